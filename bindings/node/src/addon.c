@@ -1,0 +1,293 @@
+/*
+ * addon.c — module registration, per-environment state, errors and
+ * argument helpers of the minigraf Node-API addon.
+ *
+ * The module is context-aware (NAPI_MODULE_INIT): every environment that
+ * loads it — the main thread and each worker_thread — gets its own
+ * mg_instance through napi_set_instance_data, and nothing is global.
+ */
+#include "addon.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- per-environment state ----------------------------------------------- */
+
+static void instance_finalize(napi_env env, void *data, void *hint) {
+  mg_instance *inst = data;
+  (void)hint;
+  if (inst->error_class != NULL) napi_delete_reference(env, inst->error_class);
+  free(inst);
+}
+
+mg_instance *mg_instance_get(napi_env env) {
+  void *data = NULL;
+  if (napi_get_instance_data(env, &data) != napi_ok) return NULL;
+  return data;
+}
+
+/* setErrorClass(ctor): index.js registers MinigrafError once per env. */
+static napi_value set_error_class(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  napi_valuetype type;
+  mg_instance *inst = mg_instance_get(env);
+  if (!mg_args(env, info, 1, argv)) return NULL;
+  MG_CHECK(env, napi_typeof(env, argv[0], &type));
+  if (type != napi_function) {
+    napi_throw_type_error(env, NULL, "setErrorClass expects a class");
+    return NULL;
+  }
+  if (inst->error_class != NULL) napi_delete_reference(env, inst->error_class);
+  inst->error_class = NULL;
+  MG_CHECK(env, napi_create_reference(env, argv[0], 1, &inst->error_class));
+  return NULL;
+}
+
+/* ---- errors --------------------------------------------------------------- */
+
+void mg_throw_last_status(napi_env env) {
+  bool pending = false;
+  const napi_extended_error_info *info = NULL;
+  napi_is_exception_pending(env, &pending);
+  if (pending) return;
+  napi_get_last_error_info(env, &info);
+  napi_throw_error(env, NULL,
+                   info != NULL && info->error_message != NULL
+                       ? info->error_message
+                       : "minigraf: a Node-API call failed");
+}
+
+void mg_error_set(mg_error *err, int code, const char *message) {
+  err->code = code;
+  err->message = NULL;
+  if (message != NULL) {
+    size_t n = strlen(message) + 1;
+    err->message = malloc(n);
+    if (err->message != NULL) memcpy(err->message, message, n);
+  }
+}
+
+void mg_error_clear(mg_error *err) {
+  free(err->message);
+  err->message = NULL;
+  err->code = 0;
+}
+
+/* The numeric code named by the "[FAM-NNN]" prefix of `message`, found by
+ * asking the library for the name of FAM's code NNN in every family; 0 if
+ * the message has no such prefix. Used for errors that come only as text
+ * (minigraf_open_with_options). */
+static int code_from_message(const char *message) {
+  char name[8];
+  int nnn;
+  if (message == NULL || message[0] != '[' || strlen(message) < 9 ||
+      message[8] != ']')
+    return 0;
+  memcpy(name, message + 1, 7);
+  name[7] = '\0';
+  if (name[3] != '-' || !isdigit((unsigned char)name[4]) ||
+      !isdigit((unsigned char)name[5]) || !isdigit((unsigned char)name[6]))
+    return 0;
+  nnn = (name[4] - '0') * 100 + (name[5] - '0') * 10 + (name[6] - '0');
+  for (int family = MINIGRAF_FAMILY_PRS; family <= MINIGRAF_FAMILY_INT;
+       family++) {
+    const char *candidate = minigraf_error_code_name(family * 1000 + nnn);
+    if (candidate != NULL && strcmp(candidate, name) == 0)
+      return family * 1000 + nnn;
+  }
+  return 0;
+}
+
+napi_value mg_error_value(napi_env env, const mg_error *err) {
+  mg_instance *inst = mg_instance_get(env);
+  int code = err->code != 0 ? err->code : code_from_message(err->message);
+  const char *name = minigraf_error_code_name(code);
+  const char *text = err->message;
+  char fallback[64];
+  napi_value argv[3], ctor, result = NULL;
+
+  if (name == NULL) name = "INT-001";
+  if (text == NULL) {
+    snprintf(fallback, sizeof fallback, "[%s] unknown error", name);
+    text = fallback;
+  }
+  if (napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &argv[0]) != napi_ok ||
+      napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &argv[1]) != napi_ok ||
+      napi_create_int32(env, code, &argv[2]) != napi_ok)
+    return NULL;
+
+  if (inst != NULL && inst->error_class != NULL &&
+      napi_get_reference_value(env, inst->error_class, &ctor) == napi_ok &&
+      ctor != NULL &&
+      napi_new_instance(env, ctor, 3, argv, &result) == napi_ok)
+    return result;
+
+  /* No class registered (the .node file was loaded directly): a plain Error
+   * with the same fields. */
+  if (napi_create_error(env, argv[1], argv[0], &result) != napi_ok) return NULL;
+  napi_set_named_property(env, result, "errno", argv[2]);
+  return result;
+}
+
+napi_value mg_throw(napi_env env, const mg_error *err) {
+  napi_value value = mg_error_value(env, err);
+  if (value != NULL)
+    napi_throw(env, value);
+  else
+    mg_throw_last_status(env);
+  return NULL;
+}
+
+napi_value mg_throw_code(napi_env env, int code, const char *message) {
+  mg_error err;
+  mg_error_set(&err, code, message);
+  mg_throw(env, &err);
+  mg_error_clear(&err);
+  return NULL;
+}
+
+/* ---- arguments ------------------------------------------------------------ */
+
+bool mg_args(napi_env env, napi_callback_info info, size_t n, napi_value *argv) {
+  size_t argc = n;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) {
+    mg_throw_last_status(env);
+    return false;
+  }
+  return true; /* missing arguments were filled with undefined */
+}
+
+char *mg_string_arg(napi_env env, napi_value value, const char *what) {
+  napi_valuetype type;
+  size_t len = 0, copied = 0;
+  char *buf;
+  char message[96];
+
+  if (napi_typeof(env, value, &type) != napi_ok) {
+    mg_throw_last_status(env);
+    return NULL;
+  }
+  if (type != napi_string) {
+    snprintf(message, sizeof message, "%s must be a string", what);
+    napi_throw_type_error(env, NULL, message);
+    return NULL;
+  }
+  if (napi_get_value_string_utf8(env, value, NULL, 0, &len) != napi_ok) {
+    mg_throw_last_status(env);
+    return NULL;
+  }
+  buf = malloc(len + 1);
+  if (buf == NULL) {
+    napi_throw_error(env, NULL, "minigraf: out of memory");
+    return NULL;
+  }
+  if (napi_get_value_string_utf8(env, value, buf, len + 1, &copied) != napi_ok) {
+    free(buf);
+    mg_throw_last_status(env);
+    return NULL;
+  }
+  /* The C API takes NUL-terminated text: an embedded U+0000 would silently
+   * cut it short, so refuse it the way the library refuses bad text. */
+  if (strlen(buf) != copied) {
+    free(buf);
+    snprintf(message, sizeof message, "[API-017] %s contains a NUL character",
+             what);
+    mg_throw_code(env, MG_API_017, message);
+    return NULL;
+  }
+  return buf;
+}
+
+bool mg_optional_string_arg(napi_env env, napi_value value, const char *what,
+                            char **out) {
+  napi_valuetype type;
+  *out = NULL;
+  if (napi_typeof(env, value, &type) != napi_ok) {
+    mg_throw_last_status(env);
+    return false;
+  }
+  if (type == napi_null || type == napi_undefined) return true;
+  *out = mg_string_arg(env, value, what);
+  return *out != NULL;
+}
+
+bool mg_max_rows_arg(napi_env env, napi_value value, size_t *out) {
+  napi_valuetype type;
+  double d;
+  if (napi_typeof(env, value, &type) != napi_ok) {
+    mg_throw_last_status(env);
+    return false;
+  }
+  if (type != napi_number) {
+    napi_throw_type_error(env, NULL, "maxRows must be a number");
+    return false;
+  }
+  napi_get_value_double(env, value, &d);
+  if (!isfinite(d) || d < 0 || d != floor(d)) {
+    napi_throw_range_error(env, NULL, "maxRows must be a non-negative integer");
+    return false;
+  }
+  /* More rows than this in one batch cannot be useful; the cap keeps the
+   * conversion to size_t defined. */
+  *out = d > 1e9 ? (size_t)1000000000 : (size_t)d;
+  return true;
+}
+
+/* ---- module --------------------------------------------------------------- */
+
+static napi_value abi_version(napi_env env, napi_callback_info info) {
+  napi_value result;
+  (void)info;
+  MG_CHECK(env, napi_create_int32(env, minigraf_abi_version(), &result));
+  return result;
+}
+
+static napi_value library_version(napi_env env, napi_callback_info info) {
+  napi_value result;
+  (void)info;
+  MG_CHECK(env, napi_create_string_utf8(env, minigraf_version(),
+                                        NAPI_AUTO_LENGTH, &result));
+  return result;
+}
+
+#define MG_METHOD(name, fn) \
+  { name, NULL, fn, NULL, NULL, NULL, napi_enumerable, NULL }
+
+NAPI_MODULE_INIT() {
+  napi_value compiled_abi;
+  mg_instance *inst = calloc(1, sizeof *inst);
+  if (inst == NULL) {
+    napi_throw_error(env, NULL, "minigraf: out of memory");
+    return NULL;
+  }
+  if (napi_set_instance_data(env, inst, instance_finalize, NULL) != napi_ok) {
+    free(inst);
+    mg_throw_last_status(env);
+    return NULL;
+  }
+  MG_CHECK(env, napi_create_int32(env, MINIGRAF_ABI_VERSION, &compiled_abi));
+
+  napi_property_descriptor props[] = {
+      {"ABI_VERSION", NULL, NULL, NULL, NULL, compiled_abi, napi_enumerable, NULL},
+      MG_METHOD("abiVersion", abi_version),
+      MG_METHOD("version", library_version),
+      MG_METHOD("setErrorClass", set_error_class),
+      MG_METHOD("dbOpen", mg_db_open),
+      MG_METHOD("dbClose", mg_db_close),
+      MG_METHOD("dbExecute", mg_db_execute),
+      MG_METHOD("dbExecuteAsync", mg_db_execute_async),
+      MG_METHOD("dbTxCount", mg_db_tx_count),
+      MG_METHOD("dbCheckpoint", mg_db_checkpoint),
+      MG_METHOD("dbQuery", mg_db_query),
+      MG_METHOD("cursorVariables", mg_cursor_variables),
+      MG_METHOD("cursorNextBatch", mg_cursor_next_batch),
+      MG_METHOD("cursorNextBatchAsync", mg_cursor_next_batch_async),
+      MG_METHOD("cursorClose", mg_cursor_close),
+  };
+  MG_CHECK(env, napi_define_properties(env, exports,
+                                       sizeof props / sizeof props[0], props));
+  return exports;
+}

@@ -1,0 +1,159 @@
+/*
+ * addon.h — shared declarations of the Node-API glue for minigraf.
+ *
+ * The addon is a thin layer: index.js holds the idiomatic API and calls the
+ * functions exported here with opaque "handle" objects. Each handle object
+ * wraps one mg_handle (a MiniGrafDb or a MiniGrafCursor) and carries a type
+ * tag, so passing anything else is a TypeError rather than a crash.
+ *
+ * Threads: every function here runs on the JS thread of one environment
+ * (the main thread or a worker), except mg_op_* which also run on the libuv
+ * pool for the Promise variants. All per-environment state hangs off the
+ * instance data (mg_instance); there are no globals.
+ */
+#ifndef MINIGRAF_NODE_ADDON_H
+#define MINIGRAF_NODE_ADDON_H
+
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "minigraf.h"
+
+/* Per-environment state, set with napi_set_instance_data. */
+typedef struct mg_instance {
+  napi_ref error_class; /* MinigrafError, registered by index.js; may be NULL */
+} mg_instance;
+
+typedef enum mg_kind { MG_KIND_DB, MG_KIND_CURSOR } mg_kind;
+
+/* One wrapped C handle.
+ *
+ * Lifetime: `native` is freed by close, by the env cleanup hook (worker or
+ * process teardown) or by the GC finalizer, whichever comes first — but
+ * never while `pending` async jobs may still use it; the last job to finish
+ * frees it instead. The struct itself is freed by the finalizer.
+ *
+ * `lock` serialises the calls on the native handle together with the
+ * reading of its last error, so an error message cannot be overwritten by a
+ * call from another thread in between. */
+typedef struct mg_handle {
+  mg_kind kind;
+  void *native;         /* MiniGrafDb * or MiniGrafCursor *; NULL once freed */
+  pthread_mutex_t lock;
+  unsigned pending;     /* async jobs queued or running (JS thread only) */
+  bool closed;          /* close() was called or the env is going away */
+  bool hooked;          /* the env cleanup hook is registered */
+  bool torn_down;       /* the env cleanup hook ran */
+  napi_env env;
+} mg_handle;
+
+/* An error captured from the library: its numeric code and a malloc'd copy
+ * of the "[CODE] message" text. code == 0 means no error. */
+typedef struct mg_error {
+  int code;
+  char *message;
+} mg_error;
+
+/* ---- addon.c: errors and argument helpers -------------------------------- */
+
+mg_instance *mg_instance_get(napi_env env);
+
+/* Sets `err` from a code and message (copied); message may be NULL. */
+void mg_error_set(mg_error *err, int code, const char *message);
+void mg_error_clear(mg_error *err);
+
+/* Builds a MinigrafError value (or a plain Error if index.js did not
+ * register the class) for `err`. */
+napi_value mg_error_value(napi_env env, const mg_error *err);
+/* Throws it. Always returns NULL, for `return mg_throw(...)`. */
+napi_value mg_throw(napi_env env, const mg_error *err);
+/* Throws a MinigrafError built from a code and a literal message. */
+napi_value mg_throw_code(napi_env env, int code, const char *message);
+
+/* Fetches exactly `n` arguments (missing ones are `undefined`). */
+bool mg_args(napi_env env, napi_callback_info info, size_t n, napi_value *argv);
+/* A JS string as malloc'd NUL-terminated UTF-8; TypeError if not a string,
+ * API-017 if it contains U+0000. Lone surrogates become U+FFFD (V8). */
+char *mg_string_arg(napi_env env, napi_value value, const char *what);
+/* Like mg_string_arg, but null/undefined give *out = NULL and true. */
+bool mg_optional_string_arg(napi_env env, napi_value value, const char *what,
+                            char **out);
+
+/* ---- handle.c: wrapped handles ------------------------------------------- */
+
+/* Wraps `native` in a new tagged JS object. On failure frees `native`. */
+napi_value mg_handle_new(napi_env env, mg_kind kind, void *native);
+/* The mg_handle of `value`, or NULL with a TypeError pending. */
+mg_handle *mg_handle_unwrap(napi_env env, napi_value value, mg_kind kind);
+/* The mg_handle of `value` if it is open, else NULL with a TypeError or a
+ * MinigrafError API-018 pending. */
+mg_handle *mg_handle_open(napi_env env, napi_value value, mg_kind kind);
+/* Marks the handle closed and frees the native object once no job uses it.
+ * Idempotent. */
+void mg_handle_close(mg_handle *h);
+/* Called by an async job on the JS thread when it ends. */
+void mg_handle_job_done(mg_handle *h);
+
+/* ---- ops.c: calls into the library, safe on any thread ------------------ */
+
+/* Each runs one library call on an open handle under its lock and, when the
+ * call fails, copies its error into `err` before unlocking. Strings are
+ * returned as the library made them (free with minigraf_string_free). */
+char *mg_op_execute(mg_handle *db, const char *text, mg_error *err);
+bool mg_op_tx_count(mg_handle *db, uint64_t *out, mg_error *err);
+bool mg_op_checkpoint(mg_handle *db, mg_error *err);
+MiniGrafCursor *mg_op_query(mg_handle *db, const char *text, mg_error *err);
+char *mg_op_cursor_vars(mg_handle *cursor, mg_error *err);
+/* NULL with err->code == 0 is the end of the rows. */
+char *mg_op_next_batch(mg_handle *cursor, size_t max_rows, mg_error *err);
+
+/* ---- json_to_js.c -------------------------------------------------------- */
+
+/* Decodes the library's JSON text into JS values: integers to Number when
+ * |v| <= 2^53 - 1, else BigInt (exact); other numbers to Number; strings,
+ * booleans, null, arrays and objects as JSON.parse would. Returns false with
+ * an exception pending on malformed input. */
+bool mg_json_to_js(napi_env env, const char *json, size_t len,
+                   napi_value *out);
+
+/* ---- database.c, cursor.c, async.c: exported functions ------------------ */
+
+napi_value mg_db_open(napi_env env, napi_callback_info info);
+napi_value mg_db_close(napi_env env, napi_callback_info info);
+napi_value mg_db_execute(napi_env env, napi_callback_info info);
+napi_value mg_db_tx_count(napi_env env, napi_callback_info info);
+napi_value mg_db_checkpoint(napi_env env, napi_callback_info info);
+napi_value mg_db_query(napi_env env, napi_callback_info info);
+napi_value mg_cursor_variables(napi_env env, napi_callback_info info);
+napi_value mg_cursor_next_batch(napi_env env, napi_callback_info info);
+napi_value mg_cursor_close(napi_env env, napi_callback_info info);
+napi_value mg_db_execute_async(napi_env env, napi_callback_info info);
+napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info);
+
+/* Shared by the sync and async paths: the value of a JSON result text, or
+ * NULL with an exception pending. Frees `json`. */
+napi_value mg_result_value(napi_env env, char *json);
+/* A max_rows argument: a non-negative integer Number; 0 counts as 1. */
+bool mg_max_rows_arg(napi_env env, napi_value value, size_t *out);
+
+/* Throws the exception whose creation failed, if none is pending yet. */
+#define MG_CHECK(env, call)                                                   \
+  do {                                                                        \
+    if ((call) != napi_ok) {                                                  \
+      mg_throw_last_status(env);                                              \
+      return NULL;                                                            \
+    }                                                                         \
+  } while (0)
+
+void mg_throw_last_status(napi_env env);
+
+/* Numeric error codes the addon raises itself. */
+#define MG_API_017 (MINIGRAF_FAMILY_API * 1000 + 17) /* invalid argument */
+#define MG_API_018 (MINIGRAF_FAMILY_API * 1000 + 18) /* closed object */
+
+#endif /* MINIGRAF_NODE_ADDON_H */

@@ -1,0 +1,144 @@
+/*
+ * handle.c — JS objects that own a MiniGrafDb or a MiniGrafCursor.
+ *
+ * A handle object is an empty JS object with the C handle attached by
+ * napi_wrap and a type tag saying which kind it is. The native handle is
+ * freed by the first of:
+ *   - close() from JS (index.js calls it from Database.close / Cursor.close);
+ *   - the environment's cleanup hook (process exit, worker termination);
+ *   - the GC finalizer of an object nobody closed;
+ * except that while async jobs are queued or running on it (`pending`), the
+ * free is left to the last job to finish. A job holds a reference to the
+ * handle object, so the finalizer cannot run before it ends; only teardown
+ * can find a busy handle, and then the handle is leaked on purpose rather
+ * than freed under a running pool thread.
+ */
+#include "addon.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Random 128-bit tags; a fresh pair per kind. */
+static const napi_type_tag kind_tags[] = {
+    [MG_KIND_DB] = {0x8a1f3c52d7e64b09ULL, 0x3e5b9d0c71a24f86ULL},
+    [MG_KIND_CURSOR] = {0x5c07e2b94a1d8f63ULL, 0xb2946e1f0d3c7a58ULL},
+};
+
+static const char *const kind_names[] = {
+    [MG_KIND_DB] = "database",
+    [MG_KIND_CURSOR] = "cursor",
+};
+
+static void free_native(mg_handle *h) {
+  if (h->native == NULL) return;
+  if (h->kind == MG_KIND_DB)
+    minigraf_close(h->native);
+  else
+    minigraf_cursor_free(h->native);
+  h->native = NULL;
+}
+
+/* Runs when the environment goes away with the handle still open. */
+static void cleanup_hook(void *arg) {
+  mg_handle *h = arg;
+  h->hooked = false;
+  h->torn_down = true;
+  h->closed = true;
+  if (h->pending == 0) free_native(h);
+}
+
+static void release_if_idle(mg_handle *h) {
+  if (!h->closed || h->pending != 0) return;
+  free_native(h);
+  if (h->hooked) {
+    napi_remove_env_cleanup_hook(h->env, cleanup_hook, h);
+    h->hooked = false;
+  }
+}
+
+static void finalize(napi_env env, void *data, void *hint) {
+  mg_handle *h = data;
+  (void)env;
+  (void)hint;
+  if (h->pending != 0) return; /* teardown with a job still running: leak */
+  h->closed = true;
+  release_if_idle(h);
+  pthread_mutex_destroy(&h->lock);
+  free(h);
+}
+
+napi_value mg_handle_new(napi_env env, mg_kind kind, void *native) {
+  napi_value obj;
+  mg_handle *h = calloc(1, sizeof *h);
+
+  if (h == NULL || pthread_mutex_init(&h->lock, NULL) != 0) {
+    free(h);
+    h = NULL;
+  }
+  if (h == NULL || napi_create_object(env, &obj) != napi_ok ||
+      napi_type_tag_object(env, obj, &kind_tags[kind]) != napi_ok) {
+    if (h != NULL) {
+      pthread_mutex_destroy(&h->lock);
+      free(h);
+    }
+    if (kind == MG_KIND_DB)
+      minigraf_close(native);
+    else
+      minigraf_cursor_free(native);
+    mg_throw_last_status(env);
+    return NULL;
+  }
+  h->kind = kind;
+  h->native = native;
+  h->env = env;
+  if (napi_wrap(env, obj, h, finalize, NULL, NULL) != napi_ok) {
+    h->closed = true;
+    finalize(env, h, NULL);
+    mg_throw_last_status(env);
+    return NULL;
+  }
+  /* From here on the finalizer owns `h`. */
+  if (napi_add_env_cleanup_hook(env, cleanup_hook, h) == napi_ok)
+    h->hooked = true;
+  return obj;
+}
+
+mg_handle *mg_handle_unwrap(napi_env env, napi_value value, mg_kind kind) {
+  napi_valuetype type;
+  bool tagged = false;
+  void *data = NULL;
+  char message[64];
+
+  if (napi_typeof(env, value, &type) == napi_ok && type == napi_object &&
+      napi_check_object_type_tag(env, value, &kind_tags[kind], &tagged) ==
+          napi_ok &&
+      tagged && napi_unwrap(env, value, &data) == napi_ok && data != NULL)
+    return data;
+  snprintf(message, sizeof message, "expected a minigraf %s handle",
+           kind_names[kind]);
+  napi_throw_type_error(env, NULL, message);
+  return NULL;
+}
+
+mg_handle *mg_handle_open(napi_env env, napi_value value, mg_kind kind) {
+  char message[64];
+  mg_handle *h = mg_handle_unwrap(env, value, kind);
+  if (h == NULL) return NULL;
+  if (h->closed || h->native == NULL) {
+    snprintf(message, sizeof message, "[API-018] the %s is closed",
+             kind_names[kind]);
+    mg_throw_code(env, MG_API_018, message);
+    return NULL;
+  }
+  return h;
+}
+
+void mg_handle_close(mg_handle *h) {
+  h->closed = true;
+  release_if_idle(h);
+}
+
+void mg_handle_job_done(mg_handle *h) {
+  h->pending--;
+  release_if_idle(h);
+}

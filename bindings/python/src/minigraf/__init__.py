@@ -1,0 +1,60 @@
+"""minigraf: an embedded, single-file, bi-temporal graph database with a
+Datalog query language.
+
+    import minigraf
+
+    with minigraf.open("people.graph") as db:
+        db.execute('(transact [[:alice :person/name "Alice"]])')
+        for row in db.query("(query [:find ?n :where [?e :person/name ?n]])"):
+            print(row)                       # ['Alice']
+
+Errors are :class:`minigraf.Error` subclasses carrying the spec code
+(``e.code == "PRS-011"``). :mod:`minigraf.capi` is the raw C API underneath.
+"""
+
+from . import capi as _capi
+
+if _capi.abi_version() != _capi.MINIGRAF_ABI_VERSION:
+    raise ImportError(
+        f"minigraf: the loaded libminigraf has ABI {_capi.abi_version()}, "
+        f"but this package was built for ABI {_capi.MINIGRAF_ABI_VERSION}"
+    )
+
+from ._database import Cursor, Database, Row, open, open_in_memory  # noqa: E402
+from ._errors import (  # noqa: E402
+    ApiError,
+    Error,
+    InternalError,
+    ParseError,
+    QueryError,
+    StorageError,
+)
+
+__version__: str = _capi.MINIGRAF_VERSION
+"""The version of minigraf this package was built from, e.g. "0.1.0"."""
+
+
+for _public in (Cursor, Database, Error, ParseError, QueryError, StorageError, ApiError, InternalError):
+    _public.__module__ = __name__  # shown as minigraf.ParseError, not minigraf._errors...
+del _public
+
+
+def library_version() -> str:
+    """The version of the C library actually loaded, e.g. "0.1.0"."""
+    return _capi.version()
+
+
+__all__ = [
+    "ApiError",
+    "Cursor",
+    "Database",
+    "Error",
+    "InternalError",
+    "ParseError",
+    "QueryError",
+    "Row",
+    "StorageError",
+    "library_version",
+    "open",
+    "open_in_memory",
+]

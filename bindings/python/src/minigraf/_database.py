@@ -1,0 +1,285 @@
+"""Databases and cursors: the idiomatic layer over :mod:`minigraf.capi`.
+
+Values in results are decoded from the library's JSON: strings, exact
+integers (all 64 bits), floats (NaN and infinities arrive as None),
+booleans, keywords as ``":ns/name"`` strings, entity ids as UUID strings,
+and None.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import weakref
+from types import TracebackType
+from typing import Any, Callable, Iterator, List, Optional, Union
+
+from . import capi as _capi
+from ._errors import closed_error
+
+__all__ = ["Database", "Cursor", "Row", "open", "open_in_memory"]
+
+Row = List[Any]
+"""One result row: a list with one value per ``:find`` element."""
+
+StrPath = Union[str, "os.PathLike[str]"]
+
+
+def open(
+    path: StrPath,
+    *,
+    read_only: bool = False,
+    max_derived_facts: Optional[int] = None,
+    max_results: Optional[int] = None,
+) -> Database:
+    """Opens the database file at ``path``, creating it if missing.
+
+    Args:
+        path: the database file (``.graph``); its write-ahead log lives
+            beside it as ``<path>.wal``.
+        read_only: open for reading only; writes then fail with
+            :class:`ApiError` API-014.
+        max_derived_facts: the most facts rules may derive in one query
+            (the library's default is 1,000,000).
+        max_results: the most rows one query may return (default 1,000,000).
+
+    Raises:
+        minigraf.Error: the file cannot be opened (for example
+            :class:`StorageError` when it is locked or not a database) or an
+            option is invalid (:class:`ApiError` API-017).
+    """
+    options: dict[str, Any] = {}
+    if read_only:
+        options["read_only"] = True
+    if max_derived_facts is not None:
+        options["max_derived_facts"] = max_derived_facts
+    if max_results is not None:
+        options["max_results"] = max_results
+    text_path = os.fsdecode(path)
+    handle = _capi.open_with_options(text_path, json.dumps(options) if options else None)
+    return Database(handle, text_path)
+
+
+def open_in_memory() -> Database:
+    """Opens a new, empty database that lives in memory only."""
+    return Database(_capi.open_in_memory(), None)
+
+
+class _SharedHandle:
+    """A native database handle that threads may call at once.
+
+    ``with shared as handle:`` yields the handle for one call and counts the
+    call; :meth:`close` stops new calls, waits for the running ones, then
+    frees the handle. So a thread closing the database never frees it under
+    another thread's feet. If the owner is garbage-collected unclosed, the
+    handle is freed then (or at interpreter exit).
+    """
+
+    def __init__(self, owner: object, handle: Any, free: Callable[[Any], None], what: str) -> None:
+        self._handle = handle
+        self._what = what
+        self._calls = 0
+        self._idle = threading.Condition(threading.Lock())
+        self._finalizer = weakref.finalize(owner, free, handle)
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def __enter__(self) -> Any:
+        with self._idle:
+            if self._handle is None:
+                raise closed_error(self._what)
+            self._calls += 1
+            return self._handle
+
+    def __exit__(self, *exc_info: object) -> None:
+        with self._idle:
+            self._calls -= 1
+            if self._calls == 0:
+                self._idle.notify_all()
+
+    def close(self) -> None:
+        with self._idle:
+            self._handle = None
+            while self._calls:
+                self._idle.wait()
+        self._finalizer()  # frees the handle the first time only
+
+
+class Database:
+    """An open minigraf database; create one with :func:`open` or
+    :func:`open_in_memory`.
+
+    A database may be shared between threads: calls run without the GIL,
+    and the library serialises them. Use it as a context manager, or call
+    :meth:`close`, to close it promptly; an unclosed database is closed when
+    it is garbage-collected. Any call after :meth:`close` raises
+    :class:`ApiError` API-018.
+    """
+
+    def __init__(self, handle: Any, path: Optional[str]) -> None:
+        # Not for direct use: open() and open_in_memory() pass a live handle.
+        self._handle = _SharedHandle(self, handle, _capi.close, "database")
+        self.path = path
+        """The file this database was opened from; None in memory."""
+
+    def execute(self, text: str) -> dict[str, Any]:
+        """Runs one command and returns its result.
+
+        ``(transact ...)`` → ``{"transacted": <tx wall-clock ms>}``,
+        ``(retract ...)`` → ``{"retracted": <ms>}``, ``(rule ...)`` →
+        ``{"ok": True}``, ``(query ...)`` → ``{"variables": [...],
+        "results": [[...], ...]}``.
+
+        Raises:
+            ParseError: the text is not one valid command.
+            QueryError: the query failed while running.
+            StorageError: the write could not be made durable.
+            ApiError: misuse, e.g. a write on a read-only database.
+        """
+        with self._handle as handle:
+            result = _capi.execute(handle, text)
+        decoded: dict[str, Any] = json.loads(result)
+        return decoded
+
+    def query(self, text: str) -> Cursor:
+        """Runs a ``(query ...)`` and returns a :class:`Cursor` over its rows.
+
+        The answer is fixed now; later writes do not change it. Other
+        commands fail with :class:`ApiError` API-012.
+        """
+        with self._handle as handle:
+            cursor = _capi.query(handle, text)
+        return Cursor(cursor)
+
+    @property
+    def tx_count(self) -> int:
+        """The transaction counter: 0 for a new database, +1 for each
+        committed transact or retract. It is what ``:as-of N`` counts."""
+        with self._handle as handle:
+            return _capi.current_tx_count(handle)
+
+    def checkpoint(self) -> None:
+        """Writes every committed transaction into the main file and empties
+        the write-ahead log. Does nothing in memory."""
+        with self._handle as handle:
+            _capi.checkpoint(handle)
+
+    def close(self) -> None:
+        """Closes the database, after any calls still running on other
+        threads. Checkpoints a file database. Calling it again does nothing.
+        Open cursors stay readable."""
+        self._handle.close()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return self._handle.closed
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        where = "in memory" if self.path is None else repr(self.path)
+        state = "closed" if self.closed else "open"
+        return f"<minigraf.Database {where} {state}>"
+
+
+class Cursor:
+    """The rows of one query, read from the library in batches.
+
+    Iterate it (``for row in cursor``) or call :meth:`fetch_batch`; both
+    read the same rows, in order. :attr:`variables` names the columns.
+
+    A cursor stays readable after its database closes. Close it (or use it
+    as a context manager) to free it promptly; an unclosed cursor is freed
+    when it is garbage-collected. One thread at a time uses a cursor: a
+    second thread waits for the first one's call to finish.
+    """
+
+    batch_size: int = 1000
+    """How many rows iteration asks the library for at a time."""
+
+    variables: List[str]
+    """The ``:find`` headers, e.g. ``["?name", "(count ?e)"]``."""
+
+    def __init__(self, handle: Any) -> None:
+        # Not for direct use: Database.query() passes a live cursor handle.
+        self._handle: Any = handle
+        self._finalizer = weakref.finalize(self, _capi.cursor_free, handle)
+        self._lock = threading.Lock()
+        self._rows: List[Row] = []  # fetched by iteration, not yet returned
+        self._next = 0
+        self.variables = json.loads(_capi.cursor_vars(handle))
+
+    def fetch_batch(self, size: int) -> List[Row]:
+        """Returns the next at most ``size`` rows (``size`` >= 1); an empty
+        list means the end."""
+        if size < 1:
+            raise ValueError(f"batch size must be at least 1, got {size}")
+        with self._lock:
+            rows = self._rows[self._next : self._next + size]
+            self._next += len(rows)
+            if len(rows) < size:
+                rows += self._fetch(size - len(rows))
+            return rows
+
+    def __iter__(self) -> Iterator[Row]:
+        return self
+
+    def __next__(self) -> Row:
+        with self._lock:
+            if self._next == len(self._rows):
+                self._rows = self._fetch(self.batch_size)
+                self._next = 0
+                if not self._rows:
+                    raise StopIteration
+            row = self._rows[self._next]
+            self._next += 1
+            return row
+
+    def _fetch(self, size: int) -> List[Row]:
+        # Called with self._lock held.
+        if self._handle is None:
+            raise closed_error("cursor")
+        batch = _capi.cursor_next_batch(self._handle, size)
+        return [] if batch is None else json.loads(batch)
+
+    def close(self) -> None:
+        """Frees the cursor. Calling it again does nothing; reading after it
+        raises :class:`ApiError` API-018."""
+        with self._lock:
+            self._handle = None
+            self._rows = []
+            self._next = 0
+        self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return self._handle is None
+
+    def __enter__(self) -> Cursor:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else "open"
+        return f"<minigraf.Cursor {self.variables!r} {state}>"

@@ -1,0 +1,140 @@
+"""Threads: calls release the GIL, and a shared database stays correct."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable, List
+
+import pytest
+
+import minigraf
+
+COUNT = 600
+SLOW_QUERY = "(query [:find (count ?a) :where [?a :num ?x] [?b :num ?y]])"  # COUNT² joins
+NAMES_QUERY = "(query [:find ?v :where [?e :num ?v]])"
+
+
+@pytest.fixture
+def numbers(db: minigraf.Database) -> minigraf.Database:
+    facts = " ".join(f"[:n{i} :num {i}]" for i in range(COUNT))
+    db.execute(f"(transact [{facts}])")
+    return db
+
+
+def run_threads(count: int, target: Callable[[int], None], timeout: float = 60.0) -> None:
+    """Runs target(i) on `count` threads; re-raises the first failure."""
+    errors: List[BaseException] = []
+
+    def guarded(i: int) -> None:
+        try:
+            target(i)
+        except BaseException as e:  # noqa: BLE001 - handed to the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=guarded, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+        assert not thread.is_alive(), "a thread hung (deadlock?)"
+    if errors:
+        raise errors[0]
+
+
+def test_the_gil_is_released_during_a_long_call(numbers: minigraf.Database) -> None:
+    done = threading.Event()
+    timing = {}
+
+    def slow() -> None:
+        start = time.perf_counter()
+        assert numbers.execute(SLOW_QUERY)["results"] == [[COUNT * COUNT]]
+        timing["call"] = time.perf_counter() - start
+        done.set()
+
+    worker = threading.Thread(target=slow)
+    longest_gap = 0.0
+    last = time.perf_counter()
+    worker.start()
+    while not done.is_set():  # Python work that needs the GIL
+        now = time.perf_counter()
+        longest_gap = max(longest_gap, now - last)
+        last = now
+    worker.join()
+    if timing["call"] < 0.05:
+        pytest.skip(f"the query took only {timing['call']:.3f}s: too fast to tell")
+    # Holding the GIL would stall this loop for the whole call.
+    assert longest_gap < timing["call"] / 2
+
+
+def test_threads_share_one_database(numbers: minigraf.Database) -> None:
+    expected = list(range(COUNT))
+
+    def reader(i: int) -> None:
+        for _ in range(20):
+            if i % 2:
+                rows = numbers.execute(NAMES_QUERY)["results"]
+            else:
+                with numbers.query(NAMES_QUERY) as cursor:
+                    rows = list(cursor)
+            assert sorted(row[0] for row in rows) == expected
+
+    run_threads(8, reader)
+
+
+def test_readers_and_a_writer(numbers: minigraf.Database) -> None:
+    def work(i: int) -> None:
+        for j in range(30):
+            if i == 0:
+                numbers.execute(f"(transact [[:w{j} :written {j}]])")
+            else:
+                rows = numbers.execute("(query [:find ?v :where [?e :written ?v]])")["results"]
+                assert len(rows) <= 30
+
+    run_threads(6, work)
+    assert numbers.tx_count == 31
+
+
+def test_closing_while_other_threads_call(numbers: minigraf.Database) -> None:
+    started = threading.Barrier(5)
+
+    def caller(i: int) -> None:
+        started.wait()
+        while True:
+            try:
+                numbers.execute(NAMES_QUERY)
+            except minigraf.ApiError as e:
+                assert e.code == "API-018"
+                return
+
+    def closer(i: int) -> None:
+        if i == 4:
+            started.wait()
+            time.sleep(0.05)
+            numbers.close()
+        else:
+            caller(i)
+
+    run_threads(5, closer)
+    assert numbers.closed
+
+
+def test_one_cursor_shared_by_threads_hands_out_each_row_once(numbers: minigraf.Database) -> None:
+    seen: List[int] = []
+    lock = threading.Lock()
+    with numbers.query(NAMES_QUERY) as cursor:
+
+        def drain(i: int) -> None:
+            while True:
+                if i % 2:
+                    batch = cursor.fetch_batch(7)
+                else:  # iteration and fetch_batch may be mixed, even across threads
+                    row = next(cursor, None)
+                    batch = [] if row is None else [row]
+                if not batch:
+                    return
+                with lock:
+                    seen.extend(row[0] for row in batch)
+
+        run_threads(4, drain)
+    assert sorted(seen) == list(range(COUNT))

@@ -1,0 +1,218 @@
+/*
+ * minigraf.h — the public C API of minigraf, an embedded, single-file,
+ * bi-temporal graph database with a Datalog query language.
+ *
+ * This header is the manual. Every function states what it does, who owns
+ * what it returns and until when, and how it fails. Nothing outside this
+ * file is a published API.
+ *
+ * Conventions (apply to every function unless its comment says otherwise):
+ *
+ *  - Text is UTF-8, NUL-terminated. Invalid UTF-8 is an error (API-017).
+ *  - A `char *` returned to the caller is owned by the caller and must be
+ *    released with minigraf_string_free(). A `const char *` is borrowed.
+ *  - A function that fails returns NULL (pointer results) or a non-zero
+ *    status (int results); the handle then holds the error: a numeric code
+ *    (minigraf_last_error_code), its spec name ("PRS-011"; see
+ *    minigraf_error_code_name) and a message that starts with "[CODE] ".
+ *    After a successful call on a handle its last error is NULL / 0.
+ *  - NULL handles are accepted everywhere: destructors do nothing, every
+ *    other function fails (API-017) without touching memory.
+ *  - Handles are checked against a registry of live objects, so using a
+ *    handle after it was freed or closed (for example freeing a cursor
+ *    twice) is detected and reported as API-018 instead of crashing.
+ *    (Detection ends if the allocator reuses the address for a new handle.)
+ *  - Threads: a MiniGrafDb may be shared between threads; calls on it are
+ *    serialised internally. A MiniGrafCursor must be used by one thread at
+ *    a time. The library never calls into the application from a thread of
+ *    its own.
+ *
+ * Since 0.1.0 unless stated otherwise.
+ */
+#ifndef MINIGRAF_H
+#define MINIGRAF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  if defined(MINIGRAF_BUILDING)
+#    define MINIGRAF_API __declspec(dllexport)
+#  else
+#    define MINIGRAF_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define MINIGRAF_API __attribute__((visibility("default")))
+#else
+#  define MINIGRAF_API
+#endif
+
+/* ------------------------------------------------------------------------
+ * Versions
+ * ---------------------------------------------------------------------- */
+
+#define MINIGRAF_VERSION_MAJOR 0
+#define MINIGRAF_VERSION_MINOR 1
+#define MINIGRAF_VERSION_PATCH 0
+#define MINIGRAF_VERSION "0.1.0"
+/* major * 1000000 + minor * 1000 + patch */
+#define MINIGRAF_VERSION_NUMBER 1000
+/* Bumped on any incompatible ABI change; it is the SONAME's number. */
+#define MINIGRAF_ABI_VERSION 1
+
+/* The library's version string, e.g. "0.1.0". Static storage. */
+MINIGRAF_API const char *minigraf_version(void);
+/* The library's MINIGRAF_VERSION_NUMBER. */
+MINIGRAF_API int minigraf_version_number(void);
+/* The library's MINIGRAF_ABI_VERSION. A binding compares it with the value
+ * it was compiled against and refuses a mismatch. */
+MINIGRAF_API int minigraf_abi_version(void);
+
+/* ------------------------------------------------------------------------
+ * Error codes
+ *
+ * Every error has a spec code "FAM-NNN" (docs/errors.md). Its numeric form
+ * is family * 1000 + NNN, with the families below; 0 means no error.
+ * ---------------------------------------------------------------------- */
+
+#define MINIGRAF_OK 0
+#define MINIGRAF_FAMILY_PRS 1 /* parse errors            PRS-001 = 1001 */
+#define MINIGRAF_FAMILY_QRY 2 /* query execution         QRY-007 = 2007 */
+#define MINIGRAF_FAMILY_STG 3 /* storage / file format   STG-026 = 3026 */
+#define MINIGRAF_FAMILY_WAL 4 /* write-ahead log         WAL-003 = 4003 */
+#define MINIGRAF_FAMILY_API 5 /* host API misuse         API-017 = 5017 */
+#define MINIGRAF_FAMILY_INT 6 /* other engine errors     INT-001 = 6001 */
+
+#define MINIGRAF_ERROR_FAMILY(code) ((code) / 1000)
+
+/* The spec name of a numeric code ("PRS-011"), or NULL if `code` is not a
+ * valid code (0 included). Static storage. */
+MINIGRAF_API const char *minigraf_error_code_name(int code);
+
+/* ------------------------------------------------------------------------
+ * Database handles
+ * ---------------------------------------------------------------------- */
+
+typedef struct MiniGrafDb MiniGrafDb;
+typedef struct MiniGrafCursor MiniGrafCursor;
+
+/* Opens (creating if missing) the file-backed database at `path`.
+ * Returns NULL on failure; the reason is then not retrievable — use
+ * minigraf_open_with_options() to get it. */
+MINIGRAF_API MiniGrafDb *minigraf_open(const char *path);
+
+/* Opens a new, empty in-memory database. NULL only when out of memory. */
+MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
+
+/* Opens a database with options.
+ *
+ * `path` NULL or "" opens an in-memory database. `options_json` may be NULL
+ * or a JSON object; keys (all optional):
+ *   "read_only"          bool   writes fail with API-014
+ *   "max_derived_facts"  int>=1 default 1000000 (rules; see the spec 9.6)
+ *   "max_results"        int>=1 default 1000000
+ * Any other key, a wrong type or malformed JSON fails with API-017.
+ *
+ * On failure returns NULL and, if `error_out` is not NULL, stores there a
+ * "[CODE] message" string the caller frees with minigraf_string_free(). On
+ * success `*error_out` is left untouched. */
+MINIGRAF_API MiniGrafDb *minigraf_open_with_options(const char *path,
+                                                    const char *options_json,
+                                                    char **error_out);
+
+/* Closes the database and frees the handle. Committed data is durable
+ * already; close also checkpoints a file-backed database. Cursors opened on
+ * the database stay readable (their answers are fixed when they open) and
+ * must still be freed. NULL is a no-op. */
+MINIGRAF_API void minigraf_close(MiniGrafDb *db);
+
+/* Executes exactly one command — (transact ...), (retract ...), (query ...)
+ * or (rule ...) — and returns its result as compact JSON:
+ *   {"transacted": <tx wall-clock ms>}   {"retracted": <ms>}   {"ok": true}
+ *   {"variables": ["?n", ...], "results": [[value, ...], ...]}
+ * Values: string → JSON string; integer → exact JSON integer; float →
+ * shortest round-trip number, integral values keep ".0", NaN/±Inf → null;
+ * boolean; keyword → ":ns/name"; entity/ref → lowercase UUID string;
+ * null → null.
+ * Returns NULL on error (see minigraf_last_error). Free with
+ * minigraf_string_free(). */
+MINIGRAF_API char *minigraf_execute(MiniGrafDb *db, const char *text);
+
+/* Writes the transaction counter (what `:as-of N` counts: 0 for a new
+ * database, +1 per committed transact/retract) to `*out`.
+ * Returns 0, or non-zero on error (NULL `db` or `out`). */
+MINIGRAF_API int minigraf_current_tx_count(MiniGrafDb *db, uint64_t *out);
+
+/* Makes a file-backed database's file self-contained: writes every
+ * committed transaction into the main file and empties the log. A no-op
+ * for in-memory databases. Returns 0, or non-zero on error. */
+MINIGRAF_API int minigraf_checkpoint(MiniGrafDb *db);
+
+/* The "[CODE] message" of the last failed call on `db`, or NULL if the last
+ * call succeeded. Borrowed: valid until the next call on `db`. */
+MINIGRAF_API const char *minigraf_last_error(const MiniGrafDb *db);
+
+/* The numeric code of the last failed call on `db`; 0 after success. For a
+ * NULL or dead handle: API-017 / API-018. */
+MINIGRAF_API int minigraf_last_error_code(const MiniGrafDb *db);
+
+/* ------------------------------------------------------------------------
+ * Cursors
+ * ---------------------------------------------------------------------- */
+
+/* Runs a (query ...) and opens a cursor over its answer. The answer is
+ * fixed when the cursor opens; later writes do not change it. A command
+ * other than query fails with API-012. Returns NULL on error (see
+ * minigraf_last_error on `db`). Free with minigraf_cursor_free(). */
+MINIGRAF_API MiniGrafCursor *minigraf_query(MiniGrafDb *db, const char *text);
+
+/* The :find column headers as a compact JSON array, e.g. ["?n","(count ?e)"].
+ * Free with minigraf_string_free(). NULL on error. */
+MINIGRAF_API char *minigraf_cursor_vars(MiniGrafCursor *cursor);
+
+/* Row formats for minigraf_cursor_set_format. */
+#define MINIGRAF_FORMAT_JSON 0  /* values as in minigraf_execute (default) */
+#define MINIGRAF_FORMAT_TYPED 1 /* lossless: {"type":"keyword","value":":a"};
+                                   types: string integer float boolean ref
+                                   keyword null; float NaN/Inf as the strings
+                                   "NaN" "Infinity" "-Infinity" */
+
+/* Chooses how the following batches render values. Returns 0, or non-zero
+ * for an unknown format (API-017). Since 0.1.0. */
+MINIGRAF_API int minigraf_cursor_set_format(MiniGrafCursor *cursor, int format);
+
+/* The next at most `max_rows` rows (0 counts as 1) as a JSON array of rows,
+ * `[[v, ...], ...]`. Returns NULL at the end — then
+ * minigraf_cursor_last_error() is NULL and later calls keep returning NULL —
+ * or on error, when the cursor's last error is set. Free with
+ * minigraf_string_free(). */
+MINIGRAF_API char *minigraf_cursor_next_batch(MiniGrafCursor *cursor,
+                                              size_t max_rows);
+
+/* The "[CODE] message" of the cursor's last failed call, or NULL. Borrowed
+ * until the next call on the cursor. */
+MINIGRAF_API const char *minigraf_cursor_last_error(const MiniGrafCursor *cursor);
+
+/* The numeric code of the cursor's last failed call; 0 after success. */
+MINIGRAF_API int minigraf_cursor_last_error_code(const MiniGrafCursor *cursor);
+
+/* Frees the cursor. NULL is a no-op; a second free of the same cursor is
+ * detected and ignored. */
+MINIGRAF_API void minigraf_cursor_free(MiniGrafCursor *cursor);
+
+/* ------------------------------------------------------------------------
+ * Memory
+ * ---------------------------------------------------------------------- */
+
+/* Frees a string returned by this library. NULL is a no-op. */
+MINIGRAF_API void minigraf_string_free(char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MINIGRAF_H */

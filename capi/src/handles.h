@@ -1,0 +1,16 @@
+/* A registry of live API handles, so that a freed or foreign pointer handed
+ * back to the library is detected (API-018) instead of dereferenced. */
+#ifndef MG_CAPI_HANDLES_H
+#define MG_CAPI_HANDLES_H
+
+#include <stdbool.h>
+
+typedef enum handle_kind { HANDLE_DB = 1, HANDLE_CURSOR = 2 } handle_kind;
+
+/* Returns false when out of memory. */
+bool handles_add(const void *h, handle_kind kind);
+/* Removes `h`; false if it was not registered as `kind`. */
+bool handles_remove(const void *h, handle_kind kind);
+bool handles_live(const void *h, handle_kind kind);
+
+#endif

@@ -1,0 +1,126 @@
+#include "json_write.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "json_number.h"
+
+void json_write_string(buf *out, const char *s, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    buf_putc(out, '"');
+    size_t run = 0; /* bytes copied verbatim, flushed in one append */
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        buf_append(out, s + run, i - run);
+        run = i + 1;
+        switch (c) {
+        case '"': buf_append(out, "\\\"", 2); break;
+        case '\\': buf_append(out, "\\\\", 2); break;
+        case '\n': buf_append(out, "\\n", 2); break;
+        case '\r': buf_append(out, "\\r", 2); break;
+        case '\t': buf_append(out, "\\t", 2); break;
+        case '\b': buf_append(out, "\\b", 2); break;
+        case '\f': buf_append(out, "\\f", 2); break;
+        default: {
+            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            buf_append(out, esc, sizeof esc);
+        }
+        }
+    }
+    buf_append(out, s + run, len - run);
+    buf_putc(out, '"');
+}
+
+static void write_float(buf *out, double f, int typed)
+{
+    if (isfinite(f)) {
+        char text[JSON_DOUBLE_MAX];
+        size_t n = json_format_double(f, text);
+        buf_append(out, text, n);
+    } else if (!typed) {
+        buf_puts(out, "null");
+    } else {
+        buf_puts(out, isnan(f) ? "\"NaN\"" : f > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+    }
+}
+
+static void write_plain(buf *out, const value *v, int typed)
+{
+    char text[UUID_TEXT_LEN + 1];
+    switch (v->type) {
+    case VT_STRING:
+    case VT_KEYWORD:
+        json_write_string(out, v->as.str.ptr, v->as.str.len);
+        break;
+    case VT_INTEGER:
+        buf_printf(out, "%" PRId64, v->as.i);
+        break;
+    case VT_FLOAT:
+        write_float(out, v->as.f, typed);
+        break;
+    case VT_BOOLEAN:
+        buf_puts(out, v->as.b ? "true" : "false");
+        break;
+    case VT_REF:
+        uuid_format(&v->as.ref, text);
+        json_write_string(out, text, UUID_TEXT_LEN);
+        break;
+    case VT_NULL:
+        buf_puts(out, "null");
+        break;
+    }
+}
+
+static const char *typed_name(value_type t)
+{
+    static const char *const names[] = {"string", "integer", "float", "boolean",
+                                        "ref",    "keyword", "null"};
+    return names[t];
+}
+
+void json_write_value(buf *out, const value *v, int typed)
+{
+    if (!typed) {
+        write_plain(out, v, 0);
+        return;
+    }
+    buf_puts(out, "{\"type\":\"");
+    buf_puts(out, typed_name(v->type));
+    buf_puts(out, "\",\"value\":");
+    write_plain(out, v, 1);
+    buf_putc(out, '}');
+}
+
+void json_write_columns(buf *out, const result_set *r)
+{
+    buf_putc(out, '[');
+    for (size_t c = 0; c < result_column_count(r); c++) {
+        size_t len;
+        const char *name = result_column_name(r, c, &len);
+        if (c)
+            buf_putc(out, ',');
+        json_write_string(out, name, len);
+    }
+    buf_putc(out, ']');
+}
+
+void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed)
+{
+    size_t columns = result_column_count(r);
+    buf_putc(out, '[');
+    for (size_t i = 0; i < count; i++) {
+        const value *row = result_row(r, first + i);
+        buf_puts(out, i ? ",[" : "[");
+        for (size_t c = 0; c < columns; c++) {
+            if (c)
+                buf_putc(out, ',');
+            json_write_value(out, &row[c], typed);
+        }
+        buf_putc(out, ']');
+    }
+    buf_putc(out, ']');
+}

@@ -1,0 +1,20 @@
+/* Renders engine values and result rows as the JSON of spec 14.2, in one
+ * pass straight into a text buffer. */
+#ifndef MG_CAPI_JSON_WRITE_H
+#define MG_CAPI_JSON_WRITE_H
+
+#include <stddef.h>
+
+#include "base/buf.h"
+#include "exec/result.h"
+#include "model/value.h"
+
+void json_write_string(buf *out, const char *s, size_t len);
+/* typed: the lossless {"type":..,"value":..} form (MINIGRAF_FORMAT_TYPED). */
+void json_write_value(buf *out, const value *v, int typed);
+/* ["?a","?b"] */
+void json_write_columns(buf *out, const result_set *r);
+/* [[..],[..]] for rows [first, first + count). */
+void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed);
+
+#endif

@@ -1,0 +1,13 @@
+/* The options JSON of minigraf_open_with_options. */
+#ifndef MG_CAPI_OPTIONS_H
+#define MG_CAPI_OPTIONS_H
+
+#include "base/error.h"
+#include "db/db.h"
+
+/* Parses `json` (NULL or a JSON object) into `o`, which holds the defaults
+ * on entry. Unknown keys, wrong types and malformed JSON fail with API-017.
+ * Returns 0 or the error code. */
+int options_parse(const char *json, db_options *o, err *e);
+
+#endif

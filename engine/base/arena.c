@@ -1,0 +1,93 @@
+/* Region allocator. Blocks form a singly linked list; big requests get a
+ * block of their own so the standard block size stays small. */
+#include "base/arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_ALIGN 16
+#define ARENA_BLOCK_SIZE (64 * 1024)
+
+struct arena_block {
+    arena_block *next;
+    size_t used, cap;
+    /* Keeps `data` 16-byte aligned whatever the header size. */
+    _Alignas(ARENA_ALIGN) unsigned char data[];
+};
+
+void arena_init(arena *a) {
+    a->head = NULL;
+    a->bytes_used = 0;
+}
+
+/* A dedicated block goes behind the head, so the head's free space stays
+ * available to later small requests. */
+static arena_block *arena_new_block(arena *a, size_t cap, int dedicated) {
+    if (cap > SIZE_MAX - sizeof(arena_block))
+        return NULL;
+    arena_block *b = malloc(sizeof(arena_block) + cap);
+    if (!b)
+        return NULL;
+    b->used = 0;
+    b->cap = cap;
+    if (dedicated && a->head) {
+        b->next = a->head->next;
+        a->head->next = b;
+    } else {
+        b->next = a->head;
+        a->head = b;
+    }
+    return b;
+}
+
+void *arena_alloc(arena *a, size_t size) {
+    if (size == 0)
+        size = 1;
+    if (size > SIZE_MAX - ARENA_ALIGN)
+        return NULL;
+    size_t rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    arena_block *b = a->head;
+    if (!b || b->cap - b->used < rounded) {
+        int dedicated = rounded > ARENA_BLOCK_SIZE / 4;
+        b = arena_new_block(a, dedicated ? rounded : ARENA_BLOCK_SIZE, dedicated);
+        if (!b)
+            return NULL;
+    }
+    void *p = b->data + b->used;
+    b->used += rounded;
+    a->bytes_used += rounded;
+    return p;
+}
+
+void *arena_calloc(arena *a, size_t count, size_t size) {
+    if (size != 0 && count > SIZE_MAX / size)
+        return NULL;
+    size_t bytes = count * size;
+    void *p = arena_alloc(a, bytes);
+    if (p && bytes)
+        memset(p, 0, bytes);
+    return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t len) {
+    if (len == SIZE_MAX)
+        return NULL;
+    char *p = arena_alloc(a, len + 1);
+    if (!p)
+        return NULL;
+    if (len)
+        memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+void arena_free(arena *a) {
+    arena_block *b = a->head;
+    while (b) {
+        arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    arena_init(a);
+}

@@ -1,0 +1,22 @@
+/* Region allocator: many allocations, one free. Used for everything whose
+ * lifetime is one parse, one query or one result set. */
+#ifndef MG_BASE_ARENA_H
+#define MG_BASE_ARENA_H
+
+#include <stddef.h>
+
+typedef struct arena_block arena_block;
+typedef struct arena {
+    arena_block *head;
+    size_t bytes_used; /* total bytes handed out, for memory meters */
+} arena;
+
+void arena_init(arena *a);
+/* 16-byte aligned, never NULL unless out of memory. */
+void *arena_alloc(arena *a, size_t size);
+void *arena_calloc(arena *a, size_t count, size_t size);
+/* Copies `len` bytes and appends a NUL. */
+char *arena_strndup(arena *a, const char *s, size_t len);
+void arena_free(arena *a); /* frees every block; the arena may be reused */
+
+#endif

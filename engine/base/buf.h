@@ -1,0 +1,24 @@
+/* Growable byte buffer (for building text). */
+#ifndef MG_BASE_BUF_H
+#define MG_BASE_BUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct buf {
+    char *data; /* always NUL-terminated when non-NULL */
+    size_t len;
+    size_t cap;
+    bool oom;   /* set once an allocation failed; later appends are no-ops */
+} buf;
+
+void buf_init(buf *b);
+void buf_append(buf *b, const char *s, size_t len);
+void buf_puts(buf *b, const char *s);
+void buf_putc(buf *b, char c);
+void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hands the heap string to the caller (NULL if oom) and resets `b`. */
+char *buf_detach(buf *b);
+void buf_free(buf *b);
+
+#endif

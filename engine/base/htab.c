@@ -1,0 +1,83 @@
+#include "base/htab.h"
+
+#include <stdlib.h>
+
+void htab_init(htab *h) {
+    h->hashes = NULL;
+    h->ids = NULL;
+    h->cap = 0;
+    h->count = 0;
+}
+
+void htab_free(htab *h) {
+    free(h->hashes);
+    free(h->ids);
+    htab_init(h);
+}
+
+uint32_t htab_find(const htab *h, uint64_t hash, htab_eq_fn eq, const void *ctx) {
+    if (h->cap == 0)
+        return HTAB_NONE;
+    size_t mask = h->cap - 1;
+    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+        if (h->ids[i] == HTAB_NONE)
+            return HTAB_NONE;
+        if (h->hashes[i] == hash && eq(ctx, h->ids[i]))
+            return h->ids[i];
+    }
+}
+
+static void htab_place(htab *h, uint64_t hash, uint32_t id) {
+    size_t mask = h->cap - 1;
+    size_t i = (size_t)hash & mask;
+    while (h->ids[i] != HTAB_NONE)
+        i = (i + 1) & mask;
+    h->hashes[i] = hash;
+    h->ids[i] = id;
+    h->count++;
+}
+
+static int htab_resize(htab *h, size_t cap) {
+    if (cap > SIZE_MAX / sizeof(uint64_t))
+        return -1;
+    uint64_t *hashes = malloc(cap * sizeof *hashes);
+    uint32_t *ids = malloc(cap * sizeof *ids);
+    if (!hashes || !ids) {
+        free(hashes);
+        free(ids);
+        return -1;
+    }
+    for (size_t i = 0; i < cap; i++)
+        ids[i] = HTAB_NONE;
+    htab old = *h;
+    h->hashes = hashes;
+    h->ids = ids;
+    h->cap = cap;
+    h->count = 0;
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.ids[i] != HTAB_NONE)
+            htab_place(h, old.hashes[i], old.ids[i]);
+    free(old.hashes);
+    free(old.ids);
+    return 0;
+}
+
+/* Load factor stays at most 1/2, so probe runs stay short. */
+int htab_reserve(htab *h, size_t extra) {
+    if (extra > SIZE_MAX / 4 - h->count)
+        return -1;
+    size_t need = (h->count + extra) * 2;
+    if (need <= h->cap)
+        return 0;
+    size_t cap = h->cap ? h->cap : 16;
+    while (cap < need)
+        cap *= 2;
+    return htab_resize(h, cap);
+}
+
+int htab_insert(htab *h, uint64_t hash, uint32_t id) {
+    if (htab_reserve(h, 1) != 0)
+        return -1;
+    htab_place(h, hash, id);
+    return 0;
+}

@@ -1,0 +1,14 @@
+#ifndef MG_DATALOG_PARSE_H
+#define MG_DATALOG_PARSE_H
+
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "datalog/ast.h"
+
+/* Parses exactly one command from text[0..len). Returns 0 and the command
+ * (allocated in `a`), or the error code with `e` set. */
+int datalog_parse(const char *text, size_t len, arena *a, command **out, err *e);
+
+#endif

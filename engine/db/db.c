@@ -1,0 +1,148 @@
+/* The database object: one store, one lock, parse → execute. Parsing
+ * needs no shared state and runs unlocked; execution holds the lock
+ * throughout, so a query sees one consistent state and writers are
+ * serialised. */
+#include "db/db.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "base/arena.h"
+#include "base/clock.h"
+#include "datalog/parse.h"
+#include "db/write.h"
+#include "exec/query.h"
+#include "store/store.h"
+
+struct db {
+    pthread_mutex_t lock;
+    store *s;
+    db_options opts;
+};
+
+void db_options_default(db_options *o) {
+    o->read_only = false;
+    o->max_derived_facts = 1000000;
+    o->max_results = 1000000;
+}
+
+int db_open(const char *path, const db_options *o, db **out, err *e) {
+    db *d = calloc(1, sizeof *d);
+    if (!d)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    if (o)
+        d->opts = *o;
+    else
+        db_options_default(&d->opts);
+    int rc = path ? store_open_file(path, d->opts.read_only, &d->s, e) : store_open_memory(&d->s, e);
+    if (rc == 0 && pthread_mutex_init(&d->lock, NULL) != 0) {
+        store_close(d->s);
+        rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
+    }
+    if (rc != 0) {
+        free(d);
+        return rc;
+    }
+    *out = d;
+    return 0;
+}
+
+void db_close(db *d) {
+    if (!d)
+        return;
+    store_close(d->s);
+    pthread_mutex_destroy(&d->lock);
+    free(d);
+}
+
+static int run_write(db *d, const command *c, db_result *out, arena *a, err *e) {
+    if (d->opts.read_only)
+        return err_set(e, ERR(API, 14), "the database is opened read-only; writes are not allowed");
+    uint64_t tx_count = store_tx_count(d->s) + 1;
+    int64_t tx_id = clock_now_ms();
+    fact *facts = NULL;
+    size_t count = 0;
+    int rc = c->kind == CMD_TRANSACT
+                 ? write_transact(&c->as.write, tx_count, tx_id, a, &facts, &count, e)
+                 : write_retract(&c->as.write, tx_count, tx_id, a, &facts, &count, e);
+    if (rc == 0)
+        rc = store_commit(d->s, facts, count, e);
+    if (rc != 0)
+        return rc;
+    out->kind = c->kind == CMD_TRANSACT ? DB_RESULT_TRANSACTED : DB_RESULT_RETRACTED;
+    out->tx_id = tx_id;
+    out->rows = NULL;
+    return 0;
+}
+
+static int run_query(db *d, const ast_query *q, result_set **out, err *e) {
+    return query_execute(d->s, q, clock_now_ms(), out, e);
+}
+
+static int run_command(db *d, const command *c, db_result *out, arena *a, err *e) {
+    switch (c->kind) {
+    case CMD_TRANSACT:
+    case CMD_RETRACT: return run_write(d, c, out, a, e);
+    case CMD_QUERY:
+        out->kind = DB_RESULT_QUERY;
+        out->tx_id = 0;
+        return run_query(d, &c->as.query, &out->rows, e);
+    case CMD_RULE: break;
+    }
+    return err_set(e, ERR(INT, 0), "rules are not supported in this version of minigraf");
+}
+
+int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
+    arena a;
+    arena_init(&a);
+    command *c = NULL;
+    int rc = datalog_parse(text, len, &a, &c, e);
+    if (rc == 0) {
+        pthread_mutex_lock(&d->lock);
+        rc = run_command(d, c, out, &a, e);
+        pthread_mutex_unlock(&d->lock);
+    }
+    arena_free(&a);
+    return rc;
+}
+
+static const char *command_name(command_kind k) {
+    switch (k) {
+    case CMD_TRANSACT: return "transact";
+    case CMD_RETRACT: return "retract";
+    case CMD_QUERY: return "query";
+    case CMD_RULE: return "rule";
+    }
+    return "unknown";
+}
+
+int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
+    arena a;
+    arena_init(&a);
+    command *c = NULL;
+    int rc = datalog_parse(text, len, &a, &c, e);
+    if (rc == 0 && c->kind != CMD_QUERY)
+        rc = err_set(e, ERR(API, 12), "query() accepts only (query ...) commands; got %s",
+                     command_name(c->kind));
+    if (rc == 0) {
+        pthread_mutex_lock(&d->lock);
+        rc = run_query(d, &c->as.query, out, e);
+        pthread_mutex_unlock(&d->lock);
+    }
+    arena_free(&a);
+    return rc;
+}
+
+int db_checkpoint(db *d, err *e) {
+    pthread_mutex_lock(&d->lock);
+    int rc = d->opts.read_only ? 0 : store_checkpoint(d->s, e);
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
+uint64_t db_tx_count(db *d) {
+    pthread_mutex_lock(&d->lock);
+    uint64_t n = store_tx_count(d->s);
+    pthread_mutex_unlock(&d->lock);
+    return n;
+}

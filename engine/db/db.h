@@ -1,0 +1,47 @@
+/* The database object: parse → execute, the transaction counter, the
+ * single writer. Thread-safe: every call takes the database's lock. */
+#ifndef MG_DB_DB_H
+#define MG_DB_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "exec/result.h"
+
+typedef struct db db;
+
+typedef struct db_options {
+    bool read_only;
+    int64_t max_derived_facts; /* default 1000000 */
+    int64_t max_results;       /* default 1000000 */
+} db_options;
+
+void db_options_default(db_options *o);
+
+/* `path` NULL: in memory. */
+int db_open(const char *path, const db_options *o, db **out, err *e);
+void db_close(db *d);
+
+typedef enum db_result_kind {
+    DB_RESULT_TRANSACTED,
+    DB_RESULT_RETRACTED,
+    DB_RESULT_OK,
+    DB_RESULT_QUERY
+} db_result_kind;
+
+typedef struct db_result {
+    db_result_kind kind;
+    int64_t tx_id;      /* TRANSACTED, RETRACTED */
+    result_set *rows;   /* QUERY; the caller frees it */
+} db_result;
+
+/* Runs one command of any kind. */
+int db_execute(db *d, const char *text, size_t len, db_result *out, err *e);
+/* Runs one (query ...); other commands fail with API-012. */
+int db_query(db *d, const char *text, size_t len, result_set **out, err *e);
+int db_checkpoint(db *d, err *e);
+uint64_t db_tx_count(db *d);
+
+#endif

@@ -1,0 +1,22 @@
+#include "exec/match.h"
+
+void match_record_values(const fact *f, value out[3]) {
+    out[0] = value_ref(f->entity);
+    out[1] = f->attribute;
+    out[2] = f->v;
+}
+
+bool match_term(const term *t, const value *v) {
+    switch (t->kind) {
+    case TERM_CONST: return value_match_constant(&t->constant, v);
+    case TERM_NEVER:
+    case TERM_SLOT: return false;
+    case TERM_VAR:
+    case TERM_WILDCARD: return true;
+    }
+    return false;
+}
+
+const term *match_pattern_term(const ast_pattern *p, int position) {
+    return position == 0 ? &p->e : position == 1 ? &p->a : &p->v;
+}

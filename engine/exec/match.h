@@ -1,0 +1,21 @@
+/* Matching one record against the constant terms of a pattern (8.3.2). */
+#ifndef MG_EXEC_MATCH_H
+#define MG_EXEC_MATCH_H
+
+#include <stdbool.h>
+
+#include "datalog/ast.h"
+#include "model/fact.h"
+
+/* What a record shows in a pattern's positions: Ref(entity),
+ * Keyword(attribute), the stored value. */
+void match_record_values(const fact *f, value out[3]);
+
+/* Whether term `t` can accept `v` as far as constants go: a constant by E4,
+ * TERM_NEVER never, variables and wildcards always (joins decide those). */
+bool match_term(const term *t, const value *v);
+
+/* The pattern's three terms in position order. */
+const term *match_pattern_term(const ast_pattern *p, int position);
+
+#endif

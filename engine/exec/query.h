@@ -1,0 +1,17 @@
+#ifndef MG_EXEC_QUERY_H
+#define MG_EXEC_QUERY_H
+
+#include <stdint.h>
+
+#include "base/error.h"
+#include "datalog/ast.h"
+#include "exec/result.h"
+#include "store/store.h"
+
+/* Evaluates `q` over the facts of `s` visible per spec 7.4, with `now_ms`
+ * as the default valid-time point. Returns 0 and a new result set, or the
+ * error code with `e` set. */
+int query_execute(const store *s, const ast_query *q, int64_t now_ms,
+                  result_set **out, err *e);
+
+#endif

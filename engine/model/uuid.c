@@ -1,0 +1,119 @@
+#include "model/uuid.h"
+
+#include <string.h>
+
+#include "base/sha1.h"
+
+static int hex_digit(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Reads 32 hex digits from s, skipping '-' exactly at the offsets of the
+ * hyphenated form when `hyphens` is set. */
+static bool parse_hex_digits(const char *s, size_t len, bool hyphens, uuid128 *out) {
+    size_t digit = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (hyphens && (i == 8 || i == 13 || i == 18 || i == 23)) {
+            if (s[i] != '-')
+                return false;
+            continue;
+        }
+        int h = hex_digit(s[i]);
+        if (h < 0 || digit >= 32)
+            return false;
+        if (digit % 2 == 0)
+            out->bytes[digit / 2] = (uint8_t)(h << 4);
+        else
+            out->bytes[digit / 2] |= (uint8_t)h;
+        digit++;
+    }
+    return digit == 32;
+}
+
+/* The two forms a keyword body can spell: 8-4-4-4-12 and 32 hex digits. */
+static bool parse_plain(const char *s, size_t len, uuid128 *out) {
+    if (len == 36)
+        return parse_hex_digits(s, len, true, out);
+    if (len == 32)
+        return parse_hex_digits(s, len, false, out);
+    return false;
+}
+
+static bool prefix_nocase(const char *s, size_t len, const char *prefix) {
+    size_t n = strlen(prefix);
+    if (len < n)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != prefix[i])
+            return false;
+    }
+    return true;
+}
+
+bool uuid_parse(const char *s, size_t len, uuid128 *out) {
+    uuid128 u;
+    bool ok;
+    if (len == 38 && s[0] == '{' && s[37] == '}')
+        ok = parse_hex_digits(s + 1, 36, true, &u);
+    else if (prefix_nocase(s, len, "urn:uuid:"))
+        ok = len == 45 && parse_hex_digits(s + 9, 36, true, &u);
+    else
+        ok = parse_plain(s, len, &u);
+    if (ok)
+        *out = u;
+    return ok;
+}
+
+void uuid_format(const uuid128 *u, char out[UUID_TEXT_LEN + 1]) {
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (size_t i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            out[o++] = '-';
+        out[o++] = hex[u->bytes[i] >> 4];
+        out[o++] = hex[u->bytes[i] & 0x0f];
+    }
+    out[o] = '\0';
+}
+
+bool uuid_equal(const uuid128 *a, const uuid128 *b) {
+    return memcmp(a->bytes, b->bytes, 16) == 0;
+}
+
+int uuid_compare(const uuid128 *a, const uuid128 *b) {
+    return memcmp(a->bytes, b->bytes, 16);
+}
+
+/* RFC 4122 OID namespace 6ba7b812-9dad-11d1-80b4-00c04fd430c8. */
+static const uint8_t oid_namespace[16] = {0x6b, 0xa7, 0xb8, 0x12, 0x9d, 0xad, 0x11, 0xd1,
+                                          0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8};
+
+static uuid128 uuid_v5_oid(const char *name, size_t len) {
+    sha1_ctx c;
+    uint8_t digest[20];
+    uuid128 u;
+    sha1_init(&c);
+    sha1_update(&c, oid_namespace, sizeof oid_namespace);
+    sha1_update(&c, name, len);
+    sha1_final(&c, digest);
+    memcpy(u.bytes, digest, 16);
+    u.bytes[6] = (uint8_t)((u.bytes[6] & 0x0f) | 0x50);
+    u.bytes[8] = (uint8_t)((u.bytes[8] & 0x3f) | 0x80);
+    return u;
+}
+
+uuid128 uuid_of_keyword(const char *keyword, size_t len) {
+    uuid128 u;
+    if (len > 0 && keyword[0] == ':' && parse_plain(keyword + 1, len - 1, &u))
+        return u;
+    return uuid_v5_oid(keyword, len);
+}

@@ -1,0 +1,232 @@
+/* Value constructors and the comparison relations of spec 6.4 / 6.5 / 8.3.2:
+ * the one place that decides what "equal" means. */
+#include "model/value.h"
+
+#include <math.h>
+#include <string.h>
+
+value value_string(const char *ptr, size_t len) {
+    value v = {.type = VT_STRING};
+    v.as.str.ptr = ptr;
+    v.as.str.len = len;
+    return v;
+}
+
+value value_keyword(const char *ptr, size_t len) {
+    value v = {.type = VT_KEYWORD};
+    v.as.str.ptr = ptr;
+    v.as.str.len = len;
+    return v;
+}
+
+value value_integer(int64_t i) {
+    value v = {.type = VT_INTEGER};
+    v.as.i = i;
+    return v;
+}
+
+value value_float(double f) {
+    value v = {.type = VT_FLOAT};
+    v.as.f = f;
+    return v;
+}
+
+value value_boolean(bool b) {
+    value v = {.type = VT_BOOLEAN};
+    v.as.b = b;
+    return v;
+}
+
+value value_ref(uuid128 u) {
+    value v = {.type = VT_REF};
+    v.as.ref = u;
+    return v;
+}
+
+value value_null(void) {
+    value v = {.type = VT_NULL};
+    return v;
+}
+
+static bool text_equal(const value *a, const value *b) {
+    return a->as.str.len == b->as.str.len &&
+           (a->as.str.len == 0 || memcmp(a->as.str.ptr, b->as.str.ptr, a->as.str.len) == 0);
+}
+
+static uint64_t float_bits(double f) {
+    uint64_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+bool value_equal_strict(const value *a, const value *b) {
+    if (a->type != b->type)
+        return false;
+    switch (a->type) {
+    case VT_STRING:
+    case VT_KEYWORD: return text_equal(a, b);
+    case VT_INTEGER: return a->as.i == b->as.i;
+    case VT_FLOAT: return a->as.f == b->as.f;
+    case VT_BOOLEAN: return a->as.b == b->as.b;
+    case VT_REF: return uuid_equal(&a->as.ref, &b->as.ref);
+    case VT_NULL: return true;
+    }
+    return false;
+}
+
+static bool keyword_names_ref(const value *kw, const value *ref) {
+    uuid128 u = uuid_of_keyword(kw->as.str.ptr, kw->as.str.len);
+    return uuid_equal(&u, &ref->as.ref);
+}
+
+bool value_equal_entity(const value *a, const value *b) {
+    if (a->type == VT_KEYWORD && b->type == VT_REF)
+        return keyword_names_ref(a, b);
+    if (a->type == VT_REF && b->type == VT_KEYWORD)
+        return keyword_names_ref(b, a);
+    return value_equal_strict(a, b);
+}
+
+/* E3 compares canonical bytes: every NaN is one NaN; 0.0 and -0.0 differ. */
+static uint64_t float_canonical_bits(double f) {
+    return isnan(f) ? UINT64_C(0x7ff8000000000000) : float_bits(f);
+}
+
+bool value_identical(const value *a, const value *b) {
+    if (a->type == VT_FLOAT && b->type == VT_FLOAT)
+        return float_canonical_bits(a->as.f) == float_canonical_bits(b->as.f);
+    return value_equal_strict(a, b);
+}
+
+/* FNV-1a, then a final avalanche so low bits are usable as bucket indexes. */
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t len) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+static uint64_t hash_finish(uint64_t h) {
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t hash_start(value_type t) {
+    unsigned char tag = (unsigned char)t;
+    return hash_bytes(UINT64_C(0xcbf29ce484222325), &tag, 1);
+}
+
+/* Hashes the payload; `f_bits` is the float's bits under the caller's
+ * equality (canonical for E3, zero-normalised for E1/E2). */
+static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
+    switch (v->type) {
+    case VT_STRING:
+    case VT_KEYWORD: return hash_bytes(h, v->as.str.ptr, v->as.str.len);
+    case VT_INTEGER: return hash_bytes(h, &v->as.i, sizeof v->as.i);
+    case VT_FLOAT: return hash_bytes(h, &f_bits, sizeof f_bits);
+    case VT_BOOLEAN: {
+        unsigned char b = v->as.b ? 1 : 0;
+        return hash_bytes(h, &b, 1);
+    }
+    case VT_REF: return hash_bytes(h, v->as.ref.bytes, 16);
+    case VT_NULL: return h;
+    }
+    return h;
+}
+
+uint64_t value_hash_identity(const value *v) {
+    uint64_t f_bits = v->type == VT_FLOAT ? float_canonical_bits(v->as.f) : 0;
+    return hash_finish(hash_payload(hash_start(v->type), v, f_bits));
+}
+
+uint64_t value_hash_entity(const value *v) {
+    if (v->type == VT_KEYWORD) {
+        value ref = value_ref(uuid_of_keyword(v->as.str.ptr, v->as.str.len));
+        return value_hash_entity(&ref);
+    }
+    /* E1 equates 0.0 and -0.0, so they must hash alike. */
+    uint64_t f_bits = 0;
+    if (v->type == VT_FLOAT)
+        f_bits = v->as.f == 0.0 ? 0 : float_bits(v->as.f);
+    return hash_finish(hash_payload(hash_start(v->type), v, f_bits));
+}
+
+static int compare_text(const value *a, const value *b) {
+    size_t n = a->as.str.len < b->as.str.len ? a->as.str.len : b->as.str.len;
+    int c = n == 0 ? 0 : memcmp(a->as.str.ptr, b->as.str.ptr, n);
+    if (c != 0)
+        return c < 0 ? -1 : 1;
+    if (a->as.str.len == b->as.str.len)
+        return 0;
+    return a->as.str.len < b->as.str.len ? -1 : 1;
+}
+
+/* NaN sorts above every other float and equals NaN; -0.0 equals 0.0. */
+static int compare_float(double a, double b) {
+    if (isnan(a) || isnan(b))
+        return isnan(a) - isnan(b);
+    return (a > b) - (a < b);
+}
+
+int value_compare_total(const value *a, const value *b) {
+    if (a->type != b->type)
+        return a->type < b->type ? -1 : 1;
+    switch (a->type) {
+    case VT_STRING:
+    case VT_KEYWORD: return compare_text(a, b);
+    case VT_INTEGER: return (a->as.i > b->as.i) - (a->as.i < b->as.i);
+    case VT_FLOAT: return compare_float(a->as.f, b->as.f);
+    case VT_BOOLEAN: return (int)a->as.b - (int)b->as.b;
+    case VT_REF: {
+        int c = uuid_compare(&a->as.ref, &b->as.ref);
+        return (c > 0) - (c < 0);
+    }
+    case VT_NULL: return 0;
+    }
+    return 0;
+}
+
+/* Machine epsilon: the tolerance of float constants in patterns (8.3.2). */
+#define VALUE_FLOAT_MATCH_EPSILON 2.220446049250313e-16
+
+bool value_match_constant(const value *constant, const value *stored) {
+    switch (constant->type) {
+    case VT_KEYWORD:
+    case VT_REF:
+        return value_equal_entity(constant, stored);
+    case VT_FLOAT:
+        return stored->type == VT_FLOAT &&
+               fabs(constant->as.f - stored->as.f) < VALUE_FLOAT_MATCH_EPSILON;
+    default:
+        return value_equal_strict(constant, stored);
+    }
+}
+
+bool value_as_entity(const value *v, uuid128 *out) {
+    if (v->type == VT_REF) {
+        *out = v->as.ref;
+        return true;
+    }
+    if (v->type == VT_KEYWORD) {
+        *out = uuid_of_keyword(v->as.str.ptr, v->as.str.len);
+        return true;
+    }
+    return false;
+}
+
+const char *value_type_name(value_type t) {
+    switch (t) {
+    case VT_STRING: return "String";
+    case VT_INTEGER: return "Integer";
+    case VT_FLOAT: return "Float";
+    case VT_BOOLEAN: return "Boolean";
+    case VT_REF: return "Ref";
+    case VT_KEYWORD: return "Keyword";
+    case VT_NULL: return "Null";
+    }
+    return "Unknown";
+}

@@ -1,0 +1,73 @@
+/* Typed values (spec 6.2) and the comparison relations of spec 6.4/6.5.
+ *
+ * A value is a small POD. String and keyword payloads are borrowed: they
+ * point into whatever owns the value (a parse arena, the store's string
+ * pool, a result set's arena). */
+#ifndef MG_MODEL_VALUE_H
+#define MG_MODEL_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/uuid.h"
+
+/* Declared in the O3 type-rank order: String < Integer < Float < Boolean <
+ * Ref < Keyword < Null. */
+typedef enum value_type {
+    VT_STRING = 0,
+    VT_INTEGER,
+    VT_FLOAT,
+    VT_BOOLEAN,
+    VT_REF,
+    VT_KEYWORD, /* text includes the leading ':' */
+    VT_NULL
+} value_type;
+
+typedef struct value {
+    value_type type;
+    union {
+        int64_t i;
+        double f;
+        bool b;
+        uuid128 ref;
+        struct {
+            const char *ptr;
+            size_t len;
+        } str; /* VT_STRING and VT_KEYWORD */
+    } as;
+} value;
+
+value value_string(const char *ptr, size_t len);
+value value_keyword(const char *ptr, size_t len);
+value value_integer(int64_t i);
+value value_float(double f);
+value value_boolean(bool b);
+value value_ref(uuid128 u);
+value value_null(void);
+
+/* E1 strict equality: same type and payload; floats by IEEE ==. */
+bool value_equal_strict(const value *a, const value *b);
+/* E2 entity equivalence: E1 plus Keyword k ≡ Ref(uuid_of_keyword(k)). */
+bool value_equal_entity(const value *a, const value *b);
+/* E3 record identity: type + canonical bytes (all NaNs equal, 0.0 != -0.0). */
+bool value_identical(const value *a, const value *b);
+/* Hash consistent with E3. */
+uint64_t value_hash_identity(const value *v);
+/* Hash consistent with E2 (keywords hash as their entity's UUID). */
+uint64_t value_hash_entity(const value *v);
+/* O3 total order: type rank, then payload (<0, 0, >0). */
+int value_compare_total(const value *a, const value *b);
+/* E4: does a pattern constant match a stored value (8.3.2)? Keyword and Ref
+ * constants match under E2; float constants within machine epsilon (NaN
+ * never); other types under E1. */
+bool value_match_constant(const value *constant, const value *stored);
+
+/* The entity a value names, for E/V positions: Ref → itself; Keyword →
+ * uuid_of_keyword. Returns false for other types. */
+bool value_as_entity(const value *v, uuid128 *out);
+
+/* "String", "Integer", "Float", "Boolean", "Ref", "Keyword", "Null". */
+const char *value_type_name(value_type t);
+
+#endif

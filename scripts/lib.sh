@@ -1,0 +1,78 @@
+# Shared steps of scripts/run.sh and scripts/test.sh. Sourced, not run.
+# Every step is idempotent: a second run reuses what the first installed.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${MINIGRAF_BUILD_DIR:-$ROOT/build}"
+PYTHON="${PYTHON:-python3}"
+JOBS="$(nproc 2>/dev/null || echo 2)"
+
+log() { printf '\n==> %s\n' "$*"; }
+
+# Debian packages: compilers and build tools, JDK + Maven, Node, and the
+# checkers (valgrind, abidiff, clang for the fuzzer and sanitizers).
+APT_PACKAGES="build-essential cmake ninja-build python3 python3-venv python3-dev
+  openjdk-17-jdk-headless maven valgrind abigail-tools clang"
+
+install_system_packages() {
+  local missing=()
+  for p in $APT_PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+  command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing system packages: ${missing[*]}"
+    local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# Build-time tools from PyPI (SWIG >= 4.2 has no Debian package here) and
+# the Python test runner, in a venv of the project's own.
+install_python_tools() {
+  if [ ! -x "$BUILD/tools-venv/bin/python" ]; then
+    log "creating $BUILD/tools-venv"
+    mkdir -p "$BUILD"
+    "$PYTHON" -m venv "$BUILD/tools-venv"
+  fi
+  "$BUILD/tools-venv/bin/pip" install -q --disable-pip-version-check \
+    -r "$ROOT/scripts/requirements-dev.txt"
+  export PATH="$BUILD/tools-venv/bin:$PATH"
+}
+
+install_node_tools() {
+  log "npm ci (bindings/node: node-api-headers)"
+  (cd "$ROOT/bindings/node" && npm ci --no-audit --no-fund --loglevel=error)
+}
+
+install_all() {
+  install_system_packages
+  install_python_tools
+  install_node_tools
+}
+
+# Configure and build the library, shell, C tests and the native parts of
+# the three packages.
+build_native() {
+  log "cmake build ($BUILD)"
+  cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
+  cmake --build "$BUILD" --parallel "$JOBS"
+}
+
+# The installable packages: a Python wheel in a fresh venv, the npm tarball,
+# and the Maven artifact in the local repository.
+build_packages() {
+  log "python: pip install ./bindings/python into $BUILD/venv"
+  rm -rf "$BUILD/venv"
+  "$PYTHON" -m venv "$BUILD/venv"
+  "$BUILD/venv/bin/pip" install -q --disable-pip-version-check pytest
+  "$BUILD/venv/bin/pip" install -q --disable-pip-version-check "$ROOT/bindings/python"
+
+  log "node: npm pack"
+  cmake --build "$BUILD" --target node_package
+
+  log "java: mvn install (tests run in scripts/test.sh)"
+  (cd "$ROOT/bindings/java" && mvn -B -q -DskipTests -Dminigraf.cmake.build="$BUILD/java" install)
+}

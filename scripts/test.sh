@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Every test, from a fresh machine: installs and builds what scripts/run.sh
+# does, then runs the C suite (ctest, also under ASan + UBSan), the parity
+# suite in C, Python, Node and Java, pytest, node --test, the Maven tests and
+# the consumer project, and the ABI check. Exits non-zero on any failure.
+#   bash scripts/test.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+failures=()
+step() { # step NAME COMMAND...: run, remember a failure, go on
+  local name="$1"; shift
+  log "$name"
+  if "$@"; then echo "--> $name: ok"; else echo "--> $name: FAILED"; failures+=("$name"); fi
+}
+
+install_all
+build_native
+build_packages
+
+c_suite() { ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS"; }
+
+sanitizer_suite() {
+  local dir="$BUILD-asan"
+  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMINIGRAF_SANITIZE=ON \
+    -DMINIGRAF_PYTHON=OFF -DMINIGRAF_NODE=OFF -DMINIGRAF_JAVA=OFF \
+    -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
+  cmake --build "$dir" --parallel "$JOBS"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS"
+}
+
+parity_suite() {
+  (cd "$ROOT/tests/parity/runners/java" && mvn -B -q -Dminigraf.cmake.build="$BUILD/java" package)
+  "$BUILD/tools-venv/bin/python" "$ROOT/tests/parity/run_parity.py" \
+    --cases "$ROOT/tests/parity/cases" --out "$BUILD/parity" \
+    --c "$BUILD/tests/parity/parity_runner_c" \
+    --python "$BUILD/venv/bin/python $ROOT/tests/parity/runners/python_runner.py" \
+    --node "env MINIGRAF_NODE_PACKAGE=$BUILD/node node $ROOT/tests/parity/runners/node_runner.js" \
+    --java "java -jar $ROOT/tests/parity/runners/java/target/parity-runner.jar"
+}
+
+python_suite() { (cd "$BUILD" && "$BUILD/venv/bin/python" -m pytest -q "$ROOT/bindings/python/tests"); }
+
+node_suite() { (cd "$BUILD/node" && node --test test/); }
+
+java_suite() {
+  (cd "$ROOT/bindings/java" && mvn -B -Dminigraf.cmake.build="$BUILD/java" verify) &&
+    (cd "$ROOT/bindings/java/consumer" && mvn -B test)
+}
+
+abi_check() { bash "$ROOT/scripts/abi-check.sh" "$BUILD"; }
+
+step "C suite (ctest)" c_suite
+step "C suite under ASan + UBSan" sanitizer_suite
+step "parity: C, Python, Node, Java" parity_suite
+step "Python (pytest)" python_suite
+step "Node (node --test)" node_suite
+step "Java (Maven Surefire + consumer)" java_suite
+step "ABI baseline (abidiff)" abi_check
+
+echo
+if [ ${#failures[@]} -gt 0 ]; then
+  echo "FAILED: ${failures[*]}"
+  exit 1
+fi
+echo "all test suites passed"

@@ -1,0 +1,225 @@
+/*
+ * minigraf_python.i — the CPython part of minigraf.i.
+ *
+ * Generates the module `minigraf.capi` (proxy `capi.py`, extension
+ * `_capi.<soabi>.so`): one Python function per C function, named without
+ * the `minigraf_` prefix, with the C conventions turned into Python ones:
+ *
+ *   - text arguments are `str` (UTF-8 taken from the str itself, no copy);
+ *     a str that cannot be UTF-8 (lone surrogates) raises
+ *     UnicodeEncodeError, an embedded NUL raises ValueError;
+ *   - every `char *` result is returned as a `str`, and the C string is
+ *     freed right after decoding;
+ *   - a failed call raises the minigraf.Error subclass for its code, built
+ *     by minigraf._errors.from_native(code, message);
+ *   - every call that can take time or wait for the database's lock runs
+ *     with the GIL released.
+ *
+ * The idiomatic layer (minigraf/__init__.py and friends) is the public API;
+ * this module is its thin, mechanical base.
+ */
+
+%module(package="minigraf", threads="1") capi
+
+%{
+#include <string.h>
+#include "minigraf.h"
+
+/* Raises the minigraf.Error subclass for `code` and the "[CODE] message"
+ * text `message` (either may be missing: code 0 is read from the message,
+ * and a NULL message is allowed). The message is borrowed and read at once,
+ * before any other call into the library. */
+static void mgpy_raise(int code, const char *message) {
+    PyObject *text = NULL, *errors = NULL, *exc = NULL;
+
+    if (message) {
+        text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
+    } else {
+        text = Py_None;
+        Py_INCREF(text);
+    }
+    if (text) {
+        errors = PyImport_ImportModule("minigraf._errors");
+    }
+    if (errors) {
+        exc = PyObject_CallMethod(errors, "from_native", "iO", code, text);
+    }
+    if (exc) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    }
+    /* Otherwise the failure above (MemoryError, ImportError) is raised. */
+    Py_XDECREF(exc);
+    Py_XDECREF(errors);
+    Py_XDECREF(text);
+}
+
+static void mgpy_raise_db(const MiniGrafDb *db) {
+    mgpy_raise(minigraf_last_error_code(db), minigraf_last_error(db));
+}
+
+static void mgpy_raise_cursor(const MiniGrafCursor *cursor) {
+    mgpy_raise(minigraf_cursor_last_error_code(cursor), minigraf_cursor_last_error(cursor));
+}
+
+/* Turns a string the library returned into a str and frees it; NULL (with
+ * a Python exception set) if decoding fails. */
+static PyObject *mgpy_take_string(char *s) {
+    PyObject *result = PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "strict");
+    minigraf_string_free(s);
+    return result;
+}
+%}
+
+/* ---- threads: release the GIL around every call into the library, except
+ * the constant-time lookups of static data. -------------------------------- */
+%thread;
+%nothread minigraf_version;
+%nothread minigraf_version_number;
+%nothread minigraf_abi_version;
+%nothread minigraf_error_code_name;
+
+/* ---- names: minigraf_execute -> capi.execute ------------------------------- */
+%rename("%(strip:[minigraf_])s", %$isfunction) "";
+
+/* ---- not wrapped ----------------------------------------------------------- */
+/* minigraf_open cannot say why it failed; open_with_options can. */
+%ignore minigraf_open;
+/* Errors arrive as exceptions, read by the typemaps below. */
+%ignore minigraf_last_error;
+%ignore minigraf_last_error_code;
+%ignore minigraf_cursor_last_error;
+%ignore minigraf_cursor_last_error_code;
+
+/* ---- text in --------------------------------------------------------------
+ * str -> its cached UTF-8 (owned by the str, which the caller keeps alive
+ * for the whole call); None -> NULL, which the library rejects (API-017)
+ * except as open_with_options' path/options. */
+%typemap(in) const char * (Py_ssize_t size = 0) {
+    if ($input == Py_None) {
+        $1 = NULL;
+    } else if (PyUnicode_Check($input)) {
+        $1 = ($1_ltype)PyUnicode_AsUTF8AndSize($input, &size);
+        if (!$1) SWIG_fail;
+        if (strlen($1) != (size_t)size) {
+            PyErr_SetString(PyExc_ValueError, "embedded null character");
+            SWIG_fail;
+        }
+    } else {
+        PyErr_Format(PyExc_TypeError, "$symname() argument '$1_name' must be str, not %.100s",
+                     Py_TYPE($input)->tp_name);
+        SWIG_fail;
+    }
+}
+%typemap(freearg) const char * "";
+
+/* ---- text out ---------------------------------------------------------------
+ * Owned strings: NULL means the call failed (for next_batch, NULL with no
+ * error means the end: None). */
+%typemap(out) char *minigraf_execute {
+    if (!$1) {
+        mgpy_raise_db(arg1);
+        SWIG_fail;
+    }
+    $result = mgpy_take_string($1);
+    if (!$result) SWIG_fail;
+}
+
+%typemap(out) char *minigraf_cursor_vars {
+    if (!$1) {
+        mgpy_raise_cursor(arg1);
+        SWIG_fail;
+    }
+    $result = mgpy_take_string($1);
+    if (!$result) SWIG_fail;
+}
+
+%typemap(out) char *minigraf_cursor_next_batch {
+    if ($1) {
+        $result = mgpy_take_string($1);
+        if (!$result) SWIG_fail;
+    } else if (minigraf_cursor_last_error_code(arg1) != 0) {
+        mgpy_raise_cursor(arg1);
+        SWIG_fail;
+    } else {
+        $result = SWIG_Py_Void();
+    }
+}
+
+/* Static strings: borrowed, NULL -> None. */
+%typemap(out) const char * {
+    if ($1) {
+        $result = PyUnicode_DecodeUTF8($1, (Py_ssize_t)strlen($1), "strict");
+        if (!$result) SWIG_fail;
+    } else {
+        $result = SWIG_Py_Void();
+    }
+}
+
+/* ---- handles out --------------------------------------------------------- */
+%typemap(out) MiniGrafDb *minigraf_open_in_memory {
+    if (!$1) {
+        PyErr_NoMemory();
+        SWIG_fail;
+    }
+    $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
+}
+
+/* open_with_options reports its failure through error_out; the `argout`
+ * below raises it (the `out` typemap runs first and cannot see it). */
+%typemap(out) MiniGrafDb *minigraf_open_with_options {
+    $result = $1 ? SWIG_NewPointerObj($1, $1_descriptor, 0) : NULL;
+}
+%typemap(in, numinputs=0) char **error_out (char *error_text = NULL) {
+    $1 = &error_text;
+}
+%typemap(argout) char **error_out {
+    if (!$result) {
+        if (*$1) {
+            mgpy_raise(0, *$1);
+        } else {
+            PyErr_NoMemory(); /* the library's only silent failure */
+        }
+        SWIG_fail;
+    }
+}
+%typemap(freearg) char **error_out {
+    minigraf_string_free(*$1);
+}
+
+%typemap(out) MiniGrafCursor *minigraf_query {
+    if (!$1) {
+        mgpy_raise_db(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
+}
+
+/* ---- status results: non-zero raises; success returns None -------------- */
+%typemap(out) int minigraf_checkpoint, int minigraf_current_tx_count {
+    if ($1 != 0) {
+        mgpy_raise_db(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_Py_Void();
+}
+
+%typemap(out) int minigraf_cursor_set_format {
+    if ($1 != 0) {
+        mgpy_raise_cursor(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_Py_Void();
+}
+
+/* current_tx_count's out-parameter becomes the return value. */
+%typemap(in, numinputs=0) uint64_t *out (uint64_t count = 0) {
+    $1 = &count;
+}
+%typemap(argout) uint64_t *out {
+    Py_DECREF($result);
+    $result = PyLong_FromUnsignedLongLong((unsigned long long)*$1);
+    if (!$result) SWIG_fail;
+}
+
+/* ---- the raw handles are opaque: a handle object of the wrong type (or
+ * None, passed as NULL) is rejected by SWIG or by the library (API-017). */

@@ -1,0 +1,178 @@
+/* base/ and model/timestamp: error values, arena, buffer, UTF-8, and the
+ * timestamp strings of spec 7.2. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/error.h"
+#include "base/utf8.h"
+#include "check.h"
+#include "model/timestamp.h"
+
+static void test_error_names(void) {
+    CHECK(strcmp(err_code_name(ERR(PRS, 11)), "PRS-011") == 0);
+    CHECK(strcmp(err_code_name(ERR(PRS, 1)), "PRS-001") == 0);
+    CHECK(strcmp(err_code_name(ERR(PRS, 80)), "PRS-080") == 0);
+    CHECK(err_code_name(ERR(PRS, 81)) == NULL && err_code_name(ERR(PRS, 0)) == NULL);
+    CHECK(strcmp(err_code_name(ERR(QRY, 12)), "QRY-012") == 0 && !err_code_name(ERR(QRY, 13)));
+    CHECK(strcmp(err_code_name(ERR(STG, 43)), "STG-043") == 0 && !err_code_name(ERR(STG, 44)));
+    CHECK(strcmp(err_code_name(ERR(WAL, 6)), "WAL-006") == 0 && !err_code_name(ERR(WAL, 7)));
+    CHECK(strcmp(err_code_name(ERR(API, 19)), "API-019") == 0 && !err_code_name(ERR(API, 20)));
+    CHECK(strcmp(err_code_name(ERR(INT, 0)), "INT-000") == 0);
+    CHECK(strcmp(err_code_name(ERR(INT, 99)), "INT-099") == 0);
+    CHECK(!err_code_name(0) && !err_code_name(-1) && !err_code_name(7000) && !err_code_name(999));
+}
+
+static void test_error_values(void) {
+    err e = {0}, f = {0};
+    CHECK(err_set(&e, ERR(PRS, 11), "Unknown command: %s", "insert") == 1011);
+    CHECK(e.code == 1011 && strcmp(e.message, "[PRS-011] Unknown command: insert") == 0);
+    err_set(&e, ERR(INT, 0), "%s", "replaced"); /* the old message is freed */
+    CHECK(strcmp(e.message, "[INT-000] replaced") == 0);
+    err_move(&f, &e);
+    CHECK(e.code == 0 && e.message == NULL && f.code == 6000);
+    err_clear(&f);
+    CHECK(f.code == 0 && f.message == NULL);
+    CHECK(err_set(NULL, ERR(API, 3), "x") == ERR(API, 3));
+    err_clear(NULL);
+}
+
+static void test_arena(void) {
+    arena a;
+    arena_init(&a);
+    for (int i = 0; i < 1000; i++) {
+        char *p = arena_alloc(&a, (size_t)(i % 37) + 1);
+        CHECK(p && ((uintptr_t)p % 16) == 0);
+        memset(p, 'x', (size_t)(i % 37) + 1);
+    }
+    char *big = arena_alloc(&a, 1 << 20);
+    CHECK(big != NULL);
+    memset(big, 0, 1 << 20);
+    int *z = arena_calloc(&a, 100, sizeof(int));
+    CHECK(z && z[0] == 0 && z[99] == 0);
+    CHECK(arena_calloc(&a, SIZE_MAX / 2, 4) == NULL);
+    CHECK(arena_alloc(&a, 0) != NULL);
+    char *s = arena_strndup(&a, "hello world", 5);
+    CHECK(strcmp(s, "hello") == 0);
+    CHECK(a.bytes_used >= (1 << 20));
+    arena_free(&a);
+    CHECK(a.head == NULL && a.bytes_used == 0);
+    CHECK(arena_alloc(&a, 8) != NULL); /* reusable */
+    arena_free(&a);
+}
+
+static void test_buf(void) {
+    buf b;
+    buf_init(&b);
+    buf_puts(&b, "a");
+    buf_putc(&b, 'b');
+    buf_append(&b, "cdef", 2);
+    buf_printf(&b, "-%d-%s", 42, "x");
+    CHECK(b.len == 9 && strcmp(b.data, "abcd-42-x") == 0);
+    for (int i = 0; i < 1000; i++)
+        buf_putc(&b, 'z');
+    CHECK(b.len == 1009 && b.data[b.len] == '\0');
+    char *s = buf_detach(&b);
+    CHECK(s && strlen(s) == 1009 && b.data == NULL && b.len == 0);
+    free(s);
+    s = buf_detach(&b); /* empty buffer gives an empty string */
+    CHECK(s && s[0] == '\0');
+    free(s);
+    buf_free(&b);
+}
+
+static void test_utf8(void) {
+    uint32_t cp;
+    CHECK(utf8_valid("plain", 5));
+    CHECK(utf8_valid("\xc3\xa9\xe5\x90\x8d\xf0\x9f\x98\x80", 9));
+    CHECK(!utf8_valid("\xc0\xaf", 2));         /* overlong */
+    CHECK(!utf8_valid("\xe0\x80\xaf", 3));     /* overlong */
+    CHECK(!utf8_valid("\xed\xa0\x80", 3));     /* surrogate */
+    CHECK(!utf8_valid("\xf4\x90\x80\x80", 4)); /* > U+10FFFF */
+    CHECK(!utf8_valid("\xc3", 1));             /* truncated */
+    CHECK(!utf8_valid("\x80", 1));
+    CHECK(utf8_decode("\xc3\xa9", 2, &cp) == 2 && cp == 0xE9);
+    CHECK(utf8_decode("\xf0\x9f\x98\x80", 4, &cp) == 4 && cp == 0x1F600);
+    CHECK(utf8_decode("", 0, &cp) == 0);
+    CHECK(unicode_is_alpha('a') && unicode_is_alpha('Z') && !unicode_is_alpha('1'));
+    CHECK(!unicode_is_alpha('_') && !unicode_is_alpha('?') && unicode_is_alnum('7'));
+    CHECK(unicode_is_alpha(0xE9) && unicode_is_alpha(0x3B1) && unicode_is_alpha(0x436));
+    CHECK(unicode_is_alpha(0x540D) && unicode_is_alpha(0xAC00));
+    CHECK(!unicode_is_alpha(0xD7) && !unicode_is_alpha(0xF7) && !unicode_is_alpha(0x1F600));
+    CHECK(!unicode_is_alpha(0xA0) && !unicode_is_alpha(0x2014));
+    CHECK(utf8_clip("ab\xc3\xa9", 4, 3) == 2 && utf8_clip("abc", 3, 5) == 3);
+}
+
+static int ts(const char *s, int64_t *ms, err *e) { return timestamp_parse(s, strlen(s), ms, e); }
+
+static void test_timestamps(void) {
+    struct {
+        const char *s;
+        int64_t ms;
+    } ok[] = {
+        {"1970-01-01", 0},
+        {"2020-01-01", 1577836800000},
+        {"2023-01-01", 1672531200000},
+        {"2023-03-01", 1677628800000},
+        {"2023-06-01", 1685577600000},
+        {"2023-06-30", 1688083200000},
+        {"2024-01-01", 1704067200000},
+        {"2024-01-15T10:00:00Z", 1705312800000},
+        {"2024-01-15T10:00:00z", 1705312800000},
+        {"2024-01-15T10:00:00.5Z", 1705312800500},
+        {"2024-01-15T10:00:00.123999Z", 1705312800123},
+        {"2024-02-29", 1709164800000},
+        {"1969-12-31", -86400000},
+        {"1969-12-31T23:59:59.999Z", -1},
+        {"0001-01-01", -62135596800000},
+    };
+    err e = {0};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        int64_t ms = 42;
+        int rc = ts(ok[i].s, &ms, &e);
+        CHECK(rc == 0 && ms == ok[i].ms);
+        if (rc || ms != ok[i].ms)
+            fprintf(stderr, "  %s -> %lld\n", ok[i].s, (long long)ms);
+    }
+    struct {
+        const char *s, *prefix;
+    } bad[] = {
+        {"2024-01-15T10:00:00+01:00", "[PRS-075] timezone offsets are not supported; use UTC (Z) "
+                                      "timestamps only."},
+        {"2024-01-15T10:00:00-05:00", "[PRS-075] timezone offsets are not supported"},
+        {"+2024-01-15", "[PRS-075] timezone offsets are not supported"},
+        {"2024-01-15T10:00:00", "[PRS-075] invalid UTC timestamp '2024-01-15T10:00:00': "},
+        {"2024-01-15T25:00:00Z", "[PRS-075] invalid UTC timestamp"},
+        {"2024-01-15T10:00Z", "[PRS-075] invalid UTC timestamp"},
+        {"2024-01-15T10:00:00.Z", "[PRS-075] invalid UTC timestamp"},
+        {"2024-01-15T10:00:00Zjunk", "[PRS-075] invalid UTC timestamp"},
+        {"2023-02-30", "[PRS-075] invalid date '2023-02-30': "},
+        {"2023-02-29", "[PRS-075] invalid date"},
+        {"not-a-date", "[PRS-075] invalid date 'not-a-date': "},
+        {"2023-6-1", "[PRS-075] invalid date"},
+        {"2023-13-01", "[PRS-075] invalid date"},
+        {"", "[PRS-075] invalid date"},
+        {"2023-01-01 ", "[PRS-075] invalid date"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t ms;
+        int rc = ts(bad[i].s, &ms, &e);
+        int ok_msg = e.message && strncmp(e.message, bad[i].prefix, strlen(bad[i].prefix)) == 0;
+        CHECK(rc == ERR(PRS, 75) && ok_msg);
+        if (!ok_msg)
+            fprintf(stderr, "  %s -> %s\n", bad[i].s, e.message ? e.message : "(none)");
+        err_clear(&e);
+    }
+}
+
+int main(void) {
+    test_error_names();
+    test_error_values();
+    test_arena();
+    test_buf();
+    test_utf8();
+    test_timestamps();
+    return CHECK_DONE();
+}

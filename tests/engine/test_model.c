@@ -1,0 +1,258 @@
+/* Unit tests for SHA-1, CRC-32, the clock, UUIDs (spec 6.1) and the value
+ * relations E1-E4 / O3 (spec 6.4, 6.5, 8.3.2). */
+#include <math.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/crc32.h"
+#include "base/sha1.h"
+#include "check.h"
+#include "model/uuid.h"
+#include "model/value.h"
+
+static void sha1_hex(const char *msg, size_t len, char out[41]) {
+    static const char hex[] = "0123456789abcdef";
+    uint8_t d[20];
+    sha1_ctx c;
+    sha1_init(&c);
+    sha1_update(&c, msg, len);
+    sha1_final(&c, d);
+    for (int i = 0; i < 20; i++) {
+        out[2 * i] = hex[d[i] >> 4];
+        out[2 * i + 1] = hex[d[i] & 15];
+    }
+    out[40] = '\0';
+}
+
+static void test_sha1_known_vectors(void) {
+    char h[41];
+    sha1_hex("", 0, h);
+    CHECK(strcmp(h, "da39a3ee5e6b4b0d3255bfef95601890afd80709") == 0);
+    sha1_hex("abc", 3, h);
+    CHECK(strcmp(h, "a9993e364706816aba3e25717850c26c9cd0d89d") == 0);
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    sha1_hex(m, strlen(m), h);
+    CHECK(strcmp(h, "84983e441c3bd26ebaae4aa1f95129e5e54670f1") == 0);
+}
+
+static void test_sha1_million_a_in_pieces(void) {
+    char chunk[1001];
+    memset(chunk, 'a', sizeof chunk);
+    sha1_ctx c;
+    uint8_t d[20];
+    sha1_init(&c);
+    for (int i = 0; i < 1000; i++)
+        sha1_update(&c, chunk, i % 2 ? 999 : 1001);
+    sha1_final(&c, d);
+    CHECK(d[0] == 0x34 && d[1] == 0xaa && d[19] == 0x6f);
+}
+
+static uint32_t crc32_bitwise(const uint8_t *p, size_t n) {
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? (c >> 1) ^ 0xedb88320u : c >> 1;
+    }
+    return ~c;
+}
+
+static void test_crc32(void) {
+    CHECK(crc32_update(0, "123456789", 9) == 0xcbf43926u);
+    CHECK(crc32_update(0, "", 0) == 0);
+    uint8_t all[256];
+    for (int i = 0; i < 256; i++)
+        all[i] = (uint8_t)i;
+    CHECK(crc32_update(0, all, 256) == crc32_bitwise(all, 256));
+    CHECK(crc32_update(crc32_update(0, all, 100), all + 100, 156) == crc32_bitwise(all, 256));
+}
+
+static void test_clock_is_monotone_and_plausible(void) {
+    int64_t prev = clock_now_ms();
+    CHECK(prev > INT64_C(1577836800000)); /* after 2020-01-01 */
+    bool monotone = true;
+    for (int i = 0; i < 10000; i++) {
+        int64_t now = clock_now_ms();
+        monotone = monotone && now >= prev;
+        prev = now;
+    }
+    CHECK(monotone);
+}
+
+static bool keyword_maps_to(const char *kw, const char *expected) {
+    uuid128 u = uuid_of_keyword(kw, strlen(kw));
+    char text[UUID_TEXT_LEN + 1];
+    uuid_format(&u, text);
+    return strcmp(text, expected) == 0;
+}
+
+static void test_uuid_of_keyword_matches_spec_table(void) {
+    CHECK(keyword_maps_to(":alice", "e340ebba-e050-5d3b-8c2e-5388ce184a79"));
+    CHECK(keyword_maps_to(":bob", "2340101d-cda1-5ebe-a64b-0d27506374ef"));
+    CHECK(keyword_maps_to(":a", "ddac7794-6537-5d40-a911-e7998b77f717"));
+    CHECK(keyword_maps_to(":b", "9f1d2640-cbed-5dbd-8614-24c5d9f2daf7"));
+    CHECK(keyword_maps_to(":c", "b46ef719-32f4-5970-9f83-d69c79b7670f"));
+    CHECK(keyword_maps_to(":d", "812db7a0-28bf-5c2d-ad1b-d53e91ee2fdf"));
+    CHECK(keyword_maps_to(":e1", "eb723470-492e-5f57-a568-d7a4362287c8"));
+    CHECK(keyword_maps_to(":p1", "2c167094-7fcb-5c31-95b1-64f3ed1718c5"));
+    CHECK(keyword_maps_to(":carol", "bb8e4db4-5f3b-579f-accb-f19c3f3c3031"));
+    CHECK(keyword_maps_to(":550e8400-e29b-41d4-a716-446655440000",
+                          "550e8400-e29b-41d4-a716-446655440000"));
+}
+
+static void test_uuid_of_keyword_body_forms(void) {
+    CHECK(keyword_maps_to(":550E8400E29B41D4A716446655440000", "550e8400-e29b-41d4-a716-446655440000"));
+    /* Braced and urn forms are not keyword bodies: hashed instead. */
+    CHECK(!keyword_maps_to(":urn:uuid:550e8400-e29b-41d4-a716-446655440000",
+                           "550e8400-e29b-41d4-a716-446655440000"));
+    uuid128 u = uuid_of_keyword(":person/name", 12);
+    CHECK((u.bytes[6] >> 4) == 5 && (u.bytes[8] & 0xc0) == 0x80);
+}
+
+static bool parses_to(const char *s, const char *expected) {
+    uuid128 u;
+    if (!uuid_parse(s, strlen(s), &u))
+        return false;
+    char text[UUID_TEXT_LEN + 1];
+    uuid_format(&u, text);
+    return strcmp(text, expected) == 0;
+}
+
+static void test_uuid_parse_forms(void) {
+    const char *want = "550e8400-e29b-41d4-a716-446655440000";
+    CHECK(parses_to("550e8400-e29b-41d4-a716-446655440000", want));
+    CHECK(parses_to("550E8400-E29B-41D4-A716-446655440000", want));
+    CHECK(parses_to("550e8400e29b41d4a716446655440000", want));
+    CHECK(parses_to("{550e8400-e29b-41d4-a716-446655440000}", want));
+    CHECK(parses_to("urn:uuid:550e8400-e29b-41d4-a716-446655440000", want));
+    CHECK(parses_to("URN:UUID:550E8400-E29B-41D4-A716-446655440000", want));
+    uuid128 u;
+    const char *bad[] = {"", "550e8400-e29b-41d4-a716-44665544000", "550e8400-e29b-41d4-a716-4466554400000",
+                         "550e8400e29b-41d4-a716-446655440000-", "g50e8400-e29b-41d4-a716-446655440000",
+                         "{550e8400-e29b-41d4-a716-446655440000", "550e8400-e29b41d4-a716-4466554400000",
+                         "urn:uuid:550e8400e29b41d4a716446655440000x"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        CHECK(!uuid_parse(bad[i], strlen(bad[i]), &u));
+}
+
+static value kw(const char *s) {
+    return value_keyword(s, strlen(s));
+}
+
+static value str(const char *s) {
+    return value_string(s, strlen(s));
+}
+
+static value ref_of(const char *keyword) {
+    return value_ref(uuid_of_keyword(keyword, strlen(keyword)));
+}
+
+static void test_e1_strict_equality(void) {
+    value a = value_integer(1), b = value_float(1.0), z = value_float(0.0), nz = value_float(-0.0);
+    value nan = value_float(NAN), bob = kw(":bob"), bob_ref = ref_of(":bob");
+    CHECK(!value_equal_strict(&a, &b));
+    CHECK(value_equal_strict(&z, &nz));
+    CHECK(!value_equal_strict(&nan, &nan));
+    CHECK(!value_equal_strict(&bob, &bob_ref));
+    value s1 = str("x"), s2 = str("x"), k1 = kw(":x");
+    CHECK(value_equal_strict(&s1, &s2));
+    CHECK(!value_equal_strict(&s1, &k1));
+    value n1 = value_null(), n2 = value_null();
+    CHECK(value_equal_strict(&n1, &n2));
+}
+
+static void test_e2_entity_equivalence(void) {
+    value bob = kw(":bob"), bob_ref = ref_of(":bob"), alice_ref = ref_of(":alice");
+    CHECK(value_equal_entity(&bob, &bob_ref));
+    CHECK(value_equal_entity(&bob_ref, &bob));
+    CHECK(!value_equal_entity(&bob, &alice_ref));
+    value s = str(":bob");
+    CHECK(!value_equal_entity(&s, &bob_ref));
+    CHECK(value_hash_entity(&bob) == value_hash_entity(&bob_ref));
+    value z = value_float(0.0), nz = value_float(-0.0);
+    CHECK(value_equal_entity(&z, &nz) && value_hash_entity(&z) == value_hash_entity(&nz));
+}
+
+static void test_e3_record_identity(void) {
+    value z = value_float(0.0), nz = value_float(-0.0);
+    value nan1 = value_float(NAN), nan2 = value_float(-NAN);
+    value i30 = value_integer(30), f30 = value_float(30.0);
+    value bob = kw(":bob"), bob_ref = ref_of(":bob");
+    CHECK(!value_identical(&z, &nz));
+    CHECK(value_identical(&nan1, &nan2));
+    CHECK(value_hash_identity(&nan1) == value_hash_identity(&nan2));
+    CHECK(!value_identical(&i30, &f30));
+    CHECK(!value_identical(&bob, &bob_ref));
+    value s1 = str("abc"), s2 = str("abc");
+    CHECK(value_identical(&s1, &s2) && value_hash_identity(&s1) == value_hash_identity(&s2));
+}
+
+static void test_o3_total_order(void) {
+    value order[] = {str(""), str("a"), str("b"), value_integer(INT64_MIN), value_integer(5),
+                     value_float(-INFINITY), value_float(-1.5), value_float(2.0), value_float(NAN),
+                     value_boolean(false), value_boolean(true), ref_of(":a"), kw(":a"), kw(":b"),
+                     value_null()};
+    size_t n = sizeof order / sizeof *order;
+    bool consistent = true;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            int c = value_compare_total(&order[i], &order[j]);
+            consistent = consistent && ((i < j && c < 0) || (i == j && c == 0) || (i > j && c > 0));
+        }
+    CHECK(consistent);
+    value i100 = value_integer(100), f1 = value_float(1.0);
+    CHECK(value_compare_total(&i100, &f1) < 0); /* every Integer before every Float */
+    value z = value_float(0.0), nz = value_float(-0.0), n1 = value_float(NAN), n2 = value_float(NAN);
+    CHECK(value_compare_total(&z, &nz) == 0);
+    CHECK(value_compare_total(&n1, &n2) == 0);
+    value ab = str("ab"), a = str("a");
+    CHECK(value_compare_total(&a, &ab) < 0);
+}
+
+static void test_e4_constant_matching(void) {
+    value bob = kw(":bob"), bob_ref = ref_of(":bob"), bob_str = str(":bob");
+    CHECK(value_match_constant(&bob, &bob));
+    CHECK(value_match_constant(&bob, &bob_ref));
+    CHECK(value_match_constant(&bob_ref, &bob));
+    CHECK(!value_match_constant(&bob, &bob_str));
+    CHECK(!value_match_constant(&bob_str, &bob_ref));
+    value i30 = value_integer(30), f30 = value_float(30.0);
+    CHECK(!value_match_constant(&i30, &f30));
+    CHECK(!value_match_constant(&f30, &i30));
+    value f1 = value_float(0.1 + 0.2), f2 = value_float(0.3), f3 = value_float(0.31);
+    CHECK(value_match_constant(&f2, &f1)); /* within machine epsilon */
+    CHECK(!value_match_constant(&f2, &f3));
+    value nan = value_float(NAN);
+    CHECK(!value_match_constant(&nan, &nan));
+    value nil = value_null(), t = value_boolean(true);
+    CHECK(value_match_constant(&nil, &nil));
+    CHECK(!value_match_constant(&nil, &t));
+}
+
+static void test_value_as_entity_and_names(void) {
+    uuid128 u;
+    value bob = kw(":bob"), s = str("bob"), r = ref_of(":bob");
+    CHECK(value_as_entity(&bob, &u) && uuid_equal(&u, &r.as.ref));
+    CHECK(value_as_entity(&r, &u) && uuid_equal(&u, &r.as.ref));
+    CHECK(!value_as_entity(&s, &u));
+    CHECK(strcmp(value_type_name(VT_STRING), "String") == 0);
+    CHECK(strcmp(value_type_name(VT_REF), "Ref") == 0);
+    CHECK(strcmp(value_type_name(VT_NULL), "Null") == 0);
+}
+
+int main(void) {
+    test_sha1_known_vectors();
+    test_sha1_million_a_in_pieces();
+    test_crc32();
+    test_clock_is_monotone_and_plausible();
+    test_uuid_of_keyword_matches_spec_table();
+    test_uuid_of_keyword_body_forms();
+    test_uuid_parse_forms();
+    test_e1_strict_equality();
+    test_e2_entity_equivalence();
+    test_e3_record_identity();
+    test_o3_total_order();
+    test_e4_constant_matching();
+    test_value_as_entity_and_names();
+    return CHECK_DONE();
+}
