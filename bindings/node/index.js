@@ -237,14 +237,10 @@ function openInMemory(options) {
   return new Database(INTERNAL, native.dbOpen(null, optionsToJson(options)));
 }
 
-module.exports = {
-  open,
-  openInMemory,
-  Database,
-  Cursor,
-  MinigrafError,
-  /** The loaded library's version, e.g. "0.1.0". */
-  version: native.version(),
-  /** The library ABI version this package was built for. */
-  ABI_VERSION: native.ABI_VERSION,
-};
+/** The loaded library's version, e.g. "0.1.0". */
+const version = native.version();
+/** The library ABI version this package was built for. */
+const { ABI_VERSION } = native;
+
+// Shorthand members only, so that ES modules can import them by name.
+module.exports = { open, openInMemory, Database, Cursor, MinigrafError, version, ABI_VERSION };

@@ -63,16 +63,15 @@ static candidates entity_candidates(const join *j, const plan_clause *c, size_t 
     return out;
 }
 
-/* A bound attribute that is not a keyword could still equal a keyword
- * under E2 (a Ref naming the keyword's UUID), so only keywords use the
- * index. */
+/* A Ref in attribute position can still match a keyword attribute (E2 /
+ * E4: the Ref names the keyword's UUID), so a Ref scans; other non-keyword
+ * values match no attribute at all. */
 static candidates attribute_candidates(const join *j, const plan_clause *c, size_t step,
                                        bool *usable) {
     candidates out = {NULL, 0, false};
     const term *t = &c->pattern->a;
     const value *known = t->kind == TERM_CONST ? &t->constant : bound_value(j, c->var[1], step);
-    *usable = t->kind == TERM_NEVER || (t->kind == TERM_CONST) ||
-              (known && known->type == VT_KEYWORD);
+    *usable = t->kind == TERM_NEVER || (known && known->type != VT_REF);
     if (known && known->type == VT_KEYWORD)
         out.items = store_records_by_attribute(j->s, known->as.str.ptr, known->as.str.len, &out.count);
     return out;

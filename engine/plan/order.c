@@ -44,6 +44,8 @@ static size_t attribute_estimate(const store *s, const plan_clause *c) {
         return 0;
     if (t->kind != TERM_CONST)
         return SIZE_MAX;
+    if (t->constant.type == VT_REF) /* may name a keyword attribute (E4) */
+        return SIZE_MAX;
     if (t->constant.type != VT_KEYWORD)
         return 0;
     store_records_by_attribute(s, t->constant.as.str.ptr, t->constant.as.str.len, &n);

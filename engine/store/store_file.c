@@ -8,12 +8,14 @@
 #include <unistd.h>
 
 #include "base/crc32.h"
+#include "store/store_lock.h"
 
 #define STORE_FILE_VERSION 1u
 #define STORE_FILE_HEADER 16
 
 struct store_file {
     int fd;
+    store_lock *lock;
     bool read_only;
     char *path;
     uint64_t end; /* offset just past the last intact record */
@@ -164,13 +166,10 @@ int store_file_open(const char *path, bool read_only, store_file **out, err *e) 
     }
     f->path = copy;
     f->read_only = read_only;
-    f->fd = open(path, read_only ? O_RDONLY | O_CLOEXEC : O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (f->fd < 0) {
-        int rc = io_error(e, ERR(STG, 10), "open", f);
-        store_file_close(f);
-        return rc;
-    }
-    int rc = open_checked(f, e);
+    f->fd = -1;
+    int rc = store_lock_open(path, read_only, &f->fd, &f->lock, e);
+    if (rc == 0)
+        rc = open_checked(f, e);
     if (rc != 0) {
         store_file_close(f);
         return rc;
@@ -272,6 +271,7 @@ int store_file_sync(store_file *f, err *e) {
 void store_file_close(store_file *f) {
     if (!f)
         return;
+    store_lock_release(f->lock);
     if (f->fd >= 0)
         close(f->fd);
     free(f->path);

@@ -21,6 +21,8 @@
  *   STG-012 write failed         STG-013 sync failed
  *   STG-014 truncate failed      STG-015 stat failed
  *   STG-016 transaction too large for one record
+ *   STG-025/026/027 already open in this process / locked by another
+ *   process / locking unsupported (store_lock.h)
  * I/O errors carry strerror(errno) and the path. */
 #ifndef MG_STORE_STORE_FILE_H
 #define MG_STORE_STORE_FILE_H

@@ -267,7 +267,8 @@ TEST(format_change_applies_to_following_batches)
     CHECK(first != NULL && strncmp(first, "[[\":", 4) == 0);
     CHECK_INT_EQ(minigraf_cursor_set_format(c, MINIGRAF_FORMAT_TYPED), 0);
     char *second = minigraf_cursor_next_batch(c, 1);
-    CHECK(second != NULL && strncmp(second, "[[{\"type\":\"keyword\",\"value\":\":", 31) == 0);
+    const char *typed = "[[{\"type\":\"keyword\",\"value\":\":";
+    CHECK(second != NULL && strncmp(second, typed, strlen(typed)) == 0);
     CHECK_INT_EQ(minigraf_cursor_set_format(c, MINIGRAF_FORMAT_JSON), 0);
     minigraf_string_free(first);
     minigraf_string_free(second);

@@ -180,15 +180,15 @@ TEST(lexical_and_command_errors_have_spec_codes)
     minigraf_close(db);
 }
 
-TEST(unknown_command_message_names_the_command)
+TEST(parse_error_messages_quote_the_spec_then_the_position)
 {
     MiniGrafDb *db = open_memory_db();
     CHECK(minigraf_execute(db, "(insert [[:a :b 1]])") == NULL);
     CHECK_STR_EQ(minigraf_last_error(db), "[PRS-011] Unknown command: insert");
     CHECK(minigraf_execute(db, "(transact [[:alice :person@name \"A\"]])") == NULL);
-    CHECK_STR_EQ(minigraf_last_error(db), "[PRS-002] Unexpected character: @");
+    CHECK_STR_EQ(minigraf_last_error(db), "[PRS-002] Unexpected character: @ (at line 1, column 27)");
     CHECK(minigraf_execute(db, "(transact [[:a :b 1]]") == NULL);
-    CHECK_STR_EQ(minigraf_last_error(db), "[PRS-005] Unclosed list");
+    CHECK_STR_EQ(minigraf_last_error(db), "[PRS-005] Unclosed list (opened at line 1, column 1)");
     minigraf_close(db);
 }
 
@@ -308,7 +308,7 @@ CHECK_MAIN(TEST_ENTRY(null_database_handle_fails_every_call_with_api_017),
            TEST_ENTRY(closed_database_use_reports_api_018),
            TEST_ENTRY(every_error_message_starts_with_its_code),
            TEST_ENTRY(lexical_and_command_errors_have_spec_codes),
-           TEST_ENTRY(unknown_command_message_names_the_command),
+           TEST_ENTRY(parse_error_messages_quote_the_spec_then_the_position),
            TEST_ENTRY(write_conversion_errors_have_spec_codes_and_write_nothing),
            TEST_ENTRY(trailing_input_after_one_command_is_rejected),
            TEST_ENTRY(query_without_where_is_an_execution_error),

@@ -146,7 +146,9 @@ TEST(committed_data_survives_a_process_that_never_closes)
     if (child == 0) {
         MiniGrafDb *db = minigraf_open(t.path);
         char *r = db ? minigraf_execute(db, "(transact [[:a :n 1]])") : NULL;
-        _exit(r != NULL ? 0 : 1); /* no close, no checkpoint */
+        int ok = r != NULL;
+        minigraf_string_free(r);
+        _exit(ok ? 0 : 1); /* no close, no checkpoint */
     }
     int status = 0;
     waitpid(child, &status, 0);
@@ -170,16 +172,22 @@ TEST(truncated_log_tail_is_tolerated)
         MiniGrafDb *db = minigraf_open(t.path);
         char *a = db ? minigraf_execute(db, "(transact [[:a :n 1]])") : NULL;
         char *b = db ? minigraf_execute(db, "(transact [[:a :n 2]])") : NULL;
-        _exit(a != NULL && b != NULL ? 0 : 1);
+        int ok = a != NULL && b != NULL;
+        minigraf_string_free(a);
+        minigraf_string_free(b);
+        _exit(ok ? 0 : 1);
     }
     int status = 0;
     waitpid(child, &status, 0);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    /* Cut into the last commit: of the log sidecar if there is one, else of
+     * the main file (whose tail is then the log). */
     char wal[128];
     snprintf(wal, sizeof wal, "%s.wal", t.path);
-    long size = file_size(wal);
-    REQUIRE(size > 3); /* the log sidecar holds both commits */
-    CHECK(truncate(wal, size - 3) == 0);
+    const char *log = file_size(wal) > 3 ? wal : t.path;
+    long size = file_size(log);
+    REQUIRE(size > 3);
+    CHECK(truncate(log, size - 3) == 0);
     MiniGrafDb *db = OPEN_FILE(t.path);
     if (db != NULL) {
         EXPECT_EXEC(db, "(query [:find ?v :where [:a :n ?v]])",

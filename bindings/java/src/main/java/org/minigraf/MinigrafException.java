@@ -21,8 +21,8 @@ public class MinigrafException extends RuntimeException {
     /** The family prefixes, indexed by family number (see {@code minigraf.h}). */
     private static final String[] FAMILIES = {null, "PRS", "QRY", "STG", "WAL", "API", "INT"};
 
-    /** Numeric code of INT-001, used when the library gave no code at all. */
-    private static final int INTERNAL_ERROR = 6001;
+    /** Numeric code of INT-000, the engine's code for an error without a code of its own. */
+    private static final int INTERNAL_ERROR = 6000;
 
     private final String code;
     private final int numericCode;
@@ -90,11 +90,11 @@ public class MinigrafException extends RuntimeException {
         return create(numericCode, "[" + name + "] " + text);
     }
 
-    /** "PRS-011" for 1011, or null when the number is not a valid code. */
+    /** "PRS-011" for 1011 ("INT-000" for 6000), or null outside the families. */
     static String codeName(int numericCode) {
         int family = numericCode / 1000;
         int number = numericCode % 1000;
-        if (numericCode <= 0 || family >= FAMILIES.length || number == 0) {
+        if (numericCode <= 0 || family >= FAMILIES.length) {
             return null;
         }
         return String.format("%s-%03d", FAMILIES[family], number);

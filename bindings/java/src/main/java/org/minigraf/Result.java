@@ -63,7 +63,7 @@ public final class Result {
         throw unexpected(json);
     }
 
-    /** Json.parse, with a library bug (invalid JSON) reported as INT-001. */
+    /** Json.parse, with a library bug (invalid JSON) reported as INT-000. */
     static Object parseLibraryJson(String json) {
         try {
             return Json.parse(json);
@@ -106,7 +106,7 @@ public final class Result {
 
     static MinigrafException unexpected(String json) {
         String shown = json.length() > 200 ? json.substring(0, 200) + "..." : json;
-        return MinigrafException.create(6001, "INT-001", "Unexpected result from the library: " + shown);
+        return MinigrafException.create(6000, "INT-000", "Unexpected result from the library: " + shown);
     }
 
     /** The kind of command that ran. */

@@ -32,7 +32,7 @@ final class Utf8 {
         try {
             return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            throw MinigrafException.create(6001, "INT-001", "The library returned invalid UTF-8");
+            throw MinigrafException.create(6000, "INT-000", "The library returned invalid UTF-8");
         }
     }
 }

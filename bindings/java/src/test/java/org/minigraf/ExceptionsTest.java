@@ -25,6 +25,14 @@ class ExceptionsTest {
     }
 
     @Test
+    void numberZeroIsAValidCode() {
+        MinigrafException e = MinigrafException.create(6000, "[INT-000] out of memory");
+        assertInstanceOf(MinigrafInternalException.class, e);
+        assertEquals("INT-000", e.getCode());
+        assertEquals(6000, MinigrafException.create(0, "[INT-000] x").getNumericCode());
+    }
+
+    @Test
     void missingCodeIsReadFromTheMessage() {
         MinigrafException e = MinigrafException.create(0, "[WAL-003] too big");
         assertInstanceOf(MinigrafStorageException.class, e);
@@ -36,9 +44,10 @@ class ExceptionsTest {
     void nothingKnownIsAnInternalError() {
         MinigrafException e = MinigrafException.create(0, null);
         assertInstanceOf(MinigrafInternalException.class, e);
-        assertEquals("INT-001", e.getCode());
-        assertEquals("[INT-001] (the library gave no message)", e.getMessage());
-        assertEquals("INT-001", MinigrafException.create(0, "no prefix").getCode());
+        assertEquals("INT-000", e.getCode());
+        assertEquals(6000, e.getNumericCode());
+        assertEquals("[INT-000] (the library gave no message)", e.getMessage());
+        assertEquals("INT-000", MinigrafException.create(0, "no prefix").getCode());
         assertEquals("no prefix", MinigrafException.create(0, "no prefix").getMessage());
     }
 }

@@ -1,0 +1,21 @@
+package org.minigraf.consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.minigraf.Minigraf;
+
+class AppTest {
+    @Test
+    void theJarLoadsItsOwnNatives() {
+        assertEquals("0.1.0", Minigraf.libraryVersion());
+        String jar = Minigraf.class.getProtectionDomain().getCodeSource().getLocation().getPath();
+        assertTrue(jar.endsWith("minigraf-0.1.0.jar"), "minigraf comes from its jar: " + jar);
+    }
+
+    @Test
+    void transactsAndQueries() {
+        assertEquals("Bob", App.friendsOfAlice());
+    }
+}

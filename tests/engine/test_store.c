@@ -1,0 +1,401 @@
+/* Unit tests for the fact store: commits, indexes, the file format, crash
+ * tails, header errors, read-only opening. */
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "check.h"
+#include "model/timestamp.h"
+#include "store/store.h"
+
+static char dir_template[] = "/tmp/mg_store_test_XXXXXX";
+static char *test_dir;
+static char path_buf[512];
+
+static const char *db_path(const char *name) {
+    snprintf(path_buf, sizeof path_buf, "%s/%s", test_dir, name);
+    return path_buf;
+}
+
+static fact make_fact(const char *entity_kw, const char *attr, value v, uint64_t tx) {
+    fact f = {.entity = uuid_of_keyword(entity_kw, strlen(entity_kw)),
+              .attribute = value_keyword(attr, strlen(attr)),
+              .v = v,
+              .tx_count = tx,
+              .tx_id = 1000 + (int64_t)tx,
+              .valid_from = 1000 + (int64_t)tx,
+              .valid_to = VALID_TO_FOREVER,
+              .asserted = true};
+    return f;
+}
+
+/* Three transactions: a mixed one, an empty one, a retraction. */
+static void commit_sample(store *s) {
+    char name[] = "Alice";
+    fact tx1[] = {make_fact(":alice", ":person/name", value_string(name, 5), 1),
+                  make_fact(":alice", ":person/age", value_integer(-30), 1),
+                  make_fact(":alice", ":friend", value_keyword(":bob", 4), 1),
+                  make_fact(":bob", ":score", value_float(-0.0), 1),
+                  make_fact(":bob", ":ok", value_boolean(true), 1),
+                  make_fact(":bob", ":nothing", value_null(), 1),
+                  make_fact(":bob", ":link", value_ref(uuid_of_keyword(":alice", 6)), 1)};
+    err e = {0};
+    CHECK(store_commit(s, tx1, 7, &e) == 0);
+    memset(name, 'X', 5); /* the store must have copied the payload */
+    CHECK(store_commit(s, NULL, 0, &e) == 0);
+    fact tx3 = make_fact(":alice", ":person/age", value_integer(-30), 3);
+    tx3.asserted = false;
+    tx3.valid_from = 0;
+    CHECK(store_commit(s, &tx3, 1, &e) == 0);
+    err_clear(&e);
+}
+
+static bool same_fact(const fact *a, const fact *b) {
+    return uuid_equal(&a->entity, &b->entity) && value_equal_strict(&a->attribute, &b->attribute) &&
+           value_identical(&a->v, &b->v) && a->tx_count == b->tx_count && a->tx_id == b->tx_id &&
+           a->valid_from == b->valid_from && a->valid_to == b->valid_to && a->asserted == b->asserted;
+}
+
+static void check_sample(const store *s) {
+    CHECK(store_tx_count(s) == 3);
+    CHECK(store_fact_count(s) == 8);
+    if (store_fact_count(s) != 8)
+        return;
+    const fact *name = store_fact(s, 0);
+    CHECK(name->v.type == VT_STRING && name->v.as.str.len == 5 && memcmp(name->v.as.str.ptr, "Alice", 5) == 0);
+    const fact *score = store_fact(s, 3);
+    CHECK(score->v.type == VT_FLOAT && score->v.as.f == 0.0 && signbit(score->v.as.f));
+    CHECK(!store_fact(s, 7)->asserted && store_fact(s, 7)->tx_count == 3);
+    size_t n;
+    const uint32_t *recs = store_records_by_attribute(s, ":person/age", 11, &n);
+    CHECK(n == 2 && recs[0] == 1 && recs[1] == 7);
+    uuid128 bob = uuid_of_keyword(":bob", 4);
+    recs = store_records_by_entity(s, &bob, &n);
+    CHECK(n == 4 && recs[0] == 3 && recs[3] == 6);
+    recs = store_same_triple(s, 1, &n);
+    CHECK(n == 2 && recs[0] == 1 && recs[1] == 7);
+    recs = store_same_triple(s, 2, &n);
+    CHECK(n == 1 && recs[0] == 2);
+    CHECK(store_records_by_attribute(s, ":nope", 5, &n) == NULL && n == 0);
+    CHECK(store_entity_count(s) == 2);
+}
+
+static void test_memory_store_commits_and_indexes(void) {
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_memory(&s, &e) == 0);
+    commit_sample(s);
+    check_sample(s);
+    fact wrong = make_fact(":x", ":y", value_integer(1), 9);
+    CHECK(store_commit(s, &wrong, 1, &e) == ERR(INT, 0));
+    CHECK(store_tx_count(s) == 3 && store_fact_count(s) == 8);
+    CHECK(store_checkpoint(s, &e) == 0);
+    store_close(s);
+    err_clear(&e);
+}
+
+static void test_file_round_trip(void) {
+    const char *p = db_path("round.graph");
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, false, &s, &e) == 0);
+    commit_sample(s);
+    CHECK(store_checkpoint(s, &e) == 0);
+    store_close(s);
+    store *r = NULL;
+    CHECK(store_open_file(p, false, &r, &e) == 0);
+    if (r) {
+        check_sample(r);
+        fact next = make_fact(":carol", ":n", value_integer(4), 4);
+        CHECK(store_commit(r, &next, 1, &e) == 0);
+        store_close(r);
+    }
+    CHECK(store_open_file(p, true, &r, &e) == 0);
+    if (r) {
+        CHECK(store_tx_count(r) == 4 && store_fact_count(r) == 9);
+        fact want = make_fact(":carol", ":n", value_integer(4), 4);
+        CHECK(store_fact_count(r) == 9 && same_fact(store_fact(r, 8), &want));
+        store_close(r);
+    }
+    err_clear(&e);
+}
+
+static off_t file_size(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 ? st.st_size : -1;
+}
+
+static void append_bytes(const char *p, const void *bytes, size_t n) {
+    FILE *f = fopen(p, "ab");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(fwrite(bytes, 1, n, f) == n);
+        fclose(f);
+    }
+}
+
+static void make_sample_file(const char *p) {
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, false, &s, &e) == 0);
+    if (s) {
+        commit_sample(s);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+static void test_torn_tail_is_cut_and_earlier_transactions_survive(void) {
+    const char *p = db_path("torn.graph");
+    make_sample_file(p);
+    off_t good = file_size(p);
+    const uint8_t partial[] = {200, 0, 0, 0, 1, 2, 3, 4, 5, 6}; /* frame claims 200 bytes */
+    append_bytes(p, partial, sizeof partial);
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, true, &s, &e) == 0); /* read-only: ignored, not cut */
+    if (s) {
+        check_sample(s);
+        store_close(s);
+    }
+    CHECK(file_size(p) == good + (off_t)sizeof partial);
+    CHECK(store_open_file(p, false, &s, &e) == 0);
+    if (s) {
+        check_sample(s);
+        CHECK(file_size(p) == good);
+        fact next = make_fact(":d", ":n", value_integer(4), 4);
+        CHECK(store_commit(s, &next, 1, &e) == 0);
+        store_close(s);
+    }
+    CHECK(store_open_file(p, false, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 4);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+static void test_bad_checksum_in_last_record_drops_only_it(void) {
+    const char *p = db_path("crc.graph");
+    make_sample_file(p);
+    off_t size = file_size(p);
+    int fd = open(p, O_RDWR);
+    uint8_t b = 0;
+    CHECK(pread(fd, &b, 1, size - 2) == 1);
+    b ^= 0x55;
+    CHECK(pwrite(fd, &b, 1, size - 2) == 1);
+    close(fd);
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, false, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 2 && store_fact_count(s) == 7);
+        CHECK(file_size(p) < size);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+static void write_file(const char *p, const void *bytes, size_t n) {
+    FILE *f = fopen(p, "wb");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(fwrite(bytes, 1, n, f) == n);
+        fclose(f);
+    }
+}
+
+static int open_error(const char *p, bool read_only, char *msg, size_t cap) {
+    store *s = NULL;
+    err e = {0};
+    int rc = store_open_file(p, read_only, &s, &e);
+    snprintf(msg, cap, "%s", e.message ? e.message : "");
+    CHECK(rc == 0 || s == NULL);
+    store_close(s);
+    err_clear(&e);
+    return rc;
+}
+
+static void test_header_errors(void) {
+    char msg[600], want[600];
+    const char *p = db_path("foreign.graph");
+    write_file(p, "SQLite format 3\0 and more bytes here", 37);
+    CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 2));
+    snprintf(want, sizeof want, "[STG-002] not a minigraf database file: %s", p);
+    CHECK(strcmp(msg, want) == 0);
+    CHECK(file_size(p) == 37); /* untouched */
+
+    p = db_path("future.graph");
+    uint8_t h[16] = {'M', 'I', 'N', 'I', 'G', 'R', 'A', 'F', 9, 0, 0, 0, 0, 0, 0, 0};
+    write_file(p, h, sizeof h);
+    CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 3));
+    CHECK(strncmp(msg, "[STG-003] unsupported database format version 9 ", 48) == 0);
+
+    p = db_path("badcrc.graph");
+    h[8] = 1;
+    write_file(p, h, sizeof h);
+    CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 4));
+
+    p = db_path("short.graph");
+    write_file(p, "MINI", 4); /* torn while being created: started afresh */
+    CHECK(open_error(p, false, msg, sizeof msg) == 0);
+    CHECK(file_size(p) == 16);
+
+    p = db_path("shortforeign.graph");
+    write_file(p, "hello", 5);
+    CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 2));
+
+    p = db_path("missing.graph");
+    CHECK(open_error(p, true, msg, sizeof msg) == ERR(STG, 10));
+    CHECK(strstr(msg, "No such file or directory") != NULL);
+
+    CHECK(open_error(test_dir, false, msg, sizeof msg) == ERR(STG, 10)); /* a directory */
+}
+
+static void test_read_only_rejects_commits(void) {
+    const char *p = db_path("ro.graph");
+    make_sample_file(p);
+    off_t size = file_size(p);
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, true, &s, &e) == 0);
+    if (s) {
+        fact f = make_fact(":x", ":y", value_integer(1), 4);
+        CHECK(store_commit(s, &f, 1, &e) == ERR(API, 14));
+        CHECK(store_commit(s, NULL, 0, &e) == ERR(API, 14));
+        CHECK(store_tx_count(s) == 3);
+        CHECK(store_checkpoint(s, &e) == 0);
+        store_close(s);
+    }
+    CHECK(file_size(p) == size);
+    err_clear(&e);
+}
+
+static void test_file_size_limits(void) {
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(db_path("limits.graph"), false, &s, &e) == 0);
+    if (!s)
+        return;
+    static char big[5000];
+    memset(big, 'x', sizeof big);
+    fact f = make_fact(":x", ":y", value_string(big, 4069), 1);
+    CHECK(store_commit(s, &f, 1, &e) == ERR(WAL, 3));
+    f.v = value_string(big, 4068);
+    CHECK(store_commit(s, &f, 1, &e) == 0);
+    store_close(s);
+    CHECK(store_open_memory(&s, &e) == 0);
+    f.v = value_string(big, sizeof big); /* no limit in memory */
+    CHECK(store_commit(s, &f, 1, &e) == 0);
+    store_close(s);
+    err_clear(&e);
+}
+
+/* RLIMIT_FSIZE makes the append fail with EFBIG: the commit must fail with
+ * a storage error and leave both the memory state and the file as they
+ * were. */
+static void test_failed_write_leaves_no_trace(void) {
+    const char *p = db_path("efbig.graph");
+    make_sample_file(p);
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, false, &s, &e) == 0);
+    if (!s)
+        return;
+    off_t size = file_size(p);
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = (rlim_t)size + 20;
+    signal(SIGXFSZ, SIG_IGN);
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    fact f = make_fact(":new", ":attr", value_string("a long enough value", 19), 4);
+    CHECK(store_commit(s, &f, 1, &e) == ERR(STG, 12));
+    CHECK(e.message && strncmp(e.message, "[STG-012] write failed for ", 27) == 0);
+    setrlimit(RLIMIT_FSIZE, &old);
+    CHECK(store_tx_count(s) == 3 && store_fact_count(s) == 8);
+    size_t n;
+    CHECK(store_records_by_attribute(s, ":attr", 5, &n) == NULL && n == 0);
+    CHECK(file_size(p) == size);
+    CHECK(store_commit(s, &f, 1, &e) == 0);
+    store_close(s);
+    CHECK(store_open_file(p, false, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 4 && store_fact_count(s) == 9);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+/* The child process tries to open the file and exits with the code's
+ * number (25, 26, ...) or 0 when the open succeeded. */
+static int child_open_code(const char *p, bool read_only) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        store *s = NULL;
+        err e = {0};
+        int rc = store_open_file(p, read_only, &s, &e);
+        store_close(s);
+        err_clear(&e);
+        _exit(rc % 1000);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_one_open_per_process_and_cross_process_locks(void) {
+    const char *p = db_path("locked.graph");
+    char path[512];
+    snprintf(path, sizeof path, "%s", p);
+    store *s = NULL, *again = NULL;
+    err e = {0};
+    CHECK(store_open_file(path, false, &s, &e) == 0);
+    CHECK(store_open_file(path, false, &again, &e) == ERR(STG, 25) && again == NULL);
+    CHECK(store_open_file(path, true, &again, &e) == ERR(STG, 25) && again == NULL);
+    CHECK(child_open_code(path, false) == 26);
+    CHECK(child_open_code(path, true) == 26);
+    store_close(s);
+    CHECK(store_open_file(path, true, &s, &e) == 0);
+    CHECK(child_open_code(path, true) == 0);  /* readers share */
+    CHECK(child_open_code(path, false) == 26); /* a writer waits for none */
+    store_close(s);
+    CHECK(child_open_code(path, false) == 0);
+    CHECK(store_open_file(path, false, &s, &e) == 0);
+    store_close(s);
+    err_clear(&e);
+}
+
+static void remove_dir(void) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", test_dir);
+}
+
+int main(void) {
+    test_dir = mkdtemp(dir_template);
+    if (!test_dir) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_memory_store_commits_and_indexes();
+    test_file_round_trip();
+    test_torn_tail_is_cut_and_earlier_transactions_survive();
+    test_bad_checksum_in_last_record_drops_only_it();
+    test_header_errors();
+    test_read_only_rejects_commits();
+    test_file_size_limits();
+    test_failed_write_leaves_no_trace();
+    test_one_open_per_process_and_cross_process_locks();
+    remove_dir();
+    return CHECK_DONE();
+}

@@ -1,0 +1,364 @@
+/*
+ * runner_c — the C runner of the parity suite (tests/parity/README.md).
+ *
+ *     runner_c <cases_dir> <transcript_out>
+ *
+ * Runs every case file (cases_dir/NAME.json, in file-name order) through minigraf.h only and
+ * writes one canonical line per step. It exits non-zero only when it cannot
+ * run at all; judging the answers is run_parity.py's job.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "minigraf.h"
+#include "runner_json.h"
+
+/* One case being run: its database and, for file storage, its file. */
+typedef struct run {
+    MiniGrafDb *db;
+    char *open_error; /* "[CODE] message" when the database failed to open */
+    int file_backed;
+    char dir[64];
+    char path[96];
+} run;
+
+/* ---- outcomes --------------------------------------------------------------- */
+
+/* {"error":{"code":"X","message":"..."}} for a "[CODE] message" text. */
+static void error_outcome(sbuf *out, const char *message)
+{
+    char code[16] = "";
+    const char *msg = message ? message : "";
+    const char *close = strchr(msg, ']');
+    if (msg[0] == '[' && close != NULL && (size_t)(close - msg) < sizeof code)
+        memcpy(code, msg + 1, (size_t)(close - msg - 1));
+    sb_puts(out, "{\"error\":{\"code\":");
+    canon_string(out, code, strlen(code));
+    sb_puts(out, ",\"message\":");
+    canon_string(out, msg, strlen(msg));
+    sb_puts(out, "}}");
+}
+
+static int row_text_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Writes the canonical rows of the JSON arrays `batches` as one array,
+ * sorted by their text unless `ordered`. */
+static void rows_outcome(sbuf *out, const jv *batches, size_t nbatches, int ordered)
+{
+    size_t count = 0, k = 0;
+    for (size_t i = 0; i < nbatches; i++)
+        count += batches[i].count;
+    char **rows = calloc(count + 1, sizeof *rows);
+    for (size_t i = 0; i < nbatches; i++) {
+        for (size_t j = 0; j < batches[i].count; j++) {
+            sbuf row = {0};
+            canon_value(&row, &batches[i].items[j]);
+            rows[k++] = row.data;
+        }
+    }
+    if (!ordered)
+        qsort(rows, count, sizeof *rows, row_text_cmp);
+    sb_putc(out, '[');
+    for (k = 0; k < count; k++) {
+        if (k > 0)
+            sb_putc(out, ',');
+        sb_puts(out, rows[k]);
+        free(rows[k]);
+    }
+    sb_putc(out, ']');
+    free(rows);
+}
+
+/* {"transacted":"<ms>"} after checking the number is a positive integer. */
+static void write_tx_outcome(sbuf *out, const char *key, const jv *ms)
+{
+    int positive = ms->kind == JV_NUMBER && ms->text[0] >= '1' && ms->text[0] <= '9' &&
+                   strspn(ms->text, "0123456789") == ms->len;
+    sb_puts(out, "{\"");
+    sb_puts(out, key);
+    sb_puts(out, "\":");
+    if (positive)
+        sb_puts(out, "\"<ms>\"");
+    else
+        canon_value(out, ms);
+    sb_putc(out, '}');
+}
+
+static void execute_outcome(sbuf *out, const char *json, int ordered)
+{
+    jv v;
+    const jv *field;
+    if (jv_parse(json, &v) != 0) {
+        sb_puts(out, "{\"unparsable\":");
+        canon_string(out, json, strlen(json));
+        sb_putc(out, '}');
+        return;
+    }
+    if ((field = jv_get(&v, "transacted")) != NULL) {
+        write_tx_outcome(out, "transacted", field);
+    } else if ((field = jv_get(&v, "retracted")) != NULL) {
+        write_tx_outcome(out, "retracted", field);
+    } else if (jv_get(&v, "variables") != NULL && jv_get(&v, "results") != NULL) {
+        sb_puts(out, "{\"variables\":");
+        canon_value(out, jv_get(&v, "variables"));
+        sb_puts(out, ",\"results\":");
+        rows_outcome(out, jv_get(&v, "results"), 1, ordered);
+        sb_putc(out, '}');
+    } else {
+        canon_value(out, &v); /* {"ok":true} */
+    }
+    jv_free(&v);
+}
+
+/* ---- steps ------------------------------------------------------------------ */
+
+static void step_execute(run *r, const char *text, int ordered, sbuf *out)
+{
+    char *result = minigraf_execute(r->db, text);
+    if (result == NULL) {
+        error_outcome(out, minigraf_last_error(r->db));
+        return;
+    }
+    execute_outcome(out, result, ordered);
+    minigraf_string_free(result);
+}
+
+/* Reads every batch of `c` into `batches` (grown as needed); returns the
+ * number read, or (size_t)-1 on a cursor error. */
+static size_t read_batches(MiniGrafCursor *c, size_t batch_rows, jv **batches)
+{
+    size_t n = 0;
+    char *text;
+    while ((text = minigraf_cursor_next_batch(c, batch_rows)) != NULL) {
+        *batches = realloc(*batches, (n + 1) * sizeof **batches);
+        if (jv_parse(text, &(*batches)[n]) == 0)
+            n++;
+        minigraf_string_free(text);
+    }
+    return minigraf_cursor_last_error(c) != NULL ? (size_t)-1 : n;
+}
+
+static void step_query(run *r, const char *text, size_t batch_rows, int ordered, sbuf *out)
+{
+    MiniGrafCursor *c = minigraf_query(r->db, text);
+    if (c == NULL) {
+        error_outcome(out, minigraf_last_error(r->db));
+        return;
+    }
+    jv vars = {0}, *batches = NULL;
+    char *vars_text = minigraf_cursor_vars(c);
+    size_t n = read_batches(c, batch_rows, &batches);
+    if (n == (size_t)-1) {
+        error_outcome(out, minigraf_cursor_last_error(c));
+    } else {
+        if (vars_text == NULL || jv_parse(vars_text, &vars) != 0)
+            vars.kind = JV_NULL;
+        sb_puts(out, "{\"variables\":");
+        canon_value(out, &vars);
+        sb_puts(out, ",\"rows\":");
+        rows_outcome(out, batches, n, ordered);
+        sb_putc(out, '}');
+        for (size_t i = 0; i < n; i++)
+            jv_free(&batches[i]);
+    }
+    free(batches);
+    jv_free(&vars);
+    minigraf_string_free(vars_text);
+    minigraf_cursor_free(c);
+}
+
+static void step_tx_count(run *r, sbuf *out)
+{
+    uint64_t n = 0;
+    char num[32];
+    if (minigraf_current_tx_count(r->db, &n) != 0) {
+        error_outcome(out, minigraf_last_error(r->db));
+        return;
+    }
+    snprintf(num, sizeof num, "{\"tx_count\":%llu}", (unsigned long long)n);
+    sb_puts(out, num);
+}
+
+static void step_checkpoint(run *r, sbuf *out)
+{
+    if (minigraf_checkpoint(r->db) != 0)
+        error_outcome(out, minigraf_last_error(r->db));
+    else
+        sb_puts(out, "{\"ok\":true}");
+}
+
+/* Opens (or reopens) the case's database; failures go to r->open_error. */
+static void open_db(run *r)
+{
+    minigraf_string_free(r->open_error);
+    r->open_error = NULL;
+    r->db = minigraf_open_with_options(r->file_backed ? r->path : NULL, NULL, &r->open_error);
+}
+
+static void step_reopen(run *r, sbuf *out)
+{
+    minigraf_close(r->db);
+    open_db(r);
+    if (r->db == NULL)
+        error_outcome(out, r->open_error);
+    else
+        sb_puts(out, "{\"ok\":true}");
+}
+
+static size_t batch_size_of(const jv *step)
+{
+    const jv *b = jv_get(step, "batch");
+    return b != NULL && b->kind == JV_NUMBER ? (size_t)strtoull(b->text, NULL, 10) : 1000;
+}
+
+static void run_step(run *r, const jv *step, sbuf *out)
+{
+    const jv *ordered_v = jv_get(step, "ordered"), *text;
+    int ordered = ordered_v != NULL && ordered_v->kind == JV_TRUE;
+    if (r->db == NULL && jv_get(step, "reopen") == NULL)
+        error_outcome(out, r->open_error);
+    else if ((text = jv_get(step, "execute")) != NULL && text->kind == JV_STRING)
+        step_execute(r, text->text, ordered, out);
+    else if ((text = jv_get(step, "query")) != NULL && text->kind == JV_STRING)
+        step_query(r, text->text, batch_size_of(step), ordered, out);
+    else if (jv_get(step, "tx_count") != NULL)
+        step_tx_count(r, out);
+    else if (jv_get(step, "checkpoint") != NULL)
+        step_checkpoint(r, out);
+    else if (jv_get(step, "reopen") != NULL)
+        step_reopen(r, out);
+    else
+        sb_puts(out, "{\"unknown_step\":true}");
+}
+
+/* ---- cases ------------------------------------------------------------------ */
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char file[400];
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(file, sizeof file, "%s/%s", dir, e->d_name);
+        unlink(file);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void run_case(const jv *c, FILE *transcript)
+{
+    const jv *name = jv_get(c, "name"), *storage = jv_get(c, "storage");
+    const jv *steps = jv_get(c, "steps");
+    run r = {0};
+    r.file_backed = storage && storage->kind == JV_STRING && strcmp(storage->text, "file") == 0;
+    if (r.file_backed) {
+        strcpy(r.dir, "/tmp/minigraf-parity-XXXXXX");
+        if (mkdtemp(r.dir) == NULL)
+            r.dir[0] = '\0';
+        snprintf(r.path, sizeof r.path, "%s/case.graph", r.dir);
+    }
+    open_db(&r);
+    for (size_t i = 0; steps && i < steps->count; i++) {
+        sbuf out = {0};
+        run_step(&r, &steps->items[i], &out);
+        fprintf(transcript, "%s#%zu\t%s\n", name ? name->text : "?", i, out.data);
+        sb_free(&out);
+    }
+    minigraf_close(r.db);
+    minigraf_string_free(r.open_error);
+    if (r.file_backed && r.dir[0] != '\0')
+        remove_dir(r.dir);
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    sbuf b = {0};
+    char chunk[4096];
+    size_t n;
+    if (f == NULL)
+        return NULL;
+    sb_add(&b, "", 0);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sb_add(&b, chunk, n);
+    fclose(f);
+    return b.data;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted names of the *.json files of `dir`; count in *n. */
+static char **list_cases(const char *dir, size_t *n)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char **names = NULL;
+    *n = 0;
+    if (d == NULL)
+        return NULL;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        names = realloc(names, (*n + 1) * sizeof *names);
+        names[(*n)++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, *n, sizeof *names, name_cmp);
+    return names;
+}
+
+static int run_case_file(const char *dir, const char *file, FILE *transcript)
+{
+    char path[1024];
+    jv c;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    char *text = read_file(path);
+    if (text == NULL || jv_parse(text, &c) != 0) {
+        fprintf(stderr, "runner_c: cannot read case %s\n", path);
+        free(text);
+        return -1;
+    }
+    run_case(&c, transcript);
+    jv_free(&c);
+    free(text);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    size_t n = 0;
+    int status = 0;
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s <cases_dir> <transcript_out>\n", argv[0]);
+        return 2;
+    }
+    char **names = list_cases(argv[1], &n);
+    FILE *transcript = fopen(argv[2], "wb");
+    if (names == NULL || transcript == NULL) {
+        fprintf(stderr, "runner_c: cannot open %s or %s\n", argv[1], argv[2]);
+        return 2;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (run_case_file(argv[1], names[i], transcript) != 0)
+            status = 2;
+        free(names[i]);
+    }
+    free(names);
+    fclose(transcript);
+    return status;
+}

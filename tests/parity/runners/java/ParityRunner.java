@@ -1,0 +1,362 @@
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.minigraf.Cursor;
+import org.minigraf.Json;
+import org.minigraf.Minigraf;
+import org.minigraf.MinigrafException;
+import org.minigraf.Result;
+
+/**
+ * The Java runner of the parity suite (tests/parity/README.md).
+ *
+ * <pre>
+ * java -cp minigraf-0.1.0.jar:&lt;dir of ParityRunner.class&gt; ParityRunner &lt;cases_dir&gt; &lt;transcript_out&gt;
+ * </pre>
+ *
+ * Runs every {@code cases_dir/*.json} in file-name order through the public
+ * org.minigraf API and writes the canonical transcript. It exits non-zero
+ * only when it cannot run (bad arguments, an unreadable directory, or an
+ * unreadable or malformed case file, which is skipped); wrong answers are
+ * the harness's to judge.
+ */
+public final class ParityRunner {
+    private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+    private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+
+    /** Puts UTF-8 byte order on canonical texts (String.compareTo is UTF-16 order). */
+    private static final Comparator<String> BYTE_ORDER = (a, b) -> Arrays.compareUnsigned(
+            a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+
+    private ParityRunner() {}
+
+    public static void main(String[] args) {
+        if (args.length != 2) {
+            System.err.println("usage: ParityRunner <cases_dir> <transcript_out>");
+            System.exit(2);
+        }
+        int status = 0;
+        try {
+            StringBuilder transcript = new StringBuilder();
+            for (Path file : caseFiles(Paths.get(args[0]))) {
+                StringBuilder lines = new StringBuilder();
+                try {
+                    runCase(file, lines);
+                    transcript.append(lines);
+                } catch (IOException | RuntimeException e) {
+                    System.err.println("ParityRunner: cannot run case " + file + ": " + e);
+                    status = 2;
+                }
+            }
+            Files.write(Paths.get(args[1]), transcript.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            System.err.println("ParityRunner: cannot run: " + e);
+            status = 2;
+        }
+        System.exit(status);
+    }
+
+    private static List<Path> caseFiles(Path dir) throws IOException {
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.json")) {
+            entries.forEach(files::add);
+        }
+        files.sort(Comparator.comparing(p -> p.getFileName().toString(), BYTE_ORDER));
+        return files;
+    }
+
+    // ---- running a case -------------------------------------------------------
+
+    /** The database of the case being run, or why it failed to open. */
+    private static final class Session implements AutoCloseable {
+        final String path; // null: in memory
+        Minigraf db; // null when the last open failed
+        MinigrafException openError;
+
+        Session(String path) {
+            this.path = path;
+            open();
+        }
+
+        /** (Re)opens the database; a failure is kept in openError. */
+        void open() {
+            close();
+            try {
+                db = path == null ? Minigraf.openInMemory() : Minigraf.open(path);
+                openError = null;
+            } catch (MinigrafException e) {
+                db = null;
+                openError = e;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (db != null) {
+                db.close();
+                db = null;
+            }
+        }
+    }
+
+    private static void runCase(Path file, StringBuilder transcript) throws IOException {
+        Map<?, ?> spec = asMap(Json.parse(new String(Files.readAllBytes(file), StandardCharsets.UTF_8)), file);
+        String name = (String) spec.get("name");
+        if (name == null) {
+            throw new IllegalArgumentException(file + ": no \"name\"");
+        }
+        Object storage = spec.containsKey("storage") ? spec.get("storage") : "memory";
+        Path tempDir = null;
+        if ("file".equals(storage)) {
+            tempDir = Files.createTempDirectory("minigraf-parity-");
+        } else if (!"memory".equals(storage)) {
+            throw new IllegalArgumentException(file + ": unknown storage " + storage);
+        }
+        List<?> steps = (List<?>) spec.get("steps");
+        try (Session session = new Session(tempDir == null ? null : tempDir.resolve("case.graph").toString())) {
+            for (int i = 0; i < steps.size(); i++) {
+                Map<?, ?> step = asMap(steps.get(i), file);
+                String outcome;
+                try {
+                    outcome = write(runStep(session, step));
+                } catch (MinigrafException e) {
+                    outcome = write(errorOutcome(e));
+                }
+                transcript.append(name).append('#').append(i).append('\t').append(outcome).append('\n');
+            }
+        } finally {
+            if (tempDir != null) {
+                deleteTree(tempDir);
+            }
+        }
+    }
+
+    private static Object runStep(Session session, Map<?, ?> step) {
+        if (step.containsKey("reopen")) {
+            session.open();
+            if (session.openError != null) {
+                throw session.openError;
+            }
+            return singleton("ok", true);
+        }
+        if (session.db == null) {
+            throw session.openError; // every step reports why the database is not open
+        }
+        boolean ordered = Boolean.TRUE.equals(step.get("ordered"));
+        if (step.containsKey("execute")) {
+            return executeOutcome(session.db.execute((String) step.get("execute")), ordered);
+        }
+        if (step.containsKey("query")) {
+            Object batchValue = step.get("batch");
+            int batch = batchValue == null ? 1000 : ((Long) batchValue).intValue();
+            Map<String, Object> outcome = new LinkedHashMap<>();
+            try (Cursor cursor = session.db.query((String) step.get("query"))) {
+                outcome.put("variables", new ArrayList<Object>(cursor.variables()));
+                List<Object> rows = new ArrayList<>();
+                for (List<List<Object>> b = cursor.nextBatch(batch); !b.isEmpty(); b = cursor.nextBatch(batch)) {
+                    rows.addAll(b);
+                }
+                outcome.put("rows", ordered ? rows : sortRows(rows));
+            }
+            return outcome;
+        }
+        if (step.containsKey("tx_count")) {
+            return singleton("tx_count", session.db.txCount());
+        }
+        if (step.containsKey("checkpoint")) {
+            session.db.checkpoint();
+            return singleton("ok", true);
+        }
+        throw new IllegalArgumentException("unknown step " + step.keySet());
+    }
+
+    /** The execute result with its keys as the engine emits them; the wall clock as "<ms>". */
+    private static Object executeOutcome(Result result, boolean ordered) {
+        switch (result.kind()) {
+            case TRANSACTED:
+                return singleton("transacted", result.txId() > 0 ? "<ms>" : (Object) result.txId());
+            case RETRACTED:
+                return singleton("retracted", result.txId() > 0 ? "<ms>" : (Object) result.txId());
+            case OK:
+                return singleton("ok", true);
+            default:
+                Map<String, Object> outcome = new LinkedHashMap<>();
+                outcome.put("variables", new ArrayList<Object>(result.variables()));
+                List<Object> rows = new ArrayList<>(result.rows());
+                outcome.put("results", ordered ? rows : sortRows(rows));
+                return outcome;
+        }
+    }
+
+    private static Object errorOutcome(MinigrafException e) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", e.getCode());
+        error.put("message", e.getMessage());
+        return singleton("error", error);
+    }
+
+    private static List<Object> sortRows(List<Object> rows) {
+        List<String> texts = new ArrayList<>();
+        for (Object row : rows) {
+            texts.add(write(row));
+        }
+        texts.sort(BYTE_ORDER);
+        List<Object> sorted = new ArrayList<>();
+        for (String text : texts) {
+            sorted.add(new Canonical(text));
+        }
+        return sorted;
+    }
+
+    // ---- the canonical writer ----------------------------------------------------
+
+    /** An already-written canonical text. */
+    private static final class Canonical {
+        final String text;
+
+        Canonical(String text) {
+            this.text = text;
+        }
+    }
+
+    static String write(Object value) {
+        StringBuilder out = new StringBuilder();
+        write(value, out);
+        return out.toString();
+    }
+
+    private static void write(Object value, StringBuilder out) {
+        if (value == null) {
+            out.append("null");
+        } else if (value instanceof Canonical) {
+            out.append(((Canonical) value).text);
+        } else if (value instanceof Boolean) {
+            out.append(value);
+        } else if (value instanceof String) {
+            writeString((String) value, out);
+        } else if (value instanceof Long) {
+            out.append((long) (Long) value);
+        } else if (value instanceof Double) {
+            writeNumber((Double) value, out);
+        } else if (value instanceof List) {
+            out.append('[');
+            String separator = "";
+            for (Object item : (List<?>) value) {
+                out.append(separator);
+                write(item, out);
+                separator = ",";
+            }
+            out.append(']');
+        } else if (value instanceof Map) {
+            out.append('{');
+            String separator = "";
+            for (Map.Entry<?, ?> entry : ((Map<?, ?>) value).entrySet()) {
+                out.append(separator);
+                writeString((String) entry.getKey(), out);
+                out.append(':');
+                write(entry.getValue(), out);
+                separator = ",";
+            }
+            out.append('}');
+        } else {
+            throw new IllegalArgumentException("cannot write " + value.getClass());
+        }
+    }
+
+    private static void writeString(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"') {
+                out.append("\\\"");
+            } else if (c == '\\') {
+                out.append("\\\\");
+            } else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        out.append('"');
+    }
+
+    /**
+     * A double as the README's canonical number. Its shortest round-trip
+     * digits d1…dn and exponent x are found exactly (the fewest significant
+     * digits p whose correctly rounded decimal reads back as the same
+     * double; Double.toString is not always shortest). If that decimal is an
+     * integer within 64 bits it is written as one ("30" for 30.0);
+     * otherwise as "d1.d2…dne<x>". The decimal, not the double's exact
+     * binary value, decides: this is what the engine's JSON token says.
+     */
+    static void writeNumber(double x, StringBuilder out) {
+        if (Double.isNaN(x) || Double.isInfinite(x)) {
+            out.append("null");
+            return;
+        }
+        BigDecimal exact = new BigDecimal(x);
+        BigDecimal shortest = exact;
+        for (int p = 1; p <= 17; p++) {
+            BigDecimal rounded = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+            if (rounded.doubleValue() == x) {
+                shortest = rounded;
+                break;
+            }
+        }
+        shortest = shortest.stripTrailingZeros();
+        if (shortest.signum() == 0) {
+            out.append('0');
+            return;
+        }
+        if (shortest.scale() <= 0 && shortest.compareTo(LONG_MIN) >= 0 && shortest.compareTo(LONG_MAX) <= 0) {
+            out.append(shortest.toBigIntegerExact());
+            return;
+        }
+        String digits = shortest.unscaledValue().abs().toString();
+        int exponent = digits.length() - 1 - shortest.scale();
+        if (shortest.signum() < 0) {
+            out.append('-');
+        }
+        out.append(digits.charAt(0));
+        if (digits.length() > 1) {
+            out.append('.').append(digits, 1, digits.length());
+        }
+        out.append('e').append(exponent);
+    }
+
+    // ---- helpers -------------------------------------------------------------------
+
+    private static Map<String, Object> singleton(String key, Object value) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put(key, value);
+        return map;
+    }
+
+    private static Map<?, ?> asMap(Object value, Path file) {
+        if (!(value instanceof Map)) {
+            throw new IllegalArgumentException(file + ": expected a JSON object, got " + value);
+        }
+        return (Map<?, ?>) value;
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("ParityRunner: cannot delete " + dir + ": " + e);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * The Node.js parity runner (tests/parity/README.md).
+ *
+ *     node node_runner.js [--package=<dir>] <cases_dir> <transcript_out>
+ *
+ * Runs every case in <cases_dir>/*.json, in file-name order, through the
+ * public API of the `minigraf` npm package only, and writes the canonical
+ * transcript: one line per step, `<case name>#<step index>\t<outcome>`.
+ * Expectations are not checked here: that is the harness's job. The runner
+ * exits non-zero only when it cannot run at all.
+ *
+ * The package is the one given by --package, else by the environment
+ * variable MINIGRAF_NODE_PACKAGE (a package directory such as <build>/node),
+ * else require('minigraf').
+ */
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const INT64_MIN = -(2 ** 63);
+const INT64_LIMIT = 2 ** 63; // exclusive
+
+// ---- the canonical writer ------------------------------------------------------
+
+/** Compact JSON in the README's canonical form; objects keep their order. */
+function canonical(value) {
+  if (value === null) return 'null';
+  if (value === true) return 'true';
+  if (value === false) return 'false';
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') return canonicalNumber(value);
+  if (typeof value === 'string') return canonicalString(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object') {
+    const members = Object.entries(value).map(([k, v]) => `${canonicalString(k)}:${canonical(v)}`);
+    return `{${members.join(',')}}`;
+  }
+  throw new TypeError(`no canonical form for ${typeof value}`);
+}
+
+/** Escapes only `"`, `\` and code points below U+0020 (as \u00xx). */
+function canonicalString(text) {
+  let out = '"';
+  for (const char of text) {
+    if (char === '"') out += '\\"';
+    else if (char === '\\') out += '\\\\';
+    else if (char < ' ') out += `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    else out += char;
+  }
+  return `${out}"`;
+}
+
+/**
+ * An integral value that fits int64 in decimal (30 and 30.0 both read 30);
+ * any other finite number as its shortest round-trip digits d1.d2...dn and
+ * exponent x: `d1.d2...dne<x>`, or `d1e<x>` when n = 1.
+ */
+function canonicalNumber(number) {
+  if (!Number.isFinite(number)) return 'null'; // never produced by the library's JSON
+  if (Number.isInteger(number) && number >= INT64_MIN && number < INT64_LIMIT) {
+    return BigInt(number).toString(); // exact, and -0 reads 0
+  }
+  // String() gives the shortest digits that round-trip: "0.001", "1.5e+21", "1e-7".
+  const sign = number < 0 ? '-' : '';
+  const [mantissa, exponent = '0'] = String(Math.abs(number)).split('e');
+  const [whole, fraction = ''] = mantissa.split('.');
+  const digits = (whole + fraction).replace(/^0+/, '');
+  const stripped = digits.replace(/0+$/, '');
+  // value = int(stripped) * 10 ** power
+  const power = Number(exponent) - fraction.length + (digits.length - stripped.length);
+  const x = power + stripped.length - 1;
+  const rest = stripped.length > 1 ? `.${stripped.slice(1)}` : '';
+  return `${sign}${stripped[0]}${rest}e${x}`;
+}
+
+/** Rows as one array, sorted by the UTF-8 bytes of their text unless ordered. */
+function canonicalRows(rows, ordered) {
+  const texts = rows.map(canonical);
+  if (!ordered) texts.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return `[${texts.join(',')}]`;
+}
+
+function errorOutcome(code, message) {
+  return canonical({ error: { code, message } });
+}
+
+const isPositiveInteger = (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
+  || (typeof v === 'bigint' && v > 0n);
+
+// ---- running the steps --------------------------------------------------------------
+
+/** One case file: its database (opened when the case starts) and its steps. */
+class Case {
+  constructor(minigraf, spec, workdir) {
+    this.minigraf = minigraf;
+    this.name = spec.name;
+    this.steps = spec.steps ?? [];
+    this.path = spec.storage === 'file' ? path.join(workdir, 'case.graph') : null;
+    this.db = null;
+    this.openError = null;
+  }
+
+  /** Opens (or reopens) the database; a failure is every later step's outcome. */
+  open() {
+    this.db = null;
+    this.openError = null;
+    try {
+      this.db = this.path ? this.minigraf.open(this.path) : this.minigraf.openInMemory();
+    } catch (error) {
+      this.openError = error;
+    }
+  }
+
+  close() {
+    this.db?.close();
+  }
+
+  /** The canonical outcome of one step. */
+  run(step) {
+    const ordered = step.ordered === true;
+    try {
+      if (this.db === null && !('reopen' in step)) throw this.openError;
+      if (typeof step.execute === 'string') return this.execute(step.execute, ordered);
+      if (typeof step.query === 'string') return this.query(step.query, step.batch ?? 1000, ordered);
+      if ('tx_count' in step) return canonical({ tx_count: this.db.txCount() });
+      if ('checkpoint' in step) {
+        this.db.checkpoint();
+        return '{"ok":true}';
+      }
+      if ('reopen' in step) {
+        this.close();
+        this.open();
+        if (this.openError !== null) throw this.openError;
+        return '{"ok":true}';
+      }
+      return '{"unknown_step":true}';
+    } catch (error) {
+      if (error instanceof this.minigraf.MinigrafError) return errorOutcome(error.code ?? '', error.message);
+      return errorOutcome('NODE', `${error?.name}: ${error?.message}`);
+    }
+  }
+
+  execute(text, ordered) {
+    const result = this.db.execute(text);
+    if ('variables' in result && 'results' in result) {
+      return `{"variables":${canonical(result.variables)},"results":${canonicalRows(result.results, ordered)}}`;
+    }
+    for (const key of ['transacted', 'retracted']) {
+      if (key in result && isPositiveInteger(result[key])) result[key] = '<ms>';
+    }
+    return canonical(result);
+  }
+
+  query(text, batch, ordered) {
+    const cursor = this.db.query(text);
+    try {
+      const rows = [];
+      for (let chunk; (chunk = cursor.nextBatch(batch)) !== null;) rows.push(...chunk);
+      return `{"variables":${canonical(cursor.variables)},"rows":${canonicalRows(rows, ordered)}}`;
+    } finally {
+      cursor.close();
+    }
+  }
+}
+
+function runCase(minigraf, file) {
+  const spec = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'minigraf-parity-'));
+  const lines = [];
+  const c = new Case(minigraf, spec, workdir);
+  try {
+    c.open();
+    c.steps.forEach((step, index) => lines.push(`${c.name}#${index}\t${c.run(step)}\n`));
+  } finally {
+    c.close();
+    fs.rmSync(workdir, { recursive: true, force: true });
+  }
+  return lines.join('');
+}
+
+function main(argv) {
+  const packageArg = argv.find((a) => a.startsWith('--package='));
+  const args = argv.filter((a) => a !== packageArg);
+  if (args.length !== 2) {
+    process.stderr.write('usage: node node_runner.js [--package=<dir>] <cases_dir> <transcript_out>\n');
+    return 2;
+  }
+  const [casesDir, transcriptOut] = args;
+  const packagePath = packageArg?.slice('--package='.length) || process.env.MINIGRAF_NODE_PACKAGE;
+  const minigraf = require(packagePath ? path.resolve(packagePath) : 'minigraf');
+
+  const files = fs.readdirSync(casesDir).filter((n) => n.endsWith('.json')).sort();
+  const transcript = files.map((name) => runCase(minigraf, path.join(casesDir, name))).join('');
+  fs.writeFileSync(transcriptOut, transcript, 'utf8');
+  return 0;
+}
+
+process.exitCode = main(process.argv.slice(2));

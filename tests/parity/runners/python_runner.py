@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""The Python parity runner (tests/parity/README.md).
+
+    python_runner.py <cases_dir> <transcript_out>
+
+Runs every case in <cases_dir>/*.json, in file-name order, through the
+public `minigraf` package API only, and writes the canonical transcript:
+one line per step, ``<case name>#<step index>\\t<outcome>``. Expectations
+are not checked here: that is the harness's job. The runner exits non-zero
+only when it cannot run at all.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+import minigraf
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+# ---- the canonical writer ------------------------------------------------------
+
+
+def canonical(value: Any) -> str:
+    """Compact JSON in the README's canonical form; objects keep their order."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return canonical_number(value)
+    if isinstance(value, float):
+        return canonical_number(value)
+    if isinstance(value, str):
+        return canonical_string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(canonical(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{canonical_string(k)}:{canonical(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no canonical form for {type(value).__name__}")
+
+
+def canonical_string(text: str) -> str:
+    """Escapes only ``"``, ``\\`` and code points below U+0020 (as \\u00xx)."""
+    out = []
+    for char in text:
+        if char == '"':
+            out.append('\\"')
+        elif char == "\\":
+            out.append("\\\\")
+        elif char < " ":
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def canonical_number(number: float) -> str:
+    """An integer value that fits int64 in decimal (30 and 30.0 both read
+    30); any other finite number as its shortest round-trip digits
+    d1.d2...dn and exponent x: ``d1.d2...dne<x>``, or ``d1e<x>`` when n = 1."""
+    if isinstance(number, int):
+        if INT64_MIN <= number <= INT64_MAX:
+            return str(number)
+        number = float(number)  # beyond int64 only a double can hold it
+    if not math.isfinite(number):
+        return "null"  # never produced by the library's JSON
+    if number.is_integer() and INT64_MIN <= number <= INT64_MAX:
+        return str(int(number))
+    # repr() gives the shortest digits that round-trip: "0.001", "1.5e+16".
+    sign = "-" if number < 0 else ""
+    mantissa, _, exponent = repr(abs(number)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    power = int(exponent or "0") - len(fraction)  # value = int(digits) * 10**power
+    stripped = digits.rstrip("0")
+    power += len(digits) - len(stripped)
+    x = power + len(stripped) - 1
+    rest = "." + stripped[1:] if len(stripped) > 1 else ""
+    return f"{sign}{stripped[0]}{rest}e{x}"
+
+
+def canonical_rows(rows: List[Any], ordered: bool) -> str:
+    texts = [canonical(row) for row in rows]
+    if not ordered:
+        texts.sort(key=lambda text: text.encode("utf-8", "surrogatepass"))
+    return "[" + ",".join(texts) + "]"
+
+
+# ---- running the steps --------------------------------------------------------------
+
+
+class CaseError(Exception):
+    """A case the runner cannot carry out (reported as its outcome)."""
+
+
+class Case:
+    """One case file: its database and its steps."""
+
+    def __init__(self, spec: Dict[str, Any], workdir: Path) -> None:
+        self.name: str = spec["name"]
+        self.steps: List[Dict[str, Any]] = spec.get("steps", [])
+        self.storage: str = spec.get("storage", "memory")
+        self.path: Optional[Path] = workdir / "db.graph" if self.storage == "file" else None
+        self.db: Optional[minigraf.Database] = None
+
+    def open(self) -> minigraf.Database:
+        if self.db is None or self.db.closed:
+            self.db = minigraf.open(self.path) if self.path else minigraf.open_in_memory()
+        return self.db
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+
+    def run(self, step: Dict[str, Any]) -> str:
+        """The canonical outcome of one step."""
+        ordered = bool(step.get("ordered", False))
+        try:
+            if "execute" in step:
+                return self.execute(step["execute"], ordered)
+            if "query" in step:
+                return self.query(step["query"], step.get("batch", 1000), ordered)
+            if "tx_count" in step:
+                return canonical({"tx_count": self.open().tx_count})
+            if "checkpoint" in step:
+                self.open().checkpoint()
+                return '{"ok":true}'
+            if "reopen" in step:
+                if self.path is None:
+                    raise CaseError("reopen needs file storage")
+                self.close()
+                self.open()
+                return '{"ok":true}'
+            raise CaseError(f"unknown step kind: {sorted(step)}")
+        except minigraf.Error as e:
+            return error_outcome(e.code or "", e.message)
+        except CaseError as e:
+            return error_outcome("RUNNER", str(e))
+        except Exception as e:  # noqa: BLE001 - a wrong answer, not a crash
+            return error_outcome("PYTHON", f"{type(e).__name__}: {e}")
+
+    def execute(self, text: str, ordered: bool) -> str:
+        result = self.open().execute(text)
+        if "variables" in result and "results" in result:
+            return (
+                '{"variables":' + canonical(result["variables"])
+                + ',"results":' + canonical_rows(result["results"], ordered) + "}"
+            )
+        for key in ("transacted", "retracted"):
+            if key in result and is_positive_int(result[key]):
+                result[key] = "<ms>"
+        return canonical(result)
+
+    def query(self, text: str, batch: int, ordered: bool) -> str:
+        rows: List[Any] = []
+        with self.open().query(text) as cursor:
+            while chunk := cursor.fetch_batch(max(1, batch)):  # 0 counts as 1, as in C
+                rows.extend(chunk)
+            variables = cursor.variables
+        return '{"variables":' + canonical(variables) + ',"rows":' + canonical_rows(rows, ordered) + "}"
+
+
+def is_positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def error_outcome(code: str, message: str) -> str:
+    return canonical({"error": {"code": code, "message": message}})
+
+
+def run_case(path: Path, write: Callable[[str], None]) -> None:
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory(prefix="minigraf-parity-") as workdir:
+        case = Case(spec, Path(workdir))
+        try:
+            for index, step in enumerate(case.steps):
+                write(f"{case.name}#{index}\t{case.run(step)}\n")
+        finally:
+            case.close()
+
+
+def main(argv: List[str]) -> int:
+    if len(argv) != 3:
+        print(f"usage: {argv[0]} <cases_dir> <transcript_out>", file=sys.stderr)
+        return 2
+    cases = sorted(Path(argv[1]).glob("*.json"), key=lambda p: p.name)
+    with open(argv[2], "w", encoding="utf-8", errors="surrogatepass", newline="\n") as out:
+        for path in cases:
+            run_case(path, out.write)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
