@@ -23,9 +23,11 @@
  *    twice) is detected and reported as API-018 instead of crashing.
  *    (Detection ends if the allocator reuses the address for a new handle.)
  *  - Threads: a MiniGrafDb may be shared between threads; calls on it are
- *    serialised internally. A MiniGrafCursor must be used by one thread at
- *    a time. The library never calls into the application from a thread of
- *    its own.
+ *    serialised internally. Its last error is kept per thread: a thread
+ *    reads the error of its own last call on the handle, whatever other
+ *    threads do with it meanwhile. A MiniGrafCursor must be used by one
+ *    thread at a time. The library never calls into the application from a
+ *    thread of its own.
  *
  * Since 0.1.0 unless stated otherwise.
  */

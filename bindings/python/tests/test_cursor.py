@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from typing import List
 
 import pytest
 
@@ -21,7 +22,8 @@ def numbers(db: minigraf.Database) -> minigraf.Database:
 QUERY = "(query [:find ?e ?v :where [?e :num ?v]])"
 
 
-def values(rows: list) -> list:  # type: ignore[type-arg]
+def values(rows: List[minigraf.Row]) -> List[int]:
+    """The ?v column, sorted."""
     return sorted(row[1] for row in rows)
 
 
@@ -55,7 +57,7 @@ def test_small_batch_size_changes_nothing_visible(numbers: minigraf.Database) ->
 def test_fetch_batch_returns_at_most_n_rows_then_empty(numbers: minigraf.Database) -> None:
     with numbers.query(QUERY) as cursor:
         sizes = []
-        rows: list = []  # type: ignore[type-arg]
+        rows: List[minigraf.Row] = []
         while batch := cursor.fetch_batch(1000):
             sizes.append(len(batch))
             rows += batch

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
 import minigraf
@@ -94,7 +96,7 @@ def test_non_str_text_is_rejected(db: minigraf.Database, bad: object) -> None:
         db.execute(bad)  # type: ignore[arg-type]
 
 
-def test_surrogate_in_path_raises_cleanly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_surrogate_in_path_raises_cleanly(tmp_path: pathlib.Path) -> None:
     with pytest.raises(UnicodeEncodeError):
         minigraf.open(str(tmp_path / "bad\udc80.graph"))
 

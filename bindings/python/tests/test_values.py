@@ -44,7 +44,10 @@ def test_floats_stay_floats(db: minigraf.Database, literal: str, number: float) 
     assert value == number
 
 
-def test_booleans_keywords_and_nil(db: minigraf.Database) -> None:
-    assert roundtrip(db, "true") is True
-    db.execute("(retract [[:thing :value true]])")
-    assert roundtrip(db, ":status/active") == ":status/active"
+@pytest.mark.parametrize(
+    ("literal", "value"),
+    [("true", True), ("false", False), ("nil", None), (":status/active", ":status/active")],
+)
+def test_booleans_nil_and_keywords(db: minigraf.Database, literal: str, value: object) -> None:
+    back = roundtrip(db, literal)
+    assert back == value and type(back) is type(value)

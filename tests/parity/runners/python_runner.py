@@ -44,7 +44,8 @@ def canonical(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(canonical(item) for item in value) + "]"
     if isinstance(value, dict):
-        return "{" + ",".join(f"{canonical_string(k)}:{canonical(v)}" for k, v in value.items()) + "}"
+        members = (f"{canonical_string(key)}:{canonical(item)}" for key, item in value.items())
+        return "{" + ",".join(members) + "}"
     raise TypeError(f"no canonical form for {type(value).__name__}")
 
 
@@ -166,7 +167,10 @@ class Case:
             while chunk := cursor.fetch_batch(max(1, batch)):  # 0 counts as 1, as in C
                 rows.extend(chunk)
             variables = cursor.variables
-        return '{"variables":' + canonical(variables) + ',"rows":' + canonical_rows(rows, ordered) + "}"
+        return (
+            '{"variables":' + canonical(variables)
+            + ',"rows":' + canonical_rows(rows, ordered) + "}"
+        )
 
 
 def is_positive_int(value: Any) -> bool:
@@ -177,7 +181,7 @@ def error_outcome(code: str, message: str) -> str:
     return canonical({"error": {"code": code, "message": message}})
 
 
-def run_case(path: Path, write: Callable[[str], None]) -> None:
+def run_case(path: Path, write: Callable[[str], object]) -> None:
     spec = json.loads(path.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="minigraf-parity-") as workdir:
         case = Case(spec, Path(workdir))

@@ -34,8 +34,10 @@ __version__: str = _capi.MINIGRAF_VERSION
 """The version of minigraf this package was built from, e.g. "0.1.0"."""
 
 
-for _public in (Cursor, Database, Error, ParseError, QueryError, StorageError, ApiError, InternalError):
-    _public.__module__ = __name__  # shown as minigraf.ParseError, not minigraf._errors...
+# Shown as minigraf.ParseError, not minigraf._errors.ParseError.
+for _public in (Cursor, Database, Error, ParseError, QueryError, StorageError, ApiError,
+                InternalError):
+    _public.__module__ = __name__
 del _public
 
 
