@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The ABI rules of ARCHITECTURE.md §3, checked on a built library:
-#  1. the library exports only minigraf_* symbols, each with a version node;
+#  1. the library exports only minigraf_* symbols, each with a version node
+#     (and the static library defines no other global symbol);
 #  2. compared with the checked-in baseline (abi/minigraf.abi.xml), nothing
 #     was removed or changed incompatibly (additions are fine).
 #   bash scripts/abi-check.sh BUILD_DIR            check
@@ -17,6 +18,12 @@ if [ -n "$strays" ]; then
   echo "exported symbols outside minigraf_* or without a version:"; echo "$strays"; exit 1
 fi
 echo "exports: $(printf '%s\n' "$exports" | grep -c '^minigraf_') minigraf_* symbols, all versioned"
+
+static_strays="$(nm -g --defined-only "$build/libminigraf.a" | awk 'NF==3 {print $3}' | grep -v '^minigraf_' || true)"
+if [ -n "$static_strays" ]; then
+  echo "libminigraf.a defines global symbols outside minigraf_*:"; echo "$static_strays"; exit 1
+fi
+echo "libminigraf.a: only minigraf_* symbols are global"
 
 if [ "${2:-}" = "--update" ]; then
   abidw --headers-dir "$root/capi/include" --out-file "$baseline" "$lib"

@@ -19,14 +19,22 @@ build_packages
 
 c_suite() { ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS"; }
 
+# The library and the Python and Node glue built with ASan + UBSan: the C
+# suite with leak checking, then pytest and node --test with the sanitizer
+# runtime preloaded into the interpreters (their own allocations are not
+# ours to judge, so leak checking is off there).
 sanitizer_suite() {
   local dir="$BUILD-asan"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMINIGRAF_SANITIZE=ON \
-    -DMINIGRAF_PYTHON=OFF -DMINIGRAF_NODE=OFF -DMINIGRAF_JAVA=OFF \
-    -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
+    -DMINIGRAF_JAVA=OFF -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
   cmake --build "$dir" --parallel "$JOBS"
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir "$dir" --output-on-failure -j "$JOBS"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -E '^(node_binding|parity_node)$'
+  local preload
+  preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+  (cd "$dir" && LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH="$dir/python" \
+    "$BUILD/venv/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests")
+  (cd "$dir/node" && LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 node --test test/)
 }
 
 parity_suite() {
@@ -51,13 +59,25 @@ java_suite() {
 
 abi_check() { bash "$ROOT/scripts/abi-check.sh" "$BUILD"; }
 
+# What a C user does: install, then build the example with plain cc -lminigraf.
+installed_library() {
+  local prefix="$BUILD/prefix"
+  rm -rf "$prefix"
+  cmake --install "$BUILD" --prefix "$prefix" >/dev/null
+  make -s -C "$ROOT/examples/c" clean
+  make -s -C "$ROOT/examples/c" CFLAGS="-std=c11 -Wall -Wextra -Werror -I$prefix/include" \
+    LDFLAGS="-L$prefix/lib -Wl,-rpath,$prefix/lib" run
+  make -s -C "$ROOT/examples/c" clean
+}
+
 step "C suite (ctest)" c_suite
-step "C suite under ASan + UBSan" sanitizer_suite
+step "C suite, pytest and node --test under ASan + UBSan" sanitizer_suite
 step "parity: C, Python, Node, Java" parity_suite
 step "Python (pytest)" python_suite
 step "Node (node --test)" node_suite
 step "Java (Maven Surefire + consumer)" java_suite
 step "ABI baseline (abidiff)" abi_check
+step "examples/c against the installed library" installed_library
 
 echo
 if [ ${#failures[@]} -gt 0 ]; then
