@@ -9,7 +9,7 @@
 #include "datalog/ast.h"
 #include "edn/edn.h"
 
-/* Codes the spec leaves to us (docs/errors-prs-assignments.md). */
+/* Codes the spec leaves to us (docs/errors.md). */
 #define PARSE_STRUCTURE ERR(PRS, 76) /* trailing arguments of a command */
 #define PARSE_SHAPE ERR(PRS, 77)     /* query/command shape without a code */
 #define PARSE_UNSUPPORTED ERR(INT, 0)

@@ -1,7 +1,7 @@
 /* Timestamp strings (spec 7.2).
  *
  * The spec gives these errors no code; minigraf reports all of them as
- * PRS-075 (docs/errors-prs-assignments.md). */
+ * PRS-075 (docs/errors.md). */
 #include "model/timestamp.h"
 
 #include <stdbool.h>

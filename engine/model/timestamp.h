@@ -11,7 +11,7 @@
 #define VALID_TO_FOREVER INT64_MAX
 
 /* Parses "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SS[.fraction]Z" (UTC only) into
- * ms since the epoch. Errors (all PRS-075, see docs/errors-prs-assignments.md):
+ * ms since the epoch. Errors (all PRS-075, see docs/errors.md):
  * offsets, missing Z, bad dates. Returns 0 or the error code. */
 int timestamp_parse(const char *s, size_t len, int64_t *out_ms, err *e);
 
