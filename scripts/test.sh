@@ -7,8 +7,10 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 failures=()
+suites=0
 step() { # step NAME COMMAND...: run, remember a failure, go on
   local name="$1"; shift
+  suites=$((suites + 1))
   log "$name"
   if "$@"; then echo "--> $name: ok"; else echo "--> $name: FAILED"; failures+=("$name"); fi
 }
@@ -80,8 +82,8 @@ step "ABI baseline (abidiff)" abi_check
 step "examples/c against the installed library" installed_library
 
 echo
+echo "suites: $((suites - ${#failures[@]})) passed, ${#failures[@]} failed"
 if [ ${#failures[@]} -gt 0 ]; then
   echo "FAILED: ${failures[*]}"
   exit 1
 fi
-echo "all test suites passed"
