@@ -54,6 +54,22 @@ python_suite() { (cd "$BUILD" && "$BUILD/venv/bin/python" -m pytest -q "$ROOT/bi
 
 node_suite() { (cd "$BUILD/node" && node --test test/); }
 
+# What an npm user does: install the packed tarball into a new project and
+# require it from there.
+npm_package() {
+  local app="$BUILD/npm-consumer"
+  rm -rf "$app" && mkdir -p "$app"
+  (cd "$app" && npm init -y >/dev/null &&
+    npm install --no-audit --no-fund --loglevel=error "$BUILD/minigraf-0.1.0.tgz" &&
+    node -e "
+      const m = require('minigraf');
+      const db = m.openInMemory();
+      db.execute('(transact [[:a :n 9007199254740993]])');
+      const r = db.execute('(query [:find ?n :where [:a :n ?n]])');
+      if (r.results[0][0] !== 9007199254740993n) throw new Error('BigInt lost: ' + r.results[0][0]);
+      console.log('npm package ok:', JSON.stringify(r.variables));")
+}
+
 java_suite() {
   (cd "$ROOT/bindings/java" && mvn -B -Dminigraf.cmake.build="$BUILD/java" verify) &&
     (cd "$ROOT/bindings/java/consumer" && mvn -B test)
@@ -77,6 +93,7 @@ step "C suite, pytest and node --test under ASan + UBSan" sanitizer_suite
 step "parity: C, Python, Node, Java" parity_suite
 step "Python (pytest)" python_suite
 step "Node (node --test)" node_suite
+step "Node package installed from the tarball" npm_package
 step "Java (Maven Surefire + consumer)" java_suite
 step "ABI baseline (abidiff)" abi_check
 step "examples/c against the installed library" installed_library
