@@ -113,14 +113,14 @@ static int sync_parent_dir(const pager *p, err *e) {
     return rc;
 }
 
-/* The two header pages of a new, empty database: slot 0 generation 1,
- * slot 1 generation 0. */
+/* The two header pages of a new, empty database. Generation g always
+ * lives in slot g % 2, so a checkpoint (g + 1) overwrites the older slot,
+ * never the one the current state hangs from. */
 static void initial_headers(uint8_t pages[2 * FORMAT_PAGE_SIZE]) {
     format_header h;
     empty_header(&h);
-    h.generation = 1;
     format_encode_header(&h, 0, pages);
-    h.generation = 0;
+    h.generation = 1;
     format_encode_header(&h, 1, pages + FORMAT_PAGE_SIZE);
 }
 

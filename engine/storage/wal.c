@@ -13,6 +13,7 @@
 #define WAL_MAGIC "MGRAFWAL"
 #define WAL_VERSION 1u
 #define WAL_HEADER 32
+#define WAL_MIN_PAYLOAD 12 /* tx_count and fact count (store_codec.h) */
 
 struct wal {
     const vfs *io;
@@ -21,6 +22,12 @@ struct wal {
     bool read_only;
     uint64_t end; /* just past the last intact frame */
 };
+
+/* Covers the length field too, so a run of zero bytes (what a crash can
+ * leave past the old end of a file) is never a valid empty frame. */
+static uint32_t frame_crc(const uint8_t *header, const uint8_t *payload, size_t len) {
+    return crc32_update(crc32_update(0, header, 4), payload, len);
+}
 
 static int io_error(err *e, int code, const char *what, const wal *w) {
     return err_set(e, code, "%s failed for %s: %s", what, w->path, strerror(errno));
@@ -146,7 +153,7 @@ static int read_frame(const wal *w, uint64_t off, uint64_t size, uint8_t **paylo
         free(p);
         return io_error(e, ERR(STG, 11), "read", w);
     }
-    if (crc32_update(0, p, *len) != format_get_le(h + 4, 4)) {
+    if (*len < WAL_MIN_PAYLOAD || frame_crc(h, p, *len) != format_get_le(h + 4, 4)) {
         free(p);
         return 0;
     }
@@ -192,7 +199,7 @@ int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool sync, err *e) {
     if (len > UINT32_MAX)
         return err_set(e, ERR(STG, 16), "transaction too large for one log frame (%zu bytes)", len);
     format_put_le(frame, len, 4);
-    format_put_le(frame + 4, crc32_update(0, frame + WAL_FRAME_HEADER, len), 4);
+    format_put_le(frame + 4, frame_crc(frame, frame + WAL_FRAME_HEADER, len), 4);
     if (vfs_write_all(w->io, w->fd, frame, frame_len, w->end) != 0)
         return io_error(e, ERR(STG, 12), "write", w);
     if (sync && w->io->sync(w->io->ctx, w->fd) != 0)

@@ -5,7 +5,8 @@
  *
  *   header (32 bytes): "MGRAFWAL" | u32 version (1) | u32 0 |
  *                      u64 base generation | u32 CRC-32 of bytes 0..23 | u32 0
- *   frame:  u32 payload length | u32 CRC-32 of the payload | payload
+ *   frame:  u32 payload length (>= 12) | u32 CRC-32 of the length field
+ *           and the payload | payload
  *           (payload layout: store/store_codec.h)
  *
  * The base generation is the header generation of the main file the log
