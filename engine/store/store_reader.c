@@ -182,15 +182,16 @@ static int decode_rec(store_reader *r, int order, const uint8_t *key, store_rec 
     fact_key_decode(order, key, &out->ids);
     const fact_ids *ids = &out->ids;
     fact *f = &out->f;
-    const decoded *a;
+    const decoded *a; /* into r->memo: read before the next resolve grows it */
     int rc = decode_uuid(r, ids->e, &f->entity, e);
     if (rc == 0)
         rc = resolve(r, ids->a, DICT_TEXT, &a, e);
     if (rc == 0)
+        f->attribute = value_keyword(a->ptr, a->len);
+    if (rc == 0)
         rc = decode_value(r, ids->v, &f->v, e);
     if (rc != 0)
         return rc;
-    f->attribute = value_keyword(a->ptr, a->len);
     f->tx_count = ids->tx_count;
     f->tx_id = ids->tx_id;
     f->valid_from = ids->valid_from;
