@@ -99,18 +99,7 @@ bool pager_has_dirty(const pager *p) {
 /* A new file must survive a crash right after creation, so its directory
  * entry is synced too. */
 static int sync_parent_dir(const pager *p, err *e) {
-    const char *slash = strrchr(p->path, '/');
-    char *dir = slash ? strndup(p->path, slash == p->path ? 1 : (size_t)(slash - p->path))
-                      : strdup(".");
-    if (!dir)
-        return oom(e);
-    int fd = open(dir, O_RDONLY);
-    free(dir);
-    if (fd < 0)
-        return io_error(e, ERR(STG, 10), "opening the directory", p);
-    int rc = fsync(fd) != 0 && errno != EINVAL ? io_error(e, ERR(STG, 13), "directory sync", p) : 0;
-    close(fd);
-    return rc;
+    return vfs_sync_dir(p->path) != 0 ? io_error(e, ERR(STG, 13), "directory sync", p) : 0;
 }
 
 /* The two header pages of a new, empty database. Generation g always

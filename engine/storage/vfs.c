@@ -1,6 +1,9 @@
 #include "storage/vfs.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -83,4 +86,18 @@ int vfs_write_all(const vfs *v, int fd, const void *src, size_t len, uint64_t of
         off += (uint64_t)n;
     }
     return 0;
+}
+
+int vfs_sync_dir(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+        return -1;
+    int fd = open(dir, O_RDONLY);
+    free(dir);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd) != 0 && errno != EINVAL ? -1 : 0;
+    close(fd);
+    return rc;
 }

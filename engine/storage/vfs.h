@@ -29,6 +29,10 @@ const vfs *vfs_posix(void);
 const vfs *vfs_default(void);
 void vfs_set_default(const vfs *v);
 
+/* Syncs the directory holding `path`, so that a file just created there
+ * survives a crash. 0 or -1 with errno set. */
+int vfs_sync_dir(const char *path);
+
 /* Whole transfers: loop over short reads/writes and EINTR. A read past the
  * end of the file fails with errno EIO. */
 int vfs_read_all(const vfs *v, int fd, void *dst, size_t len, uint64_t off);

@@ -88,7 +88,10 @@ static int open_fd(wal *w, uint64_t generation, uint64_t *base, err *e) {
         return io_error(e, ERR(STG, 15), "stat", w);
     if (size == 0 && !w->read_only) {
         *base = generation;
-        return wal_reset(w, generation, e);
+        int rc = wal_reset(w, generation, e);
+        if (rc == 0 && vfs_sync_dir(w->path) != 0) /* the new log must outlive a crash */
+            rc = io_error(e, ERR(STG, 13), "directory sync", w);
+        return rc;
     }
     if (size == 0) {
         *base = 0;
