@@ -114,10 +114,32 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *
  * `path` NULL or "" opens an in-memory database. `options_json` may be NULL
  * or a JSON object; keys (all optional):
- *   "read_only"          bool   writes fail with API-014
+ *   "read_only"          bool   writes fail with API-014; the file lock is
+ *                               shared, so several read-only opens (in
+ *                               different processes) coexist, never with a
+ *                               writer (STG-026)
+ *   "allow_unlocked"     bool   default false; where the filesystem cannot
+ *                               lock files (STG-027) open without the
+ *                               inter-process lock (the caller then keeps
+ *                               other processes away)
+ *   "page_cache_size"    int>=1 pages of 4096 bytes kept in the LRU page
+ *                               cache; default 1024 (4 MiB)
+ *   "wal_checkpoint_threshold" int>=0 facts in the WAL (<path>.wal) that
+ *                               trigger an automatic checkpoint after a
+ *                               commit; default 1000; 0 never checkpoints
+ *                               automatically
+ *   "synchronous"        "full" (default): each commit's WAL frame is
+ *                               fsync'd before the call returns;
+ *                               "normal": the WAL is synced at checkpoint
+ *                               and close only, so a commit survives a
+ *                               crash of the process but maybe not of the
+ *                               machine (never a torn state either way)
  *   "max_derived_facts"  int>=1 default 1000000 (rules; see the spec 9.6)
  *   "max_results"        int>=1 default 1000000
+ * Options other than the two limits are ignored for in-memory databases.
  * Any other key, a wrong type or malformed JSON fails with API-017.
+ * Opening a file this process already has open fails with STG-025; a
+ * damaged or foreign file fails with its STG code (docs/file-format.md).
  *
  * On failure returns NULL and, if `error_out` is not NULL, stores there a
  * "[CODE] message" string the caller frees with minigraf_string_free(). On

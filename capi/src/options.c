@@ -57,16 +57,55 @@ static int read_bool(reader *r, const char *key, bool *out)
     return 0;
 }
 
-static int read_positive(reader *r, const char *key, int64_t *out)
+static int read_at_least(reader *r, const char *key, long long min, int64_t *out)
 {
     char *end;
     errno = 0;
     long long n = strtoll(r->p, &end, 10);
-    if (end == r->p || *end == '.' || *end == 'e' || *end == 'E' || errno || n < 1)
-        return err_set(r->e, ERR(API, 17), "option \"%s\" must be an integer >= 1", key);
+    if (end == r->p || *end == '.' || *end == 'e' || *end == 'E' || errno || n < min)
+        return err_set(r->e, ERR(API, 17), "option \"%s\" must be an integer >= %lld", key, min);
     *out = n;
     r->p = end;
     return 0;
+}
+
+static int read_positive(reader *r, const char *key, int64_t *out)
+{
+    return read_at_least(r, key, 1, out);
+}
+
+static int read_sync(reader *r, const char *key, store_sync *out)
+{
+    char text[16];
+    if (*r->p != '"' || read_string(r, text, sizeof text) != 0 ||
+        (strcmp(text, "full") != 0 && strcmp(text, "normal") != 0))
+        return err_set(r->e, ERR(API, 17), "option \"%s\" must be \"full\" or \"normal\"", key);
+    *out = strcmp(text, "full") == 0 ? STORE_SYNC_FULL : STORE_SYNC_NORMAL;
+    return 0;
+}
+
+/* The storage options (store.h). */
+static int read_store_member(reader *r, const char *key, store_options *s)
+{
+    int64_t n;
+    int rc;
+    if (strcmp(key, "read_only") == 0)
+        return read_bool(r, key, &s->read_only);
+    if (strcmp(key, "allow_unlocked") == 0)
+        return read_bool(r, key, &s->allow_unlocked);
+    if (strcmp(key, "synchronous") == 0)
+        return read_sync(r, key, &s->sync);
+    if (strcmp(key, "page_cache_size") == 0) {
+        rc = read_positive(r, key, &n);
+        s->page_cache_size = (size_t)n;
+        return rc;
+    }
+    if (strcmp(key, "wal_checkpoint_threshold") == 0) {
+        rc = read_at_least(r, key, 0, &n);
+        s->wal_checkpoint_threshold = (uint64_t)n;
+        return rc;
+    }
+    return err_set(r->e, ERR(API, 17), "unknown option \"%s\"", key);
 }
 
 static int read_member(reader *r, db_options *o)
@@ -78,13 +117,11 @@ static int read_member(reader *r, db_options *o)
     if (*r->p++ != ':')
         return fail(r, "expected ':'");
     skip_space(r);
-    if (strcmp(key, "read_only") == 0)
-        return read_bool(r, key, &o->read_only);
     if (strcmp(key, "max_derived_facts") == 0)
         return read_positive(r, key, &o->max_derived_facts);
     if (strcmp(key, "max_results") == 0)
         return read_positive(r, key, &o->max_results);
-    return err_set(r->e, ERR(API, 17), "unknown option \"%s\"", key);
+    return read_store_member(r, key, &o->store);
 }
 
 int options_parse(const char *json, db_options *o, err *e)

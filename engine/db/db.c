@@ -1,7 +1,8 @@
-/* The database object: one store, one lock, parse → execute. Parsing
- * needs no shared state and runs unlocked; execution holds the lock
- * throughout, so a query sees one consistent state and writers are
- * serialised. */
+/* The database object: one store, one writer lock, parse → execute.
+ * Parsing needs no shared state and runs unlocked; writes hold the writer
+ * lock throughout, so the counter a write reads is the one it commits;
+ * queries take a store snapshot instead, so they see one consistent state
+ * without waiting for other queries. */
 #include "db/db.h"
 
 #include <pthread.h>
@@ -21,7 +22,7 @@ struct db {
 };
 
 void db_options_default(db_options *o) {
-    o->read_only = false;
+    store_options_default(&o->store);
     o->max_derived_facts = 1000000;
     o->max_results = 1000000;
 }
@@ -34,7 +35,7 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
         d->opts = *o;
     else
         db_options_default(&d->opts);
-    int rc = path ? store_open_file(path, d->opts.read_only, &d->s, e) : store_open_memory(&d->s, e);
+    int rc = path ? store_open_file(path, &d->opts.store, &d->s, e) : store_open_memory(&d->s, e);
     if (rc == 0 && pthread_mutex_init(&d->lock, NULL) != 0) {
         store_close(d->s);
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
@@ -56,7 +57,7 @@ void db_close(db *d) {
 }
 
 static int run_write(db *d, const command *c, db_result *out, arena *a, err *e) {
-    if (d->opts.read_only)
+    if (d->opts.store.read_only)
         return err_set(e, ERR(API, 14), "the database is opened read-only; writes are not allowed");
     uint64_t tx_count = store_tx_count(d->s) + 1;
     int64_t tx_id = clock_now_ms();
@@ -97,11 +98,13 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     arena_init(&a);
     command *c = NULL;
     int rc = datalog_parse(text, len, &a, &c, e);
-    if (rc == 0) {
+    bool writes = rc == 0 && c->kind != CMD_QUERY;
+    if (writes)
         pthread_mutex_lock(&d->lock);
+    if (rc == 0)
         rc = run_command(d, c, out, &a, e);
+    if (writes)
         pthread_mutex_unlock(&d->lock);
-    }
     arena_free(&a);
     return rc;
 }
@@ -124,25 +127,19 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
     if (rc == 0 && c->kind != CMD_QUERY)
         rc = err_set(e, ERR(API, 12), "query() accepts only (query ...) commands; got %s",
                      command_name(c->kind));
-    if (rc == 0) {
-        pthread_mutex_lock(&d->lock);
+    if (rc == 0)
         rc = run_query(d, &c->as.query, out, e);
-        pthread_mutex_unlock(&d->lock);
-    }
     arena_free(&a);
     return rc;
 }
 
 int db_checkpoint(db *d, err *e) {
     pthread_mutex_lock(&d->lock);
-    int rc = d->opts.read_only ? 0 : store_checkpoint(d->s, e);
+    int rc = d->opts.store.read_only ? 0 : store_checkpoint(d->s, e);
     pthread_mutex_unlock(&d->lock);
     return rc;
 }
 
 uint64_t db_tx_count(db *d) {
-    pthread_mutex_lock(&d->lock);
-    uint64_t n = store_tx_count(d->s);
-    pthread_mutex_unlock(&d->lock);
-    return n;
+    return store_tx_count(d->s);
 }

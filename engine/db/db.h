@@ -1,5 +1,7 @@
 /* The database object: parse → execute, the transaction counter, the
- * single writer. Thread-safe: every call takes the database's lock. */
+ * single writer. Thread-safe: writes and checkpoints take the database's
+ * writer lock; queries run on a store snapshot (store_reader), in parallel
+ * with each other and with a writer's log append. */
 #ifndef MG_DB_DB_H
 #define MG_DB_DB_H
 
@@ -9,11 +11,12 @@
 
 #include "base/error.h"
 #include "exec/result.h"
+#include "store/store.h"
 
 typedef struct db db;
 
 typedef struct db_options {
-    bool read_only;
+    store_options store; /* read_only, page cache, WAL checkpointing, sync */
     int64_t max_derived_facts; /* default 1000000 */
     int64_t max_results;       /* default 1000000 */
 } db_options;

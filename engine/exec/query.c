@@ -1,7 +1,8 @@
 /* The query executor for conjunctions of patterns (spec 8.3, 8.4, 8.12).
  *
  * Patterns are joined by nested loops in the planner's order, each step
- * reading candidates from the entity or attribute index. To keep answers
+ * streaming its candidates from the index the store picks for the
+ * positions known at that step (store_scan_open). To keep answers
  * independent of that order, every clause keeps its own value for each of
  * its variables (vals[var][clause]):
  *  - a variable repeated inside one pattern must agree under E1;
@@ -14,13 +15,14 @@
 #include "exec/query.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "exec/match.h"
 #include "exec/query_prog.h"
 #include "exec/visibility.h"
 
 typedef struct join {
-    const store *s;
+    store_reader *r;
     const query_prog *p;
     visibility vis;
     size_t *order;  /* clause per step */
@@ -46,49 +48,63 @@ static const value *bound_value(const join *j, int var, size_t step) {
     return NULL;
 }
 
-typedef struct candidates {
-    const uint32_t *items;
-    size_t count;
-    bool all; /* every record: no usable index */
-} candidates;
+/* The value a position is known to hold at `step`: its constant or the
+ * value an earlier clause bound; NULL otherwise. */
+static const value *known_value(const join *j, const plan_clause *c, int pos, size_t step) {
+    const term *t = match_pattern_term(c->pattern, pos);
+    return t->kind == TERM_CONST ? &t->constant : bound_value(j, c->var[pos], step);
+}
 
-static candidates entity_candidates(const join *j, const plan_clause *c, size_t step, bool *usable) {
-    candidates out = {NULL, 0, false};
-    const term *t = &c->pattern->e;
-    const value *known = t->kind == TERM_CONST ? &t->constant : bound_value(j, c->var[0], step);
+/* Lookup results: 1 bound, 0 nothing can match, or an error. */
+static int bind_entity(join *j, const value *known, store_bound *b) {
     uuid128 id;
-    *usable = known != NULL || t->kind == TERM_NEVER;
-    if (known && value_as_entity(known, &id))
-        out.items = store_records_by_entity(j->s, &id, &out.count);
-    return out;
+    if (!value_as_entity(known, &id))
+        return 0;
+    int rc = store_reader_entity_id(j->r, &id, &b->ids.e, j->e);
+    b->has_e = rc == 1;
+    return rc;
 }
 
 /* A Ref in attribute position can still match a keyword attribute (E2 /
  * E4: the Ref names the keyword's UUID), so a Ref scans; other non-keyword
  * values match no attribute at all. */
-static candidates attribute_candidates(const join *j, const plan_clause *c, size_t step,
-                                       bool *usable) {
-    candidates out = {NULL, 0, false};
-    const term *t = &c->pattern->a;
-    const value *known = t->kind == TERM_CONST ? &t->constant : bound_value(j, c->var[1], step);
-    *usable = t->kind == TERM_NEVER || (known && known->type != VT_REF);
-    if (known && known->type == VT_KEYWORD)
-        out.items = store_records_by_attribute(j->s, known->as.str.ptr, known->as.str.len, &out.count);
-    return out;
+static int bind_attribute(join *j, const value *known, store_bound *b) {
+    if (known->type == VT_REF)
+        return 1;
+    if (known->type != VT_KEYWORD)
+        return 0;
+    int rc = store_reader_text_id(j->r, known->as.str.ptr, known->as.str.len, &b->ids.a, j->e);
+    b->has_a = rc == 1;
+    return rc;
 }
 
-static candidates step_candidates(const join *j, size_t step) {
+/* Only types whose matching is exact (E1 = E2 = E3, spec 6.4) seek by
+ * value: keywords and refs also match each other, floats within epsilon. */
+static int bind_value(join *j, const value *known, store_bound *b) {
+    if (known->type != VT_STRING && known->type != VT_INTEGER && known->type != VT_BOOLEAN)
+        return 1;
+    int rc = store_reader_value_key(j->r, known, b->ids.v, j->e);
+    b->has_v = rc == 1;
+    return rc;
+}
+
+/* What the index can fix for this step: 1 with *b, 0 when no record can
+ * match, or an error. */
+static int step_bound(join *j, size_t step, store_bound *b) {
     const plan_clause *c = &j->p->clauses[j->order[step]];
-    bool by_entity, by_attr;
-    candidates ent = entity_candidates(j, c, step, &by_entity);
-    candidates att = attribute_candidates(j, c, step, &by_attr);
-    if (c->pattern->v.kind == TERM_NEVER)
-        return (candidates){NULL, 0, false};
-    if (by_entity && (!by_attr || ent.count <= att.count))
-        return ent;
-    if (by_attr)
-        return att;
-    return (candidates){NULL, store_fact_count(j->s), true};
+    memset(b, 0, sizeof *b);
+    for (int pos = 0; pos < 3; pos++)
+        if (match_pattern_term(c->pattern, pos)->kind == TERM_NEVER)
+            return 0;
+    const value *known[3];
+    for (int pos = 0; pos < 3; pos++)
+        known[pos] = known_value(j, c, pos, step);
+    int rc = known[0] ? bind_entity(j, known[0], b) : 1;
+    if (rc == 1 && known[1])
+        rc = bind_attribute(j, known[1], b);
+    if (rc == 1 && known[2])
+        rc = bind_value(j, known[2], b);
+    return rc;
 }
 
 /* Checks a record's values against the clause's terms and the values the
@@ -129,23 +145,38 @@ static int emit_row(join *j) {
     return 0;
 }
 
+static int join_step(join *j, size_t step);
+
+/* One candidate record of `step`: visible, matching, then the next step. */
+static int try_record(join *j, size_t step, const store_rec *rec) {
+    bool visible;
+    int rc = visibility_check(&j->vis, rec, &visible, j->e);
+    if (rc != 0 || !visible)
+        return rc;
+    value vals[3];
+    match_record_values(&rec->f, vals);
+    if (!bind_record(j, step, vals))
+        return 0;
+    return join_step(j, step + 1);
+}
+
 static int join_step(join *j, size_t step) {
     if (step == j->p->clause_count)
         return emit_row(j);
-    candidates cand = step_candidates(j, step);
-    for (size_t i = 0; i < cand.count; i++) {
-        size_t record = cand.all ? i : cand.items[i];
-        if (!visibility_visible(&j->vis, record))
-            continue;
-        value rec[3];
-        match_record_values(store_fact(j->s, record), rec);
-        if (!bind_record(j, step, rec))
-            continue;
-        int rc = join_step(j, step + 1);
-        if (rc != 0)
-            return rc;
-    }
-    return 0;
+    store_bound b;
+    int rc = step_bound(j, step, &b);
+    if (rc != 1)
+        return rc;
+    store_scan *sc;
+    rc = store_scan_open(j->r, &b, &sc, j->e);
+    if (rc != 0)
+        return rc;
+    store_rec rec;
+    while ((rc = store_scan_next(sc, &rec, j->e)) == 1)
+        if ((rc = try_record(j, step, &rec)) != 0)
+            break;
+    store_scan_close(sc);
+    return rc;
 }
 
 static int make_result(const ast_query *q, result_set **out, err *e) {
@@ -183,11 +214,10 @@ static void join_free(join *j) {
 }
 
 static int run_join(join *j, const ast_query *q, int64_t now_ms) {
+    visibility_init(&j->vis, j->r, q, now_ms);
     int rc = join_alloc(j);
     if (rc == 0)
-        rc = visibility_init(&j->vis, j->s, q, now_ms, j->e);
-    if (rc == 0)
-        rc = plan_order_patterns(j->s, j->p->clauses, j->p->clause_count, j->p->var_count,
+        rc = plan_order_patterns(j->r, j->p->clauses, j->p->clause_count, j->p->var_count,
                                  j->order, j->e);
     if (rc != 0)
         return rc;
@@ -196,16 +226,22 @@ static int run_join(join *j, const ast_query *q, int64_t now_ms) {
     return join_step(j, 0);
 }
 
-int query_execute(const store *s, const ast_query *q, int64_t now_ms, result_set **out, err *e) {
+int query_execute(store *s, const ast_query *q, int64_t now_ms, result_set **out, err *e) {
     query_prog p;
     int rc = query_compile(q, &p, e);
     if (rc != 0)
         return rc;
-    join j = {.s = s, .p = &p, .e = e};
+    join j = {.p = &p, .e = e};
+    rc = store_reader_open(s, &j.r, e);
+    if (rc != 0) {
+        query_prog_free(&p);
+        return rc;
+    }
     rc = make_result(q, &j.out, e);
     if (rc == 0)
         rc = run_join(&j, q, now_ms);
     join_free(&j);
+    store_reader_close(j.r);
     query_prog_free(&p);
     if (rc != 0) {
         result_free(j.out);

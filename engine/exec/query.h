@@ -9,9 +9,9 @@
 #include "store/store.h"
 
 /* Evaluates `q` over the facts of `s` visible per spec 7.4, with `now_ms`
- * as the default valid-time point. Returns 0 and a new result set, or the
+ * as the default valid-time point, on one snapshot of the store. Returns 0 and a new result set, or the
  * error code with `e` set. */
-int query_execute(const store *s, const ast_query *q, int64_t now_ms,
+int query_execute(store *s, const ast_query *q, int64_t now_ms,
                   result_set **out, err *e);
 
 #endif

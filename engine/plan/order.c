@@ -15,31 +15,48 @@ static bool position_bound(const plan_clause *c, int pos, const bool *bound) {
     return c->var[pos] >= 0 && bound[c->var[pos]];
 }
 
+/* Index counts stop here: beyond it the exact size no longer changes the
+ * order much, and counting would cost more than it saves. */
+#define ESTIMATE_CAP 4096
+
+/* Records under one bound position, or SIZE_MAX when it cannot be counted
+ * (the scan that follows reports any storage error). */
+static size_t count_bound(store_reader *r, const store_bound *b) {
+    size_t n;
+    err ignored = {0};
+    int rc = store_count(r, b, ESTIMATE_CAP, &n, &ignored);
+    err_clear(&ignored);
+    return rc == 0 ? n : SIZE_MAX;
+}
+
 /* Records reachable through the entity position, or SIZE_MAX. */
-static size_t entity_estimate(const store *s, const plan_clause *c, const bool *bound) {
+static size_t entity_estimate(store_reader *r, const plan_clause *c, const bool *bound) {
     const term *t = &c->pattern->e;
     uuid128 id;
-    size_t n;
+    store_bound b = {.has_e = true};
+    err ignored = {0};
     if (t->kind == TERM_NEVER)
         return 0;
     if (t->kind == TERM_CONST) {
         if (!value_as_entity(&t->constant, &id))
             return 0;
-        store_records_by_entity(s, &id, &n);
-        return n;
+        int rc = store_reader_entity_id(r, &id, &b.ids.e, &ignored);
+        err_clear(&ignored);
+        return rc == 1 ? count_bound(r, &b) : rc == 0 ? 0 : SIZE_MAX;
     }
     if (c->var[0] >= 0 && bound[c->var[0]]) {
-        size_t entities = store_entity_count(s);
-        n = entities ? store_fact_count(s) / entities : 0;
+        uint64_t entities = store_reader_entity_count(r);
+        size_t n = entities ? (size_t)(store_reader_fact_count(r) / entities) : 0;
         return n ? n : 1;
     }
     return SIZE_MAX;
 }
 
 /* Records reachable through a constant attribute, or SIZE_MAX. */
-static size_t attribute_estimate(const store *s, const plan_clause *c) {
+static size_t attribute_estimate(store_reader *r, const plan_clause *c) {
     const term *t = &c->pattern->a;
-    size_t n;
+    store_bound b = {.has_a = true};
+    err ignored = {0};
     if (t->kind == TERM_NEVER)
         return 0;
     if (t->kind != TERM_CONST)
@@ -48,12 +65,14 @@ static size_t attribute_estimate(const store *s, const plan_clause *c) {
         return SIZE_MAX;
     if (t->constant.type != VT_KEYWORD)
         return 0;
-    store_records_by_attribute(s, t->constant.as.str.ptr, t->constant.as.str.len, &n);
-    return n;
+    int rc = store_reader_text_id(r, t->constant.as.str.ptr, t->constant.as.str.len, &b.ids.a,
+                                  &ignored);
+    err_clear(&ignored);
+    return rc == 1 ? count_bound(r, &b) : rc == 0 ? 0 : SIZE_MAX;
 }
 
-static estimate estimate_clause(const store *s, const plan_clause *c, const bool *bound) {
-    estimate est = {store_fact_count(s), 0};
+static estimate estimate_clause(store_reader *s, const plan_clause *c, const bool *bound) {
+    estimate est = {(size_t)store_reader_fact_count(s), 0};
     size_t by_entity = entity_estimate(s, c, bound);
     size_t by_attr = attribute_estimate(s, c);
     if (by_entity < est.records)
@@ -73,7 +92,7 @@ static bool better(estimate a, estimate b) {
     return a.bound_positions > b.bound_positions;
 }
 
-int plan_order_patterns(const store *s, const plan_clause *clauses, size_t n, size_t var_count,
+int plan_order_patterns(store_reader *s, const plan_clause *clauses, size_t n, size_t var_count,
                         size_t *order, err *e) {
     bool *bound = calloc(var_count ? var_count : 1, sizeof *bound);
     bool *taken = calloc(n ? n : 1, sizeof *taken);

@@ -19,7 +19,7 @@ typedef struct plan_clause {
  * variables bound so far (index sizes for constant or bound entity and
  * attribute positions), ties going to more bound positions, then to source
  * order. */
-int plan_order_patterns(const store *s, const plan_clause *clauses, size_t n, size_t var_count,
+int plan_order_patterns(store_reader *s, const plan_clause *clauses, size_t n, size_t var_count,
                         size_t *order, err *e);
 
 #endif

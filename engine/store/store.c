@@ -1,193 +1,175 @@
-/* The fact store: the append-only record vector, its indexes (store_index.c),
- * the string pool and, for file-backed stores, the durable log
- * (store_file.c). A commit is staged (all allocation), then written to the
- * file, then applied (no allocation), so the in-memory state changes only
- * after the write succeeded and a failure leaves nothing behind. */
-#include "store/store.h"
+/* Opening, committing, checkpointing and closing the fact store. A commit
+ * is logged first (file-backed), then applied to the trees; a failure to
+ * log changes nothing, a failure to apply (out of memory) marks the store
+ * broken because memory no longer matches the log. */
+#include "store/store_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/arena.h"
 #include "base/buf.h"
+#include "storage/btree.h"
 #include "store/store_codec.h"
-#include "store/store_file.h"
-#include "store/store_index.h"
 
 /* Per-value size limits of file-backed stores (spec 4.2 item 9, v3). */
 #define STORE_MAX_STRING 4068
 #define STORE_MAX_NAME 1024
 
-struct store {
-    fact *facts;
-    uint32_t *group_of; /* per record: its store_group */
-    size_t count, cap;
-    uint64_t tx_count;
-    arena pool; /* attribute and value strings */
-    store_index idx;
-    store_file *file; /* NULL: in memory */
-    bool read_only;
-};
-
-/* What staging resolved for one incoming fact. */
-typedef struct staged {
-    uint32_t attr, ent, group;
-} staged;
-
 static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
-static store *store_new(void) {
+void store_options_default(store_options *o) {
+    o->read_only = false;
+    o->allow_unlocked = false;
+    o->page_cache_size = STORE_DEFAULT_CACHE_PAGES;
+    o->wal_checkpoint_threshold = STORE_DEFAULT_CHECKPOINT_THRESHOLD;
+    o->sync = STORE_SYNC_FULL;
+}
+
+static store *store_new(const store_options *o) {
     store *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    arena_init(&s->pool);
-    store_index_init(&s->idx);
+    if (pthread_rwlock_init(&s->rw, NULL) != 0) {
+        free(s);
+        return NULL;
+    }
+    dict_init(&s->dic);
+    if (o)
+        s->opts = *o;
+    else
+        store_options_default(&s->opts);
     return s;
 }
 
+static void store_free(store *s) {
+    wal_close(s->log);
+    pager_close(s->pg);
+    dict_free(&s->dic);
+    pthread_rwlock_destroy(&s->rw);
+    free(s);
+}
+
 int store_open_memory(store **out, err *e) {
-    store *s = store_new();
+    store *s = store_new(NULL);
     if (!s)
         return oom(e);
+    int rc = pager_open_memory(&s->pg, &s->h, e);
+    if (rc != 0) {
+        store_free(s);
+        return rc;
+    }
     *out = s;
     return 0;
 }
 
-void store_close(store *s) {
-    if (!s)
-        return;
-    store_file_close(s->file);
-    store_index_free(&s->idx);
-    arena_free(&s->pool);
-    free(s->facts);
-    free(s->group_of);
-    free(s);
+uint64_t store_tx_count(store *s) {
+    pthread_rwlock_rdlock(&s->rw);
+    uint64_t n = s->h.tx_count;
+    pthread_rwlock_unlock(&s->rw);
+    return n;
 }
 
-uint64_t store_tx_count(const store *s) {
-    return s->tx_count;
-}
-
-size_t store_fact_count(const store *s) {
-    return s->count;
-}
-
-const fact *store_fact(const store *s, size_t i) {
-    return &s->facts[i];
-}
-
-static int reserve_records(store *s, size_t extra) {
-    if (extra >= UINT32_MAX - 1 - s->count)
-        return -1;
-    size_t need = s->count + extra;
-    if (need <= s->cap)
-        return 0;
-    size_t cap = s->cap ? s->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    fact *facts = realloc(s->facts, cap * sizeof *facts);
-    if (!facts)
-        return -1;
-    s->facts = facts;
-    uint32_t *groups = realloc(s->group_of, cap * sizeof *groups);
-    if (!groups)
-        return -1;
-    s->group_of = groups;
-    s->cap = cap;
-    return 0;
-}
-
-static idx_list *list_of(store *s, const staged *st, int which) {
-    if (which == 0)
-        return &s->idx.attrs[st->attr].recs;
-    if (which == 1)
-        return &s->idx.ents[st->ent].recs;
-    return &s->idx.groups[st->group].recs;
-}
-
-static void unstage(store *s, const staged *st, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        for (int w = 0; w < 3; w++)
-            idx_list_unstage(list_of(s, &st[i], w));
-}
-
-static int stage_one(store *s, const fact *f, staged *st) {
-    if (store_index_attr(&s->idx, &s->pool, f->attribute.as.str.ptr, f->attribute.as.str.len,
-                         &st->attr) != 0 ||
-        store_index_entity(&s->idx, &f->entity, &st->ent) != 0 ||
-        store_index_group(&s->idx, &s->pool, st->ent, st->attr, &f->v, &st->group) != 0)
-        return -1;
-    for (int w = 0; w < 3; w++) {
-        if (idx_list_stage(list_of(s, st, w)) != 0) {
-            while (w-- > 0)
-                idx_list_unstage(list_of(s, st, w));
-            return -1;
-        }
+int store_value_field(store *s, const value *v, bool intern, uint8_t out[FACT_V_SIZE], err *e) {
+    memset(out, 0, FACT_V_SIZE);
+    out[0] = (uint8_t)v->type;
+    uint64_t payload = 0, bits;
+    int kind = DICT_TEXT, rc = 1;
+    const void *bytes = NULL;
+    size_t len = 0;
+    switch (v->type) {
+    case VT_INTEGER: payload = format_sortable_i64(v->as.i); break;
+    case VT_FLOAT:
+        memcpy(&bits, &v->as.f, sizeof bits);
+        payload = v->as.f != v->as.f ? UINT64_C(0x7ff8000000000000) : bits;
+        break;
+    case VT_BOOLEAN: payload = v->as.b ? 1 : 0; break;
+    case VT_NULL: break;
+    case VT_REF: kind = DICT_UUID; bytes = v->as.ref.bytes; len = 16; break;
+    case VT_STRING:
+    case VT_KEYWORD: bytes = v->as.str.ptr; len = v->as.str.len; break;
     }
-    return 0;
-}
-
-static int stage_all(store *s, const fact *facts, size_t count, staged *st, err *e) {
-    if (reserve_records(s, count) != 0)
-        return oom(e);
-    for (size_t i = 0; i < count; i++) {
-        if (stage_one(s, &facts[i], &st[i]) != 0) {
-            unstage(s, st, i);
-            return oom(e);
-        }
+    if (bytes) {
+        bool added;
+        rc = intern ? dict_intern(&s->dic, s->pg, &s->h.roots[TREE_DICT], kind, bytes, len,
+                                  &payload, &added, e)
+                    : dict_find(&s->dic, s->pg, s->h.roots[TREE_DICT], kind, bytes, len, &payload, e);
+        if (intern && rc != 0)
+            return rc;
+        if (intern)
+            rc = 1;
+        else if (rc != 1)
+            return rc;
     }
-    return 0;
+    format_put_be(out + 1, payload, 8);
+    return rc;
 }
 
-/* Cannot fail: stage_all reserved everything. Strings come from the pool
- * copies made while staging. */
-static void apply_all(store *s, const fact *facts, size_t count, const staged *st) {
-    for (size_t i = 0; i < count; i++) {
-        uint32_t rec = (uint32_t)s->count;
-        const store_attr *a = &s->idx.attrs[st[i].attr];
-        fact f = facts[i];
-        f.attribute = value_keyword(a->text, a->len);
-        f.v = s->idx.groups[st[i].group].v;
-        s->facts[rec] = f;
-        s->group_of[rec] = st[i].group;
-        for (int w = 0; w < 3; w++)
-            idx_list_push(list_of(s, &st[i], w), rec);
-        s->count++;
+static int intern_ids(store *s, const fact *f, fact_ids *ids, err *e) {
+    bool added;
+    int rc = dict_intern(&s->dic, s->pg, &s->h.roots[TREE_DICT], DICT_UUID, f->entity.bytes, 16,
+                         &ids->e, &added, e);
+    if (rc == 0 && added)
+        s->h.entity_count++;
+    if (rc == 0)
+        rc = dict_intern(&s->dic, s->pg, &s->h.roots[TREE_DICT], DICT_TEXT,
+                         f->attribute.as.str.ptr, f->attribute.as.str.len, &ids->a, &added, e);
+    if (rc == 0) {
+        int got = store_value_field(s, &f->v, true, ids->v, e);
+        rc = got == 1 ? 0 : got;
     }
-    s->tx_count++;
+    return rc;
 }
 
-static int write_record(store *s, const fact *facts, size_t count, err *e) {
+static int apply_fact(store *s, const fact *f, err *e) {
+    fact_ids ids = {0};
+    int rc = intern_ids(s, f, &ids, e);
+    if (rc != 0)
+        return rc;
+    ids.tx_count = f->tx_count;
+    ids.seq = s->h.fact_count;
+    ids.tx_id = f->tx_id;
+    ids.valid_from = f->valid_from;
+    ids.valid_to = f->valid_to;
+    ids.asserted = f->asserted;
+    for (int order = TREE_EAVT; order <= TREE_TXLOG && rc == 0; order++) {
+        if (order == TREE_VAET && f->v.type != VT_REF)
+            continue;
+        uint8_t key[FACT_KEY_SIZE];
+        fact_key_encode(order, &ids, key);
+        rc = btree_insert(s->pg, &s->h.roots[order], FACT_KEY_SIZE, key, e);
+    }
+    if (rc == 0)
+        s->h.fact_count++;
+    return rc;
+}
+
+static int apply_all(store *s, const fact *facts, size_t count, err *e) {
+    pthread_rwlock_wrlock(&s->rw);
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++)
+        rc = apply_fact(s, &facts[i], e);
+    if (rc == 0)
+        s->h.tx_count++;
+    else
+        s->broken = true;
+    pthread_rwlock_unlock(&s->rw);
+    return rc;
+}
+
+static int write_log(store *s, const fact *facts, size_t count, err *e) {
     buf b;
     buf_init(&b);
-    static const char reserved[STORE_FILE_FRAME_HEADER] = {0};
+    static const char reserved[WAL_FRAME_HEADER] = {0};
     buf_append(&b, reserved, sizeof reserved);
-    store_codec_encode(s->tx_count + 1, facts, count, &b);
+    store_codec_encode(s->h.tx_count + 1, facts, count, &b);
     if (b.oom) {
         buf_free(&b);
         return oom(e);
     }
-    int rc = store_file_append(s->file, (uint8_t *)b.data, b.len, e);
+    int rc = wal_append(s->log, (uint8_t *)b.data, b.len, s->opts.sync == STORE_SYNC_FULL, e);
     buf_free(&b);
-    return rc;
-}
-
-/* Stages, optionally writes, applies. */
-static int commit_staged(store *s, const fact *facts, size_t count, bool write, err *e) {
-    staged *st = calloc(count ? count : 1, sizeof *st);
-    if (!st)
-        return oom(e);
-    int rc = stage_all(s, facts, count, st, e);
-    if (rc == 0 && write) {
-        rc = write_record(s, facts, count, e);
-        if (rc != 0)
-            unstage(s, st, count);
-    }
-    if (rc == 0)
-        apply_all(s, facts, count, st);
-    free(st);
     return rc;
 }
 
@@ -205,13 +187,15 @@ static int check_sizes(const fact *f, err *e) {
 }
 
 static int check_commit(const store *s, const fact *facts, size_t count, err *e) {
-    if (s->read_only)
+    if (s->opts.read_only)
         return err_set(e, ERR(API, 14), "the database is opened read-only; writes are not allowed");
+    if (s->broken)
+        return err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
     for (size_t i = 0; i < count; i++) {
         const fact *f = &facts[i];
-        if (f->tx_count != s->tx_count + 1 || f->attribute.type != VT_KEYWORD)
+        if (f->tx_count != s->h.tx_count + 1 || f->attribute.type != VT_KEYWORD)
             return err_set(e, ERR(INT, 0), "internal: malformed fact record in commit");
-        int rc = s->file ? check_sizes(f, e) : 0;
+        int rc = s->log ? check_sizes(f, e) : 0;
         if (rc != 0)
             return rc;
     }
@@ -220,12 +204,40 @@ static int check_commit(const store *s, const fact *facts, size_t count, err *e)
 
 int store_commit(store *s, const fact *facts, size_t count, err *e) {
     int rc = check_commit(s, facts, count, e);
-    if (rc != 0)
+    if (rc == 0 && s->log)
+        rc = write_log(s, facts, count, e);
+    if (rc == 0)
+        rc = apply_all(s, facts, count, e);
+    if (rc != 0 || !s->log)
         return rc;
-    return commit_staged(s, facts, count, s->file != NULL, e);
+    s->pending_facts += count;
+    if (s->opts.wal_checkpoint_threshold && s->pending_facts >= s->opts.wal_checkpoint_threshold) {
+        err ignored = {0}; /* the commit is durable; a later checkpoint retries */
+        store_checkpoint(s, &ignored);
+        err_clear(&ignored);
+    }
+    return 0;
 }
 
-static int replay_record(void *ctx, const uint8_t *payload, size_t len, err *e) {
+int store_checkpoint(store *s, err *e) {
+    if (!s->log || s->opts.read_only)
+        return 0;
+    pthread_rwlock_wrlock(&s->rw);
+    int rc = 0;
+    if (s->broken)
+        rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
+    else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0)
+        rc = pager_checkpoint(s->pg, &s->h, e);
+    if (rc == 0 && wal_size(s->log) > 0)
+        rc = wal_reset(s->log, s->h.generation, e);
+    if (rc == 0)
+        s->pending_facts = 0;
+    pthread_rwlock_unlock(&s->rw);
+    return rc;
+}
+
+/* Replays one WAL frame: frames the main file already holds are skipped. */
+static int replay_frame(void *ctx, const uint8_t *payload, size_t len, err *e) {
     store *s = ctx;
     uint64_t tx;
     fact *facts;
@@ -233,59 +245,56 @@ static int replay_record(void *ctx, const uint8_t *payload, size_t len, err *e) 
     int rc = store_codec_decode(payload, len, &tx, &facts, &count, e);
     if (rc != 0)
         return rc;
-    if (tx != s->tx_count + 1)
-        rc = err_set(e, ERR(STG, 5), "transaction record out of sequence: tx_count %llu after %llu",
-                     (unsigned long long)tx, (unsigned long long)s->tx_count);
-    else
-        rc = commit_staged(s, facts, count, false, e);
+    if (tx > s->h.tx_count && tx != s->h.tx_count + 1)
+        rc = err_set(e, ERR(STG, 5), "WAL transaction out of sequence: tx_count %llu after %llu",
+                     (unsigned long long)tx, (unsigned long long)s->h.tx_count);
+    else if (tx > s->h.tx_count) {
+        rc = apply_all(s, facts, count, e);
+        s->pending_facts += count;
+    }
     free(facts);
     return rc;
 }
 
-int store_open_file(const char *path, bool read_only, store **out, err *e) {
-    store *s = store_new();
+static int open_log(store *s, const char *path, err *e) {
+    uint64_t base;
+    int rc = wal_open(path, s->opts.read_only, s->h.generation, &s->log, &base, e);
+    if (rc != 0)
+        return rc;
+    if (base > s->h.generation)
+        return err_set(e, ERR(STG, 4), "the newest database header of %s is damaged (the WAL "
+                       "continues checkpoint %llu, the file shows %llu)", path,
+                       (unsigned long long)base, (unsigned long long)s->h.generation);
+    return wal_replay(s->log, replay_frame, s, e);
+}
+
+int store_open_file(const char *path, const store_options *o, store **out, err *e) {
+    store *s = store_new(o);
     if (!s)
         return oom(e);
-    int rc = store_file_open(path, read_only, &s->file, e);
+    int rc = pager_open_file(path, s->opts.read_only, s->opts.allow_unlocked,
+                             s->opts.page_cache_size, &s->pg, &s->h, e);
     if (rc == 0)
-        rc = store_file_replay(s->file, replay_record, s, e);
+        rc = open_log(s, path, e);
     if (rc != 0) {
-        store_close(s);
+        store_free(s);
         return rc;
     }
-    s->read_only = read_only;
     *out = s;
     return 0;
 }
 
-/* Every commit is already durable and the file is self-contained (no
- * separate log to fold in), so a checkpoint only has to flush metadata. */
-int store_checkpoint(store *s, err *e) {
-    return s->file ? store_file_sync(s->file, e) : 0;
+void store_abandon(store *s) {
+    if (s)
+        store_free(s);
 }
 
-static const uint32_t *list_items(const idx_list *l, size_t *count) {
-    *count = l->count;
-    return l->count ? l->items : NULL;
-}
-
-const uint32_t *store_records_by_attribute(const store *s, const char *attr, size_t len,
-                                           size_t *count) {
-    uint32_t id = store_index_find_attr(&s->idx, attr, len);
-    *count = 0;
-    return id == HTAB_NONE ? NULL : list_items(&s->idx.attrs[id].recs, count);
-}
-
-const uint32_t *store_records_by_entity(const store *s, const uuid128 *entity, size_t *count) {
-    uint32_t id = store_index_find_entity(&s->idx, entity);
-    *count = 0;
-    return id == HTAB_NONE ? NULL : list_items(&s->idx.ents[id].recs, count);
-}
-
-const uint32_t *store_same_triple(const store *s, size_t record, size_t *count) {
-    return list_items(&s->idx.groups[s->group_of[record]].recs, count);
-}
-
-size_t store_entity_count(const store *s) {
-    return s->idx.ent_count;
+void store_close(store *s) {
+    if (!s)
+        return;
+    err ignored = {0};
+    if (s->log && !s->opts.read_only && !s->broken)
+        store_checkpoint(s, &ignored);
+    err_clear(&ignored);
+    store_free(s);
 }

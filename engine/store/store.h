@@ -1,6 +1,16 @@
-/* The fact store: an append-only log of fact records, in memory or backed
- * by a durable file. (The paged B+tree storage of issue #4 replaces the
- * file format behind this same interface.) */
+/* The fact store: the append-only log of fact records (spec 1) kept in four
+ * B+tree orders (EAVT, AEVT, AVET, VAET) plus a commit-order log (TXLOG),
+ * with a dictionary for entities and texts, over a pager that is either a
+ * single file with a WAL sidecar or memory alone (engine/storage/).
+ *
+ * Writers: one at a time (the caller serialises them). A commit appends to
+ * the WAL (file-backed) and then applies the records to the trees under the
+ * store's write lock; a checkpoint writes the new pages copy-on-write and
+ * switches the header.
+ *
+ * Readers: store_reader_open takes a consistent snapshot (the store's read
+ * lock, held until store_reader_close): several readers run in parallel,
+ * and a commit waits for them only to apply, never to write its log. */
 #ifndef MG_STORE_STORE_H
 #define MG_STORE_STORE_H
 
@@ -10,44 +20,101 @@
 
 #include "base/error.h"
 #include "model/fact.h"
+#include "store/fact_key.h"
 
 typedef struct store store;
 
+typedef enum store_sync {
+    STORE_SYNC_FULL,  /* the WAL is synced before each commit returns */
+    STORE_SYNC_NORMAL /* synced at checkpoint and close only: a commit survives
+                         a crash of the process, maybe not of the machine */
+} store_sync;
+
+typedef struct store_options {
+    bool read_only;
+    bool allow_unlocked; /* open even where the filesystem cannot lock */
+    size_t page_cache_size;            /* pages of FORMAT_PAGE_SIZE */
+    uint64_t wal_checkpoint_threshold; /* facts pending in the WAL; 0: never */
+    store_sync sync;
+} store_options;
+
+#define STORE_DEFAULT_CACHE_PAGES 1024
+#define STORE_DEFAULT_CHECKPOINT_THRESHOLD 1000
+
+void store_options_default(store_options *o);
+
 int store_open_memory(store **out, err *e);
-/* Opens or creates the file at `path`; a torn tail left by a crash is
- * discarded. Errors: STG codes for bad files, I/O failures. */
-int store_open_file(const char *path, bool read_only, store **out, err *e);
+/* Opens or creates the file at `path` and replays its WAL. Errors: the STG
+ * and WAL codes of storage/pager.h and storage/wal.h; STG-004 also when the
+ * newest header is older than the WAL it should continue (a damaged header
+ * slot); STG-005 a WAL frame whose checksum holds but whose content does
+ * not fit; STG-025/026/027 (store_lock.h). */
+int store_open_file(const char *path, const store_options *o, store **out, err *e);
+/* Checkpoints a writable file-backed store (errors ignored: the WAL keeps
+ * everything), then frees it. NULL: no-op. */
 void store_close(store *s);
 
-uint64_t store_tx_count(const store *s);
+/* Frees the store without checkpointing or syncing anything, leaving the
+ * files as a crash at this point would (tests and benchmarks). */
+void store_abandon(store *s);
+
+uint64_t store_tx_count(store *s);
 
 /* Commits one transaction: the records must all carry tx_count ==
  * store_tx_count(s) + 1 (an empty transaction is legal and still advances
- * the counter). String payloads are copied into the store. Durable on
- * return for file-backed stores. */
+ * the counter). Durable on return per the sync option. Errors: API-014
+ * read-only; WAL-003 (file-backed only) an attribute or keyword over 1024
+ * bytes or a string over 4068; STG-012/013/016 log write failures (then
+ * nothing changed); STG-018 the store is unusable after a failure to apply
+ * a logged commit (reopen recovers it); INT-000 out of memory. */
 int store_commit(store *s, const fact *facts, size_t count, err *e);
-/* Errors of store_commit: API-014 on a read-only store; WAL-003 (file-backed
- * only) for an attribute or keyword over 1024 bytes or a string over 4068;
- * STG-012/013/016 for write failures (store_file.h); INT-000 out of memory. */
-
-/* Records in commit order; pointers stay valid until the next commit. */
-size_t store_fact_count(const store *s);
-const fact *store_fact(const store *s, size_t i);
-
-/* Flushes to disk. The current file format is self-contained (every
- * commit is already durable), so this is an fsync. */
+/* Writes everything the WAL holds into the main file and resets the WAL.
+ * A no-op in memory and when read-only. */
 int store_checkpoint(store *s, err *e);
 
-/* Index lookups for the query executor. Each returns record indexes (for
- * store_fact) in commit order, or NULL with *count 0; valid until the next
- * commit. */
-const uint32_t *store_records_by_attribute(const store *s, const char *attr, size_t len,
-                                           size_t *count);
-const uint32_t *store_records_by_entity(const store *s, const uuid128 *entity, size_t *count);
-/* The records sharing record `record`'s (entity, attribute, value identity
- * E3) — the group of the visibility rule, spec 7.4 — `record` included. */
-const uint32_t *store_same_triple(const store *s, size_t record, size_t *count);
-/* Distinct entities seen (for cost estimates). */
-size_t store_entity_count(const store *s);
+/* ---- readers ---------------------------------------------------------- */
+
+typedef struct store_reader store_reader;
+
+int store_reader_open(store *s, store_reader **out, err *e);
+void store_reader_close(store_reader *r);
+
+uint64_t store_reader_tx_count(const store_reader *r);
+uint64_t store_reader_fact_count(const store_reader *r);
+uint64_t store_reader_entity_count(const store_reader *r);
+
+/* Dictionary lookups for seek keys: 1 with *id when stored, 0 when the
+ * store has never seen it (then nothing can match), or an error. */
+int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e);
+int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e);
+/* The stored V field for a value, for exact (identity E3) seeks. */
+int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_SIZE], err *e);
+
+/* Which positions a scan fixes; the store picks the index: EAVT when the
+ * entity is bound (with A, and V after A, as further prefix), AVET for
+ * attribute and value, AEVT for the attribute, VAET for a ref value, else
+ * a full EAVT scan. */
+typedef struct store_bound {
+    bool has_e, has_a, has_v;
+    fact_ids ids; /* e, a, v of the bound positions */
+} store_bound;
+
+typedef struct store_rec {
+    fact f;       /* strings and the entity live as long as the reader */
+    fact_ids ids; /* the stored identifiers */
+} store_rec;
+
+typedef struct store_scan store_scan;
+
+int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e);
+/* A whole order, e.g. TREE_TXLOG for every record in commit order or
+ * TREE_EAVT for storage order. */
+int store_scan_order(store_reader *r, int order, store_scan **out, err *e);
+/* 1 with *out, 0 at the end, or an error (STG-029 for a damaged page). */
+int store_scan_next(store_scan *sc, store_rec *out, err *e);
+void store_scan_close(store_scan *sc);
+
+/* Records matching `b`, counting at most `cap`. */
+int store_count(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e);
 
 #endif

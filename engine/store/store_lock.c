@@ -39,7 +39,7 @@ static bool registered(dev_t dev, ino_t ino) {
     return false;
 }
 
-static int lock_file(int fd, bool read_only, const char *path, err *e) {
+static int lock_file(int fd, bool read_only, bool allow_unlocked, const char *path, err *e) {
     struct flock fl;
     memset(&fl, 0, sizeof fl);
     fl.l_type = read_only ? F_RDLCK : F_WRLCK;
@@ -49,6 +49,8 @@ static int lock_file(int fd, bool read_only, const char *path, err *e) {
             continue;
         if (errno == EACCES || errno == EAGAIN)
             return err_set(e, ERR(STG, 26), "database file is locked by another process: %s", path);
+        if (allow_unlocked)
+            return 0;
         return err_set(e, ERR(STG, 27), "the filesystem cannot lock %s: %s", path, strerror(errno));
     }
     return 0;
@@ -59,7 +61,8 @@ static int already_open(const char *path, err *e) {
 }
 
 /* Under the registry mutex, so no other thread registers in between. */
-static int open_and_claim(const char *path, bool read_only, int *fd, store_lock *l, err *e) {
+static int open_and_claim(const char *path, bool read_only, bool allow_unlocked, int *fd,
+                          store_lock *l, err *e) {
     struct stat st;
     if (stat(path, &st) == 0 && registered(st.st_dev, st.st_ino))
         return already_open(path, e);
@@ -69,7 +72,7 @@ static int open_and_claim(const char *path, bool read_only, int *fd, store_lock 
         return err_set(e, ERR(STG, 10), "open failed for %s: %s", path, strerror(errno));
     int rc = fstat(f, &st) != 0 ? err_set(e, ERR(STG, 15), "stat failed for %s: %s", path, strerror(errno))
              : registered(st.st_dev, st.st_ino) ? already_open(path, e) /* path replaced meanwhile */
-                                                 : lock_file(f, read_only, path, e);
+                                                 : lock_file(f, read_only, allow_unlocked, path, e);
     if (rc != 0) {
         close(f);
         return rc;
@@ -82,13 +85,14 @@ static int open_and_claim(const char *path, bool read_only, int *fd, store_lock 
     return 0;
 }
 
-int store_lock_open(const char *path, bool read_only, int *fd, store_lock **out, err *e) {
+int store_lock_open(const char *path, bool read_only, bool allow_unlocked, int *fd,
+                    store_lock **out, err *e) {
     store_lock *l = calloc(1, sizeof *l);
     if (!l)
         return err_set(e, ERR(INT, 0), "out of memory");
     pthread_once(&atfork_once, install_atfork);
     pthread_mutex_lock(&registry_mutex);
-    int rc = open_and_claim(path, read_only, fd, l, e);
+    int rc = open_and_claim(path, read_only, allow_unlocked, fd, l, e);
     pthread_mutex_unlock(&registry_mutex);
     if (rc != 0) {
         free(l);

@@ -1,7 +1,9 @@
 /* Exclusive use of a database file. Within the process a registry of open
  * files (by device and inode) refuses a second open (STG-025); between
  * processes a POSIX record lock does (STG-026): shared for read-only
- * opens, exclusive for writers. STG-027: the filesystem cannot lock. */
+ * opens, exclusive for writers. STG-027: the filesystem cannot lock;
+ * `allow_unlocked` then opens without the inter-process lock (the
+ * in-process registry still applies). */
 #ifndef MG_STORE_STORE_LOCK_H
 #define MG_STORE_STORE_LOCK_H
 
@@ -15,7 +17,8 @@ typedef struct store_lock store_lock;
  * success *fd and *out are set. A file this process already has open is
  * refused before a second descriptor is opened: closing any descriptor of a
  * file drops the process's record locks on it. STG-010: open failed. */
-int store_lock_open(const char *path, bool read_only, int *fd, store_lock **out, err *e);
+int store_lock_open(const char *path, bool read_only, bool allow_unlocked, int *fd,
+                    store_lock **out, err *e);
 /* Call before closing the descriptor. NULL: no-op. */
 void store_lock_release(store_lock *l);
 

@@ -317,7 +317,7 @@ static void test_db_query_and_read_only(void) {
     err e = {0};
     db_options o;
     db_options_default(&o);
-    o.read_only = true;
+    o.store.read_only = true;
     CHECK(db_open(NULL, &o, &d, &e) == 0);
     CHECK(fails_with(d, "(transact [[:x :n 1]])", "[API-014]"));
     CHECK(fails_with(d, "(retract [[:x :n 1]])", "[API-014]"));
@@ -358,7 +358,7 @@ static void test_file_database_reopens(void) {
     db_close(d);
     db_options o;
     db_options_default(&o);
-    o.read_only = true;
+    o.store.read_only = true;
     CHECK(db_open(path, &o, &d, &e) == 0);
     if (d) {
         CHECK(db_tx_count(d) == 3);
@@ -400,7 +400,7 @@ static store *sample_store(void) {
     return s;
 }
 
-static int run(const store *s, ast_query *q, result_set **out, err *e) {
+static int run(store *s, ast_query *q, result_set **out, err *e) {
     *out = NULL;
     return query_execute(s, q, 100, out, e);
 }

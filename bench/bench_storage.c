@@ -1,0 +1,311 @@
+/* Storage benchmarks (spec/BENCHMARKS.md §1 fixture, §3 workloads), through
+ * minigraf.h only: build the envelope fixture (cached under the directory
+ * given on the command line), open it (time and RSS in a fresh process),
+ * checkpoint after 1 and 10K new facts, single-fact and batch_100 inserts
+ * in memory and file-backed. Prints a table and writes <dir>/storage-N.json.
+ *
+ *   bench_storage DIR [N ...]      (default N: 100000 1000000) */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "minigraf.h"
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long peak_rss_kib(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static long rss_kib(void) {
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static long long file_bytes(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+static void run(MiniGrafDb *db, const char *text) {
+    char *out = minigraf_execute(db, text);
+    if (!out) {
+        fprintf(stderr, "failed: %.200s\n%s\n", text, minigraf_last_error(db));
+        exit(1);
+    }
+    minigraf_string_free(out);
+}
+
+typedef struct text {
+    char *p;
+    size_t len, cap;
+} text;
+
+static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void put(text *t, const char *fmt, ...) {
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->cap = t->cap * 2 + (size_t)n + 64;
+        t->p = realloc(t->p, t->cap);
+    }
+}
+
+/* Entities [from, to) of the fixture: three transactions (plain facts,
+ * status "a" with its window, status "b"). */
+static void write_entities(MiniGrafDb *db, long from, long to, long entities, text *t) {
+    t->len = 0;
+    put(t, "(transact [");
+    for (long i = from; i < to; i++) {
+        put(t, "[:p%ld :name \"p%ld\"][:p%ld :age %ld][:p%ld :group %ld][:p%ld :follows :p%ld]", i, i,
+            i, i % 90, i, i % 100, i, (7919 * i + 1) % entities);
+        if (i >= 1)
+            put(t, "[:p%ld :manager :p%ld]", i, i / 10);
+    }
+    put(t, "])");
+    run(db, t->p);
+    t->len = 0;
+    put(t, "(transact {:valid-from \"2020-01-01\" :valid-to \"2023-01-01\"} [");
+    for (long i = from; i < to; i++)
+        put(t, "[:p%ld :status \"a\"]", i);
+    put(t, "])");
+    run(db, t->p);
+    t->len = 0;
+    put(t, "(transact {:valid-from \"2023-01-01\"} [");
+    for (long i = from; i < to; i++)
+        put(t, "[:p%ld :status \"b\"]", i);
+    put(t, "])");
+    run(db, t->p);
+}
+
+static void write_hot(MiniGrafDb *db) {
+    char cmd[128];
+    run(db, "(transact [[:hot :counter 0]])");
+    for (int v = 1; v <= 1000; v++) {
+        snprintf(cmd, sizeof cmd, "(retract [[:hot :counter %d]])", v - 1);
+        run(db, cmd);
+        snprintf(cmd, sizeof cmd, "(transact [[:hot :counter %d]])", v);
+        run(db, cmd);
+    }
+}
+
+typedef struct figures {
+    long n;
+    double build_s, open_ms, ckpt1_ms, ckpt10k_ms;
+    long build_rss_kib, open_rss_kib, open_rss_delta_kib;
+    long long file_bytes;
+    double ins_mem, ins_file, batch_mem, batch_file; /* facts per second */
+} figures;
+
+static void build_fixture(const char *path, long n, figures *fg) {
+    long entities = n / 6;
+    double t0 = now_s();
+    MiniGrafDb *db = minigraf_open_with_options(path, "{\"wal_checkpoint_threshold\": 0}", NULL);
+    if (!db) {
+        fprintf(stderr, "cannot create %s\n", path);
+        exit(1);
+    }
+    text t = {malloc(1 << 16), 0, 1 << 16};
+    long facts = 0, next_ckpt = 200000;
+    for (long i = 0; i < entities; i += 200) {
+        long to = i + 200 < entities ? i + 200 : entities;
+        write_entities(db, i, to, entities, &t);
+        facts += (to - i) * 7 - (i == 0);
+        if (facts >= next_ckpt) {
+            minigraf_checkpoint(db);
+            next_ckpt += 200000;
+        }
+    }
+    write_hot(db);
+    minigraf_checkpoint(db);
+    minigraf_close(db);
+    free(t.p);
+    fg->build_s = now_s() - t0;
+    fg->build_rss_kib = peak_rss_kib();
+}
+
+/* Opens in a child so the RSS is that of a fresh process. */
+static void measure_open(const char *path, figures *fg) {
+    int fds[2];
+    if (pipe(fds) != 0)
+        exit(1);
+    pid_t pid = fork();
+    if (pid == 0) {
+        long before = rss_kib();
+        double t0 = now_s();
+        MiniGrafDb *db = minigraf_open(path);
+        double ms = (now_s() - t0) * 1000;
+        long after = rss_kib();
+        double out[3] = {ms, (double)after, (double)(after - before)};
+        if (write(fds[1], out, sizeof out) != (ssize_t)sizeof out)
+            _exit(1);
+        minigraf_close(db);
+        _exit(db ? 0 : 1);
+    }
+    double in[3] = {0};
+    if (read(fds[0], in, sizeof in) != (ssize_t)sizeof in)
+        fprintf(stderr, "open measurement failed\n");
+    waitpid(pid, NULL, 0);
+    close(fds[0]);
+    close(fds[1]);
+    fg->open_ms = in[0];
+    fg->open_rss_kib = (long)in[1];
+    fg->open_rss_delta_kib = (long)in[2];
+}
+
+static void copy_file(const char *from, const char *to) {
+    char cmd[1200];
+    /* synced, so a checkpoint's fsync does not also pay for the copy */
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && rm -f '%s.wal' && sync '%s'", from, to, to, to);
+    if (system(cmd) != 0)
+        exit(1);
+}
+
+static double checkpoint_after(const char *path, long facts) {
+    MiniGrafDb *db = minigraf_open_with_options(path, "{\"wal_checkpoint_threshold\": 0}", NULL);
+    text t = {malloc(1 << 16), 0, 1 << 16};
+    for (long i = 0; i < facts; i += 100) {
+        t.len = 0;
+        put(&t, "(transact [");
+        for (long k = i; k < i + 100 && k < facts; k++)
+            put(&t, "[:new%ld :x %ld]", k, k);
+        put(&t, "])");
+        run(db, t.p);
+    }
+    double t0 = now_s();
+    minigraf_checkpoint(db);
+    double ms = (now_s() - t0) * 1000;
+    minigraf_close(db);
+    free(t.p);
+    return ms;
+}
+
+/* Facts per second for `count` facts, `per` facts per transact. */
+static double inserts(const char *path, long count, long per) {
+    MiniGrafDb *db = path ? minigraf_open(path) : minigraf_open_in_memory();
+    text t = {malloc(1 << 16), 0, 1 << 16};
+    double t0 = now_s();
+    for (long i = 0; i < count; i += per) {
+        t.len = 0;
+        put(&t, "(transact [");
+        for (long k = i; k < i + per; k++)
+            put(&t, "[:ins%ld :v %ld]", k, k);
+        put(&t, "])");
+        run(db, t.p);
+    }
+    double s = now_s() - t0;
+    minigraf_close(db);
+    free(t.p);
+    return (double)count / s;
+}
+
+static void bench_scale(const char *dir, long n, figures *fg) {
+    char path[1024], work[1100];
+    snprintf(path, sizeof path, "%s/envelope-%ld.graph", dir, n);
+    snprintf(work, sizeof work, "%s/work-%ld.graph", dir, n);
+    fg->n = n;
+    if (file_bytes(path) == 0)
+        build_fixture(path, n, fg);
+    else
+        fg->build_s = -1; /* cached */
+    fg->file_bytes = file_bytes(path);
+    measure_open(path, fg);
+    copy_file(path, work);
+    fg->ckpt1_ms = checkpoint_after(work, 1);
+    copy_file(path, work);
+    fg->ckpt10k_ms = checkpoint_after(work, 10000);
+    copy_file(path, work);
+    fg->ins_file = inserts(work, 2000, 1);
+    fg->batch_file = inserts(work, 20000, 100);
+    unlink(work);
+    snprintf(work, sizeof work, "%s/work-%ld.graph.wal", dir, n);
+    unlink(work);
+    fg->ins_mem = inserts(NULL, 20000, 1);
+    fg->batch_mem = inserts(NULL, 100000, 100);
+}
+
+static void report(const char *dir, const figures *f, int count) {
+    printf("%-9s %9s %10s %11s %9s %9s %9s %9s %11s %11s %11s %11s\n", "facts", "build s",
+           "build MiB", "file MiB", "B/fact", "open ms", "open KiB", "ckpt1 ms", "ckpt10k ms",
+           "ins/s mem", "ins/s file", "b100/s file");
+    char jpath[1100];
+    snprintf(jpath, sizeof jpath, "%s/storage-%ld.json", dir, f[0].n);
+    FILE *j = fopen(jpath, "w");
+    if (j)
+        fprintf(j, "[");
+    for (int i = 0; i < count; i++) {
+        printf("%-9ld %9.2f %10.1f %11.1f %9.1f %9.3f %9ld %9.3f %11.2f %11.0f %11.0f %11.0f\n",
+               f[i].n, f[i].build_s, f[i].build_rss_kib / 1024.0, f[i].file_bytes / 1048576.0,
+               (double)f[i].file_bytes / (double)f[i].n, f[i].open_ms, f[i].open_rss_kib,
+               f[i].ckpt1_ms, f[i].ckpt10k_ms, f[i].ins_mem, f[i].ins_file, f[i].batch_file);
+        if (j)
+            fprintf(j, "%s{\"facts\":%ld,\"build_s\":%.3f,\"build_peak_rss_kib\":%ld,"
+                       "\"file_bytes\":%lld,\"open_ms\":%.4f,\"open_rss_kib\":%ld,"
+                       "\"open_rss_delta_kib\":%ld,\"checkpoint_1_ms\":%.4f,"
+                       "\"checkpoint_10k_ms\":%.3f,\"insert_memory_fps\":%.0f,"
+                       "\"insert_file_fps\":%.0f,\"batch100_memory_fps\":%.0f,"
+                       "\"batch100_file_fps\":%.0f}",
+                    i ? "," : "", f[i].n, f[i].build_s, f[i].build_rss_kib, f[i].file_bytes,
+                    f[i].open_ms, f[i].open_rss_kib, f[i].open_rss_delta_kib, f[i].ckpt1_ms,
+                    f[i].ckpt10k_ms, f[i].ins_mem, f[i].ins_file, f[i].batch_mem, f[i].batch_file);
+    }
+    if (j) {
+        fprintf(j, "]\n");
+        fclose(j);
+    }
+    for (int i = 0; i < count; i++)
+        printf("%ld facts: batch_100 in memory %.0f facts/s; open RSS delta %ld KiB\n", f[i].n,
+               f[i].batch_mem, f[i].open_rss_delta_kib);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s CACHE_DIR [N ...]\n", argv[0]);
+        return 2;
+    }
+    long scales[8] = {100000, 1000000};
+    int count = 2;
+    if (argc > 2) {
+        count = 0;
+        for (int i = 2; i < argc && count < 8; i++)
+            scales[count++] = atol(argv[i]);
+    }
+    figures f[8];
+    memset(f, 0, sizeof f);
+    for (int i = 0; i < count; i++) {
+        pid_t pid = fork(); /* one process per scale: honest peak RSS */
+        if (pid == 0) {
+            bench_scale(argv[1], scales[i], &f[i]);
+            report(argv[1], &f[i], 1);
+            fflush(stdout);
+            _exit(0);
+        }
+        waitpid(pid, NULL, 0);
+    }
+    return 0;
+}

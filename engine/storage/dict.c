@@ -1,0 +1,161 @@
+#include "storage/dict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "storage/btree.h"
+
+#define ENTRY_HEADER 3
+#define BIG_FLAG (UINT64_C(1) << 47)
+
+void dict_init(dict *d) {
+    memset(d, 0, sizeof *d);
+}
+
+void dict_free(dict *d) {
+    for (size_t i = 0; i < d->big_count; i++)
+        free(d->big[i]);
+    free(d->big);
+    free(d->big_len);
+    dict_init(d);
+}
+
+static uint64_t entry_hash(int kind, const void *bytes, size_t len) {
+    uint64_t h = UINT64_C(0xcbf29ce484222325) ^ (uint64_t)kind;
+    const uint8_t *p = bytes;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    return h ^ (h >> 33);
+}
+
+static int bad_loc(err *e, uint64_t loc) {
+    return err_set(e, ERR(STG, 9), "corrupt dictionary entry at location %llu",
+                   (unsigned long long)loc);
+}
+
+int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
+              const uint8_t **bytes, size_t *len, err *e) {
+    if (loc & BIG_FLAG) {
+        uint64_t i = loc & ~BIG_FLAG;
+        if (i >= d->big_count)
+            return bad_loc(e, loc);
+        *kind = DICT_TEXT;
+        *bytes = (const uint8_t *)d->big[i];
+        *len = d->big_len[i];
+        return 0;
+    }
+    uint32_t off = (uint32_t)(loc & 0xfff);
+    int rc = pager_read(pg, (uint32_t)(loc >> 12), page, e);
+    if (rc != 0)
+        return rc;
+    if (off + ENTRY_HEADER > FORMAT_PAGE_PAYLOAD)
+        return bad_loc(e, loc);
+    *kind = page[off];
+    *len = (size_t)format_get_le(page + off + 1, 2);
+    if ((*kind != DICT_UUID && *kind != DICT_TEXT) || off + ENTRY_HEADER + *len > FORMAT_PAGE_PAYLOAD)
+        return bad_loc(e, loc);
+    *bytes = page + off + ENTRY_HEADER;
+    return 0;
+}
+
+static void dict_key(uint8_t *key, uint64_t hash, uint64_t loc) {
+    format_put_be(key, hash, 8);
+    format_put_be(key + 8, loc, DICT_LOC_BYTES);
+}
+
+int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *bytes, size_t len,
+              uint64_t *loc, err *e) {
+    uint8_t key[DICT_KEY_SIZE];
+    uint64_t hash = entry_hash(kind, bytes, len);
+    dict_key(key, hash, 0);
+    btree_cursor c;
+    int rc = btree_cursor_init(&c, pg, root, DICT_KEY_SIZE, e);
+    uint8_t *scratch = rc == 0 ? malloc(FORMAT_PAGE_SIZE) : NULL;
+    if (rc == 0 && !scratch)
+        rc = err_set(e, ERR(INT, 0), "out of memory");
+    if (rc == 0)
+        rc = btree_seek(&c, key, 8, e);
+    const uint8_t *k = NULL;
+    while (rc == 0 && (rc = btree_next(&c, &k, e)) == 1 && memcmp(k, key, 8) == 0) {
+        uint64_t at = format_get_be(k + 8, DICT_LOC_BYTES);
+        int got_kind;
+        const uint8_t *got;
+        size_t got_len;
+        rc = dict_read(d, pg, at, scratch, &got_kind, &got, &got_len, e);
+        if (rc == 0 && got_kind == kind && got_len == len && memcmp(got, bytes, len) == 0) {
+            *loc = at;
+            rc = 1;
+            break;
+        }
+    }
+    if (rc == 1 && (!k || memcmp(k, key, 8) != 0))
+        rc = 0;
+    free(scratch);
+    btree_cursor_free(&c);
+    return rc;
+}
+
+static int add_big(dict *d, const void *bytes, size_t len, uint64_t *loc, err *e) {
+    if (d->big_count == d->big_cap) {
+        size_t cap = d->big_cap ? d->big_cap * 2 : 8;
+        char **b = realloc(d->big, cap * sizeof *b);
+        if (b)
+            d->big = b;
+        size_t *l = b ? realloc(d->big_len, cap * sizeof *l) : NULL;
+        if (!l)
+            return err_set(e, ERR(INT, 0), "out of memory");
+        d->big_len = l;
+        d->big_cap = cap;
+    }
+    char *copy = malloc(len ? len : 1);
+    if (!copy)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    memcpy(copy, bytes, len);
+    d->big[d->big_count] = copy;
+    d->big_len[d->big_count] = len;
+    *loc = BIG_FLAG | d->big_count++;
+    return 0;
+}
+
+/* Appends to the heap page being filled, starting a new one when it is
+ * full or was committed by a checkpoint. */
+static int add_heap(dict *d, pager *pg, int kind, const void *bytes, size_t len, uint64_t *loc,
+                    err *e) {
+    uint8_t *page = d->heap_page ? pager_dirty(pg, d->heap_page) : NULL;
+    if (!page || d->heap_used + ENTRY_HEADER + len > FORMAT_PAGE_PAYLOAD) {
+        int rc = pager_alloc(pg, &d->heap_page, &page, e);
+        if (rc != 0)
+            return rc;
+        d->heap_used = 0;
+    }
+    uint8_t *at = page + d->heap_used;
+    at[0] = (uint8_t)kind;
+    format_put_le(at + 1, len, 2);
+    memcpy(at + ENTRY_HEADER, bytes, len);
+    *loc = ((uint64_t)d->heap_page << 12) | d->heap_used;
+    d->heap_used += (uint32_t)(ENTRY_HEADER + len);
+    return 0;
+}
+
+int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes, size_t len,
+                uint64_t *loc, bool *added, err *e) {
+    int rc = dict_find(d, pg, *root, kind, bytes, len, loc, e);
+    *added = false;
+    if (rc == 1)
+        return 0;
+    if (rc != 0)
+        return rc;
+    rc = len + ENTRY_HEADER > FORMAT_PAGE_PAYLOAD ? add_big(d, bytes, len, loc, e)
+                                                  : add_heap(d, pg, kind, bytes, len, loc, e);
+    if (rc != 0)
+        return rc;
+    uint8_t key[DICT_KEY_SIZE];
+    dict_key(key, entry_hash(kind, bytes, len), *loc);
+    rc = btree_insert(pg, root, DICT_KEY_SIZE, key, e);
+    *added = rc == 0;
+    return rc;
+}

@@ -1,0 +1,53 @@
+/* The dictionary: every entity UUID and every text (attribute, keyword or
+ * string value) is stored once, in heap pages, and facts refer to it by its
+ * 48-bit location: page number << 12 | offset in the page. A B+tree (the
+ * header's DICT root) maps (64-bit hash, location) so an entry can be found
+ * from its bytes.
+ *
+ * Heap entry: u8 kind (1 UUID, 2 text), u16 length (LE), the bytes. Entries
+ * never span pages; after a checkpoint the next entry starts a new page, so
+ * committed pages are never written again. Texts longer than a heap page
+ * exist only in memory databases (file-backed ones cap values at 4,068
+ * bytes, spec 4.2 item 9): they live in a side table and their location has
+ * bit 47 set.
+ *
+ * Readers may call dict_find and dict_read concurrently; dict_intern is for
+ * the single writer. STG-009: a location or entry that cannot be right. */
+#ifndef MG_STORAGE_DICT_H
+#define MG_STORAGE_DICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "storage/pager.h"
+
+enum { DICT_UUID = 1, DICT_TEXT = 2 };
+
+#define DICT_KEY_SIZE 14
+#define DICT_LOC_BYTES 6
+
+typedef struct dict {
+    uint32_t heap_page; /* dirty page being filled, or 0 */
+    uint32_t heap_used;
+    char **big; /* memory databases: texts too long for a page */
+    size_t *big_len;
+    size_t big_count, big_cap;
+} dict;
+
+void dict_init(dict *d);
+void dict_free(dict *d);
+
+/* 1 with *loc when present, 0 when absent, or an error. */
+int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *bytes, size_t len,
+              uint64_t *loc, err *e);
+/* Finds or adds; *added tells which. */
+int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes, size_t len,
+                uint64_t *loc, bool *added, err *e);
+/* The entry at `loc`: *bytes points into `page` (FORMAT_PAGE_SIZE bytes of
+ * scratch) or into the side table. */
+int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
+              const uint8_t **bytes, size_t *len, err *e);
+
+#endif

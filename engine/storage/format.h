@@ -1,0 +1,104 @@
+/* The on-disk layout shared by the pager, the B+trees, the dictionary and
+ * the WAL (docs/file-format.md describes it byte by byte): page geometry,
+ * the header, and fixed-width integer coding. Integers inside B+tree keys
+ * are big-endian so that memcmp orders them; everything else is
+ * little-endian. */
+#ifndef MG_STORAGE_FORMAT_H
+#define MG_STORAGE_FORMAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define FORMAT_MAGIC "MINIGRAF"
+#define FORMAT_VERSION 2u
+#define FORMAT_PAGE_SIZE 4096u
+/* Every page ends with a CRC-32 of its payload followed by its page number,
+ * so a page written at the wrong place fails its check too. */
+#define FORMAT_PAGE_PAYLOAD (FORMAT_PAGE_SIZE - 4u)
+/* Pages 0 and 1 are the two header slots; checkpoints alternate. */
+#define FORMAT_HEADER_SLOTS 2u
+#define FORMAT_FIRST_DATA_PAGE 2u
+
+/* The B+trees whose roots the header holds. */
+enum {
+    TREE_EAVT,
+    TREE_AEVT,
+    TREE_AVET,
+    TREE_VAET,
+    TREE_TXLOG, /* every record in commit order */
+    TREE_DICT,  /* dictionary: hash of an entry -> its heap location */
+    TREE_COUNT
+};
+
+/* The logical content of a header slot (byte offsets in file-format.md). */
+typedef struct format_header {
+    uint64_t generation; /* +1 per checkpoint; the newest valid slot wins */
+    uint64_t page_count; /* pages in use, header slots included */
+    uint64_t tx_count;
+    uint64_t fact_count;   /* records; also the next record sequence number */
+    uint64_t entity_count; /* distinct entities in the dictionary */
+    uint32_t roots[TREE_COUNT]; /* 0: empty tree */
+} format_header;
+
+static inline void format_put_le(uint8_t *p, uint64_t v, int n) {
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t format_get_le(const uint8_t *p, int n) {
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static inline void format_put_be(uint8_t *p, uint64_t v, int n) {
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+}
+
+static inline uint64_t format_get_be(const uint8_t *p, int n) {
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* Signed values flip the sign bit so that big-endian memcmp order is
+ * numeric order; memcpy avoids implementation-defined conversions. */
+static inline uint64_t format_sortable_i64(int64_t v) {
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u ^ UINT64_C(0x8000000000000000);
+}
+
+static inline int64_t format_from_sortable(uint64_t u) {
+    u ^= UINT64_C(0x8000000000000000);
+    int64_t v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Page checksum over the payload and the page number. */
+uint32_t format_page_crc(const uint8_t *page, uint32_t pgno);
+void format_seal_page(uint8_t *page, uint32_t pgno);
+bool format_page_ok(const uint8_t *page, uint32_t pgno);
+
+/* Encodes a header into a full page (sealed for slot `slot`). */
+void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page);
+
+typedef enum format_slot_state {
+    SLOT_VALID,
+    SLOT_BAD_MAGIC,
+    SLOT_OLD_VERSION,    /* an earlier format this release cannot read */
+    SLOT_NEW_VERSION,    /* a later format */
+    SLOT_BAD_PAGE_SIZE,
+    SLOT_BAD_CHECKSUM
+} format_slot_state;
+
+/* Checks and decodes one header slot; *version gets the stored version. */
+format_slot_state format_decode_header(const uint8_t *page, uint32_t slot, format_header *h,
+                                       uint32_t *version);
+
+#endif

@@ -1,0 +1,62 @@
+/* Pages of the database file. Committed pages (below the header's page
+ * count) are immutable: they are read on demand, checked against their
+ * checksum, and kept in an LRU page cache. Pages allocated since the last
+ * checkpoint are "dirty": they live in memory, numbered from the committed
+ * page count up, and a checkpoint writes them all, syncs, then switches the
+ * header (two alternating slots) and syncs again. A crash before the header
+ * switch leaves the old header pointing at untouched old pages.
+ *
+ * An in-memory pager has only dirty pages and no file.
+ *
+ * Concurrency: the store serialises writers (alloc, dirty access,
+ * checkpoint) against readers (pager_read) with its read-write lock; reads
+ * may run in parallel.
+ *
+ * STG codes: 001 file shorter than its header, 002 not a minigraf file,
+ * 003 a newer format, 004 no header slot with a valid checksum, 006
+ * unsupported page size, 007 header page count beyond the end of the file
+ * (truncated), 008 page number out of range, 010-015 I/O (open, read,
+ * write, sync, truncate, stat), 017 the file would exceed 2^32 pages,
+ * 028 an older format (v1) this release cannot read, 029 page checksum
+ * mismatch met by a read. */
+#ifndef MG_STORAGE_PAGER_H
+#define MG_STORAGE_PAGER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "storage/format.h"
+#include "storage/vfs.h"
+
+typedef struct pager pager;
+
+/* Opens (creating when empty and writable) the file at `path` under the
+ * process registry and file lock (store_lock.h), and reads the newest valid
+ * header slot into *h. `cache_pages` sizes the page cache. */
+int pager_open_file(const char *path, bool read_only, bool allow_unlocked, size_t cache_pages,
+                    pager **out, format_header *h, err *e);
+int pager_open_memory(pager **out, format_header *h, err *e);
+void pager_close(pager *p);
+
+bool pager_is_memory(const pager *p);
+const char *pager_path(const pager *p);
+
+/* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes). */
+int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e);
+/* The writable buffer of a dirty page, or NULL when `pgno` is committed. */
+uint8_t *pager_dirty(pager *p, uint32_t pgno);
+/* A new zeroed dirty page. */
+int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e);
+/* Pages in use (committed + dirty): the header's page count after the next
+ * checkpoint. */
+uint32_t pager_page_count(const pager *p);
+bool pager_has_dirty(const pager *p);
+
+/* Writes the dirty pages and a header carrying `h`'s counts and roots
+ * (generation and page count are filled in here), syncing before and after
+ * the header switch. On failure nothing changes in memory. */
+int pager_checkpoint(pager *p, format_header *h, err *e);
+
+#endif

@@ -1,0 +1,103 @@
+#include "storage/vfs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static ssize_t posix_pread(void *ctx, int fd, void *dst, size_t len, uint64_t off) {
+    (void)ctx;
+    return pread(fd, dst, len, (off_t)off);
+}
+
+static ssize_t posix_pwrite(void *ctx, int fd, const void *src, size_t len, uint64_t off) {
+    (void)ctx;
+    return pwrite(fd, src, len, (off_t)off);
+}
+
+static int posix_sync(void *ctx, int fd) {
+    (void)ctx;
+    return fdatasync(fd);
+}
+
+static int posix_truncate(void *ctx, int fd, uint64_t size) {
+    (void)ctx;
+    return ftruncate(fd, (off_t)size);
+}
+
+static int posix_size(void *ctx, int fd, uint64_t *out) {
+    (void)ctx;
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return -1;
+    *out = (uint64_t)st.st_size;
+    return 0;
+}
+
+static const vfs posix_vfs = {posix_pread, posix_pwrite, posix_sync, posix_truncate, posix_size,
+                              NULL};
+static const vfs *current = &posix_vfs;
+
+const vfs *vfs_posix(void) {
+    return &posix_vfs;
+}
+
+const vfs *vfs_default(void) {
+    return current;
+}
+
+void vfs_set_default(const vfs *v) {
+    current = v ? v : &posix_vfs;
+}
+
+int vfs_read_all(const vfs *v, int fd, void *dst, size_t len, uint64_t off) {
+    unsigned char *p = dst;
+    while (len > 0) {
+        ssize_t n = v->pread(v->ctx, fd, p, len, off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+        off += (uint64_t)n;
+    }
+    return 0;
+}
+
+int vfs_write_all(const vfs *v, int fd, const void *src, size_t len, uint64_t off) {
+    const unsigned char *p = src;
+    while (len > 0) {
+        ssize_t n = v->pwrite(v->ctx, fd, p, len, off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
+            return -1;
+        }
+        p += n;
+        len -= (size_t)n;
+        off += (uint64_t)n;
+    }
+    return 0;
+}
+
+int vfs_sync_dir(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+        return -1;
+    int fd = open(dir, O_RDONLY);
+    free(dir);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd) != 0 && errno != EINVAL ? -1 : 0;
+    close(fd);
+    return rc;
+}

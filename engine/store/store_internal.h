@@ -1,0 +1,28 @@
+/* The store object, shared by store.c (writes) and store_reader.c. */
+#ifndef MG_STORE_STORE_INTERNAL_H
+#define MG_STORE_STORE_INTERNAL_H
+
+#include <pthread.h>
+
+#include "storage/dict.h"
+#include "storage/format.h"
+#include "storage/pager.h"
+#include "storage/wal.h"
+#include "store/store.h"
+
+struct store {
+    pthread_rwlock_t rw; /* readers vs. applying a commit or checkpointing */
+    pager *pg;
+    wal *log; /* NULL in memory */
+    dict dic;
+    format_header h; /* the live header: roots and counts with dirty pages */
+    store_options opts;
+    uint64_t pending_facts; /* in the WAL since the last checkpoint */
+    bool broken;            /* a logged commit failed to apply */
+};
+
+/* Encodes a value's V field, interning (writer) or looking up (reader) its
+ * text or UUID. `intern` NULL: lookup only; returns 0 when absent. */
+int store_value_field(store *s, const value *v, bool intern, uint8_t out[FACT_V_SIZE], err *e);
+
+#endif

@@ -1,0 +1,292 @@
+/* Readers: a snapshot of the store (its read lock), index scans, and the
+ * decoding of stored identifiers back into values. Decoded texts and UUIDs
+ * are copied once per reader into its arena, so values handed out stay
+ * valid until store_reader_close. */
+#include "store/store_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/htab.h"
+#include "storage/btree.h"
+
+typedef struct decoded {
+    uint64_t loc;
+    const char *ptr;
+    size_t len;
+} decoded;
+
+struct store_reader {
+    store *s;
+    format_header h; /* the snapshot */
+    arena mem;
+    decoded *memo;
+    size_t memo_count, memo_cap;
+    htab memo_map;
+    uint8_t *scratch; /* one page */
+};
+
+struct store_scan {
+    store_reader *r;
+    int order;
+    btree_cursor c;
+    uint8_t prefix[FACT_KEY_SIZE];
+    size_t plen;
+};
+
+static int oom(err *e) {
+    return err_set(e, ERR(INT, 0), "out of memory");
+}
+
+int store_reader_open(store *s, store_reader **out, err *e) {
+    store_reader *r = calloc(1, sizeof *r);
+    uint8_t *scratch = malloc(FORMAT_PAGE_SIZE);
+    if (!r || !scratch) {
+        free(r);
+        free(scratch);
+        return oom(e);
+    }
+    r->s = s;
+    r->scratch = scratch;
+    arena_init(&r->mem);
+    htab_init(&r->memo_map);
+    pthread_rwlock_rdlock(&s->rw);
+    r->h = s->h;
+    *out = r;
+    return 0;
+}
+
+void store_reader_close(store_reader *r) {
+    if (!r)
+        return;
+    pthread_rwlock_unlock(&r->s->rw);
+    arena_free(&r->mem);
+    htab_free(&r->memo_map);
+    free(r->memo);
+    free(r->scratch);
+    free(r);
+}
+
+uint64_t store_reader_tx_count(const store_reader *r) {
+    return r->h.tx_count;
+}
+
+uint64_t store_reader_fact_count(const store_reader *r) {
+    return r->h.fact_count;
+}
+
+uint64_t store_reader_entity_count(const store_reader *r) {
+    return r->h.entity_count;
+}
+
+int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {
+    return dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], DICT_UUID, u->bytes, 16, id, e);
+}
+
+int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {
+    return dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], DICT_TEXT, text, len, id, e);
+}
+
+int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_SIZE], err *e) {
+    return store_value_field(r->s, v, false, out, e);
+}
+
+static uint64_t loc_hash(uint64_t loc) {
+    loc *= UINT64_C(0x9e3779b97f4a7c15);
+    return loc ^ (loc >> 29);
+}
+
+typedef struct memo_key {
+    const store_reader *r;
+    uint64_t loc;
+} memo_key;
+
+static bool memo_eq(const void *ctx, uint32_t id) {
+    const memo_key *k = ctx;
+    return k->r->memo[id].loc == k->loc;
+}
+
+static int memo_add(store_reader *r, uint64_t loc, const uint8_t *bytes, size_t len,
+                    const decoded **out, err *e) {
+    if (r->memo_count == r->memo_cap) {
+        size_t cap = r->memo_cap ? r->memo_cap * 2 : 64;
+        decoded *grown = realloc(r->memo, cap * sizeof *grown);
+        if (!grown)
+            return oom(e);
+        r->memo = grown;
+        r->memo_cap = cap;
+    }
+    char *copy = arena_strndup(&r->mem, (const char *)bytes, len);
+    if (!copy || r->memo_count >= UINT32_MAX - 1 ||
+        htab_insert(&r->memo_map, loc_hash(loc), (uint32_t)r->memo_count) != 0)
+        return oom(e);
+    r->memo[r->memo_count] = (decoded){loc, copy, len};
+    *out = &r->memo[r->memo_count++];
+    return 0;
+}
+
+/* The dictionary entry at `loc`, which must be of `kind`. */
+static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out, err *e) {
+    memo_key k = {r, loc};
+    uint32_t id = htab_find(&r->memo_map, loc_hash(loc), memo_eq, &k);
+    if (id != HTAB_NONE) {
+        *out = &r->memo[id];
+        return 0;
+    }
+    int got;
+    const uint8_t *bytes;
+    size_t len;
+    int rc = dict_read(&r->s->dic, r->s->pg, loc, r->scratch, &got, &bytes, &len, e);
+    if (rc != 0)
+        return rc;
+    if (got != kind || (kind == DICT_UUID && len != 16))
+        return err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
+                       (unsigned long long)loc);
+    return memo_add(r, loc, bytes, len, out, e);
+}
+
+static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
+    const decoded *d;
+    int rc = resolve(r, loc, DICT_UUID, &d, e);
+    if (rc == 0)
+        memcpy(u->bytes, d->ptr, 16);
+    return rc;
+}
+
+static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e) {
+    uint64_t payload = format_get_be(field + 1, 8);
+    const decoded *d;
+    double f;
+    int rc = 0;
+    switch (field[0]) {
+    case VT_INTEGER: *v = value_integer(format_from_sortable(payload)); return 0;
+    case VT_FLOAT: memcpy(&f, &payload, sizeof f); *v = value_float(f); return 0;
+    case VT_BOOLEAN: *v = value_boolean(payload != 0); return 0;
+    case VT_NULL: *v = value_null(); return 0;
+    case VT_REF:
+        *v = value_ref((uuid128){{0}});
+        return decode_uuid(r, payload, &v->as.ref, e);
+    case VT_STRING:
+    case VT_KEYWORD:
+        rc = resolve(r, payload, DICT_TEXT, &d, e);
+        if (rc == 0)
+            *v = field[0] == VT_STRING ? value_string(d->ptr, d->len) : value_keyword(d->ptr, d->len);
+        return rc;
+    default: break;
+    }
+    return err_set(e, ERR(STG, 8), "corrupt index record: value type %u", (unsigned)field[0]);
+}
+
+static int decode_rec(store_reader *r, int order, const uint8_t *key, store_rec *out, err *e) {
+    fact_key_decode(order, key, &out->ids);
+    const fact_ids *ids = &out->ids;
+    fact *f = &out->f;
+    const decoded *a; /* into r->memo: read before the next resolve grows it */
+    int rc = decode_uuid(r, ids->e, &f->entity, e);
+    if (rc == 0)
+        rc = resolve(r, ids->a, DICT_TEXT, &a, e);
+    if (rc == 0)
+        f->attribute = value_keyword(a->ptr, a->len);
+    if (rc == 0)
+        rc = decode_value(r, ids->v, &f->v, e);
+    if (rc != 0)
+        return rc;
+    f->tx_count = ids->tx_count;
+    f->tx_id = ids->tx_id;
+    f->valid_from = ids->valid_from;
+    f->valid_to = ids->valid_to;
+    f->asserted = ids->asserted;
+    return 0;
+}
+
+/* The index for a bound set and how many leading fields it fixes. */
+static int choose_order(const store_bound *b, int *fields) {
+    if (b->has_e) {
+        *fields = b->has_a ? (b->has_v ? 3 : 2) : 1;
+        return TREE_EAVT;
+    }
+    if (b->has_a) {
+        *fields = b->has_v ? 2 : 1;
+        return b->has_v ? TREE_AVET : TREE_AEVT;
+    }
+    if (b->has_v && b->ids.v[0] == VT_REF) {
+        *fields = 1;
+        return TREE_VAET;
+    }
+    *fields = 0;
+    return TREE_EAVT;
+}
+
+static int scan_start(store_reader *r, int order, const fact_ids *ids, int fields,
+                      store_scan **out, err *e) {
+    store_scan *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return oom(e);
+    sc->r = r;
+    sc->order = order;
+    sc->plen = fields ? fact_key_prefix(order, ids, fields, sc->prefix) : 0;
+    int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], FACT_KEY_SIZE, e);
+    if (rc == 0)
+        rc = btree_seek(&sc->c, sc->prefix, sc->plen, e);
+    if (rc != 0) {
+        store_scan_close(sc);
+        return rc;
+    }
+    *out = sc;
+    return 0;
+}
+
+int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e) {
+    int fields;
+    int order = choose_order(b, &fields);
+    return scan_start(r, order, &b->ids, fields, out, e);
+}
+
+int store_scan_order(store_reader *r, int order, store_scan **out, err *e) {
+    if (order < TREE_EAVT || order > TREE_TXLOG)
+        return err_set(e, ERR(INT, 0), "internal: no such index order %d", order);
+    return scan_start(r, order, NULL, 0, out, e);
+}
+
+/* The next key inside the scan's prefix: 1, 0 at the end, or an error. */
+static int next_key(store_scan *sc, const uint8_t **key, err *e) {
+    int rc = btree_next(&sc->c, key, e);
+    if (rc == 1 && memcmp(*key, sc->prefix, sc->plen) != 0) {
+        sc->c.depth = 0;
+        return 0;
+    }
+    return rc;
+}
+
+int store_scan_next(store_scan *sc, store_rec *out, err *e) {
+    const uint8_t *key;
+    int rc = next_key(sc, &key, e);
+    if (rc != 1)
+        return rc;
+    rc = decode_rec(sc->r, sc->order, key, out, e);
+    return rc == 0 ? 1 : rc;
+}
+
+void store_scan_close(store_scan *sc) {
+    if (!sc)
+        return;
+    btree_cursor_free(&sc->c);
+    free(sc);
+}
+
+int store_count(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
+    store_scan *sc;
+    int rc = store_scan_open(r, b, &sc, e);
+    if (rc != 0)
+        return rc;
+    size_t n = 0;
+    const uint8_t *key;
+    while (n < cap && (rc = next_key(sc, &key, e)) == 1)
+        n++;
+    store_scan_close(sc);
+    if (rc > 1)
+        return rc;
+    *out = n;
+    return 0;
+}

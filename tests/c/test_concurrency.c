@@ -1,0 +1,147 @@
+/* Concurrency (minigraf.h; ARCHITECTURE.md §1 "concurrency model"):
+ * reader threads query while a writer commits and checkpoints, and every
+ * answer comes from one consistent snapshot; two processes contend for the
+ * write lock of one file (STG-026). */
+#include <pthread.h>
+#include <sys/wait.h>
+
+#include "support.h"
+
+#define WRITES 150
+#define READERS 4
+
+typedef struct shared {
+    MiniGrafDb *db;
+    volatile int done; /* set by the writer; read racily only as a hint */
+    pthread_mutex_t mu;
+    int bad, queries;
+} shared;
+
+/* Each transaction adds one :n and one :m fact, so a snapshot holds k of
+ * each and the cross product below has exactly k*k rows. A reader that saw
+ * half a transaction would count k*(k+1). */
+static void *reader(void *arg)
+{
+    shared *sh = arg;
+    int bad = 0, queries = 0, done = 0;
+    while (!done) {
+        pthread_mutex_lock(&sh->mu);
+        done = sh->done;
+        pthread_mutex_unlock(&sh->mu);
+        char *out = minigraf_execute(sh->db, "(query [:find ?v ?w :where [?e :n ?v] [?f :m ?w]])");
+        if (out == NULL) {
+            bad++;
+            continue;
+        }
+        long rows = 0;
+        for (const char *p = strstr(out, "\"results\":[") + 11; *p; p++)
+            rows += *p == '[';
+        long k = 0;
+        while (k * k < rows)
+            k++;
+        bad += k * k != rows;
+        queries++;
+        minigraf_string_free(out);
+    }
+    pthread_mutex_lock(&sh->mu);
+    sh->bad += bad;
+    sh->queries += queries;
+    pthread_mutex_unlock(&sh->mu);
+    return NULL;
+}
+
+static void run_writer_and_readers(MiniGrafDb *db, int checkpoint_every)
+{
+    shared sh = {.db = db};
+    pthread_mutex_init(&sh.mu, NULL);
+    pthread_t t[READERS];
+    for (int i = 0; i < READERS; i++)
+        pthread_create(&t[i], NULL, reader, &sh);
+    for (int i = 0; i < WRITES; i++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "(transact [[:e%d :n %d] [:e%d :m %d]])", i, i, i, i);
+        char *out = minigraf_execute(db, cmd);
+        CHECK(out != NULL);
+        minigraf_string_free(out);
+        if (checkpoint_every && i % checkpoint_every == 0)
+            CHECK_INT_EQ(minigraf_checkpoint(db), 0);
+    }
+    pthread_mutex_lock(&sh.mu);
+    sh.done = 1;
+    pthread_mutex_unlock(&sh.mu);
+    for (int i = 0; i < READERS; i++)
+        pthread_join(t[i], NULL);
+    CHECK_INT_EQ(sh.bad, 0);
+    CHECK(sh.queries > 0);
+    pthread_mutex_destroy(&sh.mu);
+}
+
+TEST(readers_see_whole_transactions_while_a_writer_commits_in_memory)
+{
+    MiniGrafDb *db = minigraf_open_in_memory();
+    REQUIRE(db != NULL);
+    run_writer_and_readers(db, 0);
+    minigraf_close(db);
+}
+
+TEST(readers_see_whole_transactions_while_a_writer_commits_and_checkpoints)
+{
+    temp_db_path t;
+    temp_db_make(&t);
+    char *error = NULL;
+    MiniGrafDb *db = minigraf_open_with_options(
+        t.path, "{\"wal_checkpoint_threshold\": 40, \"synchronous\": \"normal\"}", &error);
+    REQUIRE(db != NULL);
+    run_writer_and_readers(db, 25);
+    minigraf_close(db);
+    db = minigraf_open(t.path);
+    REQUIRE(db != NULL);
+    uint64_t n = 0;
+    CHECK(minigraf_current_tx_count(db, &n) == 0 && n == WRITES);
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
+/* The child holds the file open for writing until told to exit. */
+TEST(two_processes_contend_for_the_write_lock)
+{
+    temp_db_path t;
+    temp_db_make(&t);
+    int go[2], ready[2];
+    REQUIRE(pipe(go) == 0 && pipe(ready) == 0);
+    pid_t child = fork();
+    if (child == 0) {
+        MiniGrafDb *db = minigraf_open(t.path);
+        char *out = db ? minigraf_execute(db, "(transact [[:a :n 1]])") : NULL;
+        char c = out ? 'y' : 'n';
+        minigraf_string_free(out);
+        if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+            _exit(2);
+        minigraf_close(db);
+        _exit(0);
+    }
+    char c = 0;
+    CHECK(read(ready[0], &c, 1) == 1 && c == 'y');
+    char *error = NULL;
+    MiniGrafDb *db = minigraf_open_with_options(t.path, NULL, &error);
+    CHECK(db == NULL);
+    CHECK(error != NULL && strncmp(error, "[STG-026] ", 10) == 0);
+    minigraf_string_free(error);
+    error = NULL;
+    db = minigraf_open_with_options(t.path, "{\"read_only\": true}", &error);
+    CHECK(db == NULL && error != NULL && strncmp(error, "[STG-026] ", 10) == 0);
+    minigraf_string_free(error);
+    CHECK(write(go[1], "x", 1) == 1);
+    int status = 0;
+    waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    db = minigraf_open(t.path); /* free once the writer is gone */
+    REQUIRE(db != NULL);
+    EXPECT_EXEC(db, "(query [:find ?v :where [:a :n ?v]])", "{\"variables\":[\"?v\"],\"results\":[[1]]}");
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
+CHECK_MAIN(TEST_ENTRY(readers_see_whole_transactions_while_a_writer_commits_in_memory),
+           TEST_ENTRY(readers_see_whole_transactions_while_a_writer_commits_and_checkpoints),
+           TEST_ENTRY(two_processes_contend_for_the_write_lock))
