@@ -229,6 +229,104 @@ MINIGRAF_API int minigraf_cursor_last_error_code(const MiniGrafCursor *cursor);
 MINIGRAF_API void minigraf_cursor_free(MiniGrafCursor *cursor);
 
 /* ------------------------------------------------------------------------
+ * Fact log: every stored fact version, as typed records
+ *
+ * A record is one JSON object:
+ *   {"entity":"<uuid>","attribute":":person/age",
+ *    "value":{"type":"integer","value":30},
+ *    "tx_count":1,"tx_id":1717000000123,
+ *    "valid_from":1717000000123,"valid_to":9223372036854775807,
+ *    "asserted":true}
+ * "value" uses the typed form of MINIGRAF_FORMAT_TYPED, so a record round
+ * trips losslessly (keyword vs string vs ref, integer vs float, NaN).
+ * Since 0.1.0.
+ * ---------------------------------------------------------------------- */
+
+typedef struct MiniGrafFactLog MiniGrafFactLog;
+
+/* Opens a stream over the fact records of `db`, as the database stands now
+ * (later commits are not seen). `filter_json` is NULL (every record) or a
+ * JSON object with any of these keys:
+ *   "attributes"          ["…", …] keep records whose attribute is one of
+ *                         these keywords (text with the ':')
+ *   "attribute_prefixes"  ["…", …] … or starts with one of these texts
+ *                         (with "attributes", a record passes if it matches
+ *                         either list)
+ *   "entities"            ["<uuid>", …] keep records of these entities
+ *   "tx_from", "tx_to"    integers: keep tx_from <= tx_count <= tx_to
+ *   "window"              {"from": ms, "to": ms}: keep records whose valid
+ *                         window [valid_from, valid_to) overlaps [from, to);
+ *                         either bound may be omitted
+ *   "order"               "tx" (default): commit order, and statement order
+ *                         within a transaction; "storage": the order of the
+ *                         entity index (entity, attribute, value, tx), the
+ *                         cheapest to produce
+ * Unknown keys, wrong types and malformed JSON fail with API-017. Returns
+ * NULL on error (see minigraf_last_error on `db`). Free with
+ * minigraf_fact_log_free(). */
+MINIGRAF_API MiniGrafFactLog *minigraf_fact_log(MiniGrafDb *db, const char *filter_json);
+
+/* The next at most `max_records` records (0 counts as 1) as a JSON array of
+ * record objects. NULL at the end (then the last error is NULL) or on error.
+ * Free with minigraf_string_free(). */
+MINIGRAF_API char *minigraf_fact_log_next_batch(MiniGrafFactLog *log, size_t max_records);
+
+MINIGRAF_API const char *minigraf_fact_log_last_error(const MiniGrafFactLog *log);
+MINIGRAF_API int minigraf_fact_log_last_error_code(const MiniGrafFactLog *log);
+/* NULL and a second free are harmless. */
+MINIGRAF_API void minigraf_fact_log_free(MiniGrafFactLog *log);
+
+/* ------------------------------------------------------------------------
+ * Log writer: builds a new database file from fact records
+ *
+ * The records of a fact log, appended in its "tx" order, rebuild a database
+ * that answers every query identically — including :as-of and the
+ * transaction counter. Since 0.1.0.
+ * ---------------------------------------------------------------------- */
+
+typedef struct MiniGrafLogWriter MiniGrafLogWriter;
+
+/* Starts writing a new database file at `path`, which must not exist
+ * (STG-043 otherwise). `options_json`: NULL or {"synchronous": ...,
+ * "page_cache_size": ...} as for minigraf_open_with_options. On failure
+ * returns NULL and stores a message in `*error_out` (if not NULL) that the
+ * caller frees with minigraf_string_free(). */
+MINIGRAF_API MiniGrafLogWriter *minigraf_log_writer_create(const char *path,
+                                                           const char *options_json,
+                                                           char **error_out);
+
+/* Appends one record (a JSON object as produced by the fact log). Records
+ * must come in non-decreasing tx_count order, greater than the writer's
+ * current counter or equal to it; records with the same tx_count form one
+ * transaction. Errors: API-017 for a malformed record, a decreasing
+ * tx_count or an empty valid window; API-018 after finish. Returns 0 or the
+ * error code. */
+MINIGRAF_API int minigraf_log_writer_append(MiniGrafLogWriter *w, const char *record_json);
+
+/* Appends a JSON array of records, all or nothing. */
+MINIGRAF_API int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const char *records_json);
+
+/* Raises the transaction counter to `tx_count` with empty transactions
+ * (as a source database's empty transacts and no-op retractions did), so
+ * the rebuilt counter matches. A value below the current counter is
+ * API-017. */
+MINIGRAF_API int minigraf_log_writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count);
+
+/* The writer's transaction counter so far. */
+MINIGRAF_API int minigraf_log_writer_tx_count(MiniGrafLogWriter *w, uint64_t *out);
+
+/* Commits everything, checkpoints and closes the file; the writer can then
+ * only be freed. A second finish fails with API-018. */
+MINIGRAF_API int minigraf_log_writer_finish(MiniGrafLogWriter *w);
+
+MINIGRAF_API const char *minigraf_log_writer_last_error(const MiniGrafLogWriter *w);
+MINIGRAF_API int minigraf_log_writer_last_error_code(const MiniGrafLogWriter *w);
+
+/* Frees the writer. An unfinished writer is abandoned: the partial file
+ * (and its WAL) is deleted. NULL and a second free are harmless. */
+MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
+
+/* ------------------------------------------------------------------------
  * Memory
  * ---------------------------------------------------------------------- */
 
