@@ -1,6 +1,7 @@
 /* The per-query memory meter: a counter with a ceiling. */
 #include "exec/meter.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 void meter_init(meter *m, size_t limit_bytes) {
@@ -12,11 +13,9 @@ void meter_init(meter *m, size_t limit_bytes) {
 int meter_charge(meter *m, size_t bytes, const char *op, err *e) {
     if (!m)
         return 0;
-    /* Written as a subtraction so that a huge request cannot wrap around. */
-    if (m->limit != 0 && (m->used > m->limit || bytes > m->limit - m->used))
-        return err_set(e, ERR(QRY, 12), "query memory limit of %zu bytes exceeded in %s",
-                       m->limit, op);
-    if (bytes > SIZE_MAX - m->used)
+    /* Tested before adding, so that a huge request cannot wrap around. */
+    bool wraps = bytes > SIZE_MAX - m->used;
+    if (wraps || (m->limit != 0 && m->used + bytes > m->limit))
         return err_set(e, ERR(QRY, 12), "query memory limit of %zu bytes exceeded in %s",
                        m->limit, op);
     m->used += bytes;
