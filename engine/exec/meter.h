@@ -1,0 +1,33 @@
+/* The per-query memory meter (spec 8.14, decision D8).
+ *
+ * Every operator that retains rows (hash tables, aggregate states, window
+ * buffers, sort buffers, derived relations) charges the bytes it keeps and
+ * releases them when it lets go. Crossing the limit fails the query with
+ * QRY-012 naming the operator; nothing is charged by a failed call, so the
+ * caller can unwind normally.
+ *
+ * One meter belongs to one query and is used by one thread at a time. */
+#ifndef MG_EXEC_METER_H
+#define MG_EXEC_METER_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+
+typedef struct meter {
+    size_t limit; /* bytes; 0 = unlimited */
+    size_t used;
+    size_t peak;
+} meter;
+
+void meter_init(meter *m, size_t limit_bytes);
+
+/* Adds `bytes` to the meter. Returns 0, or QRY-012 "query memory limit of N
+ * bytes exceeded in <op>" (with `used` unchanged) when the total would pass
+ * the limit. `m` may be NULL: then nothing is counted and 0 is returned. */
+int meter_charge(meter *m, size_t bytes, const char *op, err *e);
+
+/* Gives back bytes charged earlier (never more than `used`). NULL: no-op. */
+void meter_release(meter *m, size_t bytes);
+
+#endif

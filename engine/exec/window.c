@@ -1,0 +1,249 @@
+/* Window functions (spec 11.2, 11.4): partition, sort, running frame. */
+#include "exec/window.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/htab.h"
+#include "exec/compare.h"
+
+static const char *const window_names[] = {
+    [WINDOW_ROW_NUMBER] = "row-number", [WINDOW_RANK] = "rank", [WINDOW_COUNT] = "count",
+    [WINDOW_SUM] = "sum",               [WINDOW_MIN] = "min",   [WINDOW_MAX] = "max",
+    [WINDOW_AVG] = "avg",               [WINDOW_LAG] = "lag",   [WINDOW_LEAD] = "lead",
+};
+
+bool window_lookup(const char *name, size_t len, window_fn *out) {
+    for (size_t fn = 0; fn < sizeof window_names / sizeof *window_names; fn++) {
+        const char *n = window_names[fn];
+        if (strlen(n) == len && memcmp(n, name, len) == 0) {
+            *out = (window_fn)fn;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool window_takes_arg(window_fn fn) {
+    return fn != WINDOW_ROW_NUMBER && fn != WINDOW_RANK;
+}
+
+/* Scratch for one call: `part` holds each row's dense partition number,
+ * `perm` the rows in window order, `tmp` the merge buffer. */
+typedef struct window_scratch {
+    size_t *part, *perm, *tmp;
+    size_t partitions;
+    htab table;
+    size_t charged;
+} window_scratch;
+
+typedef struct partition_probe {
+    const value *values;
+    const size_t *first_row; /* partition number → its first row */
+    const value *probe;
+} partition_probe;
+
+static bool partition_equal(const void *ctx, uint32_t id) {
+    const partition_probe *p = ctx;
+    return value_equal_strict(&p->values[p->first_row[id]], p->probe);
+}
+
+/* Numbers partitions 0, 1, ... in order of first appearance. `perm` serves
+ * as the partition → first-row map while numbering. */
+static int number_partitions(window_scratch *w, size_t n, const value *partition) {
+    partition_probe probe = {partition, w->perm, NULL};
+    for (size_t i = 0; i < n; i++) {
+        probe.probe = &partition[i];
+        uint64_t h = value_hash_entity(&partition[i]);
+        uint32_t id = htab_find(&w->table, h, partition_equal, &probe);
+        if (id == HTAB_NONE) {
+            id = (uint32_t)w->partitions;
+            w->perm[w->partitions++] = i;
+            if (htab_insert(&w->table, h, id) != 0)
+                return -1;
+        }
+        w->part[i] = id;
+    }
+    return 0;
+}
+
+/* A stable counting sort of the rows by partition number into `perm`
+ * (`tmp`, n + 1 entries, holds the running starts). */
+static void group_by_partition(window_scratch *w, size_t n) {
+    size_t *start = w->tmp;
+    memset(start, 0, (w->partitions + 1) * sizeof *start);
+    for (size_t i = 0; i < n; i++)
+        start[w->part[i] + 1]++;
+    for (size_t p = 0; p < w->partitions; p++)
+        start[p + 1] += start[p];
+    for (size_t i = 0; i < n; i++)
+        w->perm[start[w->part[i]]++] = i;
+}
+
+typedef struct order_ctx {
+    const value *order;
+    bool descending;
+} order_ctx;
+
+static bool order_before(const order_ctx *o, size_t a, size_t b) {
+    int c = cmp_window(&o->order[a], &o->order[b]);
+    return o->descending ? c > 0 : c < 0;
+}
+
+/* Stable: takes from the right run only when strictly before. */
+static void merge(const order_ctx *o, size_t *rows, size_t mid, size_t n, size_t *tmp) {
+    size_t i = 0, j = mid, k = 0;
+    while (i < mid && j < n)
+        tmp[k++] = order_before(o, rows[j], rows[i]) ? rows[j++] : rows[i++];
+    while (i < mid)
+        tmp[k++] = rows[i++];
+    while (j < n)
+        tmp[k++] = rows[j++];
+    memcpy(rows, tmp, n * sizeof *rows);
+}
+
+static void merge_sort(const order_ctx *o, size_t *rows, size_t n, size_t *tmp) {
+    if (n < 2)
+        return;
+    size_t mid = n / 2;
+    merge_sort(o, rows, mid, tmp);
+    merge_sort(o, rows + mid, n - mid, tmp);
+    merge(o, rows, mid, n, tmp);
+}
+
+/* ---- running values -------------------------------------------------- */
+
+typedef struct running {
+    int64_t count;   /* non-null args (count) or numeric args (sum, avg) */
+    double sum;
+    bool saw_float;
+    value best;      /* min/max so far, Null before the first */
+    int64_t rank;
+} running;
+
+static bool is_number(const value *v) {
+    return v->type == VT_INTEGER || v->type == VT_FLOAT;
+}
+
+static int64_t clamp_to_int(double d) {
+    if (d >= 9223372036854775808.0)
+        return INT64_MAX;
+    if (d < -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)d;
+}
+
+static value running_sum(running *r, const value *v) {
+    if (is_number(v)) {
+        r->sum += v->type == VT_INTEGER ? (double)v->as.i : v->as.f;
+        r->saw_float |= v->type == VT_FLOAT;
+        r->count++;
+    }
+    return r->saw_float ? value_float(r->sum) : value_integer(clamp_to_int(r->sum));
+}
+
+static value running_avg(running *r, const value *v) {
+    running_sum(r, v);
+    return r->count ? value_float(r->sum / (double)r->count) : value_null();
+}
+
+static value running_extreme(running *r, const value *v, bool want_max) {
+    if (v->type != VT_NULL) {
+        int c = r->best.type == VT_NULL ? 0 : cmp_window(v, &r->best);
+        if (r->best.type == VT_NULL || (want_max ? c > 0 : c < 0))
+            r->best = *v;
+    }
+    return r->best;
+}
+
+/* The value of row `perm[k]`, whose partition spans perm[lo..hi). */
+static value window_value(window_fn fn, running *r, const size_t *perm, size_t lo, size_t k,
+                          size_t hi, const value *order, const value *arg) {
+    size_t row = perm[k];
+    switch (fn) {
+    case WINDOW_ROW_NUMBER: return value_integer((int64_t)(k - lo + 1));
+    case WINDOW_RANK:
+        if (k == lo || !value_equal_strict(&order[row], &order[perm[k - 1]]))
+            r->rank = (int64_t)(k - lo + 1);
+        return value_integer(r->rank);
+    case WINDOW_COUNT:
+        r->count += arg[row].type != VT_NULL;
+        return value_integer(r->count);
+    case WINDOW_SUM: return running_sum(r, &arg[row]);
+    case WINDOW_AVG: return running_avg(r, &arg[row]);
+    case WINDOW_MIN: return running_extreme(r, &arg[row], false);
+    case WINDOW_MAX: return running_extreme(r, &arg[row], true);
+    case WINDOW_LAG: return k > lo ? arg[perm[k - 1]] : value_null();
+    case WINDOW_LEAD: return k + 1 < hi ? arg[perm[k + 1]] : value_null();
+    }
+    return value_null();
+}
+
+static void fill_partition(window_fn fn, const size_t *perm, size_t lo, size_t hi,
+                           const value *order, const value *arg, value *out) {
+    running r = {.best = value_null()};
+    for (size_t k = lo; k < hi; k++)
+        out[perm[k]] = window_value(fn, &r, perm, lo, k, hi, order, arg);
+}
+
+/* ---- driver ------------------------------------------------------------ */
+
+static void scratch_free(window_scratch *w, meter *m) {
+    free(w->part);
+    free(w->perm);
+    free(w->tmp);
+    htab_free(&w->table);
+    meter_release(m, w->charged);
+}
+
+static int scratch_init(window_scratch *w, size_t n, bool partitioned, meter *m, err *e) {
+    memset(w, 0, sizeof *w);
+    htab_init(&w->table);
+    if (n >= UINT32_MAX || n > SIZE_MAX / sizeof(size_t) - 1)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    size_t bytes = 3 * (n + 1) * sizeof(size_t);
+    w->part = malloc((n + 1) * sizeof(size_t));
+    w->perm = malloc((n + 1) * sizeof(size_t));
+    w->tmp = malloc((n + 1) * sizeof(size_t));
+    if (!w->part || !w->perm || !w->tmp || (partitioned && htab_reserve(&w->table, n) != 0))
+        return err_set(e, ERR(INT, 0), "out of memory");
+    bytes += w->table.cap * (sizeof(uint64_t) + sizeof(uint32_t));
+    int rc = meter_charge(m, bytes, "window", e);
+    if (!rc)
+        w->charged = bytes;
+    return rc;
+}
+
+static int assign_partitions(window_scratch *w, size_t n, const value *partition, err *e) {
+    if (!partition) {
+        memset(w->part, 0, n * sizeof *w->part);
+        w->partitions = n ? 1 : 0;
+        return 0;
+    }
+    if (number_partitions(w, n, partition) != 0)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    return 0;
+}
+
+int window_compute(window_fn fn, bool descending, size_t n, const value *partition,
+                   const value *order, const value *arg, value *out, meter *m, err *e) {
+    window_scratch w;
+    int rc = scratch_init(&w, n, partition != NULL, m, e);
+    if (!rc)
+        rc = assign_partitions(&w, n, partition, e);
+    if (rc) {
+        scratch_free(&w, m);
+        return rc;
+    }
+    group_by_partition(&w, n);
+    order_ctx o = {order, descending};
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        for (hi = lo + 1; hi < n && w.part[w.perm[hi]] == w.part[w.perm[lo]]; hi++)
+            continue;
+        merge_sort(&o, w.perm + lo, hi - lo, w.tmp);
+        fill_partition(fn, w.perm, lo, hi, order, arg, out);
+    }
+    scratch_free(&w, m);
+    return 0;
+}

@@ -1,0 +1,67 @@
+/* Window functions (spec 11.2, 11.4) over a materialised array of rows.
+ *
+ * The caller extracts, per input row i, the partition value partition[i],
+ * the order value order[i] and the function's argument arg[i], and gets back
+ * out[i]; rows keep their input order. The steps:
+ *   1. partition by E1 equality of partition[i] (NULL array → one
+ *      partition; a missing value should be passed as Null, which forms one
+ *      partition; a NaN equals nothing, so each NaN row is a partition);
+ *   2. within a partition, a stable merge sort by order[i] under O2,
+ *      ascending or descending (ties and incomparable values keep input
+ *      order as far as a merge sort with a non-transitive O2 allows);
+ *   3. a running frame from the partition's first row to the current row
+ *      (ROWS semantics: tied rows get different running values):
+ *        row-number  1, 2, 3, ...
+ *        rank        E1 tie with the previous row's order value keeps the
+ *                    rank, else the 1-based position (1, 1, 3)
+ *        count       running count of non-null args (Integer)
+ *        sum         running sum of Integer/Float args, others ignored,
+ *                    accumulated in double; Integer (the double converted,
+ *                    clamped to the int64 range) until a Float is seen,
+ *                    then Float; Integer 0 before any number
+ *        min / max   first non-null arg, then replaced only by an arg
+ *                    strictly less/greater under O2; Null before any
+ *        avg         running Float mean of the numeric args; Null before any
+ *        lag / lead  the previous / next row's arg in window order, Null at
+ *                    the partition edge (offset 1 only, decision D7)
+ * out[] values borrow string payloads from arg[].
+ *
+ * Scratch memory (three index arrays of n entries and, with partitions, a
+ * hash table of up to 48 bytes a row) is charged to `m` as "window" while the call runs and released at
+ * its end. */
+#ifndef MG_EXEC_WINDOW_H
+#define MG_EXEC_WINDOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/error.h"
+#include "exec/meter.h"
+#include "model/value.h"
+
+typedef enum window_fn {
+    WINDOW_ROW_NUMBER,
+    WINDOW_RANK,
+    WINDOW_COUNT,
+    WINDOW_SUM,
+    WINDOW_MIN,
+    WINDOW_MAX,
+    WINDOW_AVG,
+    WINDOW_LAG,
+    WINDOW_LEAD
+} window_fn;
+
+/* The built-in window function spelled `name`; false otherwise (then it is
+ * a host aggregate, or QRY-011). count-distinct and sum-distinct are not
+ * window functions. */
+bool window_lookup(const char *name, size_t len, window_fn *out);
+/* row-number and rank take no argument. */
+bool window_takes_arg(window_fn fn);
+
+/* Computes fn over rows 0..n. `partition` may be NULL (one partition);
+ * `order` is required; `arg` may be NULL only when !window_takes_arg(fn).
+ * Returns 0, QRY-012 from the meter, or INT-000 when out of memory. */
+int window_compute(window_fn fn, bool descending, size_t n, const value *partition,
+                   const value *order, const value *arg, value *out, meter *m, err *e);
+
+#endif

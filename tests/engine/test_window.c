@@ -1,0 +1,279 @@
+/* Unit tests for window functions (spec 11.2, 11.4, Appendix B.8). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+#include "exec/window.h"
+
+#define N(a) (sizeof(a) / sizeof *(a))
+
+static value I(int64_t i) {
+    return value_integer(i);
+}
+
+static value F(double f) {
+    return value_float(f);
+}
+
+static value S(const char *s) {
+    return value_string(s, strlen(s));
+}
+
+/* Runs fn and checks out[] against want[] under E3 (so NaN, -0.0 and the
+ * Integer/Float distinction all count). */
+static bool window_gives(window_fn fn, bool desc, size_t n, const value *part,
+                         const value *order, const value *arg, const value *want) {
+    value out[64];
+    err e = {0};
+    if (window_compute(fn, desc, n, part, order, arg, out, NULL, &e) != 0) {
+        err_clear(&e);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!value_identical(&out[i], &want[i]))
+            return false;
+    return true;
+}
+
+/* B.8: salaries 90, 110, 95, 85 in input order. */
+static const value *sal(void) {
+    static value s[4];
+    s[0] = I(90), s[1] = I(110), s[2] = I(95), s[3] = I(85);
+    return s;
+}
+
+static void test_names(void) {
+    const char *names[] = {"row-number", "rank", "count", "sum", "min", "max", "avg", "lag",
+                           "lead"};
+    for (size_t fn = 0; fn < N(names); fn++) {
+        window_fn found;
+        CHECK(window_lookup(names[fn], strlen(names[fn]), &found) && found == (window_fn)fn);
+        CHECK(window_takes_arg((window_fn)fn) == (fn >= 2));
+    }
+    window_fn dummy;
+    CHECK(!window_lookup("count-distinct", 14, &dummy));
+    CHECK(!window_lookup("sum-distinct", 12, &dummy));
+}
+
+static void test_b8_row_number(void) {
+    value want[] = {I(2), I(4), I(3), I(1)};
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 4, NULL, sal(), NULL, want));
+}
+
+static void test_b8_running_sum(void) {
+    value want[] = {I(175), I(380), I(270), I(85)};
+    CHECK(window_gives(WINDOW_SUM, false, 4, NULL, sal(), sal(), want));
+}
+
+static void test_b8_running_max_desc(void) {
+    value want[] = {I(110), I(110), I(110), I(110)};
+    CHECK(window_gives(WINDOW_MAX, true, 4, NULL, sal(), sal(), want));
+}
+
+static void test_b8_running_avg_desc(void) {
+    value want[] = {F(98.33333333333333), F(110.0), F(102.5), F(95.0)};
+    CHECK(window_gives(WINDOW_AVG, true, 4, NULL, sal(), sal(), want));
+}
+
+static void test_b8_lag_and_lead(void) {
+    value lag[] = {I(85), I(95), I(90), value_null()};
+    CHECK(window_gives(WINDOW_LAG, false, 4, NULL, sal(), sal(), lag));
+    value lead[] = {I(95), value_null(), I(110), I(90)};
+    CHECK(window_gives(WINDOW_LEAD, false, 4, NULL, sal(), sal(), lead));
+    value lag_desc[] = {I(95), value_null(), I(110), I(90)};
+    CHECK(window_gives(WINDOW_LAG, true, 4, NULL, sal(), sal(), lag_desc));
+}
+
+/* 11.2: scores 10, 10, 20 rank 1, 1, 3. */
+static void test_rank_ties_skip(void) {
+    value order[] = {I(10), I(10), I(20)};
+    value want[] = {I(1), I(1), I(3)};
+    CHECK(window_gives(WINDOW_RANK, false, 3, NULL, order, NULL, want));
+    value order2[] = {I(20), I(10), I(10), I(20), I(5)};
+    value want2[] = {I(4), I(2), I(2), I(4), I(1)};
+    CHECK(window_gives(WINDOW_RANK, false, 5, NULL, order2, NULL, want2));
+    value want2d[] = {I(1), I(3), I(3), I(1), I(5)};
+    CHECK(window_gives(WINDOW_RANK, true, 5, NULL, order2, NULL, want2d));
+}
+
+/* Rank ties are E1: 1 and 1.0 sort as equal under O2 but do not tie; NaN
+ * never ties. */
+static void test_rank_ties_are_strict(void) {
+    value order[] = {I(1), F(1.0), I(1)};
+    value want[] = {I(1), I(2), I(3)}; /* stable: 1, 1.0, 1 in input order */
+    CHECK(window_gives(WINDOW_RANK, false, 3, NULL, order, NULL, want));
+    value nan[] = {F(NAN), F(NAN)};
+    value want_nan[] = {I(1), I(2)};
+    CHECK(window_gives(WINDOW_RANK, false, 2, NULL, nan, NULL, want_nan));
+    value zeros[] = {F(0.0), F(-0.0)};
+    value want_z[] = {I(1), I(1)};
+    CHECK(window_gives(WINDOW_RANK, false, 2, NULL, zeros, NULL, want_z));
+}
+
+/* ROWS frame: tied rows get different running sums, in input order. */
+static void test_ties_are_not_grouped(void) {
+    value order[] = {I(10), I(10), I(20)};
+    value arg[] = {I(1), I(2), I(4)};
+    value want[] = {I(1), I(3), I(7)};
+    CHECK(window_gives(WINDOW_SUM, false, 3, NULL, order, arg, want));
+    value want_desc[] = {I(5), I(7), I(4)}; /* desc keeps tied rows in input order too */
+    CHECK(window_gives(WINDOW_SUM, true, 3, NULL, order, arg, want_desc));
+}
+
+static void test_partitions_use_strict_equality(void) {
+    value part[] = {S("a"), S("b"), S("a"), I(1), F(1.0), value_null(), value_null()};
+    value order[] = {I(3), I(1), I(2), I(5), I(6), I(8), I(7)};
+    value want[] = {I(2), I(1), I(1), I(1), I(1), I(2), I(1)};
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 7, part, order, NULL, want));
+    value zeros[] = {F(0.0), F(-0.0)};
+    value ord2[] = {I(2), I(1)};
+    value want2[] = {I(2), I(1)}; /* 0.0 and -0.0: one partition */
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 2, zeros, ord2, NULL, want2));
+    value nans[] = {F(NAN), F(NAN)};
+    value want3[] = {I(1), I(1)}; /* NaN equals nothing: two partitions */
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 2, nans, ord2, NULL, want3));
+    uuid128 bob = uuid_of_keyword(":bob", 4);
+    value kr[] = {value_keyword(":bob", 4), value_ref(bob)};
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 2, kr, ord2, NULL, want3));
+}
+
+static void test_partitioned_lag_lead_stop_at_edges(void) {
+    value part[] = {S("x"), S("y"), S("x"), S("y"), S("x")};
+    value order[] = {I(1), I(1), I(2), I(2), I(3)};
+    value arg[] = {S("x1"), S("y1"), S("x2"), S("y2"), S("x3")};
+    value lag[] = {value_null(), value_null(), S("x1"), S("y1"), S("x2")};
+    CHECK(window_gives(WINDOW_LAG, false, 5, part, order, arg, lag));
+    value lead[] = {S("x2"), S("y2"), S("x3"), value_null(), value_null()};
+    CHECK(window_gives(WINDOW_LEAD, false, 5, part, order, arg, lead));
+    value one[] = {I(7)};
+    value nul[] = {value_null()};
+    CHECK(window_gives(WINDOW_LAG, false, 1, NULL, one, one, nul));
+    CHECK(window_gives(WINDOW_LEAD, false, 1, NULL, one, one, nul));
+}
+
+static void test_running_sum_types(void) {
+    value order[] = {I(1), I(2), I(3), I(4), I(5)};
+    value arg[] = {S("x"), I(2), value_null(), F(0.5), I(1)};
+    value want[] = {I(0), I(2), I(2), F(2.5), F(3.5)}; /* non-numeric ignored */
+    CHECK(window_gives(WINDOW_SUM, false, 5, NULL, order, arg, want));
+    value big[] = {I(INT64_MAX), I(INT64_MAX)};
+    value ord2[] = {I(1), I(2)};
+    value want2[] = {I(INT64_MAX), I(INT64_MAX)}; /* double sum, clamped */
+    CHECK(window_gives(WINDOW_SUM, false, 2, NULL, ord2, big, want2));
+    value prec[] = {I(9007199254740993), I(0)};
+    value want3[] = {I(9007199254740992), I(9007199254740992)}; /* double precision */
+    CHECK(window_gives(WINDOW_SUM, false, 2, NULL, ord2, prec, want3));
+    value infs[] = {F(INFINITY), F(-INFINITY)};
+    value want4[] = {F(INFINITY), F(NAN)};
+    CHECK(window_gives(WINDOW_SUM, false, 2, NULL, ord2, infs, want4));
+}
+
+static void test_running_count_and_avg(void) {
+    value order[] = {I(1), I(2), I(3), I(4)};
+    value arg[] = {value_null(), S("x"), I(3), F(4.0)};
+    value count[] = {I(0), I(1), I(2), I(3)};
+    CHECK(window_gives(WINDOW_COUNT, false, 4, NULL, order, arg, count));
+    value avg[] = {value_null(), value_null(), F(3.0), F(3.5)};
+    CHECK(window_gives(WINDOW_AVG, false, 4, NULL, order, arg, avg));
+}
+
+static void test_running_min_max_o2(void) {
+    value order[] = {I(1), I(2), I(3), I(4), I(5), I(6)};
+    value arg[] = {value_null(), I(5), S("a"), F(2.5), F(NAN), I(1)};
+    value mn[] = {value_null(), I(5), I(5), F(2.5), F(2.5), I(1)};
+    CHECK(window_gives(WINDOW_MIN, false, 6, NULL, order, arg, mn));
+    value mx[] = {value_null(), I(5), I(5), I(5), I(5), I(5)};
+    CHECK(window_gives(WINDOW_MAX, false, 6, NULL, order, arg, mx));
+    value eq[] = {I(1), F(1.0)};
+    value ord2[] = {I(1), I(2)};
+    value want_eq[] = {I(1), I(1)}; /* equal under O2: no replacement */
+    CHECK(window_gives(WINDOW_MAX, false, 2, NULL, ord2, eq, want_eq));
+    value first_str[] = {S("b"), I(1), S("a")};
+    value ord3[] = {I(1), I(2), I(3)};
+    value want_str[] = {S("b"), S("b"), S("a")}; /* a number never replaces a string */
+    CHECK(window_gives(WINDOW_MIN, false, 3, NULL, ord3, first_str, want_str));
+}
+
+/* O2 ordering: numbers interleave, strings by bytes, NaN and incomparable
+ * values sort as ties (input order in a merge sort). */
+static void test_order_uses_o2(void) {
+    value order[] = {F(2.5), I(2), I(3)};
+    value want[] = {I(2), I(1), I(3)};
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 3, NULL, order, NULL, want));
+    value strs[] = {S("b"), S("B"), S("a")};
+    value want_s[] = {I(3), I(1), I(2)};
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 3, NULL, strs, NULL, want_s));
+    value nulls[] = {value_null(), value_null(), value_null()};
+    value want_n[] = {I(1), I(2), I(3)};
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 3, NULL, nulls, NULL, want_n));
+    CHECK(window_gives(WINDOW_ROW_NUMBER, true, 3, NULL, nulls, NULL, want_n));
+    value rank_n[] = {I(1), I(1), I(1)}; /* Null is E1-equal to Null */
+    CHECK(window_gives(WINDOW_RANK, false, 3, NULL, nulls, NULL, rank_n));
+}
+
+static void test_empty_input(void) {
+    value out[1] = {value_integer(99)};
+    err e = {0};
+    CHECK(window_compute(WINDOW_SUM, false, 0, NULL, NULL, NULL, out, NULL, &e) == 0);
+    CHECK(window_compute(WINDOW_RANK, true, 0, out, out, NULL, out, NULL, &e) == 0);
+    CHECK(out[0].as.i == 99);
+}
+
+static void test_large_partitioned_input(void) {
+    enum { ROWS = 5000 };
+    static value part[ROWS], order[ROWS], out[ROWS];
+    for (int i = 0; i < ROWS; i++) {
+        part[i] = value_integer(i % 7);
+        order[i] = value_integer((i * 7919) % ROWS); /* a permutation */
+    }
+    err e = {0};
+    CHECK(window_compute(WINDOW_ROW_NUMBER, false, ROWS, part, order, NULL, out, NULL, &e) == 0);
+    int bad = 0;
+    for (int i = 0; i < ROWS; i++) {
+        int64_t smaller = 0;
+        for (int j = i % 7; j < ROWS; j += 7)
+            smaller += order[j].as.i < order[i].as.i;
+        bad += out[i].as.i != smaller + 1;
+    }
+    CHECK(bad == 0);
+}
+
+static void test_meter(void) {
+    meter m;
+    err e = {0};
+    value order[100], out[100];
+    for (int i = 0; i < 100; i++)
+        order[i] = I(i);
+    meter_init(&m, 64);
+    CHECK(window_compute(WINDOW_ROW_NUMBER, false, 100, order, order, NULL, out, &m, &e) ==
+          ERR(QRY, 12));
+    CHECK(e.message && strstr(e.message, "exceeded in window") != NULL);
+    CHECK(m.used == 0);
+    err_clear(&e);
+    meter_init(&m, 0);
+    CHECK(window_compute(WINDOW_ROW_NUMBER, false, 100, order, order, NULL, out, &m, &e) == 0);
+    CHECK(m.used == 0 && m.peak >= 100 * 3 * sizeof(size_t));
+}
+
+int main(void) {
+    test_names();
+    test_b8_row_number();
+    test_b8_running_sum();
+    test_b8_running_max_desc();
+    test_b8_running_avg_desc();
+    test_b8_lag_and_lead();
+    test_rank_ties_skip();
+    test_rank_ties_are_strict();
+    test_ties_are_not_grouped();
+    test_partitions_use_strict_equality();
+    test_partitioned_lag_lead_stop_at_edges();
+    test_running_sum_types();
+    test_running_count_and_avg();
+    test_running_min_max_o2();
+    test_order_uses_o2();
+    test_empty_input();
+    test_large_partitioned_input();
+    test_meter();
+    return CHECK_DONE();
+}
