@@ -261,17 +261,27 @@ typedef struct MiniGrafFactLog MiniGrafFactLog;
  *                         within a transaction; "storage": the order of the
  *                         entity index (entity, attribute, value, tx), the
  *                         cheapest to produce
- * Unknown keys, wrong types and malformed JSON fail with API-017. Returns
- * NULL on error (see minigraf_last_error on `db`). Free with
- * minigraf_fact_log_free(). */
+ * A list that is present but empty matches nothing; "filter_json" "null"
+ * or "{}" is no filter. Unknown or repeated keys, wrong types and malformed
+ * JSON fail with API-017. Returns NULL on error (see minigraf_last_error on
+ * `db`). Free with minigraf_fact_log_free().
+ *
+ * The log holds no lock between batches (writers are never blocked by it)
+ * and reads the indexes as each batch is written, so memory follows the
+ * batch size. Closing `db` ends the log: its next batch fails with API-018,
+ * and it must still be freed. A fact log is used by one thread at a time. */
 MINIGRAF_API MiniGrafFactLog *minigraf_fact_log(MiniGrafDb *db, const char *filter_json);
 
 /* The next at most `max_records` records (0 counts as 1) as a JSON array of
- * record objects. NULL at the end (then the last error is NULL) or on error.
- * Free with minigraf_string_free(). */
+ * record objects, never empty. NULL at the end (then the last error is NULL
+ * and later calls keep returning NULL) or on error (then it is set). Free
+ * with minigraf_string_free(). */
 MINIGRAF_API char *minigraf_fact_log_next_batch(MiniGrafFactLog *log, size_t max_records);
 
+/* The "[CODE] message" of the log's last failed call, or NULL; borrowed
+ * until the next call on the log. NULL / dead handles: API-017 / API-018. */
 MINIGRAF_API const char *minigraf_fact_log_last_error(const MiniGrafFactLog *log);
+/* The numeric code of the log's last failed call; 0 after success. */
 MINIGRAF_API int minigraf_fact_log_last_error_code(const MiniGrafFactLog *log);
 /* NULL and a second free are harmless. */
 MINIGRAF_API void minigraf_fact_log_free(MiniGrafFactLog *log);
@@ -286,24 +296,35 @@ MINIGRAF_API void minigraf_fact_log_free(MiniGrafFactLog *log);
 
 typedef struct MiniGrafLogWriter MiniGrafLogWriter;
 
-/* Starts writing a new database file at `path`, which must not exist
- * (STG-043 otherwise). `options_json`: NULL or {"synchronous": ...,
- * "page_cache_size": ...} as for minigraf_open_with_options. On failure
+/* Starts writing a new database file at `path`, which must not exist, nor
+ * may `<path>.wal` (STG-043 "log writer target already exists: <path>").
+ * `options_json`: NULL or an object with "synchronous", "page_cache_size"
+ * and "wal_checkpoint_threshold" as for minigraf_open_with_options, except
+ * that "synchronous" defaults to "normal" here (nothing survives unless
+ * finish succeeds, and finish syncs); other keys are API-017. On failure
  * returns NULL and stores a message in `*error_out` (if not NULL) that the
- * caller frees with minigraf_string_free(). */
+ * caller frees with minigraf_string_free(); on success `*error_out` is left
+ * untouched. A log writer is used by one thread at a time. */
 MINIGRAF_API MiniGrafLogWriter *minigraf_log_writer_create(const char *path,
                                                            const char *options_json,
                                                            char **error_out);
 
-/* Appends one record (a JSON object as produced by the fact log). Records
- * must come in non-decreasing tx_count order, greater than the writer's
- * current counter or equal to it; records with the same tx_count form one
- * transaction. Errors: API-017 for a malformed record, a decreasing
- * tx_count or an empty valid window; API-018 after finish. Returns 0 or the
- * error code. */
+/* Appends one record (a JSON object as produced by the fact log, every key
+ * required). The record keeps its tx_count, tx_id, valid window and
+ * asserted flag exactly. Records must come in non-decreasing tx_count
+ * order, at least 1 and greater than the writer's current counter or equal
+ * to it; records with the same tx_count form one transaction, which stays
+ * open until a record with a greater tx_count, advance_tx_count past it or
+ * finish. Errors: API-017 for malformed JSON, a missing, unknown or
+ * repeated key, a value that does not fit its type, an attribute that is
+ * not a keyword, a decreasing tx_count, or an assertion whose valid_to is
+ * not after its valid_from; WAL-003 a text too long for the file format;
+ * API-018 after finish. Returns 0 or the error code. */
 MINIGRAF_API int minigraf_log_writer_append(MiniGrafLogWriter *w, const char *record_json);
 
-/* Appends a JSON array of records, all or nothing. */
+/* Appends a JSON array of records, all or nothing: every record is checked
+ * before any is written, and a bad record (the message names its
+ * index) leaves the writer unchanged. Errors as for append. */
 MINIGRAF_API int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const char *records_json);
 
 /* Raises the transaction counter to `tx_count` with empty transactions
@@ -312,14 +333,22 @@ MINIGRAF_API int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const ch
  * API-017. */
 MINIGRAF_API int minigraf_log_writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count);
 
-/* The writer's transaction counter so far. */
+/* Writes the writer's transaction counter so far (the highest tx_count
+ * appended or advanced to) to `*out`. Returns 0, or API-017 for NULL
+ * `out`. */
 MINIGRAF_API int minigraf_log_writer_tx_count(MiniGrafLogWriter *w, uint64_t *out);
 
 /* Commits everything, checkpoints and closes the file; the writer can then
- * only be freed. A second finish fails with API-018. */
+ * only be freed (tx_count and the error calls still answer). A second
+ * finish, like any append or advance after it, fails with API-018. On an
+ * error the writer stays unfinished. */
 MINIGRAF_API int minigraf_log_writer_finish(MiniGrafLogWriter *w);
 
+/* The "[CODE] message" of the writer's last failed call, or NULL; borrowed
+ * until the next call on the writer. NULL / dead handles: API-017 /
+ * API-018. */
 MINIGRAF_API const char *minigraf_log_writer_last_error(const MiniGrafLogWriter *w);
+/* The numeric code of the writer's last failed call; 0 after success. */
 MINIGRAF_API int minigraf_log_writer_last_error_code(const MiniGrafLogWriter *w);
 
 /* Frees the writer. An unfinished writer is abandoned: the partial file

@@ -2,17 +2,26 @@
 #ifndef MG_CAPI_API_H
 #define MG_CAPI_API_H
 
+#include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "minigraf.h"
 #include "base/error.h"
 #include "db/db.h"
+#include "db/fact_log.h"
+#include "db/log_writer.h"
 #include "exec/result.h"
 #include "thread_errors.h"
 
 struct MiniGrafDb {
-    db *engine;
+    db *engine; /* NULL once closed while fact logs still point here */
     thread_errors errors;
+    /* Fact logs read the store under `use` (shared); close takes it
+     * exclusively, so it never frees the store under a running batch. The
+     * struct itself lives until the last fact log lets go of it. */
+    pthread_rwlock_t use;
+    size_t fact_logs; /* changed under `use`, exclusively */
 };
 
 struct MiniGrafCursor {
@@ -21,6 +30,21 @@ struct MiniGrafCursor {
     int format;
     err last;
 };
+
+struct MiniGrafFactLog {
+    MiniGrafDb *db; /* retained (api_db_retain) */
+    fact_log *log;
+    err last;
+};
+
+struct MiniGrafLogWriter {
+    log_writer *w;
+    err last;
+};
+
+/* A fact log keeps its database struct (not its store) alive. */
+void api_db_retain(MiniGrafDb *h);
+void api_db_release(MiniGrafDb *h);
 
 /* Checks an input text argument: NULL or invalid UTF-8 → API-017. */
 int api_check_text(const char *text, const char *what, err *e);

@@ -25,6 +25,11 @@ static MiniGrafDb *open_db(const char *path, const db_options *o, err *e)
         err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
+    if (pthread_rwlock_init(&h->use, NULL) != 0) {
+        free(h);
+        err_set(e, ERR(INT, 0), "cannot create the handle lock");
+        return NULL;
+    }
     if (db_open(path, o, &h->engine, e) == 0) {
         thread_errors_init(&h->errors);
         if (handles_add(h, HANDLE_DB))
@@ -33,6 +38,7 @@ static MiniGrafDb *open_db(const char *path, const db_options *o, err *e)
         db_close(h->engine);
         err_set(e, ERR(INT, 0), "out of memory");
     }
+    pthread_rwlock_destroy(&h->use);
     free(h);
     return NULL;
 }
@@ -68,13 +74,40 @@ MiniGrafDb *minigraf_open_in_memory(void)
     return minigraf_open_with_options(NULL, NULL, NULL);
 }
 
+static void db_handle_free(MiniGrafDb *h)
+{
+    thread_errors_destroy(&h->errors);
+    pthread_rwlock_destroy(&h->use);
+    free(h);
+}
+
+void api_db_retain(MiniGrafDb *h)
+{
+    pthread_rwlock_wrlock(&h->use);
+    h->fact_logs++;
+    pthread_rwlock_unlock(&h->use);
+}
+
+void api_db_release(MiniGrafDb *h)
+{
+    pthread_rwlock_wrlock(&h->use);
+    bool last = --h->fact_logs == 0 && !h->engine;
+    pthread_rwlock_unlock(&h->use);
+    if (last)
+        db_handle_free(h);
+}
+
 void minigraf_close(MiniGrafDb *h)
 {
     if (!h || !handles_remove(h, HANDLE_DB))
         return;
+    pthread_rwlock_wrlock(&h->use);
     db_close(h->engine);
-    thread_errors_destroy(&h->errors);
-    free(h);
+    h->engine = NULL;
+    bool last = h->fact_logs == 0;
+    pthread_rwlock_unlock(&h->use);
+    if (last)
+        db_handle_free(h);
 }
 
 /* A call's outcome on `h`: record the caller's error or clear it. */

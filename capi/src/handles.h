@@ -5,7 +5,12 @@
 
 #include <stdbool.h>
 
-typedef enum handle_kind { HANDLE_DB = 1, HANDLE_CURSOR = 2 } handle_kind;
+typedef enum handle_kind {
+    HANDLE_DB = 1,
+    HANDLE_CURSOR = 2,
+    HANDLE_FACT_LOG = 3,
+    HANDLE_LOG_WRITER = 4
+} handle_kind;
 
 /* Returns false when out of memory. */
 bool handles_add(const void *h, handle_kind kind);

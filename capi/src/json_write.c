@@ -95,6 +95,22 @@ void json_write_value(buf *out, const value *v, int typed)
     buf_putc(out, '}');
 }
 
+void json_write_fact(buf *out, const fact *f)
+{
+    char entity[UUID_TEXT_LEN + 1];
+    uuid_format(&f->entity, entity);
+    buf_puts(out, "{\"entity\":");
+    json_write_string(out, entity, UUID_TEXT_LEN);
+    buf_puts(out, ",\"attribute\":");
+    json_write_string(out, f->attribute.as.str.ptr, f->attribute.as.str.len);
+    buf_puts(out, ",\"value\":");
+    json_write_value(out, &f->v, 1);
+    buf_printf(out,
+               ",\"tx_count\":%" PRIu64 ",\"tx_id\":%" PRId64 ",\"valid_from\":%" PRId64
+               ",\"valid_to\":%" PRId64 ",\"asserted\":%s}",
+               f->tx_count, f->tx_id, f->valid_from, f->valid_to, f->asserted ? "true" : "false");
+}
+
 void json_write_columns(buf *out, const result_set *r)
 {
     buf_putc(out, '[');

@@ -7,11 +7,15 @@
 
 #include "base/buf.h"
 #include "exec/result.h"
+#include "model/fact.h"
 #include "model/value.h"
 
 void json_write_string(buf *out, const char *s, size_t len);
 /* typed: the lossless {"type":..,"value":..} form (MINIGRAF_FORMAT_TYPED). */
 void json_write_value(buf *out, const value *v, int typed);
+/* One fact log record: {"entity":..,"attribute":..,"value":{typed},
+ * "tx_count":..,"tx_id":..,"valid_from":..,"valid_to":..,"asserted":..}. */
+void json_write_fact(buf *out, const fact *f);
 /* ["?a","?b"] */
 void json_write_columns(buf *out, const result_set *r);
 /* [[..],[..]] for rows [first, first + count). */

@@ -10,6 +10,7 @@
 typedef struct reader {
     const char *p;
     err *e;
+    bool log_writer; /* only the options that shape a new file apply */
 } reader;
 
 static void skip_space(reader *r)
@@ -117,6 +118,9 @@ static int read_member(reader *r, db_options *o)
     if (*r->p++ != ':')
         return fail(r, "expected ':'");
     skip_space(r);
+    if (r->log_writer && strcmp(key, "synchronous") != 0 && strcmp(key, "page_cache_size") != 0 &&
+        strcmp(key, "wal_checkpoint_threshold") != 0)
+        return err_set(r->e, ERR(API, 17), "unknown log writer option \"%s\"", key);
     if (strcmp(key, "max_derived_facts") == 0)
         return read_positive(r, key, &o->max_derived_facts);
     if (strcmp(key, "max_results") == 0)
@@ -124,11 +128,11 @@ static int read_member(reader *r, db_options *o)
     return read_store_member(r, key, &o->store);
 }
 
-int options_parse(const char *json, db_options *o, err *e)
+static int parse_object(const char *json, db_options *o, bool log_writer, err *e)
 {
     if (!json)
         return 0;
-    reader r = {json, e};
+    reader r = {json, e, log_writer};
     skip_space(&r);
     if (*r.p++ != '{')
         return fail(&r, "expected an object");
@@ -152,4 +156,19 @@ int options_parse(const char *json, db_options *o, err *e)
     if (*r.p != '\0')
         return fail(&r, "trailing characters after the object");
     return 0;
+}
+
+int options_parse(const char *json, db_options *o, err *e)
+{
+    return parse_object(json, o, false, e);
+}
+
+int options_parse_log_writer(const char *json, store_options *o, err *e)
+{
+    db_options all;
+    db_options_default(&all);
+    all.store = *o;
+    int rc = parse_object(json, &all, true, e);
+    *o = all.store;
+    return rc;
 }

@@ -10,4 +10,8 @@
  * Returns 0 or the error code. */
 int options_parse(const char *json, db_options *o, err *e);
 
+/* The options of minigraf_log_writer_create: "synchronous",
+ * "page_cache_size" and "wal_checkpoint_threshold" only. */
+int options_parse_log_writer(const char *json, store_options *o, err *e);
+
 #endif

@@ -143,3 +143,7 @@ int db_checkpoint(db *d, err *e) {
 uint64_t db_tx_count(db *d) {
     return store_tx_count(d->s);
 }
+
+store *db_store(db *d) {
+    return d->s;
+}

@@ -46,5 +46,7 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e);
 int db_query(db *d, const char *text, size_t len, result_set **out, err *e);
 int db_checkpoint(db *d, err *e);
 uint64_t db_tx_count(db *d);
+/* The database's store, for readers beside queries (db/fact_log.h). */
+store *db_store(db *d);
 
 #endif

@@ -173,7 +173,7 @@ static int write_log(store *s, const fact *facts, size_t count, err *e) {
     return rc;
 }
 
-static int check_sizes(const fact *f, err *e) {
+int store_check_sizes(const fact *f, err *e) {
     if (f->attribute.as.str.len > STORE_MAX_NAME)
         return err_set(e, ERR(WAL, 3), "attribute of %zu bytes exceeds the maximum of %d bytes",
                        f->attribute.as.str.len, STORE_MAX_NAME);
@@ -195,7 +195,7 @@ static int check_commit(const store *s, const fact *facts, size_t count, err *e)
         const fact *f = &facts[i];
         if (f->tx_count != s->h.tx_count + 1 || f->attribute.type != VT_KEYWORD)
             return err_set(e, ERR(INT, 0), "internal: malformed fact record in commit");
-        int rc = s->log ? check_sizes(f, e) : 0;
+        int rc = s->log ? store_check_sizes(f, e) : 0;
         if (rc != 0)
             return rc;
     }

@@ -68,6 +68,9 @@ uint64_t store_tx_count(store *s);
  * nothing changed); STG-018 the store is unusable after a failure to apply
  * a logged commit (reopen recovers it); INT-000 out of memory. */
 int store_commit(store *s, const fact *facts, size_t count, err *e);
+/* The WAL-003 size limits store_commit applies to file-backed stores, for
+ * callers that must refuse a record before they queue it. */
+int store_check_sizes(const fact *f, err *e);
 /* Writes everything the WAL holds into the main file and resets the WAL.
  * A no-op in memory and when read-only. */
 int store_checkpoint(store *s, err *e);
@@ -110,6 +113,15 @@ int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err
 /* A whole order, e.g. TREE_TXLOG for every record in commit order or
  * TREE_EAVT for storage order. */
 int store_scan_order(store_reader *r, int order, store_scan **out, err *e);
+/* Resumable scans: the keys of `order` from the first one >= from[0..len)
+ * (missing bytes count as zero) while their first `bound` bytes equal
+ * those of `from` (bound <= len; 0: to the end of the tree). A stream that
+ * stops between calls resumes from the successor of the last key it read
+ * (store_key_successor), so it needs no lock between calls. */
+int store_scan_from(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
+                    store_scan **out, err *e);
+/* The smallest key after the key of `rec` in `order`. */
+void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_SIZE]);
 /* 1 with *out, 0 at the end, or an error (STG-029 for a damaged page). */
 int store_scan_next(store_scan *sc, store_rec *out, err *e);
 void store_scan_close(store_scan *sc);

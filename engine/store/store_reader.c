@@ -218,23 +218,32 @@ static int choose_order(const store_bound *b, int *fields) {
     return TREE_EAVT;
 }
 
-static int scan_start(store_reader *r, int order, const fact_ids *ids, int fields,
-                      store_scan **out, err *e) {
+/* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
+static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
+                     store_scan **out, err *e) {
     store_scan *sc = calloc(1, sizeof *sc);
     if (!sc)
         return oom(e);
     sc->r = r;
     sc->order = order;
-    sc->plen = fields ? fact_key_prefix(order, ids, fields, sc->prefix) : 0;
+    sc->plen = bound;
+    memcpy(sc->prefix, from, len);
     int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], FACT_KEY_SIZE, e);
     if (rc == 0)
-        rc = btree_seek(&sc->c, sc->prefix, sc->plen, e);
+        rc = btree_seek(&sc->c, from, len, e);
     if (rc != 0) {
         store_scan_close(sc);
         return rc;
     }
     *out = sc;
     return 0;
+}
+
+static int scan_start(store_reader *r, int order, const fact_ids *ids, int fields,
+                      store_scan **out, err *e) {
+    uint8_t prefix[FACT_KEY_SIZE] = {0};
+    size_t plen = fields ? fact_key_prefix(order, ids, fields, prefix) : 0;
+    return scan_seek(r, order, prefix, plen, plen, out, e);
 }
 
 int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e) {
@@ -247,6 +256,18 @@ int store_scan_order(store_reader *r, int order, store_scan **out, err *e) {
     if (order < TREE_EAVT || order > TREE_TXLOG)
         return err_set(e, ERR(INT, 0), "internal: no such index order %d", order);
     return scan_start(r, order, NULL, 0, out, e);
+}
+
+int store_scan_from(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
+                    store_scan **out, err *e) {
+    if (order < TREE_EAVT || order > TREE_TXLOG || len > FACT_KEY_SIZE || bound > len)
+        return err_set(e, ERR(INT, 0), "internal: bad scan range");
+    return scan_seek(r, order, from, len, bound, out, e);
+}
+
+void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_SIZE]) {
+    fact_key_encode(order, &rec->ids, key);
+    key[FACT_KEY_SIZE - 1]++; /* the asserted byte: 0 or 1, so never a carry */
 }
 
 /* The next key inside the scan's prefix: 1, 0 at the end, or an error. */

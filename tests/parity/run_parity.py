@@ -26,7 +26,11 @@ import tempfile
 RUNNER_FLAGS = ("c", "python", "node", "java")
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 KEY_ORDER = ("transacted", "retracted", "ok", "variables", "results", "rows",
-             "tx_count", "error", "code", "message")
+             "records", "tx_count", "error", "code", "message")
+# Exactly one of these keys names what a step does (README.md, "Step kinds"
+# and "Fact log steps").
+STEP_KINDS = ("execute", "query", "tx_count", "checkpoint", "reopen", "fact_log",
+              "export_import")
 
 
 class Number(str):
@@ -167,10 +171,27 @@ def run_runner(label, prefix, cases_dir, out_dir):
     return read_transcript(transcript)
 
 
+def step_kind(step):
+    """The step's kind, or None unless exactly one kind key is present."""
+    kinds = [k for k in STEP_KINDS if k in step]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def step_label(step):
+    """What the step ran, for reports: its command text or its kind."""
+    kind = step_kind(step)
+    if kind in ("execute", "query"):
+        return step[kind]
+    if kind == "fact_log":
+        return "fact_log " + canon(step[kind])
+    return kind or next(iter(step), "?")
+
+
 def check_case(case, transcripts):
     """A list of problems with one case across all runners (empty: passed)."""
-    problems = []
     name = case["name"]
+    problems = ["step %d: needs exactly one of %s" % (i, ", ".join(STEP_KINDS))
+                for i, step in enumerate(case.get("steps", [])) if step_kind(step) is None]
     for label, (outcomes, _) in transcripts.items():
         for i, step in enumerate(case.get("steps", [])):
             outcome = outcomes.get("%s#%d" % (name, i))
@@ -179,9 +200,8 @@ def check_case(case, transcripts):
                 continue
             want = judge_step(step, outcome)
             if want is not None:
-                text = step.get("execute") or step.get("query") or next(iter(step))
                 problems.append("[%s] step %d: %s\n    expected: %s\n    actual:   %s"
-                                % (label, i, text, want, outcome))
+                                % (label, i, step_label(step), want, outcome))
     problems.extend(compare_runners(name, transcripts))
     return problems
 

@@ -21,7 +21,8 @@ typedef struct run {
     MiniGrafDb *db;
     char *open_error; /* "[CODE] message" when the database failed to open */
     int file_backed;
-    char dir[64];
+    int imports; /* export_import steps so far: names their files */
+    char dir[64];  /* "" until a file is needed */
     char path[96];
 } run;
 
@@ -211,6 +212,138 @@ static void step_reopen(run *r, sbuf *out)
         sb_puts(out, "{\"ok\":true}");
 }
 
+/* ---- fact log and log writer ----------------------------------------------- */
+
+/* [entity, attribute, value, tx_count, valid_to, asserted]: the record
+ * without its wall-clock fields. */
+static void record_outcome(sbuf *out, const jv *rec)
+{
+    static const char *const fields[] = {"entity",   "attribute", "value",
+                                         "tx_count", "valid_to",  "asserted"};
+    sb_putc(out, '[');
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const jv *f = jv_get(rec, fields[i]);
+        if (i > 0)
+            sb_putc(out, ',');
+        if (f != NULL)
+            canon_value(out, f);
+        else
+            sb_puts(out, "null");
+    }
+    sb_putc(out, ']');
+}
+
+/* Streams `log` in batches of 2 as {"records":[...]}, in stream order. */
+static void records_outcome(MiniGrafFactLog *log, sbuf *out)
+{
+    sbuf records = {0};
+    size_t count = 0;
+    char *text;
+    sb_add(&records, "", 0);
+    while ((text = minigraf_fact_log_next_batch(log, 2)) != NULL) {
+        jv batch;
+        if (jv_parse(text, &batch) == 0) {
+            for (size_t i = 0; i < batch.count; i++, count++) {
+                if (count > 0)
+                    sb_putc(&records, ',');
+                record_outcome(&records, &batch.items[i]);
+            }
+            jv_free(&batch);
+        }
+        minigraf_string_free(text);
+    }
+    if (minigraf_fact_log_last_error(log) != NULL) {
+        error_outcome(out, minigraf_fact_log_last_error(log));
+    } else {
+        sb_puts(out, "{\"records\":[");
+        sb_puts(out, records.data);
+        sb_puts(out, "]}");
+    }
+    sb_free(&records);
+}
+
+static void step_fact_log(run *r, const jv *filter, sbuf *out)
+{
+    sbuf text = {0};
+    if (filter->kind != JV_NULL)
+        canon_value(&text, filter);
+    MiniGrafFactLog *log = minigraf_fact_log(r->db, filter->kind == JV_NULL ? NULL : text.data);
+    sb_free(&text);
+    if (log == NULL) {
+        error_outcome(out, minigraf_last_error(r->db));
+        return;
+    }
+    records_outcome(log, out);
+    minigraf_fact_log_free(log);
+}
+
+/* Appends every record of r->db to `w` in batches of 2 and raises the
+ * counter to the database's. 0, or -1 with the error written to `out`. */
+static int copy_records(run *r, MiniGrafLogWriter *w, sbuf *out)
+{
+    MiniGrafFactLog *log = minigraf_fact_log(r->db, NULL);
+    if (log == NULL) {
+        error_outcome(out, minigraf_last_error(r->db));
+        return -1;
+    }
+    char *batch;
+    int rc = 0;
+    while (rc == 0 && (batch = minigraf_fact_log_next_batch(log, 2)) != NULL) {
+        rc = minigraf_log_writer_append_batch(w, batch);
+        minigraf_string_free(batch);
+    }
+    if (rc == 0 && minigraf_fact_log_last_error(log) != NULL) {
+        error_outcome(out, minigraf_fact_log_last_error(log));
+        rc = -1;
+    }
+    minigraf_fact_log_free(log);
+    uint64_t count = 0;
+    if (rc == 0 && minigraf_current_tx_count(r->db, &count) != 0) {
+        error_outcome(out, minigraf_last_error(r->db));
+        return -1;
+    }
+    if (rc == 0)
+        rc = minigraf_log_writer_advance_tx_count(w, count);
+    if (rc == 0)
+        rc = minigraf_log_writer_finish(w);
+    if (rc > 0)
+        error_outcome(out, minigraf_log_writer_last_error(w));
+    return rc == 0 ? 0 : -1;
+}
+
+/* Exports the database into a new file, then continues on that file. */
+static void step_export_import(run *r, sbuf *out)
+{
+    if (r->dir[0] == '\0') {
+        strcpy(r->dir, "/tmp/minigraf-parity-XXXXXX");
+        if (mkdtemp(r->dir) == NULL) {
+            r->dir[0] = '\0';
+            error_outcome(out, "[RUNNER] cannot create a temporary directory");
+            return;
+        }
+    }
+    char path[sizeof r->path], *error = NULL;
+    snprintf(path, sizeof path, "%s/import-%d.graph", r->dir, ++r->imports);
+    MiniGrafLogWriter *w = minigraf_log_writer_create(path, NULL, &error);
+    if (w == NULL) {
+        error_outcome(out, error);
+        minigraf_string_free(error);
+        return;
+    }
+    int rc = copy_records(r, w, out);
+    minigraf_log_writer_free(w);
+    if (rc != 0)
+        return;
+    minigraf_close(r->db);
+    r->file_backed = 1;
+    memcpy(r->path, path, sizeof path);
+    open_db(r);
+    if (r->db == NULL)
+        error_outcome(out, r->open_error);
+    else
+        sb_puts(out, "{\"ok\":true}");
+}
+
 static size_t batch_size_of(const jv *step)
 {
     const jv *b = jv_get(step, "batch");
@@ -233,6 +366,10 @@ static void run_step(run *r, const jv *step, sbuf *out)
         step_checkpoint(r, out);
     else if (jv_get(step, "reopen") != NULL)
         step_reopen(r, out);
+    else if ((text = jv_get(step, "fact_log")) != NULL)
+        step_fact_log(r, text, out);
+    else if (jv_get(step, "export_import") != NULL)
+        step_export_import(r, out);
     else
         sb_puts(out, "{\"unknown_step\":true}");
 }
@@ -277,7 +414,7 @@ static void run_case(const jv *c, FILE *transcript)
     }
     minigraf_close(r.db);
     minigraf_string_free(r.open_error);
-    if (r.file_backed && r.dir[0] != '\0')
+    if (r.dir[0] != '\0')
         remove_dir(r.dir);
 }
 
