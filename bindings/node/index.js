@@ -14,6 +14,10 @@
  * strings, entity ids as UUID strings, floats as Numbers, integers as
  * Numbers when |v| <= Number.MAX_SAFE_INTEGER and as BigInts beyond it
  * (never rounded).
+ *
+ * The fact log (db.factLog) streams every stored fact version as a record
+ * object; a LogWriter (createLogWriter) builds a new database file from such
+ * records, and db.export(path) chains the two.
  */
 
 const { fileURLToPath } = require('node:url');
@@ -82,6 +86,130 @@ function checkMaxRows(maxRows) {
   if (!Number.isSafeInteger(maxRows) || maxRows < 0) {
     throw new RangeError('maxRows must be a non-negative integer');
   }
+}
+
+const isInteger = (v) => typeof v === 'bigint' || Number.isSafeInteger(v);
+
+/** The filter's JS names that differ from the library's JSON keys. */
+const FILTER_KEYS = {
+  attributePrefixes: 'attribute_prefixes',
+  txFrom: 'tx_from',
+  txTo: 'tx_to',
+};
+
+/**
+ * A fact log filter as the JSON text minigraf_fact_log takes: the camelCase
+ * names mapped to the library's keys, values as given. Validation is the
+ * library's (an unknown key or a wrong type is API-017), so every binding
+ * reports the same error for the same filter.
+ */
+function filterToJson(filter) {
+  if (filter === undefined || filter === null) return null;
+  if (typeof filter !== 'object' || Array.isArray(filter)) throw new TypeError('filter must be an object');
+  const json = {};
+  for (const [name, value] of Object.entries(filter)) {
+    if (value !== undefined) json[FILTER_KEYS[name] ?? name] = value;
+  }
+  return toJson(json);
+}
+
+const WRITER_OPTIONS = {
+  synchronous: { key: 'synchronous', check: (v) => typeof v === 'string', what: "'full' or 'normal'" },
+  pageCacheSize: { key: 'page_cache_size', check: isInteger, what: 'an integer' },
+  walCheckpointThreshold: { key: 'wal_checkpoint_threshold', check: isInteger, what: 'an integer' },
+};
+
+/** LogWriter options as the JSON text minigraf_log_writer_create takes. */
+function writerOptionsToJson(options) {
+  if (options === undefined || options === null) return null;
+  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  const json = {};
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    const option = WRITER_OPTIONS[name];
+    if (option === undefined) throw new TypeError(`unknown option: ${name}`);
+    if (!option.check(value)) throw new TypeError(`options.${name} must be ${option.what}`);
+    json[option.key] = value;
+  }
+  return toJson(json);
+}
+
+function toPath(path) {
+  if (path instanceof URL) path = fileURLToPath(path);
+  if (typeof path !== 'string') throw new TypeError('path must be a string or a file URL');
+  if (path === '') throw new TypeError('path must not be empty');
+  return path;
+}
+
+// ---- JSON for the library (records, filters, options) -------------------------
+
+/* JSON string: only `"`, `\` and C0 controls are escaped. Everything else
+ * stays raw, so the addon's UTF-16 -> UTF-8 conversion applies — a lone
+ * surrogate becomes U+FFFD, as in every other text passed in. */
+// eslint-disable-next-line no-control-regex
+const ESCAPED = /["\\\u0000-\u001f]/g;
+const escapeChar = (c) => (c === '"' ? '\\"' : c === '\\' ? '\\\\'
+  : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const jsonString = (text) => `"${text.replace(ESCAPED, escapeChar)}"`;
+
+/** A float of a typed value: integral ones keep ".0" (3 is "3.0", so the
+ * library sees a float), -0 keeps its sign, non-finite ones are the typed
+ * form's strings. */
+function floatText(number) {
+  if (Number.isNaN(number)) return '"NaN"';
+  if (number === Infinity) return '"Infinity"';
+  if (number === -Infinity) return '"-Infinity"';
+  if (Object.is(number, -0)) return '-0.0';
+  const text = String(number); // shortest round-trip digits
+  return /[.e]/.test(text) ? text : `${text}.0`;
+}
+
+/**
+ * JSON text of a record, a record array, a filter or options — JSON.stringify
+ * with BigInts written exactly, and the numbers of typed float values
+ * ({type: 'float', value}) written as floats. Non-finite numbers elsewhere,
+ * functions, symbols and cycles are TypeErrors; `undefined` members are left
+ * out; objects with toJSON (e.g. Date) are written as toJSON() returns.
+ */
+function toJson(value, seen = new Set()) {
+  switch (typeof value) {
+    case 'string': return jsonString(value);
+    case 'bigint': return value.toString();
+    case 'boolean': return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`${value} cannot be written as JSON`);
+      return String(value);
+    case 'object': {
+      if (value === null) return 'null';
+      if (typeof value.toJSON === 'function') return toJson(value.toJSON(), seen);
+      if (seen.has(value)) throw new TypeError('cannot write a cyclic structure as JSON');
+      seen.add(value);
+      let text;
+      if (Array.isArray(value)) {
+        text = `[${value.map((item) => (item === undefined ? 'null' : toJson(item, seen))).join(',')}]`;
+      } else {
+        const float = value.type === 'float' && typeof value.value === 'number';
+        const members = [];
+        for (const [key, member] of Object.entries(value)) {
+          if (member === undefined) continue;
+          const text = float && key === 'value' ? floatText(member) : toJson(member, seen);
+          members.push(`${jsonString(key)}:${text}`);
+        }
+        text = `{${members.join(',')}}`;
+      }
+      seen.delete(value);
+      return text;
+    }
+    default:
+      throw new TypeError(`a ${typeof value} cannot be written as JSON`);
+  }
+}
+
+function checkRecord(record) {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    throw new TypeError('a record must be an object');
+  }
+  return record;
 }
 
 /**
@@ -156,6 +284,180 @@ class Cursor {
 }
 
 /**
+ * A stream over a database's fact records (every stored fact version), as
+ * the database stood when the log opened. Iterating it (sync or async)
+ * yields record objects and closes the log when the loop ends, also on
+ * `break` or an exception. The log reads the database batch by batch:
+ * closing the database ends it (API-018), so the log keeps its Database
+ * from being garbage-collected while it is open.
+ */
+class FactLog {
+  #handle;
+  #database;
+
+  constructor(internal, handle, database) {
+    if (internal !== INTERNAL) throw new TypeError('use Database.factLog() to open a fact log');
+    this.#handle = handle;
+    this.#database = database;
+  }
+
+  get closed() {
+    return this.#handle === null;
+  }
+
+  /** The next at most `maxRecords` records (0 counts as 1), or null at the end. */
+  nextBatch(maxRecords = DEFAULT_BATCH_SIZE) {
+    checkMaxRows(maxRecords);
+    return native.factLogNextBatch(this.#open(), maxRecords);
+  }
+
+  /** nextBatch() on the libuv thread pool. */
+  async nextBatchAsync(maxRecords = DEFAULT_BATCH_SIZE) {
+    checkMaxRows(maxRecords);
+    return native.factLogNextBatchAsync(this.#open(), maxRecords);
+  }
+
+  /** Frees the fact log. Idempotent. */
+  close() {
+    if (this.#handle !== null) {
+      native.factLogClose(this.#handle);
+      this.#handle = null;
+      this.#database = null;
+    }
+  }
+
+  * [Symbol.iterator]() {
+    try {
+      for (let batch; (batch = this.nextBatch()) !== null;) yield* batch;
+    } finally {
+      this.close();
+    }
+  }
+
+  async* [Symbol.asyncIterator]() {
+    try {
+      for (let batch; (batch = await this.nextBatchAsync()) !== null;) yield* batch;
+    } finally {
+      this.close();
+    }
+  }
+
+  /** For Database.export: the handle and the database's counter at open. */
+  static internals(log) {
+    return { handle: log.#open(), txCount: native.factLogTxCount(log.#handle) };
+  }
+
+  #open() {
+    if (this.#handle === null) throw closedError('fact log');
+    return this.#handle;
+  }
+}
+
+/*
+ * Unfinished writers must be abandoned (their partial files deleted) when
+ * the process exits. Teardown does it natively (env cleanup hooks), but
+ * process.exit() on the main thread skips those hooks, so the writers still
+ * open are closed from an 'exit' listener. Weak references: tracking must
+ * not keep a writer from being garbage-collected (which abandons it too).
+ */
+const openWriters = new Set();
+const writerRegistry = new FinalizationRegistry((ref) => openWriters.delete(ref));
+process.on('exit', () => {
+  for (const ref of openWriters) ref.deref()?.close();
+});
+
+/**
+ * Builds a new database file from fact records (createLogWriter). Append
+ * records in non-decreasing tx_count order (records with the same tx_count
+ * form one transaction), then finish(). close() without finish() abandons
+ * the writer and deletes the partial file; so does garbage collection of an
+ * unclosed writer.
+ */
+class LogWriter {
+  #handle;
+  #finished = false;
+  #ref;
+
+  constructor(internal, handle) {
+    if (internal !== INTERNAL) throw new TypeError('use createLogWriter() to create a log writer');
+    this.#handle = handle;
+    this.#ref = new WeakRef(this);
+    openWriters.add(this.#ref);
+    writerRegistry.register(this, this.#ref, this.#ref);
+  }
+
+  get closed() {
+    return this.#handle === null;
+  }
+
+  /** True once finish() succeeded. */
+  get finished() {
+    return this.#finished;
+  }
+
+  /** Appends one record (an object as the fact log yields them). */
+  append(record) {
+    const handle = this.#open();
+    native.logWriterAppend(handle, toJson(checkRecord(record)));
+  }
+
+  /** Appends an array (or iterable) of records, all or nothing. */
+  appendBatch(records) {
+    const handle = this.#open();
+    if (records === null || typeof records !== 'object' || typeof records[Symbol.iterator] !== 'function') {
+      throw new TypeError('records must be an array of records');
+    }
+    const list = Array.isArray(records) ? records : Array.from(records);
+    list.forEach(checkRecord);
+    native.logWriterAppendBatch(handle, toJson(list));
+  }
+
+  /** Raises the transaction counter to `txCount` with empty transactions. */
+  advanceTxCount(txCount) {
+    native.logWriterAdvanceTxCount(this.#open(), txCount);
+  }
+
+  /** The writer's transaction counter so far (a number, or a bigint beyond 2^53 - 1). */
+  txCount() {
+    return native.logWriterTxCount(this.#open());
+  }
+
+  /** Commits everything, checkpoints and closes the file. */
+  finish() {
+    native.logWriterFinish(this.#open());
+    this.#finished = true;
+  }
+
+  /** Frees the writer; an unfinished one is abandoned (its file deleted). Idempotent. */
+  close() {
+    if (this.#handle !== null) {
+      native.logWriterClose(this.#handle);
+      this.#handle = null;
+      openWriters.delete(this.#ref);
+      writerRegistry.unregister(this.#ref);
+    }
+  }
+
+  /** For Database.export. */
+  static handleOf(writer) {
+    return writer.#open();
+  }
+
+  #open() {
+    if (this.#handle === null) throw closedError('log writer');
+    return this.#handle;
+  }
+}
+
+const { internals: factLogInternals } = FactLog;
+const { handleOf: writerHandle } = LogWriter;
+delete FactLog.internals;
+delete LogWriter.handleOf;
+
+/** Records moved per native call by Database.export. */
+const EXPORT_BATCH_SIZE = 1024;
+
+/**
  * An open database. A Database may be used from async code freely: calls on
  * it are serialised by the library. Close it when done (or let `using`
  * do it); an unclosed one is closed when garbage-collected.
@@ -201,6 +503,40 @@ class Database {
     native.dbCheckpoint(this.#open());
   }
 
+  /**
+   * Opens a stream over the fact records, as the database stands now.
+   * Filter (all optional): attributes, attributePrefixes, entities, txFrom,
+   * txTo, window: {from, to}, order: 'tx' (default) | 'storage'. The library
+   * checks it: an unknown key or a wrong type is MinigrafError API-017.
+   */
+  factLog(filter) {
+    return new FactLog(INTERNAL, native.dbFactLog(this.#open(), filterToJson(filter)), this);
+  }
+
+  /**
+   * Writes a copy of the database to the new file `path` (which must not
+   * exist): every fact record in tx order through a LogWriter, then the
+   * transaction counter. The copy answers every query identically. On
+   * failure nothing is left at `path`. Options as for createLogWriter.
+   */
+  export(path, options) {
+    const log = this.factLog({ order: 'tx' });
+    try {
+      const { handle, txCount } = factLogInternals(log);
+      const writer = createLogWriter(path, options);
+      try {
+        const w = writerHandle(writer);
+        while (native.logWriterCopyBatch(w, handle, EXPORT_BATCH_SIZE));
+        writer.advanceTxCount(txCount);
+        writer.finish();
+      } finally {
+        writer.close(); // abandons (deletes) the file unless finished
+      }
+    } finally {
+      log.close();
+    }
+  }
+
   /** Closes the database (checkpointing a file). Idempotent. Open cursors
    * stay readable. */
   close() {
@@ -219,6 +555,8 @@ class Database {
 if (typeof Symbol.dispose === 'symbol') {
   Database.prototype[Symbol.dispose] = Database.prototype.close;
   Cursor.prototype[Symbol.dispose] = Cursor.prototype.close;
+  FactLog.prototype[Symbol.dispose] = FactLog.prototype.close;
+  LogWriter.prototype[Symbol.dispose] = LogWriter.prototype.close;
 }
 
 /**
@@ -232,6 +570,17 @@ function open(path, options) {
   return new Database(INTERNAL, native.dbOpen(path, optionsToJson(options)));
 }
 
+/**
+ * Starts writing a new database file at `path` (a string or a file: URL);
+ * neither it nor `<path>.wal` may exist (STG-043). Options: synchronous
+ * ('normal', the default here: finish() syncs | 'full'), pageCacheSize,
+ * walCheckpointThreshold.
+ */
+function createLogWriter(path, options) {
+  const json = writerOptionsToJson(options);
+  return new LogWriter(INTERNAL, native.logWriterCreate(toPath(path), json));
+}
+
 /** Opens a new, empty in-memory database. */
 function openInMemory(options) {
   return new Database(INTERNAL, native.dbOpen(null, optionsToJson(options)));
@@ -243,4 +592,15 @@ const version = native.version();
 const { ABI_VERSION } = native;
 
 // Shorthand members only, so that ES modules can import them by name.
-module.exports = { open, openInMemory, Database, Cursor, MinigrafError, version, ABI_VERSION };
+module.exports = {
+  open,
+  openInMemory,
+  createLogWriter,
+  Database,
+  Cursor,
+  FactLog,
+  LogWriter,
+  MinigrafError,
+  version,
+  ABI_VERSION,
+};

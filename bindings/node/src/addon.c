@@ -236,6 +236,53 @@ bool mg_max_rows_arg(napi_env env, napi_value value, size_t *out) {
   return true;
 }
 
+#define MG_MAX_SAFE_INTEGER 9007199254740991ULL /* 2^53 - 1 */
+
+bool mg_uint64_arg(napi_env env, napi_value value, const char *what,
+                   uint64_t *out) {
+  napi_valuetype type;
+  char message[96];
+  if (napi_typeof(env, value, &type) != napi_ok) {
+    mg_throw_last_status(env);
+    return false;
+  }
+  if (type == napi_number) {
+    double d;
+    napi_get_value_double(env, value, &d);
+    if (isfinite(d) && d >= 0 && d == floor(d) &&
+        d <= (double)MG_MAX_SAFE_INTEGER) {
+      *out = (uint64_t)d;
+      return true;
+    }
+  } else if (type == napi_bigint) {
+    bool lossless = false;
+    if (napi_get_value_bigint_uint64(env, value, out, &lossless) != napi_ok) {
+      mg_throw_last_status(env);
+      return false;
+    }
+    if (lossless) return true; /* false for negatives and for >= 2^64 */
+  } else {
+    snprintf(message, sizeof message, "%s must be a number or a bigint", what);
+    napi_throw_type_error(env, NULL, message);
+    return false;
+  }
+  snprintf(message, sizeof message,
+           "%s must be an integer from 0 to 2^64 - 1 (a bigint beyond 2^53 - 1)",
+           what);
+  napi_throw_range_error(env, NULL, message);
+  return false;
+}
+
+napi_value mg_uint64_value(napi_env env, uint64_t value) {
+  napi_value result;
+  /* The rule for integers in results: a Number while exact. */
+  if (value <= MG_MAX_SAFE_INTEGER)
+    MG_CHECK(env, napi_create_double(env, (double)value, &result));
+  else
+    MG_CHECK(env, napi_create_bigint_uint64(env, value, &result));
+  return result;
+}
+
 /* ---- module --------------------------------------------------------------- */
 
 static napi_value abi_version(napi_env env, napi_callback_info info) {
@@ -286,6 +333,19 @@ NAPI_MODULE_INIT() {
       MG_METHOD("cursorNextBatch", mg_cursor_next_batch),
       MG_METHOD("cursorNextBatchAsync", mg_cursor_next_batch_async),
       MG_METHOD("cursorClose", mg_cursor_close),
+      MG_METHOD("dbFactLog", mg_db_fact_log),
+      MG_METHOD("factLogTxCount", mg_fact_log_tx_count),
+      MG_METHOD("factLogNextBatch", mg_fact_log_next_batch),
+      MG_METHOD("factLogNextBatchAsync", mg_fact_log_next_batch_async),
+      MG_METHOD("factLogClose", mg_fact_log_close),
+      MG_METHOD("logWriterCreate", mg_log_writer_create),
+      MG_METHOD("logWriterAppend", mg_log_writer_append),
+      MG_METHOD("logWriterAppendBatch", mg_log_writer_append_batch),
+      MG_METHOD("logWriterCopyBatch", mg_log_writer_copy_batch),
+      MG_METHOD("logWriterAdvanceTxCount", mg_log_writer_advance_tx_count),
+      MG_METHOD("logWriterTxCount", mg_log_writer_tx_count),
+      MG_METHOD("logWriterFinish", mg_log_writer_finish),
+      MG_METHOD("logWriterClose", mg_log_writer_close),
   };
   MG_CHECK(env, napi_define_properties(env, exports,
                                        sizeof props / sizeof props[0], props));

@@ -3,8 +3,9 @@
  *
  * The addon is a thin layer: index.js holds the idiomatic API and calls the
  * functions exported here with opaque "handle" objects. Each handle object
- * wraps one mg_handle (a MiniGrafDb or a MiniGrafCursor) and carries a type
- * tag, so passing anything else is a TypeError rather than a crash.
+ * wraps one mg_handle (a MiniGrafDb, MiniGrafCursor, MiniGrafFactLog or
+ * MiniGrafLogWriter) and carries a type tag per kind, so passing anything
+ * else is a TypeError rather than a crash.
  *
  * Threads: every function here runs on the JS thread of one environment
  * (the main thread or a worker), except mg_op_* which also run on the libuv
@@ -29,7 +30,13 @@ typedef struct mg_instance {
   napi_ref error_class; /* MinigrafError, registered by index.js; may be NULL */
 } mg_instance;
 
-typedef enum mg_kind { MG_KIND_DB, MG_KIND_CURSOR } mg_kind;
+typedef enum mg_kind {
+  MG_KIND_DB,
+  MG_KIND_CURSOR,
+  MG_KIND_FACT_LOG,
+  MG_KIND_LOG_WRITER,
+  MG_KIND_COUNT
+} mg_kind;
 
 /* One wrapped C handle.
  *
@@ -43,13 +50,15 @@ typedef enum mg_kind { MG_KIND_DB, MG_KIND_CURSOR } mg_kind;
  * call from another thread in between. */
 typedef struct mg_handle {
   mg_kind kind;
-  void *native;         /* MiniGrafDb * or MiniGrafCursor *; NULL once freed */
+  void *native;         /* the MiniGraf* object of `kind`; NULL once freed */
   pthread_mutex_t lock;
   unsigned pending;     /* async jobs queued or running (JS thread only) */
   bool closed;          /* close() was called or the env is going away */
   bool hooked;          /* the env cleanup hook is registered */
   bool torn_down;       /* the env cleanup hook ran */
   napi_env env;
+  uint64_t tx_count;    /* MG_KIND_FACT_LOG: the database's counter when the
+                           log opened (read under the database's lock) */
 } mg_handle;
 
 /* An error captured from the library: its numeric code and a malloc'd copy
@@ -83,6 +92,13 @@ char *mg_string_arg(napi_env env, napi_value value, const char *what);
 /* Like mg_string_arg, but null/undefined give *out = NULL and true. */
 bool mg_optional_string_arg(napi_env env, napi_value value, const char *what,
                             char **out);
+/* A non-negative integer Number (at most 2^53 - 1) or BigInt (at most
+ * 2^64 - 1) as uint64_t; TypeError / RangeError otherwise. */
+bool mg_uint64_arg(napi_env env, napi_value value, const char *what,
+                   uint64_t *out);
+/* A uint64_t as a Number while it is at most 2^53 - 1, else a BigInt. NULL
+ * with an exception pending on failure. */
+napi_value mg_uint64_value(napi_env env, uint64_t value);
 
 /* ---- handle.c: wrapped handles ------------------------------------------- */
 
@@ -111,6 +127,20 @@ MiniGrafCursor *mg_op_query(mg_handle *db, const char *text, mg_error *err);
 char *mg_op_cursor_vars(mg_handle *cursor, mg_error *err);
 /* NULL with err->code == 0 is the end of the rows. */
 char *mg_op_next_batch(mg_handle *cursor, size_t max_rows, mg_error *err);
+/* Opens a fact log and reads the database's counter under the same lock,
+ * so the counter is the one of the log's snapshot. */
+MiniGrafFactLog *mg_op_fact_log(mg_handle *db, const char *filter_json,
+                                uint64_t *tx_count, mg_error *err);
+/* NULL with err->code == 0 is the end of the records. */
+char *mg_op_fact_log_next_batch(mg_handle *log, size_t max_records,
+                                mg_error *err);
+bool mg_op_writer_append(mg_handle *w, const char *record_json, mg_error *err);
+bool mg_op_writer_append_batch(mg_handle *w, const char *records_json,
+                               mg_error *err);
+bool mg_op_writer_advance_tx_count(mg_handle *w, uint64_t tx_count,
+                                   mg_error *err);
+bool mg_op_writer_tx_count(mg_handle *w, uint64_t *out, mg_error *err);
+bool mg_op_writer_finish(mg_handle *w, mg_error *err);
 
 /* ---- json_to_js.c -------------------------------------------------------- */
 
@@ -134,6 +164,22 @@ napi_value mg_cursor_next_batch(napi_env env, napi_callback_info info);
 napi_value mg_cursor_close(napi_env env, napi_callback_info info);
 napi_value mg_db_execute_async(napi_env env, napi_callback_info info);
 napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info);
+
+/* ---- fact_log.c, log_writer.c -------------------------------------------- */
+
+napi_value mg_db_fact_log(napi_env env, napi_callback_info info);
+napi_value mg_fact_log_tx_count(napi_env env, napi_callback_info info);
+napi_value mg_fact_log_next_batch(napi_env env, napi_callback_info info);
+napi_value mg_fact_log_next_batch_async(napi_env env, napi_callback_info info);
+napi_value mg_fact_log_close(napi_env env, napi_callback_info info);
+napi_value mg_log_writer_create(napi_env env, napi_callback_info info);
+napi_value mg_log_writer_append(napi_env env, napi_callback_info info);
+napi_value mg_log_writer_append_batch(napi_env env, napi_callback_info info);
+napi_value mg_log_writer_copy_batch(napi_env env, napi_callback_info info);
+napi_value mg_log_writer_advance_tx_count(napi_env env, napi_callback_info info);
+napi_value mg_log_writer_tx_count(napi_env env, napi_callback_info info);
+napi_value mg_log_writer_finish(napi_env env, napi_callback_info info);
+napi_value mg_log_writer_close(napi_env env, napi_callback_info info);
 
 /* Shared by the sync and async paths: the value of a JSON result text, or
  * NULL with an exception pending. Frees `json`. */

@@ -4,6 +4,7 @@
  * JS signatures (index.js is the only caller):
  *   dbExecuteAsync(handle, text: string) -> Promise<object>
  *   cursorNextBatchAsync(handle, maxRows: number) -> Promise<row[] | null>
+ *   factLogNextBatchAsync(handle, maxRecords: number) -> Promise<record[] | null>
  *
  * A job copies its input on the JS thread, runs one mg_op_* call on a pool
  * thread (no Node-API calls there), and settles the promise back on the JS
@@ -17,7 +18,11 @@
 
 #include <stdlib.h>
 
-typedef enum job_kind { JOB_EXECUTE, JOB_NEXT_BATCH } job_kind;
+typedef enum job_kind {
+  JOB_EXECUTE,
+  JOB_NEXT_BATCH,
+  JOB_FACT_LOG_NEXT_BATCH
+} job_kind;
 
 typedef struct job {
   job_kind kind;
@@ -26,7 +31,7 @@ typedef struct job {
   napi_deferred deferred;
   napi_async_work work;
   char *text;      /* JOB_EXECUTE input */
-  size_t max_rows; /* JOB_NEXT_BATCH input */
+  size_t max_rows; /* JOB_NEXT_BATCH / JOB_FACT_LOG_NEXT_BATCH input */
   char *result;    /* library JSON, NULL on error or at the end */
   mg_error err;
 } job;
@@ -35,10 +40,17 @@ typedef struct job {
 static void job_run(napi_env env, void *data) {
   job *j = data;
   (void)env;
-  if (j->kind == JOB_EXECUTE)
-    j->result = mg_op_execute(j->handle, j->text, &j->err);
-  else
-    j->result = mg_op_next_batch(j->handle, j->max_rows, &j->err);
+  switch (j->kind) {
+    case JOB_EXECUTE:
+      j->result = mg_op_execute(j->handle, j->text, &j->err);
+      break;
+    case JOB_NEXT_BATCH:
+      j->result = mg_op_next_batch(j->handle, j->max_rows, &j->err);
+      break;
+    case JOB_FACT_LOG_NEXT_BATCH:
+      j->result = mg_op_fact_log_next_batch(j->handle, j->max_rows, &j->err);
+      break;
+  }
 }
 
 static void job_free(napi_env env, job *j) {
@@ -72,7 +84,7 @@ static void job_settle(napi_env env, napi_status status, void *data) {
     ok = false;
     value = mg_error_value(env, &j->err);
   } else {
-    napi_get_null(env, &value); /* end of the rows */
+    napi_get_null(env, &value); /* end of the rows / records */
   }
   if (value == NULL) napi_get_undefined(env, &value);
   if (ok)
@@ -135,14 +147,17 @@ napi_value mg_db_execute_async(napi_env env, napi_callback_info info) {
   return job_start(env, j, argv[0], "minigraf.executeAsync");
 }
 
-napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info) {
+/* The batch variants: (handle, maxRows) of `kind`. */
+static napi_value next_batch_async(napi_env env, napi_callback_info info,
+                                   mg_kind kind, job_kind jk,
+                                   const char *name) {
   napi_value argv[2];
-  mg_handle *cursor;
+  mg_handle *h;
   size_t max_rows;
   job *j;
 
   if (!mg_args(env, info, 2, argv) ||
-      (cursor = mg_handle_open(env, argv[0], MG_KIND_CURSOR)) == NULL ||
+      (h = mg_handle_open(env, argv[0], kind)) == NULL ||
       !mg_max_rows_arg(env, argv[1], &max_rows))
     return NULL;
   j = calloc(1, sizeof *j);
@@ -150,8 +165,18 @@ napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "minigraf: out of memory");
     return NULL;
   }
-  j->kind = JOB_NEXT_BATCH;
-  j->handle = cursor;
+  j->kind = jk;
+  j->handle = h;
   j->max_rows = max_rows;
-  return job_start(env, j, argv[0], "minigraf.nextBatchAsync");
+  return job_start(env, j, argv[0], name);
+}
+
+napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info) {
+  return next_batch_async(env, info, MG_KIND_CURSOR, JOB_NEXT_BATCH,
+                          "minigraf.nextBatchAsync");
+}
+
+napi_value mg_fact_log_next_batch_async(napi_env env, napi_callback_info info) {
+  return next_batch_async(env, info, MG_KIND_FACT_LOG, JOB_FACT_LOG_NEXT_BATCH,
+                          "minigraf.factLogNextBatchAsync");
 }

@@ -78,10 +78,8 @@ napi_value mg_db_execute(napi_env env, napi_callback_info info) {
   return mg_result_value(env, json);
 }
 
-#define MG_MAX_SAFE_INTEGER 9007199254740991ULL /* 2^53 - 1 */
-
 napi_value mg_db_tx_count(napi_env env, napi_callback_info info) {
-  napi_value argv[1], result;
+  napi_value argv[1];
   mg_handle *db;
   mg_error err = {0};
   uint64_t count = 0;
@@ -94,12 +92,7 @@ napi_value mg_db_tx_count(napi_env env, napi_callback_info info) {
     mg_error_clear(&err);
     return NULL;
   }
-  /* The same rule as for integers in results: a Number while exact. */
-  if (count <= MG_MAX_SAFE_INTEGER)
-    MG_CHECK(env, napi_create_double(env, (double)count, &result));
-  else
-    MG_CHECK(env, napi_create_bigint_uint64(env, count, &result));
-  return result;
+  return mg_uint64_value(env, count);
 }
 
 napi_value mg_db_checkpoint(napi_env env, napi_callback_info info) {

@@ -1,5 +1,6 @@
 /*
- * handle.c — JS objects that own a MiniGrafDb or a MiniGrafCursor.
+ * handle.c — JS objects that own a MiniGrafDb, MiniGrafCursor,
+ * MiniGrafFactLog or MiniGrafLogWriter.
  *
  * A handle object is an empty JS object with the C handle attached by
  * napi_wrap and a type tag saying which kind it is. The native handle is
@@ -19,22 +20,35 @@
 #include <stdlib.h>
 
 /* Random 128-bit tags; a fresh pair per kind. */
-static const napi_type_tag kind_tags[] = {
+static const napi_type_tag kind_tags[MG_KIND_COUNT] = {
     [MG_KIND_DB] = {0x8a1f3c52d7e64b09ULL, 0x3e5b9d0c71a24f86ULL},
     [MG_KIND_CURSOR] = {0x5c07e2b94a1d8f63ULL, 0xb2946e1f0d3c7a58ULL},
+    [MG_KIND_FACT_LOG] = {0xd3916a0e5f2c48b7ULL, 0x71c8e04b9a36f25dULL},
+    [MG_KIND_LOG_WRITER] = {0x2e84b7f1c90a6d35ULL, 0xa65f13d8e2b7094cULL},
 };
 
-static const char *const kind_names[] = {
+static const char *const kind_names[MG_KIND_COUNT] = {
     [MG_KIND_DB] = "database",
     [MG_KIND_CURSOR] = "cursor",
+    [MG_KIND_FACT_LOG] = "fact log",
+    [MG_KIND_LOG_WRITER] = "log writer",
 };
+
+/* Frees a native object of `kind`. For a log writer that was not finished
+ * this abandons it: the library deletes the partial file. */
+static void free_native_object(mg_kind kind, void *native) {
+  switch (kind) {
+    case MG_KIND_DB: minigraf_close(native); break;
+    case MG_KIND_CURSOR: minigraf_cursor_free(native); break;
+    case MG_KIND_FACT_LOG: minigraf_fact_log_free(native); break;
+    case MG_KIND_LOG_WRITER: minigraf_log_writer_free(native); break;
+    case MG_KIND_COUNT: break;
+  }
+}
 
 static void free_native(mg_handle *h) {
   if (h->native == NULL) return;
-  if (h->kind == MG_KIND_DB)
-    minigraf_close(h->native);
-  else
-    minigraf_cursor_free(h->native);
+  free_native_object(h->kind, h->native);
   h->native = NULL;
 }
 
@@ -81,10 +95,7 @@ napi_value mg_handle_new(napi_env env, mg_kind kind, void *native) {
       pthread_mutex_destroy(&h->lock);
       free(h);
     }
-    if (kind == MG_KIND_DB)
-      minigraf_close(native);
-    else
-      minigraf_cursor_free(native);
+    free_native_object(kind, native);
     mg_throw_last_status(env);
     return NULL;
   }

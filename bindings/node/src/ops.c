@@ -74,3 +74,77 @@ char *mg_op_next_batch(mg_handle *cursor, size_t max_rows, mg_error *err) {
   pthread_mutex_unlock(&cursor->lock);
   return json;
 }
+
+/* ---- fact logs ------------------------------------------------------------- */
+
+static void fact_log_error(mg_handle *log, mg_error *err) {
+  mg_error_set(err, minigraf_fact_log_last_error_code(log->native),
+               minigraf_fact_log_last_error(log->native));
+}
+
+MiniGrafFactLog *mg_op_fact_log(mg_handle *db, const char *filter_json,
+                                uint64_t *tx_count, mg_error *err) {
+  MiniGrafFactLog *log;
+  pthread_mutex_lock(&db->lock);
+  log = minigraf_fact_log(db->native, filter_json);
+  if (log == NULL) {
+    db_error(db, err);
+  } else if (minigraf_current_tx_count(db->native, tx_count) != 0) {
+    db_error(db, err);
+    minigraf_fact_log_free(log);
+    log = NULL;
+  }
+  pthread_mutex_unlock(&db->lock);
+  return log;
+}
+
+char *mg_op_fact_log_next_batch(mg_handle *log, size_t max_records,
+                                mg_error *err) {
+  char *json;
+  pthread_mutex_lock(&log->lock);
+  json = minigraf_fact_log_next_batch(log->native, max_records);
+  if (json == NULL && minigraf_fact_log_last_error_code(log->native) != 0)
+    fact_log_error(log, err);
+  pthread_mutex_unlock(&log->lock);
+  return json;
+}
+
+/* ---- log writers ------------------------------------------------------------ */
+
+static void writer_error(mg_handle *w, mg_error *err) {
+  mg_error_set(err, minigraf_log_writer_last_error_code(w->native),
+               minigraf_log_writer_last_error(w->native));
+}
+
+/* The common shape: rc = call; on failure copy the error under the lock. */
+#define MG_WRITER_OP(w, err, call)                                            \
+  do {                                                                        \
+    int rc_;                                                                  \
+    pthread_mutex_lock(&(w)->lock);                                           \
+    rc_ = (call);                                                             \
+    if (rc_ != 0) writer_error((w), (err));                                   \
+    pthread_mutex_unlock(&(w)->lock);                                         \
+    return rc_ == 0;                                                          \
+  } while (0)
+
+bool mg_op_writer_append(mg_handle *w, const char *record_json, mg_error *err) {
+  MG_WRITER_OP(w, err, minigraf_log_writer_append(w->native, record_json));
+}
+
+bool mg_op_writer_append_batch(mg_handle *w, const char *records_json,
+                               mg_error *err) {
+  MG_WRITER_OP(w, err, minigraf_log_writer_append_batch(w->native, records_json));
+}
+
+bool mg_op_writer_advance_tx_count(mg_handle *w, uint64_t tx_count,
+                                   mg_error *err) {
+  MG_WRITER_OP(w, err, minigraf_log_writer_advance_tx_count(w->native, tx_count));
+}
+
+bool mg_op_writer_tx_count(mg_handle *w, uint64_t *out, mg_error *err) {
+  MG_WRITER_OP(w, err, minigraf_log_writer_tx_count(w->native, out));
+}
+
+bool mg_op_writer_finish(mg_handle *w, mg_error *err) {
+  MG_WRITER_OP(w, err, minigraf_log_writer_finish(w->native));
+}

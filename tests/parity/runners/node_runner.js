@@ -98,7 +98,9 @@ class Case {
     this.minigraf = minigraf;
     this.name = spec.name;
     this.steps = spec.steps ?? [];
+    this.workdir = workdir;
     this.path = spec.storage === 'file' ? path.join(workdir, 'case.graph') : null;
+    this.exports = 0;
     this.db = null;
     this.openError = null;
   }
@@ -136,6 +138,8 @@ class Case {
         if (this.openError !== null) throw this.openError;
         return '{"ok":true}';
       }
+      if ('fact_log' in step) return this.factLog(step.fact_log);
+      if ('export_import' in step) return this.exportImport();
       return '{"unknown_step":true}';
     } catch (error) {
       if (error instanceof this.minigraf.MinigrafError) return errorOutcome(error.code ?? '', error.message);
@@ -164,10 +168,81 @@ class Case {
       cursor.close();
     }
   }
+
+  /** Streams the fact log in batches of 2; records in stream order. */
+  factLog(filter) {
+    const log = this.db.factLog(filterFromCase(filter));
+    try {
+      const records = [];
+      for (let batch; (batch = log.nextBatch(2)) !== null;) {
+        for (const r of batch) {
+          records.push([r.entity, r.attribute, { type: r.value.type, value: r.value.value },
+            r.tx_count, r.valid_to, r.asserted]);
+        }
+      }
+      return canonical({ records });
+    } finally {
+      log.close();
+    }
+  }
+
+  /**
+   * Copies every record (tx order, batches of 2) into a new file with the
+   * log writer, advances its counter to the database's, finishes, and
+   * continues the case on the copy.
+   */
+  exportImport() {
+    this.exports += 1;
+    const target = path.join(this.workdir, `export-${this.exports}.graph`);
+    const writer = this.minigraf.createLogWriter(target);
+    try {
+      const log = this.db.factLog({ order: 'tx' });
+      try {
+        for (let batch; (batch = log.nextBatch(2)) !== null;) writer.appendBatch(batch);
+      } finally {
+        log.close();
+      }
+      writer.advanceTxCount(this.db.txCount());
+      writer.finish();
+    } finally {
+      writer.close(); // abandons the file if finish() was not reached
+    }
+    this.close();
+    this.path = target;
+    this.open();
+    if (this.openError !== null) throw this.openError;
+    return '{"ok":true}';
+  }
+}
+
+/**
+ * A case's filter (the library's JSON keys) as the package's filter object:
+ * snake_case keys to their camelCase names, anything else as it is (the
+ * library judges unknown keys and wrong types).
+ */
+function filterFromCase(filter) {
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) return filter;
+  const names = { attribute_prefixes: 'attributePrefixes', tx_from: 'txFrom', tx_to: 'txTo' };
+  return Object.fromEntries(Object.entries(filter).map(([k, v]) => [names[k] ?? k, v]));
+}
+
+/**
+ * JSON.parse, except that integers beyond Number.MAX_SAFE_INTEGER become
+ * exact BigInts (a filter bound such as 9223372036854775807 must reach the
+ * library unrounded). Big integer tokens outside strings are swapped for
+ * marked strings, which the reviver turns back into BigInts.
+ */
+function parseCase(text) {
+  const MARK = '\u0000bigint:'; // in the parsed value: NUL, then "bigint:"
+  const tokens = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+  const marked = text.replace(tokens, (t) => (/^-?\d+$/.test(t) && !Number.isSafeInteger(Number(t))
+    ? `"\\u0000bigint:${t}"` : t));
+  return JSON.parse(marked, (key, value) => (typeof value === 'string' && value.startsWith(MARK)
+    ? BigInt(value.slice(MARK.length)) : value));
 }
 
 function runCase(minigraf, file) {
-  const spec = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const spec = parseCase(fs.readFileSync(file, 'utf8'));
   const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'minigraf-parity-'));
   const lines = [];
   const c = new Case(minigraf, spec, workdir);
