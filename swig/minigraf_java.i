@@ -10,7 +10,8 @@
  *
  * and the C library libminigraf_jni.so. The C conventions become Java ones:
  *
- *   - handles (MiniGrafDb *, MiniGrafCursor *) are plain `long`s; the
+ *   - handles (MiniGrafDb *, MiniGrafCursor *, MiniGrafFactLog *,
+ *     MiniGrafLogWriter *) are plain `long`s; the
  *     idiomatic layer (org.minigraf) owns and closes them;
  *   - text crosses as UTF-8 `byte[]` in both directions (never through
  *     NewStringUTF / GetStringUTFChars, which use modified UTF-8). A Java
@@ -72,6 +73,8 @@
 
 MGJ_HANDLE(MiniGrafDb)
 MGJ_HANDLE(MiniGrafCursor)
+MGJ_HANDLE(MiniGrafFactLog)
+MGJ_HANDLE(MiniGrafLogWriter)
 
 /* ---- text in: byte[] (UTF-8) -> a NUL-terminated copy ----------------- */
 %typemap(jni) const char *, char * "jbyteArray"
@@ -102,6 +105,20 @@ MGJ_SKIP_IF_PENDING(minigraf_open)
 MGJ_SKIP_IF_PENDING(minigraf_open_with_options)
 MGJ_SKIP_IF_PENDING(minigraf_execute)
 MGJ_SKIP_IF_PENDING(minigraf_query)
+MGJ_SKIP_IF_PENDING(minigraf_fact_log)
+MGJ_SKIP_IF_PENDING(minigraf_log_writer_create)
+/* SWIG leaves an `int result` uninitialised (pointer results start as 0):
+ * a skipped status call reads as success and its out typemap throws nothing. */
+%define MGJ_SKIP_STATUS_IF_PENDING(NAME)
+%exception NAME %{
+  result = 0;
+  if (!(*jenv)->ExceptionCheck(jenv)) {
+    $action
+  }
+%}
+%enddef
+MGJ_SKIP_STATUS_IF_PENDING(minigraf_log_writer_append)
+MGJ_SKIP_STATUS_IF_PENDING(minigraf_log_writer_append_batch)
 
 /* ---- text out ----------------------------------------------------------- */
 /* Borrowed (static or per-handle) strings: copied, never freed; NULL -> null. */
@@ -188,4 +205,65 @@ MGJ_SKIP_IF_PENDING(minigraf_query)
 %}
 %typemap(argout) uint64_t *out %{
   $result = (jlong)*$1;
+%}
+
+/* ---- fact log ------------------------------------------------------------ */
+/* minigraf_fact_log: NULL means failure, reported on the database. When the
+ * filter could not be converted the call was skipped and the conversion's
+ * exception is the one Java sees (mgj_throw_* never replace a pending one). */
+%typemap(out) MiniGrafFactLog *minigraf_fact_log %{
+  if (!$1) {
+    mgj_throw_db_error(jenv, arg1);
+  }
+  $result = (jlong)(intptr_t)$1;
+%}
+/* next_batch: NULL with no error is the end of the log (Java null). */
+%typemap(out) char *minigraf_fact_log_next_batch %{
+  if ($1) {
+    $result = mgj_bytes_take(jenv, $1);
+  } else if (minigraf_fact_log_last_error_code(arg1) != 0) {
+    mgj_throw_fact_log_error(jenv, arg1);
+  }
+%}
+
+/* ---- log writer ---------------------------------------------------------- */
+/* minigraf_log_writer_create reports failure through `char **error_out`,
+ * whose typemaps (above) throw it and always free it. */
+
+/* Status results: non-zero throws the writer's last error. */
+%define MGJ_WRITER_STATUS(NAME)
+%typemap(out) int NAME %{
+  $result = (jint)$1;
+  if ($1 != 0) {
+    mgj_throw_log_writer_error(jenv, arg1);
+  }
+%}
+%enddef
+MGJ_WRITER_STATUS(minigraf_log_writer_append)
+MGJ_WRITER_STATUS(minigraf_log_writer_append_batch)
+MGJ_WRITER_STATUS(minigraf_log_writer_advance_tx_count)
+MGJ_WRITER_STATUS(minigraf_log_writer_finish)
+
+/* The new counter crosses as a Java long holding the uint64_t's 64 bits
+ * (the idiomatic layer refuses negative values before the call). */
+%typemap(jni) uint64_t tx_count "jlong"
+%typemap(jtype) uint64_t tx_count "long"
+%typemap(jstype) uint64_t tx_count "long"
+%typemap(javain) uint64_t tx_count "$javainput"
+%typemap(in) uint64_t tx_count %{
+  $1 = (uint64_t)$input;
+%}
+
+/* log_writer_tx_count returns the counter (a long; the uint64_t *out
+ * typemaps above) instead of a status. */
+%typemap(jni) int minigraf_log_writer_tx_count "jlong"
+%typemap(jtype) int minigraf_log_writer_tx_count "long"
+%typemap(jstype) int minigraf_log_writer_tx_count "long"
+%typemap(javaout) int minigraf_log_writer_tx_count {
+    return $jnicall;
+  }
+%typemap(out) int minigraf_log_writer_tx_count %{
+  if ($1 != 0) {
+    mgj_throw_log_writer_error(jenv, arg1);
+  }
 %}

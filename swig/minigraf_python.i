@@ -11,7 +11,10 @@
  *   - every `char *` result is returned as a `str`, and the C string is
  *     freed right after decoding;
  *   - a failed call raises the minigraf.Error subclass for its code, built
- *     by minigraf._errors.from_native(code, message);
+ *     by minigraf._errors.from_native(code, message), from the handle's
+ *     last error (db, cursor, fact log, log writer) or from error_out;
+ *   - int status results become None (non-zero raises), and uint64_t
+ *     out-parameters become the return value;
  *   - every call that can take time or wait for the database's lock runs
  *     with the GIL released.
  *
@@ -61,6 +64,14 @@ static void mgpy_raise_cursor(const MiniGrafCursor *cursor) {
     mgpy_raise(minigraf_cursor_last_error_code(cursor), minigraf_cursor_last_error(cursor));
 }
 
+static void mgpy_raise_fact_log(const MiniGrafFactLog *log) {
+    mgpy_raise(minigraf_fact_log_last_error_code(log), minigraf_fact_log_last_error(log));
+}
+
+static void mgpy_raise_log_writer(const MiniGrafLogWriter *writer) {
+    mgpy_raise(minigraf_log_writer_last_error_code(writer), minigraf_log_writer_last_error(writer));
+}
+
 /* Turns a string the library returned into a str and frees it; NULL (with
  * a Python exception set) if decoding fails. */
 static PyObject *mgpy_take_string(char *s) {
@@ -89,6 +100,10 @@ static PyObject *mgpy_take_string(char *s) {
 %ignore minigraf_last_error_code;
 %ignore minigraf_cursor_last_error;
 %ignore minigraf_cursor_last_error_code;
+%ignore minigraf_fact_log_last_error;
+%ignore minigraf_fact_log_last_error_code;
+%ignore minigraf_log_writer_last_error;
+%ignore minigraf_log_writer_last_error_code;
 
 /* ---- text in --------------------------------------------------------------
  * str -> its cached UTF-8 (owned by the str, which the caller keeps alive
@@ -145,6 +160,18 @@ static PyObject *mgpy_take_string(char *s) {
     }
 }
 
+%typemap(out) char *minigraf_fact_log_next_batch {
+    if ($1) {
+        $result = mgpy_take_string($1);
+        if (!$result) SWIG_fail;
+    } else if (minigraf_fact_log_last_error_code(arg1) != 0) {
+        mgpy_raise_fact_log(arg1);
+        SWIG_fail;
+    } else {
+        $result = SWIG_Py_Void();
+    }
+}
+
 /* Static strings: borrowed, NULL -> None. */
 %typemap(out) const char * {
     if ($1) {
@@ -164,9 +191,11 @@ static PyObject *mgpy_take_string(char *s) {
     $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
 }
 
-/* open_with_options reports its failure through error_out; the `argout`
- * below raises it (the `out` typemap runs first and cannot see it). */
-%typemap(out) MiniGrafDb *minigraf_open_with_options {
+/* open_with_options and log_writer_create report their failure through
+ * error_out; the `argout` below raises it (the `out` typemap runs first and
+ * cannot see it), and the `freearg` frees it on every path. */
+%typemap(out) MiniGrafDb *minigraf_open_with_options,
+              MiniGrafLogWriter *minigraf_log_writer_create {
     $result = $1 ? SWIG_NewPointerObj($1, $1_descriptor, 0) : NULL;
 }
 %typemap(in, numinputs=0) char **error_out (char *error_text = NULL) {
@@ -186,7 +215,7 @@ static PyObject *mgpy_take_string(char *s) {
     minigraf_string_free(*$1);
 }
 
-%typemap(out) MiniGrafCursor *minigraf_query {
+%typemap(out) MiniGrafCursor *minigraf_query, MiniGrafFactLog *minigraf_fact_log {
     if (!$1) {
         mgpy_raise_db(arg1);
         SWIG_fail;
@@ -211,7 +240,30 @@ static PyObject *mgpy_take_string(char *s) {
     $result = SWIG_Py_Void();
 }
 
-/* current_tx_count's out-parameter becomes the return value. */
+%typemap(out) int minigraf_log_writer_append, int minigraf_log_writer_append_batch,
+              int minigraf_log_writer_advance_tx_count, int minigraf_log_writer_tx_count,
+              int minigraf_log_writer_finish {
+    if ($1 != 0) {
+        mgpy_raise_log_writer(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_Py_Void();
+}
+
+/* A uint64_t argument (log_writer_advance_tx_count) is a non-negative int,
+ * or any object with __index__; out of range raises OverflowError. */
+%typemap(in) uint64_t {
+    PyObject *number = PyNumber_Index($input);
+    unsigned long long value;
+    if (!number) SWIG_fail;
+    value = PyLong_AsUnsignedLongLong(number);
+    Py_DECREF(number);
+    if (value == (unsigned long long)-1 && PyErr_Occurred()) SWIG_fail;
+    $1 = (uint64_t)value;
+}
+
+/* The uint64_t out-parameters of current_tx_count and log_writer_tx_count
+ * become the return value. */
 %typemap(in, numinputs=0) uint64_t *out (uint64_t count = 0) {
     $1 = &count;
 }

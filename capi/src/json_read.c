@@ -88,7 +88,7 @@ static int read_unicode_escape(parser *ps, uint32_t *cp)
     if (*cp >= 0xDC00 || ps->p[0] != '\\' || ps->p[1] != 'u')
         return fail(ps, "unpaired surrogate in \\u escape");
     ps->p += 2;
-    uint32_t low;
+    uint32_t low = 0;
     rc = read_hex4(ps, &low);
     if (rc == 0 && (low < 0xDC00 || low > 0xDFFF))
         return fail(ps, "unpaired surrogate in \\u escape");
@@ -107,7 +107,7 @@ static int read_escape(parser *ps, char *out, size_t *n)
     }
     if (c != 'u')
         return fail(ps, "bad escape in string");
-    uint32_t cp;
+    uint32_t cp = 0;
     int rc = read_unicode_escape(ps, &cp);
     if (rc == 0)
         *n += put_utf8(out + *n, cp);

@@ -88,7 +88,7 @@ static int read_sync(reader *r, const char *key, store_sync *out)
 /* The storage options (store.h). */
 static int read_store_member(reader *r, const char *key, store_options *s)
 {
-    int64_t n;
+    int64_t n = 0;
     int rc;
     if (strcmp(key, "read_only") == 0)
         return read_bool(r, key, &s->read_only);

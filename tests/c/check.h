@@ -33,7 +33,7 @@ static int check_failures_now;
 
 static inline void check_fail(const char *file, int line, const char *what)
 {
-    fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
+    fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what ? what : "?");
     check_failures_now++;
 }
 

@@ -26,6 +26,7 @@ def test_public_names() -> None:
         assert hasattr(minigraf, name), name
     assert minigraf.Error.__module__ == "minigraf"
     assert minigraf.Database.__module__ == "minigraf"
+    assert minigraf.FactLog.__module__ == minigraf.LogWriter.__module__ == "minigraf"
 
 
 def test_abi_matches() -> None:

@@ -110,8 +110,10 @@ class Case:
         self.name: str = spec["name"]
         self.steps: List[Dict[str, Any]] = spec.get("steps", [])
         self.storage: str = spec.get("storage", "memory")
+        self.workdir = workdir
         self.path: Optional[Path] = workdir / "db.graph" if self.storage == "file" else None
         self.db: Optional[minigraf.Database] = None
+        self.exports = 0
 
     def open(self) -> minigraf.Database:
         if self.db is None or self.db.closed:
@@ -141,6 +143,10 @@ class Case:
                 self.close()
                 self.open()
                 return '{"ok":true}'
+            if "fact_log" in step:
+                return self.fact_log(step["fact_log"])
+            if "export_import" in step:
+                return self.export_import()
             raise CaseError(f"unknown step kind: {sorted(step)}")
         except minigraf.Error as e:
             return error_outcome(e.code or "", e.message)
@@ -171,6 +177,43 @@ class Case:
             '{"variables":' + canonical(variables)
             + ',"rows":' + canonical_rows(rows, ordered) + "}"
         )
+
+    def fact_log(self, filter: Optional[Dict[str, Any]]) -> str:
+        """The records in the stream's order, read in batches of 2, without
+        the wall-clock fields (tx_id, valid_from)."""
+        records: List[Any] = []
+        with self.open().fact_log(filter) as log:
+            while chunk := log.fetch_batch(2):
+                records.extend(
+                    [
+                        r["entity"],
+                        r["attribute"],
+                        {"type": r["value"]["type"], "value": r["value"]["value"]},
+                        r["tx_count"],
+                        r["valid_to"],
+                        r["asserted"],
+                    ]
+                    for r in chunk
+                )
+        return canonical({"records": records})
+
+    def export_import(self) -> str:
+        """Copies the database record by record into a new file (fact log in
+        "tx" order, appended in batches of 2, the counter advanced to the
+        source's, finished), closes the source and continues on the copy."""
+        db = self.open()
+        self.exports += 1
+        target = self.workdir / f"export-{self.exports}.graph"
+        with minigraf.LogWriter(target) as writer:  # finishes when the block ends
+            with db.fact_log(order="tx") as log:
+                while chunk := log.fetch_batch(2):
+                    writer.append_batch(chunk)
+            writer.advance_tx_count(db.tx_count)
+        self.close()
+        self.path = target
+        self.storage = "file"
+        self.open()
+        return '{"ok":true}'
 
 
 def is_positive_int(value: Any) -> bool:

@@ -8,6 +8,10 @@ Datalog query language.
         for row in db.query("(query [:find ?n :where [?e :person/name ?n]])"):
             print(row)                       # ['Alice']
 
+:meth:`Database.fact_log` streams every stored fact version as records;
+:class:`LogWriter` builds a new database file from records, and
+:meth:`Database.export` copies a whole database with the two.
+
 Errors are :class:`minigraf.Error` subclasses carrying the spec code
 (``e.code == "PRS-011"``). :mod:`minigraf.capi` is the raw C API underneath.
 """
@@ -21,6 +25,7 @@ if _capi.abi_version() != _capi.MINIGRAF_ABI_VERSION:
     )
 
 from ._database import Cursor, Database, Row, open, open_in_memory  # noqa: E402
+from ._log import FactLog, LogWriter, Record  # noqa: E402
 from ._errors import (  # noqa: E402
     ApiError,
     Error,
@@ -35,8 +40,8 @@ __version__: str = _capi.MINIGRAF_VERSION
 
 
 # Shown as minigraf.ParseError, not minigraf._errors.ParseError.
-for _public in (Cursor, Database, Error, ParseError, QueryError, StorageError, ApiError,
-                InternalError):
+for _public in (Cursor, Database, FactLog, LogWriter, Error, ParseError, QueryError,
+                StorageError, ApiError, InternalError):
     _public.__module__ = __name__
 del _public
 
@@ -51,9 +56,12 @@ __all__ = [
     "Cursor",
     "Database",
     "Error",
+    "FactLog",
     "InternalError",
+    "LogWriter",
     "ParseError",
     "QueryError",
+    "Record",
     "Row",
     "StorageError",
     "library_version",

@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import os
 import threading
+import uuid
 import weakref
 from types import TracebackType
-from typing import Any, Callable, Iterator, List, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
 from . import capi as _capi
 from ._errors import closed_error
+from ._log import FactLog, LogWriter, _filter_json
 
 __all__ = ["Database", "Cursor", "Row", "open", "open_in_memory"]
 
@@ -160,6 +162,95 @@ class Database:
         committed transact or retract. It is what ``:as-of N`` counts."""
         with self._handle as handle:
             return _capi.current_tx_count(handle)
+
+    def fact_log(
+        self,
+        filter: Optional[Mapping[str, Any]] = None,
+        *,
+        order: Optional[str] = None,
+        batch_size: int = 1000,
+        attributes: Optional[Iterable[str]] = None,
+        attribute_prefixes: Optional[Iterable[str]] = None,
+        entities: Optional[Iterable[Union[str, uuid.UUID]]] = None,
+        tx_from: Optional[int] = None,
+        tx_to: Optional[int] = None,
+        window: Optional[Union[Mapping[str, int], Tuple[Optional[int], Optional[int]]]] = None,
+    ) -> FactLog:
+        """Opens a :class:`FactLog` over every stored fact version (each
+        assertion and retraction) as records, as the database stands now:
+        later commits are not seen.
+
+        The filter is the library's filter object, given as ``filter`` (a
+        mapping of the keys below), as keyword arguments, or both (a key
+        given both ways is a TypeError; None means "not given"):
+
+        - ``attributes``: keep records whose attribute is one of these
+          keywords (``":person/name"``, with the colon);
+        - ``attribute_prefixes``: ... or starts with one of these texts (a
+          record passes if it matches either list);
+        - ``entities``: keep records of these entities (UUID strings or
+          :class:`uuid.UUID`);
+        - ``tx_from``, ``tx_to``: keep ``tx_from <= tx_count <= tx_to``;
+        - ``window``: ``{"from": ms, "to": ms}`` or a ``(from, to)`` pair:
+          keep records whose valid window ``[valid_from, valid_to)``
+          overlaps ``[from, to)``; a bound may be omitted (or None);
+        - ``order``: ``"tx"`` (the default: commit order, statement order
+          within a transaction) or ``"storage"`` (entity, attribute, value,
+          tx: the cheapest to produce).
+
+        ``batch_size`` is how many records iteration reads at a time.
+
+        Raises:
+            ApiError: API-017 for an unknown key, a wrong type or a bad
+                ``order``.
+        """
+        text = _filter_json(
+            filter,
+            {
+                "attributes": attributes,
+                "attribute_prefixes": attribute_prefixes,
+                "entities": entities,
+                "tx_from": tx_from,
+                "tx_to": tx_to,
+                "window": window,
+                "order": order,
+            },
+        )
+        if batch_size < 1:
+            raise ValueError(f"batch size must be at least 1, got {batch_size}")
+        with self._handle as handle:
+            log = _capi.fact_log(handle, text)
+        return FactLog(log, batch_size)
+
+    def export(self, path: StrPath) -> None:
+        """Copies the whole database, history included, into a new database
+        file at ``path``, which must not exist: the fact log in ``"tx"``
+        order goes through a :class:`LogWriter`, whose counter is then
+        advanced to :attr:`tx_count`. The copy answers every query as this
+        database does, ``:as-of`` included. Works in memory and read-only
+        too. On an error the partial copy is deleted; an existing file at
+        ``path`` is never touched.
+
+        Raises:
+            StorageError: STG-043 if ``path`` exists, or the file cannot be
+                written.
+        """
+        with LogWriter(path) as writer:
+            while True:
+                # The counter read before and after opening the log brackets
+                # its snapshot: equal, no commit came in between.
+                count = self.tx_count
+                log = self.fact_log(order="tx")
+                if self.tx_count == count:
+                    break
+                log.close()
+            with log:
+                while True:
+                    batch = log._next_json(1000)
+                    if batch is None:
+                        break
+                    writer.append_batch(batch)
+            writer.advance_tx_count(count)
 
     def checkpoint(self) -> None:
         """Writes every committed transaction into the main file and empties

@@ -15,10 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.minigraf.Cursor;
+import org.minigraf.FactLog;
+import org.minigraf.FactLogFilter;
+import org.minigraf.FactRecord;
 import org.minigraf.Json;
+import org.minigraf.LogWriter;
 import org.minigraf.Minigraf;
 import org.minigraf.MinigrafException;
 import org.minigraf.Result;
+import org.minigraf.TypedValue;
 
 /**
  * The Java runner of the parity suite (tests/parity/README.md).
@@ -82,11 +87,14 @@ public final class ParityRunner {
 
     /** The database of the case being run, or why it failed to open. */
     private static final class Session implements AutoCloseable {
-        final String path; // null: in memory
+        final Path workDir; // files of this case; deleted afterwards
+        String path; // null: in memory
         Minigraf db; // null when the last open failed
         MinigrafException openError;
+        int exports;
 
-        Session(String path) {
+        Session(Path workDir, String path) {
+            this.workDir = workDir;
             this.path = path;
             open();
         }
@@ -119,14 +127,14 @@ public final class ParityRunner {
             throw new IllegalArgumentException(file + ": no \"name\"");
         }
         Object storage = spec.containsKey("storage") ? spec.get("storage") : "memory";
-        Path tempDir = null;
-        if ("file".equals(storage)) {
-            tempDir = Files.createTempDirectory("minigraf-parity-");
-        } else if (!"memory".equals(storage)) {
+        if (!"file".equals(storage) && !"memory".equals(storage)) {
             throw new IllegalArgumentException(file + ": unknown storage " + storage);
         }
         List<?> steps = (List<?>) spec.get("steps");
-        try (Session session = new Session(tempDir == null ? null : tempDir.resolve("case.graph").toString())) {
+        // Every case gets a directory: export_import writes its copy there.
+        Path tempDir = Files.createTempDirectory("minigraf-parity-");
+        String path = "file".equals(storage) ? tempDir.resolve("case.graph").toString() : null;
+        try (Session session = new Session(tempDir, path)) {
             for (int i = 0; i < steps.size(); i++) {
                 Map<?, ?> step = asMap(steps.get(i), file);
                 String outcome;
@@ -138,9 +146,7 @@ public final class ParityRunner {
                 transcript.append(name).append('#').append(i).append('\t').append(outcome).append('\n');
             }
         } finally {
-            if (tempDir != null) {
-                deleteTree(tempDir);
-            }
+            deleteTree(tempDir);
         }
     }
 
@@ -180,7 +186,174 @@ public final class ParityRunner {
             session.db.checkpoint();
             return singleton("ok", true);
         }
+        if (step.containsKey("fact_log")) {
+            return factLogOutcome(session.db, step.get("fact_log"));
+        }
+        if (step.containsKey("export_import")) {
+            return exportImport(session);
+        }
         throw new IllegalArgumentException("unknown step " + step.keySet());
+    }
+
+    /** Records per batch in the fact log steps, to cross batch boundaries. */
+    private static final int LOG_BATCH = 2;
+
+    /**
+     * The fact log through FactLog.nextBatch(2), in the stream's order:
+     * {"records":[[entity, attribute, value, tx_count, valid_to, asserted], ...]}
+     * without the wall-clock fields.
+     */
+    private static Object factLogOutcome(Minigraf db, Object filterSpec) {
+        List<Object> records = new ArrayList<>();
+        try (FactLog log = db.factLog(filter(filterSpec))) {
+            for (List<FactRecord> b = log.nextBatch(LOG_BATCH); !b.isEmpty(); b = log.nextBatch(LOG_BATCH)) {
+                for (FactRecord r : b) {
+                    records.add(Arrays.asList(r.entity(), r.attribute(), typedValue(r.value()), r.txCount(),
+                            r.validTo(), r.asserted()));
+                }
+            }
+        }
+        return singleton("records", records);
+    }
+
+    /** {"type":..., "value":...}; a non-finite float's value as "NaN", "Infinity" or "-Infinity". */
+    private static Object typedValue(TypedValue value) {
+        Map<String, Object> typed = new LinkedHashMap<>();
+        typed.put("type", value.type().jsonName());
+        Object inner = value.value();
+        if (inner instanceof Double && Double.isNaN((Double) inner)) {
+            inner = "NaN";
+        } else if (inner instanceof Double && Double.isInfinite((Double) inner)) {
+            inner = (Double) inner > 0 ? "Infinity" : "-Infinity";
+        }
+        typed.put("value", inner);
+        return typed;
+    }
+
+    /**
+     * The case's filter object (or null) as a FactLogFilter: built with
+     * FactLogFilter.builder() when the builder can express it, otherwise
+     * (the deliberately malformed filters of the error cases: unknown keys,
+     * wrong types) passed to the library as JSON text with
+     * FactLogFilter.ofJson, so that its own error surfaces.
+     */
+    private static FactLogFilter filter(Object spec) {
+        if (spec == null) {
+            return FactLogFilter.all();
+        }
+        FactLogFilter built = buildFilter(spec);
+        return built != null ? built : FactLogFilter.ofJson(write(spec));
+    }
+
+    /** The filter through the builder, or null if the builder cannot express it. */
+    private static FactLogFilter buildFilter(Object spec) {
+        if (!(spec instanceof Map)) {
+            return null;
+        }
+        FactLogFilter.Builder filter = FactLogFilter.builder();
+        for (Map.Entry<?, ?> entry : ((Map<?, ?>) spec).entrySet()) {
+            Object value = entry.getValue();
+            switch ((String) entry.getKey()) {
+                case "attributes":
+                case "attribute_prefixes":
+                case "entities": {
+                    List<String> strings = strings(value);
+                    if (strings == null) {
+                        return null;
+                    }
+                    if (entry.getKey().equals("attributes")) {
+                        filter.attributes(strings);
+                    } else if (entry.getKey().equals("attribute_prefixes")) {
+                        filter.attributePrefixes(strings);
+                    } else {
+                        filter.entities(strings);
+                    }
+                    break;
+                }
+                case "tx_from":
+                    if (!(value instanceof Long)) {
+                        return null;
+                    }
+                    filter.txFrom((Long) value);
+                    break;
+                case "tx_to":
+                    if (!(value instanceof Long)) {
+                        return null;
+                    }
+                    filter.txTo((Long) value);
+                    break;
+                case "window": {
+                    if (!(value instanceof Map)) {
+                        return null;
+                    }
+                    for (Map.Entry<?, ?> bound : ((Map<?, ?>) value).entrySet()) {
+                        if (!(bound.getValue() instanceof Long)) {
+                            return null;
+                        } else if (bound.getKey().equals("from")) {
+                            filter.windowFrom((Long) bound.getValue());
+                        } else if (bound.getKey().equals("to")) {
+                            filter.windowTo((Long) bound.getValue());
+                        } else {
+                            return null;
+                        }
+                    }
+                    // {} bounds nothing: the same as no window.
+                    break;
+                }
+                case "order":
+                    if ("tx".equals(value)) {
+                        filter.order(FactLogFilter.Order.TX);
+                    } else if ("storage".equals(value)) {
+                        filter.order(FactLogFilter.Order.STORAGE);
+                    } else {
+                        return null;
+                    }
+                    break;
+                default:
+                    return null;
+            }
+        }
+        return filter.build();
+    }
+
+    /** A JSON array of strings as a list, or null if it is not one. */
+    private static List<String> strings(Object value) {
+        if (!(value instanceof List)) {
+            return null;
+        }
+        List<String> strings = new ArrayList<>();
+        for (Object item : (List<?>) value) {
+            if (!(item instanceof String)) {
+                return null;
+            }
+            strings.add((String) item);
+        }
+        return strings;
+    }
+
+    /**
+     * Copies the database into a new file (fact log in "tx" order, appended
+     * in batches of 2, the counter advanced to the source's, finished),
+     * closes the source and continues the case on the copy.
+     */
+    private static Object exportImport(Session session) {
+        Minigraf db = session.db;
+        String target = session.workDir.resolve("export-" + (++session.exports) + ".graph").toString();
+        try (FactLog log = db.factLog(FactLogFilter.builder().order(FactLogFilter.Order.TX).build());
+                LogWriter writer = LogWriter.create(target)) {
+            for (List<FactRecord> b = log.nextBatch(LOG_BATCH); !b.isEmpty(); b = log.nextBatch(LOG_BATCH)) {
+                writer.appendBatch(b);
+            }
+            writer.advanceTxCount(db.txCount());
+            writer.finish();
+        }
+        session.close();
+        session.path = target;
+        session.open();
+        if (session.openError != null) {
+            throw session.openError;
+        }
+        return singleton("ok", true);
     }
 
     /** The execute result with its keys as the engine emits them; the wall clock as "<ms>". */

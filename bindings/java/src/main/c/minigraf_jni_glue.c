@@ -112,3 +112,15 @@ void mgj_throw_cursor_error(JNIEnv *env, const MiniGrafCursor *cursor) {
         mgj_throw(env, minigraf_cursor_last_error_code(cursor), minigraf_cursor_last_error(cursor));
     }
 }
+
+void mgj_throw_fact_log_error(JNIEnv *env, const MiniGrafFactLog *log) {
+    if (!(*env)->ExceptionCheck(env)) {
+        mgj_throw(env, minigraf_fact_log_last_error_code(log), minigraf_fact_log_last_error(log));
+    }
+}
+
+void mgj_throw_log_writer_error(JNIEnv *env, const MiniGrafLogWriter *writer) {
+    if (!(*env)->ExceptionCheck(env)) {
+        mgj_throw(env, minigraf_log_writer_last_error_code(writer), minigraf_log_writer_last_error(writer));
+    }
+}

@@ -30,8 +30,10 @@ jbyteArray mgj_bytes_take(JNIEnv *env, char *s);
  * message". */
 void mgj_throw(JNIEnv *env, int code, const char *message);
 
-/* Throws the last error of `db` / `cursor`. */
+/* Throws the last error of `db` / `cursor` / `log` / `writer`. */
 void mgj_throw_db_error(JNIEnv *env, const MiniGrafDb *db);
 void mgj_throw_cursor_error(JNIEnv *env, const MiniGrafCursor *cursor);
+void mgj_throw_fact_log_error(JNIEnv *env, const MiniGrafFactLog *log);
+void mgj_throw_log_writer_error(JNIEnv *env, const MiniGrafLogWriter *writer);
 
 #endif /* MINIGRAF_JNI_GLUE_H */

@@ -1,5 +1,6 @@
 package org.minigraf;
 
+import java.util.List;
 import java.util.Objects;
 import org.minigraf.internal.minigraf_jni;
 
@@ -32,6 +33,9 @@ public final class Minigraf implements AutoCloseable {
                     + ", this binding was built for " + minigraf_jni.MINIGRAF_ABI_VERSION);
         }
     }
+
+    /** Records per batch when {@link #exportTo(String)} copies the fact log. */
+    private static final int EXPORT_BATCH = 1000;
 
     /** Guards {@link #handle}: every native call on it is made holding this lock. */
     private final Object lock = new Object();
@@ -143,6 +147,89 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
+     * Opens a stream over every stored fact record, in commit order
+     * ({@link FactLogFilter#all()}). See {@link #factLog(FactLogFilter)}.
+     *
+     * @return the log, to be closed
+     * @throws MinigrafApiException (API-018) if the database is closed
+     */
+    public FactLog factLog() {
+        return factLog(FactLogFilter.all());
+    }
+
+    /**
+     * Opens a stream over the stored fact records that pass {@code filter}:
+     * every version of every fact, assertions and retractions, with its
+     * transaction and valid window. The log shows the database as it stands
+     * now; later commits are not seen. It must be closed, and can be read
+     * only while this database is open.
+     *
+     * <pre>{@code
+     * try (FactLog log = db.factLog(FactLogFilter.builder().attributes(":person/age").build())) {
+     *     log.stream().forEach(r -> System.out.println(r.entity() + " " + r.value()));
+     * }
+     * }</pre>
+     *
+     * @param filter which records, in which order
+     * @return the log, to be closed
+     * @throws MinigrafApiException API-017 if the library refuses the filter; API-018 if the database is closed
+     */
+    public FactLog factLog(FactLogFilter filter) {
+        String json = Objects.requireNonNull(filter, "filter").toJson();
+        byte[] filterJson = json == null ? null : Utf8.encode(json);
+        synchronized (lock) {
+            return new FactLog(minigraf_jni.minigraf_fact_log(liveHandle(), filterJson));
+        }
+    }
+
+    /**
+     * Copies this database into a new file at {@code path}: its fact log in
+     * commit order goes through a {@link LogWriter}, whose counter is then
+     * raised to {@link #txCount()}, and the writer finishes. The copy answers
+     * every query as this database does, {@code :as-of} included. If any
+     * step fails the partial file is deleted and the error is thrown.
+     *
+     * @param path the new file, which must not exist
+     * @throws MinigrafStorageException STG-043 if {@code path} exists
+     * @throws MinigrafException if the copy cannot be made
+     */
+    public void exportTo(String path) {
+        exportTo(path, LogWriterOptions.defaults());
+    }
+
+    /**
+     * {@link #exportTo(String)} with options for the new file.
+     *
+     * @param path the new file, which must not exist
+     * @param options how the new file is written
+     * @throws MinigrafStorageException STG-043 if {@code path} exists
+     * @throws MinigrafException if the copy cannot be made
+     */
+    public void exportTo(String path, LogWriterOptions options) {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(options, "options");
+        FactLog log;
+        long count;
+        synchronized (lock) { // the log and the counter from the same state
+            log = factLog(FactLogFilter.all());
+            try {
+                count = txCount();
+            } catch (RuntimeException | Error e) {
+                log.close();
+                throw e;
+            }
+        }
+        try (FactLog records = log; LogWriter writer = LogWriter.create(path, options)) {
+            for (List<FactRecord> batch = records.nextBatch(EXPORT_BATCH); !batch.isEmpty();
+                    batch = records.nextBatch(EXPORT_BATCH)) {
+                writer.appendBatch(batch);
+            }
+            writer.advanceTxCount(count);
+            writer.finish();
+        }
+    }
+
+    /**
      * Makes a file-backed database's file self-contained: writes every
      * committed transaction into the main file and empties the log. Does
      * nothing for an in-memory database.
@@ -163,7 +250,8 @@ public final class Minigraf implements AutoCloseable {
     /**
      * Closes the database (checkpointing a file-backed one) and frees its
      * handle; waits for calls in progress on other threads. Closing a closed
-     * database does nothing. Open cursors stay readable.
+     * database does nothing. Open cursors stay readable; open fact logs
+     * then throw API-018 when read (both must still be closed).
      */
     @Override
     public void close() {
@@ -174,6 +262,11 @@ public final class Minigraf implements AutoCloseable {
                 minigraf_jni.minigraf_close(h);
             }
         }
+    }
+
+    /** Loads and checks the natives (this class's initializer) before another class calls them. */
+    static void checkNatives() {
+        // Calling a static method runs the static initializer first.
     }
 
     /** The native library's version, e.g. {@code "0.1.0"}. */

@@ -2,6 +2,8 @@ package org.minigraf.consumer;
 
 import java.util.List;
 import org.minigraf.Cursor;
+import org.minigraf.FactLog;
+import org.minigraf.FactRecord;
 import org.minigraf.Minigraf;
 import org.minigraf.MinigrafException;
 import org.minigraf.Result;
@@ -24,6 +26,27 @@ public final class App {
             }
             return names.toString();
         }
+    }
+
+    /**
+     * Copies a small database into the new file {@code path} with
+     * {@link Minigraf#exportTo(String)} and reads the copy's fact log back:
+     * one "attribute=value@tx" line per record.
+     */
+    static String exportAndReadBack(String path) {
+        try (Minigraf db = Minigraf.openInMemory()) {
+            db.execute("(transact [[:alice :person/age 30] [:alice :person/name \"Alice\"]])");
+            db.execute("(retract [[:alice :person/age 30]])");
+            db.exportTo(path);
+        }
+        StringBuilder lines = new StringBuilder();
+        try (Minigraf copy = Minigraf.open(path); FactLog log = copy.factLog()) {
+            for (FactRecord record : log) {
+                lines.append(record.attribute()).append('=').append(record.value().value())
+                        .append(record.asserted() ? "@" : "-@").append(record.txCount()).append('\n');
+            }
+        }
+        return lines.toString();
     }
 
     public static void main(String[] args) {

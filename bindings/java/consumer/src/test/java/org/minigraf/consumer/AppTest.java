@@ -3,7 +3,9 @@ package org.minigraf.consumer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.minigraf.Minigraf;
 
 class AppTest {
@@ -17,5 +19,11 @@ class AppTest {
     @Test
     void transactsAndQueries() {
         assertEquals("Bob", App.friendsOfAlice());
+    }
+
+    @Test
+    void exportsAndReadsTheFactLog(@TempDir Path dir) {
+        assertEquals(":person/age=30@1\n:person/name=Alice@1\n:person/age=30-@2\n",
+                App.exportAndReadBack(dir.resolve("copy.graph").toString()));
     }
 }
