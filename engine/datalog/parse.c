@@ -41,12 +41,12 @@ int parse_trailing(parse_ctx *c, const char *name, const edn *extra) {
 
 static int parse_command(parse_ctx *c, const edn *root, command *cmd) {
     if (root->kind != EDN_LIST || root->as.seq.count == 0)
-        return err_set(c->e, ERR(PRS, 12), "Expected a list starting with a command symbol");
+        return parse_fail(c, ERR(PRS, 12), root, "Expected a list starting with a command symbol");
     const edn *head = &root->as.seq.items[0];
     if (head->kind == EDN_KEYWORD)
         return err_set(c->e, ERR(PRS, 11), "Unknown command: %s", head->as.text.ptr);
     if (head->kind != EDN_SYMBOL)
-        return err_set(c->e, ERR(PRS, 10), "Expected command symbol");
+        return parse_fail(c, ERR(PRS, 10), head, "Expected command symbol");
     parse_args args = {root->as.seq.items + 1, root->as.seq.count - 1};
     if (edn_is_symbol(head, "transact")) {
         cmd->kind = CMD_TRANSACT;
@@ -64,6 +64,7 @@ static int parse_command(parse_ctx *c, const edn *root, command *cmd) {
         cmd->kind = CMD_RULE;
         return parse_rule(c, args, &cmd->as.rule);
     }
+    /* No position: spec 18 quotes this message verbatim. */
     return err_set(c->e, ERR(PRS, 11), "Unknown command: %s", head->as.text.ptr);
 }
 
