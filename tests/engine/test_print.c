@@ -109,8 +109,8 @@ static void test_edge_round_trips(void) {
         "(query [:find ?x :where [?x :a ?y] (not-join [?x] [?x :b ?z] [(> ?z (+ ?y 1))])])",
         "(rule [(p ?x) [?x :a ?y] (not (q ?y)) [(adult? ?y)]])",
         "(rule [(p) [:a :b 1]])",
-        "(query [:find (sum ?s :over (:partition-by ?d :order-by ?s :asc)) (count-distinct ?s) :with ?e "
-        ":where [?e :s ?s] [?e :d ?d] :max-derived-facts 10])",
+        ("(query [:find (sum ?s :over (:partition-by ?d :order-by ?s :asc)) (count-distinct ?s) :with ?e "
+         ":where [?e :s ?s] [?e :d ?d] :max-derived-facts 10])"),
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *error = NULL;
