@@ -1,5 +1,6 @@
 /* Syntax tree → VM program (Thompson construction). Counted repetition is
  * expanded into copies, so the program size is bounded by RX_MAX_INSTS. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,24 +81,31 @@ static void rx_gen_optional(rx_emitter *em, const rx_node *sub) {
 
 static void rx_gen_repeat(rx_emitter *em, const rx_node *n) {
     for (int i = 0; i < n->min && !rx_failed(em); i++)
-        rx_gen(em, n->left);
+        rx_gen(em, n->sub);
     if (n->max < 0)
-        rx_gen_star(em, n->left);
+        rx_gen_star(em, n->sub);
     for (int i = n->min; i < n->max && !rx_failed(em); i++)
-        rx_gen_optional(em, n->left);
+        rx_gen_optional(em, n->sub);
 }
 
+/* a|b|c : SPLIT La, L1; La: a; JMP end; L1: SPLIT Lb, Lc; Lb: b; JMP end; Lc: c */
 static void rx_gen_alt(rx_emitter *em, const rx_node *n) {
-    size_t split = rx_emit(em, RI_SPLIT, 0, 0);
-    rx_gen(em, n->left);
-    size_t jmp = rx_emit(em, RI_JMP, 0, 0);
-    size_t second = em->n;
-    rx_gen(em, n->right);
-    if (rx_failed(em))
+    size_t *jumps = arena_alloc(em->a, n->count * sizeof *jumps);
+    if (!jumps) {
+        em->oom = true;
         return;
-    em->code[split].x = (uint32_t)split + 1;
-    em->code[split].y = (uint32_t)second;
-    em->code[jmp].x = (uint32_t)em->n;
+    }
+    for (size_t i = 0; i < n->count && !rx_failed(em); i++) {
+        size_t split = i + 1 < n->count ? rx_emit(em, RI_SPLIT, 0, 0) : SIZE_MAX;
+        rx_gen(em, n->items[i]);
+        jumps[i] = i + 1 < n->count ? rx_emit(em, RI_JMP, 0, 0) : SIZE_MAX;
+        if (split != SIZE_MAX && !rx_failed(em)) {
+            em->code[split].x = (uint32_t)split + 1;
+            em->code[split].y = (uint32_t)em->n;
+        }
+    }
+    for (size_t i = 0; i + 1 < n->count && !rx_failed(em); i++)
+        em->code[jumps[i]].x = (uint32_t)em->n;
 }
 
 static void rx_gen(rx_emitter *em, const rx_node *n) {
@@ -110,8 +118,8 @@ static void rx_gen(rx_emitter *em, const rx_node *n) {
         rx_emit_set(em, &n->set);
         break;
     case RN_CAT:
-        rx_gen(em, n->left);
-        rx_gen(em, n->right);
+        for (size_t i = 0; i < n->count && !rx_failed(em); i++)
+            rx_gen(em, n->items[i]);
         break;
     case RN_ALT:
         rx_gen_alt(em, n);

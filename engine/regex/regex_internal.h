@@ -41,13 +41,17 @@ typedef enum rx_assert {
 
 typedef enum rx_node_kind { RN_EMPTY, RN_SET, RN_CAT, RN_ALT, RN_REPEAT, RN_ASSERT } rx_node_kind;
 
+/* CAT and ALT are n-ary, so long patterns (abcd..., a|b|c|...) do not
+ * make deep trees. */
 typedef struct rx_node rx_node;
 struct rx_node {
     rx_node_kind kind;
-    rx_set set;            /* SET (normalised) */
-    rx_node *left, *right; /* CAT, ALT; REPEAT uses left */
-    int min, max;          /* REPEAT; max -1 = unbounded */
-    rx_assert assertion;   /* ASSERT */
+    rx_set set;          /* SET (normalised) */
+    rx_node **items;     /* CAT, ALT */
+    size_t count;
+    rx_node *sub;        /* REPEAT */
+    int min, max;        /* REPEAT; max -1 = unbounded */
+    rx_assert assertion; /* ASSERT */
 };
 
 /* Pattern → tree. Returns the tree or NULL with `why` filled. */

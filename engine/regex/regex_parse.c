@@ -427,40 +427,54 @@ static rx_node *rx_repeat(rx_parser *ps, rx_flags *fl) {
         return atom; /* repeating an empty match changes nothing */
     rx_node *n = rx_new(ps, RN_REPEAT);
     if (n)
-        n->left = atom, n->min = min, n->max = max;
+        n->sub = atom, n->min = min, n->max = max;
     return n;
 }
 
-static rx_node *rx_pair(rx_parser *ps, rx_node_kind kind, rx_node *l, rx_node *r) {
-    if (!l || !r)
-        return l ? l : r;
-    rx_node *n = rx_new(ps, kind);
-    if (n)
-        n->left = l, n->right = r;
-    return n;
+/* Appends `item` to the n-ary node `n` (growing its array in the arena). */
+static bool rx_push(rx_parser *ps, rx_node *n, size_t *cap, rx_node *item) {
+    if (n->count == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 4;
+        rx_node **items = arena_alloc(ps->a, ncap * sizeof *items);
+        if (!items) {
+            rx_fail(ps, "out of memory");
+            return false;
+        }
+        if (n->count)
+            memcpy(items, n->items, n->count * sizeof *items);
+        n->items = items;
+        *cap = ncap;
+    }
+    n->items[n->count++] = item;
+    return true;
 }
 
 static rx_node *rx_concat(rx_parser *ps, rx_flags *fl) {
-    rx_node *acc = NULL;
-    while (!rx_eof(ps) && rx_peek(ps) != '|' && rx_peek(ps) != ')') {
+    rx_node *cat = rx_new(ps, RN_CAT);
+    size_t cap = 0;
+    while (cat && !rx_eof(ps) && rx_peek(ps) != '|' && rx_peek(ps) != ')') {
         rx_node *n = rx_repeat(ps, fl);
-        if (!n)
-            return NULL;
-        acc = acc ? rx_pair(ps, RN_CAT, acc, n) : n;
-        if (!acc)
+        if (!n || !rx_push(ps, cat, &cap, n))
             return NULL;
     }
-    return acc ? acc : rx_new(ps, RN_EMPTY);
+    return cat;
 }
 
 static rx_node *rx_alt(rx_parser *ps, rx_flags *fl) {
-    rx_node *acc = rx_concat(ps, fl);
-    while (acc && rx_peek(ps) == '|') {
+    rx_node *first = rx_concat(ps, fl);
+    if (!first || rx_peek(ps) != '|')
+        return first;
+    rx_node *alt = rx_new(ps, RN_ALT);
+    size_t cap = 0;
+    if (!alt || !rx_push(ps, alt, &cap, first))
+        return NULL;
+    while (rx_peek(ps) == '|') {
         ps->pos++;
         rx_node *n = rx_concat(ps, fl);
-        acc = n ? rx_pair(ps, RN_ALT, acc, n) : NULL;
+        if (!n || !rx_push(ps, alt, &cap, n))
+            return NULL;
     }
-    return acc;
+    return alt;
 }
 
 rx_node *rx_parse(const char *pat, size_t len, arena *a, char *why, size_t why_cap) {

@@ -1,5 +1,6 @@
 /* The matches? regex engine: regex-lite syntax, unanchored search,
  * parse-time rejection of what it does not support. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -99,7 +100,28 @@ static void test_errors(void) {
     CHECK(rx_error("(a{1000}){1000}", "pattern too large"));
 }
 
+/* Long patterns stay flat (n-ary concatenation and alternation): no deep
+ * recursion, only the size limit. */
+static void test_long_patterns(void) {
+    size_t n = 300000;
+    char *p = malloc(n + 1);
+    memset(p, 'a', n);
+    p[n] = '\0';
+    CHECK(rx_error(p, "pattern too large"));
+    for (size_t i = 1; i < n; i += 2)
+        p[i] = '|';
+    CHECK(rx_error(p, "pattern too large"));
+    p[20001] = '\0'; /* 10,001 alternatives: fits */
+    CHECK(rx(p, "xxa") == 1);
+    char deep[512] = "";
+    for (int i = 0; i < 101; i++)
+        strcat(deep, "(");
+    CHECK(rx_error(deep, "groups nested too deeply"));
+    free(p);
+}
+
 int main(void) {
+    test_long_patterns();
     test_literals_and_search();
     test_classes();
     test_operators();
