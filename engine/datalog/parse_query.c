@@ -101,12 +101,15 @@ static int parse_max(parse_ctx *c, parse_scan *s, bool *has, int64_t *out) {
 static int parse_count(parse_ctx *c, parse_scan *s, bool *has, int64_t *out) {
     const edn *kw = &s->items[s->pos], *v = parse_take_value(s);
     const char *name = kw->as.text.ptr;
+    char what[PARSE_DESCRIBE_CAP];
     if (*has)
         return parse_fail(c, PARSE_LIMITS, kw, "duplicate %s", name);
-    if (!v || v->kind != EDN_INTEGER || v->as.i < 0)
-        return v ? parse_fail_got(c, PARSE_LIMITS, name[1] == 'l' ? ":limit must be a non-negative integer, got "
-                                                                  : ":offset must be a non-negative integer, got ", v)
-                 : parse_fail(c, PARSE_LIMITS, kw, "%s requires a non-negative integer", name);
+    if (!v)
+        return parse_fail(c, PARSE_LIMITS, kw, "%s requires a non-negative integer", name);
+    if (v->kind != EDN_INTEGER || v->as.i < 0) {
+        edn_describe(v, what, sizeof what);
+        return parse_fail(c, PARSE_LIMITS, v, "%s must be a non-negative integer, got %s", name, what);
+    }
     *has = true;
     *out = v->as.i;
     return 0;
@@ -117,9 +120,11 @@ static int parse_order_by(parse_ctx *c, parse_scan *s, ast_query *q) {
     const edn *kw = &s->items[s->pos], *v = parse_take_value(s);
     if (q->order_by)
         return parse_fail(c, PARSE_LIMITS, kw, "duplicate :order-by");
-    if (!v || v->kind != EDN_VECTOR || v->as.seq.count == 0)
-        return v ? parse_fail_got(c, PARSE_LIMITS, ":order-by requires a non-empty vector [?var :asc|:desc ...], got ", v)
-                 : parse_fail(c, PARSE_LIMITS, kw, ":order-by requires a vector [?var :asc|:desc ...]");
+    if (!v)
+        return parse_fail(c, PARSE_LIMITS, kw, ":order-by requires a vector [?var :asc|:desc ...]");
+    if (v->kind != EDN_VECTOR || v->as.seq.count == 0)
+        return parse_fail_got(c, PARSE_LIMITS,
+                              ":order-by requires a non-empty vector [?var :asc|:desc ...], got ", v);
     q->order_by = parse_array(c, v->as.seq.count, sizeof(ast_order_key));
     if (!q->order_by)
         return parse_oom(c);
