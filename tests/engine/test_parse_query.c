@@ -1,5 +1,6 @@
 /* The full query language and rules into the AST (spec 8-11, 9.1), and the
  * parse-time checks of 8.10.2 and 11.1. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -266,7 +267,23 @@ static void test_depth_is_bounded(void) {
     CHECK(parse_fails(text, "[PRS-076] Exceeded maximum recursion depth of 100"));
 }
 
+/* Many variables: the checks switch from linear lookup to a hash table. */
+static void test_many_variables(void) {
+    size_t cap = 400000, n = 0;
+    char *text = malloc(cap);
+    n += (size_t)snprintf(text, cap, "(query [:find ?v0 (count ?v4999) :with ?v17 :where");
+    for (int i = 0; i < 5000; i++)
+        n += (size_t)snprintf(text + n, cap - n, " [?e :a%d ?v%d]", i, i);
+    n += (size_t)snprintf(text + n, cap - n, " (or [?v1 :b ?w] [?v2 :c ?w]) [(> ?w ?v4998)]");
+    snprintf(text + n, cap - n, " (not-join [?v3] [?v3 :d 1])])");
+    CHECK(query_ok(text) != NULL);
+    snprintf(text + n, cap - n, " (not-join [?zz] [?zz :d 1])])");
+    CHECK(parse_fails(text, "[INT-018] join variable ?zz in (not-join ...)"));
+    free(text);
+}
+
 int main(void) {
+    test_many_variables();
     arena_init(&test_arena);
     test_find_specs();
     test_find_errors();
