@@ -14,6 +14,10 @@ seconds=${1:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MINIGRAF_FUZZ_BUILD:-$root/build-fuzz}
 jobs=${MINIGRAF_FUZZ_JOBS:-1}
+parallel=""
+if [ "$jobs" -gt 1 ]; then # libFuzzer then writes fuzz-N.log into the current directory
+    parallel="-jobs=$jobs -workers=$jobs"
+fi
 
 CC=${CC:-clang} cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DMINIGRAF_FUZZ=ON -DMINIGRAF_TESTS=OFF -DMINIGRAF_BENCH=OFF \
@@ -25,7 +29,7 @@ work=$build/fuzz-corpus
 mkdir -p "$work"
 "$build/tests/fuzz/fuzz_parse" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=4096 -dict="$root/tests/fuzz/parse.dict" -print_final_stats=1 \
-    -jobs="$jobs" -workers="$jobs" "$work" "$seeds"
+    $parallel "$work" "$seeds"
 
 if [ "${MINIGRAF_FUZZ_MERGE:-0}" = 1 ]; then
     "$build/tests/fuzz/fuzz_parse" -merge=1 "$seeds" "$work"

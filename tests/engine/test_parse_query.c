@@ -283,8 +283,8 @@ static void test_many_variables(void) {
 }
 
 int main(void) {
-    test_many_variables();
     arena_init(&test_arena);
+    test_many_variables();
     test_find_specs();
     test_find_errors();
     test_sections();
