@@ -1,32 +1,52 @@
 /* datalog_parse: EDN text → one command (spec 3). The command bodies are
- * parsed in parse_write.c and parse_query.c. */
+ * parsed in parse_write.c, parse_query.c and parse_rule.c. */
 #include "datalog/parse.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "datalog/parse_internal.h"
 
-int parse_unsupported(parse_ctx *c, const char *construct) {
-    return err_set(c->e, PARSE_UNSUPPORTED, "%s is not available in this version of minigraf",
-                   construct);
+int parse_fail(parse_ctx *c, int code, const edn *at, const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!at)
+        return err_set(c->e, code, "%s", msg);
+    return err_set(c->e, code, "%s (at line %u, column %u)", msg, (unsigned)at->line,
+                   (unsigned)at->column);
+}
+
+int parse_fail_got(parse_ctx *c, int code, const char *text, const edn *d) {
+    char what[PARSE_DESCRIBE_CAP];
+    edn_describe(d, what, sizeof what);
+    return parse_fail(c, code, d, "%s%s", text, what);
+}
+
+int parse_oom(parse_ctx *c) { return err_set(c->e, PARSE_OOM, "Out of memory"); }
+
+void *parse_array(parse_ctx *c, size_t count, size_t size) {
+    return arena_calloc(c->a, count ? count : 1, size);
 }
 
 int parse_trailing(parse_ctx *c, const char *name, const edn *extra) {
     char what[PARSE_DESCRIBE_CAP];
     edn_describe(extra, what, sizeof what);
-    return err_set(c->e, PARSE_STRUCTURE,
-                   "Unexpected trailing argument(s) in (%s ...): %s (at line %u, column %u)",
-                   name, what, (unsigned)extra->line, (unsigned)extra->column);
+    return parse_fail(c, PARSE_STRUCTURE, extra, "Unexpected trailing argument(s) in (%s ...): %s",
+                      name, what);
 }
 
 static int parse_command(parse_ctx *c, const edn *root, command *cmd) {
     if (root->kind != EDN_LIST || root->as.seq.count == 0)
-        return err_set(c->e, ERR(PRS, 12), "Expected a list starting with a command symbol");
+        return parse_fail(c, ERR(PRS, 12), root, "Expected a list starting with a command symbol");
     const edn *head = &root->as.seq.items[0];
     if (head->kind == EDN_KEYWORD)
         return err_set(c->e, ERR(PRS, 11), "Unknown command: %s", head->as.text.ptr);
     if (head->kind != EDN_SYMBOL)
-        return err_set(c->e, ERR(PRS, 10), "Expected command symbol");
+        return parse_fail(c, ERR(PRS, 10), head, "Expected command symbol");
     parse_args args = {root->as.seq.items + 1, root->as.seq.count - 1};
     if (edn_is_symbol(head, "transact")) {
         cmd->kind = CMD_TRANSACT;
@@ -40,20 +60,23 @@ static int parse_command(parse_ctx *c, const edn *root, command *cmd) {
         cmd->kind = CMD_QUERY;
         return parse_query(c, args, &cmd->as.query);
     }
-    if (edn_is_symbol(head, "rule"))
-        return parse_unsupported(c, "(rule ...)");
+    if (edn_is_symbol(head, "rule")) {
+        cmd->kind = CMD_RULE;
+        return parse_rule(c, args, &cmd->as.rule);
+    }
+    /* No position: spec 18 quotes this message verbatim. */
     return err_set(c->e, ERR(PRS, 11), "Unknown command: %s", head->as.text.ptr);
 }
 
 int datalog_parse(const char *text, size_t len, arena *a, command **out, err *e) {
-    parse_ctx c = {a, e};
+    parse_ctx c = {a, e, 0};
     edn *root;
     int rc = edn_read(text, len, a, &root, e);
     if (rc)
         return rc;
     command *cmd = arena_calloc(a, 1, sizeof *cmd);
     if (!cmd)
-        return err_set(e, PARSE_OOM, "Out of memory");
+        return parse_oom(&c);
     rc = parse_command(&c, root, cmd);
     if (rc)
         return rc;

@@ -2,6 +2,7 @@
 #ifndef MG_DATALOG_PARSE_INTERNAL_H
 #define MG_DATALOG_PARSE_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/arena.h"
@@ -10,10 +11,15 @@
 #include "edn/edn.h"
 
 /* Codes the spec leaves to us (docs/errors.md). */
-#define PARSE_STRUCTURE ERR(PRS, 76) /* trailing arguments of a command */
+#define PARSE_STRUCTURE ERR(PRS, 76) /* trailing arguments, depth */
 #define PARSE_SHAPE ERR(PRS, 77)     /* query/command shape without a code */
-#define PARSE_UNSUPPORTED ERR(INT, 0)
+#define PARSE_REGEX ERR(PRS, 78)     /* invalid matches? pattern */
+#define PARSE_LIMITS ERR(PRS, 79)    /* :order-by / :limit / :offset */
+#define PARSE_UNBOUND ERR(INT, 18)   /* the variable-not-bound safety family (spec 17.7) */
 #define PARSE_OOM ERR(INT, 0)
+
+/* Nesting of clauses and expressions (the reader already stops at 100). */
+#define PARSE_MAX_DEPTH 100
 
 /* Room for edn_describe output in messages. */
 #define PARSE_DESCRIBE_CAP 160
@@ -21,6 +27,7 @@
 typedef struct parse_ctx {
     arena *a;
     err *e;
+    int depth;
 } parse_ctx;
 
 /* The command's arguments: the items after the command symbol. */
@@ -32,13 +39,41 @@ typedef struct parse_args {
 int parse_transact(parse_ctx *c, parse_args args, ast_write *out);
 int parse_retract(parse_ctx *c, parse_args args, ast_write *out);
 int parse_query(parse_ctx *c, parse_args args, ast_query *out);
-int parse_where_clause(parse_ctx *c, const edn *d, ast_pattern *out);
-int parse_find_spec(parse_ctx *c, const edn *d, term *out);
+int parse_rule(parse_ctx *c, parse_args args, ast_rule *out);
 
-/* "<construct> is not available in this version of minigraf" (INT-000). */
-int parse_unsupported(parse_ctx *c, const char *construct);
+/* :find specs (parse_find.c). */
+int parse_find_spec(parse_ctx *c, const edn *d, ast_find *out);
+
+/* :where clauses and conjunctions (parse_where.c); `in_not` is set inside
+ * a not / not-join body. */
+int parse_clause(parse_ctx *c, const edn *d, bool in_not, ast_clause *out);
+int parse_body(parse_ctx *c, const edn *items, size_t count, bool in_not, ast_body *out);
+
+/* [(expr) ?out?] (parse_expr.c). */
+int parse_expr_clause(parse_ctx *c, const edn *d, ast_expr_clause *out);
+
+/* Terms (parse_term.c). */
+typedef enum parse_position { POS_ENTITY, POS_ATTRIBUTE, POS_VALUE, POS_ARG } parse_position;
+bool parse_is_variable(const edn *d);
+int parse_term(parse_ctx *c, const edn *d, parse_position pos, term *out);
+void parse_var_term(const edn *d, term *out); /* d is a variable */
+
+/* Safety checks of spec 8.10.2 and 9.1 (parse_check.c). */
+int parse_check_query(parse_ctx *c, const ast_query *q);
+int parse_check_rule(parse_ctx *c, const ast_rule *r);
+
+/* Records `code` with the formatted message, then " (at line L, column C)"
+ * of `at` when it is not NULL. */
+int parse_fail(parse_ctx *c, int code, const edn *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* "<text><description of d> (at line L, column C)". */
+int parse_fail_got(parse_ctx *c, int code, const char *text, const edn *d);
+int parse_oom(parse_ctx *c);
 
 /* Error for extra arguments after a command's last one. */
 int parse_trailing(parse_ctx *c, const char *name, const edn *extra);
+
+/* Arena arrays of `count` zeroed elements (count 0 gives a valid pointer). */
+void *parse_array(parse_ctx *c, size_t count, size_t size);
 
 #endif

@@ -18,15 +18,15 @@ static int parse_vt_map(parse_ctx *c, const edn *map, parse_window *w) {
         bool from = edn_is_keyword(key, ":valid-from");
         if (!from && !edn_is_keyword(key, ":valid-to")) {
             edn_describe(key, what, sizeof what);
-            return err_set(c->e, PARSE_SHAPE,
-                           "Unknown key in valid-time map: %s; expected :valid-from or :valid-to",
-                           what);
+            return parse_fail(c, PARSE_SHAPE, key,
+                              "Unknown key in valid-time map: %s; expected :valid-from or :valid-to",
+                              what);
         }
         if (val->kind != EDN_STRING) {
             edn_describe(val, what, sizeof what);
-            return err_set(c->e, from ? ERR(PRS, 19) : ERR(PRS, 20),
-                           "%s must be a timestamp string, got %s",
-                           from ? ":valid-from" : ":valid-to", what);
+            return parse_fail(c, from ? ERR(PRS, 19) : ERR(PRS, 20), val,
+                              "%s must be a timestamp string, got %s",
+                              from ? ":valid-from" : ":valid-to", what);
         }
         int64_t ms;
         int rc = timestamp_parse(val->as.text.ptr, val->as.text.len, &ms, c->e);
@@ -43,11 +43,11 @@ static int parse_vt_map(parse_ctx *c, const edn *map, parse_window *w) {
 static int parse_fact(parse_ctx *c, const edn *d, ast_fact *out) {
     char what[PARSE_DESCRIBE_CAP];
     if (d->kind != EDN_VECTOR)
-        return err_set(c->e, ERR(PRS, 45), "Each fact must be a vector [e a v] or [e a v {opts}]");
+        return parse_fail(c, ERR(PRS, 45), d, "Each fact must be a vector [e a v] or [e a v {opts}]");
     size_t n = d->as.seq.count;
     if (n < 3)
-        return err_set(c->e, ERR(PRS, 46), "Fact must have at least 3 elements (E A V), got %zu",
-                       n);
+        return parse_fail(c, ERR(PRS, 46), d, "Fact must have at least 3 elements (E A V), got %zu",
+                          n);
     const edn *items = d->as.seq.items;
     out->e = &items[0];
     out->a = &items[1];
@@ -56,14 +56,14 @@ static int parse_fact(parse_ctx *c, const edn *d, ast_fact *out) {
         return 0;
     if (items[3].kind != EDN_MAP) {
         edn_describe(&items[3], what, sizeof what);
-        return err_set(c->e, ERR(PRS, 47),
-                       "Optional 4th element of a fact must be a map {:valid-from ... :valid-to "
-                       "...}, got %s",
-                       what);
+        return parse_fail(c, ERR(PRS, 47), &items[3],
+                          "Optional 4th element of a fact must be a map {:valid-from ... :valid-to "
+                          "...}, got %s",
+                          what);
     }
     if (n > 4)
-        return err_set(c->e, ERR(PRS, 47),
-                       "A fact has at most 4 elements [e a v {opts}], got %zu", n);
+        return parse_fail(c, ERR(PRS, 47), d,
+                          "A fact has at most 4 elements [e a v {opts}], got %zu", n);
     parse_window w = {0};
     int rc = parse_vt_map(c, &items[3], &w);
     out->has_valid_from = w.has_from, out->valid_from = w.from;
@@ -83,13 +83,13 @@ int parse_transact(parse_ctx *c, parse_args args, ast_write *out) {
         out->has_valid_from = w.has_from, out->valid_from = w.from;
         out->has_valid_to = w.has_to, out->valid_to = w.to;
         if (args.count == 1)
-            return err_set(c->e, ERR(PRS, 48),
-                           "Transact with options requires a facts vector after the map");
+            return parse_fail(c, ERR(PRS, 48), &args.items[0],
+                              "Transact with options requires a facts vector after the map");
         next = 1;
     }
     const edn *facts = &args.items[next];
     if (facts->kind != EDN_VECTOR)
-        return err_set(c->e, ERR(PRS, 42), "Transact argument must be a vector of facts");
+        return parse_fail(c, ERR(PRS, 42), facts, "Transact argument must be a vector of facts");
     if (args.count > next + 1)
         return parse_trailing(c, "transact", &args.items[next + 1]);
     out->count = facts->as.seq.count;
@@ -106,10 +106,10 @@ int parse_transact(parse_ctx *c, parse_args args, ast_write *out) {
 
 static int parse_triple(parse_ctx *c, const edn *d, ast_fact *out) {
     if (d->kind != EDN_VECTOR)
-        return err_set(c->e, ERR(PRS, 45), "Each fact must be a vector [e a v]");
+        return parse_fail(c, ERR(PRS, 45), d, "Each fact must be a vector [e a v]");
     if (d->as.seq.count != 3)
-        return err_set(c->e, PARSE_SHAPE, "Pattern must have exactly 3 elements (E A V), got %zu",
-                       d->as.seq.count);
+        return parse_fail(c, PARSE_SHAPE, d, "Pattern must have exactly 3 elements (E A V), got %zu",
+                          d->as.seq.count);
     out->e = &d->as.seq.items[0];
     out->a = &d->as.seq.items[1];
     out->v = &d->as.seq.items[2];
@@ -121,7 +121,7 @@ int parse_retract(parse_ctx *c, parse_args args, ast_write *out) {
         return err_set(c->e, ERR(PRS, 43), "Retract requires a vector of facts");
     const edn *facts = &args.items[0];
     if (facts->kind != EDN_VECTOR)
-        return err_set(c->e, ERR(PRS, 44), "Retract argument must be a vector of facts");
+        return parse_fail(c, ERR(PRS, 44), facts, "Retract argument must be a vector of facts");
     if (args.count > 1)
         return parse_trailing(c, "retract", &args.items[1]);
     out->count = facts->as.seq.count;

@@ -90,7 +90,7 @@ static int run_command(db *d, const command *c, db_result *out, arena *a, err *e
         return run_query(d, &c->as.query, &out->rows, e);
     case CMD_RULE: break;
     }
-    return err_set(e, ERR(INT, 0), "rules are not supported in this version of minigraf");
+    return err_set(e, ERR(INT, 0), "(rule ...) is not available in this version of minigraf");
 }
 
 int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {

@@ -94,10 +94,12 @@ static int edn_read_uuid(edn_reader *r, edn *out) {
     if (rc)
         return rc;
     if (tok.kind != TOK_STRING)
-        return err_set(r->e, ERR(PRS, 71), "Expected UUID string after #uuid tag");
+        return err_set(r->e, ERR(PRS, 71), "Expected UUID string after #uuid tag (at line %u, column %u)",
+                       (unsigned)tok.line, (unsigned)tok.column);
     if (!uuid_parse(tok.text, tok.len, &out->as.uuid))
-        return err_set(r->e, ERR(PRS, 72), "Invalid UUID: \"%.*s\"",
-                       (int)utf8_clip(tok.text, tok.len, EDN_DESCRIBE_MAX), tok.text);
+        return err_set(r->e, ERR(PRS, 72), "Invalid UUID: \"%.*s\" (at line %u, column %u)",
+                       (int)utf8_clip(tok.text, tok.len, EDN_DESCRIBE_MAX), tok.text,
+                       (unsigned)tok.line, (unsigned)tok.column);
     out->kind = EDN_UUID;
     return 0;
 }
@@ -142,10 +144,12 @@ static int edn_read_scalar(edn_reader *r, const lex_token *tok, edn *out) {
     case TOK_TAG:
         if (strcmp(tok->text, "uuid") == 0)
             return edn_read_uuid(r, out);
-        return err_set(r->e, ERR(PRS, 73), "Unknown tagged literal: #%.*s",
-                       (int)utf8_clip(tok->text, tok->len, EDN_DESCRIBE_MAX), tok->text);
+        return err_set(r->e, ERR(PRS, 73), "Unknown tagged literal: #%.*s (at line %u, column %u)",
+                       (int)utf8_clip(tok->text, tok->len, EDN_DESCRIBE_MAX), tok->text,
+                       (unsigned)tok->line, (unsigned)tok->column);
     case TOK_EOF:
-        return err_set(r->e, ERR(PRS, 1), "Unexpected end of input");
+        return err_set(r->e, ERR(PRS, 1), "Unexpected end of input (at line %u, column %u)",
+                       (unsigned)tok->line, (unsigned)tok->column);
     default:
         return edn_unexpected(r, tok);
     }

@@ -113,8 +113,8 @@ static int lex_set_text(lexer *lx, lex_token *tok, size_t from, size_t to, err *
 static int lex_keyword(lexer *lx, lex_token *tok, err *e) {
     size_t end = lex_scan(lx, lx->pos + 1, lex_keyword_char);
     if (end - lx->pos > LEX_MAX_NAME)
-        return err_set(e, ERR(PRS, 8), "Keyword exceeds maximum length of %d bytes",
-                       LEX_MAX_NAME);
+        return err_set(e, ERR(PRS, 8), "Keyword exceeds maximum length of %d bytes (at line %u, column %u)",
+                       LEX_MAX_NAME, (unsigned)tok->line, (unsigned)tok->column);
     tok->kind = TOK_KEYWORD;
     int rc = lex_set_text(lx, tok, lx->pos, end, e);
     lx->pos = end;
@@ -125,7 +125,8 @@ static int lex_keyword(lexer *lx, lex_token *tok, err *e) {
 static int lex_symbol(lexer *lx, lex_token *tok, size_t first_len, err *e) {
     size_t end = lex_scan(lx, lx->pos + first_len, lex_symbol_char);
     if (end - lx->pos > LEX_MAX_NAME)
-        return err_set(e, LEX_MISC, "Symbol exceeds maximum length of %d bytes", LEX_MAX_NAME);
+        return err_set(e, LEX_MISC, "Symbol exceeds maximum length of %d bytes (at line %u, column %u)",
+                       LEX_MAX_NAME, (unsigned)tok->line, (unsigned)tok->column);
     tok->kind = TOK_SYMBOL;
     int rc = lex_set_text(lx, tok, lx->pos, end, e);
     lx->pos = end;
@@ -135,8 +136,8 @@ static int lex_symbol(lexer *lx, lex_token *tok, size_t first_len, err *e) {
 static int lex_tag(lexer *lx, lex_token *tok, err *e) {
     size_t end = lex_scan(lx, lx->pos + 1, lex_tag_char);
     if (end - lx->pos - 1 > LEX_MAX_NAME)
-        return err_set(e, ERR(PRS, 9), "Tag name exceeds maximum length of %d bytes",
-                       LEX_MAX_NAME);
+        return err_set(e, ERR(PRS, 9), "Tag name exceeds maximum length of %d bytes (at line %u, column %u)",
+                       LEX_MAX_NAME, (unsigned)tok->line, (unsigned)tok->column);
     tok->kind = TOK_TAG;
     int rc = lex_set_text(lx, tok, lx->pos + 1, end, e);
     lx->pos = end;
@@ -151,8 +152,8 @@ static int lex_slot(lexer *lx, lex_token *tok, err *e) {
                        "(at line %u, column %u)",
                        (unsigned)tok->line, (unsigned)tok->column);
     if (end - lx->pos - 1 > LEX_MAX_NAME)
-        return err_set(e, ERR(PRS, 74), "Bind slot name exceeds maximum length of %d bytes",
-                       LEX_MAX_NAME);
+        return err_set(e, ERR(PRS, 74), "Bind slot name exceeds maximum length of %d bytes (at line %u, column %u)",
+                       LEX_MAX_NAME, (unsigned)tok->line, (unsigned)tok->column);
     tok->kind = TOK_SLOT;
     int rc = lex_set_text(lx, tok, lx->pos + 1, end, e);
     lx->pos = end;
@@ -193,8 +194,8 @@ static int lex_string(lexer *lx, lex_token *tok, err *e) {
             c = lex_unescape(lx->src[p++]);
         }
         if (n == LEX_MAX_STRING)
-            return err_set(e, ERR(PRS, 7), "String exceeds maximum length of %d bytes",
-                           LEX_MAX_STRING);
+            return err_set(e, ERR(PRS, 7), "String exceeds maximum length of %d bytes (at line %u, column %u)",
+                           LEX_MAX_STRING, (unsigned)tok->line, (unsigned)tok->column);
         out[n++] = c;
         if (lx->src[p - 1] == '\n')
             lex_newline(lx, p);
@@ -235,8 +236,8 @@ static int lex_integer(lexer *lx, lex_token *tok, size_t start, size_t end, err 
     for (size_t i = start + neg; i < end; i++) {
         uint64_t d = (uint64_t)(lx->src[i] - '0');
         if (mag > (limit - d) / 10)
-            return err_set(e, LEX_MISC, "Integer literal out of range: %.*s",
-                           (int)(end - start), lx->src + start);
+            return err_set(e, LEX_MISC, "Integer literal out of range: %.*s (at line %u, column %u)",
+                           (int)(end - start), lx->src + start, (unsigned)tok->line, (unsigned)tok->column);
         mag = mag * 10 + d;
     }
     tok->kind = TOK_INTEGER;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "exec/match.h"
+#include "exec/supported.h"
 
 static const char *const pseudo_attributes[] = {":db/valid-from", ":db/valid-to", ":db/tx-count",
                                                 ":db/tx-id", ":db/valid-at"};
@@ -123,8 +124,8 @@ static int compile_clauses(const ast_query *q, query_prog *p, err *e) {
 int query_compile(const ast_query *q, query_prog *p, err *e) {
     memset(p, 0, sizeof *p);
     arena_init(&p->mem);
-    int rc = 0;
-    if (q->where_count == 0)
+    int rc = exec_check_supported(q, e);
+    if (rc == 0 && q->where_count == 0)
         rc = err_set(e, ERR(PRS, 77),
                      "query has no :where clause, rules, or aggregates — nothing binds the variables.");
     if (rc == 0)

@@ -27,9 +27,9 @@ typedef struct query_prog {
     size_t find_count;
 } query_prog;
 
-/* Errors: PRS-077 no :where clauses; API-010 a bind slot; INT-000 a
- * pseudo-attribute (not in this version); PRS-080 a :find variable that no
- * pattern binds. */
+/* Errors: API-010 a bind slot; INT-000 a construct this executor does not
+ * run yet (exec/supported.h) or a pseudo-attribute; PRS-077 no :where
+ * clauses; PRS-080 a :find variable that no pattern binds. */
 int query_compile(const ast_query *q, query_prog *p, err *e);
 void query_prog_free(query_prog *p);
 

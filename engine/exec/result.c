@@ -73,6 +73,10 @@ static int result_copy_value(result_set *r, value *dst, const value *src) {
 int result_append_row(result_set *r, const value *row) {
     if (result_reserve_row(r) != 0)
         return -1;
+    if (r->columns == 0) { /* rows of an empty :find: nothing to store (values may be NULL) */
+        r->rows++;
+        return 0;
+    }
     value *dst = r->values + r->rows * r->columns;
     for (size_t c = 0; c < r->columns; c++)
         if (result_copy_value(r, &dst[c], &row[c]) != 0)

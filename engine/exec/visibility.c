@@ -77,6 +77,7 @@ static bool passes_tx_cut(const visibility *v, const fact *f) {
     case AS_OF_COUNTER: return v->as_of_value >= 0 && f->tx_count <= (uint64_t)v->as_of_value;
     case AS_OF_TIME: return f->tx_id <= v->as_of_value;
     case AS_OF_NONE: return true;
+    case AS_OF_SLOT: return false; /* rejected before execution */
     }
     return true;
 }

@@ -5,6 +5,7 @@
 #include "model/timestamp.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/utf8.h"
@@ -121,4 +122,28 @@ int timestamp_parse(const char *s, size_t len, int64_t *out_ms, err *e) {
     }
     *out_ms = days * 86400000 + ms;
     return 0;
+}
+
+/* The inverse of ts_days_from_civil, with the same March-based eras. */
+static void ts_civil_from_days(int64_t z, int64_t *y, int *m, int *d) {
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = yoe + era * 400 + (*m <= 2);
+}
+
+void timestamp_format(int64_t ms, char *out) {
+    int64_t days = ms / 86400000, rem = ms % 86400000;
+    if (rem < 0)
+        rem += 86400000, days--;
+    int64_t y;
+    int m, d;
+    ts_civil_from_days(days, &y, &m, &d);
+    snprintf(out, TIMESTAMP_TEXT_CAP, "%04lld-%02d-%02dT%02d:%02d:%02d.%03dZ", (long long)y, m, d,
+             (int)(rem / 3600000), (int)(rem / 60000 % 60), (int)(rem / 1000 % 60), (int)(rem % 1000));
 }

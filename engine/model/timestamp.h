@@ -15,4 +15,9 @@
  * offsets, missing Z, bad dates. Returns 0 or the error code. */
 int timestamp_parse(const char *s, size_t len, int64_t *out_ms, err *e);
 
+/* Writes ms as "YYYY-MM-DDTHH:MM:SS.mmmZ" (the inverse of timestamp_parse
+ * for years 0000-9999). `out` holds at least TIMESTAMP_TEXT_CAP bytes. */
+#define TIMESTAMP_TEXT_CAP 48
+void timestamp_format(int64_t ms, char *out);
+
 #endif

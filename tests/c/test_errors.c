@@ -230,11 +230,31 @@ TEST(query_without_where_is_an_execution_error)
 
 TEST(features_outside_this_version_fail_with_int_000)
 {
+    /* Every construct of the language parses (these are spec examples)
+     * and is then refused by the executor of this version. */
     const char *later[] = {
         "(rule [(reach ?a ?b) [?a :edge ?b]])",
+        "(rule [(accessible ?x ?y) (reach ?x ?y) (not [?y :blocked true])])",
         "(query [:find ?n :where [?e :age ?a] [(> ?a 26)] [?e :name ?n]])",
+        "(query [:find ?r :where [:m :i ?i] [:m :f ?f] [(* ?i ?f) ?r]])",
+        "(query [:find ?s :where [:m :s ?s] [(matches? ?s \"^a.c$\")]])",
+        "(query [:find ?x :where [:m :s ?x] [(string? ?x)]])",
+        "(query [:find ?x :where [:m :s ?x] [(nosuch? ?x)]])",
         "(query [:find (count ?e) :where [?e :name _]])",
+        "(query [:find ?d (sum ?s) :with ?e :where [?e :dept ?d] [?e :salary ?s]])",
+        "(query [:find (count-distinct ?s) (count ?s) :where [?e :salary ?s]])",
+        "(query [:find ?s (row-number :over (:order-by ?s)) :where [?e :sal ?s]])",
+        "(query [:find ?s (avg ?s :over (:order-by ?s :desc)) :where [?e :sal ?s]])",
+        "(query [:find (lag ?s :over (:order-by ?s)) :where [?e :sal ?s]])",
         "(query [:find ?e :where [?e :name _] (not [?e :age 1])])",
+        "(query [:find ?n :where [?s :service/name ?n] (not-join [?s] [?s :depends-on ?l] [?l :lib/deprecated true])])",
+        "(query [:find ?c :where [?e :color ?c] (or [?e :color :red] [?e :color :blue])])",
+        "(query [:find ?c :where [?e :color ?c] (or-join [?e] [?e :color :red] (and [?e :color ?x] [(= ?x :green)]))])",
+        "(query [:find ?y :where (reach :a ?y)])",
+        "(query [:find ?x ?y ?z :where (reach ?x ?y ?z)])",
+        "(query [:find ?e ?a :where [?e :age ?a] :order-by [?a :desc] :limit 10])",
+        "(query [:find ?e ?a :where [?e :age ?a] :offset 10])",
+        "(query [:find ?y :where (reach :a ?y) :max-derived-facts 10 :max-results 10])",
     };
     MiniGrafDb *db = open_memory_db();
     for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
@@ -243,6 +263,20 @@ TEST(features_outside_this_version_fail_with_int_000)
         if (msg == NULL || strstr(msg, "is not available in this version of minigraf") == NULL)
             check_fail_str(__FILE__, __LINE__, later[i], msg, "... is not available ...");
     }
+    minigraf_close(db);
+}
+
+TEST(bind_slots_in_plain_execution_fail_with_api_010)
+{
+    const char *with_slots[] = {
+        "(query [:find ?n :where [?e :person/age $age] [?e :person/name ?n]])",
+        "(query [:find ?n :as-of $t :where [$e :person/name ?n]])",
+        "(query [:find ?n :valid-at $t :where [?e :person/name ?n]])",
+        "(query [:find ?v :where [?e :age ?v] [(>= ?v $min)]])",
+    };
+    MiniGrafDb *db = open_memory_db();
+    for (size_t i = 0; i < sizeof with_slots / sizeof with_slots[0]; i++)
+        EXPECT_ERROR(db, with_slots[i], "API-010");
     minigraf_close(db);
 }
 
@@ -313,6 +347,7 @@ CHECK_MAIN(TEST_ENTRY(null_database_handle_fails_every_call_with_api_017),
            TEST_ENTRY(trailing_input_after_one_command_is_rejected),
            TEST_ENTRY(query_without_where_is_an_execution_error),
            TEST_ENTRY(features_outside_this_version_fail_with_int_000),
+           TEST_ENTRY(bind_slots_in_plain_execution_fail_with_api_010),
            TEST_ENTRY(error_code_name_maps_numbers_to_spec_names),
            TEST_ENTRY(error_code_name_is_null_for_non_codes),
            TEST_ENTRY(last_error_is_null_after_a_successful_call),

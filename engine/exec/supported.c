@@ -1,0 +1,123 @@
+#include "exec/supported.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+static int supported_slot_error(const term *t, err *e) {
+    return err_set(e, ERR(API, 10),
+                   "bind slot '$%.*s' needs a prepared query; plain execution does not accept bind slots",
+                   (int)t->name_len, t->name);
+}
+
+static const term *slot_in_expr(const ast_expr *x) {
+    if (x->kind == EXPR_TERM)
+        return x->arg.kind == TERM_SLOT ? &x->arg : NULL;
+    for (size_t i = 0; i < x->argc; i++) {
+        const term *t = slot_in_expr(&x->args[i]);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
+static const term *slot_in_terms(const term *ts, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (ts[i].kind == TERM_SLOT)
+            return &ts[i];
+    return NULL;
+}
+
+static const term *slot_in_body(const ast_body *b);
+
+static const term *slot_in_clause(const ast_clause *cl) {
+    const term *t = NULL;
+    switch (cl->kind) {
+    case CL_PATTERN:
+        for (int pos = 0; pos < 3 && !t; pos++) {
+            const term *pt = pos == 0 ? &cl->as.pattern.e : pos == 1 ? &cl->as.pattern.a : &cl->as.pattern.v;
+            t = pt->kind == TERM_SLOT ? pt : NULL;
+        }
+        return t;
+    case CL_EXPR:
+        return slot_in_expr(&cl->as.expr.expr);
+    case CL_INVOKE:
+        return slot_in_terms(cl->as.invoke.args, cl->as.invoke.argc);
+    case CL_NOT:
+    case CL_NOT_JOIN:
+        return slot_in_body(&cl->as.not_.body);
+    case CL_OR:
+    case CL_OR_JOIN:
+        for (size_t i = 0; i < cl->as.or_.branch_count && !t; i++)
+            t = slot_in_body(&cl->as.or_.branches[i]);
+        return t;
+    }
+    return NULL;
+}
+
+static const term *slot_in_body(const ast_body *b) {
+    for (size_t i = 0; i < b->count; i++) {
+        const term *t = slot_in_clause(&b->items[i]);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
+static int unsupported(err *e, const char *construct) {
+    return err_set(e, ERR(INT, 0), "%s is not available in this version of minigraf", construct);
+}
+
+static int check_find(const ast_query *q, err *e) {
+    for (size_t i = 0; i < q->spec_count; i++) {
+        const ast_find *f = &q->specs[i];
+        if (f->kind == FIND_WINDOW)
+            return unsupported(e, "window functions in :find");
+        if (f->kind == FIND_AGGREGATE) {
+            char what[96];
+            snprintf(what, sizeof what, "aggregate (%.*s %.*s) in :find", (int)(f->fn_len > 32 ? 32 : f->fn_len),
+                     f->fn, (int)(f->var.name_len > 32 ? 32 : f->var.name_len), f->var.name);
+            return unsupported(e, what);
+        }
+    }
+    return 0;
+}
+
+static int check_clauses(const ast_query *q, err *e) {
+    static const char *const names[] = {
+        [CL_EXPR] = "expression clauses in :where", [CL_NOT] = "(not ...)",
+        [CL_NOT_JOIN] = "(not-join ...)",           [CL_OR] = "(or ...)",
+        [CL_OR_JOIN] = "(or-join ...)",             [CL_INVOKE] = "rule invocations in :where",
+    };
+    for (size_t i = 0; i < q->body.count; i++)
+        if (q->body.items[i].kind != CL_PATTERN)
+            return unsupported(e, names[q->body.items[i].kind]);
+    return 0;
+}
+
+static int check_sections(const ast_query *q, err *e) {
+    if (q->with_count)
+        return unsupported(e, ":with");
+    if (q->has_max_derived_facts)
+        return unsupported(e, ":max-derived-facts");
+    if (q->has_max_results)
+        return unsupported(e, ":max-results");
+    if (q->order_count)
+        return unsupported(e, ":order-by");
+    if (q->has_limit)
+        return unsupported(e, ":limit");
+    if (q->has_offset)
+        return unsupported(e, ":offset");
+    return 0;
+}
+
+int exec_check_supported(const ast_query *q, err *e) {
+    const term *slot = q->as_of == AS_OF_SLOT    ? &q->as_of_slot
+                       : q->valid == VALID_SLOT ? &q->valid_slot
+                                                : slot_in_body(&q->body);
+    if (slot)
+        return supported_slot_error(slot, e);
+    int rc = check_find(q, e);
+    if (!rc)
+        rc = check_clauses(q, e);
+    return rc ? rc : check_sections(q, e);
+}
