@@ -77,6 +77,9 @@ java_suite() {
 
 abi_check() { bash "$ROOT/scripts/abi-check.sh" "$BUILD"; }
 
+# The reader + parser fuzzer (libFuzzer, ASan, UBSan) for a fixed minute.
+parser_fuzz() { (cd "$BUILD" && MINIGRAF_FUZZ_BUILD="$BUILD-fuzz" bash "$ROOT/scripts/fuzz.sh" 60); }
+
 # What a C user does: install, then build the example with plain cc -lminigraf.
 installed_library() {
   local prefix="$BUILD/prefix"
@@ -96,6 +99,7 @@ step "Node (node --test)" node_suite
 step "Node package installed from the tarball" npm_package
 step "Java (Maven Surefire + consumer)" java_suite
 step "ABI baseline (abidiff)" abi_check
+step "parser fuzzing (60 s)" parser_fuzz
 step "examples/c against the installed library" installed_library
 
 echo
