@@ -1,0 +1,52 @@
+/* The seam between the two halves of query execution:
+ *
+ *   :where  →  a stream of solutions  →  :find / :with / aggregates /
+ *                                        windows / :order-by / :limit
+ *
+ * A solution binds the query's variables. The :where side numbers the
+ * variables it binds (solution_stream.vars, names as written, "?x"); each
+ * solution is an array of `var_count` values in that numbering. A variable
+ * a solution does not bind (possible only for variables that the :find side
+ * must then treat as Null, e.g. spec 11.2's non-grouping variables) holds
+ * a VT_NULL value and its `bound` flag is false.
+ *
+ * Values are borrowed: a row stays valid until the next call to next() on
+ * the stream (the consumer copies what it keeps, e.g. into a result set or
+ * an aggregate's arena). The stream is pulled: a consumer that has enough
+ * rows (a :limit without :order-by) simply stops calling next() and closes
+ * the stream, so upstream operators stop reading the indexes. */
+#ifndef MG_EXEC_SOLUTION_H
+#define MG_EXEC_SOLUTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/error.h"
+#include "model/value.h"
+
+typedef struct solution_var {
+    const char *name; /* "?x" */
+    size_t len;
+} solution_var;
+
+typedef struct solution_stream solution_stream;
+struct solution_stream {
+    const solution_var *vars;
+    size_t var_count;
+    /* 1: *row holds the next solution (var_count values) and *bound its
+     * flags; 0: the end; otherwise an error code with `e` set. */
+    int (*next)(solution_stream *s, const value **row, const bool **bound, err *e);
+    /* Releases everything; safe after an error or before the end. */
+    void (*close)(solution_stream *s);
+};
+
+/* The number of variable `name` in the stream, or -1. */
+static inline long solution_var_index(const solution_stream *s, const char *name, size_t len)
+{
+    for (size_t i = 0; i < s->var_count; i++)
+        if (s->vars[i].len == len && __builtin_memcmp(s->vars[i].name, name, len) == 0)
+            return (long)i;
+    return -1;
+}
+
+#endif
