@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "base/error.h"
 #include "model/value.h"
@@ -44,7 +45,7 @@ struct solution_stream {
 static inline long solution_var_index(const solution_stream *s, const char *name, size_t len)
 {
     for (size_t i = 0; i < s->var_count; i++)
-        if (s->vars[i].len == len && __builtin_memcmp(s->vars[i].name, name, len) == 0)
+        if (s->vars[i].len == len && memcmp(s->vars[i].name, name, len) == 0)
             return (long)i;
     return -1;
 }
