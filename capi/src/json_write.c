@@ -48,6 +48,17 @@ static void write_float(buf *out, double f, int typed)
     }
 }
 
+static void write_list(buf *out, const value *v, int typed)
+{
+    buf_putc(out, '[');
+    for (size_t i = 0; i < v->as.list.count; i++) {
+        if (i)
+            buf_putc(out, ',');
+        json_write_value(out, &v->as.list.items[i], typed);
+    }
+    buf_putc(out, ']');
+}
+
 static void write_plain(buf *out, const value *v, int typed)
 {
     char text[UUID_TEXT_LEN + 1];
@@ -72,13 +83,16 @@ static void write_plain(buf *out, const value *v, int typed)
     case VT_NULL:
         buf_puts(out, "null");
         break;
+    case VT_LIST: /* collect-set (D4): an array; typed, of typed items */
+        write_list(out, v, typed);
+        break;
     }
 }
 
 static const char *typed_name(value_type t)
 {
     static const char *const names[] = {"string", "integer", "float", "boolean",
-                                        "ref",    "keyword", "null"};
+                                        "ref",    "keyword", "null",  "list"};
     return names[t];
 }
 

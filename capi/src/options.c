@@ -125,6 +125,8 @@ static int read_member(reader *r, db_options *o)
         return read_positive(r, key, &o->max_derived_facts);
     if (strcmp(key, "max_results") == 0)
         return read_positive(r, key, &o->max_results);
+    if (strcmp(key, "query_memory_limit") == 0)
+        return read_at_least(r, key, 0, &o->query_memory_limit);
     return read_store_member(r, key, &o->store);
 }
 

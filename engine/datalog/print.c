@@ -29,6 +29,15 @@ static void print_value(const value *v, buf *out) {
     case VT_NULL:
         buf_puts(out, "nil");
         break;
+    case VT_LIST: /* never in a query's text: collect-set results only */
+        buf_putc(out, '[');
+        for (size_t i = 0; i < v->as.list.count; i++) {
+            if (i)
+                buf_putc(out, ' ');
+            print_value(&v->as.list.items[i], out);
+        }
+        buf_putc(out, ']');
+        break;
     }
 }
 

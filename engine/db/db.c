@@ -25,6 +25,7 @@ void db_options_default(db_options *o) {
     store_options_default(&o->store);
     o->max_derived_facts = 1000000;
     o->max_results = 1000000;
+    o->query_memory_limit = DB_DEFAULT_QUERY_MEMORY_LIMIT;
 }
 
 int db_open(const char *path, const db_options *o, db **out, err *e) {
@@ -77,7 +78,7 @@ static int run_write(db *d, const command *c, db_result *out, arena *a, err *e) 
 }
 
 static int run_query(db *d, const ast_query *q, result_set **out, err *e) {
-    return query_execute(d->s, q, clock_now_ms(), out, e);
+    return query_execute_limited(d->s, q, clock_now_ms(), (size_t)d->opts.query_memory_limit, out, e);
 }
 
 static int run_command(db *d, const command *c, db_result *out, arena *a, err *e) {

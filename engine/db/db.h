@@ -19,7 +19,14 @@ typedef struct db_options {
     store_options store; /* read_only, page cache, WAL checkpointing, sync */
     int64_t max_derived_facts; /* default 1000000 */
     int64_t max_results;       /* default 1000000 */
+    /* Bytes a query may hold (rows of joins, groups, windows, sorts and
+     * the result itself) before failing with QRY-012; 0 = unlimited. */
+    int64_t query_memory_limit; /* default DB_DEFAULT_QUERY_MEMORY_LIMIT */
 } db_options;
+
+/* 1 GiB: far above any benchmark answer, far below what would take a
+ * typical machine down. */
+#define DB_DEFAULT_QUERY_MEMORY_LIMIT ((int64_t)1 << 30)
 
 void db_options_default(db_options *o);
 

@@ -11,15 +11,121 @@
  *    pair is checked, not just against one representative);
  *  - the output is the value of the first clause in source order that
  *    holds the variable (decision D12).
- * Rows are emitted per solution without de-duplication (decision D1). */
+ * Solutions are emitted without de-duplication (decision D1) into a
+ * join_stream, which hands them to the :find side (exec/finish.h).
+ *
+ * join_stream is a stop-gap adapter: the recursive nested loop cannot be
+ * suspended, so it buffers every solution (charged to the meter as "join")
+ * and then serves them through the solution_stream interface. The
+ * pull-based :where operators replace it. */
 #include "exec/query.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
+#include "exec/finish.h"
 #include "exec/match.h"
+#include "exec/meter.h"
 #include "exec/query_prog.h"
 #include "exec/visibility.h"
+
+/* ---- join_stream: buffered solutions as a solution_stream ---------------- */
+
+typedef struct join_stream {
+    solution_stream base;
+    solution_var *vars;
+    bool *bound;    /* all true: every variable of a pattern query is bound */
+    value *rows;    /* var_count values per solution */
+    size_t count, cap, next;
+    arena text;     /* copies of string payloads */
+    meter *m;
+    size_t charged;
+} join_stream;
+
+static int join_stream_next(solution_stream *s, const value **row, const bool **bound, err *e) {
+    (void)e;
+    join_stream *js = (join_stream *)s;
+    if (js->next == js->count)
+        return 0;
+    *row = js->rows + js->next++ * s->var_count;
+    *bound = js->bound;
+    return 1;
+}
+
+static void join_stream_close(solution_stream *s) {
+    join_stream *js = (join_stream *)s;
+    free(js->vars);
+    free(js->bound);
+    free(js->rows);
+    arena_free(&js->text);
+    meter_release(js->m, js->charged);
+    js->vars = NULL;
+    js->bound = NULL;
+    js->rows = NULL;
+    js->charged = 0;
+}
+
+static int join_stream_init(join_stream *js, const query_prog *p, meter *m, err *e) {
+    memset(js, 0, sizeof *js);
+    arena_init(&js->text);
+    js->m = m;
+    js->base.var_count = p->var_count;
+    js->base.next = join_stream_next;
+    js->base.close = join_stream_close;
+    js->vars = calloc(p->var_count + 1, sizeof *js->vars);
+    js->bound = calloc(p->var_count + 1, sizeof *js->bound);
+    if (!js->vars || !js->bound)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    for (size_t v = 0; v < p->var_count; v++) {
+        js->vars[v] = (solution_var){p->vars[v].name, p->vars[v].len};
+        js->bound[v] = true;
+    }
+    js->base.vars = js->vars;
+    return 0;
+}
+
+static int join_stream_reserve(join_stream *js, err *e) {
+    size_t width = js->base.var_count ? js->base.var_count : 1;
+    if (js->count < js->cap)
+        return 0;
+    size_t cap = js->cap ? js->cap * 2 : 64;
+    size_t grow = (cap - js->cap) * width * sizeof(value);
+    int rc = meter_charge(js->m, grow, "join", e);
+    if (rc)
+        return rc;
+    value *rows = realloc(js->rows, cap * width * sizeof(value));
+    if (!rows) {
+        meter_release(js->m, grow);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    js->rows = rows;
+    js->cap = cap;
+    js->charged += grow;
+    return 0;
+}
+
+/* Copies one solution (string payloads into the stream's arena). */
+static int join_stream_push(join_stream *js, const value *row, err *e) {
+    int rc = join_stream_reserve(js, e);
+    value *dst = js->rows + js->count * js->base.var_count;
+    for (size_t v = 0; !rc && v < js->base.var_count; v++) {
+        dst[v] = row[v];
+        if ((row[v].type != VT_STRING && row[v].type != VT_KEYWORD) || row[v].as.str.len == 0)
+            continue;
+        rc = meter_charge(js->m, row[v].as.str.len, "join", e);
+        char *text = rc ? NULL : arena_strndup(&js->text, row[v].as.str.ptr, row[v].as.str.len);
+        if (!rc && !text)
+            rc = err_set(e, ERR(INT, 0), "out of memory");
+        js->charged += rc ? 0 : row[v].as.str.len;
+        dst[v].as.str.ptr = text;
+    }
+    if (!rc)
+        js->count++;
+    return rc;
+}
+
+/* ---- the nested-loop join ------------------------------------------------ */
 
 typedef struct join {
     store_reader *r;
@@ -29,7 +135,7 @@ typedef struct join {
     size_t *pos_of; /* step per clause */
     value *vals;    /* [var * clause_count + clause] */
     value *row;
-    result_set *out;
+    join_stream *out;
     err *e;
 } join;
 
@@ -134,15 +240,12 @@ static bool bind_record(join *j, size_t step, const value rec[3]) {
     return true;
 }
 
+/* Each variable carries its first clause's value in source order (D12). */
 static int emit_row(join *j) {
     const query_prog *p = j->p;
-    for (size_t i = 0; i < p->find_count; i++) {
-        const query_var *qv = &p->vars[p->find[i]];
-        j->row[i] = *val_at(j, p->find[i], qv->clauses[0]);
-    }
-    if (result_append_row(j->out, j->row) != 0)
-        return err_set(j->e, ERR(INT, 0), "out of memory");
-    return 0;
+    for (size_t v = 0; v < p->var_count; v++)
+        j->row[v] = *val_at(j, v, p->vars[v].clauses[0]);
+    return join_stream_push(j->out, j->row, j->e);
 }
 
 static int join_step(join *j, size_t step);
@@ -179,27 +282,13 @@ static int join_step(join *j, size_t step) {
     return rc;
 }
 
-static int make_result(const ast_query *q, result_set **out, err *e) {
-    result_set *r = result_new(q->find_count);
-    if (!r)
-        return err_set(e, ERR(INT, 0), "out of memory");
-    for (size_t i = 0; i < q->find_count; i++) {
-        if (result_set_column(r, i, q->find[i].name, q->find[i].name_len) != 0) {
-            result_free(r);
-            return err_set(e, ERR(INT, 0), "out of memory");
-        }
-    }
-    *out = r;
-    return 0;
-}
-
 static int join_alloc(join *j) {
     const query_prog *p = j->p;
     size_t n = p->clause_count;
     j->order = calloc(n, sizeof *j->order);
     j->pos_of = calloc(n, sizeof *j->pos_of);
     j->vals = calloc(p->var_count * n + 1, sizeof *j->vals);
-    j->row = calloc(p->find_count + 1, sizeof *j->row);
+    j->row = calloc(p->var_count + 1, sizeof *j->row);
     if (!j->order || !j->pos_of || !j->vals || !j->row)
         return err_set(j->e, ERR(INT, 0), "out of memory");
     return 0;
@@ -227,26 +316,31 @@ static int run_join(join *j, const ast_query *q, int64_t now_ms) {
 }
 
 int query_execute(store *s, const ast_query *q, int64_t now_ms, result_set **out, err *e) {
+    return query_execute_limited(s, q, now_ms, 0, out, e);
+}
+
+int query_execute_limited(store *s, const ast_query *q, int64_t now_ms, size_t memory_limit,
+                          result_set **out, err *e) {
     query_prog p;
     int rc = query_compile(q, &p, e);
     if (rc != 0)
         return rc;
-    join j = {.p = &p, .e = e};
-    rc = store_reader_open(s, &j.r, e);
-    if (rc != 0) {
-        query_prog_free(&p);
-        return rc;
-    }
-    rc = make_result(q, &j.out, e);
+    meter m;
+    meter_init(&m, memory_limit);
+    join_stream js;
+    join j = {.p = &p, .e = e, .out = &js};
+    rc = join_stream_init(&js, &p, &m, e);
     if (rc == 0)
+        rc = store_reader_open(s, &j.r, e);
+    if (rc == 0) {
         rc = run_join(&j, q, now_ms);
-    join_free(&j);
-    store_reader_close(j.r);
-    query_prog_free(&p);
-    if (rc != 0) {
-        result_free(j.out);
-        return rc;
+        join_free(&j);
+        store_reader_close(j.r);
     }
-    *out = j.out;
-    return 0;
+    if (rc == 0)
+        rc = finish_query(q, &js.base, &m, out, e); /* closes js */
+    else
+        js.base.close(&js.base);
+    query_prog_free(&p);
+    return rc;
 }

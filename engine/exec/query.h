@@ -1,6 +1,7 @@
 #ifndef MG_EXEC_QUERY_H
 #define MG_EXEC_QUERY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/error.h"
@@ -13,5 +14,9 @@
  * error code with `e` set. */
 int query_execute(store *s, const ast_query *q, int64_t now_ms,
                   result_set **out, err *e);
+/* The same under a per-query memory limit in bytes (0 = unlimited): a query
+ * holding more fails with QRY-012 naming the operator (spec 8.14, D8). */
+int query_execute_limited(store *s, const ast_query *q, int64_t now_ms, size_t memory_limit,
+                          result_set **out, err *e);
 
 #endif

@@ -59,8 +59,26 @@ static int result_reserve_row(result_set *r) {
     return 0;
 }
 
+static int result_copy_value(result_set *r, value *dst, const value *src);
+
+/* A collect-set list: its items are copied one level deep (items are never
+ * lists themselves, but the copy would recurse correctly if they were). */
+static int result_copy_list(result_set *r, value *dst, const value *src) {
+    size_t n = src->as.list.count;
+    value *items = n ? arena_calloc(&r->mem, n, sizeof *items) : NULL;
+    if (n && !items)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (result_copy_value(r, &items[i], &src->as.list.items[i]) != 0)
+            return -1;
+    dst->as.list.items = items;
+    return 0;
+}
+
 static int result_copy_value(result_set *r, value *dst, const value *src) {
     *dst = *src;
+    if (src->type == VT_LIST)
+        return result_copy_list(r, dst, src);
     if (src->type != VT_STRING && src->type != VT_KEYWORD)
         return 0;
     char *copy = arena_strndup(&r->mem, src->as.str.ptr, src->as.str.len);

@@ -13,7 +13,8 @@ typedef struct result_set result_set;
 result_set *result_new(size_t column_count);
 /* Copies the name. Returns 0, or -1 when out of memory. */
 int result_set_column(result_set *r, size_t column, const char *name, size_t len);
-/* Appends one row of `column_count` values, copying string payloads.
+/* Appends one row of `column_count` values, copying string payloads and
+ * list items.
  * Returns 0, or -1 when out of memory. */
 int result_append_row(result_set *r, const value *row);
 

@@ -1,7 +1,6 @@
 #include "exec/supported.h"
 
 #include <stdbool.h>
-#include <stdio.h>
 
 static int supported_slot_error(const term *t, err *e) {
     return err_set(e, ERR(API, 10),
@@ -67,21 +66,6 @@ static int unsupported(err *e, const char *construct) {
     return err_set(e, ERR(INT, 0), "%s is not available in this version of minigraf", construct);
 }
 
-static int check_find(const ast_query *q, err *e) {
-    for (size_t i = 0; i < q->spec_count; i++) {
-        const ast_find *f = &q->specs[i];
-        if (f->kind == FIND_WINDOW)
-            return unsupported(e, "window functions in :find");
-        if (f->kind == FIND_AGGREGATE) {
-            char what[96];
-            snprintf(what, sizeof what, "aggregate (%.*s %.*s) in :find", (int)(f->fn_len > 32 ? 32 : f->fn_len),
-                     f->fn, (int)(f->var.name_len > 32 ? 32 : f->var.name_len), f->var.name);
-            return unsupported(e, what);
-        }
-    }
-    return 0;
-}
-
 static int check_clauses(const ast_query *q, err *e) {
     static const char *const names[] = {
         [CL_EXPR] = "expression clauses in :where", [CL_NOT] = "(not ...)",
@@ -95,18 +79,10 @@ static int check_clauses(const ast_query *q, err *e) {
 }
 
 static int check_sections(const ast_query *q, err *e) {
-    if (q->with_count)
-        return unsupported(e, ":with");
     if (q->has_max_derived_facts)
         return unsupported(e, ":max-derived-facts");
     if (q->has_max_results)
         return unsupported(e, ":max-results");
-    if (q->order_count)
-        return unsupported(e, ":order-by");
-    if (q->has_limit)
-        return unsupported(e, ":limit");
-    if (q->has_offset)
-        return unsupported(e, ":offset");
     return 0;
 }
 
@@ -116,8 +92,6 @@ int exec_check_supported(const ast_query *q, err *e) {
                                                 : slot_in_body(&q->body);
     if (slot)
         return supported_slot_error(slot, e);
-    int rc = check_find(q, e);
-    if (!rc)
-        rc = check_clauses(q, e);
+    int rc = check_clauses(q, e);
     return rc ? rc : check_sections(q, e);
 }

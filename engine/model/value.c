@@ -48,6 +48,13 @@ value value_null(void) {
     return v;
 }
 
+value value_list(const value *items, size_t count) {
+    value v = {.type = VT_LIST};
+    v.as.list.items = items;
+    v.as.list.count = count;
+    return v;
+}
+
 static bool text_equal(const value *a, const value *b) {
     return a->as.str.len == b->as.str.len &&
            (a->as.str.len == 0 || memcmp(a->as.str.ptr, b->as.str.ptr, a->as.str.len) == 0);
@@ -57,6 +64,15 @@ static uint64_t float_bits(double f) {
     uint64_t bits;
     memcpy(&bits, &f, sizeof bits);
     return bits;
+}
+
+static bool list_equal(const value *a, const value *b, bool (*eq)(const value *, const value *)) {
+    if (a->as.list.count != b->as.list.count)
+        return false;
+    for (size_t i = 0; i < a->as.list.count; i++)
+        if (!eq(&a->as.list.items[i], &b->as.list.items[i]))
+            return false;
+    return true;
 }
 
 bool value_equal_strict(const value *a, const value *b) {
@@ -70,6 +86,7 @@ bool value_equal_strict(const value *a, const value *b) {
     case VT_BOOLEAN: return a->as.b == b->as.b;
     case VT_REF: return uuid_equal(&a->as.ref, &b->as.ref);
     case VT_NULL: return true;
+    case VT_LIST: return list_equal(a, b, value_equal_strict);
     }
     return false;
 }
@@ -95,6 +112,8 @@ static uint64_t float_canonical_bits(double f) {
 bool value_identical(const value *a, const value *b) {
     if (a->type == VT_FLOAT && b->type == VT_FLOAT)
         return float_canonical_bits(a->as.f) == float_canonical_bits(b->as.f);
+    if (a->type == VT_LIST && b->type == VT_LIST)
+        return list_equal(a, b, value_identical);
     return value_equal_strict(a, b);
 }
 
@@ -134,6 +153,12 @@ static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
     }
     case VT_REF: return hash_bytes(h, v->as.ref.bytes, 16);
     case VT_NULL: return h;
+    case VT_LIST:
+        for (size_t i = 0; i < v->as.list.count; i++) {
+            uint64_t item = value_hash_identity(&v->as.list.items[i]);
+            h = hash_bytes(h, &item, sizeof item);
+        }
+        return h;
     }
     return h;
 }
@@ -172,6 +197,16 @@ static int compare_float(double a, double b) {
     return (a > b) - (a < b);
 }
 
+static int compare_lists(const value *a, const value *b) {
+    size_t n = a->as.list.count < b->as.list.count ? a->as.list.count : b->as.list.count;
+    for (size_t i = 0; i < n; i++) {
+        int c = value_compare_total(&a->as.list.items[i], &b->as.list.items[i]);
+        if (c != 0)
+            return c;
+    }
+    return (a->as.list.count > b->as.list.count) - (a->as.list.count < b->as.list.count);
+}
+
 int value_compare_total(const value *a, const value *b) {
     if (a->type != b->type)
         return a->type < b->type ? -1 : 1;
@@ -186,6 +221,7 @@ int value_compare_total(const value *a, const value *b) {
         return (c > 0) - (c < 0);
     }
     case VT_NULL: return 0;
+    case VT_LIST: return compare_lists(a, b);
     }
     return 0;
 }
@@ -227,6 +263,7 @@ const char *value_type_name(value_type t) {
     case VT_REF: return "Ref";
     case VT_KEYWORD: return "Keyword";
     case VT_NULL: return "Null";
+    case VT_LIST: return "List";
     }
     return "Unknown";
 }

@@ -13,7 +13,8 @@
 #include "model/uuid.h"
 
 /* Declared in the O3 type-rank order: String < Integer < Float < Boolean <
- * Ref < Keyword < Null. */
+ * Ref < Keyword < Null < List. A List (decision D4) is never stored: it is
+ * the result of the collect-set aggregate only. */
 typedef enum value_type {
     VT_STRING = 0,
     VT_INTEGER,
@@ -21,7 +22,8 @@ typedef enum value_type {
     VT_BOOLEAN,
     VT_REF,
     VT_KEYWORD, /* text includes the leading ':' */
-    VT_NULL
+    VT_NULL,
+    VT_LIST /* items borrowed from the owner, like string payloads */
 } value_type;
 
 typedef struct value {
@@ -35,6 +37,10 @@ typedef struct value {
             const char *ptr;
             size_t len;
         } str; /* VT_STRING and VT_KEYWORD */
+        struct {
+            const struct value *items;
+            size_t count;
+        } list; /* VT_LIST */
     } as;
 } value;
 
@@ -45,6 +51,7 @@ value value_float(double f);
 value value_boolean(bool b);
 value value_ref(uuid128 u);
 value value_null(void);
+value value_list(const value *items, size_t count);
 
 /* E1 strict equality: same type and payload; floats by IEEE ==. */
 bool value_equal_strict(const value *a, const value *b);
@@ -56,7 +63,9 @@ bool value_identical(const value *a, const value *b);
 uint64_t value_hash_identity(const value *v);
 /* Hash consistent with E2 (keywords hash as their entity's UUID). */
 uint64_t value_hash_entity(const value *v);
-/* O3 total order: type rank, then payload (<0, 0, >0). */
+/* O3 total order: type rank, then payload (<0, 0, >0); two lists compare
+ * element by element under O3, then by length. E1/E2 compare lists element
+ * by element under E1, E3 under E3; value_hash_identity hashes the items. */
 int value_compare_total(const value *a, const value *b);
 /* E4: does a pattern constant match a stored value (8.3.2)? Keyword and Ref
  * constants match under E2; float constants within machine epsilon (NaN

@@ -85,7 +85,8 @@ int store_value_field(store *s, const value *v, bool intern, uint8_t out[FACT_V_
         payload = v->as.f != v->as.f ? UINT64_C(0x7ff8000000000000) : bits;
         break;
     case VT_BOOLEAN: payload = v->as.b ? 1 : 0; break;
-    case VT_NULL: break;
+    case VT_NULL:
+    case VT_LIST: break; /* never stored: a query result only */
     case VT_REF: kind = DICT_UUID; bytes = v->as.ref.bytes; len = 16; break;
     case VT_STRING:
     case VT_KEYWORD: bytes = v->as.str.ptr; len = v->as.str.len; break;

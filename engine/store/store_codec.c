@@ -40,7 +40,8 @@ static void put_value(buf *out, const value *v) {
     }
     case VT_BOOLEAN: put_u8(out, v->as.b ? 1 : 0); break;
     case VT_REF: buf_append(out, (const char *)v->as.ref.bytes, 16); break;
-    case VT_NULL: break;
+    case VT_NULL:
+    case VT_LIST: break; /* lists are query results only, never stored */
     }
 }
 

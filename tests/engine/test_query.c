@@ -30,6 +30,14 @@ static void render_value(buf *b, const value *v) {
     case VT_BOOLEAN: buf_puts(b, v->as.b ? "true" : "false"); break;
     case VT_REF: uuid_format(&v->as.ref, u); buf_puts(b, u); break;
     case VT_NULL: buf_puts(b, "nil"); break;
+    case VT_LIST:
+        buf_putc(b, '[');
+        for (size_t i = 0; i < v->as.list.count; i++) {
+            buf_puts(b, i ? " " : "");
+            render_value(b, &v->as.list.items[i]);
+        }
+        buf_putc(b, ']');
+        break;
     }
 }
 

@@ -1,0 +1,286 @@
+/* finish_query: the :find side of a query (spec 8.2, 8.12, 8.15, 10, 11).
+ *
+ *   plain :find      stream → project → [:order-by: sort or top-k] → result
+ *                    (without :order-by, :offset/:limit count rows as they
+ *                    stream and stop pulling once the limit is reached)
+ *   aggregates and/or windows
+ *                    stream → work rows (groups, or one per solution) →
+ *                    windows → [:order-by sort] → :offset/:limit → result
+ *
+ * Every row held on the way is charged to the meter: group tables and
+ * keys ("aggregate"), window rows and buffers ("window"), sort buffers and
+ * top-k rows ("sort") and the result set itself ("result"). */
+#include "exec/finish.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "exec/finish_internal.h"
+#include "exec/sort.h"
+
+/* ---- column headers (spec 8.2) ---------------------------------------- */
+
+static int header(const ast_find *f, buf *out) {
+    out->len = 0;
+    if (f->kind == FIND_VAR) {
+        buf_append(out, f->var.name, f->var.name_len);
+    } else {
+        buf_putc(out, '(');
+        buf_append(out, f->fn, f->fn_len);
+        if (f->has_var) {
+            buf_putc(out, ' ');
+            buf_append(out, f->var.name, f->var.name_len);
+        }
+        buf_puts(out, f->kind == FIND_WINDOW ? " :over ...)" : ")");
+    }
+    return out->oom ? -1 : 0;
+}
+
+static int make_result(const ast_query *q, result_set **out, err *e) {
+    result_set *r = result_new(q->spec_count);
+    buf name;
+    buf_init(&name);
+    int rc = r ? 0 : -1;
+    for (size_t c = 0; !rc && c < q->spec_count; c++) {
+        rc = header(&q->specs[c], &name);
+        if (!rc)
+            rc = result_set_column(r, c, name.data, name.len);
+    }
+    buf_free(&name);
+    if (rc) {
+        result_free(r);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    *out = r;
+    return 0;
+}
+
+/* ---- the result set, charged as "result" -------------------------------- */
+
+static size_t value_bytes(const value *v) {
+    size_t bytes = sizeof *v;
+    if (v->type == VT_STRING || v->type == VT_KEYWORD)
+        bytes += v->as.str.len;
+    for (size_t i = 0; v->type == VT_LIST && i < v->as.list.count; i++)
+        bytes += value_bytes(&v->as.list.items[i]);
+    return bytes;
+}
+
+static int append(finish_plan *p, result_set *r, const value *row, err *e) {
+    size_t bytes = 0;
+    for (size_t c = 0; c < p->col_count; c++)
+        bytes += value_bytes(&row[c]);
+    /* Kept charged: the result outlives the query's other buffers, and the
+     * meter belongs to this query only. */
+    int rc = meter_charge(p->m, bytes, "result", e);
+    if (!rc && result_append_row(r, row) != 0)
+        rc = err_set(e, ERR(INT, 0), "out of memory");
+    return rc;
+}
+
+/* ---- :order-by, :offset, :limit ------------------------------------------ */
+
+typedef struct finish_order {
+    sort_key *keys;
+    sort_spec spec;
+    size_t offset, limit;
+    bool has_limit;
+} finish_order;
+
+static size_t to_size(int64_t n) {
+    return n < 0 ? 0 : (uint64_t)n > SIZE_MAX ? SIZE_MAX : (size_t)n;
+}
+
+/* Keys are plain :find variables (checked by the parser); each names the
+ * first column that outputs it. */
+static int order_init(finish_plan *p, finish_order *o, err *e) {
+    const ast_query *q = p->q;
+    int rc = 0;
+    memset(o, 0, sizeof *o);
+    o->keys = finish_alloc(p, (q->order_count + 1) * sizeof *o->keys, "sort", e, &rc);
+    if (!o->keys)
+        return rc;
+    for (size_t k = 0; k < q->order_count; k++) {
+        const term *key = &q->order_by[k].var;
+        size_t c = 0;
+        while (c + 1 < p->col_count &&
+               !(p->cols[c].spec->kind == FIND_VAR && p->cols[c].spec->var.name_len == key->name_len &&
+                 memcmp(p->cols[c].spec->var.name, key->name, key->name_len) == 0))
+            c++;
+        o->keys[k] = (sort_key){c, q->order_by[k].desc};
+    }
+    o->spec = (sort_spec){o->keys, q->order_count, p->col_count};
+    o->offset = q->has_offset ? to_size(q->offset) : 0;
+    o->has_limit = q->has_limit;
+    o->limit = q->has_limit ? to_size(q->limit) : 0;
+    return 0;
+}
+
+/* Appends rows[start, start + n) of a sorted or unordered sequence. */
+static int append_slice(finish_plan *p, const finish_order *o, const value *const *rows, size_t n,
+                        result_set *r, err *e) {
+    size_t start;
+    size_t count = sort_limit_slice(n, o->offset, o->has_limit, o->limit, &start);
+    int rc = 0;
+    for (size_t i = 0; !rc && i < count; i++)
+        rc = append(p, r, rows[start + i], e);
+    return rc;
+}
+
+static int output_rows(finish_plan *p, finish_rows *rows, result_set *r, err *e) {
+    finish_order o;
+    int rc = order_init(p, &o, e);
+    if (!rc && o.spec.key_count)
+        rc = sort_rows((const value **)rows->rows, rows->count, &o.spec, p->m, e);
+    if (!rc)
+        rc = append_slice(p, &o, (const value *const *)rows->rows, rows->count, r, e);
+    return rc;
+}
+
+/* ---- plain projection (spec 8.12.1, D1) ----------------------------------- */
+
+static void project(const finish_plan *p, const value *solution, value *row) {
+    for (size_t c = 0; c < p->col_count; c++)
+        row[c] = solution[p->cols[c].var];
+}
+
+/* No :order-by: rows go straight to the result; the limit stops the pull. */
+static int stream_unordered(finish_plan *p, const finish_order *o, value *row, result_set *r,
+                            err *e) {
+    sort_limit lim;
+    sort_limit_init(&lim, o->offset, o->has_limit, o->limit);
+    const value *solution;
+    const bool *bound;
+    int rc = 0;
+    while (!sort_limit_done(&lim) && (rc = finish_pull(p, &solution, &bound, e)) == 1) {
+        if (!finish_has_plain_values(p, bound))
+            continue;
+        if (sort_limit_next(&lim) != SORT_EMIT)
+            continue;
+        project(p, solution, row);
+        if ((rc = append(p, r, row, e)) != 0)
+            return rc;
+    }
+    return sort_limit_done(&lim) ? 0 : rc;
+}
+
+/* :order-by with :limit: a bounded top-k of offset + limit rows. */
+static int stream_top_k(finish_plan *p, const finish_order *o, value *row, result_set *r, err *e) {
+    sort_topk t;
+    sort_topk_init(&t, &o->spec, sort_topk_bound(o->offset, true, o->limit), p->m);
+    const value *solution;
+    const bool *bound;
+    int rc;
+    while ((rc = finish_pull(p, &solution, &bound, e)) == 1) {
+        if (!finish_has_plain_values(p, bound))
+            continue;
+        project(p, solution, row);
+        if ((rc = sort_topk_push(&t, row, e)) != 0)
+            break;
+    }
+    if (rc == 0) {
+        const value **kept;
+        size_t n = sort_topk_finish(&t, &kept, e);
+        rc = n == 0 && t.count > 0 ? e->code : append_slice(p, o, kept, n, r, e);
+    }
+    sort_topk_free(&t);
+    return rc;
+}
+
+/* :order-by without :limit: every row is held ("sort"), then sorted. */
+static int stream_sorted(finish_plan *p, value *row, result_set *r, err *e) {
+    finish_rows rows = {0};
+    const value *solution;
+    const bool *bound;
+    int rc;
+    while ((rc = finish_pull(p, &solution, &bound, e)) == 1) {
+        if (!finish_has_plain_values(p, bound))
+            continue;
+        project(p, solution, row);
+        value *kept = finish_alloc(p, p->col_count * sizeof *kept, "sort", e, &rc);
+        for (size_t c = 0; kept && !rc && c < p->col_count; c++)
+            rc = finish_copy_value(p, &kept[c], &row[c], "sort", e);
+        if (!rc)
+            rc = finish_rows_push(p, &rows, kept, "sort", e);
+        if (rc)
+            return rc;
+    }
+    return rc ? rc : output_rows(p, &rows, r, e);
+}
+
+static int finish_plain(finish_plan *p, result_set *r, err *e) {
+    for (size_t c = 0; c < p->col_count; c++)
+        if (p->cols[c].var < 0) /* never bound: no solution has it (8.2) */
+            return 0;
+    finish_order o;
+    int rc = 0;
+    value *row = finish_alloc(p, (p->col_count + 1) * sizeof *row, "result", e, &rc);
+    if (row)
+        rc = order_init(p, &o, e);
+    if (rc)
+        return rc;
+    if (!o.spec.key_count)
+        return stream_unordered(p, &o, row, r, e);
+    return o.has_limit ? stream_top_k(p, &o, row, r, e) : stream_sorted(p, row, r, e);
+}
+
+/* ---- windows without aggregates: one work row per solution ---------------- */
+
+static int window_row(finish_plan *p, const value *solution, value *row, err *e) {
+    int rc = 0;
+    for (size_t c = 0; !rc && c < p->col_count; c++) {
+        long var = p->cols[c].spec->kind == FIND_VAR ? p->cols[c].var : -1;
+        row[c] = value_null();
+        if (var >= 0)
+            rc = finish_copy_value(p, &row[c], &solution[var], "window", e);
+    }
+    for (size_t x = 0; !rc && x < p->extra_count; x++)
+        rc = finish_copy_value(p, &row[p->col_count + x], &solution[p->extra_vars[x]], "window", e);
+    return rc;
+}
+
+static int collect_solutions(finish_plan *p, finish_rows *rows, err *e) {
+    const value *solution;
+    const bool *bound;
+    int rc;
+    while ((rc = finish_pull(p, &solution, &bound, e)) == 1) {
+        if (!finish_has_plain_values(p, bound))
+            continue;
+        value *row = finish_alloc(p, p->width * sizeof *row, "window", e, &rc);
+        if (row)
+            rc = window_row(p, solution, row, e);
+        if (!rc)
+            rc = finish_rows_push(p, rows, row, "window", e);
+        if (rc)
+            return rc;
+    }
+    return rc;
+}
+
+static int finish_materialised(finish_plan *p, result_set *r, err *e) {
+    finish_rows rows = {0};
+    int rc = p->agg_count ? finish_group(p, &rows, e) : collect_solutions(p, &rows, e);
+    if (!rc)
+        rc = finish_windows(p, &rows, e);
+    return rc ? rc : output_rows(p, &rows, r, e);
+}
+
+int finish_query(const ast_query *q, solution_stream *in, meter *m, result_set **out, err *e) {
+    finish_plan p;
+    result_set *r = NULL;
+    *out = NULL;
+    int rc = finish_plan_init(&p, q, in, m, e);
+    if (!rc)
+        rc = make_result(q, &r, e);
+    if (!rc)
+        rc = p.agg_count || p.win_count ? finish_materialised(&p, r, e) : finish_plain(&p, r, e);
+    in->close(in);
+    finish_plan_free(&p);
+    if (rc) {
+        result_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}

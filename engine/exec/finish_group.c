@@ -1,0 +1,230 @@
+/* Aggregation (spec 10): a hash table of groups keyed by the grouping
+ * variables under O3 equality, one accumulator per aggregate column, then
+ * one work row per group. Groups come out in first-seen order (the order is
+ * unspecified, 8.12.2). */
+#include <math.h>
+#include <string.h>
+
+#include "base/htab.h"
+#include "exec/finish_internal.h"
+
+typedef struct group {
+    value *key; /* group_count values */
+    agg_state **aggs;
+} group;
+
+typedef struct group_table {
+    finish_plan *p;
+    htab index;
+    size_t index_charged;
+    group *groups;
+    size_t count, cap;
+    const value *probe; /* the key being looked up */
+} group_table;
+
+/* O3 equality treats every NaN alike and 0.0 like -0.0: hash accordingly. */
+static uint64_t hash_o3(const value *v) {
+    value norm = *v;
+    if (v->type == VT_FLOAT && isnan(v->as.f))
+        norm.as.f = NAN;
+    else if (v->type == VT_FLOAT && v->as.f == 0.0)
+        norm.as.f = 0.0;
+    return value_hash_identity(&norm);
+}
+
+static uint64_t hash_key(const value *key, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ hash_o3(&key[i])) * 0x100000001b3u;
+    return h;
+}
+
+static bool key_equal(const void *ctx, uint32_t id) {
+    const group_table *t = ctx;
+    const value *key = t->groups[id].key;
+    for (size_t i = 0; i < t->p->group_count; i++)
+        if (value_compare_total(&key[i], &t->probe[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The key of one solution; Null for a variable the stream does not have. */
+static void read_key(const finish_plan *p, const value *row, value *key) {
+    for (size_t i = 0; i < p->group_count; i++)
+        key[i] = p->group_vars[i] < 0 ? value_null() : row[p->group_vars[i]];
+}
+
+static int reserve_group(group_table *t, err *e) {
+    if (t->count < t->cap)
+        return 0;
+    size_t cap = t->cap ? t->cap * 2 : 16;
+    int rc = 0;
+    group *groups = finish_alloc(t->p, cap * sizeof *groups, "aggregate", e, &rc);
+    if (!groups)
+        return rc;
+    if (t->count)
+        memcpy(groups, t->groups, t->count * sizeof *groups);
+    t->groups = groups;
+    t->cap = cap;
+    return 0;
+}
+
+/* Grows the index for one more group, charging its growth. */
+static int reserve_index(group_table *t, err *e) {
+    if (htab_reserve(&t->index, 1) != 0)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    size_t bytes = t->index.cap * (sizeof(uint64_t) + sizeof(uint32_t));
+    if (bytes <= t->index_charged)
+        return 0;
+    int rc = meter_charge(t->p->m, bytes - t->index_charged, "aggregate", e);
+    if (!rc)
+        t->index_charged = bytes;
+    return rc;
+}
+
+static int new_group(group_table *t, const value *key, uint64_t h, err *e) {
+    finish_plan *p = t->p;
+    int rc = reserve_group(t, e);
+    if (!rc)
+        rc = reserve_index(t, e);
+    if (rc)
+        return rc;
+    group *g = &t->groups[t->count];
+    g->key = finish_alloc(p, p->group_count * sizeof *g->key, "aggregate", e, &rc);
+    g->aggs = g->key ? finish_alloc(p, p->agg_count * sizeof *g->aggs, "aggregate", e, &rc) : NULL;
+    for (size_t i = 0; !rc && i < p->group_count; i++)
+        rc = finish_copy_value(p, &g->key[i], &key[i], "aggregate", e);
+    for (size_t c = 0, a = 0; !rc && c < p->col_count; c++)
+        if (p->cols[c].spec->kind == FIND_AGGREGATE)
+            rc = agg_new(&g->aggs[a++], p->cols[c].agg, &p->mem, p->m, e);
+    if (rc)
+        return rc;
+    if (htab_insert(&t->index, h, (uint32_t)t->count) != 0)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    t->count++;
+    return 0;
+}
+
+static int find_group(group_table *t, const value *key, group **out, err *e) {
+    uint64_t h = hash_key(key, t->p->group_count);
+    t->probe = key;
+    uint32_t id = htab_find(&t->index, h, key_equal, t);
+    if (id == HTAB_NONE) {
+        int rc = new_group(t, key, h, e);
+        if (rc)
+            return rc;
+        id = (uint32_t)(t->count - 1);
+    }
+    *out = &t->groups[id];
+    return 0;
+}
+
+static int step_group(const finish_plan *p, group *g, const value *row, err *e) {
+    for (size_t c = 0, a = 0; c < p->col_count; c++) {
+        const finish_col *col = &p->cols[c];
+        if (col->spec->kind != FIND_AGGREGATE)
+            continue;
+        value v = col->var < 0 ? value_null() : row[col->var];
+        int rc = agg_step(g->aggs[a++], &v, e);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Reads every solution into the table; *solutions counts them all. */
+static int fill_table(group_table *t, size_t *solutions, value *key, err *e) {
+    const value *row;
+    const bool *bound;
+    int rc;
+    while ((rc = finish_pull(t->p, &row, &bound, e)) == 1) {
+        ++*solutions;
+        if (!finish_has_plain_values(t->p, bound))
+            continue;
+        read_key(t->p, row, key);
+        group *g;
+        rc = find_group(t, key, &g, e);
+        if (!rc)
+            rc = step_group(t->p, g, row, e);
+        if (rc)
+            return rc;
+    }
+    return rc;
+}
+
+static value *new_work_row(finish_plan *p, err *e, int *rc) {
+    value *row = finish_alloc(p, p->width * sizeof *row, "aggregate", e, rc);
+    for (size_t i = 0; row && i < p->width; i++)
+        row[i] = value_null();
+    return row;
+}
+
+/* One group's row; *keep false when a min/max had no value (10.2). */
+static int group_row(finish_plan *p, group *g, value *row, bool *keep, err *e) {
+    *keep = true;
+    for (size_t c = 0, k = 0, a = 0; c < p->col_count; c++) {
+        const finish_col *col = &p->cols[c];
+        if (col->spec->kind == FIND_VAR) {
+            row[c] = g->key[k++];
+        } else if (col->spec->kind == FIND_AGGREGATE) {
+            agg_result r;
+            int rc = agg_finish(g->aggs[a++], &r, e);
+            if (rc)
+                return rc;
+            *keep = *keep && !r.omit_group;
+            row[c] = col->agg == AGG_COLLECT_SET ? value_list(r.items, r.item_count) : r.v;
+        }
+    }
+    return 0;
+}
+
+static int emit_groups(group_table *t, finish_rows *out, err *e) {
+    int rc = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        value *row = new_work_row(t->p, e, &rc);
+        bool keep = false;
+        if (row)
+            rc = group_row(t->p, &t->groups[i], row, &keep, e);
+        if (!rc && keep)
+            rc = finish_rows_push(t->p, out, row, "aggregate", e);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Spec 10.4: no solutions at all → one row of zeros or no row. */
+static int emit_empty_input(finish_plan *p, finish_rows *out, err *e) {
+    int rc = 0;
+    agg_fn *fns = finish_alloc(p, (p->agg_count + 1) * sizeof *fns, "aggregate", e, &rc);
+    value *zeros = fns ? finish_alloc(p, (p->agg_count + 1) * sizeof *zeros, "aggregate", e, &rc) : NULL;
+    if (!zeros)
+        return rc;
+    for (size_t c = 0, a = 0; c < p->col_count; c++)
+        if (p->cols[c].spec->kind == FIND_AGGREGATE)
+            fns[a++] = p->cols[c].agg;
+    if (!agg_empty_input_row(fns, p->agg_count, p->plain_count, zeros))
+        return 0;
+    value *row = new_work_row(p, e, &rc);
+    if (!row)
+        return rc;
+    for (size_t c = 0, a = 0; c < p->col_count; c++)
+        if (p->cols[c].spec->kind == FIND_AGGREGATE)
+            row[c] = zeros[a++];
+    return finish_rows_push(p, out, row, "aggregate", e);
+}
+
+int finish_group(finish_plan *p, finish_rows *out, err *e) {
+    group_table t = {.p = p};
+    htab_init(&t.index);
+    size_t solutions = 0;
+    int rc = 0;
+    value *key = finish_alloc(p, (p->group_count + 1) * sizeof *key, "aggregate", e, &rc);
+    if (key)
+        rc = fill_table(&t, &solutions, key, e);
+    if (!rc)
+        rc = solutions ? emit_groups(&t, out, e) : emit_empty_input(p, out, e);
+    htab_free(&t.index);
+    meter_release(p->m, t.index_charged);
+    return rc;
+}

@@ -1,0 +1,77 @@
+/* Shared state of the :find side (finish.c and its finish_*.c helpers).
+ *
+ * Queries with aggregates or windows materialise "work rows": `width`
+ * values each, the output columns first (col_count), then, for a query with
+ * windows but no aggregates, the extra slots that hold the window inputs
+ * (partition / order / argument variables that are not output columns).
+ * Work rows, group keys and every buffer live in the plan's arena and are
+ * charged to the meter as they are taken; finish_plan_free gives it all back. */
+#ifndef MG_EXEC_FINISH_INTERNAL_H
+#define MG_EXEC_FINISH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "datalog/ast.h"
+#include "exec/aggregate.h"
+#include "exec/meter.h"
+#include "exec/solution.h"
+#include "exec/window.h"
+
+typedef struct finish_col {
+    const ast_find *spec;
+    long var;       /* stream index of the spec's variable, -1 when none */
+    agg_fn agg;     /* FIND_AGGREGATE */
+    window_fn win;  /* FIND_WINDOW */
+    long partition; /* FIND_WINDOW: work-row slots of the inputs, -1 = Null */
+    long order;
+    long arg;
+} finish_col;
+
+typedef struct finish_plan {
+    const ast_query *q;
+    solution_stream *in;
+    meter *m;
+    arena mem;
+    size_t charged;  /* bytes of `mem` charged to the meter */
+    finish_col *cols;
+    size_t col_count;
+    size_t plain_count, agg_count, win_count;
+    long *group_vars; /* stream indexes: the plain :find variables, then :with */
+    size_t group_count;
+    long *extra_vars; /* stream index per extra work-row slot (windows only) */
+    size_t extra_count;
+    size_t width;     /* col_count + extra_count */
+} finish_plan;
+
+/* A growing array of work rows (pointers into the plan's arena). */
+typedef struct finish_rows {
+    value **rows;
+    size_t count, cap;
+} finish_rows;
+
+/* Resolves the specs (QRY-010 / QRY-011 before any row is read). */
+int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m, err *e);
+/* Frees every held row and releases the meter. */
+void finish_plan_free(finish_plan *p);
+
+/* Charges `size` bytes as `op` and takes them from the plan's arena. */
+void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc);
+/* Copies `v` into *dst, string payloads into the plan's arena. */
+int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e);
+/* Appends a work row. */
+int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e);
+/* Pulls the next solution: 1, 0 at the end, or an error code. */
+int finish_pull(finish_plan *p, const value **row, const bool **bound, err *e);
+/* True when the solution binds every plain :find variable (spec 8.12.1). */
+bool finish_has_plain_values(const finish_plan *p, const bool *bound);
+
+/* Aggregation (finish_group.c): one work row per group, window columns
+ * Null, the min/max-omitted groups dropped, the empty-input rule of 10.4. */
+int finish_group(finish_plan *p, finish_rows *out, err *e);
+/* Windows (finish_window.c): fills every window column of the rows. */
+int finish_windows(finish_plan *p, finish_rows *rows, err *e);
+
+#endif

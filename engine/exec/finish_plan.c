@@ -1,0 +1,185 @@
+/* The :find plan: each spec resolved against the solution stream's
+ * variables, functions looked up before any row is read (QRY-010, QRY-011),
+ * the grouping key and the window inputs laid out in the work row. */
+#include <string.h>
+
+#include "exec/finish_internal.h"
+
+void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc) {
+    *rc = meter_charge(p->m, size, op, e);
+    if (*rc)
+        return NULL;
+    void *mem = arena_alloc(&p->mem, size ? size : 1);
+    if (!mem) {
+        meter_release(p->m, size);
+        *rc = err_set(e, ERR(INT, 0), "out of memory");
+        return NULL;
+    }
+    p->charged += size;
+    return mem;
+}
+
+int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e) {
+    *dst = *v;
+    if ((v->type != VT_STRING && v->type != VT_KEYWORD) || v->as.str.len == 0)
+        return 0;
+    int rc = 0;
+    char *text = finish_alloc(p, v->as.str.len, op, e, &rc);
+    if (!text)
+        return rc;
+    memcpy(text, v->as.str.ptr, v->as.str.len);
+    dst->as.str.ptr = text;
+    return 0;
+}
+
+int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e) {
+    if (r->count == r->cap) {
+        /* The outgrown array stays in the arena (and charged): doubling
+         * bounds that waste by the live size. */
+        size_t cap = r->cap ? r->cap * 2 : 64;
+        int rc = 0;
+        value **rows = finish_alloc(p, cap * sizeof *rows, op, e, &rc);
+        if (!rows)
+            return rc;
+        if (r->count)
+            memcpy(rows, r->rows, r->count * sizeof *rows);
+        r->rows = rows;
+        r->cap = cap;
+    }
+    r->rows[r->count++] = row;
+    return 0;
+}
+
+int finish_pull(finish_plan *p, const value **row, const bool **bound, err *e) {
+    return p->in->next(p->in, row, bound, e);
+}
+
+bool finish_has_plain_values(const finish_plan *p, const bool *bound) {
+    for (size_t i = 0; i < p->plain_count; i++)
+        if (p->group_vars[i] < 0 || !bound[p->group_vars[i]])
+            return false;
+    return true;
+}
+
+static long stream_var(const finish_plan *p, const term *t) {
+    if (t->kind != TERM_VAR)
+        return -1;
+    return solution_var_index(p->in, t->name, t->name_len);
+}
+
+static bool same_name(const term *a, const term *b) {
+    return a->kind == TERM_VAR && b->kind == TERM_VAR && a->name_len == b->name_len &&
+           memcmp(a->name, b->name, a->name_len) == 0;
+}
+
+static int lookup_function(finish_col *c, err *e) {
+    const ast_find *f = c->spec;
+    if (f->kind == FIND_AGGREGATE && !agg_lookup(f->fn, f->fn_len, &c->agg))
+        return err_set(e, ERR(QRY, 10), "unknown aggregate function: '%.*s'", (int)f->fn_len,
+                       f->fn);
+    if (f->kind == FIND_WINDOW && !window_lookup(f->fn, f->fn_len, &c->win))
+        return err_set(e, ERR(QRY, 11),
+                       "unknown window function '%.*s' — register it with register_aggregate() "
+                       "before querying",
+                       (int)f->fn_len, f->fn);
+    return 0;
+}
+
+/* After aggregation a window sees the grouping variables and the aggregate
+ * values (spec 11.2): a variable names the first plain column that outputs
+ * it, else the first aggregate over it; anything else reads as Null. */
+static long group_row_slot(const finish_plan *p, const term *t) {
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t c = 0; c < p->col_count; c++) {
+            const ast_find *f = p->cols[c].spec;
+            find_kind want = pass == 0 ? FIND_VAR : FIND_AGGREGATE;
+            if (f->kind == want && same_name(&f->var, t))
+                return (long)c;
+        }
+    return -1;
+}
+
+/* Without aggregates a window reads any solution variable: each input gets
+ * an extra work-row slot filled from the stream. */
+static long extra_slot(finish_plan *p, const term *t) {
+    long var = stream_var(p, t);
+    if (var < 0)
+        return -1;
+    p->extra_vars[p->extra_count] = var;
+    return (long)(p->col_count + p->extra_count++);
+}
+
+static long window_input(finish_plan *p, bool present, const term *t) {
+    if (!present)
+        return -1;
+    return p->agg_count ? group_row_slot(p, t) : extra_slot(p, t);
+}
+
+static void place_windows(finish_plan *p) {
+    for (size_t c = 0; c < p->col_count; c++) {
+        finish_col *col = &p->cols[c];
+        const ast_find *f = col->spec;
+        if (f->kind != FIND_WINDOW)
+            continue;
+        col->partition = window_input(p, f->has_partition, &f->partition_by);
+        col->order = window_input(p, true, &f->order_by);
+        col->arg = window_input(p, f->has_var && window_takes_arg(col->win), &f->var);
+    }
+    p->width = p->col_count + p->extra_count;
+}
+
+/* The grouping key: plain :find variables in column order, then :with
+ * (spec 10.1; :with is ignored when there are windows, 11.3). */
+static void place_group_key(finish_plan *p) {
+    const ast_query *q = p->q;
+    for (size_t c = 0; c < p->col_count; c++)
+        if (p->cols[c].spec->kind == FIND_VAR)
+            p->group_vars[p->group_count++] = p->cols[c].var;
+    if (p->win_count == 0)
+        for (size_t w = 0; w < q->with_count; w++)
+            p->group_vars[p->group_count++] = stream_var(p, &q->with[w]);
+}
+
+static int resolve_columns(finish_plan *p, err *e) {
+    for (size_t c = 0; c < p->col_count; c++) {
+        finish_col *col = &p->cols[c];
+        col->spec = &p->q->specs[c];
+        col->var = col->spec->kind != FIND_WINDOW || col->spec->has_var ? stream_var(p, &col->spec->var)
+                                                                         : -1;
+        col->partition = col->order = col->arg = -1;
+        int rc = lookup_function(col, e);
+        if (rc)
+            return rc;
+        p->plain_count += col->spec->kind == FIND_VAR;
+        p->agg_count += col->spec->kind == FIND_AGGREGATE;
+        p->win_count += col->spec->kind == FIND_WINDOW;
+    }
+    return 0;
+}
+
+int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m, err *e) {
+    memset(p, 0, sizeof *p);
+    arena_init(&p->mem);
+    p->q = q;
+    p->in = in;
+    p->m = m;
+    p->col_count = q->spec_count;
+    size_t n = q->spec_count + q->with_count + 1;
+    p->cols = arena_calloc(&p->mem, n, sizeof *p->cols);
+    p->group_vars = arena_calloc(&p->mem, n, sizeof *p->group_vars);
+    p->extra_vars = arena_calloc(&p->mem, 3 * n, sizeof *p->extra_vars);
+    if (!p->cols || !p->group_vars || !p->extra_vars)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    int rc = resolve_columns(p, e);
+    if (rc)
+        return rc;
+    place_group_key(p);
+    place_windows(p);
+    return 0;
+}
+
+void finish_plan_free(finish_plan *p) {
+    arena_free(&p->mem);
+    meter_release(p->m, p->charged);
+    p->charged = 0;
+}

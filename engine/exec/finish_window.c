@@ -1,0 +1,66 @@
+/* Window columns (spec 11) over the materialised work rows: per window, the
+ * partition, order and argument values are gathered into arrays (window.c
+ * works on arrays), computed, and written back into the rows, which keep
+ * their order (11.2 step 6). */
+#include <stdlib.h>
+
+#include "exec/finish_internal.h"
+
+typedef struct window_arrays {
+    value *partition, *order, *arg, *out;
+    size_t bytes;
+} window_arrays;
+
+static value slot_value(const value *row, long slot) {
+    return slot < 0 ? value_null() : row[slot];
+}
+
+static void arrays_free(window_arrays *w, meter *m) {
+    free(w->partition);
+    free(w->order);
+    free(w->arg);
+    free(w->out);
+    meter_release(m, w->bytes);
+}
+
+static int arrays_alloc(window_arrays *w, size_t n, meter *m, err *e) {
+    size_t one = (n ? n : 1) * sizeof(value);
+    int rc = meter_charge(m, 4 * one, "window", e);
+    if (rc)
+        return rc;
+    w->bytes = 4 * one;
+    w->partition = malloc(one);
+    w->order = malloc(one);
+    w->arg = malloc(one);
+    w->out = malloc(one);
+    if (!w->partition || !w->order || !w->arg || !w->out)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    return 0;
+}
+
+static int compute_column(finish_plan *p, size_t c, finish_rows *rows, window_arrays *w, err *e) {
+    const finish_col *col = &p->cols[c];
+    for (size_t i = 0; i < rows->count; i++) {
+        w->partition[i] = slot_value(rows->rows[i], col->partition);
+        w->order[i] = slot_value(rows->rows[i], col->order);
+        w->arg[i] = slot_value(rows->rows[i], col->arg);
+    }
+    int rc = window_compute(col->win, col->spec->desc, rows->count,
+                            col->spec->has_partition ? w->partition : NULL, w->order, w->arg,
+                            w->out, p->m, e);
+    for (size_t i = 0; !rc && i < rows->count; i++)
+        rows->rows[i][c] = w->out[i];
+    return rc;
+}
+
+int finish_windows(finish_plan *p, finish_rows *rows, err *e) {
+    if (p->win_count == 0 || rows->count == 0)
+        return 0;
+    window_arrays w = {0};
+    int rc = arrays_alloc(&w, rows->count, p->m, e);
+    for (size_t c = 0; !rc && c < p->col_count; c++)
+        if (p->cols[c].spec->kind == FIND_WINDOW)
+            rc = compute_column(p, c, rows, &w, e);
+    arrays_free(&w, p->m);
+    return rc;
+}
