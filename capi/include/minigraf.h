@@ -136,7 +136,12 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               machine (never a torn state either way)
  *   "max_derived_facts"  int>=1 default 1000000 (rules; see the spec 9.6)
  *   "max_results"        int>=1 default 1000000
- * Options other than the two limits are ignored for in-memory databases.
+ *   "query_memory_limit" int>=0 bytes one query may hold (joined solutions,
+ *                               aggregate groups, window and sort buffers,
+ *                               the result itself) before it fails with
+ *                               QRY-012 naming the operator; default
+ *                               1073741824 (1 GiB); 0 = unlimited
+ * Options other than the limits are ignored for in-memory databases.
  * Any other key, a wrong type or malformed JSON fails with API-017.
  * Opening a file this process already has open fails with STG-025; a
  * damaged or foreign file fails with its STG code (docs/file-format.md).
@@ -202,8 +207,10 @@ MINIGRAF_API char *minigraf_cursor_vars(MiniGrafCursor *cursor);
 #define MINIGRAF_FORMAT_JSON 0  /* values as in minigraf_execute (default) */
 #define MINIGRAF_FORMAT_TYPED 1 /* lossless: {"type":"keyword","value":":a"};
                                    types: string integer float boolean ref
-                                   keyword null; float NaN/Inf as the strings
-                                   "NaN" "Infinity" "-Infinity" */
+                                   keyword null list; float NaN/Inf as the
+                                   strings "NaN" "Infinity" "-Infinity"; a
+                                   list (collect-set) holds typed items:
+                                   {"type":"list","value":[{...},...]} */
 
 /* Chooses how the following batches render values. Returns 0, or non-zero
  * for an unknown format (API-017). Since 0.1.0. */
