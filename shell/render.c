@@ -7,6 +7,7 @@
  *   string "text" (quotes added, no escaping)   integer 42
  *   float 95 / 10.5 / 0.0000001 / NaN / inf     boolean true
  *   ref #uuid 550e8400-…                        keyword :a      null nil
+ *   list (collect-set) ["eng" 42] — its items rendered the same way
  *
  * A small scanner below reads just the JSON the library produces: arrays of
  * rows of such objects, and the column-name array of minigraf_cursor_vars.
@@ -135,6 +136,34 @@ typedef struct cell {
     int value_is_string;
 } cell;
 
+static void render_cell(text *out, const cell *c);
+static int scan_cell(scan *s, cell *c, text *key);
+
+/* A list's value (collect-set): an array of typed items, rendered right
+ * away into `out` as an EDN-style vector, e.g. ["eng" "hr"]. */
+static int scan_list(scan *s, text *out)
+{
+    cell item = {{0}, {0}, 0};
+    text key = {0};
+    int rc = 0;
+    text_clear(out);
+    text_putc(out, '[');
+    accept(s, '[');
+    for (size_t i = 0; rc == 0 && !accept(s, ']'); i++) {
+        rc = scan_cell(s, &item, &key);
+        if (rc == 0 && i > 0)
+            text_putc(out, ' ');
+        if (rc == 0)
+            render_cell(out, &item);
+        accept(s, ',');
+    }
+    text_putc(out, ']');
+    free(item.type.data);
+    free(item.value.data);
+    free(key.data);
+    return rc;
+}
+
 /* Reads {"type":...,"value":...}; returns 0, or -1 on unexpected input. */
 static int scan_cell(scan *s, cell *c, text *key)
 {
@@ -152,10 +181,14 @@ static int scan_cell(scan *s, cell *c, text *key)
         skip_ws(s);
         text *dest = strcmp(key->data, "type") == 0 ? &c->type : &c->value;
         int is_string = *s->p == '"';
-        if (is_string)
+        if (is_string) {
             scan_string(s, dest);
-        else
+        } else if (*s->p == '[') {
+            if (scan_list(s, dest) != 0)
+                return -1;
+        } else {
             scan_token(s, dest);
+        }
         if (dest == &c->value)
             c->value_is_string = is_string;
         accept(s, ',');
@@ -239,7 +272,7 @@ static void render_cell(text *out, const cell *c)
         text_add(out, c->value.data, c->value.len);
     } else if (strcmp(type, "null") == 0) {
         text_add(out, "nil", 3);
-    } else { /* integer, boolean, keyword: the value's text as it is */
+    } else { /* integer, boolean, keyword, list: the value's text as it is */
         text_add(out, c->value.data ? c->value.data : "", c->value.len);
     }
 }
