@@ -15,7 +15,6 @@ typedef struct op_filter {
     frame *f;
     size_t item, step;
     op *child;
-    bool oom;
 } op_filter;
 
 typedef enum eval_status { EVAL_OK, EVAL_FAIL, EVAL_OOM } eval_status;
