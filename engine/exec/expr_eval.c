@@ -9,30 +9,30 @@
 static const struct {
     const char *name;
     int arity;
-} expr_ops[EXPR_OP_COUNT] = {
-    [EXPR_LT] = {"<", 2},
-    [EXPR_LE] = {"<=", 2},
-    [EXPR_GT] = {">", 2},
-    [EXPR_GE] = {">=", 2},
-    [EXPR_EQ] = {"=", 2},
-    [EXPR_NE] = {"!=", 2},
-    [EXPR_ADD] = {"+", 2},
-    [EXPR_SUB] = {"-", 2},
-    [EXPR_MUL] = {"*", 2},
-    [EXPR_DIV] = {"/", 2},
-    [EXPR_STARTS_WITH] = {"starts-with?", 2},
-    [EXPR_ENDS_WITH] = {"ends-with?", 2},
-    [EXPR_CONTAINS] = {"contains?", 2},
-    [EXPR_MATCHES] = {"matches?", 2},
-    [EXPR_IS_STRING] = {"string?", 1},
-    [EXPR_IS_INTEGER] = {"integer?", 1},
-    [EXPR_IS_FLOAT] = {"float?", 1},
-    [EXPR_IS_BOOLEAN] = {"boolean?", 1},
-    [EXPR_IS_NIL] = {"nil?", 1},
+} expr_ops[OP_HOST] = {
+    [OP_LT] = {"<", 2},
+    [OP_LE] = {"<=", 2},
+    [OP_GT] = {">", 2},
+    [OP_GE] = {">=", 2},
+    [OP_EQ] = {"=", 2},
+    [OP_NE] = {"!=", 2},
+    [OP_ADD] = {"+", 2},
+    [OP_SUB] = {"-", 2},
+    [OP_MUL] = {"*", 2},
+    [OP_DIV] = {"/", 2},
+    [OP_STARTS_WITH] = {"starts-with?", 2},
+    [OP_ENDS_WITH] = {"ends-with?", 2},
+    [OP_CONTAINS] = {"contains?", 2},
+    [OP_MATCHES] = {"matches?", 2},
+    [OP_IS_STRING] = {"string?", 1},
+    [OP_IS_INTEGER] = {"integer?", 1},
+    [OP_IS_FLOAT] = {"float?", 1},
+    [OP_IS_BOOLEAN] = {"boolean?", 1},
+    [OP_IS_NIL] = {"nil?", 1},
 };
 
 bool expr_op_lookup(const char *name, size_t len, expr_op *out) {
-    for (int op = 0; op < EXPR_OP_COUNT; op++) {
+    for (int op = 0; op < OP_HOST; op++) {
         const char *n = expr_ops[op].name;
         if (strlen(n) == len && memcmp(n, name, len) == 0) {
             *out = (expr_op)op;
@@ -63,9 +63,9 @@ static expr_status apply_order(expr_op op, const value *a, const value *b, value
     default: break;
     }
     switch (op) {
-    case EXPR_LT: return boolean(c == CMP_O1_LESS, out);
-    case EXPR_LE: return boolean(c != CMP_O1_GREATER, out);
-    case EXPR_GT: return boolean(c == CMP_O1_GREATER, out);
+    case OP_LT: return boolean(c == CMP_O1_LESS, out);
+    case OP_LE: return boolean(c != CMP_O1_GREATER, out);
+    case OP_GT: return boolean(c == CMP_O1_GREATER, out);
     default: return boolean(c != CMP_O1_LESS, out);
     }
 }
@@ -80,8 +80,8 @@ static int64_t wrap(uint64_t u) {
 static int64_t int_arith(expr_op op, int64_t x, int64_t y) {
     uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
     switch (op) {
-    case EXPR_ADD: return wrap(ux + uy);
-    case EXPR_SUB: return wrap(ux - uy);
+    case OP_ADD: return wrap(ux + uy);
+    case OP_SUB: return wrap(ux - uy);
     default: return wrap(ux * uy);
     }
 }
@@ -90,7 +90,7 @@ static expr_status int_divide(int64_t x, int64_t y, value *out) {
     if (y == 0)
         return EXPR_FAIL;
     /* MIN / -1 overflows in C (undefined); the spec asks for wrap-around. */
-    *out = value_integer(y == -1 ? int_arith(EXPR_SUB, 0, x) : x / y);
+    *out = value_integer(y == -1 ? int_arith(OP_SUB, 0, x) : x / y);
     return EXPR_OK;
 }
 
@@ -101,9 +101,9 @@ static double to_double(const value *v) {
 static expr_status float_arith(expr_op op, double x, double y, value *out) {
     double r;
     switch (op) {
-    case EXPR_ADD: r = x + y; break;
-    case EXPR_SUB: r = x - y; break;
-    case EXPR_MUL: r = x * y; break;
+    case OP_ADD: r = x + y; break;
+    case OP_SUB: r = x - y; break;
+    case OP_MUL: r = x * y; break;
     default:
         if (y == 0.0)
             return EXPR_FAIL;
@@ -124,7 +124,7 @@ static expr_status apply_arith(expr_op op, const value *a, const value *b, value
     if (!is_number(a) || !is_number(b))
         return EXPR_FAIL;
     if (a->type == VT_INTEGER && b->type == VT_INTEGER) {
-        if (op == EXPR_DIV)
+        if (op == OP_DIV)
             return int_divide(a->as.i, b->as.i, out);
         *out = value_integer(int_arith(op, a->as.i, b->as.i));
         return EXPR_OK;
@@ -146,47 +146,47 @@ static expr_status apply_text(expr_op op, const value *a, const value *b, value 
         return EXPR_FAIL;
     const char *s = a->as.str.ptr, *p = b->as.str.ptr;
     size_t n = a->as.str.len, k = b->as.str.len;
-    if (op == EXPR_CONTAINS)
+    if (op == OP_CONTAINS)
         return boolean(has_part(s, n, p, k), out);
     if (k > n)
         return boolean(false, out);
-    const char *at = op == EXPR_STARTS_WITH ? s : s + (n - k);
+    const char *at = op == OP_STARTS_WITH ? s : s + (n - k);
     return boolean(k == 0 || memcmp(at, p, k) == 0, out);
 }
 
 static expr_status apply_type_test(expr_op op, const value *a, value *out) {
     static const value_type tested[] = {
-        [EXPR_IS_STRING - EXPR_IS_STRING] = VT_STRING,
-        [EXPR_IS_INTEGER - EXPR_IS_STRING] = VT_INTEGER,
-        [EXPR_IS_FLOAT - EXPR_IS_STRING] = VT_FLOAT,
-        [EXPR_IS_BOOLEAN - EXPR_IS_STRING] = VT_BOOLEAN,
-        [EXPR_IS_NIL - EXPR_IS_STRING] = VT_NULL,
+        [OP_IS_STRING - OP_IS_STRING] = VT_STRING,
+        [OP_IS_INTEGER - OP_IS_STRING] = VT_INTEGER,
+        [OP_IS_FLOAT - OP_IS_STRING] = VT_FLOAT,
+        [OP_IS_BOOLEAN - OP_IS_STRING] = VT_BOOLEAN,
+        [OP_IS_NIL - OP_IS_STRING] = VT_NULL,
     };
-    return boolean(a->type == tested[op - EXPR_IS_STRING], out);
+    return boolean(a->type == tested[op - OP_IS_STRING], out);
 }
 
 expr_status expr_apply(expr_op op, const value *args, value *out) {
     switch (op) {
-    case EXPR_LT:
-    case EXPR_LE:
-    case EXPR_GT:
-    case EXPR_GE: return apply_order(op, &args[0], &args[1], out);
-    case EXPR_EQ: return boolean(value_equal_strict(&args[0], &args[1]), out);
-    case EXPR_NE: return boolean(!value_equal_strict(&args[0], &args[1]), out);
-    case EXPR_ADD:
-    case EXPR_SUB:
-    case EXPR_MUL:
-    case EXPR_DIV: return apply_arith(op, &args[0], &args[1], out);
-    case EXPR_STARTS_WITH:
-    case EXPR_ENDS_WITH:
-    case EXPR_CONTAINS: return apply_text(op, &args[0], &args[1], out);
-    case EXPR_MATCHES: return EXPR_NOT_BUILTIN;
-    case EXPR_IS_STRING:
-    case EXPR_IS_INTEGER:
-    case EXPR_IS_FLOAT:
-    case EXPR_IS_BOOLEAN:
-    case EXPR_IS_NIL: return apply_type_test(op, &args[0], out);
-    case EXPR_OP_COUNT: break;
+    case OP_LT:
+    case OP_LE:
+    case OP_GT:
+    case OP_GE: return apply_order(op, &args[0], &args[1], out);
+    case OP_EQ: return boolean(value_equal_strict(&args[0], &args[1]), out);
+    case OP_NE: return boolean(!value_equal_strict(&args[0], &args[1]), out);
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_DIV: return apply_arith(op, &args[0], &args[1], out);
+    case OP_STARTS_WITH:
+    case OP_ENDS_WITH:
+    case OP_CONTAINS: return apply_text(op, &args[0], &args[1], out);
+    case OP_MATCHES: return EXPR_NOT_BUILTIN;
+    case OP_IS_STRING:
+    case OP_IS_INTEGER:
+    case OP_IS_FLOAT:
+    case OP_IS_BOOLEAN:
+    case OP_IS_NIL: return apply_type_test(op, &args[0], out);
+    case OP_HOST: break;
     }
     return EXPR_FAIL;
 }

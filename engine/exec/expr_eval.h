@@ -11,37 +11,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "datalog/ast.h"
 #include "model/value.h"
 
-typedef enum expr_op {
-    EXPR_LT,  /* <  */
-    EXPR_LE,  /* <= */
-    EXPR_GT,  /* >  */
-    EXPR_GE,  /* >= */
-    EXPR_EQ,  /* =  */
-    EXPR_NE,  /* != */
-    EXPR_ADD, /* +  */
-    EXPR_SUB, /* -  */
-    EXPR_MUL, /* *  */
-    EXPR_DIV, /* /  */
-    EXPR_STARTS_WITH,
-    EXPR_ENDS_WITH,
-    EXPR_CONTAINS,
-    /* `matches?` needs the regex compiled once per query, so it is evaluated
-     * by the regex module; expr_apply answers EXPR_NOT_BUILTIN for it. */
-    EXPR_MATCHES,
-    EXPR_IS_STRING,
-    EXPR_IS_INTEGER,
-    EXPR_IS_FLOAT,
-    EXPR_IS_BOOLEAN,
-    EXPR_IS_NIL,
-    EXPR_OP_COUNT
-} expr_op;
+/* The operators are the AST's (datalog/ast.h): OP_LT … OP_IS_NIL are the
+ * built-ins, OP_HOST a host predicate, which this module does not apply.
+ * `matches?` needs the regex compiled once per query, so it is evaluated
+ * by the regex module; expr_apply answers EXPR_NOT_BUILTIN for it. */
 
 typedef enum expr_status {
     EXPR_OK = 0,
     EXPR_FAIL,        /* the row is dropped (8.5.3) */
-    EXPR_NOT_BUILTIN  /* EXPR_MATCHES: the caller must evaluate it */
+    EXPR_NOT_BUILTIN  /* OP_MATCHES: the caller must evaluate it */
 } expr_status;
 
 /* The operator spelled `name` (e.g. "<=", "starts-with?"); false when the

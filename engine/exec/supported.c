@@ -66,16 +66,24 @@ static int unsupported(err *e, const char *construct) {
     return err_set(e, ERR(INT, 0), "%s is not available in this version of minigraf", construct);
 }
 
+/* Rule invocations wait for rule evaluation (issue 6), at any depth. */
+static bool has_invocation(const ast_body *b) {
+    for (size_t i = 0; i < b->count; i++) {
+        const ast_clause *cl = &b->items[i];
+        if (cl->kind == CL_INVOKE)
+            return true;
+        if ((cl->kind == CL_NOT || cl->kind == CL_NOT_JOIN) && has_invocation(&cl->as.not_.body))
+            return true;
+        if (cl->kind == CL_OR || cl->kind == CL_OR_JOIN)
+            for (size_t k = 0; k < cl->as.or_.branch_count; k++)
+                if (has_invocation(&cl->as.or_.branches[k]))
+                    return true;
+    }
+    return false;
+}
+
 static int check_clauses(const ast_query *q, err *e) {
-    static const char *const names[] = {
-        [CL_EXPR] = "expression clauses in :where", [CL_NOT] = "(not ...)",
-        [CL_NOT_JOIN] = "(not-join ...)",           [CL_OR] = "(or ...)",
-        [CL_OR_JOIN] = "(or-join ...)",             [CL_INVOKE] = "rule invocations in :where",
-    };
-    for (size_t i = 0; i < q->body.count; i++)
-        if (q->body.items[i].kind != CL_PATTERN)
-            return unsupported(e, names[q->body.items[i].kind]);
-    return 0;
+    return has_invocation(&q->body) ? unsupported(e, "rule invocations in :where") : 0;
 }
 
 static int check_sections(const ast_query *q, err *e) {

@@ -1,4 +1,4 @@
-#include "plan/order.h"
+#include "plan/conj.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -71,10 +71,12 @@ static size_t attribute_estimate(store_reader *r, const plan_clause *c) {
     return rc == 1 ? count_bound(r, &b) : rc == 0 ? 0 : SIZE_MAX;
 }
 
-static estimate estimate_clause(store_reader *s, const plan_clause *c, const bool *bound) {
+static estimate estimate_clause(store_reader *s, const plan_item *it, const bool *bound) {
+    const plan_clause *c = &it->pc;
     estimate est = {(size_t)store_reader_fact_count(s), 0};
     size_t by_entity = entity_estimate(s, c, bound);
-    size_t by_attr = attribute_estimate(s, c);
+    /* A pseudo-attribute is never stored: its keyword narrows nothing. */
+    size_t by_attr = it->kind == PK_PSEUDO ? SIZE_MAX : attribute_estimate(s, c);
     if (by_entity < est.records)
         est.records = by_entity;
     if (by_attr < est.records)
@@ -92,34 +94,72 @@ static bool better(estimate a, estimate b) {
     return a.bound_positions > b.bound_positions;
 }
 
-int plan_order_patterns(store_reader *s, const plan_clause *clauses, size_t n, size_t var_count,
-                        size_t *order, err *e) {
-    bool *bound = calloc(var_count ? var_count : 1, sizeof *bound);
-    bool *taken = calloc(n ? n : 1, sizeof *taken);
-    if (!bound || !taken) {
-        free(bound);
-        free(taken);
-        return err_set(e, ERR(INT, 0), "out of memory");
+static bool is_scan(const plan_item *it) {
+    return it->kind == PK_PATTERN || (it->kind == PK_PSEUDO && it->correlate < 0);
+}
+
+/* Can `it` run once the items with a step run? Its inputs' representative
+ * slots (decision D12) must be filled; a correlated pseudo pattern needs
+ * its real pattern. A variable with no slot at all can never be filled:
+ * the clause then fails per row instead of blocking the plan. */
+static bool ready(const plan_conj *c, const plan_item *it) {
+    if (it->kind == PK_PSEUDO && it->correlate >= 0)
+        return c->step_of[it->correlate] != 0;
+    for (size_t i = 0; i < it->need_count; i++) {
+        const plan_var *v = &c->vars[it->needs[i]];
+        if (v->slot_count == 0)
+            continue;
+        int item = c->slots[v->slots[0]].item;
+        if (item >= 0 && c->step_of[item] == 0)
+            return false;
     }
-    for (size_t k = 0; k < n; k++) {
-        size_t pick = n;
-        estimate best = {0, 0};
-        for (size_t c = 0; c < n; c++) {
-            if (taken[c])
-                continue;
-            estimate est = estimate_clause(s, &clauses[c], bound);
-            if (pick == n || better(est, best)) {
-                pick = c;
-                best = est;
-            }
+    return true;
+}
+
+/* The next item: a ready filter-like clause as soon as its inputs are
+ * bound (source order among them), else the cheapest scan. */
+static size_t pick_next(store_reader *r, const plan_conj *c, const bool *bound) {
+    size_t pick = c->item_count;
+    estimate best = {0, 0};
+    for (size_t i = 0; i < c->item_count; i++) {
+        const plan_item *it = &c->items[i];
+        if (c->step_of[i] != 0 || is_scan(it))
+            continue;
+        if (ready(c, it))
+            return i;
+    }
+    for (size_t i = 0; i < c->item_count; i++) {
+        if (c->step_of[i] != 0 || !is_scan(&c->items[i]))
+            continue;
+        estimate est = estimate_clause(r, &c->items[i], bound);
+        if (pick == c->item_count || better(est, best)) {
+            pick = i;
+            best = est;
         }
-        taken[pick] = true;
-        order[k] = pick;
-        for (int pos = 0; pos < 3; pos++)
-            if (clauses[pick].var[pos] >= 0)
-                bound[clauses[pick].var[pos]] = true;
     }
-    free(bound);
-    free(taken);
+    for (size_t i = 0; i < c->item_count && pick == c->item_count; i++)
+        if (c->step_of[i] == 0)
+            pick = i;
+    return pick;
+}
+
+int plan_order_conj(store_reader *r, plan_conj *c, arena *a, err *e) {
+    size_t n = c->item_count;
+    c->order = arena_calloc(a, n + 1, sizeof *c->order);
+    c->step_of = arena_calloc(a, n + 1, sizeof *c->step_of);
+    bool *bound = arena_calloc(a, c->var_count + 1, sizeof *bound);
+    if (!c->order || !c->step_of || !bound)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    for (size_t s = 0; s < c->slot_count; s++)
+        if (c->slots[s].item < 0)
+            bound[c->slots[s].var] = true;
+    for (size_t step = 1; step <= n; step++) {
+        size_t pick = pick_next(r, c, bound);
+        c->order[step - 1] = pick;
+        c->step_of[pick] = step;
+        for (size_t s = 0; s < c->slot_count; s++)
+            if (c->slots[s].item == (int)pick)
+                bound[c->slots[s].var] = true;
+    }
     return 0;
 }

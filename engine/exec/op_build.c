@@ -1,0 +1,76 @@
+/* Building a conjunction's pipeline from its plan (plan/conj.h): one
+ * operator per clause in plan order over a unit leaf. A pattern joins by
+ * index-nested-loop when its entity or value is known at its step (a
+ * constant or a bound variable: the seek serves), by hash join otherwise. */
+#include <stdlib.h>
+
+#include "exec/op.h"
+
+static bool position_known(const frame *f, const plan_item *it, int pos, size_t step) {
+    if (plan_pattern_term(it->pc.pattern, pos)->kind == TERM_CONST)
+        return true;
+    return it->pc.var[pos] >= 0 && frame_any_value(f, it->pc.var[pos], step) != NULL;
+}
+
+static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child) {
+    const plan_item *it = &f->p->items[item];
+    size_t step = f->p->step_of[item];
+    if (step > 1 && !position_known(f, it, 0, step) && !position_known(f, it, 2, step))
+        return op_hashjoin_new(x, f, item, child);
+    return op_join_new(x, f, item, child);
+}
+
+static op *build_item(where_ctx *x, frame *f, size_t item, op *child, err *e) {
+    const plan_item *it = &f->p->items[item];
+    switch (it->kind) {
+    case PK_PATTERN: return build_pattern(x, f, item, child);
+    case PK_PSEUDO:
+        return it->correlate >= 0 ? op_pseudo_new(x, f, item, child) : build_pattern(x, f, item, child);
+    case PK_EXPR: return op_filter_new(x, f, item, child);
+    case PK_NOT: return op_antijoin_new(x, f, item, child, e);
+    case PK_OR: return op_union_new(x, f, item, child, e);
+    }
+    return NULL;
+}
+
+op *op_build(where_ctx *x, frame *f, err *e) {
+    op *cur = op_unit_new();
+    for (size_t step = 1; cur && step <= f->p->item_count; step++) {
+        op *next = build_item(x, f, f->p->order[step - 1], cur, e);
+        if (!next)
+            op_free(cur);
+        cur = next;
+    }
+    if (!cur && e->code == 0)
+        err_set(e, ERR(INT, 0), "out of memory");
+    return cur;
+}
+
+int op_sub_init(where_ctx *x, op_sub *s, const plan_conj *p, err *e) {
+    s->root = NULL;
+    int rc = frame_init(&s->f, p, e);
+    if (rc != 0)
+        return rc;
+    s->root = op_build(x, &s->f, e);
+    if (!s->root) {
+        frame_free(&s->f);
+        return e->code;
+    }
+    return 0;
+}
+
+void op_sub_free(op_sub *s) {
+    op_free(s->root);
+    s->root = NULL;
+    frame_free(&s->f);
+}
+
+int op_sub_open(op_sub *s, const plan_sub *ps, const frame *parent, size_t step, err *e) {
+    for (size_t i = 0; i < ps->in_count; i++) {
+        const value *v = frame_var_value(parent, ps->in_parent_var[i], step);
+        if (!v)
+            v = frame_any_value(parent, ps->in_parent_var[i], step);
+        s->f.slot[ps->in_slot[i]] = v ? *v : value_null();
+    }
+    return op_open(s->root, e);
+}

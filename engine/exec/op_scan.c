@@ -1,0 +1,139 @@
+/* Pattern record streams: seek, visibility, constants (see op_scan.h). */
+#include "exec/op_scan.h"
+
+#include <string.h>
+
+#include "exec/match.h"
+
+value pseudo_value(const where_ctx *x, pseudo_kind k, const fact *rec) {
+    switch (k) {
+    case PSEUDO_VALID_FROM: return value_integer(rec->valid_from);
+    case PSEUDO_VALID_TO: return value_integer(rec->valid_to);
+    case PSEUDO_TX_COUNT: return value_integer((int64_t)rec->tx_count);
+    case PSEUDO_TX_ID: return value_integer(rec->tx_id);
+    case PSEUDO_VALID_AT: return x->valid_at;
+    case PSEUDO_NONE: break;
+    }
+    return value_null();
+}
+
+void pattern_known(const frame *f, const plan_item *it, size_t step, const value *known[3]) {
+    for (int pos = 0; pos < 3; pos++) {
+        const term *t = plan_pattern_term(it->pc.pattern, pos);
+        known[pos] = NULL;
+        if (t->kind == TERM_CONST)
+            known[pos] = &t->constant;
+        else if (it->pc.var[pos] >= 0)
+            known[pos] = frame_any_value(f, it->pc.var[pos], step);
+    }
+}
+
+/* Lookup results: 1 bound, 0 nothing can match, or an error. */
+static int seek_entity(store_reader *r, const value *known, store_bound *b, err *e) {
+    uuid128 id;
+    if (!value_as_entity(known, &id))
+        return 0;
+    int rc = store_reader_entity_id(r, &id, &b->ids.e, e);
+    b->has_e = rc == 1;
+    return rc;
+}
+
+/* A Ref in attribute position can still match a keyword attribute (E4:
+ * the Ref names the keyword's UUID), so a Ref scans; other non-keyword
+ * values match no attribute at all. */
+static int seek_attribute(store_reader *r, const value *known, store_bound *b, err *e) {
+    if (known->type == VT_REF)
+        return 1;
+    if (known->type != VT_KEYWORD)
+        return 0;
+    int rc = store_reader_text_id(r, known->as.str.ptr, known->as.str.len, &b->ids.a, e);
+    b->has_a = rc == 1;
+    return rc;
+}
+
+/* Only types whose matching is exact (E1 = E2 = E3, spec 6.4) seek by
+ * value: keywords and refs also match each other, floats within epsilon. */
+static int seek_value(store_reader *r, const value *known, store_bound *b, err *e) {
+    if (known->type != VT_STRING && known->type != VT_INTEGER && known->type != VT_BOOLEAN)
+        return 1;
+    int rc = store_reader_value_key(r, known, b->ids.v, e);
+    b->has_v = rc == 1;
+    return rc;
+}
+
+int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
+    store_bound b;
+    memset(&b, 0, sizeof b);
+    ps->x = x;
+    ps->it = it;
+    ps->sc = NULL;
+    for (int pos = 0; pos < 3; pos++)
+        if (plan_pattern_term(it->pc.pattern, pos)->kind == TERM_NEVER)
+            return 0;
+    bool pseudo = it->kind == PK_PSEUDO; /* only the entity narrows a pseudo scan */
+    int rc = known[0] ? seek_entity(x->r, known[0], &b, e) : 1;
+    if (rc == 1 && known[1] && !pseudo)
+        rc = seek_attribute(x->r, known[1], &b, e);
+    if (rc == 1 && known[2] && !pseudo)
+        rc = seek_value(x->r, known[2], &b, e);
+    if (rc != 1)
+        return rc;
+    rc = store_scan_open(x->r, &b, &ps->sc, e);
+    return rc == 0 ? 1 : rc;
+}
+
+static bool matches_constants(const plan_item *it, const value vals[3]) {
+    for (int pos = 0; pos < 3; pos++) {
+        if (pos == 1 && it->kind == PK_PSEUDO)
+            continue;
+        if (!match_term(plan_pattern_term(it->pc.pattern, pos), &vals[pos]))
+            return false;
+    }
+    return true;
+}
+
+int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
+    store_rec r;
+    int rc;
+    while ((rc = store_scan_next(ps->sc, &r, e)) == 1) {
+        bool visible;
+        rc = visibility_check(&ps->x->vis, &r, &visible, e);
+        if (rc != 0)
+            return rc;
+        if (!visible)
+            continue;
+        match_record_values(&r.f, out);
+        if (ps->it->kind == PK_PSEUDO)
+            out[2] = pseudo_value(ps->x, ps->it->pseudo, &r.f);
+        if (!matches_constants(ps->it, out))
+            continue;
+        *rec = r.f;
+        return 1;
+    }
+    return rc;
+}
+
+void pattern_scan_close(pattern_scan *ps) {
+    if (ps->sc)
+        store_scan_close(ps->sc);
+    ps->sc = NULL;
+}
+
+bool pattern_bind(frame *f, size_t index, size_t step, const value vals[3], const fact *rec) {
+    const plan_item *it = &f->p->items[index];
+    for (int pos = 0; pos < 3; pos++) {
+        int s = it->slot[pos];
+        if (s < 0)
+            continue;
+        for (int prev = 0; prev < pos; prev++)
+            if (it->slot[prev] == s && !value_equal_strict(&vals[prev], &vals[pos]))
+                return false;
+        if (!frame_agrees(f, s, &vals[pos], step))
+            return false;
+    }
+    for (int pos = 0; pos < 3; pos++)
+        if (it->slot[pos] >= 0)
+            f->slot[it->slot[pos]] = vals[pos];
+    f->record[index] = *rec;
+    return true;
+}

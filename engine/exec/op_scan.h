@@ -1,0 +1,35 @@
+/* Reading the records of one pattern item (spec 7.4, 8.3.2): the seek the
+ * known positions allow, visibility, constant matching (E4), and binding a
+ * matched record into the frame. The join operators read records only
+ * through here. */
+#ifndef MG_EXEC_OP_SCAN_H
+#define MG_EXEC_OP_SCAN_H
+
+#include "exec/op.h"
+
+typedef struct pattern_scan {
+    where_ctx *x;
+    const plan_item *it;
+    store_scan *sc;
+} pattern_scan;
+
+/* Opens the records of `it` given the values known for its positions
+ * (NULL: unknown). 1 opened, 0 nothing can match, or an error. */
+int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e);
+/* 1 with the next visible matching record (its position values in out[3]
+ * and the record in *rec), 0 at the end, or an error. */
+int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e);
+void pattern_scan_close(pattern_scan *ps);
+
+/* The known values of item `it` at `step`: constants, else a filled slot
+ * of the position's variable. */
+void pattern_known(const frame *f, const plan_item *it, size_t step, const value *known[3]);
+/* Binds a matched record's values into item `index`'s slots at `step`
+ * when they agree with the row (E1 inside the pattern, frame_agrees
+ * across clauses). */
+bool pattern_bind(frame *f, size_t index, size_t step, const value vals[3], const fact *rec);
+
+/* The value a pseudo-attribute reads from a record (8.9). */
+value pseudo_value(const where_ctx *x, pseudo_kind k, const fact *rec);
+
+#endif

@@ -1,0 +1,221 @@
+/* or / or-join (spec 8.6, decisions D1, D9). For each row of the child,
+ * every branch runs with the row's values for the variables it takes from
+ * outside; the branches' solutions, projected onto the new variables the
+ * `or` introduces, are de-duplicated (the union is a set over the
+ * user-visible variables, keyed by record identity E3) and each distinct
+ * tuple extends the row, agreeing (E2) with any other clause that holds the
+ * same variable. An `or-join` (or an `or` without new variables) only
+ * asks whether some branch has a solution: one row out per surviving row.
+ * The de-duplication set holds one row's union and is charged to the
+ * query's meter. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/op.h"
+
+#define UNION_OP_NAME "or union"
+
+typedef struct op_union {
+    op base;
+    where_ctx *x;
+    frame *f;
+    size_t item, step, width;
+    op *child;
+    op_sub *branches;
+    size_t branch_count;
+    value *tuples; /* count * width */
+    size_t count, cap, emitted;
+    size_t *table, table_cap; /* open addressing: tuple index + 1 */
+} op_union;
+
+static uint64_t tuple_hash(const value *t, size_t width) {
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < width; i++)
+        h = (h ^ value_hash_identity(&t[i])) * 1099511628211u;
+    return h;
+}
+
+static bool tuple_equal(const value *a, const value *b, size_t width) {
+    for (size_t i = 0; i < width; i++)
+        if (!value_identical(&a[i], &b[i]))
+            return false;
+    return true;
+}
+
+static void union_clear(op_union *u) {
+    meter_release(u->x->m, u->count * u->width * sizeof(value));
+    u->count = u->emitted = 0;
+    if (u->table)
+        memset(u->table, 0, u->table_cap * sizeof *u->table);
+}
+
+static int union_rehash(op_union *u, err *e) {
+    size_t cap = u->table_cap ? u->table_cap * 2 : 64;
+    size_t *t = calloc(cap, sizeof *t);
+    if (!t)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    free(u->table);
+    u->table = t;
+    u->table_cap = cap;
+    for (size_t i = 0; i < u->count; i++) {
+        size_t k = (size_t)tuple_hash(&u->tuples[i * u->width], u->width) & (cap - 1);
+        while (t[k])
+            k = (k + 1) & (cap - 1);
+        t[k] = i + 1;
+    }
+    return 0;
+}
+
+static int union_store(op_union *u, const value *tuple, err *e) {
+    int rc = meter_charge(u->x->m, u->width * sizeof(value), UNION_OP_NAME, e);
+    if (rc != 0)
+        return rc;
+    if (u->count == u->cap) {
+        size_t cap = u->cap ? u->cap * 2 : 16;
+        value *n = realloc(u->tuples, cap * u->width * sizeof *n);
+        if (!n) {
+            meter_release(u->x->m, u->width * sizeof(value));
+            return err_set(e, ERR(INT, 0), "out of memory");
+        }
+        u->tuples = n;
+        u->cap = cap;
+    }
+    memcpy(&u->tuples[u->count * u->width], tuple, u->width * sizeof *tuple);
+    u->count++;
+    if (u->count * 2 > u->table_cap)
+        return union_rehash(u, e);
+    size_t mask = u->table_cap - 1;
+    size_t k = (size_t)tuple_hash(tuple, u->width) & mask;
+    while (u->table[k])
+        k = (k + 1) & mask;
+    u->table[k] = u->count;
+    return 0;
+}
+
+/* Adds a tuple unless the set holds it already. */
+static int union_add(op_union *u, const value *tuple, err *e) {
+    if (u->table_cap) {
+        size_t mask = u->table_cap - 1;
+        for (size_t k = (size_t)tuple_hash(tuple, u->width) & mask; u->table[k]; k = (k + 1) & mask)
+            if (tuple_equal(&u->tuples[(u->table[k] - 1) * u->width], tuple, u->width))
+                return 0;
+    }
+    return union_store(u, tuple, e);
+}
+
+/* Runs branch k for the current row, adding its projected solutions; with
+ * no new variables, stops at the first solution. */
+static int union_branch(op_union *u, size_t k, bool *found, err *e) {
+    const plan_item *it = &u->f->p->items[u->item];
+    const plan_sub *ps = &it->subs[k];
+    op_sub *s = &u->branches[k];
+    int rc = op_sub_open(s, ps, u->f, u->step, e);
+    value tuple[16];
+    value *t = u->width <= 16 ? tuple : malloc(u->width * sizeof *t);
+    if (!t)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    size_t end = s->f.p->item_count + 1;
+    while (rc == 0 && (rc = op_next(s->root, e)) == 1) {
+        *found = true;
+        if (u->width == 0) {
+            rc = 0;
+            break;
+        }
+        for (size_t j = 0; j < u->width; j++) {
+            const value *v = frame_var_value(&s->f, ps->out_var[j], end);
+            t[j] = v ? *v : value_null();
+        }
+        rc = union_add(u, t, e);
+    }
+    if (t != tuple)
+        free(t);
+    return rc;
+}
+
+/* Collects the union for the child's next row; 1 when it has rows. */
+static int union_fill(op_union *u, err *e) {
+    int rc;
+    while ((rc = op_next(u->child, e)) == 1) {
+        union_clear(u);
+        bool found = false;
+        for (size_t k = 0; k < u->branch_count && rc == 1 && !(found && u->width == 0); k++)
+            rc = union_branch(u, k, &found, e) == 0 ? 1 : e->code;
+        if (rc != 1)
+            return rc;
+        if (found)
+            return 1;
+    }
+    return rc;
+}
+
+static bool union_extend(op_union *u, const value *tuple) {
+    const plan_item *it = &u->f->p->items[u->item];
+    for (size_t j = 0; j < u->width; j++)
+        if (!frame_agrees(u->f, it->outs[j], &tuple[j], u->step))
+            return false;
+    for (size_t j = 0; j < u->width; j++)
+        u->f->slot[it->outs[j]] = tuple[j];
+    return true;
+}
+
+static int union_open(op *base, err *e) {
+    op_union *u = (op_union *)base;
+    union_clear(u);
+    u->emitted = SIZE_MAX;
+    return op_open(u->child, e);
+}
+
+static int union_next(op *base, err *e) {
+    op_union *u = (op_union *)base;
+    for (;;) {
+        if (u->emitted == SIZE_MAX) {
+            int rc = union_fill(u, e);
+            if (rc != 1)
+                return rc;
+            u->emitted = 0;
+            if (u->width == 0) {
+                u->emitted = SIZE_MAX;
+                return 1;
+            }
+        }
+        while (u->emitted < u->count)
+            if (union_extend(u, &u->tuples[u->emitted++ * u->width]))
+                return 1;
+        u->emitted = SIZE_MAX;
+    }
+}
+
+static void union_free(op *base) {
+    op_union *u = (op_union *)base;
+    union_clear(u);
+    for (size_t k = 0; k < u->branch_count; k++)
+        op_sub_free(&u->branches[k]);
+    free(u->branches);
+    free(u->tuples);
+    free(u->table);
+    op_free(u->child);
+    free(u);
+}
+
+static const op_vtable union_vt = {union_open, union_next, union_free};
+
+op *op_union_new(where_ctx *x, frame *f, size_t item, op *child, err *e) {
+    const plan_item *it = &f->p->items[item];
+    op_union *u = calloc(1, sizeof *u);
+    op_sub *b = calloc(it->sub_count + 1, sizeof *b);
+    if (!u || !b) {
+        free(u);
+        free(b);
+        err_set(e, ERR(INT, 0), "out of memory");
+        return NULL;
+    }
+    *u = (op_union){.base = {&union_vt}, .x = x, .f = f, .item = item, .step = f->p->step_of[item],
+                    .width = it->out_count, .branches = b, .emitted = SIZE_MAX};
+    for (size_t k = 0; k < it->sub_count; k++, u->branch_count++)
+        if (op_sub_init(x, &b[k], it->subs[k].conj, e) != 0) {
+            union_free(&u->base);
+            return NULL;
+        }
+    u->child = child;
+    return &u->base;
+}

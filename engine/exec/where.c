@@ -1,0 +1,117 @@
+/* The solution stream of a query's :where (see where.h). */
+#include "exec/where.h"
+
+#include <stdlib.h>
+
+#include "base/arena.h"
+#include "exec/op.h"
+#include "plan/conj.h"
+
+typedef struct where_stream {
+    solution_stream base;
+    arena mem; /* the plan */
+    where_ctx x;
+    bool vis_ready;
+    frame f;
+    op *root;
+    solution_var *vars;
+    int *var_of; /* top-level variable per exported variable */
+    value *row;
+    bool *bound;
+} where_stream;
+
+static int where_next(solution_stream *s, const value **row, const bool **bound, err *e) {
+    where_stream *w = (where_stream *)s;
+    int rc = op_next(w->root, e);
+    if (rc != 1)
+        return rc;
+    size_t end = w->f.p->item_count + 1;
+    for (size_t i = 0; i < s->var_count; i++) {
+        const value *v = frame_var_value(&w->f, w->var_of[i], end);
+        w->row[i] = v ? *v : value_null();
+        w->bound[i] = v != NULL;
+    }
+    *row = w->row;
+    *bound = w->bound;
+    return 1;
+}
+
+static void where_close(solution_stream *s) {
+    where_stream *w = (where_stream *)s;
+    if (!w)
+        return;
+    op_free(w->root);
+    frame_free(&w->f);
+    if (w->vis_ready)
+        visibility_free(&w->x.vis);
+    if (w->x.r)
+        store_reader_close(w->x.r);
+    free(w->vars);
+    free(w->var_of);
+    free(w->row);
+    free(w->bound);
+    arena_free(&w->mem);
+    free(w);
+}
+
+/* Every variable some top-level clause holds. */
+static int export_vars(where_stream *w, err *e) {
+    const plan_conj *p = w->f.p;
+    w->vars = calloc(p->var_count + 1, sizeof *w->vars);
+    w->var_of = calloc(p->var_count + 1, sizeof *w->var_of);
+    w->row = calloc(p->var_count + 1, sizeof *w->row);
+    w->bound = calloc(p->var_count + 1, sizeof *w->bound);
+    if (!w->vars || !w->var_of || !w->row || !w->bound)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    size_t n = 0;
+    for (size_t v = 0; v < p->var_count; v++) {
+        if (p->vars[v].slot_count == 0)
+            continue;
+        w->vars[n] = (solution_var){.name = p->vars[v].name, .len = p->vars[v].len};
+        w->var_of[n++] = (int)v;
+    }
+    w->base.vars = w->vars;
+    w->base.var_count = n;
+    return 0;
+}
+
+static value valid_at_value(const ast_query *q, int64_t now_ms) {
+    if (q->valid == VALID_ANY)
+        return value_null();
+    return value_integer(q->valid == VALID_AT ? q->valid_at : now_ms);
+}
+
+static int where_build(where_stream *w, store *s, const ast_query *q, int64_t now_ms, err *e) {
+    int rc = store_reader_open(s, &w->x.r, e);
+    if (rc != 0)
+        return rc;
+    visibility_init(&w->x.vis, w->x.r, q, now_ms);
+    w->vis_ready = true;
+    w->x.valid_at = valid_at_value(q, now_ms);
+    plan_query pq;
+    rc = plan_compile_query(q, w->x.r, &w->mem, &pq, e);
+    if (rc == 0)
+        rc = frame_init(&w->f, pq.top, e);
+    if (rc == 0)
+        rc = export_vars(w, e);
+    if (rc == 0 && !(w->root = op_build(&w->x, &w->f, e)))
+        rc = e->code;
+    return rc == 0 ? op_open(w->root, e) : rc;
+}
+
+int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, solution_stream **out, err *e) {
+    where_stream *w = calloc(1, sizeof *w);
+    if (!w)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    arena_init(&w->mem);
+    w->base.next = where_next;
+    w->base.close = where_close;
+    w->x.m = m;
+    int rc = where_build(w, s, q, now_ms, e);
+    if (rc != 0) {
+        where_close(&w->base);
+        return rc;
+    }
+    *out = &w->base;
+    return 0;
+}

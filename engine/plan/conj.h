@@ -1,0 +1,121 @@
+/* A conjunction compiled for execution: the :where of a query, a not body,
+ * one or-branch. Constants are resolved once, variables numbered, and every
+ * occurrence of a variable gets its own *slot* so that answers do not depend
+ * on the join order (spec 8.4, Appendix C):
+ *  - each clause keeps its own value for each of its variables;
+ *  - two occurrences must agree pairwise: under E1 when one of them is an
+ *    expression output (decision D11), under E2 otherwise (E2 is not
+ *    transitive for distinct keyword spellings of one UUID, so each pair
+ *    is checked, not one representative);
+ *  - a variable's value as seen by expressions, sub-conjunctions and the
+ *    :find side is its first slot in source order (decision D12).
+ * A sub-conjunction (not body, or-branch) receives outer variables through
+ * INPUT slots, which come first in their variable's slot list.
+ *
+ * Everything lives in the arena given to plan_compile_query. */
+#ifndef MG_PLAN_CONJ_H
+#define MG_PLAN_CONJ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "datalog/ast.h"
+#include "plan/order.h"
+#include "store/store.h"
+
+typedef enum plan_kind {
+    PK_PATTERN, /* a pattern over stored records */
+    PK_PSEUDO,  /* a pseudo-attribute pattern (spec 8.9) */
+    PK_EXPR,    /* a filter or binding expression (8.5) */
+    PK_NOT,     /* not / not-join: one sub-conjunction */
+    PK_OR       /* or / or-join: one sub-conjunction per branch */
+} plan_kind;
+
+typedef enum slot_kind { SLOT_INPUT, SLOT_PATTERN, SLOT_EXPR, SLOT_OR } slot_kind;
+
+typedef enum pseudo_kind {
+    PSEUDO_NONE, PSEUDO_VALID_FROM, PSEUDO_VALID_TO, PSEUDO_TX_COUNT, PSEUDO_TX_ID, PSEUDO_VALID_AT
+} pseudo_kind;
+
+typedef struct plan_slot {
+    int var;
+    int item; /* the clause that fills it, -1 for an INPUT */
+    slot_kind kind;
+} plan_slot;
+
+typedef struct plan_var {
+    const char *name;
+    size_t len;
+    int *slots; /* source order; slots[0] is the representative */
+    size_t slot_count;
+} plan_var;
+
+typedef struct plan_conj plan_conj;
+
+/* One sub-conjunction and how it connects to its parent. */
+typedef struct plan_sub {
+    plan_conj *conj;
+    int *in_slot, *in_parent_var; /* INPUT slot of the sub ← parent variable */
+    size_t in_count;
+    int *out_var; /* OR: the sub's variable per output (plan_item.outs) */
+} plan_sub;
+
+typedef struct plan_item {
+    plan_kind kind;
+    const ast_clause *clause;
+    plan_clause pc;    /* PATTERN, PSEUDO: pattern and var per position */
+    int slot[3];       /* PATTERN, PSEUDO: slot per position (-1 none); EXPR: slot[0] output */
+    pseudo_kind pseudo;
+    int correlate;     /* PSEUDO: the real pattern it reads (D16), or -1 */
+    int *needs;        /* variables whose representative must be set first */
+    size_t need_count;
+    plan_sub *subs;    /* NOT: 1; OR: one per branch */
+    size_t sub_count;
+    int *outs;         /* OR: the parent slot per new variable */
+    size_t out_count;
+} plan_item;
+
+struct plan_conj {
+    plan_item *items; /* source order */
+    size_t item_count;
+    plan_var *vars;
+    size_t var_count;
+    plan_slot *slots;
+    size_t slot_count, slot_cap;
+    size_t *order;   /* evaluation order: item per step */
+    size_t *step_of; /* 1-based step per item (INPUT slots count as step 0) */
+};
+
+typedef struct plan_query {
+    plan_conj *top;
+    bool any_valid_time;
+} plan_query;
+
+/* Compiles and orders q's :where. Errors: QRY-007 an unregistered host
+ * predicate at the root of a top-level or or-branch expression clause;
+ * QRY-013 a per-record pseudo-attribute without :any-valid-time; INT-000
+ * out of memory. */
+int plan_compile_query(const ast_query *q, store_reader *r, arena *a, plan_query *out, err *e);
+
+/* The slot `s` is filled when a row reaches step `step` of its conjunction. */
+static inline bool plan_slot_set(const plan_conj *c, int s, size_t step)
+{
+    int item = c->slots[s].item;
+    return item < 0 || c->step_of[item] < step;
+}
+
+/* The pattern's three terms in position order. */
+static inline const term *plan_pattern_term(const ast_pattern *p, int position)
+{
+    return position == 0 ? &p->e : position == 1 ? &p->a : &p->v;
+}
+
+/* The variable named so in `c`, or -1. */
+int plan_find_var(const plan_conj *c, const char *name, size_t len);
+
+/* Orders c's items (plan/order.c). */
+int plan_order_conj(store_reader *r, plan_conj *c, arena *a, err *e);
+
+#endif
