@@ -13,11 +13,13 @@
 #include "datalog/parse.h"
 #include "db/write.h"
 #include "exec/query.h"
+#include "rules/registry.h"
 #include "store/store.h"
 
 struct db {
     pthread_mutex_t lock;
     store *s;
+    rules_registry *rules; /* in memory only (spec 9.1) */
     db_options opts;
 };
 
@@ -37,11 +39,14 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
     else
         db_options_default(&d->opts);
     int rc = path ? store_open_file(path, &d->opts.store, &d->s, e) : store_open_memory(&d->s, e);
-    if (rc == 0 && pthread_mutex_init(&d->lock, NULL) != 0) {
-        store_close(d->s);
+    if (rc == 0)
+        rc = rules_registry_new(&d->rules, e);
+    if (rc == 0 && pthread_mutex_init(&d->lock, NULL) != 0)
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
-    }
     if (rc != 0) {
+        rules_registry_free(d->rules);
+        if (d->s)
+            store_close(d->s);
         free(d);
         return rc;
     }
@@ -53,13 +58,18 @@ void db_close(db *d) {
     if (!d)
         return;
     store_close(d->s);
+    rules_registry_free(d->rules);
     pthread_mutex_destroy(&d->lock);
     free(d);
 }
 
+static int refuse_read_only(err *e) {
+    return err_set(e, ERR(API, 14), "the database is opened read-only; writes are not allowed");
+}
+
 static int run_write(db *d, const command *c, db_result *out, arena *a, err *e) {
     if (d->opts.store.read_only)
-        return err_set(e, ERR(API, 14), "the database is opened read-only; writes are not allowed");
+        return refuse_read_only(e);
     uint64_t tx_count = store_tx_count(d->s) + 1;
     int64_t tx_id = clock_now_ms();
     fact *facts = NULL;
@@ -77,6 +87,20 @@ static int run_write(db *d, const command *c, db_result *out, arena *a, err *e) 
     return 0;
 }
 
+/* Registering a rule is a write (API-014 lists `rule`), though nothing
+ * reaches the file. */
+static int run_rule(db *d, const ast_rule *rule, db_result *out, err *e) {
+    if (d->opts.store.read_only)
+        return refuse_read_only(e);
+    int rc = rules_register(d->rules, rule, e);
+    if (rc != 0)
+        return rc;
+    out->kind = DB_RESULT_OK;
+    out->tx_id = 0;
+    out->rows = NULL;
+    return 0;
+}
+
 static int run_query(db *d, const ast_query *q, result_set **out, err *e) {
     return query_execute_limited(d->s, q, clock_now_ms(), (size_t)d->opts.query_memory_limit, out, e);
 }
@@ -89,9 +113,9 @@ static int run_command(db *d, const command *c, db_result *out, arena *a, err *e
         out->kind = DB_RESULT_QUERY;
         out->tx_id = 0;
         return run_query(d, &c->as.query, &out->rows, e);
-    case CMD_RULE: break;
+    case CMD_RULE: return run_rule(d, &c->as.rule, out, e);
     }
-    return err_set(e, ERR(INT, 0), "(rule ...) is not available in this version of minigraf");
+    return err_set(e, ERR(INT, 0), "unknown command kind");
 }
 
 int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
@@ -147,4 +171,8 @@ uint64_t db_tx_count(db *d) {
 
 store *db_store(db *d) {
     return d->s;
+}
+
+rules_registry *db_rules(db *d) {
+    return d->rules;
 }

@@ -55,5 +55,7 @@ int db_checkpoint(db *d, err *e);
 uint64_t db_tx_count(db *d);
 /* The database's store, for readers beside queries (db/fact_log.h). */
 store *db_store(db *d);
+/* The database's rules, for the query executor (rules/registry.h). */
+struct rules_registry *db_rules(db *d);
 
 #endif

@@ -231,10 +231,9 @@ TEST(query_without_where_is_an_execution_error)
 TEST(features_outside_this_version_fail_with_int_000)
 {
     /* Every construct of the language parses (these are spec examples)
-     * and is then refused by the executor of this version. */
+     * and is then refused by the executor of this version. (Registering
+     * rules works: tests/c/test_rules.c; invoking them does not yet.) */
     const char *later[] = {
-        "(rule [(reach ?a ?b) [?a :edge ?b]])",
-        "(rule [(accessible ?x ?y) (reach ?x ?y) (not [?y :blocked true])])",
         "(query [:find ?y :where (reach :a ?y)])",
         "(query [:find ?x ?y ?z :where (reach ?x ?y ?z)])",
         "(query [:find ?y :where (reach :a ?y) :max-derived-facts 10 :max-results 10])",

@@ -1,0 +1,49 @@
+/* The rules of one database (spec 9.1): in memory only, gone when the
+ * database closes (rules are not persisted, spec 1.2).
+ *
+ * Registration appends: several rules with the same predicate are
+ * alternatives; a rule whose canonical text (datalog/print.h) equals a
+ * registered rule's is already there and changes nothing; a rule that
+ * makes the program unstratifiable fails with INT-054 and is not kept.
+ * The registry keeps its own copy of each rule (the caller's parse arena
+ * may go away right after).
+ *
+ * Threads: registrations are serialised by the caller (the database's
+ * writer lock). Queries read a rules_program snapshot, acquired and
+ * released under the registry's own short lock, so a query never sees a
+ * half-registered rule and never blocks a writer for longer than a
+ * pointer copy. A snapshot stays valid until released, even across later
+ * registrations; every snapshot must be released before the registry is
+ * freed. */
+#ifndef MG_RULES_REGISTRY_H
+#define MG_RULES_REGISTRY_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "datalog/ast.h"
+#include "rules/stratify.h"
+
+typedef struct rules_registry rules_registry;
+
+/* An immutable view of the rules at one moment. */
+typedef struct rules_program {
+    const ast_rule *const *rules; /* registration order */
+    size_t count;
+    const stratify_program *strata; /* built from `rules`, same order */
+    size_t refs;                    /* private: guarded by the registry lock */
+} rules_program;
+
+int rules_registry_new(rules_registry **out, err *e);
+void rules_registry_free(rules_registry *r); /* NULL: no-op */
+
+/* Registers `rule` (borrowed for the call only). 0 also when the rule was
+ * already registered. INT-054 when unstratifiable; INT-000 out of memory. */
+int rules_register(rules_registry *r, const ast_rule *rule, err *e);
+
+/* The current program (never NULL; possibly with no rules), to pass back
+ * to rules_release. */
+const rules_program *rules_acquire(rules_registry *r);
+void rules_release(rules_registry *r, const rules_program *p); /* NULL p: no-op */
+
+#endif

@@ -1,0 +1,83 @@
+/* A derived binary relation (spec 9.2): the facts [entity :p value] of one
+ * rule predicate, kept as (entity, value) rows.
+ *
+ * - A set under E3 (4. of 9.2): adding a row that is already there is a
+ *   no-op.
+ * - Append-only: row ids are stable and grow with insertion order, so the
+ *   rows added since some moment are a contiguous range. Semi-naive
+ *   evaluation uses that: the delta of a round is [start of round, count).
+ * - Indexed by entity (UUID equality) and by value (E2 entity equivalence,
+ *   the join relation: a Keyword finds the Ref of its entity and back).
+ * - String and keyword payloads are copied into the relation, so values
+ *   read back stay valid until relation_free, even across later adds.
+ * - Its memory is charged to a meter as it grows (op "rule evaluation");
+ *   relation_free gives it back.
+ *
+ * Not thread-safe: one relation belongs to one query evaluation. */
+#ifndef MG_RULES_RELATION_H
+#define MG_RULES_RELATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+#include "base/htab.h"
+#include "exec/meter.h"
+#include "model/value.h"
+
+#define RELATION_END UINT32_MAX
+
+typedef struct relation_row {
+    uuid128 entity;
+    value v;
+    uint32_t next_same_entity, next_same_value; /* index chains, RELATION_END ends */
+} relation_row;
+
+typedef struct relation {
+    relation_row *rows;
+    uint32_t count, cap;
+    htab rows_by_fact;   /* E3 set: (entity, value) -> row */
+    htab rows_by_entity; /* entity -> first row of its chain */
+    htab rows_by_value;  /* E2 class of value -> first row of its chain */
+    arena strings;
+    meter *m;
+    size_t charged;
+} relation;
+
+/* A window [lo, hi) of a relation's rows: the full relation as a round of
+ * evaluation sees it, or the delta of the previous round. */
+typedef struct relation_view {
+    const relation *rel;
+    uint32_t lo, hi;
+} relation_view;
+
+void relation_init(relation *r, meter *m); /* `m` may be NULL */
+void relation_free(relation *r);
+
+/* Adds the row unless an E3-identical one exists; `*added` tells which.
+ * Fails with QRY-012 (meter) or INT-000 (out of memory); a failed add
+ * leaves the relation usable but the caller should abandon evaluation. */
+int relation_add(relation *r, const uuid128 *entity, const value *v, bool *added, err *e);
+
+bool relation_contains(const relation *r, const uuid128 *entity, const value *v);
+
+relation_view relation_all(const relation *r);
+static inline uint32_t relation_view_size(const relation_view *w) {
+    return w->hi - w->lo;
+}
+/* A copy of one row (a pointer would not survive the next add). */
+static inline relation_row relation_get(const relation_view *w, uint32_t row) {
+    return w->rel->rows[row];
+}
+
+/* Index lookups inside a view: the first row with that entity (or whose
+ * value is E2-equal to `v`), then the following ones, RELATION_END at the
+ * end. Rows are not visited in any particular order. */
+uint32_t relation_seek_entity(const relation_view *w, const uuid128 *entity);
+uint32_t relation_next_entity(const relation_view *w, uint32_t row);
+uint32_t relation_seek_value(const relation_view *w, const value *v);
+uint32_t relation_next_value(const relation_view *w, uint32_t row);
+
+#endif

@@ -1,0 +1,326 @@
+#include "rules/stratify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/htab.h"
+
+/* ---- walking bodies --------------------------------------------------------- */
+
+static void walk_body(const ast_body *b, bool negated, stratify_visit_fn fn, void *ctx);
+
+static void walk_clause(const ast_clause *cl, bool negated, stratify_visit_fn fn, void *ctx) {
+    switch (cl->kind) {
+    case CL_INVOKE: fn(ctx, cl, negated); break;
+    case CL_NOT:
+    case CL_NOT_JOIN: walk_body(&cl->as.not_.body, true, fn, ctx); break;
+    case CL_OR:
+    case CL_OR_JOIN:
+        for (size_t i = 0; i < cl->as.or_.branch_count; i++)
+            walk_body(&cl->as.or_.branches[i], negated, fn, ctx);
+        break;
+    case CL_PATTERN:
+    case CL_EXPR: break;
+    }
+}
+
+static void walk_body(const ast_body *b, bool negated, stratify_visit_fn fn, void *ctx) {
+    for (size_t i = 0; i < b->count; i++)
+        walk_clause(&b->items[i], negated, fn, ctx);
+}
+
+void stratify_walk_invocations(const ast_body *body, stratify_visit_fn fn, void *ctx) {
+    walk_body(body, false, fn, ctx);
+}
+
+/* ---- building the graph ------------------------------------------------------- */
+
+typedef struct builder {
+    stratify_program *p;
+    size_t pred_cap, edge_cap;
+    htab names;
+    uint32_t from; /* the head of the rule being walked */
+    bool oom;
+} builder;
+
+typedef struct name_key {
+    const stratify_program *p;
+    const char *name;
+    size_t len;
+} name_key;
+
+static uint64_t name_hash(const char *s, size_t len) {
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+static bool name_eq(const void *ctx, uint32_t id) {
+    const name_key *k = ctx;
+    const stratify_pred *pr = &k->p->preds[id];
+    return pr->name_len == k->len && memcmp(pr->name, k->name, k->len) == 0;
+}
+
+static bool grow(void **items, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap)
+        return true;
+    size_t cap2 = *cap ? *cap * 2 : 8;
+    void *p = realloc(*items, cap2 * size);
+    if (!p)
+        return false;
+    *items = p;
+    *cap = cap2;
+    return true;
+}
+
+static uint32_t intern(builder *b, const char *name, size_t len) {
+    stratify_program *p = b->p;
+    name_key k = {p, name, len};
+    uint64_t h = name_hash(name, len);
+    uint32_t id = htab_find(&b->names, h, name_eq, &k);
+    if (id != HTAB_NONE)
+        return id;
+    if (!grow((void **)&p->preds, &b->pred_cap, p->pred_count + 1, sizeof *p->preds) ||
+        htab_insert(&b->names, h, (uint32_t)p->pred_count) != 0) {
+        b->oom = true;
+        return STRATIFY_NONE;
+    }
+    p->preds[p->pred_count] = (stratify_pred){name, len, 0, 0};
+    return (uint32_t)p->pred_count++;
+}
+
+static void add_edge(void *ctx, const ast_clause *invoke, bool negated) {
+    builder *b = ctx;
+    uint32_t to = intern(b, invoke->as.invoke.name, invoke->as.invoke.name_len);
+    stratify_program *p = b->p;
+    if (b->oom || !grow((void **)&p->edges, &b->edge_cap, p->edge_count + 1, sizeof *p->edges)) {
+        b->oom = true;
+        return;
+    }
+    p->edges[p->edge_count++] = (stratify_edge){b->from, to, negated};
+}
+
+static bool build_graph(builder *b, const ast_rule *const *rules, size_t count) {
+    stratify_program *p = b->p;
+    p->rule_head = calloc(count ? count : 1, sizeof *p->rule_head);
+    if (!p->rule_head)
+        return false;
+    p->rule_count = count;
+    for (size_t i = 0; i < count && !b->oom; i++) {
+        b->from = intern(b, rules[i]->name, rules[i]->name_len);
+        if (b->oom)
+            break;
+        p->rule_head[i] = b->from;
+        p->preds[b->from].rule_count++;
+        stratify_walk_invocations(&rules[i]->body, add_edge, b);
+    }
+    return !b->oom;
+}
+
+/* ---- negative cycles and strata ----------------------------------------------- */
+
+/* Out-edges of each predicate, compressed: targets of `from` are
+ * adj[start[from] .. start[from + 1]). */
+typedef struct adjacency {
+    uint32_t *start, *adj, *stack;
+    bool *seen;
+} adjacency;
+
+static void adjacency_free(adjacency *g) {
+    free(g->start);
+    free(g->adj);
+    free(g->stack);
+    free(g->seen);
+}
+
+static bool adjacency_build(const stratify_program *p, adjacency *g) {
+    size_t n = p->pred_count;
+    g->start = calloc(n + 1, sizeof *g->start);
+    g->adj = calloc(p->edge_count + 1, sizeof *g->adj);
+    g->stack = calloc(n + 1, sizeof *g->stack);
+    g->seen = calloc(n + 1, sizeof *g->seen);
+    if (!g->start || !g->adj || !g->stack || !g->seen)
+        return false;
+    for (size_t i = 0; i < p->edge_count; i++)
+        g->start[p->edges[i].from + 1]++;
+    for (size_t v = 0; v < n; v++)
+        g->start[v + 1] += g->start[v];
+    uint32_t *fill = g->stack; /* reused as the per-node fill cursor */
+    for (size_t i = 0; i < p->edge_count; i++) {
+        uint32_t f = p->edges[i].from;
+        g->adj[g->start[f] + fill[f]++] = p->edges[i].to;
+    }
+    return true;
+}
+
+static bool reaches(const stratify_program *p, adjacency *g, uint32_t from, uint32_t to) {
+    memset(g->seen, 0, p->pred_count * sizeof *g->seen);
+    size_t top = 0;
+    g->stack[top++] = from;
+    g->seen[from] = true;
+    while (top > 0) {
+        uint32_t v = g->stack[--top];
+        if (v == to)
+            return true;
+        for (uint32_t i = g->start[v]; i < g->start[v + 1]; i++)
+            if (!g->seen[g->adj[i]]) {
+                g->seen[g->adj[i]] = true;
+                g->stack[top++] = g->adj[i];
+            }
+    }
+    return false;
+}
+
+/* The negative edge p -> q whose q reaches p back, searching the rules from
+ * the last one; NULL when there is none (the program is stratifiable). */
+static const stratify_edge *negative_cycle(const stratify_program *p, adjacency *g) {
+    size_t end = p->edge_count;
+    for (size_t r = p->rule_count; r-- > 0;) {
+        size_t begin = end;
+        while (begin > 0 && p->edges[begin - 1].from == p->rule_head[r])
+            begin--;
+        for (size_t i = begin; i < end; i++)
+            if (p->edges[i].negative && reaches(p, g, p->edges[i].to, p->edges[i].from))
+                return &p->edges[i];
+        end = begin;
+    }
+    return NULL;
+}
+
+/* Least strata by relaxation; terminates because no cycle crosses a
+ * negative edge, so no stratum exceeds the number of predicates. */
+static void assign_strata(stratify_program *p) {
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (size_t i = 0; i < p->edge_count; i++) {
+            const stratify_edge *ed = &p->edges[i];
+            uint32_t need = p->preds[ed->to].stratum + (ed->negative ? 1 : 0);
+            if (p->preds[ed->from].stratum < need) {
+                p->preds[ed->from].stratum = need;
+                changed = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < p->pred_count; i++)
+        if (p->preds[i].stratum + 1 > p->stratum_count)
+            p->stratum_count = p->preds[i].stratum + 1;
+}
+
+static int check_and_assign(stratify_program *p, err *e) {
+    adjacency g = {0};
+    if (!adjacency_build(p, &g)) {
+        adjacency_free(&g);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    const stratify_edge *bad = negative_cycle(p, &g);
+    adjacency_free(&g);
+    if (bad) {
+        const stratify_pred *from = &p->preds[bad->from], *to = &p->preds[bad->to];
+        return err_set(e, ERR(INT, 54),
+                       "unstratifiable: predicate '%.*s' is involved in a negative cycle through "
+                       "'%.*s'",
+                       (int)from->name_len, from->name, (int)to->name_len, to->name);
+    }
+    assign_strata(p);
+    return 0;
+}
+
+int stratify_build(const ast_rule *const *rules, size_t count, stratify_program **out, err *e) {
+    builder b = {0};
+    b.p = calloc(1, sizeof *b.p);
+    if (!b.p)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    htab_init(&b.names);
+    bool built = build_graph(&b, rules, count);
+    htab_free(&b.names);
+    int rc = built ? check_and_assign(b.p, e) : err_set(e, ERR(INT, 0), "out of memory");
+    if (rc != 0) {
+        stratify_free(b.p);
+        return rc;
+    }
+    *out = b.p;
+    return 0;
+}
+
+void stratify_free(stratify_program *p) {
+    if (!p)
+        return;
+    free(p->preds);
+    free(p->rule_head);
+    free(p->edges);
+    free(p);
+}
+
+uint32_t stratify_find(const stratify_program *p, const char *name, size_t len) {
+    for (size_t i = 0; i < p->pred_count; i++)
+        if (p->preds[i].name_len == len && memcmp(p->preds[i].name, name, len) == 0)
+            return (uint32_t)i;
+    return STRATIFY_NONE;
+}
+
+/* ---- what a query needs ---------------------------------------------------------- */
+
+typedef struct seed_ctx {
+    const stratify_program *p;
+    bool *needed;
+} seed_ctx;
+
+static void seed(void *ctx, const ast_clause *invoke, bool negated) {
+    (void)negated;
+    seed_ctx *s = ctx;
+    uint32_t id = stratify_find(s->p, invoke->as.invoke.name, invoke->as.invoke.name_len);
+    if (id != STRATIFY_NONE)
+        s->needed[id] = true;
+}
+
+static void close_needed(const stratify_program *p, bool *needed) {
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (size_t i = 0; i < p->edge_count; i++)
+            if (needed[p->edges[i].from] && !needed[p->edges[i].to]) {
+                needed[p->edges[i].to] = true;
+                changed = true;
+            }
+    }
+}
+
+static void order_plan(const stratify_program *p, const bool *needed, stratify_plan *out) {
+    for (uint32_t s = 0; s < p->stratum_count; s++) {
+        for (size_t i = 0; i < p->pred_count; i++)
+            if (needed[i] && p->preds[i].rule_count > 0 && p->preds[i].stratum == s)
+                out->preds[out->pred_count++] = (uint32_t)i;
+        for (size_t r = 0; r < p->rule_count; r++) {
+            uint32_t h = p->rule_head[r];
+            if (needed[h] && p->preds[h].stratum == s)
+                out->rules[out->rule_count++] = (uint32_t)r;
+        }
+    }
+}
+
+int stratify_plan_query(const stratify_program *p, const ast_body *query, stratify_plan *out,
+                        err *e) {
+    memset(out, 0, sizeof *out);
+    bool *needed = calloc(p->pred_count + 1, sizeof *needed);
+    out->preds = calloc(p->pred_count + 1, sizeof *out->preds);
+    out->rules = calloc(p->rule_count + 1, sizeof *out->rules);
+    if (!needed || !out->preds || !out->rules) {
+        free(needed);
+        stratify_plan_free(out);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    seed_ctx s = {p, needed};
+    stratify_walk_invocations(query, seed, &s);
+    close_needed(p, needed);
+    order_plan(p, needed, out);
+    free(needed);
+    return 0;
+}
+
+void stratify_plan_free(stratify_plan *plan) {
+    free(plan->preds);
+    free(plan->rules);
+    memset(plan, 0, sizeof *plan);
+}
