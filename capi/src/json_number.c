@@ -1,31 +1,9 @@
 #include "json_number.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* The shortest digit string d1..dn and exponent k with x = 0.d1..dn * 10^k.
- * printf rounds correctly, so the first precision that reads back exactly
- * gives the shortest correctly rounded digits. */
-static size_t shortest_digits(double x, char digits[18], int *k)
-{
-    char text[40];
-    for (int precision = 1; precision <= 17; precision++) {
-        snprintf(text, sizeof text, "%.*e", precision - 1, x);
-        if (strtod(text, NULL) == x || precision == 17)
-            break;
-    }
-    size_t n = 0;
-    const char *p = text;
-    for (; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9')
-            digits[n++] = *p;
-    *k = atoi(p + 1) + 1;
-    while (n > 1 && digits[n - 1] == '0')
-        n--;
-    digits[n] = '\0';
-    return n;
-}
+#include "base/dtoa.h"
 
 static size_t put_zeros(char *out, size_t at, int count)
 {
@@ -45,9 +23,10 @@ size_t json_format_double(double x, char out[JSON_DOUBLE_MAX])
         memcpy(out + at, "0.0", 4);
         return at + 3;
     }
-    char digits[18];
+    char digits[DTOA_DIGITS_MAX];
     int k;
-    int n = (int)shortest_digits(x, digits, &k);
+    int n = (int)dtoa_shortest(x, digits, &k);
+    k++; /* x = 0.d1d2…dn × 10^k */
 
     if (k >= n && k <= 16) { /* integral: 1234e3 -> 1234000.0 */
         memcpy(out + at, digits, (size_t)n);

@@ -1,5 +1,7 @@
 #include "edn/edn_print.h"
 
+#include "base/dtoa.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,27 +23,6 @@ void edn_print_string(const char *s, size_t len, buf *out) {
     buf_putc(out, '"');
 }
 
-/* The shortest decimal digits of |f| that read back as f, and the decimal
- * exponent of the first digit. */
-static int edn_float_digits(double f, char *digits, int *exp10) {
-    char tmp[40];
-    for (int prec = 0; prec <= 16; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*e", prec, f);
-        if (strtod(tmp, NULL) == f)
-            break;
-    }
-    int n = 0;
-    const char *p = tmp;
-    for (; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9')
-            digits[n++] = *p;
-    *exp10 = *p == 'e' ? atoi(p + 1) : 0;
-    while (n > 1 && digits[n - 1] == '0')
-        n--;
-    digits[n] = '\0';
-    return n;
-}
-
 void edn_print_float(double f, buf *out) {
     if (signbit(f))
         buf_putc(out, '-');
@@ -57,8 +38,8 @@ void edn_print_float(double f, buf *out) {
         buf_puts(out, ".0");
         return;
     }
-    char digits[40];
-    int x, n = edn_float_digits(f, digits, &x);
+    char digits[DTOA_DIGITS_MAX];
+    int x, n = (int)dtoa_shortest(f, digits, &x);
     if (x < 0) {
         buf_puts(out, "0.");
         for (int i = -1; i > x; i--)
