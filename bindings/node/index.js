@@ -213,17 +213,101 @@ function checkRecord(record) {
 }
 
 /**
- * A query's answer, read in batches. The answer is fixed when the cursor
- * opens. Iterating it (sync or async) yields rows and closes the cursor
- * when the loop ends, also on `break` or an exception.
+ * What Cursor and FactLog share: a native handle read batch by batch, on the
+ * JS thread or on the libuv thread pool. Iterating (sync or async) yields
+ * the items of each batch and closes the reader when the loop ends, also on
+ * `break` or an exception. `calls` names the handle's native functions and
+ * what the reader is called in API-018 errors.
  */
-class Cursor {
+class BatchReader {
   #handle;
+  #calls;
+
+  constructor(handle, calls) {
+    this.#handle = handle;
+    this.#calls = calls;
+  }
+
+  get closed() {
+    return this.#handle === null;
+  }
+
+  /** The next at most `maxItems` items (0 counts as 1), or null at the end. */
+  nextBatch(maxItems = DEFAULT_BATCH_SIZE) {
+    checkMaxRows(maxItems);
+    return this.#calls.nextBatch(this.#open(), maxItems);
+  }
+
+  /** nextBatch() on the libuv thread pool. */
+  async nextBatchAsync(maxItems = DEFAULT_BATCH_SIZE) {
+    checkMaxRows(maxItems);
+    return this.#calls.nextBatchAsync(this.#open(), maxItems);
+  }
+
+  /** Frees the native handle. Idempotent. */
+  close() {
+    if (this.#handle !== null) {
+      this.#calls.close(this.#handle);
+      this.#handle = null;
+    }
+  }
+
+  * [Symbol.iterator]() {
+    try {
+      for (let batch; (batch = this.nextBatch()) !== null;) yield* batch;
+    } finally {
+      this.close();
+    }
+  }
+
+  async* [Symbol.asyncIterator]() {
+    try {
+      for (let batch; (batch = await this.nextBatchAsync()) !== null;) yield* batch;
+    } finally {
+      this.close();
+    }
+  }
+
+  /** For the subclasses: the open handle (API-018 once closed). */
+  static handleOf(reader) {
+    return reader.#open();
+  }
+
+  #open() {
+    if (this.#handle === null) throw closedError(this.#calls.what);
+    return this.#handle;
+  }
+}
+
+const { handleOf: readerHandle } = BatchReader;
+delete BatchReader.handleOf;
+
+const CURSOR_CALLS = Object.freeze({
+  what: 'cursor',
+  nextBatch: native.cursorNextBatch,
+  nextBatchAsync: native.cursorNextBatchAsync,
+  close: native.cursorClose,
+});
+
+const FACT_LOG_CALLS = Object.freeze({
+  what: 'fact log',
+  nextBatch: native.factLogNextBatch,
+  nextBatchAsync: native.factLogNextBatchAsync,
+  close: native.factLogClose,
+});
+
+/**
+ * A query's answer, read in batches (nextBatch(maxRows), nextBatchAsync,
+ * close and iteration come from BatchReader). The answer is fixed when the
+ * cursor opens. Iterating it (sync or async) yields rows and closes the
+ * cursor when the loop ends, also on `break` or an exception.
+ */
+class Cursor extends BatchReader {
   #variables;
 
   constructor(internal, handle) {
     if (internal !== INTERNAL) throw new TypeError('use Database.query() to open a cursor');
-    this.#handle = handle;
+    super(handle, CURSOR_CALLS);
     try {
       this.#variables = Object.freeze(native.cursorVariables(handle));
     } catch (error) {
@@ -236,120 +320,36 @@ class Cursor {
   get variables() {
     return this.#variables;
   }
-
-  get closed() {
-    return this.#handle === null;
-  }
-
-  /** The next at most `maxRows` rows (0 counts as 1), or null at the end. */
-  nextBatch(maxRows = DEFAULT_BATCH_SIZE) {
-    checkMaxRows(maxRows);
-    return native.cursorNextBatch(this.#open(), maxRows);
-  }
-
-  /** nextBatch() on the libuv thread pool. */
-  async nextBatchAsync(maxRows = DEFAULT_BATCH_SIZE) {
-    checkMaxRows(maxRows);
-    return native.cursorNextBatchAsync(this.#open(), maxRows);
-  }
-
-  /** Frees the cursor. Idempotent. */
-  close() {
-    if (this.#handle !== null) {
-      native.cursorClose(this.#handle);
-      this.#handle = null;
-    }
-  }
-
-  * [Symbol.iterator]() {
-    try {
-      for (let batch; (batch = this.nextBatch()) !== null;) yield* batch;
-    } finally {
-      this.close();
-    }
-  }
-
-  async* [Symbol.asyncIterator]() {
-    try {
-      for (let batch; (batch = await this.nextBatchAsync()) !== null;) yield* batch;
-    } finally {
-      this.close();
-    }
-  }
-
-  #open() {
-    if (this.#handle === null) throw closedError('cursor');
-    return this.#handle;
-  }
 }
 
 /**
  * A stream over a database's fact records (every stored fact version), as
- * the database stood when the log opened. Iterating it (sync or async)
- * yields record objects and closes the log when the loop ends, also on
- * `break` or an exception. The log reads the database batch by batch:
- * closing the database ends it (API-018), so the log keeps its Database
- * from being garbage-collected while it is open.
+ * the database stood when the log opened (nextBatch(maxRecords),
+ * nextBatchAsync, close and iteration come from BatchReader). Iterating it
+ * (sync or async) yields record objects and closes the log when the loop
+ * ends, also on `break` or an exception. The log reads the database batch
+ * by batch: closing the database ends it (API-018), so the log keeps its
+ * Database from being garbage-collected while it is open.
  */
-class FactLog {
-  #handle;
+class FactLog extends BatchReader {
   #database;
 
   constructor(internal, handle, database) {
     if (internal !== INTERNAL) throw new TypeError('use Database.factLog() to open a fact log');
-    this.#handle = handle;
+    super(handle, FACT_LOG_CALLS);
     this.#database = database;
-  }
-
-  get closed() {
-    return this.#handle === null;
-  }
-
-  /** The next at most `maxRecords` records (0 counts as 1), or null at the end. */
-  nextBatch(maxRecords = DEFAULT_BATCH_SIZE) {
-    checkMaxRows(maxRecords);
-    return native.factLogNextBatch(this.#open(), maxRecords);
-  }
-
-  /** nextBatch() on the libuv thread pool. */
-  async nextBatchAsync(maxRecords = DEFAULT_BATCH_SIZE) {
-    checkMaxRows(maxRecords);
-    return native.factLogNextBatchAsync(this.#open(), maxRecords);
   }
 
   /** Frees the fact log. Idempotent. */
   close() {
-    if (this.#handle !== null) {
-      native.factLogClose(this.#handle);
-      this.#handle = null;
-      this.#database = null;
-    }
-  }
-
-  * [Symbol.iterator]() {
-    try {
-      for (let batch; (batch = this.nextBatch()) !== null;) yield* batch;
-    } finally {
-      this.close();
-    }
-  }
-
-  async* [Symbol.asyncIterator]() {
-    try {
-      for (let batch; (batch = await this.nextBatchAsync()) !== null;) yield* batch;
-    } finally {
-      this.close();
-    }
+    super.close();
+    this.#database = null;
   }
 
   /** For Database.export: the handle and the database's counter at open. */
   static internals(log) {
-    return { handle: log.#open(), txCount: native.factLogTxCount(log.#handle) };
-  }
-
-  #open() {
-    if (this.#handle === null) throw closedError('fact log');
-    return this.#handle;
+    const handle = readerHandle(log);
+    return { handle, txCount: native.factLogTxCount(handle) };
   }
 }
 

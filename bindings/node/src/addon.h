@@ -112,6 +112,10 @@ mg_handle *mg_handle_open(napi_env env, napi_value value, mg_kind kind);
 /* Marks the handle closed and frees the native object once no job uses it.
  * Idempotent. */
 void mg_handle_close(mg_handle *h);
+/* The exported close(handle) -> undefined of every kind: mg_handle_close on
+ * the handle of `kind` in the first argument (TypeError if it is not one). */
+napi_value mg_handle_close_call(napi_env env, napi_callback_info info,
+                                mg_kind kind);
 /* Called by an async job on the JS thread when it ends. */
 void mg_handle_job_done(mg_handle *h);
 
@@ -141,6 +145,19 @@ bool mg_op_writer_advance_tx_count(mg_handle *w, uint64_t tx_count,
                                    mg_error *err);
 bool mg_op_writer_tx_count(mg_handle *w, uint64_t *out, mg_error *err);
 bool mg_op_writer_finish(mg_handle *w, mg_error *err);
+
+/* ---- batch.c: what cursors and fact logs share ------------------------- */
+
+/* Reads the next batch of a cursor's rows or a fact log's records
+ * (mg_op_next_batch, mg_op_fact_log_next_batch): JSON text, or NULL with
+ * err->code == 0 at the end. Safe on any thread. */
+typedef char *(*mg_next_batch_op)(mg_handle *h, size_t max_items,
+                                  mg_error *err);
+/* The exported nextBatch(handle, maxItems) -> item[] | null on a handle of
+ * `kind`: NULL with an exception pending on a bad argument, a closed handle
+ * or a library error. */
+napi_value mg_batch_next(napi_env env, napi_callback_info info, mg_kind kind,
+                         mg_next_batch_op next_batch);
 
 /* ---- json_to_js.c -------------------------------------------------------- */
 

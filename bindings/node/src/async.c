@@ -20,8 +20,7 @@
 
 typedef enum job_kind {
   JOB_EXECUTE,
-  JOB_NEXT_BATCH,
-  JOB_FACT_LOG_NEXT_BATCH
+  JOB_NEXT_BATCH /* a cursor's or a fact log's, by `next_batch` */
 } job_kind;
 
 typedef struct job {
@@ -31,7 +30,8 @@ typedef struct job {
   napi_deferred deferred;
   napi_async_work work;
   char *text;      /* JOB_EXECUTE input */
-  size_t max_rows; /* JOB_NEXT_BATCH / JOB_FACT_LOG_NEXT_BATCH input */
+  size_t max_rows; /* JOB_NEXT_BATCH input, with: */
+  mg_next_batch_op next_batch;
   char *result;    /* library JSON, NULL on error or at the end */
   mg_error err;
 } job;
@@ -45,10 +45,7 @@ static void job_run(napi_env env, void *data) {
       j->result = mg_op_execute(j->handle, j->text, &j->err);
       break;
     case JOB_NEXT_BATCH:
-      j->result = mg_op_next_batch(j->handle, j->max_rows, &j->err);
-      break;
-    case JOB_FACT_LOG_NEXT_BATCH:
-      j->result = mg_op_fact_log_next_batch(j->handle, j->max_rows, &j->err);
+      j->result = j->next_batch(j->handle, j->max_rows, &j->err);
       break;
   }
 }
@@ -149,7 +146,7 @@ napi_value mg_db_execute_async(napi_env env, napi_callback_info info) {
 
 /* The batch variants: (handle, maxRows) of `kind`. */
 static napi_value next_batch_async(napi_env env, napi_callback_info info,
-                                   mg_kind kind, job_kind jk,
+                                   mg_kind kind, mg_next_batch_op next_batch,
                                    const char *name) {
   napi_value argv[2];
   mg_handle *h;
@@ -165,18 +162,20 @@ static napi_value next_batch_async(napi_env env, napi_callback_info info,
     napi_throw_error(env, NULL, "minigraf: out of memory");
     return NULL;
   }
-  j->kind = jk;
+  j->kind = JOB_NEXT_BATCH;
+  j->next_batch = next_batch;
   j->handle = h;
   j->max_rows = max_rows;
   return job_start(env, j, argv[0], name);
 }
 
 napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info) {
-  return next_batch_async(env, info, MG_KIND_CURSOR, JOB_NEXT_BATCH,
+  return next_batch_async(env, info, MG_KIND_CURSOR, mg_op_next_batch,
                           "minigraf.nextBatchAsync");
 }
 
 napi_value mg_fact_log_next_batch_async(napi_env env, napi_callback_info info) {
-  return next_batch_async(env, info, MG_KIND_FACT_LOG, JOB_FACT_LOG_NEXT_BATCH,
+  return next_batch_async(env, info, MG_KIND_FACT_LOG,
+                          mg_op_fact_log_next_batch,
                           "minigraf.factLogNextBatchAsync");
 }

@@ -49,13 +49,7 @@ napi_value mg_db_open(napi_env env, napi_callback_info info) {
 }
 
 napi_value mg_db_close(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  mg_handle *db;
-  if (!mg_args(env, info, 1, argv) ||
-      (db = mg_handle_unwrap(env, argv[0], MG_KIND_DB)) == NULL)
-    return NULL;
-  mg_handle_close(db);
-  return NULL;
+  return mg_handle_close_call(env, info, MG_KIND_DB);
 }
 
 napi_value mg_db_execute(napi_env env, napi_callback_info info) {

@@ -53,33 +53,9 @@ napi_value mg_fact_log_tx_count(napi_env env, napi_callback_info info) {
 }
 
 napi_value mg_fact_log_next_batch(napi_env env, napi_callback_info info) {
-  napi_value argv[2], result;
-  mg_handle *log;
-  mg_error err = {0};
-  size_t max_records;
-  char *json;
-
-  if (!mg_args(env, info, 2, argv) ||
-      (log = mg_handle_open(env, argv[0], MG_KIND_FACT_LOG)) == NULL ||
-      !mg_max_rows_arg(env, argv[1], &max_records))
-    return NULL;
-  json = mg_op_fact_log_next_batch(log, max_records, &err);
-  if (json != NULL) return mg_result_value(env, json);
-  if (err.code != 0) {
-    mg_throw(env, &err);
-    mg_error_clear(&err);
-    return NULL;
-  }
-  MG_CHECK(env, napi_get_null(env, &result));
-  return result;
+  return mg_batch_next(env, info, MG_KIND_FACT_LOG, mg_op_fact_log_next_batch);
 }
 
 napi_value mg_fact_log_close(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  mg_handle *log;
-  if (!mg_args(env, info, 1, argv) ||
-      (log = mg_handle_unwrap(env, argv[0], MG_KIND_FACT_LOG)) == NULL)
-    return NULL;
-  mg_handle_close(log);
-  return NULL;
+  return mg_handle_close_call(env, info, MG_KIND_FACT_LOG);
 }

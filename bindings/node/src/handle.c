@@ -149,6 +149,17 @@ void mg_handle_close(mg_handle *h) {
   release_if_idle(h);
 }
 
+napi_value mg_handle_close_call(napi_env env, napi_callback_info info,
+                                mg_kind kind) {
+  napi_value argv[1];
+  mg_handle *h;
+  if (!mg_args(env, info, 1, argv) ||
+      (h = mg_handle_unwrap(env, argv[0], kind)) == NULL)
+    return NULL;
+  mg_handle_close(h);
+  return NULL;
+}
+
 void mg_handle_job_done(mg_handle *h) {
   h->pending--;
   release_if_idle(h);

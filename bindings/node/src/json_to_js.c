@@ -288,22 +288,28 @@ static bool parse_number(reader *r, napi_value *out) {
 
 /* ---- containers ------------------------------------------------------------ */
 
-static bool parse_array(reader *r, napi_value *out) {
+/* Parses one element of a container into `container`: an array's value
+ * (at `index`) or an object's "key": value member. */
+typedef bool (*element_parser)(reader *r, napi_value container,
+                               uint32_t index);
+
+/* The body of an array or object after its opening bracket, up to and
+ * including `close`: elements separated by commas, each parsed by `parse`
+ * in a handle scope of its own (a large batch must not hold every
+ * intermediate value alive). `expected` is the error for a bad separator. */
+static bool parse_elements(reader *r, napi_value container, char close,
+                           element_parser parse, const char *expected) {
   uint32_t index = 0;
-  r->p++; /* [ */
-  if (napi_create_array(r->env, out) != napi_ok) return false;
   skip_space(r);
-  if (r->p < r->end && *r->p == ']') {
+  if (r->p < r->end && *r->p == close) {
     r->p++;
     return true;
   }
   for (;;) {
     napi_handle_scope scope;
-    napi_value element;
     bool ok;
     if (napi_open_handle_scope(r->env, &scope) != napi_ok) return false;
-    ok = parse_value(r, &element) &&
-         napi_set_element(r->env, *out, index++, element) == napi_ok;
+    ok = parse(r, container, index++);
     napi_close_handle_scope(r->env, scope);
     if (!ok) return false;
     skip_space(r);
@@ -311,19 +317,33 @@ static bool parse_array(reader *r, napi_value *out) {
       r->p++;
       continue;
     }
-    if (r->p < r->end && *r->p == ']') {
+    if (r->p < r->end && *r->p == close) {
       r->p++;
       return true;
     }
-    return fail(r, "expected ',' or ']'");
+    return fail(r, expected);
   }
 }
 
-static bool parse_member(reader *r, napi_value object) {
+static bool parse_element(reader *r, napi_value array, uint32_t index) {
+  napi_value element;
+  return parse_value(r, &element) &&
+         napi_set_element(r->env, array, index, element) == napi_ok;
+}
+
+static bool parse_array(reader *r, napi_value *out) {
+  r->p++; /* [ */
+  if (napi_create_array(r->env, out) != napi_ok) return false;
+  return parse_elements(r, *out, ']', parse_element, "expected ',' or ']'");
+}
+
+static bool parse_member(reader *r, napi_value object, uint32_t index) {
   napi_property_descriptor member = {0};
   const char *key;
   size_t key_len;
 
+  (void)index;
+  skip_space(r);
   if (r->p >= r->end || *r->p != '"') return fail(r, "expected a key");
   if (!read_string(r, &key, &key_len) ||
       napi_create_string_utf8(r->env, key, key_len, &member.name) != napi_ok)
@@ -339,30 +359,7 @@ static bool parse_member(reader *r, napi_value object) {
 static bool parse_object(reader *r, napi_value *out) {
   r->p++; /* { */
   if (napi_create_object(r->env, out) != napi_ok) return false;
-  skip_space(r);
-  if (r->p < r->end && *r->p == '}') {
-    r->p++;
-    return true;
-  }
-  for (;;) {
-    napi_handle_scope scope;
-    bool ok;
-    if (napi_open_handle_scope(r->env, &scope) != napi_ok) return false;
-    skip_space(r);
-    ok = parse_member(r, *out);
-    napi_close_handle_scope(r->env, scope);
-    if (!ok) return false;
-    skip_space(r);
-    if (r->p < r->end && *r->p == ',') {
-      r->p++;
-      continue;
-    }
-    if (r->p < r->end && *r->p == '}') {
-      r->p++;
-      return true;
-    }
-    return fail(r, "expected ',' or '}'");
-  }
+  return parse_elements(r, *out, '}', parse_member, "expected ',' or '}'");
 }
 
 /* ---- values ---------------------------------------------------------------- */

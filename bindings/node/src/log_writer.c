@@ -144,11 +144,5 @@ napi_value mg_log_writer_finish(napi_env env, napi_callback_info info) {
 }
 
 napi_value mg_log_writer_close(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  mg_handle *w;
-  if (!mg_args(env, info, 1, argv) ||
-      (w = mg_handle_unwrap(env, argv[0], MG_KIND_LOG_WRITER)) == NULL)
-    return NULL;
-  mg_handle_close(w);
-  return NULL;
+  return mg_handle_close_call(env, info, MG_KIND_LOG_WRITER);
 }

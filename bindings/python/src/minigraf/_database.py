@@ -14,10 +14,11 @@ import threading
 import uuid
 import weakref
 from types import TracebackType
-from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import capi as _capi
 from ._errors import closed_error
+from ._batches import BatchReader
 from ._log import FactLog, LogWriter, _filter_json
 
 __all__ = ["Database", "Cursor", "Row", "open", "open_in_memory"]
@@ -286,7 +287,7 @@ class Database:
         return f"<minigraf.Database {where} {state}>"
 
 
-class Cursor:
+class Cursor(BatchReader[Row]):
     """The rows of one query, read from the library in batches.
 
     Iterate it (``for row in cursor``) or call :meth:`fetch_batch`; both
@@ -306,70 +307,10 @@ class Cursor:
 
     def __init__(self, handle: Any) -> None:
         # Not for direct use: Database.query() passes a live cursor handle.
-        self._handle: Any = handle
-        self._finalizer = weakref.finalize(self, _capi.cursor_free, handle)
-        self._lock = threading.Lock()
-        self._rows: List[Row] = []  # fetched by iteration, not yet returned
-        self._next = 0
+        super().__init__(
+            handle, what="cursor", next_batch=_capi.cursor_next_batch, free=_capi.cursor_free
+        )
         self.variables = json.loads(_capi.cursor_vars(handle))
-
-    def fetch_batch(self, size: int) -> List[Row]:
-        """Returns the next at most ``size`` rows (``size`` >= 1); an empty
-        list means the end."""
-        if size < 1:
-            raise ValueError(f"batch size must be at least 1, got {size}")
-        with self._lock:
-            rows = self._rows[self._next : self._next + size]
-            self._next += len(rows)
-            if len(rows) < size:
-                rows += self._fetch(size - len(rows))
-            return rows
-
-    def __iter__(self) -> Iterator[Row]:
-        return self
-
-    def __next__(self) -> Row:
-        with self._lock:
-            if self._next == len(self._rows):
-                self._rows = self._fetch(self.batch_size)
-                self._next = 0
-                if not self._rows:
-                    raise StopIteration
-            row = self._rows[self._next]
-            self._next += 1
-            return row
-
-    def _fetch(self, size: int) -> List[Row]:
-        # Called with self._lock held.
-        if self._handle is None:
-            raise closed_error("cursor")
-        batch = _capi.cursor_next_batch(self._handle, size)
-        return [] if batch is None else json.loads(batch)
-
-    def close(self) -> None:
-        """Frees the cursor. Calling it again does nothing; reading after it
-        raises :class:`ApiError` API-018."""
-        with self._lock:
-            self._handle = None
-            self._rows = []
-            self._next = 0
-        self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` was called."""
-        return self._handle is None
-
-    def __enter__(self) -> Cursor:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else "open"

@@ -24,9 +24,10 @@ import threading
 import uuid
 import weakref
 from types import TracebackType
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
+from typing import Any, Dict, Iterable, Mapping, Optional, Union
 
 from . import capi as _capi
+from ._batches import BatchReader
 from ._errors import closed_error
 
 __all__ = ["FactLog", "LogWriter", "Record"]
@@ -104,7 +105,7 @@ def _encode_records(records: Union[Iterable[Union[Mapping[str, Any], str]], str]
     return "[" + ",".join(_encode_record(record) for record in records) + "]"
 
 
-class FactLog:
+class FactLog(BatchReader[Record]):
     """The fact records of a database as it stood when the log was opened,
     read from the library in batches; create one with
     :meth:`Database.fact_log`.
@@ -126,79 +127,19 @@ class FactLog:
         if batch_size < 1:
             _capi.fact_log_free(handle)
             raise ValueError(f"batch size must be at least 1, got {batch_size}")
-        self._handle: Any = handle
-        self._finalizer = weakref.finalize(self, _capi.fact_log_free, handle)
-        self._lock = threading.Lock()
-        self._records: List[Record] = []  # fetched by iteration, not yet returned
-        self._next = 0
+        super().__init__(
+            handle,
+            what="fact log",
+            next_batch=_capi.fact_log_next_batch,
+            free=_capi.fact_log_free,
+        )
         self.batch_size = batch_size
-
-    def fetch_batch(self, size: int) -> List[Record]:
-        """Returns the next at most ``size`` records (``size`` >= 1); an
-        empty list means the end."""
-        if size < 1:
-            raise ValueError(f"batch size must be at least 1, got {size}")
-        with self._lock:
-            records = self._records[self._next : self._next + size]
-            self._next += len(records)
-            if len(records) < size:
-                records += self._fetch(size - len(records))
-            return records
-
-    def __iter__(self) -> Iterator[Record]:
-        return self
-
-    def __next__(self) -> Record:
-        with self._lock:
-            if self._next == len(self._records):
-                self._records = self._fetch(self.batch_size)
-                self._next = 0
-                if not self._records:
-                    raise StopIteration
-            record = self._records[self._next]
-            self._next += 1
-            return record
-
-    def _fetch(self, size: int) -> List[Record]:
-        # Called with self._lock held.
-        if self._handle is None:
-            raise closed_error("fact log")
-        batch = _capi.fact_log_next_batch(self._handle, size)
-        return [] if batch is None else json.loads(batch)
 
     def _next_json(self, size: int) -> Optional[str]:
         # The next batch as the library's JSON array text, None at the end
         # (Database.export passes it on undecoded). Not mixed with iteration.
         with self._lock:
-            if self._handle is None:
-                raise closed_error("fact log")
-            batch: Optional[str] = _capi.fact_log_next_batch(self._handle, size)
-            return batch
-
-    def close(self) -> None:
-        """Frees the log. Calling it again does nothing; reading after it
-        raises :class:`ApiError` API-018."""
-        with self._lock:
-            self._handle = None
-            self._records = []
-            self._next = 0
-        self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` was called."""
-        return self._handle is None
-
-    def __enter__(self) -> FactLog:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        self.close()
+            return self._fetch_json(size)
 
     def __repr__(self) -> str:
         return f"<minigraf.FactLog {'closed' if self.closed else 'open'}>"

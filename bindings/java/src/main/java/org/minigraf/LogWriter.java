@@ -27,12 +27,11 @@ import org.minigraf.internal.minigraf_jni;
  * deleted. The methods are synchronized; a writer is meant to be fed by one
  * thread.
  */
-public final class LogWriter implements AutoCloseable {
-    private long handle; // 0 once closed
+public final class LogWriter extends NativeObject {
     private boolean finished;
 
     private LogWriter(long handle) {
-        this.handle = handle;
+        super(handle, "log writer");
     }
 
     /**
@@ -138,28 +137,11 @@ public final class LogWriter implements AutoCloseable {
         return finished;
     }
 
-    /** Whether {@link #close()} has been called. */
-    public synchronized boolean isClosed() {
-        return handle == 0;
-    }
+    // isClosed() and close() come from NativeObject: closing an unfinished
+    // writer abandons it, deleting its partial file and write-ahead log.
 
-    /**
-     * Frees the writer. An unfinished writer is abandoned: its partial file
-     * and write-ahead log are deleted. Closing a closed writer does nothing.
-     */
     @Override
-    public synchronized void close() {
-        if (handle != 0) {
-            long h = handle;
-            handle = 0;
-            minigraf_jni.minigraf_log_writer_free(h);
-        }
-    }
-
-    private long liveHandle() {
-        if (handle == 0) {
-            throw MinigrafException.create(5018, "API-018", "Use of a closed log writer");
-        }
-        return handle;
+    void free(long handle) {
+        minigraf_jni.minigraf_log_writer_free(handle);
     }
 }
