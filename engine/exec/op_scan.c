@@ -61,12 +61,38 @@ static int seek_value(store_reader *r, const value *known, store_bound *b, err *
     return rc;
 }
 
+/* A keyword value matches stored keywords and the refs it names (E4), so
+ * with the attribute fixed it is two exact seeks: the keyword's V field,
+ * then (ps->alt) the ref of its entity. Their V types differ, so the two
+ * ranges never share a record. 1 with at least one seek, 0 when neither
+ * form is stored, or an error. */
+static int seek_keyword_value(pattern_scan *ps, store_reader *r, const value *known, store_bound *b,
+                              err *e) {
+    ps->alt = *b;
+    value ref = value_ref((uuid128){{0}});
+    value_as_entity(known, &ref.as.ref);
+    int rc = store_reader_value_key(r, &ref, ps->alt.ids.v, e);
+    if (rc < 0 || rc > 1)
+        return rc;
+    ps->alt.has_v = ps->has_alt = rc == 1;
+    rc = store_reader_value_key(r, known, b->ids.v, e);
+    if (rc == 1)
+        b->has_v = true;
+    else if (rc == 0 && ps->has_alt) { /* only the ref form is stored */
+        *b = ps->alt;
+        ps->has_alt = false;
+        rc = 1;
+    }
+    return rc;
+}
+
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
     store_bound b;
     memset(&b, 0, sizeof b);
     ps->x = x;
     ps->it = it;
     ps->sc = NULL;
+    ps->has_alt = false;
     for (int pos = 0; pos < 3; pos++)
         if (plan_pattern_term(it->pc.pattern, pos)->kind == TERM_NEVER)
             return 0;
@@ -74,7 +100,9 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
     int rc = known[0] ? seek_entity(x->r, known[0], &b, e) : 1;
     if (rc == 1 && known[1] && !pseudo)
         rc = seek_attribute(x->r, known[1], &b, e);
-    if (rc == 1 && known[2] && !pseudo)
+    if (rc == 1 && known[2] && !pseudo && known[2]->type == VT_KEYWORD && b.has_a)
+        rc = seek_keyword_value(ps, x->r, known[2], &b, e);
+    else if (rc == 1 && known[2] && !pseudo)
         rc = seek_value(x->r, known[2], &b, e);
     if (rc != 1)
         return rc;
@@ -92,10 +120,22 @@ static bool matches_constants(const plan_item *it, const value vals[3]) {
     return true;
 }
 
+/* The next record of the seek(s): 1, 0 at the end, or an error. */
+static int scan_next(pattern_scan *ps, store_rec *r, err *e) {
+    int rc = store_scan_next(ps->sc, r, e);
+    if (rc != 0 || !ps->has_alt)
+        return rc;
+    store_scan_close(ps->sc);
+    ps->sc = NULL;
+    ps->has_alt = false;
+    rc = store_scan_open(ps->x->r, &ps->alt, &ps->sc, e);
+    return rc != 0 ? rc : store_scan_next(ps->sc, r, e);
+}
+
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
     store_rec r;
     int rc;
-    while ((rc = store_scan_next(ps->sc, &r, e)) == 1) {
+    while ((rc = scan_next(ps, &r, e)) == 1) {
         bool visible;
         rc = visibility_check(&ps->x->vis, &r, &visible, e);
         if (rc != 0)

@@ -11,6 +11,8 @@ typedef struct pattern_scan {
     where_ctx *x;
     const plan_item *it;
     store_scan *sc;
+    bool has_alt;      /* a second seek follows the first (keyword values) */
+    store_bound alt;
 } pattern_scan;
 
 /* Opens the records of `it` given the values known for its positions
