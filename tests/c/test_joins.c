@@ -77,6 +77,18 @@ TEST(bound_keyword_value_joins_stored_keyword_and_ref_values)
     minigraf_close(db);
 }
 
+/* A value known only as an entity (a Ref) hash-joins the attribute: the
+ * table must pair it with stored keywords naming it and with stored refs. */
+TEST(entity_bound_value_joins_stored_keyword_and_ref_values)
+{
+    MiniGrafDb *db = people_db();
+    EXPECT_TRANSACT(db, "(transact [[:carol :friend #uuid \"" BOB "\"] [:dave :friend :erin]])");
+    EXPECT_EXEC(db, "(query [:find ?e :where [?f :person/name \"Bob\"] [?e :friend ?f]])",
+                "{\"variables\":[\"?e\"],\"results\":[[\"" ALICE "\"],"
+                "[\"bb8e4db4-5f3b-579f-accb-f19c3f3c3031\"]]}");
+    minigraf_close(db);
+}
+
 TEST(uuid_and_keyword_entities_are_the_same_entity)
 {
     MiniGrafDb *db = people_db();
@@ -232,6 +244,7 @@ CHECK_MAIN(TEST_ENTRY(join_on_entity_pairs_name_and_age),
            TEST_ENTRY(uuid_constant_matches_stored_keyword_value),
            TEST_ENTRY(keyword_constant_matches_stored_ref_value),
            TEST_ENTRY(bound_keyword_value_joins_stored_keyword_and_ref_values),
+           TEST_ENTRY(entity_bound_value_joins_stored_keyword_and_ref_values),
            TEST_ENTRY(uuid_and_keyword_entities_are_the_same_entity),
            TEST_ENTRY(first_binding_clause_in_source_order_decides_representation),
            TEST_ENTRY(integer_constant_does_not_match_float),
