@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "minigraf.h"
 
 static double now_s(void) {
@@ -45,75 +46,6 @@ static long long file_bytes(const char *p) {
     return stat(p, &st) == 0 ? (long long)st.st_size : 0;
 }
 
-static void run(MiniGrafDb *db, const char *text) {
-    char *out = minigraf_execute(db, text);
-    if (!out) {
-        fprintf(stderr, "failed: %.200s\n%s\n", text, minigraf_last_error(db));
-        exit(1);
-    }
-    minigraf_string_free(out);
-}
-
-typedef struct text {
-    char *p;
-    size_t len, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void put(text *t, const char *fmt, ...) {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-        if ((size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        t->cap = t->cap * 2 + (size_t)n + 64;
-        t->p = realloc(t->p, t->cap);
-    }
-}
-
-/* Entities [from, to) of the fixture: three transactions (plain facts,
- * status "a" with its window, status "b"). */
-static void write_entities(MiniGrafDb *db, long from, long to, long entities, text *t) {
-    t->len = 0;
-    put(t, "(transact [");
-    for (long i = from; i < to; i++) {
-        put(t, "[:p%ld :name \"p%ld\"][:p%ld :age %ld][:p%ld :group %ld][:p%ld :follows :p%ld]", i, i,
-            i, i % 90, i, i % 100, i, (7919 * i + 1) % entities);
-        if (i >= 1)
-            put(t, "[:p%ld :manager :p%ld]", i, i / 10);
-    }
-    put(t, "])");
-    run(db, t->p);
-    t->len = 0;
-    put(t, "(transact {:valid-from \"2020-01-01\" :valid-to \"2023-01-01\"} [");
-    for (long i = from; i < to; i++)
-        put(t, "[:p%ld :status \"a\"]", i);
-    put(t, "])");
-    run(db, t->p);
-    t->len = 0;
-    put(t, "(transact {:valid-from \"2023-01-01\"} [");
-    for (long i = from; i < to; i++)
-        put(t, "[:p%ld :status \"b\"]", i);
-    put(t, "])");
-    run(db, t->p);
-}
-
-static void write_hot(MiniGrafDb *db) {
-    char cmd[128];
-    run(db, "(transact [[:hot :counter 0]])");
-    for (int v = 1; v <= 1000; v++) {
-        snprintf(cmd, sizeof cmd, "(retract [[:hot :counter %d]])", v - 1);
-        run(db, cmd);
-        snprintf(cmd, sizeof cmd, "(transact [[:hot :counter %d]])", v);
-        run(db, cmd);
-    }
-}
-
 typedef struct figures {
     long n;
     double build_s, open_ms, ckpt1_ms, ckpt10k_ms;
@@ -123,28 +55,8 @@ typedef struct figures {
 } figures;
 
 static void build_fixture(const char *path, long n, figures *fg) {
-    long entities = n / 6;
     double t0 = now_s();
-    MiniGrafDb *db = minigraf_open_with_options(path, "{\"wal_checkpoint_threshold\": 0}", NULL);
-    if (!db) {
-        fprintf(stderr, "cannot create %s\n", path);
-        exit(1);
-    }
-    text t = {malloc(1 << 16), 0, 1 << 16};
-    long facts = 0, next_ckpt = 200000;
-    for (long i = 0; i < entities; i += 200) {
-        long to = i + 200 < entities ? i + 200 : entities;
-        write_entities(db, i, to, entities, &t);
-        facts += (to - i) * 7 - (i == 0);
-        if (facts >= next_ckpt) {
-            minigraf_checkpoint(db);
-            next_ckpt += 200000;
-        }
-    }
-    write_hot(db);
-    minigraf_checkpoint(db);
-    minigraf_close(db);
-    free(t.p);
+    fixture_build(path, n);
     fg->build_s = now_s() - t0;
     fg->build_rss_kib = peak_rss_kib();
 }
@@ -188,45 +100,47 @@ static void copy_file(const char *from, const char *to) {
 
 static double checkpoint_after(const char *path, long facts) {
     MiniGrafDb *db = minigraf_open_with_options(path, "{\"wal_checkpoint_threshold\": 0}", NULL);
-    text t = {malloc(1 << 16), 0, 1 << 16};
+    fixture_text t;
+    fixture_text_init(&t);
     for (long i = 0; i < facts; i += 100) {
         t.len = 0;
-        put(&t, "(transact [");
+        fixture_put(&t, "(transact [");
         for (long k = i; k < i + 100 && k < facts; k++)
-            put(&t, "[:new%ld :x %ld]", k, k);
-        put(&t, "])");
-        run(db, t.p);
+            fixture_put(&t, "[:new%ld :x %ld]", k, k);
+        fixture_put(&t, "])");
+        fixture_run(db, t.p);
     }
     double t0 = now_s();
     minigraf_checkpoint(db);
     double ms = (now_s() - t0) * 1000;
     minigraf_close(db);
-    free(t.p);
+    fixture_text_free(&t);
     return ms;
 }
 
 /* Facts per second for `count` facts, `per` facts per transact. */
 static double inserts(const char *path, long count, long per) {
     MiniGrafDb *db = path ? minigraf_open(path) : minigraf_open_in_memory();
-    text t = {malloc(1 << 16), 0, 1 << 16};
+    fixture_text t;
+    fixture_text_init(&t);
     double t0 = now_s();
     for (long i = 0; i < count; i += per) {
         t.len = 0;
-        put(&t, "(transact [");
+        fixture_put(&t, "(transact [");
         for (long k = i; k < i + per; k++)
-            put(&t, "[:ins%ld :v %ld]", k, k);
-        put(&t, "])");
-        run(db, t.p);
+            fixture_put(&t, "[:ins%ld :v %ld]", k, k);
+        fixture_put(&t, "])");
+        fixture_run(db, t.p);
     }
     double s = now_s() - t0;
     minigraf_close(db);
-    free(t.p);
+    fixture_text_free(&t);
     return (double)count / s;
 }
 
 static void bench_scale(const char *dir, long n, figures *fg) {
     char path[1024], work[1100];
-    snprintf(path, sizeof path, "%s/envelope-%ld.graph", dir, n);
+    fixture_path(path, sizeof path, dir, n);
     snprintf(work, sizeof work, "%s/work-%ld.graph", dir, n);
     fg->n = n;
     if (file_bytes(path) == 0)

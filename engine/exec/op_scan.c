@@ -61,12 +61,39 @@ static int seek_value(store_reader *r, const value *known, store_bound *b, err *
     return rc;
 }
 
+/* A keyword value matches stored keywords and the refs it names (E4), so
+ * with the attribute fixed it is two exact seeks: the keyword's V field,
+ * then (ps->alt) the ref of its entity. Their V types differ, so the two
+ * ranges never share a record. 1 with at least one seek, 0 when neither
+ * form is stored, or an error. */
+static int seek_keyword_value(pattern_scan *ps, store_reader *r, const value *known, store_bound *b,
+                              err *e) {
+    ps->alt = *b;
+    value ref = value_ref((uuid128){{0}});
+    value_as_entity(known, &ref.as.ref);
+    int rc = store_reader_value_key(r, &ref, ps->alt.ids.v, e);
+    if (rc < 0 || rc > 1)
+        return rc;
+    ps->alt.has_v = ps->has_alt = rc == 1;
+    rc = store_reader_value_key(r, known, b->ids.v, e);
+    if (rc == 1)
+        b->has_v = true;
+    else if (rc == 0 && ps->has_alt) { /* only the ref form is stored */
+        *b = ps->alt;
+        ps->has_alt = false;
+        rc = 1;
+    }
+    return rc;
+}
+
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
     store_bound b;
     memset(&b, 0, sizeof b);
     ps->x = x;
     ps->it = it;
     ps->sc = NULL;
+    ps->has_alt = false;
+    ps->has_ahead = false;
     for (int pos = 0; pos < 3; pos++)
         if (plan_pattern_term(it->pc.pattern, pos)->kind == TERM_NEVER)
             return 0;
@@ -74,7 +101,9 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
     int rc = known[0] ? seek_entity(x->r, known[0], &b, e) : 1;
     if (rc == 1 && known[1] && !pseudo)
         rc = seek_attribute(x->r, known[1], &b, e);
-    if (rc == 1 && known[2] && !pseudo)
+    if (rc == 1 && known[2] && !pseudo && known[2]->type == VT_KEYWORD && b.has_a)
+        rc = seek_keyword_value(ps, x->r, known[2], &b, e);
+    else if (rc == 1 && known[2] && !pseudo)
         rc = seek_value(x->r, known[2], &b, e);
     if (rc != 1)
         return rc;
@@ -92,16 +121,57 @@ static bool matches_constants(const plan_item *it, const value vals[3]) {
     return true;
 }
 
-int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
-    store_rec r;
+/* The next record of the seek(s): 1, 0 at the end, or an error. */
+static int scan_next(pattern_scan *ps, fact_ids *ids, err *e) {
+    int rc = store_scan_next_ids(ps->sc, ids, e);
+    if (rc != 0 || !ps->has_alt)
+        return rc;
+    store_scan_close(ps->sc);
+    ps->sc = NULL;
+    ps->has_alt = false;
+    rc = store_scan_open(ps->x->r, &ps->alt, &ps->sc, e);
+    return rc != 0 ? rc : store_scan_next_ids(ps->sc, ids, e);
+}
+
+/* The visible record of the next group that has one (visibility.h): a
+ * group is read to its end (one record ahead) and judged on identifiers
+ * alone. 1 with *out, 0 at the end, or an error. */
+static int next_visible(pattern_scan *ps, fact_ids *out, err *e) {
+    const visibility *vis = &ps->x->vis;
+    fact_ids first, m;
     int rc;
-    while ((rc = store_scan_next(ps->sc, &r, e)) == 1) {
-        bool visible;
-        rc = visibility_check(&ps->x->vis, &r, &visible, e);
+    while ((rc = ps->has_ahead ? 1 : scan_next(ps, &first, e)) == 1) {
+        if (ps->has_ahead)
+            first = ps->ahead;
+        ps->has_ahead = false;
+        bool any = visibility_passes_cut(vis, &first);
+        if (any)
+            *out = first;
+        while ((rc = scan_next(ps, &m, e)) == 1 && visibility_same_group(&m, &first)) {
+            if (visibility_passes_cut(vis, &m)) {
+                *out = m;
+                any = true;
+            }
+        }
+        if (rc > 1)
+            return rc;
+        if (rc == 1)
+            ps->ahead = m;
+        ps->has_ahead = rc == 1;
+        if (any && visibility_shows(vis, out))
+            return 1;
+    }
+    return rc;
+}
+
+int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
+    fact_ids ids;
+    int rc;
+    while ((rc = next_visible(ps, &ids, e)) == 1) {
+        store_rec r;
+        rc = store_reader_decode(ps->x->r, &ids, &r, e);
         if (rc != 0)
             return rc;
-        if (!visible)
-            continue;
         match_record_values(&r.f, out);
         if (ps->it->kind == PK_PSEUDO)
             out[2] = pseudo_value(ps->x, ps->it->pseudo, &r.f);

@@ -11,6 +11,10 @@ typedef struct pattern_scan {
     where_ctx *x;
     const plan_item *it;
     store_scan *sc;
+    bool has_alt;      /* a second seek follows the first (keyword values) */
+    store_bound alt;
+    bool has_ahead;    /* read ahead: the first record of the next group */
+    fact_ids ahead;
 } pattern_scan;
 
 /* Opens the records of `it` given the values known for its positions

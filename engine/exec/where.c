@@ -11,7 +11,6 @@ typedef struct where_stream {
     solution_stream base;
     arena mem; /* the plan */
     where_ctx x;
-    bool vis_ready;
     frame f;
     op *root;
     solution_var *vars;
@@ -42,8 +41,6 @@ static void where_close(solution_stream *s) {
         return;
     op_free(w->root);
     frame_free(&w->f);
-    if (w->vis_ready)
-        visibility_free(&w->x.vis);
     if (w->x.r)
         store_reader_close(w->x.r);
     free(w->vars);
@@ -85,8 +82,7 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
     int rc = store_reader_open(s, &w->x.r, e);
     if (rc != 0)
         return rc;
-    visibility_init(&w->x.vis, w->x.r, q, now_ms);
-    w->vis_ready = true;
+    visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
     plan_query pq;
     rc = plan_compile_query(q, w->x.r, &w->mem, &pq, e);

@@ -19,18 +19,20 @@ static bool position_bound(const plan_clause *c, int pos, const bool *bound) {
  * order much, and counting would cost more than it saves. */
 #define ESTIMATE_CAP 4096
 
-/* Records under one bound position, or SIZE_MAX when it cannot be counted
- * (the scan that follows reports any storage error). */
-static size_t count_bound(store_reader *r, const store_bound *b) {
+/* Records under one bound position, counting at most `cap` (callers pass
+ * one more than the best count so far: beyond it the exact size cannot
+ * change the choice), or SIZE_MAX when it cannot be counted (the scan that
+ * follows reports any storage error). */
+static size_t count_bound(store_reader *r, const store_bound *b, size_t cap) {
     size_t n;
     err ignored = {0};
-    int rc = store_count(r, b, ESTIMATE_CAP, &n, &ignored);
+    int rc = store_count(r, b, cap < ESTIMATE_CAP ? cap : ESTIMATE_CAP, &n, &ignored);
     err_clear(&ignored);
     return rc == 0 ? n : SIZE_MAX;
 }
 
 /* Records reachable through the entity position, or SIZE_MAX. */
-static size_t entity_estimate(store_reader *r, const plan_clause *c, const bool *bound) {
+static size_t entity_estimate(store_reader *r, const plan_clause *c, const bool *bound, size_t cap) {
     const term *t = &c->pattern->e;
     uuid128 id;
     store_bound b = {.has_e = true};
@@ -42,7 +44,7 @@ static size_t entity_estimate(store_reader *r, const plan_clause *c, const bool 
             return 0;
         int rc = store_reader_entity_id(r, &id, &b.ids.e, &ignored);
         err_clear(&ignored);
-        return rc == 1 ? count_bound(r, &b) : rc == 0 ? 0 : SIZE_MAX;
+        return rc == 1 ? count_bound(r, &b, cap) : rc == 0 ? 0 : SIZE_MAX;
     }
     if (c->var[0] >= 0 && bound[c->var[0]]) {
         uint64_t entities = store_reader_entity_count(r);
@@ -53,7 +55,7 @@ static size_t entity_estimate(store_reader *r, const plan_clause *c, const bool 
 }
 
 /* Records reachable through a constant attribute, or SIZE_MAX. */
-static size_t attribute_estimate(store_reader *r, const plan_clause *c) {
+static size_t attribute_estimate(store_reader *r, const plan_clause *c, size_t cap) {
     const term *t = &c->pattern->a;
     store_bound b = {.has_a = true};
     err ignored = {0};
@@ -68,15 +70,18 @@ static size_t attribute_estimate(store_reader *r, const plan_clause *c) {
     int rc = store_reader_text_id(r, t->constant.as.str.ptr, t->constant.as.str.len, &b.ids.a,
                                   &ignored);
     err_clear(&ignored);
-    return rc == 1 ? count_bound(r, &b) : rc == 0 ? 0 : SIZE_MAX;
+    return rc == 1 ? count_bound(r, &b, cap) : rc == 0 ? 0 : SIZE_MAX;
 }
 
-static estimate estimate_clause(store_reader *s, const plan_item *it, const bool *bound) {
+/* `cap`: counts stop there (see count_bound). */
+static estimate estimate_clause(store_reader *s, const plan_item *it, const bool *bound, size_t cap) {
     const plan_clause *c = &it->pc;
     estimate est = {(size_t)store_reader_fact_count(s), 0};
-    size_t by_entity = entity_estimate(s, c, bound);
+    size_t by_entity = entity_estimate(s, c, bound, cap);
+    if (by_entity < cap)
+        cap = by_entity + 1;
     /* A pseudo-attribute is never stored: its keyword narrows nothing. */
-    size_t by_attr = it->kind == PK_PSEUDO ? SIZE_MAX : attribute_estimate(s, c);
+    size_t by_attr = it->kind == PK_PSEUDO ? SIZE_MAX : attribute_estimate(s, c, cap);
     if (by_entity < est.records)
         est.records = by_entity;
     if (by_attr < est.records)
@@ -116,8 +121,21 @@ static bool ready(const plan_conj *c, const plan_item *it) {
     return true;
 }
 
+/* The only scan left to place, or SIZE_MAX when there are several. */
+static size_t sole_scan(const plan_conj *c) {
+    size_t only = SIZE_MAX, count = 0;
+    for (size_t i = 0; i < c->item_count; i++) {
+        if (c->step_of[i] == 0 && is_scan(&c->items[i])) {
+            only = i;
+            count++;
+        }
+    }
+    return count == 1 ? only : SIZE_MAX;
+}
+
 /* The next item: a ready filter-like clause as soon as its inputs are
- * bound (source order among them), else the cheapest scan. */
+ * bound (source order among them), else the cheapest scan (a sole one
+ * needs no estimate: counting index entries is most of a point query). */
 static size_t pick_next(store_reader *r, const plan_conj *c, const bool *bound) {
     size_t pick = c->item_count;
     estimate best = {0, 0};
@@ -128,10 +146,14 @@ static size_t pick_next(store_reader *r, const plan_conj *c, const bool *bound) 
         if (ready(c, it))
             return i;
     }
+    size_t only = sole_scan(c);
+    if (only != SIZE_MAX)
+        return only;
     for (size_t i = 0; i < c->item_count; i++) {
         if (c->step_of[i] != 0 || !is_scan(&c->items[i]))
             continue;
-        estimate est = estimate_clause(r, &c->items[i], bound);
+        size_t cap = pick == c->item_count || best.records == SIZE_MAX ? SIZE_MAX : best.records + 1;
+        estimate est = estimate_clause(r, &c->items[i], bound, cap);
         if (pick == c->item_count || better(est, best)) {
             pick = i;
             best = est;

@@ -124,6 +124,10 @@ int store_scan_from(store_reader *r, int order, const uint8_t *from, size_t len,
 void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_SIZE]);
 /* 1 with *out, 0 at the end, or an error (STG-029 for a damaged page). */
 int store_scan_next(store_scan *sc, store_rec *out, err *e);
+/* The same, giving only the stored identifiers (nothing decoded). */
+int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e);
+/* Decodes stored identifiers into a record (as store_scan_next gives it). */
+int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
 void store_scan_close(store_scan *sc);
 
 /* Records matching `b`, counting at most `cap`. */

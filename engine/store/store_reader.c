@@ -178,9 +178,10 @@ static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e)
     return err_set(e, ERR(STG, 8), "corrupt index record: value type %u", (unsigned)field[0]);
 }
 
-static int decode_rec(store_reader *r, int order, const uint8_t *key, store_rec *out, err *e) {
-    fact_key_decode(order, key, &out->ids);
-    const fact_ids *ids = &out->ids;
+int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e) {
+    if (ids != &out->ids)
+        out->ids = *ids;
+    ids = &out->ids;
     fact *f = &out->f;
     const decoded *a; /* into r->memo: read before the next resolve grows it */
     int rc = decode_uuid(r, ids->e, &f->entity, e);
@@ -285,8 +286,17 @@ int store_scan_next(store_scan *sc, store_rec *out, err *e) {
     int rc = next_key(sc, &key, e);
     if (rc != 1)
         return rc;
-    rc = decode_rec(sc->r, sc->order, key, out, e);
+    fact_key_decode(sc->order, key, &out->ids);
+    rc = store_reader_decode(sc->r, &out->ids, out, e);
     return rc == 0 ? 1 : rc;
+}
+
+int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
+    const uint8_t *key;
+    int rc = next_key(sc, &key, e);
+    if (rc == 1)
+        fact_key_decode(sc->order, key, out);
+    return rc;
 }
 
 void store_scan_close(store_scan *sc) {

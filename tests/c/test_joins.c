@@ -65,6 +65,30 @@ TEST(keyword_constant_matches_stored_ref_value)
     minigraf_close(db);
 }
 
+/* A keyword bound by one clause seeks the next clause's value twice (the
+ * keyword, then the ref it names): both stored forms must join. */
+TEST(bound_keyword_value_joins_stored_keyword_and_ref_values)
+{
+    MiniGrafDb *db = people_db();
+    EXPECT_TRANSACT(db, "(transact [[:carol :friend #uuid \"" BOB "\"] [:dave :friend :erin]])");
+    EXPECT_EXEC(db, "(query [:find ?e :where [:alice :friend ?f] [?e :friend ?f]])",
+                "{\"variables\":[\"?e\"],\"results\":[[\"" ALICE "\"],"
+                "[\"bb8e4db4-5f3b-579f-accb-f19c3f3c3031\"]]}");
+    minigraf_close(db);
+}
+
+/* A value known only as an entity (a Ref) hash-joins the attribute: the
+ * table must pair it with stored keywords naming it and with stored refs. */
+TEST(entity_bound_value_joins_stored_keyword_and_ref_values)
+{
+    MiniGrafDb *db = people_db();
+    EXPECT_TRANSACT(db, "(transact [[:carol :friend #uuid \"" BOB "\"] [:dave :friend :erin]])");
+    EXPECT_EXEC(db, "(query [:find ?e :where [?f :person/name \"Bob\"] [?e :friend ?f]])",
+                "{\"variables\":[\"?e\"],\"results\":[[\"" ALICE "\"],"
+                "[\"bb8e4db4-5f3b-579f-accb-f19c3f3c3031\"]]}");
+    minigraf_close(db);
+}
+
 TEST(uuid_and_keyword_entities_are_the_same_entity)
 {
     MiniGrafDb *db = people_db();
@@ -219,6 +243,8 @@ CHECK_MAIN(TEST_ENTRY(join_on_entity_pairs_name_and_age),
            TEST_ENTRY(keyword_value_joins_as_entity_reference),
            TEST_ENTRY(uuid_constant_matches_stored_keyword_value),
            TEST_ENTRY(keyword_constant_matches_stored_ref_value),
+           TEST_ENTRY(bound_keyword_value_joins_stored_keyword_and_ref_values),
+           TEST_ENTRY(entity_bound_value_joins_stored_keyword_and_ref_values),
            TEST_ENTRY(uuid_and_keyword_entities_are_the_same_entity),
            TEST_ENTRY(first_binding_clause_in_source_order_decides_representation),
            TEST_ENTRY(integer_constant_does_not_match_float),
