@@ -81,11 +81,14 @@ static int writable(pager *pg, uint32_t *pgno, size_t ks, uint8_t **page, err *e
         return 0;
     }
     uint8_t tmp[FORMAT_PAGE_SIZE];
-    int rc = pager_read(pg, *pgno, tmp, e);
+    uint32_t old = *pgno;
+    int rc = pager_read(pg, old, tmp, e);
     if (rc == 0)
-        rc = check_node(tmp, ks, *pgno, e);
+        rc = check_node(tmp, ks, old, e);
     if (rc == 0)
         rc = pager_alloc(pg, pgno, page, e);
+    if (rc == 0)
+        rc = pager_retire(pg, old, e);
     if (rc == 0)
         memcpy(*page, tmp, FORMAT_PAGE_SIZE);
     return rc;
