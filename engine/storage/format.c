@@ -26,7 +26,9 @@ enum {
     H_TX_COUNT = 32,
     H_FACT_COUNT = 40,
     H_ENTITY_COUNT = 48,
-    H_ROOTS = 56
+    H_ROOTS = 56,
+    H_FREELIST = 80, /* zero in files of earlier releases: no free list */
+    H_FREE_COUNT = 88
 };
 
 void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) {
@@ -41,6 +43,8 @@ void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) 
     format_put_le(page + H_ENTITY_COUNT, h->entity_count, 8);
     for (int i = 0; i < TREE_COUNT; i++)
         format_put_le(page + H_ROOTS + 4 * i, h->roots[i], 4);
+    format_put_le(page + H_FREELIST, h->freelist, 4);
+    format_put_le(page + H_FREE_COUNT, h->free_count, 8);
     format_seal_page(page, slot);
 }
 
@@ -66,5 +70,7 @@ format_slot_state format_decode_header(const uint8_t *page, uint32_t slot, forma
     h->entity_count = format_get_le(page + H_ENTITY_COUNT, 8);
     for (int i = 0; i < TREE_COUNT; i++)
         h->roots[i] = (uint32_t)format_get_le(page + H_ROOTS + 4 * i, 4);
+    h->freelist = (uint32_t)format_get_le(page + H_FREELIST, 4);
+    h->free_count = format_get_le(page + H_FREE_COUNT, 8);
     return SLOT_VALID;
 }

@@ -39,6 +39,8 @@ typedef struct format_header {
     uint64_t fact_count;   /* records; also the next record sequence number */
     uint64_t entity_count; /* distinct entities in the dictionary */
     uint32_t roots[TREE_COUNT]; /* 0: empty tree */
+    uint32_t freelist;   /* first free-list page (0: none); storage/freelist.h */
+    uint64_t free_count; /* pages the free list holds */
 } format_header;
 
 static inline void format_put_le(uint8_t *p, uint64_t v, int n) {

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/htab.h"
+#include "storage/freelist.h"
 #include "storage/page_cache.h"
 #include "store/store_lock.h"
 
@@ -19,6 +21,12 @@ struct pager {
     uint32_t next;      /* next page number to allocate */
     uint8_t **dirty;    /* dirty[pgno - committed] */
     size_t dirty_cap;
+    /* Dirty pages below `committed`: free pages taken for reuse. */
+    uint8_t **reused;
+    uint32_t *reused_pgno;
+    size_t reused_n, reused_cap;
+    htab reused_map; /* page number -> index into reused */
+    freelist fl;
     uint64_t generation;
     page_cache *cache;
 };
@@ -43,6 +51,8 @@ static pager *pager_new(const char *path) {
     p->io = vfs_default();
     p->fd = -1;
     p->committed = p->next = FORMAT_FIRST_DATA_PAGE;
+    htab_init(&p->reused_map);
+    freelist_init(&p->fl, 0, 0);
     return p;
 }
 
@@ -68,10 +78,22 @@ static void free_dirty(pager *p) {
     p->dirty_cap = 0;
 }
 
+static void free_reused(pager *p) {
+    for (size_t i = 0; i < p->reused_n; i++)
+        free(p->reused[i]);
+    p->reused_n = 0;
+    htab_free(&p->reused_map);
+    htab_init(&p->reused_map);
+}
+
 void pager_close(pager *p) {
     if (!p)
         return;
     free_dirty(p);
+    free_reused(p);
+    free(p->reused);
+    free(p->reused_pgno);
+    freelist_free(&p->fl);
     store_lock_release(p->lock);
     if (p->fd >= 0)
         close(p->fd);
@@ -93,7 +115,7 @@ uint32_t pager_page_count(const pager *p) {
 }
 
 bool pager_has_dirty(const pager *p) {
-    return p->next > p->committed;
+    return p->next > p->committed || p->reused_n > 0;
 }
 
 /* A new file must survive a crash right after creation, so its directory
@@ -221,8 +243,11 @@ static int choose_header(pager *p, uint64_t size, format_header *h, err *e) {
         return err_set(e, ERR(STG, 7), "database header counts %llu pages but the file holds %llu "
                        "bytes (truncated?): %s", (unsigned long long)h->page_count,
                        (unsigned long long)size, p->path);
+    if (h->freelist >= h->page_count || (h->freelist == 0) != (h->free_count == 0))
+        return err_set(e, ERR(STG, 8), "corrupt free-list reference in the header of %s", p->path);
     p->generation = h->generation;
     p->committed = p->next = (uint32_t)h->page_count;
+    freelist_init(&p->fl, h->freelist, h->free_count);
     return 0;
 }
 
@@ -266,23 +291,114 @@ static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
     return 0;
 }
 
+typedef struct reused_key {
+    const pager *p;
+    uint32_t pgno;
+} reused_key;
+
+static uint64_t pgno_hash(uint32_t pgno) {
+    uint64_t h = pgno * UINT64_C(0x9e3779b97f4a7c15);
+    return h ^ (h >> 29);
+}
+
+static bool reused_eq(const void *ctx, uint32_t id) {
+    const reused_key *k = ctx;
+    return k->p->reused_pgno[id] == k->pgno;
+}
+
+static uint8_t *find_reused(const pager *p, uint32_t pgno) {
+    if (p->reused_n == 0)
+        return NULL;
+    reused_key k = {p, pgno};
+    uint32_t id = htab_find(&p->reused_map, pgno_hash(pgno), reused_eq, &k);
+    return id == HTAB_NONE ? NULL : p->reused[id];
+}
+
 int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
     if (pgno < FORMAT_FIRST_DATA_PAGE || pgno >= p->next)
         return err_set(e, ERR(STG, 8), "page number %u out of range in %s", (unsigned)pgno, p->path);
-    if (pgno >= p->committed) {
-        memcpy(dst, p->dirty[pgno - p->committed], FORMAT_PAGE_SIZE);
+    const uint8_t *d = pgno >= p->committed ? p->dirty[pgno - p->committed] : find_reused(p, pgno);
+    if (d) {
+        memcpy(dst, d, FORMAT_PAGE_SIZE);
         return 0;
     }
     return read_committed(p, pgno, dst, e);
 }
 
 uint8_t *pager_dirty(pager *p, uint32_t pgno) {
-    if (pgno < p->committed || pgno >= p->next)
+    if (pgno >= p->next)
         return NULL;
-    return p->dirty[pgno - p->committed];
+    return pgno >= p->committed ? p->dirty[pgno - p->committed] : find_reused(p, pgno);
+}
+
+/* Reads the durable free list, once, before the first write needs it. */
+static int load_freelist(pager *p, err *e) {
+    if (p->fl.loaded)
+        return 0;
+    uint8_t *page = malloc(FORMAT_PAGE_SIZE);
+    if (!page)
+        return oom(e);
+    int rc = 0;
+    for (uint32_t pgno = p->fl.head; pgno != 0 && rc == 0;) {
+        rc = read_committed(p, pgno, page, e);
+        if (rc == 0)
+            rc = freelist_load_page(&p->fl, page, pgno, p->committed, &pgno, e);
+    }
+    free(page);
+    if (rc == 0 && p->fl.avail.n != p->fl.count)
+        rc = err_set(e, ERR(STG, 8), "the free list of %s does not match its header", p->path);
+    if (rc != 0) { /* retried from scratch by the next write */
+        freelist_free(&p->fl);
+        freelist_init(&p->fl, p->fl.head, p->fl.count);
+        return rc;
+    }
+    p->fl.loaded = true;
+    return 0;
+}
+
+int pager_retire(pager *p, uint32_t pgno, err *e) {
+    if (pgno >= p->committed || pager_is_memory(p))
+        return 0;
+    if (pgvec_push(&p->fl.pending, pgno) != 0)
+        return oom(e);
+    p->fl.changed = true;
+    return 0;
+}
+
+/* A free page becomes a dirty page under its old number. */
+static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
+    if (p->reused_n == p->reused_cap) {
+        size_t cap = p->reused_cap ? p->reused_cap * 2 : 64;
+        uint8_t **bufs = realloc(p->reused, cap * sizeof *bufs);
+        if (bufs)
+            p->reused = bufs;
+        uint32_t *nums = bufs ? realloc(p->reused_pgno, cap * sizeof *nums) : NULL;
+        if (!nums)
+            return oom(e);
+        p->reused_pgno = nums;
+        p->reused_cap = cap;
+    }
+    uint8_t *buf = calloc(1, FORMAT_PAGE_SIZE);
+    if (!buf || htab_reserve(&p->reused_map, 1) != 0) {
+        free(buf);
+        return oom(e);
+    }
+    uint32_t n = p->fl.avail.v[--p->fl.avail.n];
+    p->fl.changed = true;
+    p->reused[p->reused_n] = buf;
+    p->reused_pgno[p->reused_n] = n;
+    htab_insert(&p->reused_map, pgno_hash(n), (uint32_t)p->reused_n++);
+    *pgno = n;
+    *page = buf;
+    return 0;
 }
 
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
+    int rc = load_freelist(p, e);
+    if (rc != 0)
+        return rc;
+    if (p->fl.avail.n > 0)
+        return alloc_reused(p, pgno, page, e);
     if (p->next == UINT32_MAX)
         return err_set(e, ERR(STG, 17), "database file would exceed 2^32 pages: %s", p->path);
     size_t n = p->next - p->committed;
@@ -303,23 +419,33 @@ int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
     return 0;
 }
 
-static int write_dirty(pager *p, err *e) {
-    for (uint32_t pgno = p->committed; pgno < p->next; pgno++) {
-        uint8_t *page = p->dirty[pgno - p->committed];
-        format_seal_page(page, pgno);
-        if (vfs_write_all(p->io, p->fd, page, FORMAT_PAGE_SIZE,
-                          (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
-            return io_error(e, ERR(STG, 12), "write", p);
-    }
+static int write_page(pager *p, uint8_t *page, uint32_t pgno, err *e) {
+    format_seal_page(page, pgno);
+    if (vfs_write_all(p->io, p->fd, page, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
+        return io_error(e, ERR(STG, 12), "write", p);
     return 0;
 }
 
-static int write_header(pager *p, format_header *h, err *e) {
+/* Dirty pages, reused ones, then the new free list (already sealed). */
+static int write_dirty(pager *p, const freelist_plan *plan, err *e) {
+    int rc = 0;
+    for (uint32_t pgno = p->committed; pgno < p->next && rc == 0; pgno++)
+        rc = write_page(p, p->dirty[pgno - p->committed], pgno, e);
+    for (size_t i = 0; i < p->reused_n && rc == 0; i++)
+        rc = write_page(p, p->reused[i], p->reused_pgno[i], e);
+    for (size_t i = 0; i < plan->pages.n && rc == 0; i++)
+        if (vfs_write_all(p->io, p->fd, plan->images + i * FORMAT_PAGE_SIZE, FORMAT_PAGE_SIZE,
+                          (uint64_t)plan->pages.v[i] * FORMAT_PAGE_SIZE) != 0)
+            rc = io_error(e, ERR(STG, 12), "write", p);
+    return rc;
+}
+
+static int write_header(pager *p, format_header *h, uint32_t page_count, err *e) {
     uint8_t *page = malloc(FORMAT_PAGE_SIZE);
     if (!page)
         return oom(e);
     h->generation = p->generation + 1;
-    h->page_count = p->next;
+    h->page_count = page_count;
     uint32_t slot = (uint32_t)(h->generation % 2);
     format_encode_header(h, slot, page);
     int rc = vfs_write_all(p->io, p->fd, page, FORMAT_PAGE_SIZE, (uint64_t)slot * FORMAT_PAGE_SIZE);
@@ -327,28 +453,60 @@ static int write_header(pager *p, format_header *h, err *e) {
     return rc != 0 ? io_error(e, ERR(STG, 12), "write", p) : 0;
 }
 
-/* The dirty pages become committed: they move into the page cache. */
-static void promote_dirty(pager *p) {
+/* The dirty pages become committed: they move into the page cache (a
+ * reused page replaces its stale cached image). */
+static void promote_dirty(pager *p, uint32_t page_count) {
     for (uint32_t pgno = p->committed; pgno < p->next; pgno++) {
         page_cache_put(p->cache, pgno, p->dirty[pgno - p->committed]);
         free(p->dirty[pgno - p->committed]);
     }
-    p->committed = p->next;
+    for (size_t i = 0; i < p->reused_n; i++)
+        page_cache_put(p->cache, p->reused_pgno[i], p->reused[i]);
+    free_reused(p);
+    p->committed = p->next = page_count;
+}
+
+/* The next free list, or (unchanged) the durable one kept as it is. */
+static int plan_freelist(pager *p, freelist_plan *plan, err *e) {
+    if (!p->fl.changed) {
+        memset(plan, 0, sizeof *plan);
+        plan->next = p->next;
+        return 0;
+    }
+    int rc = load_freelist(p, e);
+    return rc != 0 ? rc : freelist_plan_make(&p->fl, p->next, plan, e);
+}
+
+static int write_and_switch(pager *p, format_header *h, const freelist_plan *plan, err *e) {
+    int rc = write_dirty(p, plan, e);
+    if (rc == 0 && p->io->sync(p->io->ctx, p->fd) != 0)
+        rc = io_error(e, ERR(STG, 13), "sync", p);
+    if (rc == 0)
+        rc = write_header(p, h, plan->next, e);
+    if (rc == 0 && p->io->sync(p->io->ctx, p->fd) != 0)
+        rc = io_error(e, ERR(STG, 13), "sync", p);
+    return rc;
 }
 
 int pager_checkpoint(pager *p, format_header *h, err *e) {
     if (pager_is_memory(p) || p->read_only)
         return 0;
-    int rc = write_dirty(p, e);
-    if (rc == 0 && p->io->sync(p->io->ctx, p->fd) != 0)
-        rc = io_error(e, ERR(STG, 13), "sync", p);
-    if (rc == 0)
-        rc = write_header(p, h, e);
-    if (rc == 0 && p->io->sync(p->io->ctx, p->fd) != 0)
-        rc = io_error(e, ERR(STG, 13), "sync", p);
+    freelist_plan plan;
+    int rc = plan_freelist(p, &plan, e);
     if (rc != 0)
         return rc;
+    format_header next = *h;
+    next.freelist = p->fl.changed ? (plan.pages.n ? plan.pages.v[0] : 0) : p->fl.head;
+    next.free_count = p->fl.changed ? plan.entries.n : p->fl.count;
+    rc = write_and_switch(p, &next, &plan, e);
+    if (rc != 0) {
+        freelist_plan_free(&plan);
+        return rc;
+    }
+    *h = next;
     p->generation = h->generation;
-    promote_dirty(p);
+    promote_dirty(p, plan.next); /* before the plan is adopted (and emptied) */
+    if (p->fl.changed)
+        freelist_plan_adopt(&p->fl, &plan);
     return 0;
 }

@@ -47,8 +47,12 @@ const char *pager_path(const pager *p);
 int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e);
 /* The writable buffer of a dirty page, or NULL when `pgno` is committed. */
 uint8_t *pager_dirty(pager *p, uint32_t pgno);
-/* A new zeroed dirty page. */
+/* A new zeroed dirty page: a free page when there is one (freelist.h),
+ * else one past the end. */
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e);
+/* Records that copy-on-write replaced committed page `pgno`: it is free
+ * once the next checkpoint's header is durable. */
+int pager_retire(pager *p, uint32_t pgno, err *e);
 /* Pages in use (committed + dirty): the header's page count after the next
  * checkpoint. */
 uint32_t pager_page_count(const pager *p);
