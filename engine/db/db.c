@@ -102,7 +102,12 @@ static int run_rule(db *d, const ast_rule *rule, db_result *out, err *e) {
 }
 
 static int run_query(db *d, const ast_query *q, result_set **out, err *e) {
-    return query_execute_limited(d->s, q, clock_now_ms(), (size_t)d->opts.query_memory_limit, out, e);
+    query_rules rules = {.registry = d->rules,
+                         .max_derived_facts = d->opts.max_derived_facts,
+                         .max_results = d->opts.max_results,
+                         .magic = !d->opts.no_magic_sets};
+    return query_execute_rules(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
+                               out, e);
 }
 
 static int run_command(db *d, const command *c, db_result *out, arena *a, err *e) {

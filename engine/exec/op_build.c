@@ -23,7 +23,8 @@ static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child) {
 static op *build_item(where_ctx *x, frame *f, size_t item, op *child, err *e) {
     const plan_item *it = &f->p->items[item];
     switch (it->kind) {
-    case PK_PATTERN: return build_pattern(x, f, item, child);
+    case PK_PATTERN:
+    case PK_INVOKE: return build_pattern(x, f, item, child);
     case PK_PSEUDO:
         return it->correlate >= 0 ? op_pseudo_new(x, f, item, child) : build_pattern(x, f, item, child);
     case PK_EXPR: return op_filter_new(x, f, item, child);

@@ -71,7 +71,24 @@ static size_t attribute_estimate(store_reader *r, const plan_clause *c) {
     return rc == 1 ? count_bound(r, &b) : rc == 0 ? 0 : SIZE_MAX;
 }
 
-static estimate estimate_clause(store_reader *s, const plan_item *it, const bool *bound) {
+static size_t add_capped(size_t a, size_t b) {
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+/* Derived rows (plan_hint): a seek by entity or value finds few of them. */
+static size_t with_derived(const plan_hint *hint, const plan_item *it, const bool *bound,
+                           size_t stored) {
+    if (!hint || !hint->derived_rows)
+        return stored;
+    bool instead = false;
+    size_t rows = hint->derived_rows(hint->ctx, it, &instead);
+    if (rows > 1 && (position_bound(&it->pc, 0, bound) || position_bound(&it->pc, 2, bound)))
+        rows = 1;
+    return instead ? rows : add_capped(stored, rows);
+}
+
+static estimate estimate_clause(store_reader *s, const plan_hint *hint, const plan_item *it,
+                                const bool *bound) {
     const plan_clause *c = &it->pc;
     estimate est = {(size_t)store_reader_fact_count(s), 0};
     size_t by_entity = entity_estimate(s, c, bound);
@@ -81,6 +98,7 @@ static estimate estimate_clause(store_reader *s, const plan_item *it, const bool
         est.records = by_entity;
     if (by_attr < est.records)
         est.records = by_attr;
+    est.records = with_derived(hint, it, bound, est.records);
     if (c->pattern->v.kind == TERM_NEVER)
         est.records = 0;
     for (int pos = 0; pos < 3; pos++)
@@ -95,7 +113,8 @@ static bool better(estimate a, estimate b) {
 }
 
 static bool is_scan(const plan_item *it) {
-    return it->kind == PK_PATTERN || (it->kind == PK_PSEUDO && it->correlate < 0);
+    return it->kind == PK_PATTERN || it->kind == PK_INVOKE ||
+           (it->kind == PK_PSEUDO && it->correlate < 0);
 }
 
 /* Can `it` run once the items with a step run? Its inputs' representative
@@ -118,7 +137,8 @@ static bool ready(const plan_conj *c, const plan_item *it) {
 
 /* The next item: a ready filter-like clause as soon as its inputs are
  * bound (source order among them), else the cheapest scan. */
-static size_t pick_next(store_reader *r, const plan_conj *c, const bool *bound) {
+static size_t pick_next(store_reader *r, const plan_hint *hint, const plan_conj *c,
+                        const bool *bound) {
     size_t pick = c->item_count;
     estimate best = {0, 0};
     for (size_t i = 0; i < c->item_count; i++) {
@@ -131,7 +151,7 @@ static size_t pick_next(store_reader *r, const plan_conj *c, const bool *bound) 
     for (size_t i = 0; i < c->item_count; i++) {
         if (c->step_of[i] != 0 || !is_scan(&c->items[i]))
             continue;
-        estimate est = estimate_clause(r, &c->items[i], bound);
+        estimate est = estimate_clause(r, hint, &c->items[i], bound);
         if (pick == c->item_count || better(est, best)) {
             pick = i;
             best = est;
@@ -143,7 +163,7 @@ static size_t pick_next(store_reader *r, const plan_conj *c, const bool *bound) 
     return pick;
 }
 
-int plan_order_conj(store_reader *r, plan_conj *c, arena *a, err *e) {
+int plan_order_conj(store_reader *r, plan_conj *c, const plan_hint *hint, arena *a, err *e) {
     size_t n = c->item_count;
     c->order = arena_calloc(a, n + 1, sizeof *c->order);
     c->step_of = arena_calloc(a, n + 1, sizeof *c->step_of);
@@ -154,7 +174,7 @@ int plan_order_conj(store_reader *r, plan_conj *c, arena *a, err *e) {
         if (c->slots[s].item < 0)
             bound[c->slots[s].var] = true;
     for (size_t step = 1; step <= n; step++) {
-        size_t pick = pick_next(r, c, bound);
+        size_t pick = pick_next(r, hint, c, bound);
         c->order[step - 1] = pick;
         c->step_of[pick] = step;
         for (size_t s = 0; s < c->slot_count; s++)
