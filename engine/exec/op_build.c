@@ -12,10 +12,20 @@ static bool position_known(const frame *f, const plan_item *it, int pos, size_t 
     return it->pc.var[pos] >= 0 && frame_any_value(f, it->pc.var[pos], step) != NULL;
 }
 
+/* In a semi-naive delta round the delta comes first and is small, but a
+ * stored pattern joined to it through a variable value only cannot always
+ * seek (a keyword value also matches refs, E2): reading that pattern once
+ * into a table keeps the round linear in the records. */
+static bool delta_value_join(const where_ctx *x, const frame *f, const plan_item *it, size_t step) {
+    return x->delta_clause != NULL && it->kind == PK_PATTERN &&
+           it->pc.pattern->v.kind != TERM_CONST && position_known(f, it, 2, step);
+}
+
 static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child) {
     const plan_item *it = &f->p->items[item];
     size_t step = f->p->step_of[item];
-    if (step > 1 && !position_known(f, it, 0, step) && !position_known(f, it, 2, step))
+    if (step > 1 && !position_known(f, it, 0, step) &&
+        (!position_known(f, it, 2, step) || delta_value_join(x, f, it, step)))
         return op_hashjoin_new(x, f, item, child);
     return op_join_new(x, f, item, child);
 }

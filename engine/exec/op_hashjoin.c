@@ -2,9 +2,11 @@
  * constant nor bound when it runs, seeking per child row would re-read the
  * same records for every row, so the pattern is read once into a table
  * (charged to the query's meter) and probed per row. The key is the
- * attribute when its variable is bound (hashed under E2, the join
- * relation); otherwise every row pairs with every record (a cross product
- * of unrelated clauses). */
+ * value or else the attribute when its variable is bound (hashed under E2,
+ * the join relation); otherwise every row pairs with every record (a cross
+ * product of unrelated clauses). A bound value is a key only when op_build
+ * chose the hash join for it (a semi-naive delta round, where the value
+ * seek of a keyword would scan the attribute once per delta row). */
 #include <stdlib.h>
 
 #include "exec/op_scan.h"
@@ -21,7 +23,8 @@ typedef struct op_hashjoin {
     frame *f;
     size_t item, step;
     op *child;
-    bool built, keyed, have_row;
+    bool built, have_row;
+    int key_pos; /* the position hashed: 1 attribute, 2 value, -1 none */
     hj_entry *entries;
     size_t count, cap, charged;
     size_t *heads, head_mask;
@@ -31,7 +34,7 @@ typedef struct op_hashjoin {
 #define HJ_OP_NAME "hash join"
 
 static size_t bucket_of(const op_hashjoin *h, const value *key) {
-    return h->keyed ? (size_t)value_hash_entity(key) & h->head_mask : 0;
+    return h->key_pos >= 0 ? (size_t)value_hash_entity(key) & h->head_mask : 0;
 }
 
 static int hj_append(op_hashjoin *h, const value vals[3], const fact *rec, err *e) {
@@ -54,7 +57,7 @@ static int hj_append(op_hashjoin *h, const value vals[3], const fact *rec, err *
 /* Chains the entries into 2^k buckets, k from the entry count. */
 static int hj_index(op_hashjoin *h, err *e) {
     size_t n = 1;
-    while (h->keyed && n < h->count)
+    while (h->key_pos >= 0 && n < h->count)
         n *= 2;
     h->heads = malloc(n * sizeof *h->heads);
     if (!h->heads)
@@ -63,7 +66,7 @@ static int hj_index(op_hashjoin *h, err *e) {
     for (size_t i = 0; i < n; i++)
         h->heads[i] = SIZE_MAX;
     for (size_t i = h->count; i-- > 0;) {
-        size_t b = bucket_of(h, &h->entries[i].vals[1]);
+        size_t b = h->key_pos >= 0 ? bucket_of(h, &h->entries[i].vals[h->key_pos]) : 0;
         h->entries[i].next = h->heads[b];
         h->heads[b] = i;
     }
@@ -103,7 +106,8 @@ static int hj_next(op *o, err *e) {
             int rc = op_next(h->child, e);
             if (rc != 1)
                 return rc;
-            const value *key = h->keyed ? frame_any_value(h->f, it->pc.var[1], h->step) : NULL;
+            const value *key =
+                h->key_pos >= 0 ? frame_any_value(h->f, it->pc.var[h->key_pos], h->step) : NULL;
             h->cursor = h->heads[key ? bucket_of(h, key) : 0];
             h->have_row = true;
         }
@@ -135,6 +139,9 @@ op *op_hashjoin_new(where_ctx *x, frame *f, size_t item, op *child) {
     const plan_item *it = &f->p->items[item];
     size_t step = f->p->step_of[item];
     *h = (op_hashjoin){.base = {&hj_vt}, .x = x, .f = f, .item = item, .step = step, .child = child};
-    h->keyed = it->pc.var[1] >= 0 && frame_any_value(f, it->pc.var[1], step) != NULL;
+    h->key_pos = -1;
+    for (int pos = 2; pos >= 1 && h->key_pos < 0; pos--)
+        if (it->pc.var[pos] >= 0 && frame_any_value(f, it->pc.var[pos], step) != NULL)
+            h->key_pos = pos;
     return &h->base;
 }
