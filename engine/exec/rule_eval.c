@@ -48,7 +48,7 @@ static size_t derived_rows(const void *ctx, const plan_item *it, bool *instead) 
 }
 
 plan_hint rule_eval_hint(const where_ctx *x) {
-    return (plan_hint){derived_rows, x};
+    return x->derived ? (plan_hint){derived_rows, x} : (plan_hint){NULL, NULL};
 }
 
 /* ---- one rule body ------------------------------------------------------------ */
@@ -182,24 +182,47 @@ static void limits_of(const query_rules *o, const ast_query *q, seminaive_limits
         l->max_results = q->max_results;
 }
 
-/* The program to evaluate: the snapshot's, or its magic rewrite (9.7). */
-static int choose_program(rule_eval *re, const ast_query *q, const ast_rule *const **rules,
-                          const stratify_program **prog, err *e) {
-    *rules = re->snapshot->rules;
-    *prog = re->snapshot->strata;
-    if (!re->opts->magic)
-        return 0;
-    const ast_rule *const *rw;
+/* The magic rewrite of the snapshot's rules for q (9.7), or NULL. */
+static int magic_program(rule_eval *re, const ast_query *q, const ast_rule *const **rules, err *e) {
     size_t n;
-    int rc = magic_rewrite(re->snapshot->rules, re->snapshot->count, q, &re->mem, &rw, &n, e);
+    int rc = magic_rewrite(re->snapshot->rules, re->snapshot->count, q, &re->mem, rules, &n, e);
     if (rc != 1)
         return rc;
-    rc = stratify_build(rw, n, &re->rewritten, e);
-    if (rc != 0)
-        return rc;
-    *rules = rw;
-    *prog = re->rewritten;
+    /* The rewrite adds positive edges only, so it cannot fail to
+     * stratify; if it ever did, the rules still run as written. */
+    if (stratify_build(*rules, n, &re->rewritten, e) != 0)
+        err_clear(e);
     return 0;
+}
+
+static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *rules,
+                    const stratify_program *prog, err *e) {
+    seminaive_limits lim;
+    limits_of(re->opts, q, &lim);
+    int rc = stratify_plan_query(prog, &q->body, &re->plan, e);
+    if (rc == 0)
+        rc = seminaive_new(prog, rules, &re->plan, &lim, re->x->m, &re->sn, e);
+    if (rc == 0)
+        rc = derived_init(&re->derived, re->sn, e);
+    re->has_derived = rc == 0;
+    if (rc == 0) {
+        re->x->derived = &re->derived;
+        rc = seminaive_run(re->sn, eval_body, re, e);
+        re->opts->derived = seminaive_fact_count(re->sn);
+    }
+    return rc;
+}
+
+/* Frees what evaluate built, keeping the snapshot. */
+static void forget_evaluation(rule_eval *re) {
+    re->x->derived = NULL;
+    if (re->has_derived)
+        derived_free(&re->derived);
+    re->has_derived = false;
+    seminaive_free(re->sn);
+    re->sn = NULL;
+    stratify_plan_free(&re->plan);
+    memset(&re->plan, 0, sizeof re->plan);
 }
 
 int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_query *q, err *e) {
@@ -209,24 +232,19 @@ int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_quer
     re->x = x;
     re->any_valid_time = q->valid == VALID_ANY;
     re->snapshot = rules_acquire(opts->registry);
-    const ast_rule *const *rules;
-    const stratify_program *prog;
-    seminaive_limits lim;
-    limits_of(opts, q, &lim);
-    int rc = choose_program(re, q, &rules, &prog, e);
-    if (rc == 0)
-        rc = stratify_plan_query(prog, &q->body, &re->plan, e);
-    if (rc == 0)
-        rc = seminaive_new(prog, rules, &re->plan, &lim, x->m, &re->sn, e);
-    if (rc == 0)
-        rc = derived_init(&re->derived, re->sn, e);
-    re->has_derived = rc == 0;
-    if (rc == 0) {
-        x->derived = &re->derived;
-        rc = seminaive_run(re->sn, eval_body, re, e);
-        opts->derived = seminaive_fact_count(re->sn);
-    }
-    return rc;
+    const ast_rule *const *magic = NULL;
+    int rc = opts->magic ? magic_program(re, q, &magic, e) : 0;
+    if (rc != 0 || !re->rewritten)
+        return rc == 0 ? evaluate(re, q, re->snapshot->rules, re->snapshot->strata, e) : rc;
+    rc = evaluate(re, q, magic, re->rewritten, e);
+    if (rc == 0 || e->code != ERR(INT, 20))
+        return rc;
+    /* The demand-driven rules run more (smaller) rounds and count their
+     * derivations differently; the 9.6 limits belong to the rules as
+     * written, so those decide. */
+    err_clear(e);
+    forget_evaluation(re);
+    return evaluate(re, q, re->snapshot->rules, re->snapshot->strata, e);
 }
 
 void rule_eval_end(rule_eval *re) {

@@ -28,6 +28,7 @@
 #include "base/arena.h"
 #include "base/error.h"
 #include "datalog/ast.h"
+#include "rules/stratify.h"
 
 #define MAGIC_PREFIX "magic "
 

@@ -6,6 +6,7 @@
 typedef struct estimate {
     size_t records;
     int bound_positions;
+    bool connected; /* entity or value known: the item joins what came before */
 } estimate;
 
 static bool position_bound(const plan_clause *c, int pos, const bool *bound) {
@@ -90,7 +91,7 @@ static size_t with_derived(const plan_hint *hint, const plan_item *it, const boo
 static estimate estimate_clause(store_reader *s, const plan_hint *hint, const plan_item *it,
                                 const bool *bound) {
     const plan_clause *c = &it->pc;
-    estimate est = {(size_t)store_reader_fact_count(s), 0};
+    estimate est = {(size_t)store_reader_fact_count(s), 0, false};
     size_t by_entity = entity_estimate(s, c, bound);
     /* A pseudo-attribute is never stored: its keyword narrows nothing. */
     size_t by_attr = it->kind == PK_PSEUDO ? SIZE_MAX : attribute_estimate(s, c);
@@ -103,10 +104,16 @@ static estimate estimate_clause(store_reader *s, const plan_hint *hint, const pl
         est.records = 0;
     for (int pos = 0; pos < 3; pos++)
         est.bound_positions += position_bound(c, pos, bound);
+    est.connected = position_bound(c, 0, bound) || position_bound(c, 2, bound);
     return est;
 }
 
-static bool better(estimate a, estimate b) {
+/* With derived facts (rule bodies), whose relation sizes change from one
+ * round to the next, a clause joined to what is already bound beats a
+ * smaller one that would multiply the rows (a cross product). */
+static bool better(const plan_hint *hint, estimate a, estimate b) {
+    if (hint && hint->derived_rows && a.connected != b.connected)
+        return a.connected;
     if (a.records != b.records)
         return a.records < b.records;
     return a.bound_positions > b.bound_positions;
@@ -140,7 +147,7 @@ static bool ready(const plan_conj *c, const plan_item *it) {
 static size_t pick_next(store_reader *r, const plan_hint *hint, const plan_conj *c,
                         const bool *bound) {
     size_t pick = c->item_count;
-    estimate best = {0, 0};
+    estimate best = {0, 0, false};
     for (size_t i = 0; i < c->item_count; i++) {
         const plan_item *it = &c->items[i];
         if (c->step_of[i] != 0 || is_scan(it))
@@ -152,7 +159,7 @@ static size_t pick_next(store_reader *r, const plan_hint *hint, const plan_conj 
         if (c->step_of[i] != 0 || !is_scan(&c->items[i]))
             continue;
         estimate est = estimate_clause(r, hint, &c->items[i], bound);
-        if (pick == c->item_count || better(est, best)) {
+        if (pick == c->item_count || better(hint, est, best)) {
             pick = i;
             best = est;
         }
