@@ -48,7 +48,7 @@ static size_t derived_rows(const void *ctx, const plan_item *it, bool *instead) 
 }
 
 plan_hint rule_eval_hint(const where_ctx *x) {
-    return x->derived ? (plan_hint){derived_rows, x} : (plan_hint){NULL, NULL};
+    return x->derived ? (plan_hint){derived_rows, x, NULL} : (plan_hint){NULL, NULL, NULL};
 }
 
 /* ---- one rule body ------------------------------------------------------------ */
@@ -155,6 +155,7 @@ static int eval_body(void *ctx, seminaive *sn, const ast_rule *rule, size_t delt
     head_run h = {.sn = sn, .rule = rule, .mixed = is_mixed(rule)};
     plan_conj *c;
     plan_hint hint = rule_eval_hint(x);
+    hint.counts = &re->counts;
     int rc = plan_compile_body(&rule->body, re->any_valid_time, x->r, &hint, &a, &c, e);
     if (rc == 0)
         rc = frame_init(&h.f, c, e);

@@ -31,6 +31,7 @@ typedef struct rule_eval {
     bool has_derived;
     where_ctx *x;
     bool any_valid_time;
+    plan_count_cache counts; /* for the plans of every round */
 } rule_eval;
 
 /* True when q invokes a rule anywhere (not / or bodies included). */

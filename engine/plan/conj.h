@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/arena.h"
 #include "base/error.h"
@@ -98,10 +99,21 @@ typedef struct plan_query {
  * the rows a pattern or invocation item reads from derived relations
  * besides its stored records, or instead of them (`*instead`: the delta
  * invocation of a semi-naive round). NULL: no derived facts. */
+typedef struct plan_count_cache plan_count_cache;
 typedef struct plan_hint {
     size_t (*derived_rows)(const void *ctx, const plan_item *it, bool *instead);
     const void *ctx;
+    /* Records per stored attribute, counted once per query: rule bodies
+     * are planned again every round over the same snapshot. May be NULL. */
+    plan_count_cache *counts;
 } plan_hint;
+
+#define PLAN_COUNT_CACHE_SIZE 16
+struct plan_count_cache {
+    uint64_t attr[PLAN_COUNT_CACHE_SIZE];
+    size_t count[PLAN_COUNT_CACHE_SIZE];
+    size_t used;
+};
 
 /* Compiles and orders q's :where. Errors: QRY-007 an unregistered host
  * predicate at the root of a top-level or or-branch expression clause;

@@ -6,7 +6,7 @@
 typedef struct estimate {
     size_t records;
     int bound_positions;
-    bool connected; /* entity or value known: the item joins what came before */
+    size_t cost, out; /* rule plans: the work of the step and the rows after it */
 } estimate;
 
 static bool position_bound(const plan_clause *c, int pos, const bool *bound) {
@@ -53,8 +53,22 @@ static size_t entity_estimate(store_reader *r, const plan_clause *c, const bool 
     return SIZE_MAX;
 }
 
+/* count_bound through the hint's cache (plan_hint.counts). */
+static size_t count_attribute(store_reader *r, const plan_hint *hint, const store_bound *b) {
+    plan_count_cache *cc = hint ? hint->counts : NULL;
+    for (size_t i = 0; cc && i < cc->used; i++)
+        if (cc->attr[i] == b->ids.a)
+            return cc->count[i];
+    size_t n = count_bound(r, b);
+    if (cc && cc->used < PLAN_COUNT_CACHE_SIZE) {
+        cc->attr[cc->used] = b->ids.a;
+        cc->count[cc->used++] = n;
+    }
+    return n;
+}
+
 /* Records reachable through a constant attribute, or SIZE_MAX. */
-static size_t attribute_estimate(store_reader *r, const plan_clause *c) {
+static size_t attribute_estimate(store_reader *r, const plan_hint *hint, const plan_clause *c) {
     const term *t = &c->pattern->a;
     store_bound b = {.has_a = true};
     err ignored = {0};
@@ -69,7 +83,7 @@ static size_t attribute_estimate(store_reader *r, const plan_clause *c) {
     int rc = store_reader_text_id(r, t->constant.as.str.ptr, t->constant.as.str.len, &b.ids.a,
                                   &ignored);
     err_clear(&ignored);
-    return rc == 1 ? count_bound(r, &b) : rc == 0 ? 0 : SIZE_MAX;
+    return rc == 1 ? count_attribute(r, hint, &b) : rc == 0 ? 0 : SIZE_MAX;
 }
 
 static size_t add_capped(size_t a, size_t b) {
@@ -88,13 +102,36 @@ static size_t with_derived(const plan_hint *hint, const plan_item *it, const boo
     return instead ? rows : add_capped(stored, rows);
 }
 
+static size_t mul_capped(size_t a, size_t b) {
+    return b && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+/* Rule plans only (derived relation sizes change between rounds, so the
+ * join order must follow them): the work of running `it` over `rows` rows.
+ * An entity seek, a constant value or an indexed derived relation costs a
+ * probe per row; a stored pattern joined by a variable value only is read
+ * once into a hash table (exec/op_build.c); anything else is read again
+ * for every row (a cross product). */
+static void rule_cost(const plan_item *it, const bool *bound, size_t rows, estimate *est) {
+    const plan_clause *c = &it->pc;
+    bool value_const = c->pattern->v.kind == TERM_CONST;
+    est->out = rows;
+    if (position_bound(c, 0, bound) || value_const ||
+        (it->kind == PK_INVOKE && position_bound(c, 2, bound)))
+        est->cost = rows;
+    else if (position_bound(c, 2, bound))
+        est->cost = add_capped(est->records, rows);
+    else
+        est->cost = est->out = mul_capped(rows, est->records ? est->records : 1);
+}
+
 static estimate estimate_clause(store_reader *s, const plan_hint *hint, const plan_item *it,
                                 const bool *bound) {
     const plan_clause *c = &it->pc;
-    estimate est = {(size_t)store_reader_fact_count(s), 0, false};
+    estimate est = {(size_t)store_reader_fact_count(s), 0, 0, 0};
     size_t by_entity = entity_estimate(s, c, bound);
     /* A pseudo-attribute is never stored: its keyword narrows nothing. */
-    size_t by_attr = it->kind == PK_PSEUDO ? SIZE_MAX : attribute_estimate(s, c);
+    size_t by_attr = it->kind == PK_PSEUDO ? SIZE_MAX : attribute_estimate(s, hint, c);
     if (by_entity < est.records)
         est.records = by_entity;
     if (by_attr < est.records)
@@ -104,16 +141,13 @@ static estimate estimate_clause(store_reader *s, const plan_hint *hint, const pl
         est.records = 0;
     for (int pos = 0; pos < 3; pos++)
         est.bound_positions += position_bound(c, pos, bound);
-    est.connected = position_bound(c, 0, bound) || position_bound(c, 2, bound);
     return est;
 }
 
-/* With derived facts (rule bodies), whose relation sizes change from one
- * round to the next, a clause joined to what is already bound beats a
- * smaller one that would multiply the rows (a cross product). */
+/* Rule plans compare the cost of the step first (rule_cost). */
 static bool better(const plan_hint *hint, estimate a, estimate b) {
-    if (hint && hint->derived_rows && a.connected != b.connected)
-        return a.connected;
+    if (hint && hint->derived_rows && a.cost != b.cost)
+        return a.cost < b.cost;
     if (a.records != b.records)
         return a.records < b.records;
     return a.bound_positions > b.bound_positions;
@@ -145,9 +179,9 @@ static bool ready(const plan_conj *c, const plan_item *it) {
 /* The next item: a ready filter-like clause as soon as its inputs are
  * bound (source order among them), else the cheapest scan. */
 static size_t pick_next(store_reader *r, const plan_hint *hint, const plan_conj *c,
-                        const bool *bound) {
+                        const bool *bound, size_t *rows) {
     size_t pick = c->item_count;
-    estimate best = {0, 0, false};
+    estimate best = {0, 0, 0, *rows};
     for (size_t i = 0; i < c->item_count; i++) {
         const plan_item *it = &c->items[i];
         if (c->step_of[i] != 0 || is_scan(it))
@@ -159,6 +193,8 @@ static size_t pick_next(store_reader *r, const plan_hint *hint, const plan_conj 
         if (c->step_of[i] != 0 || !is_scan(&c->items[i]))
             continue;
         estimate est = estimate_clause(r, hint, &c->items[i], bound);
+        if (hint && hint->derived_rows)
+            rule_cost(&c->items[i], bound, *rows, &est);
         if (pick == c->item_count || better(hint, est, best)) {
             pick = i;
             best = est;
@@ -167,6 +203,7 @@ static size_t pick_next(store_reader *r, const plan_hint *hint, const plan_conj 
     for (size_t i = 0; i < c->item_count && pick == c->item_count; i++)
         if (c->step_of[i] == 0)
             pick = i;
+    *rows = best.out;
     return pick;
 }
 
@@ -180,8 +217,9 @@ int plan_order_conj(store_reader *r, plan_conj *c, const plan_hint *hint, arena 
     for (size_t s = 0; s < c->slot_count; s++)
         if (c->slots[s].item < 0)
             bound[c->slots[s].var] = true;
+    size_t rows = 1;
     for (size_t step = 1; step <= n; step++) {
-        size_t pick = pick_next(r, hint, c, bound);
+        size_t pick = pick_next(r, hint, c, bound, &rows);
         c->order[step - 1] = pick;
         c->step_of[pick] = step;
         for (size_t s = 0; s < c->slot_count; s++)
