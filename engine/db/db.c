@@ -28,6 +28,7 @@ void db_options_default(db_options *o) {
     o->max_derived_facts = 1000000;
     o->max_results = 1000000;
     o->query_memory_limit = DB_DEFAULT_QUERY_MEMORY_LIMIT;
+    o->no_magic_sets = false;
 }
 
 int db_open(const char *path, const db_options *o, db **out, err *e) {
