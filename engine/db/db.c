@@ -28,6 +28,7 @@ void db_options_default(db_options *o) {
     o->max_derived_facts = 1000000;
     o->max_results = 1000000;
     o->query_memory_limit = DB_DEFAULT_QUERY_MEMORY_LIMIT;
+    o->no_magic_sets = false;
 }
 
 int db_open(const char *path, const db_options *o, db **out, err *e) {
@@ -102,7 +103,12 @@ static int run_rule(db *d, const ast_rule *rule, db_result *out, err *e) {
 }
 
 static int run_query(db *d, const ast_query *q, result_set **out, err *e) {
-    return query_execute_limited(d->s, q, clock_now_ms(), (size_t)d->opts.query_memory_limit, out, e);
+    query_rules rules = {.registry = d->rules,
+                         .max_derived_facts = d->opts.max_derived_facts,
+                         .max_results = d->opts.max_results,
+                         .magic = !d->opts.no_magic_sets};
+    return query_execute_rules(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
+                               out, e);
 }
 
 static int run_command(db *d, const command *c, db_result *out, arena *a, err *e) {

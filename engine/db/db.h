@@ -22,6 +22,9 @@ typedef struct db_options {
     /* Bytes a query may hold (rows of joins, groups, windows, sorts and
      * the result itself) before failing with QRY-012; 0 = unlimited. */
     int64_t query_memory_limit; /* default DB_DEFAULT_QUERY_MEMORY_LIMIT */
+    /* Evaluate bound rule calls in full instead of demand-driven (spec
+     * 9.7); for tests that compare both. Not an open() option. */
+    bool no_magic_sets;
 } db_options;
 
 /* 1 GiB: far above any benchmark answer, far below what would take a

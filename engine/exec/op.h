@@ -8,9 +8,9 @@
  * re-opened for every outer row after the parent has copied the outer
  * values into its INPUT slots.
  *
- * A rule invocation can later be planned as a pattern over derived facts:
- * op_join / op_hashjoin read records only through op_scan, which is the one
- * place to add a derived-relation source.
+ * A rule invocation is planned as a pattern over stored and derived facts
+ * (PK_INVOKE): op_join / op_hashjoin read records only through op_scan,
+ * the one place that knows about derived relations.
  *
  * Values in slots are borrowed from the store reader (strings live as long
  * as it does), the AST (constants) or are scalars (expression results). */
@@ -25,7 +25,10 @@
 #include "exec/visibility.h"
 #include "model/fact.h"
 #include "plan/conj.h"
+#include "rules/relation.h"
 #include "store/store.h"
+
+struct derived_facts;
 
 /* What every operator of one query shares. */
 typedef struct where_ctx {
@@ -33,6 +36,12 @@ typedef struct where_ctx {
     visibility vis;
     meter *m;
     value valid_at; /* what :db/valid-at binds: Integer ms, or Null (:any-valid-time) */
+    /* Rules (exec/derived.h): NULL in a query without rule invocations.
+     * While a rule body runs a delta round, `delta_clause` is the
+     * invocation that reads only `delta`. */
+    const struct derived_facts *derived;
+    const ast_clause *delta_clause;
+    relation_view delta;
 } where_ctx;
 
 /* The row being built in one conjunction. */

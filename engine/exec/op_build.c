@@ -33,11 +33,21 @@ static bool value_known_as_entity(const frame *f, const plan_item *it, size_t st
     return false;
 }
 
+/* In a semi-naive delta round the delta comes first and is small, but a
+ * stored pattern joined to it through a variable value only cannot always
+ * seek (a keyword value also matches refs, E2): reading that pattern once
+ * into a table keeps the round linear in the records. */
+static bool delta_value_join(const where_ctx *x, const frame *f, const plan_item *it, size_t step) {
+    return x->delta_clause != NULL && it->kind == PK_PATTERN &&
+           it->pc.pattern->v.kind != TERM_CONST && position_known(f, it, 2, step);
+}
+
 static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child) {
     const plan_item *it = &f->p->items[item];
     size_t step = f->p->step_of[item];
     bool attr_const = plan_pattern_term(it->pc.pattern, 1)->kind == TERM_CONST;
-    if (step > 1 && !position_known(f, it, 0, step) && !position_known(f, it, 2, step))
+    if (step > 1 && !position_known(f, it, 0, step) &&
+        (!position_known(f, it, 2, step) || delta_value_join(x, f, it, step)))
         return op_hashjoin_new(x, f, item, child);
     if (step > 1 && it->kind == PK_PATTERN && attr_const && !position_known(f, it, 0, step) &&
         value_known_as_entity(f, it, step))
@@ -48,7 +58,8 @@ static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child) {
 static op *build_item(where_ctx *x, frame *f, size_t item, op *child, err *e) {
     const plan_item *it = &f->p->items[item];
     switch (it->kind) {
-    case PK_PATTERN: return build_pattern(x, f, item, child);
+    case PK_PATTERN:
+    case PK_INVOKE: return build_pattern(x, f, item, child);
     case PK_PSEUDO:
         return it->correlate >= 0 ? op_pseudo_new(x, f, item, child) : build_pattern(x, f, item, child);
     case PK_EXPR: return op_filter_new(x, f, item, child);

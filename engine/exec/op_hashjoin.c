@@ -2,11 +2,13 @@
  * constant nor bound when it runs, seeking per child row would re-read the
  * same records for every row, so the pattern is read once into a table
  * (charged to the query's meter) and probed per row. The key is the
- * attribute when its variable is bound, else the value when its variable
- * is bound (op_build.c sends a value known only as an entity's Ref here:
- * it cannot seek, since stored keywords naming it match too), hashed under
- * E2, the join relation; otherwise every row pairs with every record (a
- * cross product of unrelated clauses). */
+ * value or else the attribute when its variable is bound (hashed under E2,
+ * the join relation); otherwise every row pairs with every record (a cross
+ * product of unrelated clauses). op_build.c chooses the hash join for a
+ * bound value when seeking cannot serve it: a value known only as an
+ * entity's Ref (stored keywords naming it match too), and in semi-naive
+ * delta rounds, where the value seek of a keyword would scan the attribute
+ * once per delta row. */
 #include <stdlib.h>
 
 #include "exec/op_scan.h"
@@ -24,7 +26,7 @@ typedef struct op_hashjoin {
     size_t item, step;
     op *child;
     bool built, have_row;
-    int key_pos; /* the position keying the table, -1: none */
+    int key_pos; /* the position hashed: 1 attribute, 2 value, -1 none */
     hj_entry *entries;
     size_t count, cap, charged;
     size_t *heads, head_mask;
@@ -140,7 +142,7 @@ op *op_hashjoin_new(where_ctx *x, frame *f, size_t item, op *child) {
     size_t step = f->p->step_of[item];
     *h = (op_hashjoin){.base = {&hj_vt}, .x = x, .f = f, .item = item, .step = step, .child = child};
     h->key_pos = -1;
-    for (int pos = 2; pos >= 1; pos -= 1) /* the attribute wins */
+    for (int pos = 2; pos >= 1 && h->key_pos < 0; pos--)
         if (it->pc.var[pos] >= 0 && frame_any_value(f, it->pc.var[pos], step) != NULL)
             h->key_pos = pos;
     return &h->base;

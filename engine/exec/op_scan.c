@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "exec/derived.h"
 #include "exec/match.h"
 
 value pseudo_value(const where_ctx *x, pseudo_kind k, const fact *rec) {
@@ -86,29 +87,65 @@ static int seek_keyword_value(pattern_scan *ps, store_reader *r, const value *kn
     return rc;
 }
 
-int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
+/* The stored records of the pattern: 1 opened, 0 none can match. */
+static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
     store_bound b;
     memset(&b, 0, sizeof b);
+    store_reader *r = ps->x->r;
+    bool pseudo = ps->it->kind == PK_PSEUDO; /* only the entity narrows a pseudo scan */
+    int rc = known[0] ? seek_entity(r, known[0], &b, e) : 1;
+    if (rc == 1 && known[1] && !pseudo)
+        rc = seek_attribute(r, known[1], &b, e);
+    if (rc == 1 && known[2] && !pseudo && known[2]->type == VT_KEYWORD && b.has_a)
+        rc = seek_keyword_value(ps, r, known[2], &b, e);
+    else if (rc == 1 && known[2] && !pseudo)
+        rc = seek_value(r, known[2], &b, e);
+    if (rc != 1)
+        return rc;
+    rc = store_scan_open(r, &b, &ps->sc, e);
+    return rc == 0 ? 1 : rc;
+}
+
+/* Which derived relations the pattern reads, and how it seeks in them.
+ * True when there is any to read. */
+static bool derived_open(pattern_scan *ps, const value *known[3]) {
+    const derived_facts *d = ps->x->derived;
+    ps->rel = ps->rel_end = 0;
+    ps->row = RELATION_END;
+    if (!d || ps->it->kind == PK_PSEUDO)
+        return false;
+    if (known[0] && !value_as_entity(known[0], &ps->entity))
+        return false; /* derived entities are entities */
+    ps->seek = known[0] ? SEEK_ENTITY : SEEK_ALL;
+    /* Floats match within an epsilon, which no hash index serves. */
+    if (!known[0] && known[2] && known[2]->type != VT_FLOAT) {
+        ps->seek = SEEK_VALUE;
+        ps->v = *known[2];
+    }
+    if (known[1] && known[1]->type == VT_KEYWORD) {
+        ps->rel = derived_find(d, known[1], ps->it->kind == PK_INVOKE);
+        ps->rel_end = ps->rel < 0 ? 0 : ps->rel + 1;
+        if (ps->rel < 0)
+            ps->rel = 0;
+    } else {
+        ps->rel_end = (long)d->count; /* a variable (or Ref) attribute: all of them */
+    }
+    return ps->rel < ps->rel_end;
+}
+
+int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
+    memset(ps, 0, sizeof *ps);
     ps->x = x;
     ps->it = it;
-    ps->sc = NULL;
-    ps->has_alt = false;
-    ps->has_ahead = false;
     for (int pos = 0; pos < 3; pos++)
         if (plan_pattern_term(it->pc.pattern, pos)->kind == TERM_NEVER)
             return 0;
-    bool pseudo = it->kind == PK_PSEUDO; /* only the entity narrows a pseudo scan */
-    int rc = known[0] ? seek_entity(x->r, known[0], &b, e) : 1;
-    if (rc == 1 && known[1] && !pseudo)
-        rc = seek_attribute(x->r, known[1], &b, e);
-    if (rc == 1 && known[2] && !pseudo && known[2]->type == VT_KEYWORD && b.has_a)
-        rc = seek_keyword_value(ps, x->r, known[2], &b, e);
-    else if (rc == 1 && known[2] && !pseudo)
-        rc = seek_value(x->r, known[2], &b, e);
-    if (rc != 1)
-        return rc;
-    rc = store_scan_open(x->r, &b, &ps->sc, e);
-    return rc == 0 ? 1 : rc;
+    ps->delta = x->delta_clause != NULL && it->clause == x->delta_clause;
+    bool derived = derived_open(ps, known);
+    if (ps->delta)
+        return derived ? 1 : 0;
+    int rc = stored_open(ps, known, e);
+    return rc == 0 && derived ? 1 : rc;
 }
 
 static bool matches_constants(const plan_item *it, const value vals[3]) {
@@ -164,10 +201,60 @@ static int next_visible(pattern_scan *ps, fact_ids *out, err *e) {
     return rc;
 }
 
+/* The first row of the current relation the seek allows. */
+static uint32_t derived_first(pattern_scan *ps) {
+    ps->view = ps->delta ? ps->x->delta : derived_view(ps->x->derived, (size_t)ps->rel);
+    switch (ps->seek) {
+    case SEEK_ENTITY: return relation_seek_entity(&ps->view, &ps->entity);
+    case SEEK_VALUE: return relation_seek_value(&ps->view, &ps->v);
+    case SEEK_ALL: break;
+    }
+    return ps->view.lo < ps->view.hi ? ps->view.lo : RELATION_END;
+}
+
+static uint32_t derived_after(const pattern_scan *ps, uint32_t row) {
+    switch (ps->seek) {
+    case SEEK_ENTITY: return relation_next_entity(&ps->view, row);
+    case SEEK_VALUE: return relation_next_value(&ps->view, row);
+    case SEEK_ALL: break;
+    }
+    return row + 1 < ps->view.hi ? row + 1 : RELATION_END;
+}
+
+/* The next derived fact of the pattern: 1, or 0 at the end. */
+static int derived_next(pattern_scan *ps, value out[3], fact *rec) {
+    const derived_facts *d = ps->x->derived;
+    for (;;) {
+        while (ps->row == RELATION_END) {
+            if (ps->rel >= ps->rel_end)
+                return 0;
+            if (ps->rel_end - ps->rel > 1 && d->hidden[ps->rel]) {
+                ps->rel++; /* magic facts are never visible (D13) */
+                continue;
+            }
+            ps->row = derived_first(ps);
+            if (ps->row == RELATION_END)
+                ps->rel++;
+        }
+        size_t cur = (size_t)ps->rel;
+        relation_row r = relation_get(&ps->view, ps->row);
+        ps->row = derived_after(ps, ps->row);
+        if (ps->row == RELATION_END)
+            ps->rel++;
+        out[0] = value_ref(r.entity);
+        out[1] = d->attrs[cur];
+        out[2] = r.v;
+        if (!matches_constants(ps->it, out))
+            continue;
+        *rec = (fact){.entity = r.entity, .attribute = out[1], .v = r.v, .asserted = true};
+        return 1;
+    }
+}
+
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
     fact_ids ids;
-    int rc;
-    while ((rc = next_visible(ps, &ids, e)) == 1) {
+    int rc = 0;
+    while (ps->sc && (rc = next_visible(ps, &ids, e)) == 1) {
         store_rec r;
         rc = store_reader_decode(ps->x->r, &ids, &r, e);
         if (rc != 0)
@@ -180,7 +267,9 @@ int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
         *rec = r.f;
         return 1;
     }
-    return rc;
+    if (rc != 0)
+        return rc;
+    return derived_next(ps, out, rec);
 }
 
 void pattern_scan_close(pattern_scan *ps) {

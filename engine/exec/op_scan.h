@@ -1,11 +1,18 @@
 /* Reading the records of one pattern item (spec 7.4, 8.3.2): the seek the
  * known positions allow, visibility, constant matching (E4), and binding a
  * matched record into the frame. The join operators read records only
- * through here. */
+ * through here. In a query that uses rules, the derived facts of the
+ * pattern's attribute (every derived fact, for a variable attribute)
+ * follow the stored records (spec 9.2 item 3); they carry no temporal
+ * metadata (item 5: their record has zero times and counters). */
 #ifndef MG_EXEC_OP_SCAN_H
 #define MG_EXEC_OP_SCAN_H
 
 #include "exec/op.h"
+
+/* Where a scan stands in the derived relations (exec/derived.h), which
+ * it reads after the stored records. */
+typedef enum derived_seek { SEEK_ALL, SEEK_ENTITY, SEEK_VALUE } derived_seek;
 
 typedef struct pattern_scan {
     where_ctx *x;
@@ -15,6 +22,13 @@ typedef struct pattern_scan {
     store_bound alt;
     bool has_ahead;    /* read ahead: the first record of the next group */
     fact_ids ahead;
+    long rel, rel_end;  /* relations still to read: [rel, rel_end) */
+    bool delta;         /* the delta invocation: reads x->delta only */
+    relation_view view; /* of relation `rel` */
+    uint32_t row;       /* next row of `view`, RELATION_END when done */
+    derived_seek seek;
+    uuid128 entity;     /* SEEK_ENTITY */
+    value v;            /* SEEK_VALUE */
 } pattern_scan;
 
 /* Opens the records of `it` given the values known for its positions

@@ -16,6 +16,12 @@ int query_execute(store *s, const ast_query *q, int64_t now_ms, result_set **out
 int query_execute_limited(store *s, const ast_query *q, int64_t now_ms, size_t memory_limit,
                           result_set **out, err *e)
 {
+    return query_execute_rules(s, NULL, q, now_ms, memory_limit, out, e);
+}
+
+int query_execute_rules(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
+                        size_t memory_limit, result_set **out, err *e)
+{
     int rc = exec_check_supported(q, e);
     if (rc != 0)
         return rc;
@@ -25,6 +31,6 @@ int query_execute_limited(store *s, const ast_query *q, int64_t now_ms, size_t m
     meter m;
     meter_init(&m, memory_limit);
     solution_stream *in;
-    rc = where_open(s, q, now_ms, &m, &in, e);
+    rc = where_open(s, q, now_ms, &m, rules, &in, e);
     return rc != 0 ? rc : finish_query(q, in, &m, out, e);
 }

@@ -1,6 +1,7 @@
 #ifndef MG_EXEC_QUERY_H
 #define MG_EXEC_QUERY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -8,6 +9,17 @@
 #include "datalog/ast.h"
 #include "exec/result.h"
 #include "store/store.h"
+
+struct rules_registry;
+
+/* Rules for a query (spec 9, 8.14). */
+typedef struct query_rules {
+    struct rules_registry *registry; /* NULL: invocations read stored facts only */
+    int64_t max_derived_facts;       /* the database options; the query's */
+    int64_t max_results;             /* :max-* sections override them */
+    bool magic;                      /* demand-driven bound calls (9.7) */
+    int64_t derived;                 /* out: facts the rules derived */
+} query_rules;
 
 /* Evaluates `q` over the facts of `s` visible per spec 7.4, with `now_ms`
  * as the default valid-time point, on one snapshot of the store. Returns 0 and a new result set, or the
@@ -18,5 +30,8 @@ int query_execute(store *s, const ast_query *q, int64_t now_ms,
  * holding more fails with QRY-012 naming the operator (spec 8.14, D8). */
 int query_execute_limited(store *s, const ast_query *q, int64_t now_ms, size_t memory_limit,
                           result_set **out, err *e);
+/* The same with the database's rules (`rules` may be NULL). */
+int query_execute_rules(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
+                        size_t memory_limit, result_set **out, err *e);
 
 #endif

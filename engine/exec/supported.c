@@ -62,44 +62,9 @@ static const term *slot_in_body(const ast_body *b) {
     return NULL;
 }
 
-static int unsupported(err *e, const char *construct) {
-    return err_set(e, ERR(INT, 0), "%s is not available in this version of minigraf", construct);
-}
-
-/* Rule invocations wait for rule evaluation (issue 6), at any depth. */
-static bool has_invocation(const ast_body *b) {
-    for (size_t i = 0; i < b->count; i++) {
-        const ast_clause *cl = &b->items[i];
-        if (cl->kind == CL_INVOKE)
-            return true;
-        if ((cl->kind == CL_NOT || cl->kind == CL_NOT_JOIN) && has_invocation(&cl->as.not_.body))
-            return true;
-        if (cl->kind == CL_OR || cl->kind == CL_OR_JOIN)
-            for (size_t k = 0; k < cl->as.or_.branch_count; k++)
-                if (has_invocation(&cl->as.or_.branches[k]))
-                    return true;
-    }
-    return false;
-}
-
-static int check_clauses(const ast_query *q, err *e) {
-    return has_invocation(&q->body) ? unsupported(e, "rule invocations in :where") : 0;
-}
-
-static int check_sections(const ast_query *q, err *e) {
-    if (q->has_max_derived_facts)
-        return unsupported(e, ":max-derived-facts");
-    if (q->has_max_results)
-        return unsupported(e, ":max-results");
-    return 0;
-}
-
 int exec_check_supported(const ast_query *q, err *e) {
     const term *slot = q->as_of == AS_OF_SLOT    ? &q->as_of_slot
                        : q->valid == VALID_SLOT ? &q->valid_slot
                                                 : slot_in_body(&q->body);
-    if (slot)
-        return supported_slot_error(slot, e);
-    int rc = check_clauses(q, e);
-    return rc ? rc : check_sections(q, e);
+    return slot ? supported_slot_error(slot, e) : 0;
 }

@@ -5,12 +5,14 @@
 
 #include "base/arena.h"
 #include "exec/op.h"
+#include "exec/rule_eval.h"
 #include "plan/conj.h"
 
 typedef struct where_stream {
     solution_stream base;
     arena mem; /* the plan */
     where_ctx x;
+    rule_eval rules; /* when the query invokes rules */
     frame f;
     op *root;
     solution_var *vars;
@@ -41,6 +43,7 @@ static void where_close(solution_stream *s) {
         return;
     op_free(w->root);
     frame_free(&w->f);
+    rule_eval_end(&w->rules);
     if (w->x.r)
         store_reader_close(w->x.r);
     free(w->vars);
@@ -78,14 +81,22 @@ static value valid_at_value(const ast_query *q, int64_t now_ms) {
     return value_integer(q->valid == VALID_AT ? q->valid_at : now_ms);
 }
 
-static int where_build(where_stream *w, store *s, const ast_query *q, int64_t now_ms, err *e) {
+static int where_build(where_stream *w, store *s, const ast_query *q, int64_t now_ms,
+                       query_rules *rules, err *e) {
     int rc = store_reader_open(s, &w->x.r, e);
     if (rc != 0)
         return rc;
     visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
+    /* Rules first (spec 8.13 last paragraph), over the same visible
+     * records the query reads. */
+    if (rules && rules->registry && rule_eval_needed(q))
+        rc = rule_eval_run(&w->rules, rules, &w->x, q, e);
+    if (rc != 0)
+        return rc;
     plan_query pq;
-    rc = plan_compile_query(q, w->x.r, &w->mem, &pq, e);
+    plan_hint hint = rule_eval_hint(&w->x);
+    rc = plan_compile_query(q, w->x.r, &hint, &w->mem, &pq, e);
     if (rc == 0)
         rc = frame_init(&w->f, pq.top, e);
     if (rc == 0)
@@ -95,7 +106,8 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
     return rc == 0 ? op_open(w->root, e) : rc;
 }
 
-int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, solution_stream **out, err *e) {
+int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, query_rules *rules,
+               solution_stream **out, err *e) {
     where_stream *w = calloc(1, sizeof *w);
     if (!w)
         return err_set(e, ERR(INT, 0), "out of memory");
@@ -103,7 +115,7 @@ int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, solution_
     w->base.next = where_next;
     w->base.close = where_close;
     w->x.m = m;
-    int rc = where_build(w, s, q, now_ms, e);
+    int rc = where_build(w, s, q, now_ms, rules, e);
     if (rc != 0) {
         where_close(&w->base);
         return rc;

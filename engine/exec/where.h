@@ -18,6 +18,10 @@
  * first appearance, and owns its snapshot until closed; `m` (may be NULL)
  * must outlive it. Errors: QRY-007, QRY-013 (plan/conj.h), storage
  * errors, INT-000 out of memory. */
-int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, solution_stream **out, err *e);
+struct query_rules;
+/* `rules` (may be NULL): the database's rules, evaluated first when q
+ * invokes any (exec/rule_eval.h); INT-020, INT-028 and rule head errors. */
+int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, struct query_rules *rules,
+               solution_stream **out, err *e);
 
 #endif

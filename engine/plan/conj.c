@@ -138,9 +138,9 @@ static int compile_clause(conj_build *b, size_t i, bool second_pass) {
     case CL_NOT_JOIN: return conj_compile_not(b, it);
     case CL_OR:
     case CL_OR_JOIN: return conj_compile_or(b, it);
-    case CL_INVOKE: break;
+    case CL_INVOKE: return conj_compile_invoke(b, it, i);
     }
-    return err_set(b->e, ERR(INT, 0), "rule invocations in :where is not available in this version of minigraf");
+    return err_set(b->e, ERR(INT, 0), "unknown clause kind");
 }
 
 int conj_compile(conj_build *b, const ast_body *body) {
@@ -159,16 +159,22 @@ int conj_compile(conj_build *b, const ast_body *body) {
         }
     if (list_var_slots(b) != 0)
         return oom(b->e);
-    return plan_order_conj(b->r, c, b->a, b->e);
+    return plan_order_conj(b->r, c, b->hint, b->a, b->e);
 }
 
-int plan_compile_query(const ast_query *q, store_reader *r, arena *a, plan_query *out, err *e) {
+int plan_compile_body(const ast_body *body, bool any_valid_time, store_reader *r,
+                      const plan_hint *hint, arena *a, plan_conj **out, err *e) {
+    *out = arena_calloc(a, 1, sizeof **out);
+    if (!*out)
+        return oom(e);
+    conj_build b = {.a = a, .e = e, .r = r, .hint = hint, .c = *out, .scope = SCOPE_TOP,
+                    .any_valid_time = any_valid_time};
+    return conj_compile(&b, body);
+}
+
+int plan_compile_query(const ast_query *q, store_reader *r, const plan_hint *hint, arena *a,
+                       plan_query *out, err *e) {
     memset(out, 0, sizeof *out);
     out->any_valid_time = q->valid == VALID_ANY;
-    out->top = arena_calloc(a, 1, sizeof *out->top);
-    if (!out->top)
-        return oom(e);
-    conj_build b = {.a = a, .e = e, .r = r, .c = out->top, .scope = SCOPE_TOP,
-                    .any_valid_time = out->any_valid_time};
-    return conj_compile(&b, &q->body);
+    return plan_compile_body(&q->body, out->any_valid_time, r, hint, a, &out->top, e);
 }

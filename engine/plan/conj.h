@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/arena.h"
 #include "base/error.h"
@@ -30,7 +31,8 @@ typedef enum plan_kind {
     PK_PSEUDO,  /* a pseudo-attribute pattern (spec 8.9) */
     PK_EXPR,    /* a filter or binding expression (8.5) */
     PK_NOT,     /* not / not-join: one sub-conjunction */
-    PK_OR       /* or / or-join: one sub-conjunction per branch */
+    PK_OR,      /* or / or-join: one sub-conjunction per branch */
+    PK_INVOKE   /* a rule invocation (p X Y): the pattern [X :p Y] (spec 9.2) */
 } plan_kind;
 
 typedef enum slot_kind { SLOT_INPUT, SLOT_PATTERN, SLOT_EXPR, SLOT_OR } slot_kind;
@@ -65,8 +67,8 @@ typedef struct plan_sub {
 typedef struct plan_item {
     plan_kind kind;
     const ast_clause *clause;
-    plan_clause pc;    /* PATTERN, PSEUDO: pattern and var per position */
-    int slot[3];       /* PATTERN, PSEUDO: slot per position (-1 none); EXPR: slot[0] output */
+    plan_clause pc;    /* PATTERN, PSEUDO, INVOKE: pattern and var per position */
+    int slot[3];       /* PATTERN, PSEUDO, INVOKE: slot per position (-1 none); EXPR: slot[0] output */
     pseudo_kind pseudo;
     int correlate;     /* PSEUDO: the real pattern it reads (D16), or -1 */
     int *needs;        /* variables whose representative must be set first */
@@ -93,11 +95,36 @@ typedef struct plan_query {
     bool any_valid_time;
 } plan_query;
 
+/* What the join order should know about derived facts (exec/derived.h):
+ * the rows a pattern or invocation item reads from derived relations
+ * besides its stored records, or instead of them (`*instead`: the delta
+ * invocation of a semi-naive round). NULL: no derived facts. */
+typedef struct plan_count_cache plan_count_cache;
+typedef struct plan_hint {
+    size_t (*derived_rows)(const void *ctx, const plan_item *it, bool *instead);
+    const void *ctx;
+    /* Records per stored attribute, counted once per query: rule bodies
+     * are planned again every round over the same snapshot. May be NULL. */
+    plan_count_cache *counts;
+} plan_hint;
+
+#define PLAN_COUNT_CACHE_SIZE 16
+struct plan_count_cache {
+    uint64_t attr[PLAN_COUNT_CACHE_SIZE];
+    size_t count[PLAN_COUNT_CACHE_SIZE];
+    size_t used;
+};
+
 /* Compiles and orders q's :where. Errors: QRY-007 an unregistered host
  * predicate at the root of a top-level or or-branch expression clause;
- * QRY-013 a per-record pseudo-attribute without :any-valid-time; INT-000
- * out of memory. */
-int plan_compile_query(const ast_query *q, store_reader *r, arena *a, plan_query *out, err *e);
+ * QRY-013 a per-record pseudo-attribute without :any-valid-time; INT-028
+ * a rule invocation without 1 or 2 arguments; INT-000 out of memory. */
+int plan_compile_query(const ast_query *q, store_reader *r, const plan_hint *hint, arena *a,
+                       plan_query *out, err *e);
+
+/* The same for a rule body (spec 9.3: body semantics equal :where's). */
+int plan_compile_body(const ast_body *body, bool any_valid_time, store_reader *r,
+                      const plan_hint *hint, arena *a, plan_conj **out, err *e);
 
 /* The slot `s` is filled when a row reaches step `step` of its conjunction. */
 static inline bool plan_slot_set(const plan_conj *c, int s, size_t step)
@@ -116,6 +143,6 @@ static inline const term *plan_pattern_term(const ast_pattern *p, int position)
 int plan_find_var(const plan_conj *c, const char *name, size_t len);
 
 /* Orders c's items (plan/order.c). */
-int plan_order_conj(store_reader *r, plan_conj *c, arena *a, err *e);
+int plan_order_conj(store_reader *r, plan_conj *c, const plan_hint *hint, arena *a, err *e);
 
 #endif

@@ -16,6 +16,7 @@ typedef struct conj_build {
     arena *a;
     err *e;
     store_reader *r;
+    const plan_hint *hint;
     plan_conj *c;
     conj_scope scope;
     bool any_valid_time;
@@ -35,6 +36,7 @@ int conj_compile(conj_build *b, const ast_body *body);
 
 int conj_compile_pattern(conj_build *b, plan_item *it, size_t index);
 int conj_compile_expr(conj_build *b, plan_item *it, size_t index);
+int conj_compile_invoke(conj_build *b, plan_item *it, size_t index);
 int conj_compile_not(conj_build *b, plan_item *it);
 int conj_compile_or(conj_build *b, plan_item *it);
 

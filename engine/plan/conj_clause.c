@@ -57,12 +57,8 @@ static int pseudo_setup(conj_build *b, plan_item *it, size_t index) {
     return 0;
 }
 
-int conj_compile_pattern(conj_build *b, plan_item *it, size_t index) {
-    it->kind = PK_PATTERN;
-    it->pc.pattern = &it->clause->as.pattern;
-    int rc = pseudo_setup(b, it, index);
-    if (rc != 0)
-        return rc;
+/* The slots of a pattern's (or invocation's) variable positions. */
+static int pattern_slots(conj_build *b, plan_item *it, size_t index) {
     for (int pos = 0; pos < 3; pos++) {
         const term *t = plan_pattern_term(it->pc.pattern, pos);
         it->pc.var[pos] = -1;
@@ -81,6 +77,35 @@ int conj_compile_pattern(conj_build *b, plan_item *it, size_t index) {
             return err_set(b->e, ERR(INT, 0), "out of memory");
     }
     return 0;
+}
+
+int conj_compile_pattern(conj_build *b, plan_item *it, size_t index) {
+    it->kind = PK_PATTERN;
+    it->pc.pattern = &it->clause->as.pattern;
+    int rc = pseudo_setup(b, it, index);
+    return rc != 0 ? rc : pattern_slots(b, it, index);
+}
+
+/* (p X Y) is the pattern [X :p Y] and (p X) is [X :p _] (spec 9.2); the
+ * scan adds the derived facts of p to the stored ones. */
+int conj_compile_invoke(conj_build *b, plan_item *it, size_t index) {
+    const ast_clause *cl = it->clause;
+    size_t argc = cl->as.invoke.argc;
+    if (argc < 1 || argc > 2)
+        return err_set(b->e, ERR(INT, 28), "Rule invocation '%.*s' must have 1 or 2 arguments, got %zu",
+                       (int)cl->as.invoke.name_len, cl->as.invoke.name, argc);
+    ast_pattern *p = arena_calloc(b->a, 1, sizeof *p);
+    char *attr = arena_alloc(b->a, cl->as.invoke.name_len + 1);
+    if (!p || !attr)
+        return err_set(b->e, ERR(INT, 0), "out of memory");
+    attr[0] = ':';
+    memcpy(attr + 1, cl->as.invoke.name, cl->as.invoke.name_len);
+    p->e = cl->as.invoke.args[0];
+    p->a = (term){.kind = TERM_CONST, .constant = value_keyword(attr, cl->as.invoke.name_len + 1)};
+    p->v = argc == 2 ? cl->as.invoke.args[1] : (term){.kind = TERM_WILDCARD, .name = "_", .name_len = 1};
+    it->kind = PK_INVOKE;
+    it->pc.pattern = p;
+    return pattern_slots(b, it, index);
 }
 
 static int expr_needs(conj_build *b, plan_item *it, const ast_expr *x, size_t *cap) {

@@ -40,7 +40,7 @@ static int compile_sub(conj_build *b, const ast_body *body, const bool *importab
     out->conj = arena_calloc(b->a, 1, sizeof *out->conj);
     if (!out->conj)
         return oom(b->e);
-    conj_build sb = {.a = b->a, .e = b->e, .r = b->r, .c = out->conj, .scope = scope,
+    conj_build sb = {.a = b->a, .e = b->e, .r = b->r, .hint = b->hint, .c = out->conj, .scope = scope,
                      .any_valid_time = b->any_valid_time, .parent = b->c,
                      .importable = importable, .sub = out};
     return conj_compile(&sb, body);

@@ -6,6 +6,7 @@
 typedef struct estimate {
     size_t records;
     int bound_positions;
+    size_t cost, out; /* rule plans: the work of the step and the rows after it */
 } estimate;
 
 static bool position_bound(const plan_clause *c, int pos, const bool *bound) {
@@ -54,8 +55,24 @@ static size_t entity_estimate(store_reader *r, const plan_clause *c, const bool 
     return SIZE_MAX;
 }
 
+/* count_bound through the hint's cache (plan_hint.counts). */
+static size_t count_attribute(store_reader *r, const plan_hint *hint, const store_bound *b,
+                              size_t cap) {
+    plan_count_cache *cc = hint ? hint->counts : NULL;
+    for (size_t i = 0; cc && i < cc->used; i++)
+        if (cc->attr[i] == b->ids.a)
+            return cc->count[i];
+    size_t n = count_bound(r, b, cap);
+    if (cc && n < cap && n < ESTIMATE_CAP && cc->used < PLAN_COUNT_CACHE_SIZE) { /* exact counts only */
+        cc->attr[cc->used] = b->ids.a;
+        cc->count[cc->used++] = n;
+    }
+    return n;
+}
+
 /* Records reachable through a constant attribute, or SIZE_MAX. */
-static size_t attribute_estimate(store_reader *r, const plan_clause *c, size_t cap) {
+static size_t attribute_estimate(store_reader *r, const plan_hint *hint, const plan_clause *c,
+                                 size_t cap) {
     const term *t = &c->pattern->a;
     store_bound b = {.has_a = true};
     err ignored = {0};
@@ -70,22 +87,63 @@ static size_t attribute_estimate(store_reader *r, const plan_clause *c, size_t c
     int rc = store_reader_text_id(r, t->constant.as.str.ptr, t->constant.as.str.len, &b.ids.a,
                                   &ignored);
     err_clear(&ignored);
-    return rc == 1 ? count_bound(r, &b, cap) : rc == 0 ? 0 : SIZE_MAX;
+    return rc == 1 ? count_attribute(r, hint, &b, cap) : rc == 0 ? 0 : SIZE_MAX;
+}
+
+static size_t add_capped(size_t a, size_t b) {
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+/* Derived rows (plan_hint): a seek by entity or value finds few of them. */
+static size_t with_derived(const plan_hint *hint, const plan_item *it, const bool *bound,
+                           size_t stored) {
+    if (!hint || !hint->derived_rows)
+        return stored;
+    bool instead = false;
+    size_t rows = hint->derived_rows(hint->ctx, it, &instead);
+    if (rows > 1 && (position_bound(&it->pc, 0, bound) || position_bound(&it->pc, 2, bound)))
+        rows = 1;
+    return instead ? rows : add_capped(stored, rows);
+}
+
+static size_t mul_capped(size_t a, size_t b) {
+    return b && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+/* Rule plans only (derived relation sizes change between rounds, so the
+ * join order must follow them): the work of running `it` over `rows` rows.
+ * An entity seek, a constant value or an indexed derived relation costs a
+ * probe per row; a stored pattern joined by a variable value only is read
+ * once into a hash table (exec/op_build.c); anything else is read again
+ * for every row (a cross product). */
+static void rule_cost(const plan_item *it, const bool *bound, size_t rows, estimate *est) {
+    const plan_clause *c = &it->pc;
+    bool value_const = c->pattern->v.kind == TERM_CONST;
+    est->out = rows;
+    if (position_bound(c, 0, bound) || value_const ||
+        (it->kind == PK_INVOKE && position_bound(c, 2, bound)))
+        est->cost = rows;
+    else if (position_bound(c, 2, bound))
+        est->cost = add_capped(est->records, rows);
+    else
+        est->cost = est->out = mul_capped(rows, est->records ? est->records : 1);
 }
 
 /* `cap`: counts stop there (see count_bound). */
-static estimate estimate_clause(store_reader *s, const plan_item *it, const bool *bound, size_t cap) {
+static estimate estimate_clause(store_reader *s, const plan_hint *hint, const plan_item *it,
+                                const bool *bound, size_t cap) {
     const plan_clause *c = &it->pc;
-    estimate est = {(size_t)store_reader_fact_count(s), 0};
+    estimate est = {(size_t)store_reader_fact_count(s), 0, 0, 0};
     size_t by_entity = entity_estimate(s, c, bound, cap);
     if (by_entity < cap)
         cap = by_entity + 1;
     /* A pseudo-attribute is never stored: its keyword narrows nothing. */
-    size_t by_attr = it->kind == PK_PSEUDO ? SIZE_MAX : attribute_estimate(s, c, cap);
+    size_t by_attr = it->kind == PK_PSEUDO ? SIZE_MAX : attribute_estimate(s, hint, c, cap);
     if (by_entity < est.records)
         est.records = by_entity;
     if (by_attr < est.records)
         est.records = by_attr;
+    est.records = with_derived(hint, it, bound, est.records);
     if (c->pattern->v.kind == TERM_NEVER)
         est.records = 0;
     for (int pos = 0; pos < 3; pos++)
@@ -93,14 +151,18 @@ static estimate estimate_clause(store_reader *s, const plan_item *it, const bool
     return est;
 }
 
-static bool better(estimate a, estimate b) {
+/* Rule plans compare the cost of the step first (rule_cost). */
+static bool better(const plan_hint *hint, estimate a, estimate b) {
+    if (hint && hint->derived_rows && a.cost != b.cost)
+        return a.cost < b.cost;
     if (a.records != b.records)
         return a.records < b.records;
     return a.bound_positions > b.bound_positions;
 }
 
 static bool is_scan(const plan_item *it) {
-    return it->kind == PK_PATTERN || (it->kind == PK_PSEUDO && it->correlate < 0);
+    return it->kind == PK_PATTERN || it->kind == PK_INVOKE ||
+           (it->kind == PK_PSEUDO && it->correlate < 0);
 }
 
 /* Can `it` run once the items with a step run? Its inputs' representative
@@ -136,9 +198,11 @@ static size_t sole_scan(const plan_conj *c) {
 /* The next item: a ready filter-like clause as soon as its inputs are
  * bound (source order among them), else the cheapest scan (a sole one
  * needs no estimate: counting index entries is most of a point query). */
-static size_t pick_next(store_reader *r, const plan_conj *c, const bool *bound) {
+static size_t pick_next(store_reader *r, const plan_hint *hint, const plan_conj *c,
+                        const bool *bound, size_t *rows) {
     size_t pick = c->item_count;
-    estimate best = {0, 0};
+    estimate best = {0, 0, 0, *rows};
+    bool rule_plan = hint && hint->derived_rows;
     for (size_t i = 0; i < c->item_count; i++) {
         const plan_item *it = &c->items[i];
         if (c->step_of[i] != 0 || is_scan(it))
@@ -146,15 +210,20 @@ static size_t pick_next(store_reader *r, const plan_conj *c, const bool *bound) 
         if (ready(c, it))
             return i;
     }
-    size_t only = sole_scan(c);
+    size_t only = rule_plan ? SIZE_MAX : sole_scan(c);
     if (only != SIZE_MAX)
         return only;
     for (size_t i = 0; i < c->item_count; i++) {
         if (c->step_of[i] != 0 || !is_scan(&c->items[i]))
             continue;
-        size_t cap = pick == c->item_count || best.records == SIZE_MAX ? SIZE_MAX : best.records + 1;
-        estimate est = estimate_clause(r, &c->items[i], bound, cap);
-        if (pick == c->item_count || better(est, best)) {
+        /* Rule plans weigh costs that a capped count would distort. */
+        size_t cap = rule_plan || pick == c->item_count || best.records == SIZE_MAX
+                         ? SIZE_MAX
+                         : best.records + 1;
+        estimate est = estimate_clause(r, hint, &c->items[i], bound, cap);
+        if (rule_plan)
+            rule_cost(&c->items[i], bound, *rows, &est);
+        if (pick == c->item_count || better(hint, est, best)) {
             pick = i;
             best = est;
         }
@@ -162,10 +231,11 @@ static size_t pick_next(store_reader *r, const plan_conj *c, const bool *bound) 
     for (size_t i = 0; i < c->item_count && pick == c->item_count; i++)
         if (c->step_of[i] == 0)
             pick = i;
+    *rows = best.out;
     return pick;
 }
 
-int plan_order_conj(store_reader *r, plan_conj *c, arena *a, err *e) {
+int plan_order_conj(store_reader *r, plan_conj *c, const plan_hint *hint, arena *a, err *e) {
     size_t n = c->item_count;
     c->order = arena_calloc(a, n + 1, sizeof *c->order);
     c->step_of = arena_calloc(a, n + 1, sizeof *c->step_of);
@@ -175,8 +245,9 @@ int plan_order_conj(store_reader *r, plan_conj *c, arena *a, err *e) {
     for (size_t s = 0; s < c->slot_count; s++)
         if (c->slots[s].item < 0)
             bound[c->slots[s].var] = true;
+    size_t rows = 1;
     for (size_t step = 1; step <= n; step++) {
-        size_t pick = pick_next(r, c, bound);
+        size_t pick = pick_next(r, hint, c, bound, &rows);
         c->order[step - 1] = pick;
         c->step_of[pick] = step;
         for (size_t s = 0; s < c->slot_count; s++)

@@ -142,6 +142,22 @@ bool seminaive_full(const seminaive *sn, const char *name, size_t len, relation_
     return true;
 }
 
+size_t seminaive_relation_count(const seminaive *sn) {
+    return sn->rel_count;
+}
+
+void seminaive_relation(const seminaive *sn, size_t i, const char **name, size_t *len,
+                        relation_view *out) {
+    const sn_rel *r = &sn->rels[i];
+    *name = sn->prog->preds[r->pred].name;
+    *len = sn->prog->preds[r->pred].name_len;
+    *out = (relation_view){&r->rel, 0, r->visible};
+}
+
+int64_t seminaive_fact_count(const seminaive *sn) {
+    return sn->total_facts;
+}
+
 int seminaive_emit(seminaive *sn, const uuid128 *entity, const value *v, err *e) {
     assert(sn->target != NULL);
     if (++sn->round_emits > sn->lim.max_derived_facts)

@@ -81,6 +81,16 @@ int seminaive_run(seminaive *sn, rule_body_eval_fn fn, void *ctx, err *e);
  * False when the predicate has no relation in this evaluation. */
 bool seminaive_full(const seminaive *sn, const char *name, size_t len, relation_view *out);
 
+/* The relations of this evaluation, in stratum order: the i-th one's
+ * predicate name (borrowed from the rules) and its rows as bodies see
+ * them now. */
+size_t seminaive_relation_count(const seminaive *sn);
+void seminaive_relation(const seminaive *sn, size_t i, const char **name, size_t *len,
+                        relation_view *out);
+
+/* The number of distinct facts derived so far, in all relations. */
+int64_t seminaive_fact_count(const seminaive *sn);
+
 /* Called by a rule_body_eval_fn: one head fact of the rule being
  * evaluated. Duplicates (E3) are counted against max_derived_facts and
  * otherwise ignored. */

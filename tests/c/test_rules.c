@@ -1,6 +1,5 @@
 /* Rule registration through minigraf.h (spec 9.1, 9.5, 17.6 API-014).
- * Evaluating rules in queries comes with the streaming executor; until
- * then a query invoking a rule fails with INT-000. */
+ * Evaluating rules in queries: tests/c/test_rules_eval.c. */
 #include "support.h"
 
 #define OK "{\"ok\":true}"
@@ -99,12 +98,13 @@ TEST(positive_mutual_recursion_is_stratifiable)
     minigraf_close(db);
 }
 
-TEST(rule_invocations_in_queries_are_not_available_yet)
+TEST(a_registered_rule_is_evaluated_by_queries)
 {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c]])");
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
-    EXPECT_ERROR(db, "(query [:find ?y :where (reach :a ?y)])", "INT-000");
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])",
+                "{\"variables\":[\"?y\"],\"results\":[[\":b\"]]}");
     EXPECT_EXEC(db, "(query [:find ?y :where [:a :edge ?y]])",
                 "{\"variables\":[\"?y\"],\"results\":[[\":b\"]]}");
     minigraf_close(db);
@@ -161,7 +161,7 @@ CHECK_MAIN(TEST_ENTRY(registering_a_rule_returns_ok),
            TEST_ENTRY(negative_cycle_closed_by_a_positive_rule_is_rejected),
            TEST_ENTRY(negation_inside_an_or_branch_counts_for_stratification),
            TEST_ENTRY(positive_mutual_recursion_is_stratifiable),
-           TEST_ENTRY(rule_invocations_in_queries_are_not_available_yet),
+           TEST_ENTRY(a_registered_rule_is_evaluated_by_queries),
            TEST_ENTRY(registering_a_rule_on_a_read_only_database_is_api_014),
            TEST_ENTRY(rules_are_not_persisted),
            TEST_ENTRY(rules_belong_to_one_database))

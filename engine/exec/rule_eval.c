@@ -1,0 +1,263 @@
+/* Evaluating the rules a query needs (see rule_eval.h). */
+#include "exec/rule_eval.h"
+
+#include <string.h>
+
+#include "plan/conj.h"
+#include "plan/magic.h"
+
+/* ---- which queries use rules ------------------------------------------------ */
+
+static void count_invocation(void *ctx, const ast_clause *invoke, bool negated) {
+    (void)invoke;
+    (void)negated;
+    ++*(size_t *)ctx;
+}
+
+bool rule_eval_needed(const ast_query *q) {
+    size_t n = 0;
+    stratify_walk_invocations(&q->body, count_invocation, &n);
+    return n > 0;
+}
+
+/* ---- the join-order hint ------------------------------------------------------ */
+
+static size_t derived_rows(const void *ctx, const plan_item *it, bool *instead) {
+    const where_ctx *x = ctx;
+    const derived_facts *d = x->derived;
+    if (!d || it->kind == PK_PSEUDO)
+        return 0;
+    if (x->delta_clause && it->clause == x->delta_clause) {
+        *instead = true;
+        return relation_view_size(&x->delta);
+    }
+    const term *a = &it->pc.pattern->a;
+    if (a->kind == TERM_CONST) {
+        long r = derived_find(d, &a->constant, it->kind == PK_INVOKE);
+        if (r < 0)
+            return 0;
+        relation_view w = derived_view(d, (size_t)r);
+        return relation_view_size(&w);
+    }
+    size_t rows = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        relation_view w = derived_view(d, i);
+        rows += d->hidden[i] ? 0 : relation_view_size(&w);
+    }
+    return rows;
+}
+
+plan_hint rule_eval_hint(const where_ctx *x) {
+    return x->derived ? (plan_hint){derived_rows, x, NULL} : (plan_hint){NULL, NULL, NULL};
+}
+
+/* ---- one rule body ------------------------------------------------------------ */
+
+typedef struct find_pos {
+    size_t want, seen;
+    const ast_clause *found;
+} find_pos;
+
+static void visit_pos(void *ctx, const ast_clause *invoke, bool negated) {
+    find_pos *fp = ctx;
+    if (negated)
+        return;
+    if (fp->seen++ == fp->want)
+        fp->found = invoke;
+}
+
+/* The invocation at positive position `pos` (seminaive.h numbering). */
+static const ast_clause *delta_clause(const ast_rule *rule, size_t pos) {
+    if (pos == SEMINAIVE_NO_DELTA)
+        return NULL;
+    find_pos fp = {pos, 0, NULL};
+    stratify_walk_invocations(&rule->body, visit_pos, &fp);
+    return fp.found;
+}
+
+/* Rules with not / not-join / or / or-join skip a solution whose head
+ * cannot be built instead of failing the query (spec 9.2 items 1, 2). */
+static bool is_mixed(const ast_rule *rule) {
+    for (size_t i = 0; i < rule->body.count; i++)
+        if (rule->body.items[i].kind != CL_PATTERN && rule->body.items[i].kind != CL_EXPR &&
+            rule->body.items[i].kind != CL_INVOKE)
+            return true;
+    return false;
+}
+
+typedef struct head_run {
+    seminaive *sn;
+    const ast_rule *rule;
+    frame f;
+    int var[2]; /* per head argument: its body variable, or -1 */
+    bool mixed;
+} head_run;
+
+/* A head argument's value: its constant or the body's binding (D12's
+ * representative, so a keyword stays a keyword, 9.2). */
+static bool head_arg(const head_run *h, size_t i, value *out) {
+    const term *t = &h->rule->args[i];
+    if (t->kind == TERM_CONST) {
+        *out = t->constant;
+        return true;
+    }
+    const value *v = h->var[i] >= 0 ? frame_var_value(&h->f, h->var[i], h->f.p->item_count + 1) : NULL;
+    if (v)
+        *out = *v;
+    return v != NULL;
+}
+
+static int head_unbound(const head_run *h, size_t i, err *e) {
+    const term *t = &h->rule->args[i];
+    return h->mixed ? 0 : err_set(e, ERR(INT, 18), "Unbound variable in rule head: %.*s",
+                                  (int)t->name_len, t->name);
+}
+
+static int emit_head(const head_run *h, err *e) {
+    value ev, vv = value_boolean(true);
+    uuid128 entity;
+    if (!head_arg(h, 0, &ev))
+        return head_unbound(h, 0, e);
+    if (!value_as_entity(&ev, &entity))
+        return h->mixed ? 0 : err_set(e, ERR(INT, 1), "Failed to convert entity: a %s is not an entity (head of rule '%.*s')",
+                                      value_type_name(ev.type), (int)h->rule->name_len, h->rule->name);
+    if (h->rule->argc > 1 && !head_arg(h, 1, &vv))
+        return head_unbound(h, 1, e);
+    return seminaive_emit(h->sn, &entity, &vv, e);
+}
+
+static void resolve_head(head_run *h) {
+    for (size_t i = 0; i < 2; i++) {
+        const term *t = i < h->rule->argc ? &h->rule->args[i] : NULL;
+        h->var[i] = t && t->kind == TERM_VAR ? plan_find_var(h->f.p, t->name, t->name_len) : -1;
+    }
+}
+
+static int drain_body(rule_eval *re, head_run *h, err *e) {
+    op *root = op_build(re->x, &h->f, e);
+    if (!root)
+        return e->code;
+    int rc = op_open(root, e);
+    while (rc == 0 && (rc = op_next(root, e)) == 1)
+        rc = emit_head(h, e);
+    op_free(root);
+    return rc;
+}
+
+static int eval_body(void *ctx, seminaive *sn, const ast_rule *rule, size_t delta_pos,
+                     const relation_view *delta, err *e) {
+    rule_eval *re = ctx;
+    where_ctx *x = re->x;
+    x->delta_clause = delta_clause(rule, delta_pos);
+    x->delta = delta ? *delta : (relation_view){0};
+    arena a;
+    arena_init(&a);
+    head_run h = {.sn = sn, .rule = rule, .mixed = is_mixed(rule)};
+    plan_conj *c;
+    plan_hint hint = rule_eval_hint(x);
+    hint.counts = &re->counts;
+    int rc = plan_compile_body(&rule->body, re->any_valid_time, x->r, &hint, &a, &c, e);
+    if (rc == 0)
+        rc = frame_init(&h.f, c, e);
+    if (rc == 0) {
+        resolve_head(&h);
+        rc = drain_body(re, &h, e);
+        frame_free(&h.f);
+    }
+    arena_free(&a);
+    x->delta_clause = NULL;
+    return rc;
+}
+
+/* ---- the query's rules -------------------------------------------------------- */
+
+static void limits_of(const query_rules *o, const ast_query *q, seminaive_limits *l) {
+    seminaive_limits_default(l);
+    if (o->max_derived_facts > 0)
+        l->max_derived_facts = o->max_derived_facts;
+    if (o->max_results > 0)
+        l->max_results = o->max_results;
+    if (q->has_max_derived_facts)
+        l->max_derived_facts = q->max_derived_facts;
+    if (q->has_max_results)
+        l->max_results = q->max_results;
+}
+
+/* The magic rewrite of the snapshot's rules for q (9.7), or NULL. */
+static int magic_program(rule_eval *re, const ast_query *q, const ast_rule *const **rules, err *e) {
+    size_t n;
+    int rc = magic_rewrite(re->snapshot->rules, re->snapshot->count, q, &re->mem, rules, &n, e);
+    if (rc != 1)
+        return rc;
+    /* The rewrite adds positive edges only, so it cannot fail to
+     * stratify; if it ever did, the rules still run as written. */
+    if (stratify_build(*rules, n, &re->rewritten, e) != 0)
+        err_clear(e);
+    return 0;
+}
+
+static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *rules,
+                    const stratify_program *prog, err *e) {
+    seminaive_limits lim;
+    limits_of(re->opts, q, &lim);
+    int rc = stratify_plan_query(prog, &q->body, &re->plan, e);
+    if (rc == 0)
+        rc = seminaive_new(prog, rules, &re->plan, &lim, re->x->m, &re->sn, e);
+    if (rc == 0)
+        rc = derived_init(&re->derived, re->sn, e);
+    re->has_derived = rc == 0;
+    if (rc == 0) {
+        re->x->derived = &re->derived;
+        rc = seminaive_run(re->sn, eval_body, re, e);
+        re->opts->derived = seminaive_fact_count(re->sn);
+    }
+    return rc;
+}
+
+/* Frees what evaluate built, keeping the snapshot. */
+static void forget_evaluation(rule_eval *re) {
+    re->x->derived = NULL;
+    if (re->has_derived)
+        derived_free(&re->derived);
+    re->has_derived = false;
+    seminaive_free(re->sn);
+    re->sn = NULL;
+    stratify_plan_free(&re->plan);
+    memset(&re->plan, 0, sizeof re->plan);
+}
+
+int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_query *q, err *e) {
+    memset(re, 0, sizeof *re);
+    arena_init(&re->mem);
+    re->opts = opts;
+    re->x = x;
+    re->any_valid_time = q->valid == VALID_ANY;
+    re->snapshot = rules_acquire(opts->registry);
+    const ast_rule *const *magic = NULL;
+    int rc = opts->magic ? magic_program(re, q, &magic, e) : 0;
+    if (rc != 0 || !re->rewritten)
+        return rc == 0 ? evaluate(re, q, re->snapshot->rules, re->snapshot->strata, e) : rc;
+    rc = evaluate(re, q, magic, re->rewritten, e);
+    if (rc == 0 || e->code != ERR(INT, 20))
+        return rc;
+    /* The demand-driven rules run more (smaller) rounds and count their
+     * derivations differently; the 9.6 limits belong to the rules as
+     * written, so those decide. */
+    err_clear(e);
+    forget_evaluation(re);
+    return evaluate(re, q, re->snapshot->rules, re->snapshot->strata, e);
+}
+
+void rule_eval_end(rule_eval *re) {
+    if (re->x)
+        re->x->derived = NULL;
+    if (re->has_derived)
+        derived_free(&re->derived);
+    seminaive_free(re->sn);
+    stratify_plan_free(&re->plan);
+    stratify_free(re->rewritten);
+    if (re->snapshot)
+        rules_release(re->opts->registry, re->snapshot);
+    arena_free(&re->mem);
+    memset(re, 0, sizeof *re);
+}

@@ -1,0 +1,321 @@
+/* Rules evaluated by queries (spec 9.2-9.7, 8.8, 8.13, B.6), through
+ * minigraf.h. Expected rows come from the spec; rows compare as sets
+ * (support.h sorts them) unless the query orders them. */
+#include "support.h"
+
+#define OK "{\"ok\":true}"
+#define UUID_A "ddac7794-6537-5d40-a911-e7998b77f717"
+#define UUID_B "9f1d2640-cbed-5dbd-8614-24c5d9f2daf7"
+#define UUID_C "b46ef719-32f4-5970-9f83-d69c79b7670f"
+#define UUID_D "812db7a0-28bf-5c2d-ad1b-d53e91ee2fdf"
+#define UUID_E "006be341-8852-59d3-898d-eac77358f13c"
+
+/* The B.6 graph: a -> b -> c -> d, d blocked; reach and accessible. */
+static MiniGrafDb *b6_db(void)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :d] [:d :blocked true]])");
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(rule [(accessible ?x ?y) (reach ?x ?y) (not [?y :blocked true])])", OK);
+    return db;
+}
+
+#define ROWS(vars, rows) "{\"variables\":" vars ",\"results\":" rows "}"
+
+TEST(transitive_closure_b6)
+{
+    MiniGrafDb *db = b6_db();
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach :a ?y)])", ROWS("[\"(count ?y)\"]", "[[3]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[6]]"));
+    minigraf_close(db);
+}
+
+TEST(negation_across_strata_b6_accessible)
+{
+    MiniGrafDb *db = b6_db();
+    EXPECT_EXEC(db, "(query [:find ?y :where (accessible :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    /* a rule negating a rule of a lower stratum */
+    EXPECT_EXEC(db, "(rule [(unreached ?x) [?x :edge _] (not (reach :a ?x))])", OK);
+    EXPECT_EXEC(db, "(query [:find ?x :where (unreached ?x)])", ROWS("[\"?x\"]", "[[\"" UUID_A "\"]]"));
+    minigraf_close(db);
+}
+
+TEST(derived_values_keep_the_representation_they_were_bound_with)
+{
+    /* B.6, D12: the first argument is an entity (UUID text), the second
+     * keeps the keyword it was bound to. */
+    MiniGrafDb *db = b6_db();
+    EXPECT_EXEC(db, "(query [:find ?x :where (reach ?x :d)])",
+                ROWS("[\"?x\"]", "[[\"" UUID_A "\"],[\"" UUID_B "\"],[\"" UUID_C "\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y) [?y :blocked true]])", ROWS("[\"?y\"]", "[[\":d\"]]"));
+    minigraf_close(db);
+}
+
+TEST(rules_read_the_records_visible_as_of)
+{
+    MiniGrafDb *db = b6_db();
+    EXPECT_EXEC(db, "(query [:find ?y :as-of 0 :where (reach :a ?y)])", ROWS("[\"?y\"]", "[]"));
+    EXPECT_TRANSACT(db, "(transact [[:d :edge :e]])");
+    EXPECT_EXEC(db, "(query [:find ?y :as-of 1 :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"],[\":e\"]]"));
+    EXPECT_RETRACT(db, "(retract [[:b :edge :c]])");
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :as-of 2 :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"],[\":e\"]]"));
+    minigraf_close(db);
+}
+
+TEST(rules_read_the_records_valid_at)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact {:valid-from \"2019-01-01\"} [[:a :edge :b]])");
+    EXPECT_TRANSACT(db, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:b :edge :c]])");
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(query [:find ?y :valid-at \"2020-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :valid-at \"2018-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[]"));
+    EXPECT_EXEC(db, "(query [:find ?y :any-valid-time :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    minigraf_close(db);
+}
+
+TEST(cycles_terminate)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :a] [:a :name \"a\"] [:b :name \"b\"] [:c :name \"c\"]])");
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) (reach ?x ?z) (reach ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":a\"],[\":b\"],[\":c\"]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[9]]"));
+    /* a self loop */
+    EXPECT_TRANSACT(db, "(transact [[:d :edge :d]])");
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :d ?y)])", ROWS("[\"?y\"]", "[[\":d\"]]"));
+    minigraf_close(db);
+}
+
+TEST(same_generation)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:b :parent :a] [:c :parent :a] [:d :parent :b] [:e :parent :c]])");
+    EXPECT_EXEC(db, "(rule [(sg ?x ?y) [?x :parent ?p] [?y :parent ?p]])", OK);
+    EXPECT_EXEC(db, "(rule [(sg ?x ?y) [?x :parent ?px] [?y :parent ?py] (sg ?px ?py)])", OK);
+    EXPECT_EXEC(db, "(query [:find ?y :where (sg :d ?y)])", ROWS("[\"?y\"]", "[[\"" UUID_D "\"],[\"" UUID_E "\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (sg :b ?y)])", ROWS("[\"?y\"]", "[[\"" UUID_B "\"],[\"" UUID_C "\"]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?x) :where (sg ?x ?y)])", ROWS("[\"(count ?x)\"]", "[[8]]"));
+    minigraf_close(db);
+}
+
+TEST(mutual_recursion)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :start true] [:a :next :b] [:b :next :c] [:c :next :d]"
+                        " [:a :name \"a\"] [:b :name \"b\"] [:c :name \"c\"] [:d :name \"d\"]])");
+    EXPECT_EXEC(db, "(rule [(even ?x) [?x :start true]])", OK);
+    EXPECT_EXEC(db, "(rule [(odd ?y) (even ?x) [?x :next ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(even ?y) (odd ?x) [?x :next ?y]])", OK);
+    EXPECT_EXEC(db, "(query [:find ?n :where (even ?x) [?x :name ?n]])", ROWS("[\"?n\"]", "[[\"a\"],[\"c\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (odd ?x) [?x :name ?n]])", ROWS("[\"?n\"]", "[[\"b\"],[\"d\"]]"));
+    /* a one-argument head derives [x :p true] */
+    EXPECT_EXEC(db, "(query [:find ?n ?v :where (odd ?x ?v) [?x :name ?n]])",
+                ROWS("[\"?n\",\"?v\"]", "[[\"b\",true],[\"d\",true]]"));
+    EXPECT_EXEC(db, "(rule [(neither ?x) [?x :name _] (not (even ?x)) (not (odd ?x))])", OK);
+    EXPECT_EXEC(db, "(query [:find ?x :where (neither ?x)])", ROWS("[\"?x\"]", "[]"));
+    minigraf_close(db);
+}
+
+TEST(constants_in_heads_and_bodies)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :k 1] [:b :k 2] [:c :parent :a] [:d :parent :b] [:c :name \"c\"] [:d :name \"d\"]])");
+    EXPECT_EXEC(db, "(rule [(flag :the-flag) [?x :k 1]])", OK);
+    EXPECT_EXEC(db, "(rule [(const ?x :yes) [?x :k 1]])", OK);
+    EXPECT_EXEC(db, "(rule [(kid-of-a ?x) [?x :parent :a]])", OK);
+    EXPECT_EXEC(db, "(query [:find ?f :where (flag ?f)])",
+                ROWS("[\"?f\"]", "[[\"04edd818-5052-5577-bf83-040c7ee73bb7\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?v :where (const ?x ?v)])", ROWS("[\"?v\"]", "[[\":yes\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?x :where (const ?x :yes)])", ROWS("[\"?x\"]", "[[\"" UUID_A "\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?x :where (const ?x :no)])", ROWS("[\"?x\"]", "[]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (kid-of-a ?x) [?x :name ?n]])", ROWS("[\"?n\"]", "[[\"c\"]]"));
+    minigraf_close(db);
+}
+
+TEST(rule_bodies_with_expressions_not_and_or)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :age 30] [:b :age 12] [:c :age 18] [:a :friend :b]"
+                        " [:a :name \"Ann\"] [:b :name \"Bob\"] [:c :name \"Cy\"]"
+                        " [:a :color :red] [:b :color :blue] [:c :color :orange]])");
+    EXPECT_EXEC(db, "(rule [(adult ?p) [?p :age ?a] [(>= ?a 18)]])", OK);
+    EXPECT_EXEC(db, "(rule [(warm ?c) [?c :name _] (or [?c :color :red] [?c :color :orange])])", OK);
+    EXPECT_EXEC(db, "(rule [(lone ?p) [?p :name _] (not-join [?p] [?p :friend ?f])])", OK);
+    EXPECT_EXEC(db, "(rule [(older ?p ?q) [?p :age ?x] [?q :age ?y] [(> ?x ?y)]])", OK);
+    EXPECT_EXEC(db, "(rule [(shout ?p ?s) [?p :age ?a] [(* ?a 2) ?s]])", OK);
+    EXPECT_EXEC(db, "(query [:find ?n :where (adult ?p) [?p :name ?n]])", ROWS("[\"?n\"]", "[[\"Ann\"],[\"Cy\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (warm ?p) [?p :name ?n]])", ROWS("[\"?n\"]", "[[\"Ann\"],[\"Cy\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (lone ?p) [?p :name ?n]])", ROWS("[\"?n\"]", "[[\"Bob\"],[\"Cy\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (older :c ?q) [?q :name ?n]])", ROWS("[\"?n\"]", "[[\"Bob\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?s :where (shout :b ?s)])", ROWS("[\"?s\"]", "[[24]]"));
+    /* rules inside the query's own not and or */
+    EXPECT_EXEC(db, "(query [:find ?n :where [?p :name ?n] (not (adult ?p))])", ROWS("[\"?n\"]", "[[\"Bob\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where [?p :name ?n] (or (lone ?p) (adult ?p))])",
+                ROWS("[\"?n\"]", "[[\"Ann\"],[\"Bob\"],[\"Cy\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where [?p :name ?n] (adult ?p) [(starts-with? ?n \"A\")]])",
+                ROWS("[\"?n\"]", "[[\"Ann\"]]"));
+    minigraf_close(db);
+}
+
+TEST(recursion_through_or_reaches_the_full_fixpoint)
+{
+    /* D9: a mixed rule is evaluated to the fixpoint of its stratum. */
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :d]])");
+    EXPECT_EXEC(db, "(rule [(r ?x ?y) (or (and [?x :edge ?y] [?x :edge ?z]) (and [?x :edge ?z] (r ?z ?y)))])", OK);
+    EXPECT_EXEC(db, "(query [:find ?y :where (r :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    minigraf_close(db);
+}
+
+TEST(aggregates_windows_order_and_limit_over_rule_results)
+{
+    MiniGrafDb *db = b6_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :name \"a\"] [:b :name \"b\"] [:c :name \"c\"]])");
+    EXPECT_EXEC(db, "(query [:find ?n (count ?y) :where (reach ?x ?y) [?x :name ?n]])",
+                ROWS("[\"?n\",\"(count ?y)\"]", "[[\"a\",3],[\"b\",2],[\"c\",1]]"));
+    EXPECT_EXEC(db, "(query [:find ?n (count ?y :over (:order-by ?n)) :where (reach ?x ?y) [?x :name ?n] [(= ?y :d)]])",
+                ROWS("[\"?n\",\"(count ?y :over ...)\"]", "[[\"a\",1],[\"b\",2],[\"c\",3]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y) :order-by [?y :desc] :limit 2])",
+                "{\"variables\":[\"?y\"],\"results\":[[\":d\"],[\":c\"]]}");
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y) :order-by [?y] :offset 1 :limit 1])",
+                "{\"variables\":[\"?y\"],\"results\":[[\":c\"]]}");
+    minigraf_close(db);
+}
+
+TEST(predicate_without_rules_matches_stored_facts)
+{
+    /* B.6 last example, 9.2 item 3 */
+    MiniGrafDb *db = b6_db();
+    EXPECT_EXEC(db, "(query [:find ?x ?y :where (edge ?x ?y)])",
+                ROWS("[\"?x\",\"?y\"]", "[[\"" UUID_A "\",\":b\"],[\"" UUID_B "\",\":c\"],[\"" UUID_C "\",\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?x :where (blocked ?x)])", ROWS("[\"?x\"]", "[[\"" UUID_D "\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?x :where (nothing ?x)])", ROWS("[\"?x\"]", "[]"));
+    minigraf_close(db);
+}
+
+TEST(rules_augment_the_stored_attribute_of_their_name)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :friend :b] [:a :knows :c]])");
+    EXPECT_EXEC(db, "(rule [(friend ?x ?y) [?x :knows ?y]])", OK);
+    EXPECT_EXEC(db, "(query [:find ?y :where (friend :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    /* without an invocation, no rule runs: only the stored fact */
+    EXPECT_EXEC(db, "(query [:find ?y :where [:a :friend ?y]])", ROWS("[\"?y\"]", "[[\":b\"]]"));
+    minigraf_close(db);
+}
+
+TEST(patterns_see_derived_facts_while_rules_are_used)
+{
+    /* 9.2 item 3, D13 */
+    MiniGrafDb *db = b6_db();
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :c ?z) [:a :reach ?y]])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?a :where (reach :a :b) [:a ?a ?v]])",
+                ROWS("[\"?a\"]", "[[\":edge\"],[\":reach\"],[\":reach\"],[\":reach\"]]"));
+    minigraf_close(db);
+}
+
+TEST(invocation_arity_is_int_028)
+{
+    MiniGrafDb *db = b6_db();
+    EXPECT_ERROR(db, "(query [:find ?x ?y ?z :where (reach ?x ?y ?z)])", "INT-028");
+    CHECK_STR_EQ(minigraf_last_error(db), "[INT-028] Rule invocation 'reach' must have 1 or 2 arguments, got 3");
+    EXPECT_ERROR(db, "(query [:find ?x :where [?x :edge _] (not (reach ?x ?y ?z))])", "INT-028");
+    EXPECT_EXEC(db, "(rule [(bad ?x) (reach ?x ?y ?z)])", OK);
+    EXPECT_ERROR(db, "(query [:find ?x :where (bad ?x)])", "INT-028");
+    minigraf_close(db);
+}
+
+TEST(limits_are_int_020)
+{
+    MiniGrafDb *db = b6_db();
+    /* round 0 derives the three edges */
+    EXPECT_ERROR(db, "(query [:find ?x ?y :where (reach ?x ?y) :max-derived-facts 2])", "INT-020");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[INT-020] Max derived facts per iteration (2) exceeded. Rule may be generating too many facts.");
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-derived-facts 3])",
+                ROWS("[\"(count ?y)\"]", "[[6]]"));
+    EXPECT_ERROR(db, "(query [:find ?x ?y :where (reach ?x ?y) :max-results 5])", "INT-020");
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-results 6])",
+                ROWS("[\"(count ?y)\"]", "[[6]]"));
+    /* queries without invocations are never limited (8.14) */
+    EXPECT_EXEC(db, "(query [:find ?y :where [:a :edge ?y] :max-results 1 :max-derived-facts 1])",
+                ROWS("[\"?y\"]", "[[\":b\"]]"));
+    minigraf_close(db);
+}
+
+TEST(limits_come_from_the_database_options)
+{
+    char *error = NULL;
+    MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"max_results\": 5}", &error);
+    REQUIRE(db != NULL); /* NULL path: in memory, limits still apply */
+    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :d]])");
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    EXPECT_ERROR(db, "(query [:find ?x ?y :where (reach ?x ?y)])", "INT-020");
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-results 6])", ROWS("[\"(count ?y)\"]", "[[6]]"));
+    minigraf_close(db);
+}
+
+TEST(head_entity_conversion)
+{
+    /* 9.2 item 1: a positive rule fails the query; a rule with not / or
+     * skips the solution. */
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :name \"a\"] [:a :age 3]])");
+    EXPECT_EXEC(db, "(rule [(by-name ?n ?x) [?x :name ?n]])", OK);
+    EXPECT_EXEC(db, "(rule [(by-name2 ?n ?x) [?x :name ?n] (not [?x :age 1])])", OK);
+    EXPECT_ERROR(db, "(query [:find ?x :where (by-name \"a\" ?x)])", "INT-001");
+    CHECK(strstr(minigraf_last_error(db), "Failed to convert entity") != NULL);
+    EXPECT_EXEC(db, "(query [:find ?x :where (by-name2 \"a\" ?x)])", ROWS("[\"?x\"]", "[]"));
+    minigraf_close(db);
+}
+
+TEST(chain_of_1000_edges_closes)
+{
+    /* 9.6: 1000 adding rounds are allowed */
+    MiniGrafDb *db = open_memory_db();
+    size_t cap = 1000 * 40 + 64, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "(transact [");
+    for (int i = 0; i < 1000; i++)
+        len += (size_t)snprintf(t + len, cap - len, "[:n%d :edge :n%d]", i, i + 1);
+    snprintf(t + len, cap - len, "])");
+    EXPECT_TRANSACT(db, t);
+    free(t);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach :n0 ?y)])", ROWS("[\"(count ?y)\"]", "[[1000]]"));
+    EXPECT_EXEC(db, "(query [:find ?x :where (reach ?x :n1)])",
+                ROWS("[\"?x\"]", "[[\"" "5082ad10-025c-51d1-b88a-e0e938021046" "\"]]") );
+    minigraf_close(db);
+}
+
+CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
+           TEST_ENTRY(negation_across_strata_b6_accessible),
+           TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
+           TEST_ENTRY(rules_read_the_records_visible_as_of),
+           TEST_ENTRY(rules_read_the_records_valid_at),
+           TEST_ENTRY(cycles_terminate),
+           TEST_ENTRY(same_generation),
+           TEST_ENTRY(mutual_recursion),
+           TEST_ENTRY(constants_in_heads_and_bodies),
+           TEST_ENTRY(rule_bodies_with_expressions_not_and_or),
+           TEST_ENTRY(recursion_through_or_reaches_the_full_fixpoint),
+           TEST_ENTRY(aggregates_windows_order_and_limit_over_rule_results),
+           TEST_ENTRY(predicate_without_rules_matches_stored_facts),
+           TEST_ENTRY(rules_augment_the_stored_attribute_of_their_name),
+           TEST_ENTRY(patterns_see_derived_facts_while_rules_are_used),
+           TEST_ENTRY(invocation_arity_is_int_028),
+           TEST_ENTRY(limits_are_int_020),
+           TEST_ENTRY(limits_come_from_the_database_options),
+           TEST_ENTRY(head_entity_conversion),
+           TEST_ENTRY(chain_of_1000_edges_closes))
