@@ -77,6 +77,18 @@ TEST(b9_unknown_root_predicate_is_qry_007)
     minigraf_close(db);
 }
 
+TEST(unary_minus_is_a_host_predicate_call)
+{
+    /* spec 8.5.1: there is no unary minus; (- ?i) calls a predicate "-" */
+    MiniGrafDb *db = b9_db();
+    EXPECT_ERROR(db, "(query [:find ?i :where [:m :i ?i] [(- ?i)]])", "QRY-007");
+    CHECK(strstr(minigraf_last_error(db), "unknown predicate: '-'") != NULL);
+    /* nested inside another operator it only drops the row */
+    EXPECT_EXEC(db, "(query [:find ?i :where [:m :i ?i] [(= (- ?i) 1)]])", RES("[\"?i\"]", "[]"));
+    EXPECT_EXEC(db, "(query [:find ?r :where [:m :i ?i] [(- 0 ?i) ?r]])", RES("[\"?r\"]", "[[-7]]"));
+    minigraf_close(db);
+}
+
 TEST(truthiness_of_filter_values)
 {
     MiniGrafDb *db = open_memory_db();
@@ -363,7 +375,8 @@ TEST(variable_attribute_patterns_use_a_hash_join)
 
 CHECK_MAIN(TEST_ENTRY(b9_arithmetic_binds_results), TEST_ENTRY(b9_failures_drop_the_row),
            TEST_ENTRY(b9_comparisons_mix_integers_and_floats), TEST_ENTRY(b9_strings_keywords_and_type_tests),
-           TEST_ENTRY(b9_unknown_root_predicate_is_qry_007), TEST_ENTRY(truthiness_of_filter_values),
+           TEST_ENTRY(b9_unknown_root_predicate_is_qry_007), TEST_ENTRY(unary_minus_is_a_host_predicate_call),
+           TEST_ENTRY(truthiness_of_filter_values),
            TEST_ENTRY(binding_onto_a_bound_variable_is_an_e1_filter),
            TEST_ENTRY(expression_placed_after_its_inputs_whatever_the_source_order),
            TEST_ENTRY(unicode_strings_compare_by_bytes), TEST_ENTRY(b4_not_removes_matching_rows),
