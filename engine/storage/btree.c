@@ -249,35 +249,20 @@ int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, size_t ks, err 
     return 0;
 }
 
-static void unpin_level(btree_cursor *c, int l) {
-    if (c->pinned[l])
-        pager_unpin(c->pg, c->node[l]);
-    c->pinned[l] = false;
-    c->node[l] = NULL;
-}
-
 void btree_cursor_free(btree_cursor *c) {
-    for (int l = 0; l < BTREE_MAX_DEPTH; l++)
-        unpin_level(c, l);
     if (c->pages)
         pager_scratch_give(c->pg, c->pages);
     c->pages = NULL;
 }
 
 static uint8_t *level(btree_cursor *c, int l) {
-    return c->node[l];
+    return c->pages + (size_t)l * FORMAT_PAGE_SIZE;
 }
 
 static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
     if (l >= BTREE_MAX_DEPTH)
         return corrupt(e, pgno);
-    unpin_level(c, l);
-    /* Borrowing a cached page instead of copying it: a point query reads
-     * tens of pages, and the 4 KiB copies were its largest fixed cost. */
-    const uint8_t *page;
-    int rc = pager_read_pin(c->pg, pgno, c->pages + (size_t)l * FORMAT_PAGE_SIZE, &page,
-                            &c->pinned[l], e);
-    c->node[l] = (uint8_t *)(uintptr_t)page; /* never written through */
+    int rc = pager_read(c->pg, pgno, level(c, l), e);
     if (rc == 0)
         rc = check_node(level(c, l), c->key_size, pgno, e);
     if (rc == 0)

@@ -35,10 +35,6 @@ typedef struct btree_cursor {
     int depth;
     uint16_t idx[BTREE_MAX_DEPTH]; /* branch: current child; leaf: next key */
     uint8_t *pages;                /* BTREE_MAX_DEPTH page copies */
-    /* Level l's node: a page borrowed from the page cache (pinned[l]) or
-     * level l of `pages`. Only ever read through the cursor. */
-    uint8_t *node[BTREE_MAX_DEPTH];
-    bool pinned[BTREE_MAX_DEPTH];
 } btree_cursor;
 
 int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, size_t key_size, err *e);

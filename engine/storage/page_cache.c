@@ -1,7 +1,6 @@
 #include "storage/page_cache.h"
 
 #include <pthread.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,11 +10,6 @@ typedef struct entry {
     uint32_t pgno;
     struct entry *hnext;            /* bucket chain */
     struct entry *newer, *older;    /* LRU list */
-    /* Readers borrowing the page (page_cache_pin). A pinned entry is never
-     * evicted nor overwritten: when it must leave the cache it is unlinked
-     * (orphaned) and freed by its last unpin. */
-    unsigned pins;
-    bool orphan;
     uint8_t page[FORMAT_PAGE_SIZE];
 } entry;
 
@@ -112,65 +106,24 @@ bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst) {
     return e != NULL;
 }
 
-/* Takes e out of the cache: freed now, or by its last unpin. */
-static void remove_entry(page_cache *c, entry *e) {
-    lru_unlink(c, e);
-    hash_unlink(c, e);
-    c->count--;
-    if (e->pins)
-        e->orphan = true;
-    else
-        free(e);
-}
-
-/* The entry to fill: a new one while below capacity, else the oldest
- * unpinned one (NULL when every entry is pinned: the page is not cached). */
+/* The entry to fill: a new one while below capacity, else the oldest. */
 static entry *take_slot(page_cache *c) {
     if (c->count < c->capacity) {
-        entry *e = calloc(1, sizeof *e);
-        if (e) {
+        entry *e = malloc(sizeof *e);
+        if (e)
             c->count++;
+        if (e || !c->oldest)
             return e;
-        }
     }
     entry *e = c->oldest;
-    while (e && e->pins)
-        e = e->newer;
-    if (e) {
-        lru_unlink(c, e);
-        hash_unlink(c, e);
-    }
+    lru_unlink(c, e);
+    hash_unlink(c, e);
     return e;
-}
-
-const uint8_t *page_cache_pin(page_cache *c, uint32_t pgno) {
-    pthread_mutex_lock(&c->mu);
-    entry *e = find(c, pgno);
-    if (e) {
-        e->pins++;
-        lru_unlink(c, e);
-        lru_push(c, e);
-    }
-    pthread_mutex_unlock(&c->mu);
-    return e ? e->page : NULL;
-}
-
-void page_cache_unpin(page_cache *c, const uint8_t *page) {
-    entry *e = (entry *)(void *)((uintptr_t)page - offsetof(entry, page));
-    pthread_mutex_lock(&c->mu);
-    bool gone = --e->pins == 0 && e->orphan;
-    pthread_mutex_unlock(&c->mu);
-    if (gone)
-        free(e);
 }
 
 void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src) {
     pthread_mutex_lock(&c->mu);
     entry *e = find(c, pgno);
-    if (e && e->pins) { /* a reader holds the old bytes: keep them for it */
-        remove_entry(c, e);
-        e = NULL;
-    }
     if (e) {
         lru_unlink(c, e);
     } else {
@@ -193,8 +146,12 @@ void page_cache_drop_from(page_cache *c, uint32_t first) {
     pthread_mutex_lock(&c->mu);
     for (entry *e = c->newest; e;) {
         entry *next = e->older;
-        if (e->pgno >= first)
-            remove_entry(c, e);
+        if (e->pgno >= first) {
+            lru_unlink(c, e);
+            hash_unlink(c, e);
+            free(e);
+            c->count--;
+        }
         e = next;
     }
     pthread_mutex_unlock(&c->mu);

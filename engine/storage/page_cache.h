@@ -17,11 +17,6 @@ void page_cache_free(page_cache *c);
 
 /* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes) if cached. */
 bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst);
-/* Borrows cached page `pgno` without copying it (NULL if not cached): the
- * bytes stay valid and unchanged until page_cache_unpin, whatever is put
- * or dropped meanwhile. */
-const uint8_t *page_cache_pin(page_cache *c, uint32_t pgno);
-void page_cache_unpin(page_cache *c, const uint8_t *page);
 /* Caches a copy of `src`, evicting the least recently used page when full.
  * Out of memory only means the page is not cached. */
 void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src);

@@ -360,23 +360,6 @@ int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
     return read_committed(p, pgno, dst, e);
 }
 
-int pager_read_pin(pager *p, uint32_t pgno, uint8_t *dst, const uint8_t **out, bool *pinned,
-                   err *e) {
-    *pinned = false;
-    *out = dst;
-    bool clean = pgno >= FORMAT_FIRST_DATA_PAGE && pgno < p->committed && !find_reused(p, pgno);
-    const uint8_t *page = clean && p->cache ? page_cache_pin(p->cache, pgno) : NULL;
-    if (!page)
-        return pager_read(p, pgno, dst, e);
-    *out = page;
-    *pinned = true;
-    return 0;
-}
-
-void pager_unpin(pager *p, const uint8_t *page) {
-    page_cache_unpin(p->cache, page);
-}
-
 uint8_t *pager_dirty(pager *p, uint32_t pgno) {
     if (pgno >= p->next)
         return NULL;

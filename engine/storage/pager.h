@@ -55,13 +55,6 @@ uint8_t *pager_scratch_take(pager *p);
 /* Returns a block from pager_scratch_take (NULL: nothing). */
 void pager_scratch_give(pager *p, uint8_t *buf);
 
-/* Page `pgno` for reading without a copy where possible: *out is either a
- * page borrowed from the page cache (*pinned set; unchanged until
- * pager_unpin) or dst, into which the page was copied. */
-int pager_read_pin(pager *p, uint32_t pgno, uint8_t *dst, const uint8_t **out, bool *pinned,
-                   err *e);
-void pager_unpin(pager *p, const uint8_t *page);
-
 /* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes). */
 int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e);
 /* The writable buffer of a dirty page, or NULL when `pgno` is committed. */

@@ -254,40 +254,6 @@ TEST(second_open_of_one_file_in_a_process_fails_with_stg_025)
     temp_db_remove(&t);
 }
 
-/* A two-page cache: cursors borrow cached pages (no copy), so several open
- * at once find every entry pinned and must still read correctly, across
- * checkpoints that rewrite pages. Hundreds of entities give multi-level
- * trees. */
-TEST(two_page_cache_answers_across_checkpoints)
-{
-    temp_db_path t;
-    temp_db_make(&t);
-    char *error = NULL;
-    MiniGrafDb *db = minigraf_open_with_options(t.path, "{\"page_cache_size\":2}", &error);
-    minigraf_string_free(error);
-    REQUIRE(db != NULL);
-    for (int round = 0; round < 3; round++) {
-        char tx[16384] = "(transact [";
-        size_t len = strlen(tx);
-        for (int i = 0; i < 300; i++)
-            len += (size_t)snprintf(tx + len, sizeof tx - len, "[:e%d_%d :n %d] ", round, i, i);
-        snprintf(tx + len, sizeof tx - len, "])");
-        EXPECT_TRANSACT(db, tx);
-        EXPECT_TRANSACT(db, ALL_VALUES_TX);
-        CHECK_INT_EQ(minigraf_checkpoint(db), 0);
-        EXPECT_EXEC(db, ALL_VALUES_Q, ALL_VALUES_R);
-        EXPECT_EXEC(db, "(query [:find ?n :where [:e0_150 :n ?n]])",
-                    "{\"variables\":[\"?n\"],\"results\":[[150]]}");
-        /* A scan across many leaves re-reads its pinned branch pages. */
-        char want[128];
-        snprintf(want, sizeof want, "{\"variables\":[\"(count ?e)\"],\"results\":[[%d]]}",
-                 300 * (round + 1));
-        EXPECT_EXEC(db, "(query [:find (count ?e) :where [?e :n ?v]])", want);
-    }
-    minigraf_close(db);
-    temp_db_remove(&t);
-}
-
 CHECK_MAIN(TEST_ENTRY(checkpoint_close_reopen_keeps_every_value),
            TEST_ENTRY(close_without_checkpoint_keeps_committed_data),
            TEST_ENTRY(reopen_preserves_tx_count_history_and_retractions),
@@ -297,5 +263,4 @@ CHECK_MAIN(TEST_ENTRY(checkpoint_close_reopen_keeps_every_value),
            TEST_ENTRY(garbage_file_fails_with_storage_error),
            TEST_ENTRY(short_file_fails_with_storage_error),
            TEST_ENTRY(damaged_database_header_fails_with_storage_error),
-           TEST_ENTRY(second_open_of_one_file_in_a_process_fails_with_stg_025),
-           TEST_ENTRY(two_page_cache_answers_across_checkpoints))
+           TEST_ENTRY(second_open_of_one_file_in_a_process_fails_with_stg_025))
