@@ -111,9 +111,44 @@ static uuid128 uuid_v5_oid(const char *name, size_t len) {
     return u;
 }
 
+/* A per-thread memo of recent keyword -> UUIDv5 results. A query compares
+ * the same keyword constant with many stored refs (E4) and seeks it more
+ * than once, and each derivation is a SHA-1 (about a third of a point
+ * query's instructions before the memo). Direct-mapped, keyed by the whole
+ * keyword text, so a hit is always the exact result; per thread, so no lock. */
+#define KW_MEMO_SLOTS 16
+#define KW_MEMO_MAX 64 /* longer keywords are derived every time */
+
+typedef struct kw_memo {
+    size_t len; /* 0: empty */
+    char text[KW_MEMO_MAX];
+    uuid128 u;
+} kw_memo;
+
+static _Thread_local kw_memo memo[KW_MEMO_SLOTS];
+
+static size_t memo_slot(const char *s, size_t len) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h % KW_MEMO_SLOTS;
+}
+
+static uuid128 memo_v5(const char *keyword, size_t len) {
+    if (len > KW_MEMO_MAX)
+        return uuid_v5_oid(keyword, len);
+    kw_memo *m = &memo[memo_slot(keyword, len)];
+    if (m->len == len && memcmp(m->text, keyword, len) == 0)
+        return m->u;
+    m->u = uuid_v5_oid(keyword, len);
+    memcpy(m->text, keyword, len);
+    m->len = len;
+    return m->u;
+}
+
 uuid128 uuid_of_keyword(const char *keyword, size_t len) {
     uuid128 u;
     if (len > 0 && keyword[0] == ':' && parse_plain(keyword + 1, len - 1, &u))
         return u;
-    return uuid_v5_oid(keyword, len);
+    return len == 0 ? uuid_v5_oid(keyword, len) : memo_v5(keyword, len);
 }

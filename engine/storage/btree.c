@@ -236,19 +236,22 @@ int btree_insert(pager *pg, uint32_t *root, size_t ks, const uint8_t *key, err *
     return rc;
 }
 
+_Static_assert(BTREE_MAX_DEPTH <= PAGER_SCRATCH_PAGES, "a cursor keeps one page per level");
+
 int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, size_t ks, err *e) {
     memset(c, 0, sizeof *c);
     c->pg = pg;
     c->root = root;
     c->key_size = ks;
-    c->pages = malloc((size_t)BTREE_MAX_DEPTH * FORMAT_PAGE_SIZE);
+    c->pages = pager_scratch_take(pg);
     if (!c->pages)
         return err_set(e, ERR(INT, 0), "out of memory");
     return 0;
 }
 
 void btree_cursor_free(btree_cursor *c) {
-    free(c->pages);
+    if (c->pages)
+        pager_scratch_give(c->pg, c->pages);
     c->pages = NULL;
 }
 

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +30,11 @@ struct pager {
     freelist fl;
     uint64_t generation;
     page_cache *cache;
+    /* Spare cursor scratch blocks (pager_scratch_take), under scratch_mu:
+     * readers take and give them concurrently. */
+    pthread_mutex_t scratch_mu;
+    uint8_t *scratch[PAGER_SCRATCH_SPARES];
+    size_t scratch_n;
 };
 
 static int oom(err *e) {
@@ -45,6 +51,11 @@ static pager *pager_new(const char *path) {
         return NULL;
     p->path = strdup(path ? path : ":memory:");
     if (!p->path) {
+        free(p);
+        return NULL;
+    }
+    if (pthread_mutex_init(&p->scratch_mu, NULL) != 0) {
+        free(p->path);
         free(p);
         return NULL;
     }
@@ -98,8 +109,32 @@ void pager_close(pager *p) {
     if (p->fd >= 0)
         close(p->fd);
     page_cache_free(p->cache);
+    for (size_t i = 0; i < p->scratch_n; i++)
+        free(p->scratch[i]);
+    pthread_mutex_destroy(&p->scratch_mu);
     free(p->path);
     free(p);
+}
+
+uint8_t *pager_scratch_take(pager *p) {
+    uint8_t *buf = NULL;
+    pthread_mutex_lock(&p->scratch_mu);
+    if (p->scratch_n > 0)
+        buf = p->scratch[--p->scratch_n];
+    pthread_mutex_unlock(&p->scratch_mu);
+    return buf ? buf : malloc(PAGER_SCRATCH_SIZE);
+}
+
+void pager_scratch_give(pager *p, uint8_t *buf) {
+    if (!buf)
+        return;
+    pthread_mutex_lock(&p->scratch_mu);
+    if (p->scratch_n < PAGER_SCRATCH_SPARES) {
+        p->scratch[p->scratch_n++] = buf;
+        buf = NULL;
+    }
+    pthread_mutex_unlock(&p->scratch_mu);
+    free(buf);
 }
 
 bool pager_is_memory(const pager *p) {

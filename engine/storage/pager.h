@@ -43,6 +43,18 @@ void pager_close(pager *p);
 bool pager_is_memory(const pager *p);
 const char *pager_path(const pager *p);
 
+/* Scratch for a B+tree cursor's page copies: PAGER_SCRATCH_SIZE bytes,
+ * NULL when out of memory. A point query opens a few cursors, and a fresh
+ * 48 KiB malloc for each (cold memory, glibc's large-chunk path) was a
+ * fixed cost of every query; given-back blocks (up to PAGER_SCRATCH_SPARES)
+ * are reused instead. Thread-safe; give back before pager_close. */
+#define PAGER_SCRATCH_PAGES 12
+#define PAGER_SCRATCH_SIZE ((size_t)PAGER_SCRATCH_PAGES * FORMAT_PAGE_SIZE)
+#define PAGER_SCRATCH_SPARES 8
+uint8_t *pager_scratch_take(pager *p);
+/* Returns a block from pager_scratch_take (NULL: nothing). */
+void pager_scratch_give(pager *p, uint8_t *buf);
+
 /* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes). */
 int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e);
 /* The writable buffer of a dirty page, or NULL when `pgno` is committed. */
