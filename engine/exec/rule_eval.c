@@ -1,6 +1,7 @@
 /* Evaluating the rules a query needs (see rule_eval.h). */
 #include "exec/rule_eval.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan/conj.h"
@@ -144,19 +145,112 @@ static int drain_body(rule_eval *re, head_run *h, err *e) {
     return rc;
 }
 
+/* ---- compiled bodies, reused across rounds ------------------------------------ */
+
+/* A body's plan depends on the rule, its delta position and, through the
+ * join-order hint, on the sizes of the delta and the derived relations;
+ * the stored-attribute counts are fixed for the query. Planning again
+ * every round cost more than the rounds themselves on small fixpoints
+ * (recursive_ancestors), so a plan is kept until one of those sizes
+ * changes its order of magnitude (0, 1-9, 10-99, ...): within one the
+ * cost-based order would rarely differ, and any order gives the same
+ * answers (plan/conj.h). */
+static uint8_t size_class(size_t n) {
+    uint8_t c = 0;
+    for (; n > 0; n /= 10)
+        c++;
+    return c;
+}
+
+/* The size classes of what the hint reads (derived_rows): the delta's,
+ * then each derived relation's. */
+static void current_sizes(const where_ctx *x, uint8_t *out) {
+    out[0] = size_class(relation_view_size(&x->delta));
+    for (size_t i = 0; i < x->derived->count; i++) {
+        relation_view w = derived_view(x->derived, i);
+        out[i + 1] = size_class(relation_view_size(&w));
+    }
+}
+
+static bool sizes_match(const body_plan *bp, const where_ctx *x) {
+    uint8_t now[256];
+    if (bp->size_count > sizeof now)
+        return false;
+    current_sizes(x, now);
+    return memcmp(now, bp->sizes, bp->size_count) == 0;
+}
+
+static body_plan *find_plan(rule_eval *re, const ast_rule *rule, size_t delta_pos) {
+    for (size_t i = 0; i < re->plan_count; i++)
+        if (re->plans[i].rule == rule && re->plans[i].delta_pos == delta_pos)
+            return &re->plans[i];
+    return NULL;
+}
+
+static body_plan *new_plan(rule_eval *re, const ast_rule *rule, size_t delta_pos) {
+    if (re->plan_count == re->plan_cap) {
+        size_t cap = re->plan_cap ? re->plan_cap * 2 : 8;
+        body_plan *p = realloc(re->plans, cap * sizeof *p);
+        if (!p)
+            return NULL;
+        re->plans = p;
+        re->plan_cap = cap;
+    }
+    body_plan *bp = &re->plans[re->plan_count++];
+    *bp = (body_plan){.rule = rule, .delta_pos = delta_pos};
+    arena_init(&bp->mem);
+    return bp;
+}
+
+/* (Re)plans bp's body for the current sizes. */
+static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
+    where_ctx *x = re->x;
+    arena_free(&bp->mem);
+    bp->conj = NULL;
+    bp->size_count = x->derived->count + 1;
+    bp->sizes = arena_alloc(&bp->mem, bp->size_count);
+    if (!bp->sizes)
+        return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
+    current_sizes(x, bp->sizes);
+    plan_hint hint = rule_eval_hint(x);
+    hint.counts = &re->counts;
+    return plan_compile_body(&bp->rule->body, re->any_valid_time, x->r, &hint, &bp->mem,
+                             &bp->conj, e);
+}
+
+static int body_plan_get(rule_eval *re, const ast_rule *rule, size_t delta_pos, plan_conj **out,
+                         err *e) {
+    body_plan *bp = find_plan(re, rule, delta_pos);
+    if (bp && bp->conj && sizes_match(bp, re->x)) {
+        *out = bp->conj;
+        return 0;
+    }
+    if (!bp && !(bp = new_plan(re, rule, delta_pos)))
+        return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
+    int rc = compile_plan(re, bp, e);
+    *out = bp->conj;
+    return rc;
+}
+
+static void forget_plans(rule_eval *re) {
+    for (size_t i = 0; i < re->plan_count; i++)
+        arena_free(&re->plans[i].mem);
+    free(re->plans);
+    re->plans = NULL;
+    re->plan_count = re->plan_cap = 0;
+}
+
+/* ---- one round of one body ------------------------------------------------------ */
+
 static int eval_body(void *ctx, seminaive *sn, const ast_rule *rule, size_t delta_pos,
                      const relation_view *delta, err *e) {
     rule_eval *re = ctx;
     where_ctx *x = re->x;
     x->delta_clause = delta_clause(rule, delta_pos);
     x->delta = delta ? *delta : (relation_view){0};
-    arena a;
-    arena_init(&a);
     head_run h = {.sn = sn, .rule = rule, .mixed = is_mixed(rule)};
-    plan_conj *c;
-    plan_hint hint = rule_eval_hint(x);
-    hint.counts = &re->counts;
-    int rc = plan_compile_body(&rule->body, re->any_valid_time, x->r, &hint, &a, &c, e);
+    plan_conj *c = NULL;
+    int rc = body_plan_get(re, rule, delta_pos, &c, e);
     if (rc == 0)
         rc = frame_init(&h.f, c, e);
     if (rc == 0) {
@@ -164,7 +258,6 @@ static int eval_body(void *ctx, seminaive *sn, const ast_rule *rule, size_t delt
         rc = drain_body(re, &h, e);
         frame_free(&h.f);
     }
-    arena_free(&a);
     x->delta_clause = NULL;
     return rc;
 }
@@ -217,6 +310,7 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
 /* Frees what evaluate built, keeping the snapshot. */
 static void forget_evaluation(rule_eval *re) {
     re->x->derived = NULL;
+    forget_plans(re);
     if (re->has_derived)
         derived_free(&re->derived);
     re->has_derived = false;
@@ -251,6 +345,7 @@ int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_quer
 void rule_eval_end(rule_eval *re) {
     if (re->x)
         re->x->derived = NULL;
+    forget_plans(re);
     if (re->has_derived)
         derived_free(&re->derived);
     seminaive_free(re->sn);

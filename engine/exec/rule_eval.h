@@ -20,6 +20,17 @@
 #include "rules/seminaive.h"
 #include "rules/stratify.h"
 
+/* One rule body's compiled plan for one delta position, kept for the
+ * whole evaluation (rule_eval.c: body_plan_get). */
+typedef struct body_plan {
+    const ast_rule *rule;
+    size_t delta_pos;
+    arena mem;          /* the plan */
+    plan_conj *conj;
+    uint8_t *sizes;     /* size class of the delta and each derived relation */
+    size_t size_count;  /* at planning time */
+} body_plan;
+
 typedef struct rule_eval {
     query_rules *opts;
     const rules_program *snapshot;
@@ -32,6 +43,8 @@ typedef struct rule_eval {
     where_ctx *x;
     bool any_valid_time;
     plan_count_cache counts; /* for the plans of every round */
+    body_plan *plans;        /* compiled bodies, reused across rounds */
+    size_t plan_count, plan_cap;
 } rule_eval;
 
 /* True when q invokes a rule anywhere (not / or bodies included). */

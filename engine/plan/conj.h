@@ -112,6 +112,7 @@ typedef struct plan_hint {
 struct plan_count_cache {
     uint64_t attr[PLAN_COUNT_CACHE_SIZE];
     size_t count[PLAN_COUNT_CACHE_SIZE];
+    bool capped[PLAN_COUNT_CACHE_SIZE]; /* count[i] is a lower bound */
     size_t used;
 };
 

@@ -55,18 +55,52 @@ static size_t entity_estimate(store_reader *r, const plan_clause *c, const bool 
     return SIZE_MAX;
 }
 
-/* count_bound through the hint's cache (plan_hint.counts). */
+static size_t effective_cap(size_t cap) {
+    return cap < ESTIMATE_CAP ? cap : ESTIMATE_CAP;
+}
+
+/* A cached count standing for count_bound(.., cap), or SIZE_MAX. A count
+ * that stopped at its cap C still answers any cap <= C (the count stops
+ * there again); exact counts answer as they always did. */
+static size_t cached_count(const plan_count_cache *cc, uint64_t attr, size_t cap) {
+    for (size_t i = 0; cc && i < cc->used; i++) {
+        if (cc->attr[i] != attr)
+            continue;
+        if (!cc->capped[i])
+            return cc->count[i];
+        if (effective_cap(cap) <= cc->count[i])
+            return effective_cap(cap);
+    }
+    return SIZE_MAX;
+}
+
+static void cache_count(plan_count_cache *cc, uint64_t attr, size_t n, size_t cap) {
+    if (!cc || n == SIZE_MAX)
+        return;
+    bool capped = n >= effective_cap(cap);
+    for (size_t i = 0; i < cc->used; i++)
+        if (cc->attr[i] == attr) { /* a higher cap than the kept one */
+            cc->count[i] = n;
+            cc->capped[i] = capped;
+            return;
+        }
+    if (cc->used < PLAN_COUNT_CACHE_SIZE) {
+        cc->attr[cc->used] = attr;
+        cc->capped[cc->used] = capped;
+        cc->count[cc->used++] = n;
+    }
+}
+
+/* count_bound through the hint's cache (plan_hint.counts): a rule body
+ * is planned many times per query over one snapshot. */
 static size_t count_attribute(store_reader *r, const plan_hint *hint, const store_bound *b,
                               size_t cap) {
     plan_count_cache *cc = hint ? hint->counts : NULL;
-    for (size_t i = 0; cc && i < cc->used; i++)
-        if (cc->attr[i] == b->ids.a)
-            return cc->count[i];
-    size_t n = count_bound(r, b, cap);
-    if (cc && n < cap && n < ESTIMATE_CAP && cc->used < PLAN_COUNT_CACHE_SIZE) { /* exact counts only */
-        cc->attr[cc->used] = b->ids.a;
-        cc->count[cc->used++] = n;
-    }
+    size_t n = cached_count(cc, b->ids.a, cap);
+    if (n != SIZE_MAX)
+        return n;
+    n = count_bound(r, b, cap);
+    cache_count(cc, b->ids.a, n, cap);
     return n;
 }
 

@@ -17,9 +17,24 @@ typedef struct decoded {
     size_t len;
 } decoded;
 
+/* A recent dictionary lookup. Rule evaluation seeks the same attribute
+ * keywords and entities again on every scan it opens, round after round;
+ * the snapshot cannot change while the reader holds its lock, so a hit
+ * (found or not) is the answer the tree would give. */
+#define LOOKUP_MEMO 16
+#define LOOKUP_KEY 48 /* longer keys are not kept */
+typedef struct lookup {
+    uint8_t key[LOOKUP_KEY]; /* inline: misses must not grow the reader */
+    size_t len;
+    uint64_t id;
+    int kind, rc;
+} lookup;
+
 struct store_reader {
     store *s;
     format_header h; /* the snapshot */
+    lookup lookups[LOOKUP_MEMO];
+    size_t lookup_next; /* round-robin replacement */
     arena mem;
     decoded *memo;
     size_t memo_count, memo_cap;
@@ -80,12 +95,48 @@ uint64_t store_reader_entity_count(const store_reader *r) {
     return r->h.entity_count;
 }
 
+static const lookup *lookup_find(const store_reader *r, int kind, const void *key, size_t len) {
+    for (size_t i = 0; i < LOOKUP_MEMO; i++) {
+        const lookup *l = &r->lookups[i];
+        if (l->kind == kind && l->len == len && memcmp(l->key, key, len) == 0)
+            return l;
+    }
+    return NULL;
+}
+
+static void lookup_keep(store_reader *r, int kind, const void *key, size_t len, uint64_t id, int rc) {
+    if (len > LOOKUP_KEY)
+        return;
+    lookup *l = &r->lookups[r->lookup_next];
+    memcpy(l->key, key, len);
+    l->len = len;
+    l->id = id;
+    l->kind = kind;
+    l->rc = rc;
+    r->lookup_next = (r->lookup_next + 1) % LOOKUP_MEMO;
+}
+
+static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, uint64_t *id, err *e) {
+    const lookup *l = lookup_find(r, kind, key, len);
+    if (l) {
+        *id = l->id;
+        return l->rc;
+    }
+    uint64_t found = 0;
+    int rc = dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], kind, key, len, &found, e);
+    if (rc == 0 || rc == 1)
+        lookup_keep(r, kind, key, len, found, rc);
+    if (rc == 1)
+        *id = found;
+    return rc;
+}
+
 int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {
-    return dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], DICT_UUID, u->bytes, 16, id, e);
+    return dict_lookup(r, DICT_UUID, u->bytes, 16, id, e);
 }
 
 int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {
-    return dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], DICT_TEXT, text, len, id, e);
+    return dict_lookup(r, DICT_TEXT, text, len, id, e);
 }
 
 int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_SIZE], err *e) {
