@@ -13,12 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "fixture.h"
 #include "minigraf.h"
 
@@ -84,29 +84,6 @@ typedef struct figures {
     long peak_rss_kib, open_rss_kib;
     char note[160]; /* a row-count or content mismatch, else "" */
 } figures;
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long peak_rss_kib(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
-
-static long rss_kib(void) {
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        fclose(f);
-    }
-    return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 /* ---- expected answers, computed from the fixture's definition ---------- */
 
@@ -275,11 +252,6 @@ static long run_once(MiniGrafDb *db, const char *text, char *first, size_t size)
     return rows;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Checks the warm-up answer against what the fixture must give. */
 static void check_answer(const shape *sh, const params *p, long rows, const char *first,
                          figures *fg) {
@@ -301,9 +273,9 @@ static void time_runs(MiniGrafDb *db, const char *text, figures *fg) {
     double spent = 0;
     long runs = 0;
     while (runs < MAX_RUNS && (runs < MIN_RUNS || spent < BUDGET_S)) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         long rows = run_once(db, text, NULL, 0);
-        t[runs] = (now_s() - t0) * 1e6;
+        t[runs] = (bench_now_s() - t0) * 1e6;
         spent += t[runs] / 1e6;
         if (rows != fg->rows) {
             snprintf(fg->note, sizeof fg->note, "UNSTABLE: run %ld gave %ld rows, first %ld",
@@ -312,7 +284,7 @@ static void time_runs(MiniGrafDb *db, const char *text, figures *fg) {
         }
         runs++;
     }
-    qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+    bench_sort_doubles(t, (size_t)runs);
     fg->runs = runs;
     fg->min_us = t[0];
     fg->max_us = t[runs - 1];
@@ -328,7 +300,7 @@ static void measure_shape(const char *path, const shape *sh, const params *p, fi
         snprintf(fg->note, sizeof fg->note, "cannot open %s", path);
         return;
     }
-    fg->open_rss_kib = rss_kib();
+    fg->open_rss_kib = bench_rss_kib();
     fg->rows = run_once(db, text, first, sizeof first);
     for (int i = 1; i < WARMUP_RUNS && fg->rows >= 0; i++)
         run_once(db, text, NULL, 0);
@@ -338,7 +310,7 @@ static void measure_shape(const char *path, const shape *sh, const params *p, fi
         fg->ok = fg->runs > 0;
     }
     minigraf_close(db);
-    fg->peak_rss_kib = peak_rss_kib();
+    fg->peak_rss_kib = bench_peak_rss_kib();
 }
 
 /* Runs fn in a fresh child process and returns what it wrote to *out. */
@@ -455,9 +427,9 @@ static int bench_scale(const char *dir, long n, char **only, int only_count) {
     fixture_path(path, sizeof path, dir, n);
     if (stat(path, &st) != 0) {
         printf("building the %ld-fact fixture into %s ...\n", n, path);
-        double t0 = now_s();
+        double t0 = bench_now_s();
         fixture_build(path, n);
-        printf("built in %.1f s\n", now_s() - t0);
+        printf("built in %.1f s\n", bench_now_s() - t0);
     }
     params p;
     init_params(path, n, &p);

@@ -9,90 +9,22 @@
  *
  * p50 / p99 per shape, and the peak RSS of one process per shape and
  * scale (fork), so RSS per derived fact is honest. The envelope fixture is
- * built in memory here with the facts of BENCHMARKS.md §1 (the rule shapes
- * read :manager only).
+ * built in memory by fixture.c with the facts of BENCHMARKS.md §1, without
+ * the hot entity (the rule shapes read :manager only).
  *
  *   bench_rules [N ...]        (default N: 100000 1000000) */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+#include "fixture.h"
 #include "minigraf.h"
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long peak_rss_kib(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
-
-static void run(MiniGrafDb *db, const char *text) {
-    char *out = minigraf_execute(db, text);
-    if (!out) {
-        fprintf(stderr, "failed: %.200s\n%s\n", text, minigraf_last_error(db));
-        exit(1);
-    }
-    minigraf_string_free(out);
-}
-
-typedef struct text {
-    char *p;
-    size_t len, cap;
-} text;
-
-static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(text *t, const char *fmt, ...) {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        t->cap = t->cap * 2 + (size_t)n + 64;
-        t->p = realloc(t->p, t->cap);
-    }
-}
-
 /* ---- fixtures ----------------------------------------------------------------- */
-
-static void envelope_batch(MiniGrafDb *db, long from, long to, long entities, text *t) {
-    t->len = 0;
-    put(t, "(transact [");
-    for (long i = from; i < to; i++) {
-        put(t, "[:p%ld :name \"p%ld\"][:p%ld :age %ld][:p%ld :group %ld][:p%ld :follows :p%ld]", i, i,
-            i, i % 90, i, i % 100, i, (7919 * i + 1) % entities);
-        if (i >= 1)
-            put(t, "[:p%ld :manager :p%ld]", i, i / 10);
-    }
-    put(t, "])");
-    run(db, t->p);
-    t->len = 0;
-    put(t, "(transact {:valid-from \"2020-01-01\" :valid-to \"2023-01-01\"} [");
-    for (long i = from; i < to; i++)
-        put(t, "[:p%ld :status \"a\"]", i);
-    put(t, "])");
-    run(db, t->p);
-    t->len = 0;
-    put(t, "(transact {:valid-from \"2023-01-01\"} [");
-    for (long i = from; i < to; i++)
-        put(t, "[:p%ld :status \"b\"]", i);
-    put(t, "])");
-    run(db, t->p);
-}
 
 static const char *BOSS_RULES[] = {
     "(rule [(boss ?x ?b) [?x :manager ?b]])",
@@ -106,54 +38,47 @@ static const char *REACH_RULES[] = {
 
 static MiniGrafDb *envelope(long n) {
     MiniGrafDb *db = minigraf_open_in_memory();
-    long entities = n / 6;
-    text t = {malloc(1 << 16), 0, 1 << 16};
-    for (long i = 0; i < entities; i += 200)
-        envelope_batch(db, i, i + 200 < entities ? i + 200 : entities, entities, &t);
-    free(t.p);
+    fixture_write_envelope(db, n, 0);
     for (int r = 0; r < 2; r++)
-        run(db, BOSS_RULES[r]);
+        fixture_run(db, BOSS_RULES[r]);
     return db;
 }
 
 static MiniGrafDb *chain(long depth) {
     MiniGrafDb *db = minigraf_open_in_memory();
-    text t = {malloc(1 << 16), 0, 1 << 16};
-    put(&t, "(transact [");
+    fixture_text t;
+    fixture_text_init(&t);
+    fixture_put(&t, "(transact [");
     for (long i = 0; i < depth; i++)
-        put(&t, "[:n%ld :edge :n%ld]", i, i + 1);
-    put(&t, "])");
-    run(db, t.p);
-    free(t.p);
+        fixture_put(&t, "[:n%ld :edge :n%ld]", i, i + 1);
+    fixture_put(&t, "])");
+    fixture_run(db, t.p);
+    fixture_text_free(&t);
     for (int r = 0; r < 2; r++)
-        run(db, REACH_RULES[r]);
+        fixture_run(db, REACH_RULES[r]);
     return db;
 }
 
 /* Node k's children are 10k+1 .. 10k+10; :t0 is the root. */
 static MiniGrafDb *tree(int width, int depth) {
     MiniGrafDb *db = minigraf_open_in_memory();
-    text t = {malloc(1 << 16), 0, 1 << 16};
+    fixture_text t;
+    fixture_text_init(&t);
     long nodes = 1, level = 1;
     for (int d = 0; d < depth; d++)
         nodes += (level *= width);
-    put(&t, "(transact [");
+    fixture_put(&t, "(transact [");
     for (long k = 1; k < nodes; k++)
-        put(&t, "[:t%ld :edge :t%ld]", (k - 1) / width, k);
-    put(&t, "])");
-    run(db, t.p);
-    free(t.p);
+        fixture_put(&t, "[:t%ld :edge :t%ld]", (k - 1) / width, k);
+    fixture_put(&t, "])");
+    fixture_run(db, t.p);
+    fixture_text_free(&t);
     for (int r = 0; r < 2; r++)
-        run(db, REACH_RULES[r]);
+        fixture_run(db, REACH_RULES[r]);
     return db;
 }
 
 /* ---- measuring ---------------------------------------------------------------- */
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* Rows in a JSON result: the number of "[" after "results":[ minus one. */
 static long count_rows(const char *json) {
@@ -171,11 +96,11 @@ typedef struct figure {
 
 static void measure(MiniGrafDb *db, const char *query, int runs, figure *f) {
     double *t = calloc((size_t)runs, sizeof *t);
-    f->base_kib = peak_rss_kib();
+    f->base_kib = bench_peak_rss_kib();
     for (int i = 0; i < runs; i++) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         char *out = minigraf_execute(db, query);
-        t[i] = (now_s() - t0) * 1000.0;
+        t[i] = (bench_now_s() - t0) * 1000.0;
         if (!out) {
             fprintf(stderr, "failed: %s\n%s\n", query, minigraf_last_error(db));
             exit(1);
@@ -183,10 +108,10 @@ static void measure(MiniGrafDb *db, const char *query, int runs, figure *f) {
         f->rows = count_rows(out);
         minigraf_string_free(out);
     }
-    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    bench_sort_doubles(t, (size_t)runs);
     f->p50_ms = t[runs / 2];
     f->p99_ms = t[(runs * 99) / 100 < runs ? (runs * 99) / 100 : runs - 1];
-    f->peak_kib = peak_rss_kib();
+    f->peak_kib = bench_peak_rss_kib();
     free(t);
 }
 

@@ -9,37 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "fixture.h"
 #include "minigraf.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long peak_rss_kib(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
-
-static long rss_kib(void) {
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        fclose(f);
-    }
-    return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 static long long file_bytes(const char *p) {
     struct stat st;
@@ -55,10 +31,10 @@ typedef struct figures {
 } figures;
 
 static void build_fixture(const char *path, long n, figures *fg) {
-    double t0 = now_s();
+    double t0 = bench_now_s();
     fixture_build(path, n);
-    fg->build_s = now_s() - t0;
-    fg->build_rss_kib = peak_rss_kib();
+    fg->build_s = bench_now_s() - t0;
+    fg->build_rss_kib = bench_peak_rss_kib();
 }
 
 /* Opens in a child so the RSS is that of a fresh process. */
@@ -68,11 +44,11 @@ static void measure_open(const char *path, figures *fg) {
         exit(1);
     pid_t pid = fork();
     if (pid == 0) {
-        long before = rss_kib();
-        double t0 = now_s();
+        long before = bench_rss_kib();
+        double t0 = bench_now_s();
         MiniGrafDb *db = minigraf_open(path);
-        double ms = (now_s() - t0) * 1000;
-        long after = rss_kib();
+        double ms = (bench_now_s() - t0) * 1000;
+        long after = bench_rss_kib();
         double out[3] = {ms, (double)after, (double)(after - before)};
         if (write(fds[1], out, sizeof out) != (ssize_t)sizeof out)
             _exit(1);
@@ -110,9 +86,9 @@ static double checkpoint_after(const char *path, long facts) {
         fixture_put(&t, "])");
         fixture_run(db, t.p);
     }
-    double t0 = now_s();
+    double t0 = bench_now_s();
     minigraf_checkpoint(db);
-    double ms = (now_s() - t0) * 1000;
+    double ms = (bench_now_s() - t0) * 1000;
     minigraf_close(db);
     fixture_text_free(&t);
     return ms;
@@ -123,7 +99,7 @@ static double inserts(const char *path, long count, long per) {
     MiniGrafDb *db = path ? minigraf_open(path) : minigraf_open_in_memory();
     fixture_text t;
     fixture_text_init(&t);
-    double t0 = now_s();
+    double t0 = bench_now_s();
     for (long i = 0; i < count; i += per) {
         t.len = 0;
         fixture_put(&t, "(transact [");
@@ -132,7 +108,7 @@ static double inserts(const char *path, long count, long per) {
         fixture_put(&t, "])");
         fixture_run(db, t.p);
     }
-    double s = now_s() - t0;
+    double s = bench_now_s() - t0;
     minigraf_close(db);
     fixture_text_free(&t);
     return (double)count / s;

@@ -94,13 +94,8 @@ static void write_hot(MiniGrafDb *db) {
     }
 }
 
-void fixture_build(const char *path, long n) {
+void fixture_write_envelope(MiniGrafDb *db, long n, int checkpoints) {
     long entities = fixture_entities(n);
-    MiniGrafDb *db = minigraf_open_with_options(path, "{\"wal_checkpoint_threshold\": 0}", NULL);
-    if (!db) {
-        fprintf(stderr, "cannot create %s\n", path);
-        exit(1);
-    }
     fixture_text t;
     fixture_text_init(&t);
     long facts = 0, next_ckpt = 200000;
@@ -108,13 +103,22 @@ void fixture_build(const char *path, long n) {
         long to = i + 200 < entities ? i + 200 : entities;
         write_entities(db, i, to, entities, &t);
         facts += (to - i) * 7 - (i == 0); /* :p0 has no manager */
-        if (facts >= next_ckpt) {
+        if (checkpoints && facts >= next_ckpt) {
             minigraf_checkpoint(db);
             next_ckpt += 200000;
         }
     }
+    fixture_text_free(&t);
+}
+
+void fixture_build(const char *path, long n) {
+    MiniGrafDb *db = minigraf_open_with_options(path, "{\"wal_checkpoint_threshold\": 0}", NULL);
+    if (!db) {
+        fprintf(stderr, "cannot create %s\n", path);
+        exit(1);
+    }
+    fixture_write_envelope(db, n, 1);
     write_hot(db);
     minigraf_checkpoint(db);
     minigraf_close(db);
-    fixture_text_free(&t);
 }

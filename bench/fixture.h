@@ -31,6 +31,11 @@ long fixture_entity_txs(long n);
  * `:as-of tx_half` sees exactly the first half of the batches' entities. */
 long fixture_tx_half(long n);
 
+/* Writes the fixture's n facts (entities only, no hot entity) into `db`,
+ * in transactions of 200 entities; with `checkpoints`, a checkpoint every
+ * 200K facts. */
+void fixture_write_envelope(MiniGrafDb *db, long n, int checkpoints);
+
 /* Builds the fixture with n facts (plus the hot entity) into a new file at
  * `path`: transactions of 200 entities, a checkpoint every 200K facts and
  * at the end. */
