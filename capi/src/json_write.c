@@ -138,19 +138,24 @@ void json_write_columns(buf *out, const result_set *r)
     buf_putc(out, ']');
 }
 
+void json_write_row(buf *out, const value *row, size_t columns, int typed)
+{
+    buf_putc(out, '[');
+    for (size_t c = 0; c < columns; c++) {
+        if (c)
+            buf_putc(out, ',');
+        json_write_value(out, &row[c], typed);
+    }
+    buf_putc(out, ']');
+}
+
 void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed)
 {
-    size_t columns = result_column_count(r);
     buf_putc(out, '[');
     for (size_t i = 0; i < count; i++) {
-        const value *row = result_row(r, first + i);
-        buf_puts(out, i ? ",[" : "[");
-        for (size_t c = 0; c < columns; c++) {
-            if (c)
-                buf_putc(out, ',');
-            json_write_value(out, &row[c], typed);
-        }
-        buf_putc(out, ']');
+        if (i)
+            buf_putc(out, ',');
+        json_write_row(out, result_row(r, first + i), result_column_count(r), typed);
     }
     buf_putc(out, ']');
 }
