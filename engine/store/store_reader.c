@@ -32,7 +32,7 @@ typedef struct lookup {
 
 #define UUID_SLOTS 256
 typedef struct uuid_slot {
-    uint64_t loc; /* 0: empty (no entry lives at the start of page 0) */
+    uint64_t loc;
     uuid128 u;
 } uuid_slot;
 
@@ -47,7 +47,8 @@ struct store_reader {
     htab memo_map;
     uint8_t *scratch; /* one page */
     uint32_t scratch_pgno; /* the dictionary page it holds, 0: none */
-    uuid_slot uuids[UUID_SLOTS];
+    uuid_slot *uuids; /* allocated at the first UUID, never zeroed: */
+    uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
 };
 
 struct store_scan {
@@ -88,6 +89,7 @@ void store_reader_close(store_reader *r) {
     htab_free(&r->memo_map);
     free(r->memo);
     free(r->scratch);
+    free(r->uuids);
     free(r);
 }
 
@@ -216,17 +218,24 @@ static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out,
  * life (a scan of every entity would hold them all): a small cache serves
  * entities met again, the kept scratch page those met in storage order. */
 static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
-    uuid_slot *slot = &r->uuids[loc_hash(loc) % UUID_SLOTS];
-    if (slot->loc != loc) {
-        const uint8_t *bytes;
-        size_t len;
-        int rc = read_entry(r, loc, DICT_UUID, &bytes, &len, e);
-        if (rc != 0)
-            return rc;
-        slot->loc = loc;
-        memcpy(slot->u.bytes, bytes, 16);
+    if (!r->uuids)
+        r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
+    size_t i = loc_hash(loc) % UUID_SLOTS;
+    uint64_t bit = UINT64_C(1) << (i % 64);
+    if (r->uuids && (r->uuid_filled[i / 64] & bit) && r->uuids[i].loc == loc) {
+        *u = r->uuids[i].u;
+        return 0;
     }
-    *u = slot->u;
+    const uint8_t *bytes;
+    size_t len;
+    int rc = read_entry(r, loc, DICT_UUID, &bytes, &len, e);
+    if (rc != 0)
+        return rc;
+    memcpy(u->bytes, bytes, 16);
+    if (r->uuids) { /* out of memory only means no cache */
+        r->uuids[i] = (uuid_slot){loc, *u};
+        r->uuid_filled[i / 64] |= bit;
+    }
     return 0;
 }
 
