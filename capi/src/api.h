@@ -25,8 +25,7 @@ struct MiniGrafDb {
 };
 
 struct MiniGrafCursor {
-    result_set *rows;
-    size_t next_row;
+    db_cursor *rows; /* independent of the MiniGrafDb once open */
     int format;
     err last;
 };
