@@ -27,6 +27,7 @@ struct MiniGrafDb {
 struct MiniGrafCursor {
     db_cursor *rows; /* independent of the MiniGrafDb once open */
     int format;
+    bool failed; /* an error ended the rows: `last` keeps it */
     err last;
 };
 

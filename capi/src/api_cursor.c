@@ -84,17 +84,20 @@ static void batch_row(void *ctx, const value *row)
 }
 
 /* Rows come from the query as it runs (or from memory when the answer was
- * computed whole); a failure part-way drops the batch. */
+ * computed whole); a failure part-way drops the batch, and every later
+ * call returns NULL with the same error. */
 char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows)
 {
-    if (!cursor_begin(c))
+    if (!handles_live(c, HANDLE_CURSOR) || c->failed)
         return NULL;
+    err_clear(&c->last);
     batch b = {.columns = result_column_count(db_cursor_columns(c->rows)),
                .typed = c->format == MINIGRAF_FORMAT_TYPED};
     buf_init(&b.out);
     int rc;
     db_cursor_read(c->rows, max_rows == 0 ? 1 : max_rows, batch_row, &b, &rc, &c->last);
     if (rc != 0 || b.rows == 0) {
+        c->failed = rc != 0;
         buf_free(&b.out);
         return NULL;
     }

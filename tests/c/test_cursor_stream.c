@@ -190,8 +190,8 @@ TEST(memory_limit_reached_mid_stream_is_reported_by_next_batch)
     CHECK_INT_EQ(minigraf_cursor_last_error_code(c), QRY_012);
     CHECK(minigraf_cursor_last_error(c) != NULL &&
           strncmp(minigraf_cursor_last_error(c), "[QRY-012]", 9) == 0);
-    CHECK_INT_EQ(read_rows(c, 10), 0); /* then the end */
-    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0);
+    CHECK_INT_EQ(read_rows(c, 10), -1); /* the error stays */
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), QRY_012);
     minigraf_cursor_free(c);
     minigraf_close(db);
 }
