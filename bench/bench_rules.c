@@ -12,7 +12,10 @@
  * built in memory by fixture.c with the facts of BENCHMARKS.md §1, without
  * the hot entity (the rule shapes read :manager only).
  *
- *   bench_rules [N ...]        (default N: 100000 1000000) */
+ *   bench_rules [N ...]        (default N: 100000 1000000)
+ *
+ * BENCH_SHAPE=name runs only the shapes of that name, BENCH_RUNS=n runs
+ * each query n times (profiling). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,11 +128,17 @@ static void report(const char *shape, long scale, const figure *f) {
 /* One shape in its own process: fixture, then the query `runs` times. */
 static void shape(const char *name, long scale, MiniGrafDb *(*make)(long), const char *query,
                   int runs) {
+    const char *only = getenv("BENCH_SHAPE");
+    if (only && strcmp(only, name) != 0)
+        return;
+    const char *force_runs = getenv("BENCH_RUNS");
+    if (force_runs && atoi(force_runs) > 0)
+        runs = atoi(force_runs);
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
         MiniGrafDb *db = make(scale);
-        figure f;
+        figure f = {0};
         measure(db, query, runs, &f);
         report(name, scale, &f);
         minigraf_close(db);

@@ -301,7 +301,13 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
     re->has_derived = rc == 0;
     if (rc == 0) {
         re->x->derived = &re->derived;
+        /* Bodies hash and compare the same keywords over and over (E2
+         * needs their UUID, a SHA-1). The scope closes before this call
+         * returns, on this thread. */
+        uuid_cache kw;
+        uuid_cache_begin(&kw);
         rc = seminaive_run(re->sn, eval_body, re, e);
+        uuid_cache_end(&kw);
         re->opts->derived = seminaive_fact_count(re->sn);
     }
     return rc;
