@@ -42,6 +42,9 @@ typedef struct where_ctx {
     const struct derived_facts *derived;
     const ast_clause *delta_clause;
     relation_view delta;
+    /* Hash join tables of stored patterns kept for the whole rule
+     * evaluation (exec/hj_table.h), or NULL: none kept. */
+    struct hj_cache *tables;
 } where_ctx;
 
 /* The row being built in one conjunction. */

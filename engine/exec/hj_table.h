@@ -1,0 +1,64 @@
+/* The table of a hash join (exec/op_hashjoin.c): the records of one
+ * pattern read once, chained by the E2 hash of one position (the join
+ * relation), charged to the query's meter while it lives.
+ *
+ * Rule evaluation reads the same stored pattern in every semi-naive round;
+ * an hj_cache keeps such tables for the whole evaluation (exec/derived.h),
+ * so the stored records a body joins are read once per evaluation instead
+ * of once per round. */
+#ifndef MG_EXEC_HJ_TABLE_H
+#define MG_EXEC_HJ_TABLE_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "exec/meter.h"
+#include "model/fact.h"
+
+#define HJ_END SIZE_MAX
+
+typedef struct hj_entry {
+    value vals[3];
+    fact rec;
+    size_t next; /* chain, HJ_END at the end */
+} hj_entry;
+
+typedef struct hj_table {
+    int key_pos; /* the position hashed: 1 attribute, 2 value, -1 none (one chain) */
+    hj_entry *entries;
+    size_t count, cap;
+    size_t *heads, head_mask;
+    meter *m;
+    size_t charged;
+} hj_table;
+
+void hj_table_init(hj_table *t, int key_pos, meter *m);
+void hj_table_free(hj_table *t);
+/* Appends one record (before hj_table_index). QRY-012, INT-000. */
+int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e);
+/* Chains the entries by their key; once, after the last append. INT-000. */
+int hj_table_index(hj_table *t, err *e);
+/* The first entry whose key may be E2-equal to `key` (NULL: key_pos is
+ * -1), HJ_END when none; then follow `next`. */
+size_t hj_table_first(const hj_table *t, const value *key);
+
+/* Tables by the clause they read and the position they hash. */
+typedef struct hj_cached {
+    const void *clause;
+    hj_table t;
+} hj_cached;
+
+typedef struct hj_cache {
+    hj_cached **items; /* stable addresses: tables are borrowed by operators */
+    size_t count, cap;
+} hj_cache;
+
+void hj_cache_init(hj_cache *c);
+void hj_cache_free(hj_cache *c);
+/* The built table of (clause, key_pos), or NULL. */
+hj_table *hj_cache_find(const hj_cache *c, const void *clause, int key_pos);
+/* Keeps `t` (moved in: the cache owns it from then on) and returns its
+ * address, or NULL out of memory (then `t` is left to the caller). */
+hj_table *hj_cache_put(hj_cache *c, const void *clause, hj_table *t);
+
+#endif
