@@ -217,7 +217,7 @@ static uint32_t derived_first(pattern_scan *ps) {
 static uint32_t derived_after(const pattern_scan *ps, uint32_t row) {
     switch (ps->seek) {
     case SEEK_ENTITY: return relation_next_entity(&ps->view, row);
-    case SEEK_VALUE: return relation_next_value(&ps->view, row);
+    case SEEK_VALUE: return relation_next_value(&ps->view, row, &ps->v);
     case SEEK_ALL: break;
     }
     return row + 1 < ps->view.hi ? row + 1 : RELATION_END;
