@@ -78,14 +78,14 @@ void hj_cache_free(hj_cache *c) {
     hj_cache_init(c);
 }
 
-hj_table *hj_cache_find(const hj_cache *c, const void *clause, int key_pos) {
+hj_table *hj_cache_find(const hj_cache *c, const value *attr, int key_pos) {
     for (size_t i = 0; i < c->count; i++)
-        if (c->items[i]->clause == clause && c->items[i]->t.key_pos == key_pos)
+        if (c->items[i]->t.key_pos == key_pos && value_identical(&c->items[i]->attr, attr))
             return &c->items[i]->t;
     return NULL;
 }
 
-hj_table *hj_cache_put(hj_cache *c, const void *clause, hj_table *t) {
+hj_table *hj_cache_put(hj_cache *c, const value *attr, hj_table *t) {
     if (c->count == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 8;
         hj_cached **n = realloc(c->items, cap * sizeof *n);
@@ -97,7 +97,7 @@ hj_table *hj_cache_put(hj_cache *c, const void *clause, hj_table *t) {
     hj_cached *it = malloc(sizeof *it);
     if (!it)
         return NULL;
-    *it = (hj_cached){clause, *t};
+    *it = (hj_cached){*attr, *t};
     c->items[c->count++] = it;
     return &it->t;
 }

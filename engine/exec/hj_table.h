@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "exec/meter.h"
 #include "model/fact.h"
+#include "model/value.h"
 
 #define HJ_END SIZE_MAX
 
@@ -42,9 +43,10 @@ int hj_table_index(hj_table *t, err *e);
  * -1), HJ_END when none; then follow `next`. */
 size_t hj_table_first(const hj_table *t, const value *key);
 
-/* Tables by the clause they read and the position they hash. */
+/* Tables of whole stored attributes, by the attribute (a Keyword) and
+ * the position they hash. */
 typedef struct hj_cached {
-    const void *clause;
+    value attr;
     hj_table t;
 } hj_cached;
 
@@ -55,10 +57,10 @@ typedef struct hj_cache {
 
 void hj_cache_init(hj_cache *c);
 void hj_cache_free(hj_cache *c);
-/* The built table of (clause, key_pos), or NULL. */
-hj_table *hj_cache_find(const hj_cache *c, const void *clause, int key_pos);
+/* The built table of (attr, key_pos), or NULL. */
+hj_table *hj_cache_find(const hj_cache *c, const value *attr, int key_pos);
 /* Keeps `t` (moved in: the cache owns it from then on) and returns its
  * address, or NULL out of memory (then `t` is left to the caller). */
-hj_table *hj_cache_put(hj_cache *c, const void *clause, hj_table *t);
+hj_table *hj_cache_put(hj_cache *c, const value *attr, hj_table *t);
 
 #endif

@@ -42,12 +42,22 @@ static bool delta_value_join(const where_ctx *x, const frame *f, const plan_item
            it->pc.pattern->v.kind != TERM_CONST && position_known(f, it, 2, step);
 }
 
+/* A rule body's first pattern with neither entity nor value known scans
+ * its attribute in every round: when its table is kept for the whole
+ * evaluation, the records are read and decoded once. */
+static bool kept_scan(const where_ctx *x, const frame *f, const plan_item *it, size_t step) {
+    return step == 1 && !position_known(f, it, 0, step) && !position_known(f, it, 2, step) &&
+           op_hashjoin_kept(x, it);
+}
+
 static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child) {
     const plan_item *it = &f->p->items[item];
     size_t step = f->p->step_of[item];
     bool attr_const = plan_pattern_term(it->pc.pattern, 1)->kind == TERM_CONST;
     if (step > 1 && !position_known(f, it, 0, step) &&
         (!position_known(f, it, 2, step) || delta_value_join(x, f, it, step)))
+        return op_hashjoin_new(x, f, item, child);
+    if (kept_scan(x, f, it, step))
         return op_hashjoin_new(x, f, item, child);
     if (step > 1 && it->kind == PK_PATTERN && attr_const && !position_known(f, it, 0, step) &&
         value_known_as_entity(f, it, step))

@@ -45,28 +45,35 @@ static int read_pattern(op_hashjoin *h, hj_table *t, err *e) {
 }
 
 /* A pattern on a stored attribute that no rule derives reads the same
- * records in every round of a rule evaluation. */
-static bool stored_only(const where_ctx *x, const plan_item *it) {
-    const term *a = &it->pc.pattern->a;
-    return x->tables && it->kind == PK_PATTERN && a->kind == TERM_CONST &&
-           a->constant.type == VT_KEYWORD &&
-           (!x->derived || derived_find(x->derived, &a->constant, false) < 0);
+ * records in every round of a rule evaluation: all the attribute's
+ * records (the table reads no other constant, and a hash join's entity
+ * and value are never constants), the same in every body that reads it. */
+static bool any_value(const term *t) {
+    return t->kind == TERM_VAR || t->kind == TERM_WILDCARD;
+}
+
+bool op_hashjoin_kept(const where_ctx *x, const plan_item *it) {
+    const ast_pattern *p = it->pc.pattern;
+    return x->tables && it->kind == PK_PATTERN && p->a.kind == TERM_CONST &&
+           p->a.constant.type == VT_KEYWORD && any_value(&p->e) && any_value(&p->v) &&
+           (!x->derived || derived_find(x->derived, &p->a.constant, false) < 0);
 }
 
 static int hj_build(op_hashjoin *h, err *e) {
     const plan_item *it = &h->f->p->items[h->item];
-    if (!stored_only(h->x, it)) {
+    if (!op_hashjoin_kept(h->x, it)) {
         hj_table_free(&h->own);
         int rc = read_pattern(h, &h->own, e);
         h->t = rc == 0 ? &h->own : NULL;
         return rc;
     }
-    if ((h->t = hj_cache_find(h->x->tables, it->clause, h->key_pos)))
+    const value *attr = &it->pc.pattern->a.constant;
+    if ((h->t = hj_cache_find(h->x->tables, attr, h->key_pos)))
         return 0;
     hj_table t;
     hj_table_init(&t, h->key_pos, h->x->m);
     int rc = read_pattern(h, &t, e);
-    if (rc == 0 && !(h->t = hj_cache_put(h->x->tables, it->clause, &t)))
+    if (rc == 0 && !(h->t = hj_cache_put(h->x->tables, attr, &t)))
         rc = err_set(e, ERR(INT, 0), "out of memory");
     if (rc != 0)
         hj_table_free(&t);
