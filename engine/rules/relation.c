@@ -24,8 +24,6 @@ struct relation_value {
 
 void relation_init(relation *r, meter *m) {
     memset(r, 0, sizeof *r);
-    htab_init(&r->rows_by_pair);
-    htab_init(&r->entity_ids);
     htab_init(&r->value_ids);
     htab_init(&r->values_by_class);
     arena_init(&r->strings);
@@ -36,8 +34,8 @@ void relation_free(relation *r) {
     free(r->rows);
     free(r->entities);
     free(r->values);
-    htab_free(&r->rows_by_pair);
-    htab_free(&r->entity_ids);
+    free(r->rows_by_pair.slots);
+    free(r->entity_ids.slots);
     htab_free(&r->value_ids);
     htab_free(&r->values_by_class);
     arena_free(&r->strings);
@@ -92,9 +90,62 @@ static bool same_class(const void *ctx, uint32_t id) {
     return p->r->values[id].class_hash == p->class_hash;
 }
 
+/* ---- id sets ------------------------------------------------------------------------ */
+
+typedef uint64_t (*id_hash_fn)(const relation *r, uint32_t id);
+
+static uint32_t idset_find(const relation_idset *s, uint64_t hash, htab_eq_fn eq, const probe *p) {
+    if (s->cap == 0)
+        return HTAB_NONE;
+    uint32_t mask = s->cap - 1;
+    for (uint32_t i = (uint32_t)hash & mask;; i = (i + 1) & mask) {
+        if (s->slots[i] == RELATION_END)
+            return HTAB_NONE;
+        if (eq(p, s->slots[i]))
+            return s->slots[i];
+    }
+}
+
+static void idset_place(relation_idset *s, uint64_t hash, uint32_t id) {
+    uint32_t mask = s->cap - 1, i = (uint32_t)hash & mask;
+    while (s->slots[i] != RELATION_END)
+        i = (i + 1) & mask;
+    s->slots[i] = id;
+    s->count++;
+}
+
+/* Room for one more id at a load of at most a half. */
+static bool idset_reserve(const relation *r, relation_idset *s, id_hash_fn hash_of) {
+    if ((size_t)(s->count + 1) * 2 <= s->cap)
+        return true;
+    if (s->cap >= (UINT32_C(1) << 31))
+        return false;
+    uint32_t cap = s->cap ? s->cap * 2 : 16;
+    uint32_t *slots = malloc((size_t)cap * sizeof *slots);
+    if (!slots)
+        return false;
+    for (uint32_t i = 0; i < cap; i++)
+        slots[i] = RELATION_END;
+    relation_idset old = *s;
+    *s = (relation_idset){slots, cap, 0};
+    for (uint32_t i = 0; i < old.cap; i++)
+        if (old.slots[i] != RELATION_END)
+            idset_place(s, hash_of(r, old.slots[i]), old.slots[i]);
+    free(old.slots);
+    return true;
+}
+
+static uint64_t entity_hash_of(const relation *r, uint32_t id) {
+    return entity_hash(&r->entities[id].u);
+}
+
+static uint64_t row_hash_of(const relation *r, uint32_t id) {
+    return pair_hash(r->rows[id].entity, r->rows[id].value);
+}
+
 static uint32_t find_entity(const relation *r, const uuid128 *u) {
     probe p = {.r = r, .entity = u};
-    return htab_find(&r->entity_ids, entity_hash(u), same_entity, &p);
+    return idset_find(&r->entity_ids, entity_hash(u), same_entity, &p);
 }
 
 static uint32_t find_value(const relation *r, const value *v, uint64_t h) {
@@ -106,7 +157,7 @@ static uint32_t find_pair(const relation *r, uint32_t entity, uint32_t v) {
     if (entity == HTAB_NONE || v == HTAB_NONE)
         return HTAB_NONE;
     probe p = {.r = r, .entity_id = entity, .value_id = v};
-    return htab_find(&r->rows_by_pair, pair_hash(entity, v), same_pair, &p);
+    return idset_find(&r->rows_by_pair, pair_hash(entity, v), same_pair, &p);
 }
 
 bool relation_contains(const relation *r, const uuid128 *entity, const value *v) {
@@ -118,10 +169,11 @@ bool relation_contains(const relation *r, const uuid128 *entity, const value *v)
 
 static size_t footprint(const relation *r) {
     size_t slot = sizeof(uint64_t) + sizeof(uint32_t);
-    size_t slots = r->rows_by_pair.cap + r->entity_ids.cap + r->value_ids.cap +
-                   r->values_by_class.cap;
+    size_t slots = r->value_ids.cap + r->values_by_class.cap;
+    size_t ids = (size_t)r->rows_by_pair.cap + r->entity_ids.cap;
     return (size_t)r->cap * sizeof *r->rows + (size_t)r->entity_cap * sizeof *r->entities +
-           (size_t)r->value_cap * sizeof *r->values + slots * slot + r->strings.bytes_used;
+           (size_t)r->value_cap * sizeof *r->values + slots * slot + ids * sizeof(uint32_t) +
+           r->strings.bytes_used;
 }
 
 static int charge_growth(relation *r, err *e) {
@@ -157,10 +209,10 @@ static bool reserve(void **items, uint32_t count, uint32_t *cap, size_t size) {
  * half-indexed. */
 static bool reserve_all(relation *r, bool new_entity, bool new_value) {
     return reserve((void **)&r->rows, r->count, &r->cap, sizeof *r->rows) &&
-           htab_reserve(&r->rows_by_pair, 1) == 0 &&
+           idset_reserve(r, &r->rows_by_pair, row_hash_of) &&
            (!new_entity ||
             (reserve((void **)&r->entities, r->entity_count, &r->entity_cap, sizeof *r->entities) &&
-             htab_reserve(&r->entity_ids, 1) == 0)) &&
+             idset_reserve(r, &r->entity_ids, entity_hash_of))) &&
            (!new_value ||
             (reserve((void **)&r->values, r->value_count, &r->value_cap, sizeof *r->values) &&
              htab_reserve(&r->value_ids, 1) == 0 && htab_reserve(&r->values_by_class, 1) == 0));
@@ -179,7 +231,7 @@ static bool own_payload(relation *r, value *v) {
 static uint32_t add_entity(relation *r, const uuid128 *u) {
     uint32_t id = r->entity_count++;
     r->entities[id] = (relation_entity){*u, RELATION_END};
-    htab_insert(&r->entity_ids, entity_hash(u), id); /* reserved */
+    idset_place(&r->entity_ids, entity_hash(u), id); /* reserved */
     return id;
 }
 
@@ -217,7 +269,7 @@ int relation_add(relation *r, const uuid128 *entity, const value *v, bool *added
     r->rows[row] = (relation_tuple){ent, val, r->entities[ent].newest, r->values[val].newest};
     r->entities[ent].newest = row;
     r->values[val].newest = row;
-    htab_insert(&r->rows_by_pair, pair_hash(ent, val), row); /* reserved */
+    idset_place(&r->rows_by_pair, pair_hash(ent, val), row); /* reserved */
     *added = true;
     return charge_growth(r, e);
 }

@@ -41,6 +41,13 @@ typedef struct relation_row {
     value v;
 } relation_row;
 
+/* An open-addressing set of row or entity ids; the relation recomputes
+ * an id's hash from its item, so a slot is 4 bytes (rows are the bulk). */
+typedef struct relation_idset {
+    uint32_t *slots; /* RELATION_END: empty */
+    uint32_t cap, count;
+} relation_idset;
+
 typedef struct relation_tuple relation_tuple;
 typedef struct relation_entity relation_entity;
 typedef struct relation_value relation_value;
@@ -52,8 +59,8 @@ typedef struct relation {
     uint32_t entity_count, entity_cap;
     relation_value *values;
     uint32_t value_count, value_cap;
-    htab rows_by_pair;    /* E3 set: (entity id, value id) -> row */
-    htab entity_ids;      /* UUID -> entity id */
+    relation_idset rows_by_pair; /* E3 set: (entity id, value id) -> row */
+    relation_idset entity_ids;   /* UUID -> entity id */
     htab value_ids;       /* E3 identity -> value id */
     htab values_by_class; /* E2 hash -> newest value id of that hash */
     arena strings;
