@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/op_scan.h"
+
 #define HJ_OP_NAME "hash join"
 
 void hj_table_init(hj_table *t, int key_pos, meter *m) {
@@ -59,14 +61,33 @@ int hj_table_index(hj_table *t, err *e) {
     return 0;
 }
 
+int hj_table_read(hj_table *t, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
+    pattern_scan ps;
+    int rc = pattern_scan_open(&ps, x, it, known, e);
+    value vals[3];
+    fact rec;
+    while (rc == 1 && (rc = pattern_scan_next(&ps, vals, &rec, e)) == 1)
+        rc = hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
+    pattern_scan_close(&ps);
+    return rc != 0 ? rc : hj_table_index(t, e);
+}
+
 size_t hj_table_first(const hj_table *t, const value *key) {
     return t->heads[key ? bucket_of(t, key) : 0];
 }
 
 /* ---- the cache ------------------------------------------------------------------ */
 
+struct hj_cached {
+    value attr; /* borrowed from the rules */
+    bool has_entity;
+    uuid128 entity;
+    hj_table t;
+};
+
 void hj_cache_init(hj_cache *c) {
     memset(c, 0, sizeof *c);
+    htab_init(&c->index);
 }
 
 void hj_cache_free(hj_cache *c) {
@@ -75,17 +96,43 @@ void hj_cache_free(hj_cache *c) {
         free(c->items[i]);
     }
     free(c->items);
+    htab_free(&c->index);
     hj_cache_init(c);
 }
 
-hj_table *hj_cache_find(const hj_cache *c, const value *attr, int key_pos) {
-    for (size_t i = 0; i < c->count; i++)
-        if (c->items[i]->t.key_pos == key_pos && value_identical(&c->items[i]->attr, attr))
-            return &c->items[i]->t;
-    return NULL;
+static uint64_t key_hash(const hj_key *k) {
+    uint64_t h = value_hash_identity(k->attr) ^ (uint64_t)(k->key_pos + 2);
+    if (k->entity) {
+        value ref = value_ref(*k->entity);
+        h = h * UINT64_C(0x9e3779b97f4a7c15) ^ value_hash_identity(&ref);
+    }
+    return h;
 }
 
-hj_table *hj_cache_put(hj_cache *c, const value *attr, hj_table *t) {
+typedef struct key_probe {
+    const hj_cache *c;
+    const hj_key *k;
+} key_probe;
+
+static bool same_key(const void *ctx, uint32_t id) {
+    const key_probe *p = ctx;
+    const hj_cached *it = p->c->items[id];
+    return it->t.key_pos == p->k->key_pos && it->has_entity == (p->k->entity != NULL) &&
+           (!it->has_entity || uuid_equal(&it->entity, p->k->entity)) &&
+           value_identical(&it->attr, p->k->attr);
+}
+
+hj_table *hj_cache_find(const hj_cache *c, const hj_key *k) {
+    key_probe p = {c, k};
+    uint32_t id = htab_find(&c->index, key_hash(k), same_key, &p);
+    return id == HTAB_NONE ? NULL : &c->items[id]->t;
+}
+
+bool hj_cache_entity_room(const hj_cache *c) {
+    return c->entity_tables < HJ_CACHE_ENTITY_TABLES;
+}
+
+hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t) {
     if (c->count == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 8;
         hj_cached **n = realloc(c->items, cap * sizeof *n);
@@ -95,9 +142,14 @@ hj_table *hj_cache_put(hj_cache *c, const value *attr, hj_table *t) {
         c->cap = cap;
     }
     hj_cached *it = malloc(sizeof *it);
-    if (!it)
+    if (!it || c->count >= UINT32_MAX || htab_insert(&c->index, key_hash(k), (uint32_t)c->count) != 0) {
+        free(it);
         return NULL;
-    *it = (hj_cached){*attr, *t};
+    }
+    *it = (hj_cached){.attr = *k->attr, .has_entity = k->entity != NULL, .t = *t};
+    if (k->entity)
+        it->entity = *k->entity;
+    c->entity_tables += k->entity != NULL;
     c->items[c->count++] = it;
     return &it->t;
 }

@@ -9,9 +9,11 @@
 #ifndef MG_EXEC_HJ_TABLE_H
 #define MG_EXEC_HJ_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/htab.h"
 #include "exec/meter.h"
 #include "model/fact.h"
 #include "model/value.h"
@@ -37,30 +39,47 @@ void hj_table_init(hj_table *t, int key_pos, meter *m);
 void hj_table_free(hj_table *t);
 /* Appends one record (before hj_table_index). QRY-012, INT-000. */
 int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e);
+/* Appends the records pattern `it` reads given `known` (op_scan.h), then
+ * indexes them. */
+struct where_ctx;
+struct plan_item;
+int hj_table_read(hj_table *t, struct where_ctx *x, const struct plan_item *it,
+                  const value *known[3], err *e);
 /* Chains the entries by their key; once, after the last append. INT-000. */
 int hj_table_index(hj_table *t, err *e);
 /* The first entry whose key may be E2-equal to `key` (NULL: key_pos is
  * -1), HJ_END when none; then follow `next`. */
 size_t hj_table_first(const hj_table *t, const value *key);
 
-/* Tables of whole stored attributes, by the attribute (a Keyword) and
- * the position they hash. */
-typedef struct hj_cached {
-    value attr;
-    hj_table t;
-} hj_cached;
+/* Kept tables, by what they read: every record of a stored attribute (a
+ * Keyword), or only those of one entity under it (`entity` non-NULL);
+ * and the position they hash. */
+typedef struct hj_key {
+    const value *attr;
+    const uuid128 *entity;
+    int key_pos;
+} hj_key;
+
+typedef struct hj_cached hj_cached;
+
+/* At most this many tables of one entity are kept (each saves a seek per
+ * later round); more are sought as usual. */
+#define HJ_CACHE_ENTITY_TABLES 4096
 
 typedef struct hj_cache {
     hj_cached **items; /* stable addresses: tables are borrowed by operators */
     size_t count, cap;
+    size_t entity_tables;
+    htab index; /* key hash -> item */
 } hj_cache;
 
 void hj_cache_init(hj_cache *c);
 void hj_cache_free(hj_cache *c);
-/* The built table of (attr, key_pos), or NULL. */
-hj_table *hj_cache_find(const hj_cache *c, const value *attr, int key_pos);
+hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
+/* Whether another table of one entity may be kept. */
+bool hj_cache_entity_room(const hj_cache *c);
 /* Keeps `t` (moved in: the cache owns it from then on) and returns its
  * address, or NULL out of memory (then `t` is left to the caller). */
-hj_table *hj_cache_put(hj_cache *c, const value *attr, hj_table *t);
+hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t);
 
 #endif

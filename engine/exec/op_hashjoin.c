@@ -29,19 +29,13 @@ typedef struct op_hashjoin {
     size_t cursor;    /* next entry to try for the current row */
 } op_hashjoin;
 
+/* Every record of the pattern (its constant attribute only narrows). */
 static int read_pattern(op_hashjoin *h, hj_table *t, err *e) {
     const plan_item *it = &h->f->p->items[h->item];
     const value *known[3] = {NULL, NULL, NULL};
     if (it->pc.pattern->a.kind == TERM_CONST)
         known[1] = &it->pc.pattern->a.constant;
-    pattern_scan ps;
-    int rc = pattern_scan_open(&ps, h->x, it, known, e);
-    value vals[3];
-    fact rec;
-    while (rc == 1 && (rc = pattern_scan_next(&ps, vals, &rec, e)) == 1)
-        rc = hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
-    pattern_scan_close(&ps);
-    return rc != 0 ? rc : hj_table_index(t, e);
+    return hj_table_read(t, h->x, it, known, e);
 }
 
 /* A pattern on a stored attribute that no rule derives reads the same
@@ -67,13 +61,13 @@ static int hj_build(op_hashjoin *h, err *e) {
         h->t = rc == 0 ? &h->own : NULL;
         return rc;
     }
-    const value *attr = &it->pc.pattern->a.constant;
-    if ((h->t = hj_cache_find(h->x->tables, attr, h->key_pos)))
+    hj_key key = {&it->pc.pattern->a.constant, NULL, h->key_pos};
+    if ((h->t = hj_cache_find(h->x->tables, &key)))
         return 0;
     hj_table t;
     hj_table_init(&t, h->key_pos, h->x->m);
     int rc = read_pattern(h, &t, e);
-    if (rc == 0 && !(h->t = hj_cache_put(h->x->tables, attr, &t)))
+    if (rc == 0 && !(h->t = hj_cache_put(h->x->tables, &key, &t)))
         rc = err_set(e, ERR(INT, 0), "out of memory");
     if (rc != 0)
         hj_table_free(&t);
