@@ -100,11 +100,19 @@ void hj_cache_free(hj_cache *c) {
     hj_cache_init(c);
 }
 
+static uint64_t mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    return h ^ (h >> 33);
+}
+
 static uint64_t key_hash(const hj_key *k) {
     uint64_t h = value_hash_identity(k->attr) ^ (uint64_t)(k->key_pos + 2);
     if (k->entity) {
-        value ref = value_ref(*k->entity);
-        h = h * UINT64_C(0x9e3779b97f4a7c15) ^ value_hash_identity(&ref);
+        uint64_t a, b;
+        memcpy(&a, k->entity->bytes, 8);
+        memcpy(&b, k->entity->bytes + 8, 8);
+        h = mix(h ^ mix(a ^ mix(b)));
     }
     return h;
 }

@@ -220,7 +220,7 @@ static uuid128 cached_v5(uuid_cache *c, const char *keyword, size_t len) {
     uint32_t id = htab_find(&c->index, h, same_text, &p);
     if (id != HTAB_NONE)
         return c->entries[id].u;
-    uuid128 u = uuid_v5_oid(keyword, len);
+    uuid128 u = memo_v5(keyword, len); /* the few keywords every query sees */
     cache_put(c, h, keyword, len, u);
     return u;
 }
