@@ -27,6 +27,7 @@ void relation_init(relation *r, meter *m) {
     htab_init(&r->value_ids);
     htab_init(&r->values_by_class);
     arena_init(&r->strings);
+    r->last_entity = RELATION_END;
     r->m = m;
 }
 
@@ -251,10 +252,17 @@ static uint32_t add_value(relation *r, const value *owned, uint64_t identity_has
     return id;
 }
 
+static uint32_t find_entity_after_last(const relation *r, const uuid128 *u) {
+    if (r->last_entity != RELATION_END && uuid_equal(&r->entities[r->last_entity].u, u))
+        return r->last_entity;
+    return find_entity(r, u);
+}
+
 int relation_add(relation *r, const uuid128 *entity, const value *v, bool *added, err *e) {
     *added = false;
     uint64_t vh = value_hash_identity(v);
-    uint32_t ent = find_entity(r, entity), val = find_value(r, v, vh);
+    uint32_t ent = find_entity_after_last(r, entity), val = find_value(r, v, vh);
+    r->last_entity = ent == HTAB_NONE ? RELATION_END : ent;
     if (find_pair(r, ent, val) != HTAB_NONE)
         return 0;
     value owned = *v;
@@ -262,7 +270,7 @@ int relation_add(relation *r, const uuid128 *entity, const value *v, bool *added
         (val == HTAB_NONE && !own_payload(r, &owned)))
         return oom(e);
     if (ent == HTAB_NONE)
-        ent = add_entity(r, entity);
+        r->last_entity = ent = add_entity(r, entity);
     if (val == HTAB_NONE)
         val = add_value(r, &owned, vh);
     uint32_t row = r->count++;
