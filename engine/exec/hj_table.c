@@ -31,7 +31,7 @@ int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e) {
         return rc;
     t->charged += sizeof(hj_entry);
     if (t->count == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
+        size_t cap = t->cap ? t->cap * 2 : 4;
         hj_entry *n = realloc(t->entries, cap * sizeof *n);
         if (!n)
             return err_set(e, ERR(INT, 0), "out of memory");
@@ -42,8 +42,20 @@ int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e) {
     return 0;
 }
 
+/* Kept tables are many and small (one entity's records): no slack. */
+static void shrink_to_fit(hj_table *t) {
+    if (t->count == 0 || t->count == t->cap)
+        return;
+    hj_entry *n = realloc(t->entries, t->count * sizeof *n);
+    if (n) {
+        t->entries = n;
+        t->cap = t->count;
+    }
+}
+
 /* 2^k buckets, k from the entry count. */
 int hj_table_index(hj_table *t, err *e) {
+    shrink_to_fit(t);
     size_t n = 1;
     while (t->key_pos >= 0 && n < t->count)
         n *= 2;
