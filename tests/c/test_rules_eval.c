@@ -348,6 +348,28 @@ TEST(bodies_share_what_they_read_of_a_stored_attribute)
     minigraf_close(db);
 }
 
+TEST(kept_entity_records_check_the_bound_value)
+{
+    /* An entity's records under a stored attribute are kept after their
+     * first seek; with the value bound too, a few are walked and many are
+     * sought. Either way only the bound value joins. */
+    MiniGrafDb *db = open_memory_db();
+    char t[2048];
+    size_t len = (size_t)snprintf(t, sizeof t, "(transact [");
+    for (int i = 0; i < 20; i++)
+        len += (size_t)snprintf(t + len, sizeof t - len, "[:a :tag :t%d]", i);
+    snprintf(t + len, sizeof t - len,
+             "[:b :tag :t7] [:b :tag :t8] [:w1 :from :a] [:w1 :wants :t5] [:w2 :from :a]"
+             " [:w2 :wants :t30] [:w3 :from :b] [:w3 :wants :t7] [:w4 :from :b] [:w4 :wants :t5]])");
+    EXPECT_TRANSACT(db, t);
+    EXPECT_EXEC(db, "(rule [(match ?w ?t) [?w :from ?o] [?w :wants ?t] [?o :tag ?t]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) (match ?x ?y)])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) (match ?x ?z) (reach ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(query [:find ?t :where (reach ?w ?t)])",
+                ROWS("[\"?t\"]", "[[\":t5\"],[\":t7\"]]"));
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(negation_across_strata_b6_accessible),
            TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
@@ -369,4 +391,5 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(head_entity_conversion),
            TEST_ENTRY(chain_of_1000_edges_closes),
            TEST_ENTRY(chain_of_1001_edges_exceeds_the_cap_also_for_a_bound_call),
-           TEST_ENTRY(bodies_share_what_they_read_of_a_stored_attribute))
+           TEST_ENTRY(bodies_share_what_they_read_of_a_stored_attribute),
+           TEST_ENTRY(kept_entity_records_check_the_bound_value))
