@@ -94,12 +94,14 @@ struct hj_cached {
     value attr; /* borrowed from the rules */
     bool has_entity;
     uuid128 entity;
+    bool refused; /* remembered as not kept: `t` is empty */
     hj_table t;
 };
 
-void hj_cache_init(hj_cache *c) {
+void hj_cache_init(hj_cache *c, size_t memory_limit) {
     memset(c, 0, sizeof *c);
     htab_init(&c->index);
+    c->budget = memory_limit ? memory_limit / 4 : SIZE_MAX;
 }
 
 void hj_cache_free(hj_cache *c) {
@@ -109,7 +111,7 @@ void hj_cache_free(hj_cache *c) {
     }
     free(c->items);
     htab_free(&c->index);
-    hj_cache_init(c);
+    memset(c, 0, sizeof *c);
 }
 
 static uint64_t mix(uint64_t h) {
@@ -142,17 +144,19 @@ static bool same_key(const void *ctx, uint32_t id) {
            value_identical(&it->attr, p->k->attr);
 }
 
-hj_table *hj_cache_find(const hj_cache *c, const hj_key *k) {
+static hj_cached *lookup(const hj_cache *c, const hj_key *k) {
     key_probe p = {c, k};
     uint32_t id = htab_find(&c->index, key_hash(k), same_key, &p);
-    return id == HTAB_NONE ? NULL : &c->items[id]->t;
+    return id == HTAB_NONE ? NULL : c->items[id];
 }
 
-bool hj_cache_entity_room(const hj_cache *c) {
-    return c->entity_tables < HJ_CACHE_ENTITY_TABLES;
+const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k) {
+    const hj_cached *it = lookup(c, k);
+    return it && !it->refused ? &it->t : NULL;
 }
 
-hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t) {
+/* Adds an item for `k` holding `t` (moved in), or NULL out of memory. */
+static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused) {
     if (c->count == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 8;
         hj_cached **n = realloc(c->items, cap * sizeof *n);
@@ -166,10 +170,67 @@ hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t) {
         free(it);
         return NULL;
     }
-    *it = (hj_cached){.attr = *k->attr, .has_entity = k->entity != NULL, .t = *t};
+    *it = (hj_cached){.attr = *k->attr, .has_entity = k->entity != NULL, .refused = refused, .t = *t};
     if (k->entity)
         it->entity = *k->entity;
     c->entity_tables += k->entity != NULL;
+    c->kept_bytes += t->charged;
     c->items[c->count++] = it;
-    return &it->t;
+    return it;
+}
+
+static bool fits(const hj_cache *c, size_t bytes) {
+    return bytes <= c->budget && c->kept_bytes <= c->budget - bytes;
+}
+
+const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t) {
+    if (!fits(c, t->charged))
+        return NULL;
+    hj_cached *it = add(c, k, t, false);
+    return it ? &it->t : NULL;
+}
+
+/* Reads the records into `t` while they fit the budget. 1 read, 0 they do
+ * not fit (or not within the meter's limit), or a storage error. */
+static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan_item *it,
+                              const value *known[3], err *e) {
+    pattern_scan ps;
+    int rc = pattern_scan_open(&ps, x, it, known, e);
+    bool over = false;
+    value vals[3];
+    fact rec;
+    while (rc == 1 && (rc = pattern_scan_next(&ps, vals, &rec, e)) == 1) {
+        over = !fits(c, t->charged + sizeof(hj_entry));
+        rc = over ? 0 : hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
+    }
+    pattern_scan_close(&ps);
+    if (rc == ERR(QRY, 12)) {
+        err_clear(e);
+        return 0;
+    }
+    if (rc != 0 || over)
+        return over ? 0 : rc;
+    return hj_table_index(t, e) == 0 ? 1 : e->code;
+}
+
+int hj_cache_load(hj_cache *c, where_ctx *x, const plan_item *it, const hj_key *k,
+                  const value *known[3], const hj_table **out, err *e) {
+    const hj_cached *found = lookup(c, k);
+    *out = found && !found->refused ? &found->t : NULL;
+    if (found || (k->entity && c->entity_tables >= HJ_CACHE_ENTITY_TABLES))
+        return 0;
+    hj_table t;
+    hj_table_init(&t, k->key_pos, x->m);
+    int rc = read_within_budget(c, &t, x, it, known, e);
+    if (rc != 1)
+        hj_table_free(&t); /* refused: remembered empty */
+    if (rc > 1)
+        return rc;
+    const hj_cached *kept = add(c, k, &t, rc == 0);
+    if (!kept) {
+        hj_table_free(&t);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    *out = rc == 1 ? &kept->t : NULL;
+    return 0;
 }

@@ -66,20 +66,33 @@ typedef struct hj_cached hj_cached;
  * later round); more are sought as usual. */
 #define HJ_CACHE_ENTITY_TABLES 4096
 
+/* Kept tables stay charged to the meter for the whole evaluation, where a
+ * round used to free its tables (or stream its scans): together they keep
+ * within a quarter of the query's memory limit, and a table that would
+ * pass it is not kept (the round reads the records as it did before). */
 typedef struct hj_cache {
     hj_cached **items; /* stable addresses: tables are borrowed by operators */
     size_t count, cap;
     size_t entity_tables;
+    size_t kept_bytes, budget;
     htab index; /* key hash -> item */
 } hj_cache;
 
-void hj_cache_init(hj_cache *c);
+/* `memory_limit`: the query's (0: none). */
+void hj_cache_init(hj_cache *c, size_t memory_limit);
 void hj_cache_free(hj_cache *c);
-hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
-/* Whether another table of one entity may be kept. */
-bool hj_cache_entity_room(const hj_cache *c);
-/* Keeps `t` (moved in: the cache owns it from then on) and returns its
- * address, or NULL out of memory (then `t` is left to the caller). */
-hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t);
+/* The kept table of `k`, or NULL (not read yet, or not kept). */
+const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
+/* Keeps `t` (moved in: the cache owns it from then on) if it fits the
+ * budget and returns its address; NULL: not kept, `t` is the caller's. */
+const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t);
+/* The kept table of `k` (pattern `it` read with `known`, which must not
+ * narrow more than `k` says), reading it now if it was not read yet; NULL
+ * when it is not kept: it would pass the budget or the meter's limit, or
+ * it is one entity's and HJ_CACHE_ENTITY_TABLES are kept (the key is then
+ * remembered, so it is not read again). Returns 0 or a storage error,
+ * never QRY-012: the caller reads the records as usual instead. */
+int hj_cache_load(hj_cache *c, struct where_ctx *x, const struct plan_item *it, const hj_key *k,
+                  const value *known[3], const hj_table **out, err *e);
 
 #endif

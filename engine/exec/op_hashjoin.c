@@ -53,25 +53,23 @@ bool op_hashjoin_kept(const where_ctx *x, const plan_item *it) {
            (!x->derived || derived_find(x->derived, &p->a.constant, false) < 0);
 }
 
+/* A kept table when there is one; else the pattern is read for this
+ * operator, and kept if it may be. */
 static int hj_build(op_hashjoin *h, err *e) {
     const plan_item *it = &h->f->p->items[h->item];
-    if (!op_hashjoin_kept(h->x, it)) {
-        hj_table_free(&h->own);
-        int rc = read_pattern(h, &h->own, e);
-        h->t = rc == 0 ? &h->own : NULL;
-        return rc;
-    }
+    bool keep = op_hashjoin_kept(h->x, it);
     hj_key key = {&it->pc.pattern->a.constant, NULL, h->key_pos};
-    if ((h->t = hj_cache_find(h->x->tables, &key)))
+    if (keep && (h->t = hj_cache_find(h->x->tables, &key)))
         return 0;
-    hj_table t;
-    hj_table_init(&t, h->key_pos, h->x->m);
-    int rc = read_pattern(h, &t, e);
-    if (rc == 0 && !(h->t = hj_cache_put(h->x->tables, &key, &t)))
-        rc = err_set(e, ERR(INT, 0), "out of memory");
+    hj_table_free(&h->own);
+    int rc = read_pattern(h, &h->own, e);
     if (rc != 0)
-        hj_table_free(&t);
-    return rc;
+        return rc;
+    const hj_table *kept = keep ? hj_cache_put(h->x->tables, &key, &h->own) : NULL;
+    if (kept)
+        hj_table_init(&h->own, h->key_pos, h->x->m); /* moved into the cache */
+    h->t = kept ? kept : &h->own;
+    return 0;
 }
 
 static int hj_open(op *o, err *e) {

@@ -42,21 +42,13 @@ static int join_open(op *o, err *e) {
 static const hj_table *kept_records(op_join *j, const value *known[3], err *e, int *rc) {
     const plan_item *it = &j->f->p->items[j->item];
     uuid128 u;
+    const hj_table *t = NULL;
     *rc = 0;
     if (!known[0] || !op_hashjoin_kept(j->x, it) || !value_as_entity(known[0], &u))
         return NULL;
     hj_key key = {&it->pc.pattern->a.constant, &u, -1};
-    const hj_table *t = hj_cache_find(j->x->tables, &key);
-    if (!t && hj_cache_entity_room(j->x->tables)) {
-        hj_table built;
-        hj_table_init(&built, -1, j->x->m);
-        const value *entity_only[3] = {known[0], known[1], NULL};
-        *rc = hj_table_read(&built, j->x, it, entity_only, e);
-        if (*rc == 0 && !(t = hj_cache_put(j->x->tables, &key, &built)))
-            *rc = err_set(e, ERR(INT, 0), "out of memory");
-        if (*rc != 0)
-            hj_table_free(&built);
-    }
+    const value *entity_only[3] = {known[0], known[1], NULL};
+    *rc = hj_cache_load(j->x->tables, j->x, it, &key, entity_only, &t, e);
     return t && (!known[2] || t->count <= KEPT_WALK_MAX) ? t : NULL;
 }
 

@@ -347,7 +347,7 @@ static void forget_evaluation(rule_eval *re) {
 int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_query *q, err *e) {
     memset(re, 0, sizeof *re);
     arena_init(&re->mem);
-    hj_cache_init(&re->tables);
+    hj_cache_init(&re->tables, x->m ? x->m->limit : 0);
     re->opts = opts;
     re->x = x;
     re->any_valid_time = q->valid == VALID_ANY;

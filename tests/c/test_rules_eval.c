@@ -370,6 +370,28 @@ TEST(kept_entity_records_check_the_bound_value)
     minigraf_close(db);
 }
 
+TEST(kept_records_yield_to_the_memory_limit)
+{
+    /* Keeping :link's 3,000 records for the evaluation would take more
+     * than a quarter of the limit: the rounds read them as before, and the
+     * query fits the same limit with or without the keeping. */
+    MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"query_memory_limit\": 1500000}", NULL);
+    REQUIRE(db != NULL);
+    size_t cap = 3000 * 40 + 200, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "(transact [[:a :link :b] [:b :link :c] [:c :link :d]");
+    for (int i = 0; i < 3000; i++)
+        len += (size_t)snprintf(t + len, cap - len, "[:u%d :link :v%d]", i, i);
+    snprintf(t + len, cap - len, "])");
+    EXPECT_TRANSACT(db, t);
+    free(t);
+    EXPECT_EXEC(db, "(rule [(r ?x ?y) [?x :link ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(r ?x ?y) [?x :link ?z] (r ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (r ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[3006]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (r :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(negation_across_strata_b6_accessible),
            TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
@@ -392,4 +414,5 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(chain_of_1000_edges_closes),
            TEST_ENTRY(chain_of_1001_edges_exceeds_the_cap_also_for_a_bound_call),
            TEST_ENTRY(bodies_share_what_they_read_of_a_stored_attribute),
-           TEST_ENTRY(kept_entity_records_check_the_bound_value))
+           TEST_ENTRY(kept_entity_records_check_the_bound_value),
+           TEST_ENTRY(kept_records_yield_to_the_memory_limit))
