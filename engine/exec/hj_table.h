@@ -69,7 +69,8 @@ typedef struct hj_cached hj_cached;
 /* Kept tables stay charged to the meter for the whole evaluation, where a
  * round used to free its tables (or stream its scans): together they keep
  * within a quarter of the query's memory limit, and a table that would
- * pass it is not kept (the round reads the records as it did before). */
+ * pass it is not kept (the round reads the records as it did before). So
+ * keeping raises the meter's peak by at most that quarter. */
 typedef struct hj_cache {
     hj_cached **items; /* stable addresses: tables are borrowed by operators */
     size_t count, cap;
