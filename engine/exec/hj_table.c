@@ -184,7 +184,7 @@ static bool fits(const hj_cache *c, size_t bytes) {
 }
 
 const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t) {
-    if (!fits(c, t->charged))
+    if (!fits(c, t->charged) || lookup(c, k)) /* a key is kept or refused once */
         return NULL;
     hj_cached *it = add(c, k, t, false);
     return it ? &it->t : NULL;

@@ -85,7 +85,8 @@ void hj_cache_free(hj_cache *c);
 /* The kept table of `k`, or NULL (not read yet, or not kept). */
 const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
 /* Keeps `t` (moved in: the cache owns it from then on) if it fits the
- * budget and returns its address; NULL: not kept, `t` is the caller's. */
+ * budget and `k` was neither kept nor refused before, and returns its
+ * address; NULL: not kept, `t` is the caller's. */
 const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t);
 /* The kept table of `k` (pattern `it` read with `known`, which must not
  * narrow more than `k` says), reading it now if it was not read yet; NULL
