@@ -111,7 +111,9 @@ void hj_cache_free(hj_cache *c) {
     }
     free(c->items);
     htab_free(&c->index);
+    size_t budget = c->budget;
     memset(c, 0, sizeof *c);
+    c->budget = budget;
 }
 
 static uint64_t mix(uint64_t h) {

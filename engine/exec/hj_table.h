@@ -3,9 +3,9 @@
  * relation), charged to the query's meter while it lives.
  *
  * Rule evaluation reads the same stored pattern in every semi-naive round;
- * an hj_cache keeps such tables for the whole evaluation (exec/derived.h),
- * so the stored records a body joins are read once per evaluation instead
- * of once per round. */
+ * an hj_cache keeps such tables for the whole evaluation (where_ctx.tables,
+ * exec/rule_eval.c), so the stored records a body joins are read once per
+ * evaluation instead of once per round. */
 #ifndef MG_EXEC_HJ_TABLE_H
 #define MG_EXEC_HJ_TABLE_H
 
@@ -81,7 +81,7 @@ typedef struct hj_cache {
 
 /* `memory_limit`: the query's (0: none). */
 void hj_cache_init(hj_cache *c, size_t memory_limit);
-void hj_cache_free(hj_cache *c);
+void hj_cache_free(hj_cache *c); /* every table; the cache may be used again */
 /* The kept table of `k`, or NULL (not read yet, or not kept). */
 const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
 /* Keeps `t` (moved in: the cache owns it from then on) if it fits the
