@@ -38,14 +38,14 @@ static int read_pattern(op_hashjoin *h, hj_table *t, err *e) {
     return hj_table_read(t, h->x, it, known, e);
 }
 
-/* A pattern on a stored attribute that no rule derives reads the same
- * records in every round of a rule evaluation: all the attribute's
- * records (the table reads no other constant, and a hash join's entity
- * and value are never constants), the same in every body that reads it. */
 static bool any_value(const term *t) {
     return t->kind == TERM_VAR || t->kind == TERM_WILDCARD;
 }
 
+/* A pattern on a stored attribute that no rule derives reads the same
+ * records in every round of a rule evaluation: all the attribute's
+ * records (the table reads no other constant, and a hash join's entity
+ * and value are never constants), the same in every body that reads it. */
 bool op_hashjoin_kept(const where_ctx *x, const plan_item *it) {
     const ast_pattern *p = it->pc.pattern;
     return x->tables && it->kind == PK_PATTERN && p->a.kind == TERM_CONST &&
