@@ -4,6 +4,7 @@
  * constant or a bound variable: the seek serves), by hash join otherwise. */
 #include <stdlib.h>
 
+#include "exec/hj_table.h"
 #include "exec/op.h"
 
 static bool position_known(const frame *f, const plan_item *it, int pos, size_t step) {
@@ -42,12 +43,32 @@ static bool delta_value_join(const where_ctx *x, const frame *f, const plan_item
            it->pc.pattern->v.kind != TERM_CONST && position_known(f, it, 2, step);
 }
 
-static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child) {
+/* A rule body's first pattern with neither entity nor value known scans
+ * its attribute in every round: when its records are kept for the whole
+ * evaluation (read now if not yet, exec/hj_table.h), they are read and
+ * decoded once. 1 kept, 0 not (the scan streams), or a storage error. */
+static int kept_scan(where_ctx *x, const frame *f, const plan_item *it, size_t step, err *e) {
+    if (step != 1 || position_known(f, it, 0, step) || position_known(f, it, 2, step) ||
+        !op_hashjoin_kept(x, it))
+        return 0;
+    const value *known[3] = {NULL, &it->pc.pattern->a.constant, NULL};
+    hj_key key = {known[1], NULL, -1};
+    const hj_table *t = NULL;
+    int rc = hj_cache_load(x->tables, x, it, &key, known, &t, e);
+    return rc != 0 ? rc : t != NULL;
+}
+
+static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child, err *e) {
     const plan_item *it = &f->p->items[item];
     size_t step = f->p->step_of[item];
     bool attr_const = plan_pattern_term(it->pc.pattern, 1)->kind == TERM_CONST;
     if (step > 1 && !position_known(f, it, 0, step) &&
         (!position_known(f, it, 2, step) || delta_value_join(x, f, it, step)))
+        return op_hashjoin_new(x, f, item, child);
+    int kept = kept_scan(x, f, it, step, e);
+    if (kept > 1)
+        return NULL;
+    if (kept == 1)
         return op_hashjoin_new(x, f, item, child);
     if (step > 1 && it->kind == PK_PATTERN && attr_const && !position_known(f, it, 0, step) &&
         value_known_as_entity(f, it, step))
@@ -59,9 +80,9 @@ static op *build_item(where_ctx *x, frame *f, size_t item, op *child, err *e) {
     const plan_item *it = &f->p->items[item];
     switch (it->kind) {
     case PK_PATTERN:
-    case PK_INVOKE: return build_pattern(x, f, item, child);
+    case PK_INVOKE: return build_pattern(x, f, item, child, e);
     case PK_PSEUDO:
-        return it->correlate >= 0 ? op_pseudo_new(x, f, item, child) : build_pattern(x, f, item, child);
+        return it->correlate >= 0 ? op_pseudo_new(x, f, item, child) : build_pattern(x, f, item, child, e);
     case PK_EXPR: return op_filter_new(x, f, item, child);
     case PK_NOT: return op_antijoin_new(x, f, item, child, e);
     case PK_OR: return op_union_new(x, f, item, child, e);
