@@ -4,12 +4,39 @@
 #include <string.h>
 
 #include "storage/btree.h"
+#include "storage/varint.h"
 
 #define ENTRY_HEADER 3
 #define BIG_FLAG (UINT64_C(1) << 47)
 
+/* DICT leaf entries: varints of the zigzag differences of the hash and of
+ * the location from the previous key's (from 0 at a restart). */
+static size_t key_encode(const btree_codec *c, const uint8_t *prev, const uint8_t *key,
+                         uint8_t *out) {
+    (void)c;
+    uint64_t ph = prev ? format_get_be(prev, DICT_HASH_BYTES) : 0;
+    uint64_t pl = prev ? format_get_be(prev + DICT_HASH_BYTES, DICT_LOC_BYTES) : 0;
+    size_t n = varint_put(out, zigzag_delta(format_get_be(key, DICT_HASH_BYTES), ph));
+    return n + varint_put(out + n, zigzag_delta(format_get_be(key + DICT_HASH_BYTES, DICT_LOC_BYTES), pl));
+}
+
+static size_t key_decode(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
+                         uint8_t *key) {
+    (void)c;
+    uint64_t zh = 0, zl = 0;
+    size_t n = varint_get(in, avail, &zh), m = n ? varint_get(in + n, avail - n, &zl) : 0;
+    uint64_t h = zigzag_apply(prev ? format_get_be(prev, DICT_HASH_BYTES) : 0, zh);
+    uint64_t loc = zigzag_apply(prev ? format_get_be(prev + DICT_HASH_BYTES, DICT_LOC_BYTES) : 0, zl);
+    if (!m || h >> (8 * DICT_HASH_BYTES) || loc >> (8 * DICT_LOC_BYTES))
+        return 0;
+    format_put_be(key, h, DICT_HASH_BYTES);
+    format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
+    return n + m;
+}
+
 void dict_init(dict *d) {
     memset(d, 0, sizeof *d);
+    d->codec = (btree_codec){DICT_KEY_SIZE, key_encode, key_decode};
 }
 
 void dict_free(dict *d) {
@@ -20,6 +47,9 @@ void dict_free(dict *d) {
     dict_init(d);
 }
 
+/* The hash's high DICT_HASH_BYTES bytes key the tree: a lookup compares
+ * the heap entries of every match anyway, so a longer hash would only make
+ * the tree bigger. */
 static uint64_t entry_hash(int kind, const void *bytes, size_t len) {
     uint64_t h = UINT64_C(0xcbf29ce484222325) ^ (uint64_t)kind;
     const uint8_t *p = bytes;
@@ -29,7 +59,7 @@ static uint64_t entry_hash(int kind, const void *bytes, size_t len) {
     }
     h ^= h >> 33;
     h *= UINT64_C(0xff51afd7ed558ccd);
-    return h ^ (h >> 33);
+    return (h ^ (h >> 33)) >> (64 - 8 * DICT_HASH_BYTES);
 }
 
 static int bad_loc(err *e, uint64_t loc) {
@@ -63,8 +93,8 @@ int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
 }
 
 static void dict_key(uint8_t *key, uint64_t hash, uint64_t loc) {
-    format_put_be(key, hash, 8);
-    format_put_be(key + 8, loc, DICT_LOC_BYTES);
+    format_put_be(key, hash, DICT_HASH_BYTES);
+    format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
 }
 
 int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *bytes, size_t len,
@@ -73,15 +103,16 @@ int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *byt
     uint64_t hash = entry_hash(kind, bytes, len);
     dict_key(key, hash, 0);
     btree_cursor c;
-    int rc = btree_cursor_init(&c, pg, root, DICT_KEY_SIZE, e);
+    int rc = btree_cursor_init(&c, pg, root, &d->codec, e);
     uint8_t *scratch = rc == 0 ? malloc(FORMAT_PAGE_SIZE) : NULL;
     if (rc == 0 && !scratch)
         rc = err_set(e, ERR(INT, 0), "out of memory");
     if (rc == 0)
-        rc = btree_seek(&c, key, 8, e);
+        rc = btree_seek(&c, key, DICT_HASH_BYTES, e);
     const uint8_t *k = NULL;
-    while (rc == 0 && (rc = btree_next(&c, &k, e)) == 1 && memcmp(k, key, 8) == 0) {
-        uint64_t at = format_get_be(k + 8, DICT_LOC_BYTES);
+    while (rc == 0 && (rc = btree_next(&c, &k, e)) == 1 &&
+                       memcmp(k, key, DICT_HASH_BYTES) == 0) {
+        uint64_t at = format_get_be(k + DICT_HASH_BYTES, DICT_LOC_BYTES);
         int got_kind;
         const uint8_t *got;
         size_t got_len;
@@ -92,7 +123,7 @@ int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *byt
             break;
         }
     }
-    if (rc == 1 && (!k || memcmp(k, key, 8) != 0))
+    if (rc == 1 && (!k || memcmp(k, key, DICT_HASH_BYTES) != 0))
         rc = 0;
     free(scratch);
     btree_cursor_free(&c);
@@ -155,7 +186,7 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
         return rc;
     uint8_t key[DICT_KEY_SIZE];
     dict_key(key, entry_hash(kind, bytes, len), *loc);
-    rc = btree_insert(pg, root, DICT_KEY_SIZE, key, e);
+    rc = btree_insert(pg, root, &d->codec, key, e);
     *added = rc == 0;
     return rc;
 }

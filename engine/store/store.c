@@ -9,6 +9,7 @@
 
 #include "base/buf.h"
 #include "storage/btree.h"
+#include "store/fact_codec.h"
 #include "store/store_codec.h"
 
 /* Per-value size limits of file-backed stores (spec 4.2 item 9, v3). */
@@ -139,7 +140,7 @@ static int apply_fact(store *s, const fact *f, err *e) {
             continue;
         uint8_t key[FACT_KEY_SIZE];
         fact_key_encode(order, &ids, key);
-        rc = btree_insert(s->pg, &s->h.roots[order], FACT_KEY_SIZE, key, e);
+        rc = btree_insert(s->pg, &s->h.roots[order], fact_codec(order), key, e);
     }
     if (rc == 0)
         s->h.fact_count++;
