@@ -242,7 +242,7 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
         uint8_t *page = level(c, l);
         if (node_kind(page) == NODE_LEAF) {
             leaf_pos pos;
-            if (leaf_seek(page, c->codec, target, &pos, c->keys[c->cur]) != 0)
+            if (leaf_seek(page, c->codec, target, &pos, c->keys[c->cur], c->anchor) != 0)
                 return corrupt(e, pgno);
             c->leaf = pgno;
             c->off = pos.off;
@@ -273,6 +273,8 @@ static int next_leaf(btree_cursor *c, err *e) {
         l++;
         c->idx[l] = 0;
         if (node_kind(level(c, l)) == NODE_LEAF) {
+            if (leaf_first_key(level(c, l), c->codec, c->anchor) != 0)
+                return corrupt(e, pgno);
             leaf_pos start = leaf_begin();
             c->off = start.off;
             c->restart = start.restart;
@@ -288,7 +290,8 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
             return 0;
         int l = c->depth - 1;
         leaf_pos pos = {c->off, c->restart};
-        int rc = leaf_next(level(c, l), c->codec, &pos, c->keys[c->cur], c->keys[!c->cur]);
+        int rc = leaf_next(level(c, l), c->codec, &pos, c->keys[c->cur], c->anchor,
+                           c->keys[!c->cur]);
         if (rc < 0)
             return corrupt(e, c->leaf);
         if (rc == 1) {

@@ -69,15 +69,22 @@ int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key) {
     return decode_at(c, page, LEAF_HEADER, block_end(page, 0), NULL, key) ? 0 : -1;
 }
 
+/* What the entry at restart b is encoded against: nothing for the first,
+ * the leaf's first key (its anchor) for the others, so restart entries
+ * stay short. */
+static const uint8_t *restart_base(size_t b, const uint8_t *anchor) {
+    return b == 0 ? NULL : anchor;
+}
+
 /* The block to search for `target`: the last whose first key is not above
  * it (block 0 when none is). */
-static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *target,
-                      size_t *block) {
+static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
+                      const uint8_t *target, size_t *block) {
     uint8_t first[BTREE_MAX_KEY];
     size_t lo = 1, hi = restarts(page);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (!decode_at(c, page, restart_at(page, mid), block_end(page, mid), NULL, first))
+        if (!decode_at(c, page, restart_at(page, mid), block_end(page, mid), anchor, first))
             return -1;
         if (memcmp(first, target, c->key_size) <= 0)
             lo = mid + 1;
@@ -93,16 +100,17 @@ leaf_pos leaf_begin(void) {
 }
 
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *prev) {
+              uint8_t *prev, uint8_t *anchor) {
     size_t b;
-    if (find_block(page, c, target, &b) != 0)
+    if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, &b) != 0)
         return -1;
     uint8_t keys[2][BTREE_MAX_KEY];
     int cur = 0;
     bool have_prev = false;
     size_t off = restart_at(page, b), limit = block_end(page, b);
     while (off < limit) {
-        size_t next = decode_at(c, page, off, limit, have_prev ? keys[!cur] : NULL, keys[cur]);
+        const uint8_t *base = have_prev ? keys[!cur] : restart_base(b, anchor);
+        size_t next = decode_at(c, page, off, limit, base, keys[cur]);
         if (!next)
             return -1;
         if (memcmp(keys[cur], target, c->key_size) >= 0) {
@@ -120,15 +128,15 @@ int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, 
 }
 
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
-              uint8_t *key) {
+              const uint8_t *anchor, uint8_t *key) {
     size_t r = restarts(page), end = leaf_end(page);
     if (pos->off >= end)
         return 0;
-    bool restart = pos->restart < r && pos->off == restart_at(page, pos->restart);
-    if (restart)
-        pos->restart++;
+    const uint8_t *base = prev;
+    if (pos->restart < r && pos->off == restart_at(page, pos->restart))
+        base = restart_base(pos->restart++, anchor);
     size_t limit = pos->restart < r ? restart_at(page, pos->restart) : end;
-    size_t next = decode_at(c, page, pos->off, limit, restart ? NULL : prev, key);
+    size_t next = decode_at(c, page, pos->off, limit, base, key);
     if (!next)
         return -1;
     pos->off = next;
@@ -149,8 +157,9 @@ static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *key
     memset(page, 0, FORMAT_PAGE_PAYLOAD);
     for (i = 0; i < n; i++) {
         bool restart = i == 0 || off - block >= LEAF_BLOCK_BYTES;
+        const uint8_t *base = restart ? restart_base(r, keys) : keys + (i - 1) * ks;
         uint8_t enc[BTREE_MAX_ENTRY];
-        size_t len = c->encode(c, restart ? NULL : keys + (i - 1) * ks, keys + i * ks, enc);
+        size_t len = c->encode(c, base, keys + i * ks, enc);
         if (off + len + 2 * (r + restart) > FORMAT_PAGE_PAYLOAD || i == LEAF_MAX_ENTRIES)
             break;
         if (restart) {
@@ -182,12 +191,13 @@ typedef struct place {
     uint8_t prev[BTREE_MAX_KEY], next[BTREE_MAX_KEY];
 } place;
 
-static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *key,
-                      place *pl) {
+static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor,
+                      const uint8_t *key, place *pl) {
     size_t off = restart_at(page, b), limit = block_end(page, b);
     pl->has_prev = pl->has_next = false;
     while (off < limit) {
-        size_t next = decode_at(c, page, off, limit, pl->has_prev ? pl->prev : NULL, pl->next);
+        const uint8_t *base = pl->has_prev ? pl->prev : restart_base(b, anchor);
+        size_t next = decode_at(c, page, off, limit, base, pl->next);
         if (!next)
             return -1;
         if (memcmp(pl->next, key, c->key_size) >= 0) {
@@ -224,6 +234,8 @@ static void apply_edit(uint8_t *page, size_t b, const edit *ed) {
     memmove(page + ed->at + ed->len, page + tail, end - tail);
     memcpy(page + ed->at, ed->bytes, ed->len);
     size_t shifted_end = end + ed->len - ed->old_len;
+    if (shifted_end < end) /* before a new restart slot may take the space */
+        memset(page + shifted_end, 0, end - shifted_end);
     for (size_t i = b + 1; i < r; i++)
         put16(restart_slot(page, i), restart_at(page, i) + ed->len - ed->old_len);
     if (ed->new_restart) {
@@ -232,23 +244,22 @@ static void apply_edit(uint8_t *page, size_t b, const edit *ed) {
         put16(page + L_RESTARTS, r + 1);
         put16(restart_slot(page, b + 1), ed->restart_off);
     }
-    if (shifted_end < end)
-        memset(page + shifted_end, 0, end - shifted_end);
     put16(page + L_END, shifted_end);
     put16(page + L_COUNT, leaf_count(page) + ed->added);
 }
 
-/* Plans inserting `key` at `pl` in block b: appended to the block, as a
- * new block after a full one, or between two entries (the new key encoded
- * against its predecessor, its successor re-encoded against it). */
-static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, const place *pl,
-                        const uint8_t *key, edit *ed) {
+/* Plans inserting `key` at `pl` in block b (never before the leaf's first
+ * key: that changes the anchor): appended to the block, as a new block
+ * after a full one, or between two entries (the new key encoded against
+ * its predecessor, its successor re-encoded against it). */
+static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor,
+                        const place *pl, const uint8_t *key, edit *ed) {
     ed->at = pl->off;
     ed->added = 1;
     ed->new_restart = !pl->has_next && pl->off - restart_at(page, b) >= LEAF_BLOCK_BYTES;
     ed->restart_off = pl->off;
-    const uint8_t *prev = pl->has_prev && !ed->new_restart ? pl->prev : NULL;
-    ed->len = c->encode(c, prev, key, ed->bytes);
+    const uint8_t *base = ed->new_restart ? anchor : pl->has_prev ? pl->prev : restart_base(b, anchor);
+    ed->len = c->encode(c, base, key, ed->bytes);
     ed->old_len = 0;
     if (pl->has_next) {
         ed->old_len = pl->next_end - pl->off;
@@ -259,7 +270,7 @@ static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, con
 /* Block b has grown past LEAF_MAX_BLOCK_BYTES through inserts inside it:
  * the entry nearest its middle becomes a restart (when the page has room
  * for its standalone encoding), so seeks keep decoding few entries. */
-static int split_block(uint8_t *page, const btree_codec *c, size_t b) {
+static int split_block(uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor) {
     size_t start = restart_at(page, b), limit = block_end(page, b);
     if (limit - start <= LEAF_MAX_BLOCK_BYTES)
         return 0;
@@ -267,7 +278,8 @@ static int split_block(uint8_t *page, const btree_codec *c, size_t b) {
     int cur = 0;
     size_t off = start, next = 0;
     while (off < start + (limit - start) / 2 || off == start) {
-        next = decode_at(c, page, off, limit, off == start ? NULL : keys[!cur], keys[cur]);
+        const uint8_t *base = off == start ? restart_base(b, anchor) : keys[!cur];
+        next = decode_at(c, page, off, limit, base, keys[cur]);
         if (!next)
             return -1;
         off = next;
@@ -278,7 +290,7 @@ static int split_block(uint8_t *page, const btree_codec *c, size_t b) {
     if (!(next = decode_at(c, page, off, limit, keys[!cur], keys[cur])))
         return -1;
     edit ed = {.at = off, .old_len = next - off, .restart_off = off, .new_restart = true};
-    ed.len = c->encode(c, NULL, keys[cur], ed.bytes);
+    ed.len = c->encode(c, anchor, keys[cur], ed.bytes);
     if (edit_fits(page, &ed))
         apply_edit(page, b, &ed);
     return 0;
@@ -320,11 +332,14 @@ static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key,
     uint8_t *keys = malloc((LEAF_MAX_ENTRIES + 1) * ks);
     if (!keys)
         return 1;
+    uint8_t anchor[BTREE_MAX_KEY];
     leaf_pos at = leaf_begin();
-    int rc;
-    while (n < LEAF_MAX_ENTRIES &&
-           (rc = leaf_next(page, c, &at, n ? keys + (n - 1) * ks : NULL, keys + n * ks)) == 1)
+    int rc = leaf_first_key(page, c, anchor);
+    while (rc == 0 && n < LEAF_MAX_ENTRIES &&
+           (rc = leaf_next(page, c, &at, n ? keys + (n - 1) * ks : NULL, anchor, keys + n * ks)) == 1) {
         n++;
+        rc = 0;
+    }
     if (rc != 0) {
         free(keys);
         return -1;
@@ -340,13 +355,19 @@ static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key,
     return 0;
 }
 
-static int split_leaf(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
-                      const uint8_t *key, btree_split *sp, err *e) {
+/* Re-encodes the leaf with `key` added; when they do not all fit (or
+ * `full`: an edit did not fit), splits it into a new right page. */
+static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
+                   const uint8_t *key, bool full, btree_split *sp, err *e) {
     uint8_t *keys;
     size_t total, pos, ks = c->key_size;
     int rc = gather(page, c, key, &keys, &total, &pos);
     if (rc != 0)
         return rc < 0 ? corrupt(e, pgno) : err_set(e, ERR(INT, 0), "out of memory");
+    if (!full && leaf_build(page, c, keys, total) == total) {
+        free(keys);
+        return 0;
+    }
     uint8_t *rpage;
     rc = pager_alloc(pg, &sp->right, &rpage, e);
     if (rc == 0) {
@@ -366,13 +387,17 @@ int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
     place pl;
     edit ed;
     size_t b;
-    if (find_block(page, c, key, &b) != 0 || find_place(page, c, b, key, &pl) != 0)
+    uint8_t anchor[BTREE_MAX_KEY];
+    if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, key, &b) != 0 ||
+        find_place(page, c, b, anchor, key, &pl) != 0)
         return corrupt(e, pgno);
     if (pl.has_next && memcmp(pl.next, key, c->key_size) == 0)
         return 0;
-    plan_insert(page, c, b, &pl, key, &ed);
+    if (!pl.has_prev && b == 0) /* a new first key */
+        return rebuild(pg, page, pgno, c, key, false, sp, e);
+    plan_insert(page, c, b, anchor, &pl, key, &ed);
     if (!edit_fits(page, &ed))
-        return split_leaf(pg, page, pgno, c, key, sp, e);
+        return rebuild(pg, page, pgno, c, key, true, sp, e);
     apply_edit(page, b, &ed);
-    return split_block(page, c, b) == 0 ? 0 : corrupt(e, pgno);
+    return split_block(page, c, b, anchor) == 0 ? 0 : corrupt(e, pgno);
 }

@@ -6,8 +6,10 @@
  *   payload r u16 restart offsets (ascending; the first is 8).
  *
  * Each entry is the codec's encoding of its key against the key before it,
- * except at a restart, where it stands alone; so a seek binary-searches the
- * restarts and decodes a few entries of one block. A writer starts a new
+ * except at a restart: there the first entry of the leaf stands alone and
+ * the others are encoded against it (the anchor). So a seek decodes the
+ * anchor, binary-searches the restarts and decodes a few entries of one
+ * block. A writer starts a new
  * block when an entry is appended to one of LEAF_BLOCK_BYTES or more, and
  * splits a block that inserts inside it have grown past
  * LEAF_MAX_BLOCK_BYTES. Little-endian. */
@@ -31,7 +33,7 @@ typedef struct btree_split {
 bool leaf_ok(const uint8_t *page);
 /* A leaf holding just `key`. */
 void leaf_init(uint8_t *page, const btree_codec *c, const uint8_t *key);
-/* Decodes the first key: 0, or -1 when it does not decode. */
+/* Decodes the first key (the anchor): 0, or -1 when it does not decode. */
 int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
 
 /* Inserts `key` into the dirty leaf `page` (nothing when present),
@@ -39,22 +41,22 @@ int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
 int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
                 const uint8_t *key, btree_split *sp, err *e);
 
-/* Reading: a position is the offset of the next entry, the index of the
- * next restart point not passed, and the key before the entry (unused when
- * the entry is a restart). */
+/* Reading: a position is the offset of the next entry and the index of
+ * the next restart point not passed; decoding also needs the key before
+ * the entry (unused at a restart) and the anchor. */
 typedef struct leaf_pos {
     size_t off, restart;
 } leaf_pos;
 
 /* The position of the first entry. */
 leaf_pos leaf_begin(void);
-/* Positions before the first key >= target (possibly the end): 0, or -1
- * when an entry does not decode. */
+/* Positions before the first key >= target (possibly the end), giving the
+ * key before it and the anchor: 0, or -1 when an entry does not decode. */
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *prev);
+              uint8_t *prev, uint8_t *anchor);
 /* Decodes the entry at *pos into key: 1, 0 at the end of the leaf, -1
  * when it does not decode. */
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
-              uint8_t *key);
+              const uint8_t *anchor, uint8_t *key);
 
 #endif
