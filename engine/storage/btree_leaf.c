@@ -77,11 +77,20 @@ static const uint8_t *restart_base(size_t b, const uint8_t *anchor) {
 }
 
 /* The block to search for `target`: the last whose first key is not above
- * it (block 0 when none is). */
+ * it (block 0 when none is). The last block is tried first: appends at
+ * the end of a leaf are the most common inserts. */
 static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
                       const uint8_t *target, size_t *block) {
     uint8_t first[BTREE_MAX_KEY];
     size_t lo = 1, hi = restarts(page);
+    if (hi > 1) {
+        if (!decode_at(c, page, restart_at(page, hi - 1), leaf_end(page), anchor, first))
+            return -1;
+        if (memcmp(first, target, c->key_size) <= 0)
+            lo = hi;
+        else
+            hi--;
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (!decode_at(c, page, restart_at(page, mid), block_end(page, mid), anchor, first))

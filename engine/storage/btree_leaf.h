@@ -18,7 +18,7 @@
 
 #include "storage/btree.h"
 
-#define LEAF_BLOCK_BYTES 128
+#define LEAF_BLOCK_BYTES 96
 #define LEAF_MAX_BLOCK_BYTES (2 * LEAF_BLOCK_BYTES)
 
 /* A split of a full page: `key` is the first key of the new right page. */

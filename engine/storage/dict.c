@@ -44,6 +44,7 @@ void dict_free(dict *d) {
         free(d->big[i]);
     free(d->big);
     free(d->big_len);
+    dict_cache_free(&d->cache);
     dict_init(d);
 }
 
@@ -174,8 +175,13 @@ static int add_heap(dict *d, pager *pg, int kind, const void *bytes, size_t len,
 
 int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes, size_t len,
                 uint64_t *loc, bool *added, err *e) {
-    int rc = dict_find(d, pg, *root, kind, bytes, len, loc, e);
+    uint64_t hash = entry_hash(kind, bytes, len);
     *added = false;
+    if (dict_cache_find(&d->cache, hash, kind, bytes, len, loc))
+        return 0;
+    int rc = dict_find(d, pg, *root, kind, bytes, len, loc, e);
+    if (rc == 1)
+        dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
     if (rc == 1)
         return 0;
     if (rc != 0)
@@ -185,8 +191,10 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     if (rc != 0)
         return rc;
     uint8_t key[DICT_KEY_SIZE];
-    dict_key(key, entry_hash(kind, bytes, len), *loc);
+    dict_key(key, hash, *loc);
     rc = btree_insert(pg, root, &d->codec, key, e);
     *added = rc == 0;
+    if (rc == 0)
+        dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
     return rc;
 }

@@ -22,6 +22,7 @@
 
 #include "base/error.h"
 #include "storage/btree.h"
+#include "storage/dict_cache.h"
 #include "storage/pager.h"
 
 enum { DICT_UUID = 1, DICT_TEXT = 2 };
@@ -32,6 +33,7 @@ enum { DICT_UUID = 1, DICT_TEXT = 2 };
 
 typedef struct dict {
     btree_codec codec; /* of the DICT tree's keys */
+    dict_cache cache;  /* the writer's recent entries */
     uint32_t heap_page; /* dirty page being filled, or 0 */
     uint32_t heap_used;
     char **big; /* memory databases: texts too long for a page */

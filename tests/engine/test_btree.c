@@ -1,15 +1,23 @@
 /* B+tree unit tests against a reference model (a sorted array): random
  * inserts at many sizes (so leaves and branches split at every level),
  * full scans, prefix seeks, duplicates, and copy-on-write: a root saved
- * before a checkpoint still reads its old contents after more inserts. */
+ * before a checkpoint still reads its old contents after more inserts.
+ * The fact-key codec: round trips, truncated entries, and trees of fact
+ * keys in every order (entries of varying sizes, so leaf blocks split and
+ * edits shrink as well as grow). A leaf whose restart array cannot be
+ * right is STG-008. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "model/timestamp.h"
+#include "model/value.h"
 #include "storage/btree.h"
 #include "storage/pager.h"
+#include "store/fact_codec.h"
+#include "store/fact_key.h"
 
 static uint64_t rng_state = 88172645463325252ull;
 
@@ -179,6 +187,101 @@ static void test_copy_on_write_keeps_the_committed_tree(void) {
     rmdir(dir);
 }
 
+/* A plausible record: a few attributes, values of every type, mostly
+ * default valid times, tx_ids close together. */
+static void random_fact(fact_ids *f, uint64_t seq) {
+    memset(f, 0, sizeof *f);
+    f->e = 8192 + (rng() % 400) * 29;
+    f->a = 4096 + (rng() % 6) * 11;
+    f->v[0] = (uint8_t)(rng() % 7);
+    uint64_t payload = f->v[0] == VT_INTEGER ? format_sortable_i64((int64_t)(rng() % 200) - 100)
+                       : f->v[0] == VT_FLOAT  ? rng()
+                       : f->v[0] == VT_BOOLEAN ? rng() % 2
+                       : f->v[0] == VT_NULL    ? 0
+                                               : 8192 + rng() % 100000;
+    format_put_be(f->v + 1, payload, 8);
+    f->tx_count = 1 + seq / 7;
+    f->seq = seq;
+    f->tx_id = INT64_C(1764000000000) + (int64_t)(f->tx_count * 3);
+    f->valid_from = rng() % 4 ? f->tx_id : INT64_C(1577836800000) + (int64_t)(rng() % 1000);
+    f->valid_to = rng() % 4 ? VALID_TO_FOREVER : f->valid_from + (int64_t)(rng() % 100000);
+    f->asserted = rng() % 5 != 0;
+}
+
+static void test_fact_codec_round_trips(void) {
+    bool ok = true, truncated_fail = true;
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        const btree_codec *c = fact_codec(order);
+        uint8_t prev[FACT_KEY_SIZE], key[FACT_KEY_SIZE], back[FACT_KEY_SIZE];
+        for (int i = 0; i < 2000; i++) {
+            fact_ids a, b;
+            random_fact(&a, (uint64_t)i);
+            random_fact(&b, (uint64_t)i + rng() % 50);
+            fact_key_encode(order, &a, prev);
+            fact_key_encode(order, &b, key);
+            const uint8_t *base = i % 3 ? prev : NULL;
+            uint8_t enc[BTREE_MAX_ENTRY];
+            size_t len = c->encode(c, base, key, enc);
+            ok = ok && len <= BTREE_MAX_ENTRY && c->decode(c, base, enc, len, back) == len &&
+                 memcmp(back, key, FACT_KEY_SIZE) == 0;
+            for (size_t cut = 0; cut < len; cut++)
+                truncated_fail = truncated_fail && c->decode(c, base, enc, cut, back) == 0;
+        }
+    }
+    CHECK(ok);
+    CHECK(truncated_fail);
+}
+
+static void test_fact_trees_match_the_model(void) {
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        pager *pg;
+        format_header h;
+        err e = {0};
+        CHECK(pager_open_memory(&pg, &h, &e) == 0);
+        size_t n = 20000;
+        model m = {malloc(n * FACT_KEY_SIZE), 0, FACT_KEY_SIZE, fact_codec(order)};
+        uint32_t root = 0;
+        bool inserted = true;
+        for (size_t i = 0; i < n; i++) {
+            fact_ids f;
+            random_fact(&f, rng() % 1000000);
+            uint8_t *k = m.keys + m.count++ * FACT_KEY_SIZE;
+            fact_key_encode(order, &f, k);
+            inserted = inserted && btree_insert(pg, &root, m.codec, k, &e) == 0;
+        }
+        CHECK(inserted);
+        model_sort(&m);
+        check_tree(pg, root, &m);
+        free(m.keys);
+        pager_close(pg);
+        err_clear(&e);
+    }
+}
+
+static void test_bad_restart_array_is_stg_008(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0;
+    uint8_t key[8] = {0};
+    for (int i = 0; i < 100; i++) {
+        key[7] = (uint8_t)i;
+        CHECK(btree_insert(pg, &root, &prefix8, key, &e) == 0);
+    }
+    uint8_t *leaf = pager_dirty(pg, root);
+    CHECK(leaf && leaf[0] == 1);
+    size_t restarts = (size_t)format_get_le(leaf + 4, 2);
+    CHECK(restarts > 1);
+    format_put_le(leaf + FORMAT_PAGE_PAYLOAD - 2 * restarts + 2, 4000, 2); /* past the end */
+    btree_cursor c;
+    CHECK(btree_cursor_init(&c, pg, root, &prefix8, &e) == 0);
+    CHECK(btree_seek(&c, key, 8, &e) == ERR(STG, 8));
+    btree_cursor_free(&c);
+    err_clear(&e);
+    pager_close(pg);
+}
+
 int main(void) {
     prefix8 = btree_prefix_codec(8);
     prefix16 = btree_prefix_codec(16);
@@ -187,5 +290,8 @@ int main(void) {
     test_random_inserts_match_the_model(62);
     test_sequential_inserts_fill_pages();
     test_copy_on_write_keeps_the_committed_tree();
+    test_fact_codec_round_trips();
+    test_fact_trees_match_the_model();
+    test_bad_restart_array_is_stg_008();
     return CHECK_DONE();
 }
