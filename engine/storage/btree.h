@@ -42,13 +42,17 @@
 typedef struct btree_codec btree_codec;
 struct btree_codec {
     size_t key_size;
+    /* Writers start a new restart block once one holds this many bytes:
+     * smaller blocks make seeks and inserts decode fewer entries, larger
+     * ones store fewer standalone entries. */
+    size_t block_bytes;
     size_t (*encode)(const btree_codec *c, const uint8_t *prev, const uint8_t *key, uint8_t *out);
     size_t (*decode)(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
                      uint8_t *key);
 };
 
 /* The generic codec: u8 count of leading bytes shared with the previous
- * key, then the rest of the key. */
+ * key, then the rest of the key; 64-byte blocks. */
 btree_codec btree_prefix_codec(size_t key_size);
 
 /* Adds `key` to the tree at *root, updating *root. A key already present

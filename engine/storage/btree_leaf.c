@@ -159,13 +159,13 @@ static int corrupt(err *e, uint32_t pgno) {
 }
 
 /* Rebuilds `page` from sorted keys, a new block once the current one
- * holds LEAF_BLOCK_BYTES: how many of the first n fit. */
+ * holds the codec's block_bytes: how many of the first n fit. */
 static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *keys, size_t n) {
     size_t ks = c->key_size, off = LEAF_HEADER, r = 0, block = 0, i;
     uint16_t starts[FORMAT_PAGE_PAYLOAD / 2];
     memset(page, 0, FORMAT_PAGE_PAYLOAD);
     for (i = 0; i < n; i++) {
-        bool restart = i == 0 || off - block >= LEAF_BLOCK_BYTES;
+        bool restart = i == 0 || off - block >= c->block_bytes;
         const uint8_t *base = restart ? restart_base(r, keys) : keys + (i - 1) * ks;
         uint8_t enc[BTREE_MAX_ENTRY];
         size_t len = c->encode(c, base, keys + i * ks, enc);
@@ -265,7 +265,7 @@ static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, con
                         const place *pl, const uint8_t *key, edit *ed) {
     ed->at = pl->off;
     ed->added = 1;
-    ed->new_restart = !pl->has_next && pl->off - restart_at(page, b) >= LEAF_BLOCK_BYTES;
+    ed->new_restart = !pl->has_next && pl->off - restart_at(page, b) >= c->block_bytes;
     ed->restart_off = pl->off;
     const uint8_t *base = ed->new_restart ? anchor : pl->has_prev ? pl->prev : restart_base(b, anchor);
     ed->len = c->encode(c, base, key, ed->bytes);
@@ -276,12 +276,12 @@ static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, con
     }
 }
 
-/* Block b has grown past LEAF_MAX_BLOCK_BYTES through inserts inside it:
+/* Block b has grown past twice block_bytes through inserts inside it:
  * the entry nearest its middle becomes a restart (when the page has room
  * for its standalone encoding), so seeks keep decoding few entries. */
 static int split_block(uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor) {
     size_t start = restart_at(page, b), limit = block_end(page, b);
-    if (limit - start <= LEAF_MAX_BLOCK_BYTES)
+    if (limit - start <= 2 * c->block_bytes)
         return 0;
     uint8_t keys[2][BTREE_MAX_KEY];
     int cur = 0;

@@ -10,16 +10,13 @@
  * the others are encoded against it (the anchor). So a seek decodes the
  * anchor, binary-searches the restarts and decodes a few entries of one
  * block. A writer starts a new
- * block when an entry is appended to one of LEAF_BLOCK_BYTES or more, and
- * splits a block that inserts inside it have grown past
- * LEAF_MAX_BLOCK_BYTES. Little-endian. */
+ * block when an entry is appended to one of the codec's block_bytes or
+ * more, and splits a block that inserts inside it have grown past twice
+ * that. Little-endian. */
 #ifndef MG_STORAGE_BTREE_LEAF_H
 #define MG_STORAGE_BTREE_LEAF_H
 
 #include "storage/btree.h"
-
-#define LEAF_BLOCK_BYTES 96
-#define LEAF_MAX_BLOCK_BYTES (2 * LEAF_BLOCK_BYTES)
 
 /* A split of a full page: `key` is the first key of the new right page. */
 typedef struct btree_split {

@@ -10,7 +10,10 @@
 #define BIG_FLAG (UINT64_C(1) << 47)
 
 /* DICT leaf entries: varints of the zigzag differences of the hash and of
- * the location from the previous key's (from 0 at a restart). */
+ * the location from the previous key's (from 0 at a restart). The tree is
+ * only ever searched for one hash, never scanned, so its blocks are
+ * short. */
+#define DICT_BLOCK_BYTES 32
 static size_t key_encode(const btree_codec *c, const uint8_t *prev, const uint8_t *key,
                          uint8_t *out) {
     (void)c;
@@ -36,7 +39,7 @@ static size_t key_decode(const btree_codec *c, const uint8_t *prev, const uint8_
 
 void dict_init(dict *d) {
     memset(d, 0, sizeof *d);
-    d->codec = (btree_codec){DICT_KEY_SIZE, key_encode, key_decode};
+    d->codec = (btree_codec){DICT_KEY_SIZE, DICT_BLOCK_BYTES, key_encode, key_decode};
 }
 
 void dict_free(dict *d) {

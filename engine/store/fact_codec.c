@@ -18,6 +18,9 @@ enum {
     VALID_TO_STORED = 1 << 7
 };
 
+/* Restart blocks of fact trees: about a dozen entries. */
+#define FACT_BLOCK_BYTES 96
+
 /* The sortable forms of 0 (the base at a restart) and of forever. */
 #define SORTABLE_ZERO (UINT64_C(1) << 63)
 #define SORTABLE_FOREVER UINT64_MAX
@@ -167,7 +170,7 @@ static void codecs_init(void) {
         format_put_be(base_key + off, SORTABLE_ZERO, 8);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         fact_codec_def *d = &codecs[order];
-        d->base = (btree_codec){FACT_KEY_SIZE, fact_encode, fact_decode};
+        d->base = (btree_codec){FACT_KEY_SIZE, FACT_BLOCK_BYTES, fact_encode, fact_decode};
         size_t off = 0;
         for (int i = 0; i < FACT_LEADING; i++) {
             d->field[i] = fact_key_field(order, i);
