@@ -113,14 +113,14 @@ static int branch_add(pager *pg, uint8_t *page, size_t ks, size_t pos, const uin
 }
 
 static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const uint8_t *key,
-                       int depth, btree_split *sp, err *e);
+                       btree_hint *hint, int depth, btree_split *sp, err *e);
 
 static int insert_branch(pager *pg, uint8_t *page, const btree_codec *c, const uint8_t *key,
-                         int depth, btree_split *sp, err *e) {
+                         btree_hint *hint, int depth, btree_split *sp, err *e) {
     size_t ks = c->key_size, i = child_index(page, ks, key);
     uint32_t child = child_at(page, ks, i);
     btree_split below = {0};
-    int rc = insert_node(pg, &child, c, key, depth + 1, &below, e);
+    int rc = insert_node(pg, &child, c, key, hint, depth + 1, &below, e);
     if (rc != 0)
         return rc;
     uint8_t *ent = branch_entry(page, ks, i);
@@ -133,7 +133,7 @@ static int insert_branch(pager *pg, uint8_t *page, const btree_codec *c, const u
 }
 
 static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const uint8_t *key,
-                       int depth, btree_split *sp, err *e) {
+                       btree_hint *hint, int depth, btree_split *sp, err *e) {
     if (depth >= BTREE_MAX_DEPTH)
         return corrupt(e, *pgno);
     uint8_t *page;
@@ -141,8 +141,9 @@ static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const ui
     if (rc != 0)
         return rc;
     if (node_kind(page) == NODE_BRANCH)
-        return insert_branch(pg, page, c, key, depth, sp, e);
-    return leaf_insert(pg, page, *pgno, c, key, sp, e);
+        return insert_branch(pg, page, c, key, hint, depth, sp, e);
+    btree_hint_slot *slot = hint ? &hint->slots[*pgno % BTREE_HINT_SLOTS] : NULL;
+    return leaf_insert(pg, page, *pgno, c, key, slot, sp, e);
 }
 
 /* The lowest key under a dirty node, for a new root's entry 0. */
@@ -175,7 +176,12 @@ static int new_root(pager *pg, uint32_t *root, const btree_codec *c, const btree
     return 0;
 }
 
-int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t *key, err *e) {
+void btree_hint_reset(btree_hint *h) {
+    memset(h, 0, sizeof *h);
+}
+
+int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t *key,
+                 btree_hint *hint, err *e) {
     if (*root == 0) {
         uint8_t *page;
         int rc = pager_alloc(pg, root, &page, e);
@@ -184,7 +190,7 @@ int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t 
         return rc;
     }
     btree_split sp = {0};
-    int rc = insert_node(pg, root, c, key, 0, &sp, e);
+    int rc = insert_node(pg, root, c, key, hint, 0, &sp, e);
     if (rc == 0 && sp.happened)
         rc = new_root(pg, root, c, &sp, e);
     return rc;

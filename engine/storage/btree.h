@@ -55,9 +55,31 @@ struct btree_codec {
  * key, then the rest of the key; 64-byte blocks. */
 btree_codec btree_prefix_codec(size_t key_size);
 
+/* A writer's memory of where its recent inserts into one tree went, one
+ * slot per leaf (by page number): an insert that lands just after the
+ * previous one in the same leaf (appends, a growing group) skips the
+ * search of the leaf. A slot is only trusted while the leaf's entry count
+ * is what it recorded, and the whole hint must be reset whenever a
+ * checkpoint may let page numbers be reused. */
+#define BTREE_HINT_SLOTS 32
+typedef struct btree_hint_slot {
+    uint32_t leaf; /* 0: empty */
+    size_t count;  /* the leaf's entries after the insert */
+    size_t off;    /* offset just past the inserted entry */
+    size_t block;  /* its restart block */
+    uint8_t last[BTREE_MAX_KEY], anchor[BTREE_MAX_KEY];
+} btree_hint_slot;
+
+typedef struct btree_hint {
+    btree_hint_slot slots[BTREE_HINT_SLOTS];
+} btree_hint;
+
+void btree_hint_reset(btree_hint *h);
+
 /* Adds `key` to the tree at *root, updating *root. A key already present
- * is left as it is. Writers only. */
-int btree_insert(pager *pg, uint32_t *root, const btree_codec *codec, const uint8_t *key, err *e);
+ * is left as it is. `hint` (NULL: none) is this tree's. Writers only. */
+int btree_insert(pager *pg, uint32_t *root, const btree_codec *codec, const uint8_t *key,
+                 btree_hint *hint, err *e);
 
 typedef struct btree_cursor {
     pager *pg;

@@ -228,6 +228,7 @@ static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const
  * new block (b + 1) at offset `restart_off`. */
 typedef struct edit {
     size_t at, old_len, len, restart_off, added;
+    size_t key_len; /* of the inserted key's encoding, first in bytes */
     bool new_restart;
     uint8_t bytes[2 * BTREE_MAX_ENTRY];
 } edit;
@@ -268,7 +269,7 @@ static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, con
     ed->new_restart = !pl->has_next && pl->off - restart_at(page, b) >= c->block_bytes;
     ed->restart_off = pl->off;
     const uint8_t *base = ed->new_restart ? anchor : pl->has_prev ? pl->prev : restart_base(b, anchor);
-    ed->len = c->encode(c, base, key, ed->bytes);
+    ed->len = ed->key_len = c->encode(c, base, key, ed->bytes);
     ed->old_len = 0;
     if (pl->has_next) {
         ed->old_len = pl->next_end - pl->off;
@@ -278,7 +279,8 @@ static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, con
 
 /* Block b has grown past twice block_bytes through inserts inside it:
  * the entry nearest its middle becomes a restart (when the page has room
- * for its standalone encoding), so seeks keep decoding few entries. */
+ * for its standalone encoding), so seeks keep decoding few entries. 1 when
+ * it did, 0 when not, -1 when an entry does not decode. */
 static int split_block(uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor) {
     size_t start = restart_at(page, b), limit = block_end(page, b);
     if (limit - start <= 2 * c->block_bytes)
@@ -300,9 +302,10 @@ static int split_block(uint8_t *page, const btree_codec *c, size_t b, const uint
         return -1;
     edit ed = {.at = off, .old_len = next - off, .restart_off = off, .new_restart = true};
     ed.len = c->encode(c, anchor, keys[cur], ed.bytes);
-    if (edit_fits(page, &ed))
-        apply_edit(page, b, &ed);
-    return 0;
+    if (!edit_fits(page, &ed))
+        return 0;
+    apply_edit(page, b, &ed);
+    return 1;
 }
 
 static size_t common_prefix(const uint8_t *a, const uint8_t *b, size_t n) {
@@ -337,19 +340,19 @@ static size_t split_point(const uint8_t *keys, size_t ks, size_t n, size_t pos) 
 /* All keys of the leaf plus `key` at its place, into a malloc'd array. */
 static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key, uint8_t **out,
                   size_t *count, size_t *pos) {
-    size_t ks = c->key_size, n = 0;
-    uint8_t *keys = malloc((LEAF_MAX_ENTRIES + 1) * ks);
+    size_t ks = c->key_size, n = 0, max = leaf_count(page);
+    uint8_t *keys = malloc((max + 1) * ks);
     if (!keys)
         return 1;
     uint8_t anchor[BTREE_MAX_KEY];
     leaf_pos at = leaf_begin();
     int rc = leaf_first_key(page, c, anchor);
-    while (rc == 0 && n < LEAF_MAX_ENTRIES &&
+    while (rc == 0 && n < max &&
            (rc = leaf_next(page, c, &at, n ? keys + (n - 1) * ks : NULL, anchor, keys + n * ks)) == 1) {
         n++;
         rc = 0;
     }
-    if (rc != 0) {
+    if (rc != 0 || n != max || leaf_next(page, c, &at, NULL, anchor, keys) != 0) {
         free(keys);
         return -1;
     }
@@ -391,22 +394,70 @@ static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c
     return rc;
 }
 
+/* The place for `key` when `slot` says this leaf's last insert was just
+ * before it: true when the slot applies and the key goes right after. */
+static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgno,
+                         const btree_hint_slot *slot, const uint8_t *key, size_t *b, place *pl) {
+    if (!slot || slot->leaf != pgno || slot->count != leaf_count(page) ||
+        memcmp(slot->last, key, c->key_size) >= 0)
+        return false;
+    size_t limit = block_end(page, slot->block);
+    pl->off = slot->off;
+    pl->has_prev = true;
+    memcpy(pl->prev, slot->last, c->key_size);
+    pl->has_next = false;
+    if (slot->off < limit) {
+        pl->next_end = decode_at(c, page, slot->off, limit, slot->last, pl->next);
+        pl->has_next = true;
+        if (!pl->next_end || memcmp(pl->next, key, c->key_size) < 0)
+            return false;
+    } else if (slot->block + 1 < restarts(page)) {
+        uint8_t first[BTREE_MAX_KEY];
+        size_t r = slot->block + 1;
+        if (!decode_at(c, page, restart_at(page, r), block_end(page, r), slot->anchor, first) ||
+            memcmp(first, key, c->key_size) <= 0)
+            return false;
+    }
+    *b = slot->block;
+    return true;
+}
+
+/* The slot after inserting `key` by `ed` into block b. */
+static void remember(btree_hint_slot *slot, const uint8_t *page, uint32_t pgno, const btree_codec *c,
+                     size_t b, const edit *ed, const uint8_t *key, const uint8_t *anchor) {
+    slot->leaf = pgno;
+    slot->count = leaf_count(page);
+    slot->off = ed->at + ed->key_len;
+    slot->block = ed->new_restart ? b + 1 : b;
+    memcpy(slot->last, key, c->key_size);
+    memcpy(slot->anchor, anchor, c->key_size);
+}
+
 int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
-                const uint8_t *key, btree_split *sp, err *e) {
+                const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e) {
     place pl;
     edit ed;
     size_t b;
     uint8_t anchor[BTREE_MAX_KEY];
-    if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, key, &b) != 0 ||
-        find_place(page, c, b, anchor, key, &pl) != 0)
+    if (hinted_place(page, c, pgno, slot, key, &b, &pl))
+        memcpy(anchor, slot->anchor, c->key_size);
+    else if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, key, &b) != 0 ||
+             find_place(page, c, b, anchor, key, &pl) != 0)
         return corrupt(e, pgno);
     if (pl.has_next && memcmp(pl.next, key, c->key_size) == 0)
         return 0;
+    if (slot)
+        slot->leaf = 0;
     if (!pl.has_prev && b == 0) /* a new first key */
         return rebuild(pg, page, pgno, c, key, false, sp, e);
     plan_insert(page, c, b, anchor, &pl, key, &ed);
     if (!edit_fits(page, &ed))
         return rebuild(pg, page, pgno, c, key, true, sp, e);
     apply_edit(page, b, &ed);
-    return split_block(page, c, b, anchor) == 0 ? 0 : corrupt(e, pgno);
+    int promoted = split_block(page, c, b, anchor);
+    if (promoted < 0)
+        return corrupt(e, pgno);
+    if (slot && !promoted)
+        remember(slot, page, pgno, c, b, &ed, key, anchor);
+    return 0;
 }

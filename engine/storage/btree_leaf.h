@@ -34,9 +34,11 @@ void leaf_init(uint8_t *page, const btree_codec *c, const uint8_t *key);
 int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
 
 /* Inserts `key` into the dirty leaf `page` (nothing when present),
- * splitting it into a new right page when it is full. */
+ * splitting it into a new right page when it is full. `slot` (NULL: none)
+ * is the hint slot of this leaf's page number: used when it describes
+ * this leaf, and left describing it or empty. */
 int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
-                const uint8_t *key, btree_split *sp, err *e);
+                const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e);
 
 /* Reading: a position is the offset of the next entry and the index of
  * the next restart point not passed; decoding also needs the key before

@@ -195,7 +195,7 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
         return rc;
     uint8_t key[DICT_KEY_SIZE];
     dict_key(key, hash, *loc);
-    rc = btree_insert(pg, root, &d->codec, key, e);
+    rc = btree_insert(pg, root, &d->codec, key, NULL, e);
     *added = rc == 0;
     if (rc == 0)
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);

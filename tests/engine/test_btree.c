@@ -99,7 +99,7 @@ static void insert_random(pager *pg, uint32_t *root, model *m, size_t n) {
     for (size_t i = 0; i < n; i++) {
         uint8_t *k = m->keys + m->count * m->ks;
         random_key(k, m->ks);
-        if (btree_insert(pg, root, m->codec, k, &e) != 0) {
+        if (btree_insert(pg, root, m->codec, k, NULL, &e) != 0) {
             CHECK(!"insert failed");
             break;
         }
@@ -134,7 +134,7 @@ static void test_sequential_inserts_fill_pages(void) {
     model m = {malloc(50000 * 8), 0, 8, &prefix8};
     for (uint64_t i = 0; i < 50000; i++) {
         format_put_be(m.keys + i * 8, i, 8);
-        CHECK(btree_insert(pg, &root, m.codec, m.keys + i * 8, &e) == 0);
+        CHECK(btree_insert(pg, &root, m.codec, m.keys + i * 8, NULL, &e) == 0);
         m.count++;
     }
     check_tree(pg, root, &m);
@@ -242,13 +242,21 @@ static void test_fact_trees_match_the_model(void) {
         model m = {malloc(n * FACT_KEY_SIZE), 0, FACT_KEY_SIZE, fact_codec(order)};
         uint32_t root = 0;
         bool inserted = true;
+        btree_hint *hint = calloc(1, sizeof *hint);
         for (size_t i = 0; i < n; i++) {
+            /* random records, and in the second half runs of ascending ones
+             * (appends and growing groups, which the hint serves) */
             fact_ids f;
-            random_fact(&f, rng() % 1000000);
+            random_fact(&f, i < n / 2 ? rng() % 1000000 : 1000000 + i);
+            if (i >= n / 2)
+                f.e = 8192 + (i % 5) * 100000 + i;
             uint8_t *k = m.keys + m.count++ * FACT_KEY_SIZE;
             fact_key_encode(order, &f, k);
-            inserted = inserted && btree_insert(pg, &root, m.codec, k, &e) == 0;
+            inserted = inserted && btree_insert(pg, &root, m.codec, k, hint, &e) == 0;
+            if (i == n / 4 && hint)
+                btree_hint_reset(hint);
         }
+        free(hint);
         CHECK(inserted);
         model_sort(&m);
         check_tree(pg, root, &m);
@@ -267,7 +275,7 @@ static void test_bad_restart_array_is_stg_008(void) {
     uint8_t key[8] = {0};
     for (int i = 0; i < 100; i++) {
         key[7] = (uint8_t)i;
-        CHECK(btree_insert(pg, &root, &prefix8, key, &e) == 0);
+        CHECK(btree_insert(pg, &root, &prefix8, key, NULL, &e) == 0);
     }
     uint8_t *leaf = pager_dirty(pg, root);
     CHECK(leaf && leaf[0] == 1);
