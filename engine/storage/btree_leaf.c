@@ -32,8 +32,11 @@ static uint8_t *restart_slot(uint8_t *page, size_t i) {
     return page + FORMAT_PAGE_PAYLOAD - 2 * restarts(page) + 2 * i;
 }
 
+/* Restart offsets are clamped to the end of the entries, so a damaged
+ * array can make an entry fail to decode but never read past them. */
 static size_t restart_at(const uint8_t *page, size_t i) {
-    return get16(restart_slot((uint8_t *)page, i));
+    size_t off = get16(restart_slot((uint8_t *)page, i)), end = leaf_end(page);
+    return off < end ? off : end;
 }
 
 static size_t block_end(const uint8_t *page, size_t b) {
@@ -44,15 +47,13 @@ static size_t free_bytes(const uint8_t *page) {
     return FORMAT_PAGE_PAYLOAD - 2 * restarts(page) - leaf_end(page);
 }
 
+/* The restart offsets themselves are checked as they are used (a block
+ * that is empty or runs backwards does not decode): a seek must not pay
+ * for the whole array. */
 bool leaf_ok(const uint8_t *page) {
     size_t n = leaf_count(page), r = restarts(page), end = leaf_end(page);
-    if (n == 0 || n > LEAF_MAX_ENTRIES || r == 0 || r > n || end <= LEAF_HEADER ||
-        end + 2 * r > FORMAT_PAGE_PAYLOAD || restart_at(page, 0) != LEAF_HEADER)
-        return false;
-    for (size_t i = 1; i < r; i++)
-        if (restart_at(page, i) <= restart_at(page, i - 1) || restart_at(page, i) >= end)
-            return false;
-    return true;
+    return n > 0 && n <= LEAF_MAX_ENTRIES && r > 0 && r <= n && end > LEAF_HEADER &&
+           end + 2 * r <= FORMAT_PAGE_PAYLOAD && restart_at(page, 0) == LEAF_HEADER;
 }
 
 /* Decodes the entry at `off`, which must end by `limit`: the offset after
@@ -77,13 +78,13 @@ static const uint8_t *restart_base(size_t b, const uint8_t *anchor) {
 }
 
 /* The block to search for `target`: the last whose first key is not above
- * it (block 0 when none is). The last block is tried first: appends at
- * the end of a leaf are the most common inserts. */
+ * it (block 0 when none is). With `last_first` (inserts: appends at the
+ * end of a leaf are the most common) the last block is tried first. */
 static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
-                      const uint8_t *target, size_t *block) {
+                      const uint8_t *target, bool last_first, size_t *block) {
     uint8_t first[BTREE_MAX_KEY];
     size_t lo = 1, hi = restarts(page);
-    if (hi > 1) {
+    if (last_first && hi > 1) {
         if (!decode_at(c, page, restart_at(page, hi - 1), leaf_end(page), anchor, first))
             return -1;
         if (memcmp(first, target, c->key_size) <= 0)
@@ -111,7 +112,7 @@ leaf_pos leaf_begin(void) {
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
               uint8_t *prev, uint8_t *anchor) {
     size_t b;
-    if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, &b) != 0)
+    if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, false, &b) != 0)
         return -1;
     uint8_t keys[2][BTREE_MAX_KEY];
     int cur = 0;
@@ -441,7 +442,7 @@ int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
     uint8_t anchor[BTREE_MAX_KEY];
     if (hinted_place(page, c, pgno, slot, key, &b, &pl))
         memcpy(anchor, slot->anchor, c->key_size);
-    else if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, key, &b) != 0 ||
+    else if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, key, true, &b) != 0 ||
              find_place(page, c, b, anchor, key, &pl) != 0)
         return corrupt(e, pgno);
     if (pl.has_next && memcmp(pl.next, key, c->key_size) == 0)

@@ -281,7 +281,7 @@ static void test_bad_restart_array_is_stg_008(void) {
     CHECK(leaf && leaf[0] == 1);
     size_t restarts = (size_t)format_get_le(leaf + 4, 2);
     CHECK(restarts > 1);
-    format_put_le(leaf + FORMAT_PAGE_PAYLOAD - 2 * restarts + 2, 4000, 2); /* past the end */
+    format_put_le(leaf + FORMAT_PAGE_PAYLOAD - 2 * restarts, 9, 2); /* the first is 8 */
     btree_cursor c;
     CHECK(btree_cursor_init(&c, pg, root, &prefix8, &e) == 0);
     CHECK(btree_seek(&c, key, 8, &e) == ERR(STG, 8));
