@@ -49,6 +49,12 @@ struct btree_codec {
     size_t (*encode)(const btree_codec *c, const uint8_t *prev, const uint8_t *key, uint8_t *out);
     size_t (*decode)(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
                      uint8_t *key);
+    /* Optional (NULL: none): decodes only the first lead_size bytes of the
+     * key, nonzero when they decode. A seek's binary search over restart
+     * points is usually decided by them. */
+    size_t lead_size;
+    size_t (*lead)(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
+                   uint8_t *key);
 };
 
 /* The generic codec: u8 count of leading bytes shared with the previous

@@ -25,5 +25,5 @@ static size_t prefix_decode(const btree_codec *c, const uint8_t *prev, const uin
 }
 
 btree_codec btree_prefix_codec(size_t key_size) {
-    return (btree_codec){key_size, 64, prefix_encode, prefix_decode};
+    return (btree_codec){key_size, 64, prefix_encode, prefix_decode, 0, NULL};
 }

@@ -77,6 +77,25 @@ static const uint8_t *restart_base(size_t b, const uint8_t *anchor) {
     return b == 0 ? NULL : anchor;
 }
 
+/* Compares the first key of block b (> 0) with target, decoding only its
+ * lead when that decides. */
+static int compare_restart(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
+                           size_t b, const uint8_t *target, int *cmp) {
+    uint8_t first[BTREE_MAX_KEY];
+    size_t off = restart_at(page, b), limit = block_end(page, b);
+    if (c->lead) {
+        if (off >= limit || !c->lead(c, anchor, page + off, limit - off, first))
+            return -1;
+        *cmp = memcmp(first, target, c->lead_size);
+        if (*cmp != 0)
+            return 0;
+    }
+    if (!decode_at(c, page, off, limit, anchor, first))
+        return -1;
+    *cmp = memcmp(first, target, c->key_size);
+    return 0;
+}
+
 /* The block to search for `target`: the last whose first key is not above
  * it (block 0 when none is). With `last_first` (inserts: appends at the
  * end of a leaf are the most common) the last block is tried first. */
@@ -94,9 +113,10 @@ static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *
     }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (!decode_at(c, page, restart_at(page, mid), block_end(page, mid), anchor, first))
+        int cmp;
+        if (compare_restart(page, c, anchor, mid, target, &cmp) != 0)
             return -1;
-        if (memcmp(first, target, c->key_size) <= 0)
+        if (cmp <= 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -160,13 +180,14 @@ static int corrupt(err *e, uint32_t pgno) {
 }
 
 /* Rebuilds `page` from sorted keys, a new block once the current one
- * holds the codec's block_bytes: how many of the first n fit. */
-static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *keys, size_t n) {
+ * holds block_bytes: how many of the first n fit. */
+static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *keys, size_t n,
+                         size_t block_bytes) {
     size_t ks = c->key_size, off = LEAF_HEADER, r = 0, block = 0, i;
     uint16_t starts[FORMAT_PAGE_PAYLOAD / 2];
     memset(page, 0, FORMAT_PAGE_PAYLOAD);
     for (i = 0; i < n; i++) {
-        bool restart = i == 0 || off - block >= c->block_bytes;
+        bool restart = i == 0 || off - block >= block_bytes;
         const uint8_t *base = restart ? restart_base(r, keys) : keys + (i - 1) * ks;
         uint8_t enc[BTREE_MAX_ENTRY];
         size_t len = c->encode(c, base, keys + i * ks, enc);
@@ -189,7 +210,7 @@ static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *key
 }
 
 void leaf_init(uint8_t *page, const btree_codec *c, const uint8_t *key) {
-    leaf_build(page, c, key, 1);
+    leaf_build(page, c, key, 1, c->block_bytes);
 }
 
 /* Where `key` goes in block b: the keys before (prev, unless the place is
@@ -377,15 +398,22 @@ static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c
     int rc = gather(page, c, key, &keys, &total, &pos);
     if (rc != 0)
         return rc < 0 ? corrupt(e, pgno) : err_set(e, ERR(INT, 0), "out of memory");
-    if (!full && leaf_build(page, c, keys, total) == total) {
+    if (!full && leaf_build(page, c, keys, total, c->block_bytes) == total) {
         free(keys);
         return 0;
     }
     uint8_t *rpage;
     rc = pager_alloc(pg, &sp->right, &rpage, e);
     if (rc == 0) {
-        size_t left = leaf_build(page, c, keys, split_point(keys, ks, total - 1, pos));
-        if (leaf_build(rpage, c, keys + left * ks, total - left) != total - left)
+        size_t left = leaf_build(page, c, keys, split_point(keys, ks, total - 1, pos),
+                                 c->block_bytes);
+        /* Standalone restart entries can make the right half longer than
+         * it was: fewer, longer blocks fit it (one block is never longer
+         * than the entries were in the full page). */
+        size_t block = c->block_bytes, right = total - left;
+        while (leaf_build(rpage, c, keys + left * ks, right, block) != right && block < FORMAT_PAGE_SIZE)
+            block *= 2;
+        if (block >= FORMAT_PAGE_SIZE)
             rc = err_set(e, ERR(INT, 0), "internal: leaf split of page %u overflows",
                          (unsigned)pgno);
         memcpy(sp->key, keys + left * ks, ks);

@@ -12,34 +12,54 @@
 /* DICT leaf entries: varints of the zigzag differences of the hash and of
  * the location from the previous key's (from 0 at a restart). The tree is
  * only ever searched for one hash, never scanned, so its blocks are
- * short. */
+ * short; the hash alone (the lead) decides a search. */
 #define DICT_BLOCK_BYTES 32
+
+static uint64_t key_hash(const uint8_t *k) {
+    return (uint64_t)k[0] << 24 | (uint64_t)k[1] << 16 | (uint64_t)k[2] << 8 | k[3];
+}
+
+static uint64_t key_loc(const uint8_t *k) {
+    k += DICT_HASH_BYTES;
+    return (uint64_t)k[0] << 40 | (uint64_t)k[1] << 32 | (uint64_t)k[2] << 24 |
+           (uint64_t)k[3] << 16 | (uint64_t)k[4] << 8 | k[5];
+}
+
 static size_t key_encode(const btree_codec *c, const uint8_t *prev, const uint8_t *key,
                          uint8_t *out) {
     (void)c;
-    uint64_t ph = prev ? format_get_be(prev, DICT_HASH_BYTES) : 0;
-    uint64_t pl = prev ? format_get_be(prev + DICT_HASH_BYTES, DICT_LOC_BYTES) : 0;
-    size_t n = varint_put(out, zigzag_delta(format_get_be(key, DICT_HASH_BYTES), ph));
-    return n + varint_put(out + n, zigzag_delta(format_get_be(key + DICT_HASH_BYTES, DICT_LOC_BYTES), pl));
+    size_t n = varint_put(out, zigzag_delta(key_hash(key), prev ? key_hash(prev) : 0));
+    return n + varint_put(out + n, zigzag_delta(key_loc(key), prev ? key_loc(prev) : 0));
+}
+
+/* The hash of an entry into key[0..4): its length, or 0. */
+static size_t hash_decode(const btree_codec *c, const uint8_t *prev, const uint8_t *in,
+                          size_t avail, uint8_t *key) {
+    (void)c;
+    uint64_t z = 0;
+    size_t n = varint_get(in, avail, &z);
+    uint64_t h = zigzag_apply(prev ? key_hash(prev) : 0, z);
+    if (!n || h >> (8 * DICT_HASH_BYTES))
+        return 0;
+    format_put_be(key, h, DICT_HASH_BYTES);
+    return n;
 }
 
 static size_t key_decode(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
                          uint8_t *key) {
-    (void)c;
-    uint64_t zh = 0, zl = 0;
-    size_t n = varint_get(in, avail, &zh), m = n ? varint_get(in + n, avail - n, &zl) : 0;
-    uint64_t h = zigzag_apply(prev ? format_get_be(prev, DICT_HASH_BYTES) : 0, zh);
-    uint64_t loc = zigzag_apply(prev ? format_get_be(prev + DICT_HASH_BYTES, DICT_LOC_BYTES) : 0, zl);
-    if (!m || h >> (8 * DICT_HASH_BYTES) || loc >> (8 * DICT_LOC_BYTES))
+    uint64_t z = 0;
+    size_t n = hash_decode(c, prev, in, avail, key), m = n ? varint_get(in + n, avail - n, &z) : 0;
+    uint64_t loc = zigzag_apply(prev ? key_loc(prev) : 0, z);
+    if (!m || loc >> (8 * DICT_LOC_BYTES))
         return 0;
-    format_put_be(key, h, DICT_HASH_BYTES);
     format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
     return n + m;
 }
 
 void dict_init(dict *d) {
     memset(d, 0, sizeof *d);
-    d->codec = (btree_codec){DICT_KEY_SIZE, DICT_BLOCK_BYTES, key_encode, key_decode};
+    d->codec = (btree_codec){DICT_KEY_SIZE, DICT_BLOCK_BYTES, key_encode, key_decode,
+                             DICT_HASH_BYTES, hash_decode};
 }
 
 void dict_free(dict *d) {

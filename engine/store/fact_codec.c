@@ -20,7 +20,7 @@ enum {
 };
 
 /* Restart blocks of fact trees: about a dozen entries. */
-#define FACT_BLOCK_BYTES 48
+#define FACT_BLOCK_BYTES 96
 
 /* The sortable forms of 0 (the base at a restart) and of forever. */
 #define SORTABLE_ZERO (UINT64_C(1) << 63)
@@ -215,25 +215,48 @@ static inline bool read_tail(reader *r, unsigned flags, uint8_t *key) {
         return ok ? (size_t)(r.p - in) : 0;                                                    \
     }
 
+/* And the lead of each order: its first two fields (o1 + w1 bytes). */
+#define FACT_LEAD(name, f0, f1, o1, size)                                                        \
+    static size_t name(const btree_codec *c, const uint8_t *prev, const uint8_t *in,           \
+                       size_t avail, uint8_t *key) {                                           \
+        (void)c;                                                                               \
+        if (avail < 1)                                                                         \
+            return 0;                                                                          \
+        memcpy(key, prev ? prev : base_key, size);                                             \
+        reader r = {in + 1, in + avail};                                                       \
+        return read_field(&r, in[0], f0, key) && read_field(&r, in[0], f1, key + o1);          \
+    }
+
 FACT_DECODER(decode_eavt, FACT_E, 0, FACT_A, 6, FACT_V, 12, FACT_TXC, 21, FACT_SEQ, 29)
 FACT_DECODER(decode_aevt, FACT_A, 0, FACT_E, 6, FACT_V, 12, FACT_TXC, 21, FACT_SEQ, 29)
 FACT_DECODER(decode_avet, FACT_A, 0, FACT_V, 6, FACT_E, 15, FACT_TXC, 21, FACT_SEQ, 29)
 FACT_DECODER(decode_vaet, FACT_V, 0, FACT_A, 9, FACT_E, 15, FACT_TXC, 21, FACT_SEQ, 29)
 FACT_DECODER(decode_txlog, FACT_SEQ, 0, FACT_TXC, 8, FACT_E, 16, FACT_A, 22, FACT_V, 28)
+FACT_LEAD(lead_eavt, FACT_E, FACT_A, 6, 12)
+FACT_LEAD(lead_aevt, FACT_A, FACT_E, 6, 12)
+FACT_LEAD(lead_avet, FACT_A, FACT_V, 6, 15)
+FACT_LEAD(lead_vaet, FACT_V, FACT_A, 9, 15)
+FACT_LEAD(lead_txlog, FACT_SEQ, FACT_TXC, 8, 16)
 
 static fact_codec_def codecs[TREE_TXLOG + 1];
 static pthread_once_t codecs_once = PTHREAD_ONCE_INIT;
 
 static void codecs_init(void) {
-    static size_t (*const decoders[TREE_TXLOG + 1])(const btree_codec *, const uint8_t *,
-                                                     const uint8_t *, size_t, uint8_t *) = {
+    typedef size_t (*decoder)(const btree_codec *, const uint8_t *, const uint8_t *, size_t,
+                              uint8_t *);
+    static const decoder decoders[TREE_TXLOG + 1] = {
         [TREE_EAVT] = decode_eavt, [TREE_AEVT] = decode_aevt, [TREE_AVET] = decode_avet,
         [TREE_VAET] = decode_vaet, [TREE_TXLOG] = decode_txlog};
+    static const decoder leads[TREE_TXLOG + 1] = {
+        [TREE_EAVT] = lead_eavt, [TREE_AEVT] = lead_aevt, [TREE_AVET] = lead_avet,
+        [TREE_VAET] = lead_vaet, [TREE_TXLOG] = lead_txlog};
+    static const size_t lead_sizes[TREE_TXLOG + 1] = {12, 12, 15, 15, 16};
     for (size_t off = FACT_KEY_TXID; off < FACT_KEY_ASSERTED; off += 8)
         format_put_be(base_key + off, SORTABLE_ZERO, 8);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         fact_codec_def *d = &codecs[order];
-        d->base = (btree_codec){FACT_KEY_SIZE, FACT_BLOCK_BYTES, fact_encode, decoders[order]};
+        d->base = (btree_codec){FACT_KEY_SIZE, FACT_BLOCK_BYTES, fact_encode, decoders[order],
+                                lead_sizes[order], leads[order]};
         size_t off = 0;
         for (int i = 0; i < FACT_LEADING; i++) {
             d->field[i] = fact_key_field(order, i);

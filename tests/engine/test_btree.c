@@ -224,6 +224,8 @@ static void test_fact_codec_round_trips(void) {
             size_t len = c->encode(c, base, key, enc);
             ok = ok && len <= BTREE_MAX_ENTRY && c->decode(c, base, enc, len, back) == len &&
                  memcmp(back, key, FACT_KEY_SIZE) == 0;
+            memset(back, 0, sizeof back);
+            ok = ok && c->lead(c, base, enc, len, back) && memcmp(back, key, c->lead_size) == 0;
             for (size_t cut = 0; cut < len; cut++)
                 truncated_fail = truncated_fail && c->decode(c, base, enc, cut, back) == 0;
         }
