@@ -45,11 +45,6 @@ static inline uint64_t load64(const uint8_t *p) {
            (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
 
-static inline uint64_t load48(const uint8_t *p) {
-    return (uint64_t)p[0] << 40 | (uint64_t)p[1] << 32 | (uint64_t)p[2] << 24 |
-           (uint64_t)p[3] << 16 | (uint64_t)p[4] << 8 | (uint64_t)p[5];
-}
-
 static inline void store64(uint8_t *p, uint64_t v) {
     p[0] = (uint8_t)(v >> 56);
     p[1] = (uint8_t)(v >> 48);
@@ -61,13 +56,14 @@ static inline void store64(uint8_t *p, uint64_t v) {
     p[7] = (uint8_t)v;
 }
 
+/* E and A (6 bytes) are never among a key's last 8 bytes: they go through
+ * 8-byte loads and stores that keep the two bytes after them. */
+static inline uint64_t load48(const uint8_t *p) {
+    return load64(p) >> 16;
+}
+
 static inline void store48(uint8_t *p, uint64_t v) {
-    p[0] = (uint8_t)(v >> 40);
-    p[1] = (uint8_t)(v >> 32);
-    p[2] = (uint8_t)(v >> 24);
-    p[3] = (uint8_t)(v >> 16);
-    p[4] = (uint8_t)(v >> 8);
-    p[5] = (uint8_t)v;
+    store64(p, v << 16 | (load64(p) & 0xffff));
 }
 
 static inline uint64_t load(const uint8_t *p, int w) {
@@ -222,7 +218,7 @@ static inline bool read_tail(reader *r, unsigned flags, uint8_t *key) {
         (void)c;                                                                               \
         if (avail < 1)                                                                         \
             return 0;                                                                          \
-        memcpy(key, prev ? prev : base_key, size);                                             \
+        memcpy(key, prev ? prev : base_key, size + 2); /* store48's neighbours */              \
         reader r = {in + 1, in + avail};                                                       \
         return read_field(&r, in[0], f0, key) && read_field(&r, in[0], f1, key + o1);          \
     }
