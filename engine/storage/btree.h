@@ -57,10 +57,6 @@ struct btree_codec {
                    uint8_t *key);
 };
 
-/* The generic codec: u8 count of leading bytes shared with the previous
- * key, then the rest of the key; 64-byte blocks. */
-btree_codec btree_prefix_codec(size_t key_size);
-
 /* A writer's memory of where its recent inserts into one tree went, one
  * slot per leaf (by page number): an insert that lands just after the
  * previous one in the same leaf (appends, a growing group) skips the
