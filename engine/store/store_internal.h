@@ -2,8 +2,7 @@
 #ifndef MG_STORE_STORE_INTERNAL_H
 #define MG_STORE_STORE_INTERNAL_H
 
-#include <pthread.h>
-
+#include "base/shared_lock.h"
 #include "storage/btree.h"
 #include "storage/dict.h"
 #include "storage/format.h"
@@ -12,7 +11,7 @@
 #include "store/store.h"
 
 struct store {
-    pthread_rwlock_t rw; /* readers vs. applying a commit or checkpointing */
+    shared_lock rw; /* readers (snapshots) vs. applying a commit or checkpointing */
     pager *pg;
     wal *log; /* NULL in memory */
     dict dic;

@@ -31,6 +31,12 @@ typedef struct lookup {
     int kind, rc;
 } lookup;
 
+#define UUID_SLOTS 256
+typedef struct uuid_slot {
+    uint64_t loc;
+    uuid128 u;
+} uuid_slot;
+
 struct store_reader {
     store *s;
     format_header h; /* the snapshot */
@@ -41,6 +47,9 @@ struct store_reader {
     size_t memo_count, memo_cap;
     htab memo_map;
     uint8_t *scratch; /* one page */
+    uint32_t scratch_pgno; /* the dictionary page it holds, 0: none */
+    uuid_slot *uuids; /* allocated at the first UUID, never zeroed: */
+    uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
 };
 
 struct store_scan {
@@ -67,7 +76,7 @@ int store_reader_open(store *s, store_reader **out, err *e) {
     r->scratch = scratch;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
-    pthread_rwlock_rdlock(&s->rw);
+    shared_lock_read(&s->rw);
     r->h = s->h;
     *out = r;
     return 0;
@@ -76,11 +85,12 @@ int store_reader_open(store *s, store_reader **out, err *e) {
 void store_reader_close(store_reader *r) {
     if (!r)
         return;
-    pthread_rwlock_unlock(&r->s->rw);
+    shared_lock_read_done(&r->s->rw);
     arena_free(&r->mem);
     htab_free(&r->memo_map);
     free(r->memo);
     free(r->scratch);
+    free(r->uuids);
     free(r);
 }
 
@@ -178,7 +188,20 @@ static int memo_add(store_reader *r, uint64_t loc, const uint8_t *bytes, size_t 
     return 0;
 }
 
-/* The dictionary entry at `loc`, which must be of `kind`. */
+/* The dictionary entry at `loc`, which must be of `kind`: its bytes are in
+ * the scratch page, valid until the next read. */
+static int read_entry(store_reader *r, uint64_t loc, int kind, const uint8_t **bytes, size_t *len,
+                      err *e) {
+    int got;
+    int rc = dict_read_held(&r->s->dic, r->s->pg, loc, r->scratch, &r->scratch_pgno, &got, bytes,
+                            len, e);
+    if (rc == 0 && (got != kind || (kind == DICT_UUID && *len != 16)))
+        rc = err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
+                     (unsigned long long)loc);
+    return rc;
+}
+
+/* A text entry, copied once per reader (values borrow it). */
 static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out, err *e) {
     memo_key k = {r, loc};
     uint32_t id = htab_find(&r->memo_map, loc_hash(loc), memo_eq, &k);
@@ -186,24 +209,35 @@ static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out,
         *out = &r->memo[id];
         return 0;
     }
-    int got;
     const uint8_t *bytes;
     size_t len;
-    int rc = dict_read(&r->s->dic, r->s->pg, loc, r->scratch, &got, &bytes, &len, e);
-    if (rc != 0)
-        return rc;
-    if (got != kind || (kind == DICT_UUID && len != 16))
-        return err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
-                       (unsigned long long)loc);
-    return memo_add(r, loc, bytes, len, out, e);
+    int rc = read_entry(r, loc, kind, &bytes, &len, e);
+    return rc != 0 ? rc : memo_add(r, loc, bytes, len, out, e);
 }
 
+/* UUIDs are copied into the values, so they are not kept for the reader's
+ * life (a scan of every entity would hold them all): a small cache serves
+ * entities met again, the kept scratch page those met in storage order. */
 static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
-    const decoded *d;
-    int rc = resolve(r, loc, DICT_UUID, &d, e);
-    if (rc == 0)
-        memcpy(u->bytes, d->ptr, 16);
-    return rc;
+    if (!r->uuids)
+        r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
+    size_t i = loc_hash(loc) % UUID_SLOTS;
+    uint64_t bit = UINT64_C(1) << (i % 64);
+    if (r->uuids && (r->uuid_filled[i / 64] & bit) && r->uuids[i].loc == loc) {
+        *u = r->uuids[i].u;
+        return 0;
+    }
+    const uint8_t *bytes;
+    size_t len;
+    int rc = read_entry(r, loc, DICT_UUID, &bytes, &len, e);
+    if (rc != 0)
+        return rc;
+    memcpy(u->bytes, bytes, 16);
+    if (r->uuids) { /* out of memory only means no cache */
+        r->uuids[i] = (uuid_slot){loc, *u};
+        r->uuid_filled[i / 64] |= bit;
+    }
+    return 0;
 }
 
 static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e) {

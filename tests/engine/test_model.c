@@ -66,17 +66,9 @@ static void test_crc32(void) {
     CHECK(crc32_update(0, all, 256) == crc32_bitwise(all, 256));
     CHECK(crc32_update(crc32_update(0, all, 100), all + 100, 156) == crc32_bitwise(all, 256));
     /* every alignment and tail length of the eight-byte steps */
-    uint8_t page[4096];
-    for (size_t i = 0; i < sizeof page; i++)
-        page[i] = (uint8_t)(i * 131 + (i >> 7));
-    bool same = true;
-    for (size_t off = 0; off < 9; off++)
+    for (size_t start = 0; start < 8; start++)
         for (size_t n = 0; n < 40; n++)
-            same = same && crc32_update(0, page + off, n) == crc32_bitwise(page + off, n);
-    CHECK(same);
-    CHECK(crc32_update(0, page, sizeof page) == crc32_bitwise(page, sizeof page));
-    CHECK(crc32_update(crc32_update(0, page, 4093), page + 4093, 3) ==
-          crc32_bitwise(page, sizeof page));
+            CHECK(crc32_update(0, all + start, n) == crc32_bitwise(all + start, n));
 }
 
 static void test_clock_is_monotone_and_plausible(void) {
