@@ -238,6 +238,7 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
     memcpy(target, prefix, len);
     size_t ks = c->codec->key_size;
     c->depth = 0;
+    c->pending = false;
     if (c->root == 0)
         return 0;
     uint32_t pgno = c->root;
@@ -248,8 +249,10 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
         uint8_t *page = level(c, l);
         if (node_kind(page) == NODE_LEAF) {
             leaf_pos pos;
-            if (leaf_seek(page, c->codec, target, &pos, c->keys[c->cur], c->anchor) != 0)
+            int found = leaf_seek(page, c->codec, target, &pos, c->keys[c->cur], c->anchor);
+            if (found < 0)
                 return corrupt(e, pgno);
+            c->pending = found == 1;
             c->leaf = pgno;
             c->off = pos.off;
             c->restart = pos.restart;
@@ -291,6 +294,11 @@ static int next_leaf(btree_cursor *c, err *e) {
 }
 
 int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
+    if (c->pending) {
+        c->pending = false;
+        *key = c->keys[c->cur];
+        return 1;
+    }
     for (;;) {
         if (c->depth == 0)
             return 0;

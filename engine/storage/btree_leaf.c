@@ -130,31 +130,29 @@ leaf_pos leaf_begin(void) {
 }
 
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *prev, uint8_t *anchor) {
+              uint8_t *key, uint8_t *anchor) {
     size_t b;
     if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, false, &b) != 0)
         return -1;
-    uint8_t keys[2][BTREE_MAX_KEY];
-    int cur = 0;
-    bool have_prev = false;
+    uint8_t prev[BTREE_MAX_KEY];
+    const uint8_t *base = restart_base(b, anchor);
     size_t off = restart_at(page, b), limit = block_end(page, b);
     while (off < limit) {
-        const uint8_t *base = have_prev ? keys[!cur] : restart_base(b, anchor);
-        size_t next = decode_at(c, page, off, limit, base, keys[cur]);
+        size_t next = decode_at(c, page, off, limit, base, key);
         if (!next)
             return -1;
-        if (memcmp(keys[cur], target, c->key_size) >= 0) {
-            *pos = (leaf_pos){off, have_prev ? b + 1 : b};
-            if (have_prev)
-                memcpy(prev, keys[!cur], c->key_size);
-            return 0;
+        if (memcmp(key, target, c->key_size) >= 0) {
+            *pos = (leaf_pos){next, b + 1};
+            return 1;
         }
-        have_prev = true;
-        cur = !cur;
+        memcpy(prev, key, c->key_size);
+        base = prev;
         off = next;
     }
+    /* Every key of block b is below target: the next block's first key is
+     * above it (find_block), so it is the answer. */
     *pos = (leaf_pos){limit, b + 1};
-    return 0;
+    return leaf_next(page, c, pos, NULL, anchor, key);
 }
 
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,

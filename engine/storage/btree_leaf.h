@@ -49,10 +49,11 @@ typedef struct leaf_pos {
 
 /* The position of the first entry. */
 leaf_pos leaf_begin(void);
-/* Positions before the first key >= target (possibly the end), giving the
- * key before it and the anchor: 0, or -1 when an entry does not decode. */
+/* The first key >= target: 1 with it in key and *pos just past it, 0
+ * when the leaf has none (*pos at its end), -1 when an entry does not
+ * decode. Also gives the anchor. */
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *prev, uint8_t *anchor);
+              uint8_t *key, uint8_t *anchor);
 /* Decodes the entry at *pos into key: 1, 0 at the end of the leaf, -1
  * when it does not decode. */
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
