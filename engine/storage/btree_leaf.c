@@ -134,19 +134,21 @@ int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, 
     size_t b;
     if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, false, &b) != 0)
         return -1;
-    uint8_t prev[BTREE_MAX_KEY];
+    uint8_t keys[2][BTREE_MAX_KEY];
+    int cur = 0;
     const uint8_t *base = restart_base(b, anchor);
     size_t off = restart_at(page, b), limit = block_end(page, b);
     while (off < limit) {
-        size_t next = decode_at(c, page, off, limit, base, key);
+        size_t next = decode_at(c, page, off, limit, base, keys[cur]);
         if (!next)
             return -1;
-        if (memcmp(key, target, c->key_size) >= 0) {
+        if (memcmp(keys[cur], target, c->key_size) >= 0) {
+            memcpy(key, keys[cur], c->key_size);
             *pos = (leaf_pos){next, b + 1};
             return 1;
         }
-        memcpy(prev, key, c->key_size);
-        base = prev;
+        base = keys[cur];
+        cur = !cur;
         off = next;
     }
     /* Every key of block b is below target: the next block's first key is
