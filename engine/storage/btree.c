@@ -256,6 +256,7 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
             c->leaf = pgno;
             c->off = pos.off;
             c->restart = pos.restart;
+            c->limit = pos.limit;
             return 0;
         }
         c->idx[l] = (uint16_t)child_index(page, ks, target);
@@ -287,6 +288,7 @@ static int next_leaf(btree_cursor *c, err *e) {
             leaf_pos start = leaf_begin();
             c->off = start.off;
             c->restart = start.restart;
+            c->limit = start.limit;
             c->leaf = pgno;
             return 1;
         }
@@ -303,7 +305,7 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
         if (c->depth == 0)
             return 0;
         int l = c->depth - 1;
-        leaf_pos pos = {c->off, c->restart};
+        leaf_pos pos = {c->off, c->restart, c->limit};
         int rc = leaf_next(level(c, l), c->codec, &pos, c->keys[c->cur], c->anchor,
                            c->keys[!c->cur]);
         if (rc < 0)
@@ -311,6 +313,7 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
         if (rc == 1) {
             c->off = pos.off;
             c->restart = pos.restart;
+            c->limit = pos.limit;
             c->cur = !c->cur;
             *key = c->keys[c->cur];
             return 1;
