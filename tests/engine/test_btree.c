@@ -1,8 +1,8 @@
 /* B+tree unit tests against a reference model (a sorted array): random
  * inserts at many sizes (so leaves and branches split at every level),
  * full scans, prefix seeks, one cursor seeking again and again, duplicates,
- * and copy-on-write: a root saved
- * before a checkpoint still reads its old contents after more inserts.
+ * and copy-on-write: a root saved before a checkpoint still reads its old
+ * contents after more inserts.
  * The fact-key codec: round trips, truncated entries, and trees of fact
  * keys in every order (entries of varying sizes, so leaf blocks split and
  * edits shrink as well as grow). A leaf whose restart array cannot be
