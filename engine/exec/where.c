@@ -96,6 +96,12 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
         return rc;
     plan_query pq;
     plan_hint hint = rule_eval_hint(&w->x);
+    /* Range estimates, shared by the sub-conjunctions (not zeroed: only
+     * `used` is read before it is written). */
+    hint.counts = arena_alloc(&w->mem, sizeof *hint.counts);
+    if (!hint.counts)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    hint.counts->used = 0;
     rc = plan_compile_query(q, w->x.r, &hint, &w->mem, &pq, e);
     if (rc == 0)
         rc = frame_init(&w->f, pq.top, e);

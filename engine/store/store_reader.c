@@ -372,3 +372,50 @@ int store_count(store_reader *r, const store_bound *b, size_t cap, size_t *out, 
     *out = n;
     return 0;
 }
+
+/* The smallest key above every key that starts with prefix[0..len): the
+ * prefix plus one as a big-endian number. False when there is none (the
+ * range runs to the end of the tree). */
+static bool prefix_successor(const uint8_t *prefix, size_t len, uint8_t *out) {
+    memcpy(out, prefix, len);
+    for (size_t i = len; i-- > 0;)
+        if (++out[i] != 0)
+            return true;
+    return false;
+}
+
+/* The keys between the scan's start and the end of its prefix, from the
+ * branch positions of both ends. Every order holds every record but VAET
+ * (refs only), for which the record count is an upper bound. */
+static int range_estimate(store_scan *sc, double from, double *out, err *e) {
+    uint8_t hi[FACT_KEY_SIZE];
+    double to = 1;
+    if (prefix_successor(sc->prefix, sc->plen, hi)) {
+        int rc = btree_seek(&sc->c, hi, sc->plen, e);
+        if (rc != 0)
+            return rc;
+        to = btree_cursor_position(&sc->c);
+    }
+    *out = (to - from) * (double)sc->r->h.fact_count;
+    return 0;
+}
+
+int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
+    store_scan *sc;
+    int rc = store_scan_open(r, b, &sc, e);
+    if (rc != 0)
+        return rc;
+    double from = btree_cursor_position(&sc->c);
+    size_t n = 0, exact = cap < STORE_ESTIMATE_EXACT ? cap : STORE_ESTIMATE_EXACT;
+    const uint8_t *key;
+    while (n < exact && (rc = next_key(sc, &key, e)) == 1)
+        n++;
+    double est = 0;
+    if (rc == 1 && n < cap && (rc = range_estimate(sc, from, &est, e)) == 0 && est > (double)n)
+        n = est >= (double)cap ? cap : (size_t)est;
+    store_scan_close(sc);
+    if (rc > 1)
+        return rc;
+    *out = n;
+    return 0;
+}
