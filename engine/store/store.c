@@ -35,6 +35,11 @@ static store *store_new(const store_options *o) {
         free(s);
         return NULL;
     }
+    if (lookup_cache_init(&s->lookups) != 0) {
+        pthread_rwlock_destroy(&s->rw);
+        free(s);
+        return NULL;
+    }
     dict_init(&s->dic);
     if (o)
         s->opts = *o;
@@ -47,6 +52,7 @@ static void store_free(store *s) {
     wal_close(s->log);
     pager_close(s->pg);
     dict_free(&s->dic);
+    lookup_cache_free(&s->lookups);
     pthread_rwlock_destroy(&s->rw);
     free(s);
 }

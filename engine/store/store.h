@@ -130,9 +130,6 @@ int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e);
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
 void store_scan_close(store_scan *sc);
 
-/* Records matching `b`, counting at most `cap`. */
-int store_count(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e);
-
 /* Records matching `b`, estimated for planning without reading the range:
  * counted exactly up to STORE_ESTIMATE_EXACT, beyond that from where the
  * range's two ends lie in the index's branch pages (a few page reads

@@ -8,6 +8,7 @@
 #include "storage/format.h"
 #include "storage/pager.h"
 #include "storage/wal.h"
+#include "store/lookup_cache.h"
 #include "store/store.h"
 
 struct store {
@@ -15,6 +16,7 @@ struct store {
     pager *pg;
     wal *log; /* NULL in memory */
     dict dic;
+    lookup_cache lookups; /* dictionary lookups shared by the readers */
     format_header h; /* the live header: roots and counts with dirty pages */
     store_options opts;
     uint64_t pending_facts; /* in the WAL since the last checkpoint */

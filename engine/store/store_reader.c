@@ -116,6 +116,8 @@ static void lookup_keep(store_reader *r, int kind, const void *key, size_t len, 
     r->lookup_next = (r->lookup_next + 1) % LOOKUP_MEMO;
 }
 
+/* Through the reader's memo, then the store's shared cache, then the
+ * dictionary's tree. */
 static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, uint64_t *id, err *e) {
     const lookup *l = lookup_find(r, kind, key, len);
     if (l) {
@@ -123,7 +125,12 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
         return l->rc;
     }
     uint64_t found = 0;
-    int rc = dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], kind, key, len, &found, e);
+    int rc = lookup_cache_get(&r->s->lookups, kind, key, len, r->h.tx_count, &found);
+    if (rc < 0) {
+        rc = dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], kind, key, len, &found, e);
+        if (rc == 0 || rc == 1)
+            lookup_cache_put(&r->s->lookups, kind, key, len, r->h.tx_count, rc, found);
+    }
     if (rc == 0 || rc == 1)
         lookup_keep(r, kind, key, len, found, rc);
     if (rc == 1)
@@ -139,8 +146,20 @@ int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t
     return dict_lookup(r, DICT_TEXT, text, len, id, e);
 }
 
+/* Texts and UUIDs through dict_lookup; the other types need no lookup. */
 int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_SIZE], err *e) {
-    return store_value_field(r->s, v, false, out, e);
+    bool text = v->type == VT_STRING || v->type == VT_KEYWORD;
+    if (!text && v->type != VT_REF)
+        return store_value_field(r->s, v, false, out, e);
+    uint64_t loc;
+    int rc = text ? dict_lookup(r, DICT_TEXT, v->as.str.ptr, v->as.str.len, &loc, e)
+                  : dict_lookup(r, DICT_UUID, v->as.ref.bytes, 16, &loc, e);
+    if (rc != 1)
+        return rc;
+    memset(out, 0, FACT_V_SIZE);
+    out[0] = (uint8_t)v->type;
+    format_put_be(out + 1, loc, 8);
+    return 1;
 }
 
 static uint64_t loc_hash(uint64_t loc) {
@@ -194,6 +213,7 @@ static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out,
     if (got != kind || (kind == DICT_UUID && len != 16))
         return err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
                        (unsigned long long)loc);
+    lookup_keep(r, kind, bytes, len, loc, 1); /* a decoded ref or text often seeks next */
     return memo_add(r, loc, bytes, len, out, e);
 }
 
@@ -355,22 +375,6 @@ void store_scan_close(store_scan *sc) {
         return;
     btree_cursor_free(&sc->c);
     free(sc);
-}
-
-int store_count(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
-    store_scan *sc;
-    int rc = store_scan_open(r, b, &sc, e);
-    if (rc != 0)
-        return rc;
-    size_t n = 0;
-    const uint8_t *key;
-    while (n < cap && (rc = next_key(sc, &key, e)) == 1)
-        n++;
-    store_scan_close(sc);
-    if (rc > 1)
-        return rc;
-    *out = n;
-    return 0;
 }
 
 /* The smallest key above every key that starts with prefix[0..len): the
