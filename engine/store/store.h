@@ -128,6 +128,7 @@ int store_scan_next(store_scan *sc, store_rec *out, err *e);
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e);
 /* Decodes stored identifiers into a record (as store_scan_next gives it). */
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
+/* Before its reader closes (the reader keeps a closed scan for reuse). */
 void store_scan_close(store_scan *sc);
 
 /* Records matching `b`, estimated for planning without reading the range:

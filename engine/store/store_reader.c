@@ -39,7 +39,8 @@ struct store_reader {
     decoded *memo;
     size_t memo_count, memo_cap;
     htab memo_map;
-    uint8_t *scratch; /* one page */
+    uint8_t *scratch;   /* one page, allocated when first needed */
+    store_scan *spare;  /* a closed scan, for the next one to reuse */
 };
 
 struct store_scan {
@@ -56,14 +57,9 @@ static int oom(err *e) {
 
 int store_reader_open(store *s, store_reader **out, err *e) {
     store_reader *r = calloc(1, sizeof *r);
-    uint8_t *scratch = malloc(FORMAT_PAGE_SIZE);
-    if (!r || !scratch) {
-        free(r);
-        free(scratch);
+    if (!r)
         return oom(e);
-    }
     r->s = s;
-    r->scratch = scratch;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
     pthread_rwlock_rdlock(&s->rw);
@@ -80,6 +76,7 @@ void store_reader_close(store_reader *r) {
     htab_free(&r->memo_map);
     free(r->memo);
     free(r->scratch);
+    free(r->spare);
     free(r);
 }
 
@@ -93,73 +90,6 @@ uint64_t store_reader_fact_count(const store_reader *r) {
 
 uint64_t store_reader_entity_count(const store_reader *r) {
     return r->h.entity_count;
-}
-
-static const lookup *lookup_find(const store_reader *r, int kind, const void *key, size_t len) {
-    for (size_t i = 0; i < LOOKUP_MEMO; i++) {
-        const lookup *l = &r->lookups[i];
-        if (l->kind == kind && l->len == len && memcmp(l->key, key, len) == 0)
-            return l;
-    }
-    return NULL;
-}
-
-static void lookup_keep(store_reader *r, int kind, const void *key, size_t len, uint64_t id, int rc) {
-    if (len > LOOKUP_KEY)
-        return;
-    lookup *l = &r->lookups[r->lookup_next];
-    memcpy(l->key, key, len);
-    l->len = len;
-    l->id = id;
-    l->kind = kind;
-    l->rc = rc;
-    r->lookup_next = (r->lookup_next + 1) % LOOKUP_MEMO;
-}
-
-/* Through the reader's memo, then the store's shared cache, then the
- * dictionary's tree. */
-static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, uint64_t *id, err *e) {
-    const lookup *l = lookup_find(r, kind, key, len);
-    if (l) {
-        *id = l->id;
-        return l->rc;
-    }
-    uint64_t found = 0;
-    int rc = lookup_cache_get(&r->s->lookups, kind, key, len, r->h.tx_count, &found);
-    if (rc < 0) {
-        rc = dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], kind, key, len, &found, e);
-        if (rc == 0 || rc == 1)
-            lookup_cache_put(&r->s->lookups, kind, key, len, r->h.tx_count, rc, found);
-    }
-    if (rc == 0 || rc == 1)
-        lookup_keep(r, kind, key, len, found, rc);
-    if (rc == 1)
-        *id = found;
-    return rc;
-}
-
-int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {
-    return dict_lookup(r, DICT_UUID, u->bytes, 16, id, e);
-}
-
-int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {
-    return dict_lookup(r, DICT_TEXT, text, len, id, e);
-}
-
-/* Texts and UUIDs through dict_lookup; the other types need no lookup. */
-int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_SIZE], err *e) {
-    bool text = v->type == VT_STRING || v->type == VT_KEYWORD;
-    if (!text && v->type != VT_REF)
-        return store_value_field(r->s, v, false, out, e);
-    uint64_t loc;
-    int rc = text ? dict_lookup(r, DICT_TEXT, v->as.str.ptr, v->as.str.len, &loc, e)
-                  : dict_lookup(r, DICT_UUID, v->as.ref.bytes, 16, &loc, e);
-    if (rc != 1)
-        return rc;
-    memset(out, 0, FACT_V_SIZE);
-    out[0] = (uint8_t)v->type;
-    format_put_be(out + 1, loc, 8);
-    return 1;
 }
 
 static uint64_t loc_hash(uint64_t loc) {
@@ -196,6 +126,83 @@ static int memo_add(store_reader *r, uint64_t loc, const uint8_t *bytes, size_t 
     return 0;
 }
 
+static const lookup *lookup_find(const store_reader *r, int kind, const void *key, size_t len) {
+    for (size_t i = 0; i < LOOKUP_MEMO; i++) {
+        const lookup *l = &r->lookups[i];
+        if (l->kind == kind && l->len == len && memcmp(l->key, key, len) == 0)
+            return l;
+    }
+    return NULL;
+}
+
+static void lookup_keep(store_reader *r, int kind, const void *key, size_t len, uint64_t id, int rc) {
+    if (len > LOOKUP_KEY)
+        return;
+    lookup *l = &r->lookups[r->lookup_next];
+    memcpy(l->key, key, len);
+    l->len = len;
+    l->id = id;
+    l->kind = kind;
+    l->rc = rc;
+    r->lookup_next = (r->lookup_next + 1) % LOOKUP_MEMO;
+}
+
+/* A found entry goes into the decoding memo too: the records a query's
+ * constants select carry them (a point query's entity and attribute). */
+static int seed_decoded(store_reader *r, const void *key, size_t len, uint64_t loc, err *e) {
+    memo_key k = {r, loc};
+    const decoded *d;
+    if (htab_find(&r->memo_map, loc_hash(loc), memo_eq, &k) != HTAB_NONE)
+        return 1;
+    return memo_add(r, loc, key, len, &d, e) == 0 ? 1 : e->code;
+}
+
+/* Through the reader's memo, then the store's shared cache, then the
+ * dictionary's tree. */
+static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, uint64_t *id, err *e) {
+    const lookup *l = lookup_find(r, kind, key, len);
+    if (l) {
+        *id = l->id;
+        return l->rc;
+    }
+    uint64_t found = 0;
+    int rc = lookup_cache_get(&r->s->lookups, kind, key, len, r->h.tx_count, &found);
+    if (rc < 0) {
+        rc = dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], kind, key, len, &found, e);
+        if (rc == 0 || rc == 1)
+            lookup_cache_put(&r->s->lookups, kind, key, len, r->h.tx_count, rc, found);
+    }
+    if (rc == 0 || rc == 1)
+        lookup_keep(r, kind, key, len, found, rc);
+    if (rc == 1)
+        *id = found;
+    return rc == 1 ? seed_decoded(r, key, len, found, e) : rc;
+}
+
+int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {
+    return dict_lookup(r, DICT_UUID, u->bytes, 16, id, e);
+}
+
+int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {
+    return dict_lookup(r, DICT_TEXT, text, len, id, e);
+}
+
+/* Texts and UUIDs through dict_lookup; the other types need no lookup. */
+int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_SIZE], err *e) {
+    bool text = v->type == VT_STRING || v->type == VT_KEYWORD;
+    if (!text && v->type != VT_REF)
+        return store_value_field(r->s, v, false, out, e);
+    uint64_t loc;
+    int rc = text ? dict_lookup(r, DICT_TEXT, v->as.str.ptr, v->as.str.len, &loc, e)
+                  : dict_lookup(r, DICT_UUID, v->as.ref.bytes, 16, &loc, e);
+    if (rc != 1)
+        return rc;
+    memset(out, 0, FACT_V_SIZE);
+    out[0] = (uint8_t)v->type;
+    format_put_be(out + 1, loc, 8);
+    return 1;
+}
+
 /* The dictionary entry at `loc`, which must be of `kind`. */
 static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out, err *e) {
     memo_key k = {r, loc};
@@ -207,13 +214,14 @@ static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out,
     int got;
     const uint8_t *bytes;
     size_t len;
+    if (!r->scratch && !(r->scratch = malloc(FORMAT_PAGE_SIZE)))
+        return oom(e);
     int rc = dict_read(&r->s->dic, r->s->pg, loc, r->scratch, &got, &bytes, &len, e);
     if (rc != 0)
         return rc;
     if (got != kind || (kind == DICT_UUID && len != 16))
         return err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
                        (unsigned long long)loc);
-    lookup_keep(r, kind, bytes, len, loc, 1); /* a decoded ref or text often seeks next */
     return memo_add(r, loc, bytes, len, out, e);
 }
 
@@ -293,7 +301,8 @@ static int choose_order(const store_bound *b, int *fields) {
 /* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
 static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
                      store_scan **out, err *e) {
-    store_scan *sc = calloc(1, sizeof *sc);
+    store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
+    r->spare = NULL;
     if (!sc)
         return oom(e);
     sc->r = r;
@@ -374,7 +383,10 @@ void store_scan_close(store_scan *sc) {
     if (!sc)
         return;
     btree_cursor_free(&sc->c);
-    free(sc);
+    if (sc->r->spare)
+        free(sc);
+    else
+        sc->r->spare = sc;
 }
 
 /* The smallest key above every key that starts with prefix[0..len): the
