@@ -55,13 +55,64 @@ static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
-int store_reader_open(store *s, store_reader **out, err *e) {
-    store_reader *r = calloc(1, sizeof *r);
-    if (!r)
-        return oom(e);
+int store_readers_init(store *s) {
+    s->readers.count = 0;
+    return pthread_mutex_init(&s->readers.mu, NULL) == 0 ? 0 : -1;
+}
+
+static void reader_free(store_reader *r) {
+    arena_free(&r->mem);
+    htab_free(&r->memo_map);
+    free(r->memo);
+    free(r->scratch);
+    free(r->spare);
+    free(r);
+}
+
+void store_readers_free(store *s) {
+    for (size_t i = 0; i < s->readers.count; i++)
+        reader_free(s->readers.idle[i]);
+    s->readers.count = 0;
+    pthread_mutex_destroy(&s->readers.mu);
+}
+
+/* An idle reader, or a new one. */
+static store_reader *reader_take(store *s) {
+    store_reader *r = NULL;
+    pthread_mutex_lock(&s->readers.mu);
+    if (s->readers.count > 0)
+        r = s->readers.idle[--s->readers.count];
+    pthread_mutex_unlock(&s->readers.mu);
+    if (r || !(r = calloc(1, sizeof *r)))
+        return r;
     r->s = s;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
+    return r;
+}
+
+/* A memo array past this many entries is not kept with an idle reader. */
+#define IDLE_MEMO_MAX 256
+
+/* Forgets the snapshot's lookups and decoded values, keeping the memo
+ * array (unless large), the scratch page and the spare scan. */
+static void reader_reset(store_reader *r) {
+    memset(r->lookups, 0, sizeof r->lookups);
+    r->lookup_next = 0;
+    arena_free(&r->mem);
+    htab_free(&r->memo_map);
+    r->memo_count = 0;
+    if (r->memo_cap > IDLE_MEMO_MAX) {
+        free(r->memo);
+        r->memo = NULL;
+        r->memo_cap = 0;
+    }
+}
+
+int store_reader_open(store *s, store_reader **out, err *e) {
+    store_reader *r = reader_take(s);
+    if (!r)
+        return oom(e);
     pthread_rwlock_rdlock(&s->rw);
     r->h = s->h;
     *out = r;
@@ -71,13 +122,17 @@ int store_reader_open(store *s, store_reader **out, err *e) {
 void store_reader_close(store_reader *r) {
     if (!r)
         return;
-    pthread_rwlock_unlock(&r->s->rw);
-    arena_free(&r->mem);
-    htab_free(&r->memo_map);
-    free(r->memo);
-    free(r->scratch);
-    free(r->spare);
-    free(r);
+    store *s = r->s;
+    pthread_rwlock_unlock(&s->rw);
+    reader_reset(r);
+    pthread_mutex_lock(&s->readers.mu);
+    if (s->readers.count < STORE_IDLE_READERS) {
+        s->readers.idle[s->readers.count++] = r;
+        r = NULL;
+    }
+    pthread_mutex_unlock(&s->readers.mu);
+    if (r)
+        reader_free(r);
 }
 
 uint64_t store_reader_tx_count(const store_reader *r) {
