@@ -258,6 +258,17 @@ int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_S
     return 1;
 }
 
+static int wrong_kind(uint64_t loc, err *e) {
+    return err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
+                   (unsigned long long)loc);
+}
+
+/* A reader's first decodes go through the store's shared cache: small
+ * queries decode the same few values again and again. A reader that has
+ * decoded this many is scanning; it bypasses the cache, which would cost
+ * it a lock per value and flush what the small queries keep there. */
+#define SHARED_DECODES 32
+
 /* The dictionary entry at `loc`, which must be of `kind`. */
 static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out, err *e) {
     memo_key k = {r, loc};
@@ -269,14 +280,19 @@ static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out,
     int got;
     const uint8_t *bytes;
     size_t len;
+    uint8_t kept[LOOKUP_CACHE_KEY];
+    bool shared = r->memo_count < SHARED_DECODES;
+    if (shared && lookup_cache_entry(&r->s->lookups, loc, &got, kept, &len) == 1)
+        return kind == got ? memo_add(r, loc, kept, len, out, e) : wrong_kind(loc, e);
     if (!r->scratch && !(r->scratch = malloc(FORMAT_PAGE_SIZE)))
         return oom(e);
     int rc = dict_read(&r->s->dic, r->s->pg, loc, r->scratch, &got, &bytes, &len, e);
     if (rc != 0)
         return rc;
     if (got != kind || (kind == DICT_UUID && len != 16))
-        return err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
-                       (unsigned long long)loc);
+        return wrong_kind(loc, e);
+    if (shared)
+        lookup_cache_put(&r->s->lookups, kind, bytes, len, r->h.tx_count, 1, loc);
     return memo_add(r, loc, bytes, len, out, e);
 }
 
