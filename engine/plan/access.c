@@ -51,22 +51,32 @@ static plan_join choose_join(const plan_conj *c, const plan_item *it, size_t ste
                : PLAN_JOIN_NESTED_LOOP;
 }
 
-/* store_scan_open's index for the positions a seek fixes (a pseudo
- * pattern seeks by entity only; a Ref attribute narrows nothing, E4). A
- * hash join reads the pattern with its constant attribute only. */
+/* A known value seeks (with the attribute, AVET) when matching it is
+ * exact: a constant string, integer, boolean or keyword (E4: a keyword is
+ * two seeks), or a variable's value, whose type is known only at run
+ * time. */
+static bool value_seeks(const plan_item *it) {
+    const term *v = plan_pattern_term(it->pc.pattern, 2);
+    if (v->kind != TERM_CONST)
+        return it->access.known[2];
+    value_type t = v->constant.type;
+    return t == VT_STRING || t == VT_INTEGER || t == VT_BOOLEAN || t == VT_KEYWORD;
+}
+
+/* store_scan_open's index for the positions the seek fixes (op_scan.c):
+ * a pseudo pattern seeks by entity only; a Ref attribute narrows nothing
+ * (E4); a hash join reads the pattern with its constant attribute only. */
 static int choose_index(const plan_item *it) {
     const plan_access *a = &it->access;
     const term *attr = plan_pattern_term(it->pc.pattern, 1);
     bool hash = a->join == PLAN_JOIN_HASH, pseudo = it->kind == PK_PSEUDO;
-    bool e = a->known[0] && !hash;
     bool at = !pseudo && (hash ? attr->kind == TERM_CONST : a->known[1]) &&
               !(attr->kind == TERM_CONST && attr->constant.type != VT_KEYWORD);
-    bool v = !pseudo && !hash && a->known[2];
-    if (e)
+    if (a->known[0] && !hash)
         return TREE_EAVT;
     if (at)
-        return v ? TREE_AVET : TREE_AEVT;
-    return v ? TREE_VAET : TREE_EAVT;
+        return !hash && value_seeks(it) ? TREE_AVET : TREE_AEVT;
+    return TREE_EAVT;
 }
 
 static bool reads_records(const plan_item *it) {
