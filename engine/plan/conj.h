@@ -127,9 +127,14 @@ typedef struct plan_hint {
     plan_count_cache *counts;
 } plan_hint;
 
-#define PLAN_COUNT_CACHE_SIZE 16
+#define PLAN_COUNT_CACHE_SIZE 12
+typedef struct plan_range_key { /* a store_bound's fixed positions */
+    uint64_t e, a;
+    uint8_t v[FACT_V_SIZE];
+    bool has_e, has_a, has_v;
+} plan_range_key;
 struct plan_count_cache {
-    store_bound bound[PLAN_COUNT_CACHE_SIZE];
+    plan_range_key key[PLAN_COUNT_CACHE_SIZE];
     size_t count[PLAN_COUNT_CACHE_SIZE];
     bool capped[PLAN_COUNT_CACHE_SIZE]; /* count[i] is a lower bound */
     size_t used;

@@ -70,17 +70,24 @@ static int constant_bounds(store_reader *r, const plan_item *it, store_bound *b,
     return rc;
 }
 
-static bool same_bound(const store_bound *x, const store_bound *y) {
-    return x->has_e == y->has_e && x->has_a == y->has_a && x->has_v == y->has_v &&
-           (!x->has_e || x->ids.e == y->ids.e) && (!x->has_a || x->ids.a == y->ids.a) &&
-           (!x->has_v || memcmp(x->ids.v, y->ids.v, FACT_V_SIZE) == 0);
+static bool same_range(const plan_range_key *k, const store_bound *b) {
+    return k->has_e == b->has_e && k->has_a == b->has_a && k->has_v == b->has_v &&
+           (!b->has_e || k->e == b->ids.e) && (!b->has_a || k->a == b->ids.a) &&
+           (!b->has_v || memcmp(k->v, b->ids.v, FACT_V_SIZE) == 0);
+}
+
+static plan_range_key range_key(const store_bound *b) {
+    plan_range_key k = {.e = b->ids.e, .a = b->ids.a, .has_e = b->has_e, .has_a = b->has_a,
+                        .has_v = b->has_v};
+    memcpy(k.v, b->ids.v, FACT_V_SIZE);
+    return k;
 }
 
 /* A kept estimate standing for store_estimate(.., cap), or SIZE_MAX. One
  * that stopped at its cap C still answers any cap <= C. */
 static size_t cached(const plan_count_cache *cc, const store_bound *b, size_t cap) {
     for (size_t i = 0; cc && i < cc->used; i++) {
-        if (!same_bound(&cc->bound[i], b))
+        if (!same_range(&cc->key[i], b))
             continue;
         if (!cc->capped[i])
             return cc->count[i];
@@ -95,13 +102,13 @@ static void keep(plan_count_cache *cc, const store_bound *b, size_t n, size_t ca
         return;
     bool capped = n >= cap;
     for (size_t i = 0; i < cc->used; i++)
-        if (same_bound(&cc->bound[i], b)) { /* a higher cap than the kept one */
+        if (same_range(&cc->key[i], b)) { /* a higher cap than the kept one */
             cc->count[i] = n;
             cc->capped[i] = capped;
             return;
         }
     if (cc->used < PLAN_COUNT_CACHE_SIZE) {
-        cc->bound[cc->used] = *b;
+        cc->key[cc->used] = range_key(b);
         cc->capped[cc->used] = capped;
         cc->count[cc->used++] = n;
     }
