@@ -95,17 +95,19 @@ static store_reader *reader_take(store *s) {
 #define IDLE_MEMO_MAX 256
 
 /* Forgets the snapshot's lookups and decoded values, keeping the memo
- * array (unless large), the scratch page and the spare scan. */
+ * (unless large), the scratch page and the spare scan. */
 static void reader_reset(store_reader *r) {
     memset(r->lookups, 0, sizeof r->lookups);
     r->lookup_next = 0;
     arena_free(&r->mem);
-    htab_free(&r->memo_map);
     r->memo_count = 0;
     if (r->memo_cap > IDLE_MEMO_MAX) {
         free(r->memo);
         r->memo = NULL;
         r->memo_cap = 0;
+        htab_free(&r->memo_map);
+    } else {
+        htab_clear(&r->memo_map);
     }
 }
 
