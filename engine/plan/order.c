@@ -19,6 +19,14 @@ static bool position_bound(const plan_clause *c, int pos, const bool *bound) {
     return c->var[pos] >= 0 && bound[c->var[pos]];
 }
 
+/* Rule plans see stored ranges no larger than this. Their greedy order
+ * weighs each step's own cost only: a large stored pattern read first,
+ * then the derived relation probed per record, beats reading a delta of
+ * similar size first and seeking the stored records per delta row, which
+ * that cost model cannot see; ranges counted up to this cap (as rule
+ * plans were tuned with) put the stored pattern first in those rounds. */
+#define RULE_RANGE_CAP 4096
+
 /* Records one row reaches through a bound entity: the average per
  * entity, at least 1. */
 static size_t per_entity(store_reader *r) {
@@ -101,6 +109,8 @@ static estimate estimate_clause(store_reader *s, const plan_hint *hint, const pl
                                            by_value ? SIZE_MAX : cap);
     if (range == SIZE_MAX)
         range = (size_t)store_reader_fact_count(s);
+    if (hint && hint->derived_rows && range > RULE_RANGE_CAP)
+        range = RULE_RANGE_CAP;
     est.range = est.records = range;
     if (by_entity && per_entity(s) < range)
         est.records = per_entity(s);
