@@ -38,9 +38,11 @@ static size_t per_entity(store_reader *r) {
 /* Records among `range` that share one value: without value statistics,
  * √range (as many distinct values as records per value). */
 static size_t per_value(size_t range) {
-    size_t n = 1;
-    while (n < range / n)
-        n++;
+    if (range < 4)
+        return 1;
+    size_t n = range / 2; /* Newton's method from above: floor(√range) */
+    while (n > range / n)
+        n = (n + range / n) / 2;
     return n;
 }
 
