@@ -4,7 +4,7 @@
 
 #include "exec/op.h"
 
-/* One block: the records (the stricter alignment) then the slots. */
+/* One block: the records, then the slots. */
 int frame_init(frame *f, const plan_conj *p, err *e) {
     f->p = p;
     f->record = calloc(1, (p->item_count + 1) * sizeof *f->record +
