@@ -194,9 +194,12 @@ MINIGRAF_API int minigraf_last_error_code(const MiniGrafDb *db);
  * ---------------------------------------------------------------------- */
 
 /* Runs a (query ...) and opens a cursor over its answer. The answer is
- * fixed when the cursor opens; later writes do not change it. A command
- * other than query fails with API-012. Returns NULL on error (see
- * minigraf_last_error on `db`). Free with minigraf_cursor_free(). */
+ * fixed when the cursor opens; later writes do not change it. A plain
+ * projection (no aggregate, window or :order-by) streams: each batch is
+ * produced when asked for, and a write, checkpoint or close on `db` first
+ * reads the cursor's rest into memory. A command other than query fails
+ * with API-012. Returns NULL on error (see minigraf_last_error on `db`).
+ * Free with minigraf_cursor_free(). */
 MINIGRAF_API MiniGrafCursor *minigraf_query(MiniGrafDb *db, const char *text);
 
 /* The :find column headers as a compact JSON array, e.g. ["?n","(count ?e)"].
@@ -219,7 +222,8 @@ MINIGRAF_API int minigraf_cursor_set_format(MiniGrafCursor *cursor, int format);
 /* The next at most `max_rows` rows (0 counts as 1) as a JSON array of rows,
  * `[[v, ...], ...]`. Returns NULL at the end — then
  * minigraf_cursor_last_error() is NULL and later calls keep returning NULL —
- * or on error, when the cursor's last error is set. Free with
+ * or on error, when the cursor's last error is set (e.g. QRY-012 met while
+ * streaming; the batch is dropped and later calls return NULL). Free with
  * minigraf_string_free(). */
 MINIGRAF_API char *minigraf_cursor_next_batch(MiniGrafCursor *cursor,
                                               size_t max_rows);

@@ -25,9 +25,9 @@ struct MiniGrafDb {
 };
 
 struct MiniGrafCursor {
-    result_set *rows;
-    size_t next_row;
+    db_cursor *rows; /* independent of the MiniGrafDb once open */
     int format;
+    bool failed; /* an error ended the rows: `last` keeps it */
     err last;
 };
 

@@ -13,16 +13,16 @@ MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text)
         return NULL;
     err e = {0};
     MiniGrafCursor *c = NULL;
-    result_set *rows = NULL;
+    db_cursor *rows = NULL;
     if (api_check_text(text, "text", &e) == 0 &&
-        db_query(h->engine, text, strlen(text), &rows, &e) == 0) {
+        db_cursor_open(h->engine, text, strlen(text), &rows, &e) == 0) {
         c = calloc(1, sizeof *c);
         if (c && handles_add(c, HANDLE_CURSOR)) {
             c->rows = rows;
         } else {
             free(c);
             c = NULL;
-            result_free(rows);
+            db_cursor_free(rows);
             err_set(&e, ERR(INT, 0), "out of memory");
         }
     }
@@ -54,7 +54,7 @@ char *minigraf_cursor_vars(MiniGrafCursor *c)
         return NULL;
     buf out;
     buf_init(&out);
-    json_write_columns(&out, c->rows);
+    json_write_columns(&out, db_cursor_columns(c->rows));
     char *json = buf_detach(&out);
     return json ? json : out_of_memory(c);
 }
@@ -69,22 +69,41 @@ int minigraf_cursor_set_format(MiniGrafCursor *c, int format)
     return 0;
 }
 
+typedef struct batch {
+    buf out;
+    size_t columns;
+    int typed;
+    size_t rows;
+} batch;
+
+static void batch_row(void *ctx, const value *row)
+{
+    batch *b = ctx;
+    buf_putc(&b->out, b->rows++ ? ',' : '[');
+    json_write_row(&b->out, row, b->columns, b->typed);
+}
+
+/* Rows come from the query as it runs (or from memory when the answer was
+ * computed whole); a failure part-way drops the batch, and every later
+ * call returns NULL with the same error. */
 char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows)
 {
-    if (!cursor_begin(c))
+    if (!handles_live(c, HANDLE_CURSOR) || c->failed)
         return NULL;
-    size_t left = result_row_count(c->rows) - c->next_row;
-    if (left == 0)
+    err_clear(&c->last);
+    batch b = {.columns = result_column_count(db_cursor_columns(c->rows)),
+               .typed = c->format == MINIGRAF_FORMAT_TYPED};
+    buf_init(&b.out);
+    int rc;
+    db_cursor_read(c->rows, max_rows == 0 ? 1 : max_rows, batch_row, &b, &rc, &c->last);
+    if (rc != 0 || b.rows == 0) {
+        c->failed = rc != 0;
+        buf_free(&b.out);
         return NULL;
-    size_t count = max_rows == 0 ? 1 : max_rows < left ? max_rows : left;
-    buf out;
-    buf_init(&out);
-    json_write_rows(&out, c->rows, c->next_row, count, c->format == MINIGRAF_FORMAT_TYPED);
-    char *json = buf_detach(&out);
-    if (!json)
-        return out_of_memory(c);
-    c->next_row += count;
-    return json;
+    }
+    buf_putc(&b.out, ']');
+    char *json = buf_detach(&b.out);
+    return json ? json : out_of_memory(c);
 }
 
 const char *minigraf_cursor_last_error(const MiniGrafCursor *c)
@@ -109,7 +128,7 @@ void minigraf_cursor_free(MiniGrafCursor *c)
 {
     if (!c || !handles_remove(c, HANDLE_CURSOR))
         return;
-    result_free(c->rows);
+    db_cursor_free(c->rows);
     err_clear(&c->last);
     free(c);
 }

@@ -48,6 +48,31 @@ static void write_float(buf *out, double f, int typed)
     }
 }
 
+/* Exact, without printf: integers are most of what large answers hold. */
+static void write_integer(buf *out, int64_t i)
+{
+    char text[24];
+    size_t n = sizeof text;
+    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+    do {
+        text[--n] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (i < 0)
+        text[--n] = '-';
+    buf_append(out, text + n, sizeof text - n);
+}
+
+/* A UUID's text needs no escaping: quoted as it is. */
+static void write_uuid(buf *out, const uuid128 *u)
+{
+    char text[UUID_TEXT_LEN + 3];
+    text[0] = '"';
+    uuid_format(u, text + 1);
+    text[UUID_TEXT_LEN + 1] = '"';
+    buf_append(out, text, UUID_TEXT_LEN + 2);
+}
+
 static void write_list(buf *out, const value *v, int typed)
 {
     buf_putc(out, '[');
@@ -61,14 +86,13 @@ static void write_list(buf *out, const value *v, int typed)
 
 static void write_plain(buf *out, const value *v, int typed)
 {
-    char text[UUID_TEXT_LEN + 1];
     switch (v->type) {
     case VT_STRING:
     case VT_KEYWORD:
         json_write_string(out, v->as.str.ptr, v->as.str.len);
         break;
     case VT_INTEGER:
-        buf_printf(out, "%" PRId64, v->as.i);
+        write_integer(out, v->as.i);
         break;
     case VT_FLOAT:
         write_float(out, v->as.f, typed);
@@ -77,8 +101,7 @@ static void write_plain(buf *out, const value *v, int typed)
         buf_puts(out, v->as.b ? "true" : "false");
         break;
     case VT_REF:
-        uuid_format(&v->as.ref, text);
-        json_write_string(out, text, UUID_TEXT_LEN);
+        write_uuid(out, &v->as.ref);
         break;
     case VT_NULL:
         buf_puts(out, "null");
@@ -111,10 +134,8 @@ void json_write_value(buf *out, const value *v, int typed)
 
 void json_write_fact(buf *out, const fact *f)
 {
-    char entity[UUID_TEXT_LEN + 1];
-    uuid_format(&f->entity, entity);
     buf_puts(out, "{\"entity\":");
-    json_write_string(out, entity, UUID_TEXT_LEN);
+    write_uuid(out, &f->entity);
     buf_puts(out, ",\"attribute\":");
     json_write_string(out, f->attribute.as.str.ptr, f->attribute.as.str.len);
     buf_puts(out, ",\"value\":");
@@ -138,19 +159,24 @@ void json_write_columns(buf *out, const result_set *r)
     buf_putc(out, ']');
 }
 
+void json_write_row(buf *out, const value *row, size_t columns, int typed)
+{
+    buf_putc(out, '[');
+    for (size_t c = 0; c < columns; c++) {
+        if (c)
+            buf_putc(out, ',');
+        json_write_value(out, &row[c], typed);
+    }
+    buf_putc(out, ']');
+}
+
 void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed)
 {
-    size_t columns = result_column_count(r);
     buf_putc(out, '[');
     for (size_t i = 0; i < count; i++) {
-        const value *row = result_row(r, first + i);
-        buf_puts(out, i ? ",[" : "[");
-        for (size_t c = 0; c < columns; c++) {
-            if (c)
-                buf_putc(out, ',');
-            json_write_value(out, &row[c], typed);
-        }
-        buf_putc(out, ']');
+        if (i)
+            buf_putc(out, ',');
+        json_write_row(out, result_row(r, first + i), result_column_count(r), typed);
     }
     buf_putc(out, ']');
 }

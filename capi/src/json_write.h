@@ -18,6 +18,8 @@ void json_write_value(buf *out, const value *v, int typed);
 void json_write_fact(buf *out, const fact *f);
 /* ["?a","?b"] */
 void json_write_columns(buf *out, const result_set *r);
+/* [v,...] for one row of `columns` values. */
+void json_write_row(buf *out, const value *row, size_t columns, int typed);
 /* [[..],[..]] for rows [first, first + count). */
 void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed);
 

@@ -49,7 +49,6 @@ void buf_append(buf *b, const char *s, size_t len) {
 
 void buf_puts(buf *b, const char *s) { buf_append(b, s, strlen(s)); }
 
-void buf_putc(buf *b, char c) { buf_append(b, &c, 1); }
 
 void buf_printf(buf *b, const char *fmt, ...) {
     va_list ap;

@@ -3,9 +3,8 @@
  * lock throughout, so the counter a write reads is the one it commits;
  * queries take a store snapshot instead, so they see one consistent state
  * without waiting for other queries. */
-#include "db/db.h"
+#include "db/db_internal.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 
 #include "base/arena.h"
@@ -15,13 +14,6 @@
 #include "exec/query.h"
 #include "rules/registry.h"
 #include "store/store.h"
-
-struct db {
-    pthread_mutex_t lock;
-    store *s;
-    rules_registry *rules; /* in memory only (spec 9.1) */
-    db_options opts;
-};
 
 void db_options_default(db_options *o) {
     store_options_default(&o->store);
@@ -44,6 +36,10 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
         rc = rules_registry_new(&d->rules, e);
     if (rc == 0 && pthread_mutex_init(&d->lock, NULL) != 0)
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
+    if (rc == 0 && pthread_rwlock_init(&d->gate, NULL) != 0) {
+        pthread_mutex_destroy(&d->lock);
+        rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
+    }
     if (rc != 0) {
         rules_registry_free(d->rules);
         if (d->s)
@@ -58,8 +54,11 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
 void db_close(db *d) {
     if (!d)
         return;
+    db_cursors_hold(d);
     store_close(d->s);
     rules_registry_free(d->rules);
+    db_cursors_release(d);
+    pthread_rwlock_destroy(&d->gate);
     pthread_mutex_destroy(&d->lock);
     free(d);
 }
@@ -102,11 +101,15 @@ static int run_rule(db *d, const ast_rule *rule, db_result *out, err *e) {
     return 0;
 }
 
-static int run_query(db *d, const ast_query *q, result_set **out, err *e) {
-    query_rules rules = {.registry = d->rules,
+query_rules db_query_rules(db *d) {
+    return (query_rules){.registry = d->rules,
                          .max_derived_facts = d->opts.max_derived_facts,
                          .max_results = d->opts.max_results,
                          .magic = !d->opts.no_magic_sets};
+}
+
+static int run_query(db *d, const ast_query *q, result_set **out, err *e) {
+    query_rules rules = db_query_rules(d);
     return query_execute_rules(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
                                out, e);
 }
@@ -130,17 +133,22 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     command *c = NULL;
     int rc = datalog_parse(text, len, &a, &c, e);
     bool writes = rc == 0 && c->kind != CMD_QUERY;
+    bool changes = writes && !d->opts.store.read_only;
     if (writes)
         pthread_mutex_lock(&d->lock);
+    if (changes)
+        db_cursors_hold(d);
     if (rc == 0)
         rc = run_command(d, c, out, &a, e);
+    if (changes)
+        db_cursors_release(d);
     if (writes)
         pthread_mutex_unlock(&d->lock);
     arena_free(&a);
     return rc;
 }
 
-static const char *command_name(command_kind k) {
+const char *db_command_name(command_kind k) {
     switch (k) {
     case CMD_TRANSACT: return "transact";
     case CMD_RETRACT: return "retract";
@@ -157,7 +165,7 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
     int rc = datalog_parse(text, len, &a, &c, e);
     if (rc == 0 && c->kind != CMD_QUERY)
         rc = err_set(e, ERR(API, 12), "query() accepts only (query ...) commands; got %s",
-                     command_name(c->kind));
+                     db_command_name(c->kind));
     if (rc == 0)
         rc = run_query(d, &c->as.query, out, e);
     arena_free(&a);
@@ -165,8 +173,12 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
 }
 
 int db_checkpoint(db *d, err *e) {
+    if (d->opts.store.read_only)
+        return 0;
     pthread_mutex_lock(&d->lock);
-    int rc = d->opts.store.read_only ? 0 : store_checkpoint(d->s, e);
+    db_cursors_hold(d);
+    int rc = store_checkpoint(d->s, e);
+    db_cursors_release(d);
     pthread_mutex_unlock(&d->lock);
     return rc;
 }

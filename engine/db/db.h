@@ -54,6 +54,28 @@ typedef struct db_result {
 int db_execute(db *d, const char *text, size_t len, db_result *out, err *e);
 /* Runs one (query ...); other commands fail with API-012. */
 int db_query(db *d, const char *text, size_t len, result_set **out, err *e);
+/* ---- cursors ----------------------------------------------------------
+ * A cursor over one (query ...) (exec/query_stream.h): plain projections
+ * stream, holding the store snapshot of the moment they opened. Before a
+ * write, a rule registration, a checkpoint or db_close the database reads
+ * the rest of every such cursor into memory and lets go of its snapshot
+ * (so a writer never waits for a cursor, even one its own thread holds);
+ * the cursor goes on from there with the same answer. A cursor is used by
+ * one thread at a time; it may outlive its database. */
+typedef struct db_cursor db_cursor;
+
+/* Errors as db_query's, for whatever is computed before the first row. */
+int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e);
+/* The column headers (rows of the set are not the cursor's). */
+const result_set *db_cursor_columns(const db_cursor *c);
+/* Hands out up to `max_rows` rows, each to `row` (column-count values,
+ * borrowed for the call): returns the number given, with *rc 0, or with
+ * *rc an error code and `e` set (QRY-012 while reading, storage errors);
+ * then the cursor only ends. 0 rows and *rc 0: the end. */
+typedef void (*db_row_fn)(void *ctx, const value *row);
+size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, int *rc, err *e);
+void db_cursor_free(db_cursor *c);
+
 int db_checkpoint(db *d, err *e);
 uint64_t db_tx_count(db *d);
 /* The database's store, for readers beside queries (db/fact_log.h). */

@@ -1,11 +1,17 @@
 /* finish_query: the :find side of a query (spec 8.2, 8.12, 8.15, 10, 11).
  *
- *   plain :find      stream → project → [:order-by: sort or top-k] → result
- *                    (without :order-by, :offset/:limit count rows as they
- *                    stream and stop pulling once the limit is reached)
+ *   plain :find, no :order-by
+ *                    stream → project → the cursor, one row per
+ *                    finish_next (:offset/:limit count rows as they stream
+ *                    and close the input once the limit is reached)
+ *   plain :find with :order-by
+ *                    stream → project → sort or top-k → result
  *   aggregates and/or windows
  *                    stream → work rows (groups, or one per solution) →
  *                    windows → [:order-by sort] → :offset/:limit → result
+ *
+ * The last two are computed whole when the cursor opens (their input is
+ * closed then); the cursor hands out the result's rows.
  *
  * Every row held on the way is charged to the meter: group tables and
  * keys ("aggregate"), window rows and buffers ("window"), sort buffers and
@@ -13,6 +19,7 @@
 #include "exec/finish.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
@@ -145,26 +152,6 @@ static void project(const finish_plan *p, const value *solution, value *row) {
         row[c] = solution[p->cols[c].var];
 }
 
-/* No :order-by: rows go straight to the result; the limit stops the pull. */
-static int stream_unordered(finish_plan *p, const finish_order *o, value *row, result_set *r,
-                            err *e) {
-    sort_limit lim;
-    sort_limit_init(&lim, o->offset, o->has_limit, o->limit);
-    const value *solution;
-    const bool *bound;
-    int rc = 0;
-    while (!sort_limit_done(&lim) && (rc = finish_pull(p, &solution, &bound, e)) == 1) {
-        if (!finish_has_plain_values(p, bound))
-            continue;
-        if (sort_limit_next(&lim) != SORT_EMIT)
-            continue;
-        project(p, solution, row);
-        if ((rc = append(p, r, row, e)) != 0)
-            return rc;
-    }
-    return sort_limit_done(&lim) ? 0 : rc;
-}
-
 /* :order-by with :limit: a bounded top-k of offset + limit rows. */
 static int stream_top_k(finish_plan *p, const finish_order *o, value *row, result_set *r, err *e) {
     sort_topk t;
@@ -209,20 +196,13 @@ static int stream_sorted(finish_plan *p, value *row, result_set *r, err *e) {
     return rc ? rc : output_rows(p, &rows, r, e);
 }
 
-static int finish_plain(finish_plan *p, result_set *r, err *e) {
-    for (size_t c = 0; c < p->col_count; c++)
-        if (p->cols[c].var < 0) /* never bound: no solution has it (8.2) */
-            return 0;
-    finish_order o;
+/* Sorted plain rows (:order-by): held, then the slice goes to the result. */
+static int finish_ordered(finish_plan *p, const finish_order *o, result_set *r, err *e) {
     int rc = 0;
-    value *row = finish_alloc(p, (p->col_count + 1) * sizeof *row, "result", e, &rc);
-    if (row)
-        rc = order_init(p, &o, e);
-    if (rc)
+    value *row = finish_alloc(p, (p->col_count + 1) * sizeof *row, "sort", e, &rc);
+    if (!row)
         return rc;
-    if (!o.spec.key_count)
-        return stream_unordered(p, &o, row, r, e);
-    return o.has_limit ? stream_top_k(p, &o, row, r, e) : stream_sorted(p, row, r, e);
+    return o->has_limit ? stream_top_k(p, o, row, r, e) : stream_sorted(p, row, r, e);
 }
 
 /* ---- windows without aggregates: one work row per solution ---------------- */
@@ -266,21 +246,151 @@ static int finish_materialised(finish_plan *p, result_set *r, err *e) {
     return rc ? rc : output_rows(p, &rows, r, e);
 }
 
-int finish_query(const ast_query *q, solution_stream *in, meter *m, result_set **out, err *e) {
+/* ---- the cursor ------------------------------------------------------------ */
+
+struct finish_cursor {
     finish_plan p;
-    result_set *r = NULL;
+    result_set *rs;    /* the headers; every row when materialised */
+    bool streaming;    /* plain :find without :order-by */
+    bool in_open;      /* p.in not closed yet */
+    bool ended;
+    size_t next_row;   /* materialised: the next row to hand out */
+    finish_order o;    /* streaming: :offset / :limit */
+    sort_limit lim;
+    value *row;        /* streaming: the projected row handed out */
+};
+
+static void close_input(finish_cursor *c) {
+    if (c->in_open)
+        c->p.in->close(c->p.in);
+    c->in_open = false;
+}
+
+/* A plain :find variable no solution can bind (8.2): never a row. */
+static bool never_bound(const finish_plan *p) {
+    for (size_t c = 0; c < p->col_count; c++)
+        if (p->cols[c].var < 0)
+            return true;
+    return false;
+}
+
+/* Everything but plain unordered projections is computed here, whole. */
+static int cursor_start(finish_cursor *c, err *e) {
+    finish_plan *p = &c->p;
+    if (p->agg_count || p->win_count)
+        return finish_materialised(p, c->rs, e);
+    if (never_bound(p))
+        return 0;
+    int rc = order_init(p, &c->o, e);
+    if (!rc && c->o.spec.key_count)
+        return finish_ordered(p, &c->o, c->rs, e);
+    if (!rc)
+        c->row = finish_alloc(p, (p->col_count + 1) * sizeof *c->row, "result", e, &rc);
+    if (!rc) {
+        c->streaming = true;
+        sort_limit_init(&c->lim, c->o.offset, c->o.has_limit, c->o.limit);
+    }
+    return rc;
+}
+
+int finish_open(const ast_query *q, solution_stream *in, meter *m, finish_cursor **out, err *e) {
     *out = NULL;
-    int rc = finish_plan_init(&p, q, in, m, e);
+    finish_cursor *c = calloc(1, sizeof *c);
+    if (!c) {
+        in->close(in);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    c->in_open = true;
+    int rc = finish_plan_init(&c->p, q, in, m, e);
     if (!rc)
-        rc = make_result(q, &r, e);
+        rc = make_result(q, &c->rs, e);
     if (!rc)
-        rc = p.agg_count || p.win_count ? finish_materialised(&p, r, e) : finish_plain(&p, r, e);
-    in->close(in);
-    finish_plan_free(&p);
+        rc = cursor_start(c, e);
+    if (!c->streaming)
+        close_input(c);
     if (rc) {
-        result_free(r);
+        finish_close(c);
         return rc;
     }
-    *out = r;
+    *out = c;
     return 0;
+}
+
+/* The next projected solution; at the limit or the end the input closes,
+ * so upstream operators stop reading (and let go of their snapshot). */
+static int stream_next(finish_cursor *c, const value **row, err *e) {
+    finish_plan *p = &c->p;
+    const value *solution;
+    const bool *bound;
+    int rc = 0;
+    while (!sort_limit_done(&c->lim) && (rc = finish_pull(p, &solution, &bound, e)) == 1) {
+        if (!finish_has_plain_values(p, bound) || sort_limit_next(&c->lim) != SORT_EMIT)
+            continue;
+        project(p, solution, c->row);
+        *row = c->row;
+        return 1;
+    }
+    close_input(c);
+    return sort_limit_done(&c->lim) ? 0 : rc;
+}
+
+int finish_next(finish_cursor *c, const value **row, err *e) {
+    if (c->ended)
+        return 0;
+    int rc;
+    if (c->streaming) {
+        rc = stream_next(c, row, e);
+    } else {
+        rc = c->next_row < result_row_count(c->rs);
+        if (rc)
+            *row = result_row(c->rs, c->next_row++);
+    }
+    c->ended = rc != 1;
+    return rc;
+}
+
+int finish_detach(finish_cursor *c, bool keep_current, err *e) {
+    if (!c->streaming || c->ended)
+        return 0;
+    int rc = keep_current ? append(&c->p, c->rs, c->row, e) : 0;
+    const value *row;
+    while (!rc && (rc = stream_next(c, &row, e)) == 1)
+        rc = append(&c->p, c->rs, row, e);
+    close_input(c);
+    c->streaming = false;
+    c->ended = rc != 0;
+    return rc;
+}
+
+bool finish_streaming(const finish_cursor *c) {
+    return c->in_open;
+}
+
+const result_set *finish_columns(const finish_cursor *c) {
+    return c->rs;
+}
+
+void finish_close(finish_cursor *c) {
+    if (!c)
+        return;
+    close_input(c);
+    finish_plan_free(&c->p);
+    result_free(c->rs);
+    free(c);
+}
+
+/* The whole answer as one result set, charged as "result". */
+int finish_query(const ast_query *q, solution_stream *in, meter *m, result_set **out, err *e) {
+    finish_cursor *c;
+    *out = NULL;
+    int rc = finish_open(q, in, m, &c, e);
+    const value *row;
+    while (!rc && c->streaming && (rc = finish_next(c, &row, e)) == 1)
+        rc = append(&c->p, c->rs, row, e);
+    if (!rc) {
+        *out = c->rs;
+        c->rs = NULL;
+    }
+    finish_close(c);
+    return rc;
 }

@@ -6,13 +6,38 @@
 #ifndef MG_EXEC_FINISH_H
 #define MG_EXEC_FINISH_H
 
+#include <stdbool.h>
+
 #include "base/error.h"
 #include "datalog/ast.h"
 #include "exec/meter.h"
 #include "exec/result.h"
 #include "exec/solution.h"
 
-/* Consumes (and closes) `in`. Errors: QRY-010 / QRY-011 for unknown
+/* A cursor over the rows: plain projections without :order-by stream
+ * (the cursor keeps `in` open and pulls it row by row, holding one row);
+ * everything else is computed when the cursor opens. */
+typedef struct finish_cursor finish_cursor;
+
+/* Takes `in` (closed on failure too); `q` and `m` must outlive the cursor.
+ * Errors as finish_query's, for what is computed at open. */
+int finish_open(const ast_query *q, solution_stream *in, meter *m, finish_cursor **out, err *e);
+/* 1 with *row (column-count values, valid until the next call), 0 at the
+ * end, or an error code (then the cursor only ends). */
+int finish_next(finish_cursor *c, const value **row, err *e);
+/* Reads the rest of a streaming cursor into its result set (the rows held
+ * charged as "result", `keep_current`: the row the last finish_next gave
+ * first) and closes the input; finish_next then hands out those rows. On
+ * error the cursor only ends. A no-op for a cursor that does not stream. */
+int finish_detach(finish_cursor *c, bool keep_current, err *e);
+/* True while the cursor still reads its input (its snapshot). */
+bool finish_streaming(const finish_cursor *c);
+/* The column headers (no rows while streaming). */
+const result_set *finish_columns(const finish_cursor *c);
+void finish_close(finish_cursor *c);
+
+/* The whole answer as one result set, held rows charged as "result".
+ * Consumes (and closes) `in`. Errors: QRY-010 / QRY-011 for unknown
  * aggregate / window functions (before any row is read), the aggregate
  * type errors (INT-041…043), QRY-012 from the meter. */
 int finish_query(const ast_query *q, solution_stream *in, meter *m, result_set **out, err *e);

@@ -73,16 +73,32 @@ bool uuid_parse(const char *s, size_t len, uuid128 *out) {
     return ok;
 }
 
+/* The two hex digits of every byte value. */
+static const char hex_pairs[] =
+    "000102030405060708090a0b0c0d0e0f"
+    "101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f"
+    "303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f"
+    "505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f"
+    "707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f"
+    "909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
+    "b0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf"
+    "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeef"
+    "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+/* Every ref in an answer is formatted: a fixed layout, two digits a byte. */
 void uuid_format(const uuid128 *u, char out[UUID_TEXT_LEN + 1]) {
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-    for (size_t i = 0; i < 16; i++) {
-        if (i == 4 || i == 6 || i == 8 || i == 10)
-            out[o++] = '-';
-        out[o++] = hex[u->bytes[i] >> 4];
-        out[o++] = hex[u->bytes[i] & 0x0f];
-    }
-    out[o] = '\0';
+    static const unsigned char at[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
+    for (size_t i = 0; i < 16; i++)
+        memcpy(out + at[i], hex_pairs + 2 * u->bytes[i], 2);
+    out[8] = out[13] = out[18] = out[23] = '-';
+    out[UUID_TEXT_LEN] = '\0';
 }
 
 bool uuid_equal(const uuid128 *a, const uuid128 *b) {

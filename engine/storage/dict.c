@@ -39,6 +39,11 @@ static int bad_loc(err *e, uint64_t loc) {
 
 int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
               const uint8_t **bytes, size_t *len, err *e) {
+    return dict_read_held(d, pg, loc, page, NULL, kind, bytes, len, e);
+}
+
+int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32_t *held,
+                   int *kind, const uint8_t **bytes, size_t *len, err *e) {
     if (loc & BIG_FLAG) {
         uint64_t i = loc & ~BIG_FLAG;
         if (i >= d->big_count)
@@ -49,9 +54,14 @@ int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
         return 0;
     }
     uint32_t off = (uint32_t)(loc & 0xfff);
-    int rc = pager_read(pg, (uint32_t)(loc >> 12), page, e);
-    if (rc != 0)
-        return rc;
+    uint32_t pgno = (uint32_t)(loc >> 12);
+    if (!held || *held != pgno) {
+        int rc = pager_read(pg, pgno, page, e);
+        if (held)
+            *held = rc == 0 ? pgno : 0;
+        if (rc != 0)
+            return rc;
+    }
     if (off + ENTRY_HEADER > FORMAT_PAGE_PAYLOAD)
         return bad_loc(e, loc);
     *kind = page[off];

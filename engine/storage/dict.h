@@ -49,5 +49,11 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
  * scratch) or into the side table. */
 int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
               const uint8_t **bytes, size_t *len, err *e);
+/* The same for a caller that keeps the last page read in `page`: `*held`
+ * names it (0: none; page 0 is never a heap page) and is updated, and a
+ * location in that page is read without copying the page again. Only for
+ * pages that cannot change meanwhile (a reader's snapshot). */
+int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32_t *held,
+                   int *kind, const uint8_t **bytes, size_t *len, err *e);
 
 #endif

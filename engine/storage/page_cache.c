@@ -19,6 +19,8 @@ struct page_cache {
     entry **buckets;
     size_t nbuckets; /* power of two */
     entry *newest, *oldest;
+    uint64_t *good; /* one bit per page number: its image was checked */
+    size_t good_words;
 };
 
 page_cache *page_cache_new(size_t capacity) {
@@ -47,8 +49,35 @@ void page_cache_free(page_cache *c) {
         e = next;
     }
     free(c->buckets);
+    free(c->good);
     pthread_mutex_destroy(&c->mu);
     free(c);
+}
+
+/* Out of memory only means the page will be checked again. */
+static void mark_good(page_cache *c, uint32_t pgno) {
+    size_t word = pgno / 64;
+    if (word >= c->good_words) {
+        size_t words = c->good_words ? c->good_words : 64;
+        while (words <= word)
+            words *= 2;
+        uint64_t *grown = realloc(c->good, words * sizeof *grown);
+        if (!grown)
+            return;
+        memset(grown + c->good_words, 0, (words - c->good_words) * sizeof *grown);
+        c->good = grown;
+        c->good_words = words;
+    }
+    c->good[word] |= UINT64_C(1) << (pgno % 64);
+}
+
+bool page_cache_known_good(page_cache *c, uint32_t pgno) {
+    if (!c)
+        return false;
+    pthread_mutex_lock(&c->mu);
+    bool good = pgno / 64 < c->good_words && (c->good[pgno / 64] >> (pgno % 64) & 1u);
+    pthread_mutex_unlock(&c->mu);
+    return good;
 }
 
 static entry **bucket(page_cache *c, uint32_t pgno) {
@@ -139,6 +168,7 @@ void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src) {
         memcpy(e->page, src, FORMAT_PAGE_SIZE);
         lru_push(c, e);
     }
+    mark_good(c, pgno);
     pthread_mutex_unlock(&c->mu);
 }
 
@@ -154,5 +184,7 @@ void page_cache_drop_from(page_cache *c, uint32_t first) {
         }
         e = next;
     }
+    for (size_t pgno = first; pgno < c->good_words * 64; pgno++)
+        c->good[pgno / 64] &= ~(UINT64_C(1) << (pgno % 64));
     pthread_mutex_unlock(&c->mu);
 }

@@ -1,7 +1,14 @@
 /* An LRU cache of clean (checkpointed, immutable) pages, keyed by page
  * number. Pages are copied in and out, so nothing handed out can be evicted
  * under a reader. Thread-safe. Entries are allocated on first use: a freshly
- * opened database costs nothing here. */
+ * opened database costs nothing here.
+ *
+ * It also remembers, one bit per page number, which pages it was ever
+ * given: their file image was checked (or written by this process), and
+ * the file cannot change under it (copy-on-write, one writer: the lock),
+ * so a page evicted and read again need not be checksummed again. A scan
+ * larger than the cache reads its pages back on every pass; the CRC was
+ * most of that cost. */
 #ifndef MG_STORAGE_PAGE_CACHE_H
 #define MG_STORAGE_PAGE_CACHE_H
 
@@ -17,10 +24,14 @@ void page_cache_free(page_cache *c);
 
 /* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes) if cached. */
 bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst);
-/* Caches a copy of `src`, evicting the least recently used page when full.
- * Out of memory only means the page is not cached. */
+/* Caches a copy of `src`, evicting the least recently used page when full,
+ * and notes that page `pgno` is known good: `src` must be its checked (or
+ * just written) image. Out of memory only means the page is not cached. */
 void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src);
-/* Drops every entry numbered >= first (pages a failed checkpoint wrote). */
+/* True when page `pgno` was given to page_cache_put (c may be NULL). */
+bool page_cache_known_good(page_cache *c, uint32_t pgno);
+/* Drops every entry numbered >= first (pages a failed checkpoint wrote),
+ * and forgets that they were good. */
 void page_cache_drop_from(page_cache *c, uint32_t first);
 
 #endif

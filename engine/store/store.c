@@ -31,18 +31,18 @@ static store *store_new(const store_options *o) {
     store *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    if (pthread_rwlock_init(&s->rw, NULL) != 0) {
+    if (shared_lock_init(&s->rw) != 0) {
         free(s);
         return NULL;
     }
     if (lookup_cache_init(&s->lookups) != 0) {
-        pthread_rwlock_destroy(&s->rw);
+        shared_lock_destroy(&s->rw);
         free(s);
         return NULL;
     }
     if (store_readers_init(s) != 0) {
         lookup_cache_free(&s->lookups);
-        pthread_rwlock_destroy(&s->rw);
+        shared_lock_destroy(&s->rw);
         free(s);
         return NULL;
     }
@@ -60,7 +60,7 @@ static void store_free(store *s) {
     store_readers_free(s);
     dict_free(&s->dic);
     lookup_cache_free(&s->lookups);
-    pthread_rwlock_destroy(&s->rw);
+    shared_lock_destroy(&s->rw);
     free(s);
 }
 
@@ -78,9 +78,9 @@ int store_open_memory(store **out, err *e) {
 }
 
 uint64_t store_tx_count(store *s) {
-    pthread_rwlock_rdlock(&s->rw);
+    shared_lock_read(&s->rw);
     uint64_t n = s->h.tx_count;
-    pthread_rwlock_unlock(&s->rw);
+    shared_lock_read_done(&s->rw);
     return n;
 }
 
@@ -160,7 +160,7 @@ static int apply_fact(store *s, const fact *f, err *e) {
 }
 
 static int apply_all(store *s, const fact *facts, size_t count, err *e) {
-    pthread_rwlock_wrlock(&s->rw);
+    shared_lock_write(&s->rw);
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++)
         rc = apply_fact(s, &facts[i], e);
@@ -168,7 +168,7 @@ static int apply_all(store *s, const fact *facts, size_t count, err *e) {
         s->h.tx_count++;
     else
         s->broken = true;
-    pthread_rwlock_unlock(&s->rw);
+    shared_lock_write_done(&s->rw);
     return rc;
 }
 
@@ -236,7 +236,7 @@ int store_commit(store *s, const fact *facts, size_t count, err *e) {
 int store_checkpoint(store *s, err *e) {
     if (!s->log || s->opts.read_only)
         return 0;
-    pthread_rwlock_wrlock(&s->rw);
+    shared_lock_write(&s->rw);
     int rc = 0;
     if (s->broken)
         rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
@@ -246,7 +246,7 @@ int store_checkpoint(store *s, err *e) {
         rc = wal_reset(s->log, s->h.generation, e);
     if (rc == 0)
         s->pending_facts = 0;
-    pthread_rwlock_unlock(&s->rw);
+    shared_lock_write_done(&s->rw);
     return rc;
 }
 

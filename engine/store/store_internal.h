@@ -2,8 +2,7 @@
 #ifndef MG_STORE_STORE_INTERNAL_H
 #define MG_STORE_STORE_INTERNAL_H
 
-#include <pthread.h>
-
+#include "base/shared_lock.h"
 #include "storage/dict.h"
 #include "storage/format.h"
 #include "storage/pager.h"
@@ -22,7 +21,7 @@ typedef struct reader_pool {
 } reader_pool;
 
 struct store {
-    pthread_rwlock_t rw; /* readers vs. applying a commit or checkpointing */
+    shared_lock rw; /* readers (snapshots) vs. applying a commit or checkpointing */
     pager *pg;
     wal *log; /* NULL in memory */
     dict dic;

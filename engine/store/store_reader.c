@@ -30,6 +30,12 @@ typedef struct lookup {
     int kind, rc;
 } lookup;
 
+#define UUID_SLOTS 256
+typedef struct uuid_slot {
+    uint64_t loc;
+    uuid128 u;
+} uuid_slot;
+
 struct store_reader {
     store *s;
     format_header h; /* the snapshot */
@@ -39,8 +45,13 @@ struct store_reader {
     decoded *memo;
     size_t memo_count, memo_cap;
     htab memo_map;
-    uint8_t *scratch;   /* one page, allocated when first needed */
-    store_scan *spare;  /* a closed scan, for the next one to reuse */
+    uint8_t *scratch;      /* one page, allocated when first needed */
+    uint32_t scratch_pgno; /* the dictionary page it holds, 0: none */
+    uint8_t entry[LOOKUP_CACHE_KEY]; /* an entry from the shared cache */
+    size_t entry_reads;    /* dictionary entries read so far */
+    uuid_slot *uuids; /* allocated at the first UUID, never zeroed: */
+    uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
+    store_scan *spare;     /* a closed scan, for the next one to reuse */
 };
 
 struct store_scan {
@@ -65,6 +76,7 @@ static void reader_free(store_reader *r) {
     htab_free(&r->memo_map);
     free(r->memo);
     free(r->scratch);
+    free(r->uuids);
     free(r->spare);
     free(r);
 }
@@ -94,13 +106,16 @@ static store_reader *reader_take(store *s) {
 /* A memo array past this many entries is not kept with an idle reader. */
 #define IDLE_MEMO_MAX 256
 
-/* Forgets the snapshot's lookups and decoded values, keeping the memo
- * (unless large), the scratch page and the spare scan. */
+/* Forgets the snapshot's lookups, decoded texts and held page, keeping
+ * the memo (unless large), the scratch page, the spare scan and the UUID
+ * slots (a location's UUID never changes). */
 static void reader_reset(store_reader *r) {
     memset(r->lookups, 0, sizeof r->lookups);
     r->lookup_next = 0;
     arena_free(&r->mem);
     r->memo_count = 0;
+    r->scratch_pgno = 0;
+    r->entry_reads = 0;
     if (r->memo_cap > IDLE_MEMO_MAX) {
         free(r->memo);
         r->memo = NULL;
@@ -115,7 +130,7 @@ int store_reader_open(store *s, store_reader **out, err *e) {
     store_reader *r = reader_take(s);
     if (!r)
         return oom(e);
-    pthread_rwlock_rdlock(&s->rw);
+    shared_lock_read(&s->rw);
     r->h = s->h;
     *out = r;
     return 0;
@@ -125,7 +140,7 @@ void store_reader_close(store_reader *r) {
     if (!r)
         return;
     store *s = r->s;
-    pthread_rwlock_unlock(&s->rw);
+    shared_lock_read_done(&s->rw);
     reader_reset(r);
     pthread_mutex_lock(&s->readers.mu);
     if (s->readers.count < STORE_IDLE_READERS) {
@@ -204,11 +219,20 @@ static void lookup_keep(store_reader *r, int kind, const void *key, size_t len, 
     r->lookup_next = (r->lookup_next + 1) % LOOKUP_MEMO;
 }
 
-/* A found entry goes into the decoding memo too: the records a query's
- * constants select carry them (a point query's entity and attribute). */
-static int seed_decoded(store_reader *r, const void *key, size_t len, uint64_t loc, err *e) {
+static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u);
+
+/* A found entry is kept for decoding too: the records a query's constants
+ * select carry them (a point query's entity and attribute). */
+static int seed_decoded(store_reader *r, int kind, const void *key, size_t len, uint64_t loc,
+                        err *e) {
     memo_key k = {r, loc};
     const decoded *d;
+    if (kind == DICT_UUID) {
+        uuid128 u;
+        memcpy(u.bytes, key, 16);
+        uuid_keep(r, loc, &u);
+        return 1;
+    }
     if (htab_find(&r->memo_map, loc_hash(loc), memo_eq, &k) != HTAB_NONE)
         return 1;
     return memo_add(r, loc, key, len, &d, e) == 0 ? 1 : e->code;
@@ -233,7 +257,7 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
         lookup_keep(r, kind, key, len, found, rc);
     if (rc == 1)
         *id = found;
-    return rc == 1 ? seed_decoded(r, key, len, found, e) : rc;
+    return rc == 1 ? seed_decoded(r, kind, key, len, found, e) : rc;
 }
 
 int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {
@@ -260,18 +284,43 @@ int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_S
     return 1;
 }
 
-static int wrong_kind(uint64_t loc, err *e) {
-    return err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
-                   (unsigned long long)loc);
-}
-
-/* A reader's first decodes go through the store's shared cache: small
- * queries decode the same few values again and again. A reader that has
- * decoded this many is scanning; it bypasses the cache, which would cost
+/* A reader's first entry reads go through the store's shared cache:
+ * small queries decode the same few values again and again. A reader that
+ * has read this many is scanning; it bypasses the cache, which would cost
  * it a lock per value and flush what the small queries keep there. */
 #define SHARED_DECODES 32
 
-/* The dictionary entry at `loc`, which must be of `kind`. */
+/* The bytes of the entry at `loc`: from the shared cache, or the heap
+ * page, kept in the scratch page while the next entries fall in it. */
+static int entry_bytes(store_reader *r, uint64_t loc, int *kind, const uint8_t **bytes,
+                       size_t *len, err *e) {
+    bool shared = r->entry_reads++ < SHARED_DECODES;
+    if (shared && lookup_cache_entry(&r->s->lookups, loc, kind, r->entry, len) == 1) {
+        *bytes = r->entry;
+        return 0;
+    }
+    if (!r->scratch && !(r->scratch = malloc(FORMAT_PAGE_SIZE)))
+        return oom(e);
+    int rc = dict_read_held(&r->s->dic, r->s->pg, loc, r->scratch, &r->scratch_pgno, kind, bytes,
+                            len, e);
+    if (rc == 0 && shared)
+        lookup_cache_put(&r->s->lookups, *kind, *bytes, *len, r->h.tx_count, 1, loc);
+    return rc;
+}
+
+/* The dictionary entry at `loc`, which must be of `kind`: its bytes are
+ * valid until the next read. */
+static int read_entry(store_reader *r, uint64_t loc, int kind, const uint8_t **bytes, size_t *len,
+                      err *e) {
+    int got;
+    int rc = entry_bytes(r, loc, &got, bytes, len, e);
+    if (rc == 0 && (got != kind || (kind == DICT_UUID && *len != 16)))
+        rc = err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
+                     (unsigned long long)loc);
+    return rc;
+}
+
+/* A text entry, copied once per reader (values borrow it). */
 static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out, err *e) {
     memo_key k = {r, loc};
     uint32_t id = htab_find(&r->memo_map, loc_hash(loc), memo_eq, &k);
@@ -279,31 +328,38 @@ static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out,
         *out = &r->memo[id];
         return 0;
     }
-    int got;
     const uint8_t *bytes;
     size_t len;
-    uint8_t kept[LOOKUP_CACHE_KEY];
-    bool shared = r->memo_count < SHARED_DECODES;
-    if (shared && lookup_cache_entry(&r->s->lookups, loc, &got, kept, &len) == 1)
-        return kind == got ? memo_add(r, loc, kept, len, out, e) : wrong_kind(loc, e);
-    if (!r->scratch && !(r->scratch = malloc(FORMAT_PAGE_SIZE)))
-        return oom(e);
-    int rc = dict_read(&r->s->dic, r->s->pg, loc, r->scratch, &got, &bytes, &len, e);
-    if (rc != 0)
-        return rc;
-    if (got != kind || (kind == DICT_UUID && len != 16))
-        return wrong_kind(loc, e);
-    if (shared)
-        lookup_cache_put(&r->s->lookups, kind, bytes, len, r->h.tx_count, 1, loc);
-    return memo_add(r, loc, bytes, len, out, e);
+    int rc = read_entry(r, loc, kind, &bytes, &len, e);
+    return rc != 0 ? rc : memo_add(r, loc, bytes, len, out, e);
+}
+
+/* UUIDs are copied into the values, so they are not kept for the reader's
+ * life (a scan of every entity would hold them all): a small cache serves
+ * entities met again, the kept scratch page those met in storage order. */
+static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
+    if (!r->uuids && !(r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids)))
+        return; /* out of memory only means no cache */
+    size_t i = loc_hash(loc) % UUID_SLOTS;
+    r->uuids[i] = (uuid_slot){loc, *u};
+    r->uuid_filled[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
 static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
-    const decoded *d;
-    int rc = resolve(r, loc, DICT_UUID, &d, e);
-    if (rc == 0)
-        memcpy(u->bytes, d->ptr, 16);
-    return rc;
+    size_t i = loc_hash(loc) % UUID_SLOTS;
+    uint64_t bit = UINT64_C(1) << (i % 64);
+    if (r->uuids && (r->uuid_filled[i / 64] & bit) && r->uuids[i].loc == loc) {
+        *u = r->uuids[i].u;
+        return 0;
+    }
+    const uint8_t *bytes;
+    size_t len;
+    int rc = read_entry(r, loc, DICT_UUID, &bytes, &len, e);
+    if (rc != 0)
+        return rc;
+    memcpy(u->bytes, bytes, 16);
+    uuid_keep(r, loc, u);
+    return 0;
 }
 
 static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e) {

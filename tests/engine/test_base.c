@@ -1,5 +1,6 @@
 /* base/ and model/timestamp: error values, arena, buffer, UTF-8, and the
  * timestamp strings of spec 7.2. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/error.h"
+#include "base/shared_lock.h"
 #include "base/utf8.h"
 #include "check.h"
 #include "model/timestamp.h"
@@ -167,6 +169,44 @@ static void test_timestamps(void) {
     }
 }
 
+typedef struct lock_job {
+    shared_lock *l;
+    int stage; /* written under the lock's own protocol */
+} lock_job;
+
+static void *take_read_hold(void *arg) {
+    lock_job *j = arg;
+    shared_lock_read(j->l);
+    return NULL;
+}
+
+static void *write_once(void *arg) {
+    lock_job *j = arg;
+    shared_lock_write(j->l);
+    j->stage = 2;
+    shared_lock_write_done(j->l);
+    return NULL;
+}
+
+/* A read hold taken on one thread is given back on another; a writer
+ * waits for it, and a reader may take another hold meanwhile. */
+static void test_shared_lock_holds_move_between_threads(void) {
+    shared_lock l;
+    CHECK(shared_lock_init(&l) == 0);
+    lock_job j = {&l, 0};
+    pthread_t reader, writer;
+    CHECK(pthread_create(&reader, NULL, take_read_hold, &j) == 0);
+    pthread_join(reader, NULL);
+    CHECK(pthread_create(&writer, NULL, write_once, &j) == 0);
+    shared_lock_read(&l); /* a second hold: readers never wait for a waiting writer */
+    shared_lock_read_done(&l);
+    j.stage = 1;
+    shared_lock_read_done(&l); /* the first thread's hold */
+    pthread_join(writer, NULL);
+    CHECK(j.stage == 2);
+    shared_lock_destroy(&l);
+}
+
 int main(void) {
     test_error_names();
     test_error_values();
@@ -174,5 +214,6 @@ int main(void) {
     test_buf();
     test_utf8();
     test_timestamps();
+    test_shared_lock_holds_move_between_threads();
     return CHECK_DONE();
 }

@@ -65,6 +65,10 @@ static void test_crc32(void) {
         all[i] = (uint8_t)i;
     CHECK(crc32_update(0, all, 256) == crc32_bitwise(all, 256));
     CHECK(crc32_update(crc32_update(0, all, 100), all + 100, 156) == crc32_bitwise(all, 256));
+    /* every alignment and tail length of the eight-byte steps */
+    for (size_t start = 0; start < 8; start++)
+        for (size_t n = 0; n < 40; n++)
+            CHECK(crc32_update(0, all + start, n) == crc32_bitwise(all + start, n));
 }
 
 static void test_clock_is_monotone_and_plausible(void) {

@@ -16,6 +16,7 @@
 #include "check.h"
 #include "model/timestamp.h"
 #include "storage/format.h"
+#include "storage/page_cache.h"
 #include "store/store.h"
 
 static char dir_template[] = "/tmp/mg_store_test_XXXXXX";
@@ -414,6 +415,28 @@ static int query_all(store *s, err *e) {
     return rc;
 }
 
+/* The cache remembers which pages it was given (checked images), also
+ * after evicting them, until page_cache_drop_from. */
+static void test_page_cache_remembers_good_pages(void) {
+    page_cache *c = page_cache_new(2);
+    uint8_t page[FORMAT_PAGE_SIZE], out[FORMAT_PAGE_SIZE];
+    memset(page, 7, sizeof page);
+    CHECK(!page_cache_known_good(c, 5));
+    CHECK(!page_cache_known_good(NULL, 5));
+    page_cache_put(c, 5, page);
+    page_cache_put(c, 9000, page);
+    page_cache_put(c, 6, page); /* evicts 5 */
+    CHECK(!page_cache_get(c, 5, out));
+    CHECK(page_cache_known_good(c, 5) && page_cache_known_good(c, 9000));
+    CHECK(!page_cache_known_good(c, 4) && !page_cache_known_good(c, 9001));
+    CHECK(page_cache_get(c, 6, out) && out[100] == 7);
+    page_cache_drop_from(c, 6);
+    CHECK(page_cache_known_good(c, 5));
+    CHECK(!page_cache_known_good(c, 6) && !page_cache_known_good(c, 9000));
+    CHECK(!page_cache_get(c, 6, out));
+    page_cache_free(c);
+}
+
 static void test_damaged_files(void) {
     char msg[600];
     const char *p = db_path("truncated.graph");
@@ -587,6 +610,7 @@ int main(void) {
     test_wal_replay_and_torn_tail();
     test_bad_checksum_in_last_frame_drops_only_it();
     test_header_errors();
+    test_page_cache_remembers_good_pages();
     test_damaged_files();
     test_read_only_rejects_commits();
     test_file_size_limits();

@@ -115,3 +115,15 @@ test('Symbol.dispose closes the cursor', { skip: typeof Symbol.dispose !== 'symb
   assert.equal(cursor.closed, true);
   db.close();
 });
+
+test('writes and close mid-stream leave the rest of the answer alone', async () => {
+  const db = dbWith(2500);
+  const cursor = db.query(ALL);
+  const rows = cursor.nextBatch(100);
+  db.execute('(transact [[:extra :i -1]])');
+  rows.push(...(await cursor.nextBatchAsync(100)));
+  db.close();
+  for (let batch; (batch = cursor.nextBatch(1000)) !== null;) rows.push(...batch);
+  assert.deepEqual(sorted(rows), range(2500));
+  cursor.close();
+});

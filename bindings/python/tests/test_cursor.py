@@ -94,6 +94,23 @@ def test_answer_is_fixed_when_the_cursor_opens(numbers: minigraf.Database) -> No
         assert len(list(cursor)) == COUNT
 
 
+def test_writes_mid_stream_leave_the_rest_of_the_answer_alone(numbers: minigraf.Database) -> None:
+    with numbers.query(QUERY) as cursor:
+        first = cursor.fetch_batch(100)
+        numbers.execute("(transact [[:extra :num -1]])")
+        numbers.execute("(retract [[:n0 :num 0]])")
+        rest = list(cursor)
+    assert values(first + rest) == list(range(COUNT))
+
+
+def test_close_mid_stream_keeps_the_rest_readable(numbers: minigraf.Database) -> None:
+    cursor = numbers.query(QUERY)
+    first = cursor.fetch_batch(10)
+    numbers.close()
+    assert values(first + list(cursor)) == list(range(COUNT))
+    cursor.close()
+
+
 def test_cursor_outlives_its_database(numbers: minigraf.Database) -> None:
     cursor = numbers.query(QUERY)
     numbers.close()

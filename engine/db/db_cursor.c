@@ -1,0 +1,134 @@
+/* Cursors of a database (db.h): a query stream plus the parsed query it
+ * refers to, listed on its database while it streams so that a change can
+ * detach it first.
+ *
+ * Locks, in the order they are taken: the database's writer lock, its
+ * gate, `registry` (every database's list and each cursor's link), a
+ * cursor's own mutex (one read or one detach at a time). A read takes only
+ * the cursor's mutex. */
+#include "db/db_internal.h"
+
+#include <stdlib.h>
+
+#include "base/arena.h"
+#include "base/clock.h"
+#include "datalog/parse.h"
+#include "exec/query_stream.h"
+
+struct db_cursor {
+    pthread_mutex_t mu;
+    db *d; /* while listed */
+    db_cursor *prev, *next;
+    arena ast; /* the parsed query the stream refers to */
+    query_rules rules;
+    query_stream *qs;
+};
+
+static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER;
+
+static void unlink_cursor(db_cursor *c) {
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        c->d->cursors = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    c->d = NULL;
+    c->prev = c->next = NULL;
+}
+
+static void list_cursor(db *d, db_cursor *c) {
+    pthread_mutex_lock(&registry);
+    c->d = d;
+    c->next = d->cursors;
+    if (d->cursors)
+        d->cursors->prev = c;
+    d->cursors = c;
+    pthread_mutex_unlock(&registry);
+}
+
+void db_cursors_hold(db *d) {
+    pthread_rwlock_wrlock(&d->gate);
+    pthread_mutex_lock(&registry);
+    while (d->cursors) {
+        db_cursor *c = d->cursors;
+        pthread_mutex_lock(&c->mu);
+        query_stream_detach(c->qs);
+        unlink_cursor(c);
+        pthread_mutex_unlock(&c->mu);
+    }
+    pthread_mutex_unlock(&registry);
+}
+
+void db_cursors_release(db *d) {
+    pthread_rwlock_unlock(&d->gate);
+}
+
+static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e) {
+    command *cmd = NULL;
+    int rc = datalog_parse(text, len, &c->ast, &cmd, e);
+    if (rc == 0 && cmd->kind != CMD_QUERY)
+        return err_set(e, ERR(API, 12), "query() accepts only (query ...) commands; got %s",
+                       db_command_name(cmd->kind));
+    if (rc != 0)
+        return rc;
+    c->rules = db_query_rules(d);
+    pthread_rwlock_rdlock(&d->gate);
+    rc = query_stream_open(d->s, &c->rules, &cmd->as.query, clock_now_ms(),
+                           (size_t)d->opts.query_memory_limit, &c->qs, e);
+    if (rc == 0 && query_stream_live(c->qs))
+        list_cursor(d, c);
+    pthread_rwlock_unlock(&d->gate);
+    return rc;
+}
+
+int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e) {
+    db_cursor *c = calloc(1, sizeof *c);
+    if (!c)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    arena_init(&c->ast);
+    if (pthread_mutex_init(&c->mu, NULL) != 0) {
+        arena_free(&c->ast);
+        free(c);
+        return err_set(e, ERR(INT, 0), "cannot create the cursor lock");
+    }
+    int rc = open_stream(d, c, text, len, e);
+    if (rc != 0) {
+        db_cursor_free(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+const result_set *db_cursor_columns(const db_cursor *c) {
+    return query_stream_columns(c->qs);
+}
+
+size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, int *rc, err *e) {
+    pthread_mutex_lock(&c->mu);
+    size_t n = 0;
+    const value *r;
+    *rc = 0;
+    while (n < max_rows && (*rc = query_stream_next(c->qs, &r, e)) == 1) {
+        row(ctx, r);
+        n++;
+    }
+    if (*rc == 1)
+        *rc = 0;
+    pthread_mutex_unlock(&c->mu);
+    return n;
+}
+
+void db_cursor_free(db_cursor *c) {
+    if (!c)
+        return;
+    pthread_mutex_lock(&registry);
+    if (c->d)
+        unlink_cursor(c);
+    pthread_mutex_unlock(&registry);
+    query_stream_close(c->qs);
+    arena_free(&c->ast);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}

@@ -1,0 +1,35 @@
+/* The database object, shared by db.c (commands) and db_cursor.c. */
+#ifndef MG_DB_DB_INTERNAL_H
+#define MG_DB_DB_INTERNAL_H
+
+#include <pthread.h>
+
+#include "datalog/ast.h"
+#include "db/db.h"
+#include "exec/query.h"
+
+struct rules_registry;
+
+struct db {
+    pthread_mutex_t lock; /* the single writer */
+    /* Cursors opening (shared) vs. a change that detaches them (exclusive):
+     * no cursor can start streaming between the detach and the change. */
+    pthread_rwlock_t gate;
+    db_cursor *cursors; /* the ones streaming on the store (db_cursor.c) */
+    store *s;
+    struct rules_registry *rules; /* in memory only (spec 9.1) */
+    db_options opts;
+};
+
+/* The limits and rules a query of `d` runs with. */
+query_rules db_query_rules(db *d);
+const char *db_command_name(command_kind k);
+
+/* Before a change to the store or the rules (the writer lock held, or in
+ * db_close): reads every streaming cursor's rest into memory, so none
+ * holds a snapshot, and keeps new ones from streaming until
+ * db_cursors_release. */
+void db_cursors_hold(db *d);
+void db_cursors_release(db *d);
+
+#endif

@@ -1,0 +1,89 @@
+/* query_stream: where_open → finish_open, sharing one heap-held meter. */
+#include "exec/query_stream.h"
+
+#include <stdlib.h>
+
+#include "exec/finish.h"
+#include "exec/meter.h"
+#include "exec/supported.h"
+#include "exec/where.h"
+
+struct query_stream {
+    meter m; /* the operators keep pointers to it */
+    finish_cursor *rows;
+    const value *first; /* the row read at open, not handed out yet */
+    err failed;         /* a detach's error, for the next call */
+};
+
+/* The first row is read at open, so that whatever fails before it (a hash
+ * join's build, rule evaluation) fails minigraf_query, as it did when
+ * every answer was computed at open. */
+static int read_first(query_stream *qs, err *e) {
+    int rc = finish_next(qs->rows, &qs->first, e);
+    if (rc != 1)
+        qs->first = NULL;
+    return rc == 1 ? 0 : rc;
+}
+
+int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
+                      size_t memory_limit, query_stream **out, err *e) {
+    *out = NULL;
+    int rc = exec_check_supported(q, e);
+    if (rc != 0)
+        return rc;
+    if (q->body.count == 0)
+        return err_set(e, ERR(PRS, 77),
+                       "query has no :where clause, rules, or aggregates — nothing binds the variables.");
+    query_stream *qs = calloc(1, sizeof *qs);
+    if (!qs)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    meter_init(&qs->m, memory_limit);
+    solution_stream *in;
+    rc = where_open(s, q, now_ms, &qs->m, rules, &in, e);
+    if (rc == 0)
+        rc = finish_open(q, in, &qs->m, &qs->rows, e);
+    if (rc == 0)
+        rc = read_first(qs, e);
+    if (rc != 0) {
+        query_stream_close(qs);
+        return rc;
+    }
+    *out = qs;
+    return 0;
+}
+
+int query_stream_next(query_stream *qs, const value **row, err *e) {
+    if (qs->failed.code) {
+        err_move(e, &qs->failed);
+        return e->code;
+    }
+    if (qs->first) {
+        *row = qs->first;
+        qs->first = NULL;
+        return 1;
+    }
+    return finish_next(qs->rows, row, e);
+}
+
+void query_stream_detach(query_stream *qs) {
+    if (!finish_streaming(qs->rows))
+        return; /* the rows (and `first`) live in the result set already */
+    finish_detach(qs->rows, qs->first != NULL, &qs->failed);
+    qs->first = NULL; /* now the result set's first row */
+}
+
+bool query_stream_live(const query_stream *qs) {
+    return finish_streaming(qs->rows);
+}
+
+const result_set *query_stream_columns(const query_stream *qs) {
+    return finish_columns(qs->rows);
+}
+
+void query_stream_close(query_stream *qs) {
+    if (!qs)
+        return;
+    finish_close(qs->rows);
+    err_clear(&qs->failed);
+    free(qs);
+}

@@ -1,0 +1,35 @@
+/* A query as a cursor (minigraf_query): the :where pipeline and the :find
+ * side kept open between calls, so a plain projection hands out its rows
+ * as they are found and holds one row, not the answer (exec/finish.h says
+ * which queries stream). While it streams the cursor keeps its store
+ * snapshot (the store's read lock), so the answer is the one of the
+ * moment it opened; the database closes cursors' snapshots before writing
+ * (db/db.h). */
+#ifndef MG_EXEC_QUERY_STREAM_H
+#define MG_EXEC_QUERY_STREAM_H
+
+#include <stdbool.h>
+
+#include "exec/query.h"
+
+typedef struct query_stream query_stream;
+
+/* As query_execute_rules; `q` and `rules->registry` must outlive the
+ * stream. Errors of everything computed before the first row appear here. */
+int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
+                      size_t memory_limit, query_stream **out, err *e);
+/* 1 with *row (column-count values, valid until the next call), 0 at the
+ * end, or an error code (QRY-012, storage errors); after 0 or an error the
+ * stream has let go of its snapshot and only ends. */
+int query_stream_next(query_stream *qs, const value **row, err *e);
+/* Reads the rest of the answer into memory (charged to the query's meter)
+ * and lets go of the snapshot; the stream goes on from there. An error
+ * (QRY-012) is reported by the next query_stream_next. */
+void query_stream_detach(query_stream *qs);
+/* True while the stream holds its snapshot. */
+bool query_stream_live(const query_stream *qs);
+/* The column headers. */
+const result_set *query_stream_columns(const query_stream *qs);
+void query_stream_close(query_stream *qs);
+
+#endif
