@@ -337,15 +337,21 @@ static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out,
 /* UUIDs are copied into the values, so they are not kept for the reader's
  * life (a scan of every entity would hold them all): a small cache serves
  * entities met again, the kept scratch page those met in storage order. */
-static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
-    if (!r->uuids && !(r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids)))
-        return; /* out of memory only means no cache */
-    size_t i = loc_hash(loc) % UUID_SLOTS;
-    r->uuids[i] = (uuid_slot){loc, *u};
+/* Fills UUID slot `i` (the slots exist). */
+static inline void uuid_store(store_reader *r, size_t i, uint64_t loc, const uuid128 *u) {
+    r->uuids[i].loc = loc;
+    r->uuids[i].u = *u;
     r->uuid_filled[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
+static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
+    if (r->uuids || (r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids)))
+        uuid_store(r, loc_hash(loc) % UUID_SLOTS, loc, u);
+}
+
 static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
+    if (!r->uuids)
+        r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
     size_t i = loc_hash(loc) % UUID_SLOTS;
     uint64_t bit = UINT64_C(1) << (i % 64);
     if (r->uuids && (r->uuid_filled[i / 64] & bit) && r->uuids[i].loc == loc) {
@@ -358,7 +364,8 @@ static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
     if (rc != 0)
         return rc;
     memcpy(u->bytes, bytes, 16);
-    uuid_keep(r, loc, u);
+    if (r->uuids) /* out of memory only means no cache */
+        uuid_store(r, i, loc, u);
     return 0;
 }
 
