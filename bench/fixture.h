@@ -38,7 +38,7 @@ void fixture_write_envelope(MiniGrafDb *db, long n, int checkpoints);
 
 /* Builds the fixture with n facts (plus the hot entity) into a new file at
  * `path`: transactions of 200 entities, a checkpoint every 200K facts and
- * at the end. */
+ * at the end, opened as a bulk load (synchronous "normal"). */
 void fixture_build(const char *path, long n);
 
 /* "<dir>/envelope-<n>.graph" into `out`. */

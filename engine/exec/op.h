@@ -42,6 +42,9 @@ typedef struct where_ctx {
     const struct derived_facts *derived;
     const ast_clause *delta_clause;
     relation_view delta;
+    /* Hash join tables of stored patterns kept for the whole rule
+     * evaluation (exec/hj_table.h), or NULL: none kept. */
+    struct hj_cache *tables;
 } where_ctx;
 
 /* The row being built in one conjunction. */
@@ -91,6 +94,9 @@ op *op_join_new(where_ctx *x, frame *f, size_t item, op *child);
 /* Hash join of `child` with a pattern item none of whose entity / value
  * positions is bound at its step: the pattern is read once. */
 op *op_hashjoin_new(where_ctx *x, frame *f, size_t item, op *child);
+/* Whether the hash join table of pattern `it` is kept across the rounds
+ * of a rule evaluation (a stored attribute no rule derives). */
+bool op_hashjoin_kept(const where_ctx *x, const plan_item *it);
 /* Expression filter / binding (8.5). */
 op *op_filter_new(where_ctx *x, frame *f, size_t item, op *child);
 /* A pseudo-attribute pattern correlated with a real pattern (8.9, D16). */

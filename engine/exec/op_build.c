@@ -3,6 +3,7 @@
  * as its plan_access says. */
 #include <stdlib.h>
 
+#include "exec/hj_table.h"
 #include "exec/op.h"
 
 /* In a semi-naive delta round the delta comes first and is small, but a
@@ -14,20 +15,39 @@ static bool delta_value_join(const where_ctx *x, const plan_item *it) {
            it->pc.pattern->v.kind != TERM_CONST && it->access.known[2];
 }
 
-static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child) {
+/* A rule body's first pattern with neither entity nor value known scans
+ * its attribute in every round: when its records are kept for the whole
+ * evaluation (read now if not yet, exec/hj_table.h), they are read and
+ * decoded once. 1 kept, 0 not (the scan streams), or a storage error. */
+static int kept_scan(where_ctx *x, const plan_item *it, size_t step, err *e) {
+    if (step != 1 || it->access.known[0] || it->access.known[2] || !op_hashjoin_kept(x, it))
+        return 0;
+    const value *known[3] = {NULL, &it->pc.pattern->a.constant, NULL};
+    hj_key key = {known[1], NULL, -1};
+    const hj_table *t = NULL;
+    int rc = hj_cache_load(x->tables, x, it, &key, known, &t, e);
+    return rc != 0 ? rc : t != NULL;
+}
+
+static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child, err *e) {
     const plan_item *it = &f->p->items[item];
-    bool hash = it->access.join == PLAN_JOIN_HASH ||
-                (f->p->step_of[item] > 1 && !it->access.known[0] && delta_value_join(x, it));
-    return hash ? op_hashjoin_new(x, f, item, child) : op_join_new(x, f, item, child);
+    size_t step = f->p->step_of[item];
+    if (it->access.join == PLAN_JOIN_HASH ||
+        (step > 1 && !it->access.known[0] && delta_value_join(x, it)))
+        return op_hashjoin_new(x, f, item, child);
+    int kept = kept_scan(x, it, step, e);
+    if (kept > 1)
+        return NULL;
+    return kept == 1 ? op_hashjoin_new(x, f, item, child) : op_join_new(x, f, item, child);
 }
 
 static op *build_item(where_ctx *x, frame *f, size_t item, op *child, err *e) {
     const plan_item *it = &f->p->items[item];
     switch (it->kind) {
     case PK_PATTERN:
-    case PK_INVOKE: return build_pattern(x, f, item, child);
+    case PK_INVOKE: return build_pattern(x, f, item, child, e);
     case PK_PSEUDO:
-        return it->correlate >= 0 ? op_pseudo_new(x, f, item, child) : build_pattern(x, f, item, child);
+        return it->correlate >= 0 ? op_pseudo_new(x, f, item, child) : build_pattern(x, f, item, child, e);
     case PK_EXPR: return op_filter_new(x, f, item, child);
     case PK_NOT: return op_antijoin_new(x, f, item, child, e);
     case PK_OR: return op_union_new(x, f, item, child, e);

@@ -2,9 +2,15 @@
  * are sought with every position the row (or a constant) fixes, so a bound
  * entity seeks EAVT, a bound attribute and value AVET, a ref value VAET,
  * an attribute alone AEVT (store_scan_open picks the index). Over a unit
- * child this is the plain scan of the pattern. */
+ * child this is the plain scan of the pattern.
+ *
+ * During rule evaluation the records of one entity under a stored
+ * attribute no rule derives are kept after their first seek
+ * (where_ctx.tables): a body that reads a demand or guard relation in full
+ * seeks the same entities again in every round. */
 #include <stdlib.h>
 
+#include "exec/hj_table.h"
 #include "exec/op_scan.h"
 
 typedef struct op_join {
@@ -14,6 +20,8 @@ typedef struct op_join {
     size_t item, step;
     op *child;
     pattern_scan ps;
+    const hj_table *kept; /* the row's records come from here instead of ps */
+    size_t cursor;
     bool scanning;
 } op_join;
 
@@ -24,7 +32,27 @@ static int join_open(op *o, err *e) {
     return op_open(j->child, e);
 }
 
-/* Opens the scan for the child's next row; 1 opened, 0 child exhausted. */
+/* A known value (always a variable's: kept patterns have no constant
+ * one) narrows the seek; walking an entity's records instead is cheaper
+ * only while they are few. pattern_bind checks the value either way. */
+#define KEPT_WALK_MAX 16
+
+/* The kept records of the known entity, read on first use; NULL when
+ * they are not kept (then the join seeks). */
+static const hj_table *kept_records(op_join *j, const value *known[3], err *e, int *rc) {
+    const plan_item *it = &j->f->p->items[j->item];
+    uuid128 u;
+    const hj_table *t = NULL;
+    *rc = 0;
+    if (!known[0] || !op_hashjoin_kept(j->x, it) || !value_as_entity(known[0], &u))
+        return NULL;
+    hj_key key = {&it->pc.pattern->a.constant, &u, -1};
+    const value *entity_only[3] = {known[0], known[1], NULL};
+    *rc = hj_cache_load(j->x->tables, j->x, it, &key, entity_only, &t, e);
+    return t && (!known[2] || t->count <= KEPT_WALK_MAX) ? t : NULL;
+}
+
+/* Opens the records for the child's next row; 1 opened, 0 child exhausted. */
 static int next_outer(op_join *j, err *e) {
     for (;;) {
         int rc = op_next(j->child, e);
@@ -32,10 +60,30 @@ static int next_outer(op_join *j, err *e) {
             return rc;
         const value *known[3];
         pattern_known(j->f, &j->f->p->items[j->item], j->step, known);
+        j->kept = kept_records(j, known, e, &rc);
+        if (rc != 0)
+            return rc;
+        if (j->kept) {
+            j->cursor = hj_table_first(j->kept, NULL);
+            return 1;
+        }
         rc = pattern_scan_open(&j->ps, j->x, &j->f->p->items[j->item], known, e);
         if (rc != 0)
             return rc;
     }
+}
+
+static int next_record(op_join *j, value vals[3], fact *rec, err *e) {
+    if (!j->kept)
+        return pattern_scan_next(&j->ps, vals, rec, e);
+    if (j->cursor == HJ_END)
+        return 0;
+    const hj_entry *en = &j->kept->entries[j->cursor];
+    j->cursor = en->next;
+    for (int pos = 0; pos < 3; pos++)
+        vals[pos] = en->vals[pos];
+    *rec = en->rec;
+    return 1;
 }
 
 static int join_next(op *o, err *e) {
@@ -49,7 +97,7 @@ static int join_next(op *o, err *e) {
         }
         value vals[3];
         fact rec;
-        int rc = pattern_scan_next(&j->ps, vals, &rec, e);
+        int rc = next_record(j, vals, &rec, e);
         if (rc == 1 && pattern_bind(j->f, j->item, j->step, vals, &rec))
             return 1;
         if (rc == 1)

@@ -93,9 +93,11 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
     memset(&b, 0, sizeof b);
     store_reader *r = ps->x->r;
     bool pseudo = ps->it->kind == PK_PSEUDO; /* only the entity narrows a pseudo scan */
-    int rc = known[0] ? seek_entity(r, known[0], &b, e) : 1;
-    if (rc == 1 && known[1] && !pseudo)
-        rc = seek_attribute(r, known[1], &b, e);
+    /* The attribute first: usually a constant the reader has just looked
+     * up, and a rule invocation's has no stored fact at all. */
+    int rc = known[1] && !pseudo ? seek_attribute(r, known[1], &b, e) : 1;
+    if (rc == 1 && known[0])
+        rc = seek_entity(r, known[0], &b, e);
     if (rc == 1 && known[2] && !pseudo && known[2]->type == VT_KEYWORD && b.has_a)
         rc = seek_keyword_value(ps, r, known[2], &b, e);
     else if (rc == 1 && known[2] && !pseudo)
@@ -215,7 +217,7 @@ static uint32_t derived_first(pattern_scan *ps) {
 static uint32_t derived_after(const pattern_scan *ps, uint32_t row) {
     switch (ps->seek) {
     case SEEK_ENTITY: return relation_next_entity(&ps->view, row);
-    case SEEK_VALUE: return relation_next_value(&ps->view, row);
+    case SEEK_VALUE: return relation_next_value(&ps->view, row, &ps->v);
     case SEEK_ALL: break;
     }
     return row + 1 < ps->view.hi ? row + 1 : RELATION_END;

@@ -276,6 +276,19 @@ static void limits_of(const query_rules *o, const ast_query *q, seminaive_limits
         l->max_results = q->max_results;
 }
 
+/* Demand predicates that depend on no guarded one are evaluated to their
+ * fixpoint first; see rule_eval_run for the 9.6 cap. */
+static int demand_first(stratify_program *p, err *e) {
+    bool *demand = calloc(p->pred_count + 1, sizeof *demand);
+    if (!demand)
+        return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
+    for (size_t i = 0; i < p->pred_count; i++)
+        demand[i] = magic_is_magic_name(p->preds[i].name, p->preds[i].name_len);
+    int rc = stratify_demand_first(p, demand, e);
+    free(demand);
+    return rc;
+}
+
 /* The magic rewrite of the snapshot's rules for q (9.7), or NULL. */
 static int magic_program(rule_eval *re, const ast_query *q, const ast_rule *const **rules, err *e) {
     size_t n;
@@ -284,9 +297,11 @@ static int magic_program(rule_eval *re, const ast_query *q, const ast_rule *cons
         return rc;
     /* The rewrite adds positive edges only, so it cannot fail to
      * stratify; if it ever did, the rules still run as written. */
-    if (stratify_build(*rules, n, &re->rewritten, e) != 0)
+    if (stratify_build(*rules, n, &re->rewritten, e) != 0) {
         err_clear(e);
-    return 0;
+        return 0;
+    }
+    return demand_first(re->rewritten, e);
 }
 
 static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *rules,
@@ -301,7 +316,16 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
     re->has_derived = rc == 0;
     if (rc == 0) {
         re->x->derived = &re->derived;
+        /* Bodies hash and compare the same keywords over and over (E2
+         * needs their UUID, a SHA-1). The scope closes before this call
+         * returns, on this thread. */
+        uuid_cache kw;
+        uuid_cache_begin(&kw);
+        re->x->tables = &re->tables;
         rc = seminaive_run(re->sn, eval_body, re, e);
+        re->x->tables = NULL;
+        hj_cache_free(&re->tables);
+        uuid_cache_end(&kw);
         re->opts->derived = seminaive_fact_count(re->sn);
     }
     return rc;
@@ -323,6 +347,7 @@ static void forget_evaluation(rule_eval *re) {
 int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_query *q, err *e) {
     memset(re, 0, sizeof *re);
     arena_init(&re->mem);
+    hj_cache_init(&re->tables, x->m ? x->m->limit : 0);
     re->opts = opts;
     re->x = x;
     re->any_valid_time = q->valid == VALID_ANY;
@@ -334,9 +359,19 @@ int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_quer
     rc = evaluate(re, q, magic, re->rewritten, e);
     if (rc == 0 || e->code != ERR(INT, 20))
         return rc;
-    /* The demand-driven rules run more (smaller) rounds and count their
-     * derivations differently; the 9.6 limits belong to the rules as
-     * written, so those decide. */
+    /* The 9.6 limits belong to the rules as written. The demand-driven
+     * rules count their derivations per round differently, and their
+     * rounds relate to the program's only one way: every fact they derive
+     * has a derivation as written no taller than theirs (drop the magic
+     * atoms from it), and the whole closure is one stratum as written
+     * (magic.h: positive rules only), evaluated here as one stratum too
+     * (demand_first moves only demand that needs no closure fact below
+     * it). So when they stay within the cap, every fact the query can
+     * read (magic.h: no pattern observes the relations) is derived within
+     * the cap as written; facts the call does not demand are not
+     * evaluated, as before. When they exceed a limit (say a demand chain
+     * longer than the cap, in a stratum of its own), that decides
+     * nothing: the rules run again as written, and those decide. */
     err_clear(e);
     forget_evaluation(re);
     return evaluate(re, q, re->snapshot->rules, re->snapshot->strata, e);

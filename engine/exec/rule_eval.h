@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "datalog/ast.h"
 #include "exec/derived.h"
+#include "exec/hj_table.h"
 #include "exec/op.h"
 #include "exec/query.h"
 #include "rules/registry.h"
@@ -43,6 +44,7 @@ typedef struct rule_eval {
     where_ctx *x;
     bool any_valid_time;
     plan_count_cache counts; /* for the plans of every round */
+    hj_cache tables;         /* stored patterns' hash join tables, for every round */
     body_plan *plans;        /* compiled bodies, reused across rounds */
     size_t plan_count, plan_cap;
 } rule_eval;

@@ -1,5 +1,6 @@
 #include "model/uuid.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/sha1.h"
@@ -162,9 +163,89 @@ static uuid128 memo_v5(const char *keyword, size_t len) {
     return m->u;
 }
 
+/* ---- the scoped cache (uuid_cache_begin) ----------------------------------- */
+
+struct uuid_cache_entry {
+    const char *text; /* in the cache's arena */
+    size_t len;
+    uuid128 u;
+};
+
+static _Thread_local uuid_cache *current_cache;
+
+void uuid_cache_begin(uuid_cache *c) {
+    memset(c, 0, sizeof *c);
+    htab_init(&c->index);
+    arena_init(&c->text);
+    c->outer = current_cache;
+    current_cache = c;
+}
+
+void uuid_cache_end(uuid_cache *c) {
+    current_cache = c->outer;
+    htab_free(&c->index);
+    arena_free(&c->text);
+    free(c->entries);
+    memset(c, 0, sizeof *c);
+}
+
+typedef struct text_probe {
+    const uuid_cache *c;
+    const char *text;
+    size_t len;
+} text_probe;
+
+static bool same_text(const void *ctx, uint32_t id) {
+    const text_probe *p = ctx;
+    const uuid_cache_entry *en = &p->c->entries[id];
+    return en->len == p->len && memcmp(en->text, p->text, p->len) == 0;
+}
+
+static uint64_t text_hash(const char *s, size_t len) {
+    uint64_t h = 14695981039346656037u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h;
+}
+
+static bool cache_reserve(uuid_cache *c) {
+    if (c->count == c->cap) {
+        uint32_t cap = c->cap ? c->cap * 2 : 256;
+        uuid_cache_entry *n = realloc(c->entries, (size_t)cap * sizeof *n);
+        if (!n)
+            return false;
+        c->entries = n;
+        c->cap = cap;
+    }
+    return htab_reserve(&c->index, 1) == 0;
+}
+
+static void cache_put(uuid_cache *c, uint64_t h, const char *keyword, size_t len, uuid128 u) {
+    if (c->count >= UUID_CACHE_MAX || !cache_reserve(c))
+        return;
+    char *copy = arena_strndup(&c->text, keyword, len);
+    if (!copy)
+        return;
+    c->entries[c->count] = (uuid_cache_entry){copy, len, u};
+    htab_insert(&c->index, h, c->count++); /* cannot fail: reserved */
+}
+
+static uuid128 cached_v5(uuid_cache *c, const char *keyword, size_t len) {
+    uint64_t h = text_hash(keyword, len);
+    text_probe p = {c, keyword, len};
+    uint32_t id = htab_find(&c->index, h, same_text, &p);
+    if (id != HTAB_NONE)
+        return c->entries[id].u;
+    uuid128 u = memo_v5(keyword, len); /* the few keywords every query sees */
+    cache_put(c, h, keyword, len, u);
+    return u;
+}
+
 uuid128 uuid_of_keyword(const char *keyword, size_t len) {
     uuid128 u;
     if (len > 0 && keyword[0] == ':' && parse_plain(keyword + 1, len - 1, &u))
         return u;
-    return len == 0 ? uuid_v5_oid(keyword, len) : memo_v5(keyword, len);
+    if (len == 0)
+        return uuid_v5_oid(keyword, len);
+    return current_cache ? cached_v5(current_cache, keyword, len) : memo_v5(keyword, len);
 }

@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
+#include "base/htab.h"
+
 typedef struct uuid128 {
     uint8_t bytes[16];
 } uuid128;
@@ -26,5 +29,26 @@ int uuid_compare(const uuid128 *a, const uuid128 *b); /* by bytes */
  * leading ':'. The body, if it spells a UUID (hyphenated or simple), is
  * that UUID; otherwise UUIDv5(OID namespace, keyword bytes). */
 uuid128 uuid_of_keyword(const char *keyword, size_t len);
+
+/* A keyword -> UUID cache for one long computation on the calling thread
+ * (rule evaluation derives the UUID of the same few thousand keywords
+ * millions of times: hashing, E2 comparisons, head entities). Between
+ * uuid_cache_begin and uuid_cache_end, on the same thread, uuid_of_keyword
+ * remembers every keyword it derives (up to UUID_CACHE_MAX of them) in `c`.
+ * Scopes nest; `end` restores the enclosing one and frees `c`. Best
+ * effort: out of memory only stops the cache from growing. */
+#define UUID_CACHE_MAX (1u << 20)
+
+typedef struct uuid_cache_entry uuid_cache_entry;
+typedef struct uuid_cache {
+    htab index; /* hash of the keyword text -> entry */
+    uuid_cache_entry *entries;
+    uint32_t count, cap;
+    arena text;
+    struct uuid_cache *outer;
+} uuid_cache;
+
+void uuid_cache_begin(uuid_cache *c);
+void uuid_cache_end(uuid_cache *c);
 
 #endif

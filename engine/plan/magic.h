@@ -4,13 +4,16 @@
  * `(p :c ?y)`, the rules of p's closure are rewritten so that they derive
  * only the facts reachable from the constant:
  *
- *   seed        (magic·p :c).                       (empty body: holds once)
+ *   seed        (magic·p :c).                       (empty body: holds from the
+ *                                                    start, seminaive.h)
  *   guard       p(X, Y) :- magic·p(X), body.        (every rule of the closure)
  *   demand      magic·q(A) :- magic·p(X), prefix.   (per invocation q(A, B) in a
  *                                                    body, A bound by the prefix)
  *
  * Magic predicates are named so that no parsed symbol can name them (a
- * space), and are never visible to patterns (decision D13).
+ * space), and are never visible to patterns (decision D13). The demand
+ * that needs no guarded fact is evaluated to its fixpoint first
+ * (stratify_demand_first; exec/rule_eval.c on the 9.6 cap).
  *
  * The rewrite is applied only where it cannot change any row (9.7): the
  * invocation is the query's only one, at top level; no pattern of the

@@ -1,15 +1,21 @@
 /* A derived binary relation (spec 9.2): the facts [entity :p value] of one
- * rule predicate, kept as (entity, value) rows.
+ * rule predicate.
  *
+ * - Compact: each distinct entity and each distinct value (under E3) is
+ *   kept once, in the relation's own tables, and a row is the pair of
+ *   their 32-bit ids; string and keyword payloads are copied into the
+ *   relation, so values read back stay valid until relation_free.
  * - A set under E3 (4. of 9.2): adding a row that is already there is a
- *   no-op.
+ *   no-op (one hash probe on the id pair).
  * - Append-only: row ids are stable and grow with insertion order, so the
  *   rows added since some moment are a contiguous range. Semi-naive
  *   evaluation uses that: the delta of a round is [start of round, count).
  * - Indexed by entity (UUID equality) and by value (E2 entity equivalence,
  *   the join relation: a Keyword finds the Ref of its entity and back).
- * - String and keyword payloads are copied into the relation, so values
- *   read back stay valid until relation_free, even across later adds.
+ *   The rows of one entity or one value are chained newest first, so a
+ *   seek in a view stops at the view's first row (deltas are the newest
+ *   rows); the UUID a keyword value names is derived once per distinct
+ *   value.
  * - Its memory is charged to a meter as it grows (op "rule evaluation");
  *   relation_free gives it back.
  *
@@ -29,18 +35,35 @@
 
 #define RELATION_END UINT32_MAX
 
+/* One fact of a relation as relation_get gives it. */
 typedef struct relation_row {
     uuid128 entity;
     value v;
-    uint32_t next_same_entity, next_same_value; /* index chains, RELATION_END ends */
 } relation_row;
 
+/* An open-addressing set of row or entity ids; the relation recomputes
+ * an id's hash from its item, so a slot is 4 bytes (rows are the bulk). */
+typedef struct relation_idset {
+    uint32_t *slots; /* RELATION_END: empty */
+    uint32_t cap, count;
+} relation_idset;
+
+typedef struct relation_tuple relation_tuple;
+typedef struct relation_entity relation_entity;
+typedef struct relation_value relation_value;
+
 typedef struct relation {
-    relation_row *rows;
+    relation_tuple *rows;
     uint32_t count, cap;
-    htab rows_by_fact;   /* E3 set: (entity, value) -> row */
-    htab rows_by_entity; /* entity -> first row of its chain */
-    htab rows_by_value;  /* E2 class of value -> first row of its chain */
+    relation_entity *entities;
+    uint32_t entity_count, entity_cap;
+    relation_value *values;
+    uint32_t value_count, value_cap;
+    relation_idset rows_by_pair; /* E3 set: (entity id, value id) -> row */
+    relation_idset entity_ids;   /* UUID -> entity id */
+    uint32_t last_entity;        /* of the last add: bodies emit runs of one entity */
+    htab value_ids;       /* E3 identity -> value id */
+    htab values_by_class; /* E2 hash -> newest value id of that hash */
     arena strings;
     meter *m;
     size_t charged;
@@ -67,17 +90,15 @@ relation_view relation_all(const relation *r);
 static inline uint32_t relation_view_size(const relation_view *w) {
     return w->hi - w->lo;
 }
-/* A copy of one row (a pointer would not survive the next add). */
-static inline relation_row relation_get(const relation_view *w, uint32_t row) {
-    return w->rel->rows[row];
-}
+/* A copy of one row; its value's payload lives as long as the relation. */
+relation_row relation_get(const relation_view *w, uint32_t row);
 
 /* Index lookups inside a view: the first row with that entity (or whose
- * value is E2-equal to `v`), then the following ones, RELATION_END at the
- * end. Rows are not visited in any particular order. */
+ * value is E2-equal to `v`), then the following ones (pass the same `v`),
+ * RELATION_END at the end. Rows are not visited in any particular order. */
 uint32_t relation_seek_entity(const relation_view *w, const uuid128 *entity);
 uint32_t relation_next_entity(const relation_view *w, uint32_t row);
 uint32_t relation_seek_value(const relation_view *w, const value *v);
-uint32_t relation_next_value(const relation_view *w, uint32_t row);
+uint32_t relation_next_value(const relation_view *w, uint32_t row, const value *v);
 
 #endif

@@ -4,6 +4,8 @@
  * a stratify_plan and evaluates the plan's strata lowest first, each to
  * its least fixpoint:
  *
+ *   before:  the stratum's facts (rules with an empty body: the magic
+ *            rewrite's seeds) are its initial state, visible to round 0;
  *   round 0: every rule of the stratum, every invocation reading its full
  *            relation;
  *   round k: for every rule and every positive invocation position whose

@@ -227,6 +227,66 @@ static int check_and_assign(stratify_program *p, err *e) {
     return 0;
 }
 
+/* Whether `from` reaches a predicate with rules that is not in `demand`. */
+static bool reaches_guarded(const stratify_program *p, adjacency *g, uint32_t from,
+                            const bool *demand) {
+    for (uint32_t to = 0; to < p->pred_count; to++)
+        if (p->preds[to].rule_count > 0 && !demand[to] && reaches(p, g, from, to))
+            return true;
+    return false;
+}
+
+/* Strata of the early predicates: an edge inside a strongly connected
+ * component keeps the stratum, any other edge raises it. The number of
+ * strata they use. */
+static uint32_t component_strata(stratify_program *p, adjacency *g, const bool *early) {
+    for (size_t i = 0; i < p->pred_count; i++)
+        if (early[i])
+            p->preds[i].stratum = 0;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < p->edge_count; i++) {
+            const stratify_edge *ed = &p->edges[i];
+            if (!early[ed->from])
+                continue;
+            bool inside = reaches(p, g, ed->to, ed->from);
+            uint32_t need = p->preds[ed->to].stratum + (inside ? 0 : 1);
+            if (p->preds[ed->from].stratum < need) {
+                p->preds[ed->from].stratum = need;
+                changed = true;
+            }
+        }
+    }
+    uint32_t used = 0;
+    for (size_t i = 0; i < p->pred_count; i++)
+        if (early[i] && p->preds[i].stratum + 1 > used)
+            used = p->preds[i].stratum + 1;
+    return used;
+}
+
+int stratify_demand_first(stratify_program *p, const bool *demand, err *e) {
+    adjacency g = {0};
+    bool *early = calloc(p->pred_count + 1, sizeof *early);
+    if (!early || !adjacency_build(p, &g)) {
+        adjacency_free(&g);
+        free(early);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    for (uint32_t i = 0; i < p->pred_count; i++)
+        early[i] = demand[i] && p->preds[i].rule_count > 0 && !reaches_guarded(p, &g, i, demand);
+    uint32_t below = component_strata(p, &g, early);
+    p->stratum_count = 0;
+    for (size_t i = 0; i < p->pred_count; i++) {
+        if (!early[i] && p->preds[i].rule_count > 0)
+            p->preds[i].stratum += below;
+        if (p->preds[i].stratum + 1 > p->stratum_count)
+            p->stratum_count = p->preds[i].stratum + 1;
+    }
+    adjacency_free(&g);
+    free(early);
+    return 0;
+}
+
 int stratify_build(const ast_rule *const *rules, size_t count, stratify_program **out, err *e) {
     builder b = {0};
     b.p = calloc(1, sizeof *b.p);

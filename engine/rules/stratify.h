@@ -59,6 +59,16 @@ typedef struct stratify_program {
 int stratify_build(const ast_rule *const *rules, size_t count, stratify_program **out, err *e);
 void stratify_free(stratify_program *p); /* NULL: no-op */
 
+/* Evaluates demand first (the magic rewrite, plan/magic.h): the
+ * predicates marked in `demand` (per predicate of p) that reach no
+ * unmarked predicate with rules move below every other predicate with
+ * rules, each strongly connected component of them in a stratum of its
+ * own, dependencies first; the others keep their strata relative to each
+ * other, shifted above. Still a stratification (a negative edge never
+ * lies on a cycle). rule_eval.c explains why the 9.6 cap keeps its
+ * meaning. INT-000 out of memory (p unchanged). */
+int stratify_demand_first(stratify_program *p, const bool *demand, err *e);
+
 /* The index of a predicate, or STRATIFY_NONE when no rule mentions it. */
 uint32_t stratify_find(const stratify_program *p, const char *name, size_t len);
 

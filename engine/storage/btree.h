@@ -4,13 +4,20 @@
  * dirty page and edits dirty pages in place, so the committed tree stays
  * intact until a checkpoint switches the header to the new root.
  *
- * Node page: u8 kind (1 leaf, 2 branch), u8 0, u16 count, then entries:
- * leaf: `count` keys; branch: `count` (key, u32 child) pairs, where key i
- * is a lower bound of child i's keys (key 0 is ignored when descending).
- * Little-endian child numbers. Cursors keep a copy of one page per level,
- * so they stream a range without loading the tree and never pin pages.
+ * Branch page: u8 kind 2, u8 0, u16 count, then `count` (key, u32 child)
+ * pairs, where key i is a lower bound of child i's keys (key 0 is ignored
+ * when descending). Little-endian child numbers.
  *
- * STG-008: a page whose structure is impossible (kind, count, depth). */
+ * Leaf page (kind 1): compressed entries, each encoded by the tree's codec
+ * against the key before it, in restart blocks whose first entry stands
+ * alone (storage/btree_leaf.h; docs/file-format.md §3). The codec is part of
+ * the tree's identity: a tree must always be opened with the same one.
+ *
+ * Cursors keep a copy of one page per level, so they stream a range
+ * without loading the tree and never pin pages.
+ *
+ * STG-008: a page whose structure is impossible (kind, count, depth, an
+ * entry that does not decode). */
 #ifndef MG_STORAGE_BTREE_H
 #define MG_STORAGE_BTREE_H
 
@@ -23,21 +30,75 @@
 
 #define BTREE_MAX_KEY 64
 #define BTREE_MAX_DEPTH 12
+/* The longest encoded leaf entry a codec may produce. */
+#define BTREE_MAX_ENTRY 96
 
-/* Adds `key` (key_size bytes) to the tree at *root, updating *root. A key
- * already present is left as it is. Writers only. */
-int btree_insert(pager *pg, uint32_t *root, size_t key_size, const uint8_t *key, err *e);
+/* How a tree's keys are stored in its leaves. `encode` writes `key`
+ * relative to `prev` (the key before it; NULL at a restart point) into out
+ * (at most BTREE_MAX_ENTRY bytes) and returns the length. `decode` reads
+ * one entry from at most `avail` bytes at `in` relative to `prev` (NULL at
+ * a restart) into key (never the same buffer as prev): the entry's length,
+ * or 0 when the bytes cannot be an entry. */
+typedef struct btree_codec btree_codec;
+struct btree_codec {
+    size_t key_size;
+    /* Writers start a new restart block once one holds this many bytes:
+     * smaller blocks make seeks and inserts decode fewer entries, larger
+     * ones store fewer standalone entries. */
+    size_t block_bytes;
+    size_t (*encode)(const btree_codec *c, const uint8_t *prev, const uint8_t *key, uint8_t *out);
+    size_t (*decode)(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
+                     uint8_t *key);
+    /* Optional (NULL: none): decodes only the first lead_size bytes of the
+     * key, nonzero when they decode. A seek's binary search over restart
+     * points is usually decided by them. */
+    size_t lead_size;
+    size_t (*lead)(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
+                   uint8_t *key);
+};
+
+/* A writer's memory of where its recent inserts into one tree went, one
+ * slot per leaf (by page number): an insert that lands just after the
+ * previous one in the same leaf (appends, a growing group) skips the
+ * search of the leaf. A slot is only trusted while the leaf's entry count
+ * is what it recorded, and the whole hint must be reset whenever a
+ * checkpoint may let page numbers be reused. */
+#define BTREE_HINT_SLOTS 32
+typedef struct btree_hint_slot {
+    uint32_t leaf; /* 0: empty */
+    size_t count;  /* the leaf's entries after the insert */
+    size_t off;    /* offset just past the inserted entry */
+    size_t block;  /* its restart block */
+    uint8_t last[BTREE_MAX_KEY], anchor[BTREE_MAX_KEY];
+} btree_hint_slot;
+
+typedef struct btree_hint {
+    btree_hint_slot slots[BTREE_HINT_SLOTS];
+} btree_hint;
+
+void btree_hint_reset(btree_hint *h);
+
+/* Adds `key` to the tree at *root, updating *root. A key already present
+ * is left as it is. `hint` (NULL: none) is this tree's. Writers only. */
+int btree_insert(pager *pg, uint32_t *root, const btree_codec *codec, const uint8_t *key,
+                 btree_hint *hint, err *e);
 
 typedef struct btree_cursor {
     pager *pg;
     uint32_t root;
-    size_t key_size;
+    const btree_codec *codec;
     int depth;
-    uint16_t idx[BTREE_MAX_DEPTH]; /* branch: current child; leaf: next key */
-    uint8_t *pages;                /* BTREE_MAX_DEPTH page copies */
+    uint16_t idx[BTREE_MAX_DEPTH]; /* branches: the current child */
+    uint32_t leaf;                 /* the leaf's page number */
+    size_t off;                    /* leaf: offset of the next entry */
+    size_t restart;                /* leaf: the next restart point not passed */
+    int cur;                       /* keys[cur]: the key before `off` */
+    uint8_t keys[2][BTREE_MAX_KEY];
+    uint8_t anchor[BTREE_MAX_KEY]; /* the leaf's first key */
+    uint8_t *pages; /* BTREE_MAX_DEPTH page copies */
 } btree_cursor;
 
-int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, size_t key_size, err *e);
+int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, const btree_codec *codec, err *e);
 void btree_cursor_free(btree_cursor *c);
 /* Positions before the first key >= `prefix` (len <= key_size; missing
  * bytes count as zero). */

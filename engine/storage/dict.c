@@ -4,12 +4,62 @@
 #include <string.h>
 
 #include "storage/btree.h"
+#include "storage/varint.h"
 
 #define ENTRY_HEADER 3
 #define BIG_FLAG (UINT64_C(1) << 47)
 
+/* DICT leaf entries: varints of the zigzag differences of the hash and of
+ * the location from the previous key's (from 0 at a restart). The tree is
+ * only ever searched for one hash, never scanned, so its blocks are
+ * short; the hash alone (the lead) decides a search. */
+#define DICT_BLOCK_BYTES 32
+
+static uint64_t key_hash(const uint8_t *k) {
+    return (uint64_t)k[0] << 24 | (uint64_t)k[1] << 16 | (uint64_t)k[2] << 8 | k[3];
+}
+
+static uint64_t key_loc(const uint8_t *k) {
+    k += DICT_HASH_BYTES;
+    return (uint64_t)k[0] << 40 | (uint64_t)k[1] << 32 | (uint64_t)k[2] << 24 |
+           (uint64_t)k[3] << 16 | (uint64_t)k[4] << 8 | k[5];
+}
+
+static size_t key_encode(const btree_codec *c, const uint8_t *prev, const uint8_t *key,
+                         uint8_t *out) {
+    (void)c;
+    size_t n = varint_put(out, zigzag_delta(key_hash(key), prev ? key_hash(prev) : 0));
+    return n + varint_put(out + n, zigzag_delta(key_loc(key), prev ? key_loc(prev) : 0));
+}
+
+/* The hash of an entry into key[0..4): its length, or 0. */
+static size_t hash_decode(const btree_codec *c, const uint8_t *prev, const uint8_t *in,
+                          size_t avail, uint8_t *key) {
+    (void)c;
+    uint64_t z = 0;
+    size_t n = varint_get(in, avail, &z);
+    uint64_t h = zigzag_apply(prev ? key_hash(prev) : 0, z);
+    if (!n || h >> (8 * DICT_HASH_BYTES))
+        return 0;
+    format_put_be(key, h, DICT_HASH_BYTES);
+    return n;
+}
+
+static size_t key_decode(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
+                         uint8_t *key) {
+    uint64_t z = 0;
+    size_t n = hash_decode(c, prev, in, avail, key), m = n ? varint_get(in + n, avail - n, &z) : 0;
+    uint64_t loc = zigzag_apply(prev ? key_loc(prev) : 0, z);
+    if (!m || loc >> (8 * DICT_LOC_BYTES))
+        return 0;
+    format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
+    return n + m;
+}
+
 void dict_init(dict *d) {
     memset(d, 0, sizeof *d);
+    d->codec = (btree_codec){DICT_KEY_SIZE, DICT_BLOCK_BYTES, key_encode, key_decode,
+                             DICT_HASH_BYTES, hash_decode};
 }
 
 void dict_free(dict *d) {
@@ -17,9 +67,13 @@ void dict_free(dict *d) {
         free(d->big[i]);
     free(d->big);
     free(d->big_len);
+    dict_cache_free(&d->cache);
     dict_init(d);
 }
 
+/* The hash's high DICT_HASH_BYTES bytes key the tree: a lookup compares
+ * the heap entries of every match anyway, so a longer hash would only make
+ * the tree bigger. */
 static uint64_t entry_hash(int kind, const void *bytes, size_t len) {
     uint64_t h = UINT64_C(0xcbf29ce484222325) ^ (uint64_t)kind;
     const uint8_t *p = bytes;
@@ -29,7 +83,7 @@ static uint64_t entry_hash(int kind, const void *bytes, size_t len) {
     }
     h ^= h >> 33;
     h *= UINT64_C(0xff51afd7ed558ccd);
-    return h ^ (h >> 33);
+    return (h ^ (h >> 33)) >> (64 - 8 * DICT_HASH_BYTES);
 }
 
 static int bad_loc(err *e, uint64_t loc) {
@@ -73,8 +127,8 @@ int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32
 }
 
 static void dict_key(uint8_t *key, uint64_t hash, uint64_t loc) {
-    format_put_be(key, hash, 8);
-    format_put_be(key + 8, loc, DICT_LOC_BYTES);
+    format_put_be(key, hash, DICT_HASH_BYTES);
+    format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
 }
 
 int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *bytes, size_t len,
@@ -83,15 +137,16 @@ int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *byt
     uint64_t hash = entry_hash(kind, bytes, len);
     dict_key(key, hash, 0);
     btree_cursor c;
-    int rc = btree_cursor_init(&c, pg, root, DICT_KEY_SIZE, e);
+    int rc = btree_cursor_init(&c, pg, root, &d->codec, e);
     uint8_t *scratch = rc == 0 ? malloc(FORMAT_PAGE_SIZE) : NULL;
     if (rc == 0 && !scratch)
         rc = err_set(e, ERR(INT, 0), "out of memory");
     if (rc == 0)
-        rc = btree_seek(&c, key, 8, e);
+        rc = btree_seek(&c, key, DICT_HASH_BYTES, e);
     const uint8_t *k = NULL;
-    while (rc == 0 && (rc = btree_next(&c, &k, e)) == 1 && memcmp(k, key, 8) == 0) {
-        uint64_t at = format_get_be(k + 8, DICT_LOC_BYTES);
+    while (rc == 0 && (rc = btree_next(&c, &k, e)) == 1 &&
+                       memcmp(k, key, DICT_HASH_BYTES) == 0) {
+        uint64_t at = format_get_be(k + DICT_HASH_BYTES, DICT_LOC_BYTES);
         int got_kind;
         const uint8_t *got;
         size_t got_len;
@@ -102,7 +157,7 @@ int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *byt
             break;
         }
     }
-    if (rc == 1 && (!k || memcmp(k, key, 8) != 0))
+    if (rc == 1 && (!k || memcmp(k, key, DICT_HASH_BYTES) != 0))
         rc = 0;
     free(scratch);
     btree_cursor_free(&c);
@@ -153,8 +208,13 @@ static int add_heap(dict *d, pager *pg, int kind, const void *bytes, size_t len,
 
 int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes, size_t len,
                 uint64_t *loc, bool *added, err *e) {
-    int rc = dict_find(d, pg, *root, kind, bytes, len, loc, e);
+    uint64_t hash = entry_hash(kind, bytes, len);
     *added = false;
+    if (dict_cache_find(&d->cache, hash, kind, bytes, len, loc))
+        return 0;
+    int rc = dict_find(d, pg, *root, kind, bytes, len, loc, e);
+    if (rc == 1)
+        dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
     if (rc == 1)
         return 0;
     if (rc != 0)
@@ -164,8 +224,10 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     if (rc != 0)
         return rc;
     uint8_t key[DICT_KEY_SIZE];
-    dict_key(key, entry_hash(kind, bytes, len), *loc);
-    rc = btree_insert(pg, root, DICT_KEY_SIZE, key, e);
+    dict_key(key, hash, *loc);
+    rc = btree_insert(pg, root, &d->codec, key, NULL, e);
     *added = rc == 0;
+    if (rc == 0)
+        dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
     return rc;
 }

@@ -1,7 +1,7 @@
 /* The dictionary: every entity UUID and every text (attribute, keyword or
  * string value) is stored once, in heap pages, and facts refer to it by its
  * 48-bit location: page number << 12 | offset in the page. A B+tree (the
- * header's DICT root) maps (64-bit hash, location) so an entry can be found
+ * header's DICT root) maps (32-bit hash, location) so an entry can be found
  * from its bytes.
  *
  * Heap entry: u8 kind (1 UUID, 2 text), u16 length (LE), the bytes. Entries
@@ -21,14 +21,19 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "storage/btree.h"
+#include "storage/dict_cache.h"
 #include "storage/pager.h"
 
 enum { DICT_UUID = 1, DICT_TEXT = 2 };
 
-#define DICT_KEY_SIZE 14
+#define DICT_HASH_BYTES 4
 #define DICT_LOC_BYTES 6
+#define DICT_KEY_SIZE (DICT_HASH_BYTES + DICT_LOC_BYTES)
 
 typedef struct dict {
+    btree_codec codec; /* of the DICT tree's keys */
+    dict_cache cache;  /* the writer's recent entries */
     uint32_t heap_page; /* dirty page being filled, or 0 */
     uint32_t heap_used;
     char **big; /* memory databases: texts too long for a page */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define FORMAT_MAGIC "MINIGRAF"
-#define FORMAT_VERSION 2u
+#define FORMAT_VERSION 3u
 #define FORMAT_PAGE_SIZE 4096u
 /* Every page ends with a CRC-32 of its payload followed by its page number,
  * so a page written at the wrong place fails its check too. */

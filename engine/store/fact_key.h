@@ -25,6 +25,18 @@
 
 #define FACT_KEY_SIZE 62
 #define FACT_V_SIZE 9
+/* Offsets of the tail fields, the same in every order. */
+#define FACT_KEY_TXID 37
+#define FACT_KEY_VALID_FROM 45
+#define FACT_KEY_VALID_TO 53
+#define FACT_KEY_ASSERTED 61
+
+/* The five leading fields; an order lists them in its own sequence. */
+enum { FACT_E, FACT_A, FACT_V, FACT_TXC, FACT_SEQ, FACT_LEADING };
+
+/* The field at position i (< FACT_LEADING) of `order`, and field sizes. */
+int fact_key_field(int order, int i);
+size_t fact_key_field_size(int field);
 
 typedef struct fact_ids {
     uint64_t e, a;

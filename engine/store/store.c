@@ -9,6 +9,7 @@
 
 #include "base/buf.h"
 #include "storage/btree.h"
+#include "store/fact_codec.h"
 #include "store/store_codec.h"
 
 /* Per-value size limits of file-backed stores (spec 4.2 item 9, v3). */
@@ -152,7 +153,7 @@ static int apply_fact(store *s, const fact *f, err *e) {
             continue;
         uint8_t key[FACT_KEY_SIZE];
         fact_key_encode(order, &ids, key);
-        rc = btree_insert(s->pg, &s->h.roots[order], FACT_KEY_SIZE, key, e);
+        rc = btree_insert(s->pg, &s->h.roots[order], fact_codec(order), key, &s->hints[order], e);
     }
     if (rc == 0)
         s->h.fact_count++;
@@ -242,6 +243,8 @@ int store_checkpoint(store *s, err *e) {
         rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
     else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0)
         rc = pager_checkpoint(s->pg, &s->h, e);
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
+        btree_hint_reset(&s->hints[order]); /* freed pages may now be reused */
     if (rc == 0 && wal_size(s->log) > 0)
         rc = wal_reset(s->log, s->h.generation, e);
     if (rc == 0)

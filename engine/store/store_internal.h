@@ -3,6 +3,7 @@
 #define MG_STORE_STORE_INTERNAL_H
 
 #include "base/shared_lock.h"
+#include "storage/btree.h"
 #include "storage/dict.h"
 #include "storage/format.h"
 #include "storage/pager.h"
@@ -28,6 +29,7 @@ struct store {
     lookup_cache lookups; /* dictionary lookups shared by the readers */
     reader_pool readers;
     format_header h; /* the live header: roots and counts with dirty pages */
+    btree_hint hints[TREE_TXLOG + 1]; /* the fact trees'; reset at checkpoints */
     store_options opts;
     uint64_t pending_facts; /* in the WAL since the last checkpoint */
     bool broken;            /* a logged commit failed to apply */

@@ -10,6 +10,7 @@
 #include "base/arena.h"
 #include "base/htab.h"
 #include "storage/btree.h"
+#include "store/fact_codec.h"
 
 typedef struct decoded {
     uint64_t loc;
@@ -445,7 +446,7 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     sc->order = order;
     sc->plen = bound;
     memcpy(sc->prefix, from, len);
-    int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], FACT_KEY_SIZE, e);
+    int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], fact_codec(order), e);
     if (rc == 0)
         rc = btree_seek(&sc->c, from, len, e);
     if (rc != 0) {

@@ -299,6 +299,99 @@ TEST(chain_of_1000_edges_closes)
     minigraf_close(db);
 }
 
+static MiniGrafDb *chain_db(int edges)
+{
+    MiniGrafDb *db = open_memory_db();
+    size_t cap = (size_t)edges * 40 + 64, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "(transact [");
+    for (int i = 0; i < edges; i++)
+        len += (size_t)snprintf(t + len, cap - len, "[:n%d :edge :n%d]", i, i + 1);
+    snprintf(t + len, cap - len, "])");
+    EXPECT_TRANSACT(db, t);
+    free(t);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    return db;
+}
+
+TEST(chain_of_1001_edges_exceeds_the_cap_also_for_a_bound_call)
+{
+    /* 9.6: the closure needs 1001 adding rounds as written; the demand
+     * for :n0 goes 1001 steps down the chain */
+    MiniGrafDb *db = chain_db(1001);
+    EXPECT_ERROR(db, "(query [:find (count ?y) :where (reach :n0 ?y)])", "INT-020");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[INT-020] Max iterations (1000) exceeded. Possible infinite recursion or cycle in rules.");
+    minigraf_close(db);
+}
+
+TEST(bodies_share_what_they_read_of_a_stored_attribute)
+{
+    /* Rule bodies read :parent once per evaluation (by entity, by value
+     * and in full, with a wildcard); each query reads the records it
+     * sees. */
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :parent :b] [:b :parent :c]])");
+    EXPECT_TRANSACT(db, "(transact [[:c :parent :d]])");
+    EXPECT_RETRACT(db, "(retract [[:a :parent :b]])");
+    EXPECT_EXEC(db, "(rule [(up ?x ?y) [?x :parent ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(up ?x ?y) [?x :parent ?z] (up ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(rule [(child ?x) [?x :parent _]])", OK);
+    EXPECT_EXEC(db, "(rule [(grand ?x ?y) [?x :parent ?z] [?z :parent ?y]])", OK);
+    const char *q = "(query [:find ?y :where (up ?x ?y) (child ?x) (grand ?x ?g)])";
+    EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":c\"],[\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :as-of 1 :where (up ?x ?y) (child ?x) (grand ?x ?g)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :as-of 2 :where (up ?x ?y) (child ?x)])",
+                ROWS("[\"(count ?y)\"]", "[[6]]"));
+    minigraf_close(db);
+}
+
+TEST(kept_entity_records_check_the_bound_value)
+{
+    /* An entity's records under a stored attribute are kept after their
+     * first seek; with the value bound too, a few are walked and many are
+     * sought. Either way only the bound value joins. */
+    MiniGrafDb *db = open_memory_db();
+    char t[2048];
+    size_t len = (size_t)snprintf(t, sizeof t, "(transact [");
+    for (int i = 0; i < 20; i++)
+        len += (size_t)snprintf(t + len, sizeof t - len, "[:a :tag :t%d]", i);
+    snprintf(t + len, sizeof t - len,
+             "[:b :tag :t7] [:b :tag :t8] [:w1 :from :a] [:w1 :wants :t5] [:w2 :from :a]"
+             " [:w2 :wants :t30] [:w3 :from :b] [:w3 :wants :t7] [:w4 :from :b] [:w4 :wants :t5]])");
+    EXPECT_TRANSACT(db, t);
+    EXPECT_EXEC(db, "(rule [(match ?w ?t) [?w :from ?o] [?w :wants ?t] [?o :tag ?t]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) (match ?x ?y)])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) (match ?x ?z) (reach ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(query [:find ?t :where (reach ?w ?t)])",
+                ROWS("[\"?t\"]", "[[\":t5\"],[\":t7\"]]"));
+    minigraf_close(db);
+}
+
+TEST(kept_records_yield_to_the_memory_limit)
+{
+    /* Keeping :link's 3,000 records for the evaluation would take more
+     * than a quarter of the limit: the rounds read them as before, and the
+     * query fits the same limit with or without the keeping. */
+    MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"query_memory_limit\": 1500000}", NULL);
+    REQUIRE(db != NULL);
+    size_t cap = 3000 * 40 + 200, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "(transact [[:a :link :b] [:b :link :c] [:c :link :d]");
+    for (int i = 0; i < 3000; i++)
+        len += (size_t)snprintf(t + len, cap - len, "[:u%d :link :v%d]", i, i);
+    snprintf(t + len, cap - len, "])");
+    EXPECT_TRANSACT(db, t);
+    free(t);
+    EXPECT_EXEC(db, "(rule [(r ?x ?y) [?x :link ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(r ?x ?y) [?x :link ?z] (r ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (r ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[3006]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (r :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(negation_across_strata_b6_accessible),
            TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
@@ -318,4 +411,8 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(limits_are_int_020),
            TEST_ENTRY(limits_come_from_the_database_options),
            TEST_ENTRY(head_entity_conversion),
-           TEST_ENTRY(chain_of_1000_edges_closes))
+           TEST_ENTRY(chain_of_1000_edges_closes),
+           TEST_ENTRY(chain_of_1001_edges_exceeds_the_cap_also_for_a_bound_call),
+           TEST_ENTRY(bodies_share_what_they_read_of_a_stored_attribute),
+           TEST_ENTRY(kept_entity_records_check_the_bound_value),
+           TEST_ENTRY(kept_records_yield_to_the_memory_limit))

@@ -1,6 +1,7 @@
 /* Unit tests for SHA-1, CRC-32, the clock, UUIDs (spec 6.1) and the value
  * relations E1-E4 / O3 (spec 6.4, 6.5, 8.3.2). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/clock.h"
@@ -120,6 +121,38 @@ static bool parses_to(const char *s, const char *expected) {
     char text[UUID_TEXT_LEN + 1];
     uuid_format(&u, text);
     return strcmp(text, expected) == 0;
+}
+
+/* The scoped cache answers exactly what the derivation answers, for many
+ * more keywords than the per-thread memo holds, nested, and after its end. */
+static void test_uuid_cache_is_exact(void) {
+    enum { N = 3000 };
+    static uuid128 plain[N];
+    char kw[32];
+    for (int i = 0; i < N; i++) {
+        int len = snprintf(kw, sizeof kw, ":k%d", i);
+        plain[i] = uuid_of_keyword(kw, (size_t)len);
+    }
+    uuid_cache outer, inner;
+    uuid_cache_begin(&outer);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < N; i++) {
+            int len = snprintf(kw, sizeof kw, ":k%d", i);
+            uuid128 u = uuid_of_keyword(kw, (size_t)len);
+            CHECK(uuid_equal(&u, &plain[i]));
+        }
+    CHECK(outer.count == N);
+    uuid_cache_begin(&inner);
+    uuid128 u = uuid_of_keyword(":k7", 3);
+    CHECK(uuid_equal(&u, &plain[7]) && inner.count == 1);
+    uuid_cache_end(&inner);
+    u = uuid_of_keyword(":k8", 3);
+    CHECK(uuid_equal(&u, &plain[8]) && outer.count == N);
+    u = uuid_of_keyword(":00000000-0000-0000-0000-000000000001", 37);
+    CHECK(u.bytes[15] == 1 && outer.count == N); /* a UUID body is parsed, not cached */
+    uuid_cache_end(&outer);
+    u = uuid_of_keyword(":k9", 3);
+    CHECK(uuid_equal(&u, &plain[9]));
 }
 
 static void test_uuid_parse_forms(void) {
@@ -251,6 +284,7 @@ int main(void) {
     test_clock_is_monotone_and_plausible();
     test_uuid_of_keyword_matches_spec_table();
     test_uuid_of_keyword_body_forms();
+    test_uuid_cache_is_exact();
     test_uuid_parse_forms();
     test_e1_strict_equality();
     test_e2_entity_equivalence();

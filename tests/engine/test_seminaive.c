@@ -125,7 +125,7 @@ static int solve_view(tctx *t, const ast_body *b, size_t i, size_t pos, const re
         if (rc)
             return rc;
         row = by_entity ? relation_next_entity(w, row)
-              : by_value ? relation_next_value(w, row)
+              : by_value ? relation_next_value(w, row, &vv)
                          : (row + 1 < w->hi ? row + 1 : RELATION_END);
     }
     return 0;
@@ -557,7 +557,7 @@ static void relation_is_an_e3_set_indexed_by_e2_value(void) {
     relation_view w = relation_all(&rel);
     int n = 0;
     for (uint32_t row = relation_seek_value(&w, &rb); row != RELATION_END;
-         row = relation_next_value(&w, row))
+         row = relation_next_value(&w, row, &rb))
         n++;
     CHECK(n == 2); /* E2: the keyword and the ref */
     n = 0;
@@ -568,9 +568,57 @@ static void relation_is_an_e3_set_indexed_by_e2_value(void) {
     relation_view tail = {&rel, 3, 5}; /* 1.0 of a, 1 of b */
     n = 0;
     for (uint32_t row = relation_seek_value(&tail, &one); row != RELATION_END;
-         row = relation_next_value(&tail, row))
+         row = relation_next_value(&tail, row, &one))
         n++;
     CHECK(n == 1);
+    relation_free(&rel);
+}
+
+static int count_by_value(const relation_view *w, const value *v) {
+    int n = 0;
+    for (uint32_t row = relation_seek_value(w, v); row != RELATION_END;
+         row = relation_next_value(w, row, v))
+        n++;
+    return n;
+}
+
+/* A value seek finds every E2-equal value, also where E2 is not
+ * transitive (two keyword spellings of one UUID); seeks in a view see only
+ * its rows, old or new. */
+static void relation_value_seeks_are_exact_in_every_view(void) {
+    relation rel;
+    relation_init(&rel, NULL);
+    err e = {0};
+    uuid128 a = uuid_of_keyword(":a", 2), b = uuid_of_keyword(":b", 2);
+    uuid128 foo = uuid_of_keyword(":foo", 4);
+    char spelled[40];
+    spelled[0] = ':';
+    uuid_format(&foo, spelled + 1);
+    value kfoo = kw(":foo"), rfoo = value_ref(foo), kspelled = kw(spelled);
+    bool added;
+    CHECK(relation_add(&rel, &a, &kfoo, &added, &e) == 0 && added);     /* row 0 */
+    CHECK(relation_add(&rel, &a, &kspelled, &added, &e) == 0 && added); /* row 1 */
+    CHECK(relation_add(&rel, &b, &rfoo, &added, &e) == 0 && added);     /* row 2 */
+    CHECK(relation_add(&rel, &b, &kfoo, &added, &e) == 0 && added);     /* row 3 */
+    CHECK(relation_contains(&rel, &b, &kfoo) && !relation_contains(&rel, &b, &kspelled));
+    relation_view all = relation_all(&rel);
+    CHECK(count_by_value(&all, &rfoo) == 4);
+    CHECK(count_by_value(&all, &kfoo) == 3);     /* not the other spelling */
+    CHECK(count_by_value(&all, &kspelled) == 2); /* itself and the ref */
+    relation_view old = {&rel, 0, 2}, recent = {&rel, 2, 4};
+    CHECK(count_by_value(&old, &rfoo) == 2 && count_by_value(&recent, &rfoo) == 2);
+    CHECK(count_by_value(&recent, &kspelled) == 1);
+    int n = 0;
+    for (uint32_t row = relation_seek_entity(&recent, &a); row != RELATION_END;
+         row = relation_next_entity(&recent, row))
+        n++;
+    CHECK(n == 0);
+    for (uint32_t row = relation_seek_entity(&old, &a); row != RELATION_END;
+         row = relation_next_entity(&old, row))
+        n++;
+    CHECK(n == 2);
+    relation_row got = relation_get(&all, 1);
+    CHECK(uuid_equal(&got.entity, &a) && value_identical(&got.v, &kspelled));
     relation_free(&rel);
 }
 
@@ -590,5 +638,6 @@ int main(void) {
     relations_are_charged_to_the_meter();
     head_without_arguments_fails_when_evaluated();
     relation_is_an_e3_set_indexed_by_e2_value();
+    relation_value_seeks_are_exact_in_every_view();
     return CHECK_DONE();
 }

@@ -359,6 +359,21 @@ static void test_header_errors(void) {
     write_file(p, pages, sizeof pages);
     CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 4));
 
+    /* format 2 (uncompressed leaves): both slots sealed as version 2 */
+    format_encode_header(&h, 0, pages);
+    format_encode_header(&h, 1, pages + FORMAT_PAGE_SIZE);
+    pages[8] = pages[FORMAT_PAGE_SIZE + 8] = 2;
+    format_seal_page(pages, 0);
+    format_seal_page(pages + FORMAT_PAGE_SIZE, 1);
+    p = db_path("v2.graph");
+    write_file(p, pages, sizeof pages);
+    CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 28));
+    snprintf(want, sizeof want,
+             "[STG-028] database format version 2 is no longer readable (this release reads "
+             "version 3): %s", p);
+    CHECK(strcmp(msg, want) == 0);
+    CHECK(open_error(p, true, msg, sizeof msg) == ERR(STG, 28));
+
     uint8_t v1[40] = {'M', 'I', 'N', 'I', 'G', 'R', 'A', 'F', 1, 0, 0, 0};
     p = db_path("v1.graph");
     write_file(p, v1, sizeof v1);

@@ -255,6 +255,37 @@ static void empty_program_has_no_strata(void) {
     done(&pg);
 }
 
+/* The magic rewrite's demand predicates (marked) that need no guarded
+ * fact go below everything, a component per stratum; the rest keep their
+ * relative strata above them. */
+static void demand_first_lowers_demand_that_needs_no_guarded_fact(void) {
+    const char *r[] = {
+        "(rule [(seed ?x) [?x :start true]])",
+        "(rule [(dm ?x) (seed ?x)])",
+        "(rule [(dm ?x) (dm ?y) [?y :edge ?x]])",
+        "(rule [(g ?x ?y) (dm ?x) [?x :edge ?y]])",
+        "(rule [(g ?x ?y) (dm ?x) [?x :edge ?z] (g ?z ?y)])",
+        "(rule [(dq ?x) (g ?y ?x)])",
+        "(rule [(h ?x ?y) (dq ?x) [?x :k ?y]])",
+        "(rule [(n ?x) [?x :k 1] (not (g ?x ?x))])",
+    };
+    program pg;
+    CHECK(build(&pg, r, N(r)) == 0);
+    bool demand[16] = {false};
+    const char *marked[] = {"seed", "dm", "dq"};
+    for (size_t i = 0; i < N(marked); i++)
+        demand[stratify_find(pg.p, marked[i], strlen(marked[i]))] = true;
+    CHECK(stratify_demand_first(pg.p, demand, &pg.e) == 0);
+    CHECK(stratum(&pg, "seed") == 0);
+    CHECK(stratum(&pg, "dm") == 1); /* a component above the one it reads */
+    CHECK(stratum(&pg, "g") == 2);
+    CHECK(stratum(&pg, "dq") == 2); /* needs g: stays with it */
+    CHECK(stratum(&pg, "h") == 2);
+    CHECK(stratum(&pg, "n") == 3); /* still above what it negates */
+    CHECK(pg.p->stratum_count == 4);
+    done(&pg);
+}
+
 int main(void) {
     positive_recursion_stays_in_one_stratum();
     negation_puts_the_negating_predicate_above();
@@ -268,5 +299,6 @@ int main(void) {
     walk_reports_positive_positions_in_source_order();
     plan_takes_needed_predicates_by_stratum();
     empty_program_has_no_strata();
+    demand_first_lowers_demand_that_needs_no_guarded_fact();
     return CHECK_DONE();
 }

@@ -1,0 +1,238 @@
+/* Hash join tables and their cache (see hj_table.h). */
+#include "exec/hj_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/op_scan.h"
+
+#define HJ_OP_NAME "hash join"
+
+void hj_table_init(hj_table *t, int key_pos, meter *m) {
+    memset(t, 0, sizeof *t);
+    t->key_pos = key_pos;
+    t->m = m;
+}
+
+void hj_table_free(hj_table *t) {
+    meter_release(t->m, t->charged);
+    free(t->entries);
+    free(t->heads);
+    hj_table_init(t, t->key_pos, t->m);
+}
+
+static size_t bucket_of(const hj_table *t, const value *key) {
+    return t->key_pos >= 0 ? (size_t)value_hash_entity(key) & t->head_mask : 0;
+}
+
+int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e) {
+    int rc = meter_charge(t->m, sizeof(hj_entry), HJ_OP_NAME, e);
+    if (rc != 0)
+        return rc;
+    t->charged += sizeof(hj_entry);
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 4;
+        hj_entry *n = realloc(t->entries, cap * sizeof *n);
+        if (!n)
+            return err_set(e, ERR(INT, 0), "out of memory");
+        t->entries = n;
+        t->cap = cap;
+    }
+    t->entries[t->count++] = (hj_entry){.vals = {vals[0], vals[1], vals[2]}, .rec = *rec};
+    return 0;
+}
+
+/* Kept tables are many and small (one entity's records): no slack. */
+static void shrink_to_fit(hj_table *t) {
+    if (t->count == 0 || t->count == t->cap)
+        return;
+    hj_entry *n = realloc(t->entries, t->count * sizeof *n);
+    if (n) {
+        t->entries = n;
+        t->cap = t->count;
+    }
+}
+
+/* 2^k buckets, k from the entry count. */
+int hj_table_index(hj_table *t, err *e) {
+    shrink_to_fit(t);
+    size_t n = 1;
+    while (t->key_pos >= 0 && n < t->count)
+        n *= 2;
+    t->heads = malloc(n * sizeof *t->heads);
+    if (!t->heads)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    t->head_mask = n - 1;
+    for (size_t i = 0; i < n; i++)
+        t->heads[i] = HJ_END;
+    for (size_t i = t->count; i-- > 0;) {
+        size_t b = bucket_of(t, &t->entries[i].vals[t->key_pos >= 0 ? t->key_pos : 0]);
+        t->entries[i].next = t->heads[b];
+        t->heads[b] = i;
+    }
+    return 0;
+}
+
+int hj_table_read(hj_table *t, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
+    pattern_scan ps;
+    int rc = pattern_scan_open(&ps, x, it, known, e);
+    value vals[3];
+    fact rec;
+    while (rc == 1 && (rc = pattern_scan_next(&ps, vals, &rec, e)) == 1)
+        rc = hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
+    pattern_scan_close(&ps);
+    return rc != 0 ? rc : hj_table_index(t, e);
+}
+
+size_t hj_table_first(const hj_table *t, const value *key) {
+    return t->heads[key ? bucket_of(t, key) : 0];
+}
+
+/* ---- the cache ------------------------------------------------------------------ */
+
+struct hj_cached {
+    value attr; /* borrowed from the rules */
+    bool has_entity;
+    uuid128 entity;
+    bool refused; /* remembered as not kept: `t` is empty */
+    hj_table t;
+};
+
+void hj_cache_init(hj_cache *c, size_t memory_limit) {
+    memset(c, 0, sizeof *c);
+    htab_init(&c->index);
+    c->budget = memory_limit ? memory_limit / 4 : SIZE_MAX;
+}
+
+void hj_cache_free(hj_cache *c) {
+    for (size_t i = 0; i < c->count; i++) {
+        hj_table_free(&c->items[i]->t);
+        free(c->items[i]);
+    }
+    free(c->items);
+    htab_free(&c->index);
+    size_t budget = c->budget;
+    memset(c, 0, sizeof *c);
+    c->budget = budget;
+}
+
+static uint64_t mix(uint64_t h) {
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    return h ^ (h >> 33);
+}
+
+static uint64_t key_hash(const hj_key *k) {
+    uint64_t h = value_hash_identity(k->attr) ^ (uint64_t)(k->key_pos + 2);
+    if (k->entity) {
+        uint64_t a, b;
+        memcpy(&a, k->entity->bytes, 8);
+        memcpy(&b, k->entity->bytes + 8, 8);
+        h = mix(h ^ mix(a ^ mix(b)));
+    }
+    return h;
+}
+
+typedef struct key_probe {
+    const hj_cache *c;
+    const hj_key *k;
+} key_probe;
+
+static bool same_key(const void *ctx, uint32_t id) {
+    const key_probe *p = ctx;
+    const hj_cached *it = p->c->items[id];
+    return it->t.key_pos == p->k->key_pos && it->has_entity == (p->k->entity != NULL) &&
+           (!it->has_entity || uuid_equal(&it->entity, p->k->entity)) &&
+           value_identical(&it->attr, p->k->attr);
+}
+
+static hj_cached *lookup(const hj_cache *c, const hj_key *k) {
+    key_probe p = {c, k};
+    uint32_t id = htab_find(&c->index, key_hash(k), same_key, &p);
+    return id == HTAB_NONE ? NULL : c->items[id];
+}
+
+const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k) {
+    const hj_cached *it = lookup(c, k);
+    return it && !it->refused ? &it->t : NULL;
+}
+
+/* Adds an item for `k` holding `t` (moved in), or NULL out of memory. */
+static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused) {
+    if (c->count == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 8;
+        hj_cached **n = realloc(c->items, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        c->items = n;
+        c->cap = cap;
+    }
+    hj_cached *it = malloc(sizeof *it);
+    if (!it || c->count >= UINT32_MAX || htab_insert(&c->index, key_hash(k), (uint32_t)c->count) != 0) {
+        free(it);
+        return NULL;
+    }
+    *it = (hj_cached){.attr = *k->attr, .has_entity = k->entity != NULL, .refused = refused, .t = *t};
+    if (k->entity)
+        it->entity = *k->entity;
+    c->entity_tables += k->entity != NULL;
+    c->kept_bytes += t->charged;
+    c->items[c->count++] = it;
+    return it;
+}
+
+static bool fits(const hj_cache *c, size_t bytes) {
+    return bytes <= c->budget && c->kept_bytes <= c->budget - bytes;
+}
+
+const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t) {
+    if (!fits(c, t->charged) || lookup(c, k)) /* a key is kept or refused once */
+        return NULL;
+    hj_cached *it = add(c, k, t, false);
+    return it ? &it->t : NULL;
+}
+
+/* Reads the records into `t` while they fit the budget. 1 read, 0 they do
+ * not fit (or not within the meter's limit), or a storage error. */
+static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan_item *it,
+                              const value *known[3], err *e) {
+    pattern_scan ps;
+    int rc = pattern_scan_open(&ps, x, it, known, e);
+    bool over = false;
+    value vals[3];
+    fact rec;
+    while (rc == 1 && (rc = pattern_scan_next(&ps, vals, &rec, e)) == 1) {
+        over = !fits(c, t->charged + sizeof(hj_entry));
+        rc = over ? 0 : hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
+    }
+    pattern_scan_close(&ps);
+    if (rc == ERR(QRY, 12)) {
+        err_clear(e);
+        return 0;
+    }
+    if (rc != 0 || over)
+        return over ? 0 : rc;
+    return hj_table_index(t, e) == 0 ? 1 : e->code;
+}
+
+int hj_cache_load(hj_cache *c, where_ctx *x, const plan_item *it, const hj_key *k,
+                  const value *known[3], const hj_table **out, err *e) {
+    const hj_cached *found = lookup(c, k);
+    *out = found && !found->refused ? &found->t : NULL;
+    if (found || (k->entity && c->entity_tables >= HJ_CACHE_ENTITY_TABLES))
+        return 0;
+    hj_table t;
+    hj_table_init(&t, k->key_pos, x->m);
+    int rc = read_within_budget(c, &t, x, it, known, e);
+    if (rc != 1)
+        hj_table_free(&t); /* refused: remembered empty */
+    if (rc > 1)
+        return rc;
+    const hj_cached *kept = add(c, k, &t, rc == 0);
+    if (!kept) {
+        hj_table_free(&t);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    *out = rc == 1 ? &kept->t : NULL;
+    return 0;
+}

@@ -1,0 +1,100 @@
+/* The table of a hash join (exec/op_hashjoin.c): the records of one
+ * pattern read once, chained by the E2 hash of one position (the join
+ * relation), charged to the query's meter while it lives.
+ *
+ * Rule evaluation reads the same stored pattern in every semi-naive round;
+ * an hj_cache keeps such tables for the whole evaluation (where_ctx.tables,
+ * exec/rule_eval.c), so the stored records a body joins are read once per
+ * evaluation instead of once per round. */
+#ifndef MG_EXEC_HJ_TABLE_H
+#define MG_EXEC_HJ_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/error.h"
+#include "base/htab.h"
+#include "exec/meter.h"
+#include "model/fact.h"
+#include "model/value.h"
+
+#define HJ_END SIZE_MAX
+
+typedef struct hj_entry {
+    value vals[3];
+    fact rec;
+    size_t next; /* chain, HJ_END at the end */
+} hj_entry;
+
+typedef struct hj_table {
+    int key_pos; /* the position hashed: 1 attribute, 2 value, -1 none (one chain) */
+    hj_entry *entries;
+    size_t count, cap;
+    size_t *heads, head_mask;
+    meter *m;
+    size_t charged;
+} hj_table;
+
+void hj_table_init(hj_table *t, int key_pos, meter *m);
+void hj_table_free(hj_table *t);
+/* Appends one record (before hj_table_index). QRY-012, INT-000. */
+int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e);
+/* Appends the records pattern `it` reads given `known` (op_scan.h), then
+ * indexes them. */
+struct where_ctx;
+struct plan_item;
+int hj_table_read(hj_table *t, struct where_ctx *x, const struct plan_item *it,
+                  const value *known[3], err *e);
+/* Chains the entries by their key; once, after the last append. INT-000. */
+int hj_table_index(hj_table *t, err *e);
+/* The first entry whose key may be E2-equal to `key` (NULL: key_pos is
+ * -1), HJ_END when none; then follow `next`. */
+size_t hj_table_first(const hj_table *t, const value *key);
+
+/* Kept tables, by what they read: every record of a stored attribute (a
+ * Keyword), or only those of one entity under it (`entity` non-NULL);
+ * and the position they hash. */
+typedef struct hj_key {
+    const value *attr;
+    const uuid128 *entity;
+    int key_pos;
+} hj_key;
+
+typedef struct hj_cached hj_cached;
+
+/* At most this many tables of one entity are kept (each saves a seek per
+ * later round); more are sought as usual. */
+#define HJ_CACHE_ENTITY_TABLES 4096
+
+/* Kept tables stay charged to the meter for the whole evaluation, where a
+ * round used to free its tables (or stream its scans): together they keep
+ * within a quarter of the query's memory limit, and a table that would
+ * pass it is not kept (the round reads the records as it did before). So
+ * keeping raises the meter's peak by at most that quarter. */
+typedef struct hj_cache {
+    hj_cached **items; /* stable addresses: tables are borrowed by operators */
+    size_t count, cap;
+    size_t entity_tables;
+    size_t kept_bytes, budget;
+    htab index; /* key hash -> item */
+} hj_cache;
+
+/* `memory_limit`: the query's (0: none). */
+void hj_cache_init(hj_cache *c, size_t memory_limit);
+void hj_cache_free(hj_cache *c); /* every table; the cache may be used again */
+/* The kept table of `k`, or NULL (not read yet, or not kept). */
+const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
+/* Keeps `t` (moved in: the cache owns it from then on) if it fits the
+ * budget and `k` was neither kept nor refused before, and returns its
+ * address; NULL: not kept, `t` is the caller's. */
+const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t);
+/* The kept table of `k` (pattern `it` read with `known`, which must not
+ * narrow more than `k` says), reading it now if it was not read yet; NULL
+ * when it is not kept: it would pass the budget or the meter's limit, or
+ * it is one entity's and HJ_CACHE_ENTITY_TABLES are kept (the key is then
+ * remembered, so it is not read again). Returns 0 or a storage error,
+ * never QRY-012: the caller reads the records as usual instead. */
+int hj_cache_load(hj_cache *c, struct where_ctx *x, const struct plan_item *it, const hj_key *k,
+                  const value *known[3], const hj_table **out, err *e);
+
+#endif

@@ -1,0 +1,492 @@
+#include "storage/btree_leaf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { L_KIND = 0, L_COUNT = 2, L_RESTARTS = 4, L_END = 6, LEAF_HEADER = 8, LEAF_KIND = 1 };
+
+/* Entries are at least one byte, so a page never holds more. */
+#define LEAF_MAX_ENTRIES (FORMAT_PAGE_PAYLOAD - LEAF_HEADER)
+
+static size_t get16(const uint8_t *p) {
+    return (size_t)format_get_le(p, 2);
+}
+
+static void put16(uint8_t *p, size_t v) {
+    format_put_le(p, v, 2);
+}
+
+static size_t leaf_count(const uint8_t *page) {
+    return get16(page + L_COUNT);
+}
+
+static size_t restarts(const uint8_t *page) {
+    return get16(page + L_RESTARTS);
+}
+
+static size_t leaf_end(const uint8_t *page) {
+    return get16(page + L_END);
+}
+
+static uint8_t *restart_slot(uint8_t *page, size_t i) {
+    return page + FORMAT_PAGE_PAYLOAD - 2 * restarts(page) + 2 * i;
+}
+
+/* Restart offsets are clamped to the end of the entries, so a damaged
+ * array can make an entry fail to decode but never read past them. */
+static size_t restart_at(const uint8_t *page, size_t i) {
+    size_t off = get16(restart_slot((uint8_t *)page, i)), end = leaf_end(page);
+    return off < end ? off : end;
+}
+
+static size_t block_end(const uint8_t *page, size_t b) {
+    return b + 1 < restarts(page) ? restart_at(page, b + 1) : leaf_end(page);
+}
+
+static size_t free_bytes(const uint8_t *page) {
+    return FORMAT_PAGE_PAYLOAD - 2 * restarts(page) - leaf_end(page);
+}
+
+/* The restart offsets themselves are checked as they are used (a block
+ * that is empty or runs backwards does not decode): a seek must not pay
+ * for the whole array. */
+bool leaf_ok(const uint8_t *page) {
+    size_t n = leaf_count(page), r = restarts(page), end = leaf_end(page);
+    return n > 0 && n <= LEAF_MAX_ENTRIES && r > 0 && r <= n && end > LEAF_HEADER &&
+           end + 2 * r <= FORMAT_PAGE_PAYLOAD && restart_at(page, 0) == LEAF_HEADER;
+}
+
+/* Decodes the entry at `off`, which must end by `limit`: the offset after
+ * it, or 0. */
+static size_t decode_at(const btree_codec *c, const uint8_t *page, size_t off, size_t limit,
+                        const uint8_t *prev, uint8_t *key) {
+    if (off >= limit)
+        return 0;
+    size_t n = c->decode(c, prev, page + off, limit - off, key);
+    return n ? off + n : 0;
+}
+
+int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key) {
+    return decode_at(c, page, LEAF_HEADER, block_end(page, 0), NULL, key) ? 0 : -1;
+}
+
+/* What the entry at restart b is encoded against: nothing for the first,
+ * the leaf's first key (its anchor) for the others, so restart entries
+ * stay short. */
+static const uint8_t *restart_base(size_t b, const uint8_t *anchor) {
+    return b == 0 ? NULL : anchor;
+}
+
+/* Compares the first key of block b (> 0) with target, decoding only its
+ * lead when that decides. */
+static int compare_restart(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
+                           size_t b, const uint8_t *target, int *cmp) {
+    uint8_t first[BTREE_MAX_KEY];
+    size_t off = restart_at(page, b), limit = block_end(page, b);
+    if (c->lead) {
+        if (off >= limit || !c->lead(c, anchor, page + off, limit - off, first))
+            return -1;
+        *cmp = memcmp(first, target, c->lead_size);
+        if (*cmp != 0)
+            return 0;
+    }
+    if (!decode_at(c, page, off, limit, anchor, first))
+        return -1;
+    *cmp = memcmp(first, target, c->key_size);
+    return 0;
+}
+
+/* The block to search for `target`: the last whose first key is not above
+ * it (block 0 when none is). With `last_first` (inserts: appends at the
+ * end of a leaf are the most common) the last block is tried first. */
+static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
+                      const uint8_t *target, bool last_first, size_t *block) {
+    uint8_t first[BTREE_MAX_KEY];
+    size_t lo = 1, hi = restarts(page);
+    if (last_first && hi > 1) {
+        if (!decode_at(c, page, restart_at(page, hi - 1), leaf_end(page), anchor, first))
+            return -1;
+        if (memcmp(first, target, c->key_size) <= 0)
+            lo = hi;
+        else
+            hi--;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int cmp;
+        if (compare_restart(page, c, anchor, mid, target, &cmp) != 0)
+            return -1;
+        if (cmp <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *block = lo - 1;
+    return 0;
+}
+
+leaf_pos leaf_begin(void) {
+    return (leaf_pos){LEAF_HEADER, 0};
+}
+
+int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
+              uint8_t *prev, uint8_t *anchor) {
+    size_t b;
+    if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, false, &b) != 0)
+        return -1;
+    uint8_t keys[2][BTREE_MAX_KEY];
+    int cur = 0;
+    bool have_prev = false;
+    size_t off = restart_at(page, b), limit = block_end(page, b);
+    while (off < limit) {
+        const uint8_t *base = have_prev ? keys[!cur] : restart_base(b, anchor);
+        size_t next = decode_at(c, page, off, limit, base, keys[cur]);
+        if (!next)
+            return -1;
+        if (memcmp(keys[cur], target, c->key_size) >= 0) {
+            *pos = (leaf_pos){off, have_prev ? b + 1 : b};
+            if (have_prev)
+                memcpy(prev, keys[!cur], c->key_size);
+            return 0;
+        }
+        have_prev = true;
+        cur = !cur;
+        off = next;
+    }
+    *pos = (leaf_pos){limit, b + 1};
+    return 0;
+}
+
+int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
+              const uint8_t *anchor, uint8_t *key) {
+    size_t r = restarts(page), end = leaf_end(page);
+    if (pos->off >= end)
+        return 0;
+    const uint8_t *base = prev;
+    if (pos->restart < r && pos->off == restart_at(page, pos->restart))
+        base = restart_base(pos->restart++, anchor);
+    size_t limit = pos->restart < r ? restart_at(page, pos->restart) : end;
+    size_t next = decode_at(c, page, pos->off, limit, base, key);
+    if (!next)
+        return -1;
+    pos->off = next;
+    return 1;
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+static int corrupt(err *e, uint32_t pgno) {
+    return err_set(e, ERR(STG, 8), "corrupt B-tree page %u", (unsigned)pgno);
+}
+
+/* Rebuilds `page` from sorted keys, a new block once the current one
+ * holds block_bytes: how many of the first n fit. */
+static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *keys, size_t n,
+                         size_t block_bytes) {
+    size_t ks = c->key_size, off = LEAF_HEADER, r = 0, block = 0, i;
+    uint16_t starts[FORMAT_PAGE_PAYLOAD / 2];
+    memset(page, 0, FORMAT_PAGE_PAYLOAD);
+    for (i = 0; i < n; i++) {
+        bool restart = i == 0 || off - block >= block_bytes;
+        const uint8_t *base = restart ? restart_base(r, keys) : keys + (i - 1) * ks;
+        uint8_t enc[BTREE_MAX_ENTRY];
+        size_t len = c->encode(c, base, keys + i * ks, enc);
+        if (off + len + 2 * (r + restart) > FORMAT_PAGE_PAYLOAD || i == LEAF_MAX_ENTRIES)
+            break;
+        if (restart) {
+            starts[r++] = (uint16_t)off;
+            block = off;
+        }
+        memcpy(page + off, enc, len);
+        off += len;
+    }
+    page[L_KIND] = LEAF_KIND;
+    put16(page + L_COUNT, i);
+    put16(page + L_RESTARTS, r);
+    put16(page + L_END, off);
+    for (size_t k = 0; k < r; k++)
+        put16(restart_slot(page, k), starts[k]);
+    return i;
+}
+
+void leaf_init(uint8_t *page, const btree_codec *c, const uint8_t *key) {
+    leaf_build(page, c, key, 1, c->block_bytes);
+}
+
+/* Where `key` goes in block b: the keys before (prev, unless the place is
+ * the block start) and at the place (next, with the offset just past it,
+ * unless the place is the block end). */
+typedef struct place {
+    size_t off, next_end;
+    bool has_prev, has_next;
+    uint8_t prev[BTREE_MAX_KEY], next[BTREE_MAX_KEY];
+} place;
+
+static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor,
+                      const uint8_t *key, place *pl) {
+    size_t off = restart_at(page, b), limit = block_end(page, b);
+    pl->has_prev = pl->has_next = false;
+    while (off < limit) {
+        const uint8_t *base = pl->has_prev ? pl->prev : restart_base(b, anchor);
+        size_t next = decode_at(c, page, off, limit, base, pl->next);
+        if (!next)
+            return -1;
+        if (memcmp(pl->next, key, c->key_size) >= 0) {
+            pl->off = off;
+            pl->next_end = next;
+            pl->has_next = true;
+            return 0;
+        }
+        memcpy(pl->prev, pl->next, c->key_size);
+        pl->has_prev = true;
+        off = next;
+    }
+    pl->off = limit;
+    return 0;
+}
+
+/* A planned edit of block b: replace old_len bytes at `at` with
+ * bytes[0..len) (adding `added` entries) and, with new_restart, start a
+ * new block (b + 1) at offset `restart_off`. */
+typedef struct edit {
+    size_t at, old_len, len, restart_off, added;
+    size_t key_len; /* of the inserted key's encoding, first in bytes */
+    bool new_restart;
+    uint8_t bytes[2 * BTREE_MAX_ENTRY];
+} edit;
+
+static bool edit_fits(const uint8_t *page, const edit *ed) {
+    size_t need = ed->len + (ed->new_restart ? 2 : 0);
+    return need <= free_bytes(page) + ed->old_len &&
+           leaf_count(page) + ed->added <= LEAF_MAX_ENTRIES;
+}
+
+static void apply_edit(uint8_t *page, size_t b, const edit *ed) {
+    size_t end = leaf_end(page), r = restarts(page), tail = ed->at + ed->old_len;
+    memmove(page + ed->at + ed->len, page + tail, end - tail);
+    memcpy(page + ed->at, ed->bytes, ed->len);
+    size_t shifted_end = end + ed->len - ed->old_len;
+    if (shifted_end < end) /* before a new restart slot may take the space */
+        memset(page + shifted_end, 0, end - shifted_end);
+    for (size_t i = b + 1; i < r; i++)
+        put16(restart_slot(page, i), restart_at(page, i) + ed->len - ed->old_len);
+    if (ed->new_restart) {
+        uint8_t *slots = restart_slot(page, 0);
+        memmove(slots - 2, slots, 2 * (b + 1));
+        put16(page + L_RESTARTS, r + 1);
+        put16(restart_slot(page, b + 1), ed->restart_off);
+    }
+    put16(page + L_END, shifted_end);
+    put16(page + L_COUNT, leaf_count(page) + ed->added);
+}
+
+/* Plans inserting `key` at `pl` in block b (never before the leaf's first
+ * key: that changes the anchor): appended to the block, as a new block
+ * after a full one, or between two entries (the new key encoded against
+ * its predecessor, its successor re-encoded against it). */
+static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor,
+                        const place *pl, const uint8_t *key, edit *ed) {
+    ed->at = pl->off;
+    ed->added = 1;
+    ed->new_restart = !pl->has_next && pl->off - restart_at(page, b) >= c->block_bytes;
+    ed->restart_off = pl->off;
+    const uint8_t *base = ed->new_restart ? anchor : pl->has_prev ? pl->prev : restart_base(b, anchor);
+    ed->len = ed->key_len = c->encode(c, base, key, ed->bytes);
+    ed->old_len = 0;
+    if (pl->has_next) {
+        ed->old_len = pl->next_end - pl->off;
+        ed->len += c->encode(c, key, pl->next, ed->bytes + ed->len);
+    }
+}
+
+/* Block b has grown past twice block_bytes through inserts inside it:
+ * the entry nearest its middle becomes a restart (when the page has room
+ * for its standalone encoding), so seeks keep decoding few entries. 1 when
+ * it did, 0 when not, -1 when an entry does not decode. */
+static int split_block(uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor) {
+    size_t start = restart_at(page, b), limit = block_end(page, b);
+    if (limit - start <= 2 * c->block_bytes)
+        return 0;
+    uint8_t keys[2][BTREE_MAX_KEY];
+    int cur = 0;
+    size_t off = start, next = 0;
+    while (off < start + (limit - start) / 2 || off == start) {
+        const uint8_t *base = off == start ? restart_base(b, anchor) : keys[!cur];
+        next = decode_at(c, page, off, limit, base, keys[cur]);
+        if (!next)
+            return -1;
+        off = next;
+        cur = !cur;
+    }
+    if (off >= limit)
+        return 0;
+    if (!(next = decode_at(c, page, off, limit, keys[!cur], keys[cur])))
+        return -1;
+    edit ed = {.at = off, .old_len = next - off, .restart_off = off, .new_restart = true};
+    ed.len = c->encode(c, anchor, keys[cur], ed.bytes);
+    if (!edit_fits(page, &ed))
+        return 0;
+    apply_edit(page, b, &ed);
+    return 1;
+}
+
+static size_t common_prefix(const uint8_t *a, const uint8_t *b, size_t n) {
+    size_t i = 0;
+    while (i < n && a[i] == b[i])
+        i++;
+    return i;
+}
+
+/* How many of the n + 1 keys (the new one at `pos`) stay left when a full
+ * leaf splits. Appending at the end keeps the left leaf full. So does
+ * appending at the end of a group of keys inside a leaf (the new key
+ * shares more with its predecessor than with its successor, in the upper
+ * half): an index such as AEVT grows at the end of each attribute's range,
+ * and a middle split would leave a half-empty page behind at every split
+ * there. The shared part must cover a whole leading field (6 bytes):
+ * dictionary keys start with a hash, where a longer match is chance, and
+ * uneven splits there made a 100K build seven times slower. Otherwise
+ * split in the middle. */
+static size_t split_point(const uint8_t *keys, size_t ks, size_t n, size_t pos) {
+    if (pos == n)
+        return n;
+    if (pos > n / 2) {
+        const uint8_t *ent = keys + pos * ks, *pred = ent - ks, *succ = ent + ks;
+        size_t with_pred = common_prefix(ent, pred, ks);
+        if (with_pred >= 6 && with_pred > common_prefix(ent, succ, ks))
+            return pos;
+    }
+    return (n + 1) / 2;
+}
+
+/* All keys of the leaf plus `key` at its place, into a malloc'd array. */
+static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key, uint8_t **out,
+                  size_t *count, size_t *pos) {
+    size_t ks = c->key_size, n = 0, max = leaf_count(page);
+    uint8_t *keys = malloc((max + 1) * ks);
+    if (!keys)
+        return 1;
+    uint8_t anchor[BTREE_MAX_KEY];
+    leaf_pos at = leaf_begin();
+    int rc = leaf_first_key(page, c, anchor);
+    while (rc == 0 && n < max &&
+           (rc = leaf_next(page, c, &at, n ? keys + (n - 1) * ks : NULL, anchor, keys + n * ks)) == 1) {
+        n++;
+        rc = 0;
+    }
+    if (rc != 0 || n != max || leaf_next(page, c, &at, NULL, anchor, keys) != 0) {
+        free(keys);
+        return -1;
+    }
+    size_t p = 0;
+    while (p < n && memcmp(keys + p * ks, key, ks) < 0)
+        p++;
+    memmove(keys + (p + 1) * ks, keys + p * ks, (n - p) * ks);
+    memcpy(keys + p * ks, key, ks);
+    *out = keys;
+    *count = n + 1;
+    *pos = p;
+    return 0;
+}
+
+/* Re-encodes the leaf with `key` added; when they do not all fit (or
+ * `full`: an edit did not fit), splits it into a new right page. */
+static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
+                   const uint8_t *key, bool full, btree_split *sp, err *e) {
+    uint8_t *keys;
+    size_t total, pos, ks = c->key_size;
+    int rc = gather(page, c, key, &keys, &total, &pos);
+    if (rc != 0)
+        return rc < 0 ? corrupt(e, pgno) : err_set(e, ERR(INT, 0), "out of memory");
+    if (!full && leaf_build(page, c, keys, total, c->block_bytes) == total) {
+        free(keys);
+        return 0;
+    }
+    uint8_t *rpage;
+    rc = pager_alloc(pg, &sp->right, &rpage, e);
+    if (rc == 0) {
+        size_t left = leaf_build(page, c, keys, split_point(keys, ks, total - 1, pos),
+                                 c->block_bytes);
+        /* Standalone restart entries can make the right half longer than
+         * it was: fewer, longer blocks fit it (one block is never longer
+         * than the entries were in the full page). */
+        size_t block = c->block_bytes, right = total - left;
+        while (leaf_build(rpage, c, keys + left * ks, right, block) != right && block < FORMAT_PAGE_SIZE)
+            block *= 2;
+        if (block >= FORMAT_PAGE_SIZE)
+            rc = err_set(e, ERR(INT, 0), "internal: leaf split of page %u overflows",
+                         (unsigned)pgno);
+        memcpy(sp->key, keys + left * ks, ks);
+        sp->happened = true;
+    }
+    free(keys);
+    return rc;
+}
+
+/* The place for `key` when `slot` says this leaf's last insert was just
+ * before it: true when the slot applies and the key goes right after. */
+static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgno,
+                         const btree_hint_slot *slot, const uint8_t *key, size_t *b, place *pl) {
+    if (!slot || slot->leaf != pgno || slot->count != leaf_count(page) ||
+        memcmp(slot->last, key, c->key_size) >= 0)
+        return false;
+    size_t limit = block_end(page, slot->block);
+    pl->off = slot->off;
+    pl->has_prev = true;
+    memcpy(pl->prev, slot->last, c->key_size);
+    pl->has_next = false;
+    if (slot->off < limit) {
+        pl->next_end = decode_at(c, page, slot->off, limit, slot->last, pl->next);
+        pl->has_next = true;
+        if (!pl->next_end || memcmp(pl->next, key, c->key_size) < 0)
+            return false;
+    } else if (slot->block + 1 < restarts(page)) {
+        uint8_t first[BTREE_MAX_KEY];
+        size_t r = slot->block + 1;
+        if (!decode_at(c, page, restart_at(page, r), block_end(page, r), slot->anchor, first) ||
+            memcmp(first, key, c->key_size) <= 0)
+            return false;
+    }
+    *b = slot->block;
+    return true;
+}
+
+/* The slot after inserting `key` by `ed` into block b. */
+static void remember(btree_hint_slot *slot, const uint8_t *page, uint32_t pgno, const btree_codec *c,
+                     size_t b, const edit *ed, const uint8_t *key, const uint8_t *anchor) {
+    slot->leaf = pgno;
+    slot->count = leaf_count(page);
+    slot->off = ed->at + ed->key_len;
+    slot->block = ed->new_restart ? b + 1 : b;
+    memcpy(slot->last, key, c->key_size);
+    memcpy(slot->anchor, anchor, c->key_size);
+}
+
+int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
+                const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e) {
+    place pl;
+    edit ed;
+    size_t b;
+    uint8_t anchor[BTREE_MAX_KEY];
+    if (hinted_place(page, c, pgno, slot, key, &b, &pl))
+        memcpy(anchor, slot->anchor, c->key_size);
+    else if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, key, true, &b) != 0 ||
+             find_place(page, c, b, anchor, key, &pl) != 0)
+        return corrupt(e, pgno);
+    if (pl.has_next && memcmp(pl.next, key, c->key_size) == 0)
+        return 0;
+    if (slot)
+        slot->leaf = 0;
+    if (!pl.has_prev && b == 0) /* a new first key */
+        return rebuild(pg, page, pgno, c, key, false, sp, e);
+    plan_insert(page, c, b, anchor, &pl, key, &ed);
+    if (!edit_fits(page, &ed))
+        return rebuild(pg, page, pgno, c, key, true, sp, e);
+    apply_edit(page, b, &ed);
+    int promoted = split_block(page, c, b, anchor);
+    if (promoted < 0)
+        return corrupt(e, pgno);
+    if (slot && !promoted)
+        remember(slot, page, pgno, c, b, &ed, key, anchor);
+    return 0;
+}

@@ -1,0 +1,61 @@
+/* Compressed B+tree leaf pages (internal to btree.c; the layout is in
+ * docs/file-format.md §3):
+ *
+ *   u8 kind 1, u8 0, u16 entry count, u16 restart count r, u16 end (offset
+ *   just past the last entry), entries from offset 8, and at the end of the
+ *   payload r u16 restart offsets (ascending; the first is 8).
+ *
+ * Each entry is the codec's encoding of its key against the key before it,
+ * except at a restart: there the first entry of the leaf stands alone and
+ * the others are encoded against it (the anchor). So a seek decodes the
+ * anchor, binary-searches the restarts and decodes a few entries of one
+ * block. A writer starts a new
+ * block when an entry is appended to one of the codec's block_bytes or
+ * more, and splits a block that inserts inside it have grown past twice
+ * that. Little-endian. */
+#ifndef MG_STORAGE_BTREE_LEAF_H
+#define MG_STORAGE_BTREE_LEAF_H
+
+#include "storage/btree.h"
+
+/* A split of a full page: `key` is the first key of the new right page. */
+typedef struct btree_split {
+    bool happened;
+    uint8_t key[BTREE_MAX_KEY];
+    uint32_t right;
+} btree_split;
+
+/* The header and restart array are consistent (entries are checked as
+ * they decode). */
+bool leaf_ok(const uint8_t *page);
+/* A leaf holding just `key`. */
+void leaf_init(uint8_t *page, const btree_codec *c, const uint8_t *key);
+/* Decodes the first key (the anchor): 0, or -1 when it does not decode. */
+int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
+
+/* Inserts `key` into the dirty leaf `page` (nothing when present),
+ * splitting it into a new right page when it is full. `slot` (NULL: none)
+ * is the hint slot of this leaf's page number: used when it describes
+ * this leaf, and left describing it or empty. */
+int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
+                const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e);
+
+/* Reading: a position is the offset of the next entry and the index of
+ * the next restart point not passed; decoding also needs the key before
+ * the entry (unused at a restart) and the anchor. */
+typedef struct leaf_pos {
+    size_t off, restart;
+} leaf_pos;
+
+/* The position of the first entry. */
+leaf_pos leaf_begin(void);
+/* Positions before the first key >= target (possibly the end), giving the
+ * key before it and the anchor: 0, or -1 when an entry does not decode. */
+int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
+              uint8_t *prev, uint8_t *anchor);
+/* Decodes the entry at *pos into key: 1, 0 at the end of the leaf, -1
+ * when it does not decode. */
+int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
+              const uint8_t *anchor, uint8_t *key);
+
+#endif
