@@ -36,6 +36,17 @@ static store *store_new(const store_options *o) {
         free(s);
         return NULL;
     }
+    if (lookup_cache_init(&s->lookups) != 0) {
+        shared_lock_destroy(&s->rw);
+        free(s);
+        return NULL;
+    }
+    if (store_readers_init(s) != 0) {
+        lookup_cache_free(&s->lookups);
+        shared_lock_destroy(&s->rw);
+        free(s);
+        return NULL;
+    }
     dict_init(&s->dic);
     if (o)
         s->opts = *o;
@@ -47,7 +58,9 @@ static store *store_new(const store_options *o) {
 static void store_free(store *s) {
     wal_close(s->log);
     pager_close(s->pg);
+    store_readers_free(s);
     dict_free(&s->dic);
+    lookup_cache_free(&s->lookups);
     shared_lock_destroy(&s->rw);
     free(s);
 }
