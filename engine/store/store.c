@@ -229,8 +229,8 @@ int store_checkpoint(store *s, err *e) {
         rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
     else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0)
         rc = pager_checkpoint(s->pg, &s->h, e);
-    if (rc == 0 && wal_size(s->log) > 0)
-        rc = wal_reset(s->log, s->h.generation, e);
+    if (rc == 0 && wal_size(s->log) > 0) /* synced by the next commit when commits sync */
+        rc = wal_reset(s->log, s->h.generation, s->opts.sync != STORE_SYNC_FULL, e);
     if (rc == 0)
         s->pending_facts = 0;
     pthread_rwlock_unlock(&s->rw);
