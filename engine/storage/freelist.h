@@ -24,7 +24,8 @@
  * header being replaced still reaches them) by new list pages holding
  * avail, the pending pages and the replaced list pages themselves, chained
  * to `rest`. New list pages come from avail (free now, never reached by
- * the current header) or are appended to the file.
+ * the current header) or are appended to the file. The lowest free pages
+ * are handed out first (see freelist.c).
  *
  * List page: u32 next list page (0: last), u32 entry count (1..1021; 0
  * allowed on the last page), u32 entries. */
