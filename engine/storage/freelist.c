@@ -59,12 +59,25 @@ static int cmp_desc(const void *a, const void *b) {
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static void sort_desc(uint32_t *v, size_t n) {
-    for (size_t i = 1; i < n; i++)
-        if (v[i - 1] < v[i]) {
-            qsort(v, n, sizeof *v, cmp_desc);
-            return;
-        }
+/* Sorts v[0..n) descending: the longest descending prefix (the free pages
+ * read so far, or a page this writer wrote) is kept, the rest (the few
+ * pages a checkpoint adds) sorted and merged in. -1 when out of memory. */
+static int sort_desc(uint32_t *v, size_t n) {
+    size_t k = 1;
+    while (k < n && v[k - 1] >= v[k])
+        k++;
+    if (k >= n)
+        return 0;
+    qsort(v + k, n - k, sizeof *v, cmp_desc);
+    uint32_t *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return -1;
+    size_t a = 0, b = k, out = 0;
+    while (a < k || b < n)
+        tmp[out++] = b == n || (a < k && v[a] >= v[b]) ? v[a++] : v[b++];
+    memcpy(v, tmp, n * sizeof *v);
+    free(tmp);
+    return 0;
 }
 
 static int corrupt(err *e, uint32_t pgno) {
@@ -96,12 +109,13 @@ int freelist_load_page(freelist *f, const uint8_t *page, uint32_t page_count, er
     int rc = pgvec_push(&f->read, f->rest);
     for (size_t i = 0; i < n && rc == 0; i++)
         rc = pgvec_push(&f->avail, (uint32_t)format_get_le(page + 8 + 4 * i, 4));
+    if (rc == 0) /* no-op on pages this writer wrote */
+        rc = sort_desc(f->avail.v + had, n);
     if (rc != 0) {
         f->read.n = had_read;
         f->avail.n = had;
         return oom(e);
     }
-    sort_desc(f->avail.v + had, n); /* no-op on pages this writer wrote */
     f->rest = (uint32_t)format_get_le(page, 4);
     f->rest_count -= n;
     return 0;
@@ -132,26 +146,26 @@ static size_t top_entries(const freelist_plan *plan) {
     return plan->entries.n - (plan->pages.n - 1) * FREELIST_PER_PAGE;
 }
 
-/* Orders the entries for encoding: the lowest on the top page, the next
- * lowest on the page below, and so on, each page highest first (taking
- * from the end of a page gives its lowest entry). */
-static void order_entries(freelist_plan *plan) {
-    uint32_t *v = plan->entries.v;
-    size_t n = plan->entries.n, top = top_entries(plan);
-    sort_desc(v, n);
-    for (size_t i = 0; i < n / 2; i++) { /* ascending */
+static void reverse(uint32_t *v, size_t n) {
+    for (size_t i = 0; i < n / 2; i++) {
         uint32_t x = v[i];
         v[i] = v[n - 1 - i];
         v[n - 1 - i] = x;
     }
-    for (size_t at = 0; at < n; at += at ? FREELIST_PER_PAGE : top) {
-        size_t len = at ? FREELIST_PER_PAGE : top;
-        for (size_t i = 0; i < len / 2; i++) {
-            uint32_t x = v[at + i];
-            v[at + i] = v[at + len - 1 - i];
-            v[at + len - 1 - i] = x;
-        }
-    }
+}
+
+/* Orders the entries for encoding: the lowest on the top page, the next
+ * lowest on the page below, and so on, each page highest first (taking
+ * from the end of a page gives its lowest entry). */
+static int order_entries(freelist_plan *plan) {
+    uint32_t *v = plan->entries.v;
+    size_t n = plan->entries.n, top = top_entries(plan);
+    if (sort_desc(v, n) != 0)
+        return -1;
+    reverse(v, n);
+    for (size_t at = 0; at < n; at += at ? FREELIST_PER_PAGE : top)
+        reverse(v + at, at ? FREELIST_PER_PAGE : top);
+    return 0;
 }
 
 /* Fills plan->images: the entries over the new pages, chained in order,
@@ -198,8 +212,7 @@ int freelist_plan_make(const freelist *f, uint32_t next, freelist_plan *plan, er
     plan->next = next;
     int rc = place_pages(f, f->avail.n + f->pending.n + f->read.n, plan, e);
     if (rc == 0 && plan->pages.n > 0) {
-        order_entries(plan);
-        rc = encode(plan, f->rest, e);
+        rc = order_entries(plan) != 0 ? oom(e) : encode(plan, f->rest, e);
     }
     if (rc != 0) {
         freelist_plan_free(plan);

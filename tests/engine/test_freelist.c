@@ -35,6 +35,22 @@ static bool plan_consistent(const freelist_plan *p, uint32_t rest) {
     return at == p->entries.n;
 }
 
+/* The lowest entries on the top page, each page descending: taking from
+ * the end of the top page, then of the next, gives ascending pages. */
+static bool plan_ordered(const freelist_plan *p) {
+    size_t n = p->entries.n, top = n - (p->pages.n - 1) * FREELIST_PER_PAGE;
+    uint32_t prev = 0;
+    for (size_t at = 0; at < n; at += at ? FREELIST_PER_PAGE : top) {
+        size_t len = at ? FREELIST_PER_PAGE : top;
+        for (size_t i = len; i-- > 0;) {
+            if (p->entries.v[at + i] <= prev)
+                return false;
+            prev = p->entries.v[at + i];
+        }
+    }
+    return true;
+}
+
 static bool disjoint(const pgvec *a, const pgvec *b) {
     for (size_t i = 0; i < a->n; i++)
         for (size_t k = 0; k < b->n; k++)
@@ -56,7 +72,7 @@ static void test_plan_from_pending(void) {
         size_t pages = (n + FREELIST_PER_PAGE - 1) / FREELIST_PER_PAGE;
         CHECK(p.pages.n == pages && p.next == 5000 + pages && p.pages.v[0] == 5000);
         CHECK(p.entries.n == n && p.count == n && p.head == 5000);
-        CHECK(plan_consistent(&p, 0));
+        CHECK(plan_consistent(&p, 0) && plan_ordered(&p));
         freelist_plan_free(&p);
         freelist_free(&f);
     }
@@ -80,7 +96,7 @@ static void test_plan_pages_from_avail(void) {
             CHECK(freelist_retire(&f, 9000 + i) == 0);
         freelist_plan p;
         CHECK(freelist_plan_make(&f, 7000, &p, &e) == 0);
-        CHECK(plan_consistent(&p, 0) && p.count == p.entries.n);
+        CHECK(plan_consistent(&p, 0) && plan_ordered(&p) && p.count == p.entries.n);
         /* everything free is listed or lists; a page is appended only at the
          * boundary where one more list page taken would be left empty */
         size_t fresh = p.next - 7000;
@@ -116,10 +132,10 @@ static void test_lazy_chain(void) {
         CHECK(freelist_take(&f, &got));
     }
     CHECK(f.read.n == 2 && f.rest == 5002 && f.rest_count == FREELIST_PER_PAGE);
-    CHECK(freelist_retire(&f, 77) == 0);
+    CHECK(freelist_retire(&f, 9000) == 0);
     CHECK(freelist_plan_make(&f, 6000, &p, &e) == 0);
     /* 1016 left + 1 pending + 2 replaced list pages: one page, from avail */
-    CHECK(p.pages.n == 1 && p.next == 6000 && plan_consistent(&p, 5002));
+    CHECK(p.pages.n == 1 && p.next == 6000 && plan_consistent(&p, 5002) && plan_ordered(&p));
     CHECK(p.count == FREELIST_PER_PAGE - 5 + 1 + 2 - 1 + FREELIST_PER_PAGE);
     freelist_plan_adopt(&f, &p);
     CHECK(f.rest == 5002 && f.rest_count == FREELIST_PER_PAGE);
@@ -153,6 +169,27 @@ static void test_bad_pages(void) {
         err_clear(&e);
         freelist_free(&f);
     }
+}
+
+/* A page in any order (an older writer's) is handed out lowest first. */
+static void test_lowest_first(void) {
+    uint8_t page[FORMAT_PAGE_SIZE] = {0};
+    uint32_t entries[] = {40, 7, 90, 12, 55, 3, 70};
+    size_t n = sizeof entries / sizeof *entries;
+    format_put_le(page + 4, n, 4);
+    for (size_t i = 0; i < n; i++)
+        format_put_le(page + 8 + 4 * i, entries[i], 4);
+    freelist f;
+    freelist_init(&f, 50, n);
+    err e = {0};
+    CHECK(freelist_load_page(&f, page, PAGE_COUNT, &e) == 0);
+    uint32_t got, prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        CHECK(freelist_take(&f, &got) && got > prev);
+        prev = got;
+    }
+    CHECK(prev == 90);
+    freelist_free(&f);
 }
 
 /* The first free-list writer could end a chain with an empty page. */
@@ -265,6 +302,7 @@ int main(void) {
     test_lazy_chain();
     test_bad_pages();
     test_empty_last_page();
+    test_lowest_first();
     test_small_checkpoint_over_long_list();
     return CHECK_DONE();
 }
