@@ -362,10 +362,11 @@ int main(int argc, char **argv) {
     CHECK(all == TXS && verify(path, all, TXS));
     printf("%ld write/sync/truncate points\n", total);
     CHECK(total > 100);
-    if (argc > 1) { /* debugging one point: test_crash N */
+    char *end = NULL;
+    long point = argc > 1 ? strtol(argv[1], &end, 10) : 0;
+    if (point > 0 && *end == '\0') { /* debugging one point: test_crash N (ctest passes a path) */
         remove_files(path);
-        uint64_t acknowledged = crash_run(path, (fault){.crash_at = atol(argv[1]), .torn = true},
-                                          TXS, 0);
+        uint64_t acknowledged = crash_run(path, (fault){.crash_at = point, .torn = true}, TXS, 0);
         printf("acknowledged %llu, kept in %s\n", (unsigned long long)acknowledged, path);
         printf("verify: %d\n", verify(path, acknowledged, TXS));
         return 0;
