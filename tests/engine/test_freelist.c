@@ -153,6 +153,7 @@ static void test_bad_pages(void) {
         {0, 1, PAGE_COUNT, 1},              /* past the end */
         {0, 1, 10, 2},                      /* chain ends short of the count */
         {PAGE_COUNT, 1, 10, 2},             /* next past the end */
+        {1, 1, 10, 2},                      /* next a header slot */
         {0, 3, 10, 2},                      /* more entries than the count */
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -296,6 +297,47 @@ static void test_small_checkpoint_over_long_list(void) {
     rmdir(dir);
 }
 
+/* A list page that disagrees with the header (resealed, so its checksum
+ * holds) fails the first allocation that reads it, and every retry. */
+static void test_corrupt_list_fails_the_write(void) {
+    char dir[] = "/tmp/mg_freelist_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[300];
+    snprintf(path, sizeof path, "%s/c.graph", dir);
+    pager *p = NULL;
+    format_header h;
+    err e = {0};
+    uint32_t first = 0, kept = 0;
+    CHECK(pager_open_file(path, false, false, 64, &p, &h, &e) == 0);
+    CHECK(fill_pages(p, 50, &first, &e) == 0 && pager_checkpoint(p, &h, &e) == 0);
+    for (uint32_t i = 0; i < 50; i++)
+        CHECK(pager_retire(p, first + i, &e) == 0);
+    CHECK(fill_pages(p, 1, &kept, &e) == 0 && pager_checkpoint(p, &h, &e) == 0);
+    uint32_t head = h.freelist;
+    pager_close(p);
+    CHECK(head != 0 && h.free_count == 50);
+    FILE *f = fopen(path, "r+b");
+    uint8_t page[FORMAT_PAGE_SIZE];
+    CHECK(f && fseek(f, (long)head * FORMAT_PAGE_SIZE, SEEK_SET) == 0 &&
+          fread(page, 1, sizeof page, f) == sizeof page);
+    format_put_le(page + 4, 49, 4); /* one entry fewer than the header counts */
+    format_seal_page(page, head);
+    CHECK(f && fseek(f, (long)head * FORMAT_PAGE_SIZE, SEEK_SET) == 0 &&
+          fwrite(page, 1, sizeof page, f) == sizeof page);
+    if (f)
+        fclose(f);
+    CHECK(pager_open_file(path, false, false, 64, &p, &h, &e) == 0); /* reads no list page */
+    uint32_t pgno;
+    uint8_t *dirty;
+    for (int i = 0; i < 2; i++) {
+        CHECK(pager_alloc(p, &pgno, &dirty, &e) == ERR(STG, 8));
+        err_clear(&e);
+    }
+    pager_close(p);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void) {
     test_plan_from_pending();
     test_plan_pages_from_avail();
@@ -304,5 +346,6 @@ int main(void) {
     test_empty_last_page();
     test_lowest_first();
     test_small_checkpoint_over_long_list();
+    test_corrupt_list_fails_the_write();
     return CHECK_DONE();
 }
