@@ -245,8 +245,8 @@ int store_checkpoint(store *s, err *e) {
         rc = pager_checkpoint(s->pg, &s->h, e);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
         btree_hint_reset(&s->hints[order]); /* freed pages may now be reused */
-    if (rc == 0 && wal_size(s->log) > 0)
-        rc = wal_reset(s->log, s->h.generation, e);
+    if (rc == 0 && wal_size(s->log) > 0) /* synced by the next commit when commits sync */
+        rc = wal_reset(s->log, s->h.generation, s->opts.sync != STORE_SYNC_FULL, e);
     if (rc == 0)
         s->pending_facts = 0;
     shared_lock_write_done(&s->rw);
