@@ -15,6 +15,12 @@ void htab_free(htab *h) {
     htab_init(h);
 }
 
+void htab_clear(htab *h) {
+    for (size_t i = 0; i < h->cap; i++)
+        h->ids[i] = HTAB_NONE;
+    h->count = 0;
+}
+
 uint32_t htab_find(const htab *h, uint64_t hash, htab_eq_fn eq, const void *ctx) {
     if (h->cap == 0)
         return HTAB_NONE;

@@ -22,6 +22,8 @@ typedef struct htab {
 
 void htab_init(htab *h);
 void htab_free(htab *h);
+/* Empties the table, keeping its capacity. */
+void htab_clear(htab *h);
 /* The id of the entry with this hash for which eq(ctx, id) holds, or
  * HTAB_NONE. */
 uint32_t htab_find(const htab *h, uint64_t hash, htab_eq_fn eq, const void *ctx);

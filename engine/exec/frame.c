@@ -4,19 +4,16 @@
 
 #include "exec/op.h"
 
+/* One block: the records, then the slots. */
 int frame_init(frame *f, const plan_conj *p, err *e) {
     f->p = p;
-    f->slot = calloc(p->slot_count + 1, sizeof *f->slot);
-    f->record = calloc(p->item_count + 1, sizeof *f->record);
-    if (!f->slot || !f->record) {
-        frame_free(f);
-        return err_set(e, ERR(INT, 0), "out of memory");
-    }
-    return 0;
+    f->record = calloc(1, (p->item_count + 1) * sizeof *f->record +
+                              (p->slot_count + 1) * sizeof *f->slot);
+    f->slot = f->record ? (value *)(f->record + p->item_count + 1) : NULL;
+    return f->record ? 0 : err_set(e, ERR(INT, 0), "out of memory");
 }
 
 void frame_free(frame *f) {
-    free(f->slot);
     free(f->record);
     f->slot = NULL;
     f->record = NULL;

@@ -1,55 +1,26 @@
 /* Building a conjunction's pipeline from its plan (plan/conj.h): one
- * operator per clause in plan order over a unit leaf. A pattern joins by
- * index-nested-loop when its entity or value is known at its step (a
- * constant or a bound variable: the seek serves), by hash join otherwise. */
+ * operator per clause in plan order over a unit leaf, each pattern joined
+ * as its plan_access says. */
 #include <stdlib.h>
 
 #include "exec/hj_table.h"
 #include "exec/op.h"
 
-static bool position_known(const frame *f, const plan_item *it, int pos, size_t step) {
-    if (plan_pattern_term(it->pc.pattern, pos)->kind == TERM_CONST)
-        return true;
-    return it->pc.var[pos] >= 0 && frame_any_value(f, it->pc.var[pos], step) != NULL;
-}
-
-/* Is the value position known only through an entity position filled
- * earlier (always a Ref at run time)? A Ref value cannot seek: stored
- * keywords naming it match too (E4), so it would rescan the attribute per
- * row. The slot tested is the one frame_any_value reads. */
-static bool value_known_as_entity(const frame *f, const plan_item *it, size_t step) {
-    if (it->pc.var[2] < 0 || plan_pattern_term(it->pc.pattern, 2)->kind == TERM_CONST)
-        return false;
-    const plan_var *v = &f->p->vars[it->pc.var[2]];
-    for (size_t i = 0; i < v->slot_count; i++) {
-        int s = v->slots[i];
-        if (!plan_slot_set(f->p, s, step))
-            continue;
-        const plan_slot *sl = &f->p->slots[s];
-        if (sl->kind != SLOT_PATTERN || sl->item < 0)
-            return false;
-        const plan_item *from = &f->p->items[sl->item];
-        return (from->kind == PK_PATTERN || from->kind == PK_PSEUDO) && from->slot[0] == s;
-    }
-    return false;
-}
-
 /* In a semi-naive delta round the delta comes first and is small, but a
  * stored pattern joined to it through a variable value only cannot always
  * seek (a keyword value also matches refs, E2): reading that pattern once
  * into a table keeps the round linear in the records. */
-static bool delta_value_join(const where_ctx *x, const frame *f, const plan_item *it, size_t step) {
+static bool delta_value_join(const where_ctx *x, const plan_item *it) {
     return x->delta_clause != NULL && it->kind == PK_PATTERN &&
-           it->pc.pattern->v.kind != TERM_CONST && position_known(f, it, 2, step);
+           it->pc.pattern->v.kind != TERM_CONST && it->access.known[2];
 }
 
 /* A rule body's first pattern with neither entity nor value known scans
  * its attribute in every round: when its records are kept for the whole
  * evaluation (read now if not yet, exec/hj_table.h), they are read and
  * decoded once. 1 kept, 0 not (the scan streams), or a storage error. */
-static int kept_scan(where_ctx *x, const frame *f, const plan_item *it, size_t step, err *e) {
-    if (step != 1 || position_known(f, it, 0, step) || position_known(f, it, 2, step) ||
-        !op_hashjoin_kept(x, it))
+static int kept_scan(where_ctx *x, const plan_item *it, size_t step, err *e) {
+    if (step != 1 || it->access.known[0] || it->access.known[2] || !op_hashjoin_kept(x, it))
         return 0;
     const value *known[3] = {NULL, &it->pc.pattern->a.constant, NULL};
     hj_key key = {known[1], NULL, -1};
@@ -61,19 +32,13 @@ static int kept_scan(where_ctx *x, const frame *f, const plan_item *it, size_t s
 static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child, err *e) {
     const plan_item *it = &f->p->items[item];
     size_t step = f->p->step_of[item];
-    bool attr_const = plan_pattern_term(it->pc.pattern, 1)->kind == TERM_CONST;
-    if (step > 1 && !position_known(f, it, 0, step) &&
-        (!position_known(f, it, 2, step) || delta_value_join(x, f, it, step)))
+    if (it->access.join == PLAN_JOIN_HASH ||
+        (step > 1 && !it->access.known[0] && delta_value_join(x, it)))
         return op_hashjoin_new(x, f, item, child);
-    int kept = kept_scan(x, f, it, step, e);
+    int kept = kept_scan(x, it, step, e);
     if (kept > 1)
         return NULL;
-    if (kept == 1)
-        return op_hashjoin_new(x, f, item, child);
-    if (step > 1 && it->kind == PK_PATTERN && attr_const && !position_known(f, it, 0, step) &&
-        value_known_as_entity(f, it, step))
-        return op_hashjoin_new(x, f, item, child);
-    return op_join_new(x, f, item, child);
+    return kept == 1 ? op_hashjoin_new(x, f, item, child) : op_join_new(x, f, item, child);
 }
 
 static op *build_item(where_ctx *x, frame *f, size_t item, op *child, err *e) {

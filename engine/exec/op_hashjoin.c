@@ -112,7 +112,7 @@ static void hj_free(op *o) {
 static const op_vtable hj_vt = {hj_open, hj_next, hj_free};
 
 op *op_hashjoin_new(where_ctx *x, frame *f, size_t item, op *child) {
-    op_hashjoin *h = calloc(1, sizeof *h);
+    op_hashjoin *h = malloc(sizeof *h); /* set in full below */
     if (!h)
         return NULL;
     const plan_item *it = &f->p->items[item];

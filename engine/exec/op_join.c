@@ -119,7 +119,7 @@ static void join_free(op *o) {
 static const op_vtable join_vt = {join_open, join_next, join_free};
 
 op *op_join_new(where_ctx *x, frame *f, size_t item, op *child) {
-    op_join *j = calloc(1, sizeof *j);
+    op_join *j = malloc(sizeof *j); /* set in full below */
     if (!j)
         return NULL;
     *j = (op_join){.base = {&join_vt}, .x = x, .f = f, .item = item,

@@ -30,6 +30,9 @@ int query_execute(store *s, const ast_query *q, int64_t now_ms,
  * holding more fails with QRY-012 naming the operator (spec 8.14, D8). */
 int query_execute_limited(store *s, const ast_query *q, int64_t now_ms, size_t memory_limit,
                           result_set **out, err *e);
+/* The checks every query passes before it runs: constructs the executor
+ * supports, and something in :where to bind the variables. */
+int query_check(const ast_query *q, err *e);
 /* The same with the database's rules (`rules` may be NULL). */
 int query_execute_rules(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
                         size_t memory_limit, result_set **out, err *e);

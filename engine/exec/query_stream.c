@@ -5,7 +5,7 @@
 
 #include "exec/finish.h"
 #include "exec/meter.h"
-#include "exec/supported.h"
+#include "exec/query.h"
 #include "exec/where.h"
 
 struct query_stream {
@@ -28,12 +28,9 @@ static int read_first(query_stream *qs, err *e) {
 int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
                       size_t memory_limit, query_stream **out, err *e) {
     *out = NULL;
-    int rc = exec_check_supported(q, e);
+    int rc = query_check(q, e);
     if (rc != 0)
         return rc;
-    if (q->body.count == 0)
-        return err_set(e, ERR(PRS, 77),
-                       "query has no :where clause, rules, or aggregates — nothing binds the variables.");
     query_stream *qs = calloc(1, sizeof *qs);
     if (!qs)
         return err_set(e, ERR(INT, 0), "out of memory");

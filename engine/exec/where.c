@@ -10,7 +10,7 @@
 
 typedef struct where_stream {
     solution_stream base;
-    arena mem; /* the plan */
+    arena mem; /* the plan and the exported row */
     where_ctx x;
     rule_eval rules; /* when the query invokes rules */
     frame f;
@@ -46,21 +46,17 @@ static void where_close(solution_stream *s) {
     rule_eval_end(&w->rules);
     if (w->x.r)
         store_reader_close(w->x.r);
-    free(w->vars);
-    free(w->var_of);
-    free(w->row);
-    free(w->bound);
     arena_free(&w->mem);
     free(w);
 }
 
-/* Every variable some top-level clause holds. */
+/* Every variable some top-level clause holds (arrays in the plan's arena). */
 static int export_vars(where_stream *w, err *e) {
     const plan_conj *p = w->f.p;
-    w->vars = calloc(p->var_count + 1, sizeof *w->vars);
-    w->var_of = calloc(p->var_count + 1, sizeof *w->var_of);
-    w->row = calloc(p->var_count + 1, sizeof *w->row);
-    w->bound = calloc(p->var_count + 1, sizeof *w->bound);
+    w->vars = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->vars);
+    w->var_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->var_of);
+    w->row = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->row);
+    w->bound = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->bound);
     if (!w->vars || !w->var_of || !w->row || !w->bound)
         return err_set(e, ERR(INT, 0), "out of memory");
     size_t n = 0;
@@ -96,6 +92,12 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
         return rc;
     plan_query pq;
     plan_hint hint = rule_eval_hint(&w->x);
+    /* Range estimates, shared by the sub-conjunctions (not zeroed: only
+     * `used` is read before it is written). */
+    hint.counts = arena_alloc(&w->mem, sizeof *hint.counts);
+    if (!hint.counts)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    hint.counts->used = 0;
     rc = plan_compile_query(q, w->x.r, &hint, &w->mem, &pq, e);
     if (rc == 0)
         rc = frame_init(&w->f, pq.top, e);

@@ -64,6 +64,23 @@ typedef struct plan_sub {
     int *out_var; /* OR: the sub's variable per output (plan_item.outs) */
 } plan_sub;
 
+/* How a pattern step joins the rows before it (plan/access.c): by
+ * index-nested-loop, seeking its records per row with every position a
+ * constant or an earlier step fixes, or by hash join, reading the pattern
+ * once into a table probed per row when no seek can serve (neither its
+ * entity nor its value is known, or the value is known only as an
+ * entity's Ref, which stored keywords naming it also match, E4). */
+typedef enum plan_join { PLAN_JOIN_NESTED_LOOP, PLAN_JOIN_HASH } plan_join;
+
+typedef struct plan_access {
+    bool known[3];  /* E, A, V fixed when the step runs (constant or bound) */
+    plan_join join;
+    int index;      /* TREE_EAVT/AEVT/AVET the records are read from when
+                       the known values can seek (store_scan_open's choice;
+                       patterns never seek VAET: a Ref value also matches
+                       the keywords naming it, E4) */
+} plan_access;
+
 typedef struct plan_item {
     plan_kind kind;
     const ast_clause *clause;
@@ -77,6 +94,7 @@ typedef struct plan_item {
     size_t sub_count;
     int *outs;         /* OR: the parent slot per new variable */
     size_t out_count;
+    plan_access access; /* PATTERN, INVOKE, uncorrelated PSEUDO: set once ordered */
 } plan_item;
 
 struct plan_conj {
@@ -103,14 +121,20 @@ typedef struct plan_count_cache plan_count_cache;
 typedef struct plan_hint {
     size_t (*derived_rows)(const void *ctx, const plan_item *it, bool *instead);
     const void *ctx;
-    /* Records per stored attribute, counted once per query: rule bodies
-     * are planned again every round over the same snapshot. May be NULL. */
+    /* Range estimates (store_estimate) kept for the query's later plans:
+     * sub-conjunctions, and rule bodies planned again every round over
+     * the same snapshot. May be NULL. */
     plan_count_cache *counts;
 } plan_hint;
 
-#define PLAN_COUNT_CACHE_SIZE 16
+#define PLAN_COUNT_CACHE_SIZE 12
+typedef struct plan_range_key { /* a store_bound's fixed positions */
+    uint64_t e, a;
+    uint8_t v[FACT_V_SIZE];
+    bool has_e, has_a, has_v;
+} plan_range_key;
 struct plan_count_cache {
-    uint64_t attr[PLAN_COUNT_CACHE_SIZE];
+    plan_range_key key[PLAN_COUNT_CACHE_SIZE];
     size_t count[PLAN_COUNT_CACHE_SIZE];
     bool capped[PLAN_COUNT_CACHE_SIZE]; /* count[i] is a lower bound */
     size_t used;
@@ -143,7 +167,9 @@ static inline const term *plan_pattern_term(const ast_pattern *p, int position)
 /* The variable named so in `c`, or -1. */
 int plan_find_var(const plan_conj *c, const char *name, size_t len);
 
-/* Orders c's items (plan/order.c). */
+/* Orders c's items (plan/order.c), then sets each pattern's access. */
 int plan_order_conj(store_reader *r, plan_conj *c, const plan_hint *hint, arena *a, err *e);
+/* The access of every pattern item of an ordered c (plan/access.c). */
+void plan_set_access(plan_conj *c);
 
 #endif

@@ -3,8 +3,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "plan/estimate.h"
+
 typedef struct estimate {
-    size_t records;
+    size_t records; /* read per row */
+    size_t range;   /* the records its constants select */
     int bound_positions;
     size_t cost, out; /* rule plans: the work of the step and the rows after it */
 } estimate;
@@ -16,112 +19,41 @@ static bool position_bound(const plan_clause *c, int pos, const bool *bound) {
     return c->var[pos] >= 0 && bound[c->var[pos]];
 }
 
-/* Index counts stop here: beyond it the exact size no longer changes the
- * order much, and counting would cost more than it saves. */
-#define ESTIMATE_CAP 4096
+/* Rule plans see stored ranges no larger than this. Their greedy order
+ * weighs each step's own cost only: a large stored pattern read first,
+ * then the derived relation probed per record, beats reading a delta of
+ * similar size first and seeking the stored records per delta row, which
+ * that cost model cannot see; ranges counted up to this cap (as rule
+ * plans were tuned with) put the stored pattern first in those rounds. */
+#define RULE_RANGE_CAP 4096
 
-/* Records under one bound position, counting at most `cap` (callers pass
- * one more than the best count so far: beyond it the exact size cannot
- * change the choice), or SIZE_MAX when it cannot be counted (the scan that
- * follows reports any storage error). */
-static size_t count_bound(store_reader *r, const store_bound *b, size_t cap) {
-    size_t n;
-    err ignored = {0};
-    int rc = store_count(r, b, cap < ESTIMATE_CAP ? cap : ESTIMATE_CAP, &n, &ignored);
-    err_clear(&ignored);
-    return rc == 0 ? n : SIZE_MAX;
+/* Records one row reaches through a bound entity: the average per
+ * entity, at least 1. */
+static size_t per_entity(store_reader *r) {
+    uint64_t entities = store_reader_entity_count(r);
+    size_t n = entities ? (size_t)(store_reader_fact_count(r) / entities) : 0;
+    return n ? n : 1;
 }
 
-/* Records reachable through the entity position, or SIZE_MAX. */
-static size_t entity_estimate(store_reader *r, const plan_clause *c, const bool *bound, size_t cap) {
-    const term *t = &c->pattern->e;
-    uuid128 id;
-    store_bound b = {.has_e = true};
-    err ignored = {0};
-    if (t->kind == TERM_NEVER)
-        return 0;
-    if (t->kind == TERM_CONST) {
-        if (!value_as_entity(&t->constant, &id))
-            return 0;
-        int rc = store_reader_entity_id(r, &id, &b.ids.e, &ignored);
-        err_clear(&ignored);
-        return rc == 1 ? count_bound(r, &b, cap) : rc == 0 ? 0 : SIZE_MAX;
-    }
-    if (c->var[0] >= 0 && bound[c->var[0]]) {
-        uint64_t entities = store_reader_entity_count(r);
-        size_t n = entities ? (size_t)(store_reader_fact_count(r) / entities) : 0;
-        return n ? n : 1;
-    }
-    return SIZE_MAX;
-}
-
-static size_t effective_cap(size_t cap) {
-    return cap < ESTIMATE_CAP ? cap : ESTIMATE_CAP;
-}
-
-/* A cached count standing for count_bound(.., cap), or SIZE_MAX. A count
- * that stopped at its cap C still answers any cap <= C (the count stops
- * there again); exact counts answer as they always did. */
-static size_t cached_count(const plan_count_cache *cc, uint64_t attr, size_t cap) {
-    for (size_t i = 0; cc && i < cc->used; i++) {
-        if (cc->attr[i] != attr)
-            continue;
-        if (!cc->capped[i])
-            return cc->count[i];
-        if (effective_cap(cap) <= cc->count[i])
-            return effective_cap(cap);
-    }
-    return SIZE_MAX;
-}
-
-static void cache_count(plan_count_cache *cc, uint64_t attr, size_t n, size_t cap) {
-    if (!cc || n == SIZE_MAX)
-        return;
-    bool capped = n >= effective_cap(cap);
-    for (size_t i = 0; i < cc->used; i++)
-        if (cc->attr[i] == attr) { /* a higher cap than the kept one */
-            cc->count[i] = n;
-            cc->capped[i] = capped;
-            return;
-        }
-    if (cc->used < PLAN_COUNT_CACHE_SIZE) {
-        cc->attr[cc->used] = attr;
-        cc->capped[cc->used] = capped;
-        cc->count[cc->used++] = n;
-    }
-}
-
-/* count_bound through the hint's cache (plan_hint.counts): a rule body
- * is planned many times per query over one snapshot. */
-static size_t count_attribute(store_reader *r, const plan_hint *hint, const store_bound *b,
-                              size_t cap) {
-    plan_count_cache *cc = hint ? hint->counts : NULL;
-    size_t n = cached_count(cc, b->ids.a, cap);
-    if (n != SIZE_MAX)
-        return n;
-    n = count_bound(r, b, cap);
-    cache_count(cc, b->ids.a, n, cap);
+/* Records among `range` that share one value: without value statistics,
+ * √range (as many distinct values as records per value). */
+static size_t per_value(size_t range) {
+    if (range < 4)
+        return 1;
+    size_t n = range / 2; /* Newton's method from above: floor(√range) */
+    while (n > range / n)
+        n = (n + range / n) / 2;
     return n;
 }
 
-/* Records reachable through a constant attribute, or SIZE_MAX. */
-static size_t attribute_estimate(store_reader *r, const plan_hint *hint, const plan_clause *c,
-                                 size_t cap) {
-    const term *t = &c->pattern->a;
-    store_bound b = {.has_a = true};
-    err ignored = {0};
-    if (t->kind == TERM_NEVER)
-        return 0;
-    if (t->kind != TERM_CONST)
-        return SIZE_MAX;
-    if (t->constant.type == VT_REF) /* may name a keyword attribute (E4) */
-        return SIZE_MAX;
-    if (t->constant.type != VT_KEYWORD)
-        return 0;
-    int rc = store_reader_text_id(r, t->constant.as.str.ptr, t->constant.as.str.len, &b.ids.a,
-                                  &ignored);
-    err_clear(&ignored);
-    return rc == 1 ? count_attribute(r, hint, &b, cap) : rc == 0 ? 0 : SIZE_MAX;
+static bool never_matches(const plan_clause *c) {
+    return c->pattern->e.kind == TERM_NEVER || c->pattern->a.kind == TERM_NEVER ||
+           c->pattern->v.kind == TERM_NEVER;
+}
+
+/* A variable (not a constant) fills the position before this step. */
+static bool var_bound(const plan_clause *c, int pos, const bool *bound) {
+    return c->var[pos] >= 0 && bound[c->var[pos]];
 }
 
 static size_t add_capped(size_t a, size_t b) {
@@ -158,28 +90,38 @@ static void rule_cost(const plan_item *it, const bool *bound, size_t rows, estim
         (it->kind == PK_INVOKE && position_bound(c, 2, bound)))
         est->cost = rows;
     else if (position_bound(c, 2, bound))
-        est->cost = add_capped(est->records, rows);
+        est->cost = add_capped(est->range, rows);
     else
-        est->cost = est->out = mul_capped(rows, est->records ? est->records : 1);
+        est->cost = est->out = mul_capped(rows, est->range ? est->range : 1);
 }
 
-/* `cap`: counts stop there (see count_bound). */
+/* The records `it` reads per row at this step: the range its constants
+ * select (plan/estimate.h), narrowed by the variables earlier steps bind.
+ * `cap`: the best estimate so far plus one; a range counted that far can
+ * no longer win (then it is a lower bound, so it is only passed on when
+ * no variable narrows it). */
 static estimate estimate_clause(store_reader *s, const plan_hint *hint, const plan_item *it,
                                 const bool *bound, size_t cap) {
     const plan_clause *c = &it->pc;
-    estimate est = {(size_t)store_reader_fact_count(s), 0, 0, 0};
-    size_t by_entity = entity_estimate(s, c, bound, cap);
-    if (by_entity < cap)
-        cap = by_entity + 1;
-    /* A pseudo-attribute is never stored: its keyword narrows nothing. */
-    size_t by_attr = it->kind == PK_PSEUDO ? SIZE_MAX : attribute_estimate(s, hint, c, cap);
-    if (by_entity < est.records)
-        est.records = by_entity;
-    if (by_attr < est.records)
-        est.records = by_attr;
+    estimate est = {0, 0, 0, 0, 0};
+    bool by_entity = var_bound(c, 0, bound), by_value = !by_entity && var_bound(c, 2, bound);
+    if (by_entity && per_entity(s) < cap) /* min(range, per_entity) is known past it */
+        cap = per_entity(s) + 1;
+    size_t range = plan_estimate_constants(s, hint ? hint->counts : NULL, it,
+                                           by_value ? SIZE_MAX : cap);
+    if (range == SIZE_MAX)
+        range = (size_t)store_reader_fact_count(s);
+    if (hint && hint->derived_rows && range > RULE_RANGE_CAP)
+        range = RULE_RANGE_CAP;
+    est.range = est.records = range;
+    if (by_entity && per_entity(s) < range)
+        est.records = per_entity(s);
+    else if (by_value)
+        est.records = per_value(range);
     est.records = with_derived(hint, it, bound, est.records);
-    if (c->pattern->v.kind == TERM_NEVER)
-        est.records = 0;
+    est.range = with_derived(hint, it, bound, est.range);
+    if (never_matches(c))
+        est.records = est.range = 0;
     for (int pos = 0; pos < 3; pos++)
         est.bound_positions += position_bound(c, pos, bound);
     return est;
@@ -231,11 +173,11 @@ static size_t sole_scan(const plan_conj *c) {
 
 /* The next item: a ready filter-like clause as soon as its inputs are
  * bound (source order among them), else the cheapest scan (a sole one
- * needs no estimate: counting index entries is most of a point query). */
+ * needs no estimate: it would be most of a point query). */
 static size_t pick_next(store_reader *r, const plan_hint *hint, const plan_conj *c,
                         const bool *bound, size_t *rows) {
     size_t pick = c->item_count;
-    estimate best = {0, 0, 0, *rows};
+    estimate best = {0, 0, 0, 0, *rows};
     bool rule_plan = hint && hint->derived_rows;
     for (size_t i = 0; i < c->item_count; i++) {
         const plan_item *it = &c->items[i];
@@ -288,5 +230,6 @@ int plan_order_conj(store_reader *r, plan_conj *c, const plan_hint *hint, arena 
             if (c->slots[s].item == (int)pick)
                 bound[c->slots[s].var] = true;
     }
+    plan_set_access(c);
     return 0;
 }

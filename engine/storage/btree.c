@@ -323,3 +323,12 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
             return rc;
     }
 }
+
+double btree_cursor_position(const btree_cursor *c) {
+    double pos = 0, width = 1;
+    for (int l = 0; l + 1 < c->depth; l++) {
+        width /= (double)branch_count(c->pages + (size_t)l * FORMAT_PAGE_SIZE);
+        pos += width * c->idx[l];
+    }
+    return pos;
+}

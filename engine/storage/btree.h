@@ -107,5 +107,12 @@ void btree_cursor_free(btree_cursor *c);
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e);
 /* 1 with *key (valid until the next call), 0 at the end, or an error. */
 int btree_next(btree_cursor *c, const uint8_t **key, err *e);
+/* Where the cursor's leaf lies in the tree, as the share of the keys
+ * before it: at each branch level, the child's position over the node's
+ * child count (InnoDB and SQLite estimate ranges the same way). The
+ * difference of two positions times the keys the tree holds estimates the
+ * keys between them, to about a leaf. Reads only the branch pages the
+ * cursor holds; 0 when it holds no path (an empty tree). */
+double btree_cursor_position(const btree_cursor *c);
 
 #endif

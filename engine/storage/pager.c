@@ -278,7 +278,8 @@ static int choose_header(pager *p, uint64_t size, format_header *h, err *e) {
         return err_set(e, ERR(STG, 7), "database header counts %llu pages but the file holds %llu "
                        "bytes (truncated?): %s", (unsigned long long)h->page_count,
                        (unsigned long long)size, p->path);
-    if (h->freelist >= h->page_count || (h->freelist == 0) != (h->free_count == 0))
+    if (h->freelist >= h->page_count || (h->freelist == 0) != (h->free_count == 0) ||
+        h->free_count >= h->page_count)
         return err_set(e, ERR(STG, 8), "corrupt free-list reference in the header of %s", p->path);
     p->generation = h->generation;
     p->committed = p->next = (uint32_t)h->page_count;
@@ -366,41 +367,30 @@ uint8_t *pager_dirty(pager *p, uint32_t pgno) {
     return pgno >= p->committed ? p->dirty[pgno - p->committed] : find_reused(p, pgno);
 }
 
-/* Reads the durable free list, once, before the first write needs it. */
-static int load_freelist(pager *p, err *e) {
-    if (p->fl.loaded)
+/* Reads the next page of the durable free list when the entries read so
+ * far are used up (freelist.h). */
+static int fill_freelist(pager *p, err *e) {
+    uint32_t pgno = freelist_wanted(&p->fl);
+    if (pgno == 0)
         return 0;
     uint8_t *page = malloc(FORMAT_PAGE_SIZE);
     if (!page)
         return oom(e);
-    int rc = 0;
-    for (uint32_t pgno = p->fl.head; pgno != 0 && rc == 0;) {
-        rc = read_committed(p, pgno, page, e);
-        if (rc == 0)
-            rc = freelist_load_page(&p->fl, page, pgno, p->committed, &pgno, e);
-    }
+    int rc = read_committed(p, pgno, page, e);
+    if (rc == 0)
+        rc = freelist_load_page(&p->fl, page, p->committed, e);
     free(page);
-    if (rc == 0 && p->fl.avail.n != p->fl.count)
-        rc = err_set(e, ERR(STG, 8), "the free list of %s does not match its header", p->path);
-    if (rc != 0) { /* retried from scratch by the next write */
-        freelist_free(&p->fl);
-        freelist_init(&p->fl, p->fl.head, p->fl.count);
-        return rc;
-    }
-    p->fl.loaded = true;
-    return 0;
+    return rc;
 }
 
 int pager_retire(pager *p, uint32_t pgno, err *e) {
     if (pgno >= p->committed || pager_is_memory(p))
         return 0;
-    if (pgvec_push(&p->fl.pending, pgno) != 0)
-        return oom(e);
-    p->fl.changed = true;
-    return 0;
+    return freelist_retire(&p->fl, pgno) != 0 ? oom(e) : 0;
 }
 
-/* A free page becomes a dirty page under its old number. */
+/* A free page becomes a dirty page under its old number (the caller saw
+ * one loaded). */
 static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
     if (p->reused_n == p->reused_cap) {
         size_t cap = p->reused_cap ? p->reused_cap * 2 : 64;
@@ -418,8 +408,8 @@ static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
         free(buf);
         return oom(e);
     }
-    uint32_t n = p->fl.avail.v[--p->fl.avail.n];
-    p->fl.changed = true;
+    uint32_t n = 0;
+    freelist_take(&p->fl, &n);
     p->reused[p->reused_n] = buf;
     p->reused_pgno[p->reused_n] = n;
     htab_insert(&p->reused_map, pgno_hash(n), (uint32_t)p->reused_n++);
@@ -429,7 +419,7 @@ static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
 }
 
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
-    int rc = load_freelist(p, e);
+    int rc = fill_freelist(p, e);
     if (rc != 0)
         return rc;
     if (p->fl.avail.n > 0)
@@ -489,27 +479,30 @@ static int write_header(pager *p, format_header *h, uint32_t page_count, err *e)
 }
 
 /* The dirty pages become committed: they move into the page cache (a
- * reused page replaces its stale cached image). */
-static void promote_dirty(pager *p, uint32_t page_count) {
+ * reused page replaces its stale cached image), as do the new free-list
+ * pages, read again when allocations reach them. */
+static void promote_dirty(pager *p, const freelist_plan *plan) {
     for (uint32_t pgno = p->committed; pgno < p->next; pgno++) {
         page_cache_put(p->cache, pgno, p->dirty[pgno - p->committed]);
         free(p->dirty[pgno - p->committed]);
     }
     for (size_t i = 0; i < p->reused_n; i++)
         page_cache_put(p->cache, p->reused_pgno[i], p->reused[i]);
+    for (size_t i = 0; i < plan->pages.n; i++)
+        page_cache_put(p->cache, plan->pages.v[i], plan->images + i * FORMAT_PAGE_SIZE);
     free_reused(p);
-    p->committed = p->next = page_count;
+    p->committed = p->next = plan->next;
 }
 
 /* The next free list, or (unchanged) the durable one kept as it is. */
 static int plan_freelist(pager *p, freelist_plan *plan, err *e) {
-    if (!p->fl.changed) {
-        memset(plan, 0, sizeof *plan);
-        plan->next = p->next;
-        return 0;
-    }
-    int rc = load_freelist(p, e);
-    return rc != 0 ? rc : freelist_plan_make(&p->fl, p->next, plan, e);
+    if (p->fl.changed)
+        return freelist_plan_make(&p->fl, p->next, plan, e);
+    memset(plan, 0, sizeof *plan);
+    plan->head = p->fl.head;
+    plan->count = p->fl.count;
+    plan->next = p->next;
+    return 0;
 }
 
 static int write_and_switch(pager *p, format_header *h, const freelist_plan *plan, err *e) {
@@ -531,8 +524,8 @@ int pager_checkpoint(pager *p, format_header *h, err *e) {
     if (rc != 0)
         return rc;
     format_header next = *h;
-    next.freelist = p->fl.changed ? (plan.pages.n ? plan.pages.v[0] : 0) : p->fl.head;
-    next.free_count = p->fl.changed ? plan.entries.n : p->fl.count;
+    next.freelist = plan.head;
+    next.free_count = plan.count;
     rc = write_and_switch(p, &next, &plan, e);
     if (rc != 0) {
         freelist_plan_free(&plan);
@@ -540,7 +533,7 @@ int pager_checkpoint(pager *p, format_header *h, err *e) {
     }
     *h = next;
     p->generation = h->generation;
-    promote_dirty(p, plan.next); /* before the plan is adopted (and emptied) */
+    promote_dirty(p, &plan); /* before the plan is adopted (and emptied) */
     if (p->fl.changed)
         freelist_plan_adopt(&p->fl, &plan);
     return 0;

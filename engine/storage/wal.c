@@ -41,14 +41,23 @@ static void header_bytes(uint8_t *h, uint64_t generation) {
     format_put_le(h + 24, crc32_update(0, h, 24), 4);
 }
 
-int wal_reset(wal *w, uint64_t generation, err *e) {
+/* Unless `sync`, the next sync of the log (a commit's) makes the reset
+ * durable, together with the frame appended after it. A crash before that
+ * may leave the old header and frames; those frames are all at or below the
+ * tx_count of the main file's header, synced before the reset, so replay
+ * skips them, and a new frame torn over them ends the log where it starts.
+ * That needs every frame synced before the next one is written (frames of
+ * two commits could otherwise land without the first, behind an old frame
+ * of the same length, and read as a gap): a log whose commits are not
+ * synced asks for `sync`. */
+int wal_reset(wal *w, uint64_t generation, bool sync, err *e) {
     uint8_t h[WAL_HEADER];
     header_bytes(h, generation);
     if (vfs_write_all(w->io, w->fd, h, sizeof h, 0) != 0)
         return io_error(e, ERR(STG, 12), "write", w);
     if (w->io->truncate(w->io->ctx, w->fd, WAL_HEADER) != 0)
         return io_error(e, ERR(STG, 14), "truncate", w);
-    if (w->io->sync(w->io->ctx, w->fd) != 0)
+    if (sync && w->io->sync(w->io->ctx, w->fd) != 0)
         return io_error(e, ERR(STG, 13), "sync", w);
     w->end = WAL_HEADER;
     return 0;
@@ -88,7 +97,7 @@ static int open_fd(wal *w, uint64_t generation, uint64_t *base, err *e) {
         return io_error(e, ERR(STG, 15), "stat", w);
     if (size == 0 && !w->read_only) {
         *base = generation;
-        int rc = wal_reset(w, generation, e);
+        int rc = wal_reset(w, generation, true, e);
         if (rc == 0 && vfs_sync_dir(w->path) != 0) /* the new log must outlive a crash */
             rc = io_error(e, ERR(STG, 13), "directory sync", w);
         return rc;

@@ -46,8 +46,11 @@ int wal_replay(wal *w, wal_apply_fn apply, void *ctx, err *e);
  * here. Syncs when `sync`. On failure the log's logical end does not move. */
 int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool sync, err *e);
 int wal_sync(wal *w, err *e);
-/* After a checkpoint to `generation`: an empty log continuing it. */
-int wal_reset(wal *w, uint64_t generation, err *e);
+/* After a checkpoint to `generation` (its header synced): an empty log
+ * continuing it. Synced only when `sync`; otherwise the next commit's sync
+ * makes it durable, and until then a crash may keep the old frames, which
+ * replay skips by tx_count. Pass `sync` when commits are not synced. */
+int wal_reset(wal *w, uint64_t generation, bool sync, err *e);
 /* Bytes of frames in the log. */
 uint64_t wal_size(const wal *w);
 

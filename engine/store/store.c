@@ -36,6 +36,17 @@ static store *store_new(const store_options *o) {
         free(s);
         return NULL;
     }
+    if (lookup_cache_init(&s->lookups) != 0) {
+        shared_lock_destroy(&s->rw);
+        free(s);
+        return NULL;
+    }
+    if (store_readers_init(s) != 0) {
+        lookup_cache_free(&s->lookups);
+        shared_lock_destroy(&s->rw);
+        free(s);
+        return NULL;
+    }
     dict_init(&s->dic);
     if (o)
         s->opts = *o;
@@ -47,7 +58,9 @@ static store *store_new(const store_options *o) {
 static void store_free(store *s) {
     wal_close(s->log);
     pager_close(s->pg);
+    store_readers_free(s);
     dict_free(&s->dic);
+    lookup_cache_free(&s->lookups);
     shared_lock_destroy(&s->rw);
     free(s);
 }
@@ -232,8 +245,8 @@ int store_checkpoint(store *s, err *e) {
         rc = pager_checkpoint(s->pg, &s->h, e);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
         btree_hint_reset(&s->hints[order]); /* freed pages may now be reused */
-    if (rc == 0 && wal_size(s->log) > 0)
-        rc = wal_reset(s->log, s->h.generation, e);
+    if (rc == 0 && wal_size(s->log) > 0) /* synced by the next commit when commits sync */
+        rc = wal_reset(s->log, s->h.generation, s->opts.sync != STORE_SYNC_FULL, e);
     if (rc == 0)
         s->pending_facts = 0;
     shared_lock_write_done(&s->rw);

@@ -128,9 +128,15 @@ int store_scan_next(store_scan *sc, store_rec *out, err *e);
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e);
 /* Decodes stored identifiers into a record (as store_scan_next gives it). */
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
+/* Before its reader closes (the reader keeps a closed scan for reuse). */
 void store_scan_close(store_scan *sc);
 
-/* Records matching `b`, counting at most `cap`. */
-int store_count(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e);
+/* Records matching `b`, estimated for planning without reading the range:
+ * counted exactly up to STORE_ESTIMATE_EXACT, beyond that from where the
+ * range's two ends lie in the index's branch pages (a few page reads
+ * whatever its size, within about a leaf of keys). Stops at `cap` (then
+ * *out = cap: at least that many). */
+#define STORE_ESTIMATE_EXACT 128
+int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e);
 
 #endif

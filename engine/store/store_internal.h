@@ -8,19 +8,37 @@
 #include "storage/format.h"
 #include "storage/pager.h"
 #include "storage/wal.h"
+#include "store/lookup_cache.h"
 #include "store/store.h"
+
+/* Closed readers kept for reuse (store_reader.c): a query opens one,
+ * and its allocations (memo array, scratch page, scan) were a fixed cost
+ * of every query. */
+#define STORE_IDLE_READERS 4
+typedef struct reader_pool {
+    pthread_mutex_t mu;
+    store_reader *idle[STORE_IDLE_READERS];
+    size_t count;
+} reader_pool;
 
 struct store {
     shared_lock rw; /* readers (snapshots) vs. applying a commit or checkpointing */
     pager *pg;
     wal *log; /* NULL in memory */
     dict dic;
+    lookup_cache lookups; /* dictionary lookups shared by the readers */
+    reader_pool readers;
     format_header h; /* the live header: roots and counts with dirty pages */
     btree_hint hints[TREE_TXLOG + 1]; /* the fact trees'; reset at checkpoints */
     store_options opts;
     uint64_t pending_facts; /* in the WAL since the last checkpoint */
     bool broken;            /* a logged commit failed to apply */
 };
+
+/* The reader pool: 0, or -1 when its mutex cannot be created; freeing
+ * frees the idle readers (none may be open). */
+int store_readers_init(store *s);
+void store_readers_free(store *s);
 
 /* Encodes a value's V field, interning (writer) or looking up (reader) its
  * text or UUID. `intern` NULL: lookup only; returns 0 when absent. */

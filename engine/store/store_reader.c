@@ -46,10 +46,13 @@ struct store_reader {
     decoded *memo;
     size_t memo_count, memo_cap;
     htab memo_map;
-    uint8_t *scratch; /* one page */
+    uint8_t *scratch;      /* one page, allocated when first needed */
     uint32_t scratch_pgno; /* the dictionary page it holds, 0: none */
+    uint8_t entry[LOOKUP_CACHE_KEY]; /* an entry from the shared cache */
+    size_t entry_reads;    /* dictionary entries read so far */
     uuid_slot *uuids; /* allocated at the first UUID, never zeroed: */
     uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
+    store_scan *spare;     /* a closed scan, for the next one to reuse */
 };
 
 struct store_scan {
@@ -64,18 +67,70 @@ static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
-int store_reader_open(store *s, store_reader **out, err *e) {
-    store_reader *r = calloc(1, sizeof *r);
-    uint8_t *scratch = malloc(FORMAT_PAGE_SIZE);
-    if (!r || !scratch) {
-        free(r);
-        free(scratch);
-        return oom(e);
-    }
+int store_readers_init(store *s) {
+    s->readers.count = 0;
+    return pthread_mutex_init(&s->readers.mu, NULL) == 0 ? 0 : -1;
+}
+
+static void reader_free(store_reader *r) {
+    arena_free(&r->mem);
+    htab_free(&r->memo_map);
+    free(r->memo);
+    free(r->scratch);
+    free(r->uuids);
+    free(r->spare);
+    free(r);
+}
+
+void store_readers_free(store *s) {
+    for (size_t i = 0; i < s->readers.count; i++)
+        reader_free(s->readers.idle[i]);
+    s->readers.count = 0;
+    pthread_mutex_destroy(&s->readers.mu);
+}
+
+/* An idle reader, or a new one. */
+static store_reader *reader_take(store *s) {
+    store_reader *r = NULL;
+    pthread_mutex_lock(&s->readers.mu);
+    if (s->readers.count > 0)
+        r = s->readers.idle[--s->readers.count];
+    pthread_mutex_unlock(&s->readers.mu);
+    if (r || !(r = calloc(1, sizeof *r)))
+        return r;
     r->s = s;
-    r->scratch = scratch;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
+    return r;
+}
+
+/* A memo array past this many entries is not kept with an idle reader. */
+#define IDLE_MEMO_MAX 256
+
+/* Forgets the snapshot's lookups, decoded texts and held page, keeping
+ * the memo (unless large), the scratch page, the spare scan and the UUID
+ * slots (a location's UUID never changes). */
+static void reader_reset(store_reader *r) {
+    memset(r->lookups, 0, sizeof r->lookups);
+    r->lookup_next = 0;
+    arena_free(&r->mem);
+    r->memo_count = 0;
+    r->scratch_pgno = 0;
+    r->entry_reads = 0;
+    if (r->memo_cap > IDLE_MEMO_MAX) {
+        free(r->memo);
+        r->memo = NULL;
+        r->memo_cap = 0;
+        htab_free(&r->memo_map);
+    } else {
+        htab_clear(&r->memo_map);
+    }
+}
+
+int store_reader_open(store *s, store_reader **out, err *e) {
+    store_reader *r = reader_take(s);
+    if (!r)
+        return oom(e);
     shared_lock_read(&s->rw);
     r->h = s->h;
     *out = r;
@@ -85,13 +140,17 @@ int store_reader_open(store *s, store_reader **out, err *e) {
 void store_reader_close(store_reader *r) {
     if (!r)
         return;
-    shared_lock_read_done(&r->s->rw);
-    arena_free(&r->mem);
-    htab_free(&r->memo_map);
-    free(r->memo);
-    free(r->scratch);
-    free(r->uuids);
-    free(r);
+    store *s = r->s;
+    shared_lock_read_done(&s->rw);
+    reader_reset(r);
+    pthread_mutex_lock(&s->readers.mu);
+    if (s->readers.count < STORE_IDLE_READERS) {
+        s->readers.idle[s->readers.count++] = r;
+        r = NULL;
+    }
+    pthread_mutex_unlock(&s->readers.mu);
+    if (r)
+        reader_free(r);
 }
 
 uint64_t store_reader_tx_count(const store_reader *r) {
@@ -104,54 +163,6 @@ uint64_t store_reader_fact_count(const store_reader *r) {
 
 uint64_t store_reader_entity_count(const store_reader *r) {
     return r->h.entity_count;
-}
-
-static const lookup *lookup_find(const store_reader *r, int kind, const void *key, size_t len) {
-    for (size_t i = 0; i < LOOKUP_MEMO; i++) {
-        const lookup *l = &r->lookups[i];
-        if (l->kind == kind && l->len == len && memcmp(l->key, key, len) == 0)
-            return l;
-    }
-    return NULL;
-}
-
-static void lookup_keep(store_reader *r, int kind, const void *key, size_t len, uint64_t id, int rc) {
-    if (len > LOOKUP_KEY)
-        return;
-    lookup *l = &r->lookups[r->lookup_next];
-    memcpy(l->key, key, len);
-    l->len = len;
-    l->id = id;
-    l->kind = kind;
-    l->rc = rc;
-    r->lookup_next = (r->lookup_next + 1) % LOOKUP_MEMO;
-}
-
-static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, uint64_t *id, err *e) {
-    const lookup *l = lookup_find(r, kind, key, len);
-    if (l) {
-        *id = l->id;
-        return l->rc;
-    }
-    uint64_t found = 0;
-    int rc = dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], kind, key, len, &found, e);
-    if (rc == 0 || rc == 1)
-        lookup_keep(r, kind, key, len, found, rc);
-    if (rc == 1)
-        *id = found;
-    return rc;
-}
-
-int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {
-    return dict_lookup(r, DICT_UUID, u->bytes, 16, id, e);
-}
-
-int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {
-    return dict_lookup(r, DICT_TEXT, text, len, id, e);
-}
-
-int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_SIZE], err *e) {
-    return store_value_field(r->s, v, false, out, e);
 }
 
 static uint64_t loc_hash(uint64_t loc) {
@@ -188,13 +199,122 @@ static int memo_add(store_reader *r, uint64_t loc, const uint8_t *bytes, size_t 
     return 0;
 }
 
-/* The dictionary entry at `loc`, which must be of `kind`: its bytes are in
- * the scratch page, valid until the next read. */
+static const lookup *lookup_find(const store_reader *r, int kind, const void *key, size_t len) {
+    for (size_t i = 0; i < LOOKUP_MEMO; i++) {
+        const lookup *l = &r->lookups[i];
+        if (l->kind == kind && l->len == len && memcmp(l->key, key, len) == 0)
+            return l;
+    }
+    return NULL;
+}
+
+static void lookup_keep(store_reader *r, int kind, const void *key, size_t len, uint64_t id, int rc) {
+    if (len > LOOKUP_KEY)
+        return;
+    lookup *l = &r->lookups[r->lookup_next];
+    memcpy(l->key, key, len);
+    l->len = len;
+    l->id = id;
+    l->kind = kind;
+    l->rc = rc;
+    r->lookup_next = (r->lookup_next + 1) % LOOKUP_MEMO;
+}
+
+static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u);
+
+/* A found entry is kept for decoding too: the records a query's constants
+ * select carry them (a point query's entity and attribute). */
+static int seed_decoded(store_reader *r, int kind, const void *key, size_t len, uint64_t loc,
+                        err *e) {
+    memo_key k = {r, loc};
+    const decoded *d;
+    if (kind == DICT_UUID) {
+        uuid128 u;
+        memcpy(u.bytes, key, 16);
+        uuid_keep(r, loc, &u);
+        return 1;
+    }
+    if (htab_find(&r->memo_map, loc_hash(loc), memo_eq, &k) != HTAB_NONE)
+        return 1;
+    return memo_add(r, loc, key, len, &d, e) == 0 ? 1 : e->code;
+}
+
+/* Through the reader's memo, then the store's shared cache, then the
+ * dictionary's tree. */
+static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, uint64_t *id, err *e) {
+    const lookup *l = lookup_find(r, kind, key, len);
+    if (l) {
+        *id = l->id;
+        return l->rc;
+    }
+    uint64_t found = 0;
+    int rc = lookup_cache_get(&r->s->lookups, kind, key, len, r->h.tx_count, &found);
+    if (rc < 0) {
+        rc = dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], kind, key, len, &found, e);
+        if (rc == 0 || rc == 1)
+            lookup_cache_put(&r->s->lookups, kind, key, len, r->h.tx_count, rc, found);
+    }
+    if (rc == 0 || rc == 1)
+        lookup_keep(r, kind, key, len, found, rc);
+    if (rc == 1)
+        *id = found;
+    return rc == 1 ? seed_decoded(r, kind, key, len, found, e) : rc;
+}
+
+int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {
+    return dict_lookup(r, DICT_UUID, u->bytes, 16, id, e);
+}
+
+int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {
+    return dict_lookup(r, DICT_TEXT, text, len, id, e);
+}
+
+/* Texts and UUIDs through dict_lookup; the other types need no lookup. */
+int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_SIZE], err *e) {
+    bool text = v->type == VT_STRING || v->type == VT_KEYWORD;
+    if (!text && v->type != VT_REF)
+        return store_value_field(r->s, v, false, out, e);
+    uint64_t loc;
+    int rc = text ? dict_lookup(r, DICT_TEXT, v->as.str.ptr, v->as.str.len, &loc, e)
+                  : dict_lookup(r, DICT_UUID, v->as.ref.bytes, 16, &loc, e);
+    if (rc != 1)
+        return rc;
+    memset(out, 0, FACT_V_SIZE);
+    out[0] = (uint8_t)v->type;
+    format_put_be(out + 1, loc, 8);
+    return 1;
+}
+
+/* A reader's first entry reads go through the store's shared cache:
+ * small queries decode the same few values again and again. A reader that
+ * has read this many is scanning; it bypasses the cache, which would cost
+ * it a lock per value and flush what the small queries keep there. */
+#define SHARED_DECODES 32
+
+/* The bytes of the entry at `loc`: from the shared cache, or the heap
+ * page, kept in the scratch page while the next entries fall in it. */
+static int entry_bytes(store_reader *r, uint64_t loc, int *kind, const uint8_t **bytes,
+                       size_t *len, err *e) {
+    bool shared = r->entry_reads++ < SHARED_DECODES;
+    if (shared && lookup_cache_entry(&r->s->lookups, loc, kind, r->entry, len) == 1) {
+        *bytes = r->entry;
+        return 0;
+    }
+    if (!r->scratch && !(r->scratch = malloc(FORMAT_PAGE_SIZE)))
+        return oom(e);
+    int rc = dict_read_held(&r->s->dic, r->s->pg, loc, r->scratch, &r->scratch_pgno, kind, bytes,
+                            len, e);
+    if (rc == 0 && shared)
+        lookup_cache_put(&r->s->lookups, *kind, *bytes, *len, r->h.tx_count, 1, loc);
+    return rc;
+}
+
+/* The dictionary entry at `loc`, which must be of `kind`: its bytes are
+ * valid until the next read. */
 static int read_entry(store_reader *r, uint64_t loc, int kind, const uint8_t **bytes, size_t *len,
                       err *e) {
     int got;
-    int rc = dict_read_held(&r->s->dic, r->s->pg, loc, r->scratch, &r->scratch_pgno, &got, bytes,
-                            len, e);
+    int rc = entry_bytes(r, loc, &got, bytes, len, e);
     if (rc == 0 && (got != kind || (kind == DICT_UUID && *len != 16)))
         rc = err_set(e, ERR(STG, 9), "dictionary entry at %llu has the wrong kind",
                      (unsigned long long)loc);
@@ -218,6 +338,18 @@ static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out,
 /* UUIDs are copied into the values, so they are not kept for the reader's
  * life (a scan of every entity would hold them all): a small cache serves
  * entities met again, the kept scratch page those met in storage order. */
+/* Fills UUID slot `i` (the slots exist). */
+static inline void uuid_store(store_reader *r, size_t i, uint64_t loc, const uuid128 *u) {
+    r->uuids[i].loc = loc;
+    r->uuids[i].u = *u;
+    r->uuid_filled[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
+    if (r->uuids || (r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids)))
+        uuid_store(r, loc_hash(loc) % UUID_SLOTS, loc, u);
+}
+
 static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
     if (!r->uuids)
         r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
@@ -233,10 +365,8 @@ static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
     if (rc != 0)
         return rc;
     memcpy(u->bytes, bytes, 16);
-    if (r->uuids) { /* out of memory only means no cache */
-        r->uuids[i] = (uuid_slot){loc, *u};
-        r->uuid_filled[i / 64] |= bit;
-    }
+    if (r->uuids) /* out of memory only means no cache */
+        uuid_store(r, i, loc, u);
     return 0;
 }
 
@@ -308,7 +438,8 @@ static int choose_order(const store_bound *b, int *fields) {
 /* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
 static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
                      store_scan **out, err *e) {
-    store_scan *sc = calloc(1, sizeof *sc);
+    store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
+    r->spare = NULL;
     if (!sc)
         return oom(e);
     sc->r = r;
@@ -389,18 +520,52 @@ void store_scan_close(store_scan *sc) {
     if (!sc)
         return;
     btree_cursor_free(&sc->c);
-    free(sc);
+    if (sc->r->spare)
+        free(sc);
+    else
+        sc->r->spare = sc;
 }
 
-int store_count(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
+/* The smallest key above every key that starts with prefix[0..len): the
+ * prefix plus one as a big-endian number. False when there is none (the
+ * range runs to the end of the tree). */
+static bool prefix_successor(const uint8_t *prefix, size_t len, uint8_t *out) {
+    memcpy(out, prefix, len);
+    for (size_t i = len; i-- > 0;)
+        if (++out[i] != 0)
+            return true;
+    return false;
+}
+
+/* The keys between the scan's start and the end of its prefix, from the
+ * branch positions of both ends. Every order holds every record but VAET
+ * (refs only), for which the record count is an upper bound. */
+static int range_estimate(store_scan *sc, double from, double *out, err *e) {
+    uint8_t hi[FACT_KEY_SIZE];
+    double to = 1;
+    if (prefix_successor(sc->prefix, sc->plen, hi)) {
+        int rc = btree_seek(&sc->c, hi, sc->plen, e);
+        if (rc != 0)
+            return rc;
+        to = btree_cursor_position(&sc->c);
+    }
+    *out = (to - from) * (double)sc->r->h.fact_count;
+    return 0;
+}
+
+int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
     store_scan *sc;
     int rc = store_scan_open(r, b, &sc, e);
     if (rc != 0)
         return rc;
-    size_t n = 0;
+    double from = btree_cursor_position(&sc->c);
+    size_t n = 0, exact = cap < STORE_ESTIMATE_EXACT ? cap : STORE_ESTIMATE_EXACT;
     const uint8_t *key;
-    while (n < cap && (rc = next_key(sc, &key, e)) == 1)
+    while (n < exact && (rc = next_key(sc, &key, e)) == 1)
         n++;
+    double est = 0;
+    if (rc == 1 && n < cap && (rc = range_estimate(sc, from, &est, e)) == 0 && est > (double)n)
+        n = est >= (double)cap ? cap : (size_t)est;
     store_scan_close(sc);
     if (rc > 1)
         return rc;

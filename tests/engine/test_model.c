@@ -70,6 +70,17 @@ static void test_crc32(void) {
     for (size_t start = 0; start < 8; start++)
         for (size_t n = 0; n < 40; n++)
             CHECK(crc32_update(0, all + start, n) == crc32_bitwise(all + start, n));
+    static uint8_t page[4096 + 8];
+    uint32_t x = 12345;
+    for (size_t i = 0; i < sizeof page; i++) {
+        x = x * 1103515245u + 12345u;
+        page[i] = (uint8_t)(x >> 16);
+    }
+    int wrong = 0;
+    for (size_t off = 0; off < 8; off++) /* every alignment, lengths up to a page */
+        for (size_t n = 0; n + off <= sizeof page; n += off + 1)
+            wrong += crc32_update(0, page + off, n) != crc32_bitwise(page + off, n);
+    CHECK(wrong == 0);
 }
 
 static void test_clock_is_monotone_and_plausible(void) {

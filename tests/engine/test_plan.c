@@ -1,0 +1,183 @@
+/* Tests of the planner (plan/conj.h): given a query over a store, the
+ * order of the clauses, each pattern's access (known positions, index)
+ * and join kind. The store is a small envelope fixture (BENCHMARKS.md
+ * §1): entities :p0 … :p{E-1} with :name, :age, :group, :follows and
+ * :manager. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "check.h"
+#include "datalog/parse.h"
+#include "db/db.h"
+#include "plan/conj.h"
+
+#define ENTITIES 1200
+#define BATCH 100
+
+static int exec(db *d, const char *text) {
+    db_result r = {0};
+    err e = {0};
+    int rc = db_execute(d, text, strlen(text), &r, &e);
+    if (rc != 0)
+        fprintf(stderr, "  %s -> %s\n", text, e.message);
+    if (rc == 0 && r.kind == DB_RESULT_QUERY)
+        result_free(r.rows);
+    err_clear(&e);
+    return rc;
+}
+
+static db *envelope(void) {
+    db *d = NULL;
+    err e = {0};
+    CHECK(db_open(NULL, NULL, &d, &e) == 0);
+    err_clear(&e);
+    for (int first = 0; first < ENTITIES; first += BATCH) {
+        buf b;
+        buf_init(&b);
+        buf_puts(&b, "(transact [");
+        for (int i = first; i < first + BATCH; i++) {
+            buf_printf(&b, "[:p%d :name \"p%d\"] [:p%d :age %d] [:p%d :group %d] [:p%d :follows :p%d]",
+                       i, i, i, i % 90, i, i % 100, i, (7919 * i + 1) % ENTITIES);
+            if (i > 0)
+                buf_printf(&b, " [:p%d :manager :p%d]", i, i / 10);
+        }
+        buf_puts(&b, "])");
+        char *text = buf_detach(&b);
+        CHECK(exec(d, text) == 0);
+        free(text);
+    }
+    return d;
+}
+
+static const char *index_name(int index) {
+    switch (index) {
+    case TREE_EAVT: return "EAVT";
+    case TREE_AEVT: return "AEVT";
+    case TREE_AVET: return "AVET";
+    case TREE_VAET: return "VAET";
+    }
+    return "?";
+}
+
+/* One conjunction's plan as text: per step "#item" and, for a pattern,
+ * its join, index and known positions, e.g. "#1 nl EAVT(EA)". */
+static void describe(buf *b, const plan_conj *c) {
+    for (size_t step = 0; step < c->item_count; step++) {
+        size_t i = c->order[step];
+        const plan_item *it = &c->items[i];
+        const plan_access *a = &it->access;
+        buf_printf(b, "%s#%zu", step ? "; " : "", i);
+        if (it->kind == PK_PATTERN || it->kind == PK_INVOKE ||
+            (it->kind == PK_PSEUDO && it->correlate < 0))
+            buf_printf(b, " %s %s(%s%s%s)", a->join == PLAN_JOIN_HASH ? "hash" : "nl",
+                       index_name(a->index), a->known[0] ? "E" : "", a->known[1] ? "A" : "",
+                       a->known[2] ? "V" : "");
+        for (size_t k = 0; k < it->sub_count; k++) {
+            buf_puts(b, " {");
+            describe(b, it->subs[k].conj);
+            buf_puts(b, "}");
+        }
+    }
+}
+
+/* The plan of (query [:find … :where `where`]) over d, as describe() has it. */
+static char *plan_of(db *d, const char *find, const char *where) {
+    char text[1024];
+    snprintf(text, sizeof text, "(query [:find %s :where %s])", find, where);
+    arena a;
+    arena_init(&a);
+    command *cmd = NULL;
+    err e = {0};
+    store_reader *r = NULL;
+    plan_query pq;
+    buf b;
+    buf_init(&b);
+    if (datalog_parse(text, strlen(text), &a, &cmd, &e) != 0 ||
+        store_reader_open(db_store(d), &r, &e) != 0 ||
+        plan_compile_query(&cmd->as.query, r, NULL, &a, &pq, &e) != 0)
+        buf_printf(&b, "error %s", e.message);
+    else
+        describe(&b, pq.top);
+    store_reader_close(r);
+    err_clear(&e);
+    arena_free(&a);
+    return buf_detach(&b);
+}
+
+static void check_plan(db *d, const char *find, const char *where, const char *expected) {
+    char *got = plan_of(d, find, where);
+    bool ok = strcmp(got, expected) == 0;
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  %s\n  expected: %s\n  got:      %s\n", where, expected, got);
+    free(got);
+}
+
+/* A sole pattern seeks with every constant it has. */
+static void test_single_patterns(db *d) {
+    check_plan(d, "?a", "[:p5 :age ?a]", "#0 nl EAVT(EA)");
+    check_plan(d, "?e", "[?e :name \"p7\"]", "#0 nl AVET(AV)");
+    check_plan(d, "?e ?a", "[?e :age ?a]", "#0 nl AEVT(A)");
+    check_plan(d, "?e", "[?e :manager :p3]", "#0 nl AVET(AV)");
+    check_plan(d, "?v", "[:p5 ?a ?v]", "#0 nl EAVT(E)");
+    /* A float value matches within an epsilon: no value seek. */
+    check_plan(d, "?e", "[?e :age 7.0]", "#0 nl AEVT(AV)");
+    check_plan(d, "?e ?a ?v", "[?e ?a ?v]", "#0 nl EAVT()");
+}
+
+/* The selective pattern first, whatever the source order; the next one
+ * seeks through the variable it binds (index-nested-loop). */
+static void test_order_by_selectivity(db *d) {
+    const char *join_2 = "#0 nl EAVT(EA); #1 nl EAVT(EA)";
+    check_plan(d, "?n", "[:p5 :follows ?f] [?f :name ?n]", join_2);
+    check_plan(d, "?n", "[?f :name ?n] [:p5 :follows ?f]", "#1 nl EAVT(EA); #0 nl EAVT(EA)");
+    check_plan(d, "?s ?n", "[:p50 :manager ?b] [?s :manager ?b] [?s :name ?n]",
+               "#0 nl EAVT(EA); #1 nl AVET(AV); #2 nl EAVT(EA)");
+    check_plan(d, "?s ?n", "[?s :name ?n] [?s :manager ?b] [:p50 :manager ?b]",
+               "#2 nl EAVT(EA); #1 nl AVET(AV); #0 nl EAVT(EA)");
+    /* 12 records of :group 3 against one :name. */
+    check_plan(d, "?g", "[?e :group ?g] [?e :name \"p5\"]", "#1 nl AVET(AV); #0 nl EAVT(EA)");
+    check_plan(d, "?e", "[?e :age 7] [?e :group 3]", "#1 nl AVET(AV); #0 nl EAVT(EAV)");
+}
+
+/* A hash join when neither the entity nor the value can seek: a value
+ * known only as an entity's Ref (keywords naming it match too, E4), or
+ * nothing shared at all (a cross product). */
+static void test_hash_joins(db *d) {
+    check_plan(d, "?x", "[?e :group 3] [?x :follows ?e]", "#0 nl AVET(AV); #1 hash AEVT(AV)");
+    check_plan(d, "?n ?a", "[:p5 :name ?n] [?x :age ?a]", "#0 nl EAVT(EA); #1 hash AEVT(A)");
+    /* Known as a stored value, the value seeks. */
+    check_plan(d, "?s", "[:p50 :manager ?b] [?s :manager ?b]", "#0 nl EAVT(EA); #1 nl AVET(AV)");
+}
+
+/* Filters run as soon as their inputs are bound; sub-conjunctions are
+ * planned with the outer variables they take as known. */
+static void test_filters_and_subs(db *d) {
+    check_plan(d, "?e", "[?e :group 3] [?e :age ?a] [(< ?a 10)]",
+               "#0 nl AVET(AV); #1 nl EAVT(EA); #2");
+    check_plan(d, "?e", "[?e :group 3] (not [?e :age 5])",
+               "#0 nl AVET(AV); #1 {#0 nl EAVT(EAV)}");
+    check_plan(d, "?e", "[?e :group 3] (or [?e :age 5] [?e :age 6])",
+               "#0 nl AVET(AV); #1 {#0 nl EAVT(EAV)} {#0 nl EAVT(EAV)}");
+}
+
+/* A constant the store has never seen selects nothing: it goes first. */
+static void test_unknown_constants(db *d) {
+    check_plan(d, "?n", "[?e :name ?n] [?e :nickname \"x\"]", "#1 nl AVET(AV); #0 nl EAVT(EA)");
+    check_plan(d, "?a", "[?e :age ?a] [:nobody :name ?n] [?e :name ?n]",
+               "#1 nl EAVT(EA); #2 nl AVET(AV); #0 nl EAVT(EA)");
+}
+
+int main(void) {
+    db *d = envelope();
+    test_single_patterns(d);
+    test_order_by_selectivity(d);
+    test_hash_joins(d);
+    test_filters_and_subs(d);
+    test_unknown_constants(d);
+    db_close(d);
+    return CHECK_DONE();
+}
