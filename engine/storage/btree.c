@@ -238,6 +238,7 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
     memcpy(target, prefix, len);
     size_t ks = c->codec->key_size;
     c->depth = 0;
+    c->pending = false;
     if (c->root == 0)
         return 0;
     uint32_t pgno = c->root;
@@ -248,11 +249,14 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
         uint8_t *page = level(c, l);
         if (node_kind(page) == NODE_LEAF) {
             leaf_pos pos;
-            if (leaf_seek(page, c->codec, target, &pos, c->keys[c->cur], c->anchor) != 0)
+            int found = leaf_seek(page, c->codec, target, &pos, c->keys[c->cur], c->anchor);
+            if (found < 0)
                 return corrupt(e, pgno);
+            c->pending = found == 1;
             c->leaf = pgno;
             c->off = pos.off;
             c->restart = pos.restart;
+            c->limit = pos.limit;
             return 0;
         }
         c->idx[l] = (uint16_t)child_index(page, ks, target);
@@ -284,6 +288,7 @@ static int next_leaf(btree_cursor *c, err *e) {
             leaf_pos start = leaf_begin();
             c->off = start.off;
             c->restart = start.restart;
+            c->limit = start.limit;
             c->leaf = pgno;
             return 1;
         }
@@ -291,11 +296,16 @@ static int next_leaf(btree_cursor *c, err *e) {
 }
 
 int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
+    if (c->pending) {
+        c->pending = false;
+        *key = c->keys[c->cur];
+        return 1;
+    }
     for (;;) {
         if (c->depth == 0)
             return 0;
         int l = c->depth - 1;
-        leaf_pos pos = {c->off, c->restart};
+        leaf_pos pos = {c->off, c->restart, c->limit};
         int rc = leaf_next(level(c, l), c->codec, &pos, c->keys[c->cur], c->anchor,
                            c->keys[!c->cur]);
         if (rc < 0)
@@ -303,6 +313,7 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
         if (rc == 1) {
             c->off = pos.off;
             c->restart = pos.restart;
+            c->limit = pos.limit;
             c->cur = !c->cur;
             *key = c->keys[c->cur];
             return 1;

@@ -92,7 +92,9 @@ typedef struct btree_cursor {
     uint32_t leaf;                 /* the leaf's page number */
     size_t off;                    /* leaf: offset of the next entry */
     size_t restart;                /* leaf: the next restart point not passed */
+    size_t limit;                  /* leaf: the end of the current block */
     int cur;                       /* keys[cur]: the key before `off` */
+    bool pending;                  /* keys[cur] is the next key (a seek found it) */
     uint8_t keys[2][BTREE_MAX_KEY];
     uint8_t anchor[BTREE_MAX_KEY]; /* the leaf's first key */
     uint8_t *pages; /* BTREE_MAX_DEPTH page copies */

@@ -126,47 +126,51 @@ static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *
 }
 
 leaf_pos leaf_begin(void) {
-    return (leaf_pos){LEAF_HEADER, 0};
+    return (leaf_pos){LEAF_HEADER, 0, LEAF_HEADER};
 }
 
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *prev, uint8_t *anchor) {
+              uint8_t *key, uint8_t *anchor) {
     size_t b;
     if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, false, &b) != 0)
         return -1;
     uint8_t keys[2][BTREE_MAX_KEY];
     int cur = 0;
-    bool have_prev = false;
+    const uint8_t *base = restart_base(b, anchor);
     size_t off = restart_at(page, b), limit = block_end(page, b);
     while (off < limit) {
-        const uint8_t *base = have_prev ? keys[!cur] : restart_base(b, anchor);
         size_t next = decode_at(c, page, off, limit, base, keys[cur]);
         if (!next)
             return -1;
         if (memcmp(keys[cur], target, c->key_size) >= 0) {
-            *pos = (leaf_pos){off, have_prev ? b + 1 : b};
-            if (have_prev)
-                memcpy(prev, keys[!cur], c->key_size);
-            return 0;
+            memcpy(key, keys[cur], c->key_size);
+            *pos = (leaf_pos){next, b + 1, limit};
+            return 1;
         }
-        have_prev = true;
+        base = keys[cur];
         cur = !cur;
         off = next;
     }
-    *pos = (leaf_pos){limit, b + 1};
-    return 0;
+    /* Every key of block b is below target: the next block's first key is
+     * above it (find_block), so it is the answer. */
+    *pos = (leaf_pos){limit, b + 1, limit};
+    return leaf_next(page, c, pos, NULL, anchor, key);
 }
 
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
               const uint8_t *anchor, uint8_t *key) {
-    size_t r = restarts(page), end = leaf_end(page);
-    if (pos->off >= end)
-        return 0;
     const uint8_t *base = prev;
-    if (pos->restart < r && pos->off == restart_at(page, pos->restart))
-        base = restart_base(pos->restart++, anchor);
-    size_t limit = pos->restart < r ? restart_at(page, pos->restart) : end;
-    size_t next = decode_at(c, page, pos->off, limit, base, key);
+    if (pos->off >= pos->limit) { /* the end of a block: the next starts here */
+        size_t b = pos->restart;
+        if (b >= restarts(page))
+            return pos->off >= leaf_end(page) ? 0 : -1;
+        if (restart_at(page, b) != pos->off)
+            return -1;
+        base = restart_base(b, anchor);
+        pos->restart = b + 1;
+        pos->limit = block_end(page, b);
+    }
+    size_t next = decode_at(c, page, pos->off, pos->limit, base, key);
     if (!next)
         return -1;
     pos->off = next;

@@ -40,19 +40,21 @@ int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
 int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
                 const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e);
 
-/* Reading: a position is the offset of the next entry and the index of
- * the next restart point not passed; decoding also needs the key before
- * the entry (unused at a restart) and the anchor. */
+/* Reading: a position is the offset of the next entry, the index of the
+ * next restart point not passed and the end of the current block (so that
+ * stepping through a block reads nothing else of the page); decoding also
+ * needs the key before the entry (unused at a restart) and the anchor. */
 typedef struct leaf_pos {
-    size_t off, restart;
+    size_t off, restart, limit;
 } leaf_pos;
 
 /* The position of the first entry. */
 leaf_pos leaf_begin(void);
-/* Positions before the first key >= target (possibly the end), giving the
- * key before it and the anchor: 0, or -1 when an entry does not decode. */
+/* The first key >= target: 1 with it in key and *pos just past it, 0
+ * when the leaf has none (*pos at its end), -1 when an entry does not
+ * decode. Also gives the anchor. */
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *prev, uint8_t *anchor);
+              uint8_t *key, uint8_t *anchor);
 /* Decodes the entry at *pos into key: 1, 0 at the end of the leaf, -1
  * when it does not decode. */
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,

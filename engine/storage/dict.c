@@ -10,9 +10,11 @@
 #define BIG_FLAG (UINT64_C(1) << 47)
 
 /* DICT leaf entries: varints of the zigzag differences of the hash and of
- * the location from the previous key's (from 0 at a restart). The tree is
- * only ever searched for one hash, never scanned, so its blocks are
- * short; the hash alone (the lead) decides a search. */
+ * the location from the base key's (from 0 for the leaf's first entry).
+ * The tree is only ever searched for one hash, never scanned, so its
+ * blocks are short; the hash alone (the lead) decides a search. (24-byte
+ * blocks saved 0.2% of a point query's instructions over varied keys for
+ * +0.5 B/fact at 1M; 16-byte ones cost 1.2 B/fact.) */
 #define DICT_BLOCK_BYTES 32
 
 static uint64_t key_hash(const uint8_t *k) {

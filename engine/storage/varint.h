@@ -26,7 +26,17 @@ static inline size_t varint_get(const uint8_t *p, size_t avail, uint64_t *v) {
         return 1;
     }
     uint64_t x = 0;
-    for (size_t n = 0; n < avail && n < VARINT_MAX; n++) {
+    if (avail >= VARINT_MAX) { /* the usual case inside a page: no bound to check */
+        for (size_t n = 0; n < VARINT_MAX; n++) {
+            x |= (uint64_t)(p[n] & 0x7f) << (7 * n);
+            if (!(p[n] & 0x80)) {
+                *v = x;
+                return n + 1;
+            }
+        }
+        return 0;
+    }
+    for (size_t n = 0; n < avail; n++) {
         x |= (uint64_t)(p[n] & 0x7f) << (7 * n);
         if (!(p[n] & 0x80)) {
             *v = x;

@@ -1,7 +1,8 @@
 /* B+tree unit tests against a reference model (a sorted array): random
  * inserts at many sizes (so leaves and branches split at every level),
- * full scans, prefix seeks, duplicates, and copy-on-write: a root saved
- * before a checkpoint still reads its old contents after more inserts.
+ * full scans, prefix seeks, one cursor seeking again and again, duplicates,
+ * and copy-on-write: a root saved before a checkpoint still reads its old
+ * contents after more inserts.
  * The fact-key codec: round trips, truncated entries, and trees of fact
  * keys in every order (entries of varying sizes, so leaf blocks split and
  * edits shrink as well as grow). A leaf whose restart array cannot be
@@ -173,6 +174,45 @@ static void test_sequential_inserts_fill_pages(void) {
     pager_close(pg);
 }
 
+/* One cursor seeks again and again, reading 0 to 3 keys after each seek
+ * (a seek decodes the key it finds; the next btree_next hands it over
+ * once): every key read is the model's. Keys are 8-byte numbers with gaps,
+ * so targets fall between keys, at block and leaf boundaries and past the
+ * end. */
+static void test_reseeking_one_cursor(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0;
+    enum { N = 5000 };
+    for (uint64_t i = 0; i < N; i++) {
+        uint8_t k[8];
+        format_put_be(k, 3 * i + 1, 8);
+        CHECK(btree_insert(pg, &root, &prefix8, k, NULL, &e) == 0);
+    }
+    btree_cursor c;
+    CHECK(btree_cursor_init(&c, pg, root, &prefix8, &e) == 0);
+    for (int probe = 0; probe < 3000; probe++) {
+        uint64_t target = rng() % (3 * N + 3);
+        uint8_t t[8];
+        format_put_be(t, target, 8);
+        CHECK(btree_seek(&c, t, 8, &e) == 0);
+        uint64_t want = target <= 1 ? 1 : 3 * ((target - 2) / 3 + 1) + 1;
+        for (int r = 0; r < probe % 4; r++, want += 3) {
+            const uint8_t *k;
+            int rc = btree_next(&c, &k, &e);
+            CHECK(rc == (want < 3 * N ? 1 : 0));
+            if (rc != 1)
+                break;
+            CHECK(format_get_be(k, 8) == want);
+        }
+    }
+    btree_cursor_free(&c);
+    pager_close(pg);
+    err_clear(&e);
+}
+
 static void test_copy_on_write_keeps_the_committed_tree(void) {
     char dir[] = "/tmp/mg_btree_XXXXXX";
     if (!mkdtemp(dir))
@@ -327,6 +367,7 @@ int main(void) {
     test_random_inserts_match_the_model(8);
     test_random_inserts_match_the_model(62);
     test_sequential_inserts_fill_pages();
+    test_reseeking_one_cursor();
     test_copy_on_write_keeps_the_committed_tree();
     test_fact_codec_round_trips();
     test_fact_trees_match_the_model();
