@@ -122,8 +122,12 @@ static uint64_t mix(uint64_t h) {
     return h ^ (h >> 33);
 }
 
+uint64_t hj_key_attr_hash(const value *attr) {
+    return value_hash_identity(attr);
+}
+
 static uint64_t key_hash(const hj_key *k) {
-    uint64_t h = value_hash_identity(k->attr) ^ (uint64_t)(k->key_pos + 2);
+    uint64_t h = k->attr_hash ^ (uint64_t)(k->key_pos + 2);
     if (k->entity) {
         uint64_t a, b;
         memcpy(&a, k->entity->bytes, 8);

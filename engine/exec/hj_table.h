@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/error.h"
 #include "base/htab.h"
@@ -58,7 +59,12 @@ typedef struct hj_key {
     const value *attr;
     const uuid128 *entity;
     int key_pos;
+    uint64_t attr_hash; /* hj_key_attr_hash(attr) */
 } hj_key;
+
+/* The attribute's share of a key's hash: an operator that looks up many
+ * entities under one attribute computes it once. */
+uint64_t hj_key_attr_hash(const value *attr);
 
 typedef struct hj_cached hj_cached;
 

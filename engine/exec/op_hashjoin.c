@@ -58,7 +58,8 @@ bool op_hashjoin_kept(const where_ctx *x, const plan_item *it) {
 static int hj_build(op_hashjoin *h, err *e) {
     const plan_item *it = &h->f->p->items[h->item];
     bool keep = op_hashjoin_kept(h->x, it);
-    hj_key key = {&it->pc.pattern->a.constant, NULL, h->key_pos};
+    hj_key key = {&it->pc.pattern->a.constant, NULL, h->key_pos,
+                  hj_key_attr_hash(&it->pc.pattern->a.constant)};
     if (keep && (h->t = hj_cache_find(h->x->tables, &key)))
         return 0;
     hj_table_free(&h->own);
