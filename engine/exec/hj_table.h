@@ -53,13 +53,17 @@ int hj_table_index(hj_table *t, err *e);
 size_t hj_table_first(const hj_table *t, const value *key);
 
 /* Kept tables, by what they read: every record of a stored attribute (a
- * Keyword), or only those of one entity under it (`entity` non-NULL);
- * and the position they hash. */
+ * Keyword), or only those of one entity under it (`entity` non-NULL), or
+ * every fact an invocation of a derived relation reads (`derived`); and
+ * the position they hash. A derived relation grows between rounds: its
+ * table is read again when `version` (the relation's window) changed. */
 typedef struct hj_key {
     const value *attr;
     const uuid128 *entity;
     int key_pos;
     uint64_t attr_hash; /* hj_key_attr_hash(attr) */
+    bool derived;
+    uint64_t version;
 } hj_key;
 
 /* The attribute's share of a key's hash: an operator that looks up many
@@ -95,7 +99,9 @@ const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
  * address; NULL: not kept, `t` is the caller's. */
 const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t);
 /* The kept table of `k` (pattern `it` read with `known`, which must not
- * narrow more than `k` says), reading it now if it was not read yet; NULL
+ * narrow more than `k` says), reading it now if it was not read yet or
+ * its version changed (the previous table is freed: no operator may
+ * still borrow it); NULL
  * when it is not kept: it would pass the budget or the meter's limit, or
  * it is one entity's and HJ_CACHE_ENTITY_TABLES are kept (the key is then
  * remembered, so it is not read again). Returns 0 or a storage error,

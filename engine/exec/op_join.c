@@ -48,7 +48,8 @@ static const hj_table *kept_records(op_join *j, const value *known[3], err *e, i
     *rc = 0;
     if (!known[0] || !j->keep || !value_as_entity(known[0], &u))
         return NULL;
-    hj_key key = {&it->pc.pattern->a.constant, &u, -1, j->attr_hash};
+    hj_key key = {.attr = &it->pc.pattern->a.constant, .entity = &u, .key_pos = -1,
+                  .attr_hash = j->attr_hash};
     const value *entity_only[3] = {known[0], known[1], NULL};
     *rc = hj_cache_load(j->x->tables, j->x, it, &key, entity_only, &t, e);
     return t && (!known[2] || t->count <= KEPT_WALK_MAX) ? t : NULL;
