@@ -5,7 +5,8 @@
  * Rule evaluation reads the same stored pattern in every semi-naive round;
  * an hj_cache keeps such tables for the whole evaluation (where_ctx.tables,
  * exec/rule_eval.c), so the stored records a body joins are read once per
- * evaluation instead of once per round. */
+ * evaluation instead of once per round; a derived relation's table is
+ * kept until the relation grows. */
 #ifndef MG_EXEC_HJ_TABLE_H
 #define MG_EXEC_HJ_TABLE_H
 

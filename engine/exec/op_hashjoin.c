@@ -9,7 +9,9 @@
  * Ref (stored keywords naming it match too), and in semi-naive delta
  * rounds, where the value seek of a keyword would scan the attribute once
  * per delta row. During rule evaluation the table of a pattern that reads
- * stored records only is kept across rounds (where_ctx.tables). */
+ * stored records only is kept across rounds (where_ctx.tables), and that
+ * of an invocation reading a whole derived relation while the relation
+ * does not grow. */
 #include <stdlib.h>
 
 #include "exec/derived.h"
