@@ -95,6 +95,8 @@ struct hj_cached {
     bool has_entity;
     uuid128 entity;
     bool refused; /* remembered as not kept: `t` is empty */
+    bool derived;
+    uint64_t version;
     hj_table t;
 };
 
@@ -122,8 +124,12 @@ static uint64_t mix(uint64_t h) {
     return h ^ (h >> 33);
 }
 
+uint64_t hj_key_attr_hash(const value *attr) {
+    return value_hash_identity(attr);
+}
+
 static uint64_t key_hash(const hj_key *k) {
-    uint64_t h = value_hash_identity(k->attr) ^ (uint64_t)(k->key_pos + 2);
+    uint64_t h = k->attr_hash ^ (uint64_t)(k->key_pos + 2);
     if (k->entity) {
         uint64_t a, b;
         memcpy(&a, k->entity->bytes, 8);
@@ -141,7 +147,8 @@ typedef struct key_probe {
 static bool same_key(const void *ctx, uint32_t id) {
     const key_probe *p = ctx;
     const hj_cached *it = p->c->items[id];
-    return it->t.key_pos == p->k->key_pos && it->has_entity == (p->k->entity != NULL) &&
+    return it->t.key_pos == p->k->key_pos && it->derived == p->k->derived &&
+           it->has_entity == (p->k->entity != NULL) &&
            (!it->has_entity || uuid_equal(&it->entity, p->k->entity)) &&
            value_identical(&it->attr, p->k->attr);
 }
@@ -172,7 +179,8 @@ static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused) {
         free(it);
         return NULL;
     }
-    *it = (hj_cached){.attr = *k->attr, .has_entity = k->entity != NULL, .refused = refused, .t = *t};
+    *it = (hj_cached){.attr = *k->attr, .has_entity = k->entity != NULL, .refused = refused,
+                      .derived = k->derived, .version = k->version, .t = *t};
     if (k->entity)
         it->entity = *k->entity;
     c->entity_tables += k->entity != NULL;
@@ -215,9 +223,27 @@ static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan
     return hj_table_index(t, e) == 0 ? 1 : e->code;
 }
 
+/* Reads `item` again for version k->version, in place. */
+static int reread(hj_cache *c, hj_cached *item, where_ctx *x, const plan_item *it,
+                  const hj_key *k, const value *known[3], const hj_table **out, err *e) {
+    c->kept_bytes -= item->t.charged;
+    hj_table_free(&item->t);
+    item->version = k->version;
+    int rc = read_within_budget(c, &item->t, x, it, known, e);
+    item->refused = rc != 1;
+    if (rc == 1)
+        c->kept_bytes += item->t.charged;
+    else
+        hj_table_free(&item->t);
+    *out = rc == 1 ? &item->t : NULL;
+    return rc > 1 ? rc : 0;
+}
+
 int hj_cache_load(hj_cache *c, where_ctx *x, const plan_item *it, const hj_key *k,
                   const value *known[3], const hj_table **out, err *e) {
-    const hj_cached *found = lookup(c, k);
+    hj_cached *found = lookup(c, k);
+    if (found && found->version != k->version)
+        return reread(c, found, x, it, k, known, out, e);
     *out = found && !found->refused ? &found->t : NULL;
     if (found || (k->entity && c->entity_tables >= HJ_CACHE_ENTITY_TABLES))
         return 0;

@@ -5,12 +5,14 @@
  * Rule evaluation reads the same stored pattern in every semi-naive round;
  * an hj_cache keeps such tables for the whole evaluation (where_ctx.tables,
  * exec/rule_eval.c), so the stored records a body joins are read once per
- * evaluation instead of once per round. */
+ * evaluation instead of once per round; a derived relation's table is
+ * kept until the relation grows. */
 #ifndef MG_EXEC_HJ_TABLE_H
 #define MG_EXEC_HJ_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/error.h"
 #include "base/htab.h"
@@ -52,13 +54,22 @@ int hj_table_index(hj_table *t, err *e);
 size_t hj_table_first(const hj_table *t, const value *key);
 
 /* Kept tables, by what they read: every record of a stored attribute (a
- * Keyword), or only those of one entity under it (`entity` non-NULL);
- * and the position they hash. */
+ * Keyword), or only those of one entity under it (`entity` non-NULL), or
+ * every fact an invocation of a derived relation reads (`derived`); and
+ * the position they hash. A derived relation grows between rounds: its
+ * table is read again when `version` (the relation's window) changed. */
 typedef struct hj_key {
     const value *attr;
     const uuid128 *entity;
     int key_pos;
+    uint64_t attr_hash; /* hj_key_attr_hash(attr) */
+    bool derived;
+    uint64_t version;
 } hj_key;
+
+/* The attribute's share of a key's hash: an operator that looks up many
+ * entities under one attribute computes it once. */
+uint64_t hj_key_attr_hash(const value *attr);
 
 typedef struct hj_cached hj_cached;
 
@@ -89,7 +100,9 @@ const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
  * address; NULL: not kept, `t` is the caller's. */
 const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t);
 /* The kept table of `k` (pattern `it` read with `known`, which must not
- * narrow more than `k` says), reading it now if it was not read yet; NULL
+ * narrow more than `k` says), reading it now if it was not read yet or
+ * its version changed (the previous table is freed: no operator may
+ * still borrow it); NULL
  * when it is not kept: it would pass the budget or the meter's limit, or
  * it is one entity's and HJ_CACHE_ENTITY_TABLES are kept (the key is then
  * remembered, so it is not read again). Returns 0 or a storage error,

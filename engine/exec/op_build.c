@@ -23,7 +23,7 @@ static int kept_scan(where_ctx *x, const plan_item *it, size_t step, err *e) {
     if (step != 1 || it->access.known[0] || it->access.known[2] || !op_hashjoin_kept(x, it))
         return 0;
     const value *known[3] = {NULL, &it->pc.pattern->a.constant, NULL};
-    hj_key key = {known[1], NULL, -1};
+    hj_key key = {.attr = known[1], .key_pos = -1, .attr_hash = hj_key_attr_hash(known[1])};
     const hj_table *t = NULL;
     int rc = hj_cache_load(x->tables, x, it, &key, known, &t, e);
     return rc != 0 ? rc : t != NULL;

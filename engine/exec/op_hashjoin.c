@@ -9,7 +9,9 @@
  * Ref (stored keywords naming it match too), and in semi-naive delta
  * rounds, where the value seek of a keyword would scan the attribute once
  * per delta row. During rule evaluation the table of a pattern that reads
- * stored records only is kept across rounds (where_ctx.tables). */
+ * stored records only is kept across rounds (where_ctx.tables), and that
+ * of an invocation reading a whole derived relation while the relation
+ * does not grow. */
 #include <stdlib.h>
 
 #include "exec/derived.h"
@@ -53,12 +55,39 @@ bool op_hashjoin_kept(const where_ctx *x, const plan_item *it) {
            (!x->derived || derived_find(x->derived, &p->a.constant, false) < 0);
 }
 
+/* An invocation reads the same facts in every round until its relation
+ * grows (never during a round: the round reads a fixed window of it),
+ * unless it reads the round's delta. 1 with the relation's window as
+ * `version`, else 0. */
+static bool derived_window(const where_ctx *x, const plan_item *it, uint64_t *version) {
+    const ast_pattern *p = it->pc.pattern;
+    if (!x->tables || !x->derived || it->kind != PK_INVOKE || it->clause == x->delta_clause ||
+        p->a.kind != TERM_CONST || p->a.constant.type != VT_KEYWORD || !any_value(&p->e) ||
+        !any_value(&p->v))
+        return false;
+    long r = derived_find(x->derived, &p->a.constant, true);
+    if (r < 0)
+        return false;
+    relation_view w = derived_view(x->derived, (size_t)r);
+    *version = (uint64_t)w.lo << 32 | w.hi;
+    return true;
+}
+
 /* A kept table when there is one; else the pattern is read for this
  * operator, and kept if it may be. */
 static int hj_build(op_hashjoin *h, err *e) {
     const plan_item *it = &h->f->p->items[h->item];
+    const value *attr = &it->pc.pattern->a.constant;
+    hj_key dkey = {.attr = attr, .key_pos = h->key_pos, .derived = true};
+    if (derived_window(h->x, it, &dkey.version)) {
+        const value *known[3] = {NULL, attr, NULL};
+        dkey.attr_hash = hj_key_attr_hash(attr);
+        int rc = hj_cache_load(h->x->tables, h->x, it, &dkey, known, &h->t, e);
+        if (rc != 0 || h->t)
+            return rc;
+    }
     bool keep = op_hashjoin_kept(h->x, it);
-    hj_key key = {&it->pc.pattern->a.constant, NULL, h->key_pos};
+    hj_key key = {.attr = attr, .key_pos = h->key_pos, .attr_hash = hj_key_attr_hash(attr)};
     if (keep && (h->t = hj_cache_find(h->x->tables, &key)))
         return 0;
     hj_table_free(&h->own);

@@ -20,6 +20,8 @@ typedef struct op_join {
     size_t item, step;
     op *child;
     pattern_scan ps;
+    bool keep;            /* op_hashjoin_kept: fixed while the operator lives */
+    uint64_t attr_hash;   /* of the kept records' key (when keep) */
     const hj_table *kept; /* the row's records come from here instead of ps */
     size_t cursor;
     bool scanning;
@@ -44,9 +46,10 @@ static const hj_table *kept_records(op_join *j, const value *known[3], err *e, i
     uuid128 u;
     const hj_table *t = NULL;
     *rc = 0;
-    if (!known[0] || !op_hashjoin_kept(j->x, it) || !value_as_entity(known[0], &u))
+    if (!known[0] || !j->keep || !value_as_entity(known[0], &u))
         return NULL;
-    hj_key key = {&it->pc.pattern->a.constant, &u, -1};
+    hj_key key = {.attr = &it->pc.pattern->a.constant, .entity = &u, .key_pos = -1,
+                  .attr_hash = j->attr_hash};
     const value *entity_only[3] = {known[0], known[1], NULL};
     *rc = hj_cache_load(j->x->tables, j->x, it, &key, entity_only, &t, e);
     return t && (!known[2] || t->count <= KEPT_WALK_MAX) ? t : NULL;
@@ -123,6 +126,9 @@ op *op_join_new(where_ctx *x, frame *f, size_t item, op *child) {
     if (!j)
         return NULL;
     *j = (op_join){.base = {&join_vt}, .x = x, .f = f, .item = item,
-                   .step = f->p->step_of[item], .child = child};
+                   .step = f->p->step_of[item], .child = child,
+                   .keep = op_hashjoin_kept(x, &f->p->items[item])};
+    if (j->keep)
+        j->attr_hash = hj_key_attr_hash(&f->p->items[item].pc.pattern->a.constant);
     return &j->base;
 }

@@ -392,6 +392,26 @@ TEST(kept_records_yield_to_the_memory_limit)
     minigraf_close(db);
 }
 
+TEST(kept_derived_tables_follow_their_relation)
+{
+    /* A body joins the whole of a derived relation (not the round's
+     * delta) through a table kept across rounds; the relation grows every
+     * round, so the table is read again whenever its window changed. */
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :next :b] [:b :next :c] [:c :next :d] [:d :next :e]"
+                        " [:e :next :f] [:c :next :g]])");
+    EXPECT_EXEC(db, "(rule [(tc ?x ?y) [?x :next ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(tc ?x ?y) (tc ?x ?z) (tc ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(rule [(up ?x ?y) [?x :next ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(up ?x ?y) [?x :next ?z] (up ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (tc ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[18]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (tc :b ?y)])",
+                ROWS("[\"?y\"]", "[[\":c\"],[\":d\"],[\":e\"],[\":f\"],[\":g\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (up :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"],[\":e\"],[\":f\"],[\":g\"]]"));
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(negation_across_strata_b6_accessible),
            TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
@@ -415,4 +435,5 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(chain_of_1001_edges_exceeds_the_cap_also_for_a_bound_call),
            TEST_ENTRY(bodies_share_what_they_read_of_a_stored_attribute),
            TEST_ENTRY(kept_entity_records_check_the_bound_value),
-           TEST_ENTRY(kept_records_yield_to_the_memory_limit))
+           TEST_ENTRY(kept_records_yield_to_the_memory_limit),
+           TEST_ENTRY(kept_derived_tables_follow_their_relation))
