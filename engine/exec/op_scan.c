@@ -104,6 +104,7 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
         rc = seek_value(r, known[2], &b, e);
     if (rc != 1)
         return rc;
+    ps->seeked = (b.has_e ? 1u : 0u) | (b.has_a ? 2u : 0u);
     rc = store_scan_open(r, &b, &ps->sc, e);
     return rc == 0 ? 1 : rc;
 }
@@ -150,9 +151,11 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
     return rc == 0 && derived ? 1 : rc;
 }
 
-static bool matches_constants(const plan_item *it, const value vals[3]) {
+/* Positions in `skip` (a bit each) are not checked: a seek by the
+ * constant's stored id already fixed them. */
+static bool matches_constants(const plan_item *it, const value vals[3], unsigned skip) {
     for (int pos = 0; pos < 3; pos++) {
-        if (pos == 1 && it->kind == PK_PSEUDO)
+        if ((pos == 1 && it->kind == PK_PSEUDO) || (skip & (1u << pos)))
             continue;
         if (!match_term(plan_pattern_term(it->pc.pattern, pos), &vals[pos]))
             return false;
@@ -246,7 +249,7 @@ static int derived_next(pattern_scan *ps, value out[3], fact *rec) {
         out[0] = value_ref(r.entity);
         out[1] = d->attrs[cur];
         out[2] = r.v;
-        if (!matches_constants(ps->it, out))
+        if (!matches_constants(ps->it, out, 0))
             continue;
         *rec = (fact){.entity = r.entity, .attribute = out[1], .v = r.v, .asserted = true};
         return 1;
@@ -264,7 +267,7 @@ int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
         match_record_values(&r.f, out);
         if (ps->it->kind == PK_PSEUDO)
             out[2] = pseudo_value(ps->x, ps->it->pseudo, &r.f);
-        if (!matches_constants(ps->it, out))
+        if (!matches_constants(ps->it, out, ps->seeked))
             continue;
         *rec = r.f;
         return 1;

@@ -19,6 +19,7 @@ typedef struct pattern_scan {
     const plan_item *it;
     store_scan *sc;
     bool has_alt;      /* a second seek follows the first (keyword values) */
+    unsigned seeked;   /* bit per position whose stored id the seek fixes */
     store_bound alt;
     bool has_ahead;    /* read ahead: the first record of the next group */
     fact_ids ahead;
