@@ -3,6 +3,7 @@
  * one work row per group. Groups come out in first-seen order (the order is
  * unspecified, 8.12.2). */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/htab.h"
@@ -13,8 +14,21 @@ typedef struct group {
     agg_state **aggs;
 } group;
 
+/* A direct-mapped memo in front of the index, keyed by how the key is
+ * represented (a text by its pointer, not its bytes): a reader hands out
+ * one pointer per stored text, so a repeated stored value skips hashing its
+ * bytes. A hit is still confirmed by key_equal, so a buffer reused for
+ * other text cannot mislead it. */
+#define FRONT_BITS 8
+
+typedef struct front_slot {
+    uint64_t tag;
+    uint32_t id_plus_1; /* 0: empty */
+} front_slot;
+
 typedef struct group_table {
     finish_plan *p;
+    front_slot front[1u << FRONT_BITS];
     htab index;
     size_t index_charged;
     group *groups;
@@ -105,15 +119,48 @@ static int new_group(group_table *t, const value *key, uint64_t h, err *e) {
     return 0;
 }
 
+static uint64_t mix(uint64_t h, uint64_t x) {
+    h = (h ^ x) * 0x9e3779b97f4a7c15u;
+    return h ^ (h >> 29);
+}
+
+/* A hash of the key's representation: cheap, and equal representations
+ * (not only equal values) agree. */
+static uint64_t front_tag(const value *key, size_t n) {
+    uint64_t h = 0;
+    for (size_t i = 0; i < n; i++) {
+        const value *v = &key[i];
+        uint64_t a = 0, b = 0;
+        switch (v->type) {
+        case VT_STRING:
+        case VT_KEYWORD: a = (uint64_t)(uintptr_t)v->as.str.ptr; b = v->as.str.len; break;
+        case VT_INTEGER: a = (uint64_t)v->as.i; break;
+        case VT_FLOAT: memcpy(&a, &v->as.f, sizeof a); break;
+        case VT_BOOLEAN: a = v->as.b; break;
+        case VT_REF: memcpy(&a, v->as.ref.bytes, 8); memcpy(&b, v->as.ref.bytes + 8, 8); break;
+        case VT_LIST: a = (uint64_t)(uintptr_t)v->as.list.items; b = v->as.list.count; break;
+        case VT_NULL: break;
+        }
+        h = mix(mix(mix(h, (uint64_t)v->type), a), b);
+    }
+    return h;
+}
+
 static int find_group(group_table *t, const value *key, group **out, err *e) {
-    uint64_t h = hash_key(key, t->p->group_count);
     t->probe = key;
-    uint32_t id = htab_find(&t->index, h, key_equal, t);
-    if (id == HTAB_NONE) {
-        int rc = new_group(t, key, h, e);
-        if (rc)
-            return rc;
-        id = (uint32_t)(t->count - 1);
+    uint64_t tag = front_tag(key, t->p->group_count);
+    front_slot *slot = &t->front[tag >> (64 - FRONT_BITS)];
+    uint32_t id = slot->id_plus_1 - 1;
+    if (slot->id_plus_1 == 0 || slot->tag != tag || !key_equal(t, id)) {
+        uint64_t h = hash_key(key, t->p->group_count);
+        id = htab_find(&t->index, h, key_equal, t);
+        if (id == HTAB_NONE) {
+            int rc = new_group(t, key, h, e);
+            if (rc)
+                return rc;
+            id = (uint32_t)(t->count - 1);
+        }
+        *slot = (front_slot){tag, id + 1};
     }
     *out = &t->groups[id];
     return 0;
