@@ -14,12 +14,16 @@ typedef struct group {
     agg_state **aggs;
 } group;
 
-/* A direct-mapped memo in front of the index, keyed by how the key is
+/* A two-way set-associative memo in front of the index, keyed by how the key is
  * represented (a text by its pointer, not its bytes): a reader hands out
  * one pointer per stored text, so a repeated stored value skips hashing its
  * bytes. A hit is still confirmed by key_equal, so a buffer reused for
- * other text cannot mislead it. */
-#define FRONT_BITS 8
+ * other text cannot mislead it. It keeps FRONT_PER_GROUP slots per group
+ * (few collisions), up to 2^FRONT_MAX_BITS; past that, misses fall back to
+ * the index. */
+#define FRONT_MIN_BITS 6
+#define FRONT_MAX_BITS 16
+#define FRONT_PER_GROUP 8
 
 typedef struct front_slot {
     uint64_t tag;
@@ -28,7 +32,8 @@ typedef struct front_slot {
 
 typedef struct group_table {
     finish_plan *p;
-    front_slot front[1u << FRONT_BITS];
+    front_slot *front;
+    unsigned front_bits;
     htab index;
     size_t index_charged;
     group *groups;
@@ -146,21 +151,61 @@ static uint64_t front_tag(const value *key, size_t n) {
     return h;
 }
 
+/* A larger, empty memo once the groups outgrow it (the old one is left in
+ * the arena: doubling bounds the waste). */
+static int size_front(group_table *t, err *e) {
+    unsigned bits = t->front_bits ? t->front_bits : FRONT_MIN_BITS;
+    while (bits < FRONT_MAX_BITS && ((size_t)1 << bits) < t->count * FRONT_PER_GROUP)
+        bits++;
+    if (t->front && bits == t->front_bits)
+        return 0;
+    int rc = 0;
+    size_t bytes = ((size_t)1 << bits) * sizeof *t->front;
+    front_slot *front = finish_alloc(t->p, bytes, "aggregate", e, &rc);
+    if (!front)
+        return rc;
+    memset(front, 0, bytes);
+    t->front = front;
+    t->front_bits = bits;
+    return 0;
+}
+
+/* The two slots `tag` may occupy. */
+static front_slot *front_set(const group_table *t, uint64_t tag) {
+    return &t->front[(tag >> (64 - t->front_bits)) & ~(uint64_t)1];
+}
+
+static uint32_t front_find(group_table *t, uint64_t tag) {
+    const front_slot *set = front_set(t, tag);
+    for (int way = 0; way < 2; way++)
+        if (set[way].id_plus_1 && set[way].tag == tag && key_equal(t, set[way].id_plus_1 - 1))
+            return set[way].id_plus_1 - 1;
+    return HTAB_NONE;
+}
+
+/* The newest entry takes way 0, evicting the older of the two. */
+static void front_put(group_table *t, uint64_t tag, uint32_t id) {
+    front_slot *set = front_set(t, tag);
+    set[1] = set[0];
+    set[0] = (front_slot){tag, id + 1};
+}
+
 static int find_group(group_table *t, const value *key, group **out, err *e) {
     t->probe = key;
     uint64_t tag = front_tag(key, t->p->group_count);
-    front_slot *slot = &t->front[tag >> (64 - FRONT_BITS)];
-    uint32_t id = slot->id_plus_1 - 1;
-    if (slot->id_plus_1 == 0 || slot->tag != tag || !key_equal(t, id)) {
+    uint32_t id = front_find(t, tag);
+    if (id == HTAB_NONE) {
         uint64_t h = hash_key(key, t->p->group_count);
         id = htab_find(&t->index, h, key_equal, t);
         if (id == HTAB_NONE) {
             int rc = new_group(t, key, h, e);
+            if (!rc)
+                rc = size_front(t, e);
             if (rc)
                 return rc;
             id = (uint32_t)(t->count - 1);
         }
-        *slot = (front_slot){tag, id + 1};
+        front_put(t, tag, id);
     }
     *out = &t->groups[id];
     return 0;
@@ -268,6 +313,8 @@ int finish_group(finish_plan *p, finish_rows *out, err *e) {
     int rc = 0;
     value *key = finish_alloc(p, (p->group_count + 1) * sizeof *key, "aggregate", e, &rc);
     if (key)
+        rc = size_front(&t, e);
+    if (!rc)
         rc = fill_table(&t, &solutions, key, e);
     if (!rc)
         rc = solutions ? emit_groups(&t, out, e) : emit_empty_input(p, out, e);
