@@ -21,7 +21,7 @@ typedef struct group {
  * other text cannot mislead it. It keeps FRONT_PER_GROUP slots per group
  * (few collisions), up to 2^FRONT_MAX_BITS; past that, misses fall back to
  * the index. */
-#define FRONT_MIN_BITS 6
+#define FRONT_MIN_BITS 4
 #define FRONT_MAX_BITS 16
 #define FRONT_PER_GROUP 8
 
