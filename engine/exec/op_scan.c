@@ -166,9 +166,11 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
 
 /* Checks the positions in `check` (a bit each). */
 static bool matches_constants(const plan_item *it, const value vals[3], unsigned check) {
-    for (int pos = 0; check >> pos; pos++)
-        if ((check & (1u << pos)) && !match_term(plan_pattern_term(it->pc.pattern, pos), &vals[pos]))
+    for (int pos = 0; check >> pos; pos++) {
+        const term *t = plan_pattern_term(it->pc.pattern, pos);
+        if ((check & (1u << pos)) && !match_term(t, &vals[pos]))
             return false;
+    }
     return true;
 }
 

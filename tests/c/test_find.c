@@ -107,7 +107,8 @@ TEST(many_groups_count_each_key_once)
     EXPECT_EXACT(db, "(query [:find ?k (count ?e) :where [?e :k ?k] :order-by [?k]])", want);
     strcpy(want, "{\"variables\":[\"?s\",\"(count ?e)\"],\"results\":[");
     for (int g = 0; g < 150; g++)
-        snprintf(want + strlen(want), sizeof want - strlen(want), "%s[\"g%03d\",2]", g ? "," : "", g);
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s[\"g%03d\",2]", g ? "," : "",
+                 g);
     strcat(want, "]}");
     EXPECT_EXACT(db, "(query [:find ?s (count ?e) :where [?e :s ?s] :order-by [?s]])", want);
     minigraf_close(db);
