@@ -203,16 +203,6 @@ int edn_read(const char *text, size_t len, arena *a, edn **out, err *e) {
     return 0;
 }
 
-bool edn_is_symbol(const edn *d, const char *s) {
-    return d && d->kind == EDN_SYMBOL && d->as.text.len == strlen(s) &&
-           memcmp(d->as.text.ptr, s, d->as.text.len) == 0;
-}
-
-bool edn_is_keyword(const edn *d, const char *s) {
-    return d && d->kind == EDN_KEYWORD && d->as.text.len == strlen(s) &&
-           memcmp(d->as.text.ptr, s, d->as.text.len) == 0;
-}
-
 /* The shortest %g form that reads back as the same double. */
 static void edn_describe_float(double f, char *out, size_t cap) {
     char tmp[40];
