@@ -16,9 +16,9 @@ MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text)
     db_cursor *rows = NULL;
     if (api_check_text(text, "text", &e) == 0 &&
         db_cursor_open(h->engine, text, strlen(text), &rows, &e) == 0) {
-        c = calloc(1, sizeof *c);
+        c = malloc(sizeof *c); /* not calloc: glibc's calloc skips its thread cache */
         if (c && handles_add(c, HANDLE_CURSOR)) {
-            c->rows = rows;
+            *c = (MiniGrafCursor){.rows = rows};
         } else {
             free(c);
             c = NULL;

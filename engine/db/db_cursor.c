@@ -83,9 +83,11 @@ static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e
 }
 
 int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e) {
-    db_cursor *c = calloc(1, sizeof *c);
+    db_cursor *c = malloc(sizeof *c);
     if (!c)
         return err_set(e, ERR(INT, 0), "out of memory");
+    /* malloc and assign, not calloc: glibc's calloc skips its thread cache */
+    *c = (db_cursor){0};
     arena_init(&c->ast);
     if (pthread_mutex_init(&c->mu, NULL) != 0) {
         arena_free(&c->ast);

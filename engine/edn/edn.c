@@ -104,13 +104,18 @@ static int edn_read_uuid(edn_reader *r, edn *out) {
     return 0;
 }
 
+/* Length first: most symbols are none of true/false/nil. */
+static inline bool token_is(const lex_token *tok, const char *s) {
+    return tok->len == strlen(s) && memcmp(tok->text, s, tok->len) == 0;
+}
+
 /* A symbol token: true/false/nil are their own kinds only when the whole
  * symbol is exactly that text. */
 static void edn_from_symbol(const lex_token *tok, edn *out) {
-    if (strcmp(tok->text, "true") == 0 || strcmp(tok->text, "false") == 0) {
+    if (token_is(tok, "true") || token_is(tok, "false")) {
         out->kind = EDN_BOOLEAN;
         out->as.b = tok->text[0] == 't';
-    } else if (strcmp(tok->text, "nil") == 0) {
+    } else if (token_is(tok, "nil")) {
         out->kind = EDN_NIL;
     } else {
         out->kind = EDN_SYMBOL;
@@ -201,16 +206,6 @@ int edn_read(const char *text, size_t len, arena *a, edn **out, err *e) {
                        (unsigned)tok.line, (unsigned)tok.column);
     *out = root;
     return 0;
-}
-
-bool edn_is_symbol(const edn *d, const char *s) {
-    return d && d->kind == EDN_SYMBOL && d->as.text.len == strlen(s) &&
-           memcmp(d->as.text.ptr, s, d->as.text.len) == 0;
-}
-
-bool edn_is_keyword(const edn *d, const char *s) {
-    return d && d->kind == EDN_KEYWORD && d->as.text.len == strlen(s) &&
-           memcmp(d->as.text.ptr, s, d->as.text.len) == 0;
 }
 
 /* The shortest %g form that reads back as the same double. */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "base/error.h"
@@ -51,10 +52,22 @@ struct edn {
  * with `e` set (PRS-001…009, PRS-071…074, and the uncoded lexer errors). */
 int edn_read(const char *text, size_t len, arena *a, edn **out, err *e);
 
+/* Inline so that strlen of a literal `s` folds: the parser tests each
+ * query's keywords against a dozen names. */
+static inline bool edn_is_text(const edn *d, edn_kind kind, const char *s) {
+    return d && d->kind == kind && d->as.text.len == strlen(s) &&
+           memcmp(d->as.text.ptr, s, d->as.text.len) == 0;
+}
+
 /* True when `d` is a symbol whose text is exactly `s`. */
-bool edn_is_symbol(const edn *d, const char *s);
+static inline bool edn_is_symbol(const edn *d, const char *s) {
+    return edn_is_text(d, EDN_SYMBOL, s);
+}
+
 /* True when `d` is a keyword whose text is exactly `s` (with the ':'). */
-bool edn_is_keyword(const edn *d, const char *s);
+static inline bool edn_is_keyword(const edn *d, const char *s) {
+    return edn_is_text(d, EDN_KEYWORD, s);
+}
 
 /* Writes a short description of a datum for messages, e.g. `Integer(10)`,
  * `Symbol(foo)`, `Vector`. */

@@ -32,6 +32,11 @@ static uint32_t lex_column(const lexer *lx, size_t pos) {
 static size_t lex_cp_at(const lexer *lx, size_t pos, uint32_t *cp) {
     if (pos >= lx->len)
         return 0;
+    unsigned char c = (unsigned char)lx->src[pos];
+    if (c < 0x80) { /* most of a query: no call into the decoder */
+        *cp = c;
+        return 1;
+    }
     return utf8_decode(lx->src + pos, lx->len - pos, cp);
 }
 
@@ -78,18 +83,25 @@ static int lex_unexpected(lexer *lx, err *e) {
 
 typedef bool (*lex_name_pred)(uint32_t cp);
 
+/* unicode_is_alnum with the ASCII test inline. */
+static bool lex_is_alnum(uint32_t cp) {
+    if (cp < 0x80)
+        return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9');
+    return unicode_is_alnum(cp);
+}
+
 static bool lex_keyword_char(uint32_t cp) {
-    return unicode_is_alnum(cp) || cp == '/' || cp == '-' || cp == '_' || cp == '?';
+    return lex_is_alnum(cp) || cp == '/' || cp == '-' || cp == '_' || cp == '?';
 }
 
 static bool lex_symbol_char(uint32_t cp) {
-    return unicode_is_alnum(cp) || cp == '?' || cp == '_' || cp == '-' || cp == '/';
+    return lex_is_alnum(cp) || cp == '?' || cp == '_' || cp == '-' || cp == '/';
 }
 
-static bool lex_tag_char(uint32_t cp) { return unicode_is_alnum(cp) || cp == '-'; }
+static bool lex_tag_char(uint32_t cp) { return lex_is_alnum(cp) || cp == '-'; }
 
 static bool lex_slot_char(uint32_t cp) {
-    return unicode_is_alnum(cp) || cp == '_' || cp == '-';
+    return lex_is_alnum(cp) || cp == '_' || cp == '-';
 }
 
 /* Advances from `pos` while `pred` holds; returns the end offset. */

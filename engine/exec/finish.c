@@ -295,11 +295,13 @@ static int cursor_start(finish_cursor *c, err *e) {
 
 int finish_open(const ast_query *q, solution_stream *in, meter *m, finish_cursor **out, err *e) {
     *out = NULL;
-    finish_cursor *c = calloc(1, sizeof *c);
+    finish_cursor *c = malloc(sizeof *c);
     if (!c) {
         in->close(in);
         return err_set(e, ERR(INT, 0), "out of memory");
     }
+    /* malloc and assign, not calloc: glibc's calloc skips its thread cache */
+    *c = (finish_cursor){0};
     c->in_open = true;
     int rc = finish_plan_init(&c->p, q, in, m, e);
     if (!rc)

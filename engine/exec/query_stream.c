@@ -31,9 +31,11 @@ int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t 
     int rc = query_check(q, e);
     if (rc != 0)
         return rc;
-    query_stream *qs = calloc(1, sizeof *qs);
+    query_stream *qs = malloc(sizeof *qs);
     if (!qs)
         return err_set(e, ERR(INT, 0), "out of memory");
+    /* malloc and assign, not calloc: glibc's calloc skips its thread cache */
+    *qs = (query_stream){0};
     meter_init(&qs->m, memory_limit);
     solution_stream *in;
     rc = where_open(s, q, now_ms, &qs->m, rules, &in, e);
