@@ -3,6 +3,7 @@
  * one work row per group. Groups come out in first-seen order (the order is
  * unspecified, 8.12.2). */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/htab.h"
@@ -13,8 +14,26 @@ typedef struct group {
     agg_state **aggs;
 } group;
 
+/* A two-way set-associative memo in front of the index, keyed by how the key is
+ * represented (a text by its pointer, not its bytes): a reader hands out
+ * one pointer per stored text, so a repeated stored value skips hashing its
+ * bytes. A hit is still confirmed by key_equal, so a buffer reused for
+ * other text cannot mislead it. It keeps FRONT_PER_GROUP slots per group
+ * (few collisions), up to 2^FRONT_MAX_BITS; past that, misses fall back to
+ * the index. */
+#define FRONT_MIN_BITS 4
+#define FRONT_MAX_BITS 16
+#define FRONT_PER_GROUP 8
+
+typedef struct front_slot {
+    uint64_t tag;
+    uint32_t id_plus_1; /* 0: empty */
+} front_slot;
+
 typedef struct group_table {
     finish_plan *p;
+    front_slot *front;
+    unsigned front_bits;
     htab index;
     size_t index_charged;
     group *groups;
@@ -105,15 +124,88 @@ static int new_group(group_table *t, const value *key, uint64_t h, err *e) {
     return 0;
 }
 
+static uint64_t mix(uint64_t h, uint64_t x) {
+    h = (h ^ x) * 0x9e3779b97f4a7c15u;
+    return h ^ (h >> 29);
+}
+
+/* A hash of the key's representation: cheap, and equal representations
+ * (not only equal values) agree. */
+static uint64_t front_tag(const value *key, size_t n) {
+    uint64_t h = 0;
+    for (size_t i = 0; i < n; i++) {
+        const value *v = &key[i];
+        uint64_t a = 0, b = 0;
+        switch (v->type) {
+        case VT_STRING:
+        case VT_KEYWORD: a = (uint64_t)(uintptr_t)v->as.str.ptr; b = v->as.str.len; break;
+        case VT_INTEGER: a = (uint64_t)v->as.i; break;
+        case VT_FLOAT: memcpy(&a, &v->as.f, sizeof a); break;
+        case VT_BOOLEAN: a = v->as.b; break;
+        case VT_REF: memcpy(&a, v->as.ref.bytes, 8); memcpy(&b, v->as.ref.bytes + 8, 8); break;
+        case VT_LIST: a = (uint64_t)(uintptr_t)v->as.list.items; b = v->as.list.count; break;
+        case VT_NULL: break;
+        }
+        h = mix(mix(mix(h, (uint64_t)v->type), a), b);
+    }
+    return h;
+}
+
+/* A larger, empty memo once the groups outgrow it (the old one is left in
+ * the arena: doubling bounds the waste). */
+static int size_front(group_table *t, err *e) {
+    unsigned bits = t->front_bits ? t->front_bits : FRONT_MIN_BITS;
+    while (bits < FRONT_MAX_BITS && ((size_t)1 << bits) < t->count * FRONT_PER_GROUP)
+        bits++;
+    if (t->front && bits == t->front_bits)
+        return 0;
+    int rc = 0;
+    size_t bytes = ((size_t)1 << bits) * sizeof *t->front;
+    front_slot *front = finish_alloc(t->p, bytes, "aggregate", e, &rc);
+    if (!front)
+        return rc;
+    memset(front, 0, bytes);
+    t->front = front;
+    t->front_bits = bits;
+    return 0;
+}
+
+/* The two slots `tag` may occupy. */
+static front_slot *front_set(const group_table *t, uint64_t tag) {
+    return &t->front[(tag >> (64 - t->front_bits)) & ~(uint64_t)1];
+}
+
+static uint32_t front_find(group_table *t, uint64_t tag) {
+    const front_slot *set = front_set(t, tag);
+    for (int way = 0; way < 2; way++)
+        if (set[way].id_plus_1 && set[way].tag == tag && key_equal(t, set[way].id_plus_1 - 1))
+            return set[way].id_plus_1 - 1;
+    return HTAB_NONE;
+}
+
+/* The newest entry takes way 0, evicting the older of the two. */
+static void front_put(group_table *t, uint64_t tag, uint32_t id) {
+    front_slot *set = front_set(t, tag);
+    set[1] = set[0];
+    set[0] = (front_slot){tag, id + 1};
+}
+
 static int find_group(group_table *t, const value *key, group **out, err *e) {
-    uint64_t h = hash_key(key, t->p->group_count);
     t->probe = key;
-    uint32_t id = htab_find(&t->index, h, key_equal, t);
+    uint64_t tag = front_tag(key, t->p->group_count);
+    uint32_t id = front_find(t, tag);
     if (id == HTAB_NONE) {
-        int rc = new_group(t, key, h, e);
-        if (rc)
-            return rc;
-        id = (uint32_t)(t->count - 1);
+        uint64_t h = hash_key(key, t->p->group_count);
+        id = htab_find(&t->index, h, key_equal, t);
+        if (id == HTAB_NONE) {
+            int rc = new_group(t, key, h, e);
+            if (!rc)
+                rc = size_front(t, e);
+            if (rc)
+                return rc;
+            id = (uint32_t)(t->count - 1);
+        }
+        front_put(t, tag, id);
     }
     *out = &t->groups[id];
     return 0;
@@ -221,6 +313,8 @@ int finish_group(finish_plan *p, finish_rows *out, err *e) {
     int rc = 0;
     value *key = finish_alloc(p, (p->group_count + 1) * sizeof *key, "aggregate", e, &rc);
     if (key)
+        rc = size_front(&t, e);
+    if (!rc)
         rc = fill_table(&t, &solutions, key, e);
     if (!rc)
         rc = solutions ? emit_groups(&t, out, e) : emit_empty_input(p, out, e);

@@ -104,6 +104,7 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
         rc = seek_value(r, known[2], &b, e);
     if (rc != 1)
         return rc;
+    ps->stored_check = ps->check & ~((b.has_e ? 1u : 0u) | (b.has_a ? 2u : 0u));
     rc = store_scan_open(r, &b, &ps->sc, e);
     return rc == 0 ? 1 : rc;
 }
@@ -135,6 +136,18 @@ static bool derived_open(pattern_scan *ps, const value *known[3]) {
     return ps->rel < ps->rel_end;
 }
 
+/* The positions whose term can refuse a value (match_term): not the
+ * variables and wildcards, nor a pseudo pattern's attribute. */
+static unsigned checked_positions(const plan_item *it) {
+    unsigned check = 0;
+    for (int pos = 0; pos < 3; pos++) {
+        term_kind k = plan_pattern_term(it->pc.pattern, pos)->kind;
+        if (k != TERM_VAR && k != TERM_WILDCARD && !(pos == 1 && it->kind == PK_PSEUDO))
+            check |= 1u << pos;
+    }
+    return check;
+}
+
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
     memset(ps, 0, sizeof *ps);
     ps->x = x;
@@ -142,6 +155,7 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
     for (int pos = 0; pos < 3; pos++)
         if (plan_pattern_term(it->pc.pattern, pos)->kind == TERM_NEVER)
             return 0;
+    ps->check = checked_positions(it);
     ps->delta = x->delta_clause != NULL && it->clause == x->delta_clause;
     bool derived = derived_open(ps, known);
     if (ps->delta)
@@ -150,11 +164,11 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
     return rc == 0 && derived ? 1 : rc;
 }
 
-static bool matches_constants(const plan_item *it, const value vals[3]) {
-    for (int pos = 0; pos < 3; pos++) {
-        if (pos == 1 && it->kind == PK_PSEUDO)
-            continue;
-        if (!match_term(plan_pattern_term(it->pc.pattern, pos), &vals[pos]))
+/* Checks the positions in `check` (a bit each). */
+static bool matches_constants(const plan_item *it, const value vals[3], unsigned check) {
+    for (int pos = 0; check >> pos; pos++) {
+        const term *t = plan_pattern_term(it->pc.pattern, pos);
+        if ((check & (1u << pos)) && !match_term(t, &vals[pos]))
             return false;
     }
     return true;
@@ -246,7 +260,7 @@ static int derived_next(pattern_scan *ps, value out[3], fact *rec) {
         out[0] = value_ref(r.entity);
         out[1] = d->attrs[cur];
         out[2] = r.v;
-        if (!matches_constants(ps->it, out))
+        if (!matches_constants(ps->it, out, ps->check))
             continue;
         *rec = (fact){.entity = r.entity, .attribute = out[1], .v = r.v, .asserted = true};
         return 1;
@@ -264,7 +278,7 @@ int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
         match_record_values(&r.f, out);
         if (ps->it->kind == PK_PSEUDO)
             out[2] = pseudo_value(ps->x, ps->it->pseudo, &r.f);
-        if (!matches_constants(ps->it, out))
+        if (ps->stored_check && !matches_constants(ps->it, out, ps->stored_check))
             continue;
         *rec = r.f;
         return 1;

@@ -19,6 +19,8 @@ typedef struct pattern_scan {
     const plan_item *it;
     store_scan *sc;
     bool has_alt;      /* a second seek follows the first (keyword values) */
+    unsigned check;    /* bit per position a record must be matched on */
+    unsigned stored_check; /* the same less the positions the seek fixed */
     store_bound alt;
     bool has_ahead;    /* read ahead: the first record of the next group */
     fact_ids ahead;

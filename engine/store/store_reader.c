@@ -46,6 +46,7 @@ struct store_reader {
     decoded *memo;
     size_t memo_count, memo_cap;
     htab memo_map;
+    decoded attr;          /* the last attribute decoded (ptr NULL: none) */
     uint8_t *scratch;      /* one page, allocated when first needed */
     uint32_t scratch_pgno; /* the dictionary page it holds, 0: none */
     uint8_t entry[LOOKUP_CACHE_KEY]; /* an entry from the shared cache */
@@ -115,6 +116,7 @@ static void reader_reset(store_reader *r) {
     r->lookup_next = 0;
     arena_free(&r->mem);
     r->memo_count = 0;
+    r->attr.ptr = NULL;
     r->scratch_pgno = 0;
     r->entry_reads = 0;
     if (r->memo_cap > IDLE_MEMO_MAX) {
@@ -399,12 +401,15 @@ int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, er
         out->ids = *ids;
     ids = &out->ids;
     fact *f = &out->f;
-    const decoded *a; /* into r->memo: read before the next resolve grows it */
     int rc = decode_uuid(r, ids->e, &f->entity, e);
-    if (rc == 0)
+    if (rc == 0 && !(r->attr.ptr && r->attr.loc == ids->a)) { /* scans keep one attribute */
+        const decoded *a; /* into r->memo: copied before the next resolve grows it */
         rc = resolve(r, ids->a, DICT_TEXT, &a, e);
+        if (rc == 0)
+            r->attr = *a;
+    }
     if (rc == 0)
-        f->attribute = value_keyword(a->ptr, a->len);
+        f->attribute = value_keyword(r->attr.ptr, r->attr.len);
     if (rc == 0)
         rc = decode_value(r, ids->v, &f->v, e);
     if (rc != 0)

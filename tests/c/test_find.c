@@ -88,6 +88,32 @@ TEST(group_equality_is_o3)
     minigraf_close(db);
 }
 
+/* 150 groups of two, as Integer and as String keys: enough groups that
+ * the grouping memo grows and its slots collide. */
+TEST(many_groups_count_each_key_once)
+{
+    MiniGrafDb *db = open_memory_db();
+    static char tx[300 * 48 + 32], want[150 * 16 + 64];
+    strcpy(tx, "(transact [");
+    for (int i = 0; i < 300; i++)
+        snprintf(tx + strlen(tx), sizeof tx - strlen(tx), "[:e%d :k %d] [:e%d :s \"g%03d\"] ", i,
+                 i % 150, i, i % 150);
+    strcat(tx, "])");
+    EXPECT_TRANSACT(db, tx);
+    strcpy(want, "{\"variables\":[\"?k\",\"(count ?e)\"],\"results\":[");
+    for (int g = 0; g < 150; g++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s[%d,2]", g ? "," : "", g);
+    strcat(want, "]}");
+    EXPECT_EXACT(db, "(query [:find ?k (count ?e) :where [?e :k ?k] :order-by [?k]])", want);
+    strcpy(want, "{\"variables\":[\"?s\",\"(count ?e)\"],\"results\":[");
+    for (int g = 0; g < 150; g++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s[\"g%03d\",2]", g ? "," : "",
+                 g);
+    strcat(want, "]}");
+    EXPECT_EXACT(db, "(query [:find ?s (count ?e) :where [?e :s ?s] :order-by [?s]])", want);
+    minigraf_close(db);
+}
+
 TEST(empty_input_rules_10_4)
 {
     MiniGrafDb *db = open_memory_db();
@@ -314,7 +340,8 @@ TEST(query_memory_limit_option_validation)
 
 CHECK_MAIN(TEST_ENTRY(headers_follow_spec_8_2), TEST_ENTRY(projection_is_a_bag),
            TEST_ENTRY(every_builtin_aggregate_ungrouped), TEST_ENTRY(grouped_aggregates_and_with),
-           TEST_ENTRY(group_equality_is_o3), TEST_ENTRY(empty_input_rules_10_4),
+           TEST_ENTRY(group_equality_is_o3), TEST_ENTRY(many_groups_count_each_key_once),
+           TEST_ENTRY(empty_input_rules_10_4),
            TEST_ENTRY(all_null_min_max_group_is_omitted), TEST_ENTRY(aggregate_type_errors),
            TEST_ENTRY(sum_saturates_and_floats_take_over), TEST_ENTRY(collect_set_is_a_list_value),
            TEST_ENTRY(unknown_functions_fail_before_any_row), TEST_ENTRY(windows_every_function),
