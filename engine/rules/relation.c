@@ -115,7 +115,10 @@ static void idset_place(relation_idset *s, uint64_t hash, uint32_t id) {
     s->count++;
 }
 
-/* Room for one more id at a load of at most a half. */
+/* Room for one more id at a load of at most a half. A set holds the ids
+ * 0 .. count - 1 (ids are handed out in order and never removed), so a
+ * rehash walks the items in order instead of reading them in slot order,
+ * a cache miss each once the relation is large. */
 static bool idset_reserve(const relation *r, relation_idset *s, id_hash_fn hash_of) {
     if ((size_t)(s->count + 1) * 2 <= s->cap)
         return true;
@@ -127,12 +130,11 @@ static bool idset_reserve(const relation *r, relation_idset *s, id_hash_fn hash_
         return false;
     for (uint32_t i = 0; i < cap; i++)
         slots[i] = RELATION_END;
-    relation_idset old = *s;
+    uint32_t count = s->count;
+    free(s->slots);
     *s = (relation_idset){slots, cap, 0};
-    for (uint32_t i = 0; i < old.cap; i++)
-        if (old.slots[i] != RELATION_END)
-            idset_place(s, hash_of(r, old.slots[i]), old.slots[i]);
-    free(old.slots);
+    for (uint32_t id = 0; id < count; id++)
+        idset_place(s, hash_of(r, id), id);
     return true;
 }
 

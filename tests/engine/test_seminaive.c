@@ -622,6 +622,31 @@ static void relation_value_seeks_are_exact_in_every_view(void) {
     relation_free(&rel);
 }
 
+/* Enough pairs to grow the pair set many times; each stays found once. */
+static void relation_pairs_survive_growth(void) {
+    relation rel;
+    relation_init(&rel, NULL);
+    err e = {0};
+    bool added, ok = true;
+    enum { ENTITIES = 64, VALUES = 40 };
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ENTITIES; i++) {
+            char name[16];
+            int len = snprintf(name, sizeof name, ":e%d", i);
+            uuid128 u = uuid_of_keyword(name, (size_t)len);
+            for (int k = 0; k < VALUES; k++) {
+                value v = value_integer(k);
+                ok = ok && relation_add(&rel, &u, &v, &added, &e) == 0 && added == (pass == 0) &&
+                     relation_contains(&rel, &u, &v);
+            }
+            value absent = value_integer(VALUES);
+            ok = ok && !relation_contains(&rel, &u, &absent);
+        }
+    CHECK(ok);
+    CHECK(rel.count == ENTITIES * VALUES);
+    relation_free(&rel);
+}
+
 int main(void) {
     transitive_closure_of_a_chain();
     cyclic_data_terminates();
@@ -639,5 +664,6 @@ int main(void) {
     head_without_arguments_fails_when_evaluated();
     relation_is_an_e3_set_indexed_by_e2_value();
     relation_value_seeks_are_exact_in_every_view();
+    relation_pairs_survive_growth();
     return CHECK_DONE();
 }
