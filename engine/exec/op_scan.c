@@ -29,29 +29,6 @@ void pattern_known(const frame *f, const plan_item *it, size_t step, const value
     }
 }
 
-/* Lookup results: 1 bound, 0 nothing can match, or an error. */
-static int seek_entity(store_reader *r, const value *known, store_bound *b, err *e) {
-    uuid128 id;
-    if (!value_as_entity(known, &id))
-        return 0;
-    int rc = store_reader_entity_id(r, &id, &b->ids.e, e);
-    b->has_e = rc == 1;
-    return rc;
-}
-
-/* A Ref in attribute position can still match a keyword attribute (E4:
- * the Ref names the keyword's UUID), so a Ref scans; other non-keyword
- * values match no attribute at all. */
-static int seek_attribute(store_reader *r, const value *known, store_bound *b, err *e) {
-    if (known->type == VT_REF)
-        return 1;
-    if (known->type != VT_KEYWORD)
-        return 0;
-    int rc = store_reader_text_id(r, known->as.str.ptr, known->as.str.len, &b->ids.a, e);
-    b->has_a = rc == 1;
-    return rc;
-}
-
 /* Only types whose matching is exact (E1 = E2 = E3, spec 6.4) seek by
  * value: keywords and refs also match each other, floats within epsilon. */
 static int seek_value(store_reader *r, const value *known, store_bound *b, err *e) {
@@ -95,9 +72,9 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
     bool pseudo = ps->it->kind == PK_PSEUDO; /* only the entity narrows a pseudo scan */
     /* The attribute first: usually a constant the reader has just looked
      * up, and a rule invocation's has no stored fact at all. */
-    int rc = known[1] && !pseudo ? seek_attribute(r, known[1], &b, e) : 1;
+    int rc = known[1] && !pseudo ? store_bound_attribute(r, known[1], &b, e) : 1;
     if (rc == 1 && known[0])
-        rc = seek_entity(r, known[0], &b, e);
+        rc = store_bound_entity(r, known[0], &b, e);
     if (rc == 1 && known[2] && !pseudo && known[2]->type == VT_KEYWORD && b.has_a)
         rc = seek_keyword_value(ps, r, known[2], &b, e);
     else if (rc == 1 && known[2] && !pseudo)

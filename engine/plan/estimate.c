@@ -5,28 +5,6 @@
 
 #include <string.h>
 
-/* Lookup results, as in op_scan.c: 1 bound or no narrowing, 0 nothing
- * can match, otherwise an error. */
-static int entity_bound(store_reader *r, const value *v, store_bound *b, err *e) {
-    uuid128 id;
-    if (!value_as_entity(v, &id))
-        return 0;
-    int rc = store_reader_entity_id(r, &id, &b->ids.e, e);
-    b->has_e = rc == 1;
-    return rc;
-}
-
-/* A Ref attribute may name a keyword attribute (E4): it narrows nothing. */
-static int attribute_bound(store_reader *r, const value *v, store_bound *b, err *e) {
-    if (v->type == VT_REF)
-        return 1;
-    if (v->type != VT_KEYWORD)
-        return 0;
-    int rc = store_reader_text_id(r, v->as.str.ptr, v->as.str.len, &b->ids.a, e);
-    b->has_a = rc == 1;
-    return rc;
-}
-
 /* A keyword value with the attribute fixed is two ranges, the keyword's
  * and the ref of its entity (E4); `alt` gets the second. Other values seek
  * only when matching them is exact (strings, integers, booleans). */
@@ -62,9 +40,9 @@ static int constant_bounds(store_reader *r, const plan_item *it, store_bound *b,
     memset(alt, 0, sizeof *alt);
     if (p->e.kind == TERM_NEVER || p->a.kind == TERM_NEVER || p->v.kind == TERM_NEVER)
         return 0;
-    int rc = p->e.kind == TERM_CONST ? entity_bound(r, &p->e.constant, b, e) : 1;
+    int rc = p->e.kind == TERM_CONST ? store_bound_entity(r, &p->e.constant, b, e) : 1;
     if (rc == 1 && p->a.kind == TERM_CONST && !pseudo)
-        rc = attribute_bound(r, &p->a.constant, b, e);
+        rc = store_bound_attribute(r, &p->a.constant, b, e);
     if (rc == 1 && p->v.kind == TERM_CONST && !pseudo)
         rc = value_bound(r, &p->v.constant, b, alt, e);
     return rc;

@@ -102,6 +102,14 @@ typedef struct store_bound {
     fact_ids ids; /* e, a, v of the bound positions */
 } store_bound;
 
+/* Binding a pattern's entity or attribute term to its stored id, as every
+ * seek and estimate does it. Both return 1 when `b` is narrowed (or, for
+ * an attribute given as a Ref, when nothing can narrow it: a Ref can name
+ * a keyword attribute, E4), 0 when nothing stored can match, otherwise an
+ * error code with `e` set. */
+int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e);
+int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *e);
+
 typedef struct store_rec {
     fact f;       /* strings and the entity live as long as the reader */
     fact_ids ids; /* the stored identifiers */

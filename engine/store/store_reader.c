@@ -577,3 +577,22 @@ int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *ou
     *out = n;
     return 0;
 }
+
+int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) {
+    uuid128 id;
+    if (!value_as_entity(v, &id))
+        return 0;
+    int rc = store_reader_entity_id(r, &id, &b->ids.e, e);
+    b->has_e = rc == 1;
+    return rc;
+}
+
+int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *e) {
+    if (v->type == VT_REF)
+        return 1;
+    if (v->type != VT_KEYWORD)
+        return 0;
+    int rc = store_reader_text_id(r, v->as.str.ptr, v->as.str.len, &b->ids.a, e);
+    b->has_a = rc == 1;
+    return rc;
+}
