@@ -44,18 +44,19 @@ static int run_child(const char *path, const char *query, long limit_mib) {
         return 1;
     }
     double t0 = bench_now_s();
-    long rows = 0;
-    int code = 0;
+    int code;
+    char message[512] = "";
     MiniGrafCursor *c = minigraf_query(db, query);
     if (!c) {
         code = minigraf_last_error_code(db);
+        snprintf(message, sizeof message, "%s", minigraf_last_error(db));
     } else {
         char *batch;
-        while ((batch = minigraf_cursor_next_batch(c, 1000)) != NULL) {
-            rows++;
+        while ((batch = minigraf_cursor_next_batch(c, 1000)) != NULL)
             minigraf_string_free(batch);
-        }
         code = minigraf_cursor_last_error_code(c);
+        if (code)
+            snprintf(message, sizeof message, "%s", minigraf_cursor_last_error(c));
         minigraf_cursor_free(c);
     }
     double ms = (bench_now_s() - t0) * 1000.0;
@@ -65,8 +66,7 @@ static int run_child(const char *path, const char *query, long limit_mib) {
            code == QRY_012 ? "QRY-012" : code ? "error" : "answered", ms, peak_mib,
            ok ? "ok" : "FAIL");
     if (code && code != QRY_012)
-        printf("  %s\n", c ? "(cursor error)" : minigraf_last_error(db));
-    (void)rows;
+        printf("  %s\n", message);
     minigraf_close(db);
     fflush(stdout);
     return ok ? 0 : 1;
