@@ -41,7 +41,14 @@ static store *store_new(const store_options *o) {
         free(s);
         return NULL;
     }
+    if (estimate_cache_init(&s->estimates) != 0) {
+        lookup_cache_free(&s->lookups);
+        shared_lock_destroy(&s->rw);
+        free(s);
+        return NULL;
+    }
     if (store_readers_init(s) != 0) {
+        estimate_cache_free(&s->estimates);
         lookup_cache_free(&s->lookups);
         shared_lock_destroy(&s->rw);
         free(s);
@@ -60,6 +67,7 @@ static void store_free(store *s) {
     pager_close(s->pg);
     store_readers_free(s);
     dict_free(&s->dic);
+    estimate_cache_free(&s->estimates);
     lookup_cache_free(&s->lookups);
     shared_lock_destroy(&s->rw);
     free(s);

@@ -8,6 +8,7 @@
 #include "storage/format.h"
 #include "storage/pager.h"
 #include "storage/wal.h"
+#include "store/estimate_cache.h"
 #include "store/lookup_cache.h"
 #include "store/store.h"
 
@@ -27,6 +28,7 @@ struct store {
     wal *log; /* NULL in memory */
     dict dic;
     lookup_cache lookups; /* dictionary lookups shared by the readers */
+    estimate_cache estimates; /* range estimates shared by the readers */
     reader_pool readers;
     format_header h; /* the live header: roots and counts with dirty pages */
     btree_hint hints[TREE_TXLOG + 1]; /* the fact trees'; reset at checkpoints */

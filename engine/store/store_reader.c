@@ -558,7 +558,7 @@ static int range_estimate(store_scan *sc, double from, double *out, err *e) {
     return 0;
 }
 
-int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
+static int count_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
     store_scan *sc;
     int rc = store_scan_open(r, b, &sc, e);
     if (rc != 0)
@@ -576,6 +576,16 @@ int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *ou
         return rc;
     *out = n;
     return 0;
+}
+
+int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
+    estimate_snapshot snap = {r->h.tx_count, r->h.generation};
+    if (estimate_cache_get(&r->s->estimates, snap, b, cap, out) == 1)
+        return 0;
+    int rc = count_estimate(r, b, cap, out, e);
+    if (rc == 0)
+        estimate_cache_put(&r->s->estimates, snap, b, cap, *out);
+    return rc;
 }
 
 int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) {
