@@ -144,13 +144,21 @@ typedef struct key_probe {
     const hj_key *k;
 } key_probe;
 
+/* Bodies name one attribute through one constant each: the same text
+ * is usually the same pointer. */
+static bool same_attr(const value *kept, const value *attr) {
+    return (kept->type == VT_KEYWORD && attr->type == VT_KEYWORD &&
+            kept->as.str.ptr == attr->as.str.ptr && kept->as.str.len == attr->as.str.len) ||
+           value_identical(kept, attr);
+}
+
 static bool same_key(const void *ctx, uint32_t id) {
     const key_probe *p = ctx;
     const hj_cached *it = p->c->items[id];
     return it->t.key_pos == p->k->key_pos && it->derived == p->k->derived &&
            it->has_entity == (p->k->entity != NULL) &&
            (!it->has_entity || uuid_equal(&it->entity, p->k->entity)) &&
-           value_identical(&it->attr, p->k->attr);
+           same_attr(&it->attr, p->k->attr);
 }
 
 static hj_cached *lookup(const hj_cache *c, const hj_key *k) {

@@ -242,10 +242,19 @@ static void forget_plans(rule_eval *re) {
 
 /* ---- one round of one body ------------------------------------------------------ */
 
+/* A rule with an empty body (a magic seed, plan/magic.h) holds as it is:
+ * its head, with no plan or operator to run. */
+static int emit_fact(seminaive *sn, const ast_rule *rule, err *e) {
+    head_run h = {.sn = sn, .rule = rule, .var = {-1, -1}};
+    return emit_head(&h, e);
+}
+
 static int eval_body(void *ctx, seminaive *sn, const ast_rule *rule, size_t delta_pos,
                      const relation_view *delta, err *e) {
     rule_eval *re = ctx;
     where_ctx *x = re->x;
+    if (rule->body.count == 0)
+        return emit_fact(sn, rule, e);
     x->delta_clause = delta_clause(rule, delta_pos);
     x->delta = delta ? *delta : (relation_view){0};
     head_run h = {.sn = sn, .rule = rule, .mixed = is_mixed(rule)};

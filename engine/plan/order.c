@@ -60,16 +60,18 @@ static size_t add_capped(size_t a, size_t b) {
     return a > SIZE_MAX - b ? SIZE_MAX : a + b;
 }
 
-/* Derived rows (plan_hint): a seek by entity or value finds few of them. */
-static size_t with_derived(const plan_hint *hint, const plan_item *it, const bool *bound,
-                           size_t stored) {
+/* Derived rows (plan_hint) added to the stored records and range of
+ * `est`: a seek by entity or value finds few of them. */
+static void with_derived(const plan_hint *hint, const plan_item *it, const bool *bound,
+                         estimate *est) {
     if (!hint || !hint->derived_rows)
-        return stored;
+        return;
     bool instead = false;
     size_t rows = hint->derived_rows(hint->ctx, it, &instead);
     if (rows > 1 && (position_bound(&it->pc, 0, bound) || position_bound(&it->pc, 2, bound)))
         rows = 1;
-    return instead ? rows : add_capped(stored, rows);
+    est->records = instead ? rows : add_capped(est->records, rows);
+    est->range = instead ? rows : add_capped(est->range, rows);
 }
 
 static size_t mul_capped(size_t a, size_t b) {
@@ -118,8 +120,7 @@ static estimate estimate_clause(store_reader *s, const plan_hint *hint, const pl
         est.records = per_entity(s);
     else if (by_value)
         est.records = per_value(range);
-    est.records = with_derived(hint, it, bound, est.records);
-    est.range = with_derived(hint, it, bound, est.range);
+    with_derived(hint, it, bound, &est);
     if (never_matches(c))
         est.records = est.range = 0;
     for (int pos = 0; pos < 3; pos++)
