@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "plan/estimate.h"
 
@@ -10,6 +11,7 @@ typedef struct estimate {
     size_t range;   /* the records its constants select */
     int bound_positions;
     size_t cost, out; /* rule plans: the work of the step and the rows after it */
+    bool cross;       /* rule plans: the step pairs several rows with its whole range */
 } estimate;
 
 static bool position_bound(const plan_clause *c, int pos, const bool *bound) {
@@ -88,13 +90,16 @@ static void rule_cost(const plan_item *it, const bool *bound, size_t rows, estim
     const plan_clause *c = &it->pc;
     bool value_const = c->pattern->v.kind == TERM_CONST;
     est->out = rows;
+    est->cross = false;
     if (position_bound(c, 0, bound) || value_const ||
-        (it->kind == PK_INVOKE && position_bound(c, 2, bound)))
+        (it->kind == PK_INVOKE && position_bound(c, 2, bound))) {
         est->cost = rows;
-    else if (position_bound(c, 2, bound))
+    } else if (position_bound(c, 2, bound)) {
         est->cost = add_capped(est->range, rows);
-    else
+    } else {
         est->cost = est->out = mul_capped(rows, est->range ? est->range : 1);
+        est->cross = rows > 1;
+    }
 }
 
 /* The records `it` reads per row at this step: the range its constants
@@ -105,7 +110,7 @@ static void rule_cost(const plan_item *it, const bool *bound, size_t rows, estim
 static estimate estimate_clause(store_reader *s, const plan_hint *hint, const plan_item *it,
                                 const bool *bound, size_t cap) {
     const plan_clause *c = &it->pc;
-    estimate est = {0, 0, 0, 0, 0};
+    estimate est = {0, 0, 0, 0, 0, false};
     bool by_entity = var_bound(c, 0, bound), by_value = !by_entity && var_bound(c, 2, bound);
     if (by_entity && per_entity(s) < cap) /* min(range, per_entity) is known past it */
         cap = per_entity(s) + 1;
@@ -127,6 +132,13 @@ static estimate estimate_clause(store_reader *s, const plan_hint *hint, const pl
         est.bound_positions += position_bound(c, pos, bound);
     return est;
 }
+
+/* Rule plans: the estimates of one item, per mask of the positions
+ * (bit 0 entity, 1 attribute, 2 value) variables fill. */
+typedef struct rule_memo {
+    estimate est[8];
+    bool known[8];
+} rule_memo;
 
 /* Rule plans compare the cost of the step first (rule_cost). */
 static bool better(const plan_hint *hint, estimate a, estimate b) {
@@ -172,64 +184,151 @@ static size_t sole_scan(const plan_conj *c) {
     return count == 1 ? only : SIZE_MAX;
 }
 
-/* The next item: a ready filter-like clause as soon as its inputs are
- * bound (source order among them), else the cheapest scan (a sole one
- * needs no estimate: it would be most of a point query). */
-static size_t pick_next(store_reader *r, const plan_hint *hint, const plan_conj *c,
-                        const bool *bound, size_t *rows) {
-    size_t pick = c->item_count;
-    estimate best = {0, 0, 0, 0, *rows};
-    bool rule_plan = hint && hint->derived_rows;
-    for (size_t i = 0; i < c->item_count; i++) {
-        const plan_item *it = &c->items[i];
-        if (c->step_of[i] != 0 || is_scan(it))
-            continue;
-        if (ready(c, it))
-            return i;
+/* What ordering one conjunction needs besides the conjunction. */
+typedef struct orderer {
+    store_reader *r;
+    const plan_hint *hint;
+    const plan_conj *c;
+    bool *bound;       /* per variable: filled by the steps placed */
+    bool *after;       /* scratch: `bound` plus one more step's variables */
+    rule_memo *memo;   /* rule plans: per item */
+    size_t rows;       /* rule plans: rows reaching the next step */
+} orderer;
+
+/* The variables item i fills, added to `bound`. */
+static void bind_item(const plan_conj *c, size_t i, bool *bound) {
+    for (size_t s = 0; s < c->slot_count; s++)
+        if (c->slots[s].item == (int)i)
+            bound[c->slots[s].var] = true;
+}
+
+/* A rule plan's estimate of item i after the variables in `bound`, over
+ * `rows` rows. The estimate itself depends only on which of the item's
+ * positions variables fill (rule plans never cap a count), so each is
+ * made once per ordering. */
+static estimate rule_estimate(const orderer *o, size_t i, const bool *bound, size_t rows) {
+    const plan_clause *pc = &o->c->items[i].pc;
+    unsigned mask = (unsigned)var_bound(pc, 0, bound) | (unsigned)var_bound(pc, 1, bound) << 1 |
+                    (unsigned)var_bound(pc, 2, bound) << 2;
+    rule_memo *m = &o->memo[i];
+    if (!m->known[mask]) {
+        m->est[mask] = estimate_clause(o->r, o->hint, &o->c->items[i], bound, SIZE_MAX);
+        m->known[mask] = true;
     }
-    size_t only = rule_plan ? SIZE_MAX : sole_scan(c);
-    if (only != SIZE_MAX)
-        return only;
+    estimate est = m->est[mask];
+    rule_cost(&o->c->items[i], bound, rows, &est);
+    return est;
+}
+
+/* The cheapest scan left besides `placed` once it ran (o->after), over
+ * `rows` rows (cost 0 when none is left). */
+static estimate next_step(const orderer *o, size_t placed, size_t rows) {
+    estimate best = {0, 0, 0, 0, 0, false};
+    bool any = false;
+    for (size_t j = 0; j < o->c->item_count; j++) {
+        if (j == placed || o->c->step_of[j] != 0 || !is_scan(&o->c->items[j]))
+            continue;
+        estimate est = rule_estimate(o, j, o->after, rows);
+        if (!any || est.cost < best.cost)
+            best = est;
+        any = true;
+    }
+    return best;
+}
+
+/* Rule plans pick the cheapest step (rule_cost), except where the best
+ * step after it would be a cross product: then each candidate counts
+ * with the best step after it. Weighing single steps, a round would read
+ * its small delta first and pair it with every row of a demand relation
+ * of similar size, where reading the demand first makes every later step
+ * a probe. */
+static size_t pick_rule_scan(orderer *o) {
+    const plan_conj *c = o->c;
+    size_t greedy = c->item_count, ahead = c->item_count, ahead_total = 0;
+    estimate g = {0, 0, 0, 0, o->rows, false}, a = g;
+    bool greedy_then_cross = false;
     for (size_t i = 0; i < c->item_count; i++) {
         if (c->step_of[i] != 0 || !is_scan(&c->items[i]))
             continue;
-        /* Rule plans weigh costs that a capped count would distort. */
-        size_t cap = rule_plan || pick == c->item_count || best.records == SIZE_MAX
-                         ? SIZE_MAX
-                         : best.records + 1;
-        estimate est = estimate_clause(r, hint, &c->items[i], bound, cap);
-        if (rule_plan)
-            rule_cost(&c->items[i], bound, *rows, &est);
-        if (pick == c->item_count || better(hint, est, best)) {
+        estimate est = rule_estimate(o, i, o->bound, o->rows);
+        memcpy(o->after, o->bound, (c->var_count + 1) * sizeof *o->after);
+        bind_item(c, i, o->after);
+        estimate next = next_step(o, i, est.out);
+        size_t total = add_capped(est.cost, next.cost);
+        if (greedy == c->item_count || better(o->hint, est, g)) {
+            greedy = i;
+            g = est;
+            greedy_then_cross = next.cross;
+        }
+        if (ahead == c->item_count || total < ahead_total ||
+            (total == ahead_total && better(o->hint, est, a))) {
+            ahead = i;
+            a = est;
+            ahead_total = total;
+        }
+    }
+    o->rows = greedy_then_cross ? a.out : g.out;
+    return greedy_then_cross ? ahead : greedy;
+}
+
+/* The cheapest scan by its estimate (a sole one needs no estimate: it
+ * would be most of a point query). */
+static size_t pick_scan(orderer *o) {
+    const plan_conj *c = o->c;
+    size_t only = sole_scan(c);
+    if (only != SIZE_MAX)
+        return only;
+    size_t pick = c->item_count;
+    estimate best = {0, 0, 0, 0, 0, false};
+    for (size_t i = 0; i < c->item_count; i++) {
+        if (c->step_of[i] != 0 || !is_scan(&c->items[i]))
+            continue;
+        size_t cap = pick == c->item_count || best.records == SIZE_MAX ? SIZE_MAX : best.records + 1;
+        estimate est = estimate_clause(o->r, o->hint, &c->items[i], o->bound, cap);
+        if (pick == c->item_count || better(o->hint, est, best)) {
             pick = i;
             best = est;
         }
     }
+    return pick;
+}
+
+/* The next item: a ready filter-like clause as soon as its inputs are
+ * bound (source order among them), else the cheapest scan. */
+static size_t pick_next(orderer *o) {
+    const plan_conj *c = o->c;
+    for (size_t i = 0; i < c->item_count; i++) {
+        const plan_item *it = &c->items[i];
+        if (c->step_of[i] == 0 && !is_scan(it) && ready(c, it))
+            return i;
+    }
+    size_t pick = o->memo ? pick_rule_scan(o) : pick_scan(o);
     for (size_t i = 0; i < c->item_count && pick == c->item_count; i++)
         if (c->step_of[i] == 0)
             pick = i;
-    *rows = best.out;
     return pick;
 }
 
 int plan_order_conj(store_reader *r, plan_conj *c, const plan_hint *hint, arena *a, err *e) {
     size_t n = c->item_count;
+    bool rule_plan = hint && hint->derived_rows;
+    orderer o = {r, hint, c, NULL, NULL, NULL, 1};
     c->order = arena_calloc(a, n + 1, sizeof *c->order);
     c->step_of = arena_calloc(a, n + 1, sizeof *c->step_of);
-    bool *bound = arena_calloc(a, c->var_count + 1, sizeof *bound);
-    if (!c->order || !c->step_of || !bound)
+    o.bound = arena_calloc(a, c->var_count + 1, sizeof *o.bound);
+    o.after = arena_calloc(a, c->var_count + 1, sizeof *o.after);
+    if (rule_plan)
+        o.memo = arena_calloc(a, n + 1, sizeof *o.memo);
+    if (!c->order || !c->step_of || !o.bound || !o.after || (rule_plan && !o.memo))
         return err_set(e, ERR(INT, 0), "out of memory");
     for (size_t s = 0; s < c->slot_count; s++)
         if (c->slots[s].item < 0)
-            bound[c->slots[s].var] = true;
-    size_t rows = 1;
+            o.bound[c->slots[s].var] = true;
     for (size_t step = 1; step <= n; step++) {
-        size_t pick = pick_next(r, hint, c, bound, &rows);
+        size_t pick = pick_next(&o);
         c->order[step - 1] = pick;
         c->step_of[pick] = step;
-        for (size_t s = 0; s < c->slot_count; s++)
-            if (c->slots[s].item == (int)pick)
-                bound[c->slots[s].var] = true;
+        bind_item(c, pick, o.bound);
     }
     plan_set_access(c);
     return 0;
