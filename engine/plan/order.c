@@ -62,18 +62,35 @@ static size_t add_capped(size_t a, size_t b) {
     return a > SIZE_MAX - b ? SIZE_MAX : a + b;
 }
 
-/* Derived rows (plan_hint) added to the stored records and range of
- * `est`: a seek by entity or value finds few of them. */
-static void with_derived(const plan_hint *hint, const plan_item *it, const bool *bound,
+/* What an item's estimate takes from the store and the derived relations,
+ * whatever the variables bound before it. */
+typedef struct item_base {
+    size_t range;   /* the records its constants select (rule plans: capped) */
+    size_t derived; /* derived rows it reads besides them, or instead of them */
+    bool instead;
+} item_base;
+
+static item_base item_base_of(store_reader *s, const plan_hint *hint, const plan_item *it,
+                              size_t cap) {
+    item_base b = {plan_estimate_constants(s, hint ? hint->counts : NULL, it, cap), 0, false};
+    if (b.range == SIZE_MAX)
+        b.range = (size_t)store_reader_fact_count(s);
+    if (hint && hint->derived_rows && b.range > RULE_RANGE_CAP)
+        b.range = RULE_RANGE_CAP;
+    if (hint && hint->derived_rows)
+        b.derived = hint->derived_rows(hint->ctx, it, &b.instead);
+    return b;
+}
+
+/* Derived rows added to the stored records and range of `est`: a seek by
+ * entity or value finds few of them. */
+static void with_derived(const item_base *b, const plan_item *it, const bool *bound,
                          estimate *est) {
-    if (!hint || !hint->derived_rows)
-        return;
-    bool instead = false;
-    size_t rows = hint->derived_rows(hint->ctx, it, &instead);
+    size_t rows = b->derived;
     if (rows > 1 && (position_bound(&it->pc, 0, bound) || position_bound(&it->pc, 2, bound)))
         rows = 1;
-    est->records = instead ? rows : add_capped(est->records, rows);
-    est->range = instead ? rows : add_capped(est->range, rows);
+    est->records = b->instead ? rows : add_capped(est->records, rows);
+    est->range = b->instead ? rows : add_capped(est->range, rows);
 }
 
 static size_t mul_capped(size_t a, size_t b) {
@@ -103,29 +120,17 @@ static void rule_cost(const plan_item *it, const bool *bound, size_t rows, estim
 }
 
 /* The records `it` reads per row at this step: the range its constants
- * select (plan/estimate.h), narrowed by the variables earlier steps bind.
- * `cap`: the best estimate so far plus one; a range counted that far can
- * no longer win (then it is a lower bound, so it is only passed on when
- * no variable narrows it). */
-static estimate estimate_clause(store_reader *s, const plan_hint *hint, const plan_item *it,
-                                const bool *bound, size_t cap) {
+ * select (plan/estimate.h), narrowed by the variables earlier steps bind. */
+static estimate narrowed(store_reader *s, const item_base *b, const plan_item *it,
+                         const bool *bound) {
     const plan_clause *c = &it->pc;
-    estimate est = {0, 0, 0, 0, 0, false};
+    estimate est = {b->range, b->range, 0, 0, 0, false};
     bool by_entity = var_bound(c, 0, bound), by_value = !by_entity && var_bound(c, 2, bound);
-    if (by_entity && per_entity(s) < cap) /* min(range, per_entity) is known past it */
-        cap = per_entity(s) + 1;
-    size_t range = plan_estimate_constants(s, hint ? hint->counts : NULL, it,
-                                           by_value ? SIZE_MAX : cap);
-    if (range == SIZE_MAX)
-        range = (size_t)store_reader_fact_count(s);
-    if (hint && hint->derived_rows && range > RULE_RANGE_CAP)
-        range = RULE_RANGE_CAP;
-    est.range = est.records = range;
-    if (by_entity && per_entity(s) < range)
+    if (by_entity && per_entity(s) < b->range)
         est.records = per_entity(s);
     else if (by_value)
-        est.records = per_value(range);
-    with_derived(hint, it, bound, &est);
+        est.records = per_value(b->range);
+    with_derived(b, it, bound, &est);
     if (never_matches(c))
         est.records = est.range = 0;
     for (int pos = 0; pos < 3; pos++)
@@ -133,11 +138,24 @@ static estimate estimate_clause(store_reader *s, const plan_hint *hint, const pl
     return est;
 }
 
-/* Rule plans: the estimates of one item, per mask of the positions
- * (bit 0 entity, 1 attribute, 2 value) variables fill. */
+/* narrowed() with the range counted for this step. `cap`: the best
+ * estimate so far plus one; a range counted that far can no longer win
+ * (then it is a lower bound, so it is only passed on when no variable
+ * narrows it). */
+static estimate estimate_clause(store_reader *s, const plan_hint *hint, const plan_item *it,
+                                const bool *bound, size_t cap) {
+    const plan_clause *c = &it->pc;
+    bool by_entity = var_bound(c, 0, bound), by_value = !by_entity && var_bound(c, 2, bound);
+    if (by_entity && per_entity(s) < cap) /* min(range, per_entity) is known past it */
+        cap = per_entity(s) + 1;
+    item_base b = item_base_of(s, hint, it, by_value ? SIZE_MAX : cap);
+    return narrowed(s, &b, it, bound);
+}
+
+/* Rule plans: an item's base, read once per ordering. */
 typedef struct rule_memo {
-    estimate est[8];
-    bool known[8];
+    item_base base;
+    bool known;
 } rule_memo;
 
 /* Rule plans compare the cost of the step first (rule_cost). */
@@ -203,20 +221,17 @@ static void bind_item(const plan_conj *c, size_t i, bool *bound) {
 }
 
 /* A rule plan's estimate of item i after the variables in `bound`, over
- * `rows` rows. The estimate itself depends only on which of the item's
- * positions variables fill (rule plans never cap a count), so each is
- * made once per ordering. */
+ * `rows` rows. Rule plans count no range short (a capped count would
+ * distort their costs), so an item's base is read once per ordering. */
 static estimate rule_estimate(const orderer *o, size_t i, const bool *bound, size_t rows) {
-    const plan_clause *pc = &o->c->items[i].pc;
-    unsigned mask = (unsigned)var_bound(pc, 0, bound) | (unsigned)var_bound(pc, 1, bound) << 1 |
-                    (unsigned)var_bound(pc, 2, bound) << 2;
+    const plan_item *it = &o->c->items[i];
     rule_memo *m = &o->memo[i];
-    if (!m->known[mask]) {
-        m->est[mask] = estimate_clause(o->r, o->hint, &o->c->items[i], bound, SIZE_MAX);
-        m->known[mask] = true;
+    if (!m->known) {
+        m->base = item_base_of(o->r, o->hint, it, SIZE_MAX);
+        m->known = true;
     }
-    estimate est = m->est[mask];
-    rule_cost(&o->c->items[i], bound, rows, &est);
+    estimate est = narrowed(o->r, &m->base, it, bound);
+    rule_cost(it, bound, rows, &est);
     return est;
 }
 
