@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/error.h"
 #include "exec/meter.h"
@@ -45,6 +46,11 @@ typedef struct where_ctx {
     /* Hash join tables of stored patterns kept for the whole rule
      * evaluation (exec/hj_table.h), or NULL: none kept. */
     struct hj_cache *tables;
+    /* Rule evaluation counts the body evaluations it runs: a body's
+     * operators are kept from one to the next (exec/rule_eval.c), and
+     * what an operator reads once for all its opens (a hash join's table)
+     * it reads again in a new one. */
+    uint64_t body_run;
 } where_ctx;
 
 /* The row being built in one conjunction. */

@@ -28,6 +28,7 @@ typedef struct op_hashjoin {
     int key_pos;
     hj_table own;     /* when the table is not kept across rounds */
     const hj_table *t; /* the table probed: `own` or a kept one */
+    uint64_t run;     /* the where_ctx.body_run `t` was read for */
     size_t cursor;    /* next entry to try for the current row */
 } op_hashjoin;
 
@@ -79,6 +80,7 @@ static int hj_build(op_hashjoin *h, err *e) {
     const plan_item *it = &h->f->p->items[h->item];
     const value *attr = &it->pc.pattern->a.constant;
     hj_key dkey = {.attr = attr, .key_pos = h->key_pos, .derived = true};
+    h->t = NULL;
     if (derived_window(h->x, it, &dkey.version)) {
         const value *known[3] = {NULL, attr, NULL};
         dkey.attr_hash = hj_key_attr_hash(attr);
@@ -101,11 +103,16 @@ static int hj_build(op_hashjoin *h, err *e) {
     return 0;
 }
 
+/* The table is read at the first open, and again at the first open of a
+ * new rule body evaluation (where_ctx.body_run). */
 static int hj_open(op *o, err *e) {
     op_hashjoin *h = (op_hashjoin *)o;
     h->have_row = false;
-    int rc = h->t ? 0 : hj_build(h, e);
-    return rc != 0 ? rc : op_open(h->child, e);
+    int rc = h->t && h->run == h->x->body_run ? 0 : hj_build(h, e);
+    if (rc != 0)
+        return rc;
+    h->run = h->x->body_run;
+    return op_open(h->child, e);
 }
 
 static int hj_next(op *o, err *e) {

@@ -89,8 +89,8 @@ static bool is_mixed(const ast_rule *rule) {
 typedef struct head_run {
     seminaive *sn;
     const ast_rule *rule;
-    frame f;
-    int var[2]; /* per head argument: its body variable, or -1 */
+    const frame *f;
+    const int *var; /* per head argument: its body variable, or -1 */
     bool mixed;
 } head_run;
 
@@ -102,7 +102,7 @@ static bool head_arg(const head_run *h, size_t i, value *out) {
         *out = t->constant;
         return true;
     }
-    const value *v = h->var[i] >= 0 ? frame_var_value(&h->f, h->var[i], h->f.p->item_count + 1) : NULL;
+    const value *v = h->var[i] >= 0 ? frame_var_value(h->f, h->var[i], h->f->p->item_count + 1) : NULL;
     if (v)
         *out = *v;
     return v != NULL;
@@ -127,21 +127,35 @@ static int emit_head(const head_run *h, err *e) {
     return seminaive_emit(h->sn, &entity, &vv, e);
 }
 
-static void resolve_head(head_run *h) {
-    for (size_t i = 0; i < 2; i++) {
-        const term *t = i < h->rule->argc ? &h->rule->args[i] : NULL;
-        h->var[i] = t && t->kind == TERM_VAR ? plan_find_var(h->f.p, t->name, t->name_len) : -1;
+/* Builds bp's operators over its plan, once per plan. */
+static int build_pipeline(rule_eval *re, body_plan *bp, err *e) {
+    int rc = frame_init(&bp->f, bp->conj, e);
+    if (rc != 0)
+        return rc;
+    if (!(bp->root = op_build(re->x, &bp->f, e))) {
+        frame_free(&bp->f);
+        return e->code;
     }
+    for (size_t i = 0; i < 2; i++) {
+        const term *t = i < bp->rule->argc ? &bp->rule->args[i] : NULL;
+        bp->head_var[i] = t && t->kind == TERM_VAR ? plan_find_var(bp->conj, t->name, t->name_len) : -1;
+    }
+    return 0;
 }
 
-static int drain_body(rule_eval *re, head_run *h, err *e) {
-    op *root = op_build(re->x, &h->f, e);
-    if (!root)
-        return e->code;
-    int rc = op_open(root, e);
-    while (rc == 0 && (rc = op_next(root, e)) == 1)
-        rc = emit_head(h, e);
-    op_free(root);
+static void drop_pipeline(body_plan *bp) {
+    op_free(bp->root);
+    bp->root = NULL;
+    frame_free(&bp->f);
+}
+
+/* Runs bp's operators from their first row, emitting each solution's head. */
+static int drain_body(rule_eval *re, body_plan *bp, seminaive *sn, err *e) {
+    head_run h = {.sn = sn, .rule = bp->rule, .f = &bp->f, .var = bp->head_var, .mixed = bp->mixed};
+    re->x->body_run++;
+    int rc = op_open(bp->root, e);
+    while (rc == 0 && (rc = op_next(bp->root, e)) == 1)
+        rc = emit_head(&h, e);
     return rc;
 }
 
@@ -182,29 +196,34 @@ static bool sizes_match(const body_plan *bp, const where_ctx *x) {
 
 static body_plan *find_plan(rule_eval *re, const ast_rule *rule, size_t delta_pos) {
     for (size_t i = 0; i < re->plan_count; i++)
-        if (re->plans[i].rule == rule && re->plans[i].delta_pos == delta_pos)
-            return &re->plans[i];
+        if (re->plans[i]->rule == rule && re->plans[i]->delta_pos == delta_pos)
+            return re->plans[i];
     return NULL;
 }
 
 static body_plan *new_plan(rule_eval *re, const ast_rule *rule, size_t delta_pos) {
     if (re->plan_count == re->plan_cap) {
         size_t cap = re->plan_cap ? re->plan_cap * 2 : 8;
-        body_plan *p = realloc(re->plans, cap * sizeof *p);
+        body_plan **p = realloc(re->plans, cap * sizeof *p);
         if (!p)
             return NULL;
         re->plans = p;
         re->plan_cap = cap;
     }
-    body_plan *bp = &re->plans[re->plan_count++];
-    *bp = (body_plan){.rule = rule, .delta_pos = delta_pos};
+    body_plan *bp = malloc(sizeof *bp); /* set in full below */
+    if (!bp)
+        return NULL;
+    *bp = (body_plan){.rule = rule, .delta_pos = delta_pos,
+                      .delta_clause = delta_clause(rule, delta_pos), .mixed = is_mixed(rule)};
     arena_init(&bp->mem);
+    re->plans[re->plan_count++] = bp;
     return bp;
 }
 
 /* (Re)plans bp's body for the current sizes. */
 static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
     where_ctx *x = re->x;
+    drop_pipeline(bp);
     arena_free(&bp->mem);
     bp->conj = NULL;
     bp->size_count = x->derived->count + 1;
@@ -218,23 +237,19 @@ static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
                              &bp->conj, e);
 }
 
-static int body_plan_get(rule_eval *re, const ast_rule *rule, size_t delta_pos, plan_conj **out,
-                         err *e) {
-    body_plan *bp = find_plan(re, rule, delta_pos);
-    if (bp && bp->conj && sizes_match(bp, re->x)) {
-        *out = bp->conj;
-        return 0;
-    }
-    if (!bp && !(bp = new_plan(re, rule, delta_pos)))
-        return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
-    int rc = compile_plan(re, bp, e);
-    *out = bp->conj;
-    return rc;
+/* Plans bp for the current sizes unless its plan still holds, and builds
+ * its operators when they are not. */
+static int ready_plan(rule_eval *re, body_plan *bp, err *e) {
+    int rc = bp->conj && sizes_match(bp, re->x) ? 0 : compile_plan(re, bp, e);
+    return rc == 0 && !bp->root ? build_pipeline(re, bp, e) : rc;
 }
 
 static void forget_plans(rule_eval *re) {
-    for (size_t i = 0; i < re->plan_count; i++)
-        arena_free(&re->plans[i].mem);
+    for (size_t i = 0; i < re->plan_count; i++) {
+        drop_pipeline(re->plans[i]);
+        arena_free(&re->plans[i]->mem);
+        free(re->plans[i]);
+    }
     free(re->plans);
     re->plans = NULL;
     re->plan_count = re->plan_cap = 0;
@@ -245,7 +260,8 @@ static void forget_plans(rule_eval *re) {
 /* A rule with an empty body (a magic seed, plan/magic.h) holds as it is:
  * its head, with no plan or operator to run. */
 static int emit_fact(seminaive *sn, const ast_rule *rule, err *e) {
-    head_run h = {.sn = sn, .rule = rule, .var = {-1, -1}};
+    static const int no_var[2] = {-1, -1};
+    head_run h = {.sn = sn, .rule = rule, .var = no_var};
     return emit_head(&h, e);
 }
 
@@ -255,18 +271,14 @@ static int eval_body(void *ctx, seminaive *sn, const ast_rule *rule, size_t delt
     where_ctx *x = re->x;
     if (rule->body.count == 0)
         return emit_fact(sn, rule, e);
-    x->delta_clause = delta_clause(rule, delta_pos);
+    body_plan *bp = find_plan(re, rule, delta_pos);
+    if (!bp && !(bp = new_plan(re, rule, delta_pos)))
+        return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
+    x->delta_clause = bp->delta_clause;
     x->delta = delta ? *delta : (relation_view){0};
-    head_run h = {.sn = sn, .rule = rule, .mixed = is_mixed(rule)};
-    plan_conj *c = NULL;
-    int rc = body_plan_get(re, rule, delta_pos, &c, e);
+    int rc = ready_plan(re, bp, e);
     if (rc == 0)
-        rc = frame_init(&h.f, c, e);
-    if (rc == 0) {
-        resolve_head(&h);
-        rc = drain_body(re, &h, e);
-        frame_free(&h.f);
-    }
+        rc = drain_body(re, bp, sn, e);
     x->delta_clause = NULL;
     return rc;
 }

@@ -22,14 +22,20 @@
 #include "rules/stratify.h"
 
 /* One rule body's compiled plan for one delta position, kept for the
- * whole evaluation (rule_eval.c: body_plan_get). */
+ * whole evaluation (rule_eval.c: ready_plan), and its operators, kept
+ * with the plan and opened again for each evaluation of the body. */
 typedef struct body_plan {
     const ast_rule *rule;
     size_t delta_pos;
+    const ast_clause *delta_clause; /* the invocation at delta_pos, or NULL */
+    bool mixed;         /* the body has not / or (rule_eval.c: is_mixed) */
     arena mem;          /* the plan */
     plan_conj *conj;
     uint8_t *sizes;     /* size class of the delta and each derived relation */
     size_t size_count;  /* at planning time */
+    frame f;            /* the operators over conj, once built */
+    op *root;
+    int head_var[2];    /* per head argument: its body variable, or -1 */
 } body_plan;
 
 typedef struct rule_eval {
@@ -45,7 +51,8 @@ typedef struct rule_eval {
     bool any_valid_time;
     plan_count_cache counts; /* for the plans of every round */
     hj_cache tables;         /* stored patterns' hash join tables, for every round */
-    body_plan *plans;        /* compiled bodies, reused across rounds */
+    body_plan **plans;       /* compiled bodies, reused across rounds (operators
+                                borrow their frames: stable addresses) */
     size_t plan_count, plan_cap;
 } rule_eval;
 

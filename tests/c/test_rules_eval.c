@@ -412,6 +412,60 @@ TEST(kept_derived_tables_follow_their_relation)
     minigraf_close(db);
 }
 
+/* A non-linear closure over a chain of `n` nodes, in a database whose
+ * query memory limit is `limit` bytes (0: the default). */
+static MiniGrafDb *nonlinear_chain(int n, long limit)
+{
+    char opts[64];
+    snprintf(opts, sizeof opts, "{\"query_memory_limit\": %ld}", limit);
+    MiniGrafDb *db = limit ? minigraf_open_with_options(NULL, opts, NULL) : open_memory_db();
+    if (!db)
+        return NULL;
+    size_t cap = (size_t)n * 32 + 64, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "(transact [");
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len, "[:n%d :next :n%d]", i, i + 1);
+    snprintf(t + len, cap - len, "])");
+    EXPECT_TRANSACT(db, t);
+    free(t);
+    EXPECT_EXEC(db, "(rule [(tc ?x ?y) [?x :next ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(tc ?x ?y) (tc ?x ?z) (tc ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(rule [(far ?x ?y) (tc ?x ?y) (not [?x :next ?y])])", OK);
+    return db;
+}
+
+TEST(kept_operators_read_each_round_afresh)
+{
+    /* A rule body's operators are kept from round to round and opened
+     * again. Where the derived relation a hash join reads is too large to
+     * be kept for the evaluation (a quarter of the memory limit), the
+     * operator's own table must be read again each round, as the
+     * relation grows: every round's answer must be complete. The same
+     * evaluation without the limit gives the same answers. */
+    long limits[2] = {0, 900000};
+    for (int k = 0; k < 2; k++) {
+        MiniGrafDb *db = nonlinear_chain(60, limits[k]);
+        REQUIRE(db != NULL);
+        EXPECT_EXEC(db, "(query [:find (count ?y) :where (tc ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[1830]]"));
+        EXPECT_EXEC(db, "(query [:find (count ?y) :where (tc :n0 ?y)])", ROWS("[\"(count ?y)\"]", "[[60]]"));
+        EXPECT_EXEC(db, "(query [:find (count ?y) :where (far ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[1770]]"));
+        minigraf_close(db);
+    }
+    /* The delta read by a hash join (it shares no variable with the
+     * selective pattern planned before it): its table holds one round's
+     * delta and must be read again in the next round. */
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:cfg :on true] [:a :next :b] [:b :next :c] [:c :next :d]"
+                        " [:d :next :e] [:e :next :f]])");
+    EXPECT_EXEC(db, "(rule [(r ?x ?y) [?x :next ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(r ?x ?y) [?c :on true] (r ?x ?z) [?z :next ?y]])", OK);
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (r ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[15]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (r :b ?y)])",
+                ROWS("[\"?y\"]", "[[\":c\"],[\":d\"],[\":e\"],[\":f\"]]"));
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(negation_across_strata_b6_accessible),
            TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
@@ -436,4 +490,5 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(bodies_share_what_they_read_of_a_stored_attribute),
            TEST_ENTRY(kept_entity_records_check_the_bound_value),
            TEST_ENTRY(kept_records_yield_to_the_memory_limit),
-           TEST_ENTRY(kept_derived_tables_follow_their_relation))
+           TEST_ENTRY(kept_derived_tables_follow_their_relation),
+           TEST_ENTRY(kept_operators_read_each_round_afresh))
