@@ -257,20 +257,10 @@ static void forget_plans(rule_eval *re) {
 
 /* ---- one round of one body ------------------------------------------------------ */
 
-/* A rule with an empty body (a magic seed, plan/magic.h) holds as it is:
- * its head, with no plan or operator to run. */
-static int emit_fact(seminaive *sn, const ast_rule *rule, err *e) {
-    static const int no_var[2] = {-1, -1};
-    head_run h = {.sn = sn, .rule = rule, .var = no_var};
-    return emit_head(&h, e);
-}
-
 static int eval_body(void *ctx, seminaive *sn, const ast_rule *rule, size_t delta_pos,
                      const relation_view *delta, err *e) {
     rule_eval *re = ctx;
     where_ctx *x = re->x;
-    if (rule->body.count == 0)
-        return emit_fact(sn, rule, e);
     body_plan *bp = find_plan(re, rule, delta_pos);
     if (!bp && !(bp = new_plan(re, rule, delta_pos)))
         return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
