@@ -11,6 +11,7 @@
 #include "base/htab.h"
 #include "storage/btree.h"
 #include "store/fact_codec.h"
+#include "store/fact_run.h"
 
 typedef struct decoded {
     uint64_t loc;
@@ -60,6 +61,7 @@ struct store_scan {
     store_reader *r;
     int order;
     btree_cursor c;
+    fact_run run; /* the cursor's entries being read */
     uint8_t prefix[FACT_KEY_SIZE];
     size_t plen;
 };
@@ -352,7 +354,23 @@ static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
         uuid_store(r, loc_hash(loc) % UUID_SLOTS, loc, u);
 }
 
+/* A UUID in the dictionary page the reader holds, where entities met in
+ * storage order mostly are: no cache to probe or fill. False when it is
+ * not there (or is not a UUID: the slow path reports that). */
+static inline bool held_uuid(const store_reader *r, uint64_t loc, uuid128 *u) {
+    int kind;
+    const uint8_t *bytes;
+    size_t len;
+    if (!r->scratch_pgno || dict_loc_page(loc) != r->scratch_pgno ||
+        !dict_entry_in(r->scratch, loc, &kind, &bytes, &len) || kind != DICT_UUID || len != 16)
+        return false;
+    memcpy(u->bytes, bytes, 16);
+    return true;
+}
+
 static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
+    if (held_uuid(r, loc, u))
+        return 0;
     if (!r->uuids)
         r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
     size_t i = loc_hash(loc) % UUID_SLOTS;
@@ -451,6 +469,7 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     sc->order = order;
     sc->plen = bound;
     memcpy(sc->prefix, from, len);
+    fact_run_init(&sc->run, order, from, bound);
     int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], fact_codec(order), e);
     if (rc == 0)
         rc = btree_seek(&sc->c, from, len, e);
@@ -493,32 +512,54 @@ void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_S
     key[FACT_KEY_SIZE - 1]++; /* the asserted byte: 0 or 1, so never a carry */
 }
 
-/* The next key inside the scan's prefix: 1, 0 at the end, or an error. */
+/* Past the scan's prefix: nothing more to read. */
+static int scan_end(store_scan *sc) {
+    sc->c.depth = 0;
+    sc->run.p = sc->run.end;
+    return 0;
+}
+
+/* The next key inside the scan's prefix, for counting (store_estimate):
+ * 1, 0 at the end, or an error. */
 static int next_key(store_scan *sc, const uint8_t **key, err *e) {
     int rc = btree_next(&sc->c, key, e);
-    if (rc == 1 && memcmp(*key, sc->prefix, sc->plen) != 0) {
-        sc->c.depth = 0;
-        return 0;
-    }
+    if (rc == 1 && memcmp(*key, sc->prefix, sc->plen) != 0)
+        return scan_end(sc);
     return rc;
 }
 
-int store_scan_next(store_scan *sc, store_rec *out, err *e) {
-    const uint8_t *key;
-    int rc = next_key(sc, &key, e);
-    if (rc != 1)
-        return rc;
-    fact_key_decode(sc->order, key, &out->ids);
-    rc = store_reader_decode(sc->r, &out->ids, out, e);
-    return rc == 0 ? 1 : rc;
+/* The key a seek decoded, which comes before its run. */
+static int sought_key(store_scan *sc, const uint8_t *key, fact_ids *out) {
+    if (memcmp(key, sc->prefix, sc->plen) != 0)
+        return scan_end(sc);
+    fact_key_decode(sc->order, key, out);
+    return 1;
 }
 
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
-    const uint8_t *key;
-    int rc = next_key(sc, &key, e);
-    if (rc == 1)
-        fact_key_decode(sc->order, key, out);
-    return rc;
+    int rc;
+    while ((rc = fact_run_next(&sc->run)) != 1) {
+        if (rc < 0)
+            return btree_run_corrupt(&sc->c, e);
+        btree_run run;
+        if ((rc = btree_next_run(&sc->c, &run, e)) != 1)
+            return rc;
+        fact_run_start(&sc->run, run.base, run.bytes, run.len);
+        if (run.key)
+            return sought_key(sc, run.key, out);
+    }
+    if (!fact_run_in_bound(&sc->run))
+        return scan_end(sc);
+    fact_run_ids(&sc->run, out);
+    return 1;
+}
+
+int store_scan_next(store_scan *sc, store_rec *out, err *e) {
+    int rc = store_scan_next_ids(sc, &out->ids, e);
+    if (rc != 1)
+        return rc;
+    rc = store_reader_decode(sc->r, &out->ids, out, e);
+    return rc == 0 ? 1 : rc;
 }
 
 void store_scan_close(store_scan *sc) {

@@ -1,0 +1,183 @@
+#include "store/fact_run.h"
+
+#include <string.h>
+
+#include "model/value.h"
+#include "store/fact_format.h"
+
+/* The times' differences are of their sortable forms, which are their bit
+ * patterns with the top bit flipped: adding a difference to either gives
+ * the same bits but that one, so the columns keep the plain patterns. */
+#define TOP_BIT SORTABLE_ZERO
+/* The bit pattern of VALID_TO_FOREVER, the sortable form of forever. */
+#define FOREVER_BITS (SORTABLE_FOREVER ^ TOP_BIT)
+
+static int64_t as_i64(uint64_t u) {
+    int64_t v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static uint64_t as_u64(int64_t v) {
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+/* What a V field's payload bytes add to its number: the key flips an
+ * integer's sign bit. */
+static uint64_t payload_flip(uint64_t type) {
+    return type == VT_INTEGER ? TOP_BIT : 0;
+}
+
+DECODE_STEP bool read_number(reader *rd, uint64_t *x) {
+    uint64_t z;
+    if (!read_varint(rd, &z))
+        return false;
+    *x = zigzag_apply(*x, z);
+    return true;
+}
+
+/* V: its type, then its payload number's difference from the previous
+ * key's when the type is the same, else from 0. */
+DECODE_STEP bool read_value(reader *rd, uint64_t *col) {
+    if (rd->p >= rd->end)
+        return false;
+    uint64_t type = *rd->p++;
+    if (type != col[RUN_VTYPE])
+        col[FACT_V] = 0;
+    col[RUN_VTYPE] = type;
+    return read_number(rd, &col[FACT_V]);
+}
+
+/* One leading field, unless flagged equal to the previous key's; E and A
+ * are 48-bit. */
+DECODE_STEP bool read_field(reader *rd, unsigned flags, int field, uint64_t *col) {
+    if (field != FACT_SEQ && (flags & (1u << field)))
+        return true;
+    if (field == FACT_V)
+        return read_value(rd, col);
+    if (!read_number(rd, &col[field]))
+        return false;
+    return (field != FACT_E && field != FACT_A) || col[field] >> 48 == 0;
+}
+
+DECODE_STEP bool read_tail(reader *rd, unsigned flags, uint64_t *col) {
+    bool ok = (flags & SAME_TXID) || read_number(rd, &col[RUN_TXID]);
+    if (!(flags & VALID_FROM_STORED))
+        col[RUN_VALID_FROM] = col[RUN_TXID];
+    else
+        ok = ok && read_number(rd, &col[RUN_VALID_FROM]);
+    if (!(flags & VALID_TO_STORED))
+        col[RUN_VALID_TO] = FOREVER_BITS;
+    else
+        ok = ok && read_number(rd, &col[RUN_VALID_TO]);
+    col[RUN_ASSERTED] = (flags & ASSERTED) ? 1 : 0;
+    return ok;
+}
+
+/* A decoder per order, its field sequence spelled out (fact_key.c defines
+ * the orders; the tests check that these agree with fact_codec.c's). */
+#define RUN_DECODER(name, f0, f1, f2, f3, f4)                                                   \
+    static int name(fact_run *r) {                                                             \
+        reader rd = {r->p + 1, r->end};                                                        \
+        unsigned flags = r->p[0];                                                              \
+        uint64_t *col = r->col;                                                                \
+        bool ok = read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&        \
+                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&        \
+                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col);               \
+        r->p = ok ? rd.p : r->end;                                                             \
+        return ok ? 1 : -1;                                                                    \
+    }
+
+RUN_DECODER(run_eavt, FACT_E, FACT_A, FACT_V, FACT_TXC, FACT_SEQ)
+RUN_DECODER(run_aevt, FACT_A, FACT_E, FACT_V, FACT_TXC, FACT_SEQ)
+RUN_DECODER(run_avet, FACT_A, FACT_V, FACT_E, FACT_TXC, FACT_SEQ)
+RUN_DECODER(run_vaet, FACT_V, FACT_A, FACT_E, FACT_TXC, FACT_SEQ)
+RUN_DECODER(run_txlog, FACT_SEQ, FACT_TXC, FACT_E, FACT_A, FACT_V)
+
+/* The columns of the key bytes of a field of `size` bytes, the covered
+ * ones of its first `covered`: a mask over the field read big-endian. */
+static uint64_t top_bytes(size_t size, size_t covered) {
+    uint64_t all = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
+    return covered >= size ? all : all & ~((UINT64_C(1) << (8 * (size - covered))) - 1);
+}
+
+/* Adds the bound on the column `col` whose key bytes are `size` bytes at
+ * `off` (their big-endian number xor `flip` being the column's value),
+ * for the prefix's first `len` bytes. */
+static void add_bound(fact_run *r, int col, size_t off, size_t size, uint64_t flip,
+                      const uint8_t *prefix, size_t len) {
+    if (len <= off)
+        return;
+    size_t covered = len - off < size ? len - off : size;
+    uint8_t field[8] = {0};
+    memcpy(field + 8 - size, prefix + off, covered);
+    uint64_t mask = top_bytes(size, covered);
+    r->bound[r->bounds++] = (run_bound){col, mask, (format_get_be(field, 8) ^ flip) & mask};
+}
+
+static void set_bounds(fact_run *r, const uint8_t *prefix, size_t len) {
+    size_t off = 0;
+    r->bounds = 0;
+    for (int i = 0; i < FACT_LEADING; i++) {
+        int f = fact_key_field(r->order, i);
+        if (f == FACT_V) {
+            uint64_t type = len > off ? prefix[off] : 0;
+            add_bound(r, RUN_VTYPE, off, 1, 0, prefix, len);
+            add_bound(r, FACT_V, off + 1, 8, payload_flip(type), prefix, len);
+        } else {
+            add_bound(r, f, off, fact_key_field_size(f), 0, prefix, len);
+        }
+        off += fact_key_field_size(f);
+    }
+    add_bound(r, RUN_TXID, FACT_KEY_TXID, 8, TOP_BIT, prefix, len);
+    add_bound(r, RUN_VALID_FROM, FACT_KEY_VALID_FROM, 8, TOP_BIT, prefix, len);
+    add_bound(r, RUN_VALID_TO, FACT_KEY_VALID_TO, 8, TOP_BIT, prefix, len);
+    add_bound(r, RUN_ASSERTED, FACT_KEY_ASSERTED, 1, 0, prefix, len);
+}
+
+void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
+    static int (*const decoders[TREE_TXLOG + 1])(fact_run *) = {
+        [TREE_EAVT] = run_eavt, [TREE_AEVT] = run_aevt, [TREE_AVET] = run_avet,
+        [TREE_VAET] = run_vaet, [TREE_TXLOG] = run_txlog};
+    r->order = order;
+    r->next = decoders[order];
+    r->p = r->end = NULL;
+    set_bounds(r, prefix, len);
+}
+
+void fact_run_start(fact_run *r, const uint8_t *base, const uint8_t *bytes, size_t len) {
+    r->p = bytes;
+    r->end = bytes + len;
+    if (!base) { /* every field 0, the times the sortable form of 0 */
+        memset(r->col, 0, sizeof r->col);
+        return;
+    }
+    fact_ids f;
+    fact_key_decode(r->order, base, &f);
+    r->col[FACT_E] = f.e;
+    r->col[FACT_A] = f.a;
+    r->col[RUN_VTYPE] = f.v[0];
+    r->col[FACT_V] = format_get_be(f.v + 1, 8) ^ payload_flip(f.v[0]);
+    r->col[FACT_TXC] = f.tx_count;
+    r->col[FACT_SEQ] = f.seq;
+    r->col[RUN_TXID] = as_u64(f.tx_id);
+    r->col[RUN_VALID_FROM] = as_u64(f.valid_from);
+    r->col[RUN_VALID_TO] = as_u64(f.valid_to);
+    r->col[RUN_ASSERTED] = f.asserted;
+}
+
+void fact_run_ids(const fact_run *r, fact_ids *out) {
+    const uint64_t *col = r->col;
+    out->e = col[FACT_E];
+    out->a = col[FACT_A];
+    out->v[0] = (uint8_t)col[RUN_VTYPE];
+    store64(out->v + 1, col[FACT_V] ^ payload_flip(col[RUN_VTYPE]));
+    out->tx_count = col[FACT_TXC];
+    out->seq = col[FACT_SEQ];
+    out->tx_id = as_i64(col[RUN_TXID]);
+    out->valid_from = as_i64(col[RUN_VALID_FROM]);
+    out->valid_to = as_i64(col[RUN_VALID_TO]);
+    out->asserted = col[RUN_ASSERTED] != 0;
+}

@@ -1,0 +1,62 @@
+/* Scans read fact-tree entries straight into identifiers: the runs of
+ * entries a B+tree cursor hands out (btree_next_run) are decoded field by
+ * field as numbers kept from one entry to the next, instead of into key
+ * bytes that fact_key_decode would then take apart again (the format is
+ * fact_codec.h's; fact_codec.c decodes the same entries into keys). A
+ * scan's bound, a prefix of the key, is tested on those numbers too. */
+#ifndef MG_STORE_FACT_RUN_H
+#define MG_STORE_FACT_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/fact_key.h"
+
+/* The numbers an entry's fields are differences of: the leading fields
+ * by their FACT_ index (E, A; V's payload number, the integer itself for
+ * integers; TXC, SEQ), then V's type, the times as int64 bit patterns and
+ * the asserted flag. */
+enum { RUN_VTYPE = FACT_LEADING, RUN_TXID, RUN_VALID_FROM, RUN_VALID_TO, RUN_ASSERTED, RUN_COLS };
+
+/* The part of a column a bound fixes. */
+typedef struct run_bound {
+    int col;
+    uint64_t mask, want;
+} run_bound;
+
+typedef struct fact_run fact_run;
+struct fact_run {
+    uint64_t col[RUN_COLS]; /* the last entry read, or the run's base */
+    const uint8_t *p, *end; /* the entries not read yet */
+    int order;
+    int (*next)(fact_run *r); /* the order's decoder */
+    size_t bounds;
+    run_bound bound[RUN_COLS];
+};
+
+/* A run of `order` with nothing to read, whose entries must start with
+ * prefix[0..len) (len <= FACT_KEY_SIZE; 0: no bound). */
+void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len);
+/* Reads `len` bytes of entries at `bytes` next, the first encoded against
+ * the key `base` (NULL: against nothing). */
+void fact_run_start(fact_run *r, const uint8_t *base, const uint8_t *bytes, size_t len);
+
+/* Decodes the next entry: 1, 0 when the run is read, -1 when an entry
+ * does not decode (then the run is left read). */
+static inline int fact_run_next(fact_run *r) {
+    return r->p < r->end ? r->next(r) : 0;
+}
+
+/* Whether the entry just read is inside the bound. */
+static inline bool fact_run_in_bound(const fact_run *r) {
+    for (size_t i = 0; i < r->bounds; i++)
+        if ((r->col[r->bound[i].col] ^ r->bound[i].want) & r->bound[i].mask)
+            return false;
+    return true;
+}
+
+/* The identifiers of the entry just read. */
+void fact_run_ids(const fact_run *r, fact_ids *out);
+
+#endif
