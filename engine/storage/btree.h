@@ -112,8 +112,9 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e);
  * of its current restart block at a time. `key` is a key already decoded
  * (the one a seek found) that comes first, or NULL; then `len` bytes of
  * entries at `bytes` (maybe none after a key), the first encoded against
- * `base` (NULL: against nothing, the leaf's first entry) and each other
- * against the key before it. Valid until the next call on the cursor. */
+ * `base` (NULL: against nothing, the leaf's first entry; `key` itself when
+ * they follow it in its block) and each other against the key before it.
+ * Valid until the next call on the cursor. */
 typedef struct btree_run {
     const uint8_t *key, *base, *bytes;
     size_t len;

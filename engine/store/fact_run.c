@@ -96,76 +96,71 @@ RUN_DECODER(run_avet, FACT_A, FACT_V, FACT_E, FACT_TXC, FACT_SEQ)
 RUN_DECODER(run_vaet, FACT_V, FACT_A, FACT_E, FACT_TXC, FACT_SEQ)
 RUN_DECODER(run_txlog, FACT_SEQ, FACT_TXC, FACT_E, FACT_A, FACT_V)
 
-/* The columns of the key bytes of a field of `size` bytes, the covered
- * ones of its first `covered`: a mask over the field read big-endian. */
-static uint64_t top_bytes(size_t size, size_t covered) {
-    uint64_t all = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
-    return covered >= size ? all : all & ~((UINT64_C(1) << (8 * (size - covered))) - 1);
-}
-
 /* Adds the bound on the column `col` whose key bytes are `size` bytes at
- * `off` (their big-endian number xor `flip` being the column's value),
- * for the prefix's first `len` bytes. */
-static void add_bound(fact_run *r, int col, size_t off, size_t size, uint64_t flip,
-                      const uint8_t *prefix, size_t len) {
+ * `off` of `key` (their big-endian number xor `flip` being the column's
+ * value), when the bound's first `len` bytes reach them: all of the
+ * column or its leading bytes. Inline, so that each size is a constant. */
+DECODE_STEP void add_bound(fact_run *r, int col, const uint8_t *key, size_t off, int size,
+                           uint64_t flip, size_t len) {
     if (len <= off)
         return;
-    size_t covered = len - off < size ? len - off : size;
-    uint8_t field[8] = {0};
-    memcpy(field + 8 - size, prefix + off, covered);
-    uint64_t mask = top_bytes(size, covered);
-    r->bound[r->bounds++] = (run_bound){col, mask, (format_get_be(field, 8) ^ flip) & mask};
+    uint64_t mask = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
+    if (len - off < (size_t)size)
+        mask &= ~((UINT64_C(1) << (8 * ((size_t)size - (len - off)))) - 1);
+    uint64_t field = size == 1 ? key[off] : format_get_be(key + off, size);
+    r->bound[r->bounds++] = (run_bound){col, mask, (field ^ flip) & mask};
 }
 
-static void set_bounds(fact_run *r, const uint8_t *prefix, size_t len) {
-    size_t off = 0;
+static void set_bounds(fact_run *r, const uint8_t *key, size_t len) {
     r->bounds = 0;
-    for (int i = 0; i < FACT_LEADING; i++) {
-        int f = fact_key_field(r->order, i);
-        if (f == FACT_V) {
-            uint64_t type = len > off ? prefix[off] : 0;
-            add_bound(r, RUN_VTYPE, off, 1, 0, prefix, len);
-            add_bound(r, FACT_V, off + 1, 8, payload_flip(type), prefix, len);
-        } else {
-            add_bound(r, f, off, fact_key_field_size(f), 0, prefix, len);
+    for (size_t i = 0, off = 0; i < FACT_LEADING && off < len; i++) {
+        int f = fact_key_field(r->order, (int)i);
+        switch (f) {
+        case FACT_E:
+        case FACT_A: add_bound(r, f, key, off, 6, 0, len); off += 6; break;
+        case FACT_V:
+            add_bound(r, RUN_VTYPE, key, off, 1, 0, len);
+            add_bound(r, FACT_V, key, off + 1, 8, payload_flip(key[off]), len);
+            off += FACT_V_SIZE;
+            break;
+        default: add_bound(r, f, key, off, 8, 0, len); off += 8; break;
         }
-        off += fact_key_field_size(f);
     }
-    add_bound(r, RUN_TXID, FACT_KEY_TXID, 8, TOP_BIT, prefix, len);
-    add_bound(r, RUN_VALID_FROM, FACT_KEY_VALID_FROM, 8, TOP_BIT, prefix, len);
-    add_bound(r, RUN_VALID_TO, FACT_KEY_VALID_TO, 8, TOP_BIT, prefix, len);
-    add_bound(r, RUN_ASSERTED, FACT_KEY_ASSERTED, 1, 0, prefix, len);
+    if (len <= FACT_KEY_TXID)
+        return;
+    add_bound(r, RUN_TXID, key, FACT_KEY_TXID, 8, TOP_BIT, len);
+    add_bound(r, RUN_VALID_FROM, key, FACT_KEY_VALID_FROM, 8, TOP_BIT, len);
+    add_bound(r, RUN_VALID_TO, key, FACT_KEY_VALID_TO, 8, TOP_BIT, len);
+    add_bound(r, RUN_ASSERTED, key, FACT_KEY_ASSERTED, 1, 0, len);
 }
 
-void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
+void fact_run_init(fact_run *r, int order, const uint8_t prefix[FACT_KEY_SIZE], size_t len) {
     static int (*const decoders[TREE_TXLOG + 1])(fact_run *) = {
         [TREE_EAVT] = run_eavt, [TREE_AEVT] = run_aevt, [TREE_AVET] = run_avet,
         [TREE_VAET] = run_vaet, [TREE_TXLOG] = run_txlog};
     r->order = order;
     r->next = decoders[order];
-    r->p = r->end = NULL;
+    fact_run_clear(r);
     set_bounds(r, prefix, len);
 }
 
-void fact_run_start(fact_run *r, const uint8_t *base, const uint8_t *bytes, size_t len) {
+void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len) {
     r->p = bytes;
     r->end = bytes + len;
     if (!base) { /* every field 0, the times the sortable form of 0 */
         memset(r->col, 0, sizeof r->col);
         return;
     }
-    fact_ids f;
-    fact_key_decode(r->order, base, &f);
-    r->col[FACT_E] = f.e;
-    r->col[FACT_A] = f.a;
-    r->col[RUN_VTYPE] = f.v[0];
-    r->col[FACT_V] = format_get_be(f.v + 1, 8) ^ payload_flip(f.v[0]);
-    r->col[FACT_TXC] = f.tx_count;
-    r->col[FACT_SEQ] = f.seq;
-    r->col[RUN_TXID] = as_u64(f.tx_id);
-    r->col[RUN_VALID_FROM] = as_u64(f.valid_from);
-    r->col[RUN_VALID_TO] = as_u64(f.valid_to);
-    r->col[RUN_ASSERTED] = f.asserted;
+    r->col[FACT_E] = base->e;
+    r->col[FACT_A] = base->a;
+    r->col[RUN_VTYPE] = base->v[0];
+    r->col[FACT_V] = load64(base->v + 1) ^ payload_flip(base->v[0]);
+    r->col[FACT_TXC] = base->tx_count;
+    r->col[FACT_SEQ] = base->seq;
+    r->col[RUN_TXID] = as_u64(base->tx_id);
+    r->col[RUN_VALID_FROM] = as_u64(base->valid_from);
+    r->col[RUN_VALID_TO] = as_u64(base->valid_to);
+    r->col[RUN_ASSERTED] = base->asserted;
 }
 
 void fact_run_ids(const fact_run *r, fact_ids *out) {

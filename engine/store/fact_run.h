@@ -36,11 +36,16 @@ struct fact_run {
 };
 
 /* A run of `order` with nothing to read, whose entries must start with
- * prefix[0..len) (len <= FACT_KEY_SIZE; 0: no bound). */
-void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len);
+ * prefix[0..len) (0: no bound): a key's worth of bytes, those past len
+ * ignored. */
+void fact_run_init(fact_run *r, int order, const uint8_t prefix[FACT_KEY_SIZE], size_t len);
+/* Leaves nothing to read (until fact_run_start). */
+static inline void fact_run_clear(fact_run *r) {
+    r->p = r->end = NULL;
+}
 /* Reads `len` bytes of entries at `bytes` next, the first encoded against
- * the key `base` (NULL: against nothing). */
-void fact_run_start(fact_run *r, const uint8_t *base, const uint8_t *bytes, size_t len);
+ * the key of identifiers `base` (NULL: against nothing). */
+void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len);
 
 /* Decodes the next entry: 1, 0 when the run is read, -1 when an entry
  * does not decode (then the run is left read). */

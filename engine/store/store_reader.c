@@ -61,7 +61,9 @@ struct store_scan {
     store_reader *r;
     int order;
     btree_cursor c;
-    fact_run run; /* the cursor's entries being read */
+    fact_run run;  /* the cursor's entries being read */
+    bool bounded;  /* run has the order and bound (set when first read:
+                      estimates never read runs) */
     uint8_t prefix[FACT_KEY_SIZE];
     size_t plen;
 };
@@ -469,7 +471,9 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     sc->order = order;
     sc->plen = bound;
     memcpy(sc->prefix, from, len);
-    fact_run_init(&sc->run, order, from, bound);
+    memset(sc->prefix + len, 0, FACT_KEY_SIZE - len);
+    fact_run_clear(&sc->run);
+    sc->bounded = false;
     int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], fact_codec(order), e);
     if (rc == 0)
         rc = btree_seek(&sc->c, from, len, e);
@@ -515,7 +519,7 @@ void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_S
 /* Past the scan's prefix: nothing more to read. */
 static int scan_end(store_scan *sc) {
     sc->c.depth = 0;
-    sc->run.p = sc->run.end;
+    fact_run_clear(&sc->run);
     return 0;
 }
 
@@ -528,11 +532,30 @@ static int next_key(store_scan *sc, const uint8_t **key, err *e) {
     return rc;
 }
 
-/* The key a seek decoded, which comes before its run. */
-static int sought_key(store_scan *sc, const uint8_t *key, fact_ids *out) {
-    if (memcmp(key, sc->prefix, sc->plen) != 0)
+/* Reads the entries of `run` next; `key` (NULL: none) holds the
+ * identifiers of the run's key. */
+static void start_entries(store_scan *sc, const btree_run *run, const fact_ids *key) {
+    fact_ids base;
+    if (!sc->bounded) {
+        fact_run_init(&sc->run, sc->order, sc->prefix, sc->plen);
+        sc->bounded = true;
+    }
+    if (run->base && run->base == run->key) {
+        fact_run_start(&sc->run, key, run->bytes, run->len);
+        return;
+    }
+    if (run->base)
+        fact_key_decode(sc->order, run->base, &base);
+    fact_run_start(&sc->run, run->base ? &base : NULL, run->bytes, run->len);
+}
+
+/* A run that starts with the key a seek found: that key, if inside the
+ * prefix. */
+static int sought_key(store_scan *sc, const btree_run *run, fact_ids *out) {
+    if (memcmp(run->key, sc->prefix, sc->plen) != 0)
         return scan_end(sc);
-    fact_key_decode(sc->order, key, out);
+    fact_key_decode(sc->order, run->key, out);
+    start_entries(sc, run, out);
     return 1;
 }
 
@@ -544,9 +567,9 @@ int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
         btree_run run;
         if ((rc = btree_next_run(&sc->c, &run, e)) != 1)
             return rc;
-        fact_run_start(&sc->run, run.base, run.bytes, run.len);
         if (run.key)
-            return sought_key(sc, run.key, out);
+            return sought_key(sc, &run, out);
+        start_entries(sc, &run, NULL);
     }
     if (!fact_run_in_bound(&sc->run))
         return scan_end(sc);

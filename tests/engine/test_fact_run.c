@@ -2,8 +2,10 @@
  * btree_next_run): in every order, from random seeks (which hand over the
  * key they found, mid-block), runs decode to the same identifiers as the
  * codec's keys through fact_key_decode, and a run's prefix bound of any
- * length (whole fields or not) agrees with memcmp on the keys. An entry
- * that does not decode ends the run with -1. */
+ * length (whole fields or not) agrees with memcmp on the keys; store scans
+ * from random keys under random bounds read exactly the model's records.
+ * An entry that does not decode ends the run with -1. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,7 @@
 #include "store/fact_codec.h"
 #include "store/fact_key.h"
 #include "store/fact_run.h"
+#include "store/store.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
@@ -81,7 +84,10 @@ static long scan_by_runs(btree_cursor *c, int order, const uint8_t *from, size_t
             rc = btree_next_run(c, &r, &e);
             if (rc != 1)
                 return rc == 0 ? read : -1;
-            fact_run_start(&run, r.base, r.bytes, r.len);
+            fact_ids base;
+            if (r.base)
+                fact_key_decode(order, r.base, &base);
+            fact_run_start(&run, r.base ? &base : NULL, r.bytes, r.len);
             if (!r.key)
                 continue;
             if (memcmp(r.key, from, bound) != 0)
@@ -163,11 +169,11 @@ static void test_runs_match_the_codec(void) {
 }
 
 static void test_bad_entry_ends_the_run(void) {
-    uint8_t bytes[32];
+    uint8_t bytes[32], none[FACT_KEY_SIZE] = {0};
     memset(bytes, 0xff, sizeof bytes); /* every flag, then a varint that never ends */
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         fact_run run;
-        fact_run_init(&run, order, NULL, 0);
+        fact_run_init(&run, order, none, 0);
         fact_run_start(&run, NULL, bytes, sizeof bytes);
         CHECK(fact_run_next(&run) == -1);
         CHECK(fact_run_next(&run) == 0);
@@ -176,8 +182,121 @@ static void test_bad_entry_ends_the_run(void) {
     }
 }
 
+/* A record of a store transaction: few entities and attributes, values
+ * of every type (refs among them, for VAET), some valid times set. */
+static fact store_fact(uint64_t tx, char *text) {
+    char name[16];
+    int len = snprintf(name, sizeof name, ":e%u", (unsigned)(rng() % 200));
+    fact f = {.entity = uuid_of_keyword(name, (size_t)len),
+              .tx_count = tx,
+              .tx_id = INT64_C(1764000000000) + (int64_t)tx,
+              .valid_to = VALID_TO_FOREVER,
+              .asserted = rng() % 6 != 0};
+    static const char *const attrs[] = {":age", ":name", ":friend", ":score", ":tag"};
+    const char *a = attrs[rng() % 5];
+    f.attribute = value_keyword(a, strlen(a));
+    f.valid_from = rng() % 3 ? f.tx_id : -INT64_C(1000) * (int64_t)(rng() % 50);
+    len = snprintf(text, 16, ":k%u", (unsigned)(rng() % 30));
+    switch (rng() % 6) {
+    case 0: f.v = value_integer((int64_t)(rng() % 100) - 50); break;
+    case 1: f.v = value_string(text + 1, (size_t)len - 1); break;
+    case 2: f.v = value_keyword(text, (size_t)len); break;
+    case 3: f.v = value_ref(uuid_of_keyword(name, strlen(name))); break;
+    case 4: f.v = value_float((double)(rng() % 1000) / 8); break;
+    default: f.v = value_boolean(rng() % 2); break;
+    }
+    return f;
+}
+
+/* Every record of the reader's snapshot in commit order: the model. */
+static size_t all_records(store_reader *r, fact_ids *out, size_t cap) {
+    store_scan *sc;
+    err e = {0};
+    size_t n = 0;
+    if (store_scan_order(r, TREE_TXLOG, &sc, &e) != 0)
+        return 0;
+    while (n < cap && store_scan_next_ids(sc, &out[n], &e) == 1)
+        n++;
+    store_scan_close(sc);
+    err_clear(&e);
+    return n;
+}
+
+/* The keys of `order` of the model's records (VAET: refs only), sorted. */
+static size_t order_keys(int order, const fact_ids *recs, size_t n, uint8_t *keys) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (order != TREE_VAET || recs[i].v[0] == VT_REF)
+            fact_key_encode(order, &recs[i], keys + k++ * FACT_KEY_SIZE);
+    qsort(keys, k, FACT_KEY_SIZE, key_cmp);
+    return k;
+}
+
+/* A store scan of `order` from `from` under `bound` reads the model's
+ * keys[first...] sharing the bound. */
+static bool store_scan_agrees(store_reader *r, int order, const uint8_t *from, size_t len,
+                              size_t bound, const uint8_t *keys, size_t n) {
+    size_t first, count = expected(keys, n, from, len, bound, &first), got = 0;
+    store_scan *sc;
+    err e = {0};
+    if (store_scan_from(r, order, from, len, bound, &sc, &e) != 0)
+        return false;
+    fact_ids ids;
+    int rc;
+    bool ok = true;
+    uint8_t key[FACT_KEY_SIZE];
+    while (ok && (rc = store_scan_next_ids(sc, &ids, &e)) == 1) {
+        fact_key_encode(order, &ids, key);
+        ok = got < count && memcmp(key, keys + (first + got) * FACT_KEY_SIZE, FACT_KEY_SIZE) == 0;
+        got++;
+    }
+    store_scan_close(sc);
+    err_clear(&e);
+    return ok && rc == 0 && got == count;
+}
+
+static void test_store_scans_match_the_model(void) {
+    enum { TXS = 60, PER_TX = 100, N = TXS * PER_TX };
+    store *s;
+    err e = {0};
+    CHECK(store_open_memory(&s, &e) == 0);
+    bool committed = true;
+    for (uint64_t tx = 1; tx <= TXS; tx++) {
+        fact facts[PER_TX];
+        char texts[PER_TX][16];
+        for (int i = 0; i < PER_TX; i++)
+            facts[i] = store_fact(tx, texts[i]);
+        committed = committed && store_commit(s, facts, PER_TX, &e) == 0;
+    }
+    CHECK(committed);
+    store_reader *r;
+    CHECK(store_reader_open(s, &r, &e) == 0);
+    fact_ids *recs = malloc(N * sizeof *recs);
+    uint8_t *keys = malloc((size_t)N * FACT_KEY_SIZE);
+    CHECK(all_records(r, recs, N) == N);
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        size_t n = order_keys(order, recs, N, keys);
+        bool ok = store_scan_agrees(r, order, keys, 0, 0, keys, n);
+        for (int probe = 0; probe < 300; probe++) {
+            uint8_t from[FACT_KEY_SIZE];
+            memcpy(from, keys + (rng() % n) * FACT_KEY_SIZE, FACT_KEY_SIZE);
+            size_t len = rng() % (FACT_KEY_SIZE + 1), bound = len ? rng() % (len + 1) : 0;
+            if (len && probe % 3 == 0)
+                from[rng() % len] ^= (uint8_t)(1 + rng() % 255);
+            ok = ok && store_scan_agrees(r, order, from, len, bound, keys, n);
+        }
+        CHECK(ok);
+    }
+    free(recs);
+    free(keys);
+    store_reader_close(r);
+    store_close(s);
+    err_clear(&e);
+}
+
 int main(void) {
     test_runs_match_the_codec();
+    test_store_scans_match_the_model();
     test_bad_entry_ends_the_run();
     return CHECK_DONE();
 }
