@@ -157,13 +157,12 @@ int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, 
     return leaf_next(page, c, pos, NULL, anchor, key);
 }
 
-/* At the end of a block, moves *pos into the next one and sets *base to
- * what its first entry is encoded against: 1, 0 at the end of the leaf,
- * -1 when the next block does not start here or is empty. */
+/* At the end of a block (pos->off >= pos->limit), moves *pos into the
+ * next one and sets *base to what its first entry is encoded against: 1,
+ * 0 at the end of the leaf, -1 when the next block does not start here or
+ * is empty. */
 static int enter_block(const uint8_t *page, leaf_pos *pos, const uint8_t *anchor,
                        const uint8_t **base) {
-    if (pos->off < pos->limit)
-        return 1;
     size_t b = pos->restart;
     if (b >= restarts(page))
         return pos->off >= leaf_end(page) ? 0 : -1;
@@ -178,7 +177,7 @@ static int enter_block(const uint8_t *page, leaf_pos *pos, const uint8_t *anchor
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
               const uint8_t *anchor, uint8_t *key) {
     const uint8_t *base = prev;
-    int rc = enter_block(page, pos, anchor, &base);
+    int rc = pos->off < pos->limit ? 1 : enter_block(page, pos, anchor, &base);
     if (rc != 1)
         return rc;
     size_t next = decode_at(c, page, pos->off, pos->limit, base, key);
@@ -191,7 +190,7 @@ int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const ui
 int leaf_run(const uint8_t *page, leaf_pos *pos, const uint8_t *prev, const uint8_t *anchor,
              btree_run *run) {
     run->base = prev;
-    int rc = enter_block(page, pos, anchor, &run->base);
+    int rc = pos->off < pos->limit ? 1 : enter_block(page, pos, anchor, &run->base);
     if (rc != 1)
         return rc;
     run->bytes = page + pos->off;

@@ -76,26 +76,6 @@ DECODE_STEP bool read_tail(reader *rd, unsigned flags, uint64_t *col) {
     return ok;
 }
 
-/* A decoder per order, its field sequence spelled out (fact_key.c defines
- * the orders; the tests check that these agree with fact_codec.c's). */
-#define RUN_DECODER(name, f0, f1, f2, f3, f4)                                                   \
-    static int name(fact_run *r) {                                                             \
-        reader rd = {r->p + 1, r->end};                                                        \
-        unsigned flags = r->p[0];                                                              \
-        uint64_t *col = r->col;                                                                \
-        bool ok = read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&        \
-                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&        \
-                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col);               \
-        r->p = ok ? rd.p : r->end;                                                             \
-        return ok ? 1 : -1;                                                                    \
-    }
-
-RUN_DECODER(run_eavt, FACT_E, FACT_A, FACT_V, FACT_TXC, FACT_SEQ)
-RUN_DECODER(run_aevt, FACT_A, FACT_E, FACT_V, FACT_TXC, FACT_SEQ)
-RUN_DECODER(run_avet, FACT_A, FACT_V, FACT_E, FACT_TXC, FACT_SEQ)
-RUN_DECODER(run_vaet, FACT_V, FACT_A, FACT_E, FACT_TXC, FACT_SEQ)
-RUN_DECODER(run_txlog, FACT_SEQ, FACT_TXC, FACT_E, FACT_A, FACT_V)
-
 /* Adds the bound on the column `col` whose key bytes are `size` bytes at
  * `off` of `key` (their big-endian number xor `flip` being the column's
  * value), when the bound's first `len` bytes reach them: all of the
@@ -105,43 +85,85 @@ DECODE_STEP void add_bound(fact_run *r, int col, const uint8_t *key, size_t off,
     if (len <= off)
         return;
     uint64_t mask = size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
-    if (len - off < (size_t)size)
+    uint8_t part[8] = {0};
+    if (len - off < (size_t)size) { /* the prefix ends inside the field */
         mask &= ~((UINT64_C(1) << (8 * ((size_t)size - (len - off)))) - 1);
+        memcpy(part, key + off, len - off);
+        key = part;
+        off = 0;
+    }
     uint64_t field = size == 1 ? key[off] : format_get_be(key + off, size);
     r->bound[r->bounds++] = (run_bound){col, mask, (field ^ flip) & mask};
 }
 
-static void set_bounds(fact_run *r, const uint8_t *key, size_t len) {
-    r->bounds = 0;
-    for (size_t i = 0, off = 0; i < FACT_LEADING && off < len; i++) {
-        int f = fact_key_field(r->order, (int)i);
-        switch (f) {
-        case FACT_E:
-        case FACT_A: add_bound(r, f, key, off, 6, 0, len); off += 6; break;
-        case FACT_V:
-            add_bound(r, RUN_VTYPE, key, off, 1, 0, len);
-            add_bound(r, FACT_V, key, off + 1, 8, payload_flip(key[off]), len);
-            off += FACT_V_SIZE;
-            break;
-        default: add_bound(r, f, key, off, 8, 0, len); off += 8; break;
-        }
+/* The bounds of a leading field at `off`: the offset after it. */
+DECODE_STEP size_t field_bound(fact_run *r, int field, const uint8_t *key, size_t off, size_t len) {
+    switch (field) {
+    case FACT_E:
+    case FACT_A: add_bound(r, field, key, off, 6, 0, len); return off + 6;
+    case FACT_V:
+        add_bound(r, RUN_VTYPE, key, off, 1, 0, len);
+        add_bound(r, FACT_V, key, off + 1, 8, payload_flip(key[off]), len);
+        return off + FACT_V_SIZE;
+    default: add_bound(r, field, key, off, 8, 0, len); return off + 8;
     }
-    if (len <= FACT_KEY_TXID)
-        return;
+}
+
+static void tail_bounds(fact_run *r, const uint8_t *key, size_t len) {
     add_bound(r, RUN_TXID, key, FACT_KEY_TXID, 8, TOP_BIT, len);
     add_bound(r, RUN_VALID_FROM, key, FACT_KEY_VALID_FROM, 8, TOP_BIT, len);
     add_bound(r, RUN_VALID_TO, key, FACT_KEY_VALID_TO, 8, TOP_BIT, len);
     add_bound(r, RUN_ASSERTED, key, FACT_KEY_ASSERTED, 1, 0, len);
 }
 
-void fact_run_init(fact_run *r, int order, const uint8_t prefix[FACT_KEY_SIZE], size_t len) {
+/* Per order, its field sequence spelled out (fact_key.c defines the
+ * orders; the tests check that these agree with fact_codec.c's): the
+ * decoder of an entry, and the setting of a prefix's bounds. */
+#define RUN_ORDER(name, f0, f1, f2, f3, f4)                                                     \
+    static int name##_next(fact_run *r) {                                                      \
+        reader rd = {r->p + 1, r->end};                                                        \
+        unsigned flags = r->p[0];                                                              \
+        uint64_t *col = r->col;                                                                \
+        bool ok = read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&        \
+                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&        \
+                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col);               \
+        r->p = ok ? rd.p : r->end;                                                             \
+        return ok ? 1 : -1;                                                                    \
+    }                                                                                          \
+    static void name##_bounds(fact_run *r, const uint8_t *key, size_t len) {                   \
+        size_t off = 0;                                                                        \
+        r->bounds = 0;                                                                         \
+        if (off < len)                                                                         \
+            off = field_bound(r, f0, key, off, len);                                           \
+        if (off < len)                                                                         \
+            off = field_bound(r, f1, key, off, len);                                           \
+        if (off < len)                                                                         \
+            off = field_bound(r, f2, key, off, len);                                           \
+        if (off < len)                                                                         \
+            off = field_bound(r, f3, key, off, len);                                           \
+        if (off < len)                                                                         \
+            off = field_bound(r, f4, key, off, len);                                           \
+        if (off < len)                                                                         \
+            tail_bounds(r, key, len);                                                          \
+    }
+
+RUN_ORDER(eavt, FACT_E, FACT_A, FACT_V, FACT_TXC, FACT_SEQ)
+RUN_ORDER(aevt, FACT_A, FACT_E, FACT_V, FACT_TXC, FACT_SEQ)
+RUN_ORDER(avet, FACT_A, FACT_V, FACT_E, FACT_TXC, FACT_SEQ)
+RUN_ORDER(vaet, FACT_V, FACT_A, FACT_E, FACT_TXC, FACT_SEQ)
+RUN_ORDER(txlog, FACT_SEQ, FACT_TXC, FACT_E, FACT_A, FACT_V)
+
+void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
     static int (*const decoders[TREE_TXLOG + 1])(fact_run *) = {
-        [TREE_EAVT] = run_eavt, [TREE_AEVT] = run_aevt, [TREE_AVET] = run_avet,
-        [TREE_VAET] = run_vaet, [TREE_TXLOG] = run_txlog};
+        [TREE_EAVT] = eavt_next, [TREE_AEVT] = aevt_next, [TREE_AVET] = avet_next,
+        [TREE_VAET] = vaet_next, [TREE_TXLOG] = txlog_next};
+    static void (*const bounds[TREE_TXLOG + 1])(fact_run *, const uint8_t *, size_t) = {
+        [TREE_EAVT] = eavt_bounds, [TREE_AEVT] = aevt_bounds, [TREE_AVET] = avet_bounds,
+        [TREE_VAET] = vaet_bounds, [TREE_TXLOG] = txlog_bounds};
     r->order = order;
     r->next = decoders[order];
     fact_run_clear(r);
-    set_bounds(r, prefix, len);
+    bounds[order](r, prefix, len);
 }
 
 void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len) {

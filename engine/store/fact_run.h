@@ -36,9 +36,8 @@ struct fact_run {
 };
 
 /* A run of `order` with nothing to read, whose entries must start with
- * prefix[0..len) (0: no bound): a key's worth of bytes, those past len
- * ignored. */
-void fact_run_init(fact_run *r, int order, const uint8_t prefix[FACT_KEY_SIZE], size_t len);
+ * prefix[0..len) (len <= FACT_KEY_SIZE; 0: no bound). */
+void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len);
 /* Leaves nothing to read (until fact_run_start). */
 static inline void fact_run_clear(fact_run *r) {
     r->p = r->end = NULL;

@@ -356,14 +356,15 @@ static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
         uuid_store(r, loc_hash(loc) % UUID_SLOTS, loc, u);
 }
 
-/* A UUID in the dictionary page the reader holds, where entities met in
- * storage order mostly are: no cache to probe or fill. False when it is
- * not there (or is not a UUID: the slow path reports that). */
+/* A scanning reader's UUID in the dictionary page it holds, where
+ * entities met in storage order mostly are: no cache to probe or fill.
+ * (The first reads go through the shared cache: entry_bytes.) False when
+ * it is not there (or is not a UUID: the slow path reports that). */
 static inline bool held_uuid(const store_reader *r, uint64_t loc, uuid128 *u) {
     int kind;
     const uint8_t *bytes;
     size_t len;
-    if (!r->scratch_pgno || dict_loc_page(loc) != r->scratch_pgno ||
+    if (r->entry_reads < SHARED_DECODES || !r->scratch_pgno || dict_loc_page(loc) != r->scratch_pgno ||
         !dict_entry_in(r->scratch, loc, &kind, &bytes, &len) || kind != DICT_UUID || len != 16)
         return false;
     memcpy(u->bytes, bytes, 16);
@@ -471,7 +472,6 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     sc->order = order;
     sc->plen = bound;
     memcpy(sc->prefix, from, len);
-    memset(sc->prefix + len, 0, FACT_KEY_SIZE - len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
     int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], fact_codec(order), e);
