@@ -76,6 +76,29 @@ DECODE_STEP bool read_tail(reader *rd, unsigned flags, uint64_t *col) {
     return ok;
 }
 
+/* Whether the entry just read is inside the bound. */
+DECODE_STEP bool in_bound(const fact_run *r) {
+    for (size_t i = 0; i < r->bounds; i++)
+        if ((r->col[r->bound[i].col] ^ r->bound[i].want) & r->bound[i].mask)
+            return false;
+    return true;
+}
+
+/* The identifiers of the entry just read. */
+DECODE_STEP void write_ids(const fact_run *r, fact_ids *out) {
+    const uint64_t *col = r->col;
+    out->e = col[FACT_E];
+    out->a = col[FACT_A];
+    out->v[0] = (uint8_t)col[RUN_VTYPE];
+    store64(out->v + 1, col[FACT_V] ^ payload_flip(col[RUN_VTYPE]));
+    out->tx_count = col[FACT_TXC];
+    out->seq = col[FACT_SEQ];
+    out->tx_id = as_i64(col[RUN_TXID]);
+    out->valid_from = as_i64(col[RUN_VALID_FROM]);
+    out->valid_to = as_i64(col[RUN_VALID_TO]);
+    out->asserted = col[RUN_ASSERTED] != 0;
+}
+
 /* Adds the bound on the column `col` whose key bytes are `size` bytes at
  * `off` of `key` (their big-endian number xor `flip` being the column's
  * value), when the bound's first `len` bytes reach them: all of the
@@ -120,7 +143,7 @@ static void tail_bounds(fact_run *r, const uint8_t *key, size_t len) {
  * orders; the tests check that these agree with fact_codec.c's): the
  * decoder of an entry, and the setting of a prefix's bounds. */
 #define RUN_ORDER(name, f0, f1, f2, f3, f4)                                                     \
-    static int name##_next(fact_run *r) {                                                      \
+    static int name##_next(fact_run *r, fact_ids *out) {                                       \
         reader rd = {r->p + 1, r->end};                                                        \
         unsigned flags = r->p[0];                                                              \
         uint64_t *col = r->col;                                                                \
@@ -128,7 +151,12 @@ static void tail_bounds(fact_run *r, const uint8_t *key, size_t len) {
                   read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&        \
                   read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col);               \
         r->p = ok ? rd.p : r->end;                                                             \
-        return ok ? 1 : -1;                                                                    \
+        if (!ok)                                                                               \
+            return -1;                                                                         \
+        if (!in_bound(r))                                                                      \
+            return FACT_RUN_PAST;                                                              \
+        write_ids(r, out);                                                                     \
+        return 1;                                                                              \
     }                                                                                          \
     static void name##_bounds(fact_run *r, const uint8_t *key, size_t len) {                   \
         size_t off = 0;                                                                        \
@@ -154,7 +182,7 @@ RUN_ORDER(vaet, FACT_V, FACT_A, FACT_E, FACT_TXC, FACT_SEQ)
 RUN_ORDER(txlog, FACT_SEQ, FACT_TXC, FACT_E, FACT_A, FACT_V)
 
 void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
-    static int (*const decoders[TREE_TXLOG + 1])(fact_run *) = {
+    static int (*const decoders[TREE_TXLOG + 1])(fact_run *, fact_ids *) = {
         [TREE_EAVT] = eavt_next, [TREE_AEVT] = aevt_next, [TREE_AVET] = avet_next,
         [TREE_VAET] = vaet_next, [TREE_TXLOG] = txlog_next};
     static void (*const bounds[TREE_TXLOG + 1])(fact_run *, const uint8_t *, size_t) = {
@@ -183,18 +211,4 @@ void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, siz
     r->col[RUN_VALID_FROM] = as_u64(base->valid_from);
     r->col[RUN_VALID_TO] = as_u64(base->valid_to);
     r->col[RUN_ASSERTED] = base->asserted;
-}
-
-void fact_run_ids(const fact_run *r, fact_ids *out) {
-    const uint64_t *col = r->col;
-    out->e = col[FACT_E];
-    out->a = col[FACT_A];
-    out->v[0] = (uint8_t)col[RUN_VTYPE];
-    store64(out->v + 1, col[FACT_V] ^ payload_flip(col[RUN_VTYPE]));
-    out->tx_count = col[FACT_TXC];
-    out->seq = col[FACT_SEQ];
-    out->tx_id = as_i64(col[RUN_TXID]);
-    out->valid_from = as_i64(col[RUN_VALID_FROM]);
-    out->valid_to = as_i64(col[RUN_VALID_TO]);
-    out->asserted = col[RUN_ASSERTED] != 0;
 }

@@ -30,7 +30,7 @@ struct fact_run {
     uint64_t col[RUN_COLS]; /* the last entry read, or the run's base */
     const uint8_t *p, *end; /* the entries not read yet */
     int order;
-    int (*next)(fact_run *r); /* the order's decoder */
+    int (*next)(fact_run *r, fact_ids *out); /* the order's decoder */
     size_t bounds;
     run_bound bound[RUN_COLS];
 };
@@ -46,21 +46,14 @@ static inline void fact_run_clear(fact_run *r) {
  * the key of identifiers `base` (NULL: against nothing). */
 void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len);
 
-/* Decodes the next entry: 1, 0 when the run is read, -1 when an entry
+/* What fact_run_next returns for an entry past the bound. */
+#define FACT_RUN_PAST 2
+
+/* Decodes the next entry: 1 with its identifiers in *out, 0 when the run
+ * is read, FACT_RUN_PAST when the entry is past the bound, -1 when it
  * does not decode (then the run is left read). */
-static inline int fact_run_next(fact_run *r) {
-    return r->p < r->end ? r->next(r) : 0;
+static inline int fact_run_next(fact_run *r, fact_ids *out) {
+    return r->p < r->end ? r->next(r, out) : 0;
 }
-
-/* Whether the entry just read is inside the bound. */
-static inline bool fact_run_in_bound(const fact_run *r) {
-    for (size_t i = 0; i < r->bounds; i++)
-        if ((r->col[r->bound[i].col] ^ r->bound[i].want) & r->bound[i].mask)
-            return false;
-    return true;
-}
-
-/* The identifiers of the entry just read. */
-void fact_run_ids(const fact_run *r, fact_ids *out);
 
 #endif

@@ -364,16 +364,16 @@ static inline bool held_uuid(const store_reader *r, uint64_t loc, uuid128 *u) {
     int kind;
     const uint8_t *bytes;
     size_t len;
-    if (r->entry_reads < SHARED_DECODES || !r->scratch_pgno || dict_loc_page(loc) != r->scratch_pgno ||
+    if (r->entry_reads < SHARED_DECODES || !r->scratch_pgno ||
+        dict_loc_page(loc) != r->scratch_pgno ||
         !dict_entry_in(r->scratch, loc, &kind, &bytes, &len) || kind != DICT_UUID || len != 16)
         return false;
     memcpy(u->bytes, bytes, 16);
     return true;
 }
 
-static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
-    if (held_uuid(r, loc, u))
-        return 0;
+/* A UUID through the reader's cache, else the dictionary. */
+static int read_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
     if (!r->uuids)
         r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
     size_t i = loc_hash(loc) % UUID_SLOTS;
@@ -391,6 +391,10 @@ static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
     if (r->uuids) /* out of memory only means no cache */
         uuid_store(r, i, loc, u);
     return 0;
+}
+
+static inline int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
+    return held_uuid(r, loc, u) ? 0 : read_uuid(r, loc, u, e);
 }
 
 static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e) {
@@ -561,7 +565,9 @@ static int sought_key(store_scan *sc, const btree_run *run, fact_ids *out) {
 
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
     int rc;
-    while ((rc = fact_run_next(&sc->run)) != 1) {
+    while ((rc = fact_run_next(&sc->run, out)) != 1) {
+        if (rc == FACT_RUN_PAST)
+            return scan_end(sc);
         if (rc < 0)
             return btree_run_corrupt(&sc->c, e);
         btree_run run;
@@ -571,9 +577,6 @@ int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
             return sought_key(sc, &run, out);
         start_entries(sc, &run, NULL);
     }
-    if (!fact_run_in_bound(&sc->run))
-        return scan_end(sc);
-    fact_run_ids(&sc->run, out);
     return 1;
 }
 
