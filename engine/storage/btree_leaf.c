@@ -161,8 +161,8 @@ int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, 
  * next one and sets *base to what its first entry is encoded against: 1,
  * 0 at the end of the leaf, -1 when the next block does not start here or
  * is empty. */
-static int enter_block(const uint8_t *page, leaf_pos *pos, const uint8_t *anchor,
-                       const uint8_t **base) {
+static inline int enter_block(const uint8_t *page, leaf_pos *pos, const uint8_t *anchor,
+                              const uint8_t **base) {
     size_t b = pos->restart;
     if (b >= restarts(page))
         return pos->off >= leaf_end(page) ? 0 : -1;
