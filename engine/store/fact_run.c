@@ -79,7 +79,7 @@ DECODE_STEP bool read_tail(reader *rd, unsigned flags, uint64_t *col) {
 /* Whether the entry just read is inside the bound. */
 DECODE_STEP bool in_bound(const fact_run *r) {
     for (size_t i = 0; i < r->bounds; i++)
-        if ((r->col[r->bound[i].col] ^ r->bound[i].want) & r->bound[i].mask)
+        if ((r->col[r->bound_col[i]] ^ r->bound[i].want) & r->bound[i].mask)
             return false;
     return true;
 }
@@ -116,7 +116,8 @@ DECODE_STEP void add_bound(fact_run *r, int col, const uint8_t *key, size_t off,
         off = 0;
     }
     uint64_t field = size == 1 ? key[off] : format_get_be(key + off, size);
-    r->bound[r->bounds++] = (run_bound){col, mask, (field ^ flip) & mask};
+    r->bound_col[r->bounds] = (uint8_t)col;
+    r->bound[r->bounds++] = (run_bound){mask, (field ^ flip) & mask};
 }
 
 /* The bounds of a leading field at `off`: the offset after it. */
@@ -188,7 +189,6 @@ void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
     static void (*const bounds[TREE_TXLOG + 1])(fact_run *, const uint8_t *, size_t) = {
         [TREE_EAVT] = eavt_bounds, [TREE_AEVT] = aevt_bounds, [TREE_AVET] = avet_bounds,
         [TREE_VAET] = vaet_bounds, [TREE_TXLOG] = txlog_bounds};
-    r->order = order;
     r->next = decoders[order];
     fact_run_clear(r);
     bounds[order](r, prefix, len);

@@ -21,7 +21,6 @@ enum { RUN_VTYPE = FACT_LEADING, RUN_TXID, RUN_VALID_FROM, RUN_VALID_TO, RUN_ASS
 
 /* The part of a column a bound fixes. */
 typedef struct run_bound {
-    int col;
     uint64_t mask, want;
 } run_bound;
 
@@ -29,10 +28,10 @@ typedef struct fact_run fact_run;
 struct fact_run {
     uint64_t col[RUN_COLS]; /* the last entry read, or the run's base */
     const uint8_t *p, *end; /* the entries not read yet */
-    int order;
     int (*next)(fact_run *r, fact_ids *out); /* the order's decoder */
-    size_t bounds;
     run_bound bound[RUN_COLS];
+    uint8_t bound_col[RUN_COLS]; /* the column of each bound */
+    uint8_t bounds;
 };
 
 /* A run of `order` with nothing to read, whose entries must start with
