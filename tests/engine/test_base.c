@@ -65,6 +65,53 @@ static void test_arena(void) {
     arena_free(&a);
 }
 
+enum { THREAD_ARENAS = 20 }; /* more than a thread and the process keep */
+
+typedef struct arena_job {
+    arena given; /* filled on another thread, freed here */
+    int ok;      /* read after the join: CHECK is not thread-safe */
+} arena_job;
+
+/* Fills, frees and refills one-block arenas; a kept block comes back empty. */
+static void *churn_arenas(void *arg) {
+    arena_job *j = arg;
+    arena_free(&j->given);
+    j->ok = 1;
+    arena as[THREAD_ARENAS];
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < THREAD_ARENAS; i++) {
+            arena_init(&as[i]);
+            char *p = arena_alloc(&as[i], 1000);
+            j->ok &= p != NULL && as[i].bytes_used == 1008;
+            if (p)
+                memset(p, i, 1000);
+        }
+        for (int i = 0; i < THREAD_ARENAS; i++)
+            arena_free(&as[i]);
+    }
+    return NULL;
+}
+
+/* Blocks kept per thread must not leak when the thread ends (the ASan
+ * build checks), and an arena may be freed on another thread than the one
+ * that filled it. */
+static void test_arena_threads(void) {
+    arena_job jobs[3];
+    pthread_t t[2];
+    for (int i = 0; i < 3; i++) {
+        arena_init(&jobs[i].given);
+        CHECK(arena_alloc(&jobs[i].given, 64) != NULL);
+    }
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&t[i], NULL, churn_arenas, &jobs[i]) == 0);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(jobs[i].ok);
+    }
+    churn_arenas(&jobs[2]);
+    CHECK(jobs[2].ok);
+}
+
 static void test_buf(void) {
     buf b;
     buf_init(&b);
@@ -211,6 +258,7 @@ int main(void) {
     test_error_names();
     test_error_values();
     test_arena();
+    test_arena_threads();
     test_buf();
     test_utf8();
     test_timestamps();
