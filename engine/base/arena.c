@@ -104,8 +104,13 @@ static void block_give(arena_block *b) {
 }
 
 void arena_init(arena *a) {
+    arena_init_blocks(a, ARENA_BLOCK_SIZE);
+}
+
+void arena_init_blocks(arena *a, size_t block_size) {
     a->head = NULL;
     a->bytes_used = 0;
+    a->block_size = block_size;
 }
 
 /* A dedicated block goes behind the head, so the head's free space stays
@@ -136,8 +141,9 @@ void *arena_alloc(arena *a, size_t size) {
     size_t rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     arena_block *b = a->head;
     if (!b || b->cap - b->used < rounded) {
-        int dedicated = rounded > ARENA_BLOCK_SIZE / 4;
-        b = arena_new_block(a, dedicated ? rounded : ARENA_BLOCK_SIZE, dedicated);
+        size_t block_size = a->block_size ? a->block_size : ARENA_BLOCK_SIZE;
+        int dedicated = rounded > block_size / 4;
+        b = arena_new_block(a, dedicated ? rounded : block_size, dedicated);
         if (!b)
             return NULL;
     }
@@ -183,5 +189,13 @@ void arena_free(arena *a) {
         free(b);
         b = next;
     }
-    arena_init(a);
+    a->head = NULL;
+    a->bytes_used = 0;
+}
+
+size_t arena_footprint(const arena *a) {
+    size_t bytes = 0;
+    for (const arena_block *b = a->head; b; b = b->next)
+        bytes += sizeof *b + b->cap;
+    return bytes;
 }
