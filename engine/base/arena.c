@@ -35,23 +35,29 @@ static pthread_mutex_t spares_mu = PTHREAD_MUTEX_INITIALIZER;
 static arena_block *spares[ARENA_SPARES];
 static size_t spare_count;
 
-/* The calling thread's spares: a list through `next`. */
-static _Thread_local arena_block *thread_spares;
-static _Thread_local size_t thread_spare_count;
-static _Thread_local bool thread_exit_hooked;
+/* The calling thread's spares: a list through `next`. One struct, so that
+ * a function finds it with one thread-local lookup. */
+typedef struct thread_spares {
+    arena_block *head;
+    size_t count;
+    bool exit_hooked;
+} thread_spares;
+
+static _Thread_local thread_spares mine;
 static pthread_key_t thread_exit_key;
 static bool have_thread_exit_key;
 static pthread_once_t thread_exit_once = PTHREAD_ONCE_INIT;
 
 static void free_thread_spares(void *unused) {
     (void)unused;
-    while (thread_spares) {
-        arena_block *next = thread_spares->next;
-        free(thread_spares);
-        thread_spares = next;
+    thread_spares *t = &mine;
+    while (t->head) {
+        arena_block *next = t->head->next;
+        free(t->head);
+        t->head = next;
     }
-    thread_spare_count = 0;
-    thread_exit_hooked = false;
+    t->count = 0;
+    t->exit_hooked = false;
 }
 
 static void create_thread_exit_key(void) {
@@ -60,22 +66,23 @@ static void create_thread_exit_key(void) {
 
 /* A thread keeps spares only once its exit is hooked, so none leaks. The
  * key's value only has to be non-NULL for the destructor to run. */
-static bool hook_thread_exit(void) {
-    if (thread_exit_hooked)
+static bool hook_thread_exit(thread_spares *t) {
+    if (t->exit_hooked)
         return true;
     pthread_once(&thread_exit_once, create_thread_exit_key);
-    thread_exit_hooked = have_thread_exit_key &&
-                         pthread_setspecific(thread_exit_key, &thread_exit_key) == 0;
-    return thread_exit_hooked;
+    t->exit_hooked = have_thread_exit_key &&
+                     pthread_setspecific(thread_exit_key, &thread_exit_key) == 0;
+    return t->exit_hooked;
 }
 
 static arena_block *block_take(size_t cap) {
     if (cap != ARENA_BLOCK_SIZE)
         return malloc(sizeof(arena_block) + cap);
-    arena_block *b = thread_spares;
+    thread_spares *t = &mine;
+    arena_block *b = t->head;
     if (b) {
-        thread_spares = b->next;
-        thread_spare_count--;
+        t->head = b->next;
+        t->count--;
         return b;
     }
     pthread_mutex_lock(&spares_mu);
@@ -87,10 +94,11 @@ static arena_block *block_take(size_t cap) {
 
 static void block_give(arena_block *b) {
     if (b->cap == ARENA_BLOCK_SIZE) {
-        if (thread_spare_count < THREAD_SPARES && hook_thread_exit()) {
-            b->next = thread_spares;
-            thread_spares = b;
-            thread_spare_count++;
+        thread_spares *t = &mine;
+        if (t->count < THREAD_SPARES && hook_thread_exit(t)) {
+            b->next = t->head;
+            t->head = b;
+            t->count++;
             return;
         }
         pthread_mutex_lock(&spares_mu);

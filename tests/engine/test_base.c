@@ -142,6 +142,12 @@ static void test_utf8(void) {
     CHECK(!utf8_valid("\xf4\x90\x80\x80", 4)); /* > U+10FFFF */
     CHECK(!utf8_valid("\xc3", 1));             /* truncated */
     CHECK(!utf8_valid("\x80", 1));
+    /* Past and across the eight-byte ASCII steps. */
+    CHECK(utf8_valid("0123456789abcdef\xc3\xa9xyz01234567", 29));
+    CHECK(utf8_valid("0123456\xc3\xa9" "0123456789", 19));
+    CHECK(!utf8_valid("0123456789abcdef\xc3", 17));
+    CHECK(!utf8_valid("01234567\xff" "01234567", 17));
+    CHECK(!utf8_valid("0123456789abcdefghijklm\x80", 24));
     CHECK(utf8_decode("\xc3\xa9", 2, &cp) == 2 && cp == 0xE9);
     CHECK(utf8_decode("\xf0\x9f\x98\x80", 4, &cp) == 4 && cp == 0x1F600);
     CHECK(utf8_decode("", 0, &cp) == 0);
