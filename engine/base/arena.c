@@ -64,6 +64,14 @@ static void create_thread_exit_key(void) {
     have_thread_exit_key = pthread_key_create(&thread_exit_key, free_thread_spares) == 0;
 }
 
+/* When the library is unloaded (dlclose) while threads that used it live
+ * on, their exit must not call into unmapped code: the key goes with it
+ * (those threads' spares are then not freed). */
+__attribute__((destructor)) static void delete_thread_exit_key(void) {
+    if (have_thread_exit_key)
+        pthread_key_delete(thread_exit_key);
+}
+
 /* A thread keeps spares only once its exit is hooked, so none leaks. The
  * key's value only has to be non-NULL for the destructor to run. */
 static bool hook_thread_exit(thread_spares *t) {
