@@ -77,12 +77,18 @@ static arena_block *arena_new_block(arena *a, size_t cap, int dedicated) {
     return b;
 }
 
-void *arena_alloc(arena *a, size_t size) {
+size_t arena_size(size_t size) {
     if (size == 0)
         size = 1;
     if (size > SIZE_MAX - ARENA_ALIGN)
+        return 0;
+    return (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
+
+void *arena_alloc(arena *a, size_t size) {
+    size_t rounded = arena_size(size);
+    if (rounded == 0)
         return NULL;
-    size_t rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     arena_block *b = a->head;
     if (!b || b->cap - b->used < rounded) {
         int dedicated = rounded > ARENA_BLOCK_SIZE / 4;

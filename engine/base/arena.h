@@ -14,6 +14,8 @@ typedef struct arena {
 void arena_init(arena *a);
 /* 16-byte aligned, never NULL unless out of memory. */
 void *arena_alloc(arena *a, size_t size);
+/* What arena_alloc(size) adds to bytes_used (0 when it would fail). */
+size_t arena_size(size_t size);
 void *arena_calloc(arena *a, size_t count, size_t size);
 /* Copies `len` bytes and appends a NUL. */
 char *arena_strndup(arena *a, const char *s, size_t len);
