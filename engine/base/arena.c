@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_ALIGN 16
 #define ARENA_BLOCK_SIZE (64 * 1024)
 
 struct arena_block {
@@ -75,14 +74,6 @@ static arena_block *arena_new_block(arena *a, size_t cap, int dedicated) {
         a->head = b;
     }
     return b;
-}
-
-size_t arena_size(size_t size) {
-    if (size == 0)
-        size = 1;
-    if (size > SIZE_MAX - ARENA_ALIGN)
-        return 0;
-    return (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 }
 
 void *arena_alloc(arena *a, size_t size) {

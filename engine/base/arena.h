@@ -4,6 +4,7 @@
 #define MG_BASE_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct arena_block arena_block;
 typedef struct arena {
@@ -14,8 +15,16 @@ typedef struct arena {
 void arena_init(arena *a);
 /* 16-byte aligned, never NULL unless out of memory. */
 void *arena_alloc(arena *a, size_t size);
+#define ARENA_ALIGN 16
+
 /* What arena_alloc(size) adds to bytes_used (0 when it would fail). */
-size_t arena_size(size_t size);
+static inline size_t arena_size(size_t size) {
+    if (size == 0)
+        size = 1;
+    if (size > SIZE_MAX - ARENA_ALIGN)
+        return 0;
+    return (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
 void *arena_calloc(arena *a, size_t count, size_t size);
 /* Copies `len` bytes and appends a NUL. */
 char *arena_strndup(arena *a, const char *s, size_t len);
