@@ -15,9 +15,15 @@ typedef struct arena {
 void arena_init(arena *a);
 /* 16-byte aligned, never NULL unless out of memory. */
 void *arena_alloc(arena *a, size_t size);
+void *arena_calloc(arena *a, size_t count, size_t size);
+/* Copies `len` bytes and appends a NUL. */
+char *arena_strndup(arena *a, const char *s, size_t len);
+void arena_free(arena *a); /* frees every block; the arena may be reused */
+
 #define ARENA_ALIGN 16
 
-/* What arena_alloc(size) adds to bytes_used (0 when it would fail). */
+/* What arena_alloc(size) adds to bytes_used (0 when it would fail), for
+ * callers that charge a memory meter before they allocate. */
 static inline size_t arena_size(size_t size) {
     if (size == 0)
         size = 1;
@@ -25,9 +31,5 @@ static inline size_t arena_size(size_t size) {
         return 0;
     return (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 }
-void *arena_calloc(arena *a, size_t count, size_t size);
-/* Copies `len` bytes and appends a NUL. */
-char *arena_strndup(arena *a, const char *s, size_t len);
-void arena_free(arena *a); /* frees every block; the arena may be reused */
 
 #endif

@@ -112,9 +112,10 @@ static store_reader *reader_take(store *s) {
 /* A memo array past this many entries is not kept with an idle reader. */
 #define IDLE_MEMO_MAX 256
 
-/* Forgets the snapshot's lookups, decoded texts and held page, keeping
- * the memo (unless large), the scratch page, the spare scan and the UUID
- * slots (a location's UUID never changes). */
+/* Gives back what the budget was charged and forgets the budget, the
+ * snapshot's lookups, decoded texts and held page, keeping the memo
+ * (unless large), the scratch page, the spare scan and the UUID slots (a
+ * location's UUID never changes). */
 static void reader_reset(store_reader *r) {
     if (r->budget.release)
         r->budget.release(r->budget.ctx, r->charged);
