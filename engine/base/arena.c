@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_ALIGN 16
 #define ARENA_BLOCK_SIZE (64 * 1024)
 
 struct arena_block {
@@ -155,11 +154,9 @@ __attribute__((noinline)) static arena_block *arena_new_block(arena *a, size_t r
 }
 
 void *arena_alloc(arena *a, size_t size) {
-    if (size == 0)
-        size = 1;
-    if (size > SIZE_MAX - ARENA_ALIGN)
+    size_t rounded = arena_size(size);
+    if (rounded == 0)
         return NULL;
-    size_t rounded = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     arena_block *b = a->head;
     if (!b || b->cap - b->used < rounded) {
         b = arena_new_block(a, rounded);

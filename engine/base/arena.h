@@ -4,6 +4,7 @@
 #define MG_BASE_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct arena_block arena_block;
 typedef struct arena {
@@ -24,5 +25,17 @@ char *arena_strndup(arena *a, const char *s, size_t len);
 void arena_free(arena *a); /* frees every block; the arena may be reused */
 /* Bytes the arena's blocks take, headers included. */
 size_t arena_footprint(const arena *a);
+
+#define ARENA_ALIGN 16
+
+/* What arena_alloc(size) adds to bytes_used (0 when it would fail), for
+ * callers that charge a memory meter before they allocate. */
+static inline size_t arena_size(size_t size) {
+    if (size == 0)
+        size = 1;
+    if (size > SIZE_MAX - ARENA_ALIGN)
+        return 0;
+    return (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
 
 #endif

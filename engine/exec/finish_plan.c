@@ -6,16 +6,17 @@
 #include "exec/finish_internal.h"
 
 void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc) {
-    *rc = meter_charge(p->m, size, op, e);
+    size_t taken = arena_size(size); /* with the arena's alignment */
+    *rc = taken ? meter_charge(p->m, taken, op, e) : err_set(e, ERR(INT, 0), "out of memory");
     if (*rc)
         return NULL;
-    void *mem = arena_alloc(&p->mem, size ? size : 1);
+    void *mem = arena_alloc(&p->mem, size);
     if (!mem) {
-        meter_release(p->m, size);
+        meter_release(p->m, taken);
         *rc = err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
-    p->charged += size;
+    p->charged += taken;
     return mem;
 }
 

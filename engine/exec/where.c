@@ -77,11 +77,21 @@ static value valid_at_value(const ast_query *q, int64_t now_ms) {
     return value_integer(q->valid == VALID_AT ? q->valid_at : now_ms);
 }
 
+/* The reader's decoded texts count against the query's meter. */
+static int charge_texts(void *m, size_t bytes, err *e) {
+    return meter_charge(m, bytes, "scan", e);
+}
+
+static void release_texts(void *m, size_t bytes) {
+    meter_release(m, bytes);
+}
+
 static int where_build(where_stream *w, store *s, const ast_query *q, int64_t now_ms,
                        query_rules *rules, err *e) {
     int rc = store_reader_open(s, &w->x.r, e);
     if (rc != 0)
         return rc;
+    store_reader_set_budget(w->x.r, &(store_budget){charge_texts, release_texts, w->x.m});
     visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
     /* Rules first (spec 8.13 last paragraph), over the same visible

@@ -82,6 +82,20 @@ typedef struct store_reader store_reader;
 int store_reader_open(store *s, store_reader **out, err *e);
 void store_reader_close(store_reader *r);
 
+/* Where a reader accounts for the memory it keeps for its caller: the
+ * texts it decodes (values borrow them until the reader closes) and the
+ * memo that finds them again. `charge` is called before the memory is
+ * taken; its error fails the read that needed it. Everything charged is
+ * released when the reader closes. */
+typedef struct store_budget {
+    int (*charge)(void *ctx, size_t bytes, err *e);
+    void (*release)(void *ctx, size_t bytes);
+    void *ctx;
+} store_budget;
+
+/* Right after store_reader_open; without it nothing is accounted. */
+void store_reader_set_budget(store_reader *r, const store_budget *b);
+
 uint64_t store_reader_tx_count(const store_reader *r);
 uint64_t store_reader_fact_count(const store_reader *r);
 uint64_t store_reader_entity_count(const store_reader *r);

@@ -1,7 +1,8 @@
 /* Readers: a snapshot of the store (its read lock), index scans, and the
- * decoding of stored identifiers back into values. Decoded texts and UUIDs
- * are copied once per reader into its arena, so values handed out stay
- * valid until store_reader_close. */
+ * decoding of stored identifiers back into values. Decoded texts are copied
+ * once per reader into its arena, so values handed out stay valid until
+ * store_reader_close; that memo (texts, array and index) is charged to the
+ * reader's budget before it grows. */
 #include "store/store_internal.h"
 
 #include <stdlib.h>
@@ -47,6 +48,9 @@ struct store_reader {
     decoded *memo;
     size_t memo_count, memo_cap;
     htab memo_map;
+    store_budget budget;   /* charge NULL: none */
+    size_t charged;        /* bytes charged to the budget */
+    size_t charged_cap;    /* the memo capacity they cover */
     decoded attr;          /* the last attribute decoded (ptr NULL: none) */
     uint8_t *scratch;      /* one page, allocated when first needed */
     uint32_t scratch_pgno; /* the dictionary page it holds, 0: none */
@@ -112,10 +116,16 @@ static store_reader *reader_take(store *s) {
 /* A memo array past this many entries is not kept with an idle reader. */
 #define IDLE_MEMO_MAX 256
 
-/* Forgets the snapshot's lookups, decoded texts and held page, keeping
- * the memo (unless large), the scratch page, the spare scan and the UUID
- * slots (a location's UUID never changes). */
+/* Gives back what the budget was charged and forgets the budget, the
+ * snapshot's lookups, decoded texts and held page, keeping the memo
+ * (unless large), the scratch page, the spare scan and the UUID slots (a
+ * location's UUID never changes). */
 static void reader_reset(store_reader *r) {
+    if (r->budget.release)
+        r->budget.release(r->budget.ctx, r->charged);
+    r->budget = (store_budget){0};
+    r->charged = 0;
+    r->charged_cap = 0;
     memset(r->lookups, 0, sizeof r->lookups);
     r->lookup_next = 0;
     arena_free(&r->mem);
@@ -159,6 +169,26 @@ void store_reader_close(store_reader *r) {
         reader_free(r);
 }
 
+void store_reader_set_budget(store_reader *r, const store_budget *b) {
+    r->budget = *b;
+}
+
+static int charge(store_reader *r, size_t bytes, err *e) {
+    if (!r->budget.charge)
+        return 0;
+    int rc = r->budget.charge(r->budget.ctx, bytes, e);
+    if (rc == 0)
+        r->charged += bytes;
+    return rc;
+}
+
+static void release(store_reader *r, size_t bytes) {
+    if (!r->budget.release)
+        return;
+    r->budget.release(r->budget.ctx, bytes);
+    r->charged -= bytes;
+}
+
 uint64_t store_reader_tx_count(const store_reader *r) {
     return r->h.tx_count;
 }
@@ -186,19 +216,55 @@ static bool memo_eq(const void *ctx, uint32_t id) {
     return k->r->memo[id].loc == k->loc;
 }
 
+#define MEMO_FIRST 16
+
+/* The memo's array and index at capacity `cap`. */
+static size_t memo_bytes(size_t cap) {
+    return cap ? cap * sizeof(decoded) + htab_bytes_for(cap) : 0;
+}
+
+/* Room for `cap` entries, in the array and in the index, so that no
+ * insert grows the index. */
+static int memo_grow(store_reader *r, size_t cap, err *e) {
+    decoded *grown = realloc(r->memo, cap * sizeof *grown);
+    if (!grown)
+        return oom(e);
+    r->memo = grown;
+    r->memo_cap = cap;
+    return htab_reserve(&r->memo_map, cap - r->memo_count) == 0 ? 0 : oom(e);
+}
+
+/* Room for one more entry. The charge follows the capacity a fresh reader
+ * would have (an idle reader's kept memo is not this query's doing), and
+ * covers the old arrays and the new ones together while both exist. */
+static int memo_reserve(store_reader *r, err *e) {
+    if (r->memo_count < r->charged_cap)
+        return 0;
+    size_t cap = r->charged_cap ? r->charged_cap * 2 : MEMO_FIRST;
+    if (cap > UINT32_MAX - 1)
+        return oom(e);
+    int rc = charge(r, memo_bytes(cap), e);
+    if (rc != 0)
+        return rc;
+    if (cap > r->memo_cap && (rc = memo_grow(r, cap, e)) != 0) {
+        release(r, memo_bytes(cap));
+        return rc;
+    }
+    release(r, memo_bytes(r->charged_cap)); /* the old arrays are gone */
+    r->charged_cap = cap;
+    return 0;
+}
+
 static int memo_add(store_reader *r, uint64_t loc, const uint8_t *bytes, size_t len,
                     const decoded **out, err *e) {
-    if (r->memo_count == r->memo_cap) {
-        size_t cap = r->memo_cap ? r->memo_cap * 2 : 64;
-        decoded *grown = realloc(r->memo, cap * sizeof *grown);
-        if (!grown)
-            return oom(e);
-        r->memo = grown;
-        r->memo_cap = cap;
-    }
+    size_t text = arena_size(len + 1);
+    int rc = text ? memo_reserve(r, e) : oom(e);
+    if (rc == 0)
+        rc = charge(r, text, e);
+    if (rc != 0)
+        return rc;
     char *copy = arena_strndup(&r->mem, (const char *)bytes, len);
-    if (!copy || r->memo_count >= UINT32_MAX - 1 ||
-        htab_insert(&r->memo_map, loc_hash(loc), (uint32_t)r->memo_count) != 0)
+    if (!copy || htab_insert(&r->memo_map, loc_hash(loc), (uint32_t)r->memo_count) != 0)
         return oom(e);
     r->memo[r->memo_count] = (decoded){loc, copy, len};
     *out = &r->memo[r->memo_count++];
