@@ -157,6 +157,27 @@ static int resolve_columns(finish_plan *p, err *e) {
     return 0;
 }
 
+/* A variable read only as the argument of count needs to be bound, not
+ * decoded: the stream may hand it out as a stored reference. */
+static int allow_stored(finish_plan *p, err *e) {
+    solution_stream *in = p->in;
+    bool *needed = arena_calloc(&p->mem, in->var_count + 1, sizeof *needed);
+    if (!needed)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    for (size_t c = 0; c < p->col_count; c++)
+        if (p->cols[c].var >= 0 && !(p->cols[c].spec->kind == FIND_AGGREGATE && p->cols[c].agg == AGG_COUNT))
+            needed[p->cols[c].var] = true;
+    for (size_t i = 0; i < p->group_count; i++)
+        if (p->group_vars[i] >= 0)
+            needed[p->group_vars[i]] = true;
+    for (size_t i = 0; i < p->extra_count; i++)
+        needed[p->extra_vars[i]] = true;
+    for (size_t c = 0; in->stored_ok && c < p->col_count; c++)
+        if (p->cols[c].var >= 0 && !needed[p->cols[c].var])
+            in->stored_ok[p->cols[c].var] = true;
+    return 0;
+}
+
 int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m, err *e) {
     memset(p, 0, sizeof *p);
     arena_init(&p->mem);
@@ -175,7 +196,7 @@ int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, me
         return rc;
     place_group_key(p);
     place_windows(p);
-    return 0;
+    return allow_stored(p, e);
 }
 
 void finish_plan_free(finish_plan *p) {

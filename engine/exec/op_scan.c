@@ -248,16 +248,16 @@ int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
     fact_ids ids;
     int rc = 0;
     while (ps->sc && (rc = next_visible(ps, &ids, e)) == 1) {
-        store_rec r;
-        rc = store_reader_decode(ps->x->r, &ids, &r, e);
+        rc = store_reader_values(ps->x->r, &ids, out, e);
         if (rc != 0)
             return rc;
-        match_record_values(&r.f, out);
+        *rec = (fact){.attribute = out[1], .v = out[2], .tx_count = ids.tx_count,
+                      .tx_id = ids.tx_id, .valid_from = ids.valid_from,
+                      .valid_to = ids.valid_to, .asserted = ids.asserted};
         if (ps->it->kind == PK_PSEUDO)
-            out[2] = pseudo_value(ps->x, ps->it->pseudo, &r.f);
+            out[2] = pseudo_value(ps->x, ps->it->pseudo, rec);
         if (ps->stored_check && !matches_constants(ps->it, out, ps->stored_check))
             continue;
-        *rec = r.f;
         return 1;
     }
     if (rc != 0)

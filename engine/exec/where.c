@@ -16,21 +16,23 @@ typedef struct where_stream {
     frame f;
     op *root;
     solution_var *vars;
-    int *var_of; /* top-level variable per exported variable */
+    int *slot_of; /* per exported variable: its first slot (D12), set at the end */
     value *row;
-    bool *bound;
+    bool *bound;  /* all true */
 } where_stream;
 
 static int where_next(solution_stream *s, const value **row, const bool **bound, err *e) {
     where_stream *w = (where_stream *)s;
     int rc = op_next(w->root, e);
+    /* A stored reference that failed to decode inside a comparison. */
+    if ((rc == 0 || rc == 1) && store_reader_check(w->x.r, e) != 0)
+        return e->code;
     if (rc != 1)
         return rc;
-    size_t end = w->f.p->item_count + 1;
     for (size_t i = 0; i < s->var_count; i++) {
-        const value *v = frame_var_value(&w->f, w->var_of[i], end);
-        w->row[i] = v ? *v : value_null();
-        w->bound[i] = v != NULL;
+        w->row[i] = w->f.slot[w->slot_of[i]];
+        if (!s->stored_ok[i] && (rc = value_resolve(&w->row[i], e)) != 0)
+            return rc;
     }
     *row = w->row;
     *bound = w->bound;
@@ -50,21 +52,24 @@ static void where_close(solution_stream *s) {
     free(w);
 }
 
-/* Every variable some top-level clause holds (arrays in the plan's arena). */
+/* Every variable some top-level clause holds (arrays in the plan's arena).
+ * Each is bound at the end of the pipeline, by its first slot. */
 static int export_vars(where_stream *w, err *e) {
     const plan_conj *p = w->f.p;
     w->vars = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->vars);
-    w->var_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->var_of);
+    w->slot_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->slot_of);
     w->row = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->row);
     w->bound = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->bound);
-    if (!w->vars || !w->var_of || !w->row || !w->bound)
+    w->base.stored_ok = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->base.stored_ok);
+    if (!w->vars || !w->slot_of || !w->row || !w->bound || !w->base.stored_ok)
         return err_set(e, ERR(INT, 0), "out of memory");
     size_t n = 0;
     for (size_t v = 0; v < p->var_count; v++) {
         if (p->vars[v].slot_count == 0)
             continue;
         w->vars[n] = (solution_var){.name = p->vars[v].name, .len = p->vars[v].len};
-        w->var_of[n++] = (int)v;
+        w->bound[n] = true;
+        w->slot_of[n++] = p->vars[v].slots[0];
     }
     w->base.vars = w->vars;
     w->base.var_count = n;

@@ -43,6 +43,46 @@ value value_ref(uuid128 u) {
     return v;
 }
 
+value value_stored_ref(const value_source *src, uint64_t id) {
+    value v = {.type = VT_REF, .stored = true};
+    v.as.stored.id = id;
+    v.as.stored.src = src;
+    return v;
+}
+
+int value_resolve(value *v, err *e) {
+    if (v->type != VT_REF || !v->stored)
+        return 0;
+    uuid128 u;
+    int rc = v->as.stored.src->entity(v->as.stored.src, v->as.stored.id, &u, e);
+    if (rc == 0)
+        *v = value_ref(u);
+    return rc;
+}
+
+/* The UUID a Ref names. A decoding failure (the source remembers it and
+ * fails the query) reads as the zero UUID. */
+static uuid128 ref_bytes(const value *v) {
+    uuid128 u = {{0}};
+    if (!v->stored)
+        return v->as.ref;
+    if (v->as.stored.src->entity(v->as.stored.src, v->as.stored.id, &u, NULL) != 0)
+        memset(u.bytes, 0, sizeof u.bytes);
+    return u;
+}
+
+/* Two references from the same source are the same iff their ids are. */
+static bool same_source(const value *a, const value *b) {
+    return a->stored && b->stored && a->as.stored.src == b->as.stored.src;
+}
+
+static bool ref_equal(const value *a, const value *b) {
+    if (same_source(a, b))
+        return a->as.stored.id == b->as.stored.id;
+    uuid128 ua = ref_bytes(a), ub = ref_bytes(b);
+    return uuid_equal(&ua, &ub);
+}
+
 value value_null(void) {
     value v = {.type = VT_NULL};
     return v;
@@ -84,7 +124,7 @@ bool value_equal_strict(const value *a, const value *b) {
     case VT_INTEGER: return a->as.i == b->as.i;
     case VT_FLOAT: return a->as.f == b->as.f;
     case VT_BOOLEAN: return a->as.b == b->as.b;
-    case VT_REF: return uuid_equal(&a->as.ref, &b->as.ref);
+    case VT_REF: return ref_equal(a, b);
     case VT_NULL: return true;
     case VT_LIST: return list_equal(a, b, value_equal_strict);
     }
@@ -93,7 +133,8 @@ bool value_equal_strict(const value *a, const value *b) {
 
 static bool keyword_names_ref(const value *kw, const value *ref) {
     uuid128 u = uuid_of_keyword(kw->as.str.ptr, kw->as.str.len);
-    return uuid_equal(&u, &ref->as.ref);
+    uuid128 named = ref_bytes(ref);
+    return uuid_equal(&u, &named);
 }
 
 bool value_equal_entity(const value *a, const value *b) {
@@ -151,7 +192,10 @@ static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
         unsigned char b = v->as.b ? 1 : 0;
         return hash_bytes(h, &b, 1);
     }
-    case VT_REF: return hash_bytes(h, v->as.ref.bytes, 16);
+    case VT_REF: {
+        uuid128 u = ref_bytes(v);
+        return hash_bytes(h, u.bytes, 16);
+    }
     case VT_NULL: return h;
     case VT_LIST:
         for (size_t i = 0; i < v->as.list.count; i++) {
@@ -217,7 +261,10 @@ int value_compare_total(const value *a, const value *b) {
     case VT_FLOAT: return compare_float(a->as.f, b->as.f);
     case VT_BOOLEAN: return (int)a->as.b - (int)b->as.b;
     case VT_REF: {
-        int c = uuid_compare(&a->as.ref, &b->as.ref);
+        if (same_source(a, b) && a->as.stored.id == b->as.stored.id)
+            return 0;
+        uuid128 ua = ref_bytes(a), ub = ref_bytes(b);
+        int c = uuid_compare(&ua, &ub);
         return (c > 0) - (c < 0);
     }
     case VT_NULL: return 0;
@@ -244,7 +291,7 @@ bool value_match_constant(const value *constant, const value *stored) {
 
 bool value_as_entity(const value *v, uuid128 *out) {
     if (v->type == VT_REF) {
-        *out = v->as.ref;
+        *out = ref_bytes(v);
         return true;
     }
     if (v->type == VT_KEYWORD) {

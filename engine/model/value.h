@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/error.h"
 #include "model/uuid.h"
 
 /* Declared in the O3 type-rank order: String < Integer < Float < Boolean <
@@ -26,13 +27,29 @@ typedef enum value_type {
     VT_LIST /* items borrowed from the owner, like string payloads */
 } value_type;
 
+/* Where stored references come from: a store reader's snapshot, which
+ * turns a dictionary id into the entity's UUID (0, or an error code with
+ * `e` set; a source also remembers its first failure, for the callers of
+ * the comparisons below, which cannot report one). */
+typedef struct value_source value_source;
+struct value_source {
+    int (*entity)(const value_source *src, uint64_t id, uuid128 *out, err *e);
+};
+
 typedef struct value {
     value_type type;
+    /* VT_REF only: the payload is as.stored, not yet as.ref (a stored
+     * reference, value_stored_ref). */
+    bool stored;
     union {
         int64_t i;
         double f;
         bool b;
         uuid128 ref;
+        struct {
+            uint64_t id;
+            const value_source *src;
+        } stored;
         struct {
             const char *ptr;
             size_t len;
@@ -52,6 +69,16 @@ value value_boolean(bool b);
 value value_ref(uuid128 u);
 value value_null(void);
 value value_list(const value *items, size_t count);
+
+/* A Ref that stays in its stored form, the dictionary id `id` of `src`,
+ * until something needs its bytes. It is the Ref it names for every
+ * relation below: two from the same source compare by id (a snapshot's
+ * dictionary holds each UUID once), anything else decodes it through the
+ * source. Code that reads as.ref itself calls value_resolve first. */
+value value_stored_ref(const value_source *src, uint64_t id);
+/* Replaces a stored reference by the Ref it names (other values are left
+ * alone): 0, or the source's error code. */
+int value_resolve(value *v, err *e);
 
 /* E1 strict equality: same type and payload; floats by IEEE ==. */
 bool value_equal_strict(const value *a, const value *b);

@@ -38,6 +38,8 @@ typedef struct uuid_slot {
 } uuid_slot;
 
 struct store_reader {
+    value_source src; /* the stored references it hands out */
+    err failure;      /* the first failure to decode one inside a comparison */
     store *s;
     format_header h; /* the snapshot */
     lookup lookups[LOOKUP_MEMO];
@@ -68,12 +70,21 @@ static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
+/* The dictionary id of a reference this reader handed out, if it is one. */
+static bool own_ref(const store_reader *r, const value *v, uint64_t *id) {
+    if (v->type != VT_REF || !v->stored || v->as.stored.src != &r->src)
+        return false;
+    *id = v->as.stored.id;
+    return true;
+}
+
 int store_readers_init(store *s) {
     s->readers.count = 0;
     return pthread_mutex_init(&s->readers.mu, NULL) == 0 ? 0 : -1;
 }
 
 static void reader_free(store_reader *r) {
+    err_clear(&r->failure);
     arena_free(&r->mem);
     htab_free(&r->memo_map);
     free(r->memo);
@@ -90,6 +101,8 @@ void store_readers_free(store *s) {
     pthread_mutex_destroy(&s->readers.mu);
 }
 
+static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
+
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
     store_reader *r = NULL;
@@ -100,6 +113,7 @@ static store_reader *reader_take(store *s) {
     if (r || !(r = calloc(1, sizeof *r)))
         return r;
     r->s = s;
+    r->src.entity = source_entity;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
     return r;
@@ -114,6 +128,7 @@ static store_reader *reader_take(store *s) {
 static void reader_reset(store_reader *r) {
     memset(r->lookups, 0, sizeof r->lookups);
     r->lookup_next = 0;
+    err_clear(&r->failure);
     arena_free(&r->mem);
     r->memo_count = 0;
     r->attr.ptr = NULL;
@@ -277,8 +292,12 @@ int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_S
     if (!text && v->type != VT_REF)
         return store_value_field(r->s, v, false, out, e);
     uint64_t loc;
-    int rc = text ? dict_lookup(r, DICT_TEXT, v->as.str.ptr, v->as.str.len, &loc, e)
-                  : dict_lookup(r, DICT_UUID, v->as.ref.bytes, 16, &loc, e);
+    value ref = *v;
+    int rc = 1;
+    if (text)
+        rc = dict_lookup(r, DICT_TEXT, v->as.str.ptr, v->as.str.len, &loc, e);
+    else if (!own_ref(r, v, &loc) && (rc = value_resolve(&ref, e)) == 0)
+        rc = dict_lookup(r, DICT_UUID, ref.as.ref.bytes, 16, &loc, e);
     if (rc != 1)
         return rc;
     memset(out, 0, FACT_V_SIZE);
@@ -372,6 +391,21 @@ static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
     return 0;
 }
 
+/* src is the reader's first member. Without `e` (a comparison) a failure
+ * is kept for store_reader_check. */
+static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e) {
+    store_reader *r = (store_reader *)src;
+    return decode_uuid(r, id, out, e ? e : &r->failure);
+}
+
+int store_reader_check(store_reader *r, err *e) {
+    if (!r->failure.code)
+        return 0;
+    int rc = r->failure.code;
+    err_move(e, &r->failure);
+    return rc;
+}
+
 static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e) {
     uint64_t payload = format_get_be(field + 1, 8);
     const decoded *d;
@@ -396,20 +430,39 @@ static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e)
     return err_set(e, ERR(STG, 8), "corrupt index record: value type %u", (unsigned)field[0]);
 }
 
+/* The attribute keyword: scans keep one, so the last is remembered. */
+static int decode_attribute(store_reader *r, uint64_t loc, value *out, err *e) {
+    if (!(r->attr.ptr && r->attr.loc == loc)) {
+        const decoded *a; /* into r->memo: copied before the next resolve grows it */
+        int rc = resolve(r, loc, DICT_TEXT, &a, e);
+        if (rc != 0)
+            return rc;
+        r->attr = *a;
+    }
+    *out = value_keyword(r->attr.ptr, r->attr.len);
+    return 0;
+}
+
+int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e) {
+    out[0] = value_stored_ref(&r->src, ids->e);
+    int rc = decode_attribute(r, ids->a, &out[1], e);
+    if (rc != 0)
+        return rc;
+    if (ids->v[0] == VT_REF) {
+        out[2] = value_stored_ref(&r->src, format_get_be(ids->v + 1, 8));
+        return 0;
+    }
+    return decode_value(r, ids->v, &out[2], e);
+}
+
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e) {
     if (ids != &out->ids)
         out->ids = *ids;
     ids = &out->ids;
     fact *f = &out->f;
     int rc = decode_uuid(r, ids->e, &f->entity, e);
-    if (rc == 0 && !(r->attr.ptr && r->attr.loc == ids->a)) { /* scans keep one attribute */
-        const decoded *a; /* into r->memo: copied before the next resolve grows it */
-        rc = resolve(r, ids->a, DICT_TEXT, &a, e);
-        if (rc == 0)
-            r->attr = *a;
-    }
     if (rc == 0)
-        f->attribute = value_keyword(r->attr.ptr, r->attr.len);
+        rc = decode_attribute(r, ids->a, &f->attribute, e);
     if (rc == 0)
         rc = decode_value(r, ids->v, &f->v, e);
     if (rc != 0)
@@ -580,6 +633,10 @@ int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *ou
 
 int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) {
     uuid128 id;
+    if (own_ref(r, v, &b->ids.e)) {
+        b->has_e = true;
+        return 1;
+    }
     if (!value_as_entity(v, &id))
         return 0;
     int rc = store_reader_entity_id(r, &id, &b->ids.e, e);
