@@ -271,21 +271,56 @@ void pattern_scan_close(pattern_scan *ps) {
     ps->sc = NULL;
 }
 
-bool pattern_bind(frame *f, size_t index, size_t step, const value vals[3], const fact *rec) {
-    const plan_item *it = &f->p->items[index];
+/* Does a slot of `s`'s variable other than `s` hold a value at `step`? */
+static bool shares_variable(const plan_conj *p, int s, size_t step) {
+    const plan_var *v = &p->vars[p->slots[s].var];
+    for (size_t i = 0; i < v->slot_count; i++)
+        if (v->slots[i] != s && plan_slot_set(p, v->slots[i], step))
+            return true;
+    return false;
+}
+
+void pattern_binding_init(pattern_binding *b, const frame *f, size_t index, size_t step) {
+    const plan_conj *p = f->p;
+    const plan_item *it = &p->items[index];
+    *b = (pattern_binding){.index = index};
     for (int pos = 0; pos < 3; pos++) {
         int s = it->slot[pos];
         if (s < 0)
             continue;
         for (int prev = 0; prev < pos; prev++)
-            if (it->slot[prev] == s && !value_equal_strict(&vals[prev], &vals[pos]))
-                return false;
-        if (!frame_agrees(f, s, &vals[pos], step))
+            if (it->slot[prev] == s)
+                b->repeat |= 1u << pos;
+        if (shares_variable(p, s, step))
+            b->agree |= 1u << pos;
+    }
+    for (size_t i = 0; i < p->item_count; i++)
+        if (p->items[i].kind == PK_PSEUDO && p->items[i].correlate == (int)index)
+            b->record = true;
+}
+
+/* Whether position `pos` equals (E1) the earlier one sharing its slot. */
+static bool repeats_agree(const plan_item *it, int pos, const value vals[3]) {
+    for (int prev = 0; prev < pos; prev++)
+        if (it->slot[prev] == it->slot[pos])
+            return value_equal_strict(&vals[prev], &vals[pos]);
+    return true;
+}
+
+bool pattern_bind(frame *f, const pattern_binding *b, size_t step, const value vals[3],
+                  const fact *rec) {
+    const plan_item *it = &f->p->items[b->index];
+    for (int pos = 0; (b->repeat | b->agree) >> pos; pos++) {
+        unsigned bit = 1u << pos;
+        if ((b->repeat & bit) && !repeats_agree(it, pos, vals))
+            return false;
+        if ((b->agree & bit) && !frame_agrees(f, it->slot[pos], &vals[pos], step))
             return false;
     }
     for (int pos = 0; pos < 3; pos++)
         if (it->slot[pos] >= 0)
             f->slot[it->slot[pos]] = vals[pos];
-    f->record[index] = *rec;
+    if (b->record)
+        f->record[b->index] = *rec;
     return true;
 }

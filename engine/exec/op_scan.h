@@ -46,10 +46,20 @@ void pattern_scan_close(pattern_scan *ps);
 /* The known values of item `it` at `step`: constants, else a filled slot
  * of the position's variable. */
 void pattern_known(const frame *f, const plan_item *it, size_t step, const value *known[3]);
-/* Binds a matched record's values into item `index`'s slots at `step`
- * when they agree with the row (E1 inside the pattern, frame_agrees
- * across clauses). */
-bool pattern_bind(frame *f, size_t index, size_t step, const value vals[3], const fact *rec);
+/* What binding a record into item `index` at `step` must check and keep,
+ * fixed by the plan (a bit per position). */
+typedef struct pattern_binding {
+    size_t index;
+    unsigned repeat; /* the slot of an earlier position: E1 within the pattern */
+    unsigned agree;  /* another slot of the variable is filled: frame_agrees */
+    bool record;     /* a pseudo pattern reads the record (D16) */
+} pattern_binding;
+
+void pattern_binding_init(pattern_binding *b, const frame *f, size_t index, size_t step);
+/* Binds a matched record's values into the item's slots when they agree
+ * with the row. */
+bool pattern_bind(frame *f, const pattern_binding *b, size_t step, const value vals[3],
+                  const fact *rec);
 
 /* The value a pseudo-attribute reads from a record (8.9). */
 value pseudo_value(const where_ctx *x, pseudo_kind k, const fact *rec);
