@@ -79,7 +79,7 @@ static int next_outer(op_join *j, err *e) {
 
 static int next_record(op_join *j, value vals[3], fact *rec, err *e) {
     if (!j->kept)
-        return pattern_scan_next(&j->ps, vals, rec, e);
+        return pattern_scan_next(&j->ps, vals, j->bind.record ? rec : NULL, e);
     if (j->cursor == HJ_END)
         return 0;
     const hj_entry *en = &j->kept->entries[j->cursor];

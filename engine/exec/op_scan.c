@@ -239,7 +239,8 @@ static int derived_next(pattern_scan *ps, value out[3], fact *rec) {
         out[2] = r.v;
         if (!matches_constants(ps->it, out, ps->check))
             continue;
-        *rec = (fact){.entity = r.entity, .attribute = out[1], .v = r.v, .asserted = true};
+        if (rec)
+            *rec = (fact){.entity = r.entity, .attribute = out[1], .v = r.v, .asserted = true};
         return 1;
     }
 }
@@ -251,13 +252,14 @@ int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
         rc = store_reader_values(ps->x->r, &ids, out, e);
         if (rc != 0)
             return rc;
-        *rec = (fact){.attribute = out[1], .v = out[2], .tx_count = ids.tx_count,
-                      .tx_id = ids.tx_id, .valid_from = ids.valid_from,
+        fact times = {.tx_count = ids.tx_count, .tx_id = ids.tx_id, .valid_from = ids.valid_from,
                       .valid_to = ids.valid_to, .asserted = ids.asserted};
         if (ps->it->kind == PK_PSEUDO)
-            out[2] = pseudo_value(ps->x, ps->it->pseudo, rec);
+            out[2] = pseudo_value(ps->x, ps->it->pseudo, &times);
         if (ps->stored_check && !matches_constants(ps->it, out, ps->stored_check))
             continue;
+        if (rec)
+            *rec = times;
         return 1;
     }
     if (rc != 0)

@@ -1,58 +1,11 @@
-/* Value constructors and the comparison relations of spec 6.4 / 6.5 / 8.3.2:
- * the one place that decides what "equal" means. */
+/* The comparison relations of spec 6.4 / 6.5 / 8.3.2 (the one place that
+ * decides what "equal" means), over decoded and stored references alike. */
 #include "model/value.h"
 
 #include <math.h>
 #include <string.h>
 
-value value_string(const char *ptr, size_t len) {
-    value v = {.type = VT_STRING};
-    v.as.str.ptr = ptr;
-    v.as.str.len = len;
-    return v;
-}
-
-value value_keyword(const char *ptr, size_t len) {
-    value v = {.type = VT_KEYWORD};
-    v.as.str.ptr = ptr;
-    v.as.str.len = len;
-    return v;
-}
-
-value value_integer(int64_t i) {
-    value v = {.type = VT_INTEGER};
-    v.as.i = i;
-    return v;
-}
-
-value value_float(double f) {
-    value v = {.type = VT_FLOAT};
-    v.as.f = f;
-    return v;
-}
-
-value value_boolean(bool b) {
-    value v = {.type = VT_BOOLEAN};
-    v.as.b = b;
-    return v;
-}
-
-value value_ref(uuid128 u) {
-    value v = {.type = VT_REF};
-    v.as.ref = u;
-    return v;
-}
-
-value value_stored_ref(const value_source *src, uint64_t id) {
-    value v = {.type = VT_REF, .stored = true};
-    v.as.stored.id = id;
-    v.as.stored.src = src;
-    return v;
-}
-
-int value_resolve(value *v, err *e) {
-    if (v->type != VT_REF || !v->stored)
-        return 0;
+int value_resolve_stored(value *v, err *e) {
     uuid128 u;
     int rc = v->as.stored.src->entity(v->as.stored.src, v->as.stored.id, &u, e);
     if (rc == 0)
@@ -81,18 +34,6 @@ static bool ref_equal(const value *a, const value *b) {
         return a->as.stored.id == b->as.stored.id;
     uuid128 ua = ref_bytes(a), ub = ref_bytes(b);
     return uuid_equal(&ua, &ub);
-}
-
-value value_null(void) {
-    value v = {.type = VT_NULL};
-    return v;
-}
-
-value value_list(const value *items, size_t count) {
-    value v = {.type = VT_LIST};
-    v.as.list.items = items;
-    v.as.list.count = count;
-    return v;
 }
 
 static bool text_equal(const value *a, const value *b) {

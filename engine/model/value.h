@@ -61,24 +61,46 @@ typedef struct value {
     } as;
 } value;
 
-value value_string(const char *ptr, size_t len);
-value value_keyword(const char *ptr, size_t len);
-value value_integer(int64_t i);
-value value_float(double f);
-value value_boolean(bool b);
-value value_ref(uuid128 u);
-value value_null(void);
-value value_list(const value *items, size_t count);
+/* Constructors (inline: scans build one per record position). */
+static inline value value_string(const char *ptr, size_t len) {
+    return (value){.type = VT_STRING, .as.str = {ptr, len}};
+}
+static inline value value_keyword(const char *ptr, size_t len) {
+    return (value){.type = VT_KEYWORD, .as.str = {ptr, len}};
+}
+static inline value value_integer(int64_t i) {
+    return (value){.type = VT_INTEGER, .as.i = i};
+}
+static inline value value_float(double f) {
+    return (value){.type = VT_FLOAT, .as.f = f};
+}
+static inline value value_boolean(bool b) {
+    return (value){.type = VT_BOOLEAN, .as.b = b};
+}
+static inline value value_ref(uuid128 u) {
+    return (value){.type = VT_REF, .as.ref = u};
+}
+static inline value value_null(void) {
+    return (value){.type = VT_NULL};
+}
+static inline value value_list(const value *items, size_t count) {
+    return (value){.type = VT_LIST, .as.list = {items, count}};
+}
 
 /* A Ref that stays in its stored form, the dictionary id `id` of `src`,
  * until something needs its bytes. It is the Ref it names for every
  * relation below: two from the same source compare by id (a snapshot's
  * dictionary holds each UUID once), anything else decodes it through the
  * source. Code that reads as.ref itself calls value_resolve first. */
-value value_stored_ref(const value_source *src, uint64_t id);
+static inline value value_stored_ref(const value_source *src, uint64_t id) {
+    return (value){.type = VT_REF, .stored = true, .as.stored = {id, src}};
+}
 /* Replaces a stored reference by the Ref it names (other values are left
  * alone): 0, or the source's error code. */
-int value_resolve(value *v, err *e);
+int value_resolve_stored(value *v, err *e);
+static inline int value_resolve(value *v, err *e) {
+    return v->type == VT_REF && v->stored ? value_resolve_stored(v, e) : 0;
+}
 
 /* E1 strict equality: same type and payload; floats by IEEE ==. */
 bool value_equal_strict(const value *a, const value *b);
