@@ -10,14 +10,14 @@
 #include "exec/finish_internal.h"
 
 typedef struct group {
-    value *key; /* group_count values */
+    value *key; /* group_count values; Refs may be stored references */
     agg_state **aggs;
 } group;
 
 /* A two-way set-associative memo in front of the index, keyed by how the key is
- * represented (a text by its pointer, not its bytes): a reader hands out
- * one pointer per stored text, so a repeated stored value skips hashing its
- * bytes. A hit is still confirmed by key_equal, so a buffer reused for
+ * represented (a text by its pointer, not its bytes; a stored reference by
+ * its id): a reader hands out one pointer per stored text, so a repeated
+ * stored value skips hashing its bytes (and a stored reference decoding). A hit is still confirmed by key_equal, so a buffer reused for
  * other text cannot mislead it. It keeps FRONT_PER_GROUP slots per group
  * (few collisions), up to 2^FRONT_MAX_BITS; past that, misses fall back to
  * the index. */
@@ -62,7 +62,7 @@ static bool key_equal(const void *ctx, uint32_t id) {
     const group_table *t = ctx;
     const value *key = t->groups[id].key;
     for (size_t i = 0; i < t->p->group_count; i++)
-        if (value_compare_total(&key[i], &t->probe[i]) != 0)
+        if (!value_equal_total(&key[i], &t->probe[i]))
             return false;
     return true;
 }
@@ -142,7 +142,15 @@ static uint64_t front_tag(const value *key, size_t n) {
         case VT_INTEGER: a = (uint64_t)v->as.i; break;
         case VT_FLOAT: memcpy(&a, &v->as.f, sizeof a); break;
         case VT_BOOLEAN: a = v->as.b; break;
-        case VT_REF: memcpy(&a, v->as.ref.bytes, 8); memcpy(&b, v->as.ref.bytes + 8, 8); break;
+        case VT_REF:
+            if (v->stored) {
+                a = v->as.stored.id;
+                b = (uint64_t)(uintptr_t)v->as.stored.src;
+            } else {
+                memcpy(&a, v->as.ref.bytes, 8);
+                memcpy(&b, v->as.ref.bytes + 8, 8);
+            }
+            break;
         case VT_LIST: a = (uint64_t)(uintptr_t)v->as.list.items; b = v->as.list.count; break;
         case VT_NULL: break;
         }
@@ -258,6 +266,9 @@ static int group_row(finish_plan *p, group *g, value *row, bool *keep, err *e) {
         const finish_col *col = &p->cols[c];
         if (col->spec->kind == FIND_VAR) {
             row[c] = g->key[k++];
+            int rc = value_resolve(&row[c], e);
+            if (rc)
+                return rc;
         } else if (col->spec->kind == FIND_AGGREGATE) {
             agg_result r;
             int rc = agg_finish(g->aggs[a++], &r, e);

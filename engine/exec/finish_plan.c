@@ -157,24 +157,27 @@ static int resolve_columns(finish_plan *p, err *e) {
     return 0;
 }
 
-/* A variable read only as the argument of count needs to be bound, not
- * decoded: the stream may hand it out as a stored reference. */
+/* The stream variables whose bytes the :find side reads: output columns,
+ * aggregate arguments and window inputs. Count reads only that its
+ * argument is bound, and grouping keys are compared (stored references
+ * by id) and decoded once per group, when its row is built (finish_group):
+ * the stream may hand the others out as stored references. */
 static int allow_stored(finish_plan *p, err *e) {
     solution_stream *in = p->in;
     bool *needed = arena_calloc(&p->mem, in->var_count + 1, sizeof *needed);
     if (!needed)
         return err_set(e, ERR(INT, 0), "out of memory");
-    for (size_t c = 0; c < p->col_count; c++)
-        if (p->cols[c].var >= 0 && !(p->cols[c].spec->kind == FIND_AGGREGATE && p->cols[c].agg == AGG_COUNT))
-            needed[p->cols[c].var] = true;
-    for (size_t i = 0; i < p->group_count; i++)
-        if (p->group_vars[i] >= 0)
-            needed[p->group_vars[i]] = true;
+    for (size_t c = 0; c < p->col_count; c++) {
+        const finish_col *col = &p->cols[c];
+        bool counted = col->spec->kind == FIND_AGGREGATE && col->agg == AGG_COUNT;
+        bool grouped = col->spec->kind == FIND_VAR && p->agg_count > 0;
+        if (col->var >= 0 && !counted && !grouped)
+            needed[col->var] = true;
+    }
     for (size_t i = 0; i < p->extra_count; i++)
         needed[p->extra_vars[i]] = true;
-    for (size_t c = 0; in->stored_ok && c < p->col_count; c++)
-        if (p->cols[c].var >= 0 && !needed[p->cols[c].var])
-            in->stored_ok[p->cols[c].var] = true;
+    for (size_t v = 0; in->stored_ok && v < in->var_count; v++)
+        in->stored_ok[v] = !needed[v];
     return 0;
 }
 

@@ -214,6 +214,12 @@ int value_compare_total(const value *a, const value *b) {
     return 0;
 }
 
+bool value_equal_total(const value *a, const value *b) {
+    if (a->type == VT_REF && b->type == VT_REF)
+        return ref_equal(a, b);
+    return value_compare_total(a, b) == 0;
+}
+
 /* Machine epsilon: the tolerance of float constants in patterns (8.3.2). */
 #define VALUE_FLOAT_MATCH_EPSILON 2.220446049250313e-16
 

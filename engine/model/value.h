@@ -116,6 +116,9 @@ uint64_t value_hash_entity(const value *v);
  * element by element under O3, then by length. E1/E2 compare lists element
  * by element under E1, E3 under E3; value_hash_identity hashes the items. */
 int value_compare_total(const value *a, const value *b);
+/* O3 equality (value_compare_total == 0), which needs no order: two stored
+ * references of one source compare by id alone. */
+bool value_equal_total(const value *a, const value *b);
 /* E4: does a pattern constant match a stored value (8.3.2)? Keyword and Ref
  * constants match under E2; float constants within machine epsilon (NaN
  * never); other types under E1. */
