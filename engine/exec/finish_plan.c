@@ -162,23 +162,21 @@ static int resolve_columns(finish_plan *p, err *e) {
  * argument is bound, and grouping keys are compared (stored references
  * by id) and decoded once per group, when its row is built (finish_group):
  * the stream may hand the others out as stored references. */
-static int allow_stored(finish_plan *p, err *e) {
-    solution_stream *in = p->in;
-    bool *needed = arena_calloc(&p->mem, in->var_count + 1, sizeof *needed);
-    if (!needed)
-        return err_set(e, ERR(INT, 0), "out of memory");
+static void allow_stored(finish_plan *p) {
+    bool *ok = p->in->stored_ok;
+    if (!ok)
+        return;
+    for (size_t v = 0; v < p->in->var_count; v++)
+        ok[v] = true;
     for (size_t c = 0; c < p->col_count; c++) {
         const finish_col *col = &p->cols[c];
         bool counted = col->spec->kind == FIND_AGGREGATE && col->agg == AGG_COUNT;
         bool grouped = col->spec->kind == FIND_VAR && p->agg_count > 0;
         if (col->var >= 0 && !counted && !grouped)
-            needed[col->var] = true;
+            ok[col->var] = false;
     }
     for (size_t i = 0; i < p->extra_count; i++)
-        needed[p->extra_vars[i]] = true;
-    for (size_t v = 0; in->stored_ok && v < in->var_count; v++)
-        in->stored_ok[v] = !needed[v];
-    return 0;
+        ok[p->extra_vars[i]] = false;
 }
 
 int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m, err *e) {
@@ -199,7 +197,8 @@ int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, me
         return rc;
     place_group_key(p);
     place_windows(p);
-    return allow_stored(p, e);
+    allow_stored(p);
+    return 0;
 }
 
 void finish_plan_free(finish_plan *p) {

@@ -245,6 +245,12 @@ static int derived_next(pattern_scan *ps, value out[3], fact *rec) {
     }
 }
 
+/* What pseudo-attributes read of a stored record. */
+static fact record_times(const fact_ids *ids) {
+    return (fact){.tx_count = ids->tx_count, .tx_id = ids->tx_id, .valid_from = ids->valid_from,
+                  .valid_to = ids->valid_to, .asserted = ids->asserted};
+}
+
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
     fact_ids ids;
     int rc = 0;
@@ -252,14 +258,14 @@ int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
         rc = store_reader_values(ps->x->r, &ids, out, e);
         if (rc != 0)
             return rc;
-        fact times = {.tx_count = ids.tx_count, .tx_id = ids.tx_id, .valid_from = ids.valid_from,
-                      .valid_to = ids.valid_to, .asserted = ids.asserted};
-        if (ps->it->kind == PK_PSEUDO)
+        if (ps->it->kind == PK_PSEUDO) {
+            fact times = record_times(&ids);
             out[2] = pseudo_value(ps->x, ps->it->pseudo, &times);
+        }
         if (ps->stored_check && !matches_constants(ps->it, out, ps->stored_check))
             continue;
         if (rec)
-            *rec = times;
+            *rec = record_times(&ids);
         return 1;
     }
     if (rc != 0)

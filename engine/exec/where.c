@@ -12,6 +12,7 @@ typedef struct where_stream {
     solution_stream base;
     arena mem; /* the plan and the exported row */
     where_ctx x;
+    const value_source *src; /* of x.r */
     rule_eval rules; /* when the query invokes rules */
     frame f;
     op *root;
@@ -25,8 +26,8 @@ static int where_next(solution_stream *s, const value **row, const bool **bound,
     where_stream *w = (where_stream *)s;
     int rc = op_next(w->root, e);
     /* A stored reference that failed to decode inside a comparison. */
-    if ((rc == 0 || rc == 1) && store_reader_check(w->x.r, e) != 0)
-        return e->code;
+    if ((rc == 0 || rc == 1) && w->src->failed)
+        return store_reader_check(w->x.r, e);
     if (rc != 1)
         return rc;
     for (size_t i = 0; i < s->var_count; i++) {
@@ -59,10 +60,10 @@ static int export_vars(where_stream *w, err *e) {
     w->vars = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->vars);
     w->slot_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->slot_of);
     w->row = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->row);
-    w->bound = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->bound);
-    w->base.stored_ok = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->base.stored_ok);
-    if (!w->vars || !w->slot_of || !w->row || !w->bound || !w->base.stored_ok)
+    w->bound = arena_calloc(&w->mem, 2 * (p->var_count + 1), sizeof *w->bound);
+    if (!w->vars || !w->slot_of || !w->row || !w->bound)
         return err_set(e, ERR(INT, 0), "out of memory");
+    w->base.stored_ok = w->bound + p->var_count + 1;
     size_t n = 0;
     for (size_t v = 0; v < p->var_count; v++) {
         if (p->vars[v].slot_count == 0)
@@ -87,6 +88,7 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
     int rc = store_reader_open(s, &w->x.r, e);
     if (rc != 0)
         return rc;
+    w->src = store_reader_source(w->x.r);
     visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
     /* Rules first (spec 8.13 last paragraph), over the same visible

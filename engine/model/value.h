@@ -29,11 +29,13 @@ typedef enum value_type {
 
 /* Where stored references come from: a store reader's snapshot, which
  * turns a dictionary id into the entity's UUID (0, or an error code with
- * `e` set; a source also remembers its first failure, for the callers of
- * the comparisons below, which cannot report one). */
+ * `e` set). The comparisons below cannot report a failure: they pass no
+ * `e`, and the source then keeps the error and sets `failed` for its
+ * owner to report. */
 typedef struct value_source value_source;
 struct value_source {
     int (*entity)(const value_source *src, uint64_t id, uuid128 *out, err *e);
+    bool failed;
 };
 
 typedef struct value {

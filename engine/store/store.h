@@ -140,8 +140,11 @@ int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, er
  * refs left as stored references of this reader (model/value.h): they
  * stay valid, like its texts, until the reader closes. */
 int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e);
-/* The first failure to decode a stored reference inside a comparison
- * (which cannot report it), moved into `e`: 0 when there was none. */
+/* The source of the reader's stored references; its `failed` flag tells
+ * that store_reader_check has an error to report. */
+const value_source *store_reader_source(const store_reader *r);
+/* A failure to decode a stored reference inside a comparison (which
+ * cannot report it), moved into `e`: 0 when there was none. */
 int store_reader_check(store_reader *r, err *e);
 /* Before its reader closes (the reader keeps a closed scan for reuse). */
 void store_scan_close(store_scan *sc);

@@ -39,7 +39,7 @@ typedef struct uuid_slot {
 
 struct store_reader {
     value_source src; /* the stored references it hands out */
-    err failure;      /* the first failure to decode one inside a comparison */
+    err failure;      /* the last failure to decode one inside a comparison */
     store *s;
     format_header h; /* the snapshot */
     lookup lookups[LOOKUP_MEMO];
@@ -129,6 +129,7 @@ static void reader_reset(store_reader *r) {
     memset(r->lookups, 0, sizeof r->lookups);
     r->lookup_next = 0;
     err_clear(&r->failure);
+    r->src.failed = false;
     arena_free(&r->mem);
     r->memo_count = 0;
     r->attr.ptr = NULL;
@@ -395,12 +396,20 @@ static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
  * is kept for store_reader_check. */
 static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e) {
     store_reader *r = (store_reader *)src;
-    return decode_uuid(r, id, out, e ? e : &r->failure);
+    int rc = decode_uuid(r, id, out, e ? e : &r->failure);
+    if (rc != 0 && !e)
+        r->src.failed = true;
+    return rc;
+}
+
+const value_source *store_reader_source(const store_reader *r) {
+    return &r->src;
 }
 
 int store_reader_check(store_reader *r, err *e) {
-    if (!r->failure.code)
+    if (!r->src.failed)
         return 0;
+    r->src.failed = false;
     int rc = r->failure.code;
     err_move(e, &r->failure);
     return rc;
