@@ -220,12 +220,9 @@ static int find_group(group_table *t, const value *key, group **out, err *e) {
 }
 
 static int step_group(const finish_plan *p, group *g, const value *row, err *e) {
-    for (size_t c = 0, a = 0; c < p->col_count; c++) {
-        const finish_col *col = &p->cols[c];
-        if (col->spec->kind != FIND_AGGREGATE)
-            continue;
-        value v = col->var < 0 ? value_null() : row[col->var];
-        int rc = agg_step(g->aggs[a++], &v, e);
+    for (size_t a = 0; a < p->agg_count; a++) {
+        value v = p->agg_vars[a] < 0 ? value_null() : row[p->agg_vars[a]];
+        int rc = agg_step(g->aggs[a], &v, e);
         if (rc)
             return rc;
     }

@@ -40,6 +40,7 @@ typedef struct finish_plan {
     size_t col_count;
     size_t plain_count, agg_count, win_count;
     long *group_vars; /* stream indexes: the plain :find variables, then :with */
+    long *agg_vars;   /* stream index of each aggregate's argument (-1: none) */
     size_t group_count;
     long *extra_vars; /* stream index per extra work-row slot (windows only) */
     size_t extra_count;

@@ -151,7 +151,8 @@ static int resolve_columns(finish_plan *p, err *e) {
         if (rc)
             return rc;
         p->plain_count += col->spec->kind == FIND_VAR;
-        p->agg_count += col->spec->kind == FIND_AGGREGATE;
+        if (col->spec->kind == FIND_AGGREGATE)
+            p->agg_vars[p->agg_count++] = col->var;
         p->win_count += col->spec->kind == FIND_WINDOW;
     }
     return 0;
@@ -188,10 +189,11 @@ int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, me
     p->col_count = q->spec_count;
     size_t n = q->spec_count + q->with_count + 1;
     p->cols = arena_calloc(&p->mem, n, sizeof *p->cols);
-    p->group_vars = arena_calloc(&p->mem, n, sizeof *p->group_vars);
+    p->group_vars = arena_calloc(&p->mem, 2 * n, sizeof *p->group_vars);
     p->extra_vars = arena_calloc(&p->mem, 3 * n, sizeof *p->extra_vars);
     if (!p->cols || !p->group_vars || !p->extra_vars)
         return err_set(e, ERR(INT, 0), "out of memory");
+    p->agg_vars = p->group_vars + n;
     int rc = resolve_columns(p, e);
     if (rc)
         return rc;

@@ -215,9 +215,19 @@ int value_compare_total(const value *a, const value *b) {
 }
 
 bool value_equal_total(const value *a, const value *b) {
-    if (a->type == VT_REF && b->type == VT_REF)
-        return ref_equal(a, b);
-    return value_compare_total(a, b) == 0;
+    if (a->type != b->type)
+        return false;
+    switch (a->type) {
+    case VT_STRING:
+    case VT_KEYWORD: return text_equal(a, b);
+    case VT_INTEGER: return a->as.i == b->as.i;
+    case VT_FLOAT: return compare_float(a->as.f, b->as.f) == 0;
+    case VT_BOOLEAN: return a->as.b == b->as.b;
+    case VT_REF: return ref_equal(a, b);
+    case VT_NULL: return true;
+    case VT_LIST: return compare_lists(a, b) == 0;
+    }
+    return false;
 }
 
 /* Machine epsilon: the tolerance of float constants in patterns (8.3.2). */
