@@ -10,14 +10,14 @@
 #include "exec/finish_internal.h"
 
 typedef struct group {
-    value *key; /* group_count values; Refs may be stored references */
+    value *key; /* group_count values, maybe stored values (value.h) */
     agg_state **aggs;
 } group;
 
-/* A two-way set-associative memo in front of the index, keyed by how the key is
- * represented (a text by its pointer, not its bytes; a stored reference by
- * its id): a reader hands out one pointer per stored text, so a repeated
- * stored value skips hashing its bytes (and a stored reference decoding). A hit is still confirmed by key_equal, so a buffer reused for
+/* A two-way set-associative memo in front of the index, keyed by how the
+ * key is represented (a stored value by its id, a text by its pointer, not
+ * its bytes): a repeated stored value skips decoding and hashing its
+ * bytes. A hit is still confirmed by key_equal, so a buffer reused for
  * other text cannot mislead it. It keeps FRONT_PER_GROUP slots per group
  * (few collisions), up to 2^FRONT_MAX_BITS; past that, misses fall back to
  * the index. */
@@ -136,21 +136,18 @@ static uint64_t front_tag(const value *key, size_t n) {
     for (size_t i = 0; i < n; i++) {
         const value *v = &key[i];
         uint64_t a = 0, b = 0;
+        if (v->stored) {
+            h = mix(mix(mix(h, (uint64_t)v->type), v->as.stored.id),
+                    (uint64_t)(uintptr_t)v->as.stored.src);
+            continue;
+        }
         switch (v->type) {
         case VT_STRING:
         case VT_KEYWORD: a = (uint64_t)(uintptr_t)v->as.str.ptr; b = v->as.str.len; break;
         case VT_INTEGER: a = (uint64_t)v->as.i; break;
         case VT_FLOAT: memcpy(&a, &v->as.f, sizeof a); break;
         case VT_BOOLEAN: a = v->as.b; break;
-        case VT_REF:
-            if (v->stored) {
-                a = v->as.stored.id;
-                b = (uint64_t)(uintptr_t)v->as.stored.src;
-            } else {
-                memcpy(&a, v->as.ref.bytes, 8);
-                memcpy(&b, v->as.ref.bytes + 8, 8);
-            }
-            break;
+        case VT_REF: memcpy(&a, v->as.ref.bytes, 8); memcpy(&b, v->as.ref.bytes + 8, 8); break;
         case VT_LIST: a = (uint64_t)(uintptr_t)v->as.list.items; b = v->as.list.count; break;
         case VT_NULL: break;
         }

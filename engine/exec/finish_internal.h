@@ -60,7 +60,8 @@ void finish_plan_free(finish_plan *p);
 
 /* Charges `size` bytes as `op` and takes them from the plan's arena. */
 void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc);
-/* Copies `v` into *dst, string payloads into the plan's arena. */
+/* Copies `v` into *dst, string payloads into the plan's arena (a stored
+ * value stays one: it lives as long as the input stream). */
 int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e);
 /* Appends a work row. */
 int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e);

@@ -21,7 +21,7 @@ void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc)
 
 int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e) {
     *dst = *v;
-    if ((v->type != VT_STRING && v->type != VT_KEYWORD) || v->as.str.len == 0)
+    if ((v->type != VT_STRING && v->type != VT_KEYWORD) || v->stored || v->as.str.len == 0)
         return 0;
     int rc = 0;
     char *text = finish_alloc(p, v->as.str.len, op, e, &rc);
@@ -160,9 +160,9 @@ static int resolve_columns(finish_plan *p, err *e) {
 
 /* The stream variables whose bytes the :find side reads: output columns,
  * aggregate arguments and window inputs. Count reads only that its
- * argument is bound, and grouping keys are compared (stored references
+ * argument is bound, and grouping keys are compared (stored values
  * by id) and decoded once per group, when its row is built (finish_group):
- * the stream may hand the others out as stored references. */
+ * the stream may hand the others out as stored values. */
 static void allow_stored(finish_plan *p) {
     bool *ok = p->in->stored_ok;
     if (!ok)

@@ -13,10 +13,10 @@
  * Values are borrowed: a row stays valid until the next call to next() on
  * the stream (the consumer copies what it keeps, e.g. into a result set or
  * an aggregate's arena). They come decoded, except the variables whose
- * `stored_ok` flag the consumer set before its first next(): those it
- * only needs bound (e.g. the argument of count), so a Ref may stay a
- * stored reference (model/value.h), valid while the stream is open. The stream is pulled: a consumer that has enough
- * rows (a :limit without :order-by) simply stops calling next() and closes
+ * `stored_ok` flag the consumer set before its first next() (those it
+ * only needs bound or compares, e.g. the argument of count): a Ref, String
+ * or Keyword may stay a stored value (model/value.h), valid while the
+ * stream is open. The stream is pulled: a consumer that has enough rows (a :limit without :order-by) simply stops calling next() and closes
  * the stream, so upstream operators stop reading the indexes. */
 #ifndef MG_EXEC_SOLUTION_H
 #define MG_EXEC_SOLUTION_H

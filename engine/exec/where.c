@@ -25,7 +25,7 @@ typedef struct where_stream {
 static int where_next(solution_stream *s, const value **row, const bool **bound, err *e) {
     where_stream *w = (where_stream *)s;
     int rc = op_next(w->root, e);
-    /* A stored reference that failed to decode inside a comparison. */
+    /* A stored value that failed to decode inside a comparison. */
     if ((rc == 0 || rc == 1) && w->src->failed)
         return store_reader_check(w->x.r, e);
     if (rc != 1)

@@ -1,15 +1,32 @@
 /* The comparison relations of spec 6.4 / 6.5 / 8.3.2 (the one place that
- * decides what "equal" means), over decoded and stored references alike. */
+ * decides what "equal" means), over decoded and stored values alike. */
 #include "model/value.h"
 
 #include <math.h>
 #include <string.h>
 
+/* The bytes of a stored text; a failure (the source keeps it and fails
+ * the query) reads as the empty text. */
+static void text_bytes(const value *v, const char **ptr, size_t *len) {
+    if (!v->stored) {
+        *ptr = v->as.str.ptr;
+        *len = v->as.str.len;
+    } else if (v->as.stored.src->text(v->as.stored.src, v->as.stored.id, ptr, len, NULL) != 0) {
+        *ptr = "";
+        *len = 0;
+    }
+}
+
 int value_resolve_stored(value *v, err *e) {
+    const value_source *src = v->as.stored.src;
     uuid128 u;
-    int rc = v->as.stored.src->entity(v->as.stored.src, v->as.stored.id, &u, e);
+    const char *ptr;
+    size_t len;
+    int rc = v->type == VT_REF ? src->entity(src, v->as.stored.id, &u, e)
+                               : src->text(src, v->as.stored.id, &ptr, &len, e);
     if (rc == 0)
-        *v = value_ref(u);
+        *v = v->type == VT_REF ? value_ref(u)
+             : v->type == VT_STRING ? value_string(ptr, len) : value_keyword(ptr, len);
     return rc;
 }
 
@@ -24,7 +41,8 @@ static uuid128 ref_bytes(const value *v) {
     return u;
 }
 
-/* Two references from the same source are the same iff their ids are. */
+/* Two stored values of one type from the same source are the same iff
+ * their ids are. */
 static bool same_source(const value *a, const value *b) {
     return a->stored && b->stored && a->as.stored.src == b->as.stored.src;
 }
@@ -37,8 +55,13 @@ static bool ref_equal(const value *a, const value *b) {
 }
 
 static bool text_equal(const value *a, const value *b) {
-    return a->as.str.len == b->as.str.len &&
-           (a->as.str.len == 0 || memcmp(a->as.str.ptr, b->as.str.ptr, a->as.str.len) == 0);
+    if (same_source(a, b))
+        return a->as.stored.id == b->as.stored.id;
+    const char *pa, *pb;
+    size_t la, lb;
+    text_bytes(a, &pa, &la);
+    text_bytes(b, &pb, &lb);
+    return la == lb && (la == 0 || memcmp(pa, pb, la) == 0);
 }
 
 static uint64_t float_bits(double f) {
@@ -72,8 +95,16 @@ bool value_equal_strict(const value *a, const value *b) {
     return false;
 }
 
+/* The entity a keyword names. */
+static uuid128 keyword_entity(const value *kw) {
+    const char *ptr;
+    size_t len;
+    text_bytes(kw, &ptr, &len);
+    return uuid_of_keyword(ptr, len);
+}
+
 static bool keyword_names_ref(const value *kw, const value *ref) {
-    uuid128 u = uuid_of_keyword(kw->as.str.ptr, kw->as.str.len);
+    uuid128 u = keyword_entity(kw);
     uuid128 named = ref_bytes(ref);
     return uuid_equal(&u, &named);
 }
@@ -126,7 +157,12 @@ static uint64_t hash_start(value_type t) {
 static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
     switch (v->type) {
     case VT_STRING:
-    case VT_KEYWORD: return hash_bytes(h, v->as.str.ptr, v->as.str.len);
+    case VT_KEYWORD: {
+        const char *ptr;
+        size_t len;
+        text_bytes(v, &ptr, &len);
+        return hash_bytes(h, ptr, len);
+    }
     case VT_INTEGER: return hash_bytes(h, &v->as.i, sizeof v->as.i);
     case VT_FLOAT: return hash_bytes(h, &f_bits, sizeof f_bits);
     case VT_BOOLEAN: {
@@ -155,7 +191,7 @@ uint64_t value_hash_identity(const value *v) {
 
 uint64_t value_hash_entity(const value *v) {
     if (v->type == VT_KEYWORD) {
-        value ref = value_ref(uuid_of_keyword(v->as.str.ptr, v->as.str.len));
+        value ref = value_ref(keyword_entity(v));
         return value_hash_entity(&ref);
     }
     /* E1 equates 0.0 and -0.0, so they must hash alike. */
@@ -166,13 +202,19 @@ uint64_t value_hash_entity(const value *v) {
 }
 
 static int compare_text(const value *a, const value *b) {
-    size_t n = a->as.str.len < b->as.str.len ? a->as.str.len : b->as.str.len;
-    int c = n == 0 ? 0 : memcmp(a->as.str.ptr, b->as.str.ptr, n);
+    if (same_source(a, b) && a->as.stored.id == b->as.stored.id)
+        return 0;
+    const char *pa, *pb;
+    size_t la, lb;
+    text_bytes(a, &pa, &la);
+    text_bytes(b, &pb, &lb);
+    size_t n = la < lb ? la : lb;
+    int c = n == 0 ? 0 : memcmp(pa, pb, n);
     if (c != 0)
         return c < 0 ? -1 : 1;
-    if (a->as.str.len == b->as.str.len)
+    if (la == lb)
         return 0;
-    return a->as.str.len < b->as.str.len ? -1 : 1;
+    return la < lb ? -1 : 1;
 }
 
 /* NaN sorts above every other float and equals NaN; -0.0 equals 0.0. */
@@ -252,7 +294,7 @@ bool value_as_entity(const value *v, uuid128 *out) {
         return true;
     }
     if (v->type == VT_KEYWORD) {
-        *out = uuid_of_keyword(v->as.str.ptr, v->as.str.len);
+        *out = keyword_entity(v);
         return true;
     }
     return false;

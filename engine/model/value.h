@@ -27,21 +27,22 @@ typedef enum value_type {
     VT_LIST /* items borrowed from the owner, like string payloads */
 } value_type;
 
-/* Where stored references come from: a store reader's snapshot, which
- * turns a dictionary id into the entity's UUID (0, or an error code with
- * `e` set). The comparisons below cannot report a failure: they pass no
- * `e`, and the source then keeps the error and sets `failed` for its
- * owner to report. */
+/* Where stored values come from: a store reader's snapshot, which turns
+ * a dictionary id into the entity's UUID or the text's bytes (valid as
+ * long as the source) — 0, or an error code with `e` set. The comparisons
+ * below cannot report a failure: they pass no `e`, and the source then
+ * keeps the error and sets `failed` for its owner to report. */
 typedef struct value_source value_source;
 struct value_source {
     int (*entity)(const value_source *src, uint64_t id, uuid128 *out, err *e);
+    int (*text)(const value_source *src, uint64_t id, const char **ptr, size_t *len, err *e);
     bool failed;
 };
 
 typedef struct value {
     value_type type;
-    /* VT_REF only: the payload is as.stored, not yet as.ref (a stored
-     * reference, value_stored_ref). */
+    /* VT_REF, VT_STRING, VT_KEYWORD: the payload is as.stored, not yet
+     * as.ref or as.str (a stored value, value_stored). */
     bool stored;
     union {
         int64_t i;
@@ -89,19 +90,20 @@ static inline value value_list(const value *items, size_t count) {
     return (value){.type = VT_LIST, .as.list = {items, count}};
 }
 
-/* A Ref that stays in its stored form, the dictionary id `id` of `src`,
- * until something needs its bytes. It is the Ref it names for every
- * relation below: two from the same source compare by id (a snapshot's
- * dictionary holds each UUID once), anything else decodes it through the
- * source. Code that reads as.ref itself calls value_resolve first. */
-static inline value value_stored_ref(const value_source *src, uint64_t id) {
-    return (value){.type = VT_REF, .stored = true, .as.stored = {id, src}};
+/* A Ref, String or Keyword that stays in its stored form, the dictionary
+ * id `id` of `src`, until something needs its bytes. It is the value it
+ * names for every relation below: two of one type from the same source
+ * compare by id (a snapshot's dictionary holds each UUID and each text
+ * once), anything else decodes it through the source. Code that reads
+ * as.ref or as.str itself calls value_resolve first. */
+static inline value value_stored(value_type type, const value_source *src, uint64_t id) {
+    return (value){.type = type, .stored = true, .as.stored = {id, src}};
 }
-/* Replaces a stored reference by the Ref it names (other values are left
+/* Replaces a stored value by the one it names (other values are left
  * alone): 0, or the source's error code. */
 int value_resolve_stored(value *v, err *e);
 static inline int value_resolve(value *v, err *e) {
-    return v->type == VT_REF && v->stored ? value_resolve_stored(v, e) : 0;
+    return v->stored ? value_resolve_stored(v, e) : 0;
 }
 
 /* E1 strict equality: same type and payload; floats by IEEE ==. */

@@ -38,7 +38,7 @@ typedef struct uuid_slot {
 } uuid_slot;
 
 struct store_reader {
-    value_source src; /* the stored references it hands out */
+    value_source src; /* of the stored values it hands out */
     err failure;      /* the last failure to decode one inside a comparison */
     store *s;
     format_header h; /* the snapshot */
@@ -70,9 +70,9 @@ static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
-/* The dictionary id of a reference this reader handed out, if it is one. */
-static bool own_ref(const store_reader *r, const value *v, uint64_t *id) {
-    if (v->type != VT_REF || !v->stored || v->as.stored.src != &r->src)
+/* The dictionary id of a stored value this reader handed out, if it is one. */
+static bool own_id(const store_reader *r, const value *v, uint64_t *id) {
+    if (!v->stored || v->as.stored.src != &r->src)
         return false;
     *id = v->as.stored.id;
     return true;
@@ -102,6 +102,8 @@ void store_readers_free(store *s) {
 }
 
 static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
+static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
+                       err *e);
 
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
@@ -114,6 +116,7 @@ static store_reader *reader_take(store *s) {
         return r;
     r->s = s;
     r->src.entity = source_entity;
+    r->src.text = source_text;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
     return r;
@@ -293,12 +296,11 @@ int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_S
     if (!text && v->type != VT_REF)
         return store_value_field(r->s, v, false, out, e);
     uint64_t loc;
-    value ref = *v;
+    value d = *v;
     int rc = 1;
-    if (text)
-        rc = dict_lookup(r, DICT_TEXT, v->as.str.ptr, v->as.str.len, &loc, e);
-    else if (!own_ref(r, v, &loc) && (rc = value_resolve(&ref, e)) == 0)
-        rc = dict_lookup(r, DICT_UUID, ref.as.ref.bytes, 16, &loc, e);
+    if (!own_id(r, v, &loc) && (rc = value_resolve(&d, e)) == 0)
+        rc = text ? dict_lookup(r, DICT_TEXT, d.as.str.ptr, d.as.str.len, &loc, e)
+                  : dict_lookup(r, DICT_UUID, d.as.ref.bytes, 16, &loc, e);
     if (rc != 1)
         return rc;
     memset(out, 0, FACT_V_SIZE);
@@ -402,6 +404,20 @@ static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err
     return rc;
 }
 
+static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
+                       err *e) {
+    store_reader *r = (store_reader *)src;
+    const decoded *d;
+    int rc = resolve(r, id, DICT_TEXT, &d, e ? e : &r->failure);
+    if (rc == 0) {
+        *ptr = d->ptr;
+        *len = d->len;
+    } else if (!e) {
+        r->src.failed = true;
+    }
+    return rc;
+}
+
 const value_source *store_reader_source(const store_reader *r) {
     return &r->src;
 }
@@ -453,12 +469,13 @@ static int decode_attribute(store_reader *r, uint64_t loc, value *out, err *e) {
 }
 
 int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e) {
-    out[0] = value_stored_ref(&r->src, ids->e);
+    out[0] = value_stored(VT_REF, &r->src, ids->e);
     int rc = decode_attribute(r, ids->a, &out[1], e);
     if (rc != 0)
         return rc;
-    if (ids->v[0] == VT_REF) {
-        out[2] = value_stored_ref(&r->src, format_get_be(ids->v + 1, 8));
+    uint8_t type = ids->v[0];
+    if (type == VT_REF || type == VT_STRING || type == VT_KEYWORD) {
+        out[2] = value_stored((value_type)type, &r->src, format_get_be(ids->v + 1, 8));
         return 0;
     }
     return decode_value(r, ids->v, &out[2], e);
@@ -642,7 +659,7 @@ int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *ou
 
 int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) {
     uuid128 id;
-    if (own_ref(r, v, &b->ids.e)) {
+    if (v->type == VT_REF && own_id(r, v, &b->ids.e)) {
         b->has_e = true;
         return 1;
     }
@@ -658,7 +675,10 @@ int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *
         return 1;
     if (v->type != VT_KEYWORD)
         return 0;
-    int rc = store_reader_text_id(r, v->as.str.ptr, v->as.str.len, &b->ids.a, e);
+    value kw = *v;
+    int rc = 1;
+    if (!own_id(r, v, &b->ids.a) && (rc = value_resolve(&kw, e)) == 0)
+        rc = store_reader_text_id(r, kw.as.str.ptr, kw.as.str.len, &b->ids.a, e);
     b->has_a = rc == 1;
     return rc;
 }

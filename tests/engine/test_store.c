@@ -154,8 +154,8 @@ static void test_memory_store_commits_and_indexes(void) {
     err_clear(&e);
 }
 
-/* A reader hands out refs as stored references: resolved they are the
- * record's UUIDs, and seeking by one uses its id. */
+/* A reader hands out entities, refs and texts as stored values: they are
+ * the record's values, and seeking by one uses its id. */
 static void test_reader_values_keep_refs_stored(void) {
     store *s = NULL;
     store_reader *r;
@@ -170,7 +170,7 @@ static void test_reader_values_keep_refs_stored(void) {
     value link[3], name[3];
     CHECK(store_reader_values(r, &recs[6].ids, link, &e) == 0); /* [:bob :link :alice-ref] */
     CHECK(store_reader_values(r, &recs[0].ids, name, &e) == 0);
-    CHECK(link[0].stored && link[2].stored && !name[2].stored);
+    CHECK(link[0].stored && link[2].stored && name[2].stored && !link[1].stored);
     CHECK(value_equal_strict(&link[1], &recs[6].f.attribute) && value_identical(&name[2], &recs[0].f.v));
     value bob = link[0], alice = link[2];
     CHECK(value_resolve(&bob, &e) == 0 && uuid_equal(&bob.as.ref, &recs[6].f.entity));
@@ -183,6 +183,11 @@ static void test_reader_values_keep_refs_stored(void) {
     CHECK(store_reader_value_key(r, &link[2], b.ids.v, &e) == 1);
     b.has_v = true;
     CHECK(scan_bound(r, &b, recs, 16) == 1 && recs[0].ids.seq == 6);
+    b = (store_bound){.has_a = true};
+    CHECK(store_reader_text_id(r, ":person/name", 12, &b.ids.a, &e) == 1);
+    CHECK(store_reader_value_key(r, &name[2], b.ids.v, &e) == 1);
+    b.has_v = true;
+    CHECK(scan_bound(r, &b, recs, 16) == 1 && recs[0].ids.seq == 0);
     CHECK(store_reader_check(r, &e) == 0);
     store_reader_close(r);
     store_close(s);
