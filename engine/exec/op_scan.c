@@ -293,7 +293,7 @@ void pattern_binding_init(pattern_binding *b, const frame *f, size_t index, size
     const plan_item *it = &p->items[index];
     *b = (pattern_binding){.index = index};
     for (int pos = 0; pos < 3; pos++) {
-        int s = it->slot[pos];
+        int s = b->slot[pos] = it->slot[pos];
         if (s < 0)
             continue;
         for (int prev = 0; prev < pos; prev++)
@@ -315,8 +315,7 @@ static bool repeats_agree(const plan_item *it, int pos, const value vals[3]) {
     return true;
 }
 
-bool pattern_bind(frame *f, const pattern_binding *b, size_t step, const value vals[3],
-                  const fact *rec) {
+bool pattern_agrees(const frame *f, const pattern_binding *b, size_t step, const value vals[3]) {
     const plan_item *it = &f->p->items[b->index];
     for (int pos = 0; (b->repeat | b->agree) >> pos; pos++) {
         unsigned bit = 1u << pos;
@@ -325,10 +324,5 @@ bool pattern_bind(frame *f, const pattern_binding *b, size_t step, const value v
         if ((b->agree & bit) && !frame_agrees(f, it->slot[pos], &vals[pos], step))
             return false;
     }
-    for (int pos = 0; pos < 3; pos++)
-        if (it->slot[pos] >= 0)
-            f->slot[it->slot[pos]] = vals[pos];
-    if (b->record)
-        f->record[b->index] = *rec;
     return true;
 }

@@ -50,16 +50,30 @@ void pattern_known(const frame *f, const plan_item *it, size_t step, const value
  * fixed by the plan (a bit per position). */
 typedef struct pattern_binding {
     size_t index;
+    int slot[3];     /* the item's slot per position, -1: none */
     unsigned repeat; /* the slot of an earlier position: E1 within the pattern */
     unsigned agree;  /* another slot of the variable is filled: frame_agrees */
     bool record;     /* a pseudo pattern reads the record (D16) */
 } pattern_binding;
 
 void pattern_binding_init(pattern_binding *b, const frame *f, size_t index, size_t step);
+/* Whether a record's values agree with the row (E1 inside the pattern,
+ * frame_agrees across clauses). */
+bool pattern_agrees(const frame *f, const pattern_binding *b, size_t step, const value vals[3]);
+
 /* Binds a matched record's values into the item's slots when they agree
- * with the row. */
-bool pattern_bind(frame *f, const pattern_binding *b, size_t step, const value vals[3],
-                  const fact *rec);
+ * with the row (inline: every record a join reads comes through here). */
+static inline bool pattern_bind(frame *f, const pattern_binding *b, size_t step,
+                                const value vals[3], const fact *rec) {
+    if ((b->repeat | b->agree) && !pattern_agrees(f, b, step, vals))
+        return false;
+    for (int pos = 0; pos < 3; pos++)
+        if (b->slot[pos] >= 0)
+            f->slot[b->slot[pos]] = vals[pos];
+    if (b->record)
+        f->record[b->index] = *rec;
+    return true;
+}
 
 /* The value a pseudo-attribute reads from a record (8.9). */
 value pseudo_value(const where_ctx *x, pseudo_kind k, const fact *rec);
