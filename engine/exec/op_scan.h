@@ -37,8 +37,8 @@ typedef struct pattern_scan {
  * (NULL: unknown). 1 opened, 0 nothing can match, or an error. */
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e);
 /* 1 with the next visible matching record, 0 at the end, or an error.
- * out[3]: its position values, the entity and a Ref, String or Keyword
- * value as stored values (value.h) when the record is stored; *rec (NULL: not wanted): its times and flags,
+ * out[3]: its position values, all but numbers, booleans and Null as
+ * stored values (value.h) when the record is stored; *rec (NULL: not wanted): its times and flags,
  * which pseudo-attributes read (the positions are in out[3] only). */
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e);
 void pattern_scan_close(pattern_scan *ps);

@@ -137,8 +137,8 @@ int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e);
 /* Decodes stored identifiers into a record (as store_scan_next gives it). */
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
 /* What a record shows in a pattern's positions (entity, attribute, value),
- * the entity and a Ref, String or Keyword value left as stored values of
- * this reader (model/value.h), valid until the reader closes. */
+ * the entity, the attribute and a Ref, String or Keyword value left as
+ * stored values of this reader (model/value.h), valid until it closes. */
 int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e);
 /* The source of the reader's stored values; its `failed` flag tells
  * that store_reader_check has an error to report. */

@@ -470,9 +470,7 @@ static int decode_attribute(store_reader *r, uint64_t loc, value *out, err *e) {
 
 int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e) {
     out[0] = value_stored(VT_REF, &r->src, ids->e);
-    int rc = decode_attribute(r, ids->a, &out[1], e);
-    if (rc != 0)
-        return rc;
+    out[1] = value_stored(VT_KEYWORD, &r->src, ids->a);
     uint8_t type = ids->v[0];
     if (type == VT_REF || type == VT_STRING || type == VT_KEYWORD) {
         out[2] = value_stored((value_type)type, &r->src, format_get_be(ids->v + 1, 8));
