@@ -1,6 +1,7 @@
 /* Pattern record streams: seek, visibility, constants (see op_scan.h). */
 #include "exec/op_scan.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "exec/derived.h"
@@ -126,7 +127,8 @@ static unsigned checked_positions(const plan_item *it) {
 }
 
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
-    memset(ps, 0, sizeof *ps);
+    memset(ps, 0, offsetof(pattern_scan, buf));
+    ps->ahead = -1;
     ps->x = x;
     ps->it = it;
     for (int pos = 0; pos < 3; pos++)
@@ -163,35 +165,48 @@ static int scan_next(pattern_scan *ps, fact_ids *ids, err *e) {
     return rc != 0 ? rc : store_scan_next_ids(ps->sc, ids, e);
 }
 
+/* A record buffer that is neither `a` nor `b`. */
+static int other_buffer(int a, int b) {
+    int i = 0;
+    while (i == a || i == b)
+        i++;
+    return i;
+}
+
 /* The visible record of the next group that has one (visibility.h): a
  * group is read to its end (one record ahead) and judged on identifiers
- * alone. 1 with *out, 0 at the end, or an error. */
-static int next_visible(pattern_scan *ps, fact_ids *out, err *e) {
+ * alone. Records are read in place into ps->buf: `last` the latest of the
+ * group, `pick` its latest that passes the cut, the next one into the
+ * third. 1 with *out (valid until the next call), 0 at the end, or an
+ * error. */
+static int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
     const visibility *vis = &ps->x->vis;
-    fact_ids first, m;
     int rc;
-    while ((rc = ps->has_ahead ? 1 : scan_next(ps, &first, e)) == 1) {
-        if (ps->has_ahead)
-            first = ps->ahead;
-        ps->has_ahead = false;
-        bool any = visibility_passes_cut(vis, &first);
-        if (any)
-            *out = first;
-        while ((rc = scan_next(ps, &m, e)) == 1 && visibility_same_group(&m, &first)) {
-            if (visibility_passes_cut(vis, &m)) {
-                *out = m;
-                any = true;
+    for (;;) {
+        int last = ps->ahead;
+        ps->ahead = -1;
+        if (last < 0 && (rc = scan_next(ps, &ps->buf[last = 0], e)) != 1)
+            return rc;
+        int pick = visibility_passes_cut(vis, &ps->buf[last]) ? last : -1;
+        for (;;) {
+            int next = other_buffer(last, pick);
+            if ((rc = scan_next(ps, &ps->buf[next], e)) != 1)
+                break;
+            if (!visibility_same_group(&ps->buf[next], &ps->buf[last])) {
+                ps->ahead = next;
+                break;
             }
+            last = next;
+            if (visibility_passes_cut(vis, &ps->buf[last]))
+                pick = last;
         }
         if (rc > 1)
             return rc;
-        if (rc == 1)
-            ps->ahead = m;
-        ps->has_ahead = rc == 1;
-        if (any && visibility_shows(vis, out))
+        if (pick >= 0 && visibility_shows(vis, &ps->buf[pick])) {
+            *out = &ps->buf[pick];
             return 1;
+        }
     }
-    return rc;
 }
 
 /* The first row of the current relation the seek allows. */
@@ -252,20 +267,20 @@ static fact record_times(const fact_ids *ids) {
 }
 
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
-    fact_ids ids;
+    const fact_ids *ids;
     int rc = 0;
     while (ps->sc && (rc = next_visible(ps, &ids, e)) == 1) {
-        rc = store_reader_values(ps->x->r, &ids, out, e);
+        rc = store_reader_values(ps->x->r, ids, out, e);
         if (rc != 0)
             return rc;
         if (ps->it->kind == PK_PSEUDO) {
-            fact times = record_times(&ids);
+            fact times = record_times(ids);
             out[2] = pseudo_value(ps->x, ps->it->pseudo, &times);
         }
         if (ps->stored_check && !matches_constants(ps->it, out, ps->stored_check))
             continue;
         if (rec)
-            *rec = record_times(&ids);
+            *rec = record_times(ids);
         return 1;
     }
     if (rc != 0)

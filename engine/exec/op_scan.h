@@ -22,8 +22,7 @@ typedef struct pattern_scan {
     unsigned check;    /* bit per position a record must be matched on */
     unsigned stored_check; /* the same less the positions the seek fixed */
     store_bound alt;
-    bool has_ahead;    /* read ahead: the first record of the next group */
-    fact_ids ahead;
+    int ahead;         /* the buffer read ahead (the next group's first), -1: none */
     long rel, rel_end;  /* relations still to read: [rel, rel_end) */
     bool delta;         /* the delta invocation: reads x->delta only */
     relation_view view; /* of relation `rel` */
@@ -31,6 +30,7 @@ typedef struct pattern_scan {
     derived_seek seek;
     uuid128 entity;     /* SEEK_ENTITY */
     value v;            /* SEEK_VALUE */
+    fact_ids buf[3];    /* the records next_visible reads (last: not cleared on open) */
 } pattern_scan;
 
 /* Opens the records of `it` given the values known for its positions
