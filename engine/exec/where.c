@@ -20,7 +20,22 @@ typedef struct where_stream {
     int *slot_of; /* per exported variable: its first slot (D12), set at the end */
     value *row;
     bool *bound;  /* all true */
+    bool *decode; /* per exported variable: !stored_ok, fixed at the first row */
+    enum { EXPORT_UNSET, EXPORT_COPY, EXPORT_SLOTS } export;
 } where_stream;
+
+/* How rows leave, fixed at the first (the consumer has set stored_ok):
+ * the frame's slots themselves when they are the exported variables in
+ * order and none must be decoded, else a copy. */
+static void choose_export(where_stream *w) {
+    solution_stream *s = &w->base;
+    bool slots = true;
+    for (size_t i = 0; i < s->var_count; i++) {
+        w->decode[i] = !s->stored_ok[i];
+        slots = slots && !w->decode[i] && w->slot_of[i] == (int)i;
+    }
+    w->export = slots ? EXPORT_SLOTS : EXPORT_COPY;
+}
 
 static int where_next(solution_stream *s, const value **row, const bool **bound, err *e) {
     where_stream *w = (where_stream *)s;
@@ -30,13 +45,15 @@ static int where_next(solution_stream *s, const value **row, const bool **bound,
         return store_reader_check(w->x.r, e);
     if (rc != 1)
         return rc;
-    for (size_t i = 0; i < s->var_count; i++) {
+    if (w->export == EXPORT_UNSET)
+        choose_export(w);
+    *row = w->export == EXPORT_SLOTS ? w->f.slot : w->row;
+    *bound = w->bound;
+    for (size_t i = 0; w->export == EXPORT_COPY && i < s->var_count; i++) {
         w->row[i] = w->f.slot[w->slot_of[i]];
-        if (!s->stored_ok[i] && (rc = value_resolve(&w->row[i], e)) != 0)
+        if (w->decode[i] && (rc = value_resolve(&w->row[i], e)) != 0)
             return rc;
     }
-    *row = w->row;
-    *bound = w->bound;
     return 1;
 }
 
@@ -60,10 +77,11 @@ static int export_vars(where_stream *w, err *e) {
     w->vars = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->vars);
     w->slot_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->slot_of);
     w->row = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->row);
-    w->bound = arena_calloc(&w->mem, 2 * (p->var_count + 1), sizeof *w->bound);
+    w->bound = arena_calloc(&w->mem, 3 * (p->var_count + 1), sizeof *w->bound);
     if (!w->vars || !w->slot_of || !w->row || !w->bound)
         return err_set(e, ERR(INT, 0), "out of memory");
     w->base.stored_ok = w->bound + p->var_count + 1;
+    w->decode = w->base.stored_ok + p->var_count + 1;
     size_t n = 0;
     for (size_t v = 0; v < p->var_count; v++) {
         if (p->vars[v].slot_count == 0)
