@@ -217,9 +217,9 @@ static int find_group(group_table *t, const value *key, group **out, err *e) {
 }
 
 static int step_group(const finish_plan *p, group *g, const value *row, err *e) {
+    static const value null = {.type = VT_NULL};
     for (size_t a = 0; a < p->agg_count; a++) {
-        value v = p->agg_vars[a] < 0 ? value_null() : row[p->agg_vars[a]];
-        int rc = agg_step(g->aggs[a], &v, e);
+        int rc = agg_step(g->aggs[a], p->agg_vars[a] < 0 ? &null : &row[p->agg_vars[a]], e);
         if (rc)
             return rc;
     }

@@ -68,7 +68,12 @@ int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op,
 /* Pulls the next solution: 1, 0 at the end, or an error code. */
 int finish_pull(finish_plan *p, const value **row, const bool **bound, err *e);
 /* True when the solution binds every plain :find variable (spec 8.12.1). */
-bool finish_has_plain_values(const finish_plan *p, const bool *bound);
+static inline bool finish_has_plain_values(const finish_plan *p, const bool *bound) {
+    for (size_t i = 0; i < p->plain_count; i++)
+        if (p->group_vars[i] < 0 || !bound[p->group_vars[i]])
+            return false;
+    return true;
+}
 
 /* Aggregation (finish_group.c): one work row per group, window columns
  * Null, the min/max-omitted groups dropped, the empty-input rule of 10.4. */

@@ -54,13 +54,6 @@ int finish_pull(finish_plan *p, const value **row, const bool **bound, err *e) {
     return p->in->next(p->in, row, bound, e);
 }
 
-bool finish_has_plain_values(const finish_plan *p, const bool *bound) {
-    for (size_t i = 0; i < p->plain_count; i++)
-        if (p->group_vars[i] < 0 || !bound[p->group_vars[i]])
-            return false;
-    return true;
-}
-
 static long stream_var(const finish_plan *p, const term *t) {
     if (t->kind != TERM_VAR)
         return -1;
