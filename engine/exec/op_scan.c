@@ -308,9 +308,11 @@ void pattern_binding_init(pattern_binding *b, const frame *f, size_t index, size
     const plan_item *it = &p->items[index];
     *b = (pattern_binding){.index = index};
     for (int pos = 0; pos < 3; pos++) {
-        int s = b->slot[pos] = it->slot[pos];
+        int s = it->slot[pos];
         if (s < 0)
             continue;
+        b->fill_slot[b->fill_count] = s;
+        b->fill_pos[b->fill_count++] = pos;
         for (int prev = 0; prev < pos; prev++)
             if (it->slot[prev] == s)
                 b->repeat |= 1u << pos;

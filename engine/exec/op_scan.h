@@ -50,7 +50,8 @@ void pattern_known(const frame *f, const plan_item *it, size_t step, const value
  * fixed by the plan (a bit per position). */
 typedef struct pattern_binding {
     size_t index;
-    int slot[3];     /* the item's slot per position, -1: none */
+    unsigned fill_count; /* positions that fill a slot: fill_pos[i] into fill_slot[i] */
+    int fill_slot[3], fill_pos[3];
     unsigned repeat; /* the slot of an earlier position: E1 within the pattern */
     unsigned agree;  /* another slot of the variable is filled: frame_agrees */
     bool record;     /* a pseudo pattern reads the record (D16) */
@@ -67,9 +68,8 @@ static inline bool pattern_bind(frame *f, const pattern_binding *b, size_t step,
                                 const value vals[3], const fact *rec) {
     if ((b->repeat | b->agree) && !pattern_agrees(f, b, step, vals))
         return false;
-    for (int pos = 0; pos < 3; pos++)
-        if (b->slot[pos] >= 0)
-            f->slot[b->slot[pos]] = vals[pos];
+    for (unsigned i = 0; i < b->fill_count; i++)
+        f->slot[b->fill_slot[i]] = vals[b->fill_pos[i]];
     if (b->record)
         f->record[b->index] = *rec;
     return true;
