@@ -189,6 +189,12 @@ static void test_reader_values_keep_refs_stored(void) {
     b.has_v = true;
     CHECK(scan_bound(r, &b, recs, 16) == 1 && recs[0].ids.seq == 0);
     CHECK(store_reader_check(r, &e) == 0);
+    /* A text's id read as an entity fails: inside a comparison the reader
+     * keeps the error for store_reader_check. */
+    value wrong = value_stored(VT_REF, store_reader_source(r), name[1].as.stored.id);
+    CHECK(!value_equal_strict(&wrong, &bob) && store_reader_source(r)->failed);
+    CHECK(store_reader_check(r, &e) == ERR(STG, 9) && e.message != NULL);
+    CHECK(!store_reader_source(r)->failed && store_reader_check(r, &e) == 0);
     store_reader_close(r);
     store_close(s);
     err_clear(&e);
