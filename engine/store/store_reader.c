@@ -40,6 +40,8 @@ typedef struct uuid_slot {
 } uuid_slot;
 
 struct store_reader {
+    value_source src; /* of the stored values it hands out */
+    err failure;      /* the last failure to decode one inside a comparison */
     store *s;
     format_header h; /* the snapshot */
     lookup lookups[LOOKUP_MEMO];
@@ -76,12 +78,21 @@ static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
+/* The dictionary id of a stored value this reader handed out, if it is one. */
+static bool own_id(const store_reader *r, const value *v, uint64_t *id) {
+    if (!v->stored || v->as.stored.src != &r->src)
+        return false;
+    *id = v->as.stored.id;
+    return true;
+}
+
 int store_readers_init(store *s) {
     s->readers.count = 0;
     return pthread_mutex_init(&s->readers.mu, NULL) == 0 ? 0 : -1;
 }
 
 static void reader_free(store_reader *r) {
+    err_clear(&r->failure);
     arena_free(&r->mem);
     htab_free(&r->memo_map);
     free(r->memo);
@@ -98,6 +109,10 @@ void store_readers_free(store *s) {
     pthread_mutex_destroy(&s->readers.mu);
 }
 
+static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
+static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
+                       err *e);
+
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
     store_reader *r = NULL;
@@ -108,6 +123,8 @@ static store_reader *reader_take(store *s) {
     if (r || !(r = calloc(1, sizeof *r)))
         return r;
     r->s = s;
+    r->src.entity = source_entity;
+    r->src.text = source_text;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
     return r;
@@ -128,6 +145,8 @@ static void reader_reset(store_reader *r) {
     r->charged_cap = 0;
     memset(r->lookups, 0, sizeof r->lookups);
     r->lookup_next = 0;
+    err_clear(&r->failure);
+    r->src.failed = false;
     arena_free(&r->mem);
     r->memo_count = 0;
     r->attr.ptr = NULL;
@@ -347,8 +366,11 @@ int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_S
     if (!text && v->type != VT_REF)
         return store_value_field(r->s, v, false, out, e);
     uint64_t loc;
-    int rc = text ? dict_lookup(r, DICT_TEXT, v->as.str.ptr, v->as.str.len, &loc, e)
-                  : dict_lookup(r, DICT_UUID, v->as.ref.bytes, 16, &loc, e);
+    value d = *v;
+    int rc = 1;
+    if (!own_id(r, v, &loc) && (rc = value_resolve(&d, e)) == 0)
+        rc = text ? dict_lookup(r, DICT_TEXT, d.as.str.ptr, d.as.str.len, &loc, e)
+                  : dict_lookup(r, DICT_UUID, d.as.ref.bytes, 16, &loc, e);
     if (rc != 1)
         return rc;
     memset(out, 0, FACT_V_SIZE);
@@ -463,6 +485,43 @@ static inline int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e)
     return held_uuid(r, loc, u) ? 0 : read_uuid(r, loc, u, e);
 }
 
+/* src is the reader's first member. Without `e` (a comparison) a failure
+ * is kept for store_reader_check. */
+static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e) {
+    store_reader *r = (store_reader *)src;
+    int rc = decode_uuid(r, id, out, e ? e : &r->failure);
+    if (rc != 0 && !e)
+        r->src.failed = true;
+    return rc;
+}
+
+static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
+                       err *e) {
+    store_reader *r = (store_reader *)src;
+    const decoded *d;
+    int rc = resolve(r, id, DICT_TEXT, &d, e ? e : &r->failure);
+    if (rc == 0) {
+        *ptr = d->ptr;
+        *len = d->len;
+    } else if (!e) {
+        r->src.failed = true;
+    }
+    return rc;
+}
+
+const value_source *store_reader_source(const store_reader *r) {
+    return &r->src;
+}
+
+int store_reader_check(store_reader *r, err *e) {
+    if (!r->src.failed)
+        return 0;
+    r->src.failed = false;
+    int rc = r->failure.code;
+    err_move(e, &r->failure);
+    return rc;
+}
+
 static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e) {
     uint64_t payload = format_get_be(field + 1, 8);
     const decoded *d;
@@ -487,20 +546,38 @@ static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e)
     return err_set(e, ERR(STG, 8), "corrupt index record: value type %u", (unsigned)field[0]);
 }
 
+/* The attribute keyword: scans keep one, so the last is remembered. */
+static int decode_attribute(store_reader *r, uint64_t loc, value *out, err *e) {
+    if (!(r->attr.ptr && r->attr.loc == loc)) {
+        const decoded *a; /* into r->memo: copied before the next resolve grows it */
+        int rc = resolve(r, loc, DICT_TEXT, &a, e);
+        if (rc != 0)
+            return rc;
+        r->attr = *a;
+    }
+    *out = value_keyword(r->attr.ptr, r->attr.len);
+    return 0;
+}
+
+int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e) {
+    out[0] = value_stored(VT_REF, &r->src, ids->e);
+    out[1] = value_stored(VT_KEYWORD, &r->src, ids->a);
+    uint8_t type = ids->v[0];
+    if (type == VT_REF || type == VT_STRING || type == VT_KEYWORD) {
+        out[2] = value_stored((value_type)type, &r->src, format_get_be(ids->v + 1, 8));
+        return 0;
+    }
+    return decode_value(r, ids->v, &out[2], e);
+}
+
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e) {
     if (ids != &out->ids)
         out->ids = *ids;
     ids = &out->ids;
     fact *f = &out->f;
     int rc = decode_uuid(r, ids->e, &f->entity, e);
-    if (rc == 0 && !(r->attr.ptr && r->attr.loc == ids->a)) { /* scans keep one attribute */
-        const decoded *a; /* into r->memo: copied before the next resolve grows it */
-        rc = resolve(r, ids->a, DICT_TEXT, &a, e);
-        if (rc == 0)
-            r->attr = *a;
-    }
     if (rc == 0)
-        f->attribute = value_keyword(r->attr.ptr, r->attr.len);
+        rc = decode_attribute(r, ids->a, &f->attribute, e);
     if (rc == 0)
         rc = decode_value(r, ids->v, &f->v, e);
     if (rc != 0)
@@ -713,6 +790,10 @@ int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *ou
 
 int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) {
     uuid128 id;
+    if (v->type == VT_REF && own_id(r, v, &b->ids.e)) {
+        b->has_e = true;
+        return 1;
+    }
     if (!value_as_entity(v, &id))
         return 0;
     int rc = store_reader_entity_id(r, &id, &b->ids.e, e);
@@ -725,7 +806,10 @@ int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *
         return 1;
     if (v->type != VT_KEYWORD)
         return 0;
-    int rc = store_reader_text_id(r, v->as.str.ptr, v->as.str.len, &b->ids.a, e);
+    value kw = *v;
+    int rc = 1;
+    if (!own_id(r, v, &b->ids.a) && (rc = value_resolve(&kw, e)) == 0)
+        rc = store_reader_text_id(r, kw.as.str.ptr, kw.as.str.len, &b->ids.a, e);
     b->has_a = rc == 1;
     return rc;
 }
