@@ -1,5 +1,6 @@
 #include "thread_errors.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 struct thread_error {
@@ -12,6 +13,7 @@ void thread_errors_init(thread_errors *t)
 {
     pthread_mutex_init(&t->lock, NULL);
     t->head = NULL;
+    atomic_init(&t->held, 0);
 }
 
 void thread_errors_destroy(thread_errors *t)
@@ -48,8 +50,14 @@ int thread_errors_set(thread_errors *t, err *e)
     int code = e->code;
     pthread_mutex_lock(&t->lock);
     thread_error *n = entry_for_caller(t, 1);
-    if (n)
+    if (n) {
+        bool had = n->e.code != 0;
         err_move(&n->e, e);
+        if (!had && n->e.code)
+            atomic_fetch_add(&t->held, 1);
+        else if (had && !n->e.code)
+            atomic_fetch_sub(&t->held, 1);
+    }
     pthread_mutex_unlock(&t->lock);
     err_clear(e);
     return code;
@@ -57,10 +65,14 @@ int thread_errors_set(thread_errors *t, err *e)
 
 void thread_errors_clear(thread_errors *t)
 {
+    if (atomic_load(&t->held) == 0)
+        return;
     pthread_mutex_lock(&t->lock);
     thread_error *n = entry_for_caller(t, 0);
-    if (n)
+    if (n && n->e.code) {
         err_clear(&n->e);
+        atomic_fetch_sub(&t->held, 1);
+    }
     pthread_mutex_unlock(&t->lock);
 }
 

@@ -4,6 +4,7 @@
 #define MG_CAPI_THREAD_ERRORS_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "base/error.h"
 
@@ -12,6 +13,10 @@ typedef struct thread_error thread_error;
 typedef struct thread_errors {
     pthread_mutex_t lock;
     thread_error *head;
+    /* Entries holding an error: while none does, a successful call clears
+     * nothing and takes no lock. Only a thread itself gives its entry an
+     * error, so seeing 0 means the caller's entry holds none. */
+    atomic_size_t held;
 } thread_errors;
 
 void thread_errors_init(thread_errors *t);

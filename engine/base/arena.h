@@ -4,19 +4,38 @@
 #define MG_BASE_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct arena_block arena_block;
 typedef struct arena {
     arena_block *head;
     size_t bytes_used; /* total bytes handed out, for memory meters */
+    size_t block_size; /* 0: the standard 64 KiB */
 } arena;
 
 void arena_init(arena *a);
+/* An arena of smaller blocks (0: the standard size), for memory kept long
+ * (only standard blocks are recycled; others are malloc'd and freed). */
+void arena_init_blocks(arena *a, size_t block_size);
 /* 16-byte aligned, never NULL unless out of memory. */
 void *arena_alloc(arena *a, size_t size);
 void *arena_calloc(arena *a, size_t count, size_t size);
 /* Copies `len` bytes and appends a NUL. */
 char *arena_strndup(arena *a, const char *s, size_t len);
 void arena_free(arena *a); /* frees every block; the arena may be reused */
+/* Bytes the arena's blocks take, headers included. */
+size_t arena_footprint(const arena *a);
+
+#define ARENA_ALIGN 16
+
+/* What arena_alloc(size) adds to bytes_used (0 when it would fail), for
+ * callers that charge a memory meter before they allocate. */
+static inline size_t arena_size(size_t size) {
+    if (size == 0)
+        size = 1;
+    if (size > SIZE_MAX - ARENA_ALIGN)
+        return 0;
+    return (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
 
 #endif

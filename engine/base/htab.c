@@ -68,17 +68,29 @@ static int htab_resize(htab *h, size_t cap) {
     return 0;
 }
 
-/* Load factor stays at most 1/2, so probe runs stay short. */
+/* The capacity that holds `count` entries at a load factor of at most
+ * 1/2 (so probe runs stay short), doubling from `cap` (16 when 0). */
+static size_t capacity_for(size_t cap, size_t count) {
+    size_t need = count * 2;
+    cap = cap ? cap : 16;
+    while (cap < need)
+        cap *= 2;
+    return cap;
+}
+
 int htab_reserve(htab *h, size_t extra) {
     if (extra > SIZE_MAX / 4 - h->count)
         return -1;
     size_t need = (h->count + extra) * 2;
     if (need <= h->cap)
         return 0;
-    size_t cap = h->cap ? h->cap : 16;
-    while (cap < need)
-        cap *= 2;
-    return htab_resize(h, cap);
+    return htab_resize(h, capacity_for(h->cap, h->count + extra));
+}
+
+size_t htab_bytes_for(size_t count) {
+    if (count > SIZE_MAX / 64)
+        return SIZE_MAX;
+    return capacity_for(0, count) * (sizeof(uint64_t) + sizeof(uint32_t));
 }
 
 int htab_insert(htab *h, uint64_t hash, uint32_t id) {

@@ -29,6 +29,9 @@ void htab_clear(htab *h);
 uint32_t htab_find(const htab *h, uint64_t hash, htab_eq_fn eq, const void *ctx);
 /* Makes room for `extra` more inserts without reallocating. -1: no memory. */
 int htab_reserve(htab *h, size_t extra);
+/* The bytes of the arrays of a table that htab_reserve made room for
+ * `count` entries from empty (SIZE_MAX when too many). */
+size_t htab_bytes_for(size_t count);
 /* Adds an entry (the caller checked it is absent). -1: no memory. */
 int htab_insert(htab *h, uint64_t hash, uint32_t id);
 

@@ -34,6 +34,8 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
     int rc = path ? store_open_file(path, &d->opts.store, &d->s, e) : store_open_memory(&d->s, e);
     if (rc == 0)
         rc = rules_registry_new(&d->rules, e);
+    if (rc == 0 && !(d->queries = query_cache_new()))
+        rc = err_set(e, ERR(INT, 0), "out of memory");
     if (rc == 0 && pthread_mutex_init(&d->lock, NULL) != 0)
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
     if (rc == 0 && pthread_rwlock_init(&d->gate, NULL) != 0) {
@@ -41,6 +43,7 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
     }
     if (rc != 0) {
+        query_cache_free(d->queries);
         rules_registry_free(d->rules);
         if (d->s)
             store_close(d->s);
@@ -57,6 +60,7 @@ void db_close(db *d) {
     db_cursors_hold(d);
     store_close(d->s);
     rules_registry_free(d->rules);
+    query_cache_free(d->queries);
     db_cursors_release(d);
     pthread_rwlock_destroy(&d->gate);
     pthread_mutex_destroy(&d->lock);
@@ -158,17 +162,26 @@ const char *db_command_name(command_kind k) {
     return "unknown";
 }
 
+int db_parse_query(db *d, const char *text, size_t len, parsed_query **out, err *e) {
+    int rc = query_cache_parse(d->queries, text, len, out, e);
+    if (rc != 0)
+        return rc;
+    command_kind kind = parsed_query_command(*out)->kind;
+    if (kind == CMD_QUERY)
+        return 0;
+    parsed_query_release(*out);
+    *out = NULL;
+    return err_set(e, ERR(API, 12), "query() accepts only (query ...) commands; got %s",
+                   db_command_name(kind));
+}
+
 int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
-    arena a;
-    arena_init(&a);
-    command *c = NULL;
-    int rc = datalog_parse(text, len, &a, &c, e);
-    if (rc == 0 && c->kind != CMD_QUERY)
-        rc = err_set(e, ERR(API, 12), "query() accepts only (query ...) commands; got %s",
-                     db_command_name(c->kind));
-    if (rc == 0)
-        rc = run_query(d, &c->as.query, out, e);
-    arena_free(&a);
+    parsed_query *pq;
+    int rc = db_parse_query(d, text, len, &pq, e);
+    if (rc != 0)
+        return rc;
+    rc = run_query(d, &parsed_query_command(pq)->as.query, out, e);
+    parsed_query_release(pq);
     return rc;
 }
 
@@ -193,4 +206,8 @@ store *db_store(db *d) {
 
 rules_registry *db_rules(db *d) {
     return d->rules;
+}
+
+query_cache_stats db_query_cache_stats(db *d) {
+    return query_cache_get_stats(d->queries);
 }

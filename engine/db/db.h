@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "db/query_cache.h"
 #include "exec/result.h"
 #include "store/store.h"
 
@@ -82,5 +83,8 @@ uint64_t db_tx_count(db *d);
 store *db_store(db *d);
 /* The database's rules, for the query executor (rules/registry.h). */
 struct rules_registry *db_rules(db *d);
+/* Its cache of parsed query texts (db/query_cache.h), used by db_query
+ * and db_cursor_open. */
+query_cache_stats db_query_cache_stats(db *d);
 
 #endif

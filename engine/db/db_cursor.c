@@ -10,16 +10,14 @@
 
 #include <stdlib.h>
 
-#include "base/arena.h"
 #include "base/clock.h"
-#include "datalog/parse.h"
 #include "exec/query_stream.h"
 
 struct db_cursor {
     pthread_mutex_t mu;
     db *d; /* while listed */
     db_cursor *prev, *next;
-    arena ast; /* the parsed query the stream refers to */
+    parsed_query *pq; /* the parsed query the stream refers to */
     query_rules rules;
     query_stream *qs;
 };
@@ -65,16 +63,12 @@ void db_cursors_release(db *d) {
 }
 
 static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e) {
-    command *cmd = NULL;
-    int rc = datalog_parse(text, len, &c->ast, &cmd, e);
-    if (rc == 0 && cmd->kind != CMD_QUERY)
-        return err_set(e, ERR(API, 12), "query() accepts only (query ...) commands; got %s",
-                       db_command_name(cmd->kind));
+    int rc = db_parse_query(d, text, len, &c->pq, e);
     if (rc != 0)
         return rc;
     c->rules = db_query_rules(d);
     pthread_rwlock_rdlock(&d->gate);
-    rc = query_stream_open(d->s, &c->rules, &cmd->as.query, clock_now_ms(),
+    rc = query_stream_open(d->s, &c->rules, &parsed_query_command(c->pq)->as.query, clock_now_ms(),
                            (size_t)d->opts.query_memory_limit, &c->qs, e);
     if (rc == 0 && query_stream_live(c->qs))
         list_cursor(d, c);
@@ -88,9 +82,7 @@ int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e)
         return err_set(e, ERR(INT, 0), "out of memory");
     /* malloc and assign, not calloc: glibc's calloc skips its thread cache */
     *c = (db_cursor){0};
-    arena_init(&c->ast);
     if (pthread_mutex_init(&c->mu, NULL) != 0) {
-        arena_free(&c->ast);
         free(c);
         return err_set(e, ERR(INT, 0), "cannot create the cursor lock");
     }
@@ -130,7 +122,7 @@ void db_cursor_free(db_cursor *c) {
         unlink_cursor(c);
     pthread_mutex_unlock(&registry);
     query_stream_close(c->qs);
-    arena_free(&c->ast);
+    parsed_query_release(c->pq);
     pthread_mutex_destroy(&c->mu);
     free(c);
 }

@@ -6,6 +6,7 @@
 
 #include "datalog/ast.h"
 #include "db/db.h"
+#include "db/query_cache.h"
 #include "exec/query.h"
 
 struct rules_registry;
@@ -18,9 +19,13 @@ struct db {
     db_cursor *cursors; /* the ones streaming on the store (db_cursor.c) */
     store *s;
     struct rules_registry *rules; /* in memory only (spec 9.1) */
+    query_cache *queries;         /* parsed query texts */
     db_options opts;
 };
 
+/* A (query ...) from the database's cache of parsed texts; any other
+ * command fails with API-012. */
+int db_parse_query(db *d, const char *text, size_t len, parsed_query **out, err *e);
 /* The limits and rules a query of `d` runs with. */
 query_rules db_query_rules(db *d);
 const char *db_command_name(command_kind k);

@@ -10,13 +10,13 @@
 #include "exec/finish_internal.h"
 
 typedef struct group {
-    value *key; /* group_count values */
+    value *key; /* group_count values, maybe stored values (value.h) */
     agg_state **aggs;
 } group;
 
-/* A two-way set-associative memo in front of the index, keyed by how the key is
- * represented (a text by its pointer, not its bytes): a reader hands out
- * one pointer per stored text, so a repeated stored value skips hashing its
+/* A two-way set-associative memo in front of the index, keyed by how the
+ * key is represented (a stored value by its id, a text by its pointer, not
+ * its bytes): a repeated stored value skips decoding and hashing its
  * bytes. A hit is still confirmed by key_equal, so a buffer reused for
  * other text cannot mislead it. It keeps FRONT_PER_GROUP slots per group
  * (few collisions), up to 2^FRONT_MAX_BITS; past that, misses fall back to
@@ -62,7 +62,7 @@ static bool key_equal(const void *ctx, uint32_t id) {
     const group_table *t = ctx;
     const value *key = t->groups[id].key;
     for (size_t i = 0; i < t->p->group_count; i++)
-        if (value_compare_total(&key[i], &t->probe[i]) != 0)
+        if (!value_equal_total(&key[i], &t->probe[i]))
             return false;
     return true;
 }
@@ -136,6 +136,11 @@ static uint64_t front_tag(const value *key, size_t n) {
     for (size_t i = 0; i < n; i++) {
         const value *v = &key[i];
         uint64_t a = 0, b = 0;
+        if (v->stored) {
+            h = mix(mix(mix(h, (uint64_t)v->type), v->as.stored.id),
+                    (uint64_t)(uintptr_t)v->as.stored.src);
+            continue;
+        }
         switch (v->type) {
         case VT_STRING:
         case VT_KEYWORD: a = (uint64_t)(uintptr_t)v->as.str.ptr; b = v->as.str.len; break;
@@ -212,12 +217,9 @@ static int find_group(group_table *t, const value *key, group **out, err *e) {
 }
 
 static int step_group(const finish_plan *p, group *g, const value *row, err *e) {
-    for (size_t c = 0, a = 0; c < p->col_count; c++) {
-        const finish_col *col = &p->cols[c];
-        if (col->spec->kind != FIND_AGGREGATE)
-            continue;
-        value v = col->var < 0 ? value_null() : row[col->var];
-        int rc = agg_step(g->aggs[a++], &v, e);
+    static const value null = {.type = VT_NULL};
+    for (size_t a = 0; a < p->agg_count; a++) {
+        int rc = agg_step(g->aggs[a], p->agg_vars[a] < 0 ? &null : &row[p->agg_vars[a]], e);
         if (rc)
             return rc;
     }
@@ -258,6 +260,9 @@ static int group_row(finish_plan *p, group *g, value *row, bool *keep, err *e) {
         const finish_col *col = &p->cols[c];
         if (col->spec->kind == FIND_VAR) {
             row[c] = g->key[k++];
+            int rc = value_resolve(&row[c], e);
+            if (rc)
+                return rc;
         } else if (col->spec->kind == FIND_AGGREGATE) {
             agg_result r;
             int rc = agg_finish(g->aggs[a++], &r, e);

@@ -40,6 +40,7 @@ typedef struct finish_plan {
     size_t col_count;
     size_t plain_count, agg_count, win_count;
     long *group_vars; /* stream indexes: the plain :find variables, then :with */
+    long *agg_vars;   /* stream index of each aggregate's argument (-1: none) */
     size_t group_count;
     long *extra_vars; /* stream index per extra work-row slot (windows only) */
     size_t extra_count;
@@ -59,14 +60,20 @@ void finish_plan_free(finish_plan *p);
 
 /* Charges `size` bytes as `op` and takes them from the plan's arena. */
 void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc);
-/* Copies `v` into *dst, string payloads into the plan's arena. */
+/* Copies `v` into *dst, string payloads into the plan's arena (a stored
+ * value stays one: it lives as long as the input stream). */
 int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e);
 /* Appends a work row. */
 int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e);
 /* Pulls the next solution: 1, 0 at the end, or an error code. */
 int finish_pull(finish_plan *p, const value **row, const bool **bound, err *e);
 /* True when the solution binds every plain :find variable (spec 8.12.1). */
-bool finish_has_plain_values(const finish_plan *p, const bool *bound);
+static inline bool finish_has_plain_values(const finish_plan *p, const bool *bound) {
+    for (size_t i = 0; i < p->plain_count; i++)
+        if (p->group_vars[i] < 0 || !bound[p->group_vars[i]])
+            return false;
+    return true;
+}
 
 /* Aggregation (finish_group.c): one work row per group, window columns
  * Null, the min/max-omitted groups dropped, the empty-input rule of 10.4. */

@@ -6,22 +6,23 @@
 #include "exec/finish_internal.h"
 
 void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc) {
-    *rc = meter_charge(p->m, size, op, e);
+    size_t taken = arena_size(size); /* with the arena's alignment */
+    *rc = taken ? meter_charge(p->m, taken, op, e) : err_set(e, ERR(INT, 0), "out of memory");
     if (*rc)
         return NULL;
-    void *mem = arena_alloc(&p->mem, size ? size : 1);
+    void *mem = arena_alloc(&p->mem, size);
     if (!mem) {
-        meter_release(p->m, size);
+        meter_release(p->m, taken);
         *rc = err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
-    p->charged += size;
+    p->charged += taken;
     return mem;
 }
 
 int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e) {
     *dst = *v;
-    if ((v->type != VT_STRING && v->type != VT_KEYWORD) || v->as.str.len == 0)
+    if ((v->type != VT_STRING && v->type != VT_KEYWORD) || v->stored || v->as.str.len == 0)
         return 0;
     int rc = 0;
     char *text = finish_alloc(p, v->as.str.len, op, e, &rc);
@@ -52,13 +53,6 @@ int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op,
 
 int finish_pull(finish_plan *p, const value **row, const bool **bound, err *e) {
     return p->in->next(p->in, row, bound, e);
-}
-
-bool finish_has_plain_values(const finish_plan *p, const bool *bound) {
-    for (size_t i = 0; i < p->plain_count; i++)
-        if (p->group_vars[i] < 0 || !bound[p->group_vars[i]])
-            return false;
-    return true;
 }
 
 static long stream_var(const finish_plan *p, const term *t) {
@@ -151,10 +145,33 @@ static int resolve_columns(finish_plan *p, err *e) {
         if (rc)
             return rc;
         p->plain_count += col->spec->kind == FIND_VAR;
-        p->agg_count += col->spec->kind == FIND_AGGREGATE;
+        if (col->spec->kind == FIND_AGGREGATE)
+            p->agg_vars[p->agg_count++] = col->var;
         p->win_count += col->spec->kind == FIND_WINDOW;
     }
     return 0;
+}
+
+/* The stream variables whose bytes the :find side reads: output columns,
+ * aggregate arguments and window inputs. Count reads only that its
+ * argument is bound, and grouping keys are compared (stored values
+ * by id) and decoded once per group, when its row is built (finish_group):
+ * the stream may hand the others out as stored values. */
+static void allow_stored(finish_plan *p) {
+    bool *ok = p->in->stored_ok;
+    if (!ok)
+        return;
+    for (size_t v = 0; v < p->in->var_count; v++)
+        ok[v] = true;
+    for (size_t c = 0; c < p->col_count; c++) {
+        const finish_col *col = &p->cols[c];
+        bool counted = col->spec->kind == FIND_AGGREGATE && col->agg == AGG_COUNT;
+        bool grouped = col->spec->kind == FIND_VAR && p->agg_count > 0;
+        if (col->var >= 0 && !counted && !grouped)
+            ok[col->var] = false;
+    }
+    for (size_t i = 0; i < p->extra_count; i++)
+        ok[p->extra_vars[i]] = false;
 }
 
 int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m, err *e) {
@@ -166,15 +183,17 @@ int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, me
     p->col_count = q->spec_count;
     size_t n = q->spec_count + q->with_count + 1;
     p->cols = arena_calloc(&p->mem, n, sizeof *p->cols);
-    p->group_vars = arena_calloc(&p->mem, n, sizeof *p->group_vars);
+    p->group_vars = arena_calloc(&p->mem, 2 * n, sizeof *p->group_vars);
     p->extra_vars = arena_calloc(&p->mem, 3 * n, sizeof *p->extra_vars);
     if (!p->cols || !p->group_vars || !p->extra_vars)
         return err_set(e, ERR(INT, 0), "out of memory");
+    p->agg_vars = p->group_vars + n;
     int rc = resolve_columns(p, e);
     if (rc)
         return rc;
     place_group_key(p);
     place_windows(p);
+    allow_stored(p);
     return 0;
 }
 

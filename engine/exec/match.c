@@ -1,11 +1,5 @@
 #include "exec/match.h"
 
-void match_record_values(const fact *f, value out[3]) {
-    out[0] = value_ref(f->entity);
-    out[1] = f->attribute;
-    out[2] = f->v;
-}
-
 bool match_term(const term *t, const value *v) {
     switch (t->kind) {
     case TERM_CONST: return value_match_constant(&t->constant, v);

@@ -7,10 +7,6 @@
 #include "datalog/ast.h"
 #include "model/fact.h"
 
-/* What a record shows in a pattern's positions: Ref(entity),
- * Keyword(attribute), the stored value. */
-void match_record_values(const fact *f, value out[3]);
-
 /* Whether term `t` can accept `v` as far as constants go: a constant by E4,
  * TERM_NEVER never, variables and wildcards always (joins decide those). */
 bool match_term(const term *t, const value *v);

@@ -29,7 +29,8 @@ static eval_status eval_term(const op_filter *o, const term *t, value *out) {
     if (!val)
         return EVAL_FAIL;
     *out = *val;
-    return EVAL_OK;
+    /* Expressions read bytes; a failure is the source's to report (where.c). */
+    return value_resolve(out, NULL) == 0 ? EVAL_OK : EVAL_FAIL;
 }
 
 static eval_status eval_matches(const ast_expr *x, const value *subject, value *out) {

@@ -24,6 +24,7 @@ typedef struct op_hashjoin {
     frame *f;
     size_t item, step;
     op *child;
+    pattern_binding bind;
     bool have_row;
     int key_pos;
     hj_table own;     /* when the table is not kept across rounds */
@@ -131,7 +132,7 @@ static int hj_next(op *o, err *e) {
         while (h->cursor != HJ_END) {
             const hj_entry *en = &h->t->entries[h->cursor];
             h->cursor = en->next;
-            if (pattern_bind(h->f, h->item, h->step, en->vals, &en->rec))
+            if (pattern_bind(h->f, &h->bind, h->step, en->vals, &en->rec))
                 return 1;
         }
         h->have_row = false;
@@ -154,6 +155,7 @@ op *op_hashjoin_new(where_ctx *x, frame *f, size_t item, op *child) {
     const plan_item *it = &f->p->items[item];
     size_t step = f->p->step_of[item];
     *h = (op_hashjoin){.base = {&hj_vt}, .x = x, .f = f, .item = item, .step = step, .child = child};
+    pattern_binding_init(&h->bind, f, item, step);
     h->key_pos = -1;
     for (int pos = 2; pos >= 1 && h->key_pos < 0; pos--)
         if (it->pc.var[pos] >= 0 && frame_any_value(f, it->pc.var[pos], step) != NULL)

@@ -19,6 +19,7 @@ typedef struct op_join {
     frame *f;
     size_t item, step;
     op *child;
+    pattern_binding bind;
     pattern_scan ps;
     bool keep;            /* op_hashjoin_kept: fixed while the operator lives */
     uint64_t attr_hash;   /* of the kept records' key (when keep) */
@@ -78,7 +79,7 @@ static int next_outer(op_join *j, err *e) {
 
 static int next_record(op_join *j, value vals[3], fact *rec, err *e) {
     if (!j->kept)
-        return pattern_scan_next(&j->ps, vals, rec, e);
+        return pattern_scan_next(&j->ps, vals, j->bind.record ? rec : NULL, e);
     if (j->cursor == HJ_END)
         return 0;
     const hj_entry *en = &j->kept->entries[j->cursor];
@@ -101,7 +102,7 @@ static int join_next(op *o, err *e) {
         value vals[3];
         fact rec;
         int rc = next_record(j, vals, &rec, e);
-        if (rc == 1 && pattern_bind(j->f, j->item, j->step, vals, &rec))
+        if (rc == 1 && pattern_bind(j->f, &j->bind, j->step, vals, &rec))
             return 1;
         if (rc == 1)
             continue;
@@ -128,6 +129,7 @@ op *op_join_new(where_ctx *x, frame *f, size_t item, op *child) {
     *j = (op_join){.base = {&join_vt}, .x = x, .f = f, .item = item,
                    .step = f->p->step_of[item], .child = child,
                    .keep = op_hashjoin_kept(x, &f->p->items[item])};
+    pattern_binding_init(&j->bind, f, item, j->step);
     if (j->keep)
         j->attr_hash = hj_key_attr_hash(&f->p->items[item].pc.pattern->a.constant);
     return &j->base;

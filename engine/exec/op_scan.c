@@ -1,6 +1,7 @@
 /* Pattern record streams: seek, visibility, constants (see op_scan.h). */
 #include "exec/op_scan.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "exec/derived.h"
@@ -126,7 +127,8 @@ static unsigned checked_positions(const plan_item *it) {
 }
 
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
-    memset(ps, 0, sizeof *ps);
+    memset(ps, 0, offsetof(pattern_scan, buf));
+    ps->ahead = -1;
     ps->x = x;
     ps->it = it;
     for (int pos = 0; pos < 3; pos++)
@@ -163,35 +165,48 @@ static int scan_next(pattern_scan *ps, fact_ids *ids, err *e) {
     return rc != 0 ? rc : store_scan_next_ids(ps->sc, ids, e);
 }
 
+/* A record buffer that is neither `a` nor `b`. */
+static int other_buffer(int a, int b) {
+    int i = 0;
+    while (i == a || i == b)
+        i++;
+    return i;
+}
+
 /* The visible record of the next group that has one (visibility.h): a
  * group is read to its end (one record ahead) and judged on identifiers
- * alone. 1 with *out, 0 at the end, or an error. */
-static int next_visible(pattern_scan *ps, fact_ids *out, err *e) {
+ * alone. Records are read in place into ps->buf: `last` the latest of the
+ * group, `pick` its latest that passes the cut, the next one into the
+ * third. 1 with *out (valid until the next call), 0 at the end, or an
+ * error. */
+static int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
     const visibility *vis = &ps->x->vis;
-    fact_ids first, m;
     int rc;
-    while ((rc = ps->has_ahead ? 1 : scan_next(ps, &first, e)) == 1) {
-        if (ps->has_ahead)
-            first = ps->ahead;
-        ps->has_ahead = false;
-        bool any = visibility_passes_cut(vis, &first);
-        if (any)
-            *out = first;
-        while ((rc = scan_next(ps, &m, e)) == 1 && visibility_same_group(&m, &first)) {
-            if (visibility_passes_cut(vis, &m)) {
-                *out = m;
-                any = true;
+    for (;;) {
+        int last = ps->ahead;
+        ps->ahead = -1;
+        if (last < 0 && (rc = scan_next(ps, &ps->buf[last = 0], e)) != 1)
+            return rc;
+        int pick = visibility_passes_cut(vis, &ps->buf[last]) ? last : -1;
+        for (;;) {
+            int next = other_buffer(last, pick);
+            if ((rc = scan_next(ps, &ps->buf[next], e)) != 1)
+                break;
+            if (!visibility_same_group(&ps->buf[next], &ps->buf[last])) {
+                ps->ahead = next;
+                break;
             }
+            last = next;
+            if (visibility_passes_cut(vis, &ps->buf[last]))
+                pick = last;
         }
         if (rc > 1)
             return rc;
-        if (rc == 1)
-            ps->ahead = m;
-        ps->has_ahead = rc == 1;
-        if (any && visibility_shows(vis, out))
+        if (pick >= 0 && visibility_shows(vis, &ps->buf[pick])) {
+            *out = &ps->buf[pick];
             return 1;
+        }
     }
-    return rc;
 }
 
 /* The first row of the current relation the seek allows. */
@@ -239,25 +254,33 @@ static int derived_next(pattern_scan *ps, value out[3], fact *rec) {
         out[2] = r.v;
         if (!matches_constants(ps->it, out, ps->check))
             continue;
-        *rec = (fact){.entity = r.entity, .attribute = out[1], .v = r.v, .asserted = true};
+        if (rec)
+            *rec = (fact){.entity = r.entity, .attribute = out[1], .v = r.v, .asserted = true};
         return 1;
     }
 }
 
+/* What pseudo-attributes read of a stored record. */
+static fact record_times(const fact_ids *ids) {
+    return (fact){.tx_count = ids->tx_count, .tx_id = ids->tx_id, .valid_from = ids->valid_from,
+                  .valid_to = ids->valid_to, .asserted = ids->asserted};
+}
+
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
-    fact_ids ids;
+    const fact_ids *ids;
     int rc = 0;
     while (ps->sc && (rc = next_visible(ps, &ids, e)) == 1) {
-        store_rec r;
-        rc = store_reader_decode(ps->x->r, &ids, &r, e);
+        rc = store_reader_values(ps->x->r, ids, out, e);
         if (rc != 0)
             return rc;
-        match_record_values(&r.f, out);
-        if (ps->it->kind == PK_PSEUDO)
-            out[2] = pseudo_value(ps->x, ps->it->pseudo, &r.f);
+        if (ps->it->kind == PK_PSEUDO) {
+            fact times = record_times(ids);
+            out[2] = pseudo_value(ps->x, ps->it->pseudo, &times);
+        }
         if (ps->stored_check && !matches_constants(ps->it, out, ps->stored_check))
             continue;
-        *rec = r.f;
+        if (rec)
+            *rec = record_times(ids);
         return 1;
     }
     if (rc != 0)
@@ -271,21 +294,52 @@ void pattern_scan_close(pattern_scan *ps) {
     ps->sc = NULL;
 }
 
-bool pattern_bind(frame *f, size_t index, size_t step, const value vals[3], const fact *rec) {
-    const plan_item *it = &f->p->items[index];
+/* Does a slot of `s`'s variable other than `s` hold a value at `step`? */
+static bool shares_variable(const plan_conj *p, int s, size_t step) {
+    const plan_var *v = &p->vars[p->slots[s].var];
+    for (size_t i = 0; i < v->slot_count; i++)
+        if (v->slots[i] != s && plan_slot_set(p, v->slots[i], step))
+            return true;
+    return false;
+}
+
+void pattern_binding_init(pattern_binding *b, const frame *f, size_t index, size_t step) {
+    const plan_conj *p = f->p;
+    const plan_item *it = &p->items[index];
+    *b = (pattern_binding){.index = index};
     for (int pos = 0; pos < 3; pos++) {
         int s = it->slot[pos];
         if (s < 0)
             continue;
+        b->fill_slot[b->fill_count] = s;
+        b->fill_pos[b->fill_count++] = pos;
         for (int prev = 0; prev < pos; prev++)
-            if (it->slot[prev] == s && !value_equal_strict(&vals[prev], &vals[pos]))
-                return false;
-        if (!frame_agrees(f, s, &vals[pos], step))
+            if (it->slot[prev] == s)
+                b->repeat |= 1u << pos;
+        if (shares_variable(p, s, step))
+            b->agree |= 1u << pos;
+    }
+    for (size_t i = 0; i < p->item_count; i++)
+        if (p->items[i].kind == PK_PSEUDO && p->items[i].correlate == (int)index)
+            b->record = true;
+}
+
+/* Whether position `pos` equals (E1) the earlier one sharing its slot. */
+static bool repeats_agree(const plan_item *it, int pos, const value vals[3]) {
+    for (int prev = 0; prev < pos; prev++)
+        if (it->slot[prev] == it->slot[pos])
+            return value_equal_strict(&vals[prev], &vals[pos]);
+    return true;
+}
+
+bool pattern_agrees(const frame *f, const pattern_binding *b, size_t step, const value vals[3]) {
+    const plan_item *it = &f->p->items[b->index];
+    for (int pos = 0; (b->repeat | b->agree) >> pos; pos++) {
+        unsigned bit = 1u << pos;
+        if ((b->repeat & bit) && !repeats_agree(it, pos, vals))
+            return false;
+        if ((b->agree & bit) && !frame_agrees(f, it->slot[pos], &vals[pos], step))
             return false;
     }
-    for (int pos = 0; pos < 3; pos++)
-        if (it->slot[pos] >= 0)
-            f->slot[it->slot[pos]] = vals[pos];
-    f->record[index] = *rec;
     return true;
 }

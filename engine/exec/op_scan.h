@@ -22,8 +22,7 @@ typedef struct pattern_scan {
     unsigned check;    /* bit per position a record must be matched on */
     unsigned stored_check; /* the same less the positions the seek fixed */
     store_bound alt;
-    bool has_ahead;    /* read ahead: the first record of the next group */
-    fact_ids ahead;
+    int ahead;         /* the buffer read ahead (the next group's first), -1: none */
     long rel, rel_end;  /* relations still to read: [rel, rel_end) */
     bool delta;         /* the delta invocation: reads x->delta only */
     relation_view view; /* of relation `rel` */
@@ -31,23 +30,50 @@ typedef struct pattern_scan {
     derived_seek seek;
     uuid128 entity;     /* SEEK_ENTITY */
     value v;            /* SEEK_VALUE */
+    fact_ids buf[3];    /* the records next_visible reads (last: not cleared on open) */
 } pattern_scan;
 
 /* Opens the records of `it` given the values known for its positions
  * (NULL: unknown). 1 opened, 0 nothing can match, or an error. */
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e);
-/* 1 with the next visible matching record (its position values in out[3]
- * and the record in *rec), 0 at the end, or an error. */
+/* 1 with the next visible matching record, 0 at the end, or an error.
+ * out[3]: its position values, all but numbers, booleans and Null as
+ * stored values (value.h) when the record is stored; *rec (NULL: not wanted): its times and flags,
+ * which pseudo-attributes read (the positions are in out[3] only). */
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e);
 void pattern_scan_close(pattern_scan *ps);
 
 /* The known values of item `it` at `step`: constants, else a filled slot
  * of the position's variable. */
 void pattern_known(const frame *f, const plan_item *it, size_t step, const value *known[3]);
-/* Binds a matched record's values into item `index`'s slots at `step`
- * when they agree with the row (E1 inside the pattern, frame_agrees
- * across clauses). */
-bool pattern_bind(frame *f, size_t index, size_t step, const value vals[3], const fact *rec);
+/* What binding a record into item `index` at `step` must check and keep,
+ * fixed by the plan (a bit per position). */
+typedef struct pattern_binding {
+    size_t index;
+    unsigned fill_count; /* positions that fill a slot: fill_pos[i] into fill_slot[i] */
+    int fill_slot[3], fill_pos[3];
+    unsigned repeat; /* the slot of an earlier position: E1 within the pattern */
+    unsigned agree;  /* another slot of the variable is filled: frame_agrees */
+    bool record;     /* a pseudo pattern reads the record (D16) */
+} pattern_binding;
+
+void pattern_binding_init(pattern_binding *b, const frame *f, size_t index, size_t step);
+/* Whether a record's values agree with the row (E1 inside the pattern,
+ * frame_agrees across clauses). */
+bool pattern_agrees(const frame *f, const pattern_binding *b, size_t step, const value vals[3]);
+
+/* Binds a matched record's values into the item's slots when they agree
+ * with the row (inline: every record a join reads comes through here). */
+static inline bool pattern_bind(frame *f, const pattern_binding *b, size_t step,
+                                const value vals[3], const fact *rec) {
+    if ((b->repeat | b->agree) && !pattern_agrees(f, b, step, vals))
+        return false;
+    for (unsigned i = 0; i < b->fill_count; i++)
+        f->slot[b->fill_slot[i]] = vals[b->fill_pos[i]];
+    if (b->record)
+        f->record[b->index] = *rec;
+    return true;
+}
 
 /* The value a pseudo-attribute reads from a record (8.9). */
 value pseudo_value(const where_ctx *x, pseudo_kind k, const fact *rec);

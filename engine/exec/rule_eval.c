@@ -124,7 +124,8 @@ static int emit_head(const head_run *h, err *e) {
                                       value_type_name(ev.type), (int)h->rule->name_len, h->rule->name);
     if (h->rule->argc > 1 && !head_arg(h, 1, &vv))
         return head_unbound(h, 1, e);
-    return seminaive_emit(h->sn, &entity, &vv, e);
+    int rc = value_resolve(&vv, e); /* relations keep decoded values */
+    return rc != 0 ? rc : seminaive_emit(h->sn, &entity, &vv, e);
 }
 
 /* Builds bp's operators over its plan, once per plan. */

@@ -12,8 +12,11 @@
  *
  * Values are borrowed: a row stays valid until the next call to next() on
  * the stream (the consumer copies what it keeps, e.g. into a result set or
- * an aggregate's arena). The stream is pulled: a consumer that has enough
- * rows (a :limit without :order-by) simply stops calling next() and closes
+ * an aggregate's arena). They come decoded, except the variables whose
+ * `stored_ok` flag the consumer set before its first next() (those it
+ * only needs bound or compares, e.g. the argument of count): a Ref, String
+ * or Keyword may stay a stored value (model/value.h), valid while the
+ * stream is open. The stream is pulled: a consumer that has enough rows (a :limit without :order-by) simply stops calling next() and closes
  * the stream, so upstream operators stop reading the indexes. */
 #ifndef MG_EXEC_SOLUTION_H
 #define MG_EXEC_SOLUTION_H
@@ -34,6 +37,7 @@ typedef struct solution_stream solution_stream;
 struct solution_stream {
     const solution_var *vars;
     size_t var_count;
+    bool *stored_ok; /* var_count flags, all false at first; NULL: none */
     /* 1: *row holds the next solution (var_count values) and *bound its
      * flags; 0: the end; otherwise an error code with `e` set. */
     int (*next)(solution_stream *s, const value **row, const bool **bound, err *e);

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "datalog/ast.h"
 #include "store/store.h"
@@ -29,12 +30,30 @@ typedef struct visibility {
 /* `now_ms` is the valid-time point when the query names none. */
 void visibility_init(visibility *v, const ast_query *q, int64_t now_ms);
 
+/* The three tests below run for every record a scan reads: inline. */
+
 /* Do two records belong to the same group? */
-bool visibility_same_group(const fact_ids *a, const fact_ids *b);
+static inline bool visibility_same_group(const fact_ids *a, const fact_ids *b) {
+    return a->e == b->e && a->a == b->a && memcmp(a->v, b->v, FACT_V_SIZE) == 0;
+}
+
 /* Does the record pass the transaction-time cut (:as-of)? */
-bool visibility_passes_cut(const visibility *v, const fact_ids *f);
+static inline bool visibility_passes_cut(const visibility *v, const fact_ids *f) {
+    switch (v->as_of) {
+    case AS_OF_COUNTER: return v->as_of_value >= 0 && f->tx_count <= (uint64_t)v->as_of_value;
+    case AS_OF_TIME: return f->tx_id <= v->as_of_value;
+    case AS_OF_NONE: return true;
+    case AS_OF_SLOT: return false; /* rejected before execution */
+    }
+    return true;
+}
+
 /* Is the last record of a group that passes the cut visible (an assertion
  * whose window holds the valid-time point)? */
-bool visibility_shows(const visibility *v, const fact_ids *last);
+static inline bool visibility_shows(const visibility *v, const fact_ids *last) {
+    if (!last->asserted)
+        return false;
+    return v->any_valid_time || (last->valid_from <= v->valid_point && v->valid_point < last->valid_to);
+}
 
 #endif

@@ -12,28 +12,48 @@ typedef struct where_stream {
     solution_stream base;
     arena mem; /* the plan and the exported row */
     where_ctx x;
+    const value_source *src; /* of x.r */
     rule_eval rules; /* when the query invokes rules */
     frame f;
     op *root;
     solution_var *vars;
-    int *var_of; /* top-level variable per exported variable */
+    int *slot_of; /* per exported variable: its first slot (D12), set at the end */
     value *row;
-    bool *bound;
+    bool *bound;  /* all true */
+    bool *decode; /* per exported variable: !stored_ok, fixed at the first row */
+    enum { EXPORT_UNSET, EXPORT_COPY, EXPORT_SLOTS } export;
 } where_stream;
+
+/* How rows leave, fixed at the first (the consumer has set stored_ok):
+ * the frame's slots themselves when they are the exported variables in
+ * order and none must be decoded, else a copy. */
+static void choose_export(where_stream *w) {
+    solution_stream *s = &w->base;
+    bool slots = true;
+    for (size_t i = 0; i < s->var_count; i++) {
+        w->decode[i] = !s->stored_ok[i];
+        slots = slots && !w->decode[i] && w->slot_of[i] == (int)i;
+    }
+    w->export = slots ? EXPORT_SLOTS : EXPORT_COPY;
+}
 
 static int where_next(solution_stream *s, const value **row, const bool **bound, err *e) {
     where_stream *w = (where_stream *)s;
     int rc = op_next(w->root, e);
+    /* A stored value that failed to decode inside a comparison. */
+    if ((rc == 0 || rc == 1) && w->src->failed)
+        return store_reader_check(w->x.r, e);
     if (rc != 1)
         return rc;
-    size_t end = w->f.p->item_count + 1;
-    for (size_t i = 0; i < s->var_count; i++) {
-        const value *v = frame_var_value(&w->f, w->var_of[i], end);
-        w->row[i] = v ? *v : value_null();
-        w->bound[i] = v != NULL;
-    }
-    *row = w->row;
+    if (w->export == EXPORT_UNSET)
+        choose_export(w);
+    *row = w->export == EXPORT_SLOTS ? w->f.slot : w->row;
     *bound = w->bound;
+    for (size_t i = 0; w->export == EXPORT_COPY && i < s->var_count; i++) {
+        w->row[i] = w->f.slot[w->slot_of[i]];
+        if (w->decode[i] && (rc = value_resolve(&w->row[i], e)) != 0)
+            return rc;
+    }
     return 1;
 }
 
@@ -50,21 +70,25 @@ static void where_close(solution_stream *s) {
     free(w);
 }
 
-/* Every variable some top-level clause holds (arrays in the plan's arena). */
+/* Every variable some top-level clause holds (arrays in the plan's arena).
+ * Each is bound at the end of the pipeline, by its first slot. */
 static int export_vars(where_stream *w, err *e) {
     const plan_conj *p = w->f.p;
     w->vars = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->vars);
-    w->var_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->var_of);
+    w->slot_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->slot_of);
     w->row = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->row);
-    w->bound = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->bound);
-    if (!w->vars || !w->var_of || !w->row || !w->bound)
+    w->bound = arena_calloc(&w->mem, 3 * (p->var_count + 1), sizeof *w->bound);
+    if (!w->vars || !w->slot_of || !w->row || !w->bound)
         return err_set(e, ERR(INT, 0), "out of memory");
+    w->base.stored_ok = w->bound + p->var_count + 1;
+    w->decode = w->base.stored_ok + p->var_count + 1;
     size_t n = 0;
     for (size_t v = 0; v < p->var_count; v++) {
         if (p->vars[v].slot_count == 0)
             continue;
         w->vars[n] = (solution_var){.name = p->vars[v].name, .len = p->vars[v].len};
-        w->var_of[n++] = (int)v;
+        w->bound[n] = true;
+        w->slot_of[n++] = p->vars[v].slots[0];
     }
     w->base.vars = w->vars;
     w->base.var_count = n;
@@ -77,11 +101,22 @@ static value valid_at_value(const ast_query *q, int64_t now_ms) {
     return value_integer(q->valid == VALID_AT ? q->valid_at : now_ms);
 }
 
+/* The reader's decoded texts count against the query's meter. */
+static int charge_texts(void *m, size_t bytes, err *e) {
+    return meter_charge(m, bytes, "scan", e);
+}
+
+static void release_texts(void *m, size_t bytes) {
+    meter_release(m, bytes);
+}
+
 static int where_build(where_stream *w, store *s, const ast_query *q, int64_t now_ms,
                        query_rules *rules, err *e) {
     int rc = store_reader_open(s, &w->x.r, e);
     if (rc != 0)
         return rc;
+    store_reader_set_budget(w->x.r, &(store_budget){charge_texts, release_texts, w->x.m});
+    w->src = store_reader_source(w->x.r);
     visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
     /* Rules first (spec 8.13 last paragraph), over the same visible

@@ -1,63 +1,67 @@
-/* Value constructors and the comparison relations of spec 6.4 / 6.5 / 8.3.2:
- * the one place that decides what "equal" means. */
+/* The comparison relations of spec 6.4 / 6.5 / 8.3.2 (the one place that
+ * decides what "equal" means), over decoded and stored values alike. */
 #include "model/value.h"
 
 #include <math.h>
 #include <string.h>
 
-value value_string(const char *ptr, size_t len) {
-    value v = {.type = VT_STRING};
-    v.as.str.ptr = ptr;
-    v.as.str.len = len;
-    return v;
+/* The bytes of a stored text; a failure (the source keeps it and fails
+ * the query) reads as the empty text. */
+static void text_bytes(const value *v, const char **ptr, size_t *len) {
+    if (!v->stored) {
+        *ptr = v->as.str.ptr;
+        *len = v->as.str.len;
+    } else if (v->as.stored.src->text(v->as.stored.src, v->as.stored.id, ptr, len, NULL) != 0) {
+        *ptr = "";
+        *len = 0;
+    }
 }
 
-value value_keyword(const char *ptr, size_t len) {
-    value v = {.type = VT_KEYWORD};
-    v.as.str.ptr = ptr;
-    v.as.str.len = len;
-    return v;
+int value_resolve_stored(value *v, err *e) {
+    const value_source *src = v->as.stored.src;
+    uuid128 u;
+    const char *ptr;
+    size_t len;
+    int rc = v->type == VT_REF ? src->entity(src, v->as.stored.id, &u, e)
+                               : src->text(src, v->as.stored.id, &ptr, &len, e);
+    if (rc == 0)
+        *v = v->type == VT_REF ? value_ref(u)
+             : v->type == VT_STRING ? value_string(ptr, len) : value_keyword(ptr, len);
+    return rc;
 }
 
-value value_integer(int64_t i) {
-    value v = {.type = VT_INTEGER};
-    v.as.i = i;
-    return v;
+/* The UUID a Ref names. A decoding failure (the source remembers it and
+ * fails the query) reads as the zero UUID. */
+static uuid128 ref_bytes(const value *v) {
+    uuid128 u = {{0}};
+    if (!v->stored)
+        return v->as.ref;
+    if (v->as.stored.src->entity(v->as.stored.src, v->as.stored.id, &u, NULL) != 0)
+        memset(u.bytes, 0, sizeof u.bytes);
+    return u;
 }
 
-value value_float(double f) {
-    value v = {.type = VT_FLOAT};
-    v.as.f = f;
-    return v;
+/* Two stored values of one type from the same source are the same iff
+ * their ids are. */
+static bool same_source(const value *a, const value *b) {
+    return a->stored && b->stored && a->as.stored.src == b->as.stored.src;
 }
 
-value value_boolean(bool b) {
-    value v = {.type = VT_BOOLEAN};
-    v.as.b = b;
-    return v;
-}
-
-value value_ref(uuid128 u) {
-    value v = {.type = VT_REF};
-    v.as.ref = u;
-    return v;
-}
-
-value value_null(void) {
-    value v = {.type = VT_NULL};
-    return v;
-}
-
-value value_list(const value *items, size_t count) {
-    value v = {.type = VT_LIST};
-    v.as.list.items = items;
-    v.as.list.count = count;
-    return v;
+static bool ref_equal(const value *a, const value *b) {
+    if (same_source(a, b))
+        return a->as.stored.id == b->as.stored.id;
+    uuid128 ua = ref_bytes(a), ub = ref_bytes(b);
+    return uuid_equal(&ua, &ub);
 }
 
 static bool text_equal(const value *a, const value *b) {
-    return a->as.str.len == b->as.str.len &&
-           (a->as.str.len == 0 || memcmp(a->as.str.ptr, b->as.str.ptr, a->as.str.len) == 0);
+    if (same_source(a, b))
+        return a->as.stored.id == b->as.stored.id;
+    const char *pa, *pb;
+    size_t la, lb;
+    text_bytes(a, &pa, &la);
+    text_bytes(b, &pb, &lb);
+    return la == lb && (la == 0 || memcmp(pa, pb, la) == 0);
 }
 
 static uint64_t float_bits(double f) {
@@ -84,16 +88,25 @@ bool value_equal_strict(const value *a, const value *b) {
     case VT_INTEGER: return a->as.i == b->as.i;
     case VT_FLOAT: return a->as.f == b->as.f;
     case VT_BOOLEAN: return a->as.b == b->as.b;
-    case VT_REF: return uuid_equal(&a->as.ref, &b->as.ref);
+    case VT_REF: return ref_equal(a, b);
     case VT_NULL: return true;
     case VT_LIST: return list_equal(a, b, value_equal_strict);
     }
     return false;
 }
 
+/* The entity a keyword names. */
+static uuid128 keyword_entity(const value *kw) {
+    const char *ptr;
+    size_t len;
+    text_bytes(kw, &ptr, &len);
+    return uuid_of_keyword(ptr, len);
+}
+
 static bool keyword_names_ref(const value *kw, const value *ref) {
-    uuid128 u = uuid_of_keyword(kw->as.str.ptr, kw->as.str.len);
-    return uuid_equal(&u, &ref->as.ref);
+    uuid128 u = keyword_entity(kw);
+    uuid128 named = ref_bytes(ref);
+    return uuid_equal(&u, &named);
 }
 
 bool value_equal_entity(const value *a, const value *b) {
@@ -144,14 +157,22 @@ static uint64_t hash_start(value_type t) {
 static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
     switch (v->type) {
     case VT_STRING:
-    case VT_KEYWORD: return hash_bytes(h, v->as.str.ptr, v->as.str.len);
+    case VT_KEYWORD: {
+        const char *ptr;
+        size_t len;
+        text_bytes(v, &ptr, &len);
+        return hash_bytes(h, ptr, len);
+    }
     case VT_INTEGER: return hash_bytes(h, &v->as.i, sizeof v->as.i);
     case VT_FLOAT: return hash_bytes(h, &f_bits, sizeof f_bits);
     case VT_BOOLEAN: {
         unsigned char b = v->as.b ? 1 : 0;
         return hash_bytes(h, &b, 1);
     }
-    case VT_REF: return hash_bytes(h, v->as.ref.bytes, 16);
+    case VT_REF: {
+        uuid128 u = ref_bytes(v);
+        return hash_bytes(h, u.bytes, 16);
+    }
     case VT_NULL: return h;
     case VT_LIST:
         for (size_t i = 0; i < v->as.list.count; i++) {
@@ -170,7 +191,7 @@ uint64_t value_hash_identity(const value *v) {
 
 uint64_t value_hash_entity(const value *v) {
     if (v->type == VT_KEYWORD) {
-        value ref = value_ref(uuid_of_keyword(v->as.str.ptr, v->as.str.len));
+        value ref = value_ref(keyword_entity(v));
         return value_hash_entity(&ref);
     }
     /* E1 equates 0.0 and -0.0, so they must hash alike. */
@@ -181,13 +202,19 @@ uint64_t value_hash_entity(const value *v) {
 }
 
 static int compare_text(const value *a, const value *b) {
-    size_t n = a->as.str.len < b->as.str.len ? a->as.str.len : b->as.str.len;
-    int c = n == 0 ? 0 : memcmp(a->as.str.ptr, b->as.str.ptr, n);
+    if (same_source(a, b) && a->as.stored.id == b->as.stored.id)
+        return 0;
+    const char *pa, *pb;
+    size_t la, lb;
+    text_bytes(a, &pa, &la);
+    text_bytes(b, &pb, &lb);
+    size_t n = la < lb ? la : lb;
+    int c = n == 0 ? 0 : memcmp(pa, pb, n);
     if (c != 0)
         return c < 0 ? -1 : 1;
-    if (a->as.str.len == b->as.str.len)
+    if (la == lb)
         return 0;
-    return a->as.str.len < b->as.str.len ? -1 : 1;
+    return la < lb ? -1 : 1;
 }
 
 /* NaN sorts above every other float and equals NaN; -0.0 equals 0.0. */
@@ -217,13 +244,32 @@ int value_compare_total(const value *a, const value *b) {
     case VT_FLOAT: return compare_float(a->as.f, b->as.f);
     case VT_BOOLEAN: return (int)a->as.b - (int)b->as.b;
     case VT_REF: {
-        int c = uuid_compare(&a->as.ref, &b->as.ref);
+        if (same_source(a, b) && a->as.stored.id == b->as.stored.id)
+            return 0;
+        uuid128 ua = ref_bytes(a), ub = ref_bytes(b);
+        int c = uuid_compare(&ua, &ub);
         return (c > 0) - (c < 0);
     }
     case VT_NULL: return 0;
     case VT_LIST: return compare_lists(a, b);
     }
     return 0;
+}
+
+bool value_equal_total(const value *a, const value *b) {
+    if (a->type != b->type)
+        return false;
+    switch (a->type) {
+    case VT_STRING:
+    case VT_KEYWORD: return text_equal(a, b);
+    case VT_INTEGER: return a->as.i == b->as.i;
+    case VT_FLOAT: return compare_float(a->as.f, b->as.f) == 0;
+    case VT_BOOLEAN: return a->as.b == b->as.b;
+    case VT_REF: return ref_equal(a, b);
+    case VT_NULL: return true;
+    case VT_LIST: return compare_lists(a, b) == 0;
+    }
+    return false;
 }
 
 /* Machine epsilon: the tolerance of float constants in patterns (8.3.2). */
@@ -244,11 +290,11 @@ bool value_match_constant(const value *constant, const value *stored) {
 
 bool value_as_entity(const value *v, uuid128 *out) {
     if (v->type == VT_REF) {
-        *out = v->as.ref;
+        *out = ref_bytes(v);
         return true;
     }
     if (v->type == VT_KEYWORD) {
-        *out = uuid_of_keyword(v->as.str.ptr, v->as.str.len);
+        *out = keyword_entity(v);
         return true;
     }
     return false;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/error.h"
 #include "model/uuid.h"
 
 /* Declared in the O3 type-rank order: String < Integer < Float < Boolean <
@@ -26,13 +27,32 @@ typedef enum value_type {
     VT_LIST /* items borrowed from the owner, like string payloads */
 } value_type;
 
+/* Where stored values come from: a store reader's snapshot, which turns
+ * a dictionary id into the entity's UUID or the text's bytes (valid as
+ * long as the source) — 0, or an error code with `e` set. The comparisons
+ * below cannot report a failure: they pass no `e`, and the source then
+ * keeps the error and sets `failed` for its owner to report. */
+typedef struct value_source value_source;
+struct value_source {
+    int (*entity)(const value_source *src, uint64_t id, uuid128 *out, err *e);
+    int (*text)(const value_source *src, uint64_t id, const char **ptr, size_t *len, err *e);
+    bool failed;
+};
+
 typedef struct value {
     value_type type;
+    /* VT_REF, VT_STRING, VT_KEYWORD: the payload is as.stored, not yet
+     * as.ref or as.str (a stored value, value_stored). */
+    bool stored;
     union {
         int64_t i;
         double f;
         bool b;
         uuid128 ref;
+        struct {
+            uint64_t id;
+            const value_source *src;
+        } stored;
         struct {
             const char *ptr;
             size_t len;
@@ -44,14 +64,47 @@ typedef struct value {
     } as;
 } value;
 
-value value_string(const char *ptr, size_t len);
-value value_keyword(const char *ptr, size_t len);
-value value_integer(int64_t i);
-value value_float(double f);
-value value_boolean(bool b);
-value value_ref(uuid128 u);
-value value_null(void);
-value value_list(const value *items, size_t count);
+/* Constructors (inline: scans build one per record position). */
+static inline value value_string(const char *ptr, size_t len) {
+    return (value){.type = VT_STRING, .as.str = {ptr, len}};
+}
+static inline value value_keyword(const char *ptr, size_t len) {
+    return (value){.type = VT_KEYWORD, .as.str = {ptr, len}};
+}
+static inline value value_integer(int64_t i) {
+    return (value){.type = VT_INTEGER, .as.i = i};
+}
+static inline value value_float(double f) {
+    return (value){.type = VT_FLOAT, .as.f = f};
+}
+static inline value value_boolean(bool b) {
+    return (value){.type = VT_BOOLEAN, .as.b = b};
+}
+static inline value value_ref(uuid128 u) {
+    return (value){.type = VT_REF, .as.ref = u};
+}
+static inline value value_null(void) {
+    return (value){.type = VT_NULL};
+}
+static inline value value_list(const value *items, size_t count) {
+    return (value){.type = VT_LIST, .as.list = {items, count}};
+}
+
+/* A Ref, String or Keyword that stays in its stored form, the dictionary
+ * id `id` of `src`, until something needs its bytes. It is the value it
+ * names for every relation below: two of one type from the same source
+ * compare by id (a snapshot's dictionary holds each UUID and each text
+ * once), anything else decodes it through the source. Code that reads
+ * as.ref or as.str itself calls value_resolve first. */
+static inline value value_stored(value_type type, const value_source *src, uint64_t id) {
+    return (value){.type = type, .stored = true, .as.stored = {id, src}};
+}
+/* Replaces a stored value by the one it names (other values are left
+ * alone): 0, or the source's error code. */
+int value_resolve_stored(value *v, err *e);
+static inline int value_resolve(value *v, err *e) {
+    return v->stored ? value_resolve_stored(v, e) : 0;
+}
 
 /* E1 strict equality: same type and payload; floats by IEEE ==. */
 bool value_equal_strict(const value *a, const value *b);
@@ -67,6 +120,9 @@ uint64_t value_hash_entity(const value *v);
  * element by element under O3, then by length. E1/E2 compare lists element
  * by element under E1, E3 under E3; value_hash_identity hashes the items. */
 int value_compare_total(const value *a, const value *b);
+/* O3 equality (value_compare_total == 0), which needs no order: two stored
+ * references of one source compare by id alone. */
+bool value_equal_total(const value *a, const value *b);
 /* E4: does a pattern constant match a stored value (8.3.2)? Keyword and Ref
  * constants match under E2; float constants within machine epsilon (NaN
  * never); other types under E1. */

@@ -324,6 +324,37 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
     }
 }
 
+int btree_next_run(btree_cursor *c, btree_run *run, err *e) {
+    run->key = c->pending ? c->keys[c->cur] : NULL;
+    c->pending = false;
+    for (;;) {
+        if (c->depth == 0)
+            return 0;
+        leaf_pos pos = {c->off, c->restart, c->limit};
+        int rc = leaf_run(level(c, c->depth - 1), &pos, c->keys[c->cur], c->anchor, run);
+        if (rc < 0)
+            return corrupt(e, c->leaf);
+        if (rc == 1) {
+            c->off = pos.off;
+            c->restart = pos.restart;
+            c->limit = pos.limit;
+            return 1;
+        }
+        if (run->key) { /* the seek's key ends its leaf */
+            run->bytes = NULL;
+            run->len = 0;
+            return 1;
+        }
+        rc = next_leaf(c, e);
+        if (rc != 1)
+            return rc;
+    }
+}
+
+int btree_run_corrupt(const btree_cursor *c, err *e) {
+    return corrupt(e, c->leaf);
+}
+
 double btree_cursor_position(const btree_cursor *c) {
     double pos = 0, width = 1;
     for (int l = 0; l + 1 < c->depth; l++) {

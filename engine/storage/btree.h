@@ -107,6 +107,24 @@ void btree_cursor_free(btree_cursor *c);
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e);
 /* 1 with *key (valid until the next call), 0 at the end, or an error. */
 int btree_next(btree_cursor *c, const uint8_t **key, err *e);
+/* Reading a range without decoding through the codec, for callers that
+ * decode its entries into their own form: the cursor hands out the rest
+ * of its current restart block at a time. `key` is a key already decoded
+ * (the one a seek found) that comes first, or NULL; then `len` bytes of
+ * entries at `bytes` (maybe none after a key), the first encoded against
+ * `base` (NULL: against nothing, the leaf's first entry; `key` itself when
+ * they follow it in its block) and each other against the key before it.
+ * Valid until the next call on the cursor. */
+typedef struct btree_run {
+    const uint8_t *key, *base, *bytes;
+    size_t len;
+} btree_run;
+
+/* 1 with *run, 0 at the end, or an error. The cursor moves past the run:
+ * btree_next and btree_next_run both go on after it. */
+int btree_next_run(btree_cursor *c, btree_run *run, err *e);
+/* STG-008 for the cursor's leaf: a run's entries did not decode. */
+int btree_run_corrupt(const btree_cursor *c, err *e);
 /* Where the cursor's leaf lies in the tree, as the share of the keys
  * before it: at each branch level, the child's position over the node's
  * child count (InnoDB and SQLite estimate ranges the same way). The

@@ -157,23 +157,45 @@ int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, 
     return leaf_next(page, c, pos, NULL, anchor, key);
 }
 
+/* At the end of a block (pos->off >= pos->limit), moves *pos into the
+ * next one and sets *base to what its first entry is encoded against: 1,
+ * 0 at the end of the leaf, -1 when the next block does not start here or
+ * is empty. */
+static inline int enter_block(const uint8_t *page, leaf_pos *pos, const uint8_t *anchor,
+                              const uint8_t **base) {
+    size_t b = pos->restart;
+    if (b >= restarts(page))
+        return pos->off >= leaf_end(page) ? 0 : -1;
+    if (restart_at(page, b) != pos->off)
+        return -1;
+    *base = restart_base(b, anchor);
+    pos->restart = b + 1;
+    pos->limit = block_end(page, b);
+    return pos->off < pos->limit ? 1 : -1;
+}
+
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
               const uint8_t *anchor, uint8_t *key) {
     const uint8_t *base = prev;
-    if (pos->off >= pos->limit) { /* the end of a block: the next starts here */
-        size_t b = pos->restart;
-        if (b >= restarts(page))
-            return pos->off >= leaf_end(page) ? 0 : -1;
-        if (restart_at(page, b) != pos->off)
-            return -1;
-        base = restart_base(b, anchor);
-        pos->restart = b + 1;
-        pos->limit = block_end(page, b);
-    }
+    int rc = pos->off < pos->limit ? 1 : enter_block(page, pos, anchor, &base);
+    if (rc != 1)
+        return rc;
     size_t next = decode_at(c, page, pos->off, pos->limit, base, key);
     if (!next)
         return -1;
     pos->off = next;
+    return 1;
+}
+
+int leaf_run(const uint8_t *page, leaf_pos *pos, const uint8_t *prev, const uint8_t *anchor,
+             btree_run *run) {
+    run->base = prev;
+    int rc = pos->off < pos->limit ? 1 : enter_block(page, pos, anchor, &run->base);
+    if (rc != 1)
+        return rc;
+    run->bytes = page + pos->off;
+    run->len = pos->limit - pos->off;
+    pos->off = pos->limit;
     return 1;
 }
 

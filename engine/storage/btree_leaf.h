@@ -59,5 +59,11 @@ int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, 
  * when it does not decode. */
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
               const uint8_t *anchor, uint8_t *key);
+/* The entries from *pos to the end of their block, undecoded, with what
+ * the first is encoded against (prev inside a block): 1 with *pos moved
+ * to the block's end, 0 at the end of the leaf, -1 when the restart array
+ * is inconsistent. */
+int leaf_run(const uint8_t *page, leaf_pos *pos, const uint8_t *prev, const uint8_t *anchor,
+             btree_run *run);
 
 #endif

@@ -6,8 +6,6 @@
 #include "storage/btree.h"
 #include "storage/varint.h"
 
-#define ENTRY_HEADER 3
-#define BIG_FLAG (UINT64_C(1) << 47)
 
 /* DICT leaf entries: varints of the zigzag differences of the hash and of
  * the location from the base key's (from 0 for the leaf's first entry).
@@ -100,8 +98,8 @@ int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
 
 int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32_t *held,
                    int *kind, const uint8_t **bytes, size_t *len, err *e) {
-    if (loc & BIG_FLAG) {
-        uint64_t i = loc & ~BIG_FLAG;
+    if (loc & DICT_BIG_FLAG) {
+        uint64_t i = loc & ~DICT_BIG_FLAG;
         if (i >= d->big_count)
             return bad_loc(e, loc);
         *kind = DICT_TEXT;
@@ -109,8 +107,7 @@ int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32
         *len = d->big_len[i];
         return 0;
     }
-    uint32_t off = (uint32_t)(loc & 0xfff);
-    uint32_t pgno = (uint32_t)(loc >> 12);
+    uint32_t pgno = dict_loc_page(loc);
     if (!held || *held != pgno) {
         int rc = pager_read(pg, pgno, page, e);
         if (held)
@@ -118,14 +115,7 @@ int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32
         if (rc != 0)
             return rc;
     }
-    if (off + ENTRY_HEADER > FORMAT_PAGE_PAYLOAD)
-        return bad_loc(e, loc);
-    *kind = page[off];
-    *len = (size_t)format_get_le(page + off + 1, 2);
-    if ((*kind != DICT_UUID && *kind != DICT_TEXT) || off + ENTRY_HEADER + *len > FORMAT_PAGE_PAYLOAD)
-        return bad_loc(e, loc);
-    *bytes = page + off + ENTRY_HEADER;
-    return 0;
+    return dict_entry_in(page, loc, kind, bytes, len) ? 0 : bad_loc(e, loc);
 }
 
 static void dict_key(uint8_t *key, uint64_t hash, uint64_t loc) {
@@ -184,7 +174,7 @@ static int add_big(dict *d, const void *bytes, size_t len, uint64_t *loc, err *e
     memcpy(copy, bytes, len);
     d->big[d->big_count] = copy;
     d->big_len[d->big_count] = len;
-    *loc = BIG_FLAG | d->big_count++;
+    *loc = DICT_BIG_FLAG | d->big_count++;
     return 0;
 }
 
@@ -193,7 +183,7 @@ static int add_big(dict *d, const void *bytes, size_t len, uint64_t *loc, err *e
 static int add_heap(dict *d, pager *pg, int kind, const void *bytes, size_t len, uint64_t *loc,
                     err *e) {
     uint8_t *page = d->heap_page ? pager_dirty(pg, d->heap_page) : NULL;
-    if (!page || d->heap_used + ENTRY_HEADER + len > FORMAT_PAGE_PAYLOAD) {
+    if (!page || d->heap_used + DICT_ENTRY_HEADER + len > FORMAT_PAGE_PAYLOAD) {
         int rc = pager_alloc(pg, &d->heap_page, &page, e);
         if (rc != 0)
             return rc;
@@ -202,9 +192,9 @@ static int add_heap(dict *d, pager *pg, int kind, const void *bytes, size_t len,
     uint8_t *at = page + d->heap_used;
     at[0] = (uint8_t)kind;
     format_put_le(at + 1, len, 2);
-    memcpy(at + ENTRY_HEADER, bytes, len);
+    memcpy(at + DICT_ENTRY_HEADER, bytes, len);
     *loc = ((uint64_t)d->heap_page << 12) | d->heap_used;
-    d->heap_used += (uint32_t)(ENTRY_HEADER + len);
+    d->heap_used += (uint32_t)(DICT_ENTRY_HEADER + len);
     return 0;
 }
 
@@ -221,7 +211,7 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
         return 0;
     if (rc != 0)
         return rc;
-    rc = len + ENTRY_HEADER > FORMAT_PAGE_PAYLOAD ? add_big(d, bytes, len, loc, e)
+    rc = len + DICT_ENTRY_HEADER > FORMAT_PAGE_PAYLOAD ? add_big(d, bytes, len, loc, e)
                                                   : add_heap(d, pg, kind, bytes, len, loc, e);
     if (rc != 0)
         return rc;

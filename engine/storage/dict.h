@@ -61,4 +61,26 @@ int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
 int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32_t *held,
                    int *kind, const uint8_t **bytes, size_t *len, err *e);
 
+#define DICT_BIG_FLAG (UINT64_C(1) << 47)
+#define DICT_ENTRY_HEADER 3
+
+/* The heap page holding `loc` (0: none, a text of the side table). */
+static inline uint32_t dict_loc_page(uint64_t loc) {
+    return loc & DICT_BIG_FLAG ? 0 : (uint32_t)(loc >> 12);
+}
+
+/* The entry at `loc` in `page`, its heap page: false when none can be
+ * there (STG-009). Inline: scans read an entity's UUID per record. */
+static inline bool dict_entry_in(const uint8_t *page, uint64_t loc, int *kind,
+                                 const uint8_t **bytes, size_t *len) {
+    size_t off = (size_t)(loc & 0xfff);
+    if (off + DICT_ENTRY_HEADER > FORMAT_PAGE_PAYLOAD)
+        return false;
+    *kind = page[off];
+    *len = (size_t)page[off + 1] | (size_t)page[off + 2] << 8;
+    *bytes = page + off + DICT_ENTRY_HEADER;
+    return (*kind == DICT_UUID || *kind == DICT_TEXT) &&
+           off + DICT_ENTRY_HEADER + *len <= FORMAT_PAGE_PAYLOAD;
+}
+
 #endif

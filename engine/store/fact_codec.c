@@ -5,26 +5,10 @@
 #include <string.h>
 
 #include "model/value.h"
-#include "storage/varint.h"
-#include "store/fact_key.h"
-
-enum {
-    SAME_E = 1 << FACT_E,
-    SAME_A = 1 << FACT_A,
-    SAME_V = 1 << FACT_V,
-    SAME_TXC = 1 << FACT_TXC,
-    SAME_TXID = 1 << 4,
-    ASSERTED = 1 << 5,
-    VALID_FROM_STORED = 1 << 6,
-    VALID_TO_STORED = 1 << 7
-};
+#include "store/fact_format.h"
 
 /* Restart blocks of fact trees: about a dozen entries. */
 #define FACT_BLOCK_BYTES 96
-
-/* The sortable forms of 0 (the base at a restart) and of forever. */
-#define SORTABLE_ZERO (UINT64_C(1) << 63)
-#define SORTABLE_FOREVER UINT64_MAX
 
 typedef struct fact_codec_def {
     btree_codec base; /* first: the trees see only this */
@@ -35,26 +19,6 @@ typedef struct fact_codec_def {
 /* What a restart entry is encoded against: every field 0, the times the
  * sortable form of 0. */
 static uint8_t base_key[FACT_KEY_SIZE];
-
-/* Big-endian fields of 6 or 8 bytes, spelled out so that compilers turn
- * them into a load or store and a byte swap: decoding is the inner loop of
- * every seek, scan and insert. */
-static inline uint64_t load64(const uint8_t *p) {
-    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
-           (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
-           (uint64_t)p[6] << 8 | (uint64_t)p[7];
-}
-
-static inline void store64(uint8_t *p, uint64_t v) {
-    p[0] = (uint8_t)(v >> 56);
-    p[1] = (uint8_t)(v >> 48);
-    p[2] = (uint8_t)(v >> 40);
-    p[3] = (uint8_t)(v >> 32);
-    p[4] = (uint8_t)(v >> 24);
-    p[5] = (uint8_t)(v >> 16);
-    p[6] = (uint8_t)(v >> 8);
-    p[7] = (uint8_t)v;
-}
 
 /* E and A (6 bytes) are never among a key's last 8 bytes: they go through
  * 8-byte loads and stores that keep the two bytes after them. */
@@ -119,25 +83,6 @@ static size_t fact_encode(const btree_codec *c, const uint8_t *prev, const uint8
     }
     out[0] = (uint8_t)flags;
     return n;
-}
-
-/* Decoding is the inner loop of every seek, scan and insert: it works on
- * a cursor over the input with fixed-width loads and stores, every step
- * forced inline so that each order's decoder is specialised to its field
- * sequence (left to itself the compiler kept read_field a call). */
-#define DECODE_STEP static inline __attribute__((always_inline))
-typedef struct reader {
-    const uint8_t *p, *end;
-} reader;
-
-DECODE_STEP bool read_varint(reader *r, uint64_t *v) {
-    if (r->p < r->end && *r->p < 0x80) {
-        *v = *r->p++;
-        return true;
-    }
-    size_t n = varint_get(r->p, (size_t)(r->end - r->p), v);
-    r->p += n;
-    return n != 0;
 }
 
 /* Applies a varint difference to the big-endian field at k, which holds

@@ -82,6 +82,20 @@ typedef struct store_reader store_reader;
 int store_reader_open(store *s, store_reader **out, err *e);
 void store_reader_close(store_reader *r);
 
+/* Where a reader accounts for the memory it keeps for its caller: the
+ * texts it decodes (values borrow them until the reader closes) and the
+ * memo that finds them again. `charge` is called before the memory is
+ * taken; its error fails the read that needed it. Everything charged is
+ * released when the reader closes. */
+typedef struct store_budget {
+    int (*charge)(void *ctx, size_t bytes, err *e);
+    void (*release)(void *ctx, size_t bytes);
+    void *ctx;
+} store_budget;
+
+/* Right after store_reader_open; without it nothing is accounted. */
+void store_reader_set_budget(store_reader *r, const store_budget *b);
+
 uint64_t store_reader_tx_count(const store_reader *r);
 uint64_t store_reader_fact_count(const store_reader *r);
 uint64_t store_reader_entity_count(const store_reader *r);
@@ -103,7 +117,7 @@ typedef struct store_bound {
 } store_bound;
 
 /* Binding a pattern's entity or attribute term to its stored id, as every
- * seek and estimate does it. Both return 1 when `b` is narrowed (or, for
+ * seek and estimate does it (a stored value of this reader is its id). Both return 1 when `b` is narrowed (or, for
  * an attribute given as a Ref, when nothing can narrow it: a Ref can name
  * a keyword attribute, E4), 0 when nothing stored can match, otherwise an
  * error code with `e` set. */
@@ -136,6 +150,16 @@ int store_scan_next(store_scan *sc, store_rec *out, err *e);
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e);
 /* Decodes stored identifiers into a record (as store_scan_next gives it). */
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
+/* What a record shows in a pattern's positions (entity, attribute, value),
+ * the entity, the attribute and a Ref, String or Keyword value left as
+ * stored values of this reader (model/value.h), valid until it closes. */
+int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e);
+/* The source of the reader's stored values; its `failed` flag tells
+ * that store_reader_check has an error to report. */
+const value_source *store_reader_source(const store_reader *r);
+/* A failure to decode a stored value inside a comparison (which cannot
+ * report it), moved into `e`: 0 when there was none. */
+int store_reader_check(store_reader *r, err *e);
 /* Before its reader closes (the reader keeps a closed scan for reuse). */
 void store_scan_close(store_scan *sc);
 

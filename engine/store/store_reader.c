@@ -1,7 +1,8 @@
 /* Readers: a snapshot of the store (its read lock), index scans, and the
- * decoding of stored identifiers back into values. Decoded texts and UUIDs
- * are copied once per reader into its arena, so values handed out stay
- * valid until store_reader_close. */
+ * decoding of stored identifiers back into values. Decoded texts are copied
+ * once per reader into its arena, so values handed out stay valid until
+ * store_reader_close; that memo (texts, array and index) is charged to the
+ * reader's budget before it grows. */
 #include "store/store_internal.h"
 
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "base/htab.h"
 #include "storage/btree.h"
 #include "store/fact_codec.h"
+#include "store/fact_run.h"
 
 typedef struct decoded {
     uint64_t loc;
@@ -38,6 +40,8 @@ typedef struct uuid_slot {
 } uuid_slot;
 
 struct store_reader {
+    value_source src; /* of the stored values it hands out */
+    err failure;      /* the last failure to decode one inside a comparison */
     store *s;
     format_header h; /* the snapshot */
     lookup lookups[LOOKUP_MEMO];
@@ -46,6 +50,9 @@ struct store_reader {
     decoded *memo;
     size_t memo_count, memo_cap;
     htab memo_map;
+    store_budget budget;   /* charge NULL: none */
+    size_t charged;        /* bytes charged to the budget */
+    size_t charged_cap;    /* the memo capacity they cover */
     decoded attr;          /* the last attribute decoded (ptr NULL: none) */
     uint8_t *scratch;      /* one page, allocated when first needed */
     uint32_t scratch_pgno; /* the dictionary page it holds, 0: none */
@@ -60,6 +67,9 @@ struct store_scan {
     store_reader *r;
     int order;
     btree_cursor c;
+    fact_run run;  /* the cursor's entries being read */
+    bool bounded;  /* run has the order and bound (set when first read:
+                      estimates never read runs) */
     uint8_t prefix[FACT_KEY_SIZE];
     size_t plen;
 };
@@ -68,12 +78,21 @@ static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
+/* The dictionary id of a stored value this reader handed out, if it is one. */
+static bool own_id(const store_reader *r, const value *v, uint64_t *id) {
+    if (!v->stored || v->as.stored.src != &r->src)
+        return false;
+    *id = v->as.stored.id;
+    return true;
+}
+
 int store_readers_init(store *s) {
     s->readers.count = 0;
     return pthread_mutex_init(&s->readers.mu, NULL) == 0 ? 0 : -1;
 }
 
 static void reader_free(store_reader *r) {
+    err_clear(&r->failure);
     arena_free(&r->mem);
     htab_free(&r->memo_map);
     free(r->memo);
@@ -90,6 +109,10 @@ void store_readers_free(store *s) {
     pthread_mutex_destroy(&s->readers.mu);
 }
 
+static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
+static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
+                       err *e);
+
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
     store_reader *r = NULL;
@@ -100,6 +123,8 @@ static store_reader *reader_take(store *s) {
     if (r || !(r = calloc(1, sizeof *r)))
         return r;
     r->s = s;
+    r->src.entity = source_entity;
+    r->src.text = source_text;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
     return r;
@@ -108,12 +133,20 @@ static store_reader *reader_take(store *s) {
 /* A memo array past this many entries is not kept with an idle reader. */
 #define IDLE_MEMO_MAX 256
 
-/* Forgets the snapshot's lookups, decoded texts and held page, keeping
- * the memo (unless large), the scratch page, the spare scan and the UUID
- * slots (a location's UUID never changes). */
+/* Gives back what the budget was charged and forgets the budget, the
+ * snapshot's lookups, decoded texts and held page, keeping the memo
+ * (unless large), the scratch page, the spare scan and the UUID slots (a
+ * location's UUID never changes). */
 static void reader_reset(store_reader *r) {
+    if (r->budget.release)
+        r->budget.release(r->budget.ctx, r->charged);
+    r->budget = (store_budget){0};
+    r->charged = 0;
+    r->charged_cap = 0;
     memset(r->lookups, 0, sizeof r->lookups);
     r->lookup_next = 0;
+    err_clear(&r->failure);
+    r->src.failed = false;
     arena_free(&r->mem);
     r->memo_count = 0;
     r->attr.ptr = NULL;
@@ -155,6 +188,26 @@ void store_reader_close(store_reader *r) {
         reader_free(r);
 }
 
+void store_reader_set_budget(store_reader *r, const store_budget *b) {
+    r->budget = *b;
+}
+
+static int charge(store_reader *r, size_t bytes, err *e) {
+    if (!r->budget.charge)
+        return 0;
+    int rc = r->budget.charge(r->budget.ctx, bytes, e);
+    if (rc == 0)
+        r->charged += bytes;
+    return rc;
+}
+
+static void release(store_reader *r, size_t bytes) {
+    if (!r->budget.release)
+        return;
+    r->budget.release(r->budget.ctx, bytes);
+    r->charged -= bytes;
+}
+
 uint64_t store_reader_tx_count(const store_reader *r) {
     return r->h.tx_count;
 }
@@ -182,19 +235,55 @@ static bool memo_eq(const void *ctx, uint32_t id) {
     return k->r->memo[id].loc == k->loc;
 }
 
+#define MEMO_FIRST 16
+
+/* The memo's array and index at capacity `cap`. */
+static size_t memo_bytes(size_t cap) {
+    return cap ? cap * sizeof(decoded) + htab_bytes_for(cap) : 0;
+}
+
+/* Room for `cap` entries, in the array and in the index, so that no
+ * insert grows the index. */
+static int memo_grow(store_reader *r, size_t cap, err *e) {
+    decoded *grown = realloc(r->memo, cap * sizeof *grown);
+    if (!grown)
+        return oom(e);
+    r->memo = grown;
+    r->memo_cap = cap;
+    return htab_reserve(&r->memo_map, cap - r->memo_count) == 0 ? 0 : oom(e);
+}
+
+/* Room for one more entry. The charge follows the capacity a fresh reader
+ * would have (an idle reader's kept memo is not this query's doing), and
+ * covers the old arrays and the new ones together while both exist. */
+static int memo_reserve(store_reader *r, err *e) {
+    if (r->memo_count < r->charged_cap)
+        return 0;
+    size_t cap = r->charged_cap ? r->charged_cap * 2 : MEMO_FIRST;
+    if (cap > UINT32_MAX - 1)
+        return oom(e);
+    int rc = charge(r, memo_bytes(cap), e);
+    if (rc != 0)
+        return rc;
+    if (cap > r->memo_cap && (rc = memo_grow(r, cap, e)) != 0) {
+        release(r, memo_bytes(cap));
+        return rc;
+    }
+    release(r, memo_bytes(r->charged_cap)); /* the old arrays are gone */
+    r->charged_cap = cap;
+    return 0;
+}
+
 static int memo_add(store_reader *r, uint64_t loc, const uint8_t *bytes, size_t len,
                     const decoded **out, err *e) {
-    if (r->memo_count == r->memo_cap) {
-        size_t cap = r->memo_cap ? r->memo_cap * 2 : 64;
-        decoded *grown = realloc(r->memo, cap * sizeof *grown);
-        if (!grown)
-            return oom(e);
-        r->memo = grown;
-        r->memo_cap = cap;
-    }
+    size_t text = arena_size(len + 1);
+    int rc = text ? memo_reserve(r, e) : oom(e);
+    if (rc == 0)
+        rc = charge(r, text, e);
+    if (rc != 0)
+        return rc;
     char *copy = arena_strndup(&r->mem, (const char *)bytes, len);
-    if (!copy || r->memo_count >= UINT32_MAX - 1 ||
-        htab_insert(&r->memo_map, loc_hash(loc), (uint32_t)r->memo_count) != 0)
+    if (!copy || htab_insert(&r->memo_map, loc_hash(loc), (uint32_t)r->memo_count) != 0)
         return oom(e);
     r->memo[r->memo_count] = (decoded){loc, copy, len};
     *out = &r->memo[r->memo_count++];
@@ -277,8 +366,11 @@ int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_S
     if (!text && v->type != VT_REF)
         return store_value_field(r->s, v, false, out, e);
     uint64_t loc;
-    int rc = text ? dict_lookup(r, DICT_TEXT, v->as.str.ptr, v->as.str.len, &loc, e)
-                  : dict_lookup(r, DICT_UUID, v->as.ref.bytes, 16, &loc, e);
+    value d = *v;
+    int rc = 1;
+    if (!own_id(r, v, &loc) && (rc = value_resolve(&d, e)) == 0)
+        rc = text ? dict_lookup(r, DICT_TEXT, d.as.str.ptr, d.as.str.len, &loc, e)
+                  : dict_lookup(r, DICT_UUID, d.as.ref.bytes, 16, &loc, e);
     if (rc != 1)
         return rc;
     memset(out, 0, FACT_V_SIZE);
@@ -352,7 +444,24 @@ static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
         uuid_store(r, loc_hash(loc) % UUID_SLOTS, loc, u);
 }
 
-static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
+/* A scanning reader's UUID in the dictionary page it holds, where
+ * entities met in storage order mostly are: no cache to probe or fill.
+ * (The first reads go through the shared cache: entry_bytes.) False when
+ * it is not there (or is not a UUID: the slow path reports that). */
+static inline bool held_uuid(const store_reader *r, uint64_t loc, uuid128 *u) {
+    int kind;
+    const uint8_t *bytes;
+    size_t len;
+    if (r->entry_reads < SHARED_DECODES || !r->scratch_pgno ||
+        dict_loc_page(loc) != r->scratch_pgno ||
+        !dict_entry_in(r->scratch, loc, &kind, &bytes, &len) || kind != DICT_UUID || len != 16)
+        return false;
+    memcpy(u->bytes, bytes, 16);
+    return true;
+}
+
+/* A UUID through the reader's cache, else the dictionary. */
+static int read_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
     if (!r->uuids)
         r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
     size_t i = loc_hash(loc) % UUID_SLOTS;
@@ -370,6 +479,47 @@ static int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
     if (r->uuids) /* out of memory only means no cache */
         uuid_store(r, i, loc, u);
     return 0;
+}
+
+static inline int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
+    return held_uuid(r, loc, u) ? 0 : read_uuid(r, loc, u, e);
+}
+
+/* src is the reader's first member. Without `e` (a comparison) a failure
+ * is kept for store_reader_check. */
+static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e) {
+    store_reader *r = (store_reader *)src;
+    int rc = decode_uuid(r, id, out, e ? e : &r->failure);
+    if (rc != 0 && !e)
+        r->src.failed = true;
+    return rc;
+}
+
+static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
+                       err *e) {
+    store_reader *r = (store_reader *)src;
+    const decoded *d;
+    int rc = resolve(r, id, DICT_TEXT, &d, e ? e : &r->failure);
+    if (rc == 0) {
+        *ptr = d->ptr;
+        *len = d->len;
+    } else if (!e) {
+        r->src.failed = true;
+    }
+    return rc;
+}
+
+const value_source *store_reader_source(const store_reader *r) {
+    return &r->src;
+}
+
+int store_reader_check(store_reader *r, err *e) {
+    if (!r->src.failed)
+        return 0;
+    r->src.failed = false;
+    int rc = r->failure.code;
+    err_move(e, &r->failure);
+    return rc;
 }
 
 static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e) {
@@ -396,20 +546,38 @@ static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e)
     return err_set(e, ERR(STG, 8), "corrupt index record: value type %u", (unsigned)field[0]);
 }
 
+/* The attribute keyword: scans keep one, so the last is remembered. */
+static int decode_attribute(store_reader *r, uint64_t loc, value *out, err *e) {
+    if (!(r->attr.ptr && r->attr.loc == loc)) {
+        const decoded *a; /* into r->memo: copied before the next resolve grows it */
+        int rc = resolve(r, loc, DICT_TEXT, &a, e);
+        if (rc != 0)
+            return rc;
+        r->attr = *a;
+    }
+    *out = value_keyword(r->attr.ptr, r->attr.len);
+    return 0;
+}
+
+int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e) {
+    out[0] = value_stored(VT_REF, &r->src, ids->e);
+    out[1] = value_stored(VT_KEYWORD, &r->src, ids->a);
+    uint8_t type = ids->v[0];
+    if (type == VT_REF || type == VT_STRING || type == VT_KEYWORD) {
+        out[2] = value_stored((value_type)type, &r->src, format_get_be(ids->v + 1, 8));
+        return 0;
+    }
+    return decode_value(r, ids->v, &out[2], e);
+}
+
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e) {
     if (ids != &out->ids)
         out->ids = *ids;
     ids = &out->ids;
     fact *f = &out->f;
     int rc = decode_uuid(r, ids->e, &f->entity, e);
-    if (rc == 0 && !(r->attr.ptr && r->attr.loc == ids->a)) { /* scans keep one attribute */
-        const decoded *a; /* into r->memo: copied before the next resolve grows it */
-        rc = resolve(r, ids->a, DICT_TEXT, &a, e);
-        if (rc == 0)
-            r->attr = *a;
-    }
     if (rc == 0)
-        f->attribute = value_keyword(r->attr.ptr, r->attr.len);
+        rc = decode_attribute(r, ids->a, &f->attribute, e);
     if (rc == 0)
         rc = decode_value(r, ids->v, &f->v, e);
     if (rc != 0)
@@ -451,6 +619,8 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     sc->order = order;
     sc->plen = bound;
     memcpy(sc->prefix, from, len);
+    fact_run_clear(&sc->run);
+    sc->bounded = false;
     int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], fact_codec(order), e);
     if (rc == 0)
         rc = btree_seek(&sc->c, from, len, e);
@@ -493,32 +663,72 @@ void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_S
     key[FACT_KEY_SIZE - 1]++; /* the asserted byte: 0 or 1, so never a carry */
 }
 
-/* The next key inside the scan's prefix: 1, 0 at the end, or an error. */
+/* Past the scan's prefix: nothing more to read. */
+static int scan_end(store_scan *sc) {
+    sc->c.depth = 0;
+    fact_run_clear(&sc->run);
+    return 0;
+}
+
+/* The next key inside the scan's prefix, for counting (store_estimate):
+ * 1, 0 at the end, or an error. */
 static int next_key(store_scan *sc, const uint8_t **key, err *e) {
     int rc = btree_next(&sc->c, key, e);
-    if (rc == 1 && memcmp(*key, sc->prefix, sc->plen) != 0) {
-        sc->c.depth = 0;
-        return 0;
-    }
+    if (rc == 1 && memcmp(*key, sc->prefix, sc->plen) != 0)
+        return scan_end(sc);
     return rc;
 }
 
-int store_scan_next(store_scan *sc, store_rec *out, err *e) {
-    const uint8_t *key;
-    int rc = next_key(sc, &key, e);
-    if (rc != 1)
-        return rc;
-    fact_key_decode(sc->order, key, &out->ids);
-    rc = store_reader_decode(sc->r, &out->ids, out, e);
-    return rc == 0 ? 1 : rc;
+/* Reads the entries of `run` next; `key` (NULL: none) holds the
+ * identifiers of the run's key. */
+static void start_entries(store_scan *sc, const btree_run *run, const fact_ids *key) {
+    fact_ids base;
+    if (!sc->bounded) {
+        fact_run_init(&sc->run, sc->order, sc->prefix, sc->plen);
+        sc->bounded = true;
+    }
+    if (run->base && run->base == run->key) {
+        fact_run_start(&sc->run, key, run->bytes, run->len);
+        return;
+    }
+    if (run->base)
+        fact_key_decode(sc->order, run->base, &base);
+    fact_run_start(&sc->run, run->base ? &base : NULL, run->bytes, run->len);
+}
+
+/* A run that starts with the key a seek found: that key, if inside the
+ * prefix. */
+static int sought_key(store_scan *sc, const btree_run *run, fact_ids *out) {
+    if (memcmp(run->key, sc->prefix, sc->plen) != 0)
+        return scan_end(sc);
+    fact_key_decode(sc->order, run->key, out);
+    start_entries(sc, run, out);
+    return 1;
 }
 
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
-    const uint8_t *key;
-    int rc = next_key(sc, &key, e);
-    if (rc == 1)
-        fact_key_decode(sc->order, key, out);
-    return rc;
+    int rc;
+    while ((rc = fact_run_next(&sc->run, out)) != 1) {
+        if (rc == FACT_RUN_PAST)
+            return scan_end(sc);
+        if (rc < 0)
+            return btree_run_corrupt(&sc->c, e);
+        btree_run run;
+        if ((rc = btree_next_run(&sc->c, &run, e)) != 1)
+            return rc;
+        if (run.key)
+            return sought_key(sc, &run, out);
+        start_entries(sc, &run, NULL);
+    }
+    return 1;
+}
+
+int store_scan_next(store_scan *sc, store_rec *out, err *e) {
+    int rc = store_scan_next_ids(sc, &out->ids, e);
+    if (rc != 1)
+        return rc;
+    rc = store_reader_decode(sc->r, &out->ids, out, e);
+    return rc == 0 ? 1 : rc;
 }
 
 void store_scan_close(store_scan *sc) {
@@ -590,6 +800,10 @@ int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *ou
 
 int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) {
     uuid128 id;
+    if (v->type == VT_REF && own_id(r, v, &b->ids.e)) {
+        b->has_e = true;
+        return 1;
+    }
     if (!value_as_entity(v, &id))
         return 0;
     int rc = store_reader_entity_id(r, &id, &b->ids.e, e);
@@ -602,7 +816,10 @@ int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *
         return 1;
     if (v->type != VT_KEYWORD)
         return 0;
-    int rc = store_reader_text_id(r, v->as.str.ptr, v->as.str.len, &b->ids.a, e);
+    value kw = *v;
+    int rc = 1;
+    if (!own_id(r, v, &b->ids.a) && (rc = value_resolve(&kw, e)) == 0)
+        rc = store_reader_text_id(r, kw.as.str.ptr, kw.as.str.len, &b->ids.a, e);
     b->has_a = rc == 1;
     return rc;
 }

@@ -142,6 +142,72 @@ TEST(two_processes_contend_for_the_write_lock)
     temp_db_remove(&t);
 }
 
-CHECK_MAIN(TEST_ENTRY(readers_see_whole_transactions_while_a_writer_commits_in_memory),
+typedef struct error_job {
+    MiniGrafDb *db;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stage; /* 1: the thread failed a call; 2: main checked; 3: thread done */
+    int ok;
+} error_job;
+
+static void error_job_step(error_job *j, int from, int to)
+{
+    pthread_mutex_lock(&j->mu);
+    while (j->stage != from)
+        pthread_cond_wait(&j->cv, &j->mu);
+    j->stage = to;
+    pthread_cond_broadcast(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+}
+
+static void *fail_then_succeed(void *arg)
+{
+    error_job *j = arg;
+    MiniGrafCursor *c = minigraf_query(j->db, "(transact [[:a :n 3]])"); /* API-012 */
+    j->ok = c == NULL && minigraf_last_error_code(j->db) != 0;
+    error_job_step(j, 0, 1);
+    error_job_step(j, 2, 2); /* main has succeeded calls meanwhile */
+    j->ok &= minigraf_last_error_code(j->db) != 0; /* still this thread's */
+    c = minigraf_query(j->db, "(query [:find ?v :where [:a :n ?v]])");
+    j->ok &= c != NULL && minigraf_last_error(j->db) == NULL;
+    minigraf_cursor_free(c);
+    error_job_step(j, 2, 3);
+    return NULL;
+}
+
+/* Each thread reads the error of its own last call: another thread's
+ * success does not clear it, its own does. */
+TEST(each_thread_reads_its_own_last_error)
+{
+    MiniGrafDb *db = minigraf_open_in_memory();
+    REQUIRE(db != NULL);
+    EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
+    error_job j = {.db = db, .stage = 0};
+    pthread_mutex_init(&j.mu, NULL);
+    pthread_cond_init(&j.cv, NULL);
+    pthread_t t;
+    REQUIRE(pthread_create(&t, NULL, fail_then_succeed, &j) == 0);
+    error_job_step(&j, 1, 1);
+    CHECK(minigraf_last_error(db) == NULL);
+    MiniGrafCursor *c = minigraf_query(db, "(query [:find ?v :where [:a :n ?v]])");
+    CHECK(c != NULL && minigraf_last_error(db) == NULL);
+    minigraf_cursor_free(c);
+    CHECK(minigraf_query(db, "(transact [[:a :n 2]])") == NULL);
+    CHECK(minigraf_last_error_code(db) != 0);
+    error_job_step(&j, 1, 2);
+    error_job_step(&j, 3, 3);
+    pthread_join(t, NULL);
+    CHECK(j.ok);
+    CHECK(minigraf_last_error_code(db) != 0); /* main's own failure, untouched */
+    c = minigraf_query(db, "(query [:find ?v :where [:a :n ?v]])");
+    CHECK(c != NULL && minigraf_last_error(db) == NULL);
+    minigraf_cursor_free(c);
+    pthread_cond_destroy(&j.cv);
+    pthread_mutex_destroy(&j.mu);
+    minigraf_close(db);
+}
+
+CHECK_MAIN(TEST_ENTRY(each_thread_reads_its_own_last_error),
+           TEST_ENTRY(readers_see_whole_transactions_while_a_writer_commits_in_memory),
            TEST_ENTRY(readers_see_whole_transactions_while_a_writer_commits_and_checkpoints),
            TEST_ENTRY(two_processes_contend_for_the_write_lock))

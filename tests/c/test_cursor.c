@@ -329,7 +329,40 @@ TEST(successful_query_clears_the_database_error)
     minigraf_close(db);
 }
 
-CHECK_MAIN(TEST_ENTRY(batches_hold_at_most_n_rows),
+/* The database keeps the parse of a text run again: the same text gives
+ * the answer of the data and rules of each run, and the same error. */
+TEST(a_repeated_query_text_follows_data_rules_and_errors)
+{
+    MiniGrafDb *db = db_with_numbers(2);
+    const char *small = "(query [:find ?e :where (small ?e)])";
+    const char *bad = "(query [:find ?x :where [?y :n 1]])";
+    char *first_error = NULL;
+    for (int run = 0; run < 4; run++) {
+        if (run == 2)
+            EXPECT_EXEC(db, "(rule [(small ?e) [?e :n ?v] [(< ?v 1)]])", "{\"ok\":true}");
+        if (run == 3)
+            EXPECT_TRANSACT(db, "(transact [[:q :n -1]])");
+        MiniGrafCursor *c = minigraf_query(db, small);
+        REQUIRE(c != NULL);
+        char *rows = drain_cursor(c, 10);
+        REQUIRE(rows != NULL);
+        CHECK_INT_EQ(batch_rows(rows), run < 2 ? 0 : run == 2 ? 1 : 2);
+        free(rows);
+        minigraf_cursor_free(c);
+
+        CHECK(minigraf_query(db, bad) == NULL);
+        const char *msg = minigraf_last_error(db);
+        REQUIRE(msg != NULL);
+        if (!first_error)
+            first_error = strdup(msg);
+        CHECK_STR_EQ(msg, first_error);
+    }
+    free(first_error);
+    minigraf_close(db);
+}
+
+CHECK_MAIN(TEST_ENTRY(a_repeated_query_text_follows_data_rules_and_errors),
+           TEST_ENTRY(batches_hold_at_most_n_rows),
            TEST_ENTRY(batch_size_zero_counts_as_one),
            TEST_ENTRY(batch_larger_than_answer_returns_everything_at_once),
            TEST_ENTRY(large_answer_streams_in_full_batches),

@@ -88,6 +88,46 @@ TEST(group_equality_is_o3)
     minigraf_close(db);
 }
 
+/* The UUID of the single row of `text`, as JSON ("\"...\""). */
+static void only_uuid(MiniGrafDb *db, const char *text, char out[40])
+{
+    char *got = exec_at(__FILE__, __LINE__, db, text);
+    const char *at = got ? strstr(got, "[[\"") : NULL;
+    CHECK(at != NULL && strlen(at) >= 40);
+    snprintf(out, 40, "%.38s", at ? at + 2 : "");
+    minigraf_string_free(got);
+}
+
+/* Refs read from the store stay in their stored form through joins,
+ * grouping keys and count's argument: the answers are those of the
+ * decoded values (E2 with keywords, O3 grouping, output as UUIDs). */
+TEST(stored_references_join_group_and_count)
+{
+    MiniGrafDb *db = db_with("(transact [[:a :name \"A\"] [:b :name \"B\"] [:c :name \"C\"] "
+                             "[:d :likes :c]])");
+    char a[40], b[40], c[40], text[512];
+    only_uuid(db, "(query [:find ?e :where [?e :name \"A\"]])", a);
+    only_uuid(db, "(query [:find ?e :where [?e :name \"B\"]])", b);
+    only_uuid(db, "(query [:find ?e :where [?e :name \"C\"]])", c);
+    snprintf(text, sizeof text,
+             "(transact [[:a :friend #uuid %s] [:a :friend #uuid %s] [:b :friend #uuid %s] "
+             "[:c :friend #uuid %s]])", b, c, c, a);
+    EXPECT_TRANSACT(db, text);
+    EXPECT_EXACT(db, "(query [:find ?n (count ?e) :where [?e :friend ?f] [?f :name ?n] :order-by [?n]])",
+                 "{\"variables\":[\"?n\",\"(count ?e)\"],\"results\":[[\"A\",1],[\"B\",1],[\"C\",2]]}");
+    /* ?k is the keyword :c in one clause, a stored Ref in the other (E2). */
+    EXPECT_EXACT(db, "(query [:find ?n :where [?d :likes ?k] [?e :friend ?k] [?e :name ?n] :order-by [?n]])",
+                 "{\"variables\":[\"?n\"],\"results\":[[\"A\"],[\"B\"]]}");
+    EXPECT_EXACT(db, "(query [:find ?n :where [?e :name ?n] [?d :likes ?e]])",
+                 "{\"variables\":[\"?n\"],\"results\":[[\"C\"]]}");
+    EXPECT_EXACT(db, "(query [:find (count ?f) (count-distinct ?f) :where [?e :friend ?f]])",
+                 "{\"variables\":[\"(count ?f)\",\"(count-distinct ?f)\"],\"results\":[[4,3]]}");
+    char want[256];
+    snprintf(want, sizeof want, "{\"variables\":[\"?f\",\"(count ?e)\"],\"results\":[[%s,2]]}", c);
+    EXPECT_EXACT(db, "(query [:find ?f (count ?e) :where [?e :friend ?f] [?f :name \"C\"]])", want);
+    minigraf_close(db);
+}
+
 /* 150 groups of two, as Integer and as String keys: enough groups that
  * the grouping memo grows and its slots collide. */
 TEST(many_groups_count_each_key_once)
@@ -340,7 +380,8 @@ TEST(query_memory_limit_option_validation)
 
 CHECK_MAIN(TEST_ENTRY(headers_follow_spec_8_2), TEST_ENTRY(projection_is_a_bag),
            TEST_ENTRY(every_builtin_aggregate_ungrouped), TEST_ENTRY(grouped_aggregates_and_with),
-           TEST_ENTRY(group_equality_is_o3), TEST_ENTRY(many_groups_count_each_key_once),
+           TEST_ENTRY(group_equality_is_o3), TEST_ENTRY(stored_references_join_group_and_count),
+           TEST_ENTRY(many_groups_count_each_key_once),
            TEST_ENTRY(empty_input_rules_10_4),
            TEST_ENTRY(all_null_min_max_group_is_omitted), TEST_ENTRY(aggregate_type_errors),
            TEST_ENTRY(sum_saturates_and_floats_take_over), TEST_ENTRY(collect_set_is_a_list_value),

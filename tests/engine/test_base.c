@@ -65,6 +65,53 @@ static void test_arena(void) {
     arena_free(&a);
 }
 
+enum { THREAD_ARENAS = 20 }; /* more than a thread and the process keep */
+
+typedef struct arena_job {
+    arena given; /* filled on another thread, freed here */
+    int ok;      /* read after the join: CHECK is not thread-safe */
+} arena_job;
+
+/* Fills, frees and refills one-block arenas; a kept block comes back empty. */
+static void *churn_arenas(void *arg) {
+    arena_job *j = arg;
+    arena_free(&j->given);
+    j->ok = 1;
+    arena as[THREAD_ARENAS];
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < THREAD_ARENAS; i++) {
+            arena_init(&as[i]);
+            char *p = arena_alloc(&as[i], 1000);
+            j->ok &= p != NULL && as[i].bytes_used == 1008;
+            if (p)
+                memset(p, i, 1000);
+        }
+        for (int i = 0; i < THREAD_ARENAS; i++)
+            arena_free(&as[i]);
+    }
+    return NULL;
+}
+
+/* Blocks kept per thread must not leak when the thread ends (the ASan
+ * build checks), and an arena may be freed on another thread than the one
+ * that filled it. */
+static void test_arena_threads(void) {
+    arena_job jobs[3];
+    pthread_t t[2];
+    for (int i = 0; i < 3; i++) {
+        arena_init(&jobs[i].given);
+        CHECK(arena_alloc(&jobs[i].given, 64) != NULL);
+    }
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&t[i], NULL, churn_arenas, &jobs[i]) == 0);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(jobs[i].ok);
+    }
+    churn_arenas(&jobs[2]);
+    CHECK(jobs[2].ok);
+}
+
 static void test_buf(void) {
     buf b;
     buf_init(&b);
@@ -95,6 +142,12 @@ static void test_utf8(void) {
     CHECK(!utf8_valid("\xf4\x90\x80\x80", 4)); /* > U+10FFFF */
     CHECK(!utf8_valid("\xc3", 1));             /* truncated */
     CHECK(!utf8_valid("\x80", 1));
+    /* Past and across the eight-byte ASCII steps. */
+    CHECK(utf8_valid("0123456789abcdef\xc3\xa9xyz01234567", 29));
+    CHECK(utf8_valid("0123456\xc3\xa9" "0123456789", 19));
+    CHECK(!utf8_valid("0123456789abcdef\xc3", 17));
+    CHECK(!utf8_valid("01234567\xff" "01234567", 17));
+    CHECK(!utf8_valid("0123456789abcdefghijklm\x80", 24));
     CHECK(utf8_decode("\xc3\xa9", 2, &cp) == 2 && cp == 0xE9);
     CHECK(utf8_decode("\xf0\x9f\x98\x80", 4, &cp) == 4 && cp == 0x1F600);
     CHECK(utf8_decode("", 0, &cp) == 0);
@@ -211,6 +264,7 @@ int main(void) {
     test_error_names();
     test_error_values();
     test_arena();
+    test_arena_threads();
     test_buf();
     test_utf8();
     test_timestamps();

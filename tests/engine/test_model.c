@@ -288,6 +288,95 @@ static void test_value_as_entity_and_names(void) {
     CHECK(strcmp(value_type_name(VT_NULL), "Null") == 0);
 }
 
+/* A source whose entity `id` is ref_of(":e<id>") and text `id` ":e<id>";
+ * id 0 cannot be read. */
+typedef struct counting_source {
+    value_source base;
+    int decodes;
+    char texts[4][8];
+} counting_source;
+
+static int counting_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
+                         err *e) {
+    counting_source *c = (counting_source *)src;
+    c->decodes++;
+    if (id == 0 || id > 3) {
+        c->base.failed = c->base.failed || !e;
+        return err_set(e, ERR(STG, 29), "unreadable");
+    }
+    snprintf(c->texts[id], sizeof c->texts[id], ":e%llu", (unsigned long long)id);
+    *ptr = c->texts[id];
+    *len = strlen(c->texts[id]);
+    return 0;
+}
+
+static int counting_entity(const value_source *src, uint64_t id, uuid128 *out, err *e) {
+    counting_source *c = (counting_source *)src;
+    c->decodes++;
+    if (id == 0) {
+        c->base.failed = c->base.failed || !e;
+        return err_set(e, ERR(STG, 29), "unreadable");
+    }
+    char name[32];
+    snprintf(name, sizeof name, ":e%llu", (unsigned long long)id);
+    *out = ref_of(name).as.ref;
+    return 0;
+}
+
+static void test_stored_references_are_their_refs(void) {
+    counting_source s = {.base = {.entity = counting_entity, .text = counting_text}}, t = s;
+    value s1 = value_stored(VT_REF, &s.base, 1), s1b = value_stored(VT_REF, &s.base, 1);
+    value s2 = value_stored(VT_REF, &s.base, 2), t1 = value_stored(VT_REF, &t.base, 1);
+    value r1 = ref_of(":e1"), k1 = kw(":e1");
+    /* One source: by id, nothing decoded. */
+    CHECK(value_equal_strict(&s1, &s1b) && value_equal_entity(&s1, &s1b));
+    CHECK(!value_equal_strict(&s1, &s2) && !value_equal_total(&s1, &s2));
+    CHECK(value_compare_total(&s1, &s1b) == 0 && value_equal_total(&s1, &s1b));
+    CHECK(s.decodes == 0);
+    /* Anything else: as the decoded Ref. */
+    CHECK(value_equal_strict(&s1, &t1) && value_equal_strict(&s1, &r1) && value_identical(&r1, &s1));
+    CHECK(value_equal_entity(&k1, &s1) && value_match_constant(&k1, &s1));
+    CHECK(value_hash_identity(&s1) == value_hash_identity(&r1));
+    CHECK(value_hash_entity(&s1) == value_hash_entity(&k1));
+    value r2 = ref_of(":e2");
+    CHECK(value_compare_total(&s1, &s2) == value_compare_total(&r1, &r2));
+    uuid128 u;
+    CHECK(value_as_entity(&s2, &u) && uuid_equal(&u, &r2.as.ref));
+    /* Resolving replaces it by the Ref; a failure is the source's error. */
+    err e = {0};
+    value v = s1;
+    CHECK(value_resolve(&v, &e) == 0 && !v.stored && uuid_equal(&v.as.ref, &r1.as.ref));
+    v = value_stored(VT_REF, &s.base, 0);
+    CHECK(value_resolve(&v, &e) == ERR(STG, 29) && v.stored && !s.base.failed);
+    err_clear(&e);
+    /* Inside a comparison the source keeps the failure for its owner. */
+    CHECK(!value_equal_strict(&v, &r1) && s.base.failed);
+}
+
+static void test_stored_texts_are_their_texts(void) {
+    counting_source s = {.base = {.entity = counting_entity, .text = counting_text}}, t = s;
+    value k1 = value_stored(VT_KEYWORD, &s.base, 1), k2 = value_stored(VT_KEYWORD, &s.base, 2);
+    value s1 = value_stored(VT_STRING, &s.base, 1), tk1 = value_stored(VT_KEYWORD, &t.base, 1);
+    CHECK(value_equal_strict(&k1, &k1) && !value_equal_strict(&k1, &k2) && !value_equal_total(&k1, &k2));
+    CHECK(!value_equal_strict(&k1, &s1) && value_compare_total(&s1, &k1) < 0);
+    CHECK(s.decodes == 0);
+    value d1 = kw(":e1"), d2 = kw(":e2"), ds1 = str(":e1"), r1 = ref_of(":e1");
+    CHECK(value_equal_strict(&k1, &tk1) && value_equal_strict(&k1, &d1) && value_equal_strict(&s1, &ds1));
+    CHECK(value_compare_total(&k1, &k2) == value_compare_total(&d1, &d2));
+    CHECK(value_hash_identity(&k1) == value_hash_identity(&d1));
+    CHECK(value_hash_entity(&k1) == value_hash_entity(&r1) && value_equal_entity(&k1, &r1));
+    CHECK(value_match_constant(&d1, &k1) && value_match_constant(&r1, &k1));
+    uuid128 u;
+    CHECK(value_as_entity(&k1, &u) && uuid_equal(&u, &r1.as.ref));
+    err e = {0};
+    value v = s1;
+    CHECK(value_resolve(&v, &e) == 0 && !v.stored && value_identical(&v, &ds1));
+    v = value_stored(VT_STRING, &s.base, 9);
+    CHECK(!value_equal_strict(&v, &ds1) && s.base.failed);
+    CHECK(value_resolve(&v, &e) == ERR(STG, 29));
+    err_clear(&e);
+}
+
 int main(void) {
     test_sha1_known_vectors();
     test_sha1_million_a_in_pieces();
@@ -303,5 +392,7 @@ int main(void) {
     test_o3_total_order();
     test_e4_constant_matching();
     test_value_as_entity_and_names();
+    test_stored_references_are_their_refs();
+    test_stored_texts_are_their_texts();
     return CHECK_DONE();
 }

@@ -1,0 +1,52 @@
+/* A database's cache of parsed queries, keyed by their exact text (like
+ * Python sqlite3's cached statements): an application that runs the same
+ * query text again skips the EDN reader, the parser and its checks.
+ *
+ * A parsed command depends on nothing but its text (datalog_parse reads no
+ * database state: rules, data and options are looked up when the query
+ * runs), so an entry never goes stale and nothing invalidates it. Only
+ * (query ...) commands that parsed without error are kept, and only from
+ * the second time their text is seen (among the last few hundred texts
+ * missed), so that texts run once cost no more than before; an error is
+ * produced again by each parse, so its message is the same every time.
+ *
+ * Bounded: at most QUERY_CACHE_ENTRIES entries and QUERY_CACHE_BYTES bytes
+ * (text, parse arena and bookkeeping), the least recently used evicted
+ * first. Entries are reference-counted: a cursor keeps its parsed query
+ * after the entry is evicted or the cache freed. Thread-safe. */
+#ifndef MG_DB_QUERY_CACHE_H
+#define MG_DB_QUERY_CACHE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "datalog/ast.h"
+
+#define QUERY_CACHE_ENTRIES 64
+#define QUERY_CACHE_BYTES ((size_t)1 << 20)
+
+typedef struct parsed_query parsed_query;
+typedef struct query_cache query_cache;
+
+typedef struct query_cache_stats {
+    uint64_t hits, misses;
+    size_t entries, bytes;
+} query_cache_stats;
+
+/* NULL when out of memory. */
+query_cache *query_cache_new(void);
+/* Drops the cache's references; parsed queries still held stay valid. */
+void query_cache_free(query_cache *c);
+
+/* The command parsed from text[0..len), from the cache or parsed now (and
+ * kept when it is a query seen before that fits). Returns 0 with a reference in *out
+ * (parsed_query_release it), or the parse error with `e` set. */
+int query_cache_parse(query_cache *c, const char *text, size_t len, parsed_query **out, err *e);
+const command *parsed_query_command(const parsed_query *p);
+void parsed_query_release(parsed_query *p);
+
+query_cache_stats query_cache_get_stats(query_cache *c);
+
+#endif

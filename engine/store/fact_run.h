@@ -1,0 +1,58 @@
+/* Scans read fact-tree entries straight into identifiers: the runs of
+ * entries a B+tree cursor hands out (btree_next_run) are decoded field by
+ * field as numbers kept from one entry to the next, instead of into key
+ * bytes that fact_key_decode would then take apart again (the format is
+ * fact_codec.h's; fact_codec.c decodes the same entries into keys). A
+ * scan's bound, a prefix of the key, is tested on those numbers too. */
+#ifndef MG_STORE_FACT_RUN_H
+#define MG_STORE_FACT_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/fact_key.h"
+
+/* The numbers an entry's fields are differences of: the leading fields
+ * by their FACT_ index (E, A; V's payload number, the integer itself for
+ * integers; TXC, SEQ), then V's type, the times as int64 bit patterns and
+ * the asserted flag. */
+enum { RUN_VTYPE = FACT_LEADING, RUN_TXID, RUN_VALID_FROM, RUN_VALID_TO, RUN_ASSERTED, RUN_COLS };
+
+/* The part of a column a bound fixes. */
+typedef struct run_bound {
+    uint64_t mask, want;
+} run_bound;
+
+typedef struct fact_run fact_run;
+struct fact_run {
+    uint64_t col[RUN_COLS]; /* the last entry read, or the run's base */
+    const uint8_t *p, *end; /* the entries not read yet */
+    int (*next)(fact_run *r, fact_ids *out); /* the order's decoder */
+    run_bound bound[RUN_COLS];
+    uint8_t bound_col[RUN_COLS]; /* the column of each bound */
+    uint8_t bounds;
+};
+
+/* A run of `order` with nothing to read, whose entries must start with
+ * prefix[0..len) (len <= FACT_KEY_SIZE; 0: no bound). */
+void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len);
+/* Leaves nothing to read (until fact_run_start). */
+static inline void fact_run_clear(fact_run *r) {
+    r->p = r->end = NULL;
+}
+/* Reads `len` bytes of entries at `bytes` next, the first encoded against
+ * the key of identifiers `base` (NULL: against nothing). */
+void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len);
+
+/* What fact_run_next returns for an entry past the bound. */
+#define FACT_RUN_PAST 2
+
+/* Decodes the next entry: 1 with its identifiers in *out, 0 when the run
+ * is read, FACT_RUN_PAST when the entry is past the bound, -1 when it
+ * does not decode (then the run is left read). */
+static inline int fact_run_next(fact_run *r, fact_ids *out) {
+    return r->p < r->end ? r->next(r, out) : 0;
+}
+
+#endif

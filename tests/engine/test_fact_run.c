@@ -1,0 +1,304 @@
+/* Scans' reading of fact-tree leaves (store/fact_run.h over
+ * btree_next_run): in every order, from random seeks (which hand over the
+ * key they found, mid-block), runs decode to the same identifiers as the
+ * codec's keys through fact_key_decode, and a run's prefix bound of any
+ * length (whole fields or not) agrees with memcmp on the keys; store scans
+ * from random keys under random bounds read exactly the model's records.
+ * An entry that does not decode ends the run with -1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "model/timestamp.h"
+#include "model/value.h"
+#include "storage/btree.h"
+#include "storage/pager.h"
+#include "store/fact_codec.h"
+#include "store/fact_key.h"
+#include "store/fact_run.h"
+#include "store/store.h"
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+
+static uint64_t rng(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Records with few distinct entities, attributes and values, so runs of
+ * keys share fields (flagged equal) as well as differ in each, and values
+ * of every type, negative integers and times before 1970 among them. */
+static void random_fact(fact_ids *f, uint64_t seq) {
+    memset(f, 0, sizeof *f);
+    f->e = 8192 + (rng() % 300) * 29;
+    f->a = 4096 + (rng() % 5) * 11;
+    f->v[0] = (uint8_t)(rng() % 7);
+    uint64_t payload = f->v[0] == VT_INTEGER ? format_sortable_i64((int64_t)(rng() % 200) - 100)
+                       : f->v[0] == VT_FLOAT  ? rng()
+                       : f->v[0] == VT_BOOLEAN ? rng() % 2
+                       : f->v[0] == VT_NULL    ? 0
+                                               : 8192 + rng() % 1000;
+    format_put_be(f->v + 1, payload, 8);
+    f->tx_count = 1 + seq / 7;
+    f->seq = seq;
+    f->tx_id = INT64_C(1764000000000) + (int64_t)(f->tx_count * 3);
+    f->valid_from = rng() % 4 ? f->tx_id : -INT64_C(86400000) * (int64_t)(rng() % 1000);
+    f->valid_to = rng() % 4 ? VALID_TO_FOREVER : f->valid_from + (int64_t)(rng() % 100000);
+    f->asserted = rng() % 5 != 0;
+}
+
+static int key_cmp(const void *a, const void *b) {
+    return memcmp(a, b, FACT_KEY_SIZE);
+}
+
+static bool same_ids(const fact_ids *a, const fact_ids *b) {
+    return a->e == b->e && a->a == b->a && memcmp(a->v, b->v, FACT_V_SIZE) == 0 &&
+           a->tx_count == b->tx_count && a->seq == b->seq && a->tx_id == b->tx_id &&
+           a->valid_from == b->valid_from && a->valid_to == b->valid_to &&
+           a->asserted == b->asserted;
+}
+
+/* Reads the tree from `from` through runs, as a scan bounded by its first
+ * `bound` bytes does, checking every record against keys[i...]: the number
+ * read, or -1 on a mismatch or an error. */
+static long scan_by_runs(btree_cursor *c, int order, const uint8_t *from, size_t bound,
+                         const uint8_t *keys, size_t i, size_t n) {
+    fact_run run;
+    fact_run_init(&run, order, from, bound);
+    err e = {0};
+    long read = 0;
+    for (;;) {
+        fact_ids got, want;
+        int rc = fact_run_next(&run, &got);
+        if (rc < 0)
+            return -1;
+        if (rc == FACT_RUN_PAST)
+            break;
+        if (rc == 0) {
+            btree_run r;
+            rc = btree_next_run(c, &r, &e);
+            if (rc != 1)
+                return rc == 0 ? read : -1;
+            fact_ids base;
+            if (r.base)
+                fact_key_decode(order, r.base, &base);
+            fact_run_start(&run, r.base ? &base : NULL, r.bytes, r.len);
+            if (!r.key)
+                continue;
+            if (memcmp(r.key, from, bound) != 0)
+                break;
+            fact_key_decode(order, r.key, &got);
+        }
+        if (i >= n || memcmp(keys + i * FACT_KEY_SIZE, from, bound) != 0)
+            return -1; /* read past the bound */
+        fact_key_decode(order, keys + i++ * FACT_KEY_SIZE, &want);
+        if (!same_ids(&got, &want))
+            return -1;
+        read++;
+    }
+    /* stopped at the bound: the model's next key is past it too */
+    return i < n && memcmp(keys + i * FACT_KEY_SIZE, from, bound) == 0 ? -1 : read;
+}
+
+/* The model's keys from the first >= from[0..len) (zero-padded) that
+ * share its first `bound` bytes. */
+static size_t expected(const uint8_t *keys, size_t n, const uint8_t *from, size_t len,
+                       size_t bound, size_t *first) {
+    uint8_t target[FACT_KEY_SIZE] = {0};
+    memcpy(target, from, len);
+    size_t i = 0, count = 0;
+    while (i < n && memcmp(keys + i * FACT_KEY_SIZE, target, FACT_KEY_SIZE) < 0)
+        i++;
+    *first = i;
+    while (i + count < n && memcmp(keys + (i + count) * FACT_KEY_SIZE, from, bound) == 0)
+        count++;
+    return count;
+}
+
+static void test_runs_match_the_codec(void) {
+    enum { N = 12000 };
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        pager *pg;
+        format_header h;
+        err e = {0};
+        CHECK(pager_open_memory(&pg, &h, &e) == 0);
+        const btree_codec *codec = fact_codec(order);
+        uint8_t *keys = malloc((size_t)N * FACT_KEY_SIZE);
+        uint32_t root = 0;
+        bool inserted = true;
+        for (size_t i = 0; i < N; i++) {
+            fact_ids f;
+            uint8_t *k = keys + i * FACT_KEY_SIZE;
+            random_fact(&f, rng() % 100000);
+            fact_key_encode(order, &f, k);
+            inserted = inserted && btree_insert(pg, &root, codec, k, NULL, &e) == 0;
+        }
+        CHECK(inserted);
+        qsort(keys, N, FACT_KEY_SIZE, key_cmp);
+        size_t n = 0;
+        for (size_t i = 0; i < N; i++) {
+            const uint8_t *k = keys + i * FACT_KEY_SIZE;
+            if (n == 0 || memcmp(keys + (n - 1) * FACT_KEY_SIZE, k, FACT_KEY_SIZE) != 0)
+                memmove(keys + n++ * FACT_KEY_SIZE, k, FACT_KEY_SIZE);
+        }
+        btree_cursor c;
+        CHECK(btree_cursor_init(&c, pg, root, codec, &e) == 0);
+        bool whole = btree_seek(&c, keys, 0, &e) == 0 &&
+                     scan_by_runs(&c, order, keys, 0, keys, 0, n) == (long)n;
+        CHECK(whole);
+        bool probes = true;
+        for (int probe = 0; probe < 400; probe++) {
+            /* a stored key, cut anywhere, sometimes a byte off it */
+            uint8_t from[FACT_KEY_SIZE];
+            memcpy(from, keys + (rng() % n) * FACT_KEY_SIZE, FACT_KEY_SIZE);
+            size_t len = rng() % (FACT_KEY_SIZE + 1), bound = len ? rng() % (len + 1) : 0;
+            if (len && probe % 3 == 0)
+                from[rng() % len] ^= (uint8_t)(1 + rng() % 255);
+            size_t first, count = expected(keys, n, from, len, bound, &first);
+            probes = probes && btree_seek(&c, from, len, &e) == 0 &&
+                     scan_by_runs(&c, order, from, bound, keys, first, n) == (long)count;
+        }
+        CHECK(probes);
+        btree_cursor_free(&c);
+        free(keys);
+        pager_close(pg);
+        err_clear(&e);
+    }
+}
+
+static void test_bad_entry_ends_the_run(void) {
+    uint8_t bytes[32], none[FACT_KEY_SIZE] = {0};
+    memset(bytes, 0xff, sizeof bytes); /* every flag, then a varint that never ends */
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        fact_run run;
+        fact_run_init(&run, order, none, 0);
+        fact_run_start(&run, NULL, bytes, sizeof bytes);
+        fact_ids ids;
+        CHECK(fact_run_next(&run, &ids) == -1);
+        CHECK(fact_run_next(&run, &ids) == 0);
+        fact_run_start(&run, NULL, bytes, 1); /* a flags byte alone */
+        CHECK(fact_run_next(&run, &ids) == -1);
+    }
+}
+
+/* A record of a store transaction: few entities and attributes, values
+ * of every type (refs among them, for VAET), some valid times set. */
+static fact store_fact(uint64_t tx, char *text) {
+    char name[16];
+    int len = snprintf(name, sizeof name, ":e%u", (unsigned)(rng() % 200));
+    fact f = {.entity = uuid_of_keyword(name, (size_t)len),
+              .tx_count = tx,
+              .tx_id = INT64_C(1764000000000) + (int64_t)tx,
+              .valid_to = VALID_TO_FOREVER,
+              .asserted = rng() % 6 != 0};
+    static const char *const attrs[] = {":age", ":name", ":friend", ":score", ":tag"};
+    const char *a = attrs[rng() % 5];
+    f.attribute = value_keyword(a, strlen(a));
+    f.valid_from = rng() % 3 ? f.tx_id : -INT64_C(1000) * (int64_t)(rng() % 50);
+    len = snprintf(text, 16, ":k%u", (unsigned)(rng() % 30));
+    switch (rng() % 6) {
+    case 0: f.v = value_integer((int64_t)(rng() % 100) - 50); break;
+    case 1: f.v = value_string(text + 1, (size_t)len - 1); break;
+    case 2: f.v = value_keyword(text, (size_t)len); break;
+    case 3: f.v = value_ref(uuid_of_keyword(name, strlen(name))); break;
+    case 4: f.v = value_float((double)(rng() % 1000) / 8); break;
+    default: f.v = value_boolean(rng() % 2); break;
+    }
+    return f;
+}
+
+/* Every record of the reader's snapshot in commit order: the model. */
+static size_t all_records(store_reader *r, fact_ids *out, size_t cap) {
+    store_scan *sc;
+    err e = {0};
+    size_t n = 0;
+    if (store_scan_order(r, TREE_TXLOG, &sc, &e) != 0)
+        return 0;
+    while (n < cap && store_scan_next_ids(sc, &out[n], &e) == 1)
+        n++;
+    store_scan_close(sc);
+    err_clear(&e);
+    return n;
+}
+
+/* The keys of `order` of the model's records (VAET: refs only), sorted. */
+static size_t order_keys(int order, const fact_ids *recs, size_t n, uint8_t *keys) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (order != TREE_VAET || recs[i].v[0] == VT_REF)
+            fact_key_encode(order, &recs[i], keys + k++ * FACT_KEY_SIZE);
+    qsort(keys, k, FACT_KEY_SIZE, key_cmp);
+    return k;
+}
+
+/* A store scan of `order` from `from` under `bound` reads the model's
+ * keys[first...] sharing the bound. */
+static bool store_scan_agrees(store_reader *r, int order, const uint8_t *from, size_t len,
+                              size_t bound, const uint8_t *keys, size_t n) {
+    size_t first, count = expected(keys, n, from, len, bound, &first), got = 0;
+    store_scan *sc;
+    err e = {0};
+    if (store_scan_from(r, order, from, len, bound, &sc, &e) != 0)
+        return false;
+    fact_ids ids;
+    int rc;
+    bool ok = true;
+    uint8_t key[FACT_KEY_SIZE];
+    while (ok && (rc = store_scan_next_ids(sc, &ids, &e)) == 1) {
+        fact_key_encode(order, &ids, key);
+        ok = got < count && memcmp(key, keys + (first + got) * FACT_KEY_SIZE, FACT_KEY_SIZE) == 0;
+        got++;
+    }
+    store_scan_close(sc);
+    err_clear(&e);
+    return ok && rc == 0 && got == count;
+}
+
+static void test_store_scans_match_the_model(void) {
+    enum { TXS = 60, PER_TX = 100, N = TXS * PER_TX };
+    store *s;
+    err e = {0};
+    CHECK(store_open_memory(&s, &e) == 0);
+    bool committed = true;
+    for (uint64_t tx = 1; tx <= TXS; tx++) {
+        fact facts[PER_TX];
+        char texts[PER_TX][16];
+        for (int i = 0; i < PER_TX; i++)
+            facts[i] = store_fact(tx, texts[i]);
+        committed = committed && store_commit(s, facts, PER_TX, &e) == 0;
+    }
+    CHECK(committed);
+    store_reader *r;
+    CHECK(store_reader_open(s, &r, &e) == 0);
+    fact_ids *recs = malloc(N * sizeof *recs);
+    uint8_t *keys = malloc((size_t)N * FACT_KEY_SIZE);
+    CHECK(all_records(r, recs, N) == N);
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        size_t n = order_keys(order, recs, N, keys);
+        bool ok = store_scan_agrees(r, order, keys, 0, 0, keys, n);
+        for (int probe = 0; probe < 300; probe++) {
+            uint8_t from[FACT_KEY_SIZE];
+            memcpy(from, keys + (rng() % n) * FACT_KEY_SIZE, FACT_KEY_SIZE);
+            size_t len = rng() % (FACT_KEY_SIZE + 1), bound = len ? rng() % (len + 1) : 0;
+            if (len && probe % 3 == 0)
+                from[rng() % len] ^= (uint8_t)(1 + rng() % 255);
+            ok = ok && store_scan_agrees(r, order, from, len, bound, keys, n);
+        }
+        CHECK(ok);
+    }
+    free(recs);
+    free(keys);
+    store_reader_close(r);
+    store_close(s);
+    err_clear(&e);
+}
+
+int main(void) {
+    test_runs_match_the_codec();
+    test_store_scans_match_the_model();
+    test_bad_entry_ends_the_run();
+    return CHECK_DONE();
+}
