@@ -63,14 +63,16 @@ static void write_integer(buf *out, int64_t i)
     buf_append(out, text + n, sizeof text - n);
 }
 
-/* A UUID's text needs no escaping: quoted as it is. */
+/* A UUID's text needs no escaping: quoted as it is, formatted in place. */
 static void write_uuid(buf *out, const uuid128 *u)
 {
-    char text[UUID_TEXT_LEN + 3];
+    char *text = buf_space(out, UUID_TEXT_LEN + 2);
+    if (!text)
+        return;
     text[0] = '"';
-    uuid_format(u, text + 1);
+    uuid_format(u, text + 1); /* its NUL lands where the quote goes */
     text[UUID_TEXT_LEN + 1] = '"';
-    buf_append(out, text, UUID_TEXT_LEN + 2);
+    buf_commit(out, UUID_TEXT_LEN + 2);
 }
 
 static void write_list(buf *out, const value *v, int typed)

@@ -24,6 +24,16 @@ static inline void buf_putc(buf *b, char c) {
         buf_append(b, &c, 1);
     }
 }
+/* Room for `n` more bytes: where to write them (then buf_commit(b, n)),
+ * or NULL when out of memory. Saves a copy for text formatted in place. */
+char *buf_grow(buf *b, size_t n);
+static inline char *buf_space(buf *b, size_t n) {
+    return !b->oom && b->len + n < b->cap ? b->data + b->len : buf_grow(b, n);
+}
+static inline void buf_commit(buf *b, size_t n) {
+    b->len += n;
+    b->data[b->len] = '\0';
+}
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Hands the heap string to the caller (NULL if oom) and resets `b`. */
 char *buf_detach(buf *b);

@@ -125,6 +125,24 @@ static void test_uuid_of_keyword_body_forms(void) {
     CHECK((u.bytes[6] >> 4) == 5 && (u.bytes[8] & 0xc0) == 0x80);
 }
 
+/* Every byte value at every position, against printf's digits. */
+static void test_uuid_format_every_byte(void) {
+    bool same = true;
+    for (int b = 0; b < 256; b++) {
+        uuid128 u;
+        char expected[UUID_TEXT_LEN + 1], text[UUID_TEXT_LEN + 1];
+        size_t at = 0;
+        for (int i = 0; i < 16; i++) {
+            u.bytes[i] = (uint8_t)(b + 37 * i);
+            at += (size_t)snprintf(expected + at, sizeof expected - at, "%s%02x",
+                                   i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", u.bytes[i]);
+        }
+        uuid_format(&u, text);
+        same = same && strcmp(text, expected) == 0;
+    }
+    CHECK(same);
+}
+
 static bool parses_to(const char *s, const char *expected) {
     uuid128 u;
     if (!uuid_parse(s, strlen(s), &u))
@@ -384,6 +402,7 @@ int main(void) {
     test_clock_is_monotone_and_plausible();
     test_uuid_of_keyword_matches_spec_table();
     test_uuid_of_keyword_body_forms();
+    test_uuid_format_every_byte();
     test_uuid_cache_is_exact();
     test_uuid_parse_forms();
     test_e1_strict_equality();
