@@ -139,9 +139,9 @@ int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *byt
     while (rc == 0 && (rc = btree_next(&c, &k, e)) == 1 &&
                        memcmp(k, key, DICT_HASH_BYTES) == 0) {
         uint64_t at = format_get_be(k + DICT_HASH_BYTES, DICT_LOC_BYTES);
-        int got_kind;
-        const uint8_t *got;
-        size_t got_len;
+        int got_kind = -1;
+        const uint8_t *got = NULL;
+        size_t got_len = 0;
         rc = dict_read(d, pg, at, scratch, &got_kind, &got, &got_len, e);
         if (rc == 0 && got_kind == kind && got_len == len && memcmp(got, bytes, len) == 0) {
             *loc = at;

@@ -381,7 +381,7 @@ static int open_error(const char *p, bool read_only, char *msg, size_t cap) {
 }
 
 static void test_header_errors(void) {
-    char msg[600], want[600];
+    char msg[700], want[700];
     const char *p = db_path("foreign.graph");
     write_file(p, "SQLite format 3\0 and more bytes here", 37);
     CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 2));
