@@ -206,28 +206,6 @@ static void expand(const char *tmpl, const params *p, char *out, size_t size) {
 
 /* ---- running one shape ----------------------------------------------------- */
 
-/* Rows in one batch `[[...],[...]]`: the '[' opened at depth 1, outside
- * strings. */
-static long batch_rows(const char *json) {
-    long rows = 0;
-    int depth = 0, in_str = 0;
-    for (const char *c = json; *c; c++) {
-        if (in_str) {
-            if (*c == '\\' && c[1])
-                c++;
-            else if (*c == '"')
-                in_str = 0;
-        } else if (*c == '"') {
-            in_str = 1;
-        } else if (*c == '[') {
-            rows += depth++ == 1;
-        } else if (*c == ']') {
-            depth--;
-        }
-    }
-    return rows;
-}
-
 /* Runs the query once, draining it; returns its row count, or -1 on error.
  * When `first` is not NULL, the first batch is copied there. */
 static long run_once(MiniGrafDb *db, const char *text, char *first, size_t size) {
@@ -241,7 +219,7 @@ static long run_once(MiniGrafDb *db, const char *text, char *first, size_t size)
     while ((b = minigraf_cursor_next_batch(cur, 1000)) != NULL) {
         if (first && rows == 0)
             snprintf(first, size, "%s", b);
-        rows += batch_rows(b);
+        rows += bench_batch_rows(b);
         minigraf_string_free(b);
     }
     if (minigraf_cursor_last_error(cur)) {

@@ -87,15 +87,6 @@ static MiniGrafDb *tree(int width, int depth) {
 
 /* ---- measuring ---------------------------------------------------------------- */
 
-/* Rows in one JSON batch `[[...],[...]]`: the "[" after the first (the
- * values of these shapes are UUIDs, keywords and numbers: no brackets). */
-static long batch_rows(const char *json) {
-    long rows = 0;
-    for (const char *r = json + 1; *r; r++)
-        rows += *r == '[';
-    return rows;
-}
-
 /* Runs `query` and reads its answer as a user reading a large answer would:
  * batches of 1,000 rows through a cursor. The row count, or -1. */
 static long run_query(MiniGrafDb *db, const char *query) {
@@ -105,7 +96,7 @@ static long run_query(MiniGrafDb *db, const char *query) {
     long rows = 0;
     char *batch;
     while ((batch = minigraf_cursor_next_batch(c, 1000)) != NULL) {
-        rows += batch_rows(batch);
+        rows += bench_batch_rows(batch);
         minigraf_string_free(batch);
     }
     if (minigraf_cursor_last_error(c))

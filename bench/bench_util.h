@@ -12,5 +12,7 @@ long bench_peak_rss_kib(void);
 long bench_rss_kib(void);
 /* Sorts `n` doubles ascending, for taking percentiles. */
 void bench_sort_doubles(double *v, size_t n);
+/* Rows in one JSON batch `[[...],[...]]` (brackets inside strings skipped). */
+long bench_batch_rows(const char *json);
 
 #endif

@@ -22,28 +22,6 @@
 #define BUDGET_S 1.5
 #define MAX_RUNS 5000
 
-/* Rows in one batch `[[...],[...]]`: the '[' opened at depth 1, outside
- * strings. */
-static long batch_rows(const char *json) {
-    long rows = 0;
-    int depth = 0, in_str = 0;
-    for (const char *c = json; *c; c++) {
-        if (in_str) {
-            if (*c == '\\' && c[1])
-                c++;
-            else if (*c == '"')
-                in_str = 0;
-        } else if (*c == '"') {
-            in_str = 1;
-        } else if (*c == '[') {
-            rows += depth++ == 1;
-        } else if (*c == ']') {
-            depth--;
-        }
-    }
-    return rows;
-}
-
 /* The query's row count, or -1 (reported) on error. */
 static long run_once(MiniGrafDb *db, const char *query) {
     MiniGrafCursor *cur = minigraf_query(db, query);
@@ -54,7 +32,7 @@ static long run_once(MiniGrafDb *db, const char *query) {
     long rows = 0;
     char *batch;
     while ((batch = minigraf_cursor_next_batch(cur, 1000)) != NULL) {
-        rows += batch_rows(batch);
+        rows += bench_batch_rows(batch);
         minigraf_string_free(batch);
     }
     if (minigraf_cursor_last_error(cur)) {
