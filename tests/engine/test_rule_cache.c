@@ -2,8 +2,10 @@
  * (exec/rule_cache.h): which query is served the state of an earlier one. */
 #include <string.h>
 
+#include "base/buf.h"
 #include "check.h"
 #include "datalog/parse.h"
+#include "datalog/print.h"
 #include "exec/rule_cache.h"
 #include "rules/registry.h"
 
@@ -16,6 +18,18 @@ static int register_text(rules_registry *r, const char *text, err *e) {
         rc = rules_register(r, &c->as.rule, e);
     arena_free(&a);
     return rc;
+}
+
+/* The state's own copy of the query, read after the caller's arena is
+ * gone (ASan), prints as its key. */
+static bool prints_as_key(const rule_cache *c) {
+    command cmd = {.kind = CMD_QUERY, .as.query = *c->q};
+    buf b;
+    buf_init(&b);
+    datalog_print(&cmd, &b);
+    bool same = b.data && strcmp(b.data, c->key) == 0;
+    buf_free(&b);
+    return same;
 }
 
 /* Takes the state for `text` (parsed into a scratch arena freed right
@@ -32,7 +46,7 @@ static bool served(rules_registry *r, const char *text, bool magic,
     CHECK(datalog_parse(text, strlen(text), &a, &c, &e) == 0);
     CHECK(rule_cache_take(r, p, &c->as.query, magic, snap, &rc, &e) == 0);
     arena_free(&a);
-    CHECK(rc != NULL && rc->q != NULL);
+    CHECK(rc != NULL && rc->q != NULL && prints_as_key(rc));
     bool kept = rc->rewrite_done;
     rc->rewrite_done = true; /* what a query's evaluation does */
     rule_cache_give_back(r, p, rc, true);
