@@ -8,13 +8,15 @@
 #include "datalog/parse.h"
 #include "datalog/print.h"
 
+void body_plan_drop_operators(body_plan *bp) {
+    op_free(bp->root);
+    bp->root = NULL;
+    frame_free(&bp->f);
+}
+
 void rule_cache_drop_operators(rule_cache *c) {
-    for (size_t i = 0; i < c->plan_count; i++) {
-        body_plan *bp = c->plans[i];
-        op_free(bp->root);
-        bp->root = NULL;
-        frame_free(&bp->f);
-    }
+    for (size_t i = 0; i < c->plan_count; i++)
+        body_plan_drop_operators(c->plans[i]);
 }
 
 static void cache_free(rules_kept *k) {

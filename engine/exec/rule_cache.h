@@ -71,7 +71,10 @@ typedef struct rule_cache {
  * one. INT-000. */
 int rule_cache_take(rules_registry *reg, const rules_program *p, const ast_query *q, bool magic,
                     rule_cache_snapshot snap, rule_cache **out, err *e);
-/* Frees each plan's operators (they belong to the query that built them). */
+/* Frees a plan's operators (they belong to the query that built them);
+ * the plan stays. */
+void body_plan_drop_operators(body_plan *bp);
+/* The same for each of c's plans. */
 void rule_cache_drop_operators(rule_cache *c);
 /* Ends the query's use of c: kept with p for the next query when `keep`,
  * else freed. */

@@ -202,12 +202,6 @@ static bool planned_for(const body_plan *bp, const size_vector *v) {
            memcmp(bp->sizes, v->at, v->count) == 0;
 }
 
-static void drop_operators(body_plan *bp) {
-    op_free(bp->root);
-    bp->root = NULL;
-    frame_free(&bp->f);
-}
-
 static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos) {
     if (c->plan_count == c->plan_cap) {
         size_t cap = c->plan_cap ? c->plan_cap * 2 : 8;
@@ -245,7 +239,7 @@ static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_
         if (!found && planned_for(bp, v))
             found = bp;
         else
-            drop_operators(bp);
+            body_plan_drop_operators(bp);
     }
     if (found)
         return found;
@@ -255,7 +249,7 @@ static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_
 /* (Re)plans bp's body for the current sizes. */
 static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
     where_ctx *x = re->x;
-    drop_operators(bp);
+    body_plan_drop_operators(bp);
     arena_free(&bp->mem);
     bp->conj = NULL;
     bp->size_count = x->derived->count + 1;
