@@ -144,12 +144,6 @@ static int build_pipeline(rule_eval *re, body_plan *bp, err *e) {
     return 0;
 }
 
-static void drop_pipeline(body_plan *bp) {
-    op_free(bp->root);
-    bp->root = NULL;
-    frame_free(&bp->f);
-}
-
 /* Runs bp's operators from their first row, emitting each solution's head. */
 static int drain_body(rule_eval *re, body_plan *bp, seminaive *sn, err *e) {
     head_run h = {.sn = sn, .rule = bp->rule, .f = &bp->f, .var = bp->head_var, .mixed = bp->mixed};
@@ -160,7 +154,7 @@ static int drain_body(rule_eval *re, body_plan *bp, seminaive *sn, err *e) {
     return rc;
 }
 
-/* ---- compiled bodies, reused across rounds ------------------------------------ */
+/* ---- compiled bodies, reused across rounds and queries ------------------------ */
 
 /* A body's plan depends on the rule, its delta position and, through the
  * join-order hint, on the sizes of the delta and the derived relations;
@@ -169,7 +163,10 @@ static int drain_body(rule_eval *re, body_plan *bp, seminaive *sn, err *e) {
  * (recursive_ancestors), so a plan is kept until one of those sizes
  * changes its order of magnitude (0, 1-9, 10-99, ...): within one the
  * cost-based order would rarely differ, and any order gives the same
- * answers (plan/conj.h). */
+ * answers (plan/conj.h). The plans of a few such size vectors are kept
+ * per body and delta position, for the later rounds and the later
+ * queries (rule_cache.h) that see the same sizes again. */
+#define PLANS_PER_BODY 8
 static uint8_t size_class(size_t n) {
     uint8_t c = 0;
     for (; n > 0; n /= 10)
@@ -187,29 +184,32 @@ static void current_sizes(const where_ctx *x, uint8_t *out) {
     }
 }
 
-static bool sizes_match(const body_plan *bp, const where_ctx *x) {
-    uint8_t now[256];
-    if (bp->size_count > sizeof now)
-        return false;
-    current_sizes(x, now);
-    return memcmp(now, bp->sizes, bp->size_count) == 0;
+typedef struct size_vector {
+    uint8_t at[256];
+    size_t count;
+    bool known; /* count fits `at` (else every plan is planned again) */
+} size_vector;
+
+static void size_vector_of(const where_ctx *x, size_vector *v) {
+    v->count = x->derived->count + 1;
+    v->known = v->count <= sizeof v->at;
+    if (v->known)
+        current_sizes(x, v->at);
 }
 
-static body_plan *find_plan(rule_eval *re, const ast_rule *rule, size_t delta_pos) {
-    for (size_t i = 0; i < re->plan_count; i++)
-        if (re->plans[i]->rule == rule && re->plans[i]->delta_pos == delta_pos)
-            return re->plans[i];
-    return NULL;
+static bool planned_for(const body_plan *bp, const size_vector *v) {
+    return bp->conj && v->known && bp->size_count == v->count &&
+           memcmp(bp->sizes, v->at, v->count) == 0;
 }
 
-static body_plan *new_plan(rule_eval *re, const ast_rule *rule, size_t delta_pos) {
-    if (re->plan_count == re->plan_cap) {
-        size_t cap = re->plan_cap ? re->plan_cap * 2 : 8;
-        body_plan **p = realloc(re->plans, cap * sizeof *p);
+static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos) {
+    if (c->plan_count == c->plan_cap) {
+        size_t cap = c->plan_cap ? c->plan_cap * 2 : 8;
+        body_plan **p = realloc(c->plans, cap * sizeof *p);
         if (!p)
             return NULL;
-        re->plans = p;
-        re->plan_cap = cap;
+        c->plans = p;
+        c->plan_cap = cap;
     }
     body_plan *bp = malloc(sizeof *bp); /* set in full below */
     if (!bp)
@@ -217,14 +217,39 @@ static body_plan *new_plan(rule_eval *re, const ast_rule *rule, size_t delta_pos
     *bp = (body_plan){.rule = rule, .delta_pos = delta_pos,
                       .delta_clause = delta_clause(rule, delta_pos), .mixed = is_mixed(rule)};
     arena_init(&bp->mem);
-    re->plans[re->plan_count++] = bp;
+    c->plans[c->plan_count++] = bp;
     return bp;
+}
+
+/* The plan of `rule` at `delta_pos` made for sizes v, or one to plan for
+ * them: a new one while fewer than PLANS_PER_BODY are kept, else the
+ * first kept. The operators of the body's other plans are freed, so one
+ * pipeline per body and delta position holds its tables, as one did
+ * before plans were kept. NULL: out of memory. */
+static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos,
+                              const size_vector *v) {
+    body_plan *found = NULL, *first = NULL;
+    size_t kept = 0;
+    for (size_t i = 0; i < c->plan_count; i++) {
+        body_plan *bp = c->plans[i];
+        if (bp->rule != rule || bp->delta_pos != delta_pos)
+            continue;
+        kept++;
+        first = first ? first : bp;
+        if (!found && planned_for(bp, v))
+            found = bp;
+        else
+            body_plan_drop_operators(bp);
+    }
+    if (found)
+        return found;
+    return kept < PLANS_PER_BODY ? new_plan(c, rule, delta_pos) : first;
 }
 
 /* (Re)plans bp's body for the current sizes. */
 static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
     where_ctx *x = re->x;
-    drop_pipeline(bp);
+    body_plan_drop_operators(bp);
     arena_free(&bp->mem);
     bp->conj = NULL;
     bp->size_count = x->derived->count + 1;
@@ -233,27 +258,16 @@ static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
         return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
     current_sizes(x, bp->sizes);
     plan_hint hint = rule_eval_hint(x);
-    hint.counts = &re->counts;
+    hint.counts = &re->c->counts;
     return plan_compile_body(&bp->rule->body, re->any_valid_time, x->r, &hint, &bp->mem,
                              &bp->conj, e);
 }
 
-/* Plans bp for the current sizes unless its plan still holds, and builds
- * its operators when they are not. */
-static int ready_plan(rule_eval *re, body_plan *bp, err *e) {
-    int rc = bp->conj && sizes_match(bp, re->x) ? 0 : compile_plan(re, bp, e);
+/* Plans bp for sizes v unless it was, and builds its operators when they
+ * are not. */
+static int ready_plan(rule_eval *re, body_plan *bp, const size_vector *v, err *e) {
+    int rc = planned_for(bp, v) ? 0 : compile_plan(re, bp, e);
     return rc == 0 && !bp->root ? build_pipeline(re, bp, e) : rc;
-}
-
-static void forget_plans(rule_eval *re) {
-    for (size_t i = 0; i < re->plan_count; i++) {
-        drop_pipeline(re->plans[i]);
-        arena_free(&re->plans[i]->mem);
-        free(re->plans[i]);
-    }
-    free(re->plans);
-    re->plans = NULL;
-    re->plan_count = re->plan_cap = 0;
 }
 
 /* ---- one round of one body ------------------------------------------------------ */
@@ -262,12 +276,14 @@ static int eval_body(void *ctx, seminaive *sn, const ast_rule *rule, size_t delt
                      const relation_view *delta, err *e) {
     rule_eval *re = ctx;
     where_ctx *x = re->x;
-    body_plan *bp = find_plan(re, rule, delta_pos);
-    if (!bp && !(bp = new_plan(re, rule, delta_pos)))
+    x->delta = delta ? *delta : (relation_view){0};
+    size_vector v;
+    size_vector_of(x, &v);
+    body_plan *bp = choose_plan(re->c, rule, delta_pos, &v);
+    if (!bp)
         return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
     x->delta_clause = bp->delta_clause;
-    x->delta = delta ? *delta : (relation_view){0};
-    int rc = ready_plan(re, bp, e);
+    int rc = ready_plan(re, bp, &v, e);
     if (rc == 0)
         rc = drain_body(re, bp, sn, e);
     x->delta_clause = NULL;
@@ -301,19 +317,22 @@ static int demand_first(stratify_program *p, err *e) {
     return rc;
 }
 
-/* The magic rewrite of the snapshot's rules for q (9.7), or NULL. */
-static int magic_program(rule_eval *re, const ast_query *q, const ast_rule *const **rules, err *e) {
+/* The magic rewrite of the snapshot's rules for c's query (9.7), or
+ * none (c->rewritten NULL). */
+static int magic_program(rule_eval *re, rule_cache *c, err *e) {
     size_t n;
-    int rc = magic_rewrite(re->snapshot->rules, re->snapshot->count, q, &re->mem, rules, &n, e);
+    const ast_rule *const *rules;
+    int rc = magic_rewrite(re->snapshot->rules, re->snapshot->count, c->q, &c->mem, &rules, &n, e);
     if (rc != 1)
         return rc;
     /* The rewrite adds positive edges only, so it cannot fail to
      * stratify; if it ever did, the rules still run as written. */
-    if (stratify_build(*rules, n, &re->rewritten, e) != 0) {
+    if (stratify_build(rules, n, &c->rewritten, e) != 0) {
         err_clear(e);
         return 0;
     }
-    return demand_first(re->rewritten, e);
+    c->magic_rules = rules;
+    return demand_first(c->rewritten, e);
 }
 
 static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *rules,
@@ -343,10 +362,10 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
     return rc;
 }
 
-/* Frees what evaluate built, keeping the snapshot. */
+/* Frees what evaluate built, keeping the snapshot and the plans. */
 static void forget_evaluation(rule_eval *re) {
     re->x->derived = NULL;
-    forget_plans(re);
+    rule_cache_drop_operators(re->c);
     if (re->has_derived)
         derived_free(&re->derived);
     re->has_derived = false;
@@ -356,19 +375,23 @@ static void forget_evaluation(rule_eval *re) {
     memset(&re->plan, 0, sizeof re->plan);
 }
 
-int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_query *q, err *e) {
-    memset(re, 0, sizeof *re);
-    arena_init(&re->mem);
-    hj_cache_init(&re->tables, x->m ? x->m->limit : 0);
-    re->opts = opts;
-    re->x = x;
-    re->any_valid_time = q->valid == VALID_ANY;
-    re->snapshot = rules_acquire(opts->registry);
-    const ast_rule *const *magic = NULL;
-    int rc = opts->magic ? magic_program(re, q, &magic, e) : 0;
-    if (rc != 0 || !re->rewritten)
+/* The magic rewrite, decided once per kept state. */
+static int ready_program(rule_eval *re, err *e) {
+    rule_cache *c = re->c;
+    int rc = c->magic && !c->rewrite_done ? magic_program(re, c, e) : 0;
+    c->rewrite_done = rc == 0;
+    return rc;
+}
+
+static int run(rule_eval *re, const ast_query *q, err *e) {
+    where_ctx *x = re->x;
+    rule_cache_snapshot snap = {store_reader_tx_count(x->r), store_reader_generation(x->r)};
+    int rc = rule_cache_take(re->opts->registry, re->snapshot, q, re->opts->magic, snap, &re->c, e);
+    if (rc == 0)
+        rc = ready_program(re, e);
+    if (rc != 0 || !re->c->rewritten)
         return rc == 0 ? evaluate(re, q, re->snapshot->rules, re->snapshot->strata, e) : rc;
-    rc = evaluate(re, q, magic, re->rewritten, e);
+    rc = evaluate(re, q, re->c->magic_rules, re->c->rewritten, e);
     if (rc == 0 || e->code != ERR(INT, 20))
         return rc;
     /* The 9.6 limits belong to the rules as written. The demand-driven
@@ -389,17 +412,30 @@ int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_quer
     return evaluate(re, q, re->snapshot->rules, re->snapshot->strata, e);
 }
 
+int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_query *q, err *e) {
+    memset(re, 0, sizeof *re);
+    hj_cache_init(&re->tables, x->m ? x->m->limit : 0);
+    re->opts = opts;
+    re->x = x;
+    re->any_valid_time = q->valid == VALID_ANY;
+    re->snapshot = rules_acquire(opts->registry);
+    int rc = run(re, q, e);
+    re->keep = rc == 0;
+    return rc;
+}
+
 void rule_eval_end(rule_eval *re) {
     if (re->x)
         re->x->derived = NULL;
-    forget_plans(re);
+    if (re->c)
+        rule_cache_drop_operators(re->c); /* before the relations they read */
     if (re->has_derived)
         derived_free(&re->derived);
     seminaive_free(re->sn);
     stratify_plan_free(&re->plan);
-    stratify_free(re->rewritten);
-    if (re->snapshot)
+    if (re->snapshot) {
+        rule_cache_give_back(re->opts->registry, re->snapshot, re->c, re->keep);
         rules_release(re->opts->registry, re->snapshot);
-    arena_free(&re->mem);
+    }
     memset(re, 0, sizeof *re);
 }

@@ -10,50 +10,29 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/arena.h"
 #include "base/error.h"
 #include "datalog/ast.h"
 #include "exec/derived.h"
 #include "exec/hj_table.h"
 #include "exec/op.h"
 #include "exec/query.h"
+#include "exec/rule_cache.h"
 #include "rules/registry.h"
 #include "rules/seminaive.h"
 #include "rules/stratify.h"
 
-/* One rule body's compiled plan for one delta position, kept for the
- * whole evaluation (rule_eval.c: ready_plan), and its operators, kept
- * with the plan and opened again for each evaluation of the body. */
-typedef struct body_plan {
-    const ast_rule *rule;
-    size_t delta_pos;
-    const ast_clause *delta_clause; /* the invocation at delta_pos, or NULL */
-    bool mixed;         /* the body has not / or (rule_eval.c: is_mixed) */
-    arena mem;          /* the plan */
-    plan_conj *conj;
-    uint8_t *sizes;     /* size class of the delta and each derived relation */
-    size_t size_count;  /* at planning time */
-    frame f;            /* the operators over conj, once built */
-    op *root;
-    int head_var[2];    /* per head argument: its body variable, or -1 */
-} body_plan;
-
 typedef struct rule_eval {
     query_rules *opts;
     const rules_program *snapshot;
-    arena mem;                   /* a magic rewrite */
-    stratify_program *rewritten; /* its strata, or NULL */
+    rule_cache *c; /* the rewrite and body plans, maybe from an earlier query */
+    bool keep;     /* the evaluation succeeded: c is kept for the next query */
     stratify_plan plan;
     seminaive *sn;
     derived_facts derived;
     bool has_derived;
     where_ctx *x;
     bool any_valid_time;
-    plan_count_cache counts; /* for the plans of every round */
-    hj_cache tables;         /* stored patterns' hash join tables, for every round */
-    body_plan **plans;       /* compiled bodies, reused across rounds (operators
-                                borrow their frames: stable addresses) */
-    size_t plan_count, plan_cap;
+    hj_cache tables; /* stored patterns' hash join tables, for every round */
 } rule_eval;
 
 /* True when q invokes a rule anywhere (not / or bodies included). */

@@ -31,9 +31,15 @@ static int oom(err *e) {
 
 /* ---- programs ------------------------------------------------------------------------ */
 
+static void kept_free(rules_kept *k) {
+    if (k)
+        k->free(k);
+}
+
 static void program_free(rules_program *p) {
     if (!p)
         return;
+    kept_free(p->kept);
     free((void *)p->rules);
     stratify_free((stratify_program *)p->strata);
     free(p);
@@ -217,4 +223,22 @@ void rules_release(rules_registry *r, const rules_program *p) {
     pthread_mutex_unlock(&r->lock);
     if (last)
         program_free((rules_program *)p);
+}
+
+rules_kept *rules_take_kept(rules_registry *r, const rules_program *p) {
+    rules_program *w = (rules_program *)p;
+    pthread_mutex_lock(&r->lock);
+    rules_kept *k = w->kept;
+    w->kept = NULL;
+    pthread_mutex_unlock(&r->lock);
+    return k;
+}
+
+void rules_keep(rules_registry *r, const rules_program *p, rules_kept *k) {
+    rules_program *w = (rules_program *)p;
+    pthread_mutex_lock(&r->lock);
+    rules_kept *old = w->kept;
+    w->kept = k;
+    pthread_mutex_unlock(&r->lock);
+    kept_free(old);
 }

@@ -26,12 +26,22 @@
 
 typedef struct rules_registry rules_registry;
 
+/* What a query keeps with a program for the next query over it
+ * (exec/rule_cache.h): the registry holds at most one per program, hands
+ * it to one query at a time and frees it with the program, through
+ * `free`, when nothing has taken it. */
+typedef struct rules_kept rules_kept;
+struct rules_kept {
+    void (*free)(rules_kept *k);
+};
+
 /* An immutable view of the rules at one moment. */
 typedef struct rules_program {
     const ast_rule *const *rules; /* registration order */
     size_t count;
     const stratify_program *strata; /* built from `rules`, same order */
     size_t refs;                    /* private: guarded by the registry lock */
+    rules_kept *kept;               /* private: guarded by the registry lock */
 } rules_program;
 
 int rules_registry_new(rules_registry **out, err *e);
@@ -45,5 +55,11 @@ int rules_register(rules_registry *r, const ast_rule *rule, err *e);
  * to rules_release. */
 const rules_program *rules_acquire(rules_registry *r);
 void rules_release(rules_registry *r, const rules_program *p); /* NULL p: no-op */
+
+/* What p keeps, now the caller's (p keeps nothing until rules_keep), or
+ * NULL. p must be acquired. */
+rules_kept *rules_take_kept(rules_registry *r, const rules_program *p);
+/* Keeps k (NULL: nothing) with p, freeing what p kept meanwhile. */
+void rules_keep(rules_registry *r, const rules_program *p, rules_kept *k);
 
 #endif

@@ -97,6 +97,8 @@ typedef struct store_budget {
 void store_reader_set_budget(store_reader *r, const store_budget *b);
 
 uint64_t store_reader_tx_count(const store_reader *r);
+/* Advanced by every checkpoint (which rewrites the pages). */
+uint64_t store_reader_generation(const store_reader *r);
 uint64_t store_reader_fact_count(const store_reader *r);
 uint64_t store_reader_entity_count(const store_reader *r);
 

@@ -212,6 +212,10 @@ uint64_t store_reader_tx_count(const store_reader *r) {
     return r->h.tx_count;
 }
 
+uint64_t store_reader_generation(const store_reader *r) {
+    return r->h.generation;
+}
+
 uint64_t store_reader_fact_count(const store_reader *r) {
     return r->h.fact_count;
 }

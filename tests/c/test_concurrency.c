@@ -12,6 +12,7 @@
 
 typedef struct shared {
     MiniGrafDb *db;
+    const char *query; /* k*k rows over a snapshot of k transactions */
     volatile int done; /* set by the writer; read racily only as a hint */
     pthread_mutex_t mu;
     int bad, queries;
@@ -28,7 +29,7 @@ static void *reader(void *arg)
         pthread_mutex_lock(&sh->mu);
         done = sh->done;
         pthread_mutex_unlock(&sh->mu);
-        char *out = minigraf_execute(sh->db, "(query [:find ?v ?w :where [?e :n ?v] [?f :m ?w]])");
+        char *out = minigraf_execute(sh->db, sh->query);
         if (out == NULL) {
             bad++;
             continue;
@@ -50,9 +51,11 @@ static void *reader(void *arg)
     return NULL;
 }
 
-static void run_writer_and_readers(MiniGrafDb *db, int checkpoint_every)
+#define CROSS_QUERY "(query [:find ?v ?w :where [?e :n ?v] [?f :m ?w]])"
+
+static void run_writer_and_readers(MiniGrafDb *db, const char *query, int checkpoint_every)
 {
-    shared sh = {.db = db};
+    shared sh = {.db = db, .query = query};
     pthread_mutex_init(&sh.mu, NULL);
     pthread_t t[READERS];
     for (int i = 0; i < READERS; i++)
@@ -80,7 +83,7 @@ TEST(readers_see_whole_transactions_while_a_writer_commits_in_memory)
 {
     MiniGrafDb *db = minigraf_open_in_memory();
     REQUIRE(db != NULL);
-    run_writer_and_readers(db, 0);
+    run_writer_and_readers(db, CROSS_QUERY, 0);
     minigraf_close(db);
 }
 
@@ -92,12 +95,31 @@ TEST(readers_see_whole_transactions_while_a_writer_commits_and_checkpoints)
     MiniGrafDb *db = minigraf_open_with_options(
         t.path, "{\"wal_checkpoint_threshold\": 40, \"synchronous\": \"normal\"}", &error);
     REQUIRE(db != NULL);
-    run_writer_and_readers(db, 25);
+    run_writer_and_readers(db, CROSS_QUERY, 25);
     minigraf_close(db);
     db = minigraf_open(t.path);
     REQUIRE(db != NULL);
     uint64_t n = 0;
     CHECK(minigraf_current_tx_count(db, &n) == 0 && n == WRITES);
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
+TEST(rule_readers_see_whole_transactions_while_a_writer_commits_and_checkpoints)
+{
+    /* Readers running the same rule query take and give back the state
+     * its rules program keeps (exec/rule_cache.h) while commits and
+     * checkpoints make it stale. */
+    temp_db_path t;
+    temp_db_make(&t);
+    char *error = NULL;
+    MiniGrafDb *db = minigraf_open_with_options(
+        t.path, "{\"wal_checkpoint_threshold\": 40, \"synchronous\": \"normal\"}", &error);
+    REQUIRE(db != NULL);
+    char *out = minigraf_execute(db, "(rule [(nm ?e ?w) [?e :n ?v] [?f :m ?w]])");
+    CHECK(out != NULL);
+    minigraf_string_free(out);
+    run_writer_and_readers(db, "(query [:find ?e ?w :where (nm ?e ?w)])", 25);
     minigraf_close(db);
     temp_db_remove(&t);
 }
@@ -210,4 +232,5 @@ TEST(each_thread_reads_its_own_last_error)
 CHECK_MAIN(TEST_ENTRY(each_thread_reads_its_own_last_error),
            TEST_ENTRY(readers_see_whole_transactions_while_a_writer_commits_in_memory),
            TEST_ENTRY(readers_see_whole_transactions_while_a_writer_commits_and_checkpoints),
+           TEST_ENTRY(rule_readers_see_whole_transactions_while_a_writer_commits_and_checkpoints),
            TEST_ENTRY(two_processes_contend_for_the_write_lock))

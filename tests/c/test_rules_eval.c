@@ -466,6 +466,39 @@ TEST(kept_operators_read_each_round_afresh)
     minigraf_close(db);
 }
 
+TEST(queries_run_again_see_every_change)
+{
+    /* A query run again takes the rewrite and plans of the one before
+     * (exec/rule_cache.h); each still answers for its own rules, records
+     * and view. A file-backed database so that checkpoints happen. */
+    temp_db_path t;
+    temp_db_make(&t);
+    MiniGrafDb *db = minigraf_open(t.path);
+    REQUIRE(db != NULL);
+    const char *q = "(query [:find ?y :where (reach :a ?y)])";
+    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c]])");
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    for (int i = 0; i < 2; i++)
+        EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"]]"));
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    EXPECT_TRANSACT(db, "(transact [[:c :edge :d]])");
+    for (int i = 0; i < 2; i++)
+        EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :as-of 1 :where (reach :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    CHECK(minigraf_checkpoint(db) == 0);
+    EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    EXPECT_RETRACT(db, "(retract [[:b :edge :c]])");
+    CHECK(minigraf_checkpoint(db) == 0);
+    for (int i = 0; i < 2; i++)
+        EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :c ?y)])", ROWS("[\"?y\"]", "[[\":d\"]]"));
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
 CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(negation_across_strata_b6_accessible),
            TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
@@ -491,4 +524,5 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(kept_entity_records_check_the_bound_value),
            TEST_ENTRY(kept_records_yield_to_the_memory_limit),
            TEST_ENTRY(kept_derived_tables_follow_their_relation),
-           TEST_ENTRY(kept_operators_read_each_round_afresh))
+           TEST_ENTRY(kept_operators_read_each_round_afresh),
+           TEST_ENTRY(queries_run_again_see_every_change))
