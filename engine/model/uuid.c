@@ -219,9 +219,11 @@ static uint64_t text_hash(const char *s, size_t len) {
     return h;
 }
 
+/* Starts small: most evaluations derive a handful of keywords, and a
+ * first block of a few KiB costs malloc more than the doublings do. */
 static bool cache_reserve(uuid_cache *c) {
     if (c->count == c->cap) {
-        uint32_t cap = c->cap ? c->cap * 2 : 256;
+        uint32_t cap = c->cap ? c->cap * 2 : 16;
         uuid_cache_entry *n = realloc(c->entries, (size_t)cap * sizeof *n);
         if (!n)
             return false;
