@@ -193,13 +193,15 @@ static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
 }
 
-/* Room for one more item in an array of `size`-byte items. */
+/* Room for one more item in an array of `size`-byte items. The first
+ * block is small (malloc serves it from its per-thread cache): most
+ * relations of a demand-driven query hold a few rows. */
 static bool reserve(void **items, uint32_t count, uint32_t *cap, size_t size) {
     if (count < *cap)
         return true;
     if (*cap >= (RELATION_END - 1) / 2)
         return false;
-    uint32_t n = *cap ? *cap * 2 : 64;
+    uint32_t n = *cap ? *cap * 2 : 16;
     void *grown = realloc(*items, (size_t)n * size);
     if (!grown)
         return false;
