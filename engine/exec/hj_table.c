@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "exec/op_scan.h"
 
 #define HJ_OP_NAME "hash join"
@@ -30,14 +31,8 @@ int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e) {
     if (rc != 0)
         return rc;
     t->charged += sizeof(hj_entry);
-    if (t->count == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 4;
-        hj_entry *n = realloc(t->entries, cap * sizeof *n);
-        if (!n)
-            return err_set(e, ERR(INT, 0), "out of memory");
-        t->entries = n;
-        t->cap = cap;
-    }
+    if (!array_reserve(&t->entries, &t->cap, t->count + 1, sizeof *t->entries, 4))
+        return err_set(e, ERR(INT, 0), "out of memory");
     t->entries[t->count++] = (hj_entry){.vals = {vals[0], vals[1], vals[2]}, .rec = *rec};
     return 0;
 }
@@ -174,14 +169,8 @@ const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k) {
 
 /* Adds an item for `k` holding `t` (moved in), or NULL out of memory. */
 static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused) {
-    if (c->count == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 8;
-        hj_cached **n = realloc(c->items, cap * sizeof *n);
-        if (!n)
-            return NULL;
-        c->items = n;
-        c->cap = cap;
-    }
+    if (!array_reserve(&c->items, &c->cap, c->count + 1, sizeof *c->items, 8))
+        return NULL;
     hj_cached *it = malloc(sizeof *it);
     if (!it || c->count >= UINT32_MAX || htab_insert(&c->index, key_hash(k), (uint32_t)c->count) != 0) {
         free(it);

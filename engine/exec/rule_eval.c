@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "plan/conj.h"
 #include "plan/magic.h"
 
@@ -203,14 +204,8 @@ static bool planned_for(const body_plan *bp, const size_vector *v) {
 }
 
 static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos) {
-    if (c->plan_count == c->plan_cap) {
-        size_t cap = c->plan_cap ? c->plan_cap * 2 : 8;
-        body_plan **p = realloc(c->plans, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        c->plans = p;
-        c->plan_cap = cap;
-    }
+    if (!array_reserve(&c->plans, &c->plan_cap, c->plan_count + 1, sizeof *c->plans, 8))
+        return NULL;
     body_plan *bp = malloc(sizeof *bp); /* set in full below */
     if (!bp)
         return NULL;

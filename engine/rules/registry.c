@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 #include "base/buf.h"
 #include "datalog/parse.h"
 #include "datalog/print.h"
@@ -128,15 +129,7 @@ static bool is_registered(const rules_registry *r, const char *text) {
 }
 
 static bool reserve_stored(rules_registry *r) {
-    if (r->count < r->cap)
-        return true;
-    size_t cap = r->cap ? r->cap * 2 : 16;
-    stored_rule **p = realloc(r->stored, cap * sizeof *p);
-    if (!p)
-        return false;
-    r->stored = p;
-    r->cap = cap;
-    return true;
+    return array_reserve(&r->stored, &r->cap, r->count + 1, sizeof *r->stored, 16);
 }
 
 /* ---- the registry --------------------------------------------------------------------- */

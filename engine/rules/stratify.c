@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/htab.h"
 
 /* ---- walking bodies --------------------------------------------------------- */
@@ -62,18 +63,6 @@ static bool name_eq(const void *ctx, uint32_t id) {
     return pr->name_len == k->len && memcmp(pr->name, k->name, k->len) == 0;
 }
 
-static bool grow(void **items, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap)
-        return true;
-    size_t cap2 = *cap ? *cap * 2 : 8;
-    void *p = realloc(*items, cap2 * size);
-    if (!p)
-        return false;
-    *items = p;
-    *cap = cap2;
-    return true;
-}
-
 static uint32_t intern(builder *b, const char *name, size_t len) {
     stratify_program *p = b->p;
     name_key k = {p, name, len};
@@ -81,7 +70,7 @@ static uint32_t intern(builder *b, const char *name, size_t len) {
     uint32_t id = htab_find(&b->names, h, name_eq, &k);
     if (id != HTAB_NONE)
         return id;
-    if (!grow((void **)&p->preds, &b->pred_cap, p->pred_count + 1, sizeof *p->preds) ||
+    if (!array_reserve(&p->preds, &b->pred_cap, p->pred_count + 1, sizeof *p->preds, 8) ||
         htab_insert(&b->names, h, (uint32_t)p->pred_count) != 0) {
         b->oom = true;
         return STRATIFY_NONE;
@@ -94,7 +83,7 @@ static void add_edge(void *ctx, const ast_clause *invoke, bool negated) {
     builder *b = ctx;
     uint32_t to = intern(b, invoke->as.invoke.name, invoke->as.invoke.name_len);
     stratify_program *p = b->p;
-    if (b->oom || !grow((void **)&p->edges, &b->edge_cap, p->edge_count + 1, sizeof *p->edges)) {
+    if (b->oom || !array_reserve(&p->edges, &b->edge_cap, p->edge_count + 1, sizeof *p->edges, 8)) {
         b->oom = true;
         return;
     }

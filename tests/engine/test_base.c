@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 #include "base/buf.h"
 #include "base/error.h"
 #include "base/shared_lock.h"
@@ -110,6 +111,21 @@ static void test_arena_threads(void) {
     }
     churn_arenas(&jobs[2]);
     CHECK(jobs[2].ok);
+}
+
+static void test_array_reserve(void) {
+    int *items = NULL;
+    size_t cap = 0;
+    CHECK(array_reserve(&items, &cap, 1, sizeof *items, 4) && cap == 4);
+    for (int i = 0; i < 4; i++)
+        items[i] = i;
+    CHECK(array_reserve(&items, &cap, 4, sizeof *items, 4) && cap == 4); /* fits: unchanged */
+    CHECK(array_reserve(&items, &cap, 9, sizeof *items, 4) && cap == 16); /* doubles past need */
+    CHECK(items[0] == 0 && items[3] == 3);
+    int *before = items;
+    CHECK(!array_reserve(&items, &cap, SIZE_MAX / 2, sizeof *items, 4)); /* would overflow */
+    CHECK(items == before && cap == 16);
+    free(items);
 }
 
 static void test_buf(void) {
@@ -261,6 +277,7 @@ static void test_shared_lock_holds_move_between_threads(void) {
 }
 
 int main(void) {
+    test_array_reserve();
     test_error_names();
     test_error_values();
     test_arena();
