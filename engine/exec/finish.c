@@ -289,6 +289,8 @@ static int cursor_start(finish_cursor *c, err *e) {
     if (!rc) {
         c->streaming = true;
         sort_limit_init(&c->lim, c->o.offset, c->o.has_limit, c->o.limit);
+        if (c->o.has_limit)
+            p->in->rows_wanted = c->o.limit > SIZE_MAX - c->o.offset ? 0 : c->o.offset + c->o.limit;
     }
     return rc;
 }

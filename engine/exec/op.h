@@ -1,12 +1,14 @@
 /* The pull-based operators that evaluate a conjunction (plan/conj.h).
  *
  * The operators of one conjunction form a left-deep pipeline in plan order
- * and share one frame: the values of the conjunction's slots. A child's
- * next() fills the slots of the clauses before its step; the operator on
- * top of it fills its own and passes the row up. open() (re)starts an
- * operator from its first row: a sub-conjunction (not body, or-branch) is
- * re-opened for every outer row after the parent has copied the outer
- * values into its INPUT slots.
+ * and move batches of rows: next() returns up to `max` rows, each a row of
+ * the conjunction's slots (a frame). A pattern operator fills its own slots
+ * in copies of its child's rows (one child row can become many rows, and
+ * the operator resumes mid-row at its next call); a filter, pseudo-pattern
+ * or anti-join drops rows of its child's batch in place. open() (re)starts
+ * an operator from its first row: a sub-conjunction (not body, or-branch)
+ * is re-opened for every outer row after the parent has copied the outer
+ * values into its INPUT slots, the one row of its leaf.
  *
  * A rule invocation is planned as a pattern over stored and derived facts
  * (PK_INVOKE): op_join / op_hashjoin read records only through op_scan,
@@ -20,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/error.h"
 #include "exec/meter.h"
@@ -53,18 +56,38 @@ typedef struct where_ctx {
     uint64_t body_run;
 } where_ctx;
 
-/* The row being built in one conjunction. */
+/* One row of a conjunction: a view into a batch. */
 typedef struct frame {
     const plan_conj *p;
     value *slot;  /* per slot */
-    fact *record; /* per item: the record a pattern matched (for D16) */
+    fact *record; /* per item: the record a pattern matched (for D16), or NULL */
 } frame;
+
+/* The most rows a batch holds. */
+#define BATCH_ROWS 64
+
+/* Rows of one conjunction, each `p->slot_count` values and, when a pseudo
+ * pattern reads records (D16), `p->item_count` records. A batch belongs
+ * to the operator at one step of the pipeline; its memory is charged to
+ * the query's meter. */
+typedef struct batch {
+    const plan_conj *p;
+    size_t count, cap;
+    size_t record_width; /* records per row: 0 or p->item_count */
+    value *slot;
+    fact *record;
+    int *carry;          /* the slots filled before the step: what batch_push copies */
+    size_t carry_count;
+    meter *m;
+} batch;
 
 typedef struct op op;
 typedef struct op_vtable {
     int (*open)(op *o, err *e);
-    /* 1 a row (in the frame), 0 the end, otherwise an error code. */
-    int (*next)(op *o, err *e);
+    /* 1 with *out a batch of 1 to `max` rows (max <= BATCH_ROWS), valid and
+     * the caller's to change until the next call on the operator; 0 the end;
+     * otherwise an error code. */
+    int (*next)(op *o, size_t max, batch **out, err *e);
     void (*free)(op *o);
 } op_vtable;
 
@@ -73,13 +96,41 @@ struct op {
 };
 
 static inline int op_open(op *o, err *e) { return o->vt->open(o, e); }
-static inline int op_next(op *o, err *e) { return o->vt->next(o, e); }
+static inline int op_next(op *o, size_t max, batch **out, err *e) { return o->vt->next(o, max, out, e); }
 static inline void op_free(op *o) { if (o) o->vt->free(o); }
 
-/* ---- frames (exec/frame.c) ------------------------------------------- */
+/* ---- frames and batches (exec/frame.c) ----------------------------- */
 
-int frame_init(frame *f, const plan_conj *p, err *e);
-void frame_free(frame *f);
+/* `cap` rows of p for the operator at `step`; INT-000, or QRY-012 from
+ * the meter. */
+int batch_init(batch *b, const plan_conj *p, size_t cap, size_t step, meter *m, err *e);
+void batch_free(batch *b);
+static inline frame batch_row(const batch *b, size_t i) {
+    return (frame){b->p, b->slot + i * b->p->slot_count,
+                   b->record ? b->record + i * b->record_width : NULL};
+}
+/* Appends the part of `row` (a row of the step before) the step keeps,
+ * and returns the new row for the step to fill. */
+static inline frame batch_push(batch *b, const frame *row) {
+    frame out = batch_row(b, b->count++);
+    for (size_t i = 0; i < b->carry_count; i++)
+        out.slot[b->carry[i]] = row->slot[b->carry[i]];
+    if (b->record_width)
+        memcpy(out.record, row->record, b->record_width * sizeof *out.record);
+    return out;
+}
+/* Keeps row i (i >= count) as the batch's next row: how an operator that
+ * drops rows of its child's batch compacts it in place. */
+static inline void batch_keep(batch *b, size_t i) {
+    if (i != b->count) {
+        frame from = batch_row(b, i), to = batch_row(b, b->count);
+        memcpy(to.slot, from.slot, b->p->slot_count * sizeof *to.slot);
+        if (b->record_width)
+            memcpy(to.record, from.record, b->record_width * sizeof *to.record);
+    }
+    b->count++;
+}
+
 /* The value of variable `var` seen by clauses from `step` on: its first
  * slot in source order (D12), or NULL when that slot is not filled yet. */
 const value *frame_var_value(const frame *f, int var, size_t step);
@@ -92,35 +143,47 @@ const value *frame_any_value(const frame *f, int var, size_t step);
 
 /* ---- operators ----------------------------------------------------------- */
 
-/* Yields one row (the INPUT slots as the parent set them), then the end. */
-op *op_unit_new(void);
+/* An operator that keeps some rows of its child's batches in place
+ * (exec/op_select.c): filter, correlated pseudo pattern, anti-join. Each
+ * embeds it first and gives op_select_open / op_select_next as its own. */
+typedef struct op_select op_select;
+struct op_select {
+    op base;
+    op *child;
+    /* 1: keep the row (its step's slots filled), 0: drop it, else an error code. */
+    int (*keep)(op_select *s, frame *row, err *e);
+};
+int op_select_open(op *o, err *e);
+int op_select_next(op *o, size_t max, batch **out, err *e);
+
+/* Yields `input` (one row: the INPUT slots as the parent set them), then
+ * the end. */
+op *op_unit_new(batch *input);
 /* Index-nested-loop join of `child` with pattern item `item` (a scan when
  * the child is a unit). */
-op *op_join_new(where_ctx *x, frame *f, size_t item, op *child);
+op *op_join_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
 /* Hash join of `child` with a pattern item none of whose entity / value
  * positions is bound at its step: the pattern is read once. */
-op *op_hashjoin_new(where_ctx *x, frame *f, size_t item, op *child);
+op *op_hashjoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
 /* Whether the hash join table of pattern `it` is kept across the rounds
  * of a rule evaluation (a stored attribute no rule derives). */
 bool op_hashjoin_kept(const where_ctx *x, const plan_item *it);
 /* Expression filter / binding (8.5). */
-op *op_filter_new(where_ctx *x, frame *f, size_t item, op *child);
+op *op_filter_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
 /* A pseudo-attribute pattern correlated with a real pattern (8.9, D16). */
-op *op_pseudo_new(where_ctx *x, frame *f, size_t item, op *child);
+op *op_pseudo_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
 /* not / not-join (8.7): keeps the rows whose body has no solution. */
-op *op_antijoin_new(where_ctx *x, frame *f, size_t item, op *child, err *e);
+op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
 /* or / or-join (8.6): de-duplicated union of the branches, joined (E2). */
-op *op_union_new(where_ctx *x, frame *f, size_t item, op *child, err *e);
+op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
 
-/* A sub-conjunction ready to run: its frame and pipeline (exec/op_build.c). */
+/* A conjunction ready to run: the one row its leaf yields and its
+ * pipeline (exec/op_build.c). */
 typedef struct op_sub {
-    frame f;
+    batch input;
     op *root;
 } op_sub;
 
-/* Builds the pipeline of `p` over `f` (already initialised). NULL with `e`
- * set on failure. */
-op *op_build(where_ctx *x, frame *f, err *e);
 int op_sub_init(where_ctx *x, op_sub *s, const plan_conj *p, err *e);
 void op_sub_free(op_sub *s);
 /* Copies the parent's values into s's INPUT slots and restarts it. */

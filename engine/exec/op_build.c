@@ -29,36 +29,38 @@ static int kept_scan(where_ctx *x, const plan_item *it, size_t step, err *e) {
     return rc != 0 ? rc : t != NULL;
 }
 
-static op *build_pattern(where_ctx *x, frame *f, size_t item, op *child, err *e) {
-    const plan_item *it = &f->p->items[item];
-    size_t step = f->p->step_of[item];
+static op *build_pattern(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
+    const plan_item *it = &p->items[item];
+    size_t step = p->step_of[item];
     if (it->access.join == PLAN_JOIN_HASH ||
         (step > 1 && !it->access.known[0] && delta_value_join(x, it)))
-        return op_hashjoin_new(x, f, item, child);
+        return op_hashjoin_new(x, p, item, child, e);
     int kept = kept_scan(x, it, step, e);
     if (kept > 1)
         return NULL;
-    return kept == 1 ? op_hashjoin_new(x, f, item, child) : op_join_new(x, f, item, child);
+    return kept == 1 ? op_hashjoin_new(x, p, item, child, e) : op_join_new(x, p, item, child, e);
 }
 
-static op *build_item(where_ctx *x, frame *f, size_t item, op *child, err *e) {
-    const plan_item *it = &f->p->items[item];
+static op *build_item(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
+    const plan_item *it = &p->items[item];
     switch (it->kind) {
     case PK_PATTERN:
-    case PK_INVOKE: return build_pattern(x, f, item, child, e);
+    case PK_INVOKE: return build_pattern(x, p, item, child, e);
     case PK_PSEUDO:
-        return it->correlate >= 0 ? op_pseudo_new(x, f, item, child) : build_pattern(x, f, item, child, e);
-    case PK_EXPR: return op_filter_new(x, f, item, child);
-    case PK_NOT: return op_antijoin_new(x, f, item, child, e);
-    case PK_OR: return op_union_new(x, f, item, child, e);
+        return it->correlate >= 0 ? op_pseudo_new(x, p, item, child, e) : build_pattern(x, p, item, child, e);
+    case PK_EXPR: return op_filter_new(x, p, item, child, e);
+    case PK_NOT: return op_antijoin_new(x, p, item, child, e);
+    case PK_OR: return op_union_new(x, p, item, child, e);
     }
     return NULL;
 }
 
-op *op_build(where_ctx *x, frame *f, err *e) {
-    op *cur = op_unit_new();
-    for (size_t step = 1; cur && step <= f->p->item_count; step++) {
-        op *next = build_item(x, f, f->p->order[step - 1], cur, e);
+/* The pipeline of `p` over a leaf that yields `input`. NULL with `e` set
+ * on failure. */
+static op *build_pipeline(where_ctx *x, const plan_conj *p, batch *input, err *e) {
+    op *cur = op_unit_new(input);
+    for (size_t step = 1; cur && step <= p->item_count; step++) {
+        op *next = build_item(x, p, p->order[step - 1], cur, e);
         if (!next)
             op_free(cur);
         cur = next;
@@ -70,29 +72,28 @@ op *op_build(where_ctx *x, frame *f, err *e) {
 
 int op_sub_init(where_ctx *x, op_sub *s, const plan_conj *p, err *e) {
     s->root = NULL;
-    int rc = frame_init(&s->f, p, e);
+    int rc = batch_init(&s->input, p, 1, 0, x->m, e);
     if (rc != 0)
         return rc;
-    s->root = op_build(x, &s->f, e);
-    if (!s->root) {
-        frame_free(&s->f);
-        return e->code;
-    }
-    return 0;
+    s->root = build_pipeline(x, p, &s->input, e);
+    if (!s->root)
+        batch_free(&s->input);
+    return s->root ? 0 : e->code;
 }
 
 void op_sub_free(op_sub *s) {
     op_free(s->root);
     s->root = NULL;
-    frame_free(&s->f);
+    batch_free(&s->input);
 }
 
 int op_sub_open(op_sub *s, const plan_sub *ps, const frame *parent, size_t step, err *e) {
+    frame in = batch_row(&s->input, 0);
     for (size_t i = 0; i < ps->in_count; i++) {
         const value *v = frame_var_value(parent, ps->in_parent_var[i], step);
         if (!v)
             v = frame_any_value(parent, ps->in_parent_var[i], step);
-        s->f.slot[ps->in_slot[i]] = v ? *v : value_null();
+        in.slot[ps->in_slot[i]] = v ? *v : value_null();
     }
     return op_open(s->root, e);
 }

@@ -11,21 +11,20 @@
 #include "regex/regex.h"
 
 typedef struct op_filter {
-    op base;
-    frame *f;
+    op_select base;
+    const plan_conj *p;
     size_t item, step;
-    op *child;
 } op_filter;
 
 typedef enum eval_status { EVAL_OK, EVAL_FAIL, EVAL_OOM } eval_status;
 
-static eval_status eval_term(const op_filter *o, const term *t, value *out) {
+static eval_status eval_term(const op_filter *o, const frame *row, const term *t, value *out) {
     if (t->kind == TERM_CONST) {
         *out = t->constant;
         return EVAL_OK;
     }
-    int v = t->kind == TERM_VAR ? plan_find_var(o->f->p, t->name, t->name_len) : -1;
-    const value *val = v >= 0 ? frame_var_value(o->f, v, o->step) : NULL;
+    int v = t->kind == TERM_VAR ? plan_find_var(o->p, t->name, t->name_len) : -1;
+    const value *val = v >= 0 ? frame_var_value(row, v, o->step) : NULL;
     if (!val)
         return EVAL_FAIL;
     *out = *val;
@@ -43,14 +42,14 @@ static eval_status eval_matches(const ast_expr *x, const value *subject, value *
     return EVAL_OK;
 }
 
-static eval_status eval_expr(const op_filter *o, const ast_expr *x, value *out) {
+static eval_status eval_expr(const op_filter *o, const frame *row, const ast_expr *x, value *out) {
     if (x->kind == EXPR_TERM)
-        return eval_term(o, &x->arg, out);
+        return eval_term(o, row, &x->arg, out);
     if (x->op == OP_HOST || x->argc == 0 || x->argc > 2)
         return EVAL_FAIL;
     value args[2];
     for (size_t i = 0; i < x->argc; i++) {
-        eval_status st = eval_expr(o, &x->args[i], &args[i]);
+        eval_status st = eval_expr(o, row, &x->args[i], &args[i]);
         if (st != EVAL_OK)
             return st;
     }
@@ -59,12 +58,12 @@ static eval_status eval_expr(const op_filter *o, const ast_expr *x, value *out) 
     return expr_apply(x->op, args, out) == EXPR_OK ? EVAL_OK : EVAL_FAIL;
 }
 
-/* Whether the current row survives, binding the output if any. */
-static eval_status filter_row(op_filter *o) {
-    const plan_item *it = &o->f->p->items[o->item];
+/* Whether `row` survives, binding the output if any. */
+static eval_status filter_row(const op_filter *o, frame *row) {
+    const plan_item *it = &o->p->items[o->item];
     const ast_expr_clause *c = &it->clause->as.expr;
     value v;
-    eval_status st = eval_expr(o, &c->expr, &v);
+    eval_status st = eval_expr(o, row, &c->expr, &v);
     if (st != EVAL_OK)
         return st;
     if (!c->has_out)
@@ -72,42 +71,34 @@ static eval_status filter_row(op_filter *o) {
     int s = it->slot[0];
     if (s < 0) /* [(expr) _]: bound to nothing, kept whatever the value */
         return EVAL_OK;
-    if (!frame_agrees(o->f, s, &v, o->step))
+    if (!frame_agrees(row, s, &v, o->step))
         return EVAL_FAIL;
-    o->f->slot[s] = v;
+    row->slot[s] = v;
     return EVAL_OK;
 }
 
-static int filter_open(op *base, err *e) {
-    return op_open(((op_filter *)base)->child, e);
-}
-
-static int filter_next(op *base, err *e) {
-    op_filter *o = (op_filter *)base;
-    int rc;
-    while ((rc = op_next(o->child, e)) == 1) {
-        eval_status st = filter_row(o);
-        if (st == EVAL_OK)
-            return 1;
-        if (st == EVAL_OOM)
-            return err_set(e, ERR(INT, 0), "out of memory");
-    }
-    return rc;
+static int filter_keep(op_select *s, frame *row, err *e) {
+    eval_status st = filter_row((op_filter *)s, row);
+    if (st == EVAL_OOM)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    return st == EVAL_OK;
 }
 
 static void filter_free(op *base) {
     op_filter *o = (op_filter *)base;
-    op_free(o->child);
+    op_free(o->base.child);
     free(o);
 }
 
-static const op_vtable filter_vt = {filter_open, filter_next, filter_free};
+static const op_vtable filter_vt = {op_select_open, op_select_next, filter_free};
 
-op *op_filter_new(where_ctx *x, frame *f, size_t item, op *child) {
+op *op_filter_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     (void)x;
-    op_filter *o = calloc(1, sizeof *o);
+    (void)e;
+    op_filter *o = malloc(sizeof *o);
     if (!o)
         return NULL;
-    *o = (op_filter){.base = {&filter_vt}, .f = f, .item = item, .step = f->p->step_of[item], .child = child};
-    return &o->base;
+    *o = (op_filter){.base = {{&filter_vt}, child, filter_keep}, .p = p, .item = item,
+                     .step = p->step_of[item]};
+    return &o->base.base;
 }

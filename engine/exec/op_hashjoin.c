@@ -21,9 +21,13 @@
 typedef struct op_hashjoin {
     op base;
     where_ctx *x;
-    frame *f;
+    const plan_conj *p;
     size_t item, step;
     op *child;
+    batch *in;        /* the child's batch, NULL before the first */
+    size_t in_row;    /* the row of `in` being joined */
+    frame row;        /* that row */
+    batch out;
     pattern_binding bind;
     bool have_row;
     int key_pos;
@@ -35,7 +39,7 @@ typedef struct op_hashjoin {
 
 /* Every record of the pattern (its constant attribute only narrows). */
 static int read_pattern(op_hashjoin *h, hj_table *t, err *e) {
-    const plan_item *it = &h->f->p->items[h->item];
+    const plan_item *it = &h->p->items[h->item];
     const value *known[3] = {NULL, NULL, NULL};
     if (it->pc.pattern->a.kind == TERM_CONST)
         known[1] = &it->pc.pattern->a.constant;
@@ -78,7 +82,7 @@ static bool derived_window(const where_ctx *x, const plan_item *it, uint64_t *ve
 /* A kept table when there is one; else the pattern is read for this
  * operator, and kept if it may be. */
 static int hj_build(op_hashjoin *h, err *e) {
-    const plan_item *it = &h->f->p->items[h->item];
+    const plan_item *it = &h->p->items[h->item];
     const value *attr = &it->pc.pattern->a.constant;
     hj_key dkey = {.attr = attr, .key_pos = h->key_pos, .derived = true};
     h->t = NULL;
@@ -109,6 +113,7 @@ static int hj_build(op_hashjoin *h, err *e) {
 static int hj_open(op *o, err *e) {
     op_hashjoin *h = (op_hashjoin *)o;
     h->have_row = false;
+    h->in = NULL;
     int rc = h->t && h->run == h->x->body_run ? 0 : hj_build(h, e);
     if (rc != 0)
         return rc;
@@ -116,49 +121,74 @@ static int hj_open(op *o, err *e) {
     return op_open(h->child, e);
 }
 
-static int hj_next(op *o, err *e) {
+/* Moves to the child's next row and the first entry its key finds; 1 a
+ * row, 0 the child's end. */
+static int next_row(op_hashjoin *h, size_t max, err *e) {
+    if (!h->in || ++h->in_row >= h->in->count) {
+        int rc = op_next(h->child, max, &h->in, e);
+        if (rc != 1) {
+            h->in = NULL;
+            return rc;
+        }
+        h->in_row = 0;
+    }
+    h->row = batch_row(h->in, h->in_row);
+    const value *key = h->key_pos >= 0
+                           ? frame_any_value(&h->row, h->p->items[h->item].pc.var[h->key_pos], h->step)
+                           : NULL;
+    h->cursor = hj_table_first(h->t, key);
+    return 1;
+}
+
+static int hj_next(op *o, size_t max, batch **out, err *e) {
     op_hashjoin *h = (op_hashjoin *)o;
-    const plan_item *it = &h->f->p->items[h->item];
-    for (;;) {
+    h->out.count = 0;
+    while (h->out.count < max) {
         if (!h->have_row) {
-            int rc = op_next(h->child, e);
+            int rc = next_row(h, max, e);
+            if (rc == 0)
+                break;
             if (rc != 1)
                 return rc;
-            const value *key =
-                h->key_pos >= 0 ? frame_any_value(h->f, it->pc.var[h->key_pos], h->step) : NULL;
-            h->cursor = hj_table_first(h->t, key);
             h->have_row = true;
         }
-        while (h->cursor != HJ_END) {
+        while (h->cursor != HJ_END && h->out.count < max) {
             const hj_entry *en = &h->t->entries[h->cursor];
             h->cursor = en->next;
-            if (pattern_bind(h->f, &h->bind, h->step, en->vals, &en->rec))
-                return 1;
+            pattern_bind(&h->out, &h->row, &h->bind, h->step, en->vals, &en->rec);
         }
-        h->have_row = false;
+        if (h->cursor == HJ_END)
+            h->have_row = false;
     }
+    *out = &h->out;
+    return h->out.count > 0;
 }
 
 static void hj_free(op *o) {
     op_hashjoin *h = (op_hashjoin *)o;
     hj_table_free(&h->own);
+    batch_free(&h->out);
     op_free(h->child);
     free(h);
 }
 
 static const op_vtable hj_vt = {hj_open, hj_next, hj_free};
 
-op *op_hashjoin_new(where_ctx *x, frame *f, size_t item, op *child) {
+op *op_hashjoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     op_hashjoin *h = malloc(sizeof *h); /* set in full below */
     if (!h)
         return NULL;
-    const plan_item *it = &f->p->items[item];
-    size_t step = f->p->step_of[item];
-    *h = (op_hashjoin){.base = {&hj_vt}, .x = x, .f = f, .item = item, .step = step, .child = child};
-    pattern_binding_init(&h->bind, f, item, step);
+    const plan_item *it = &p->items[item];
+    size_t step = p->step_of[item];
+    *h = (op_hashjoin){.base = {&hj_vt}, .x = x, .p = p, .item = item, .step = step, .child = child};
+    if (batch_init(&h->out, p, BATCH_ROWS, step, x->m, e) != 0) {
+        free(h);
+        return NULL;
+    }
+    pattern_binding_init(&h->bind, p, item, step);
     h->key_pos = -1;
     for (int pos = 2; pos >= 1 && h->key_pos < 0; pos--)
-        if (it->pc.var[pos] >= 0 && frame_any_value(f, it->pc.var[pos], step) != NULL)
+        if (it->pc.var[pos] >= 0 && plan_var_set(p, it->pc.var[pos], step))
             h->key_pos = pos;
     hj_table_init(&h->own, h->key_pos, x->m);
     return &h->base;

@@ -16,9 +16,13 @@
 typedef struct op_join {
     op base;
     where_ctx *x;
-    frame *f;
+    const plan_conj *p;
     size_t item, step;
     op *child;
+    batch *in;            /* the child's batch, NULL before the first */
+    size_t in_row;        /* the row of `in` being joined */
+    frame row;            /* that row */
+    batch out;
     pattern_binding bind;
     pattern_scan ps;
     bool keep;            /* op_hashjoin_kept: fixed while the operator lives */
@@ -32,6 +36,7 @@ static int join_open(op *o, err *e) {
     op_join *j = (op_join *)o;
     pattern_scan_close(&j->ps);
     j->scanning = false;
+    j->in = NULL;
     return op_open(j->child, e);
 }
 
@@ -43,7 +48,7 @@ static int join_open(op *o, err *e) {
 /* The kept records of the known entity, read on first use; NULL when
  * they are not kept (then the join seeks). */
 static const hj_table *kept_records(op_join *j, const value *known[3], err *e, int *rc) {
-    const plan_item *it = &j->f->p->items[j->item];
+    const plan_item *it = &j->p->items[j->item];
     uuid128 u;
     const hj_table *t = NULL;
     *rc = 0;
@@ -56,14 +61,31 @@ static const hj_table *kept_records(op_join *j, const value *known[3], err *e, i
     return t && (!known[2] || t->count <= KEPT_WALK_MAX) ? t : NULL;
 }
 
+/* Moves to the child's next row, pulling its next batch when this one is
+ * done; 1 a row, 0 the child's end. */
+static int next_child_row(op_join *j, size_t max, err *e) {
+    if (j->in && ++j->in_row < j->in->count) {
+        j->row = batch_row(j->in, j->in_row);
+        return 1;
+    }
+    int rc = op_next(j->child, max, &j->in, e);
+    if (rc != 1) {
+        j->in = NULL;
+        return rc;
+    }
+    j->in_row = 0;
+    j->row = batch_row(j->in, 0);
+    return 1;
+}
+
 /* Opens the records for the child's next row; 1 opened, 0 child exhausted. */
-static int next_outer(op_join *j, err *e) {
+static int next_outer(op_join *j, size_t max, err *e) {
     for (;;) {
-        int rc = op_next(j->child, e);
+        int rc = next_child_row(j, max, e);
         if (rc != 1)
             return rc;
         const value *known[3];
-        pattern_known(j->f, &j->f->p->items[j->item], j->step, known);
+        pattern_known(&j->row, &j->p->items[j->item], j->step, known);
         j->kept = kept_records(j, known, e, &rc);
         if (rc != 0)
             return rc;
@@ -71,7 +93,7 @@ static int next_outer(op_join *j, err *e) {
             j->cursor = hj_table_first(j->kept, NULL);
             return 1;
         }
-        rc = pattern_scan_open(&j->ps, j->x, &j->f->p->items[j->item], known, e);
+        rc = pattern_scan_open(&j->ps, j->x, &j->p->items[j->item], known, e);
         if (rc != 0)
             return rc;
     }
@@ -90,11 +112,14 @@ static int next_record(op_join *j, value vals[3], fact *rec, err *e) {
     return 1;
 }
 
-static int join_next(op *o, err *e) {
+static int join_next(op *o, size_t max, batch **out, err *e) {
     op_join *j = (op_join *)o;
-    for (;;) {
+    j->out.count = 0;
+    while (j->out.count < max) {
         if (!j->scanning) {
-            int rc = next_outer(j, e);
+            int rc = next_outer(j, max, e);
+            if (rc == 0)
+                break;
             if (rc != 1)
                 return rc;
             j->scanning = true;
@@ -102,35 +127,42 @@ static int join_next(op *o, err *e) {
         value vals[3];
         fact rec;
         int rc = next_record(j, vals, &rec, e);
-        if (rc == 1 && pattern_bind(j->f, &j->bind, j->step, vals, &rec))
-            return 1;
-        if (rc == 1)
+        if (rc == 1) {
+            pattern_bind(&j->out, &j->row, &j->bind, j->step, vals, &rec);
             continue;
+        }
         pattern_scan_close(&j->ps);
         j->scanning = false;
         if (rc != 0)
             return rc;
     }
+    *out = &j->out;
+    return j->out.count > 0;
 }
 
 static void join_free(op *o) {
     op_join *j = (op_join *)o;
     pattern_scan_close(&j->ps);
+    batch_free(&j->out);
     op_free(j->child);
     free(j);
 }
 
 static const op_vtable join_vt = {join_open, join_next, join_free};
 
-op *op_join_new(where_ctx *x, frame *f, size_t item, op *child) {
+op *op_join_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     op_join *j = malloc(sizeof *j); /* set in full below */
     if (!j)
         return NULL;
-    *j = (op_join){.base = {&join_vt}, .x = x, .f = f, .item = item,
-                   .step = f->p->step_of[item], .child = child,
-                   .keep = op_hashjoin_kept(x, &f->p->items[item])};
-    pattern_binding_init(&j->bind, f, item, j->step);
+    *j = (op_join){.base = {&join_vt}, .x = x, .p = p, .item = item,
+                   .step = p->step_of[item], .child = child,
+                   .keep = op_hashjoin_kept(x, &p->items[item])};
+    if (batch_init(&j->out, p, BATCH_ROWS, j->step, x->m, e) != 0) {
+        free(j);
+        return NULL;
+    }
+    pattern_binding_init(&j->bind, p, item, j->step);
     if (j->keep)
-        j->attr_hash = hj_key_attr_hash(&f->p->items[item].pc.pattern->a.constant);
+        j->attr_hash = hj_key_attr_hash(&p->items[item].pc.pattern->a.constant);
     return &j->base;
 }

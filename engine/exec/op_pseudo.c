@@ -8,52 +8,42 @@
 #include "exec/op_scan.h"
 
 typedef struct op_pseudo {
-    op base;
+    op_select base;
     where_ctx *x;
-    frame *f;
+    const plan_conj *p;
     size_t item, step;
-    op *child;
 } op_pseudo;
 
-static bool pseudo_row(op_pseudo *o) {
-    const plan_item *it = &o->f->p->items[o->item];
-    value v = pseudo_value(o->x, it->pseudo, &o->f->record[it->correlate]);
+static int pseudo_keep(op_select *sel, frame *row, err *e) {
+    (void)e;
+    const op_pseudo *o = (const op_pseudo *)sel;
+    const plan_item *it = &o->p->items[o->item];
+    value v = pseudo_value(o->x, it->pseudo, &row->record[it->correlate]);
     if (!match_term(&it->pc.pattern->v, &v))
-        return false;
+        return 0;
     int s = it->slot[2];
     if (s < 0)
-        return true;
-    if (!frame_agrees(o->f, s, &v, o->step))
-        return false;
-    o->f->slot[s] = v;
-    return true;
-}
-
-static int pseudo_open(op *base, err *e) {
-    return op_open(((op_pseudo *)base)->child, e);
-}
-
-static int pseudo_next(op *base, err *e) {
-    op_pseudo *o = (op_pseudo *)base;
-    int rc;
-    while ((rc = op_next(o->child, e)) == 1)
-        if (pseudo_row(o))
-            return 1;
-    return rc;
+        return 1;
+    if (!frame_agrees(row, s, &v, o->step))
+        return 0;
+    row->slot[s] = v;
+    return 1;
 }
 
 static void pseudo_free(op *base) {
     op_pseudo *o = (op_pseudo *)base;
-    op_free(o->child);
+    op_free(o->base.child);
     free(o);
 }
 
-static const op_vtable pseudo_vt = {pseudo_open, pseudo_next, pseudo_free};
+static const op_vtable pseudo_vt = {op_select_open, op_select_next, pseudo_free};
 
-op *op_pseudo_new(where_ctx *x, frame *f, size_t item, op *child) {
-    op_pseudo *o = calloc(1, sizeof *o);
+op *op_pseudo_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
+    (void)e;
+    op_pseudo *o = malloc(sizeof *o);
     if (!o)
         return NULL;
-    *o = (op_pseudo){.base = {&pseudo_vt}, .x = x, .f = f, .item = item, .step = f->p->step_of[item], .child = child};
-    return &o->base;
+    *o = (op_pseudo){.base = {{&pseudo_vt}, child, pseudo_keep}, .x = x, .p = p, .item = item,
+                     .step = p->step_of[item]};
+    return &o->base.base;
 }

@@ -303,8 +303,7 @@ static bool shares_variable(const plan_conj *p, int s, size_t step) {
     return false;
 }
 
-void pattern_binding_init(pattern_binding *b, const frame *f, size_t index, size_t step) {
-    const plan_conj *p = f->p;
+void pattern_binding_init(pattern_binding *b, const plan_conj *p, size_t index, size_t step) {
     const plan_item *it = &p->items[index];
     *b = (pattern_binding){.index = index};
     for (int pos = 0; pos < 3; pos++) {

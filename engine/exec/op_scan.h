@@ -1,6 +1,6 @@
 /* Reading the records of one pattern item (spec 7.4, 8.3.2): the seek the
  * known positions allow, visibility, constant matching (E4), and binding a
- * matched record into the frame. The join operators read records only
+ * matched record into a row. The join operators read records only
  * through here. In a query that uses rules, the derived facts of the
  * pattern's attribute (every derived fact, for a variable attribute)
  * follow the stored records (spec 9.2 item 3); they carry no temporal
@@ -57,21 +57,23 @@ typedef struct pattern_binding {
     bool record;     /* a pseudo pattern reads the record (D16) */
 } pattern_binding;
 
-void pattern_binding_init(pattern_binding *b, const frame *f, size_t index, size_t step);
+void pattern_binding_init(pattern_binding *b, const plan_conj *p, size_t index, size_t step);
 /* Whether a record's values agree with the row (E1 inside the pattern,
  * frame_agrees across clauses). */
 bool pattern_agrees(const frame *f, const pattern_binding *b, size_t step, const value vals[3]);
 
-/* Binds a matched record's values into the item's slots when they agree
- * with the row (inline: every record a join reads comes through here). */
-static inline bool pattern_bind(frame *f, const pattern_binding *b, size_t step,
+/* Appends `row` bound to a matched record to `out` when the record's
+ * values agree with the row (inline: every record a join reads comes
+ * through here). */
+static inline bool pattern_bind(batch *out, const frame *row, const pattern_binding *b, size_t step,
                                 const value vals[3], const fact *rec) {
-    if ((b->repeat | b->agree) && !pattern_agrees(f, b, step, vals))
+    if ((b->repeat | b->agree) && !pattern_agrees(row, b, step, vals))
         return false;
+    frame f = batch_push(out, row);
     for (unsigned i = 0; i < b->fill_count; i++)
-        f->slot[b->fill_slot[i]] = vals[b->fill_pos[i]];
+        f.slot[b->fill_slot[i]] = vals[b->fill_pos[i]];
     if (b->record)
-        f->record[b->index] = *rec;
+        f.record[b->index] = *rec;
     return true;
 }
 

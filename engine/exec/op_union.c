@@ -18,9 +18,13 @@
 typedef struct op_union {
     op base;
     where_ctx *x;
-    frame *f;
+    const plan_conj *p;
     size_t item, step, width;
     op *child;
+    batch *in;     /* the child's batch, NULL before the first */
+    size_t in_row; /* the row of `in` whose union is held */
+    frame row;     /* that row */
+    batch out;
     op_sub *branches;
     size_t branch_count;
     value *tuples; /* count * width */
@@ -103,39 +107,62 @@ static int union_add(op_union *u, const value *tuple, err *e) {
     return union_store(u, tuple, e);
 }
 
+/* Adds the projected solutions in one batch of a branch. */
+static int union_add_batch(op_union *u, const plan_sub *ps, const batch *b, value *t, err *e) {
+    size_t end = ps->conj->item_count + 1;
+    for (size_t i = 0; i < b->count; i++) {
+        frame row = batch_row(b, i);
+        for (size_t j = 0; j < u->width; j++) {
+            const value *v = frame_var_value(&row, ps->out_var[j], end);
+            t[j] = v ? *v : value_null();
+        }
+        int rc = union_add(u, t, e);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
 /* Runs branch k for the current row, adding its projected solutions; with
  * no new variables, stops at the first solution. */
 static int union_branch(op_union *u, size_t k, bool *found, err *e) {
-    const plan_item *it = &u->f->p->items[u->item];
-    const plan_sub *ps = &it->subs[k];
+    const plan_sub *ps = &u->p->items[u->item].subs[k];
     op_sub *s = &u->branches[k];
-    int rc = op_sub_open(s, ps, u->f, u->step, e);
+    int rc = op_sub_open(s, ps, &u->row, u->step, e);
     value tuple[16];
     value *t = u->width <= 16 ? tuple : malloc(u->width * sizeof *t);
     if (!t)
         return err_set(e, ERR(INT, 0), "out of memory");
-    size_t end = s->f.p->item_count + 1;
-    while (rc == 0 && (rc = op_next(s->root, e)) == 1) {
+    batch *b;
+    while (rc == 0 && (rc = op_next(s->root, u->width ? BATCH_ROWS : 1, &b, e)) == 1) {
         *found = true;
-        if (u->width == 0) {
-            rc = 0;
+        rc = u->width ? union_add_batch(u, ps, b, t, e) : 0;
+        if (u->width == 0)
             break;
-        }
-        for (size_t j = 0; j < u->width; j++) {
-            const value *v = frame_var_value(&s->f, ps->out_var[j], end);
-            t[j] = v ? *v : value_null();
-        }
-        rc = union_add(u, t, e);
     }
     if (t != tuple)
         free(t);
     return rc;
 }
 
+/* Moves to the child's next row; 1 a row, 0 the child's end. */
+static int next_child_row(op_union *u, size_t max, err *e) {
+    if (!u->in || ++u->in_row >= u->in->count) {
+        int rc = op_next(u->child, max, &u->in, e);
+        if (rc != 1) {
+            u->in = NULL;
+            return rc;
+        }
+        u->in_row = 0;
+    }
+    u->row = batch_row(u->in, u->in_row);
+    return 1;
+}
+
 /* Collects the union for the child's next row; 1 when it has rows. */
-static int union_fill(op_union *u, err *e) {
+static int union_fill(op_union *u, size_t max, err *e) {
     int rc;
-    while ((rc = op_next(u->child, e)) == 1) {
+    while ((rc = next_child_row(u, max, e)) == 1) {
         union_clear(u);
         bool found = false;
         for (size_t k = 0; k < u->branch_count && rc == 1 && !(found && u->width == 0); k++)
@@ -148,41 +175,49 @@ static int union_fill(op_union *u, err *e) {
     return rc;
 }
 
-static bool union_extend(op_union *u, const value *tuple) {
-    const plan_item *it = &u->f->p->items[u->item];
+/* Appends the row extended with `tuple` when they agree. */
+static void union_extend(op_union *u, const value *tuple) {
+    const plan_item *it = &u->p->items[u->item];
     for (size_t j = 0; j < u->width; j++)
-        if (!frame_agrees(u->f, it->outs[j], &tuple[j], u->step))
-            return false;
+        if (!frame_agrees(&u->row, it->outs[j], &tuple[j], u->step))
+            return;
+    frame f = batch_push(&u->out, &u->row);
     for (size_t j = 0; j < u->width; j++)
-        u->f->slot[it->outs[j]] = tuple[j];
-    return true;
+        f.slot[it->outs[j]] = tuple[j];
 }
 
 static int union_open(op *base, err *e) {
     op_union *u = (op_union *)base;
     union_clear(u);
     u->emitted = SIZE_MAX;
+    u->in = NULL;
     return op_open(u->child, e);
 }
 
-static int union_next(op *base, err *e) {
+static int union_next(op *base, size_t max, batch **out, err *e) {
     op_union *u = (op_union *)base;
-    for (;;) {
+    u->out.count = 0;
+    while (u->out.count < max) {
         if (u->emitted == SIZE_MAX) {
-            int rc = union_fill(u, e);
+            int rc = union_fill(u, max, e);
+            if (rc == 0)
+                break;
             if (rc != 1)
                 return rc;
             u->emitted = 0;
             if (u->width == 0) {
+                batch_push(&u->out, &u->row);
                 u->emitted = SIZE_MAX;
-                return 1;
+                continue;
             }
         }
-        while (u->emitted < u->count)
-            if (union_extend(u, &u->tuples[u->emitted++ * u->width]))
-                return 1;
-        u->emitted = SIZE_MAX;
+        while (u->emitted < u->count && u->out.count < max)
+            union_extend(u, &u->tuples[u->emitted++ * u->width]);
+        if (u->emitted == u->count)
+            u->emitted = SIZE_MAX;
     }
+    *out = &u->out;
+    return u->out.count > 0;
 }
 
 static void union_free(op *base) {
@@ -193,14 +228,15 @@ static void union_free(op *base) {
     free(u->branches);
     free(u->tuples);
     free(u->table);
+    batch_free(&u->out);
     op_free(u->child);
     free(u);
 }
 
 static const op_vtable union_vt = {union_open, union_next, union_free};
 
-op *op_union_new(where_ctx *x, frame *f, size_t item, op *child, err *e) {
-    const plan_item *it = &f->p->items[item];
+op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
+    const plan_item *it = &p->items[item];
     op_union *u = calloc(1, sizeof *u);
     op_sub *b = calloc(it->sub_count + 1, sizeof *b);
     if (!u || !b) {
@@ -209,8 +245,12 @@ op *op_union_new(where_ctx *x, frame *f, size_t item, op *child, err *e) {
         err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
-    *u = (op_union){.base = {&union_vt}, .x = x, .f = f, .item = item, .step = f->p->step_of[item],
+    *u = (op_union){.base = {&union_vt}, .x = x, .p = p, .item = item, .step = p->step_of[item],
                     .width = it->out_count, .branches = b, .emitted = SIZE_MAX};
+    if (batch_init(&u->out, p, BATCH_ROWS, u->step, x->m, e) != 0) {
+        union_free(&u->base);
+        return NULL;
+    }
     for (size_t k = 0; k < it->sub_count; k++, u->branch_count++)
         if (op_sub_init(x, &b[k], it->subs[k].conj, e) != 0) {
             union_free(&u->base);

@@ -6,6 +6,7 @@
 
 typedef struct op_unit {
     op base;
+    batch *input;
     bool done;
 } op_unit;
 
@@ -15,12 +16,16 @@ static int unit_open(op *o, err *e) {
     return 0;
 }
 
-static int unit_next(op *o, err *e) {
+/* The row is handed out afresh each time: the caller may have dropped it. */
+static int unit_next(op *o, size_t max, batch **out, err *e) {
+    (void)max;
     (void)e;
     op_unit *u = (op_unit *)o;
     if (u->done)
         return 0;
     u->done = true;
+    u->input->count = 1;
+    *out = u->input;
     return 1;
 }
 
@@ -30,12 +35,11 @@ static void unit_free(op *o) {
 
 static const op_vtable unit_vt = {unit_open, unit_next, unit_free};
 
-op *op_unit_new(void) {
+op *op_unit_new(batch *input) {
     op_unit *u = malloc(sizeof *u);
     if (!u)
         return NULL;
     /* malloc and assign, not calloc: glibc's calloc skips its thread cache */
-    *u = (op_unit){0};
-    u->base.vt = &unit_vt;
+    *u = (op_unit){.base = {&unit_vt}, .input = input};
     return &u->base;
 }

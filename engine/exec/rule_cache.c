@@ -9,9 +9,7 @@
 #include "datalog/print.h"
 
 void body_plan_drop_operators(body_plan *bp) {
-    op_free(bp->root);
-    bp->root = NULL;
-    frame_free(&bp->f);
+    op_sub_free(&bp->pipe);
 }
 
 void rule_cache_drop_operators(rule_cache *c) {

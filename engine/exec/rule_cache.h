@@ -42,8 +42,7 @@ typedef struct body_plan {
     plan_conj *conj;
     uint8_t *sizes;     /* size class of the delta and each derived relation */
     size_t size_count;  /* at planning time */
-    frame f;            /* the operators over conj, once built */
-    op *root;
+    op_sub pipe;        /* the operators over conj, once built */
     int head_var[2];    /* per head argument: its body variable, or -1 */
 } body_plan;
 
@@ -63,7 +62,7 @@ typedef struct rule_cache {
     const ast_rule *const *magic_rules; /* NULL: the rules run as written */
     stratify_program *rewritten;
     plan_count_cache counts;  /* range estimates of the snapshot */
-    body_plan **plans;        /* stable addresses: operators borrow their frames */
+    body_plan **plans;        /* stable addresses: operators borrow their plans */
     size_t plan_count, plan_cap;
 } rule_cache;
 

@@ -131,13 +131,9 @@ static int emit_head(const head_run *h, err *e) {
 
 /* Builds bp's operators over its plan, once per plan. */
 static int build_pipeline(rule_eval *re, body_plan *bp, err *e) {
-    int rc = frame_init(&bp->f, bp->conj, e);
+    int rc = op_sub_init(re->x, &bp->pipe, bp->conj, e);
     if (rc != 0)
         return rc;
-    if (!(bp->root = op_build(re->x, &bp->f, e))) {
-        frame_free(&bp->f);
-        return e->code;
-    }
     for (size_t i = 0; i < 2; i++) {
         const term *t = i < bp->rule->argc ? &bp->rule->args[i] : NULL;
         bp->head_var[i] = t && t->kind == TERM_VAR ? plan_find_var(bp->conj, t->name, t->name_len) : -1;
@@ -147,11 +143,18 @@ static int build_pipeline(rule_eval *re, body_plan *bp, err *e) {
 
 /* Runs bp's operators from their first row, emitting each solution's head. */
 static int drain_body(rule_eval *re, body_plan *bp, seminaive *sn, err *e) {
-    head_run h = {.sn = sn, .rule = bp->rule, .f = &bp->f, .var = bp->head_var, .mixed = bp->mixed};
+    head_run h = {.sn = sn, .rule = bp->rule, .var = bp->head_var, .mixed = bp->mixed};
     re->x->body_run++;
-    int rc = op_open(bp->root, e);
-    while (rc == 0 && (rc = op_next(bp->root, e)) == 1)
-        rc = emit_head(&h, e);
+    batch *b;
+    int rc = op_open(bp->pipe.root, e);
+    while (rc == 0 && (rc = op_next(bp->pipe.root, BATCH_ROWS, &b, e)) == 1) {
+        rc = 0;
+        for (size_t i = 0; rc == 0 && i < b->count; i++) {
+            frame row = batch_row(b, i);
+            h.f = &row;
+            rc = emit_head(&h, e);
+        }
+    }
     return rc;
 }
 
@@ -262,7 +265,7 @@ static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
  * are not. */
 static int ready_plan(rule_eval *re, body_plan *bp, const size_vector *v, err *e) {
     int rc = planned_for(bp, v) ? 0 : compile_plan(re, bp, e);
-    return rc == 0 && !bp->root ? build_pipeline(re, bp, e) : rc;
+    return rc == 0 && !bp->pipe.root ? build_pipeline(re, bp, e) : rc;
 }
 
 /* ---- one round of one body ------------------------------------------------------ */

@@ -38,6 +38,9 @@ struct solution_stream {
     const solution_var *vars;
     size_t var_count;
     bool *stored_ok; /* var_count flags, all false at first; NULL: none */
+    /* Set by the consumer before its first next(), like stored_ok: at most
+     * this many rows will be read (a :limit); 0, unknown. A hint only. */
+    size_t rows_wanted;
     /* 1: *row holds the next solution (var_count values) and *bound its
      * flags; 0: the end; otherwise an error code with `e` set. */
     int (*next)(solution_stream *s, const value **row, const bool **bound, err *e);

@@ -14,8 +14,10 @@ typedef struct where_stream {
     where_ctx x;
     const value_source *src; /* of x.r */
     rule_eval rules; /* when the query invokes rules */
-    frame f;
-    op *root;
+    const plan_conj *top;
+    op_sub pipe;
+    batch *b;        /* the batch being handed out, NULL before the first */
+    size_t b_row;    /* its next row */
     solution_var *vars;
     int *slot_of; /* per exported variable: its first slot (D12), set at the end */
     value *row;
@@ -25,7 +27,7 @@ typedef struct where_stream {
 } where_stream;
 
 /* How rows leave, fixed at the first (the consumer has set stored_ok):
- * the frame's slots themselves when they are the exported variables in
+ * the row's slots in the batch when they are the exported variables in
  * order and none must be decoded, else a copy. */
 static void choose_export(where_stream *w) {
     solution_stream *s = &w->base;
@@ -37,21 +39,38 @@ static void choose_export(where_stream *w) {
     w->export = slots ? EXPORT_SLOTS : EXPORT_COPY;
 }
 
-static int where_next(solution_stream *s, const value **row, const bool **bound, err *e) {
-    where_stream *w = (where_stream *)s;
-    int rc = op_next(w->root, e);
+/* The next batch of the pipeline: the first no larger than the rows the
+ * consumer wants (a :limit), so it reads no further than it must. */
+static int next_batch(where_stream *w, err *e) {
+    size_t max = BATCH_ROWS;
+    if (!w->b && w->base.rows_wanted && w->base.rows_wanted < max)
+        max = w->base.rows_wanted;
+    int rc = op_next(w->pipe.root, max, &w->b, e);
     /* A stored value that failed to decode inside a comparison. */
     if ((rc == 0 || rc == 1) && w->src->failed)
         return store_reader_check(w->x.r, e);
+    w->b_row = 0;
     if (rc != 1)
-        return rc;
+        w->b = NULL;
+    return rc;
+}
+
+static int where_next(solution_stream *s, const value **row, const bool **bound, err *e) {
+    where_stream *w = (where_stream *)s;
+    if (!w->b || w->b_row == w->b->count) {
+        int rc = next_batch(w, e);
+        if (rc != 1)
+            return rc;
+    }
     if (w->export == EXPORT_UNSET)
         choose_export(w);
-    *row = w->export == EXPORT_SLOTS ? w->f.slot : w->row;
+    const value *slots = batch_row(w->b, w->b_row++).slot;
+    *row = w->export == EXPORT_SLOTS ? slots : w->row;
     *bound = w->bound;
     for (size_t i = 0; w->export == EXPORT_COPY && i < s->var_count; i++) {
-        w->row[i] = w->f.slot[w->slot_of[i]];
-        if (w->decode[i] && (rc = value_resolve(&w->row[i], e)) != 0)
+        w->row[i] = slots[w->slot_of[i]];
+        int rc = w->decode[i] ? value_resolve(&w->row[i], e) : 0;
+        if (rc != 0)
             return rc;
     }
     return 1;
@@ -61,8 +80,7 @@ static void where_close(solution_stream *s) {
     where_stream *w = (where_stream *)s;
     if (!w)
         return;
-    op_free(w->root);
-    frame_free(&w->f);
+    op_sub_free(&w->pipe);
     rule_eval_end(&w->rules);
     if (w->x.r)
         store_reader_close(w->x.r);
@@ -73,7 +91,7 @@ static void where_close(solution_stream *s) {
 /* Every variable some top-level clause holds (arrays in the plan's arena).
  * Each is bound at the end of the pipeline, by its first slot. */
 static int export_vars(where_stream *w, err *e) {
-    const plan_conj *p = w->f.p;
+    const plan_conj *p = w->top;
     w->vars = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->vars);
     w->slot_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->slot_of);
     w->row = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->row);
@@ -134,13 +152,13 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
         return err_set(e, ERR(INT, 0), "out of memory");
     hint.counts->used = 0;
     rc = plan_compile_query(q, w->x.r, &hint, &w->mem, &pq, e);
+    if (rc != 0)
+        return rc;
+    w->top = pq.top;
+    rc = export_vars(w, e);
     if (rc == 0)
-        rc = frame_init(&w->f, pq.top, e);
-    if (rc == 0)
-        rc = export_vars(w, e);
-    if (rc == 0 && !(w->root = op_build(&w->x, &w->f, e)))
-        rc = e->code;
-    return rc == 0 ? op_open(w->root, e) : rc;
+        rc = op_sub_init(&w->x, &w->pipe, pq.top, e);
+    return rc == 0 ? op_open(w->pipe.root, e) : rc;
 }
 
 int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, query_rules *rules,

@@ -3,19 +3,10 @@
  * its join (exec/op_build.c builds the operator the plan names). */
 #include "plan/conj.h"
 
-/* Does some slot of `var` hold a value at `step` (exec's frame_any_value)? */
-static bool var_filled(const plan_conj *c, int var, size_t step) {
-    const plan_var *v = &c->vars[var];
-    for (size_t i = 0; i < v->slot_count; i++)
-        if (plan_slot_set(c, v->slots[i], step))
-            return true;
-    return false;
-}
-
 static bool position_known(const plan_conj *c, const plan_item *it, int pos, size_t step) {
     if (plan_pattern_term(it->pc.pattern, pos)->kind == TERM_CONST)
         return true;
-    return it->pc.var[pos] >= 0 && var_filled(c, it->pc.var[pos], step);
+    return it->pc.var[pos] >= 0 && plan_var_set(c, it->pc.var[pos], step);
 }
 
 /* Is the value position known only through an entity position filled

@@ -158,6 +158,16 @@ static inline bool plan_slot_set(const plan_conj *c, int s, size_t step)
     return item < 0 || c->step_of[item] < step;
 }
 
+/* Some slot of variable `var` is filled at step `step`. */
+static inline bool plan_var_set(const plan_conj *c, int var, size_t step)
+{
+    const plan_var *v = &c->vars[var];
+    for (size_t i = 0; i < v->slot_count; i++)
+        if (plan_slot_set(c, v->slots[i], step))
+            return true;
+    return false;
+}
+
 /* The pattern's three terms in position order. */
 static inline const term *plan_pattern_term(const ast_pattern *p, int position)
 {

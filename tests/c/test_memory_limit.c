@@ -11,6 +11,7 @@
 #include "support.h"
 
 #define TEXTS 64
+#define MANY_TEXTS 256 /* more rows than the engine's batches hold */
 #define TEXT_LEN 1000
 #define QRY_012 2012
 
@@ -21,24 +22,29 @@ static const char *const ENTITIES =
 static const char *const COUNT_UNREAD = "(query [:find (count ?t) :where [?e :text ?t]])";
 static const char *const SORTED_TEXTS = "(query [:find ?t :where [?e :text ?t] :order-by [?t]])";
 
-/* An in-memory database with the given limit and TEXTS facts
+/* An in-memory database with the given limit and `count` facts
  * [:tI :text "<TEXT_LEN chars>"], the texts all distinct or all equal. */
-static MiniGrafDb *texts_db(long limit, int distinct)
+static MiniGrafDb *texts_db_of(long limit, int distinct, int count)
 {
     char options[64];
     snprintf(options, sizeof options, "{\"query_memory_limit\": %ld}", limit);
     MiniGrafDb *db = minigraf_open_with_options(NULL, options, NULL);
     if (!db)
         return NULL;
-    static char tx[TEXTS * (TEXT_LEN + 32) + 32];
+    static char tx[MANY_TEXTS * (TEXT_LEN + 32) + 32];
     size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
-    for (int i = 0; i < TEXTS; i++)
+    for (int i = 0; i < count; i++)
         len += (size_t)snprintf(tx + len, sizeof tx - len, "[:t%d :text \"%04d%0*d\"] ", i,
                                 distinct ? i : 0, TEXT_LEN - 4, 0);
     snprintf(tx + len, sizeof tx - len, "])");
     char *out = minigraf_execute(db, tx);
     minigraf_string_free(out);
     return db;
+}
+
+static MiniGrafDb *texts_db(long limit, int distinct)
+{
+    return texts_db_of(limit, distinct, TEXTS);
 }
 
 /* The error code of `query` under `limit` (0: answered). */
@@ -78,11 +84,23 @@ TEST(texts_that_do_not_fit_fail_the_query)
     const char *msg = minigraf_last_error(db);
     CHECK(msg != NULL && strstr(msg, "query memory limit of 32768 bytes exceeded in scan") != NULL);
     EXPECT_ERROR(db, ENTITIES, "QRY-012");
-    MiniGrafCursor *c = minigraf_query(db, ENTITIES); /* streaming: fails on the way */
+    /* A cursor reads its first batch of rows at open: here every text. */
+    CHECK(minigraf_query(db, ENTITIES) == NULL);
+    CHECK_INT_EQ(minigraf_last_error_code(db), QRY_012);
+    minigraf_close(db);
+
+    /* Streaming, the first batch fits and a later one does not. */
+    db = texts_db_of(160 * 1024, 1, MANY_TEXTS);
+    REQUIRE(db != NULL);
+    MiniGrafCursor *c = minigraf_query(db, ENTITIES);
     REQUIRE(c != NULL);
     char *batch;
-    while ((batch = minigraf_cursor_next_batch(c, 10)) != NULL)
+    size_t batches = 0;
+    while ((batch = minigraf_cursor_next_batch(c, 10)) != NULL) {
         minigraf_string_free(batch);
+        batches++;
+    }
+    CHECK(batches > 0);
     CHECK_INT_EQ(minigraf_cursor_last_error_code(c), QRY_012);
     minigraf_cursor_free(c);
     minigraf_close(db);
