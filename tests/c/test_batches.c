@@ -192,6 +192,37 @@ TEST(scan_and_join_sizes_around_multiples_of_64)
         check_result_size(sizes[i]);
 }
 
+TEST(file_scan_across_checkpointed_pages_and_the_log)
+{
+    /* 3000 rows checkpointed into the file, 130 more in the log, every
+     * 9th of the first retracted afterwards. */
+    temp_db_path t;
+    temp_db_make(&t);
+    MiniGrafDb *db = minigraf_open(t.path);
+    REQUIRE(db != NULL);
+    add_numbers(db, "n", 3000);
+    CHECK_INT_EQ(minigraf_checkpoint(db), 0);
+    text tx = {0}, rows = {0};
+    text_add(&tx, "(transact [");
+    for (int k = 3000; k < 3130; k++)
+        text_add(&tx, "[:n%d :n %d] [:n%d :sq %d]", k, k, k, k * k);
+    TRANSACT_TEXT(db, &tx);
+    text_add(&tx, "(retract [");
+    for (int k = 0; k < 3000; k += 9)
+        text_add(&tx, "[:n%d :n %d]", k, k);
+    text_add(&tx, "])");
+    EXPECT_RETRACT(db, tx.s);
+    text_free(&tx);
+    for (int k = 0; k < 3130; k++)
+        if (k >= 3000 || k % 9 != 0)
+            row_add(&rows, "[%d,%d]", k, k * k);
+    EXPECT_ROWS(db, "(query [:find ?v ?s :where [?e :n ?v] [?e :sq ?s]])", "\"?v\",\"?s\"", &rows);
+    row_add(&rows, "[%d]", 2 * 3130 - 3000 / 9 - 1);
+    EXPECT_ROWS(db, "(query [:find (count ?v) :where [?e ?a ?v]])", "\"(count ?v)\"", &rows);
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
 /* ---- one outer row with many matches ------------------------------------ */
 
 /* Tags per entity :fK: a large expansion between small ones, and sizes
@@ -950,6 +981,7 @@ TEST(valid_at_and_as_of_combine_over_500_entities)
 }
 
 CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
+           TEST_ENTRY(file_scan_across_checkpointed_pages_and_the_log),
            TEST_ENTRY(large_expansion_between_small_ones),
            TEST_ENTRY(many_outer_rows_with_mixed_expansions),
            TEST_ENTRY(filter_keeps_every_seventh_row),
