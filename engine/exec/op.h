@@ -143,6 +143,32 @@ const value *frame_any_value(const frame *f, int var, size_t step);
 
 /* ---- operators ----------------------------------------------------------- */
 
+/* An operator's walk over its child's rows, one at a time across the
+ * child's batches (joins and unions extend each row in turn). */
+typedef struct child_rows {
+    op *child;
+    batch *b;  /* the child's batch, NULL before the first and after the end */
+    size_t i;  /* the row of `b` being extended */
+    frame row; /* that row */
+} child_rows;
+
+static inline void child_rows_open(child_rows *c) { c->b = NULL; }
+
+/* 1 with c->row the child's next row (asking it for `max` rows when a
+ * new batch is needed), 0 at the child's end, or an error code. */
+static inline int child_rows_next(child_rows *c, size_t max, err *e) {
+    if (!c->b || ++c->i >= c->b->count) {
+        int rc = op_next(c->child, max, &c->b, e);
+        if (rc != 1) {
+            c->b = NULL;
+            return rc;
+        }
+        c->i = 0;
+    }
+    c->row = batch_row(c->b, c->i);
+    return 1;
+}
+
 /* An operator that keeps some rows of its child's batches in place
  * (exec/op_select.c): filter, correlated pseudo pattern, anti-join. Each
  * embeds it first and gives op_select_open / op_select_next as its own. */

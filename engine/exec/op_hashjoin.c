@@ -23,10 +23,7 @@ typedef struct op_hashjoin {
     where_ctx *x;
     const plan_conj *p;
     size_t item, step;
-    op *child;
-    batch *in;        /* the child's batch, NULL before the first */
-    size_t in_row;    /* the row of `in` being joined */
-    frame row;        /* that row */
+    child_rows in;
     batch out;
     pattern_binding bind;
     bool have_row;
@@ -113,28 +110,22 @@ static int hj_build(op_hashjoin *h, err *e) {
 static int hj_open(op *o, err *e) {
     op_hashjoin *h = (op_hashjoin *)o;
     h->have_row = false;
-    h->in = NULL;
+    child_rows_open(&h->in);
     int rc = h->t && h->run == h->x->body_run ? 0 : hj_build(h, e);
     if (rc != 0)
         return rc;
     h->run = h->x->body_run;
-    return op_open(h->child, e);
+    return op_open(h->in.child, e);
 }
 
 /* Moves to the child's next row and the first entry its key finds; 1 a
  * row, 0 the child's end. */
 static int next_row(op_hashjoin *h, size_t max, err *e) {
-    if (!h->in || ++h->in_row >= h->in->count) {
-        int rc = op_next(h->child, max, &h->in, e);
-        if (rc != 1) {
-            h->in = NULL;
-            return rc;
-        }
-        h->in_row = 0;
-    }
-    h->row = batch_row(h->in, h->in_row);
+    int rc = child_rows_next(&h->in, max, e);
+    if (rc != 1)
+        return rc;
     const value *key = h->key_pos >= 0
-                           ? frame_any_value(&h->row, h->p->items[h->item].pc.var[h->key_pos], h->step)
+                           ? frame_any_value(&h->in.row, h->p->items[h->item].pc.var[h->key_pos], h->step)
                            : NULL;
     h->cursor = hj_table_first(h->t, key);
     return 1;
@@ -155,7 +146,7 @@ static int hj_next(op *o, size_t max, batch **out, err *e) {
         while (h->cursor != HJ_END && h->out.count < max) {
             const hj_entry *en = &h->t->entries[h->cursor];
             h->cursor = en->next;
-            pattern_bind(&h->out, &h->row, &h->bind, h->step, en->vals, &en->rec);
+            pattern_bind(&h->out, &h->in.row, &h->bind, h->step, en->vals, &en->rec);
         }
         if (h->cursor == HJ_END)
             h->have_row = false;
@@ -168,7 +159,7 @@ static void hj_free(op *o) {
     op_hashjoin *h = (op_hashjoin *)o;
     hj_table_free(&h->own);
     batch_free(&h->out);
-    op_free(h->child);
+    op_free(h->in.child);
     free(h);
 }
 
@@ -180,7 +171,7 @@ op *op_hashjoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
         return NULL;
     const plan_item *it = &p->items[item];
     size_t step = p->step_of[item];
-    *h = (op_hashjoin){.base = {&hj_vt}, .x = x, .p = p, .item = item, .step = step, .child = child};
+    *h = (op_hashjoin){.base = {&hj_vt}, .x = x, .p = p, .item = item, .step = step, .in = {.child = child}};
     if (batch_init(&h->out, p, BATCH_ROWS, step, x->m, e) != 0) {
         free(h);
         return NULL;

@@ -18,10 +18,7 @@ typedef struct op_join {
     where_ctx *x;
     const plan_conj *p;
     size_t item, step;
-    op *child;
-    batch *in;            /* the child's batch, NULL before the first */
-    size_t in_row;        /* the row of `in` being joined */
-    frame row;            /* that row */
+    child_rows in;
     batch out;
     pattern_binding bind;
     pattern_scan ps;
@@ -36,8 +33,8 @@ static int join_open(op *o, err *e) {
     op_join *j = (op_join *)o;
     pattern_scan_close(&j->ps);
     j->scanning = false;
-    j->in = NULL;
-    return op_open(j->child, e);
+    child_rows_open(&j->in);
+    return op_open(j->in.child, e);
 }
 
 /* A known value (always a variable's: kept patterns have no constant
@@ -61,31 +58,14 @@ static const hj_table *kept_records(op_join *j, const value *known[3], err *e, i
     return t && (!known[2] || t->count <= KEPT_WALK_MAX) ? t : NULL;
 }
 
-/* Moves to the child's next row, pulling its next batch when this one is
- * done; 1 a row, 0 the child's end. */
-static int next_child_row(op_join *j, size_t max, err *e) {
-    if (j->in && ++j->in_row < j->in->count) {
-        j->row = batch_row(j->in, j->in_row);
-        return 1;
-    }
-    int rc = op_next(j->child, max, &j->in, e);
-    if (rc != 1) {
-        j->in = NULL;
-        return rc;
-    }
-    j->in_row = 0;
-    j->row = batch_row(j->in, 0);
-    return 1;
-}
-
 /* Opens the records for the child's next row; 1 opened, 0 child exhausted. */
 static int next_outer(op_join *j, size_t max, err *e) {
     for (;;) {
-        int rc = next_child_row(j, max, e);
+        int rc = child_rows_next(&j->in, max, e);
         if (rc != 1)
             return rc;
         const value *known[3];
-        pattern_known(&j->row, &j->p->items[j->item], j->step, known);
+        pattern_known(&j->in.row, &j->p->items[j->item], j->step, known);
         j->kept = kept_records(j, known, e, &rc);
         if (rc != 0)
             return rc;
@@ -128,7 +108,7 @@ static int join_next(op *o, size_t max, batch **out, err *e) {
         fact rec;
         int rc = next_record(j, vals, &rec, e);
         if (rc == 1) {
-            pattern_bind(&j->out, &j->row, &j->bind, j->step, vals, &rec);
+            pattern_bind(&j->out, &j->in.row, &j->bind, j->step, vals, &rec);
             continue;
         }
         pattern_scan_close(&j->ps);
@@ -144,7 +124,7 @@ static void join_free(op *o) {
     op_join *j = (op_join *)o;
     pattern_scan_close(&j->ps);
     batch_free(&j->out);
-    op_free(j->child);
+    op_free(j->in.child);
     free(j);
 }
 
@@ -155,7 +135,7 @@ op *op_join_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e
     if (!j)
         return NULL;
     *j = (op_join){.base = {&join_vt}, .x = x, .p = p, .item = item,
-                   .step = p->step_of[item], .child = child,
+                   .step = p->step_of[item], .in = {.child = child},
                    .keep = op_hashjoin_kept(x, &p->items[item])};
     if (batch_init(&j->out, p, BATCH_ROWS, j->step, x->m, e) != 0) {
         free(j);

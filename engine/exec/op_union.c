@@ -20,10 +20,7 @@ typedef struct op_union {
     where_ctx *x;
     const plan_conj *p;
     size_t item, step, width;
-    op *child;
-    batch *in;     /* the child's batch, NULL before the first */
-    size_t in_row; /* the row of `in` whose union is held */
-    frame row;     /* that row */
+    child_rows in; /* its row is the one whose union is held */
     batch out;
     op_sub *branches;
     size_t branch_count;
@@ -128,7 +125,7 @@ static int union_add_batch(op_union *u, const plan_sub *ps, const batch *b, valu
 static int union_branch(op_union *u, size_t k, bool *found, err *e) {
     const plan_sub *ps = &u->p->items[u->item].subs[k];
     op_sub *s = &u->branches[k];
-    int rc = op_sub_open(s, ps, &u->row, u->step, e);
+    int rc = op_sub_open(s, ps, &u->in.row, u->step, e);
     value tuple[16];
     value *t = u->width <= 16 ? tuple : malloc(u->width * sizeof *t);
     if (!t)
@@ -145,24 +142,10 @@ static int union_branch(op_union *u, size_t k, bool *found, err *e) {
     return rc;
 }
 
-/* Moves to the child's next row; 1 a row, 0 the child's end. */
-static int next_child_row(op_union *u, size_t max, err *e) {
-    if (!u->in || ++u->in_row >= u->in->count) {
-        int rc = op_next(u->child, max, &u->in, e);
-        if (rc != 1) {
-            u->in = NULL;
-            return rc;
-        }
-        u->in_row = 0;
-    }
-    u->row = batch_row(u->in, u->in_row);
-    return 1;
-}
-
 /* Collects the union for the child's next row; 1 when it has rows. */
 static int union_fill(op_union *u, size_t max, err *e) {
     int rc;
-    while ((rc = next_child_row(u, max, e)) == 1) {
+    while ((rc = child_rows_next(&u->in, max, e)) == 1) {
         union_clear(u);
         bool found = false;
         for (size_t k = 0; k < u->branch_count && rc == 1 && !(found && u->width == 0); k++)
@@ -179,9 +162,9 @@ static int union_fill(op_union *u, size_t max, err *e) {
 static void union_extend(op_union *u, const value *tuple) {
     const plan_item *it = &u->p->items[u->item];
     for (size_t j = 0; j < u->width; j++)
-        if (!frame_agrees(&u->row, it->outs[j], &tuple[j], u->step))
+        if (!frame_agrees(&u->in.row, it->outs[j], &tuple[j], u->step))
             return;
-    frame f = batch_push(&u->out, &u->row);
+    frame f = batch_push(&u->out, &u->in.row);
     for (size_t j = 0; j < u->width; j++)
         f.slot[it->outs[j]] = tuple[j];
 }
@@ -190,8 +173,8 @@ static int union_open(op *base, err *e) {
     op_union *u = (op_union *)base;
     union_clear(u);
     u->emitted = SIZE_MAX;
-    u->in = NULL;
-    return op_open(u->child, e);
+    child_rows_open(&u->in);
+    return op_open(u->in.child, e);
 }
 
 static int union_next(op *base, size_t max, batch **out, err *e) {
@@ -206,7 +189,7 @@ static int union_next(op *base, size_t max, batch **out, err *e) {
                 return rc;
             u->emitted = 0;
             if (u->width == 0) {
-                batch_push(&u->out, &u->row);
+                batch_push(&u->out, &u->in.row);
                 u->emitted = SIZE_MAX;
                 continue;
             }
@@ -229,7 +212,7 @@ static void union_free(op *base) {
     free(u->tuples);
     free(u->table);
     batch_free(&u->out);
-    op_free(u->child);
+    op_free(u->in.child);
     free(u);
 }
 
@@ -256,6 +239,6 @@ op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *
             union_free(&u->base);
             return NULL;
         }
-    u->child = child;
+    u->in.child = child;
     return &u->base;
 }
