@@ -131,11 +131,28 @@ static int run_command(db *d, const command *c, db_result *out, arena *a, err *e
     return err_set(e, ERR(INT, 0), "unknown command kind");
 }
 
+/* The command of `text`: through the parsed-query cache when the text
+ * could be kept there (held in *pq), else parsed into `a`. */
+static int parse_command(db *d, const char *text, size_t len, arena *a, parsed_query **pq,
+                         const command **c, err *e) {
+    *pq = NULL;
+    if (!query_cache_may_keep(len)) {
+        command *parsed = NULL;
+        int rc = datalog_parse(text, len, a, &parsed, e);
+        *c = parsed;
+        return rc;
+    }
+    int rc = query_cache_parse(d->queries, text, len, pq, e);
+    *c = rc == 0 ? parsed_query_command(*pq) : NULL;
+    return rc;
+}
+
 int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     arena a;
     arena_init(&a);
-    command *c = NULL;
-    int rc = datalog_parse(text, len, &a, &c, e);
+    parsed_query *pq;
+    const command *c;
+    int rc = parse_command(d, text, len, &a, &pq, &c, e);
     bool writes = rc == 0 && c->kind != CMD_QUERY;
     bool changes = writes && !d->opts.store.read_only;
     if (writes)
@@ -148,6 +165,7 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
         db_cursors_release(d);
     if (writes)
         pthread_mutex_unlock(&d->lock);
+    parsed_query_release(pq);
     arena_free(&a);
     return rc;
 }

@@ -83,8 +83,8 @@ uint64_t db_tx_count(db *d);
 store *db_store(db *d);
 /* The database's rules, for the query executor (rules/registry.h). */
 struct rules_registry *db_rules(db *d);
-/* Its cache of parsed query texts (db/query_cache.h), used by db_query
- * and db_cursor_open. */
+/* Its cache of parsed query texts (db/query_cache.h), used by db_execute,
+ * db_query and db_cursor_open. */
 query_cache_stats db_query_cache_stats(db *d);
 
 #endif

@@ -211,7 +211,7 @@ int query_cache_parse(query_cache *c, const char *text, size_t len, parsed_query
     parsed_query *p = *out;
     p->bytes = sizeof *p + len + 1 + arena_footprint(&p->ast);
     /* An entry of more than an eighth of the budget would push out many. */
-    if (p->bytes <= QUERY_CACHE_BYTES / 8)
+    if (query_cache_may_keep(p->bytes))
         keep(c, p);
     return 0;
 }

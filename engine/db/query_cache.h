@@ -18,6 +18,7 @@
 #define MG_DB_QUERY_CACHE_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,11 @@ void query_cache_free(query_cache *c);
  * kept when it is a query seen before that fits). Returns 0 with a reference in *out
  * (parsed_query_release it), or the parse error with `e` set. */
 int query_cache_parse(query_cache *c, const char *text, size_t len, parsed_query **out, err *e);
+/* Whether a text of `len` bytes is small enough to be kept: larger ones
+ * are better parsed without the cache's copy of the text. */
+static inline bool query_cache_may_keep(size_t len) {
+    return len <= QUERY_CACHE_BYTES / 8;
+}
 const command *parsed_query_command(const parsed_query *p);
 void parsed_query_release(parsed_query *p);
 
