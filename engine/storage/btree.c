@@ -205,31 +205,36 @@ int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, const btree_cod
     c->pg = pg;
     c->root = root;
     c->codec = codec;
-    c->pages = pager_scratch_take(pg);
-    if (!c->pages)
+    c->scratch = pager_scratch_take(pg);
+    if (!c->scratch)
         return err_set(e, ERR(INT, 0), "out of memory");
     return 0;
 }
 
 void btree_cursor_free(btree_cursor *c) {
-    if (c->pages)
-        pager_scratch_give(c->pg, c->pages);
-    c->pages = NULL;
+    pager_scratch_give(c->pg, c->scratch);
+    c->scratch = NULL;
 }
 
-static uint8_t *level(btree_cursor *c, int l) {
-    return c->pages + (size_t)l * FORMAT_PAGE_SIZE;
+static uint8_t *level(const btree_cursor *c, int l) {
+    return c->scratch->pages + (size_t)l * FORMAT_PAGE_SIZE;
 }
 
+/* Page `pgno` at level l: read and checked unless the scratch slot holds
+ * it already (the upper levels of the previous seek, usually). */
 static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
     if (l >= BTREE_MAX_DEPTH)
         return corrupt(e, pgno);
-    int rc = pager_read(c->pg, pgno, level(c, l), e);
-    if (rc == 0)
-        rc = check_node(level(c, l), c->codec->key_size, pgno, e);
-    if (rc == 0)
-        c->depth = l + 1;
-    return rc;
+    if (!pager_scratch_holds(c->pg, c->scratch, (size_t)l, pgno)) {
+        int rc = pager_read(c->pg, pgno, level(c, l), e);
+        if (rc == 0)
+            rc = check_node(level(c, l), c->codec->key_size, pgno, e);
+        if (rc != 0)
+            return rc;
+        pager_scratch_hold(c->scratch, (size_t)l, pgno);
+    }
+    c->depth = l + 1;
+    return 0;
 }
 
 
@@ -358,7 +363,7 @@ int btree_run_corrupt(const btree_cursor *c, err *e) {
 double btree_cursor_position(const btree_cursor *c) {
     double pos = 0, width = 1;
     for (int l = 0; l + 1 < c->depth; l++) {
-        width /= (double)branch_count(c->pages + (size_t)l * FORMAT_PAGE_SIZE);
+        width /= (double)branch_count(level(c, l));
         pos += width * c->idx[l];
     }
     return pos;

@@ -97,7 +97,7 @@ typedef struct btree_cursor {
     bool pending;                  /* keys[cur] is the next key (a seek found it) */
     uint8_t keys[2][BTREE_MAX_KEY];
     uint8_t anchor[BTREE_MAX_KEY]; /* the leaf's first key */
-    uint8_t *pages; /* BTREE_MAX_DEPTH page copies */
+    pager_scratch *scratch; /* its first BTREE_MAX_DEPTH slots: a page per level */
 } btree_cursor;
 
 int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, const btree_codec *codec, err *e);

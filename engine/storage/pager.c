@@ -30,10 +30,13 @@ struct pager {
     freelist fl;
     uint64_t generation;
     page_cache *cache;
+    /* Changes whenever a page may change (pager_scratch_holds). Written
+     * under the store's write lock, read under its read lock. */
+    uint64_t epoch;
     /* Spare cursor scratch blocks (pager_scratch_take), under scratch_mu:
      * readers take and give them concurrently. */
     pthread_mutex_t scratch_mu;
-    uint8_t *scratch[PAGER_SCRATCH_SPARES];
+    pager_scratch *scratch[PAGER_SCRATCH_SPARES];
     size_t scratch_n;
 };
 
@@ -116,25 +119,44 @@ void pager_close(pager *p) {
     free(p);
 }
 
-uint8_t *pager_scratch_take(pager *p) {
-    uint8_t *buf = NULL;
+/* The block header, then the pages (16-byte aligned, as malloc's). */
+#define SCRATCH_HEADER (((sizeof(pager_scratch) + 15) / 16) * 16)
+
+pager_scratch *pager_scratch_take(pager *p) {
+    pager_scratch *s = NULL;
     pthread_mutex_lock(&p->scratch_mu);
     if (p->scratch_n > 0)
-        buf = p->scratch[--p->scratch_n];
+        s = p->scratch[--p->scratch_n];
     pthread_mutex_unlock(&p->scratch_mu);
-    return buf ? buf : malloc(PAGER_SCRATCH_SIZE);
+    if (s)
+        return s;
+    s = malloc(SCRATCH_HEADER + PAGER_SCRATCH_SIZE);
+    if (s)
+        *s = (pager_scratch){.pages = (uint8_t *)s + SCRATCH_HEADER};
+    return s;
 }
 
-void pager_scratch_give(pager *p, uint8_t *buf) {
-    if (!buf)
+void pager_scratch_give(pager *p, pager_scratch *s) {
+    if (!s)
         return;
     pthread_mutex_lock(&p->scratch_mu);
     if (p->scratch_n < PAGER_SCRATCH_SPARES) {
-        p->scratch[p->scratch_n++] = buf;
-        buf = NULL;
+        p->scratch[p->scratch_n++] = s;
+        s = NULL;
     }
     pthread_mutex_unlock(&p->scratch_mu);
-    free(buf);
+    free(s);
+}
+
+bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno) {
+    if (s->epoch != p->epoch) {
+        memset(s->held, 0, sizeof s->held);
+        s->epoch = p->epoch;
+    }
+    if (s->held[slot] == pgno)
+        return true;
+    s->held[slot] = 0;
+    return false;
 }
 
 bool pager_is_memory(const pager *p) {
@@ -364,6 +386,7 @@ int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
 uint8_t *pager_dirty(pager *p, uint32_t pgno) {
     if (pgno >= p->next)
         return NULL;
+    p->epoch++; /* the caller is about to change the page */
     return pgno >= p->committed ? p->dirty[pgno - p->committed] : find_reused(p, pgno);
 }
 
@@ -419,6 +442,7 @@ static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
 }
 
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
+    p->epoch++; /* the page handed out (a free one, maybe) is about to change */
     int rc = fill_freelist(p, e);
     if (rc != 0)
         return rc;

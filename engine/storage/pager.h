@@ -43,17 +43,36 @@ void pager_close(pager *p);
 bool pager_is_memory(const pager *p);
 const char *pager_path(const pager *p);
 
-/* Scratch for a B+tree cursor's page copies: PAGER_SCRATCH_SIZE bytes,
- * NULL when out of memory. A point query opens a few cursors, and a fresh
- * 48 KiB malloc for each (cold memory, glibc's large-chunk path) was a
- * fixed cost of every query; given-back blocks (up to PAGER_SCRATCH_SPARES)
- * are reused instead. Thread-safe; give back before pager_close. */
+/* Scratch for a B+tree cursor's page copies: PAGER_SCRATCH_PAGES pages.
+ * A point query opens a few cursors, and a fresh 48 KiB malloc for each
+ * (cold memory, glibc's large-chunk path) was a fixed cost of every
+ * query; given-back blocks (up to PAGER_SCRATCH_SPARES) are reused
+ * instead. A block remembers which page each of its slots holds, so the
+ * next cursor to use it (the next seek of a join, the next query) reads
+ * again only the pages that differ: the root and upper branches of a tree
+ * usually do not. What a slot holds stays valid until a page is handed
+ * out for writing (pager_dirty and pager_alloc start a new epoch; a
+ * checkpoint changes no page's bytes). Take and give are thread-safe; give back before pager_close. */
 #define PAGER_SCRATCH_PAGES 12
 #define PAGER_SCRATCH_SIZE ((size_t)PAGER_SCRATCH_PAGES * FORMAT_PAGE_SIZE)
 #define PAGER_SCRATCH_SPARES 8
-uint8_t *pager_scratch_take(pager *p);
+typedef struct pager_scratch {
+    uint64_t epoch;                      /* of the pager when `held` was last valid */
+    uint32_t held[PAGER_SCRATCH_PAGES];  /* per slot: the page it holds, 0: none */
+    uint8_t *pages;                      /* PAGER_SCRATCH_PAGES page copies */
+} pager_scratch;
+/* NULL when out of memory. */
+pager_scratch *pager_scratch_take(pager *p);
 /* Returns a block from pager_scratch_take (NULL: nothing). */
-void pager_scratch_give(pager *p, uint8_t *buf);
+void pager_scratch_give(pager *p, pager_scratch *s);
+/* Whether slot `slot` of s holds page `pgno` as it is now. When it does
+ * not, the slot is marked empty: the caller reads the page into it and
+ * calls pager_scratch_hold once the copy is checked. Under the store's
+ * read lock, like pager_read. */
+bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno);
+static inline void pager_scratch_hold(pager_scratch *s, size_t slot, uint32_t pgno) {
+    s->held[slot] = pgno;
+}
 
 /* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes). */
 int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e);
