@@ -152,20 +152,24 @@ static void project(const finish_plan *p, const value *solution, value *row) {
         row[c] = solution[p->cols[c].var];
 }
 
+static int push_top_k(finish_plan *p, sort_topk *t, const solution_block *b, value *row, err *e) {
+    int rc = 0;
+    for (size_t i = 0; !rc && i < b->count; i++) {
+        project(p, solution_row(b, i), row);
+        rc = sort_topk_push(t, row, e);
+    }
+    return rc;
+}
+
 /* :order-by with :limit: a bounded top-k of offset + limit rows. */
 static int stream_top_k(finish_plan *p, const finish_order *o, value *row, result_set *r, err *e) {
     sort_topk t;
     sort_topk_init(&t, &o->spec, sort_topk_bound(o->offset, true, o->limit), p->m);
-    const value *solution;
-    const bool *bound;
+    solution_block b;
     int rc;
-    while ((rc = finish_pull(p, &solution, &bound, e)) == 1) {
-        if (!finish_has_plain_values(p, bound))
-            continue;
-        project(p, solution, row);
-        if ((rc = sort_topk_push(&t, row, e)) != 0)
+    while ((rc = finish_pull(p, &b, e)) == 1)
+        if (finish_has_plain_values(p, b.bound) && (rc = push_top_k(p, &t, &b, row, e)) != 0)
             break;
-    }
     if (rc == 0) {
         const value **kept;
         size_t n = sort_topk_finish(&t, &kept, e);
@@ -175,24 +179,29 @@ static int stream_top_k(finish_plan *p, const finish_order *o, value *row, resul
     return rc;
 }
 
-/* :order-by without :limit: every row is held ("sort"), then sorted. */
-static int stream_sorted(finish_plan *p, value *row, result_set *r, err *e) {
-    finish_rows rows = {0};
-    const value *solution;
-    const bool *bound;
-    int rc;
-    while ((rc = finish_pull(p, &solution, &bound, e)) == 1) {
-        if (!finish_has_plain_values(p, bound))
-            continue;
-        project(p, solution, row);
+/* Projects each solution of `b` and holds a copy of the row ("sort"). */
+static int hold_block(finish_plan *p, const solution_block *b, value *row, finish_rows *rows,
+                      err *e) {
+    int rc = 0;
+    for (size_t i = 0; !rc && i < b->count; i++) {
+        project(p, solution_row(b, i), row);
         value *kept = finish_alloc(p, p->col_count * sizeof *kept, "sort", e, &rc);
         for (size_t c = 0; kept && !rc && c < p->col_count; c++)
             rc = finish_copy_value(p, &kept[c], &row[c], "sort", e);
         if (!rc)
-            rc = finish_rows_push(p, &rows, kept, "sort", e);
-        if (rc)
-            return rc;
+            rc = finish_rows_push(p, rows, kept, "sort", e);
     }
+    return rc;
+}
+
+/* :order-by without :limit: every row is held ("sort"), then sorted. */
+static int stream_sorted(finish_plan *p, value *row, result_set *r, err *e) {
+    finish_rows rows = {0};
+    solution_block b;
+    int rc;
+    while ((rc = finish_pull(p, &b, e)) == 1)
+        if (finish_has_plain_values(p, b.bound) && (rc = hold_block(p, &b, row, &rows, e)) != 0)
+            return rc;
     return rc ? rc : output_rows(p, &rows, r, e);
 }
 
@@ -220,21 +229,25 @@ static int window_row(finish_plan *p, const value *solution, value *row, err *e)
     return rc;
 }
 
-static int collect_solutions(finish_plan *p, finish_rows *rows, err *e) {
-    const value *solution;
-    const bool *bound;
-    int rc;
-    while ((rc = finish_pull(p, &solution, &bound, e)) == 1) {
-        if (!finish_has_plain_values(p, bound))
-            continue;
+/* Appends a work row per solution of `b`. */
+static int collect_block(finish_plan *p, const solution_block *b, finish_rows *rows, err *e) {
+    int rc = 0;
+    for (size_t i = 0; !rc && i < b->count; i++) {
         value *row = finish_alloc(p, p->width * sizeof *row, "window", e, &rc);
         if (row)
-            rc = window_row(p, solution, row, e);
+            rc = window_row(p, solution_row(b, i), row, e);
         if (!rc)
             rc = finish_rows_push(p, rows, row, "window", e);
-        if (rc)
-            return rc;
     }
+    return rc;
+}
+
+static int collect_solutions(finish_plan *p, finish_rows *rows, err *e) {
+    solution_block b;
+    int rc;
+    while ((rc = finish_pull(p, &b, e)) == 1)
+        if (finish_has_plain_values(p, b.bound) && (rc = collect_block(p, &b, rows, e)) != 0)
+            return rc;
     return rc;
 }
 
@@ -257,6 +270,8 @@ struct finish_cursor {
     size_t next_row;   /* materialised: the next row to hand out */
     finish_order o;    /* streaming: :offset / :limit */
     sort_limit lim;
+    solution_block in; /* streaming: the block being handed out */
+    size_t in_row;     /* its next row */
     value *row;        /* streaming: the projected row handed out */
 };
 
@@ -324,11 +339,17 @@ int finish_open(const ast_query *q, solution_stream *in, meter *m, finish_cursor
  * so upstream operators stop reading (and let go of their snapshot). */
 static int stream_next(finish_cursor *c, const value **row, err *e) {
     finish_plan *p = &c->p;
-    const value *solution;
-    const bool *bound;
     int rc = 0;
-    while (!sort_limit_done(&c->lim) && (rc = finish_pull(p, &solution, &bound, e)) == 1) {
-        if (!finish_has_plain_values(p, bound) || sort_limit_next(&c->lim) != SORT_EMIT)
+    while (!sort_limit_done(&c->lim)) {
+        if (c->in_row == c->in.count) {
+            if ((rc = finish_pull(p, &c->in, e)) != 1)
+                break;
+            /* a block that leaves a plain variable unbound yields no row */
+            c->in_row = finish_has_plain_values(p, c->in.bound) ? 0 : c->in.count;
+            continue;
+        }
+        const value *solution = solution_row(&c->in, c->in_row++);
+        if (sort_limit_next(&c->lim) != SORT_EMIT)
             continue;
         project(p, solution, c->row);
         *row = c->row;

@@ -226,21 +226,27 @@ static int step_group(const finish_plan *p, group *g, const value *row, err *e) 
     return 0;
 }
 
-/* Reads every solution into the table; *solutions counts them all. */
-static int fill_table(group_table *t, size_t *solutions, value *key, err *e) {
-    const value *row;
-    const bool *bound;
-    int rc;
-    while ((rc = finish_pull(t->p, &row, &bound, e)) == 1) {
-        ++*solutions;
-        if (!finish_has_plain_values(t->p, bound))
-            continue;
+/* Adds each solution of `b` to its group. */
+static int add_block(group_table *t, const solution_block *b, value *key, err *e) {
+    int rc = 0;
+    for (size_t i = 0; !rc && i < b->count; i++) {
+        const value *row = solution_row(b, i);
         read_key(t->p, row, key);
         group *g;
         rc = find_group(t, key, &g, e);
         if (!rc)
             rc = step_group(t->p, g, row, e);
-        if (rc)
+    }
+    return rc;
+}
+
+/* Reads every solution into the table; *solutions counts them all. */
+static int fill_table(group_table *t, size_t *solutions, value *key, err *e) {
+    solution_block b;
+    int rc;
+    while ((rc = finish_pull(t->p, &b, e)) == 1) {
+        *solutions += b.count;
+        if (finish_has_plain_values(t->p, b.bound) && (rc = add_block(t, &b, key, e)) != 0)
             return rc;
     }
     return rc;

@@ -65,9 +65,9 @@ void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc)
 int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e);
 /* Appends a work row. */
 int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e);
-/* Pulls the next solution: 1, 0 at the end, or an error code. */
-int finish_pull(finish_plan *p, const value **row, const bool **bound, err *e);
-/* True when the solution binds every plain :find variable (spec 8.12.1). */
+/* Pulls the next block of solutions: 1, 0 at the end, or an error code. */
+int finish_pull(finish_plan *p, solution_block *b, err *e);
+/* True when the solutions bind every plain :find variable (spec 8.12.1). */
 static inline bool finish_has_plain_values(const finish_plan *p, const bool *bound) {
     for (size_t i = 0; i < p->plain_count; i++)
         if (p->group_vars[i] < 0 || !bound[p->group_vars[i]])

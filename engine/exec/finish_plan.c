@@ -51,8 +51,8 @@ int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op,
     return 0;
 }
 
-int finish_pull(finish_plan *p, const value **row, const bool **bound, err *e) {
-    return p->in->next(p->in, row, bound, e);
+int finish_pull(finish_plan *p, solution_block *b, err *e) {
+    return p->in->next(p->in, b, e);
 }
 
 static long stream_var(const finish_plan *p, const term *t) {

@@ -10,7 +10,11 @@
  * must then treat as Null, e.g. spec 11.2's non-grouping variables) holds
  * a VT_NULL value and its `bound` flag is false.
  *
- * Values are borrowed: a row stays valid until the next call to next() on
+ * The stream hands out solutions in blocks (solution_block): up to
+ * BATCH_ROWS rows at once, so a consumer loops over a block instead of
+ * making an indirect call per row.
+ *
+ * Values are borrowed: a block stays valid until the next call to next() on
  * the stream (the consumer copies what it keeps, e.g. into a result set or
  * an aggregate's arena). They come decoded, except the variables whose
  * `stored_ok` flag the consumer set before its first next() (those it
@@ -33,6 +37,18 @@ typedef struct solution_var {
     size_t len;
 } solution_var;
 
+/* `count` (>= 1) solutions, row i at rows + i * stride, each binding the
+ * variables whose `bound` flag is set. */
+typedef struct solution_block {
+    const value *rows;
+    size_t count, stride;
+    const bool *bound;
+} solution_block;
+
+static inline const value *solution_row(const solution_block *b, size_t i) {
+    return b->rows + i * b->stride;
+}
+
 typedef struct solution_stream solution_stream;
 struct solution_stream {
     const solution_var *vars;
@@ -41,9 +57,9 @@ struct solution_stream {
     /* Set by the consumer before its first next(), like stored_ok: at most
      * this many rows will be read (a :limit); 0, unknown. A hint only. */
     size_t rows_wanted;
-    /* 1: *row holds the next solution (var_count values) and *bound its
-     * flags; 0: the end; otherwise an error code with `e` set. */
-    int (*next)(solution_stream *s, const value **row, const bool **bound, err *e);
+    /* 1: *out holds the next block of solutions (var_count values each);
+     * 0: the end; otherwise an error code with `e` set. */
+    int (*next)(solution_stream *s, solution_block *out, err *e);
     /* Releases everything; safe after an error or before the end. */
     void (*close)(solution_stream *s);
 };

@@ -16,20 +16,19 @@ typedef struct where_stream {
     rule_eval rules; /* when the query invokes rules */
     const plan_conj *top;
     op_sub pipe;
-    batch *b;        /* the batch being handed out, NULL before the first */
-    size_t b_row;    /* its next row */
+    bool started;    /* the first batch has been asked for */
     solution_var *vars;
     int *slot_of; /* per exported variable: its first slot (D12), set at the end */
-    value *row;
+    value *rows;  /* EXPORT_COPY: BATCH_ROWS rows of var_count values */
     bool *bound;  /* all true */
     bool *decode; /* per exported variable: !stored_ok, fixed at the first row */
     enum { EXPORT_UNSET, EXPORT_COPY, EXPORT_SLOTS } export;
 } where_stream;
 
 /* How rows leave, fixed at the first (the consumer has set stored_ok):
- * the row's slots in the batch when they are the exported variables in
- * order and none must be decoded, else a copy. */
-static void choose_export(where_stream *w) {
+ * the batch's rows when their first slots are the exported variables in
+ * order and none must be decoded, else a copy of the batch. */
+static int choose_export(where_stream *w, err *e) {
     solution_stream *s = &w->base;
     bool slots = true;
     for (size_t i = 0; i < s->var_count; i++) {
@@ -37,43 +36,57 @@ static void choose_export(where_stream *w) {
         slots = slots && !w->decode[i] && w->slot_of[i] == (int)i;
     }
     w->export = slots ? EXPORT_SLOTS : EXPORT_COPY;
+    if (!slots && !(w->rows = arena_alloc(&w->mem, BATCH_ROWS * (s->var_count + 1) * sizeof *w->rows)))
+        return err_set(e, ERR(INT, 0), "out of memory");
+    return 0;
 }
 
 /* The next batch of the pipeline: the first no larger than the rows the
  * consumer wants (a :limit), so it reads no further than it must. */
-static int next_batch(where_stream *w, err *e) {
+static int next_batch(where_stream *w, batch **b, err *e) {
     size_t max = BATCH_ROWS;
-    if (!w->b && w->base.rows_wanted && w->base.rows_wanted < max)
+    if (!w->started && w->base.rows_wanted && w->base.rows_wanted < max)
         max = w->base.rows_wanted;
-    int rc = op_next(w->pipe.root, max, &w->b, e);
+    w->started = true;
+    int rc = op_next(w->pipe.root, max, b, e);
     /* A stored value that failed to decode inside a comparison. */
     if ((rc == 0 || rc == 1) && w->src->failed)
         return store_reader_check(w->x.r, e);
-    w->b_row = 0;
-    if (rc != 1)
-        w->b = NULL;
     return rc;
 }
 
-static int where_next(solution_stream *s, const value **row, const bool **bound, err *e) {
+/* The exported variables of every row of `b`, decoded as asked. */
+static int copy_rows(where_stream *w, const batch *b, err *e) {
+    size_t n = w->base.var_count, width = b->p->slot_count;
+    for (size_t r = 0; r < b->count; r++) {
+        const value *slots = b->slot + r * width;
+        value *row = w->rows + r * n;
+        for (size_t i = 0; i < n; i++) {
+            row[i] = slots[w->slot_of[i]];
+            int rc = w->decode[i] ? value_resolve(&row[i], e) : 0;
+            if (rc != 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+static int where_next(solution_stream *s, solution_block *out, err *e) {
     where_stream *w = (where_stream *)s;
-    if (!w->b || w->b_row == w->b->count) {
-        int rc = next_batch(w, e);
-        if (rc != 1)
-            return rc;
-    }
-    if (w->export == EXPORT_UNSET)
-        choose_export(w);
-    const value *slots = batch_row(w->b, w->b_row++).slot;
-    *row = w->export == EXPORT_SLOTS ? slots : w->row;
-    *bound = w->bound;
-    for (size_t i = 0; w->export == EXPORT_COPY && i < s->var_count; i++) {
-        w->row[i] = slots[w->slot_of[i]];
-        int rc = w->decode[i] ? value_resolve(&w->row[i], e) : 0;
-        if (rc != 0)
-            return rc;
-    }
-    return 1;
+    batch *b;
+    int rc = next_batch(w, &b, e);
+    if (rc != 1)
+        return rc;
+    if (w->export == EXPORT_UNSET && (rc = choose_export(w, e)) != 0)
+        return rc;
+    *out = (solution_block){.rows = b->slot, .count = b->count, .stride = b->p->slot_count,
+                            .bound = w->bound};
+    if (w->export == EXPORT_SLOTS)
+        return 1;
+    out->rows = w->rows;
+    out->stride = s->var_count;
+    rc = copy_rows(w, b, e);
+    return rc == 0 ? 1 : rc;
 }
 
 static void where_close(solution_stream *s) {
@@ -94,9 +107,8 @@ static int export_vars(where_stream *w, err *e) {
     const plan_conj *p = w->top;
     w->vars = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->vars);
     w->slot_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->slot_of);
-    w->row = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->row);
     w->bound = arena_calloc(&w->mem, 3 * (p->var_count + 1), sizeof *w->bound);
-    if (!w->vars || !w->slot_of || !w->row || !w->bound)
+    if (!w->vars || !w->slot_of || !w->bound)
         return err_set(e, ERR(INT, 0), "out of memory");
     w->base.stored_ok = w->bound + p->var_count + 1;
     w->decode = w->base.stored_ok + p->var_count + 1;
