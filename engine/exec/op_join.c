@@ -79,16 +79,16 @@ static int next_outer(op_join *j, size_t max, err *e) {
     }
 }
 
-static int next_record(op_join *j, value vals[3], fact *rec, err *e) {
-    if (!j->kept)
-        return pattern_scan_next(&j->ps, vals, j->bind.record ? rec : NULL, e);
-    if (j->cursor == HJ_END)
-        return 0;
-    const hj_entry *en = &j->kept->entries[j->cursor];
-    j->cursor = en->next;
-    for (int pos = 0; pos < 3; pos++)
-        vals[pos] = en->vals[pos];
-    *rec = en->rec;
+/* Appends the row bound to each next kept record until the batch holds
+ * `max` rows: 1 full, 0 the row's records are done. */
+static int fill_kept(op_join *j, size_t max) {
+    while (j->out.count < max) {
+        if (j->cursor == HJ_END)
+            return 0;
+        const hj_entry *en = &j->kept->entries[j->cursor];
+        j->cursor = en->next;
+        pattern_bind(&j->out, &j->in.row, &j->bind, j->step, en->vals, &en->rec);
+    }
     return 1;
 }
 
@@ -104,13 +104,10 @@ static int join_next(op *o, size_t max, batch **out, err *e) {
                 return rc;
             j->scanning = true;
         }
-        value vals[3];
-        fact rec;
-        int rc = next_record(j, vals, &rec, e);
-        if (rc == 1) {
-            pattern_bind(&j->out, &j->in.row, &j->bind, j->step, vals, &rec);
-            continue;
-        }
+        int rc = j->kept ? fill_kept(j, max)
+                         : pattern_scan_fill(&j->ps, &j->out, max, &j->in.row, &j->bind, j->step, e);
+        if (rc == 1)
+            continue; /* the batch is full */
         pattern_scan_close(&j->ps);
         j->scanning = false;
         if (rc != 0)

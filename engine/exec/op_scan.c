@@ -7,6 +7,10 @@
 #include "exec/derived.h"
 #include "exec/match.h"
 
+/* A step every stored record takes: inlined into both of its readers,
+ * pattern_scan_next and pattern_scan_fill's loop. */
+#define RECORD_STEP static inline __attribute__((always_inline))
+
 value pseudo_value(const where_ctx *x, pseudo_kind k, const fact *rec) {
     switch (k) {
     case PSEUDO_VALID_FROM: return value_integer(rec->valid_from);
@@ -154,7 +158,7 @@ static bool matches_constants(const plan_item *it, const value vals[3], unsigned
 }
 
 /* The next record of the seek(s): 1, 0 at the end, or an error. */
-static int scan_next(pattern_scan *ps, fact_ids *ids, err *e) {
+RECORD_STEP int scan_next(pattern_scan *ps, fact_ids *ids, err *e) {
     int rc = store_scan_next_ids(ps->sc, ids, e);
     if (rc != 0 || !ps->has_alt)
         return rc;
@@ -179,7 +183,7 @@ static int other_buffer(int a, int b) {
  * group, `pick` its latest that passes the cut, the next one into the
  * third. 1 with *out (valid until the next call), 0 at the end, or an
  * error. */
-static int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
+RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
     const visibility *vis = &ps->x->vis;
     int rc;
     for (;;) {
@@ -266,26 +270,49 @@ static fact record_times(const fact_ids *ids) {
                   .valid_to = ids->valid_to, .asserted = ids->asserted};
 }
 
-int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
-    const fact_ids *ids;
+/* The next visible stored record that matches the constants: 1 with its
+ * values in out[3] and *ids its record, 0 at the end of the stored
+ * records, or an error. */
+RECORD_STEP int stored_next(pattern_scan *ps, value out[3], const fact_ids **ids, err *e) {
     int rc = 0;
-    while (ps->sc && (rc = next_visible(ps, &ids, e)) == 1) {
-        rc = store_reader_values(ps->x->r, ids, out, e);
+    while (ps->sc && (rc = next_visible(ps, ids, e)) == 1) {
+        rc = store_reader_values(ps->x->r, *ids, out, e);
         if (rc != 0)
             return rc;
         if (ps->it->kind == PK_PSEUDO) {
-            fact times = record_times(ids);
+            fact times = record_times(*ids);
             out[2] = pseudo_value(ps->x, ps->it->pseudo, &times);
         }
-        if (ps->stored_check && !matches_constants(ps->it, out, ps->stored_check))
-            continue;
-        if (rec)
-            *rec = record_times(ids);
-        return 1;
+        if (!ps->stored_check || matches_constants(ps->it, out, ps->stored_check))
+            return 1;
     }
-    if (rc != 0)
-        return rc;
-    return derived_next(ps, out, rec);
+    return rc;
+}
+
+int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
+    const fact_ids *ids;
+    int rc = stored_next(ps, out, &ids, e);
+    if (rc == 1 && rec)
+        *rec = record_times(ids);
+    return rc == 0 ? derived_next(ps, out, rec) : rc;
+}
+
+int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row,
+                      const pattern_binding *b, size_t step, err *e) {
+    value vals[3];
+    fact rec;
+    const fact_ids *ids;
+    int rc = 1;
+    while (out->count < max && (rc = stored_next(ps, vals, &ids, e)) == 1) {
+        if (b->record)
+            rec = record_times(ids);
+        pattern_bind(out, row, b, step, vals, &rec);
+    }
+    if (rc != 0 || (ps->row == RELATION_END && ps->rel >= ps->rel_end))
+        return rc; /* full, failed, or no derived facts to follow */
+    while (out->count < max && (rc = derived_next(ps, vals, b->record ? &rec : NULL)) == 1)
+        pattern_bind(out, row, b, step, vals, &rec);
+    return rc;
 }
 
 void pattern_scan_close(pattern_scan *ps) {

@@ -63,10 +63,11 @@ void pattern_binding_init(pattern_binding *b, const plan_conj *p, size_t index, 
 bool pattern_agrees(const frame *f, const pattern_binding *b, size_t step, const value vals[3]);
 
 /* Appends `row` bound to a matched record to `out` when the record's
- * values agree with the row (inline: every record a join reads comes
- * through here). */
-static inline bool pattern_bind(batch *out, const frame *row, const pattern_binding *b, size_t step,
-                                const value vals[3], const fact *rec) {
+ * values agree with the row (always inlined: every record a join reads
+ * comes through here, in the join's or the scan's tight loop). */
+static inline __attribute__((always_inline)) bool pattern_bind(batch *out, const frame *row,
+                                                               const pattern_binding *b, size_t step,
+                                                               const value vals[3], const fact *rec) {
     if ((b->repeat | b->agree) && !pattern_agrees(row, b, step, vals))
         return false;
     frame f = batch_push(out, row);
@@ -76,6 +77,13 @@ static inline bool pattern_bind(batch *out, const frame *row, const pattern_bind
         f.record[b->index] = *rec;
     return true;
 }
+
+/* Appends `row` bound to each next record of the scan (pattern_bind) to
+ * `out` until it holds `max` rows: one tight loop where a join would call
+ * pattern_scan_next per record. 1 when `out` is full (records may
+ * remain), 0 at the end of the records, or an error. */
+int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row,
+                      const pattern_binding *b, size_t step, err *e);
 
 /* The value a pseudo-attribute reads from a record (8.9). */
 value pseudo_value(const where_ctx *x, pseudo_kind k, const fact *rec);
