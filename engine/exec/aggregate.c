@@ -307,6 +307,22 @@ int agg_step(agg_state *s, const value *v, err *e) {
     return err_set(e, ERR(INT, 0), "host aggregates are not evaluated by agg_step");
 }
 
+int agg_step_block(agg_state *s, const value *first, size_t count, size_t stride, err *e) {
+    if (s->fn == AGG_COUNT) {
+        for (size_t i = 0; i < count; i++)
+            s->count += first[i * stride].type != VT_NULL;
+        return 0;
+    }
+    int rc = 0;
+    for (size_t i = 0; !rc && i < count; i++)
+        rc = agg_step(s, &first[i * stride], e);
+    return rc;
+}
+
+bool agg_infallible(agg_fn fn) {
+    return fn == AGG_COUNT || fn == AGG_AVG;
+}
+
 static int compare_items(const void *a, const void *b) {
     return value_compare_total(a, b);
 }

@@ -90,6 +90,13 @@ const char *agg_name(agg_fn fn);
 int agg_new(agg_state **out, agg_fn fn, arena *a, meter *m, err *e);
 /* Adds one input value (Null is skipped). Returns 0 or an error above. */
 int agg_step(agg_state *s, const value *v, err *e);
+/* agg_step for `count` values, the i-th at first + i * stride: one call
+ * for a block of solutions of one group. Stops at the first error. */
+int agg_step_block(agg_state *s, const value *first, size_t count, size_t stride, err *e);
+/* Whether agg_step of `fn` never fails (count, avg): stepping such an
+ * aggregate before or after another cannot change which error a query
+ * reports. */
+bool agg_infallible(agg_fn fn);
 /* The group's result. May be called once; the state is not reusable. */
 int agg_finish(agg_state *s, agg_result *out, err *e);
 /* Bytes of the arena this accumulator has taken, the state included. */

@@ -39,6 +39,7 @@ typedef struct group_table {
     group *groups;
     size_t count, cap;
     const value *probe; /* the key being looked up */
+    bool by_block;      /* one group, its aggregates stepped a block at a time */
 } group_table;
 
 /* O3 equality treats every NaN alike and 0.0 like -0.0: hash accordingly. */
@@ -240,13 +241,38 @@ static int add_block(group_table *t, const solution_block *b, value *key, err *e
     return rc;
 }
 
+/* Steps the one group of a query without grouping key with a block,
+ * aggregate by aggregate (t->by_block: at most one of them can fail, so
+ * the order changes no answer and no error). */
+static int step_block(group_table *t, const solution_block *b, value *key, err *e) {
+    const finish_plan *p = t->p;
+    group *g;
+    int rc = find_group(t, key, &g, e);
+    for (size_t a = 0; !rc && a < p->agg_count; a++)
+        if (p->agg_vars[a] >= 0) /* else every value is Null, which steps nothing */
+            rc = agg_step_block(g->aggs[a], b->rows + p->agg_vars[a], b->count, b->stride, e);
+    return rc;
+}
+
+/* Whether the aggregates can be stepped a block at a time. */
+static bool steps_by_block(const finish_plan *p) {
+    size_t fallible = 0;
+    for (size_t c = 0; c < p->col_count; c++)
+        if (p->cols[c].spec->kind == FIND_AGGREGATE)
+            fallible += !agg_infallible(p->cols[c].agg);
+    return p->group_count == 0 && fallible <= 1;
+}
+
 /* Reads every solution into the table; *solutions counts them all. */
 static int fill_table(group_table *t, size_t *solutions, value *key, err *e) {
     solution_block b;
     int rc;
     while ((rc = finish_pull(t->p, &b, e)) == 1) {
         *solutions += b.count;
-        if (finish_has_plain_values(t->p, b.bound) && (rc = add_block(t, &b, key, e)) != 0)
+        if (!finish_has_plain_values(t->p, b.bound))
+            continue;
+        rc = t->by_block ? step_block(t, &b, key, e) : add_block(t, &b, key, e);
+        if (rc)
             return rc;
     }
     return rc;
@@ -318,7 +344,7 @@ static int emit_empty_input(finish_plan *p, finish_rows *out, err *e) {
 }
 
 int finish_group(finish_plan *p, finish_rows *out, err *e) {
-    group_table t = {.p = p};
+    group_table t = {.p = p, .by_block = steps_by_block(p)};
     htab_init(&t.index);
     size_t solutions = 0;
     int rc = 0;

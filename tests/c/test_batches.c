@@ -647,6 +647,22 @@ TEST(aggregates_grouped_over_1200_rows)
     minigraf_close(db);
 }
 
+/* Without a grouping key the one group's aggregates take whole blocks of
+ * solutions; count and avg never fail, so one other aggregate's error is
+ * the one a solution at a time would report. */
+TEST(ungrouped_aggregates_over_1200_rows)
+{
+    MiniGrafDb *db = agg_db();
+    text rows = {0};
+    row_add(&rows, "[%d,%.1f,%d,%d]", AGG_N, (AGG_N - 1) / 2.0, AGG_N - 1, AGG_N);
+    EXPECT_ROWS(db, "(query [:find (count ?v) (avg ?v) (max ?v) (count ?e) :where [?e :val ?v]])",
+                "\"(count ?v)\",\"(avg ?v)\",\"(max ?v)\",\"(count ?e)\"", &rows);
+    EXPECT_TRANSACT(db, "(transact [[:text :val \"oops\"]])");
+    EXPECT_ERROR(db, "(query [:find (count ?v) (sum ?v) :where [?e :val ?v]])", "INT-041");
+    CHECK_STR_EQ(minigraf_last_error(db), "[INT-041] sum: expected Integer, Float, or Null, got String");
+    minigraf_close(db);
+}
+
 TEST(aggregate_with_more_groups_than_a_batch)
 {
     MiniGrafDb *db = agg_db();
@@ -996,6 +1012,7 @@ CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(ordered_limit_after_join_and_two_keys),
            TEST_ENTRY(unordered_limit_and_offset_count_distinct_rows),
            TEST_ENTRY(aggregates_grouped_over_1200_rows),
+           TEST_ENTRY(ungrouped_aggregates_over_1200_rows),
            TEST_ENTRY(aggregate_with_more_groups_than_a_batch),
            TEST_ENTRY(window_functions_over_200_rows),
            TEST_ENTRY(pseudo_attributes_follow_the_preceding_pattern_over_250_records),
