@@ -30,9 +30,11 @@ bool window_takes_arg(window_fn fn) {
 }
 
 /* Scratch for one call: `part` holds each row's dense partition number,
- * `perm` the rows in window order, `tmp` the merge buffer. */
+ * `perm` the rows in window order, `tmp` the merge buffer, `num` the order
+ * values as doubles when every one is a number (else NULL). */
 typedef struct window_scratch {
     size_t *part, *perm, *tmp;
+    double *num;
     size_t partitions;
     htab table;
     size_t charged;
@@ -83,11 +85,15 @@ static void group_by_partition(window_scratch *w, size_t n) {
 
 typedef struct order_ctx {
     const value *order;
+    const double *num; /* window_scratch.num */
     bool descending;
 } order_ctx;
 
+/* cmp_window compares two numbers as doubles, a NaN equal to anything:
+ * (x > y) - (x < y) exactly, without its calls and type tests. */
 static bool order_before(const order_ctx *o, size_t a, size_t b) {
-    int c = cmp_window(&o->order[a], &o->order[b]);
+    int c = o->num ? (o->num[a] > o->num[b]) - (o->num[a] < o->num[b])
+                   : cmp_window(&o->order[a], &o->order[b]);
     return o->descending ? c > 0 : c < 0;
 }
 
@@ -193,21 +199,35 @@ static void scratch_free(window_scratch *w, meter *m) {
     free(w->part);
     free(w->perm);
     free(w->tmp);
+    free(w->num);
     htab_free(&w->table);
     meter_release(m, w->charged);
 }
 
-static int scratch_init(window_scratch *w, size_t n, bool partitioned, meter *m, err *e) {
+static bool all_numbers(const value *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (v[i].type != VT_INTEGER && v[i].type != VT_FLOAT)
+            return false;
+    return true;
+}
+
+static int scratch_init(window_scratch *w, size_t n, bool partitioned, const value *order,
+                        meter *m, err *e) {
     memset(w, 0, sizeof *w);
     htab_init(&w->table);
     if (n >= UINT32_MAX || n > SIZE_MAX / sizeof(size_t) - 1)
         return err_set(e, ERR(INT, 0), "out of memory");
-    size_t bytes = 3 * (n + 1) * sizeof(size_t);
+    bool numeric = all_numbers(order, n);
+    size_t bytes = (3 * sizeof(size_t) + (numeric ? sizeof(double) : 0)) * (n + 1);
     w->part = malloc((n + 1) * sizeof(size_t));
     w->perm = malloc((n + 1) * sizeof(size_t));
     w->tmp = malloc((n + 1) * sizeof(size_t));
-    if (!w->part || !w->perm || !w->tmp || (partitioned && htab_reserve(&w->table, n) != 0))
+    w->num = numeric ? malloc((n + 1) * sizeof(double)) : NULL;
+    if (!w->part || !w->perm || !w->tmp || (numeric && !w->num) ||
+        (partitioned && htab_reserve(&w->table, n) != 0))
         return err_set(e, ERR(INT, 0), "out of memory");
+    for (size_t i = 0; w->num && i < n; i++)
+        w->num[i] = order[i].type == VT_INTEGER ? (double)order[i].as.i : order[i].as.f;
     bytes += w->table.cap * (sizeof(uint64_t) + sizeof(uint32_t));
     int rc = meter_charge(m, bytes, "window", e);
     if (!rc)
@@ -229,7 +249,7 @@ static int assign_partitions(window_scratch *w, size_t n, const value *partition
 int window_compute(window_fn fn, bool descending, size_t n, const value *partition,
                    const value *order, const value *arg, value *out, meter *m, err *e) {
     window_scratch w;
-    int rc = scratch_init(&w, n, partition != NULL, m, e);
+    int rc = scratch_init(&w, n, partition != NULL, order, m, e);
     if (!rc)
         rc = assign_partitions(&w, n, partition, e);
     if (rc) {
@@ -237,7 +257,7 @@ int window_compute(window_fn fn, bool descending, size_t n, const value *partiti
         return rc;
     }
     group_by_partition(&w, n);
-    order_ctx o = {order, descending};
+    order_ctx o = {order, w.num, descending};
     for (size_t lo = 0, hi; lo < n; lo = hi) {
         for (hi = lo + 1; hi < n && w.part[w.perm[hi]] == w.part[w.perm[lo]]; hi++)
             continue;

@@ -212,6 +212,22 @@ static void test_order_uses_o2(void) {
     CHECK(window_gives(WINDOW_RANK, false, 3, NULL, nulls, NULL, rank_n));
 }
 
+/* Order values that are all numbers compare as doubles, exactly as
+ * cmp_window does: NaN ties with everything, and an Integer beyond 2^53
+ * ties with the Float it rounds to (ties keep input order). */
+static void test_numeric_order_compares_as_doubles(void) {
+    value order[] = {I(2), F(NAN), F(1.5)};
+    value want[] = {I(1), I(2), I(3)};
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 3, NULL, order, NULL, want));
+    CHECK(window_gives(WINDOW_ROW_NUMBER, true, 3, NULL, order, NULL, want));
+    value big[] = {I(9007199254740993), F(9007199254740992.0), I(-1)};
+    value want_big[] = {I(2), I(3), I(1)};
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 3, NULL, big, NULL, want_big));
+    value zeros[] = {F(0.0), I(0), F(-0.0), I(-5)};
+    value want_zeros[] = {I(2), I(3), I(4), I(1)};
+    CHECK(window_gives(WINDOW_ROW_NUMBER, false, 4, NULL, zeros, NULL, want_zeros));
+}
+
 static void test_empty_input(void) {
     value out[1] = {value_integer(99)};
     err e = {0};
@@ -272,6 +288,7 @@ int main(void) {
     test_running_count_and_avg();
     test_running_min_max_o2();
     test_order_uses_o2();
+    test_numeric_order_compares_as_doubles();
     test_empty_input();
     test_large_partitioned_input();
     test_meter();
