@@ -152,11 +152,25 @@ static void project(const finish_plan *p, const value *solution, value *row) {
         row[c] = solution[p->cols[c].var];
 }
 
+/* Decodes the stored values of a projected row. */
+static int resolve_row(const finish_plan *p, value *row, err *e) {
+    int rc = 0;
+    for (size_t c = 0; !rc && c < p->col_count; c++)
+        rc = value_resolve(&row[c], e);
+    return rc;
+}
+
+/* Offers each solution of `b`; the columns that are not keys come stored
+ * (allow_stored) and are decoded only for a row the keys do not drop. */
 static int push_top_k(finish_plan *p, sort_topk *t, const solution_block *b, value *row, err *e) {
     int rc = 0;
     for (size_t i = 0; !rc && i < b->count; i++) {
         project(p, solution_row(b, i), row);
-        rc = sort_topk_push(t, row, e);
+        if (sort_topk_passes_over(t, row))
+            continue;
+        rc = resolve_row(p, row, e);
+        if (!rc)
+            rc = sort_topk_push(t, row, e);
     }
     return rc;
 }

@@ -152,22 +152,34 @@ static int resolve_columns(finish_plan *p, err *e) {
     return 0;
 }
 
+/* Whether column `c` outputs an :order-by key's variable. */
+static bool order_key(const finish_plan *p, const ast_find *c) {
+    for (size_t k = 0; k < p->q->order_count; k++)
+        if (same_name(&c->var, &p->q->order_by[k].var))
+            return true;
+    return false;
+}
+
 /* The stream variables whose bytes the :find side reads: output columns,
  * aggregate arguments and window inputs. Count reads only that its
  * argument is bound, and grouping keys are compared (stored values
- * by id) and decoded once per group, when its row is built (finish_group):
- * the stream may hand the others out as stored values. */
+ * by id) and decoded once per group, when its row is built (finish_group);
+ * a top-k (:order-by with :limit) decodes the columns that are not keys
+ * only for the rows its keys do not drop (finish.c): the stream may hand
+ * the others out as stored values. */
 static void allow_stored(finish_plan *p) {
     bool *ok = p->in->stored_ok;
     if (!ok)
         return;
+    bool top_k = p->q->order_count > 0 && p->q->has_limit && p->agg_count == 0 && p->win_count == 0;
     for (size_t v = 0; v < p->in->var_count; v++)
         ok[v] = true;
     for (size_t c = 0; c < p->col_count; c++) {
         const finish_col *col = &p->cols[c];
         bool counted = col->spec->kind == FIND_AGGREGATE && col->agg == AGG_COUNT;
         bool grouped = col->spec->kind == FIND_VAR && p->agg_count > 0;
-        if (col->var >= 0 && !counted && !grouped)
+        bool kept_later = top_k && !order_key(p, col->spec);
+        if (col->var >= 0 && !counted && !grouped && !kept_later)
             ok[col->var] = false;
     }
     for (size_t i = 0; i < p->extra_count; i++)

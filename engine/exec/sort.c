@@ -15,21 +15,23 @@ static bool is_key_column(const sort_spec *s, size_t column) {
     return false;
 }
 
-int sort_compare_rows(const sort_spec *s, const value *a, const value *b) {
+/* The row order on the keys alone. */
+static int compare_keys(const sort_spec *s, const value *a, const value *b) {
     for (size_t k = 0; k < s->key_count; k++) {
         size_t col = s->keys[k].column;
         int c = cmp_order_by(&a[col], &b[col]);
         if (c != 0)
             return s->keys[k].descending ? -c : c;
     }
-    for (size_t col = 0; col < s->column_count; col++) {
-        if (is_key_column(s, col))
-            continue;
-        int c = value_compare_total(&a[col], &b[col]);
-        if (c != 0)
-            return c;
-    }
     return 0;
+}
+
+int sort_compare_rows(const sort_spec *s, const value *a, const value *b) {
+    int c = compare_keys(s, a, b);
+    for (size_t col = 0; c == 0 && col < s->column_count; col++)
+        if (!is_key_column(s, col))
+            c = value_compare_total(&a[col], &b[col]);
+    return c;
 }
 
 /* ---- full sort ------------------------------------------------------- */
@@ -198,6 +200,10 @@ static void drop_entry(sort_topk *t, sort_topk_entry *entry) {
     free(entry->row);
     meter_release(t->meter, entry->bytes);
     t->charged -= entry->bytes;
+}
+
+bool sort_topk_passes_over(const sort_topk *t, const value *row) {
+    return t->k == 0 || (t->count == t->k && compare_keys(&t->spec, row, t->heap[0].row) > 0);
 }
 
 int sort_topk_push(sort_topk *t, const value *row, err *e) {

@@ -65,6 +65,10 @@ void sort_topk_init(sort_topk *t, const sort_spec *s, size_t k, meter *m);
 /* Offers one row (not after sort_topk_finish). Returns 0, QRY-012 or
  * INT-000. */
 int sort_topk_push(sort_topk *t, const value *row, err *e);
+/* Whether sort_topk_push would drop `row` on its keys alone: k rows are
+ * kept and the keys order it after the last of them. Its other columns
+ * are not read (a caller may leave them undecoded). */
+bool sort_topk_passes_over(const sort_topk *t, const value *row);
 /* Sets *rows to the kept rows in order (at most k) and returns how many.
  * They stay valid until sort_topk_free. Returns 0 rows with *rows NULL when
  * nothing was kept, or on out of memory (INT-000 in `e`, returns 0).

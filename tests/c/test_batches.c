@@ -565,6 +565,28 @@ TEST(ordered_limit_after_join_and_two_keys)
     minigraf_close(db);
 }
 
+/* A top-k decodes the columns that are not keys only for rows it keeps:
+ * ties on the key still break on the text's bytes, whose order here is
+ * the reverse of the order the texts were stored in. */
+TEST(top_k_breaks_ties_on_undecoded_columns_by_their_text)
+{
+    MiniGrafDb *db = open_memory_db();
+    text tx = {0};
+    text_add(&tx, "(transact [");
+    for (int k = 0; k < 300; k++)
+        text_add(&tx, "[:t%d :k %d] [:t%d :name \"n%03d\"]", k, k % 3, k, 999 - k);
+    TRANSACT_TEXT(db, &tx);
+    text rows = {0};
+    for (int k = 299, taken = 0; taken < 70; k -= 3, taken++)
+        if (taken >= 5)
+            row_add(&rows, "[2,\"n%03d\"]", 999 - k);
+    EXPECT_ORDERED_ROWS(db,
+                        "(query [:find ?k ?n :where [?e :k ?k] [?e :name ?n] "
+                        ":order-by [?k :desc] :offset 5 :limit 65])",
+                        "\"?k\",\"?n\"", &rows);
+    minigraf_close(db);
+}
+
 /* Runs an unordered query of one-integer rows: `want` rows, each a value
  * below 1000 that `keep` accepts, none twice. */
 static void check_unordered_slice(MiniGrafDb *db, const char *query, int want, int (*keep)(int))
@@ -1010,6 +1032,7 @@ CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(or_deduplicates_new_variable_across_branches),
            TEST_ENTRY(ordered_limit_and_offset_cross_64),
            TEST_ENTRY(ordered_limit_after_join_and_two_keys),
+           TEST_ENTRY(top_k_breaks_ties_on_undecoded_columns_by_their_text),
            TEST_ENTRY(unordered_limit_and_offset_count_distinct_rows),
            TEST_ENTRY(aggregates_grouped_over_1200_rows),
            TEST_ENTRY(ungrouped_aggregates_over_1200_rows),
