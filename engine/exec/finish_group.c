@@ -246,11 +246,10 @@ static int add_block(group_table *t, const solution_block *b, value *key, err *e
  * the order changes no answer and no error). */
 static int step_block(group_table *t, const solution_block *b, value *key, err *e) {
     const finish_plan *p = t->p;
-    group *g;
-    int rc = find_group(t, key, &g, e);
+    int rc = t->count ? 0 : new_group(t, key, hash_key(key, 0), e);
     for (size_t a = 0; !rc && a < p->agg_count; a++)
         if (p->agg_vars[a] >= 0) /* else every value is Null, which steps nothing */
-            rc = agg_step_block(g->aggs[a], b->rows + p->agg_vars[a], b->count, b->stride, e);
+            rc = agg_step_block(t->groups[0].aggs[a], b->rows + p->agg_vars[a], b->count, b->stride, e);
     return rc;
 }
 
