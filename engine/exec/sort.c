@@ -277,19 +277,8 @@ void sort_topk_free(sort_topk *t) {
 
 void sort_limit_init(sort_limit *l, size_t offset, bool has_limit, size_t limit) {
     l->offset = offset;
-    l->limit = limit;
-    l->has_limit = has_limit;
+    l->end = sort_topk_bound(offset, has_limit, limit);
     l->seen = 0;
-}
-
-bool sort_limit_done(const sort_limit *l) {
-    return l->has_limit && l->seen >= sort_topk_bound(l->offset, true, l->limit);
-}
-
-sort_limit_step sort_limit_next(sort_limit *l) {
-    if (sort_limit_done(l))
-        return SORT_STOP;
-    return l->seen++ < l->offset ? SORT_SKIP : SORT_EMIT;
 }
 
 size_t sort_limit_slice(size_t n, size_t offset, bool has_limit, size_t limit, size_t *start) {

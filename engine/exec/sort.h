@@ -85,18 +85,25 @@ size_t sort_topk_bound(size_t offset, bool has_limit, size_t limit);
 typedef enum sort_limit_step { SORT_SKIP, SORT_EMIT, SORT_STOP } sort_limit_step;
 
 typedef struct sort_limit {
-    size_t offset, limit;
-    bool has_limit;
+    size_t offset;
+    size_t end; /* offset + limit (saturating); SIZE_MAX without limit */
     size_t seen;
 } sort_limit;
 
 void sort_limit_init(sort_limit *l, size_t offset, bool has_limit, size_t limit);
+/* True when no further row will be emitted (check before pulling). Inline,
+ * like sort_limit_next: a streaming cursor asks for every row. */
+static inline bool sort_limit_done(const sort_limit *l) {
+    return l->seen >= l->end;
+}
 /* What to do with the next upstream row: skip it (within the offset), emit
  * it, or stop (the limit is reached: this row and all later ones are not
  * wanted, so the upstream need not be read further). */
-sort_limit_step sort_limit_next(sort_limit *l);
-/* True when no further row will be emitted (check before pulling). */
-bool sort_limit_done(const sort_limit *l);
+static inline sort_limit_step sort_limit_next(sort_limit *l) {
+    if (sort_limit_done(l))
+        return SORT_STOP;
+    return l->seen++ < l->offset ? SORT_SKIP : SORT_EMIT;
+}
 
 /* For n materialised rows: the count of rows to output, starting at *start. */
 size_t sort_limit_slice(size_t n, size_t offset, bool has_limit, size_t limit, size_t *start);
