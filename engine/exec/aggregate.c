@@ -307,15 +307,16 @@ int agg_step(agg_state *s, const value *v, err *e) {
     return err_set(e, ERR(INT, 0), "host aggregates are not evaluated by agg_step");
 }
 
-int agg_step_block(agg_state *s, const value *first, size_t count, size_t stride, err *e) {
-    if (s->fn == AGG_COUNT) {
+int agg_step_each(agg_state *const *states, size_t each, const value *first, size_t count,
+                  size_t stride, err *e) {
+    if (count && states[0]->fn == AGG_COUNT) {
         for (size_t i = 0; i < count; i++)
-            s->count += first[i * stride].type != VT_NULL;
+            states[i * each]->count += first[i * stride].type != VT_NULL;
         return 0;
     }
     int rc = 0;
     for (size_t i = 0; !rc && i < count; i++)
-        rc = agg_step(s, &first[i * stride], e);
+        rc = agg_step(states[i * each], &first[i * stride], e);
     return rc;
 }
 

@@ -90,9 +90,11 @@ const char *agg_name(agg_fn fn);
 int agg_new(agg_state **out, agg_fn fn, arena *a, meter *m, err *e);
 /* Adds one input value (Null is skipped). Returns 0 or an error above. */
 int agg_step(agg_state *s, const value *v, err *e);
-/* agg_step for `count` values, the i-th at first + i * stride: one call
- * for a block of solutions of one group. Stops at the first error. */
-int agg_step_block(agg_state *s, const value *first, size_t count, size_t stride, err *e);
+/* agg_step of states[i * each] (accumulators of one function; `each` 0:
+ * all values step states[0]) with the value at first + i * stride, for
+ * i < count: one call for a block of solutions. Stops at the first error. */
+int agg_step_each(agg_state *const *states, size_t each, const value *first, size_t count,
+                  size_t stride, err *e);
 /* Whether agg_step of `fn` never fails (count, avg): stepping such an
  * aggregate before or after another cannot change which error a query
  * reports. */

@@ -39,7 +39,7 @@ typedef struct group_table {
     group *groups;
     size_t count, cap;
     const value *probe; /* the key being looked up */
-    bool by_block;      /* one group, its aggregates stepped a block at a time */
+    bool by_block;      /* aggregates stepped one at a time over a block */
 } group_table;
 
 /* O3 equality treats every NaN alike and 0.0 like -0.0: hash accordingly. */
@@ -241,25 +241,62 @@ static int add_block(group_table *t, const solution_block *b, value *key, err *e
     return rc;
 }
 
-/* Steps the one group of a query without grouping key with a block,
- * aggregate by aggregate (t->by_block: at most one of them can fail, so
- * the order changes no answer and no error). */
-static int step_block(group_table *t, const solution_block *b, value *key, err *e) {
+/* The most solutions whose groups are looked up before their aggregates
+ * are stepped. */
+#define STEP_CHUNK 64
+
+/* The aggregates of the group of each of n solutions from row `from` of
+ * `b` (an array per group, in the plan's arena: it stays put as the
+ * table grows). Without a grouping key there is one group: aggs[0]. */
+static int find_groups(group_table *t, const solution_block *b, size_t from, size_t n, value *key,
+                       agg_state **aggs[], err *e) {
+    if (t->p->group_count == 0) {
+        int rc = t->count ? 0 : new_group(t, key, hash_key(key, 0), e);
+        aggs[0] = rc ? NULL : t->groups[0].aggs;
+        return rc;
+    }
+    for (size_t i = 0; i < n; i++) {
+        read_key(t->p, solution_row(b, from + i), key);
+        group *g;
+        int rc = find_group(t, key, &g, e);
+        if (rc)
+            return rc;
+        aggs[i] = g->aggs;
+    }
+    return 0;
+}
+
+/* Adds each solution of `b` to its group, STEP_CHUNK solutions at a
+ * time: their groups first, then each aggregate over all of them
+ * (t->by_block: at most one aggregate can fail, so stepping aggregate by
+ * aggregate changes no answer and no error). */
+static int add_block_by_aggregate(group_table *t, const solution_block *b, value *key, err *e) {
     const finish_plan *p = t->p;
-    int rc = t->count ? 0 : new_group(t, key, hash_key(key, 0), e);
-    for (size_t a = 0; !rc && a < p->agg_count; a++)
-        if (p->agg_vars[a] >= 0) /* else every value is Null, which steps nothing */
-            rc = agg_step_block(t->groups[0].aggs[a], b->rows + p->agg_vars[a], b->count, b->stride, e);
+    size_t each = p->group_count ? 1 : 0; /* 0: every solution steps the one group */
+    agg_state **aggs[STEP_CHUNK];
+    agg_state *states[STEP_CHUNK];
+    int rc = 0;
+    for (size_t from = 0; !rc && from < b->count; from += STEP_CHUNK) {
+        size_t n = b->count - from < STEP_CHUNK ? b->count - from : STEP_CHUNK;
+        rc = find_groups(t, b, from, n, key, aggs, e);
+        for (size_t a = 0; !rc && a < p->agg_count; a++) {
+            if (p->agg_vars[a] < 0)
+                continue; /* every value is Null, which steps nothing */
+            for (size_t i = 0; i < (each ? n : 1); i++)
+                states[i] = aggs[i][a];
+            rc = agg_step_each(states, each, solution_row(b, from) + p->agg_vars[a], n, b->stride, e);
+        }
+    }
     return rc;
 }
 
-/* Whether the aggregates can be stepped a block at a time. */
-static bool steps_by_block(const finish_plan *p) {
+/* Whether the aggregates can be stepped aggregate by aggregate. */
+static bool steps_by_aggregate(const finish_plan *p) {
     size_t fallible = 0;
     for (size_t c = 0; c < p->col_count; c++)
         if (p->cols[c].spec->kind == FIND_AGGREGATE)
             fallible += !agg_infallible(p->cols[c].agg);
-    return p->group_count == 0 && fallible <= 1;
+    return fallible <= 1;
 }
 
 /* Reads every solution into the table; *solutions counts them all. */
@@ -270,7 +307,7 @@ static int fill_table(group_table *t, size_t *solutions, value *key, err *e) {
         *solutions += b.count;
         if (!finish_has_plain_values(t->p, b.bound))
             continue;
-        rc = t->by_block ? step_block(t, &b, key, e) : add_block(t, &b, key, e);
+        rc = t->by_block ? add_block_by_aggregate(t, &b, key, e) : add_block(t, &b, key, e);
         if (rc)
             return rc;
     }
@@ -343,7 +380,7 @@ static int emit_empty_input(finish_plan *p, finish_rows *out, err *e) {
 }
 
 int finish_group(finish_plan *p, finish_rows *out, err *e) {
-    group_table t = {.p = p, .by_block = steps_by_block(p)};
+    group_table t = {.p = p, .by_block = steps_by_aggregate(p)};
     htab_init(&t.index);
     size_t solutions = 0;
     int rc = 0;
