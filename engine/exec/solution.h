@@ -10,9 +10,9 @@
  * must then treat as Null, e.g. spec 11.2's non-grouping variables) holds
  * a VT_NULL value and its `bound` flag is false.
  *
- * The stream hands out solutions in blocks (solution_block): up to
- * BATCH_ROWS rows at once, so a consumer loops over a block instead of
- * making an indirect call per row.
+ * The stream hands out solutions in blocks (solution_block), a batch of
+ * the :where pipeline at a time (up to 64 rows), so a consumer loops over
+ * a block instead of making an indirect call per row.
  *
  * Values are borrowed: a block stays valid until the next call to next() on
  * the stream (the consumer copies what it keeps, e.g. into a result set or
