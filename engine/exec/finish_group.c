@@ -39,7 +39,7 @@ typedef struct group_table {
     group *groups;
     size_t count, cap;
     const value *probe; /* the key being looked up */
-    bool by_block;      /* aggregates stepped one at a time over a block */
+    bool by_aggregate;  /* a block steps one aggregate at a time (steps_by_aggregate) */
 } group_table;
 
 /* O3 equality treats every NaN alike and 0.0 like -0.0: hash accordingly. */
@@ -268,7 +268,7 @@ static int find_groups(group_table *t, const solution_block *b, size_t from, siz
 
 /* Adds each solution of `b` to its group, STEP_CHUNK solutions at a
  * time: their groups first, then each aggregate over all of them
- * (t->by_block: at most one aggregate can fail, so stepping aggregate by
+ * (t->by_aggregate: at most one aggregate can fail, so stepping aggregate by
  * aggregate changes no answer and no error). */
 static int add_block_by_aggregate(group_table *t, const solution_block *b, value *key, err *e) {
     const finish_plan *p = t->p;
@@ -307,7 +307,7 @@ static int fill_table(group_table *t, size_t *solutions, value *key, err *e) {
         *solutions += b.count;
         if (!finish_has_plain_values(t->p, b.bound))
             continue;
-        rc = t->by_block ? add_block_by_aggregate(t, &b, key, e) : add_block(t, &b, key, e);
+        rc = t->by_aggregate ? add_block_by_aggregate(t, &b, key, e) : add_block(t, &b, key, e);
         if (rc)
             return rc;
     }
@@ -380,7 +380,7 @@ static int emit_empty_input(finish_plan *p, finish_rows *out, err *e) {
 }
 
 int finish_group(finish_plan *p, finish_rows *out, err *e) {
-    group_table t = {.p = p, .by_block = steps_by_aggregate(p)};
+    group_table t = {.p = p, .by_aggregate = steps_by_aggregate(p)};
     htab_init(&t.index);
     size_t solutions = 0;
     int rc = 0;
