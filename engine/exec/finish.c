@@ -74,16 +74,23 @@ static size_t value_bytes(const value *v) {
     return bytes;
 }
 
-static int append(finish_plan *p, result_set *r, const value *row, err *e) {
+static size_t row_bytes(const finish_plan *p, const value *row) {
     size_t bytes = 0;
     for (size_t c = 0; c < p->col_count; c++)
         bytes += value_bytes(&row[c]);
-    /* Kept charged: the result outlives the query's other buffers, and the
-     * meter belongs to this query only. */
-    int rc = meter_charge(p->m, bytes, "result", e);
-    if (!rc && result_append_row(r, row) != 0)
-        rc = err_set(e, ERR(INT, 0), "out of memory");
-    return rc;
+    return bytes;
+}
+
+/* Appends a row whose bytes are charged already. Kept charged: the result
+ * outlives the query's other buffers, and the meter belongs to this query
+ * only. */
+static int append_charged(result_set *r, const value *row, err *e) {
+    return result_append_row(r, row) != 0 ? err_set(e, ERR(INT, 0), "out of memory") : 0;
+}
+
+static int append(finish_plan *p, result_set *r, const value *row, err *e) {
+    int rc = meter_charge(p->m, row_bytes(p, row), "result", e);
+    return rc ? rc : append_charged(r, row, e);
 }
 
 /* ---- :order-by, :offset, :limit ------------------------------------------ */
@@ -129,9 +136,13 @@ static int append_slice(finish_plan *p, const finish_order *o, const value *cons
                         result_set *r, err *e) {
     size_t start;
     size_t count = sort_limit_slice(n, o->offset, o->has_limit, o->limit, &start);
-    int rc = 0;
+    size_t bytes = 0;
+    for (size_t i = 0; i < count; i++)
+        bytes += row_bytes(p, rows[start + i]);
+    /* One charge for the slice: the result takes every row or none. */
+    int rc = meter_charge(p->m, bytes, "result", e);
     for (size_t i = 0; !rc && i < count; i++)
-        rc = append(p, r, rows[start + i], e);
+        rc = append_charged(r, rows[start + i], e);
     return rc;
 }
 
