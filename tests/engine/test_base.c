@@ -66,6 +66,25 @@ static void test_arena(void) {
     arena_free(&a);
 }
 
+/* A big request gets a block of its own behind the head: the small ones
+ * around it go on in the head block, next to each other, and bytes_used
+ * counts exactly what was handed out. */
+static void test_arena_dedicated_block(void) {
+    arena a;
+    arena_init(&a);
+    char *first = arena_alloc(&a, 24);
+    char *big = arena_alloc(&a, 1 << 20);
+    char *second = arena_alloc(&a, 8);
+    CHECK(first && big && second);
+    CHECK(second == first + 32);
+    CHECK(arena_footprint(&a) > (1 << 20) + 64 * 1024); /* both blocks */
+    CHECK(a.bytes_used == 32 + (1 << 20) + 16);
+    arena_free(&a);
+    arena zeroed = {0}; /* an arena never initialised but zeroed works too */
+    CHECK(arena_calloc(&zeroed, 4, 8) != NULL && zeroed.bytes_used == 32);
+    arena_free(&zeroed);
+}
+
 enum { THREAD_ARENAS = 20 }; /* more than a thread and the process keep */
 
 typedef struct arena_job {
@@ -281,6 +300,7 @@ int main(void) {
     test_error_names();
     test_error_values();
     test_arena();
+    test_arena_dedicated_block();
     test_arena_threads();
     test_buf();
     test_utf8();
