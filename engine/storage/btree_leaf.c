@@ -129,27 +129,46 @@ leaf_pos leaf_begin(void) {
     return (leaf_pos){LEAF_HEADER, 0, LEAF_HEADER};
 }
 
+/* The first key >= target among the entries from `off` to `limit`, the
+ * first encoded against `base`: 1 with it in key and *next the offset
+ * after it, 0 when there is none, -1 when one does not decode. Through
+ * the codec's seek when it has one, else decoding each entry. */
+static int seek_block(const uint8_t *page, const btree_codec *c, size_t off, size_t limit,
+                      const uint8_t *base, const uint8_t *target, uint8_t *key, size_t *next) {
+    if (c->seek && off < limit) {
+        int rc = c->seek(c, base, page + off, limit - off, target, key, next);
+        *next += off;
+        return rc;
+    }
+    uint8_t keys[2][BTREE_MAX_KEY];
+    int cur = 0;
+    while (off < limit) {
+        size_t after = decode_at(c, page, off, limit, base, keys[cur]);
+        if (!after)
+            return -1;
+        if (memcmp(keys[cur], target, c->key_size) >= 0) {
+            memcpy(key, keys[cur], c->key_size);
+            *next = after;
+            return 1;
+        }
+        base = keys[cur];
+        cur = !cur;
+        off = after;
+    }
+    return 0;
+}
+
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
               uint8_t *key, uint8_t *anchor) {
     size_t b;
     if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, false, &b) != 0)
         return -1;
-    uint8_t keys[2][BTREE_MAX_KEY];
-    int cur = 0;
-    const uint8_t *base = restart_base(b, anchor);
-    size_t off = restart_at(page, b), limit = block_end(page, b);
-    while (off < limit) {
-        size_t next = decode_at(c, page, off, limit, base, keys[cur]);
-        if (!next)
-            return -1;
-        if (memcmp(keys[cur], target, c->key_size) >= 0) {
-            memcpy(key, keys[cur], c->key_size);
-            *pos = (leaf_pos){next, b + 1, limit};
-            return 1;
-        }
-        base = keys[cur];
-        cur = !cur;
-        off = next;
+    size_t limit = block_end(page, b), next = 0;
+    int found = seek_block(page, c, restart_at(page, b), limit, restart_base(b, anchor), target,
+                           key, &next);
+    if (found != 0) {
+        *pos = (leaf_pos){next, b + 1, limit};
+        return found;
     }
     /* Every key of block b is below target: the next block's first key is
      * above it (find_block), so it is the answer. */
