@@ -45,7 +45,8 @@ struct store_reader {
     store *s;
     format_header h; /* the snapshot */
     lookup lookups[LOOKUP_MEMO];
-    size_t lookup_next; /* round-robin replacement */
+    size_t lookup_count; /* filled (from 0), so a reset clears nothing */
+    size_t lookup_next;  /* round-robin replacement */
     arena mem;
     decoded *memo;
     size_t memo_count, memo_cap;
@@ -143,7 +144,7 @@ static void reader_reset(store_reader *r) {
     r->budget = (store_budget){0};
     r->charged = 0;
     r->charged_cap = 0;
-    memset(r->lookups, 0, sizeof r->lookups);
+    r->lookup_count = 0;
     r->lookup_next = 0;
     err_clear(&r->failure);
     r->src.failed = false;
@@ -295,7 +296,7 @@ static int memo_add(store_reader *r, uint64_t loc, const uint8_t *bytes, size_t 
 }
 
 static const lookup *lookup_find(const store_reader *r, int kind, const void *key, size_t len) {
-    for (size_t i = 0; i < LOOKUP_MEMO; i++) {
+    for (size_t i = 0; i < r->lookup_count; i++) {
         const lookup *l = &r->lookups[i];
         if (l->kind == kind && l->len == len && memcmp(l->key, key, len) == 0)
             return l;
@@ -313,6 +314,8 @@ static void lookup_keep(store_reader *r, int kind, const void *key, size_t len, 
     l->kind = kind;
     l->rc = rc;
     r->lookup_next = (r->lookup_next + 1) % LOOKUP_MEMO;
+    if (r->lookup_count < LOOKUP_MEMO)
+        r->lookup_count++;
 }
 
 static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u);
