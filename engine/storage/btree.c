@@ -49,7 +49,7 @@ static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
     size_t lo = 1, hi = branch_count(page);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (memcmp(branch_entry(page, ks, mid), target, ks) <= 0)
+        if (btree_key_cmp(branch_entry(page, ks, mid), target, ks) <= 0)
             lo = mid + 1;
         else
             hi = mid;

@@ -86,13 +86,13 @@ static int compare_restart(const uint8_t *page, const btree_codec *c, const uint
     if (c->lead) {
         if (off >= limit || !c->lead(c, anchor, page + off, limit - off, first))
             return -1;
-        *cmp = memcmp(first, target, c->lead_size);
+        *cmp = btree_key_cmp(first, target, c->lead_size);
         if (*cmp != 0)
             return 0;
     }
     if (!decode_at(c, page, off, limit, anchor, first))
         return -1;
-    *cmp = memcmp(first, target, c->key_size);
+    *cmp = btree_key_cmp(first, target, c->key_size);
     return 0;
 }
 
@@ -106,7 +106,7 @@ static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *
     if (last_first && hi > 1) {
         if (!decode_at(c, page, restart_at(page, hi - 1), leaf_end(page), anchor, first))
             return -1;
-        if (memcmp(first, target, c->key_size) <= 0)
+        if (btree_key_cmp(first, target, c->key_size) <= 0)
             lo = hi;
         else
             hi--;
@@ -146,7 +146,7 @@ static int seek_block(const uint8_t *page, const btree_codec *c, size_t off, siz
         size_t after = decode_at(c, page, off, limit, base, keys[cur]);
         if (!after)
             return -1;
-        if (memcmp(keys[cur], target, c->key_size) >= 0) {
+        if (btree_key_cmp(keys[cur], target, c->key_size) >= 0) {
             memcpy(key, keys[cur], c->key_size);
             *next = after;
             return 1;

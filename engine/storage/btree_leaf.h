@@ -16,7 +16,21 @@
 #ifndef MG_STORAGE_BTREE_LEAF_H
 #define MG_STORAGE_BTREE_LEAF_H
 
+#include <string.h>
+
 #include "storage/btree.h"
+#include "storage/format.h"
+
+/* memcmp of two keys of ks bytes, their first eight bytes compared as one
+ * number first: they usually decide, and a seek compares many keys. */
+static inline int btree_key_cmp(const uint8_t *a, const uint8_t *b, size_t ks) {
+    if (ks >= 8) {
+        uint64_t x = format_get_be(a, 8), y = format_get_be(b, 8);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return memcmp(a, b, ks);
+}
 
 /* A split of a full page: `key` is the first key of the new right page. */
 typedef struct btree_split {
