@@ -403,6 +403,28 @@ static void test_scratch_pages_follow_writes(void) {
     err_clear(&e);
 }
 
+/* The fixed-width integer helpers every page and key goes through: byte
+ * order and width for each n, nothing written past n bytes. */
+static void test_fixed_width_integers(void) {
+    const uint64_t v = UINT64_C(0x0102030405060708);
+    bool ok = true;
+    for (int n = 1; n <= 8; n++) {
+        uint8_t be[9], le[9];
+        memset(be, 0xee, sizeof be);
+        memset(le, 0xee, sizeof le);
+        format_put_be(be, v, n);
+        format_put_le(le, v, n);
+        uint64_t low = n == 8 ? v : v & ((UINT64_C(1) << (8 * n)) - 1);
+        for (int i = 0; i < n; i++) {
+            ok = ok && be[i] == (uint8_t)(v >> (8 * (n - 1 - i)));
+            ok = ok && le[i] == (uint8_t)(v >> (8 * i));
+        }
+        ok = ok && be[n] == 0xee && le[n] == 0xee;
+        ok = ok && format_get_be(be, n) == low && format_get_le(le, n) == low;
+    }
+    CHECK(ok);
+}
+
 int main(void) {
     prefix8 = btree_prefix_codec(8);
     prefix16 = btree_prefix_codec(16);
@@ -414,6 +436,7 @@ int main(void) {
     test_scratch_pages_follow_writes();
     test_copy_on_write_keeps_the_committed_tree();
     test_fact_codec_round_trips();
+    test_fixed_width_integers();
     test_fact_trees_match_the_model();
     test_bad_restart_array_is_stg_008();
     return CHECK_DONE();
