@@ -173,8 +173,12 @@ DECODE_STEP size_t col_key(const uint64_t *col, int field, uint8_t *key, size_t 
     if (field == FACT_V) {
         key[off] = (uint8_t)col[RUN_VTYPE];
         store64(key + off + 1, col[FACT_V] ^ payload_flip(col[RUN_VTYPE]));
+    } else if (field_width(field) == 6) {
+        uint8_t be[8];
+        store64(be, col[field] << 16);
+        memcpy(key + off, be, 6);
     } else {
-        format_put_be(key + off, col[field], (int)field_width(field));
+        store64(key + off, col[field]);
     }
     return off + field_width(field);
 }
