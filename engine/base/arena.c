@@ -189,6 +189,18 @@ void arena_free(arena *a) {
     a->bytes_used = 0;
 }
 
+void arena_rewind(arena *a) {
+    arena_block *b = a->head;
+    size_t block_size = a->block_size ? a->block_size : ARENA_BLOCK_SIZE;
+    if (!b || b->next || b->cap != block_size) {
+        arena_free(a);
+        return;
+    }
+    a->free = b->data;
+    a->avail = b->cap;
+    a->bytes_used = 0;
+}
+
 size_t arena_footprint(const arena *a) {
     size_t bytes = 0;
     for (const arena_block *b = a->head; b; b = b->next)

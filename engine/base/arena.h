@@ -28,6 +28,10 @@ static inline void *arena_calloc(arena *a, size_t count, size_t size);
 /* Copies `len` bytes and appends a NUL. */
 char *arena_strndup(arena *a, const char *s, size_t len);
 void arena_free(arena *a); /* frees every block; the arena may be reused */
+/* Empties the arena like arena_free, but a one-block arena of standard
+ * blocks keeps its block for the next allocations: for an arena emptied
+ * and refilled by every query (a pooled store reader's). */
+void arena_rewind(arena *a);
 /* Bytes the arena's blocks take, headers included. */
 size_t arena_footprint(const arena *a);
 

@@ -136,8 +136,9 @@ static store_reader *reader_take(store *s) {
 
 /* Gives back what the budget was charged and forgets the budget, the
  * snapshot's lookups, decoded texts and held page, keeping the memo
- * (unless large), the scratch page, the spare scan and the UUID slots (a
- * location's UUID never changes). */
+ * (unless large), the texts' arena block (unless the arena grew past
+ * one), the scratch page, the spare scan and the UUID slots (a location's
+ * UUID never changes). */
 static void reader_reset(store_reader *r) {
     if (r->budget.release)
         r->budget.release(r->budget.ctx, r->charged);
@@ -148,7 +149,7 @@ static void reader_reset(store_reader *r) {
     r->lookup_next = 0;
     err_clear(&r->failure);
     r->src.failed = false;
-    arena_free(&r->mem);
+    arena_rewind(&r->mem);
     r->memo_count = 0;
     r->attr.ptr = NULL;
     r->scratch_pgno = 0;

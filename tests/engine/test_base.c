@@ -85,6 +85,23 @@ static void test_arena_dedicated_block(void) {
     arena_free(&zeroed);
 }
 
+/* A rewound one-block arena hands out its block again from the start; a
+ * larger one is freed. */
+static void test_arena_rewind(void) {
+    arena a;
+    arena_init(&a);
+    char *first = arena_alloc(&a, 100);
+    size_t footprint = arena_footprint(&a);
+    arena_rewind(&a);
+    CHECK(a.bytes_used == 0 && arena_footprint(&a) == footprint);
+    CHECK(arena_alloc(&a, 10) == first);
+    CHECK(arena_alloc(&a, 1 << 20) != NULL);
+    arena_rewind(&a);
+    CHECK(a.head == NULL && a.bytes_used == 0 && arena_footprint(&a) == 0);
+    CHECK(arena_alloc(&a, 8) != NULL);
+    arena_free(&a);
+}
+
 enum { THREAD_ARENAS = 20 }; /* more than a thread and the process keep */
 
 typedef struct arena_job {
@@ -301,6 +318,7 @@ int main(void) {
     test_error_values();
     test_arena();
     test_arena_dedicated_block();
+    test_arena_rewind();
     test_arena_threads();
     test_buf();
     test_utf8();
