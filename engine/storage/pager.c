@@ -2,7 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,11 +33,10 @@ struct pager {
     /* Changes whenever a page may change (pager_scratch_holds). Written
      * under the store's write lock, read under its read lock. */
     uint64_t epoch;
-    /* Spare cursor scratch blocks (pager_scratch_take), under scratch_mu:
-     * readers take and give them concurrently. */
-    pthread_mutex_t scratch_mu;
-    pager_scratch *scratch[PAGER_SCRATCH_SPARES];
-    size_t scratch_n;
+    /* Spare cursor scratch blocks (pager_scratch_take), NULL: none.
+     * Readers take and give them concurrently, each slot by one atomic
+     * exchange (a mutex pair per cursor was a fixed cost of every query). */
+    _Atomic(pager_scratch *) scratch[PAGER_SCRATCH_SPARES];
 };
 
 static int oom(err *e) {
@@ -57,11 +56,8 @@ static pager *pager_new(const char *path) {
         free(p);
         return NULL;
     }
-    if (pthread_mutex_init(&p->scratch_mu, NULL) != 0) {
-        free(p->path);
-        free(p);
-        return NULL;
-    }
+    for (size_t i = 0; i < PAGER_SCRATCH_SPARES; i++)
+        atomic_init(&p->scratch[i], NULL);
     p->io = vfs_default();
     p->fd = -1;
     p->committed = p->next = FORMAT_FIRST_DATA_PAGE;
@@ -112,9 +108,8 @@ void pager_close(pager *p) {
     if (p->fd >= 0)
         close(p->fd);
     page_cache_free(p->cache);
-    for (size_t i = 0; i < p->scratch_n; i++)
-        free(p->scratch[i]);
-    pthread_mutex_destroy(&p->scratch_mu);
+    for (size_t i = 0; i < PAGER_SCRATCH_SPARES; i++)
+        free(atomic_load_explicit(&p->scratch[i], memory_order_relaxed));
     free(p->path);
     free(p);
 }
@@ -122,15 +117,15 @@ void pager_close(pager *p) {
 /* The block header, then the pages (16-byte aligned, as malloc's). */
 #define SCRATCH_HEADER (((sizeof(pager_scratch) + 15) / 16) * 16)
 
+/* The first spare slots are tried first, so that a block given back is
+ * the next one taken (it holds the pages the next seek reads again). */
 pager_scratch *pager_scratch_take(pager *p) {
-    pager_scratch *s = NULL;
-    pthread_mutex_lock(&p->scratch_mu);
-    if (p->scratch_n > 0)
-        s = p->scratch[--p->scratch_n];
-    pthread_mutex_unlock(&p->scratch_mu);
-    if (s)
-        return s;
-    s = malloc(SCRATCH_HEADER + PAGER_SCRATCH_SIZE);
+    for (size_t i = 0; i < PAGER_SCRATCH_SPARES; i++) {
+        pager_scratch *s = atomic_exchange_explicit(&p->scratch[i], NULL, memory_order_acquire);
+        if (s)
+            return s;
+    }
+    pager_scratch *s = malloc(SCRATCH_HEADER + PAGER_SCRATCH_SIZE);
     if (s)
         *s = (pager_scratch){.pages = (uint8_t *)s + SCRATCH_HEADER};
     return s;
@@ -139,12 +134,12 @@ pager_scratch *pager_scratch_take(pager *p) {
 void pager_scratch_give(pager *p, pager_scratch *s) {
     if (!s)
         return;
-    pthread_mutex_lock(&p->scratch_mu);
-    if (p->scratch_n < PAGER_SCRATCH_SPARES) {
-        p->scratch[p->scratch_n++] = s;
-        s = NULL;
+    for (size_t i = 0; i < PAGER_SCRATCH_SPARES; i++) {
+        pager_scratch *none = NULL;
+        if (atomic_compare_exchange_strong_explicit(&p->scratch[i], &none, s, memory_order_release,
+                                                    memory_order_relaxed))
+            return;
     }
-    pthread_mutex_unlock(&p->scratch_mu);
     free(s);
 }
 
