@@ -2,12 +2,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/htab.h"
+#include "base/spares.h"
 #include "storage/freelist.h"
 #include "storage/page_cache.h"
 #include "store/store_lock.h"
@@ -33,10 +33,7 @@ struct pager {
     /* Changes whenever a page may change (pager_scratch_holds). Written
      * under the store's write lock, read under its read lock. */
     uint64_t epoch;
-    /* Spare cursor scratch blocks (pager_scratch_take), NULL: none.
-     * Readers take and give them concurrently, each slot by one atomic
-     * exchange (a mutex pair per cursor was a fixed cost of every query). */
-    _Atomic(pager_scratch *) scratch[PAGER_SCRATCH_SPARES];
+    spares scratch; /* cursor scratch blocks (pager_scratch_take) */
 };
 
 static int oom(err *e) {
@@ -56,8 +53,7 @@ static pager *pager_new(const char *path) {
         free(p);
         return NULL;
     }
-    for (size_t i = 0; i < PAGER_SCRATCH_SPARES; i++)
-        atomic_init(&p->scratch[i], NULL);
+    spares_init(&p->scratch, PAGER_SCRATCH_SPARES);
     p->io = vfs_default();
     p->fd = -1;
     p->committed = p->next = FORMAT_FIRST_DATA_PAGE;
@@ -108,8 +104,8 @@ void pager_close(pager *p) {
     if (p->fd >= 0)
         close(p->fd);
     page_cache_free(p->cache);
-    for (size_t i = 0; i < PAGER_SCRATCH_SPARES; i++)
-        free(atomic_load_explicit(&p->scratch[i], memory_order_relaxed));
+    for (void *s; (s = spares_take(&p->scratch)) != NULL;)
+        free(s);
     free(p->path);
     free(p);
 }
@@ -117,15 +113,13 @@ void pager_close(pager *p) {
 /* The block header, then the pages (16-byte aligned, as malloc's). */
 #define SCRATCH_HEADER (((sizeof(pager_scratch) + 15) / 16) * 16)
 
-/* The first spare slots are tried first, so that a block given back is
- * the next one taken (it holds the pages the next seek reads again). */
+/* A block given back is usually the next one taken: it holds the pages
+ * the next seek reads again. */
 pager_scratch *pager_scratch_take(pager *p) {
-    for (size_t i = 0; i < PAGER_SCRATCH_SPARES; i++) {
-        pager_scratch *s = atomic_exchange_explicit(&p->scratch[i], NULL, memory_order_acquire);
-        if (s)
-            return s;
-    }
-    pager_scratch *s = malloc(SCRATCH_HEADER + PAGER_SCRATCH_SIZE);
+    pager_scratch *s = spares_take(&p->scratch);
+    if (s)
+        return s;
+    s = malloc(SCRATCH_HEADER + PAGER_SCRATCH_SIZE);
     if (s)
         *s = (pager_scratch){.pages = (uint8_t *)s + SCRATCH_HEADER};
     return s;
@@ -134,13 +128,8 @@ pager_scratch *pager_scratch_take(pager *p) {
 void pager_scratch_give(pager *p, pager_scratch *s) {
     if (!s)
         return;
-    for (size_t i = 0; i < PAGER_SCRATCH_SPARES; i++) {
-        pager_scratch *none = NULL;
-        if (atomic_compare_exchange_strong_explicit(&p->scratch[i], &none, s, memory_order_release,
-                                                    memory_order_relaxed))
-            return;
-    }
-    free(s);
+    if (!spares_give(&p->scratch, s))
+        free(s);
 }
 
 bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno) {

@@ -87,9 +87,8 @@ static bool own_id(const store_reader *r, const value *v, uint64_t *id) {
     return true;
 }
 
-int store_readers_init(store *s) {
-    s->readers.count = 0;
-    return pthread_mutex_init(&s->readers.mu, NULL) == 0 ? 0 : -1;
+void store_readers_init(store *s) {
+    spares_init(&s->readers, STORE_IDLE_READERS);
 }
 
 static void reader_free(store_reader *r) {
@@ -104,10 +103,8 @@ static void reader_free(store_reader *r) {
 }
 
 void store_readers_free(store *s) {
-    for (size_t i = 0; i < s->readers.count; i++)
-        reader_free(s->readers.idle[i]);
-    s->readers.count = 0;
-    pthread_mutex_destroy(&s->readers.mu);
+    for (store_reader *r; (r = spares_take(&s->readers)) != NULL;)
+        reader_free(r);
 }
 
 static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
@@ -116,11 +113,7 @@ static int source_text(const value_source *src, uint64_t id, const char **ptr, s
 
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
-    store_reader *r = NULL;
-    pthread_mutex_lock(&s->readers.mu);
-    if (s->readers.count > 0)
-        r = s->readers.idle[--s->readers.count];
-    pthread_mutex_unlock(&s->readers.mu);
+    store_reader *r = spares_take(&s->readers);
     if (r || !(r = calloc(1, sizeof *r)))
         return r;
     r->s = s;
@@ -180,13 +173,7 @@ void store_reader_close(store_reader *r) {
     store *s = r->s;
     shared_lock_read_done(&s->rw);
     reader_reset(r);
-    pthread_mutex_lock(&s->readers.mu);
-    if (s->readers.count < STORE_IDLE_READERS) {
-        s->readers.idle[s->readers.count++] = r;
-        r = NULL;
-    }
-    pthread_mutex_unlock(&s->readers.mu);
-    if (r)
+    if (!spares_give(&s->readers, r))
         reader_free(r);
 }
 
