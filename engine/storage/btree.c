@@ -199,6 +199,7 @@ int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t 
 /* ---- cursors ---------------------------------------------------------- */
 
 _Static_assert(BTREE_MAX_DEPTH <= PAGER_SCRATCH_PAGES, "a cursor keeps one page per level");
+_Static_assert(BTREE_MAX_KEY <= PAGER_SCRATCH_NOTE, "a leaf's first key fits the scratch note");
 
 int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, const btree_codec *codec, err *e) {
     memset(c, 0, offsetof(btree_cursor, keys));
@@ -238,6 +239,24 @@ static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
 }
 
 
+/* The first key of leaf `pgno` (its anchor) into c->anchor: noted in the
+ * scratch block, so that the next seek into the same leaf (a repeated
+ * query, the next step of a join) does not decode it again. A note lasts
+ * while pages do not change (the block's epoch), like the pages it holds. */
+static int leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgno, err *e) {
+    pager_scratch *s = c->scratch;
+    size_t ks = c->codec->key_size;
+    if (s->noted == pgno) {
+        memcpy(c->anchor, s->note, ks);
+        return 0;
+    }
+    if (leaf_first_key(page, c->codec, c->anchor) != 0)
+        return corrupt(e, pgno);
+    memcpy(s->note, c->anchor, ks);
+    s->noted = pgno;
+    return 0;
+}
+
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
     uint8_t target[BTREE_MAX_KEY] = {0};
     memcpy(target, prefix, len);
@@ -254,6 +273,8 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
         uint8_t *page = level(c, l);
         if (node_kind(page) == NODE_LEAF) {
             leaf_pos pos;
+            if ((rc = leaf_anchor(c, page, pgno, e)) != 0)
+                return rc;
             int found = leaf_seek(page, c->codec, target, &pos, c->keys[c->cur], c->anchor);
             if (found < 0)
                 return corrupt(e, pgno);
@@ -288,8 +309,8 @@ static int next_leaf(btree_cursor *c, err *e) {
         l++;
         c->idx[l] = 0;
         if (node_kind(level(c, l)) == NODE_LEAF) {
-            if (leaf_first_key(level(c, l), c->codec, c->anchor) != 0)
-                return corrupt(e, pgno);
+            if ((rc = leaf_anchor(c, level(c, l), pgno, e)) != 0)
+                return rc;
             leaf_pos start = leaf_begin();
             c->off = start.off;
             c->restart = start.restart;

@@ -159,9 +159,9 @@ static int seek_block(const uint8_t *page, const btree_codec *c, size_t off, siz
 }
 
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *key, uint8_t *anchor) {
+              uint8_t *key, const uint8_t *anchor) {
     size_t b;
-    if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, false, &b) != 0)
+    if (find_block(page, c, anchor, target, false, &b) != 0)
         return -1;
     size_t limit = block_end(page, b), next = 0;
     int found = seek_block(page, c, restart_at(page, b), limit, restart_base(b, anchor), target,

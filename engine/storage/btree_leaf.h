@@ -66,9 +66,9 @@ typedef struct leaf_pos {
 leaf_pos leaf_begin(void);
 /* The first key >= target: 1 with it in key and *pos just past it, 0
  * when the leaf has none (*pos at its end), -1 when an entry does not
- * decode. Also gives the anchor. */
+ * decode. `anchor` is the leaf's first key (leaf_first_key). */
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *key, uint8_t *anchor);
+              uint8_t *key, const uint8_t *anchor);
 /* Decodes the entry at *pos into key: 1, 0 at the end of the leaf, -1
  * when it does not decode. */
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,

@@ -135,6 +135,7 @@ void pager_scratch_give(pager *p, pager_scratch *s) {
 bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno) {
     if (s->epoch != p->epoch) {
         memset(s->held, 0, sizeof s->held);
+        s->noted = 0;
         s->epoch = p->epoch;
     }
     if (s->held[slot] == pgno)

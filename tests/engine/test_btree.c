@@ -403,6 +403,52 @@ static void test_scratch_pages_follow_writes(void) {
     err_clear(&e);
 }
 
+/* The key a fresh cursor over the EAVT tree finds first from `target`
+ * (memcmp'd with `want`). */
+static bool eavt_first_is(pager *pg, uint32_t root, const uint8_t *target, const uint8_t *want) {
+    btree_cursor c;
+    err e = {0};
+    const uint8_t *k;
+    bool same = btree_cursor_init(&c, pg, root, fact_codec(TREE_EAVT), &e) == 0 &&
+                btree_seek(&c, target, FACT_KEY_SIZE, &e) == 0 && btree_next(&c, &k, &e) == 1 &&
+                memcmp(k, want, FACT_KEY_SIZE) == 0;
+    btree_cursor_free(&c);
+    err_clear(&e);
+    return same;
+}
+
+/* A seek notes its leaf's first key in the scratch block for the next
+ * seek into that leaf: a write that gives the leaf a new first key (which
+ * its later restart entries are encoded against) must not leave the note
+ * behind. */
+static void test_noted_first_key_follows_writes(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0;
+    uint8_t key[FACT_KEY_SIZE], last[FACT_KEY_SIZE];
+    fact_ids f;
+    for (uint64_t i = 0; i < 40; i++) {
+        random_fact(&f, i);
+        f.e = 100000 + i * 1000;
+        fact_key_encode(TREE_EAVT, &f, last);
+        CHECK(btree_insert(pg, &root, fact_codec(TREE_EAVT), last, NULL, &e) == 0);
+    }
+    bool ok = true;
+    for (uint64_t first = 99000; first > 0; first /= 3) {
+        ok = ok && eavt_first_is(pg, root, last, last);
+        random_fact(&f, 50);
+        f.e = first;
+        fact_key_encode(TREE_EAVT, &f, key);
+        ok = ok && btree_insert(pg, &root, fact_codec(TREE_EAVT), key, NULL, &e) == 0;
+        ok = ok && eavt_first_is(pg, root, last, last);
+    }
+    CHECK(ok);
+    pager_close(pg);
+    err_clear(&e);
+}
+
 /* The fixed-width integer helpers every page and key goes through: byte
  * order and width for each n, nothing written past n bytes. */
 static void test_fixed_width_integers(void) {
@@ -434,6 +480,7 @@ int main(void) {
     test_sequential_inserts_fill_pages();
     test_reseeking_one_cursor();
     test_scratch_pages_follow_writes();
+    test_noted_first_key_follows_writes();
     test_copy_on_write_keeps_the_committed_tree();
     test_fact_codec_round_trips();
     test_fixed_width_integers();
