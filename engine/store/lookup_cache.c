@@ -26,7 +26,7 @@ void lookup_cache_free(lookup_cache *c) {
 
 /* Eight bytes at a time (every query hashes its constants' keys: a
  * UUID, a keyword), the rest byte by byte. */
-static size_t key_slot(int kind, const void *key, size_t len) {
+uint64_t lookup_key_hash(int kind, const void *key, size_t len) {
     const uint8_t *p = key;
     uint64_t h = UINT64_C(0xcbf29ce484222325) ^ (uint64_t)kind;
     size_t i = 0;
@@ -38,7 +38,11 @@ static size_t key_slot(int kind, const void *key, size_t len) {
     }
     for (; i < len; i++)
         h = (h ^ p[i]) * UINT64_C(0x100000001b3);
-    return (size_t)(h ^ (h >> 29)) & (LOOKUP_CACHE_SLOTS - 1);
+    return h ^ (h >> 29);
+}
+
+static size_t key_slot(int kind, const void *key, size_t len) {
+    return (size_t)lookup_key_hash(kind, key, len) & (LOOKUP_CACHE_SLOTS - 1);
 }
 
 static size_t loc_slot(uint64_t loc) {
