@@ -110,7 +110,8 @@ void pager_close(pager *p) {
     free(p);
 }
 
-/* The block header, then the pages (16-byte aligned, as malloc's). */
+/* The block header, then the pages and the note (16-byte aligned, as
+ * malloc's). */
 #define SCRATCH_HEADER (((sizeof(pager_scratch) + 15) / 16) * 16)
 
 /* A block given back is usually the next one taken: it holds the pages
@@ -119,9 +120,10 @@ pager_scratch *pager_scratch_take(pager *p) {
     pager_scratch *s = spares_take(&p->scratch);
     if (s)
         return s;
-    s = malloc(SCRATCH_HEADER + PAGER_SCRATCH_SIZE);
+    s = malloc(SCRATCH_HEADER + PAGER_SCRATCH_SIZE + PAGER_SCRATCH_NOTE);
     if (s)
-        *s = (pager_scratch){.pages = (uint8_t *)s + SCRATCH_HEADER};
+        *s = (pager_scratch){.pages = (uint8_t *)s + SCRATCH_HEADER,
+                             .note = (uint8_t *)s + SCRATCH_HEADER + PAGER_SCRATCH_SIZE};
     return s;
 }
 

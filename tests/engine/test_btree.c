@@ -449,6 +449,34 @@ static void test_noted_first_key_follows_writes(void) {
     err_clear(&e);
 }
 
+/* The restart keys a seek decodes are noted with the leaf too: inserts
+ * that move, add or split the leaf's blocks between seeks must not leave
+ * them behind. Every key inserted so far is found by a fresh cursor after
+ * each insert (in random order, into a few leaves). */
+static void test_noted_restarts_follow_writes(void) {
+    enum { KEYS = 400 };
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0;
+    static uint8_t keys[KEYS][FACT_KEY_SIZE];
+    bool ok = true;
+    for (size_t i = 0; i < KEYS; i++) {
+        fact_ids f;
+        random_fact(&f, i);
+        fact_key_encode(TREE_EAVT, &f, keys[i]);
+        ok = ok && btree_insert(pg, &root, fact_codec(TREE_EAVT), keys[i], NULL, &e) == 0;
+        for (int probe = 0; probe < 4; probe++) {
+            const uint8_t *k = keys[rng() % (i + 1)];
+            ok = ok && eavt_first_is(pg, root, k, k);
+        }
+    }
+    CHECK(ok);
+    pager_close(pg);
+    err_clear(&e);
+}
+
 /* The fixed-width integer helpers every page and key goes through: byte
  * order and width for each n, nothing written past n bytes. */
 static void test_fixed_width_integers(void) {
@@ -481,6 +509,7 @@ int main(void) {
     test_reseeking_one_cursor();
     test_scratch_pages_follow_writes();
     test_noted_first_key_follows_writes();
+    test_noted_restarts_follow_writes();
     test_copy_on_write_keeps_the_committed_tree();
     test_fact_codec_round_trips();
     test_fixed_width_integers();
