@@ -254,7 +254,7 @@ static leaf_note *leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgn
     leaf_note *n = s->note;
     size_t ks = c->codec->key_size;
     if (s->noted == pgno) {
-        memcpy(c->anchor, n->anchor, ks);
+        memcpy(c->anchor, n->anchor, sizeof c->anchor); /* a constant size: no call */
         return n;
     }
     s->noted = 0;

@@ -1,6 +1,7 @@
 #include "store/fact_codec.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -191,6 +192,7 @@ static int fact_seek(const btree_codec *c, const uint8_t *base, const uint8_t *i
 
 static fact_codec_def codecs[TREE_TXLOG + 1];
 static pthread_once_t codecs_once = PTHREAD_ONCE_INIT;
+static atomic_bool codecs_ready; /* every seek asks: no pthread_once call once set */
 
 static void codecs_init(void) {
     typedef size_t (*decoder)(const btree_codec *, const uint8_t *, const uint8_t *, size_t,
@@ -216,9 +218,11 @@ static void codecs_init(void) {
             off += fact_key_field_size(d->field[i]);
         }
     }
+    atomic_store_explicit(&codecs_ready, true, memory_order_release);
 }
 
 const btree_codec *fact_codec(int order) {
-    pthread_once(&codecs_once, codecs_init);
+    if (!atomic_load_explicit(&codecs_ready, memory_order_acquire))
+        pthread_once(&codecs_once, codecs_init);
     return &codecs[order].base;
 }
