@@ -21,7 +21,7 @@ int api_check_text_len(const char *text, const char *what, size_t *len, err *e)
 
 int api_check_text(const char *text, const char *what, err *e)
 {
-    size_t len;
+    size_t len = 0;
     return api_check_text_len(text, what, &len, e);
 }
 
@@ -158,7 +158,7 @@ char *minigraf_execute(MiniGrafDb *h, const char *text)
     err e = {0};
     char *json = NULL;
     db_result r = {0};
-    size_t len;
+    size_t len = 0;
     if (api_check_text_len(text, "text", &len, &e) == 0 && db_execute(h->engine, text, len, &r, &e) == 0) {
         json = render_result(&r);
         result_free(r.rows);
