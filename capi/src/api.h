@@ -48,6 +48,9 @@ void api_db_release(MiniGrafDb *h);
 
 /* Checks an input text argument: NULL or invalid UTF-8 → API-017. */
 int api_check_text(const char *text, const char *what, err *e);
+/* api_check_text that also gives the text's length (a query's text is
+ * checked and then handed on with its length: one strlen). */
+int api_check_text_len(const char *text, const char *what, size_t *len, err *e);
 
 /* The fixed messages for bad handles. */
 #define API_NULL_HANDLE "[API-017] handle is NULL"

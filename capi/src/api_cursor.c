@@ -14,8 +14,9 @@ MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text)
     err e = {0};
     MiniGrafCursor *c = NULL;
     db_cursor *rows = NULL;
-    if (api_check_text(text, "text", &e) == 0 &&
-        db_cursor_open(h->engine, text, strlen(text), &rows, &e) == 0) {
+    size_t len = 0;
+    if (api_check_text_len(text, "text", &len, &e) == 0 &&
+        db_cursor_open(h->engine, text, len, &rows, &e) == 0) {
         c = malloc(sizeof *c); /* not calloc: glibc's calloc skips its thread cache */
         if (c && handles_add(c, HANDLE_CURSOR)) {
             *c = (MiniGrafCursor){.rows = rows};

@@ -9,13 +9,20 @@
 #include "json_write.h"
 #include "options.h"
 
-int api_check_text(const char *text, const char *what, err *e)
+int api_check_text_len(const char *text, const char *what, size_t *len, err *e)
 {
     if (!text)
         return err_set(e, ERR(API, 17), "%s must not be NULL", what);
-    if (!utf8_valid(text, strlen(text)))
+    *len = strlen(text);
+    if (!utf8_valid(text, *len))
         return err_set(e, ERR(API, 17), "%s is not valid UTF-8", what);
     return 0;
+}
+
+int api_check_text(const char *text, const char *what, err *e)
+{
+    size_t len = 0;
+    return api_check_text_len(text, what, &len, e);
 }
 
 static MiniGrafDb *open_db(const char *path, const db_options *o, err *e)
@@ -151,7 +158,8 @@ char *minigraf_execute(MiniGrafDb *h, const char *text)
     err e = {0};
     char *json = NULL;
     db_result r = {0};
-    if (api_check_text(text, "text", &e) == 0 && db_execute(h->engine, text, strlen(text), &r, &e) == 0) {
+    size_t len = 0;
+    if (api_check_text_len(text, "text", &len, &e) == 0 && db_execute(h->engine, text, len, &r, &e) == 0) {
         json = render_result(&r);
         result_free(r.rows);
         if (!json)

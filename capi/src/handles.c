@@ -1,22 +1,31 @@
 #include "handles.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Open addressing over pointer values; removal leaves a tombstone. Only the
+/* Open addressing over pointer values; removal leaves a tombstone. Add
+ * and remove take `lock`; handles_live, which every call on a handle
+ * makes, reads without it: a slot is one atomic word (the pointer, with
+ * its kind in the low bits that the alignment of a malloc'd handle leaves
+ * free), and a table replaced by a larger one is kept (a reader may still
+ * be probing it; together they take less than the current one). Only the
  * pointer's integer value is ever used, never what it points to. */
-typedef struct slot {
-    uintptr_t key; /* 0 = empty, 1 = tombstone */
-    handle_kind kind;
-} slot;
-
+#define KIND_MASK ((uintptr_t)7)
+#define EMPTY ((uintptr_t)0)
 #define TOMBSTONE ((uintptr_t)1)
 
+typedef struct table table;
+struct table {
+    size_t capacity; /* power of two */
+    table *older;    /* the table this one replaced */
+    _Atomic uintptr_t slot[];
+};
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static slot *slots;
-static size_t capacity; /* power of two */
-static size_t used;     /* live + tombstones */
+static _Atomic(table *) current;
+static size_t used; /* live + tombstones, under lock */
 
 static size_t hash_pointer(uintptr_t p)
 {
@@ -27,37 +36,44 @@ static size_t hash_pointer(uintptr_t p)
     return (size_t)x;
 }
 
-static slot *find(uintptr_t key)
+/* The slot holding `key` as `kind`, or NULL. */
+static _Atomic uintptr_t *find(table *t, uintptr_t key, handle_kind kind)
 {
-    if (capacity == 0)
+    if (!t || key == 0 || (key & KIND_MASK)) /* never added: not an empty slot or tombstone */
         return NULL;
-    for (size_t i = hash_pointer(key) & (capacity - 1);; i = (i + 1) & (capacity - 1)) {
-        if (slots[i].key == key)
-            return &slots[i];
-        if (slots[i].key == 0)
+    for (size_t i = hash_pointer(key) & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1)) {
+        uintptr_t s = atomic_load_explicit(&t->slot[i], memory_order_acquire);
+        if ((s & ~KIND_MASK) == key)
+            return (s & KIND_MASK) == (uintptr_t)kind ? &t->slot[i] : NULL;
+        if (s == EMPTY)
             return NULL;
     }
 }
 
+/* Under lock: a table twice the size with the live entries, published. */
 static bool grow(void)
 {
-    size_t new_capacity = capacity ? capacity * 2 : 64;
-    slot *fresh = calloc(new_capacity, sizeof *fresh);
+    table *old = atomic_load_explicit(&current, memory_order_relaxed);
+    size_t capacity = old ? old->capacity * 2 : 64;
+    table *fresh = malloc(sizeof *fresh + capacity * sizeof fresh->slot[0]);
     if (!fresh)
         return false;
+    fresh->capacity = capacity;
+    fresh->older = old;
+    for (size_t i = 0; i < capacity; i++)
+        atomic_init(&fresh->slot[i], EMPTY);
     size_t live = 0;
-    for (size_t i = 0; i < capacity; i++) {
-        if (slots[i].key <= TOMBSTONE)
+    for (size_t i = 0; old && i < old->capacity; i++) {
+        uintptr_t s = atomic_load_explicit(&old->slot[i], memory_order_relaxed);
+        if (s <= TOMBSTONE)
             continue;
-        size_t j = hash_pointer(slots[i].key) & (new_capacity - 1);
-        while (fresh[j].key != 0)
-            j = (j + 1) & (new_capacity - 1);
-        fresh[j] = slots[i];
+        size_t j = hash_pointer(s & ~KIND_MASK) & (capacity - 1);
+        while (atomic_load_explicit(&fresh->slot[j], memory_order_relaxed) != EMPTY)
+            j = (j + 1) & (capacity - 1);
+        atomic_store_explicit(&fresh->slot[j], s, memory_order_relaxed);
         live++;
     }
-    free(slots);
-    slots = fresh;
-    capacity = new_capacity;
+    atomic_store_explicit(&current, fresh, memory_order_release);
     used = live;
     return true;
 }
@@ -65,18 +81,21 @@ static bool grow(void)
 bool handles_add(const void *h, handle_kind kind)
 {
     uintptr_t key = (uintptr_t)h;
-    bool ok = true;
+    if (key & KIND_MASK) /* not a malloc'd handle */
+        return false;
     pthread_mutex_lock(&lock);
-    if ((used + 1) * 2 > capacity)
-        ok = grow();
+    table *t = atomic_load_explicit(&current, memory_order_relaxed);
+    bool ok = t && (used + 1) * 2 <= t->capacity;
+    if (!ok && (ok = grow()))
+        t = atomic_load_explicit(&current, memory_order_relaxed);
     if (ok) {
-        size_t i = hash_pointer(key) & (capacity - 1);
-        while (slots[i].key > TOMBSTONE)
-            i = (i + 1) & (capacity - 1);
-        if (slots[i].key == 0)
+        size_t i = hash_pointer(key) & (t->capacity - 1);
+        uintptr_t s;
+        while ((s = atomic_load_explicit(&t->slot[i], memory_order_relaxed)) > TOMBSTONE)
+            i = (i + 1) & (t->capacity - 1);
+        if (s == EMPTY)
             used++;
-        slots[i].key = key;
-        slots[i].kind = kind;
+        atomic_store_explicit(&t->slot[i], key | (uintptr_t)kind, memory_order_release);
     }
     pthread_mutex_unlock(&lock);
     return ok;
@@ -85,21 +104,16 @@ bool handles_add(const void *h, handle_kind kind)
 bool handles_remove(const void *h, handle_kind kind)
 {
     pthread_mutex_lock(&lock);
-    slot *s = find((uintptr_t)h);
-    bool found = s && s->kind == kind;
-    if (found)
-        s->key = TOMBSTONE;
+    _Atomic uintptr_t *s = find(atomic_load_explicit(&current, memory_order_relaxed), (uintptr_t)h, kind);
+    if (s)
+        atomic_store_explicit(s, TOMBSTONE, memory_order_release);
     pthread_mutex_unlock(&lock);
-    return found;
+    return s != NULL;
 }
 
 bool handles_live(const void *h, handle_kind kind)
 {
     if (!h)
         return false;
-    pthread_mutex_lock(&lock);
-    slot *s = find((uintptr_t)h);
-    bool live = s && s->kind == kind;
-    pthread_mutex_unlock(&lock);
-    return live;
+    return find(atomic_load_explicit(&current, memory_order_acquire), (uintptr_t)h, kind) != NULL;
 }

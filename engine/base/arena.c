@@ -22,7 +22,7 @@
 
 struct arena_block {
     arena_block *next;
-    size_t used, cap;
+    size_t cap;
     /* Keeps `data` 16-byte aligned whatever the header size. */
     _Alignas(ARENA_ALIGN) unsigned char data[];
 };
@@ -124,15 +124,17 @@ void arena_init(arena *a) {
 
 void arena_init_blocks(arena *a, size_t block_size) {
     a->head = NULL;
+    a->free = NULL;
+    a->avail = 0;
     a->bytes_used = 0;
     a->block_size = block_size;
 }
 
-/* A dedicated block goes behind the head, so the head's free space stays
- * available to later small requests. Kept out of arena_alloc so that its
- * common path saves and restores no registers (most of its cost when this
- * was inlined there). */
-__attribute__((noinline)) static arena_block *arena_new_block(arena *a, size_t rounded) {
+/* A new block for `rounded` bytes. A dedicated one (a big request) goes
+ * behind the head, so the head's free space stays available to later
+ * small requests; otherwise the new block becomes the head and its rest
+ * the free space. */
+void *arena_alloc_block(arena *a, size_t rounded) {
     size_t block_size = a->block_size ? a->block_size : ARENA_BLOCK_SIZE;
     int dedicated = rounded > block_size / 4;
     size_t cap = dedicated ? rounded : block_size;
@@ -141,7 +143,6 @@ __attribute__((noinline)) static arena_block *arena_new_block(arena *a, size_t r
     arena_block *b = block_take(cap);
     if (!b)
         return NULL;
-    b->used = 0;
     b->cap = cap;
     if (dedicated && a->head) {
         b->next = a->head->next;
@@ -149,34 +150,11 @@ __attribute__((noinline)) static arena_block *arena_new_block(arena *a, size_t r
     } else {
         b->next = a->head;
         a->head = b;
+        a->free = b->data + rounded;
+        a->avail = cap - rounded;
     }
-    return b;
-}
-
-void *arena_alloc(arena *a, size_t size) {
-    size_t rounded = arena_size(size);
-    if (rounded == 0)
-        return NULL;
-    arena_block *b = a->head;
-    if (!b || b->cap - b->used < rounded) {
-        b = arena_new_block(a, rounded);
-        if (!b)
-            return NULL;
-    }
-    void *p = b->data + b->used;
-    b->used += rounded;
     a->bytes_used += rounded;
-    return p;
-}
-
-void *arena_calloc(arena *a, size_t count, size_t size) {
-    if (size != 0 && count > SIZE_MAX / size)
-        return NULL;
-    size_t bytes = count * size;
-    void *p = arena_alloc(a, bytes);
-    if (p && bytes)
-        memset(p, 0, bytes);
-    return p;
+    return b->data;
 }
 
 char *arena_strndup(arena *a, const char *s, size_t len) {
@@ -206,6 +184,20 @@ void arena_free(arena *a) {
         b = next;
     }
     a->head = NULL;
+    a->free = NULL;
+    a->avail = 0;
+    a->bytes_used = 0;
+}
+
+void arena_rewind(arena *a) {
+    arena_block *b = a->head;
+    size_t block_size = a->block_size ? a->block_size : ARENA_BLOCK_SIZE;
+    if (!b || b->next || b->cap != block_size) {
+        arena_free(a);
+        return;
+    }
+    a->free = b->data;
+    a->avail = b->cap;
     a->bytes_used = 0;
 }
 

@@ -5,10 +5,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct arena_block arena_block;
 typedef struct arena {
     arena_block *head;
+    unsigned char *free; /* the head block's free space: `avail` bytes */
+    size_t avail;
     size_t bytes_used; /* total bytes handed out, for memory meters */
     size_t block_size; /* 0: the standard 64 KiB */
 } arena;
@@ -17,12 +20,18 @@ void arena_init(arena *a);
 /* An arena of smaller blocks (0: the standard size), for memory kept long
  * (only standard blocks are recycled; others are malloc'd and freed). */
 void arena_init_blocks(arena *a, size_t block_size);
-/* 16-byte aligned, never NULL unless out of memory. */
-void *arena_alloc(arena *a, size_t size);
-void *arena_calloc(arena *a, size_t count, size_t size);
+/* arena_alloc and arena_calloc: 16-byte aligned, never NULL unless out of
+ * memory (defined below: inline, so that a query's many small fixed-size
+ * allocations cost a few instructions each). */
+static inline void *arena_alloc(arena *a, size_t size);
+static inline void *arena_calloc(arena *a, size_t count, size_t size);
 /* Copies `len` bytes and appends a NUL. */
 char *arena_strndup(arena *a, const char *s, size_t len);
 void arena_free(arena *a); /* frees every block; the arena may be reused */
+/* Empties the arena like arena_free, but a one-block arena of standard
+ * blocks keeps its block for the next allocations: for an arena emptied
+ * and refilled by every query (a pooled store reader's). */
+void arena_rewind(arena *a);
 /* Bytes the arena's blocks take, headers included. */
 size_t arena_footprint(const arena *a);
 
@@ -36,6 +45,32 @@ static inline size_t arena_size(size_t size) {
     if (size > SIZE_MAX - ARENA_ALIGN)
         return 0;
     return (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
+
+/* arena_alloc when the head block has no room for `rounded` bytes. */
+void *arena_alloc_block(arena *a, size_t rounded);
+
+static inline void *arena_alloc(arena *a, size_t size) {
+    size_t rounded = arena_size(size);
+    if (rounded == 0)
+        return NULL;
+    if (a->avail < rounded)
+        return arena_alloc_block(a, rounded);
+    void *p = a->free;
+    a->free += rounded;
+    a->avail -= rounded;
+    a->bytes_used += rounded;
+    return p;
+}
+
+static inline void *arena_calloc(arena *a, size_t count, size_t size) {
+    if (size != 0 && count > SIZE_MAX / size)
+        return NULL;
+    size_t bytes = count * size;
+    void *p = arena_alloc(a, bytes);
+    if (p && bytes)
+        memset(p, 0, bytes);
+    return p;
 }
 
 #endif

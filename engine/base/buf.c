@@ -28,7 +28,7 @@ static bool buf_reserve(buf *b, size_t extra) {
     size_t cap = b->cap ? b->cap : 64;
     while (cap < need)
         cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    char *p = realloc(b->data, cap);
+    char *p = b->data ? realloc(b->data, cap) : malloc(cap); /* most buffers stay in their first */
     if (!p) {
         b->oom = true;
         return false;

@@ -80,7 +80,8 @@ int err_set(err *e, int code, const char *fmt, ...) {
 void err_clear(err *e) {
     if (!e)
         return;
-    free(e->message);
+    if (e->message) /* most clears find nothing: no call */
+        free(e->message);
     e->message = NULL;
     e->code = 0;
 }

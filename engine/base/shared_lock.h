@@ -16,6 +16,7 @@ typedef struct shared_lock {
     pthread_mutex_t mu;
     pthread_cond_t changed;
     size_t readers;
+    size_t writers_waiting; /* for the readers to go: the last one signals */
     bool writer;
 } shared_lock;
 

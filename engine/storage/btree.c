@@ -49,7 +49,7 @@ static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
     size_t lo = 1, hi = branch_count(page);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (memcmp(branch_entry(page, ks, mid), target, ks) <= 0)
+        if (btree_key_cmp(branch_entry(page, ks, mid), target, ks) <= 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -199,6 +199,12 @@ int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t 
 /* ---- cursors ---------------------------------------------------------- */
 
 _Static_assert(BTREE_MAX_DEPTH <= PAGER_SCRATCH_PAGES, "a cursor keeps one page per level");
+/* What a cursor notes in its scratch block about the last leaf it read. */
+typedef struct leaf_note {
+    uint8_t anchor[BTREE_MAX_KEY];
+    leaf_leads leads;
+} leaf_note;
+_Static_assert(sizeof(leaf_note) <= PAGER_SCRATCH_NOTE, "a leaf's note fits the scratch block");
 
 int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, const btree_codec *codec, err *e) {
     memset(c, 0, offsetof(btree_cursor, keys));
@@ -238,6 +244,30 @@ static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
 }
 
 
+/* The first key of leaf `pgno` (its anchor) into c->anchor, and the
+ * leaf's note: noted in the scratch block with the restart leads seeks
+ * decode, so that the next seek into the same leaf (a repeated query, the
+ * next step of a join) does not decode them again. A note lasts while
+ * pages do not change (the block's epoch), like the pages it holds. */
+static leaf_note *leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgno, err *e) {
+    pager_scratch *s = c->scratch;
+    leaf_note *n = s->note;
+    size_t ks = c->codec->key_size;
+    if (s->noted == pgno) {
+        memcpy(c->anchor, n->anchor, sizeof c->anchor); /* a constant size: no call */
+        return n;
+    }
+    s->noted = 0;
+    if (leaf_first_key(page, c->codec, c->anchor) != 0) {
+        corrupt(e, pgno);
+        return NULL;
+    }
+    memcpy(n->anchor, c->anchor, ks);
+    n->leads.known = 0;
+    s->noted = pgno;
+    return n;
+}
+
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
     uint8_t target[BTREE_MAX_KEY] = {0};
     memcpy(target, prefix, len);
@@ -254,7 +284,11 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
         uint8_t *page = level(c, l);
         if (node_kind(page) == NODE_LEAF) {
             leaf_pos pos;
-            int found = leaf_seek(page, c->codec, target, &pos, c->keys[c->cur], c->anchor);
+            leaf_note *n = leaf_anchor(c, page, pgno, e);
+            if (!n)
+                return e->code;
+            int found = leaf_seek(page, c->codec, target, &pos, c->keys[c->cur], c->anchor,
+                                  &n->leads);
             if (found < 0)
                 return corrupt(e, pgno);
             c->pending = found == 1;
@@ -288,8 +322,8 @@ static int next_leaf(btree_cursor *c, err *e) {
         l++;
         c->idx[l] = 0;
         if (node_kind(level(c, l)) == NODE_LEAF) {
-            if (leaf_first_key(level(c, l), c->codec, c->anchor) != 0)
-                return corrupt(e, pgno);
+            if (!leaf_anchor(c, level(c, l), pgno, e))
+                return e->code;
             leaf_pos start = leaf_begin();
             c->off = start.off;
             c->restart = start.restart;

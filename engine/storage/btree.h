@@ -55,6 +55,14 @@ struct btree_codec {
     size_t lead_size;
     size_t (*lead)(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
                    uint8_t *key);
+    /* Optional (NULL: a seek decodes entry by entry): finds the first key
+     * >= target in one restart block, its `len` bytes of entries at `in`
+     * the first encoded against `base` (NULL: against nothing), without
+     * building the keys before it. 1 with the key in `key` and *used the
+     * bytes up to and including its entry, 0 when every key is below
+     * target, -1 when an entry does not decode. */
+    int (*seek)(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
+                const uint8_t *target, uint8_t *key, size_t *used);
 };
 
 /* A writer's memory of where its recent inserts into one tree went, one

@@ -77,22 +77,43 @@ static const uint8_t *restart_base(size_t b, const uint8_t *anchor) {
     return b == 0 ? NULL : anchor;
 }
 
+/* The lead of block b's first key: in `leads` (NULL: none; else the
+ * codec's lead_size is at most LEAF_LEAD_MAX) when it holds it, else
+ * decoded into `first` (and kept in `leads`). NULL when it does not
+ * decode. */
+static const uint8_t *restart_lead(const uint8_t *page, const btree_codec *c,
+                                   const uint8_t *anchor, size_t b, leaf_leads *leads,
+                                   uint8_t *first) {
+    bool keep = leads && b < LEAF_LEADS;
+    if (keep && (leads->known >> b & 1))
+        return leads->lead[b];
+    size_t off = restart_at(page, b), limit = block_end(page, b);
+    if (off >= limit || !c->lead(c, anchor, page + off, limit - off, first))
+        return NULL;
+    if (keep) {
+        memcpy(leads->lead[b], first, LEAF_LEAD_MAX); /* a constant size: no call */
+        leads->known |= UINT64_C(1) << b;
+    }
+    return first;
+}
+
 /* Compares the first key of block b (> 0) with target, decoding only its
  * lead when that decides. */
 static int compare_restart(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
-                           size_t b, const uint8_t *target, int *cmp) {
+                           size_t b, const uint8_t *target, leaf_leads *leads, int *cmp) {
     uint8_t first[BTREE_MAX_KEY];
     size_t off = restart_at(page, b), limit = block_end(page, b);
     if (c->lead) {
-        if (off >= limit || !c->lead(c, anchor, page + off, limit - off, first))
+        const uint8_t *lead = restart_lead(page, c, anchor, b, leads, first);
+        if (!lead)
             return -1;
-        *cmp = memcmp(first, target, c->lead_size);
+        *cmp = btree_key_cmp(lead, target, c->lead_size);
         if (*cmp != 0)
             return 0;
     }
     if (!decode_at(c, page, off, limit, anchor, first))
         return -1;
-    *cmp = memcmp(first, target, c->key_size);
+    *cmp = btree_key_cmp(first, target, c->key_size);
     return 0;
 }
 
@@ -100,13 +121,15 @@ static int compare_restart(const uint8_t *page, const btree_codec *c, const uint
  * it (block 0 when none is). With `last_first` (inserts: appends at the
  * end of a leaf are the most common) the last block is tried first. */
 static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
-                      const uint8_t *target, bool last_first, size_t *block) {
+                      const uint8_t *target, bool last_first, leaf_leads *leads, size_t *block) {
     uint8_t first[BTREE_MAX_KEY];
     size_t lo = 1, hi = restarts(page);
+    if (!c->lead || c->lead_size > LEAF_LEAD_MAX)
+        leads = NULL;
     if (last_first && hi > 1) {
         if (!decode_at(c, page, restart_at(page, hi - 1), leaf_end(page), anchor, first))
             return -1;
-        if (memcmp(first, target, c->key_size) <= 0)
+        if (btree_key_cmp(first, target, c->key_size) <= 0)
             lo = hi;
         else
             hi--;
@@ -114,7 +137,7 @@ static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int cmp;
-        if (compare_restart(page, c, anchor, mid, target, &cmp) != 0)
+        if (compare_restart(page, c, anchor, mid, target, leads, &cmp) != 0)
             return -1;
         if (cmp <= 0)
             lo = mid + 1;
@@ -129,27 +152,46 @@ leaf_pos leaf_begin(void) {
     return (leaf_pos){LEAF_HEADER, 0, LEAF_HEADER};
 }
 
-int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *key, uint8_t *anchor) {
-    size_t b;
-    if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, target, false, &b) != 0)
-        return -1;
+/* The first key >= target among the entries from `off` to `limit`, the
+ * first encoded against `base`: 1 with it in key and *next the offset
+ * after it, 0 when there is none, -1 when one does not decode. Through
+ * the codec's seek when it has one, else decoding each entry. */
+static int seek_block(const uint8_t *page, const btree_codec *c, size_t off, size_t limit,
+                      const uint8_t *base, const uint8_t *target, uint8_t *key, size_t *next) {
+    if (c->seek && off < limit) {
+        int rc = c->seek(c, base, page + off, limit - off, target, key, next);
+        *next += off;
+        return rc;
+    }
     uint8_t keys[2][BTREE_MAX_KEY];
     int cur = 0;
-    const uint8_t *base = restart_base(b, anchor);
-    size_t off = restart_at(page, b), limit = block_end(page, b);
     while (off < limit) {
-        size_t next = decode_at(c, page, off, limit, base, keys[cur]);
-        if (!next)
+        size_t after = decode_at(c, page, off, limit, base, keys[cur]);
+        if (!after)
             return -1;
-        if (memcmp(keys[cur], target, c->key_size) >= 0) {
+        if (btree_key_cmp(keys[cur], target, c->key_size) >= 0) {
             memcpy(key, keys[cur], c->key_size);
-            *pos = (leaf_pos){next, b + 1, limit};
+            *next = after;
             return 1;
         }
         base = keys[cur];
         cur = !cur;
-        off = next;
+        off = after;
+    }
+    return 0;
+}
+
+int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
+              uint8_t *key, const uint8_t *anchor, leaf_leads *leads) {
+    size_t b;
+    if (find_block(page, c, anchor, target, false, leads, &b) != 0)
+        return -1;
+    size_t limit = block_end(page, b), next = 0;
+    int found = seek_block(page, c, restart_at(page, b), limit, restart_base(b, anchor), target,
+                           key, &next);
+    if (found != 0) {
+        *pos = (leaf_pos){next, b + 1, limit};
+        return found;
     }
     /* Every key of block b is below target: the next block's first key is
      * above it (find_block), so it is the answer. */
@@ -496,7 +538,7 @@ int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
     uint8_t anchor[BTREE_MAX_KEY];
     if (hinted_place(page, c, pgno, slot, key, &b, &pl))
         memcpy(anchor, slot->anchor, c->key_size);
-    else if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, key, true, &b) != 0 ||
+    else if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, key, true, NULL, &b) != 0 ||
              find_place(page, c, b, anchor, key, &pl) != 0)
         return corrupt(e, pgno);
     if (pl.has_next && memcmp(pl.next, key, c->key_size) == 0)

@@ -16,7 +16,21 @@
 #ifndef MG_STORAGE_BTREE_LEAF_H
 #define MG_STORAGE_BTREE_LEAF_H
 
+#include <string.h>
+
 #include "storage/btree.h"
+#include "storage/format.h"
+
+/* memcmp of two keys of ks bytes, their first eight bytes compared as one
+ * number first: they usually decide, and a seek compares many keys. */
+static inline int btree_key_cmp(const uint8_t *a, const uint8_t *b, size_t ks) {
+    if (ks >= 8) {
+        uint64_t x = format_get_be(a, 8), y = format_get_be(b, 8);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return memcmp(a, b, ks);
+}
 
 /* A split of a full page: `key` is the first key of the new right page. */
 typedef struct btree_split {
@@ -50,11 +64,24 @@ typedef struct leaf_pos {
 
 /* The position of the first entry. */
 leaf_pos leaf_begin(void);
+
+/* The leads (codec lead_size bytes) of a leaf's first LEAF_LEADS restart
+ * keys, kept with the leaf between seeks as they are decoded (btree.c
+ * keeps them in the cursor's scratch note): a seek's binary search over
+ * the restarts then decodes only those not seen before. */
+#define LEAF_LEADS 64
+#define LEAF_LEAD_MAX 16
+typedef struct leaf_leads {
+    uint64_t known; /* bit b: lead[b] holds restart b's */
+    uint8_t lead[LEAF_LEADS][LEAF_LEAD_MAX];
+} leaf_leads;
+
 /* The first key >= target: 1 with it in key and *pos just past it, 0
  * when the leaf has none (*pos at its end), -1 when an entry does not
- * decode. Also gives the anchor. */
+ * decode. `anchor` is the leaf's first key (leaf_first_key); `leads`
+ * (NULL: none) this leaf's, filled in as the seek decodes more. */
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
-              uint8_t *key, uint8_t *anchor);
+              uint8_t *key, const uint8_t *anchor, leaf_leads *leads);
 /* Decodes the entry at *pos into key: 1, 0 at the end of the leaf, -1
  * when it does not decode. */
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,

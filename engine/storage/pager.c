@@ -2,12 +2,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/htab.h"
+#include "base/spares.h"
 #include "storage/freelist.h"
 #include "storage/page_cache.h"
 #include "store/store_lock.h"
@@ -33,11 +33,7 @@ struct pager {
     /* Changes whenever a page may change (pager_scratch_holds). Written
      * under the store's write lock, read under its read lock. */
     uint64_t epoch;
-    /* Spare cursor scratch blocks (pager_scratch_take), under scratch_mu:
-     * readers take and give them concurrently. */
-    pthread_mutex_t scratch_mu;
-    pager_scratch *scratch[PAGER_SCRATCH_SPARES];
-    size_t scratch_n;
+    spares scratch; /* cursor scratch blocks (pager_scratch_take) */
 };
 
 static int oom(err *e) {
@@ -57,11 +53,7 @@ static pager *pager_new(const char *path) {
         free(p);
         return NULL;
     }
-    if (pthread_mutex_init(&p->scratch_mu, NULL) != 0) {
-        free(p->path);
-        free(p);
-        return NULL;
-    }
+    spares_init(&p->scratch, PAGER_SCRATCH_SPARES);
     p->io = vfs_default();
     p->fd = -1;
     p->committed = p->next = FORMAT_FIRST_DATA_PAGE;
@@ -112,45 +104,40 @@ void pager_close(pager *p) {
     if (p->fd >= 0)
         close(p->fd);
     page_cache_free(p->cache);
-    for (size_t i = 0; i < p->scratch_n; i++)
-        free(p->scratch[i]);
-    pthread_mutex_destroy(&p->scratch_mu);
+    for (void *s; (s = spares_take(&p->scratch)) != NULL;)
+        free(s);
     free(p->path);
     free(p);
 }
 
-/* The block header, then the pages (16-byte aligned, as malloc's). */
+/* The block header, then the pages and the note (16-byte aligned, as
+ * malloc's). */
 #define SCRATCH_HEADER (((sizeof(pager_scratch) + 15) / 16) * 16)
 
+/* A block given back is usually the next one taken: it holds the pages
+ * the next seek reads again. */
 pager_scratch *pager_scratch_take(pager *p) {
-    pager_scratch *s = NULL;
-    pthread_mutex_lock(&p->scratch_mu);
-    if (p->scratch_n > 0)
-        s = p->scratch[--p->scratch_n];
-    pthread_mutex_unlock(&p->scratch_mu);
+    pager_scratch *s = spares_take(&p->scratch);
     if (s)
         return s;
-    s = malloc(SCRATCH_HEADER + PAGER_SCRATCH_SIZE);
+    s = malloc(SCRATCH_HEADER + PAGER_SCRATCH_SIZE + PAGER_SCRATCH_NOTE);
     if (s)
-        *s = (pager_scratch){.pages = (uint8_t *)s + SCRATCH_HEADER};
+        *s = (pager_scratch){.pages = (uint8_t *)s + SCRATCH_HEADER,
+                             .note = (uint8_t *)s + SCRATCH_HEADER + PAGER_SCRATCH_SIZE};
     return s;
 }
 
 void pager_scratch_give(pager *p, pager_scratch *s) {
     if (!s)
         return;
-    pthread_mutex_lock(&p->scratch_mu);
-    if (p->scratch_n < PAGER_SCRATCH_SPARES) {
-        p->scratch[p->scratch_n++] = s;
-        s = NULL;
-    }
-    pthread_mutex_unlock(&p->scratch_mu);
-    free(s);
+    if (!spares_give(&p->scratch, s))
+        free(s);
 }
 
 bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno) {
     if (s->epoch != p->epoch) {
         memset(s->held, 0, sizeof s->held);
+        s->noted = 0;
         s->epoch = p->epoch;
     }
     if (s->held[slot] == pgno)

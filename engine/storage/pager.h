@@ -56,9 +56,15 @@ const char *pager_path(const pager *p);
 #define PAGER_SCRATCH_PAGES 12
 #define PAGER_SCRATCH_SIZE ((size_t)PAGER_SCRATCH_PAGES * FORMAT_PAGE_SIZE)
 #define PAGER_SCRATCH_SPARES 8
+#define PAGER_SCRATCH_NOTE 2048
 typedef struct pager_scratch {
     uint64_t epoch;                      /* of the pager when `held` was last valid */
     uint32_t held[PAGER_SCRATCH_PAGES];  /* per slot: the page it holds, 0: none */
+    /* The user's note on page `noted` (0: none), forgotten with `held`:
+     * what it derived from the page's bytes (a B+tree leaf's first key
+     * and restart keys); PAGER_SCRATCH_NOTE bytes, 16-byte aligned. */
+    uint32_t noted;
+    void *note;
     uint8_t *pages;                      /* PAGER_SCRATCH_PAGES page copies */
 } pager_scratch;
 /* NULL when out of memory. */

@@ -1,17 +1,20 @@
 #include "store/fact_codec.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 
 #include "model/value.h"
 #include "store/fact_format.h"
+#include "store/fact_run.h"
 
 /* Restart blocks of fact trees: about a dozen entries. */
 #define FACT_BLOCK_BYTES 96
 
 typedef struct fact_codec_def {
     btree_codec base; /* first: the trees see only this */
+    int order;
     int field[FACT_LEADING];
     size_t off[FACT_LEADING];
 } fact_codec_def;
@@ -182,8 +185,14 @@ FACT_LEAD(lead_avet, FACT_A, FACT_V, 6, 15)
 FACT_LEAD(lead_vaet, FACT_V, FACT_A, 9, 15)
 FACT_LEAD(lead_txlog, FACT_SEQ, FACT_TXC, 8, 16)
 
+static int fact_seek(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
+                     const uint8_t *target, uint8_t *key, size_t *used) {
+    return fact_run_seek(((const fact_codec_def *)c)->order, base, in, len, target, key, used);
+}
+
 static fact_codec_def codecs[TREE_TXLOG + 1];
 static pthread_once_t codecs_once = PTHREAD_ONCE_INIT;
+static atomic_bool codecs_ready; /* every seek asks: no pthread_once call once set */
 
 static void codecs_init(void) {
     typedef size_t (*decoder)(const btree_codec *, const uint8_t *, const uint8_t *, size_t,
@@ -200,7 +209,8 @@ static void codecs_init(void) {
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         fact_codec_def *d = &codecs[order];
         d->base = (btree_codec){FACT_KEY_SIZE, FACT_BLOCK_BYTES, fact_encode, decoders[order],
-                                lead_sizes[order], leads[order]};
+                                lead_sizes[order], leads[order], fact_seek};
+        d->order = order;
         size_t off = 0;
         for (int i = 0; i < FACT_LEADING; i++) {
             d->field[i] = fact_key_field(order, i);
@@ -208,9 +218,11 @@ static void codecs_init(void) {
             off += fact_key_field_size(d->field[i]);
         }
     }
+    atomic_store_explicit(&codecs_ready, true, memory_order_release);
 }
 
 const btree_codec *fact_codec(int order) {
-    pthread_once(&codecs_once, codecs_init);
+    if (!atomic_load_explicit(&codecs_ready, memory_order_acquire))
+        pthread_once(&codecs_once, codecs_init);
     return &codecs[order].base;
 }

@@ -140,9 +140,80 @@ static void tail_bounds(fact_run *r, const uint8_t *key, size_t len) {
     add_bound(r, RUN_ASSERTED, key, FACT_KEY_ASSERTED, 1, 0, len);
 }
 
+/* ---- seeking inside a block (fact_run_seek) ----------------------------
+ * Keys as columns: the leading fields' big-endian numbers (V as its type
+ * and payload number), the times' bit patterns, the asserted byte. Each
+ * helper takes one field at its offset, so that an order's sequence of
+ * calls is specialised. */
+
+DECODE_STEP size_t field_width(int field) {
+    return field == FACT_E || field == FACT_A ? 6 : field == FACT_V ? FACT_V_SIZE : 8;
+}
+
+/* The field at key + off into its columns: the offset after it. */
+DECODE_STEP size_t key_col(const uint8_t *key, size_t off, int field, uint64_t *col) {
+    if (field == FACT_V) {
+        col[RUN_VTYPE] = key[off];
+        col[FACT_V] = load64(key + off + 1) ^ payload_flip(key[off]);
+    } else {
+        col[field] = field_width(field) == 6 ? load64(key + off) >> 16 : load64(key + off);
+    }
+    return off + field_width(field);
+}
+
+DECODE_STEP void key_tail_cols(const uint8_t *key, uint64_t *col) {
+    col[RUN_TXID] = load64(key + FACT_KEY_TXID) ^ TOP_BIT;
+    col[RUN_VALID_FROM] = load64(key + FACT_KEY_VALID_FROM) ^ TOP_BIT;
+    col[RUN_VALID_TO] = load64(key + FACT_KEY_VALID_TO) ^ TOP_BIT;
+    col[RUN_ASSERTED] = key[FACT_KEY_ASSERTED];
+}
+
+/* The field's columns into key + off: the offset after it. */
+DECODE_STEP size_t col_key(const uint64_t *col, int field, uint8_t *key, size_t off) {
+    if (field == FACT_V) {
+        key[off] = (uint8_t)col[RUN_VTYPE];
+        store64(key + off + 1, col[FACT_V] ^ payload_flip(col[RUN_VTYPE]));
+    } else if (field_width(field) == 6) {
+        uint8_t be[8];
+        store64(be, col[field] << 16);
+        memcpy(key + off, be, 6);
+    } else {
+        store64(key + off, col[field]);
+    }
+    return off + field_width(field);
+}
+
+DECODE_STEP void tail_cols_key(const uint64_t *col, uint8_t *key) {
+    store64(key + FACT_KEY_TXID, col[RUN_TXID] ^ TOP_BIT);
+    store64(key + FACT_KEY_VALID_FROM, col[RUN_VALID_FROM] ^ TOP_BIT);
+    store64(key + FACT_KEY_VALID_TO, col[RUN_VALID_TO] ^ TOP_BIT);
+    key[FACT_KEY_ASSERTED] = (uint8_t)col[RUN_ASSERTED];
+}
+
+DECODE_STEP int cmp_u64(uint64_t a, uint64_t b) {
+    return (a > b) - (a < b);
+}
+
+/* One field of two keys as columns, in key order (memcmp's). */
+DECODE_STEP int cmp_col(const uint64_t *a, const uint64_t *b, int field) {
+    if (field != FACT_V)
+        return cmp_u64(a[field], b[field]);
+    if (a[RUN_VTYPE] != b[RUN_VTYPE])
+        return cmp_u64(a[RUN_VTYPE], b[RUN_VTYPE]);
+    return cmp_u64(a[FACT_V] ^ payload_flip(a[RUN_VTYPE]), b[FACT_V] ^ payload_flip(b[RUN_VTYPE]));
+}
+
+DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
+    for (int t = RUN_TXID; t <= RUN_VALID_TO; t++)
+        if (a[t] != b[t])
+            return cmp_u64(a[t] ^ TOP_BIT, b[t] ^ TOP_BIT);
+    return cmp_u64(a[RUN_ASSERTED], b[RUN_ASSERTED]);
+}
+
 /* Per order, its field sequence spelled out (fact_key.c defines the
  * orders; the tests check that these agree with fact_codec.c's): the
- * decoder of an entry, and the setting of a prefix's bounds. */
+ * decoder of an entry, the seek inside a block, and the setting of a
+ * prefix's bounds. */
 #define RUN_ORDER(name, f0, f1, f2, f3, f4)                                                     \
     static int name##_next(fact_run *r, fact_ids *out) {                                       \
         reader rd = {r->p + 1, r->end};                                                        \
@@ -158,6 +229,39 @@ static void tail_bounds(fact_run *r, const uint8_t *key, size_t len) {
             return FACT_RUN_PAST;                                                              \
         write_ids(r, out);                                                                     \
         return 1;                                                                              \
+    }                                                                                          \
+    static void name##_key_cols(const uint8_t *key, uint64_t *col) {                           \
+        key_col(key, key_col(key, key_col(key, key_col(key, key_col(key, 0, f0, col), f1, col),  \
+                                          f2, col), f3, col), f4, col);                        \
+        key_tail_cols(key, col);                                                               \
+    }                                                                                          \
+    static int name##_seek(const uint8_t *base, const uint8_t *in, size_t len,                  \
+                           const uint8_t *target, uint8_t *key, size_t *used) {                \
+        uint64_t col[RUN_COLS] = {0}, want[RUN_COLS];                                          \
+        if (base)                                                                              \
+            name##_key_cols(base, col);                                                        \
+        name##_key_cols(target, want);                                                         \
+        reader rd = {in, in + len};                                                            \
+        while (rd.p < rd.end) {                                                                \
+            unsigned flags = *rd.p++;                                                          \
+            if (!(read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&        \
+                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&        \
+                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col)))              \
+                return -1;                                                                     \
+            int c = cmp_col(col, want, f0);                                                    \
+            c = c ? c : cmp_col(col, want, f1);                                                \
+            c = c ? c : cmp_col(col, want, f2);                                                \
+            c = c ? c : cmp_col(col, want, f3);                                                \
+            c = c ? c : cmp_col(col, want, f4);                                                \
+            if ((c ? c : cmp_tail(col, want)) >= 0) {                                          \
+                col_key(col, f4, key, col_key(col, f3, key, col_key(col, f2, key,              \
+                        col_key(col, f1, key, col_key(col, f0, key, 0)))));                    \
+                tail_cols_key(col, key);                                                       \
+                *used = (size_t)(rd.p - in);                                                   \
+                return 1;                                                                      \
+            }                                                                                  \
+        }                                                                                      \
+        return 0;                                                                              \
     }                                                                                          \
     static void name##_bounds(fact_run *r, const uint8_t *key, size_t len) {                   \
         size_t off = 0;                                                                        \
@@ -192,6 +296,15 @@ void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
     r->next = decoders[order];
     fact_run_clear(r);
     bounds[order](r, prefix, len);
+}
+
+int fact_run_seek(int order, const uint8_t *base, const uint8_t *in, size_t len,
+                  const uint8_t *target, uint8_t *key, size_t *used) {
+    static int (*const seeks[TREE_TXLOG + 1])(const uint8_t *, const uint8_t *, size_t,
+                                              const uint8_t *, uint8_t *, size_t *) = {
+        [TREE_EAVT] = eavt_seek, [TREE_AEVT] = aevt_seek, [TREE_AVET] = avet_seek,
+        [TREE_VAET] = vaet_seek, [TREE_TXLOG] = txlog_seek};
+    return seeks[order](base, in, len, target, key, used);
 }
 
 void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len) {

@@ -45,6 +45,12 @@ static inline void fact_run_clear(fact_run *r) {
  * the key of identifiers `base` (NULL: against nothing). */
 void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len);
 
+/* The seek of `order`'s codec inside one restart block (btree_codec's
+ * seek): its entries decoded as numbers and compared with the target's,
+ * only the key found built. */
+int fact_run_seek(int order, const uint8_t *base, const uint8_t *in, size_t len,
+                  const uint8_t *target, uint8_t *key, size_t *used);
+
 /* What fact_run_next returns for an entry past the bound. */
 #define FACT_RUN_PAST 2
 

@@ -28,6 +28,10 @@ typedef struct lookup_cache {
     lookup_slot *by_key, *by_loc; /* one block, NULL until the first entry */
 } lookup_cache;
 
+/* The hash of a dictionary key that places it here (and in a reader's
+ * own memo, store_reader.c). */
+uint64_t lookup_key_hash(int kind, const void *key, size_t len);
+
 /* 0, or -1 when the mutex cannot be created. */
 int lookup_cache_init(lookup_cache *c);
 void lookup_cache_free(lookup_cache *c);

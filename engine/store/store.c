@@ -47,13 +47,7 @@ static store *store_new(const store_options *o) {
         free(s);
         return NULL;
     }
-    if (store_readers_init(s) != 0) {
-        estimate_cache_free(&s->estimates);
-        lookup_cache_free(&s->lookups);
-        shared_lock_destroy(&s->rw);
-        free(s);
-        return NULL;
-    }
+    store_readers_init(s);
     dict_init(&s->dic);
     if (o)
         s->opts = *o;

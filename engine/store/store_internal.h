@@ -3,6 +3,7 @@
 #define MG_STORE_STORE_INTERNAL_H
 
 #include "base/shared_lock.h"
+#include "base/spares.h"
 #include "storage/btree.h"
 #include "storage/dict.h"
 #include "storage/format.h"
@@ -16,11 +17,6 @@
  * and its allocations (memo array, scratch page, scan) were a fixed cost
  * of every query. */
 #define STORE_IDLE_READERS 4
-typedef struct reader_pool {
-    pthread_mutex_t mu;
-    store_reader *idle[STORE_IDLE_READERS];
-    size_t count;
-} reader_pool;
 
 struct store {
     shared_lock rw; /* readers (snapshots) vs. applying a commit or checkpointing */
@@ -29,7 +25,7 @@ struct store {
     dict dic;
     lookup_cache lookups; /* dictionary lookups shared by the readers */
     estimate_cache estimates; /* range estimates shared by the readers */
-    reader_pool readers;
+    spares readers; /* closed readers kept for reuse, up to STORE_IDLE_READERS */
     format_header h; /* the live header: roots and counts with dirty pages */
     btree_hint hints[TREE_TXLOG + 1]; /* the fact trees'; reset at checkpoints */
     store_options opts;
@@ -37,9 +33,8 @@ struct store {
     bool broken;            /* a logged commit failed to apply */
 };
 
-/* The reader pool: 0, or -1 when its mutex cannot be created; freeing
- * frees the idle readers (none may be open). */
-int store_readers_init(store *s);
+/* The reader pool; freeing frees the idle readers (none may be open). */
+void store_readers_init(store *s);
 void store_readers_free(store *s);
 
 /* Encodes a value's V field, interning (writer) or looking up (reader) its

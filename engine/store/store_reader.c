@@ -20,16 +20,21 @@ typedef struct decoded {
     size_t len;
 } decoded;
 
-/* A recent dictionary lookup. Rule evaluation seeks the same attribute
- * keywords and entities again on every scan it opens, round after round;
- * the snapshot cannot change while the reader holds its lock, so a hit
- * (found or not) is the answer the tree would give. */
-#define LOOKUP_MEMO 16
-#define LOOKUP_KEY 48 /* longer keys are not kept */
+/* A recent dictionary lookup, in a direct-mapped memo (by
+ * lookup_key_hash). Rule evaluation seeks the same attribute keywords and
+ * entities again on every scan it opens, round after round, and a
+ * repeated query its constants; lookups are kept while the reader's
+ * snapshot is the same (tx count and generation: a pooled reader keeps
+ * them for its next query), so a hit (found or not) is the answer the
+ * tree would give. */
+#define LOOKUP_MEMO 32 /* a power of two */
+#define LOOKUP_KEY 48  /* longer keys are not kept */
 typedef struct lookup {
     uint8_t key[LOOKUP_KEY]; /* inline: misses must not grow the reader */
     size_t len;
     uint64_t id;
+    uint64_t epoch;  /* the reader's lookup_epoch when kept; 0: empty */
+    uint64_t seeded; /* the reader's query that seeded its decoding memo */
     int kind, rc;
 } lookup;
 
@@ -45,7 +50,9 @@ struct store_reader {
     store *s;
     format_header h; /* the snapshot */
     lookup lookups[LOOKUP_MEMO];
-    size_t lookup_next; /* round-robin replacement */
+    uint64_t lookup_epoch; /* moves when the snapshot does: voids the lookups */
+    uint64_t lookup_tx, lookup_generation; /* the snapshot of the lookups */
+    uint64_t query;        /* how many times the reader was opened */
     arena mem;
     decoded *memo;
     size_t memo_count, memo_cap;
@@ -86,9 +93,8 @@ static bool own_id(const store_reader *r, const value *v, uint64_t *id) {
     return true;
 }
 
-int store_readers_init(store *s) {
-    s->readers.count = 0;
-    return pthread_mutex_init(&s->readers.mu, NULL) == 0 ? 0 : -1;
+void store_readers_init(store *s) {
+    spares_init(&s->readers, STORE_IDLE_READERS);
 }
 
 static void reader_free(store_reader *r) {
@@ -103,10 +109,8 @@ static void reader_free(store_reader *r) {
 }
 
 void store_readers_free(store *s) {
-    for (size_t i = 0; i < s->readers.count; i++)
-        reader_free(s->readers.idle[i]);
-    s->readers.count = 0;
-    pthread_mutex_destroy(&s->readers.mu);
+    for (store_reader *r; (r = spares_take(&s->readers)) != NULL;)
+        reader_free(r);
 }
 
 static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
@@ -115,11 +119,7 @@ static int source_text(const value_source *src, uint64_t id, const char **ptr, s
 
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
-    store_reader *r = NULL;
-    pthread_mutex_lock(&s->readers.mu);
-    if (s->readers.count > 0)
-        r = s->readers.idle[--s->readers.count];
-    pthread_mutex_unlock(&s->readers.mu);
+    store_reader *r = spares_take(&s->readers);
     if (r || !(r = calloc(1, sizeof *r)))
         return r;
     r->s = s;
@@ -133,21 +133,20 @@ static store_reader *reader_take(store *s) {
 /* A memo array past this many entries is not kept with an idle reader. */
 #define IDLE_MEMO_MAX 256
 
-/* Gives back what the budget was charged and forgets the budget, the
- * snapshot's lookups, decoded texts and held page, keeping the memo
- * (unless large), the scratch page, the spare scan and the UUID slots (a
- * location's UUID never changes). */
+/* Gives back what the budget was charged and forgets the budget, decoded
+ * texts and held page, keeping the snapshot's lookups (until a reader
+ * opens on another), the memo (unless large), the texts' arena block
+ * (unless the arena grew past one), the scratch page, the spare scan and
+ * the UUID slots (a location's UUID never changes). */
 static void reader_reset(store_reader *r) {
     if (r->budget.release)
         r->budget.release(r->budget.ctx, r->charged);
     r->budget = (store_budget){0};
     r->charged = 0;
     r->charged_cap = 0;
-    memset(r->lookups, 0, sizeof r->lookups);
-    r->lookup_next = 0;
     err_clear(&r->failure);
     r->src.failed = false;
-    arena_free(&r->mem);
+    arena_rewind(&r->mem);
     r->memo_count = 0;
     r->attr.ptr = NULL;
     r->scratch_pgno = 0;
@@ -168,6 +167,13 @@ int store_reader_open(store *s, store_reader **out, err *e) {
         return oom(e);
     shared_lock_read(&s->rw);
     r->h = s->h;
+    r->query++;
+    if (r->lookup_epoch == 0 || r->lookup_tx != r->h.tx_count ||
+        r->lookup_generation != r->h.generation) {
+        r->lookup_epoch++;
+        r->lookup_tx = r->h.tx_count;
+        r->lookup_generation = r->h.generation;
+    }
     *out = r;
     return 0;
 }
@@ -178,13 +184,7 @@ void store_reader_close(store_reader *r) {
     store *s = r->s;
     shared_lock_read_done(&s->rw);
     reader_reset(r);
-    pthread_mutex_lock(&s->readers.mu);
-    if (s->readers.count < STORE_IDLE_READERS) {
-        s->readers.idle[s->readers.count++] = r;
-        r = NULL;
-    }
-    pthread_mutex_unlock(&s->readers.mu);
-    if (r)
+    if (!spares_give(&s->readers, r))
         reader_free(r);
 }
 
@@ -294,25 +294,30 @@ static int memo_add(store_reader *r, uint64_t loc, const uint8_t *bytes, size_t 
     return 0;
 }
 
-static const lookup *lookup_find(const store_reader *r, int kind, const void *key, size_t len) {
-    for (size_t i = 0; i < LOOKUP_MEMO; i++) {
-        const lookup *l = &r->lookups[i];
-        if (l->kind == kind && l->len == len && memcmp(l->key, key, len) == 0)
-            return l;
-    }
-    return NULL;
+/* The memo slot of a key of hash h. */
+static lookup *lookup_slot_of(store_reader *r, uint64_t h) {
+    return &r->lookups[h & (LOOKUP_MEMO - 1)];
 }
 
-static void lookup_keep(store_reader *r, int kind, const void *key, size_t len, uint64_t id, int rc) {
+static lookup *lookup_find(store_reader *r, uint64_t h, int kind, const void *key, size_t len) {
+    lookup *l = lookup_slot_of(r, h);
+    bool same = l->epoch == r->lookup_epoch && l->kind == kind && l->len == len &&
+                memcmp(l->key, key, len) == 0;
+    return same ? l : NULL;
+}
+
+static void lookup_keep(store_reader *r, uint64_t h, int kind, const void *key, size_t len,
+                        uint64_t id, int rc) {
     if (len > LOOKUP_KEY)
         return;
-    lookup *l = &r->lookups[r->lookup_next];
+    lookup *l = lookup_slot_of(r, h);
     memcpy(l->key, key, len);
     l->len = len;
     l->id = id;
+    l->epoch = r->lookup_epoch;
+    l->seeded = r->query; /* dict_lookup seeds a found entry next */
     l->kind = kind;
     l->rc = rc;
-    r->lookup_next = (r->lookup_next + 1) % LOOKUP_MEMO;
 }
 
 static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u);
@@ -337,10 +342,14 @@ static int seed_decoded(store_reader *r, int kind, const void *key, size_t len, 
 /* Through the reader's memo, then the store's shared cache, then the
  * dictionary's tree. */
 static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, uint64_t *id, err *e) {
-    const lookup *l = lookup_find(r, kind, key, len);
+    uint64_t h = lookup_key_hash(kind, key, len);
+    lookup *l = lookup_find(r, h, kind, key, len);
     if (l) {
         *id = l->id;
-        return l->rc;
+        if (l->rc != 1 || l->seeded == r->query)
+            return l->rc;
+        l->seeded = r->query; /* kept from an earlier query */
+        return seed_decoded(r, kind, key, len, l->id, e);
     }
     uint64_t found = 0;
     int rc = lookup_cache_get(&r->s->lookups, kind, key, len, r->h.tx_count, &found);
@@ -350,7 +359,7 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
             lookup_cache_put(&r->s->lookups, kind, key, len, r->h.tx_count, rc, found);
     }
     if (rc == 0 || rc == 1)
-        lookup_keep(r, kind, key, len, found, rc);
+        lookup_keep(r, h, kind, key, len, found, rc);
     if (rc == 1)
         *id = found;
     return rc == 1 ? seed_decoded(r, kind, key, len, found, e) : rc;

@@ -1,5 +1,7 @@
 /* Errors: NULL and dead handles, invalid UTF-8, code names and the
  * "[CODE] message" form (minigraf.h conventions, spec 17). */
+#include <stdbool.h>
+
 #include "support.h"
 
 #define API_017 5017
@@ -110,6 +112,38 @@ TEST(freed_cursor_use_reports_api_018)
     CHECK(minigraf_cursor_vars(c) == NULL);
     CHECK(minigraf_cursor_set_format(c, MINIGRAF_FORMAT_TYPED) != 0);
     CHECK_INT_EQ(minigraf_cursor_last_error_code(c), API_018);
+    minigraf_close(db);
+}
+
+/* The handle registry grows past its first table with handles live in it
+ * (they stay live) and tells kinds apart. */
+TEST(many_live_cursors_stay_live_and_freed_ones_are_dead)
+{
+    enum { CURSORS = 300 };
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
+    MiniGrafCursor *c[CURSORS];
+    for (int i = 0; i < CURSORS; i++) {
+        c[i] = minigraf_query(db, "(query [:find ?v :where [?e :n ?v]])");
+        REQUIRE(c[i] != NULL);
+    }
+    for (int i = 0; i < CURSORS; i += 2)
+        minigraf_cursor_free(c[i]);
+    bool live = true, dead = true;
+    for (int i = 0; i < CURSORS; i++) {
+        char *rows = minigraf_cursor_next_batch(c[i], 10);
+        if (i % 2) {
+            live = live && rows && strcmp(rows, "[[1]]") == 0;
+            minigraf_string_free(rows);
+        } else {
+            dead = dead && !rows && minigraf_cursor_last_error_code(c[i]) == API_018;
+        }
+    }
+    CHECK(live);
+    CHECK(dead);
+    CHECK_INT_EQ(minigraf_cursor_last_error_code((MiniGrafCursor *)(void *)db), API_018);
+    for (int i = 1; i < CURSORS; i += 2)
+        minigraf_cursor_free(c[i]);
     minigraf_close(db);
 }
 
@@ -315,6 +349,7 @@ CHECK_MAIN(TEST_ENTRY(null_database_handle_fails_every_call_with_api_017),
            TEST_ENTRY(invalid_utf8_path_or_options_fail_with_api_017),
            TEST_ENTRY(double_cursor_free_is_detected_and_ignored),
            TEST_ENTRY(freed_cursor_use_reports_api_018),
+           TEST_ENTRY(many_live_cursors_stay_live_and_freed_ones_are_dead),
            TEST_ENTRY(closed_database_use_reports_api_018),
            TEST_ENTRY(every_error_message_starts_with_its_code),
            TEST_ENTRY(lexical_and_command_errors_have_spec_codes),

@@ -373,10 +373,31 @@ TEST(variable_attribute_patterns_use_a_hash_join)
     minigraf_close(db);
 }
 
+/* A query's constants looked up in one snapshot (an entity and an
+ * attribute not there yet) are looked up again in the next: readers keep
+ * their lookups for the next query only while the snapshot is the same. */
+TEST(constants_absent_before_a_transaction_are_found_after_it)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
+    for (int round = 0; round < 3; round++) {
+        EXPECT_EXEC(db, "(query [:find ?v :where [:b :n ?v]])", RES("[\"?v\"]", "[]"));
+        EXPECT_EXEC(db, "(query [:find ?v :where [:a :m ?v]])", RES("[\"?v\"]", "[]"));
+        EXPECT_EXEC(db, "(query [:find ?v :where [:a :n ?v]])", RES("[\"?v\"]", "[[1]]"));
+    }
+    EXPECT_TRANSACT(db, "(transact [[:b :n 2] [:a :m 3]])");
+    for (int round = 0; round < 3; round++) {
+        EXPECT_EXEC(db, "(query [:find ?v :where [:b :n ?v]])", RES("[\"?v\"]", "[[2]]"));
+        EXPECT_EXEC(db, "(query [:find ?v :where [:a :m ?v]])", RES("[\"?v\"]", "[[3]]"));
+    }
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(b9_arithmetic_binds_results), TEST_ENTRY(b9_failures_drop_the_row),
            TEST_ENTRY(b9_comparisons_mix_integers_and_floats), TEST_ENTRY(b9_strings_keywords_and_type_tests),
            TEST_ENTRY(b9_unknown_root_predicate_is_qry_007), TEST_ENTRY(unary_minus_is_a_host_predicate_call),
            TEST_ENTRY(truthiness_of_filter_values),
+           TEST_ENTRY(constants_absent_before_a_transaction_are_found_after_it),
            TEST_ENTRY(binding_onto_a_bound_variable_is_an_e1_filter),
            TEST_ENTRY(expression_placed_after_its_inputs_whatever_the_source_order),
            TEST_ENTRY(unicode_strings_compare_by_bytes), TEST_ENTRY(b4_not_removes_matching_rows),

@@ -1,6 +1,8 @@
 /* base/ and model/timestamp: error values, arena, buffer, UTF-8, and the
  * timestamp strings of spec 7.2. */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "base/buf.h"
 #include "base/error.h"
 #include "base/shared_lock.h"
+#include "base/spares.h"
 #include "base/utf8.h"
 #include "check.h"
 #include "model/timestamp.h"
@@ -66,6 +69,42 @@ static void test_arena(void) {
     arena_free(&a);
 }
 
+/* A big request gets a block of its own behind the head: the small ones
+ * around it go on in the head block, next to each other, and bytes_used
+ * counts exactly what was handed out. */
+static void test_arena_dedicated_block(void) {
+    arena a;
+    arena_init(&a);
+    char *first = arena_alloc(&a, 24);
+    char *big = arena_alloc(&a, 1 << 20);
+    char *second = arena_alloc(&a, 8);
+    CHECK(first && big && second);
+    CHECK(second == first + 32);
+    CHECK(arena_footprint(&a) > (1 << 20) + 64 * 1024); /* both blocks */
+    CHECK(a.bytes_used == 32 + (1 << 20) + 16);
+    arena_free(&a);
+    arena zeroed = {0}; /* an arena never initialised but zeroed works too */
+    CHECK(arena_calloc(&zeroed, 4, 8) != NULL && zeroed.bytes_used == 32);
+    arena_free(&zeroed);
+}
+
+/* A rewound one-block arena hands out its block again from the start; a
+ * larger one is freed. */
+static void test_arena_rewind(void) {
+    arena a;
+    arena_init(&a);
+    char *first = arena_alloc(&a, 100);
+    size_t footprint = arena_footprint(&a);
+    arena_rewind(&a);
+    CHECK(a.bytes_used == 0 && arena_footprint(&a) == footprint);
+    CHECK(arena_alloc(&a, 10) == first);
+    CHECK(arena_alloc(&a, 1 << 20) != NULL);
+    arena_rewind(&a);
+    CHECK(a.head == NULL && a.bytes_used == 0 && arena_footprint(&a) == 0);
+    CHECK(arena_alloc(&a, 8) != NULL);
+    arena_free(&a);
+}
+
 enum { THREAD_ARENAS = 20 }; /* more than a thread and the process keep */
 
 typedef struct arena_job {
@@ -111,6 +150,69 @@ static void test_arena_threads(void) {
     }
     churn_arenas(&jobs[2]);
     CHECK(jobs[2].ok);
+}
+
+/* Spares: at most n kept, one given back is the next taken when it is
+ * the only one out, and under threads taking and giving back the same
+ * objects none is ever out twice at once. */
+static void test_spares(void) {
+    spares s;
+    int a, b, c;
+    spares_init(&s, 2);
+    CHECK(spares_take(&s) == NULL);
+    CHECK(spares_give(&s, &a) && spares_give(&s, &b) && !spares_give(&s, &c));
+    CHECK(spares_take(&s) == &a);
+    CHECK(spares_give(&s, &a) && spares_take(&s) == &a);
+    CHECK(spares_take(&s) == &b && spares_take(&s) == NULL);
+}
+
+enum { SPARE_OBJECTS = 6, SPARE_ROUNDS = 20000 };
+
+typedef struct spare_job {
+    spares *pool;
+    _Atomic int *out; /* per object: how many threads hold it */
+    _Atomic int *objects;
+    bool ok;
+} spare_job;
+
+static void *churn_spares(void *arg) {
+    spare_job *j = arg;
+    j->ok = true;
+    for (int i = 0; i < SPARE_ROUNDS; i++) {
+        _Atomic int *o = spares_take(j->pool);
+        if (!o)
+            continue;
+        size_t k = (size_t)(o - j->objects);
+        j->ok = j->ok && atomic_fetch_add(&j->out[k], 1) == 0;
+        atomic_fetch_sub(&j->out[k], 1);
+        j->ok = j->ok && spares_give(j->pool, o);
+    }
+    return NULL;
+}
+
+static void test_spares_threads(void) {
+    spares pool;
+    _Atomic int objects[SPARE_OBJECTS], out[SPARE_OBJECTS];
+    spares_init(&pool, SPARE_OBJECTS);
+    for (int i = 0; i < SPARE_OBJECTS; i++) {
+        atomic_init(&objects[i], 0);
+        atomic_init(&out[i], 0);
+        CHECK(spares_give(&pool, &objects[i]));
+    }
+    spare_job jobs[3];
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++) {
+        jobs[i] = (spare_job){&pool, out, objects, false};
+        CHECK(pthread_create(&t[i], NULL, churn_spares, &jobs[i]) == 0);
+    }
+    for (int i = 0; i < 3; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(jobs[i].ok);
+    }
+    int kept = 0;
+    while (spares_take(&pool))
+        kept++;
+    CHECK(kept == SPARE_OBJECTS);
 }
 
 static void test_array_reserve(void) {
@@ -281,7 +383,11 @@ int main(void) {
     test_error_names();
     test_error_values();
     test_arena();
+    test_arena_dedicated_block();
+    test_arena_rewind();
     test_arena_threads();
+    test_spares();
+    test_spares_threads();
     test_buf();
     test_utf8();
     test_timestamps();

@@ -1,0 +1,26 @@
+#include "base/spares.h"
+
+void spares_init(spares *s, size_t n) {
+    s->n = n < SPARES_MAX ? n : SPARES_MAX;
+    for (size_t i = 0; i < SPARES_MAX; i++)
+        atomic_init(&s->slot[i], NULL);
+}
+
+void *spares_take(spares *s) {
+    for (size_t i = 0; i < s->n; i++) {
+        void *p = atomic_exchange_explicit(&s->slot[i], NULL, memory_order_acquire);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+bool spares_give(spares *s, void *p) {
+    for (size_t i = 0; i < s->n; i++) {
+        void *none = NULL;
+        if (atomic_compare_exchange_strong_explicit(&s->slot[i], &none, p, memory_order_release,
+                                                    memory_order_relaxed))
+            return true;
+    }
+    return false;
+}
