@@ -403,7 +403,7 @@ int finish_detach(finish_cursor *c, bool keep_current, err *e) {
     if (!c->streaming || c->ended)
         return 0;
     int rc = keep_current ? append(&c->p, c->rs, c->row, e) : 0;
-    const value *row;
+    const value *row = NULL;
     while (!rc && (rc = stream_next(c, &row, e)) == 1)
         rc = append(&c->p, c->rs, row, e);
     close_input(c);
