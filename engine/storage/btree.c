@@ -283,19 +283,15 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
             return rc;
         uint8_t *page = level(c, l);
         if (node_kind(page) == NODE_LEAF) {
-            leaf_pos pos;
             leaf_note *n = leaf_anchor(c, page, pgno, e);
             if (!n)
                 return e->code;
-            int found = leaf_seek(page, c->codec, target, &pos, c->keys[c->cur], c->anchor,
+            int found = leaf_seek(page, c->codec, target, &c->pos, c->keys[c->cur], c->anchor,
                                   &n->leads);
             if (found < 0)
                 return corrupt(e, pgno);
             c->pending = found == 1;
             c->leaf = pgno;
-            c->off = pos.off;
-            c->restart = pos.restart;
-            c->limit = pos.limit;
             return 0;
         }
         c->idx[l] = (uint16_t)child_index(page, ks, target);
@@ -324,10 +320,7 @@ static int next_leaf(btree_cursor *c, err *e) {
         if (node_kind(level(c, l)) == NODE_LEAF) {
             if (!leaf_anchor(c, level(c, l), pgno, e))
                 return e->code;
-            leaf_pos start = leaf_begin();
-            c->off = start.off;
-            c->restart = start.restart;
-            c->limit = start.limit;
+            c->pos = leaf_begin();
             c->leaf = pgno;
             return 1;
         }
@@ -344,15 +337,11 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
         if (c->depth == 0)
             return 0;
         int l = c->depth - 1;
-        leaf_pos pos = {c->off, c->restart, c->limit};
-        int rc = leaf_next(level(c, l), c->codec, &pos, c->keys[c->cur], c->anchor,
+        int rc = leaf_next(level(c, l), c->codec, &c->pos, c->keys[c->cur], c->anchor,
                            c->keys[!c->cur]);
         if (rc < 0)
             return corrupt(e, c->leaf);
         if (rc == 1) {
-            c->off = pos.off;
-            c->restart = pos.restart;
-            c->limit = pos.limit;
             c->cur = !c->cur;
             *key = c->keys[c->cur];
             return 1;
@@ -369,16 +358,11 @@ int btree_next_run(btree_cursor *c, btree_run *run, err *e) {
     for (;;) {
         if (c->depth == 0)
             return 0;
-        leaf_pos pos = {c->off, c->restart, c->limit};
-        int rc = leaf_run(level(c, c->depth - 1), &pos, c->keys[c->cur], c->anchor, run);
+        int rc = leaf_run(level(c, c->depth - 1), &c->pos, c->keys[c->cur], c->anchor, run);
         if (rc < 0)
             return corrupt(e, c->leaf);
-        if (rc == 1) {
-            c->off = pos.off;
-            c->restart = pos.restart;
-            c->limit = pos.limit;
+        if (rc == 1)
             return 1;
-        }
         if (run->key) { /* the seek's key ends its leaf */
             run->bytes = NULL;
             run->len = 0;

@@ -91,6 +91,13 @@ void btree_hint_reset(btree_hint *h);
 int btree_insert(pager *pg, uint32_t *root, const btree_codec *codec, const uint8_t *key,
                  btree_hint *hint, err *e);
 
+/* A position in a leaf: the offset of the next entry, the index of the
+ * next restart point not passed and the end of the current block (so that
+ * stepping through a block reads nothing else of the page). */
+typedef struct leaf_pos {
+    size_t off, restart, limit;
+} leaf_pos;
+
 typedef struct btree_cursor {
     pager *pg;
     uint32_t root;
@@ -98,10 +105,8 @@ typedef struct btree_cursor {
     int depth;
     uint16_t idx[BTREE_MAX_DEPTH]; /* branches: the current child */
     uint32_t leaf;                 /* the leaf's page number */
-    size_t off;                    /* leaf: offset of the next entry */
-    size_t restart;                /* leaf: the next restart point not passed */
-    size_t limit;                  /* leaf: the end of the current block */
-    int cur;                       /* keys[cur]: the key before `off` */
+    leaf_pos pos;                  /* in the leaf */
+    int cur;                       /* keys[cur]: the key before pos.off */
     bool pending;                  /* keys[cur] is the next key (a seek found it) */
     uint8_t keys[2][BTREE_MAX_KEY];
     uint8_t anchor[BTREE_MAX_KEY]; /* the leaf's first key */

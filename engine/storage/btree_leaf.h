@@ -54,13 +54,8 @@ int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
 int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
                 const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e);
 
-/* Reading: a position is the offset of the next entry, the index of the
- * next restart point not passed and the end of the current block (so that
- * stepping through a block reads nothing else of the page); decoding also
- * needs the key before the entry (unused at a restart) and the anchor. */
-typedef struct leaf_pos {
-    size_t off, restart, limit;
-} leaf_pos;
+/* Reading: a position (leaf_pos, btree.h); decoding also needs the key
+ * before the entry (unused at a restart) and the anchor. */
 
 /* The position of the first entry. */
 leaf_pos leaf_begin(void);
