@@ -19,7 +19,14 @@ if [ "$jobs" -gt 1 ]; then # libFuzzer then writes fuzz-N.log into the current d
     parallel="-jobs=$jobs -workers=$jobs"
 fi
 
-CC=${CC:-clang} cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cc=${CC:-clang}
+runtime=$("$cc" -print-resource-dir 2>/dev/null)/lib/linux/libclang_rt.fuzzer-x86_64.a
+if [ "$(uname -m)" = x86_64 ] && [ ! -f "$runtime" ]; then
+    echo "fuzz.sh: $cc has no libFuzzer runtime ($runtime); install libclang-rt-14-dev" >&2
+    exit 1
+fi
+
+CC=$cc cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DMINIGRAF_FUZZ=ON -DMINIGRAF_TESTS=OFF -DMINIGRAF_BENCH=OFF \
     -DMINIGRAF_PYTHON=OFF -DMINIGRAF_NODE=OFF -DMINIGRAF_JAVA=OFF >/dev/null
 cmake --build "$build" --target fuzz_parse

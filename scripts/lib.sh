@@ -10,9 +10,10 @@ JOBS="$(nproc 2>/dev/null || echo 2)"
 log() { printf '\n==> %s\n' "$*"; }
 
 # Debian packages: compilers and build tools, JDK + Maven, Node, and the
-# checkers (valgrind, abidiff, clang for the fuzzer and sanitizers).
+# checkers (valgrind, abidiff; clang with its runtime libraries for
+# libFuzzer and the sanitizers, which Debian ships apart from clang).
 APT_PACKAGES="build-essential cmake ninja-build python3 python3-venv python3-dev
-  openjdk-17-jdk-headless maven valgrind abigail-tools clang"
+  openjdk-17-jdk-headless maven valgrind abigail-tools clang libclang-rt-14-dev"
 
 install_system_packages() {
   local missing=()
@@ -26,6 +27,47 @@ install_system_packages() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
+}
+
+# Every tool a suite needs, checked before anything is built: a missing one
+# stops here with the package that provides it, not as a link error deep in
+# a suite's log.
+check_tools() {
+  local absent=()
+  need() { # need PACKAGE TEST...: the test must pass, else PACKAGE is missing
+    local package="$1"; shift
+    "$@" >/dev/null 2>&1 || absent+=("$package (for: $*)")
+  }
+  need build-essential command -v cc
+  need cmake command -v cmake
+  need ninja-build command -v ninja
+  need python3-venv "$PYTHON" -c 'import ensurepip, venv'
+  need python3-dev test -f "$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h"
+  need openjdk-17-jdk-headless command -v javac
+  need maven command -v mvn
+  need nodejs command -v node
+  need npm command -v npm
+  need valgrind command -v valgrind
+  need abigail-tools command -v abidiff
+  need clang command -v clang
+  need libclang-rt-14-dev clang_runtime libclang_rt.fuzzer-x86_64.a
+  need libclang-rt-14-dev clang_runtime libclang_rt.asan-x86_64.a
+  need libclang-rt-14-dev clang_runtime libclang_rt.ubsan_standalone-x86_64.a
+  need "swig>=4.2 (scripts/requirements-dev.txt)" swig_at_least_4_2
+  if [ ${#absent[@]} -gt 0 ]; then
+    echo "missing tools; install these packages:" >&2
+    printf '  %s\n' "${absent[@]}" >&2
+    exit 1
+  fi
+}
+
+# clang_runtime FILE: clang's runtime library FILE exists.
+clang_runtime() { test -f "$(clang -print-resource-dir)/lib/linux/$1"; }
+
+swig_at_least_4_2() {
+  local v; v="$(swig -version | sed -n 's/^SWIG Version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')"
+  set -- $v
+  [ "${1:-0}" -gt 4 ] || { [ "${1:-0}" -eq 4 ] && [ "${2:-0}" -ge 2 ]; }
 }
 
 # Build-time tools from PyPI (SWIG >= 4.2 has no Debian package here) and
@@ -50,13 +92,15 @@ install_all() {
   install_system_packages
   install_python_tools
   install_node_tools
+  check_tools
 }
 
 # Configure and build the library, shell, C tests and the native parts of
-# the three packages.
+# the three packages (ON: a missing tool is an error, never a skipped package).
 build_native() {
   log "cmake build ($BUILD)"
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DMINIGRAF_PYTHON=ON -DMINIGRAF_NODE=ON -DMINIGRAF_JAVA=ON \
     -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
   cmake --build "$BUILD" --parallel "$JOBS"
 }

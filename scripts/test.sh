@@ -28,7 +28,7 @@ c_suite() { ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS"; }
 sanitizer_suite() {
   local dir="$BUILD-asan"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMINIGRAF_SANITIZE=ON \
-    -DMINIGRAF_JAVA=OFF -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
+    -DMINIGRAF_PYTHON=ON -DMINIGRAF_NODE=ON -DMINIGRAF_JAVA=OFF -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
   cmake --build "$dir" --parallel "$JOBS"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -E '^(node_binding|parity_node)$'
