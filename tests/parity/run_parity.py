@@ -19,6 +19,7 @@ import difflib
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -161,6 +162,27 @@ def load_cases(cases_dir):
     return cases
 
 
+def case_runs_on(case, label):
+    """Whether a case is for this runner: every runner, unless its "runners"
+    key lists some (a feature not yet in every package, README.md)."""
+    return label in case.get("runners", RUNNER_FLAGS)
+
+
+def cases_for(label, cases, cases_dir, out_dir):
+    """The directory of the cases this runner runs: cases_dir itself when
+    that is all of them, else a copy of those that are for it."""
+    mine = [name for name, case in cases if case_runs_on(case, label)]
+    if len(mine) == len(cases):
+        return cases_dir
+    subset = os.path.join(out_dir, label + ".cases")
+    os.makedirs(subset, exist_ok=True)
+    for name in os.listdir(subset):
+        os.remove(os.path.join(subset, name))
+    for name in mine:
+        shutil.copyfile(os.path.join(cases_dir, name), os.path.join(subset, name))
+    return subset
+
+
 def run_runner(label, prefix, cases_dir, out_dir):
     transcript = os.path.join(out_dir, label + ".transcript")
     command = shlex.split(prefix) + [cases_dir, transcript]
@@ -192,6 +214,7 @@ def check_case(case, transcripts):
     name = case["name"]
     problems = ["step %d: needs exactly one of %s" % (i, ", ".join(STEP_KINDS))
                 for i, step in enumerate(case.get("steps", [])) if step_kind(step) is None]
+    transcripts = {label: t for label, t in transcripts.items() if case_runs_on(case, label)}
     for label, (outcomes, _) in transcripts.items():
         for i, step in enumerate(case.get("steps", [])):
             outcome = outcomes.get("%s#%d" % (name, i))
@@ -219,8 +242,9 @@ def compare_runners(name, transcripts):
     return problems
 
 
-def run_all(runners, cases_dir, out_dir):
-    return {label: run_runner(label, cmd, cases_dir, out_dir) for label, cmd in runners}
+def run_all(runners, cases, cases_dir, out_dir):
+    return {label: run_runner(label, cmd, cases_for(label, cases, cases_dir, out_dir), out_dir)
+            for label, cmd in runners}
 
 
 def main(argv=None):
@@ -240,10 +264,10 @@ def main(argv=None):
     cases = load_cases(args.cases)
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-        transcripts = run_all(runners, args.cases, args.keep)
+        transcripts = run_all(runners, cases, args.cases, args.keep)
     else:
         with tempfile.TemporaryDirectory(prefix="minigraf-parity-") as out_dir:
-            transcripts = run_all(runners, args.cases, out_dir)
+            transcripts = run_all(runners, cases, args.cases, out_dir)
 
     passed = failed = 0
     for file_name, case in cases:
