@@ -367,6 +367,23 @@ MINIGRAF_API int minigraf_log_writer_last_error_code(const MiniGrafLogWriter *w)
 MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
 
 /* ------------------------------------------------------------------------
+ * Value types (since 0.2.0)
+ *
+ * The type of a value as typed rows (minigraf_cursor_column_type) and host
+ * functions (minigraf_value) see it: the value model of the spec (6.2), plus
+ * LIST for what collect-set returns. Stable numbers.
+ * ---------------------------------------------------------------------- */
+
+#define MINIGRAF_TYPE_NULL 0
+#define MINIGRAF_TYPE_STRING 1
+#define MINIGRAF_TYPE_INTEGER 2 /* int64 */
+#define MINIGRAF_TYPE_FLOAT 3   /* double, NaN and +-Inf included */
+#define MINIGRAF_TYPE_BOOLEAN 4
+#define MINIGRAF_TYPE_KEYWORD 5 /* text ":ns/name" */
+#define MINIGRAF_TYPE_REF 6     /* an entity: 16-byte UUID */
+#define MINIGRAF_TYPE_LIST 7    /* collect-set's answer (typed rows only) */
+
+/* ------------------------------------------------------------------------
  * Prepared queries (since 0.2.0)
  * ---------------------------------------------------------------------- */
 
