@@ -35,6 +35,72 @@ static bool *importable_vars(conj_build *b, const term *names, size_t name_count
     return ok;
 }
 
+static int import_body(conj_build *b, const ast_body *body);
+
+/* A variable a nested not / or names: when this conjunction is itself a
+ * sub-conjunction that may take it from its parent, take it now (an INPUT
+ * slot), so the nested body joins on it instead of treating it as its own.
+ * Without this, `(or (and (not [?u :blocked true])) ...)` would ask whether
+ * anyone at all is blocked. */
+static int import_term(conj_build *b, const term *t) {
+    if (t->kind != TERM_VAR || !b->parent || plan_find_var(b->c, t->name, t->name_len) >= 0)
+        return 0;
+    int pv = plan_find_var(b->parent, t->name, t->name_len);
+    if (pv < 0 || !b->importable[pv])
+        return 0;
+    return conj_var_ref(b, t) < 0 ? oom(b->e) : 0;
+}
+
+static int import_terms(conj_build *b, const term *ts, size_t n) {
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = import_term(b, &ts[i]);
+    return rc;
+}
+
+static int import_expr(conj_build *b, const ast_expr *x) {
+    if (x->kind == EXPR_TERM)
+        return import_term(b, &x->arg);
+    int rc = 0;
+    for (size_t i = 0; i < x->argc && rc == 0; i++)
+        rc = import_expr(b, &x->args[i]);
+    return rc;
+}
+
+/* The variables of a clause that reach the outside: a not-join's and an
+ * or-join's listed ones, every variable of the others. */
+static int import_clause(conj_build *b, const ast_clause *cl) {
+    switch (cl->kind) {
+    case CL_PATTERN: {
+        const ast_pattern *p = &cl->as.pattern;
+        term ts[3] = {p->e, p->a, p->v};
+        return import_terms(b, ts, 3);
+    }
+    case CL_EXPR: {
+        int rc = import_expr(b, &cl->as.expr.expr);
+        return rc == 0 && cl->as.expr.has_out ? import_term(b, &cl->as.expr.out) : rc;
+    }
+    case CL_INVOKE: return import_terms(b, cl->as.invoke.args, cl->as.invoke.argc);
+    case CL_NOT: return import_body(b, &cl->as.not_.body);
+    case CL_NOT_JOIN: return import_terms(b, cl->as.not_.vars, cl->as.not_.var_count);
+    case CL_OR_JOIN: return import_terms(b, cl->as.or_.vars, cl->as.or_.var_count);
+    case CL_OR: {
+        int rc = 0;
+        for (size_t k = 0; k < cl->as.or_.branch_count && rc == 0; k++)
+            rc = import_body(b, &cl->as.or_.branches[k]);
+        return rc;
+    }
+    }
+    return 0;
+}
+
+static int import_body(conj_build *b, const ast_body *body) {
+    int rc = 0;
+    for (size_t i = 0; i < body->count && rc == 0; i++)
+        rc = import_clause(b, &body->items[i]);
+    return rc;
+}
+
 static int compile_sub(conj_build *b, const ast_body *body, const bool *importable, conj_scope scope,
                        plan_sub *out) {
     out->conj = arena_calloc(b->a, 1, sizeof *out->conj);
@@ -58,6 +124,9 @@ int conj_compile_not(conj_build *b, plan_item *it) {
     const ast_clause *cl = it->clause;
     it->kind = PK_NOT;
     bool join = cl->kind == CL_NOT_JOIN;
+    int imported = import_clause(b, cl);
+    if (imported != 0)
+        return imported;
     bool *ok = importable_vars(b, cl->as.not_.vars, cl->as.not_.var_count, join);
     it->subs = arena_calloc(b->a, 1, sizeof *it->subs);
     if (!ok || !it->subs)
@@ -107,6 +176,9 @@ int conj_compile_or(conj_build *b, plan_item *it) {
     size_t index = (size_t)(it - b->c->items);
     it->kind = PK_OR;
     bool join = cl->kind == CL_OR_JOIN;
+    int imported = import_clause(b, cl);
+    if (imported != 0)
+        return imported;
     bool *ok = importable_vars(b, cl->as.or_.vars, cl->as.or_.var_count, join);
     it->sub_count = cl->as.or_.branch_count;
     it->subs = arena_calloc(b->a, it->sub_count + 1, sizeof *it->subs);

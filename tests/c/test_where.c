@@ -393,7 +393,52 @@ TEST(constants_absent_before_a_transaction_are_found_after_it)
     minigraf_close(db);
 }
 
-CHECK_MAIN(TEST_ENTRY(b9_arithmetic_binds_results), TEST_ENTRY(b9_failures_drop_the_row),
+/* Members u1 (plain), u2 (blocked), u3 (blocked admin), u4 (admin). */
+static MiniGrafDb *members_db(void)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:u1 :name \"u1\"] [:u1 :role :member]"
+                        " [:u2 :name \"u2\"] [:u2 :role :member] [:u2 :blocked true]"
+                        " [:u3 :name \"u3\"] [:u3 :role :member] [:u3 :blocked true] [:u3 :admin true]"
+                        " [:u4 :name \"u4\"] [:u4 :role :member] [:u4 :admin true]])");
+    return db;
+}
+
+#define U1_U3_U4 "[[\"u1\"],[\"u3\"],[\"u4\"]]"
+#define MEMBERS(where) "(query [:find ?n :where [?u :role :member] [?u :name ?n] " where "])"
+
+/* An and-branch holding only a not (or not-join) over a variable bound
+ * outside the or keeps the rows the not lets through, in either branch
+ * position, beside positive branches. */
+TEST(not_as_the_only_clause_of_an_and_branch)
+{
+    MiniGrafDb *db = members_db();
+    EXPECT_EXEC(db, MEMBERS("(or (and (not [?u :blocked true])) [?u :admin true])"), RES("[\"?n\"]", U1_U3_U4));
+    EXPECT_EXEC(db, MEMBERS("(or [?u :admin true] (and (not [?u :blocked true])))"), RES("[\"?n\"]", U1_U3_U4));
+    EXPECT_EXEC(db, MEMBERS("(or (not [?u :blocked true]) [?u :admin true])"), RES("[\"?n\"]", U1_U3_U4));
+    EXPECT_EXEC(db, MEMBERS("(or (and (not-join [?u] [?u :blocked true])) [?u :admin true])"),
+                RES("[\"?n\"]", U1_U3_U4));
+    EXPECT_EXEC(db, MEMBERS("(or-join [?u] (and (not [?u :blocked true])) (and (not [?u :admin true])))"),
+                RES("[\"?n\"]", "[[\"u1\"],[\"u2\"],[\"u4\"]]"));
+    EXPECT_EXEC(db, MEMBERS("(or (and (not [?u :blocked true]) (not [?u :admin true])) [?u :admin true])"),
+                RES("[\"?n\"]", U1_U3_U4));
+    minigraf_close(db);
+}
+
+/* The same in a rule body. */
+TEST(not_as_the_only_clause_of_an_and_branch_in_a_rule)
+{
+    MiniGrafDb *db = members_db();
+    EXPECT_EXEC(db, "(rule [(visible ?u) [?u :role :member] (or (and (not [?u :blocked true])) [?u :admin true])])",
+                "{\"ok\":true}");
+    EXPECT_EXEC(db, "(query [:find ?n :where (visible ?u) [?u :name ?n]])",
+                RES("[\"?n\"]", "[[\"u1\"],[\"u3\"],[\"u4\"]]"));
+    minigraf_close(db);
+}
+
+CHECK_MAIN(TEST_ENTRY(not_as_the_only_clause_of_an_and_branch),
+           TEST_ENTRY(not_as_the_only_clause_of_an_and_branch_in_a_rule),
+           TEST_ENTRY(b9_arithmetic_binds_results), TEST_ENTRY(b9_failures_drop_the_row),
            TEST_ENTRY(b9_comparisons_mix_integers_and_floats), TEST_ENTRY(b9_strings_keywords_and_type_tests),
            TEST_ENTRY(b9_unknown_root_predicate_is_qry_007), TEST_ENTRY(unary_minus_is_a_host_predicate_call),
            TEST_ENTRY(truthiness_of_filter_values),
