@@ -11,7 +11,7 @@
 # FIXTURE_DIR/envelope-N.graph is the fixture bench_storage and bench_query
 # build (and cache). The build directory ($MINIGRAF_BUILD_DIR, default
 # build/) must hold what scripts/run.sh builds: bench/bench_bindings_c,
-# venv/ (the wheel installed), minigraf-0.1.0.tgz and the jar ($JAR, default
+# venv/ (the wheel installed), minigraf-0.2.0.tgz and the jar ($JAR, default
 # the one `mvn install` puts in ~/.m2, else bindings/java/target). Work
 # files (a copy of the fixture for the rule shape, which must open it
 # writable; the npm project; the compiled Java class) go to
@@ -24,11 +24,11 @@ DIR="${1:?usage: bench_bindings.sh FIXTURE_DIR [N]}"
 N="${2:-1000000}"
 FIXTURE="$DIR/envelope-$N.graph"
 WORK="$DIR/bindings-work"
-JAR="${JAR:-$HOME/.m2/repository/org/minigraf/minigraf/0.1.0/minigraf-0.1.0.jar}"
-[ -f "$JAR" ] || JAR="$ROOT/bindings/java/target/minigraf-0.1.0.jar"
+JAR="${JAR:-$HOME/.m2/repository/org/minigraf/minigraf/0.2.0/minigraf-0.2.0.jar}"
+[ -f "$JAR" ] || JAR="$ROOT/bindings/java/target/minigraf-0.2.0.jar"
 
 for need in "$FIXTURE" "$BUILD/bench/bench_bindings_c" "$BUILD/venv/bin/python" \
-  "$BUILD/minigraf-0.1.0.tgz" "$JAR"; do
+  "$BUILD/minigraf-0.2.0.tgz" "$JAR"; do
   [ -e "$need" ] || { echo "missing: $need (see the header of $0)" >&2; exit 2; }
 done
 
@@ -40,7 +40,7 @@ if [ ! -f "$RULES_DB" ] || [ "$FIXTURE" -nt "$RULES_DB" ]; then
   cp "$FIXTURE.wal" "$RULES_DB.wal"
 fi
 (cd "$WORK/node-app" && { [ -f package.json ] || npm init -y >/dev/null; } &&
-  npm install --no-audit --no-fund --loglevel=error "$BUILD/minigraf-0.1.0.tgz" >/dev/null)
+  npm install --no-audit --no-fund --loglevel=error "$BUILD/minigraf-0.2.0.tgz" >/dev/null)
 javac --release 11 -cp "$JAR" -d "$WORK/java" "$ROOT/bench/bindings/BenchQuery.java"
 
 # ---- the shapes (BENCHMARKS.md §2; m = E / 2, E = N / 6 entities) -----------

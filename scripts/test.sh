@@ -40,7 +40,7 @@ sanitizer_suite() {
 }
 
 parity_suite() {
-  local jar="$HOME/.m2/repository/org/minigraf/minigraf/0.1.0/minigraf-0.1.0.jar"
+  local jar="$HOME/.m2/repository/org/minigraf/minigraf/0.2.0/minigraf-0.2.0.jar"
   javac --release 11 -cp "$jar" -d "$BUILD/parity-java" "$ROOT/tests/parity/runners/java/ParityRunner.java"
   "$BUILD/tools-venv/bin/python" "$ROOT/tests/parity/run_parity.py" \
     --cases "$ROOT/tests/parity/cases" --keep "$BUILD/parity" \
@@ -60,7 +60,7 @@ npm_package() {
   local app="$BUILD/npm-consumer"
   rm -rf "$app" && mkdir -p "$app"
   (cd "$app" && npm init -y >/dev/null &&
-    npm install --no-audit --no-fund --loglevel=error "$BUILD/minigraf-0.1.0.tgz" &&
+    npm install --no-audit --no-fund --loglevel=error "$BUILD/minigraf-0.2.0.tgz" &&
     node -e "
       const m = require('minigraf');
       const db = m.openInMemory();

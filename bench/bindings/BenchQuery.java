@@ -10,7 +10,7 @@ import org.minigraf.OpenOptions;
  * timed as bench_query.c times it through the C API (see there;
  * bench/bench_bindings.sh compiles this file and runs all four languages):
  *
- * <pre>java -cp minigraf-0.1.0.jar:DIR BenchQuery PATH QUERY [RULE ...]</pre>
+ * <pre>java -cp minigraf-0.2.0.jar:DIR BenchQuery PATH QUERY [RULE ...]</pre>
  *
  * <p>A run opens the cursor, iterates every row as a user would
  * ({@code for (List<Object> row : cursor)}) and closes it. Prints one JSON

@@ -586,7 +586,7 @@ function openInMemory(options) {
   return new Database(INTERNAL, native.dbOpen(null, optionsToJson(options)));
 }
 
-/** The loaded library's version, e.g. "0.1.0". */
+/** The loaded library's version, e.g. "0.2.0". */
 const version = native.version();
 /** The library ABI version this package was built for. */
 const { ABI_VERSION } = native;

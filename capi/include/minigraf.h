@@ -58,15 +58,15 @@ extern "C" {
  * ---------------------------------------------------------------------- */
 
 #define MINIGRAF_VERSION_MAJOR 0
-#define MINIGRAF_VERSION_MINOR 1
+#define MINIGRAF_VERSION_MINOR 2
 #define MINIGRAF_VERSION_PATCH 0
-#define MINIGRAF_VERSION "0.1.0"
+#define MINIGRAF_VERSION "0.2.0"
 /* major * 1000000 + minor * 1000 + patch */
-#define MINIGRAF_VERSION_NUMBER 1000
+#define MINIGRAF_VERSION_NUMBER 2000
 /* Bumped on any incompatible ABI change; it is the SONAME's number. */
 #define MINIGRAF_ABI_VERSION 1
 
-/* The library's version string, e.g. "0.1.0". Static storage. */
+/* The library's version string, e.g. "0.2.0". Static storage. */
 MINIGRAF_API const char *minigraf_version(void);
 /* The library's MINIGRAF_VERSION_NUMBER. */
 MINIGRAF_API int minigraf_version_number(void);

@@ -7,7 +7,7 @@
 TEST(version_string_matches_macro)
 {
     CHECK_STR_EQ(minigraf_version(), MINIGRAF_VERSION);
-    CHECK_STR_EQ(minigraf_version(), "0.1.0");
+    CHECK_STR_EQ(minigraf_version(), "0.2.0");
 }
 
 TEST(version_string_is_built_from_the_parts)

@@ -112,6 +112,6 @@ test('handles come only from open() and query()', () => {
 });
 
 test('the package reports its versions', () => {
-  assert.equal(minigraf.version, '0.1.0');
+  assert.equal(minigraf.version, '0.2.0');
   assert.equal(minigraf.ABI_VERSION, 1);
 });

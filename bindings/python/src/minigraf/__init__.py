@@ -36,7 +36,7 @@ from ._errors import (  # noqa: E402
 )
 
 __version__: str = _capi.MINIGRAF_VERSION
-"""The version of minigraf this package was built from, e.g. "0.1.0"."""
+"""The version of minigraf this package was built from, e.g. "0.2.0"."""
 
 
 # Shown as minigraf.ParseError, not minigraf._errors.ParseError.
@@ -47,7 +47,7 @@ del _public
 
 
 def library_version() -> str:
-    """The version of the C library actually loaded, e.g. "0.1.0"."""
+    """The version of the C library actually loaded, e.g. "0.2.0"."""
     return _capi.version()
 
 

@@ -29,7 +29,7 @@ import org.minigraf.TypedValue;
  * The Java runner of the parity suite (tests/parity/README.md).
  *
  * <pre>
- * java -cp minigraf-0.1.0.jar:&lt;dir of ParityRunner.class&gt; ParityRunner &lt;cases_dir&gt; &lt;transcript_out&gt;
+ * java -cp minigraf-0.2.0.jar:&lt;dir of ParityRunner.class&gt; ParityRunner &lt;cases_dir&gt; &lt;transcript_out&gt;
  * </pre>
  *
  * Runs every {@code cases_dir/*.json} in file-name order through the public

@@ -269,7 +269,7 @@ public final class Minigraf implements AutoCloseable {
         // Calling a static method runs the static initializer first.
     }
 
-    /** The native library's version, e.g. {@code "0.1.0"}. */
+    /** The native library's version, e.g. {@code "0.2.0"}. */
     public static String libraryVersion() {
         return Utf8.decode(minigraf_jni.minigraf_version());
     }

@@ -42,7 +42,7 @@ class MinigrafTest {
 
     @Test
     void libraryVersionMatchesTheBinding() {
-        assertEquals("0.1.0", Minigraf.libraryVersion());
+        assertEquals("0.2.0", Minigraf.libraryVersion());
     }
 
     @Test

@@ -11,9 +11,9 @@ import org.minigraf.Minigraf;
 class AppTest {
     @Test
     void theJarLoadsItsOwnNatives() {
-        assertEquals("0.1.0", Minigraf.libraryVersion());
+        assertEquals("0.2.0", Minigraf.libraryVersion());
         String jar = Minigraf.class.getProtectionDomain().getCodeSource().getLocation().getPath();
-        assertTrue(jar.endsWith("minigraf-0.1.0.jar"), "minigraf comes from its jar: " + jar);
+        assertTrue(jar.endsWith("minigraf-0.2.0.jar"), "minigraf comes from its jar: " + jar);
     }
 
     @Test
