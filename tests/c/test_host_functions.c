@@ -213,7 +213,8 @@ TEST(unregistered_root_predicate_is_qry_007_until_registered)
     const char *q = "(query [:find ?m :where [_ :mail ?m] [(gmail? ?m)]])";
     EXPECT_ERROR(db, q, "QRY-007");
     CHECK_STR_EQ(minigraf_last_error(db), "[QRY-007] unknown predicate: 'gmail?'");
-    CHECK_INT_EQ(minigraf_register_predicate(db, "gmail?", email_p, &(calls){0}, NULL), 0);
+    calls g = {0};
+    CHECK_INT_EQ(minigraf_register_predicate(db, "gmail?", email_p, &g, NULL), 0);
     EXPECT_EXEC(db, q, RES("[\"?m\"]", "[[\"ann@x.org\"],[\"cy@y\"]]"));
     /* the same text through a cursor, then after unregistering */
     MiniGrafCursor *cur = minigraf_query(db, q);
