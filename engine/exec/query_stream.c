@@ -64,11 +64,14 @@ int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t 
         rc = compute_host_calls(qs, e);
     if (rules)
         rules->host = NULL;
-    host_scope_end(&qs->host);
     if (rc != 0) {
-        query_stream_close(qs);
+        query_stream_close(qs); /* ends the scope after the operators */
         return rc;
     }
+    /* Nothing is resolved after open (the operators are built) and no
+     * callback runs (compute_host_calls). */
+    host_scope_end(&qs->host);
+    host_scope_init(&qs->host, NULL);
     *out = qs;
     return 0;
 }
@@ -105,6 +108,7 @@ void query_stream_close(query_stream *qs) {
     if (!qs)
         return;
     finish_close(qs->rows);
+    host_scope_end(&qs->host);
     err_clear(&qs->failed);
     free(qs);
 }

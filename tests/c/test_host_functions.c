@@ -812,6 +812,83 @@ TEST(registering_while_another_thread_queries)
     minigraf_close(db);
 }
 
+/* A predicate that, at its first call, lets the main thread unregister it
+ * and waits until that is done: the query goes on with it, and its destroy
+ * runs when that query ends, on the query's thread. */
+typedef struct held {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stage; /* 1: in the callback; 2: unregistered */
+    int destroys;
+    pthread_t destroyed_on;
+    MiniGrafDb *db;
+    char *result;
+} held;
+
+static int held_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
+{
+    held *h = user_data;
+    pthread_mutex_lock(&h->mu);
+    if (h->stage == 0) {
+        h->stage = 1;
+        pthread_cond_broadcast(&h->cv);
+        while (h->stage != 2)
+            pthread_cond_wait(&h->cv, &h->mu);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return big_p(NULL, v, result, error, size);
+}
+
+static void held_destroy(void *user_data)
+{
+    held *h = user_data;
+    h->destroys++;
+    h->destroyed_on = pthread_self();
+}
+
+static void *held_query(void *arg)
+{
+    held *h = arg;
+    h->result = minigraf_execute(h->db, "(query [:find ?n :where [_ :n ?n] [(held? ?n)]])");
+    return NULL;
+}
+
+TEST(unregistering_during_a_query_destroys_when_it_ends)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :n 500] [:b :n 5] [:c :n 200]])");
+    held h = {.db = db};
+    pthread_mutex_init(&h.mu, NULL);
+    pthread_cond_init(&h.cv, NULL);
+    CHECK_INT_EQ(minigraf_register_predicate(db, "held?", held_p, &h, held_destroy), 0);
+    pthread_t th;
+    REQUIRE(pthread_create(&th, NULL, held_query, &h) == 0);
+    pthread_mutex_lock(&h.mu);
+    while (h.stage != 1)
+        pthread_cond_wait(&h.cv, &h.mu);
+    pthread_mutex_unlock(&h.mu);
+    CHECK_INT_EQ(minigraf_register_predicate(db, "held?", NULL, NULL, NULL), 0);
+    CHECK_INT_EQ(h.destroys, 0); /* the running query still holds it */
+    /* the name is free again at once; later queries do not see the old one */
+    EXPECT_ERROR(db, "(query [:find ?n :where [_ :n ?n] [(held? ?n)]])", "QRY-007");
+    pthread_mutex_lock(&h.mu);
+    h.stage = 2;
+    pthread_cond_broadcast(&h.cv);
+    pthread_mutex_unlock(&h.mu);
+    pthread_join(th, NULL);
+    CHECK_INT_EQ(h.destroys, 1);
+    CHECK(pthread_equal(h.destroyed_on, th));
+    REQUIRE(h.result != NULL);
+    char *got = canonical_result(h.result);
+    CHECK_STR_EQ(got, "{\"variables\":[\"?n\"],\"results\":[[200],[500]]}");
+    free(got);
+    minigraf_string_free(h.result);
+    minigraf_close(db);
+    CHECK_INT_EQ(h.destroys, 1);
+    pthread_cond_destroy(&h.cv);
+    pthread_mutex_destroy(&h.mu);
+}
+
 CHECK_MAIN(TEST_ENTRY(predicate_filters_rows), TEST_ENTRY(predicate_binds_a_boolean),
            TEST_ENTRY(predicate_inside_not_or_and_operators), TEST_ENTRY(predicate_in_a_rule_body),
            TEST_ENTRY(predicate_takes_exactly_one_argument),
@@ -827,4 +904,5 @@ CHECK_MAIN(TEST_ENTRY(predicate_filters_rows), TEST_ENTRY(predicate_binds_a_bool
            TEST_ENTRY(destroy_runs_once_on_close), TEST_ENTRY(every_type_reaches_the_callback),
            TEST_ENTRY(nan_reaches_the_callback), TEST_ENTRY(finish_returns_text_the_library_copies),
            TEST_ENTRY(a_keyword_result_stays_a_keyword), TEST_ENTRY(a_read_only_database_may_register),
-           TEST_ENTRY(registering_while_another_thread_queries))
+           TEST_ENTRY(registering_while_another_thread_queries),
+           TEST_ENTRY(unregistering_during_a_query_destroys_when_it_ends))
