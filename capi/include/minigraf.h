@@ -451,7 +451,10 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
  * Values passed to a callback are borrowed for the call: `text` points at
  * library memory valid until the callback returns, is NUL-terminated
  * (text[text_len] == '\0'; the text itself may hold NUL bytes, so
- * text_len is the length) and is never NULL for STRING and KEYWORD. */
+ * text_len is the length) and is never NULL for STRING and KEYWORD.
+ * A list (a collect-set column, which a window after aggregation may
+ * read) cannot be passed: the query fails with API-016 "... cannot take a
+ * list (collect-set) value". */
 typedef struct minigraf_value {
     int32_t type;         /* MINIGRAF_TYPE_* (never LIST here) */
     int32_t boolean;      /* BOOLEAN: 0 or 1 */

@@ -50,7 +50,7 @@ static int lend_text(lent_value *out, const char *text, size_t len, err *e) {
     return 0;
 }
 
-static int lend_value(lent_value *out, const value *in, err *e) {
+static int lend_value(const api_host *h, lent_value *out, const value *in, err *e) {
     memset(&out->v, 0, sizeof out->v);
     out->big = NULL;
     switch (in->type) {
@@ -64,8 +64,9 @@ static int lend_value(lent_value *out, const value *in, err *e) {
         memcpy(out->v.uuid, in->as.ref.bytes, sizeof out->v.uuid);
         return 0;
     case VT_NULL: out->v.type = MINIGRAF_TYPE_NULL; return 0;
-    case VT_LIST: /* collect-set: never an input of expressions or aggregates */
-        return err_set(e, ERR(INT, 0), "a list value cannot be passed to a host function");
+    case VT_LIST: /* collect-set's result, read by a window after aggregation */
+        return err_set(e, ERR(API, 16), "%s '%s' cannot take a list (collect-set) value",
+                       h->f.test ? "predicate" : "aggregate function", h->name);
     }
     return lend_text(out, in->as.str.ptr, in->as.str.len, e);
 }
@@ -113,7 +114,7 @@ static int callback_failed(const api_host *h, const char *phase, error_buf *b, e
 static int api_test(void *ctx, const value *arg, bool *out, err *e) {
     api_host *h = ctx;
     lent_value v;
-    int rc = lend_value(&v, arg, e);
+    int rc = lend_value(h, &v, arg, e);
     if (rc)
         return rc;
     error_buf b;
@@ -139,7 +140,7 @@ static int api_init(void *ctx, void **acc, err *e) {
 static int api_step(void *ctx, void *acc, const value *arg, err *e) {
     api_host *h = ctx;
     lent_value v;
-    int rc = lend_value(&v, arg, e);
+    int rc = lend_value(h, &v, arg, e);
     if (rc)
         return rc;
     error_buf b;

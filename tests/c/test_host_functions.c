@@ -314,6 +314,12 @@ TEST(aggregate_as_a_window)
     /* after aggregation: over the group rows */
     EXPECT_EXEC(db, "(query [:find ?d (count ?s) (sum-int ?d2 :over (:order-by ?d)) :where [?s :dept ?d] [?s :day ?d2]])",
                 RES("[\"?d\",\"(count ?s)\",\"(sum-int ?d2 :over ...)\"]", "[[\"a\",2,0],[\"b\",2,0],[\"c\",1,0]]"));
+    /* a window after aggregation may read a collect-set column: a list,
+     * which a minigraf_value cannot carry */
+    EXPECT_ERROR(db, "(query [:find ?d (collect-set ?t) (sum-int ?t :over (:order-by ?d)) :where [?s :dept ?d] [?s :day ?t]])",
+                 "API-016");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[API-016] aggregate function 'sum-int' cannot take a list (collect-set) value");
     EXPECT_ERROR(db, "(query [:find ?t (nosuch ?t :over (:order-by ?t)) :where [_ :day ?t]])", "QRY-011");
     EXPECT_ERROR(db, "(query [:find (nosuch ?t) :where [_ :day ?t]])", "QRY-010");
     minigraf_close(db);
