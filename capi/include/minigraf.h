@@ -432,9 +432,12 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
  * and holds "" when the callback starts. The query then stops with API-016
  * and the message "[API-016] predicate '<name>' failed: <message>" (for an
  * aggregate "aggregate function '<name>' failed in init|step|finish:
- * <message>"; without ": <message>" when the callback wrote none). Nothing
- * leaks: every accumulator an init made is released, and the database
- * stays usable.
+ * <message>"; without ": <message>" when the callback wrote none; a
+ * message without its NUL is cut at the buffer's end, a cut multi-byte
+ * character dropped). This holds inside not / not-join too, where an
+ * ordinary evaluation failure (a type mismatch) only means "not matched".
+ * Nothing leaks: every accumulator an init made is released, and the
+ * database stays usable.
  *
  * Ownership of user_data. The library takes it with the registering call:
  * `destroy(user_data)` (when `destroy` is not NULL) runs exactly once —
