@@ -397,7 +397,164 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
 
 /* ------------------------------------------------------------------------
  * Host functions (since 0.2.0)
+ *
+ * Predicates and aggregates written by the application and called by
+ * queries (spec 12, 10.6, 11.2): a predicate `email?` as a filter
+ * `[(email? ?s)]` or a binding `[(email? ?s) ?ok]` (exactly one argument;
+ * the parser refuses any other count: PRS-064, PRS-067), an aggregate
+ * `geomean` in `:find` as `(geomean ?x)` or as a window
+ * `(geomean ?x :over (:order-by ?t))`.
+ *
+ * Registrations live in memory on one database handle (a read-only one
+ * too; nothing is written) and apply to every query that starts after the
+ * call, prepared ones included: each run of a query looks the names it
+ * calls up when it is planned and keeps what it found until it ends. So a
+ * query that was refused with QRY-007 (an unregistered predicate at the
+ * root of an expression clause), QRY-010 or QRY-011 (an unknown aggregate
+ * / window function) works on its next run once the name is registered.
+ *
+ * Threads. Registering and unregistering may happen on any thread, also
+ * while other threads run queries on the database: a running query keeps
+ * the functions it looked up until it ends. Callbacks run only on the
+ * thread that made the call running the query (minigraf_execute,
+ * minigraf_query, ...), never on a thread of the library's: a query that
+ * calls host functions is computed whole inside minigraf_query (its
+ * cursor never streams), so no callback runs during
+ * minigraf_cursor_next_batch or on a thread that writes meanwhile. Queries
+ * on several threads may call the same function at the same time: its
+ * user_data is shared. A callback must not call into the library with
+ * the same database handle (or a cursor of it); other databases are fine.
+ *
+ * Failures. A callback fails by returning non-zero, after writing a
+ * NUL-terminated UTF-8 message of at most `error_size` bytes (the NUL
+ * included; at least MINIGRAF_HOST_ERROR_SIZE) into `error`, e.g. with
+ * snprintf(error, error_size, ...); the buffer belongs to the library
+ * and holds "" when the callback starts. The query then stops with API-016
+ * and the message "[API-016] predicate '<name>' failed: <message>" (for an
+ * aggregate "aggregate function '<name>' failed in init|step|finish:
+ * <message>"; without ": <message>" when the callback wrote none; a
+ * message without its NUL is cut at the buffer's end, a cut multi-byte
+ * character dropped). This holds inside not / not-join too, where an
+ * ordinary evaluation failure (a type mismatch) only means "not matched".
+ * Nothing leaks: every accumulator an init made is released, and the
+ * database stays usable.
+ *
+ * Ownership of user_data. The library takes it with the registering call:
+ * `destroy(user_data)` (when `destroy` is not NULL) runs exactly once —
+ * when the function is unregistered, when the database closes, or before
+ * the registering call returns if it fails — on the thread making that
+ * call, or, if a query on another thread still uses the function then,
+ * on that thread when its query ends.
  * ---------------------------------------------------------------------- */
+
+/* A value crossing to or from a host function. A stable, fixed layout: a
+ * field never moves, `type` says which field holds the value, the others
+ * are zero; `reserved` is zero and kept for later types.
+ *
+ * Values passed to a callback are borrowed for the call: `text` points at
+ * library memory valid until the callback returns, is NUL-terminated
+ * (text[text_len] == '\0'; the text itself may hold NUL bytes, so
+ * text_len is the length) and is never NULL for STRING and KEYWORD.
+ * A list (a collect-set column, which a window after aggregation may
+ * read) cannot be passed: the query fails with API-016 "... cannot take a
+ * list (collect-set) value". */
+typedef struct minigraf_value {
+    int32_t type;         /* MINIGRAF_TYPE_* (never LIST here) */
+    int32_t boolean;      /* BOOLEAN: 0 or 1 */
+    int64_t integer;      /* INTEGER */
+    double real;          /* FLOAT: NaN and +-Inf included */
+    const char *text;     /* STRING, KEYWORD (with its ':', e.g. ":ns/name"): UTF-8 */
+    size_t text_len;      /* bytes of text, the NUL not counted */
+    uint8_t uuid[16];     /* REF: the entity's UUID, bytes in RFC 4122 order */
+    uint64_t reserved[4]; /* zero */
+} minigraf_value;
+
+/* The least `error_size` a callback is given. */
+#define MINIGRAF_HOST_ERROR_SIZE 1024
+
+/* A predicate: stores the answer for `value` in *result (non-zero: true;
+ * it holds 0 when the callback starts) and returns 0, or fails (above).
+ * `value` may be of any type; Null reaches it too (an unbound variable
+ * does not: the row is dropped without a call, spec 8.5.3). */
+typedef int (*minigraf_predicate_fn)(void *user_data, const minigraf_value *value, int *result,
+                                     char *error, size_t error_size);
+
+/* An aggregate's callbacks. `acc` is the callback's own state for one
+ * group or one window partition, made by init (it stores it in *acc; NULL
+ * is a valid state) and freed by release.
+ *
+ *  init     a new accumulator.
+ *  step     adds one value. As an aggregate in :find: each non-null value
+ *           of the group, in solution order; a group with no non-null
+ *           value is Null and calls nothing, not even init (spec 10.6). As
+ *           a window: every row of the partition in window order, Null
+ *           values included (spec 11.2).
+ *  finish   the result of the values added so far: *result (type NULL
+ *           when the callback stores nothing), `n` = the number of steps
+ *           (non-null values for :find, rows so far for a window). A window
+ *           calls it after every step (the frame runs from the partition's
+ *           first row to the current one); :find once per group. Any type
+ *           but LIST; text must be valid UTF-8 (a KEYWORD's starts with
+ *           ':') and may point into acc or user_data: it must stay valid
+ *           until the next call on this accumulator (the library copies it
+ *           before making one). A bad result fails like the callback
+ *           (API-016, "finish returned ...").
+ *  release  frees acc (may be NULL when there is nothing to free): exactly
+ *           once for every accumulator an init made, after its last step
+ *           or finish, also when the query fails. Cannot fail.
+ *
+ * init, step and finish return 0, or fail (above). */
+typedef int (*minigraf_aggregate_init_fn)(void *user_data, void **acc, char *error,
+                                          size_t error_size);
+typedef int (*minigraf_aggregate_step_fn)(void *user_data, void *acc, const minigraf_value *value,
+                                          char *error, size_t error_size);
+typedef int (*minigraf_aggregate_finish_fn)(void *user_data, void *acc, int64_t n,
+                                            minigraf_value *result, char *error,
+                                            size_t error_size);
+typedef void (*minigraf_aggregate_release_fn)(void *user_data, void *acc);
+
+/* Registers the predicate `name` on `db`; later queries may call it.
+ *
+ * `fn` NULL unregisters the predicate `name` instead (`user_data` and
+ * `destroy` are then ignored): its destroy runs (see above) and the name
+ * is free to register again; running queries that use it finish with it.
+ *
+ * Names are compared byte for byte; by convention they end in '?'. A name
+ * belongs to one host function of either kind, so replacing one is:
+ * unregister, then register. Returns 0, or the error code (the db's last
+ * error holds the message):
+ *   API-021 the name is a built-in predicate (string? integer? float?
+ *           boolean? nil? starts-with? ends-with? contains? matches?, and
+ *           the comparisons < <= > >= = !=; + - * / are allowed: called
+ *           with one argument they are host predicates, spec 8.5.1):
+ *           "predicate '<name>' is already registered"; or a host
+ *           function has it: "predicate '<name>' is already registered" /
+ *           "aggregate function '<name>' is already registered" after the
+ *           kind of the one that has it
+ *   API-017 NULL or empty `name`, not UTF-8; `fn` NULL and no predicate
+ *           of that name is registered: "no predicate '<name>' is
+ *           registered"
+ *   API-017 / API-018 a NULL or closed `db`
+ * On failure destroy(user_data) has run. Any thread. Since 0.2.0. */
+MINIGRAF_API int minigraf_register_predicate(MiniGrafDb *db, const char *name,
+                                             minigraf_predicate_fn fn, void *user_data,
+                                             void (*destroy)(void *user_data));
+
+/* Registers the aggregate `name` on `db`, usable in :find and as a window
+ * function with :over. `init`, `step` and `finish` are required;
+ * `release` may be NULL. All three required ones NULL unregisters the
+ * aggregate `name` (`release`, `user_data` and `destroy` ignored), as for
+ * predicates. Errors as minigraf_register_predicate's, except the built-in
+ * names: count count-distinct sum sum-distinct min max avg collect-set
+ * rank row-number lag lead ("aggregate function '<name>' is already
+ * registered"); some but not all of init/step/finish NULL is API-017.
+ * On failure destroy(user_data) has run. Any thread. Since 0.2.0. */
+MINIGRAF_API int minigraf_register_aggregate(MiniGrafDb *db, const char *name,
+                                             minigraf_aggregate_init_fn init,
+                                             minigraf_aggregate_step_fn step,
+                                             minigraf_aggregate_finish_fn finish,
+                                             minigraf_aggregate_release_fn release,
+                                             void *user_data, void (*destroy)(void *user_data));
 
 /* (end of host functions) */
 

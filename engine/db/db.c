@@ -12,6 +12,7 @@
 #include "datalog/parse.h"
 #include "db/write.h"
 #include "exec/query.h"
+#include "host/host_fns.h"
 #include "rules/registry.h"
 #include "store/store.h"
 
@@ -34,6 +35,8 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
     int rc = path ? store_open_file(path, &d->opts.store, &d->s, e) : store_open_memory(&d->s, e);
     if (rc == 0)
         rc = rules_registry_new(&d->rules, e);
+    if (rc == 0)
+        rc = host_registry_new(&d->host_fns, e);
     if (rc == 0 && !(d->queries = query_cache_new()))
         rc = err_set(e, ERR(INT, 0), "out of memory");
     if (rc == 0 && pthread_mutex_init(&d->lock, NULL) != 0)
@@ -44,6 +47,7 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
     }
     if (rc != 0) {
         query_cache_free(d->queries);
+        host_registry_free(d->host_fns);
         rules_registry_free(d->rules);
         if (d->s)
             store_close(d->s);
@@ -62,6 +66,8 @@ void db_close(db *d) {
     rules_registry_free(d->rules);
     query_cache_free(d->queries);
     db_cursors_release(d);
+    /* Last: the host's destroy callbacks may call back into the library. */
+    host_registry_free(d->host_fns);
     pthread_rwlock_destroy(&d->gate);
     pthread_mutex_destroy(&d->lock);
     free(d);
@@ -109,7 +115,8 @@ query_rules db_query_rules(db *d) {
     return (query_rules){.registry = d->rules,
                          .max_derived_facts = d->opts.max_derived_facts,
                          .max_results = d->opts.max_results,
-                         .magic = !d->opts.no_magic_sets};
+                         .magic = !d->opts.no_magic_sets,
+                         .host_fns = d->host_fns};
 }
 
 static int run_query(db *d, const ast_query *q, result_set **out, err *e) {

@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "db/query_cache.h"
 #include "exec/result.h"
+#include "host/host_fns.h"
 #include "store/store.h"
 
 typedef struct db db;
@@ -76,6 +77,22 @@ const result_set *db_cursor_columns(const db_cursor *c);
 typedef void (*db_row_fn)(void *ctx, const value *row);
 size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, int *rc, err *e);
 void db_cursor_free(db_cursor *c);
+
+/* ---- host functions (spec 12; host/host_fns.h) --------------------------
+ * Registered in memory on the database (a read-only one too), used by
+ * every later query, each resolving the names it calls when it is planned.
+ * Safe while other threads run queries: a query keeps the functions it
+ * resolved until it ends. */
+/* Takes `cb` (its destroy has run on failure).
+ * Errors: API-021 a built-in name of that kind (predicates: the built-in
+ * operators other than + - * /, which called with one argument are host
+ * predicates, spec 8.5.1; aggregates: every built-in aggregate and window
+ * function) or a host function of either kind with that name. */
+int db_register_host(db *d, host_kind kind, const char *name, size_t len,
+                     const host_callbacks *cb, err *e);
+/* Removes it (destroy runs once no query uses it). API-017 when no host
+ * function of `kind` has the name. */
+int db_unregister_host(db *d, host_kind kind, const char *name, size_t len, err *e);
 
 int db_checkpoint(db *d, err *e);
 uint64_t db_tx_count(db *d);

@@ -10,6 +10,7 @@
 #include "exec/query.h"
 
 struct rules_registry;
+struct host_registry;
 
 struct db {
     pthread_mutex_t lock; /* the single writer */
@@ -20,6 +21,7 @@ struct db {
     store *s;
     struct rules_registry *rules; /* in memory only (spec 9.1) */
     query_cache *queries;         /* parsed query texts */
+    struct host_registry *host_fns; /* host functions (spec 12), in memory only */
     db_options opts;
 };
 

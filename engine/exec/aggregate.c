@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/host_fns.h"
+
 #define AGG_SLOT_EMPTY SIZE_MAX
 
 /* An arena-backed hash set of values under O3 equality; items keep their
@@ -36,6 +38,9 @@ struct agg_state {
     value best;      /* min/max so far */
     text_buf best_text;
     value_set set;
+    const host_fn *host; /* AGG_HOST */
+    void *acc;           /* AGG_HOST: the host's accumulator, while live */
+    bool live;
 };
 
 static const char *const agg_names[] = {
@@ -95,6 +100,22 @@ int agg_new(agg_state **out, agg_fn fn, arena *a, meter *m, err *e) {
     s->best = value_null();
     *out = s;
     return 0;
+}
+
+int agg_new_host(agg_state **out, const host_fn *f, arena *a, meter *m, err *e) {
+    int rc = agg_new(out, AGG_HOST, a, m, e);
+    if (!rc)
+        (*out)->host = f;
+    return rc;
+}
+
+void agg_discard(agg_state *s) {
+    if (!s || !s->live)
+        return;
+    const host_callbacks *cb = host_fn_callbacks(s->host);
+    s->live = false;
+    if (cb->release)
+        cb->release(cb->ctx, s->acc);
 }
 
 size_t agg_bytes(const agg_state *s) {
@@ -277,6 +298,39 @@ static int extreme_finish(const agg_state *s, agg_result *out, err *e) {
     return 0;
 }
 
+/* ---- host aggregates (spec 10.6) --------------------------------------- */
+
+static int host_step(agg_state *s, const value *v, err *e) {
+    const host_callbacks *cb = host_fn_callbacks(s->host);
+    if (!s->live) {
+        int rc = cb->init(cb->ctx, &s->acc, e);
+        if (rc)
+            return rc;
+        s->live = true;
+    }
+    value arg = *v;
+    int rc = value_resolve(&arg, e);
+    if (!rc)
+        rc = cb->step(cb->ctx, s->acc, &arg, e);
+    if (!rc)
+        s->count++;
+    return rc;
+}
+
+static int host_finish(agg_state *s, agg_result *out, err *e) {
+    if (!s->live)
+        return 0; /* no non-null value: Null, no callback */
+    const host_callbacks *cb = host_fn_callbacks(s->host);
+    value v;
+    int rc = cb->finish(cb->ctx, s->acc, s->count, &v, e);
+    if (!rc)
+        rc = own_text(s, &v, e);
+    agg_discard(s);
+    if (!rc)
+        out->v = v;
+    return rc;
+}
+
 /* ---- step / finish --------------------------------------------------- */
 
 int agg_step(agg_state *s, const value *v, err *e) {
@@ -302,9 +356,9 @@ int agg_step(agg_state *s, const value *v, err *e) {
         if (v->type == VT_INTEGER || v->type == VT_FLOAT)
             sum_add(s, v);
         return 0;
-    case AGG_HOST: break;
+    case AGG_HOST: return host_step(s, v, e);
     }
-    return err_set(e, ERR(INT, 0), "host aggregates are not evaluated by agg_step");
+    return err_set(e, ERR(INT, 0), "unknown aggregate");
 }
 
 int agg_step_each(agg_state *const *states, size_t each, const value *first, size_t count,
@@ -354,9 +408,9 @@ int agg_finish(agg_state *s, agg_result *out, err *e) {
         out->items = s->set.items;
         out->item_count = s->set.count;
         return 0;
-    case AGG_HOST: break;
+    case AGG_HOST: return host_finish(s, out, e);
     }
-    return err_set(e, ERR(INT, 0), "host aggregates are not evaluated by agg_finish");
+    return err_set(e, ERR(INT, 0), "unknown aggregate");
 }
 
 bool agg_empty_input_row(const agg_fn *fns, size_t count, size_t plain_vars, value *row) {

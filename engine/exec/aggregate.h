@@ -32,6 +32,14 @@
  *            Keyword): the reference checks for mixed types first, so
  *            [true, 1] reports INT-042
  *   INT-044  unused (reserved for host aggregates)
+ *
+ * Host aggregates (AGG_HOST, spec 10.6; agg_new_host): the host's init
+ * runs at the first non-null value (a group without one is Null, and no
+ * callback runs), step once per non-null value in input order, finish
+ * with n = the number of those values at agg_finish, whose text result is
+ * copied into the arena (charged); the accumulator is released then, or
+ * by agg_discard when the query fails first. Their failures are the
+ * callbacks' errors (API-016 from the C API).
  *   QRY-012  from the meter, naming the operator "aggregate"
  *   INT-000  "out of memory"
  *
@@ -68,7 +76,7 @@ typedef enum agg_fn {
     AGG_MAX,
     AGG_AVG,
     AGG_COLLECT_SET,
-    AGG_HOST /* a host-registered (UDF) aggregate: not evaluated here */
+    AGG_HOST /* a host-registered (UDF) aggregate (host/host_fns.h) */
 } agg_fn;
 
 typedef struct agg_state agg_state;
@@ -88,6 +96,14 @@ const char *agg_name(agg_fn fn);
 /* A fresh accumulator for a built-in `fn` (not AGG_HOST), allocated from
  * `a`. `m` may be NULL. Returns 0, or QRY-012 / INT-000 with *out NULL. */
 int agg_new(agg_state **out, agg_fn fn, arena *a, meter *m, err *e);
+/* The same for the host aggregate `f`, which must outlive the state
+ * (the query's host scope holds it). */
+struct host_fn;
+int agg_new_host(agg_state **out, const struct host_fn *f, arena *a, meter *m, err *e);
+/* Releases what a host aggregate's state holds outside the arena, when
+ * agg_finish was not (or could not be) reached. A no-op otherwise, and
+ * for NULL. */
+void agg_discard(agg_state *s);
 /* Adds one input value (Null is skipped). Returns 0 or an error above. */
 int agg_step(agg_state *s, const value *v, err *e);
 /* agg_step of states[i * each] (accumulators of one function; `each` 0:

@@ -335,7 +335,8 @@ static int cursor_start(finish_cursor *c, err *e) {
     return rc;
 }
 
-int finish_open(const ast_query *q, solution_stream *in, meter *m, finish_cursor **out, err *e) {
+int finish_open(const ast_query *q, solution_stream *in, meter *m, struct host_scope *host,
+                finish_cursor **out, err *e) {
     *out = NULL;
     finish_cursor *c = malloc(sizeof *c);
     if (!c) {
@@ -345,7 +346,7 @@ int finish_open(const ast_query *q, solution_stream *in, meter *m, finish_cursor
     /* malloc and assign, not calloc: glibc's calloc skips its thread cache */
     *c = (finish_cursor){0};
     c->in_open = true;
-    int rc = finish_plan_init(&c->p, q, in, m, e);
+    int rc = finish_plan_init(&c->p, q, in, m, host, e);
     if (!rc)
         rc = make_result(q, &c->rs, e);
     if (!rc)
@@ -430,10 +431,11 @@ void finish_close(finish_cursor *c) {
 }
 
 /* The whole answer as one result set, charged as "result". */
-int finish_query(const ast_query *q, solution_stream *in, meter *m, result_set **out, err *e) {
+int finish_query(const ast_query *q, solution_stream *in, meter *m, struct host_scope *host,
+                 result_set **out, err *e) {
     finish_cursor *c;
     *out = NULL;
-    int rc = finish_open(q, in, m, &c, e);
+    int rc = finish_open(q, in, m, host, &c, e);
     const value *row;
     while (!rc && c->streaming && (rc = finish_next(c, &row, e)) == 1)
         rc = append(&c->p, c->rs, row, e);

@@ -19,9 +19,14 @@
  * everything else is computed when the cursor opens. */
 typedef struct finish_cursor finish_cursor;
 
-/* Takes `in` (closed on failure too); `q` and `m` must outlive the cursor.
+struct host_scope;
+
+/* Takes `in` (closed on failure too); `q` and `m` must outlive the cursor;
+ * `host` (may be NULL) resolves host aggregates (host/host_fns.h) and must
+ * outlive whatever is computed at open (a streaming cursor calls none).
  * Errors as finish_query's, for what is computed at open. */
-int finish_open(const ast_query *q, solution_stream *in, meter *m, finish_cursor **out, err *e);
+int finish_open(const ast_query *q, solution_stream *in, meter *m, struct host_scope *host,
+                finish_cursor **out, err *e);
 /* 1 with *row (column-count values, valid until the next call), 0 at the
  * end, or an error code (then the cursor only ends). */
 int finish_next(finish_cursor *c, const value **row, err *e);
@@ -38,8 +43,11 @@ void finish_close(finish_cursor *c);
 
 /* The whole answer as one result set, held rows charged as "result".
  * Consumes (and closes) `in`. Errors: QRY-010 / QRY-011 for unknown
- * aggregate / window functions (before any row is read), the aggregate
- * type errors (INT-041…043), QRY-012 from the meter. */
-int finish_query(const ast_query *q, solution_stream *in, meter *m, result_set **out, err *e);
+ * aggregate / window functions (neither built in nor registered in
+ * `host`; before any row is read), the aggregate type errors
+ * (INT-041…043), a host aggregate's failure (its callbacks' code), QRY-012
+ * from the meter. */
+int finish_query(const ast_query *q, solution_stream *in, meter *m, struct host_scope *host,
+                 result_set **out, err *e);
 
 #endif

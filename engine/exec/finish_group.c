@@ -114,9 +114,15 @@ static int new_group(group_table *t, const value *key, uint64_t h, err *e) {
     g->aggs = g->key ? finish_alloc(p, p->agg_count * sizeof *g->aggs, "aggregate", e, &rc) : NULL;
     for (size_t i = 0; !rc && i < p->group_count; i++)
         rc = finish_copy_value(p, &g->key[i], &key[i], "aggregate", e);
-    for (size_t c = 0, a = 0; !rc && c < p->col_count; c++)
-        if (p->cols[c].spec->kind == FIND_AGGREGATE)
-            rc = agg_new(&g->aggs[a++], p->cols[c].agg, &p->mem, p->m, e);
+    for (size_t a = 0; !rc && a < p->agg_count; a++)
+        g->aggs[a] = NULL; /* so that a failure below leaves nothing to discard */
+    for (size_t c = 0, a = 0; !rc && c < p->col_count; c++) {
+        const finish_col *col = &p->cols[c];
+        if (col->spec->kind != FIND_AGGREGATE)
+            continue;
+        rc = col->agg == AGG_HOST ? agg_new_host(&g->aggs[a++], col->host, &p->mem, p->m, e)
+                                  : agg_new(&g->aggs[a++], col->agg, &p->mem, p->m, e);
+    }
     if (rc)
         return rc;
     if (htab_insert(&t->index, h, (uint32_t)t->count) != 0)
@@ -379,6 +385,14 @@ static int emit_empty_input(finish_plan *p, finish_rows *out, err *e) {
     return finish_rows_push(p, out, row, "aggregate", e);
 }
 
+/* Host accumulators that agg_finish did not release (the query failed
+ * first) are released here; for the others this is a no-op. */
+static void discard_groups(group_table *t) {
+    for (size_t i = 0; i < t->count; i++)
+        for (size_t a = 0; a < t->p->agg_count; a++)
+            agg_discard(t->groups[i].aggs[a]);
+}
+
 int finish_group(finish_plan *p, finish_rows *out, err *e) {
     group_table t = {.p = p, .by_aggregate = steps_by_aggregate(p)};
     htab_init(&t.index);
@@ -391,6 +405,7 @@ int finish_group(finish_plan *p, finish_rows *out, err *e) {
         rc = fill_table(&t, &solutions, key, e);
     if (!rc)
         rc = solutions ? emit_groups(&t, out, e) : emit_empty_input(p, out, e);
+    discard_groups(&t);
     htab_free(&t.index);
     meter_release(p->m, t.index_charged);
     return rc;

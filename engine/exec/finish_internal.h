@@ -19,12 +19,14 @@
 #include "exec/meter.h"
 #include "exec/solution.h"
 #include "exec/window.h"
+#include "host/host_fns.h"
 
 typedef struct finish_col {
     const ast_find *spec;
     long var;       /* stream index of the spec's variable, -1 when none */
     agg_fn agg;     /* FIND_AGGREGATE */
     window_fn win;  /* FIND_WINDOW */
+    const host_fn *host; /* AGG_HOST, WINDOW_HOST: held by the query's scope */
     long partition; /* FIND_WINDOW: work-row slots of the inputs, -1 = Null */
     long order;
     long arg;
@@ -34,6 +36,7 @@ typedef struct finish_plan {
     const ast_query *q;
     solution_stream *in;
     meter *m;
+    host_scope *host; /* may be NULL */
     arena mem;
     size_t charged;  /* bytes of `mem` charged to the meter */
     finish_col *cols;
@@ -53,8 +56,10 @@ typedef struct finish_rows {
     size_t count, cap;
 } finish_rows;
 
-/* Resolves the specs (QRY-010 / QRY-011 before any row is read). */
-int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m, err *e);
+/* Resolves the specs (QRY-010 / QRY-011 before any row is read), host
+ * aggregates through `host` (may be NULL). */
+int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m,
+                     host_scope *host, err *e);
 /* Frees every held row and releases the meter. */
 void finish_plan_free(finish_plan *p);
 

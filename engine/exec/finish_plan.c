@@ -66,17 +66,32 @@ static bool same_name(const term *a, const term *b) {
            memcmp(a->name, b->name, a->name_len) == 0;
 }
 
-static int lookup_function(finish_col *c, err *e) {
+/* A registered host aggregate of the name (spec 10.6, 11.2), or NULL. */
+static int lookup_host(finish_plan *p, finish_col *c, err *e) {
+    return host_scope_find(p->host, HOST_AGGREGATE, c->spec->fn, c->spec->fn_len, &c->host, e);
+}
+
+static int lookup_function(finish_plan *p, finish_col *c, err *e) {
     const ast_find *f = c->spec;
-    if (f->kind == FIND_AGGREGATE && !agg_lookup(f->fn, f->fn_len, &c->agg))
-        return err_set(e, ERR(QRY, 10), "unknown aggregate function: '%.*s'", (int)f->fn_len,
-                       f->fn);
-    if (f->kind == FIND_WINDOW && !window_lookup(f->fn, f->fn_len, &c->win))
+    int rc = 0;
+    if (f->kind == FIND_AGGREGATE && !agg_lookup(f->fn, f->fn_len, &c->agg)) {
+        c->agg = AGG_HOST;
+        rc = lookup_host(p, c, e);
+        if (!rc && !c->host)
+            rc = err_set(e, ERR(QRY, 10), "unknown aggregate function: '%.*s'", (int)f->fn_len,
+                         f->fn);
+        return rc;
+    }
+    if (f->kind != FIND_WINDOW || window_lookup(f->fn, f->fn_len, &c->win))
+        return 0;
+    c->win = WINDOW_HOST;
+    rc = lookup_host(p, c, e);
+    if (!rc && !c->host)
         return err_set(e, ERR(QRY, 11),
                        "unknown window function '%.*s' — register it with register_aggregate() "
                        "before querying",
                        (int)f->fn_len, f->fn);
-    return 0;
+    return rc;
 }
 
 /* After aggregation a window sees the grouping variables and the aggregate
@@ -141,7 +156,7 @@ static int resolve_columns(finish_plan *p, err *e) {
         col->var = col->spec->kind != FIND_WINDOW || col->spec->has_var ? stream_var(p, &col->spec->var)
                                                                          : -1;
         col->partition = col->order = col->arg = -1;
-        int rc = lookup_function(col, e);
+        int rc = lookup_function(p, col, e);
         if (rc)
             return rc;
         p->plain_count += col->spec->kind == FIND_VAR;
@@ -186,12 +201,14 @@ static void allow_stored(finish_plan *p) {
         ok[p->extra_vars[i]] = false;
 }
 
-int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m, err *e) {
+int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m,
+                     host_scope *host, err *e) {
     memset(p, 0, sizeof *p);
     arena_init(&p->mem);
     p->q = q;
     p->in = in;
     p->m = m;
+    p->host = host;
     p->col_count = q->spec_count;
     size_t n = q->spec_count + q->with_count + 1;
     p->cols = arena_calloc(&p->mem, n, sizeof *p->cols);

@@ -38,6 +38,54 @@ static int arrays_alloc(window_arrays *w, size_t n, meter *m, err *e) {
     return 0;
 }
 
+/* ---- a host aggregate as a window (spec 11.2): one accumulator per
+ * partition, stepped with every row (Null included), finished after each
+ * step with the rows so far; each result's text is copied into the plan's
+ * arena (charged), as the host's memory is only lent until its next call. */
+
+typedef struct host_window {
+    finish_plan *p;
+    const host_callbacks *cb;
+    void *acc;
+    bool live;
+} host_window;
+
+static int host_start(void *ctx, err *e) {
+    host_window *h = ctx;
+    int rc = h->cb->init(h->cb->ctx, &h->acc, e);
+    h->live = rc == 0;
+    return rc;
+}
+
+static int host_add(void *ctx, const value *arg, int64_t rows, value *out, err *e) {
+    host_window *h = ctx;
+    value v = *arg, result;
+    int rc = value_resolve(&v, e);
+    if (!rc)
+        rc = h->cb->step(h->cb->ctx, h->acc, &v, e);
+    if (!rc)
+        rc = h->cb->finish(h->cb->ctx, h->acc, rows, &result, e);
+    return rc ? rc : finish_copy_value(h->p, out, &result, "window", e);
+}
+
+static void host_stop(void *ctx) {
+    host_window *h = ctx;
+    if (h->live && h->cb->release)
+        h->cb->release(h->cb->ctx, h->acc);
+    h->live = false;
+}
+
+static int compute(finish_plan *p, const finish_col *col, size_t n, window_arrays *w, err *e) {
+    const value *partition = col->spec->has_partition ? w->partition : NULL;
+    if (col->win != WINDOW_HOST)
+        return window_compute(col->win, col->spec->desc, n, partition, w->order, w->arg, w->out,
+                              p->m, e);
+    host_window h = {p, host_fn_callbacks(col->host), NULL, false};
+    window_running run = {host_start, host_add, host_stop, &h};
+    return window_compute_running(&run, col->spec->desc, n, partition, w->order, w->arg, w->out,
+                                  p->m, e);
+}
+
 static int compute_column(finish_plan *p, size_t c, finish_rows *rows, window_arrays *w, err *e) {
     const finish_col *col = &p->cols[c];
     for (size_t i = 0; i < rows->count; i++) {
@@ -45,9 +93,7 @@ static int compute_column(finish_plan *p, size_t c, finish_rows *rows, window_ar
         w->order[i] = slot_value(rows->rows[i], col->order);
         w->arg[i] = slot_value(rows->rows[i], col->arg);
     }
-    int rc = window_compute(col->win, col->spec->desc, rows->count,
-                            col->spec->has_partition ? w->partition : NULL, w->order, w->arg,
-                            w->out, p->m, e);
+    int rc = compute(p, col, rows->count, w, e);
     for (size_t i = 0; !rc && i < rows->count; i++)
         rows->rows[i][c] = w->out[i];
     return rc;

@@ -33,6 +33,7 @@
 #include "store/store.h"
 
 struct derived_facts;
+struct host_scope;
 
 /* What every operator of one query shares. */
 typedef struct where_ctx {
@@ -54,6 +55,8 @@ typedef struct where_ctx {
      * what an operator reads once for all its opens (a hash join's table)
      * it reads again in a new one. */
     uint64_t body_run;
+    /* The query's host functions (host/host_fns.h), or NULL. */
+    struct host_scope *host;
 } where_ctx;
 
 /* One row of a conjunction: a view into a batch. */

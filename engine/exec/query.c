@@ -7,6 +7,7 @@
 #include "exec/meter.h"
 #include "exec/supported.h"
 #include "exec/where.h"
+#include "host/host_fns.h"
 
 int query_execute(store *s, const ast_query *q, int64_t now_ms, result_set **out, err *e)
 {
@@ -38,7 +39,16 @@ int query_execute_rules(store *s, query_rules *rules, const ast_query *q, int64_
         return rc;
     meter m;
     meter_init(&m, memory_limit);
+    host_scope host;
+    host_scope_init(&host, rules ? rules->host_fns : NULL);
+    if (rules)
+        rules->host = &host;
     solution_stream *in;
     rc = where_open(s, q, now_ms, &m, rules, &in, e);
-    return rc != 0 ? rc : finish_query(q, in, &m, out, e);
+    if (rc == 0)
+        rc = finish_query(q, in, &m, &host, out, e);
+    if (rules)
+        rules->host = NULL;
+    host_scope_end(&host);
+    return rc;
 }

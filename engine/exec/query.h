@@ -11,14 +11,24 @@
 #include "store/store.h"
 
 struct rules_registry;
+struct host_registry;
+struct host_scope;
 
-/* Rules for a query (spec 9, 8.14). */
+/* Rules for a query (spec 9, 8.14), and the database's host functions. */
 typedef struct query_rules {
     struct rules_registry *registry; /* NULL: invocations read stored facts only */
     int64_t max_derived_facts;       /* the database options; the query's */
     int64_t max_results;             /* :max-* sections override them */
     bool magic;                      /* demand-driven bound calls (9.7) */
     int64_t derived;                 /* out: facts the rules derived */
+    /* Host predicates and aggregates (spec 12) the query may call; NULL:
+     * none. Each run of a query resolves the names it uses anew, at plan
+     * time, into a scope of its own (host/host_fns.h), set here while it
+     * runs (`host`, NULL otherwise): a query that calls a host function
+     * is computed whole before it returns, so its callbacks run on the
+     * calling thread only (exec/query_stream.h). */
+    struct host_registry *host_fns;
+    struct host_scope *host;
 } query_rules;
 
 /* Evaluates `q` over the facts of `s` visible per spec 7.4, with `now_ms`

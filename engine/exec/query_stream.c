@@ -7,9 +7,11 @@
 #include "exec/meter.h"
 #include "exec/query.h"
 #include "exec/where.h"
+#include "host/host_fns.h"
 
 struct query_stream {
     meter m; /* the operators keep pointers to it */
+    host_scope host; /* the host functions it resolved, until computed */
     finish_cursor *rows;
     const value *first; /* the row read at open, not handed out yet */
     err failed;         /* a detach's error, for the next call */
@@ -25,6 +27,18 @@ static int read_first(query_stream *qs, err *e) {
     return rc == 1 ? 0 : rc;
 }
 
+/* A query that calls host functions is read whole now, so that no
+ * callback runs later: on another thread (a cursor is read wherever the
+ * application reads it, and a writer drains streaming cursors, db.h) or
+ * after its registration went. */
+static int compute_host_calls(query_stream *qs, err *e) {
+    if (!host_scope_calls(&qs->host) || !finish_streaming(qs->rows))
+        return 0;
+    int rc = finish_detach(qs->rows, qs->first != NULL, e);
+    qs->first = NULL; /* now the result set's first row */
+    return rc;
+}
+
 int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
                       size_t memory_limit, query_stream **out, err *e) {
     *out = NULL;
@@ -37,16 +51,27 @@ int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t 
     /* malloc and assign, not calloc: glibc's calloc skips its thread cache */
     *qs = (query_stream){0};
     meter_init(&qs->m, memory_limit);
+    host_scope_init(&qs->host, rules ? rules->host_fns : NULL);
+    if (rules)
+        rules->host = &qs->host;
     solution_stream *in;
     rc = where_open(s, q, now_ms, &qs->m, rules, &in, e);
     if (rc == 0)
-        rc = finish_open(q, in, &qs->m, &qs->rows, e);
+        rc = finish_open(q, in, &qs->m, &qs->host, &qs->rows, e);
     if (rc == 0)
         rc = read_first(qs, e);
+    if (rc == 0)
+        rc = compute_host_calls(qs, e);
+    if (rules)
+        rules->host = NULL;
     if (rc != 0) {
-        query_stream_close(qs);
+        query_stream_close(qs); /* ends the scope after the operators */
         return rc;
     }
+    /* Nothing is resolved after open (the operators are built) and no
+     * callback runs (compute_host_calls). */
+    host_scope_end(&qs->host);
+    host_scope_init(&qs->host, NULL);
     *out = qs;
     return 0;
 }
@@ -83,6 +108,7 @@ void query_stream_close(query_stream *qs) {
     if (!qs)
         return;
     finish_close(qs->rows);
+    host_scope_end(&qs->host);
     err_clear(&qs->failed);
     free(qs);
 }

@@ -50,7 +50,8 @@ static size_t derived_rows(const void *ctx, const plan_item *it, bool *instead) 
 }
 
 plan_hint rule_eval_hint(const where_ctx *x) {
-    return x->derived ? (plan_hint){derived_rows, x, NULL} : (plan_hint){NULL, NULL, NULL};
+    return x->derived ? (plan_hint){derived_rows, x, NULL, x->host}
+                      : (plan_hint){NULL, NULL, NULL, x->host};
 }
 
 /* ---- one rule body ------------------------------------------------------------ */

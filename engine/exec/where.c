@@ -184,6 +184,7 @@ int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, query_rul
     w->base.next = where_next;
     w->base.close = where_close;
     w->x.m = m;
+    w->x.host = rules ? rules->host : NULL;
     int rc = where_build(w, s, q, now_ms, rules, e);
     if (rc != 0) {
         where_close(&w->base);

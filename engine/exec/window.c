@@ -225,6 +225,7 @@ static value window_value(window_fn fn, running *r, const size_t *perm, size_t l
     case WINDOW_MAX: return running_extreme(r, &arg[row], true);
     case WINDOW_LAG: return k > lo ? arg[perm[k - 1]] : value_null();
     case WINDOW_LEAD: return k + 1 < hi ? arg[perm[k + 1]] : value_null();
+    case WINDOW_HOST: break; /* window_compute_running */
     }
     return value_null();
 }
@@ -296,8 +297,23 @@ static int assign_partitions(window_scratch *w, size_t n, const value *partition
     return 0;
 }
 
-int window_compute(window_fn fn, bool descending, size_t n, const value *partition,
-                   const value *order, const value *arg, value *out, meter *m, err *e) {
+/* The caller's running function over one partition's rows in window
+ * order. */
+static int run_partition(const window_running *run, const size_t *perm, size_t lo, size_t hi,
+                         const value *arg, value *out, err *e) {
+    int rc = run->start(run->ctx, e);
+    if (rc)
+        return rc;
+    for (size_t k = lo; !rc && k < hi; k++)
+        rc = run->add(run->ctx, &arg[perm[k]], (int64_t)(k - lo + 1), &out[perm[k]], e);
+    run->stop(run->ctx);
+    return rc;
+}
+
+/* Partitions and sorts, then fills each partition with `fn` or `run`. */
+static int compute(window_fn fn, const window_running *run, bool descending, size_t n,
+                   const value *partition, const value *order, const value *arg, value *out,
+                   meter *m, err *e) {
     window_scratch w;
     int rc = scratch_init(&w, n, partition != NULL, order, m, e);
     if (!rc)
@@ -308,12 +324,26 @@ int window_compute(window_fn fn, bool descending, size_t n, const value *partiti
     }
     group_by_partition(&w, n);
     order_ctx o = {order, w.num, w.num && !any_nan(w.num, n), descending};
-    for (size_t lo = 0, hi; lo < n; lo = hi) {
+    for (size_t lo = 0, hi; !rc && lo < n; lo = hi) {
         for (hi = lo + 1; hi < n && w.part[w.perm[hi]] == w.part[w.perm[lo]]; hi++)
             continue;
         sort_partition(&o, w.perm + lo, hi - lo, w.tmp);
-        fill_partition(fn, w.perm, lo, hi, order, arg, out);
+        if (run)
+            rc = run_partition(run, w.perm, lo, hi, arg, out, e);
+        else
+            fill_partition(fn, w.perm, lo, hi, order, arg, out);
     }
     scratch_free(&w, m);
-    return 0;
+    return rc;
+}
+
+int window_compute(window_fn fn, bool descending, size_t n, const value *partition,
+                   const value *order, const value *arg, value *out, meter *m, err *e) {
+    return compute(fn, NULL, descending, n, partition, order, arg, out, m, e);
+}
+
+int window_compute_running(const window_running *run, bool descending, size_t n,
+                           const value *partition, const value *order, const value *arg,
+                           value *out, meter *m, err *e) {
+    return compute(WINDOW_HOST, run, descending, n, partition, order, arg, out, m, e);
 }

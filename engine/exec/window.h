@@ -48,7 +48,8 @@ typedef enum window_fn {
     WINDOW_MAX,
     WINDOW_AVG,
     WINDOW_LAG,
-    WINDOW_LEAD
+    WINDOW_LEAD,
+    WINDOW_HOST /* a host aggregate over the frame: window_compute_running */
 } window_fn;
 
 /* The built-in window function spelled `name`; false otherwise (then it is
@@ -63,5 +64,22 @@ bool window_takes_arg(window_fn fn);
  * Returns 0, QRY-012 from the meter, or INT-000 when out of memory. */
 int window_compute(window_fn fn, bool descending, size_t n, const value *partition,
                    const value *order, const value *arg, value *out, meter *m, err *e);
+
+/* A running function the caller supplies (a host aggregate, spec 11.2):
+ * per partition, start; then, per row in window order, add with the row's
+ * argument (Null included) and the count of rows so far, which gives the
+ * frame's value; then stop, also when an add failed. */
+typedef struct window_running {
+    int (*start)(void *ctx, err *e);
+    int (*add)(void *ctx, const value *arg, int64_t rows, value *out, err *e);
+    void (*stop)(void *ctx);
+    void *ctx;
+} window_running;
+
+/* window_compute for `run` (partitioning and ordering alike); its errors
+ * are the callbacks' too, and stop the computation. */
+int window_compute_running(const window_running *run, bool descending, size_t n,
+                           const value *partition, const value *order, const value *arg,
+                           value *out, meter *m, err *e);
 
 #endif

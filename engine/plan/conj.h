@@ -118,6 +118,7 @@ typedef struct plan_query {
  * besides its stored records, or instead of them (`*instead`: the delta
  * invocation of a semi-naive round). NULL: no derived facts. */
 typedef struct plan_count_cache plan_count_cache;
+struct host_scope;
 typedef struct plan_hint {
     size_t (*derived_rows)(const void *ctx, const plan_item *it, bool *instead);
     const void *ctx;
@@ -125,6 +126,10 @@ typedef struct plan_hint {
      * sub-conjunctions, and rule bodies planned again every round over
      * the same snapshot. May be NULL. */
     plan_count_cache *counts;
+    /* The query's host functions (host/host_fns.h): a host predicate at
+     * the root of an expression clause must be registered (QRY-007).
+     * NULL: none. */
+    struct host_scope *host;
 } plan_hint;
 
 #define PLAN_COUNT_CACHE_SIZE 12
@@ -140,8 +145,9 @@ struct plan_count_cache {
     size_t used;
 };
 
-/* Compiles and orders q's :where. Errors: QRY-007 an unregistered host
- * predicate at the root of a top-level or or-branch expression clause;
+/* Compiles and orders q's :where. Errors: QRY-007 a host predicate not
+ * registered in hint->host at the root of a top-level or or-branch
+ * expression clause;
  * QRY-013 a per-record pseudo-attribute without :any-valid-time; INT-028
  * a rule invocation without 1 or 2 arguments; INT-000 out of memory. */
 int plan_compile_query(const ast_query *q, store_reader *r, const plan_hint *hint, arena *a,

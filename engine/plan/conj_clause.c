@@ -2,6 +2,7 @@
  * patterns (spec 8.9, decision D16) and expression clauses (8.5). */
 #include <string.h>
 
+#include "host/host_fns.h"
 #include "plan/conj_build.h"
 
 static const struct {
@@ -121,12 +122,18 @@ static int expr_needs(conj_build *b, plan_item *it, const ast_expr *x, size_t *c
     return 0;
 }
 
-/* 8.5.5: there is no function registry yet, so every host predicate is
- * unregistered; at the root of a clause outside a not body that is a query
- * error, found before any row is read. */
+/* 8.5.5: a host predicate that is not registered, at the root of a clause
+ * outside a not body, is a query error found before any row is read. The
+ * query's scope keeps the answer, so the filter that calls the predicate
+ * (exec/op_filter.c) sees the same registration. */
 static int check_host_root(conj_build *b, const ast_expr *x) {
     if (b->scope == SCOPE_NOT || x->kind != EXPR_CALL || x->op != OP_HOST)
         return 0;
+    const host_fn *f;
+    int rc = host_scope_find(b->hint ? b->hint->host : NULL, HOST_PREDICATE, x->name, x->name_len,
+                             &f, b->e);
+    if (rc || f)
+        return rc;
     return err_set(b->e, ERR(QRY, 7), "unknown predicate: '%.*s'", (int)x->name_len, x->name);
 }
 

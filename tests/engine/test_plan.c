@@ -197,7 +197,7 @@ static char *rule_plan_of(db *d, const char *rule, rule_sizes sz) {
     err e = {0};
     store_reader *r = NULL;
     plan_conj *c = NULL;
-    plan_hint hint = {fake_derived_rows, &sz, NULL};
+    plan_hint hint = {fake_derived_rows, &sz, NULL, NULL};
     buf b;
     buf_init(&b);
     if (datalog_parse(rule, strlen(rule), &a, &cmd, &e) != 0 ||

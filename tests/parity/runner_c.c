@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "minigraf.h"
+#include "runner_host.h"
 #include "runner_json.h"
 
 /* One case being run: its database and, for file storage, its file. */
@@ -200,6 +201,10 @@ static void open_db(run *r)
     minigraf_string_free(r->open_error);
     r->open_error = NULL;
     r->db = minigraf_open_with_options(r->file_backed ? r->path : NULL, NULL, &r->open_error);
+    if (r->db && register_parity_host_functions(r->db) != 0) {
+        fprintf(stderr, "runner_c: cannot register the host functions: %s\n", minigraf_last_error(r->db));
+        exit(2);
+    }
 }
 
 static void step_reopen(run *r, sbuf *out)
