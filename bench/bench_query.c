@@ -202,16 +202,12 @@ static void json_row(FILE *j, int first, const shape *sh, const figures *f) {
 }
 
 /* The recursive shapes are bench_rules's (they need the rules). */
-static int selected(const shape *sh, char **only, int only_count) {
-    if (sh->rules)
-        return 0;
-    for (int i = 0; i < only_count; i++)
-        if (!strcmp(only[i], sh->name))
-            return 1;
-    return only_count == 0;
+static int selected(const shape *sh, const shape_args *a) {
+    return !sh->rules && shape_selected(sh, a);
 }
 
-static int bench_scale(const char *dir, long n, char **only, int only_count) {
+static int bench_scale(long n, const shape_args *args) {
+    const char *dir = args->dir;
     char path[1024], jpath[1200];
     struct stat st;
     fixture_path(path, sizeof path, dir, n);
@@ -230,7 +226,7 @@ static int bench_scale(const char *dir, long n, char **only, int only_count) {
         fprintf(j, "{\"facts\":%ld,\"entities\":%ld,\"shapes\":[", n, p.entities);
     int written = 0, bad = 0;
     for (size_t i = 0; i < SHAPE_COUNT; i++) {
-        if (!selected(&SHAPES[i], only, only_count))
+        if (!selected(&SHAPES[i], args))
             continue;
         figures f;
         in_child(measure_shape, path, &SHAPES[i], &p, &f);
@@ -247,26 +243,12 @@ static int bench_scale(const char *dir, long n, char **only, int only_count) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s CACHE_DIR [N ...] [-s SHAPE]...\n", argv[0]);
+    shape_args args;
+    if (shape_parse_args(argc, argv, &args) != 0)
         return 2;
-    }
-    long scales[8];
-    char *only[64];
-    int count = 0, only_count = 0, bad = 0;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "-s") && i + 1 < argc && only_count < 64)
-            only[only_count++] = argv[++i];
-        else if (count < 8)
-            scales[count++] = atol(argv[i]);
-    }
-    if (count == 0) {
-        scales[0] = 100000;
-        scales[1] = 1000000;
-        count = 2;
-    }
-    for (int i = 0; i < count; i++)
-        bad += bench_scale(argv[1], scales[i], only, only_count);
+    int bad = 0;
+    for (int i = 0; i < args.scale_count; i++)
+        bad += bench_scale(args.scales[i], &args);
     printf("\n%s\n", bad ? "SOME SHAPES FAILED OR MISMATCHED (see the check column)" : "all checks passed");
     return bad ? 1 : 0;
 }

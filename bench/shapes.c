@@ -275,3 +275,31 @@ void shape_expected_text(const shape *sh, const params *p, char *out, size_t siz
     else if (!strcmp(name, "join_2") || !strcmp(name, "join_2_pseudo"))
         snprintf(out, size, "[[\"p%ld\"]]", f);
 }
+
+int shape_parse_args(int argc, char **argv, shape_args *out) {
+    memset(out, 0, sizeof *out);
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s CACHE_DIR [N ...] [-s SHAPE]...\n", argv[0]);
+        return 2;
+    }
+    out->dir = argv[1];
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-s") && i + 1 < argc && out->only_count < 64)
+            out->only[out->only_count++] = argv[++i];
+        else if (out->scale_count < 8)
+            out->scales[out->scale_count++] = atol(argv[i]);
+    }
+    if (out->scale_count == 0) {
+        out->scales[0] = 100000;
+        out->scales[1] = 1000000;
+        out->scale_count = 2;
+    }
+    return 0;
+}
+
+int shape_selected(const shape *sh, const shape_args *a) {
+    for (int i = 0; i < a->only_count; i++)
+        if (!strcmp(a->only[i], sh->name))
+            return 1;
+    return a->only_count == 0;
+}

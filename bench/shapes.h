@@ -58,4 +58,19 @@ long shape_table_rows(const shape *sh, long n);
  * not checked), as minigraf_cursor_next_batch renders it. */
 void shape_expected_text(const shape *sh, const params *p, char *out, size_t size);
 
+/* The command line of the shape benchmarks: CACHE_DIR [N ...] [-s SHAPE]...
+ * (default N: 100000 1000000). */
+typedef struct shape_args {
+    const char *dir;
+    long scales[8];
+    int scale_count;
+    char *only[64];
+    int only_count;
+} shape_args;
+
+/* Parses argv; prints the usage and returns non-zero when it is wrong. */
+int shape_parse_args(int argc, char **argv, shape_args *out);
+/* Whether the command line asks for `sh` (every shape when it names none). */
+int shape_selected(const shape *sh, const shape_args *a);
+
 #endif

@@ -210,13 +210,6 @@ static void check_rows(const shape *sh, const params *p, timing *t) {
 
 /* ---- a scale ------------------------------------------------------------------ */
 
-static int selected(const shape *sh, char **only, int only_count) {
-    for (int i = 0; i < only_count; i++)
-        if (!strcmp(only[i], sh->name))
-            return 1;
-    return only_count == 0;
-}
-
 /* Read-write, since registering the rules is a write (API-014 on a
  * read-only handle); nothing else is written. */
 static MiniGrafDb *open_minigraf(const char *path) {
@@ -296,7 +289,8 @@ static int compare_shape(MiniGrafDb *mg, sqlite3 *lite, const shape *sh, const p
     return m.note[0] || q.note[0];
 }
 
-static int compare_scale(const char *dir, long n, char **only, int only_count) {
+static int compare_scale(long n, const shape_args *args) {
+    const char *dir = args->dir;
     char mg_path[1024], lite_path[1024], jpath[1200];
     ensure_fixtures(dir, n, mg_path, lite_path, sizeof mg_path);
     params p;
@@ -321,7 +315,7 @@ static int compare_scale(const char *dir, long n, char **only, int only_count) {
                 minigraf_version(), sqlite3_libversion());
     int bad = 0, written = 0;
     for (size_t i = 0; i < SHAPE_COUNT; i++)
-        if (selected(&SHAPES[i], only, only_count))
+        if (shape_selected(&SHAPES[i], args))
             bad += compare_shape(mg, lite, &SHAPES[i], &p, j, !written++);
     if (j) {
         fprintf(j, "\n]}\n");
@@ -333,26 +327,12 @@ static int compare_scale(const char *dir, long n, char **only, int only_count) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s CACHE_DIR [N ...] [-s SHAPE]...\n", argv[0]);
+    shape_args args;
+    if (shape_parse_args(argc, argv, &args) != 0)
         return 2;
-    }
-    long scales[8];
-    char *only[64];
-    int count = 0, only_count = 0, bad = 0;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "-s") && i + 1 < argc && only_count < 64)
-            only[only_count++] = argv[++i];
-        else if (count < 8)
-            scales[count++] = atol(argv[i]);
-    }
-    if (count == 0) {
-        scales[0] = 100000;
-        scales[1] = 1000000;
-        count = 2;
-    }
-    for (int i = 0; i < count; i++)
-        bad += compare_scale(argv[1], scales[i], only, only_count);
+    int bad = 0;
+    for (int i = 0; i < args.scale_count; i++)
+        bad += compare_scale(args.scales[i], &args);
     printf("\n%s\n", bad ? "SOME SHAPES FAILED OR MISMATCHED (see the check column)" : "all checks passed");
     return bad ? 1 : 0;
 }
