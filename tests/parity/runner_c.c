@@ -306,7 +306,7 @@ static int copy_records(run *r, MiniGrafLogWriter *w, sbuf *out)
         rc = minigraf_log_writer_advance_tx_count(w, count);
     if (rc == 0)
         rc = minigraf_log_writer_finish(w);
-    if (rc > 0)
+    if (rc != 0) /* -1: the error is on the writer */
         error_outcome(out, minigraf_log_writer_last_error(w));
     return rc == 0 ? 0 : -1;
 }

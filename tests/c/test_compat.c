@@ -1,0 +1,3 @@
+#include "support.h"
+TEST(placeholder) { CHECK(1); }
+CHECK_MAIN(TEST_ENTRY(placeholder))
