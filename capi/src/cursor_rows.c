@@ -118,13 +118,21 @@ typedef struct keeper {
     bool oom;
 } keeper;
 
+/* Whether a value needs more than its struct copied. */
+static bool has_payload(const value *v)
+{
+    return v->stored || v->type == VT_STRING || v->type == VT_KEYWORD || v->type == VT_LIST;
+}
+
 static void keep_row(void *ctx, const value *row)
 {
     keeper *k = ctx;
     cursor_rows *r = k->r;
     value *dst = r->values + r->count * r->columns;
+    memcpy(dst, row, r->columns * sizeof *dst); /* numbers, booleans, refs: done */
     for (size_t c = 0; c < r->columns && !k->oom; c++)
-        k->oom = !copy_value(&r->texts, &dst[c], &row[c]);
+        if (has_payload(&row[c]))
+            k->oom = !copy_value(&r->texts, &dst[c], &row[c]);
     if (!k->oom)
         r->count++;
 }
