@@ -114,7 +114,7 @@ typedef struct MiniGrafCursor MiniGrafCursor;
 
 /* Opens (creating if missing) the file-backed database at `path`.
  * Returns NULL on failure; the reason is then not retrievable — use
- * minigraf_open_with_options() to get it. */
+ * minigraf_open_with_options() or minigraf_open_v2() to get it. */
 MINIGRAF_API MiniGrafDb *minigraf_open(const char *path);
 
 /* Opens a new, empty in-memory database. NULL only when out of memory. */
