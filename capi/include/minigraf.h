@@ -16,8 +16,18 @@
  *    (minigraf_last_error_code), its spec name ("PRS-011"; see
  *    minigraf_error_code_name) and a message that starts with "[CODE] ".
  *    After a successful call on a handle its last error is NULL / 0.
+ *  - Status results, two rules. The functions of 0.1.0 (the compatibility
+ *    set: minigraf_current_tx_count, minigraf_checkpoint,
+ *    minigraf_cursor_set_format, minigraf_log_writer_append, _append_batch,
+ *    _advance_tx_count, _tx_count, _finish) return 0 or -1, as the earlier
+ *    minigraf C API did; the numeric code is then read with the handle's
+ *    *_last_error_code call. Functions since 0.2.0 return 0 or the
+ *    positive numeric code itself (and also record it on the handle); the
+ *    one exception is minigraf_cursor_step (1 row, 0 end, minus the code).
  *  - NULL handles are accepted everywhere: destructors do nothing, every
- *    other function fails (API-017) without touching memory.
+ *    other function fails (API-017) without touching memory;
+ *    minigraf_last_error(NULL) and the other *_last_error(NULL) return
+ *    NULL (their *_last_error_code(NULL) return API-017).
  *  - Handles are checked against a registry of live objects, so using a
  *    handle after it was freed or closed (for example freeing a cursor
  *    twice) is detected and reported as API-018 instead of crashing.
@@ -104,7 +114,7 @@ typedef struct MiniGrafCursor MiniGrafCursor;
 
 /* Opens (creating if missing) the file-backed database at `path`.
  * Returns NULL on failure; the reason is then not retrievable — use
- * minigraf_open_with_options() to get it. */
+ * minigraf_open_with_options() or minigraf_open_v2() to get it. */
 MINIGRAF_API MiniGrafDb *minigraf_open(const char *path);
 
 /* Opens a new, empty in-memory database. NULL only when out of memory. */
@@ -141,6 +151,13 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               the result itself) before it fails with
  *                               QRY-012 naming the operator; default
  *                               1073741824 (1 GiB); 0 = unlimited
+ *   "busy_timeout_ms"    int>=0 milliseconds a writer waits for another
+ *                               thread's write transaction before it fails
+ *                               with API-020; default 5000 (since 0.2.0)
+ *   "query_timeout_ms"   int>=0 milliseconds a statement may run before it
+ *                               is interrupted (API-013); default 0 = no
+ *                               limit (since 0.2.0)
+ * minigraf_options_describe returns this list as JSON.
  * Options other than the limits are ignored for in-memory databases.
  * Any other key, a wrong type or malformed JSON fails with API-017.
  * Opening a file this process already has open fails with STG-025; a
@@ -173,16 +190,19 @@ MINIGRAF_API char *minigraf_execute(MiniGrafDb *db, const char *text);
 
 /* Writes the transaction counter (what `:as-of N` counts: 0 for a new
  * database, +1 per committed transact/retract) to `*out`.
- * Returns 0, or non-zero on error (NULL `db` or `out`). */
+ * Returns 0, or -1 on error (NULL `db` or `out`; the code from
+ * minigraf_last_error_code). */
 MINIGRAF_API int minigraf_current_tx_count(MiniGrafDb *db, uint64_t *out);
 
 /* Makes a file-backed database's file self-contained: writes every
  * committed transaction into the main file and empties the log. A no-op
- * for in-memory databases. Returns 0, or non-zero on error. */
+ * for in-memory databases. Returns 0, or -1 on error (the code from
+ * minigraf_last_error_code). */
 MINIGRAF_API int minigraf_checkpoint(MiniGrafDb *db);
 
 /* The "[CODE] message" of the last failed call on `db`, or NULL if the last
- * call succeeded. Borrowed: valid until the next call on `db`. */
+ * call succeeded; NULL for a NULL `db` (an API-018 message for a closed
+ * one). Borrowed: valid until the next call on `db`. */
 MINIGRAF_API const char *minigraf_last_error(const MiniGrafDb *db);
 
 /* The numeric code of the last failed call on `db`; 0 after success. For a
@@ -215,8 +235,9 @@ MINIGRAF_API char *minigraf_cursor_vars(MiniGrafCursor *cursor);
                                    list (collect-set) holds typed items:
                                    {"type":"list","value":[{...},...]} */
 
-/* Chooses how the following batches render values. Returns 0, or non-zero
- * for an unknown format (API-017). Since 0.1.0. */
+/* Chooses how the following batches render values. Returns 0, or -1 for
+ * an unknown format (API-017, from minigraf_cursor_last_error_code).
+ * Since 0.1.0. */
 MINIGRAF_API int minigraf_cursor_set_format(MiniGrafCursor *cursor, int format);
 
 /* The next at most `max_rows` rows (0 counts as 1) as a JSON array of rows,
@@ -330,7 +351,9 @@ MINIGRAF_API MiniGrafLogWriter *minigraf_log_writer_create(const char *path,
  * repeated key, a value that does not fit its type, an attribute that is
  * not a keyword, a decreasing tx_count, or an assertion whose valid_to is
  * not after its valid_from; WAL-003 a text too long for the file format;
- * API-018 after finish. Returns 0 or the error code. */
+ * API-018 after finish. Returns 0, or -1 with the code from
+ * minigraf_log_writer_last_error_code (as every int-returning log writer
+ * call: append_batch, advance_tx_count, tx_count, finish). */
 MINIGRAF_API int minigraf_log_writer_append(MiniGrafLogWriter *w, const char *record_json);
 
 /* Appends a JSON array of records, all or nothing: every record is checked
@@ -566,13 +589,309 @@ MINIGRAF_API int minigraf_register_aggregate(MiniGrafDb *db, const char *name,
 
 /* ------------------------------------------------------------------------
  * Typed rows (since 0.2.0)
+ *
+ * A cursor's rows one at a time, each value in its own type, with no JSON
+ * in between (in the manner of sqlite3_step / sqlite3_column_*):
+ *
+ *     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?e ?age :where [?e :age ?age]])");
+ *     int rc;
+ *     while ((rc = minigraf_cursor_step(c)) == 1) {
+ *         const unsigned char *e = minigraf_cursor_column_uuid(c, 0);
+ *         int64_t age = minigraf_cursor_column_int64(c, 1);
+ *         ...
+ *     }
+ *     if (rc < 0) fprintf(stderr, "%s\n", minigraf_cursor_last_error(c));
+ *     minigraf_cursor_free(c);
+ *
+ * Columns are numbered from 0 in :find order. Every accessor reads the
+ * current row: the one the last minigraf_cursor_step that returned 1
+ * moved to. Pointers an accessor returns (texts, UUID bytes) are borrowed
+ * from the cursor and stay valid until its next minigraf_cursor_step or
+ * minigraf_cursor_free — whatever happens to the database meanwhile
+ * (writes, checkpoints, close): the row is the cursor's own copy.
+ *
+ * Types (MINIGRAF_TYPE_*, above) are kept exactly: a string and a keyword
+ * with the same text differ, an entity is a REF (never its UUID text),
+ * NaN and +-Inf are FLOAT doubles, integers keep all 64 bits. A
+ * collect-set answer is a LIST; its items are read as the JSON array of
+ * their typed forms (MINIGRAF_FORMAT_TYPED) through
+ * minigraf_cursor_column_text, e.g. [{"type":"string","value":"eng"}].
+ *
+ * An accessor given a value of another type returns 0 / 0.0 / NULL and
+ * sets the cursor's last error (API-017, naming both types); the one
+ * conversion is minigraf_cursor_column_double on an INTEGER (the nearest
+ * double). minigraf_cursor_column_text reads STRING, KEYWORD and LIST
+ * values. The same result, with API-017, for a column out of range or
+ * when there is no current row (before the first step, after the end or
+ * an error). A NULL or dead cursor gives the same result and is not
+ * touched. A successful accessor clears the last error.
+ *
+ * Stepping and JSON batches (minigraf_cursor_next_batch) may be mixed on
+ * one cursor: they share its position. A batch returns the rows after
+ * those already stepped over or batched, and does not change the current
+ * row. Both streaming and materialised cursors (minigraf_query) step the
+ * same way; step reads a few rows ahead (up to 256, fewer when their
+ * texts are long) into the cursor's own memory, so a streaming cursor
+ * holds at most those besides the engine's own.
  * ---------------------------------------------------------------------- */
+
+/* Moves to the next row. Returns 1 when there is one (it is now the
+ * current row), 0 at the end (and on every later call; there is no
+ * current row then), or on error a negative number: minus the numeric
+ * code, e.g. -2012 for QRY-012 met while streaming, with the cursor's
+ * last error set; every later call returns the same. This is the one
+ * 0.2.0 function whose error result is negative, so that 1 / 0 / error
+ * read as sqlite3_step's do. A NULL cursor gives -5017, a freed one
+ * -5018 (nothing recorded). One thread at a time. Since 0.2.0. */
+MINIGRAF_API int minigraf_cursor_step(MiniGrafCursor *cursor);
+
+/* The number of :find columns (at least 1), known before the first step;
+ * 0 for a NULL or dead cursor. Since 0.2.0. */
+MINIGRAF_API int minigraf_cursor_column_count(MiniGrafCursor *cursor);
+
+/* The :find header of column `col`: "?n" or "(count ?e)", as in
+ * minigraf_cursor_vars. Borrowed until minigraf_cursor_free (not only
+ * until the next step); needs no current row. NULL, with API-017 set, for
+ * a column out of range. Since 0.2.0. */
+MINIGRAF_API const char *minigraf_cursor_column_name(MiniGrafCursor *cursor, int col);
+
+/* The MINIGRAF_TYPE_* of column `col` of the current row; -1 (with
+ * API-017 set) without a current row or for a column out of range.
+ * Since 0.2.0. */
+MINIGRAF_API int minigraf_cursor_column_type(MiniGrafCursor *cursor, int col);
+
+/* An INTEGER, exactly (INT64_MIN and INT64_MAX included). Since 0.2.0. */
+MINIGRAF_API int64_t minigraf_cursor_column_int64(MiniGrafCursor *cursor, int col);
+
+/* A FLOAT, NaN and +-Inf included, or an INTEGER converted to the nearest
+ * double. Since 0.2.0. */
+MINIGRAF_API double minigraf_cursor_column_double(MiniGrafCursor *cursor, int col);
+
+/* A BOOLEAN: 1 for true, 0 for false. Since 0.2.0. */
+MINIGRAF_API int minigraf_cursor_column_bool(MiniGrafCursor *cursor, int col);
+
+/* The UTF-8 text of a STRING, of a KEYWORD (":ns/name", with its ':'),
+ * or of a LIST (its items' typed JSON, see above). `*len` (if `len` is not
+ * NULL) gets the length in bytes; the text is also NUL-terminated, but a
+ * string may hold NUL bytes (a log writer record can carry "\u0000"), so
+ * use the length. Borrowed until the next step. Since 0.2.0. */
+MINIGRAF_API const char *minigraf_cursor_column_text(MiniGrafCursor *cursor, int col,
+                                                     size_t *len);
+
+/* The 16 bytes of a REF's UUID (RFC 4122 byte order: the hyphenated text
+ * is these bytes in hex). Borrowed until the next step. Since 0.2.0. */
+MINIGRAF_API const unsigned char *minigraf_cursor_column_uuid(MiniGrafCursor *cursor, int col);
+
+/* The text of a KEYWORD only (":ns/name"), as minigraf_cursor_column_text
+ * gives it; any other type, STRING included, is API-017. Since 0.2.0. */
+MINIGRAF_API const char *minigraf_cursor_column_keyword(MiniGrafCursor *cursor, int col,
+                                                        size_t *len);
 
 /* (end of typed rows) */
 
 /* ------------------------------------------------------------------------
  * Open with a code, export, open options, error constants (since 0.2.0)
  * ---------------------------------------------------------------------- */
+
+/* Opens a database as minigraf_open_with_options does (same `path` and
+ * `options_json`), returning the numeric code: 0 with the handle in
+ * `*out`, or the code (API-017 bad options or arguments, STG-025/026/027,
+ * a damaged file's STG code, ...) with `*out` NULL and, if `errmsg` is not
+ * NULL, the "[CODE] message" in `*errmsg` (the caller frees it with
+ * minigraf_string_free; NULL on success). `out` NULL is API-017.
+ * minigraf_open, minigraf_open_in_memory and minigraf_open_with_options
+ * are this function. Any thread. Since 0.2.0. */
+MINIGRAF_API int minigraf_open_v2(const char *path, const char *options_json, MiniGrafDb **out,
+                                  char **errmsg);
+
+/* minigraf_log_writer_create with a numeric code, as minigraf_open_v2:
+ * 0 and the writer in `*out`, or the code (STG-043 an existing target,
+ * API-017 bad options) with `*out` NULL and the message in `*errmsg`.
+ * Since 0.2.0. */
+MINIGRAF_API int minigraf_log_writer_create_v2(const char *path, const char *options_json,
+                                               MiniGrafLogWriter **out, char **errmsg);
+
+/* Copies the database into a new database file at `path` in one call:
+ * every fact record of one snapshot, in commit ("tx") order, through a log
+ * writer, then the writer's counter raised to the snapshot's transaction
+ * counter, so empty transactions (trailing ones too) and retractions are
+ * kept. The copy answers every query as `db` did at that moment, :as-of
+ * every counter included, and its minigraf_current_tx_count is the same.
+ * Commits made while the export runs are not in the copy; writers are not
+ * blocked for longer than one batch of records. Works on in-memory and
+ * read-only databases. `options_json`: the log writer's options (NULL,
+ * or "synchronous", "page_cache_size", "wal_checkpoint_threshold";
+ * "synchronous" defaults to "normal", the copy is synced when complete).
+ * Returns 0, or the code with the error on `db` (minigraf_last_error):
+ * STG-043 when `path` or `<path>.wal` exists (nothing is touched), API-017
+ * bad arguments or options, storage errors (the partial copy is deleted).
+ * A close of `db` from another thread waits for the export. Since 0.2.0. */
+MINIGRAF_API int minigraf_export(MiniGrafDb *db, const char *path, const char *options_json);
+
+/* Every open option, as one JSON array (static storage: never freed, the
+ * same text on every call; NULL only if the library ran out of memory on
+ * its first call). Each element:
+ *   {"name":"page_cache_size","type":"int","min":1,"default":1024,
+ *    "for":["open","log_writer"],"meaning":"..."}
+ * "type" is "bool", "int" (with its "min") or "string" (with "values");
+ * "default" is a JSON value; "log_writer_default" is present where the
+ * log writer's default differs; "for" lists the opens that take the
+ * option: "open" (minigraf_open_with_options / _v2) and "log_writer"
+ * (minigraf_log_writer_create / _v2, minigraf_export). The options are
+ * the ones listed at minigraf_open_with_options. Any thread. Since 0.2.0. */
+MINIGRAF_API const char *minigraf_options_describe(void);
+
+/* Every error code of docs/errors.md, by name: MINIGRAF_E_PRS_011 is 1011
+ * ("PRS-011"). minigraf_error_code_name knows exactly these codes.
+ * tests/c/check_error_codes.py checks this list against docs/errors.md. */
+#define MINIGRAF_E_PRS_001 1001
+#define MINIGRAF_E_PRS_002 1002
+#define MINIGRAF_E_PRS_003 1003
+#define MINIGRAF_E_PRS_004 1004
+#define MINIGRAF_E_PRS_005 1005
+#define MINIGRAF_E_PRS_006 1006
+#define MINIGRAF_E_PRS_007 1007
+#define MINIGRAF_E_PRS_008 1008
+#define MINIGRAF_E_PRS_009 1009
+#define MINIGRAF_E_PRS_010 1010
+#define MINIGRAF_E_PRS_011 1011
+#define MINIGRAF_E_PRS_012 1012
+#define MINIGRAF_E_PRS_013 1013
+#define MINIGRAF_E_PRS_014 1014
+#define MINIGRAF_E_PRS_015 1015
+#define MINIGRAF_E_PRS_016 1016
+#define MINIGRAF_E_PRS_017 1017
+#define MINIGRAF_E_PRS_018 1018
+#define MINIGRAF_E_PRS_019 1019
+#define MINIGRAF_E_PRS_020 1020
+#define MINIGRAF_E_PRS_021 1021
+#define MINIGRAF_E_PRS_022 1022
+#define MINIGRAF_E_PRS_023 1023
+#define MINIGRAF_E_PRS_024 1024
+#define MINIGRAF_E_PRS_025 1025
+#define MINIGRAF_E_PRS_026 1026
+#define MINIGRAF_E_PRS_027 1027
+#define MINIGRAF_E_PRS_028 1028
+#define MINIGRAF_E_PRS_029 1029
+#define MINIGRAF_E_PRS_030 1030
+#define MINIGRAF_E_PRS_031 1031
+#define MINIGRAF_E_PRS_032 1032
+#define MINIGRAF_E_PRS_033 1033
+#define MINIGRAF_E_PRS_034 1034
+#define MINIGRAF_E_PRS_035 1035
+#define MINIGRAF_E_PRS_036 1036
+#define MINIGRAF_E_PRS_037 1037
+#define MINIGRAF_E_PRS_038 1038
+#define MINIGRAF_E_PRS_039 1039
+#define MINIGRAF_E_PRS_040 1040
+#define MINIGRAF_E_PRS_041 1041
+#define MINIGRAF_E_PRS_042 1042
+#define MINIGRAF_E_PRS_043 1043
+#define MINIGRAF_E_PRS_044 1044
+#define MINIGRAF_E_PRS_045 1045
+#define MINIGRAF_E_PRS_046 1046
+#define MINIGRAF_E_PRS_047 1047
+#define MINIGRAF_E_PRS_048 1048
+#define MINIGRAF_E_PRS_049 1049
+#define MINIGRAF_E_PRS_050 1050
+#define MINIGRAF_E_PRS_051 1051
+#define MINIGRAF_E_PRS_052 1052
+#define MINIGRAF_E_PRS_053 1053
+#define MINIGRAF_E_PRS_054 1054
+#define MINIGRAF_E_PRS_055 1055
+#define MINIGRAF_E_PRS_056 1056
+#define MINIGRAF_E_PRS_057 1057
+#define MINIGRAF_E_PRS_058 1058
+#define MINIGRAF_E_PRS_059 1059
+#define MINIGRAF_E_PRS_060 1060
+#define MINIGRAF_E_PRS_061 1061
+#define MINIGRAF_E_PRS_062 1062
+#define MINIGRAF_E_PRS_063 1063
+#define MINIGRAF_E_PRS_064 1064
+#define MINIGRAF_E_PRS_065 1065
+#define MINIGRAF_E_PRS_066 1066
+#define MINIGRAF_E_PRS_067 1067
+#define MINIGRAF_E_PRS_068 1068
+#define MINIGRAF_E_PRS_069 1069
+#define MINIGRAF_E_PRS_070 1070
+#define MINIGRAF_E_PRS_071 1071
+#define MINIGRAF_E_PRS_072 1072
+#define MINIGRAF_E_PRS_073 1073
+#define MINIGRAF_E_PRS_074 1074
+#define MINIGRAF_E_PRS_075 1075
+#define MINIGRAF_E_PRS_076 1076
+#define MINIGRAF_E_PRS_077 1077
+#define MINIGRAF_E_PRS_078 1078
+#define MINIGRAF_E_PRS_079 1079
+#define MINIGRAF_E_PRS_080 1080
+#define MINIGRAF_E_QRY_001 2001
+#define MINIGRAF_E_QRY_002 2002
+#define MINIGRAF_E_QRY_003 2003
+#define MINIGRAF_E_QRY_004 2004
+#define MINIGRAF_E_QRY_005 2005
+#define MINIGRAF_E_QRY_006 2006
+#define MINIGRAF_E_QRY_007 2007
+#define MINIGRAF_E_QRY_008 2008
+#define MINIGRAF_E_QRY_009 2009
+#define MINIGRAF_E_QRY_010 2010
+#define MINIGRAF_E_QRY_011 2011
+#define MINIGRAF_E_QRY_012 2012
+#define MINIGRAF_E_QRY_013 2013
+#define MINIGRAF_E_STG_001 3001
+#define MINIGRAF_E_STG_002 3002
+#define MINIGRAF_E_STG_003 3003
+#define MINIGRAF_E_STG_004 3004
+#define MINIGRAF_E_STG_005 3005
+#define MINIGRAF_E_STG_006 3006
+#define MINIGRAF_E_STG_007 3007
+#define MINIGRAF_E_STG_008 3008
+#define MINIGRAF_E_STG_009 3009
+#define MINIGRAF_E_STG_010 3010
+#define MINIGRAF_E_STG_011 3011
+#define MINIGRAF_E_STG_012 3012
+#define MINIGRAF_E_STG_013 3013
+#define MINIGRAF_E_STG_014 3014
+#define MINIGRAF_E_STG_015 3015
+#define MINIGRAF_E_STG_016 3016
+#define MINIGRAF_E_STG_017 3017
+#define MINIGRAF_E_STG_018 3018
+#define MINIGRAF_E_STG_025 3025
+#define MINIGRAF_E_STG_026 3026
+#define MINIGRAF_E_STG_027 3027
+#define MINIGRAF_E_STG_028 3028
+#define MINIGRAF_E_STG_029 3029
+#define MINIGRAF_E_STG_043 3043
+#define MINIGRAF_E_WAL_001 4001
+#define MINIGRAF_E_WAL_002 4002
+#define MINIGRAF_E_WAL_003 4003
+#define MINIGRAF_E_API_003 5003
+#define MINIGRAF_E_API_004 5004
+#define MINIGRAF_E_API_005 5005
+#define MINIGRAF_E_API_006 5006
+#define MINIGRAF_E_API_007 5007
+#define MINIGRAF_E_API_010 5010
+#define MINIGRAF_E_API_011 5011
+#define MINIGRAF_E_API_012 5012
+#define MINIGRAF_E_API_013 5013
+#define MINIGRAF_E_API_014 5014
+#define MINIGRAF_E_API_015 5015
+#define MINIGRAF_E_API_016 5016
+#define MINIGRAF_E_API_017 5017
+#define MINIGRAF_E_API_018 5018
+#define MINIGRAF_E_API_019 5019
+#define MINIGRAF_E_API_020 5020
+#define MINIGRAF_E_API_021 5021
+#define MINIGRAF_E_INT_000 6000
+#define MINIGRAF_E_INT_001 6001
+#define MINIGRAF_E_INT_002 6002
+#define MINIGRAF_E_INT_003 6003
+#define MINIGRAF_E_INT_018 6018
+#define MINIGRAF_E_INT_020 6020
+#define MINIGRAF_E_INT_028 6028
+#define MINIGRAF_E_INT_041 6041
+#define MINIGRAF_E_INT_042 6042
+#define MINIGRAF_E_INT_043 6043
+#define MINIGRAF_E_INT_054 6054
 
 /* (end of open with a code, export, open options, error constants) */
 

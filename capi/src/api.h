@@ -8,6 +8,7 @@
 
 #include "minigraf.h"
 #include "base/error.h"
+#include "cursor_rows.h"
 #include "db/db.h"
 #include "db/fact_log.h"
 #include "db/log_writer.h"
@@ -25,11 +26,15 @@ struct MiniGrafDb {
 };
 
 struct MiniGrafCursor {
-    db_cursor *rows; /* independent of the MiniGrafDb once open */
+    cursor_rows rows; /* over a db_cursor independent of the MiniGrafDb */
     int format;
-    bool failed; /* an error ended the rows: `last` keeps it */
     err last;
 };
+
+/* The one constructor of cursors (minigraf_query, prepared statements):
+ * takes `rows` (freed on failure too). NULL, with `e` set, when out of
+ * memory. */
+MiniGrafCursor *api_cursor_new(db_cursor *rows, err *e);
 
 struct MiniGrafFactLog {
     MiniGrafDb *db; /* retained (api_db_retain) */
@@ -52,8 +57,15 @@ int api_check_text(const char *text, const char *what, err *e);
  * checked and then handed on with its length: one strlen). */
 int api_check_text_len(const char *text, const char *what, size_t *len, err *e);
 
+/* A 0.1 function's status: 0 or -1 (the code stays on the handle, for
+ * its *_last_error_code). 0.2.0 functions return the code itself. */
+#define API_STATUS(code) ((code) != 0 ? -1 : 0)
+
+/* A constructor's error handed to the caller: the message into *errmsg
+ * (when not NULL; the caller frees it), `e` emptied; returns the code. */
+int api_give_error(err *e, char **errmsg);
+
 /* The fixed messages for bad handles. */
-#define API_NULL_HANDLE "[API-017] handle is NULL"
 #define API_DEAD_HANDLE "[API-018] handle was already closed or freed"
 
 #endif

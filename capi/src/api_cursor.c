@@ -7,6 +7,22 @@
 #include "handles.h"
 #include "json_write.h"
 
+MiniGrafCursor *api_cursor_new(db_cursor *rows, err *e)
+{
+    MiniGrafCursor *c = malloc(sizeof *c); /* not calloc: glibc's calloc skips its thread cache */
+    if (c) {
+        *c = (MiniGrafCursor){.format = MINIGRAF_FORMAT_JSON};
+        cursor_rows_init(&c->rows, rows);
+        if (handles_add(c, HANDLE_CURSOR))
+            return c;
+        cursor_rows_free(&c->rows);
+    }
+    free(c);
+    db_cursor_free(rows);
+    err_set(e, ERR(INT, 0), "out of memory");
+    return NULL;
+}
+
 MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text)
 {
     if (!handles_live(h, HANDLE_DB))
@@ -16,17 +32,8 @@ MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text)
     db_cursor *rows = NULL;
     size_t len = 0;
     if (api_check_text_len(text, "text", &len, &e) == 0 &&
-        db_cursor_open(h->engine, text, len, &rows, &e) == 0) {
-        c = malloc(sizeof *c); /* not calloc: glibc's calloc skips its thread cache */
-        if (c && handles_add(c, HANDLE_CURSOR)) {
-            *c = (MiniGrafCursor){.rows = rows};
-        } else {
-            free(c);
-            c = NULL;
-            db_cursor_free(rows);
-            err_set(&e, ERR(INT, 0), "out of memory");
-        }
-    }
+        db_cursor_open(h->engine, text, len, &rows, &e) == 0)
+        c = api_cursor_new(rows, &e);
     if (e.code)
         thread_errors_set(&h->errors, &e);
     else
@@ -55,17 +62,20 @@ char *minigraf_cursor_vars(MiniGrafCursor *c)
         return NULL;
     buf out;
     buf_init(&out);
-    json_write_columns(&out, db_cursor_columns(c->rows));
+    json_write_columns(&out, db_cursor_columns(c->rows.source));
     char *json = buf_detach(&out);
     return json ? json : out_of_memory(c);
 }
 
+/* A 0.1 status function: 0 or -1, the code on the cursor. */
 int minigraf_cursor_set_format(MiniGrafCursor *c, int format)
 {
     if (!cursor_begin(c))
-        return c ? ERR(API, 18) : ERR(API, 17);
-    if (format != MINIGRAF_FORMAT_JSON && format != MINIGRAF_FORMAT_TYPED)
-        return err_set(&c->last, ERR(API, 17), "unknown cursor format %d", format);
+        return -1;
+    if (format != MINIGRAF_FORMAT_JSON && format != MINIGRAF_FORMAT_TYPED) {
+        err_set(&c->last, ERR(API, 17), "unknown cursor format %d", format);
+        return -1;
+    }
     c->format = format;
     return 0;
 }
@@ -85,20 +95,19 @@ static void batch_row(void *ctx, const value *row)
 }
 
 /* Rows come from the query as it runs (or from memory when the answer was
- * computed whole); a failure part-way drops the batch, and every later
- * call returns NULL with the same error. */
+ * computed whole; or, after minigraf_cursor_step, from the rows it read
+ * ahead); a failure part-way drops the batch, and every later call returns
+ * NULL with the same error. */
 char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows)
 {
-    if (!handles_live(c, HANDLE_CURSOR) || c->failed)
+    if (!handles_live(c, HANDLE_CURSOR))
         return NULL;
     err_clear(&c->last);
-    batch b = {.columns = result_column_count(db_cursor_columns(c->rows)),
-               .typed = c->format == MINIGRAF_FORMAT_TYPED};
+    batch b = {.columns = c->rows.columns, .typed = c->format == MINIGRAF_FORMAT_TYPED};
     buf_init(&b.out);
     int rc;
-    db_cursor_read(c->rows, max_rows == 0 ? 1 : max_rows, batch_row, &b, &rc, &c->last);
+    cursor_rows_read(&c->rows, max_rows == 0 ? 1 : max_rows, batch_row, &b, &rc, &c->last);
     if (rc != 0 || b.rows == 0) {
-        c->failed = rc != 0;
         buf_free(&b.out);
         return NULL;
     }
@@ -110,7 +119,7 @@ char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows)
 const char *minigraf_cursor_last_error(const MiniGrafCursor *c)
 {
     if (!c)
-        return API_NULL_HANDLE;
+        return NULL;
     if (!handles_live(c, HANDLE_CURSOR))
         return API_DEAD_HANDLE;
     return c->last.message;
@@ -129,7 +138,8 @@ void minigraf_cursor_free(MiniGrafCursor *c)
 {
     if (!c || !handles_remove(c, HANDLE_CURSOR))
         return;
-    db_cursor_free(c->rows);
+    db_cursor_free(c->rows.source);
+    cursor_rows_free(&c->rows);
     err_clear(&c->last);
     free(c);
 }

@@ -50,22 +50,46 @@ static MiniGrafDb *open_db(const char *path, const db_options *o, err *e)
     return NULL;
 }
 
-MiniGrafDb *minigraf_open_with_options(const char *path, const char *options_json,
-                                       char **error_out)
+/* Hands a constructor's error to the caller: the message (which the caller
+ * frees) into *errmsg when it asked for it; returns the code. */
+int api_give_error(err *e, char **errmsg)
+{
+    int code = e->code;
+    if (errmsg) {
+        *errmsg = e->message;
+        e->message = NULL;
+    }
+    err_clear(e);
+    return code;
+}
+
+int minigraf_open_v2(const char *path, const char *options_json, MiniGrafDb **out, char **errmsg)
 {
     err e = {0};
     db_options o;
     db_options_default(&o);
     MiniGrafDb *h = NULL;
-    if (!(path && api_check_text(path, "path", &e)) &&
-        !(options_json && api_check_text(options_json, "options_json", &e)) &&
-        !options_parse(options_json, &o, &e))
+    if (errmsg)
+        *errmsg = NULL;
+    if (!out)
+        err_set(&e, ERR(API, 17), "out must not be NULL");
+    else if (!(path && api_check_text(path, "path", &e)) &&
+             !(options_json && api_check_text(options_json, "options_json", &e)) &&
+             !options_parse(options_json, &o, &e))
         h = open_db(path && *path ? path : NULL, &o, &e);
-    if (!h && error_out) {
-        *error_out = e.message;
-        e.message = NULL;
-    }
-    err_clear(&e);
+    if (out)
+        *out = h;
+    return h ? 0 : api_give_error(&e, errmsg);
+}
+
+/* The 0.1 form: the message only, and *error_out untouched on success. */
+MiniGrafDb *minigraf_open_with_options(const char *path, const char *options_json,
+                                       char **error_out)
+{
+    MiniGrafDb *h = NULL;
+    char *message = NULL;
+    if (minigraf_open_v2(path, options_json, &h, error_out ? &message : NULL) != 0 && error_out)
+        *error_out = message;
     return h;
 }
 
@@ -169,31 +193,33 @@ char *minigraf_execute(MiniGrafDb *h, const char *text)
     return json;
 }
 
+/* 0.1 status functions return 0 or -1 (api.h: API_STATUS); the code is
+ * on the handle. */
 int minigraf_current_tx_count(MiniGrafDb *h, uint64_t *out)
 {
     if (!handles_live(h, HANDLE_DB))
-        return h ? ERR(API, 18) : ERR(API, 17);
+        return -1;
     err e = {0};
     if (!out)
         err_set(&e, ERR(API, 17), "out must not be NULL");
     else
         *out = db_tx_count(h->engine);
-    return finish(h, &e);
+    return API_STATUS(finish(h, &e));
 }
 
 int minigraf_checkpoint(MiniGrafDb *h)
 {
     if (!handles_live(h, HANDLE_DB))
-        return h ? ERR(API, 18) : ERR(API, 17);
+        return -1;
     err e = {0};
     db_checkpoint(h->engine, &e);
-    return finish(h, &e);
+    return API_STATUS(finish(h, &e));
 }
 
 const char *minigraf_last_error(const MiniGrafDb *h)
 {
     if (!h)
-        return API_NULL_HANDLE;
+        return NULL;
     if (!handles_live(h, HANDLE_DB))
         return API_DEAD_HANDLE;
     const err *e = thread_errors_get(&((MiniGrafDb *)h)->errors);

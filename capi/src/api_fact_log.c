@@ -110,7 +110,7 @@ char *minigraf_fact_log_next_batch(MiniGrafFactLog *l, size_t max_records)
 const char *minigraf_fact_log_last_error(const MiniGrafFactLog *l)
 {
     if (!l)
-        return API_NULL_HANDLE;
+        return NULL;
     if (!handles_live(l, HANDLE_FACT_LOG))
         return API_DEAD_HANDLE;
     return l->last.message;

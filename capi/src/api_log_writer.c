@@ -37,16 +37,31 @@ static MiniGrafLogWriter *create_writer(const char *path, const char *options_js
     return NULL;
 }
 
+int minigraf_log_writer_create_v2(const char *path, const char *options_json,
+                                  MiniGrafLogWriter **out, char **errmsg)
+{
+    err e = {0};
+    MiniGrafLogWriter *w = NULL;
+    if (errmsg)
+        *errmsg = NULL;
+    if (!out)
+        err_set(&e, ERR(API, 17), "out must not be NULL");
+    else
+        w = create_writer(path, options_json, &e);
+    if (out)
+        *out = w;
+    return w ? 0 : api_give_error(&e, errmsg);
+}
+
+/* The 0.1 form: the message only, and *error_out untouched on success. */
 MiniGrafLogWriter *minigraf_log_writer_create(const char *path, const char *options_json,
                                               char **error_out)
 {
-    err e = {0};
-    MiniGrafLogWriter *w = create_writer(path, options_json, &e);
-    if (!w && error_out) {
-        *error_out = e.message;
-        e.message = NULL;
-    }
-    err_clear(&e);
+    MiniGrafLogWriter *w = NULL;
+    char *message = NULL;
+    if (minigraf_log_writer_create_v2(path, options_json, &w, error_out ? &message : NULL) != 0 &&
+        error_out)
+        *error_out = message;
     return w;
 }
 
@@ -69,7 +84,7 @@ static int parse_input(MiniGrafLogWriter *w, const char *json, const char *what,
     return rc ? rc : json_parse(json, what, a, n, &w->last);
 }
 
-int minigraf_log_writer_append(MiniGrafLogWriter *w, const char *record_json)
+static int writer_append(MiniGrafLogWriter *w, const char *record_json)
 {
     int rc = writer_begin(w);
     if (rc != 0)
@@ -107,7 +122,7 @@ static int read_records(MiniGrafLogWriter *w, const json_node *array, fact *fact
     return 0;
 }
 
-int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const char *records_json)
+static int writer_append_batch(MiniGrafLogWriter *w, const char *records_json)
 {
     int rc = writer_begin(w);
     if (rc != 0)
@@ -129,13 +144,13 @@ int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const char *records_j
     return rc;
 }
 
-int minigraf_log_writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count)
+static int writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count)
 {
     int rc = writer_begin(w);
     return rc ? rc : log_writer_advance(w->w, tx_count, &w->last);
 }
 
-int minigraf_log_writer_tx_count(MiniGrafLogWriter *w, uint64_t *out)
+static int writer_tx_count(MiniGrafLogWriter *w, uint64_t *out)
 {
     if (!handles_live(w, HANDLE_LOG_WRITER))
         return w ? ERR(API, 18) : ERR(API, 17);
@@ -146,16 +161,42 @@ int minigraf_log_writer_tx_count(MiniGrafLogWriter *w, uint64_t *out)
     return 0;
 }
 
-int minigraf_log_writer_finish(MiniGrafLogWriter *w)
+static int writer_finish(MiniGrafLogWriter *w)
 {
     int rc = writer_begin(w);
     return rc ? rc : log_writer_finish(w->w, &w->last);
 }
 
+/* The 0.1 status functions: 0 or -1, the code on the writer. */
+int minigraf_log_writer_append(MiniGrafLogWriter *w, const char *record_json)
+{
+    return API_STATUS(writer_append(w, record_json));
+}
+
+int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const char *records_json)
+{
+    return API_STATUS(writer_append_batch(w, records_json));
+}
+
+int minigraf_log_writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count)
+{
+    return API_STATUS(writer_advance_tx_count(w, tx_count));
+}
+
+int minigraf_log_writer_tx_count(MiniGrafLogWriter *w, uint64_t *out)
+{
+    return API_STATUS(writer_tx_count(w, out));
+}
+
+int minigraf_log_writer_finish(MiniGrafLogWriter *w)
+{
+    return API_STATUS(writer_finish(w));
+}
+
 const char *minigraf_log_writer_last_error(const MiniGrafLogWriter *w)
 {
     if (!w)
-        return API_NULL_HANDLE;
+        return NULL;
     if (!handles_live(w, HANDLE_LOG_WRITER))
         return API_DEAD_HANDLE;
     return w->last.message;

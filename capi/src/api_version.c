@@ -1,5 +1,6 @@
 /* minigraf.h: versions and error-code names. */
 #include "api.h"
+#include "error_codes.h"
 
 _Static_assert(FAM_PRS == MINIGRAF_FAMILY_PRS && FAM_QRY == MINIGRAF_FAMILY_QRY &&
                    FAM_STG == MINIGRAF_FAMILY_STG && FAM_WAL == MINIGRAF_FAMILY_WAL &&
@@ -23,5 +24,5 @@ int minigraf_abi_version(void)
 
 const char *minigraf_error_code_name(int code)
 {
-    return err_code_name(code);
+    return error_code_known(code) ? err_code_name(code) : NULL;
 }

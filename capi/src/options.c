@@ -1,9 +1,16 @@
 #include "options.h"
 
+#include <pthread.h>
+
 #include <errno.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/buf.h"
+#include "json_write.h"
+#include "minigraf.h"
 
 /* A reader for exactly what options need: one flat object whose values are
  * booleans, integers, strings or null. */
@@ -70,11 +77,6 @@ static int read_at_least(reader *r, const char *key, long long min, int64_t *out
     return 0;
 }
 
-static int read_positive(reader *r, const char *key, int64_t *out)
-{
-    return read_at_least(r, key, 1, out);
-}
-
 static int read_sync(reader *r, const char *key, store_sync *out)
 {
     char text[16];
@@ -85,28 +87,101 @@ static int read_sync(reader *r, const char *key, store_sync *out)
     return 0;
 }
 
-/* The storage options (store.h). */
-static int read_store_member(reader *r, const char *key, store_options *s)
+/* ---- the table -------------------------------------------------------------
+ * Every open option, once: its name, JSON type, default, range, meaning,
+ * which opens take it, and the db_options field it sets. The parser, the
+ * log writer's subset and minigraf_options_describe all read this table;
+ * minigraf.h (minigraf_open_with_options) and docs/c-api.md ("Open
+ * options") list the same names (tests/c/test_options.c checks). */
+
+typedef enum option_kind { OPT_BOOL, OPT_INT, OPT_SYNC } option_kind;
+typedef enum field_kind { FIELD_BOOL, FIELD_SIZE, FIELD_U64, FIELD_I64, FIELD_SYNC } field_kind;
+
+#define FOR_OPEN 1u
+#define FOR_LOG_WRITER 2u
+
+typedef struct option_def {
+    const char *name;
+    option_kind kind;
+    long long min; /* OPT_INT */
+    const char *default_json, *log_writer_default_json; /* the latter NULL: the same */
+    unsigned opens;
+    size_t offset; /* in db_options */
+    field_kind field;
+    const char *meaning;
+} option_def;
+
+#define AT(f) offsetof(db_options, f)
+
+static const option_def OPTIONS[] = {
+    {"read_only", OPT_BOOL, 0, "false", NULL, FOR_OPEN, AT(store.read_only), FIELD_BOOL,
+     "writes fail with API-014; the file lock is shared, so read-only opens in several "
+     "processes coexist, never with a writer (STG-026)"},
+    {"allow_unlocked", OPT_BOOL, 0, "false", NULL, FOR_OPEN, AT(store.allow_unlocked), FIELD_BOOL,
+     "where the filesystem cannot lock files (STG-027), open without the inter-process lock"},
+    {"page_cache_size", OPT_INT, 1, "1024", NULL, FOR_OPEN | FOR_LOG_WRITER,
+     AT(store.page_cache_size), FIELD_SIZE, "pages of 4096 bytes kept in the LRU page cache"},
+    {"wal_checkpoint_threshold", OPT_INT, 0, "1000", NULL, FOR_OPEN | FOR_LOG_WRITER,
+     AT(store.wal_checkpoint_threshold), FIELD_U64,
+     "facts pending in <path>.wal that trigger a checkpoint after a commit; 0: only explicit "
+     "checkpoints and close"},
+    {"synchronous", OPT_SYNC, 0, "\"full\"", "\"normal\"", FOR_OPEN | FOR_LOG_WRITER,
+     AT(store.sync), FIELD_SYNC,
+     "\"full\": each commit's WAL frame is fsync'd before the call returns; \"normal\": synced "
+     "at checkpoint and close only (a commit survives a process crash, maybe not a power "
+     "failure; never torn)"},
+    {"max_derived_facts", OPT_INT, 1, "1000000", NULL, FOR_OPEN, AT(max_derived_facts), FIELD_I64,
+     "rule evaluation limit (spec 9.6)"},
+    {"max_results", OPT_INT, 1, "1000000", NULL, FOR_OPEN, AT(max_results), FIELD_I64,
+     "rule evaluation limit (spec 9.6)"},
+    {"query_memory_limit", OPT_INT, 0, "1073741824", NULL, FOR_OPEN, AT(query_memory_limit),
+     FIELD_I64,
+     "bytes one query may hold before it fails with QRY-012 (spec 8.14); 0: unlimited"},
+    {"busy_timeout_ms", OPT_INT, 0, "5000", NULL, FOR_OPEN, AT(busy_timeout_ms), FIELD_I64,
+     "milliseconds a writer waits for another thread's write transaction before API-020"},
+    {"query_timeout_ms", OPT_INT, 0, "0", NULL, FOR_OPEN, AT(query_timeout_ms), FIELD_I64,
+     "milliseconds a statement may run before it is interrupted (API-013); 0: no limit"},
+};
+#define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
+
+static const option_def *find_option(const char *name)
+{
+    for (size_t i = 0; i < OPTION_COUNT; i++)
+        if (strcmp(OPTIONS[i].name, name) == 0)
+            return &OPTIONS[i];
+    return NULL;
+}
+
+static void set_field(db_options *o, const option_def *d, int64_t n)
+{
+    char *at = (char *)o + d->offset;
+    switch (d->field) {
+    case FIELD_BOOL: *(bool *)(void *)at = n != 0; break;
+    case FIELD_SIZE: *(size_t *)(void *)at = (size_t)n; break;
+    case FIELD_U64: *(uint64_t *)(void *)at = (uint64_t)n; break;
+    case FIELD_I64: *(int64_t *)(void *)at = n; break;
+    case FIELD_SYNC: *(store_sync *)(void *)at = n ? STORE_SYNC_FULL : STORE_SYNC_NORMAL; break;
+    }
+}
+
+static int read_value(reader *r, const option_def *d, db_options *o)
 {
     int64_t n = 0;
-    int rc;
-    if (strcmp(key, "read_only") == 0)
-        return read_bool(r, key, &s->read_only);
-    if (strcmp(key, "allow_unlocked") == 0)
-        return read_bool(r, key, &s->allow_unlocked);
-    if (strcmp(key, "synchronous") == 0)
-        return read_sync(r, key, &s->sync);
-    if (strcmp(key, "page_cache_size") == 0) {
-        rc = read_positive(r, key, &n);
-        s->page_cache_size = (size_t)n;
-        return rc;
+    int rc = 0;
+    if (d->kind == OPT_BOOL) {
+        bool b = false;
+        rc = read_bool(r, d->name, &b);
+        n = b;
+    } else if (d->kind == OPT_INT) {
+        rc = read_at_least(r, d->name, d->min, &n);
+    } else {
+        store_sync sync = STORE_SYNC_FULL;
+        rc = read_sync(r, d->name, &sync);
+        n = sync == STORE_SYNC_FULL;
     }
-    if (strcmp(key, "wal_checkpoint_threshold") == 0) {
-        rc = read_at_least(r, key, 0, &n);
-        s->wal_checkpoint_threshold = (uint64_t)n;
-        return rc;
-    }
-    return err_set(r->e, ERR(API, 17), "unknown option \"%s\"", key);
+    if (rc == 0)
+        set_field(o, d, n);
+    return rc;
 }
 
 static int read_member(reader *r, db_options *o)
@@ -118,16 +193,12 @@ static int read_member(reader *r, db_options *o)
     if (*r->p++ != ':')
         return fail(r, "expected ':'");
     skip_space(r);
-    if (r->log_writer && strcmp(key, "synchronous") != 0 && strcmp(key, "page_cache_size") != 0 &&
-        strcmp(key, "wal_checkpoint_threshold") != 0)
+    const option_def *d = find_option(key);
+    if (r->log_writer && (!d || !(d->opens & FOR_LOG_WRITER)))
         return err_set(r->e, ERR(API, 17), "unknown log writer option \"%s\"", key);
-    if (strcmp(key, "max_derived_facts") == 0)
-        return read_positive(r, key, &o->max_derived_facts);
-    if (strcmp(key, "max_results") == 0)
-        return read_positive(r, key, &o->max_results);
-    if (strcmp(key, "query_memory_limit") == 0)
-        return read_at_least(r, key, 0, &o->query_memory_limit);
-    return read_store_member(r, key, &o->store);
+    if (!d)
+        return err_set(r->e, ERR(API, 17), "unknown option \"%s\"", key);
+    return read_value(r, d, o);
 }
 
 static int parse_object(const char *json, db_options *o, bool log_writer, err *e)
@@ -173,4 +244,54 @@ int options_parse_log_writer(const char *json, store_options *o, err *e)
     int rc = parse_object(json, &all, true, e);
     *o = all.store;
     return rc;
+}
+
+/* ---- minigraf_options_describe ---------------------------------------------- */
+
+static void describe_option(buf *out, const option_def *d)
+{
+    static const char *const types[] = {"bool", "int", "string"};
+    buf_puts(out, "{\"name\":");
+    json_write_string(out, d->name, strlen(d->name));
+    buf_printf(out, ",\"type\":\"%s\"", types[d->kind]);
+    if (d->kind == OPT_INT)
+        buf_printf(out, ",\"min\":%lld", d->min);
+    if (d->kind == OPT_SYNC)
+        buf_puts(out, ",\"values\":[\"full\",\"normal\"]");
+    buf_printf(out, ",\"default\":%s", d->default_json);
+    if (d->log_writer_default_json)
+        buf_printf(out, ",\"log_writer_default\":%s", d->log_writer_default_json);
+    buf_puts(out, ",\"for\":[");
+    if (d->opens & FOR_OPEN)
+        buf_puts(out, "\"open\"");
+    if (d->opens & FOR_LOG_WRITER)
+        buf_puts(out, d->opens & FOR_OPEN ? ",\"log_writer\"" : "\"log_writer\"");
+    buf_puts(out, "],\"meaning\":");
+    json_write_string(out, d->meaning, strlen(d->meaning));
+    buf_putc(out, '}');
+}
+
+static char described[8192];
+static pthread_once_t describe_once = PTHREAD_ONCE_INIT;
+
+static void describe_all(void)
+{
+    buf out;
+    buf_init(&out);
+    buf_putc(&out, '[');
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        if (i)
+            buf_putc(&out, ',');
+        describe_option(&out, &OPTIONS[i]);
+    }
+    buf_putc(&out, ']');
+    if (!out.oom && out.len < sizeof described)
+        memcpy(described, out.data, out.len + 1);
+    buf_free(&out);
+}
+
+const char *minigraf_options_describe(void)
+{
+    pthread_once(&describe_once, describe_all);
+    return described[0] ? described : NULL;
 }

@@ -21,6 +21,8 @@ void db_options_default(db_options *o) {
     o->max_derived_facts = 1000000;
     o->max_results = 1000000;
     o->query_memory_limit = DB_DEFAULT_QUERY_MEMORY_LIMIT;
+    o->busy_timeout_ms = 5000;
+    o->query_timeout_ms = 0;
     o->no_magic_sets = false;
 }
 

@@ -24,6 +24,13 @@ typedef struct db_options {
     /* Bytes a query may hold (rows of joins, groups, windows, sorts and
      * the result itself) before failing with QRY-012; 0 = unlimited. */
     int64_t query_memory_limit; /* default DB_DEFAULT_QUERY_MEMORY_LIMIT */
+    /* Milliseconds a writer waits for another thread's write transaction
+     * before API-020 (default 5000), and a query's time limit before
+     * API-013 (default 0: none). The open options table (capi/options.c)
+     * sets them; the write transaction and cancellation features of issue
+     * 13 read them (unused until those are merged). */
+    int64_t busy_timeout_ms;
+    int64_t query_timeout_ms;
     /* Evaluate bound rule calls in full instead of demand-driven (spec
      * 9.7); for tests that compare both. Not an open() option. */
     bool no_magic_sets;

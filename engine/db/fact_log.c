@@ -22,6 +22,7 @@ struct fact_log {
     store *s;
     int order;               /* TREE_TXLOG or TREE_EAVT */
     uint64_t snapshot_facts; /* records numbered below this are visible */
+    uint64_t snapshot_tx_count; /* the counter of the snapshot */
     uint64_t tx_from, tx_to;
     bool has_window_from, has_window_to;
     int64_t window_from, window_to;
@@ -176,6 +177,7 @@ static bool matches_nothing(const fact_log *l) {
 
 static int resolve(fact_log *l, store_reader *r, const fact_log_filter *f, err *e) {
     l->snapshot_facts = store_reader_fact_count(r);
+    l->snapshot_tx_count = store_reader_tx_count(r);
     if (l->tx_to > store_reader_tx_count(r))
         l->tx_to = store_reader_tx_count(r);
     int rc = resolve_attributes(l, r, f, e);
@@ -310,6 +312,10 @@ int fact_log_next(fact_log *l, size_t max, fact_log_sink sink, void *ctx, size_t
         rc = stream_range(l, r, max, sink, ctx, produced, e);
     store_reader_close(r);
     return rc;
+}
+
+uint64_t fact_log_tx_count(const fact_log *l) {
+    return l->snapshot_tx_count;
 }
 
 bool fact_log_done(const fact_log *l) {

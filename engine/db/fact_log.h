@@ -62,6 +62,10 @@ typedef int (*fact_log_sink)(void *ctx, const fact *f, err *e);
 int fact_log_next(fact_log *l, size_t max, fact_log_sink sink, void *ctx, size_t *produced,
                   err *e);
 
+/* The transaction counter of the snapshot the log reads (empty
+ * transactions included), whatever the filter. */
+uint64_t fact_log_tx_count(const fact_log *l);
+
 bool fact_log_done(const fact_log *l);
 void fact_log_close(fact_log *l);
 

@@ -31,7 +31,7 @@ KEY_ORDER = ("transacted", "retracted", "ok", "variables", "results", "rows",
 # Exactly one of these keys names what a step does (README.md, "Step kinds"
 # and "Fact log steps").
 STEP_KINDS = ("execute", "query", "tx_count", "checkpoint", "reopen", "fact_log",
-              "export_import")
+              "export_import", "query_typed")
 
 
 class Number(str):

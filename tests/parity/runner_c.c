@@ -175,6 +175,115 @@ static void step_query(run *r, const char *text, size_t batch_rows, int ordered,
     minigraf_cursor_free(c);
 }
 
+/* ---- typed rows (query_typed) ---------------------------------------------- */
+
+/* One value of the current row in the typed form {"type":T,"value":V}, read
+ * through the column accessors (never through JSON batches). */
+static void typed_column(MiniGrafCursor *c, int col, sbuf *row)
+{
+    static const char *const names[] = {"null",    "string", "integer", "float",
+                                        "boolean", "keyword", "ref",    "list"};
+    int type = minigraf_cursor_column_type(c, col);
+    char num[64];
+    size_t len = 0;
+    const char *text;
+    sb_puts(row, "{\"type\":\"");
+    sb_puts(row, type >= 0 && type <= 7 ? names[type] : "?");
+    sb_puts(row, "\",\"value\":");
+    switch (type) {
+    case MINIGRAF_TYPE_STRING:
+    case MINIGRAF_TYPE_KEYWORD:
+        text = minigraf_cursor_column_text(c, col, &len);
+        canon_string(row, text ? text : "", len);
+        break;
+    case MINIGRAF_TYPE_INTEGER:
+        snprintf(num, sizeof num, "%lld", (long long)minigraf_cursor_column_int64(c, col));
+        sb_puts(row, num);
+        break;
+    case MINIGRAF_TYPE_FLOAT: {
+        double d = minigraf_cursor_column_double(c, col);
+        if (d != d)
+            sb_puts(row, "\"NaN\"");
+        else if (d > 1.7976931348623157e308 || d < -1.7976931348623157e308)
+            sb_puts(row, d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+        else {
+            snprintf(num, sizeof num, "%.17g", d);
+            if (!strpbrk(num, ".eE"))
+                strcat(num, ".0");
+            sb_puts(row, num);
+        }
+        break;
+    }
+    case MINIGRAF_TYPE_BOOLEAN:
+        sb_puts(row, minigraf_cursor_column_bool(c, col) ? "true" : "false");
+        break;
+    case MINIGRAF_TYPE_REF: {
+        const unsigned char *u = minigraf_cursor_column_uuid(c, col);
+        char uuid[40] = "";
+        for (int i = 0, o = 0; u && i < 16; i++)
+            o += snprintf(uuid + o, sizeof uuid - (size_t)o, "%s%02x",
+                          i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", u[i]);
+        canon_string(row, uuid, strlen(uuid));
+        break;
+    }
+    case MINIGRAF_TYPE_LIST:
+        text = minigraf_cursor_column_text(c, col, &len);
+        sb_puts(row, text ? text : "null");
+        break;
+    default:
+        sb_puts(row, "null");
+    }
+    sb_putc(row, '}');
+}
+
+/* {"query_typed": text}: the rows through minigraf_cursor_step and the
+ * column accessors, each value typed → {"variables":[...],"rows":[...]}. */
+static void step_query_typed(run *r, const char *text, int ordered, sbuf *out)
+{
+    MiniGrafCursor *c = minigraf_query(r->db, text);
+    if (c == NULL) {
+        error_outcome(out, minigraf_last_error(r->db));
+        return;
+    }
+    int columns = minigraf_cursor_column_count(c), rc;
+    sbuf rows = {0}, vars = {0};
+    sb_puts(&rows, "[");
+    sb_puts(&vars, "[");
+    for (int i = 0; i < columns; i++) {
+        const char *name = minigraf_cursor_column_name(c, i);
+        if (i > 0)
+            sb_putc(&vars, ',');
+        canon_string(&vars, name ? name : "", name ? strlen(name) : 0);
+    }
+    sb_putc(&vars, ']');
+    for (int n = 0; (rc = minigraf_cursor_step(c)) == 1; n++) {
+        sb_puts(&rows, n ? ",[" : "[");
+        for (int i = 0; i < columns; i++) {
+            if (i > 0)
+                sb_putc(&rows, ',');
+            typed_column(c, i, &rows);
+        }
+        sb_putc(&rows, ']');
+    }
+    sb_putc(&rows, ']');
+    jv batch;
+    if (rc < 0) {
+        error_outcome(out, minigraf_cursor_last_error(c));
+    } else if (jv_parse(rows.data, &batch) != 0) {
+        error_outcome(out, "[RUNNER] typed rows are not JSON");
+    } else {
+        sb_puts(out, "{\"variables\":");
+        sb_puts(out, vars.data);
+        sb_puts(out, ",\"rows\":");
+        rows_outcome(out, &batch, 1, ordered);
+        sb_putc(out, '}');
+        jv_free(&batch);
+    }
+    sb_free(&rows);
+    sb_free(&vars);
+    minigraf_cursor_free(c);
+}
+
 static void step_tx_count(run *r, sbuf *out)
 {
     uint64_t n = 0;
@@ -311,7 +420,7 @@ static int copy_records(run *r, MiniGrafLogWriter *w, sbuf *out)
         rc = minigraf_log_writer_advance_tx_count(w, count);
     if (rc == 0)
         rc = minigraf_log_writer_finish(w);
-    if (rc > 0)
+    if (rc != 0) /* -1: the error is on the writer */
         error_outcome(out, minigraf_log_writer_last_error(w));
     return rc == 0 ? 0 : -1;
 }
@@ -365,6 +474,8 @@ static void run_step(run *r, const jv *step, sbuf *out)
         step_execute(r, text->text, ordered, out);
     else if ((text = jv_get(step, "query")) != NULL && text->kind == JV_STRING)
         step_query(r, text->text, batch_size_of(step), ordered, out);
+    else if ((text = jv_get(step, "query_typed")) != NULL && text->kind == JV_STRING)
+        step_query_typed(r, text->text, ordered, out);
     else if (jv_get(step, "tx_count") != NULL)
         step_tx_count(r, out);
     else if (jv_get(step, "checkpoint") != NULL)

@@ -1,0 +1,179 @@
+/* minigraf.h: typed rows — minigraf_cursor_step and the column accessors,
+ * reading the cursor's current row (cursor_rows.h). */
+#include "api.h"
+#include "base/buf.h"
+#include "handles.h"
+#include "json_write.h"
+
+int minigraf_cursor_step(MiniGrafCursor *c)
+{
+    if (!handles_live(c, HANDLE_CURSOR))
+        return c ? -ERR(API, 18) : -ERR(API, 17);
+    if (c->last.code)
+        err_clear(&c->last);
+    int rc = cursor_rows_step(&c->rows, &c->last);
+    return rc > 1 ? -rc : rc;
+}
+
+int minigraf_cursor_column_count(MiniGrafCursor *c)
+{
+    if (!handles_live(c, HANDLE_CURSOR))
+        return 0;
+    return (int)c->rows.columns;
+}
+
+/* A column index, checked: false (with the cursor's error set) if out of
+ * range. */
+static bool column_ok(MiniGrafCursor *c, int col)
+{
+    if (col >= 0 && (size_t)col < c->rows.columns)
+        return true;
+    err_set(&c->last, ERR(API, 17), "column %d is out of range: the cursor has %zu column%s", col,
+            c->rows.columns, c->rows.columns == 1 ? "" : "s");
+    return false;
+}
+
+const char *minigraf_cursor_column_name(MiniGrafCursor *c, int col)
+{
+    if (!handles_live(c, HANDLE_CURSOR) || !column_ok(c, col))
+        return NULL;
+    if (c->last.code)
+        err_clear(&c->last);
+    size_t len;
+    return result_column_name(db_cursor_columns(c->rows.source), (size_t)col, &len);
+}
+
+/* The value at `col` of the current row, or NULL (API-017 set). */
+static const value *column(MiniGrafCursor *c, int col)
+{
+    if (!handles_live(c, HANDLE_CURSOR))
+        return NULL;
+    if (!c->rows.current) {
+        err_set(&c->last, ERR(API, 17),
+                "the cursor has no current row (minigraf_cursor_step did not return 1)");
+        return NULL;
+    }
+    if (!column_ok(c, col))
+        return NULL;
+    if (c->last.code)
+        err_clear(&c->last);
+    return &c->rows.current[col];
+}
+
+static int public_type(value_type t)
+{
+    switch (t) {
+    case VT_STRING: return MINIGRAF_TYPE_STRING;
+    case VT_INTEGER: return MINIGRAF_TYPE_INTEGER;
+    case VT_FLOAT: return MINIGRAF_TYPE_FLOAT;
+    case VT_BOOLEAN: return MINIGRAF_TYPE_BOOLEAN;
+    case VT_REF: return MINIGRAF_TYPE_REF;
+    case VT_KEYWORD: return MINIGRAF_TYPE_KEYWORD;
+    case VT_NULL: return MINIGRAF_TYPE_NULL;
+    case VT_LIST: return MINIGRAF_TYPE_LIST;
+    }
+    return MINIGRAF_TYPE_NULL;
+}
+
+static const char *type_name(value_type t)
+{
+    return t == VT_LIST ? "List" : value_type_name(t);
+}
+
+/* The value at `col` if its type is `want` (or `also`), else NULL with
+ * API-017 naming both. */
+static const value *column_of(MiniGrafCursor *c, int col, value_type want, value_type also,
+                              const char *what)
+{
+    const value *v = column(c, col);
+    if (v && v->type != want && v->type != also) {
+        err_set(&c->last, ERR(API, 17), "column %d holds a %s, not %s", col, type_name(v->type),
+                what);
+        return NULL;
+    }
+    return v;
+}
+
+int minigraf_cursor_column_type(MiniGrafCursor *c, int col)
+{
+    const value *v = column(c, col);
+    return v ? public_type(v->type) : -1;
+}
+
+int64_t minigraf_cursor_column_int64(MiniGrafCursor *c, int col)
+{
+    const value *v = column_of(c, col, VT_INTEGER, VT_INTEGER, "an Integer");
+    return v ? v->as.i : 0;
+}
+
+double minigraf_cursor_column_double(MiniGrafCursor *c, int col)
+{
+    const value *v = column_of(c, col, VT_FLOAT, VT_INTEGER, "a Float (or an Integer)");
+    if (!v)
+        return 0.0;
+    return v->type == VT_FLOAT ? v->as.f : (double)v->as.i;
+}
+
+int minigraf_cursor_column_bool(MiniGrafCursor *c, int col)
+{
+    const value *v = column_of(c, col, VT_BOOLEAN, VT_BOOLEAN, "a Boolean");
+    return v ? v->as.b : 0;
+}
+
+/* A list's items as the JSON array of their typed forms, kept with the
+ * row's texts (valid until the next step). */
+static const char *list_text(MiniGrafCursor *c, const value *v, size_t *len)
+{
+    buf out;
+    buf_init(&out);
+    buf_putc(&out, '[');
+    for (size_t i = 0; i < v->as.list.count; i++) {
+        if (i)
+            buf_putc(&out, ',');
+        json_write_value(&out, &v->as.list.items[i], 1);
+    }
+    buf_putc(&out, ']');
+    char *text = out.oom ? NULL : arena_strndup(&c->rows.texts, out.data, out.len);
+    *len = text ? out.len : 0;
+    buf_free(&out);
+    if (!text)
+        err_set(&c->last, ERR(INT, 0), "out of memory");
+    return text;
+}
+
+static const char *text_of(MiniGrafCursor *c, const value *v, size_t *len)
+{
+    size_t n = 0;
+    const char *text = NULL;
+    if (v && v->type == VT_LIST)
+        text = list_text(c, v, &n);
+    else if (v) {
+        text = v->as.str.ptr;
+        n = v->as.str.len;
+    }
+    if (len)
+        *len = n;
+    return text;
+}
+
+const char *minigraf_cursor_column_text(MiniGrafCursor *c, int col, size_t *len)
+{
+    const value *v = column(c, col);
+    if (v && v->type != VT_STRING && v->type != VT_KEYWORD && v->type != VT_LIST) {
+        err_set(&c->last, ERR(API, 17), "column %d holds a %s, not a String, Keyword or List",
+                col, type_name(v->type));
+        v = NULL;
+    }
+    return text_of(c, v, len);
+}
+
+const char *minigraf_cursor_column_keyword(MiniGrafCursor *c, int col, size_t *len)
+{
+    return text_of(c, column_of(c, col, VT_KEYWORD, VT_KEYWORD, "a Keyword"), len);
+}
+
+const unsigned char *minigraf_cursor_column_uuid(MiniGrafCursor *c, int col)
+{
+    const value *v = column_of(c, col, VT_REF, VT_REF, "a Ref");
+    return v ? v->as.ref.bytes : NULL;
+}

@@ -1,0 +1,199 @@
+/* The rows of a cursor (cursor_rows.h): a read-ahead buffer in front of
+ * the engine's db_cursor_read. */
+#include "cursor_rows.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows step reads ahead: AHEAD_FIRST at first (a cursor read for one row
+ * copies few), doubling up to AHEAD_MAX; the engine is asked AHEAD_CHUNK
+ * rows at a time, and reading ahead stops once the rows' texts take
+ * AHEAD_TEXT_BYTES, so that long texts are not held by the hundred. */
+#define AHEAD_FIRST 16
+#define AHEAD_MAX 256
+#define AHEAD_CHUNK 32
+#define AHEAD_TEXT_BYTES (256 * 1024)
+
+void cursor_rows_init(cursor_rows *r, db_cursor *source)
+{
+    *r = (cursor_rows){.source = source, .want = AHEAD_FIRST};
+    r->columns = result_column_count(db_cursor_columns(source));
+    arena_init(&r->texts);
+}
+
+void cursor_rows_free(cursor_rows *r)
+{
+    free(r->values);
+    arena_free(&r->texts);
+    err_clear(&r->pending);
+    err_clear(&r->failure);
+    r->values = NULL;
+}
+
+static const value *row_at(const cursor_rows *r, size_t i)
+{
+    return r->values + i * r->columns;
+}
+
+/* `dst` becomes a copy of `src` (the code survives a failed copy). */
+static void err_copy(err *dst, const err *src)
+{
+    err_clear(dst);
+    dst->code = src->code;
+    dst->message = src->message ? strdup(src->message) : NULL;
+}
+
+/* The rows end with `cause`'s error (taken): every later read reports it
+ * again, from the copy kept in r->failure. */
+static int fail(cursor_rows *r, err *cause, err *e)
+{
+    err_copy(&r->failure, cause);
+    err_move(e, cause);
+    r->current = NULL;
+    r->count = r->next = 0;
+    return r->failure.code;
+}
+
+static int failed_again(cursor_rows *r, err *e)
+{
+    err_copy(e, &r->failure);
+    return r->failure.code;
+}
+
+size_t cursor_rows_read(cursor_rows *r, size_t max, db_row_fn fn, void *ctx, int *rc, err *e)
+{
+    *rc = 0;
+    if (r->failure.code) {
+        *rc = failed_again(r, e);
+        return 0;
+    }
+    size_t n = 0;
+    for (; n < max && r->next < r->count; n++)
+        fn(ctx, row_at(r, r->next++));
+    if (n == max || r->ended)
+        return n;
+    if (r->pending.code) {
+        *rc = fail(r, &r->pending, e);
+        return n;
+    }
+    err got = {0};
+    size_t more = db_cursor_read(r->source, max - n, fn, ctx, rc, &got);
+    if (*rc != 0)
+        *rc = fail(r, &got, e);
+    else if (more < max - n)
+        r->ended = true;
+    return n + more;
+}
+
+/* ---- reading ahead for step ------------------------------------------------ */
+
+/* Copies a value's texts and list items into `a`: false when out of
+ * memory. Rows come decoded from the engine; a stored one is decoded here
+ * (its source is alive during the callback). */
+static bool copy_value(arena *a, value *dst, const value *src)
+{
+    *dst = *src;
+    if (dst->stored && value_resolve(dst, NULL) != 0)
+        return false;
+    if (dst->type == VT_STRING || dst->type == VT_KEYWORD) {
+        char *text = arena_strndup(a, dst->as.str.ptr, dst->as.str.len);
+        if (!text)
+            return false;
+        dst->as.str.ptr = text;
+    } else if (dst->type == VT_LIST && dst->as.list.count > 0) {
+        size_t n = dst->as.list.count;
+        value *items = arena_alloc(a, n * sizeof *items);
+        if (!items)
+            return false;
+        for (size_t i = 0; i < n; i++)
+            if (!copy_value(a, &items[i], &src->as.list.items[i]))
+                return false;
+        dst->as.list.items = items;
+    }
+    return true;
+}
+
+typedef struct keeper {
+    cursor_rows *r;
+    bool oom;
+} keeper;
+
+/* Whether a value needs more than its struct copied. */
+static bool has_payload(const value *v)
+{
+    return v->stored || v->type == VT_STRING || v->type == VT_KEYWORD || v->type == VT_LIST;
+}
+
+static void keep_row(void *ctx, const value *row)
+{
+    keeper *k = ctx;
+    cursor_rows *r = k->r;
+    value *dst = r->values + r->count * r->columns;
+    memcpy(dst, row, r->columns * sizeof *dst); /* numbers, booleans, refs: done */
+    for (size_t c = 0; c < r->columns && !k->oom; c++)
+        if (has_payload(&row[c]))
+            k->oom = !copy_value(&r->texts, &dst[c], &row[c]);
+    if (!k->oom)
+        r->count++;
+}
+
+static bool reserve(cursor_rows *r)
+{
+    if (r->want <= r->cap)
+        return true;
+    size_t columns = r->columns ? r->columns : 1;
+    value *grown = realloc(r->values, r->want * columns * sizeof *grown);
+    if (!grown)
+        return false;
+    r->values = grown;
+    r->cap = r->want;
+    return true;
+}
+
+/* Reads the next rows ahead (the previous ones are done with): 1 when
+ * there is at least one, 0 at the end, or an error code. An error after
+ * some rows waits until they are handed out. */
+static int read_ahead(cursor_rows *r, err *e)
+{
+    r->count = r->next = 0;
+    r->current = NULL;
+    arena_rewind(&r->texts);
+    if (r->pending.code)
+        return fail(r, &r->pending, e);
+    if (r->ended)
+        return 0;
+    if (!reserve(r))
+        return err_set(e, ERR(INT, 0), "out of memory");
+    keeper k = {r, false};
+    while (r->count < r->want && !r->ended && r->texts.bytes_used < AHEAD_TEXT_BYTES) {
+        size_t ask = r->want - r->count < AHEAD_CHUNK ? r->want - r->count : AHEAD_CHUNK;
+        err got = {0};
+        int rc;
+        size_t n = db_cursor_read(r->source, ask, keep_row, &k, &rc, &got);
+        if (rc == 0 && k.oom)
+            rc = err_set(&got, ERR(INT, 0), "out of memory");
+        if (rc != 0) {
+            if (r->count == 0)
+                return fail(r, &got, e);
+            err_move(&r->pending, &got);
+            break;
+        }
+        r->ended = n < ask;
+    }
+    if (r->want < AHEAD_MAX)
+        r->want *= 2;
+    return r->count > 0;
+}
+
+int cursor_rows_step(cursor_rows *r, err *e)
+{
+    if (r->failure.code)
+        return failed_again(r, e);
+    if (r->next == r->count) {
+        int rc = read_ahead(r, e);
+        if (rc != 1)
+            return rc;
+    }
+    r->current = row_at(r, r->next++);
+    return 1;
+}

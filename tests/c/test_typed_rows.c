@@ -1,0 +1,434 @@
+/* Typed rows: minigraf_cursor_step and the column accessors. */
+#include <math.h>
+
+#include "log_support.h"
+#include "support.h"
+
+static MiniGrafCursor *query_at(const char *file, int line, MiniGrafDb *db, const char *text)
+{
+    MiniGrafCursor *c = minigraf_query(db, text);
+    if (!c) {
+        check_fail(file, line, text);
+        fprintf(stderr, "    error: %s\n", minigraf_last_error(db));
+    }
+    return c;
+}
+#define QUERY(db, text) query_at(__FILE__, __LINE__, (db), (text))
+
+/* The accessor left API-017 on the cursor. */
+#define CHECK_MISUSE(c) CHECK_INT_EQ(minigraf_cursor_last_error_code(c), MINIGRAF_E_API_017)
+
+TEST(every_type_keeps_its_type)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:x :s \"hello\"] [:x :k :ns/kw] [:x :i 42] [:x :f 2.5]"
+                        " [:x :b true] [:y :r 1]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?s ?k ?i ?f ?b ?r :where [:x :s ?s] [:x :k ?k]"
+                                  " [:x :i ?i] [:x :f ?f] [:x :b ?b] [?r :r 1]])");
+    REQUIRE(c != NULL);
+    CHECK_INT_EQ(minigraf_cursor_column_count(c), 6);
+    CHECK_STR_EQ(minigraf_cursor_column_name(c, 0), "?s");
+    CHECK_STR_EQ(minigraf_cursor_column_name(c, 5), "?r");
+    CHECK_INT_EQ(minigraf_cursor_step(c), 1);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 0), MINIGRAF_TYPE_STRING);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 1), MINIGRAF_TYPE_KEYWORD);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 2), MINIGRAF_TYPE_INTEGER);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 3), MINIGRAF_TYPE_FLOAT);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 4), MINIGRAF_TYPE_BOOLEAN);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 5), MINIGRAF_TYPE_REF);
+    size_t len = 99;
+    CHECK_STR_EQ(minigraf_cursor_column_text(c, 0, &len), "hello");
+    CHECK_INT_EQ(len, 5);
+    CHECK_STR_EQ(minigraf_cursor_column_text(c, 1, &len), ":ns/kw");
+    CHECK_INT_EQ(len, 6);
+    CHECK_STR_EQ(minigraf_cursor_column_keyword(c, 1, NULL), ":ns/kw");
+    CHECK_INT_EQ(minigraf_cursor_column_int64(c, 2), 42);
+    CHECK(minigraf_cursor_column_double(c, 3) == 2.5);
+    CHECK_INT_EQ(minigraf_cursor_column_bool(c, 4), 1);
+    const unsigned char *u = minigraf_cursor_column_uuid(c, 5);
+    REQUIRE(u != NULL);
+    /* :y's UUID, as the JSON form spells it */
+    char *json = EXEC(db, "(query [:find ?r :where [?r :r 1]])");
+    char hex[40];
+    snprintf(hex, sizeof hex, "%02x%02x%02x%02x-%02x%02x-", u[0], u[1], u[2], u[3], u[4], u[5]);
+    CHECK(json && strstr(json, hex) != NULL);
+    minigraf_string_free(json);
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0);
+    CHECK_INT_EQ(minigraf_cursor_step(c), 0);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+TEST(keyword_string_and_ref_differ)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :v \":b\"] [:c :v :b] [:d :v :b2]])");
+    EXPECT_TRANSACT(db, "(transact [[:e :v :b]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?e ?v :where [?e :v ?v]])");
+    REQUIRE(c != NULL);
+    int strings = 0, keywords = 0;
+    while (minigraf_cursor_step(c) == 1) {
+        int t = minigraf_cursor_column_type(c, 1);
+        CHECK_INT_EQ(minigraf_cursor_column_type(c, 0), MINIGRAF_TYPE_REF);
+        if (t == MINIGRAF_TYPE_STRING) {
+            strings++;
+            CHECK_STR_EQ(minigraf_cursor_column_text(c, 1, NULL), ":b");
+            CHECK(minigraf_cursor_column_keyword(c, 1, NULL) == NULL);
+            CHECK_MISUSE(c);
+        } else {
+            CHECK_INT_EQ(t, MINIGRAF_TYPE_KEYWORD);
+            keywords++;
+        }
+        CHECK(minigraf_cursor_column_text(c, 0, NULL) == NULL); /* a ref is not text */
+        CHECK_MISUSE(c);
+    }
+    CHECK_INT_EQ(strings, 1);
+    CHECK_INT_EQ(keywords, 3);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+TEST(nan_and_infinities_are_doubles)
+{
+    MiniGrafDb *db = open_memory_db();
+    /* overflowing literals are infinities; their sum is NaN (spec 6.2) */
+    char big[420], text[1000];
+    memset(big, '9', 400);
+    strcpy(big + 400, ".0");
+    snprintf(text, sizeof text, "(transact [[:x :v %s] [:y :v -%s]])", big, big);
+    EXPECT_TRANSACT(db, text);
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?e ?v :where [?e :v ?v]])");
+    REQUIRE(c != NULL);
+    int pos = 0, neg = 0;
+    while (minigraf_cursor_step(c) == 1) {
+        CHECK_INT_EQ(minigraf_cursor_column_type(c, 1), MINIGRAF_TYPE_FLOAT);
+        double d = minigraf_cursor_column_double(c, 1);
+        CHECK(isinf(d));
+        pos += d > 0;
+        neg += d < 0;
+    }
+    CHECK(pos == 1 && neg == 1);
+    minigraf_cursor_free(c);
+    c = QUERY(db, "(query [:find (sum ?v) :where [?e :v ?v]])");
+    REQUIRE(c != NULL);
+    REQUIRE(minigraf_cursor_step(c) == 1);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 0), MINIGRAF_TYPE_FLOAT);
+    CHECK(isnan(minigraf_cursor_column_double(c, 0)));
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+TEST(int64_edges_are_exact)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:x :max 9223372036854775807] [:x :min -9223372036854775808]"
+                        " [:x :zero 0]])");
+    MiniGrafCursor *c =
+        QUERY(db, "(query [:find ?a ?b ?z :where [:x :max ?a] [:x :min ?b] [:x :zero ?z]])");
+    REQUIRE(c != NULL);
+    REQUIRE(minigraf_cursor_step(c) == 1);
+    CHECK(minigraf_cursor_column_int64(c, 0) == INT64_MAX);
+    CHECK(minigraf_cursor_column_int64(c, 1) == INT64_MIN);
+    CHECK(minigraf_cursor_column_int64(c, 2) == 0);
+    CHECK(minigraf_cursor_column_double(c, 0) == (double)INT64_MAX); /* the one conversion */
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+TEST(empty_strings_and_nul_bytes)
+{
+    temp_db_path t;
+    temp_db_make(&t);
+    char *error = NULL;
+    MiniGrafLogWriter *w = minigraf_log_writer_create(t.path, NULL, &error);
+    REQUIRE(w != NULL);
+    const char *rec = "{\"entity\":\"e340ebba-e050-5d3b-8c2e-5388ce184a79\",\"attribute\":\":s\","
+                      "\"value\":{\"type\":\"string\",\"value\":\"a\\u0000b\"},\"tx_count\":1,"
+                      "\"tx_id\":1,\"valid_from\":1,\"valid_to\":9223372036854775807,"
+                      "\"asserted\":true}";
+    CHECK_INT_EQ(minigraf_log_writer_append(w, rec), 0);
+    CHECK_INT_EQ(minigraf_log_writer_finish(w), 0);
+    minigraf_log_writer_free(w);
+    MiniGrafDb *db = minigraf_open(t.path);
+    REQUIRE(db != NULL);
+    EXPECT_TRANSACT(db, "(transact [[:y :s \"\"]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?v :where [?e :s ?v]])");
+    REQUIRE(c != NULL);
+    int seen = 0;
+    while (minigraf_cursor_step(c) == 1) {
+        size_t len = 99;
+        const char *s = minigraf_cursor_column_text(c, 0, &len);
+        REQUIRE(s != NULL);
+        if (len == 0) {
+            CHECK_STR_EQ(s, "");
+            seen |= 1;
+        } else {
+            CHECK_INT_EQ(len, 3);
+            CHECK(memcmp(s, "a\0b", 3) == 0);
+            seen |= 2;
+        }
+    }
+    CHECK_INT_EQ(seen, 3);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
+TEST(collect_set_is_a_list_with_typed_json)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :dept \"eng\"] [:b :dept :hr] [:c :dept 3]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find (collect-set ?d) :where [?e :dept ?d]])");
+    REQUIRE(c != NULL);
+    REQUIRE(minigraf_cursor_step(c) == 1);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 0), MINIGRAF_TYPE_LIST);
+    size_t len = 0;
+    const char *text = minigraf_cursor_column_text(c, 0, &len);
+    CHECK_STR_EQ(text, "[{\"type\":\"string\",\"value\":\"eng\"},{\"type\":\"integer\",\"value\":3},"
+                       "{\"type\":\"keyword\",\"value\":\":hr\"}]");
+    CHECK_INT_EQ(len, text ? strlen(text) : 0);
+    CHECK_STR_EQ(minigraf_cursor_column_name(c, 0), "(collect-set ?d)");
+    CHECK(minigraf_cursor_column_int64(c, 0) == 0);
+    CHECK_MISUSE(c);
+    CHECK_INT_EQ(minigraf_cursor_step(c), 0);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+TEST(wrong_type_accessors_fail_with_api_017)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:x :s \"t\"] [:x :i 7] [:x :b false]])");
+    MiniGrafCursor *c =
+        QUERY(db, "(query [:find ?s ?i ?b :where [:x :s ?s] [:x :i ?i] [:x :b ?b]])");
+    REQUIRE(c != NULL);
+    REQUIRE(minigraf_cursor_step(c) == 1);
+    CHECK(minigraf_cursor_column_int64(c, 0) == 0);
+    CHECK_MISUSE(c);
+    CHECK(strstr(minigraf_cursor_last_error(c), "String") != NULL);
+    CHECK(minigraf_cursor_column_double(c, 0) == 0.0);
+    CHECK_MISUSE(c);
+    CHECK_INT_EQ(minigraf_cursor_column_bool(c, 1), 0);
+    CHECK_MISUSE(c);
+    CHECK(minigraf_cursor_column_uuid(c, 1) == NULL);
+    CHECK_MISUSE(c);
+    size_t len = 5;
+    CHECK(minigraf_cursor_column_text(c, 1, &len) == NULL);
+    CHECK_INT_EQ(len, 0);
+    CHECK_MISUSE(c);
+    CHECK(minigraf_cursor_column_int64(c, 2) == 0); /* a boolean is not an integer */
+    CHECK_MISUSE(c);
+    CHECK_INT_EQ(minigraf_cursor_column_bool(c, 2), 0);
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0); /* success clears */
+    CHECK(minigraf_cursor_column_double(c, 1) == 7.0);
+    /* out of range */
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 3), -1);
+    CHECK_MISUSE(c);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, -1), -1);
+    CHECK(minigraf_cursor_column_name(c, 3) == NULL);
+    CHECK_MISUSE(c);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+TEST(no_current_row_before_first_step_and_after_end)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:x :i 1]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?i :where [:x :i ?i]])");
+    REQUIRE(c != NULL);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 0), -1);
+    CHECK_MISUSE(c);
+    CHECK_STR_EQ(minigraf_cursor_column_name(c, 0), "?i"); /* needs no row */
+    CHECK_INT_EQ(minigraf_cursor_step(c), 1);
+    CHECK_INT_EQ(minigraf_cursor_step(c), 0);
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0);
+    CHECK(minigraf_cursor_column_int64(c, 0) == 0);
+    CHECK_MISUSE(c);
+    CHECK_INT_EQ(minigraf_cursor_step(c), 0); /* and stays at the end */
+    CHECK_INT_EQ(minigraf_cursor_step(c), 0);
+    CHECK(minigraf_cursor_next_batch(c, 10) == NULL);
+    CHECK(minigraf_cursor_last_error(c) == NULL);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+TEST(bad_handles)
+{
+    CHECK_INT_EQ(minigraf_cursor_step(NULL), -MINIGRAF_E_API_017);
+    CHECK_INT_EQ(minigraf_cursor_column_count(NULL), 0);
+    CHECK_INT_EQ(minigraf_cursor_column_type(NULL, 0), -1);
+    CHECK(minigraf_cursor_column_text(NULL, 0, NULL) == NULL);
+    CHECK(minigraf_cursor_column_name(NULL, 0) == NULL);
+    MiniGrafDb *db = open_memory_db();
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?e :where [?e :a 1]])");
+    REQUIRE(c != NULL);
+    minigraf_cursor_free(c);
+    CHECK_INT_EQ(minigraf_cursor_step(c), -MINIGRAF_E_API_018);
+    CHECK(minigraf_cursor_column_uuid(c, 0) == NULL);
+    minigraf_close(db);
+}
+
+TEST(step_on_error_returns_minus_the_code_every_time)
+{
+    MiniGrafDb *db = NULL;
+    REQUIRE(minigraf_open_v2(NULL, "{\"query_memory_limit\":300000}", &db, NULL) == 0);
+    for (int b = 0; b < 20; b++) {
+        char text[40000] = "(transact [";
+        size_t n = strlen(text);
+        for (int i = 0; i < 500; i++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "[:e%d :name \"name-%d-long-text\"]",
+                                  b * 500 + i, b * 500 + i);
+        snprintf(text + n, sizeof text - n, "])");
+        char *r = EXEC(db, text);
+        minigraf_string_free(r);
+    }
+    /* A streaming cursor that a write makes keep its rest: the rest
+     * exceeds the limit (QRY-012), met by a later step. */
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?e ?n :where [?e :name ?n]])");
+    REQUIRE(c != NULL);
+    CHECK_INT_EQ(minigraf_cursor_step(c), 1);
+    EXPECT_TRANSACT(db, "(transact [[:z :name \"z\"]])");
+    int rc, rows = 1;
+    while ((rc = minigraf_cursor_step(c)) == 1)
+        rows++;
+    CHECK_INT_EQ(rc, -MINIGRAF_E_QRY_012);
+    CHECK(rows < 10000);
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), MINIGRAF_E_QRY_012);
+    CHECK(strncmp(minigraf_cursor_last_error(c), "[QRY-012] ", 10) == 0);
+    CHECK(minigraf_cursor_column_type(c, 0) == -1);
+    CHECK_INT_EQ(minigraf_cursor_step(c), -MINIGRAF_E_QRY_012);
+    CHECK(strncmp(minigraf_cursor_last_error(c), "[QRY-012] ", 10) == 0);
+    CHECK(minigraf_cursor_next_batch(c, 10) == NULL);
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), MINIGRAF_E_QRY_012);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+/* Rows 0..n-1 of `:find ?i`, with step and next_batch interleaved. */
+static void mixed_reading(MiniGrafDb *db, const char *query, int n)
+{
+    MiniGrafCursor *c = QUERY(db, query);
+    REQUIRE(c != NULL);
+    int seen = 0;
+    long sum = 0;
+    CHECK_INT_EQ(minigraf_cursor_step(c), 1);
+    int64_t first = minigraf_cursor_column_int64(c, 0);
+    sum += first;
+    seen++;
+    char *b = minigraf_cursor_next_batch(c, 3); /* the three rows after the current one */
+    REQUIRE(b != NULL);
+    CHECK_INT_EQ(minigraf_cursor_column_int64(c, 0), first); /* the current row stays */
+    for (const char *p = b + 1; *p && *p != ']';) {
+        sum += strtol(p + 1, NULL, 10);
+        seen++;
+        p = strchr(p, ']') + 1;
+        if (*p == ',')
+            p++;
+    }
+    minigraf_string_free(b);
+    int rc;
+    while ((rc = minigraf_cursor_step(c)) == 1) {
+        sum += minigraf_cursor_column_int64(c, 0);
+        seen++;
+        if (seen == 40) { /* a batch in the middle of the read-ahead */
+            char *rest = minigraf_cursor_next_batch(c, 5);
+            REQUIRE(rest != NULL);
+            for (const char *p = rest + 1; *p && *p != ']';) {
+                sum += strtol(p + 1, NULL, 10);
+                seen++;
+                p = strchr(p, ']') + 1;
+                if (*p == ',')
+                    p++;
+            }
+            minigraf_string_free(rest);
+        }
+    }
+    CHECK_INT_EQ(rc, 0);
+    CHECK_INT_EQ(seen, n);
+    CHECK_INT_EQ(sum, (long)n * (n - 1) / 2);
+    CHECK(minigraf_cursor_next_batch(c, 10) == NULL);
+    minigraf_cursor_free(c);
+}
+
+TEST(mixing_step_and_next_batch_shares_the_position)
+{
+    MiniGrafDb *db = open_memory_db();
+    char text[20000] = "(transact [";
+    size_t len = strlen(text);
+    for (int i = 0; i < 300; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "[:e%d :i %d]", i, i);
+    snprintf(text + len, sizeof text - len, "])");
+    EXPECT_TRANSACT(db, text);
+    mixed_reading(db, "(query [:find ?i :where [?e :i ?i]])", 300);          /* streams */
+    mixed_reading(db, "(query [:find ?i :where [?e :i ?i] :order-by [?i]])", 300); /* whole */
+    minigraf_close(db);
+}
+
+TEST(rows_survive_writes_and_close)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :n \"alpha\"] [:b :n \"beta\"] [:c :n \"gamma\"]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?n :where [?e :n ?n]])");
+    REQUIRE(c != NULL);
+    REQUIRE(minigraf_cursor_step(c) == 1);
+    size_t len;
+    const char *t = minigraf_cursor_column_text(c, 0, &len);
+    char copy[16];
+    snprintf(copy, sizeof copy, "%s", t);
+    EXPECT_TRANSACT(db, "(transact [[:d :n \"delta\"]])");
+    CHECK_STR_EQ(minigraf_cursor_column_text(c, 0, NULL), copy); /* still valid */
+    minigraf_close(db);
+    CHECK_STR_EQ(minigraf_cursor_column_text(c, 0, NULL), copy);
+    int rows = 1;
+    while (minigraf_cursor_step(c) == 1)
+        rows++;
+    CHECK_INT_EQ(rows, 3); /* the answer of the moment it opened */
+    minigraf_cursor_free(c);
+}
+
+TEST(materialised_cursor_steps_like_a_streaming_one)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :g 1] [:b :g 1] [:c :g 2]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?g (count ?e) :where [?e :g ?g] :order-by [?g]])");
+    REQUIRE(c != NULL);
+    CHECK_STR_EQ(minigraf_cursor_column_name(c, 1), "(count ?e)");
+    REQUIRE(minigraf_cursor_step(c) == 1);
+    CHECK(minigraf_cursor_column_int64(c, 0) == 1 && minigraf_cursor_column_int64(c, 1) == 2);
+    REQUIRE(minigraf_cursor_step(c) == 1);
+    CHECK(minigraf_cursor_column_int64(c, 0) == 2 && minigraf_cursor_column_int64(c, 1) == 1);
+    CHECK_INT_EQ(minigraf_cursor_step(c), 0);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+TEST(null_values_have_type_null)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :n nil]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?x :where [:a :n ?x]])");
+    REQUIRE(c != NULL);
+    REQUIRE(minigraf_cursor_step(c) == 1);
+    CHECK_INT_EQ(minigraf_cursor_column_type(c, 0), MINIGRAF_TYPE_NULL);
+    CHECK(minigraf_cursor_column_text(c, 0, NULL) == NULL);
+    CHECK_MISUSE(c);
+    CHECK(minigraf_cursor_column_int64(c, 0) == 0);
+    CHECK_MISUSE(c);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_ref_differ),
+           TEST_ENTRY(nan_and_infinities_are_doubles), TEST_ENTRY(int64_edges_are_exact),
+           TEST_ENTRY(empty_strings_and_nul_bytes),
+           TEST_ENTRY(collect_set_is_a_list_with_typed_json),
+           TEST_ENTRY(wrong_type_accessors_fail_with_api_017),
+           TEST_ENTRY(no_current_row_before_first_step_and_after_end), TEST_ENTRY(bad_handles),
+           TEST_ENTRY(step_on_error_returns_minus_the_code_every_time),
+           TEST_ENTRY(mixing_step_and_next_batch_shares_the_position),
+           TEST_ENTRY(rows_survive_writes_and_close),
+           TEST_ENTRY(materialised_cursor_steps_like_a_streaming_one),
+           TEST_ENTRY(null_values_have_type_null))
