@@ -9,7 +9,8 @@
  * counters that asserted and retracted a fact, [vf, vt) its valid window
  * (shapes.c has the SQL of every shape). Every SQL statement is prepared
  * once and reset between runs; minigraf runs its query text (which it
- * caches parsed). Both drain every row and read every column; the row
+ * caches parsed). Both step through every row and read every column
+ * (sqlite3_column_* / minigraf_cursor_column_*); the row
  * counts are checked against the fixture's definition.
  *
  *   bench_compare DIR [N ...] [-s SHAPE]...   (default N: 100000 1000000)
@@ -141,20 +142,30 @@ static long run_sqlite(sqlite3_stmt *s) {
     return rc == SQLITE_DONE ? rows : -1;
 }
 
+/* Steps through the rows reading every column, as run_sqlite does. */
+static void read_columns(MiniGrafCursor *cur, int cols) {
+    size_t len;
+    for (int c = 0; c < cols; c++)
+        switch (minigraf_cursor_column_type(cur, c)) {
+        case MINIGRAF_TYPE_INTEGER: (void)minigraf_cursor_column_int64(cur, c); break;
+        case MINIGRAF_TYPE_FLOAT: (void)minigraf_cursor_column_double(cur, c); break;
+        case MINIGRAF_TYPE_REF: (void)minigraf_cursor_column_uuid(cur, c); break;
+        default: (void)minigraf_cursor_column_text(cur, c, &len); break;
+        }
+}
+
 static long run_minigraf(MiniGrafDb *db, const char *text) {
     MiniGrafCursor *cur = minigraf_query(db, text);
     if (!cur)
         return -1;
     long rows = 0;
-    char *b;
-    while ((b = minigraf_cursor_next_batch(cur, 1000)) != NULL) {
-        rows += bench_batch_rows(b);
-        minigraf_string_free(b);
+    int rc, cols = minigraf_cursor_column_count(cur);
+    while ((rc = minigraf_cursor_step(cur)) == 1) {
+        read_columns(cur, cols);
+        rows++;
     }
-    if (minigraf_cursor_last_error(cur))
-        rows = -1;
     minigraf_cursor_free(cur);
-    return rows;
+    return rc == 0 ? rows : -1;
 }
 
 /* Runs `one` repeatedly: warm-up, then timed runs until the budget is
