@@ -134,6 +134,14 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               and close only, so a commit survives a
  *                               crash of the process but maybe not of the
  *                               machine (never a torn state either way)
+ *   "recover"            "truncate_wal": open a database whose WAL is
+ *                               corrupt (STG-045: a damaged frame that
+ *                               frames verifying after it show is not a
+ *                               torn tail) by dropping the damaged frame
+ *                               and everything after it. Without it that
+ *                               open fails, changes nothing, and its
+ *                               message names the frame and how many
+ *                               commits this option would drop. Since 0.2.0
  *   "max_derived_facts"  int>=1 default 1000000 (rules; see the spec 9.6)
  *   "max_results"        int>=1 default 1000000
  *   "query_memory_limit" int>=0 bytes one query may hold (joined solutions,
@@ -144,7 +152,9 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  * Options other than the limits are ignored for in-memory databases.
  * Any other key, a wrong type or malformed JSON fails with API-017.
  * Opening a file this process already has open fails with STG-025; a
- * damaged or foreign file fails with its STG code (docs/file-format.md).
+ * damaged or foreign file fails with its STG code (docs/file-format.md):
+ * STG-044 when the WAL beside it (`<real path>.wal`) is another
+ * database's, STG-045 when the WAL is corrupt (see "recover").
  *
  * On failure returns NULL and, if `error_out` is not NULL, stores there a
  * "[CODE] message" string the caller frees with minigraf_string_free(). On

@@ -85,6 +85,15 @@ static int read_sync(reader *r, const char *key, store_sync *out)
     return 0;
 }
 
+static int read_recover(reader *r, const char *key, bool *out)
+{
+    char text[16];
+    if (*r->p != '"' || read_string(r, text, sizeof text) != 0 || strcmp(text, "truncate_wal") != 0)
+        return err_set(r->e, ERR(API, 17), "option \"%s\" must be \"truncate_wal\"", key);
+    *out = true;
+    return 0;
+}
+
 /* The storage options (store.h). */
 static int read_store_member(reader *r, const char *key, store_options *s)
 {
@@ -96,6 +105,8 @@ static int read_store_member(reader *r, const char *key, store_options *s)
         return read_bool(r, key, &s->allow_unlocked);
     if (strcmp(key, "synchronous") == 0)
         return read_sync(r, key, &s->sync);
+    if (strcmp(key, "recover") == 0)
+        return read_recover(r, key, &s->recover_truncate_wal);
     if (strcmp(key, "page_cache_size") == 0) {
         rc = read_positive(r, key, &n);
         s->page_cache_size = (size_t)n;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "storage/wal.h"
 
 struct log_writer {
     store *s; /* NULL once finished */
@@ -69,7 +70,7 @@ int log_writer_create(const char *path, const store_options *o, log_writer **out
         return oom(e);
     arena_init(&w->texts);
     w->path = concat(path, "");
-    w->wal_path = concat(path, ".wal");
+    w->wal_path = wal_path_for(path);
     int rc = w->path && w->wal_path ? create_target(w, e) : oom(e);
     if (rc == 0) {
         rc = store_open_file(path, o, &w->s, e);
@@ -93,6 +94,8 @@ static int finished_error(err *e) {
 static int check_record(const fact *f, uint64_t *last, err *e) {
     if (f->tx_count == 0)
         return err_set(e, ERR(API, 17), "record tx_count must be at least 1");
+    if (f->tx_count > STORE_MAX_TX_COUNT)
+        return store_tx_count_error(f->tx_count, e);
     if (f->tx_count < *last)
         return err_set(e, ERR(API, 17), "record tx_count %llu is below the previous %llu: "
                        "records must come in non-decreasing tx_count order",
@@ -131,12 +134,15 @@ static int commit_open(log_writer *w, err *e) {
     return rc;
 }
 
-/* Makes `tx` (> counter) the open transaction: commits the open one and
- * empty ones for the numbers in between. */
+/* Makes `tx` (> counter) the open transaction: commits the open one, and
+ * one counter jump for the numbers in between (empty transactions, one
+ * record whatever the gap). */
 static int open_transaction(log_writer *w, uint64_t tx, err *e) {
+    if (tx > STORE_MAX_TX_COUNT)
+        return store_tx_count_error(tx, e);
     int rc = commit_open(w, e);
-    for (uint64_t next = store_tx_count(w->s) + 1; rc == 0 && next < tx; next++)
-        rc = store_commit(w->s, NULL, 0, e);
+    if (rc == 0 && tx - 1 > store_tx_count(w->s))
+        rc = store_advance(w->s, tx - 1, e);
     if (rc == 0)
         w->counter = tx;
     return rc;
@@ -184,6 +190,8 @@ int log_writer_append(log_writer *w, const fact *facts, size_t count, err *e) {
 int log_writer_advance(log_writer *w, uint64_t tx_count, err *e) {
     if (w->finished)
         return finished_error(e);
+    if (tx_count > STORE_MAX_TX_COUNT)
+        return store_tx_count_error(tx_count, e);
     if (tx_count < w->counter)
         return err_set(e, ERR(API, 17), "cannot lower the transaction counter from %llu to %llu",
                        (unsigned long long)w->counter, (unsigned long long)tx_count);
