@@ -340,7 +340,16 @@ MINIGRAF_API MiniGrafLogWriter *minigraf_log_writer_create(const char *path,
  * repeated key, a value that does not fit its type, an attribute that is
  * not a keyword, a decreasing tx_count, or an assertion whose valid_to is
  * not after its valid_from; WAL-003 a text too long for the file format;
- * API-018 after finish. Returns 0 or the error code. */
+ * API-018 after finish. Since 0.2.0 a record is checked as `transact`
+ * would have written it: an attribute or keyword value the language cannot
+ * write (spec 2.2: ':' then letters, digits, '/', '-', '_', '?'; so no
+ * space, '.', NUL...) is API-017, a pseudo-attribute (:db/tx-count,
+ * :db/tx-id, :db/valid-from, :db/valid-to, :db/valid-at) API-004, and a
+ * tx_count above 2^63 - 1 STG-046; a gap in tx_count costs one record
+ * whatever its size. Numbers with a leading '+' or leading zeros and
+ * repeated member names anywhere in the JSON are API-017 (RFC 8259). The
+ * record is refused whole; nothing of it is kept. Returns 0 or the error
+ * code. */
 MINIGRAF_API int minigraf_log_writer_append(MiniGrafLogWriter *w, const char *record_json);
 
 /* Appends a JSON array of records, all or nothing: every record is checked
@@ -351,7 +360,9 @@ MINIGRAF_API int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const ch
 /* Raises the transaction counter to `tx_count` with empty transactions
  * (as a source database's empty transacts and no-op retractions did), so
  * the rebuilt counter matches. A value below the current counter is
- * API-017. */
+ * API-017; one above 2^63 - 1 (the largest `:as-of` takes) is STG-046.
+ * Since 0.2.0 any gap is one record in the file: time and size do not
+ * depend on it. */
 MINIGRAF_API int minigraf_log_writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count);
 
 /* Writes the writer's transaction counter so far (the highest tx_count

@@ -7,10 +7,14 @@
 
 /* A reader for exactly what options need: one flat object whose values are
  * booleans, integers, strings or null. */
+#define OPTIONS_MAX_SEEN 32 /* more members than options: one is unknown or repeated */
+
 typedef struct reader {
     const char *p;
     err *e;
     bool log_writer; /* only the options that shape a new file apply */
+    char seen[OPTIONS_MAX_SEEN][64]; /* the keys read so far */
+    size_t seen_count;
 } reader;
 
 static void skip_space(reader *r)
@@ -58,8 +62,19 @@ static int read_bool(reader *r, const char *key, bool *out)
     return 0;
 }
 
+/* A JSON integer (RFC 8259): an optional '-', then 0 or a digit 1-9 and
+ * more digits; strtoll alone would also take "+5" and "05". */
+static bool json_integer_start(const char *p)
+{
+    if (*p == '-')
+        p++;
+    return (*p >= '1' && *p <= '9') || (*p == '0' && !(p[1] >= '0' && p[1] <= '9'));
+}
+
 static int read_at_least(reader *r, const char *key, long long min, int64_t *out)
 {
+    if (!json_integer_start(r->p))
+        return err_set(r->e, ERR(API, 17), "option \"%s\" must be an integer >= %lld", key, min);
     char *end;
     errno = 0;
     long long n = strtoll(r->p, &end, 10);
@@ -120,10 +135,22 @@ static int read_store_member(reader *r, const char *key, store_options *s)
     return err_set(r->e, ERR(API, 17), "unknown option \"%s\"", key);
 }
 
+/* Each option once: a repeated key would silently win or lose. */
+static int claim_key(reader *r, const char *key)
+{
+    for (size_t i = 0; i < r->seen_count; i++)
+        if (strcmp(r->seen[i], key) == 0)
+            return err_set(r->e, ERR(API, 17), "option \"%s\" given twice", key);
+    if (r->seen_count == OPTIONS_MAX_SEEN)
+        return err_set(r->e, ERR(API, 17), "invalid options JSON: too many members");
+    strcpy(r->seen[r->seen_count++], key);
+    return 0;
+}
+
 static int read_member(reader *r, db_options *o)
 {
     char key[64];
-    if (read_string(r, key, sizeof key))
+    if (read_string(r, key, sizeof key) || claim_key(r, key))
         return r->e->code;
     skip_space(r);
     if (*r->p++ != ':')
@@ -145,7 +172,7 @@ static int parse_object(const char *json, db_options *o, bool log_writer, err *e
 {
     if (!json)
         return 0;
-    reader r = {json, e, log_writer};
+    reader r = {.p = json, .e = e, .log_writer = log_writer};
     skip_space(&r);
     if (*r.p++ != '{')
         return fail(&r, "expected an object");

@@ -458,6 +458,107 @@ TEST(a_counter_past_int64_max_is_refused_with_stg_046)
     temp_db_remove(&t);
 }
 
+/* ---- 5. strict input ------------------------------------------------------ */
+
+static int append_with(MiniGrafLogWriter *w, const char *attr_json, const char *value_json,
+                       const char *tx)
+{
+    char rec[600];
+    snprintf(rec, sizeof rec,
+             "{\"entity\":\"00000000-0000-0000-0000-000000000001\",\"attribute\":%s,"
+             "\"value\":%s,\"tx_count\":%s,\"tx_id\":1000,\"valid_from\":1000,"
+             "\"valid_to\":9223372036854775807,\"asserted\":true}",
+             attr_json, value_json, tx);
+    return minigraf_log_writer_append(w, rec);
+}
+
+#define INT1 "{\"type\":\"integer\",\"value\":1}"
+
+static void expect_code_at(int line, int rc, const char *code)
+{
+    const char *name = minigraf_error_code_name(rc);
+    if (!check_str_equal(name, code))
+        check_fail_str(__FILE__, line, "error code", name, code);
+}
+#define EXPECT_CODE(rc, code) expect_code_at(__LINE__, (rc), (code))
+
+TEST(log_writer_refuses_attributes_the_language_cannot_write)
+{
+    temp_db_path t;
+    temp_db_make(&t);
+    MiniGrafLogWriter *w = writer_at(__LINE__, t.path);
+    REQUIRE(w != NULL);
+    EXPECT_CODE(append_with(w, "\":a b\"", INT1, "1"), "API-017");
+    EXPECT_CODE(append_with(w, "\":a.b\"", INT1, "1"), "API-017");
+    EXPECT_CODE(append_with(w, "\":a\\u0000b\"", INT1, "1"), "API-017");
+    EXPECT_CODE(append_with(w, "\"a/b\"", INT1, "1"), "API-017");
+    EXPECT_CODE(append_with(w, "\":db/tx-count\"", INT1, "1"), "API-004");
+    EXPECT_CODE(append_with(w, "\":db/valid-from\"", INT1, "1"), "API-004");
+    EXPECT_CODE(append_with(w, "\":a\"", "{\"type\":\"keyword\",\"value\":\":x y\"}", "1"),
+                "API-017");
+    uint64_t n = 99;
+    CHECK_INT_EQ(minigraf_log_writer_tx_count(w, &n), 0);
+    CHECK_INT_EQ(n, 0); /* nothing was taken */
+    CHECK_INT_EQ(append_with(w, "\":a/b-c_d?\"", INT1, "1"), 0);
+    CHECK_INT_EQ(append_with(w, "\":\u00e9t\u00e9\"", INT1, "1"), 0); /* Unicode letters */
+    CHECK_INT_EQ(append_with(w, "\":k\"", "{\"type\":\"keyword\",\"value\":\":ok/yes\"}", "1"),
+                 0);
+    CHECK_INT_EQ(minigraf_log_writer_finish(w), 0);
+    minigraf_log_writer_free(w);
+    MiniGrafDb *db = OPEN(t.path);
+    if (db)
+        EXPECT_EXEC(db, "(query [:find ?v :where [_ :a/b-c_d? ?v]])",
+                    "{\"variables\":[\"?v\"],\"results\":[[1]]}");
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
+TEST(json_inputs_refuse_what_rfc_8259_refuses)
+{
+    temp_db_path t;
+    temp_db_make(&t);
+    MiniGrafLogWriter *w = writer_at(__LINE__, t.path);
+    REQUIRE(w != NULL);
+    EXPECT_CODE(append_with(w, "\":a\"", INT1, "+1"), "API-017");
+    EXPECT_CODE(append_with(w, "\":a\"", INT1, "01"), "API-017");
+    EXPECT_CODE(append_with(w, "\":a\"", "{\"type\":\"integer\",\"value\":1,\"value\":2}", "1"),
+                "API-017");
+    EXPECT_CODE(append_with(w, "\":a\"", "{\"type\":\"integer\",\"value\":+1}", "1"), "API-017");
+    const char *msg = minigraf_log_writer_last_error(w);
+    CHECK(msg != NULL && strncmp(msg, "[API-017]", 9) == 0);
+    CHECK_INT_EQ(append_with(w, "\":a\"", "{\"type\":\"integer\",\"value\":0}", "1"), 0);
+    CHECK_INT_EQ(append_with(w, "\":a\"", "{\"type\":\"integer\",\"value\":-0}", "1"), 0);
+    minigraf_log_writer_free(w);
+    temp_db_remove(&t);
+}
+
+TEST(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys)
+{
+    temp_db_path t;
+    temp_db_make(&t);
+    static const char *const bad[] = {
+        "{\"page_cache_size\":+5}",
+        "{\"page_cache_size\":05}",
+        "{\"wal_checkpoint_threshold\":00}",
+        "{\"read_only\":false,\"read_only\":true}",
+        "{\"max_results\":5,\"page_cache_size\":5,\"max_results\":6}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *msg = EXPECT_OPEN_ERROR(t.path, bad[i], "API-017");
+        minigraf_string_free(msg);
+    }
+    MiniGrafDb *db = OPEN_WITH(t.path, "{\"page_cache_size\":5,\"wal_checkpoint_threshold\":0}");
+    CHECK(db != NULL);
+    minigraf_close(db);
+    char *error = NULL;
+    MiniGrafLogWriter *w =
+        minigraf_log_writer_create(t.path, "{\"page_cache_size\":1,\"page_cache_size\":2}", &error);
+    CHECK(w == NULL && error != NULL && strncmp(error, "[API-017]", 9) == 0);
+    minigraf_string_free(error);
+    minigraf_log_writer_free(w);
+    temp_db_remove(&t);
+}
+
 CHECK_MAIN(TEST_ENTRY(crash_through_a_symlink_then_open_by_the_real_path_keeps_every_commit),
            TEST_ENTRY(dot_dot_and_relative_spellings_find_the_same_wal),
            TEST_ENTRY(wal_of_another_database_fails_the_open_with_stg_044),
@@ -469,4 +570,7 @@ CHECK_MAIN(TEST_ENTRY(crash_through_a_symlink_then_open_by_the_real_path_keeps_e
            TEST_ENTRY(recover_option_takes_only_truncate_wal),
            TEST_ENTRY(a_log_writer_gap_of_2_62_writes_one_record),
            TEST_ENTRY(advance_tx_count_by_2_62_is_one_record_and_survives_reopen),
-           TEST_ENTRY(a_counter_past_int64_max_is_refused_with_stg_046))
+           TEST_ENTRY(a_counter_past_int64_max_is_refused_with_stg_046),
+           TEST_ENTRY(log_writer_refuses_attributes_the_language_cannot_write),
+           TEST_ENTRY(json_inputs_refuse_what_rfc_8259_refuses),
+           TEST_ENTRY(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys))
