@@ -283,7 +283,7 @@ int stratify_build(const ast_rule *const *rules, size_t count, stratify_program 
         return err_set(e, ERR(INT, 0), "out of memory");
     htab_init(&b.names);
     bool built = build_graph(&b, rules, count);
-    htab_free(&b.names);
+    b.p->names = b.names; /* kept for stratify_find; freed with the program */
     int rc = built ? check_and_assign(b.p, e) : err_set(e, ERR(INT, 0), "out of memory");
     if (rc != 0) {
         stratify_free(b.p);
@@ -296,6 +296,7 @@ int stratify_build(const ast_rule *const *rules, size_t count, stratify_program 
 void stratify_free(stratify_program *p) {
     if (!p)
         return;
+    htab_free(&p->names);
     free(p->preds);
     free(p->rule_head);
     free(p->edges);
@@ -303,10 +304,9 @@ void stratify_free(stratify_program *p) {
 }
 
 uint32_t stratify_find(const stratify_program *p, const char *name, size_t len) {
-    for (size_t i = 0; i < p->pred_count; i++)
-        if (p->preds[i].name_len == len && memcmp(p->preds[i].name, name, len) == 0)
-            return (uint32_t)i;
-    return STRATIFY_NONE;
+    name_key k = {p, name, len};
+    uint32_t id = htab_find(&p->names, name_hash(name, len), name_eq, &k);
+    return id == HTAB_NONE ? STRATIFY_NONE : id;
 }
 
 /* ---- what a query needs ---------------------------------------------------------- */
@@ -324,29 +324,61 @@ static void seed(void *ctx, const ast_clause *invoke, bool negated) {
         s->needed[id] = true;
 }
 
-static void close_needed(const stratify_program *p, bool *needed) {
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (size_t i = 0; i < p->edge_count; i++)
-            if (needed[p->edges[i].from] && !needed[p->edges[i].to]) {
-                needed[p->edges[i].to] = true;
-                changed = true;
+/* Marks what the marked predicates reach (one visit per edge: a chain of
+ * N rules costs N steps, not N passes over every edge). */
+static bool close_needed(const stratify_program *p, bool *needed) {
+    adjacency g = {0};
+    if (!adjacency_build(p, &g)) {
+        adjacency_free(&g);
+        return false;
+    }
+    size_t top = 0;
+    for (uint32_t v = 0; v < p->pred_count; v++)
+        if (needed[v])
+            g.stack[top++] = v;
+    while (top > 0) {
+        uint32_t v = g.stack[--top];
+        for (uint32_t i = g.start[v]; i < g.start[v + 1]; i++)
+            if (!needed[g.adj[i]]) {
+                needed[g.adj[i]] = true;
+                g.stack[top++] = g.adj[i];
             }
     }
+    adjacency_free(&g);
+    return true;
 }
 
-static void order_plan(const stratify_program *p, const bool *needed, stratify_plan *out) {
-    for (uint32_t s = 0; s < p->stratum_count; s++) {
-        for (size_t i = 0; i < p->pred_count; i++)
-            if (needed[i] && p->preds[i].rule_count > 0 && p->preds[i].stratum == s)
-                out->preds[out->pred_count++] = (uint32_t)i;
-        for (size_t r = 0; r < p->rule_count; r++) {
-            uint32_t h = p->rule_head[r];
-            if (needed[h] && p->preds[h].stratum == s)
-                out->rules[out->rule_count++] = (uint32_t)r;
-        }
+/* By stratum, then by index: a counting sort over the strata (a program
+ * of many strata is not scanned once per stratum). */
+static bool order_plan(const stratify_program *p, const bool *needed, stratify_plan *out) {
+    size_t strata = p->stratum_count;
+    size_t *pred_at = calloc(strata + 1, sizeof *pred_at), *rule_at = calloc(strata + 1, sizeof *rule_at);
+    if (!pred_at || !rule_at) {
+        free(pred_at);
+        free(rule_at);
+        return false;
     }
+    for (size_t i = 0; i < p->pred_count; i++)
+        if (needed[i] && p->preds[i].rule_count > 0)
+            pred_at[p->preds[i].stratum + 1]++;
+    for (size_t r = 0; r < p->rule_count; r++)
+        if (needed[p->rule_head[r]])
+            rule_at[p->preds[p->rule_head[r]].stratum + 1]++;
+    for (size_t s = 0; s < strata; s++) {
+        pred_at[s + 1] += pred_at[s];
+        rule_at[s + 1] += rule_at[s];
+    }
+    for (size_t i = 0; i < p->pred_count; i++)
+        if (needed[i] && p->preds[i].rule_count > 0)
+            out->preds[pred_at[p->preds[i].stratum]++] = (uint32_t)i;
+    for (size_t r = 0; r < p->rule_count; r++)
+        if (needed[p->rule_head[r]])
+            out->rules[rule_at[p->preds[p->rule_head[r]].stratum]++] = (uint32_t)r;
+    out->pred_count = strata ? pred_at[strata - 1] : 0;
+    out->rule_count = strata ? rule_at[strata - 1] : 0;
+    free(pred_at);
+    free(rule_at);
+    return true;
 }
 
 int stratify_plan_query(const stratify_program *p, const ast_body *query, stratify_plan *out,
@@ -362,9 +394,12 @@ int stratify_plan_query(const stratify_program *p, const ast_body *query, strati
     }
     seed_ctx s = {p, needed};
     stratify_walk_invocations(query, seed, &s);
-    close_needed(p, needed);
-    order_plan(p, needed, out);
+    bool ok = close_needed(p, needed) && order_plan(p, needed, out);
     free(needed);
+    if (!ok) {
+        stratify_plan_free(out);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
     return 0;
 }
 

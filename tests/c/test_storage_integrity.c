@@ -559,6 +559,63 @@ TEST(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys)
     temp_db_remove(&t);
 }
 
+/* ---- 6. rules at scale (speed: bench/bench_rules_scale.c) ------------------ */
+
+#define CHAIN 10000
+
+static void register_chain(MiniGrafDb *db, int from, int to)
+{
+    char text[128];
+    for (int i = from; i < to; i++) {
+        if (i == 0)
+            snprintf(text, sizeof text, "(rule [(r0 ?x) [?x :n _]])");
+        else
+            snprintf(text, sizeof text, "(rule [(r%d ?x) (r%d ?x)])", i, i - 1);
+        char *r = minigraf_execute(db, text);
+        if (r == NULL) {
+            check_fail_str(__FILE__, __LINE__, text, minigraf_last_error(db), NULL);
+            return;
+        }
+        minigraf_string_free(r);
+    }
+}
+
+TEST(a_chain_of_10000_rules_registers_and_its_query_answers_or_fails_with_int_020)
+{
+    MiniGrafDb *db = open_memory_db();
+    REQUIRE(db != NULL);
+    EXPECT_TRANSACT(db, "(transact [[:a :n 1] [:b :n 2]])");
+    register_chain(db, 0, 500);
+    EXPECT_EXEC(db, "(query [:find (count ?x) :where (r499 ?x)])",
+                "{\"variables\":[\"(count ?x)\"],\"results\":[[2]]}");
+    register_chain(db, 500, CHAIN); /* after a query: the program is built again */
+    EXPECT_EXEC(db, "(query [:find (count ?x) :where (r999 ?x)])",
+                "{\"variables\":[\"(count ?x)\"],\"results\":[[2]]}");
+    EXPECT_ERROR(db, "(query [:find (count ?x) :where (r9999 ?x)])", "INT-020");
+    minigraf_close(db);
+}
+
+TEST(a_negative_cycle_closed_at_the_end_of_a_long_chain_is_still_int_054)
+{
+    MiniGrafDb *db = open_memory_db();
+    REQUIRE(db != NULL);
+    EXPECT_EXEC(db, "(rule [(q ?x) [?x :n _] (not (top ?x))])", "{\"ok\":true}");
+    char text[128];
+    for (int i = 0; i < 2000; i++) {
+        snprintf(text, sizeof text, i == 0 ? "(rule [(c0 ?x) (q ?x)])" : "(rule [(c%d ?x) (c%d ?x)])",
+                 i, i - 1);
+        char *r = minigraf_execute(db, text);
+        CHECK(r != NULL);
+        minigraf_string_free(r);
+    }
+    EXPECT_ERROR(db, "(rule [(top ?x) (c1999 ?x)])", "INT-054");
+    CHECK_STR_EQ(minigraf_last_error(db), "[INT-054] unstratifiable: predicate 'q' is involved "
+                                          "in a negative cycle through 'top'");
+    EXPECT_EXEC(db, "(rule [(top ?x) [?x :m _]])", "{\"ok\":true}"); /* not a cycle */
+    EXPECT_ERROR(db, "(rule [(c5 ?x) (top ?x) (not (c7 ?x))])", "INT-054");
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(crash_through_a_symlink_then_open_by_the_real_path_keeps_every_commit),
            TEST_ENTRY(dot_dot_and_relative_spellings_find_the_same_wal),
            TEST_ENTRY(wal_of_another_database_fails_the_open_with_stg_044),
@@ -573,4 +630,6 @@ CHECK_MAIN(TEST_ENTRY(crash_through_a_symlink_then_open_by_the_real_path_keeps_e
            TEST_ENTRY(a_counter_past_int64_max_is_refused_with_stg_046),
            TEST_ENTRY(log_writer_refuses_attributes_the_language_cannot_write),
            TEST_ENTRY(json_inputs_refuse_what_rfc_8259_refuses),
-           TEST_ENTRY(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys))
+           TEST_ENTRY(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys),
+           TEST_ENTRY(a_chain_of_10000_rules_registers_and_its_query_answers_or_fails_with_int_020),
+           TEST_ENTRY(a_negative_cycle_closed_at_the_end_of_a_long_chain_is_still_int_054))
