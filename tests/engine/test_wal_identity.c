@@ -51,7 +51,7 @@ static void spill(const char *p, const uint8_t *b, long len) {
 }
 
 static fact sample_fact(uint64_t tx, char *name) {
-    int len = snprintf(name, 16, ":e%llu", (unsigned long long)tx);
+    int len = snprintf(name, 32, ":e%llu", (unsigned long long)tx);
     return (fact){.entity = uuid_of_keyword(name, (size_t)len), .attribute = value_keyword(":n", 2),
                   .v = value_integer((int64_t)tx), .tx_count = tx, .tx_id = (int64_t)tx,
                   .valid_from = (int64_t)tx, .valid_to = VALID_TO_FOREVER, .asserted = true};
@@ -71,7 +71,7 @@ static store *open_at(const char *p, bool read_only) {
 }
 
 static void commit_next(store *s) {
-    char name[16];
+    char name[32];
     fact f = sample_fact(store_tx_count(s) + 1, name);
     err e = {0};
     CHECK(store_commit(s, &f, 1, &e) == 0);
@@ -197,7 +197,7 @@ static void test_earlier_release_files_open_and_get_an_identity(void) {
     buf extra;
     buf_init(&extra);
     buf_append(&extra, (const char *)old_wal, (size_t)wal_len);
-    char name[16];
+    char name[32];
     fact f = sample_fact(7, name);
     buf payload;
     buf_init(&payload);
@@ -267,7 +267,7 @@ static void test_a_jump_of_2_62_is_one_frame(void) {
     CHECK(s && store_tx_count(s) == ((uint64_t)1 << 62) + 1 && records(s) == 2);
     if (s) {
         CHECK(store_advance(s, INT64_MAX, &e) == 0);
-        char name[16];
+        char name[32];
         fact f = sample_fact(0, name);
         f.tx_count = (uint64_t)INT64_MAX + 1;
         CHECK(store_commit(s, &f, 1, &e) == ERR(STG, 46));
