@@ -161,50 +161,153 @@ static bool reaches(const stratify_program *p, adjacency *g, uint32_t from, uint
     return false;
 }
 
-/* The negative edge p -> q whose q reaches p back, searching the rules from
- * the last one; NULL when there is none (the program is stratifiable). */
-static const stratify_edge *negative_cycle(const stratify_program *p, adjacency *g) {
+/* Strongly connected components (Tarjan's, iterative), numbered in the
+ * order they complete: a component only reaches components completed
+ * before it. One visit per predicate and edge. */
+typedef struct components {
+    uint32_t *comp;                  /* per predicate */
+    uint32_t *index, *low, *stack, *call_v, *call_i;
+    bool *on_stack;
+    uint32_t count;
+} components;
+
+static void components_free(components *c) {
+    free(c->comp);
+    free(c->index);
+    free(c->low);
+    free(c->stack);
+    free(c->call_v);
+    free(c->call_i);
+    free(c->on_stack);
+}
+
+static void close_component(components *c, uint32_t v, size_t *top) {
+    uint32_t w;
+    do {
+        w = c->stack[--*top];
+        c->on_stack[w] = false;
+        c->comp[w] = c->count;
+    } while (w != v);
+    c->count++;
+}
+
+static void visit_from(const adjacency *g, components *c, uint32_t root, uint32_t *next) {
+    size_t top = 0, depth = 0;
+    c->index[root] = c->low[root] = (*next)++;
+    c->stack[top++] = root;
+    c->on_stack[root] = true;
+    c->call_v[depth] = root;
+    c->call_i[depth++] = g->start[root];
+    while (depth > 0) {
+        uint32_t v = c->call_v[depth - 1], i = c->call_i[depth - 1];
+        if (i < g->start[v + 1]) {
+            c->call_i[depth - 1]++;
+            uint32_t w = g->adj[i];
+            if (c->index[w] == STRATIFY_NONE) {
+                c->index[w] = c->low[w] = (*next)++;
+                c->stack[top++] = w;
+                c->on_stack[w] = true;
+                c->call_v[depth] = w;
+                c->call_i[depth++] = g->start[w];
+            } else if (c->on_stack[w] && c->index[w] < c->low[v]) {
+                c->low[v] = c->index[w];
+            }
+            continue;
+        }
+        if (c->low[v] == c->index[v])
+            close_component(c, v, &top);
+        if (--depth > 0 && c->low[v] < c->low[c->call_v[depth - 1]])
+            c->low[c->call_v[depth - 1]] = c->low[v];
+    }
+}
+
+static bool components_build(const stratify_program *p, const adjacency *g, components *c) {
+    size_t n = p->pred_count + 1;
+    c->comp = malloc(n * sizeof *c->comp);
+    c->index = malloc(n * sizeof *c->index);
+    c->low = malloc(n * sizeof *c->low);
+    c->stack = malloc(n * sizeof *c->stack);
+    c->call_v = malloc(n * sizeof *c->call_v);
+    c->call_i = malloc(n * sizeof *c->call_i);
+    c->on_stack = calloc(n, sizeof *c->on_stack);
+    if (!c->comp || !c->index || !c->low || !c->stack || !c->call_v || !c->call_i || !c->on_stack)
+        return false;
+    for (size_t v = 0; v < p->pred_count; v++)
+        c->index[v] = STRATIFY_NONE;
+    uint32_t next = 0;
+    for (uint32_t v = 0; v < p->pred_count; v++)
+        if (c->index[v] == STRATIFY_NONE)
+            visit_from(g, c, v, &next);
+    return true;
+}
+
+/* The negative edge p -> q whose q reaches p back (the two in one
+ * component), searching the rules from the last one; NULL when there is
+ * none (the program is stratifiable). */
+static const stratify_edge *negative_cycle(const stratify_program *p, const components *c) {
     size_t end = p->edge_count;
     for (size_t r = p->rule_count; r-- > 0;) {
         size_t begin = end;
         while (begin > 0 && p->edges[begin - 1].from == p->rule_head[r])
             begin--;
         for (size_t i = begin; i < end; i++)
-            if (p->edges[i].negative && reaches(p, g, p->edges[i].to, p->edges[i].from))
+            if (p->edges[i].negative && c->comp[p->edges[i].to] == c->comp[p->edges[i].from])
                 return &p->edges[i];
         end = begin;
     }
     return NULL;
 }
 
-/* Least strata by relaxation; terminates because no cycle crosses a
- * negative edge, so no stratum exceeds the number of predicates. */
-static void assign_strata(stratify_program *p) {
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (size_t i = 0; i < p->edge_count; i++) {
-            const stratify_edge *ed = &p->edges[i];
-            uint32_t need = p->preds[ed->to].stratum + (ed->negative ? 1 : 0);
-            if (p->preds[ed->from].stratum < need) {
-                p->preds[ed->from].stratum = need;
-                changed = true;
-            }
-        }
+/* Least strata, component by component in completion order (what a
+ * component depends on is final before it): one pass over the edges. */
+static bool assign_strata(stratify_program *p, const components *c) {
+    uint32_t *stratum = calloc(c->count + 1, sizeof *stratum);
+    if (!stratum)
+        return false;
+    /* Edges grouped by their source's component, in completion order. */
+    uint32_t *start = calloc(c->count + 2, sizeof *start);
+    uint32_t *order = calloc(p->edge_count + 1, sizeof *order);
+    if (!start || !order) {
+        free(stratum);
+        free(start);
+        free(order);
+        return false;
     }
-    for (size_t i = 0; i < p->pred_count; i++)
+    for (size_t i = 0; i < p->edge_count; i++)
+        start[c->comp[p->edges[i].from] + 2]++;
+    for (uint32_t k = 0; k < c->count; k++)
+        start[k + 2] += start[k + 1];
+    for (size_t i = 0; i < p->edge_count; i++)
+        order[start[c->comp[p->edges[i].from] + 1]++] = (uint32_t)i;
+    for (uint32_t k = 0; k < c->count; k++)
+        for (uint32_t j = start[k]; j < start[k + 1]; j++) {
+            const stratify_edge *ed = &p->edges[order[j]];
+            uint32_t to = c->comp[ed->to];
+            uint32_t need = to == k ? 0 : stratum[to] + (ed->negative ? 1 : 0);
+            if (stratum[k] < need)
+                stratum[k] = need;
+        }
+    for (size_t i = 0; i < p->pred_count; i++) {
+        p->preds[i].stratum = stratum[c->comp[i]];
         if (p->preds[i].stratum + 1 > p->stratum_count)
             p->stratum_count = p->preds[i].stratum + 1;
+    }
+    free(stratum);
+    free(start);
+    free(order);
+    return true;
 }
 
 static int check_and_assign(stratify_program *p, err *e) {
     adjacency g = {0};
-    if (!adjacency_build(p, &g)) {
-        adjacency_free(&g);
-        return err_set(e, ERR(INT, 0), "out of memory");
-    }
-    const stratify_edge *bad = negative_cycle(p, &g);
+    components c = {0};
+    bool ok = adjacency_build(p, &g) && components_build(p, &g, &c);
+    const stratify_edge *bad = ok ? negative_cycle(p, &c) : NULL;
+    ok = ok && (bad || assign_strata(p, &c));
     adjacency_free(&g);
+    components_free(&c);
+    if (!ok)
+        return err_set(e, ERR(INT, 0), "out of memory");
     if (bad) {
         const stratify_pred *from = &p->preds[bad->from], *to = &p->preds[bad->to];
         return err_set(e, ERR(INT, 54),
@@ -212,7 +315,6 @@ static int check_and_assign(stratify_program *p, err *e) {
                        "'%.*s'",
                        (int)from->name_len, from->name, (int)to->name_len, to->name);
     }
-    assign_strata(p);
     return 0;
 }
 
