@@ -299,26 +299,44 @@ static int read_frame(const wal *w, uint64_t off, uint64_t size, wal_frame *f, e
     return 1;
 }
 
-/* Frames of this generation that verify in rest[0..n) (the log from a
- * damaged frame on), found wherever they start; *ordered tells whether
- * one of them was written after the damaged frame was durable. */
-static uint64_t intact_after(const wal *w, const uint8_t *rest, size_t n, bool *ordered) {
-    uint64_t count = 0;
-    *ordered = false;
-    for (size_t i = 1; i + WAL_FRAME_HEADER <= n;) {
+/* How far past a damaged frame the next intact one is looked for (at every
+ * byte offset, so a damaged length field does not hide it): a bound on the
+ * memory that search takes; frames beyond it are followed by length. */
+#define WAL_SEARCH_WINDOW ((size_t)64 << 20)
+
+/* The offset in rest[0..n) (from 1) where a frame of this generation that
+ * verifies starts, or 0. */
+static size_t next_intact(const wal *w, const uint8_t *rest, size_t n) {
+    for (size_t i = 1; i + WAL_FRAME_HEADER <= n; i++) {
         const uint8_t *h = rest + i;
         uint32_t len = (uint32_t)format_get_le(h, 4);
-        uint32_t flags = (uint32_t)format_get_le(h + 16, 4);
         if (format_get_le(h + 8, 8) == w->generation && format_get_le(h + 20, 4) == 0 &&
-            len <= n - i - WAL_FRAME_HEADER && frame_ok(w, h, h + WAL_FRAME_HEADER, len)) {
-            count++;
-            *ordered = *ordered || (flags & WAL_FRAME_ORDERED);
-            i += WAL_FRAME_HEADER + len;
-        } else {
-            i++;
-        }
+            len <= n - i - WAL_FRAME_HEADER && frame_ok(w, h, h + WAL_FRAME_HEADER, len))
+            return i;
     }
-    return count;
+    return 0;
+}
+
+/* Frames of this generation that verify from `off` on, one after the
+ * other; *ordered tells whether one was written after the damaged frame
+ * before them was durable. */
+static int intact_run(const wal *w, uint64_t off, uint64_t size, uint64_t *count, bool *ordered,
+                      bool *to_end, err *e) {
+    *count = 0;
+    *ordered = false;
+    for (;;) {
+        wal_frame f = {0};
+        int got = read_frame(w, off, size, &f, e);
+        *to_end = off == size;
+        if (got != 1)
+            return got == 0 ? 0 : got;
+        free(f.payload);
+        if (f.generation != w->generation)
+            return 0;
+        ++*count;
+        *ordered = *ordered || (f.flags & WAL_FRAME_ORDERED);
+        off += WAL_FRAME_HEADER + (uint64_t)f.len;
+    }
 }
 
 /* The frame at w->end (number `index`, 1-based) does not verify: 0 when it
@@ -327,9 +345,7 @@ static uint64_t intact_after(const wal *w, const uint8_t *rest, size_t n, bool *
 static int damaged_frame(wal *w, uint64_t index, uint64_t size, err *e) {
     if (w->legacy || size <= w->end)
         return 0;
-    if (size - w->end > SIZE_MAX)
-        return err_set(e, ERR(INT, 0), "out of memory");
-    size_t n = (size_t)(size - w->end);
+    size_t n = size - w->end < WAL_SEARCH_WINDOW ? (size_t)(size - w->end) : WAL_SEARCH_WINDOW;
     uint8_t *rest = malloc(n);
     if (!rest)
         return err_set(e, ERR(INT, 0), "out of memory");
@@ -337,11 +353,13 @@ static int damaged_frame(wal *w, uint64_t index, uint64_t size, err *e) {
         free(rest);
         return io_error(e, ERR(STG, 11), "read", w);
     }
-    bool ordered;
-    uint64_t later = intact_after(w, rest, n, &ordered);
+    size_t at = next_intact(w, rest, n);
     free(rest);
-    if (!ordered)
-        return 0;
+    uint64_t later = 0;
+    bool ordered = false, to_end = false;
+    int rc = at ? intact_run(w, w->end + at, size, &later, &ordered, &to_end, e) : 0;
+    if (rc != 0 || !ordered)
+        return rc;
     if (w->recover) {
         w->dropped = later + 1;
         return 0;
@@ -349,9 +367,10 @@ static int damaged_frame(wal *w, uint64_t index, uint64_t size, err *e) {
     return err_set(e, ERR(STG, 45), "WAL frame %llu of %s (at byte %llu) is damaged but %llu "
                    "later frames verify: the log is corrupt, not torn; nothing was changed. "
                    "Opening with the option recover: \"truncate_wal\" drops the damaged frame "
-                   "and everything after it: %llu commits",
+                   "and everything after it: %s%llu commits",
                    (unsigned long long)index, w->path, (unsigned long long)w->end,
-                   (unsigned long long)later, (unsigned long long)later + 1);
+                   (unsigned long long)later, to_end ? "" : "at least ",
+                   (unsigned long long)later + 1);
 }
 
 static int cut_tail(wal *w, uint64_t size, err *e) {
