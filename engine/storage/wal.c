@@ -149,10 +149,13 @@ static int check_header(wal *w, uint64_t size, uint64_t *base, err *e) {
     bool has_id = format_has_db_id(w->db_id);
     *base = 0;
     if (v2 && version == WAL_VERSION) {
-        if (memcmp(h + 24, w->db_id, FORMAT_DB_ID_SIZE) != 0)
+        *base = format_get_le(h + 16, 8);
+        /* A file without an identity whose log continues a later checkpoint
+         * lost the header that gave it one: STG-004 (store.c), not STG-044. */
+        bool lost_upgrade = !has_id && *base > w->generation;
+        if (memcmp(h + 24, w->db_id, FORMAT_DB_ID_SIZE) != 0 && !lost_upgrade)
             return err_set(e, ERR(STG, 44), "the WAL %s belongs to another database (its "
                            "identifier is not the file's): it was not replayed", w->path);
-        *base = format_get_le(h + 16, 8);
     } else if (v1 && version == LEGACY_VERSION) {
         w->legacy = !has_id;
         w->legacy_stale = has_id;

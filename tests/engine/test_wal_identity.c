@@ -214,6 +214,36 @@ static void test_earlier_release_files_open_and_get_an_identity(void) {
     err_clear(&e);
 }
 
+/* The header the upgrade wrote is damaged later: the older slot, without
+ * an identity, cannot take the log that continues the newer one. */
+static void test_a_lost_upgrade_header_is_stg_004_not_a_foreign_wal(void) {
+    char p[300];
+    path_in("lost.graph", p, sizeof p);
+    store *s = open_at(p, false);
+    if (!s)
+        return;
+    commit_next(s);
+    store_close(s); /* checkpointed: generation 2, in slot 0 */
+    char w[310];
+    snprintf(w, sizeof w, "%s.wal", p);
+    strip_identity(p); /* as the earlier release left it */
+    downgrade_wal(w);
+    s = open_at(p, false); /* the upgrade: generation 3, with the identity, in slot 1 */
+    if (s)
+        commit_next(s);
+    store_abandon(s); /* a frame of generation 3 in the log */
+    long len;
+    uint8_t *b = slurp(p, &len);
+    b[FORMAT_PAGE_SIZE + 200] ^= 1; /* slot 1 fails its checksum */
+    spill(p, b, len);
+    free(b);
+    store_options o;
+    store_options_default(&o);
+    err e = {0};
+    CHECK(store_open_file(p, &o, &s, &e) == ERR(STG, 4));
+    err_clear(&e);
+}
+
 static void test_a_fresh_file_has_an_identity_its_log_repeats(void) {
     char p[300], w[310];
     path_in("fresh.graph", p, sizeof p);
@@ -286,6 +316,7 @@ int main(void) {
     test_a_fresh_file_has_an_identity_its_log_repeats();
     test_earlier_release_files_open_and_get_an_identity();
     test_a_jump_of_2_62_is_one_frame();
+    test_a_lost_upgrade_header_is_stg_004_not_a_foreign_wal();
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
