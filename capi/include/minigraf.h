@@ -144,6 +144,14 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               and close only, so a commit survives a
  *                               crash of the process but maybe not of the
  *                               machine (never a torn state either way)
+ *   "recover"            "truncate_wal": open a database whose WAL is
+ *                               corrupt (STG-045: a damaged frame that
+ *                               frames verifying after it show is not a
+ *                               torn tail) by dropping the damaged frame
+ *                               and everything after it. Without it that
+ *                               open fails, changes nothing, and its
+ *                               message names the frame and how many
+ *                               commits this option would drop. Since 0.2.0
  *   "max_derived_facts"  int>=1 default 1000000 (rules; see the spec 9.6)
  *   "max_results"        int>=1 default 1000000
  *   "query_memory_limit" int>=0 bytes one query may hold (joined solutions,
@@ -161,7 +169,9 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  * Options other than the limits are ignored for in-memory databases.
  * Any other key, a wrong type or malformed JSON fails with API-017.
  * Opening a file this process already has open fails with STG-025; a
- * damaged or foreign file fails with its STG code (docs/file-format.md).
+ * damaged or foreign file fails with its STG code (docs/file-format.md):
+ * STG-044 when the WAL beside it (`<real path>.wal`) is another
+ * database's, STG-045 when the WAL is corrupt (see "recover").
  *
  * On failure returns NULL and, if `error_out` is not NULL, stores there a
  * "[CODE] message" string the caller frees with minigraf_string_free(). On
@@ -351,9 +361,17 @@ MINIGRAF_API MiniGrafLogWriter *minigraf_log_writer_create(const char *path,
  * repeated key, a value that does not fit its type, an attribute that is
  * not a keyword, a decreasing tx_count, or an assertion whose valid_to is
  * not after its valid_from; WAL-003 a text too long for the file format;
- * API-018 after finish. Returns 0, or -1 with the code from
- * minigraf_log_writer_last_error_code (as every int-returning log writer
- * call: append_batch, advance_tx_count, tx_count, finish). */
+ * API-018 after finish. Since 0.2.0 a record is checked as `transact`
+ * would have written it: an attribute or keyword value the language cannot
+ * write (spec 2.2: ':' then letters, digits, '/', '-', '_', '?'; so no
+ * space, '.', NUL...) is API-017, a pseudo-attribute (:db/tx-count,
+ * :db/tx-id, :db/valid-from, :db/valid-to, :db/valid-at) API-004, and a
+ * tx_count above 2^63 - 1 STG-046; a gap in tx_count costs one record
+ * whatever its size. Numbers with a leading '+' or leading zeros and
+ * repeated member names anywhere in the JSON are API-017 (RFC 8259). The
+ * record is refused whole; nothing of it is kept. Returns 0, or -1 with
+ * the code from minigraf_log_writer_last_error_code (as every int-returning
+ * log writer call: append_batch, advance_tx_count, tx_count, finish). */
 MINIGRAF_API int minigraf_log_writer_append(MiniGrafLogWriter *w, const char *record_json);
 
 /* Appends a JSON array of records, all or nothing: every record is checked
@@ -364,7 +382,9 @@ MINIGRAF_API int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const ch
 /* Raises the transaction counter to `tx_count` with empty transactions
  * (as a source database's empty transacts and no-op retractions did), so
  * the rebuilt counter matches. A value below the current counter is
- * API-017. */
+ * API-017; one above 2^63 - 1 (the largest `:as-of` takes) is STG-046.
+ * Since 0.2.0 any gap is one record in the file: time and size do not
+ * depend on it. */
 MINIGRAF_API int minigraf_log_writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count);
 
 /* Writes the writer's transaction counter so far (the highest tx_count
@@ -861,6 +881,9 @@ MINIGRAF_API const char *minigraf_options_describe(void);
 #define MINIGRAF_E_STG_028 3028
 #define MINIGRAF_E_STG_029 3029
 #define MINIGRAF_E_STG_043 3043
+#define MINIGRAF_E_STG_044 3044
+#define MINIGRAF_E_STG_045 3045
+#define MINIGRAF_E_STG_046 3046
 #define MINIGRAF_E_WAL_001 4001
 #define MINIGRAF_E_WAL_002 4002
 #define MINIGRAF_E_WAL_003 4003

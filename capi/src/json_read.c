@@ -250,6 +250,35 @@ static int read_children(parser *ps, json_node *n, char close)
     }
 }
 
+static int key_order(const void *a, const void *b)
+{
+    const json_node *x = *(const json_node *const *)a, *y = *(const json_node *const *)b;
+    if (x->key_len != y->key_len)
+        return x->key_len < y->key_len ? -1 : 1;
+    return memcmp(x->key, y->key, x->key_len);
+}
+
+/* RFC 8259 leaves duplicate names undefined; a reader that kept the first
+ * or the last would hide a mistake, so they are refused (sorted: objects
+ * may be large). */
+static int check_unique_keys(parser *ps, const json_node *object)
+{
+    if (object->count < 2)
+        return 0;
+    const json_node **members = arena_alloc(ps->a, object->count * sizeof *members);
+    if (!members)
+        return out_of_memory(ps);
+    size_t n = 0;
+    for (const json_node *m = object->first; m; m = m->next)
+        members[n++] = m;
+    qsort(members, n, sizeof *members, key_order);
+    for (size_t i = 1; i < n; i++)
+        if (key_order(&members[i - 1], &members[i]) == 0)
+            return err_set(ps->e, ERR(API, 17), "invalid %s JSON: duplicate member \"%.*s\"",
+                           ps->what, (int)members[i]->key_len, members[i]->key);
+    return 0;
+}
+
 static int read_value(parser *ps, json_node *n)
 {
     skip_space(ps);
@@ -265,6 +294,8 @@ static int read_value(parser *ps, json_node *n)
     ps->p++;
     n->kind = c == '[' ? JSON_ARRAY : JSON_OBJECT;
     int rc = read_children(ps, n, c == '[' ? ']' : '}');
+    if (rc == 0 && n->kind == JSON_OBJECT)
+        rc = check_unique_keys(ps, n);
     ps->depth--;
     return rc;
 }

@@ -2,8 +2,8 @@
  * the whole text becomes a tree of nodes in an arena (inputs are records
  * and filters, already in memory as text). Strict RFC 8259: no trailing
  * commas, no comments, no leading zeros, no lone surrogates, no raw
- * control characters in strings; nesting deeper than JSON_MAX_DEPTH is
- * refused. Every failure is API-017 "invalid <what> JSON: ...". */
+ * control characters in strings, no leading '+', no duplicate member
+ * names; nesting deeper than JSON_MAX_DEPTH is refused. Every failure is API-017 "invalid <what> JSON: ...". */
 #ifndef MG_CAPI_JSON_READ_H
 #define MG_CAPI_JSON_READ_H
 

@@ -14,10 +14,14 @@
 
 /* A reader for exactly what options need: one flat object whose values are
  * booleans, integers, strings or null. */
+#define OPTIONS_MAX_SEEN 32 /* more members than options: one is unknown or repeated */
+
 typedef struct reader {
     const char *p;
     err *e;
     bool log_writer; /* only the options that shape a new file apply */
+    char seen[OPTIONS_MAX_SEEN][64]; /* the keys read so far */
+    size_t seen_count;
 } reader;
 
 static void skip_space(reader *r)
@@ -65,8 +69,19 @@ static int read_bool(reader *r, const char *key, bool *out)
     return 0;
 }
 
+/* A JSON integer (RFC 8259): an optional '-', then 0 or a digit 1-9 and
+ * more digits; strtoll alone would also take "+5" and "05". */
+static bool json_integer_start(const char *p)
+{
+    if (*p == '-')
+        p++;
+    return (*p >= '1' && *p <= '9') || (*p == '0' && !(p[1] >= '0' && p[1] <= '9'));
+}
+
 static int read_at_least(reader *r, const char *key, long long min, int64_t *out)
 {
+    if (!json_integer_start(r->p))
+        return err_set(r->e, ERR(API, 17), "option \"%s\" must be an integer >= %lld", key, min);
     char *end;
     errno = 0;
     long long n = strtoll(r->p, &end, 10);
@@ -87,6 +102,15 @@ static int read_sync(reader *r, const char *key, store_sync *out)
     return 0;
 }
 
+static int read_recover(reader *r, const char *key, bool *out)
+{
+    char text[16];
+    if (*r->p != '"' || read_string(r, text, sizeof text) != 0 || strcmp(text, "truncate_wal") != 0)
+        return err_set(r->e, ERR(API, 17), "option \"%s\" must be \"truncate_wal\"", key);
+    *out = true;
+    return 0;
+}
+
 /* ---- the table -------------------------------------------------------------
  * Every open option, once: its name, JSON type, default, range, meaning,
  * which opens take it, and the db_options field it sets. The parser, the
@@ -94,7 +118,7 @@ static int read_sync(reader *r, const char *key, store_sync *out)
  * minigraf.h (minigraf_open_with_options) and docs/c-api.md ("Open
  * options") list the same names (tests/c/test_options.c checks). */
 
-typedef enum option_kind { OPT_BOOL, OPT_INT, OPT_SYNC } option_kind;
+typedef enum option_kind { OPT_BOOL, OPT_INT, OPT_SYNC, OPT_RECOVER } option_kind;
 typedef enum field_kind { FIELD_BOOL, FIELD_SIZE, FIELD_U64, FIELD_I64, FIELD_SYNC } field_kind;
 
 #define FOR_OPEN 1u
@@ -130,6 +154,9 @@ static const option_def OPTIONS[] = {
      "\"full\": each commit's WAL frame is fsync'd before the call returns; \"normal\": synced "
      "at checkpoint and close only (a commit survives a process crash, maybe not a power "
      "failure; never torn)"},
+    {"recover", OPT_RECOVER, 0, "null", NULL, FOR_OPEN, AT(store.recover_truncate_wal), FIELD_BOOL,
+     "\"truncate_wal\": open a database whose WAL is corrupt (STG-045) by dropping the WAL from "
+     "the damaged frame on, knowingly losing the commits the STG-045 message counts"},
     {"max_derived_facts", OPT_INT, 1, "1000000", NULL, FOR_OPEN, AT(max_derived_facts), FIELD_I64,
      "rule evaluation limit (spec 9.6)"},
     {"max_results", OPT_INT, 1, "1000000", NULL, FOR_OPEN, AT(max_results), FIELD_I64,
@@ -172,6 +199,10 @@ static int read_value(reader *r, const option_def *d, db_options *o)
         bool b = false;
         rc = read_bool(r, d->name, &b);
         n = b;
+    } else if (d->kind == OPT_RECOVER) {
+        bool b = false;
+        rc = read_recover(r, d->name, &b);
+        n = b;
     } else if (d->kind == OPT_INT) {
         rc = read_at_least(r, d->name, d->min, &n);
     } else {
@@ -184,10 +215,22 @@ static int read_value(reader *r, const option_def *d, db_options *o)
     return rc;
 }
 
+/* Each option once: a repeated key would silently win or lose. */
+static int claim_key(reader *r, const char *key)
+{
+    for (size_t i = 0; i < r->seen_count; i++)
+        if (strcmp(r->seen[i], key) == 0)
+            return err_set(r->e, ERR(API, 17), "option \"%s\" given twice", key);
+    if (r->seen_count == OPTIONS_MAX_SEEN)
+        return err_set(r->e, ERR(API, 17), "invalid options JSON: too many members");
+    strcpy(r->seen[r->seen_count++], key);
+    return 0;
+}
+
 static int read_member(reader *r, db_options *o)
 {
     char key[64];
-    if (read_string(r, key, sizeof key))
+    if (read_string(r, key, sizeof key) || claim_key(r, key))
         return r->e->code;
     skip_space(r);
     if (*r->p++ != ':')
@@ -205,7 +248,7 @@ static int parse_object(const char *json, db_options *o, bool log_writer, err *e
 {
     if (!json)
         return 0;
-    reader r = {json, e, log_writer};
+    reader r = {.p = json, .e = e, .log_writer = log_writer};
     skip_space(&r);
     if (*r.p++ != '{')
         return fail(&r, "expected an object");
@@ -250,7 +293,7 @@ int options_parse_log_writer(const char *json, store_options *o, err *e)
 
 static void describe_option(buf *out, const option_def *d)
 {
-    static const char *const types[] = {"bool", "int", "string"};
+    static const char *const types[] = {"bool", "int", "string", "string"};
     buf_puts(out, "{\"name\":");
     json_write_string(out, d->name, strlen(d->name));
     buf_printf(out, ",\"type\":\"%s\"", types[d->kind]);
@@ -258,6 +301,8 @@ static void describe_option(buf *out, const option_def *d)
         buf_printf(out, ",\"min\":%lld", d->min);
     if (d->kind == OPT_SYNC)
         buf_puts(out, ",\"values\":[\"full\",\"normal\"]");
+    if (d->kind == OPT_RECOVER)
+        buf_puts(out, ",\"values\":[\"truncate_wal\"]");
     buf_printf(out, ",\"default\":%s", d->default_json);
     if (d->log_writer_default_json)
         buf_printf(out, ",\"log_writer_default\":%s", d->log_writer_default_json);

@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "db/write.h"
+#include "edn/lexer.h"
+#include "storage/wal.h"
 
 struct log_writer {
     store *s; /* NULL once finished */
@@ -69,7 +72,7 @@ int log_writer_create(const char *path, const store_options *o, log_writer **out
         return oom(e);
     arena_init(&w->texts);
     w->path = concat(path, "");
-    w->wal_path = concat(path, ".wal");
+    w->wal_path = wal_path_for(path);
     int rc = w->path && w->wal_path ? create_target(w, e) : oom(e);
     if (rc == 0) {
         rc = store_open_file(path, o, &w->s, e);
@@ -90,16 +93,36 @@ static int finished_error(err *e) {
     return err_set(e, ERR(API, 18), "the log writer is already finished");
 }
 
+/* As transact would have written them (spec 2.2, 4.2 item 8): keywords
+ * the language can express (no spaces, dots, NUL...), no pseudo-attribute. */
+static int check_names(const fact *f, err *e) {
+    const value *a = &f->attribute;
+    if (a->type == VT_KEYWORD && a->as.str.len > LEX_MAX_NAME)
+        return 0; /* too long to store: WAL-003 (store_check_sizes) */
+    if (a->type != VT_KEYWORD || a->as.str.len < 2 || !lex_is_keyword(a->as.str.ptr, a->as.str.len))
+        return err_set(e, ERR(API, 17), "record attribute must be a keyword the language can "
+                       "write, such as \":a/b\" (a ':' then letters, digits, '/', '-', '_', '?')");
+    if (write_is_pseudo_attribute(a->as.str.ptr, a->as.str.len))
+        return err_set(e, ERR(API, 4), "cannot transact a pseudo-attribute: %.*s",
+                       (int)a->as.str.len, a->as.str.ptr);
+    if (f->v.type == VT_KEYWORD && f->v.as.str.len <= LEX_MAX_NAME && !lex_is_keyword(f->v.as.str.ptr, f->v.as.str.len))
+        return err_set(e, ERR(API, 17), "record keyword value must be a keyword the language "
+                       "can write (a ':' then letters, digits, '/', '-', '_', '?')");
+    return 0;
+}
+
 static int check_record(const fact *f, uint64_t *last, err *e) {
     if (f->tx_count == 0)
         return err_set(e, ERR(API, 17), "record tx_count must be at least 1");
+    if (f->tx_count > STORE_MAX_TX_COUNT)
+        return store_tx_count_error(f->tx_count, e);
     if (f->tx_count < *last)
         return err_set(e, ERR(API, 17), "record tx_count %llu is below the previous %llu: "
                        "records must come in non-decreasing tx_count order",
                        (unsigned long long)f->tx_count, (unsigned long long)*last);
-    if (f->attribute.type != VT_KEYWORD || f->attribute.as.str.len < 2 ||
-        f->attribute.as.str.ptr[0] != ':')
-        return err_set(e, ERR(API, 17), "record attribute must be a keyword such as \":a/b\"");
+    int rc = check_names(f, e);
+    if (rc != 0)
+        return rc;
     if (f->asserted && f->valid_to <= f->valid_from)
         return err_set(e, ERR(API, 17), "record has an empty valid window: valid_to %lld is not "
                        "after valid_from %lld", (long long)f->valid_to, (long long)f->valid_from);
@@ -131,12 +154,15 @@ static int commit_open(log_writer *w, err *e) {
     return rc;
 }
 
-/* Makes `tx` (> counter) the open transaction: commits the open one and
- * empty ones for the numbers in between. */
+/* Makes `tx` (> counter) the open transaction: commits the open one, and
+ * one counter jump for the numbers in between (empty transactions, one
+ * record whatever the gap). */
 static int open_transaction(log_writer *w, uint64_t tx, err *e) {
+    if (tx > STORE_MAX_TX_COUNT)
+        return store_tx_count_error(tx, e);
     int rc = commit_open(w, e);
-    for (uint64_t next = store_tx_count(w->s) + 1; rc == 0 && next < tx; next++)
-        rc = store_commit(w->s, NULL, 0, e);
+    if (rc == 0 && tx - 1 > store_tx_count(w->s))
+        rc = store_advance(w->s, tx - 1, e);
     if (rc == 0)
         w->counter = tx;
     return rc;
@@ -184,6 +210,8 @@ int log_writer_append(log_writer *w, const fact *facts, size_t count, err *e) {
 int log_writer_advance(log_writer *w, uint64_t tx_count, err *e) {
     if (w->finished)
         return finished_error(e);
+    if (tx_count > STORE_MAX_TX_COUNT)
+        return store_tx_count_error(tx_count, e);
     if (tx_count < w->counter)
         return err_set(e, ERR(API, 17), "cannot lower the transaction counter from %llu to %llu",
                        (unsigned long long)w->counter, (unsigned long long)tx_count);

@@ -24,7 +24,7 @@ static int convert_entity(const edn *d, uuid128 *out, err *e) {
     return err_set(e, ERR(INT, 1), "invalid entity: Expected keyword or UUID for entity, got %s", what);
 }
 
-static bool is_pseudo_attribute(const char *s, size_t len) {
+bool write_is_pseudo_attribute(const char *s, size_t len) {
     static const char *const names[] = {":db/valid-from", ":db/valid-to", ":db/tx-count", ":db/tx-id",
                                         ":db/valid-at"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -36,7 +36,7 @@ static bool is_pseudo_attribute(const char *s, size_t len) {
 static int convert_attribute(const edn *d, value *out, err *e) {
     if (d->kind != EDN_KEYWORD)
         return err_set(e, ERR(API, 3), "attribute must be a keyword");
-    if (is_pseudo_attribute(d->as.text.ptr, d->as.text.len))
+    if (write_is_pseudo_attribute(d->as.text.ptr, d->as.text.len))
         return err_set(e, ERR(API, 4), "cannot transact a pseudo-attribute: %.*s",
                        (int)d->as.text.len, d->as.text.ptr);
     *out = value_keyword(d->as.text.ptr, d->as.text.len);

@@ -5,6 +5,7 @@
 #ifndef MG_DB_WRITE_H
 #define MG_DB_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,11 @@
 #include "base/error.h"
 #include "datalog/ast.h"
 #include "model/fact.h"
+
+/* Whether an attribute is one of the pseudo-attributes queries
+ * reinterpret (spec 8.9): :db/valid-from, :db/valid-to, :db/tx-count,
+ * :db/tx-id, :db/valid-at. Transacting one fails with API-004. */
+bool write_is_pseudo_attribute(const char *s, size_t len);
 
 /* Builds the records of a transaction numbered `tx_count`, committed at
  * `tx_id`, into `a`. Errors: INT-001 bad entity, API-003 attribute not a

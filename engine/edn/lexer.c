@@ -104,6 +104,18 @@ static bool lex_slot_char(uint32_t cp) {
     return lex_is_alnum(cp) || cp == '_' || cp == '-';
 }
 
+bool lex_is_keyword(const char *s, size_t len) {
+    if (len == 0 || len > LEX_MAX_NAME || s[0] != ':')
+        return false;
+    for (size_t i = 1, n; i < len; i += n) {
+        uint32_t cp;
+        n = utf8_decode(s + i, len - i, &cp);
+        if (n == 0 || !lex_keyword_char(cp))
+            return false;
+    }
+    return true;
+}
+
 /* Advances from `pos` while `pred` holds; returns the end offset. */
 static size_t lex_scan(const lexer *lx, size_t pos, lex_name_pred pred) {
     uint32_t cp;

@@ -3,6 +3,7 @@
 #ifndef MG_EDN_LEXER_H
 #define MG_EDN_LEXER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,11 @@ typedef struct lexer {
 } lexer;
 
 void lex_init(lexer *lx, const char *text, size_t len, arena *a);
+
+/* Whether s[0..len) is one whole keyword token (spec 2.2: ':' and keyword
+ * constituents, well-formed UTF-8, at most LEX_MAX_NAME bytes): text the
+ * language can write as a keyword. */
+bool lex_is_keyword(const char *s, size_t len);
 
 /* Reads the next token (TOK_EOF at the end, repeatedly). Returns 0 or an
  * error code with `e` set: PRS-002, PRS-007, PRS-008, PRS-009, PRS-074, or

@@ -4,9 +4,27 @@
 
 #include "plan/magic.h"
 
+static uint64_t text_hash(const char *s, size_t len) {
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
+}
+
+typedef struct attr_key {
+    const derived_facts *d;
+    const value *attr;
+} attr_key;
+
+static bool attr_eq(const void *ctx, uint32_t id) {
+    const attr_key *k = ctx;
+    return value_identical(&k->d->attrs[id], k->attr);
+}
+
 int derived_init(derived_facts *d, const seminaive *sn, err *e) {
     memset(d, 0, sizeof *d);
     arena_init(&d->mem);
+    htab_init(&d->index);
     d->sn = sn;
     d->count = seminaive_relation_count(sn);
     d->attrs = arena_calloc(&d->mem, d->count + 1, sizeof *d->attrs);
@@ -25,11 +43,14 @@ int derived_init(derived_facts *d, const seminaive *sn, err *e) {
         memcpy(kw + 1, name, len);
         d->attrs[i] = value_keyword(kw, len + 1);
         d->hidden[i] = magic_is_magic_name(name, len);
+        if (htab_insert(&d->index, text_hash(kw, len + 1), (uint32_t)i) != 0)
+            return err_set(e, ERR(INT, 0), "out of memory");
     }
     return 0;
 }
 
 void derived_free(derived_facts *d) {
+    htab_free(&d->index);
     arena_free(&d->mem);
     memset(d, 0, sizeof *d);
 }
@@ -37,10 +58,9 @@ void derived_free(derived_facts *d) {
 long derived_find(const derived_facts *d, const value *attr, bool invocation) {
     if (attr->type != VT_KEYWORD)
         return -1;
-    for (size_t i = 0; i < d->count; i++)
-        if ((invocation || !d->hidden[i]) && value_identical(&d->attrs[i], attr))
-            return (long)i;
-    return -1;
+    attr_key k = {d, attr};
+    uint32_t i = htab_find(&d->index, text_hash(attr->as.str.ptr, attr->as.str.len), attr_eq, &k);
+    return i != HTAB_NONE && (invocation || !d->hidden[i]) ? (long)i : -1;
 }
 
 relation_view derived_view(const derived_facts *d, size_t i) {

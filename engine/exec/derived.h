@@ -15,6 +15,7 @@
 
 #include "base/arena.h"
 #include "base/error.h"
+#include "base/htab.h"
 #include "datalog/ast.h"
 #include "rules/seminaive.h"
 
@@ -23,6 +24,7 @@ typedef struct derived_facts {
     value *attrs; /* per relation: Keyword ":p" */
     bool *hidden; /* per relation: a magic predicate */
     size_t count;
+    htab index; /* attribute text -> relation: a lookup per pattern, whatever the rule count */
     arena mem;
 } derived_facts;
 

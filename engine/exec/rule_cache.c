@@ -25,6 +25,7 @@ static void cache_free(rules_kept *k) {
         free(c->plans[i]);
     }
     free(c->plans);
+    htab_free(&c->plan_index);
     stratify_free(c->rewritten);
     arena_free(&c->mem);
     free(c->key);
@@ -54,6 +55,7 @@ static int cache_new(char *key, bool magic, rule_cache_snapshot snap, rule_cache
     }
     *c = (rule_cache){.base = {cache_free}, .key = key, .magic = magic, .snap = snap};
     arena_init(&c->mem);
+    htab_init(&c->plan_index);
     command *cmd = NULL;
     err pe = {0};
     if (datalog_parse(key, strlen(key), &c->mem, &cmd, &pe) != 0 || cmd->kind != CMD_QUERY) {

@@ -24,6 +24,7 @@
 
 #include "base/arena.h"
 #include "base/error.h"
+#include "base/htab.h"
 #include "datalog/ast.h"
 #include "exec/op.h"
 #include "plan/conj.h"
@@ -44,6 +45,7 @@ typedef struct body_plan {
     size_t size_count;  /* at planning time */
     op_sub pipe;        /* the operators over conj, once built */
     int head_var[2];    /* per head argument: its body variable, or -1 */
+    struct body_plan *same_next; /* the next plan of this rule and delta position */
 } body_plan;
 
 /* The store snapshot plans were ordered for. */
@@ -64,6 +66,7 @@ typedef struct rule_cache {
     plan_count_cache counts;  /* range estimates of the snapshot */
     body_plan **plans;        /* stable addresses: operators borrow their plans */
     size_t plan_count, plan_cap;
+    htab plan_index;          /* (rule, delta position) -> its first plan in `plans` */
 } rule_cache;
 
 /* The state kept for q over program p (taken from it), or a new empty

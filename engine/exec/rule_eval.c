@@ -207,8 +207,35 @@ static bool planned_for(const body_plan *bp, const size_vector *v) {
            memcmp(bp->sizes, v->at, v->count) == 0;
 }
 
-static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos) {
-    if (!array_reserve(&c->plans, &c->plan_cap, c->plan_count + 1, sizeof *c->plans, 8))
+static uint64_t plan_hash(const ast_rule *rule, size_t delta_pos) {
+    uint64_t h = (uint64_t)(uintptr_t)rule * UINT64_C(0x9e3779b97f4a7c15) ^ delta_pos;
+    return h ^ (h >> 31);
+}
+
+typedef struct plan_key {
+    const rule_cache *c;
+    const ast_rule *rule;
+    size_t delta_pos;
+} plan_key;
+
+static bool plan_eq(const void *ctx, uint32_t id) {
+    const plan_key *k = ctx;
+    const body_plan *bp = k->c->plans[id];
+    return bp->rule == k->rule && bp->delta_pos == k->delta_pos;
+}
+
+/* The first plan of `rule` at `delta_pos`, or NULL (a lookup, not a scan
+ * of every plan: a query over N rules evaluates about N bodies). */
+static body_plan *first_plan(const rule_cache *c, const ast_rule *rule, size_t delta_pos) {
+    plan_key k = {c, rule, delta_pos};
+    uint32_t id = htab_find(&c->plan_index, plan_hash(rule, delta_pos), plan_eq, &k);
+    return id == HTAB_NONE ? NULL : c->plans[id];
+}
+
+/* A new plan, after `last` of the same rule and position (NULL: none). */
+static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos, body_plan *last) {
+    if (!array_reserve(&c->plans, &c->plan_cap, c->plan_count + 1, sizeof *c->plans, 8) ||
+        (!last && htab_reserve(&c->plan_index, 1) != 0))
         return NULL;
     body_plan *bp = malloc(sizeof *bp); /* set in full below */
     if (!bp)
@@ -216,6 +243,10 @@ static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos
     *bp = (body_plan){.rule = rule, .delta_pos = delta_pos,
                       .delta_clause = delta_clause(rule, delta_pos), .mixed = is_mixed(rule)};
     arena_init(&bp->mem);
+    if (last)
+        last->same_next = bp;
+    else
+        htab_insert(&c->plan_index, plan_hash(rule, delta_pos), (uint32_t)c->plan_count);
     c->plans[c->plan_count++] = bp;
     return bp;
 }
@@ -227,14 +258,11 @@ static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos
  * before plans were kept. NULL: out of memory. */
 static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos,
                               const size_vector *v) {
-    body_plan *found = NULL, *first = NULL;
+    body_plan *found = NULL, *first = first_plan(c, rule, delta_pos), *last = NULL;
     size_t kept = 0;
-    for (size_t i = 0; i < c->plan_count; i++) {
-        body_plan *bp = c->plans[i];
-        if (bp->rule != rule || bp->delta_pos != delta_pos)
-            continue;
+    for (body_plan *bp = first; bp; bp = bp->same_next) {
         kept++;
-        first = first ? first : bp;
+        last = bp;
         if (!found && planned_for(bp, v))
             found = bp;
         else
@@ -242,7 +270,7 @@ static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_
     }
     if (found)
         return found;
-    return kept < PLANS_PER_BODY ? new_plan(c, rule, delta_pos) : first;
+    return kept < PLANS_PER_BODY ? new_plan(c, rule, delta_pos, last) : first;
 }
 
 /* (Re)plans bp's body for the current sizes. */
@@ -252,10 +280,15 @@ static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
     arena_free(&bp->mem);
     bp->conj = NULL;
     bp->size_count = x->derived->count + 1;
-    bp->sizes = arena_alloc(&bp->mem, bp->size_count);
+    /* Sizes past a size_vector's are never compared (planned_for): with
+     * thousands of relations, reading them all at every plan made a rule
+     * chain quadratic. */
+    bool fingerprinted = bp->size_count <= sizeof ((size_vector *)0)->at;
+    bp->sizes = arena_alloc(&bp->mem, fingerprinted ? bp->size_count : 1);
     if (!bp->sizes)
         return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
-    current_sizes(x, bp->sizes);
+    if (fingerprinted)
+        current_sizes(x, bp->sizes);
     plan_hint hint = rule_eval_hint(x);
     hint.counts = &re->c->counts;
     return plan_compile_body(&bp->rule->body, re->any_valid_time, x->r, &hint, &bp->mem,
@@ -341,8 +374,11 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
     int rc = stratify_plan_query(prog, &q->body, &re->plan, e);
     if (rc == 0)
         rc = seminaive_new(prog, rules, &re->plan, &lim, re->x->m, &re->sn, e);
-    if (rc == 0)
+    if (rc == 0) {
         rc = derived_init(&re->derived, re->sn, e);
+        if (rc != 0)
+            derived_free(&re->derived);
+    }
     re->has_derived = rc == 0;
     if (rc == 0) {
         re->x->derived = &re->derived;
@@ -418,6 +454,8 @@ int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_quer
     re->x = x;
     re->any_valid_time = q->valid == VALID_ANY;
     re->snapshot = rules_acquire(opts->registry);
+    if (!re->snapshot)
+        return err_set(e, ERR(INT, 0), "out of memory");
     int rc = run(re, q, e);
     re->keep = rc == 0;
     return rc;

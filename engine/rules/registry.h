@@ -8,11 +8,16 @@
  * The registry keeps its own copy of each rule (the caller's parse arena
  * may go away right after).
  *
+ * Cost: a registration checks only whether its rule closes a negative
+ * cycle (rules/dep_graph.h) and is stratified with the others when a
+ * query first needs the program (rules_acquire builds it once per
+ * change), so registering N rules takes time linear in N.
+ *
  * Threads: registrations are serialised by the caller (the database's
  * writer lock). Queries read a rules_program snapshot, acquired and
  * released under the registry's own short lock, so a query never sees a
- * half-registered rule and never blocks a writer for longer than a
- * pointer copy. A snapshot stays valid until released, even across later
+ * half-registered rule and never blocks a writer for longer than copying
+ * the rule pointers (the stratification runs outside the lock). A snapshot stays valid until released, even across later
  * registrations; every snapshot must be released before the registry is
  * freed. */
 #ifndef MG_RULES_REGISTRY_H
@@ -51,8 +56,9 @@ void rules_registry_free(rules_registry *r); /* NULL: no-op */
  * already registered. INT-054 when unstratifiable; INT-000 out of memory. */
 int rules_register(rules_registry *r, const ast_rule *rule, err *e);
 
-/* The current program (never NULL; possibly with no rules), to pass back
- * to rules_release. */
+/* The current program (possibly with no rules), to pass back to
+ * rules_release; built first when rules were registered since the last
+ * one. NULL only when out of memory. */
 const rules_program *rules_acquire(rules_registry *r);
 void rules_release(rules_registry *r, const rules_program *p); /* NULL p: no-op */
 

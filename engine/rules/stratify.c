@@ -161,50 +161,153 @@ static bool reaches(const stratify_program *p, adjacency *g, uint32_t from, uint
     return false;
 }
 
-/* The negative edge p -> q whose q reaches p back, searching the rules from
- * the last one; NULL when there is none (the program is stratifiable). */
-static const stratify_edge *negative_cycle(const stratify_program *p, adjacency *g) {
+/* Strongly connected components (Tarjan's, iterative), numbered in the
+ * order they complete: a component only reaches components completed
+ * before it. One visit per predicate and edge. */
+typedef struct components {
+    uint32_t *comp;                  /* per predicate */
+    uint32_t *index, *low, *stack, *call_v, *call_i;
+    bool *on_stack;
+    uint32_t count;
+} components;
+
+static void components_free(components *c) {
+    free(c->comp);
+    free(c->index);
+    free(c->low);
+    free(c->stack);
+    free(c->call_v);
+    free(c->call_i);
+    free(c->on_stack);
+}
+
+static void close_component(components *c, uint32_t v, size_t *top) {
+    uint32_t w;
+    do {
+        w = c->stack[--*top];
+        c->on_stack[w] = false;
+        c->comp[w] = c->count;
+    } while (w != v);
+    c->count++;
+}
+
+static void visit_from(const adjacency *g, components *c, uint32_t root, uint32_t *next) {
+    size_t top = 0, depth = 0;
+    c->index[root] = c->low[root] = (*next)++;
+    c->stack[top++] = root;
+    c->on_stack[root] = true;
+    c->call_v[depth] = root;
+    c->call_i[depth++] = g->start[root];
+    while (depth > 0) {
+        uint32_t v = c->call_v[depth - 1], i = c->call_i[depth - 1];
+        if (i < g->start[v + 1]) {
+            c->call_i[depth - 1]++;
+            uint32_t w = g->adj[i];
+            if (c->index[w] == STRATIFY_NONE) {
+                c->index[w] = c->low[w] = (*next)++;
+                c->stack[top++] = w;
+                c->on_stack[w] = true;
+                c->call_v[depth] = w;
+                c->call_i[depth++] = g->start[w];
+            } else if (c->on_stack[w] && c->index[w] < c->low[v]) {
+                c->low[v] = c->index[w];
+            }
+            continue;
+        }
+        if (c->low[v] == c->index[v])
+            close_component(c, v, &top);
+        if (--depth > 0 && c->low[v] < c->low[c->call_v[depth - 1]])
+            c->low[c->call_v[depth - 1]] = c->low[v];
+    }
+}
+
+static bool components_build(const stratify_program *p, const adjacency *g, components *c) {
+    size_t n = p->pred_count + 1;
+    c->comp = malloc(n * sizeof *c->comp);
+    c->index = malloc(n * sizeof *c->index);
+    c->low = malloc(n * sizeof *c->low);
+    c->stack = malloc(n * sizeof *c->stack);
+    c->call_v = malloc(n * sizeof *c->call_v);
+    c->call_i = malloc(n * sizeof *c->call_i);
+    c->on_stack = calloc(n, sizeof *c->on_stack);
+    if (!c->comp || !c->index || !c->low || !c->stack || !c->call_v || !c->call_i || !c->on_stack)
+        return false;
+    for (size_t v = 0; v < p->pred_count; v++)
+        c->index[v] = STRATIFY_NONE;
+    uint32_t next = 0;
+    for (uint32_t v = 0; v < p->pred_count; v++)
+        if (c->index[v] == STRATIFY_NONE)
+            visit_from(g, c, v, &next);
+    return true;
+}
+
+/* The negative edge p -> q whose q reaches p back (the two in one
+ * component), searching the rules from the last one; NULL when there is
+ * none (the program is stratifiable). */
+static const stratify_edge *negative_cycle(const stratify_program *p, const components *c) {
     size_t end = p->edge_count;
     for (size_t r = p->rule_count; r-- > 0;) {
         size_t begin = end;
         while (begin > 0 && p->edges[begin - 1].from == p->rule_head[r])
             begin--;
         for (size_t i = begin; i < end; i++)
-            if (p->edges[i].negative && reaches(p, g, p->edges[i].to, p->edges[i].from))
+            if (p->edges[i].negative && c->comp[p->edges[i].to] == c->comp[p->edges[i].from])
                 return &p->edges[i];
         end = begin;
     }
     return NULL;
 }
 
-/* Least strata by relaxation; terminates because no cycle crosses a
- * negative edge, so no stratum exceeds the number of predicates. */
-static void assign_strata(stratify_program *p) {
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (size_t i = 0; i < p->edge_count; i++) {
-            const stratify_edge *ed = &p->edges[i];
-            uint32_t need = p->preds[ed->to].stratum + (ed->negative ? 1 : 0);
-            if (p->preds[ed->from].stratum < need) {
-                p->preds[ed->from].stratum = need;
-                changed = true;
-            }
-        }
+/* Least strata, component by component in completion order (what a
+ * component depends on is final before it): one pass over the edges. */
+static bool assign_strata(stratify_program *p, const components *c) {
+    uint32_t *stratum = calloc(c->count + 1, sizeof *stratum);
+    if (!stratum)
+        return false;
+    /* Edges grouped by their source's component, in completion order. */
+    uint32_t *start = calloc(c->count + 2, sizeof *start);
+    uint32_t *order = calloc(p->edge_count + 1, sizeof *order);
+    if (!start || !order) {
+        free(stratum);
+        free(start);
+        free(order);
+        return false;
     }
-    for (size_t i = 0; i < p->pred_count; i++)
+    for (size_t i = 0; i < p->edge_count; i++)
+        start[c->comp[p->edges[i].from] + 2]++;
+    for (uint32_t k = 0; k < c->count; k++)
+        start[k + 2] += start[k + 1];
+    for (size_t i = 0; i < p->edge_count; i++)
+        order[start[c->comp[p->edges[i].from] + 1]++] = (uint32_t)i;
+    for (uint32_t k = 0; k < c->count; k++)
+        for (uint32_t j = start[k]; j < start[k + 1]; j++) {
+            const stratify_edge *ed = &p->edges[order[j]];
+            uint32_t to = c->comp[ed->to];
+            uint32_t need = to == k ? 0 : stratum[to] + (ed->negative ? 1 : 0);
+            if (stratum[k] < need)
+                stratum[k] = need;
+        }
+    for (size_t i = 0; i < p->pred_count; i++) {
+        p->preds[i].stratum = stratum[c->comp[i]];
         if (p->preds[i].stratum + 1 > p->stratum_count)
             p->stratum_count = p->preds[i].stratum + 1;
+    }
+    free(stratum);
+    free(start);
+    free(order);
+    return true;
 }
 
 static int check_and_assign(stratify_program *p, err *e) {
     adjacency g = {0};
-    if (!adjacency_build(p, &g)) {
-        adjacency_free(&g);
-        return err_set(e, ERR(INT, 0), "out of memory");
-    }
-    const stratify_edge *bad = negative_cycle(p, &g);
+    components c = {0};
+    bool ok = adjacency_build(p, &g) && components_build(p, &g, &c);
+    const stratify_edge *bad = ok ? negative_cycle(p, &c) : NULL;
+    ok = ok && (bad || assign_strata(p, &c));
     adjacency_free(&g);
+    components_free(&c);
+    if (!ok)
+        return err_set(e, ERR(INT, 0), "out of memory");
     if (bad) {
         const stratify_pred *from = &p->preds[bad->from], *to = &p->preds[bad->to];
         return err_set(e, ERR(INT, 54),
@@ -212,7 +315,6 @@ static int check_and_assign(stratify_program *p, err *e) {
                        "'%.*s'",
                        (int)from->name_len, from->name, (int)to->name_len, to->name);
     }
-    assign_strata(p);
     return 0;
 }
 
@@ -283,7 +385,7 @@ int stratify_build(const ast_rule *const *rules, size_t count, stratify_program 
         return err_set(e, ERR(INT, 0), "out of memory");
     htab_init(&b.names);
     bool built = build_graph(&b, rules, count);
-    htab_free(&b.names);
+    b.p->names = b.names; /* kept for stratify_find; freed with the program */
     int rc = built ? check_and_assign(b.p, e) : err_set(e, ERR(INT, 0), "out of memory");
     if (rc != 0) {
         stratify_free(b.p);
@@ -296,6 +398,7 @@ int stratify_build(const ast_rule *const *rules, size_t count, stratify_program 
 void stratify_free(stratify_program *p) {
     if (!p)
         return;
+    htab_free(&p->names);
     free(p->preds);
     free(p->rule_head);
     free(p->edges);
@@ -303,10 +406,9 @@ void stratify_free(stratify_program *p) {
 }
 
 uint32_t stratify_find(const stratify_program *p, const char *name, size_t len) {
-    for (size_t i = 0; i < p->pred_count; i++)
-        if (p->preds[i].name_len == len && memcmp(p->preds[i].name, name, len) == 0)
-            return (uint32_t)i;
-    return STRATIFY_NONE;
+    name_key k = {p, name, len};
+    uint32_t id = htab_find(&p->names, name_hash(name, len), name_eq, &k);
+    return id == HTAB_NONE ? STRATIFY_NONE : id;
 }
 
 /* ---- what a query needs ---------------------------------------------------------- */
@@ -324,29 +426,61 @@ static void seed(void *ctx, const ast_clause *invoke, bool negated) {
         s->needed[id] = true;
 }
 
-static void close_needed(const stratify_program *p, bool *needed) {
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (size_t i = 0; i < p->edge_count; i++)
-            if (needed[p->edges[i].from] && !needed[p->edges[i].to]) {
-                needed[p->edges[i].to] = true;
-                changed = true;
+/* Marks what the marked predicates reach (one visit per edge: a chain of
+ * N rules costs N steps, not N passes over every edge). */
+static bool close_needed(const stratify_program *p, bool *needed) {
+    adjacency g = {0};
+    if (!adjacency_build(p, &g)) {
+        adjacency_free(&g);
+        return false;
+    }
+    size_t top = 0;
+    for (uint32_t v = 0; v < p->pred_count; v++)
+        if (needed[v])
+            g.stack[top++] = v;
+    while (top > 0) {
+        uint32_t v = g.stack[--top];
+        for (uint32_t i = g.start[v]; i < g.start[v + 1]; i++)
+            if (!needed[g.adj[i]]) {
+                needed[g.adj[i]] = true;
+                g.stack[top++] = g.adj[i];
             }
     }
+    adjacency_free(&g);
+    return true;
 }
 
-static void order_plan(const stratify_program *p, const bool *needed, stratify_plan *out) {
-    for (uint32_t s = 0; s < p->stratum_count; s++) {
-        for (size_t i = 0; i < p->pred_count; i++)
-            if (needed[i] && p->preds[i].rule_count > 0 && p->preds[i].stratum == s)
-                out->preds[out->pred_count++] = (uint32_t)i;
-        for (size_t r = 0; r < p->rule_count; r++) {
-            uint32_t h = p->rule_head[r];
-            if (needed[h] && p->preds[h].stratum == s)
-                out->rules[out->rule_count++] = (uint32_t)r;
-        }
+/* By stratum, then by index: a counting sort over the strata (a program
+ * of many strata is not scanned once per stratum). */
+static bool order_plan(const stratify_program *p, const bool *needed, stratify_plan *out) {
+    size_t strata = p->stratum_count;
+    size_t *pred_at = calloc(strata + 1, sizeof *pred_at), *rule_at = calloc(strata + 1, sizeof *rule_at);
+    if (!pred_at || !rule_at) {
+        free(pred_at);
+        free(rule_at);
+        return false;
     }
+    for (size_t i = 0; i < p->pred_count; i++)
+        if (needed[i] && p->preds[i].rule_count > 0)
+            pred_at[p->preds[i].stratum + 1]++;
+    for (size_t r = 0; r < p->rule_count; r++)
+        if (needed[p->rule_head[r]])
+            rule_at[p->preds[p->rule_head[r]].stratum + 1]++;
+    for (size_t s = 0; s < strata; s++) {
+        pred_at[s + 1] += pred_at[s];
+        rule_at[s + 1] += rule_at[s];
+    }
+    for (size_t i = 0; i < p->pred_count; i++)
+        if (needed[i] && p->preds[i].rule_count > 0)
+            out->preds[pred_at[p->preds[i].stratum]++] = (uint32_t)i;
+    for (size_t r = 0; r < p->rule_count; r++)
+        if (needed[p->rule_head[r]])
+            out->rules[rule_at[p->preds[p->rule_head[r]].stratum]++] = (uint32_t)r;
+    out->pred_count = strata ? pred_at[strata - 1] : 0;
+    out->rule_count = strata ? rule_at[strata - 1] : 0;
+    free(pred_at);
+    free(rule_at);
+    return true;
 }
 
 int stratify_plan_query(const stratify_program *p, const ast_body *query, stratify_plan *out,
@@ -362,9 +496,12 @@ int stratify_plan_query(const stratify_program *p, const ast_body *query, strati
     }
     seed_ctx s = {p, needed};
     stratify_walk_invocations(query, seed, &s);
-    close_needed(p, needed);
-    order_plan(p, needed, out);
+    bool ok = close_needed(p, needed) && order_plan(p, needed, out);
     free(needed);
+    if (!ok) {
+        stratify_plan_free(out);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
     return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/htab.h"
 #include "datalog/ast.h"
 
 #define STRATIFY_NONE UINT32_MAX
@@ -49,6 +50,7 @@ typedef struct stratify_program {
     stratify_edge *edges; /* grouped by rule, in rule order */
     size_t edge_count;
     uint32_t stratum_count; /* highest stratum + 1; 0 for no predicates */
+    htab names;             /* predicate name -> index (stratify_find) */
 } stratify_program;
 
 /* Builds the graph of `rules` and assigns strata. A negative cycle fails

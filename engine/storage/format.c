@@ -28,7 +28,8 @@ enum {
     H_ENTITY_COUNT = 48,
     H_ROOTS = 56,
     H_FREELIST = 80, /* zero in files of earlier releases: no free list */
-    H_FREE_COUNT = 88
+    H_FREE_COUNT = 88,
+    H_DB_ID = FORMAT_DB_ID_OFFSET /* zero in files of earlier releases: no identity */
 };
 
 void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) {
@@ -45,6 +46,7 @@ void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) 
         format_put_le(page + H_ROOTS + 4 * i, h->roots[i], 4);
     format_put_le(page + H_FREELIST, h->freelist, 4);
     format_put_le(page + H_FREE_COUNT, h->free_count, 8);
+    memcpy(page + H_DB_ID, h->db_id, FORMAT_DB_ID_SIZE);
     format_seal_page(page, slot);
 }
 
@@ -72,5 +74,6 @@ format_slot_state format_decode_header(const uint8_t *page, uint32_t slot, forma
         h->roots[i] = (uint32_t)format_get_le(page + H_ROOTS + 4 * i, 4);
     h->freelist = (uint32_t)format_get_le(page + H_FREELIST, 4);
     h->free_count = format_get_le(page + H_FREE_COUNT, 8);
+    memcpy(h->db_id, page + H_DB_ID, FORMAT_DB_ID_SIZE);
     return SLOT_VALID;
 }

@@ -19,6 +19,8 @@
 /* Pages 0 and 1 are the two header slots; checkpoints alternate. */
 #define FORMAT_HEADER_SLOTS 2u
 #define FORMAT_FIRST_DATA_PAGE 2u
+#define FORMAT_DB_ID_SIZE 16
+#define FORMAT_DB_ID_OFFSET 96 /* in a header slot */
 
 /* The B+trees whose roots the header holds. */
 enum {
@@ -41,7 +43,16 @@ typedef struct format_header {
     uint32_t roots[TREE_COUNT]; /* 0: empty tree */
     uint32_t freelist;   /* first free-list page (0: none); storage/freelist.h */
     uint64_t free_count; /* pages the free list holds */
+    /* Random at creation, the same in both slots and in the WAL header
+     * (wal.h), so a log is never replayed into another database. All
+     * zero: a file written before identities existed (it gets one at its
+     * next read-write open, store.c). */
+    uint8_t db_id[FORMAT_DB_ID_SIZE];
 } format_header;
+
+/* A fresh random database identifier (never all zero). */
+void format_new_db_id(uint8_t id[FORMAT_DB_ID_SIZE]);
+bool format_has_db_id(const uint8_t id[FORMAT_DB_ID_SIZE]);
 
 /* Fixed-width integers of n <= 8 bytes. On a little-endian host with
  * GCC builtins, a copy (and a byte swap): the compiler's loop over the

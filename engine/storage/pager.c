@@ -171,9 +171,10 @@ static int sync_parent_dir(const pager *p, err *e) {
 /* The two header pages of a new, empty database. Generation g always
  * lives in slot g % 2, so a checkpoint (g + 1) overwrites the older slot,
  * never the one the current state hangs from. */
-static void initial_headers(uint8_t pages[2 * FORMAT_PAGE_SIZE]) {
+static void initial_headers(uint8_t pages[2 * FORMAT_PAGE_SIZE], const uint8_t *db_id) {
     format_header h;
     empty_header(&h);
+    memcpy(h.db_id, db_id, FORMAT_DB_ID_SIZE);
     format_encode_header(&h, 0, pages);
     h.generation = 1;
     format_encode_header(&h, 1, pages + FORMAT_PAGE_SIZE);
@@ -181,7 +182,9 @@ static void initial_headers(uint8_t pages[2 * FORMAT_PAGE_SIZE]) {
 
 static int create_file(pager *p, format_header *h, err *e) {
     static uint8_t pages[2 * FORMAT_PAGE_SIZE];
-    initial_headers(pages);
+    uint8_t id[FORMAT_DB_ID_SIZE];
+    format_new_db_id(id);
+    initial_headers(pages, id);
     if (p->io->truncate(p->io->ctx, p->fd, 0) != 0)
         return io_error(e, ERR(STG, 14), "truncate", p);
     if (vfs_write_all(p->io, p->fd, pages, sizeof pages, 0) != 0)
@@ -190,6 +193,7 @@ static int create_file(pager *p, format_header *h, err *e) {
         return io_error(e, ERR(STG, 13), "sync", p);
     empty_header(h);
     h->generation = 1;
+    memcpy(h->db_id, id, FORMAT_DB_ID_SIZE);
     p->generation = 1;
     return sync_parent_dir(p, e);
 }
@@ -211,6 +215,16 @@ static int slot_error(const pager *p, format_slot_state st, uint32_t version, er
     return err_set(e, ERR(STG, 4), "database file header checksum mismatch: %s", p->path);
 }
 
+/* The identifier bytes a short file holds (the rest zero): a torn
+ * creation is compared with a fresh file carrying the same identifier. */
+static void short_file_id(const uint8_t *have, uint64_t size, uint8_t *id) {
+    enum { ID_AT = FORMAT_DB_ID_OFFSET };
+    memset(id, 0, FORMAT_DB_ID_SIZE);
+    if (size > ID_AT)
+        memcpy(id, have + ID_AT, size - ID_AT < FORMAT_DB_ID_SIZE ? (size_t)(size - ID_AT)
+                                                                 : FORMAT_DB_ID_SIZE);
+}
+
 /* A file shorter than two pages is either one torn while being created (a
  * prefix of what create_file writes: start over) or not ours. */
 static int short_file(pager *p, uint64_t size, format_header *h, err *e) {
@@ -218,9 +232,11 @@ static int short_file(pager *p, uint64_t size, format_header *h, err *e) {
     uint8_t *have = malloc(size ? size : 1);
     if (!have)
         return oom(e);
-    initial_headers(want);
     int rc = size && vfs_read_all(p->io, p->fd, have, size, 0) != 0
                  ? io_error(e, ERR(STG, 11), "read", p) : 0;
+    uint8_t id[FORMAT_DB_ID_SIZE];
+    short_file_id(have, rc == 0 ? size : 0, id);
+    initial_headers(want, id);
     bool ours = rc == 0 && memcmp(have, want, size) == 0;
     bool magic = rc == 0 && memcmp(have, want, size < 8 ? size : 8) == 0;
     uint8_t have_version[4] = {0};

@@ -1,130 +1,216 @@
+/* realpath(3) is XSI, beyond the project-wide _POSIX_C_SOURCE. */
+#define _XOPEN_SOURCE 700
+
 #include "storage/wal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/crc32.h"
-#include "storage/format.h"
 #include "storage/vfs.h"
 
 #define WAL_MAGIC "MGRAFWAL"
-#define WAL_VERSION 1u
-#define WAL_HEADER 32
+#define WAL_VERSION 2u
 #define WAL_MIN_PAYLOAD 12 /* tx_count and fact count (store_codec.h) */
+/* The earlier release's layout (version 1), read only. */
+#define LEGACY_VERSION 1u
+#define LEGACY_HEADER 32
+#define LEGACY_FRAME_HEADER 8
 
 struct wal {
     const vfs *io;
     int fd; /* -1: a read-only open of a missing log */
     char *path;
     bool read_only;
-    uint64_t end; /* just past the last intact frame */
+    bool recover;
+    uint8_t db_id[FORMAT_DB_ID_SIZE];
+    uint64_t generation; /* the main file's: frames replayed and appended carry it */
+    uint64_t base;       /* the header's (0: unknown) */
+    bool legacy;         /* a version-1 log to replay by the old rules */
+    bool legacy_stale;   /* a version-1 log beside a file with an identity */
+    uint64_t end;        /* just past the last frame replayed or appended */
+    uint64_t dropped;    /* commits a recovering open cut off */
 };
-
-/* Covers the length field too, so a run of zero bytes (what a crash can
- * leave past the old end of a file) is never a valid empty frame. */
-static uint32_t frame_crc(const uint8_t *header, const uint8_t *payload, size_t len) {
-    return crc32_update(crc32_update(0, header, 4), payload, len);
-}
 
 static int io_error(err *e, int code, const char *what, const wal *w) {
     return err_set(e, code, "%s failed for %s: %s", what, w->path, strerror(errno));
 }
 
-static void header_bytes(uint8_t *h, uint64_t generation) {
-    memset(h, 0, WAL_HEADER);
+static uint64_t header_size(const wal *w) {
+    return w->legacy ? LEGACY_HEADER : WAL_HEADER_SIZE;
+}
+
+/* ---- the path ------------------------------------------------------------ */
+
+static char *join(const char *a, const char *sep, const char *b, const char *suffix) {
+    size_t la = strlen(a), ls = strlen(sep), lb = strlen(b), lx = strlen(suffix);
+    char *s = malloc(la + ls + lb + lx + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, a, la);
+    memcpy(s + la, sep, ls);
+    memcpy(s + la + ls, b, lb);
+    memcpy(s + la + ls + lb, suffix, lx + 1);
+    return s;
+}
+
+/* A file not created yet: its resolved directory and its own name. */
+static char *resolve_missing(const char *db_path) {
+    const char *slash = strrchr(db_path, '/');
+    const char *name = slash ? slash + 1 : db_path;
+    size_t dir_len = slash ? (size_t)(slash - db_path) : 0;
+    char *dir = malloc(dir_len + 2);
+    if (!dir)
+        return NULL;
+    if (!slash)
+        memcpy(dir, ".", 2);
+    else if (dir_len == 0)
+        memcpy(dir, "/", 2);
+    else {
+        memcpy(dir, db_path, dir_len);
+        dir[dir_len] = '\0';
+    }
+    char *real = realpath(dir, NULL);
+    free(dir);
+    if (!real || !*name) {
+        free(real);
+        return join(db_path, "", "", ".wal");
+    }
+    char *s = join(real, strcmp(real, "/") == 0 ? "" : "/", name, ".wal");
+    free(real);
+    return s;
+}
+
+char *wal_path_for(const char *db_path) {
+    char *real = realpath(db_path, NULL);
+    if (!real)
+        return resolve_missing(db_path);
+    char *s = join(real, "", "", ".wal");
+    free(real);
+    return s;
+}
+
+/* ---- header ---------------------------------------------------------- */
+
+static void header_bytes(uint8_t *h, uint64_t generation, const uint8_t *db_id) {
+    memset(h, 0, WAL_HEADER_SIZE);
     memcpy(h, WAL_MAGIC, 8);
     format_put_le(h + 8, WAL_VERSION, 4);
     format_put_le(h + 16, generation, 8);
-    format_put_le(h + 24, crc32_update(0, h, 24), 4);
+    memcpy(h + 24, db_id, FORMAT_DB_ID_SIZE);
+    format_put_le(h + 40, crc32_update(0, h, 40), 4);
 }
 
 /* Unless `sync`, the next sync of the log (a commit's) makes the reset
  * durable, together with the frame appended after it. A crash before that
- * may leave the old header and frames; those frames are all at or below the
- * tx_count of the main file's header, synced before the reset, so replay
- * skips them, and a new frame torn over them ends the log where it starts.
- * That needs every frame synced before the next one is written (frames of
- * two commits could otherwise land without the first, behind an old frame
- * of the same length, and read as a gap): a log whose commits are not
- * synced asks for `sync`. */
-int wal_reset(wal *w, uint64_t generation, bool sync, err *e) {
-    uint8_t h[WAL_HEADER];
-    header_bytes(h, generation);
+ * may leave the old header and frames; those frames carry an older
+ * generation, which ends the log, and a new frame torn over them is a
+ * torn tail (nothing of this generation verifies after it). That needs
+ * every frame synced before the next one is written (frames of two
+ * commits could otherwise land without the first): a log whose commits
+ * are not synced asks for `sync`. */
+int wal_reset(wal *w, uint64_t generation, const uint8_t *db_id, bool sync, err *e) {
+    uint8_t h[WAL_HEADER_SIZE];
+    header_bytes(h, generation, db_id);
     if (vfs_write_all(w->io, w->fd, h, sizeof h, 0) != 0)
         return io_error(e, ERR(STG, 12), "write", w);
-    if (w->io->truncate(w->io->ctx, w->fd, WAL_HEADER) != 0)
+    if (w->io->truncate(w->io->ctx, w->fd, WAL_HEADER_SIZE) != 0)
         return io_error(e, ERR(STG, 14), "truncate", w);
     if (sync && w->io->sync(w->io->ctx, w->fd) != 0)
         return io_error(e, ERR(STG, 13), "sync", w);
-    w->end = WAL_HEADER;
+    memcpy(w->db_id, db_id, FORMAT_DB_ID_SIZE);
+    w->generation = w->base = generation;
+    w->legacy = w->legacy_stale = false;
+    w->end = WAL_HEADER_SIZE;
     return 0;
 }
 
-/* A header torn while a reset rewrote it keeps its magic but fails its
- * checksum; its frames (if any) are then older than the main file and are
- * skipped by transaction number, so base 0 is safe. */
+static bool crc_at(const uint8_t *h, uint64_t size, size_t at) {
+    return size >= at + 8 && format_get_le(h + at, 4) == crc32_update(0, h, at);
+}
+
+/* Which layout an intact header has, or (torn while a reset rewrote it:
+ * the magic kept, the checksum failed) which one to assume: a file without
+ * an identity was last reset by the earlier release. Its frames, if any,
+ * are older than the main file, so base 0 is safe. */
 static int check_header(wal *w, uint64_t size, uint64_t *base, err *e) {
-    uint8_t h[WAL_HEADER] = {0};
-    size_t n = size < WAL_HEADER ? (size_t)size : WAL_HEADER;
+    uint8_t h[WAL_HEADER_SIZE] = {0};
+    size_t n = size < WAL_HEADER_SIZE ? (size_t)size : WAL_HEADER_SIZE;
     if (vfs_read_all(w->io, w->fd, h, n, 0) != 0)
         return io_error(e, ERR(STG, 11), "read", w);
     if (memcmp(h, WAL_MAGIC, n < 8 ? n : 8) != 0)
         return err_set(e, ERR(WAL, 1), "bad WAL magic in %s", w->path);
     uint32_t version = (uint32_t)format_get_le(h + 8, 4);
-    bool intact = size >= WAL_HEADER && format_get_le(h + 24, 4) == crc32_update(0, h, 24);
-    if (intact && version != WAL_VERSION)
+    bool v1 = crc_at(h, size, 24), v2 = crc_at(h, size, 40);
+    bool has_id = format_has_db_id(w->db_id);
+    *base = 0;
+    if (v2 && version == WAL_VERSION) {
+        *base = format_get_le(h + 16, 8);
+        /* A file without an identity whose log continues a later checkpoint
+         * lost the header that gave it one: STG-004 (store.c), not STG-044. */
+        bool lost_upgrade = !has_id && *base > w->generation;
+        if (memcmp(h + 24, w->db_id, FORMAT_DB_ID_SIZE) != 0 && !lost_upgrade)
+            return err_set(e, ERR(STG, 44), "the WAL %s belongs to another database (its "
+                           "identifier is not the file's): it was not replayed", w->path);
+    } else if (v1 && version == LEGACY_VERSION) {
+        w->legacy = !has_id;
+        w->legacy_stale = has_id;
+        *base = format_get_le(h + 16, 8);
+    } else if (v1 || v2) {
         return err_set(e, ERR(WAL, 2), "unsupported WAL version %u in %s", (unsigned)version,
                        w->path);
-    *base = intact ? format_get_le(h + 16, 8) : 0;
-    w->end = WAL_HEADER;
+    } else {
+        w->legacy = !has_id;
+    }
+    w->base = *base;
+    w->end = header_size(w);
     return 0;
 }
 
-static int open_fd(wal *w, uint64_t generation, uint64_t *base, err *e) {
+static int open_fd(wal *w, uint64_t *base, err *e) {
     int flags = w->read_only ? O_RDONLY | O_CLOEXEC : O_RDWR | O_CREAT | O_CLOEXEC;
     w->fd = open(w->path, flags, 0644);
-    if (w->fd < 0 && w->read_only && errno == ENOENT) {
-        *base = 0;
+    *base = 0;
+    if (w->fd < 0 && w->read_only && errno == ENOENT)
         return 0;
-    }
     if (w->fd < 0)
         return io_error(e, ERR(STG, 10), "open", w);
     uint64_t size;
     if (w->io->size(w->io->ctx, w->fd, &size) != 0)
         return io_error(e, ERR(STG, 15), "stat", w);
     if (size == 0 && !w->read_only) {
-        *base = generation;
-        int rc = wal_reset(w, generation, true, e);
+        *base = w->generation;
+        int rc = wal_reset(w, w->generation, w->db_id, true, e);
         if (rc == 0 && vfs_sync_dir(w->path) != 0) /* the new log must outlive a crash */
             rc = io_error(e, ERR(STG, 13), "directory sync", w);
         return rc;
     }
-    if (size == 0) {
-        *base = 0;
+    if (size == 0)
         return 0;
-    }
     return check_header(w, size, base, e);
 }
 
-int wal_open(const char *db_path, bool read_only, uint64_t generation, wal **out, uint64_t *base,
+int wal_open(const char *db_path, bool read_only, const wal_ident *id, wal **out, uint64_t *base,
              err *e) {
     wal *w = calloc(1, sizeof *w);
-    size_t n = strlen(db_path);
-    char *path = malloc(n + 5);
+    char *path = wal_path_for(db_path);
     if (!w || !path) {
         free(w);
         free(path);
         return err_set(e, ERR(INT, 0), "out of memory");
     }
-    memcpy(path, db_path, n);
-    memcpy(path + n, ".wal", 5);
     w->path = path;
     w->io = vfs_default();
     w->read_only = read_only;
-    int rc = open_fd(w, generation, base, e);
+    w->recover = id->recover;
+    memcpy(w->db_id, id->db_id, FORMAT_DB_ID_SIZE);
+    w->generation = id->generation;
+    w->end = WAL_HEADER_SIZE;
+    int rc = open_fd(w, base, e);
     if (rc != 0) {
         wal_close(w);
         return rc;
@@ -143,34 +229,151 @@ void wal_close(wal *w) {
 }
 
 uint64_t wal_size(const wal *w) {
-    return w->end > WAL_HEADER ? w->end - WAL_HEADER : 0;
+    return w->end > header_size(w) ? w->end - header_size(w) : 0;
 }
 
-/* 1 with *payload (malloc'd) when the frame at `off` is intact, 0 when it
- * is torn, or an error. */
-static int read_frame(const wal *w, uint64_t off, uint64_t size, uint8_t **payload,
-                      uint32_t *len, err *e) {
-    uint8_t h[WAL_FRAME_HEADER];
-    if (size < off || size - off < WAL_FRAME_HEADER)
+bool wal_is_legacy(const wal *w) {
+    return w->legacy;
+}
+
+uint64_t wal_dropped(const wal *w) {
+    return w->dropped;
+}
+
+/* ---- frames ---------------------------------------------------------- */
+
+/* Covers the length field too, so a run of zero bytes (what a crash can
+ * leave past the old end of a file) is never a valid empty frame; and the
+ * database id, so another database's frame never verifies. */
+static uint32_t frame_crc(const wal *w, const uint8_t *header, const uint8_t *payload,
+                          size_t len) {
+    if (w->legacy)
+        return crc32_update(crc32_update(0, header, 4), payload, len);
+    uint32_t c = crc32_update(0, w->db_id, FORMAT_DB_ID_SIZE);
+    c = crc32_update(c, header, 4);
+    c = crc32_update(c, header + 8, WAL_FRAME_HEADER - 8);
+    return crc32_update(c, payload, len);
+}
+
+typedef struct wal_frame {
+    uint32_t len;
+    uint64_t generation;
+    uint32_t flags;
+    uint8_t *payload; /* malloc'd */
+} wal_frame;
+
+static size_t frame_header_size(const wal *w) {
+    return w->legacy ? LEGACY_FRAME_HEADER : WAL_FRAME_HEADER;
+}
+
+/* Whether a frame's header, payload and flags verify. */
+static bool frame_ok(const wal *w, const uint8_t *h, const uint8_t *payload, uint32_t len) {
+    if (len < WAL_MIN_PAYLOAD || frame_crc(w, h, payload, len) != format_get_le(h + 4, 4))
+        return false;
+    return w->legacy || (format_get_le(h + 16, 4) & ~(WAL_FRAME_ORDERED | WAL_FRAME_JUMP)) == 0;
+}
+
+/* 1 with *f when the frame at `off` verifies, 0 when it does not (short,
+ * or failing its checksum), or an error. */
+static int read_frame(const wal *w, uint64_t off, uint64_t size, wal_frame *f, err *e) {
+    uint8_t h[WAL_FRAME_HEADER] = {0};
+    size_t hs = frame_header_size(w);
+    if (size < off || size - off < hs)
         return 0;
-    if (vfs_read_all(w->io, w->fd, h, sizeof h, off) != 0)
+    if (vfs_read_all(w->io, w->fd, h, hs, off) != 0)
         return io_error(e, ERR(STG, 11), "read", w);
-    *len = (uint32_t)format_get_le(h, 4);
-    if (*len > size - off - WAL_FRAME_HEADER)
+    f->len = (uint32_t)format_get_le(h, 4);
+    if (f->len > size - off - hs)
         return 0;
-    uint8_t *p = malloc(*len ? *len : 1);
+    uint8_t *p = malloc(f->len ? f->len : 1);
     if (!p)
         return err_set(e, ERR(INT, 0), "out of memory");
-    if (vfs_read_all(w->io, w->fd, p, *len, off + WAL_FRAME_HEADER) != 0) {
+    if (vfs_read_all(w->io, w->fd, p, f->len, off + hs) != 0) {
         free(p);
         return io_error(e, ERR(STG, 11), "read", w);
     }
-    if (*len < WAL_MIN_PAYLOAD || frame_crc(h, p, *len) != format_get_le(h + 4, 4)) {
+    if (!frame_ok(w, h, p, f->len)) {
         free(p);
         return 0;
     }
-    *payload = p;
+    f->generation = w->legacy ? 0 : format_get_le(h + 8, 8);
+    f->flags = w->legacy ? 0 : (uint32_t)format_get_le(h + 16, 4);
+    f->payload = p;
     return 1;
+}
+
+/* How far past a damaged frame the next intact one is looked for (at every
+ * byte offset, so a damaged length field does not hide it): a bound on the
+ * memory that search takes; frames beyond it are followed by length. */
+#define WAL_SEARCH_WINDOW ((size_t)64 << 20)
+
+/* The offset in rest[0..n) (from 1) where a frame of this generation that
+ * verifies starts, or 0. */
+static size_t next_intact(const wal *w, const uint8_t *rest, size_t n) {
+    for (size_t i = 1; i + WAL_FRAME_HEADER <= n; i++) {
+        const uint8_t *h = rest + i;
+        uint32_t len = (uint32_t)format_get_le(h, 4);
+        if (format_get_le(h + 8, 8) == w->generation && format_get_le(h + 20, 4) == 0 &&
+            len <= n - i - WAL_FRAME_HEADER && frame_ok(w, h, h + WAL_FRAME_HEADER, len))
+            return i;
+    }
+    return 0;
+}
+
+/* Frames of this generation that verify from `off` on, one after the
+ * other; *ordered tells whether one was written after the damaged frame
+ * before them was durable. */
+static int intact_run(const wal *w, uint64_t off, uint64_t size, uint64_t *count, bool *ordered,
+                      bool *to_end, err *e) {
+    *count = 0;
+    *ordered = false;
+    for (;;) {
+        wal_frame f = {0};
+        int got = read_frame(w, off, size, &f, e);
+        *to_end = off == size;
+        if (got != 1)
+            return got == 0 ? 0 : got;
+        free(f.payload);
+        if (f.generation != w->generation)
+            return 0;
+        ++*count;
+        *ordered = *ordered || (f.flags & WAL_FRAME_ORDERED);
+        off += WAL_FRAME_HEADER + (uint64_t)f.len;
+    }
+}
+
+/* The frame at w->end (number `index`, 1-based) does not verify: 0 when it
+ * is a torn tail (to cut), else STG-045 (or, recovering, 0 with the
+ * commits dropped counted). */
+static int damaged_frame(wal *w, uint64_t index, uint64_t size, err *e) {
+    if (w->legacy || size <= w->end)
+        return 0;
+    size_t n = size - w->end < WAL_SEARCH_WINDOW ? (size_t)(size - w->end) : WAL_SEARCH_WINDOW;
+    uint8_t *rest = malloc(n);
+    if (!rest)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    if (vfs_read_all(w->io, w->fd, rest, n, w->end) != 0) {
+        free(rest);
+        return io_error(e, ERR(STG, 11), "read", w);
+    }
+    size_t at = next_intact(w, rest, n);
+    free(rest);
+    uint64_t later = 0;
+    bool ordered = false, to_end = false;
+    int rc = at ? intact_run(w, w->end + at, size, &later, &ordered, &to_end, e) : 0;
+    if (rc != 0 || !ordered)
+        return rc;
+    if (w->recover) {
+        w->dropped = later + 1;
+        return 0;
+    }
+    return err_set(e, ERR(STG, 45), "WAL frame %llu of %s (at byte %llu) is damaged but %llu "
+                   "later frames verify: the log is corrupt, not torn; nothing was changed. "
+                   "Opening with the option recover: \"truncate_wal\" drops the damaged frame "
+                   "and everything after it: %s%llu commits",
+                   (unsigned long long)index, w->path, (unsigned long long)w->end,
+                   (unsigned long long)later, to_end ? "" : "at least ",
+                   (unsigned long long)later + 1);
 }
 
 static int cut_tail(wal *w, uint64_t size, err *e) {
@@ -183,35 +386,72 @@ static int cut_tail(wal *w, uint64_t size, err *e) {
     return 0;
 }
 
+/* After replay, a writable log takes frames of this generation: frames
+ * replayed are made durable first (a later ORDERED frame promises it),
+ * and a log holding nothing to keep is reset to this generation. */
+static int ready_to_append(wal *w, uint64_t size, err *e) {
+    if (w->read_only)
+        return 0;
+    if (w->legacy_stale)
+        return wal_reset(w, w->generation, w->db_id, true, e);
+    int rc = cut_tail(w, size, e);
+    if (rc != 0 || w->legacy)
+        return rc;
+    if (w->end > WAL_HEADER_SIZE)
+        return wal_sync(w, e);
+    return w->base != w->generation ? wal_reset(w, w->generation, w->db_id, true, e) : 0;
+}
+
+/* Whether frame `index` is to replay: *replay false for an older
+ * generation (a frame a checkpoint folded in: the end of the log). */
+static int frame_generation(const wal *w, const wal_frame *f, uint64_t index, bool *replay, err *e) {
+    *replay = w->legacy || f->generation == w->generation;
+    if (w->legacy || f->generation <= w->generation)
+        return 0;
+    return err_set(e, ERR(STG, 4), "the newest database header is damaged (WAL frame %llu of %s "
+                   "continues checkpoint %llu, the file shows %llu)", (unsigned long long)index,
+                   w->path, (unsigned long long)f->generation,
+                   (unsigned long long)w->generation);
+}
+
+static int replay_frames(wal *w, uint64_t size, wal_apply_fn apply, void *ctx, err *e) {
+    for (uint64_t index = 1;; index++) {
+        wal_frame f = {0};
+        bool replay = false;
+        int got = read_frame(w, w->end, size, &f, e);
+        if (got == 0)
+            return damaged_frame(w, index, size, e);
+        if (got != 1)
+            return got;
+        int rc = frame_generation(w, &f, index, &replay, e);
+        if (rc == 0 && replay)
+            rc = apply(ctx, f.payload, f.len, (f.flags & WAL_FRAME_JUMP) != 0, e);
+        free(f.payload);
+        if (rc != 0 || !replay)
+            return rc;
+        w->end += frame_header_size(w) + (uint64_t)f.len;
+    }
+}
+
 int wal_replay(wal *w, wal_apply_fn apply, void *ctx, err *e) {
     uint64_t size;
     if (w->fd < 0)
         return 0;
     if (w->io->size(w->io->ctx, w->fd, &size) != 0)
         return io_error(e, ERR(STG, 15), "stat", w);
-    for (;;) {
-        uint8_t *payload = NULL;
-        uint32_t len = 0;
-        int rc = read_frame(w, w->end, size, &payload, &len, e);
-        if (rc == 0)
-            break;
-        if (rc != 1)
-            return rc;
-        rc = apply(ctx, payload, len, e);
-        free(payload);
-        if (rc != 0)
-            return rc;
-        w->end += WAL_FRAME_HEADER + (uint64_t)len;
-    }
-    return cut_tail(w, size, e);
+    int rc = w->legacy_stale ? 0 : replay_frames(w, size, apply, ctx, e);
+    return rc != 0 ? rc : ready_to_append(w, size, e);
 }
 
-int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool sync, err *e) {
+int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool jump, bool sync, err *e) {
     size_t len = frame_len - WAL_FRAME_HEADER;
     if (len > UINT32_MAX)
         return err_set(e, ERR(STG, 16), "transaction too large for one log frame (%zu bytes)", len);
     format_put_le(frame, len, 4);
-    format_put_le(frame + 4, frame_crc(frame, frame + WAL_FRAME_HEADER, len), 4);
+    format_put_le(frame + 8, w->generation, 8);
+    format_put_le(frame + 16, (sync ? WAL_FRAME_ORDERED : 0) | (jump ? WAL_FRAME_JUMP : 0), 4);
+    format_put_le(frame + 20, 0, 4);
+    format_put_le(frame + 4, frame_crc(w, frame, frame + WAL_FRAME_HEADER, len), 4);
     if (vfs_write_all(w->io, w->fd, frame, frame_len, w->end) != 0)
         return io_error(e, ERR(STG, 12), "write", w);
     if (sync && w->io->sync(w->io->ctx, w->fd) != 0)

@@ -1,22 +1,38 @@
-/* The write-ahead log sidecar `<path>.wal`: every committed transaction is
- * appended as one checksummed frame and (synchronous "full") synced before
- * the commit returns; a checkpoint folds the frames into the main file and
- * resets the log.
+/* The write-ahead log sidecar `<real path of the file>.wal`: every
+ * committed transaction is appended as one checksummed frame and
+ * (synchronous "full") synced before the commit returns; a checkpoint
+ * folds the frames into the main file and resets the log.
  *
- *   header (32 bytes): "MGRAFWAL" | u32 version (1) | u32 0 |
- *                      u64 base generation | u32 CRC-32 of bytes 0..23 | u32 0
- *   frame:  u32 payload length (>= 12) | u32 CRC-32 of the length field
- *           and the payload | payload
- *           (payload layout: store/store_codec.h)
+ *   header (48 bytes): "MGRAFWAL" | u32 version (2) | u32 0 |
+ *                      u64 base generation | database id[16] |
+ *                      u32 CRC-32 of bytes 0..39 | u32 0
+ *   frame:  u32 payload length (>= 12) | u32 CRC-32 | u64 generation |
+ *           u32 flags | u32 0 | payload  (payload layout: store/store_codec.h)
+ *           The CRC covers the database id, the length field, bytes 8..23
+ *           and the payload: a frame of another database never verifies.
+ *           Flags: WAL_FRAME_ORDERED, WAL_FRAME_JUMP.
  *
- * The base generation is the header generation of the main file the log
- * continues; a main file whose newest valid header is older than that has
- * lost a checkpoint, which open refuses (STG-004) instead of silently
- * showing old data. A frame that is short or fails its checksum is a torn
- * tail: it and what follows are cut away (ignored when read-only).
+ * Identity (docs/file-format.md §6): the header's database id must be the
+ * main file's (else STG-044); frames replay only when their generation is
+ * the main file's header generation: an older one is a frame a checkpoint
+ * already folded in (the end of the log, by rule), a newer one means the
+ * main file lost a checkpoint (STG-004). The base generation is the
+ * header generation the log continued when it was reset.
+ *
+ * Damage: a frame that is short or fails its checksum is a torn tail (it
+ * and what follows are cut away; ignored when read-only) unless a later
+ * frame of this generation, written after it was durable (ORDERED),
+ * verifies: that is corruption, STG-045, and nothing is changed, unless
+ * the open asked to recover (then it is cut like a torn tail).
+ *
+ * A version-1 log (32-byte header, 8-byte frame headers, no identity)
+ * comes from an earlier release: replayed by that release's rules beside
+ * a file without an identity, ignored beside one that has one (written by
+ * the checkpoint that gave the file its identity, which folded the log in).
  * Little-endian throughout.
  *
- * Codes: WAL-001 bad magic, WAL-002 unsupported version, STG-010..015 I/O. */
+ * Codes: WAL-001 bad magic, WAL-002 unsupported version, STG-004, STG-044,
+ * STG-045, STG-010..015 I/O. */
 #ifndef MG_STORAGE_WAL_H
 #define MG_STORAGE_WAL_H
 
@@ -25,32 +41,62 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "storage/format.h"
 
-#define WAL_FRAME_HEADER 8
+#define WAL_HEADER_SIZE 48
+#define WAL_FRAME_HEADER 24
+
+/* Frame flags. ORDERED: every earlier frame of the log was durable when
+ * this one was written (the writer syncs each commit), so a damaged frame
+ * before it cannot be a write a crash lost. JUMP: the transaction counter
+ * jumps to the payload's tx_count; the payload holds no facts. */
+#define WAL_FRAME_ORDERED 1u
+#define WAL_FRAME_JUMP 2u
 
 typedef struct wal wal;
 
-/* Opens `<db_path>.wal`, creating it (with base `generation`) when absent
- * or empty. *base gets the stored base generation (0 when unknown: a header
- * torn while being reset). A read-only open of a missing log is an empty
- * log. */
-int wal_open(const char *db_path, bool read_only, uint64_t generation, wal **out, uint64_t *base,
+/* `<real path of db_path>.wal` (malloc'd; NULL when out of memory): the
+ * file's symlinks, `..` and relative spellings resolved, so every path to
+ * one file finds one log. When the file does not exist yet, its directory
+ * is resolved instead. */
+char *wal_path_for(const char *db_path);
+
+typedef struct wal_ident {
+    const uint8_t *db_id; /* FORMAT_DB_ID_SIZE bytes; all zero: none yet */
+    uint64_t generation;  /* the main file's header generation */
+    bool recover;         /* cut a corrupt log at its damaged frame */
+} wal_ident;
+
+/* Opens the log of the database at `db_path`, creating it when absent or
+ * empty (and writable). *base gets the stored base generation (0 when
+ * unknown: a header torn while being reset). A read-only open of a missing
+ * log is an empty log. */
+int wal_open(const char *db_path, bool read_only, const wal_ident *id, wal **out, uint64_t *base,
              err *e);
 void wal_close(wal *w);
 
-typedef int (*wal_apply_fn)(void *ctx, const uint8_t *payload, size_t len, err *e);
-/* Calls `apply` on every intact frame in order, then cuts off a torn tail. */
+typedef int (*wal_apply_fn)(void *ctx, const uint8_t *payload, size_t len, bool jump, err *e);
+/* Calls `apply` on every frame to replay, in order; then cuts off a torn
+ * tail (or, recovering, a corrupt one) and, when writable, leaves a log
+ * to which frames of this generation can be appended. */
 int wal_replay(wal *w, wal_apply_fn apply, void *ctx, err *e);
+/* Whether the log is of the earlier release's format (replayed, then to be
+ * replaced by a checkpoint giving the file its identity: store.c). */
+bool wal_is_legacy(const wal *w);
+/* Commits a recovering open dropped (0 unless it cut a corrupt log). */
+uint64_t wal_dropped(const wal *w);
 
 /* Appends one frame; `frame` starts with WAL_FRAME_HEADER bytes filled in
- * here. Syncs when `sync`. On failure the log's logical end does not move. */
-int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool sync, err *e);
+ * here. `jump`: a counter jump (WAL_FRAME_JUMP). Syncs when `sync` (then
+ * the frame is ORDERED). On failure the log's logical end does not move. */
+int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool jump, bool sync, err *e);
 int wal_sync(wal *w, err *e);
-/* After a checkpoint to `generation` (its header synced): an empty log
- * continuing it. Synced only when `sync`; otherwise the next commit's sync
- * makes it durable, and until then a crash may keep the old frames, which
- * replay skips by tx_count. Pass `sync` when commits are not synced. */
-int wal_reset(wal *w, uint64_t generation, bool sync, err *e);
+/* After a checkpoint to `generation` (its header synced), of a file whose
+ * identity is `db_id`: an empty log continuing it. Synced only when
+ * `sync`; otherwise the next commit's sync makes it durable, and until
+ * then a crash may keep the old frames, whose older generation ends the
+ * log. Pass `sync` when commits are not synced. */
+int wal_reset(wal *w, uint64_t generation, const uint8_t *db_id, bool sync, err *e);
 /* Bytes of frames in the log. */
 uint64_t wal_size(const wal *w);
 

@@ -26,6 +26,7 @@ void store_options_default(store_options *o) {
     o->page_cache_size = STORE_DEFAULT_CACHE_PAGES;
     o->wal_checkpoint_threshold = STORE_DEFAULT_CHECKPOINT_THRESHOLD;
     o->sync = STORE_SYNC_FULL;
+    o->recover_truncate_wal = false;
 }
 
 static store *store_new(const store_options *o) {
@@ -175,17 +176,19 @@ static int apply_all(store *s, const fact *facts, size_t count, err *e) {
     return rc;
 }
 
-static int write_log(store *s, const fact *facts, size_t count, err *e) {
+/* One frame: a commit of `facts` as transaction `tx`, or (jump) the
+ * counter's jump to `tx`. */
+static int write_log(store *s, uint64_t tx, const fact *facts, size_t count, bool jump, err *e) {
     buf b;
     buf_init(&b);
     static const char reserved[WAL_FRAME_HEADER] = {0};
     buf_append(&b, reserved, sizeof reserved);
-    store_codec_encode(s->h.tx_count + 1, facts, count, &b);
+    store_codec_encode(tx, facts, count, &b);
     if (b.oom) {
         buf_free(&b);
         return oom(e);
     }
-    int rc = wal_append(s->log, (uint8_t *)b.data, b.len, s->opts.sync == STORE_SYNC_FULL, e);
+    int rc = wal_append(s->log, (uint8_t *)b.data, b.len, jump, s->opts.sync == STORE_SYNC_FULL, e);
     buf_free(&b);
     return rc;
 }
@@ -203,16 +206,31 @@ int store_check_sizes(const fact *f, err *e) {
     return 0;
 }
 
-static int check_commit(const store *s, const fact *facts, size_t count, err *e) {
+static int check_writable(const store *s, err *e) {
     if (s->opts.read_only)
         return err_set(e, ERR(API, 14), "the database is opened read-only; writes are not allowed");
     if (s->broken)
         return err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
+    return 0;
+}
+
+int store_tx_count_error(uint64_t tx_count, err *e) {
+    return err_set(e, ERR(STG, 46), "transaction counter %llu is beyond the largest the format "
+                   "holds (%llu)", (unsigned long long)tx_count,
+                   (unsigned long long)STORE_MAX_TX_COUNT);
+}
+
+static int check_commit(const store *s, const fact *facts, size_t count, err *e) {
+    int rc = check_writable(s, e);
+    if (rc != 0)
+        return rc;
+    if (s->h.tx_count >= STORE_MAX_TX_COUNT)
+        return store_tx_count_error(s->h.tx_count + 1, e);
     for (size_t i = 0; i < count; i++) {
         const fact *f = &facts[i];
         if (f->tx_count != s->h.tx_count + 1 || f->attribute.type != VT_KEYWORD)
             return err_set(e, ERR(INT, 0), "internal: malformed fact record in commit");
-        int rc = s->log ? store_check_sizes(f, e) : 0;
+        rc = s->log ? store_check_sizes(f, e) : 0;
         if (rc != 0)
             return rc;
     }
@@ -222,7 +240,7 @@ static int check_commit(const store *s, const fact *facts, size_t count, err *e)
 int store_commit(store *s, const fact *facts, size_t count, err *e) {
     int rc = check_commit(s, facts, count, e);
     if (rc == 0 && s->log)
-        rc = write_log(s, facts, count, e);
+        rc = write_log(s, s->h.tx_count + 1, facts, count, false, e);
     if (rc == 0)
         rc = apply_all(s, facts, count, e);
     if (rc != 0 || !s->log)
@@ -234,6 +252,27 @@ int store_commit(store *s, const fact *facts, size_t count, err *e) {
         err_clear(&ignored);
     }
     return 0;
+}
+
+static void apply_jump(store *s, uint64_t tx_count) {
+    shared_lock_write(&s->rw);
+    s->h.tx_count = tx_count;
+    shared_lock_write_done(&s->rw);
+}
+
+int store_advance(store *s, uint64_t tx_count, err *e) {
+    int rc = check_writable(s, e);
+    if (rc != 0)
+        return rc;
+    if (tx_count > STORE_MAX_TX_COUNT)
+        return store_tx_count_error(tx_count, e);
+    if (tx_count <= s->h.tx_count)
+        return err_set(e, ERR(INT, 0), "internal: the counter can only move forward");
+    if (s->log)
+        rc = write_log(s, tx_count, NULL, 0, true, e);
+    if (rc == 0)
+        apply_jump(s, tx_count);
+    return rc;
 }
 
 int store_checkpoint(store *s, err *e) {
@@ -248,15 +287,26 @@ int store_checkpoint(store *s, err *e) {
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
         btree_hint_reset(&s->hints[order]); /* freed pages may now be reused */
     if (rc == 0 && wal_size(s->log) > 0) /* synced by the next commit when commits sync */
-        rc = wal_reset(s->log, s->h.generation, s->opts.sync != STORE_SYNC_FULL, e);
+        rc = wal_reset(s->log, s->h.generation, s->h.db_id, s->opts.sync != STORE_SYNC_FULL, e);
     if (rc == 0)
         s->pending_facts = 0;
     shared_lock_write_done(&s->rw);
     return rc;
 }
 
+/* A counter jump (no facts) moves the counter forward; a jump the main
+ * file already holds is skipped like a commit. */
+static int replay_jump(store *s, uint64_t tx, size_t count, err *e) {
+    if (count != 0 || tx > STORE_MAX_TX_COUNT)
+        return err_set(e, ERR(STG, 5), "WAL counter jump to %llu carries %zu facts",
+                       (unsigned long long)tx, count);
+    if (tx > s->h.tx_count)
+        apply_jump(s, tx);
+    return 0;
+}
+
 /* Replays one WAL frame: frames the main file already holds are skipped. */
-static int replay_frame(void *ctx, const uint8_t *payload, size_t len, err *e) {
+static int replay_frame(void *ctx, const uint8_t *payload, size_t len, bool jump, err *e) {
     store *s = ctx;
     uint64_t tx;
     fact *facts;
@@ -264,7 +314,9 @@ static int replay_frame(void *ctx, const uint8_t *payload, size_t len, err *e) {
     int rc = store_codec_decode(payload, len, &tx, &facts, &count, e);
     if (rc != 0)
         return rc;
-    if (tx > s->h.tx_count && tx != s->h.tx_count + 1)
+    if (jump)
+        rc = replay_jump(s, tx, count, e);
+    else if (tx > s->h.tx_count && tx != s->h.tx_count + 1)
         rc = err_set(e, ERR(STG, 5), "WAL transaction out of sequence: tx_count %llu after %llu",
                      (unsigned long long)tx, (unsigned long long)s->h.tx_count);
     else if (tx > s->h.tx_count) {
@@ -275,16 +327,39 @@ static int replay_frame(void *ctx, const uint8_t *payload, size_t len, err *e) {
     return rc;
 }
 
+/* A file written before identities existed gets one at its first
+ * read-write open: a checkpoint writes it into the header (folding in the
+ * earlier release's log, replayed by then), and the log is reset to the
+ * current layout. A crash before the header is durable leaves the file as
+ * it was; after it, the old log beside a file with an identity is ignored
+ * (wal.h): everything it held is in the file. */
+static int adopt_identity(store *s, err *e) {
+    if (s->opts.read_only || format_has_db_id(s->h.db_id))
+        return 0;
+    format_header next = s->h;
+    format_new_db_id(next.db_id);
+    int rc = pager_checkpoint(s->pg, &next, e);
+    if (rc != 0)
+        return rc;
+    s->h = next;
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
+        btree_hint_reset(&s->hints[order]);
+    s->pending_facts = 0;
+    return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
+}
+
 static int open_log(store *s, const char *path, err *e) {
     uint64_t base;
-    int rc = wal_open(path, s->opts.read_only, s->h.generation, &s->log, &base, e);
+    wal_ident id = {s->h.db_id, s->h.generation, s->opts.recover_truncate_wal};
+    int rc = wal_open(path, s->opts.read_only, &id, &s->log, &base, e);
     if (rc != 0)
         return rc;
     if (base > s->h.generation)
         return err_set(e, ERR(STG, 4), "the newest database header of %s is damaged (the WAL "
                        "continues checkpoint %llu, the file shows %llu)", path,
                        (unsigned long long)base, (unsigned long long)s->h.generation);
-    return wal_replay(s->log, replay_frame, s, e);
+    rc = wal_replay(s->log, replay_frame, s, e);
+    return rc != 0 ? rc : adopt_identity(s, e);
 }
 
 int store_open_file(const char *path, const store_options *o, store **out, err *e) {
@@ -316,4 +391,8 @@ void store_close(store *s) {
         store_checkpoint(s, &ignored);
     err_clear(&ignored);
     store_free(s);
+}
+
+uint64_t store_recovered_drops(const store *s) {
+    return s->log ? wal_dropped(s->log) : 0;
 }

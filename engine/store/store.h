@@ -36,7 +36,13 @@ typedef struct store_options {
     size_t page_cache_size;            /* pages of FORMAT_PAGE_SIZE */
     uint64_t wal_checkpoint_threshold; /* facts pending in the WAL; 0: never */
     store_sync sync;
+    /* Open a WAL that is corrupt (a damaged frame before frames that
+     * verify, STG-045) by cutting it at the damaged frame (wal.h). */
+    bool recover_truncate_wal;
 } store_options;
+
+/* The largest transaction counter: `:as-of N` takes a signed 64-bit N. */
+#define STORE_MAX_TX_COUNT ((uint64_t)INT64_MAX)
 
 #define STORE_DEFAULT_CACHE_PAGES 1024
 #define STORE_DEFAULT_CHECKPOINT_THRESHOLD 1000
@@ -48,7 +54,8 @@ int store_open_memory(store **out, err *e);
  * and WAL codes of storage/pager.h and storage/wal.h; STG-004 also when the
  * newest header is older than the WAL it should continue (a damaged header
  * slot); STG-005 a WAL frame whose checksum holds but whose content does
- * not fit; STG-025/026/027 (store_lock.h). */
+ * not fit; STG-025/026/027 (store_lock.h); STG-044 a WAL of another
+ * database; STG-045 a corrupt WAL (unless recover_truncate_wal). */
 int store_open_file(const char *path, const store_options *o, store **out, err *e);
 /* Checkpoints a writable file-backed store (errors ignored: the WAL keeps
  * everything), then frees it. NULL: no-op. */
@@ -71,6 +78,15 @@ int store_commit(store *s, const fact *facts, size_t count, err *e);
 /* The WAL-003 size limits store_commit applies to file-backed stores, for
  * callers that must refuse a record before they queue it. */
 int store_check_sizes(const fact *f, err *e);
+/* Moves the transaction counter forward to `tx_count` (> store_tx_count)
+ * with one record, whatever the gap: the values in between are empty
+ * transactions. Durable as a commit is. Errors: those of store_commit;
+ * STG-046 a counter beyond STORE_MAX_TX_COUNT. */
+int store_advance(store *s, uint64_t tx_count, err *e);
+/* STG-046 for `tx_count`. */
+int store_tx_count_error(uint64_t tx_count, err *e);
+/* Commits dropped by an open with recover_truncate_wal (0 otherwise). */
+uint64_t store_recovered_drops(const store *s);
 /* Writes everything the WAL holds into the main file and resets the WAL.
  * A no-op in memory and when read-only. */
 int store_checkpoint(store *s, err *e);

@@ -74,9 +74,11 @@ TEST(describe_is_static_json_of_every_option)
           NULL);
     CHECK(strstr(a, "{\"name\":\"read_only\",\"type\":\"bool\",\"default\":false,\"for\":[\"open\"]") !=
           NULL);
+    CHECK(strstr(a, "{\"name\":\"recover\",\"type\":\"string\",\"values\":[\"truncate_wal\"],"
+                    "\"default\":null,\"for\":[\"open\"]") != NULL);
     names n = {0};
     described_names(&n);
-    CHECK_INT_EQ(n.count, 10);
+    CHECK_INT_EQ(n.count, 11);
 }
 
 TEST(docs_and_header_list_the_same_options)

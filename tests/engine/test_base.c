@@ -23,7 +23,7 @@ static void test_error_names(void) {
     CHECK(strcmp(err_code_name(ERR(PRS, 80)), "PRS-080") == 0);
     CHECK(err_code_name(ERR(PRS, 81)) == NULL && err_code_name(ERR(PRS, 0)) == NULL);
     CHECK(strcmp(err_code_name(ERR(QRY, 13)), "QRY-013") == 0 && !err_code_name(ERR(QRY, 14)));
-    CHECK(strcmp(err_code_name(ERR(STG, 43)), "STG-043") == 0 && !err_code_name(ERR(STG, 44)));
+    CHECK(strcmp(err_code_name(ERR(STG, 46)), "STG-046") == 0 && !err_code_name(ERR(STG, 47)));
     CHECK(strcmp(err_code_name(ERR(WAL, 6)), "WAL-006") == 0 && !err_code_name(ERR(WAL, 7)));
     CHECK(strcmp(err_code_name(ERR(API, 21)), "API-021") == 0 && !err_code_name(ERR(API, 22)));
     CHECK(strcmp(err_code_name(ERR(INT, 0)), "INT-000") == 0);
