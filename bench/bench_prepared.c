@@ -3,10 +3,13 @@
  * read-only: point_entity's `[:p{m} :age ?a]` as text through
  * minigraf_query, and as `[$e :age ?a]` prepared once, then per run bound
  * (minigraf_stmt_bind_entity), run (minigraf_stmt_query) and drained in C
- * (minigraf_cursor_next_batch). Also minigraf_stmt_execute (the whole
- * answer as one JSON text). Every run is timed alone; p50 / p99 over the
- * runs of a 1.5 s budget per variant, variants interleaved in rounds so
- * that a noisy moment of the machine hits each of them alike.
+ * (minigraf_cursor_next_batch). Also the same bound once (what binding
+ * costs) and minigraf_stmt_execute (the whole answer as one JSON text).
+ * A run takes about a microsecond, and reading the clock on a virtual
+ * machine can cost a fifth of that, so each sample is the mean of
+ * SAMPLE_RUNS consecutive runs; p50 / p99 are over the samples of a 1.5 s
+ * budget per variant, variants interleaved in rounds so that a noisy
+ * moment of the machine hits each of them alike.
  *
  *   bench_prepared DIR [N ...]      (default N: 100000 1000000)
  *
@@ -24,15 +27,17 @@
 #include "minigraf.h"
 #include "shapes.h"
 
-#define ROUND_RUNS 2000  /* runs of one variant before the next variant's */
-#define MAX_RUNS 400000  /* per variant */
+#define SAMPLE_RUNS 20   /* runs per timed sample */
+#define ROUND_SAMPLES 100 /* samples of one variant before the next variant's */
+#define MAX_RUNS 40000   /* samples per variant */
 #define BUDGET_S 1.5     /* timed seconds per variant */
 #define TARGET_US 0.6
 
-typedef enum variant { V_TEXT, V_PREPARED, V_PREPARED_EXECUTE, V_COUNT } variant;
+typedef enum variant { V_TEXT, V_PREPARED, V_PREPARED_BOUND, V_PREPARED_EXECUTE, V_COUNT } variant;
 
 static const char *const NAMES[V_COUNT] = {"text query (minigraf_query)",
                                            "prepared: bind + stmt_query",
+                                           "prepared: stmt_query (bound once)",
                                            "prepared: bind + stmt_execute"};
 
 typedef struct bench {
@@ -75,9 +80,9 @@ static long run_once(bench *b, variant v, char *first, size_t size) {
             die("query", minigraf_last_error(b->db));
         return drain(c, first, size);
     }
-    if (minigraf_stmt_bind_entity(b->stmt, "e", b->uuid) != 0)
+    if (v != V_PREPARED_BOUND && minigraf_stmt_bind_entity(b->stmt, "e", b->uuid) != 0)
         die("bind", minigraf_stmt_last_error(b->stmt));
-    if (v == V_PREPARED) {
+    if (v == V_PREPARED || v == V_PREPARED_BOUND) {
         MiniGrafCursor *c = minigraf_stmt_query(b->stmt);
         if (!c)
             die("stmt_query", minigraf_stmt_last_error(b->stmt));
@@ -136,11 +141,12 @@ static void time_rounds(bench *b) {
             if (done(b, v))
                 continue;
             busy = 1;
-            for (int i = 0; i < ROUND_RUNS && b->runs[v] < MAX_RUNS; i++) {
+            for (int i = 0; i < ROUND_SAMPLES && b->runs[v] < MAX_RUNS; i++) {
                 double t0 = bench_now_s();
-                run_once(b, (variant)v, NULL, 0);
+                for (int k = 0; k < SAMPLE_RUNS; k++)
+                    run_once(b, (variant)v, NULL, 0);
                 double us = (bench_now_s() - t0) * 1e6;
-                b->t[v][b->runs[v]++] = us;
+                b->t[v][b->runs[v]++] = us / SAMPLE_RUNS;
                 b->spent[v] += us / 1e6;
             }
         }
@@ -191,19 +197,19 @@ static int bench_scale(const char *dir, long n, FILE *j, int first_scale) {
 
     printf("\n%ld facts: point_entity (%s / $e = %s), clock read %.3f us\n", n, kw, b.uuid,
            clock_cost_us());
-    printf("%-32s %8s %9s %9s %9s %9s\n", "variant", "runs", "p50 us", "p99 us", "min us",
+    printf("%-34s %8s %9s %9s %9s %9s\n", "variant", "runs", "p50 us", "p99 us", "min us",
            "vs text");
     double p50[V_COUNT];
     for (int v = 0; v < V_COUNT; v++) {
         bench_sort_doubles(b.t[v], (size_t)b.runs[v]);
         p50[v] = b.t[v][b.runs[v] / 2];
         double p99 = b.t[v][(long)((double)(b.runs[v] - 1) * 0.99 + 0.5)];
-        printf("%-32s %8ld %9.3f %9.3f %9.3f %8.2fx\n", NAMES[v], b.runs[v], p50[v], p99,
+        printf("%-34s %8ld %9.3f %9.3f %9.3f %8.2fx\n", NAMES[v], b.runs[v] * SAMPLE_RUNS, p50[v], p99,
                b.t[v][0], p50[V_TEXT] / p50[v]);
         if (j)
             fprintf(j, "%s\n {\"facts\":%ld,\"variant\":\"%s\",\"runs\":%ld,\"p50_us\":%.3f,"
                        "\"p99_us\":%.3f,\"min_us\":%.3f}",
-                    first_scale && v == 0 ? "" : ",", n, NAMES[v], b.runs[v], p50[v], p99,
+                    first_scale && v == 0 ? "" : ",", n, NAMES[v], b.runs[v] * SAMPLE_RUNS, p50[v], p99,
                     b.t[v][0]);
     }
     int ok = n != 1000000 || p50[V_PREPARED] <= TARGET_US;

@@ -97,7 +97,7 @@ static int new_cursor(db_cursor **out, err *e) {
 }
 
 int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e) {
-    db_cursor *c;
+    db_cursor *c = NULL;
     int rc = new_cursor(&c, e);
     if (rc == 0 && (rc = open_stream(d, c, text, len, e)) != 0)
         db_cursor_free(c);
@@ -108,7 +108,7 @@ int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e)
 
 int db_cursor_open_query(db *d, const ast_query *q, void (*release)(void *holder), void *holder,
                          db_cursor **out, err *e) {
-    db_cursor *c;
+    db_cursor *c = NULL;
     int rc = new_cursor(&c, e);
     if (rc != 0) {
         release(holder);
