@@ -271,8 +271,9 @@ static void write_slot(parse_copy *c, size_t s, const bind_value *b) {
 }
 
 /* Copies a string / keyword payload into the copy's buffer for slot s. */
-static int keep_payload(parse_copy *c, size_t s, value *v, err *e) {
-    if (v->type != VT_STRING && v->type != VT_KEYWORD)
+static int keep_payload(parse_copy *c, size_t s, bind_value *bv, err *e) {
+    value *v = &bv->val;
+    if (bv->kind != BIND_VAL || (v->type != VT_STRING && v->type != VT_KEYWORD))
         return 0;
     size_t len = v->as.str.len;
     if (c->caps[s] < len + 1) {
@@ -294,20 +295,23 @@ static int keep_payload(parse_copy *c, size_t s, value *v, err *e) {
 static int own_copy(prepared *p, err *e) {
     if (atomic_load(&p->cur->refs) == 1)
         return 0;
-    parse_copy *c;
+    parse_copy *c = NULL;
     int rc = copy_new(p, &c, e);
     for (size_t s = 0; rc == 0 && s < p->slot_count; s++) {
         bind_value b = p->slots[s].bound;
-        rc = keep_payload(c, s, &b.val, e);
-        if (rc == 0) {
-            p->slots[s].bound = b;
+        rc = keep_payload(c, s, &b, e);
+        if (rc == 0)
             write_slot(c, s, &b);
-        }
     }
     if (rc != 0) {
-        if (c)
-            copy_free(c);
+        copy_free(c);
         return rc;
+    }
+    /* the bindings' payloads now point into the new copy */
+    for (size_t s = 0; s < p->slot_count; s++) {
+        value *v = &p->slots[s].bound.val;
+        if (p->slots[s].bound.kind == BIND_VAL && (v->type == VT_STRING || v->type == VT_KEYWORD))
+            v->as.str.ptr = c->bytes[s];
     }
     copy_release(p->cur);
     p->cur = c;
@@ -421,7 +425,7 @@ int prepared_bind(prepared *p, const char *name, size_t len, const bind_value *v
     if (rc == 0)
         rc = own_copy(p, e);
     if (rc == 0)
-        rc = keep_payload(p->cur, s, &b.val, e);
+        rc = keep_payload(p->cur, s, &b, e);
     if (rc != 0)
         return rc;
     p->slots[s].bound = b;

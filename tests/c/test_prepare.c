@@ -698,6 +698,36 @@ TEST(cursor_from_statement_survives_writes)
     minigraf_close(db);
 }
 
+/* Binding while a cursor holds the statement's parse copies it: the string
+ * bound before stays the statement's, the cursor keeps its own. */
+TEST(rebinding_under_open_cursors_keeps_strings)
+{
+    MiniGrafDb *db = people();
+    MiniGrafStmt *s = PREPARE(db, "(query [:find ?a :where [?e :person/name $n] [?e :person/age ?a] "
+                                  "[(>= ?a $min)]])");
+    REQUIRE(s);
+    EXPECT_OK(minigraf_stmt_bind_string(s, "n", "Alice", 5), s);
+    EXPECT_OK(minigraf_stmt_bind_int64(s, "min", 0), s);
+    MiniGrafCursor *c1 = minigraf_stmt_query(s);
+    REQUIRE(c1);
+    EXPECT_OK(minigraf_stmt_bind_int64(s, "min", 1), s); /* copies the parse: "Alice" moves along */
+    EXPECT_RUN(s, "{\"variables\":[\"?a\"],\"results\":[[30]]}");
+    MiniGrafCursor *c2 = minigraf_stmt_query(s);
+    REQUIRE(c2);
+    EXPECT_OK(minigraf_stmt_bind_string(s, "n", "Bob", 3), s); /* a second copy */
+    EXPECT_RUN(s, "{\"variables\":[\"?a\"],\"results\":[[25]]}");
+    minigraf_cursor_free(c1);
+    EXPECT_OK(minigraf_stmt_clear_bindings(s), s);
+    EXPECT_OK(minigraf_stmt_bind_json(s, "{\"min\": {\"val\": 0}, \"n\": {\"val\": \"Alice\"}}"), s);
+    EXPECT_RUN(s, "{\"variables\":[\"?a\"],\"results\":[[30]]}");
+    minigraf_stmt_free(s);
+    char *rows = drain_cursor(c2, 10);
+    CHECK_STR_EQ(rows, "[[30]]");
+    free(rows);
+    minigraf_cursor_free(c2);
+    minigraf_close(db);
+}
+
 /* ---- handles ------------------------------------------------------------------------ */
 
 TEST(null_and_dead_handles)
@@ -843,5 +873,6 @@ CHECK_MAIN(TEST_ENTRY(b10_prepared_query), TEST_ENTRY(only_queries_can_be_prepar
            TEST_ENTRY(bind_json_value_forms), TEST_ENTRY(bind_json_malformed),
            TEST_ENTRY(rerun_sees_new_writes), TEST_ENTRY(rules_registered_after_prepare_apply),
            TEST_ENTRY(cursor_from_statement), TEST_ENTRY(cursor_from_statement_survives_writes),
+           TEST_ENTRY(rebinding_under_open_cursors_keeps_strings),
            TEST_ENTRY(null_and_dead_handles), TEST_ENTRY(database_closed_before_statement),
            TEST_ENTRY(plain_execution_still_refuses_slots), TEST_ENTRY(statements_on_two_threads))
