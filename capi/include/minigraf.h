@@ -428,7 +428,127 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
 
 /* ------------------------------------------------------------------------
  * Prepared queries (since 0.2.0)
+ *
+ * A (query ...) parsed and checked once, then run any number of times with
+ * values for its bind slots (`$name`, spec 13), each run against the
+ * database as it is at that moment. Where a slot may stand and what it
+ * takes:
+ *
+ *   pattern entity      [$e :a ?v]          Entity (a UUID)
+ *   pattern value       [?e :a $v]          Val (any value, a ref included)
+ *   rule argument       (p $x ?y)           Val (Val(ref) for an entity)
+ *   expression argument [(>= ?v $min)]      Val
+ *   :as-of $t                               TxCount or Timestamp
+ *   :valid-at $t                            Timestamp or AnyValidTime
+ *
+ * A slot is never allowed in attribute position. A bound Val behaves
+ * exactly as the same literal written in the text: Val(keyword ":bob")
+ * matches the keyword and Bob's ref. One slot may stand in several places;
+ * a value must suit each. Binding names a slot without its '$' (a leading
+ * '$' is accepted and dropped); binding a name the query does not use is
+ * not an error (it is ignored). Bindings stay until re-bound or cleared.
+ *
+ * Rules registered and host functions added after prepare apply to the
+ * next run. A statement holds its database's handle struct, not the
+ * database: after minigraf_close(db) every call on the statement fails
+ * with API-018 until it is freed.
+ *
+ * Threads: a MiniGrafStmt must be used by one thread at a time (any
+ * thread). Its cursors are independent of it once open.
+ *
+ * Errors: int functions return 0, or the numeric code of the failure
+ * (also kept as the statement's last error); API-017 for a NULL handle,
+ * API-018 for a freed one or a closed database. API-015 is every bind
+ * error of spec 13: the wrong kind for a slot's position, at bind time
+ * ("slot '$e' in entity position requires Entity, got Val"), and a slot
+ * left unbound, when run ("missing bind value for slot '$age'").
  * ---------------------------------------------------------------------- */
+
+typedef struct MiniGrafStmt MiniGrafStmt;
+
+/* Parses and checks `text`, which must be one (query ...). Fails (NULL,
+ * error on `db` as for minigraf_execute) with the parse error of the text,
+ * API-005 / API-006 / API-007 for a transact / retract / rule ("only
+ * (query ...) commands can be prepared; got transact"), or API-015 for a
+ * slot in attribute position, also inside not / or bodies ("bind slot
+ * '$a' is not permitted in attribute position; ..."). Free with
+ * minigraf_stmt_free(). Since 0.2.0. */
+MINIGRAF_API MiniGrafStmt *minigraf_prepare(MiniGrafDb *db, const char *text);
+
+/* Typed setters: bind the slot `name` (UTF-8, without '$') to one value.
+ * Each returns 0, or the error code: API-015 when a place of the slot
+ * does not take that kind of value (the binding is then unchanged),
+ * API-017 for a bad argument. The statement copies what it needs; the
+ * caller's memory is not referred to after the call. Since 0.2.0. */
+
+/* Entity: `uuid_text` is a UUID in text form ("e340ebba-e050-..."). */
+MINIGRAF_API int minigraf_stmt_bind_entity(MiniGrafStmt *s, const char *name, const char *uuid_text);
+/* Val(keyword): `text` with its ':' (":person/name"), written as a keyword
+ * literal of the language (else API-017). */
+MINIGRAF_API int minigraf_stmt_bind_keyword(MiniGrafStmt *s, const char *name, const char *text);
+/* Val(string): `len` bytes of UTF-8 at `text` (NUL bytes allowed; `text`
+ * may be NULL when `len` is 0). */
+MINIGRAF_API int minigraf_stmt_bind_string(MiniGrafStmt *s, const char *name, const char *text,
+                                           size_t len);
+/* Val(integer), Val(float), Val(boolean: non-zero is true), Val(null). */
+MINIGRAF_API int minigraf_stmt_bind_int64(MiniGrafStmt *s, const char *name, int64_t v);
+MINIGRAF_API int minigraf_stmt_bind_double(MiniGrafStmt *s, const char *name, double v);
+MINIGRAF_API int minigraf_stmt_bind_bool(MiniGrafStmt *s, const char *name, int v);
+MINIGRAF_API int minigraf_stmt_bind_null(MiniGrafStmt *s, const char *name);
+/* TxCount (:as-of N; beyond INT64_MAX it means every transaction). */
+MINIGRAF_API int minigraf_stmt_bind_tx_count(MiniGrafStmt *s, const char *name, uint64_t tx_count);
+/* Timestamp: ms since the Unix epoch (UTC), for :as-of or :valid-at. */
+MINIGRAF_API int minigraf_stmt_bind_timestamp_ms(MiniGrafStmt *s, const char *name, int64_t ms);
+/* AnyValidTime (:valid-at), as :valid-at :any-valid-time. */
+MINIGRAF_API int minigraf_stmt_bind_any_valid_time(MiniGrafStmt *s, const char *name);
+
+/* Binds several slots from one JSON object, each member a slot name and
+ * one of
+ *   {"entity": "<uuid>"}            Entity
+ *   {"val": V}                      Val: V is a plain JSON scalar (string,
+ *                                   integer, float (a number with '.' or an
+ *                                   exponent), true/false, null) or the
+ *                                   typed form of the fact log records
+ *                                   ({"type": "keyword", "value": ":a"},
+ *                                   "ref", "float" with "NaN", ...)
+ *   {"tx_count": N}                 TxCount (N >= 0)
+ *   {"timestamp": ms}               Timestamp
+ *   {"any_valid_time": true}        AnyValidTime
+ * e.g. {"e": {"entity": "e340ebba-..."}, "t": {"tx_count": 1}}. All or
+ * nothing: every member is checked before any is bound. Returns 0, or
+ * API-017 for malformed JSON or a member of another shape, API-015 for a
+ * value of the wrong kind for its slot. Since 0.2.0. */
+MINIGRAF_API int minigraf_stmt_bind_json(MiniGrafStmt *s, const char *binds);
+
+/* Unbinds every slot. Returns 0 or the error code. Since 0.2.0. */
+MINIGRAF_API int minigraf_stmt_clear_bindings(MiniGrafStmt *s);
+
+/* Runs the query with its bindings and returns the whole answer as
+ * minigraf_execute renders a query: {"variables": [...], "results":
+ * [[...]]}; the caller frees it with minigraf_string_free(). NULL on
+ * error (see minigraf_stmt_last_error): API-015 for an unbound slot, then
+ * what the query itself can fail with (QRY-*, INT-*). Since 0.2.0. */
+MINIGRAF_API char *minigraf_stmt_execute(MiniGrafStmt *s);
+
+/* Runs the query with its bindings and opens a cursor over its answer,
+ * exactly like minigraf_query's (fixed when it opens, streaming, freed
+ * with minigraf_cursor_free). Re-binding or freeing the statement does not
+ * change or end an open cursor. NULL on error, as minigraf_stmt_execute.
+ * Since 0.2.0. */
+MINIGRAF_API MiniGrafCursor *minigraf_stmt_query(MiniGrafStmt *s);
+
+/* The "[CODE] message" of the statement's last failed call, or NULL
+ * after a successful one. Borrowed: valid until the next call on `s`.
+ * NULL for a NULL handle (as every *_last_error), a fixed API-018 message
+ * for a freed one. Since 0.2.0. */
+MINIGRAF_API const char *minigraf_stmt_last_error(const MiniGrafStmt *s);
+/* Its numeric code; 0 after success; API-017 / API-018 for a NULL / freed
+ * handle. Since 0.2.0. */
+MINIGRAF_API int minigraf_stmt_last_error_code(const MiniGrafStmt *s);
+
+/* Frees the statement (its open cursors stay valid). Works after the
+ * database was closed. NULL and a second free are harmless. Since 0.2.0. */
+MINIGRAF_API void minigraf_stmt_free(MiniGrafStmt *s);
 
 /* (end of prepared queries) */
 

@@ -9,7 +9,8 @@ typedef enum handle_kind {
     HANDLE_DB = 1,
     HANDLE_CURSOR = 2,
     HANDLE_FACT_LOG = 3,
-    HANDLE_LOG_WRITER = 4
+    HANDLE_LOG_WRITER = 4,
+    HANDLE_STMT = 5
 } handle_kind;
 
 /* Returns false when out of memory. */

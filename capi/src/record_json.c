@@ -100,6 +100,14 @@ static int read_typed_value(const json_node *n, value *out, err *e)
     return 0;
 }
 
+bool typed_value_from_json(const json_node *n, value *out)
+{
+    if (n->kind != JSON_OBJECT || n->count != 2)
+        return false;
+    const json_node *type = json_member(n, "type"), *payload = json_member(n, "value");
+    return type && payload && type->kind == JSON_STRING && read_payload(type->text, payload, out);
+}
+
 /* ---- records ------------------------------------------------------------ */
 
 enum { R_ENTITY, R_ATTRIBUTE, R_VALUE, R_TX_COUNT, R_TX_ID, R_VALID_FROM, R_VALID_TO, R_ASSERTED,

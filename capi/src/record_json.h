@@ -13,6 +13,10 @@
 /* One record object: every key required, no others. */
 int record_from_json(const json_node *n, fact *out, err *e);
 
+/* A value in the typed encoding {"type": "keyword", "value": ":a"} (the
+ * record's "value"); false when `n` is not one. Texts point into `n`. */
+bool typed_value_from_json(const json_node *n, value *out);
+
 /* A filter object (or JSON null: no filter) into `out`; the lists it
  * points to are allocated in `a`. */
 int filter_from_json(const json_node *n, arena *a, fact_log_filter *out, err *e);

@@ -235,6 +235,10 @@ rules_registry *db_rules(db *d) {
     return d->rules;
 }
 
+int db_run_query(db *d, const ast_query *q, result_set **out, err *e) {
+    return run_query(d, q, out, e);
+}
+
 query_cache_stats db_query_cache_stats(db *d) {
     return query_cache_get_stats(d->queries);
 }

@@ -18,6 +18,8 @@ struct db_cursor {
     db *d; /* while listed */
     db_cursor *prev, *next;
     parsed_query *pq; /* the parsed query the stream refers to */
+    void (*release)(void *holder); /* or what holds it (db_cursor_open_query) */
+    void *holder;
     query_rules rules;
     query_stream *qs;
 };
@@ -62,21 +64,25 @@ void db_cursors_release(db *d) {
     pthread_rwlock_unlock(&d->gate);
 }
 
-static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e) {
-    int rc = db_parse_query(d, text, len, &c->pq, e);
-    if (rc != 0)
-        return rc;
+static int open_query_stream(db *d, db_cursor *c, const ast_query *q, err *e) {
     c->rules = db_query_rules(d);
     pthread_rwlock_rdlock(&d->gate);
-    rc = query_stream_open(d->s, &c->rules, &parsed_query_command(c->pq)->as.query, clock_now_ms(),
-                           (size_t)d->opts.query_memory_limit, &c->qs, e);
+    int rc = query_stream_open(d->s, &c->rules, q, clock_now_ms(),
+                               (size_t)d->opts.query_memory_limit, &c->qs, e);
     if (rc == 0 && query_stream_live(c->qs))
         list_cursor(d, c);
     pthread_rwlock_unlock(&d->gate);
     return rc;
 }
 
-int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e) {
+static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e) {
+    int rc = db_parse_query(d, text, len, &c->pq, e);
+    if (rc != 0)
+        return rc;
+    return open_query_stream(d, c, &parsed_query_command(c->pq)->as.query, e);
+}
+
+static int new_cursor(db_cursor **out, err *e) {
     db_cursor *c = malloc(sizeof *c);
     if (!c)
         return err_set(e, ERR(INT, 0), "out of memory");
@@ -86,13 +92,35 @@ int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e)
         free(c);
         return err_set(e, ERR(INT, 0), "cannot create the cursor lock");
     }
-    int rc = open_stream(d, c, text, len, e);
-    if (rc != 0) {
-        db_cursor_free(c);
-        return rc;
-    }
     *out = c;
     return 0;
+}
+
+int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e) {
+    db_cursor *c = NULL;
+    int rc = new_cursor(&c, e);
+    if (rc == 0 && (rc = open_stream(d, c, text, len, e)) != 0)
+        db_cursor_free(c);
+    if (rc == 0)
+        *out = c;
+    return rc;
+}
+
+int db_cursor_open_query(db *d, const ast_query *q, void (*release)(void *holder), void *holder,
+                         db_cursor **out, err *e) {
+    db_cursor *c = NULL;
+    int rc = new_cursor(&c, e);
+    if (rc != 0) {
+        release(holder);
+        return rc;
+    }
+    c->release = release;
+    c->holder = holder;
+    if ((rc = open_query_stream(d, c, q, e)) != 0)
+        db_cursor_free(c);
+    else
+        *out = c;
+    return rc;
 }
 
 const result_set *db_cursor_columns(const db_cursor *c) {
@@ -123,6 +151,8 @@ void db_cursor_free(db_cursor *c) {
     pthread_mutex_unlock(&registry);
     query_stream_close(c->qs);
     parsed_query_release(c->pq);
+    if (c->release)
+        c->release(c->holder);
     pthread_mutex_destroy(&c->mu);
     free(c);
 }

@@ -32,6 +32,15 @@ int db_parse_query(db *d, const char *text, size_t len, parsed_query **out, err 
 query_rules db_query_rules(db *d);
 const char *db_command_name(command_kind k);
 
+/* ---- prepared queries (db/prepared.c) ---------------------------------- */
+/* Runs a parsed (query ...) as db_query runs the one of a text. */
+int db_run_query(db *d, const ast_query *q, result_set **out, err *e);
+/* A cursor over a parsed (query ...), as db_cursor_open's over a text;
+ * `q` stays valid until the cursor calls release(holder) (when it is
+ * freed; also when the open fails). */
+int db_cursor_open_query(db *d, const ast_query *q, void (*release)(void *holder), void *holder,
+                         db_cursor **out, err *e);
+
 /* Before a change to the store or the rules (the writer lock held, or in
  * db_close): reads every streaming cursor's rest into memory, so none
  * holds a snapshot, and keeps new ones from streaming until

@@ -6,35 +6,37 @@
 #include "base/sha1.h"
 
 static int hex_digit(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
+    unsigned u = (unsigned char)c;
+    if (u - '0' < 10)
+        return (int)(u - '0');
+    u |= 0x20; /* 'A'-'F' → 'a'-'f' */
+    if (u - 'a' < 6)
+        return (int)(u - 'a' + 10);
     return -1;
 }
 
-/* Reads 32 hex digits from s, skipping '-' exactly at the offsets of the
- * hyphenated form when `hyphens` is set. */
+/* The byte spelled by the two hex digits at s, or -1. */
+static int hex_byte(const char *s) {
+    int hi = hex_digit(s[0]), lo = hex_digit(s[1]);
+    return (hi | lo) < 0 ? -1 : hi << 4 | lo;
+}
+
+/* Reads 32 hex digits from s (len 32), or from the hyphenated form (len
+ * 36, '-' exactly at offsets 8, 13, 18 and 23) when `hyphens` is set. By
+ * byte at fixed offsets: prepared queries parse a UUID per bind. */
 static bool parse_hex_digits(const char *s, size_t len, bool hyphens, uuid128 *out) {
-    size_t digit = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (hyphens && (i == 8 || i == 13 || i == 18 || i == 23)) {
-            if (s[i] != '-')
-                return false;
-            continue;
-        }
-        int h = hex_digit(s[i]);
-        if (h < 0 || digit >= 32)
+    static const uint8_t at[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
+    if (len != (hyphens ? 36u : 32u))
+        return false;
+    if (hyphens && (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-'))
+        return false;
+    for (size_t i = 0; i < 16; i++) {
+        int b = hex_byte(s + (hyphens ? at[i] : 2 * i));
+        if (b < 0)
             return false;
-        if (digit % 2 == 0)
-            out->bytes[digit / 2] = (uint8_t)(h << 4);
-        else
-            out->bytes[digit / 2] |= (uint8_t)h;
-        digit++;
+        out->bytes[i] = (uint8_t)b;
     }
-    return digit == 32;
+    return true;
 }
 
 /* The two forms a keyword body can spell: 8-4-4-4-12 and 32 hex digits. */

@@ -25,6 +25,11 @@ typedef struct run {
     int imports; /* export_import steps so far: names their files */
     char dir[64];  /* "" until a file is needed */
     char path[96];
+    struct {
+        char *name; /* the step's "as" */
+        MiniGrafStmt *stmt;
+    } stmts[16]; /* prepare steps so far */
+    size_t stmt_count;
 } run;
 
 /* ---- outcomes --------------------------------------------------------------- */
@@ -146,13 +151,9 @@ static size_t read_batches(MiniGrafCursor *c, size_t batch_rows, jv **batches)
     return minigraf_cursor_last_error(c) != NULL ? (size_t)-1 : n;
 }
 
-static void step_query(run *r, const char *text, size_t batch_rows, int ordered, sbuf *out)
+/* {"variables":[...],"rows":[...]} of a cursor drained in batches; frees it. */
+static void cursor_outcome(MiniGrafCursor *c, size_t batch_rows, int ordered, sbuf *out)
 {
-    MiniGrafCursor *c = minigraf_query(r->db, text);
-    if (c == NULL) {
-        error_outcome(out, minigraf_last_error(r->db));
-        return;
-    }
     jv vars = {0}, *batches = NULL;
     char *vars_text = minigraf_cursor_vars(c);
     size_t n = read_batches(c, batch_rows, &batches);
@@ -282,6 +283,16 @@ static void step_query_typed(run *r, const char *text, int ordered, sbuf *out)
     sb_free(&rows);
     sb_free(&vars);
     minigraf_cursor_free(c);
+}
+
+static void step_query(run *r, const char *text, size_t batch_rows, int ordered, sbuf *out)
+{
+    MiniGrafCursor *c = minigraf_query(r->db, text);
+    if (c == NULL) {
+        error_outcome(out, minigraf_last_error(r->db));
+        return;
+    }
+    cursor_outcome(c, batch_rows, ordered, out);
 }
 
 static void step_tx_count(run *r, sbuf *out)
@@ -458,6 +469,98 @@ static void step_export_import(run *r, sbuf *out)
         sb_puts(out, "{\"ok\":true}");
 }
 
+/* ---- prepared queries (README.md: "Prepared query steps") -------------------- */
+
+static void step_prepare(run *r, const char *text, const jv *as, sbuf *out)
+{
+    MiniGrafStmt *s = minigraf_prepare(r->db, text);
+    if (s == NULL) {
+        error_outcome(out, minigraf_last_error(r->db));
+        return;
+    }
+    if (as == NULL || as->kind != JV_STRING || r->stmt_count == sizeof r->stmts / sizeof r->stmts[0]) {
+        minigraf_stmt_free(s);
+        error_outcome(out, "[RUNNER] a prepare step needs a string \"as\" (at most 16 per case)");
+        return;
+    }
+    r->stmts[r->stmt_count].name = strdup(as->text);
+    r->stmts[r->stmt_count++].stmt = s;
+    sb_puts(out, "{\"ok\":true}");
+}
+
+/* The statement a step names (the latest of that name), or NULL. */
+static MiniGrafStmt *named_stmt(run *r, const char *name)
+{
+    for (size_t i = r->stmt_count; i-- > 0;)
+        if (strcmp(r->stmts[i].name, name) == 0)
+            return r->stmts[i].stmt;
+    return NULL;
+}
+
+/* The step's "binds" (if any) through minigraf_stmt_bind_json, as the
+ * runner's canonical text; 0 or the failure written to `out`. */
+static int bind_step(MiniGrafStmt *s, const jv *step, sbuf *out)
+{
+    const jv *binds = jv_get(step, "binds");
+    if (binds == NULL)
+        return 0;
+    sbuf text = {0};
+    canon_value(&text, binds);
+    int rc = minigraf_stmt_bind_json(s, text.data);
+    sb_free(&text);
+    if (rc != 0)
+        error_outcome(out, minigraf_stmt_last_error(s));
+    return rc;
+}
+
+static void step_prepared(run *r, const jv *step, const char *name, int cursor, int ordered,
+                          size_t batch_rows, sbuf *out)
+{
+    MiniGrafStmt *s = named_stmt(r, name);
+    if (s == NULL) {
+        error_outcome(out, "[RUNNER] no prepared statement of that name");
+        return;
+    }
+    if (bind_step(s, step, out) != 0)
+        return;
+    if (!cursor) {
+        char *result = minigraf_stmt_execute(s);
+        if (result == NULL) {
+            error_outcome(out, minigraf_stmt_last_error(s));
+            return;
+        }
+        execute_outcome(out, result, ordered);
+        minigraf_string_free(result);
+        return;
+    }
+    MiniGrafCursor *c = minigraf_stmt_query(s);
+    if (c == NULL) {
+        error_outcome(out, minigraf_stmt_last_error(s));
+        return;
+    }
+    cursor_outcome(c, batch_rows, ordered, out);
+}
+
+static void step_clear_bindings(run *r, const char *name, sbuf *out)
+{
+    MiniGrafStmt *s = named_stmt(r, name);
+    if (s == NULL)
+        error_outcome(out, "[RUNNER] no prepared statement of that name");
+    else if (minigraf_stmt_clear_bindings(s) != 0)
+        error_outcome(out, minigraf_stmt_last_error(s));
+    else
+        sb_puts(out, "{\"ok\":true}");
+}
+
+static void free_stmts(run *r)
+{
+    for (size_t i = 0; i < r->stmt_count; i++) {
+        minigraf_stmt_free(r->stmts[i].stmt);
+        free(r->stmts[i].name);
+    }
+    r->stmt_count = 0;
+}
+
 static size_t batch_size_of(const jv *step)
 {
     const jv *b = jv_get(step, "batch");
@@ -486,6 +589,14 @@ static void run_step(run *r, const jv *step, sbuf *out)
         step_fact_log(r, text, out);
     else if (jv_get(step, "export_import") != NULL)
         step_export_import(r, out);
+    else if ((text = jv_get(step, "prepare")) != NULL && text->kind == JV_STRING)
+        step_prepare(r, text->text, jv_get(step, "as"), out);
+    else if ((text = jv_get(step, "execute_prepared")) != NULL && text->kind == JV_STRING)
+        step_prepared(r, step, text->text, 0, ordered, batch_size_of(step), out);
+    else if ((text = jv_get(step, "query_prepared")) != NULL && text->kind == JV_STRING)
+        step_prepared(r, step, text->text, 1, ordered, batch_size_of(step), out);
+    else if ((text = jv_get(step, "clear_bindings")) != NULL && text->kind == JV_STRING)
+        step_clear_bindings(r, text->text, out);
     else
         sb_puts(out, "{\"unknown_step\":true}");
 }
@@ -528,6 +639,7 @@ static void run_case(const jv *c, FILE *transcript)
         fprintf(transcript, "%s#%zu\t%s\n", name ? name->text : "?", i, out.data);
         sb_free(&out);
     }
+    free_stmts(&r);
     minigraf_close(r.db);
     minigraf_string_free(r.open_error);
     if (r.dir[0] != '\0')
