@@ -77,6 +77,24 @@ typedef void (*db_row_fn)(void *ctx, const value *row);
 size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, int *rc, err *e);
 void db_cursor_free(db_cursor *c);
 
+/* ---- introspection (db_info.c) ----------------------------------------
+ * The plan of a (query ...) (plan/explain.h), step by step. */
+typedef struct db_plan_step {
+    char *clause;      /* the clause's canonical text */
+    const char *kind;  /* "pattern" "pseudo" "expression" "not" "or" "rule" */
+    const char *join;  /* "nested-loop" or "hash"; NULL: not a pattern step */
+    const char *index; /* "EAVT" "AEVT" "AVET"; NULL: a full scan or no index */
+    int64_t estimate;  /* records its constants select; -1 unknown */
+} db_plan_step;
+/* Errors as db_query's before it runs (PRS, API-012, QRY-007, ...). */
+int db_explain(db *d, const char *text, size_t len, db_plan_step **steps, size_t *count, err *e);
+void db_plan_steps_free(db_plan_step *steps, size_t count);
+/* The store's figures (store/store.h), under the writer lock. */
+void db_stats(db *d, store_stats *out);
+/* The registered rules' canonical texts, in registration order. */
+int db_rule_texts(db *d, char ***texts, size_t *count, err *e);
+void db_texts_free(char **texts, size_t count);
+
 int db_checkpoint(db *d, err *e);
 uint64_t db_tx_count(db *d);
 /* The database's store, for readers beside queries (db/fact_log.h). */
