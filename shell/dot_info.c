@@ -36,7 +36,7 @@ void attributes_refresh(shell_session *s)
         free(s->attributes[i]);
     s->attribute_count = 0;
     s->attributes_stale = 0;
-    MiniGrafCursor *c = minigraf_query(s->db, "(query [:find ?a :where [_ ?a _]])");
+    MiniGrafCursor *c = minigraf_query(s->db, attributes_query); /* one row an attribute */
     char *batch;
     text name = {0};
     while (c != NULL && (batch = minigraf_cursor_next_batch(c, 512)) != NULL) {
@@ -44,6 +44,8 @@ void attributes_refresh(shell_session *s)
         scan_accept(&sc, '[');
         while (scan_accept(&sc, '[')) {
             scan_string(&sc, &name);
+            scan_accept(&sc, ',');
+            scan_skip_value(&sc); /* the count */
             s->attributes = realloc(s->attributes, (s->attribute_count + 1) * sizeof *s->attributes);
             s->attributes[s->attribute_count++] = strdup(name.data);
             scan_accept(&sc, ']');

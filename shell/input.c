@@ -33,16 +33,15 @@ static volatile sig_atomic_t query_running;    /* a query is running */
 static MiniGrafDb *volatile query_db;          /* its database */
 
 /* Asks the running query to stop. Called from the signal handler: only
- * async-signal-safe work.
+ * async-signal-safe work, and nothing that can block (a write to a full
+ * terminal would).
  * AFTER THE ABI MERGE: call minigraf_interrupt(query_db) here (it is
- * async-signal-safe) and drop the message: the query then fails with
- * API-013 and the prompt comes back. */
+ * async-signal-safe): the query then fails with API-013 and the prompt
+ * comes back at once. Until then a streaming answer stops at its next
+ * batch (render.c) and a query that computes its answer before the first
+ * row runs to its end. */
 static void interrupt_query(void)
 {
-    static const char msg[] =
-        "\ninterrupt needs minigraf_interrupt: the query runs on; the answer stops at its next batch\n";
-    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)ignored;
     (void)query_db;
 }
 
@@ -198,6 +197,12 @@ static const char *terminal_next(line_source *in, const char *prompt, int *was_i
     interrupt_take();
     errno = 0;
     char *got = readline(prompt);
+    /* libedit may return with SIGINT still blocked: a Ctrl-C during the
+     * command would then wait for the next prompt. */
+    sigset_t sigint;
+    sigemptyset(&sigint);
+    sigaddset(&sigint, SIGINT);
+    sigprocmask(SIG_UNBLOCK, &sigint, NULL);
     if (interrupt_take()) {
         free(got);
         fputc('\n', stdout);
@@ -209,8 +214,9 @@ static const char *terminal_next(line_source *in, const char *prompt, int *was_i
     in->line = got;
     if (got[strspn(got, " \t")] != '\0') {
         add_history(got);
+        /* the whole (stifled) history each time: a crash loses nothing */
         if (history_path[0] != '\0')
-            append_history(1, history_path);
+            write_history(history_path);
     }
     return got;
 }
