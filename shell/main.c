@@ -1,13 +1,15 @@
 /*
- * main.c — the `minigraf` shell's entry point (spec section 18).
+ * main.c — the `minigraf` shell's entry point (docs/shell.md).
  *
- *     minigraf [--init FILE] [PATH]        PATH (or --file PATH) opens a
- *                                          file-backed database; none opens
- *                                          an in-memory one
- *     minigraf db.graph < script.edn       script mode (stdin not a TTY)
+ *     minigraf [options] [FILE] [COMMAND...]
  *
- * Exit status: 0, or 1 when the database cannot be opened, the arguments are
- * wrong, or (in script mode) any command failed.
+ * FILE (or --file FILE) opens a file-backed database, none an in-memory
+ * one. COMMANDs (and -c CMD, -f SCRIPT, in order) run and the shell exits;
+ * otherwise it reads standard input: a terminal interactively, anything
+ * else as a script (the `reference` mode of spec 18 by default).
+ *
+ * Exit status: 0; 1 when the database cannot be opened, the arguments are
+ * wrong, or (when not interactive) a command failed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +17,52 @@
 
 #include "shell.h"
 
+typedef struct action {
+    char kind; /* 'c' a command, 'f' a script file */
+    const char *arg;
+} action;
+
 typedef struct options {
     const char *path;      /* NULL: in memory */
     const char *init_file; /* NULL: none */
+    int mode;              /* -1: by the input */
+    int typed, read_only, bail, headers;
+    action *actions;
+    size_t action_count;
 } options;
 
 static void usage(FILE *out)
 {
-    fputs("usage: minigraf [--init FILE] [--file PATH | PATH]\n"
-          "  PATH          open (or create) a file-backed database; default: in memory\n"
-          "  --init FILE   run FILE's commands silently before reading stdin\n"
-          "  --version     print the library version\n",
+    fputs("usage: minigraf [options] [FILE] [COMMAND...]\n"
+          "  FILE             open (or create) a file-backed database; default: in memory\n"
+          "  COMMAND...       run these commands (Datalog or dot-commands), then exit\n"
+          "  -c CMD           run CMD (repeatable; in order with -f)\n"
+          "  -f SCRIPT        run the commands in SCRIPT (repeatable)\n"
+          "  --file PATH      the database file (same as FILE)\n"
+          "  --init FILE      run FILE's commands silently first\n"
+          "  --mode MODE      reference table box csv tsv json jsonl line edn\n"
+          "                   (default: table on a terminal, reference otherwise)\n"
+          "  --json           the same as --mode json; --typed: lossless values\n"
+          "  --noheader       no column names in table, box, csv, tsv\n"
+          "  --readonly       open the database read-only\n"
+          "  --bail           stop at the first failed command\n"
+          "  --version        print the versions and exit\n"
+          "  --help           this text\n"
+          "Inside the shell, .help lists the dot-commands.\n",
           out);
+}
+
+static void add_action(options *o, char kind, const char *arg)
+{
+    o->actions = realloc(o->actions, (o->action_count + 1) * sizeof *o->actions);
+    o->actions[o->action_count++] = (action){kind, arg};
+}
+
+static int bad_argument(const char *a)
+{
+    fprintf(stderr, "minigraf: unexpected argument '%s'\n", a);
+    usage(stderr);
+    return -1;
 }
 
 /* Parses argv into *o; returns -1 on a usage error, 1 when done (help or
@@ -35,53 +71,80 @@ static int parse_args(int argc, char **argv, options *o)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int has_next = i + 1 < argc;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return 1;
         } else if (strcmp(a, "--version") == 0) {
-            printf("minigraf %s\n", minigraf_version());
+            printf("minigraf %s (ABI %d), line editing: %s\n", minigraf_version(), minigraf_abi_version(),
+                   input_has_line_editing() ? "libedit" : "none (built without libedit)");
             return 1;
-        } else if (strcmp(a, "--init") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--init") == 0 && has_next) {
             o->init_file = argv[++i];
-        } else if (strcmp(a, "--file") == 0 && i + 1 < argc && o->path == NULL) {
+        } else if (strcmp(a, "--file") == 0 && has_next && o->path == NULL) {
             o->path = argv[++i];
-        } else if (a[0] != '-' && o->path == NULL) {
+        } else if (strcmp(a, "-c") == 0 && has_next) {
+            add_action(o, 'c', argv[++i]);
+        } else if (strcmp(a, "-f") == 0 && has_next) {
+            add_action(o, 'f', argv[++i]);
+        } else if (strcmp(a, "--mode") == 0 && has_next) {
+            o->mode = mode_by_name(argv[++i]);
+            if (o->mode < 0)
+                return bad_argument(argv[i]);
+        } else if (strcmp(a, "--json") == 0) {
+            o->mode = MODE_JSON;
+        } else if (strcmp(a, "--typed") == 0) {
+            o->typed = 1;
+        } else if (strcmp(a, "--noheader") == 0) {
+            o->headers = 0;
+        } else if (strcmp(a, "--readonly") == 0) {
+            o->read_only = 1;
+        } else if (strcmp(a, "--bail") == 0) {
+            o->bail = 1;
+        } else if (a[0] != '-' && o->path == NULL && o->action_count == 0) {
             o->path = a;
+        } else if (a[0] != '-' || strcmp(a, "-") == 0) {
+            add_action(o, 'c', a);
         } else {
-            fprintf(stderr, "minigraf: unexpected argument '%s'\n", a);
-            usage(stderr);
-            return -1;
+            return bad_argument(a);
         }
     }
     return 0;
 }
 
-static MiniGrafDb *open_database(const char *path)
+int session_open(shell_session *s, const char *path, int read_only)
 {
     char *error = NULL;
-    MiniGrafDb *db = minigraf_open_with_options(path, NULL, &error);
+    const char *options_json = read_only ? "{\"read_only\":true}" : NULL;
+    MiniGrafDb *db = minigraf_open_with_options(path, options_json, &error);
     if (db == NULL) {
-        fprintf(stderr, "Error: cannot open %s: %s\n", path ? path : "in-memory database",
-                error ? error : "(no message)");
+        shell_fail(s, "cannot open %s: %s", path ? path : "an in-memory database",
+                   error ? error : "(no message)");
         minigraf_string_free(error);
+        return -1;
     }
-    return db;
+    minigraf_close(s->db);
+    free(s->db_path);
+    s->db = db;
+    s->db_path = path ? strdup(path) : NULL;
+    s->read_only = read_only;
+    s->attributes_stale = 1;
+    return 0;
 }
 
-/* Runs the --init file silently; errors still go to stderr. */
-static int run_init_file(shell_session *s, const char *file)
+static int run_script_file(shell_session *s, const char *file)
 {
     FILE *in = fopen(file, "r");
     if (in == NULL) {
-        fprintf(stderr, "Error: cannot read init file %s\n", file);
+        shell_fail(s, "cannot read %s", file);
         return -1;
     }
-    s->silent = 1;
+    line_source *src = line_source_file(in);
     int interactive = s->interactive;
     s->interactive = 0;
-    repl_run(s, in);
-    s->silent = 0;
+    repl_run(s, src);
     s->interactive = interactive;
+    line_source_free(src);
     fclose(in);
     return 0;
 }
@@ -89,29 +152,69 @@ static int run_init_file(shell_session *s, const char *file)
 static void banner(void)
 {
     printf("minigraf %s \xE2\x80\x94 bi-temporal graph database\n"
-           "Commands: (transact ...) (retract ...) (query ...); EXIT to quit.\n\n",
+           "Enter .help for the dot-commands; a command runs once its parentheses balance.\n",
            minigraf_version());
+    if (!input_has_line_editing())
+        puts("(built without libedit: no line editing or history)");
+}
+
+static void session_free(shell_session *s)
+{
+    minigraf_close(s->db);
+    free(s->db_path);
+    free(s->nullvalue);
+    free(s->widths);
+    params_free(s);
+    for (size_t i = 0; i < s->attribute_count; i++)
+        free(s->attributes[i]);
+    free(s->attributes);
+}
+
+/* Runs the session: init file, then the actions, else standard input. */
+static void run(shell_session *s, const options *o)
+{
+    if (o->init_file != NULL) {
+        s->silent = 1;
+        run_script_file(s, o->init_file);
+        s->silent = 0;
+    }
+    for (size_t i = 0; i < o->action_count && !s->stop; i++) {
+        if (o->actions[i].kind == 'f')
+            run_script_file(s, o->actions[i].arg);
+        else
+            repl_run_text(s, o->actions[i].arg);
+    }
+    if (o->action_count > 0 || s->stop)
+        return;
+    line_source *in = s->interactive ? line_source_terminal(s) : line_source_file(stdin);
+    if (s->interactive)
+        banner();
+    repl_run(s, in);
+    line_source_free(in);
 }
 
 int main(int argc, char **argv)
 {
-    options o = {NULL, NULL};
+    options o = {NULL, NULL, -1, 0, 0, 0, 1, NULL, 0};
     int parsed = parse_args(argc, argv, &o);
-    if (parsed != 0)
+    if (parsed != 0) {
+        free(o.actions);
         return parsed < 0 ? 1 : 0;
-    shell_session s = {open_database(o.path), isatty(STDIN_FILENO), 0, 0};
-    if (s.db == NULL)
-        return 1;
-    int status = 0;
-    if (o.init_file != NULL && run_init_file(&s, o.init_file) != 0)
-        status = 1;
-    if (status == 0) {
-        if (s.interactive)
-            banner();
-        repl_run(&s, stdin);
     }
-    minigraf_close(s.db);
-    if (status == 0 && !s.interactive && s.failures > 0)
-        status = 1;
+    shell_session s = {0};
+    s.interactive = isatty(STDIN_FILENO) && o.action_count == 0;
+    s.mode = o.mode >= 0 ? (shell_mode)o.mode : isatty(STDIN_FILENO) ? MODE_TABLE : MODE_REFERENCE;
+    s.typed_json = o.typed;
+    s.headers = o.headers;
+    s.bail = o.bail;
+    interrupt_install();
+    if (session_open(&s, o.path, o.read_only) != 0) {
+        free(o.actions);
+        return 1;
+    }
+    run(&s, &o);
+    int status = !s.interactive && s.failures > 0 ? 1 : 0;
+    session_free(&s);
+    free(o.actions);
     return status;
 }

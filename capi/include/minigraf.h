@@ -1039,6 +1039,62 @@ MINIGRAF_API const char *minigraf_options_describe(void);
 /* (end of open with a code, export, open options, error constants) */
 
 /* ------------------------------------------------------------------------
+ * Introspection (since 0.2.0)
+ *
+ * What a database says about itself, for tools such as the shell's
+ * .explain, .stats and .rules. Each returns compact JSON the caller frees
+ * with minigraf_string_free(), or NULL on error (see minigraf_last_error;
+ * a NULL or closed handle: API-017 / API-018 as everywhere). Any thread,
+ * like every call on a MiniGrafDb. The JSON objects may gain keys in later
+ * versions; the keys listed stay.
+ * ---------------------------------------------------------------------- */
+
+/* The plan the query engine chooses for a (query ...), without running
+ * it: the top-level :where clauses in evaluation order,
+ *   {"steps":[{"step":1,"kind":"pattern","clause":"[?e :person/name ?n]",
+ *              "join":"nested-loop","index":"AEVT","estimated_rows":3},
+ *             ...]}
+ * "kind": pattern, pseudo, expression, not, or, rule (an invocation);
+ * "join": how a pattern step meets the rows before it, "nested-loop"
+ * (seeking its records per row) or "hash" (reading them once), null for
+ * other steps; "index": the index its records are read from (EAVT, AEVT,
+ * AVET), null for a full scan or a step that reads no index;
+ * "estimated_rows": the stored records its constants select (a lower
+ * bound past 1048576), null when unknown. A not or or body is one step.
+ * The plan is the one made with no rule facts derived yet; the answer never
+ * depends on it. Errors: the query's parse errors (PRS), API-012 for a
+ * command other than query, and the errors a query meets before its first
+ * row (QRY-007, QRY-013, ...). Since 0.2.0. */
+MINIGRAF_API char *minigraf_explain(MiniGrafDb *db, const char *query);
+
+/* The database's figures as one JSON object:
+ *   "in_memory"       bool
+ *   "file_size"       bytes of the main file (pages x page_size; 0 in
+ *                     memory), not counting the WAL
+ *   "pages", "page_size"
+ *   "wal_size"        bytes in <path>.wal since the last checkpoint
+ *   "wal_facts"       facts in those bytes (the automatic checkpoint
+ *                     counts them against wal_checkpoint_threshold)
+ *   "facts"           fact records stored (assertions and retractions)
+ *   "entities"        distinct entities
+ *   "tx_count"        as minigraf_current_tx_count
+ *   "cache_pages", "cache_capacity"   pages in the page cache, its size
+ *   "cache_hits", "cache_misses"      page reads answered by the cache or
+ *                     not, since the database opened
+ *   "cache_hit_rate"  hits / (hits + misses), null before any read
+ * It waits for a write transaction in progress to end. Since 0.2.0. */
+MINIGRAF_API char *minigraf_stats(MiniGrafDb *db);
+
+/* The registered rules (spec 9.1) as a JSON array of their canonical
+ * texts, in registration order, e.g.
+ *   ["(rule [(reach ?a ?b) [?a :edge ?b]])"]
+ * Each text registers the same rule again. [] when there are none. Since
+ * 0.2.0. */
+MINIGRAF_API char *minigraf_rules(MiniGrafDb *db);
+
+/* (end of introspection) */
+
+/* ------------------------------------------------------------------------
  * Memory
  * ---------------------------------------------------------------------- */
 

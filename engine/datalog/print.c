@@ -303,3 +303,7 @@ void datalog_print(const command *cmd, buf *out) {
         break;
     }
 }
+
+void datalog_print_clause(const ast_clause *cl, buf *out) {
+    print_clause(cl, out);
+}

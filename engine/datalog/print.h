@@ -10,5 +10,7 @@
 #include "datalog/ast.h"
 
 void datalog_print(const command *cmd, buf *out);
+/* One :where clause alone, as it appears in datalog_print's output. */
+void datalog_print_clause(const ast_clause *cl, buf *out);
 
 #endif

@@ -101,6 +101,24 @@ int db_register_host(db *d, host_kind kind, const char *name, size_t len,
  * function of `kind` has the name. */
 int db_unregister_host(db *d, host_kind kind, const char *name, size_t len, err *e);
 
+/* ---- introspection (db_info.c) ----------------------------------------
+ * The plan of a (query ...) (plan/explain.h), step by step. */
+typedef struct db_plan_step {
+    char *clause;      /* the clause's canonical text */
+    const char *kind;  /* "pattern" "pseudo" "expression" "not" "or" "rule" */
+    const char *join;  /* "nested-loop" or "hash"; NULL: not a pattern step */
+    const char *index; /* "EAVT" "AEVT" "AVET"; NULL: a full scan or no index */
+    int64_t estimate;  /* records its constants select; -1 unknown */
+} db_plan_step;
+/* Errors as db_query's before it runs (PRS, API-012, QRY-007, ...). */
+int db_explain(db *d, const char *text, size_t len, db_plan_step **steps, size_t *count, err *e);
+void db_plan_steps_free(db_plan_step *steps, size_t count);
+/* The store's figures (store/store.h), under the writer lock. */
+void db_stats(db *d, store_stats *out);
+/* The registered rules' canonical texts, in registration order. */
+int db_rule_texts(db *d, char ***texts, size_t *count, err *e);
+void db_texts_free(char **texts, size_t count);
+
 int db_checkpoint(db *d, err *e);
 uint64_t db_tx_count(db *d);
 /* The database's store, for readers beside queries (db/fact_log.h). */

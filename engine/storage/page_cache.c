@@ -20,6 +20,7 @@ struct page_cache {
     size_t nbuckets; /* power of two */
     entry *newest, *oldest;
     uint64_t *good; /* one bit per page number: its image was checked */
+    uint64_t hits, misses;
     size_t good_words;
 };
 
@@ -130,9 +131,25 @@ bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst) {
         memcpy(dst, e->page, FORMAT_PAGE_SIZE);
         lru_unlink(c, e);
         lru_push(c, e);
+        c->hits++;
+    } else {
+        c->misses++;
     }
     pthread_mutex_unlock(&c->mu);
     return e != NULL;
+}
+
+page_cache_stats page_cache_get_stats(page_cache *c) {
+    page_cache_stats st = {0, 0, 0, 0};
+    if (!c)
+        return st;
+    pthread_mutex_lock(&c->mu);
+    st.hits = c->hits;
+    st.misses = c->misses;
+    st.pages = c->count;
+    st.capacity = c->capacity;
+    pthread_mutex_unlock(&c->mu);
+    return st;
 }
 
 /* The entry to fill: a new one while below capacity, else the oldest. */

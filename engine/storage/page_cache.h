@@ -30,6 +30,13 @@ bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst);
 void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src);
 /* True when page `pgno` was given to page_cache_put (c may be NULL). */
 bool page_cache_known_good(page_cache *c, uint32_t pgno);
+/* Lookups answered from the cache and not, since it was made, and the
+ * pages it holds (for minigraf_stats). */
+typedef struct page_cache_stats {
+    uint64_t hits, misses;
+    size_t pages, capacity;
+} page_cache_stats;
+page_cache_stats page_cache_get_stats(page_cache *c);
 /* Drops every entry numbered >= first (pages a failed checkpoint wrote),
  * and forgets that they were good. */
 void page_cache_drop_from(page_cache *c, uint32_t first);

@@ -158,6 +158,10 @@ uint32_t pager_page_count(const pager *p) {
     return p->next;
 }
 
+page_cache_stats pager_cache_stats(const pager *p) {
+    return page_cache_get_stats(p->cache);
+}
+
 bool pager_has_dirty(const pager *p) {
     return p->next > p->committed || p->reused_n > 0;
 }

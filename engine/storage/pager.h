@@ -28,6 +28,7 @@
 
 #include "base/error.h"
 #include "storage/format.h"
+#include "storage/page_cache.h"
 #include "storage/vfs.h"
 
 typedef struct pager pager;
@@ -93,6 +94,8 @@ int pager_retire(pager *p, uint32_t pgno, err *e);
 /* Pages in use (committed + dirty): the header's page count after the next
  * checkpoint. */
 uint32_t pager_page_count(const pager *p);
+/* The page cache's counters (storage/page_cache.h). */
+page_cache_stats pager_cache_stats(const pager *p);
 bool pager_has_dirty(const pager *p);
 
 /* Writes the dirty pages and a header carrying `h`'s counts and roots

@@ -396,3 +396,23 @@ void store_close(store *s) {
 uint64_t store_recovered_drops(const store *s) {
     return s->log ? wal_dropped(s->log) : 0;
 }
+
+void store_get_stats(store *s, store_stats *out) {
+    shared_lock_read(&s->rw);
+    page_cache_stats c = pager_cache_stats(s->pg);
+    *out = (store_stats){
+        .in_memory = pager_is_memory(s->pg),
+        .pages = pager_page_count(s->pg),
+        .page_size = FORMAT_PAGE_SIZE,
+        .wal_bytes = s->log ? wal_size(s->log) : 0,
+        .wal_facts = s->pending_facts,
+        .facts = s->h.fact_count,
+        .entities = s->h.entity_count,
+        .tx_count = s->h.tx_count,
+        .cache_hits = c.hits,
+        .cache_misses = c.misses,
+        .cache_pages = c.pages,
+        .cache_capacity = c.capacity,
+    };
+    shared_lock_read_done(&s->rw);
+}

@@ -49,6 +49,23 @@ typedef struct store_options {
 
 void store_options_default(store_options *o);
 
+/* What the store holds and how its caches do (minigraf_stats). */
+typedef struct store_stats {
+    bool in_memory;
+    uint32_t pages;           /* pages of FORMAT_PAGE_SIZE in the file (or memory) */
+    uint32_t page_size;
+    uint64_t wal_bytes;       /* frames in <path>.wal since the last checkpoint */
+    uint64_t wal_facts;       /* facts in those frames */
+    uint64_t facts, entities, tx_count;
+    uint64_t cache_hits, cache_misses;
+    size_t cache_pages, cache_capacity;
+} store_stats;
+
+/* The store's figures, read under its lock: call with the writer
+ * serialised (db_stats holds the database's writer lock), since the WAL
+ * grows outside the store lock. */
+void store_get_stats(store *s, store_stats *out);
+
 int store_open_memory(store **out, err *e);
 /* Opens or creates the file at `path` and replays its WAL. Errors: the STG
  * and WAL codes of storage/pager.h and storage/wal.h; STG-004 also when the
