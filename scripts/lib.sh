@@ -12,10 +12,10 @@ log() { printf '\n==> %s\n' "$*"; }
 # Debian packages: compilers and build tools, JDK + Maven, Node, and the
 # checkers (valgrind, abidiff; clang with its runtime libraries for
 # libFuzzer and the sanitizers, which Debian ships apart from clang), and
-# SQLite's headers for bench/compare.
+# SQLite's headers for bench/compare, libedit for the shell's line editing.
 APT_PACKAGES="build-essential cmake ninja-build python3 python3-venv python3-dev
   openjdk-17-jdk-headless maven valgrind abigail-tools clang libclang-rt-14-dev
-  libsqlite3-dev"
+  libsqlite3-dev libedit-dev pkg-config"
 
 install_system_packages() {
   local missing=()
@@ -56,6 +56,8 @@ check_tools() {
   need libclang-rt-14-dev clang_runtime libclang_rt.asan-x86_64.a
   need libclang-rt-14-dev clang_runtime libclang_rt.ubsan_standalone-x86_64.a
   need libsqlite3-dev test -f /usr/include/sqlite3.h
+  need pkg-config command -v pkg-config
+  need libedit-dev pkg-config --exists libedit
   need "swig>=4.2 (scripts/requirements-dev.txt)" swig_at_least_4_2
   if [ ${#absent[@]} -gt 0 ]; then
     echo "missing tools; install these packages:" >&2

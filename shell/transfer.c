@@ -19,59 +19,12 @@
 
 enum { RECORDS_PER_BATCH = 256 };
 
-/* Copies every record of `db` into `w`, raises its counter to db's and
- * finishes it. 0, or -1 after reporting. */
-static int copy_into_writer(shell_session *s, MiniGrafLogWriter *w)
-{
-    MiniGrafFactLog *log = minigraf_fact_log(s->db, NULL);
-    if (log == NULL) {
-        shell_fail(s, "%s", minigraf_last_error(s->db));
-        return -1;
-    }
-    char *batch;
-    int rc = 0;
-    while (rc == 0 && (batch = minigraf_fact_log_next_batch(log, RECORDS_PER_BATCH)) != NULL) {
-        rc = minigraf_log_writer_append_batch(w, batch);
-        minigraf_string_free(batch);
-    }
-    if (rc == 0 && minigraf_fact_log_last_error(log) != NULL) {
-        shell_fail(s, "%s", minigraf_fact_log_last_error(log));
-        minigraf_fact_log_free(log);
-        return -1;
-    }
-    minigraf_fact_log_free(log);
-    uint64_t count = 0;
-    if (rc == 0 && minigraf_current_tx_count(s->db, &count) != 0) {
-        shell_fail(s, "%s", minigraf_last_error(s->db));
-        return -1;
-    }
-    if (rc == 0)
-        rc = minigraf_log_writer_advance_tx_count(w, count);
-    if (rc == 0)
-        rc = minigraf_log_writer_finish(w);
-    if (rc != 0) {
-        shell_fail(s, "%s", minigraf_log_writer_last_error(w));
-        return -1;
-    }
-    return 0;
-}
-
-/* A copy of the database in the new file `path`.
- * AFTER THE ABI MERGE: this whole function becomes
- *     if (minigraf_export(s->db, path, NULL) != 0)
- *         shell_fail(s, "%s", minigraf_last_error(s->db));
- * (one consistent snapshot, in the library). */
+/* A copy of the database in the new file `path`: one consistent snapshot,
+ * in the library. */
 static void export_database(shell_session *s, const char *path)
 {
-    char *error = NULL;
-    MiniGrafLogWriter *w = minigraf_log_writer_create(path, NULL, &error);
-    if (w == NULL) {
-        shell_fail(s, "%s", error ? error : "cannot create the export file");
-        minigraf_string_free(error);
-        return;
-    }
-    copy_into_writer(s, w);
-    minigraf_log_writer_free(w);
+    if (minigraf_export(s->db, path, NULL) != 0)
+        shell_fail(s, "%s", minigraf_last_error(s->db));
 }
 
 /* Writes each record of one fact-log batch on its own line. */

@@ -183,9 +183,14 @@ check("stats_in_table_mode", run(["--mode", "table"], ".stats\n"), stdout=None,
 check("param_set_list_clear", run([], ".param set $min 26\n.param set name \"Bob\"\n.param set min 27\n.param list\n"
                                       ".param clear name\n.param list\n.param clear\n.param list\n"),
       stdout="$min 27\n$name \"Bob\"\n$min 27\n")
-check("query_with_slots_needs_prepared_queries",
-      run([], ".param set min 26\n(query [:find ?e :where [?e :person/age ?a] [(> ?a $min)]])\n"), stdout="", status=1,
-      stderr=None, contains=[])
+check("query_with_slots_runs_prepared",
+      run(["--mode", "csv"], DATA + ".param set min 26\n"
+          "(query [:find ?n :where [?e :person/age ?a] [(> ?a $min)] [?e :person/name ?n]])\n"
+          ".param set t 0\n(query [:find ?n :as-of $t :where [?e :person/name ?n]])\n"),
+      stdout=TX + '?n\r\nAlice\r\n?n\r\n', stderr=None)
+check("query_with_a_missing_slot_value_is_api_015",
+      run([], ".param set min 26\n(query [:find ?e :where [?e :person/age ?a] [(> ?a $max)]])\n"), stdout="",
+      status=1, stderr="Error: [API-015] missing bind value for slot '$max'\n")
 check("bad_param_usage", run([], ".param set\n.param frob\n.param clear nope\n"), stdout="", status=1, stderr=
       "Error: usage: .param set NAME VALUE (VALUE an EDN literal: \"text\" 42 :kw #uuid \"...\")\n"
       "Error: usage: .param set NAME VALUE | .param list | .param clear [NAME]\nError: no parameter $nope\n")
