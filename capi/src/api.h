@@ -9,6 +9,7 @@
 #include "minigraf.h"
 #include "base/error.h"
 #include "db/db.h"
+#include "db/db_tx.h"
 #include "db/fact_log.h"
 #include "db/log_writer.h"
 #include "exec/result.h"
@@ -42,6 +43,15 @@ struct MiniGrafLogWriter {
     err last;
 };
 
+/* A write transaction (api_tx.c). Its calls run under the database's
+ * `use` lock (shared), like a fact log's batches, so minigraf_close (which
+ * rolls an open transaction back) never runs in the middle of one. */
+struct MiniGrafTx {
+    MiniGrafDb *db; /* retained (api_db_retain) */
+    db_tx *tx;
+    err last;
+};
+
 /* A fact log keeps its database struct (not its store) alive. */
 void api_db_retain(MiniGrafDb *h);
 void api_db_release(MiniGrafDb *h);
@@ -51,6 +61,10 @@ int api_check_text(const char *text, const char *what, err *e);
 /* api_check_text that also gives the text's length (a query's text is
  * checked and then handed on with its length: one strlen). */
 int api_check_text_len(const char *text, const char *what, size_t *len, err *e);
+
+/* minigraf_execute's JSON for a command's result (api_db.c); NULL when
+ * out of memory. */
+char *api_render_result(const db_result *r);
 
 /* The fixed messages for bad handles. */
 #define API_NULL_HANDLE "[API-017] handle is NULL"

@@ -9,7 +9,9 @@ typedef enum handle_kind {
     HANDLE_DB = 1,
     HANDLE_CURSOR = 2,
     HANDLE_FACT_LOG = 3,
-    HANDLE_LOG_WRITER = 4
+    HANDLE_LOG_WRITER = 4,
+    /* 5: HANDLE_STMT (prepared queries) */
+    HANDLE_TX = 6
 } handle_kind;
 
 /* Returns false when out of memory. */

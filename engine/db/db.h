@@ -23,6 +23,9 @@ typedef struct db_options {
     /* Bytes a query may hold (rows of joins, groups, windows, sorts and
      * the result itself) before failing with QRY-012; 0 = unlimited. */
     int64_t query_memory_limit; /* default DB_DEFAULT_QUERY_MEMORY_LIMIT */
+    /* How long a write waits for another thread's write transaction
+     * before failing with API-020 (db/db_writer.h); >= 0. */
+    int64_t busy_timeout_ms; /* default 5000 */
     /* Evaluate bound rule calls in full instead of demand-driven (spec
      * 9.7); for tests that compare both. Not an open() option. */
     bool no_magic_sets;
@@ -36,6 +39,7 @@ void db_options_default(db_options *o);
 
 /* `path` NULL: in memory. */
 int db_open(const char *path, const db_options *o, db **out, err *e);
+/* Rolls back an open write transaction (db/db_tx.h) first. */
 void db_close(db *d);
 
 typedef enum db_result_kind {
@@ -51,7 +55,9 @@ typedef struct db_result {
     result_set *rows;   /* QUERY; the caller frees it */
 } db_result;
 
-/* Runs one command of any kind. */
+/* Runs one command of any kind. A write waits for the writer
+ * (db/db_writer.h: INT-003 when this thread has a write transaction open,
+ * API-020 when another thread's stays open past busy_timeout_ms). */
 int db_execute(db *d, const char *text, size_t len, db_result *out, err *e);
 /* Runs one (query ...); other commands fail with API-012. */
 int db_query(db *d, const char *text, size_t len, result_set **out, err *e);
