@@ -31,7 +31,7 @@ KEY_ORDER = ("transacted", "retracted", "ok", "variables", "results", "rows",
 # Exactly one of these keys names what a step does (README.md, "Step kinds"
 # and "Fact log steps").
 STEP_KINDS = ("execute", "query", "tx_count", "checkpoint", "reopen", "fact_log",
-              "export_import")
+              "export_import", "begin_write", "tx_execute", "tx_query", "commit", "rollback")
 
 
 class Number(str):
@@ -202,7 +202,7 @@ def step_kind(step):
 def step_label(step):
     """What the step ran, for reports: its command text or its kind."""
     kind = step_kind(step)
-    if kind in ("execute", "query"):
+    if kind in ("execute", "query", "tx_execute", "tx_query"):
         return step[kind]
     if kind == "fact_log":
         return "fact_log " + canon(step[kind])
