@@ -263,6 +263,24 @@ TEST(staging_errors_leave_the_transaction_open)
     minigraf_close(db);
 }
 
+/* The example of docs/c-api.md "Write transactions". */
+TEST(docs_example_transfer)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:acct/alice :balance 100] [:acct/bob :balance 20]])");
+    MiniGrafTx *tx = BEGIN(db);
+    TX_STAGE(tx, "(retract [[:acct/alice :balance 100] [:acct/bob :balance 20]])");
+    TX_STAGE(tx, "(transact [[:acct/alice :balance 70] [:acct/bob :balance 50]])");
+    TX_EXPECT(tx, "(query [:find (sum ?b) :where [?a :balance ?b]])",
+              "{\"variables\":[\"(sum ?b)\"],\"results\":[[120]]}");
+    CHECK_INT_EQ(minigraf_tx_commit(tx), 0);
+    minigraf_tx_free(tx);
+    CHECK_INT_EQ(tx_count(db), 2);
+    EXPECT_EXEC(db, "(query [:find ?b :where [?a :balance ?b]])",
+                "{\"variables\":[\"?b\"],\"results\":[[50],[70]]}");
+    minigraf_close(db);
+}
+
 /* ---- commit and rollback ------------------------------------------------ */
 
 TEST(commit_is_one_counter_value_and_one_tx_time)
@@ -691,6 +709,7 @@ CHECK_MAIN(TEST_ENTRY(staged_writes_return_ok_and_stay_invisible_to_others),
            TEST_ENTRY(rule_inside_registers_at_once_and_survives_rollback),
            TEST_ENTRY(tx_query_cursor_reads_committed_plus_staged_and_outlives_the_transaction),
            TEST_ENTRY(staging_errors_leave_the_transaction_open),
+           TEST_ENTRY(docs_example_transfer),
            TEST_ENTRY(commit_is_one_counter_value_and_one_tx_time),
            TEST_ENTRY(empty_commit_consumes_no_counter_value),
            TEST_ENTRY(rollback_discards_and_ends_the_transaction),
