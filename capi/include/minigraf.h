@@ -554,7 +554,101 @@ MINIGRAF_API void minigraf_stmt_free(MiniGrafStmt *s);
 
 /* ------------------------------------------------------------------------
  * Write transactions (since 0.2.0)
+ *
+ * An explicit write transaction groups several transact / retract
+ * statements into one commit: one transaction counter value and one tx
+ * time (spec 15). Its statements are staged in memory and become visible
+ * to other readers only at commit, all at once, or never (rollback, free,
+ * a crash or exit of the process: nothing staged ever reaches the file
+ * before commit, and the commit is one checksummed WAL frame, so a crash
+ * during commit leaves either the whole transaction or none of it).
+ *
+ * One writer at a time: a transaction holds the database's writer from
+ * minigraf_begin_write to its commit or rollback. Meanwhile:
+ *  - queries (minigraf_execute of a query, minigraf_query, fact logs) on
+ *    any thread run as usual and see only committed data: readers are
+ *    never blocked;
+ *  - a write (transact, retract, rule, minigraf_checkpoint) or a
+ *    minigraf_begin_write on ANOTHER thread waits for the transaction to
+ *    end, at most "busy_timeout_ms" (open option, default 5000), then
+ *    fails with API-020;
+ *  - the same on the thread that began the transaction fails at once with
+ *    INT-003 (minigraf_execute: "a WriteTransaction is already in
+ *    progress on this thread; use tx.execute() instead").
+ *
+ * A transaction handle is used by one thread at a time; it may be
+ * committed, rolled back or freed from another thread than the one that
+ * began it. minigraf_close on the database rolls an open transaction back;
+ * the handle stays valid (its calls then fail with API-018) and must
+ * still be freed with minigraf_tx_free.
  * ---------------------------------------------------------------------- */
+
+typedef struct MiniGrafTx MiniGrafTx;
+
+/* Begins a write transaction on `db`. Returns NULL on failure, with the
+ * error on `db` (minigraf_last_error): API-014 a read_only database;
+ * INT-003 this thread has a transaction open on `db` already; API-020
+ * another thread's transaction stayed open past busy_timeout_ms; API-017
+ * / API-018 a NULL or closed `db` (NULL returned, nothing recorded).
+ * Free the handle with minigraf_tx_free. Since 0.2.0. */
+MINIGRAF_API MiniGrafTx *minigraf_begin_write(MiniGrafDb *db);
+
+/* Runs one command inside the transaction and returns its JSON result (as
+ * minigraf_execute; free it with minigraf_string_free):
+ *   (transact ...) / (retract ...)  converted and checked now (INT-001,
+ *       API-003, API-004, INT-002, API-011, API-019: the statement is then
+ *       not staged, the transaction stays open), staged, {"ok":true};
+ *   (query ...)  sees the committed data plus the staged statements, each
+ *       as if committed with the next counter values (current+1,
+ *       current+2, ... for :as-of) and tx times no smaller than the
+ *       previous one's; "now" is at least the last staged tx time (spec
+ *       7.5). The first query after staging copies the committed records
+ *       into a private in-memory view (a pass over the database); later
+ *       ones only add what was staged since;
+ *   (rule ...)  registers at once and stays registered after a rollback.
+ * Returns NULL on error (minigraf_tx_last_error); API-018 once the
+ * transaction has ended. Since 0.2.0. */
+MINIGRAF_API char *minigraf_tx_execute(MiniGrafTx *tx, const char *text);
+
+/* Opens a cursor over a (query ...) on the committed data plus the staged
+ * statements (as minigraf_tx_execute's queries). The answer is computed in
+ * full when the cursor opens, so it is fixed and the cursor outlives the
+ * transaction; read and free it as any cursor (minigraf_cursor_*). Other
+ * commands fail with API-012. Returns NULL on error
+ * (minigraf_tx_last_error). Since 0.2.0. */
+MINIGRAF_API MiniGrafCursor *minigraf_tx_query(MiniGrafTx *tx, const char *text);
+
+/* Commits every staged record as ONE transaction: one counter value, one
+ * tx time (also the :valid-from of facts given none). When several
+ * statements wrote the same (entity, attribute, value), the last one
+ * decides (a retract then a transact of it leaves it asserted). A
+ * transaction with no staged record commits nothing and consumes no
+ * counter value. Size limits are checked here (WAL-003, file-backed
+ * databases), as is a window made empty by the commit instant (API-019);
+ * on any error nothing is written. Success or failure, the transaction
+ * has ended afterwards (the writer is free again). Returns 0 or the
+ * error code (then see minigraf_tx_last_error); API-018 when the
+ * transaction had ended already. Since 0.2.0. */
+MINIGRAF_API int minigraf_tx_commit(MiniGrafTx *tx);
+
+/* Discards the staged statements and ends the transaction (registered
+ * rules stay). Returns 0, or API-018 when it had ended already. Since
+ * 0.2.0. */
+MINIGRAF_API int minigraf_tx_rollback(MiniGrafTx *tx);
+
+/* The "[CODE] message" of the transaction's last failed call, or NULL after
+ * a success. Borrowed until the next call on `tx`. NULL for a NULL handle
+ * (as every *_last_error), the API-018 text for a freed one. Since 0.2.0. */
+MINIGRAF_API const char *minigraf_tx_last_error(const MiniGrafTx *tx);
+
+/* The numeric code of the transaction's last failed call; 0 after success;
+ * API-017 / API-018 for a NULL / freed handle. Since 0.2.0. */
+MINIGRAF_API int minigraf_tx_last_error_code(const MiniGrafTx *tx);
+
+/* Rolls back the transaction if it is still open, then frees the handle
+ * (also after minigraf_close of its database). NULL and a second free are
+ * harmless. Since 0.2.0. */
+MINIGRAF_API void minigraf_tx_free(MiniGrafTx *tx);
 
 /* (end of write transactions) */
 

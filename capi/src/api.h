@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "cursor_rows.h"
 #include "db/db.h"
+#include "db/db_tx.h"
 #include "db/fact_log.h"
 #include "db/log_writer.h"
 #include "exec/result.h"
@@ -47,6 +48,15 @@ struct MiniGrafLogWriter {
     err last;
 };
 
+/* A write transaction (api_tx.c). Its calls run under the database's
+ * `use` lock (shared), like a fact log's batches, so minigraf_close (which
+ * rolls an open transaction back) never runs in the middle of one. */
+struct MiniGrafTx {
+    MiniGrafDb *db; /* retained (api_db_retain) */
+    db_tx *tx;
+    err last;
+};
+
 /* A fact log keeps its database struct (not its store) alive. */
 void api_db_retain(MiniGrafDb *h);
 void api_db_release(MiniGrafDb *h);
@@ -64,6 +74,10 @@ int api_check_text_len(const char *text, const char *what, size_t *len, err *e);
 /* A constructor's error handed to the caller: the message into *errmsg
  * (when not NULL; the caller frees it), `e` emptied; returns the code. */
 int api_give_error(err *e, char **errmsg);
+
+/* minigraf_execute's JSON for a command's result (api_db.c); NULL when
+ * out of memory. */
+char *api_render_result(const db_result *r);
 
 /* The fixed messages for bad handles. */
 #define API_DEAD_HANDLE "[API-018] handle was already closed or freed"

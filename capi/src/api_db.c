@@ -175,6 +175,11 @@ static char *render_result(const db_result *r)
     return buf_detach(&out);
 }
 
+char *api_render_result(const db_result *r)
+{
+    return render_result(r);
+}
+
 char *minigraf_execute(MiniGrafDb *h, const char *text)
 {
     if (!handles_live(h, HANDLE_DB))

@@ -75,7 +75,8 @@ char *minigraf_stats(MiniGrafDb *h)
     buf out;
     buf_init(&out);
     store_stats st;
-    db_stats(h->engine, &st);
+    if (db_stats(h->engine, &st, &e) != 0)
+        return finish_json(h, &out, &e);
     uint64_t lookups = st.cache_hits + st.cache_misses;
     buf_printf(&out,
                "{\"in_memory\":%s,\"file_size\":%llu,\"pages\":%lu,\"page_size\":%lu,"

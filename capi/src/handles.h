@@ -10,7 +10,8 @@ typedef enum handle_kind {
     HANDLE_CURSOR = 2,
     HANDLE_FACT_LOG = 3,
     HANDLE_LOG_WRITER = 4,
-    HANDLE_STMT = 5
+    HANDLE_STMT = 5,
+    HANDLE_TX = 6
 } handle_kind;
 
 /* Returns false when out of memory. */

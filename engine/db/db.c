@@ -41,10 +41,10 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
         rc = host_registry_new(&d->host_fns, e);
     if (rc == 0 && !(d->queries = query_cache_new()))
         rc = err_set(e, ERR(INT, 0), "out of memory");
-    if (rc == 0 && pthread_mutex_init(&d->lock, NULL) != 0)
+    if (rc == 0 && db_writer_init(&d->writer) != 0)
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
     if (rc == 0 && pthread_rwlock_init(&d->gate, NULL) != 0) {
-        pthread_mutex_destroy(&d->lock);
+        db_writer_destroy(&d->writer);
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
     }
     if (rc != 0) {
@@ -63,6 +63,8 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
 void db_close(db *d) {
     if (!d)
         return;
+    if (d->tx)
+        db_tx_close(d->tx);
     db_cursors_hold(d);
     store_close(d->s);
     rules_registry_free(d->rules);
@@ -71,8 +73,12 @@ void db_close(db *d) {
     /* Last: the host's destroy callbacks may call back into the library. */
     host_registry_free(d->host_fns);
     pthread_rwlock_destroy(&d->gate);
-    pthread_mutex_destroy(&d->lock);
+    db_writer_destroy(&d->writer);
     free(d);
+}
+
+int db_writer_take(db *d, const char *same_thread, err *e) {
+    return db_writer_acquire(&d->writer, false, d->opts.busy_timeout_ms, same_thread, e);
 }
 
 static int refuse_read_only(err *e) {
@@ -163,9 +169,9 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     const command *c;
     int rc = parse_command(d, text, len, &a, &pq, &c, e);
     bool writes = rc == 0 && c->kind != CMD_QUERY;
+    if (writes && (rc = db_writer_take(d, DB_WRITER_IN_TX, e)) != 0)
+        writes = false;
     bool changes = writes && !d->opts.store.read_only;
-    if (writes)
-        pthread_mutex_lock(&d->lock);
     if (changes)
         db_cursors_hold(d);
     if (rc == 0)
@@ -173,7 +179,7 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     if (changes)
         db_cursors_release(d);
     if (writes)
-        pthread_mutex_unlock(&d->lock);
+        db_writer_release(&d->writer);
     parsed_query_release(pq);
     arena_free(&a);
     return rc;
@@ -215,11 +221,14 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
 int db_checkpoint(db *d, err *e) {
     if (d->opts.store.read_only)
         return 0;
-    pthread_mutex_lock(&d->lock);
+    int rc = db_writer_take(d, "a WriteTransaction is in progress on this thread; commit or roll "
+                               "it back before a checkpoint", e);
+    if (rc != 0)
+        return rc;
     db_cursors_hold(d);
-    int rc = store_checkpoint(d->s, e);
+    rc = store_checkpoint(d->s, e);
     db_cursors_release(d);
-    pthread_mutex_unlock(&d->lock);
+    db_writer_release(&d->writer);
     return rc;
 }
 

@@ -25,10 +25,8 @@ typedef struct db_options {
      * the result itself) before failing with QRY-012; 0 = unlimited. */
     int64_t query_memory_limit; /* default DB_DEFAULT_QUERY_MEMORY_LIMIT */
     /* Milliseconds a writer waits for another thread's write transaction
-     * before API-020 (default 5000), and a query's time limit before
-     * API-013 (default 0: none). The open options table (capi/options.c)
-     * sets them; the write transaction and cancellation features of issue
-     * 13 read them (unused until those are merged). */
+     * before API-020 (db/db_writer.h; default 5000), and a query's time
+     * limit before API-013 (default 0: none). */
     int64_t busy_timeout_ms;
     int64_t query_timeout_ms;
     /* Evaluate bound rule calls in full instead of demand-driven (spec
@@ -44,6 +42,7 @@ void db_options_default(db_options *o);
 
 /* `path` NULL: in memory. */
 int db_open(const char *path, const db_options *o, db **out, err *e);
+/* Rolls back an open write transaction (db/db_tx.h) first. */
 void db_close(db *d);
 
 typedef enum db_result_kind {
@@ -59,7 +58,9 @@ typedef struct db_result {
     result_set *rows;   /* QUERY; the caller frees it */
 } db_result;
 
-/* Runs one command of any kind. */
+/* Runs one command of any kind. A write waits for the writer
+ * (db/db_writer.h: INT-003 when this thread has a write transaction open,
+ * API-020 when another thread's stays open past busy_timeout_ms). */
 int db_execute(db *d, const char *text, size_t len, db_result *out, err *e);
 /* Runs one (query ...); other commands fail with API-012. */
 int db_query(db *d, const char *text, size_t len, result_set **out, err *e);
@@ -113,8 +114,9 @@ typedef struct db_plan_step {
 /* Errors as db_query's before it runs (PRS, API-012, QRY-007, ...). */
 int db_explain(db *d, const char *text, size_t len, db_plan_step **steps, size_t *count, err *e);
 void db_plan_steps_free(db_plan_step *steps, size_t count);
-/* The store's figures (store/store.h), under the writer lock. */
-void db_stats(db *d, store_stats *out);
+/* The store's figures (store/store.h), taken in the writer slot (it waits
+ * as a checkpoint does: API-020, INT-003). */
+int db_stats(db *d, store_stats *out, err *e);
 /* The registered rules' canonical texts, in registration order. */
 int db_rule_texts(db *d, char ***texts, size_t *count, err *e);
 void db_texts_free(char **texts, size_t count);

@@ -93,11 +93,16 @@ void db_plan_steps_free(db_plan_step *steps, size_t count)
     free(steps);
 }
 
-void db_stats(db *d, store_stats *out)
+int db_stats(db *d, store_stats *out, err *e)
 {
-    pthread_mutex_lock(&d->lock); /* the WAL grows under the writer lock */
+    /* The WAL grows under the writer slot: wait for it as a checkpoint does. */
+    int rc = db_writer_take(d, "a WriteTransaction is in progress on this thread; commit or roll "
+                               "it back before reading the statistics", e);
+    if (rc != 0)
+        return rc;
     store_get_stats(d->s, out);
-    pthread_mutex_unlock(&d->lock);
+    db_writer_release(&d->writer);
+    return 0;
 }
 
 int db_rule_texts(db *d, char ***texts, size_t *count, err *e)

@@ -6,14 +6,18 @@
 
 #include "datalog/ast.h"
 #include "db/db.h"
+#include "db/db_writer.h"
 #include "db/query_cache.h"
 #include "exec/query.h"
 
 struct rules_registry;
 struct host_registry;
+struct db_tx;
 
 struct db {
-    pthread_mutex_t lock; /* the single writer */
+    db_writer writer;    /* the single writer (db_writer.h) */
+    struct db_tx *tx;    /* the open write transaction (db_tx.c), or NULL;
+                            set and cleared by its holder of `writer` */
     /* Cursors opening (shared) vs. a change that detaches them (exclusive):
      * no cursor can start streaming between the detach and the change. */
     pthread_rwlock_t gate;
@@ -47,5 +51,17 @@ int db_cursor_open_query(db *d, const ast_query *q, void (*release)(void *holder
  * db_cursors_release. */
 void db_cursors_hold(db *d);
 void db_cursors_release(db *d);
+
+/* A cursor over `text`'s answer on store `s` with `now_ms` (a write
+ * transaction's reads, db_tx.c): read in full at open, so it holds no
+ * snapshot and is not listed on `d`. */
+int db_cursor_open_read(db *d, store *s, int64_t now_ms, const char *text, size_t len,
+                        db_cursor **out, err *e);
+/* Waits for the writer slot for a plain write or checkpoint (db_writer.h,
+ * with the database's busy timeout). */
+int db_writer_take(db *d, const char *same_thread, err *e);
+/* db_close's part of db_tx.c: rolls `t` back and cuts it off from its
+ * database (its later calls fail with API-018). */
+void db_tx_close(struct db_tx *t);
 
 #endif

@@ -14,7 +14,12 @@
  * sync the WAL reset (storage/wal.h), so a first crash at the reset or at
  * the first frame after it leaves stale frames behind the switched header:
  * for those the second crash is tried at every point. The same runs with
- * synchronous "normal", where only a checkpoint makes commits durable. */
+ * synchronous "normal", where only a checkpoint makes commits durable.
+ *
+ * Explicit write transactions (db/db_tx.h) get the same treatment at the
+ * database level: each commits three staged statements as one store
+ * transaction, and after a crash at any point each transaction is on the
+ * reopened file whole or not at all. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +27,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "db/db.h"
+#include "db/db_tx.h"
 #include "model/timestamp.h"
 #include "storage/format.h"
 #include "storage/vfs.h"
@@ -380,6 +387,131 @@ static bool crash_twice(const char *path, const char *saved, long n, long stride
     return at_reset;
 }
 
+
+/* ---- explicit write transactions ------------------------------------- */
+
+#define TX_WORKLOAD 10
+
+/* Transaction i stages three statements about :t{i}: after "last
+ * statement decides" it commits [:t{i} :a 1] retracted, :b 2 and :c 3. */
+static bool run_tx(db *d, uint64_t i, err *e) {
+    char s1[96], s2[96], s3[96];
+    snprintf(s1, sizeof s1, "(transact [[:t%llu :a 1] [:t%llu :b 2]])", (unsigned long long)i,
+             (unsigned long long)i);
+    snprintf(s2, sizeof s2, "(retract [[:t%llu :a 1]])", (unsigned long long)i);
+    snprintf(s3, sizeof s3, "(transact [[:t%llu :c 3]])", (unsigned long long)i);
+    const char *texts[] = {s1, s2, s3};
+    db_tx *t = NULL;
+    if (db_tx_begin(d, &t, e) != 0)
+        return false;
+    bool ok = true;
+    for (int k = 0; k < 3 && ok; k++) {
+        db_result r;
+        ok = db_tx_execute(t, texts[k], strlen(texts[k]), &r, e) == 0;
+    }
+    ok = ok && db_tx_commit(t, e) == 0;
+    db_tx_free(t);
+    return ok;
+}
+
+static db *open_tx_db(const char *path, err *e) {
+    db_options o;
+    db_options_default(&o);
+    o.store.wal_checkpoint_threshold = 7;
+    o.store.sync = sync_mode;
+    db *d = NULL;
+    return db_open(path, &o, &d, e) == 0 ? d : NULL;
+}
+
+/* Runs the transactions, then closes the database: its checkpoint is part
+ * of the workload (and after a crash every write fails, as if the process
+ * had died). Returns how many commits returned success. */
+static uint64_t tx_workload(const char *path) {
+    err e = {0};
+    uint64_t done = 0;
+    db *d = open_tx_db(path, &e);
+    for (uint64_t i = 1; d && i <= TX_WORKLOAD; i++)
+        if (run_tx(d, done + 1, &e))
+            done++;
+    db_close(d);
+    err_clear(&e);
+    return done;
+}
+
+static bool same_tx_record(const store_rec *rec, uint64_t i, int k) {
+    char name[32];
+    int len = snprintf(name, sizeof name, ":t%llu", (unsigned long long)i);
+    static const char *const attrs[] = {":a", ":b", ":c"};
+    uuid128 ent = uuid_of_keyword(name, (size_t)len);
+    value attr = value_keyword(attrs[k], 2), v = value_integer(k + 1);
+    return uuid_equal(&rec->f.entity, &ent) && value_equal_strict(&rec->f.attribute, &attr) &&
+           value_identical(&rec->f.v, &v) && rec->f.tx_count == i && rec->f.asserted == (k != 0);
+}
+
+/* The reopened file holds transactions 1..n whole (acknowledged <= n <=
+ * TX_WORKLOAD), nothing else, and takes one more. */
+static bool verify_tx_file(const char *path, uint64_t acknowledged) {
+    F = (fault){0};
+    vfs_set_default(&fault_vfs);
+    err e = {0};
+    db *d = open_tx_db(path, &e);
+    bool ok = d != NULL;
+    uint64_t n = ok ? db_tx_count(d) : 0;
+    ok = ok && n >= acknowledged && n <= TX_WORKLOAD;
+    store_reader *r = NULL;
+    store_scan *sc = NULL;
+    ok = ok && store_reader_open(db_store(d), &r, &e) == 0 &&
+         store_scan_order(r, TREE_TXLOG, &sc, &e) == 0;
+    store_rec rec;
+    for (uint64_t i = 1; ok && i <= n; i++)
+        for (int k = 0; ok && k < 3; k++)
+            ok = store_scan_next(sc, &rec, &e) == 1 && same_tx_record(&rec, i, k);
+    ok = ok && store_scan_next(sc, &rec, &e) == 0;
+    store_scan_close(sc);
+    store_reader_close(r);
+    ok = ok && run_tx(d, n + 1, &e) && db_tx_count(d) == n + 1;
+    if (!ok && e.message)
+        fprintf(stderr, "tx verify: %s\n", e.message);
+    db_close(d);
+    err_clear(&e);
+    vfs_set_default(NULL);
+    return ok;
+}
+
+static uint64_t tx_crash_run(const char *path, fault f) {
+    F = f;
+    vfs_set_default(&fault_vfs);
+    uint64_t acknowledged = tx_workload(path);
+    vfs_set_default(NULL);
+    forget_all();
+    return acknowledged;
+}
+
+/* Every crash point of the transaction workload, in the three modes. */
+static void crash_transactions(const char *path) {
+    remove_files(path);
+    CHECK(tx_crash_run(path, (fault){0}) == TX_WORKLOAD);
+    long total = F.ops;
+    CHECK(verify_tx_file(path, TX_WORKLOAD));
+    printf("%ld write/sync/truncate points in the transaction workload\n", total);
+    CHECK(total > 20);
+    for (int mode = 0; mode <= 2; mode++) {
+        for (long n = 1; n <= total; n++) {
+            remove_files(path);
+            fault f = {.crash_at = n, .torn = mode == 1, .lose = mode == 2};
+            uint64_t acknowledged = tx_crash_run(path, f);
+            if (sync_mode != STORE_SYNC_FULL)
+                acknowledged = 0; /* durable only up to a checkpoint */
+            if (verify_tx_file(path, acknowledged))
+                continue;
+            if (failures++ < 5)
+                fprintf(stderr, "transactions: crash at point %ld (mode %d): %llu acknowledged\n",
+                        n, mode, (unsigned long long)acknowledged);
+            CHECK(!"recovered transactions are wrong");
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     char dir[] = "/tmp/mg_crash_XXXXXX";
     if (!mkdtemp(dir))
@@ -413,6 +545,7 @@ int main(int argc, char **argv) {
     for (long n = 1; n <= total; n++)
         resets += crash_twice(path, saved, n, 11);
     CHECK(resets >= 5); /* the points that matter were met */
+    crash_transactions(path);
     sync_mode = STORE_SYNC_NORMAL; /* the WAL reset is synced; commits are not */
     crash_run(path, (fault){0}, TXS, 0);
     total = F.ops;

@@ -32,7 +32,7 @@ KEY_ORDER = ("transacted", "retracted", "ok", "variables", "results", "rows",
 # and "Fact log steps").
 STEP_KINDS = ("execute", "query", "tx_count", "checkpoint", "reopen", "fact_log",
               "export_import", "query_typed", "prepare", "execute_prepared", "query_prepared",
-              "clear_bindings")
+              "clear_bindings", "begin_write", "tx_execute", "tx_query", "commit", "rollback")
 
 
 class Number(str):
@@ -203,7 +203,7 @@ def step_kind(step):
 def step_label(step):
     """What the step ran, for reports: its command text or its kind."""
     kind = step_kind(step)
-    if kind in ("execute", "query", "prepare"):
+    if kind in ("execute", "query", "prepare", "tx_execute", "tx_query"):
         return step[kind]
     if kind == "fact_log":
         return "fact_log " + canon(step[kind])

@@ -20,6 +20,7 @@
 /* One case being run: its database and, for file storage, its file. */
 typedef struct run {
     MiniGrafDb *db;
+    MiniGrafTx *tx;   /* begin_write .. commit / rollback */
     char *open_error; /* "[CODE] message" when the database failed to open */
     int file_backed;
     int imports; /* export_import steps so far: names their files */
@@ -293,6 +294,50 @@ static void step_query(run *r, const char *text, size_t batch_rows, int ordered,
         return;
     }
     cursor_outcome(c, batch_rows, ordered, out);
+}
+
+/* ---- write transactions ----------------------------------------------------- */
+
+static void step_begin_write(run *r, sbuf *out)
+{
+    MiniGrafTx *tx = minigraf_begin_write(r->db);
+    if (tx == NULL) {
+        error_outcome(out, minigraf_last_error(r->db)); /* the open one stays */
+        return;
+    }
+    minigraf_tx_free(r->tx); /* ended already, or the begin would have failed */
+    r->tx = tx;
+    sb_puts(out, "{\"ok\":true}");
+}
+
+static void step_tx_execute(run *r, const char *text, int ordered, sbuf *out)
+{
+    char *result = minigraf_tx_execute(r->tx, text);
+    if (result == NULL) {
+        error_outcome(out, minigraf_tx_last_error(r->tx));
+        return;
+    }
+    execute_outcome(out, result, ordered);
+    minigraf_string_free(result);
+}
+
+static void step_tx_query(run *r, const char *text, size_t batch_rows, int ordered, sbuf *out)
+{
+    MiniGrafCursor *c = minigraf_tx_query(r->tx, text);
+    if (c == NULL)
+        error_outcome(out, minigraf_tx_last_error(r->tx));
+    else
+        cursor_outcome(c, batch_rows, ordered, out);
+}
+
+/* commit or rollback; the handle is kept (later tx steps see API-018). */
+static void step_tx_end(run *r, int commit, sbuf *out)
+{
+    int rc = commit ? minigraf_tx_commit(r->tx) : minigraf_tx_rollback(r->tx);
+    if (rc != 0)
+        error_outcome(out, minigraf_tx_last_error(r->tx));
+    else
+        sb_puts(out, "{\"ok\":true}");
 }
 
 static void step_tx_count(run *r, sbuf *out)
@@ -597,6 +642,16 @@ static void run_step(run *r, const jv *step, sbuf *out)
         step_prepared(r, step, text->text, 1, ordered, batch_size_of(step), out);
     else if ((text = jv_get(step, "clear_bindings")) != NULL && text->kind == JV_STRING)
         step_clear_bindings(r, text->text, out);
+    else if (jv_get(step, "begin_write") != NULL)
+        step_begin_write(r, out);
+    else if ((text = jv_get(step, "tx_execute")) != NULL && text->kind == JV_STRING)
+        step_tx_execute(r, text->text, ordered, out);
+    else if ((text = jv_get(step, "tx_query")) != NULL && text->kind == JV_STRING)
+        step_tx_query(r, text->text, batch_size_of(step), ordered, out);
+    else if (jv_get(step, "commit") != NULL)
+        step_tx_end(r, 1, out);
+    else if (jv_get(step, "rollback") != NULL)
+        step_tx_end(r, 0, out);
     else
         sb_puts(out, "{\"unknown_step\":true}");
 }
@@ -641,6 +696,7 @@ static void run_case(const jv *c, FILE *transcript)
     }
     free_stmts(&r);
     minigraf_close(r.db);
+    minigraf_tx_free(r.tx);
     minigraf_string_free(r.open_error);
     if (r.dir[0] != '\0')
         remove_dir(r.dir);
