@@ -183,7 +183,9 @@ MINIGRAF_API MiniGrafDb *minigraf_open_with_options(const char *path,
 /* Closes the database and frees the handle. Committed data is durable
  * already; close also checkpoints a file-backed database. Cursors opened on
  * the database stay readable (their answers are fixed when they open) and
- * must still be freed. NULL is a no-op. */
+ * must still be freed. An open write transaction (minigraf_begin_write) is
+ * rolled back; its handle, like a prepared statement's, then only fails
+ * with API-018 and must still be freed. NULL is a no-op. */
 MINIGRAF_API void minigraf_close(MiniGrafDb *db);
 
 /* Executes exactly one command — (transact ...), (retract ...), (query ...)
