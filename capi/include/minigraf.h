@@ -405,6 +405,41 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
  * Cancellation, progress and shared handles (since 0.2.0)
  * ---------------------------------------------------------------------- */
 
+/* Stops every call running on `db` when it is made: a query
+ * (minigraf_execute, minigraf_query), a fetch of one of its streaming
+ * cursors (minigraf_cursor_next_batch), a write statement
+ * (minigraf_execute of transact / retract). Each stopped call returns within
+ * about 10 ms with API-013 (`[API-013] interrupted`); a write stopped
+ * this way has written nothing. The database stays usable, and a call
+ * that begins after minigraf_interrupt returned is not affected (SQLite's
+ * semantics, per call): there is nothing to reset. A cursor whose fetch
+ * was stopped is finished: later fetches return NULL with the same error.
+ * A call already past the point of no return (a commit being written, a
+ * checkpoint) completes normally.
+ *
+ * Thread: any. Signal handlers: safe (only lock-free atomic operations)
+ * as long as `db` is not being closed by minigraf_close at the same
+ * moment; block the signal, or stop the handler from using `db`, before
+ * closing it. NULL, closed or foreign handles: nothing happens.
+ * Since 0.2.0. */
+MINIGRAF_API void minigraf_interrupt(MiniGrafDb *db);
+
+/* Installs a progress handler on `db`: `fn(user_data)` is called about
+ * every `every_n_rows` units of work (a record read or a row produced by
+ * a query, a row sorted), on the thread that made the call, by every
+ * later query, cursor fetch and write statement on `db`. A non-zero
+ * return stops that call as minigraf_interrupt does (API-013, `[API-013]
+ * interrupted by the progress handler`). `fn` NULL removes the handler
+ * (then `every_n_rows` is ignored). One handler per database: a new one
+ * replaces the old; a call already running keeps the handler it began
+ * with, so `user_data` must stay valid until such calls return. `fn` must
+ * not call minigraf functions on `db` other than minigraf_interrupt.
+ *
+ * Returns 0, or API-017 (`every_n_rows` < 1 with a handler), API-018.
+ * Thread: any. Since 0.2.0. */
+MINIGRAF_API int minigraf_progress_handler(MiniGrafDb *db, int every_n_rows,
+                                           int (*fn)(void *user_data), void *user_data);
+
 /* (end of cancellation, progress and shared handles) */
 
 /* ------------------------------------------------------------------------

@@ -127,6 +127,8 @@ static int read_member(reader *r, db_options *o)
         return read_positive(r, key, &o->max_results);
     if (strcmp(key, "query_memory_limit") == 0)
         return read_at_least(r, key, 0, &o->query_memory_limit);
+    if (strcmp(key, "query_timeout_ms") == 0)
+        return read_at_least(r, key, 0, &o->query_timeout_ms);
     return read_store_member(r, key, &o->store);
 }
 

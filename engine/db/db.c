@@ -20,6 +20,7 @@ void db_options_default(db_options *o) {
     o->max_derived_facts = 1000000;
     o->max_results = 1000000;
     o->query_memory_limit = DB_DEFAULT_QUERY_MEMORY_LIMIT;
+    o->query_timeout_ms = 0;
     o->no_magic_sets = false;
 }
 
@@ -42,6 +43,13 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
         pthread_mutex_destroy(&d->lock);
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
     }
+    if (rc == 0 && pthread_mutex_init(&d->progress_mu, NULL) != 0) {
+        pthread_rwlock_destroy(&d->gate);
+        pthread_mutex_destroy(&d->lock);
+        rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
+    }
+    cancel_source_init(&d->interrupts);
+    atomic_init(&d->has_progress, false);
     if (rc != 0) {
         query_cache_free(d->queries);
         rules_registry_free(d->rules);
@@ -64,14 +72,50 @@ void db_close(db *d) {
     db_cursors_release(d);
     pthread_rwlock_destroy(&d->gate);
     pthread_mutex_destroy(&d->lock);
+    pthread_mutex_destroy(&d->progress_mu);
     free(d);
+}
+
+void db_interrupt(db *d) {
+    cancel_interrupt(&d->interrupts);
+}
+
+void db_set_progress(db *d, int64_t every, cancel_progress_fn fn, void *ctx) {
+    pthread_mutex_lock(&d->progress_mu);
+    d->progress = fn;
+    d->progress_ctx = fn ? ctx : NULL;
+    d->progress_every = every < 1 ? 1 : every;
+    atomic_store(&d->has_progress, fn != NULL);
+    pthread_mutex_unlock(&d->progress_mu);
+}
+
+void db_cancel_begin(db *d, cancel *c) {
+    cancel_progress_fn fn = NULL;
+    void *ctx = NULL;
+    int64_t every = 0;
+    if (atomic_load_explicit(&d->has_progress, memory_order_acquire)) {
+        pthread_mutex_lock(&d->progress_mu);
+        fn = d->progress;
+        ctx = d->progress_ctx;
+        every = d->progress_every;
+        pthread_mutex_unlock(&d->progress_mu);
+    }
+    cancel_begin(c, &d->interrupts, d->opts.query_timeout_ms, fn, ctx, every);
+}
+
+void db_writer_acquire(db *d) {
+    pthread_mutex_lock(&d->lock);
+}
+
+void db_writer_release(db *d) {
+    pthread_mutex_unlock(&d->lock);
 }
 
 static int refuse_read_only(err *e) {
     return err_set(e, ERR(API, 14), "the database is opened read-only; writes are not allowed");
 }
 
-static int run_write(db *d, const command *c, db_result *out, arena *a, err *e) {
+static int run_write(db *d, const command *c, db_result *out, arena *a, cancel *stop, err *e) {
     if (d->opts.store.read_only)
         return refuse_read_only(e);
     uint64_t tx_count = store_tx_count(d->s) + 1;
@@ -81,6 +125,8 @@ static int run_write(db *d, const command *c, db_result *out, arena *a, err *e) 
     int rc = c->kind == CMD_TRANSACT
                  ? write_transact(&c->as.write, tx_count, tx_id, a, &facts, &count, e)
                  : write_retract(&c->as.write, tx_count, tx_id, a, &facts, &count, e);
+    if (rc == 0) /* the last moment an interrupt can stop it: nothing is written yet */
+        rc = cancel_poll(stop, 0, e);
     if (rc == 0)
         rc = store_commit(d->s, facts, count, e);
     if (rc != 0)
@@ -112,20 +158,21 @@ query_rules db_query_rules(db *d) {
                          .magic = !d->opts.no_magic_sets};
 }
 
-static int run_query(db *d, const ast_query *q, result_set **out, err *e) {
+static int run_query(db *d, const ast_query *q, cancel *stop, result_set **out, err *e) {
     query_rules rules = db_query_rules(d);
+    rules.stop = stop;
     return query_execute_rules(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
                                out, e);
 }
 
-static int run_command(db *d, const command *c, db_result *out, arena *a, err *e) {
+static int run_command(db *d, const command *c, db_result *out, arena *a, cancel *stop, err *e) {
     switch (c->kind) {
     case CMD_TRANSACT:
-    case CMD_RETRACT: return run_write(d, c, out, a, e);
+    case CMD_RETRACT: return run_write(d, c, out, a, stop, e);
     case CMD_QUERY:
         out->kind = DB_RESULT_QUERY;
         out->tx_id = 0;
-        return run_query(d, &c->as.query, &out->rows, e);
+        return run_query(d, &c->as.query, stop, &out->rows, e);
     case CMD_RULE: return run_rule(d, &c->as.rule, out, e);
     }
     return err_set(e, ERR(INT, 0), "unknown command kind");
@@ -155,16 +202,18 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     int rc = parse_command(d, text, len, &a, &pq, &c, e);
     bool writes = rc == 0 && c->kind != CMD_QUERY;
     bool changes = writes && !d->opts.store.read_only;
+    cancel stop;
+    db_cancel_begin(d, &stop);
     if (writes)
-        pthread_mutex_lock(&d->lock);
+        db_writer_acquire(d);
     if (changes)
         db_cursors_hold(d);
     if (rc == 0)
-        rc = run_command(d, c, out, &a, e);
+        rc = run_command(d, c, out, &a, &stop, e);
     if (changes)
         db_cursors_release(d);
     if (writes)
-        pthread_mutex_unlock(&d->lock);
+        db_writer_release(d);
     parsed_query_release(pq);
     arena_free(&a);
     return rc;
@@ -198,7 +247,9 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
     int rc = db_parse_query(d, text, len, &pq, e);
     if (rc != 0)
         return rc;
-    rc = run_query(d, &parsed_query_command(pq)->as.query, out, e);
+    cancel stop;
+    db_cancel_begin(d, &stop);
+    rc = run_query(d, &parsed_query_command(pq)->as.query, &stop, out, e);
     parsed_query_release(pq);
     return rc;
 }
@@ -206,11 +257,11 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
 int db_checkpoint(db *d, err *e) {
     if (d->opts.store.read_only)
         return 0;
-    pthread_mutex_lock(&d->lock);
+    db_writer_acquire(d);
     db_cursors_hold(d);
     int rc = store_checkpoint(d->s, e);
     db_cursors_release(d);
-    pthread_mutex_unlock(&d->lock);
+    db_writer_release(d);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cancel.h"
 #include "base/error.h"
 #include "db/query_cache.h"
 #include "exec/result.h"
@@ -23,6 +24,9 @@ typedef struct db_options {
     /* Bytes a query may hold (rows of joins, groups, windows, sorts and
      * the result itself) before failing with QRY-012; 0 = unlimited. */
     int64_t query_memory_limit; /* default DB_DEFAULT_QUERY_MEMORY_LIMIT */
+    /* Milliseconds a query call (execute, cursor open, one fetch) may run
+     * before it fails with API-013; 0 = no limit. */
+    int64_t query_timeout_ms;   /* default 0 */
     /* Evaluate bound rule calls in full instead of demand-driven (spec
      * 9.7); for tests that compare both. Not an open() option. */
     bool no_magic_sets;
@@ -76,6 +80,30 @@ const result_set *db_cursor_columns(const db_cursor *c);
 typedef void (*db_row_fn)(void *ctx, const value *row);
 size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, int *rc, err *e);
 void db_cursor_free(db_cursor *c);
+
+/* ---- cancellation (base/cancel.h) ---------------------------------------
+ * db_execute, db_query, db_cursor_open and each db_cursor_read of a
+ * streaming cursor run as one call: db_interrupt stops the calls running
+ * when it is made (API-013), an interrupted write commits nothing; calls
+ * that begin after it are not affected. */
+
+/* Async-signal-safe (one lock-free atomic increment) while `d` lives. */
+void db_interrupt(db *d);
+/* Calls `fn(ctx)` on the thread of each call about every `every` ticks
+ * of work (records read, rows produced); non-zero stops the call with
+ * API-013. `fn` NULL removes it. Calls already running keep the handler
+ * they began with. */
+void db_set_progress(db *d, int64_t every, cancel_progress_fn fn, void *ctx);
+/* Starts a call's cancel from the database's interrupts, progress handler
+ * and query_timeout_ms: what every entry point that runs a query or a
+ * write does (query_rules.stop, cancel_poll before a commit). */
+void db_cancel_begin(db *d, cancel *c);
+
+/* ---- the single writer ---------------------------------------------------
+ * Every change to the store or the rules (db_execute's writes,
+ * db_checkpoint) runs between these two, on one thread. */
+void db_writer_acquire(db *d);
+void db_writer_release(db *d);
 
 int db_checkpoint(db *d, err *e);
 uint64_t db_tx_count(db *d);

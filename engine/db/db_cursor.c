@@ -67,9 +67,15 @@ static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e
     if (rc != 0)
         return rc;
     c->rules = db_query_rules(d);
+    cancel stop;
+    db_cancel_begin(d, &stop);
+    c->rules.stop = &stop; /* for the open only */
     pthread_rwlock_rdlock(&d->gate);
     rc = query_stream_open(d->s, &c->rules, &parsed_query_command(c->pq)->as.query, clock_now_ms(),
                            (size_t)d->opts.query_memory_limit, &c->qs, e);
+    c->rules.stop = NULL;
+    if (c->qs)
+        query_stream_set_cancel(c->qs, NULL);
     if (rc == 0 && query_stream_live(c->qs))
         list_cursor(d, c);
     pthread_rwlock_unlock(&d->gate);
@@ -104,12 +110,19 @@ size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, i
     size_t n = 0;
     const value *r;
     *rc = 0;
+    cancel stop;
+    if (c->d) { /* streaming: the database lives while the cursor is listed */
+        db_cancel_begin(c->d, &stop);
+        query_stream_set_cancel(c->qs, &stop);
+    }
     while (n < max_rows && (*rc = query_stream_next(c->qs, &r, e)) == 1) {
         row(ctx, r);
         n++;
     }
     if (*rc == 1)
         *rc = 0;
+    if (c->d)
+        query_stream_set_cancel(c->qs, NULL);
     pthread_mutex_unlock(&c->mu);
     return n;
 }

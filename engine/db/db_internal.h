@@ -3,6 +3,9 @@
 #define MG_DB_DB_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
+
+#include "base/cancel.h"
 
 #include "datalog/ast.h"
 #include "db/db.h"
@@ -21,6 +24,14 @@ struct db {
     struct rules_registry *rules; /* in memory only (spec 9.1) */
     query_cache *queries;         /* parsed query texts */
     db_options opts;
+    cancel_source interrupts; /* db_interrupt */
+    /* The progress handler (db_set_progress), copied by each call as it
+     * begins; `has_progress` spares calls the mutex while there is none. */
+    pthread_mutex_t progress_mu;
+    atomic_bool has_progress;
+    cancel_progress_fn progress;
+    void *progress_ctx;
+    int64_t progress_every;
 };
 
 /* A (query ...) from the database's cache of parsed texts; any other

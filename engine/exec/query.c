@@ -38,6 +38,8 @@ int query_execute_rules(store *s, query_rules *rules, const ast_query *q, int64_
         return rc;
     meter m;
     meter_init(&m, memory_limit);
+    if (rules)
+        meter_set_cancel(&m, rules->stop);
     solution_stream *in;
     rc = where_open(s, q, now_ms, &m, rules, &in, e);
     return rc != 0 ? rc : finish_query(q, in, &m, out, e);

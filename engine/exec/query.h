@@ -19,6 +19,9 @@ typedef struct query_rules {
     int64_t max_results;             /* :max-* sections override them */
     bool magic;                      /* demand-driven bound calls (9.7) */
     int64_t derived;                 /* out: facts the rules derived */
+    /* The call the query runs for (base/cancel.h): NULL, nothing stops
+     * it. A stream uses it while it opens only (query_stream_set_cancel). */
+    struct cancel *stop;
 } query_rules;
 
 /* Evaluates `q` over the facts of `s` visible per spec 7.4, with `now_ms`

@@ -37,6 +37,8 @@ int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t 
     /* malloc and assign, not calloc: glibc's calloc skips its thread cache */
     *qs = (query_stream){0};
     meter_init(&qs->m, memory_limit);
+    if (rules)
+        meter_set_cancel(&qs->m, rules->stop);
     solution_stream *in;
     rc = where_open(s, q, now_ms, &qs->m, rules, &in, e);
     if (rc == 0)
@@ -69,6 +71,10 @@ void query_stream_detach(query_stream *qs) {
         return; /* the rows (and `first`) live in the result set already */
     finish_detach(qs->rows, qs->first != NULL, &qs->failed);
     qs->first = NULL; /* now the result set's first row */
+}
+
+void query_stream_set_cancel(query_stream *qs, cancel *c) {
+    meter_set_cancel(&qs->m, c);
 }
 
 bool query_stream_live(const query_stream *qs) {

@@ -313,7 +313,9 @@ int window_compute(window_fn fn, bool descending, size_t n, const value *partiti
             continue;
         sort_partition(&o, w.perm + lo, hi - lo, w.tmp);
         fill_partition(fn, w.perm, lo, hi, order, arg, out);
+        if ((rc = meter_tick(m, hi - lo, e)) != 0) /* one poll per partition */
+            break;
     }
     scratch_free(&w, m);
-    return 0;
+    return rc;
 }

@@ -416,7 +416,7 @@ static void only_needed_predicates_are_evaluated(void) {
 
 static void chain(tfact *f, char names[][8], size_t edges) {
     for (size_t i = 0; i <= edges; i++)
-        snprintf(names[i], 8, ":n%zu", i);
+        snprintf(names[i], 8, ":n%u", (unsigned)(i % 100000u)); /* 5 digits at most */
     for (size_t i = 0; i < edges; i++)
         f[i] = (tfact){names[i], ":edge", names[i + 1]};
 }
