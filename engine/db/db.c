@@ -65,6 +65,7 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
 void db_close(db *d) {
     if (!d)
         return;
+    db_interrupt(d); /* a cursor fetch running now stops (API-013) rather than hold the close */
     db_cursors_hold(d);
     store_close(d->s);
     rules_registry_free(d->rules);

@@ -40,6 +40,8 @@ void db_options_default(db_options *o);
 
 /* `path` NULL: in memory. */
 int db_open(const char *path, const db_options *o, db **out, err *e);
+/* Interrupts the cursor fetches running now (they fail with API-013),
+ * detaches every other streaming cursor (db_cursor below) and frees. */
 void db_close(db *d);
 
 typedef enum db_result_kind {
