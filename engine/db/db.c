@@ -34,30 +34,24 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
         db_options_default(&d->opts);
     int rc = path ? store_open_file(path, &d->opts.store, &d->s, e) : store_open_memory(&d->s, e);
     if (rc == 0)
+        rc = db_shared_attach(d->s, &d->sh, e);
+    if (rc == 0)
         rc = rules_registry_new(&d->rules, e);
     if (rc == 0 && !(d->queries = query_cache_new()))
         rc = err_set(e, ERR(INT, 0), "out of memory");
-    if (rc == 0 && pthread_mutex_init(&d->lock, NULL) != 0)
+    if (rc == 0 && pthread_mutex_init(&d->progress_mu, NULL) != 0)
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
-    if (rc == 0 && pthread_rwlock_init(&d->gate, NULL) != 0) {
-        pthread_mutex_destroy(&d->lock);
-        rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
-    }
-    if (rc == 0 && pthread_mutex_init(&d->progress_mu, NULL) != 0) {
-        pthread_rwlock_destroy(&d->gate);
-        pthread_mutex_destroy(&d->lock);
-        rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
-    }
-    cancel_source_init(&d->interrupts);
-    atomic_init(&d->has_progress, false);
     if (rc != 0) {
         query_cache_free(d->queries);
         rules_registry_free(d->rules);
+        db_shared_detach(d->sh);
         if (d->s)
             store_close(d->s);
         free(d);
         return rc;
     }
+    cancel_source_init(&d->interrupts);
+    atomic_init(&d->has_progress, false);
     *out = d;
     return 0;
 }
@@ -67,12 +61,11 @@ void db_close(db *d) {
         return;
     db_interrupt(d); /* a cursor fetch running now stops (API-013) rather than hold the close */
     db_cursors_hold(d);
-    store_close(d->s);
     rules_registry_free(d->rules);
     query_cache_free(d->queries);
     db_cursors_release(d);
-    pthread_rwlock_destroy(&d->gate);
-    pthread_mutex_destroy(&d->lock);
+    db_shared_detach(d->sh);
+    store_close(d->s); /* the last handle on the store checkpoints and frees it */
     pthread_mutex_destroy(&d->progress_mu);
     free(d);
 }
@@ -105,11 +98,11 @@ void db_cancel_begin(db *d, cancel *c) {
 }
 
 void db_writer_acquire(db *d) {
-    pthread_mutex_lock(&d->lock);
+    pthread_mutex_lock(&d->sh->writer);
 }
 
 void db_writer_release(db *d) {
-    pthread_mutex_unlock(&d->lock);
+    pthread_mutex_unlock(&d->sh->writer);
 }
 
 static int refuse_read_only(err *e) {

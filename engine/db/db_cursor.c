@@ -28,7 +28,7 @@ static void unlink_cursor(db_cursor *c) {
     if (c->prev)
         c->prev->next = c->next;
     else
-        c->d->cursors = c->next;
+        c->d->sh->cursors = c->next;
     if (c->next)
         c->next->prev = c->prev;
     c->d = NULL;
@@ -38,18 +38,18 @@ static void unlink_cursor(db_cursor *c) {
 static void list_cursor(db *d, db_cursor *c) {
     pthread_mutex_lock(&registry);
     c->d = d;
-    c->next = d->cursors;
-    if (d->cursors)
-        d->cursors->prev = c;
-    d->cursors = c;
+    c->next = d->sh->cursors;
+    if (d->sh->cursors)
+        d->sh->cursors->prev = c;
+    d->sh->cursors = c;
     pthread_mutex_unlock(&registry);
 }
 
 void db_cursors_hold(db *d) {
-    pthread_rwlock_wrlock(&d->gate);
+    pthread_rwlock_wrlock(&d->sh->gate);
     pthread_mutex_lock(&registry);
-    while (d->cursors) {
-        db_cursor *c = d->cursors;
+    while (d->sh->cursors) { /* every handle's on the store */
+        db_cursor *c = d->sh->cursors;
         pthread_mutex_lock(&c->mu);
         query_stream_detach(c->qs);
         unlink_cursor(c);
@@ -59,7 +59,7 @@ void db_cursors_hold(db *d) {
 }
 
 void db_cursors_release(db *d) {
-    pthread_rwlock_unlock(&d->gate);
+    pthread_rwlock_unlock(&d->sh->gate);
 }
 
 static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e) {
@@ -70,7 +70,7 @@ static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e
     cancel stop;
     db_cancel_begin(d, &stop);
     c->rules.stop = &stop; /* for the open only */
-    pthread_rwlock_rdlock(&d->gate);
+    pthread_rwlock_rdlock(&d->sh->gate);
     rc = query_stream_open(d->s, &c->rules, &parsed_query_command(c->pq)->as.query, clock_now_ms(),
                            (size_t)d->opts.query_memory_limit, &c->qs, e);
     c->rules.stop = NULL;
@@ -78,7 +78,7 @@ static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e
         query_stream_set_cancel(c->qs, NULL);
     if (rc == 0 && query_stream_live(c->qs))
         list_cursor(d, c);
-    pthread_rwlock_unlock(&d->gate);
+    pthread_rwlock_unlock(&d->sh->gate);
     return rc;
 }
 

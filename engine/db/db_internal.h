@@ -9,18 +9,19 @@
 
 #include "datalog/ast.h"
 #include "db/db.h"
+#include "db/db_shared.h"
 #include "db/query_cache.h"
 #include "exec/query.h"
 
 struct rules_registry;
 
 struct db {
-    pthread_mutex_t lock; /* the single writer */
-    /* Cursors opening (shared) vs. a change that detaches them (exclusive):
-     * no cursor can start streaming between the detach and the change. */
-    pthread_rwlock_t gate;
-    db_cursor *cursors; /* the ones streaming on the store (db_cursor.c) */
-    store *s;
+    /* The single writer, and the cursors streaming on the store with
+     * their gate: cursors opening (shared) vs. a change that detaches them
+     * (exclusive), so no cursor can start streaming between the detach and
+     * the change. Shared by every handle on the same store (db_shared.h). */
+    db_shared *sh;
+    store *s; /* sh->s */
     struct rules_registry *rules; /* in memory only (spec 9.1) */
     query_cache *queries;         /* parsed query texts */
     db_options opts;
