@@ -22,12 +22,23 @@
  *    handle after it was freed or closed (for example freeing a cursor
  *    twice) is detected and reported as API-018 instead of crashing.
  *    (Detection ends if the allocator reuses the address for a new handle.)
- *  - Threads: a MiniGrafDb may be shared between threads; calls on it are
- *    serialised internally. Its last error is kept per thread: a thread
- *    reads the error of its own last call on the handle, whatever other
- *    threads do with it meanwhile. A MiniGrafCursor must be used by one
- *    thread at a time. The library never calls into the application from a
- *    thread of its own.
+ *  - Threads: a MiniGrafDb may be shared between threads with no lock of
+ *    the caller's: queries from several threads run in parallel, each on
+ *    its own snapshot; writes and checkpoints take the database's single
+ *    writer in turn (shared by every handle on the same file, see
+ *    minigraf_open_with_options). Its last error is kept per thread: a
+ *    thread reads the error of its own last call on the handle, whatever
+ *    other threads do with it meanwhile. minigraf_close may be called while
+ *    other threads are inside calls on the database (since 0.2.0): it
+ *    interrupts them (they return API-013, or finish normally when past
+ *    the point of no return), waits for them to return, then frees; calls
+ *    that come after it fail with API-018. Handle structs are never given
+ *    back to the allocator, only reused for new database handles, so a
+ *    late call on a closed handle is detected, not a use after free.
+ *    A MiniGrafCursor, fact log or log writer must be used by one thread at
+ *    a time. Callbacks (progress handler) run only on the thread that made
+ *    the call: the library never calls into the application from a thread
+ *    of its own.
  *
  * Since 0.1.0 unless stated otherwise.
  */
@@ -141,10 +152,24 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               the result itself) before it fails with
  *                               QRY-012 naming the operator; default
  *                               1073741824 (1 GiB); 0 = unlimited
+ *   "query_timeout_ms"   int>=0 milliseconds a query call (minigraf_execute,
+ *                               minigraf_query, one cursor fetch) may run
+ *                               before it fails with API-013; default 0 =
+ *                               no limit (since 0.2.0)
  * Options other than the limits are ignored for in-memory databases.
  * Any other key, a wrong type or malformed JSON fails with API-017.
- * Opening a file this process already has open fails with STG-025; a
- * damaged or foreign file fails with its STG code (docs/file-format.md).
+ * A damaged or foreign file fails with its STG code (docs/file-format.md).
+ *
+ * Opening a file this process already has open (since 0.2.0; before, that
+ * failed with STG-025) gives a second handle over the same store: each
+ * sees the other's commits, writes from both are serialised, each has its
+ * own rules, progress handler and limits, closing one leaves the other
+ * working and the last close checkpoints. A read-only open may join a
+ * read-write one (its handle refuses writes with API-014). STG-025 now
+ * means the two opens conflict, and its message names the conflict: a
+ * read-write open of a file open read-only here, or a different
+ * "synchronous" or "wal_checkpoint_threshold". "page_cache_size" and
+ * "allow_unlocked" are the first open's.
  *
  * On failure returns NULL and, if `error_out` is not NULL, stores there a
  * "[CODE] message" string the caller frees with minigraf_string_free(). On
@@ -154,9 +179,14 @@ MINIGRAF_API MiniGrafDb *minigraf_open_with_options(const char *path,
                                                     char **error_out);
 
 /* Closes the database and frees the handle. Committed data is durable
- * already; close also checkpoints a file-backed database. Cursors opened on
- * the database stay readable (their answers are fixed when they open) and
- * must still be freed. NULL is a no-op. */
+ * already; close also checkpoints a file-backed database (the last handle
+ * on the file does). Cursors opened on the database stay readable (their
+ * answers are fixed when they open) and must still be freed; one whose
+ * fetch is running at that moment is interrupted (API-013). Fact logs of
+ * the database fail with API-018 from then on and must still be freed.
+ * Thread: any, also while other threads are inside calls on `db` (since
+ * 0.2.0: see "Threads" above); a second close, from any thread, is a
+ * no-op. NULL is a no-op. */
 MINIGRAF_API void minigraf_close(MiniGrafDb *db);
 
 /* Executes exactly one command — (transact ...), (retract ...), (query ...)
