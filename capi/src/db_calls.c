@@ -33,7 +33,9 @@ int api_db_enter(const MiniGrafDb *ch) {
     if (!handles_live(h, HANDLE_DB))
         return ERR(API, 18);
     atomic_fetch_add(&h->calls, 1);
-    if (atomic_load(&h->closed) || !handles_live(h, HANDLE_DB)) {
+    /* close unregisters before it sets `closed`, and a pooled struct stays
+     * closed until it is published again: `closed` alone decides here */
+    if (atomic_load(&h->closed)) {
         api_db_leave(h);
         return ERR(API, 18);
     }
