@@ -67,7 +67,7 @@ static const struct shape {
     const char *name, *text;
 } shapes[] = {
     {"cross join count", "(query [:find (count ?x) :where [?a :n ?x] [?b :n ?y] [?c :n ?z]])"},
-    {"cross join filter", "(query [:find ?x :where [?a :n ?x] [?b :n ?y] [(< ?x ?y -5)]])"},
+    {"cross join filter", "(query [:find ?x :where [?a :n ?x] [?b :n ?y] [?c :n ?z] [(+ ?x ?y) ?s] [(< ?s -1)]])"},
     {"rule recursion", "(query [:find (count ?y) :where (reach ?x ?y)])"},
     {"sort 4M rows", "(query [:find ?x ?y :where [?a :n ?x] [?b :s ?y] :order-by [?y ?x] :limit 1])"},
 };
