@@ -32,12 +32,23 @@
  *    handle after it was freed or closed (for example freeing a cursor
  *    twice) is detected and reported as API-018 instead of crashing.
  *    (Detection ends if the allocator reuses the address for a new handle.)
- *  - Threads: a MiniGrafDb may be shared between threads; calls on it are
- *    serialised internally. Its last error is kept per thread: a thread
- *    reads the error of its own last call on the handle, whatever other
- *    threads do with it meanwhile. A MiniGrafCursor must be used by one
- *    thread at a time. The library never calls into the application from a
- *    thread of its own.
+ *  - Threads: a MiniGrafDb may be shared between threads with no lock of
+ *    the caller's: queries from several threads run in parallel, each on
+ *    its own snapshot; writes and checkpoints take the database's single
+ *    writer in turn (shared by every handle on the same file, see
+ *    minigraf_open_with_options). Its last error is kept per thread: a
+ *    thread reads the error of its own last call on the handle, whatever
+ *    other threads do with it meanwhile. minigraf_close may be called while
+ *    other threads are inside calls on the database (since 0.2.0): it
+ *    interrupts them (they return API-013, or finish normally when past
+ *    the point of no return), waits for them to return, then frees; calls
+ *    that come after it fail with API-018. Handle structs are never given
+ *    back to the allocator, only reused for new database handles, so a
+ *    late call on a closed handle is detected, not a use after free.
+ *    A MiniGrafCursor, fact log or log writer must be used by one thread at
+ *    a time. Callbacks (progress handler) run only on the thread that made
+ *    the call: the library never calls into the application from a thread
+ *    of its own.
  *
  * Since 0.1.0 unless stated otherwise.
  */
@@ -162,16 +173,27 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *   "busy_timeout_ms"    int>=0 milliseconds a writer waits for another
  *                               thread's write transaction before it fails
  *                               with API-020; default 5000 (since 0.2.0)
- *   "query_timeout_ms"   int>=0 milliseconds a statement may run before it
- *                               is interrupted (API-013); default 0 = no
- *                               limit (since 0.2.0)
+ *   "query_timeout_ms"   int>=0 milliseconds a query call (minigraf_execute,
+ *                               minigraf_query, one cursor fetch) may run
+ *                               before it fails with API-013; default 0 =
+ *                               no limit (since 0.2.0)
  * minigraf_options_describe returns this list as JSON.
  * Options other than the limits are ignored for in-memory databases.
  * Any other key, a wrong type or malformed JSON fails with API-017.
- * Opening a file this process already has open fails with STG-025; a
- * damaged or foreign file fails with its STG code (docs/file-format.md):
+ * A damaged or foreign file fails with its STG code (docs/file-format.md):
  * STG-044 when the WAL beside it (`<real path>.wal`) is another
  * database's, STG-045 when the WAL is corrupt (see "recover").
+ *
+ * Opening a file this process already has open (since 0.2.0; before, that
+ * failed with STG-025) gives a second handle over the same store: each
+ * sees the other's commits, writes from both are serialised, each has its
+ * own rules, progress handler and limits, closing one leaves the other
+ * working and the last close checkpoints. A read-only open may join a
+ * read-write one (its handle refuses writes with API-014). STG-025 now
+ * means the two opens conflict, and its message names the conflict: a
+ * read-write open of a file open read-only here, or a different
+ * "synchronous" or "wal_checkpoint_threshold". "page_cache_size" and
+ * "allow_unlocked" are the first open's.
  *
  * On failure returns NULL and, if `error_out` is not NULL, stores there a
  * "[CODE] message" string the caller frees with minigraf_string_free(). On
@@ -181,11 +203,16 @@ MINIGRAF_API MiniGrafDb *minigraf_open_with_options(const char *path,
                                                     char **error_out);
 
 /* Closes the database and frees the handle. Committed data is durable
- * already; close also checkpoints a file-backed database. Cursors opened on
- * the database stay readable (their answers are fixed when they open) and
- * must still be freed. An open write transaction (minigraf_begin_write) is
- * rolled back; its handle, like a prepared statement's, then only fails
- * with API-018 and must still be freed. NULL is a no-op. */
+ * already; close also checkpoints a file-backed database (the last handle
+ * on the file does). Cursors opened on the database stay readable (their
+ * answers are fixed when they open) and must still be freed; one whose
+ * fetch is running at that moment is interrupted (API-013). Fact logs of
+ * the database fail with API-018 from then on and must still be freed.
+ * Thread: any, also while other threads are inside calls on `db` (since
+ * 0.2.0: see "Threads" above); a second close, from any thread, is a
+ * no-op. An open write transaction (minigraf_begin_write) is rolled back;
+ * its handle, like a prepared statement's, then only fails with API-018
+ * and must still be freed. NULL is a no-op. */
 MINIGRAF_API void minigraf_close(MiniGrafDb *db);
 
 /* Executes exactly one command — (transact ...), (retract ...), (query ...)
@@ -820,6 +847,41 @@ MINIGRAF_API int minigraf_register_aggregate(MiniGrafDb *db, const char *name,
 /* ------------------------------------------------------------------------
  * Cancellation, progress and shared handles (since 0.2.0)
  * ---------------------------------------------------------------------- */
+
+/* Stops every call running on `db` when it is made: a query
+ * (minigraf_execute, minigraf_query), a fetch of one of its streaming
+ * cursors (minigraf_cursor_next_batch), a write statement
+ * (minigraf_execute of transact / retract). Each stopped call returns within
+ * about 10 ms with API-013 (`[API-013] interrupted`); a write stopped
+ * this way has written nothing. The database stays usable, and a call
+ * that begins after minigraf_interrupt returned is not affected (SQLite's
+ * semantics, per call): there is nothing to reset. A cursor whose fetch
+ * was stopped is finished: later fetches return NULL with the same error.
+ * A call already past the point of no return (a commit being written, a
+ * checkpoint) completes normally.
+ *
+ * Thread: any. Signal handlers: safe (only lock-free atomic operations)
+ * as long as `db` is not being closed by minigraf_close at the same
+ * moment; block the signal, or stop the handler from using `db`, before
+ * closing it. NULL, closed or foreign handles: nothing happens.
+ * Since 0.2.0. */
+MINIGRAF_API void minigraf_interrupt(MiniGrafDb *db);
+
+/* Installs a progress handler on `db`: `fn(user_data)` is called about
+ * every `every_n_rows` units of work (a record read or a row produced by
+ * a query, a row sorted), on the thread that made the call, by every
+ * later query, cursor fetch and write statement on `db`. A non-zero
+ * return stops that call as minigraf_interrupt does (API-013, `[API-013]
+ * interrupted by the progress handler`). `fn` NULL removes the handler
+ * (then `every_n_rows` is ignored). One handler per database: a new one
+ * replaces the old; a call already running keeps the handler it began
+ * with, so `user_data` must stay valid until such calls return. `fn` must
+ * not call minigraf functions on `db` other than minigraf_interrupt.
+ *
+ * Returns 0, or API-017 (`every_n_rows` < 1 with a handler), API-018.
+ * Thread: any. Since 0.2.0. */
+MINIGRAF_API int minigraf_progress_handler(MiniGrafDb *db, int every_n_rows,
+                                           int (*fn)(void *user_data), void *user_data);
 
 /* (end of cancellation, progress and shared handles) */
 

@@ -3,6 +3,7 @@
 #define MG_CAPI_API_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,11 +20,16 @@
 struct MiniGrafDb {
     db *engine; /* NULL once closed while fact logs still point here */
     thread_errors errors;
-    /* Fact logs read the store under `use` (shared); close takes it
-     * exclusively, so it never frees the store under a running batch. The
-     * struct itself lives until the last fact log lets go of it. */
-    pthread_rwlock_t use;
-    size_t fact_logs; /* changed under `use`, exclusively */
+    /* Calls in flight and closing (db_calls.c): every entry point runs
+     * between api_db_enter and api_db_leave; close waits for `calls` to
+     * reach zero. The struct's memory is never freed, only reused for
+     * another handle (db_calls.c says why). */
+    atomic_size_t calls;
+    atomic_bool closed;
+    pthread_mutex_t mu;     /* `drained`, `fact_logs` */
+    pthread_cond_t drained; /* `calls` reached zero while closed */
+    size_t fact_logs;       /* fact logs holding the struct (api_db_retain) */
+    MiniGrafDb *next_free;  /* in the pool of closed structs */
 };
 
 struct MiniGrafCursor {
@@ -48,16 +54,18 @@ struct MiniGrafLogWriter {
     err last;
 };
 
-/* A write transaction (api_tx.c). Its calls run under the database's
- * `use` lock (shared), like a fact log's batches, so minigraf_close (which
- * rolls an open transaction back) never runs in the middle of one. */
+/* A write transaction (api_tx.c). Its calls run as calls on its database
+ * (api_db_enter), so minigraf_close (which rolls an open transaction back)
+ * never runs in the middle of one. */
 struct MiniGrafTx {
     MiniGrafDb *db; /* retained (api_db_retain) */
     db_tx *tx;
     err last;
 };
 
-/* A fact log keeps its database struct (not its store) alive. */
+/* A fact log keeps its database struct (not its store) alive: the struct
+ * is not reused for another handle while a fact log points at it. Retain
+ * inside an entered call (db_calls.h). */
 void api_db_retain(MiniGrafDb *h);
 void api_db_release(MiniGrafDb *h);
 

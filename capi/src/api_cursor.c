@@ -4,6 +4,7 @@
 
 #include "api.h"
 #include "base/buf.h"
+#include "db_calls.h"
 #include "handles.h"
 #include "json_write.h"
 
@@ -25,7 +26,7 @@ MiniGrafCursor *api_cursor_new(db_cursor *rows, err *e)
 
 MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
     MiniGrafCursor *c = NULL;
@@ -38,6 +39,7 @@ MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text)
         thread_errors_set(&h->errors, &e);
     else
         thread_errors_clear(&h->errors);
+    api_db_leave(h);
     return c;
 }
 

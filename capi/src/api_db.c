@@ -4,6 +4,7 @@
 
 #include "api.h"
 #include "base/buf.h"
+#include "db_calls.h"
 #include "base/utf8.h"
 #include "handles.h"
 #include "json_write.h"
@@ -27,26 +28,20 @@ int api_check_text(const char *text, const char *what, err *e)
 
 static MiniGrafDb *open_db(const char *path, const db_options *o, err *e)
 {
-    MiniGrafDb *h = calloc(1, sizeof *h);
+    MiniGrafDb *h = api_db_alloc();
     if (!h) {
         err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
-    if (pthread_rwlock_init(&h->use, NULL) != 0) {
-        free(h);
-        err_set(e, ERR(INT, 0), "cannot create the handle lock");
-        return NULL;
-    }
     if (db_open(path, o, &h->engine, e) == 0) {
         thread_errors_init(&h->errors);
-        if (handles_add(h, HANDLE_DB))
+        if (api_db_publish(h))
             return h;
         thread_errors_destroy(&h->errors);
         db_close(h->engine);
         err_set(e, ERR(INT, 0), "out of memory");
     }
-    pthread_rwlock_destroy(&h->use);
-    free(h);
+    api_db_recycle(h);
     return NULL;
 }
 
@@ -105,40 +100,9 @@ MiniGrafDb *minigraf_open_in_memory(void)
     return minigraf_open_with_options(NULL, NULL, NULL);
 }
 
-static void db_handle_free(MiniGrafDb *h)
-{
-    thread_errors_destroy(&h->errors);
-    pthread_rwlock_destroy(&h->use);
-    free(h);
-}
-
-void api_db_retain(MiniGrafDb *h)
-{
-    pthread_rwlock_wrlock(&h->use);
-    h->fact_logs++;
-    pthread_rwlock_unlock(&h->use);
-}
-
-void api_db_release(MiniGrafDb *h)
-{
-    pthread_rwlock_wrlock(&h->use);
-    bool last = --h->fact_logs == 0 && !h->engine;
-    pthread_rwlock_unlock(&h->use);
-    if (last)
-        db_handle_free(h);
-}
-
 void minigraf_close(MiniGrafDb *h)
 {
-    if (!h || !handles_remove(h, HANDLE_DB))
-        return;
-    pthread_rwlock_wrlock(&h->use);
-    db_close(h->engine);
-    h->engine = NULL;
-    bool last = h->fact_logs == 0;
-    pthread_rwlock_unlock(&h->use);
-    if (last)
-        db_handle_free(h);
+    api_db_close(h);
 }
 
 /* A call's outcome on `h`: record the caller's error or clear it. */
@@ -182,7 +146,7 @@ char *api_render_result(const db_result *r)
 
 char *minigraf_execute(MiniGrafDb *h, const char *text)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
     char *json = NULL;
@@ -195,6 +159,7 @@ char *minigraf_execute(MiniGrafDb *h, const char *text)
             err_set(&e, ERR(INT, 0), "out of memory");
     }
     finish(h, &e);
+    api_db_leave(h);
     return json;
 }
 
@@ -202,43 +167,49 @@ char *minigraf_execute(MiniGrafDb *h, const char *text)
  * on the handle. */
 int minigraf_current_tx_count(MiniGrafDb *h, uint64_t *out)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return -1;
     err e = {0};
     if (!out)
         err_set(&e, ERR(API, 17), "out must not be NULL");
     else
         *out = db_tx_count(h->engine);
-    return API_STATUS(finish(h, &e));
+    int rc = finish(h, &e);
+    api_db_leave(h);
+    return API_STATUS(rc);
 }
 
 int minigraf_checkpoint(MiniGrafDb *h)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return -1;
     err e = {0};
     db_checkpoint(h->engine, &e);
-    return API_STATUS(finish(h, &e));
+    int rc = finish(h, &e);
+    api_db_leave(h);
+    return API_STATUS(rc);
 }
 
 const char *minigraf_last_error(const MiniGrafDb *h)
 {
     if (!h)
-        return NULL;
-    if (!handles_live(h, HANDLE_DB))
+        return NULL; /* the 0.1 convention */
+    if (api_db_enter(h) != 0)
         return API_DEAD_HANDLE;
     const err *e = thread_errors_get(&((MiniGrafDb *)h)->errors);
+    api_db_leave(h);
     return e ? e->message : NULL;
 }
 
 int minigraf_last_error_code(const MiniGrafDb *h)
 {
-    if (!h)
-        return ERR(API, 17);
-    if (!handles_live(h, HANDLE_DB))
-        return ERR(API, 18);
+    int rc = api_db_enter(h);
+    if (rc != 0)
+        return rc;
     const err *e = thread_errors_get(&((MiniGrafDb *)h)->errors);
-    return e ? e->code : 0;
+    rc = e ? e->code : 0;
+    api_db_leave(h);
+    return rc;
 }
 
 void minigraf_string_free(char *s)

@@ -1,13 +1,15 @@
 /* minigraf.h: minigraf_export, a thin wrapper of db_export_store. */
 #include "api.h"
 #include "db/export.h"
+#include "db_calls.h"
 #include "handles.h"
 #include "options.h"
 
 int minigraf_export(MiniGrafDb *h, const char *path, const char *options_json)
 {
-    if (!handles_live(h, HANDLE_DB))
-        return h ? ERR(API, 18) : ERR(API, 17);
+    int entered = api_db_enter(h);
+    if (entered != 0)
+        return entered;
     err e = {0};
     store_options o;
     store_options_default(&o);
@@ -18,10 +20,7 @@ int minigraf_export(MiniGrafDb *h, const char *path, const char *options_json)
         if (!*path) {
             err_set(&e, ERR(API, 17), "path must not be empty");
         } else {
-            /* held shared: a close waits for the export to end */
-            pthread_rwlock_rdlock(&h->use);
-            db_export_store(db_store(h->engine), path, &o, &e);
-            pthread_rwlock_unlock(&h->use);
+            db_export_store(db_store(h->engine), path, &o, &e); /* a close waits for it */
         }
     }
     int code = e.code;
@@ -29,5 +28,6 @@ int minigraf_export(MiniGrafDb *h, const char *path, const char *options_json)
         thread_errors_set(&h->errors, &e);
     else
         thread_errors_clear(&h->errors);
+    api_db_leave(h);
     return code;
 }

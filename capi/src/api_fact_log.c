@@ -4,6 +4,7 @@
 #include "api.h"
 #include "base/arena.h"
 #include "base/buf.h"
+#include "db_calls.h"
 #include "handles.h"
 #include "json_read.h"
 #include "json_write.h"
@@ -45,7 +46,7 @@ static MiniGrafFactLog *open_log(MiniGrafDb *h, const fact_log_filter *f, err *e
 
 MiniGrafFactLog *minigraf_fact_log(MiniGrafDb *h, const char *filter_json)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
     arena a;
@@ -59,6 +60,7 @@ MiniGrafFactLog *minigraf_fact_log(MiniGrafDb *h, const char *filter_json)
         thread_errors_set(&h->errors, &e);
     else
         thread_errors_clear(&h->errors);
+    api_db_leave(h);
     return l;
 }
 
@@ -81,11 +83,13 @@ static char *read_batch(MiniGrafFactLog *l, size_t max_records)
     batch b = {.records = 0};
     buf_init(&b.out);
     size_t produced = 0;
-    pthread_rwlock_rdlock(&l->db->use);
-    int rc = l->db->engine
-                 ? fact_log_next(l->log, max_records, write_record, &b, &produced, &l->last)
-                 : err_set(&l->last, ERR(API, 18), "the database of this fact log was closed");
-    pthread_rwlock_unlock(&l->db->use);
+    int rc;
+    if (api_db_enter(l->db) == 0) { /* close waits for the batch */
+        rc = fact_log_next(l->log, max_records, write_record, &b, &produced, &l->last);
+        api_db_leave(l->db);
+    } else {
+        rc = err_set(&l->last, ERR(API, 18), "the database of this fact log was closed");
+    }
     if (rc == 0 && produced > 0) {
         buf_putc(&b.out, ']');
         char *json = buf_detach(&b.out);

@@ -7,6 +7,7 @@
 
 #include "api.h"
 #include "base/utf8.h"
+#include "db_calls.h"
 #include "handles.h"
 
 /* The application's functions of one registration. */
@@ -271,8 +272,8 @@ static int register_host(MiniGrafDb *handle, host_kind kind, const char *name, s
     return finish_call(handle, &e);
 }
 
-int minigraf_register_predicate(MiniGrafDb *handle, const char *name, minigraf_predicate_fn fn,
-                                void *user_data, void (*destroy)(void *user_data)) {
+static int predicate_call(MiniGrafDb *handle, const char *name, minigraf_predicate_fn fn,
+                          void *user_data, void (*destroy)(void *user_data)) {
     err e = {0};
     size_t len = 0;
     int rc = check_call(handle, name, &len, fn ? user_data : NULL, fn ? destroy : NULL, &e);
@@ -284,10 +285,10 @@ int minigraf_register_predicate(MiniGrafDb *handle, const char *name, minigraf_p
     return register_host(handle, HOST_PREDICATE, name, len, &proto);
 }
 
-int minigraf_register_aggregate(MiniGrafDb *handle, const char *name, minigraf_aggregate_init_fn init,
-                                minigraf_aggregate_step_fn step, minigraf_aggregate_finish_fn finish,
-                                minigraf_aggregate_release_fn release, void *user_data,
-                                void (*destroy)(void *user_data)) {
+static int aggregate_call(MiniGrafDb *handle, const char *name, minigraf_aggregate_init_fn init,
+                          minigraf_aggregate_step_fn step, minigraf_aggregate_finish_fn finish,
+                          minigraf_aggregate_release_fn release, void *user_data,
+                          void (*destroy)(void *user_data)) {
     err e = {0};
     size_t len = 0;
     bool removing = !init && !step && !finish;
@@ -305,4 +306,35 @@ int minigraf_register_aggregate(MiniGrafDb *handle, const char *name, minigraf_a
     api_fns proto = {.init = init, .step = step, .finish = finish, .release = release,
                       .user_data = user_data, .destroy = destroy};
     return register_host(handle, HOST_AGGREGATE, name, len, &proto);
+}
+
+/* The registrations run as calls on the database (db_calls.h), so a close
+ * waits for them; a closed one takes nothing (destroy runs, as on every
+ * failure). */
+int minigraf_register_predicate(MiniGrafDb *handle, const char *name, minigraf_predicate_fn fn,
+                                void *user_data, void (*destroy)(void *user_data)) {
+    int rc = api_db_enter(handle);
+    if (rc != 0) {
+        if (fn && destroy)
+            destroy(user_data);
+        return rc;
+    }
+    rc = predicate_call(handle, name, fn, user_data, destroy);
+    api_db_leave(handle);
+    return rc;
+}
+
+int minigraf_register_aggregate(MiniGrafDb *handle, const char *name, minigraf_aggregate_init_fn init,
+                                minigraf_aggregate_step_fn step, minigraf_aggregate_finish_fn finish,
+                                minigraf_aggregate_release_fn release, void *user_data,
+                                void (*destroy)(void *user_data)) {
+    int rc = api_db_enter(handle);
+    if (rc != 0) {
+        if ((init || step || finish) && destroy)
+            destroy(user_data);
+        return rc;
+    }
+    rc = aggregate_call(handle, name, init, step, finish, release, user_data, destroy);
+    api_db_leave(handle);
+    return rc;
 }

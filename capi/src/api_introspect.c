@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "api.h"
+#include "db_calls.h"
 #include "base/buf.h"
 #include "handles.h"
 #include "json_write.h"
 
 /* The outcome of a call on `h`: the result, or NULL with the error kept. */
+/* Ends the call (api_db_leave) with its JSON or its error. */
 static char *finish_json(MiniGrafDb *h, buf *out, err *e)
 {
     char *json = NULL;
@@ -21,9 +23,11 @@ static char *finish_json(MiniGrafDb *h, buf *out, err *e)
     if (e->code) {
         thread_errors_set(&h->errors, e);
         free(json);
-        return NULL;
+        json = NULL;
+    } else {
+        thread_errors_clear(&h->errors);
     }
-    thread_errors_clear(&h->errors);
+    api_db_leave(h);
     return json;
 }
 
@@ -37,7 +41,7 @@ static void write_text_or_null(buf *out, const char *s)
 
 char *minigraf_explain(MiniGrafDb *h, const char *query)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
     buf out;
@@ -69,7 +73,7 @@ char *minigraf_explain(MiniGrafDb *h, const char *query)
 
 char *minigraf_stats(MiniGrafDb *h)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
     buf out;
@@ -99,7 +103,7 @@ char *minigraf_stats(MiniGrafDb *h)
 
 char *minigraf_rules(MiniGrafDb *h)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
     buf out;

@@ -7,6 +7,7 @@
 #include "base/buf.h"
 #include "base/utf8.h"
 #include "db/prepared.h"
+#include "db_calls.h"
 #include "handles.h"
 #include "json_read.h"
 #include "json_write.h"
@@ -30,7 +31,7 @@ static int stmt_error(MiniGrafDb *h, err *e)
 
 MiniGrafStmt *minigraf_prepare(MiniGrafDb *h, const char *text)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
     size_t len = 0;
@@ -49,12 +50,13 @@ MiniGrafStmt *minigraf_prepare(MiniGrafDb *h, const char *text)
         }
     }
     stmt_error(h, &e);
+    api_db_leave(h);
     return s;
 }
 
 /* ---- calls on a statement ------------------------------------------------------
- * Each runs with the database held open (its `use` lock, shared), so a
- * close waits for it; a closed database fails the call with API-018. */
+ * Each runs as a call on its database (api_db_enter), so a close waits
+ * for it; a closed database fails the call with API-018. */
 
 static int bad_handle(const MiniGrafStmt *s)
 {
@@ -66,17 +68,15 @@ static bool stmt_begin(MiniGrafStmt *s)
     if (!handles_live(s, HANDLE_STMT))
         return false;
     err_clear(&s->last);
-    pthread_rwlock_rdlock(&s->db->use);
-    if (s->db->engine)
+    if (api_db_enter(s->db) == 0)
         return true;
-    pthread_rwlock_unlock(&s->db->use);
     err_set(&s->last, ERR(API, 18), "the statement's database was closed");
     return false;
 }
 
 static int stmt_end(MiniGrafStmt *s)
 {
-    pthread_rwlock_unlock(&s->db->use);
+    api_db_leave(s->db);
     return s->last.code;
 }
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "api.h"
+#include "db_calls.h"
 #include "handles.h"
 
 static MiniGrafTx *new_tx(MiniGrafDb *h, err *e)
@@ -11,10 +12,7 @@ static MiniGrafTx *new_tx(MiniGrafDb *h, err *e)
         err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
-    pthread_rwlock_rdlock(&h->use);
-    int rc = h->engine ? db_tx_begin(h->engine, &t->tx, e)
-                       : err_set(e, ERR(API, 18), "the database was closed");
-    pthread_rwlock_unlock(&h->use);
+    int rc = db_tx_begin(h->engine, &t->tx, e);
     if (rc == 0 && handles_add(t, HANDLE_TX)) {
         t->db = h;
         api_db_retain(h);
@@ -30,7 +28,7 @@ static MiniGrafTx *new_tx(MiniGrafDb *h, err *e)
 
 MiniGrafTx *minigraf_begin_write(MiniGrafDb *h)
 {
-    if (!handles_live(h, HANDLE_DB))
+    if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
     MiniGrafTx *t = new_tx(h, &e);
@@ -38,23 +36,27 @@ MiniGrafTx *minigraf_begin_write(MiniGrafDb *h)
         thread_errors_set(&h->errors, &e);
     else
         thread_errors_clear(&h->errors);
+    api_db_leave(h);
     return t;
 }
 
 /* Starts a call on a transaction: false (and nothing touched) for a bad
- * handle; then the database's `use` lock is held until call_end. */
+ * handle or a closed database (API-018 then); else the call runs as a
+ * call on the database (api_db_enter) until call_end. */
 static bool call_begin(MiniGrafTx *t)
 {
     if (!handles_live(t, HANDLE_TX))
         return false;
     err_clear(&t->last);
-    pthread_rwlock_rdlock(&t->db->use);
-    return true;
+    if (api_db_enter(t->db) == 0)
+        return true;
+    err_set(&t->last, ERR(API, 18), "the write transaction was rolled back when its database was closed");
+    return false;
 }
 
 static int call_end(MiniGrafTx *t)
 {
-    pthread_rwlock_unlock(&t->db->use);
+    api_db_leave(t->db);
     return t->last.code;
 }
 
@@ -129,9 +131,13 @@ void minigraf_tx_free(MiniGrafTx *t)
     if (!t || !handles_remove(t, HANDLE_TX))
         return;
     MiniGrafDb *h = t->db;
-    pthread_rwlock_rdlock(&h->use);
-    db_tx_free(t->tx); /* rolls back an open transaction; after close it is ended already */
-    pthread_rwlock_unlock(&h->use);
+    if (api_db_enter(h) == 0) {
+        db_tx_free(t->tx); /* rolls back an open transaction */
+        api_db_leave(h);
+    } else {
+        api_db_wait_closed(h); /* the close rolled it back: it is ended */
+        db_tx_free(t->tx);
+    }
     api_db_release(h);
     err_clear(&t->last);
     free(t);

@@ -36,26 +36,27 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
         db_options_default(&d->opts);
     int rc = path ? store_open_file(path, &d->opts.store, &d->s, e) : store_open_memory(&d->s, e);
     if (rc == 0)
+        rc = db_shared_attach(d->s, &d->sh, e);
+    if (rc == 0)
         rc = rules_registry_new(&d->rules, e);
     if (rc == 0)
         rc = host_registry_new(&d->host_fns, e);
     if (rc == 0 && !(d->queries = query_cache_new()))
         rc = err_set(e, ERR(INT, 0), "out of memory");
-    if (rc == 0 && db_writer_init(&d->writer) != 0)
+    if (rc == 0 && pthread_mutex_init(&d->progress_mu, NULL) != 0)
         rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
-    if (rc == 0 && pthread_rwlock_init(&d->gate, NULL) != 0) {
-        db_writer_destroy(&d->writer);
-        rc = err_set(e, ERR(INT, 0), "cannot create the database lock");
-    }
     if (rc != 0) {
         query_cache_free(d->queries);
         host_registry_free(d->host_fns);
         rules_registry_free(d->rules);
+        db_shared_detach(d->sh);
         if (d->s)
             store_close(d->s);
         free(d);
         return rc;
     }
+    cancel_source_init(&d->interrupts);
+    atomic_init(&d->has_progress, false);
     *out = d;
     return 0;
 }
@@ -65,27 +66,55 @@ void db_close(db *d) {
         return;
     if (d->tx)
         db_tx_close(d->tx);
+    db_interrupt(d); /* a cursor fetch running now stops (API-013) rather than hold the close */
     db_cursors_hold(d);
-    store_close(d->s);
     rules_registry_free(d->rules);
     query_cache_free(d->queries);
     db_cursors_release(d);
     /* Last: the host's destroy callbacks may call back into the library. */
     host_registry_free(d->host_fns);
-    pthread_rwlock_destroy(&d->gate);
-    db_writer_destroy(&d->writer);
+    db_shared_detach(d->sh);
+    store_close(d->s); /* the last handle on the store checkpoints and frees it */
+    pthread_mutex_destroy(&d->progress_mu);
     free(d);
 }
 
+void db_interrupt(db *d) {
+    cancel_interrupt(&d->interrupts);
+}
+
+void db_set_progress(db *d, int64_t every, cancel_progress_fn fn, void *ctx) {
+    pthread_mutex_lock(&d->progress_mu);
+    d->progress = fn;
+    d->progress_ctx = fn ? ctx : NULL;
+    d->progress_every = every < 1 ? 1 : every;
+    atomic_store(&d->has_progress, fn != NULL);
+    pthread_mutex_unlock(&d->progress_mu);
+}
+
+void db_cancel_begin(db *d, cancel *c) {
+    cancel_progress_fn fn = NULL;
+    void *ctx = NULL;
+    int64_t every = 0;
+    if (atomic_load_explicit(&d->has_progress, memory_order_acquire)) {
+        pthread_mutex_lock(&d->progress_mu);
+        fn = d->progress;
+        ctx = d->progress_ctx;
+        every = d->progress_every;
+        pthread_mutex_unlock(&d->progress_mu);
+    }
+    cancel_begin(c, &d->interrupts, d->opts.query_timeout_ms, fn, ctx, every);
+}
+
 int db_writer_take(db *d, const char *same_thread, err *e) {
-    return db_writer_acquire(&d->writer, false, d->opts.busy_timeout_ms, same_thread, e);
+    return db_writer_acquire(&d->sh->writer, false, d->opts.busy_timeout_ms, same_thread, e);
 }
 
 static int refuse_read_only(err *e) {
     return err_set(e, ERR(API, 14), "the database is opened read-only; writes are not allowed");
 }
 
-static int run_write(db *d, const command *c, db_result *out, arena *a, err *e) {
+static int run_write(db *d, const command *c, db_result *out, arena *a, cancel *stop, err *e) {
     if (d->opts.store.read_only)
         return refuse_read_only(e);
     uint64_t tx_count = store_tx_count(d->s) + 1;
@@ -95,6 +124,8 @@ static int run_write(db *d, const command *c, db_result *out, arena *a, err *e) 
     int rc = c->kind == CMD_TRANSACT
                  ? write_transact(&c->as.write, tx_count, tx_id, a, &facts, &count, e)
                  : write_retract(&c->as.write, tx_count, tx_id, a, &facts, &count, e);
+    if (rc == 0) /* the last moment an interrupt can stop it: nothing is written yet */
+        rc = cancel_poll(stop, 0, e);
     if (rc == 0)
         rc = store_commit(d->s, facts, count, e);
     if (rc != 0)
@@ -127,20 +158,21 @@ query_rules db_query_rules(db *d) {
                          .host_fns = d->host_fns};
 }
 
-static int run_query(db *d, const ast_query *q, result_set **out, err *e) {
+static int run_query(db *d, const ast_query *q, cancel *stop, result_set **out, err *e) {
     query_rules rules = db_query_rules(d);
+    rules.stop = stop;
     return query_execute_rules(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
                                out, e);
 }
 
-static int run_command(db *d, const command *c, db_result *out, arena *a, err *e) {
+static int run_command(db *d, const command *c, db_result *out, arena *a, cancel *stop, err *e) {
     switch (c->kind) {
     case CMD_TRANSACT:
-    case CMD_RETRACT: return run_write(d, c, out, a, e);
+    case CMD_RETRACT: return run_write(d, c, out, a, stop, e);
     case CMD_QUERY:
         out->kind = DB_RESULT_QUERY;
         out->tx_id = 0;
-        return run_query(d, &c->as.query, &out->rows, e);
+        return run_query(d, &c->as.query, stop, &out->rows, e);
     case CMD_RULE: return run_rule(d, &c->as.rule, out, e);
     }
     return err_set(e, ERR(INT, 0), "unknown command kind");
@@ -172,14 +204,16 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     if (writes && (rc = db_writer_take(d, DB_WRITER_IN_TX, e)) != 0)
         writes = false;
     bool changes = writes && !d->opts.store.read_only;
+    cancel stop;
+    db_cancel_begin(d, &stop);
     if (changes)
         db_cursors_hold(d);
     if (rc == 0)
-        rc = run_command(d, c, out, &a, e);
+        rc = run_command(d, c, out, &a, &stop, e);
     if (changes)
         db_cursors_release(d);
     if (writes)
-        db_writer_release(&d->writer);
+        db_writer_release(&d->sh->writer);
     parsed_query_release(pq);
     arena_free(&a);
     return rc;
@@ -213,7 +247,9 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
     int rc = db_parse_query(d, text, len, &pq, e);
     if (rc != 0)
         return rc;
-    rc = run_query(d, &parsed_query_command(pq)->as.query, out, e);
+    cancel stop;
+    db_cancel_begin(d, &stop);
+    rc = run_query(d, &parsed_query_command(pq)->as.query, &stop, out, e);
     parsed_query_release(pq);
     return rc;
 }
@@ -228,7 +264,7 @@ int db_checkpoint(db *d, err *e) {
     db_cursors_hold(d);
     rc = store_checkpoint(d->s, e);
     db_cursors_release(d);
-    db_writer_release(&d->writer);
+    db_writer_release(&d->sh->writer);
     return rc;
 }
 
@@ -245,7 +281,9 @@ rules_registry *db_rules(db *d) {
 }
 
 int db_run_query(db *d, const ast_query *q, result_set **out, err *e) {
-    return run_query(d, q, out, e);
+    cancel stop;
+    db_cancel_begin(d, &stop);
+    return run_query(d, q, &stop, out, e);
 }
 
 query_cache_stats db_query_cache_stats(db *d) {

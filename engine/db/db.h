@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cancel.h"
 #include "base/error.h"
 #include "db/query_cache.h"
 #include "exec/result.h"
@@ -42,7 +43,9 @@ void db_options_default(db_options *o);
 
 /* `path` NULL: in memory. */
 int db_open(const char *path, const db_options *o, db **out, err *e);
-/* Rolls back an open write transaction (db/db_tx.h) first. */
+/* Rolls back an open write transaction (db/db_tx.h), interrupts the
+ * cursor fetches running now (they fail with API-013), detaches every
+ * other streaming cursor (db_cursor below) and frees. */
 void db_close(db *d);
 
 typedef enum db_result_kind {
@@ -120,6 +123,25 @@ int db_stats(db *d, store_stats *out, err *e);
 /* The registered rules' canonical texts, in registration order. */
 int db_rule_texts(db *d, char ***texts, size_t *count, err *e);
 void db_texts_free(char **texts, size_t count);
+
+/* ---- cancellation (base/cancel.h) ---------------------------------------
+ * db_execute, db_query, db_cursor_open and each db_cursor_read of a
+ * streaming cursor run as one call: db_interrupt stops the calls running
+ * when it is made (API-013), an interrupted write commits nothing; calls
+ * that begin after it are not affected. */
+
+/* Async-signal-safe (one lock-free atomic increment) while `d` lives. */
+void db_interrupt(db *d);
+/* Calls `fn(ctx)` on the thread of each call about every `every` ticks
+ * of work (records read, rows produced); non-zero stops the call with
+ * API-013. `fn` NULL removes it. Calls already running keep the handler
+ * they began with. */
+void db_set_progress(db *d, int64_t every, cancel_progress_fn fn, void *ctx);
+/* Starts a call's cancel from the database's interrupts, progress handler
+ * and query_timeout_ms: what every entry point that runs a query or a
+ * write does (query_rules.stop, cancel_poll before a commit). */
+void db_cancel_begin(db *d, cancel *c);
+
 
 int db_checkpoint(db *d, err *e);
 uint64_t db_tx_count(db *d);

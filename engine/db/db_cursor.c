@@ -30,7 +30,7 @@ static void unlink_cursor(db_cursor *c) {
     if (c->prev)
         c->prev->next = c->next;
     else
-        c->d->cursors = c->next;
+        c->d->sh->cursors = c->next;
     if (c->next)
         c->next->prev = c->prev;
     c->d = NULL;
@@ -40,18 +40,18 @@ static void unlink_cursor(db_cursor *c) {
 static void list_cursor(db *d, db_cursor *c) {
     pthread_mutex_lock(&registry);
     c->d = d;
-    c->next = d->cursors;
-    if (d->cursors)
-        d->cursors->prev = c;
-    d->cursors = c;
+    c->next = d->sh->cursors;
+    if (d->sh->cursors)
+        d->sh->cursors->prev = c;
+    d->sh->cursors = c;
     pthread_mutex_unlock(&registry);
 }
 
 void db_cursors_hold(db *d) {
-    pthread_rwlock_wrlock(&d->gate);
+    pthread_rwlock_wrlock(&d->sh->gate);
     pthread_mutex_lock(&registry);
-    while (d->cursors) {
-        db_cursor *c = d->cursors;
+    while (d->sh->cursors) { /* every handle's on the store */
+        db_cursor *c = d->sh->cursors;
         pthread_mutex_lock(&c->mu);
         query_stream_detach(c->qs);
         unlink_cursor(c);
@@ -61,17 +61,23 @@ void db_cursors_hold(db *d) {
 }
 
 void db_cursors_release(db *d) {
-    pthread_rwlock_unlock(&d->gate);
+    pthread_rwlock_unlock(&d->sh->gate);
 }
 
 static int open_query_stream(db *d, db_cursor *c, const ast_query *q, err *e) {
     c->rules = db_query_rules(d);
-    pthread_rwlock_rdlock(&d->gate);
+    cancel stop;
+    db_cancel_begin(d, &stop);
+    c->rules.stop = &stop; /* for the open only */
+    pthread_rwlock_rdlock(&d->sh->gate);
     int rc = query_stream_open(d->s, &c->rules, q, clock_now_ms(),
                                (size_t)d->opts.query_memory_limit, &c->qs, e);
+    c->rules.stop = NULL;
+    if (c->qs)
+        query_stream_set_cancel(c->qs, NULL);
     if (rc == 0 && query_stream_live(c->qs))
         list_cursor(d, c);
-    pthread_rwlock_unlock(&d->gate);
+    pthread_rwlock_unlock(&d->sh->gate);
     return rc;
 }
 
@@ -132,12 +138,19 @@ size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, i
     size_t n = 0;
     const value *r;
     *rc = 0;
+    cancel stop;
+    if (c->d) { /* streaming: the database lives while the cursor is listed */
+        db_cancel_begin(c->d, &stop);
+        query_stream_set_cancel(c->qs, &stop);
+    }
     while (n < max_rows && (*rc = query_stream_next(c->qs, &r, e)) == 1) {
         row(ctx, r);
         n++;
     }
     if (*rc == 1)
         *rc = 0;
+    if (c->d)
+        query_stream_set_cancel(c->qs, NULL);
     pthread_mutex_unlock(&c->mu);
     return n;
 }

@@ -101,7 +101,7 @@ int db_stats(db *d, store_stats *out, err *e)
     if (rc != 0)
         return rc;
     store_get_stats(d->s, out);
-    db_writer_release(&d->writer);
+    db_writer_release(&d->sh->writer);
     return 0;
 }
 

@@ -3,10 +3,14 @@
 #define MG_DB_DB_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
+
+#include "base/cancel.h"
 
 #include "datalog/ast.h"
 #include "db/db.h"
 #include "db/db_writer.h"
+#include "db/db_shared.h"
 #include "db/query_cache.h"
 #include "exec/query.h"
 
@@ -15,18 +19,26 @@ struct host_registry;
 struct db_tx;
 
 struct db {
-    db_writer writer;    /* the single writer (db_writer.h) */
-    struct db_tx *tx;    /* the open write transaction (db_tx.c), or NULL;
-                            set and cleared by its holder of `writer` */
-    /* Cursors opening (shared) vs. a change that detaches them (exclusive):
-     * no cursor can start streaming between the detach and the change. */
-    pthread_rwlock_t gate;
-    db_cursor *cursors; /* the ones streaming on the store (db_cursor.c) */
-    store *s;
+    /* The single writer, and the cursors streaming on the store with
+     * their gate: cursors opening (shared) vs. a change that detaches them
+     * (exclusive), so no cursor can start streaming between the detach and
+     * the change. Shared by every handle on the same store (db_shared.h). */
+    db_shared *sh;
+    struct db_tx *tx; /* this handle's open write transaction (db_tx.c), or
+                         NULL; set and cleared by its holder of sh->writer */
+    store *s;         /* sh->s */
     struct rules_registry *rules; /* in memory only (spec 9.1) */
     query_cache *queries;         /* parsed query texts */
     struct host_registry *host_fns; /* host functions (spec 12), in memory only */
     db_options opts;
+    cancel_source interrupts; /* db_interrupt */
+    /* The progress handler (db_set_progress), copied by each call as it
+     * begins; `has_progress` spares calls the mutex while there is none. */
+    pthread_mutex_t progress_mu;
+    atomic_bool has_progress;
+    cancel_progress_fn progress;
+    void *progress_ctx;
+    int64_t progress_every;
 };
 
 /* A (query ...) from the database's cache of parsed texts; any other

@@ -50,7 +50,7 @@ int db_tx_begin(db *d, db_tx **out, err *e) {
     db_tx *t = calloc(1, sizeof *t);
     if (!t)
         return oom(e);
-    int rc = db_writer_acquire(&d->writer, true, d->opts.busy_timeout_ms,
+    int rc = db_writer_acquire(&d->sh->writer, true, d->opts.busy_timeout_ms,
                                "a WriteTransaction is already in progress on this thread; commit "
                                "or roll it back before beginning another",
                                e);
@@ -98,7 +98,7 @@ static void end(db_tx *t, tx_state state) {
     t->view_count = 0;
     t->state = state;
     t->d->tx = NULL;
-    db_writer_release(&t->d->writer);
+    db_writer_release(&t->d->sh->writer);
 }
 
 /* ---- staging --------------------------------------------------------- */

@@ -8,6 +8,26 @@ void meter_init(meter *m, size_t limit_bytes) {
     m->limit = limit_bytes;
     m->used = 0;
     m->peak = 0;
+    m->stop = NULL;
+    m->work_left = INT64_MAX;
+}
+
+void meter_set_cancel(meter *m, cancel *c) {
+    m->stop = c;
+    m->work_left = c ? c->poll_every : INT64_MAX;
+}
+
+int meter_poll(meter *m, err *e) {
+    if (!m->stop) {
+        m->work_left = INT64_MAX;
+        return 0;
+    }
+    int64_t done = m->stop->poll_every - m->work_left;
+    m->work_left = m->stop->poll_every;
+    int rc = cancel_poll(m->stop, done, e);
+    if (rc != 0)
+        m->work_left = 0; /* every later tick fails too */
+    return rc;
 }
 
 int meter_charge(meter *m, size_t bytes, const char *op, err *e) {

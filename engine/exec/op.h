@@ -99,7 +99,15 @@ struct op {
 };
 
 static inline int op_open(op *o, err *e) { return o->vt->open(o, e); }
-static inline int op_next(op *o, size_t max, batch **out, err *e) { return o->vt->next(o, max, out, e); }
+/* Every batch an operator hands out counts its rows as work (exec/meter.h):
+ * how a query that produces rows without reading records (a hash join's
+ * probe, a cross product) still polls its cancel. */
+static inline int op_next(op *o, size_t max, batch **out, err *e) {
+    int rc = o->vt->next(o, max, out, e);
+    if (rc == 1 && (*out)->m && meter_tick((*out)->m, (*out)->count, e) != 0)
+        return e->code;
+    return rc;
+}
 static inline void op_free(op *o) { if (o) o->vt->free(o); }
 
 /* ---- frames and batches (exec/frame.c) ----------------------------- */

@@ -159,6 +159,8 @@ static bool matches_constants(const plan_item *it, const value vals[3], unsigned
 
 /* The next record of the seek(s): 1, 0 at the end, or an error. */
 RECORD_STEP int scan_next(pattern_scan *ps, fact_ids *ids, err *e) {
+    if (meter_tick(ps->x->m, 1, e) != 0) /* a scan may read long without a row */
+        return e->code;
     int rc = store_scan_next_ids(ps->sc, ids, e);
     if (rc != 0 || !ps->has_alt)
         return rc;
@@ -233,10 +235,12 @@ static uint32_t derived_after(const pattern_scan *ps, uint32_t row) {
     return row + 1 < ps->view.hi ? row + 1 : RELATION_END;
 }
 
-/* The next derived fact of the pattern: 1, or 0 at the end. */
-static int derived_next(pattern_scan *ps, value out[3], fact *rec) {
+/* The next derived fact of the pattern: 1, 0 at the end, or API-013. */
+static int derived_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
     const derived_facts *d = ps->x->derived;
     for (;;) {
+        if (meter_tick(ps->x->m, 1, e) != 0)
+            return e->code;
         while (ps->row == RELATION_END) {
             if (ps->rel >= ps->rel_end)
                 return 0;
@@ -294,7 +298,7 @@ int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
     int rc = stored_next(ps, out, &ids, e);
     if (rc == 1 && rec)
         *rec = record_times(ids);
-    return rc == 0 ? derived_next(ps, out, rec) : rc;
+    return rc == 0 ? derived_next(ps, out, rec, e) : rc;
 }
 
 int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row,
@@ -310,7 +314,7 @@ int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row
     }
     if (rc != 0 || (ps->row == RELATION_END && ps->rel >= ps->rel_end))
         return rc; /* full, failed, or no derived facts to follow */
-    while (out->count < max && (rc = derived_next(ps, vals, b->record ? &rec : NULL)) == 1)
+    while (out->count < max && (rc = derived_next(ps, vals, b->record ? &rec : NULL, e)) == 1)
         pattern_bind(out, row, b, step, vals, &rec);
     return rc;
 }

@@ -43,6 +43,8 @@ int query_execute_rules(store *s, query_rules *rules, const ast_query *q, int64_
     host_scope_init(&host, rules ? rules->host_fns : NULL);
     if (rules)
         rules->host = &host;
+    if (rules)
+        meter_set_cancel(&m, rules->stop);
     solution_stream *in;
     rc = where_open(s, q, now_ms, &m, rules, &in, e);
     if (rc == 0)

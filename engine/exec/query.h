@@ -29,6 +29,9 @@ typedef struct query_rules {
      * calling thread only (exec/query_stream.h). */
     struct host_registry *host_fns;
     struct host_scope *host;
+    /* The call the query runs for (base/cancel.h): NULL, nothing stops
+     * it. A stream uses it while it opens only (query_stream_set_cancel). */
+    struct cancel *stop;
 } query_rules;
 
 /* Evaluates `q` over the facts of `s` visible per spec 7.4, with `now_ms`

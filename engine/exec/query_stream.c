@@ -54,6 +54,8 @@ int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t 
     host_scope_init(&qs->host, rules ? rules->host_fns : NULL);
     if (rules)
         rules->host = &qs->host;
+    if (rules)
+        meter_set_cancel(&qs->m, rules->stop);
     solution_stream *in;
     rc = where_open(s, q, now_ms, &qs->m, rules, &in, e);
     if (rc == 0)
@@ -94,6 +96,10 @@ void query_stream_detach(query_stream *qs) {
         return; /* the rows (and `first`) live in the result set already */
     finish_detach(qs->rows, qs->first != NULL, &qs->failed);
     qs->first = NULL; /* now the result set's first row */
+}
+
+void query_stream_set_cancel(query_stream *qs, cancel *c) {
+    meter_set_cancel(&qs->m, c);
 }
 
 bool query_stream_live(const query_stream *qs) {

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 
+#include "base/cancel.h"
 #include "exec/query.h"
 
 typedef struct query_stream query_stream;
@@ -26,6 +27,10 @@ int query_stream_next(query_stream *qs, const value **row, err *e);
  * and lets go of the snapshot; the stream goes on from there. An error
  * (QRY-012) is reported by the next query_stream_next. */
 void query_stream_detach(query_stream *qs);
+/* The call the next query_stream_next calls run for (base/cancel.h), or
+ * NULL (then nothing stops them): set at open from rules->stop, which is
+ * the open call's; a caller sets it for each fetch and clears it after. */
+void query_stream_set_cancel(query_stream *qs, cancel *c);
 /* True while the stream holds its snapshot. */
 bool query_stream_live(const query_stream *qs);
 /* The column headers. */

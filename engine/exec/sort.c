@@ -36,25 +36,34 @@ int sort_compare_rows(const sort_spec *s, const value *a, const value *b) {
 
 /* ---- full sort ------------------------------------------------------- */
 
-static void merge(const sort_spec *s, const value **rows, size_t mid, size_t n,
-                  const value **tmp) {
+/* Merges the two sorted runs; polls the query's cancel every
+ * CANCEL_POLL_TICKS rows (a big sort is long work without a row out). On
+ * API-013 `rows` is left as it was (tmp is not copied back). */
+static int merge(const sort_spec *s, const value **rows, size_t mid, size_t n,
+                 const value **tmp, meter *m, err *e) {
     size_t i = 0, j = mid, k = 0;
-    while (i < mid && j < n)
+    while (i < mid && j < n) {
         tmp[k++] = sort_compare_rows(s, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
+        if ((k & (CANCEL_POLL_TICKS - 1)) == 0 && meter_tick(m, CANCEL_POLL_TICKS, e) != 0)
+            return e->code;
+    }
     while (i < mid)
         tmp[k++] = rows[i++];
     while (j < n)
         tmp[k++] = rows[j++];
     memcpy(rows, tmp, n * sizeof *rows);
+    return 0;
 }
 
-static void merge_sort(const sort_spec *s, const value **rows, size_t n, const value **tmp) {
+static int merge_sort(const sort_spec *s, const value **rows, size_t n, const value **tmp,
+                      meter *m, err *e) {
     if (n < 2)
-        return;
+        return 0;
     size_t mid = n / 2;
-    merge_sort(s, rows, mid, tmp);
-    merge_sort(s, rows + mid, n - mid, tmp);
-    merge(s, rows, mid, n, tmp);
+    int rc = merge_sort(s, rows, mid, tmp, m, e);
+    if (rc == 0)
+        rc = merge_sort(s, rows + mid, n - mid, tmp, m, e);
+    return rc != 0 ? rc : merge(s, rows, mid, n, tmp, m, e);
 }
 
 int sort_rows(const value **rows, size_t n, const sort_spec *s, meter *m, err *e) {
@@ -71,10 +80,10 @@ int sort_rows(const value **rows, size_t n, const sort_spec *s, meter *m, err *e
         meter_release(m, bytes);
         return err_set(e, ERR(INT, 0), "out of memory");
     }
-    merge_sort(s, rows, n, tmp);
+    rc = merge_sort(s, rows, n, tmp, m, e);
     free(tmp);
     meter_release(m, bytes);
-    return 0;
+    return rc;
 }
 
 /* ---- top-k ----------------------------------------------------------- */

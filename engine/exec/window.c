@@ -332,6 +332,8 @@ static int compute(window_fn fn, const window_running *run, bool descending, siz
             rc = run_partition(run, w.perm, lo, hi, arg, out, e);
         else
             fill_partition(fn, w.perm, lo, hi, order, arg, out);
+        if (rc == 0 && (rc = meter_tick(m, hi - lo, e)) != 0) /* one poll per partition */
+            break;
     }
     scratch_free(&w, m);
     return rc;

@@ -362,7 +362,7 @@ static int open_log(store *s, const char *path, err *e) {
     return rc != 0 ? rc : adopt_identity(s, e);
 }
 
-int store_open_file(const char *path, const store_options *o, store **out, err *e) {
+static int open_new(const char *path, const store_options *o, store **out, err *e) {
     store *s = store_new(o);
     if (!s)
         return oom(e);
@@ -374,17 +374,34 @@ int store_open_file(const char *path, const store_options *o, store **out, err *
         store_free(s);
         return rc;
     }
+    store_share_add(s, path);
     *out = s;
     return 0;
 }
 
+/* Under the share mutex, so two threads opening one file agree on one
+ * store (store_share.c). */
+int store_open_file(const char *path, const store_options *o, store **out, err *e) {
+    store_options defaults;
+    if (!o) {
+        store_options_default(&defaults);
+        o = &defaults;
+    }
+    store_share_lock();
+    int rc = store_share_find(path, o, out, e);
+    if (rc == 0)
+        rc = open_new(path, o, out, e);
+    store_share_unlock();
+    return rc == 1 ? 0 : rc;
+}
+
 void store_abandon(store *s) {
-    if (s)
+    if (s && store_share_release(s))
         store_free(s);
 }
 
 void store_close(store *s) {
-    if (!s)
+    if (!s || !store_share_release(s))
         return;
     err ignored = {0};
     if (s->log && !s->opts.read_only && !s->broken)

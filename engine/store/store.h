@@ -71,11 +71,15 @@ int store_open_memory(store **out, err *e);
  * and WAL codes of storage/pager.h and storage/wal.h; STG-004 also when the
  * newest header is older than the WAL it should continue (a damaged header
  * slot); STG-005 a WAL frame whose checksum holds but whose content does
- * not fit; STG-025/026/027 (store_lock.h); STG-044 a WAL of another
- * database; STG-045 a corrupt WAL (unless recover_truncate_wal). */
+ * not fit; STG-026/027 (store_lock.h); STG-044 a WAL of another
+ * database; STG-045 a corrupt WAL (unless recover_truncate_wal). A file
+ * this process has open already gives the same store, counted
+ * (store_share.c): STG-025 when the options conflict with that open's (a
+ * different `synchronous` or `wal_checkpoint_threshold`, or read-write
+ * over a read-only open). */
 int store_open_file(const char *path, const store_options *o, store **out, err *e);
-/* Checkpoints a writable file-backed store (errors ignored: the WAL keeps
- * everything), then frees it. NULL: no-op. */
+/* One open lets go; the last one checkpoints a writable file-backed store
+ * (errors ignored: the WAL keeps everything), then frees it. NULL: no-op. */
 void store_close(store *s);
 
 /* Frees the store without checkpointing or syncing anything, leaving the

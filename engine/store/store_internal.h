@@ -2,6 +2,8 @@
 #ifndef MG_STORE_STORE_INTERNAL_H
 #define MG_STORE_STORE_INTERNAL_H
 
+#include <sys/types.h>
+
 #include "base/shared_lock.h"
 #include "base/spares.h"
 #include "storage/btree.h"
@@ -31,7 +33,26 @@ struct store {
     store_options opts;
     uint64_t pending_facts; /* in the WAL since the last checkpoint */
     bool broken;            /* a logged commit failed to apply */
+    /* Opens of the same file in this process share the store
+     * (store_share.c): the file's identity and the opens holding it. */
+    dev_t dev;
+    ino_t ino;
+    size_t refs;       /* under store_share.c's mutex; 0: not shared (memory) */
+    store *next_open;  /* in store_share.c's list */
 };
+
+/* store_share.c: the store already open on `path`'s file, counted for
+ * one more open, when its options allow (else STG-025): 1 with *out, 0
+ * when the file is not open here, or an error. Called with the open
+ * mutex held (store_share_lock). */
+void store_share_lock(void);
+void store_share_unlock(void);
+int store_share_find(const char *path, const store_options *o, store **out, err *e);
+/* Lists a store just opened on `path` (mutex held). */
+void store_share_add(store *s, const char *path);
+/* One open lets go: true when it was the last (the store is unlisted and
+ * the caller frees it). */
+bool store_share_release(store *s);
 
 /* The reader pool; freeing frees the idle readers (none may be open). */
 void store_readers_init(store *s);

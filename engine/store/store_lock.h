@@ -1,5 +1,7 @@
 /* Exclusive use of a database file. Within the process a registry of open
- * files (by device and inode) refuses a second open (STG-025); between
+ * files (by device and inode) refuses a second descriptor (STG-025: a
+ * second open of the file shares the first one's store instead, see
+ * store_share.c, so it only reaches here if the path was replaced); between
  * processes a POSIX record lock does (STG-026): shared for read-only
  * opens, exclusive for writers. STG-027: the filesystem cannot lock;
  * `allow_unlocked` then opens without the inter-process lock (the

@@ -236,7 +236,9 @@ TEST(damaged_database_header_fails_with_storage_error)
     temp_db_remove(&t);
 }
 
-TEST(second_open_of_one_file_in_a_process_fails_with_stg_025)
+/* Since 0.2.0 the second open shares the first one's store
+ * (tests/c/test_shared_store.c has the rest). */
+TEST(second_open_of_one_file_in_a_process_shares_the_store)
 {
     temp_db_path t;
     temp_db_make(&t);
@@ -244,9 +246,10 @@ TEST(second_open_of_one_file_in_a_process_fails_with_stg_025)
     REQUIRE(db != NULL);
     char *error = NULL;
     MiniGrafDb *again = minigraf_open_with_options(t.path, NULL, &error);
-    CHECK(again == NULL);
-    CHECK(error != NULL && strncmp(error, "[STG-025] ", 10) == 0);
-    minigraf_string_free(error);
+    CHECK(again != NULL && again != db);
+    CHECK(error == NULL);
+    EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
+    EXPECT_EXEC(again, "(query [:find ?v :where [:a :n ?v]])", "{\"variables\":[\"?v\"],\"results\":[[1]]}");
     minigraf_close(again);
     minigraf_close(db);
     db = OPEN_FILE(t.path); /* free again once closed */
@@ -263,4 +266,4 @@ CHECK_MAIN(TEST_ENTRY(checkpoint_close_reopen_keeps_every_value),
            TEST_ENTRY(garbage_file_fails_with_storage_error),
            TEST_ENTRY(short_file_fails_with_storage_error),
            TEST_ENTRY(damaged_database_header_fails_with_storage_error),
-           TEST_ENTRY(second_open_of_one_file_in_a_process_fails_with_stg_025))
+           TEST_ENTRY(second_open_of_one_file_in_a_process_shares_the_store))

@@ -1,0 +1,153 @@
+/* Calls in flight on a database handle (db_calls.h).
+ *
+ * Why the structs are never freed: a call checks the registry
+ * (handles_live, which never dereferences the pointer) and then counts
+ * itself in h->calls. Between the two a concurrent close may finish; if
+ * it had freed the struct, the count would land in freed memory. So a
+ * closed struct goes to a pool and is only reused as another MiniGrafDb:
+ * `calls`, `closed`, `mu` and `drained` stay valid for ever, a late
+ * caller sees `closed` (or, if the struct was reused meanwhile, the new
+ * handle at the same address, which is what a reused pointer means
+ * anyway), and the count is never reset, only incremented and
+ * decremented in pairs. The pool holds at most as many structs as were
+ * ever open at once.
+ *
+ * Ordering (all sequentially consistent): enter increments `calls` and
+ * then reads `closed`; close sets `closed` and then reads `calls`. So
+ * either the caller sees the close and backs out, or the closer sees the
+ * caller and waits for it. */
+#include "db_calls.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "handles.h"
+
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static MiniGrafDb *pool;
+
+int api_db_enter(const MiniGrafDb *ch) {
+    MiniGrafDb *h = (MiniGrafDb *)ch;
+    if (!h)
+        return ERR(API, 17);
+    if (!handles_live(h, HANDLE_DB))
+        return ERR(API, 18);
+    atomic_fetch_add(&h->calls, 1);
+    /* close unregisters before it sets `closed`, and a pooled struct stays
+     * closed until it is published again: `closed` alone decides here */
+    if (atomic_load(&h->closed)) {
+        api_db_leave(h);
+        return ERR(API, 18);
+    }
+    return 0;
+}
+
+void api_db_leave(const MiniGrafDb *ch) {
+    MiniGrafDb *h = (MiniGrafDb *)ch;
+    if (atomic_fetch_sub(&h->calls, 1) == 1 && atomic_load(&h->closed)) {
+        pthread_mutex_lock(&h->mu);
+        pthread_cond_broadcast(&h->drained);
+        pthread_mutex_unlock(&h->mu);
+    }
+}
+
+MiniGrafDb *api_db_alloc(void) {
+    pthread_mutex_lock(&pool_mu);
+    MiniGrafDb *h = pool;
+    if (h)
+        pool = h->next_free;
+    pthread_mutex_unlock(&pool_mu);
+    if (!h) {
+        h = malloc(sizeof *h);
+        if (!h)
+            return NULL;
+        if (pthread_mutex_init(&h->mu, NULL) != 0) {
+            free(h);
+            return NULL;
+        }
+        if (pthread_cond_init(&h->drained, NULL) != 0) {
+            pthread_mutex_destroy(&h->mu);
+            free(h);
+            return NULL;
+        }
+        atomic_init(&h->calls, 0);
+        atomic_init(&h->closed, true);
+    }
+    h->engine = NULL;
+    h->fact_logs = 0;
+    h->next_free = NULL;
+    return h;
+}
+
+int api_db_publish(MiniGrafDb *h) {
+    atomic_store(&h->closed, false);
+    if (handles_add(h, HANDLE_DB))
+        return 1;
+    atomic_store(&h->closed, true);
+    return 0;
+}
+
+void api_db_recycle(MiniGrafDb *h) {
+    pthread_mutex_lock(&pool_mu);
+    h->next_free = pool;
+    pool = h;
+    pthread_mutex_unlock(&pool_mu);
+}
+
+/* Interrupts the calls inside and waits for them to leave; the interrupt
+ * is repeated every millisecond, for a call that entered but had not yet
+ * begun its query when the previous one came. */
+static void drain(MiniGrafDb *h) {
+    pthread_mutex_lock(&h->mu);
+    while (atomic_load(&h->calls) > 0) {
+        db_interrupt(h->engine);
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 1000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&h->drained, &h->mu, &ts);
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
+void api_db_close(MiniGrafDb *h) {
+    if (!h || !handles_remove(h, HANDLE_DB))
+        return; /* NULL, foreign, or another thread closes it */
+    atomic_store(&h->closed, true);
+    drain(h);
+    db_close(h->engine);
+    thread_errors_destroy(&h->errors);
+    pthread_mutex_lock(&h->mu);
+    h->engine = NULL;
+    bool last = h->fact_logs == 0;
+    pthread_mutex_unlock(&h->mu);
+    if (last)
+        api_db_recycle(h);
+}
+
+void api_db_retain(MiniGrafDb *h) {
+    pthread_mutex_lock(&h->mu);
+    h->fact_logs++;
+    pthread_mutex_unlock(&h->mu);
+}
+
+void api_db_release(MiniGrafDb *h) {
+    pthread_mutex_lock(&h->mu);
+    bool last = --h->fact_logs == 0 && !h->engine && atomic_load(&h->closed);
+    pthread_mutex_unlock(&h->mu);
+    if (last)
+        api_db_recycle(h);
+}
+
+void api_db_wait_closed(MiniGrafDb *h) {
+    pthread_mutex_lock(&h->mu);
+    while (h->engine != NULL) {
+        pthread_mutex_unlock(&h->mu);
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+        pthread_mutex_lock(&h->mu);
+    }
+    pthread_mutex_unlock(&h->mu);
+}

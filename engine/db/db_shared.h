@@ -1,0 +1,35 @@
+/* What the database handles over one store share (store_open_file gives
+ * every open of one file in the process the same store): the single
+ * writer, and the cursors streaming on the store with the gate that keeps
+ * new ones from starting while a change detaches them (db_cursor.c). A
+ * writer on one handle therefore excludes writers on the others, and
+ * detaches their cursors too, so it never waits for a snapshot, whichever
+ * handle holds it. */
+#ifndef MG_DB_DB_SHARED_H
+#define MG_DB_DB_SHARED_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "base/error.h"
+#include "db/db_writer.h"
+#include "store/store.h"
+
+struct db_cursor;
+
+typedef struct db_shared db_shared;
+struct db_shared {
+    store *s;
+    size_t refs;      /* handles attached; under the registry's mutex */
+    db_shared *next;  /* in the registry */
+    db_writer writer; /* db_writer.h: statements, checkpoints, write transactions */
+    pthread_rwlock_t gate;
+    struct db_cursor *cursors; /* under db_cursor.c's registry mutex */
+};
+
+/* The shared part for `s`, made by the first handle and counted. */
+int db_shared_attach(store *s, db_shared **out, err *e);
+/* The last handle's detach frees it (not the store). NULL: no-op. */
+void db_shared_detach(db_shared *sh);
+
+#endif
