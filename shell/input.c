@@ -10,9 +10,8 @@
  *
  * SIGINT sets a flag (the handler does nothing else that is not
  * async-signal-safe). While a line is being read, the read returns and the
- * partial command is discarded. While a query runs, the answer stops
- * streaming at the next batch; a query that computes its whole answer
- * before the first row runs on until minigraf_interrupt exists
+ * partial command is discarded. While a query runs, minigraf_interrupt
+ * stops it (API-013) and a streaming answer stops at its next batch
  * (interrupt_query below).
  */
 #include <errno.h>
@@ -34,15 +33,14 @@ static MiniGrafDb *volatile query_db;          /* its database */
 
 /* Asks the running query to stop. Called from the signal handler: only
  * async-signal-safe work, and nothing that can block (a write to a full
- * terminal would).
- * AFTER THE ABI MERGE: call minigraf_interrupt(query_db) here (it is
- * async-signal-safe): the query then fails with API-013 and the prompt
- * comes back at once. Until then a streaming answer stops at its next
- * batch (render.c) and a query that computes its answer before the first
- * row runs to its end. */
+ * terminal would). minigraf_interrupt is, while the database is not being
+ * closed (the shell closes it only between commands): the query fails with
+ * API-013 and the prompt comes back at once. */
 static void interrupt_query(void)
 {
-    (void)query_db;
+    MiniGrafDb *db = query_db;
+    if (db != NULL)
+        minigraf_interrupt(db);
 }
 
 static void on_sigint(int signo)
