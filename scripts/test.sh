@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test, from a fresh machine: installs and builds what scripts/run.sh
-# does, then runs the C suite (ctest, also under ASan + UBSan), the parity
+# does, then runs the C suite (ctest, also under ASan + UBSan and under
+# TSan), the parity
 # suite in C, Python, Node and Java, pytest, node --test, the Maven tests and
 # the consumer project, and the ABI check. Exits non-zero on any failure.
 #   bash scripts/test.sh
@@ -37,6 +38,19 @@ sanitizer_suite() {
   (cd "$dir" && LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH="$dir/python" \
     "$BUILD/venv/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests")
   (cd "$dir/node" && LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 node --test test/)
+}
+
+# The C suite built with ThreadSanitizer: close during calls, interrupt,
+# parallel readers, write transactions beside readers, one store opened
+# twice (the engine's own unit tests run in the other builds).
+thread_sanitizer_suite() {
+  local dir="$BUILD-tsan"
+  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMINIGRAF_SANITIZE_THREAD=ON \
+    -DMINIGRAF_PYTHON=OFF -DMINIGRAF_NODE=OFF -DMINIGRAF_JAVA=OFF -DMINIGRAF_BENCH=OFF \
+    -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
+  cmake --build "$dir" --parallel "$JOBS"
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$)'
 }
 
 parity_suite() {
@@ -93,6 +107,7 @@ installed_library() {
 
 step "C suite (ctest)" c_suite
 step "C suite, pytest and node --test under ASan + UBSan" sanitizer_suite
+step "C suite under ThreadSanitizer" thread_sanitizer_suite
 step "parity: C, Python, Node, Java" parity_suite
 step "Python (pytest)" python_suite
 step "Node (node --test)" node_suite
