@@ -484,8 +484,7 @@ int render_cursor_as(shell_session *s, MiniGrafCursor *cursor, const char *const
         free(names[i]);
     free(names);
     if (stopped) {
-        shell_fail(s, "interrupted (the answer stopped streaming; stopping a query that is still"
-                      " computing needs minigraf_interrupt)");
+        shell_fail(s, "interrupted (the answer stopped streaming)");
         return -1;
     }
     if (minigraf_cursor_last_error(cursor) != NULL) {

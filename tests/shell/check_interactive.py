@@ -141,9 +141,8 @@ with tempfile.TemporaryDirectory() as tmp:
     s.send(".changes\r")
     check("after_ctrl_c_commands_run", s.expect(r"transactions: 1") and s.expect(PROMPT), s)
 
-    # Ctrl-C while a long answer streams: it stops at the next batch and
-    # the prompt comes back (a query computing its whole answer before the
-    # first row needs minigraf_interrupt: docs/shell.md).
+    # Ctrl-C while a long answer streams: it stops (minigraf_interrupt, or
+    # at the next batch) and the prompt comes back.
     s.send("(transact [" + " ".join("[:e%d :n %d]" % (i, i) for i in range(60)) + "])\r")
     s.expect(r"Transacted successfully")
     s.expect(PROMPT)
@@ -153,7 +152,17 @@ with tempfile.TemporaryDirectory() as tmp:
     streaming = s.expect(r"\n\d+,\d+,\d+,\d+\r*\n", timeout=TIMEOUT)
     time.sleep(0.5)  # well into the answer, as a user would be
     s.send("\x03")
-    check("ctrl_c_stops_a_streaming_answer", streaming and s.expect(r"Error: interrupted") and s.expect(PROMPT), s)
+    check("ctrl_c_stops_a_streaming_answer",
+          streaming and s.expect(r"Error: (\[API-013\] )?interrupted") and s.expect(PROMPT), s)
+    # Ctrl-C while a query computes its whole answer before the first row
+    # (an aggregate over 60^6 solutions, hours of work): minigraf_interrupt
+    # stops it.
+    s.send("(query [:find (count ?a) :where [?u :n ?a] [?v :n ?b] [?w :n ?c] [?x :n ?d] [?y :n ?f]"
+           " [?z :n ?g]])\r")
+    time.sleep(0.5)
+    s.send("\x03")
+    check("ctrl_c_interrupts_a_query_computing_its_answer",
+          s.expect(r"Error: \[API-013\] interrupted") and s.expect(PROMPT), s)
     s.send(".mode table\r")
     s.send(".changes\r")
     check("shell_lives_on_after_the_interrupt", s.expect(r"transactions: 2") and s.expect(PROMPT), s)
