@@ -263,7 +263,10 @@ static int run_query(db_tx *t, const ast_query *q, result_set **out, err *e) {
     int rc = reading_store(t, &s, &now, e);
     if (rc != 0)
         return rc;
+    cancel stop; /* minigraf_interrupt, the progress handler, query_timeout_ms */
+    db_cancel_begin(t->d, &stop);
     query_rules rules = db_query_rules(t->d);
+    rules.stop = &stop;
     return query_execute_rules(s, &rules, q, now, (size_t)t->d->opts.query_memory_limit, out, e);
 }
 

@@ -11,6 +11,7 @@ typedef struct job {
     MiniGrafDb *db;
     const char *text;
     MiniGrafCursor *cursor; /* fetch from it instead of executing `text` */
+    MiniGrafTx *tx;         /* run_tx_execute: execute `text` inside it */
     int code;               /* the call's error code, 0 for success */
     char *message;
 } job;
@@ -32,6 +33,15 @@ static void *run_query(void *arg)
     MiniGrafCursor *c = minigraf_query(j->db, j->text);
     j->code = c ? 0 : minigraf_last_error_code(j->db);
     minigraf_cursor_free(c);
+    return NULL;
+}
+
+static void *run_tx_execute(void *arg)
+{
+    job *j = arg;
+    char *out = minigraf_tx_execute(j->tx, j->text);
+    j->code = out ? 0 : minigraf_tx_last_error_code(j->tx);
+    minigraf_string_free(out);
     return NULL;
 }
 
@@ -242,7 +252,27 @@ TEST(query_timeout_ms_must_be_a_non_negative_integer)
     minigraf_close(db);
 }
 
+/* A query inside a write transaction (committed + staged facts) stops too;
+ * the transaction stays open and commits what it staged. */
+TEST(interrupt_stops_a_query_inside_a_write_transaction)
+{
+    MiniGrafDb *db = heavy_db();
+    MiniGrafTx *tx = minigraf_begin_write(db);
+    REQUIRE(tx != NULL);
+    char *staged = minigraf_tx_execute(tx, "(transact [[:staged :n -1]])");
+    CHECK(staged != NULL);
+    minigraf_string_free(staged);
+    job j = {.db = db, .tx = tx, .text = HEAVY_COUNT};
+    interrupt_while_running(&j, run_tx_execute);
+    CHECK_INT_EQ(j.code, 5013);
+    CHECK_INT_EQ(minigraf_tx_commit(tx), 0);
+    minigraf_tx_free(tx);
+    EXPECT_EXEC(db, "(query [:find ?x :where [:staged :n ?x]])", "{\"variables\":[\"?x\"],\"results\":[[-1]]}");
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(interrupt_stops_a_running_query_and_the_database_stays_usable),
+           TEST_ENTRY(interrupt_stops_a_query_inside_a_write_transaction),
            TEST_ENTRY(interrupt_stops_a_rule_query),
            TEST_ENTRY(interrupt_stops_a_cursor_while_it_opens),
            TEST_ENTRY(interrupt_stops_a_streaming_fetch_and_ends_the_cursor),
