@@ -22,7 +22,7 @@ typedef struct worker {
     MiniGrafDb *db;
     work what;
     atomic_int started;
-    int calls, unexpected, last_code;
+    int calls, unexpected, last_code, first_unexpected; /* the code of the first unexpected outcome */
 } worker;
 
 /* One call of `what`: its error code, 0 on success. */
@@ -86,8 +86,12 @@ static void *work_until_closed(void *arg)
         w->last_code = code;
         if (code == 5018)
             return NULL;
-        if (code != 0 && code != 5013)
-            w->unexpected++;
+        /* A close that comes before the fetch begins detaches the cursor,
+         * which reads the rest of its answer into memory (not interruptible,
+         * docs/c-api.md); a 216M-row answer then ends with QRY-012. */
+        int detached_first = w->what == FETCH && code == 2012;
+        if (code != 0 && code != 5013 && !detached_first && w->unexpected++ == 0)
+            w->first_unexpected = code;
     }
 }
 
@@ -116,6 +120,7 @@ static void close_during(work what)
     minigraf_close(db);
     pthread_join(th, NULL);
     CHECK_INT_EQ(w.last_code, 5018);
+    CHECK_INT_EQ(w.first_unexpected, 0);
     CHECK_INT_EQ(w.unexpected, 0);
     CHECK(w.calls >= 1);
     /* the file is whole: it opens, and holds what was committed */
@@ -150,7 +155,8 @@ TEST(open_query_close_spin)
         minigraf_close(w.db);
         pthread_join(th, NULL);
         CHECK_INT_EQ(w.last_code, 5018);
-        CHECK_INT_EQ(w.unexpected, 0);
+        CHECK_INT_EQ(w.first_unexpected, 0);
+    CHECK_INT_EQ(w.unexpected, 0);
     }
     temp_db_remove(&t);
 }

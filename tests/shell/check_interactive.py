@@ -136,6 +136,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # Ctrl-C while typing a command discards it; the prompt is fresh.
     s.send("(query [:find ?n\r")
     s.expect(CONT)
+    time.sleep(0.3)  # as a user would: the line editor is reading again
     s.send("\x03")
     check("ctrl_c_discards_the_command_being_typed", s.expect(PROMPT), s)
     s.send(".changes\r")
