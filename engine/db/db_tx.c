@@ -331,20 +331,12 @@ typedef struct triple_key {
 
 static bool same_triple(const void *ctx, uint32_t id) {
     const triple_key *k = ctx;
-    const fact *g = &k->m->facts[id];
-    return uuid_equal(&g->entity, &k->f->entity) &&
-           value_equal_strict(&g->attribute, &k->f->attribute) && value_identical(&g->v, &k->f->v);
-}
-
-static uint64_t triple_hash(const fact *f) {
-    value ent = value_ref(f->entity);
-    return value_hash_identity(&ent) ^ (value_hash_identity(&f->attribute) * 31u) ^
-           (value_hash_identity(&f->v) * 1000003u);
+    return write_same_triple(&k->m->facts[id], k->f);
 }
 
 static int merge_fact(merged *m, const fact *f, err *e) {
     triple_key k = {m, f};
-    uint64_t hash = triple_hash(f);
+    uint64_t hash = write_triple_hash(f);
     uint32_t id = htab_find(&m->index, hash, same_triple, &k);
     if (id != HTAB_NONE) {
         m->facts[id] = *f;

@@ -93,17 +93,20 @@ typedef struct triple_key {
     const fact *f;
 } triple_key;
 
-static bool same_triple(const void *ctx, uint32_t id) {
-    const triple_key *k = ctx;
-    const fact *g = &k->set->facts[id];
-    return uuid_equal(&g->entity, &k->f->entity) &&
-           value_equal_strict(&g->attribute, &k->f->attribute) && value_identical(&g->v, &k->f->v);
+bool write_same_triple(const fact *a, const fact *b) {
+    return uuid_equal(&a->entity, &b->entity) && value_equal_strict(&a->attribute, &b->attribute) &&
+           value_identical(&a->v, &b->v);
 }
 
-static uint64_t triple_hash(const fact *f) {
+uint64_t write_triple_hash(const fact *f) {
     value ent = value_ref(f->entity);
     return value_hash_identity(&ent) ^ (value_hash_identity(&f->attribute) * 31u) ^
            (value_hash_identity(&f->v) * 1000003u);
+}
+
+static bool same_triple(const void *ctx, uint32_t id) {
+    const triple_key *k = ctx;
+    return write_same_triple(&k->set->facts[id], k->f);
 }
 
 static int describe_fact(const ast_fact *af, err *e) {
@@ -120,7 +123,7 @@ static int describe_fact(const ast_fact *af, err *e) {
  * different window is API-011. */
 static int add_fact(fact_set *set, const fact *f, const ast_fact *af, err *e) {
     triple_key k = {set, f};
-    uint64_t hash = triple_hash(f);
+    uint64_t hash = write_triple_hash(f);
     uint32_t id = htab_find(&set->index, hash, same_triple, &k);
     if (id != HTAB_NONE) {
         const fact *g = &set->facts[id];

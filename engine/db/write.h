@@ -19,6 +19,12 @@
  * :db/tx-id, :db/valid-at. Transacting one fails with API-004. */
 bool write_is_pseudo_attribute(const char *s, size_t len);
 
+/* The identity of a record's (entity, attribute, value) that duplicates
+ * collapse on (value identity: 1 and 1.0 differ), for hash tables of
+ * records: here, and a write transaction's merge of its statements. */
+uint64_t write_triple_hash(const fact *f);
+bool write_same_triple(const fact *a, const fact *b);
+
 /* Builds the records of a transaction numbered `tx_count`, committed at
  * `tx_id`, into `a`. Errors: INT-001 bad entity, API-003 attribute not a
  * keyword, API-004 a :db/ pseudo-attribute, INT-002 bad value, API-019
