@@ -32,7 +32,8 @@ KEY_ORDER = ("transacted", "retracted", "ok", "variables", "results", "rows",
 # and "Fact log steps").
 STEP_KINDS = ("execute", "query", "tx_count", "checkpoint", "reopen", "fact_log",
               "export_import", "query_typed", "prepare", "execute_prepared", "query_prepared",
-              "clear_bindings", "begin_write", "tx_execute", "tx_query", "commit", "rollback")
+              "clear_bindings", "begin_write", "tx_execute", "tx_query", "commit", "rollback",
+              "query_cancelled")
 
 
 class Number(str):
@@ -163,9 +164,14 @@ def load_cases(cases_dir):
     return cases
 
 
+IGNORE_RUNNERS_KEY = False  # --all-cases: run every case on every runner
+
+
 def case_runs_on(case, label):
     """Whether a case is for this runner: every runner, unless its "runners"
     key lists some (a feature not yet in every package, README.md)."""
+    if IGNORE_RUNNERS_KEY:
+        return True
     return label in case.get("runners", RUNNER_FLAGS)
 
 
@@ -173,7 +179,7 @@ def cases_for(label, cases, cases_dir, out_dir):
     """The directory of the cases this runner runs: cases_dir itself when
     that is all of them, else a copy of those that are for it."""
     mine = [name for name, case in cases if case_runs_on(case, label)]
-    if len(mine) == len(cases):
+    if len(mine) == len([n for n in os.listdir(cases_dir) if n.endswith(".json")]):
         return cases_dir
     subset = os.path.join(out_dir, label + ".cases")
     os.makedirs(subset, exist_ok=True)
@@ -203,7 +209,7 @@ def step_kind(step):
 def step_label(step):
     """What the step ran, for reports: its command text or its kind."""
     kind = step_kind(step)
-    if kind in ("execute", "query", "prepare", "tx_execute", "tx_query"):
+    if kind in ("execute", "query", "prepare", "tx_execute", "tx_query", "query_cancelled"):
         return step[kind]
     if kind == "fact_log":
         return "fact_log " + canon(step[kind])
@@ -258,11 +264,20 @@ def main(argv=None):
     parser.add_argument("--cases", default=os.path.join(here, "cases"),
                         help="case directory (default: %(default)s)")
     parser.add_argument("--keep", metavar="DIR", help="write the transcripts to DIR")
+    parser.add_argument("--all-cases", action="store_true",
+                        help="ignore the cases' \"runners\" keys: run every case on every runner"
+                             " (for a package catching up with the C runner)")
+    parser.add_argument("--only", metavar="SUBSTRING",
+                        help="run only the cases whose file name contains SUBSTRING")
     args = parser.parse_args(argv)
+    global IGNORE_RUNNERS_KEY
+    IGNORE_RUNNERS_KEY = args.all_cases
     runners = [(f, getattr(args, f)) for f in RUNNER_FLAGS if getattr(args, f)]
     if not runners:
         parser.error("give at least one runner (--c, --python, --node, --java)")
     cases = load_cases(args.cases)
+    if args.only:
+        cases = [(n, c) for n, c in cases if args.only in n]
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
         transcripts = run_all(runners, cases, args.cases, args.keep)

@@ -137,6 +137,21 @@ static void step_execute(run *r, const char *text, int ordered, sbuf *out)
     minigraf_string_free(result);
 }
 
+static int cancel_at_once(void *user_data)
+{
+    (void)user_data;
+    return 1;
+}
+
+/* A query run under a progress handler that cancels at its first call
+ * (every `every` units of work), then the handler removed again. */
+static void step_query_cancelled(run *r, const char *text, size_t every, sbuf *out)
+{
+    minigraf_progress_handler(r->db, (int)every, cancel_at_once, NULL);
+    step_execute(r, text, 0, out);
+    minigraf_progress_handler(r->db, 0, NULL, NULL);
+}
+
 /* Reads every batch of `c` into `batches` (grown as needed); returns the
  * number read, or (size_t)-1 on a cursor error. */
 static size_t read_batches(MiniGrafCursor *c, size_t batch_rows, jv **batches)
@@ -612,6 +627,12 @@ static size_t batch_size_of(const jv *step)
     return b != NULL && b->kind == JV_NUMBER ? (size_t)strtoull(b->text, NULL, 10) : 1000;
 }
 
+static size_t every_of(const jv *step)
+{
+    const jv *b = jv_get(step, "every");
+    return b != NULL && b->kind == JV_NUMBER ? (size_t)strtoull(b->text, NULL, 10) : 1;
+}
+
 static void run_step(run *r, const jv *step, sbuf *out)
 {
     const jv *ordered_v = jv_get(step, "ordered"), *text;
@@ -624,6 +645,8 @@ static void run_step(run *r, const jv *step, sbuf *out)
         step_query(r, text->text, batch_size_of(step), ordered, out);
     else if ((text = jv_get(step, "query_typed")) != NULL && text->kind == JV_STRING)
         step_query_typed(r, text->text, ordered, out);
+    else if ((text = jv_get(step, "query_cancelled")) != NULL && text->kind == JV_STRING)
+        step_query_cancelled(r, text->text, every_of(step), out);
     else if (jv_get(step, "tx_count") != NULL)
         step_tx_count(r, out);
     else if (jv_get(step, "checkpoint") != NULL)
