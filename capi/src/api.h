@@ -89,5 +89,7 @@ char *api_render_result(const db_result *r);
 
 /* The fixed messages for bad handles. */
 #define API_DEAD_HANDLE "[API-018] handle was already closed or freed"
+#define API_FORKED_HANDLE                                                                         \
+    "[API-022] handle was opened by the parent process: after fork() a child opens its own"
 
 #endif

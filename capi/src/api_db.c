@@ -194,8 +194,9 @@ const char *minigraf_last_error(const MiniGrafDb *h)
 {
     if (!h)
         return NULL; /* the 0.1 convention */
-    if (api_db_enter(h) != 0)
-        return API_DEAD_HANDLE;
+    int rc = api_db_enter(h);
+    if (rc != 0)
+        return handles_dead_message(rc);
     const err *e = thread_errors_get(&((MiniGrafDb *)h)->errors);
     api_db_leave(h);
     return e ? e->message : NULL;
