@@ -151,7 +151,9 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
 
 /* Opens a database with options.
  *
- * `path` NULL or "" opens an in-memory database. `options_json` may be NULL
+ * `path` NULL opens an in-memory database (as minigraf_open_in_memory);
+ * "" fails with API-017 (since 0.2.0: before, it silently opened an
+ * in-memory database, and everything written was lost at close). `options_json` may be NULL
  * or a JSON object; keys (all optional):
  *   "read_only"          bool   writes fail with API-014; the file lock is
  *                               shared, so several read-only opens (in
