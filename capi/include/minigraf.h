@@ -49,6 +49,24 @@
  *    a time. Callbacks (progress handler) run only on the thread that made
  *    the call: the library never calls into the application from a thread
  *    of its own.
+ *  - Fairness: a write waiting for the database waits only for the
+ *    queries already running, never for queries that start after it; the
+ *    queries waiting for a write then run before the next write (since
+ *    0.2.0).
+ *
+ * Caveats:
+ *
+ *  - fork(): a child process must not use the handles of its parent. Any
+ *    call on a handle opened before the fork (database, cursor) fails in
+ *    the child with API-022 and touches nothing: no write, no checkpoint,
+ *    no lock; minigraf_close and the *_free calls do nothing there (the
+ *    child's copy of the memory is not given back). The parent goes on
+ *    unaffected. A child that needs the database opens it itself, after
+ *    the fork (a file the parent still has open read-write is refused with
+ *    STG-026: one writer process at a time). Handles of other kinds
+ *    (statements, transactions, fact logs, log writers) also refuse every
+ *    call in the child, with API-018. The library's descriptors are
+ *    close-on-exec. Since 0.2.0.
  *
  * Since 0.1.0 unless stated otherwise.
  */
@@ -133,7 +151,9 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
 
 /* Opens a database with options.
  *
- * `path` NULL or "" opens an in-memory database. `options_json` may be NULL
+ * `path` NULL opens an in-memory database (as minigraf_open_in_memory);
+ * "" fails with API-017 (since 0.2.0: before, it silently opened an
+ * in-memory database, and everything written was lost at close). `options_json` may be NULL
  * or a JSON object; keys (all optional):
  *   "read_only"          bool   writes fail with API-014; the file lock is
  *                               shared, so several read-only opens (in
@@ -1182,6 +1202,7 @@ MINIGRAF_API const char *minigraf_options_describe(void);
 #define MINIGRAF_E_API_019 5019
 #define MINIGRAF_E_API_020 5020
 #define MINIGRAF_E_API_021 5021
+#define MINIGRAF_E_API_022 5022
 #define MINIGRAF_E_INT_000 6000
 #define MINIGRAF_E_INT_001 6001
 #define MINIGRAF_E_INT_002 6002

@@ -71,6 +71,8 @@ void api_db_release(MiniGrafDb *h);
 
 /* Checks an input text argument: NULL or invalid UTF-8 → API-017. */
 int api_check_text(const char *text, const char *what, err *e);
+/* api_check_text for a file path, which must not be empty either (API-017). */
+int api_check_path(const char *path, err *e);
 /* api_check_text that also gives the text's length (a query's text is
  * checked and then handed on with its length: one strlen). */
 int api_check_text_len(const char *text, const char *what, size_t *len, err *e);
@@ -89,5 +91,7 @@ char *api_render_result(const db_result *r);
 
 /* The fixed messages for bad handles. */
 #define API_DEAD_HANDLE "[API-018] handle was already closed or freed"
+#define API_FORKED_HANDLE                                                                         \
+    "[API-022] handle was opened by the parent process: after fork() a child opens its own"
 
 #endif

@@ -122,18 +122,14 @@ const char *minigraf_cursor_last_error(const MiniGrafCursor *c)
 {
     if (!c)
         return NULL;
-    if (!handles_live(c, HANDLE_CURSOR))
-        return API_DEAD_HANDLE;
-    return c->last.message;
+    int rc = handles_check(c, HANDLE_CURSOR);
+    return rc ? handles_dead_message(rc) : c->last.message;
 }
 
 int minigraf_cursor_last_error_code(const MiniGrafCursor *c)
 {
-    if (!c)
-        return ERR(API, 17);
-    if (!handles_live(c, HANDLE_CURSOR))
-        return ERR(API, 18);
-    return c->last.code;
+    int rc = handles_check(c, HANDLE_CURSOR);
+    return rc ? rc : c->last.code;
 }
 
 void minigraf_cursor_free(MiniGrafCursor *c)

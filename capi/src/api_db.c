@@ -26,6 +26,17 @@ int api_check_text(const char *text, const char *what, err *e)
     return api_check_text_len(text, what, &len, e);
 }
 
+/* An empty path once meant an in-memory database, and everything written
+ * to it was lost at close unnoticed (issue 20). */
+int api_check_path(const char *path, err *e)
+{
+    int rc = api_check_text(path, "path", e);
+    if (rc == 0 && !*path)
+        rc = err_set(e, ERR(API, 17), "path must not be empty (an in-memory database is "
+                                      "minigraf_open_in_memory)");
+    return rc;
+}
+
 static MiniGrafDb *open_db(const char *path, const db_options *o, err *e)
 {
     MiniGrafDb *h = api_db_alloc();
@@ -68,10 +79,10 @@ int minigraf_open_v2(const char *path, const char *options_json, MiniGrafDb **ou
         *errmsg = NULL;
     if (!out)
         err_set(&e, ERR(API, 17), "out must not be NULL");
-    else if (!(path && api_check_text(path, "path", &e)) &&
+    else if (!(path && api_check_path(path, &e)) &&
              !(options_json && api_check_text(options_json, "options_json", &e)) &&
              !options_parse(options_json, &o, &e))
-        h = open_db(path && *path ? path : NULL, &o, &e);
+        h = open_db(path, &o, &e);
     if (out)
         *out = h;
     return h ? 0 : api_give_error(&e, errmsg);
@@ -194,8 +205,9 @@ const char *minigraf_last_error(const MiniGrafDb *h)
 {
     if (!h)
         return NULL; /* the 0.1 convention */
-    if (api_db_enter(h) != 0)
-        return API_DEAD_HANDLE;
+    int rc = api_db_enter(h);
+    if (rc != 0)
+        return handles_dead_message(rc);
     const err *e = thread_errors_get(&((MiniGrafDb *)h)->errors);
     api_db_leave(h);
     return e ? e->message : NULL;

@@ -14,15 +14,10 @@ int minigraf_export(MiniGrafDb *h, const char *path, const char *options_json)
     store_options o;
     store_options_default(&o);
     o.sync = STORE_SYNC_NORMAL; /* as the log writer: finish syncs */
-    if (api_check_text(path, "path", &e) == 0 &&
+    if (api_check_path(path, &e) == 0 &&
         !(options_json && api_check_text(options_json, "options_json", &e)) &&
-        options_parse_log_writer(options_json, &o, &e) == 0) {
-        if (!*path) {
-            err_set(&e, ERR(API, 17), "path must not be empty");
-        } else {
-            db_export_store(db_store(h->engine), path, &o, &e); /* a close waits for it */
-        }
-    }
+        options_parse_log_writer(options_json, &o, &e) == 0)
+        db_export_store(db_store(h->engine), path, &o, &e); /* a close waits for it */
     int code = e.code;
     if (code)
         thread_errors_set(&h->errors, &e);

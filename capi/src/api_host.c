@@ -231,7 +231,7 @@ static int check_call(MiniGrafDb *handle, const char *name, size_t *len, void *u
                       void (*destroy)(void *), err *e) {
     int rc = 0;
     if (!handles_live(handle, HANDLE_DB))
-        rc = handle ? ERR(API, 18) : ERR(API, 17);
+        rc = handles_check(handle, HANDLE_DB);
     else if (api_check_text_len(name, "name", len, e) == 0 && *len == 0)
         err_set(e, ERR(API, 17), "name must not be empty");
     if ((rc || e->code) && destroy)

@@ -14,14 +14,10 @@ static MiniGrafLogWriter *create_writer(const char *path, const char *options_js
     store_options o;
     store_options_default(&o);
     o.sync = STORE_SYNC_NORMAL; /* nothing is kept before finish, which syncs */
-    if (api_check_text(path, "path", e) ||
+    if (api_check_path(path, e) ||
         (options_json && api_check_text(options_json, "options_json", e)) ||
         options_parse_log_writer(options_json, &o, e))
         return NULL;
-    if (!*path) {
-        err_set(e, ERR(API, 17), "path must not be empty");
-        return NULL;
-    }
     MiniGrafLogWriter *w = calloc(1, sizeof *w);
     if (!w) {
         err_set(e, ERR(INT, 0), "out of memory");

@@ -28,10 +28,8 @@ static MiniGrafDb *pool;
 
 int api_db_enter(const MiniGrafDb *ch) {
     MiniGrafDb *h = (MiniGrafDb *)ch;
-    if (!h)
-        return ERR(API, 17);
-    if (!handles_live(h, HANDLE_DB))
-        return ERR(API, 18);
+    if (!handles_live(h, HANDLE_DB)) /* NULL included */
+        return handles_check(h, HANDLE_DB);
     atomic_fetch_add(&h->calls, 1);
     /* close unregisters before it sets `closed`, and a pooled struct stays
      * closed until it is published again: `closed` alone decides here */

@@ -25,8 +25,9 @@
 #include "api.h"
 
 /* 0: the call may use `h` until api_db_leave. Otherwise ERR(API, 17) for
- * NULL or ERR(API, 18) for a closed, freed or foreign pointer, and the
- * call must not touch `h`. */
+ * NULL, ERR(API, 22) for a handle of the parent process (in a child after
+ * fork(): its engine, file and locks are the parent's) or ERR(API, 18) for
+ * a closed, freed or foreign pointer, and the call must not touch `h`. */
 int api_db_enter(const MiniGrafDb *h);
 void api_db_leave(const MiniGrafDb *h);
 

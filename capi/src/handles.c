@@ -1,5 +1,8 @@
 #include "handles.h"
 
+#include "api.h"
+#include "base/error.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -26,6 +29,29 @@ struct table {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(table *) current;
 static size_t used; /* live + tombstones, under lock */
+
+/* After fork() the child starts with an empty registry: the handles the
+ * parent opened are not live there (their files, locks and threads are
+ * the parent's), and `inherited`, the parent's table, tells them apart
+ * from closed ones (API-022). The lock is made anew: another thread of the
+ * parent may have held it at the fork. */
+static _Atomic(table *) inherited;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void forget_in_child(void)
+{
+    table *parents = atomic_load_explicit(&current, memory_order_relaxed);
+    if (parents)
+        atomic_store_explicit(&inherited, parents, memory_order_relaxed);
+    atomic_store_explicit(&current, NULL, memory_order_relaxed);
+    used = 0;
+    pthread_mutex_init(&lock, NULL);
+}
+
+static void install_atfork(void)
+{
+    pthread_atfork(NULL, NULL, forget_in_child);
+}
 
 static size_t hash_pointer(uintptr_t p)
 {
@@ -83,6 +109,7 @@ bool handles_add(const void *h, handle_kind kind)
     uintptr_t key = (uintptr_t)h;
     if (key & KIND_MASK) /* not a malloc'd handle */
         return false;
+    pthread_once(&atfork_once, install_atfork);
     pthread_mutex_lock(&lock);
     table *t = atomic_load_explicit(&current, memory_order_relaxed);
     bool ok = t && (used + 1) * 2 <= t->capacity;
@@ -116,4 +143,25 @@ bool handles_live(const void *h, handle_kind kind)
     if (!h)
         return false;
     return find(atomic_load_explicit(&current, memory_order_acquire), (uintptr_t)h, kind) != NULL;
+}
+
+bool handles_inherited(const void *h, handle_kind kind)
+{
+    if (!h)
+        return false;
+    return find(atomic_load_explicit(&inherited, memory_order_acquire), (uintptr_t)h, kind) != NULL;
+}
+
+int handles_check(const void *h, handle_kind kind)
+{
+    if (!h)
+        return ERR(API, 17);
+    if (handles_live(h, kind))
+        return 0;
+    return handles_inherited(h, kind) ? ERR(API, 22) : ERR(API, 18);
+}
+
+const char *handles_dead_message(int code)
+{
+    return code == ERR(API, 22) ? API_FORKED_HANDLE : API_DEAD_HANDLE;
 }

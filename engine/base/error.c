@@ -30,7 +30,7 @@ typedef struct err_family {
 static const err_family err_families[] = {
     [FAM_PRS] = {err_names_prs, 1, 80}, [FAM_QRY] = {err_names_qry, 1, 13},
     [FAM_STG] = {err_names_stg, 1, 46}, [FAM_WAL] = {err_names_wal, 1, 6},
-    [FAM_API] = {err_names_api, 1, 21}, [FAM_INT] = {err_names_int, 0, 99},
+    [FAM_API] = {err_names_api, 1, 22}, [FAM_INT] = {err_names_int, 0, 99},
 };
 
 const char *err_code_name(int code) {

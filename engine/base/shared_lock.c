@@ -1,12 +1,62 @@
 #include "base/shared_lock.h"
 
+/* The read holds this thread took and has not given back, per lock, dated
+ * by the lock's write phase: a write phase means no read hold existed, so
+ * an older note is stale (its hold was given back by another thread). A
+ * note names its lock by address and is only compared, never followed: the
+ * lock may be gone. */
+#define HOLD_NOTES 8
+
+typedef struct hold_note {
+    const shared_lock *lock;
+    uint64_t phase;
+    size_t depth;
+} hold_note;
+
+static _Thread_local hold_note notes[HOLD_NOTES];
+static _Thread_local unsigned next_evict;
+
+static hold_note *note_of(const shared_lock *l) {
+    for (int i = 0; i < HOLD_NOTES; i++)
+        if (notes[i].lock == l && notes[i].phase == l->phase && notes[i].depth > 0)
+            return &notes[i];
+    return NULL;
+}
+
+/* A thread holding a hold that it took: some hold exists, and the note
+ * is of this phase. */
+static bool holds_already(const shared_lock *l) {
+    return l->readers > 0 && note_of(l) != NULL;
+}
+
+static void note_taken(const shared_lock *l) {
+    hold_note *n = note_of(l);
+    for (int i = 0; !n && i < HOLD_NOTES; i++)
+        if (notes[i].depth == 0 || notes[i].lock == l) /* free, or this lock's stale note */
+            n = &notes[i];
+    if (!n) /* full of other locks' notes, most of them stale: reuse in turn */
+        n = &notes[next_evict++ % HOLD_NOTES];
+    if (n->lock != l || n->phase != l->phase)
+        *n = (hold_note){.lock = l, .phase = l->phase, .depth = 0};
+    n->depth++;
+}
+
+static void note_given_back(const shared_lock *l) {
+    hold_note *n = note_of(l);
+    if (n)
+        n->depth--;
+}
+
 int shared_lock_init(shared_lock *l) {
-    l->readers = 0;
-    l->writers_waiting = 0;
-    l->writer = false;
+    *l = (shared_lock){0};
     if (pthread_mutex_init(&l->mu, NULL) != 0)
         return -1;
-    if (pthread_cond_init(&l->changed, NULL) != 0) {
+    if (pthread_cond_init(&l->readers_go, NULL) != 0) {
+        pthread_mutex_destroy(&l->mu);
+        return -1;
+    }
+    if (pthread_cond_init(&l->writer_go, NULL) != 0) {
+        pthread_cond_destroy(&l->readers_go);
         pthread_mutex_destroy(&l->mu);
         return -1;
     }
@@ -14,38 +64,64 @@ int shared_lock_init(shared_lock *l) {
 }
 
 void shared_lock_destroy(shared_lock *l) {
-    pthread_cond_destroy(&l->changed);
+    pthread_cond_destroy(&l->writer_go);
+    pthread_cond_destroy(&l->readers_go);
     pthread_mutex_destroy(&l->mu);
+}
+
+/* Waits for the end of the write phase under way or waited for: a writer
+ * waiting can leave only by holding the lock, so its phase ends once. */
+static void wait_write_phase(shared_lock *l) {
+    uint64_t seen = l->phase;
+    l->readers_waiting++;
+    while (l->writer || (l->phase == seen && l->writers_waiting > 0))
+        pthread_cond_wait(&l->readers_go, &l->mu);
+    l->readers_waiting--;
+    if (l->phase != seen && l->admitted > 0)
+        l->admitted--;
 }
 
 void shared_lock_read(shared_lock *l) {
     pthread_mutex_lock(&l->mu);
-    while (l->writer)
-        pthread_cond_wait(&l->changed, &l->mu);
+    if ((l->writer || l->writers_waiting > 0) && !holds_already(l))
+        wait_write_phase(l);
     l->readers++;
+    note_taken(l);
     pthread_mutex_unlock(&l->mu);
+}
+
+static void wake_writer_if_free(shared_lock *l) {
+    if (l->writers_waiting > 0 && l->readers == 0 && l->admitted == 0 && !l->writer)
+        pthread_cond_signal(&l->writer_go);
 }
 
 void shared_lock_read_done(shared_lock *l) {
     pthread_mutex_lock(&l->mu);
-    if (--l->readers == 0 && l->writers_waiting > 0) /* readers wait only for writers */
-        pthread_cond_broadcast(&l->changed);
+    l->readers--;
+    note_given_back(l);
+    wake_writer_if_free(l);
     pthread_mutex_unlock(&l->mu);
 }
 
 void shared_lock_write(shared_lock *l) {
     pthread_mutex_lock(&l->mu);
     l->writers_waiting++;
-    while (l->writer || l->readers > 0)
-        pthread_cond_wait(&l->changed, &l->mu);
+    while (l->writer || l->readers > 0 || l->admitted > 0)
+        pthread_cond_wait(&l->writer_go, &l->mu);
     l->writers_waiting--;
     l->writer = true;
     pthread_mutex_unlock(&l->mu);
 }
 
+/* The readers waiting now go in before any writer (phase-fair). */
 void shared_lock_write_done(shared_lock *l) {
     pthread_mutex_lock(&l->mu);
     l->writer = false;
-    pthread_cond_broadcast(&l->changed);
+    l->phase++;
+    l->admitted += l->readers_waiting;
+    if (l->readers_waiting > 0)
+        pthread_cond_broadcast(&l->readers_go);
+    else
+        wake_writer_if_free(l);
     pthread_mutex_unlock(&l->mu);
 }

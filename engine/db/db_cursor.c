@@ -48,7 +48,7 @@ static void list_cursor(db *d, db_cursor *c) {
 }
 
 void db_cursors_hold(db *d) {
-    pthread_rwlock_wrlock(&d->sh->gate);
+    shared_lock_write(&d->sh->gate);
     pthread_mutex_lock(&registry);
     while (d->sh->cursors) { /* every handle's on the store */
         db_cursor *c = d->sh->cursors;
@@ -61,7 +61,7 @@ void db_cursors_hold(db *d) {
 }
 
 void db_cursors_release(db *d) {
-    pthread_rwlock_unlock(&d->sh->gate);
+    shared_lock_write_done(&d->sh->gate);
 }
 
 static int open_query_stream(db *d, db_cursor *c, const ast_query *q, err *e) {
@@ -69,7 +69,7 @@ static int open_query_stream(db *d, db_cursor *c, const ast_query *q, err *e) {
     cancel stop;
     db_cancel_begin(d, &stop);
     c->rules.stop = &stop; /* for the open only */
-    pthread_rwlock_rdlock(&d->sh->gate);
+    shared_lock_read(&d->sh->gate);
     int rc = query_stream_open(d->s, &c->rules, q, clock_now_ms(),
                                (size_t)d->opts.query_memory_limit, &c->qs, e);
     c->rules.stop = NULL;
@@ -77,7 +77,7 @@ static int open_query_stream(db *d, db_cursor *c, const ast_query *q, err *e) {
         query_stream_set_cancel(c->qs, NULL);
     if (rc == 0 && query_stream_live(c->qs))
         list_cursor(d, c);
-    pthread_rwlock_unlock(&d->sh->gate);
+    shared_lock_read_done(&d->sh->gate);
     return rc;
 }
 

@@ -14,7 +14,7 @@ static db_shared *shared_new(store *s) {
         free(sh);
         return NULL;
     }
-    if (pthread_rwlock_init(&sh->gate, NULL) != 0) {
+    if (shared_lock_init(&sh->gate) != 0) {
         db_writer_destroy(&sh->writer);
         free(sh);
         return NULL;
@@ -55,7 +55,7 @@ void db_shared_detach(db_shared *sh) {
     pthread_mutex_unlock(&registry_mu);
     if (!last)
         return;
-    pthread_rwlock_destroy(&sh->gate);
+    shared_lock_destroy(&sh->gate);
     db_writer_destroy(&sh->writer);
     free(sh);
 }

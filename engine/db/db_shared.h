@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/shared_lock.h"
 #include "db/db_writer.h"
 #include "store/store.h"
 
@@ -23,7 +24,7 @@ struct db_shared {
     size_t refs;      /* handles attached; under the registry's mutex */
     db_shared *next;  /* in the registry */
     db_writer writer; /* db_writer.h: statements, checkpoints, write transactions */
-    pthread_rwlock_t gate;
+    shared_lock gate; /* phase-fair (shared_lock.h): a change waits only for the opens under way */
     struct db_cursor *cursors; /* under db_cursor.c's registry mutex */
 };
 

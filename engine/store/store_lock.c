@@ -24,6 +24,7 @@ static store_lock *registry;
  * registry (entries stay owned by the copied stores, which free them). */
 static void forget_in_child(void) {
     registry = NULL;
+    pthread_mutex_init(&registry_mutex, NULL); /* another thread may have held it at the fork */
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;

@@ -23,6 +23,7 @@ static store *open_stores;
  * it shares none of the parent's stores either. */
 static void forget_in_child(void) {
     open_stores = NULL;
+    pthread_mutex_init(&open_mu, NULL); /* another thread may have held it at the fork */
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;

@@ -61,9 +61,9 @@ TEST(in_memory_databases_are_independent)
     minigraf_close(b);
 }
 
-TEST(open_with_options_null_or_empty_path_is_in_memory)
+TEST(open_with_options_null_path_is_in_memory)
 {
-    MiniGrafDb *a = open_with(NULL), *b = minigraf_open_with_options("", NULL, NULL);
+    MiniGrafDb *a = open_with(NULL), *b = minigraf_open_with_options(NULL, NULL, NULL);
     CHECK(a != NULL);
     CHECK(b != NULL);
     if (a && b) {
@@ -259,7 +259,7 @@ TEST(open_with_options_file_path_and_options)
 
 CHECK_MAIN(TEST_ENTRY(in_memory_database_starts_empty_with_tx_count_zero),
            TEST_ENTRY(in_memory_databases_are_independent),
-           TEST_ENTRY(open_with_options_null_or_empty_path_is_in_memory),
+           TEST_ENTRY(open_with_options_null_path_is_in_memory),
            TEST_ENTRY(open_with_empty_options_object_uses_defaults),
            TEST_ENTRY(open_accepts_every_documented_option_key),
            TEST_ENTRY(read_only_false_allows_writes),

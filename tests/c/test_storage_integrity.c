@@ -617,6 +617,40 @@ TEST(a_negative_cycle_closed_at_the_end_of_a_long_chain_is_still_int_054)
     minigraf_close(db);
 }
 
+/* Finding 6: "" once opened an in-memory database through
+ * minigraf_open_with_options, and everything written was lost at close. */
+static void every_entry_point_taking_a_path_refuses_an_empty_one_with_api_017(void)
+{
+    CHECK(minigraf_open("") == NULL);
+    char *error = NULL;
+    CHECK(minigraf_open_with_options("", NULL, &error) == NULL);
+    CHECK(error != NULL && strncmp(error, "[API-017] path must not be empty", 32) == 0);
+    minigraf_string_free(error);
+    error = NULL;
+    MiniGrafDb *db = (MiniGrafDb *)1;
+    CHECK_INT_EQ(minigraf_open_v2("", "{\"read_only\": true}", &db, &error), MINIGRAF_E_API_017);
+    CHECK(db == NULL);
+    CHECK(error != NULL && strncmp(error, "[API-017] path must not be empty", 32) == 0);
+    minigraf_string_free(error);
+    error = NULL;
+    CHECK(minigraf_log_writer_create("", NULL, &error) == NULL);
+    CHECK(error != NULL && strncmp(error, "[API-017] path must not be empty", 32) == 0);
+    minigraf_string_free(error);
+    error = NULL;
+    MiniGrafLogWriter *w = (MiniGrafLogWriter *)1;
+    CHECK_INT_EQ(minigraf_log_writer_create_v2("", NULL, &w, &error), MINIGRAF_E_API_017);
+    CHECK(w == NULL);
+    CHECK(error != NULL && strncmp(error, "[API-017] path must not be empty", 32) == 0);
+    minigraf_string_free(error);
+    db = minigraf_open_in_memory();
+    CHECK(db != NULL);
+    EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
+    CHECK_INT_EQ(minigraf_export(db, "", NULL), MINIGRAF_E_API_017);
+    const char *msg = minigraf_last_error(db);
+    CHECK(msg != NULL && strncmp(msg, "[API-017] path must not be empty", 32) == 0);
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(crash_through_a_symlink_then_open_by_the_real_path_keeps_every_commit),
            TEST_ENTRY(dot_dot_and_relative_spellings_find_the_same_wal),
            TEST_ENTRY(wal_of_another_database_fails_the_open_with_stg_044),
@@ -633,4 +667,5 @@ CHECK_MAIN(TEST_ENTRY(crash_through_a_symlink_then_open_by_the_real_path_keeps_e
            TEST_ENTRY(json_inputs_refuse_what_rfc_8259_refuses),
            TEST_ENTRY(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys),
            TEST_ENTRY(a_chain_of_10000_rules_registers_and_its_query_answers_or_fails_with_int_020),
-           TEST_ENTRY(a_negative_cycle_closed_at_the_end_of_a_long_chain_is_still_int_054))
+           TEST_ENTRY(a_negative_cycle_closed_at_the_end_of_a_long_chain_is_still_int_054),
+           TEST_ENTRY(every_entry_point_taking_a_path_refuses_an_empty_one_with_api_017))

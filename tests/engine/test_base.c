@@ -25,7 +25,7 @@ static void test_error_names(void) {
     CHECK(strcmp(err_code_name(ERR(QRY, 13)), "QRY-013") == 0 && !err_code_name(ERR(QRY, 14)));
     CHECK(strcmp(err_code_name(ERR(STG, 46)), "STG-046") == 0 && !err_code_name(ERR(STG, 47)));
     CHECK(strcmp(err_code_name(ERR(WAL, 6)), "WAL-006") == 0 && !err_code_name(ERR(WAL, 7)));
-    CHECK(strcmp(err_code_name(ERR(API, 21)), "API-021") == 0 && !err_code_name(ERR(API, 22)));
+    CHECK(strcmp(err_code_name(ERR(API, 22)), "API-022") == 0 && !err_code_name(ERR(API, 23)));
     CHECK(strcmp(err_code_name(ERR(INT, 0)), "INT-000") == 0);
     CHECK(strcmp(err_code_name(ERR(INT, 99)), "INT-099") == 0);
     CHECK(!err_code_name(0) && !err_code_name(-1) && !err_code_name(7000) && !err_code_name(999));

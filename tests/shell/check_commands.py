@@ -242,8 +242,12 @@ with tempfile.TemporaryDirectory() as tmp:
 
 # ---- the command line ---------------------------------------------------------------
 
-check("commands_after_the_file", run([":memory:".replace(":memory:", ""), "(transact [[:a :n 1]])", ".changes"]),
-      stdout=TX + "transactions: 1\n")
+with tempfile.TemporaryDirectory() as tmp:
+    check("commands_after_the_file", run([os.path.join(tmp, "c.graph"), "(transact [[:a :n 1]])", ".changes"]),
+          stdout=TX + "transactions: 1\n")
+check("an_empty_path_is_refused", run(["", ".changes"]), stdout="", status=1,
+      stderr="Error: cannot open : [API-017] path must not be empty (an in-memory database is "
+             "minigraf_open_in_memory)\n")
 check("c_runs_commands_then_exits", run(["-c", "(transact [[:a :n 1]])", "-c", "(query [:find ?n :where [:a :n ?n]])"],
                                         "(transact [[:b :n 2]])\n"),
       stdout=TX + "?n\n--------------------\n1\n\n1 result(s) found.\n")

@@ -1,0 +1,180 @@
+/* Fair locking (issue 20): writer threads beside reader threads spinning
+ * queries on one file database opened with `synchronous: "normal"`.
+ *
+ *   bench_fairness [seconds-per-phase [seed-entities [writers [readers]]]]
+ *                  (default: 3 1000 4 3)
+ *
+ * Three phases of the same length: the writers alone (each commit one
+ * fact on its own entity), the readers alone (each query a count over
+ * the seeded entities, read through a cursor), then both together. The
+ * targets: writers keep >= 50% of their commit rate alone, readers >= 50%
+ * of their query rate alone, and the worst commit latency beside the
+ * readers is <= 20 ms. Prints the rates, both ratios, the worst and 99th
+ * percentile commit latencies, and whether each target is met (exit 0
+ * either way: a bench reports, it does not judge the machine). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+#include "minigraf.h"
+
+#define MAX_LATENCIES 1000000
+
+typedef struct phase {
+    MiniGrafDb *db;
+    double until;
+    atomic_long commits;
+    atomic_long queries;
+    atomic_long failures;
+    pthread_mutex_t mu; /* latencies */
+    double *latencies;
+    size_t latency_count;
+} phase;
+
+typedef struct worker {
+    phase *p;
+    int id;
+} worker;
+
+static void note_latency(phase *p, double s) {
+    pthread_mutex_lock(&p->mu);
+    if (p->latency_count < MAX_LATENCIES)
+        p->latencies[p->latency_count++] = s;
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void *writer_main(void *arg) {
+    worker *w = arg;
+    char text[128];
+    for (long k = 0; bench_now_s() < w->p->until; k++) {
+        snprintf(text, sizeof text, "(transact [[:writer-%d :n %ld]])", w->id, k);
+        double t0 = bench_now_s();
+        char *r = minigraf_execute(w->p->db, text);
+        double t = bench_now_s() - t0;
+        if (!r) {
+            atomic_fetch_add(&w->p->failures, 1);
+            continue;
+        }
+        minigraf_string_free(r);
+        note_latency(w->p, t);
+        atomic_fetch_add(&w->p->commits, 1);
+    }
+    return NULL;
+}
+
+static void *reader_main(void *arg) {
+    worker *w = arg;
+    static const char *q = "(query [:find (count ?e) :where [?e :seed _]])";
+    while (bench_now_s() < w->p->until) {
+        MiniGrafCursor *c = minigraf_query(w->p->db, q);
+        char *batch = c ? minigraf_cursor_next_batch(c, 16) : NULL;
+        if (batch)
+            atomic_fetch_add(&w->p->queries, 1);
+        else
+            atomic_fetch_add(&w->p->failures, 1);
+        minigraf_string_free(batch);
+        minigraf_cursor_free(c);
+    }
+    return NULL;
+}
+
+typedef struct outcome {
+    double commit_rate, query_rate, worst_ms, p99_ms;
+    long failures;
+} outcome;
+
+static outcome run_phase(MiniGrafDb *db, double seconds, int writers, int readers) {
+    phase p = {.db = db};
+    pthread_mutex_init(&p.mu, NULL);
+    p.latencies = malloc(sizeof(double) * MAX_LATENCIES);
+    pthread_t th[64];
+    worker ws[64];
+    int n = 0;
+    p.until = bench_now_s() + seconds;
+    for (int i = 0; i < writers + readers && n < 64; i++, n++) {
+        ws[n] = (worker){&p, i};
+        pthread_create(&th[n], NULL, i < writers ? writer_main : reader_main, &ws[n]);
+    }
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+    outcome o = {.commit_rate = (double)atomic_load(&p.commits) / seconds,
+                 .query_rate = (double)atomic_load(&p.queries) / seconds,
+                 .failures = atomic_load(&p.failures)};
+    if (p.latency_count > 0) {
+        bench_sort_doubles(p.latencies, p.latency_count);
+        o.worst_ms = p.latencies[p.latency_count - 1] * 1e3;
+        o.p99_ms = p.latencies[(p.latency_count * 99) / 100] * 1e3;
+    }
+    free(p.latencies);
+    pthread_mutex_destroy(&p.mu);
+    return o;
+}
+
+static int seed(MiniGrafDb *db, long entities) {
+    for (long i = 0; i < entities; i += 100) {
+        char text[100 * 40 + 32];
+        size_t len = (size_t)snprintf(text, sizeof text, "(transact [");
+        for (long j = i; j < i + 100 && j < entities; j++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "[:seed-%ld :seed %ld]", j, j);
+        snprintf(text + len, sizeof text - len, "])");
+        char *r = minigraf_execute(db, text);
+        if (!r) {
+            fprintf(stderr, "seed: %s\n", minigraf_last_error(db));
+            return 1;
+        }
+        minigraf_string_free(r);
+    }
+    return 0;
+}
+
+static void report(const char *name, outcome o) {
+    printf("%-16s commits %9.0f/s  queries %9.0f/s  worst commit %8.2f ms  p99 %7.2f ms"
+           "  failures %ld\n", name, o.commit_rate, o.query_rate, o.worst_ms, o.p99_ms, o.failures);
+}
+
+int main(int argc, char **argv) {
+    double seconds = argc > 1 ? atof(argv[1]) : 3.0;
+    long entities = argc > 2 ? atol(argv[2]) : 1000;
+    int writers = argc > 3 ? atoi(argv[3]) : 4;
+    int readers = argc > 4 ? atoi(argv[4]) : 3;
+    char dir[] = "/tmp/bench_fairness_XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    char path[sizeof dir + 16];
+    snprintf(path, sizeof path, "%s/db.graph", dir);
+    char *error = NULL;
+    const char *options = argc > 5 ? argv[5] : "{\"synchronous\": \"normal\"}";
+    MiniGrafDb *db = minigraf_open_with_options(path, options, &error);
+    if (!db) {
+        fprintf(stderr, "open: %s\n", error ? error : "?");
+        return 1;
+    }
+    int rc = seed(db, entities);
+    if (rc == 0) {
+        printf("%d writers, %d readers, %.1f s per phase, %ld seeded entities, options %s\n",
+               writers, readers, seconds, entities, options);
+        outcome w = run_phase(db, seconds, writers, 0);
+        report("writers alone", w);
+        outcome r = run_phase(db, seconds, 0, readers);
+        report("readers alone", r);
+        outcome b = run_phase(db, seconds, writers, readers);
+        report("together", b);
+        double wr = w.commit_rate > 0 ? b.commit_rate / w.commit_rate : 0;
+        double rr = r.query_rate > 0 ? b.query_rate / r.query_rate : 0;
+        printf("writer ratio %.0f%% (target >= 50%%: %s)\n", wr * 100, wr >= 0.5 ? "met" : "NOT met");
+        printf("reader ratio %.0f%% (target >= 50%%: %s)\n", rr * 100, rr >= 0.5 ? "met" : "NOT met");
+        printf("worst commit beside readers %.2f ms (target <= 20 ms: %s)\n", b.worst_ms,
+               b.worst_ms <= 20.0 ? "met" : "NOT met");
+    }
+    minigraf_close(db);
+    char wal[sizeof path + 8];
+    snprintf(wal, sizeof wal, "%s.wal", path);
+    unlink(path);
+    unlink(wal);
+    rmdir(dir);
+    return rc;
+}
