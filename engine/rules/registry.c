@@ -7,6 +7,7 @@
 #include "base/arena.h"
 #include "base/array.h"
 #include "base/buf.h"
+#include "base/mg_assert.h"
 #include "datalog/parse.h"
 #include "datalog/print.h"
 #include "rules/dep_graph.h"
@@ -76,6 +77,7 @@ static int program_of(const ast_rule **rules, size_t n, rules_program **out, err
 
 /* Called with the lock held; true when the last reference went. */
 static bool program_unref(rules_program *p) {
+    MG_ASSERT(p->refs > 0);
     return --p->refs == 0;
 }
 
@@ -303,6 +305,7 @@ void rules_release(rules_registry *r, const rules_program *p) {
 rules_kept *rules_take_kept(rules_registry *r, const rules_program *p) {
     rules_program *w = (rules_program *)p;
     pthread_mutex_lock(&r->lock);
+    MG_ASSERT(w->refs > 0); /* p is acquired */
     rules_kept *k = w->kept;
     w->kept = NULL;
     pthread_mutex_unlock(&r->lock);
