@@ -150,10 +150,6 @@ bool pager_is_memory(const pager *p) {
     return p->fd < 0;
 }
 
-const char *pager_path(const pager *p) {
-    return p->path;
-}
-
 uint32_t pager_page_count(const pager *p) {
     return p->next;
 }

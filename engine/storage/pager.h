@@ -42,7 +42,6 @@ int pager_open_memory(pager **out, format_header *h, err *e);
 void pager_close(pager *p);
 
 bool pager_is_memory(const pager *p);
-const char *pager_path(const pager *p);
 
 /* Scratch for a B+tree cursor's page copies: PAGER_SCRATCH_PAGES pages.
  * A point query opens a few cursors, and a fresh 48 KiB malloc for each

@@ -410,10 +410,6 @@ void store_close(store *s) {
     store_free(s);
 }
 
-uint64_t store_recovered_drops(const store *s) {
-    return s->log ? wal_dropped(s->log) : 0;
-}
-
 void store_get_stats(store *s, store_stats *out) {
     shared_lock_read(&s->rw);
     page_cache_stats c = pager_cache_stats(s->pg);
