@@ -7,6 +7,7 @@
 #include "base/arena.h"
 #include "base/array.h"
 #include "base/buf.h"
+#include "base/hash.h"
 #include "base/mg_assert.h"
 #include "datalog/parse.h"
 #include "datalog/print.h"
@@ -136,10 +137,7 @@ static const ast_rule **rules_array(const rules_registry *r, size_t count, const
 }
 
 static uint64_t text_hash(const char *s) {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+    return hash_bytes(s, strlen(s));
 }
 
 typedef struct text_key {

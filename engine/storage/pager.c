@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "base/htab.h"
 #include "base/spares.h"
 #include "storage/freelist.h"
@@ -374,8 +375,7 @@ typedef struct reused_key {
 } reused_key;
 
 static uint64_t pgno_hash(uint32_t pgno) {
-    uint64_t h = pgno * UINT64_C(0x9e3779b97f4a7c15);
-    return h ^ (h >> 29);
+    return hash_mix(pgno);
 }
 
 static bool reused_eq(const void *ctx, uint32_t id) {
