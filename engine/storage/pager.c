@@ -8,6 +8,7 @@
 
 #include "base/hash.h"
 #include "base/htab.h"
+#include "base/mg_assert.h"
 #include "base/spares.h"
 #include "storage/freelist.h"
 #include "storage/page_cache.h"
@@ -34,6 +35,7 @@ struct pager {
     /* Changes whenever a page may change (pager_scratch_holds). Written
      * under the store's write lock, read under its read lock. */
     uint64_t epoch;
+    const shared_lock *write_lock; /* NULL until the store is open */
     spares scratch; /* cursor scratch blocks (pager_scratch_take) */
 };
 
@@ -149,6 +151,16 @@ bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t
 
 bool pager_is_memory(const pager *p) {
     return p->fd < 0;
+}
+
+void pager_set_write_lock(pager *p, const shared_lock *l) {
+    p->write_lock = l;
+}
+
+/* Held by this thread, if held: no other thread changes `writer` then. */
+static void assert_writing(const pager *p) {
+    MG_ASSERT(!p->write_lock || p->write_lock->writer);
+    (void)p;
 }
 
 uint32_t pager_page_count(const pager *p) {
@@ -403,6 +415,7 @@ int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
 }
 
 uint8_t *pager_dirty(pager *p, uint32_t pgno) {
+    assert_writing(p);
     if (pgno >= p->next)
         return NULL;
     p->epoch++; /* the caller is about to change the page */
@@ -461,6 +474,7 @@ static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
 }
 
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
+    assert_writing(p);
     p->epoch++; /* the page handed out (a free one, maybe) is about to change */
     int rc = fill_freelist(p, e);
     if (rc != 0)

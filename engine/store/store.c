@@ -77,6 +77,7 @@ int store_open_memory(store **out, err *e) {
         store_free(s);
         return rc;
     }
+    pager_set_write_lock(s->pg, &s->rw);
     *out = s;
     return 0;
 }
@@ -374,6 +375,7 @@ static int open_new(const char *path, const store_options *o, store **out, err *
         store_free(s);
         return rc;
     }
+    pager_set_write_lock(s->pg, &s->rw);
     store_share_add(s, path);
     *out = s;
     return 0;
