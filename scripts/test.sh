@@ -50,7 +50,7 @@ thread_sanitizer_suite() {
     -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
   cmake --build "$dir" --parallel "$JOBS"
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$)'
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$)'
 }
 
 parity_suite() {

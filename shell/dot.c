@@ -132,7 +132,7 @@ static void dot_width(shell_session *s, const char *args)
             text_free(&w);
             return;
         }
-        widths = realloc(widths, (n + 1) * sizeof *widths);
+        widths = shell_realloc(widths, (n + 1) * sizeof *widths);
         widths[n++] = (size_t)v;
     }
     free(s->widths);

@@ -54,7 +54,7 @@ static void usage(FILE *out)
 
 static void add_action(options *o, char kind, const char *arg)
 {
-    o->actions = realloc(o->actions, (o->action_count + 1) * sizeof *o->actions);
+    o->actions = shell_realloc(o->actions, (o->action_count + 1) * sizeof *o->actions);
     o->actions[o->action_count++] = (action){kind, arg};
 }
 

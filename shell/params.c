@@ -71,7 +71,7 @@ static void param_set(shell_session *s, const char *args)
         free(name);
         free(p->value);
     } else {
-        s->params = realloc(s->params, (s->param_count + 1) * sizeof *s->params);
+        s->params = shell_realloc(s->params, (s->param_count + 1) * sizeof *s->params);
         p = &s->params[s->param_count++];
         p->name = name;
     }

@@ -137,12 +137,8 @@ static void frame_add(rows_out *r, const cell *cells)
 {
     if (r->npending == r->pending_cap) {
         r->pending_cap = r->pending_cap ? r->pending_cap * 2 : 16;
-        r->pending = realloc(r->pending, r->pending_cap * r->ncols * sizeof *r->pending);
-        r->numeric = realloc(r->numeric, r->pending_cap * r->ncols);
-        if (r->pending == NULL || r->numeric == NULL) {
-            fputs("minigraf: out of memory\n", stderr);
-            exit(1);
-        }
+        r->pending = shell_realloc(r->pending, r->pending_cap * r->ncols * sizeof *r->pending);
+        r->numeric = shell_realloc(r->numeric, r->pending_cap * r->ncols);
     }
     size_t base = r->npending * r->ncols;
     for (size_t c = 0; c < r->ncols; c++) {
@@ -417,7 +413,7 @@ static char **column_names(const char *vars_json, size_t *count)
     scan_accept(&sc, '[');
     for (scan_ws(&sc); *sc.p == '"'; scan_ws(&sc)) {
         scan_string(&sc, &name);
-        names = realloc(names, (n + 2) * sizeof *names);
+        names = shell_realloc(names, (n + 2) * sizeof *names);
         names[n++] = strdup(name.data);
         scan_accept(&sc, ',');
     }

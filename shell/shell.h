@@ -33,6 +33,8 @@ typedef struct text {
     size_t len, cap;
 } text;
 
+/* realloc that ends the program on out of memory (never returns NULL). */
+void *shell_realloc(void *block, size_t size);
 void text_add(text *t, const char *bytes, size_t len);
 void text_puts(text *t, const char *s);
 void text_putc(text *t, char c);

@@ -24,16 +24,23 @@
 
 /* ---- a growable string -------------------------------------------------- */
 
+/* The shell is a program, not a library: running out of memory ends it
+ * with a message, and every growth goes through here. */
+void *shell_realloc(void *block, size_t size)
+{
+    void *grown = realloc(block, size ? size : 1);
+    if (grown == NULL) {
+        fputs("minigraf: out of memory\n", stderr);
+        exit(1);
+    }
+    return grown;
+}
+
 void text_add(text *t, const char *bytes, size_t len)
 {
     if (t->len + len + 1 > t->cap) {
         size_t cap = (t->len + len + 1) * 2;
-        char *grown = realloc(t->data, cap);
-        if (grown == NULL) {
-            fputs("minigraf: out of memory\n", stderr);
-            exit(1);
-        }
-        t->data = grown;
+        t->data = shell_realloc(t->data, cap);
         t->cap = cap;
     }
     memcpy(t->data + t->len, bytes, len);

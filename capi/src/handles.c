@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "base/hash.h"
+
 /* Open addressing over pointer values; removal leaves a tombstone. Add
  * and remove take `lock`; handles_live, which every call on a handle
  * makes, reads without it: a slot is one atomic word (the pointer, with
@@ -55,11 +57,7 @@ static void install_atfork(void)
 
 static size_t hash_pointer(uintptr_t p)
 {
-    uint64_t x = (uint64_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (size_t)x;
+    return (size_t)hash_mix((uint64_t)p);
 }
 
 /* The slot holding `key` as `kind`, or NULL. */

@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "base/mg_assert.h"
+
 void htab_init(htab *h) {
     h->hashes = NULL;
     h->ids = NULL;
@@ -34,6 +36,7 @@ uint32_t htab_find(const htab *h, uint64_t hash, htab_eq_fn eq, const void *ctx)
 }
 
 static void htab_place(htab *h, uint64_t hash, uint32_t id) {
+    MG_ASSERT(h->count < h->cap); /* an empty slot ends every probe */
     size_t mask = h->cap - 1;
     size_t i = (size_t)hash & mask;
     while (h->ids[i] != HTAB_NONE)
@@ -94,6 +97,7 @@ size_t htab_bytes_for(size_t count) {
 }
 
 int htab_insert(htab *h, uint64_t hash, uint32_t id) {
+    MG_ASSERT(id != HTAB_NONE); /* it marks an empty slot */
     if (htab_reserve(h, 1) != 0)
         return -1;
     htab_place(h, hash, id);

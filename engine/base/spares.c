@@ -1,5 +1,7 @@
 #include "base/spares.h"
 
+#include "base/mg_assert.h"
+
 void spares_init(spares *s, size_t n) {
     s->n = n < SPARES_MAX ? n : SPARES_MAX;
     for (size_t i = 0; i < SPARES_MAX; i++)
@@ -16,6 +18,7 @@ void *spares_take(spares *s) {
 }
 
 bool spares_give(spares *s, void *p) {
+    MG_ASSERT(p != NULL); /* NULL marks an empty slot */
     for (size_t i = 0; i < s->n; i++) {
         void *none = NULL;
         if (atomic_compare_exchange_strong_explicit(&s->slot[i], &none, p, memory_order_release,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/htab.h"
 #include "datalog/parse_internal.h"
 
@@ -51,10 +52,7 @@ static bool chk_same_name(const term *a, const term *b) {
 }
 
 static uint64_t chk_hash(const term *t) {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < t->name_len; i++)
-        h = (h ^ (unsigned char)t->name[i]) * 1099511628211ull;
-    return h;
+    return hash_bytes(t->name, t->name_len);
 }
 
 typedef struct chk_probe {

@@ -68,10 +68,6 @@ int db_tx_begin(db *d, db_tx **out, err *e) {
     return 0;
 }
 
-bool db_tx_is_open(const db_tx *t) {
-    return t->state == TX_OPEN;
-}
-
 static int check_open(const db_tx *t, err *e) {
     switch (t->state) {
     case TX_OPEN: return 0;

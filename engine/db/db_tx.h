@@ -57,9 +57,6 @@ int db_tx_commit(db_tx *t, err *e);
 /* Discards the staged records and ends the transaction. */
 int db_tx_rollback(db_tx *t, err *e);
 
-/* True until commit, rollback or the database's close. */
-bool db_tx_is_open(const db_tx *t);
-
 /* Rolls back a transaction still open, then frees it. NULL: no-op. */
 void db_tx_free(db_tx *t);
 

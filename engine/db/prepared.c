@@ -402,10 +402,6 @@ static int check_keyword(const value *v, err *e) {
                         (int)(v->as.str.len > 64 ? 64 : v->as.str.len), v->as.str.ptr);
 }
 
-bool prepared_has_slot(const prepared *p, const char *name, size_t len) {
-    return find_slot(p, name, len) < p->slot_count;
-}
-
 int prepared_check(const prepared *p, const char *name, size_t len, const bind_value *v, err *e) {
     size_t s = find_slot(p, name, len);
     if (s == p->slot_count) /* spec 13: extra bindings are ignored */

@@ -66,8 +66,6 @@ void prepared_free(prepared *p);
 int prepared_bind(prepared *p, const char *name, size_t len, const bind_value *v, err *e);
 /* The checks of prepared_bind alone: whether it would take `v`. */
 int prepared_check(const prepared *p, const char *name, size_t len, const bind_value *v, err *e);
-/* Whether the query uses the slot `name`. */
-bool prepared_has_slot(const prepared *p, const char *name, size_t len);
 /* Every slot unbound again. */
 int prepared_clear(prepared *p, err *e);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/hash.h"
 #include "datalog/parse.h"
 
 #define QUERY_CACHE_BUCKETS 128 /* a power of two, twice the entries */
@@ -81,19 +82,7 @@ query_cache_stats query_cache_get_stats(query_cache *c) {
 
 /* Eight bytes at a time: the texts are short and hashed on every call. */
 static uint64_t text_hash(const char *s, size_t len) {
-    const uint64_t k = UINT64_C(0xff51afd7ed558ccd);
-    uint64_t h = (uint64_t)len * UINT64_C(0x9e3779b97f4a7c15);
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * k;
-        h ^= h >> 29;
-    }
-    uint64_t w = 0;
-    memcpy(&w, s + i, len - i);
-    h = (h ^ w) * k;
-    return h ^ (h >> 32);
+    return hash_words(HASH_FNV_BASIS, s, len);
 }
 
 static parsed_query **bucket(query_cache *c, uint64_t hash) {

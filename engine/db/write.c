@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/htab.h"
 #include "model/timestamp.h"
 
@@ -100,8 +101,9 @@ bool write_same_triple(const fact *a, const fact *b) {
 
 uint64_t write_triple_hash(const fact *f) {
     value ent = value_ref(f->entity);
-    return value_hash_identity(&ent) ^ (value_hash_identity(&f->attribute) * 31u) ^
-           (value_hash_identity(&f->v) * 1000003u);
+    uint64_t h = hash_combine(HASH_FNV_BASIS, value_hash_identity(&ent));
+    h = hash_combine(h, value_hash_identity(&f->attribute));
+    return hash_combine(h, value_hash_identity(&f->v));
 }
 
 static bool same_triple(const void *ctx, uint32_t id) {

@@ -124,18 +124,6 @@ size_t agg_bytes(const agg_state *s) {
 
 /* ---- the distinct set ------------------------------------------------ */
 
-/* A hash that agrees with O3 equality: every NaN alike, -0.0 as 0.0. */
-static uint64_t hash_o3(const value *v) {
-    if (v->type != VT_FLOAT)
-        return value_hash_identity(v);
-    value norm = *v;
-    if (isnan(v->as.f))
-        norm.as.f = NAN;
-    else if (v->as.f == 0.0)
-        norm.as.f = 0.0;
-    return value_hash_identity(&norm);
-}
-
 static size_t set_probe(const value_set *set, const value *v, uint64_t h) {
     size_t mask = set->slot_cap - 1;
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
@@ -164,7 +152,7 @@ static int set_grow(agg_state *s, err *e) {
     set->slots = slots;
     set->slot_cap = 2 * cap;
     for (size_t id = 0; id < set->count; id++)
-        slots[set_probe(set, &items[id], hash_o3(&items[id]))] = id;
+        slots[set_probe(set, &items[id], value_hash_total(&items[id]))] = id;
     return 0;
 }
 
@@ -189,7 +177,7 @@ static int set_add(agg_state *s, const value *v, err *e) {
         if (rc)
             return rc;
     }
-    size_t slot = set_probe(set, v, hash_o3(v));
+    size_t slot = set_probe(set, v, value_hash_total(v));
     if (set->slots[slot] != AGG_SLOT_EMPTY)
         return 0;
     value item = *v;

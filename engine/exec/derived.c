@@ -2,13 +2,11 @@
 
 #include <string.h>
 
+#include "base/hash.h"
 #include "plan/magic.h"
 
 static uint64_t text_hash(const char *s, size_t len) {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    return hash_bytes(s, len);
 }
 
 typedef struct attr_key {

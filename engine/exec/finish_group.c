@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/htab.h"
 #include "exec/finish_internal.h"
 
@@ -42,20 +43,11 @@ typedef struct group_table {
     bool by_aggregate;  /* a block steps one aggregate at a time (steps_by_aggregate) */
 } group_table;
 
-/* O3 equality treats every NaN alike and 0.0 like -0.0: hash accordingly. */
-static uint64_t hash_o3(const value *v) {
-    value norm = *v;
-    if (v->type == VT_FLOAT && isnan(v->as.f))
-        norm.as.f = NAN;
-    else if (v->type == VT_FLOAT && v->as.f == 0.0)
-        norm.as.f = 0.0;
-    return value_hash_identity(&norm);
-}
-
+/* O3 equality treats every NaN alike and 0.0 like -0.0: value_hash_total. */
 static uint64_t hash_key(const value *key, size_t n) {
-    uint64_t h = 0x9e3779b97f4a7c15u;
+    uint64_t h = HASH_FNV_BASIS;
     for (size_t i = 0; i < n; i++)
-        h = (h ^ hash_o3(&key[i])) * 0x100000001b3u;
+        h = hash_combine(h, value_hash_total(&key[i]));
     return h;
 }
 
@@ -131,11 +123,6 @@ static int new_group(group_table *t, const value *key, uint64_t h, err *e) {
     return 0;
 }
 
-static uint64_t mix(uint64_t h, uint64_t x) {
-    h = (h ^ x) * 0x9e3779b97f4a7c15u;
-    return h ^ (h >> 29);
-}
-
 /* A hash of the key's representation: cheap, and equal representations
  * (not only equal values) agree. */
 static uint64_t front_tag(const value *key, size_t n) {
@@ -144,8 +131,8 @@ static uint64_t front_tag(const value *key, size_t n) {
         const value *v = &key[i];
         uint64_t a = 0, b = 0;
         if (v->stored) {
-            h = mix(mix(mix(h, (uint64_t)v->type), v->as.stored.id),
-                    (uint64_t)(uintptr_t)v->as.stored.src);
+            h = hash_combine(hash_combine(hash_combine(h, (uint64_t)v->type), v->as.stored.id),
+                             (uint64_t)(uintptr_t)v->as.stored.src);
             continue;
         }
         switch (v->type) {
@@ -158,9 +145,9 @@ static uint64_t front_tag(const value *key, size_t n) {
         case VT_LIST: a = (uint64_t)(uintptr_t)v->as.list.items; b = v->as.list.count; break;
         case VT_NULL: break;
         }
-        h = mix(mix(mix(h, (uint64_t)v->type), a), b);
+        h = hash_combine(hash_combine(hash_combine(h, (uint64_t)v->type), a), b);
     }
-    return h;
+    return hash_mix(h);
 }
 
 /* A larger, empty memo once the groups outgrow it (the old one is left in

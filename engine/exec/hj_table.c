@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/hash.h"
 #include "exec/op_scan.h"
 
 #define HJ_OP_NAME "hash join"
@@ -113,12 +114,6 @@ void hj_cache_free(hj_cache *c) {
     c->budget = budget;
 }
 
-static uint64_t mix(uint64_t h) {
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    return h ^ (h >> 33);
-}
-
 uint64_t hj_key_attr_hash(const value *attr) {
     return value_hash_identity(attr);
 }
@@ -129,7 +124,7 @@ static uint64_t key_hash(const hj_key *k) {
         uint64_t a, b;
         memcpy(&a, k->entity->bytes, 8);
         memcpy(&b, k->entity->bytes + 8, 8);
-        h = mix(h ^ mix(a ^ mix(b)));
+        h = hash_mix(h ^ hash_mix(a ^ hash_mix(b)));
     }
     return h;
 }

@@ -10,7 +10,3 @@ bool match_term(const term *t, const value *v) {
     }
     return false;
 }
-
-const term *match_pattern_term(const ast_pattern *p, int position) {
-    return position == 0 ? &p->e : position == 1 ? &p->a : &p->v;
-}

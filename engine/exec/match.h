@@ -11,7 +11,4 @@
  * TERM_NEVER never, variables and wildcards always (joins decide those). */
 bool match_term(const term *t, const value *v);
 
-/* The pattern's three terms in position order. */
-const term *match_pattern_term(const ast_pattern *p, int position);
-
 #endif

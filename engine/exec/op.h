@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/mg_assert.h"
 #include "exec/meter.h"
 #include "exec/visibility.h"
 #include "model/fact.h"
@@ -103,7 +104,9 @@ static inline int op_open(op *o, err *e) { return o->vt->open(o, e); }
  * how a query that produces rows without reading records (a hash join's
  * probe, a cross product) still polls its cancel. */
 static inline int op_next(op *o, size_t max, batch **out, err *e) {
+    MG_ASSERT(max >= 1 && max <= BATCH_ROWS);
     int rc = o->vt->next(o, max, out, e);
+    MG_ASSERT(rc != 1 || ((*out)->count >= 1 && (*out)->count <= max));
     if (rc == 1 && (*out)->m && meter_tick((*out)->m, (*out)->count, e) != 0)
         return e->code;
     return rc;
@@ -123,6 +126,7 @@ static inline frame batch_row(const batch *b, size_t i) {
 /* Appends the part of `row` (a row of the step before) the step keeps,
  * and returns the new row for the step to fill. */
 static inline frame batch_push(batch *b, const frame *row) {
+    MG_ASSERT(b->count < b->cap);
     frame out = batch_row(b, b->count++);
     for (size_t i = 0; i < b->carry_count; i++)
         out.slot[b->carry[i]] = row->slot[b->carry[i]];
@@ -133,6 +137,7 @@ static inline frame batch_push(batch *b, const frame *row) {
 /* Keeps row i (i >= count) as the batch's next row: how an operator that
  * drops rows of its child's batch compacts it in place. */
 static inline void batch_keep(batch *b, size_t i) {
+    MG_ASSERT(i >= b->count && i < b->cap);
     if (i != b->count) {
         frame from = batch_row(b, i), to = batch_row(b, b->count);
         memcpy(to.slot, from.slot, b->p->slot_count * sizeof *to.slot);

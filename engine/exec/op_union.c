@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "exec/op.h"
 
 #define UNION_OP_NAME "or union"
@@ -30,9 +31,9 @@ typedef struct op_union {
 } op_union;
 
 static uint64_t tuple_hash(const value *t, size_t width) {
-    uint64_t h = 1469598103934665603u;
+    uint64_t h = HASH_FNV_BASIS;
     for (size_t i = 0; i < width; i++)
-        h = (h ^ value_hash_identity(&t[i])) * 1099511628211u;
+        h = hash_combine(h, value_hash_identity(&t[i]));
     return h;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/hash.h"
 #include "plan/conj.h"
 #include "plan/magic.h"
 
@@ -208,8 +209,7 @@ static bool planned_for(const body_plan *bp, const size_vector *v) {
 }
 
 static uint64_t plan_hash(const ast_rule *rule, size_t delta_pos) {
-    uint64_t h = (uint64_t)(uintptr_t)rule * UINT64_C(0x9e3779b97f4a7c15) ^ delta_pos;
-    return h ^ (h >> 31);
+    return hash_mix((uint64_t)(uintptr_t)rule ^ (uint64_t)delta_pos << 48);
 }
 
 typedef struct plan_key {

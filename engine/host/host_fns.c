@@ -20,16 +20,8 @@ struct host_registry {
     host_fn *fns;
 };
 
-host_kind host_fn_kind(const host_fn *f) {
-    return f->kind;
-}
-
 const host_callbacks *host_fn_callbacks(const host_fn *f) {
     return &f->cb;
-}
-
-const char *host_fn_name(const host_fn *f) {
-    return f->name;
 }
 
 static void host_fn_retain(host_fn *f) {
@@ -127,13 +119,6 @@ bool host_registry_remove(host_registry *r, host_kind kind, const char *name, si
     if (f)
         host_fn_release(f);
     return f != NULL;
-}
-
-bool host_registry_empty(host_registry *r) {
-    pthread_mutex_lock(&r->lock);
-    bool empty = r->fns == NULL;
-    pthread_mutex_unlock(&r->lock);
-    return empty;
 }
 
 /* A reference to the function of `kind` named so, or NULL. */

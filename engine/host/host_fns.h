@@ -54,10 +54,7 @@ typedef struct host_callbacks {
 
 typedef struct host_fn host_fn;
 
-host_kind host_fn_kind(const host_fn *f);
 const host_callbacks *host_fn_callbacks(const host_fn *f);
-/* The registered name (NUL-terminated). */
-const char *host_fn_name(const host_fn *f);
 /* Drops a reference taken by host_scope_find (through host_scope_end). */
 void host_fn_release(host_fn *f);
 
@@ -79,8 +76,6 @@ int host_registry_add(host_registry *r, host_kind kind, const char *name, size_t
 /* Removes the function of `kind` named so; its destroy runs now, or when
  * the last query using it ends. Returns false when there is none. */
 bool host_registry_remove(host_registry *r, host_kind kind, const char *name, size_t len);
-/* Whether any function is registered (a cheap test before a lookup). */
-bool host_registry_empty(host_registry *r);
 
 /* ---- one query's resolutions --------------------------------------------- */
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/sha1.h"
 
 static int hex_digit(char c) {
@@ -158,10 +159,7 @@ typedef struct kw_memo {
 static _Thread_local kw_memo memo[KW_MEMO_SLOTS];
 
 static size_t memo_slot(const char *s, size_t len) {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h % KW_MEMO_SLOTS;
+    return hash_bytes(s, len) % KW_MEMO_SLOTS;
 }
 
 static uuid128 memo_v5(const char *keyword, size_t len) {
@@ -215,10 +213,7 @@ static bool same_text(const void *ctx, uint32_t id) {
 }
 
 static uint64_t text_hash(const char *s, size_t len) {
-    uint64_t h = 14695981039346656037u; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-    return h;
+    return hash_bytes(s, len);
 }
 
 /* Starts small: most evaluations derive a handful of keywords, and a

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/hash.h"
+
 /* The bytes of a stored text; a failure (the source keeps it and fails
  * the query) reads as the empty text. */
 static void text_bytes(const value *v, const char **ptr, size_t *len) {
@@ -130,26 +132,11 @@ bool value_identical(const value *a, const value *b) {
     return value_equal_strict(a, b);
 }
 
-/* FNV-1a, then a final avalanche so low bits are usable as bucket indexes. */
-static uint64_t hash_bytes(uint64_t h, const void *data, size_t len) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-
-static uint64_t hash_finish(uint64_t h) {
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    return h;
-}
-
+/* FNV-1a over the type and the payload's bytes, then hash_mix so low
+ * bits are usable as bucket indexes. */
 static uint64_t hash_start(value_type t) {
     unsigned char tag = (unsigned char)t;
-    return hash_bytes(UINT64_C(0xcbf29ce484222325), &tag, 1);
+    return hash_bytes(&tag, 1);
 }
 
 /* Hashes the payload; `f_bits` is the float's bits under the caller's
@@ -161,23 +148,23 @@ static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
         const char *ptr;
         size_t len;
         text_bytes(v, &ptr, &len);
-        return hash_bytes(h, ptr, len);
+        return hash_bytes_from(h, ptr, len);
     }
-    case VT_INTEGER: return hash_bytes(h, &v->as.i, sizeof v->as.i);
-    case VT_FLOAT: return hash_bytes(h, &f_bits, sizeof f_bits);
+    case VT_INTEGER: return hash_bytes_from(h, &v->as.i, sizeof v->as.i);
+    case VT_FLOAT: return hash_bytes_from(h, &f_bits, sizeof f_bits);
     case VT_BOOLEAN: {
         unsigned char b = v->as.b ? 1 : 0;
-        return hash_bytes(h, &b, 1);
+        return hash_bytes_from(h, &b, 1);
     }
     case VT_REF: {
         uuid128 u = ref_bytes(v);
-        return hash_bytes(h, u.bytes, 16);
+        return hash_bytes_from(h, u.bytes, 16);
     }
     case VT_NULL: return h;
     case VT_LIST:
         for (size_t i = 0; i < v->as.list.count; i++) {
             uint64_t item = value_hash_identity(&v->as.list.items[i]);
-            h = hash_bytes(h, &item, sizeof item);
+            h = hash_combine(h, item);
         }
         return h;
     }
@@ -186,7 +173,15 @@ static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
 
 uint64_t value_hash_identity(const value *v) {
     uint64_t f_bits = v->type == VT_FLOAT ? float_canonical_bits(v->as.f) : 0;
-    return hash_finish(hash_payload(hash_start(v->type), v, f_bits));
+    return hash_mix(hash_payload(hash_start(v->type), v, f_bits));
+}
+
+uint64_t value_hash_total(const value *v) {
+    if (v->type != VT_FLOAT || v->as.f != 0.0)
+        return value_hash_identity(v); /* every NaN is one NaN under E3 too */
+    value zero = *v;
+    zero.as.f = 0.0; /* -0.0 */
+    return value_hash_identity(&zero);
 }
 
 uint64_t value_hash_entity(const value *v) {
@@ -198,7 +193,7 @@ uint64_t value_hash_entity(const value *v) {
     uint64_t f_bits = 0;
     if (v->type == VT_FLOAT)
         f_bits = v->as.f == 0.0 ? 0 : float_bits(v->as.f);
-    return hash_finish(hash_payload(hash_start(v->type), v, f_bits));
+    return hash_mix(hash_payload(hash_start(v->type), v, f_bits));
 }
 
 static int compare_text(const value *a, const value *b) {

@@ -114,6 +114,9 @@ bool value_equal_entity(const value *a, const value *b);
 bool value_identical(const value *a, const value *b);
 /* Hash consistent with E3. */
 uint64_t value_hash_identity(const value *v);
+/* Hash consistent with O3 equality (value_equal_total): every NaN alike,
+ * -0.0 as 0.0. */
+uint64_t value_hash_total(const value *v);
 /* Hash consistent with E2 (keywords hash as their entity's UUID). */
 uint64_t value_hash_entity(const value *v);
 /* O3 total order: type rank, then payload (<0, 0, >0); two lists compare

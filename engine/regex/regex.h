@@ -20,7 +20,4 @@ int regex_compile(const char *pattern, size_t len, arena *a, regex_prog **out, c
  * or 0, or -1 when out of memory. Safe to call from several threads. */
 int regex_match(const regex_prog *p, const char *subject, size_t len);
 
-/* The pattern text the program was compiled from (NUL-terminated). */
-const char *regex_pattern(const regex_prog *p, size_t *len);
-
 #endif

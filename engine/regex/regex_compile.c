@@ -145,17 +145,11 @@ int regex_compile(const char *pattern, size_t len, arena *a, regex_prog **out, c
     rx_gen(&em, tree);
     rx_emit(&em, RI_MATCH, 0, 0);
     regex_prog *p = arena_calloc(a, 1, sizeof *p);
-    char *text = arena_strndup(a, pattern, len);
-    if (em.too_big || em.oom || !p || !text) {
+    if (em.too_big || em.oom || !p) {
         snprintf(why, why_cap, "%s", em.too_big ? "pattern too large" : "out of memory");
         return -1;
     }
-    *p = (regex_prog){em.code, em.n, em.ranges, em.nranges, text, len};
+    *p = (regex_prog){em.code, em.n, em.ranges, em.nranges};
     *out = p;
     return 0;
-}
-
-const char *regex_pattern(const regex_prog *p, size_t *len) {
-    *len = p->pattern_len;
-    return p->pattern;
 }

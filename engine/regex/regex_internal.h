@@ -70,8 +70,6 @@ struct regex_prog {
     size_t n;
     rx_range *ranges;
     size_t nranges;
-    const char *pattern;
-    size_t pattern_len;
 };
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/hash.h"
 #include "rules/stratify.h"
 
 void dep_graph_init(dep_graph *g) {
@@ -25,10 +26,7 @@ void dep_graph_free(dep_graph *g) {
 }
 
 static uint64_t name_hash(const char *s, size_t len) {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    return hash_bytes(s, len);
 }
 
 typedef struct name_key {

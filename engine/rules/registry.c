@@ -7,6 +7,8 @@
 #include "base/arena.h"
 #include "base/array.h"
 #include "base/buf.h"
+#include "base/hash.h"
+#include "base/mg_assert.h"
 #include "datalog/parse.h"
 #include "datalog/print.h"
 #include "rules/dep_graph.h"
@@ -76,6 +78,7 @@ static int program_of(const ast_rule **rules, size_t n, rules_program **out, err
 
 /* Called with the lock held; true when the last reference went. */
 static bool program_unref(rules_program *p) {
+    MG_ASSERT(p->refs > 0);
     return --p->refs == 0;
 }
 
@@ -134,10 +137,7 @@ static const ast_rule **rules_array(const rules_registry *r, size_t count, const
 }
 
 static uint64_t text_hash(const char *s) {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+    return hash_bytes(s, strlen(s));
 }
 
 typedef struct text_key {
@@ -303,6 +303,7 @@ void rules_release(rules_registry *r, const rules_program *p) {
 rules_kept *rules_take_kept(rules_registry *r, const rules_program *p) {
     rules_program *w = (rules_program *)p;
     pthread_mutex_lock(&r->lock);
+    MG_ASSERT(w->refs > 0); /* p is acquired */
     rules_kept *k = w->kept;
     w->kept = NULL;
     pthread_mutex_unlock(&r->lock);

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+
 #define RELATION_OP "rule evaluation"
 
 struct relation_tuple {
@@ -46,21 +48,15 @@ void relation_free(relation *r) {
 
 /* ---- hashing and finding ids ---------------------------------------------------- */
 
-static uint64_t mix(uint64_t h) {
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    return h ^ (h >> 33);
-}
-
 static uint64_t entity_hash(const uuid128 *u) {
     uint64_t a, b;
     memcpy(&a, u->bytes, 8);
     memcpy(&b, u->bytes + 8, 8);
-    return mix(a ^ mix(b));
+    return hash_mix(a ^ hash_mix(b));
 }
 
 static uint64_t pair_hash(uint32_t entity, uint32_t v) {
-    return mix(((uint64_t)entity << 32 | v) * UINT64_C(0x9e3779b97f4a7c15));
+    return hash_mix((uint64_t)entity << 32 | v);
 }
 
 typedef struct probe {

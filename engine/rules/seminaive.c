@@ -1,8 +1,9 @@
 #include "rules/seminaive.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/mg_assert.h"
 
 #define NO_REL UINT32_MAX
 
@@ -159,7 +160,7 @@ int64_t seminaive_fact_count(const seminaive *sn) {
 }
 
 int seminaive_emit(seminaive *sn, const uuid128 *entity, const value *v, err *e) {
-    assert(sn->target != NULL);
+    MG_ASSERT(sn->target != NULL);
     if (++sn->round_emits > sn->lim.max_derived_facts)
         return err_set(e, ERR(INT, 20),
                        "Max derived facts per iteration (%lld) exceeded. Rule may be generating "
@@ -295,7 +296,7 @@ static int run_stratum(stratum_run *st, err *e) {
 }
 
 int seminaive_run(seminaive *sn, rule_body_eval_fn fn, void *ctx, err *e) {
-    assert(!sn->ran);
+    MG_ASSERT(!sn->ran);
     sn->ran = true;
     size_t lo = 0;
     while (lo < sn->rel_count) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/hash.h"
 #include "base/htab.h"
 
 /* ---- walking bodies --------------------------------------------------------- */
@@ -51,10 +52,7 @@ typedef struct name_key {
 } name_key;
 
 static uint64_t name_hash(const char *s, size_t len) {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    return hash_bytes(s, len);
 }
 
 static bool name_eq(const void *ctx, uint32_t id) {

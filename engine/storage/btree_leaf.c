@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mg_assert.h"
+
 enum { L_KIND = 0, L_COUNT = 2, L_RESTARTS = 4, L_END = 6, LEAF_HEADER = 8, LEAF_KIND = 1 };
 
 /* Entries are at least one byte, so a page never holds more. */
@@ -91,6 +93,7 @@ static const uint8_t *restart_lead(const uint8_t *page, const btree_codec *c,
     if (off >= limit || !c->lead(c, anchor, page + off, limit - off, first))
         return NULL;
     if (keep) {
+        MG_ASSERT(c->lead_size <= LEAF_LEAD_MAX);
         memcpy(leads->lead[b], first, LEAF_LEAD_MAX); /* a constant size: no call */
         leads->known |= UINT64_C(1) << b;
     }

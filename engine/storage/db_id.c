@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "storage/format.h"
 
 static bool read_urandom(uint8_t *id) {
@@ -24,20 +25,12 @@ static bool read_urandom(uint8_t *id) {
     return got == FORMAT_DB_ID_SIZE;
 }
 
-static uint64_t mix(uint64_t x) {
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    x *= UINT64_C(0xc4ceb9fe1a85ec53);
-    return x ^ (x >> 33);
-}
-
 static void fallback_id(uint8_t *id) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     static uint64_t counter;
-    uint64_t a = mix((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
-    uint64_t b = mix((uint64_t)getpid() ^ (uint64_t)(uintptr_t)&ts ^ ++counter ^ a);
+    uint64_t a = hash_mix((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+    uint64_t b = hash_mix((uint64_t)getpid() ^ (uint64_t)(uintptr_t)&ts ^ ++counter ^ a);
     format_put_le(id, a, 8);
     format_put_le(id + 8, b, 8);
 }

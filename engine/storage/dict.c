@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "storage/btree.h"
 #include "storage/varint.h"
 
@@ -73,14 +74,11 @@ void dict_free(dict *d) {
 
 /* The hash's high DICT_HASH_BYTES bytes key the tree: a lookup compares
  * the heap entries of every match anyway, so a longer hash would only make
- * the tree bigger. */
+ * the tree bigger. Part of the file format (docs/file-format.md, DICT):
+ * every file written holds these values, so neither the FNV-1a seed nor
+ * this finaliser (half of hash_mix) may ever change. */
 static uint64_t entry_hash(int kind, const void *bytes, size_t len) {
-    uint64_t h = UINT64_C(0xcbf29ce484222325) ^ (uint64_t)kind;
-    const uint8_t *p = bytes;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= UINT64_C(0x100000001b3);
-    }
+    uint64_t h = hash_bytes_from(HASH_FNV_BASIS ^ (uint64_t)kind, bytes, len);
     h ^= h >> 33;
     h *= UINT64_C(0xff51afd7ed558ccd);
     return (h ^ (h >> 33)) >> (64 - 8 * DICT_HASH_BYTES);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "storage/format.h"
 
 typedef struct entry {
@@ -82,8 +83,7 @@ bool page_cache_known_good(page_cache *c, uint32_t pgno) {
 }
 
 static entry **bucket(page_cache *c, uint32_t pgno) {
-    uint32_t h = pgno * 2654435761u;
-    return &c->buckets[(h ^ (h >> 16)) & (c->nbuckets - 1)];
+    return &c->buckets[hash_mix(pgno) & (c->nbuckets - 1)];
 }
 
 static void lru_unlink(page_cache *c, entry *e) {

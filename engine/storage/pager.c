@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "base/htab.h"
+#include "base/mg_assert.h"
 #include "base/spares.h"
 #include "storage/freelist.h"
 #include "storage/page_cache.h"
@@ -33,6 +35,7 @@ struct pager {
     /* Changes whenever a page may change (pager_scratch_holds). Written
      * under the store's write lock, read under its read lock. */
     uint64_t epoch;
+    const shared_lock *write_lock; /* NULL until the store is open */
     spares scratch; /* cursor scratch blocks (pager_scratch_take) */
 };
 
@@ -150,8 +153,14 @@ bool pager_is_memory(const pager *p) {
     return p->fd < 0;
 }
 
-const char *pager_path(const pager *p) {
-    return p->path;
+void pager_set_write_lock(pager *p, const shared_lock *l) {
+    p->write_lock = l;
+}
+
+/* Held by this thread, if held: no other thread changes `writer` then. */
+static void assert_writing(const pager *p) {
+    MG_ASSERT(!p->write_lock || p->write_lock->writer);
+    (void)p;
 }
 
 uint32_t pager_page_count(const pager *p) {
@@ -184,17 +193,30 @@ static void initial_headers(uint8_t pages[2 * FORMAT_PAGE_SIZE], const uint8_t *
     format_encode_header(&h, 1, pages + FORMAT_PAGE_SIZE);
 }
 
+/* Writes the header pages of a new file; its own buffer, since threads
+ * may create files at once. */
+static int write_initial_headers(pager *p, const uint8_t *id, err *e) {
+    uint8_t *pages = malloc(2 * FORMAT_PAGE_SIZE);
+    if (!pages)
+        return oom(e);
+    initial_headers(pages, id);
+    int rc = 0;
+    if (p->io->truncate(p->io->ctx, p->fd, 0) != 0)
+        rc = io_error(e, ERR(STG, 14), "truncate", p);
+    else if (vfs_write_all(p->io, p->fd, pages, 2 * FORMAT_PAGE_SIZE, 0) != 0)
+        rc = io_error(e, ERR(STG, 12), "write", p);
+    else if (p->io->sync(p->io->ctx, p->fd) != 0)
+        rc = io_error(e, ERR(STG, 13), "sync", p);
+    free(pages);
+    return rc;
+}
+
 static int create_file(pager *p, format_header *h, err *e) {
-    static uint8_t pages[2 * FORMAT_PAGE_SIZE];
     uint8_t id[FORMAT_DB_ID_SIZE];
     format_new_db_id(id);
-    initial_headers(pages, id);
-    if (p->io->truncate(p->io->ctx, p->fd, 0) != 0)
-        return io_error(e, ERR(STG, 14), "truncate", p);
-    if (vfs_write_all(p->io, p->fd, pages, sizeof pages, 0) != 0)
-        return io_error(e, ERR(STG, 12), "write", p);
-    if (p->io->sync(p->io->ctx, p->fd) != 0)
-        return io_error(e, ERR(STG, 13), "sync", p);
+    int rc = write_initial_headers(p, id, e);
+    if (rc != 0)
+        return rc;
     empty_header(h);
     h->generation = 1;
     memcpy(h->db_id, id, FORMAT_DB_ID_SIZE);
@@ -232,10 +254,12 @@ static void short_file_id(const uint8_t *have, uint64_t size, uint8_t *id) {
 /* A file shorter than two pages is either one torn while being created (a
  * prefix of what create_file writes: start over) or not ours. */
 static int short_file(pager *p, uint64_t size, format_header *h, err *e) {
-    static uint8_t want[2 * FORMAT_PAGE_SIZE];
-    uint8_t *have = malloc(size ? size : 1);
-    if (!have)
+    uint8_t *have = malloc(size ? size : 1), *want = malloc(2 * FORMAT_PAGE_SIZE);
+    if (!have || !want) {
+        free(have);
+        free(want);
         return oom(e);
+    }
     int rc = size && vfs_read_all(p->io, p->fd, have, size, 0) != 0
                  ? io_error(e, ERR(STG, 11), "read", p) : 0;
     uint8_t id[FORMAT_DB_ID_SIZE];
@@ -247,6 +271,7 @@ static int short_file(pager *p, uint64_t size, format_header *h, err *e) {
     if (rc == 0 && size >= 12)
         memcpy(have_version, have + 8, 4);
     free(have);
+    free(want);
     if (rc != 0)
         return rc;
     if (ours && !p->read_only)
@@ -362,8 +387,7 @@ typedef struct reused_key {
 } reused_key;
 
 static uint64_t pgno_hash(uint32_t pgno) {
-    uint64_t h = pgno * UINT64_C(0x9e3779b97f4a7c15);
-    return h ^ (h >> 29);
+    return hash_mix(pgno);
 }
 
 static bool reused_eq(const void *ctx, uint32_t id) {
@@ -391,6 +415,7 @@ int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
 }
 
 uint8_t *pager_dirty(pager *p, uint32_t pgno) {
+    assert_writing(p);
     if (pgno >= p->next)
         return NULL;
     p->epoch++; /* the caller is about to change the page */
@@ -449,6 +474,7 @@ static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
 }
 
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
+    assert_writing(p);
     p->epoch++; /* the page handed out (a free one, maybe) is about to change */
     int rc = fill_freelist(p, e);
     if (rc != 0)

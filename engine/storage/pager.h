@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/shared_lock.h"
 #include "storage/format.h"
 #include "storage/page_cache.h"
 #include "storage/vfs.h"
@@ -42,7 +43,13 @@ int pager_open_memory(pager **out, format_header *h, err *e);
 void pager_close(pager *p);
 
 bool pager_is_memory(const pager *p);
-const char *pager_path(const pager *p);
+
+/* The store's write lock: from this call on, in builds with MG_ASSERTS,
+ * every page handed out for writing (pager_dirty, pager_alloc) asserts that
+ * `l` is held for writing, the rule the pager's epoch relies on. Opening
+ * (recovery, a first identity) writes before the store is shared, so the
+ * store sets it once open. */
+void pager_set_write_lock(pager *p, const shared_lock *l);
 
 /* Scratch for a B+tree cursor's page copies: PAGER_SCRATCH_PAGES pages.
  * A point query opens a few cursors, and a fresh 48 KiB malloc for each

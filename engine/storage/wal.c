@@ -33,7 +33,6 @@ struct wal {
     bool legacy;         /* a version-1 log to replay by the old rules */
     bool legacy_stale;   /* a version-1 log beside a file with an identity */
     uint64_t end;        /* just past the last frame replayed or appended */
-    uint64_t dropped;    /* commits a recovering open cut off */
 };
 
 static int io_error(err *e, int code, const char *what, const wal *w) {
@@ -232,14 +231,6 @@ uint64_t wal_size(const wal *w) {
     return w->end > header_size(w) ? w->end - header_size(w) : 0;
 }
 
-bool wal_is_legacy(const wal *w) {
-    return w->legacy;
-}
-
-uint64_t wal_dropped(const wal *w) {
-    return w->dropped;
-}
-
 /* ---- frames ---------------------------------------------------------- */
 
 /* Covers the length field too, so a run of zero bytes (what a crash can
@@ -343,8 +334,8 @@ static int intact_run(const wal *w, uint64_t off, uint64_t size, uint64_t *count
 }
 
 /* The frame at w->end (number `index`, 1-based) does not verify: 0 when it
- * is a torn tail (to cut), else STG-045 (or, recovering, 0 with the
- * commits dropped counted). */
+ * is a torn tail (to cut), else STG-045 (or, recovering, 0: the damaged
+ * frame and every later one are cut). */
 static int damaged_frame(wal *w, uint64_t index, uint64_t size, err *e) {
     if (w->legacy || size <= w->end)
         return 0;
@@ -363,10 +354,8 @@ static int damaged_frame(wal *w, uint64_t index, uint64_t size, err *e) {
     int rc = at ? intact_run(w, w->end + at, size, &later, &ordered, &to_end, e) : 0;
     if (rc != 0 || !ordered)
         return rc;
-    if (w->recover) {
-        w->dropped = later + 1;
+    if (w->recover)
         return 0;
-    }
     return err_set(e, ERR(STG, 45), "WAL frame %llu of %s (at byte %llu) is damaged but %llu "
                    "later frames verify: the log is corrupt, not torn; nothing was changed. "
                    "Opening with the option recover: \"truncate_wal\" drops the damaged frame "

@@ -80,11 +80,6 @@ typedef int (*wal_apply_fn)(void *ctx, const uint8_t *payload, size_t len, bool 
  * tail (or, recovering, a corrupt one) and, when writable, leaves a log
  * to which frames of this generation can be appended. */
 int wal_replay(wal *w, wal_apply_fn apply, void *ctx, err *e);
-/* Whether the log is of the earlier release's format (replayed, then to be
- * replaced by a checkpoint giving the file its identity: store.c). */
-bool wal_is_legacy(const wal *w);
-/* Commits a recovering open dropped (0 unless it cut a corrupt log). */
-uint64_t wal_dropped(const wal *w);
 
 /* Appends one frame; `frame` starts with WAL_FRAME_HEADER bytes filled in
  * here. `jump`: a counter jump (WAL_FRAME_JUMP). Syncs when `sync` (then

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+
 struct estimate_slot {
     store_bound b; /* unbound positions zeroed */
     estimate_snapshot snap;
@@ -41,11 +43,9 @@ static store_bound normalised(const store_bound *b) {
 }
 
 static size_t slot_of(const store_bound *k) {
-    uint64_t h = (k->ids.e * UINT64_C(0x9e3779b97f4a7c15)) ^ (k->ids.a * UINT64_C(0xc2b2ae3d27d4eb4f));
-    for (size_t i = 0; i < FACT_V_SIZE; i++)
-        h = (h ^ k->ids.v[i]) * UINT64_C(0x100000001b3);
+    uint64_t h = hash_combine(hash_mix(k->ids.e), k->ids.a);
     h ^= (uint64_t)(k->has_e | k->has_a << 1 | k->has_v << 2);
-    return (size_t)(h ^ (h >> 31)) & (ESTIMATE_CACHE_SLOTS - 1);
+    return (size_t)hash_words(h, k->ids.v, FACT_V_SIZE) & (ESTIMATE_CACHE_SLOTS - 1);
 }
 
 static bool same(const estimate_slot *s, estimate_snapshot snap, const store_bound *k) {

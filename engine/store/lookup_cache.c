@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
+
 struct lookup_slot {
     uint8_t key[LOOKUP_CACHE_KEY];
     uint8_t len, kind; /* kind 0: empty */
@@ -24,21 +26,10 @@ void lookup_cache_free(lookup_cache *c) {
     c->by_key = c->by_loc = NULL;
 }
 
-/* Eight bytes at a time (every query hashes its constants' keys: a
- * UUID, a keyword), the rest byte by byte. */
+/* Eight bytes at a time: every query hashes its constants' keys (a
+ * UUID, a keyword). */
 uint64_t lookup_key_hash(int kind, const void *key, size_t len) {
-    const uint8_t *p = key;
-    uint64_t h = UINT64_C(0xcbf29ce484222325) ^ (uint64_t)kind;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * UINT64_C(0x9e3779b97f4a7c15);
-        h ^= h >> 32;
-    }
-    for (; i < len; i++)
-        h = (h ^ p[i]) * UINT64_C(0x100000001b3);
-    return h ^ (h >> 29);
+    return hash_words(HASH_FNV_BASIS ^ (uint64_t)kind, key, len);
 }
 
 static size_t key_slot(int kind, const void *key, size_t len) {
@@ -46,7 +37,7 @@ static size_t key_slot(int kind, const void *key, size_t len) {
 }
 
 static size_t loc_slot(uint64_t loc) {
-    return (size_t)((loc * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & (LOOKUP_CACHE_SLOTS - 1);
+    return (size_t)hash_mix(loc) & (LOOKUP_CACHE_SLOTS - 1);
 }
 
 int lookup_cache_get(lookup_cache *c, int kind, const void *key, size_t len, uint64_t tx_count,

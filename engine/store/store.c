@@ -77,6 +77,7 @@ int store_open_memory(store **out, err *e) {
         store_free(s);
         return rc;
     }
+    pager_set_write_lock(s->pg, &s->rw);
     *out = s;
     return 0;
 }
@@ -374,6 +375,7 @@ static int open_new(const char *path, const store_options *o, store **out, err *
         store_free(s);
         return rc;
     }
+    pager_set_write_lock(s->pg, &s->rw);
     store_share_add(s, path);
     *out = s;
     return 0;
@@ -408,10 +410,6 @@ void store_close(store *s) {
         store_checkpoint(s, &ignored);
     err_clear(&ignored);
     store_free(s);
-}
-
-uint64_t store_recovered_drops(const store *s) {
-    return s->log ? wal_dropped(s->log) : 0;
 }
 
 void store_get_stats(store *s, store_stats *out) {

@@ -106,8 +106,6 @@ int store_check_sizes(const fact *f, err *e);
 int store_advance(store *s, uint64_t tx_count, err *e);
 /* STG-046 for `tx_count`. */
 int store_tx_count_error(uint64_t tx_count, err *e);
-/* Commits dropped by an open with recover_truncate_wal (0 otherwise). */
-uint64_t store_recovered_drops(const store *s);
 /* Writes everything the WAL holds into the main file and resets the WAL.
  * A no-op in memory and when read-only. */
 int store_checkpoint(store *s, err *e);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/hash.h"
 #include "base/htab.h"
 #include "storage/btree.h"
 #include "store/fact_codec.h"
@@ -225,8 +226,7 @@ uint64_t store_reader_entity_count(const store_reader *r) {
 }
 
 static uint64_t loc_hash(uint64_t loc) {
-    loc *= UINT64_C(0x9e3779b97f4a7c15);
-    return loc ^ (loc >> 29);
+    return hash_mix(loc);
 }
 
 typedef struct memo_key {

@@ -11,11 +11,25 @@
 #include "base/array.h"
 #include "base/buf.h"
 #include "base/error.h"
+#include "base/hash.h"
 #include "base/shared_lock.h"
 #include "base/spares.h"
 #include "base/utf8.h"
 #include "check.h"
 #include "model/timestamp.h"
+
+/* The published FNV-1a 64 vectors. The dictionary's hash, which every
+ * file stores (storage/dict.c), is hash_bytes_from: it must never change. */
+static void test_hash(void) {
+    CHECK(hash_bytes("", 0) == UINT64_C(0xcbf29ce484222325));
+    CHECK(hash_bytes("a", 1) == UINT64_C(0xaf63dc4c8601ec8c));
+    CHECK(hash_bytes("foobar", 6) == UINT64_C(0x85944171f73967e8));
+    CHECK(hash_bytes_from(hash_bytes("foo", 3), "bar", 3) == hash_bytes("foobar", 6));
+    CHECK(hash_mix(0) == 0 && hash_mix(1) != 1 && hash_mix(1) != hash_mix(2));
+    CHECK(hash_words(0, "a", 1) != hash_words(0, "a\0", 2)); /* the length counts */
+    CHECK(hash_words(0, "0123456789abcdef", 16) == hash_words(0, "0123456789abcdef", 16));
+    CHECK(hash_words(0, "0123456789abcdef", 16) != hash_words(0, "0123456789abcdeg", 16));
+}
 
 static void test_error_names(void) {
     CHECK(strcmp(err_code_name(ERR(PRS, 11)), "PRS-011") == 0);
@@ -380,6 +394,7 @@ static void test_shared_lock_holds_move_between_threads(void) {
 
 int main(void) {
     test_array_reserve();
+    test_hash();
     test_error_names();
     test_error_values();
     test_arena();
