@@ -226,8 +226,8 @@ static inline uint64_t tx_count(MiniGrafDb *db)
 #define EXPECT_ERROR(db, text, code) expect_error_at(__FILE__, __LINE__, (db), (text), (code))
 
 /* Runs `text` and compares its JSON byte for byte (row order included). */
-static void expect_exact_at(const char *file, int line, MiniGrafDb *db, const char *text,
-                            const char *want)
+static inline void expect_exact_at(const char *file, int line, MiniGrafDb *db, const char *text,
+                                   const char *want)
 {
     char *got = exec_at(file, line, db, text);
     if (got != NULL && strcmp(got, want) != 0)
