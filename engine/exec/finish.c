@@ -210,7 +210,7 @@ static int stream_top_k(finish_plan *p, const finish_order *o, value *row, resul
     int rc;
     while (!closed && (rc = finish_pull(p, &b, e)) == 1)
         if (finish_has_plain_values(p, b.bound) &&
-            (rc = push_top_k(p, &t, &b, row, ordered, &closed, e)) != 0)
+            (rc = push_top_k(p, &t, &b, row, ordered && p->in->ordered, &closed, e)) != 0)
             break;
     if (rc == 0) {
         const value **kept;

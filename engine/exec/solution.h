@@ -59,7 +59,8 @@ struct solution_stream {
     size_t rows_wanted;
     /* Set by the producer when it opens: the solutions come in the D3
      * order of variable `order_var` (descending when `order_desc`), which
-     * the query's first :order-by key may use (plan/value_order.h). */
+     * the query's first :order-by key may use (plan/value_order.h). The
+     * producer clears `ordered` before a block whose rows no longer do. */
     bool ordered;
     size_t order_var;
     bool order_desc;

@@ -50,6 +50,9 @@ static int next_batch(where_stream *w, batch **b, err *e) {
         max = w->base.rows_wanted;
     w->started = true;
     int rc = op_next(w->pipe.root, max, b, e);
+    /* rows from a scan that went on out of order are in this batch */
+    if (w->x.order_lost)
+        w->base.ordered = false;
     /* A stored value that failed to decode inside a comparison. */
     if ((rc == 0 || rc == 1) && w->src->failed)
         return store_reader_check(w->x.r, e);

@@ -187,8 +187,11 @@ void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_S
  * type, then value (integers and booleans in their order; texts and refs
  * by dictionary location), each (value, entity) group in commit order;
  * `desc`: the value groups from the last one down (entities within a
- * group still ascending). */
-int store_scan_values(store_reader *r, uint64_t attr, bool desc, store_scan **out, err *e);
+ * group still ascending), as long as the caller reads fewer than a few
+ * dozen groups: then the scan reads the values below the last group
+ * forwards and sets *order_lost (`order_lost` NULL: it never does). */
+int store_scan_values(store_reader *r, uint64_t attr, bool desc, bool *order_lost, store_scan **out,
+                      err *e);
 /* The V types (value_type) of attribute `attr`'s first and last records
  * in AVET order, every record counted (retracted and not yet valid
  * ones too): 1, 0 when it has none, or an error. All its values are of

@@ -173,6 +173,19 @@ TEST(joins_and_filters_after_the_ordered_pattern)
     minigraf_close(db);
 }
 
+/* A descending read that meets few rows its later clauses keep goes on
+ * forwards after a few dozen values: the rows found before and after
+ * still make the right answer. */
+TEST(a_long_descending_read_goes_on_forwards)
+{
+    MiniGrafDb *db = scores_db();
+    expect_slice(db, "[:find ?s :where [?e :score ?s] [(< ?s -400)] :order-by [?s :desc]", 0, 5);
+    expect_slice(db, "[:find ?s ?e :where [?e :score ?s] [?e :rank 0] :order-by [?s :desc]", 0, 10);
+    expect_slice(db, "[:find ?s ?e :where [?e :score ?s] [?e :rank 0] :order-by [?s :desc]", 3, 40);
+    expect_slice(db, "[:find ?s :where [?e :score ?s] [(< ?s -10000)] :order-by [?s :desc]", 0, 5);
+    minigraf_close(db);
+}
+
 static int count_call(void *n)
 {
     ++*(int *)n;
@@ -210,4 +223,4 @@ TEST(a_limit_reads_only_what_it_returns)
 CHECK_MAIN(TEST_ENTRY(desc_and_asc_limits_match_the_full_sort), TEST_ENTRY(offsets_count_before_the_limit),
            TEST_ENTRY(ties_break_on_the_other_columns), TEST_ENTRY(retractions_as_of_and_valid_at),
            TEST_ENTRY(mixed_types_follow_d3), TEST_ENTRY(joins_and_filters_after_the_ordered_pattern),
-           TEST_ENTRY(a_limit_reads_only_what_it_returns))
+           TEST_ENTRY(a_long_descending_read_goes_on_forwards), TEST_ENTRY(a_limit_reads_only_what_it_returns))
