@@ -814,7 +814,7 @@ int store_scan_values(store_reader *r, uint64_t attr, bool desc, bool *order_los
 
 /* The V type of the first record a scan of `attr`'s values gives. */
 static int first_value_type(store_reader *r, uint64_t attr, bool desc, int *type, err *e) {
-    store_scan *sc;
+    store_scan *sc = NULL;
     fact_ids ids;
     int rc = store_scan_values(r, attr, desc, NULL, &sc, e);
     if (rc != 0)
