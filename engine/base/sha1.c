@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "base/sha1_x86.h"
+
 static uint32_t rol32(uint32_t x, unsigned n) {
     return (x << n) | (x >> (32u - n));
 }
@@ -30,7 +32,7 @@ static uint32_t round_f(unsigned t, uint32_t b, uint32_t c, uint32_t d) {
 
 static const uint32_t round_k[4] = {0x5a827999u, 0x6ed9eba1u, 0x8f1bbcdcu, 0xca62c1d6u};
 
-static void sha1_block(uint32_t state[5], const uint8_t block[64]) {
+static void sha1_block_portable(uint32_t state[5], const uint8_t block[64]) {
     uint32_t w[80];
     for (unsigned t = 0; t < 16; t++)
         w[t] = load_be32(block + 4 * t);
@@ -51,6 +53,17 @@ static void sha1_block(uint32_t state[5], const uint8_t block[64]) {
     state[2] += c;
     state[3] += d;
     state[4] += e;
+}
+
+static void sha1_block(uint32_t state[5], const uint8_t block[64]) {
+    if (sha1_x86_available())
+        sha1_x86_block(state, block);
+    else
+        sha1_block_portable(state, block);
+}
+
+void sha1_block_reference(uint32_t state[5], const uint8_t block[64]) {
+    sha1_block_portable(state, block);
 }
 
 void sha1_init(sha1_ctx *c) {

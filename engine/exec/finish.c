@@ -171,12 +171,24 @@ static int resolve_row(const finish_plan *p, value *row, err *e) {
     return rc;
 }
 
+/* The solutions come in the first key's order (an index read them so). */
+static bool key_ordered_input(const finish_plan *p, const finish_order *o) {
+    const solution_stream *in = p->in;
+    return in->ordered && p->cols[o->keys[0].column].var == (long)in->order_var &&
+           in->order_desc == o->keys[0].descending;
+}
+
 /* Offers each solution of `b`; the columns that are not keys come stored
- * (allow_stored) and are decoded only for a row the keys do not drop. */
-static int push_top_k(finish_plan *p, sort_topk *t, const solution_block *b, value *row, err *e) {
+ * (allow_stored) and are decoded only for a row the keys do not drop.
+ * With key-ordered input, sets *closed at the first row that no longer
+ * can enter, and stops. */
+static int push_top_k(finish_plan *p, sort_topk *t, const solution_block *b, value *row,
+                      bool ordered, bool *closed, err *e) {
     int rc = 0;
     for (size_t i = 0; !rc && i < b->count; i++) {
         project(p, solution_row(b, i), row);
+        if (ordered && (*closed = sort_topk_closed(t, row)))
+            break;
         if (sort_topk_passes_over(t, row))
             continue;
         rc = resolve_row(p, row, e);
@@ -189,11 +201,16 @@ static int push_top_k(finish_plan *p, sort_topk *t, const solution_block *b, val
 /* :order-by with :limit: a bounded top-k of offset + limit rows. */
 static int stream_top_k(finish_plan *p, const finish_order *o, value *row, result_set *r, err *e) {
     sort_topk t;
-    sort_topk_init(&t, &o->spec, sort_topk_bound(o->offset, true, o->limit), p->m);
+    size_t k = sort_topk_bound(o->offset, true, o->limit);
+    sort_topk_init(&t, &o->spec, k, p->m);
+    bool ordered = key_ordered_input(p, o), closed = false;
+    if (ordered && k < SIZE_MAX)
+        p->in->rows_wanted = k + 1; /* the k-th row and the one that closes */
     solution_block b;
     int rc;
-    while ((rc = finish_pull(p, &b, e)) == 1)
-        if (finish_has_plain_values(p, b.bound) && (rc = push_top_k(p, &t, &b, row, e)) != 0)
+    while (!closed && (rc = finish_pull(p, &b, e)) == 1)
+        if (finish_has_plain_values(p, b.bound) &&
+            (rc = push_top_k(p, &t, &b, row, ordered && p->in->ordered, &closed, e)) != 0)
             break;
     if (rc == 0) {
         const value **kept;

@@ -58,6 +58,10 @@ typedef struct where_ctx {
     uint64_t body_run;
     /* The query's host functions (host/host_fns.h), or NULL. */
     struct host_scope *host;
+    /* The pattern read in value order (plan/value_order.h), or NULL;
+     * order_lost: its scan went on out of order (store_scan_values). */
+    const plan_item *ordered;
+    bool ordered_desc, order_lost;
 } where_ctx;
 
 /* One row of a conjunction: a view into a batch. */

@@ -87,7 +87,10 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
     if (rc != 1)
         return rc;
     ps->stored_check = ps->check & ~((b.has_e ? 1u : 0u) | (b.has_a ? 2u : 0u));
-    rc = store_scan_open(r, &b, &ps->sc, e);
+    if (ps->x->ordered == ps->it && b.has_a && !b.has_e && !b.has_v)
+        rc = store_scan_values(r, b.ids.a, ps->x->ordered_desc, &ps->x->order_lost, &ps->sc, e);
+    else
+        rc = store_scan_open(r, &b, &ps->sc, e);
     return rc == 0 ? 1 : rc;
 }
 

@@ -57,6 +57,13 @@ struct solution_stream {
     /* Set by the consumer before its first next(), like stored_ok: at most
      * this many rows will be read (a :limit); 0, unknown. A hint only. */
     size_t rows_wanted;
+    /* Set by the producer when it opens: the solutions come in the D3
+     * order of variable `order_var` (descending when `order_desc`), which
+     * the query's first :order-by key may use (plan/value_order.h). The
+     * producer clears `ordered` before a block whose rows no longer do. */
+    bool ordered;
+    size_t order_var;
+    bool order_desc;
     /* 1: *out holds the next block of solutions (var_count values each);
      * 0: the end; otherwise an error code with `e` set. */
     int (*next)(solution_stream *s, solution_block *out, err *e);

@@ -211,6 +211,16 @@ static void drop_entry(sort_topk *t, sort_topk_entry *entry) {
     t->charged -= entry->bytes;
 }
 
+bool sort_topk_closed(const sort_topk *t, const value *row) {
+    if (t->count < t->k)
+        return false;
+    if (t->k == 0)
+        return true;
+    const sort_key *k = &t->spec.keys[0];
+    int c = cmp_order_by(&row[k->column], &t->heap[0].row[k->column]);
+    return k->descending ? c < 0 : c > 0;
+}
+
 bool sort_topk_passes_over(const sort_topk *t, const value *row) {
     return t->k == 0 || (t->count == t->k && compare_keys(&t->spec, row, t->heap[0].row) > 0);
 }

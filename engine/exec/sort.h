@@ -65,6 +65,11 @@ void sort_topk_init(sort_topk *t, const sort_spec *s, size_t k, meter *m);
 /* Offers one row (not after sort_topk_finish). Returns 0, QRY-012 or
  * INT-000. */
 int sort_topk_push(sort_topk *t, const value *row, err *e);
+/* Whether no row from `row` on can enter, when the rows come in the
+ * order of the first key (plan/value_order.h): k rows are held and
+ * `row`'s first key follows the last held row's. A row that ties it may
+ * still enter: ties break on the other keys and columns (spec 8.15). */
+bool sort_topk_closed(const sort_topk *t, const value *row);
 /* Whether sort_topk_push would drop `row` on its keys alone: k rows are
  * kept and the keys order it after the last of them. Its other columns
  * are not read (a caller may leave them undecoded). */

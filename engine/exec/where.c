@@ -7,6 +7,7 @@
 #include "exec/op.h"
 #include "exec/rule_eval.h"
 #include "plan/conj.h"
+#include "plan/value_order.h"
 
 typedef struct where_stream {
     solution_stream base;
@@ -49,6 +50,9 @@ static int next_batch(where_stream *w, batch **b, err *e) {
         max = w->base.rows_wanted;
     w->started = true;
     int rc = op_next(w->pipe.root, max, b, e);
+    /* rows from a scan that went on out of order are in this batch */
+    if (w->x.order_lost)
+        w->base.ordered = false;
     /* A stored value that failed to decode inside a comparison. */
     if ((rc == 0 || rc == 1) && w->src->failed)
         return store_reader_check(w->x.r, e);
@@ -140,6 +144,35 @@ static void release_texts(void *m, size_t bytes) {
     meter_release(m, bytes);
 }
 
+/* Reads the first step in the first :order-by key's order when the plan
+ * allows it and the key's values are all of one type whose AVET order is
+ * the D3 order (integers, booleans, nulls: texts and refs lie in
+ * dictionary order, integers before floats that D3 interleaves). */
+static int choose_value_order(where_stream *w, const ast_query *q, err *e) {
+    plan_value_order vo;
+    if (w->x.derived || !plan_value_order_find(q, w->top, &vo))
+        return 0;
+    store_bound b = {0};
+    int rc = store_bound_attribute(w->x.r, &vo.item->pc.pattern->a.constant, &b, e);
+    if (rc != 1 || !b.has_a)
+        return rc > 1 ? rc : 0;
+    int lo, hi;
+    rc = store_value_types(w->x.r, b.ids.a, &lo, &hi, e);
+    if (rc != 1 || lo != hi || (lo != VT_INTEGER && lo != VT_BOOLEAN && lo != VT_NULL))
+        return rc > 1 ? rc : 0;
+    size_t n = 0;
+    while (n < w->base.var_count && w->slot_of[n] != w->top->vars[vo.var].slots[0])
+        n++;
+    if (n == w->base.var_count)
+        return 0;
+    w->x.ordered = vo.item;
+    w->x.ordered_desc = vo.desc;
+    w->base.ordered = true;
+    w->base.order_var = n;
+    w->base.order_desc = vo.desc;
+    return 0;
+}
+
 static int where_build(where_stream *w, store *s, const ast_query *q, int64_t now_ms,
                        query_rules *rules, err *e) {
     int rc = store_reader_open(s, &w->x.r, e);
@@ -168,6 +201,8 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
         return rc;
     w->top = pq.top;
     rc = export_vars(w, e);
+    if (rc == 0)
+        rc = choose_value_order(w, q, e);
     if (rc == 0)
         rc = op_sub_init(&w->x, &w->pipe, pq.top, e);
     return rc == 0 ? op_open(w->pipe.root, e) : rc;

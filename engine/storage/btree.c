@@ -299,24 +299,24 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
     }
 }
 
-/* Moves to the start of the next leaf; 0 at the end of the tree. */
-static int next_leaf(btree_cursor *c, err *e) {
+/* Moves to the start of the next leaf (forward) or of the previous one;
+ * 0 past that end of the tree. */
+static inline int step_leaf(btree_cursor *c, bool forward, err *e) {
     size_t ks = c->codec->key_size;
     int l = c->depth - 2;
-    while (l >= 0 && (size_t)c->idx[l] + 1 >= branch_count(level(c, l)))
+    while (l >= 0 && (forward ? (size_t)c->idx[l] + 1 >= branch_count(level(c, l)) : c->idx[l] == 0))
         l--;
     if (l < 0) {
         c->depth = 0;
         return 0;
     }
-    c->idx[l]++;
+    c->idx[l] = (uint16_t)(forward ? c->idx[l] + 1 : c->idx[l] - 1);
     for (;;) {
         uint32_t pgno = child_at(level(c, l), ks, c->idx[l]);
         int rc = load(c, l + 1, pgno, e);
         if (rc != 0)
             return rc;
         l++;
-        c->idx[l] = 0;
         if (node_kind(level(c, l)) == NODE_LEAF) {
             if (!leaf_anchor(c, level(c, l), pgno, e))
                 return e->code;
@@ -324,7 +324,12 @@ static int next_leaf(btree_cursor *c, err *e) {
             c->leaf = pgno;
             return 1;
         }
+        c->idx[l] = (uint16_t)(forward ? 0 : branch_count(level(c, l)) - 1);
     }
+}
+
+static int next_leaf(btree_cursor *c, err *e) {
+    return step_leaf(c, true, e);
 }
 
 int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
@@ -385,4 +390,52 @@ double btree_cursor_position(const btree_cursor *c) {
         pos += width * c->idx[l];
     }
     return pos;
+}
+
+/* ---- reading backwards ---------------------------------------------------- */
+
+/* The last key of the cursor's leaf below `target` (NULL: its last key)
+ * into `out`, looking from restart block `from` on: 1, 0 when it has
+ * none, -1 when an entry does not decode. Entries are encoded against the
+ * key before them, so this decodes forwards up to there. */
+static int leaf_last_below(btree_cursor *c, const uint8_t *target, size_t from, uint8_t *out) {
+    const uint8_t *page = level(c, c->depth - 1);
+    size_t ks = c->codec->key_size;
+    leaf_pos pos = leaf_block_begin(page, from);
+    uint8_t keys[2][BTREE_MAX_KEY];
+    int cur = 0, found = 0, rc;
+    while ((rc = leaf_next(page, c->codec, &pos, keys[cur], c->anchor, keys[!cur])) == 1) {
+        cur = !cur;
+        if (target && btree_key_cmp(keys[cur], target, ks) >= 0)
+            break;
+        found = 1;
+    }
+    if (rc < 0)
+        return -1;
+    /* the key before the one that stopped the walk, or the leaf's last */
+    if (found)
+        memcpy(out, keys[target && rc == 1 ? !cur : cur], ks);
+    return found;
+}
+
+int btree_seek_before(btree_cursor *c, const uint8_t *prefix, size_t len, uint8_t *key, err *e) {
+    uint8_t target[BTREE_MAX_KEY] = {0};
+    memcpy(target, prefix, len);
+    int rc = btree_seek(c, prefix, len, e);
+    if (rc != 0 || c->depth == 0)
+        return rc;
+    /* The seek stopped in block pos.restart - 1 (or at the start of the
+     * next one): the key before its stop is in that block or the one
+     * before. Only when none is below target is the whole leaf read. */
+    size_t stop = c->pos.restart;
+    int found = leaf_last_below(c, target, stop >= 2 ? stop - 2 : 0, key);
+    if (found == 0 && stop >= 2)
+        found = leaf_last_below(c, target, 0, key);
+    while (found == 0 && (rc = step_leaf(c, false, e)) == 1)
+        found = leaf_last_below(c, NULL, SIZE_MAX, key); /* in its last block */
+    c->depth = 0; /* positioned nowhere: the caller seeks again */
+    c->pending = false;
+    if (found < 0)
+        return corrupt(e, c->leaf);
+    return found == 1 ? 1 : rc;
 }

@@ -155,6 +155,15 @@ leaf_pos leaf_begin(void) {
     return (leaf_pos){LEAF_HEADER, 0, LEAF_HEADER};
 }
 
+leaf_pos leaf_block_begin(const uint8_t *page, size_t b) {
+    if (b >= restarts(page))
+        b = restarts(page) - 1;
+    if (b == 0 || b >= restarts(page))
+        return leaf_begin();
+    size_t off = restart_at(page, b);
+    return (leaf_pos){off, b, off};
+}
+
 /* The first key >= target among the entries from `off` to `limit`, the
  * first encoded against `base`: 1 with it in key and *next the offset
  * after it, 0 when there is none, -1 when one does not decode. Through

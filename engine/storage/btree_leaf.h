@@ -59,6 +59,9 @@ int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
 
 /* The position of the first entry. */
 leaf_pos leaf_begin(void);
+/* The position of the first entry of restart block b (beyond the last
+ * block: of the last). */
+leaf_pos leaf_block_begin(const uint8_t *page, size_t b);
 
 /* The leads (codec lead_size bytes) of a leaf's first LEAF_LEADS restart
  * keys, kept with the leaf between seeks as they are decoded (btree.c

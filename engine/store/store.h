@@ -181,6 +181,20 @@ int store_scan_from(store_reader *r, int order, const uint8_t *from, size_t len,
                     store_scan **out, err *e);
 /* The smallest key after the key of `rec` in `order`. */
 void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_SIZE]);
+/* Every record of attribute `attr` (a stored id) in AVET order: by value
+ * type, then value (integers and booleans in their order; texts and refs
+ * by dictionary location), each (value, entity) group in commit order;
+ * `desc`: the value groups from the last one down (entities within a
+ * group still ascending), as long as the caller reads fewer than a few
+ * dozen groups: then the scan reads the values below the last group
+ * forwards and sets *order_lost (`order_lost` NULL: it never does). */
+int store_scan_values(store_reader *r, uint64_t attr, bool desc, bool *order_lost, store_scan **out,
+                      err *e);
+/* The V types (value_type) of attribute `attr`'s first and last records
+ * in AVET order, every record counted (retracted and not yet valid
+ * ones too): 1, 0 when it has none, or an error. All its values are of
+ * one type when the two are equal. */
+int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest, err *e);
 /* 1 with *out, 0 at the end, or an error (STG-029 for a damaged page). */
 int store_scan_next(store_scan *sc, store_rec *out, err *e);
 /* The same, giving only the stored identifiers (nothing decoded). */

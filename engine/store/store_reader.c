@@ -80,6 +80,11 @@ struct store_scan {
                       estimates never read runs) */
     uint8_t prefix[FACT_KEY_SIZE];
     size_t plen;
+    bool desc;     /* AVET groups from the last value down (store_scan_values) */
+    unsigned desc_groups; /* value groups a descending scan has sought */
+    bool has_below;       /* the rest, forwards: values below `below` only */
+    uint8_t below[FACT_V_SIZE];
+    bool *order_lost;     /* set when a descending scan reads on forwards */
 };
 
 static int oom(err *e) {
@@ -631,6 +636,8 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     sc->r = r;
     sc->order = order;
     sc->plen = bound;
+    sc->desc = false;
+    sc->has_below = false;
     memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
@@ -719,7 +726,7 @@ static int sought_key(store_scan *sc, const btree_run *run, fact_ids *out) {
     return 1;
 }
 
-int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
+static int scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
     int rc;
     while ((rc = fact_run_next(&sc->run, out)) != 1) {
         if (rc == FACT_RUN_PAST)
@@ -734,6 +741,104 @@ int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
         start_entries(sc, &run, NULL);
     }
     return 1;
+}
+
+/* ---- value order (AVET) ------------------------------------------------------ */
+
+/* AVET key bytes: the attribute, then the attribute and value. */
+#define AVET_ATTR_BYTES 6
+#define AVET_GROUP_BYTES (AVET_ATTR_BYTES + FACT_V_SIZE)
+
+/* A descending scan seeks this many value groups (each a backward and a
+ * forward seek, a few thousand instructions); if the query still reads
+ * on, later clauses drop most rows, and the rest of the attribute is
+ * read forwards in one pass instead, out of order (*order_lost). */
+#define DESC_GROUPS_MAX 32
+
+/* The values below the scan's current group, forwards. */
+static int read_rest_forwards(store_scan *sc, err *e) {
+    sc->desc = false;
+    *sc->order_lost = true;
+    sc->has_below = true;
+    memcpy(sc->below, sc->prefix + AVET_ATTR_BYTES, FACT_V_SIZE);
+    sc->plen = AVET_ATTR_BYTES;
+    sc->bounded = false;
+    fact_run_clear(&sc->run);
+    int rc = btree_seek(&sc->c, sc->prefix, AVET_ATTR_BYTES, e);
+    return rc == 0 ? 1 : rc;
+}
+
+/* A descending scan moves to the value group before the keys from
+ * below[0..len): the last key under them, if of the scan's attribute,
+ * names the group, which is then read forwards (visibility is decided
+ * over each (E, A, V) group in commit order). 1 moved, 0 the end. */
+static int desc_group(store_scan *sc, const uint8_t *below, size_t len, err *e) {
+    if (sc->order_lost && ++sc->desc_groups > DESC_GROUPS_MAX)
+        return read_rest_forwards(sc, e);
+    uint8_t key[BTREE_MAX_KEY];
+    int rc = btree_seek_before(&sc->c, below, len, key, e);
+    if (rc != 1 || memcmp(key, sc->prefix, AVET_ATTR_BYTES) != 0) {
+        sc->desc = false;
+        return rc == 1 ? scan_end(sc) : rc;
+    }
+    memcpy(sc->prefix, key, AVET_GROUP_BYTES);
+    sc->plen = AVET_GROUP_BYTES;
+    sc->bounded = false;
+    fact_run_clear(&sc->run);
+    rc = btree_seek(&sc->c, sc->prefix, AVET_GROUP_BYTES, e);
+    return rc == 0 ? 1 : rc;
+}
+
+int store_scan_values(store_reader *r, uint64_t attr, bool desc, bool *order_lost, store_scan **out,
+                      err *e) {
+    fact_ids ids = {.a = attr};
+    uint8_t prefix[FACT_KEY_SIZE];
+    size_t plen = fact_key_prefix(TREE_AVET, &ids, 1, prefix);
+    int rc = scan_seek(r, TREE_AVET, prefix, plen, plen, out, e);
+    if (rc != 0 || !desc)
+        return rc;
+    uint8_t above[FACT_KEY_SIZE];
+    memset(above, 0xff, sizeof above);
+    memcpy(above, prefix, plen);
+    (*out)->desc = true;
+    (*out)->desc_groups = 0;
+    (*out)->order_lost = order_lost;
+    rc = desc_group(*out, above, sizeof above, e);
+    if (rc > 1) {
+        store_scan_close(*out);
+        *out = NULL;
+        return rc;
+    }
+    return 0;
+}
+
+/* The V type of the first record a scan of `attr`'s values gives. */
+static int first_value_type(store_reader *r, uint64_t attr, bool desc, int *type, err *e) {
+    store_scan *sc = NULL;
+    fact_ids ids;
+    int rc = store_scan_values(r, attr, desc, NULL, &sc, e);
+    if (rc != 0)
+        return rc;
+    rc = store_scan_next_ids(sc, &ids, e);
+    store_scan_close(sc);
+    if (rc == 1)
+        *type = ids.v[0];
+    return rc;
+}
+
+int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest, err *e) {
+    int rc = first_value_type(r, attr, false, lowest, e);
+    return rc == 1 ? first_value_type(r, attr, true, highest, e) : rc;
+}
+
+int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
+    int rc;
+    while ((rc = scan_next_ids(sc, out, e)) == 0 && sc->desc)
+        if ((rc = desc_group(sc, sc->prefix, sc->plen, e)) != 1)
+            return rc;
+    if (rc == 1 && sc->has_below && memcmp(out->v, sc->below, FACT_V_SIZE) >= 0)
+        return scan_end(sc); /* read before, in order */
+    return rc;
 }
 
 int store_scan_next(store_scan *sc, store_rec *out, err *e) {

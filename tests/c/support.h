@@ -225,6 +225,17 @@ static inline uint64_t tx_count(MiniGrafDb *db)
 #define EXPECT_RETRACT(db, text) expect_write_at(__FILE__, __LINE__, (db), (text), "retracted")
 #define EXPECT_ERROR(db, text, code) expect_error_at(__FILE__, __LINE__, (db), (text), (code))
 
+/* Runs `text` and compares its JSON byte for byte (row order included). */
+static inline void expect_exact_at(const char *file, int line, MiniGrafDb *db, const char *text,
+                                   const char *want)
+{
+    char *got = exec_at(file, line, db, text);
+    if (got != NULL && strcmp(got, want) != 0)
+        check_fail_str(file, line, text, got, want);
+    minigraf_string_free(got);
+}
+#define EXPECT_EXACT(db, text, want) expect_exact_at(__FILE__, __LINE__, (db), (text), (want))
+
 /* Drains `cursor` in batches of `batch` rows into one JSON array (rows in
  * cursor order). Returns NULL, after reporting, when a batch fails. */
 static inline char *drain_cursor(MiniGrafCursor *cursor, size_t batch)

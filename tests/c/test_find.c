@@ -15,16 +15,6 @@ static MiniGrafDb *db_with(const char *data)
     return db;
 }
 
-/* Runs `text` and compares its JSON byte for byte (row order included). */
-static void expect_exact_at(const char *file, int line, MiniGrafDb *db, const char *text,
-                            const char *want)
-{
-    char *got = exec_at(file, line, db, text);
-    if (got != NULL && strcmp(got, want) != 0)
-        check_fail_str(file, line, text, got, want);
-    minigraf_string_free(got);
-}
-#define EXPECT_EXACT(db, text, want) expect_exact_at(__FILE__, __LINE__, (db), (text), (want))
 
 /* ---- headers and projection --------------------------------------------- */
 

@@ -114,14 +114,44 @@ static bool same_from(pager *pg, uint32_t root, const model *m, const uint8_t *p
     return ok;
 }
 
+/* btree_seek_before gives the model's last key below prefix (zero-padded). */
+static bool same_before(pager *pg, uint32_t root, const model *m, const uint8_t *prefix, size_t len) {
+    btree_cursor c;
+    err e = {0};
+    if (btree_cursor_init(&c, pg, root, m->codec, &e) != 0)
+        return false;
+    uint8_t target[BTREE_MAX_KEY] = {0}, key[BTREE_MAX_KEY];
+    memcpy(target, prefix, len);
+    size_t below = 0;
+    while (below < m->count && memcmp(m->keys + below * m->ks, target, m->ks) < 0)
+        below++;
+    int rc = btree_seek_before(&c, prefix, len, key, &e);
+    bool ok = below == 0 ? rc == 0 : rc == 1 && memcmp(key, m->keys + (below - 1) * m->ks, m->ks) == 0;
+    btree_cursor_free(&c);
+    err_clear(&e);
+    return ok;
+}
+
 static void check_tree(pager *pg, uint32_t root, const model *m) {
     CHECK(same_from(pg, root, m, (const uint8_t *)"", 0));
+    uint8_t top[BTREE_MAX_KEY];
+    memset(top, 0xff, sizeof top);
+    CHECK(same_before(pg, root, m, top, m->ks));
+    CHECK(same_before(pg, root, m, (const uint8_t *)"", 0));
     for (int probe = 0; probe < 40; probe++) {
         uint8_t prefix[BTREE_MAX_KEY];
         random_key(prefix, m->ks);
         size_t len = (size_t)(rng() % (m->ks + 1));
         CHECK(same_from(pg, root, m, prefix, len));
+        CHECK(same_before(pg, root, m, prefix, len));
+        /* every stored key as the bound: the one before it, across leaves */
+        if (m->count) {
+            size_t i = (size_t)(rng() % m->count);
+            CHECK(same_before(pg, root, m, m->keys + i * m->ks, m->ks));
+        }
     }
+    for (size_t i = 0; i < m->count; i += 1 + m->count / 500)
+        CHECK(same_before(pg, root, m, m->keys + i * m->ks, m->ks));
 }
 
 static void insert_random(pager *pg, uint32_t *root, model *m, size_t n) {

@@ -36,6 +36,31 @@ static void test_sha1_known_vectors(void) {
     CHECK(strcmp(h, "84983e441c3bd26ebaae4aa1f95129e5e54670f1") == 0);
 }
 
+/* The compression the hash uses here (SHA-NI when the processor has it)
+ * gives the portable code's state on random blocks from random states. */
+static void test_sha1_blocks_match_the_reference(void) {
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int round = 0; round < 2000; round++) {
+        uint32_t ref[5];
+        uint8_t block[64];
+        for (int i = 0; i < 5; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            ref[i] = (uint32_t)x;
+        }
+        for (int i = 0; i < 64; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            block[i] = (uint8_t)x;
+        }
+        /* through the hash: a state from the first block, then this one */
+        sha1_ctx c;
+        sha1_init(&c);
+        memcpy(c.state, ref, sizeof ref);
+        sha1_update(&c, block, 64);
+        sha1_block_reference(ref, block);
+        CHECK(memcmp(c.state, ref, sizeof ref) == 0);
+    }
+}
+
 static void test_sha1_million_a_in_pieces(void) {
     char chunk[1001];
     memset(chunk, 'a', sizeof chunk);
@@ -397,6 +422,7 @@ static void test_stored_texts_are_their_texts(void) {
 
 int main(void) {
     test_sha1_known_vectors();
+    test_sha1_blocks_match_the_reference();
     test_sha1_million_a_in_pieces();
     test_crc32();
     test_clock_is_monotone_and_plausible();
