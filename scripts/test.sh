@@ -117,6 +117,11 @@ c_tarball() {
   echo "shell from the tarball: $("$prefix/bin/minigraf" --version)"
 }
 
+# The C suite built with Zig for x86_64 musl, statically linked, run here.
+# (The aarch64 build runs under qemu-user by its own command, outside CI's
+# time budget: bash scripts/cross.sh aarch64-linux-musl.)
+cross_musl_x86_64() { bash "$ROOT/scripts/cross.sh" x86_64-linux-musl; }
+
 step "C suite (ctest)" c_suite
 step "C suite, pytest and node --test under ASan + UBSan" sanitizer_suite
 step "C suite under ThreadSanitizer" thread_sanitizer_suite
@@ -127,6 +132,7 @@ step "Node package installed from the tarball" npm_package
 step "Java (Maven Surefire + consumer)" java_suite
 step "ABI baseline (abidiff)" abi_check
 step "parser fuzzing (60 s)" parser_fuzz
+step "C suite built for x86_64-linux-musl (Zig, static)" cross_musl_x86_64
 step "C tarball: examples/c with cc, pkg-config and find_package" c_tarball
 
 echo
