@@ -12,10 +12,11 @@ log() { printf '\n==> %s\n' "$*"; }
 # Debian packages: compilers and build tools, JDK + Maven, Node, and the
 # checkers (valgrind, abidiff; clang with its runtime libraries for
 # libFuzzer and the sanitizers, which Debian ships apart from clang), and
-# SQLite's headers for bench/compare, libedit for the shell's line editing.
+# SQLite's headers for bench/compare, libedit for the shell's line editing,
+# qemu-user to run the aarch64 build of scripts/cross.sh.
 APT_PACKAGES="build-essential cmake ninja-build python3 python3-venv python3-dev
   openjdk-17-jdk-headless maven valgrind abigail-tools clang libclang-rt-14-dev
-  libsqlite3-dev libedit-dev pkg-config"
+  libsqlite3-dev libedit-dev pkg-config qemu-user-static"
 
 install_system_packages() {
   local missing=()
@@ -59,6 +60,8 @@ check_tools() {
   need pkg-config command -v pkg-config
   need libedit-dev pkg-config --exists libedit
   need "swig>=4.2 (scripts/requirements-dev.txt)" swig_at_least_4_2
+  need "ziglang (scripts/requirements-dev.txt)" "$BUILD/tools-venv/bin/python" -c 'import ziglang'
+  need qemu-user-static command -v qemu-aarch64-static
   if [ ${#absent[@]} -gt 0 ]; then
     echo "missing tools; install these packages:" >&2
     printf '  %s\n' "${absent[@]}" >&2

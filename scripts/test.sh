@@ -94,16 +94,33 @@ abi_check() { bash "$ROOT/scripts/abi-check.sh" "$BUILD"; }
 # The reader + parser fuzzer (libFuzzer, ASan, UBSan) for a fixed minute.
 parser_fuzz() { (cd "$BUILD" && MINIGRAF_FUZZ_BUILD="$BUILD-fuzz" bash "$ROOT/scripts/fuzz.sh" 60); }
 
-# What a C user does: install, then build the example with plain cc -lminigraf.
-installed_library() {
-  local prefix="$BUILD/prefix"
-  rm -rf "$prefix"
-  cmake --install "$BUILD" --prefix "$prefix" >/dev/null
-  make -s -C "$ROOT/examples/c" clean
-  make -s -C "$ROOT/examples/c" CFLAGS="-std=c11 -Wall -Wextra -Werror -I$prefix/include" \
+# What a C user does with the C tarball of scripts/dist.sh, unpacked
+# elsewhere: build examples/c with plain cc -lminigraf, with pkg-config,
+# and with CMake's find_package (shared and static), and run each.
+c_tarball() {
+  local work="$BUILD/c-consumer" tarball
+  rm -rf "$work" && mkdir -p "$work"
+  MINIGRAF_DIST_DIR="$work/dist" bash "$ROOT/scripts/dist.sh" c >/dev/null
+  tarball="$(ls "$work"/dist/minigraf-*-linux-*.tar.gz)"
+  tar -C "$work" -xzf "$tarball"
+  local prefix; prefix="$(ls -d "$work"/minigraf-*-linux-*/)"
+  cp -r "$ROOT/examples/c" "$work/example"
+  local flags="-std=c11 -Wall -Wextra -Werror"
+  make -s -C "$work/example" CFLAGS="$flags -I$prefix/include" \
     LDFLAGS="-L$prefix/lib -Wl,-rpath,$prefix/lib" run
-  make -s -C "$ROOT/examples/c" clean
+  make -s -C "$work/example" clean
+  PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C "$work/example" CFLAGS="$flags" \
+    LDFLAGS="-Wl,-rpath,$prefix/lib" run-pkg-config
+  cmake -S "$work/example" -B "$work/example-build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$work/example-build" >/dev/null
+  "$work/example-build/example" && "$work/example-build/example_static"
+  echo "shell from the tarball: $("$prefix/bin/minigraf" --version)"
 }
+
+# The C suite built with Zig for x86_64 musl, statically linked, run here.
+# (The aarch64 build runs under qemu-user by its own command, outside CI's
+# time budget: bash scripts/cross.sh aarch64-linux-musl.)
+cross_musl_x86_64() { bash "$ROOT/scripts/cross.sh" x86_64-linux-musl; }
 
 step "C suite (ctest)" c_suite
 step "C suite, pytest and node --test under ASan + UBSan" sanitizer_suite
@@ -115,7 +132,8 @@ step "Node package installed from the tarball" npm_package
 step "Java (Maven Surefire + consumer)" java_suite
 step "ABI baseline (abidiff)" abi_check
 step "parser fuzzing (60 s)" parser_fuzz
-step "examples/c against the installed library" installed_library
+step "C suite built for x86_64-linux-musl (Zig, static)" cross_musl_x86_64
+step "C tarball: examples/c with cc, pkg-config and find_package" c_tarball
 
 echo
 echo "suites: $((suites - ${#failures[@]})) passed, ${#failures[@]} failed"
