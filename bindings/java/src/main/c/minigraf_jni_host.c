@@ -162,7 +162,10 @@ static int agg_init(void *user_data, void **acc, char *error, size_t error_size)
         return env == NULL ? 1 : java_failure(env, error, error_size);
     }
     jobject state = (*env)->CallStaticObjectMethod(env, host_class, m_init, h->target);
-    jclass bytes_class = (*env)->FindClass(env, "[B");
+    jclass bytes_class = NULL;
+    if (!(*env)->ExceptionCheck(env)) {
+        bytes_class = (*env)->FindClass(env, "[B");
+    }
     if ((*env)->ExceptionCheck(env) || state == NULL || bytes_class == NULL) {
         rc = java_failure(env, error, error_size);
     } else if ((*env)->IsInstanceOf(env, state, bytes_class)) {

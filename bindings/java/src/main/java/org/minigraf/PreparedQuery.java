@@ -51,7 +51,6 @@ public final class PreparedQuery implements AutoCloseable {
     private final Minigraf db; // keeps the database from being collected while this is used
     private final Handle native_;
     private final Cleaner.Cleanable cleanable;
-    private List<String> variables;
 
     PreparedQuery(Minigraf db, long handle) {
         this.db = db;
@@ -211,16 +210,6 @@ public final class PreparedQuery implements AutoCloseable {
      */
     public Stream<List<Object>> stream() {
         return query().stream();
-    }
-
-    /** The :find headers. */
-    public synchronized List<String> variables() {
-        if (variables == null) {
-            try (Cursor c = query()) {
-                variables = c.variables();
-            }
-        }
-        return variables;
     }
 
     /** Whether {@link #close()} has been called. */
