@@ -1,6 +1,5 @@
 package org.minigraf;
 
-import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -41,26 +40,8 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     /** Rows fetched per crossing into the library by the iterator and stream. */
     public static final int DEFAULT_BATCH = 1000;
 
-    /** The native cursor; freed once, by close or by the cleaner. */
-    private static final class Handle implements Runnable {
-        volatile long handle;
 
-        Handle(long handle) {
-            this.handle = handle;
-        }
-
-        @Override
-        public void run() {
-            long h = handle;
-            handle = 0;
-            if (h != 0) {
-                NativeCalls.cursorFree(h);
-            }
-        }
-    }
-
-    private final Handle native_;
-    private final Cleaner.Cleanable cleanable;
+    private final NativeHandle native_;
     private final int columns;
     private List<String> variables;
     private boolean exhausted;
@@ -70,15 +51,13 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
 
     /** Takes {@code handle} (freed here if the cursor cannot be made). */
     Cursor(long handle) {
-        Handle h = new Handle(handle);
         try {
             this.columns = NativeCalls.columnCount(handle);
         } catch (RuntimeException | Error e) {
-            h.run();
+            NativeCalls.cursorFree(handle);
             throw e;
         }
-        this.native_ = h;
-        this.cleanable = NativeCalls.CLEANER.register(this, h);
+        this.native_ = new NativeHandle(handle, NativeCalls::cursorFree, "cursor").cleanWith(this);
     }
 
     /**
@@ -217,7 +196,7 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return native_.handle == 0;
+        return native_.isClosed();
     }
 
     /** Frees the cursor. Closing a closed cursor does nothing. */
@@ -225,14 +204,10 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     public synchronized void close() {
         pending.clear();
         next = 0;
-        cleanable.clean();
+        native_.close();
     }
 
     private long liveHandle() {
-        long h = native_.handle;
-        if (h == 0) {
-            throw MinigrafException.create(5018, "API-018", "Use of a closed cursor");
-        }
-        return h;
+        return native_.live();
     }
 }

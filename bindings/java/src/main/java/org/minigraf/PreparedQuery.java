@@ -1,6 +1,5 @@
 package org.minigraf;
 
-import java.lang.ref.Cleaner;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -31,31 +30,13 @@ import java.util.stream.Stream;
  * with API-018. Close it; one dropped unclosed is freed when collected.
  */
 public final class PreparedQuery implements AutoCloseable {
-    private static final class Handle implements Runnable {
-        volatile long handle;
-
-        Handle(long handle) {
-            this.handle = handle;
-        }
-
-        @Override
-        public void run() {
-            long h = handle;
-            handle = 0;
-            if (h != 0) {
-                NativeCalls.stmtFree(h);
-            }
-        }
-    }
 
     private final Minigraf db; // keeps the database from being collected while this is used
-    private final Handle native_;
-    private final Cleaner.Cleanable cleanable;
+    private final NativeHandle native_;
 
     PreparedQuery(Minigraf db, long handle) {
         this.db = db;
-        this.native_ = new Handle(handle);
-        this.cleanable = NativeCalls.CLEANER.register(this, native_);
+        this.native_ = new NativeHandle(handle, NativeCalls::stmtFree, "prepared query").cleanWith(this);
     }
 
     /**
@@ -214,20 +195,16 @@ public final class PreparedQuery implements AutoCloseable {
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return native_.handle == 0;
+        return native_.isClosed();
     }
 
     /** Frees the prepared query; its open cursors stay readable. */
     @Override
     public synchronized void close() {
-        cleanable.clean();
+        native_.close();
     }
 
     private long liveHandle() {
-        long h = native_.handle;
-        if (h == 0) {
-            throw MinigrafException.create(5018, "API-018", "Use of a closed prepared query");
-        }
-        return h;
+        return native_.live();
     }
 }

@@ -1,6 +1,5 @@
 package org.minigraf;
 
-import java.lang.ref.Cleaner;
 import java.util.List;
 import java.util.Objects;
 
@@ -27,31 +26,13 @@ import java.util.Objects;
  * methods are synchronized); it may be committed or closed from another.
  */
 public final class Transaction implements AutoCloseable {
-    private static final class Handle implements Runnable {
-        volatile long handle;
-
-        Handle(long handle) {
-            this.handle = handle;
-        }
-
-        @Override
-        public void run() {
-            long h = handle;
-            handle = 0;
-            if (h != 0) {
-                NativeCalls.txFree(h); // rolls back if still open
-            }
-        }
-    }
 
     private final Minigraf db; // keeps the database from being collected while this is used
-    private final Handle native_;
-    private final Cleaner.Cleanable cleanable;
+    private final NativeHandle native_;
 
     Transaction(Minigraf db, long handle) {
         this.db = db;
-        this.native_ = new Handle(handle);
-        this.cleanable = NativeCalls.CLEANER.register(this, native_);
+        this.native_ = new NativeHandle(handle, NativeCalls::txFree, "transaction").cleanWith(this);
     }
 
     /**
@@ -115,19 +96,15 @@ public final class Transaction implements AutoCloseable {
     /** Rolls back if still open, and frees the handle. */
     @Override
     public void close() {
-        cleanable.clean();
+        native_.close();
     }
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return native_.handle == 0;
+        return native_.isClosed();
     }
 
     private long liveHandle() {
-        long h = native_.handle;
-        if (h == 0) {
-            throw MinigrafException.create(5018, "API-018", "Use of a closed transaction");
-        }
-        return h;
+        return native_.live();
     }
 }
