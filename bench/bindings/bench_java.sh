@@ -13,6 +13,10 @@
 # default bindings/java/target), sqlite-jdbc ($SQLITE_JDBC, default the one
 # `mvn dependency:get -Dartifact=org.xerial:sqlite-jdbc:3.50.3.0` puts in
 # ~/.m2) and build/bench/bench_shapes_java. SHAPES="a b" picks shapes.
+# C_AGAIN=1 runs `bench_compare DIR N -s SHAPE` just before each shape's
+# Java run and takes C's p50 from it (on a loaded machine, C measured an
+# hour earlier is not a baseline); it rewrites DIR/compare-N.json, so the
+# file of the full run is copied to java-work/compare-all.json first.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -40,8 +44,16 @@ javac --release 11 -cp "$JAR" -d "$WORK/classes" "$ROOT/bench/bindings/BenchJava
 CP="$JAR:$SQLITE_JDBC:$WORK/classes"
 
 OUT="$WORK/java-$N.jsonl"
+C_OUT="$WORK/c-$N.jsonl"
 : > "$OUT"
+: > "$C_OUT"
+[ -f "$WORK/compare-all.json" ] || cp "$DIR/compare-$N.json" "$WORK/compare-all.json"
 for shape in ${SHAPES:-$(cut -f1 "$WORK/shapes.tsv")}; do
+  if [ "${C_AGAIN:-0}" = 1 ]; then
+    "$BUILD/bench/bench_compare" "$DIR" "$N" -s "$shape" >/dev/null
+    python3 -c 'import json,sys; [print(json.dumps(s)) for s in json.load(open(sys.argv[1]))["shapes"]]' \
+      "$DIR/compare-$N.json" >> "$C_OUT"
+  fi
   db="$FIXTURE"
   [ "$(awk -F'\t' -v s="$shape" '$1 == s { print $5 }' "$WORK/shapes.tsv")" = 1 ] && db="$RULES_DB"
   java -cp "$CP" BenchJava shape "$db" "$DIR/eav-$N.sqlite" "$WORK/shapes.tsv" "$shape" | tee -a "$OUT"
@@ -50,10 +62,11 @@ for shape in point_entity join_2; do
   java -cp "$CP" BenchJava threads "$FIXTURE" "$WORK/shapes.tsv" "$shape" 4 3 | tee -a "$OUT"
 done
 
-python3 - "$OUT" "$DIR/compare-$N.json" <<'PY'
+python3 - "$OUT" "$WORK/compare-all.json" "$C_OUT" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 c = {s["shape"]: s for s in json.load(open(sys.argv[2]))["shapes"]}
+c.update({s["shape"]: s for s in map(json.loads, open(sys.argv[3])) if s})
 print(f"\n{'shape':<20}{'rows':>8}{'C µs':>11}{'Java µs':>11}{'prep µs':>11}{'+/query µs':>12}"
       f"{'+/row µs':>10}{'JDBC µs':>11}{'SQLite/Java':>12}  check")
 for r in rows:

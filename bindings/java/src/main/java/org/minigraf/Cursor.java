@@ -1,5 +1,6 @@
 package org.minigraf;
 
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -96,10 +97,14 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
      * @throws MinigrafApiException (API-018) if the cursor is closed
      */
     public synchronized List<String> variables() {
-        if (variables == null) {
-            variables = columnNames(liveHandle());
+        try {
+            if (variables == null) {
+                variables = columnNames(liveHandle());
+            }
+            return variables;
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
         }
-        return variables;
     }
 
     /** The number of columns. */
@@ -119,20 +124,24 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
      *     (e.g. QRY-012, or API-013 when interrupted)
      */
     public synchronized List<List<Object>> nextBatch(int maxRows) {
-        if (maxRows < 1) {
-            throw new IllegalArgumentException("maxRows must be at least 1: " + maxRows);
+        try {
+            if (maxRows < 1) {
+                throw new IllegalArgumentException("maxRows must be at least 1: " + maxRows);
+            }
+            long h = liveHandle();
+            List<Object> rows = new ArrayList<>(Math.min(maxRows, 1024));
+            while (next < pending.size() && rows.size() < maxRows) {
+                rows.add(pending.get(next++));
+            }
+            if (rows.size() < maxRows && !exhausted) {
+                exhausted = !RowDecoder.fetch(h, columns, maxRows - rows.size(), rows);
+            }
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            List<List<Object>> typed = (List) rows;
+            return Collections.unmodifiableList(typed);
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
         }
-        long h = liveHandle();
-        List<Object> rows = new ArrayList<>(Math.min(maxRows, 1024));
-        while (next < pending.size() && rows.size() < maxRows) {
-            rows.add(pending.get(next++));
-        }
-        if (rows.size() < maxRows && !exhausted) {
-            exhausted = !RowDecoder.fetch(h, columns, maxRows - rows.size(), rows);
-        }
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        List<List<Object>> typed = (List) rows;
-        return Collections.unmodifiableList(typed);
     }
 
     /**
@@ -154,7 +163,11 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
         if (next == pending.size() && !exhausted) {
             pending.clear();
             next = 0;
-            exhausted = !RowDecoder.fetch(liveHandle(), columns, DEFAULT_BATCH, pending);
+            try {
+                exhausted = !RowDecoder.fetch(liveHandle(), columns, DEFAULT_BATCH, pending);
+            } finally {
+                Reference.reachabilityFence(this);
+            }
         }
         return next < pending.size();
     }

@@ -10,10 +10,13 @@ import java.util.UUID;
  * Immutable; equal when the UUIDs are.
  */
 public final class Entity implements Comparable<Entity> {
-    private final UUID uuid;
+    // The UUID's two halves: a row makes no UUID object until uuid() asks.
+    private final long msb;
+    private final long lsb;
 
-    private Entity(UUID uuid) {
-        this.uuid = uuid;
+    private Entity(long msb, long lsb) {
+        this.msb = msb;
+        this.lsb = lsb;
     }
 
     /**
@@ -23,7 +26,8 @@ public final class Entity implements Comparable<Entity> {
      * @return the entity
      */
     public static Entity of(UUID uuid) {
-        return new Entity(Objects.requireNonNull(uuid, "uuid"));
+        Objects.requireNonNull(uuid, "uuid");
+        return new Entity(uuid.getMostSignificantBits(), uuid.getLeastSignificantBits());
     }
 
     /**
@@ -34,7 +38,7 @@ public final class Entity implements Comparable<Entity> {
      * @throws IllegalArgumentException if the text is not a UUID
      */
     public static Entity of(String uuid) {
-        return new Entity(UUID.fromString(Objects.requireNonNull(uuid, "uuid")));
+        return of(UUID.fromString(Objects.requireNonNull(uuid, "uuid")));
     }
 
     /** From 16 bytes in RFC 4122 order at {@code bytes[offset]}. */
@@ -45,46 +49,48 @@ public final class Entity implements Comparable<Entity> {
             msb = (msb << 8) | (bytes[offset + i] & 0xff);
             lsb = (lsb << 8) | (bytes[offset + 8 + i] & 0xff);
         }
-        return new Entity(new UUID(msb, lsb));
+        return new Entity(msb, lsb);
     }
 
     /** The 16 bytes in RFC 4122 order. */
     byte[] toBytes() {
         byte[] bytes = new byte[16];
-        long msb = uuid.getMostSignificantBits();
-        long lsb = uuid.getLeastSignificantBits();
+        long high = msb;
+        long low = lsb;
         for (int i = 7; i >= 0; i--) {
-            bytes[i] = (byte) msb;
-            bytes[8 + i] = (byte) lsb;
-            msb >>>= 8;
-            lsb >>>= 8;
+            bytes[i] = (byte) high;
+            bytes[8 + i] = (byte) low;
+            high >>>= 8;
+            low >>>= 8;
         }
         return bytes;
     }
 
     /** The entity's UUID. */
     public UUID uuid() {
-        return uuid;
+        return new UUID(msb, lsb);
     }
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Entity && ((Entity) other).uuid.equals(uuid);
+        return other instanceof Entity && ((Entity) other).msb == msb && ((Entity) other).lsb == lsb;
     }
 
     @Override
     public int hashCode() {
-        return uuid.hashCode();
+        return Long.hashCode(msb) * 31 + Long.hashCode(lsb);
     }
 
+    /** The order of the UUID texts. */
     @Override
     public int compareTo(Entity other) {
-        return uuid.toString().compareTo(other.uuid.toString());
+        int high = Long.compareUnsigned(msb, other.msb);
+        return high != 0 ? high : Long.compareUnsigned(lsb, other.lsb);
     }
 
     /** The lowercase UUID text. */
     @Override
     public String toString() {
-        return uuid.toString();
+        return uuid().toString();
     }
 }

@@ -1,5 +1,6 @@
 package org.minigraf;
 
+import java.lang.ref.Reference;
 import java.lang.ref.Cleaner;
 import java.util.List;
 import java.util.Objects;
@@ -167,8 +168,12 @@ public final class Minigraf implements AutoCloseable {
      * @throws MinigrafApiException if the database is closed (API-018), read-only (API-014) or the call was interrupted (API-013)
      */
     public Result execute(String text) {
-        byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
-        return Result.fromJson(Utf8.decode(minigraf_jni.minigraf_execute(liveHandle(), command)));
+        try {
+            byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
+            return Result.fromJson(Utf8.decode(minigraf_jni.minigraf_execute(liveHandle(), command)));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -182,8 +187,12 @@ public final class Minigraf implements AutoCloseable {
      * @throws MinigrafException if the query fails
      */
     public Cursor query(String text) {
-        byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
-        return new Cursor(NativeCalls.query(liveHandle(), command));
+        try {
+            byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
+            return new Cursor(NativeCalls.query(liveHandle(), command));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -195,8 +204,12 @@ public final class Minigraf implements AutoCloseable {
      * @throws MinigrafException as {@link #query(String)}
      */
     public List<List<Object>> queryAll(String text) {
-        byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
-        return Cursor.readAll(NativeCalls.query(liveHandle(), command));
+        try {
+            byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
+            return Cursor.readAll(NativeCalls.query(liveHandle(), command));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -209,8 +222,12 @@ public final class Minigraf implements AutoCloseable {
      * @throws MinigrafApiException API-005/006/007 for a command other than a query, API-015 for a slot in attribute position
      */
     public PreparedQuery prepare(String text) {
-        byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
-        return new PreparedQuery(this, NativeCalls.prepare(liveHandle(), command));
+        try {
+            byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
+            return new PreparedQuery(this, NativeCalls.prepare(liveHandle(), command));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -231,7 +248,11 @@ public final class Minigraf implements AutoCloseable {
      * @throws MinigrafInternalException INT-003 this thread has a transaction open on this database
      */
     public Transaction beginWrite() {
-        return new Transaction(this, NativeCalls.beginWrite(liveHandle()));
+        try {
+            return new Transaction(this, NativeCalls.beginWrite(liveHandle()));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -337,12 +358,16 @@ public final class Minigraf implements AutoCloseable {
      * @throws IllegalArgumentException if {@code everyNRows < 1}
      */
     public void setProgressHandler(int everyNRows, BooleanSupplier handler) {
-        if (everyNRows < 1) {
-            throw new IllegalArgumentException("everyNRows must be at least 1: " + everyNRows);
+        try {
+            if (everyNRows < 1) {
+                throw new IllegalArgumentException("everyNRows must be at least 1: " + everyNRows);
+            }
+            long h = liveHandle();
+            progress.handler = handler;
+            NativeCalls.progressEvery(h, native_.progress, handler == null ? INTERRUPT_CHECK_ROWS : everyNRows);
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
         }
-        long h = liveHandle();
-        progress.handler = handler;
-        NativeCalls.progressEvery(h, native_.progress, handler == null ? INTERRUPT_CHECK_ROWS : everyNRows);
     }
 
     /**
@@ -352,7 +377,11 @@ public final class Minigraf implements AutoCloseable {
      * @return the counter
      */
     public long txCount() {
-        return minigraf_jni.minigraf_current_tx_count(liveHandle());
+        try {
+            return minigraf_jni.minigraf_current_tx_count(liveHandle());
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -363,7 +392,11 @@ public final class Minigraf implements AutoCloseable {
      * @throws MinigrafApiException (API-018) if the database is closed
      */
     public FactLog factLog() {
-        return factLog(FactLogFilter.all());
+        try {
+            return factLog(FactLogFilter.all());
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -395,7 +428,11 @@ public final class Minigraf implements AutoCloseable {
      * @throws MinigrafException if the copy cannot be made
      */
     public void exportTo(String path) {
-        exportTo(path, LogWriterOptions.defaults());
+        try {
+            exportTo(path, LogWriterOptions.defaults());
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -418,7 +455,11 @@ public final class Minigraf implements AutoCloseable {
      * nothing for an in-memory database.
      */
     public void checkpoint() {
-        minigraf_jni.minigraf_checkpoint(liveHandle());
+        try {
+            minigraf_jni.minigraf_checkpoint(liveHandle());
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /** Whether {@link #close()} has been called. */

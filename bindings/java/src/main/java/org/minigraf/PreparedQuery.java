@@ -1,5 +1,6 @@
 package org.minigraf;
 
+import java.lang.ref.Reference;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -50,35 +51,39 @@ public final class PreparedQuery implements AutoCloseable {
      * @throws MinigrafApiException API-015 when a place of the slot does not take that kind of value
      */
     public synchronized PreparedQuery bind(String name, Object value) {
-        Value v = Value.of(value);
-        long h = liveHandle();
-        byte[] slot = Utf8.encode(Objects.requireNonNull(name, "name"));
-        switch (v.type()) {
-            case STRING:
-                NativeCalls.bind(h, slot, NativeCalls.TYPE_STRING, 0, 0, Utf8.encode(v.asString()));
-                break;
-            case INTEGER:
-                NativeCalls.bind(h, slot, NativeCalls.TYPE_INTEGER, v.asLong(), 0, null);
-                break;
-            case FLOAT:
-                NativeCalls.bind(h, slot, NativeCalls.TYPE_FLOAT, 0, v.asDouble(), null);
-                break;
-            case BOOLEAN:
-                NativeCalls.bind(h, slot, NativeCalls.TYPE_BOOLEAN, (Boolean) v.get() ? 1 : 0, 0, null);
-                break;
-            case KEYWORD:
-                NativeCalls.bind(h, slot, NativeCalls.TYPE_KEYWORD, 0, 0, Utf8.encode(((Keyword) v.get()).text()));
-                break;
-            case ENTITY:
-                NativeCalls.bind(h, slot, NativeCalls.TYPE_REF, 0, 0, ((Entity) v.get()).toBytes());
-                break;
-            case LIST:
-                throw new IllegalArgumentException("a list (collect-set) cannot be bound");
-            default:
-                NativeCalls.bind(h, slot, NativeCalls.TYPE_NULL, 0, 0, null);
-                break;
+        try {
+            Value v = Value.of(value);
+            long h = liveHandle();
+            byte[] slot = Utf8.encode(Objects.requireNonNull(name, "name"));
+            switch (v.type()) {
+                case STRING:
+                    NativeCalls.bind(h, slot, NativeCalls.TYPE_STRING, 0, 0, Utf8.encode(v.asString()));
+                    break;
+                case INTEGER:
+                    NativeCalls.bind(h, slot, NativeCalls.TYPE_INTEGER, v.asLong(), 0, null);
+                    break;
+                case FLOAT:
+                    NativeCalls.bind(h, slot, NativeCalls.TYPE_FLOAT, 0, v.asDouble(), null);
+                    break;
+                case BOOLEAN:
+                    NativeCalls.bind(h, slot, NativeCalls.TYPE_BOOLEAN, (Boolean) v.get() ? 1 : 0, 0, null);
+                    break;
+                case KEYWORD:
+                    NativeCalls.bind(h, slot, NativeCalls.TYPE_KEYWORD, 0, 0, Utf8.encode(((Keyword) v.get()).text()));
+                    break;
+                case ENTITY:
+                    NativeCalls.bind(h, slot, NativeCalls.TYPE_REF, 0, 0, ((Entity) v.get()).toBytes());
+                    break;
+                case LIST:
+                    throw new IllegalArgumentException("a list (collect-set) cannot be bound");
+                default:
+                    NativeCalls.bind(h, slot, NativeCalls.TYPE_NULL, 0, 0, null);
+                    break;
+            }
+            return this;
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
         }
-        return this;
     }
 
     /**
@@ -89,11 +94,15 @@ public final class PreparedQuery implements AutoCloseable {
      * @return this
      */
     public synchronized PreparedQuery bindTxCount(String name, long txCount) {
-        if (txCount < 0) {
-            throw new IllegalArgumentException("txCount must not be negative: " + txCount);
+        try {
+            if (txCount < 0) {
+                throw new IllegalArgumentException("txCount must not be negative: " + txCount);
+            }
+            NativeCalls.bind(liveHandle(), Utf8.encode(name), NativeCalls.BIND_TX_COUNT, txCount, 0, null);
+            return this;
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
         }
-        NativeCalls.bind(liveHandle(), Utf8.encode(name), NativeCalls.BIND_TX_COUNT, txCount, 0, null);
-        return this;
     }
 
     /**
@@ -105,8 +114,12 @@ public final class PreparedQuery implements AutoCloseable {
      * @return this
      */
     public synchronized PreparedQuery bindTimestamp(String name, long epochMillis) {
-        NativeCalls.bind(liveHandle(), Utf8.encode(name), NativeCalls.BIND_TIMESTAMP, epochMillis, 0, null);
-        return this;
+        try {
+            NativeCalls.bind(liveHandle(), Utf8.encode(name), NativeCalls.BIND_TIMESTAMP, epochMillis, 0, null);
+            return this;
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -127,8 +140,12 @@ public final class PreparedQuery implements AutoCloseable {
      * @return this
      */
     public synchronized PreparedQuery bindAnyValidTime(String name) {
-        NativeCalls.bind(liveHandle(), Utf8.encode(name), NativeCalls.BIND_ANY_VALID_TIME, 0, 0, null);
-        return this;
+        try {
+            NativeCalls.bind(liveHandle(), Utf8.encode(name), NativeCalls.BIND_ANY_VALID_TIME, 0, 0, null);
+            return this;
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -140,8 +157,12 @@ public final class PreparedQuery implements AutoCloseable {
      * @throws MinigrafApiException API-017 malformed, API-015 a wrong kind for a slot
      */
     public synchronized PreparedQuery bindJson(String json) {
-        NativeCalls.bindJson(liveHandle(), Utf8.encode(Objects.requireNonNull(json, "json")));
-        return this;
+        try {
+            NativeCalls.bindJson(liveHandle(), Utf8.encode(Objects.requireNonNull(json, "json")));
+            return this;
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -150,8 +171,12 @@ public final class PreparedQuery implements AutoCloseable {
      * @return this
      */
     public synchronized PreparedQuery clearBindings() {
-        NativeCalls.clearBindings(liveHandle());
-        return this;
+        try {
+            NativeCalls.clearBindings(liveHandle());
+            return this;
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -162,7 +187,11 @@ public final class PreparedQuery implements AutoCloseable {
      * @throws MinigrafException what the query fails with
      */
     public synchronized List<List<Object>> execute() {
-        return Cursor.readAll(NativeCalls.stmtQuery(liveHandle()));
+        try {
+            return Cursor.readAll(NativeCalls.stmtQuery(liveHandle()));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -172,7 +201,11 @@ public final class PreparedQuery implements AutoCloseable {
      * @return the result
      */
     public synchronized Result executeResult() {
-        return Result.fromJson(Utf8.decode(NativeCalls.stmtExecute(liveHandle())));
+        try {
+            return Result.fromJson(Utf8.decode(NativeCalls.stmtExecute(liveHandle())));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -181,7 +214,11 @@ public final class PreparedQuery implements AutoCloseable {
      * @return the cursor, to be closed
      */
     public synchronized Cursor query() {
-        return new Cursor(NativeCalls.stmtQuery(liveHandle()));
+        try {
+            return new Cursor(NativeCalls.stmtQuery(liveHandle()));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**

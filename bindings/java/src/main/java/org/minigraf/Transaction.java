@@ -1,5 +1,6 @@
 package org.minigraf;
 
+import java.lang.ref.Reference;
 import java.util.List;
 import java.util.Objects;
 
@@ -46,8 +47,12 @@ public final class Transaction implements AutoCloseable {
      * @throws MinigrafException what the command fails with (the transaction stays open)
      */
     public synchronized Result execute(String text) {
-        byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
-        return Result.fromJson(Utf8.decode(NativeCalls.txExecute(liveHandle(), command)));
+        try {
+            byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
+            return Result.fromJson(Utf8.decode(NativeCalls.txExecute(liveHandle(), command)));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -58,8 +63,12 @@ public final class Transaction implements AutoCloseable {
      * @return the cursor, to be closed
      */
     public synchronized Cursor query(String text) {
-        byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
-        return new Cursor(NativeCalls.txQuery(liveHandle(), command));
+        try {
+            byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
+            return new Cursor(NativeCalls.txQuery(liveHandle(), command));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -69,8 +78,12 @@ public final class Transaction implements AutoCloseable {
      * @return the rows
      */
     public synchronized List<List<Object>> queryAll(String text) {
-        byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
-        return Cursor.readAll(NativeCalls.txQuery(liveHandle(), command));
+        try {
+            byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
+            return Cursor.readAll(NativeCalls.txQuery(liveHandle(), command));
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -81,7 +94,11 @@ public final class Transaction implements AutoCloseable {
      * @throws MinigrafStorageException WAL-003 size limits; storage errors
      */
     public synchronized void commit() {
-        NativeCalls.txEnd(liveHandle(), true);
+        try {
+            NativeCalls.txEnd(liveHandle(), true);
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /**
@@ -90,7 +107,11 @@ public final class Transaction implements AutoCloseable {
      * @throws MinigrafApiException API-018 if it had ended
      */
     public synchronized void rollback() {
-        NativeCalls.txEnd(liveHandle(), false);
+        try {
+            NativeCalls.txEnd(liveHandle(), false);
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
     /** Rolls back if still open, and frees the handle. */
