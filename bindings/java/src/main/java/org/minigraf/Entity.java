@@ -1,5 +1,8 @@
 package org.minigraf;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -41,15 +44,12 @@ public final class Entity implements Comparable<Entity> {
         return of(UUID.fromString(Objects.requireNonNull(uuid, "uuid")));
     }
 
+    private static final VarHandle BIG_ENDIAN_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     /** From 16 bytes in RFC 4122 order at {@code bytes[offset]}. */
     static Entity fromBytes(byte[] bytes, int offset) {
-        long msb = 0;
-        long lsb = 0;
-        for (int i = 0; i < 8; i++) {
-            msb = (msb << 8) | (bytes[offset + i] & 0xff);
-            lsb = (lsb << 8) | (bytes[offset + 8 + i] & 0xff);
-        }
-        return new Entity(msb, lsb);
+        return new Entity((long) BIG_ENDIAN_LONG.get(bytes, offset), (long) BIG_ENDIAN_LONG.get(bytes, offset + 8));
     }
 
     /** The 16 bytes in RFC 4122 order. */
