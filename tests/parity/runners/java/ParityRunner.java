@@ -15,15 +15,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.minigraf.Cursor;
+import org.minigraf.Entity;
 import org.minigraf.FactLog;
 import org.minigraf.FactLogFilter;
 import org.minigraf.FactRecord;
 import org.minigraf.Json;
+import org.minigraf.Keyword;
 import org.minigraf.LogWriter;
 import org.minigraf.Minigraf;
 import org.minigraf.MinigrafException;
+import org.minigraf.PreparedQuery;
 import org.minigraf.Result;
+import org.minigraf.Transaction;
 import org.minigraf.TypedValue;
+import org.minigraf.Value;
 
 /**
  * The Java runner of the parity suite (tests/parity/README.md).
@@ -92,6 +97,8 @@ public final class ParityRunner {
         Minigraf db; // null when the last open failed
         MinigrafException openError;
         int exports;
+        final Map<String, PreparedQuery> statements = new LinkedHashMap<>();
+        Transaction tx; // the case's write transaction, null before its first begin_write
 
         Session(Path workDir, String path) {
             this.workDir = workDir;
@@ -105,9 +112,20 @@ public final class ParityRunner {
             try {
                 db = path == null ? Minigraf.openInMemory() : Minigraf.open(path);
                 openError = null;
+                HostFunctions.register(db);
             } catch (MinigrafException e) {
                 db = null;
                 openError = e;
+            }
+        }
+
+        /** The case's prepared queries and transaction (at the end of the case). */
+        void closeHandles() {
+            statements.values().forEach(PreparedQuery::close);
+            statements.clear();
+            if (tx != null) {
+                tx.close();
+                tx = null;
             }
         }
 
@@ -135,18 +153,26 @@ public final class ParityRunner {
         Path tempDir = Files.createTempDirectory("minigraf-parity-");
         String path = "file".equals(storage) ? tempDir.resolve("case.graph").toString() : null;
         try (Session session = new Session(tempDir, path)) {
-            for (int i = 0; i < steps.size(); i++) {
-                Map<?, ?> step = asMap(steps.get(i), file);
-                String outcome;
-                try {
-                    outcome = write(runStep(session, step));
-                } catch (MinigrafException e) {
-                    outcome = write(errorOutcome(e));
-                }
-                transcript.append(name).append('#').append(i).append('\t').append(outcome).append('\n');
+            try {
+                runSteps(session, steps, name, file, transcript);
+            } finally {
+                session.closeHandles();
             }
         } finally {
             deleteTree(tempDir);
+        }
+    }
+
+    private static void runSteps(Session session, List<?> steps, String name, Path file, StringBuilder transcript) {
+        for (int i = 0; i < steps.size(); i++) {
+            Map<?, ?> step = asMap(steps.get(i), file);
+            String outcome;
+            try {
+                outcome = write(runStep(session, step));
+            } catch (MinigrafException e) {
+                outcome = write(errorOutcome(e));
+            }
+            transcript.append(name).append('#').append(i).append('\t').append(outcome).append('\n');
         }
     }
 
@@ -166,18 +192,59 @@ public final class ParityRunner {
             return executeOutcome(session.db.execute((String) step.get("execute")), ordered);
         }
         if (step.containsKey("query")) {
-            Object batchValue = step.get("batch");
-            int batch = batchValue == null ? 1000 : ((Long) batchValue).intValue();
-            Map<String, Object> outcome = new LinkedHashMap<>();
             try (Cursor cursor = session.db.query((String) step.get("query"))) {
-                outcome.put("variables", new ArrayList<Object>(cursor.variables()));
-                List<Object> rows = new ArrayList<>();
-                for (List<List<Object>> b = cursor.nextBatch(batch); !b.isEmpty(); b = cursor.nextBatch(batch)) {
-                    rows.addAll(b);
-                }
-                outcome.put("rows", ordered ? rows : sortRows(rows));
+                return rowsOutcome(cursor, batchOf(step), ordered);
             }
-            return outcome;
+        }
+        if (step.containsKey("query_typed")) {
+            try (Cursor cursor = session.db.query((String) step.get("query_typed"))) {
+                return typedRowsOutcome(cursor, ordered);
+            }
+        }
+        if (step.containsKey("prepare")) {
+            PreparedQuery pq = session.db.prepare((String) step.get("prepare"));
+            PreparedQuery old = session.statements.put((String) step.get("as"), pq);
+            if (old != null) {
+                old.close();
+            }
+            return singleton("ok", true);
+        }
+        if (step.containsKey("execute_prepared")) {
+            PreparedQuery pq = statement(session, step.get("execute_prepared"));
+            bind(pq, step);
+            return executeOutcome(pq.executeResult(), ordered);
+        }
+        if (step.containsKey("query_prepared")) {
+            PreparedQuery pq = statement(session, step.get("query_prepared"));
+            bind(pq, step);
+            try (Cursor cursor = pq.query()) {
+                return rowsOutcome(cursor, batchOf(step), ordered);
+            }
+        }
+        if (step.containsKey("clear_bindings")) {
+            statement(session, step.get("clear_bindings")).clearBindings();
+            return singleton("ok", true);
+        }
+        if (step.containsKey("begin_write")) {
+            Transaction tx = session.db.beginWrite(); // a failure keeps the open one
+            if (session.tx != null) {
+                session.tx.close(); // ended already, or the begin would have failed
+            }
+            session.tx = tx;
+            return singleton("ok", true);
+        }
+        if (step.containsKey("tx_execute") || step.containsKey("tx_query") || step.containsKey("commit")
+                || step.containsKey("rollback")) {
+            return transactionStep(session, step, ordered);
+        }
+        if (step.containsKey("query_cancelled")) {
+            Object every = step.get("every");
+            session.db.setProgressHandler(every == null ? 1 : ((Long) every).intValue(), () -> true);
+            try {
+                return executeOutcome(session.db.execute((String) step.get("query_cancelled")), ordered);
+            } finally {
+                session.db.setProgressHandler(1, null);
+            }
         }
         if (step.containsKey("tx_count")) {
             return singleton("tx_count", session.db.txCount());
@@ -193,6 +260,150 @@ public final class ParityRunner {
             return exportImport(session);
         }
         throw new IllegalArgumentException("unknown step " + step.keySet());
+    }
+
+    private static int batchOf(Map<?, ?> step) {
+        Object batchValue = step.get("batch");
+        return batchValue == null ? 1000 : ((Long) batchValue).intValue();
+    }
+
+    /** {"variables":[...],"rows":[...]} of a cursor drained in batches (values as plain JSON). */
+    private static Object rowsOutcome(Cursor cursor, int batch, boolean ordered) {
+        Map<String, Object> outcome = new LinkedHashMap<>();
+        outcome.put("variables", new ArrayList<Object>(cursor.variables()));
+        List<Object> rows = new ArrayList<>();
+        for (List<List<Object>> b = cursor.nextBatch(batch); !b.isEmpty(); b = cursor.nextBatch(batch)) {
+            rows.addAll(b);
+        }
+        outcome.put("rows", ordered ? rows : sortRows(rows));
+        return outcome;
+    }
+
+    /** {"variables":[...],"rows":[...]} with every value typed, read through the iterator. */
+    private static Object typedRowsOutcome(Cursor cursor, boolean ordered) {
+        Map<String, Object> outcome = new LinkedHashMap<>();
+        outcome.put("variables", new ArrayList<Object>(cursor.variables()));
+        List<Object> rows = new ArrayList<>();
+        for (List<Object> row : cursor) {
+            List<Object> typed = new ArrayList<>();
+            for (Object value : row) {
+                typed.add(typedOf(value));
+            }
+            rows.add(typed);
+        }
+        outcome.put("rows", ordered ? rows : sortRows(rows));
+        return outcome;
+    }
+
+    /** A row value as {"type":T,"value":V} by its Java class. */
+    private static Object typedOf(Object value) {
+        Map<String, Object> typed = new LinkedHashMap<>();
+        String type;
+        Object inner = value;
+        if (value == null) {
+            type = "null";
+        } else if (value instanceof String) {
+            type = "string";
+        } else if (value instanceof Long) {
+            type = "integer";
+        } else if (value instanceof Double) {
+            type = "float";
+            double d = (Double) value;
+            inner = Double.isNaN(d) ? "NaN" : Double.isInfinite(d) ? (d > 0 ? "Infinity" : "-Infinity") : value;
+        } else if (value instanceof Boolean) {
+            type = "boolean";
+        } else if (value instanceof Keyword) {
+            type = "keyword";
+            inner = ((Keyword) value).text();
+        } else if (value instanceof Entity) {
+            type = "ref";
+            inner = value.toString();
+        } else if (value instanceof List) {
+            type = "list";
+            List<Object> items = new ArrayList<>();
+            for (Object item : (List<?>) value) {
+                items.add(typedOf(item));
+            }
+            inner = items;
+        } else {
+            throw new IllegalArgumentException("a row holds a " + value.getClass());
+        }
+        typed.put("type", type);
+        typed.put("value", inner);
+        return typed;
+    }
+
+    private static PreparedQuery statement(Session session, Object name) {
+        PreparedQuery pq = session.statements.get((String) name);
+        if (pq == null) {
+            throw new IllegalArgumentException("no prepared query named " + name);
+        }
+        return pq;
+    }
+
+    /** The step's binds, as their canonical JSON text (README "Prepared query steps"). */
+    private static void bind(PreparedQuery pq, Map<?, ?> step) {
+        if (step.containsKey("binds")) {
+            pq.bindJson(write(step.get("binds")));
+        }
+    }
+
+    /** tx_execute, tx_query, commit, rollback; without a transaction, C's NULL-handle outcome. */
+    private static Object transactionStep(Session session, Map<?, ?> step, boolean ordered) {
+        Transaction tx = session.tx;
+        if (tx == null) {
+            Map<String, Object> error = new LinkedHashMap<>();
+            error.put("code", "");
+            error.put("message", "");
+            return singleton("error", error);
+        }
+        if (step.containsKey("tx_execute")) {
+            return executeOutcome(tx.execute((String) step.get("tx_execute")), ordered);
+        }
+        if (step.containsKey("tx_query")) {
+            try (Cursor cursor = tx.query((String) step.get("tx_query"))) {
+                return rowsOutcome(cursor, batchOf(step), ordered);
+            }
+        }
+        if (step.containsKey("commit")) {
+            tx.commit();
+        } else {
+            tx.rollback();
+        }
+        return singleton("ok", true);
+    }
+
+    /** The five host functions of README "Host functions", registered on every open. */
+    private static final class HostFunctions {
+        static void register(Minigraf db) {
+            db.registerPredicate("email?", v -> v.type() == Value.Type.STRING && v.asString().contains("@"));
+            db.registerPredicate("big?", v -> v.type() == Value.Type.INTEGER && v.asLong() > 100);
+            db.registerPredicate("fails?", v -> {
+                throw new IllegalStateException("fails? always fails");
+            });
+            db.registerAggregate("geomean", () -> new double[2], (acc, v) -> {
+                if (v.isNull()) {
+                    return acc;
+                }
+                if (!v.isNumber() || !(v.asDouble() > 0)) {
+                    throw new IllegalArgumentException("geomean: expected a positive number");
+                }
+                acc[0] += Math.log(v.asDouble());
+                acc[1] += 1;
+                return acc;
+            }, (double[] acc) -> acc[1] == 0 ? null
+                    : (Object) (Math.floor(Math.exp(acc[0] / acc[1]) * 1e9 + 0.5) / 1e9));
+            db.registerAggregate("sum-int", () -> new long[1], (acc, v) -> {
+                if (v.isNull()) {
+                    return acc;
+                }
+                if (v.type() != Value.Type.INTEGER) {
+                    throw new IllegalArgumentException("sum-int: expected an integer");
+                }
+                acc[0] += v.asLong();
+                return acc;
+            }, (long[] acc) -> (Object) acc[0]);
+        }
     }
 
     /** Records per batch in the fact log steps, to cross batch boundaries. */
@@ -420,6 +631,8 @@ public final class ParityRunner {
             out.append(value);
         } else if (value instanceof String) {
             writeString((String) value, out);
+        } else if (value instanceof Keyword || value instanceof Entity) {
+            writeString(value.toString(), out); // as the library's JSON writes them
         } else if (value instanceof Long) {
             out.append((long) (Long) value);
         } else if (value instanceof Double) {

@@ -1,34 +1,94 @@
 package org.minigraf;
 
+import java.lang.ref.Reference;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
-import org.minigraf.internal.minigraf_jni;
+import java.util.NoSuchElementException;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
- * The rows of one query, read in batches; from {@link Minigraf#query(String)}.
+ * The typed rows of one query; from {@link Minigraf#query(String)},
+ * {@link PreparedQuery#query()} or {@link Transaction#query(String)}.
  *
  * <pre>{@code
- * try (Cursor cursor = db.query("(query [:find ?n :where [?e :name ?n]])")) {
+ * try (Cursor cursor = db.query("(query [:find ?e ?n :where [?e :name ?n]])")) {
  *     for (List<Object> row : cursor) {
- *         System.out.println(row.get(0));
+ *         Entity e = (Entity) row.get(0);
+ *         String name = (String) row.get(1);
  *     }
  * }
  * }</pre>
  *
+ * <p>Each row is a {@link Row}: values are {@link String}, {@link Long},
+ * {@link Double} (NaN and &plusmn;Infinity kept), {@link Boolean},
+ * {@link Keyword}, {@link Entity}, a {@code List} for collect-set, or null
+ * (see {@link Value}). Rows are read from the library many at a time, with
+ * no JSON in between.
+ *
  * <p>The answer is fixed when the cursor opens: later writes do not change
  * it, and it stays readable after its database is closed. Every row is
  * delivered once, whichever of {@link #nextBatch(int)}, {@link #iterator()}
- * and {@link #stream()} reads it. A cursor holds native memory until
- * {@link #close()}: use try-with-resources. Its methods are synchronized,
- * but a cursor is meant to be read by one thread.
+ * and {@link #stream()} reads it. Close it (try-with-resources); a cursor
+ * dropped unclosed is freed when it is garbage collected. One thread at a
+ * time reads a cursor (its methods are synchronized).
  */
-public final class Cursor extends BatchReader<List<Object>> {
+public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     /** Rows fetched per crossing into the library by the iterator and stream. */
-    public static final int DEFAULT_BATCH = ITERATOR_BATCH;
+    public static final int DEFAULT_BATCH = 1000;
 
+
+    private final NativeHandle native_;
+    private final int columns;
     private List<String> variables;
+    private boolean exhausted;
+    /** Rows fetched by an iterator but not yet delivered, from {@code next}. */
+    private final List<Object> pending = new ArrayList<>();
+    private int next;
 
+    /** Takes {@code handle} (freed here if the cursor cannot be made). */
     Cursor(long handle) {
-        super(handle, "cursor", "maxRows");
+        try {
+            this.columns = NativeCalls.columnCount(handle);
+        } catch (RuntimeException | Error e) {
+            NativeCalls.cursorFree(handle);
+            throw e;
+        }
+        this.native_ = new NativeHandle(handle, NativeCalls::cursorFree, "cursor").cleanWith(this);
+    }
+
+    /**
+     * Reads every row of {@code handle} and frees it: the whole answer of
+     * one query with no Cursor object in between.
+     */
+    static List<List<Object>> readAll(long handle) {
+        try {
+            int cols = NativeCalls.columnCount(handle);
+            List<Object> rows = new ArrayList<>();
+            int batch = 64;
+            while (RowDecoder.fetch(handle, cols, batch, rows)) {
+                batch = DEFAULT_BATCH;
+            }
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            List<List<Object>> typed = (List) rows;
+            return Collections.unmodifiableList(typed);
+        } finally {
+            NativeCalls.cursorFree(handle);
+        }
+    }
+
+    /** The :find headers of {@code handle}, e.g. {@code ["?n", "(count ?e)"]}. */
+    static List<String> columnNames(long handle) {
+        int n = NativeCalls.columnCount(handle);
+        List<String> names = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            names.add(Utf8.decode(NativeCalls.columnName(handle, i)));
+        }
+        return Collections.unmodifiableList(names);
     }
 
     /**
@@ -37,29 +97,130 @@ public final class Cursor extends BatchReader<List<Object>> {
      * @throws MinigrafApiException (API-018) if the cursor is closed
      */
     public synchronized List<String> variables() {
-        if (variables == null) {
-            byte[] json = minigraf_jni.minigraf_cursor_vars(liveHandle());
-            variables = Result.variables(Result.parseLibraryJson(Utf8.decode(json)));
+        try {
+            if (variables == null) {
+                variables = columnNames(liveHandle());
+            }
+            return variables;
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
         }
-        return variables;
     }
 
-    // nextBatch(int maxRows), iterator(), stream(), isClosed() and close()
-    // come from BatchReader: each row is an unmodifiable list of values
-    // (see Result).
-
-    @Override
-    byte[] fetchJson(long handle, int maxRows) {
-        return minigraf_jni.minigraf_cursor_next_batch(handle, maxRows);
+    /** The number of columns. */
+    public int columnCount() {
+        return columns;
     }
 
-    @Override
-    List<List<Object>> decode(String json) {
-        return Result.rows(Result.parseLibraryJson(json));
+    /**
+     * The next rows, at most {@code maxRows}; an empty list only at the end
+     * (and on every call after it).
+     *
+     * @param maxRows the most rows to return, at least 1
+     * @return the rows, an unmodifiable list
+     * @throws IllegalArgumentException if {@code maxRows < 1}
+     * @throws MinigrafApiException (API-018) if the cursor is closed
+     * @throws MinigrafException if the query fails while its rows are read
+     *     (e.g. QRY-012, or API-013 when interrupted)
+     */
+    public synchronized List<List<Object>> nextBatch(int maxRows) {
+        try {
+            if (maxRows < 1) {
+                throw new IllegalArgumentException("maxRows must be at least 1: " + maxRows);
+            }
+            long h = liveHandle();
+            List<Object> rows = new ArrayList<>(Math.min(maxRows, 1024));
+            while (next < pending.size() && rows.size() < maxRows) {
+                rows.add(pending.get(next++));
+            }
+            if (rows.size() < maxRows && !exhausted) {
+                exhausted = !RowDecoder.fetch(h, columns, maxRows - rows.size(), rows);
+            }
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            List<List<Object>> typed = (List) rows;
+            return Collections.unmodifiableList(typed);
+        } finally {
+            Reference.reachabilityFence(this); // the cleaner must not free it mid-call
+        }
     }
 
+    /**
+     * Every remaining row.
+     *
+     * @return the rows, an unmodifiable list
+     * @throws MinigrafException as {@link #nextBatch(int)}
+     */
+    public synchronized List<List<Object>> all() {
+        List<List<Object>> rows = new ArrayList<>();
+        for (List<List<Object>> b = nextBatch(DEFAULT_BATCH); !b.isEmpty(); b = nextBatch(DEFAULT_BATCH)) {
+            rows.addAll(b);
+        }
+        return Collections.unmodifiableList(rows);
+    }
+
+    /** Refills {@code pending}; false at the end. */
+    private synchronized boolean hasPending() {
+        if (next == pending.size() && !exhausted) {
+            pending.clear();
+            next = 0;
+            try {
+                exhausted = !RowDecoder.fetch(liveHandle(), columns, DEFAULT_BATCH, pending);
+            } finally {
+                Reference.reachabilityFence(this);
+            }
+        }
+        return next < pending.size();
+    }
+
+    @SuppressWarnings("unchecked")
+    private synchronized List<Object> takePending() {
+        return (List<Object>) pending.get(next++);
+    }
+
+    /**
+     * An iterator over the remaining rows, fetched {@link #DEFAULT_BATCH} at
+     * a time. Its methods throw {@link MinigrafException} as
+     * {@link #nextBatch(int)} does.
+     */
     @Override
-    void free(long handle) {
-        minigraf_jni.minigraf_cursor_free(handle);
+    public Iterator<List<Object>> iterator() {
+        return new Iterator<List<Object>>() {
+            @Override
+            public boolean hasNext() {
+                return hasPending();
+            }
+
+            @Override
+            public List<Object> next() {
+                if (!hasPending()) {
+                    throw new NoSuchElementException();
+                }
+                return takePending();
+            }
+        };
+    }
+
+    /** A sequential stream of the remaining rows; closing the stream closes this cursor. */
+    public Stream<List<Object>> stream() {
+        Spliterator<List<Object>> rows = Spliterators.spliteratorUnknownSize(iterator(),
+                Spliterator.ORDERED | Spliterator.NONNULL);
+        return StreamSupport.stream(rows, false).onClose(this::close);
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return native_.isClosed();
+    }
+
+    /** Frees the cursor. Closing a closed cursor does nothing. */
+    @Override
+    public synchronized void close() {
+        pending.clear();
+        next = 0;
+        native_.close();
+    }
+
+    private long liveHandle() {
+        return native_.live();
     }
 }

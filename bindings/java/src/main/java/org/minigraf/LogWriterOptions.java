@@ -1,10 +1,13 @@
 package org.minigraf;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * Options for {@link LogWriter#create(String, LogWriterOptions)}; build them
- * with {@link #builder()}:
+ * Options for {@link LogWriter#create(String, LogWriterOptions)} and
+ * {@link Minigraf#exportTo(String, LogWriterOptions)}; build them with
+ * {@link #builder()}:
  *
  * <pre>{@code
  * LogWriterOptions options = LogWriterOptions.builder()
@@ -13,13 +16,14 @@ import java.util.Objects;
  *         .build();
  * }</pre>
  *
- * <p>Unset options keep the library's defaults. Values are checked by the
+ * <p>Unset options keep the library's defaults (here {@code "synchronous"}
+ * is NORMAL: the file is synced when finished). Values are checked by the
  * library when the writer is created (API-017). Instances are immutable.
  */
-public final class LogWriterOptions {
+public final class LogWriterOptions extends OptionsJson {
     /** When commits reach the disk (the library's {@code "synchronous"} option). */
     public enum Synchronous {
-        /** Each commit is synced before the call returns (the default). */
+        /** Each commit is synced before the call returns. */
         FULL("full"),
         /** The log is synced at checkpoint and close only. */
         NORMAL("normal");
@@ -38,12 +42,8 @@ public final class LogWriterOptions {
 
     private static final LogWriterOptions DEFAULTS = new Builder().build();
 
-    private final Synchronous synchronous;
-    private final Long pageCacheSize;
-
-    private LogWriterOptions(Builder builder) {
-        this.synchronous = builder.synchronous;
-        this.pageCacheSize = builder.pageCacheSize;
+    private LogWriterOptions(Map<String, Object> values) {
+        super(values);
     }
 
     /** Options with every value at the library's default. */
@@ -56,43 +56,20 @@ public final class LogWriterOptions {
         return new Builder();
     }
 
-    /**
-     * The options as the JSON object minigraf_log_writer_create reads, e.g.
-     * {@code {"synchronous":"normal","page_cache_size":4096}}, or null when
-     * no option is set.
-     */
-    String toJson() {
-        StringBuilder json = new StringBuilder("{");
-        if (synchronous != null) {
-            json.append("\"synchronous\":\"").append(synchronous.jsonName).append('"');
-        }
-        if (pageCacheSize != null) {
-            json.append(json.length() > 1 ? "," : "").append("\"page_cache_size\":").append(pageCacheSize);
-        }
-        return json.length() > 1 ? json.append('}').toString() : null;
-    }
-
-    @Override
-    public String toString() {
-        String json = toJson();
-        return "LogWriterOptions" + (json == null ? "{}" : json);
-    }
-
     /** Builds {@link LogWriterOptions}. */
     public static final class Builder {
-        private Synchronous synchronous;
-        private Long pageCacheSize;
+        private final Map<String, Object> values = new LinkedHashMap<>();
 
         private Builder() {}
 
         /**
-         * When commits reach the disk; {@link Synchronous#FULL} unless set.
+         * When commits reach the disk.
          *
          * @param synchronous the mode
          * @return this builder
          */
         public Builder synchronous(Synchronous synchronous) {
-            this.synchronous = Objects.requireNonNull(synchronous, "synchronous");
+            values.put("synchronous", Objects.requireNonNull(synchronous, "synchronous").jsonName());
             return this;
         }
 
@@ -103,13 +80,24 @@ public final class LogWriterOptions {
          * @return this builder
          */
         public Builder pageCacheSize(long pages) {
-            this.pageCacheSize = pages;
+            values.put("page_cache_size", pages);
+            return this;
+        }
+
+        /**
+         * Facts in the WAL that trigger a checkpoint while writing (library default 1000).
+         *
+         * @param facts at least 0
+         * @return this builder
+         */
+        public Builder walCheckpointThreshold(long facts) {
+            values.put("wal_checkpoint_threshold", facts);
             return this;
         }
 
         /** The options set so far. */
         public LogWriterOptions build() {
-            return new LogWriterOptions(this);
+            return new LogWriterOptions(values);
         }
     }
 }

@@ -1,7 +1,7 @@
 package org.minigraf;
 
 /**
- * What {@link Cursor}, {@link FactLog} and {@link LogWriter} share: one
+ * What {@link FactLog} and {@link LogWriter} share: one
  * native object, owned by one Java object until {@link #close()}.
  *
  * <p>The handle is 0 once closed; using it then throws API-018 naming the

@@ -35,4 +35,9 @@ final class Utf8 {
             throw MinigrafException.create(6000, "INT-000", "The library returned invalid UTF-8");
         }
     }
+
+    /** UTF-8 bytes of a message; an unpaired surrogate becomes '?'. */
+    static byte[] encodeLossy(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
 }

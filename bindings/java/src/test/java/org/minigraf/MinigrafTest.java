@@ -291,7 +291,7 @@ class MinigrafTest {
     void limitOptionsAreAcceptedAndDoNotTruncatePlainQueries() {
         // max_results / max_derived_facts bound rule evaluation only (spec 8.14).
         OpenOptions limits = OpenOptions.builder().maxResults(10).maxDerivedFacts(10).readOnly(false).build();
-        assertEquals("{\"read_only\":false,\"max_derived_facts\":10,\"max_results\":10}", limits.toJson());
+        assertEquals("{\"max_results\":10,\"max_derived_facts\":10,\"read_only\":false}", limits.toJson());
         try (Minigraf db = Minigraf.openInMemory(limits)) {
             transactItems(db, 20);
             assertEquals(20, db.execute("(query [:find ?v :where [?e :item/n ?v]])").rows().size());

@@ -1,0 +1,100 @@
+package org.minigraf;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Reads typed rows from a native cursor, many per down-call
+ * ({@link NativeCalls#fetch}), into {@link Row}s. The arrays the library
+ * fills are per thread and reused: a fetch and its decoding run on one
+ * thread without a pause, so no other cursor can use them meanwhile.
+ */
+final class RowDecoder {
+    private static final ThreadLocal<RowDecoder> SCRATCH = ThreadLocal.withInitial(RowDecoder::new);
+
+    private long[] cells = new long[512];
+    private final Object[] text = {new byte[4096]};
+
+    private RowDecoder() {}
+
+    /**
+     * Appends at most {@code max} rows of {@code cursor} ({@code cols}
+     * columns) to {@code out}; returns false when the cursor has reached
+     * its end.
+     */
+    static boolean fetch(long cursor, int cols, int max, List<Object> out) {
+        return SCRATCH.get().fetchInto(cursor, cols, max, out);
+    }
+
+    private boolean fetchInto(long cursor, int cols, int max, List<Object> out) {
+        int need = max * cols * 2;
+        if (cells.length < need) {
+            cells = new long[need];
+        }
+        long result = NativeCalls.fetch(cursor, max, cols, cells, text);
+        int rows = (int) result;
+        byte[] bytes = (byte[]) text[0];
+        int k = 0;
+        for (int r = 0; r < rows; r++) {
+            Object[] values = new Object[cols];
+            for (int c = 0; c < cols; c++, k += 2) {
+                values[c] = decode(cells[k], cells[k + 1], bytes);
+            }
+            out.add(new Row(values));
+        }
+        return (result >>> 32) == 0;
+    }
+
+    private static Object decode(long head, long value, byte[] bytes) {
+        int type = (int) (head & 0xff);
+        switch (type) {
+            case NativeCalls.TYPE_STRING:
+                return new String(bytes, (int) value, (int) (head >>> 8), StandardCharsets.UTF_8);
+            case NativeCalls.TYPE_INTEGER:
+                return value;
+            case NativeCalls.TYPE_FLOAT:
+                return Double.longBitsToDouble(value);
+            case NativeCalls.TYPE_BOOLEAN:
+                return value != 0;
+            case NativeCalls.TYPE_KEYWORD:
+                return Keyword.fromLibrary(new String(bytes, (int) value, (int) (head >>> 8), StandardCharsets.UTF_8));
+            case NativeCalls.TYPE_REF:
+                return Entity.fromBytes(bytes, (int) value);
+            case NativeCalls.TYPE_LIST:
+                return list(new String(bytes, (int) value, (int) (head >>> 8), StandardCharsets.UTF_8));
+            default:
+                return null;
+        }
+    }
+
+    /** A collect-set answer: the JSON array of typed items. */
+    private static List<Object> list(String json) {
+        Object parsed = Result.parseLibraryJson(json);
+        if (!(parsed instanceof List)) {
+            throw Result.unexpected(json);
+        }
+        List<Object> items = new ArrayList<>();
+        for (Object item : (List<?>) parsed) {
+            TypedValue typed = TypedValue.fromJsonObject(item);
+            if (typed == null) {
+                throw Result.unexpected(json);
+            }
+            items.add(rowValue(typed));
+        }
+        return Collections.unmodifiableList(items);
+    }
+
+    /** A fact-log typed value as the Java object a row holds. */
+    static Object rowValue(TypedValue typed) {
+        switch (typed.type()) {
+            case KEYWORD:
+                return Keyword.fromLibrary(typed.asString());
+            case REF:
+                return Entity.of(typed.asString());
+            default:
+                return typed.value();
+        }
+    }
+}
