@@ -72,6 +72,10 @@ static void mgpy_raise_log_writer(const MiniGrafLogWriter *writer) {
     mgpy_raise(minigraf_log_writer_last_error_code(writer), minigraf_log_writer_last_error(writer));
 }
 
+static void mgpy_raise_tx(const MiniGrafTx *tx) {
+    mgpy_raise(minigraf_tx_last_error_code(tx), minigraf_tx_last_error(tx));
+}
+
 /* Turns a string the library returned into a str and frees it; NULL (with
  * a Python exception set) if decoding fails. */
 static PyObject *mgpy_take_string(char *s) {
@@ -104,6 +108,8 @@ static PyObject *mgpy_take_string(char *s) {
 %ignore minigraf_fact_log_last_error_code;
 %ignore minigraf_log_writer_last_error;
 %ignore minigraf_log_writer_last_error_code;
+%ignore minigraf_tx_last_error;
+%ignore minigraf_tx_last_error_code;
 
 /* ---- text in --------------------------------------------------------------
  * str -> its cached UTF-8 (owned by the str, which the caller keeps alive
@@ -133,6 +139,15 @@ static PyObject *mgpy_take_string(char *s) {
 %typemap(out) char *minigraf_execute {
     if (!$1) {
         mgpy_raise_db(arg1);
+        SWIG_fail;
+    }
+    $result = mgpy_take_string($1);
+    if (!$result) SWIG_fail;
+}
+
+%typemap(out) char *minigraf_tx_execute {
+    if (!$1) {
+        mgpy_raise_tx(arg1);
         SWIG_fail;
     }
     $result = mgpy_take_string($1);
@@ -221,6 +236,41 @@ static PyObject *mgpy_take_string(char *s) {
         SWIG_fail;
     }
     $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
+}
+
+/* Write transactions (the typed-row cursors and prepared queries are in
+ * the hand-written module minigraf._native). */
+%typemap(out) MiniGrafTx *minigraf_begin_write {
+    if (!$1) {
+        mgpy_raise_db(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
+}
+
+%typemap(out) MiniGrafCursor *minigraf_tx_query {
+    if (!$1) {
+        mgpy_raise_tx(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
+}
+
+/* 0.2.0 status results: 0 or the code itself. */
+%typemap(out) int minigraf_tx_commit, int minigraf_tx_rollback {
+    if ($1 != 0) {
+        mgpy_raise_tx(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_Py_Void();
+}
+
+%typemap(out) int minigraf_export {
+    if ($1 != 0) {
+        mgpy_raise_db(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_Py_Void();
 }
 
 /* ---- status results: non-zero raises; success returns None -------------- */

@@ -116,8 +116,10 @@ def test_closing_while_other_threads_call(numbers: minigraf.Database) -> None:
             try:
                 numbers.execute(NAMES_QUERY)
             except minigraf.ApiError as e:
-                assert e.code == "API-018"
-                return
+                # API-013: the close interrupted this call; API-018: it came after
+                assert e.code in ("API-013", "API-018")
+                if e.code == "API-018":
+                    return
 
     def closer(i: int) -> None:
         if i == 4:
@@ -132,17 +134,25 @@ def test_closing_while_other_threads_call(numbers: minigraf.Database) -> None:
 
 
 def test_one_cursor_shared_by_threads_hands_out_each_row_once(numbers: minigraf.Database) -> None:
+    # One thread at a time reads a cursor: a second one that comes while
+    # the first is inside the library gets API-017 (never a wait, never a
+    # row twice); here each thread simply tries again.
     seen: List[int] = []
     lock = threading.Lock()
     with numbers.query(NAMES_QUERY) as cursor:
+        cursor.batch_size = 3
 
         def drain(i: int) -> None:
             while True:
-                if i % 2:
-                    batch = cursor.fetch_batch(7)
-                else:  # iteration and fetch_batch may be mixed, even across threads
-                    row = next(cursor, None)
-                    batch = [] if row is None else [row]
+                try:
+                    if i % 2:
+                        batch = cursor.fetch_batch(7)
+                    else:  # iteration and fetch_batch may be mixed, even across threads
+                        row = next(cursor, None)
+                        batch = [] if row is None else [row]
+                except minigraf.ApiError as e:
+                    assert e.code == "API-017", e
+                    continue
                 if not batch:
                     return
                 with lock:
