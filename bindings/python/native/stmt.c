@@ -91,6 +91,32 @@ static PyObject *stmt_bind(PyObject *self, PyObject *args, PyObject *kwargs) {
     return bind_args((Statement *)self, args, kwargs) ? (Py_INCREF(Py_None), Py_None) : NULL;
 }
 
+static PyObject *stmt_bind_json(PyObject *self, PyObject *arg) {
+    MiniGrafStmt *stmt = usable((Statement *)self);
+    Py_ssize_t len;
+    const char *text;
+
+    if (!stmt) {
+        return NULL;
+    }
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "bind_json() takes a str");
+        return NULL;
+    }
+    text = PyUnicode_AsUTF8AndSize(arg, &len);
+    if (!text) {
+        return NULL;
+    }
+    if (strlen(text) != (size_t)len) {
+        PyErr_SetString(PyExc_ValueError, "embedded null character");
+        return NULL;
+    }
+    if (minigraf_stmt_bind_json(stmt, text) != 0) {
+        return stmt_error(stmt);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *stmt_clear(PyObject *self, PyObject *unused) {
     MiniGrafStmt *stmt = usable((Statement *)self);
 
@@ -207,6 +233,9 @@ static PyMethodDef stmt_methods[] = {
      "execute(binds=None, /, **binds) -> {'variables': [...], 'results': [row, ...]}."},
     {"bind", (PyCFunction)(void (*)(void))stmt_bind, METH_VARARGS | METH_KEYWORDS,
      "bind(binds=None, /, **binds): binds slots; they stay until re-bound or cleared."},
+    {"bind_json", stmt_bind_json, METH_O,
+     "bind_json(text): binds slots from the library's JSON form, all or nothing:\n"
+     "'{\"e\": {\"entity\": \"<uuid>\"}, \"v\": {\"val\": 25}, \"t\": {\"tx_count\": 1}}'."},
     {"clear_bindings", stmt_clear, METH_NOARGS, "clear_bindings(): unbinds every slot."},
     {"close", stmt_close, METH_NOARGS, "close(): frees the statement (its cursors stay)."},
     {"__enter__", stmt_enter, METH_NOARGS, NULL},
