@@ -35,6 +35,13 @@
 static void mgpy_raise(int code, const char *message) {
     PyObject *text = NULL, *errors = NULL, *exc = NULL;
 
+    /* A Python exception set during the call (Ctrl-C seen by the progress
+     * handler of minigraf._native, or the user's handler raising) is what
+     * the call raises: the library's API-013 is its consequence. */
+    if (PyErr_Occurred()) {
+        return;
+    }
+
     if (message) {
         text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
     } else {
@@ -141,6 +148,10 @@ static PyObject *mgpy_take_string(char *s) {
         mgpy_raise_db(arg1);
         SWIG_fail;
     }
+    if (PyErr_Occurred()) { /* Ctrl-C came after the answer was complete */
+        minigraf_string_free($1);
+        SWIG_fail;
+    }
     $result = mgpy_take_string($1);
     if (!$result) SWIG_fail;
 }
@@ -148,6 +159,10 @@ static PyObject *mgpy_take_string(char *s) {
 %typemap(out) char *minigraf_tx_execute {
     if (!$1) {
         mgpy_raise_tx(arg1);
+        SWIG_fail;
+    }
+    if (PyErr_Occurred()) {
+        minigraf_string_free($1);
         SWIG_fail;
     }
     $result = mgpy_take_string($1);
@@ -253,12 +268,16 @@ static PyObject *mgpy_take_string(char *s) {
         mgpy_raise_tx(arg1);
         SWIG_fail;
     }
+    if (PyErr_Occurred()) {
+        minigraf_cursor_free($1);
+        SWIG_fail;
+    }
     $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
 }
 
 /* 0.2.0 status results: 0 or the code itself. */
 %typemap(out) int minigraf_tx_commit, int minigraf_tx_rollback {
-    if ($1 != 0) {
+    if ($1 != 0 || PyErr_Occurred()) {
         mgpy_raise_tx(arg1);
         SWIG_fail;
     }
@@ -266,7 +285,7 @@ static PyObject *mgpy_take_string(char *s) {
 }
 
 %typemap(out) int minigraf_export {
-    if ($1 != 0) {
+    if ($1 != 0 || PyErr_Occurred()) {
         mgpy_raise_db(arg1);
         SWIG_fail;
     }
@@ -275,7 +294,7 @@ static PyObject *mgpy_take_string(char *s) {
 
 /* ---- status results: non-zero raises; success returns None -------------- */
 %typemap(out) int minigraf_checkpoint, int minigraf_current_tx_count {
-    if ($1 != 0) {
+    if ($1 != 0 || PyErr_Occurred()) {
         mgpy_raise_db(arg1);
         SWIG_fail;
     }
