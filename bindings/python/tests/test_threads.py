@@ -160,3 +160,45 @@ def test_one_cursor_shared_by_threads_hands_out_each_row_once(numbers: minigraf.
 
         run_threads(4, drain)
     assert sorted(seen) == list(range(COUNT))
+
+
+def test_four_threads_query_in_parallel_without_the_gil(numbers: minigraf.Database) -> None:
+    # Each thread runs typed-row queries and prepared queries on the one
+    # shared database; meanwhile the main thread keeps running Python code,
+    # which it could not if a query held the GIL for its whole length.
+    prepared_query = "(query [:find ?v :where [?e :num ?v] [(>= ?v $min)]])"
+    done = threading.Event()
+    ticks = [0]
+
+    def reader(i: int) -> None:
+        pq = numbers.prepare(prepared_query)
+        for j in range(10):
+            assert len(numbers.query(CROSS_JOIN).fetchall()) == COUNT * COUNT
+            assert len(pq.query(min=j).fetchall()) == COUNT - j
+
+    def count_ticks() -> None:
+        while not done.is_set():
+            ticks[0] += 1
+
+    ticker = threading.Thread(target=count_ticks)
+    ticker.start()
+    try:
+        run_threads(4, reader, timeout=300)
+    finally:
+        done.set()
+        ticker.join()
+    assert ticks[0] > 0
+
+
+def test_a_writer_is_not_blocked_by_readers(numbers: minigraf.Database) -> None:
+    def work(i: int) -> None:
+        if i == 0:
+            for j in range(20):
+                with numbers.transaction() as tx:
+                    tx.execute(f"(transact [[:w{j} :written {j}]])")
+        else:
+            for _ in range(5):
+                numbers.query(CROSS_JOIN).fetchall()
+
+    run_threads(4, work)
+    assert numbers.query("(query [:find (count ?v) :where [?e :written ?v]])").fetchall() == [(20,)]
