@@ -15,7 +15,7 @@
 #include "mgpy.h"
 #include "structmember.h"
 
-enum { BLOCK = 256, BIG_BLOCK = 1024 };
+enum { BLOCK = 1024, BIG_BLOCK = 1024 };
 
 typedef struct {
     PyObject_HEAD
@@ -419,7 +419,7 @@ static PyMethodDef cursor_methods[] = {
 
 static PyMemberDef cursor_members[] = {
     {"batch_size", T_PYSSIZET, offsetof(Cursor, batch_size), 0,
-     "How many rows iteration reads from the library at a time (1 to 1024; default 256)."},
+     "How many rows iteration reads from the library at a time (1 to 1024; default 1024)."},
     {NULL, 0, 0, 0, NULL},
 };
 
