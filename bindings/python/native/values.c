@@ -82,8 +82,12 @@ static PyObject *keyword_from(const char *text, Py_ssize_t len) {
     return keyword;
 }
 
+/* The text of a STRING, KEYWORD or LIST cell (only those have an offset). */
+static const char *cell_text(const mgpy_cell *cell, const mgpy_arena *arena) {
+    return arena->data ? arena->data + cell->v.off : "";
+}
+
 PyObject *mgpy_cell_value(const mgpy_cell *cell, const mgpy_arena *arena) {
-    const char *text = arena->data ? arena->data + cell->v.off : "";
     PyObject *str, *list;
 
     switch (cell->type) {
@@ -96,11 +100,11 @@ PyObject *mgpy_cell_value(const mgpy_cell *cell, const mgpy_arena *arena) {
     case MINIGRAF_TYPE_REF:
         return mgpy_entity_from_bytes(cell->v.uuid);
     case MINIGRAF_TYPE_STRING:
-        return PyUnicode_DecodeUTF8(text, (Py_ssize_t)cell->len, "strict");
+        return PyUnicode_DecodeUTF8(cell_text(cell, arena), (Py_ssize_t)cell->len, "strict");
     case MINIGRAF_TYPE_KEYWORD:
-        return keyword_from(text, (Py_ssize_t)cell->len);
+        return keyword_from(cell_text(cell, arena), (Py_ssize_t)cell->len);
     case MINIGRAF_TYPE_LIST:
-        str = PyUnicode_DecodeUTF8(text, (Py_ssize_t)cell->len, "strict");
+        str = PyUnicode_DecodeUTF8(cell_text(cell, arena), (Py_ssize_t)cell->len, "strict");
         list = str ? MGPY_CALL1(mgpy.typed_list, str) : NULL;
         Py_XDECREF(str);
         return list;
