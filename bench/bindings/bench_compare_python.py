@@ -5,6 +5,7 @@ EAV table (bench/compare builds it: eav(e, a, v, tx, tx_end, vf, vt), indexes
 
     python bench_compare_python.py FIXTURE_DIR N SHAPE
     python bench_compare_python.py FIXTURE_DIR N --threads T [SECONDS]
+    python bench_compare_python.py --table RESULTS.jsonl   (the lines above, as a table)
 
 FIXTURE_DIR holds envelope-N.graph (bench_query / bench_compare build it)
 and eav-N.sqlite (bench_compare builds it). The rule shape opens a copy of
@@ -15,7 +16,14 @@ both engines are checked against each other.
 A run: minigraf `for row in db.query(text)` (the query text, parsed once
 and cached by the library) or `for row in pq.query()` (prepared);
 sqlite3 `for row in con.execute(sql)` (the module's statement cache keeps
-the statement prepared).
+the statement prepared); and C: the same query through minigraf_query and
+minigraf_cursor_step reading every column, in this process
+(minigraf._native.bench_c). Times are this thread's CPU time, the four
+measured alternately in rounds (median of the rounds' means): on a machine
+shared with other jobs, wall times of separate processes drift by 2x, CPU
+times of alternating loops in one process hold. The binding's overhead is
+Python's time minus C's: per query on the one-row shapes, per row on the
+scans.
 """
 
 from __future__ import annotations
@@ -86,24 +94,26 @@ def expand(template: str, n: int) -> str:
     return template
 
 
-def timed(run: Callable[[], int]) -> Dict[str, Any]:
-    rows = run()
-    start = time.perf_counter()
-    while time.perf_counter() - start < WARMUP_S:
-        run()
-    times: List[float] = []
-    spent = 0.0
-    while len(times) < MAX_RUNS and (len(times) < MIN_RUNS or spent < BUDGET_S):
-        t0 = time.perf_counter()
-        got = run()
-        t = time.perf_counter() - t0
-        if got != rows:
-            sys.exit("unstable row count")
-        times.append(t)
-        spent += t
-    times.sort()
-    return {"rows": rows, "runs": len(times), "p50_us": round(times[len(times) // 2] * 1e6, 3),
-            "p99_us": round(times[int((len(times) - 1) * 0.99 + 0.5)] * 1e6, 3)}
+ROUNDS = 15
+
+
+def loop(run: Callable[[], int], runs: int) -> Callable[[], float]:
+    """`runs` runs timed as one: thread CPU seconds per run."""
+    def measure() -> float:
+        start = time.thread_time()
+        for _ in range(runs):
+            run()
+        return (time.thread_time() - start) / runs
+    return measure
+
+
+def alternate(engines: Dict[str, Callable[[], float]]) -> Dict[str, float]:
+    """Each engine's median, over ROUNDS rounds, of its mean per run (µs)."""
+    samples: Dict[str, List[float]] = {name: [] for name in engines}
+    for _ in range(ROUNDS):
+        for name, measure in engines.items():
+            samples[name].append(measure())
+    return {name: round(sorted(s)[len(s) // 2] * 1e6, 3) for name, s in samples.items()}
 
 
 def count_rows(rows: Any) -> int:
@@ -142,16 +152,21 @@ def shape(directory: str, n: int, name: str) -> Dict[str, Any]:
     con = open_sqlite(directory, n)
     with open_minigraf(directory, n, rules) as db:
         pq = db.prepare(text)
-        result = {
-            "shape": name,
-            "minigraf": timed(lambda: count_rows(db.query(text))),
-            "minigraf_prepared": timed(lambda: count_rows(pq.query())),
-            "sqlite3": timed(lambda: count_rows(con.execute(sql))),
-            "query": text,
+        runs = {
+            "minigraf": lambda: count_rows(db.query(text)),
+            "minigraf_prepared": lambda: count_rows(pq.query()),
+            "sqlite3": lambda: count_rows(con.execute(sql)),
         }
+        rows = {engine: run() for engine, run in runs.items()}  # also warms up
+        slowest = max(loop(run, 1)() for run in runs.values())
+        per_loop = max(1, min(2000, int(0.02 / max(slowest, 1e-7))))  # about 20 ms a loop
+        engines = {engine: loop(run, per_loop) for engine, run in runs.items()}
+        engines["c"] = lambda: minigraf._native.bench_c(db._ptr, text, per_loop)
+        us = alternate(engines)
     con.close()
-    if result["minigraf"]["rows"] != result["sqlite3"]["rows"]:
-        result["note"] = "row counts differ"
+    result: Dict[str, Any] = {"shape": name, "rows": rows["minigraf"], "us": us, "query": text}
+    if len(set(rows.values())) != 1:
+        result["note"] = f"row counts differ: {rows}"
     return result
 
 
@@ -173,6 +188,7 @@ def threads(directory: str, n: int, count: int, seconds: float) -> Dict[str, Any
             done[i] = k
 
         workers = [threading.Thread(target=work, args=(i,)) for i in range(count)]
+        cpu = os.times()
         start = time.perf_counter()
         for worker in workers:
             worker.start()
@@ -181,11 +197,43 @@ def threads(directory: str, n: int, count: int, seconds: float) -> Dict[str, Any
         for worker in workers:
             worker.join()
         elapsed = time.perf_counter() - start
-    return {"threads": count, "queries": sum(done), "qps": round(sum(done) / elapsed, 1)}
+        after = os.times()
+    used = (after.user - cpu.user) + (after.system - cpu.system)
+    # cpu_per_wall: how many cores the threads kept busy on average (1 at
+    # most if the GIL serialised them); on a machine shared with other
+    # jobs it is the share they got, which bounds q/s.
+    return {"threads": count, "queries": sum(done), "qps": round(sum(done) / elapsed, 1),
+            "cpu_per_wall": round(used / elapsed, 2)}
+
+
+def table(path: str) -> None:
+    lines = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+    print(f"{'shape':20} {'rows':>7} {'C':>11} {'Python':>11} {'prepared':>11} {'sqlite3':>11} "
+          f"{'py/sqlite3':>10}  overhead over C (best of Python, prepared)")
+    qps = {}
+    for r in lines:
+        if "threads" in r:
+            qps[r["threads"]] = (r["qps"], r.get("cpu_per_wall", 0.0))
+            continue
+        us = r["us"]
+        best = min(us["minigraf"], us["minigraf_prepared"])
+        over = best - us["c"]
+        per = f"  {over / r['rows']:+.3f} us/row" if r["rows"] > 1 else ""
+        print(f"{r['shape']:20} {r['rows']:>7} {us['c']:>9.2f}us {us['minigraf']:>9.2f}us "
+              f"{us['minigraf_prepared']:>9.2f}us {us['sqlite3']:>9.2f}us "
+              f"{best / us['sqlite3']:>10.2f}  {over:+.2f} us/query{per}"
+              + (f"  ({r['note']})" if "note" in r else ""))
+    if 1 in qps and 4 in qps:
+        (q1, c1), (q4, c4) = qps[1], qps[4]
+        print(f"parallel readers (point_entity + join_3_selective, prepared): 1 thread "
+              f"{q1:.0f} q/s ({c1:.2f} cores busy), 4 threads {q4:.0f} q/s ({c4:.2f} cores "
+              f"busy): {q4 / q1:.2f}x on {os.cpu_count()} cores")
 
 
 def main(argv: List[str]) -> None:
-    if len(argv) >= 5 and argv[3] == "--threads":
+    if len(argv) == 3 and argv[1] == "--table":
+        table(argv[2])
+    elif len(argv) >= 5 and argv[3] == "--threads":
         seconds = float(argv[5]) if len(argv) > 5 else 3.0
         print(json.dumps(threads(argv[1], int(argv[2]), int(argv[4]), seconds)))
     elif len(argv) == 4 and argv[3] in SHAPES:

@@ -115,5 +115,6 @@ PyObject *mgpy_register_aggregate(PyObject *self, PyObject *args);
 PyObject *mgpy_progress_new(PyObject *self, PyObject *args);
 PyObject *mgpy_set_progress(PyObject *self, PyObject *args);
 PyObject *mgpy_interrupt(PyObject *self, PyObject *args);
+PyObject *mgpy_bench_c(PyObject *self, PyObject *args);
 
 #endif

@@ -89,6 +89,8 @@ static PyMethodDef methods[] = {
     {"set_progress", mgpy_set_progress, METH_VARARGS,
      "set_progress(state, db, fn or None, every_n)"},
     {"interrupt", mgpy_interrupt, METH_VARARGS, "interrupt(db): minigraf_interrupt"},
+    {"bench_c", mgpy_bench_c, METH_VARARGS,
+     "bench_c(db, text, runs) -> [seconds]: the C baseline of bench/bindings (thread CPU time)"},
     {NULL, NULL, 0, NULL},
 };
 
