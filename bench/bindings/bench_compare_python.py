@@ -5,7 +5,13 @@ EAV table (bench/compare builds it: eav(e, a, v, tx, tx_end, vf, vt), indexes
 
     python bench_compare_python.py FIXTURE_DIR N SHAPE
     python bench_compare_python.py FIXTURE_DIR N --threads T [SECONDS]
+    python bench_compare_python.py FIXTURE_DIR N --cancel [TRIALS]
     python bench_compare_python.py --table RESULTS.jsonl   (the lines above, as a table)
+
+--cancel: how long a running query takes to stop after Ctrl-C (SIGINT to
+this process, the query on the main thread: KeyboardInterrupt) and after
+db.interrupt() from another thread (ApiError API-013), in ms; the query and
+data of bench/bench_interrupt.c's "cross join count" (compare with it).
 
 FIXTURE_DIR holds envelope-N.graph (bench_query / bench_compare build it)
 and eav-N.sqlite (bench_compare builds it). The rule shape opens a copy of
@@ -206,12 +212,57 @@ def threads(directory: str, n: int, count: int, seconds: float) -> Dict[str, Any
             "cpu_per_wall": round(used / elapsed, 2)}
 
 
+# bench/bench_interrupt.c's "cross join count", on its 2,000 facts: the
+# same query through C and Python, so the difference is the binding's.
+ENDLESS = "(query [:find (count ?x) :where [?a :n ?x] [?b :n ?y] [?c :n ?z]])"
+
+
+def stop_latency(db: minigraf.Database, trigger: Callable[[], None], expected: type) -> float:
+    """ms from `trigger` (run by a timer thread after 0.1 s) to the raise."""
+    fired: List[float] = []
+
+    def fire() -> None:
+        fired.append(time.perf_counter())
+        trigger()
+
+    timer = threading.Timer(0.1, fire)
+    timer.start()
+    try:
+        db.query(ENDLESS)
+    except expected:
+        stopped = time.perf_counter()
+    else:
+        sys.exit("the endless query ended by itself")
+    timer.join()
+    return (stopped - fired[0]) * 1e3
+
+
+def cancel(directory: str, n: int, trials: int) -> Dict[str, Any]:
+    import signal
+
+    result: Dict[str, Any] = {"cancel_trials": trials}
+    with minigraf.open_in_memory() as db:
+        db.execute("(transact [" + " ".join(f"[:e{i} :n {i}]" for i in range(2000)) + "])")
+        for name, trigger, expected in (
+            ("ctrl_c", lambda: os.kill(os.getpid(), signal.SIGINT), KeyboardInterrupt),
+            ("interrupt", db.interrupt, minigraf.ApiError),
+        ):
+            ms = sorted(stop_latency(db, trigger, expected) for _ in range(trials))
+            result[name] = {"p50_ms": round(ms[len(ms) // 2], 3), "max_ms": round(ms[-1], 3)}
+    return result
+
+
 def table(path: str) -> None:
     lines = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
     print(f"{'shape':20} {'rows':>7} {'C':>11} {'Python':>11} {'prepared':>11} {'sqlite3':>11} "
           f"{'py/sqlite3':>10}  overhead over C (best of Python, prepared)")
     qps = {}
     for r in lines:
+        if "cancel_trials" in r:
+            print(f"stopping a running query ({r['cancel_trials']} trials): Ctrl-C p50 "
+                  f"{r['ctrl_c']['p50_ms']} ms, max {r['ctrl_c']['max_ms']} ms; db.interrupt() "
+                  f"p50 {r['interrupt']['p50_ms']} ms, max {r['interrupt']['max_ms']} ms")
+            continue
         if "threads" in r:
             qps[r["threads"]] = (r["qps"], r.get("cpu_per_wall", 0.0))
             continue
@@ -236,6 +287,8 @@ def main(argv: List[str]) -> None:
     elif len(argv) >= 5 and argv[3] == "--threads":
         seconds = float(argv[5]) if len(argv) > 5 else 3.0
         print(json.dumps(threads(argv[1], int(argv[2]), int(argv[4]), seconds)))
+    elif len(argv) >= 4 and argv[3] == "--cancel":
+        print(json.dumps(cancel(argv[1], int(argv[2]), int(argv[4]) if len(argv) > 4 else 10)))
     elif len(argv) == 4 and argv[3] in SHAPES:
         print(json.dumps(shape(argv[1], int(argv[2]), argv[3])))
     else:

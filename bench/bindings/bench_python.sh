@@ -4,7 +4,8 @@
 # process (bench_compare_python.py: minigraf through Python, query text and
 # prepared; sqlite3 through Python on the same EAV table; the same query
 # through C in that process, as the baseline of the binding's overhead),
-# then 1 and 4 reader threads on one database. Not run by CI.
+# then 1 and 4 reader threads on one database, then how fast Ctrl-C and
+# db.interrupt() stop a running query. Not run by CI.
 #
 #   bash bench/bindings/bench_python.sh FIXTURE_DIR [N]     (default N: 1000000)
 #
@@ -29,4 +30,5 @@ for shape in point_entity attribute_value join_2 join_3_selective recursive_ance
 done
 "$PYTHON" "$PY" "$DIR" "$N" --threads 1 3 >>"$OUT"
 "$PYTHON" "$PY" "$DIR" "$N" --threads 4 3 >>"$OUT"
+"$PYTHON" "$PY" "$DIR" "$N" --cancel 10 >>"$OUT"
 "$PYTHON" "$PY" --table "$OUT"
