@@ -204,6 +204,23 @@ static PyObject *get_closed(PyObject *self, void *closure) {
     return PyBool_FromLong(((Statement *)self)->stmt == NULL);
 }
 
+static PyObject *get_row_factory(PyObject *self, void *closure) {
+    (void)closure;
+    Py_INCREF(((Statement *)self)->row_factory);
+    return ((Statement *)self)->row_factory;
+}
+
+static int set_row_factory(PyObject *self, PyObject *value, void *closure) {
+    (void)closure;
+    if (!value || (value != Py_None && !PyCallable_Check(value))) {
+        PyErr_SetString(PyExc_TypeError, "row_factory must be None or a callable");
+        return -1;
+    }
+    Py_INCREF(value);
+    Py_SETREF(((Statement *)self)->row_factory, value);
+    return 0;
+}
+
 static int stmt_traverse(PyObject *self, visitproc visit, void *arg) {
     Py_VISIT(((Statement *)self)->row_factory);
     return 0;
@@ -245,6 +262,8 @@ static PyMethodDef stmt_methods[] = {
 
 static PyGetSetDef stmt_getset[] = {
     {"closed", get_closed, NULL, "True once close() was called.", NULL},
+    {"row_factory", get_row_factory, set_row_factory,
+     "None (rows are tuples) or factory(cursor, row), given to the cursors it opens.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -109,6 +109,12 @@ def test_dict_rows(people: minigraf.Database) -> None:
     cursor = people.query("(query [:find ?n :where [?e :person/name ?n]])")
     cursor.row_factory = None
     assert sorted(cursor) == [("Alice",), ("Bob",)]
+    prepared = people.prepare("(query [:find ?n :where [?e :person/name ?n]])")
+    assert prepared.row_factory is minigraf.dict_row
+    prepared.row_factory = lambda cursor, row: row[0]
+    assert sorted(prepared.query()) == ["Alice", "Bob"]
+    with pytest.raises(TypeError):
+        prepared.row_factory = 3
 
 
 def test_row_values_bind_back_unchanged(db: minigraf.Database) -> None:
