@@ -142,31 +142,3 @@ def test_keyboard_interrupt_in_a_callback_is_raised_as_itself(numbers: minigraf.
         numbers.query("(query [:find ?v :where [?e :n ?v] [(ctrl-c? ?v)]])")
     assert len(numbers.query("(query [:find ?v :where [?e :n ?v]])").fetchall()) == 4
 
-
-def test_other_threads_run_while_a_query_calls_back(numbers: minigraf.Database) -> None:
-    # The GIL is taken only inside each callback: between calls (and during
-    # the engine's own work) another Python thread keeps running.
-    ticks = [0]
-    done = threading.Event()
-
-    def tick() -> None:
-        while not done.is_set():
-            ticks[0] += 1
-
-    def slow(value: object) -> bool:
-        seen = ticks[0]
-        for _ in range(200):  # let the ticker run: it needs the GIL
-            if ticks[0] != seen:
-                break
-            threading.Event().wait(0.001)
-        return True
-
-    ticker = threading.Thread(target=tick)
-    ticker.start()
-    try:
-        numbers.register_predicate("slow?", slow)
-        numbers.query("(query [:find ?v :where [?e :n ?v] [(slow? ?v)]])").fetchall()
-    finally:
-        done.set()
-        ticker.join()
-    assert ticks[0] > 0
