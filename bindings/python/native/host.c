@@ -24,6 +24,16 @@ typedef struct {
     PyObject *keep; /* owns the text of the last finish result */
 } accumulator;
 
+/* The exception of this thread's last failed callback, kept to become the
+ * __cause__ of the API-016 error its query raises (mgpy_fail). */
+static _Thread_local PyObject *last_callback_error;
+
+PyObject *mgpy_take_callback_error(void) {
+    PyObject *exc = last_callback_error;
+    last_callback_error = NULL;
+    return exc;
+}
+
 int mgpy_callback_failed(char *error, size_t error_size) {
     PyObject *type, *value, *traceback, *text;
     const char *utf8;
@@ -47,8 +57,11 @@ int mgpy_callback_failed(char *error, size_t error_size) {
     if (type && !PyErr_GivenExceptionMatches(type, PyExc_Exception)) {
         PyErr_Restore(type, value, traceback); /* Ctrl-C: the caller raises it */
     } else {
+        if (value && traceback) {
+            PyException_SetTraceback(value, traceback);
+        }
+        Py_XSETREF(last_callback_error, value);
         Py_XDECREF(type);
-        Py_XDECREF(value);
         Py_XDECREF(traceback);
     }
     return 1;

@@ -105,6 +105,8 @@ PyObject *mgpy_cursor_new(MiniGrafCursor *cursor, PyObject *row_factory);
  * buffer and clears it; KeyboardInterrupt and other non-Exception errors
  * stay set, so the call running the query raises them. Returns 1. */
 int mgpy_callback_failed(char *error, size_t error_size);
+/* That exception (a new reference, or NULL), forgotten here. */
+PyObject *mgpy_take_callback_error(void);
 
 /* ---- module functions defined beside their concept ---- */
 PyObject *mgpy_query(PyObject *self, PyObject *args);

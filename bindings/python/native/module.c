@@ -30,9 +30,22 @@ void mgpy_raise(int code, const char *message) {
 }
 
 PyObject *mgpy_fail(int code, const char *message) {
+    PyObject *cause = mgpy_take_callback_error(), *type, *value, *traceback;
+
     if (!PyErr_Occurred()) {
         mgpy_raise(code, message);
+        if (cause && code == MINIGRAF_E_API_016) {
+            /* the host function's own exception, with its traceback */
+            PyErr_Fetch(&type, &value, &traceback);
+            PyErr_NormalizeException(&type, &value, &traceback);
+            if (value) {
+                PyException_SetCause(value, cause); /* steals */
+                cause = NULL;
+            }
+            PyErr_Restore(type, value, traceback);
+        }
     }
+    Py_XDECREF(cause);
     return NULL;
 }
 
@@ -71,7 +84,21 @@ static PyObject *set_types(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *take_callback_error(PyObject *self, PyObject *unused) {
+    PyObject *exc = mgpy_take_callback_error();
+
+    (void)self;
+    (void)unused;
+    if (!exc) {
+        Py_RETURN_NONE;
+    }
+    return exc;
+}
+
 static PyMethodDef methods[] = {
+    {"take_callback_error", take_callback_error, METH_NOARGS,
+     "take_callback_error() -> exception or None: the last failed host function's exception\n"
+     "on this thread (for API-016 errors raised through minigraf.capi)"},
     {"set_types", set_types, METH_VARARGS,
      "set_types(Keyword, TxCount, Timestamp, ANY_VALID_TIME, UUID, from_native, typed_list)"},
     {"query", mgpy_query, METH_VARARGS,

@@ -55,6 +55,11 @@ def test_exception_in_predicate_is_a_query_error_with_its_message(numbers: minig
     assert isinstance(e.value, minigraf.HostFunctionError)
     assert isinstance(e.value, minigraf.ApiError) and e.value.code == "API-016"
     assert str(e.value) == "[API-016] predicate 'boom?' failed: no thanks"
+    assert isinstance(e.value.__cause__, ValueError)  # with the callback's traceback
+    assert e.value.__cause__.__traceback__ is not None
+    with pytest.raises(minigraf.HostFunctionError) as e:  # through execute (JSON) too
+        numbers.execute("(query [:find ?v :where [?e :n ?v] [(boom? ?v)]])")
+    assert isinstance(e.value.__cause__, ValueError)
     assert numbers.query("(query [:find ?v :where [?e :n ?v]])").fetchall()  # still usable
 
 

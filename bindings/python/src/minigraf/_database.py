@@ -18,7 +18,7 @@ import uuid
 
 from . import _native
 from . import capi as _capi
-from ._errors import ApiError, closed_error
+from ._errors import ApiError, HostFunctionError, closed_error
 from ._log import FactLog, _filter_json
 
 __all__ = ["Database", "Transaction", "Cursor", "PreparedQuery", "Row", "open", "open_in_memory"]
@@ -104,6 +104,14 @@ def open_in_memory(*, row_factory: RowFactory = None) -> Database:
     return Database(_capi.open_in_memory(), None, row_factory)
 
 
+def _chain_callback_error(error: HostFunctionError) -> None:
+    # The host function's own exception becomes the cause, as on the
+    # minigraf._native paths (query, prepared queries).
+    cause = _native.take_callback_error()
+    if cause is not None:
+        error.__cause__ = cause
+
+
 def _release(handle: Any, progress: Any) -> None:
     # Closes first: the progress state must outlive every call on the handle.
     _capi.close(handle)
@@ -160,7 +168,12 @@ class Database:
             ApiError: misuse, e.g. a write on a read-only database
                 (API-014), an interrupted call (API-013).
         """
-        decoded: Dict[str, Any] = json.loads(_capi.execute(self._live(), text))
+        try:
+            result = _capi.execute(self._live(), text)
+        except HostFunctionError as e:
+            _chain_callback_error(e)
+            raise
+        decoded: Dict[str, Any] = json.loads(result)
         return decoded
 
     def query(self, text: str, binds: Optional[Mapping[str, Any]] = None) -> Cursor:
@@ -412,13 +425,22 @@ class Transaction:
         """Runs one command inside the transaction: a transact or retract is
         checked and staged (``{"ok": True}``); a query answers as
         :meth:`Database.execute` does; a rule registers at once."""
-        decoded: Dict[str, Any] = json.loads(_capi.tx_execute(self._handle, text))
+        try:
+            result = _capi.tx_execute(self._handle, text)
+        except HostFunctionError as e:
+            _chain_callback_error(e)
+            raise
+        decoded: Dict[str, Any] = json.loads(result)
         return decoded
 
     def query(self, text: str) -> Cursor:
         """A :class:`Cursor` over a query's typed rows, on the committed data
         plus the staged statements; it outlives the transaction."""
-        handle = _capi.tx_query(self._handle, text)
+        try:
+            handle = _capi.tx_query(self._handle, text)
+        except HostFunctionError as e:
+            _chain_callback_error(e)
+            raise
         return _native.wrap_cursor(int(handle), self._db.row_factory)
 
     def commit(self) -> None:
