@@ -35,6 +35,13 @@
 static void mgpy_raise(int code, const char *message) {
     PyObject *text = NULL, *errors = NULL, *exc = NULL;
 
+    /* A Python exception set during the call (Ctrl-C seen by the progress
+     * handler of minigraf._native, or the user's handler raising) is what
+     * the call raises: the library's API-013 is its consequence. */
+    if (PyErr_Occurred()) {
+        return;
+    }
+
     if (message) {
         text = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
     } else {
@@ -72,6 +79,10 @@ static void mgpy_raise_log_writer(const MiniGrafLogWriter *writer) {
     mgpy_raise(minigraf_log_writer_last_error_code(writer), minigraf_log_writer_last_error(writer));
 }
 
+static void mgpy_raise_tx(const MiniGrafTx *tx) {
+    mgpy_raise(minigraf_tx_last_error_code(tx), minigraf_tx_last_error(tx));
+}
+
 /* Turns a string the library returned into a str and frees it; NULL (with
  * a Python exception set) if decoding fails. */
 static PyObject *mgpy_take_string(char *s) {
@@ -104,6 +115,8 @@ static PyObject *mgpy_take_string(char *s) {
 %ignore minigraf_fact_log_last_error_code;
 %ignore minigraf_log_writer_last_error;
 %ignore minigraf_log_writer_last_error_code;
+%ignore minigraf_tx_last_error;
+%ignore minigraf_tx_last_error_code;
 
 /* ---- text in --------------------------------------------------------------
  * str -> its cached UTF-8 (owned by the str, which the caller keeps alive
@@ -133,6 +146,23 @@ static PyObject *mgpy_take_string(char *s) {
 %typemap(out) char *minigraf_execute {
     if (!$1) {
         mgpy_raise_db(arg1);
+        SWIG_fail;
+    }
+    if (PyErr_Occurred()) { /* Ctrl-C came after the answer was complete */
+        minigraf_string_free($1);
+        SWIG_fail;
+    }
+    $result = mgpy_take_string($1);
+    if (!$result) SWIG_fail;
+}
+
+%typemap(out) char *minigraf_tx_execute {
+    if (!$1) {
+        mgpy_raise_tx(arg1);
+        SWIG_fail;
+    }
+    if (PyErr_Occurred()) {
+        minigraf_string_free($1);
         SWIG_fail;
     }
     $result = mgpy_take_string($1);
@@ -223,9 +253,48 @@ static PyObject *mgpy_take_string(char *s) {
     $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
 }
 
+/* Write transactions (the typed-row cursors and prepared queries are in
+ * the hand-written module minigraf._native). */
+%typemap(out) MiniGrafTx *minigraf_begin_write {
+    if (!$1) {
+        mgpy_raise_db(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
+}
+
+%typemap(out) MiniGrafCursor *minigraf_tx_query {
+    if (!$1) {
+        mgpy_raise_tx(arg1);
+        SWIG_fail;
+    }
+    if (PyErr_Occurred()) {
+        minigraf_cursor_free($1);
+        SWIG_fail;
+    }
+    $result = SWIG_NewPointerObj($1, $1_descriptor, 0);
+}
+
+/* 0.2.0 status results: 0 or the code itself. */
+%typemap(out) int minigraf_tx_commit, int minigraf_tx_rollback {
+    if ($1 != 0 || PyErr_Occurred()) {
+        mgpy_raise_tx(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_Py_Void();
+}
+
+%typemap(out) int minigraf_export {
+    if ($1 != 0 || PyErr_Occurred()) {
+        mgpy_raise_db(arg1);
+        SWIG_fail;
+    }
+    $result = SWIG_Py_Void();
+}
+
 /* ---- status results: non-zero raises; success returns None -------------- */
 %typemap(out) int minigraf_checkpoint, int minigraf_current_tx_count {
-    if ($1 != 0) {
+    if ($1 != 0 || PyErr_Occurred()) {
         mgpy_raise_db(arg1);
         SWIG_fail;
     }

@@ -32,11 +32,11 @@ def test_variables_name_the_columns(numbers: minigraf.Database) -> None:
         assert cursor.variables == ["?e", "?v"]
 
 
-def test_iteration_yields_every_row_as_a_list(numbers: minigraf.Database) -> None:
+def test_iteration_yields_every_row_as_a_tuple(numbers: minigraf.Database) -> None:
     with numbers.query(QUERY) as cursor:
         assert iter(cursor) is cursor
         rows = list(cursor)
-    assert all(isinstance(row, list) and len(row) == 2 for row in rows)
+    assert all(isinstance(row, tuple) and len(row) == 2 for row in rows)
     assert values(rows) == list(range(COUNT))
 
 

@@ -11,7 +11,7 @@ def roundtrip(db: minigraf.Database, literal: str) -> object:
     db.execute(f"(transact [[:thing :value {literal}]])")
     rows = db.execute("(query [:find ?v :where [:thing :value ?v]])")["results"]
     with db.query("(query [:find ?v :where [:thing :value ?v]])") as cursor:
-        assert list(cursor) == rows
+        assert [list(row) for row in cursor] == rows  # a Keyword equals its text
     assert len(rows) == 1
     return rows[0][0]
 

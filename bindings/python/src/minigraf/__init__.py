@@ -6,7 +6,13 @@ Datalog query language.
     with minigraf.open("people.graph") as db:
         db.execute('(transact [[:alice :person/name "Alice"]])')
         for row in db.query("(query [:find ?n :where [?e :person/name ?n]])"):
-            print(row)                       # ['Alice']
+            print(row)                       # ('Alice',)
+
+Rows are tuples of typed values (str, int, float, bool, None,
+:class:`Keyword`, :class:`Entity`); :meth:`Database.prepare` runs a query
+many times with bind values; :meth:`Database.transaction` groups writes;
+:meth:`Database.register_predicate` / :meth:`Database.register_aggregate`
+add host functions written in Python. See docs/python.md.
 
 :meth:`Database.fact_log` streams every stored fact version as records;
 :class:`LogWriter` builds a new database file from records, and
@@ -24,11 +30,29 @@ if _capi.abi_version() != _capi.MINIGRAF_ABI_VERSION:
         f"but this package was built for ABI {_capi.MINIGRAF_ABI_VERSION}"
     )
 
-from ._database import Cursor, Database, Row, open, open_in_memory  # noqa: E402
+from ._values import (  # noqa: E402
+    ANY_VALID_TIME,
+    Entity,
+    Keyword,
+    Timestamp,
+    TxCount,
+    dict_row,
+)
+from ._database import (  # noqa: E402
+    OPEN_OPTIONS,
+    Cursor,
+    Database,
+    PreparedQuery,
+    Row,
+    Transaction,
+    open,
+    open_in_memory,
+)
 from ._log import FactLog, LogWriter, Record  # noqa: E402
 from ._errors import (  # noqa: E402
     ApiError,
     Error,
+    HostFunctionError,
     InternalError,
     ParseError,
     QueryError,
@@ -40,8 +64,8 @@ __version__: str = _capi.MINIGRAF_VERSION
 
 
 # Shown as minigraf.ParseError, not minigraf._errors.ParseError.
-for _public in (Cursor, Database, FactLog, LogWriter, Error, ParseError, QueryError,
-                StorageError, ApiError, InternalError):
+for _public in (Database, Transaction, FactLog, LogWriter, Keyword, TxCount, Timestamp,
+                Error, HostFunctionError, ParseError, QueryError, StorageError, ApiError, InternalError):
     _public.__module__ = __name__
 del _public
 
@@ -52,11 +76,21 @@ def library_version() -> str:
 
 
 __all__ = [
+    "ANY_VALID_TIME",
     "ApiError",
     "Cursor",
+    "Entity",
+    "Keyword",
+    "OPEN_OPTIONS",
+    "PreparedQuery",
+    "Timestamp",
+    "Transaction",
+    "TxCount",
+    "dict_row",
     "Database",
     "Error",
     "FactLog",
+    "HostFunctionError",
     "InternalError",
     "LogWriter",
     "ParseError",

@@ -1,5 +1,5 @@
-"""The one mechanism behind :class:`Cursor` and :class:`FactLog`: a library
-handle read in batches of JSON arrays.
+"""The mechanism behind :class:`FactLog`: a library handle read in batches
+of JSON arrays (cursors read typed rows in minigraf._native instead).
 
 A subclass names its handle's two native calls (next batch, free) and what
 it is called in API-018 errors; the base owns the rest: buffering for

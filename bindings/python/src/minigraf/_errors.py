@@ -22,6 +22,7 @@ __all__ = [
     "StorageError",
     "ApiError",
     "InternalError",
+    "HostFunctionError",
 ]
 
 
@@ -66,6 +67,13 @@ class InternalError(Error):
     """Any other engine error (INT family)."""
 
 
+class HostFunctionError(QueryError, ApiError):
+    """A host function (a predicate or aggregate written in Python) raised:
+    code API-016, message ``"[API-016] predicate 'name' failed: <text of
+    the exception>"``. Both a :class:`QueryError` (the query failed while
+    running) and an :class:`ApiError` (its code's family)."""
+
+
 _FAMILIES: dict[str, tuple[int, type[Error]]] = {
     "PRS": (1, ParseError),
     "QRY": (2, QueryError),
@@ -97,6 +105,8 @@ def from_native(errno: int, message: str | None) -> Error:
     code = f"{family}-{errno % 1000:03d}"
     if not text:
         text = f"[{code}]"
+    if code == "API-016":
+        return HostFunctionError(text, code, errno)
     return _FAMILIES[family][1](text, code, errno)
 
 

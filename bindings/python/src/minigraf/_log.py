@@ -26,6 +26,7 @@ import weakref
 from types import TracebackType
 from typing import Any, Dict, Iterable, Mapping, Optional, Union
 
+from . import _native
 from . import capi as _capi
 from ._batches import BatchReader
 from ._errors import closed_error
@@ -63,7 +64,8 @@ def _filter_json(
     for key in _LIST_KEYS:
         items: Any = merged.get(key)
         if hasattr(items, "__iter__") and not isinstance(items, (str, bytes, Mapping)):
-            merged[key] = [str(item) if isinstance(item, uuid.UUID) else item for item in items]
+            merged[key] = [str(item) if isinstance(item, (uuid.UUID, _native.Entity)) else item
+                           for item in items]
     window = merged.get("window")
     if isinstance(window, (tuple, list)) and len(window) == 2:
         start, end = window

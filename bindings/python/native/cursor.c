@@ -1,0 +1,518 @@
+/*
+ * cursor.c — minigraf.Cursor: a query's rows, read with minigraf_cursor_step
+ * and the column accessors straight into Python tuples.
+ *
+ * Rows are read in blocks: without the GIL, up to BLOCK rows are stepped
+ * over and their values copied into cells (texts into an arena); then,
+ * with the GIL, each row becomes a tuple when it is asked for. So one
+ * GIL release serves many rows, and other threads run while the engine
+ * works. Two threads using one cursor at once: the second gets API-017,
+ * never a wait. Closing while another thread reads frees the cursor when
+ * that read returns.
+ */
+#include <string.h>
+
+#include "mgpy.h"
+#include "structmember.h"
+
+enum { BLOCK = 1024, BIG_BLOCK = 1024 };
+
+typedef struct {
+    PyObject_HEAD
+    MiniGrafCursor *cursor; /* NULL once closed */
+    int ncols;
+    PyObject *columns;      /* tuple of str, made when first asked for */
+    PyObject *row_factory;  /* None, or factory(cursor, row) */
+    Py_ssize_t batch_size;  /* rows per block when iterating */
+    int busy;               /* a thread is stepping without the GIL */
+    int close_requested;    /* close() came while busy */
+    int done;               /* the end or an error was reached */
+    int error_code;         /* that error, raised once the buffered rows are read */
+    PyObject *error_text;
+    mgpy_cell *cells;       /* rows * ncols, capacity cap_rows */
+    size_t cap_rows, rows, next;
+    mgpy_arena arena;
+    PyObject *weakrefs;
+} Cursor;
+
+static PyObject *closed_error(void) {
+    mgpy_raise(MINIGRAF_E_API_018, "[API-018] cursor is closed");
+    return NULL;
+}
+
+PyObject *mgpy_cursor_new(MiniGrafCursor *handle, PyObject *row_factory) {
+    Cursor *c = PyObject_GC_New(Cursor, &mgpy_CursorType);
+
+    if (!c) {
+        minigraf_cursor_free(handle);
+        return NULL;
+    }
+    c->cursor = handle;
+    c->ncols = minigraf_cursor_column_count(handle);
+    c->columns = NULL;
+    c->row_factory = row_factory ? row_factory : Py_None;
+    Py_INCREF(c->row_factory);
+    c->batch_size = BLOCK;
+    c->busy = c->close_requested = c->done = c->error_code = 0;
+    c->error_text = NULL;
+    c->cells = NULL;
+    c->cap_rows = c->rows = c->next = 0;
+    memset(&c->arena, 0, sizeof c->arena);
+    c->weakrefs = NULL;
+    PyObject_GC_Track(c);
+    return (PyObject *)c;
+}
+
+static void free_handle(Cursor *c) {
+    MiniGrafCursor *handle = c->cursor;
+
+    c->cursor = NULL;
+    c->rows = c->next = 0;
+    minigraf_cursor_free(handle);
+}
+
+/* Steps over up to `want` rows into the cells, without the GIL. Returns
+ * 0 (rows may be 0 at the end), or -1 with an exception (the cursor is
+ * busy or closed, out of memory, or a callback raised: Ctrl-C). */
+static int fill(Cursor *c, size_t want) {
+    int rc = 1, oom = 0, col;
+    size_t got = 0;
+    mgpy_cell *cell;
+    MiniGrafCursor *handle = c->cursor;
+
+    if (!handle) {
+        closed_error();
+        return -1;
+    }
+    if (c->busy) {
+        mgpy_raise(MINIGRAF_E_API_017, "[API-017] cursor is in use by another thread");
+        return -1;
+    }
+    if (want > c->cap_rows) {
+        mgpy_cell *grown = PyMem_Realloc(c->cells, want * (size_t)c->ncols * sizeof *grown);
+        if (!grown) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        c->cells = grown;
+        c->cap_rows = want;
+    }
+    c->busy = 1;
+    c->arena.len = 0;
+    Py_BEGIN_ALLOW_THREADS
+    while (got < want && (rc = minigraf_cursor_step(handle)) == 1) {
+        cell = c->cells + got * (size_t)c->ncols;
+        for (col = 0; col < c->ncols && !oom; col++) {
+            oom = mgpy_cell_read(handle, col, cell + col, &c->arena) < 0;
+        }
+        if (oom) {
+            break;
+        }
+        got++;
+    }
+    Py_END_ALLOW_THREADS
+    c->busy = 0;
+    c->rows = got;
+    c->next = 0;
+    if (rc <= 0) {
+        c->done = 1;
+    }
+    if (rc < 0) {
+        const char *message = minigraf_cursor_last_error(handle);
+        c->error_code = -rc;
+        c->error_text = PyUnicode_FromString(message ? message : "");
+        if (!c->error_text) {
+            PyErr_Clear();
+        }
+    }
+    if (c->close_requested) {
+        free_handle(c);
+    }
+    if (oom) {
+        c->rows = 0;
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (PyErr_Occurred()) { /* KeyboardInterrupt or the progress handler's exception */
+        c->rows = 0;
+        c->done = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* The pending error of a finished cursor, raised; NULL. */
+static PyObject *raise_pending(Cursor *c) {
+    const char *text = c->error_text ? PyUnicode_AsUTF8(c->error_text) : NULL;
+    if (c->error_text && !text) {
+        return NULL;
+    }
+    mgpy_raise(c->error_code, text);
+    return NULL;
+}
+
+/* The next buffered row as a tuple (or what the row factory makes of it). */
+static PyObject *take_row(Cursor *c) {
+    const mgpy_cell *cell = c->cells + c->next * (size_t)c->ncols;
+    PyObject *row = PyTuple_New(c->ncols), *value, *made;
+    int col;
+
+    if (!row) {
+        return NULL;
+    }
+    c->next++;
+    for (col = 0; col < c->ncols; col++) {
+        value = mgpy_cell_value(cell + col, &c->arena);
+        if (!value) {
+            Py_DECREF(row);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(row, col, value);
+    }
+    if (c->row_factory == Py_None) {
+        return row;
+    }
+    made = PyObject_CallFunctionObjArgs(c->row_factory, (PyObject *)c, row, NULL);
+    Py_DECREF(row);
+    return made;
+}
+
+/* 1 when a row is buffered, 0 at the end; with an exception set, -1, or
+ * -2 when it is the cursor's own error (which may wait behind rows). */
+static int ensure_row(Cursor *c, size_t block) {
+    if (c->next < c->rows) {
+        return 1;
+    }
+    if (!c->cursor) {
+        closed_error();
+        return -1;
+    }
+    if (!c->done && fill(c, block) < 0) {
+        return -1;
+    }
+    if (c->next < c->rows) {
+        return 1;
+    }
+    if (c->error_code) {
+        raise_pending(c);
+        return -2;
+    }
+    return 0;
+}
+
+static size_t iteration_block(const Cursor *c) {
+    return c->batch_size < 1 ? 1 : c->batch_size > BIG_BLOCK ? BIG_BLOCK : (size_t)c->batch_size;
+}
+
+static PyObject *cursor_next(PyObject *self) {
+    Cursor *c = (Cursor *)self;
+    return ensure_row(c, iteration_block(c)) == 1 ? take_row(c) : NULL;
+}
+
+/* Up to `limit` rows (all of them for a negative limit) as a list; rows
+ * read before the cursor's error are returned, the error comes at the
+ * next call. */
+static PyObject *fetch(Cursor *c, Py_ssize_t limit) {
+    PyObject *list = PyList_New(0), *row;
+    Py_ssize_t size = 0;
+    size_t block;
+    int rc;
+
+    while (list && (limit < 0 || size < limit)) {
+        block = limit >= 0 && (size_t)(limit - size) < BIG_BLOCK ? (size_t)(limit - size)
+                                                                  : BIG_BLOCK;
+        rc = ensure_row(c, block);
+        if (rc == 0) {
+            break;
+        }
+        if (rc == -2 && size > 0) {
+            PyErr_Clear();
+            break;
+        }
+        if (rc < 0) {
+            Py_CLEAR(list);
+            break;
+        }
+        row = take_row(c);
+        if (!row || PyList_Append(list, row) < 0) {
+            Py_XDECREF(row);
+            Py_CLEAR(list);
+            break;
+        }
+        Py_DECREF(row);
+        size++;
+    }
+    return list;
+}
+
+static PyObject *cursor_fetch_batch(PyObject *self, PyObject *arg) {
+    Py_ssize_t size = PyLong_AsSsize_t(arg);
+
+    if (size == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (size < 1) {
+        PyErr_Format(PyExc_ValueError, "batch size must be at least 1, got %zd", size);
+        return NULL;
+    }
+    return fetch((Cursor *)self, size);
+}
+
+static PyObject *cursor_fetchall(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return fetch((Cursor *)self, -1);
+}
+
+static PyObject *cursor_fetchone(PyObject *self, PyObject *unused) {
+    Cursor *c = (Cursor *)self;
+    int rc = ensure_row(c, iteration_block(c));
+
+    (void)unused;
+    if (rc < 0) {
+        return NULL;
+    }
+    if (rc == 0) {
+        Py_RETURN_NONE;
+    }
+    return take_row(c);
+}
+
+static PyObject *cursor_close(PyObject *self, PyObject *unused) {
+    Cursor *c = (Cursor *)self;
+
+    (void)unused;
+    if (c->busy) {
+        c->close_requested = 1; /* the reading thread frees it */
+    } else if (c->cursor) {
+        free_handle(c);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *cursor_enter(PyObject *self, PyObject *unused) {
+    (void)unused;
+    Py_INCREF(self);
+    return self;
+}
+
+static PyObject *cursor_exit(PyObject *self, PyObject *args) {
+    (void)args;
+    return cursor_close(self, NULL);
+}
+
+static PyObject *cursor_iter(PyObject *self) {
+    Py_INCREF(self);
+    return self;
+}
+
+static PyObject *get_columns(PyObject *self, void *closure) {
+    Cursor *c = (Cursor *)self;
+    int col;
+
+    (void)closure;
+    if (!c->columns) {
+        PyObject *columns;
+        if (!c->cursor) {
+            return closed_error();
+        }
+        if (c->busy) {
+            mgpy_raise(MINIGRAF_E_API_017, "[API-017] cursor is in use by another thread");
+            return NULL;
+        }
+        columns = PyTuple_New(c->ncols);
+        for (col = 0; columns && col < c->ncols; col++) {
+            const char *name = minigraf_cursor_column_name(c->cursor, col);
+            PyObject *text = PyUnicode_FromString(name ? name : "");
+            if (!text) {
+                Py_CLEAR(columns);
+                break;
+            }
+            PyTuple_SET_ITEM(columns, col, text);
+        }
+        c->columns = columns;
+    }
+    Py_XINCREF(c->columns);
+    return c->columns;
+}
+
+static PyObject *get_variables(PyObject *self, void *closure) {
+    PyObject *columns = get_columns(self, closure), *list;
+
+    if (!columns) {
+        return NULL;
+    }
+    list = PySequence_List(columns);
+    Py_DECREF(columns);
+    return list;
+}
+
+static PyObject *get_closed(PyObject *self, void *closure) {
+    (void)closure;
+    return PyBool_FromLong(((Cursor *)self)->cursor == NULL && !((Cursor *)self)->busy);
+}
+
+static PyObject *get_row_factory(PyObject *self, void *closure) {
+    (void)closure;
+    Py_INCREF(((Cursor *)self)->row_factory);
+    return ((Cursor *)self)->row_factory;
+}
+
+static int set_row_factory(PyObject *self, PyObject *value, void *closure) {
+    Cursor *c = (Cursor *)self;
+
+    (void)closure;
+    if (!value || (value != Py_None && !PyCallable_Check(value))) {
+        PyErr_SetString(PyExc_TypeError, "row_factory must be None or a callable");
+        return -1;
+    }
+    Py_INCREF(value);
+    Py_SETREF(c->row_factory, value);
+    return 0;
+}
+
+static PyObject *cursor_repr(PyObject *self) {
+    Cursor *c = (Cursor *)self;
+    return PyUnicode_FromFormat("<minigraf.Cursor %d columns %s>", c->ncols,
+                                c->cursor ? "open" : "closed");
+}
+
+static int cursor_traverse(PyObject *self, visitproc visit, void *arg) {
+    Py_VISIT(((Cursor *)self)->row_factory);
+    return 0;
+}
+
+static int cursor_clear(PyObject *self) {
+    Py_CLEAR(((Cursor *)self)->row_factory);
+    return 0;
+}
+
+static void cursor_dealloc(PyObject *self) {
+    Cursor *c = (Cursor *)self;
+
+    PyObject_GC_UnTrack(self);
+    if (c->weakrefs) {
+        PyObject_ClearWeakRefs(self);
+    }
+    if (c->cursor) {
+        free_handle(c);
+    }
+    Py_XDECREF(c->columns);
+    Py_XDECREF(c->row_factory);
+    Py_XDECREF(c->error_text);
+    PyMem_Free(c->cells);
+    PyMem_RawFree(c->arena.data);
+    PyObject_GC_Del(self);
+}
+
+static PyMethodDef cursor_methods[] = {
+    {"fetch_batch", cursor_fetch_batch, METH_O,
+     "fetch_batch(size) -> list: the next at most `size` rows; [] at the end."},
+    {"fetchmany", cursor_fetch_batch, METH_O, "fetchmany(size): as fetch_batch."},
+    {"fetchall", cursor_fetchall, METH_NOARGS, "fetchall() -> list: every remaining row."},
+    {"fetchone", cursor_fetchone, METH_NOARGS, "fetchone() -> row or None at the end."},
+    {"close", cursor_close, METH_NOARGS,
+     "close(): frees the cursor; again does nothing; reading after it raises API-018."},
+    {"__enter__", cursor_enter, METH_NOARGS, NULL},
+    {"__exit__", cursor_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef cursor_members[] = {
+    {"batch_size", T_PYSSIZET, offsetof(Cursor, batch_size), 0,
+     "How many rows iteration reads from the library at a time (1 to 1024; default 1024)."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef cursor_getset[] = {
+    {"columns", get_columns, NULL, "The :find headers as a tuple, e.g. ('?name', '(count ?e)').",
+     NULL},
+    {"variables", get_variables, NULL, "The :find headers as a list (the earlier name).", NULL},
+    {"closed", get_closed, NULL, "True once close() was called.", NULL},
+    {"row_factory", get_row_factory, set_row_factory,
+     "None (rows are tuples) or a callable factory(cursor, row) -> any, e.g. minigraf.dict_row.",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject mgpy_CursorType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minigraf.Cursor",
+    .tp_basicsize = sizeof(Cursor),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The rows of one query, as tuples of typed values; create one with\n"
+              "Database.query, PreparedQuery.query or Transaction.query.\n\n"
+              "Iterate it or call fetch_batch / fetchone / fetchall; all read the same rows\n"
+              "in order. The answer is fixed when the query runs; the cursor stays readable\n"
+              "after its database closes. One thread at a time reads a cursor (a second one\n"
+              "gets ApiError API-017). Close it, or use it as a context manager, to free it\n"
+              "promptly; an unclosed cursor is freed by the garbage collector.",
+    .tp_dealloc = cursor_dealloc,
+    .tp_traverse = cursor_traverse,
+    .tp_clear = cursor_clear,
+    .tp_repr = cursor_repr,
+    .tp_iter = cursor_iter,
+    .tp_iternext = cursor_next,
+    .tp_methods = cursor_methods,
+    .tp_getset = cursor_getset,
+    .tp_members = cursor_members,
+    .tp_weaklistoffset = offsetof(Cursor, weakrefs),
+};
+
+/* ---- opening cursors ---- */
+
+/* The UTF-8 of a text argument, refusing embedded NULs. */
+static const char *text_arg(PyObject *text) {
+    Py_ssize_t len;
+    const char *utf8;
+
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "the text must be str, not %.100s", Py_TYPE(text)->tp_name);
+        return NULL;
+    }
+    utf8 = PyUnicode_AsUTF8AndSize(text, &len);
+    if (utf8 && strlen(utf8) != (size_t)len) {
+        PyErr_SetString(PyExc_ValueError, "embedded null character");
+        return NULL;
+    }
+    return utf8;
+}
+
+PyObject *mgpy_query(PyObject *self, PyObject *args) {
+    PyObject *db_arg, *text_obj, *row_factory;
+    MiniGrafDb *db;
+    MiniGrafCursor *cursor;
+    const char *text;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OUO", &db_arg, &text_obj, &row_factory)) {
+        return NULL;
+    }
+    db = mgpy_pointer(db_arg);
+    text = db ? text_arg(text_obj) : NULL;
+    if (!text) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    cursor = minigraf_query(db, text);
+    Py_END_ALLOW_THREADS
+    if (!cursor) {
+        return mgpy_fail(minigraf_last_error_code(db), minigraf_last_error(db));
+    }
+    if (PyErr_Occurred()) { /* Ctrl-C met after the answer was complete */
+        minigraf_cursor_free(cursor);
+        return NULL;
+    }
+    return mgpy_cursor_new(cursor, row_factory);
+}
+
+PyObject *mgpy_wrap_cursor(PyObject *self, PyObject *args) {
+    PyObject *handle, *row_factory;
+    MiniGrafCursor *cursor;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO", &handle, &row_factory)) {
+        return NULL;
+    }
+    cursor = mgpy_pointer(handle);
+    return cursor ? mgpy_cursor_new(cursor, row_factory) : NULL;
+}

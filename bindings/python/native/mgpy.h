@@ -1,0 +1,122 @@
+/*
+ * mgpy.h — the hand-written CPython glue of the minigraf package
+ * (module `minigraf._native`), beside the SWIG module `minigraf.capi`.
+ *
+ * SWIG covers the long tail of calls; this module holds the hot paths and
+ * what SWIG cannot express: typed rows read straight from
+ * minigraf_cursor_step into Python objects, prepared queries with typed
+ * binds, host functions and the progress handler (C function pointers
+ * calling Python), Ctrl-C. It calls nothing but minigraf.h.
+ *
+ * Handles arrive from the Python layer as integers (int(swig_handle), the
+ * address): the SWIG objects stay the owners of databases and write
+ * transactions; this module owns cursors and statements.
+ */
+#ifndef MGPY_H
+#define MGPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "minigraf.h"
+
+#if PY_VERSION_HEX >= 0x03090000
+#define MGPY_CALL1(f, a) PyObject_CallOneArg((f), (a))
+#else
+#define MGPY_CALL1(f, a) PyObject_CallFunctionObjArgs((f), (a), NULL)
+#endif
+
+/* The Python classes the values map to, given by minigraf/_values.py at
+ * import (mgpy_set_types); strong references for the module's life. */
+typedef struct {
+    PyObject *keyword;         /* minigraf.Keyword, a str subclass */
+    PyObject *tx_count;        /* minigraf.TxCount, an int subclass */
+    PyObject *timestamp;       /* minigraf.Timestamp, an int subclass */
+    PyObject *any_valid_time;  /* the minigraf.ANY_VALID_TIME singleton */
+    PyObject *uuid;            /* uuid.UUID */
+    PyObject *from_native;     /* minigraf._errors.from_native(code, message) */
+    PyObject *typed_list;      /* _values.typed_list(json_text): a collect-set list */
+} mgpy_types;
+
+extern mgpy_types mgpy;
+extern PyTypeObject mgpy_EntityType;
+extern PyTypeObject mgpy_CursorType;
+extern PyTypeObject mgpy_StatementType;
+
+/* ---- errors (module.c) ---- */
+/* Raises the minigraf.Error subclass for `code` / "[CODE] message". */
+void mgpy_raise(int code, const char *message);
+/* After a failed engine call made without the GIL: a Python exception set
+ * by a callback of this thread (KeyboardInterrupt from the progress
+ * handler, an exception of the user's handler) wins over the library's
+ * error; otherwise the library's is raised. Always returns NULL. */
+PyObject *mgpy_fail(int code, const char *message);
+/* The address inside an int handle argument; NULL with TypeError set. */
+void *mgpy_pointer(PyObject *handle);
+
+/* ---- values (values.c) ---- */
+/* One value of a typed row, copied out of the cursor without the GIL:
+ * texts (STRING, KEYWORD, LIST) live in a byte arena at `off`. */
+typedef struct {
+    int type;
+    size_t len;
+    union {
+        int64_t integer;
+        double real;
+        int boolean;
+        unsigned char uuid[16];
+        size_t off;
+    } v;
+} mgpy_cell;
+
+/* Growable bytes for the cells' texts (PyMem_Raw*: usable without the GIL). */
+typedef struct {
+    char *data;
+    size_t len, cap;
+} mgpy_arena;
+
+/* Copies column `col` of the cursor's current row into `cell`. 0, or -1
+ * when out of memory. No GIL needed. */
+int mgpy_cell_read(MiniGrafCursor *cursor, int col, mgpy_cell *cell, mgpy_arena *arena);
+/* The Python value of a cell: a new reference, NULL with an exception. */
+PyObject *mgpy_cell_value(const mgpy_cell *cell, const mgpy_arena *arena);
+/* A host-function argument as a new reference. */
+PyObject *mgpy_from_value(const minigraf_value *value);
+/* Fills `out` from a Python value for a host function's result; `keep`
+ * receives a new reference owning out->text (or NULL). 0, or -1 with a
+ * Python exception set. */
+int mgpy_to_value(PyObject *object, minigraf_value *out, PyObject **keep);
+/* Binds `value` to the slot `name`: 0, the library's code (> 0), or -1
+ * with a Python exception set (a value no slot takes). */
+int mgpy_bind(MiniGrafStmt *stmt, const char *name, PyObject *value);
+
+/* ---- entity (entity.c) ---- */
+PyObject *mgpy_entity_from_bytes(const unsigned char bytes[16]);
+/* The 37-byte hyphenated text of an Entity or uuid.UUID; 0, or -1 with
+ * TypeError set when `object` is neither. */
+int mgpy_uuid_text(PyObject *object, char text[37]);
+
+/* ---- cursors (cursor.c) ---- */
+/* Wraps an open cursor (taking ownership): a new minigraf.Cursor. */
+PyObject *mgpy_cursor_new(MiniGrafCursor *cursor, PyObject *row_factory);
+
+/* ---- host functions (host.c) ---- */
+/* Writes the pending Python exception's text into a callback's error
+ * buffer and clears it; KeyboardInterrupt and other non-Exception errors
+ * stay set, so the call running the query raises them. Returns 1. */
+int mgpy_callback_failed(char *error, size_t error_size);
+/* That exception (a new reference, or NULL), forgotten here. */
+PyObject *mgpy_take_callback_error(void);
+
+/* ---- module functions defined beside their concept ---- */
+PyObject *mgpy_query(PyObject *self, PyObject *args);
+PyObject *mgpy_wrap_cursor(PyObject *self, PyObject *args);
+PyObject *mgpy_prepare(PyObject *self, PyObject *args);
+PyObject *mgpy_register_predicate(PyObject *self, PyObject *args);
+PyObject *mgpy_register_aggregate(PyObject *self, PyObject *args);
+PyObject *mgpy_progress_new(PyObject *self, PyObject *args);
+PyObject *mgpy_set_progress(PyObject *self, PyObject *args);
+PyObject *mgpy_interrupt(PyObject *self, PyObject *args);
+PyObject *mgpy_bench_c(PyObject *self, PyObject *args);
+
+#endif
