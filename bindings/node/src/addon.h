@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "minigraf.h"
@@ -28,6 +29,11 @@
 /* Per-environment state, set with napi_set_instance_data. */
 typedef struct mg_instance {
   napi_ref error_class; /* MinigrafError, registered by index.js; may be NULL */
+  napi_ref keyword_class; /* Keyword(text), Entity(uuid) and decodeList(json,
+                             safe) from index.js (setValueClasses) */
+  napi_ref entity_class;
+  napi_ref list_decoder;
+  pthread_t js_thread;    /* the thread this environment runs JS on */
 } mg_instance;
 
 typedef enum mg_kind {
@@ -35,6 +41,9 @@ typedef enum mg_kind {
   MG_KIND_CURSOR,
   MG_KIND_FACT_LOG,
   MG_KIND_LOG_WRITER,
+  MG_KIND_STMT,
+  MG_KIND_TX,
+  MG_KIND_ABORT,
   MG_KIND_COUNT
 } mg_kind;
 
@@ -45,9 +54,10 @@ typedef enum mg_kind {
  * never while `pending` async jobs may still use it; the last job to finish
  * frees it instead. The struct itself is freed by the finalizer.
  *
- * `lock` serialises the calls on the native handle together with the
- * reading of its last error, so an error message cannot be overwritten by a
- * call from another thread in between. */
+ * `lock` serialises the calls on a cursor, fact log or log writer (the ABI
+ * wants one thread at a time on those) between the JS thread and the pool.
+ * A database needs none: the library keeps its last error per thread and
+ * runs calls from several threads in parallel. */
 typedef struct mg_handle {
   mg_kind kind;
   void *native;         /* the MiniGraf* object of `kind`; NULL once freed */
@@ -58,7 +68,9 @@ typedef struct mg_handle {
   bool torn_down;       /* the env cleanup hook ran */
   napi_env env;
   uint64_t tx_count;    /* MG_KIND_FACT_LOG: the database's counter when the
-                           log opened (read under the database's lock) */
+                           log opened */
+  struct mg_db_state *db; /* MG_KIND_DB: progress handler and host functions */
+  struct mg_rows *rows;   /* MG_KIND_CURSOR: the sync fetches' row buffer */
 } mg_handle;
 
 /* An error captured from the library: its numeric code and a malloc'd copy
@@ -158,6 +170,117 @@ typedef char *(*mg_next_batch_op)(mg_handle *h, size_t max_items,
  * or a library error. */
 napi_value mg_batch_next(napi_env env, napi_callback_info info, mg_kind kind,
                          mg_next_batch_op next_batch);
+
+/* ---- rows.c: typed rows from the step API ------------------------------- */
+
+/* One value of a typed row, copied out of the cursor so that a pool thread
+ * can step and the JS thread convert. Texts and UUID bytes live in the
+ * buffer's arena at `off`. */
+typedef struct mg_cell {
+  int32_t type; /* MINIGRAF_TYPE_* */
+  uint32_t len; /* STRING / KEYWORD / LIST text bytes */
+  union {
+    int64_t i;
+    double d;
+    size_t off;
+  } v;
+} mg_cell;
+
+/* Rows stepped from a cursor, `ncols` cells each. */
+typedef struct mg_rows {
+  size_t ncols, nrows, cap_cells;
+  mg_cell *cells;
+  char *arena;
+  size_t arena_len, arena_cap;
+  bool end; /* the cursor has no more rows */
+} mg_rows;
+
+/* Conversion flags of the JS side. */
+#define MG_ROWS_BIGINT 1  /* every INTEGER is a BigInt (safeIntegers) */
+#define MG_ROWS_OBJECTS 2 /* rows as objects keyed by column name */
+
+/* Steps up to `max_rows` rows of `cursor` into `out` (emptied first). Any
+ * thread. False with `err` set on a library error or out of memory. */
+bool mg_rows_fill(MiniGrafCursor *cursor, size_t max_rows, mg_rows *out,
+                  mg_error *err);
+void mg_rows_free(mg_rows *rows);
+/* The rows as a JS array of arrays (or objects with the keys `names`, a JS
+ * array, under MG_ROWS_OBJECTS), or null when there are none and the
+ * cursor ended. NULL with an exception pending on failure: a RangeError
+ * (code ERR_MINIGRAF_UNSAFE_INTEGER) for an INTEGER beyond 2^53 - 1 without
+ * MG_ROWS_BIGINT. */
+napi_value mg_rows_to_js(napi_env env, const mg_rows *rows, int flags,
+                         napi_value names);
+/* A JS value of the library's type `type` (Keyword and Entity through the
+ * classes index.js registered), by the flags' integer rule. `text` is
+ * STRING / KEYWORD / LIST text, `uuid` the 16 bytes of a REF. */
+napi_value mg_value_to_js(napi_env env, int type, int64_t i, double d,
+                          const char *text, size_t len,
+                          const unsigned char *uuid, int flags);
+/* The hyphenated lowercase text of 16 UUID bytes into out[37]. */
+void mg_uuid_text(const unsigned char *uuid, char out[37]);
+
+/* A flags argument (MG_ROWS_*): an int32 Number. */
+bool mg_flags_arg(napi_env env, napi_value value, int *out);
+
+napi_value mg_cursor_columns(napi_env env, napi_callback_info info);
+napi_value mg_cursor_rows(napi_env env, napi_callback_info info);
+napi_value mg_set_value_classes(napi_env env, napi_callback_info info);
+
+/* ---- stmt.c, tx.c: prepared queries and write transactions --------------- */
+
+napi_value mg_db_prepare(napi_env env, napi_callback_info info);
+napi_value mg_stmt_bind(napi_env env, napi_callback_info info);
+napi_value mg_stmt_clear(napi_env env, napi_callback_info info);
+napi_value mg_stmt_query(napi_env env, napi_callback_info info);
+napi_value mg_stmt_execute(napi_env env, napi_callback_info info);
+napi_value mg_stmt_close(napi_env env, napi_callback_info info);
+napi_value mg_db_begin_write(napi_env env, napi_callback_info info);
+napi_value mg_tx_execute(napi_env env, napi_callback_info info);
+napi_value mg_tx_query(napi_env env, napi_callback_info info);
+napi_value mg_tx_commit(napi_env env, napi_callback_info info);
+napi_value mg_tx_rollback(napi_env env, napi_callback_info info);
+napi_value mg_tx_close(napi_env env, napi_callback_info info);
+napi_value mg_db_export(napi_env env, napi_callback_info info);
+
+/* ---- host.c: host functions, progress handler, interrupt, abort ---------- */
+
+/* Per-database state: created at open, freed with the handle. */
+typedef struct mg_db_state {
+  napi_env env;
+  pthread_t js_thread;
+  napi_ref progress_fn; /* the user's handler, or NULL */
+  int progress_every;
+} mg_db_state;
+
+/* An AbortSignal's native side: a flag a pool job polls through the
+ * progress handler. */
+typedef struct mg_abort {
+  _Atomic int aborted;
+} mg_abort;
+
+mg_db_state *mg_db_state_new(napi_env env, MiniGrafDb *db);
+void mg_db_state_free(napi_env env, mg_db_state *state);
+/* The abort flag the calls on this thread answer to (NULL: none). */
+void mg_abort_enter(mg_abort *flag);
+void mg_abort_leave(void);
+/* True when the calling thread runs this environment's JS. */
+bool mg_on_js_thread(napi_env env);
+
+napi_value mg_db_interrupt(napi_env env, napi_callback_info info);
+napi_value mg_db_set_progress_handler(napi_env env, napi_callback_info info);
+napi_value mg_db_register_predicate(napi_env env, napi_callback_info info);
+napi_value mg_db_register_aggregate(napi_env env, napi_callback_info info);
+napi_value mg_abort_new(napi_env env, napi_callback_info info);
+napi_value mg_abort_fire(napi_env env, napi_callback_info info);
+/* The mg_abort of an abort token argument (undefined/null: NULL, true). */
+bool mg_abort_arg(napi_env env, napi_value value, mg_abort **out);
+
+/* ---- async_query.c: queries off the event loop --------------------------- */
+
+napi_value mg_db_query_async(napi_env env, napi_callback_info info);
+napi_value mg_stmt_query_async(napi_env env, napi_callback_info info);
+napi_value mg_cursor_rows_async(napi_env env, napi_callback_info info);
 
 /* ---- json_to_js.c -------------------------------------------------------- */
 
