@@ -736,6 +736,16 @@ class PreparedQuery {
     return this;
   }
 
+  /**
+   * Binds slots from the JSON text minigraf_stmt_bind_json takes, e.g.
+   * '{"e": {"entity": "<uuid>"}, "t": {"tx_count": 1}, "v": {"val": 25}}'
+   * (for binds that arrive as JSON). All or nothing.
+   */
+  bindJson(json) {
+    native.stmtBindJson(this.#open(), json);
+    return this;
+  }
+
   /** Unbinds every slot. */
   clearBindings() {
     native.stmtClear(this.#open());

@@ -363,6 +363,7 @@ NAPI_MODULE_INIT() {
       MG_METHOD("cursorRowsAsync", mg_cursor_rows_async),
       MG_METHOD("dbPrepare", mg_db_prepare),
       MG_METHOD("stmtBind", mg_stmt_bind),
+      MG_METHOD("stmtBindJson", mg_stmt_bind_json),
       MG_METHOD("stmtClear", mg_stmt_clear),
       MG_METHOD("stmtQuery", mg_stmt_query),
       MG_METHOD("stmtQueryAsync", mg_stmt_query_async),

@@ -231,6 +231,7 @@ napi_value mg_set_value_classes(napi_env env, napi_callback_info info);
 
 napi_value mg_db_prepare(napi_env env, napi_callback_info info);
 napi_value mg_stmt_bind(napi_env env, napi_callback_info info);
+napi_value mg_stmt_bind_json(napi_env env, napi_callback_info info);
 napi_value mg_stmt_clear(napi_env env, napi_callback_info info);
 napi_value mg_stmt_query(napi_env env, napi_callback_info info);
 napi_value mg_stmt_execute(napi_env env, napi_callback_info info);

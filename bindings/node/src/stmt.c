@@ -4,6 +4,7 @@
  * JS signatures (index.js is the only caller):
  *   dbPrepare(db, text) -> statement handle
  *   stmtBind(stmt, binds: [name, kind, value, name, kind, value, ...])
+ *   stmtBindJson(stmt, json: string) -> undefined   (minigraf_stmt_bind_json)
  *   stmtClear(stmt) -> undefined
  *   stmtQuery(stmt) -> cursor handle
  *   stmtExecute(stmt) -> {variables, results}
@@ -155,6 +156,21 @@ napi_value mg_stmt_bind(napi_env env, napi_callback_info info) {
     if (rc > 0) return stmt_error(env, s);
   }
   return NULL;
+}
+
+/* stmtBindJson(stmt, json): minigraf_stmt_bind_json, all or nothing. */
+napi_value mg_stmt_bind_json(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  mg_handle *s;
+  char *json;
+  int rc;
+  if (!mg_args(env, info, 2, argv) ||
+      (s = mg_handle_open(env, argv[0], MG_KIND_STMT)) == NULL ||
+      (json = mg_string_arg(env, argv[1], "binds")) == NULL)
+    return NULL;
+  rc = minigraf_stmt_bind_json(s->native, json);
+  free(json);
+  return rc != 0 ? stmt_error(env, s) : NULL;
 }
 
 napi_value mg_stmt_clear(napi_env env, napi_callback_info info) {
