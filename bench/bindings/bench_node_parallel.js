@@ -1,0 +1,103 @@
+'use strict';
+// Parallel reads through Node (issue 14): point and join queries on one
+// database file, as 1 vs 4 worker threads (each with its own handle on the
+// file: the library's shared store) and as 1 vs 4 concurrent async calls
+// on one handle (the libuv pool), while a writer commits meanwhile.
+// Reports queries per second and the ratio of 4 to 1 (target >= 1.6x on a
+// 2-core machine).
+//
+//   node bench_node_parallel.js FIXTURE_FILE N [SECONDS]
+//
+// FIXTURE_FILE is opened by every worker; it must be writable (the writer
+// commits to it). The package is require('minigraf') or the directory in
+// MINIGRAF_NODE_PACKAGE.
+
+const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
+
+const pkg = process.env.MINIGRAF_NODE_PACKAGE || 'minigraf';
+const minigraf = require(pkg);
+
+/** The k-th query of the mix: point_entity and join_2 over varying entities. */
+function queryText(n, k) {
+  const entities = Math.floor(n / 6);
+  const e = (k * 7919) % entities;
+  return k % 2 === 0
+    ? `(query [:find ?a :where [:p${e} :age ?a]])`
+    : `(query [:find ?n :where [:p${e} :follows ?f] [?f :name ?n]])`;
+}
+
+/** Sync queries until `until` (seconds, hrtime); returns how many ran. */
+function runSync(db, n, seed, until) {
+  let done = 0;
+  while (Number(process.hrtime.bigint()) / 1e9 < until) {
+    db.query(queryText(n, seed + done)).all();
+    done++;
+  }
+  return done;
+}
+
+if (!isMainThread) {
+  const { file, n, seed, until } = workerData;
+  const db = minigraf.open(file);
+  parentPort.postMessage(runSync(db, n, seed, until));
+  db.close();
+} else {
+  main(process.argv.slice(2));
+}
+
+function workersRun(file, n, count, seconds) {
+  const until = Number(process.hrtime.bigint()) / 1e9 + 0.3 + seconds; // 0.3 s to start
+  const start = until - seconds;
+  return Promise.all(Array.from({ length: count }, (_, i) => new Promise((resolve, reject) => {
+    const w = new Worker(__filename, { workerData: { file, n, seed: i * 100003, until } });
+    w.on('message', resolve);
+    w.on('error', reject);
+  }))).then((counts) => ({ queries: counts.reduce((a, b) => a + b, 0), seconds: until - start }));
+}
+
+async function asyncRun(db, n, count, seconds) {
+  const start = Number(process.hrtime.bigint()) / 1e9;
+  const until = start + seconds;
+  const loops = Array.from({ length: count }, async (_, i) => {
+    let done = 0;
+    while (Number(process.hrtime.bigint()) / 1e9 < until) {
+      const cursor = await db.queryAsync(queryText(n, i * 100003 + done));
+      await cursor.allAsync();
+      done++;
+    }
+    return done;
+  });
+  const counts = await Promise.all(loops);
+  return { queries: counts.reduce((a, b) => a + b, 0), seconds };
+}
+
+async function main(argv) {
+  const [file, nText, secondsText = '3'] = argv;
+  if (!file || !nText) {
+    console.error('usage: bench_node_parallel.js FIXTURE_FILE N [SECONDS]');
+    process.exit(2);
+  }
+  const n = Number(nText);
+  const seconds = Number(secondsText);
+  const db = minigraf.open(file);
+  // A writer committing meanwhile (never blocks the readers).
+  let commits = 0;
+  const writer = setInterval(() => {
+    db.execute(`(transact [[:bench-writer :tick ${commits}]])`);
+    commits++;
+  }, 50);
+  const rate = ({ queries, seconds: s }) => queries / s;
+  const results = {};
+  for (const count of [1, 4]) results[`workers_${count}`] = rate(await workersRun(file, n, count, seconds));
+  for (const count of [1, 4]) results[`async_${count}`] = rate(await asyncRun(db, n, count, seconds));
+  clearInterval(writer);
+  db.close();
+  const out = {
+    n, seconds, commits,
+    workers_1_qps: Math.round(results.workers_1), workers_4_qps: Math.round(results.workers_4),
+    workers_ratio: Math.round((results.workers_4 / results.workers_1) * 100) / 100,
+    async_1_qps: Math.round(results.async_1), async_4_qps: Math.round(results.async_4),
+    async_ratio: Math.round((results.async_4 / results.async_1) * 100) / 100,
+  };
+  console.log(JSON.stringify(out));
+}
