@@ -67,8 +67,6 @@ typedef struct mg_handle {
   bool hooked;          /* the env cleanup hook is registered */
   bool torn_down;       /* the env cleanup hook ran */
   napi_env env;
-  uint64_t tx_count;    /* MG_KIND_FACT_LOG: the database's counter when the
-                           log opened */
   struct mg_db_state *db; /* MG_KIND_DB: progress handler and host functions */
   struct mg_rows *rows;   /* MG_KIND_CURSOR: the sync fetches' row buffer */
 } mg_handle;
@@ -140,13 +138,8 @@ char *mg_op_execute(mg_handle *db, const char *text, mg_error *err);
 bool mg_op_tx_count(mg_handle *db, uint64_t *out, mg_error *err);
 bool mg_op_checkpoint(mg_handle *db, mg_error *err);
 MiniGrafCursor *mg_op_query(mg_handle *db, const char *text, mg_error *err);
-char *mg_op_cursor_vars(mg_handle *cursor, mg_error *err);
-/* NULL with err->code == 0 is the end of the rows. */
-char *mg_op_next_batch(mg_handle *cursor, size_t max_rows, mg_error *err);
-/* Opens a fact log and reads the database's counter under the same lock,
- * so the counter is the one of the log's snapshot. */
 MiniGrafFactLog *mg_op_fact_log(mg_handle *db, const char *filter_json,
-                                uint64_t *tx_count, mg_error *err);
+                                mg_error *err);
 /* NULL with err->code == 0 is the end of the records. */
 char *mg_op_fact_log_next_batch(mg_handle *log, size_t max_records,
                                 mg_error *err);
@@ -300,23 +293,18 @@ napi_value mg_db_execute(napi_env env, napi_callback_info info);
 napi_value mg_db_tx_count(napi_env env, napi_callback_info info);
 napi_value mg_db_checkpoint(napi_env env, napi_callback_info info);
 napi_value mg_db_query(napi_env env, napi_callback_info info);
-napi_value mg_cursor_variables(napi_env env, napi_callback_info info);
-napi_value mg_cursor_next_batch(napi_env env, napi_callback_info info);
 napi_value mg_cursor_close(napi_env env, napi_callback_info info);
 napi_value mg_db_execute_async(napi_env env, napi_callback_info info);
-napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info);
 
 /* ---- fact_log.c, log_writer.c -------------------------------------------- */
 
 napi_value mg_db_fact_log(napi_env env, napi_callback_info info);
-napi_value mg_fact_log_tx_count(napi_env env, napi_callback_info info);
 napi_value mg_fact_log_next_batch(napi_env env, napi_callback_info info);
 napi_value mg_fact_log_next_batch_async(napi_env env, napi_callback_info info);
 napi_value mg_fact_log_close(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_create(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_append(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_append_batch(napi_env env, napi_callback_info info);
-napi_value mg_log_writer_copy_batch(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_advance_tx_count(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_tx_count(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_finish(napi_env env, napi_callback_info info);

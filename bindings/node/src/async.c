@@ -7,7 +7,6 @@
  *   dbQueryAsync(db, text, abort) -> Promise<cursor handle>
  *   stmtQueryAsync(stmt, abort) -> Promise<cursor handle>
  *   cursorRowsAsync(cursor, maxRows, flags, names, abort) -> Promise<row[] | null>
- *   cursorNextBatchAsync(handle, maxRows: number) -> Promise<row[] | null>
  *   factLogNextBatchAsync(handle, maxRecords: number) -> Promise<record[] | null>
  *
  * Opening a query runs it up to its first row (aggregates, sorts and
@@ -295,10 +294,6 @@ static napi_value next_batch_async(napi_env env, napi_callback_info info,
   return job_start(env, j, argv[0], name);
 }
 
-napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info) {
-  return next_batch_async(env, info, MG_KIND_CURSOR, mg_op_next_batch,
-                          "minigraf.nextBatchAsync");
-}
 
 napi_value mg_fact_log_next_batch_async(napi_env env, napi_callback_info info) {
   return next_batch_async(env, info, MG_KIND_FACT_LOG,

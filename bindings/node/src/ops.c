@@ -16,11 +16,6 @@ static void db_error(mg_handle *db, mg_error *err) {
                minigraf_last_error(db->native));
 }
 
-static void cursor_error(mg_handle *cursor, mg_error *err) {
-  mg_error_set(err, minigraf_cursor_last_error_code(cursor->native),
-               minigraf_cursor_last_error(cursor->native));
-}
-
 char *mg_op_execute(mg_handle *db, const char *text, mg_error *err) {
   char *json;
   json = minigraf_execute(db->native, text);
@@ -49,24 +44,7 @@ MiniGrafCursor *mg_op_query(mg_handle *db, const char *text, mg_error *err) {
   return cursor;
 }
 
-char *mg_op_cursor_vars(mg_handle *cursor, mg_error *err) {
-  char *json;
-  pthread_mutex_lock(&cursor->lock);
-  json = minigraf_cursor_vars(cursor->native);
-  if (json == NULL) cursor_error(cursor, err);
-  pthread_mutex_unlock(&cursor->lock);
-  return json;
-}
 
-char *mg_op_next_batch(mg_handle *cursor, size_t max_rows, mg_error *err) {
-  char *json;
-  pthread_mutex_lock(&cursor->lock);
-  json = minigraf_cursor_next_batch(cursor->native, max_rows);
-  if (json == NULL && minigraf_cursor_last_error_code(cursor->native) != 0)
-    cursor_error(cursor, err);
-  pthread_mutex_unlock(&cursor->lock);
-  return json;
-}
 
 /* ---- fact logs ------------------------------------------------------------- */
 
@@ -76,16 +54,9 @@ static void fact_log_error(mg_handle *log, mg_error *err) {
 }
 
 MiniGrafFactLog *mg_op_fact_log(mg_handle *db, const char *filter_json,
-                                uint64_t *tx_count, mg_error *err) {
-  MiniGrafFactLog *log;
-  log = minigraf_fact_log(db->native, filter_json);
-  if (log == NULL) {
-    db_error(db, err);
-  } else if (minigraf_current_tx_count(db->native, tx_count) != 0) {
-    db_error(db, err);
-    minigraf_fact_log_free(log);
-    log = NULL;
-  }
+                                mg_error *err) {
+  MiniGrafFactLog *log = minigraf_fact_log(db->native, filter_json);
+  if (log == NULL) db_error(db, err);
   return log;
 }
 
