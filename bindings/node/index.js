@@ -761,18 +761,14 @@ class PreparedQuery {
 
   /** Every row of a run. */
   all(binds) {
-    return this.cursor(binds).all();
+    if (binds !== undefined) this.bind(binds);
+    return native.stmtRows(this.#open(), 0, rowFlags(this.#safe, this.#objects));
   }
 
   /** The first row of a run, or undefined. */
   get(binds) {
-    const cursor = this.cursor(binds);
-    try {
-      const batch = cursor.nextBatch(1);
-      return batch === null ? undefined : batch[0];
-    } finally {
-      cursor.close();
-    }
+    if (binds !== undefined) this.bind(binds);
+    return native.stmtRows(this.#open(), 1, rowFlags(this.#safe, this.#objects))[0];
   }
 
   /** An iterator over the rows of a run (closes its cursor when done). */

@@ -363,6 +363,7 @@ NAPI_MODULE_INIT() {
       MG_METHOD("stmtQuery", mg_stmt_query),
       MG_METHOD("stmtQueryAsync", mg_stmt_query_async),
       MG_METHOD("stmtExecute", mg_stmt_execute),
+      MG_METHOD("stmtRows", mg_stmt_rows),
       MG_METHOD("stmtClose", mg_stmt_close),
       MG_METHOD("dbBeginWrite", mg_db_begin_write),
       MG_METHOD("txExecute", mg_tx_execute),

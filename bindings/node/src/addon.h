@@ -216,6 +216,9 @@ void mg_uuid_text(const unsigned char *uuid, char out[37]);
 /* A flags argument (MG_ROWS_*): an int32 Number. */
 bool mg_flags_arg(napi_env env, napi_value value, int *out);
 
+/* The :find headers of `cursor` as a JS array of strings. */
+napi_value mg_column_names(napi_env env, MiniGrafCursor *cursor);
+
 napi_value mg_cursor_columns(napi_env env, napi_callback_info info);
 napi_value mg_cursor_rows(napi_env env, napi_callback_info info);
 napi_value mg_set_value_classes(napi_env env, napi_callback_info info);
@@ -228,6 +231,7 @@ napi_value mg_stmt_bind_json(napi_env env, napi_callback_info info);
 napi_value mg_stmt_clear(napi_env env, napi_callback_info info);
 napi_value mg_stmt_query(napi_env env, napi_callback_info info);
 napi_value mg_stmt_execute(napi_env env, napi_callback_info info);
+napi_value mg_stmt_rows(napi_env env, napi_callback_info info);
 napi_value mg_stmt_close(napi_env env, napi_callback_info info);
 napi_value mg_db_begin_write(napi_env env, napi_callback_info info);
 napi_value mg_tx_execute(napi_env env, napi_callback_info info);

@@ -250,22 +250,26 @@ napi_value mg_rows_to_js(napi_env env, const mg_rows *r, int flags,
 
 /* ---- exported --------------------------------------------------------------- */
 
-napi_value mg_cursor_columns(napi_env env, napi_callback_info info) {
-  napi_value argv[1], result, name;
-  mg_handle *h;
-  int n;
-  if (!mg_args(env, info, 1, argv) ||
-      (h = mg_handle_open(env, argv[0], MG_KIND_CURSOR)) == NULL)
-    return NULL;
-  n = minigraf_cursor_column_count(h->native);
+napi_value mg_column_names(napi_env env, MiniGrafCursor *cursor) {
+  napi_value result, name;
+  int n = minigraf_cursor_column_count(cursor);
   MG_CHECK(env, napi_create_array_with_length(env, (size_t)n, &result));
   for (int col = 0; col < n; col++) {
-    const char *text = minigraf_cursor_column_name(h->native, col);
+    const char *text = minigraf_cursor_column_name(cursor, col);
     MG_CHECK(env, napi_create_string_utf8(env, text ? text : "", NAPI_AUTO_LENGTH,
                                           &name));
     MG_CHECK(env, napi_set_element(env, result, (uint32_t)col, name));
   }
   return result;
+}
+
+napi_value mg_cursor_columns(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  mg_handle *h;
+  if (!mg_args(env, info, 1, argv) ||
+      (h = mg_handle_open(env, argv[0], MG_KIND_CURSOR)) == NULL)
+    return NULL;
+  return mg_column_names(env, h->native);
 }
 
 bool mg_flags_arg(napi_env env, napi_value value, int *out) {

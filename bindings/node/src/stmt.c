@@ -8,6 +8,8 @@
  *   stmtClear(stmt) -> undefined
  *   stmtQuery(stmt) -> cursor handle
  *   stmtExecute(stmt) -> {variables, results}
+ *   stmtRows(stmt, maxRows, flags) -> row[]   (a run's first maxRows rows,
+ *                                             0: all; no cursor object)
  *   stmtClose(stmt) -> undefined                 (idempotent)
  * index.js decides each value's kind (MG_BIND_*, the same numbers as its
  * BIND table) from its JS type and class, so the addon calls the one typed
@@ -16,6 +18,7 @@
 #include "addon.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +216,38 @@ napi_value mg_stmt_execute(napi_env env, napi_callback_info info) {
     return pending ? NULL : stmt_error(env, s);
   }
   return mg_result_value(env, json);
+}
+
+/* A whole run in one addon call: the cursor lives only inside it, so a
+ * prepared all() / get() pays for one Node-API call and no handle object. */
+napi_value mg_stmt_rows(napi_env env, napi_callback_info info) {
+  napi_value argv[3], names = NULL, result = NULL;
+  mg_handle *s;
+  MiniGrafCursor *c;
+  mg_rows rows = {0};
+  mg_error err = {0};
+  size_t max_rows;
+  int flags;
+  bool pending = false;
+  if (!mg_args(env, info, 3, argv) ||
+      (s = mg_handle_open(env, argv[0], MG_KIND_STMT)) == NULL ||
+      !mg_max_rows_arg(env, argv[1], &max_rows) || !mg_flags_arg(env, argv[2], &flags))
+    return NULL;
+  if ((c = minigraf_stmt_query(s->native)) == NULL) {
+    napi_is_exception_pending(env, &pending); /* a progress handler threw */
+    return pending ? NULL : stmt_error(env, s);
+  }
+  if (!mg_rows_fill(c, max_rows == 0 ? SIZE_MAX : max_rows, &rows, &err))
+    mg_throw(env, &err);
+  else if (!(flags & MG_ROWS_OBJECTS) || (names = mg_column_names(env, c)) != NULL)
+    result = mg_rows_to_js(env, &rows, flags, names);
+  if (result != NULL && rows.nrows == 0 && rows.end)
+    napi_create_array(env, &result); /* no rows: [] rather than null */
+  mg_error_clear(&err);
+  free(rows.cells);
+  free(rows.arena);
+  minigraf_cursor_free(c);
+  return result;
 }
 
 napi_value mg_stmt_close(napi_env env, napi_callback_info info) {
