@@ -37,22 +37,34 @@ function runSync(db, n, seed, until) {
 }
 
 if (!isMainThread) {
-  const { file, n, seed, until } = workerData;
+  // Open and warm up, report ready, then run from 'go' to its deadline.
+  const { file, n, seed } = workerData;
   const db = minigraf.open(file);
-  parentPort.postMessage(runSync(db, n, seed, until));
-  db.close();
+  runSync(db, n, seed, Number(process.hrtime.bigint()) / 1e9 + 0.2);
+  parentPort.once('message', (until) => {
+    parentPort.postMessage(runSync(db, n, seed, until));
+    db.close();
+  });
+  parentPort.postMessage('ready');
 } else {
   main(process.argv.slice(2));
 }
 
-function workersRun(file, n, count, seconds) {
-  const until = Number(process.hrtime.bigint()) / 1e9 + 0.3 + seconds; // 0.3 s to start
-  const start = until - seconds;
-  return Promise.all(Array.from({ length: count }, (_, i) => new Promise((resolve, reject) => {
-    const w = new Worker(__filename, { workerData: { file, n, seed: i * 100003, until } });
-    w.on('message', resolve);
+/** `count` workers, started together once all are open and warm. */
+async function workersRun(file, n, count, seconds) {
+  const workers = [];
+  await Promise.all(Array.from({ length: count }, (_, i) => new Promise((resolve, reject) => {
+    const w = new Worker(__filename, { workerData: { file, n, seed: i * 100003 } });
+    workers.push(w);
+    w.once('message', resolve);
     w.on('error', reject);
-  }))).then((counts) => ({ queries: counts.reduce((a, b) => a + b, 0), seconds: until - start }));
+  })));
+  const until = Number(process.hrtime.bigint()) / 1e9 + seconds;
+  const counts = await Promise.all(workers.map((w) => new Promise((resolve) => {
+    w.once('message', resolve);
+    w.postMessage(until);
+  })));
+  return { queries: counts.reduce((a, b) => a + b, 0), seconds };
 }
 
 async function asyncRun(db, n, count, seconds) {
