@@ -51,45 +51,60 @@ if (native.abiVersion() !== native.ABI_VERSION) {
 
 // ---- values ---------------------------------------------------------------------
 
+/** Lets the addon make values from texts it already checked. */
+const TRUSTED = Symbol('minigraf.trusted');
+
 /** A keyword value such as `:person/name` (distinct from the string ":person/name"). */
 class Keyword {
-  constructor(text) {
-    if (typeof text !== 'string' || !text.startsWith(':') || text.length < 2) {
+  #text;
+
+  constructor(text, trusted) {
+    if (trusted !== TRUSTED && (typeof text !== 'string' || !text.startsWith(':') || text.length < 2)) {
       throw new TypeError('a Keyword is a string starting with ":", e.g. ":person/name"');
     }
-    this.text = text;
-    Object.freeze(this);
+    this.#text = text;
   }
 
-  toString() { return this.text; }
+  /** The keyword with its ':', e.g. ":person/name". */
+  get text() { return this.#text; }
 
-  toJSON() { return this.text; }
+  toString() { return this.#text; }
 
-  equals(other) { return other instanceof Keyword && other.text === this.text; }
+  toJSON() { return this.#text; }
 
-  [Symbol.for('nodejs.util.inspect.custom')]() { return `Keyword(${this.text})`; }
+  equals(other) { return other instanceof Keyword && other.#text === this.#text; }
+
+  [Symbol.for('nodejs.util.inspect.custom')]() { return `Keyword(${this.#text})`; }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** An entity (a reference), identified by its UUID text in lowercase. */
 class Entity {
-  constructor(uuid) {
+  #uuid;
+
+  constructor(uuid, trusted) {
+    if (trusted === TRUSTED) {
+      this.#uuid = uuid;
+      return;
+    }
     const text = typeof uuid === 'string' ? uuid.toLowerCase() : uuid;
     if (typeof text !== 'string' || !UUID.test(text)) {
       throw new TypeError('an Entity takes a UUID string, e.g. "6ba7b810-9dad-11d1-80b4-00c04fd430c8"');
     }
-    this.uuid = text;
-    Object.freeze(this);
+    this.#uuid = text;
   }
 
-  toString() { return this.uuid; }
+  /** The lowercase UUID text. */
+  get uuid() { return this.#uuid; }
 
-  toJSON() { return this.uuid; }
+  toString() { return this.#uuid; }
 
-  equals(other) { return other instanceof Entity && other.uuid === this.uuid; }
+  toJSON() { return this.#uuid; }
 
-  [Symbol.for('nodejs.util.inspect.custom')]() { return `Entity(${this.uuid})`; }
+  equals(other) { return other instanceof Entity && other.#uuid === this.#uuid; }
+
+  [Symbol.for('nodejs.util.inspect.custom')]() { return `Entity(${this.#uuid})`; }
 }
 
 /** A transaction counter for `:as-of $t` (a non-negative integer). */
@@ -131,11 +146,7 @@ function typedValue({ type, value }, safe) {
     case 'integer': {
       const big = BigInt(value);
       if (safe) return big;
-      if (big > BigInt(Number.MAX_SAFE_INTEGER) || big < -BigInt(Number.MAX_SAFE_INTEGER)) {
-        const error = new RangeError(`the integer ${big} is beyond Number.MAX_SAFE_INTEGER; read it with safeIntegers(true) to get a BigInt`);
-        error.code = 'ERR_MINIGRAF_UNSAFE_INTEGER';
-        throw error;
-      }
+      if (big > MAX_SAFE || big < -MAX_SAFE) throw unsafeInteger(big);
       return Number(big);
     }
     case 'float': return typeof value === 'string' ? Number(value) : value;
@@ -146,7 +157,59 @@ function typedValue({ type, value }, safe) {
   }
 }
 
-native.setValueClasses(Keyword, Entity, decodeList);
+native.setValueClasses(
+  (text) => new Keyword(text, TRUSTED),
+  (uuid) => new Entity(uuid, TRUSTED),
+  decodeList,
+  Keyword,
+  Entity,
+);
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function unsafeInteger(big) {
+  const error = new RangeError(`the integer ${big} is beyond Number.MAX_SAFE_INTEGER; read it with safeIntegers(true) to get a BigInt`);
+  error.code = 'ERR_MINIGRAF_UNSAFE_INTEGER';
+  return error;
+}
+
+/**
+ * The rows of a packed batch (src/packed.c: [nrows, ncols, types, nums,
+ * ints, text, spans, names?]), as arrays or, with ROWS_OBJECTS, objects
+ * keyed by `columns`. null stays null (the end of the rows).
+ */
+function decodeRows(packed, flags, columns) {
+  if (packed === null) return null;
+  const [nrows, ncols, types, nums, ints, text, spans] = packed;
+  const safe = (flags & ROWS_BIGINT) !== 0;
+  const objects = (flags & ROWS_OBJECTS) !== 0;
+  const keys = objects ? (columns ?? packed[7]) : null;
+  const rows = new Array(nrows);
+  for (let r = 0, k = 0; r < nrows; r++) {
+    const row = objects ? {} : new Array(ncols);
+    for (let c = 0; c < ncols; c++, k++) {
+      let v;
+      switch (types[k]) {
+        case 1: v = text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]); break;
+        case 2: v = safe ? ints[k] : nums[k]; break;
+        case 3: v = nums[k]; break;
+        case 4: v = nums[k] !== 0; break;
+        case 5: v = new Keyword(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED); break;
+        case 6: v = new Entity(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED); break;
+        case 7: v = decodeList(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), safe); break;
+        case 8: // an integer beyond 2^53 - 1
+          if (!safe) throw unsafeInteger(ints[k]);
+          v = ints[k];
+          break;
+        default: v = null;
+      }
+      if (objects) row[keys[c]] = v;
+      else row[c] = v;
+    }
+    rows[r] = row;
+  }
+  return rows;
+}
 
 /** Kinds of bound values: the numbers stmt.c's MG_BIND_* use. */
 const BIND = Object.freeze({
@@ -510,15 +573,16 @@ class Cursor {
   /** The next at most `maxRows` rows (0 counts as 1), or null at the end. */
   nextBatch(maxRows = DEFAULT_BATCH_SIZE) {
     checkMaxRows(maxRows);
-    return native.cursorRows(this.#open(), maxRows, this.#flags, this.#columns);
+    return decodeRows(native.cursorRows(this.#open(), maxRows, this.#flags), this.#flags, this.#columns);
   }
 
   /** nextBatch() stepped on the libuv thread pool; `options.signal` aborts it. */
   async nextBatchAsync(maxRows = DEFAULT_BATCH_SIZE, options) {
     checkMaxRows(maxRows);
     const handle = this.#open();
-    return withSignal(signalOf(options), (token) => native.cursorRowsAsync(
-      handle, maxRows, this.#flags, this.#columns, token));
+    const packed = await withSignal(signalOf(options), (token) => native.cursorRowsAsync(
+      handle, maxRows, this.#flags, token));
+    return decodeRows(packed, this.#flags, this.#columns);
   }
 
   /** Every remaining row, then closes the cursor. */
@@ -762,13 +826,15 @@ class PreparedQuery {
   /** Every row of a run. */
   all(binds) {
     if (binds !== undefined) this.bind(binds);
-    return native.stmtRows(this.#open(), 0, rowFlags(this.#safe, this.#objects));
+    const flags = rowFlags(this.#safe, this.#objects);
+    return decodeRows(native.stmtRows(this.#open(), 0, flags), flags) ?? [];
   }
 
   /** The first row of a run, or undefined. */
   get(binds) {
     if (binds !== undefined) this.bind(binds);
-    return native.stmtRows(this.#open(), 1, rowFlags(this.#safe, this.#objects))[0];
+    const flags = rowFlags(this.#safe, this.#objects);
+    return decodeRows(native.stmtRows(this.#open(), 1, flags), flags)?.[0];
   }
 
   /** An iterator over the rows of a run (closes its cursor when done). */

@@ -29,10 +29,11 @@
 /* Per-environment state, set with napi_set_instance_data. */
 typedef struct mg_instance {
   napi_ref error_class; /* MinigrafError, registered by index.js; may be NULL */
-  napi_ref keyword_class; /* Keyword(text), Entity(uuid) and decodeList(json,
-                             safe) from index.js (setValueClasses) */
+  napi_ref keyword_of;    /* from index.js (setValueClasses): makers of a */
+  napi_ref entity_of;     /* Keyword / Entity from checked text, */
+  napi_ref list_decoder;  /* decodeList(json, safe), */
+  napi_ref keyword_class; /* and the two classes (for instanceof) */
   napi_ref entity_class;
-  napi_ref list_decoder;
   pthread_t js_thread;    /* the thread this environment runs JS on */
 } mg_instance;
 
@@ -197,13 +198,10 @@ typedef struct mg_rows {
 bool mg_rows_fill(MiniGrafCursor *cursor, size_t max_rows, mg_rows *out,
                   mg_error *err);
 void mg_rows_free(mg_rows *rows);
-/* The rows as a JS array of arrays (or objects with the keys `names`, a JS
- * array, under MG_ROWS_OBJECTS), or null when there are none and the
- * cursor ended. NULL with an exception pending on failure: a RangeError
- * (code ERR_MINIGRAF_UNSAFE_INTEGER) for an INTEGER beyond 2^53 - 1 without
- * MG_ROWS_BIGINT. */
-napi_value mg_rows_to_js(napi_env env, const mg_rows *rows, int flags,
-                         napi_value names);
+/* packed.c: the rows as one packed batch (see there) that index.js turns
+ * into row arrays or objects, or null when there are none and the cursor
+ * ended. NULL with an exception pending on failure. */
+napi_value mg_rows_pack(napi_env env, const mg_rows *rows, int flags);
 /* A JS value of the library's type `type` (Keyword and Entity through the
  * classes index.js registered), by the flags' integer rule. `text` is
  * STRING / KEYWORD / LIST text, `uuid` the 16 bytes of a REF. */

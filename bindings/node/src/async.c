@@ -6,7 +6,7 @@
  *   dbExecuteAsync(handle, text: string, abort) -> Promise<object>
  *   dbQueryAsync(db, text, abort) -> Promise<cursor handle>
  *   stmtQueryAsync(stmt, abort) -> Promise<cursor handle>
- *   cursorRowsAsync(cursor, maxRows, flags, names, abort) -> Promise<row[] | null>
+ *   cursorRowsAsync(cursor, maxRows, flags, abort) -> Promise<packed batch | null>
  *   factLogNextBatchAsync(handle, maxRecords: number) -> Promise<record[] | null>
  *
  * Opening a query runs it up to its first row (aggregates, sorts and
@@ -48,7 +48,6 @@ typedef struct job {
   MiniGrafCursor *cursor; /* JOB_QUERY, JOB_STMT_QUERY result */
   mg_rows *rows;          /* JOB_ROWS result, with: */
   int flags;
-  napi_ref names_ref;
   mg_abort *abort;        /* the call's AbortSignal, or NULL */
   napi_ref abort_ref;     /* keeps the token alive */
   mg_error err;
@@ -92,7 +91,6 @@ static void job_run(napi_env env, void *data) {
 
 static void job_free(napi_env env, job *j) {
   if (j->handle_ref != NULL) napi_delete_reference(env, j->handle_ref);
-  if (j->names_ref != NULL) napi_delete_reference(env, j->names_ref);
   if (j->abort_ref != NULL) napi_delete_reference(env, j->abort_ref);
   if (j->cursor != NULL) minigraf_cursor_free(j->cursor);
   mg_rows_free(j->rows);
@@ -121,9 +119,7 @@ static void job_settle(napi_env env, napi_status status, void *data) {
       napi_get_and_clear_last_exception(env, &value);
     }
   } else if (j->err.code == 0 && j->kind == JOB_ROWS) {
-    napi_value names = NULL;
-    if (j->names_ref != NULL) napi_get_reference_value(env, j->names_ref, &names);
-    value = mg_rows_to_js(env, j->rows, j->flags, names);
+    value = mg_rows_pack(env, j->rows, j->flags);
     if (value == NULL) {
       ok = false;
       napi_get_and_clear_last_exception(env, &value);
@@ -250,13 +246,12 @@ napi_value mg_stmt_query_async(napi_env env, napi_callback_info info) {
 }
 
 napi_value mg_cursor_rows_async(napi_env env, napi_callback_info info) {
-  napi_value argv[5];
-  napi_valuetype type;
+  napi_value argv[4];
   mg_handle *c;
   job *j;
   size_t max_rows;
   int flags;
-  if (!mg_args(env, info, 5, argv) ||
+  if (!mg_args(env, info, 4, argv) ||
       (c = mg_handle_open(env, argv[0], MG_KIND_CURSOR)) == NULL ||
       !mg_max_rows_arg(env, argv[1], &max_rows) ||
       !mg_flags_arg(env, argv[2], &flags) ||
@@ -264,15 +259,12 @@ napi_value mg_cursor_rows_async(napi_env env, napi_callback_info info) {
     return NULL;
   j->max_rows = max_rows;
   j->flags = flags;
-  napi_typeof(env, argv[3], &type);
-  if ((j->rows = calloc(1, sizeof *j->rows)) == NULL ||
-      (type == napi_object &&
-       napi_create_reference(env, argv[3], 1, &j->names_ref) != napi_ok)) {
+  if ((j->rows = calloc(1, sizeof *j->rows)) == NULL) {
     job_free(env, j);
     napi_throw_error(env, NULL, "minigraf: out of memory");
     return NULL;
   }
-  return job_start_abortable(env, j, argv[0], argv[4], "minigraf.rowsAsync");
+  return job_start_abortable(env, j, argv[0], argv[3], "minigraf.rowsAsync");
 }
 
 /* The batch variants: (handle, maxRows) of `kind`. */

@@ -4,13 +4,14 @@
  *
  * JS signatures (index.js is the only caller):
  *   cursorColumns(handle) -> string[]           the :find headers
- *   cursorRows(handle, maxRows, flags, names?) -> row[] | null   (null: end)
- *   setValueClasses(Keyword, Entity, decodeList) -> undefined
+ *   cursorRows(handle, maxRows, flags) -> packed batch | null   (null: end)
+ *   setValueClasses(keywordOf, entityOf, decodeList, Keyword, Entity)
  *
  * Fetching is two halves so that the async variant can step on the pool:
  * mg_rows_fill copies up to maxRows rows out of the cursor (any thread),
- * mg_rows_to_js makes the JS values (JS thread). One addon call returns a
- * whole batch, so the per-call cost of Node-API is paid per batch.
+ * mg_rows_pack (packed.c) hands them to JS as columns (JS thread), where
+ * index.js makes the rows. One addon call returns a whole batch, so the
+ * per-call cost of Node-API is paid per batch, not per value.
  */
 #include "addon.h"
 
@@ -129,15 +130,16 @@ void mg_uuid_text(const unsigned char *u, char out[37]) {
   out[at] = '\0';
 }
 
-/* new ctor(arg) for a class index.js registered. */
-static napi_value construct(napi_env env, napi_ref ctor_ref, napi_value arg) {
-  napi_value ctor, result;
-  if (ctor_ref == NULL) {
+/* maker(arg) for a maker index.js registered (keywordOf, entityOf). */
+static napi_value construct(napi_env env, napi_ref maker_ref, napi_value arg) {
+  napi_value maker, global, result;
+  if (maker_ref == NULL) {
     napi_throw_error(env, NULL, "minigraf: value classes are not registered");
     return NULL;
   }
-  MG_CHECK(env, napi_get_reference_value(env, ctor_ref, &ctor));
-  MG_CHECK(env, napi_new_instance(env, ctor, 1, &arg, &result));
+  MG_CHECK(env, napi_get_reference_value(env, maker_ref, &maker));
+  MG_CHECK(env, napi_get_global(env, &global));
+  MG_CHECK(env, napi_call_function(env, global, maker, 1, &arg, &result));
   return result;
 }
 
@@ -195,57 +197,17 @@ napi_value mg_value_to_js(napi_env env, int type, int64_t i, double d,
       return v;
     case MINIGRAF_TYPE_KEYWORD:
       MG_CHECK(env, napi_create_string_utf8(env, text, len, &v));
-      return construct(env, mg_instance_get(env)->keyword_class, v);
+      return construct(env, mg_instance_get(env)->keyword_of, v);
     case MINIGRAF_TYPE_REF:
       mg_uuid_text(uuid, uuid_text);
       MG_CHECK(env, napi_create_string_utf8(env, uuid_text, 36, &v));
-      return construct(env, mg_instance_get(env)->entity_class, v);
+      return construct(env, mg_instance_get(env)->entity_of, v);
     case MINIGRAF_TYPE_LIST:
       return list_value(env, text, len, flags);
     default:
       MG_CHECK(env, napi_get_null(env, &v));
       return v;
   }
-}
-
-static napi_value cell_value(napi_env env, const mg_rows *r, const mg_cell *c,
-                             int flags) {
-  const char *at = r->arena + (c->type == MINIGRAF_TYPE_INTEGER ||
-                                       c->type == MINIGRAF_TYPE_FLOAT ||
-                                       c->type == MINIGRAF_TYPE_BOOLEAN ||
-                                       c->type == MINIGRAF_TYPE_NULL
-                                   ? 0
-                                   : c->v.off);
-  return mg_value_to_js(env, c->type, c->v.i, c->v.d, at, c->len,
-                        (const unsigned char *)at, flags);
-}
-
-napi_value mg_rows_to_js(napi_env env, const mg_rows *r, int flags,
-                         napi_value names) {
-  napi_value result, row, value, key;
-  if (r->nrows == 0 && r->end) {
-    MG_CHECK(env, napi_get_null(env, &result));
-    return result;
-  }
-  MG_CHECK(env, napi_create_array_with_length(env, r->nrows, &result));
-  for (size_t i = 0; i < r->nrows; i++) {
-    const mg_cell *cells = r->cells + i * r->ncols;
-    if (flags & MG_ROWS_OBJECTS)
-      MG_CHECK(env, napi_create_object(env, &row));
-    else
-      MG_CHECK(env, napi_create_array_with_length(env, r->ncols, &row));
-    for (size_t col = 0; col < r->ncols; col++) {
-      if ((value = cell_value(env, r, &cells[col], flags)) == NULL) return NULL;
-      if (flags & MG_ROWS_OBJECTS) {
-        MG_CHECK(env, napi_get_element(env, names, (uint32_t)col, &key));
-        MG_CHECK(env, napi_set_property(env, row, key, value));
-      } else {
-        MG_CHECK(env, napi_set_element(env, row, (uint32_t)col, value));
-      }
-    }
-    MG_CHECK(env, napi_set_element(env, result, (uint32_t)i, row));
-  }
-  return result;
 }
 
 /* ---- exported --------------------------------------------------------------- */
@@ -283,14 +245,14 @@ bool mg_flags_arg(napi_env env, napi_value value, int *out) {
 }
 
 napi_value mg_cursor_rows(napi_env env, napi_callback_info info) {
-  napi_value argv[4];
+  napi_value argv[3];
   mg_handle *h;
   mg_error err = {0};
   size_t max_rows;
   int flags;
   bool ok;
 
-  if (!mg_args(env, info, 4, argv) ||
+  if (!mg_args(env, info, 3, argv) ||
       (h = mg_handle_open(env, argv[0], MG_KIND_CURSOR)) == NULL ||
       !mg_max_rows_arg(env, argv[1], &max_rows) ||
       !mg_flags_arg(env, argv[2], &flags))
@@ -307,17 +269,17 @@ napi_value mg_cursor_rows(napi_env env, napi_callback_info info) {
     mg_error_clear(&err);
     return NULL;
   }
-  return mg_rows_to_js(env, h->rows, flags, argv[3]);
+  return mg_rows_pack(env, h->rows, flags);
 }
 
-/* setValueClasses(Keyword, Entity, decodeList) */
+/* setValueClasses(keywordOf, entityOf, decodeList, Keyword, Entity) */
 napi_value mg_set_value_classes(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
+  napi_value argv[5];
   mg_instance *inst = mg_instance_get(env);
-  napi_ref *slots[3] = {&inst->keyword_class, &inst->entity_class,
-                        &inst->list_decoder};
-  if (!mg_args(env, info, 3, argv)) return NULL;
-  for (int i = 0; i < 3; i++) {
+  napi_ref *slots[5] = {&inst->keyword_of, &inst->entity_of, &inst->list_decoder,
+                        &inst->keyword_class, &inst->entity_class};
+  if (!mg_args(env, info, 5, argv)) return NULL;
+  for (int i = 0; i < 5; i++) {
     napi_valuetype type;
     MG_CHECK(env, napi_typeof(env, argv[i], &type));
     if (type != napi_function) {
@@ -325,7 +287,7 @@ napi_value mg_set_value_classes(napi_env env, napi_callback_info info) {
       return NULL;
     }
   }
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 5; i++) {
     if (*slots[i] != NULL) napi_delete_reference(env, *slots[i]);
     *slots[i] = NULL;
     MG_CHECK(env, napi_create_reference(env, argv[i], 1, slots[i]));

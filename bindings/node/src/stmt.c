@@ -8,8 +8,9 @@
  *   stmtClear(stmt) -> undefined
  *   stmtQuery(stmt) -> cursor handle
  *   stmtExecute(stmt) -> {variables, results}
- *   stmtRows(stmt, maxRows, flags) -> row[]   (a run's first maxRows rows,
- *                                             0: all; no cursor object)
+ *   stmtRows(stmt, maxRows, flags) -> packed batch | null  (a run's first
+ *                       maxRows rows, 0: all; null: none; no cursor object;
+ *                       with MG_ROWS_OBJECTS the :find headers at [7])
  *   stmtClose(stmt) -> undefined                 (idempotent)
  * index.js decides each value's kind (MG_BIND_*, the same numbers as its
  * BIND table) from its JS type and class, so the addon calls the one typed
@@ -221,7 +222,7 @@ napi_value mg_stmt_execute(napi_env env, napi_callback_info info) {
 /* A whole run in one addon call: the cursor lives only inside it, so a
  * prepared all() / get() pays for one Node-API call and no handle object. */
 napi_value mg_stmt_rows(napi_env env, napi_callback_info info) {
-  napi_value argv[3], names = NULL, result = NULL;
+  napi_value argv[3], result = NULL;
   mg_handle *s;
   MiniGrafCursor *c;
   mg_rows rows = {0};
@@ -239,10 +240,12 @@ napi_value mg_stmt_rows(napi_env env, napi_callback_info info) {
   }
   if (!mg_rows_fill(c, max_rows == 0 ? SIZE_MAX : max_rows, &rows, &err))
     mg_throw(env, &err);
-  else if (!(flags & MG_ROWS_OBJECTS) || (names = mg_column_names(env, c)) != NULL)
-    result = mg_rows_to_js(env, &rows, flags, names);
-  if (result != NULL && rows.nrows == 0 && rows.end)
-    napi_create_array(env, &result); /* no rows: [] rather than null */
+  else if ((result = mg_rows_pack(env, &rows, flags)) != NULL &&
+           (flags & MG_ROWS_OBJECTS) && rows.nrows > 0) {
+    napi_value names = mg_column_names(env, c); /* the keys, as packed[7] */
+    if (names == NULL || napi_set_element(env, result, 7, names) != napi_ok)
+      result = NULL;
+  }
   mg_error_clear(&err);
   free(rows.cells);
   free(rows.arena);

@@ -125,3 +125,14 @@ test('result objects are plain objects and arrays', () => {
   assert.deepEqual(result, { variables: ['?x'], results: [] });
   db.close();
 });
+
+test('typed rows: empty strings, NUL bytes, booleans and nulls beside other columns', () => {
+  const db = minigraf.openInMemory();
+  db.execute('(transact [[:a :s ""] [:a :b false] [:a :k :x/y] [:b :s "z"] [:b :b true]])');
+  const rows = db.query('(query [:find ?s ?b :where [?e :s ?s] [?e :b ?b]])').all()
+    .sort((x, y) => (x[0] < y[0] ? -1 : 1));
+  assert.deepEqual(rows, [['', false], ['z', true]]);
+  const [[only]] = db.query('(query [:find ?s :where [:a :s ?s]])').all();
+  assert.equal(only, '');
+  db.close();
+});
