@@ -1,5 +1,6 @@
 'use strict';
-// Parallel reads through Node (issue 14): point and join queries on one
+// Parallel reads through Node (issue 14): point and join queries (prepared,
+// bound to 1,024 entities in turn) on one
 // database file, as 1 vs 4 worker threads (each with its own handle on the
 // file: the library's shared store) and as 1 vs 4 concurrent async calls
 // on one handle (the libuv pool), while a writer commits meanwhile.
@@ -17,20 +18,31 @@ const { Worker, isMainThread, parentPort, workerData } = require('node:worker_th
 const pkg = process.env.MINIGRAF_NODE_PACKAGE || 'minigraf';
 const minigraf = require(pkg);
 
-/** The k-th query of the mix: point_entity and join_2 over varying entities. */
-function queryText(n, k) {
-  const entities = Math.floor(n / 6);
-  const e = (k * 7919) % entities;
-  return k % 2 === 0
-    ? `(query [:find ?a :where [:p${e} :age ?a]])`
-    : `(query [:find ?n :where [:p${e} :follows ?f] [?f :name ?n]])`;
+const nowS = () => Number(process.hrtime.bigint()) / 1e9;
+
+/** The mix: point_entity and join_2 (prepared) over 1,024 entities. */
+function mix(db) {
+  const cursor = db.query('(query [:find ?e :where [?e :follows _]])');
+  const entities = cursor.nextBatch(1024).map(([e]) => e);
+  cursor.close();
+  return {
+    entities,
+    point: db.prepare('(query [:find ?a :where [$e :age ?a]])'),
+    join: db.prepare('(query [:find ?n :where [$e :follows ?f] [?f :name ?n]])'),
+  };
+}
+
+/** The k-th query of the mix: its statement, bound. */
+function next(m, k) {
+  const stmt = k % 2 === 0 ? m.point : m.join;
+  return stmt.bind({ e: m.entities[(k * 7919) % m.entities.length] });
 }
 
 /** Sync queries until `until` (seconds, hrtime); returns how many ran. */
-function runSync(db, n, seed, until) {
+function runSync(m, seed, until) {
   let done = 0;
-  while (Number(process.hrtime.bigint()) / 1e9 < until) {
-    db.query(queryText(n, seed + done)).all();
+  while (nowS() < until) {
+    next(m, seed + done).all();
     done++;
   }
   return done;
@@ -38,11 +50,12 @@ function runSync(db, n, seed, until) {
 
 if (!isMainThread) {
   // Open and warm up, report ready, then run from 'go' to its deadline.
-  const { file, n, seed } = workerData;
+  const { file, seed } = workerData;
   const db = minigraf.open(file);
-  runSync(db, n, seed, Number(process.hrtime.bigint()) / 1e9 + 0.2);
+  const m = mix(db);
+  runSync(m, seed, nowS() + 0.2);
   parentPort.once('message', (until) => {
-    parentPort.postMessage(runSync(db, n, seed, until));
+    parentPort.postMessage(runSync(m, seed, until));
     db.close();
   });
   parentPort.postMessage('ready');
@@ -51,15 +64,15 @@ if (!isMainThread) {
 }
 
 /** `count` workers, started together once all are open and warm. */
-async function workersRun(file, n, count, seconds) {
+async function workersRun(file, count, seconds) {
   const workers = [];
   await Promise.all(Array.from({ length: count }, (_, i) => new Promise((resolve, reject) => {
-    const w = new Worker(__filename, { workerData: { file, n, seed: i * 100003 } });
+    const w = new Worker(__filename, { workerData: { file, seed: i * 100003 } });
     workers.push(w);
     w.once('message', resolve);
     w.on('error', reject);
   })));
-  const until = Number(process.hrtime.bigint()) / 1e9 + seconds;
+  const until = nowS() + seconds;
   const counts = await Promise.all(workers.map((w) => new Promise((resolve) => {
     w.once('message', resolve);
     w.postMessage(until);
@@ -67,14 +80,16 @@ async function workersRun(file, n, count, seconds) {
   return { queries: counts.reduce((a, b) => a + b, 0), seconds };
 }
 
-async function asyncRun(db, n, count, seconds) {
-  const start = Number(process.hrtime.bigint()) / 1e9;
-  const until = start + seconds;
+/** `count` loops of async calls on one handle, each with its own prepared
+ * statements (a statement runs one call at a time); a run is one job on
+ * the pool (PreparedQuery.allAsync). */
+async function asyncRun(db, count, seconds) {
+  const until = nowS() + seconds;
   const loops = Array.from({ length: count }, async (_, i) => {
+    const m = mix(db);
     let done = 0;
-    while (Number(process.hrtime.bigint()) / 1e9 < until) {
-      const cursor = await db.queryAsync(queryText(n, i * 100003 + done));
-      await cursor.allAsync();
+    while (nowS() < until) {
+      await next(m, i * 100003 + done).allAsync();
       done++;
     }
     return done;
@@ -100,8 +115,8 @@ async function main(argv) {
   }, 50);
   const rate = ({ queries, seconds: s }) => queries / s;
   const results = {};
-  for (const count of [1, 4]) results[`workers_${count}`] = rate(await workersRun(file, n, count, seconds));
-  for (const count of [1, 4]) results[`async_${count}`] = rate(await asyncRun(db, n, count, seconds));
+  for (const count of [1, 4]) results[`workers_${count}`] = rate(await workersRun(file, count, seconds));
+  for (const count of [1, 4]) results[`async_${count}`] = rate(await asyncRun(db, count, seconds));
   clearInterval(writer);
   db.close();
   const out = {

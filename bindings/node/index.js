@@ -862,9 +862,20 @@ class PreparedQuery {
     }
   }
 
-  /** all() off the event loop. */
+  /** all() off the event loop: the whole run is one job on the thread pool. */
   async allAsync(binds, options) {
-    return (await this.cursorAsync(binds, options)).allAsync(options);
+    // Object rows need the :find headers, which a cursor carries.
+    if (this.#objects) return (await this.cursorAsync(binds, options)).allAsync(options);
+    if (binds !== undefined) this.bind(binds);
+    const handle = this.#open();
+    const flags = rowFlags(this.#safe, false);
+    this.#busy = true;
+    try {
+      const packed = await withSignal(signalOf(options), (token) => native.stmtRowsAsync(handle, flags, token));
+      return decodeRows(packed, flags) ?? [];
+    } finally {
+      this.#busy = false;
+    }
   }
 
   /** An async iterator over a run's rows, computed off the event loop. */

@@ -363,6 +363,7 @@ NAPI_MODULE_INIT() {
       MG_METHOD("stmtClear", mg_stmt_clear),
       MG_METHOD("stmtQuery", mg_stmt_query),
       MG_METHOD("stmtQueryAsync", mg_stmt_query_async),
+      MG_METHOD("stmtRowsAsync", mg_stmt_rows_async),
       MG_METHOD("stmtExecute", mg_stmt_execute),
       MG_METHOD("stmtRows", mg_stmt_rows),
       MG_METHOD("stmtClose", mg_stmt_close),

@@ -277,6 +277,7 @@ bool mg_abort_arg(napi_env env, napi_value value, mg_abort **out);
 napi_value mg_db_query_async(napi_env env, napi_callback_info info);
 napi_value mg_stmt_query_async(napi_env env, napi_callback_info info);
 napi_value mg_cursor_rows_async(napi_env env, napi_callback_info info);
+napi_value mg_stmt_rows_async(napi_env env, napi_callback_info info);
 
 /* ---- json_to_js.c -------------------------------------------------------- */
 

@@ -7,6 +7,7 @@
  *   dbQueryAsync(db, text, abort) -> Promise<cursor handle>
  *   stmtQueryAsync(stmt, abort) -> Promise<cursor handle>
  *   cursorRowsAsync(cursor, maxRows, flags, abort) -> Promise<packed batch | null>
+ *   stmtRowsAsync(stmt, flags, abort) -> Promise<packed batch | null>  (a run)
  *   factLogNextBatchAsync(handle, maxRecords: number) -> Promise<record[] | null>
  *
  * Opening a query runs it up to its first row (aggregates, sorts and
@@ -25,6 +26,7 @@
  */
 #include "addon.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 typedef enum job_kind {
@@ -32,7 +34,8 @@ typedef enum job_kind {
   JOB_NEXT_BATCH, /* a cursor's or a fact log's, by `next_batch` */
   JOB_QUERY,      /* db + text -> cursor */
   JOB_STMT_QUERY, /* stmt -> cursor */
-  JOB_ROWS        /* cursor -> typed rows */
+  JOB_ROWS,       /* cursor -> typed rows */
+  JOB_STMT_ROWS   /* stmt -> every row of a run (no cursor object) */
 } job_kind;
 
 typedef struct job {
@@ -85,6 +88,16 @@ static void job_run(napi_env env, void *data) {
       mg_rows_fill(j->handle->native, j->max_rows, j->rows, &j->err);
       pthread_mutex_unlock(&j->handle->lock);
       break;
+    case JOB_STMT_ROWS: {
+      MiniGrafCursor *c = minigraf_stmt_query(j->handle->native);
+      if (c == NULL)
+        mg_error_set(&j->err, minigraf_stmt_last_error_code(j->handle->native),
+                     minigraf_stmt_last_error(j->handle->native));
+      else
+        mg_rows_fill(c, SIZE_MAX, j->rows, &j->err);
+      minigraf_cursor_free(c);
+      break;
+    }
   }
   mg_abort_leave();
 }
@@ -118,7 +131,7 @@ static void job_settle(napi_env env, napi_status status, void *data) {
       ok = false;
       napi_get_and_clear_last_exception(env, &value);
     }
-  } else if (j->err.code == 0 && j->kind == JOB_ROWS) {
+  } else if (j->err.code == 0 && (j->kind == JOB_ROWS || j->kind == JOB_STMT_ROWS)) {
     value = mg_rows_pack(env, j->rows, j->flags);
     if (value == NULL) {
       ok = false;
@@ -243,6 +256,26 @@ napi_value mg_stmt_query_async(napi_env env, napi_callback_info info) {
       (j = job_new(env, JOB_STMT_QUERY, s)) == NULL)
     return NULL;
   return job_start_abortable(env, j, argv[0], argv[1], "minigraf.stmtQueryAsync");
+}
+
+/* stmtRowsAsync(stmt, flags, abort): a whole run on the pool, one hop. */
+napi_value mg_stmt_rows_async(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  mg_handle *s;
+  job *j;
+  int flags;
+  if (!mg_args(env, info, 3, argv) ||
+      (s = mg_handle_open(env, argv[0], MG_KIND_STMT)) == NULL ||
+      !mg_flags_arg(env, argv[1], &flags) ||
+      (j = job_new(env, JOB_STMT_ROWS, s)) == NULL)
+    return NULL;
+  j->flags = flags;
+  if ((j->rows = calloc(1, sizeof *j->rows)) == NULL) {
+    job_free(env, j);
+    napi_throw_error(env, NULL, "minigraf: out of memory");
+    return NULL;
+  }
+  return job_start_abortable(env, j, argv[0], argv[2], "minigraf.stmtRowsAsync");
 }
 
 napi_value mg_cursor_rows_async(napi_env env, napi_callback_info info) {

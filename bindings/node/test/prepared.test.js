@@ -94,3 +94,15 @@ test('a number binds as an integer by default and as a float with safeIntegers',
   assert.equal(i.uuid, i2.uuid);
   db.close();
 });
+
+test('allAsync runs a whole prepared query on the pool, arrays or objects', async () => {
+  const db = people();
+  const pq = db.prepare('(query [:find ?n :where [?e :name ?n] [?e :age $age]])');
+  assert.deepEqual(await pq.allAsync({ age: 30 }), [['Alice']]);
+  assert.deepEqual(await pq.allAsync({ age: 99 }), []);
+  assert.deepEqual(await pq.objects().allAsync({ age: 25 }), [{ '?n': 'Bob' }]);
+  const running = pq.allAsync();
+  assert.throws(() => pq.all(), TypeError, 'one call at a time');
+  await running;
+  db.close();
+});
