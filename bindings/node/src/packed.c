@@ -76,7 +76,7 @@ static bool text_put(text_out *t, const char *s, size_t len, uint32_t *span) {
     t->utf8 = grown;
     t->cap = cap;
   }
-  memcpy(t->utf8 + t->len, s, len);
+  if (len > 0) memcpy(t->utf8 + t->len, s, len);
   t->len += len;
   span[0] = t->units;
   span[1] = utf16_units((const unsigned char *)s, len);
@@ -111,7 +111,9 @@ static bool columns_fill(const mg_rows *r, int flags, columns *c) {
   if (!c->types || !c->nums || !c->ints || !c->spans) return false;
   for (size_t k = 0; k < cells; k++) {
     const mg_cell *cell = &r->cells[k];
-    const char *at = r->arena + cell->v.off;
+    const char *at = NULL; /* a text's or UUID's bytes in the arena */
+    if (cell->type >= MINIGRAF_TYPE_KEYWORD || cell->type == MINIGRAF_TYPE_STRING)
+      at = r->arena != NULL ? r->arena + cell->v.off : ""; /* "": only empty texts */
     c->types[k] = (uint8_t)cell->type;
     switch (cell->type) {
       case MINIGRAF_TYPE_INTEGER:
