@@ -176,10 +176,11 @@ function unsafeInteger(big) {
 /**
  * The rows of a packed batch (src/packed.c: [nrows, ncols, types, nums,
  * ints, text, spans, names?]), as arrays or, with ROWS_OBJECTS, objects
- * keyed by `columns`. null stays null (the end of the rows).
+ * keyed by `columns`. null stays null (the end of the rows); a small batch
+ * the addon made as rows already is returned as it is.
  */
 function decodeRows(packed, flags, columns) {
-  if (packed === null) return null;
+  if (packed === null || typeof packed[0] !== 'number') return packed; // the end, or small: rows already
   const [nrows, ncols, types, nums, ints, text, spans] = packed;
   const safe = (flags & ROWS_BIGINT) !== 0;
   const objects = (flags & ROWS_OBJECTS) !== 0;

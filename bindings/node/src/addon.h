@@ -199,8 +199,11 @@ bool mg_rows_fill(MiniGrafCursor *cursor, size_t max_rows, mg_rows *out,
                   mg_error *err);
 void mg_rows_free(mg_rows *rows);
 /* packed.c: the rows as one packed batch (see there) that index.js turns
- * into row arrays or objects, or null when there are none and the cursor
- * ended. NULL with an exception pending on failure. */
+ * into row arrays or objects — or, for a small batch of array rows, the
+ * rows themselves — or null when there are none and the cursor ended.
+ * NULL with an exception pending on failure (a small batch's integer
+ * beyond 2^53 - 1 without MG_ROWS_BIGINT: RangeError
+ * ERR_MINIGRAF_UNSAFE_INTEGER, as index.js throws for a packed one). */
 napi_value mg_rows_pack(napi_env env, const mg_rows *rows, int flags);
 /* A JS value of the library's type `type` (Keyword and Entity through the
  * classes index.js registered), by the flags' integer rule. `text` is

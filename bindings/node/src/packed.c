@@ -21,7 +21,8 @@
  *                        (text and spans null when there is no text)
  * The typed arrays are views on one ArrayBuffer.
  * — and index.js (decodeRows) builds the rows with its own loop, which the
- * JIT makes fast.
+ * JIT makes fast. A batch of at most MG_DIRECT_CELLS cells in array rows
+ * comes as the rows themselves instead (below).
  */
 #include "addon.h"
 
@@ -152,6 +153,29 @@ static bool columns_fill(const mg_rows *r, int flags, columns *c) {
   return true;
 }
 
+/* A few cells are cheaper as plain row arrays made here: the columns'
+ * typed arrays cost a fixed handful of Node-API calls per batch. */
+#define MG_DIRECT_CELLS 32
+
+static napi_value rows_direct(napi_env env, const mg_rows *r, int flags) {
+  napi_value result, row, value;
+  MG_CHECK(env, napi_create_array_with_length(env, r->nrows, &result));
+  for (size_t i = 0; i < r->nrows; i++) {
+    MG_CHECK(env, napi_create_array_with_length(env, r->ncols, &row));
+    for (size_t col = 0; col < r->ncols; col++) {
+      const mg_cell *c = &r->cells[i * r->ncols + col];
+      bool texty = c->type >= MINIGRAF_TYPE_KEYWORD || c->type == MINIGRAF_TYPE_STRING;
+      const char *at = texty && r->arena != NULL ? r->arena + c->v.off : "";
+      if ((value = mg_value_to_js(env, c->type, c->v.i, c->v.d, at, c->len,
+                                  (const unsigned char *)at, flags)) == NULL)
+        return NULL;
+      MG_CHECK(env, napi_set_element(env, row, (uint32_t)col, value));
+    }
+    MG_CHECK(env, napi_set_element(env, result, (uint32_t)i, row));
+  }
+  return result;
+}
+
 napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
   napi_value result, parts[7], buffer = NULL;
   columns c = {0};
@@ -163,6 +187,8 @@ napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
     MG_CHECK(env, napi_get_null(env, &result));
     return result;
   }
+  if (!(flags & MG_ROWS_OBJECTS) && cells <= MG_DIRECT_CELLS)
+    return rows_direct(env, r, flags);
   if (!columns_fill(r, flags, &c)) {
     columns_free(&c);
     napi_throw_error(env, NULL, "minigraf: out of memory");
