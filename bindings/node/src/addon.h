@@ -242,7 +242,7 @@ napi_value mg_tx_rollback(napi_env env, napi_callback_info info);
 napi_value mg_tx_close(napi_env env, napi_callback_info info);
 napi_value mg_db_export(napi_env env, napi_callback_info info);
 
-/* ---- host.c: host functions, progress handler, interrupt, abort ---------- */
+/* ---- cancel.c, host.c: progress handler, interrupt, abort; host functions */
 
 /* Per-database state: created at open, freed with the handle. */
 typedef struct mg_db_state {
