@@ -24,6 +24,7 @@ static void instance_finalize(napi_env env, void *data, void *hint) {
                       inst->keyword_class, inst->entity_class};
   for (int i = 0; i < 6; i++)
     if (refs[i] != NULL) napi_delete_reference(env, refs[i]);
+  mg_js_life_detach(env, inst->life);
   free(inst);
 }
 
@@ -324,6 +325,11 @@ NAPI_MODULE_INIT() {
   if (napi_set_instance_data(env, inst, instance_finalize, NULL) != napi_ok) {
     free(inst);
     mg_throw_last_status(env);
+    return NULL;
+  }
+  /* From here on the instance finalizer owns `inst`. */
+  if ((inst->life = mg_js_life_new(env)) == NULL) {
+    napi_throw_error(env, NULL, "minigraf: out of memory");
     return NULL;
   }
   MG_CHECK(env, napi_create_int32(env, MINIGRAF_ABI_VERSION, &compiled_abi));

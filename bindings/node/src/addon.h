@@ -35,6 +35,7 @@ typedef struct mg_instance {
   napi_ref keyword_class; /* and the two classes (for instanceof) */
   napi_ref entity_class;
   pthread_t js_thread;    /* the thread this environment runs JS on */
+  struct mg_js_life *life; /* js_call.c */
 } mg_instance;
 
 typedef enum mg_kind {
@@ -274,6 +275,37 @@ napi_value mg_abort_new(napi_env env, napi_callback_info info);
 napi_value mg_abort_fire(napi_env env, napi_callback_info info);
 /* The mg_abort of an abort token argument (undefined/null: NULL, true). */
 bool mg_abort_arg(napi_env env, napi_value value, mg_abort **out);
+
+/* ---- js_call.c: running a function on the JS thread from another --------- */
+
+/* Per environment: set `closing` when it is torn down. Reference counted
+ * (the instance and every runner), as pool threads read it. */
+typedef struct mg_js_life {
+  _Atomic int closing;
+  _Atomic int refs;
+} mg_js_life;
+
+typedef void (*mg_js_fn)(napi_env env, void *arg);
+
+/* Runs functions on one environment's JS thread (a thread-safe function). */
+typedef struct mg_js_runner {
+  napi_env env;
+  pthread_t js_thread;
+  napi_threadsafe_function tsfn;
+  mg_js_life *life;
+} mg_js_runner;
+
+mg_js_life *mg_js_life_new(napi_env env);
+void mg_js_life_release(mg_js_life *life);
+/* The instance's release (JS thread): also drops the cleanup hook. */
+void mg_js_life_detach(napi_env env, mg_js_life *life);
+/* JS thread. False when out of memory. */
+bool mg_js_runner_init(napi_env env, mg_js_runner *run, mg_js_life *life);
+/* JS thread; when nothing can call mg_js_run on it any more. */
+void mg_js_runner_free(mg_js_runner *run);
+/* Runs fn(env, arg) on the JS thread: at once on it, else queued there and
+ * waited for. False (fn not run) once the environment is going away. */
+bool mg_js_run(mg_js_runner *run, mg_js_fn fn, void *arg);
 
 /* ---- async_query.c: queries off the event loop --------------------------- */
 

@@ -6,10 +6,10 @@
  *   dbRegisterPredicate(db, name, fn | null, flags) -> undefined
  *   dbRegisterAggregate(db, name, start | null, step, result, flags)
  *
- * JS callbacks run only on the JS thread: a host function reached from a
- * query on the thread pool fails its query with API-016, because the JS
- * thread may be waiting for that very query. A throw in a callback fails
- * the query with API-016 and the thrown message.
+ * JS callbacks run only on the JS thread: a query on the thread pool (an
+ * async call) that reaches one has it run there through js_call.c and
+ * waits for it. A throw in a callback fails the query with API-016 and the
+ * thrown message.
  */
 #include "addon.h"
 
@@ -42,6 +42,7 @@ static void take_exception(napi_env env, char *error, size_t size) {
 typedef struct mg_host {
   napi_env env;
   pthread_t js_thread;
+  mg_js_runner run; /* for calls from pool threads */
   napi_ref fns[3];
   int flags;
   struct mg_host *next; /* on the dead list, below */
@@ -53,6 +54,7 @@ static pthread_mutex_t dead_lock = PTHREAD_MUTEX_INITIALIZER;
 static mg_host *dead_list;
 
 static void host_free(mg_host *h) {
+  mg_js_runner_free(&h->run);
   for (int i = 0; i < 3; i++)
     if (h->fns[i] != NULL) napi_delete_reference(h->env, h->fns[i]);
   free(h);
@@ -84,14 +86,6 @@ static void reap_dead(napi_env env) {
   pthread_mutex_unlock(&dead_lock);
 }
 
-static bool off_thread(const mg_host *h, char *error, size_t size) {
-  if (pthread_equal(pthread_self(), h->js_thread)) return false;
-  snprintf(error, size,
-           "JS host functions run on the JS thread only; run this query "
-           "with a synchronous call");
-  return true;
-}
-
 /* A minigraf_value as the JS value the function sees. */
 static napi_value host_arg(napi_env env, const minigraf_value *v, int flags) {
   return mg_value_to_js(env, v->type, v->type == MINIGRAF_TYPE_BOOLEAN ? v->boolean
@@ -113,13 +107,12 @@ static bool host_call(mg_host *h, int which, size_t argc, napi_value *argv,
   return true;
 }
 
-static int predicate_cb(void *user_data, const minigraf_value *value,
+static int predicate_cb_js(void *user_data, const minigraf_value *value,
                         int *result, char *error, size_t size) {
   mg_host *h = user_data;
   napi_handle_scope scope;
   napi_value arg, out;
   bool truth = false, ok;
-  if (off_thread(h, error, size)) return 1;
   if (napi_open_handle_scope(h->env, &scope) != napi_ok) return 1;
   arg = host_arg(h->env, value, h->flags);
   ok = arg != NULL && host_call(h, 0, 1, &arg, &out, error, size) &&
@@ -138,13 +131,12 @@ typedef struct mg_acc {
   char *text;
 } mg_acc;
 
-static int agg_init(void *user_data, void **acc_out, char *error, size_t size) {
+static int agg_init_js(void *user_data, void **acc_out, char *error, size_t size) {
   mg_host *h = user_data;
   napi_handle_scope scope;
   napi_value state, holder;
   mg_acc *acc;
   int rc = 1;
-  if (off_thread(h, error, size)) return 1;
   if ((acc = calloc(1, sizeof *acc)) == NULL) {
     snprintf(error, size, "out of memory");
     return 1;
@@ -164,7 +156,7 @@ static int agg_init(void *user_data, void **acc_out, char *error, size_t size) {
   return rc;
 }
 
-static int agg_step(void *user_data, void *acc_ptr, const minigraf_value *value,
+static int agg_step_js(void *user_data, void *acc_ptr, const minigraf_value *value,
                     char *error, size_t size) {
   mg_host *h = user_data;
   mg_acc *acc = acc_ptr;
@@ -172,7 +164,6 @@ static int agg_step(void *user_data, void *acc_ptr, const minigraf_value *value,
   napi_value holder, argv[2], next;
   napi_valuetype type;
   int rc = 1;
-  if (off_thread(h, error, size)) return 1;
   if (napi_open_handle_scope(h->env, &scope) != napi_ok) return 1;
   if (napi_get_reference_value(h->env, acc->holder, &holder) == napi_ok &&
       napi_get_element(h->env, holder, 0, &argv[0]) == napi_ok) {
@@ -297,14 +288,13 @@ static bool result_value(mg_host *h, mg_acc *acc, napi_value v,
   return false;
 }
 
-static int agg_finish(void *user_data, void *acc_ptr, int64_t n,
+static int agg_finish_js(void *user_data, void *acc_ptr, int64_t n,
                       minigraf_value *result, char *error, size_t size) {
   mg_host *h = user_data;
   mg_acc *acc = acc_ptr;
   napi_handle_scope scope;
   napi_value holder, argv[2], out;
   int rc = 1;
-  if (off_thread(h, error, size)) return 1;
   if (napi_open_handle_scope(h->env, &scope) != napi_ok) return 1;
   if (napi_get_reference_value(h->env, acc->holder, &holder) == napi_ok &&
       napi_get_element(h->env, holder, 0, &argv[0]) == napi_ok &&
@@ -316,13 +306,83 @@ static int agg_finish(void *user_data, void *acc_ptr, int64_t n,
   return rc;
 }
 
-static void agg_release(void *user_data, void *acc_ptr) {
+static void agg_release_js(void *user_data, void *acc_ptr) {
   mg_host *h = user_data;
   mg_acc *acc = acc_ptr;
   if (acc == NULL) return;
   if (acc->holder != NULL) napi_delete_reference(h->env, acc->holder);
   free(acc->text);
   free(acc);
+}
+
+/* ---- the callbacks the library calls, on the thread running the query ------ */
+
+/* One callback's arguments, run on the JS thread (run_request). */
+typedef struct request {
+  enum { PREDICATE, INIT, STEP, FINISH, RELEASE } op;
+  mg_host *h;
+  const minigraf_value *value;
+  int *result;
+  void **acc_out;
+  void *acc;
+  int64_t n;
+  minigraf_value *out;
+  char *error;
+  size_t size;
+  int rc;
+} request;
+
+static void run_request(napi_env env, void *arg) {
+  request *q = arg;
+  (void)env;
+  switch (q->op) {
+    case PREDICATE: q->rc = predicate_cb_js(q->h, q->value, q->result, q->error, q->size); break;
+    case INIT: q->rc = agg_init_js(q->h, q->acc_out, q->error, q->size); break;
+    case STEP: q->rc = agg_step_js(q->h, q->acc, q->value, q->error, q->size); break;
+    case FINISH: q->rc = agg_finish_js(q->h, q->acc, q->n, q->out, q->error, q->size); break;
+    case RELEASE: agg_release_js(q->h, q->acc); break;
+  }
+}
+
+/* Runs `q` on the JS thread (at once when this is it); its result code. */
+static int dispatch(request *q) {
+  if (mg_js_run(&q->h->run, run_request, q)) return q->rc;
+  snprintf(q->error, q->size, "the JS thread is gone (its environment is closing)");
+  return 1;
+}
+
+static int predicate_cb(void *user_data, const minigraf_value *value, int *result,
+                        char *error, size_t size) {
+  request q = {.op = PREDICATE, .h = user_data, .value = value, .result = result,
+               .error = error, .size = size};
+  return dispatch(&q);
+}
+
+static int agg_init(void *user_data, void **acc, char *error, size_t size) {
+  request q = {.op = INIT, .h = user_data, .acc_out = acc, .error = error, .size = size};
+  return dispatch(&q);
+}
+
+static int agg_step(void *user_data, void *acc, const minigraf_value *value,
+                    char *error, size_t size) {
+  request q = {.op = STEP, .h = user_data, .acc = acc, .value = value,
+               .error = error, .size = size};
+  return dispatch(&q);
+}
+
+static int agg_finish(void *user_data, void *acc, int64_t n, minigraf_value *result,
+                      char *error, size_t size) {
+  request q = {.op = FINISH, .h = user_data, .acc = acc, .n = n, .out = result,
+               .error = error, .size = size};
+  return dispatch(&q);
+}
+
+/* Cannot fail: when the JS thread is gone the accumulator goes with it. */
+static void agg_release(void *user_data, void *acc) {
+  char error[64];
+  request q = {.op = RELEASE, .h = user_data, .acc = acc, .error = error,
+               .size = sizeof error};
+  dispatch(&q);
 }
 
 /* A host from argv[first ... first + n): functions, then the flags. */
@@ -345,6 +405,11 @@ static mg_host *host_new(napi_env env, napi_value *fns, size_t n,
   h->env = env;
   h->js_thread = pthread_self();
   h->flags = flags;
+  if (!mg_js_runner_init(env, &h->run, mg_instance_get(env)->life)) {
+    free(h);
+    mg_throw_last_status(env);
+    return NULL;
+  }
   for (size_t i = 0; i < n; i++) {
     if (napi_create_reference(env, fns[i], 1, &h->fns[i]) != napi_ok) {
       host_free(h);

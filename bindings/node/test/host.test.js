@@ -65,11 +65,51 @@ test('an aggregate: start (value or function), step, result; in :find and as a w
   db.close();
 });
 
-test('a host function reached from a query on the thread pool fails with API-016', async () => {
+test('async queries call JS host functions on the JS thread, and their throws are API-016', async () => {
   const db = data();
-  db.function('email?', (v) => typeof v === 'string' && v.includes('@'));
-  await assert.rejects(db.queryAsync('(query [:find ?s :where [_ :s ?s] [(email? ?s)]])'), {
-    code: 'API-016', message: /JS thread/,
+  const { isMainThread } = require('node:worker_threads');
+  const threads = new Set();
+  db.function('email?', (v) => {
+    threads.add(isMainThread);
+    return typeof v === 'string' && v.includes('@');
   });
+  db.aggregate('product', { start: 1, step: (acc, v) => acc * v });
+  const cursor = await db.queryAsync('(query [:find ?s :where [_ :s ?s] [(email? ?s)]])');
+  assert.deepEqual(await cursor.allAsync(), [['x@y']]);
+  assert.deepEqual([...threads], [true]);
+  const pq = db.prepare('(query [:find (product ?v) :where [_ :v ?v]])');
+  assert.deepEqual(await pq.allAsync(), [[64]]);
+  assert.deepEqual(await db.executeAsync('(query [:find (product ?v) :where [_ :v ?v]])'),
+    { variables: ['(product ?v)'], results: [[64]] });
+  db.function('fails?', () => {
+    throw new Error('fails? always fails');
+  });
+  await assert.rejects(db.queryAsync('(query [:find ?s :where [_ :s ?s] [(fails? ?s)]])'), {
+    code: 'API-016', message: "[API-016] predicate 'fails?' failed: fails? always fails",
+  });
+  // Many async calls at once, each calling back into JS.
+  const all = await Promise.all([1, 2, 3, 4, 5, 6].map(() => db.prepare(
+    '(query [:find (product ?v) :where [_ :v ?v] [(email? ?v) ?ok]])').allAsync()));
+  assert.deepEqual(all, Array(6).fill([[64]]));
   db.close();
+});
+
+test('a worker that exits while its async query waits for a host function ends cleanly', async () => {
+  const { Worker } = require('node:worker_threads');
+  const source = `
+    const { workerData } = require('node:worker_threads');
+    const minigraf = require(workerData.pkg);
+    const db = minigraf.openInMemory();
+    let tx = '(transact [';
+    for (let i = 0; i < 2000; i++) tx += '[:e' + i + ' :n ' + i + ']';
+    db.execute(tx + '])');
+    db.function('slow?', () => true);
+    db.queryAsync('(query [:find (count ?x) :where [?a :n ?x] [?b :n ?y] [(slow? ?y)]])');
+    setTimeout(() => process.exit(0), 50);
+  `;
+  await new Promise((resolve, reject) => {
+    const w = new Worker(source, { eval: true, workerData: { pkg: require('node:path').join(__dirname, '..') } });
+    w.on('error', reject);
+    w.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`))));
+  });
 });
