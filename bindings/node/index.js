@@ -544,6 +544,7 @@ class Cursor {
   #handle;
   #columns;
   #flags;
+  #ended = false; // a batch came back short: the rows are all read
 
   constructor(internal, handle, flags = 0) {
     if (internal !== INTERNAL) throw new TypeError('use Database.query() to open a cursor');
@@ -574,16 +575,26 @@ class Cursor {
   /** The next at most `maxRows` rows (0 counts as 1), or null at the end. */
   nextBatch(maxRows = DEFAULT_BATCH_SIZE) {
     checkMaxRows(maxRows);
-    return decodeRows(native.cursorRows(this.#open(), maxRows, this.#flags), this.#flags, this.#columns);
+    const handle = this.#open();
+    if (this.#ended) return null;
+    return this.#note(decodeRows(native.cursorRows(handle, maxRows, this.#flags), this.#flags, this.#columns), maxRows);
   }
 
   /** nextBatch() stepped on the libuv thread pool; `options.signal` aborts it. */
   async nextBatchAsync(maxRows = DEFAULT_BATCH_SIZE, options) {
     checkMaxRows(maxRows);
     const handle = this.#open();
+    if (this.#ended) return null;
     const packed = await withSignal(signalOf(options), (token) => native.cursorRowsAsync(
       handle, maxRows, this.#flags, token));
-    return decodeRows(packed, this.#flags, this.#columns);
+    return this.#note(decodeRows(packed, this.#flags, this.#columns), maxRows);
+  }
+
+  /** A batch shorter than asked for is the last: the addon steps until it
+   * has maxRows rows or the cursor ends. */
+  #note(rows, maxRows) {
+    if (rows === null || rows.length < Math.max(1, maxRows)) this.#ended = true;
+    return rows;
   }
 
   /** Every remaining row, then closes the cursor. */
