@@ -283,7 +283,7 @@ export class FactLog implements Iterable<FactRecord>, AsyncIterable<FactRecord> 
   /** The next at most `maxRecords` records (default 256; 0 counts as 1), or null at the end. */
   nextBatch(maxRecords?: number): FactRecord[] | null;
   /** `nextBatch` on the libuv thread pool. */
-  nextBatchAsync(maxRecords?: number): Promise<FactRecord[] | null>;
+  nextBatchAsync(maxRecords?: number, options?: AsyncOptions): Promise<FactRecord[] | null>;
   /** Frees the fact log. Idempotent. */
   close(): void;
   [Symbol.iterator](): Generator<FactRecord, void, undefined>;

@@ -490,9 +490,10 @@ class BatchReader {
   }
 
   /** nextBatch() on the libuv thread pool. */
-  async nextBatchAsync(maxItems = DEFAULT_BATCH_SIZE) {
+  async nextBatchAsync(maxItems = DEFAULT_BATCH_SIZE, options) {
     checkMaxRows(maxItems);
-    return this.#calls.nextBatchAsync(this.#open(), maxItems);
+    const handle = this.#open();
+    return withSignal(signalOf(options), (token) => this.#calls.nextBatchAsync(handle, maxItems, token));
   }
 
   /** Frees the native handle. Idempotent. */

@@ -8,7 +8,7 @@
  *   stmtQueryAsync(stmt, abort) -> Promise<cursor handle>
  *   cursorRowsAsync(cursor, maxRows, flags, abort) -> Promise<packed batch | null>
  *   stmtRowsAsync(stmt, flags, abort) -> Promise<packed batch | null>  (a run)
- *   factLogNextBatchAsync(handle, maxRecords: number) -> Promise<record[] | null>
+ *   factLogNextBatchAsync(handle, maxRecords: number, abort) -> Promise<record[] | null>
  *
  * Opening a query runs it up to its first row (aggregates, sorts and
  * joins included), so dbQueryAsync and stmtQueryAsync keep all of that off
@@ -203,11 +203,6 @@ static napi_value job_start_abortable(napi_env env, job *j, napi_value handle_ob
   return promise;
 }
 
-static napi_value job_start(napi_env env, job *j, napi_value handle_obj,
-                            const char *name) {
-  return job_start_abortable(env, j, handle_obj, NULL, name);
-}
-
 static job *job_new(napi_env env, job_kind kind, mg_handle *h) {
   job *j = calloc(1, sizeof *j);
   if (j == NULL) {
@@ -304,19 +299,19 @@ napi_value mg_cursor_rows_async(napi_env env, napi_callback_info info) {
 static napi_value next_batch_async(napi_env env, napi_callback_info info,
                                    mg_kind kind, mg_next_batch_op next_batch,
                                    const char *name) {
-  napi_value argv[2];
+  napi_value argv[3];
   mg_handle *h;
   size_t max_rows;
   job *j;
 
-  if (!mg_args(env, info, 2, argv) ||
+  if (!mg_args(env, info, 3, argv) ||
       (h = mg_handle_open(env, argv[0], kind)) == NULL ||
       !mg_max_rows_arg(env, argv[1], &max_rows))
     return NULL;
   if ((j = job_new(env, JOB_NEXT_BATCH, h)) == NULL) return NULL;
   j->next_batch = next_batch;
   j->max_rows = max_rows;
-  return job_start(env, j, argv[0], name);
+  return job_start_abortable(env, j, argv[0], argv[2], name);
 }
 
 
