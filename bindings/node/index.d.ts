@@ -4,7 +4,7 @@
  */
 
 /**
- * One value in a result row.
+ * One value in an `execute` result (the library's JSON):
  * - strings, booleans and null as themselves;
  * - keywords as ":ns/name" strings, entity ids as lowercase UUID strings;
  * - floats as numbers (NaN and ±Infinity arrive as null);
@@ -14,6 +14,69 @@
 export type Value = string | number | bigint | boolean | null;
 
 export type Row = Value[];
+
+/** A keyword value such as `:person/name`. */
+export class Keyword {
+  constructor(text: string);
+  /** The keyword with its ':', e.g. ":person/name". */
+  readonly text: string;
+  toString(): string;
+  toJSON(): string;
+  equals(other: unknown): boolean;
+}
+
+/** An entity (a reference), by its lowercase UUID text. */
+export class Entity {
+  constructor(uuid: string);
+  readonly uuid: string;
+  toString(): string;
+  toJSON(): string;
+  equals(other: unknown): boolean;
+}
+
+/** A transaction counter for `:as-of $t`. */
+export class TxCount {
+  constructor(count: number | bigint);
+  readonly count: number | bigint;
+}
+
+/** A point in time (ms since the epoch, UTC) for `:as-of $t` / `:valid-at $t`. */
+export class Timestamp {
+  constructor(ms: number | bigint | Date);
+  readonly ms: number | bigint;
+}
+
+/** `:valid-at $t` bound to every valid time. */
+export const ANY_VALID_TIME: { readonly toString: () => string };
+
+/**
+ * One value of a typed row (query, prepared query, transaction query):
+ * integers are numbers (a RangeError with code ERR_MINIGRAF_UNSAFE_INTEGER
+ * beyond Number.MAX_SAFE_INTEGER) or, with safeIntegers, bigints; floats
+ * numbers (NaN and ±Infinity kept); a collect-set is an array.
+ */
+export type RowValue = string | number | bigint | boolean | null | Keyword | Entity | RowValue[];
+
+/** A typed row: an array in :find order, or an object keyed by the :find headers. */
+export type TypedRow = RowValue[] | Record<string, RowValue>;
+
+/** What a $slot may be bound to. */
+export type BindValue = string | number | bigint | boolean | null | undefined | Keyword | Entity
+  | TxCount | Timestamp | Date | typeof ANY_VALID_TIME;
+
+export type Binds = Record<string, BindValue>;
+
+export interface AsyncOptions {
+  /** Aborts the call; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface RowOptions {
+  /** Rows as objects keyed by the :find headers. */
+  objects?: boolean;
+  /** Integers as bigints. */
+  safeIntegers?: boolean;
+}
 
 /** The result of `(transact ...)`: the transaction's wall-clock time in ms. */
 export interface TransactResult {
@@ -39,8 +102,18 @@ export interface QueryResult {
 export type ExecuteResult = TransactResult | RetractResult | OkResult | QueryResult;
 
 export interface OpenOptions {
+  /** Integers of typed rows and host function values as bigints (the package's option). */
+  safeIntegers?: boolean;
   /** Writes fail with API-014. */
   readOnly?: boolean;
+  allowUnlocked?: boolean;
+  pageCacheSize?: number | bigint;
+  walCheckpointThreshold?: number | bigint;
+  synchronous?: 'full' | 'normal';
+  recover?: 'truncate_wal';
+  queryMemoryLimit?: number | bigint;
+  busyTimeoutMs?: number | bigint;
+  queryTimeoutMs?: number | bigint;
   /** Limit on facts derived by rules (default 1000000). */
   maxDerivedFacts?: number | bigint;
   /** Limit on result rows (default 1000000). */
@@ -63,20 +136,72 @@ export class MinigrafError extends Error {
  * A query's answer, read in batches. Iterating it (sync or async) yields
  * rows and closes the cursor when the loop ends.
  */
-export class Cursor implements Iterable<Row>, AsyncIterable<Row> {
+export class Cursor implements Iterable<TypedRow>, AsyncIterable<TypedRow> {
   private constructor();
   /** The :find column headers, e.g. ["?n", "(count ?e)"]. */
+  readonly columns: readonly string[];
+  /** The same as columns. */
   readonly variables: readonly string[];
   readonly closed: boolean;
-  /** The next at most `maxRows` rows (default 256; 0 counts as 1), or null at the end. */
-  nextBatch(maxRows?: number): Row[] | null;
-  /** `nextBatch` on the libuv thread pool. */
-  nextBatchAsync(maxRows?: number): Promise<Row[] | null>;
+  /** The next at most `maxRows` typed rows (default 256; 0 counts as 1), or null at the end. */
+  nextBatch(maxRows?: number): TypedRow[] | null;
+  /** `nextBatch` stepped on the libuv thread pool. */
+  nextBatchAsync(maxRows?: number, options?: AsyncOptions): Promise<TypedRow[] | null>;
+  /** Every remaining row; closes the cursor. */
+  all(): TypedRow[];
+  allAsync(options?: AsyncOptions): Promise<TypedRow[]>;
   /** Frees the cursor. Idempotent. */
   close(): void;
-  [Symbol.iterator](): Generator<Row, void, undefined>;
-  [Symbol.asyncIterator](): AsyncGenerator<Row, void, undefined>;
+  [Symbol.iterator](): Generator<TypedRow, void, undefined>;
+  [Symbol.asyncIterator](): AsyncGenerator<TypedRow, void, undefined>;
   [Symbol.dispose](): void;
+}
+
+/** A (query ...) parsed once, run with values for its $slots (Database.prepare). */
+export class PreparedQuery {
+  private constructor();
+  readonly closed: boolean;
+  safeIntegers(on?: boolean): this;
+  objects(on?: boolean): this;
+  bind(binds: Binds): this;
+  /** Binds from minigraf_stmt_bind_json's JSON text. */
+  bindJson(json: string): this;
+  clearBindings(): this;
+  cursor(binds?: Binds): Cursor;
+  all(binds?: Binds): TypedRow[];
+  get(binds?: Binds): TypedRow | undefined;
+  iterate(binds?: Binds): Iterator<TypedRow>;
+  /** The JSON result object, as Database.execute. */
+  execute(binds?: Binds): QueryResult;
+  cursorAsync(binds?: Binds, options?: AsyncOptions): Promise<Cursor>;
+  allAsync(binds?: Binds, options?: AsyncOptions): Promise<TypedRow[]>;
+  iterateAsync(binds?: Binds, options?: AsyncOptions): AsyncGenerator<TypedRow, void, undefined>;
+  close(): void;
+  [Symbol.dispose](): void;
+}
+
+/** An explicit write transaction (Database.beginWrite). */
+export class Transaction {
+  private constructor();
+  /** True until commit, rollback or close. */
+  readonly active: boolean;
+  execute(text: string): ExecuteResult;
+  query(text: string, options?: { objects?: boolean }): Cursor;
+  commit(): void;
+  rollback(): void;
+  /** Rolls back if still active, frees the handle. Idempotent. */
+  close(): void;
+  [Symbol.dispose](): void;
+}
+
+export interface AggregateSpec<S = unknown> {
+  /** The state of a new group: a value, or a function making one. */
+  start?: S | (() => S);
+  /** The next state (undefined keeps the state). */
+  step: (state: S, value: RowValue) => S | undefined;
+  /** The answer (default: the state). */
+  result?: (state: S, n: number) => RowValue;
+  safeIntegers?: boolean;
 }
 
 /**
@@ -158,7 +283,7 @@ export class FactLog implements Iterable<FactRecord>, AsyncIterable<FactRecord> 
   /** The next at most `maxRecords` records (default 256; 0 counts as 1), or null at the end. */
   nextBatch(maxRecords?: number): FactRecord[] | null;
   /** `nextBatch` on the libuv thread pool. */
-  nextBatchAsync(maxRecords?: number): Promise<FactRecord[] | null>;
+  nextBatchAsync(maxRecords?: number, options?: AsyncOptions): Promise<FactRecord[] | null>;
   /** Frees the fact log. Idempotent. */
   close(): void;
   [Symbol.iterator](): Generator<FactRecord, void, undefined>;
@@ -202,9 +327,26 @@ export class Database {
   /** Runs one command: transact, retract, query or rule. */
   execute(text: string): ExecuteResult;
   /** `execute` on the libuv thread pool. */
-  executeAsync(text: string): Promise<ExecuteResult>;
-  /** Runs a (query ...) and opens a cursor over its answer (API-012 for other commands). */
-  query(text: string): Cursor;
+  executeAsync(text: string, options?: AsyncOptions): Promise<ExecuteResult>;
+  /** Runs a (query ...) and opens a cursor over its typed rows (API-012 for other commands). */
+  query(text: string, binds?: Binds | null, options?: RowOptions): Cursor;
+  /** `query` computed on the libuv thread pool. */
+  queryAsync(text: string, options?: AsyncOptions & RowOptions): Promise<Cursor>;
+  prepare(text: string): PreparedQuery;
+  beginWrite(): Transaction;
+  /** A function running `fn` in a write transaction: commit, or rollback on a throw. */
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R;
+  readonly inTransaction: boolean;
+  /** Registers (null: unregisters) a host predicate. */
+  function(name: string, fn: ((value: RowValue) => unknown) | null): this;
+  function(name: string, options: { safeIntegers?: boolean }, fn: ((value: RowValue) => unknown) | null): this;
+  /** Registers (null: unregisters) a host aggregate. */
+  aggregate<S>(name: string, spec: AggregateSpec<S> | null): this;
+  /** Stops every call running on the database (API-013). */
+  interrupt(): void;
+  setProgressHandler(every: number, fn: (() => unknown) | null): void;
+  setProgressHandler(fn: null): void;
+  safeIntegers(on?: boolean): this;
   /**
    * The transaction counter (what `:as-of N` counts): a number while it is
    * at most Number.MAX_SAFE_INTEGER, a bigint beyond.
@@ -216,7 +358,7 @@ export class Database {
   factLog(filter?: FactLogFilter): FactLog;
   /**
    * Writes a copy of the database to the new file `path` (which must not
-   * exist) through a LogWriter; the copy answers every query identically.
+   * exist) with minigraf_export; the copy answers every query identically.
    * On failure nothing is left at `path`.
    */
   export(path: string | URL, options?: LogWriterOptions): void;
@@ -234,7 +376,7 @@ export function openInMemory(options?: OpenOptions): Database;
 /** Starts writing a new database file at `path`; neither it nor `<path>.wal` may exist (STG-043). */
 export function createLogWriter(path: string | URL, options?: LogWriterOptions): LogWriter;
 
-/** The loaded library's version, e.g. "0.1.0". */
+/** The loaded library's version, e.g. "0.2.0". */
 export const version: string;
 
 /** The library ABI version this package was built for. */

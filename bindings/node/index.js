@@ -10,10 +10,13 @@
  *   for (const [name] of db.query('(query [:find ?n :where [?e :name ?n]])')) …
  *   db.close();
  *
- * Values in results: strings, booleans, null, keywords as ":ns/name"
- * strings, entity ids as UUID strings, floats as Numbers, integers as
- * Numbers when |v| <= Number.MAX_SAFE_INTEGER and as BigInts beyond it
- * (never rounded).
+ * Rows of queries (db.query, prepared queries, transactions) come from the
+ * library's typed rows: strings, booleans, null, Keyword and Entity
+ * objects, floats as Numbers, integers as Numbers (a RangeError beyond
+ * Number.MAX_SAFE_INTEGER, never a rounded value) or, with
+ * safeIntegers(true), always as BigInts. execute() returns the library's
+ * JSON result object as before (keywords and entity ids as strings there).
+ * docs/node.md is the guide.
  *
  * The fact log (db.factLog) streams every stored fact version as a record
  * object; a LogWriter (createLogWriter) builds a new database file from such
@@ -46,8 +49,244 @@ if (native.abiVersion() !== native.ABI_VERSION) {
   );
 }
 
+// ---- values ---------------------------------------------------------------------
+
+/** Lets the addon make values from texts it already checked. */
+const TRUSTED = Symbol('minigraf.trusted');
+
+/** A keyword value such as `:person/name` (distinct from the string ":person/name"). */
+class Keyword {
+  #text;
+
+  constructor(text, trusted) {
+    if (trusted !== TRUSTED && (typeof text !== 'string' || !text.startsWith(':') || text.length < 2)) {
+      throw new TypeError('a Keyword is a string starting with ":", e.g. ":person/name"');
+    }
+    this.#text = text;
+  }
+
+  /** The keyword with its ':', e.g. ":person/name". */
+  get text() { return this.#text; }
+
+  toString() { return this.#text; }
+
+  toJSON() { return this.#text; }
+
+  equals(other) { return other instanceof Keyword && other.#text === this.#text; }
+
+  [Symbol.for('nodejs.util.inspect.custom')]() { return `Keyword(${this.#text})`; }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** An entity (a reference), identified by its UUID text in lowercase. */
+class Entity {
+  #uuid;
+
+  constructor(uuid, trusted) {
+    if (trusted === TRUSTED) {
+      this.#uuid = uuid;
+      return;
+    }
+    const text = typeof uuid === 'string' ? uuid.toLowerCase() : uuid;
+    if (typeof text !== 'string' || !UUID.test(text)) {
+      throw new TypeError('an Entity takes a UUID string, e.g. "6ba7b810-9dad-11d1-80b4-00c04fd430c8"');
+    }
+    this.#uuid = text;
+  }
+
+  /** The lowercase UUID text. */
+  get uuid() { return this.#uuid; }
+
+  toString() { return this.#uuid; }
+
+  toJSON() { return this.#uuid; }
+
+  equals(other) { return other instanceof Entity && other.#uuid === this.#uuid; }
+
+  [Symbol.for('nodejs.util.inspect.custom')]() { return `Entity(${this.#uuid})`; }
+}
+
+/** A transaction counter for `:as-of $t` (a non-negative integer). */
+class TxCount {
+  constructor(count) {
+    if (!(typeof count === 'bigint' ? count >= 0n : Number.isSafeInteger(count) && count >= 0)) {
+      throw new RangeError('a TxCount is a non-negative integer');
+    }
+    this.count = count;
+    Object.freeze(this);
+  }
+}
+
+/** A point in time for `:as-of $t` / `:valid-at $t`: ms since the epoch (UTC). */
+class Timestamp {
+  constructor(ms) {
+    const value = ms instanceof Date ? ms.getTime() : ms;
+    if (!(typeof value === 'bigint' || Number.isSafeInteger(value))) {
+      throw new RangeError('a Timestamp is an integer of milliseconds or a valid Date');
+    }
+    this.ms = value;
+    Object.freeze(this);
+  }
+}
+
+/** `:valid-at $t` bound to every valid time (as `:valid-at :any-valid-time`). */
+const ANY_VALID_TIME = Object.freeze({ toString: () => ':any-valid-time' });
+
+/** A collect-set LIST: the typed JSON items made into values. */
+function decodeList(json, safe) {
+  // Integers keep their digits: quote them before JSON.parse reads them.
+  const quoted = json.replace(/"type":"integer","value":(-?\d+)/g, '"type":"integer","value":"$1"');
+  return JSON.parse(quoted).map((item) => typedValue(item, safe));
+}
+
+/** A typed value {type, value} (fact log records, lists) as a row value. */
+function typedValue({ type, value }, safe) {
+  switch (type) {
+    case 'integer': {
+      const big = BigInt(value);
+      if (safe) return big;
+      if (big > MAX_SAFE || big < -MAX_SAFE) throw unsafeInteger(big);
+      return Number(big);
+    }
+    case 'float': return typeof value === 'string' ? Number(value) : value;
+    case 'keyword': return new Keyword(value);
+    case 'ref': return new Entity(value);
+    case 'list': return value.map((item) => typedValue(item, safe));
+    default: return value; // string, boolean, null
+  }
+}
+
+native.setValueClasses(
+  (text) => new Keyword(text, TRUSTED),
+  (uuid) => new Entity(uuid, TRUSTED),
+  decodeList,
+  Keyword,
+  Entity,
+);
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function unsafeInteger(big) {
+  const error = new RangeError(`the integer ${big} is beyond Number.MAX_SAFE_INTEGER; read it with safeIntegers(true) to get a BigInt`);
+  error.code = 'ERR_MINIGRAF_UNSAFE_INTEGER';
+  return error;
+}
+
+/**
+ * The rows of a packed batch (src/packed.c: [nrows, ncols, types, nums,
+ * ints, text, spans, names?]), as arrays or, with ROWS_OBJECTS, objects
+ * keyed by `columns`. null stays null (the end of the rows); a small batch
+ * the addon made as rows already is returned as it is.
+ */
+function decodeRows(packed, flags, columns) {
+  if (packed === null || typeof packed[0] !== 'number') return packed; // the end, or small: rows already
+  const [nrows, ncols, types, nums, ints, text, spans] = packed;
+  const safe = (flags & ROWS_BIGINT) !== 0;
+  const objects = (flags & ROWS_OBJECTS) !== 0;
+  const keys = objects ? (columns ?? packed[7]) : null;
+  const rows = new Array(nrows);
+  for (let r = 0, k = 0; r < nrows; r++) {
+    const row = objects ? {} : new Array(ncols);
+    for (let c = 0; c < ncols; c++, k++) {
+      let v;
+      switch (types[k]) {
+        case 1: v = text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]); break;
+        case 2: v = safe ? ints[k] : nums[k]; break;
+        case 3: v = nums[k]; break;
+        case 4: v = nums[k] !== 0; break;
+        case 5: v = new Keyword(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED); break;
+        case 6: v = new Entity(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED); break;
+        case 7: v = decodeList(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), safe); break;
+        case 8: // an integer beyond 2^53 - 1
+          if (!safe) throw unsafeInteger(ints[k]);
+          v = ints[k];
+          break;
+        default: v = null;
+      }
+      if (objects) row[keys[c]] = v;
+      else row[c] = v;
+    }
+    rows[r] = row;
+  }
+  return rows;
+}
+
+/** Kinds of bound values: the numbers stmt.c's MG_BIND_* use. */
+const BIND = Object.freeze({
+  NULL: 0, STRING: 1, INT64: 2, DOUBLE: 3, BOOL: 4, KEYWORD: 5, ENTITY: 6,
+  TX_COUNT: 7, TIMESTAMP: 8, ANY_VALID_TIME: 9,
+});
+
+/**
+ * Binds as the flat [name, kind, value, ...] array stmtBind takes. A number
+ * binds as an integer when it is a safe integer and the statement does not
+ * use safe integers (where every integer is a bigint, so a number is
+ * always a float); otherwise as a float.
+ */
+function bindList(binds, safe) {
+  if (binds === null || typeof binds !== 'object' || Array.isArray(binds)) {
+    throw new TypeError('binds must be an object of slot names to values');
+  }
+  const list = [];
+  for (const [name, value] of Object.entries(binds)) {
+    if (value === undefined) continue;
+    list.push(name.startsWith('$') ? name.slice(1) : name);
+    switch (typeof value) {
+      case 'string': list.push(BIND.STRING, value); break;
+      case 'bigint': list.push(BIND.INT64, value); break;
+      case 'boolean': list.push(BIND.BOOL, value); break;
+      case 'number':
+        list.push(!safe && Number.isSafeInteger(value) ? BIND.INT64 : BIND.DOUBLE, value);
+        break;
+      default:
+        if (value === null) list.push(BIND.NULL, null);
+        else if (value instanceof Keyword) list.push(BIND.KEYWORD, value.text);
+        else if (value instanceof Entity) list.push(BIND.ENTITY, value.uuid);
+        else if (value instanceof TxCount) list.push(BIND.TX_COUNT, value.count);
+        else if (value instanceof Timestamp) list.push(BIND.TIMESTAMP, value.ms);
+        else if (value instanceof Date) list.push(BIND.TIMESTAMP, new Timestamp(value).ms);
+        else if (value === ANY_VALID_TIME) list.push(BIND.ANY_VALID_TIME, null);
+        else throw new TypeError(`cannot bind ${typeof value} to $${name}`);
+    }
+  }
+  return list;
+}
+
+/**
+ * Runs an async native call with an AbortSignal: the call gets an abort
+ * token (or null) and stops with the signal's reason when it fires.
+ */
+async function withSignal(signal, start) {
+  if (signal === undefined || signal === null) return start(null);
+  if (!(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal');
+  signal.throwIfAborted();
+  const token = native.abortNew();
+  const onAbort = () => native.abortFire(token);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await start(token);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function signalOf(options) {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  return options.signal;
+}
+
 /** Rows fetched per native call by the iterators. */
 const DEFAULT_BATCH_SIZE = 256;
+/** Rows fetched per native call by all(). */
+const ALL_BATCH_SIZE = 4096;
+
+const ROWS_BIGINT = 1;
+const ROWS_OBJECTS = 2;
 
 /** Guards the constructors: handles come only from open() and query(). */
 const INTERNAL = Symbol('minigraf.internal');
@@ -58,9 +297,19 @@ function closedError(what) {
 
 const OPTIONS = {
   readOnly: { key: 'read_only', type: 'boolean' },
+  allowUnlocked: { key: 'allow_unlocked', type: 'boolean' },
+  pageCacheSize: { key: 'page_cache_size', type: 'integer' },
+  walCheckpointThreshold: { key: 'wal_checkpoint_threshold', type: 'integer' },
+  synchronous: { key: 'synchronous', type: 'string' },
+  recover: { key: 'recover', type: 'string' },
   maxDerivedFacts: { key: 'max_derived_facts', type: 'integer' },
   maxResults: { key: 'max_results', type: 'integer' },
+  queryMemoryLimit: { key: 'query_memory_limit', type: 'integer' },
+  busyTimeoutMs: { key: 'busy_timeout_ms', type: 'integer' },
+  queryTimeoutMs: { key: 'query_timeout_ms', type: 'integer' },
 };
+/** Options of the package itself, not passed to the library. */
+const PACKAGE_OPTIONS = new Set(['safeIntegers']);
 
 /** The options object as the JSON text minigraf_open_with_options takes. */
 function optionsToJson(options) {
@@ -68,15 +317,17 @@ function optionsToJson(options) {
   if (typeof options !== 'object') throw new TypeError('options must be an object');
   const members = [];
   for (const [name, value] of Object.entries(options)) {
-    if (value === undefined) continue;
+    if (value === undefined || PACKAGE_OPTIONS.has(name)) continue;
     const option = OPTIONS[name];
     if (option === undefined) throw new TypeError(`unknown option: ${name}`);
-    if (option.type === 'boolean' ? typeof value !== 'boolean'
-      : !(typeof value === 'bigint' || Number.isSafeInteger(value))) {
-      throw new TypeError(`options.${name} must be ${option.type === 'boolean' ? 'a boolean' : 'an integer'}`);
+    const ok = option.type === 'boolean' ? typeof value === 'boolean'
+      : option.type === 'string' ? typeof value === 'string'
+        : typeof value === 'bigint' || Number.isSafeInteger(value);
+    if (!ok) {
+      throw new TypeError(`options.${name} must be ${{ boolean: 'a boolean', string: 'a string', integer: 'an integer' }[option.type]}`);
     }
-    // Ranges (>= 1) are the library's to check: it fails with API-017.
-    members.push(`"${option.key}":${String(value)}`);
+    // Ranges (>= 1) and values are the library's to check: it fails with API-017.
+    members.push(`"${option.key}":${option.type === 'string' ? jsonString(value) : String(value)}`);
   }
   return `{${members.join(',')}}`;
 }
@@ -213,7 +464,7 @@ function checkRecord(record) {
 }
 
 /**
- * What Cursor and FactLog share: a native handle read batch by batch, on the
+ * A FactLog: a native handle read batch by batch, on the
  * JS thread or on the libuv thread pool. Iterating (sync or async) yields
  * the items of each batch and closes the reader when the loop ends, also on
  * `break` or an exception. `calls` names the handle's native functions and
@@ -239,9 +490,10 @@ class BatchReader {
   }
 
   /** nextBatch() on the libuv thread pool. */
-  async nextBatchAsync(maxItems = DEFAULT_BATCH_SIZE) {
+  async nextBatchAsync(maxItems = DEFAULT_BATCH_SIZE, options) {
     checkMaxRows(maxItems);
-    return this.#calls.nextBatchAsync(this.#open(), maxItems);
+    const handle = this.#open();
+    return withSignal(signalOf(options), (token) => this.#calls.nextBatchAsync(handle, maxItems, token));
   }
 
   /** Frees the native handle. Idempotent. */
@@ -268,26 +520,12 @@ class BatchReader {
     }
   }
 
-  /** For the subclasses: the open handle (API-018 once closed). */
-  static handleOf(reader) {
-    return reader.#open();
-  }
-
   #open() {
     if (this.#handle === null) throw closedError(this.#calls.what);
     return this.#handle;
   }
 }
 
-const { handleOf: readerHandle } = BatchReader;
-delete BatchReader.handleOf;
-
-const CURSOR_CALLS = Object.freeze({
-  what: 'cursor',
-  nextBatch: native.cursorNextBatch,
-  nextBatchAsync: native.cursorNextBatchAsync,
-  close: native.cursorClose,
-});
 
 const FACT_LOG_CALLS = Object.freeze({
   what: 'fact log',
@@ -297,19 +535,24 @@ const FACT_LOG_CALLS = Object.freeze({
 });
 
 /**
- * A query's answer, read in batches (nextBatch(maxRows), nextBatchAsync,
- * close and iteration come from BatchReader). The answer is fixed when the
- * cursor opens. Iterating it (sync or async) yields rows and closes the
- * cursor when the loop ends, also on `break` or an exception.
+ * A query's answer as typed rows (the library's step API, no JSON). The
+ * answer is fixed when the cursor opens. Rows are arrays in :find order, or
+ * objects keyed by the :find headers when the cursor was opened with
+ * `objects`. Iterating it (sync or async) yields rows and closes the cursor
+ * when the loop ends, also on `break` or an exception.
  */
-class Cursor extends BatchReader {
-  #variables;
+class Cursor {
+  #handle;
+  #columns;
+  #flags;
+  #ended = false; // a batch came back short: the rows are all read
 
-  constructor(internal, handle) {
+  constructor(internal, handle, flags = 0) {
     if (internal !== INTERNAL) throw new TypeError('use Database.query() to open a cursor');
-    super(handle, CURSOR_CALLS);
+    this.#handle = handle;
+    this.#flags = flags;
     try {
-      this.#variables = Object.freeze(native.cursorVariables(handle));
+      this.#columns = Object.freeze(native.cursorColumns(handle));
     } catch (error) {
       this.close();
       throw error;
@@ -317,8 +560,97 @@ class Cursor extends BatchReader {
   }
 
   /** The :find column headers, e.g. ['?n', '(count ?e)']. */
+  get columns() {
+    return this.#columns;
+  }
+
+  /** The same as columns (the name of the earlier release). */
   get variables() {
-    return this.#variables;
+    return this.#columns;
+  }
+
+  get closed() {
+    return this.#handle === null;
+  }
+
+  /** The next at most `maxRows` rows (0 counts as 1), or null at the end. */
+  nextBatch(maxRows = DEFAULT_BATCH_SIZE) {
+    checkMaxRows(maxRows);
+    const handle = this.#open();
+    if (this.#ended) return null;
+    return this.#note(decodeRows(native.cursorRows(handle, maxRows, this.#flags), this.#flags, this.#columns), maxRows);
+  }
+
+  /** nextBatch() stepped on the libuv thread pool; `options.signal` aborts it. */
+  async nextBatchAsync(maxRows = DEFAULT_BATCH_SIZE, options) {
+    checkMaxRows(maxRows);
+    const handle = this.#open();
+    if (this.#ended) return null;
+    const packed = await withSignal(signalOf(options), (token) => native.cursorRowsAsync(
+      handle, maxRows, this.#flags, token));
+    return this.#note(decodeRows(packed, this.#flags, this.#columns), maxRows);
+  }
+
+  /** A batch shorter than asked for is the last: the addon steps until it
+   * has maxRows rows or the cursor ends. */
+  #note(rows, maxRows) {
+    if (rows === null || rows.length < Math.max(1, maxRows)) this.#ended = true;
+    return rows;
+  }
+
+  /** Every remaining row, then closes the cursor. */
+  all() {
+    try {
+      const rows = [];
+      for (let batch; (batch = this.nextBatch(ALL_BATCH_SIZE)) !== null;) {
+        for (let i = 0; i < batch.length; i++) rows.push(batch[i]);
+      }
+      return rows;
+    } finally {
+      this.close();
+    }
+  }
+
+  /** all() on the thread pool. */
+  async allAsync(options) {
+    try {
+      const rows = [];
+      for (let batch; (batch = await this.nextBatchAsync(ALL_BATCH_SIZE, options)) !== null;) {
+        for (let i = 0; i < batch.length; i++) rows.push(batch[i]);
+      }
+      return rows;
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Frees the native cursor. Idempotent. */
+  close() {
+    if (this.#handle !== null) {
+      native.cursorClose(this.#handle);
+      this.#handle = null;
+    }
+  }
+
+  * [Symbol.iterator]() {
+    try {
+      for (let batch; (batch = this.nextBatch()) !== null;) yield* batch;
+    } finally {
+      this.close();
+    }
+  }
+
+  async* [Symbol.asyncIterator]() {
+    try {
+      for (let batch; (batch = await this.nextBatchAsync()) !== null;) yield* batch;
+    } finally {
+      this.close();
+    }
+  }
+
+  #open() {
+    if (this.#handle === null) throw closedError('cursor');
+    return this.#handle;
   }
 }
 
@@ -344,12 +676,6 @@ class FactLog extends BatchReader {
   close() {
     super.close();
     this.#database = null;
-  }
-
-  /** For Database.export: the handle and the database's counter at open. */
-  static internals(log) {
-    const handle = readerHandle(log);
-    return { handle, txCount: native.factLogTxCount(handle) };
   }
 }
 
@@ -438,61 +764,392 @@ class LogWriter {
     }
   }
 
-  /** For Database.export. */
-  static handleOf(writer) {
-    return writer.#open();
-  }
-
   #open() {
     if (this.#handle === null) throw closedError('log writer');
     return this.#handle;
   }
 }
 
-const { internals: factLogInternals } = FactLog;
-const { handleOf: writerHandle } = LogWriter;
-delete FactLog.internals;
-delete LogWriter.handleOf;
 
-/** Records moved per native call by Database.export. */
-const EXPORT_BATCH_SIZE = 1024;
+/** The row flags of a safe-integers setting and an objects setting. */
+const rowFlags = (safe, objects) => (safe ? ROWS_BIGINT : 0) | (objects ? ROWS_OBJECTS : 0);
 
 /**
- * An open database. A Database may be used from async code freely: calls on
- * it are serialised by the library. Close it when done (or let `using`
- * do it); an unclosed one is closed when garbage-collected.
+ * A (query ...) parsed and checked once (Database.prepare), run any number
+ * of times with values for its `$name` slots. Bindings stay until re-bound
+ * or cleared. Each run sees the database as it is then.
  */
-class Database {
+class PreparedQuery {
   #handle;
+  #safe;
+  #objects = false;
+  #busy = false;
 
-  constructor(internal, handle) {
-    if (internal !== INTERNAL) throw new TypeError('use open() or openInMemory()');
+  constructor(internal, handle, safe) {
+    if (internal !== INTERNAL) throw new TypeError('use Database.prepare()');
     this.#handle = handle;
+    this.#safe = safe;
   }
 
   get closed() {
     return this.#handle === null;
   }
 
-  /** Runs one command and returns its result object. */
+  /** Integers as BigInts (true) or Numbers (false) in this query's rows. */
+  safeIntegers(on = true) {
+    this.#safe = Boolean(on);
+    return this;
+  }
+
+  /** Rows as objects keyed by the :find headers (true) or arrays (false). */
+  objects(on = true) {
+    this.#objects = Boolean(on);
+    return this;
+  }
+
+  /** Binds the slots of `binds` ({name: value}); the others keep theirs. */
+  bind(binds) {
+    native.stmtBind(this.#open(), bindList(binds, this.#safe));
+    return this;
+  }
+
+  /**
+   * Binds slots from the JSON text minigraf_stmt_bind_json takes, e.g.
+   * '{"e": {"entity": "<uuid>"}, "t": {"tx_count": 1}, "v": {"val": 25}}'
+   * (for binds that arrive as JSON). All or nothing.
+   */
+  bindJson(json) {
+    native.stmtBindJson(this.#open(), json);
+    return this;
+  }
+
+  /** Unbinds every slot. */
+  clearBindings() {
+    native.stmtClear(this.#open());
+    return this;
+  }
+
+  /** Runs the query (after binding `binds`, if given) and returns a Cursor. */
+  cursor(binds) {
+    if (binds !== undefined) this.bind(binds);
+    const handle = native.stmtQuery(this.#open());
+    return new Cursor(INTERNAL, handle, rowFlags(this.#safe, this.#objects));
+  }
+
+  /** Every row of a run. */
+  all(binds) {
+    if (binds !== undefined) this.bind(binds);
+    const flags = rowFlags(this.#safe, this.#objects);
+    return decodeRows(native.stmtRows(this.#open(), 0, flags), flags) ?? [];
+  }
+
+  /** The first row of a run, or undefined. */
+  get(binds) {
+    if (binds !== undefined) this.bind(binds);
+    const flags = rowFlags(this.#safe, this.#objects);
+    return decodeRows(native.stmtRows(this.#open(), 1, flags), flags)?.[0];
+  }
+
+  /** An iterator over the rows of a run (closes its cursor when done). */
+  iterate(binds) {
+    return this.cursor(binds)[Symbol.iterator]();
+  }
+
+  /** The library's JSON result object of a run, as Database.execute gives it. */
+  execute(binds) {
+    if (binds !== undefined) this.bind(binds);
+    return native.stmtExecute(this.#open());
+  }
+
+  /** cursor() with the whole run on the thread pool; `options.signal` aborts it. */
+  async cursorAsync(binds, options) {
+    if (binds !== undefined) this.bind(binds);
+    const handle = this.#open();
+    if (this.#busy) throw new TypeError('this prepared query is running an async call');
+    this.#busy = true;
+    try {
+      const cursorHandle = await withSignal(signalOf(options), (token) => native.stmtQueryAsync(handle, token));
+      return new Cursor(INTERNAL, cursorHandle, rowFlags(this.#safe, this.#objects));
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /** all() off the event loop: the whole run is one job on the thread pool. */
+  async allAsync(binds, options) {
+    // Object rows need the :find headers, which a cursor carries.
+    if (this.#objects) return (await this.cursorAsync(binds, options)).allAsync(options);
+    if (binds !== undefined) this.bind(binds);
+    const handle = this.#open();
+    const flags = rowFlags(this.#safe, false);
+    this.#busy = true;
+    try {
+      const packed = await withSignal(signalOf(options), (token) => native.stmtRowsAsync(handle, flags, token));
+      return decodeRows(packed, flags) ?? [];
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /** An async iterator over a run's rows, computed off the event loop. */
+  async* iterateAsync(binds, options) {
+    const cursor = await this.cursorAsync(binds, options);
+    try {
+      for (let batch; (batch = await cursor.nextBatchAsync(DEFAULT_BATCH_SIZE, options)) !== null;) yield* batch;
+    } finally {
+      cursor.close();
+    }
+  }
+
+  /** Frees the statement (its open cursors stay readable). Idempotent. */
+  close() {
+    if (this.#handle !== null) {
+      native.stmtClose(this.#handle);
+      this.#handle = null;
+    }
+  }
+
+  #open() {
+    if (this.#handle === null) throw closedError('prepared query');
+    if (this.#busy) throw new TypeError('this prepared query is running an async call');
+    return this.#handle;
+  }
+}
+
+/**
+ * An explicit write transaction (Database.beginWrite): its statements are
+ * staged and become visible at commit, all at once, or never (rollback,
+ * close, an exception in Database.transaction's function).
+ */
+class Transaction {
+  #handle;
+  #safe;
+  #active = true;
+
+  constructor(internal, handle, safe) {
+    if (internal !== INTERNAL) throw new TypeError('use Database.beginWrite()');
+    this.#handle = handle;
+    this.#safe = safe;
+  }
+
+  /** True until commit, rollback or close. */
+  get active() {
+    return this.#active && this.#handle !== null;
+  }
+
+  /** Stages a transact / retract ({ok: true}), or runs a query on the
+   * committed data plus the staged statements. */
   execute(text) {
+    return native.txExecute(this.#open(), text);
+  }
+
+  /** A Cursor over a query on the committed data plus the staged statements. */
+  query(text, options) {
+    const objects = options?.objects === true;
+    return new Cursor(INTERNAL, native.txQuery(this.#open(), text), rowFlags(this.#safe, objects));
+  }
+
+  /** Commits every staged statement as one transaction. */
+  commit() {
+    const handle = this.#open();
+    this.#active = false;
+    native.txCommit(handle);
+  }
+
+  /** Discards the staged statements. */
+  rollback() {
+    const handle = this.#open();
+    this.#active = false;
+    native.txRollback(handle);
+  }
+
+  /** Rolls back if still active and frees the handle. Idempotent. */
+  close() {
+    if (this.#handle !== null) {
+      native.txClose(this.#handle);
+      this.#handle = null;
+      this.#active = false;
+    }
+  }
+
+  #open() {
+    if (this.#handle === null) throw closedError('transaction');
+    return this.#handle;
+  }
+}
+
+/**
+ * An open database. A Database may be used from async code freely: the
+ * library runs calls from several threads in parallel. Close it when done
+ * (or let `using` do it); an unclosed one is closed when garbage-collected.
+ */
+class Database {
+  #handle;
+  #safe;
+  #tx = null; // the transaction of a running transaction(fn)
+
+  constructor(internal, handle, safe = false) {
+    if (internal !== INTERNAL) throw new TypeError('use open() or openInMemory()');
+    this.#handle = handle;
+    this.#safe = safe;
+  }
+
+  get closed() {
+    return this.#handle === null;
+  }
+
+  /** True while a function of transaction() runs. */
+  get inTransaction() {
+    return this.#tx !== null;
+  }
+
+  /**
+   * The integer rule of later queries, statements and host functions:
+   * BigInts (true) or Numbers (false, the default; an integer beyond
+   * Number.MAX_SAFE_INTEGER is then a RangeError).
+   */
+  safeIntegers(on = true) {
+    this.#safe = Boolean(on);
+    return this;
+  }
+
+  /** Runs one command and returns its result object (the library's JSON). */
+  execute(text) {
+    if (this.#tx !== null) return this.#tx.execute(text);
     return native.dbExecute(this.#open(), text);
   }
 
-  /** execute() on the libuv thread pool. */
-  async executeAsync(text) {
-    return native.dbExecuteAsync(this.#open(), text);
+  /** execute() on the libuv thread pool; `options.signal` aborts it. */
+  async executeAsync(text, options) {
+    const handle = this.#open();
+    return withSignal(signalOf(options), (token) => native.dbExecuteAsync(handle, text, token));
   }
 
-  /** Runs a (query ...) and returns a cursor over its answer. */
-  query(text) {
-    return new Cursor(INTERNAL, native.dbQuery(this.#open(), text));
+  /**
+   * Runs a (query ...) and returns a Cursor over its typed rows. With
+   * `binds`, the query is prepared and bound first. Options: objects
+   * (rows as objects), safeIntegers (this cursor's integer rule).
+   */
+  query(text, binds, options) {
+    const safe = options?.safeIntegers ?? this.#safe;
+    const flags = rowFlags(safe, options?.objects === true);
+    if (binds !== undefined && binds !== null) {
+      const stmt = this.prepare(text).safeIntegers(safe).objects(options?.objects === true);
+      try {
+        return stmt.cursor(binds);
+      } finally {
+        stmt.close();
+      }
+    }
+    if (this.#tx !== null) return this.#tx.query(text, options);
+    return new Cursor(INTERNAL, native.dbQuery(this.#open(), text), flags);
+  }
+
+  /**
+   * query() computed on the thread pool: opening runs the query up to its
+   * first row (joins, aggregates, sorts), so the event loop keeps running.
+   * `options.signal` aborts it.
+   */
+  async queryAsync(text, options) {
+    const handle = this.#open();
+    const flags = rowFlags(options?.safeIntegers ?? this.#safe, options?.objects === true);
+    const cursor = await withSignal(signalOf(options), (token) => native.dbQueryAsync(handle, text, token));
+    return new Cursor(INTERNAL, cursor, flags);
+  }
+
+  /** Parses and checks a (query ...) once; see PreparedQuery. */
+  prepare(text) {
+    return new PreparedQuery(INTERNAL, native.dbPrepare(this.#open(), text), this.#safe);
+  }
+
+  /** Begins an explicit write transaction (one writer at a time). */
+  beginWrite() {
+    return new Transaction(INTERNAL, native.dbBeginWrite(this.#open()), this.#safe);
+  }
+
+  /**
+   * Wraps `fn` in a write transaction: the returned function begins one,
+   * runs fn (where db.execute and db.query go to the transaction), commits
+   * and returns fn's result, or rolls back and rethrows when fn throws.
+   * Called inside another transaction() function it joins that one.
+   */
+  transaction(fn) {
+    if (typeof fn !== 'function') throw new TypeError('transaction expects a function');
+    const db = this;
+    return function transactionFunction(...args) {
+      if (db.#tx !== null) return fn.apply(this, args);
+      const tx = db.beginWrite();
+      db.#tx = tx;
+      try {
+        const result = fn.apply(this, args);
+        if (result !== null && typeof result?.then === 'function') {
+          throw new TypeError('a transaction function must not return a promise');
+        }
+        tx.commit();
+        return result;
+      } catch (error) {
+        if (tx.active) tx.rollback();
+        throw error;
+      } finally {
+        db.#tx = null;
+        tx.close();
+      }
+    };
+  }
+
+  /**
+   * Registers the predicate `name` (`fn(value) -> truthy`), called by
+   * queries as [(name ?x)]; fn null unregisters it. A throw fails the
+   * query with API-016 and the thrown message. Options: safeIntegers.
+   */
+  function(name, options, fn) {
+    if (fn === undefined) [options, fn] = [undefined, options];
+    const safe = options?.safeIntegers ?? this.#safe;
+    if (fn !== null && typeof fn !== 'function') throw new TypeError('fn must be a function or null');
+    native.dbRegisterPredicate(this.#open(), name, fn, rowFlags(safe, false));
+    return this;
+  }
+
+  /**
+   * Registers the aggregate `name` ({start, step, result}), usable in
+   * :find and with :over: start (a value or a function making one) is a
+   * group's state; step(state, value) returns the next state (undefined
+   * keeps it); result(state, n) gives the answer (default: the state).
+   * null unregisters. Options in the same object: safeIntegers.
+   */
+  aggregate(name, spec) {
+    if (spec === null) {
+      native.dbRegisterAggregate(this.#open(), name, null, null, null, 0);
+      return this;
+    }
+    if (spec === null || typeof spec !== 'object') throw new TypeError('aggregate expects {start, step, result}');
+    const { start, step, result, safeIntegers } = spec;
+    if (typeof step !== 'function') throw new TypeError('aggregate step must be a function');
+    if (result !== undefined && typeof result !== 'function') throw new TypeError('aggregate result must be a function');
+    const init = typeof start === 'function' ? start : () => start;
+    native.dbRegisterAggregate(this.#open(), name, init, step, result ?? ((state) => state),
+      rowFlags(safeIntegers ?? this.#safe, false));
+    return this;
+  }
+
+  /** Stops every call running on the database (they fail with API-013). */
+  interrupt() {
+    if (this.#handle !== null) native.dbInterrupt(this.#handle);
+  }
+
+  /**
+   * Calls `fn()` about every `every` units of work of the synchronous
+   * calls on this thread; a truthy return stops the call (API-013). null
+   * removes it.
+   */
+  setProgressHandler(every, fn) {
+    if (fn === undefined) [every, fn] = [1000, every];
+    native.dbSetProgressHandler(this.#open(), every, fn ?? null);
   }
 
   /**
    * The transaction counter (`:as-of N` counts it): a Number while it is at
-   * most Number.MAX_SAFE_INTEGER, a BigInt beyond — the rule for integers
-   * in results.
+   * most Number.MAX_SAFE_INTEGER, a BigInt beyond.
    */
   txCount() {
     return native.dbTxCount(this.#open());
@@ -515,30 +1172,18 @@ class Database {
 
   /**
    * Writes a copy of the database to the new file `path` (which must not
-   * exist): every fact record in tx order through a LogWriter, then the
-   * transaction counter. The copy answers every query identically. On
-   * failure nothing is left at `path`. Options as for createLogWriter.
+   * exist; STG-043) in one library call (minigraf_export): every fact
+   * record and the transaction counter. The copy answers every query
+   * identically. On failure nothing is left at `path`. Options as for
+   * createLogWriter.
    */
   export(path, options) {
-    const log = this.factLog({ order: 'tx' });
-    try {
-      const { handle, txCount } = factLogInternals(log);
-      const writer = createLogWriter(path, options);
-      try {
-        const w = writerHandle(writer);
-        while (native.logWriterCopyBatch(w, handle, EXPORT_BATCH_SIZE));
-        writer.advanceTxCount(txCount);
-        writer.finish();
-      } finally {
-        writer.close(); // abandons (deletes) the file unless finished
-      }
-    } finally {
-      log.close();
-    }
+    const json = writerOptionsToJson(options);
+    native.dbExport(this.#open(), toPath(path), json);
   }
 
   /** Closes the database (checkpointing a file). Idempotent. Open cursors
-   * stay readable. */
+   * stay readable; an open transaction is rolled back. */
   close() {
     if (this.#handle !== null) {
       native.dbClose(this.#handle);
@@ -555,6 +1200,8 @@ class Database {
 if (typeof Symbol.dispose === 'symbol') {
   Database.prototype[Symbol.dispose] = Database.prototype.close;
   Cursor.prototype[Symbol.dispose] = Cursor.prototype.close;
+  PreparedQuery.prototype[Symbol.dispose] = PreparedQuery.prototype.close;
+  Transaction.prototype[Symbol.dispose] = Transaction.prototype.close;
   FactLog.prototype[Symbol.dispose] = FactLog.prototype.close;
   LogWriter.prototype[Symbol.dispose] = LogWriter.prototype.close;
 }
@@ -567,7 +1214,13 @@ function open(path, options) {
   if (path instanceof URL) path = fileURLToPath(path);
   if (typeof path !== 'string') throw new TypeError('path must be a string or a file URL');
   if (path === '') throw new TypeError('path must not be empty; use openInMemory()');
-  return new Database(INTERNAL, native.dbOpen(path, optionsToJson(options)));
+  return new Database(INTERNAL, native.dbOpen(path, optionsToJson(options)), safeOption(options));
+}
+
+function safeOption(options) {
+  const safe = options?.safeIntegers;
+  if (safe !== undefined && typeof safe !== 'boolean') throw new TypeError('options.safeIntegers must be a boolean');
+  return safe === true;
 }
 
 /**
@@ -583,7 +1236,7 @@ function createLogWriter(path, options) {
 
 /** Opens a new, empty in-memory database. */
 function openInMemory(options) {
-  return new Database(INTERNAL, native.dbOpen(null, optionsToJson(options)));
+  return new Database(INTERNAL, native.dbOpen(null, optionsToJson(options)), safeOption(options));
 }
 
 /** The loaded library's version, e.g. "0.2.0". */
@@ -598,6 +1251,13 @@ module.exports = {
   createLogWriter,
   Database,
   Cursor,
+  PreparedQuery,
+  Transaction,
+  Keyword,
+  Entity,
+  TxCount,
+  Timestamp,
+  ANY_VALID_TIME,
   FactLog,
   LogWriter,
   MinigrafError,

@@ -19,7 +19,12 @@
 static void instance_finalize(napi_env env, void *data, void *hint) {
   mg_instance *inst = data;
   (void)hint;
-  if (inst->error_class != NULL) napi_delete_reference(env, inst->error_class);
+  napi_ref refs[6] = {inst->error_class,   inst->keyword_of,
+                      inst->entity_of,     inst->list_decoder,
+                      inst->keyword_class, inst->entity_class};
+  for (int i = 0; i < 6; i++)
+    if (refs[i] != NULL) napi_delete_reference(env, refs[i]);
+  mg_js_life_detach(env, inst->life);
   free(inst);
 }
 
@@ -133,7 +138,13 @@ napi_value mg_error_value(napi_env env, const mg_error *err) {
 }
 
 napi_value mg_throw(napi_env env, const mg_error *err) {
-  napi_value value = mg_error_value(env, err);
+  napi_value value;
+  bool pending = false;
+  /* A JS callback (progress handler) threw during the call: that exception
+   * is the call's. */
+  napi_is_exception_pending(env, &pending);
+  if (pending) return NULL;
+  value = mg_error_value(env, err);
   if (value != NULL)
     napi_throw(env, value);
   else
@@ -310,9 +321,15 @@ NAPI_MODULE_INIT() {
     napi_throw_error(env, NULL, "minigraf: out of memory");
     return NULL;
   }
+  inst->js_thread = pthread_self();
   if (napi_set_instance_data(env, inst, instance_finalize, NULL) != napi_ok) {
     free(inst);
     mg_throw_last_status(env);
+    return NULL;
+  }
+  /* From here on the instance finalizer owns `inst`. */
+  if ((inst->life = mg_js_life_new(env)) == NULL) {
+    napi_throw_error(env, NULL, "minigraf: out of memory");
     return NULL;
   }
   MG_CHECK(env, napi_create_int32(env, MINIGRAF_ABI_VERSION, &compiled_abi));
@@ -329,23 +346,46 @@ NAPI_MODULE_INIT() {
       MG_METHOD("dbTxCount", mg_db_tx_count),
       MG_METHOD("dbCheckpoint", mg_db_checkpoint),
       MG_METHOD("dbQuery", mg_db_query),
-      MG_METHOD("cursorVariables", mg_cursor_variables),
-      MG_METHOD("cursorNextBatch", mg_cursor_next_batch),
-      MG_METHOD("cursorNextBatchAsync", mg_cursor_next_batch_async),
       MG_METHOD("cursorClose", mg_cursor_close),
       MG_METHOD("dbFactLog", mg_db_fact_log),
-      MG_METHOD("factLogTxCount", mg_fact_log_tx_count),
       MG_METHOD("factLogNextBatch", mg_fact_log_next_batch),
       MG_METHOD("factLogNextBatchAsync", mg_fact_log_next_batch_async),
       MG_METHOD("factLogClose", mg_fact_log_close),
       MG_METHOD("logWriterCreate", mg_log_writer_create),
       MG_METHOD("logWriterAppend", mg_log_writer_append),
       MG_METHOD("logWriterAppendBatch", mg_log_writer_append_batch),
-      MG_METHOD("logWriterCopyBatch", mg_log_writer_copy_batch),
       MG_METHOD("logWriterAdvanceTxCount", mg_log_writer_advance_tx_count),
       MG_METHOD("logWriterTxCount", mg_log_writer_tx_count),
       MG_METHOD("logWriterFinish", mg_log_writer_finish),
       MG_METHOD("logWriterClose", mg_log_writer_close),
+      MG_METHOD("setValueClasses", mg_set_value_classes),
+      MG_METHOD("dbQueryAsync", mg_db_query_async),
+      MG_METHOD("cursorColumns", mg_cursor_columns),
+      MG_METHOD("cursorRows", mg_cursor_rows),
+      MG_METHOD("cursorRowsAsync", mg_cursor_rows_async),
+      MG_METHOD("dbPrepare", mg_db_prepare),
+      MG_METHOD("stmtBind", mg_stmt_bind),
+      MG_METHOD("stmtBindJson", mg_stmt_bind_json),
+      MG_METHOD("stmtClear", mg_stmt_clear),
+      MG_METHOD("stmtQuery", mg_stmt_query),
+      MG_METHOD("stmtQueryAsync", mg_stmt_query_async),
+      MG_METHOD("stmtRowsAsync", mg_stmt_rows_async),
+      MG_METHOD("stmtExecute", mg_stmt_execute),
+      MG_METHOD("stmtRows", mg_stmt_rows),
+      MG_METHOD("stmtClose", mg_stmt_close),
+      MG_METHOD("dbBeginWrite", mg_db_begin_write),
+      MG_METHOD("txExecute", mg_tx_execute),
+      MG_METHOD("txQuery", mg_tx_query),
+      MG_METHOD("txCommit", mg_tx_commit),
+      MG_METHOD("txRollback", mg_tx_rollback),
+      MG_METHOD("txClose", mg_tx_close),
+      MG_METHOD("dbExport", mg_db_export),
+      MG_METHOD("dbInterrupt", mg_db_interrupt),
+      MG_METHOD("dbSetProgressHandler", mg_db_set_progress_handler),
+      MG_METHOD("dbRegisterPredicate", mg_db_register_predicate),
+      MG_METHOD("dbRegisterAggregate", mg_db_register_aggregate),
+      MG_METHOD("abortNew", mg_abort_new),
+      MG_METHOD("abortFire", mg_abort_fire),
   };
   MG_CHECK(env, napi_define_properties(env, exports,
                                        sizeof props / sizeof props[0], props));

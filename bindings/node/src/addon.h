@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "minigraf.h"
@@ -28,6 +29,13 @@
 /* Per-environment state, set with napi_set_instance_data. */
 typedef struct mg_instance {
   napi_ref error_class; /* MinigrafError, registered by index.js; may be NULL */
+  napi_ref keyword_of;    /* from index.js (setValueClasses): makers of a */
+  napi_ref entity_of;     /* Keyword / Entity from checked text, */
+  napi_ref list_decoder;  /* decodeList(json, safe), */
+  napi_ref keyword_class; /* and the two classes (for instanceof) */
+  napi_ref entity_class;
+  pthread_t js_thread;    /* the thread this environment runs JS on */
+  struct mg_js_life *life; /* js_call.c */
 } mg_instance;
 
 typedef enum mg_kind {
@@ -35,6 +43,9 @@ typedef enum mg_kind {
   MG_KIND_CURSOR,
   MG_KIND_FACT_LOG,
   MG_KIND_LOG_WRITER,
+  MG_KIND_STMT,
+  MG_KIND_TX,
+  MG_KIND_ABORT,
   MG_KIND_COUNT
 } mg_kind;
 
@@ -45,9 +56,10 @@ typedef enum mg_kind {
  * never while `pending` async jobs may still use it; the last job to finish
  * frees it instead. The struct itself is freed by the finalizer.
  *
- * `lock` serialises the calls on the native handle together with the
- * reading of its last error, so an error message cannot be overwritten by a
- * call from another thread in between. */
+ * `lock` serialises the calls on a cursor, fact log or log writer (the ABI
+ * wants one thread at a time on those) between the JS thread and the pool.
+ * A database needs none: the library keeps its last error per thread and
+ * runs calls from several threads in parallel. */
 typedef struct mg_handle {
   mg_kind kind;
   void *native;         /* the MiniGraf* object of `kind`; NULL once freed */
@@ -57,8 +69,8 @@ typedef struct mg_handle {
   bool hooked;          /* the env cleanup hook is registered */
   bool torn_down;       /* the env cleanup hook ran */
   napi_env env;
-  uint64_t tx_count;    /* MG_KIND_FACT_LOG: the database's counter when the
-                           log opened (read under the database's lock) */
+  struct mg_db_state *db; /* MG_KIND_DB: progress handler and host functions */
+  struct mg_rows *rows;   /* MG_KIND_CURSOR: the sync fetches' row buffer */
 } mg_handle;
 
 /* An error captured from the library: its numeric code and a malloc'd copy
@@ -128,13 +140,8 @@ char *mg_op_execute(mg_handle *db, const char *text, mg_error *err);
 bool mg_op_tx_count(mg_handle *db, uint64_t *out, mg_error *err);
 bool mg_op_checkpoint(mg_handle *db, mg_error *err);
 MiniGrafCursor *mg_op_query(mg_handle *db, const char *text, mg_error *err);
-char *mg_op_cursor_vars(mg_handle *cursor, mg_error *err);
-/* NULL with err->code == 0 is the end of the rows. */
-char *mg_op_next_batch(mg_handle *cursor, size_t max_rows, mg_error *err);
-/* Opens a fact log and reads the database's counter under the same lock,
- * so the counter is the one of the log's snapshot. */
 MiniGrafFactLog *mg_op_fact_log(mg_handle *db, const char *filter_json,
-                                uint64_t *tx_count, mg_error *err);
+                                mg_error *err);
 /* NULL with err->code == 0 is the end of the records. */
 char *mg_op_fact_log_next_batch(mg_handle *log, size_t max_records,
                                 mg_error *err);
@@ -159,6 +166,154 @@ typedef char *(*mg_next_batch_op)(mg_handle *h, size_t max_items,
 napi_value mg_batch_next(napi_env env, napi_callback_info info, mg_kind kind,
                          mg_next_batch_op next_batch);
 
+/* ---- rows.c: typed rows from the step API ------------------------------- */
+
+/* One value of a typed row, copied out of the cursor so that a pool thread
+ * can step and the JS thread convert. Texts and UUID bytes live in the
+ * buffer's arena at `off`. */
+typedef struct mg_cell {
+  int32_t type; /* MINIGRAF_TYPE_* */
+  uint32_t len; /* STRING / KEYWORD / LIST text bytes */
+  union {
+    int64_t i;
+    double d;
+    size_t off;
+  } v;
+} mg_cell;
+
+/* Rows stepped from a cursor, `ncols` cells each. */
+typedef struct mg_rows {
+  size_t ncols, nrows, cap_cells;
+  mg_cell *cells;
+  char *arena;
+  size_t arena_len, arena_cap;
+  bool end; /* the cursor has no more rows */
+} mg_rows;
+
+/* Conversion flags of the JS side. */
+#define MG_ROWS_BIGINT 1  /* every INTEGER is a BigInt (safeIntegers) */
+#define MG_ROWS_OBJECTS 2 /* rows as objects keyed by column name */
+
+/* Steps up to `max_rows` rows of `cursor` into `out` (emptied first). Any
+ * thread. False with `err` set on a library error or out of memory. */
+bool mg_rows_fill(MiniGrafCursor *cursor, size_t max_rows, mg_rows *out,
+                  mg_error *err);
+void mg_rows_free(mg_rows *rows);
+/* packed.c: the rows as one packed batch (see there) that index.js turns
+ * into row arrays or objects — or, for a small batch of array rows, the
+ * rows themselves — or null when there are none and the cursor ended.
+ * NULL with an exception pending on failure (a small batch's integer
+ * beyond 2^53 - 1 without MG_ROWS_BIGINT: RangeError
+ * ERR_MINIGRAF_UNSAFE_INTEGER, as index.js throws for a packed one). */
+napi_value mg_rows_pack(napi_env env, const mg_rows *rows, int flags);
+/* A JS value of the library's type `type` (Keyword and Entity through the
+ * classes index.js registered), by the flags' integer rule. `text` is
+ * STRING / KEYWORD / LIST text, `uuid` the 16 bytes of a REF. */
+napi_value mg_value_to_js(napi_env env, int type, int64_t i, double d,
+                          const char *text, size_t len,
+                          const unsigned char *uuid, int flags);
+/* The hyphenated lowercase text of 16 UUID bytes into out[37]. */
+void mg_uuid_text(const unsigned char *uuid, char out[37]);
+
+/* A flags argument (MG_ROWS_*): an int32 Number. */
+bool mg_flags_arg(napi_env env, napi_value value, int *out);
+
+/* The :find headers of `cursor` as a JS array of strings. */
+napi_value mg_column_names(napi_env env, MiniGrafCursor *cursor);
+
+napi_value mg_cursor_columns(napi_env env, napi_callback_info info);
+napi_value mg_cursor_rows(napi_env env, napi_callback_info info);
+napi_value mg_set_value_classes(napi_env env, napi_callback_info info);
+
+/* ---- stmt.c, tx.c: prepared queries and write transactions --------------- */
+
+napi_value mg_db_prepare(napi_env env, napi_callback_info info);
+napi_value mg_stmt_bind(napi_env env, napi_callback_info info);
+napi_value mg_stmt_bind_json(napi_env env, napi_callback_info info);
+napi_value mg_stmt_clear(napi_env env, napi_callback_info info);
+napi_value mg_stmt_query(napi_env env, napi_callback_info info);
+napi_value mg_stmt_execute(napi_env env, napi_callback_info info);
+napi_value mg_stmt_rows(napi_env env, napi_callback_info info);
+napi_value mg_stmt_close(napi_env env, napi_callback_info info);
+napi_value mg_db_begin_write(napi_env env, napi_callback_info info);
+napi_value mg_tx_execute(napi_env env, napi_callback_info info);
+napi_value mg_tx_query(napi_env env, napi_callback_info info);
+napi_value mg_tx_commit(napi_env env, napi_callback_info info);
+napi_value mg_tx_rollback(napi_env env, napi_callback_info info);
+napi_value mg_tx_close(napi_env env, napi_callback_info info);
+napi_value mg_db_export(napi_env env, napi_callback_info info);
+
+/* ---- cancel.c, host.c: progress handler, interrupt, abort; host functions */
+
+/* Per-database state: created at open, freed with the handle. */
+typedef struct mg_db_state {
+  napi_env env;
+  pthread_t js_thread;
+  napi_ref progress_fn; /* the user's handler, or NULL */
+  int progress_every;
+} mg_db_state;
+
+/* An AbortSignal's native side: a flag a pool job polls through the
+ * progress handler. */
+typedef struct mg_abort {
+  _Atomic int aborted;
+} mg_abort;
+
+mg_db_state *mg_db_state_new(napi_env env, MiniGrafDb *db);
+void mg_db_state_free(napi_env env, mg_db_state *state);
+/* The abort flag the calls on this thread answer to (NULL: none). */
+void mg_abort_enter(mg_abort *flag);
+void mg_abort_leave(void);
+/* True when the calling thread runs this environment's JS. */
+bool mg_on_js_thread(napi_env env);
+
+napi_value mg_db_interrupt(napi_env env, napi_callback_info info);
+napi_value mg_db_set_progress_handler(napi_env env, napi_callback_info info);
+napi_value mg_db_register_predicate(napi_env env, napi_callback_info info);
+napi_value mg_db_register_aggregate(napi_env env, napi_callback_info info);
+napi_value mg_abort_new(napi_env env, napi_callback_info info);
+napi_value mg_abort_fire(napi_env env, napi_callback_info info);
+/* The mg_abort of an abort token argument (undefined/null: NULL, true). */
+bool mg_abort_arg(napi_env env, napi_value value, mg_abort **out);
+
+/* ---- js_call.c: running a function on the JS thread from another --------- */
+
+/* Per environment: set `closing` when it is torn down. Reference counted
+ * (the instance and every runner), as pool threads read it. */
+typedef struct mg_js_life {
+  _Atomic int closing;
+  _Atomic int refs;
+} mg_js_life;
+
+typedef void (*mg_js_fn)(napi_env env, void *arg);
+
+/* Runs functions on one environment's JS thread (a thread-safe function). */
+typedef struct mg_js_runner {
+  napi_env env;
+  pthread_t js_thread;
+  napi_threadsafe_function tsfn;
+  mg_js_life *life;
+} mg_js_runner;
+
+mg_js_life *mg_js_life_new(napi_env env);
+void mg_js_life_release(mg_js_life *life);
+/* The instance's release (JS thread): also drops the cleanup hook. */
+void mg_js_life_detach(napi_env env, mg_js_life *life);
+/* JS thread. False when out of memory. */
+bool mg_js_runner_init(napi_env env, mg_js_runner *run, mg_js_life *life);
+/* JS thread; when nothing can call mg_js_run on it any more. */
+void mg_js_runner_free(mg_js_runner *run);
+/* Runs fn(env, arg) on the JS thread: at once on it, else queued there and
+ * waited for. False (fn not run) once the environment is going away. */
+bool mg_js_run(mg_js_runner *run, mg_js_fn fn, void *arg);
+
+/* ---- async_query.c: queries off the event loop --------------------------- */
+
+napi_value mg_db_query_async(napi_env env, napi_callback_info info);
+napi_value mg_stmt_query_async(napi_env env, napi_callback_info info);
+napi_value mg_cursor_rows_async(napi_env env, napi_callback_info info);
+napi_value mg_stmt_rows_async(napi_env env, napi_callback_info info);
+
 /* ---- json_to_js.c -------------------------------------------------------- */
 
 /* Decodes the library's JSON text into JS values: integers to Number when
@@ -176,23 +331,18 @@ napi_value mg_db_execute(napi_env env, napi_callback_info info);
 napi_value mg_db_tx_count(napi_env env, napi_callback_info info);
 napi_value mg_db_checkpoint(napi_env env, napi_callback_info info);
 napi_value mg_db_query(napi_env env, napi_callback_info info);
-napi_value mg_cursor_variables(napi_env env, napi_callback_info info);
-napi_value mg_cursor_next_batch(napi_env env, napi_callback_info info);
 napi_value mg_cursor_close(napi_env env, napi_callback_info info);
 napi_value mg_db_execute_async(napi_env env, napi_callback_info info);
-napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info);
 
 /* ---- fact_log.c, log_writer.c -------------------------------------------- */
 
 napi_value mg_db_fact_log(napi_env env, napi_callback_info info);
-napi_value mg_fact_log_tx_count(napi_env env, napi_callback_info info);
 napi_value mg_fact_log_next_batch(napi_env env, napi_callback_info info);
 napi_value mg_fact_log_next_batch_async(napi_env env, napi_callback_info info);
 napi_value mg_fact_log_close(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_create(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_append(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_append_batch(napi_env env, napi_callback_info info);
-napi_value mg_log_writer_copy_batch(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_advance_tx_count(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_tx_count(napi_env env, napi_callback_info info);
 napi_value mg_log_writer_finish(napi_env env, napi_callback_info info);

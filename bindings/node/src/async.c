@@ -1,10 +1,20 @@
 /*
  * async.c — the Promise variants, run on the libuv thread pool.
  *
- * JS signatures (index.js is the only caller):
- *   dbExecuteAsync(handle, text: string) -> Promise<object>
- *   cursorNextBatchAsync(handle, maxRows: number) -> Promise<row[] | null>
- *   factLogNextBatchAsync(handle, maxRecords: number) -> Promise<record[] | null>
+ * JS signatures (index.js is the only caller; `abort` is an abort token
+ * from abortNew(), or null):
+ *   dbExecuteAsync(handle, text: string, abort) -> Promise<object>
+ *   dbQueryAsync(db, text, abort) -> Promise<cursor handle>
+ *   stmtQueryAsync(stmt, abort) -> Promise<cursor handle>
+ *   cursorRowsAsync(cursor, maxRows, flags, abort) -> Promise<packed batch | null>
+ *   stmtRowsAsync(stmt, flags, abort) -> Promise<packed batch | null>  (a run)
+ *   factLogNextBatchAsync(handle, maxRecords: number, abort) -> Promise<record[] | null>
+ *
+ * Opening a query runs it up to its first row (aggregates, sorts and
+ * joins included), so dbQueryAsync and stmtQueryAsync keep all of that off
+ * the event loop; cursorRowsAsync steps rows on the pool and makes their JS
+ * values on the JS thread. An abort token's flag is seen by the addon's
+ * progress handler (host.c) on the pool thread running the job.
  *
  * A job copies its input on the JS thread, runs one mg_op_* call on a pool
  * thread (no Node-API calls there), and settles the promise back on the JS
@@ -16,11 +26,16 @@
  */
 #include "addon.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 typedef enum job_kind {
   JOB_EXECUTE,
-  JOB_NEXT_BATCH /* a cursor's or a fact log's, by `next_batch` */
+  JOB_NEXT_BATCH, /* a cursor's or a fact log's, by `next_batch` */
+  JOB_QUERY,      /* db + text -> cursor */
+  JOB_STMT_QUERY, /* stmt -> cursor */
+  JOB_ROWS,       /* cursor -> typed rows */
+  JOB_STMT_ROWS   /* stmt -> every row of a run (no cursor object) */
 } job_kind;
 
 typedef struct job {
@@ -33,6 +48,11 @@ typedef struct job {
   size_t max_rows; /* JOB_NEXT_BATCH input, with: */
   mg_next_batch_op next_batch;
   char *result;    /* library JSON, NULL on error or at the end */
+  MiniGrafCursor *cursor; /* JOB_QUERY, JOB_STMT_QUERY result */
+  mg_rows *rows;          /* JOB_ROWS result, with: */
+  int flags;
+  mg_abort *abort;        /* the call's AbortSignal, or NULL */
+  napi_ref abort_ref;     /* keeps the token alive */
   mg_error err;
 } job;
 
@@ -40,6 +60,11 @@ typedef struct job {
 static void job_run(napi_env env, void *data) {
   job *j = data;
   (void)env;
+  if (j->abort != NULL && atomic_load(&j->abort->aborted)) {
+    mg_error_set(&j->err, MINIGRAF_E_API_013, "[API-013] aborted");
+    return;
+  }
+  mg_abort_enter(j->abort);
   switch (j->kind) {
     case JOB_EXECUTE:
       j->result = mg_op_execute(j->handle, j->text, &j->err);
@@ -47,11 +72,41 @@ static void job_run(napi_env env, void *data) {
     case JOB_NEXT_BATCH:
       j->result = j->next_batch(j->handle, j->max_rows, &j->err);
       break;
+    case JOB_QUERY:
+      j->cursor = mg_op_query(j->handle, j->text, &j->err);
+      break;
+    case JOB_STMT_QUERY:
+      pthread_mutex_lock(&j->handle->lock);
+      j->cursor = minigraf_stmt_query(j->handle->native);
+      if (j->cursor == NULL)
+        mg_error_set(&j->err, minigraf_stmt_last_error_code(j->handle->native),
+                     minigraf_stmt_last_error(j->handle->native));
+      pthread_mutex_unlock(&j->handle->lock);
+      break;
+    case JOB_ROWS:
+      pthread_mutex_lock(&j->handle->lock);
+      mg_rows_fill(j->handle->native, j->max_rows, j->rows, &j->err);
+      pthread_mutex_unlock(&j->handle->lock);
+      break;
+    case JOB_STMT_ROWS: {
+      MiniGrafCursor *c = minigraf_stmt_query(j->handle->native);
+      if (c == NULL)
+        mg_error_set(&j->err, minigraf_stmt_last_error_code(j->handle->native),
+                     minigraf_stmt_last_error(j->handle->native));
+      else
+        mg_rows_fill(c, SIZE_MAX, j->rows, &j->err);
+      minigraf_cursor_free(c);
+      break;
+    }
   }
+  mg_abort_leave();
 }
 
 static void job_free(napi_env env, job *j) {
   if (j->handle_ref != NULL) napi_delete_reference(env, j->handle_ref);
+  if (j->abort_ref != NULL) napi_delete_reference(env, j->abort_ref);
+  if (j->cursor != NULL) minigraf_cursor_free(j->cursor);
+  mg_rows_free(j->rows);
   if (j->work != NULL) napi_delete_async_work(env, j->work);
   minigraf_string_free(j->result);
   mg_error_clear(&j->err);
@@ -69,7 +124,20 @@ static void job_settle(napi_env env, napi_status status, void *data) {
     mg_error_clear(&j->err);
     mg_error_set(&j->err, MG_API_018, "[API-018] the operation was cancelled");
   }
-  if (j->err.code == 0 && j->result != NULL) {
+  if (j->err.code == 0 && j->cursor != NULL) {
+    value = mg_handle_new(env, MG_KIND_CURSOR, j->cursor); /* owns it now */
+    j->cursor = NULL;
+    if (value == NULL) {
+      ok = false;
+      napi_get_and_clear_last_exception(env, &value);
+    }
+  } else if (j->err.code == 0 && (j->kind == JOB_ROWS || j->kind == JOB_STMT_ROWS)) {
+    value = mg_rows_pack(env, j->rows, j->flags);
+    if (value == NULL) {
+      ok = false;
+      napi_get_and_clear_last_exception(env, &value);
+    }
+  } else if (j->err.code == 0 && j->result != NULL) {
     value = mg_result_value(env, j->result); /* frees it */
     j->result = NULL;
     if (value == NULL) {
@@ -94,11 +162,24 @@ static void job_settle(napi_env env, napi_status status, void *data) {
 }
 
 /* Queues `j` (already filled with its input) on `handle_obj`; returns the
- * promise, or NULL with an exception pending (and `j` freed). */
-static napi_value job_start(napi_env env, job *j, napi_value handle_obj,
-                            const char *name) {
+ * promise, or NULL with an exception pending (and `j` freed). `abort_obj`
+ * is the call's abort token or null / undefined. */
+static napi_value job_start_abortable(napi_env env, job *j, napi_value handle_obj,
+                                      napi_value abort_obj, const char *name) {
   napi_value promise, resource_name;
 
+  if (abort_obj != NULL) {
+    if (!mg_abort_arg(env, abort_obj, &j->abort)) {
+      job_free(env, j);
+      return NULL;
+    }
+    if (j->abort != NULL &&
+        napi_create_reference(env, abort_obj, 1, &j->abort_ref) != napi_ok) {
+      mg_throw_last_status(env);
+      job_free(env, j);
+      return NULL;
+    }
+  }
   if (napi_create_reference(env, handle_obj, 1, &j->handle_ref) != napi_ok ||
       napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resource_name) !=
           napi_ok ||
@@ -122,57 +203,117 @@ static napi_value job_start(napi_env env, job *j, napi_value handle_obj,
   return promise;
 }
 
-napi_value mg_db_execute_async(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
+static job *job_new(napi_env env, job_kind kind, mg_handle *h) {
+  job *j = calloc(1, sizeof *j);
+  if (j == NULL) {
+    napi_throw_error(env, NULL, "minigraf: out of memory");
+    return NULL;
+  }
+  j->kind = kind;
+  j->handle = h;
+  return j;
+}
+
+/* (db, text, abort) for JOB_EXECUTE and JOB_QUERY. */
+static napi_value db_text_async(napi_env env, napi_callback_info info,
+                                job_kind kind, const char *name) {
+  napi_value argv[3];
   mg_handle *db;
   job *j;
   char *text;
 
-  if (!mg_args(env, info, 2, argv) ||
+  if (!mg_args(env, info, 3, argv) ||
       (db = mg_handle_open(env, argv[0], MG_KIND_DB)) == NULL ||
       (text = mg_string_arg(env, argv[1], "text")) == NULL)
     return NULL;
-  j = calloc(1, sizeof *j);
-  if (j == NULL) {
+  if ((j = job_new(env, kind, db)) == NULL) {
     free(text);
+    return NULL;
+  }
+  j->text = text;
+  return job_start_abortable(env, j, argv[0], argv[2], name);
+}
+
+napi_value mg_db_execute_async(napi_env env, napi_callback_info info) {
+  return db_text_async(env, info, JOB_EXECUTE, "minigraf.executeAsync");
+}
+
+napi_value mg_db_query_async(napi_env env, napi_callback_info info) {
+  return db_text_async(env, info, JOB_QUERY, "minigraf.queryAsync");
+}
+
+napi_value mg_stmt_query_async(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  mg_handle *s;
+  job *j;
+  if (!mg_args(env, info, 2, argv) ||
+      (s = mg_handle_open(env, argv[0], MG_KIND_STMT)) == NULL ||
+      (j = job_new(env, JOB_STMT_QUERY, s)) == NULL)
+    return NULL;
+  return job_start_abortable(env, j, argv[0], argv[1], "minigraf.stmtQueryAsync");
+}
+
+/* stmtRowsAsync(stmt, flags, abort): a whole run on the pool, one hop. */
+napi_value mg_stmt_rows_async(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  mg_handle *s;
+  job *j;
+  int flags;
+  if (!mg_args(env, info, 3, argv) ||
+      (s = mg_handle_open(env, argv[0], MG_KIND_STMT)) == NULL ||
+      !mg_flags_arg(env, argv[1], &flags) ||
+      (j = job_new(env, JOB_STMT_ROWS, s)) == NULL)
+    return NULL;
+  j->flags = flags;
+  if ((j->rows = calloc(1, sizeof *j->rows)) == NULL) {
+    job_free(env, j);
     napi_throw_error(env, NULL, "minigraf: out of memory");
     return NULL;
   }
-  j->kind = JOB_EXECUTE;
-  j->handle = db;
-  j->text = text;
-  return job_start(env, j, argv[0], "minigraf.executeAsync");
+  return job_start_abortable(env, j, argv[0], argv[2], "minigraf.stmtRowsAsync");
+}
+
+napi_value mg_cursor_rows_async(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  mg_handle *c;
+  job *j;
+  size_t max_rows;
+  int flags;
+  if (!mg_args(env, info, 4, argv) ||
+      (c = mg_handle_open(env, argv[0], MG_KIND_CURSOR)) == NULL ||
+      !mg_max_rows_arg(env, argv[1], &max_rows) ||
+      !mg_flags_arg(env, argv[2], &flags) ||
+      (j = job_new(env, JOB_ROWS, c)) == NULL)
+    return NULL;
+  j->max_rows = max_rows;
+  j->flags = flags;
+  if ((j->rows = calloc(1, sizeof *j->rows)) == NULL) {
+    job_free(env, j);
+    napi_throw_error(env, NULL, "minigraf: out of memory");
+    return NULL;
+  }
+  return job_start_abortable(env, j, argv[0], argv[3], "minigraf.rowsAsync");
 }
 
 /* The batch variants: (handle, maxRows) of `kind`. */
 static napi_value next_batch_async(napi_env env, napi_callback_info info,
                                    mg_kind kind, mg_next_batch_op next_batch,
                                    const char *name) {
-  napi_value argv[2];
+  napi_value argv[3];
   mg_handle *h;
   size_t max_rows;
   job *j;
 
-  if (!mg_args(env, info, 2, argv) ||
+  if (!mg_args(env, info, 3, argv) ||
       (h = mg_handle_open(env, argv[0], kind)) == NULL ||
       !mg_max_rows_arg(env, argv[1], &max_rows))
     return NULL;
-  j = calloc(1, sizeof *j);
-  if (j == NULL) {
-    napi_throw_error(env, NULL, "minigraf: out of memory");
-    return NULL;
-  }
-  j->kind = JOB_NEXT_BATCH;
+  if ((j = job_new(env, JOB_NEXT_BATCH, h)) == NULL) return NULL;
   j->next_batch = next_batch;
-  j->handle = h;
   j->max_rows = max_rows;
-  return job_start(env, j, argv[0], name);
+  return job_start_abortable(env, j, argv[0], argv[2], name);
 }
 
-napi_value mg_cursor_next_batch_async(napi_env env, napi_callback_info info) {
-  return next_batch_async(env, info, MG_KIND_CURSOR, mg_op_next_batch,
-                          "minigraf.nextBatchAsync");
-}
 
 napi_value mg_fact_log_next_batch_async(napi_env env, napi_callback_info info) {
   return next_batch_async(env, info, MG_KIND_FACT_LOG,

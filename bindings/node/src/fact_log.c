@@ -3,8 +3,6 @@
  *
  * JS signatures (index.js is the only caller):
  *   dbFactLog(db, filterJson: string | null) -> fact log handle
- *   factLogTxCount(handle) -> number | bigint   (the database's counter when
- *                                                the log opened)
  *   factLogNextBatch(handle, maxRecords: number) -> record[] | null (null: end)
  *   factLogClose(handle) -> undefined           (idempotent)
  * factLogNextBatchAsync is in async.c. Records are decoded by json_to_js.c
@@ -17,39 +15,24 @@
 #include <stdlib.h>
 
 napi_value mg_db_fact_log(napi_env env, napi_callback_info info) {
-  napi_value argv[2], obj;
-  mg_handle *db, *log_handle;
+  napi_value argv[2];
+  mg_handle *db;
   mg_error err = {0};
   MiniGrafFactLog *log;
-  uint64_t tx_count = 0;
   char *filter = NULL;
 
   if (!mg_args(env, info, 2, argv) ||
       (db = mg_handle_open(env, argv[0], MG_KIND_DB)) == NULL ||
       !mg_optional_string_arg(env, argv[1], "filter", &filter))
     return NULL;
-  log = mg_op_fact_log(db, filter, &tx_count, &err);
+  log = mg_op_fact_log(db, filter, &err);
   free(filter);
   if (log == NULL) {
     mg_throw(env, &err);
     mg_error_clear(&err);
     return NULL;
   }
-  obj = mg_handle_new(env, MG_KIND_FACT_LOG, log);
-  if (obj == NULL) return NULL;
-  log_handle = mg_handle_unwrap(env, obj, MG_KIND_FACT_LOG);
-  if (log_handle == NULL) return NULL;
-  log_handle->tx_count = tx_count;
-  return obj;
-}
-
-napi_value mg_fact_log_tx_count(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  mg_handle *log;
-  if (!mg_args(env, info, 1, argv) ||
-      (log = mg_handle_unwrap(env, argv[0], MG_KIND_FACT_LOG)) == NULL)
-    return NULL;
-  return mg_uint64_value(env, log->tx_count);
+  return mg_handle_new(env, MG_KIND_FACT_LOG, log);
 }
 
 napi_value mg_fact_log_next_batch(napi_env env, napi_callback_info info) {

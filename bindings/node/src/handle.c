@@ -25,6 +25,9 @@ static const napi_type_tag kind_tags[MG_KIND_COUNT] = {
     [MG_KIND_CURSOR] = {0x5c07e2b94a1d8f63ULL, 0xb2946e1f0d3c7a58ULL},
     [MG_KIND_FACT_LOG] = {0xd3916a0e5f2c48b7ULL, 0x71c8e04b9a36f25dULL},
     [MG_KIND_LOG_WRITER] = {0x2e84b7f1c90a6d35ULL, 0xa65f13d8e2b7094cULL},
+    [MG_KIND_STMT] = {0x4f0b6d2a93e1c857ULL, 0x9c3e7a5d01b8f246ULL},
+    [MG_KIND_TX] = {0xe16a4c8f27d90b35ULL, 0x58d2f91b6c3a0e74ULL},
+    [MG_KIND_ABORT] = {0x7b95e3018fa6d2c4ULL, 0x0d4a6e2f9b7c1853ULL},
 };
 
 static const char *const kind_names[MG_KIND_COUNT] = {
@@ -32,6 +35,9 @@ static const char *const kind_names[MG_KIND_COUNT] = {
     [MG_KIND_CURSOR] = "cursor",
     [MG_KIND_FACT_LOG] = "fact log",
     [MG_KIND_LOG_WRITER] = "log writer",
+    [MG_KIND_STMT] = "prepared query",
+    [MG_KIND_TX] = "transaction",
+    [MG_KIND_ABORT] = "abort token",
 };
 
 /* Frees a native object of `kind`. For a log writer that was not finished
@@ -42,6 +48,9 @@ static void free_native_object(mg_kind kind, void *native) {
     case MG_KIND_CURSOR: minigraf_cursor_free(native); break;
     case MG_KIND_FACT_LOG: minigraf_fact_log_free(native); break;
     case MG_KIND_LOG_WRITER: minigraf_log_writer_free(native); break;
+    case MG_KIND_STMT: minigraf_stmt_free(native); break;
+    case MG_KIND_TX: minigraf_tx_free(native); break;
+    case MG_KIND_ABORT: free(native); break;
     case MG_KIND_COUNT: break;
   }
 }
@@ -50,6 +59,9 @@ static void free_native(mg_handle *h) {
   if (h->native == NULL) return;
   free_native_object(h->kind, h->native);
   h->native = NULL;
+  /* After minigraf_close: no call uses the progress handler's state now. */
+  mg_db_state_free(h->env, h->db);
+  h->db = NULL;
 }
 
 /* Runs when the environment goes away with the handle still open. */
@@ -77,6 +89,7 @@ static void finalize(napi_env env, void *data, void *hint) {
   if (h->pending != 0) return; /* teardown with a job still running: leak */
   h->closed = true;
   release_if_idle(h);
+  mg_rows_free(h->rows);
   pthread_mutex_destroy(&h->lock);
   free(h);
 }
@@ -102,6 +115,13 @@ napi_value mg_handle_new(napi_env env, mg_kind kind, void *native) {
   h->kind = kind;
   h->native = native;
   h->env = env;
+  if (kind == MG_KIND_DB && (h->db = mg_db_state_new(env, native)) == NULL) {
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+    free_native_object(kind, native);
+    napi_throw_error(env, NULL, "minigraf: out of memory");
+    return NULL;
+  }
   if (napi_wrap(env, obj, h, finalize, NULL, NULL) != napi_ok) {
     h->closed = true;
     finalize(env, h, NULL);

@@ -5,7 +5,6 @@
  *   logWriterCreate(path: string, optionsJson: string | null) -> handle
  *   logWriterAppend(handle, recordJson: string) -> undefined
  *   logWriterAppendBatch(handle, recordsJson: string) -> undefined
- *   logWriterCopyBatch(handle, factLog, maxRecords: number) -> boolean
  *       moves the fact log's next batch into the writer without decoding
  *       it (db.export); false at the end of the log
  *   logWriterAdvanceTxCount(handle, txCount: number | bigint) -> undefined
@@ -78,31 +77,6 @@ napi_value mg_log_writer_append_batch(napi_env env, napi_callback_info info) {
   return append_json(env, info, true);
 }
 
-napi_value mg_log_writer_copy_batch(napi_env env, napi_callback_info info) {
-  napi_value argv[3], result;
-  mg_handle *w, *log;
-  mg_error err = {0};
-  size_t max_records;
-  char *json;
-  bool ok;
-
-  if (!mg_args(env, info, 3, argv) ||
-      (w = mg_handle_open(env, argv[0], MG_KIND_LOG_WRITER)) == NULL ||
-      (log = mg_handle_open(env, argv[1], MG_KIND_FACT_LOG)) == NULL ||
-      !mg_max_rows_arg(env, argv[2], &max_records))
-    return NULL;
-  json = mg_op_fact_log_next_batch(log, max_records, &err);
-  if (json == NULL) {
-    if (err.code != 0) return throw_err(env, &err);
-    MG_CHECK(env, napi_get_boolean(env, false, &result));
-    return result;
-  }
-  ok = mg_op_writer_append_batch(w, json, &err);
-  minigraf_string_free(json);
-  if (!ok) return throw_err(env, &err);
-  MG_CHECK(env, napi_get_boolean(env, true, &result));
-  return result;
-}
 
 napi_value mg_log_writer_advance_tx_count(napi_env env,
                                           napi_callback_info info) {

@@ -64,14 +64,19 @@ test('the addon type-checks its handles: a wrong object is a TypeError, not a cr
     assert.throws(() => native.dbExecute(bad, '(transact [])'), TypeError);
     assert.throws(() => native.dbClose(bad), TypeError);
   }
-  assert.throws(() => native.cursorNextBatch(db, 1), TypeError);
-  assert.throws(() => native.cursorNextBatch(cursor, 'x'), TypeError);
-  assert.throws(() => native.cursorNextBatch(cursor, -1), RangeError);
-  assert.throws(() => native.cursorNextBatch(cursor, Infinity), RangeError);
+  assert.throws(() => native.cursorRows(db, 1, 0, null), TypeError);
+  assert.throws(() => native.cursorRows(cursor, 'x', 0, null), TypeError);
+  assert.throws(() => native.cursorRows(cursor, -1, 0, null), RangeError);
+  assert.throws(() => native.cursorRows(cursor, Infinity, 0, null), RangeError);
+  assert.throws(() => native.cursorRows(cursor, 1, 'x', null), TypeError);
+  assert.throws(() => native.stmtBind(cursor, []), TypeError);
+  assert.throws(() => native.txCommit(db), TypeError);
+  assert.throws(() => native.abortFire(db), TypeError);
+  assert.throws(() => native.dbRegisterPredicate(db, 'p?', 'not a function', 0), TypeError);
   assert.throws(() => native.dbOpen(5, null), TypeError);
   native.cursorClose(cursor);
   native.cursorClose(cursor);
-  assert.throws(() => native.cursorNextBatch(cursor, 1), { code: 'API-018' });
+  assert.throws(() => native.cursorRows(cursor, 1, 0, null), { code: 'API-018' });
   native.dbClose(db);
   assert.throws(() => native.dbExecute(db, '(transact [])'), { code: 'API-018' });
 });

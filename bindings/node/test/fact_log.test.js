@@ -168,3 +168,13 @@ test('Symbol.dispose closes the log', { skip: typeof Symbol.dispose !== 'symbol'
   assert.equal(log.closed, true);
   db.close();
 });
+
+test('nextBatchAsync takes an AbortSignal', async () => {
+  const db = minigraf.openInMemory();
+  db.execute('(transact [[:a :n 1]])');
+  const log = db.factLog();
+  await assert.rejects(log.nextBatchAsync(10, { signal: AbortSignal.abort() }), { name: 'AbortError' });
+  assert.equal((await log.nextBatchAsync(10, { signal: new AbortController().signal })).length, 1);
+  log.close();
+  db.close();
+});

@@ -259,12 +259,12 @@ test('the addon type-checks fact log and writer handles', () => {
     assert.throws(() => native.logWriterAppend(bad, '{}'), TypeError);
     assert.throws(() => native.logWriterClose(bad), TypeError);
   }
-  assert.throws(() => native.logWriterCopyBatch(writer, db, 1), TypeError);
+  assert.throws(() => native.dbExport(writer, fresh(), null), TypeError);
   assert.throws(() => native.logWriterAppend(writer, 5), TypeError);
   assert.throws(() => native.logWriterAppend(writer, 'not json'), { code: 'API-017' });
-  assert.equal(native.logWriterCopyBatch(writer, factLog, 10), false); // empty database
+  assert.equal(native.factLogNextBatch(factLog, 10), null); // empty database
   native.factLogClose(factLog);
-  assert.throws(() => native.logWriterCopyBatch(writer, factLog, 1), { code: 'API-018' });
+  assert.throws(() => native.factLogNextBatch(factLog, 1), { code: 'API-018' });
   native.logWriterClose(writer);
   native.dbClose(db);
   assert.ok(gone(file));

@@ -76,6 +76,35 @@ function canonicalNumber(number) {
   return `${sign}${stripped[0]}${rest}e${x}`;
 }
 
+/**
+ * A typed-row value as the library's JSON batches write it (the `query`
+ * steps): keywords as their text, entities as their UUID text, lists as
+ * arrays; integers are BigInts (the runner reads with safeIntegers).
+ */
+function plainValue(minigraf, value) {
+  if (value instanceof minigraf.Keyword) return value.text;
+  if (value instanceof minigraf.Entity) return value.uuid;
+  if (Array.isArray(value)) return value.map((v) => plainValue(minigraf, v));
+  return value;
+}
+
+/** A typed-row value as {type, value} (the `query_typed` steps). */
+function typedValue(minigraf, value) {
+  if (value === null) return { type: 'null', value: null };
+  if (value instanceof minigraf.Keyword) return { type: 'keyword', value: value.text };
+  if (value instanceof minigraf.Entity) return { type: 'ref', value: value.uuid };
+  if (Array.isArray(value)) return { type: 'list', value: value.map((v) => typedValue(minigraf, v)) };
+  switch (typeof value) {
+    case 'string': return { type: 'string', value };
+    case 'bigint': return { type: 'integer', value };
+    case 'boolean': return { type: 'boolean', value };
+    case 'number': return { type: 'float', value: Number.isFinite(value) ? value : nonFinite(value) };
+    default: throw new TypeError(`no typed form for ${typeof value}`);
+  }
+}
+
+const nonFinite = (v) => (Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity');
+
 /** Rows as one array, sorted by the UTF-8 bytes of their text unless ordered. */
 function canonicalRows(rows, ordered) {
   const texts = rows.map(canonical);
@@ -103,21 +132,36 @@ class Case {
     this.exports = 0;
     this.db = null;
     this.openError = null;
+    this.tx = null;
+    this.statements = new Map();
   }
 
-  /** Opens (or reopens) the database; a failure is every later step's outcome. */
+  /** Opens (or reopens) the database with the README's five host
+   * functions; a failure is every later step's outcome. Integers are read
+   * as BigInts, so that an integer and an integral float stay apart. */
   open() {
     this.db = null;
     this.openError = null;
     try {
-      this.db = this.path ? this.minigraf.open(this.path) : this.minigraf.openInMemory();
+      const options = { safeIntegers: true };
+      this.db = this.path ? this.minigraf.open(this.path, options) : this.minigraf.openInMemory(options);
+      registerHostFunctions(this.db);
     } catch (error) {
       this.openError = error;
     }
   }
 
+  /** Closes the database; statements and the transaction stay with the
+   * case (their later steps report API-018), as the C runner's do. */
   close() {
     this.db?.close();
+  }
+
+  /** The end of the case: everything it holds. */
+  finish() {
+    for (const stmt of this.statements.values()) stmt.close();
+    this.tx?.close();
+    this.close();
   }
 
   /** The canonical outcome of one step. */
@@ -140,15 +184,39 @@ class Case {
       }
       if ('fact_log' in step) return this.factLog(step.fact_log);
       if ('export_import' in step) return this.exportImport();
+      if (typeof step.query_typed === 'string') return this.queryTyped(step.query_typed, ordered);
+      if (typeof step.query_cancelled === 'string') return this.queryCancelled(step.query_cancelled, step.every ?? 1, ordered);
+      if (typeof step.prepare === 'string') return this.prepare(step.prepare, step.as);
+      if (typeof step.execute_prepared === 'string') return this.executePrepared(step, ordered);
+      if (typeof step.query_prepared === 'string') return this.queryPrepared(step, ordered);
+      if (typeof step.clear_bindings === 'string') {
+        this.statement(step.clear_bindings).clearBindings();
+        return '{"ok":true}';
+      }
+      if ('begin_write' in step) return this.beginWrite();
+      if (typeof step.tx_execute === 'string') return this.executeOutcome(this.transaction().execute(step.tx_execute), ordered);
+      if (typeof step.tx_query === 'string') return this.cursorOutcome(this.transaction().query(step.tx_query), step.batch ?? 1000, ordered);
+      if ('commit' in step) {
+        this.transaction().commit();
+        return '{"ok":true}';
+      }
+      if ('rollback' in step) {
+        this.transaction().rollback();
+        return '{"ok":true}';
+      }
       return '{"unknown_step":true}';
     } catch (error) {
       if (error instanceof this.minigraf.MinigrafError) return errorOutcome(error.code ?? '', error.message);
+      if (error?.message?.startsWith('[RUNNER] ')) return errorOutcome('RUNNER', error.message);
       return errorOutcome('NODE', `${error?.name}: ${error?.message}`);
     }
   }
 
   execute(text, ordered) {
-    const result = this.db.execute(text);
+    return this.executeOutcome(this.db.execute(text), ordered);
+  }
+
+  executeOutcome(result, ordered) {
     if ('variables' in result && 'results' in result) {
       return `{"variables":${canonical(result.variables)},"results":${canonicalRows(result.results, ordered)}}`;
     }
@@ -159,14 +227,79 @@ class Case {
   }
 
   query(text, batch, ordered) {
-    const cursor = this.db.query(text);
+    return this.cursorOutcome(this.db.query(text), batch, ordered);
+  }
+
+  /** A cursor drained in batches of `batch` typed rows, written as the
+   * library's JSON batches write them; closes it. */
+  cursorOutcome(cursor, batch, ordered) {
     try {
       const rows = [];
-      for (let chunk; (chunk = cursor.nextBatch(batch)) !== null;) rows.push(...chunk);
-      return `{"variables":${canonical(cursor.variables)},"rows":${canonicalRows(rows, ordered)}}`;
+      for (let chunk; (chunk = cursor.nextBatch(batch)) !== null;) {
+        for (const row of chunk) rows.push(row.map((v) => plainValue(this.minigraf, v)));
+      }
+      return `{"variables":${canonical(cursor.columns)},"rows":${canonicalRows(rows, ordered)}}`;
     } finally {
       cursor.close();
     }
+  }
+
+  /** Every value as {type, value}, through the typed rows. */
+  queryTyped(text, ordered) {
+    const cursor = this.db.query(text);
+    const rows = cursor.all().map((row) => row.map((v) => typedValue(this.minigraf, v)));
+    return `{"variables":${canonical(cursor.columns)},"rows":${canonicalRows(rows, ordered)}}`;
+  }
+
+  /** An execute step under a progress handler that stops at its first call. */
+  queryCancelled(text, every, ordered) {
+    this.db.setProgressHandler(Number(every), () => true);
+    try {
+      return this.execute(text, ordered);
+    } finally {
+      this.db.setProgressHandler(null);
+    }
+  }
+
+  prepare(text, name) {
+    const stmt = this.db.prepare(text);
+    this.statements.get(name)?.close();
+    this.statements.set(name, stmt);
+    return '{"ok":true}';
+  }
+
+  statement(name) {
+    const stmt = this.statements.get(name);
+    if (stmt === undefined) throw new Error('[RUNNER] no prepared statement of that name');
+    return stmt;
+  }
+
+  /** The step's binds handed on as their canonical JSON text. */
+  bound(step) {
+    const stmt = this.statement(step.execute_prepared ?? step.query_prepared);
+    if (step.binds !== undefined) stmt.bindJson(canonical(step.binds));
+    return stmt;
+  }
+
+  executePrepared(step, ordered) {
+    return this.executeOutcome(this.bound(step).execute(), ordered);
+  }
+
+  queryPrepared(step, ordered) {
+    return this.cursorOutcome(this.bound(step).cursor(), step.batch ?? 1000, ordered);
+  }
+
+  /** A successful begin replaces an ended transaction; a failed one keeps it. */
+  beginWrite() {
+    const tx = this.db.beginWrite();
+    this.tx?.close();
+    this.tx = tx;
+    return '{"ok":true}';
+  }
+
+  transaction() {
+    if (this.tx === null) throw new Error('[RUNNER] no begin_write before this step');
+    return this.tx;
   }
 
   /** Streams the fact log in batches of 2; records in stream order. */
@@ -215,6 +348,33 @@ class Case {
   }
 }
 
+/** The README's five host functions ("Host functions"), on every open. */
+function registerHostFunctions(db) {
+  db.function('email?', (v) => typeof v === 'string' && v.includes('@'));
+  db.function('big?', (v) => typeof v === 'bigint' && v > 100n);
+  db.function('fails?', () => {
+    throw new Error('fails? always fails');
+  });
+  db.aggregate('geomean', {
+    start: () => ({ s: 0, k: 0 }),
+    step(acc, v) {
+      if (v === null) return acc;
+      const positive = (typeof v === 'bigint' && v > 0n) || (typeof v === 'number' && v > 0);
+      if (!positive) throw new Error('geomean: expected a positive number');
+      return { s: acc.s + Math.log(Number(v)), k: acc.k + 1 };
+    },
+    result: (acc) => (acc.k === 0 ? null : Math.floor(Math.exp(acc.s / acc.k) * 1e9 + 0.5) / 1e9),
+  });
+  db.aggregate('sum-int', {
+    start: () => 0n,
+    step(sum, v) {
+      if (v === null) return sum;
+      if (typeof v !== 'bigint') throw new Error('sum-int: expected an integer');
+      return sum + v;
+    },
+  });
+}
+
 /**
  * A case's filter (the library's JSON keys) as the package's filter object:
  * snake_case keys to their camelCase names, anything else as it is (the
@@ -250,7 +410,7 @@ function runCase(minigraf, file) {
     c.open();
     c.steps.forEach((step, index) => lines.push(`${c.name}#${index}\t${c.run(step)}\n`));
   } finally {
-    c.close();
+    c.finish();
     fs.rmSync(workdir, { recursive: true, force: true });
   }
   return lines.join('');
