@@ -9,11 +9,14 @@
 void query_keep_init(query_keep *k) {
     atomic_init(&k->busy, false);
     k->where = NULL;
+    k->rows = NULL;
     meter_init(&k->m, 0);
     k->baseline = 0;
 }
 
 void query_keep_reset(query_keep *k) {
+    finish_close(k->rows); /* its input, the kept :where, is closed already */
+    k->rows = NULL;
     where_free(k->where);
     k->where = NULL;
     k->baseline = 0;
@@ -31,6 +34,11 @@ bool query_keep_take(query_keep *k) {
 
 void query_keep_give(query_keep *k) {
     atomic_store_explicit(&k->busy, false, memory_order_release);
+}
+
+void query_keep_rows(query_keep *k, finish_cursor *rows) {
+    k->rows = rows;
+    k->baseline = k->m.used;
 }
 
 /* A fresh meter for the run, holding what the kept operators hold (as a

@@ -1,6 +1,6 @@
 /* What a prepared query keeps from one run to the next (db/prepared.c):
- * its :where's plan and operators (exec/where.h: where_keep) and the
- * memory meter they are charged to, so that a run re-opens them on a new
+ * its :where's plan and operators (exec/where.h: where_keep), the :find
+ * side over them when it streams, and the memory meter they are charged to, so that a run re-opens them on a new
  * snapshot instead of planning and building again.
  *
  * One run at a time uses it: a run takes it (query_keep_take) and gives
@@ -27,7 +27,8 @@ typedef struct query_keep {
     atomic_bool busy;
     solution_stream *where; /* kept, closed between runs; NULL: none */
     meter m;                /* the meter of the run that holds it */
-    size_t baseline;        /* what `where`'s operators hold charged */
+    struct finish_cursor *rows; /* the :find side over `where`, or NULL */
+    size_t baseline;        /* what the kept operators hold charged */
 } query_keep;
 
 void query_keep_init(query_keep *k);
@@ -45,6 +46,11 @@ void query_keep_give(query_keep *k);
  * hold). Errors as where_open's. */
 int query_keep_where(query_keep *k, store *s, const ast_query *q, int64_t now_ms,
                      size_t memory_limit, struct query_rules *rules, solution_stream **out, err *e);
+
+/* For a run holding `k`: keeps its :find side, open over the kept :where
+ * (exec/finish.h: finish_park / finish_rerun), with all it holds charged
+ * to k->m now. */
+void query_keep_rows(query_keep *k, struct finish_cursor *rows);
 
 /* query_execute_rules for a run of a kept parse: its :where from `k`
  * when no other run holds it. */

@@ -14,6 +14,7 @@ struct query_stream {
     meter own; /* the query's meter, unless a kept :where's (query_keep.h) */
     meter *m;  /* the operators keep pointers to it */
     query_keep *keep; /* held until close, or NULL */
+    bool drop_keep;   /* what `keep` holds is dropped at close */
     host_scope host; /* the host functions it resolved, until computed */
     finish_cursor *rows;
     const value *first; /* the row read at open, not handed out yet */
@@ -42,11 +43,8 @@ static int compute_host_calls(query_stream *qs, err *e) {
     return rc;
 }
 
-/* The rest of an open once the :where is open (`in`, taken). */
-static int open_finish(query_stream *qs, query_rules *rules, const ast_query *q, solution_stream *in,
-                       int rc, query_stream **out, err *e) {
-    if (rc == 0)
-        rc = finish_open(q, in, qs->m, &qs->host, &qs->rows, e);
+/* The rest of an open once the :find side is open (rc its outcome). */
+static int open_rest(query_stream *qs, query_rules *rules, int rc, query_stream **out, err *e) {
     if (rc == 0)
         rc = read_first(qs, e);
     if (rc == 0)
@@ -54,6 +52,7 @@ static int open_finish(query_stream *qs, query_rules *rules, const ast_query *q,
     if (rules)
         rules->host = NULL;
     if (rc != 0) {
+        qs->drop_keep = true; /* a run that failed half-way leaves nothing kept */
         query_stream_close(qs); /* ends the scope after the operators */
         return rc;
     }
@@ -63,6 +62,22 @@ static int open_finish(query_stream *qs, query_rules *rules, const ast_query *q,
     host_scope_init(&qs->host, NULL);
     *out = qs;
     return 0;
+}
+
+/* The :find side of a kept run: the kept cursor started again over the
+ * re-opened :where, or a new one, kept when it can run again (it streams
+ * over the kept :where and calls no host function). */
+static int open_kept_finish(query_stream *qs, const ast_query *q, solution_stream *in, err *e) {
+    query_keep *k = qs->keep;
+    if (k->rows) {
+        finish_rerun(k->rows);
+        qs->rows = k->rows;
+        return 0;
+    }
+    int rc = finish_open(q, in, qs->m, &qs->host, &qs->rows, e);
+    if (rc == 0 && k->where == in && finish_streaming(qs->rows) && !host_scope_calls(&qs->host))
+        query_keep_rows(k, qs->rows);
+    return rc;
 }
 
 static int new_stream(query_rules *rules, size_t memory_limit, query_stream **out, err *e) {
@@ -93,7 +108,9 @@ int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t 
         return rc;
     solution_stream *in = NULL;
     rc = where_open(s, q, now_ms, qs->m, rules, &in, e);
-    return open_finish(qs, rules, q, in, rc, out, e);
+    if (rc == 0)
+        rc = finish_open(q, in, qs->m, &qs->host, &qs->rows, e);
+    return open_rest(qs, rules, rc, out, e);
 }
 
 int query_stream_open_kept(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
@@ -113,7 +130,9 @@ int query_stream_open_kept(store *s, query_rules *rules, const ast_query *q, int
     qs->m = &k->m;
     solution_stream *in = NULL;
     rc = query_keep_where(k, s, q, now_ms, memory_limit, rules, &in, e);
-    return open_finish(qs, rules, q, in, rc, out, e);
+    if (rc == 0)
+        rc = open_kept_finish(qs, q, in, e);
+    return open_rest(qs, rules, rc, out, e);
 }
 
 int query_stream_next(query_stream *qs, const value **row, err *e) {
@@ -151,10 +170,17 @@ const result_set *query_stream_columns(const query_stream *qs) {
 void query_stream_close(query_stream *qs) {
     if (!qs)
         return;
-    finish_close(qs->rows);
+    query_keep *k = qs->keep;
+    if (!k || !qs->rows || qs->rows != k->rows)
+        finish_close(qs->rows);
+    else if (!finish_park(qs->rows)) /* its rows were read into memory */
+        qs->drop_keep = true;
     host_scope_end(&qs->host);
-    if (qs->keep)
-        query_keep_give(qs->keep);
     err_clear(&qs->failed);
+    if (k) {
+        if (qs->drop_keep)
+            query_keep_reset(k);
+        query_keep_give(k);
+    }
     free(qs);
 }
