@@ -416,14 +416,18 @@ bool prepared_has_slot(const prepared *p, const char *name, size_t len) {
     return find_slot(p, name, len) < p->slot_count;
 }
 
-int prepared_check(const prepared *p, const char *name, size_t len, const bind_value *v, err *e) {
-    size_t s = find_slot(p, name, len);
-    if (s == p->slot_count) /* spec 13: extra bindings are ignored */
-        return 0;
+/* prepared_check's checks for slot s. */
+static int check_slot(const prepared *p, size_t s, const bind_value *v, err *e) {
     if (v->kind == BIND_ENTITY && v->val.type != VT_REF)
         return err_set(e, ERR(INT, 0), "an Entity bind value must be a Ref");
     int rc = check_kind(p, s, v->kind, e);
     return rc == 0 && v->kind == BIND_VAL ? check_keyword(&v->val, e) : rc;
+}
+
+int prepared_check(const prepared *p, const char *name, size_t len, const bind_value *v, err *e) {
+    size_t s = find_slot(p, name, len);
+    /* spec 13: extra bindings are ignored */
+    return s == p->slot_count ? 0 : check_slot(p, s, v, e);
 }
 
 int prepared_bind(prepared *p, const char *name, size_t len, const bind_value *v, err *e) {
@@ -431,7 +435,7 @@ int prepared_bind(prepared *p, const char *name, size_t len, const bind_value *v
     if (s == p->slot_count)
         return 0;
     bind_value b = *v;
-    int rc = prepared_check(p, name, len, v, e);
+    int rc = check_slot(p, s, v, e);
     if (rc == 0)
         rc = own_copy(p, e);
     if (rc == 0)

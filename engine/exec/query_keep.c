@@ -1,6 +1,8 @@
 /* query_keep.h: the kept :where and its meter. */
 #include "exec/query_keep.h"
 
+#include <stdlib.h>
+
 #include "exec/finish.h"
 #include "exec/query.h"
 #include "exec/where.h"
@@ -10,6 +12,7 @@ void query_keep_init(query_keep *k) {
     atomic_init(&k->busy, false);
     k->where = NULL;
     k->rows = NULL;
+    k->spare = NULL;
     meter_init(&k->m, 0);
     k->baseline = 0;
 }
@@ -24,6 +27,8 @@ void query_keep_reset(query_keep *k) {
 
 void query_keep_free(query_keep *k) {
     query_keep_reset(k);
+    free(k->spare);
+    k->spare = NULL;
 }
 
 bool query_keep_take(query_keep *k) {

@@ -29,6 +29,7 @@ typedef struct query_keep {
     meter m;                /* the meter of the run that holds it */
     struct finish_cursor *rows; /* the :find side over `where`, or NULL */
     size_t baseline;        /* what the kept operators hold charged */
+    void *spare;            /* the last run's query_stream memory (query_stream.c) */
 } query_keep;
 
 void query_keep_init(query_keep *k);

@@ -80,8 +80,10 @@ static int open_kept_finish(query_stream *qs, const ast_query *q, solution_strea
     return rc;
 }
 
-static int new_stream(query_rules *rules, size_t memory_limit, query_stream **out, err *e) {
-    query_stream *qs = malloc(sizeof *qs);
+/* `spare`: a stream's memory to use again, or NULL. */
+static int new_stream(query_rules *rules, size_t memory_limit, void *spare, query_stream **out,
+                      err *e) {
+    query_stream *qs = spare ? spare : malloc(sizeof *qs);
     if (!qs)
         return err_set(e, ERR(INT, 0), "out of memory");
     /* malloc and assign, not calloc: glibc's calloc skips its thread cache */
@@ -103,7 +105,7 @@ int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t 
     int rc = query_check(q, e);
     query_stream *qs = NULL;
     if (rc == 0)
-        rc = new_stream(rules, memory_limit, &qs, e);
+        rc = new_stream(rules, memory_limit, NULL, &qs, e);
     if (rc != 0)
         return rc;
     solution_stream *in = NULL;
@@ -121,11 +123,12 @@ int query_stream_open_kept(store *s, query_rules *rules, const ast_query *q, int
     int rc = query_check(q, e);
     query_stream *qs = NULL;
     if (rc == 0)
-        rc = new_stream(rules, memory_limit, &qs, e);
+        rc = new_stream(rules, memory_limit, k->spare, &qs, e);
     if (rc != 0) {
         query_keep_give(k);
         return rc;
     }
+    k->spare = NULL;
     qs->keep = k;
     qs->m = &k->m;
     solution_stream *in = NULL;
@@ -177,10 +180,12 @@ void query_stream_close(query_stream *qs) {
         qs->drop_keep = true;
     host_scope_end(&qs->host);
     err_clear(&qs->failed);
-    if (k) {
-        if (qs->drop_keep)
-            query_keep_reset(k);
-        query_keep_give(k);
+    if (!k) {
+        free(qs);
+        return;
     }
-    free(qs);
+    if (qs->drop_keep)
+        query_keep_reset(k);
+    k->spare = qs; /* for the next run's stream */
+    query_keep_give(k);
 }

@@ -25,6 +25,7 @@ typedef struct where_stream {
     bool *decode; /* per exported variable: !stored_ok, fixed at the first row */
     enum { EXPORT_UNSET, EXPORT_COPY, EXPORT_SLOTS } export;
     bool kept;              /* where_keep: close parks instead of freeing */
+    bool ended;             /* the pipeline gave its last batch: no scan is open */
     uint64_t planned_facts; /* the store's facts when the plan was made */
 } where_stream;
 
@@ -52,6 +53,7 @@ static int next_batch(where_stream *w, batch **b, err *e) {
         max = w->base.rows_wanted;
     w->started = true;
     int rc = op_next(w->pipe.root, max, b, e);
+    w->ended = rc == 0;
     /* A stored value that failed to decode inside a comparison. */
     if ((rc == 0 || rc == 1) && w->src->failed)
         return store_reader_check(w->x.r, e);
@@ -234,7 +236,7 @@ bool where_keep(solution_stream *s, const ast_query *q) {
  * closes every scan an early stop left open (while their reader lives). */
 static void where_park(where_stream *w) {
     err ignored = {0};
-    if (w->pipe.root)
+    if (w->pipe.root && !w->ended)
         op_open(w->pipe.root, &ignored);
     err_clear(&ignored);
     store_reader_close(w->x.r);
@@ -272,7 +274,7 @@ int where_rerun(solution_stream *s, store *st, const ast_query *q, int64_t now_m
     visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
     w->x.host = host;
-    w->started = false;
+    w->started = w->ended = false;
     w->base.rows_wanted = 0;
     return op_open(w->pipe.root, e);
 }
