@@ -364,9 +364,56 @@ TEST(cursor_detached_by_a_write)
     minigraf_close(db);
 }
 
+typedef struct drainer {
+    MiniGrafCursor *c;
+    char *rows;
+} drainer;
+
+static void *drain_and_free(void *arg)
+{
+    drainer *d = arg;
+    d->rows = drain_cursor(d->c, 3);
+    minigraf_cursor_free(d->c);
+    return NULL;
+}
+
+/* Cursors drained and freed on another thread while the statement runs
+ * again on this one: each run takes the kept plan when no cursor holds
+ * it, and goes without it when one does. */
+TEST(cursors_freed_on_another_thread)
+{
+    MiniGrafDb *db = ages();
+    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?a :where [?e :group $g] [?e :age ?a]])");
+    REQUIRE(s);
+    const char *want[3] = {"(query [:find ?a :where [?e :group 0] [?e :age ?a]])",
+                           "(query [:find ?a :where [?e :group 1] [?e :age ?a]])",
+                           "(query [:find ?a :where [?e :group 2] [?e :age ?a]])"};
+    for (int i = 0; i < 30; i++) {
+        CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", i % 3), 0);
+        drainer d = {minigraf_stmt_query(s), NULL};
+        REQUIRE(d.c);
+        pthread_t t;
+        pthread_create(&t, NULL, drain_and_free, &d);
+        CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", (i + 1) % 3), 0);
+        EXPECT_SAME(db, s, want[(i + 1) % 3], 5);
+        pthread_join(t, NULL);
+        char *got = d.rows ? json_sorted_array(d.rows, NULL) : NULL;
+        char *text = EXEC(db, want[i % 3]);
+        char *rows = text ? json_sorted_array(strstr(text, "\"results\":") + 10, NULL) : NULL;
+        CHECK_STR_EQ(got, rows);
+        free(got);
+        free(rows);
+        free(d.rows);
+        minigraf_string_free(text);
+    }
+    minigraf_stmt_free(s);
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run), TEST_ENTRY(filter_constant_rebound_every_run),
            TEST_ENTRY(writes_between_runs_are_seen), TEST_ENTRY(run_stopped_early_then_rerun),
            TEST_ENTRY(two_cursors_of_one_statement), TEST_ENTRY(value_type_changes_between_runs),
            TEST_ENTRY(time_slots_rebound_every_run), TEST_ENTRY(plan_made_on_an_empty_database),
            TEST_ENTRY(host_predicate_replaced_between_runs),
-           TEST_ENTRY(file_database_changed_by_another_handle), TEST_ENTRY(cursor_detached_by_a_write))
+           TEST_ENTRY(file_database_changed_by_another_handle), TEST_ENTRY(cursor_detached_by_a_write),
+           TEST_ENTRY(cursors_freed_on_another_thread))
