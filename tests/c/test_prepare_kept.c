@@ -410,10 +410,56 @@ TEST(cursors_freed_on_another_thread)
     minigraf_close(db);
 }
 
+/* An attribute no fact had when the statement was planned: each run
+ * resolves it anew, so the facts written later are found. */
+TEST(attribute_written_after_the_plan)
+{
+    MiniGrafDb *db = ages();
+    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?e ?c :where [?e :group $g] [?e :color ?c]])");
+    REQUIRE(s);
+    CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", 1), 0);
+    const char *text = "(query [:find ?e ?c :where [?e :group 1] [?e :color ?c]])";
+    EXPECT_SAME(db, s, text, 8);
+    EXPECT_TRANSACT(db, "(transact [[:p1 :color \"red\"] [:p4 :color \"blue\"] [:p5 :color \"x\"]])");
+    EXPECT_SAME(db, s, text, 8);
+    minigraf_stmt_free(s);
+    minigraf_close(db);
+}
+
+static int stop_now(void *user_data)
+{
+    (void)user_data;
+    return 1;
+}
+
+/* A kept run stopped by the progress handler fails with API-013, and the
+ * statement runs whole once the handler is gone. */
+TEST(kept_run_stopped_by_the_progress_handler)
+{
+    MiniGrafDb *db = ages();
+    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?e ?a :where [?e :age ?a] [(>= ?a $min)]])");
+    REQUIRE(s);
+    CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "min", 10), 0);
+    const char *text = "(query [:find ?e ?a :where [?e :age ?a] [(>= ?a 10)]])";
+    EXPECT_SAME(db, s, text, 8); /* planned and kept */
+    CHECK_INT_EQ(minigraf_progress_handler(db, 1, stop_now, NULL), 0);
+    CHECK(minigraf_stmt_query(s) == NULL);
+    CHECK_STR_EQ(minigraf_error_code_name(minigraf_stmt_last_error_code(s)), "API-013");
+    CHECK(minigraf_stmt_execute(s) == NULL);
+    CHECK_STR_EQ(minigraf_error_code_name(minigraf_stmt_last_error_code(s)), "API-013");
+    CHECK_INT_EQ(minigraf_progress_handler(db, 1, NULL, NULL), 0);
+    EXPECT_SAME(db, s, text, 8);
+    EXPECT_SAME(db, s, text, 8);
+    minigraf_stmt_free(s);
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run), TEST_ENTRY(filter_constant_rebound_every_run),
            TEST_ENTRY(writes_between_runs_are_seen), TEST_ENTRY(run_stopped_early_then_rerun),
            TEST_ENTRY(two_cursors_of_one_statement), TEST_ENTRY(value_type_changes_between_runs),
            TEST_ENTRY(time_slots_rebound_every_run), TEST_ENTRY(plan_made_on_an_empty_database),
            TEST_ENTRY(host_predicate_replaced_between_runs),
            TEST_ENTRY(file_database_changed_by_another_handle), TEST_ENTRY(cursor_detached_by_a_write),
-           TEST_ENTRY(cursors_freed_on_another_thread))
+           TEST_ENTRY(cursors_freed_on_another_thread),
+           TEST_ENTRY(attribute_written_after_the_plan),
+           TEST_ENTRY(kept_run_stopped_by_the_progress_handler))
