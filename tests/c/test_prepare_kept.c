@@ -35,6 +35,16 @@ static void uuid_of(MiniGrafDb *db, int i, char out[37])
     minigraf_string_free(r);
 }
 
+/* The rows of the text's answer (minigraf_execute), sorted; NULL on error. */
+static char *text_rows_sorted(MiniGrafDb *db, const char *text)
+{
+    char *r = EXEC(db, text);
+    const char *res = r ? strstr(r, "\"results\":") : NULL;
+    char *rows = res ? json_sorted_array(res + strlen("\"results\":"), NULL) : NULL;
+    minigraf_string_free(r);
+    return rows;
+}
+
 /* The statement's answer as a cursor drained in batches of `batch`, rows
  * sorted, against the text's through minigraf_execute. */
 static void expect_same_at(int line, MiniGrafDb *db, MiniGrafStmt *s, const char *text, size_t batch)
@@ -46,17 +56,14 @@ static void expect_same_at(int line, MiniGrafDb *db, MiniGrafStmt *s, const char
     }
     char *rows = drain_cursor(c, batch);
     minigraf_cursor_free(c);
-    char *want = EXEC(db, text);
     char *got_rows = rows ? json_sorted_array(rows, NULL) : NULL;
-    const char *res = want ? strstr(want, "\"results\":") : NULL;
-    char *want_rows = res ? json_sorted_array(res + strlen("\"results\":"), NULL) : NULL;
+    char *want_rows = text_rows_sorted(db, text);
     if (!got_rows || !want_rows || strcmp(got_rows, want_rows) != 0)
         check_fail_str(__FILE__, line, text, got_rows ? got_rows : "(none)",
                        want_rows ? want_rows : "(none)");
     free(got_rows);
     free(want_rows);
     free(rows);
-    minigraf_string_free(want);
     /* minigraf_stmt_execute runs the same kept plan */
     char *all = minigraf_stmt_execute(s);
     char *plain = EXEC(db, text);
@@ -173,15 +180,13 @@ TEST(two_cursors_of_one_statement)
     minigraf_cursor_free(c1);
     minigraf_cursor_free(c2);
     char *s2 = all2 ? json_sorted_array(all2, NULL) : NULL;
-    char *want = EXEC(db, "(query [:find ?a :where [?e :group 0] [?e :age ?a]])");
-    char *want_rows = json_sorted_array(strstr(want, "\"results\":") + 10, NULL);
+    char *want_rows = text_rows_sorted(db, "(query [:find ?a :where [?e :group 0] [?e :age ?a]])");
     CHECK_STR_EQ(s2, want_rows);
     CHECK(rest1 && strlen(rest1) > 2);
     free(rest1);
     free(all2);
     free(s2);
     free(want_rows);
-    minigraf_string_free(want);
     EXPECT_SAME(db, s, "(query [:find ?a :where [?e :group 2] [?e :age ?a]])", 5);
     minigraf_stmt_free(s);
     minigraf_close(db);
@@ -398,13 +403,11 @@ TEST(cursors_freed_on_another_thread)
         EXPECT_SAME(db, s, want[(i + 1) % 3], 5);
         pthread_join(t, NULL);
         char *got = d.rows ? json_sorted_array(d.rows, NULL) : NULL;
-        char *text = EXEC(db, want[i % 3]);
-        char *rows = text ? json_sorted_array(strstr(text, "\"results\":") + 10, NULL) : NULL;
+        char *rows = text_rows_sorted(db, want[i % 3]);
         CHECK_STR_EQ(got, rows);
         free(got);
         free(rows);
         free(d.rows);
-        minigraf_string_free(text);
     }
     minigraf_stmt_free(s);
     minigraf_close(db);
