@@ -482,6 +482,15 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
  * database: after minigraf_close(db) every call on the statement fails
  * with API-018 until it is freed.
  *
+ * Speed: a statement keeps its query plan and operators from one run to
+ * the next and re-opens them with the values bound then, when no value
+ * can change the plan (patterns and expression clauses; not rule
+ * invocations, host predicates, pseudo-attributes, not / or). It plans
+ * again when a slot is bound to another kind or value type, or the
+ * database has grown or shrunk far from the size it planned for. A run
+ * while the statement's previous cursor is still open plans anew. Each
+ * run still reads the database as it is then.
+ *
  * Threads: a MiniGrafStmt must be used by one thread at a time (any
  * thread). Its cursors are independent of it once open.
  *
