@@ -484,8 +484,9 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
  *
  * Speed: a statement keeps its query plan and operators from one run to
  * the next and re-opens them with the values bound then, when no value
- * can change the plan (patterns and expression clauses; not rule
- * invocations, host predicates, pseudo-attributes, not / or). It plans
+ * can change the plan (patterns read by index seeks, and expression
+ * clauses; not hash joins, rule invocations, host predicates,
+ * pseudo-attributes, not / or). It plans
  * again when a slot is bound to another kind or value type, or the
  * database has grown or shrunk far from the size it planned for. A run
  * while the statement's previous cursor is still open plans anew. Each
