@@ -457,6 +457,48 @@ TEST(kept_run_stopped_by_the_progress_handler)
     minigraf_close(db);
 }
 
+/* Under a small query_memory_limit, many runs of a kept statement: each
+ * run's meter starts from what the kept operators hold, not from what
+ * the runs before it charged. */
+TEST(memory_limit_holds_run_after_run)
+{
+    MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"query_memory_limit\": 65536}", NULL);
+    REQUIRE(db);
+    char tx[8192];
+    size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
+    for (int i = 0; i < 60; i++)
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :name \"name number %d\"] [:p%d :group %d] ",
+                                i, i, i, i % 3);
+    snprintf(tx + len, sizeof tx - len, "])");
+    EXPECT_TRANSACT(db, tx);
+    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?n :where [?e :group $g] [?e :name ?n]])");
+    REQUIRE(s);
+    const char *want[3] = {"(query [:find ?n :where [?e :group 0] [?e :name ?n]])",
+                           "(query [:find ?n :where [?e :group 1] [?e :name ?n]])",
+                           "(query [:find ?n :where [?e :group 2] [?e :name ?n]])"};
+    char *rows[3];
+    for (int g = 0; g < 3; g++)
+        rows[g] = text_rows_sorted(db, want[g]);
+    for (int i = 0; i < 1500; i++) {
+        CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", i % 3), 0);
+        MiniGrafCursor *c = minigraf_stmt_query(s);
+        if (!c) {
+            check_fail_str(__FILE__, __LINE__, "run", minigraf_stmt_last_error(s), "a cursor");
+            break;
+        }
+        char *got = drain_cursor(c, 7);
+        minigraf_cursor_free(c);
+        char *sorted = got ? json_sorted_array(got, NULL) : NULL;
+        CHECK_STR_EQ(sorted, rows[i % 3]);
+        free(sorted);
+        free(got);
+    }
+    for (int g = 0; g < 3; g++)
+        free(rows[g]);
+    minigraf_stmt_free(s);
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run), TEST_ENTRY(filter_constant_rebound_every_run),
            TEST_ENTRY(writes_between_runs_are_seen), TEST_ENTRY(run_stopped_early_then_rerun),
            TEST_ENTRY(two_cursors_of_one_statement), TEST_ENTRY(value_type_changes_between_runs),
@@ -465,4 +507,5 @@ CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run), TEST_ENTRY(filter_constant_rebo
            TEST_ENTRY(file_database_changed_by_another_handle), TEST_ENTRY(cursor_detached_by_a_write),
            TEST_ENTRY(cursors_freed_on_another_thread),
            TEST_ENTRY(attribute_written_after_the_plan),
-           TEST_ENTRY(kept_run_stopped_by_the_progress_handler))
+           TEST_ENTRY(kept_run_stopped_by_the_progress_handler),
+           TEST_ENTRY(memory_limit_holds_run_after_run))
