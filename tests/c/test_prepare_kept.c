@@ -499,6 +499,32 @@ TEST(memory_limit_holds_run_after_run)
     minigraf_close(db);
 }
 
+/* :limit and :offset on a kept streaming :find side: every run counts its
+ * rows from the start again. */
+TEST(limit_counts_from_the_start_every_run)
+{
+    MiniGrafDb *db = ages();
+    MiniGrafStmt *s = minigraf_prepare(
+        db, "(query [:find ?a :where [?e :group $g] [?e :age ?a] [(>= ?a $min)] :offset 1 :limit 3])");
+    REQUIRE(s);
+    for (int i = 0; i < 12; i++) {
+        CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", i % 3), 0);
+        CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "min", i < 6 ? 0 : 50), 0);
+        MiniGrafCursor *c = minigraf_stmt_query(s);
+        REQUIRE(c);
+        char *rows = drain_cursor(c, 2);
+        minigraf_cursor_free(c);
+        int n = 0; /* rows: one '[' each after the outer one */
+        for (const char *p = rows ? rows + 1 : ""; *p; p++)
+            n += *p == '[';
+        /* 20 ages per group; >= 50: 3 in groups 0 and 1, 4 in group 2 (:offset 1) */
+        CHECK_INT_EQ(n, i < 6 ? 3 : i % 3 == 2 ? 3 : 2);
+        free(rows);
+    }
+    minigraf_stmt_free(s);
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run), TEST_ENTRY(filter_constant_rebound_every_run),
            TEST_ENTRY(writes_between_runs_are_seen), TEST_ENTRY(run_stopped_early_then_rerun),
            TEST_ENTRY(two_cursors_of_one_statement), TEST_ENTRY(value_type_changes_between_runs),
@@ -508,4 +534,5 @@ CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run), TEST_ENTRY(filter_constant_rebo
            TEST_ENTRY(cursors_freed_on_another_thread),
            TEST_ENTRY(attribute_written_after_the_plan),
            TEST_ENTRY(kept_run_stopped_by_the_progress_handler),
-           TEST_ENTRY(memory_limit_holds_run_after_run))
+           TEST_ENTRY(memory_limit_holds_run_after_run),
+           TEST_ENTRY(limit_counts_from_the_start_every_run))
