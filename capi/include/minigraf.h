@@ -641,9 +641,12 @@ MINIGRAF_API MiniGrafTx *minigraf_begin_write(MiniGrafDb *db);
  *       as if committed with the next counter values (current+1,
  *       current+2, ... for :as-of) and tx times no smaller than the
  *       previous one's; "now" is at least the last staged tx time (spec
- *       7.5). The first query after staging copies the committed records
- *       into a private in-memory view (a pass over the database); later
- *       ones only add what was staged since;
+ *       7.5). The first query after staging makes a private view of
+ *       the committed data plus the staged statements, without copying
+ *       the database (its cost follows what was staged, not the size of
+ *       the database; only an in-memory database holding texts longer
+ *       than a page is copied); later ones only add what was staged
+ *       since;
  *   (rule ...)  registers at once and stays registered after a rollback.
  * Returns NULL on error (minigraf_tx_last_error); API-018 once the
  * transaction has ended. Since 0.2.0. */
