@@ -6,6 +6,10 @@
  * statements read as the transactions current+1, +2, ...): the same
  * answers for every index order, retractions of committed facts, history
  * and :as-of. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+
 #include "support.h"
 
 #define ENTITIES 3000
@@ -216,6 +220,71 @@ TEST(memory_database_with_a_long_text)
     minigraf_close(db);
 }
 
+typedef struct reader_arg {
+    MiniGrafDb *db;
+    atomic_int stop;
+    int failures;
+    atomic_int reads;
+} reader_arg;
+
+/* Reads the committed database until told to stop: never a staged fact. */
+static void *read_committed_loop(void *p)
+{
+    reader_arg *a = p;
+    while (!atomic_load(&a->stop)) {
+        char *r = minigraf_execute(a->db, "(query [:find ?v :where [:e10 :n ?v]])");
+        if (!r || strcmp(r, "{\"variables\":[\"?v\"],\"results\":[[10]]}") != 0)
+            a->failures++;
+        minigraf_string_free(r);
+        atomic_fetch_add(&a->reads, 1);
+    }
+    return NULL;
+}
+
+/* Other threads read the committed file while the transaction's view
+ * reads the same pages (through the fork) and changes its own. */
+TEST(view_read_beside_committed_readers)
+{
+    temp_db_path t;
+    temp_db_make(&t);
+    MiniGrafDb *db = minigraf_open(t.path);
+    REQUIRE(db);
+    fill(db, 1);
+    reader_arg a = {.db = db};
+    atomic_init(&a.stop, 0);
+    atomic_init(&a.reads, 0);
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&th[i], NULL, read_committed_loop, &a);
+    while (atomic_load(&a.reads) == 0) /* the readers are running */
+        sched_yield();
+    for (int round = 0; round < 3; round++) {
+        MiniGrafTx *tx = minigraf_begin_write(db);
+        REQUIRE(tx);
+        for (int i = 0; i < 5; i++) {
+            char stmt[120];
+            snprintf(stmt, sizeof stmt, "(transact [[:e10 :n %d] [:w%d :n %d]])", 100 + i, i, i);
+            char *r = minigraf_tx_execute(tx, stmt);
+            minigraf_string_free(r);
+            r = minigraf_tx_execute(tx, "(query [:find (count ?v) :where [:e10 :n ?v]])");
+            char want[80]; /* 10 and every value staged so far (:n holds many) */
+            snprintf(want, sizeof want, "{\"variables\":[\"(count ?v)\"],\"results\":[[%d]]}", i + 2);
+            CHECK_STR_EQ(r, want);
+            minigraf_string_free(r);
+        }
+        CHECK_INT_EQ(minigraf_tx_rollback(tx), 0);
+        minigraf_tx_free(tx);
+    }
+    atomic_store(&a.stop, 1);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    CHECK_INT_EQ(a.failures, 0);
+    CHECK(atomic_load(&a.reads) > 0);
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
 CHECK_MAIN(TEST_ENTRY(file_database_large_committed_small_staged),
            TEST_ENTRY(memory_database_large_committed_small_staged),
-           TEST_ENTRY(memory_database_with_a_long_text))
+           TEST_ENTRY(memory_database_with_a_long_text),
+           TEST_ENTRY(view_read_beside_committed_readers))
