@@ -13,7 +13,8 @@
  *
  *   bench_prepared DIR [N ...]      (default N: 100000 1000000)
  *
- * The fixture is built into DIR when missing (bench_storage and
+ * BENCH_PREPARED_COUNT (see count_only) runs one variant untimed, for
+ * callgrind. The fixture is built into DIR when missing (bench_storage and
  * bench_query build the same files). Target (issue 13): prepared p50 <=
  * 0.6 us at 1M where the text query takes 0.9 us. */
 #define _POSIX_C_SOURCE 200809L
@@ -163,6 +164,24 @@ static double clock_cost_us(void) {
     return (bench_now_s() - t0) * 1e6 / 100000;
 }
 
+/* BENCH_PREPARED_COUNT="V RUNS": RUNS untimed runs of variant V (0-3)
+ * after the check, nothing else; for instruction counts under callgrind,
+ * whose difference between two RUNS is the cost per run. */
+static int count_only(bench *b) {
+    const char *env = getenv("BENCH_PREPARED_COUNT");
+    int v = 0;
+    long runs = 0;
+    if (!env || sscanf(env, "%d %ld", &v, &runs) != 2 || v < 0 || v >= V_COUNT)
+        return 0;
+    for (long i = 0; i < runs; i++)
+        run_once(b, (variant)v, NULL, 0);
+    for (int i = 0; i < V_COUNT; i++)
+        free(b->t[i]);
+    minigraf_stmt_free(b->stmt);
+    minigraf_close(b->db);
+    return 1;
+}
+
 static int bench_scale(const char *dir, long n, FILE *j, int first_scale) {
     char path[1024];
     struct stat st;
@@ -190,6 +209,8 @@ static int bench_scale(const char *dir, long n, FILE *j, int first_scale) {
         if (!(b.t[v] = malloc(MAX_RUNS * sizeof *b.t[v])))
             die("malloc", "out of memory");
     check_answers(&b);
+    if (count_only(&b))
+        return 0;
     for (int i = 0; i < 1000; i++) /* warm-up */
         for (int v = 0; v < V_COUNT; v++)
             run_once(&b, (variant)v, NULL, 0);

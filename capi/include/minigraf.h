@@ -502,6 +502,16 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
  * database: after minigraf_close(db) every call on the statement fails
  * with API-018 until it is freed.
  *
+ * Speed: a statement keeps its query plan and operators from one run to
+ * the next and re-opens them with the values bound then, when no value
+ * can change the plan (patterns read by index seeks, and expression
+ * clauses; not hash joins, rule invocations, host predicates,
+ * pseudo-attributes, not / or). It plans
+ * again when a slot is bound to another kind or value type, or the
+ * database has grown or shrunk far from the size it planned for. A run
+ * while the statement's previous cursor is still open plans anew. Each
+ * run still reads the database as it is then.
+ *
  * Threads: a MiniGrafStmt must be used by one thread at a time (any
  * thread). Its cursors are independent of it once open.
  *
@@ -651,9 +661,12 @@ MINIGRAF_API MiniGrafTx *minigraf_begin_write(MiniGrafDb *db);
  *       as if committed with the next counter values (current+1,
  *       current+2, ... for :as-of) and tx times no smaller than the
  *       previous one's; "now" is at least the last staged tx time (spec
- *       7.5). The first query after staging copies the committed records
- *       into a private in-memory view (a pass over the database); later
- *       ones only add what was staged since;
+ *       7.5). The first query after staging makes a private view of
+ *       the committed data plus the staged statements, without copying
+ *       the database (its cost follows what was staged, not the size of
+ *       the database; only an in-memory database holding texts longer
+ *       than a page is copied); later ones only add what was staged
+ *       since;
  *   (rule ...)  registers at once and stays registered after a rollback.
  * Returns NULL on error (minigraf_tx_last_error); API-018 once the
  * transaction has ended. Since 0.2.0. */

@@ -280,10 +280,15 @@ rules_registry *db_rules(db *d) {
     return d->rules;
 }
 
-int db_run_query(db *d, const ast_query *q, result_set **out, err *e) {
+int db_run_query(db *d, const ast_query *q, query_keep *keep, result_set **out, err *e) {
     cancel stop;
     db_cancel_begin(d, &stop);
-    return run_query(d, q, &stop, out, e);
+    if (!keep)
+        return run_query(d, q, &stop, out, e);
+    query_rules rules = db_query_rules(d);
+    rules.stop = &stop;
+    return query_execute_kept(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
+                              keep, out, e);
 }
 
 query_cache_stats db_query_cache_stats(db *d) {

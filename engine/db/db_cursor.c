@@ -64,14 +64,15 @@ void db_cursors_release(db *d) {
     shared_lock_write_done(&d->sh->gate);
 }
 
-static int open_query_stream(db *d, db_cursor *c, const ast_query *q, err *e) {
+static int open_query_stream(db *d, db_cursor *c, const ast_query *q, query_keep *keep, err *e) {
     c->rules = db_query_rules(d);
     cancel stop;
     db_cancel_begin(d, &stop);
     c->rules.stop = &stop; /* for the open only */
     shared_lock_read(&d->sh->gate);
-    int rc = query_stream_open(d->s, &c->rules, q, clock_now_ms(),
-                               (size_t)d->opts.query_memory_limit, &c->qs, e);
+    size_t limit = (size_t)d->opts.query_memory_limit;
+    int rc = keep ? query_stream_open_kept(d->s, &c->rules, q, clock_now_ms(), limit, keep, &c->qs, e)
+                  : query_stream_open(d->s, &c->rules, q, clock_now_ms(), limit, &c->qs, e);
     c->rules.stop = NULL;
     if (c->qs)
         query_stream_set_cancel(c->qs, NULL);
@@ -85,7 +86,7 @@ static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e
     int rc = db_parse_query(d, text, len, &c->pq, e);
     if (rc != 0)
         return rc;
-    return open_query_stream(d, c, &parsed_query_command(c->pq)->as.query, e);
+    return open_query_stream(d, c, &parsed_query_command(c->pq)->as.query, NULL, e);
 }
 
 static int new_cursor(db_cursor **out, err *e) {
@@ -112,8 +113,8 @@ int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e)
     return rc;
 }
 
-int db_cursor_open_query(db *d, const ast_query *q, void (*release)(void *holder), void *holder,
-                         db_cursor **out, err *e) {
+int db_cursor_open_query(db *d, const ast_query *q, query_keep *keep,
+                         void (*release)(void *holder), void *holder, db_cursor **out, err *e) {
     db_cursor *c = NULL;
     int rc = new_cursor(&c, e);
     if (rc != 0) {
@@ -122,7 +123,7 @@ int db_cursor_open_query(db *d, const ast_query *q, void (*release)(void *holder
     }
     c->release = release;
     c->holder = holder;
-    if ((rc = open_query_stream(d, c, q, e)) != 0)
+    if ((rc = open_query_stream(d, c, q, keep, e)) != 0)
         db_cursor_free(c);
     else
         *out = c;

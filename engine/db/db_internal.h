@@ -13,6 +13,7 @@
 #include "db/db_shared.h"
 #include "db/query_cache.h"
 #include "exec/query.h"
+#include "exec/query_keep.h"
 
 struct rules_registry;
 struct host_registry;
@@ -49,13 +50,15 @@ query_rules db_query_rules(db *d);
 const char *db_command_name(command_kind k);
 
 /* ---- prepared queries (db/prepared.c) ---------------------------------- */
-/* Runs a parsed (query ...) as db_query runs the one of a text. */
-int db_run_query(db *d, const ast_query *q, result_set **out, err *e);
+/* Runs a parsed (query ...) as db_query runs the one of a text; `keep`
+ * (or NULL) as db_cursor_open_query's. */
+int db_run_query(db *d, const ast_query *q, struct query_keep *keep, result_set **out, err *e);
 /* A cursor over a parsed (query ...), as db_cursor_open's over a text;
- * `q` stays valid until the cursor calls release(holder) (when it is
- * freed; also when the open fails). */
-int db_cursor_open_query(db *d, const ast_query *q, void (*release)(void *holder), void *holder,
-                         db_cursor **out, err *e);
+ * `q` (and `keep`) stay valid until the cursor calls release(holder)
+ * (when it is freed; also when the open fails). `keep` (or NULL): what
+ * runs of `q` keep from one to the next (exec/query_keep.h). */
+int db_cursor_open_query(db *d, const ast_query *q, struct query_keep *keep,
+                         void (*release)(void *holder), void *holder, db_cursor **out, err *e);
 
 /* Before a change to the store or the rules (the writer lock held, or in
  * db_close): reads every streaming cursor's rest into memory, so none

@@ -222,8 +222,10 @@ static int copy_committed(db_tx *t, store *view, err *e) {
 static int view_update(db_tx *t, err *e) {
     int rc = 0;
     if (!t->view) {
-        rc = store_open_memory(&t->view, e);
-        if (rc == 0)
+        /* The committed database does not change while the transaction
+         * holds the writer: the view forks it, rather than copy it. */
+        rc = store_fork(t->d->s, &t->view, e);
+        if (rc == 1 && (rc = store_open_memory(&t->view, e)) == 0)
             rc = copy_committed(t, t->view, e);
         t->view_count = 0;
     }

@@ -6,14 +6,18 @@
  * transaction: one counter value, one tx time, one WAL frame.
  *
  * Reads inside the transaction (spec 7.5) run on a private in-memory
- * store, the view: a copy of the committed records plus each staged
- * statement committed on top of them under its own counter value
- * (current+1, current+2, ...) and tx time (never below the previous
- * one's). Every query feature therefore answers exactly as it would
- * after those statements were committed one by one. The view is built at
- * the first read that needs it (a read before any statement is staged
- * runs on the database itself) and then kept up to date statement by
- * statement; building it costs a pass over the committed records.
+ * store, the view: a fork of the committed store (store_fork: its pages
+ * are read from the store itself, which the writer slot keeps unchanged)
+ * with each staged statement committed on top under its own counter
+ * value (current+1, current+2, ...) and tx time (never below the previous
+ * one's); those commits copy only the pages they change. Every query
+ * feature therefore answers exactly as it would after those statements
+ * were committed one by one. The view is made at the first read that
+ * needs it (a read before any statement is staged runs on the database
+ * itself) and then kept up to date statement by statement; making it
+ * costs nothing whatever the database's size, except for a memory
+ * database holding texts longer than a page, which is copied (a pass
+ * over its records).
  *
  * A transaction is used by one thread at a time; it may be committed or
  * rolled back from a thread other than the one that began it. */

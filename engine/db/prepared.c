@@ -10,6 +10,7 @@
 #include "base/arena.h"
 #include "datalog/parse.h"
 #include "db/db_internal.h"
+#include "exec/query_keep.h"
 #include "edn/edn.h"
 
 /* Where a slot stands (spec 13's table). */
@@ -34,6 +35,11 @@ typedef struct parse_copy {
     size_t slot_count;
     char **bytes; /* per slot: the bound string / keyword payload (malloc'd) */
     size_t *caps;
+    /* The :where kept between runs (exec/query_keep.h), planned when the
+     * slots had these kinds and value types (2 bytes per slot). */
+    query_keep keep;
+    uint8_t *shape;
+    bool shaped;
 } parse_copy;
 
 typedef struct slot {
@@ -71,6 +77,8 @@ static void copy_free(parse_copy *c) {
         free(c->bytes[i]);
     free(c->bytes);
     free(c->caps);
+    free(c->shape);
+    query_keep_free(&c->keep);
     free(c->uses);
     arena_free(&c->a);
     free(c);
@@ -215,6 +223,7 @@ static int copy_new(prepared *p, parse_copy **out, err *e) {
         return out_of_memory(e);
     atomic_init(&c->refs, 1);
     arena_init(&c->a);
+    query_keep_init(&c->keep);
     command *cmd = NULL;
     int rc = datalog_parse(p->text, p->len, &c->a, &cmd, e);
     if (rc == 0 && cmd->kind != CMD_QUERY)
@@ -228,7 +237,8 @@ static int copy_new(prepared *p, parse_copy **out, err *e) {
     if (rc == 0 && p->slot_count) {
         c->bytes = calloc(p->slot_count, sizeof *c->bytes);
         c->caps = calloc(p->slot_count, sizeof *c->caps);
-        if (!c->bytes || !c->caps)
+        c->shape = calloc(p->slot_count, 2);
+        if (!c->bytes || !c->caps || !c->shape)
             rc = out_of_memory(e);
     }
     if (rc != 0) {
@@ -402,14 +412,18 @@ static int check_keyword(const value *v, err *e) {
                         (int)(v->as.str.len > 64 ? 64 : v->as.str.len), v->as.str.ptr);
 }
 
-int prepared_check(const prepared *p, const char *name, size_t len, const bind_value *v, err *e) {
-    size_t s = find_slot(p, name, len);
-    if (s == p->slot_count) /* spec 13: extra bindings are ignored */
-        return 0;
+/* prepared_check's checks for slot s. */
+static int check_slot(const prepared *p, size_t s, const bind_value *v, err *e) {
     if (v->kind == BIND_ENTITY && v->val.type != VT_REF)
         return err_set(e, ERR(INT, 0), "an Entity bind value must be a Ref");
     int rc = check_kind(p, s, v->kind, e);
     return rc == 0 && v->kind == BIND_VAL ? check_keyword(&v->val, e) : rc;
+}
+
+int prepared_check(const prepared *p, const char *name, size_t len, const bind_value *v, err *e) {
+    size_t s = find_slot(p, name, len);
+    /* spec 13: extra bindings are ignored */
+    return s == p->slot_count ? 0 : check_slot(p, s, v, e);
 }
 
 int prepared_bind(prepared *p, const char *name, size_t len, const bind_value *v, err *e) {
@@ -417,7 +431,7 @@ int prepared_bind(prepared *p, const char *name, size_t len, const bind_value *v
     if (s == p->slot_count)
         return 0;
     bind_value b = *v;
-    int rc = prepared_check(p, name, len, v, e);
+    int rc = check_slot(p, s, v, e);
     if (rc == 0)
         rc = own_copy(p, e);
     if (rc == 0)
@@ -447,15 +461,42 @@ static int check_bound(const prepared *p, err *e) {
     return 0;
 }
 
+/* The kept plan was made for the slots' kinds and value types of its
+ * run (a value's type can change the index a pattern reads, its kind
+ * :valid-at's meaning); other ones plan again. When a run holds the kept
+ * plan (a cursor still streams) this run goes without it. */
+static void match_shape(const prepared *p, parse_copy *c) {
+    bool same = c->shaped;
+    for (size_t s = 0; s < p->slot_count && same; s++) {
+        const bind_value *b = &p->slots[s].bound;
+        same = c->shape[2 * s] == (uint8_t)b->kind &&
+               c->shape[2 * s + 1] == (b->kind == BIND_VAL ? (uint8_t)b->val.type : 0);
+    }
+    if (same || !query_keep_take(&c->keep))
+        return;
+    query_keep_reset(&c->keep);
+    for (size_t s = 0; s < p->slot_count; s++) {
+        const bind_value *b = &p->slots[s].bound;
+        c->shape[2 * s] = (uint8_t)b->kind;
+        c->shape[2 * s + 1] = b->kind == BIND_VAL ? (uint8_t)b->val.type : 0;
+    }
+    c->shaped = true;
+    query_keep_give(&c->keep);
+}
+
 int prepared_execute(prepared *p, db *d, result_set **out, err *e) {
     int rc = check_bound(p, e);
-    return rc != 0 ? rc : db_run_query(d, p->cur->q, out, e);
+    if (rc != 0)
+        return rc;
+    match_shape(p, p->cur);
+    return db_run_query(d, p->cur->q, &p->cur->keep, out, e);
 }
 
 int prepared_cursor(prepared *p, db *d, db_cursor **out, err *e) {
     int rc = check_bound(p, e);
     if (rc != 0)
         return rc;
+    match_shape(p, p->cur);
     atomic_fetch_add(&p->cur->refs, 1);
-    return db_cursor_open_query(d, p->cur->q, copy_release, p->cur, out, e);
+    return db_cursor_open_query(d, p->cur->q, &p->cur->keep, copy_release, p->cur, out, e);
 }

@@ -14,10 +14,20 @@
  * while such a cursor lives parses the text again into a new copy first
  * (copy on write), so the cursor's answer never changes under it.
  *
- * Nothing is cached across executions by AST address: the rule cache
- * keys on the query's printed text (bound values included) and the
- * range estimates on the store snapshot, so a re-bound query never
- * reuses a plan or an answer made for other values.
+ * A parse keeps its plan and operators from one run to the next
+ * (exec/query_keep.h): a run re-opens them on a new snapshot, and since
+ * operators read constants from the AST when they open, with the values
+ * bound then. Only plans whose shape no value can change are kept: the
+ * :where's nested-loop patterns and filters (exec/where.h: where_keep),
+ * no rule invocation (rules run per run, and the rule cache keys on the
+ * printed text, bound values included), no host predicate (resolved when
+ * the operators are built; they may be replaced), no pseudo-attribute
+ * (D16 pairs patterns by equal constants). The kept plan is dropped when
+ * a slot's kind or value type changes, when the store's size moves far
+ * from the one it was planned for (its join order is a cost choice,
+ * never an answer's), when a run fails half-way, and when a copy is made
+ * for a new binding. A second run while a cursor still streams the kept
+ * one plans afresh, as a text query does.
  *
  * Not thread-safe: one thread at a time per prepared query. It holds no
  * pointer to its database; each call that runs it is given one. */

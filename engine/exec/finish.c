@@ -447,6 +447,27 @@ void finish_close(finish_cursor *c) {
     free(c);
 }
 
+/* ---- a streaming cursor run again (exec/finish.h) -------------------------- */
+
+/* Nothing of a run is left but the plan, the headers and the row buffer
+ * (a detach would have moved rows into the result set). */
+bool finish_park(finish_cursor *c) {
+    close_input(c);
+    return c->streaming && result_row_count(c->rs) == 0;
+}
+
+void finish_rerun(finish_cursor *c) {
+    c->p.host = NULL; /* the scope it was opened with has ended; a kept cursor calls none */
+    c->in_open = true;
+    c->ended = false;
+    c->in = (solution_block){0};
+    c->in_row = 0;
+    sort_limit_init(&c->lim, c->o.offset, c->o.has_limit, c->o.limit);
+    c->p.in->rows_wanted = 0;
+    if (c->o.has_limit)
+        c->p.in->rows_wanted = c->o.limit > SIZE_MAX - c->o.offset ? 0 : c->o.offset + c->o.limit;
+}
+
 /* The whole answer as one result set, charged as "result". */
 int finish_query(const ast_query *q, solution_stream *in, meter *m, struct host_scope *host,
                  result_set **out, err *e) {

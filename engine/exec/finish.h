@@ -41,6 +41,14 @@ bool finish_streaming(const finish_cursor *c);
 const result_set *finish_columns(const finish_cursor *c);
 void finish_close(finish_cursor *c);
 
+/* Kept between runs (a prepared query, exec/query_keep.h): finish_park
+ * closes the input and tells whether the cursor can run again (a
+ * streaming one that handed out its rows as they came, none read into
+ * memory); finish_rerun then starts it over its input, re-opened by the
+ * caller with new values (the cursor's :find and :limit stay). */
+bool finish_park(finish_cursor *c);
+void finish_rerun(finish_cursor *c);
+
 /* The whole answer as one result set, held rows charged as "result".
  * Consumes (and closes) `in`. Errors: QRY-010 / QRY-011 for unknown
  * aggregate / window functions (neither built in nor registered in

@@ -19,6 +19,12 @@ typedef struct query_stream query_stream;
  * stream. Errors of everything computed before the first row appear here. */
 int query_stream_open(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
                       size_t memory_limit, query_stream **out, err *e);
+struct query_keep;
+/* The same for a parse run again and again (a prepared query): its :where
+ * is kept in `k` (exec/query_keep.h) from one run to the next; when
+ * another run holds `k`, as query_stream_open. */
+int query_stream_open_kept(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
+                           size_t memory_limit, struct query_keep *k, query_stream **out, err *e);
 /* 1 with *row (column-count values, valid until the next call), 0 at the
  * end, or an error code (QRY-012, storage errors); after 0 or an error the
  * stream has let go of its snapshot and only ends. */

@@ -6,6 +6,7 @@
 #include "base/arena.h"
 #include "exec/op.h"
 #include "exec/rule_eval.h"
+#include "host/host_fns.h"
 #include "plan/conj.h"
 #include "plan/value_order.h"
 
@@ -24,6 +25,9 @@ typedef struct where_stream {
     bool *bound;  /* all true */
     bool *decode; /* per exported variable: !stored_ok, fixed at the first row */
     enum { EXPORT_UNSET, EXPORT_COPY, EXPORT_SLOTS } export;
+    bool kept;              /* where_keep: close parks instead of freeing */
+    bool ended;             /* the pipeline gave its last batch: no scan is open */
+    uint64_t planned_facts; /* the store's facts when the plan was made */
 } where_stream;
 
 /* How rows leave, fixed at the first (the consumer has set stored_ok):
@@ -53,6 +57,7 @@ static int next_batch(where_stream *w, batch **b, err *e) {
     /* rows from a scan that went on out of order are in this batch */
     if (w->x.order_lost)
         w->base.ordered = false;
+    w->ended = rc == 0;
     /* A stored value that failed to decode inside a comparison. */
     if ((rc == 0 || rc == 1) && w->src->failed)
         return store_reader_check(w->x.r, e);
@@ -93,10 +98,16 @@ static int where_next(solution_stream *s, solution_block *out, err *e) {
     return rc == 0 ? 1 : rc;
 }
 
+static void where_park(where_stream *w);
+
 static void where_close(solution_stream *s) {
     where_stream *w = (where_stream *)s;
     if (!w)
         return;
+    if (w->kept) {
+        where_park(w);
+        return;
+    }
     op_sub_free(&w->pipe);
     rule_eval_end(&w->rules);
     if (w->x.r)
@@ -196,6 +207,7 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
     if (!hint.counts)
         return err_set(e, ERR(INT, 0), "out of memory");
     hint.counts->used = 0;
+    w->planned_facts = store_reader_fact_count(w->x.r);
     rc = plan_compile_query(q, w->x.r, &hint, &w->mem, &pq, e);
     if (rc != 0)
         return rc;
@@ -227,4 +239,77 @@ int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, query_rul
     }
     *out = &w->base;
     return 0;
+}
+
+/* ---- a :where kept for the next run of the same parse (where.h) ------- */
+
+/* The operators a re-open restarts in full: nested-loop patterns, which
+ * seek with the constants the AST holds at each open, and filters, which
+ * read them per row. Not kept: hash joins (their table would stay in
+ * memory between runs), pseudo-attribute patterns (D16 pairs them by
+ * equal entity constants, which new values can change), sub-conjunctions
+ * (their scans stay open after an early stop). */
+static bool item_keepable(const plan_item *it) {
+    return (it->kind == PK_PATTERN && it->access.join == PLAN_JOIN_NESTED_LOOP) ||
+           it->kind == PK_EXPR;
+}
+
+bool where_keep(solution_stream *s, const ast_query *q) {
+    where_stream *w = (where_stream *)s;
+    /* Rules are evaluated per run; host predicates are resolved when the
+     * operators are built, and may be replaced or dropped later. */
+    if (rule_eval_needed(q) || host_scope_calls(w->x.host))
+        return false;
+    for (size_t i = 0; i < w->top->item_count; i++)
+        if (!item_keepable(&w->top->items[i]))
+            return false;
+    w->kept = true;
+    return true;
+}
+
+/* Between runs: no scan open, no snapshot held. Restarting the pipeline
+ * closes every scan an early stop left open (while their reader lives). */
+static void where_park(where_stream *w) {
+    err ignored = {0};
+    if (w->pipe.root && !w->ended)
+        op_open(w->pipe.root, &ignored);
+    err_clear(&ignored);
+    store_reader_close(w->x.r);
+    w->x.r = NULL;
+}
+
+void where_free(solution_stream *s) {
+    where_stream *w = (where_stream *)s;
+    if (!w)
+        return;
+    w->kept = false;
+    where_close(s);
+}
+
+/* The join order was chosen for the store's size when planned: far from
+ * it, another order may be much cheaper (never another answer). */
+static bool plan_stale(uint64_t planned, uint64_t now) {
+    uint64_t lo = planned < now ? planned : now, hi = planned < now ? now : planned;
+    return hi > 2 * lo + 64;
+}
+
+int where_rerun(solution_stream *s, store *st, const ast_query *q, int64_t now_ms,
+                struct host_scope *host, err *e) {
+    where_stream *w = (where_stream *)s;
+    int rc = store_reader_open(st, &w->x.r, e);
+    if (rc != 0)
+        return rc;
+    store_reader_set_budget(w->x.r, &(store_budget){charge_texts, release_texts, w->x.m});
+    w->src = store_reader_source(w->x.r);
+    if (plan_stale(w->planned_facts, store_reader_fact_count(w->x.r))) {
+        store_reader_close(w->x.r);
+        w->x.r = NULL;
+        return 1;
+    }
+    visibility_init(&w->x.vis, q, now_ms);
+    w->x.valid_at = valid_at_value(q, now_ms);
+    w->x.host = host;
+    w->started = w->ended = false;
+    w->base.rows_wanted = 0;
+    return op_open(w->pipe.root, e);
 }

@@ -37,6 +37,7 @@ struct pager {
     uint64_t epoch;
     const shared_lock *write_lock; /* NULL until the store is open */
     spares scratch; /* cursor scratch blocks (pager_scratch_take) */
+    pager *base;    /* a fork's (pager_fork): where its pages below `committed` are read */
 };
 
 static int oom(err *e) {
@@ -75,6 +76,16 @@ int pager_open_memory(pager **out, format_header *h, err *e) {
     if (!p)
         return oom(e);
     empty_header(h);
+    *out = p;
+    return 0;
+}
+
+int pager_fork(pager *base, pager **out, err *e) {
+    pager *p = pager_new(NULL);
+    if (!p)
+        return oom(e);
+    p->base = base;
+    p->committed = p->next = base->next;
     *out = p;
     return 0;
 }
@@ -370,6 +381,8 @@ int pager_open_file(const char *path, bool read_only, bool allow_unlocked, size_
 }
 
 static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
+    if (p->base)
+        return pager_read(p->base, pgno, dst, e);
     if (p->cache && page_cache_get(p->cache, pgno, dst))
         return 0;
     if (vfs_read_all(p->io, p->fd, dst, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)

@@ -40,6 +40,12 @@ typedef struct pager pager;
 int pager_open_file(const char *path, bool read_only, bool allow_unlocked, size_t cache_pages,
                     pager **out, format_header *h, err *e);
 int pager_open_memory(pager **out, format_header *h, err *e);
+/* An in-memory pager over `base` as it is now: its pages below base's
+ * end are read from `base` (committed for the fork: a change copies them
+ * to new pages of its own), so creating it costs nothing whatever the
+ * size of `base`. `base` must not change, nor close, while the fork
+ * lives (a write transaction's view: the transaction holds the writer). */
+int pager_fork(pager *base, pager **out, err *e);
 void pager_close(pager *p);
 
 bool pager_is_memory(const pager *p);

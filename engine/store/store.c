@@ -82,6 +82,25 @@ int store_open_memory(store **out, err *e) {
     return 0;
 }
 
+int store_fork(store *base, store **out, err *e) {
+    shared_lock_read(&base->rw);
+    /* A memory store's texts too long for a page live in its dictionary's
+     * side table, which the fork's dictionary does not see. */
+    bool side_texts = base->dic.big_count > 0;
+    store *s = side_texts ? NULL : store_new(NULL);
+    int rc = side_texts ? 1 : s ? pager_fork(base->pg, &s->pg, e) : oom(e);
+    if (rc == 0)
+        s->h = base->h;
+    shared_lock_read_done(&base->rw);
+    if (rc != 0) {
+        if (s)
+            store_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
 uint64_t store_tx_count(store *s) {
     shared_lock_read(&s->rw);
     uint64_t n = s->h.tx_count;

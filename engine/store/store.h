@@ -67,6 +67,13 @@ typedef struct store_stats {
 void store_get_stats(store *s, store_stats *out);
 
 int store_open_memory(store **out, err *e);
+/* A private in-memory store holding what `base` holds now, made without
+ * copying it (storage/pager.h: pager_fork): its commits go to pages of
+ * its own, `base` is only read. `base` must not change, nor close, while
+ * the fork lives. 0 with *out (store_close it), 1 when `base` cannot be
+ * forked (a memory store with texts longer than a page: copy it
+ * instead), or an error. */
+int store_fork(store *base, store **out, err *e);
 /* Opens or creates the file at `path` and replays its WAL. Errors: the STG
  * and WAL codes of storage/pager.h and storage/wal.h; STG-004 also when the
  * newest header is older than the WAL it should continue (a damaged header
