@@ -64,7 +64,10 @@ parity_suite() {
     --java "java -cp $jar:$BUILD/parity-java ParityRunner"
 }
 
-python_suite() { (cd "$BUILD" && "$BUILD/venv/bin/python" -m pytest -q "$ROOT/bindings/python/tests"); }
+python_suite() {
+  (cd "$BUILD" && "$BUILD/venv/bin/python" -m pytest -q "$ROOT/bindings/python/tests")
+  "$BUILD/venv/bin/python" "$ROOT/tests/hostile/runner_python.py" "$ROOT/tests/hostile/cases"
+}
 
 node_suite() { (cd "$BUILD/node" && node --test test/); }
 

@@ -3,7 +3,8 @@
  *
  *   runner_c <case.json | directory>...
  *
- * Prints one line per case and a closing "N passed, N failed"; exits
+ * Prints one line per case and a closing "N passed, N failed, N
+ * skipped" (a case whose "runners" leaves C out is skipped); exits
  * non-zero on any failure. Each case gets a scratch directory under /tmp;
  * after its steps, a database still open must answer a query and (unless
  * read-only) take a transaction: it stayed usable. */
@@ -609,7 +610,7 @@ static int run_case(const char *file)
     }
     printf("%s %s\n", !mine ? "skip" : h.failures ? "FAIL" : "ok", h.name);
     jv_free(&c);
-    return h.failures ? 1 : 0;
+    return !mine ? 2 : h.failures ? 1 : 0;
 }
 
 static int by_name(const void *a, const void *b)
@@ -618,7 +619,12 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Every *.json of a directory, in name order. */
-static int run_dir(const char *dir, int *passed, int *failed)
+static void tally(int rc, int *counts)
+{
+    counts[rc]++;
+}
+
+static int run_dir(const char *dir, int *counts)
 {
     DIR *d = opendir(dir);
     if (d == NULL)
@@ -636,10 +642,7 @@ static int run_dir(const char *dir, int *passed, int *failed)
     closedir(d);
     qsort(names, count, sizeof *names, by_name);
     for (size_t i = 0; i < count; i++) {
-        if (run_case(names[i]))
-            ++*failed;
-        else
-            ++*passed;
+        tally(run_case(names[i]), counts);
         free(names[i]);
     }
     return 0;
@@ -647,16 +650,14 @@ static int run_dir(const char *dir, int *passed, int *failed)
 
 int main(int argc, char **argv)
 {
-    int passed = 0, failed = 0;
+    int counts[3] = {0}; /* passed, failed, skipped */
     for (int i = 1; i < argc; i++) {
         struct stat st;
         if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
-            run_dir(argv[i], &passed, &failed);
-        else if (run_case(argv[i]))
-            failed++;
+            run_dir(argv[i], counts);
         else
-            passed++;
+            tally(run_case(argv[i]), counts);
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 && passed > 0 ? 0 : 1;
+    printf("%d passed, %d failed, %d skipped\n", counts[0], counts[1], counts[2]);
+    return counts[1] == 0 && counts[0] > 0 ? 0 : 1;
 }
