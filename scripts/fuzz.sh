@@ -1,23 +1,29 @@
 #!/bin/sh
-# Builds the parser fuzzer (clang, libFuzzer + ASan + UBSan) and runs it
-# for a fixed time.
+# Builds the libFuzzer targets (clang, libFuzzer + ASan + UBSan) and runs
+# each for a fixed time, one after the other.
 #
-#   scripts/fuzz.sh [seconds]        default 60
+#   scripts/fuzz.sh [seconds-per-target] [target...]   default 30, every target
+#   scripts/fuzz.sh 3600 wal                           a long run of one target
+#   MINIGRAF_FUZZ_JOBS=2 scripts/fuzz.sh 600 commands  parallel workers
 #
-# New inputs go to $BUILD/fuzz-corpus (the checked-in seed corpus in
-# tests/fuzz/corpus/parse is only read). With MINIGRAF_FUZZ_MERGE=1 the
-# interesting new inputs are minimised into the checked-in corpus afterwards.
+# Targets (tests/fuzz/README.md): parse, commands, file, wal, json.
+# Each run first replays its checked-in seed corpus (tests/fuzz/corpus/<t>,
+# only read), then mutates; new inputs go to $BUILD/fuzz-corpus/<t>. With
+# MINIGRAF_FUZZ_MERGE=1 the interesting new inputs are minimised into the
+# checked-in corpus afterwards. `scripts/fuzz.sh seeds` rewrites the seed
+# databases of the file and wal targets (fuzz_seeds.c).
 # Exits non-zero on a crash, leak, timeout or broken invariant; the
-# reproducer is left in the current directory (crash-*, leak-*, timeout-*).
+# reproducer is left in the current directory (crash-*, leak-*, timeout-*)
+# and replays with `$BUILD/tests/fuzz/fuzz_<t> <file>`. The last lines of
+# each run ("stat::number_of_executed_units") give the executions.
 set -eu
-seconds=${1:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MINIGRAF_FUZZ_BUILD:-$root/build-fuzz}
 jobs=${MINIGRAF_FUZZ_JOBS:-1}
-parallel=""
-if [ "$jobs" -gt 1 ]; then # libFuzzer then writes fuzz-N.log into the current directory
-    parallel="-jobs=$jobs -workers=$jobs"
-fi
+all="parse commands file wal json"
+seconds=${1:-30}
+[ $# -gt 0 ] && shift
+targets=${*:-$all}
 
 cc=${CC:-clang}
 runtime=$("$cc" -print-resource-dir 2>/dev/null)/lib/linux/libclang_rt.fuzzer-x86_64.a
@@ -29,15 +35,39 @@ fi
 CC=$cc cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DMINIGRAF_FUZZ=ON -DMINIGRAF_TESTS=OFF -DMINIGRAF_BENCH=OFF \
     -DMINIGRAF_PYTHON=OFF -DMINIGRAF_NODE=OFF -DMINIGRAF_JAVA=OFF >/dev/null
-cmake --build "$build" --target fuzz_parse
 
-seeds=$root/tests/fuzz/corpus/parse
-work=$build/fuzz-corpus
-mkdir -p "$work"
-"$build/tests/fuzz/fuzz_parse" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=4096 -dict="$root/tests/fuzz/parse.dict" -print_final_stats=1 \
-    $parallel "$work" "$seeds"
-
-if [ "${MINIGRAF_FUZZ_MERGE:-0}" = 1 ]; then
-    "$build/tests/fuzz/fuzz_parse" -merge=1 "$seeds" "$work"
+if [ "$seconds" = seeds ]; then
+    cmake --build "$build" --target fuzz_seeds
+    "$build/tests/fuzz/fuzz_seeds" "$root/tests/fuzz"
+    exit 0
 fi
+
+# Per target: the longest input and the dictionary.
+options() {
+    case $1 in
+    parse | commands) echo "-max_len=4096 -dict=$root/tests/fuzz/parse.dict" ;;
+    file) echo "-max_len=131072" ;;
+    wal) echo "-max_len=16384" ;;
+    json) echo "-max_len=4096 -dict=$root/tests/fuzz/json.dict" ;;
+    *) echo "fuzz.sh: unknown target $1 (targets: $all)" >&2; exit 1 ;;
+    esac
+}
+
+parallel=""
+if [ "$jobs" -gt 1 ]; then # libFuzzer then writes fuzz-N.log into the current directory
+    parallel="-jobs=$jobs -workers=$jobs"
+fi
+for t in $targets; do
+    opts=$(options "$t")
+    cmake --build "$build" --target "fuzz_$t"
+    seeds=$root/tests/fuzz/corpus/$t
+    work=$build/fuzz-corpus/$t
+    mkdir -p "$work"
+    echo "fuzz.sh: $t for ${seconds} s"
+    # shellcheck disable=SC2086 # the option lists are split on purpose
+    "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+        -print_final_stats=1 $opts $parallel "$work" "$seeds"
+    if [ "${MINIGRAF_FUZZ_MERGE:-0}" = 1 ]; then
+        "$build/tests/fuzz/fuzz_$t" -merge=1 $opts "$seeds" "$work"
+    fi
+done

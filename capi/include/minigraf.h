@@ -243,6 +243,11 @@ MINIGRAF_API void minigraf_close(MiniGrafDb *db);
  * shortest round-trip number, integral values keep ".0", NaN/±Inf → null;
  * boolean; keyword → ":ns/name"; entity/ref → lowercase UUID string;
  * null → null.
+ * Size limits (docs/language.md "Size limits"): a string value is at most
+ * 1048576 bytes of UTF-8 after its escapes are decoded (PRS-007 beyond),
+ * and at most 4068 bytes in a file-backed database (WAL-003 beyond, from
+ * transact, a write transaction's commit, the log writer and
+ * minigraf_export; nothing of the transaction is written).
  * Returns NULL on error (see minigraf_last_error). Free with
  * minigraf_string_free(). */
 MINIGRAF_API char *minigraf_execute(MiniGrafDb *db, const char *text);
@@ -546,7 +551,8 @@ MINIGRAF_API int minigraf_stmt_bind_entity(MiniGrafStmt *s, const char *name, co
  * literal of the language (else API-017). */
 MINIGRAF_API int minigraf_stmt_bind_keyword(MiniGrafStmt *s, const char *name, const char *text);
 /* Val(string): `len` bytes of UTF-8 at `text` (NUL bytes allowed; `text`
- * may be NULL when `len` is 0). */
+ * may be NULL when `len` is 0). At most 1048576 bytes, the limit of a
+ * string literal (PRS-007 beyond, as for minigraf_stmt_bind_json). */
 MINIGRAF_API int minigraf_stmt_bind_string(MiniGrafStmt *s, const char *name, const char *text,
                                            size_t len);
 /* Val(integer), Val(float), Val(boolean: non-zero is true), Val(null). */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "store/fact_key.h"
 
 struct fact_log {
     store *s;
@@ -252,14 +253,27 @@ static bool past_end(const fact_log *l, const store_rec *rec) {
            (rec->ids.seq >= l->snapshot_facts || rec->ids.tx_count > l->tx_to);
 }
 
+/* Every record comes after the resume key: a damaged index handing out
+ * one before it would restart the stream there, endlessly. */
+static int in_order(const fact_log *l, const store_rec *rec, err *e) {
+    uint8_t key[FACT_KEY_SIZE];
+    fact_key_encode(l->order, &rec->ids, key);
+    if (memcmp(key, l->resume, l->resume_len) >= 0)
+        return 0;
+    return err_set(e, ERR(STG, 8), "corrupt index: the fact log met a record out of order");
+}
+
 static int take(fact_log *l, const store_rec *rec, fact_log_sink sink, void *ctx,
                 size_t *produced, err *e) {
+    int rc = in_order(l, rec, e);
+    if (rc != 0)
+        return rc;
     if (past_end(l, rec)) {
         l->done = true;
         return 0;
     }
     if (keeps(l, rec)) {
-        int rc = sink(ctx, &rec->f, e);
+        rc = sink(ctx, &rec->f, e);
         if (rc != 0)
             return rc;
         (*produced)++;

@@ -12,6 +12,7 @@
 #include "db/db_internal.h"
 #include "exec/query_keep.h"
 #include "edn/edn.h"
+#include "edn/lexer.h"
 
 /* Where a slot stands (spec 13's table). */
 typedef enum slot_pos { USE_ENTITY, USE_VALUE, USE_RULE_ARG, USE_EXPR, USE_AS_OF, USE_VALID_AT } slot_pos;
@@ -412,11 +413,21 @@ static int check_keyword(const value *v, err *e) {
                         (int)(v->as.str.len > 64 ? 64 : v->as.str.len), v->as.str.ptr);
 }
 
+/* A bound string has the limit of a string written in the text (spec 2.4). */
+static int check_string_length(const prepared *p, size_t s, const value *v, err *e) {
+    if (v->type != VT_STRING || v->as.str.len <= LEX_MAX_STRING)
+        return 0;
+    return err_set(e, ERR(PRS, 7), "String exceeds maximum length of %d bytes (bind value of slot '$%s')",
+                   LEX_MAX_STRING, p->slots[s].name);
+}
+
 /* prepared_check's checks for slot s. */
 static int check_slot(const prepared *p, size_t s, const bind_value *v, err *e) {
     if (v->kind == BIND_ENTITY && v->val.type != VT_REF)
         return err_set(e, ERR(INT, 0), "an Entity bind value must be a Ref");
     int rc = check_kind(p, s, v->kind, e);
+    if (rc == 0 && v->kind == BIND_VAL)
+        rc = check_string_length(p, s, &v->val, e);
     return rc == 0 && v->kind == BIND_VAL ? check_keyword(&v->val, e) : rc;
 }
 

@@ -202,7 +202,8 @@ static int place_pages(const freelist *f, size_t total, freelist_plan *plan, err
     int rc = append_all(&plan->entries, f->avail.v, f->avail.n - t);
     rc = rc ? rc : append_all(&plan->entries, f->pending.v, f->pending.n);
     rc = rc ? rc : append_all(&plan->entries, f->read.v, f->read.n);
-    rc = rc ? rc : append_all(&plan->pages, f->avail.v + f->avail.n - t, t);
+    if (t > 0) /* avail.v may be NULL: no pointer arithmetic on it then */
+        rc = rc ? rc : append_all(&plan->pages, f->avail.v + f->avail.n - t, t);
     for (size_t i = 0; i < fresh && rc == 0; i++)
         rc = pgvec_push(&plan->pages, plan->next++);
     return rc != 0 ? oom(e) : 0;

@@ -309,7 +309,7 @@ int fact_run_seek(int order, const uint8_t *base, const uint8_t *in, size_t len,
 
 void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len) {
     r->p = bytes;
-    r->end = bytes + len;
+    r->end = len ? bytes + len : bytes; /* bytes may be NULL when len is 0 */
     if (!base) { /* every field 0, the times the sortable form of 0 */
         memset(r->col, 0, sizeof r->col);
         return;
