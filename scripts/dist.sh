@@ -57,12 +57,10 @@ java_native() {
 }
 
 # The Maven artifact: minigraf-<v>.jar with the natives of every platform,
-# its -sources and -javadoc jars and its POM, as Central takes them. The
-# jar is also installed into the local Maven repository (MAVEN_REPO, else
-# ~/.m2/repository), so a consumer project resolves it at once.
+# its -sources and -javadoc jars and its POM, as Central takes them
+# (mvn install:install-file puts them into a local repository).
 dist_java() {
-  local stage="$BUILD/dist-java/stage" repo=()
-  [ -n "${MAVEN_REPO:-}" ] && repo=(-Dmaven.repo.local="$MAVEN_REPO")
+  local stage="$BUILD/dist-java/stage"
   log "Java: minigraf-$VERSION.jar for ${#JAVA_PLATFORMS[@]} platforms"
   install_python_tools >/dev/null
   rm -rf "$stage"
@@ -71,8 +69,7 @@ dist_java() {
     # shellcheck disable=SC2086
     java_native $entry "$stage"
   done
-  (cd "$ROOT/bindings/java" && mvn -B -q -DskipTests "${repo[@]}" \
-    -Dminigraf.cmake.build="$stage" clean install)
+  (cd "$ROOT/bindings/java" && mvn -B -q -DskipTests -Dminigraf.cmake.build="$stage" clean package)
   local target="$ROOT/bindings/java/target"
   mkdir -p "$DIST"
   cp "$target/minigraf-$VERSION.jar" "$target/minigraf-$VERSION-sources.jar" \
