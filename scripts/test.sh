@@ -93,7 +93,10 @@ java_suite() {
 # native libraries checked, then the jar installed into a fresh local Maven
 # repository (seeded with the plugins of ~/.m2, minigraf removed; offline)
 # and resolved from there by a copy of bindings/java/consumer, whose tests
-# run against it.
+# run against it. About 70 s with the build directories of an earlier run
+# (build/dist-java/*), 3 to 4 minutes from none on a busy 2-core machine;
+# the very first run on a machine also builds Zig's C libraries for the four
+# targets once (kept in ~/.cache/zig).
 java_jar() {
   local work="$BUILD/java-consumer" version
   version="$(sed -n 's/^#define MINIGRAF_VERSION "\(.*\)"/\1/p' "$ROOT/capi/include/minigraf.h")"
