@@ -49,7 +49,8 @@ java_native() {
     -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR="$arch" \
     -DCMAKE_C_COMPILER="$dir/zig/cc" -DCMAKE_AR="$dir/zig/ar" -DCMAKE_RANLIB="$dir/zig/ranlib" \
     -DMINIGRAF_TESTS=OFF -DMINIGRAF_BENCH=OFF -DMINIGRAF_PYTHON=OFF -DMINIGRAF_NODE=OFF \
-    -DMINIGRAF_JAVA=ON -DMINIGRAF_JAVA_PLATFORM="$platform" -DMINIGRAF_SHELL_LIBEDIT=OFF >/dev/null
+    -DMINIGRAF_JAVA=ON -DMINIGRAF_JAVA_PLATFORM="$platform" -DMINIGRAF_SHELL_LIBEDIT=OFF \
+    -DCMAKE_SHARED_LINKER_FLAGS=-Wl,--strip-all >/dev/null
   cmake --build "$dir/build" --parallel "$JOBS" --target minigraf_jni >/dev/null
   mkdir -p "$stage/native/$platform"
   cp "$dir/build/java/native/$platform/libminigraf_jni.so" "$stage/native/$platform/"
