@@ -28,13 +28,66 @@ dist_c() {
   echo "$DIST/$name.tar.gz"
 }
 
+# The jar's platforms, as NativeLoader.platform() names them, and the Zig
+# target of each: glibc 2.17 (so that the library loads on every current
+# glibc distribution) and musl, for x86_64 and aarch64.
+JAVA_PLATFORMS=(
+  "linux-x86_64 x86_64-linux-gnu.2.17"
+  "linux-aarch64 aarch64-linux-gnu.2.17"
+  "linux-musl-x86_64 x86_64-linux-musl"
+  "linux-musl-aarch64 aarch64-linux-musl"
+)
+
+# java_native PLATFORM TARGET STAGE: the self-contained libminigraf_jni.so
+# (the engine linked in) cross-built with Zig, staged in
+# STAGE/native/PLATFORM, and the SWIG sources in STAGE/swig-src.
+java_native() {
+  local platform="$1" target="$2" stage="$3" arch="${2%%-*}"
+  local dir="$BUILD/dist-java/$platform"
+  zig_wrappers "$dir/zig" "$target"
+  cmake -S "$ROOT" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR="$arch" \
+    -DCMAKE_C_COMPILER="$dir/zig/cc" -DCMAKE_AR="$dir/zig/ar" -DCMAKE_RANLIB="$dir/zig/ranlib" \
+    -DMINIGRAF_TESTS=OFF -DMINIGRAF_BENCH=OFF -DMINIGRAF_PYTHON=OFF -DMINIGRAF_NODE=OFF \
+    -DMINIGRAF_JAVA=ON -DMINIGRAF_JAVA_PLATFORM="$platform" -DMINIGRAF_SHELL_LIBEDIT=OFF \
+    -DCMAKE_SHARED_LINKER_FLAGS=-Wl,--strip-all >/dev/null
+  cmake --build "$dir/build" --parallel "$JOBS" --target minigraf_jni >/dev/null
+  mkdir -p "$stage/native/$platform"
+  cp "$dir/build/java/native/$platform/libminigraf_jni.so" "$stage/native/$platform/"
+  rm -rf "$stage/swig-src" && cp -r "$dir/build/java/swig-src" "$stage/swig-src"
+}
+
+# The Maven artifact: minigraf-<v>.jar with the natives of every platform,
+# its -sources and -javadoc jars and its POM, as Central takes them
+# (mvn install:install-file puts them into a local repository).
+dist_java() {
+  local stage="$BUILD/dist-java/stage"
+  log "Java: minigraf-$VERSION.jar for ${#JAVA_PLATFORMS[@]} platforms"
+  install_python_tools >/dev/null
+  rm -rf "$stage"
+  local entry
+  for entry in "${JAVA_PLATFORMS[@]}"; do
+    # shellcheck disable=SC2086
+    java_native $entry "$stage"
+  done
+  # The tests run too: on x86-64 glibc they load this jar's linux-x86_64 library.
+  (cd "$ROOT/bindings/java" && mvn -B -q -Dminigraf.cmake.build="$stage" clean package)
+  local target="$ROOT/bindings/java/target"
+  mkdir -p "$DIST"
+  cp "$target/minigraf-$VERSION.jar" "$target/minigraf-$VERSION-sources.jar" \
+    "$target/minigraf-$VERSION-javadoc.jar" "$DIST/"
+  cp "$ROOT/bindings/java/pom.xml" "$DIST/minigraf-$VERSION.pom"
+  ls "$DIST"/minigraf-"$VERSION"*.jar "$DIST/minigraf-$VERSION.pom"
+}
+
 main() {
   local parts=("$@")
-  [ ${#parts[@]} -gt 0 ] || parts=(c)
+  [ ${#parts[@]} -gt 0 ] || parts=(c java)
   for part in "${parts[@]}"; do
     case "$part" in
       c) dist_c ;;
-      *) echo "unknown part: $part (c)" >&2; exit 2 ;;
+      java) dist_java ;;
+      *) echo "unknown part: $part (c, java)" >&2; exit 2 ;;
     esac
   done
 }

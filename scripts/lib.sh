@@ -103,6 +103,19 @@ install_all() {
   check_tools
 }
 
+# zig_wrappers DIR TARGET: DIR/cc and DIR/ar, single executables as CMake
+# wants them, calling the zig of the ziglang package (install_python_tools) for
+# TARGET: scripts/cross.sh and the jar of scripts/dist.sh cross-build with it.
+zig_wrappers() {
+  local wrappers="$1" zig
+  zig="$("$BUILD/tools-venv/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')"
+  mkdir -p "$wrappers"
+  printf '#!/bin/sh\nexec "%s" cc -target %s "$@"\n' "$zig" "$2" >"$wrappers/cc"
+  printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$zig" >"$wrappers/ar"
+  printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$zig" >"$wrappers/ranlib"
+  chmod +x "$wrappers/cc" "$wrappers/ar" "$wrappers/ranlib"
+}
+
 # Configure and build the library, shell, C tests and the native parts of
 # the three packages (ON: a missing tool is an error, never a skipped package).
 build_native() {

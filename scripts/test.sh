@@ -92,6 +92,61 @@ java_suite() {
     (cd "$ROOT/bindings/java/consumer" && mvn -B test)
 }
 
+# The release jar of scripts/dist.sh as a Java user gets it: its four
+# native libraries checked, then the jar installed into a fresh local Maven
+# repository (seeded with the plugins of ~/.m2, minigraf removed; offline)
+# and resolved from there by a copy of bindings/java/consumer, whose tests
+# run against it. About 70 s with the build directories of an earlier run
+# (build/dist-java/*), 3 to 4 minutes from none on a busy 2-core machine;
+# the very first run on a machine also builds Zig's C libraries for the four
+# targets once (kept in ~/.cache/zig).
+java_jar() {
+  local work="$BUILD/java-consumer" version
+  version="$(sed -n 's/^#define MINIGRAF_VERSION "\(.*\)"/\1/p' "$ROOT/capi/include/minigraf.h")"
+  rm -rf "$work" && mkdir -p "$work"
+  MINIGRAF_DIST_DIR="$work/dist" bash "$ROOT/scripts/dist.sh" java >/dev/null
+  local dist="$work/dist/minigraf-$version"
+  java_jar_natives "$dist.jar" "$work/natives" || return 1
+  cp -r "$HOME/.m2/repository" "$work/m2" && rm -rf "$work/m2/org/minigraf"
+  mvn -B -q -o -Dmaven.repo.local="$work/m2" \
+    org.apache.maven.plugins:maven-install-plugin:3.1.3:install-file -Dfile="$dist.jar" \
+    -DpomFile="$dist.pom" -Dsources="$dist-sources.jar" -Djavadoc="$dist-javadoc.jar"
+  cp -r "$ROOT/bindings/java/consumer" "$work/consumer"
+  (cd "$work/consumer" && mvn -B -q -o -Dmaven.repo.local="$work/m2" test)
+}
+
+# java_jar_natives JAR DIR: the jar holds exactly the four JNI libraries,
+# each an ELF of its architecture exporting only JNI entry points; the glibc
+# ones need no symbol newer than GLIBC_2.17, the musl ones need musl's C
+# library (libc.so, which musl's loader ld-musl-<arch>.so.1 provides) and
+# nothing of glibc. (None but linux-x86_64 is loaded here: this machine has
+# no musl or aarch64 JVM.)
+java_jar_natives() {
+  local jar="$1" dir="$2" platform lib machine
+  local expected="native/linux-aarch64/libminigraf_jni.so native/linux-musl-aarch64/libminigraf_jni.so native/linux-musl-x86_64/libminigraf_jni.so native/linux-x86_64/libminigraf_jni.so"
+  local listed; listed="$(unzip -Z1 "$jar" 'native/*' | grep -v '/$' | sort | tr '\n' ' ')"
+  [ "$listed" = "$expected " ] || { echo "jar natives: $listed" >&2; return 1; }
+  unzip -q -o "$jar" 'native/*' -d "$dir"
+  for platform in linux-x86_64 linux-aarch64 linux-musl-x86_64 linux-musl-aarch64; do
+    lib="$dir/native/$platform/libminigraf_jni.so"
+    case "$platform" in *aarch64) machine=AArch64 ;; *) machine=X86-64 ;; esac
+    readelf -h "$lib" | grep -q "Machine:.*$machine" || { echo "$lib: not $machine" >&2; return 1; }
+    ! nm -D --defined-only "$lib" | awk '{print $NF}' | grep -v '^Java_' | grep -q . ||
+      { echo "$lib: exports more than Java_*" >&2; return 1; }
+    local needed; needed="$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+    case "$platform" in
+      linux-musl-*)
+        [[ " $needed" == *" libc.so "* && "$needed" != *libc.so.6* ]] &&
+          ! readelf -V "$lib" | grep -q GLIBC_ || { echo "$lib: not musl ($needed)" >&2; return 1; } ;;
+      *)
+        local newest; newest="$(readelf -V "$lib" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)"
+        [[ " $needed" == *" libc.so.6 "* ]] && [ "$(printf '%s\nGLIBC_2.17\n' "$newest" | sort -V | tail -1)" = GLIBC_2.17 ] ||
+          { echo "$lib: needs $needed $newest" >&2; return 1; } ;;
+    esac
+    echo "$platform: $machine, needs $needed"
+  done
+}
+
 abi_check() { bash "$ROOT/scripts/abi-check.sh" "$BUILD"; }
 
 # Every libFuzzer target (ASan, UBSan; tests/fuzz) for 30 s each: 2.5 minutes.
@@ -133,6 +188,7 @@ step "Python (pytest)" python_suite
 step "Node (node --test)" node_suite
 step "Node package installed from the tarball" npm_package
 step "Java (Maven Surefire + consumer)" java_suite
+step "Java release jar (four platforms) from a fresh local repository" java_jar
 step "ABI baseline (abidiff)" abi_check
 step "fuzzing: parse, commands, file, wal, json (30 s each)" fuzz_targets
 step "C suite built for x86_64-linux-musl (Zig, static)" cross_musl_x86_64

@@ -27,16 +27,17 @@ import java.util.stream.Stream;
 /**
  * Loads minigraf's native libraries, once per class loader.
  *
- * <p>The jar carries {@code native/<platform>/libminigraf.so.1} and
- * {@code native/<platform>/libminigraf_jni.so}. They are extracted once per
- * content into {@code <java.io.tmpdir>/minigraf-<user>/minigraf-<version>-<hash>/}
- * (or, when that directory cannot be used or its file system refuses to map
- * code, {@code noexec}, into {@code $XDG_CACHE_HOME/minigraf} or
- * {@code ~/.cache/minigraf}) and loaded with {@link System#load}, the C
- * library first so that the JNI library, whose {@code RUNPATH} is
- * {@code $ORIGIN}, finds it already loaded.
+ * <p>The jar carries {@code native/<platform>/libminigraf_jni.so}, the JNI
+ * library with the engine linked in, for each platform of {@link #platform()}
+ * (the release jar: {@code linux-x86_64}, {@code linux-aarch64},
+ * {@code linux-musl-x86_64}, {@code linux-musl-aarch64}). The one for this
+ * platform is extracted once per content into
+ * {@code <java.io.tmpdir>/minigraf-<user>/minigraf-<version>-<hash>/} (or,
+ * when that directory cannot be used or its file system refuses to map code,
+ * {@code noexec}, into {@code $XDG_CACHE_HOME/minigraf} or
+ * {@code ~/.cache/minigraf}) and loaded with {@link System#load}.
  *
- * <p>{@code -Dminigraf.native.dir=<dir>} loads both files from {@code <dir>}
+ * <p>{@code -Dminigraf.native.dir=<dir>} loads the library from {@code <dir>}
  * instead, with no extraction (development builds, locked-down hosts).
  *
  * <p>This class is internal: the generated {@code minigraf_jniJNI} calls it
@@ -46,8 +47,11 @@ public final class NativeLoader {
     /** The system property naming a directory to load the libraries from. */
     public static final String NATIVE_DIR_PROPERTY = "minigraf.native.dir";
 
-    /** In load order: the C library, then the JNI glue that needs it. */
-    private static final String[] LIBRARIES = {"libminigraf.so.1", "libminigraf_jni.so"};
+    /** The JNI library, self-contained: it needs only the C library of its platform. */
+    private static final String[] LIBRARIES = {"libminigraf_jni.so"};
+
+    /** Where Linux lists the files mapped into this process, the C library's among them. */
+    private static final Path PROC_MAPS = Paths.get("/proc/self/maps");
 
     private static final String VERSION = minigraf_jniConstants.MINIGRAF_VERSION_MAJOR + "."
             + minigraf_jniConstants.MINIGRAF_VERSION_MINOR + "."
@@ -75,12 +79,18 @@ public final class NativeLoader {
         loaded = true;
     }
 
-    /** The platform directory name inside the jar, e.g. {@code linux-x86_64}. */
+    /**
+     * The platform directory name inside the jar: {@code linux-x86_64},
+     * {@code linux-aarch64}, {@code linux-musl-x86_64}, {@code linux-musl-aarch64}
+     * (other systems get a name of the same shape, which the jar does not carry).
+     *
+     * @return the name of this JVM's platform
+     */
     public static String platform() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         if (os.startsWith("linux")) {
-            os = "linux";
+            os = isMusl(PROC_MAPS) ? "linux-musl" : "linux";
         } else if (os.startsWith("mac")) {
             os = "darwin";
         } else if (os.startsWith("windows")) {
@@ -92,6 +102,25 @@ public final class NativeLoader {
             arch = "aarch64";
         }
         return os + "-" + arch;
+    }
+
+    /**
+     * Whether this process runs on musl: its C library, mapped into the JVM,
+     * is musl's dynamic loader ({@code /lib/ld-musl-<arch>.so.1}, which
+     * Alpine also links as {@code libc.musl-<arch>.so.1}); glibc maps
+     * {@code libc.so.6} instead. The process's own mappings answer for the
+     * JVM that runs, even where both C libraries are installed.
+     *
+     * @param maps the process's {@code /proc/self/maps}
+     * @return true when a musl C library is mapped; false when none is or
+     *     the file cannot be read (no {@code /proc}: glibc is the safe guess)
+     */
+    static boolean isMusl(Path maps) {
+        try (Stream<String> lines = Files.lines(maps)) {
+            return lines.anyMatch(line -> line.contains("/ld-musl-") || line.contains("/libc.musl-"));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
     }
 
     private static void loadFrom(Path dir) {
