@@ -91,9 +91,21 @@ install_python_tools() {
   export PATH="$BUILD/tools-venv/bin:$PATH"
 }
 
+# zig_wrappers DIR TARGET: DIR/cc and DIR/ar, single executables as CMake
+# wants them, calling the zig of the ziglang package for TARGET.
+zig_wrappers() {
+  local wrappers="$1" zig
+  zig="$("$BUILD/tools-venv/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')"
+  mkdir -p "$wrappers"
+  printf '#!/bin/sh\nexec "%s" cc -target %s "$@"\n' "$zig" "$2" >"$wrappers/cc"
+  printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$zig" >"$wrappers/ar"
+  printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$zig" >"$wrappers/ranlib"
+  chmod +x "$wrappers/cc" "$wrappers/ar" "$wrappers/ranlib"
+}
+
 install_node_tools() {
-  log "npm ci (bindings/node: node-api-headers)"
-  (cd "$ROOT/bindings/node" && npm ci --no-audit --no-fund --loglevel=error)
+  log "npm ci (bindings/node: node-api-headers, node-gyp-build; not its own install script)"
+  (cd "$ROOT/bindings/node" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 }
 
 install_all() {
