@@ -57,7 +57,8 @@ dist_node() {
   local node="$ROOT/bindings/node" stage="$BUILD/dist-node/package" entry
   log "npm package: minigraf-$VERSION.tgz"
   install_python_tools >/dev/null
-  [ -d "$node/node_modules/node-api-headers" ] || install_node_tools >/dev/null
+  [ -d "$node/node_modules/node-api-headers" ] && [ -d "$node/node_modules/node-gyp-build" ] ||
+    install_node_tools >/dev/null
   rm -rf "$stage" && mkdir -p "$stage/deps/minigraf/capi"
   cp "$node"/{package.json,index.js,index.d.ts,README.md,binding.gyp,gyp-sources.js,addon.map} \
     "$ROOT/LICENSE" "$stage/"

@@ -14,13 +14,8 @@
       "include_dirs": ["deps/minigraf/capi/include", "deps/minigraf/engine"],
       "defines": ["_POSIX_C_SOURCE=200809L", "NDEBUG"],
       "cflags_c": ["-std=c11", "-fvisibility=hidden"],
-      "cflags!": ["-fno-exceptions"],
       "libraries": ["-lm", "-lpthread"],
-      "ldflags": ["-Wl,--version-script=<(module_root_dir)/addon.map"],
-      "xcode_settings": {
-        "GCC_C_LANGUAGE_STANDARD": "c11",
-        "GCC_SYMBOLS_PRIVATE_EXTERN": "YES"
-      }
+      "ldflags": ["-Wl,--version-script=<(module_root_dir)/addon.map"]
     }
   ]
 }
