@@ -94,9 +94,20 @@ npm_package() {
     const r = db.execute('(query [:find ?n :where [:a :n ?n]])');
     if (r.results[0][0] !== 9007199254740993n) throw new Error('BigInt lost: ' + r.results[0][0]);
     console.log('npm package ok:', require.resolve('minigraf'));") || return 1
+  npm_prebuild_choice "$work/app" glibc && npm_prebuild_choice "$work/app" musl || return 1
   cp -r "$ROOT/bindings/node/test" "$pkg/test"
   (cd "$pkg" && node --test test/) || return 1
   npm_prebuilds_check "$pkg/prebuilds"
+}
+
+# npm_prebuild_choice APP LIBC: with LIBC set as on such a system, the
+# installed loader resolves this machine's prebuild for that libc.
+npm_prebuild_choice() {
+  local chosen
+  chosen="$(cd "$1" && LIBC="$2" node -p \
+    "require('node-gyp-build').resolve(require('path').dirname(require.resolve('minigraf')))")"
+  echo "LIBC=$2: $chosen"
+  [[ "$chosen" == */prebuilds/linux-x64/minigraf.napi.$2.node ]]
 }
 
 # npm_prebuilds_check DIR: the four prebuilds, each for its machine and libc.
