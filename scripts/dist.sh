@@ -78,16 +78,61 @@ dist_java() {
     "$target/minigraf-$VERSION-javadoc.jar" "$DIST/"
   cp "$ROOT/bindings/java/pom.xml" "$DIST/minigraf-$VERSION.pom"
   ls "$DIST"/minigraf-"$VERSION"*.jar "$DIST/minigraf-$VERSION.pom"
+
+# The npm package: the JavaScript layer, node-gyp-build as its loader, the
+# self-contained addon (engine linked in) prebuilt with Zig for linux-x64 and
+# linux-arm64 against glibc 2.17 and musl, and the sources binding.gyp
+# compiles when no prebuild matches (deps/minigraf: engine and C API).
+NODE_PREBUILDS="x86_64-linux-gnu.2.17:linux-x64/minigraf.napi.glibc.node
+  aarch64-linux-gnu.2.17:linux-arm64/minigraf.napi.glibc.node
+  x86_64-linux-musl:linux-x64/minigraf.napi.musl.node
+  aarch64-linux-musl:linux-arm64/minigraf.napi.musl.node"
+
+# node_prebuild ZIG_TARGET FILE: the addon for one target, copied to FILE.
+node_prebuild() {
+  local target="$1" file="$2" dir="$BUILD/dist-node/$1"
+  rm -rf "$dir"
+  zig_wrappers "$dir/zig" "$target"
+  cmake -S "$ROOT" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR="${target%%-*}" \
+    -DCMAKE_C_COMPILER="$dir/zig/cc" -DCMAKE_AR="$dir/zig/ar" -DCMAKE_RANLIB="$dir/zig/ranlib" \
+    -DMINIGRAF_STATIC_EXECUTABLES=ON -DMINIGRAF_SHELL_LIBEDIT=OFF -DMINIGRAF_TESTS=OFF \
+    -DMINIGRAF_BENCH=OFF -DMINIGRAF_PYTHON=OFF -DMINIGRAF_JAVA=OFF \
+    -DMINIGRAF_NODE=ON -DMINIGRAF_NODE_PREBUILD=ON -DCMAKE_MODULE_LINKER_FLAGS=-s >/dev/null
+  cmake --build "$dir/build" --parallel "$JOBS" --target minigraf_node >/dev/null
+  mkdir -p "$(dirname "$file")"
+  cp "$dir/build/node/build/Release/minigraf.node" "$file"
+}
+
+dist_node() {
+  local node="$ROOT/bindings/node" stage="$BUILD/dist-node/package" entry
+  log "npm package: minigraf-$VERSION.tgz"
+  install_python_tools >/dev/null
+  [ -d "$node/node_modules/node-api-headers" ] && [ -d "$node/node_modules/node-gyp-build" ] ||
+    install_node_tools >/dev/null
+  rm -rf "$stage" && mkdir -p "$stage/deps/minigraf/capi"
+  cp "$node"/{package.json,index.js,index.d.ts,README.md,binding.gyp,gyp-sources.js,addon.map} \
+    "$ROOT/LICENSE" "$stage/"
+  cp -r "$node/src" "$stage/"
+  cp -r "$ROOT/engine" "$stage/deps/minigraf/"
+  cp -r "$ROOT/capi/include" "$ROOT/capi/src" "$stage/deps/minigraf/capi/"
+  for entry in $NODE_PREBUILDS; do
+    node_prebuild "${entry%%:*}" "$stage/prebuilds/${entry#*:}"
+  done
+  mkdir -p "$DIST"
+  (cd "$stage" && npm pack --silent --pack-destination "$DIST" >/dev/null)
+  echo "$DIST/minigraf-$VERSION.tgz"
 }
 
 main() {
   local parts=("$@")
-  [ ${#parts[@]} -gt 0 ] || parts=(c java)
+  [ ${#parts[@]} -gt 0 ] || parts=(c java node)
   for part in "${parts[@]}"; do
     case "$part" in
       c) dist_c ;;
       java) dist_java ;;
-      *) echo "unknown part: $part (c, java)" >&2; exit 2 ;;
+      node) dist_node ;;
+      *) echo "unknown part: $part (c, java, node)" >&2; exit 2 ;;
     esac
   done
 }

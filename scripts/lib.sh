@@ -92,8 +92,8 @@ install_python_tools() {
 }
 
 install_node_tools() {
-  log "npm ci (bindings/node: node-api-headers)"
-  (cd "$ROOT/bindings/node" && npm ci --no-audit --no-fund --loglevel=error)
+  log "npm ci (bindings/node: node-api-headers, node-gyp-build; not its own install script)"
+  (cd "$ROOT/bindings/node" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 }
 
 install_all() {

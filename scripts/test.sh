@@ -71,20 +71,70 @@ python_suite() {
 
 node_suite() { (cd "$BUILD/node" && node --test test/); }
 
-# What an npm user does: install the packed tarball into a new project and
-# require it from there.
+# What an npm user does, outside the source tree: the release tarball of
+# scripts/dist.sh installed into a new project by an npm whose PATH has
+# node, npm and sh but no compiler, make or Python (so the prebuild must
+# load: a source build would fail), a smoke test, and the package's
+# node --test suite run inside the installed copy. Then readelf on every
+# prebuild: the right machine, musl ones needing only musl's libc.so (its
+# loader), glibc ones no symbol version above GLIBC_2.17.
 npm_package() {
-  local app="$BUILD/npm-consumer"
-  rm -rf "$app" && mkdir -p "$app"
-  (cd "$app" && npm init -y >/dev/null &&
-    npm install --no-audit --no-fund --loglevel=error "$BUILD/minigraf-0.2.0.tgz" &&
-    node -e "
-      const m = require('minigraf');
-      const db = m.openInMemory();
-      db.execute('(transact [[:a :n 9007199254740993]])');
-      const r = db.execute('(query [:find ?n :where [:a :n ?n]])');
-      if (r.results[0][0] !== 9007199254740993n) throw new Error('BigInt lost: ' + r.results[0][0]);
-      console.log('npm package ok:', JSON.stringify(r.variables));")
+  local work="$BUILD/npm-consumer" tool pkg
+  rm -rf "$work" && mkdir -p "$work/app" "$work/bin"
+  MINIGRAF_DIST_DIR="$work/dist" bash "$ROOT/scripts/dist.sh" node >/dev/null
+  for tool in node npm sh; do ln -s "$(command -v "$tool")" "$work/bin/$tool"; done
+  for tool in cc gcc clang make python3; do
+    if PATH="$work/bin" command -v "$tool" >/dev/null; then echo "$tool on the bare PATH" >&2; return 1; fi
+  done
+  (cd "$work/app" && PATH="$work/bin" npm init -y >/dev/null &&
+    PATH="$work/bin" npm install --no-audit --no-fund --loglevel=error "$work"/dist/minigraf-*.tgz) || return 1
+  pkg="$work/app/node_modules/minigraf"
+  if [ -e "$pkg/build" ]; then echo "npm built the addon from source" >&2; return 1; fi
+  (cd "$work/app" && node -e "
+    const m = require('minigraf');
+    const db = m.openInMemory();
+    db.execute('(transact [[:a :n 9007199254740993]])');
+    const r = db.execute('(query [:find ?n :where [:a :n ?n]])');
+    if (r.results[0][0] !== 9007199254740993n) throw new Error('BigInt lost: ' + r.results[0][0]);
+    console.log('npm package ok:', require.resolve('minigraf'));") || return 1
+  npm_prebuild_choice "$work/app" glibc && npm_prebuild_choice "$work/app" musl || return 1
+  cp -r "$ROOT/bindings/node/test" "$pkg/test"
+  (cd "$pkg" && node --test test/) || return 1
+  npm_prebuilds_check "$pkg/prebuilds"
+}
+
+# npm_prebuild_choice APP LIBC: with LIBC set as on such a system, the
+# installed loader resolves this machine's prebuild for that libc.
+npm_prebuild_choice() {
+  local chosen
+  chosen="$(cd "$1" && LIBC="$2" node -p \
+    "require('node-gyp-build').resolve(require('path').dirname(require.resolve('minigraf')))")"
+  echo "LIBC=$2: $chosen"
+  [[ "$chosen" == */prebuilds/linux-x64/minigraf.napi.$2.node ]]
+}
+
+# npm_prebuilds_check DIR: the four prebuilds, each for its machine and libc.
+npm_prebuilds_check() {
+  local dir="$1" file machine needed glibc
+  for file in linux-x64/minigraf.napi.glibc.node linux-x64/minigraf.napi.musl.node \
+      linux-arm64/minigraf.napi.glibc.node linux-arm64/minigraf.napi.musl.node; do
+    [ -f "$dir/$file" ] || { echo "missing prebuild $file" >&2; return 1; }
+    machine="$(readelf -h "$dir/$file" | sed -n 's/^ *Machine: *//p')"
+    needed="$(readelf -d "$dir/$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+    glibc="$(readelf --dyn-syms "$dir/$file" | { grep -o 'GLIBC_[0-9.]*' || true; } | sort -Vu | tail -1)"
+    echo "$file: $machine; needs: $needed${glibc:+; newest symbol $glibc}"
+    case "$file" in
+      linux-arm64/*) [ "$machine" = AArch64 ] ;;
+      *) [ "$machine" = "Advanced Micro Devices X86-64" ] ;;
+    esac || { echo "$file: wrong machine" >&2; return 1; }
+    case "$file" in
+      *.musl.node) [ "$needed" = "libc.so " ] ;;
+      *) [[ " $needed" == *" libc.so.6 "* ]] && [ "$(printf '%s\n' "$glibc" GLIBC_2.17 | sort -V | tail -1)" = GLIBC_2.17 ] ;;
+    esac || { echo "$file: wrong libc" >&2; return 1; }
+    if readelf --dyn-syms "$dir/$file" | grep ' GLOBAL DEFAULT *[0-9]* minigraf_' >/dev/null; then
+      echo "$file exports the C API" >&2; return 1
+    fi
+  done
 }
 
 java_suite() {
@@ -186,7 +236,7 @@ step "C suite under ThreadSanitizer" thread_sanitizer_suite
 step "parity: C, Python, Node, Java" parity_suite
 step "Python (pytest)" python_suite
 step "Node (node --test)" node_suite
-step "Node package installed from the tarball" npm_package
+step "Node package: dist tarball installed with no compiler, node --test in it, prebuilds checked" npm_package
 step "Java (Maven Surefire + consumer)" java_suite
 step "Java release jar (four platforms) from a fresh local repository" java_jar
 step "ABI baseline (abidiff)" abi_check

@@ -2,7 +2,7 @@
 /**
  * minigraf — an embedded, single-file, bi-temporal graph database with a
  * Datalog query language. This file is the package's whole JavaScript API;
- * the native addon under build/Release does the calls into libminigraf.
+ * the native addon does the calls into libminigraf.
  *
  *   const minigraf = require('minigraf');
  *   const db = minigraf.openInMemory();
@@ -39,7 +39,10 @@ class MinigrafError extends Error {
   }
 }
 
-const native = require('./build/Release/minigraf.node');
+// The addon: build/Release/minigraf.node when built here (CMake, or node-gyp
+// at install time), else the prebuild matching this platform, CPU and libc
+// (prebuilds/linux-x64/minigraf.napi.glibc.node, ...); see docs/node.md.
+const native = require('node-gyp-build')(__dirname);
 
 native.setErrorClass(MinigrafError);
 if (native.abiVersion() !== native.ABI_VERSION) {

@@ -57,7 +57,7 @@ test('methods called on the wrong object are TypeErrors', () => {
 });
 
 test('the addon type-checks its handles: a wrong object is a TypeError, not a crash', () => {
-  const native = require(path.join(__dirname, '..', 'build', 'Release', 'minigraf.node'));
+  const native = require('node-gyp-build')(path.join(__dirname, '..')); // the addon index.js loads
   const db = native.dbOpen(null, null);
   const cursor = native.dbQuery(db, '(query [:find ?x :where [?x :a 1]])');
   for (const bad of [{}, [], null, 1, 'db', cursor, Object.create(db)]) {

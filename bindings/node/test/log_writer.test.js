@@ -247,7 +247,7 @@ test('export of an in-memory database, to a file URL', () => {
 });
 
 test('the addon type-checks fact log and writer handles', () => {
-  const native = require(path.join(__dirname, '..', 'build', 'Release', 'minigraf.node'));
+  const native = require('node-gyp-build')(path.join(__dirname, '..')); // the addon index.js loads
   const db = native.dbOpen(null, null);
   const factLog = native.dbFactLog(db, null);
   const file = fresh();
