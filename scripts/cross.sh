@@ -12,18 +12,6 @@ target="${1:?target, e.g. x86_64-linux-musl or aarch64-linux-musl}"
 mode="${2:-test}"
 dir="$BUILD/cross-$target"
 
-# zig_wrappers DIR TARGET: DIR/cc and DIR/ar, single executables as CMake
-# wants them, calling the zig of the ziglang package for TARGET.
-zig_wrappers() {
-  local wrappers="$1" zig
-  zig="$("$BUILD/tools-venv/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')"
-  mkdir -p "$wrappers"
-  printf '#!/bin/sh\nexec "%s" cc -target %s "$@"\n' "$zig" "$2" >"$wrappers/cc"
-  printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$zig" >"$wrappers/ar"
-  printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$zig" >"$wrappers/ranlib"
-  chmod +x "$wrappers/cc" "$wrappers/ar" "$wrappers/ranlib"
-}
-
 install_python_tools >/dev/null
 zig_wrappers "$dir/zig" "$target"
 arch="${target%%-*}"
