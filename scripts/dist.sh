@@ -2,6 +2,8 @@
 # The release files, in dist/: everything a release uploads.
 #   bash scripts/dist.sh          every package
 #   bash scripts/dist.sh c        only the C tarball (also: python, node, java)
+#   MINIGRAF_PYTHON_TARGETS=x86_64-linux-gnu.2.17 bash scripts/dist.sh python
+#                                 the sdist and only that wheel
 # Each part is built from a clean build directory of its own under
 # build/dist-*, so nothing of a development build leaks into a package.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -105,10 +107,11 @@ python_wheel_check() {
   "$tools/abi3audit" --strict --summary "$wheel" >&2
 }
 
-# dist_python [ZIG_TARGET...]: the sdist and the wheels (default: all four).
+# dist_python: the sdist and the wheels; MINIGRAF_PYTHON_TARGETS (Zig
+# targets, space-separated) picks some of the four, as CI does.
 dist_python() {
-  local targets=("$@") entry sdist wheel
-  [ ${#targets[@]} -gt 0 ] || targets=("${PY_TARGETS[@]%%:*}")
+  local targets entry sdist wheel
+  read -r -a targets <<<"${MINIGRAF_PYTHON_TARGETS:-${PY_TARGETS[*]%%:*}}"
   log "Python: sdist and abi3 wheels (${targets[*]})"
   install_python_tools >/dev/null
   rm -rf "$BUILD/dist-python"
