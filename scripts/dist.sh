@@ -112,6 +112,10 @@ python_wheel_check() {
 dist_python() {
   local targets entry sdist wheel
   read -r -a targets <<<"${MINIGRAF_PYTHON_TARGETS:-${PY_TARGETS[*]%%:*}}"
+  for entry in "${targets[@]}"; do
+    [[ " ${PY_TARGETS[*]%%:*} " == *" $entry "* ]] ||
+      { echo "unknown Python target: $entry (${PY_TARGETS[*]%%:*})" >&2; return 2; }
+  done
   log "Python: sdist and abi3 wheels (${targets[*]})"
   install_python_tools >/dev/null
   rm -rf "$BUILD/dist-python"
