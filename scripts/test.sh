@@ -225,6 +225,44 @@ c_tarball() {
   echo "shell from the tarball: $("$prefix/bin/minigraf" --version)"
 }
 
+# What a pip user does, outside the source tree and in fresh venvs: the
+# x86_64 manylinux wheel of scripts/dist.sh (which checks it with
+# auditwheel and abi3audit) installed, smoke-tested and put through pytest;
+# the sdist installed (built from source by pip, SWIG from PyPI, no tool of
+# ours on PATH) and smoke-tested. The other three wheels come from
+# `bash scripts/dist.sh python`, outside CI's time budget.
+python_package() {
+  local work="$BUILD/py-consumer" path
+  rm -rf "$work" && mkdir -p "$work"
+  MINIGRAF_DIST_DIR="$work/dist" MINIGRAF_PYTHON_TARGETS=x86_64-linux-gnu.2.17 \
+    bash "$ROOT/scripts/dist.sh" python
+  cp -r "$ROOT/bindings/python/tests" "$work/tests"
+  "$PYTHON" -m venv "$work/wheel-venv"
+  "$work/wheel-venv/bin/pip" install -q --disable-pip-version-check pytest \
+    "$work"/dist/minigraf-*-cp310-abi3-manylinux*_x86_64.whl
+  (cd "$work" && wheel-venv/bin/python -c "$PYTHON_SMOKE" wheel-venv &&
+    wheel-venv/bin/python -m pytest -q -p no:cacheprovider tests)
+  path="$(tr ':' '\n' <<<"$PATH" | grep -v "$BUILD/tools-venv" | paste -sd:)"
+  "$PYTHON" -m venv "$work/sdist-venv"
+  PATH="$path" "$work/sdist-venv/bin/pip" install -q --disable-pip-version-check \
+    "$work"/dist/minigraf-*.tar.gz
+  (cd "$work" && sdist-venv/bin/python -c "$PYTHON_SMOKE" sdist-venv)
+}
+
+# The smoke test: argv[1] is the venv the package must be imported from.
+PYTHON_SMOKE='
+import os, sys, minigraf
+here = os.path.realpath(minigraf.__file__)
+assert here.startswith(os.path.realpath(sys.argv[1]) + os.sep), here
+with minigraf.open_in_memory() as db:
+    db.execute("(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]])")
+    rows = db.query("(query [:find ?n ?a :where [?e :person/name ?n] [?e :person/age ?a]])").fetchall()
+    assert rows == [("Alice", 30)], rows
+    pq = db.prepare("(query [:find ?n :where [?e :person/age ?a] [(>= ?a $min)] [?e :person/name ?n]])")
+    assert pq.query(min=18).fetchall() == [("Alice",)]
+print("python package ok:", minigraf.__version__, here)
+'
+
 # The C suite built with Zig for x86_64 musl, statically linked, run here.
 # (The aarch64 build runs under qemu-user by its own command, outside CI's
 # time budget: bash scripts/cross.sh aarch64-linux-musl.)
@@ -243,6 +281,7 @@ step "ABI baseline (abidiff)" abi_check
 step "fuzzing: parse, commands, file, wal, json (30 s each)" fuzz_targets
 step "C suite built for x86_64-linux-musl (Zig, static)" cross_musl_x86_64
 step "C tarball: examples/c with cc, pkg-config and find_package" c_tarball
+step "Python package: abi3 wheel and sdist in fresh venvs" python_package
 
 echo
 echo "suites: $((suites - ${#failures[@]})) passed, ${#failures[@]} failed"

@@ -2,8 +2,9 @@
  * minigraf_python.i — the CPython part of minigraf.i.
  *
  * Generates the module `minigraf.capi` (proxy `capi.py`, extension
- * `_capi.<soabi>.so`): one Python function per C function, named without
- * the `minigraf_` prefix, with the C conventions turned into Python ones:
+ * `_capi.abi3.so`, built against CPython's Limited API): one Python
+ * function per C function, named without the `minigraf_` prefix, with
+ * the C conventions turned into Python ones:
  *
  *   - text arguments are `str` (UTF-8 taken from the str itself, no copy);
  *     a str that cannot be UTF-8 (lone surrogates) raises
@@ -27,6 +28,19 @@
 %{
 #include <string.h>
 #include "minigraf.h"
+
+/* Raises TypeError "<what>, not <type name>": the module is built against
+ * the Limited API (no tp_name), so the name is the type's __name__. */
+static void mgpy_not_str(const char *what, PyObject *object) {
+    PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(object), "__name__");
+
+    if (name && PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "%s, not %.100U", what, name);
+    } else if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "%s", what);
+    }
+    Py_XDECREF(name);
+}
 
 /* Raises the minigraf.Error subclass for `code` and the "[CODE] message"
  * text `message` (either may be missing: code 0 is read from the message,
@@ -133,8 +147,7 @@ static PyObject *mgpy_take_string(char *s) {
             SWIG_fail;
         }
     } else {
-        PyErr_Format(PyExc_TypeError, "$symname() argument '$1_name' must be str, not %.100s",
-                     Py_TYPE($input)->tp_name);
+        mgpy_not_str("$symname() argument '$1_name' must be str", $input);
         SWIG_fail;
     }
 }

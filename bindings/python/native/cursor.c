@@ -41,7 +41,7 @@ static PyObject *closed_error(void) {
 }
 
 PyObject *mgpy_cursor_new(MiniGrafCursor *handle, PyObject *row_factory) {
-    Cursor *c = PyObject_GC_New(Cursor, &mgpy_CursorType);
+    Cursor *c = PyObject_GC_New(Cursor, mgpy_CursorType);
 
     if (!c) {
         minigraf_cursor_free(handle);
@@ -143,7 +143,7 @@ static int fill(Cursor *c, size_t want) {
 
 /* The pending error of a finished cursor, raised; NULL. */
 static PyObject *raise_pending(Cursor *c) {
-    const char *text = c->error_text ? PyUnicode_AsUTF8(c->error_text) : NULL;
+    const char *text = c->error_text ? PyUnicode_AsUTF8AndSize(c->error_text, NULL) : NULL;
     if (c->error_text && !text) {
         return NULL;
     }
@@ -167,7 +167,7 @@ static PyObject *take_row(Cursor *c) {
             Py_DECREF(row);
             return NULL;
         }
-        PyTuple_SET_ITEM(row, col, value);
+        PyTuple_SetItem(row, col, value);
     }
     if (c->row_factory == Py_None) {
         return row;
@@ -327,7 +327,7 @@ static PyObject *get_columns(PyObject *self, void *closure) {
                 Py_CLEAR(columns);
                 break;
             }
-            PyTuple_SET_ITEM(columns, col, text);
+            PyTuple_SetItem(columns, col, text);
         }
         c->columns = columns;
     }
@@ -366,7 +366,7 @@ static int set_row_factory(PyObject *self, PyObject *value, void *closure) {
         return -1;
     }
     Py_INCREF(value);
-    Py_SETREF(c->row_factory, value);
+    MGPY_SETREF(c->row_factory, value);
     return 0;
 }
 
@@ -377,6 +377,7 @@ static PyObject *cursor_repr(PyObject *self) {
 }
 
 static int cursor_traverse(PyObject *self, visitproc visit, void *arg) {
+    Py_VISIT(Py_TYPE(self));
     Py_VISIT(((Cursor *)self)->row_factory);
     return 0;
 }
@@ -400,8 +401,8 @@ static void cursor_dealloc(PyObject *self) {
     Py_XDECREF(c->row_factory);
     Py_XDECREF(c->error_text);
     PyMem_Free(c->cells);
-    PyMem_RawFree(c->arena.data);
-    PyObject_GC_Del(self);
+    free(c->arena.data);
+    mgpy_free_instance(self);
 }
 
 static PyMethodDef cursor_methods[] = {
@@ -420,6 +421,7 @@ static PyMethodDef cursor_methods[] = {
 static PyMemberDef cursor_members[] = {
     {"batch_size", T_PYSSIZET, offsetof(Cursor, batch_size), 0,
      "How many rows iteration reads from the library at a time (1 to 1024; default 1024)."},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(Cursor, weakrefs), READONLY, NULL},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -434,28 +436,31 @@ static PyGetSetDef cursor_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-PyTypeObject mgpy_CursorType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "minigraf.Cursor",
-    .tp_basicsize = sizeof(Cursor),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "The rows of one query, as tuples of typed values; create one with\n"
+static PyType_Slot cursor_slots[] = {
+    {Py_tp_doc, "The rows of one query, as tuples of typed values; create one with\n"
               "Database.query, PreparedQuery.query or Transaction.query.\n\n"
               "Iterate it or call fetch_batch / fetchone / fetchall; all read the same rows\n"
               "in order. The answer is fixed when the query runs; the cursor stays readable\n"
               "after its database closes. One thread at a time reads a cursor (a second one\n"
               "gets ApiError API-017). Close it, or use it as a context manager, to free it\n"
-              "promptly; an unclosed cursor is freed by the garbage collector.",
-    .tp_dealloc = cursor_dealloc,
-    .tp_traverse = cursor_traverse,
-    .tp_clear = cursor_clear,
-    .tp_repr = cursor_repr,
-    .tp_iter = cursor_iter,
-    .tp_iternext = cursor_next,
-    .tp_methods = cursor_methods,
-    .tp_getset = cursor_getset,
-    .tp_members = cursor_members,
-    .tp_weaklistoffset = offsetof(Cursor, weakrefs),
+              "promptly; an unclosed cursor is freed by the garbage collector."},
+    {Py_tp_dealloc, cursor_dealloc},
+    {Py_tp_traverse, cursor_traverse},
+    {Py_tp_clear, cursor_clear},
+    {Py_tp_repr, cursor_repr},
+    {Py_tp_iter, cursor_iter},
+    {Py_tp_iternext, cursor_next},
+    {Py_tp_methods, cursor_methods},
+    {Py_tp_getset, cursor_getset},
+    {Py_tp_members, cursor_members},
+    {0, NULL},
+};
+
+PyType_Spec mgpy_cursor_spec = {
+    "minigraf.Cursor", sizeof(Cursor), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE |
+        Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    cursor_slots,
 };
 
 /* ---- opening cursors ---- */
@@ -466,7 +471,7 @@ static const char *text_arg(PyObject *text) {
     const char *utf8;
 
     if (!PyUnicode_Check(text)) {
-        PyErr_Format(PyExc_TypeError, "the text must be str, not %.100s", Py_TYPE(text)->tp_name);
+        mgpy_type_error("the text must be str", text);
         return NULL;
     }
     utf8 = PyUnicode_AsUTF8AndSize(text, &len);

@@ -28,7 +28,7 @@ static void format_uuid(const unsigned char bytes[16], char text[37]) {
 }
 
 PyObject *mgpy_entity_from_bytes(const unsigned char bytes[16]) {
-    Entity *e = PyObject_New(Entity, &mgpy_EntityType);
+    Entity *e = PyObject_New(Entity, mgpy_EntityType);
 
     if (e) {
         memcpy(e->bytes, bytes, 16);
@@ -41,8 +41,8 @@ static int uuid_bytes(PyObject *uuid, unsigned char out[16]) {
     PyObject *b = PyObject_GetAttrString(uuid, "bytes");
     int rc = -1;
 
-    if (b && PyBytes_Check(b) && PyBytes_GET_SIZE(b) == 16) {
-        memcpy(out, PyBytes_AS_STRING(b), 16);
+    if (b && PyBytes_Check(b) && PyBytes_Size(b) == 16) {
+        memcpy(out, PyBytes_AsString(b), 16);
         rc = 0;
     } else if (b) {
         PyErr_SetString(PyExc_TypeError, "UUID.bytes is not 16 bytes");
@@ -54,7 +54,7 @@ static int uuid_bytes(PyObject *uuid, unsigned char out[16]) {
 int mgpy_uuid_text(PyObject *object, char text[37]) {
     unsigned char bytes[16];
 
-    if (Py_TYPE(object) == &mgpy_EntityType) {
+    if (Py_TYPE(object) == mgpy_EntityType) {
         format_uuid(((Entity *)object)->bytes, text);
         return 0;
     }
@@ -65,8 +65,7 @@ int mgpy_uuid_text(PyObject *object, char text[37]) {
         format_uuid(bytes, text);
         return 0;
     }
-    PyErr_Format(PyExc_TypeError, "an entity must be minigraf.Entity or uuid.UUID, not %.100s",
-                 Py_TYPE(object)->tp_name);
+    mgpy_type_error("an entity must be minigraf.Entity or uuid.UUID", object);
     return -1;
 }
 
@@ -76,17 +75,17 @@ static PyObject *entity_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     PyObject *value, *uuid = NULL, *e;
     unsigned char bytes[16];
 
-    if (kwargs && PyDict_GET_SIZE(kwargs)) {
+    if (kwargs && PyDict_Size(kwargs)) {
         PyErr_SetString(PyExc_TypeError, "Entity() takes no keyword arguments");
         return NULL;
     }
     if (!PyArg_ParseTuple(args, "O:Entity", &value)) {
         return NULL;
     }
-    if (Py_TYPE(value) == &mgpy_EntityType) {
+    if (Py_TYPE(value) == mgpy_EntityType) {
         memcpy(bytes, ((Entity *)value)->bytes, 16);
-    } else if (PyBytes_Check(value) && PyBytes_GET_SIZE(value) == 16) {
-        memcpy(bytes, PyBytes_AS_STRING(value), 16);
+    } else if (PyBytes_Check(value) && PyBytes_Size(value) == 16) {
+        memcpy(bytes, PyBytes_AsString(value), 16);
     } else if (PyUnicode_Check(value) || PyObject_IsInstance(value, mgpy.uuid) == 1) {
         uuid = PyUnicode_Check(value) ? MGPY_CALL1(mgpy.uuid, value) : (Py_INCREF(value), value);
         if (!uuid || uuid_bytes(uuid, bytes) < 0) {
@@ -96,13 +95,11 @@ static PyObject *entity_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         Py_DECREF(uuid);
     } else {
         if (!PyErr_Occurred()) {
-            PyErr_Format(PyExc_TypeError,
-                         "Entity() takes a uuid.UUID, its text or 16 bytes, not %.100s",
-                         Py_TYPE(value)->tp_name);
+            mgpy_type_error("Entity() takes a uuid.UUID, its text or 16 bytes", value);
         }
         return NULL;
     }
-    e = type->tp_alloc(type, 0);
+    e = ((allocfunc)PyType_GetSlot(type, Py_tp_alloc))(type, 0);
     if (e) {
         memcpy(((Entity *)e)->bytes, bytes, 16);
     }
@@ -163,7 +160,7 @@ static PyObject *entity_richcompare(PyObject *self, PyObject *other, int op) {
     unsigned char theirs[16];
     int cmp;
 
-    if (Py_TYPE(other) == &mgpy_EntityType) {
+    if (Py_TYPE(other) == mgpy_EntityType) {
         memcpy(theirs, ((Entity *)other)->bytes, 16);
     } else if (mgpy.uuid && PyObject_IsInstance(other, mgpy.uuid) == 1) {
         if (uuid_bytes(other, theirs) < 0) {
@@ -213,19 +210,22 @@ static PyMethodDef entity_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-PyTypeObject mgpy_EntityType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "minigraf.Entity",
-    .tp_basicsize = sizeof(Entity),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Entity(uuid) -- an entity id: rows give one for every ref value, and binds\n"
-              "take one for entity slots. str() is the UUID text; .uuid the uuid.UUID.\n"
-              "Equal to (and hashed as) the uuid.UUID it wraps.",
-    .tp_new = entity_new,
-    .tp_str = entity_str,
-    .tp_repr = entity_repr,
-    .tp_hash = entity_hash,
-    .tp_richcompare = entity_richcompare,
-    .tp_getset = entity_getset,
-    .tp_methods = entity_methods,
+static PyType_Slot entity_slots[] = {
+    {Py_tp_doc, "Entity(uuid) -- an entity id: rows give one for every ref value, and binds\n"
+                "take one for entity slots. str() is the UUID text; .uuid the uuid.UUID.\n"
+                "Equal to (and hashed as) the uuid.UUID it wraps."},
+    {Py_tp_new, entity_new},
+    {Py_tp_str, entity_str},
+    {Py_tp_repr, entity_repr},
+    {Py_tp_hash, entity_hash},
+    {Py_tp_richcompare, entity_richcompare},
+    {Py_tp_getset, entity_getset},
+    {Py_tp_methods, entity_methods},
+    {Py_tp_dealloc, mgpy_free_instance},
+    {0, NULL},
+};
+
+PyType_Spec mgpy_entity_spec = {
+    "minigraf.Entity", sizeof(Entity), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    entity_slots,
 };

@@ -43,10 +43,16 @@ int mgpy_callback_failed(char *error, size_t error_size) {
     PyErr_NormalizeException(&type, &value, &traceback);
     text = value ? PyObject_Str(value) : NULL;
     utf8 = text ? PyUnicode_AsUTF8AndSize(text, &len) : NULL;
-    if (!utf8) {
+    if (!utf8) { /* no str(): the exception's class name */
         PyErr_Clear();
-        utf8 = type ? ((PyTypeObject *)type)->tp_name : "error";
-        len = (Py_ssize_t)strlen(utf8);
+        Py_XDECREF(text);
+        text = type ? PyObject_GetAttrString(type, "__name__") : NULL;
+        utf8 = text && PyUnicode_Check(text) ? PyUnicode_AsUTF8AndSize(text, &len) : NULL;
+        if (!utf8) {
+            PyErr_Clear();
+            utf8 = "error";
+            len = 5;
+        }
     }
     if ((size_t)len >= error_size) {
         len = (Py_ssize_t)error_size - 1;
@@ -60,7 +66,7 @@ int mgpy_callback_failed(char *error, size_t error_size) {
         if (value && traceback) {
             PyException_SetTraceback(value, traceback);
         }
-        Py_XSETREF(last_callback_error, value);
+        MGPY_SETREF(last_callback_error, value);
         Py_XDECREF(type);
         Py_XDECREF(traceback);
     }
@@ -109,13 +115,13 @@ static void aggregate_destroy(void *user_data) {
     Py_XDECREF(a->step);
     Py_XDECREF(a->finish);
     PyGILState_Release(gil);
-    PyMem_RawFree(a);
+    free(a);
 }
 
 static int aggregate_init(void *user_data, void **acc, char *error, size_t error_size) {
     aggregate *a = user_data;
     PyGILState_STATE gil = PyGILState_Ensure();
-    accumulator *box = PyMem_RawCalloc(1, sizeof *box);
+    accumulator *box = calloc(1, sizeof *box);
     int rc = 0;
 
     if (!box) {
@@ -124,7 +130,7 @@ static int aggregate_init(void *user_data, void **acc, char *error, size_t error
         box->acc = PyObject_CallObject(a->init, NULL);
     }
     if (!box || !box->acc) {
-        PyMem_RawFree(box);
+        free(box);
         box = NULL;
         rc = mgpy_callback_failed(error, error_size);
     }
@@ -146,7 +152,7 @@ static int aggregate_step(void *user_data, void *acc, const minigraf_value *valu
         Py_DECREF(arg);
     }
     if (next) {
-        Py_SETREF(box->acc, next);
+        MGPY_SETREF(box->acc, next);
     } else {
         rc = mgpy_callback_failed(error, error_size);
     }
@@ -166,7 +172,7 @@ static int aggregate_finish(void *user_data, void *acc, int64_t n, minigraf_valu
     if (!value || mgpy_to_value(value, result, &keep) < 0) {
         rc = mgpy_callback_failed(error, error_size);
     } else {
-        Py_XSETREF(box->keep, keep);
+        MGPY_SETREF(box->keep, keep);
     }
     Py_XDECREF(value);
     PyGILState_Release(gil);
@@ -185,7 +191,7 @@ static void aggregate_release(void *user_data, void *acc) {
     Py_XDECREF(box->acc);
     Py_XDECREF(box->keep);
     PyGILState_Release(gil);
-    PyMem_RawFree(box);
+    free(box);
 }
 
 static PyObject *registered(MiniGrafDb *db, int rc) {
@@ -251,7 +257,7 @@ PyObject *mgpy_register_aggregate(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "init, step and finish must be callables");
         return NULL;
     }
-    a = PyMem_RawMalloc(sizeof *a);
+    a = malloc(sizeof *a);
     if (!a) {
         return PyErr_NoMemory();
     }

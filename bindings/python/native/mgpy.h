@@ -18,13 +18,25 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdlib.h>
+
 #include "minigraf.h"
 
-#if PY_VERSION_HEX >= 0x03090000
-#define MGPY_CALL1(f, a) PyObject_CallOneArg((f), (a))
-#else
+/* The module is built against the Limited API (Py_LIMITED_API, set by
+ * CMakeLists.txt): one binary for every CPython from 3.10 on. Its types are
+ * heap types made at import from the specs below; buffers used without
+ * the GIL come from malloc, as PyMem_Raw* is not in the Limited API. */
+
+/* Py_XSETREF, which the Limited API lacks: dst = src, the old value released. */
+#define MGPY_SETREF(dst, src)                      \
+    do {                                           \
+        PyObject *mgpy_old_ = (PyObject *)(dst);   \
+        (dst) = (src);                             \
+        Py_XDECREF(mgpy_old_);                     \
+    } while (0)
+
+/* PyObject_CallOneArg is not in the Limited API of 3.10. */
 #define MGPY_CALL1(f, a) PyObject_CallFunctionObjArgs((f), (a), NULL)
-#endif
 
 /* The Python classes the values map to, given by minigraf/_values.py at
  * import (mgpy_set_types); strong references for the module's life. */
@@ -39,9 +51,13 @@ typedef struct {
 } mgpy_types;
 
 extern mgpy_types mgpy;
-extern PyTypeObject mgpy_EntityType;
-extern PyTypeObject mgpy_CursorType;
-extern PyTypeObject mgpy_StatementType;
+/* The classes, made from their specs by PyInit__native. */
+extern PyTypeObject *mgpy_EntityType;
+extern PyTypeObject *mgpy_CursorType;
+extern PyTypeObject *mgpy_StatementType;
+extern PyType_Spec mgpy_entity_spec;
+extern PyType_Spec mgpy_cursor_spec;
+extern PyType_Spec mgpy_statement_spec;
 
 /* ---- errors (module.c) ---- */
 /* Raises the minigraf.Error subclass for `code` / "[CODE] message". */
@@ -53,6 +69,10 @@ void mgpy_raise(int code, const char *message);
 PyObject *mgpy_fail(int code, const char *message);
 /* The address inside an int handle argument; NULL with TypeError set. */
 void *mgpy_pointer(PyObject *handle);
+/* Raises TypeError "<what>, not <type name of object>"; returns NULL. */
+PyObject *mgpy_type_error(const char *what, PyObject *object);
+/* Frees an instance of a heap type and releases its type (tp_dealloc). */
+void mgpy_free_instance(PyObject *self);
 
 /* ---- values (values.c) ---- */
 /* One value of a typed row, copied out of the cursor without the GIL:

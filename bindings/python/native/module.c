@@ -7,6 +7,9 @@
 #include "mgpy.h"
 
 mgpy_types mgpy;
+PyTypeObject *mgpy_EntityType;
+PyTypeObject *mgpy_CursorType;
+PyTypeObject *mgpy_StatementType;
 
 void mgpy_raise(int code, const char *message) {
     PyObject *text, *exc = NULL;
@@ -49,13 +52,31 @@ PyObject *mgpy_fail(int code, const char *message) {
     return NULL;
 }
 
+PyObject *mgpy_type_error(const char *what, PyObject *object) {
+    PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(object), "__name__");
+
+    if (name && PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "%s, not %.100U", what, name);
+    } else if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "%s", what);
+    }
+    Py_XDECREF(name);
+    return NULL;
+}
+
+void mgpy_free_instance(PyObject *self) {
+    PyTypeObject *type = Py_TYPE(self);
+    freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
+
+    free_slot(self);
+    Py_DECREF(type);
+}
+
 void *mgpy_pointer(PyObject *handle) {
     void *pointer;
 
     if (!PyLong_Check(handle)) {
-        PyErr_Format(PyExc_TypeError, "a handle must be an int, not %.100s",
-                     Py_TYPE(handle)->tp_name);
-        return NULL;
+        return mgpy_type_error("a handle must be an int", handle);
     }
     pointer = PyLong_AsVoidPtr(handle);
     if (!pointer && !PyErr_Occurred()) {
@@ -129,20 +150,23 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m;
 
-    if (PyType_Ready(&mgpy_EntityType) < 0 || PyType_Ready(&mgpy_CursorType) < 0 ||
-        PyType_Ready(&mgpy_StatementType) < 0) {
+    mgpy_EntityType = (PyTypeObject *)PyType_FromSpec(&mgpy_entity_spec);
+    mgpy_CursorType = (PyTypeObject *)PyType_FromSpec(&mgpy_cursor_spec);
+    mgpy_StatementType = (PyTypeObject *)PyType_FromSpec(&mgpy_statement_spec);
+    if (!mgpy_EntityType || !mgpy_CursorType || !mgpy_StatementType) {
         return NULL;
     }
     m = PyModule_Create(&module);
     if (!m) {
         return NULL;
     }
-    Py_INCREF(&mgpy_EntityType);
-    Py_INCREF(&mgpy_CursorType);
-    Py_INCREF(&mgpy_StatementType);
-    if (PyModule_AddObject(m, "Entity", (PyObject *)&mgpy_EntityType) < 0 ||
-        PyModule_AddObject(m, "Cursor", (PyObject *)&mgpy_CursorType) < 0 ||
-        PyModule_AddObject(m, "PreparedQuery", (PyObject *)&mgpy_StatementType) < 0) {
+    /* The module's references; the globals keep theirs for the process. */
+    Py_INCREF(mgpy_EntityType);
+    Py_INCREF(mgpy_CursorType);
+    Py_INCREF(mgpy_StatementType);
+    if (PyModule_AddObject(m, "Entity", (PyObject *)mgpy_EntityType) < 0 ||
+        PyModule_AddObject(m, "Cursor", (PyObject *)mgpy_CursorType) < 0 ||
+        PyModule_AddObject(m, "PreparedQuery", (PyObject *)mgpy_StatementType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

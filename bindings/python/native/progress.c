@@ -115,7 +115,7 @@ static void progress_free(PyObject *capsule) {
 
     if (p) {
         Py_XDECREF(p->fn);
-        PyMem_RawFree(p);
+        free(p);
     }
 }
 
@@ -143,7 +143,7 @@ PyObject *mgpy_progress_new(PyObject *self, PyObject *args) {
         }
         chain_sigint();
     }
-    p = PyMem_RawCalloc(1, sizeof *p);
+    p = calloc(1, sizeof *p);
     if (!p) {
         return PyErr_NoMemory();
     }
@@ -155,7 +155,7 @@ PyObject *mgpy_progress_new(PyObject *self, PyObject *args) {
     capsule = PyCapsule_New(p, "minigraf.progress", progress_free);
     if (!capsule) {
         Py_DECREF(Py_None);
-        PyMem_RawFree(p);
+        free(p);
         return NULL;
     }
     if (minigraf_progress_handler(db, CHECK_EVERY, on_progress, p) != 0) {
@@ -195,7 +195,7 @@ PyObject *mgpy_set_progress(PyObject *self, PyObject *args) {
         return mgpy_fail(rc, minigraf_last_error(p->db));
     }
     Py_INCREF(fn);
-    Py_SETREF(p->fn, fn);
+    MGPY_SETREF(p->fn, fn);
     atomic_store(&p->rate, rate);
     atomic_store(&p->every, fn != Py_None ? every : CHECK_EVERY);
     atomic_store(&p->ticks, 0);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "mgpy.h"
+#include "structmember.h"
+
 
 typedef struct {
     PyObject_HEAD
@@ -45,24 +47,23 @@ static int bind_mapping(MiniGrafStmt *stmt, PyObject *binds) {
         return 0;
     }
     if (!PyDict_Check(binds) && !PyMapping_Check(binds)) {
-        PyErr_Format(PyExc_TypeError, "binds must be a mapping, not %.100s",
-                     Py_TYPE(binds)->tp_name);
+        mgpy_type_error("binds must be a mapping", binds);
         return -1;
     }
     items = PyMapping_Items(binds);
     if (!items) {
         return -1;
     }
-    n = PyList_GET_SIZE(items);
+    n = PyList_Size(items);
     for (i = 0; i < n && rc == 0; i++) {
-        key = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 0);
-        value = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 1);
+        key = PyTuple_GetItem(PyList_GetItem(items, i), 0);
+        value = PyTuple_GetItem(PyList_GetItem(items, i), 1);
         if (!PyUnicode_Check(key)) {
             PyErr_SetString(PyExc_TypeError, "bind names must be str");
             rc = -1;
             break;
         }
-        name = PyUnicode_AsUTF8(key);
+        name = PyUnicode_AsUTF8AndSize(key, NULL);
         rc = name ? mgpy_bind(stmt, name, value) : -1;
     }
     Py_DECREF(items);
@@ -217,11 +218,12 @@ static int set_row_factory(PyObject *self, PyObject *value, void *closure) {
         return -1;
     }
     Py_INCREF(value);
-    Py_SETREF(((Statement *)self)->row_factory, value);
+    MGPY_SETREF(((Statement *)self)->row_factory, value);
     return 0;
 }
 
 static int stmt_traverse(PyObject *self, visitproc visit, void *arg) {
+    Py_VISIT(Py_TYPE(self));
     Py_VISIT(((Statement *)self)->row_factory);
     return 0;
 }
@@ -240,7 +242,7 @@ static void stmt_dealloc(PyObject *self) {
     }
     minigraf_stmt_free(s->stmt);
     Py_XDECREF(s->row_factory);
-    PyObject_GC_Del(self);
+    mgpy_free_instance(self);
 }
 
 static PyMethodDef stmt_methods[] = {
@@ -267,20 +269,29 @@ static PyGetSetDef stmt_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-PyTypeObject mgpy_StatementType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "minigraf.PreparedQuery",
-    .tp_basicsize = sizeof(Statement),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "A (query ...) parsed once, run with bind values; create one with\n"
-              "Database.prepare. Bind values: None, bool, int, float, str, Keyword, Entity\n"
-              "(or uuid.UUID), TxCount, Timestamp, ANY_VALID_TIME.",
-    .tp_dealloc = stmt_dealloc,
-    .tp_traverse = stmt_traverse,
-    .tp_clear = stmt_clear_refs,
-    .tp_methods = stmt_methods,
-    .tp_getset = stmt_getset,
-    .tp_weaklistoffset = offsetof(Statement, weakrefs),
+static PyMemberDef stmt_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(Statement, weakrefs), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot stmt_slots[] = {
+    {Py_tp_doc, "A (query ...) parsed once, run with bind values; create one with\n"
+                "Database.prepare. Bind values: None, bool, int, float, str, Keyword, Entity\n"
+                "(or uuid.UUID), TxCount, Timestamp, ANY_VALID_TIME."},
+    {Py_tp_dealloc, stmt_dealloc},
+    {Py_tp_traverse, stmt_traverse},
+    {Py_tp_clear, stmt_clear_refs},
+    {Py_tp_methods, stmt_methods},
+    {Py_tp_getset, stmt_getset},
+    {Py_tp_members, stmt_members},
+    {0, NULL},
+};
+
+PyType_Spec mgpy_statement_spec = {
+    "minigraf.PreparedQuery", sizeof(Statement), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE |
+        Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    stmt_slots,
 };
 
 PyObject *mgpy_prepare(PyObject *self, PyObject *args) {
@@ -309,7 +320,7 @@ PyObject *mgpy_prepare(PyObject *self, PyObject *args) {
     if (!stmt) {
         return mgpy_fail(minigraf_last_error_code(db), minigraf_last_error(db));
     }
-    s = PyObject_GC_New(Statement, &mgpy_StatementType);
+    s = PyObject_GC_New(Statement, mgpy_StatementType);
     if (!s) {
         minigraf_stmt_free(stmt);
         return NULL;

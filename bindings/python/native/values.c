@@ -21,7 +21,7 @@ static int arena_put(mgpy_arena *arena, const char *text, size_t len, size_t *of
         while (cap < arena->len + len + 1) {
             cap *= 2;
         }
-        grown = PyMem_RawRealloc(arena->data, cap);
+        grown = realloc(arena->data, cap);
         if (!grown) {
             return -1;
         }
@@ -161,7 +161,7 @@ int mgpy_to_value(PyObject *object, minigraf_value *out, PyObject **keep) {
         if (out->integer == -1 && PyErr_Occurred()) return -1;
     } else if (PyFloat_Check(object)) {
         out->type = MINIGRAF_TYPE_FLOAT;
-        out->real = PyFloat_AS_DOUBLE(object);
+        out->real = PyFloat_AsDouble(object);
     } else if (PyUnicode_Check(object)) {
         out->type = PyObject_TypeCheck(object, (PyTypeObject *)mgpy.keyword) ? MINIGRAF_TYPE_KEYWORD
                                                                      : MINIGRAF_TYPE_STRING;
@@ -180,10 +180,8 @@ int mgpy_to_value(PyObject *object, minigraf_value *out, PyObject **keep) {
         }
     } else {
         PyErr_Clear();
-        PyErr_Format(PyExc_TypeError,
-                     "a minigraf value must be None, bool, int, float, str, Keyword or Entity, "
-                     "not %.100s",
-                     Py_TYPE(object)->tp_name);
+        mgpy_type_error("a minigraf value must be None, bool, int, float, str, Keyword or Entity",
+                        object);
         return -1;
     }
     return 0;
@@ -260,7 +258,7 @@ int mgpy_bind(MiniGrafStmt *stmt, const char *name, PyObject *value) {
         return minigraf_stmt_bind_int64(stmt, name, (int64_t)n);
     }
     if (PyFloat_Check(value)) {
-        return minigraf_stmt_bind_double(stmt, name, PyFloat_AS_DOUBLE(value));
+        return minigraf_stmt_bind_double(stmt, name, PyFloat_AsDouble(value));
     }
     if (PyUnicode_Check(value)) {
         return bind_text(stmt, name, value, PyObject_TypeCheck(value, (PyTypeObject *)mgpy.keyword));
@@ -270,9 +268,13 @@ int mgpy_bind(MiniGrafStmt *stmt, const char *name, PyObject *value) {
         return rc == MINIGRAF_E_API_015 ? bind_ref_value(stmt, name, text) : rc;
     }
     PyErr_Clear();
-    PyErr_Format(PyExc_TypeError,
-                 "cannot bind '%s': a bind value must be None, bool, int, float, str, Keyword, "
-                 "Entity, uuid.UUID, TxCount, Timestamp or ANY_VALID_TIME, not %.100s",
-                 name, Py_TYPE(value)->tp_name);
+    {
+        char what[256];
+        snprintf(what, sizeof what,
+                 "cannot bind '%.80s': a bind value must be None, bool, int, float, str, Keyword, "
+                 "Entity, uuid.UUID, TxCount, Timestamp or ANY_VALID_TIME",
+                 name);
+        mgpy_type_error(what, value);
+    }
     return -1;
 }

@@ -18,7 +18,9 @@ def test_imported_from_an_installation_not_the_source_tree() -> None:
 def test_wheel_contents() -> None:
     names = {path.name for path in package_dir().iterdir()}
     assert {"__init__.py", "capi.py", "capi.pyi", "py.typed", "libminigraf.so.1"} <= names
-    assert any(name.startswith("_capi.") and name.endswith(".so") for name in names)
+    # Both extension modules are built against the Limited API: one binary
+    # for every CPython from 3.10 on.
+    assert {"_capi.abi3.so", "_native.abi3.so"} <= names
 
 
 def test_public_names() -> None:
