@@ -1,5 +1,7 @@
 #include "base/shared_lock.h"
 
+#include "base/thread_slot.h"
+
 /* The read holds this thread took and has not given back, per lock, dated
  * by the lock's write phase: a write phase means no read hold existed, so
  * an older note is stale (its hold was given back by another thread). A
@@ -20,6 +22,18 @@ static uint64_t phase_of(const shared_lock *l) {
     return atomic_load_explicit(&l->phase, memory_order_relaxed);
 }
 
+/* The read holds now. */
+static size_t read_holds(const shared_lock *l) {
+    size_t n = 0;
+    for (int i = 0; i < SHARED_LOCK_STRIPES; i++)
+        n += atomic_load((atomic_size_t *)&l->readers[i].n);
+    return n;
+}
+
+static atomic_size_t *my_stripe(shared_lock *l) {
+    return &l->readers[thread_slot() % SHARED_LOCK_STRIPES].n;
+}
+
 static hold_note *note_of(const shared_lock *l) {
     for (int i = 0; i < HOLD_NOTES; i++)
         if (notes[i].lock == l && notes[i].phase == phase_of(l) && notes[i].depth > 0)
@@ -30,7 +44,7 @@ static hold_note *note_of(const shared_lock *l) {
 /* A thread holding a hold that it took: some hold exists, and the note
  * is of this phase. */
 static bool holds_already(const shared_lock *l) {
-    return atomic_load(&l->readers) > 0 && note_of(l) != NULL;
+    return read_holds(l) > 0 && note_of(l) != NULL;
 }
 
 static void note_taken(const shared_lock *l) {
@@ -53,7 +67,8 @@ static void note_given_back(const shared_lock *l) {
 
 int shared_lock_init(shared_lock *l) {
     *l = (shared_lock){0};
-    atomic_init(&l->readers, 0);
+    for (int i = 0; i < SHARED_LOCK_STRIPES; i++)
+        atomic_init(&l->readers[i].n, 0);
     atomic_init(&l->shut, false);
     atomic_init(&l->phase, 0);
     if (pthread_mutex_init(&l->mu, NULL) != 0)
@@ -89,16 +104,17 @@ static void wait_write_phase(shared_lock *l) {
 }
 
 static void wake_writer_if_free(shared_lock *l) {
-    if (l->writers_waiting > 0 && atomic_load(&l->readers) == 0 && l->admitted == 0 && !l->writer)
+    if (l->writers_waiting > 0 && l->admitted == 0 && !l->writer && read_holds(l) == 0)
         pthread_cond_signal(&l->writer_go);
 }
 
-/* Gives a hold back without the mutex; the last one out while a writer
- * waits wakes it. The writer shuts, then counts (both under the mutex);
+/* Gives a hold back without the mutex; while a writer waits, the last
+ * one out wakes it. The writer shuts, then sums (both under the mutex);
  * this counts down, then looks at `shut` (all sequentially consistent):
- * either the writer counts this hold out or this sees it shut. */
+ * either the writer's sum counts this hold out or this sees it shut. */
 static void give_back(shared_lock *l) {
-    if (atomic_fetch_sub(&l->readers, 1) == 1 && atomic_load(&l->shut)) {
+    atomic_fetch_sub(my_stripe(l), 1);
+    if (atomic_load(&l->shut)) {
         pthread_mutex_lock(&l->mu);
         wake_writer_if_free(l);
         pthread_mutex_unlock(&l->mu);
@@ -111,7 +127,7 @@ static void give_back(shared_lock *l) {
 static bool read_fast(shared_lock *l) {
     if (atomic_load(&l->shut))
         return false;
-    atomic_fetch_add(&l->readers, 1);
+    atomic_fetch_add(my_stripe(l), 1);
     if (!atomic_load(&l->shut))
         return true;
     give_back(l);
@@ -126,7 +142,7 @@ void shared_lock_read(shared_lock *l) {
     pthread_mutex_lock(&l->mu);
     if ((l->writer || l->writers_waiting > 0) && !holds_already(l))
         wait_write_phase(l);
-    atomic_fetch_add(&l->readers, 1);
+    atomic_fetch_add(my_stripe(l), 1);
     note_taken(l);
     pthread_mutex_unlock(&l->mu);
 }
@@ -140,7 +156,7 @@ void shared_lock_write(shared_lock *l) {
     pthread_mutex_lock(&l->mu);
     l->writers_waiting++;
     atomic_store(&l->shut, true);
-    while (l->writer || atomic_load(&l->readers) > 0 || l->admitted > 0)
+    while (l->writer || l->admitted > 0 || read_holds(l) > 0)
         pthread_cond_wait(&l->writer_go, &l->mu);
     l->writers_waiting--;
     l->writer = true;
