@@ -79,22 +79,6 @@ static long waits(void) {
     return u.ru_nvcsw;
 }
 
-/* Drains a cursor; the first batch into `first` (when given). */
-static long drain(MiniGrafCursor *c, char *first, size_t size) {
-    long rows = 0;
-    char *b;
-    while ((b = minigraf_cursor_next_batch(c, 1000)) != NULL) {
-        if (first && rows == 0)
-            snprintf(first, size, "%s", b);
-        rows += bench_batch_rows(b);
-        minigraf_string_free(b);
-    }
-    if (minigraf_cursor_last_error(c))
-        die("cursor", minigraf_cursor_last_error(c));
-    minigraf_cursor_free(c);
-    return rows;
-}
-
 static long query_once(worker *w, char *first, size_t size) {
     MiniGrafCursor *c;
     if (w->stmt) {
@@ -105,7 +89,7 @@ static long query_once(worker *w, char *first, size_t size) {
         if (!(c = minigraf_query(db, w->r->text)))
             die("query", minigraf_last_error(db));
     }
-    return drain(c, first, size);
+    return fixture_drain(c, first, size);
 }
 
 static void check(worker *w) {
