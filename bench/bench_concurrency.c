@@ -151,7 +151,9 @@ static figure measure(run *r, int threads, double seconds) {
         total += w[i].done;
     }
     double wall = bench_now_s() - t0, cpu = cpu_s() - c0;
-    long waited = waits() - w0 - threads; /* less each thread's exit */
+    long waited = waits() - w0 - 1; /* less the main thread's sleep */
+    if (waited < 0)
+        waited = 0; /* the joins may not have waited */
     for (int i = 0; i < threads; i++) {
         minigraf_stmt_free(w[i].stmt);
         minigraf_close(w[i].own);

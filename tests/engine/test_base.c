@@ -382,9 +382,9 @@ static void test_shared_lock_holds_move_between_threads(void) {
     pthread_t reader, writer;
     CHECK(pthread_create(&reader, NULL, take_read_hold, &j) == 0);
     pthread_join(reader, NULL);
-    CHECK(pthread_create(&writer, NULL, write_once, &j) == 0);
-    shared_lock_read(&l); /* a second hold: readers never wait for a waiting writer */
+    shared_lock_read(&l); /* another hold while the first is out, taken before the writer */
     shared_lock_read_done(&l);
+    CHECK(pthread_create(&writer, NULL, write_once, &j) == 0);
     j.stage = 1;
     shared_lock_read_done(&l); /* the first thread's hold */
     pthread_join(writer, NULL);
