@@ -57,29 +57,13 @@ static void die(const char *what, const char *why) {
     exit(1);
 }
 
-/* Drains a cursor; the first batch into `first` (when given). */
-static long drain(MiniGrafCursor *c, char *first, size_t size) {
-    long rows = 0;
-    char *b;
-    while ((b = minigraf_cursor_next_batch(c, 1000)) != NULL) {
-        if (first && rows == 0)
-            snprintf(first, size, "%s", b);
-        rows += bench_batch_rows(b);
-        minigraf_string_free(b);
-    }
-    if (minigraf_cursor_last_error(c))
-        die("cursor", minigraf_cursor_last_error(c));
-    minigraf_cursor_free(c);
-    return rows;
-}
-
 /* One run of variant v; the answer's first batch into `first`. */
 static long run_once(bench *b, variant v, char *first, size_t size) {
     if (v == V_TEXT) {
         MiniGrafCursor *c = minigraf_query(b->db, b->text);
         if (!c)
             die("query", minigraf_last_error(b->db));
-        return drain(c, first, size);
+        return fixture_drain(c, first, size);
     }
     if (v != V_PREPARED_BOUND && minigraf_stmt_bind_entity(b->stmt, "e", b->uuid) != 0)
         die("bind", minigraf_stmt_last_error(b->stmt));
@@ -87,7 +71,7 @@ static long run_once(bench *b, variant v, char *first, size_t size) {
         MiniGrafCursor *c = minigraf_stmt_query(b->stmt);
         if (!c)
             die("stmt_query", minigraf_stmt_last_error(b->stmt));
-        return drain(c, first, size);
+        return fixture_drain(c, first, size);
     }
     char *r = minigraf_stmt_execute(b->stmt);
     if (!r)

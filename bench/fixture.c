@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fixture.h"
 
+#include "bench_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -42,6 +44,23 @@ void fixture_run(MiniGrafDb *db, const char *text) {
         exit(1);
     }
     minigraf_string_free(out);
+}
+
+long fixture_drain(MiniGrafCursor *c, char *first, size_t size) {
+    long rows = 0;
+    char *b;
+    while ((b = minigraf_cursor_next_batch(c, 1000)) != NULL) {
+        if (first && rows == 0)
+            snprintf(first, size, "%s", b);
+        rows += bench_batch_rows(b);
+        minigraf_string_free(b);
+    }
+    if (minigraf_cursor_last_error(c)) {
+        fprintf(stderr, "cursor: %s\n", minigraf_cursor_last_error(c));
+        exit(1);
+    }
+    minigraf_cursor_free(c);
+    return rows;
 }
 
 long fixture_entities(long n) { return n / 6; }

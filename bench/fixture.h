@@ -22,6 +22,10 @@ void fixture_put(fixture_text *t, const char *fmt, ...) __attribute__((format(pr
 /* Executes one command; on failure prints it with the error and exits. */
 void fixture_run(MiniGrafDb *db, const char *text);
 
+/* Drains a cursor and frees it: the rows it gave, its first batch into
+ * `first` (when given). On an error prints it and exits. */
+long fixture_drain(MiniGrafCursor *c, char *first, size_t size);
+
 /* E = n / 6, the number of keyword entities :p0 … :p{E-1}. */
 long fixture_entities(long n);
 /* Transactions that write the entities (three per batch of 200); the hot

@@ -17,19 +17,25 @@
 #include "exec/result.h"
 #include "thread_errors.h"
 
+/* One count of calls in flight, alone on its cache line (db_calls.c). */
+#define API_CALL_STRIPES 8
+typedef struct api_call_count {
+    _Alignas(64) atomic_size_t n;
+} api_call_count;
+
 struct MiniGrafDb {
     db *engine; /* NULL once closed while fact logs still point here */
     thread_errors errors;
     /* Calls in flight and closing (db_calls.c): every entry point runs
-     * between api_db_enter and api_db_leave; close waits for `calls` to
-     * reach zero. The struct's memory is never freed, only reused for
-     * another handle (db_calls.c says why). */
-    atomic_size_t calls;
+     * between api_db_enter and api_db_leave; close waits for the sum of
+     * `calls` to reach zero. The struct's memory is never freed, only
+     * reused for another handle (db_calls.c says why). */
     atomic_bool closed;
     pthread_mutex_t mu;     /* `drained`, `fact_logs` */
     pthread_cond_t drained; /* `calls` reached zero while closed */
     size_t fact_logs;       /* fact logs holding the struct (api_db_retain) */
     MiniGrafDb *next_free;  /* in the pool of closed structs */
+    api_call_count calls[API_CALL_STRIPES]; /* a thread counts in one */
 };
 
 struct MiniGrafCursor {

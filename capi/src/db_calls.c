@@ -12,8 +12,14 @@
  * decremented in pairs. The pool holds at most as many structs as were
  * ever open at once.
  *
- * Ordering (all sequentially consistent): enter increments `calls` and
- * then reads `closed`; close sets `closed` and then reads `calls`. So
+ * The count is striped: each thread counts its calls in one of
+ * API_CALL_STRIPES counters, each on its own cache line, so threads
+ * querying one handle do not bounce one line between their cores on every
+ * call (issue 18). A thread always uses the same stripe, so each stripe's
+ * increments and decrements pair up; close sums them.
+ *
+ * Ordering (all sequentially consistent): enter increments its stripe and
+ * then reads `closed`; close sets `closed` and then reads every stripe. So
  * either the caller sees the close and backs out, or the closer sees the
  * caller and waits for it. */
 #include "db_calls.h"
@@ -21,16 +27,28 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "base/thread_slot.h"
 #include "handles.h"
 
 static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
 static MiniGrafDb *pool;
 
+static atomic_size_t *stripe(MiniGrafDb *h) {
+    return &h->calls[thread_slot() % API_CALL_STRIPES].n;
+}
+
+static size_t calls_in_flight(MiniGrafDb *h) {
+    size_t n = 0;
+    for (int i = 0; i < API_CALL_STRIPES; i++)
+        n += atomic_load(&h->calls[i].n);
+    return n;
+}
+
 int api_db_enter(const MiniGrafDb *ch) {
     MiniGrafDb *h = (MiniGrafDb *)ch;
     if (!handles_live(h, HANDLE_DB)) /* NULL included */
         return handles_check(h, HANDLE_DB);
-    atomic_fetch_add(&h->calls, 1);
+    atomic_fetch_add(stripe(h), 1);
     /* close unregisters before it sets `closed`, and a pooled struct stays
      * closed until it is published again: `closed` alone decides here */
     if (atomic_load(&h->closed)) {
@@ -42,7 +60,9 @@ int api_db_enter(const MiniGrafDb *ch) {
 
 void api_db_leave(const MiniGrafDb *ch) {
     MiniGrafDb *h = (MiniGrafDb *)ch;
-    if (atomic_fetch_sub(&h->calls, 1) == 1 && atomic_load(&h->closed)) {
+    atomic_fetch_sub(stripe(h), 1);
+    /* any call out of a closing handle may be the last: drain sums */
+    if (atomic_load(&h->closed) && calls_in_flight(h) == 0) {
         pthread_mutex_lock(&h->mu);
         pthread_cond_broadcast(&h->drained);
         pthread_mutex_unlock(&h->mu);
@@ -56,7 +76,7 @@ MiniGrafDb *api_db_alloc(void) {
         pool = h->next_free;
     pthread_mutex_unlock(&pool_mu);
     if (!h) {
-        h = malloc(sizeof *h);
+        h = aligned_alloc(_Alignof(MiniGrafDb), sizeof *h); /* the stripes' lines */
         if (!h)
             return NULL;
         if (pthread_mutex_init(&h->mu, NULL) != 0) {
@@ -68,7 +88,8 @@ MiniGrafDb *api_db_alloc(void) {
             free(h);
             return NULL;
         }
-        atomic_init(&h->calls, 0);
+        for (int i = 0; i < API_CALL_STRIPES; i++)
+            atomic_init(&h->calls[i].n, 0);
         atomic_init(&h->closed, true);
     }
     h->engine = NULL;
@@ -97,7 +118,7 @@ void api_db_recycle(MiniGrafDb *h) {
  * begun its query when the previous one came. */
 static void drain(MiniGrafDb *h) {
     pthread_mutex_lock(&h->mu);
-    while (atomic_load(&h->calls) > 0) {
+    while (calls_in_flight(h) > 0) {
         db_interrupt(h->engine);
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);

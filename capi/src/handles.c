@@ -10,16 +10,22 @@
 
 #include "base/hash.h"
 
-/* Open addressing over pointer values; removal leaves a tombstone. Add
- * and remove take `lock`; handles_live, which every call on a handle
- * makes, reads without it: a slot is one atomic word (the pointer, with
- * its kind in the low bits that the alignment of a malloc'd handle leaves
- * free), and a table replaced by a larger one is kept (a reader may still
- * be probing it; together they take less than the current one). Only the
- * pointer's integer value is ever used, never what it points to. */
+/* Open addressing over pointer values; removal leaves a tombstone. The
+ * registry is split into SHARDS by a hash of the pointer, each with its
+ * own table and lock on its own cache line: every query adds and removes a
+ * cursor, and one lock for all of them made concurrent readers queue on it
+ * (issue 18). Add and remove take their shard's lock; handles_live, which
+ * every call on a handle makes, reads without it: a slot is one atomic
+ * word (the pointer, with its kind in the low bits that the alignment of a
+ * malloc'd handle leaves free), and a table replaced by a larger one is
+ * kept (a reader may still be probing it; together they take less than
+ * the current one). Only the pointer's integer value is ever used, never
+ * what it points to. */
 #define KIND_MASK ((uintptr_t)7)
 #define EMPTY ((uintptr_t)0)
 #define TOMBSTONE ((uintptr_t)1)
+#define SHARD_BITS 4
+#define SHARDS (1u << SHARD_BITS)
 
 typedef struct table table;
 struct table {
@@ -28,36 +34,50 @@ struct table {
     _Atomic uintptr_t slot[];
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic(table *) current;
-static size_t used; /* live + tombstones, under lock */
-
 /* After fork() the child starts with an empty registry: the handles the
  * parent opened are not live there (their files, locks and threads are
  * the parent's), and `inherited`, the parent's table, tells them apart
- * from closed ones (API-022). The lock is made anew: another thread of the
- * parent may have held it at the fork. */
-static _Atomic(table *) inherited;
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+ * from closed ones (API-022). The locks are made anew: another thread of
+ * the parent may have held one at the fork. */
+typedef struct shard {
+    _Alignas(64) pthread_mutex_t lock;
+    _Atomic(table *) current;
+    _Atomic(table *) inherited;
+    size_t used; /* live + tombstones, under lock */
+} shard;
+
+static shard shards[SHARDS];
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void forget_in_child(void)
 {
-    table *parents = atomic_load_explicit(&current, memory_order_relaxed);
-    if (parents)
-        atomic_store_explicit(&inherited, parents, memory_order_relaxed);
-    atomic_store_explicit(&current, NULL, memory_order_relaxed);
-    used = 0;
-    pthread_mutex_init(&lock, NULL);
+    for (unsigned i = 0; i < SHARDS; i++) {
+        shard *sh = &shards[i];
+        table *parents = atomic_load_explicit(&sh->current, memory_order_relaxed);
+        if (parents)
+            atomic_store_explicit(&sh->inherited, parents, memory_order_relaxed);
+        atomic_store_explicit(&sh->current, NULL, memory_order_relaxed);
+        sh->used = 0;
+        pthread_mutex_init(&sh->lock, NULL);
+    }
 }
 
-static void install_atfork(void)
+static void init_shards(void)
 {
+    for (unsigned i = 0; i < SHARDS; i++)
+        pthread_mutex_init(&shards[i].lock, NULL);
     pthread_atfork(NULL, NULL, forget_in_child);
 }
 
 static size_t hash_pointer(uintptr_t p)
 {
     return (size_t)hash_mix((uint64_t)p);
+}
+
+/* The top bits of the hash pick the shard, the low bits the slot. */
+static shard *shard_of(uintptr_t p)
+{
+    return &shards[hash_mix((uint64_t)p) >> (64 - SHARD_BITS)];
 }
 
 /* The slot holding `key` as `kind`, or NULL. */
@@ -74,10 +94,11 @@ static _Atomic uintptr_t *find(table *t, uintptr_t key, handle_kind kind)
     }
 }
 
-/* Under lock: a table twice the size with the live entries, published. */
-static bool grow(void)
+/* Under the shard's lock: a table twice the size with the live entries,
+ * published. */
+static bool grow(shard *sh)
 {
-    table *old = atomic_load_explicit(&current, memory_order_relaxed);
+    table *old = atomic_load_explicit(&sh->current, memory_order_relaxed);
     size_t capacity = old ? old->capacity * 2 : 64;
     table *fresh = malloc(sizeof *fresh + capacity * sizeof fresh->slot[0]);
     if (!fresh)
@@ -97,8 +118,8 @@ static bool grow(void)
         atomic_store_explicit(&fresh->slot[j], s, memory_order_relaxed);
         live++;
     }
-    atomic_store_explicit(&current, fresh, memory_order_release);
-    used = live;
+    atomic_store_explicit(&sh->current, fresh, memory_order_release);
+    sh->used = live;
     return true;
 }
 
@@ -107,32 +128,35 @@ bool handles_add(const void *h, handle_kind kind)
     uintptr_t key = (uintptr_t)h;
     if (key & KIND_MASK) /* not a malloc'd handle */
         return false;
-    pthread_once(&atfork_once, install_atfork);
-    pthread_mutex_lock(&lock);
-    table *t = atomic_load_explicit(&current, memory_order_relaxed);
-    bool ok = t && (used + 1) * 2 <= t->capacity;
-    if (!ok && (ok = grow()))
-        t = atomic_load_explicit(&current, memory_order_relaxed);
+    pthread_once(&init_once, init_shards);
+    shard *sh = shard_of(key);
+    pthread_mutex_lock(&sh->lock);
+    table *t = atomic_load_explicit(&sh->current, memory_order_relaxed);
+    bool ok = t && (sh->used + 1) * 2 <= t->capacity;
+    if (!ok && (ok = grow(sh)))
+        t = atomic_load_explicit(&sh->current, memory_order_relaxed);
     if (ok) {
         size_t i = hash_pointer(key) & (t->capacity - 1);
         uintptr_t s;
         while ((s = atomic_load_explicit(&t->slot[i], memory_order_relaxed)) > TOMBSTONE)
             i = (i + 1) & (t->capacity - 1);
         if (s == EMPTY)
-            used++;
+            sh->used++;
         atomic_store_explicit(&t->slot[i], key | (uintptr_t)kind, memory_order_release);
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&sh->lock);
     return ok;
 }
 
 bool handles_remove(const void *h, handle_kind kind)
 {
-    pthread_mutex_lock(&lock);
-    _Atomic uintptr_t *s = find(atomic_load_explicit(&current, memory_order_relaxed), (uintptr_t)h, kind);
+    pthread_once(&init_once, init_shards);
+    shard *sh = shard_of((uintptr_t)h);
+    pthread_mutex_lock(&sh->lock);
+    _Atomic uintptr_t *s = find(atomic_load_explicit(&sh->current, memory_order_relaxed), (uintptr_t)h, kind);
     if (s)
         atomic_store_explicit(s, TOMBSTONE, memory_order_release);
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&sh->lock);
     return s != NULL;
 }
 
@@ -140,14 +164,16 @@ bool handles_live(const void *h, handle_kind kind)
 {
     if (!h)
         return false;
-    return find(atomic_load_explicit(&current, memory_order_acquire), (uintptr_t)h, kind) != NULL;
+    shard *sh = shard_of((uintptr_t)h);
+    return find(atomic_load_explicit(&sh->current, memory_order_acquire), (uintptr_t)h, kind) != NULL;
 }
 
 bool handles_inherited(const void *h, handle_kind kind)
 {
     if (!h)
         return false;
-    return find(atomic_load_explicit(&inherited, memory_order_acquire), (uintptr_t)h, kind) != NULL;
+    shard *sh = shard_of((uintptr_t)h);
+    return find(atomic_load_explicit(&sh->inherited, memory_order_acquire), (uintptr_t)h, kind) != NULL;
 }
 
 int handles_check(const void *h, handle_kind kind)

@@ -1,5 +1,7 @@
 #include "base/shared_lock.h"
 
+#include "base/thread_slot.h"
+
 /* The read holds this thread took and has not given back, per lock, dated
  * by the lock's write phase: a write phase means no read hold existed, so
  * an older note is stale (its hold was given back by another thread). A
@@ -16,9 +18,25 @@ typedef struct hold_note {
 static _Thread_local hold_note notes[HOLD_NOTES];
 static _Thread_local unsigned next_evict;
 
+static uint64_t phase_of(const shared_lock *l) {
+    return atomic_load_explicit(&l->phase, memory_order_relaxed);
+}
+
+/* The read holds now. */
+static size_t read_holds(const shared_lock *l) {
+    size_t n = 0;
+    for (int i = 0; i < SHARED_LOCK_STRIPES; i++)
+        n += atomic_load((atomic_size_t *)&l->readers[i].n);
+    return n;
+}
+
+static atomic_size_t *my_stripe(shared_lock *l) {
+    return &l->readers[thread_slot() % SHARED_LOCK_STRIPES].n;
+}
+
 static hold_note *note_of(const shared_lock *l) {
     for (int i = 0; i < HOLD_NOTES; i++)
-        if (notes[i].lock == l && notes[i].phase == l->phase && notes[i].depth > 0)
+        if (notes[i].lock == l && notes[i].phase == phase_of(l) && notes[i].depth > 0)
             return &notes[i];
     return NULL;
 }
@@ -26,7 +44,7 @@ static hold_note *note_of(const shared_lock *l) {
 /* A thread holding a hold that it took: some hold exists, and the note
  * is of this phase. */
 static bool holds_already(const shared_lock *l) {
-    return l->readers > 0 && note_of(l) != NULL;
+    return read_holds(l) > 0 && note_of(l) != NULL;
 }
 
 static void note_taken(const shared_lock *l) {
@@ -36,8 +54,8 @@ static void note_taken(const shared_lock *l) {
             n = &notes[i];
     if (!n) /* full of other locks' notes, most of them stale: reuse in turn */
         n = &notes[next_evict++ % HOLD_NOTES];
-    if (n->lock != l || n->phase != l->phase)
-        *n = (hold_note){.lock = l, .phase = l->phase, .depth = 0};
+    if (n->lock != l || n->phase != phase_of(l))
+        *n = (hold_note){.lock = l, .phase = phase_of(l), .depth = 0};
     n->depth++;
 }
 
@@ -49,6 +67,10 @@ static void note_given_back(const shared_lock *l) {
 
 int shared_lock_init(shared_lock *l) {
     *l = (shared_lock){0};
+    for (int i = 0; i < SHARED_LOCK_STRIPES; i++)
+        atomic_init(&l->readers[i].n, 0);
+    atomic_init(&l->shut, false);
+    atomic_init(&l->phase, 0);
     if (pthread_mutex_init(&l->mu, NULL) != 0)
         return -1;
     if (pthread_cond_init(&l->readers_go, NULL) != 0) {
@@ -72,41 +94,69 @@ void shared_lock_destroy(shared_lock *l) {
 /* Waits for the end of the write phase under way or waited for: a writer
  * waiting can leave only by holding the lock, so its phase ends once. */
 static void wait_write_phase(shared_lock *l) {
-    uint64_t seen = l->phase;
+    uint64_t seen = phase_of(l);
     l->readers_waiting++;
-    while (l->writer || (l->phase == seen && l->writers_waiting > 0))
+    while (l->writer || (phase_of(l) == seen && l->writers_waiting > 0))
         pthread_cond_wait(&l->readers_go, &l->mu);
     l->readers_waiting--;
-    if (l->phase != seen && l->admitted > 0)
+    if (phase_of(l) != seen && l->admitted > 0)
         l->admitted--;
 }
 
+static void wake_writer_if_free(shared_lock *l) {
+    if (l->writers_waiting > 0 && l->admitted == 0 && !l->writer && read_holds(l) == 0)
+        pthread_cond_signal(&l->writer_go);
+}
+
+/* Gives a hold back without the mutex; while a writer waits, the last
+ * one out wakes it. The writer shuts, then sums (both under the mutex);
+ * this counts down, then looks at `shut` (all sequentially consistent):
+ * either the writer's sum counts this hold out or this sees it shut. */
+static void give_back(shared_lock *l) {
+    atomic_fetch_sub(my_stripe(l), 1);
+    if (atomic_load(&l->shut)) {
+        pthread_mutex_lock(&l->mu);
+        wake_writer_if_free(l);
+        pthread_mutex_unlock(&l->mu);
+    }
+}
+
+/* The fast path counts itself in, then looks at `shut`: a writer that
+ * shut it meanwhile may already have counted the readers, so the hold is
+ * given back and taken the slow way. */
+static bool read_fast(shared_lock *l) {
+    if (atomic_load(&l->shut))
+        return false;
+    atomic_fetch_add(my_stripe(l), 1);
+    if (!atomic_load(&l->shut))
+        return true;
+    give_back(l);
+    return false;
+}
+
 void shared_lock_read(shared_lock *l) {
+    if (read_fast(l)) {
+        note_taken(l);
+        return;
+    }
     pthread_mutex_lock(&l->mu);
     if ((l->writer || l->writers_waiting > 0) && !holds_already(l))
         wait_write_phase(l);
-    l->readers++;
+    atomic_fetch_add(my_stripe(l), 1);
     note_taken(l);
     pthread_mutex_unlock(&l->mu);
 }
 
-static void wake_writer_if_free(shared_lock *l) {
-    if (l->writers_waiting > 0 && l->readers == 0 && l->admitted == 0 && !l->writer)
-        pthread_cond_signal(&l->writer_go);
-}
-
 void shared_lock_read_done(shared_lock *l) {
-    pthread_mutex_lock(&l->mu);
-    l->readers--;
     note_given_back(l);
-    wake_writer_if_free(l);
-    pthread_mutex_unlock(&l->mu);
+    give_back(l);
 }
 
 void shared_lock_write(shared_lock *l) {
     pthread_mutex_lock(&l->mu);
     l->writers_waiting++;
-    while (l->writer || l->readers > 0 || l->admitted > 0)
+    atomic_store(&l->shut, true);
+    while (l->writer || l->admitted > 0 || read_holds(l) > 0)
         pthread_cond_wait(&l->writer_go, &l->mu);
     l->writers_waiting--;
     l->writer = true;
@@ -117,8 +167,10 @@ void shared_lock_write(shared_lock *l) {
 void shared_lock_write_done(shared_lock *l) {
     pthread_mutex_lock(&l->mu);
     l->writer = false;
-    l->phase++;
+    atomic_fetch_add_explicit(&l->phase, 1, memory_order_relaxed);
     l->admitted += l->readers_waiting;
+    if (l->writers_waiting == 0)
+        atomic_store(&l->shut, false);
     if (l->readers_waiting > 0)
         pthread_cond_broadcast(&l->readers_go);
     else

@@ -21,19 +21,35 @@
 #define MG_BASE_SHARED_LOCK_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* While no writer holds or waits for the lock (`shut` false), a read hold
+ * is taken and given back with one atomic add, without the mutex: every
+ * query takes two read holds, and a mutex for each made threads reading
+ * one store queue on it (issue 18). The read holds are counted in stripes,
+ * each on its own cache line, a thread in its own (thread_slot); a hold
+ * given back on another thread counts down there, so a stripe alone may
+ * wrap below zero, and only the stripes' sum (modulo 2^64) is the count.
+ * A writer shuts the fast path (under the mutex) before it sums. */
+#define SHARED_LOCK_STRIPES 4
+typedef struct shared_lock_stripe {
+    atomic_size_t n;
+    char pad[64 - sizeof(atomic_size_t)]; /* padded, not aligned: the locks live in malloc'd structs */
+} shared_lock_stripe;
 
 typedef struct shared_lock {
     pthread_mutex_t mu;
     pthread_cond_t readers_go;
     pthread_cond_t writer_go;
-    size_t readers;         /* read holds now */
+    shared_lock_stripe readers[SHARED_LOCK_STRIPES]; /* read holds now: the sum */
+    atomic_bool shut;       /* a writer holds or waits: readers take the mutex */
     size_t readers_waiting; /* for a writer's phase to end */
     size_t admitted;        /* let in by the last write phase, not in yet */
     size_t writers_waiting;
-    uint64_t phase; /* write phases ended: dates the per-thread notes */
+    _Atomic uint64_t phase; /* write phases ended: dates the per-thread notes */
     bool writer;
 } shared_lock;
 

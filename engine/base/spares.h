@@ -1,8 +1,10 @@
 /* A few spare objects that threads take and give back concurrently (cursor
  * scratch blocks, idle store readers): each slot is taken or filled by one
  * atomic exchange, not under a mutex (a lock pair per query each was a
- * fixed cost of a point query). The first slots are tried first, so the
- * object given back last is usually the next taken (it is the warmest). */
+ * fixed cost of a point query). Each slot has a cache line of its own,
+ * and a thread tries the slots from its own (thread_slot) onwards: the
+ * object it gave back last is usually the next it takes (the warmest),
+ * and threads taking and giving at once write different lines. */
 #ifndef MG_BASE_SPARES_H
 #define MG_BASE_SPARES_H
 
@@ -12,8 +14,15 @@
 
 #define SPARES_MAX 8
 
+/* Padded, not aligned: the structs holding a `spares` are malloc'd, and
+ * 64 bytes apart no two slots' pointers share a line. */
+typedef struct spare_slot {
+    _Atomic(void *) p;
+    char pad[64 - sizeof(void *)];
+} spare_slot;
+
 typedef struct spares {
-    _Atomic(void *) slot[SPARES_MAX];
+    spare_slot slot[SPARES_MAX];
     size_t n; /* slots in use, <= SPARES_MAX */
 } spares;
 

@@ -3,19 +3,26 @@
  * detach it first.
  *
  * Locks, in the order they are taken: the database's writer lock, its
- * gate, `registry` (every database's list and each cursor's link), a
- * cursor's own mutex (one read or one detach at a time). A read takes only
- * the cursor's mutex. */
+ * gate, the mutex of one of the store's cursor lists (that list and its
+ * cursors' links; a change takes them all, in order), a cursor's own
+ * mutex (one read or one detach at a time). A read takes only the
+ * cursor's mutex. Freeing a cursor takes its own mutex first, to know
+ * whether it is still listed (the list, and the database, live while it
+ * is), and only tries its list's: a change holding that list waits for
+ * this cursor's mutex. */
 #include "db/db_internal.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 #include "base/clock.h"
+#include "base/thread_slot.h"
 #include "exec/query_stream.h"
 
 struct db_cursor {
     pthread_mutex_t mu;
-    db *d; /* while listed */
+    db *d; /* while listed; under `mu` and its list's mutex */
+    struct cursor_list *list;
     db_cursor *prev, *next;
     parsed_query *pq; /* the parsed query the stream refers to */
     void (*release)(void *holder); /* or what holds it (db_cursor_open_query) */
@@ -24,13 +31,11 @@ struct db_cursor {
     query_stream *qs;
 };
 
-static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER;
-
 static void unlink_cursor(db_cursor *c) {
     if (c->prev)
         c->prev->next = c->next;
     else
-        c->d->sh->cursors = c->next;
+        c->list->head = c->next;
     if (c->next)
         c->next->prev = c->prev;
     c->d = NULL;
@@ -38,26 +43,51 @@ static void unlink_cursor(db_cursor *c) {
 }
 
 static void list_cursor(db *d, db_cursor *c) {
-    pthread_mutex_lock(&registry);
+    struct cursor_list *l = &d->sh->cursors[thread_slot() % DB_CURSOR_LISTS];
+    pthread_mutex_lock(&l->mu);
     c->d = d;
-    c->next = d->sh->cursors;
-    if (d->sh->cursors)
-        d->sh->cursors->prev = c;
-    d->sh->cursors = c;
-    pthread_mutex_unlock(&registry);
+    c->list = l;
+    c->next = l->head;
+    if (l->head)
+        l->head->prev = c;
+    l->head = c;
+    pthread_mutex_unlock(&l->mu);
+}
+
+/* Until it is off its list (a change may be taking it off meanwhile). */
+static void unlist_cursor(db_cursor *c) {
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        if (!c->d) {
+            pthread_mutex_unlock(&c->mu);
+            return;
+        }
+        if (pthread_mutex_trylock(&c->list->mu) == 0) {
+            struct cursor_list *l = c->list;
+            unlink_cursor(c);
+            pthread_mutex_unlock(&l->mu);
+            pthread_mutex_unlock(&c->mu);
+            return;
+        }
+        pthread_mutex_unlock(&c->mu);
+        sched_yield();
+    }
 }
 
 void db_cursors_hold(db *d) {
     shared_lock_write(&d->sh->gate);
-    pthread_mutex_lock(&registry);
-    while (d->sh->cursors) { /* every handle's on the store */
-        db_cursor *c = d->sh->cursors;
-        pthread_mutex_lock(&c->mu);
-        query_stream_detach(c->qs);
-        unlink_cursor(c);
-        pthread_mutex_unlock(&c->mu);
+    for (int i = 0; i < DB_CURSOR_LISTS; i++) { /* every handle's on the store */
+        struct cursor_list *l = &d->sh->cursors[i];
+        pthread_mutex_lock(&l->mu);
+        while (l->head) {
+            db_cursor *c = l->head;
+            pthread_mutex_lock(&c->mu);
+            query_stream_detach(c->qs);
+            unlink_cursor(c);
+            pthread_mutex_unlock(&c->mu);
+        }
+        pthread_mutex_unlock(&l->mu);
     }
-    pthread_mutex_unlock(&registry);
 }
 
 void db_cursors_release(db *d) {
@@ -159,10 +189,7 @@ size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, i
 void db_cursor_free(db_cursor *c) {
     if (!c)
         return;
-    pthread_mutex_lock(&registry);
-    if (c->d)
-        unlink_cursor(c);
-    pthread_mutex_unlock(&registry);
+    unlist_cursor(c);
     query_stream_close(c->qs);
     parsed_query_release(c->pq);
     if (c->release)

@@ -19,6 +19,15 @@ static db_shared *shared_new(store *s) {
         free(sh);
         return NULL;
     }
+    for (int i = 0; i < DB_CURSOR_LISTS; i++)
+        if (pthread_mutex_init(&sh->cursors[i].mu, NULL) != 0) {
+            while (i-- > 0)
+                pthread_mutex_destroy(&sh->cursors[i].mu);
+            shared_lock_destroy(&sh->gate);
+            db_writer_destroy(&sh->writer);
+            free(sh);
+            return NULL;
+        }
     sh->s = s;
     return sh;
 }
@@ -55,6 +64,8 @@ void db_shared_detach(db_shared *sh) {
     pthread_mutex_unlock(&registry_mu);
     if (!last)
         return;
+    for (int i = 0; i < DB_CURSOR_LISTS; i++)
+        pthread_mutex_destroy(&sh->cursors[i].mu);
     shared_lock_destroy(&sh->gate);
     db_writer_destroy(&sh->writer);
     free(sh);

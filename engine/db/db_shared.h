@@ -18,6 +18,8 @@
 
 struct db_cursor;
 
+#define DB_CURSOR_LISTS 8
+
 typedef struct db_shared db_shared;
 struct db_shared {
     store *s;
@@ -25,7 +27,15 @@ struct db_shared {
     db_shared *next;  /* in the registry */
     db_writer writer; /* db_writer.h: statements, checkpoints, write transactions */
     shared_lock gate; /* phase-fair (shared_lock.h): a change waits only for the opens under way */
-    struct db_cursor *cursors; /* under db_cursor.c's registry mutex */
+    /* The streaming cursors, in lists each under its own mutex: a thread
+     * lists its cursors in one (thread_slot), so threads querying one
+     * store do not all take one lock per query (issue 18); a change takes
+     * every list's (db_cursor.c). Padded apart, not aligned: calloc'd. */
+    struct cursor_list {
+        pthread_mutex_t mu;
+        struct db_cursor *head;
+        char pad[64];
+    } cursors[DB_CURSOR_LISTS];
 };
 
 /* The shared part for `s`, made by the first handle and counted. */

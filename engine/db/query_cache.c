@@ -9,6 +9,7 @@
 
 #include "base/arena.h"
 #include "base/hash.h"
+#include "base/thread_slot.h"
 #include "datalog/parse.h"
 
 #define QUERY_CACHE_BUCKETS 128 /* a power of two, twice the entries */
@@ -30,7 +31,10 @@ struct parsed_query {
     char text[]; /* the text it was parsed from (the tree may point into it) */
 };
 
-struct query_cache {
+/* One thread's part of the cache (thread_slot): threads running queries
+ * on one database each take their own part's lock and move their own
+ * recency list, not one lock and list for all (issue 18). */
+typedef struct cache_part {
     pthread_mutex_t mu;
     parsed_query *buckets[QUERY_CACHE_BUCKETS];
     parsed_query *newest, *oldest;
@@ -39,26 +43,36 @@ struct query_cache {
      * pay for the smaller blocks. */
     uint64_t seen[QUERY_CACHE_SEEN];
     query_cache_stats stats;
+    char pad[64]; /* the next part's lock on another line */
+} cache_part;
+
+struct query_cache {
+    cache_part part[QUERY_CACHE_PARTS];
 };
 
 query_cache *query_cache_new(void) {
     query_cache *c = calloc(1, sizeof *c);
-    if (c && pthread_mutex_init(&c->mu, NULL) != 0) {
-        free(c);
-        return NULL;
-    }
+    for (int i = 0; c && i < QUERY_CACHE_PARTS; i++)
+        if (pthread_mutex_init(&c->part[i].mu, NULL) != 0) {
+            while (i-- > 0)
+                pthread_mutex_destroy(&c->part[i].mu);
+            free(c);
+            return NULL;
+        }
     return c;
 }
 
 void query_cache_free(query_cache *c) {
     if (!c)
         return;
-    for (parsed_query *p = c->newest; p;) {
-        parsed_query *older = p->older;
-        parsed_query_release(p);
-        p = older;
+    for (int i = 0; i < QUERY_CACHE_PARTS; i++) {
+        for (parsed_query *p = c->part[i].newest; p;) {
+            parsed_query *older = p->older;
+            parsed_query_release(p);
+            p = older;
+        }
+        pthread_mutex_destroy(&c->part[i].mu);
     }
-    pthread_mutex_destroy(&c->mu);
     free(c);
 }
 
@@ -74,9 +88,16 @@ void parsed_query_release(parsed_query *p) {
 }
 
 query_cache_stats query_cache_get_stats(query_cache *c) {
-    pthread_mutex_lock(&c->mu);
-    query_cache_stats s = c->stats;
-    pthread_mutex_unlock(&c->mu);
+    query_cache_stats s = {0, 0, 0, 0};
+    for (int i = 0; i < QUERY_CACHE_PARTS; i++) {
+        cache_part *part = &c->part[i];
+        pthread_mutex_lock(&part->mu);
+        s.hits += part->stats.hits;
+        s.misses += part->stats.misses;
+        s.entries += part->stats.entries;
+        s.bytes += part->stats.bytes;
+        pthread_mutex_unlock(&part->mu);
+    }
     return s;
 }
 
@@ -85,18 +106,18 @@ static uint64_t text_hash(const char *s, size_t len) {
     return hash_words(HASH_FNV_BASIS, s, len);
 }
 
-static parsed_query **bucket(query_cache *c, uint64_t hash) {
+static parsed_query **bucket(cache_part *c, uint64_t hash) {
     return &c->buckets[hash & (QUERY_CACHE_BUCKETS - 1)];
 }
 
-static parsed_query *find(query_cache *c, uint64_t hash, const char *text, size_t len) {
+static parsed_query *find(cache_part *c, uint64_t hash, const char *text, size_t len) {
     for (parsed_query *p = *bucket(c, hash); p; p = p->hnext)
         if (p->hash == hash && p->len == len && memcmp(p->text, text, len) == 0)
             return p;
     return NULL;
 }
 
-static void list_unlink(query_cache *c, parsed_query *p) {
+static void list_unlink(cache_part *c, parsed_query *p) {
     if (p->newer)
         p->newer->older = p->older;
     else
@@ -107,7 +128,7 @@ static void list_unlink(query_cache *c, parsed_query *p) {
         c->oldest = p->newer;
 }
 
-static void list_push(query_cache *c, parsed_query *p) {
+static void list_push(cache_part *c, parsed_query *p) {
     p->newer = NULL;
     p->older = c->newest;
     if (c->newest)
@@ -117,7 +138,7 @@ static void list_push(query_cache *c, parsed_query *p) {
         c->oldest = p;
 }
 
-static void evict_oldest(query_cache *c) {
+static void evict_oldest(cache_part *c) {
     parsed_query *p = c->oldest;
     list_unlink(c, p);
     parsed_query **link = bucket(c, p->hash);
@@ -131,7 +152,7 @@ static void evict_oldest(query_cache *c) {
 
 /* Under the lock: a hit takes a reference and becomes the most recent; a
  * miss tells whether the text was seen before (*again). */
-static parsed_query *lookup(query_cache *c, uint64_t hash, const char *text, size_t len,
+static parsed_query *lookup(cache_part *c, uint64_t hash, const char *text, size_t len,
                             bool *again) {
     parsed_query *p = find(c, hash, text, len);
     if (!p) {
@@ -149,7 +170,7 @@ static parsed_query *lookup(query_cache *c, uint64_t hash, const char *text, siz
 }
 
 /* Unless another thread kept the same text meanwhile. */
-static void keep(query_cache *c, parsed_query *p) {
+static void keep(cache_part *c, parsed_query *p) {
     pthread_mutex_lock(&c->mu);
     if (!find(c, p->hash, p->text, p->len)) {
         atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
@@ -186,7 +207,8 @@ static int parse_new(const char *text, size_t len, uint64_t hash, size_t block_s
     return 0;
 }
 
-int query_cache_parse(query_cache *c, const char *text, size_t len, parsed_query **out, err *e) {
+int query_cache_parse(query_cache *qc, const char *text, size_t len, parsed_query **out, err *e) {
+    cache_part *c = &qc->part[thread_slot() % QUERY_CACHE_PARTS];
     uint64_t hash = text_hash(text, len);
     bool again = false;
     pthread_mutex_lock(&c->mu);

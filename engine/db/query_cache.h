@@ -11,9 +11,13 @@
  * produced again by each parse, so its message is the same every time.
  *
  * Bounded: at most QUERY_CACHE_ENTRIES entries and QUERY_CACHE_BYTES bytes
- * (text, parse arena and bookkeeping), the least recently used evicted
- * first. Entries are reference-counted: a cursor keeps its parsed query
- * after the entry is evicted or the cache freed. Thread-safe. */
+ * (text, parse arena and bookkeeping) per part, the least recently used
+ * evicted first. Entries are reference-counted: a cursor keeps its parsed
+ * query after the entry is evicted or the cache freed. Thread-safe: the
+ * cache is split into QUERY_CACHE_PARTS parts, and each thread uses one
+ * (by thread_slot), so threads querying one database do not share a lock
+ * per query; a thread sees the behaviour above, and the stats are the
+ * parts' sums. */
 #ifndef MG_DB_QUERY_CACHE_H
 #define MG_DB_QUERY_CACHE_H
 
@@ -27,6 +31,7 @@
 
 #define QUERY_CACHE_ENTRIES 64
 #define QUERY_CACHE_BYTES ((size_t)1 << 20)
+#define QUERY_CACHE_PARTS 4
 
 typedef struct parsed_query parsed_query;
 typedef struct query_cache query_cache;

@@ -382,14 +382,66 @@ static void test_shared_lock_holds_move_between_threads(void) {
     pthread_t reader, writer;
     CHECK(pthread_create(&reader, NULL, take_read_hold, &j) == 0);
     pthread_join(reader, NULL);
-    CHECK(pthread_create(&writer, NULL, write_once, &j) == 0);
-    shared_lock_read(&l); /* a second hold: readers never wait for a waiting writer */
+    shared_lock_read(&l); /* another hold while the first is out, taken before the writer */
     shared_lock_read_done(&l);
+    CHECK(pthread_create(&writer, NULL, write_once, &j) == 0);
     j.stage = 1;
     shared_lock_read_done(&l); /* the first thread's hold */
     pthread_join(writer, NULL);
     CHECK(j.stage == 2);
     shared_lock_destroy(&l);
+}
+
+/* Readers on the lock-free path and a writer never overlap: each side
+ * checks the other's count while it holds the lock. */
+typedef struct exclusion {
+    shared_lock l;
+    atomic_int readers_in, writers_in, overlaps;
+} exclusion;
+
+static void *read_many(void *arg) {
+    exclusion *x = arg;
+    for (int i = 0; i < 20000; i++) {
+        shared_lock_read(&x->l);
+        atomic_fetch_add(&x->readers_in, 1);
+        if (atomic_load(&x->writers_in) != 0)
+            atomic_fetch_add(&x->overlaps, 1);
+        atomic_fetch_sub(&x->readers_in, 1);
+        shared_lock_read_done(&x->l);
+    }
+    return NULL;
+}
+
+static void *write_many(void *arg) {
+    exclusion *x = arg;
+    for (int i = 0; i < 2000; i++) {
+        shared_lock_write(&x->l);
+        atomic_fetch_add(&x->writers_in, 1);
+        if (atomic_load(&x->readers_in) != 0 || atomic_load(&x->writers_in) != 1)
+            atomic_fetch_add(&x->overlaps, 1);
+        atomic_fetch_sub(&x->writers_in, 1);
+        shared_lock_write_done(&x->l);
+    }
+    return NULL;
+}
+
+static void test_shared_lock_exclusion(void) {
+    exclusion x;
+    CHECK(shared_lock_init(&x.l) == 0);
+    atomic_init(&x.readers_in, 0);
+    atomic_init(&x.writers_in, 0);
+    atomic_init(&x.overlaps, 0);
+    pthread_t t[5];
+    for (int i = 0; i < 5; i++)
+        CHECK(pthread_create(&t[i], NULL, i < 3 ? read_many : write_many, &x) == 0);
+    for (int i = 0; i < 5; i++)
+        pthread_join(t[i], NULL);
+    CHECK(atomic_load(&x.overlaps) == 0);
+    size_t holds = 0;
+    for (int i = 0; i < SHARED_LOCK_STRIPES; i++)
+        holds += atomic_load(&x.l.readers[i].n);
+    CHECK(holds == 0 && !atomic_load(&x.l.shut));
+    shared_lock_destroy(&x.l);
 }
 
 int main(void) {
@@ -407,5 +459,6 @@ int main(void) {
     test_utf8();
     test_timestamps();
     test_shared_lock_holds_move_between_threads();
+    test_shared_lock_exclusion();
     return CHECK_DONE();
 }

@@ -240,8 +240,9 @@ static void *read_cursors(void *arg) {
     return NULL;
 }
 
-/* Threads share one parsed query; cursors keep theirs after it is
- * evicted and after the database closes. */
+/* Each thread keeps the query in its own part of the cache (three threads:
+ * three parts), parsed twice and then found; cursors keep theirs after it
+ * is evicted and after the database closes. */
 static void test_shared_by_cursors(void) {
     db *d = NULL;
     err e = {0};
@@ -256,7 +257,7 @@ static void test_shared_by_cursors(void) {
         CHECK(jobs[i].rows == 200);
     }
     query_cache_stats s = db_query_cache_stats(d);
-    CHECK(s.hits + s.misses == 601 && s.entries == 1 && s.misses <= 5); /* and the transact */
+    CHECK(s.hits + s.misses == 601 && s.entries == 3 && s.misses == 7); /* and the transact */
 
     db_cursor *held = NULL;
     CHECK(db_cursor_open(d, POINT, strlen(POINT), &held, &e) == 0);
@@ -265,7 +266,8 @@ static void test_shared_by_cursors(void) {
         query_text(text, sizeof text, 100 + i);
         CHECK(rows(d, text) == 0 && rows(d, text) == 0);
     }
-    CHECK(db_query_cache_stats(d).entries == QUERY_CACHE_ENTRIES);
+    s = db_query_cache_stats(d); /* this thread's part full, the others' POINT */
+    CHECK(s.entries >= QUERY_CACHE_ENTRIES && s.entries <= QUERY_CACHE_ENTRIES + 3);
     CHECK(exec(d, "(transact [[:p1 :age 31]])") == 0); /* the cursor reads its rest first */
     db_close(d);
     int rc = 0;
