@@ -81,6 +81,7 @@ dist_java() {
     "$target/minigraf-$VERSION-javadoc.jar" "$DIST/"
   cp "$ROOT/bindings/java/pom.xml" "$DIST/minigraf-$VERSION.pom"
   ls "$DIST"/minigraf-"$VERSION"*.jar "$DIST/minigraf-$VERSION.pom"
+}
 
 # The npm package: the JavaScript layer, node-gyp-build as its loader, the
 # self-contained addon (engine linked in) prebuilt with Zig for linux-x64 and
@@ -125,6 +126,7 @@ dist_node() {
   mkdir -p "$DIST"
   (cd "$stage" && npm pack --silent --pack-destination "$DIST" >/dev/null)
   echo "$DIST/minigraf-$VERSION.tgz"
+}
 
 # ---- Python: the sdist and four abi3 wheels ----------------------------------
 # The sdist is built from the root pyproject.toml (python -m build); every
