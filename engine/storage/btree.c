@@ -201,6 +201,7 @@ int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t 
 _Static_assert(BTREE_MAX_DEPTH <= PAGER_SCRATCH_PAGES, "a cursor keeps one page per level");
 /* What a cursor notes in its scratch block about the last leaf it read. */
 typedef struct leaf_note {
+    const btree_codec *codec; /* that decoded it: only a cursor of the same one trusts it */
     uint8_t anchor[BTREE_MAX_KEY];
     leaf_leads leads;
 } leaf_note;
@@ -227,17 +228,19 @@ static uint8_t *level(const btree_cursor *c, int l) {
 }
 
 /* Page `pgno` at level l: read and checked unless the scratch slot holds
- * it already (the upper levels of the previous seek, usually). */
+ * it already (the upper levels of the previous seek, usually). A damaged
+ * branch may name a header page, 0 among them, and 0 is also what an
+ * empty slot holds (nothing checked: stale or never-written bytes). */
 static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
-    if (l >= BTREE_MAX_DEPTH)
+    if (l >= BTREE_MAX_DEPTH || pgno < FORMAT_FIRST_DATA_PAGE)
         return corrupt(e, pgno);
-    if (!pager_scratch_holds(c->pg, c->scratch, (size_t)l, pgno)) {
+    if (!pager_scratch_holds(c->pg, c->scratch, (size_t)l, pgno, c->codec)) {
         int rc = pager_read(c->pg, pgno, level(c, l), e);
         if (rc == 0)
             rc = check_node(level(c, l), c->codec->key_size, pgno, e);
         if (rc != 0)
             return rc;
-        pager_scratch_hold(c->scratch, (size_t)l, pgno);
+        pager_scratch_hold(c->scratch, (size_t)l, pgno, c->codec);
     }
     c->depth = l + 1;
     return 0;
@@ -253,7 +256,7 @@ static leaf_note *leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgn
     pager_scratch *s = c->scratch;
     leaf_note *n = s->note;
     size_t ks = c->codec->key_size;
-    if (s->noted == pgno) {
+    if (s->noted == pgno && n->codec == c->codec) {
         memcpy(c->anchor, n->anchor, sizeof c->anchor); /* a constant size: no call */
         return n;
     }
@@ -263,6 +266,7 @@ static leaf_note *leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgn
         return NULL;
     }
     memcpy(n->anchor, c->anchor, ks);
+    n->codec = c->codec;
     n->leads.known = 0;
     s->noted = pgno;
     return n;

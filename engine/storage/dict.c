@@ -106,6 +106,8 @@ int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32
         return 0;
     }
     uint32_t pgno = dict_loc_page(loc);
+    if (pgno < FORMAT_FIRST_DATA_PAGE) /* a damaged location; 0 is also an empty *held */
+        return bad_loc(e, loc);
     if (!held || *held != pgno) {
         int rc = pager_read(pg, pgno, page, e);
         if (held)

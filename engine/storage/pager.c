@@ -148,13 +148,15 @@ void pager_scratch_give(pager *p, pager_scratch *s) {
         free(s);
 }
 
-bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno) {
+bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno,
+                         const void *as) {
+    MG_ASSERT(pgno != 0); /* 0 marks an empty slot */
     if (s->epoch != p->epoch) {
         memset(s->held, 0, sizeof s->held);
         s->noted = 0;
         s->epoch = p->epoch;
     }
-    if (s->held[slot] == pgno)
+    if (s->held[slot] == pgno && s->held_as[slot] == as)
         return true;
     s->held[slot] = 0;
     return false;

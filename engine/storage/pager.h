@@ -74,6 +74,11 @@ void pager_set_write_lock(pager *p, const shared_lock *l);
 typedef struct pager_scratch {
     uint64_t epoch;                      /* of the pager when `held` was last valid */
     uint32_t held[PAGER_SCRATCH_PAGES];  /* per slot: the page it holds, 0: none */
+    /* Per slot: what the page was checked as (a B+tree cursor's codec).
+     * Only a reader of the same kind trusts it: in a damaged file one tree
+     * may point into another's pages, and a branch checked for 10-byte
+     * keys holds more entries than a page read with 62-byte keys can. */
+    const void *held_as[PAGER_SCRATCH_PAGES];
     /* The user's note on page `noted` (0: none), forgotten with `held`:
      * what it derived from the page's bytes (a B+tree leaf's first key
      * and restart keys); PAGER_SCRATCH_NOTE bytes, 16-byte aligned. */
@@ -85,13 +90,16 @@ typedef struct pager_scratch {
 pager_scratch *pager_scratch_take(pager *p);
 /* Returns a block from pager_scratch_take (NULL: nothing). */
 void pager_scratch_give(pager *p, pager_scratch *s);
-/* Whether slot `slot` of s holds page `pgno` as it is now. When it does
- * not, the slot is marked empty: the caller reads the page into it and
- * calls pager_scratch_hold once the copy is checked. Under the store's
- * read lock, like pager_read. */
-bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno);
-static inline void pager_scratch_hold(pager_scratch *s, size_t slot, uint32_t pgno) {
+/* Whether slot `slot` of s holds page `pgno` (not 0) as it is now, checked as
+ * `as`. When it does not, the slot is marked empty: the caller reads the
+ * page into it and calls pager_scratch_hold once the copy is checked.
+ * Under the store's read lock, like pager_read. */
+bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno,
+                         const void *as);
+static inline void pager_scratch_hold(pager_scratch *s, size_t slot, uint32_t pgno,
+                                      const void *as) {
     s->held[slot] = pgno;
+    s->held_as[slot] = as;
 }
 
 /* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes). */

@@ -7,7 +7,9 @@
  * The fact-key codec: round trips, truncated entries, and trees of fact
  * keys in every order (entries of varying sizes, so leaf blocks split and
  * edits shrink as well as grow). A leaf whose restart array cannot be
- * right is STG-008. */
+ * right is STG-008. Scratch pages and leaf notes are trusted only by a
+ * cursor of the codec that checked them, and a child page 0 (what an
+ * empty scratch slot holds) is STG-008. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -529,6 +531,130 @@ static void test_fixed_width_integers(void) {
     CHECK(ok);
 }
 
+/* A tree of `prefix8` keys whose root is a branch of more children than a
+ * branch of 62-byte keys can hold (62 to 121: its entries, read with
+ * 62-byte keys, stay within the page). */
+static uint32_t wide_root_tree(pager *pg) {
+    uint32_t root = 0;
+    err e = {0};
+    uint8_t k[8];
+    for (uint64_t i = 0; root == 0 || pager_dirty(pg, root)[0] != 2 ||
+                         format_get_le(pager_dirty(pg, root) + 2, 2) < 62;
+         i++) {
+        format_put_le(k, i * UINT64_C(0x9E3779B97F4A7C15), 8);
+        CHECK(btree_insert(pg, &root, &prefix8, k, NULL, &e) == 0);
+    }
+    CHECK(format_get_le(pager_dirty(pg, root) + 2, 2) < 122);
+    return root;
+}
+
+/* Seeks a fresh cursor of `codec` over `root` to the start: its error. */
+static int seek_start(pager *pg, uint32_t root, const btree_codec *codec, err *e) {
+    btree_cursor c;
+    int rc = btree_cursor_init(&c, pg, root, codec, e);
+    if (rc == 0)
+        rc = btree_seek(&c, (const uint8_t[1]){0}, 0, e);
+    btree_cursor_free(&c);
+    return rc;
+}
+
+/* In a damaged file one tree may point into another's pages (a fact tree
+ * into the dictionary's). A page a cursor's scratch block holds was
+ * checked for its codec's keys: a cursor of another codec taking the
+ * block must check it again, not trust it (a branch of 8-byte keys read
+ * with 62-byte ones lies past the page, read out of the block, the
+ * heap-use-after-free fuzz_file met). */
+static void test_scratch_pages_are_checked_per_codec(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = wide_root_tree(pg);
+    char want[64];
+    snprintf(want, sizeof want, "corrupt B-tree page %u", (unsigned)root);
+    for (int round = 0; round < 2; round++) {
+        CHECK(seek_start(pg, root, &prefix8, &e) == 0);
+        CHECK(seek_start(pg, root, &prefix62, &e) == ERR(STG, 8));
+        CHECK(e.message && strstr(e.message, want) != NULL);
+        err_clear(&e);
+    }
+    pager_close(pg);
+}
+
+/* A damaged branch may name page 0, which is also what an empty slot of a
+ * scratch block holds: that child is STG-008, never the slot's bytes
+ * (here the leaf the slot held before the write that emptied it; in
+ * fuzz_file's crashes, bytes never written, read as a branch of thousands
+ * of entries far past the block). */
+static void test_child_page_zero_is_stg_008(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = wide_root_tree(pg);
+    CHECK(seek_start(pg, root, &prefix8, &e) == 0); /* slot 1: the first leaf */
+    format_put_le(pager_dirty(pg, root) + 4 + 8, 0, 4); /* the root's child 0 */
+    for (int round = 0; round < 2; round++) {
+        CHECK(seek_start(pg, root, &prefix8, &e) == ERR(STG, 8));
+        CHECK(e.message && strstr(e.message, "corrupt B-tree page 0") != NULL);
+        err_clear(&e);
+    }
+    pager_close(pg);
+}
+
+/* A codec that reads prefix8's entries as other keys (the first byte
+ * inverted): the note of a leaf one codec decoded is not another's. */
+static size_t flipped_decode(const btree_codec *c, const uint8_t *prev, const uint8_t *in,
+                             size_t avail, uint8_t *key) {
+    size_t n = prefix_decode(c, prev, in, avail, key);
+    key[0] ^= 0x80;
+    return n;
+}
+
+/* A digest of every key a fresh cursor of `codec` reads from the tree
+ * at `root`, in order. */
+static uint64_t scan_digest(pager *pg, uint32_t root, const btree_codec *codec) {
+    btree_cursor c;
+    err e = {0};
+    const uint8_t *k;
+    uint64_t digest = 0;
+    if (btree_cursor_init(&c, pg, root, codec, &e) == 0 &&
+        btree_seek(&c, (const uint8_t[1]){0}, 0, &e) == 0)
+        while (btree_next(&c, &k, &e) == 1)
+            digest = (digest << 7 | digest >> 57) ^ format_get_be(k, 8);
+    btree_cursor_free(&c);
+    err_clear(&e);
+    return digest;
+}
+
+/* One leaf of several restart blocks, whose entries are encoded against
+ * its first key: each codec reads it the same way whichever codec's
+ * cursor used the scratch block last. */
+static void test_leaf_notes_are_per_codec(void) {
+    btree_codec flipped = prefix8;
+    flipped.decode = flipped_decode;
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0;
+    uint8_t k[8];
+    uint64_t plain = 0;
+    for (uint64_t i = 0; i < 60; i++) {
+        format_put_be(k, UINT64_C(0x0102030405060700) + i, 8);
+        CHECK(btree_insert(pg, &root, &prefix8, k, NULL, &e) == 0);
+        plain = (plain << 7 | plain >> 57) ^ (UINT64_C(0x0102030405060700) + i);
+    }
+    CHECK(pager_dirty(pg, root)[0] == 1 && format_get_le(pager_dirty(pg, root) + 4, 2) > 1);
+    uint64_t as_flipped = scan_digest(pg, root, &flipped); /* nothing noted yet */
+    CHECK(as_flipped != plain);
+    for (int round = 0; round < 2; round++) {
+        CHECK(scan_digest(pg, root, &prefix8) == plain);
+        CHECK(scan_digest(pg, root, &flipped) == as_flipped);
+    }
+    pager_close(pg);
+}
+
 int main(void) {
     prefix8 = btree_prefix_codec(8);
     prefix16 = btree_prefix_codec(16);
@@ -545,5 +671,8 @@ int main(void) {
     test_fixed_width_integers();
     test_fact_trees_match_the_model();
     test_bad_restart_array_is_stg_008();
+    test_scratch_pages_are_checked_per_codec();
+    test_child_page_zero_is_stg_008();
+    test_leaf_notes_are_per_codec();
     return CHECK_DONE();
 }

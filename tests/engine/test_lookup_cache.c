@@ -1,7 +1,8 @@
 /* Tests of the dictionary lookups readers share (store/lookup_cache.h)
  * and of reused readers: a found entry holds for every snapshot, an
  * absent one only for its own, and nothing a closed reader looked up or
- * decoded leaks into the next snapshot. */
+ * decoded leaks into the next snapshot. A dictionary location on a header
+ * page is STG-009. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,9 +109,37 @@ static void test_reader_reuse(void) {
     err_clear(&e);
 }
 
+/* A damaged location on page 0 (or the other header page) is STG-009:
+ * never the entry that a reader's held page buffer happens to contain
+ * while it holds no page (0), nor a header page read as a heap page. */
+static void test_location_on_a_header_page(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    dict d;
+    dict_init(&d);
+    uint8_t page[FORMAT_PAGE_SIZE] = {0};
+    page[16] = DICT_TEXT; /* what a held page left behind: "old" at offset 16 */
+    page[17] = 3;
+    memcpy(page + 16 + DICT_ENTRY_HEADER, "old", 3);
+    uint32_t held = 0;
+    int kind = 0;
+    const uint8_t *bytes = NULL;
+    size_t len = 0;
+    for (uint64_t pgno = 0; pgno < FORMAT_FIRST_DATA_PAGE; pgno++) {
+        CHECK(dict_read_held(&d, pg, pgno << 12 | 16, page, &held, &kind, &bytes, &len, &e) ==
+              ERR(STG, 9));
+        err_clear(&e);
+    }
+    dict_free(&d);
+    pager_close(pg);
+}
+
 int main(void) {
     test_cache();
     test_misses_across_commits();
     test_reader_reuse();
+    test_location_on_a_header_page();
     return CHECK_DONE();
 }
