@@ -4,6 +4,7 @@
 #
 #   scripts/fuzz.sh [seconds-per-target] [target...]   default 30, every target
 #   scripts/fuzz.sh 3600 wal                           a long run of one target
+#   MINIGRAF_FUZZ_RUNS=repeatable scripts/fuzz.sh      fixed inputs (CI)
 #   MINIGRAF_FUZZ_JOBS=2 scripts/fuzz.sh 600 commands  parallel workers
 #
 # Targets (tests/fuzz/README.md): parse, commands, file, wal, json.
@@ -53,6 +54,24 @@ options() {
     esac
 }
 
+# How long each target runs: $seconds of mutation, or, with
+# MINIGRAF_FUZZ_RUNS=repeatable (what CI uses), a fixed number of inputs
+# from a fixed seed, so that a run gives the same answer on every machine
+# however fast it is (about 30 s each here).
+limit() {
+    if [ "${MINIGRAF_FUZZ_RUNS:-}" = repeatable ]; then
+        case $1 in
+        parse) echo "-seed=1 -runs=200000" ;;
+        commands) echo "-seed=1 -runs=3000" ;;
+        file) echo "-seed=1 -runs=3000" ;;
+        wal) echo "-seed=1 -runs=20000" ;;
+        json) echo "-seed=1 -runs=100000" ;;
+        esac
+    else
+        echo "-max_total_time=$seconds"
+    fi
+}
+
 parallel=""
 if [ "$jobs" -gt 1 ]; then # libFuzzer then writes fuzz-N.log into the current directory
     parallel="-jobs=$jobs -workers=$jobs"
@@ -65,7 +84,7 @@ for t in $targets; do
     mkdir -p "$work"
     echo "fuzz.sh: $t for ${seconds} s"
     # shellcheck disable=SC2086 # the option lists are split on purpose
-    "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+    "$build/tests/fuzz/fuzz_$t" $(limit "$t") -timeout=20 -rss_limit_mb=2048 \
         -print_final_stats=1 $opts $parallel "$work" "$seeds"
     if [ "${MINIGRAF_FUZZ_MERGE:-0}" = 1 ]; then
         "$build/tests/fuzz/fuzz_$t" -merge=1 $opts "$seeds" "$work"
