@@ -169,6 +169,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("shell_lives_on_after_the_interrupt", s.expect(r"transactions: 2") and s.expect(PROMPT), s)
 
     # Ctrl-C at an idle prompt says how to leave; a second one leaves.
+    time.sleep(0.5)  # the line editor is reading again (before that, ^C discards the line)
     s.send("\x03")
     check("ctrl_c_at_idle_prompt_explains", s.expect(r"Ctrl-C again") and s.expect(PROMPT), s)
     s.send("\x03")
