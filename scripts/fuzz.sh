@@ -61,11 +61,11 @@ options() {
 limit() {
     if [ "${MINIGRAF_FUZZ_RUNS:-}" = repeatable ]; then
         case $1 in
-        parse) echo "-seed=1 -runs=200000" ;;
-        commands) echo "-seed=1 -runs=3000" ;;
+        parse) echo "-seed=1 -runs=100000" ;;
+        commands) echo "-seed=1 -runs=1500" ;;
         file) echo "-seed=1 -runs=3000" ;;
         wal) echo "-seed=1 -runs=20000" ;;
-        json) echo "-seed=1 -runs=100000" ;;
+        json) echo "-seed=1 -runs=50000" ;;
         esac
     else
         echo "-max_total_time=$seconds"
@@ -82,7 +82,7 @@ for t in $targets; do
     seeds=$root/tests/fuzz/corpus/$t
     work=$build/fuzz-corpus/$t
     mkdir -p "$work"
-    echo "fuzz.sh: $t for ${seconds} s"
+    echo "fuzz.sh: $t ($(limit "$t"))"
     # shellcheck disable=SC2086 # the option lists are split on purpose
     "$build/tests/fuzz/fuzz_$t" $(limit "$t") -timeout=20 -rss_limit_mb=2048 \
         -print_final_stats=1 $opts $parallel "$work" "$seeds"
