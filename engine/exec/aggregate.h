@@ -64,7 +64,7 @@
 
 #include "base/arena.h"
 #include "base/error.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "model/value.h"
 
 typedef enum agg_fn {

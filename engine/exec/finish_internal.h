@@ -16,7 +16,7 @@
 #include "base/error.h"
 #include "datalog/ast.h"
 #include "exec/aggregate.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "exec/solution.h"
 #include "exec/window.h"
 #include "host/host_fns.h"

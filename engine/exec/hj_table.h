@@ -16,7 +16,7 @@
 
 #include "base/error.h"
 #include "base/htab.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "model/fact.h"
 #include "model/value.h"
 

@@ -26,7 +26,7 @@
 
 #include "base/error.h"
 #include "base/mg_assert.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "exec/visibility.h"
 #include "model/fact.h"
 #include "plan/conj.h"
@@ -104,7 +104,7 @@ struct op {
 };
 
 static inline int op_open(op *o, err *e) { return o->vt->open(o, e); }
-/* Every batch an operator hands out counts its rows as work (exec/meter.h):
+/* Every batch an operator hands out counts its rows as work (base/meter.h):
  * how a query that produces rows without reading records (a hash join's
  * probe, a cross product) still polls its cancel. */
 static inline int op_next(op *o, size_t max, batch **out, err *e) {

@@ -4,7 +4,7 @@
 #include "exec/query.h"
 
 #include "exec/finish.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "exec/supported.h"
 #include "exec/where.h"
 #include "host/host_fns.h"

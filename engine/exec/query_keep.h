@@ -16,7 +16,7 @@
 
 #include "base/error.h"
 #include "datalog/ast.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "exec/result.h"
 #include "exec/solution.h"
 #include "store/store.h"

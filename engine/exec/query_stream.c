@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "exec/finish.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "exec/query.h"
 #include "exec/query_keep.h"
 #include "exec/where.h"

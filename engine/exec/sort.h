@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "model/value.h"
 
 typedef struct sort_key {

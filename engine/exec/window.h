@@ -36,7 +36,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "model/value.h"
 
 typedef enum window_fn {

@@ -30,7 +30,7 @@
 #include "base/arena.h"
 #include "base/error.h"
 #include "base/htab.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "model/value.h"
 
 #define RELATION_END UINT32_MAX

@@ -43,7 +43,7 @@
 
 #include "base/error.h"
 #include "datalog/ast.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "rules/relation.h"
 #include "rules/stratify.h"
 

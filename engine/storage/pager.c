@@ -12,7 +12,7 @@
 #include "base/spares.h"
 #include "storage/freelist.h"
 #include "storage/page_cache.h"
-#include "store/store_lock.h"
+#include "storage/store_lock.h"
 
 struct pager {
     const vfs *io;

@@ -9,7 +9,7 @@
 
 #include "base/arena.h"
 #include "check.h"
-#include "exec/meter.h"
+#include "base/meter.h"
 #include "model/timestamp.h"
 #include "model/uuid.h"
 #include "store/store.h"

@@ -7,8 +7,8 @@
  * caller can unwind normally.
  *
  * One meter belongs to one query and is used by one thread at a time. */
-#ifndef MG_EXEC_METER_H
-#define MG_EXEC_METER_H
+#ifndef MG_BASE_METER_H
+#define MG_BASE_METER_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "store/store_lock.h"
+#include "storage/store_lock.h"
 
 #include <errno.h>
 #include <fcntl.h>

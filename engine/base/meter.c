@@ -1,5 +1,5 @@
 /* The per-query memory meter: a counter with a ceiling. */
-#include "exec/meter.h"
+#include "base/meter.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,8 +6,8 @@
  * opens, exclusive for writers. STG-027: the filesystem cannot lock;
  * `allow_unlocked` then opens without the inter-process lock (the
  * in-process registry still applies). */
-#ifndef MG_STORE_STORE_LOCK_H
-#define MG_STORE_STORE_LOCK_H
+#ifndef MG_STORAGE_STORE_LOCK_H
+#define MG_STORAGE_STORE_LOCK_H
 
 #include <stdbool.h>
 
