@@ -466,6 +466,24 @@ function checkRecord(record) {
   return record;
 }
 
+/* The items of a reader's batches (a Cursor's rows, a FactLog's records),
+ * closing the reader when the loop ends, also on `break` or an exception. */
+function* itemsOf(reader) {
+  try {
+    for (let batch; (batch = reader.nextBatch()) !== null;) yield* batch;
+  } finally {
+    reader.close();
+  }
+}
+
+async function* itemsOfAsync(reader) {
+  try {
+    for (let batch; (batch = await reader.nextBatchAsync()) !== null;) yield* batch;
+  } finally {
+    reader.close();
+  }
+}
+
 /**
  * A FactLog: a native handle read batch by batch, on the
  * JS thread or on the libuv thread pool. Iterating (sync or async) yields
@@ -507,20 +525,12 @@ class BatchReader {
     }
   }
 
-  * [Symbol.iterator]() {
-    try {
-      for (let batch; (batch = this.nextBatch()) !== null;) yield* batch;
-    } finally {
-      this.close();
-    }
+  [Symbol.iterator]() {
+    return itemsOf(this);
   }
 
-  async* [Symbol.asyncIterator]() {
-    try {
-      for (let batch; (batch = await this.nextBatchAsync()) !== null;) yield* batch;
-    } finally {
-      this.close();
-    }
+  [Symbol.asyncIterator]() {
+    return itemsOfAsync(this);
   }
 
   #open() {
@@ -635,20 +645,12 @@ class Cursor {
     }
   }
 
-  * [Symbol.iterator]() {
-    try {
-      for (let batch; (batch = this.nextBatch()) !== null;) yield* batch;
-    } finally {
-      this.close();
-    }
+  [Symbol.iterator]() {
+    return itemsOf(this);
   }
 
-  async* [Symbol.asyncIterator]() {
-    try {
-      for (let batch; (batch = await this.nextBatchAsync()) !== null;) yield* batch;
-    } finally {
-      this.close();
-    }
+  [Symbol.asyncIterator]() {
+    return itemsOfAsync(this);
   }
 
   #open() {

@@ -425,28 +425,40 @@ static napi_value registered(napi_env env, mg_handle *db, int rc) {
   return NULL;
 }
 
-/* dbRegisterPredicate(db, name, fn | null, flags) */
-napi_value mg_db_register_predicate(napi_env env, napi_callback_info info) {
-  napi_value argv[4];
+/* The arguments both registrations share: (db, name, fn | start | null,
+ * ..., flags) with `nfns` functions from argv[2] and the flags last. Sets
+ * `*h` to the new host function, or NULL when argv[2] is null (unregister).
+ * Returns the name (the caller frees it), or NULL with a JS exception. */
+static char *registration_args(napi_env env, napi_callback_info info, size_t argc,
+                               napi_value *argv, int nfns, mg_handle **db, mg_host **h) {
   napi_valuetype type;
-  mg_handle *db;
-  mg_host *h = NULL;
   char *name;
-  int rc;
 
-  if (!mg_args(env, info, 4, argv) ||
-      (db = mg_handle_open(env, argv[0], MG_KIND_DB)) == NULL ||
+  *h = NULL;
+  if (!mg_args(env, info, argc, argv) ||
+      (*db = mg_handle_open(env, argv[0], MG_KIND_DB)) == NULL ||
       (name = mg_string_arg(env, argv[1], "name")) == NULL)
     return NULL;
   reap_dead(env);
   napi_typeof(env, argv[2], &type);
   if (type != napi_null && type != napi_undefined &&
-      (h = host_new(env, &argv[2], 1, argv[3])) == NULL) {
+      (*h = host_new(env, &argv[2], nfns, argv[argc - 1])) == NULL) {
     free(name);
     return NULL;
   }
-  rc = minigraf_register_predicate(db->native, name, h ? predicate_cb : NULL, h,
-                                   h ? host_destroy : NULL);
+  return name;
+}
+
+/* dbRegisterPredicate(db, name, fn | null, flags) */
+napi_value mg_db_register_predicate(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  mg_handle *db;
+  mg_host *h;
+  char *name = registration_args(env, info, 4, argv, 1, &db, &h);
+  if (name == NULL)
+    return NULL;
+  int rc = minigraf_register_predicate(db->native, name, h ? predicate_cb : NULL, h,
+                                       h ? host_destroy : NULL);
   free(name);
   return registered(env, db, rc);
 }
@@ -455,27 +467,15 @@ napi_value mg_db_register_predicate(napi_env env, napi_callback_info info) {
  * null unregisters. */
 napi_value mg_db_register_aggregate(napi_env env, napi_callback_info info) {
   napi_value argv[6];
-  napi_valuetype type;
   mg_handle *db;
-  mg_host *h = NULL;
-  char *name;
-  int rc;
-
-  if (!mg_args(env, info, 6, argv) ||
-      (db = mg_handle_open(env, argv[0], MG_KIND_DB)) == NULL ||
-      (name = mg_string_arg(env, argv[1], "name")) == NULL)
+  mg_host *h;
+  char *name = registration_args(env, info, 6, argv, 3, &db, &h);
+  if (name == NULL)
     return NULL;
-  reap_dead(env);
-  napi_typeof(env, argv[2], &type);
-  if (type != napi_null && type != napi_undefined &&
-      (h = host_new(env, &argv[2], 3, argv[5])) == NULL) {
-    free(name);
-    return NULL;
-  }
-  rc = h ? minigraf_register_aggregate(db->native, name, agg_init, agg_step,
-                                       agg_finish, agg_release, h, host_destroy)
-         : minigraf_register_aggregate(db->native, name, NULL, NULL, NULL, NULL,
-                                       NULL, NULL);
+  int rc = h ? minigraf_register_aggregate(db->native, name, agg_init, agg_step,
+                                           agg_finish, agg_release, h, host_destroy)
+             : minigraf_register_aggregate(db->native, name, NULL, NULL, NULL, NULL,
+                                           NULL, NULL);
   free(name);
   return registered(env, db, rc);
 }
