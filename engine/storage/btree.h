@@ -121,7 +121,7 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e);
 /* The last key below prefix[0..len) (missing bytes count as zero) into
  * `key`: 1, 0 when there is none, or an error. The cursor is left
  * positioned nowhere: seek it again before reading on. How a scan walks
- * an order backwards, a group of keys at a time (store_reader.c). */
+ * an order backwards, a group of keys at a time (store_scan.c). */
 int btree_seek_before(btree_cursor *c, const uint8_t *prefix, size_t len, uint8_t *key, err *e);
 /* 1 with *key (valid until the next call), 0 at the end, or an error. */
 int btree_next(btree_cursor *c, const uint8_t **key, err *e);

@@ -1,4 +1,4 @@
-/* The store object, shared by store.c (writes) and store_reader.c. */
+/* The store object, shared by store.c (writes), store_reader.c and store_scan.c. */
 #ifndef MG_STORE_STORE_INTERNAL_H
 #define MG_STORE_STORE_INTERNAL_H
 

@@ -1,0 +1,75 @@
+/* A reader's state, shared by store_reader.c (the snapshot, the reader
+ * pool and the decoding memos) and store_scan.c (index scans, estimates
+ * and bounds over the reader's snapshot). */
+#ifndef MG_STORE_STORE_READER_INTERNAL_H
+#define MG_STORE_STORE_READER_INTERNAL_H
+
+#include "base/arena.h"
+#include "base/htab.h"
+#include "store/store_internal.h"
+
+typedef struct decoded {
+    uint64_t loc;
+    const char *ptr;
+    size_t len;
+} decoded;
+
+/* A recent dictionary lookup, in a direct-mapped memo (by
+ * lookup_key_hash). Rule evaluation seeks the same attribute keywords and
+ * entities again on every scan it opens, round after round, and a
+ * repeated query its constants; lookups are kept while the reader's
+ * snapshot is the same (tx count and generation: a pooled reader keeps
+ * them for its next query), so a hit (found or not) is the answer the
+ * tree would give. */
+#define LOOKUP_MEMO 32 /* a power of two */
+#define LOOKUP_KEY 48  /* longer keys are not kept */
+typedef struct lookup {
+    uint8_t key[LOOKUP_KEY]; /* inline: misses must not grow the reader */
+    size_t len;
+    uint64_t id;
+    uint64_t epoch;  /* the reader's lookup_epoch when kept; 0: empty */
+    uint64_t seeded; /* the reader's query that seeded its decoding memo */
+    int kind, rc;
+} lookup;
+
+#define UUID_SLOTS 256
+typedef struct uuid_slot {
+    uint64_t loc;
+    uuid128 u;
+} uuid_slot;
+
+struct store_reader {
+    value_source src; /* of the stored values it hands out */
+    err failure;      /* the last failure to decode one inside a comparison */
+    store *s;
+    format_header h; /* the snapshot */
+    lookup lookups[LOOKUP_MEMO];
+    uint64_t lookup_epoch; /* moves when the snapshot does: voids the lookups */
+    uint64_t lookup_tx, lookup_generation; /* the snapshot of the lookups */
+    uint64_t query;        /* how many times the reader was opened */
+    arena mem;
+    decoded *memo;
+    size_t memo_count, memo_cap;
+    htab memo_map;
+    store_budget budget;   /* charge NULL: none */
+    size_t charged;        /* bytes charged to the budget */
+    size_t charged_cap;    /* the memo capacity they cover */
+    decoded attr;          /* the last attribute decoded (ptr NULL: none) */
+    uint8_t *scratch;      /* one page, allocated when first needed */
+    uint32_t scratch_pgno; /* the dictionary page it holds, 0: none */
+    uint8_t entry[LOOKUP_CACHE_KEY]; /* an entry from the shared cache */
+    size_t entry_reads;    /* dictionary entries read so far */
+    uuid_slot *uuids; /* allocated at the first UUID, never zeroed: */
+    uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
+    store_scan *spare;     /* a closed scan, for the next one to reuse */
+};
+
+/* The dictionary id of a stored value this reader handed out, if it is one. */
+static inline bool store_reader_own_id(const store_reader *r, const value *v, uint64_t *id) {
+    if (!v->stored || v->as.stored.src != &r->src)
+        return false;
+    *id = v->as.stored.id;
+    return true;
+}
+
+#endif

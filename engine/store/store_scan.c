@@ -1,0 +1,361 @@
+/* Index scans over a reader's snapshot: the choice of index for a bound
+ * set, forward and descending value-order (AVET) scans, range estimates,
+ * and the bounds a query's constants put on a scan. */
+#include "store/store_reader_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "storage/btree.h"
+#include "store/fact_codec.h"
+#include "store/fact_run.h"
+
+struct store_scan {
+    store_reader *r;
+    int order;
+    btree_cursor c;
+    fact_run run;  /* the cursor's entries being read */
+    bool bounded;  /* run has the order and bound (set when first read:
+                      estimates never read runs) */
+    uint8_t prefix[FACT_KEY_SIZE];
+    size_t plen;
+    bool desc;     /* AVET groups from the last value down (store_scan_values) */
+    unsigned desc_groups; /* value groups a descending scan has sought */
+    bool has_below;       /* the rest, forwards: values below `below` only */
+    uint8_t below[FACT_V_SIZE];
+    bool *order_lost;     /* set when a descending scan reads on forwards */
+};
+
+/* The index for a bound set and how many leading fields it fixes. */
+static int choose_order(const store_bound *b, int *fields) {
+    if (b->has_e) {
+        *fields = b->has_a ? (b->has_v ? 3 : 2) : 1;
+        return TREE_EAVT;
+    }
+    if (b->has_a) {
+        *fields = b->has_v ? 2 : 1;
+        return b->has_v ? TREE_AVET : TREE_AEVT;
+    }
+    if (b->has_v && b->ids.v[0] == VT_REF) {
+        *fields = 1;
+        return TREE_VAET;
+    }
+    *fields = 0;
+    return TREE_EAVT;
+}
+
+/* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
+static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
+                     store_scan **out, err *e) {
+    store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
+    r->spare = NULL;
+    if (!sc)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    sc->r = r;
+    sc->order = order;
+    sc->plen = bound;
+    sc->desc = false;
+    sc->has_below = false;
+    memcpy(sc->prefix, from, len);
+    fact_run_clear(&sc->run);
+    sc->bounded = false;
+    int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], fact_codec(order), e);
+    if (rc == 0)
+        rc = btree_seek(&sc->c, from, len, e);
+    if (rc != 0) {
+        store_scan_close(sc);
+        return rc;
+    }
+    *out = sc;
+    return 0;
+}
+
+static int scan_start(store_reader *r, int order, const fact_ids *ids, int fields,
+                      store_scan **out, err *e) {
+    uint8_t prefix[FACT_KEY_SIZE] = {0};
+    size_t plen = fields ? fact_key_prefix(order, ids, fields, prefix) : 0;
+    return scan_seek(r, order, prefix, plen, plen, out, e);
+}
+
+int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e) {
+    int fields;
+    int order = choose_order(b, &fields);
+    return scan_start(r, order, &b->ids, fields, out, e);
+}
+
+int store_scan_order(store_reader *r, int order, store_scan **out, err *e) {
+    if (order < TREE_EAVT || order > TREE_TXLOG)
+        return err_set(e, ERR(INT, 0), "internal: no such index order %d", order);
+    return scan_start(r, order, NULL, 0, out, e);
+}
+
+int store_scan_from(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
+                    store_scan **out, err *e) {
+    if (order < TREE_EAVT || order > TREE_TXLOG || len > FACT_KEY_SIZE || bound > len)
+        return err_set(e, ERR(INT, 0), "internal: bad scan range");
+    return scan_seek(r, order, from, len, bound, out, e);
+}
+
+void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_SIZE]) {
+    fact_key_encode(order, &rec->ids, key);
+    key[FACT_KEY_SIZE - 1]++; /* the asserted byte: 0 or 1, so never a carry */
+}
+
+/* Past the scan's prefix: nothing more to read. */
+static int scan_end(store_scan *sc) {
+    sc->c.depth = 0;
+    fact_run_clear(&sc->run);
+    return 0;
+}
+
+/* The next key inside the scan's prefix, for counting (store_estimate):
+ * 1, 0 at the end, or an error. */
+static int next_key(store_scan *sc, const uint8_t **key, err *e) {
+    int rc = btree_next(&sc->c, key, e);
+    if (rc == 1 && memcmp(*key, sc->prefix, sc->plen) != 0)
+        return scan_end(sc);
+    return rc;
+}
+
+/* Reads the entries of `run` next; `key` (NULL: none) holds the
+ * identifiers of the run's key. */
+static void start_entries(store_scan *sc, const btree_run *run, const fact_ids *key) {
+    fact_ids base;
+    if (!sc->bounded) {
+        fact_run_init(&sc->run, sc->order, sc->prefix, sc->plen);
+        sc->bounded = true;
+    }
+    if (run->base && run->base == run->key) {
+        fact_run_start(&sc->run, key, run->bytes, run->len);
+        return;
+    }
+    if (run->base)
+        fact_key_decode(sc->order, run->base, &base);
+    fact_run_start(&sc->run, run->base ? &base : NULL, run->bytes, run->len);
+}
+
+/* A run that starts with the key a seek found: that key, if inside the
+ * prefix. */
+static int sought_key(store_scan *sc, const btree_run *run, fact_ids *out) {
+    if (memcmp(run->key, sc->prefix, sc->plen) != 0)
+        return scan_end(sc);
+    fact_key_decode(sc->order, run->key, out);
+    start_entries(sc, run, out);
+    return 1;
+}
+
+static int scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
+    int rc;
+    while ((rc = fact_run_next(&sc->run, out)) != 1) {
+        if (rc == FACT_RUN_PAST)
+            return scan_end(sc);
+        if (rc < 0)
+            return btree_run_corrupt(&sc->c, e);
+        btree_run run;
+        if ((rc = btree_next_run(&sc->c, &run, e)) != 1)
+            return rc;
+        if (run.key)
+            return sought_key(sc, &run, out);
+        start_entries(sc, &run, NULL);
+    }
+    return 1;
+}
+
+/* ---- value order (AVET) ------------------------------------------------------ */
+
+/* AVET key bytes: the attribute, then the attribute and value. */
+#define AVET_ATTR_BYTES 6
+#define AVET_GROUP_BYTES (AVET_ATTR_BYTES + FACT_V_SIZE)
+
+/* A descending scan seeks this many value groups (each a backward and a
+ * forward seek, a few thousand instructions); if the query still reads
+ * on, later clauses drop most rows, and the rest of the attribute is
+ * read forwards in one pass instead, out of order (*order_lost). */
+#define DESC_GROUPS_MAX 32
+
+/* The values below the scan's current group, forwards. */
+static int read_rest_forwards(store_scan *sc, err *e) {
+    sc->desc = false;
+    *sc->order_lost = true;
+    sc->has_below = true;
+    memcpy(sc->below, sc->prefix + AVET_ATTR_BYTES, FACT_V_SIZE);
+    sc->plen = AVET_ATTR_BYTES;
+    sc->bounded = false;
+    fact_run_clear(&sc->run);
+    int rc = btree_seek(&sc->c, sc->prefix, AVET_ATTR_BYTES, e);
+    return rc == 0 ? 1 : rc;
+}
+
+/* A descending scan moves to the value group before the keys from
+ * below[0..len): the last key under them, if of the scan's attribute,
+ * names the group, which is then read forwards (visibility is decided
+ * over each (E, A, V) group in commit order). 1 moved, 0 the end. */
+static int desc_group(store_scan *sc, const uint8_t *below, size_t len, err *e) {
+    if (sc->order_lost && ++sc->desc_groups > DESC_GROUPS_MAX)
+        return read_rest_forwards(sc, e);
+    uint8_t key[BTREE_MAX_KEY];
+    int rc = btree_seek_before(&sc->c, below, len, key, e);
+    if (rc != 1 || memcmp(key, sc->prefix, AVET_ATTR_BYTES) != 0) {
+        sc->desc = false;
+        return rc == 1 ? scan_end(sc) : rc;
+    }
+    memcpy(sc->prefix, key, AVET_GROUP_BYTES);
+    sc->plen = AVET_GROUP_BYTES;
+    sc->bounded = false;
+    fact_run_clear(&sc->run);
+    rc = btree_seek(&sc->c, sc->prefix, AVET_GROUP_BYTES, e);
+    return rc == 0 ? 1 : rc;
+}
+
+int store_scan_values(store_reader *r, uint64_t attr, bool desc, bool *order_lost, store_scan **out,
+                      err *e) {
+    fact_ids ids = {.a = attr};
+    uint8_t prefix[FACT_KEY_SIZE];
+    size_t plen = fact_key_prefix(TREE_AVET, &ids, 1, prefix);
+    int rc = scan_seek(r, TREE_AVET, prefix, plen, plen, out, e);
+    if (rc != 0 || !desc)
+        return rc;
+    uint8_t above[FACT_KEY_SIZE];
+    memset(above, 0xff, sizeof above);
+    memcpy(above, prefix, plen);
+    (*out)->desc = true;
+    (*out)->desc_groups = 0;
+    (*out)->order_lost = order_lost;
+    rc = desc_group(*out, above, sizeof above, e);
+    if (rc > 1) {
+        store_scan_close(*out);
+        *out = NULL;
+        return rc;
+    }
+    return 0;
+}
+
+/* The V type of the first record a scan of `attr`'s values gives. */
+static int first_value_type(store_reader *r, uint64_t attr, bool desc, int *type, err *e) {
+    store_scan *sc = NULL;
+    fact_ids ids;
+    int rc = store_scan_values(r, attr, desc, NULL, &sc, e);
+    if (rc != 0)
+        return rc;
+    rc = store_scan_next_ids(sc, &ids, e);
+    store_scan_close(sc);
+    if (rc == 1)
+        *type = ids.v[0];
+    return rc;
+}
+
+int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest, err *e) {
+    int rc = first_value_type(r, attr, false, lowest, e);
+    return rc == 1 ? first_value_type(r, attr, true, highest, e) : rc;
+}
+
+int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
+    int rc;
+    while ((rc = scan_next_ids(sc, out, e)) == 0 && sc->desc)
+        if ((rc = desc_group(sc, sc->prefix, sc->plen, e)) != 1)
+            return rc;
+    if (rc == 1 && sc->has_below && memcmp(out->v, sc->below, FACT_V_SIZE) >= 0)
+        return scan_end(sc); /* read before, in order */
+    return rc;
+}
+
+int store_scan_next(store_scan *sc, store_rec *out, err *e) {
+    int rc = store_scan_next_ids(sc, &out->ids, e);
+    if (rc != 1)
+        return rc;
+    rc = store_reader_decode(sc->r, &out->ids, out, e);
+    return rc == 0 ? 1 : rc;
+}
+
+void store_scan_close(store_scan *sc) {
+    if (!sc)
+        return;
+    btree_cursor_free(&sc->c);
+    if (sc->r->spare)
+        free(sc);
+    else
+        sc->r->spare = sc;
+}
+
+/* The smallest key above every key that starts with prefix[0..len): the
+ * prefix plus one as a big-endian number. False when there is none (the
+ * range runs to the end of the tree). */
+static bool prefix_successor(const uint8_t *prefix, size_t len, uint8_t *out) {
+    memcpy(out, prefix, len);
+    for (size_t i = len; i-- > 0;)
+        if (++out[i] != 0)
+            return true;
+    return false;
+}
+
+/* The keys between the scan's start and the end of its prefix, from the
+ * branch positions of both ends. Every order holds every record but VAET
+ * (refs only), for which the record count is an upper bound. */
+static int range_estimate(store_scan *sc, double from, double *out, err *e) {
+    uint8_t hi[FACT_KEY_SIZE];
+    double to = 1;
+    if (prefix_successor(sc->prefix, sc->plen, hi)) {
+        int rc = btree_seek(&sc->c, hi, sc->plen, e);
+        if (rc != 0)
+            return rc;
+        to = btree_cursor_position(&sc->c);
+    }
+    *out = (to - from) * (double)sc->r->h.fact_count;
+    return 0;
+}
+
+static int count_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
+    store_scan *sc;
+    int rc = store_scan_open(r, b, &sc, e);
+    if (rc != 0)
+        return rc;
+    double from = btree_cursor_position(&sc->c);
+    size_t n = 0, exact = cap < STORE_ESTIMATE_EXACT ? cap : STORE_ESTIMATE_EXACT;
+    const uint8_t *key;
+    while (n < exact && (rc = next_key(sc, &key, e)) == 1)
+        n++;
+    double est = 0;
+    if (rc == 1 && n < cap && (rc = range_estimate(sc, from, &est, e)) == 0 && est > (double)n)
+        n = est >= (double)cap ? cap : (size_t)est;
+    store_scan_close(sc);
+    if (rc > 1)
+        return rc;
+    *out = n;
+    return 0;
+}
+
+int store_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
+    estimate_snapshot snap = {r->h.tx_count, r->h.generation};
+    if (estimate_cache_get(&r->s->estimates, snap, b, cap, out) == 1)
+        return 0;
+    int rc = count_estimate(r, b, cap, out, e);
+    if (rc == 0)
+        estimate_cache_put(&r->s->estimates, snap, b, cap, *out);
+    return rc;
+}
+
+int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) {
+    uuid128 id;
+    if (v->type == VT_REF && store_reader_own_id(r, v, &b->ids.e)) {
+        b->has_e = true;
+        return 1;
+    }
+    if (!value_as_entity(v, &id))
+        return 0;
+    int rc = store_reader_entity_id(r, &id, &b->ids.e, e);
+    b->has_e = rc == 1;
+    return rc;
+}
+
+int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *e) {
+    if (v->type == VT_REF)
+        return 1;
+    if (v->type != VT_KEYWORD)
+        return 0;
+    value kw = *v;
+    int rc = 1;
+    if (!store_reader_own_id(r, v, &b->ids.a) && (rc = value_resolve(&kw, e)) == 0)
+        rc = store_reader_text_id(r, kw.as.str.ptr, kw.as.str.len, &b->ids.a, e);
+    b->has_a = rc == 1;
+    return rc;
+}
