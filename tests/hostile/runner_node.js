@@ -312,7 +312,7 @@ class Case {
     else fs.rmSync(target, { force: true });
   }
 
-  eachPage(spec) {
+  async eachPage(spec) {
     this.close();
     const keep = path.join(this.dir, 'pristine');
     const wal = `${this.path}.wal`;
@@ -324,7 +324,7 @@ class Case {
       Case.copy(keep, this.path);
       Case.copy(`${keep}.wal`, wal);
       this.damage({ ...how, offset: page * PAGE + (how.offset ?? 0) }, this.path);
-      this.runSteps(spec.steps);
+      await this.runSteps(spec.steps);
       this.close();
     }
     Case.copy(keep, this.path);
@@ -362,8 +362,50 @@ class Case {
     fs.copyFileSync(`${other}.wal`, `${this.path}.wal`);
   }
 
+  /**
+   * The database closed on the main thread while this case's calls run on
+   * the libuv pool (executeAsync, queryAsync, nextBatchAsync), repeated
+   * until one fails (API-013 interrupted, API-018 closed). A JS handle
+   * lives on one thread: there is no async checkpoint to close under, and
+   * no second thread to close at the same moment.
+   */
+  async closeDuring(spec) {
+    const call = spec.close_during;
+    if (call === 'checkpoint') throw new Skip('the package has no async checkpoint: it and close both run on the JS thread');
+    if (call === 'close') throw new Skip('one JS thread owns a handle: two closes cannot overlap');
+    const db = this.db;
+    const text = spec.text ?? '';
+    const closer = new Promise((resolve) => { setTimeout(() => { db.close(); resolve(); }, spec.after_ms ?? 0); });
+    const deadline = Date.now() + 30000;
+    let error = null;
+    while (error === null && Date.now() < deadline) {
+      try {
+        if (call === 'fetch') {
+          const cursor = await db.queryAsync(text);
+          try {
+            while (await cursor.nextBatchAsync(256) !== null);
+          } finally {
+            cursor.close();
+          }
+        } else if (call === 'query') {
+          await db.executeAsync(text);
+        } else if (call === 'transact') {
+          await db.executeAsync(text.replaceAll('{n}', String(this.acked)));
+          this.acked++;
+        } else {
+          throw new Error(`unknown close_during call ${call}`);
+        }
+      } catch (e) {
+        error = e;
+      }
+    }
+    await closer;
+    if (error === null) this.fail('close_during', 'the calls never failed: the close did not stop them');
+    else this.outcome('close_during', spec.expect, error);
+  }
+
   // ---- the driver
-  runStep(spec) {
+  async runStep(spec) {
     if ('open' in spec) this.open(spec, spec.open);
     else if ('reopen' in spec) this.open(spec, this.target === null ? 'memory' : 'file');
     else if ('close' in spec) this.close();
@@ -374,7 +416,8 @@ class Case {
     else if ('transact_until_error' in spec) this.transactUntilError(spec);
     else if ('acked' in spec) this.checkAcked(spec);
     else if ('damage' in spec) this.damage(spec);
-    else if ('each_page' in spec) this.eachPage(spec);
+    else if ('each_page' in spec) await this.eachPage(spec);
+    else if ('close_during' in spec) await this.closeDuring(spec);
     else if ('delete_wal' in spec) fs.rmSync(`${this.path}.wal`, { force: true });
     else if ('foreign_wal' in spec) this.foreignWal();
     else if ('crash' in spec) this.child(spec, true);
@@ -382,8 +425,8 @@ class Case {
     else this.fail('?', `unknown step ${JSON.stringify(spec)}`);
   }
 
-  runSteps(steps) {
-    for (const spec of steps) this.runStep(spec);
+  async runSteps(steps) {
+    for (const spec of steps) await this.runStep(spec);
   }
 
   probe() {
@@ -397,9 +440,9 @@ class Case {
     if (error !== null) this.fail('probe', error.message);
   }
 
-  run() {
+  async run() {
     try {
-      this.runSteps(this.spec.steps);
+      await this.runSteps(this.spec.steps);
       if (this.spec.usable ?? true) this.probe();
     } finally {
       this.close();
@@ -415,16 +458,16 @@ function parseReport(stdout) {
 }
 
 /** --job FILE: plays a job's steps here and reports {acked, failures} or {skip} on stdout. */
-function runJob(file) {
+async function runJob(file) {
   const job = JSON.parse(fs.readFileSync(file, 'utf8'));
   const c = new Case({ name: job.name, steps: job.steps }, job.dir);
   let report;
   try {
     if (job.wholeCase) {
       c.spec = job.spec;
-      c.run();
+      await c.run();
     } else {
-      c.runSteps(job.steps);
+      await c.runSteps(job.steps);
       if (!job.crash) c.close();
     }
     report = { acked: c.acked, failures: c.failures };
@@ -466,7 +509,7 @@ function remove(dir) {
 
 // ---- the catalogue ---------------------------------------------------------------
 
-function runCase(file) {
+async function runCase(file) {
   const spec = JSON.parse(fs.readFileSync(file, 'utf8'));
   const name = spec.name ?? file;
   if (spec.runners !== undefined && !spec.runners.includes('node')) {
@@ -476,7 +519,7 @@ function runCase(file) {
   const c = new Case(spec, fs.mkdtempSync(path.join(os.tmpdir(), 'minigraf-hostile-node-')));
   try {
     if (spec.unprivileged && process.geteuid() === 0) runAsNobody(c);
-    else c.run();
+    else await c.run();
   } catch (e) {
     if (!(e instanceof Skip)) throw e;
     console.log(`skip ${name} (${e.message})`);
@@ -489,7 +532,7 @@ function runCase(file) {
   return c.failures.length > 0 ? 'fail' : 'pass';
 }
 
-function main(argv) {
+async function main(argv) {
   if (argv[0] === '--job') return runJob(argv[1]);
   const files = [];
   for (const arg of argv) {
@@ -503,7 +546,7 @@ function main(argv) {
   for (const file of files) {
     let result;
     try {
-      result = runCase(file);
+      result = await runCase(file);
     } catch (e) {
       console.error(`  ${file}: ${e.stack}`);
       console.log(`FAIL ${path.basename(file)}`);
@@ -515,4 +558,4 @@ function main(argv) {
   return counts.fail === 0 && counts.pass > 0 ? 0 : 1;
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; });

@@ -16,7 +16,9 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
+import org.minigraf.Cursor;
 import org.minigraf.Entity;
 import org.minigraf.Json;
 import org.minigraf.Keyword;
@@ -474,6 +476,69 @@ public final class HostileRunner {
             }
         }
 
+        /** One round of a close_during call; an exception ends the rounds. */
+        void oneCall(Minigraf on, String call, String text) {
+            switch (call) {
+                case "query":
+                    on.execute(text);
+                    break;
+                case "fetch":
+                    try (Cursor cursor = on.query(text)) {
+                        for (List<Object> row : cursor) {
+                            Objects.requireNonNull(row);
+                        }
+                    }
+                    break;
+                case "transact":
+                case "checkpoint":
+                    on.execute(text.replace("{n}", Long.toString(acked)));
+                    acked++;
+                    if (call.equals("checkpoint")) {
+                        on.checkpoint();
+                    }
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown close_during call " + call);
+            }
+        }
+
+        /**
+         * Another thread closes the database while this one repeats a call
+         * on it, until the call fails (API-013 interrupted, API-018 closed).
+         */
+        void closeDuring(Map<String, Object> step) throws InterruptedException {
+            String call = (String) step.get("close_during");
+            String text = (String) step.getOrDefault("text", "");
+            long after = step.containsKey("after_ms") ? (Long) step.get("after_ms") : 0;
+            Minigraf on = db;
+            Thread closer = new Thread(() -> {
+                try {
+                    Thread.sleep(after);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                on.close();
+            }, "hostile-closer");
+            closer.start();
+            try {
+                if (call.equals("close")) {
+                    on.close(); // both threads at once
+                    return;
+                }
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (System.nanoTime() < deadline) {
+                    Throwable error = attempt(() -> oneCall(on, call, text));
+                    if (error != null) {
+                        outcome("close_during", step.get("expect"), error);
+                        return;
+                    }
+                }
+                fail("close_during", "the calls never failed: the close did not stop them");
+            } finally {
+                closer.join();
+            }
+        }
+
         void foreignWal() throws IOException, InterruptedException {
             Map<String, Object> job = new LinkedHashMap<>();
             job.put("name", "foreign");
@@ -512,6 +577,8 @@ public final class HostileRunner {
                 Files.deleteIfExists(wal());
             } else if (step.containsKey("foreign_wal")) {
                 foreignWal();
+            } else if (step.containsKey("close_during")) {
+                closeDuring(step);
             } else if (step.containsKey("crash")) {
                 child(step, true);
             } else if (step.containsKey("child")) {
@@ -735,7 +802,7 @@ public final class HostileRunner {
         Map<String, Object> spec = map(Json.parse(Files.readString(file)));
         String name = (String) spec.getOrDefault("name", file.toString());
         if (spec.containsKey("runners") && !list(spec.get("runners")).contains("java")) {
-            System.out.println("skip " + name + " (the case is for " + String.join(", ", (List<String>) (List<?>) list(spec.get("runners"))) + " only)");
+            System.out.println("skip " + name + " (the case is for " + list(spec.get("runners")) + " only)");
             return "skip";
         }
         Case c = new Case(name, spec, Files.createTempDirectory("minigraf-hostile-java-"));
