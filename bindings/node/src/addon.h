@@ -256,6 +256,10 @@ typedef struct mg_db_state {
   pthread_t js_thread;
   napi_ref progress_fn; /* the user's handler, or NULL */
   int progress_every;
+  /* close() was called: calls still running on the pool stop at their next
+   * progress check (API-013) and queued ones do not start (API-018), so
+   * the deferred minigraf_close comes at once, as a close in C does. */
+  _Atomic int closing;
 } mg_db_state;
 
 /* An AbortSignal's native side: a flag a pool job polls through the

@@ -47,3 +47,28 @@ test("the package's own argument checks carry API-017, as the library's do", () 
     assert.throws(call, (e) => e instanceof ErrorClass && API_017(e));
   }
 });
+
+test('close() stops the async calls in flight on the pool, as a close in C does', async () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'minigraf-close-'));
+  const file = path.join(dir, 'db.graph');
+  const db = minigraf.open(file);
+  const facts = Array.from({ length: 400 }, (_, i) => `[:e${i} :n ${i}]`).join(' ');
+  db.execute(`(transact [${facts}])`);
+  // About 10^7 joined tuples: seconds of work, unless the close stops it.
+  const heavy = '(query [:find (count ?c) :where [?a :n ?x] [?b :n ?y] [(< ?x ?y)] [?c :n ?z] [(< ?y ?z)]])';
+  const running = db.executeAsync(heavy);
+  const cursor = db.queryAsync(heavy);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  db.close();
+  const stopped = (e) => e instanceof minigraf.MinigrafError && ['API-013', 'API-018'].includes(e.code);
+  await assert.rejects(running, stopped);
+  await assert.rejects(cursor, stopped);
+  assert.throws(() => db.execute('(transact [[:late :n 1]])'), { code: 'API-018' });
+  const again = minigraf.open(file);
+  assert.equal(again.query('(query [:find ?e :where [?e :n _]])').all().length, 400);
+  again.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
