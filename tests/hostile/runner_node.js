@@ -148,6 +148,7 @@ class Case {
   }
 
   outcome(step, expect, error) {
+    if (process.env.HOSTILE_VERBOSE) console.error(`  ${this.name}: ${step}: ${error ? `${error.code} ${error.message.slice(0, 160)}` : 'ok'}`);
     let code = 'ok';
     if (error !== null) {
       code = codeOf(error);

@@ -202,6 +202,10 @@ public final class HostileRunner {
         }
 
         void outcome(String step, Object expect, Throwable error) {
+            if (System.getenv("HOSTILE_VERBOSE") != null) {
+                String what = error == null ? "ok" : String.valueOf(error.getMessage());
+                System.err.println("  " + name + ": " + step + ": " + (what.length() > 160 ? what.substring(0, 160) : what));
+            }
             String code = "ok";
             if (error != null) {
                 if (!(error instanceof MinigrafException)) {
