@@ -194,20 +194,27 @@ static bool has_lone_surrogate(napi_env env, napi_value value, bool *lone) {
   return true;
 }
 
-bool mg_text_faithful(napi_env env, napi_value value, const char *utf8,
-                      size_t len, const char *what) {
+int mg_text_replaced(napi_env env, napi_value value, const char *utf8,
+                     size_t len) {
   static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
-  char message[128];
   bool lone = false;
   size_t i;
   for (i = 0; i + 3 <= len; i++)
     if (memcmp(utf8 + i, replacement, 3) == 0) break;
-  if (i + 3 > len) return true; /* V8 wrote no U+FFFD: nothing replaced */
-  if (!has_lone_surrogate(env, value, &lone)) {
+  if (i + 3 > len) return 0; /* V8 wrote no U+FFFD: nothing replaced */
+  if (!has_lone_surrogate(env, value, &lone)) return -1;
+  return lone ? 1 : 0; /* else a real U+FFFD */
+}
+
+bool mg_text_faithful(napi_env env, napi_value value, const char *utf8,
+                      size_t len, const char *what) {
+  char message[128];
+  int replaced = mg_text_replaced(env, value, utf8, len);
+  if (replaced < 0) {
     napi_throw_error(env, NULL, "minigraf: out of memory");
     return false;
   }
-  if (!lone) return true; /* a real U+FFFD */
+  if (replaced == 0) return true;
   snprintf(message, sizeof message,
            "[API-017] %s holds a lone UTF-16 surrogate (not Unicode text)", what);
   mg_throw_code(env, MG_API_017, message);

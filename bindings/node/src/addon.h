@@ -106,6 +106,10 @@ char *mg_string_arg(napi_env env, napi_value value, const char *what);
  * which would silently change the caller's text. */
 bool mg_text_faithful(napi_env env, napi_value value, const char *utf8,
                       size_t len, const char *what);
+/* The test of mg_text_faithful, throwing nothing: 1 if V8 replaced a lone
+ * surrogate of `value` in `utf8`, 0 if not, -1 when out of memory. */
+int mg_text_replaced(napi_env env, napi_value value, const char *utf8,
+                     size_t len);
 /* Like mg_string_arg, but null/undefined give *out = NULL and true. */
 bool mg_optional_string_arg(napi_env env, napi_value value, const char *what,
                             char **out);

@@ -72,3 +72,14 @@ test('close() stops the async calls in flight on the pool, as a close in C does'
   again.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('an aggregate answering a lone surrogate fails the query instead of storing U+FFFD', () => {
+  const db = minigraf.openInMemory();
+  db.execute('(transact [[:a :n 1] [:b :n 2]])');
+  db.aggregate('lone', { start: 0, step: (s) => s, result: () => 'x\uD800' });
+  assert.throws(() => db.query('(query [:find (lone ?n) :where [_ :n ?n]])').all(),
+    (e) => e instanceof minigraf.MinigrafError && /lone UTF-16 surrogate/.test(e.message));
+  db.aggregate('fine', { start: 0, step: (s) => s, result: () => 'x\uFFFD\u{1F600}' });
+  assert.deepEqual(db.query('(query [:find (fine ?n) :where [_ :n ?n]])').all(), [['x\uFFFD\u{1F600}']]);
+  db.close();
+});
