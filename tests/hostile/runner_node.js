@@ -15,7 +15,9 @@
  * writer, a full disk, an unprivileged user) are this script run again with
  * --job FILE: under prlimit --fsize for RLIMIT_FSIZE (Node itself ignores
  * SIGXFSZ), with uid/gid nobody for permission cases, and ending in SIGKILL
- * for a crash. Text that is not UTF-8 cannot be a JS string: a UTF-8-encoded
+ * for a crash. close_during closes the database on the JS thread while
+ * async calls (executeAsync, queryAsync, nextBatchAsync) run on the libuv
+ * pool. Text that is not UTF-8 cannot be a JS string: a UTF-8-encoded
  * surrogate is played as the lone UTF-16 surrogate it stands for, any other
  * invalid byte makes the case a "skip NAME (reason)", never a pass.
  * Exits non-zero on any failure.

@@ -45,7 +45,8 @@ import org.minigraf.PreparedQuery;
  * again with {@code --job FILE}: under {@code prlimit --fsize} for
  * RLIMIT_FSIZE (the JVM ignores SIGXFSZ), through {@code setpriv} as nobody
  * for permission cases, ending in {@code Runtime.halt} (nothing closed) for
- * a crash. Text that is not UTF-8 cannot be a Java String: a UTF-8-encoded
+ * a crash; close_during closes the database from a second thread. Text
+ * that is not UTF-8 cannot be a Java String: a UTF-8-encoded
  * surrogate is played as the lone UTF-16 surrogate it stands for, any other
  * invalid byte makes the case a "skip NAME (reason)", never a pass. Exits
  * non-zero on any failure.
