@@ -48,7 +48,8 @@ sanitizer_suite() {
 
 # The C suite built with ThreadSanitizer: close during calls, interrupt,
 # parallel readers, write transactions beside readers, one store opened
-# twice (the engine's own unit tests run in the other builds).
+# twice, the hostile catalogue (its close_during cases); the engine's own
+# unit tests run in the other builds.
 thread_sanitizer_suite() {
   local dir="$BUILD-tsan"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMINIGRAF_SANITIZE_THREAD=ON \
@@ -56,7 +57,7 @@ thread_sanitizer_suite() {
     -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
   cmake --build "$dir" --parallel "$JOBS"
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$)'
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$|hostile_c$)'
 }
 
 parity_suite() {
@@ -75,7 +76,11 @@ python_suite() {
   "$BUILD/venv/bin/python" "$ROOT/tests/hostile/runner_python.py" "$ROOT/tests/hostile/cases"
 }
 
-node_suite() { (cd "$BUILD/node" && node --test test/); }
+# node --test, then the hostile-input catalogue through the package (tests/hostile).
+node_suite() {
+  (cd "$BUILD/node" && node --test test/)
+  MINIGRAF_NODE_PACKAGE="$BUILD/node" node "$ROOT/tests/hostile/runner_node.js" "$ROOT/tests/hostile/cases"
+}
 
 # What an npm user does, outside the source tree: the release tarball of
 # scripts/dist.sh installed into a new project by an npm whose PATH has
@@ -143,9 +148,14 @@ npm_prebuilds_check() {
   done
 }
 
+# Surefire, the consumer project, then the hostile-input catalogue through
+# the installed jar (tests/hostile), compiled as parity's Java runner is.
 java_suite() {
-  (cd "$ROOT/bindings/java" && mvn -B -Dminigraf.cmake.build="$BUILD/java" verify) &&
-    (cd "$ROOT/bindings/java/consumer" && mvn -B test)
+  local jar="$HOME/.m2/repository/org/minigraf/minigraf/0.2.0/minigraf-0.2.0.jar"
+  (cd "$ROOT/bindings/java" && mvn -B -Dminigraf.cmake.build="$BUILD/java" verify)
+  (cd "$ROOT/bindings/java/consumer" && mvn -B test)
+  javac --release 11 -cp "$jar" -d "$BUILD/hostile-java" "$ROOT/tests/hostile/java/HostileRunner.java"
+  java -cp "$jar:$BUILD/hostile-java" HostileRunner "$ROOT/tests/hostile/cases"
 }
 
 # The release jar of scripts/dist.sh as a Java user gets it: its four
@@ -281,9 +291,9 @@ step "C suite, pytest and node --test under ASan + UBSan" sanitizer_suite
 step "C suite under ThreadSanitizer" thread_sanitizer_suite
 step "parity: C, Python, Node, Java" parity_suite
 step "Python (pytest)" python_suite
-step "Node (node --test)" node_suite
+step "Node (node --test, hostile cases)" node_suite
 step "Node package: dist tarball installed with no compiler, node --test in it, prebuilds checked" npm_package
-step "Java (Maven Surefire + consumer)" java_suite
+step "Java (Maven Surefire + consumer, hostile cases)" java_suite
 step "Java release jar (four platforms) from a fresh local repository" java_jar
 step "ABI baseline (abidiff)" abi_check
 step "fuzzing: parse, commands, file, wal, json (fixed inputs)" fuzz_targets

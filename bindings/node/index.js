@@ -45,6 +45,20 @@ class MinigrafError extends Error {
 const native = require('node-gyp-build')(__dirname);
 
 native.setErrorClass(MinigrafError);
+
+/**
+ * A TypeError or RangeError for an argument the package refuses before the
+ * library sees it (an unknown option, a malformed Keyword or Entity, ...):
+ * still the JS error class for misuse, but carrying the spec code the
+ * library gives a bad argument, as MinigrafError does: `code` 'API-017',
+ * `errno` 5017 and a message starting "[API-017] ".
+ */
+function invalidArgument(ErrorClass, message) {
+  const error = new ErrorClass(`[API-017] ${message}`);
+  error.code = 'API-017';
+  error.errno = 5017;
+  return error;
+}
 if (native.abiVersion() !== native.ABI_VERSION) {
   throw new Error(
     `minigraf: the loaded libminigraf has ABI version ${native.abiVersion()}, ` +
@@ -63,7 +77,7 @@ class Keyword {
 
   constructor(text, trusted) {
     if (trusted !== TRUSTED && (typeof text !== 'string' || !text.startsWith(':') || text.length < 2)) {
-      throw new TypeError('a Keyword is a string starting with ":", e.g. ":person/name"');
+      throw invalidArgument(TypeError, 'a Keyword is a string starting with ":", e.g. ":person/name"');
     }
     this.#text = text;
   }
@@ -93,7 +107,7 @@ class Entity {
     }
     const text = typeof uuid === 'string' ? uuid.toLowerCase() : uuid;
     if (typeof text !== 'string' || !UUID.test(text)) {
-      throw new TypeError('an Entity takes a UUID string, e.g. "6ba7b810-9dad-11d1-80b4-00c04fd430c8"');
+      throw invalidArgument(TypeError, 'an Entity takes a UUID string, e.g. "6ba7b810-9dad-11d1-80b4-00c04fd430c8"');
     }
     this.#uuid = text;
   }
@@ -114,7 +128,7 @@ class Entity {
 class TxCount {
   constructor(count) {
     if (!(typeof count === 'bigint' ? count >= 0n : Number.isSafeInteger(count) && count >= 0)) {
-      throw new RangeError('a TxCount is a non-negative integer');
+      throw invalidArgument(RangeError, 'a TxCount is a non-negative integer');
     }
     this.count = count;
     Object.freeze(this);
@@ -126,7 +140,7 @@ class Timestamp {
   constructor(ms) {
     const value = ms instanceof Date ? ms.getTime() : ms;
     if (!(typeof value === 'bigint' || Number.isSafeInteger(value))) {
-      throw new RangeError('a Timestamp is an integer of milliseconds or a valid Date');
+      throw invalidArgument(RangeError, 'a Timestamp is an integer of milliseconds or a valid Date');
     }
     this.ms = value;
     Object.freeze(this);
@@ -279,7 +293,7 @@ async function withSignal(signal, start) {
 
 function signalOf(options) {
   if (options === undefined || options === null) return undefined;
-  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  if (typeof options !== 'object') throw invalidArgument(TypeError, 'options must be an object');
   return options.signal;
 }
 
@@ -317,17 +331,17 @@ const PACKAGE_OPTIONS = new Set(['safeIntegers']);
 /** The options object as the JSON text minigraf_open_with_options takes. */
 function optionsToJson(options) {
   if (options === undefined || options === null) return null;
-  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  if (typeof options !== 'object') throw invalidArgument(TypeError, 'options must be an object');
   const members = [];
   for (const [name, value] of Object.entries(options)) {
     if (value === undefined || PACKAGE_OPTIONS.has(name)) continue;
     const option = OPTIONS[name];
-    if (option === undefined) throw new TypeError(`unknown option: ${name}`);
+    if (option === undefined) throw invalidArgument(TypeError, `unknown option: ${name}`);
     const ok = option.type === 'boolean' ? typeof value === 'boolean'
       : option.type === 'string' ? typeof value === 'string'
         : typeof value === 'bigint' || Number.isSafeInteger(value);
     if (!ok) {
-      throw new TypeError(`options.${name} must be ${{ boolean: 'a boolean', string: 'a string', integer: 'an integer' }[option.type]}`);
+      throw invalidArgument(TypeError, `options.${name} must be ${{ boolean: 'a boolean', string: 'a string', integer: 'an integer' }[option.type]}`);
     }
     // Ranges (>= 1) and values are the library's to check: it fails with API-017.
     members.push(`"${option.key}":${option.type === 'string' ? jsonString(value) : String(value)}`);
@@ -376,13 +390,13 @@ const WRITER_OPTIONS = {
 /** LogWriter options as the JSON text minigraf_log_writer_create takes. */
 function writerOptionsToJson(options) {
   if (options === undefined || options === null) return null;
-  if (typeof options !== 'object') throw new TypeError('options must be an object');
+  if (typeof options !== 'object') throw invalidArgument(TypeError, 'options must be an object');
   const json = {};
   for (const [name, value] of Object.entries(options)) {
     if (value === undefined) continue;
     const option = WRITER_OPTIONS[name];
-    if (option === undefined) throw new TypeError(`unknown option: ${name}`);
-    if (!option.check(value)) throw new TypeError(`options.${name} must be ${option.what}`);
+    if (option === undefined) throw invalidArgument(TypeError, `unknown option: ${name}`);
+    if (!option.check(value)) throw invalidArgument(TypeError, `options.${name} must be ${option.what}`);
     json[option.key] = value;
   }
   return toJson(json);
@@ -399,7 +413,7 @@ function toPath(path) {
 
 /* JSON string: only `"`, `\` and C0 controls are escaped. Everything else
  * stays raw, so the addon's UTF-16 -> UTF-8 conversion applies — a lone
- * surrogate becomes U+FFFD, as in every other text passed in. */
+ * surrogate is refused (API-017), as in every other text passed in. */
 // eslint-disable-next-line no-control-regex
 const ESCAPED = /["\\\u0000-\u001f]/g;
 const escapeChar = (c) => (c === '"' ? '\\"' : c === '\\' ? '\\\\'
@@ -1224,7 +1238,7 @@ function open(path, options) {
 
 function safeOption(options) {
   const safe = options?.safeIntegers;
-  if (safe !== undefined && typeof safe !== 'boolean') throw new TypeError('options.safeIntegers must be a boolean');
+  if (safe !== undefined && typeof safe !== 'boolean') throw invalidArgument(TypeError, 'options.safeIntegers must be a boolean');
   return safe === true;
 }
 

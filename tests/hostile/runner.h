@@ -31,6 +31,19 @@ void hostile_fail(hostile *h, const char *step, const char *fmt, ...)
  * value has none of these shapes. */
 char *hostile_text(const jv *v, size_t *len);
 
+/* The outcome of a call: `code` (0 for success) must be what the step's
+ * "expect" names, and a failure's message must start with "[NAME] ". */
+void hostile_outcome(hostile *h, const char *what, const jv *step, int code, const char *message);
+/* `template` with every "{n}" replaced by n, into b (reset first). */
+void hostile_fill(sbuf *b, const char *template, uint64_t n);
+
+/* ---- threads (runner_threads.c) ---- */
+
+/* {"close_during": "query" | "fetch" | "transact" | "checkpoint" | "close",
+ *  "text": TEXT, "after_ms": n}: another thread closes the database while
+ * this one repeats the call (README.md). */
+void hostile_close_during(hostile *h, const jv *step);
+
 /* ---- files (runner_files.c) ---- */
 
 /* Copies a file; returns 0 or -1. A missing source removes the target. */

@@ -121,7 +121,7 @@ static int step_null_handle(const jv *step)
 /* The outcome of a call: its code must be expected and a failure must carry
  * "[NAME] " at the start of its message (a NULL handle has no message, by
  * the ABI's rule: *_last_error(NULL) is NULL). */
-static void outcome(hostile *h, const char *what, const jv *step, int code, const char *message)
+void hostile_outcome(hostile *h, const char *what, const jv *step, int code, const char *message)
 {
     const char *name = minigraf_error_code_name(code);
     if (getenv("HOSTILE_VERBOSE"))
@@ -189,7 +189,7 @@ static void open_db(hostile *h, const jv *step, const char *target)
     MiniGrafDb *db = NULL;
     char *msg = NULL;
     int rc = minigraf_open_v2(path, options.data, &db, &msg);
-    outcome(h, "open", step, rc, msg);
+    hostile_outcome(h, "open", step, rc, msg);
     minigraf_string_free(msg);
     if (rc == 0) {
         h->db = db;
@@ -216,7 +216,7 @@ static void execute(hostile *h, const jv *step)
     }
     MiniGrafDb *db = handle(h, step);
     char *out = minigraf_execute(db, text);
-    outcome(h, "execute", step, out ? 0 : minigraf_last_error_code(db), out ? NULL : minigraf_last_error(db));
+    hostile_outcome(h, "execute", step, out ? 0 : minigraf_last_error_code(db), out ? NULL : minigraf_last_error(db));
     minigraf_string_free(out);
     free(text);
 }
@@ -246,6 +246,23 @@ static void count(hostile *h, const jv *step)
                      got < 0 ? minigraf_last_error(h->db) : "");
 }
 
+void hostile_fill(sbuf *b, const char *template, uint64_t n)
+{
+    char digits[24];
+    snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
+    b->len = 0;
+    for (const char *p = template; *p;) {
+        const char *next = strstr(p, "{n}");
+        if (next == NULL) {
+            sb_puts(b, p);
+            break;
+        }
+        sb_add(b, p, (size_t)(next - p));
+        sb_puts(b, digits);
+        p = next + 3;
+    }
+}
+
 /* {"transact_until_error": template with {n}, "max": n}: commits until one
  * fails, counting the acknowledged ones; the failure must be expected. */
 static void transact_until_error(hostile *h, const jv *step)
@@ -260,22 +277,10 @@ static void transact_until_error(hostile *h, const jv *step)
     }
     sbuf b = {0};
     for (long long i = 0; i < limit; i++) {
-        b.len = 0;
-        char n[24];
-        snprintf(n, sizeof n, "%llu", (unsigned long long)h->acked);
-        for (const char *p = tpl; *p;) {
-            const char *next = strstr(p, "{n}");
-            if (next == NULL) {
-                sb_puts(&b, p);
-                break;
-            }
-            sb_add(&b, p, (size_t)(next - p));
-            sb_puts(&b, n);
-            p = next + 3;
-        }
+        hostile_fill(&b, tpl, h->acked);
         char *out = minigraf_execute(h->db, b.data);
         if (out == NULL) {
-            outcome(h, "transact_until_error", step, minigraf_last_error_code(h->db), minigraf_last_error(h->db));
+            hostile_outcome(h, "transact_until_error", step, minigraf_last_error_code(h->db), minigraf_last_error(h->db));
             sb_free(&b);
             return;
         }
@@ -283,7 +288,7 @@ static void transact_until_error(hostile *h, const jv *step)
         h->acked++;
     }
     sb_free(&b);
-    outcome(h, "transact_until_error", step, 0, NULL); /* never failed */
+    hostile_outcome(h, "transact_until_error", step, 0, NULL); /* never failed */
 }
 
 /* {"acked": query}: the query's one count equals the acknowledged total. */
@@ -348,12 +353,12 @@ static void bind(hostile *h, const jv *step)
     if (rc < 0)
         hostile_fail(h, "bind", "unknown kind");
     else
-        outcome(h, "bind", step, rc, minigraf_stmt_last_error(s));
+        hostile_outcome(h, "bind", step, rc, minigraf_stmt_last_error(s));
     const jv *then = jv_get(step, "then");
     if (then != NULL) {
         char *out = minigraf_stmt_execute(s);
         jv wrap = {.kind = JV_OBJECT, .count = 1, .items = (jv *)then, .keys = (char *[]){"expect"}};
-        outcome(h, "bind then execute", &wrap, out ? 0 : minigraf_stmt_last_error_code(s),
+        hostile_outcome(h, "bind then execute", &wrap, out ? 0 : minigraf_stmt_last_error_code(s),
                 out ? NULL : minigraf_stmt_last_error(s));
         minigraf_string_free(out);
     }
@@ -492,7 +497,7 @@ static void run_step(hostile *h, const jv *step)
         bind(h, step);
     else if (jv_get(step, "checkpoint")) {
         int rc = minigraf_checkpoint(h->db);
-        outcome(h, "checkpoint", step, rc ? minigraf_last_error_code(h->db) : 0, rc ? minigraf_last_error(h->db) : NULL);
+        hostile_outcome(h, "checkpoint", step, rc ? minigraf_last_error_code(h->db) : 0, rc ? minigraf_last_error(h->db) : NULL);
     } else if (jv_get(step, "transact_until_error"))
         transact_until_error(h, step);
     else if (jv_get(step, "acked"))
@@ -511,6 +516,8 @@ static void run_step(hostile *h, const jv *step)
         child(h, step, 0);
     else if (jv_get(step, "each_page"))
         each_page(h, step);
+    else if (jv_get(step, "close_during"))
+        hostile_close_during(h, step);
     else
         hostile_fail(h, "?", "unknown step");
 }

@@ -17,6 +17,8 @@ import signal
 import stat
 import sys
 import tempfile
+import threading
+import time
 from typing import Any, List, Optional
 
 import minigraf
@@ -245,6 +247,36 @@ class Case:
         if status != 0:
             self.fail("child", "the child process failed (status %d)" % status)
 
+    def close_during(self, spec: dict[str, Any]) -> None:
+        """Another thread closes the database while this one repeats a call
+        on it, until the call fails (API-013 interrupted, API-018 closed)."""
+        call, text = spec["close_during"], spec.get("text", "")
+        if call == "checkpoint":
+            raise Skip("needs checkpoint, beyond the basic API")
+        db = self.db
+        closer = threading.Timer(spec.get("after_ms", 0) / 1000, db.close)
+        closer.start()
+        try:
+            if call == "close":
+                db.close()
+                return
+            start = time.monotonic()
+            while time.monotonic() - start < 30:
+                try:
+                    if call == "fetch":
+                        with db.query(text) as rows:
+                            for _ in rows:
+                                pass
+                    else:
+                        db.execute(text.replace("{n}", str(self.acked)))
+                        self.acked += call == "transact"
+                except minigraf.Error as e:
+                    self.outcome("close_during", spec, e)
+                    return
+            self.fail("close_during", "the calls never failed: the close did not stop them")
+        finally:
+            closer.join()
+
     def foreign_wal(self) -> None:
         other = os.path.join(self.dir, "foreign.graph")
         pid = os.fork()
@@ -282,6 +314,8 @@ class Case:
             self.foreign_wal()
         elif "crash" in spec or "child" in spec:
             self.child(spec, "crash" in spec)
+        elif "close_during" in spec:
+            self.close_during(spec)
         elif "prepare" in spec or "checkpoint" in spec:
             raise Skip("needs %s, beyond the basic API" % ("prepare" if "prepare" in spec else "checkpoint"))
         else:

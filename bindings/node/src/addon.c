@@ -171,6 +171,56 @@ bool mg_args(napi_env env, napi_callback_info info, size_t n, napi_value *argv) 
   return true; /* missing arguments were filled with undefined */
 }
 
+/* Whether the JS string `value` holds a surrogate without its pair. */
+static bool has_lone_surrogate(napi_env env, napi_value value, bool *lone) {
+  size_t len = 0, i;
+  char16_t *units;
+  *lone = false;
+  if (napi_get_value_string_utf16(env, value, NULL, 0, &len) != napi_ok ||
+      (units = malloc((len + 1) * sizeof *units)) == NULL)
+    return false;
+  if (napi_get_value_string_utf16(env, value, units, len + 1, &len) != napi_ok) {
+    free(units);
+    return false;
+  }
+  for (i = 0; i < len && !*lone; i++) {
+    if (units[i] >= 0xD800 && units[i] <= 0xDBFF && i + 1 < len &&
+        units[i + 1] >= 0xDC00 && units[i + 1] <= 0xDFFF)
+      i++;
+    else if (units[i] >= 0xD800 && units[i] <= 0xDFFF)
+      *lone = true;
+  }
+  free(units);
+  return true;
+}
+
+int mg_text_replaced(napi_env env, napi_value value, const char *utf8,
+                     size_t len) {
+  static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
+  bool lone = false;
+  size_t i;
+  for (i = 0; i + 3 <= len; i++)
+    if (memcmp(utf8 + i, replacement, 3) == 0) break;
+  if (i + 3 > len) return 0; /* V8 wrote no U+FFFD: nothing replaced */
+  if (!has_lone_surrogate(env, value, &lone)) return -1;
+  return lone ? 1 : 0; /* else a real U+FFFD */
+}
+
+bool mg_text_faithful(napi_env env, napi_value value, const char *utf8,
+                      size_t len, const char *what) {
+  char message[128];
+  int replaced = mg_text_replaced(env, value, utf8, len);
+  if (replaced < 0) {
+    napi_throw_error(env, NULL, "minigraf: out of memory");
+    return false;
+  }
+  if (replaced == 0) return true;
+  snprintf(message, sizeof message,
+           "[API-017] %s holds a lone UTF-16 surrogate (not Unicode text)", what);
+  mg_throw_code(env, MG_API_017, message);
+  return false;
+}
+
 char *mg_string_arg(napi_env env, napi_value value, const char *what) {
   napi_valuetype type;
   size_t len = 0, copied = 0;
@@ -207,6 +257,10 @@ char *mg_string_arg(napi_env env, napi_value value, const char *what) {
     snprintf(message, sizeof message, "[API-017] %s contains a NUL character",
              what);
     mg_throw_code(env, MG_API_017, message);
+    return NULL;
+  }
+  if (!mg_text_faithful(env, value, buf, copied, what)) {
+    free(buf);
     return NULL;
   }
   return buf;

@@ -99,8 +99,17 @@ napi_value mg_throw_code(napi_env env, int code, const char *message);
 /* Fetches exactly `n` arguments (missing ones are `undefined`). */
 bool mg_args(napi_env env, napi_callback_info info, size_t n, napi_value *argv);
 /* A JS string as malloc'd NUL-terminated UTF-8; TypeError if not a string,
- * API-017 if it contains U+0000. Lone surrogates become U+FFFD (V8). */
+ * API-017 if it contains U+0000 or a lone surrogate (mg_text_faithful). */
 char *mg_string_arg(napi_env env, napi_value value, const char *what);
+/* After napi_get_value_string_utf8 gave `utf8` (`len` bytes) for `value`:
+ * false with API-017 thrown when V8 replaced a lone surrogate with U+FFFD,
+ * which would silently change the caller's text. */
+bool mg_text_faithful(napi_env env, napi_value value, const char *utf8,
+                      size_t len, const char *what);
+/* The test of mg_text_faithful, throwing nothing: 1 if V8 replaced a lone
+ * surrogate of `value` in `utf8`, 0 if not, -1 when out of memory. */
+int mg_text_replaced(napi_env env, napi_value value, const char *utf8,
+                     size_t len);
 /* Like mg_string_arg, but null/undefined give *out = NULL and true. */
 bool mg_optional_string_arg(napi_env env, napi_value value, const char *what,
                             char **out);
@@ -251,6 +260,10 @@ typedef struct mg_db_state {
   pthread_t js_thread;
   napi_ref progress_fn; /* the user's handler, or NULL */
   int progress_every;
+  /* close() was called: calls still running on the pool stop at their next
+   * progress check (API-013) and queued ones do not start (API-018), so
+   * the deferred minigraf_close comes at once, as a close in C does. */
+  _Atomic int closing;
 } mg_db_state;
 
 /* An AbortSignal's native side: a flag a pool job polls through the

@@ -64,6 +64,11 @@ static void job_run(napi_env env, void *data) {
     mg_error_set(&j->err, MINIGRAF_E_API_013, "[API-013] aborted");
     return;
   }
+  if ((j->kind == JOB_EXECUTE || j->kind == JOB_QUERY) &&
+      atomic_load(&j->handle->db->closing)) {
+    mg_error_set(&j->err, MG_API_018, "[API-018] the database is closed");
+    return;
+  }
   mg_abort_enter(j->abort);
   switch (j->kind) {
     case JOB_EXECUTE:

@@ -42,6 +42,7 @@ static int progress_cb(void *user_data) {
   bool stop = false;
 
   if (tl_abort != NULL && atomic_load(&tl_abort->aborted)) return 1;
+  if (atomic_load(&st->closing)) return 1;
   if (st->progress_fn == NULL || !pthread_equal(pthread_self(), st->js_thread))
     return 0;
   if (napi_open_handle_scope(st->env, &scope) != napi_ok) return 1;

@@ -9,7 +9,8 @@
  *   - the environment's cleanup hook (process exit, worker termination);
  *   - the GC finalizer of an object nobody closed;
  * except that while async jobs are queued or running on it (`pending`), the
- * free is left to the last job to finish. A job holds a reference to the
+ * free is left to the last job to finish (a database's close() stops its
+ * running jobs and keeps queued ones from starting: see mg_db_state). A job holds a reference to the
  * handle object, so the finalizer cannot run before it ends; only teardown
  * can find a busy handle, and then the handle is leaked on purpose rather
  * than freed under a running pool thread.
@@ -166,6 +167,7 @@ mg_handle *mg_handle_open(napi_env env, napi_value value, mg_kind kind) {
 
 void mg_handle_close(mg_handle *h) {
   h->closed = true;
+  if (h->kind == MG_KIND_DB && h->db != NULL) atomic_store(&h->db->closing, 1);
   release_if_idle(h);
 }
 

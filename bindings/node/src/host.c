@@ -260,6 +260,10 @@ static bool result_value(mg_host *h, mg_acc *acc, napi_value v,
           (acc->text = malloc(len + 1)) == NULL)
         break;
       napi_get_value_string_utf8(env, v, acc->text, len + 1, &len);
+      if (mg_text_replaced(env, v, acc->text, len) != 0) {
+        snprintf(error, size, "result must be Unicode text: a string holds a lone UTF-16 surrogate");
+        return false;
+      }
       out->type = MINIGRAF_TYPE_STRING;
       out->text = acc->text;
       out->text_len = len;

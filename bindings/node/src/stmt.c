@@ -127,6 +127,10 @@ static int bind_one(napi_env env, MiniGrafStmt *s, const char *name, int kind,
     return -1;
   }
   napi_get_value_string_utf8(env, v, text, len + 1, &len);
+  if (!mg_text_faithful(env, v, text, len, "a bound text value")) {
+    free(text);
+    return -1;
+  }
   if (kind == MG_BIND_STRING)
     rc = minigraf_stmt_bind_string(s, name, text, len);
   else if (kind == MG_BIND_KEYWORD)

@@ -36,12 +36,15 @@ test('sync calls may interleave with pending async ones', async () => {
   db.close();
 });
 
-test('close() while a call is in flight: the call still completes', async () => {
+test('close() while a call is in flight: the call completes or stops coded', async () => {
   const db = minigraf.openInMemory();
   db.execute('(transact [[:a :n 1]])');
   const pending = db.executeAsync('(query [:find ?n :where [:a :n ?n]])');
   db.close();
-  assert.deepEqual((await pending).results, [[1]]);
+  // Finished before the close, stopped by it (API-013), or not yet started (API-018):
+  // hostile.test.js has a query long enough to be stopped for certain.
+  const outcome = await pending.then((r) => r.results, (e) => e.code);
+  assert.ok(['API-013', 'API-018'].includes(outcome) || JSON.stringify(outcome) === '[[1]]', String(outcome));
   await assert.rejects(db.executeAsync('(transact [])'), { code: 'API-018' });
 });
 

@@ -105,10 +105,10 @@ test('non-BMP text round-trips unchanged', () => {
   db.close();
 });
 
-test('a lone surrogate in JS text reaches the library as U+FFFD', () => {
-  // JS strings are UTF-16 and may hold unpaired surrogates; the addon
-  // converts text to UTF-8, where each one becomes U+FFFD.
-  assert.equal(roundTrip('"a\ud800b"'), 'a\ufffdb');
+test('a lone surrogate in JS text is refused with API-017, never changed to U+FFFD', () => {
+  // JS strings are UTF-16 and may hold unpaired surrogates, which UTF-8
+  // cannot carry (tests/hostile: surrogate_utf8; more in hostile.test.js).
+  assert.throws(() => roundTrip('"a\ud800b"'), { code: 'API-017', errno: 5017 });
 });
 
 test('text containing U+0000 is refused with API-017, never cut short', () => {

@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * A reference to an entity: what a row holds for an entity id, distinct
@@ -33,15 +34,24 @@ public final class Entity implements Comparable<Entity> {
         return new Entity(uuid.getMostSignificantBits(), uuid.getLeastSignificantBits());
     }
 
+    /** The canonical UUID text the library reads: 8-4-4-4-12 hex digits, either case. */
+    private static final Pattern CANONICAL =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
     /**
-     * The entity whose UUID is written {@code uuid}.
+     * The entity whose UUID is written {@code uuid}, in the canonical form
+     * the library reads (not the shorter forms {@link UUID#fromString}
+     * also takes, such as {@code "1-2-3-4-5"}).
      *
      * @param uuid e.g. {@code "6ba7b810-9dad-11d1-80b4-00c04fd430c8"}
      * @return the entity
-     * @throws IllegalArgumentException if the text is not a UUID
+     * @throws MinigrafApiException API-017 if the text is not a UUID, as the library refuses it
      */
     public static Entity of(String uuid) {
-        return of(UUID.fromString(Objects.requireNonNull(uuid, "uuid")));
+        if (!CANONICAL.matcher(Objects.requireNonNull(uuid, "uuid")).matches()) {
+            throw MinigrafException.create(5017, "API-017", "Invalid argument: not a UUID: " + uuid);
+        }
+        return of(UUID.fromString(uuid));
     }
 
     private static final VarHandle BIG_ENDIAN_LONG =
