@@ -40,9 +40,11 @@
  *    thread reads the error of its own last call on the handle, whatever
  *    other threads do with it meanwhile. minigraf_close may be called while
  *    other threads are inside calls on the database (since 0.2.0): it
- *    interrupts them (they return API-013, or finish normally when past
- *    the point of no return), waits for them to return, then frees; calls
- *    that come after it fail with API-018. Handle structs are never given
+ *    interrupts them (they fail, or finish normally when past the point of
+ *    no return), waits for them to return, then frees; calls that come
+ *    after it fail with API-018. An interrupted call that returns its code
+ *    returns API-013; read through the handle, which is closed by then,
+ *    its code is API-018 (the handle's per-thread errors go with it). Handle structs are never given
  *    back to the allocator, only reused for new database handles, so a
  *    late call on a closed handle is detected, not a use after free.
  *    A MiniGrafCursor, fact log or log writer must be used by one thread at
