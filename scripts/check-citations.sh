@@ -18,7 +18,7 @@ excludes=(':!docs/language.md' ':!docs/benchmarks.md' ':!docs/performance-log.md
 
 patterns=(
   'LANGUAGE\.md'                                   # the spec by name
-  '\b[Ss]pec(/LANGUAGE\.md)?('"'"'s)? §?[0-9]'     # spec 9.6, spec §13, the spec's 8.12
+  '\b[Ss]pec(/LANGUAGE\.md)?('"'"'s)?( section)? §?[0-9]'  # spec 9.6, spec §13, spec section 18
   '\b[Ss]pec \([0-9]'                              # the spec (6.2)
   '\bAppendix [ABC]\b'                             # the spec's appendices
   '(^|[^.] )[Dd]ecision D[0-9]'                    # decision D4 (language.md decision D4 is fine)

@@ -18,8 +18,8 @@
  *     text is data, kept as typed: never a comment, never trimmed inside
  *     the string, never EXIT.
  *
- * This deviates from language.md §18, which skips every '#' / ';' line and trims
- * every line, even inside a multi-line string (silently changing stored
+ * This deviates from the earlier shell, which skipped every '#' / ';' line
+ * and trimmed every line, even inside a multi-line string (silently changing stored
  * text): docs/shell.md, "Comments".
  */
 #include <ctype.h>

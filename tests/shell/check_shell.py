@@ -65,7 +65,7 @@ def read(path):
 check("social_example_script", run([], read(os.path.join(ROOT, "examples", "social.edn"))),
       stdout=read(os.path.join(HERE, "social.expected")))
 
-# The example session of spec section 18.
+# The example session of language.md §18.
 check("spec_example_session", run([], '(transact [[:alice :person/name "Alice"] [:bob :person/name "Bob"]])\n'
       "(query [:find ?n :where [?e :person/name ?n]])\n"
       "(query [:find ?n :where [?e :person/nick ?n]])\n"
