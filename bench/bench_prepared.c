@@ -1,4 +1,4 @@
-/* Prepared point query (spec 13) beside the same query as repeated text,
+/* Prepared point query (language.md §13) beside the same query as repeated text,
  * in one process, on the envelope fixture (spec/BENCHMARKS.md §1) opened
  * read-only: point_entity's `[:p{m} :age ?a]` as text through
  * minigraf_query, and as `[$e :age ?a]` prepared once, then per run bound

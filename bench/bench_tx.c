@@ -1,5 +1,5 @@
 /* A query inside a write transaction over a large committed database
- * (spec 15, 7.5): the transaction stages one small transact, then reads.
+ * (language.md §15, §7.5): the transaction stages one small transact, then reads.
  * Its first read builds the view the reads run on (committed + staged),
  * the next ones only bring it up to date. Figures per scale: the first
  * read after staging, a second read, and the same point query outside

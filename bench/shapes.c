@@ -14,7 +14,7 @@
  * with keyword entities :pI as the integer I and :hot as -1, references as
  * the entity's integer, tx the transaction counter that asserted the fact
  * and tx_end the one that retracted it (MAXTX while current), [vf, vt) the
- * valid window. CUR(t) is what a query sees by default (spec 7.3): current,
+ * valid window. CUR(t) is what a query sees by default (language.md §7.3): current,
  * valid now. */
 #define MAXTX "9223372036854775807"
 #define CUR(t) t ".tx_end = " MAXTX " AND " t ".vf <= {now} AND " t ".vt > {now}"

@@ -105,7 +105,7 @@ zig_wrappers() {
 }
 
 install_node_tools() {
-  log "npm ci (bindings/node: node-api-headers, node-gyp-build; not its own install script)"
+  log "npm ci (bindings/node: node-api-headers, node-gyp-build, prettier; not its own install script)"
   (cd "$ROOT/bindings/node" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 }
 

@@ -6,7 +6,7 @@
  * FILE (or --file FILE) opens a file-backed database, none an in-memory
  * one. COMMANDs (and -c CMD, -f SCRIPT, in order) run and the shell exits;
  * otherwise it reads standard input: a terminal interactively, anything
- * else as a script (the `reference` mode of spec 18 by default).
+ * else as a script (the `reference` mode of language.md §18 by default).
  *
  * Exit status: 0; 1 when the database cannot be opened, the arguments are
  * wrong, or (when not interactive) a command failed.

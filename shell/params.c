@@ -1,5 +1,5 @@
 /*
- * params.c — .param: values for the $slots of prepared queries (spec 13).
+ * params.c — .param: values for the $slots of prepared queries (language.md §13).
  *
  *   .param set NAME VALUE   VALUE is an EDN literal: "text", 42, 4.5, true,
  *                           nil, :kw, #uuid "..."; NAME with or without '$'
@@ -142,7 +142,7 @@ static int is_integer(const char *v)
 }
 
 /* Binds one .param value by its EDN form. A value that fits two kinds of
- * slot (spec 13) tries the value kind first, then the other: an integer
+ * slot (language.md §13) tries the value kind first, then the other: an integer
  * is a Val, else a TxCount (:as-of $t); #uuid "..." an Entity, else a
  * Val(Ref); :any-valid-time a Val keyword, else AnyValidTime; #inst N (ms)
  * a Timestamp. Returns the library's code. */

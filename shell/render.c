@@ -1,7 +1,7 @@
 /*
  * render.c — printing results in the output modes (docs/shell.md).
  *
- *   reference  spec 18, byte for byte: names joined by TAB, 20 dashes a
+ *   reference  language.md §18, byte for byte: names joined by TAB, 20 dashes a
  *              column, rows joined by TAB, "N result(s) found."
  *   table box  aligned columns in ASCII / Unicode frames, values escaped
  *   csv        RFC 4180 (CRLF, quotes doubled)      tsv  TAB, \t \n \\ escaped

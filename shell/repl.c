@@ -4,7 +4,7 @@
  * Lines are appended (joined with LF) to a command buffer; once the buffer
  * holds at least one '(' and its parentheses balance — counting only '('
  * and ')' outside string literals, honouring '\' escapes — the buffer runs
- * as one command and is cleared (spec 18). Around that:
+ * as one command and is cleared (language.md §18). Around that:
  *
  *   - Where a command may start (the buffer is empty): an empty line, or a
  *     line whose first non-blank character is '#' or ';', is skipped; a
@@ -18,8 +18,8 @@
  *     text is data, kept as typed: never a comment, never trimmed inside
  *     the string, never EXIT.
  *
- * This deviates from spec 18, which skips every '#' / ';' line and trims
- * every line, even inside a multi-line string (silently changing stored
+ * This deviates from the earlier shell, which skipped every '#' / ';' line
+ * and trimmed every line, even inside a multi-line string (silently changing stored
  * text): docs/shell.md, "Comments".
  */
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /*
  * shell.h — the pieces of the `minigraf` command-line shell (docs/shell.md;
- * the `reference` mode is spec section 18).
+ * the `reference` mode is language.md §18).
  *
  *   main.c       the command line, opening the database, exit status
  *   repl.c       reading commands: buffering lines until a command is

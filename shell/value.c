@@ -7,7 +7,7 @@
  * array of minigraf_cursor_vars, the introspection objects). Each output
  * mode then writes a value in one of these notations:
  *
- *   VALUE_REFERENCE  spec 18: "text" (no escaping), 95, 0.0000001, NaN, inf,
+ *   VALUE_REFERENCE  language.md §18: "text" (no escaping), 95, 0.0000001, NaN, inf,
  *                    #uuid 550e…, :kw, nil, lists as ["eng" 42]
  *   VALUE_ESCAPED    the same with string escapes (\n \t \" \\ \uXXXX), so a
  *                    value never breaks a table's lines or columns

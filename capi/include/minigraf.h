@@ -185,7 +185,7 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               open fails, changes nothing, and its
  *                               message names the frame and how many
  *                               commits this option would drop. Since 0.2.0
- *   "max_derived_facts"  int>=1 default 1000000 (rules; see the spec 9.6)
+ *   "max_derived_facts"  int>=1 default 1000000 (rules; see language.md §9.6)
  *   "max_results"        int>=1 default 1000000
  *   "query_memory_limit" int>=0 bytes one query may hold (joined solutions,
  *                               aggregate groups, window and sort buffers,
@@ -419,7 +419,7 @@ MINIGRAF_API MiniGrafLogWriter *minigraf_log_writer_create(const char *path,
  * not after its valid_from; WAL-003 a text too long for the file format;
  * API-018 after finish. Since 0.2.0 a record is checked as `transact`
  * would have written it: an attribute or keyword value the language cannot
- * write (spec 2.2: ':' then letters, digits, '/', '-', '_', '?'; so no
+ * write (language.md §2.2: ':' then letters, digits, '/', '-', '_', '?'; so no
  * space, '.', NUL...) is API-017, a pseudo-attribute (:db/tx-count,
  * :db/tx-id, :db/valid-from, :db/valid-to, :db/valid-at) API-004, and a
  * tx_count above 2^63 - 1 STG-046; a gap in tx_count costs one record
@@ -469,7 +469,7 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
  * Value types (since 0.2.0)
  *
  * The type of a value as typed rows (minigraf_cursor_column_type) and host
- * functions (minigraf_value) see it: the value model of the spec (6.2), plus
+ * functions (minigraf_value) see it: the value model of language.md §6.2, plus
  * LIST for what collect-set returns. Stable numbers.
  * ---------------------------------------------------------------------- */
 
@@ -486,7 +486,7 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
  * Prepared queries (since 0.2.0)
  *
  * A (query ...) parsed and checked once, then run any number of times with
- * values for its bind slots (`$name`, spec 13), each run against the
+ * values for its bind slots (`$name`, language.md §13), each run against the
  * database as it is at that moment. Where a slot may stand and what it
  * takes:
  *
@@ -525,7 +525,7 @@ MINIGRAF_API void minigraf_log_writer_free(MiniGrafLogWriter *w);
  * Errors: int functions return 0, or the numeric code of the failure
  * (also kept as the statement's last error); API-017 for a NULL handle,
  * API-018 for a freed one or a closed database. API-015 is every bind
- * error of spec 13: the wrong kind for a slot's position, at bind time
+ * error of language.md §13: the wrong kind for a slot's position, at bind time
  * ("slot '$e' in entity position requires Entity, got Val"), and a slot
  * left unbound, when run ("missing bind value for slot '$age'").
  * ---------------------------------------------------------------------- */
@@ -624,7 +624,7 @@ MINIGRAF_API void minigraf_stmt_free(MiniGrafStmt *s);
  *
  * An explicit write transaction groups several transact / retract
  * statements into one commit: one transaction counter value and one tx
- * time (spec 15). Its statements are staged in memory and become visible
+ * time (language.md §15). Its statements are staged in memory and become visible
  * to other readers only at commit, all at once, or never (rollback, free,
  * a crash or exit of the process: nothing staged ever reaches the file
  * before commit, and the commit is one checksummed WAL frame, so a crash
@@ -669,7 +669,7 @@ MINIGRAF_API MiniGrafTx *minigraf_begin_write(MiniGrafDb *db);
  *       as if committed with the next counter values (current+1,
  *       current+2, ... for :as-of) and tx times no smaller than the
  *       previous one's; "now" is at least the last staged tx time (spec
- *       7.5). The first query after staging makes a private view of
+ *       language.md §7.5). The first query after staging makes a private view of
  *       the committed data plus the staged statements, without copying
  *       the database (its cost follows what was staged, not the size of
  *       the database; only an in-memory database holding texts longer
@@ -726,7 +726,7 @@ MINIGRAF_API void minigraf_tx_free(MiniGrafTx *tx);
  * Host functions (since 0.2.0)
  *
  * Predicates and aggregates written by the application and called by
- * queries (spec 12, 10.6, 11.2): a predicate `email?` as a filter
+ * queries (language.md §12, §10.5, §11.2): a predicate `email?` as a filter
  * `[(email? ?s)]` or a binding `[(email? ?s) ?ok]` (exactly one argument;
  * the parser refuses any other count: PRS-064, PRS-067), an aggregate
  * `geomean` in `:find` as `(geomean ?x)` or as a window
@@ -802,7 +802,7 @@ typedef struct minigraf_value {
 /* A predicate: stores the answer for `value` in *result (non-zero: true;
  * it holds 0 when the callback starts) and returns 0, or fails (above).
  * `value` may be of any type; Null reaches it too (an unbound variable
- * does not: the row is dropped without a call, spec 8.5.3). */
+ * does not: the row is dropped without a call, language.md §8.5.3). */
 typedef int (*minigraf_predicate_fn)(void *user_data, const minigraf_value *value, int *result,
                                      char *error, size_t error_size);
 
@@ -813,9 +813,9 @@ typedef int (*minigraf_predicate_fn)(void *user_data, const minigraf_value *valu
  *  init     a new accumulator.
  *  step     adds one value. As an aggregate in :find: each non-null value
  *           of the group, in solution order; a group with no non-null
- *           value is Null and calls nothing, not even init (spec 10.6). As
+ *           value is Null and calls nothing, not even init (language.md §10.5). As
  *           a window: every row of the partition in window order, Null
- *           values included (spec 11.2).
+ *           values included (language.md §11.2).
  *  finish   the result of the values added so far: *result (type NULL
  *           when the callback stores nothing), `n` = the number of steps
  *           (non-null values for :find, rows so far for a window). A window
@@ -853,7 +853,7 @@ typedef void (*minigraf_aggregate_release_fn)(void *user_data, void *acc);
  *   API-021 the name is a built-in predicate (string? integer? float?
  *           boolean? nil? starts-with? ends-with? contains? matches?, and
  *           the comparisons < <= > >= = !=; + - * / are allowed: called
- *           with one argument they are host predicates, spec 8.5.1):
+ *           with one argument they are host predicates, language.md §8.5.1):
  *           "predicate '<name>' is already registered"; or a host
  *           function has it: "predicate '<name>' is already registered" /
  *           "aggregate function '<name>' is already registered" after the
@@ -1285,7 +1285,7 @@ MINIGRAF_API char *minigraf_explain(MiniGrafDb *db, const char *query);
  * It waits for a write transaction in progress to end. Since 0.2.0. */
 MINIGRAF_API char *minigraf_stats(MiniGrafDb *db);
 
-/* The registered rules (spec 9.1) as a JSON array of their canonical
+/* The registered rules (language.md §9.1) as a JSON array of their canonical
  * texts, in registration order, e.g.
  *   ["(rule [(reach ?a ?b) [?a :edge ?b]])"]
  * Each text registers the same rule again. [] when there are none. Since

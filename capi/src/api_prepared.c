@@ -1,4 +1,4 @@
-/* minigraf.h: prepared queries (spec 13) over db/prepared.h. */
+/* minigraf.h: prepared queries (language.md §13) over db/prepared.h. */
 #include <stdlib.h>
 #include <string.h>
 

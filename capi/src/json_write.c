@@ -108,7 +108,7 @@ static void write_plain(buf *out, const value *v, int typed)
     case VT_NULL:
         buf_puts(out, "null");
         break;
-    case VT_LIST: /* collect-set (D4): an array; typed, of typed items */
+    case VT_LIST: /* collect-set (language.md D4): an array; typed, of typed items */
         write_list(out, v, typed);
         break;
     }

@@ -1,4 +1,4 @@
-/* Renders engine values and result rows as the JSON of spec 14.2, in one
+/* Renders engine values and result rows as the JSON of language.md §14.1, in one
  * pass straight into a text buffer. */
 #ifndef MG_CAPI_JSON_WRITE_H
 #define MG_CAPI_JSON_WRITE_H

@@ -1,4 +1,4 @@
-/* The per-query memory meter (spec 8.14, decision D8).
+/* The per-query memory meter (language.md §8.14, D8).
  *
  * Every operator that retains rows (hash tables, aggregate states, window
  * buffers, sort buffers, derived relations) charges the bytes it keeps and

@@ -1,4 +1,4 @@
-/* SHA-1 (FIPS 180-4). Used only for name-based UUIDs (spec 6.1), where its
+/* SHA-1 (FIPS 180-4). Used only for name-based UUIDs (language.md §6.1), where its
  * cryptographic weakness does not matter. */
 #include "base/sha1.h"
 

@@ -1,5 +1,5 @@
 /* SHA-1 blocks on the x86 SHA extensions (SHA-NI), when the processor has
- * them: a name-based UUID (spec 6.1) per keyword value read costs about a
+ * them: a name-based UUID (language.md §6.1) per keyword value read costs about a
  * tenth of the portable code's work. Used only by sha1.c. */
 #ifndef MG_BASE_SHA1_X86_H
 #define MG_BASE_SHA1_X86_H

@@ -16,7 +16,7 @@ size_t utf8_decode(const char *s, size_t len, uint32_t *cp);
  * split a UTF-8 sequence (for quoting input in messages). */
 size_t utf8_clip(const char *s, size_t len, size_t max);
 
-/* Unicode letter / alphanumeric tests used by the lexer (spec 2.2). */
+/* Unicode letter / alphanumeric tests used by the lexer (language.md §2.2). */
 bool unicode_is_alpha(uint32_t cp);
 bool unicode_is_alnum(uint32_t cp);
 

@@ -1,4 +1,4 @@
-/* The abstract syntax of commands (spec 3-9). Produced by datalog_parse,
+/* The abstract syntax of commands (language.md §3-§9). Produced by datalog_parse,
  * consumed by the executor. Everything lives in the parse arena. */
 #ifndef MG_DATALOG_AST_H
 #define MG_DATALOG_AST_H
@@ -14,7 +14,7 @@ typedef enum command_kind { CMD_TRANSACT, CMD_RETRACT, CMD_QUERY, CMD_RULE } com
 
 /* One fact of a transact / retract. E, A and V stay datums: converting them
  * to an entity / attribute / value is an execution-time step with its own
- * errors (INT-001, API-003, INT-002; spec 4.1). */
+ * errors (INT-001, API-003, INT-002; language.md §4.1). */
 typedef struct ast_fact {
     const edn *e;
     const edn *a;
@@ -50,14 +50,14 @@ typedef struct ast_pattern {
     term e, a, v;
 } ast_pattern;
 
-/* ---- expressions (spec 8.5) ---------------------------------------------- */
+/* ---- expressions (language.md §8.5) ---------------------------------------------- */
 
 typedef enum expr_op {
     OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, /* comparisons */
     OP_ADD, OP_SUB, OP_MUL, OP_DIV,           /* arithmetic */
     OP_STARTS_WITH, OP_ENDS_WITH, OP_CONTAINS, OP_MATCHES,
     OP_IS_STRING, OP_IS_INTEGER, OP_IS_FLOAT, OP_IS_BOOLEAN, OP_IS_NIL,
-    OP_HOST /* any other name with one argument: a host predicate (spec 12) */
+    OP_HOST /* any other name with one argument: a host predicate (language.md §12) */
 } expr_op;
 
 typedef enum expr_kind { EXPR_CALL, EXPR_TERM } expr_kind;
@@ -82,7 +82,7 @@ typedef struct ast_expr_clause {
     term out;
 } ast_expr_clause;
 
-/* ---- where clauses (spec 8.3-8.8) ------------------------------------------ */
+/* ---- where clauses (language.md §8.3-§8.8) ------------------------------------------ */
 
 typedef enum clause_kind {
     CL_PATTERN, CL_EXPR, CL_NOT, CL_NOT_JOIN, CL_OR, CL_OR_JOIN, CL_INVOKE
@@ -122,7 +122,7 @@ struct ast_clause {
     } as;
 };
 
-/* ---- :find (spec 8.2, 10, 11) ----------------------------------------------- */
+/* ---- :find (language.md §8.2, §10, §11) ----------------------------------------------- */
 
 typedef enum find_kind { FIND_VAR, FIND_AGGREGATE, FIND_WINDOW } find_kind;
 
@@ -168,7 +168,7 @@ typedef struct ast_query {
     size_t order_count;
 } ast_query;
 
-/* (rule [(head args...) body...]) (spec 9.1). */
+/* (rule [(head args...) body...]) (language.md §9.1). */
 typedef struct ast_rule {
     const char *name;
     size_t name_len;

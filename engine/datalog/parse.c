@@ -1,4 +1,4 @@
-/* datalog_parse: EDN text → one command (spec 3). The command bodies are
+/* datalog_parse: EDN text → one command (language.md §3). The command bodies are
  * parsed in parse_write.c, parse_query.c and parse_rule.c. */
 #include "datalog/parse.h"
 
@@ -64,7 +64,7 @@ static int parse_command(parse_ctx *c, const edn *root, command *cmd) {
         cmd->kind = CMD_RULE;
         return parse_rule(c, args, &cmd->as.rule);
     }
-    /* No position: spec 18 quotes this message verbatim. */
+    /* No position: language.md §18 quotes this message verbatim. */
     return err_set(c->e, ERR(PRS, 11), "Unknown command: %s", head->as.text.ptr);
 }
 

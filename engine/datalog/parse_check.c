@@ -1,4 +1,4 @@
-/* The binding and safety checks of spec 8.10.2 (and 9.1 for rule bodies).
+/* The binding and safety checks of language.md §8.10.2 (and language.md §9.1 for rule bodies).
  *
  * One walk over the clauses in source order keeps the set of bound
  * variables; nested scopes (not bodies, or branches) bind into the same set

@@ -1,4 +1,4 @@
-/* Expression clauses (spec 8.5): [(op a b)] filters and [(op a b) ?out]
+/* Expression clauses (language.md §8.5): [(op a b)] filters and [(op a b) ?out]
  * bindings, nested expressions as arguments, the built-in operators with
  * their arities, host predicates (any other name with one argument), and
  * matches? whose pattern must be a string literal compiled here. */
@@ -95,7 +95,7 @@ static int parse_expr(parse_ctx *c, const edn *d, ast_expr *out) {
     if (head->kind != EDN_SYMBOL)
         return parse_fail_got(c, ERR(PRS, 63), "expression head must be a symbol, got ", head);
     const parse_op *op = parse_find_op(head);
-    /* There is no unary minus (spec 8.5.1, Appendix C 19): (- ?x), like any
+    /* There is no unary minus (language.md §8.5.1): (- ?x), like any
      * one-argument call of an arithmetic operator, is a call of a host
      * predicate of that name, unknown at execution (QRY-007). */
     if (op && op->op >= OP_ADD && op->op <= OP_DIV && n - 1 == 1)

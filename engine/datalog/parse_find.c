@@ -1,5 +1,5 @@
-/* :find specs (spec 8.2): variables, aggregates (fn ?x) (spec 10.1) and
- * window expressions (fn ?x :over (...)) / (rank :over (...)) (spec 11.1).
+/* :find specs (language.md §8.2): variables, aggregates (fn ?x) (language.md §10.1) and
+ * window expressions (fn ?x :over (...)) / (rank :over (...)) (language.md §11.1).
  * A list is a window spec when it contains the keyword :over anywhere. */
 #include <string.h>
 

@@ -15,7 +15,7 @@
 #define PARSE_SHAPE ERR(PRS, 77)     /* query/command shape without a code */
 #define PARSE_REGEX ERR(PRS, 78)     /* invalid matches? pattern */
 #define PARSE_LIMITS ERR(PRS, 79)    /* :order-by / :limit / :offset */
-#define PARSE_UNBOUND ERR(INT, 18)   /* the variable-not-bound safety family (spec 17.7) */
+#define PARSE_UNBOUND ERR(INT, 18)   /* the variable-not-bound safety family (language.md §17) */
 #define PARSE_OOM ERR(INT, 0)
 
 /* Nesting of clauses and expressions (the reader already stops at 100). */
@@ -58,7 +58,7 @@ bool parse_is_variable(const edn *d);
 int parse_term(parse_ctx *c, const edn *d, parse_position pos, term *out);
 void parse_var_term(const edn *d, term *out); /* d is a variable */
 
-/* Safety checks of spec 8.10.2 and 9.1 (parse_check.c). */
+/* Safety checks of language.md §8.10.2 and §9.1 (parse_check.c). */
 int parse_check_query(parse_ctx *c, const ast_query *q);
 int parse_check_rule(parse_ctx *c, const ast_rule *r);
 

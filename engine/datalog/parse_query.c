@@ -1,4 +1,4 @@
-/* (query [...]): the section scanning of spec 8.1. The vector is read left
+/* (query [...]): the section scanning of language.md §8.1. The vector is read left
  * to right; :as-of, :valid-at, :max-*, :order-by, :limit and :offset take
  * one element, :any-valid-time none, :with the run of variables after it,
  * and any other keyword sets the section that following elements belong to. */

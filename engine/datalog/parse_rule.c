@@ -1,5 +1,5 @@
-/* (rule [(head ?args...) body...]) (spec 9.1). The body is a conjunction
- * of where clauses with the safety checks of 8.10; registering is the
+/* (rule [(head ?args...) body...]) (language.md §9.1). The body is a conjunction
+ * of where clauses with the safety checks of language.md §8.10; registering is the
  * rule engine's business. */
 #include <string.h>
 

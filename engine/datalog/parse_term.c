@@ -1,4 +1,4 @@
-/* Terms of patterns, rule invocations and rule heads (spec 8.3.1). */
+/* Terms of patterns, rule invocations and rule heads (language.md §8.3.1). */
 #include <string.h>
 
 #include "datalog/parse_internal.h"

@@ -1,4 +1,4 @@
-/* :where clauses (spec 8.3-8.8 and Appendix A's clause dispatch): patterns,
+/* :where clauses (language.md §8.3-§8.8 and §8.1's clause dispatch): patterns,
  * expression clauses, not, not-join, or, or-join with (and ...) branches,
  * and rule invocations. */
 #include <string.h>

@@ -1,4 +1,4 @@
-/* transact and retract (spec 4.1, 5). E, A and V stay datums; converting
+/* transact and retract (language.md §4.1, §5). E, A and V stay datums; converting
  * them is the executor's job. */
 #include <stdbool.h>
 

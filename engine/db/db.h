@@ -31,7 +31,7 @@ typedef struct db_options {
     int64_t busy_timeout_ms;
     int64_t query_timeout_ms;
     /* Evaluate bound rule calls in full instead of demand-driven (spec
-     * 9.7); for tests that compare both. Not an open() option. */
+     * language.md §9.7); for tests that compare both. Not an open() option. */
     bool no_magic_sets;
 } db_options;
 
@@ -89,7 +89,7 @@ typedef void (*db_row_fn)(void *ctx, const value *row);
 size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, int *rc, err *e);
 void db_cursor_free(db_cursor *c);
 
-/* ---- host functions (spec 12; host/host_fns.h) --------------------------
+/* ---- host functions (language.md §12; host/host_fns.h) --------------------------
  * Registered in memory on the database (a read-only one too), used by
  * every later query, each resolving the names it calls when it is planned.
  * Safe while other threads run queries: a query keeps the functions it
@@ -97,7 +97,7 @@ void db_cursor_free(db_cursor *c);
 /* Takes `cb` (its destroy has run on failure).
  * Errors: API-021 a built-in name of that kind (predicates: the built-in
  * operators other than + - * /, which called with one argument are host
- * predicates, spec 8.5.1; aggregates: every built-in aggregate and window
+ * predicates, language.md §8.5.1; aggregates: every built-in aggregate and window
  * function) or a host function of either kind with that name. */
 int db_register_host(db *d, host_kind kind, const char *name, size_t len,
                      const host_callbacks *cb, err *e);

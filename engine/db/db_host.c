@@ -1,4 +1,4 @@
-/* Registering host functions on a database (db.h, spec 12): the names of
+/* Registering host functions on a database (db.h, language.md §12): the names of
  * the built-ins are refused here, where the executor's tables are known;
  * the registry (host/host_fns.h) refuses names already taken. */
 #include "db/db_internal.h"
@@ -9,7 +9,7 @@
 #include "host/host_fns.h"
 
 /* A name the parser never hands to a host function of this kind. The
- * arithmetic operators are callable predicates (`(- ?x)`, spec 8.5.1). */
+ * arithmetic operators are callable predicates (`(- ?x)`, language.md §8.5.1). */
 static bool builtin_name(host_kind kind, const char *name, size_t len) {
     if (kind == HOST_PREDICATE) {
         expr_op op;

@@ -28,9 +28,9 @@ struct db {
     struct db_tx *tx; /* this handle's open write transaction (db_tx.c), or
                          NULL; set and cleared by its holder of sh->writer */
     store *s;         /* sh->s */
-    struct rules_registry *rules; /* in memory only (spec 9.1) */
+    struct rules_registry *rules; /* in memory only (language.md §9.1) */
     query_cache *queries;         /* parsed query texts */
-    struct host_registry *host_fns; /* host functions (spec 12), in memory only */
+    struct host_registry *host_fns; /* host functions (language.md §12), in memory only */
     db_options opts;
     cancel_source interrupts; /* db_interrupt */
     /* The progress handler (db_set_progress), copied by each call as it

@@ -239,7 +239,7 @@ static int view_update(db_tx *t, err *e) {
 }
 
 /* The store a read inside the transaction runs on, and its `now`: never
- * before the last staged tx time (spec 7.5). */
+ * before the last staged tx time (language.md §7.5). */
 static int reading_store(db_tx *t, store **s, int64_t *now, err *e) {
     *now = clock_now_ms();
     *s = t->d->s;

@@ -1,11 +1,11 @@
-/* Explicit write transactions (spec 15, 7.5). A transaction holds the
+/* Explicit write transactions (language.md §15, §7.5). A transaction holds the
  * database's writer slot (db/db_writer.h) from begin to its end, so the
  * committed state does not change under it; its transact / retract
  * statements are staged in memory (nothing reaches the store or the file
  * before commit), and commit writes every staged record as one store
  * transaction: one counter value, one tx time, one WAL frame.
  *
- * Reads inside the transaction (spec 7.5) run on a private in-memory
+ * Reads inside the transaction (language.md §7.5) run on a private in-memory
  * store, the view: a fork of the committed store (store_fork: its pages
  * are read from the store itself, which the writer slot keeps unchanged)
  * with each staged statement committed on top under its own counter
@@ -52,7 +52,7 @@ int db_tx_cursor_open(db_tx *t, const char *text, size_t len, db_cursor **out, e
 /* Commits the staged records as one transaction (none staged: nothing is
  * written and no counter value is consumed). Where several statements
  * wrote the same (entity, attribute, value), the last one's record is the
- * one committed (spec 15 [v3]). Errors: those of store_commit (WAL-003
+ * one committed (language.md §15). Errors: those of store_commit (WAL-003
  * size limits, I/O), API-019 when a window given only a :valid-to is
  * empty at the commit instant; then nothing is written. Success or not,
  * the transaction ends. */

@@ -38,7 +38,7 @@ int db_writer_acquire(db_writer *w, bool for_tx, int64_t timeout_ms, const char 
 /* Gives the slot back (from any thread) and wakes the waiters. */
 void db_writer_release(db_writer *w);
 
-/* The INT-003 message of spec 15 for a plain write. */
+/* The INT-003 message of language.md §15 for a plain write. */
 #define DB_WRITER_IN_TX \
     "a WriteTransaction is already in progress on this thread; use tx.execute() instead"
 

@@ -93,7 +93,7 @@ static int finished_error(err *e) {
     return err_set(e, ERR(API, 18), "the log writer is already finished");
 }
 
-/* As transact would have written them (spec 2.2, 4.2 item 8): keywords
+/* As transact would have written them (language.md §2.2, §4.2 item 8): keywords
  * the language can express (no spaces, dots, NUL...), no pseudo-attribute. */
 static int check_names(const fact *f, err *e) {
     const value *a = &f->attribute;

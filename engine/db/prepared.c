@@ -14,7 +14,7 @@
 #include "edn/edn.h"
 #include "edn/lexer.h"
 
-/* Where a slot stands (spec 13's table). */
+/* Where a slot stands (language.md §13's table). */
 typedef enum slot_pos { USE_ENTITY, USE_VALUE, USE_RULE_ARG, USE_EXPR, USE_AS_OF, USE_VALID_AT } slot_pos;
 
 /* One place of a parse that a slot stands for. */
@@ -413,7 +413,7 @@ static int check_keyword(const value *v, err *e) {
                         (int)(v->as.str.len > 64 ? 64 : v->as.str.len), v->as.str.ptr);
 }
 
-/* A bound string has the limit of a string written in the text (spec 2.4). */
+/* A bound string has the limit of a string written in the text (language.md §2.4). */
 static int check_string_length(const prepared *p, size_t s, const value *v, err *e) {
     if (v->type != VT_STRING || v->as.str.len <= LEX_MAX_STRING)
         return 0;
@@ -433,7 +433,7 @@ static int check_slot(const prepared *p, size_t s, const bind_value *v, err *e) 
 
 int prepared_check(const prepared *p, const char *name, size_t len, const bind_value *v, err *e) {
     size_t s = find_slot(p, name, len);
-    /* spec 13: extra bindings are ignored */
+    /* language.md §13: extra bindings are ignored */
     return s == p->slot_count ? 0 : check_slot(p, s, v, e);
 }
 

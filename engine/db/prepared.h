@@ -1,4 +1,4 @@
-/* Prepared queries (spec 13): a (query ...) parsed and checked once, run
+/* Prepared queries (language.md §13): a (query ...) parsed and checked once, run
  * any number of times with values for its $slots.
  *
  * A prepared query owns a private parse of its text (not the database's
@@ -22,7 +22,7 @@
  * no rule invocation (rules run per run, and the rule cache keys on the
  * printed text, bound values included), no host predicate (resolved when
  * the operators are built; they may be replaced), no pseudo-attribute
- * (D16 pairs patterns by equal constants). The kept plan is dropped when
+ * (language.md D16 pairs patterns by equal constants). The kept plan is dropped when
  * a slot's kind or value type changes, when the store's size moves far
  * from the one it was planned for (its join order is a cost choice,
  * never an answer's), when a run fails half-way, and when a copy is made
@@ -44,7 +44,7 @@
 
 typedef struct prepared prepared;
 
-/* The kinds of bind value of spec 13. */
+/* The kinds of bind value of language.md §13. */
 typedef enum bind_kind {
     BIND_NONE = 0, /* unbound */
     BIND_ENTITY,   /* an entity's UUID */

@@ -69,7 +69,7 @@ static int convert_triple(const ast_fact *af, fact *f, err *e) {
     return rc;
 }
 
-/* Spec 4.2 item 3: each bound from the fact's map, else the command's,
+/* language.md §4.2 item 3: each bound from the fact's map, else the command's,
  * else the commit instant / forever. */
 static int resolve_window(const ast_write *w, const ast_fact *af, int64_t tx_id, fact *f, err *e) {
     f->valid_from = af->has_valid_from ? af->valid_from : w->has_valid_from ? w->valid_from : tx_id;

@@ -1,5 +1,5 @@
 /* Turning a parsed transact / retract into the fact records of one
- * transaction (spec 4, 5). Nothing here touches the store: the caller
+ * transaction (language.md §4, §5). Nothing here touches the store: the caller
  * commits the records, so a conversion error writes nothing and consumes
  * no transaction number. */
 #ifndef MG_DB_WRITE_H
@@ -15,7 +15,7 @@
 #include "model/fact.h"
 
 /* Whether an attribute is one of the pseudo-attributes queries
- * reinterpret (spec 8.9): :db/valid-from, :db/valid-to, :db/tx-count,
+ * reinterpret (language.md §8.9): :db/valid-from, :db/valid-to, :db/tx-count,
  * :db/tx-id, :db/valid-at. Transacting one fails with API-004. */
 bool write_is_pseudo_attribute(const char *s, size_t len);
 

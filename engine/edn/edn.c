@@ -1,4 +1,4 @@
-/* The EDN reader (spec 2.5, 2.6): tokens → a datum tree. Recursion follows
+/* The EDN reader (language.md §2.5, §2.6): tokens → a datum tree. Recursion follows
  * the nesting of the input and is cut at EDN_MAX_DEPTH levels. */
 #include "edn/edn.h"
 

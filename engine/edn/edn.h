@@ -1,4 +1,4 @@
-/* The EDN reader (spec 2): text → a tree of datums with source positions. */
+/* The EDN reader (language.md §2): text → a tree of datums with source positions. */
 #ifndef MG_EDN_EDN_H
 #define MG_EDN_EDN_H
 

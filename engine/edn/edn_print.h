@@ -9,7 +9,7 @@
 
 void edn_print(const edn *d, buf *out);
 
-/* A string literal with the escapes of spec 2.3 ("\"", "\\", "\n", "\t", "\r"). */
+/* A string literal with the escapes of language.md §2.3 ("\"", "\\", "\n", "\t", "\r"). */
 void edn_print_string(const char *s, size_t len, buf *out);
 
 /* A float literal that reads back as the same double: positional digits

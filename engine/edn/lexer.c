@@ -1,4 +1,4 @@
-/* The tokenizer of spec 2.1-2.4. */
+/* The tokenizer of language.md §2.1-§2.4. */
 #include "edn/lexer.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* The tokenizer of spec 2.1-2.4. Pull-based: the EDN reader asks for one
+/* The tokenizer of language.md §2.1-§2.4. Pull-based: the EDN reader asks for one
  * token at a time. Token texts are allocated in the lexer's arena. */
 #ifndef MG_EDN_LEXER_H
 #define MG_EDN_LEXER_H
@@ -10,7 +10,7 @@
 #include "base/arena.h"
 #include "base/error.h"
 
-/* Limits of spec 2.4. */
+/* Limits of language.md §2.4. */
 #define LEX_MAX_STRING 1048576
 #define LEX_MAX_NAME 1024 /* keyword (with ':'), symbol, tag, slot name */
 
@@ -50,7 +50,7 @@ typedef struct lexer {
 
 void lex_init(lexer *lx, const char *text, size_t len, arena *a);
 
-/* Whether s[0..len) is one whole keyword token (spec 2.2: ':' and keyword
+/* Whether s[0..len) is one whole keyword token (language.md §2.2: ':' and keyword
  * constituents, well-formed UTF-8, at most LEX_MAX_NAME bytes): text the
  * language can write as a keyword. */
 bool lex_is_keyword(const char *s, size_t len);

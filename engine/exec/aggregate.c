@@ -1,4 +1,4 @@
-/* Built-in aggregate accumulators (spec 10.2, 10.3, 10.4). */
+/* Built-in aggregate accumulators (language.md §10.2, §10.3). */
 #include "exec/aggregate.h"
 
 #include <math.h>
@@ -286,7 +286,7 @@ static int extreme_finish(const agg_state *s, agg_result *out, err *e) {
     return 0;
 }
 
-/* ---- host aggregates (spec 10.6) --------------------------------------- */
+/* ---- host aggregates (language.md §10.5) --------------------------------------- */
 
 static int host_step(agg_state *s, const value *v, err *e) {
     const host_callbacks *cb = host_fn_callbacks(s->host);

@@ -1,4 +1,4 @@
-/* The built-in aggregates of spec 10.2 and 10.3 as incremental accumulators:
+/* The built-in aggregates of language.md §10.2 as incremental accumulators:
  * agg_new, then agg_step once per solution of the group (in solution order),
  * then agg_finish.
  *
@@ -22,7 +22,7 @@
  *   collect-set     the O3-distinct values sorted by O3 (a collection, below)
  *
  * Errors (the query fails; codes chosen from the INT-041..044 family that
- * spec 17.7 reserves, exact mapping unconfirmed by the reference):
+ * language.md §17 reserves, exact mapping unconfirmed by the reference):
  *   INT-041  "sum: expected Integer, Float, or Null, got <T>" (sum and
  *            sum-distinct alike, as the reference words it), at the step
  *   INT-042  "<fn>: cannot compare <T1> and <T2> values" where T1 is the
@@ -33,7 +33,7 @@
  *            [true, 1] reports INT-042
  *   INT-044  unused (reserved for host aggregates)
  *
- * Host aggregates (AGG_HOST, spec 10.6; agg_new_host): the host's init
+ * Host aggregates (AGG_HOST, language.md §10.5; agg_new_host): the host's init
  * runs at the first non-null value (a group without one is Null, and no
  * callback runs), step once per non-null value in input order, finish
  * with n = the number of those values at agg_finish, whose text result is
@@ -43,13 +43,13 @@
  *   QRY-012  from the meter, naming the operator "aggregate"
  *   INT-000  "out of memory"
  *
- * Collection values (collect-set, decision D4). `value` has no list kind
+ * Collection values (collect-set, language.md D4). `value` has no list kind
  * yet, so agg_finish hands the set out as agg_result.items/item_count. The
  * proposed representation once wired: a value kind VT_LIST ranked after
  * Null in O3, payload {const value *items; size_t count}, compared
  * element-wise then by length (O3/E1/E3 applied to the elements); the result
  * set deep-copies it; JSON renders it as an array of the items' renderings
- * (14.2), e.g. ["eng","hr"], [1,1.0], and [] for a group whose values were
+ * (language.md §14.1), e.g. ["eng","hr"], [1,1.0], and [] for a group whose values were
  * all Null.
  *
  * Memory: the state and everything it retains (distinct sets, copies of
@@ -120,7 +120,7 @@ int agg_finish(agg_state *s, agg_result *out, err *e);
 /* Bytes of the arena this accumulator has taken, the state included. */
 size_t agg_bytes(const agg_state *s);
 
-/* Spec 10.4, for a query with no solutions at all: true when the answer is
+/* language.md §10.3, for a query with no solutions at all: true when the answer is
  * one row of zeros (no plain :find variables and every aggregate is count or
  * count-distinct), and then row[0..count) are Integer 0; false when the
  * answer has no rows. `row` may be NULL. */

@@ -1,4 +1,4 @@
-/* O1, O2 and the D3 order-by order (spec 6.5, 19). */
+/* O1, O2 and the language.md D3 order-by order (language.md §6.5, §19). */
 #include "exec/compare.h"
 
 #include <math.h>

@@ -1,25 +1,25 @@
-/* The orders of spec 6.5 that the query engine applies, and the map of which
+/* The orders of language.md §6.5 that the query engine applies, and the map of which
  * relation is used where. The equalities E1-E3 and the total order O3 live
  * with the value type (model/value.h); this module adds O1, O2 and the
- * `:order-by` order of decision D3.
+ * `:order-by` order of language.md D3.
  *
  *   relation              function                  used by
  *   E1 strict equality    value_equal_strict        `=` `!=`, window rank ties and
  *                                                   partitions, a variable repeated in
- *                                                   one pattern, D11 binding filter
+ *                                                   one pattern, language.md D11 binding filter
  *   E2 entity equivalence value_equal_entity        joins across patterns/rules,
  *                                                   not/not-join probes, or/or-join
  *   E3 record identity    value_identical           retraction, net assertion, rule
  *                                                   de-duplication
- *   E4 constant matching  value_match_constant      constants in patterns (8.3.2)
+ *   E4 constant matching  value_match_constant      constants in patterns (language.md §8.3.2)
  *   O1 predicate order    cmp_predicate             `<` `<=` `>` `>=`
  *   O2 window order       cmp_window                window :order-by, running min/max
  *   O3 total order        value_compare_total       grouping keys, count-distinct,
  *                                                   sum-distinct, collect-set order,
  *                                                   order-by tie-break columns
- *   D3 order-by order     cmp_order_by              query :order-by keys
+ *   language.md D3 order-by order     cmp_order_by              query :order-by keys
  *
- * Aggregate min/max (10.2) use none of these directly: they accept only one
+ * Aggregate min/max (language.md §10.2) use none of these directly: they accept only one
  * type per group and compare within it (see exec/aggregate.h). */
 #ifndef MG_EXEC_COMPARE_H
 #define MG_EXEC_COMPARE_H
@@ -45,7 +45,7 @@ cmp_o1 cmp_predicate(const value *a, const value *b);
  * Not transitive, so only stable merge sorts may use it. */
 int cmp_window(const value *a, const value *b);
 
-/* D3 (-1, 0, 1), a total order: O3, except that Integer and Float share one
+/* language.md D3 (-1, 0, 1), a total order: O3, except that Integer and Float share one
  * numeric rank and compare by exact mathematical value (no rounding through
  * double). NaN sorts after every number. Tie rule: an Integer and a Float
  * with the same value (1 and 1.0, 0 and -0.0) order Integer first, so the

@@ -1,5 +1,5 @@
-/* The derived facts a query sees while it uses rules (spec 9.2 item 3,
- * decision D13): the relations of its semi-naive evaluation, each under
+/* The derived facts a query sees while it uses rules (language.md §9.2 item 2,
+ * language.md D13): the relations of its semi-naive evaluation, each under
  * its attribute keyword ":p". Patterns on `:p` read them after the stored
  * `:p` records, variable-attribute patterns read all of them, and the
  * invocation designated by `delta_clause` reads only `delta` (a delta

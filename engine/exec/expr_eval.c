@@ -1,4 +1,4 @@
-/* Built-in expression operators (spec 8.5.1) and truthiness (8.5.2). */
+/* Built-in expression operators (language.md §8.5.1) and truthiness (language.md §8.5.2). */
 #include "exec/expr_eval.h"
 
 #include <math.h>
@@ -89,7 +89,7 @@ static int64_t int_arith(expr_op op, int64_t x, int64_t y) {
 static expr_status int_divide(int64_t x, int64_t y, value *out) {
     if (y == 0)
         return EXPR_FAIL;
-    /* MIN / -1 overflows in C (undefined); the spec asks for wrap-around. */
+    /* MIN / -1 overflows in C (undefined); language.md §8.5.1 asks for wrap-around. */
     *out = value_integer(y == -1 ? int_arith(OP_SUB, 0, x) : x / y);
     return EXPR_OK;
 }

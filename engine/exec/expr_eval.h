@@ -1,8 +1,8 @@
-/* The built-in expression operators of spec 8.5.1 applied to values, and
- * the truthiness of 8.5.2.
+/* The built-in expression operators of language.md §8.5.1 applied to values, and
+ * the truthiness of language.md §8.5.2.
  *
  * Failure (EXPR_FAIL) is not an error of the query: it silently drops the
- * solution being evaluated (8.5.3), or counts as "not matched" inside
+ * solution being evaluated (language.md §8.5.3), or counts as "not matched" inside
  * not/not-join. Every result is an Integer, Float or Boolean, so it
  * borrows nothing from the arguments. */
 #ifndef MG_EXEC_EXPR_EVAL_H
@@ -21,12 +21,12 @@
 
 typedef enum expr_status {
     EXPR_OK = 0,
-    EXPR_FAIL,        /* the row is dropped (8.5.3) */
+    EXPR_FAIL,        /* the row is dropped (language.md §8.5.3) */
     EXPR_NOT_BUILTIN  /* OP_MATCHES: the caller must evaluate it */
 } expr_status;
 
 /* The operator spelled `name` (e.g. "<=", "starts-with?"); false when the
- * name is not a built-in (then it is a host predicate, 8.5.5). */
+ * name is not a built-in (then it is a host predicate, language.md §8.5.5). */
 bool expr_op_lookup(const char *name, size_t len, expr_op *out);
 /* The spelling of an operator, e.g. "starts-with?". */
 const char *expr_op_name(expr_op op);
@@ -48,7 +48,7 @@ int expr_op_arity(expr_op op);
  *   string? integer? float? boolean? nil?   Boolean type test; never fails */
 expr_status expr_apply(expr_op op, const value *args, value *out);
 
-/* 8.5.2: true, a non-zero Integer, or a Float other than ±0.0 (NaN is
+/* language.md §8.5.2: true, a non-zero Integer, or a Float other than ±0.0 (NaN is
  * truthy); everything else is falsy. */
 bool expr_truthy(const value *v);
 

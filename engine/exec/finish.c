@@ -1,4 +1,4 @@
-/* finish_query: the :find side of a query (spec 8.2, 8.12, 8.15, 10, 11).
+/* finish_query: the :find side of a query (language.md §8.2, §8.12, §8.15, §10, §11).
  *
  *   plain :find, no :order-by
  *                    stream → project → the cursor, one row per
@@ -26,7 +26,7 @@
 #include "exec/finish_internal.h"
 #include "exec/sort.h"
 
-/* ---- column headers (spec 8.2) ---------------------------------------- */
+/* ---- column headers (language.md §8.2) ---------------------------------------- */
 
 static int header(const ast_find *f, buf *out) {
     out->len = 0;
@@ -156,7 +156,7 @@ static int output_rows(finish_plan *p, finish_rows *rows, result_set *r, err *e)
     return rc;
 }
 
-/* ---- plain projection (spec 8.12.1, D1) ----------------------------------- */
+/* ---- plain projection (language.md §8.12.1, D1) ----------------------------------- */
 
 static void project(const finish_plan *p, const value *solution, value *row) {
     for (size_t c = 0; c < p->col_count; c++)
@@ -323,7 +323,7 @@ static void close_input(finish_cursor *c) {
     c->in_open = false;
 }
 
-/* A plain :find variable no solution can bind (8.2): never a row. */
+/* A plain :find variable no solution can bind (language.md §8.2): never a row. */
 static bool never_bound(const finish_plan *p) {
     for (size_t c = 0; c < p->col_count; c++)
         if (p->cols[c].var < 0)

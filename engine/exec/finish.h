@@ -1,6 +1,6 @@
-/* The :find side of a query (spec 8.11, 8.12, 8.15, 10, 11): turns a
+/* The :find side of a query (language.md §8.11, §8.12, §8.15, §10, §11): turns a
  * stream of solutions into the result rows — plain projection (a bag,
- * decision D1), aggregates grouped by the plain :find variables (+ :with),
+ * language.md D1), aggregates grouped by the plain :find variables (+ :with),
  * window functions, :order-by, :offset and :limit — charging every row it
  * holds to the query's memory meter. */
 #ifndef MG_EXEC_FINISH_H

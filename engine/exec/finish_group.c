@@ -1,7 +1,7 @@
-/* Aggregation (spec 10): a hash table of groups keyed by the grouping
+/* Aggregation (language.md §10): a hash table of groups keyed by the grouping
  * variables under O3 equality, one accumulator per aggregate column, then
  * one work row per group. Groups come out in first-seen order (the order is
- * unspecified, 8.12.2). */
+ * unspecified, language.md §8.12.2). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -314,7 +314,7 @@ static value *new_work_row(finish_plan *p, err *e, int *rc) {
     return row;
 }
 
-/* One group's row; *keep false when a min/max had no value (10.2). */
+/* One group's row; *keep false when a min/max had no value (language.md §10.2). */
 static int group_row(finish_plan *p, group *g, value *row, bool *keep, err *e) {
     *keep = true;
     for (size_t c = 0, k = 0, a = 0; c < p->col_count; c++) {
@@ -351,7 +351,7 @@ static int emit_groups(group_table *t, finish_rows *out, err *e) {
     return 0;
 }
 
-/* Spec 10.4: no solutions at all → one row of zeros or no row. */
+/* language.md §10.3: no solutions at all → one row of zeros or no row. */
 static int emit_empty_input(finish_plan *p, finish_rows *out, err *e) {
     int rc = 0;
     agg_fn *fns = finish_alloc(p, (p->agg_count + 1) * sizeof *fns, "aggregate", e, &rc);

@@ -72,7 +72,7 @@ int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op
 int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e);
 /* Pulls the next block of solutions: 1, 0 at the end, or an error code. */
 int finish_pull(finish_plan *p, solution_block *b, err *e);
-/* True when the solutions bind every plain :find variable (spec 8.12.1). */
+/* True when the solutions bind every plain :find variable (language.md §8.12.1). */
 static inline bool finish_has_plain_values(const finish_plan *p, const bool *bound) {
     for (size_t i = 0; i < p->plain_count; i++)
         if (p->group_vars[i] < 0 || !bound[p->group_vars[i]])
@@ -81,7 +81,7 @@ static inline bool finish_has_plain_values(const finish_plan *p, const bool *bou
 }
 
 /* Aggregation (finish_group.c): one work row per group, window columns
- * Null, the min/max-omitted groups dropped, the empty-input rule of 10.4. */
+ * Null, the min/max-omitted groups dropped, the empty-input rule of language.md §10.3. */
 int finish_group(finish_plan *p, finish_rows *out, err *e);
 /* Windows (finish_window.c): fills every window column of the rows. */
 int finish_windows(finish_plan *p, finish_rows *rows, err *e);

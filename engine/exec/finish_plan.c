@@ -66,7 +66,7 @@ static bool same_name(const term *a, const term *b) {
            memcmp(a->name, b->name, a->name_len) == 0;
 }
 
-/* A registered host aggregate of the name (spec 10.6, 11.2), or NULL. */
+/* A registered host aggregate of the name (language.md §10.5, §11.2), or NULL. */
 static int lookup_host(finish_plan *p, finish_col *c, err *e) {
     return host_scope_find(p->host, HOST_AGGREGATE, c->spec->fn, c->spec->fn_len, &c->host, e);
 }
@@ -95,7 +95,7 @@ static int lookup_function(finish_plan *p, finish_col *c, err *e) {
 }
 
 /* After aggregation a window sees the grouping variables and the aggregate
- * values (spec 11.2): a variable names the first plain column that outputs
+ * values (language.md §11.2): a variable names the first plain column that outputs
  * it, else the first aggregate over it; anything else reads as Null. */
 static long group_row_slot(const finish_plan *p, const term *t) {
     for (int pass = 0; pass < 2; pass++)
@@ -138,7 +138,7 @@ static void place_windows(finish_plan *p) {
 }
 
 /* The grouping key: plain :find variables in column order, then :with
- * (spec 10.1; :with is ignored when there are windows, 11.3). */
+ * (language.md §10.1; :with is ignored when there are windows, language.md §11.3). */
 static void place_group_key(finish_plan *p) {
     const ast_query *q = p->q;
     for (size_t c = 0; c < p->col_count; c++)

@@ -1,7 +1,7 @@
-/* Window columns (spec 11) over the materialised work rows: per window, the
+/* Window columns (language.md §11) over the materialised work rows: per window, the
  * partition, order and argument values are gathered into arrays (window.c
  * works on arrays), computed, and written back into the rows, which keep
- * their order (11.2 step 6). */
+ * their order (language.md §11.2 step 6). */
 #include <stdlib.h>
 
 #include "exec/finish_internal.h"
@@ -38,7 +38,7 @@ static int arrays_alloc(window_arrays *w, size_t n, meter *m, err *e) {
     return 0;
 }
 
-/* ---- a host aggregate as a window (spec 11.2): one accumulator per
+/* ---- a host aggregate as a window (language.md §11.2): one accumulator per
  * partition, stepped with every row (Null included), finished after each
  * step with the rows so far; each result's text is copied into the plan's
  * arena (charged), as the host's memory is only lent until its next call. */

@@ -1,4 +1,4 @@
-/* Matching one record against the constant terms of a pattern (8.3.2). */
+/* Matching one record against the constant terms of a pattern (language.md §8.3.2). */
 #ifndef MG_EXEC_MATCH_H
 #define MG_EXEC_MATCH_H
 

@@ -68,14 +68,14 @@ typedef struct where_ctx {
 typedef struct frame {
     const plan_conj *p;
     value *slot;  /* per slot */
-    fact *record; /* per item: the record a pattern matched (for D16), or NULL */
+    fact *record; /* per item: the record a pattern matched (for language.md D16), or NULL */
 } frame;
 
 /* The most rows a batch holds. */
 #define BATCH_ROWS 64
 
 /* Rows of one conjunction, each `p->slot_count` values and, when a pseudo
- * pattern reads records (D16), `p->item_count` records. A batch belongs
+ * pattern reads records (language.md D16), `p->item_count` records. A batch belongs
  * to the operator at one step of the pipeline; its memory is charged to
  * the query's meter. */
 typedef struct batch {
@@ -152,11 +152,11 @@ static inline void batch_keep(batch *b, size_t i) {
 }
 
 /* The value of variable `var` seen by clauses from `step` on: its first
- * slot in source order (D12), or NULL when that slot is not filled yet. */
+ * slot in source order (language.md D12), or NULL when that slot is not filled yet. */
 const value *frame_var_value(const frame *f, int var, size_t step);
 /* Whether `v` may fill slot `s` at `step`: it must agree with every slot of
  * the same variable already filled — E1 when either is an expression
- * output (D11), E2 otherwise. */
+ * output (language.md D11), E2 otherwise. */
 bool frame_agrees(const frame *f, int s, const value *v, size_t step);
 /* A value some filled slot of `var` holds at `step`, or NULL. */
 const value *frame_any_value(const frame *f, int var, size_t step);
@@ -214,13 +214,13 @@ op *op_hashjoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
 /* Whether the hash join table of pattern `it` is kept across the rounds
  * of a rule evaluation (a stored attribute no rule derives). */
 bool op_hashjoin_kept(const where_ctx *x, const plan_item *it);
-/* Expression filter / binding (8.5). */
+/* Expression filter / binding (language.md §8.5). */
 op *op_filter_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
-/* A pseudo-attribute pattern correlated with a real pattern (8.9, D16). */
+/* A pseudo-attribute pattern correlated with a real pattern (language.md §8.9, D16). */
 op *op_pseudo_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
-/* not / not-join (8.7): keeps the rows whose body has no solution. */
+/* not / not-join (language.md §8.7): keeps the rows whose body has no solution. */
 op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
-/* or / or-join (8.6): de-duplicated union of the branches, joined (E2). */
+/* or / or-join (language.md §8.6): de-duplicated union of the branches, joined (E2). */
 op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
 
 /* A conjunction ready to run: the one row its leaf yields and its

@@ -1,7 +1,7 @@
-/* not / not-join (spec 8.7): a row of the child survives iff the body,
+/* not / not-join (language.md §8.7): a row of the child survives iff the body,
  * run with the row's values for the variables it takes from outside (the
  * join variables; the body's other variables are existential, decision
- * D14), has no solution. A failure inside the body (an expression that
+ * language.md D14), has no solution. A failure inside the body (an expression that
  * cannot be evaluated) only drops that body row, i.e. counts as "no
  * match". The body is asked for one row: it stops at its first solution. */
 #include <stdlib.h>

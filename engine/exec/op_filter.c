@@ -1,11 +1,11 @@
-/* Expression clauses (spec 8.5): [(expr)] keeps a row whose value is
- * truthy (8.5.2); [(expr) ?out] binds the value, or — when ?out already
+/* Expression clauses (language.md §8.5): [(expr)] keeps a row whose value is
+ * truthy (language.md §8.5.2); [(expr) ?out] binds the value, or — when ?out already
  * holds a value — keeps the row only if they agree under E1 (decision
- * D11). An evaluation failure (unbound variable, type mismatch, division
+ * language.md D11). An evaluation failure (unbound variable, type mismatch, division
  * by zero, NaN result, a host predicate that is not registered) drops the
- * row (8.5.3); unregistered root predicates were rejected at plan time.
+ * row (language.md §8.5.3); unregistered root predicates were rejected at plan time.
  *
- * A host predicate (spec 12) answers a Boolean; its failure is an error of
+ * A host predicate (language.md §12) answers a Boolean; its failure is an error of
  * the query (API-016 from the C API), not a dropped row. The predicates of
  * the clause are resolved once, when the filter is built, through the
  * query's scope (host/host_fns.h). */

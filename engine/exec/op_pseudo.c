@@ -1,6 +1,6 @@
 /* A per-record pseudo-attribute pattern [E :db/X ?v] correlated with the
- * nearest real-attribute pattern on E before it in source order (spec 8.9
- * rule 2, decision D16): ?v is read from the record that pattern matched
+ * nearest real-attribute pattern on E before it in source order (language.md §8.9
+ * rule 2, language.md D16): ?v is read from the record that pattern matched
  * in the current row, so each row yields exactly one row or none. */
 #include <stdlib.h>
 

@@ -34,7 +34,7 @@ void pattern_known(const frame *f, const plan_item *it, size_t step, const value
     }
 }
 
-/* Only types whose matching is exact (E1 = E2 = E3, spec 6.4) seek by
+/* Only types whose matching is exact (E1 = E2 = E3, language.md §6.4) seek by
  * value: keywords and refs also match each other, floats within epsilon. */
 static int seek_value(store_reader *r, const value *known, store_bound *b, err *e) {
     if (known->type != VT_STRING && known->type != VT_INTEGER && known->type != VT_BOOLEAN)
@@ -248,7 +248,7 @@ static int derived_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
             if (ps->rel >= ps->rel_end)
                 return 0;
             if (ps->rel_end - ps->rel > 1 && d->hidden[ps->rel]) {
-                ps->rel++; /* magic facts are never visible (D13) */
+                ps->rel++; /* magic facts are never visible (language.md D13) */
                 continue;
             }
             ps->row = derived_first(ps);

@@ -1,9 +1,9 @@
-/* Reading the records of one pattern item (spec 7.4, 8.3.2): the seek the
+/* Reading the records of one pattern item (language.md §7.4, §8.3.2): the seek the
  * known positions allow, visibility, constant matching (E4), and binding a
  * matched record into a row. The join operators read records only
  * through here. In a query that uses rules, the derived facts of the
  * pattern's attribute (every derived fact, for a variable attribute)
- * follow the stored records (spec 9.2 item 3); they carry no temporal
+ * follow the stored records (language.md §9.2 item 2); they carry no temporal
  * metadata (item 5: their record has zero times and counters). */
 #ifndef MG_EXEC_OP_SCAN_H
 #define MG_EXEC_OP_SCAN_H
@@ -54,7 +54,7 @@ typedef struct pattern_binding {
     int fill_slot[3], fill_pos[3];
     unsigned repeat; /* the slot of an earlier position: E1 within the pattern */
     unsigned agree;  /* another slot of the variable is filled: frame_agrees */
-    bool record;     /* a pseudo pattern reads the record (D16) */
+    bool record;     /* a pseudo pattern reads the record (language.md D16) */
 } pattern_binding;
 
 void pattern_binding_init(pattern_binding *b, const plan_conj *p, size_t index, size_t step);
@@ -85,7 +85,7 @@ static inline __attribute__((always_inline)) bool pattern_bind(batch *out, const
 int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row,
                       const pattern_binding *b, size_t step, err *e);
 
-/* The value a pseudo-attribute reads from a record (8.9). */
+/* The value a pseudo-attribute reads from a record (language.md §8.9). */
 value pseudo_value(const where_ctx *x, pseudo_kind k, const fact *rec);
 
 #endif

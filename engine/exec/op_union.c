@@ -1,4 +1,4 @@
-/* or / or-join (spec 8.6, decisions D1, D9). For each row of the child,
+/* or / or-join (language.md §8.6, D1, D9). For each row of the child,
  * every branch runs with the row's values for the variables it takes from
  * outside; the branches' solutions, projected onto the new variables the
  * `or` introduces, are de-duplicated (the union is a set over the

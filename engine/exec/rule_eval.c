@@ -80,7 +80,7 @@ static const ast_clause *delta_clause(const ast_rule *rule, size_t pos) {
 }
 
 /* Rules with not / not-join / or / or-join skip a solution whose head
- * cannot be built instead of failing the query (spec 9.2 items 1, 2). */
+ * cannot be built instead of failing the query (language.md §9.2 item 1, §9.1). */
 static bool is_mixed(const ast_rule *rule) {
     for (size_t i = 0; i < rule->body.count; i++)
         if (rule->body.items[i].kind != CL_PATTERN && rule->body.items[i].kind != CL_EXPR &&
@@ -98,7 +98,7 @@ typedef struct head_run {
 } head_run;
 
 /* A head argument's value: its constant or the body's binding (D12's
- * representative, so a keyword stays a keyword, 9.2). */
+ * representative, so a keyword stays a keyword, language.md §9.2). */
 static bool head_arg(const head_run *h, size_t i, value *out) {
     const term *t = &h->rule->args[i];
     if (t->kind == TERM_CONST) {
@@ -337,7 +337,7 @@ static void limits_of(const query_rules *o, const ast_query *q, seminaive_limits
 }
 
 /* Demand predicates that depend on no guarded one are evaluated to their
- * fixpoint first; see rule_eval_run for the 9.6 cap. */
+ * fixpoint first; see rule_eval_run for the language.md §9.6 cap. */
 static int demand_first(stratify_program *p, err *e) {
     bool *demand = calloc(p->pred_count + 1, sizeof *demand);
     if (!demand)
@@ -349,7 +349,7 @@ static int demand_first(stratify_program *p, err *e) {
     return rc;
 }
 
-/* The magic rewrite of the snapshot's rules for c's query (9.7), or
+/* The magic rewrite of the snapshot's rules for c's query (language.md §9.7), or
  * none (c->rewritten NULL). */
 static int magic_program(rule_eval *re, rule_cache *c, err *e) {
     size_t n;
@@ -429,7 +429,7 @@ static int run(rule_eval *re, const ast_query *q, err *e) {
     rc = evaluate(re, q, re->c->magic_rules, re->c->rewritten, e);
     if (rc == 0 || e->code != ERR(INT, 20))
         return rc;
-    /* The 9.6 limits belong to the rules as written. The demand-driven
+    /* The language.md §9.6 limits belong to the rules as written. The demand-driven
      * rules count their derivations per round differently, and their
      * rounds relate to the program's only one way: every fact they derive
      * has a derivation as written no taller than theirs (drop the magic

@@ -1,4 +1,4 @@
-/* Rule evaluation for one query (spec 9.3): before the query's :where
+/* Rule evaluation for one query (language.md §9.3): before the query's :where
  * runs, the rules it needs are evaluated stratum by stratum to their
  * fixpoint (rules/seminaive.h) with rule bodies run by the same operators
  * as a :where (full Section 8 semantics over the query's visible records

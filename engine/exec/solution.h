@@ -7,7 +7,7 @@
  * variables it binds (solution_stream.vars, names as written, "?x"); each
  * solution is an array of `var_count` values in that numbering. A variable
  * a solution does not bind (possible only for variables that the :find side
- * must then treat as Null, e.g. spec 11.2's non-grouping variables) holds
+ * must then treat as Null, e.g. language.md §11.2's non-grouping variables) holds
  * a VT_NULL value and its `bound` flag is false.
  *
  * The stream hands out solutions in blocks (solution_block), a batch of
@@ -57,7 +57,7 @@ struct solution_stream {
     /* Set by the consumer before its first next(), like stored_ok: at most
      * this many rows will be read (a :limit); 0, unknown. A hint only. */
     size_t rows_wanted;
-    /* Set by the producer when it opens: the solutions come in the D3
+    /* Set by the producer when it opens: the solutions come in the language.md D3
      * order of variable `order_var` (descending when `order_desc`), which
      * the query's first :order-by key may use (plan/value_order.h). The
      * producer clears `ordered` before a block whose rows no longer do. */

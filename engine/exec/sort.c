@@ -1,4 +1,4 @@
-/* :order-by sorting, bounded top-k and :offset/:limit (spec 8.15, D3). */
+/* :order-by sorting, bounded top-k and :offset/:limit (language.md §8.15, D3). */
 #include "exec/sort.h"
 
 #include <stdint.h>

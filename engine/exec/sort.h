@@ -1,7 +1,7 @@
-/* Result ordering for the query's :order-by, :limit and :offset (spec 8.15,
- * decision D3).
+/* Result ordering for the query's :order-by, :limit and :offset (language.md §8.15,
+ * language.md D3).
  *
- * Row order: the keys in turn, each under the D3 order (cmp_order_by:
+ * Row order: the keys in turn, each under the language.md D3 order (cmp_order_by:
  * O3 with Integer and Float interleaved numerically), reversed for :desc;
  * then the columns that are not keys, in column order, ascending under O3;
  * rows still equal (identical under O3, e.g. 0.0 vs -0.0) keep their input
@@ -68,7 +68,7 @@ int sort_topk_push(sort_topk *t, const value *row, err *e);
 /* Whether no row from `row` on can enter, when the rows come in the
  * order of the first key (plan/value_order.h): k rows are held and
  * `row`'s first key follows the last held row's. A row that ties it may
- * still enter: ties break on the other keys and columns (spec 8.15). */
+ * still enter: ties break on the other keys and columns (language.md §8.15). */
 bool sort_topk_closed(const sort_topk *t, const value *row);
 /* Whether sort_topk_push would drop `row` on its keys alone: k rows are
  * kept and the keys order it after the last of them. Its other columns

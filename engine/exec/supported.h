@@ -8,7 +8,7 @@
 #include "base/error.h"
 #include "datalog/ast.h"
 
-/* API-010 for a bind slot anywhere (plain execution, decision D6). */
+/* API-010 for a bind slot anywhere (plain execution, language.md D6). */
 int exec_check_supported(const ast_query *q, err *e);
 
 #endif

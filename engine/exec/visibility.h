@@ -1,5 +1,5 @@
-/* Which records a query sees: the visibility algorithm of spec 7.4 (v3,
- * normative). A record is visible when it passes the transaction-time cut,
+/* Which records a query sees: the visibility algorithm of language.md §7.4.
+ * A record is visible when it passes the transaction-time cut,
  * is the last record of its (entity, attribute, value identity) group among
  * those that pass the cut (commit order = tx_count, then statement order),
  * is an assertion, and its half-open window [valid_from, valid_to) holds

@@ -20,7 +20,7 @@ typedef struct where_stream {
     op_sub pipe;
     bool started;    /* the first batch has been asked for */
     solution_var *vars;
-    int *slot_of; /* per exported variable: its first slot (D12), set at the end */
+    int *slot_of; /* per exported variable: its first slot (language.md D12), set at the end */
     value *rows;  /* EXPORT_COPY: BATCH_ROWS rows of var_count values */
     bool *bound;  /* all true */
     bool *decode; /* per exported variable: !stored_ok, fixed at the first row */
@@ -157,8 +157,8 @@ static void release_texts(void *m, size_t bytes) {
 
 /* Reads the first step in the first :order-by key's order when the plan
  * allows it and the key's values are all of one type whose AVET order is
- * the D3 order (integers, booleans, nulls: texts and refs lie in
- * dictionary order, integers before floats that D3 interleaves). */
+ * the language.md D3 order (integers, booleans, nulls: texts and refs lie in
+ * dictionary order, integers before floats that language.md D3 interleaves). */
 static int choose_value_order(where_stream *w, const ast_query *q, err *e) {
     plan_value_order vo;
     if (w->x.derived || !plan_value_order_find(q, w->top, &vo))
@@ -193,7 +193,7 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
     w->src = store_reader_source(w->x.r);
     visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
-    /* Rules first (spec 8.13 last paragraph), over the same visible
+    /* Rules first (language.md §8.13 last paragraph), over the same visible
      * records the query reads. */
     if (rules && rules->registry && rule_eval_needed(q))
         rc = rule_eval_run(&w->rules, rules, &w->x, q, e);
@@ -246,7 +246,7 @@ int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, query_rul
 /* The operators a re-open restarts in full: nested-loop patterns, which
  * seek with the constants the AST holds at each open, and filters, which
  * read them per row. Not kept: hash joins (their table would stay in
- * memory between runs), pseudo-attribute patterns (D16 pairs them by
+ * memory between runs), pseudo-attribute patterns (language.md D16 pairs them by
  * equal entity constants, which new values can change), sub-conjunctions
  * (their scans stay open after an early stop). */
 static bool item_keepable(const plan_item *it) {

@@ -14,7 +14,7 @@
 #include "store/store.h"
 
 /* Opens the solutions of q's :where over the records of `s` visible per
- * spec 7.4 (`now_ms`: the valid-time point when q names none). The stream
+ * language.md §7.4 (`now_ms`: the valid-time point when q names none). The stream
  * exports every variable the top-level conjunction binds, in order of
  * first appearance, and owns its snapshot until closed; `m` (may be NULL)
  * must outlive it. Errors: QRY-007, QRY-013 (plan/conj.h), storage

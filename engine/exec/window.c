@@ -1,4 +1,4 @@
-/* Window functions (spec 11.2, 11.4): partition, sort, running frame. */
+/* Window functions (language.md §11.2): partition, sort, running frame. */
 #include "exec/window.h"
 
 #include <math.h>

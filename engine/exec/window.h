@@ -1,4 +1,4 @@
-/* Window functions (spec 11.2, 11.4) over a materialised array of rows.
+/* Window functions (language.md §11.2) over a materialised array of rows.
  *
  * The caller extracts, per input row i, the partition value partition[i],
  * the order value order[i] and the function's argument arg[i], and gets back
@@ -23,7 +23,7 @@
  *                    strictly less/greater under O2; Null before any
  *        avg         running Float mean of the numeric args; Null before any
  *        lag / lead  the previous / next row's arg in window order, Null at
- *                    the partition edge (offset 1 only, decision D7)
+ *                    the partition edge (offset 1 only, language.md D7)
  * out[] values borrow string payloads from arg[].
  *
  * Scratch memory (three index arrays of n entries and, with partitions, a
@@ -65,7 +65,7 @@ bool window_takes_arg(window_fn fn);
 int window_compute(window_fn fn, bool descending, size_t n, const value *partition,
                    const value *order, const value *arg, value *out, meter *m, err *e);
 
-/* A running function the caller supplies (a host aggregate, spec 11.2):
+/* A running function the caller supplies (a host aggregate, language.md §11.2):
  * per partition, start; then, per row in window order, add with the row's
  * argument (Null included) and the count of rows so far, which gives the
  * frame's value; then stop, also when an add failed. */

@@ -1,4 +1,4 @@
-/* Host functions (spec 12, 10.6, 11.2): the predicates and aggregates an
+/* Host functions (language.md §12, §10.5, §11.2): the predicates and aggregates an
  * application registers on a database, called back while its queries run.
  *
  * The engine sees a host function as a table of callbacks over engine
@@ -10,7 +10,7 @@
  *                  every query that resolved the name holds one more, so
  *                  unregistering while another thread's query runs is
  *                  safe; the callbacks' destroy runs when the last goes.
- *   host_registry  a database's registrations (in memory only, spec 12),
+ *   host_registry  a database's registrations (in memory only, language.md §12),
  *                  one namespace for both kinds, behind a mutex.
  *   host_scope     one query's view: each name is looked up once, at plan
  *                  time, and the answer (a function or "none") is kept

@@ -1,4 +1,4 @@
-/* One record of the append-only fact log (spec 1). */
+/* One record of the append-only fact log (language.md §1). */
 #ifndef MG_MODEL_FACT_H
 #define MG_MODEL_FACT_H
 

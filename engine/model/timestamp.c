@@ -1,4 +1,4 @@
-/* Timestamp strings (spec 7.2).
+/* Timestamp strings (language.md §7.2).
  *
  * The spec gives these errors no code; minigraf reports all of them as
  * PRS-075 (docs/errors.md). */

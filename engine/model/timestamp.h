@@ -1,4 +1,4 @@
-/* Timestamp strings of spec 7.2. */
+/* Timestamp strings of language.md §7.2. */
 #ifndef MG_MODEL_TIMESTAMP_H
 #define MG_MODEL_TIMESTAMP_H
 

@@ -1,4 +1,4 @@
-/* 128-bit entity ids and the keyword → entity mapping (spec 6.1). */
+/* 128-bit entity ids and the keyword → entity mapping (language.md §6.1). */
 #ifndef MG_MODEL_UUID_H
 #define MG_MODEL_UUID_H
 
@@ -25,7 +25,7 @@ void uuid_format(const uuid128 *u, char out[UUID_TEXT_LEN + 1]);
 bool uuid_equal(const uuid128 *a, const uuid128 *b);
 int uuid_compare(const uuid128 *a, const uuid128 *b); /* by bytes */
 
-/* entity_id(k) of spec 6.1: `keyword` is the full text including the
+/* entity_id(k) of language.md §6.1: `keyword` is the full text including the
  * leading ':'. The body, if it spells a UUID (hyphenated or simple), is
  * that UUID; otherwise UUIDv5(OID namespace, keyword bytes). */
 uuid128 uuid_of_keyword(const char *keyword, size_t len);

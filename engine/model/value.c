@@ -1,4 +1,4 @@
-/* The comparison relations of spec 6.4 / 6.5 / 8.3.2 (the one place that
+/* The comparison relations of language.md §6.4 / §6.5 / §8.3.2 (the one place that
  * decides what "equal" means), over decoded and stored values alike. */
 #include "model/value.h"
 
@@ -267,7 +267,7 @@ bool value_equal_total(const value *a, const value *b) {
     return false;
 }
 
-/* Machine epsilon: the tolerance of float constants in patterns (8.3.2). */
+/* Machine epsilon: the tolerance of float constants in patterns (language.md §8.3.2). */
 #define VALUE_FLOAT_MATCH_EPSILON 2.220446049250313e-16
 
 bool value_match_constant(const value *constant, const value *stored) {

@@ -1,4 +1,4 @@
-/* Typed values (spec 6.2) and the comparison relations of spec 6.4/6.5.
+/* Typed values (language.md §6.2) and the comparison relations of language.md §6.4/§6.5.
  *
  * A value is a small POD. String and keyword payloads are borrowed: they
  * point into whatever owns the value (a parse arena, the store's string
@@ -14,7 +14,7 @@
 #include "model/uuid.h"
 
 /* Declared in the O3 type-rank order: String < Integer < Float < Boolean <
- * Ref < Keyword < Null < List. A List (decision D4) is never stored: it is
+ * Ref < Keyword < Null < List. A List (language.md D4) is never stored: it is
  * the result of the collect-set aggregate only. */
 typedef enum value_type {
     VT_STRING = 0,
@@ -126,7 +126,7 @@ int value_compare_total(const value *a, const value *b);
 /* O3 equality (value_compare_total == 0), which needs no order: two stored
  * references of one source compare by id alone. */
 bool value_equal_total(const value *a, const value *b);
-/* E4: does a pattern constant match a stored value (8.3.2)? Keyword and Ref
+/* E4: does a pattern constant match a stored value (language.md §8.3.2)? Keyword and Ref
  * constants match under E2; float constants within machine epsilon (NaN
  * never); other types under E1. */
 bool value_match_constant(const value *constant, const value *stored);

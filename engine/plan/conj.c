@@ -1,9 +1,9 @@
 /* Compiling a conjunction: variables, slots, clause items, sub-conjunctions
  * (see plan/conj.h for the slot model). Two passes per conjunction: every
  * clause but not/not-join first, so that a not body can see which outer
- * variables the enclosing conjunction binds anywhere (spec 8.7, D14); or
+ * variables the enclosing conjunction binds anywhere (language.md §8.7, D14); or
  * branches are compiled in place, since they import only the variables
- * bound before them in source order (8.6). */
+ * bound before them in source order (language.md §8.6). */
 #include "plan/conj.h"
 
 #include <string.h>

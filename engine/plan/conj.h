@@ -1,14 +1,14 @@
 /* A conjunction compiled for execution: the :where of a query, a not body,
  * one or-branch. Constants are resolved once, variables numbered, and every
  * occurrence of a variable gets its own *slot* so that answers do not depend
- * on the join order (spec 8.4, Appendix C):
+ * on the join order (language.md §8.4):
  *  - each clause keeps its own value for each of its variables;
  *  - two occurrences must agree pairwise: under E1 when one of them is an
- *    expression output (decision D11), under E2 otherwise (E2 is not
+ *    expression output (language.md D11), under E2 otherwise (E2 is not
  *    transitive for distinct keyword spellings of one UUID, so each pair
  *    is checked, not one representative);
  *  - a variable's value as seen by expressions, sub-conjunctions and the
- *    :find side is its first slot in source order (decision D12).
+ *    :find side is its first slot in source order (language.md D12).
  * A sub-conjunction (not body, or-branch) receives outer variables through
  * INPUT slots, which come first in their variable's slot list.
  *
@@ -28,11 +28,11 @@
 
 typedef enum plan_kind {
     PK_PATTERN, /* a pattern over stored records */
-    PK_PSEUDO,  /* a pseudo-attribute pattern (spec 8.9) */
-    PK_EXPR,    /* a filter or binding expression (8.5) */
+    PK_PSEUDO,  /* a pseudo-attribute pattern (language.md §8.9) */
+    PK_EXPR,    /* a filter or binding expression (language.md §8.5) */
     PK_NOT,     /* not / not-join: one sub-conjunction */
     PK_OR,      /* or / or-join: one sub-conjunction per branch */
-    PK_INVOKE   /* a rule invocation (p X Y): the pattern [X :p Y] (spec 9.2) */
+    PK_INVOKE   /* a rule invocation (p X Y): the pattern [X :p Y] (language.md §9.2) */
 } plan_kind;
 
 typedef enum slot_kind { SLOT_INPUT, SLOT_PATTERN, SLOT_EXPR, SLOT_OR } slot_kind;
@@ -87,7 +87,7 @@ typedef struct plan_item {
     plan_clause pc;    /* PATTERN, PSEUDO, INVOKE: pattern and var per position */
     int slot[3];       /* PATTERN, PSEUDO, INVOKE: slot per position (-1 none); EXPR: slot[0] output */
     pseudo_kind pseudo;
-    int correlate;     /* PSEUDO: the real pattern it reads (D16), or -1 */
+    int correlate;     /* PSEUDO: the real pattern it reads (language.md D16), or -1 */
     int *needs;        /* variables whose representative must be set first */
     size_t need_count;
     plan_sub *subs;    /* NOT: 1; OR: one per branch */
@@ -153,7 +153,7 @@ struct plan_count_cache {
 int plan_compile_query(const ast_query *q, store_reader *r, const plan_hint *hint, arena *a,
                        plan_query *out, err *e);
 
-/* The same for a rule body (spec 9.3: body semantics equal :where's). */
+/* The same for a rule body (language.md §9.3: body semantics equal :where's). */
 int plan_compile_body(const ast_body *body, bool any_valid_time, store_reader *r,
                       const plan_hint *hint, arena *a, plan_conj **out, err *e);
 

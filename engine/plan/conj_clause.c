@@ -1,5 +1,5 @@
 /* Compiling the leaf clauses of a conjunction: patterns, pseudo-attribute
- * patterns (spec 8.9, decision D16) and expression clauses (8.5). */
+ * patterns (language.md §8.9, D16) and expression clauses (language.md §8.5). */
 #include <string.h>
 
 #include "host/host_fns.h"
@@ -31,7 +31,7 @@ static bool same_entity_term(const term *x, const term *y) {
     return x->kind == TERM_CONST && y->kind == TERM_CONST && value_identical(&x->constant, &y->constant);
 }
 
-/* D16: the nearest real-attribute pattern before `index` in source order
+/* language.md D16: the nearest real-attribute pattern before `index` in source order
  * on the same entity term, or -1. */
 static int correlated_pattern(const plan_conj *c, size_t index) {
     const term *e = &c->items[index].clause->as.pattern.e;
@@ -87,7 +87,7 @@ int conj_compile_pattern(conj_build *b, plan_item *it, size_t index) {
     return rc != 0 ? rc : pattern_slots(b, it, index);
 }
 
-/* (p X Y) is the pattern [X :p Y] and (p X) is [X :p _] (spec 9.2); the
+/* (p X Y) is the pattern [X :p Y] and (p X) is [X :p _] (language.md §9.2); the
  * scan adds the derived facts of p to the stored ones. */
 int conj_compile_invoke(conj_build *b, plan_item *it, size_t index) {
     const ast_clause *cl = it->clause;
@@ -122,7 +122,7 @@ static int expr_needs(conj_build *b, plan_item *it, const ast_expr *x, size_t *c
     return 0;
 }
 
-/* 8.5.5: a host predicate that is not registered, at the root of a clause
+/* language.md §8.5.5: a host predicate that is not registered, at the root of a clause
  * outside a not body, is a query error found before any row is read. The
  * query's scope keeps the answer, so the filter that calls the predicate
  * (exec/op_filter.c) sees the same registration. */

@@ -1,7 +1,7 @@
 /* Compiling not / not-join bodies and or / or-join branches as
- * sub-conjunctions, with the outer variables they take (spec 8.6, 8.7):
+ * sub-conjunctions, with the outer variables they take (language.md §8.6, §8.7):
  *   not        the body variables the enclosing conjunction binds anywhere
- *              (others are existential, decision D14)
+ *              (others are existential, language.md D14)
  *   not-join   the listed variables
  *   or         the branch variables bound before the or in source order;
  *              the other branch variables are new and come out

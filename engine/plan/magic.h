@@ -1,4 +1,4 @@
-/* Demand-driven evaluation of a bound rule call (spec 9.7, magic sets).
+/* Demand-driven evaluation of a bound rule call (language.md §9.7, magic sets).
  *
  * For a query whose one rule invocation has a constant first argument,
  * `(p :c ?y)`, the rules of p's closure are rewritten so that they derive
@@ -11,11 +11,11 @@
  *                                                    body, A bound by the prefix)
  *
  * Magic predicates are named so that no parsed symbol can name them (a
- * space), and are never visible to patterns (decision D13). The demand
+ * space), and are never visible to patterns (language.md D13). The demand
  * that needs no guarded fact is evaluated to its fixpoint first
- * (stratify_demand_first; exec/rule_eval.c on the 9.6 cap).
+ * (stratify_demand_first; exec/rule_eval.c on the language.md §9.6 cap).
  *
- * The rewrite is applied only where it cannot change any row (9.7): the
+ * The rewrite is applied only where it cannot change any row (language.md §9.7): the
  * invocation is the query's only one, at top level; no pattern of the
  * query or of the closure has a variable attribute or names a closure
  * predicate's attribute; no rule of the closure contains not, not-join,

@@ -173,7 +173,7 @@ static bool is_scan(const plan_item *it) {
 }
 
 /* Can `it` run once the items with a step run? Its inputs' representative
- * slots (decision D12) must be filled; a correlated pseudo pattern needs
+ * slots (language.md D12) must be filled; a correlated pseudo pattern needs
  * its real pattern. A variable with no slot at all can never be filled:
  * the clause then fails per row instead of blocking the plan. */
 static bool ready(const plan_conj *c, const plan_item *it) {

@@ -1,4 +1,4 @@
-/* A small regex engine for `matches?` (spec 8.5.1): the syntax of Rust's
+/* A small regex engine for `matches?` (language.md §8.5.1): the syntax of Rust's
  * regex-lite (ASCII classes and case folding; `.` matches a code point),
  * compiled to a program run by a Pike VM in time linear in the subject.
  * No backreferences, no look-around. */

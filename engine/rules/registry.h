@@ -1,5 +1,5 @@
-/* The rules of one database (spec 9.1): in memory only, gone when the
- * database closes (rules are not persisted, spec 1.2).
+/* The rules of one database (language.md §9.1): in memory only, gone when the
+ * database closes (rules are not persisted, language.md §1).
  *
  * Registration appends: several rules with the same predicate are
  * alternatives; a rule whose canonical text (datalog/print.h) equals a

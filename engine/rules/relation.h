@@ -1,11 +1,11 @@
-/* A derived binary relation (spec 9.2): the facts [entity :p value] of one
+/* A derived binary relation (language.md §9.2): the facts [entity :p value] of one
  * rule predicate.
  *
  * - Compact: each distinct entity and each distinct value (under E3) is
  *   kept once, in the relation's own tables, and a row is the pair of
  *   their 32-bit ids; string and keyword payloads are copied into the
  *   relation, so values read back stay valid until relation_free.
- * - A set under E3 (4. of 9.2): adding a row that is already there is a
+ * - A set under E3 (4. of language.md §9.2): adding a row that is already there is a
  *   no-op (one hash probe on the id pair).
  * - Append-only: row ids are stable and grow with insertion order, so the
  *   rows added since some moment are a contiguous range. Semi-naive

@@ -248,7 +248,7 @@ static int run_round(stratum_run *st, bool first, err *e) {
 }
 
 /* The stratum's facts hold before its first round: they are its initial
- * state, not derivations of a round, so they cost no round of the 9.6
+ * state, not derivations of a round, so they cost no round of the language.md §9.6
  * cap (a seed that took round 0 would make a demand chain as long as the
  * program's own closure one round too long). */
 static int seed_facts(stratum_run *st, err *e) {

@@ -1,4 +1,4 @@
-/* Semi-naive fixed-point evaluation of rules (spec 9.3, 9.4, 9.6).
+/* Semi-naive fixed-point evaluation of rules (language.md §9.3, §9.4, §9.6).
  *
  * The driver owns one derived relation (rules/relation.h) per predicate of
  * a stratify_plan and evaluates the plan's strata lowest first, each to
@@ -21,10 +21,10 @@
  * rule and the delta, reads relations through seminaive_full and reports
  * each head fact with seminaive_emit. Facts of predicates that have no
  * relation here (no rules) are stored facts, read by the callback itself;
- * so are the stored facts of a predicate that also has rules (9.2 item 3):
+ * so are the stored facts of a predicate that also has rules (language.md §9.2 item 2):
  * the relations hold derived facts only.
  *
- * Limits (9.6), all INT-020 errors, never truncation:
+ * Limits (language.md §9.6), all INT-020 errors, never truncation:
  * - max_iterations (default 1000) rounds that add facts, per stratum: a
  *   stratum needing more fails with `Max iterations (1000) exceeded.
  *   Possible infinite recursion or cycle in rules.` (A chain of 1000 edges

@@ -1,4 +1,4 @@
-/* The rule dependency graph and its strata (spec 9.3, 9.5).
+/* The rule dependency graph and its strata (language.md §9.3, §9.5).
  *
  * Nodes are predicate names: every rule head and every invoked predicate
  * (one without rules is a stored attribute, stratum 0). `p -> q` is
@@ -67,14 +67,14 @@ void stratify_free(stratify_program *p); /* NULL: no-op */
  * rules, each strongly connected component of them in a stratum of its
  * own, dependencies first; the others keep their strata relative to each
  * other, shifted above. Still a stratification (a negative edge never
- * lies on a cycle). rule_eval.c explains why the 9.6 cap keeps its
+ * lies on a cycle). rule_eval.c explains why the language.md §9.6 cap keeps its
  * meaning. INT-000 out of memory (p unchanged). */
 int stratify_demand_first(stratify_program *p, const bool *demand, err *e);
 
 /* The index of a predicate, or STRATIFY_NONE when no rule mentions it. */
 uint32_t stratify_find(const stratify_program *p, const char *name, size_t len);
 
-/* What one query needs evaluated (spec 9.3): the predicates invoked
+/* What one query needs evaluated (language.md §9.3): the predicates invoked
  * anywhere in the query plus, transitively, in the bodies of their rules,
  * restricted to those that have rules, ordered by stratum (then by index);
  * and the rules defining them, ordered by stratum, then registration

@@ -8,7 +8,7 @@
  * never span pages; after a checkpoint the next entry starts a new page, so
  * committed pages are never written again. Texts longer than a heap page
  * exist only in memory databases (file-backed ones cap values at 4,068
- * bytes, spec 4.2 item 9): they live in a side table and their location has
+ * bytes, language.md §4.2 item 9): they live in a side table and their location has
  * bit 47 set.
  *
  * Readers may call dict_find and dict_read concurrently; dict_intern is for

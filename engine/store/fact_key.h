@@ -13,7 +13,7 @@
  * Orders: EAVT = E A V TXC SEQ …, AEVT = A E V TXC SEQ …, AVET = A V E TXC
  * SEQ …, VAET = V A E TXC SEQ … (ref values only), TXLOG = SEQ TXC E A V …;
  * the tail is always TXID VF VT ASS. Within one (E, A, V) group, EAVT keeps
- * the records in commit order: the order spec 7.4 decides by. */
+ * the records in commit order: the order language.md §7.4 decides by. */
 #ifndef MG_STORE_FACT_KEY_H
 #define MG_STORE_FACT_KEY_H
 

@@ -12,7 +12,7 @@
 #include "store/fact_codec.h"
 #include "store/store_codec.h"
 
-/* Per-value size limits of file-backed stores (spec 4.2 item 9, v3). */
+/* Per-value size limits of file-backed stores (language.md §4.2 item 9). */
 #define STORE_MAX_STRING 4068
 #define STORE_MAX_NAME 1024
 

@@ -1,4 +1,4 @@
-/* The fact store: the append-only log of fact records (spec 1) kept in four
+/* The fact store: the append-only log of fact records (language.md §1) kept in four
  * B+tree orders (EAVT, AEVT, AVET, VAET) plus a commit-order log (TXLOG),
  * with a dictionary for entities and texts, over a pager that is either a
  * single file with a WAL sidecar or memory alone (engine/storage/).

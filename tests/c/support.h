@@ -2,9 +2,9 @@
  * support.h — helpers shared by the C tests: run a command and compare its
  * JSON with the spec's text, expect an error code, drain a cursor.
  *
- * Row order of a query is unspecified (spec 8.12.2), so every comparison of a
+ * Row order of a query is unspecified (language.md §8.12.2), so every comparison of a
  * query result sorts the rows of both sides by their JSON text first; the
- * expected text is otherwise compared byte for byte (spec 14.2: compact JSON).
+ * expected text is otherwise compared byte for byte (language.md §14.1: compact JSON).
  */
 #ifndef MINIGRAF_TEST_SUPPORT_H
 #define MINIGRAF_TEST_SUPPORT_H

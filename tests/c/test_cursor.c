@@ -1,4 +1,4 @@
-/* Cursors: minigraf_query() and batches (minigraf.h, spec 14.3). */
+/* Cursors: minigraf_query() and batches (minigraf.h, language.md §14.2). */
 #include "support.h"
 
 #define API_012 5012

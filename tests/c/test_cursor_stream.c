@@ -1,4 +1,4 @@
-/* Streaming cursors (minigraf.h, spec 14.3): a plain projection's rows are
+/* Streaming cursors (minigraf.h, language.md §14.2): a plain projection's rows are
  * produced batch by batch on the snapshot of the moment the cursor opened;
  * a write, a checkpoint or a close reads the rest into memory first, so the
  * answer stays the same and no writer waits for a cursor. */

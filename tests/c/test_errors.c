@@ -1,5 +1,5 @@
 /* Errors: NULL and dead handles, invalid UTF-8, code names and the
- * "[CODE] message" form (minigraf.h conventions, spec 17). */
+ * "[CODE] message" form (minigraf.h conventions, language.md §17). */
 #include <stdbool.h>
 
 #include "support.h"
@@ -265,7 +265,7 @@ TEST(query_without_where_is_an_execution_error)
 TEST(rule_evaluation_errors_are_coded)
 {
     /* Invocations run now (tests/c/test_rules_eval.c); their errors keep
-     * the spec's codes: INT-028 arity (8.8), INT-020 limits (9.6). */
+     * the spec's codes: INT-028 arity (language.md §8.8), INT-020 limits (language.md §9.6). */
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c]])");
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", "{\"ok\":true}");

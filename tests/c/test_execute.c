@@ -1,5 +1,5 @@
 /* minigraf_execute(): the result JSON of every command and the encoding of
- * every value type, exactly as spec 14.2 writes them. */
+ * every value type, exactly as language.md §14.1 writes them. */
 #include <time.h>
 
 #include "support.h"

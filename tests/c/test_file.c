@@ -1,5 +1,5 @@
 /* File-backed databases: checkpoint, close, reopen, durability and damaged
- * files (minigraf.h; spec 17.4). */
+ * files (minigraf.h; language.md §17). */
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-/* The :find side (spec 8.2, 8.11, 8.12, 8.15, 10, 11): column headers,
+/* The :find side (language.md §8.2, §8.11, §8.12, §8.15, §10, §11): column headers,
  * projection, aggregates, :with, empty inputs, collect-set, windows,
  * :order-by / :limit / :offset, QRY-010 / QRY-011 / QRY-012. */
 #include "support.h"

@@ -1,4 +1,4 @@
-/* Host functions (spec 12, 10.6, 11.2, 8.5.5): predicates as filters and
+/* Host functions (language.md §12, §10.5, §11.2, §8.5.5): predicates as filters and
  * bindings, aggregates in :find and as windows, name clashes, failing
  * callbacks, destroy, the values a callback sees and the results it
  * gives back. Row order is never significant. */
@@ -168,7 +168,7 @@ TEST(predicate_binds_a_boolean)
     MiniGrafDb *db = people_db(&c);
     EXPECT_EXEC(db, "(query [:find ?m ?b :where [_ :mail ?m] [(email? ?m) ?b]])",
                 RES("[\"?m\",\"?b\"]", "[[\"ann@x.org\",true],[\"bob.x.org\",false],[\"cy@y\",true]]"));
-    /* a bound output is compared (D11): only rows whose answer is false */
+    /* a bound output is compared (language.md D11): only rows whose answer is false */
     EXPECT_EXEC(db, "(query [:find ?m :where [_ :mail ?m] [(= 1 1) ?b] [(!= ?b true) ?b2] "
                     "[(email? ?m) ?f] [(= ?f false)]])",
                 RES("[\"?m\"]", "[[\"bob.x.org\"]]"));
@@ -349,7 +349,7 @@ TEST(builtin_names_are_refused)
     }
     /* a failed registration still gives user_data back */
     CHECK_INT_EQ(c.destroys, (int)(sizeof preds / sizeof *preds + sizeof aggs / sizeof *aggs));
-    /* (- ?x) is a host predicate call (spec 8.5.1), so "-" may be one */
+    /* (- ?x) is a host predicate call (language.md §8.5.1), so "-" may be one */
     CHECK_INT_EQ(minigraf_register_predicate(db, "-", big_p, NULL, NULL), 0);
     EXPECT_TRANSACT(db, "(transact [[:a :n 500] [:b :n 5]])");
     EXPECT_EXEC(db, "(query [:find ?n :where [_ :n ?n] [(- ?n)]])", RES("[\"?n\"]", "[[500]]"));
@@ -607,7 +607,7 @@ TEST(every_type_reaches_the_callback)
     minigraf_close(db);
 }
 
-/* NaN cannot come from arithmetic (a NaN result drops the row, 8.5.1), but
+/* NaN cannot come from arithmetic (a NaN result drops the row, language.md §8.5.1), but
  * a stored one (written through the log writer) reaches the callback. */
 TEST(nan_reaches_the_callback)
 {

@@ -1,12 +1,12 @@
-/* Patterns and joins: scenario B.1, constants, wildcards, keyword/ref
- * duality and the representation rule D12 (spec 6.3, 8.3, 8.4, 8.12). */
+/* Patterns and joins: scenario language.md §8.4, constants, wildcards, keyword/ref
+ * duality and the representation rule language.md D12 (language.md §6.3, §8.3, §8.4, §8.12). */
 #include "support.h"
 
 #define ALICE "e340ebba-e050-5d3b-8c2e-5388ce184a79"
 #define BOB "2340101d-cda1-5ebe-a64b-0d27506374ef"
 #define A_ID "ddac7794-6537-5d40-a911-e7998b77f717"
 
-/* Data of spec 4.2 / B.1. */
+/* Data of language.md §4.2 / §8.4. */
 static MiniGrafDb *people_db(void)
 {
     MiniGrafDb *db = open_memory_db();
@@ -102,7 +102,7 @@ TEST(uuid_and_keyword_entities_are_the_same_entity)
 
 TEST(first_binding_clause_in_source_order_decides_representation)
 {
-    /* spec 8.12.3, decision D12 */
+    /* language.md §8.12.3, D12 */
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?f :where [:alice :friend ?f] [?f :person/name ?n]])",
                 "{\"variables\":[\"?f\"],\"results\":[[\":bob\"]]}");
@@ -180,7 +180,7 @@ TEST(wildcard_variables_never_join)
 
 TEST(projection_keeps_duplicate_rows)
 {
-    /* spec 8.12.2, decision D1: bag semantics */
+    /* language.md §8.12.2, D1: bag semantics */
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:p1 :name \"Alice\"] [:p2 :name \"Alice\"] [:p3 :name \"Bo\"]])");
     EXPECT_EXEC(db, "(query [:find ?n :where [?e :name ?n]])",

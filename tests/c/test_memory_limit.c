@@ -1,5 +1,5 @@
 /* The query memory limit counts the texts a query reads from the store
- * (spec 8.14, D8): values borrow them from the query's snapshot until it
+ * (language.md §8.14, D8): values borrow them from the query's snapshot until it
  * ends, so they are held even when the rows are not. A text a query only
  * binds, compares or counts stays a stored id and is never read; the
  * queries below read every text in a predicate. */

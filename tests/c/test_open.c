@@ -1,5 +1,5 @@
 /* Opening databases: in memory, file-backed, and every option of
- * minigraf_open_with_options() (minigraf.h, spec 16, 17.6). */
+ * minigraf_open_with_options() (minigraf.h, language.md §16, §17). */
 #include "support.h"
 
 #define API_017 5017

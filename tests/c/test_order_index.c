@@ -1,4 +1,4 @@
-/* Index-ordered limits (spec 8.15, D3): `:order-by` on a variable bound
+/* Index-ordered limits (language.md §8.15, D3): `:order-by` on a variable bound
  * by a pattern's value position, with `:limit` / `:offset`, reads the
  * attribute's values in order and stops after offset + limit rows. Each
  * answer is compared with the same query sorted whole (no :limit, which
@@ -10,7 +10,7 @@
 
 /* `q` with `:offset offset :limit limit` equals the rows [offset, offset +
  * limit) of `q` sorted whole, in order (the row order is deterministic:
- * ties break on the other columns, spec 8.15). `q` ends with its
+ * ties break on the other columns, language.md §8.15). `q` ends with its
  * :order-by section, without the closing "])". */
 static void expect_slice(MiniGrafDb *db, const char *q, long offset, long limit)
 {
@@ -93,7 +93,7 @@ TEST(offsets_count_before_the_limit)
     minigraf_close(db);
 }
 
-/* Rows equal on the keys are ordered by the other columns (spec 8.15),
+/* Rows equal on the keys are ordered by the other columns (language.md §8.15),
  * as the whole sort orders them, also where the limit cuts a tie group:
  * 42 entities have rank 6 (i % 7 == 6), 43 rank 5. */
 TEST(ties_break_on_the_other_columns)
@@ -137,7 +137,7 @@ TEST(retractions_as_of_and_valid_at)
     minigraf_close(db);
 }
 
-/* Values of several types follow D3: Integer and Float interleave, every
+/* Values of several types follow language.md D3: Integer and Float interleave, every
  * String first, then the numbers, Booleans, Keywords. */
 TEST(mixed_types_follow_d3)
 {

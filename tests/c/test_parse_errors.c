@@ -1,4 +1,4 @@
-/* One test per parse error code (spec 17.2, docs/errors.md),
+/* One test per parse error code (language.md §17, docs/errors.md),
  * through minigraf_execute: the code, the start of the message (the spec's
  * text) and, where the error has a place in the input, its position. A
  * failed parse never changes the database. */
@@ -43,7 +43,7 @@ static char *long_text(const char *head, char c, size_t n, const char *tail)
     return s;
 }
 
-/* ---- reader (spec 2) ------------------------------------------------------ */
+/* ---- reader (language.md §2) ------------------------------------------------------ */
 PARSE_ERROR_AT(prs_001_empty_input, "  ; nothing", "[PRS-001] Unexpected end of input", "(at line 1, column 12)")
 PARSE_ERROR_AT(prs_002_unexpected_character, "(transact [[:alice :person@name \"A\"]])",
                "[PRS-002] Unexpected character: @", "(at line 1, column 27)")
@@ -99,7 +99,7 @@ PARSE_ERROR_AT(prs_073_unknown_tag, "(transact [[#inst \"2020-01-01\" :a 1]])",
 PARSE_ERROR_AT(prs_073_discard_is_not_supported, "(transact [#_ [:a :b 1]])", "[PRS-073] Unknown tagged literal: # ",
                "(at line 1, column 12)")
 
-/* ---- commands (spec 3-5) ------------------------------------------------------ */
+/* ---- commands (language.md §3-§5) ------------------------------------------------------ */
 PARSE_ERROR_AT(prs_010_command_not_a_symbol, "(42 [])", "[PRS-010] Expected command symbol", "(at line 1, column 2)")
 PARSE_ERROR(prs_011_unknown_command, "(insert [[:a :b 1]])", "[PRS-011] Unknown command: insert")
 PARSE_ERROR(prs_011_keyword_command, "(:query [:find ?x :where [?x :a 1]])", "[PRS-011] Unknown command: :query")
@@ -126,7 +126,7 @@ PARSE_ERROR_AT(prs_047_fourth_element_not_a_map, "(transact [[:a :b 1 2]])",
 PARSE_ERROR_AT(prs_048_options_without_facts, "(transact {:valid-from \"2023-01-01\"})",
                "[PRS-048] Transact with options requires a facts vector after the map", "(at line 1, column 11)")
 
-/* ---- query sections (spec 8.1, 8.15) --------------------------------------------- */
+/* ---- query sections (language.md §8.1, §8.15) --------------------------------------------- */
 PARSE_ERROR_AT(prs_014_as_of_without_value, "(query [:find ?x :where [?x :a 1] :as-of])",
                "[PRS-014] :as-of requires a value", "(at line 1, column 35)")
 PARSE_ERROR_AT(prs_015_as_of_negative, "(query [:find ?x :as-of -1 :where [?x :a 1]])",
@@ -167,7 +167,7 @@ PARSE_ERROR_AT(prs_079_negative_limit, "(query [:find ?x :where [?x :a 1] :limit
 PARSE_ERROR(prs_079_order_by_not_in_find, "(query [:find ?x :where [?x :a ?y] :order-by [?y :desc]])",
             "[PRS-079] :order-by variable ?y is not a plain :find variable")
 
-/* ---- :find, aggregates and windows (spec 8.2, 10, 11) ---------------------------------- */
+/* ---- :find, aggregates and windows (language.md §8.2, §10, §11) ---------------------------------- */
 PARSE_ERROR(prs_021_with_without_aggregate, "(query [:find ?d :with ?e :where [?e :dept ?d]])",
             "[PRS-021] ':with' clause requires at least one aggregate in :find")
 PARSE_ERROR(prs_022_with_variable_unbound, "(query [:find (count ?e) :with ?z :where [?e :dept ?d]])",
@@ -213,7 +213,7 @@ PARSE_ERROR(prs_080_window_variable_unbound, "(query [:find ?s (rank :over (:ord
 PARSE_ERROR_AT(prs_077_find_element_not_a_spec, "(query [:find \"x\" :where [?x :a 1]])",
                "[PRS-077] Expected variable or aggregate expression in :find clause, got String(\"x\")", "(at line 1, column 15)")
 
-/* ---- :where (spec 8.3-8.8) --------------------------------------------------------------- */
+/* ---- :where (language.md §8.3-§8.8) --------------------------------------------------------------- */
 PARSE_ERROR_AT(prs_050_empty_list_in_where, "(query [:find ?e :where [?e :a 1] ()])",
                "[PRS-050] Empty list in :where clause", "(at line 1, column 35)")
 PARSE_ERROR_AT(prs_051_not_inside_not, "(query [:find ?n :where [?s :service/name ?n] (not (not [?s :x 1]))])",

@@ -1,4 +1,4 @@
-/* Prepared queries and bind slots (spec 13, Appendix B.10; minigraf.h's
+/* Prepared queries and bind slots (language.md §13; minigraf.h's
  * "Prepared queries" block): every row of the table of slot positions,
  * every bind error, bind_json, re-execution, cursors, handles. */
 #include <math.h>
@@ -14,9 +14,9 @@
 #define API_017 5017
 #define API_018 5018
 
-#define ALICE "e340ebba-e050-5d3b-8c2e-5388ce184a79" /* entity_id(:alice), B.10 */
+#define ALICE "e340ebba-e050-5d3b-8c2e-5388ce184a79" /* entity_id(:alice), language.md §13 */
 
-/* The people of B.10, a keyword-valued and a ref-valued :friend, a few
+/* The people of language.md §13, a keyword-valued and a ref-valued :friend, a few
  * value types, and a fact valid in the first half of 2023 only. */
 static MiniGrafDb *people(void)
 {
@@ -129,7 +129,7 @@ static void expect_prepare_error_at(int line, MiniGrafDb *db, const char *text, 
 #define EXPECT_PREPARE_ERROR(db, text, code, message) \
     expect_prepare_error_at(__LINE__, (db), (text), (code), (message))
 
-/* ---- Appendix B.10, verbatim ---------------------------------------------------- */
+/* ---- language.md §13, verbatim ---------------------------------------------------- */
 
 TEST(b10_prepared_query)
 {
@@ -199,7 +199,7 @@ TEST(attribute_slot_refused_everywhere)
     minigraf_close(db);
 }
 
-/* ---- the table of spec 13: each position, what it takes, what it refuses ------- */
+/* ---- the table of language.md §13: each position, what it takes, what it refuses ------- */
 
 TEST(entity_position_takes_entity_only)
 {
@@ -832,7 +832,7 @@ TEST(database_closed_before_statement)
     minigraf_stmt_free(s);
 }
 
-/* Plain execution keeps refusing slots (decision D6), prepared or not. */
+/* Plain execution keeps refusing slots (language.md D6), prepared or not. */
 TEST(plain_execution_still_refuses_slots)
 {
     MiniGrafDb *db = people();

@@ -1,4 +1,4 @@
-/* Rule registration through minigraf.h (spec 9.1, 9.5, 17.6 API-014).
+/* Rule registration through minigraf.h (language.md §9.1, §9.5, §17 API-014).
  * Evaluating rules in queries: tests/c/test_rules_eval.c. */
 #include "support.h"
 
@@ -48,13 +48,13 @@ TEST(malformed_rules_fail_with_their_parse_codes)
     EXPECT_ERROR(db, "(rule [(p ?x)])", "PRS-077");
     EXPECT_ERROR(db, "(rule [(p ?x) :a])", "PRS-077");
     EXPECT_ERROR(db, "(rule [(p ?x ?y ?z) [?x :a ?y] [?y :b ?z]])", "PRS-077");
-    EXPECT_ERROR(db, "(rule [(p ?x ?y) [?x :a 1]])", "INT-018"); /* D15 */
+    EXPECT_ERROR(db, "(rule [(p ?x ?y) [?x :a 1]])", "INT-018"); /* language.md D15 */
     minigraf_close(db);
 }
 
 TEST(unstratifiable_rule_is_rejected_and_not_kept)
 {
-    /* spec B.6 */
+    /* language.md §9.5 */
     MiniGrafDb *db = open_memory_db();
     EXPECT_EXEC(db, "(rule [(p ?x) [?x :edge _] (not (q ?x))])", OK);
     EXPECT_ERROR(db, "(rule [(q ?x) [?x :edge _] (not (p ?x))])", "INT-054");

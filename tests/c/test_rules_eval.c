@@ -1,4 +1,4 @@
-/* Rules evaluated by queries (spec 9.2-9.7, 8.8, 8.13, B.6), through
+/* Rules evaluated by queries (language.md §9.2-§9.7, §8.8, §8.13, §9.5), through
  * minigraf.h. Expected rows come from the spec; rows compare as sets
  * (support.h sorts them) unless the query orders them. */
 #include "support.h"
@@ -10,7 +10,7 @@
 #define UUID_D "812db7a0-28bf-5c2d-ad1b-d53e91ee2fdf"
 #define UUID_E "006be341-8852-59d3-898d-eac77358f13c"
 
-/* The B.6 graph: a -> b -> c -> d, d blocked; reach and accessible. */
+/* The language.md §9.5 graph: a -> b -> c -> d, d blocked; reach and accessible. */
 static MiniGrafDb *b6_db(void)
 {
     MiniGrafDb *db = open_memory_db();
@@ -44,7 +44,7 @@ TEST(negation_across_strata_b6_accessible)
 
 TEST(derived_values_keep_the_representation_they_were_bound_with)
 {
-    /* B.6, D12: the first argument is an entity (UUID text), the second
+    /* language.md §9.5, D12: the first argument is an entity (UUID text), the second
      * keeps the keyword it was bound to. */
     MiniGrafDb *db = b6_db();
     EXPECT_EXEC(db, "(query [:find ?x :where (reach ?x :d)])",
@@ -167,7 +167,7 @@ TEST(rule_bodies_with_expressions_not_and_or)
 
 TEST(recursion_through_or_reaches_the_full_fixpoint)
 {
-    /* D9: a mixed rule is evaluated to the fixpoint of its stratum. */
+    /* language.md D9: a mixed rule is evaluated to the fixpoint of its stratum. */
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :d]])");
     EXPECT_EXEC(db, "(rule [(r ?x ?y) (or (and [?x :edge ?y] [?x :edge ?z]) (and [?x :edge ?z] (r ?z ?y)))])", OK);
@@ -192,7 +192,7 @@ TEST(aggregates_windows_order_and_limit_over_rule_results)
 
 TEST(predicate_without_rules_matches_stored_facts)
 {
-    /* B.6 last example, 9.2 item 3 */
+    /* language.md §9.5 last example, language.md §9.2 item 2 */
     MiniGrafDb *db = b6_db();
     EXPECT_EXEC(db, "(query [:find ?x ?y :where (edge ?x ?y)])",
                 ROWS("[\"?x\",\"?y\"]", "[[\"" UUID_A "\",\":b\"],[\"" UUID_B "\",\":c\"],[\"" UUID_C "\",\":d\"]]"));
@@ -214,7 +214,7 @@ TEST(rules_augment_the_stored_attribute_of_their_name)
 
 TEST(patterns_see_derived_facts_while_rules_are_used)
 {
-    /* 9.2 item 3, D13 */
+    /* language.md §9.2 item 2, D13 */
     MiniGrafDb *db = b6_db();
     EXPECT_EXEC(db, "(query [:find ?y :where (reach :c ?z) [:a :reach ?y]])",
                 ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
@@ -246,7 +246,7 @@ TEST(limits_are_int_020)
     EXPECT_ERROR(db, "(query [:find ?x ?y :where (reach ?x ?y) :max-results 5])", "INT-020");
     EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-results 6])",
                 ROWS("[\"(count ?y)\"]", "[[6]]"));
-    /* queries without invocations are never limited (8.14) */
+    /* queries without invocations are never limited (language.md §8.14) */
     EXPECT_EXEC(db, "(query [:find ?y :where [:a :edge ?y] :max-results 1 :max-derived-facts 1])",
                 ROWS("[\"?y\"]", "[[\":b\"]]"));
     minigraf_close(db);
@@ -267,7 +267,7 @@ TEST(limits_come_from_the_database_options)
 
 TEST(head_entity_conversion)
 {
-    /* 9.2 item 1: a positive rule fails the query; a rule with not / or
+    /* language.md §9.2 item 1: a positive rule fails the query; a rule with not / or
      * skips the solution. */
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :name \"a\"] [:a :age 3]])");
@@ -281,7 +281,7 @@ TEST(head_entity_conversion)
 
 TEST(chain_of_1000_edges_closes)
 {
-    /* 9.6: 1000 adding rounds are allowed */
+    /* language.md §9.6: 1000 adding rounds are allowed */
     MiniGrafDb *db = open_memory_db();
     size_t cap = 1000 * 40 + 64, len = 0;
     char *t = malloc(cap);
@@ -317,7 +317,7 @@ static MiniGrafDb *chain_db(int edges)
 
 TEST(chain_of_1001_edges_exceeds_the_cap_also_for_a_bound_call)
 {
-    /* 9.6: the closure needs 1001 adding rounds as written; the demand
+    /* language.md §9.6: the closure needs 1001 adding rounds as written; the demand
      * for :n0 goes 1001 steps down the chain */
     MiniGrafDb *db = chain_db(1001);
     EXPECT_ERROR(db, "(query [:find (count ?y) :where (reach :n0 ?y)])", "INT-020");

@@ -1,5 +1,5 @@
 /* Time: the transaction counter, :as-of, retraction and valid time
- * (spec 4.2, 5, 7; scenarios B.2 and B.3 without pseudo-attributes). */
+ * (language.md §4.2, §5, §7; scenarios language.md §7.4 without pseudo-attributes). */
 #include <time.h>
 
 #include "support.h"
@@ -64,7 +64,7 @@ TEST(commit_wall_clock_never_goes_backwards)
 
 TEST(as_of_counter_shows_the_database_at_that_transaction)
 {
-    /* B.2 */
+    /* language.md §7.4 */
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:k :v 1]])");
     EXPECT_RETRACT(db, "(retract  [[:k :v 1]])");
@@ -131,7 +131,7 @@ TEST(retraction_hides_only_that_exact_triple)
 
 TEST(reassertion_after_retraction_is_visible_again)
 {
-    /* spec 7.4 worked example */
+    /* language.md §7.4 worked example */
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :person/age 30]])");
     EXPECT_RETRACT(db, "(retract  [[:alice :person/age 30]])");
@@ -159,7 +159,7 @@ TEST(duplicate_facts_in_one_transact_collapse)
     minigraf_close(db);
 }
 
-/* B.3: employment windows of :carol. */
+/* language.md §7.4: employment windows of :carol. */
 static MiniGrafDb *carol_db(void)
 {
     MiniGrafDb *db = open_memory_db();

@@ -1,5 +1,5 @@
-/* Explicit write transactions (minigraf.h "Write transactions"; spec 15,
- * 7.5): staging, reads inside, one commit, rollback, the writer between
+/* Explicit write transactions (minigraf.h "Write transactions"; language.md §15,
+ * language.md §7.5): staging, reads inside, one commit, rollback, the writer between
  * threads, close, and durability of file-backed databases. */
 #include <pthread.h>
 #include <sys/wait.h>

@@ -2,7 +2,7 @@
  * view forks the committed store instead of copying it (store_fork). Each
  * test stages a few statements over thousands of committed facts and
  * compares every read inside the transaction with a reference database
- * where the same statements were committed one by one (spec 7.5: staged
+ * where the same statements were committed one by one (language.md §7.5: staged
  * statements read as the transactions current+1, +2, ...): the same
  * answers for every index order, retractions of committed facts, history
  * and :as-of. */

@@ -91,7 +91,7 @@ TEST(keyword_string_and_ref_differ)
 TEST(nan_and_infinities_are_doubles)
 {
     MiniGrafDb *db = open_memory_db();
-    /* overflowing literals are infinities; their sum is NaN (spec 6.2) */
+    /* overflowing literals are infinities; their sum is NaN (language.md §6.2) */
     char big[420], text[1000];
     memset(big, '9', 400);
     strcpy(big + 400, ".0");

@@ -1,12 +1,12 @@
-/* The :where clauses beyond patterns: expression clauses (spec 8.5, B.9),
- * negation (8.7, B.4), disjunction (8.6, B.5), pseudo-attributes (8.9,
- * B.2, B.3, decision D16) and the time-travel edges they meet. Expected
+/* The :where clauses beyond patterns: expression clauses (language.md §8.5, §8.5.1),
+ * negation (language.md §8.7), disjunction (language.md §8.6), pseudo-attributes (language.md §8.9,
+ * language.md §7.4, language.md D16) and the time-travel edges they meet. Expected
  * answers are the spec's; row order is never significant. */
 #include "support.h"
 
 #define RES(vars, rows) "{\"variables\":" vars ",\"results\":" rows "}"
 
-/* Data of B.9. */
+/* Data of language.md §8.5.1. */
 static MiniGrafDb *b9_db(void)
 {
     MiniGrafDb *db = open_memory_db();
@@ -79,7 +79,7 @@ TEST(b9_unknown_root_predicate_is_qry_007)
 
 TEST(unary_minus_is_a_host_predicate_call)
 {
-    /* spec 8.5.1: there is no unary minus; (- ?i) calls a predicate "-" */
+    /* language.md §8.5.1: there is no unary minus; (- ?i) calls a predicate "-" */
     MiniGrafDb *db = b9_db();
     EXPECT_ERROR(db, "(query [:find ?i :where [:m :i ?i] [(- ?i)]])", "QRY-007");
     CHECK(strstr(minigraf_last_error(db), "unknown predicate: '-'") != NULL);
@@ -130,7 +130,7 @@ TEST(unicode_strings_compare_by_bytes)
     minigraf_close(db);
 }
 
-/* Data of B.4. */
+/* Data of language.md §8.7. */
 static MiniGrafDb *b4_db(void)
 {
     MiniGrafDb *db = open_memory_db();
@@ -188,7 +188,7 @@ TEST(not_probes_with_entity_equivalence)
     minigraf_close(db);
 }
 
-/* Data of B.5. */
+/* Data of language.md §8.6. */
 static MiniGrafDb *b5_db(void)
 {
     MiniGrafDb *db = open_memory_db();
@@ -222,7 +222,7 @@ TEST(or_results_are_deduplicated)
     minigraf_close(db);
 }
 
-/* 8.6 reference deviations: the normative behaviour. */
+/* language.md §8.6 reference deviations: the normative behaviour. */
 TEST(or_joins_keyword_values_with_entity_equivalence)
 {
     MiniGrafDb *db = open_memory_db();
@@ -266,7 +266,7 @@ TEST(not_inside_an_or_branch)
     minigraf_close(db);
 }
 
-/* B.2 and B.3 pseudo-attributes. */
+/* language.md §7.4 pseudo-attributes. */
 TEST(b2_tx_count_pseudo_attribute)
 {
     MiniGrafDb *db = open_memory_db();

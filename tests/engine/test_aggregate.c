@@ -1,4 +1,4 @@
-/* Unit tests for the built-in aggregates (spec 10.2-10.4, Appendix B.7) and
+/* Unit tests for the built-in aggregates (language.md §10.2-§10.3, §10.4) and
  * the memory meter they charge. */
 #include <math.h>
 #include <stdint.h>
@@ -261,7 +261,7 @@ static void test_collect_set_is_distinct_and_o3_sorted(void) {
     CHECK(code == 0 && !r.omit_group && r.item_count == 0);
 }
 
-/* 10.4: only an all-count find without plain variables gives one row. */
+/* language.md §10.3: only an all-count find without plain variables gives one row. */
 static void test_empty_input_rule(void) {
     agg_fn one[] = {AGG_COUNT}, two[] = {AGG_COUNT, AGG_COUNT_DISTINCT};
     agg_fn sum[] = {AGG_SUM}, mix[] = {AGG_COUNT, AGG_MAX}, host[] = {AGG_HOST};
@@ -278,7 +278,7 @@ static void test_empty_input_rule(void) {
     CHECK(!agg_empty_input_row(set, 1, 0, row));
 }
 
-/* Appendix B.7: salaries 50, 50, 40 and departments "eng", "eng", "hr". */
+/* language.md §10.4: salaries 50, 50, 40 and departments "eng", "eng", "hr". */
 static void test_b7_examples(void) {
     value sal[] = {value_integer(50), value_integer(50), value_integer(40)};
     value dept[] = {str("eng"), str("eng"), str("hr")};
@@ -294,7 +294,7 @@ static void test_b7_examples(void) {
     value with_lots[] = {value_integer(50), value_integer(50), value_integer(40), str("lots")};
     CHECK(error_result(AGG_SUM, with_lots, N(with_lots), ERR(INT, 41),
                        "[INT-041] sum: expected Integer, Float, or Null, got String"));
-    /* 10.5 */
+    /* language.md §10.4 */
     value amt[] = {value_integer(10), value_float(0.5)};
     CHECK(float_result(AGG_SUM, amt, N(amt), 10.5));
     value ages[] = {value_integer(25), value_integer(30)};

@@ -1,5 +1,5 @@
 /* base/ and model/timestamp: error values, arena, buffer, UTF-8, and the
- * timestamp strings of spec 7.2. */
+ * timestamp strings of language.md §7.2. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>

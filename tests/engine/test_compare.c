@@ -1,5 +1,5 @@
-/* Unit tests for the orders O1, O2 (spec 6.5) and the :order-by order of
- * decision D3. */
+/* Unit tests for the orders O1, O2 (language.md §6.5) and the :order-by order of
+ * language.md D3. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -131,7 +131,7 @@ static void test_d3_infinities_and_nan(void) {
     CHECK(cmp_order_by(&k, &nil) < 0);
 }
 
-/* D3 must be a total order: check transitivity and antisymmetry on a mixed
+/* language.md D3 must be a total order: check transitivity and antisymmetry on a mixed
  * sample, exhaustively. */
 static void test_d3_is_a_total_order(void) {
     value v[] = {i64(INT64_MIN), f64(-INFINITY), f64(-1e300), i64(-3), f64(-2.5), f64(-0.0),

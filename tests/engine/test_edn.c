@@ -1,4 +1,4 @@
-/* The EDN reader against spec 2. */
+/* The EDN reader against language.md §2. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* Unit tests for the built-in expression operators (spec 8.5.1, every row
- * of the table), truthiness (8.5.2) and the B.9 examples. */
+/* Unit tests for the built-in expression operators (language.md §8.5.1, every row
+ * of the table), truthiness (language.md §8.5.2) and the language.md §8.5.1 examples. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -251,7 +251,7 @@ static void test_truthiness(void) {
     CHECK(!expr_truthy(&nil));
 }
 
-/* Appendix B.9 with [:m :i 7] [:m :f 2.5] [:m :s "abc"] [:m :k :kw]. */
+/* language.md §8.5.1 with [:m :i 7] [:m :f language.md §2.5] [:m :s "abc"] [:m :k :kw]. */
 static void test_b9_examples(void) {
     value i = value_integer(7), f = value_float(2.5), s = str("abc"), k = value_keyword(":kw", 3);
     value r;

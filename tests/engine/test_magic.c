@@ -1,4 +1,4 @@
-/* The demand-driven evaluation of bound rule calls (spec 9.7): the same
+/* The demand-driven evaluation of bound rule calls (language.md §9.7): the same
  * rows with and without the magic rewrite, and fewer derived facts with
  * it (only what is reachable from the constant). */
 #include <stdio.h>
@@ -160,7 +160,7 @@ static void mutual_and_nonlinear_recursion_keep_their_rows(void) {
     db_close(d);
 }
 
-/* A chain as long as the 9.6 cap: the demand for :n0 runs 1000 rounds to
+/* A chain as long as the language.md §9.6 cap: the demand for :n0 runs 1000 rounds to
  * its fixpoint, then the guarded closure 1000 more, each within the cap,
  * so the demand-driven rules answer (their derived count includes the
  * 1001 demand facts) instead of running the rules again as written. */

@@ -1,5 +1,5 @@
-/* Unit tests for SHA-1, CRC-32, the clock, UUIDs (spec 6.1) and the value
- * relations E1-E4 / O3 (spec 6.4, 6.5, 8.3.2). */
+/* Unit tests for SHA-1, CRC-32, the clock, UUIDs (language.md §6.1) and the value
+ * relations E1-E4 / O3 (language.md §6.4, §6.5, §8.3.2). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The Datalog parser against spec 3, 4.1, 5, 8.1-8.3 and B.11. */
+/* The Datalog parser against language.md §3, §4.1, §5, §8.1-§8.3 and §3. */
 #include <stdint.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
-/* The full query language and rules into the AST (spec 8-11, 9.1), and the
- * parse-time checks of 8.10.2 and 11.1. */
+/* The full query language and rules into the AST (language.md §8-§11, §9.1), and the
+ * parse-time checks of language.md §8.10.2 and §11.1. */
 #include <stdlib.h>
 #include <string.h>
 

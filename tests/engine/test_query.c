@@ -1,7 +1,7 @@
 /* Tests of the query executor and the database object: the spec's
- * conformance scenarios B.1-B.3 (the parts this version supports), the
- * visibility rule of 7.4, matching (8.3.2), joins and representation
- * (8.4, 8.12), the write path's conversions and errors (4, 5), and the
+ * conformance scenarios language.md §8.4-§7.4 (the parts this version supports), the
+ * visibility rule of language.md §7.4, matching (language.md §8.3.2), joins and representation
+ * (language.md §8.4, §8.12), the write path's conversions and errors (4, 5), and the
  * executor's own checks on hand-built queries. */
 #include <inttypes.h>
 #include <pthread.h>
@@ -132,7 +132,7 @@ static db *open_memory(void) {
 #define ALICE "e340ebba-e050-5d3b-8c2e-5388ce184a79"
 #define BOB "2340101d-cda1-5ebe-a64b-0d27506374ef"
 
-/* ---- B.1 ---------------------------------------------------------------- */
+/* ---- language.md §8.4 ---------------------------------------------------------------- */
 
 static void test_b1_basic_facts_joins_keyword_references(void) {
     db *d = open_memory();
@@ -149,13 +149,13 @@ static void test_b1_basic_facts_joins_keyword_references(void) {
     CHECK(fails_with(d, "(query [:find ?x])",
                      "[PRS-077] query has no :where clause, rules, or aggregates"));
     CHECK(fails_with(d, "(query [])", "[PRS-077]"));
-    /* D12: the representation comes from the first clause in source order. */
+    /* language.md D12: the representation comes from the first clause in source order. */
     CHECK(query_is(d, "(query [:find ?f :where [:alice :friend ?f] [?f :person/name ?n]])", "[:bob]"));
     CHECK(query_is(d, "(query [:find ?f :where [?f :person/name \"Bob\"] [:alice :friend ?f]])", "[" BOB "]"));
     db_close(d);
 }
 
-/* ---- B.2 ---------------------------------------------------------------- */
+/* ---- language.md §7.4 ---------------------------------------------------------------- */
 
 static void test_b2_transaction_time_and_retraction(void) {
     db *d = open_memory();
@@ -191,7 +191,7 @@ static void test_retraction_is_exact_and_reassertion_revives(void) {
     db_close(d);
 }
 
-/* ---- B.3 ---------------------------------------------------------------- */
+/* ---- language.md §7.4 ---------------------------------------------------------------- */
 
 static void test_b3_valid_time(void) {
     db *d = open_memory();

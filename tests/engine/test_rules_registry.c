@@ -1,4 +1,4 @@
-/* Unit tests for the per-database rule registry (spec 9.1, 9.5). */
+/* Unit tests for the per-database rule registry (language.md §9.1, §9.5). */
 #include <string.h>
 
 #include "base/buf.h"
@@ -66,7 +66,7 @@ static void same_rule_twice_is_kept_once(void) {
 }
 
 static void unstratifiable_rule_is_not_kept(void) {
-    /* spec B.6 */
+    /* language.md §9.5 */
     rules_registry *r = NULL;
     err e = {0};
     CHECK(rules_registry_new(&r, &e) == 0);

@@ -1,4 +1,4 @@
-/* Unit tests for the semi-naive driver (spec 9.3, 9.4, 9.6) and the
+/* Unit tests for the semi-naive driver (language.md §9.3, §9.4, §9.6) and the
  * derived relations it keeps. Rule bodies are evaluated by a small
  * nested-loop evaluator written here (patterns, invocations, `not`) over
  * an in-test fact list, standing in for the query executor. */
@@ -132,7 +132,7 @@ static int solve_view(tctx *t, const ast_body *b, size_t i, size_t pos, const re
 }
 
 /* (p X Y) reads the delta at the delta position, else p's relation, else
- * the stored :p facts (a predicate without rules, spec 9.2 item 3). */
+ * the stored :p facts (a predicate without rules, language.md §9.2 item 2). */
 static int solve_invoke(tctx *t, const ast_body *b, size_t i, size_t pos, bool counted,
                         at_end_fn end, err *e) {
     const ast_clause *cl = &b->items[i];
@@ -293,7 +293,7 @@ static const char *const reach_rules[] = {
 };
 
 static void transitive_closure_of_a_chain(void) {
-    /* spec 9.4 */
+    /* language.md §9.4 */
     const tfact f[] = {{":a", ":edge", ":b"}, {":b", ":edge", ":c"}, {":c", ":edge", ":d"}};
     run r;
     run_rules(&r, reach_rules, 2, "(query [:find ?y :where (reach :a ?y)])", f, N(f), NULL, 0);
@@ -380,7 +380,7 @@ static void mutual_recursion(void) {
 }
 
 static void negation_reads_a_complete_lower_stratum(void) {
-    /* spec B.6, with the blocked check as a rule of its own */
+    /* language.md §9.5, with the blocked check as a rule of its own */
     const tfact f[] = {
         {":a", ":edge", ":b"}, {":b", ":edge", ":c"}, {":c", ":edge", ":d"},
         {":d", ":blocked", "true"},

@@ -1,4 +1,4 @@
-/* Unit tests for :order-by sorting (spec 8.15, decision D3), the bounded
+/* Unit tests for :order-by sorting (language.md §8.15, D3), the bounded
  * top-k and the :offset / :limit helpers. */
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* Unit tests for the rule dependency graph, strata and query plans
- * (spec 9.3, 9.5). */
+ * (language.md §9.3, §9.5). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +67,7 @@ static void positive_recursion_stays_in_one_stratum(void) {
 }
 
 static void negation_puts_the_negating_predicate_above(void) {
-    /* spec B.6 */
+    /* language.md §9.5 */
     const char *r[] = {
         "(rule [(reach ?x ?y) [?x :edge ?y]])",
         "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])",
@@ -115,7 +115,7 @@ static void invoked_predicate_without_rules_is_stratum_0(void) {
 }
 
 static void negative_cycle_is_int_054_naming_the_last_rule(void) {
-    /* spec 9.5 / B.6 */
+    /* language.md §9.5 */
     const char *r[] = {
         "(rule [(p ?x) [?x :edge _] (not (q ?x))])",
         "(rule [(q ?x) [?x :edge _] (not (p ?x))])",

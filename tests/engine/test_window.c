@@ -1,4 +1,4 @@
-/* Unit tests for window functions (spec 11.2, 11.4, Appendix B.8). */
+/* Unit tests for window functions (language.md §11.2). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -36,7 +36,7 @@ static bool window_gives(window_fn fn, bool desc, size_t n, const value *part,
     return true;
 }
 
-/* B.8: salaries 90, 110, 95, 85 in input order. */
+/* language.md §11.2: salaries 90, 110, 95, 85 in input order. */
 static const value *sal(void) {
     static value s[4];
     s[0] = I(90), s[1] = I(110), s[2] = I(95), s[3] = I(85);
@@ -85,7 +85,7 @@ static void test_b8_lag_and_lead(void) {
     CHECK(window_gives(WINDOW_LAG, true, 4, NULL, sal(), sal(), lag_desc));
 }
 
-/* 11.2: scores 10, 10, 20 rank 1, 1, 3. */
+/* language.md §11.2: scores 10, 10, 20 rank 1, 1, 3. */
 static void test_rank_ties_skip(void) {
     value order[] = {I(10), I(10), I(20)};
     value want[] = {I(1), I(1), I(3)};

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs the `minigraf` shell on scripts and checks what it prints (spec 18).
+"""Runs the `minigraf` shell on scripts and checks what it prints (language.md §18).
 
     check_shell.py <minigraf-binary> <source-root>
 
@@ -65,7 +65,7 @@ def read(path):
 check("social_example_script", run([], read(os.path.join(ROOT, "examples", "social.edn"))),
       stdout=read(os.path.join(HERE, "social.expected")))
 
-# The example session of spec section 18.
+# The example session of language.md §18.
 check("spec_example_session", run([], '(transact [[:alice :person/name "Alice"] [:bob :person/name "Bob"]])\n'
       "(query [:find ?n :where [?e :person/name ?n]])\n"
       "(query [:find ?n :where [?e :person/nick ?n]])\n"
@@ -84,7 +84,7 @@ check("line_handling", run([], '  ; leading comment\n\n(transact [[:a :s "(("]\n
       stdout='✓ Transacted successfully (tx: 1)\n?s\t?t\n----------------------------------------\n'
              '"(("\t")"\n\n1 result(s) found.\n')
 
-# Value rendering of spec 18.
+# Value rendering of language.md §18.
 check("value_rendering", run([], "(transact [[:v :f 1000000000000000000000.0] [:v :g -0.5] [:v :h 10.5]\n"
       ' [:v :i 1' + "0" * 400 + '.0] [:v :k :kw] [:v :s "say \\"hi\\""] [:v :n -9223372036854775808]\n'
       ' [:v :r #uuid "550e8400-e29b-41d4-a716-446655440000"] [:v :b false]])\n'

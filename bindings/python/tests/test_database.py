@@ -103,7 +103,7 @@ def test_invalid_option_raises_from_open(tmp_path: pathlib.Path, options: Dict[s
 
 
 def test_limit_options_are_accepted(tmp_path: pathlib.Path) -> None:
-    # They bound rule evaluation only (spec 8.14); plain queries are never cut.
+    # They bound rule evaluation only (language.md §8.14); plain queries are never cut.
     with minigraf.open(tmp_path / "limits.graph", max_results=1, max_derived_facts=1) as db:
         db.execute(PEOPLE)
         assert len(db.execute("(query [:find ?n :where [?e :person/name ?n]])")["results"]) == 2

@@ -289,7 +289,7 @@ class MinigrafTest {
 
     @Test
     void limitOptionsAreAcceptedAndDoNotTruncatePlainQueries() {
-        // max_results / max_derived_facts bound rule evaluation only (spec 8.14).
+        // max_results / max_derived_facts bound rule evaluation only (language.md §8.14).
         OpenOptions limits = OpenOptions.builder().maxResults(10).maxDerivedFacts(10).readOnly(false).build();
         assertEquals("{\"max_results\":10,\"max_derived_facts\":10,\"read_only\":false}", limits.toJson());
         try (Minigraf db = Minigraf.openInMemory(limits)) {

@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The decoding of minigraf_execute's JSON forms (spec section 14). */
+/** The decoding of minigraf_execute's JSON forms (language.md §14). */
 class ResultTest {
     @Test
     void everyKindDecodes() {
