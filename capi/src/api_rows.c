@@ -56,7 +56,8 @@ static __attribute__((noinline, cold)) const value *no_column(MiniGrafCursor *c,
 }
 
 /* The value at `col` of the current row, or NULL (API-017 set). */
-static const value *column(MiniGrafCursor *c, int col)
+/* Inline in each accessor (one call fewer per column read). */
+static inline __attribute__((always_inline)) const value *column(MiniGrafCursor *c, int col)
 {
     if (!handles_live(c, HANDLE_CURSOR))
         return NULL;
@@ -97,8 +98,8 @@ static __attribute__((noinline, cold)) const value *wrong_type(MiniGrafCursor *c
 
 /* The value at `col` if its type is `want` (or `also`), else NULL with
  * API-017 naming both. */
-static const value *column_of(MiniGrafCursor *c, int col, value_type want, value_type also,
-                              const char *what)
+static inline __attribute__((always_inline)) const value *
+column_of(MiniGrafCursor *c, int col, value_type want, value_type also, const char *what)
 {
     const value *v = column(c, col);
     if (v && v->type != want && v->type != also)
