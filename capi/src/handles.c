@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/hash.h"
 
@@ -47,19 +48,20 @@ typedef struct shard {
     _Atomic uint64_t removals; /* handles removed, ever (see `seen`) */
 } shard;
 
-/* The last handle this thread found live, and its shard's removals then:
- * while the shard has removed nothing since, the handle is still live and
- * the lookup is skipped. A typed-row read calls on one cursor three times
- * per row; this makes the calls after the first cost a few loads. A
- * removal counts after its tombstone is stored, and a lookup reads the
- * count before the slot, so a count that has not moved cannot hide a
- * removal the lookup missed. */
+/* The last handle of each kind this thread found live, and its shard's
+ * removals then: while the shard has removed nothing since, the handle is
+ * still live and the lookup is skipped. A typed-row read calls on one
+ * cursor three times per row, and a prepared query alternates between its
+ * statement and its cursor; this makes the calls after the first cost a
+ * few loads. A removal counts after its tombstone is stored, and a lookup
+ * reads the count before the slot, so a count that has not moved cannot
+ * hide a removal the lookup missed. */
 typedef struct seen_handle {
     uintptr_t key; /* the pointer | its kind; 0: none */
     shard *sh;
     uint64_t removals;
 } seen_handle;
-static _Thread_local seen_handle seen;
+static _Thread_local seen_handle seen[KIND_MASK + 1]; /* by kind */
 
 static shard shards[SHARDS];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -76,7 +78,8 @@ static void forget_in_child(void)
         atomic_store_explicit(&sh->removals, 0, memory_order_relaxed);
         pthread_mutex_init(&sh->lock, NULL);
     }
-    seen = (seen_handle){0}; /* the one thread of the child: the parent's handles are not live */
+    /* the one thread of the child: the parent's handles are not live */
+    memset(seen, 0, sizeof seen);
 }
 
 static void init_shards(void)
@@ -208,7 +211,7 @@ bool handles_live(const void *h, handle_kind kind)
     uintptr_t p = (uintptr_t)h;
     if (!p || (p & KIND_MASK)) /* never added (and keys stay apart) */
         return false;
-    seen_handle *mine = &seen;
+    seen_handle *mine = &seen[kind & KIND_MASK];
     if (mine->key == (p | (uintptr_t)kind) &&
         atomic_load_explicit(&mine->sh->removals, memory_order_acquire) == mine->removals)
         return true;
