@@ -8,9 +8,11 @@
  *   step  minigraf_cursor_step + minigraf_cursor_column_uuid (?e) and
  *         minigraf_cursor_column_int64 (?a) for every row.
  *
- * Reports p50 / min per query and per row for both, checks the row count
- * and that both paths see the same sum of ages, and writes
- * <dir>/rows-N.json. The fixture is built once per scale and cached in
+ * Reports p50 / min per query and per row for both, wall clock and the
+ * process's CPU time (on a shared machine the CPU time is the steadier of
+ * the two, and what the bindings' per-row benchmarks, bench_node_rows.js
+ * and BenchRows.java, measure too), checks the row count and that both
+ * paths see the same sum of ages, and writes <dir>/rows-N.json. The fixture is built once per scale and cached in
  * DIR (bench_storage / bench_query build the same files).
  *
  *   bench_rows DIR [N]   (default N: 1000000) */
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "bench_util.h"
 #include "fixture.h"
@@ -31,8 +34,15 @@
 typedef struct drained {
     long rows;
     int64_t age_sum; /* step only */
-    double seconds;
+    double seconds, cpu_seconds;
 } drained;
+
+static double cpu_now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static MiniGrafCursor *open_cursor(MiniGrafDb *db)
 {
@@ -47,7 +57,7 @@ static MiniGrafCursor *open_cursor(MiniGrafDb *db)
 static drained drain_json(MiniGrafDb *db)
 {
     drained d = {0};
-    double t0 = bench_now_s();
+    double t0 = bench_now_s(), c0 = cpu_now_s();
     MiniGrafCursor *c = open_cursor(db);
     char *batch;
     while ((batch = minigraf_cursor_next_batch(c, 1000)) != NULL) {
@@ -60,6 +70,7 @@ static drained drain_json(MiniGrafDb *db)
     }
     minigraf_cursor_free(c);
     d.seconds = bench_now_s() - t0;
+    d.cpu_seconds = cpu_now_s() - c0;
     return d;
 }
 
@@ -67,7 +78,7 @@ static drained drain_step(MiniGrafDb *db)
 {
     drained d = {0};
     unsigned char seen = 0;
-    double t0 = bench_now_s();
+    double t0 = bench_now_s(), c0 = cpu_now_s();
     MiniGrafCursor *c = open_cursor(db);
     int rc;
     while ((rc = minigraf_cursor_step(c)) == 1) {
@@ -82,6 +93,7 @@ static drained drain_step(MiniGrafDb *db)
     }
     minigraf_cursor_free(c);
     d.seconds = bench_now_s() - t0;
+    d.cpu_seconds = cpu_now_s() - c0;
     d.age_sum += seen & 0; /* keeps the UUID read */
     return d;
 }
@@ -119,7 +131,7 @@ int main(int argc, char **argv)
     long n = argc > 2 ? atol(argv[2]) : 1000000;
     long want = fixture_entities(n);
     MiniGrafDb *db = open_fixture(argv[1], n);
-    double json_s[RUNS], step_s[RUNS];
+    double json_s[RUNS], step_s[RUNS], json_cpu[RUNS], step_cpu[RUNS];
     int64_t sum = 0;
     for (int i = 0; i < 2; i++) { /* warm-up */
         drain_json(db);
@@ -134,17 +146,24 @@ int main(int argc, char **argv)
         }
         json_s[i] = j.seconds;
         step_s[i] = s.seconds;
+        json_cpu[i] = j.cpu_seconds;
+        step_cpu[i] = s.cpu_seconds;
     }
     minigraf_close(db);
     qsort(json_s, RUNS, sizeof json_s[0], cmp_double);
     qsort(step_s, RUNS, sizeof step_s[0], cmp_double);
+    qsort(json_cpu, RUNS, sizeof json_cpu[0], cmp_double);
+    qsort(step_cpu, RUNS, sizeof step_cpu[0], cmp_double);
     double rows = (double)want;
     printf("attribute_scan at %ld facts, %ld rows, %d runs each (alternating)\n", n, want, RUNS);
-    printf("%-6s %12s %12s %14s %14s\n", "path", "p50 ms", "min ms", "p50 ns/row", "min ns/row");
-    printf("%-6s %12.2f %12.2f %14.1f %14.1f\n", "json", json_s[RUNS / 2] * 1e3, json_s[0] * 1e3,
-           json_s[RUNS / 2] * 1e9 / rows, json_s[0] * 1e9 / rows);
-    printf("%-6s %12.2f %12.2f %14.1f %14.1f\n", "step", step_s[RUNS / 2] * 1e3, step_s[0] * 1e3,
-           step_s[RUNS / 2] * 1e9 / rows, step_s[0] * 1e9 / rows);
+    printf("%-6s %12s %12s %14s %14s %14s %14s\n", "path", "p50 ms", "min ms", "p50 ns/row",
+           "min ns/row", "cpu p50 ns/row", "cpu min ns/row");
+    printf("%-6s %12.2f %12.2f %14.1f %14.1f %14.1f %14.1f\n", "json", json_s[RUNS / 2] * 1e3,
+           json_s[0] * 1e3, json_s[RUNS / 2] * 1e9 / rows, json_s[0] * 1e9 / rows,
+           json_cpu[RUNS / 2] * 1e9 / rows, json_cpu[0] * 1e9 / rows);
+    printf("%-6s %12.2f %12.2f %14.1f %14.1f %14.1f %14.1f\n", "step", step_s[RUNS / 2] * 1e3,
+           step_s[0] * 1e3, step_s[RUNS / 2] * 1e9 / rows, step_s[0] * 1e9 / rows,
+           step_cpu[RUNS / 2] * 1e9 / rows, step_cpu[0] * 1e9 / rows);
     printf("peak RSS %ld KiB\n", bench_peak_rss_kib());
 
     char out[512];
@@ -154,10 +173,12 @@ int main(int argc, char **argv)
         fprintf(f,
                 "{\"shape\":\"attribute_scan\",\"n\":%ld,\"rows\":%ld,\"runs\":%d,"
                 "\"json\":{\"p50_ns_per_row\":%.1f,\"min_ns_per_row\":%.1f},"
-                "\"step\":{\"p50_ns_per_row\":%.1f,\"min_ns_per_row\":%.1f},"
+                "\"step\":{\"p50_ns_per_row\":%.1f,\"min_ns_per_row\":%.1f,"
+                "\"cpu_p50_ns_per_row\":%.1f,\"cpu_min_ns_per_row\":%.1f},"
                 "\"peak_rss_kib\":%ld}\n",
                 n, want, RUNS, json_s[RUNS / 2] * 1e9 / rows, json_s[0] * 1e9 / rows,
-                step_s[RUNS / 2] * 1e9 / rows, step_s[0] * 1e9 / rows, bench_peak_rss_kib());
+                step_s[RUNS / 2] * 1e9 / rows, step_s[0] * 1e9 / rows,
+                step_cpu[RUNS / 2] * 1e9 / rows, step_cpu[0] * 1e9 / rows, bench_peak_rss_kib());
         fclose(f);
     }
     return 0;

@@ -154,12 +154,8 @@ static int bind_param(MiniGrafStmt *stmt, const param *p)
     char *literal = NULL;
     if (strncmp(v, "#uuid ", 6) == 0 && (literal = edn_string(v + 6 + strspn(v + 6, " "), &len))) {
         rc = minigraf_stmt_bind_entity(stmt, p->name, literal);
-        if (rc == MINIGRAF_E_API_015) {
-            char json[160];
-            snprintf(json, sizeof json, "{\"%s\": {\"val\": {\"type\": \"ref\", \"value\": \"%s\"}}}",
-                     p->name, literal);
-            rc = minigraf_stmt_bind_json(stmt, json);
-        }
+        if (rc == MINIGRAF_E_API_015)
+            rc = minigraf_stmt_bind_ref(stmt, p->name, literal);
     } else if (strncmp(v, "#inst ", 6) == 0 && is_integer(v + 6 + strspn(v + 6, " "))) {
         rc = minigraf_stmt_bind_timestamp_ms(stmt, p->name, strtoll(v + 6, NULL, 10));
     } else if ((literal = edn_string(v, &len)) != NULL) {

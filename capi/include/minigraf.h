@@ -620,6 +620,30 @@ MINIGRAF_API void minigraf_stmt_free(MiniGrafStmt *s);
 /* (end of prepared queries) */
 
 /* ------------------------------------------------------------------------
+ * An entity bound as a value (since 0.2.0)
+ *
+ * Spec 13 gives an entity two bind kinds: Entity(uuid), which only the
+ * entity position of a pattern takes ([$e :a ?v]), and Val(Ref(uuid)),
+ * which the value position ([?e :friend $f]), rule arguments
+ * ((reports-to $m ?x)) and expressions take. minigraf_stmt_bind_entity
+ * binds the first; this binds the second, as {"val": {"type": "ref",
+ * "value": "<uuid>"}} does through minigraf_stmt_bind_json. A Val(Ref)
+ * matches as the literal would: the facts whose value is that entity.
+ * ---------------------------------------------------------------------- */
+
+/* Val(ref): binds the slot `name` (UTF-8, without '$') to the entity
+ * whose UUID is `uuid_text` ("e340ebba-e050-..."), as a value. Returns 0,
+ * or the error code: API-015 when a place of the slot does not take a Val
+ * (an entity position: "slot '$e' in entity position requires Entity, got
+ * Val"; the binding is then unchanged), API-017 for a NULL or malformed
+ * UUID text or name, API-017 / API-018 for a NULL / freed statement. The
+ * text is not referred to after the call. One thread at a time, as every
+ * call on a statement. Since 0.2.0. */
+MINIGRAF_API int minigraf_stmt_bind_ref(MiniGrafStmt *s, const char *name, const char *uuid_text);
+
+/* (end of an entity bound as a value) */
+
+/* ------------------------------------------------------------------------
  * Write transactions (since 0.2.0)
  *
  * An explicit write transaction groups several transact / retract

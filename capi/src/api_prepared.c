@@ -115,12 +115,28 @@ static int refuse(MiniGrafStmt *s, const char *why)
     return stmt_end(s);
 }
 
+#define UUID_WANTED "uuid_text must be a UUID such as \"e340ebba-e050-5d3b-8c2e-5388ce184a79\""
+
+/* An Entity's or a Val(ref)'s `uuid_text` argument as a UUID. */
+static bool uuid_arg(const char *uuid_text, uuid128 *u)
+{
+    return uuid_text && uuid_parse(uuid_text, strlen(uuid_text), u);
+}
+
 int minigraf_stmt_bind_entity(MiniGrafStmt *s, const char *name, const char *uuid_text)
 {
     uuid128 u;
-    if (!uuid_text || !uuid_parse(uuid_text, strlen(uuid_text), &u))
-        return refuse(s, "uuid_text must be a UUID such as \"e340ebba-e050-5d3b-8c2e-5388ce184a79\"");
+    if (!uuid_arg(uuid_text, &u))
+        return refuse(s, UUID_WANTED);
     return bind(s, name, (bind_value){.kind = BIND_ENTITY, .val = value_ref(u)});
+}
+
+int minigraf_stmt_bind_ref(MiniGrafStmt *s, const char *name, const char *uuid_text)
+{
+    uuid128 u;
+    if (!uuid_arg(uuid_text, &u))
+        return refuse(s, UUID_WANTED);
+    return bind(s, name, val(value_ref(u)));
 }
 
 int minigraf_stmt_bind_keyword(MiniGrafStmt *s, const char *name, const char *text)

@@ -185,7 +185,7 @@ static int read_ahead(cursor_rows *r, err *e)
     return r->count > 0;
 }
 
-int cursor_rows_step(cursor_rows *r, err *e)
+int cursor_rows_step_ahead(cursor_rows *r, err *e)
 {
     if (r->failure.code)
         return failed_again(r, e);

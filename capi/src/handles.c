@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/hash.h"
 
@@ -44,7 +45,23 @@ typedef struct shard {
     _Atomic(table *) current;
     _Atomic(table *) inherited;
     size_t used; /* live + tombstones, under lock */
+    _Atomic uint64_t removals; /* handles removed, ever (see `seen`) */
 } shard;
+
+/* The last handle of each kind this thread found live, and its shard's
+ * removals then: while the shard has removed nothing since, the handle is
+ * still live and the lookup is skipped. A typed-row read calls on one
+ * cursor three times per row, and a prepared query alternates between its
+ * statement and its cursor; this makes the calls after the first cost a
+ * few loads. A removal counts after its tombstone is stored, and a lookup
+ * reads the count before the slot, so a count that has not moved cannot
+ * hide a removal the lookup missed. */
+typedef struct seen_handle {
+    uintptr_t key; /* the pointer | its kind; 0: none */
+    shard *sh;
+    uint64_t removals;
+} seen_handle;
+static _Thread_local seen_handle seen[KIND_MASK + 1]; /* by kind */
 
 static shard shards[SHARDS];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -58,8 +75,11 @@ static void forget_in_child(void)
             atomic_store_explicit(&sh->inherited, parents, memory_order_relaxed);
         atomic_store_explicit(&sh->current, NULL, memory_order_relaxed);
         sh->used = 0;
+        atomic_store_explicit(&sh->removals, 0, memory_order_relaxed);
         pthread_mutex_init(&sh->lock, NULL);
     }
+    /* the one thread of the child: the parent's handles are not live */
+    memset(seen, 0, sizeof seen);
 }
 
 static void init_shards(void)
@@ -69,29 +89,41 @@ static void init_shards(void)
     pthread_atfork(NULL, NULL, forget_in_child);
 }
 
-static size_t hash_pointer(uintptr_t p)
+static uint64_t hash_pointer(uintptr_t p)
 {
-    return (size_t)hash_mix((uint64_t)p);
+    return hash_mix((uint64_t)p);
 }
 
-/* The top bits of the hash pick the shard, the low bits the slot. */
+/* The top bits of the hash pick the shard, the low bits the slot: one
+ * hash per lookup (handles_live runs on every call, three times per row
+ * of a typed-row read). */
+static shard *shard_of_hash(uint64_t hash)
+{
+    return &shards[hash >> (64 - SHARD_BITS)];
+}
+
 static shard *shard_of(uintptr_t p)
 {
-    return &shards[hash_mix((uint64_t)p) >> (64 - SHARD_BITS)];
+    return shard_of_hash(hash_pointer(p));
 }
 
-/* The slot holding `key` as `kind`, or NULL. */
-static _Atomic uintptr_t *find(table *t, uintptr_t key, handle_kind kind)
+/* The slot holding `key` (whose hash_pointer is `hash`) as `kind`, or NULL. */
+static _Atomic uintptr_t *find_hashed(table *t, uintptr_t key, uint64_t hash, handle_kind kind)
 {
     if (!t || key == 0 || (key & KIND_MASK)) /* never added: not an empty slot or tombstone */
         return NULL;
-    for (size_t i = hash_pointer(key) & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1)) {
+    for (size_t i = (size_t)hash & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1)) {
         uintptr_t s = atomic_load_explicit(&t->slot[i], memory_order_acquire);
         if ((s & ~KIND_MASK) == key)
             return (s & KIND_MASK) == (uintptr_t)kind ? &t->slot[i] : NULL;
         if (s == EMPTY)
             return NULL;
     }
+}
+
+static _Atomic uintptr_t *find(table *t, uintptr_t key, handle_kind kind)
+{
+    return find_hashed(t, key, hash_pointer(key), kind);
 }
 
 /* Under the shard's lock: a table twice the size with the live entries,
@@ -154,18 +186,36 @@ bool handles_remove(const void *h, handle_kind kind)
     shard *sh = shard_of((uintptr_t)h);
     pthread_mutex_lock(&sh->lock);
     _Atomic uintptr_t *s = find(atomic_load_explicit(&sh->current, memory_order_relaxed), (uintptr_t)h, kind);
-    if (s)
+    if (s) {
         atomic_store_explicit(s, TOMBSTONE, memory_order_release);
+        atomic_fetch_add_explicit(&sh->removals, 1, memory_order_release);
+    }
     pthread_mutex_unlock(&sh->lock);
     return s != NULL;
 }
 
+/* handles_live past `seen`: the lookup, remembered in `mine` when live. */
+static __attribute__((noinline)) bool live_lookup(uintptr_t p, handle_kind kind, seen_handle *mine)
+{
+    uint64_t hash = hash_pointer(p);
+    shard *sh = shard_of_hash(hash);
+    uint64_t removals = atomic_load_explicit(&sh->removals, memory_order_acquire);
+    if (!find_hashed(atomic_load_explicit(&sh->current, memory_order_acquire), p, hash, kind))
+        return false;
+    *mine = (seen_handle){p | (uintptr_t)kind, sh, removals};
+    return true;
+}
+
 bool handles_live(const void *h, handle_kind kind)
 {
-    if (!h)
+    uintptr_t p = (uintptr_t)h;
+    if (!p || (p & KIND_MASK)) /* never added (and keys stay apart) */
         return false;
-    shard *sh = shard_of((uintptr_t)h);
-    return find(atomic_load_explicit(&sh->current, memory_order_acquire), (uintptr_t)h, kind) != NULL;
+    seen_handle *mine = &seen[kind & KIND_MASK];
+    if (mine->key == (p | (uintptr_t)kind) &&
+        atomic_load_explicit(&mine->sh->removals, memory_order_acquire) == mine->removals)
+        return true;
+    return live_lookup(p, kind, mine);
 }
 
 bool handles_inherited(const void *h, handle_kind kind)

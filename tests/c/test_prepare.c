@@ -326,6 +326,65 @@ TEST(rule_argument_takes_val_only)
     minigraf_close(db);
 }
 
+/* minigraf_stmt_bind_ref: Val(Ref(uuid)), the typed form of bind_json's
+ * {"val": {"type": "ref", ...}}, for value positions, rule arguments and
+ * expressions; an entity position refuses it. */
+TEST(bind_ref_binds_an_entity_as_a_value)
+{
+    MiniGrafDb *db = people();
+    char bob[37], tx[160];
+    uuid_of(db, "Bob", bob);
+    snprintf(tx, sizeof tx, "(transact [[:carol :likes #uuid \"%s\"] [:dave :likes :alice]])", bob);
+    EXPECT_TRANSACT(db, tx);
+    MiniGrafStmt *s = PREPARE(db, "(query [:find ?w :where [?x :likes $v] [?x :person/name ?w]])");
+    REQUIRE(s);
+    EXPECT_TRANSACT(db, "(transact [[:carol :person/name \"Carol\"] [:dave :person/name \"Dave\"]])");
+    EXPECT_OK(minigraf_stmt_bind_ref(s, "v", bob), s);
+    EXPECT_RUN(s, "{\"variables\":[\"?w\"],\"results\":[[\"Carol\"]]}");
+    /* a stored keyword entity is matched by its UUID, as the literal #uuid is */
+    EXPECT_OK(minigraf_stmt_bind_ref(s, "$v", ALICE), s);
+    EXPECT_RUN(s, "{\"variables\":[\"?w\"],\"results\":[[\"Dave\"]]}");
+    char json[160];
+    snprintf(json, sizeof json, "{\"v\": {\"val\": {\"type\": \"ref\", \"value\": \"%s\"}}}", bob);
+    char *typed = (minigraf_stmt_bind_ref(s, "v", bob), minigraf_stmt_execute(s));
+    char *from_json = (minigraf_stmt_bind_json(s, json), minigraf_stmt_execute(s));
+    CHECK_STR_EQ(typed, from_json);
+    minigraf_string_free(typed);
+    minigraf_string_free(from_json);
+    EXPECT_FAIL(minigraf_stmt_bind_ref(s, "v", "not-a-uuid"), s, API_017, NULL);
+    EXPECT_FAIL(minigraf_stmt_bind_ref(s, "v", NULL), s, API_017, NULL);
+    EXPECT_FAIL(minigraf_stmt_bind_ref(s, NULL, bob), s, API_017, NULL);
+    /* a refused bind leaves the earlier binding (bob, from the JSON) */
+    EXPECT_RUN(s, "{\"variables\":[\"?w\"],\"results\":[[\"Carol\"]]}");
+    minigraf_stmt_free(s);
+
+    EXPECT_EXEC(db, "(rule [(friend-of ?a ?b) [?a :friend ?b]])", "{\"ok\":true}");
+    MiniGrafStmt *r = PREPARE(db, "(query [:find ?n :where (friend-of $x ?y) [?y :person/name ?n]])");
+    REQUIRE(r);
+    EXPECT_OK(minigraf_stmt_bind_ref(r, "x", ALICE), r);
+    EXPECT_RUN(r, "{\"variables\":[\"?n\"],\"results\":[[\"Bob\"]]}");
+    minigraf_stmt_free(r);
+
+    MiniGrafStmt *e = PREPARE(db, "(query [:find ?n :where [$e :person/name ?n]])");
+    REQUIRE(e);
+    EXPECT_FAIL(minigraf_stmt_bind_ref(e, "e", ALICE), e, API_015,
+                "[API-015] slot '$e' in entity position requires Entity, got Val");
+    minigraf_stmt_free(e);
+
+    MiniGrafStmt *x = PREPARE(db, "(query [:find ?n :where [?y :person/name ?n] [(= ?y $who)]])");
+    REQUIRE(x);
+    EXPECT_OK(minigraf_stmt_bind_ref(x, "who", bob), x);
+    EXPECT_RUN(x, "{\"variables\":[\"?n\"],\"results\":[[\"Bob\"]]}");
+    minigraf_stmt_free(x);
+
+    CHECK_INT_EQ(minigraf_stmt_bind_ref(NULL, "v", bob), API_017);
+    MiniGrafStmt *dead = PREPARE(db, "(query [:find ?w :where [?w :likes $v]])");
+    REQUIRE(dead);
+    minigraf_stmt_free(dead);
+    CHECK_INT_EQ(minigraf_stmt_bind_ref(dead, "v", bob), API_018);
+    minigraf_close(db);
+}
+
 TEST(expression_argument_takes_val_only)
 {
     MiniGrafDb *db = people();
@@ -893,7 +952,8 @@ TEST(statements_on_two_threads)
 CHECK_MAIN(TEST_ENTRY(b10_prepared_query), TEST_ENTRY(only_queries_can_be_prepared),
            TEST_ENTRY(attribute_slot_refused_everywhere), TEST_ENTRY(entity_position_takes_entity_only),
            TEST_ENTRY(value_position_takes_every_val), TEST_ENTRY(keyword_val_matches_stored_ref),
-           TEST_ENTRY(rule_argument_takes_val_only), TEST_ENTRY(expression_argument_takes_val_only),
+           TEST_ENTRY(rule_argument_takes_val_only),
+           TEST_ENTRY(bind_ref_binds_an_entity_as_a_value), TEST_ENTRY(expression_argument_takes_val_only),
            TEST_ENTRY(as_of_takes_tx_count_or_timestamp),
            TEST_ENTRY(valid_at_takes_timestamp_or_any_valid_time),
            TEST_ENTRY(slot_used_twice_checked_per_use), TEST_ENTRY(missing_and_extra_binds),

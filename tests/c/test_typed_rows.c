@@ -1,5 +1,6 @@
 /* Typed rows: minigraf_cursor_step and the column accessors. */
 #include <math.h>
+#include <pthread.h>
 
 #include "log_support.h"
 #include "support.h"
@@ -271,6 +272,57 @@ TEST(bad_handles)
     minigraf_close(db);
 }
 
+static void *free_cursor(void *c)
+{
+    minigraf_cursor_free(c);
+    return NULL;
+}
+
+/* The handle check remembers the last live handle per thread: a cursor
+ * freed since, here or on another thread, is dead at once. */
+TEST(a_cursor_freed_between_accessors_is_dead)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:x :a 1] [:y :a 1]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?e :where [?e :a 1]])");
+    REQUIRE(c != NULL);
+    CHECK_INT_EQ(minigraf_cursor_step(c), 1);
+    CHECK(minigraf_cursor_column_uuid(c, 0) != NULL);
+    pthread_t t;
+    REQUIRE(pthread_create(&t, NULL, free_cursor, c) == 0);
+    pthread_join(t, NULL);
+    CHECK(minigraf_cursor_column_uuid(c, 0) == NULL);
+    CHECK_INT_EQ(minigraf_cursor_step(c), -MINIGRAF_E_API_018);
+
+    MiniGrafCursor *d = QUERY(db, "(query [:find ?e :where [?e :a 1]])");
+    REQUIRE(d != NULL);
+    CHECK_INT_EQ(minigraf_cursor_step(d), 1);
+    CHECK(minigraf_cursor_column_uuid(d, 0) != NULL);
+    minigraf_cursor_free(d);
+    CHECK(minigraf_cursor_column_uuid(d, 0) == NULL);
+    CHECK_INT_EQ(minigraf_cursor_step(d), -MINIGRAF_E_API_018);
+    minigraf_close(db);
+}
+
+/* A pointer into a live cursor is not that cursor. */
+TEST(a_pointer_inside_a_live_cursor_is_not_a_cursor)
+{
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:x :a 1]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?e :where [?e :a 1]])");
+    REQUIRE(c != NULL);
+    CHECK_INT_EQ(minigraf_cursor_step(c), 1);
+    CHECK(minigraf_cursor_column_uuid(c, 0) != NULL);
+    for (int off = 1; off < 8; off++) {
+        MiniGrafCursor *inside = (MiniGrafCursor *)((char *)c + off);
+        CHECK(minigraf_cursor_column_uuid(inside, 0) == NULL);
+        CHECK_INT_EQ(minigraf_cursor_step(inside), -MINIGRAF_E_API_018);
+    }
+    CHECK(minigraf_cursor_column_uuid(c, 0) != NULL);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
 TEST(step_on_error_returns_minus_the_code_every_time)
 {
     MiniGrafDb *db = NULL;
@@ -427,6 +479,8 @@ CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_
            TEST_ENTRY(collect_set_is_a_list_with_typed_json),
            TEST_ENTRY(wrong_type_accessors_fail_with_api_017),
            TEST_ENTRY(no_current_row_before_first_step_and_after_end), TEST_ENTRY(bad_handles),
+           TEST_ENTRY(a_cursor_freed_between_accessors_is_dead),
+           TEST_ENTRY(a_pointer_inside_a_live_cursor_is_not_a_cursor),
            TEST_ENTRY(step_on_error_returns_minus_the_code_every_time),
            TEST_ENTRY(mixing_step_and_next_batch_shares_the_position),
            TEST_ENTRY(rows_survive_writes_and_close),

@@ -32,8 +32,8 @@ KEY_ORDER = ("transacted", "retracted", "ok", "variables", "results", "rows",
 # and "Fact log steps").
 STEP_KINDS = ("execute", "query", "tx_count", "checkpoint", "reopen", "fact_log",
               "export_import", "query_typed", "prepare", "execute_prepared", "query_prepared",
-              "clear_bindings", "begin_write", "tx_execute", "tx_query", "commit", "rollback",
-              "query_cancelled")
+              "clear_bindings", "bind_entity", "begin_write", "tx_execute", "tx_query", "commit",
+              "rollback", "query_cancelled")
 
 
 class Number(str):

@@ -612,6 +612,31 @@ static void step_clear_bindings(run *r, const char *name, sbuf *out)
         sb_puts(out, "{\"ok\":true}");
 }
 
+/* {"bind_entity": "pq", "slot": "v", "uuid": "..."}: an Entity bound as
+ * the packages bind one (README): the Entity kind, or Val(ref) where the
+ * slot takes a value; when neither suits, the Entity refusal. */
+static void step_bind_entity(run *r, const jv *step, const char *name, sbuf *out)
+{
+    MiniGrafStmt *s = named_stmt(r, name);
+    const jv *slot = jv_get(step, "slot"), *uuid = jv_get(step, "uuid");
+    if (s == NULL) {
+        error_outcome(out, "[RUNNER] no prepared statement of that name");
+        return;
+    }
+    if (slot == NULL || slot->kind != JV_STRING || uuid == NULL || uuid->kind != JV_STRING) {
+        error_outcome(out, "[RUNNER] bind_entity needs a \"slot\" and a \"uuid\" string");
+        return;
+    }
+    int rc = minigraf_stmt_bind_entity(s, slot->text, uuid->text);
+    if (rc == MINIGRAF_E_API_015 &&
+        (rc = minigraf_stmt_bind_ref(s, slot->text, uuid->text)) == MINIGRAF_E_API_015)
+        rc = minigraf_stmt_bind_entity(s, slot->text, uuid->text);
+    if (rc != 0)
+        error_outcome(out, minigraf_stmt_last_error(s));
+    else
+        sb_puts(out, "{\"ok\":true}");
+}
+
 static void free_stmts(run *r)
 {
     for (size_t i = 0; i < r->stmt_count; i++) {
@@ -665,6 +690,8 @@ static void run_step(run *r, const jv *step, sbuf *out)
         step_prepared(r, step, text->text, 1, ordered, batch_size_of(step), out);
     else if ((text = jv_get(step, "clear_bindings")) != NULL && text->kind == JV_STRING)
         step_clear_bindings(r, text->text, out);
+    else if ((text = jv_get(step, "bind_entity")) != NULL && text->kind == JV_STRING)
+        step_bind_entity(r, step, text->text, out);
     else if (jv_get(step, "begin_write") != NULL)
         step_begin_write(r, out);
     else if ((text = jv_get(step, "tx_execute")) != NULL && text->kind == JV_STRING)

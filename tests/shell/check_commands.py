@@ -188,6 +188,12 @@ check("query_with_slots_runs_prepared",
           "(query [:find ?n :where [?e :person/age ?a] [(> ?a $min)] [?e :person/name ?n]])\n"
           ".param set t 0\n(query [:find ?n :as-of $t :where [?e :person/name ?n]])\n"),
       stdout=TX + '?n\r\nAlice\r\n?n\r\n', stderr=None)
+check("uuid_param_binds_an_entity_or_a_ref_value",
+      run(["--mode", "csv"], DATA + '(transact [[:bob :likes :alice]])\n'
+          '.param set who #uuid "e340ebba-e050-5d3b-8c2e-5388ce184a79"\n'
+          "(query [:find ?n :where [$who :person/name ?n]])\n"
+          "(query [:find ?a :where [?f :likes $who] [?f :person/age ?a]])\n"),
+      stdout=TX + TX + '?n\r\nAlice\r\n?a\r\n25\r\n', stderr=None)
 check("query_with_a_missing_slot_value_is_api_015",
       run([], ".param set min 26\n(query [:find ?e :where [?e :person/age ?a] [(> ?a $max)]])\n"), stdout="",
       status=1, stderr="Error: [API-015] missing bind value for slot '$max'\n")

@@ -68,7 +68,8 @@ typedef struct text_out {
   uint32_t units; /* UTF-16 length so far */
 } text_out;
 
-static bool text_put(text_out *t, const char *s, size_t len, uint32_t *span) {
+/* Room for `len` more bytes and a NUL. */
+static bool text_reserve(text_out *t, size_t len) {
   if (t->len + len + 1 > t->cap) {
     size_t cap = t->cap ? t->cap : 4096;
     char *grown;
@@ -77,11 +78,28 @@ static bool text_put(text_out *t, const char *s, size_t len, uint32_t *span) {
     t->utf8 = grown;
     t->cap = cap;
   }
+  return true;
+}
+
+static bool text_put(text_out *t, const char *s, size_t len, uint32_t *span) {
+  if (!text_reserve(t, len)) return false;
   if (len > 0) memcpy(t->utf8 + t->len, s, len);
   t->len += len;
   span[0] = t->units;
   span[1] = utf16_units((const unsigned char *)s, len);
   t->units += span[1];
+  return true;
+}
+
+/* A REF's UUID text, written in place: 36 ASCII characters, so 36 UTF-16
+ * units with no need to count them (most cells of an entity column). */
+static bool text_put_uuid(text_out *t, const unsigned char *uuid, uint32_t *span) {
+  if (!text_reserve(t, 36)) return false;
+  mg_uuid_text(uuid, t->utf8 + t->len);
+  t->len += 36;
+  span[0] = t->units;
+  span[1] = 36;
+  t->units += 36;
   return true;
 }
 
@@ -104,7 +122,6 @@ static void columns_free(columns *c) {
 
 static bool columns_fill(const mg_rows *r, int flags, columns *c) {
   size_t cells = r->nrows * r->ncols;
-  char uuid[37];
   c->types = calloc(cells + 1, 1);
   c->nums = calloc(cells + 1, sizeof *c->nums);
   c->ints = calloc(cells + 1, sizeof *c->ints);
@@ -138,8 +155,7 @@ static bool columns_fill(const mg_rows *r, int flags, columns *c) {
         break;
       case MINIGRAF_TYPE_REF:
         c->need_text = true;
-        mg_uuid_text((const unsigned char *)at, uuid);
-        if (!text_put(&c->text, uuid, 36, &c->spans[2 * k])) return false;
+        if (!text_put_uuid(&c->text, (const unsigned char *)at, &c->spans[2 * k])) return false;
         break;
       case MINIGRAF_TYPE_STRING:
       case MINIGRAF_TYPE_KEYWORD:

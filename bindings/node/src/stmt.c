@@ -79,17 +79,13 @@ static bool int64_arg(napi_env env, napi_value v, int64_t *out) {
   return false;
 }
 
-/* An Entity: in entity position the Entity kind; a value or rule argument
- * position takes it as Val(ref), which only minigraf_stmt_bind_json
- * offers, so that is the second try. The first error is the one kept. */
+/* An Entity: in entity position the Entity kind, elsewhere (a value, a
+ * rule argument, an expression) Val(ref), the second try. The first
+ * error is the one kept. */
 static int entity_bind(MiniGrafStmt *s, const char *name, const char *uuid) {
-  char json[256];
   int rc = minigraf_stmt_bind_entity(s, name, uuid);
-  if (rc != MINIGRAF_E_API_015 || strlen(name) > 160 || strpbrk(name, "\"\\") != NULL)
-    return rc;
-  snprintf(json, sizeof json, "{\"%s\":{\"val\":{\"type\":\"ref\",\"value\":\"%s\"}}}",
-           name, uuid);
-  if (minigraf_stmt_bind_json(s, json) == 0) return 0;
+  if (rc != MINIGRAF_E_API_015) return rc;
+  if (minigraf_stmt_bind_ref(s, name, uuid) == 0) return 0;
   return minigraf_stmt_bind_entity(s, name, uuid); /* restores its error */
 }
 

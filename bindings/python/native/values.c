@@ -204,33 +204,6 @@ static int bind_text(MiniGrafStmt *stmt, const char *name, PyObject *value, int 
     return minigraf_stmt_bind_string(stmt, name, text, (size_t)len);
 }
 
-/* An entity where the slot takes a value (a pattern's value, a rule or
- * expression argument) is the value Val(ref): the typed setters have no
- * call for it, the JSON form has. */
-static int bind_ref_value(MiniGrafStmt *stmt, const char *name, const char text[37]) {
-    char json[512];
-    size_t out = 0;
-    const char *c;
-
-    json[out++] = '{';
-    json[out++] = '"';
-    for (c = name; *c && out < 400; c++) {
-        if (*c == '"' || *c == '\\') {
-            json[out++] = '\\';
-        }
-        if ((unsigned char)*c < 0x20) {
-            return MINIGRAF_E_API_015; /* no slot has such a name */
-        }
-        json[out++] = *c;
-    }
-    if (*c) {
-        return MINIGRAF_E_API_015;
-    }
-    snprintf(json + out, sizeof json - out, "\":{\"val\":{\"type\":\"ref\",\"value\":\"%s\"}}}",
-             text);
-    return minigraf_stmt_bind_json(stmt, json);
-}
-
 int mgpy_bind(MiniGrafStmt *stmt, const char *name, PyObject *value) {
     char text[37];
     long long n;
@@ -264,8 +237,12 @@ int mgpy_bind(MiniGrafStmt *stmt, const char *name, PyObject *value) {
         return bind_text(stmt, name, value, PyObject_TypeCheck(value, (PyTypeObject *)mgpy.keyword));
     }
     if (mgpy_uuid_text(value, text) == 0) {
+        /* an entity where the slot takes a value (a pattern's value, a rule
+         * or expression argument) is the value Val(ref); when neither kind
+         * suits every place of the slot, the Entity refusal is the error */
         int rc = minigraf_stmt_bind_entity(stmt, name, text);
-        return rc == MINIGRAF_E_API_015 ? bind_ref_value(stmt, name, text) : rc;
+        if (rc == MINIGRAF_E_API_015 && minigraf_stmt_bind_ref(stmt, name, text) == 0) return 0;
+        return rc == MINIGRAF_E_API_015 ? minigraf_stmt_bind_entity(stmt, name, text) : rc;
     }
     PyErr_Clear();
     {

@@ -193,6 +193,10 @@ class Case {
         this.statement(step.clear_bindings).clearBindings();
         return '{"ok":true}';
       }
+      if (typeof step.bind_entity === 'string') {
+        this.statement(step.bind_entity).bind({ [step.slot]: new this.minigraf.Entity(step.uuid) });
+        return '{"ok":true}';
+      }
       if ('begin_write' in step) return this.beginWrite();
       if (typeof step.tx_execute === 'string') return this.executeOutcome(this.transaction().execute(step.tx_execute), ordered);
       if (typeof step.tx_query === 'string') return this.cursorOutcome(this.transaction().query(step.tx_query), step.batch ?? 1000, ordered);

@@ -245,6 +245,10 @@ class Case:
             if "clear_bindings" in step:
                 self.named(step["clear_bindings"]).clear_bindings()
                 return '{"ok":true}'
+            if "bind_entity" in step:
+                self.named(step["bind_entity"]).bind(
+                    {step["slot"]: minigraf.Entity(step["uuid"])})
+                return '{"ok":true}'
             if "begin_write" in step:
                 return self.begin_write()
             if "tx_execute" in step:

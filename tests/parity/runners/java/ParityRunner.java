@@ -225,6 +225,11 @@ public final class ParityRunner {
             statement(session, step.get("clear_bindings")).clearBindings();
             return singleton("ok", true);
         }
+        if (step.containsKey("bind_entity")) {
+            statement(session, step.get("bind_entity"))
+                    .bind((String) step.get("slot"), Entity.of((String) step.get("uuid")));
+            return singleton("ok", true);
+        }
         if (step.containsKey("begin_write")) {
             Transaction tx = session.db.beginWrite(); // a failure keeps the open one
             if (session.tx != null) {

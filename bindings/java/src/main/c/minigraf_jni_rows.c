@@ -163,13 +163,12 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
             break;
         }
         int64_t *row = (int64_t *)(void *)(cellbuf.data + cellbuf.len);
-        for (int col = 0; col < cols; col++) {
-            if (read_cell(c, col, row + 2 * col, &text) != 0) {
-                throw_oom(env);
-                break;
-            }
+        int oom = 0; /* a flag, not ExceptionCheck: no JNI call per row */
+        for (int col = 0; col < cols && !oom; col++) {
+            oom = read_cell(c, col, row + 2 * col, &text) != 0;
         }
-        if ((*env)->ExceptionCheck(env)) {
+        if (oom) {
+            throw_oom(env);
             break;
         }
         cellbuf.len += row_bytes;

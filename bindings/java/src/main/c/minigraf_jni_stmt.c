@@ -51,9 +51,9 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_prepare(JNIEnv *env, jclas
     return (jlong)(intptr_t)s;
 }
 
-/* An entity bound where a value stands is a Val(ref): the one kind with no
- * typed setter, so it goes through bind_json. An entity slot takes it
- * through bind_entity first. */
+/* An entity: in entity position the Entity kind, elsewhere (a value, a
+ * rule argument, an expression) Val(ref). When neither suits every place
+ * of the slot, the entity refusal is reported: it names the first place. */
 static int bind_entity(MiniGrafStmt *s, const char *name, const unsigned char *u) {
     char uuid[37];
     snprintf(uuid, sizeof uuid,
@@ -64,36 +64,11 @@ static int bind_entity(MiniGrafStmt *s, const char *name, const unsigned char *u
     if (rc != MINIGRAF_E_API_015) {
         return rc;
     }
-    size_t name_len = strlen(name);
-    char *json = malloc(name_len * 6 + 96);
-    if (json == NULL) {
-        return rc;
-    }
-    /* The name came from Java as valid UTF-8 without NUL; only '"' and '\'
-     * and control characters need escaping in JSON. */
-    size_t n = 0;
-    json[n++] = '{';
-    json[n++] = '"';
-    for (size_t i = 0; i < name_len; i++) {
-        unsigned char ch = (unsigned char)name[i];
-        if (ch == '"' || ch == '\\') {
-            json[n++] = '\\';
-            json[n++] = (char)ch;
-        } else if (ch < 0x20) {
-            n += (size_t)sprintf(json + n, "\\u%04x", ch);
-        } else {
-            json[n++] = (char)ch;
-        }
-    }
-    sprintf(json + n, "\":{\"val\":{\"type\":\"ref\",\"value\":\"%s\"}}}", uuid);
-    int json_rc = minigraf_stmt_bind_json(s, json);
-    free(json);
-    if (json_rc == MINIGRAF_E_API_015) {
-        /* Neither kind suits every place of the slot: report the entity
-         * refusal, which names the first place. */
+    int ref_rc = minigraf_stmt_bind_ref(s, name, uuid);
+    if (ref_rc == MINIGRAF_E_API_015) {
         return minigraf_stmt_bind_entity(s, name, uuid);
     }
-    return json_rc;
+    return ref_rc;
 }
 
 static int bind_text(JNIEnv *env, MiniGrafStmt *s, const char *name, jint kind, jbyteArray text) {

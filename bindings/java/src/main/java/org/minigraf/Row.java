@@ -1,6 +1,7 @@
 package org.minigraf;
 
 import java.util.AbstractList;
+import java.util.Objects;
 import java.util.RandomAccess;
 
 /**
@@ -10,19 +11,45 @@ import java.util.RandomAccess;
  * Equal to any list with equal elements.
  */
 public final class Row extends AbstractList<Object> implements RandomAccess {
-    private final Object[] values;
+    // Rows of one or two columns (the common answers) hold their values in
+    // fields: one object per row instead of two (the row and its array).
+    private final Object first;
+    private final Object second;
+    private final Object[] values; // null for one or two columns
+    private final int size;
 
     Row(Object[] values) {
+        this.first = null;
+        this.second = null;
         this.values = values;
+        this.size = values.length;
+    }
+
+    Row(Object first) {
+        this.first = first;
+        this.second = null;
+        this.values = null;
+        this.size = 1;
+    }
+
+    Row(Object first, Object second) {
+        this.first = first;
+        this.second = second;
+        this.values = null;
+        this.size = 2;
     }
 
     @Override
     public Object get(int index) {
-        return values[index];
+        if (values != null) {
+            return values[index];
+        }
+        Objects.checkIndex(index, size);
+        return index == 0 ? first : second;
     }
 
     @Override
     public int size() {
-        return values.length;
+        return size;
     }
 }

@@ -37,14 +37,25 @@ final class RowDecoder {
         int rows = (int) result;
         byte[] bytes = (byte[]) text[0];
         int k = 0;
-        for (int r = 0; r < rows; r++) {
-            Object[] values = new Object[cols];
-            for (int c = 0; c < cols; c++, k += 2) {
-                values[c] = decode(cells[k], cells[k + 1], bytes);
-            }
-            out.add(new Row(values));
+        for (int r = 0; r < rows; r++, k += 2 * cols) {
+            out.add(row(cols, k, bytes));
         }
         return (result >>> 32) == 0;
+    }
+
+    /** The row whose cells start at {@code cells[k]}. */
+    private Row row(int cols, int k, byte[] bytes) {
+        if (cols == 1) {
+            return new Row(decode(cells[k], cells[k + 1], bytes));
+        }
+        if (cols == 2) {
+            return new Row(decode(cells[k], cells[k + 1], bytes), decode(cells[k + 2], cells[k + 3], bytes));
+        }
+        Object[] values = new Object[cols];
+        for (int c = 0; c < cols; c++) {
+            values[c] = decode(cells[k + 2 * c], cells[k + 2 * c + 1], bytes);
+        }
+        return new Row(values);
     }
 
     private static Object decode(long head, long value, byte[] bytes) {
