@@ -622,7 +622,7 @@ MINIGRAF_API void minigraf_stmt_free(MiniGrafStmt *s);
 /* ------------------------------------------------------------------------
  * An entity bound as a value (since 0.2.0)
  *
- * Spec 13 gives an entity two bind kinds: Entity(uuid), which only the
+ * language.md §13 gives an entity two bind kinds: Entity(uuid), which only the
  * entity position of a pattern takes ([$e :a ?v]), and Val(Ref(uuid)),
  * which the value position ([?e :friend $f]), rule arguments
  * ((reports-to $m ?x)) and expressions take. minigraf_stmt_bind_entity
