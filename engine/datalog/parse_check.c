@@ -65,16 +65,13 @@ static bool chk_eq(const void *ctx, uint32_t id) {
     return chk_same_name(p->k->vars[id], p->t);
 }
 
+/* Room for one more variable in the two arrays, which share a capacity. */
 static bool chk_grow(chk *k) {
-    size_t cap = k->cap ? k->cap * 2 : 16;
-    const term **vars = arena_alloc(k->c->a, cap * sizeof *vars);
-    uint8_t *bound = arena_calloc(k->c->a, cap, 1);
+    size_t cap = k->cap, bound_cap = k->cap, need = k->nvars + 1;
+    const term **vars = arena_grow_array(k->c->a, k->vars, k->nvars, &cap, need, sizeof *vars, 16);
+    uint8_t *bound = arena_grow_array(k->c->a, k->bound, k->nvars, &bound_cap, need, 1, 16);
     if (!vars || !bound)
         return false;
-    if (k->nvars) {
-        memcpy(vars, k->vars, k->nvars * sizeof *vars);
-        memcpy(bound, k->bound, k->nvars);
-    }
     k->vars = vars, k->bound = bound, k->cap = cap;
     return true;
 }
@@ -117,15 +114,11 @@ static int chk_bind(chk *k, const term *t) {
         return parse_oom(k->c);
     if (k->bound[id])
         return 0;
-    if (k->log_n == k->log_cap) {
-        size_t cap = k->log_cap ? k->log_cap * 2 : 32;
-        uint32_t *log = arena_alloc(k->c->a, cap * sizeof *log);
-        if (!log)
-            return parse_oom(k->c);
-        if (k->log_n)
-            memcpy(log, k->log, k->log_n * sizeof *log);
-        k->log = log, k->log_cap = cap;
-    }
+    uint32_t *log =
+        arena_grow_array(k->c->a, k->log, k->log_n, &k->log_cap, k->log_n + 1, sizeof *log, 32);
+    if (!log)
+        return parse_oom(k->c);
+    k->log = log;
     k->bound[id] = 1;
     k->log[k->log_n++] = id;
     return 0;

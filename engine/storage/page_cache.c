@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "base/lru.h"
 #include "storage/format.h"
@@ -57,18 +58,10 @@ void page_cache_free(page_cache *c) {
 
 /* Out of memory only means the page will be checked again. */
 static void mark_good(page_cache *c, uint32_t pgno) {
-    size_t word = pgno / 64;
-    if (word >= c->good_words) {
-        size_t words = c->good_words ? c->good_words : 64;
-        while (words <= word)
-            words *= 2;
-        uint64_t *grown = realloc(c->good, words * sizeof *grown);
-        if (!grown)
-            return;
-        memset(grown + c->good_words, 0, (words - c->good_words) * sizeof *grown);
-        c->good = grown;
-        c->good_words = words;
-    }
+    size_t word = pgno / 64, words = c->good_words;
+    if (!array_reserve(&c->good, &c->good_words, word + 1, sizeof *c->good, 64))
+        return;
+    memset(c->good + words, 0, (c->good_words - words) * sizeof *c->good);
     c->good[word] |= UINT64_C(1) << (pgno % 64);
 }
 
