@@ -6,7 +6,6 @@
  * conjunction the set holds everything it binds, which is what the
  * order-free checks (not-join, :find, :with, aggregates) need. */
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,15 +31,12 @@ static int chk_fail(chk *k, int code, const ast_clause *at, const char *fmt, ...
     __attribute__((format(printf, 4, 5)));
 
 static int chk_fail(chk *k, int code, const ast_clause *at, const char *fmt, ...) {
-    char msg[512];
+    const uint32_t place[2] = {at ? at->line : 0, at ? at->column : 0};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = parse_fail_va(k->c, code, at ? place : NULL, fmt, ap);
     va_end(ap);
-    if (!at)
-        return err_set(k->c->e, code, "%s", msg);
-    return err_set(k->c->e, code, "%s (at line %u, column %u)", msg, (unsigned)at->line,
-                   (unsigned)at->column);
+    return rc;
 }
 
 static bool chk_is_var(const term *t) {
