@@ -5,13 +5,6 @@
 
 enum { EXPLAIN_COUNT_CAP = 1 << 20 };
 
-/* The index a step reads is decided at run time, by store_scan_open from
- * the positions exec/op_scan.c fixes; nothing in the plan depends on it.
- * Explain alone states it in advance, by the same rules: the positions
- * the seek fixes are those known when the step runs, except that a pseudo
- * pattern seeks by entity only, a Ref attribute narrows nothing (E4) and a
- * hash join reads the pattern with its constant attribute only. */
-
 /* A known value seeks (with the attribute, AVET) when matching it is
  * exact: a constant string, integer, boolean or keyword (E4: a keyword is
  * two seeks), or a variable's value, whose type is known only at run
@@ -24,6 +17,13 @@ static bool value_seeks(const plan_item *it)
     value_type t = v->constant.type;
     return t == VT_STRING || t == VT_INTEGER || t == VT_BOOLEAN || t == VT_KEYWORD;
 }
+
+/* The index a step reads is decided at run time, by store_scan_open from
+ * the positions exec/op_scan.c fixes; nothing in the plan depends on it.
+ * Explain alone states it in advance, by the same rules: the positions
+ * the seek fixes are those known when the step runs, except that a pseudo
+ * pattern seeks by entity only, a Ref attribute narrows nothing (E4) and a
+ * hash join reads the pattern with its constant attribute only. */
 
 int plan_step_index(const plan_item *it)
 {
