@@ -169,6 +169,25 @@ char *arena_strndup(arena *a, const char *s, size_t len) {
     return p;
 }
 
+void *arena_grow_array(arena *a, void *items, size_t count, size_t *cap, size_t need, size_t size,
+                       size_t first) {
+    if (need <= *cap)
+        return items;
+    size_t n = *cap ? *cap : first;
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            return NULL;
+        n *= 2;
+    }
+    unsigned char *grown = arena_calloc(a, n, size);
+    if (!grown)
+        return NULL;
+    if (count)
+        memcpy(grown, items, count * size);
+    *cap = n;
+    return grown;
+}
+
 /* Only the block of a one-block arena is kept: blocks of a large arena
  * kept scattered through the heap stopped glibc from reusing that space
  * for the next large query (+4 MiB peak RSS on 1M scans). */

@@ -27,6 +27,14 @@ static inline void *arena_alloc(arena *a, size_t size);
 static inline void *arena_calloc(arena *a, size_t count, size_t size);
 /* Copies `len` bytes and appends a NUL. */
 char *arena_strndup(arena *a, const char *s, size_t len);
+/* Growable arrays in an arena: `items` (of `count` items of `size` bytes)
+ * itself when its capacity `*cap` holds `need` items, else a copy in a new
+ * allocation whose capacity doubles from `first`, zeroed past `count`; the
+ * outgrown array stays in the arena until it is freed. NULL (and *cap
+ * unchanged) when out of memory. Arrays that must charge a memory meter
+ * for each growth use finish_grow (exec/finish_plan.c) instead. */
+void *arena_grow_array(arena *a, void *items, size_t count, size_t *cap, size_t need, size_t size,
+                       size_t first);
 void arena_free(arena *a); /* frees every block; the arena may be reused */
 /* Empties the arena like arena_free, but a one-block arena of standard
  * blocks keeps its block for the next allocations: for an arena emptied

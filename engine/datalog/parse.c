@@ -8,16 +8,21 @@
 
 #include "datalog/parse_internal.h"
 
-int parse_fail(parse_ctx *c, int code, const edn *at, const char *fmt, ...) {
+int parse_fail_va(parse_ctx *c, int code, const uint32_t at[2], const char *fmt, va_list ap) {
     char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     if (!at)
         return err_set(c->e, code, "%s", msg);
-    return err_set(c->e, code, "%s (at line %u, column %u)", msg, (unsigned)at->line,
-                   (unsigned)at->column);
+    return err_set(c->e, code, "%s (at line %u, column %u)", msg, (unsigned)at[0], (unsigned)at[1]);
+}
+
+int parse_fail(parse_ctx *c, int code, const edn *at, const char *fmt, ...) {
+    const uint32_t place[2] = {at ? at->line : 0, at ? at->column : 0};
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = parse_fail_va(c, code, at ? place : NULL, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int parse_fail_got(parse_ctx *c, int code, const char *text, const edn *d) {

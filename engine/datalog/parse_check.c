@@ -6,7 +6,6 @@
  * conjunction the set holds everything it binds, which is what the
  * order-free checks (not-join, :find, :with, aggregates) need. */
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,15 +31,12 @@ static int chk_fail(chk *k, int code, const ast_clause *at, const char *fmt, ...
     __attribute__((format(printf, 4, 5)));
 
 static int chk_fail(chk *k, int code, const ast_clause *at, const char *fmt, ...) {
-    char msg[512];
+    const uint32_t place[2] = {at ? at->line : 0, at ? at->column : 0};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = parse_fail_va(k->c, code, at ? place : NULL, fmt, ap);
     va_end(ap);
-    if (!at)
-        return err_set(k->c->e, code, "%s", msg);
-    return err_set(k->c->e, code, "%s (at line %u, column %u)", msg, (unsigned)at->line,
-                   (unsigned)at->column);
+    return rc;
 }
 
 static bool chk_is_var(const term *t) {
@@ -65,16 +61,13 @@ static bool chk_eq(const void *ctx, uint32_t id) {
     return chk_same_name(p->k->vars[id], p->t);
 }
 
+/* Room for one more variable in the two arrays, which share a capacity. */
 static bool chk_grow(chk *k) {
-    size_t cap = k->cap ? k->cap * 2 : 16;
-    const term **vars = arena_alloc(k->c->a, cap * sizeof *vars);
-    uint8_t *bound = arena_calloc(k->c->a, cap, 1);
+    size_t cap = k->cap, bound_cap = k->cap, need = k->nvars + 1;
+    const term **vars = arena_grow_array(k->c->a, k->vars, k->nvars, &cap, need, sizeof *vars, 16);
+    uint8_t *bound = arena_grow_array(k->c->a, k->bound, k->nvars, &bound_cap, need, 1, 16);
     if (!vars || !bound)
         return false;
-    if (k->nvars) {
-        memcpy(vars, k->vars, k->nvars * sizeof *vars);
-        memcpy(bound, k->bound, k->nvars);
-    }
     k->vars = vars, k->bound = bound, k->cap = cap;
     return true;
 }
@@ -117,15 +110,11 @@ static int chk_bind(chk *k, const term *t) {
         return parse_oom(k->c);
     if (k->bound[id])
         return 0;
-    if (k->log_n == k->log_cap) {
-        size_t cap = k->log_cap ? k->log_cap * 2 : 32;
-        uint32_t *log = arena_alloc(k->c->a, cap * sizeof *log);
-        if (!log)
-            return parse_oom(k->c);
-        if (k->log_n)
-            memcpy(log, k->log, k->log_n * sizeof *log);
-        k->log = log, k->log_cap = cap;
-    }
+    uint32_t *log =
+        arena_grow_array(k->c->a, k->log, k->log_n, &k->log_cap, k->log_n + 1, sizeof *log, 32);
+    if (!log)
+        return parse_oom(k->c);
+    k->log = log;
     k->bound[id] = 1;
     k->log[k->log_n++] = id;
     return 0;

@@ -2,8 +2,10 @@
 #ifndef MG_DATALOG_PARSE_INTERNAL_H
 #define MG_DATALOG_PARSE_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/arena.h"
 #include "base/error.h"
@@ -66,6 +68,10 @@ int parse_check_rule(parse_ctx *c, const ast_rule *r);
  * of `at` when it is not NULL. */
 int parse_fail(parse_ctx *c, int code, const edn *at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same with the place as numbers (`at` NULL: none) and the arguments
+ * as a va_list, for errors found after reading (parse_check.c). */
+int parse_fail_va(parse_ctx *c, int code, const uint32_t at[2], const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 /* "<text><description of d> (at line L, column C)". */
 int parse_fail_got(parse_ctx *c, int code, const char *text, const edn *d);
 int parse_oom(parse_ctx *c);

@@ -71,6 +71,21 @@ static int parse_fact(parse_ctx *c, const edn *d, ast_fact *out) {
     return rc;
 }
 
+/* The facts of the vector `facts`, each read by `parse_one`. */
+static int parse_facts(parse_ctx *c, const edn *facts,
+                       int (*parse_one)(parse_ctx *, const edn *, ast_fact *), ast_write *out) {
+    out->count = facts->as.seq.count;
+    out->facts = arena_calloc(c->a, out->count, sizeof(ast_fact));
+    if (!out->facts)
+        return err_set(c->e, PARSE_OOM, "Out of memory");
+    for (size_t i = 0; i < out->count; i++) {
+        int rc = parse_one(c, &facts->as.seq.items[i], &out->facts[i]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int parse_transact(parse_ctx *c, parse_args args, ast_write *out) {
     if (args.count == 0)
         return err_set(c->e, ERR(PRS, 41), "Transact requires a vector of facts");
@@ -92,16 +107,7 @@ int parse_transact(parse_ctx *c, parse_args args, ast_write *out) {
         return parse_fail(c, ERR(PRS, 42), facts, "Transact argument must be a vector of facts");
     if (args.count > next + 1)
         return parse_trailing(c, "transact", &args.items[next + 1]);
-    out->count = facts->as.seq.count;
-    out->facts = arena_calloc(c->a, out->count, sizeof(ast_fact));
-    if (!out->facts)
-        return err_set(c->e, PARSE_OOM, "Out of memory");
-    for (size_t i = 0; i < out->count; i++) {
-        int rc = parse_fact(c, &facts->as.seq.items[i], &out->facts[i]);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    return parse_facts(c, facts, parse_fact, out);
 }
 
 static int parse_triple(parse_ctx *c, const edn *d, ast_fact *out) {
@@ -124,14 +130,5 @@ int parse_retract(parse_ctx *c, parse_args args, ast_write *out) {
         return parse_fail(c, ERR(PRS, 44), facts, "Retract argument must be a vector of facts");
     if (args.count > 1)
         return parse_trailing(c, "retract", &args.items[1]);
-    out->count = facts->as.seq.count;
-    out->facts = arena_calloc(c->a, out->count, sizeof(ast_fact));
-    if (!out->facts)
-        return err_set(c->e, PARSE_OOM, "Out of memory");
-    for (size_t i = 0; i < out->count; i++) {
-        int rc = parse_triple(c, &facts->as.seq.items[i], &out->facts[i]);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    return parse_facts(c, facts, parse_triple, out);
 }

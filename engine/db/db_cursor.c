@@ -200,15 +200,11 @@ void db_cursor_free(db_cursor *c) {
 
 int db_cursor_open_read(db *d, store *s, int64_t now_ms, const char *text, size_t len,
                         db_cursor **out, err *e) {
-    db_cursor *c = malloc(sizeof *c);
-    if (!c)
-        return err_set(e, ERR(INT, 0), "out of memory");
-    *c = (db_cursor){0};
-    if (pthread_mutex_init(&c->mu, NULL) != 0) {
-        free(c);
-        return err_set(e, ERR(INT, 0), "cannot create the cursor lock");
-    }
-    int rc = db_parse_query(d, text, len, &c->pq, e);
+    db_cursor *c = NULL;
+    int rc = new_cursor(&c, e);
+    if (rc != 0)
+        return rc;
+    rc = db_parse_query(d, text, len, &c->pq, e);
     if (rc == 0) {
         c->rules = db_query_rules(d);
         rc = query_stream_open(s, &c->rules, &parsed_query_command(c->pq)->as.query, now_ms,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 #include "datalog/parse.h"
 #include "db/db_internal.h"
 #include "exec/query_keep.h"
@@ -107,14 +108,8 @@ static size_t find_slot(const prepared *p, const char *name, size_t len) {
 }
 
 static int add_slot(prepared *p, const char *name, size_t len, size_t *index, err *e) {
-    if (p->slot_count == p->slot_cap) {
-        size_t cap = p->slot_cap ? p->slot_cap * 2 : 4;
-        slot *s = realloc(p->slots, cap * sizeof *s);
-        if (!s)
-            return out_of_memory(e);
-        p->slots = s;
-        p->slot_cap = cap;
-    }
+    if (!array_reserve(&p->slots, &p->slot_cap, p->slot_count + 1, sizeof *p->slots, 4))
+        return out_of_memory(e);
     char *copy = malloc(len + 1);
     if (!copy)
         return out_of_memory(e);
@@ -129,14 +124,8 @@ static int add_use(prepared *p, parse_copy *c, slot_pos pos, term *t, err *e) {
     size_t s = find_slot(p, t->name, t->name_len);
     if (s == p->slot_count && add_slot(p, t->name, t->name_len, &s, e) != 0)
         return ERR(INT, 0);
-    if (c->use_count == c->use_cap) {
-        size_t cap = c->use_cap ? c->use_cap * 2 : 4;
-        slot_use *u = realloc(c->uses, cap * sizeof *u);
-        if (!u)
-            return out_of_memory(e);
-        c->uses = u;
-        c->use_cap = cap;
-    }
+    if (!array_reserve(&c->uses, &c->use_cap, c->use_count + 1, sizeof *c->uses, 4))
+        return out_of_memory(e);
     c->uses[c->use_count++] =
         (slot_use){.slot = s, .pos = pos, .t = t, .name = t->name, .name_len = t->name_len};
     return 0;

@@ -1,5 +1,5 @@
-/* query_cache.h: a chained hash table of QUERY_CACHE_BUCKETS buckets over
- * the entries, which also form a list from most to least recently used. */
+/* query_cache.h: per part, an lru_table (base/lru.h) of
+ * QUERY_CACHE_BUCKETS buckets over the entries. */
 #include "db/query_cache.h"
 
 #include <stdatomic.h>
@@ -9,6 +9,7 @@
 
 #include "base/arena.h"
 #include "base/hash.h"
+#include "base/lru.h"
 #include "base/thread_slot.h"
 #include "datalog/parse.h"
 
@@ -21,9 +22,7 @@
 
 struct parsed_query {
     atomic_size_t refs;
-    parsed_query *hnext;         /* bucket chain, while cached */
-    parsed_query *newer, *older; /* recency list, while cached */
-    uint64_t hash;
+    lru_node node; /* its hash, and its links while cached */
     size_t len;
     size_t bytes; /* all it takes, for QUERY_CACHE_BYTES (set when kept) */
     arena ast;
@@ -36,8 +35,8 @@ struct parsed_query {
  * recency list, not one lock and list for all (issue 18). */
 typedef struct cache_part {
     pthread_mutex_t mu;
-    parsed_query *buckets[QUERY_CACHE_BUCKETS];
-    parsed_query *newest, *oldest;
+    lru_node *buckets[QUERY_CACHE_BUCKETS];
+    lru_table lru;
     /* Hashes of texts parsed once and not kept, direct-mapped: a text is
      * kept the second time, so one-off texts neither evict entries nor
      * pay for the smaller blocks. */
@@ -52,13 +51,15 @@ struct query_cache {
 
 query_cache *query_cache_new(void) {
     query_cache *c = calloc(1, sizeof *c);
-    for (int i = 0; c && i < QUERY_CACHE_PARTS; i++)
+    for (int i = 0; c && i < QUERY_CACHE_PARTS; i++) {
         if (pthread_mutex_init(&c->part[i].mu, NULL) != 0) {
             while (i-- > 0)
                 pthread_mutex_destroy(&c->part[i].mu);
             free(c);
             return NULL;
         }
+        lru_init(&c->part[i].lru, c->part[i].buckets, QUERY_CACHE_BUCKETS);
+    }
     return c;
 }
 
@@ -66,10 +67,10 @@ void query_cache_free(query_cache *c) {
     if (!c)
         return;
     for (int i = 0; i < QUERY_CACHE_PARTS; i++) {
-        for (parsed_query *p = c->part[i].newest; p;) {
-            parsed_query *older = p->older;
-            parsed_query_release(p);
-            p = older;
+        for (lru_node *n = c->part[i].lru.newest; n;) {
+            lru_node *older = n->older;
+            parsed_query_release(LRU_ENTRY(n, parsed_query, node));
+            n = older;
         }
         pthread_mutex_destroy(&c->part[i].mu);
     }
@@ -106,45 +107,18 @@ static uint64_t text_hash(const char *s, size_t len) {
     return hash_words(HASH_FNV_BASIS, s, len);
 }
 
-static parsed_query **bucket(cache_part *c, uint64_t hash) {
-    return &c->buckets[hash & (QUERY_CACHE_BUCKETS - 1)];
-}
-
 static parsed_query *find(cache_part *c, uint64_t hash, const char *text, size_t len) {
-    for (parsed_query *p = *bucket(c, hash); p; p = p->hnext)
-        if (p->hash == hash && p->len == len && memcmp(p->text, text, len) == 0)
+    for (lru_node *n = lru_bucket(&c->lru, hash); n; n = n->hnext) {
+        parsed_query *p = LRU_ENTRY(n, parsed_query, node);
+        if (n->hash == hash && p->len == len && memcmp(p->text, text, len) == 0)
             return p;
+    }
     return NULL;
 }
 
-static void list_unlink(cache_part *c, parsed_query *p) {
-    if (p->newer)
-        p->newer->older = p->older;
-    else
-        c->newest = p->older;
-    if (p->older)
-        p->older->newer = p->newer;
-    else
-        c->oldest = p->newer;
-}
-
-static void list_push(cache_part *c, parsed_query *p) {
-    p->newer = NULL;
-    p->older = c->newest;
-    if (c->newest)
-        c->newest->newer = p;
-    c->newest = p;
-    if (!c->oldest)
-        c->oldest = p;
-}
-
 static void evict_oldest(cache_part *c) {
-    parsed_query *p = c->oldest;
-    list_unlink(c, p);
-    parsed_query **link = bucket(c, p->hash);
-    while (*link != p)
-        link = &(*link)->hnext;
-    *link = p->hnext;
+    parsed_query *p = LRU_ENTRY(c->lru.oldest, parsed_query, node);
+    lru_remove(&c->lru, &p->node);
     c->stats.entries--;
     c->stats.bytes -= p->bytes;
     parsed_query_release(p);
@@ -164,20 +138,16 @@ static parsed_query *lookup(cache_part *c, uint64_t hash, const char *text, size
     }
     c->stats.hits++;
     atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
-    list_unlink(c, p);
-    list_push(c, p);
+    lru_touch(&c->lru, &p->node);
     return p;
 }
 
 /* Unless another thread kept the same text meanwhile. */
 static void keep(cache_part *c, parsed_query *p) {
     pthread_mutex_lock(&c->mu);
-    if (!find(c, p->hash, p->text, p->len)) {
+    if (!find(c, p->node.hash, p->text, p->len)) {
         atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
-        parsed_query **head = bucket(c, p->hash);
-        p->hnext = *head;
-        *head = p;
-        list_push(c, p);
+        lru_insert(&c->lru, &p->node, p->node.hash);
         c->stats.entries++;
         c->stats.bytes += p->bytes;
         while (c->stats.entries > QUERY_CACHE_ENTRIES || c->stats.bytes > QUERY_CACHE_BYTES)
@@ -192,8 +162,7 @@ static int parse_new(const char *text, size_t len, uint64_t hash, size_t block_s
     if (!p)
         return err_set(e, ERR(INT, 0), "out of memory");
     atomic_init(&p->refs, 1);
-    p->hnext = p->newer = p->older = NULL;
-    p->hash = hash;
+    p->node = (lru_node){.hash = hash};
     p->len = len;
     arena_init_blocks(&p->ast, block_size);
     memcpy(p->text, text, len);

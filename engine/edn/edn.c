@@ -41,16 +41,11 @@ static int edn_unclosed(edn_reader *r, edn_kind kind, const edn *open) {
 /* Appends one slot to a sequence under construction. The array grows by
  * doubling inside the arena; the abandoned copies die with the arena. */
 static edn *edn_push(edn_reader *r, edn *seq, size_t *cap) {
-    if (seq->as.seq.count == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 4;
-        edn *items = arena_alloc(r->a, ncap * sizeof(edn));
-        if (!items)
-            return NULL;
-        if (seq->as.seq.count)
-            memcpy(items, seq->as.seq.items, seq->as.seq.count * sizeof(edn));
-        seq->as.seq.items = items;
-        *cap = ncap;
-    }
+    size_t count = seq->as.seq.count;
+    edn *items = arena_grow_array(r->a, seq->as.seq.items, count, cap, count + 1, sizeof *items, 4);
+    if (!items)
+        return NULL;
+    seq->as.seq.items = items;
     return &seq->as.seq.items[seq->as.seq.count++];
 }
 

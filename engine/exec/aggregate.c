@@ -133,6 +133,9 @@ static size_t set_probe(const value_set *set, const value *v, uint64_t h) {
     }
 }
 
+/* Not finish_grow nor arena_grow_array: the items are copied but the
+ * slots are rebuilt (every item hashed again into twice as many), and
+ * both come from the state's own charged arena. */
 static int set_grow(agg_state *s, err *e) {
     value_set *set = &s->set;
     size_t cap = set->cap ? set->cap * 2 : 8;

@@ -67,18 +67,12 @@ static void read_key(const finish_plan *p, const value *row, value *key) {
 }
 
 static int reserve_group(group_table *t, err *e) {
-    if (t->count < t->cap)
-        return 0;
-    size_t cap = t->cap ? t->cap * 2 : 16;
     int rc = 0;
-    group *groups = finish_alloc(t->p, cap * sizeof *groups, "aggregate", e, &rc);
-    if (!groups)
-        return rc;
-    if (t->count)
-        memcpy(groups, t->groups, t->count * sizeof *groups);
-    t->groups = groups;
-    t->cap = cap;
-    return 0;
+    group *groups =
+        finish_grow(t->p, t->groups, t->count, &t->cap, sizeof *groups, 16, "aggregate", e, &rc);
+    if (groups)
+        t->groups = groups;
+    return rc;
 }
 
 /* Grows the index for one more group, charging its growth. */

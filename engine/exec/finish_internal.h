@@ -65,6 +65,11 @@ void finish_plan_free(finish_plan *p);
 
 /* Charges `size` bytes as `op` and takes them from the plan's arena. */
 void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc);
+/* Room for one more item in `items` (`count` items of `size` bytes, room
+ * for *cap): `items` itself, or a charged copy of doubled capacity (from
+ * `first`) in the plan's arena. NULL with *rc set on an error. */
+void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t size,
+                  size_t first, const char *op, err *e, int *rc);
 /* Copies `v` into *dst, string payloads into the plan's arena (a stored
  * value stays one: it lives as long as the input stream). */
 int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e);

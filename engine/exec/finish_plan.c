@@ -33,20 +33,33 @@ int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op
     return 0;
 }
 
-int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e) {
-    if (r->count == r->cap) {
-        /* The outgrown array stays in the arena (and charged): doubling
-         * bounds that waste by the live size. */
-        size_t cap = r->cap ? r->cap * 2 : 64;
-        int rc = 0;
-        value **rows = finish_alloc(p, cap * sizeof *rows, op, e, &rc);
-        if (!rows)
-            return rc;
-        if (r->count)
-            memcpy(rows, r->rows, r->count * sizeof *rows);
-        r->rows = rows;
-        r->cap = cap;
+/* The meter's version of arena_grow_array: the outgrown array stays in
+ * the arena (and charged), and doubling bounds that waste by the live
+ * size. */
+void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t size,
+                  size_t first, const char *op, err *e, int *rc) {
+    *rc = 0;
+    if (count < *cap)
+        return items;
+    size_t n = *cap ? *cap * 2 : first;
+    void *grown = n > *cap && n <= SIZE_MAX / size ? finish_alloc(p, n * size, op, e, rc) : NULL;
+    if (!grown) {
+        if (*rc == 0)
+            *rc = err_set(e, ERR(INT, 0), "out of memory");
+        return NULL;
     }
+    if (count)
+        memcpy(grown, items, count * size);
+    *cap = n;
+    return grown;
+}
+
+int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e) {
+    int rc = 0;
+    value **rows = finish_grow(p, r->rows, r->count, &r->cap, sizeof *rows, 64, op, e, &rc);
+    if (!rows)
+        return rc;
+    r->rows = rows;
     r->rows[r->count++] = row;
     return 0;
 }

@@ -15,17 +15,11 @@
 #include <stdlib.h>
 
 #include "exec/derived.h"
-#include "exec/hj_table.h"
-#include "exec/op_scan.h"
+#include "exec/pattern_join.h"
 
 typedef struct op_hashjoin {
     op base;
-    where_ctx *x;
-    const plan_conj *p;
-    size_t item, step;
-    child_rows in;
-    batch out;
-    pattern_binding bind;
+    pattern_join join;
     bool have_row;
     int key_pos;
     hj_table own;     /* when the table is not kept across rounds */
@@ -36,11 +30,11 @@ typedef struct op_hashjoin {
 
 /* Every record of the pattern (its constant attribute only narrows). */
 static int read_pattern(op_hashjoin *h, hj_table *t, err *e) {
-    const plan_item *it = &h->p->items[h->item];
+    const plan_item *it = &h->join.p->items[h->join.item];
     const value *known[3] = {NULL, NULL, NULL};
     if (it->pc.pattern->a.kind == TERM_CONST)
         known[1] = &it->pc.pattern->a.constant;
-    return hj_table_read(t, h->x, it, known, e);
+    return hj_table_read(t, h->join.x, it, known, e);
 }
 
 static bool any_value(const term *t) {
@@ -79,28 +73,28 @@ static bool derived_window(const where_ctx *x, const plan_item *it, uint64_t *ve
 /* A kept table when there is one; else the pattern is read for this
  * operator, and kept if it may be. */
 static int hj_build(op_hashjoin *h, err *e) {
-    const plan_item *it = &h->p->items[h->item];
+    const plan_item *it = &h->join.p->items[h->join.item];
     const value *attr = &it->pc.pattern->a.constant;
     hj_key dkey = {.attr = attr, .key_pos = h->key_pos, .derived = true};
     h->t = NULL;
-    if (derived_window(h->x, it, &dkey.version)) {
+    if (derived_window(h->join.x, it, &dkey.version)) {
         const value *known[3] = {NULL, attr, NULL};
         dkey.attr_hash = hj_key_attr_hash(attr);
-        int rc = hj_cache_load(h->x->tables, h->x, it, &dkey, known, &h->t, e);
+        int rc = hj_cache_load(h->join.x->tables, h->join.x, it, &dkey, known, &h->t, e);
         if (rc != 0 || h->t)
             return rc;
     }
-    bool keep = op_hashjoin_kept(h->x, it);
+    bool keep = op_hashjoin_kept(h->join.x, it);
     hj_key key = {.attr = attr, .key_pos = h->key_pos, .attr_hash = hj_key_attr_hash(attr)};
-    if (keep && (h->t = hj_cache_find(h->x->tables, &key)))
+    if (keep && (h->t = hj_cache_find(h->join.x->tables, &key)))
         return 0;
     hj_table_free(&h->own);
     int rc = read_pattern(h, &h->own, e);
     if (rc != 0)
         return rc;
-    const hj_table *kept = keep ? hj_cache_put(h->x->tables, &key, &h->own) : NULL;
+    const hj_table *kept = keep ? hj_cache_put(h->join.x->tables, &key, &h->own) : NULL;
     if (kept)
-        hj_table_init(&h->own, h->key_pos, h->x->m); /* moved into the cache */
+        hj_table_init(&h->own, h->key_pos, h->join.x->m); /* moved into the cache */
     h->t = kept ? kept : &h->own;
     return 0;
 }
@@ -110,31 +104,32 @@ static int hj_build(op_hashjoin *h, err *e) {
 static int hj_open(op *o, err *e) {
     op_hashjoin *h = (op_hashjoin *)o;
     h->have_row = false;
-    child_rows_open(&h->in);
-    int rc = h->t && h->run == h->x->body_run ? 0 : hj_build(h, e);
+    child_rows_open(&h->join.in);
+    int rc = h->t && h->run == h->join.x->body_run ? 0 : hj_build(h, e);
     if (rc != 0)
         return rc;
-    h->run = h->x->body_run;
-    return op_open(h->in.child, e);
+    h->run = h->join.x->body_run;
+    return op_open(h->join.in.child, e);
 }
 
 /* Moves to the child's next row and the first entry its key finds; 1 a
  * row, 0 the child's end. */
 static int next_row(op_hashjoin *h, size_t max, err *e) {
-    int rc = child_rows_next(&h->in, max, e);
+    int rc = child_rows_next(&h->join.in, max, e);
     if (rc != 1)
         return rc;
-    const value *key = h->key_pos >= 0
-                           ? frame_any_value(&h->in.row, h->p->items[h->item].pc.var[h->key_pos], h->step)
-                           : NULL;
+    const pattern_join *pj = &h->join;
+    const plan_item *it = &pj->p->items[pj->item];
+    const value *key =
+        h->key_pos >= 0 ? frame_any_value(&pj->in.row, it->pc.var[h->key_pos], pj->step) : NULL;
     h->cursor = hj_table_first(h->t, key);
     return 1;
 }
 
 static int hj_next(op *o, size_t max, batch **out, err *e) {
     op_hashjoin *h = (op_hashjoin *)o;
-    h->out.count = 0;
-    while (h->out.count < max) {
+    h->join.out.count = 0;
+    while (h->join.out.count < max) {
         if (!h->have_row) {
             int rc = next_row(h, max, e);
             if (rc == 0)
@@ -143,23 +138,16 @@ static int hj_next(op *o, size_t max, batch **out, err *e) {
                 return rc;
             h->have_row = true;
         }
-        while (h->cursor != HJ_END && h->out.count < max) {
-            const hj_entry *en = &h->t->entries[h->cursor];
-            h->cursor = en->next;
-            pattern_bind(&h->out, &h->in.row, &h->bind, h->step, en->vals, &en->rec);
-        }
-        if (h->cursor == HJ_END)
-            h->have_row = false;
+        h->have_row = pattern_join_fill(&h->join, h->t, &h->cursor, max);
     }
-    *out = &h->out;
-    return h->out.count > 0;
+    *out = &h->join.out;
+    return h->join.out.count > 0;
 }
 
 static void hj_free(op *o) {
     op_hashjoin *h = (op_hashjoin *)o;
     hj_table_free(&h->own);
-    batch_free(&h->out);
-    op_free(h->in.child);
+    pattern_join_free(&h->join);
     free(h);
 }
 
@@ -169,17 +157,14 @@ op *op_hashjoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
     op_hashjoin *h = malloc(sizeof *h); /* set in full below */
     if (!h)
         return NULL;
-    const plan_item *it = &p->items[item];
-    size_t step = p->step_of[item];
-    *h = (op_hashjoin){.base = {&hj_vt}, .x = x, .p = p, .item = item, .step = step, .in = {.child = child}};
-    if (batch_init(&h->out, p, BATCH_ROWS, step, x->m, e) != 0) {
+    *h = (op_hashjoin){.base = {&hj_vt}, .key_pos = -1};
+    if (pattern_join_init(&h->join, x, p, item, child, e) != 0) {
         free(h);
         return NULL;
     }
-    pattern_binding_init(&h->bind, p, item, step);
-    h->key_pos = -1;
+    const plan_item *it = &p->items[item];
     for (int pos = 2; pos >= 1 && h->key_pos < 0; pos--)
-        if (it->pc.var[pos] >= 0 && plan_var_set(p, it->pc.var[pos], step))
+        if (it->pc.var[pos] >= 0 && plan_var_set(p, it->pc.var[pos], h->join.step))
             h->key_pos = pos;
     hj_table_init(&h->own, h->key_pos, x->m);
     return &h->base;

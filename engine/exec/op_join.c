@@ -10,17 +10,11 @@
  * seeks the same entities again in every round. */
 #include <stdlib.h>
 
-#include "exec/hj_table.h"
-#include "exec/op_scan.h"
+#include "exec/pattern_join.h"
 
 typedef struct op_join {
     op base;
-    where_ctx *x;
-    const plan_conj *p;
-    size_t item, step;
-    child_rows in;
-    batch out;
-    pattern_binding bind;
+    pattern_join join;
     pattern_scan ps;
     bool keep;            /* op_hashjoin_kept: fixed while the operator lives */
     uint64_t attr_hash;   /* of the kept records' key (when keep) */
@@ -33,8 +27,8 @@ static int join_open(op *o, err *e) {
     op_join *j = (op_join *)o;
     pattern_scan_close(&j->ps);
     j->scanning = false;
-    child_rows_open(&j->in);
-    return op_open(j->in.child, e);
+    child_rows_open(&j->join.in);
+    return op_open(j->join.in.child, e);
 }
 
 /* A known value (always a variable's: kept patterns have no constant
@@ -45,7 +39,7 @@ static int join_open(op *o, err *e) {
 /* The kept records of the known entity, read on first use; NULL when
  * they are not kept (then the join seeks). */
 static const hj_table *kept_records(op_join *j, const value *known[3], err *e, int *rc) {
-    const plan_item *it = &j->p->items[j->item];
+    const plan_item *it = &j->join.p->items[j->join.item];
     uuid128 u;
     const hj_table *t = NULL;
     *rc = 0;
@@ -54,18 +48,18 @@ static const hj_table *kept_records(op_join *j, const value *known[3], err *e, i
     hj_key key = {.attr = &it->pc.pattern->a.constant, .entity = &u, .key_pos = -1,
                   .attr_hash = j->attr_hash};
     const value *entity_only[3] = {known[0], known[1], NULL};
-    *rc = hj_cache_load(j->x->tables, j->x, it, &key, entity_only, &t, e);
+    *rc = hj_cache_load(j->join.x->tables, j->join.x, it, &key, entity_only, &t, e);
     return t && (!known[2] || t->count <= KEPT_WALK_MAX) ? t : NULL;
 }
 
 /* Opens the records for the child's next row; 1 opened, 0 child exhausted. */
 static int next_outer(op_join *j, size_t max, err *e) {
     for (;;) {
-        int rc = child_rows_next(&j->in, max, e);
+        int rc = child_rows_next(&j->join.in, max, e);
         if (rc != 1)
             return rc;
         const value *known[3];
-        pattern_known(&j->in.row, &j->p->items[j->item], j->step, known);
+        pattern_known(&j->join.in.row, &j->join.p->items[j->join.item], j->join.step, known);
         j->kept = kept_records(j, known, e, &rc);
         if (rc != 0)
             return rc;
@@ -73,29 +67,16 @@ static int next_outer(op_join *j, size_t max, err *e) {
             j->cursor = hj_table_first(j->kept, NULL);
             return 1;
         }
-        rc = pattern_scan_open(&j->ps, j->x, &j->p->items[j->item], known, e);
+        rc = pattern_scan_open(&j->ps, j->join.x, &j->join.p->items[j->join.item], known, e);
         if (rc != 0)
             return rc;
     }
 }
 
-/* Appends the row bound to each next kept record until the batch holds
- * `max` rows: 1 full, 0 the row's records are done. */
-static int fill_kept(op_join *j, size_t max) {
-    while (j->out.count < max) {
-        if (j->cursor == HJ_END)
-            return 0;
-        const hj_entry *en = &j->kept->entries[j->cursor];
-        j->cursor = en->next;
-        pattern_bind(&j->out, &j->in.row, &j->bind, j->step, en->vals, &en->rec);
-    }
-    return 1;
-}
-
 static int join_next(op *o, size_t max, batch **out, err *e) {
     op_join *j = (op_join *)o;
-    j->out.count = 0;
-    while (j->out.count < max) {
+    j->join.out.count = 0;
+    while (j->join.out.count < max) {
         if (!j->scanning) {
             int rc = next_outer(j, max, e);
             if (rc == 0)
@@ -104,8 +85,9 @@ static int join_next(op *o, size_t max, batch **out, err *e) {
                 return rc;
             j->scanning = true;
         }
-        int rc = j->kept ? fill_kept(j, max)
-                         : pattern_scan_fill(&j->ps, &j->out, max, &j->in.row, &j->bind, j->step, e);
+        pattern_join *pj = &j->join;
+        int rc = j->kept ? pattern_join_fill(pj, j->kept, &j->cursor, max)
+                         : pattern_scan_fill(&j->ps, &pj->out, max, &pj->in.row, &pj->bind, pj->step, e);
         if (rc == 1)
             continue; /* the batch is full */
         pattern_scan_close(&j->ps);
@@ -113,15 +95,14 @@ static int join_next(op *o, size_t max, batch **out, err *e) {
         if (rc != 0)
             return rc;
     }
-    *out = &j->out;
-    return j->out.count > 0;
+    *out = &j->join.out;
+    return j->join.out.count > 0;
 }
 
 static void join_free(op *o) {
     op_join *j = (op_join *)o;
     pattern_scan_close(&j->ps);
-    batch_free(&j->out);
-    op_free(j->in.child);
+    pattern_join_free(&j->join);
     free(j);
 }
 
@@ -131,14 +112,11 @@ op *op_join_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e
     op_join *j = malloc(sizeof *j); /* set in full below */
     if (!j)
         return NULL;
-    *j = (op_join){.base = {&join_vt}, .x = x, .p = p, .item = item,
-                   .step = p->step_of[item], .in = {.child = child},
-                   .keep = op_hashjoin_kept(x, &p->items[item])};
-    if (batch_init(&j->out, p, BATCH_ROWS, j->step, x->m, e) != 0) {
+    *j = (op_join){.base = {&join_vt}, .keep = op_hashjoin_kept(x, &p->items[item])};
+    if (pattern_join_init(&j->join, x, p, item, child, e) != 0) {
         free(j);
         return NULL;
     }
-    pattern_binding_init(&j->bind, p, item, j->step);
     if (j->keep)
         j->attr_hash = hj_key_attr_hash(&p->items[item].pc.pattern->a.constant);
     return &j->base;

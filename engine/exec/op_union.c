@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "exec/op.h"
 
@@ -72,15 +73,9 @@ static int union_store(op_union *u, const value *tuple, err *e) {
     int rc = meter_charge(u->x->m, u->width * sizeof(value), UNION_OP_NAME, e);
     if (rc != 0)
         return rc;
-    if (u->count == u->cap) {
-        size_t cap = u->cap ? u->cap * 2 : 16;
-        value *n = realloc(u->tuples, cap * u->width * sizeof *n);
-        if (!n) {
-            meter_release(u->x->m, u->width * sizeof(value));
-            return err_set(e, ERR(INT, 0), "out of memory");
-        }
-        u->tuples = n;
-        u->cap = cap;
+    if (!array_reserve(&u->tuples, &u->cap, u->count + 1, u->width * sizeof(value), 16)) {
+        meter_release(u->x->m, u->width * sizeof(value));
+        return err_set(e, ERR(INT, 0), "out of memory");
     }
     memcpy(&u->tuples[u->count * u->width], tuple, u->width * sizeof *tuple);
     u->count++;

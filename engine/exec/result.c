@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 
 struct result_set {
     arena mem;
@@ -45,22 +46,6 @@ int result_set_column(result_set *r, size_t column, const char *name, size_t len
     return 0;
 }
 
-static int result_reserve_row(result_set *r) {
-    if (r->rows < r->row_cap)
-        return 0;
-    size_t cap = r->row_cap ? r->row_cap * 2 : 16;
-    if (r->columns > 0) {
-        if (cap > SIZE_MAX / sizeof(value) / r->columns)
-            return -1;
-        value *grown = realloc(r->values, cap * r->columns * sizeof(value));
-        if (!grown)
-            return -1;
-        r->values = grown;
-    }
-    r->row_cap = cap;
-    return 0;
-}
-
 static int result_copy_value(result_set *r, value *dst, const value *src);
 
 /* A collect-set list: its items are copied one level deep (items are never
@@ -91,12 +76,12 @@ static int result_copy_value(result_set *r, value *dst, const value *src) {
 }
 
 int result_append_row(result_set *r, const value *row) {
-    if (result_reserve_row(r) != 0)
-        return -1;
     if (r->columns == 0) { /* rows of an empty :find: nothing to store (values may be NULL) */
         r->rows++;
         return 0;
     }
+    if (!array_reserve(&r->values, &r->row_cap, r->rows + 1, r->columns * sizeof(value), 16))
+        return -1;
     value *dst = r->values + r->rows * r->columns;
     for (size_t c = 0; c < r->columns; c++)
         if (result_copy_value(r, &dst[c], &row[c]) != 0)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
+
 struct host_fn {
     atomic_size_t refs;
     host_kind kind;
@@ -158,14 +160,8 @@ int host_scope_find(host_scope *s, host_kind kind, const char *name, size_t len,
         *out = u->fn;
         return 0;
     }
-    if (s->count == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 4;
-        host_use *uses = realloc(s->uses, cap * sizeof *uses);
-        if (!uses)
-            return err_set(e, ERR(INT, 0), "out of memory");
-        s->uses = uses;
-        s->cap = cap;
-    }
+    if (!array_reserve(&s->uses, &s->cap, s->count + 1, sizeof *s->uses, 4))
+        return err_set(e, ERR(INT, 0), "out of memory");
     u = &s->uses[s->count++];
     *u = (host_use){kind, name, len, registry_get(s->reg, kind, name, len)};
     s->held += u->fn != NULL;

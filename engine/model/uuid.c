@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "base/sha1.h"
 
@@ -219,15 +220,8 @@ static uint64_t text_hash(const char *s, size_t len) {
 /* Starts small: most evaluations derive a handful of keywords, and a
  * first block of a few KiB costs malloc more than the doublings do. */
 static bool cache_reserve(uuid_cache *c) {
-    if (c->count == c->cap) {
-        uint32_t cap = c->cap ? c->cap * 2 : 16;
-        uuid_cache_entry *n = realloc(c->entries, (size_t)cap * sizeof *n);
-        if (!n)
-            return false;
-        c->entries = n;
-        c->cap = cap;
-    }
-    return htab_reserve(&c->index, 1) == 0;
+    return array_reserve(&c->entries, &c->cap, (size_t)c->count + 1, sizeof *c->entries, 16) &&
+           htab_reserve(&c->index, 1) == 0;
 }
 
 static void cache_put(uuid_cache *c, uint64_t h, const char *keyword, size_t len, uuid128 u) {

@@ -43,7 +43,8 @@ typedef struct uuid_cache_entry uuid_cache_entry;
 typedef struct uuid_cache {
     htab index; /* hash of the keyword text -> entry */
     uuid_cache_entry *entries;
-    uint32_t count, cap;
+    uint32_t count; /* an htab id */
+    size_t cap;
     arena text;
     struct uuid_cache *outer;
 } uuid_cache;

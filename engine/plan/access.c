@@ -1,6 +1,8 @@
 /* The access of each pattern step once the order is fixed (plan/conj.h):
- * which positions are known when it runs, the index its seek reads, and
- * its join (exec/op_build.c builds the operator the plan names). */
+ * which positions are known when it runs and its join (exec/op_build.c
+ * builds the operator the plan names). The index a seek reads is the
+ * store's choice (store_scan_open), from the positions exec/op_scan.c
+ * fixes at run time; plan/explain.c only describes it. */
 #include "plan/conj.h"
 
 static bool position_known(const plan_conj *c, const plan_item *it, int pos, size_t step) {
@@ -42,34 +44,6 @@ static plan_join choose_join(const plan_conj *c, const plan_item *it, size_t ste
                : PLAN_JOIN_NESTED_LOOP;
 }
 
-/* A known value seeks (with the attribute, AVET) when matching it is
- * exact: a constant string, integer, boolean or keyword (E4: a keyword is
- * two seeks), or a variable's value, whose type is known only at run
- * time. */
-static bool value_seeks(const plan_item *it) {
-    const term *v = plan_pattern_term(it->pc.pattern, 2);
-    if (v->kind != TERM_CONST)
-        return it->access.known[2];
-    value_type t = v->constant.type;
-    return t == VT_STRING || t == VT_INTEGER || t == VT_BOOLEAN || t == VT_KEYWORD;
-}
-
-/* store_scan_open's index for the positions the seek fixes (op_scan.c):
- * a pseudo pattern seeks by entity only; a Ref attribute narrows nothing
- * (E4); a hash join reads the pattern with its constant attribute only. */
-static int choose_index(const plan_item *it) {
-    const plan_access *a = &it->access;
-    const term *attr = plan_pattern_term(it->pc.pattern, 1);
-    bool hash = a->join == PLAN_JOIN_HASH, pseudo = it->kind == PK_PSEUDO;
-    bool at = !pseudo && (hash ? attr->kind == TERM_CONST : a->known[1]) &&
-              !(attr->kind == TERM_CONST && attr->constant.type != VT_KEYWORD);
-    if (a->known[0] && !hash)
-        return TREE_EAVT;
-    if (at)
-        return !hash && value_seeks(it) ? TREE_AVET : TREE_AEVT;
-    return TREE_EAVT;
-}
-
 static bool reads_records(const plan_item *it) {
     return it->kind == PK_PATTERN || it->kind == PK_INVOKE ||
            (it->kind == PK_PSEUDO && it->correlate < 0);
@@ -84,6 +58,5 @@ void plan_set_access(plan_conj *c) {
         for (int pos = 0; pos < 3; pos++)
             it->access.known[pos] = position_known(c, it, pos, step);
         it->access.join = choose_join(c, it, step);
-        it->access.index = choose_index(it);
     }
 }

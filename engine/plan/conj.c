@@ -14,21 +14,6 @@ static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
-/* Grows an arena array of `*cap` elements of `size` bytes to hold `need`. */
-void *conj_grow(arena *a, void *ptr, size_t count, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap)
-        return ptr;
-    size_t n = *cap ? *cap * 2 : 8;
-    while (n < need)
-        n *= 2;
-    void *p = arena_calloc(a, n, size);
-    if (p && count)
-        memcpy(p, ptr, count * size);
-    if (p)
-        *cap = n;
-    return p;
-}
-
 int plan_find_var(const plan_conj *c, const char *name, size_t len) {
     for (size_t v = 0; v < c->var_count; v++)
         if (c->vars[v].len == len && memcmp(c->vars[v].name, name, len) == 0)
@@ -43,7 +28,8 @@ bool conj_is_binding_var(const term *t) {
 
 int conj_new_slot(conj_build *b, int var, int item, slot_kind kind) {
     plan_conj *c = b->c;
-    plan_slot *s = conj_grow(b->a, c->slots, c->slot_count, &c->slot_cap, c->slot_count + 1, sizeof *s);
+    plan_slot *s =
+        arena_grow_array(b->a, c->slots, c->slot_count, &c->slot_cap, c->slot_count + 1, sizeof *s, 8);
     if (!s)
         return -1;
     c->slots = s;
@@ -53,7 +39,8 @@ int conj_new_slot(conj_build *b, int var, int item, slot_kind kind) {
 
 static int new_var(conj_build *b, const char *name, size_t len) {
     plan_conj *c = b->c;
-    plan_var *v = conj_grow(b->a, c->vars, c->var_count, &b->var_cap, c->var_count + 1, sizeof *v);
+    plan_var *v =
+        arena_grow_array(b->a, c->vars, c->var_count, &b->var_cap, c->var_count + 1, sizeof *v, 8);
     if (!v)
         return -1;
     c->vars = v;
@@ -66,9 +53,10 @@ static int new_var(conj_build *b, const char *name, size_t len) {
 static int add_import(conj_build *b, int slot, int pvar) {
     plan_sub *s = b->sub;
     size_t cap = b->in_cap;
-    int *in = conj_grow(b->a, s->in_slot, s->in_count, &cap, s->in_count + 1, sizeof *in);
+    int *in = arena_grow_array(b->a, s->in_slot, s->in_count, &cap, s->in_count + 1, sizeof *in, 8);
     size_t cap2 = b->in_cap;
-    int *pv = conj_grow(b->a, s->in_parent_var, s->in_count, &cap2, s->in_count + 1, sizeof *pv);
+    int *pv =
+        arena_grow_array(b->a, s->in_parent_var, s->in_count, &cap2, s->in_count + 1, sizeof *pv, 8);
     if (!in || !pv)
         return -1;
     b->in_cap = cap;
@@ -99,7 +87,8 @@ int conj_add_need(conj_build *b, plan_item *it, int var, size_t *cap) {
     for (size_t i = 0; i < it->need_count; i++)
         if (it->needs[i] == var)
             return 0;
-    int *n = conj_grow(b->a, it->needs, it->need_count, cap, it->need_count + 1, sizeof *n);
+    int *n =
+        arena_grow_array(b->a, it->needs, it->need_count, cap, it->need_count + 1, sizeof *n, 8);
     if (!n)
         return -1;
     it->needs = n;

@@ -75,10 +75,6 @@ typedef enum plan_join { PLAN_JOIN_NESTED_LOOP, PLAN_JOIN_HASH } plan_join;
 typedef struct plan_access {
     bool known[3];  /* E, A, V fixed when the step runs (constant or bound) */
     plan_join join;
-    int index;      /* TREE_EAVT/AEVT/AVET the records are read from when
-                       the known values can seek (store_scan_open's choice;
-                       patterns never seek VAET: a Ref value also matches
-                       the keywords naming it, E4) */
 } plan_access;
 
 typedef struct plan_item {

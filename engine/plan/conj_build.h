@@ -27,7 +27,6 @@ typedef struct conj_build {
     size_t in_cap;
 } conj_build;
 
-void *conj_grow(arena *a, void *ptr, size_t count, size_t *cap, size_t need, size_t size);
 bool conj_is_binding_var(const term *t);
 int conj_new_slot(conj_build *b, int var, int item, slot_kind kind);
 int conj_var_ref(conj_build *b, const term *t);

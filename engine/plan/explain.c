@@ -5,6 +5,40 @@
 
 enum { EXPLAIN_COUNT_CAP = 1 << 20 };
 
+/* A known value seeks (with the attribute, AVET) when matching it is
+ * exact: a constant string, integer, boolean or keyword (E4: a keyword is
+ * two seeks), or a variable's value, whose type is known only at run
+ * time. */
+static bool value_seeks(const plan_item *it)
+{
+    const term *v = plan_pattern_term(it->pc.pattern, 2);
+    if (v->kind != TERM_CONST)
+        return it->access.known[2];
+    value_type t = v->constant.type;
+    return t == VT_STRING || t == VT_INTEGER || t == VT_BOOLEAN || t == VT_KEYWORD;
+}
+
+/* The index a step reads is decided at run time, by store_scan_open from
+ * the positions exec/op_scan.c fixes; nothing in the plan depends on it.
+ * Explain alone states it in advance, by the same rules: the positions
+ * the seek fixes are those known when the step runs, except that a pseudo
+ * pattern seeks by entity only, a Ref attribute narrows nothing (E4) and a
+ * hash join reads the pattern with its constant attribute only. */
+
+int plan_step_index(const plan_item *it)
+{
+    const plan_access *a = &it->access;
+    const term *attr = plan_pattern_term(it->pc.pattern, 1);
+    bool hash = a->join == PLAN_JOIN_HASH, pseudo = it->kind == PK_PSEUDO;
+    bool at = !pseudo && (hash ? attr->kind == TERM_CONST : a->known[1]) &&
+              !(attr->kind == TERM_CONST && attr->constant.type != VT_KEYWORD);
+    if (a->known[0] && !hash)
+        return TREE_EAVT;
+    if (at)
+        return !hash && value_seeks(it) ? TREE_AVET : TREE_AEVT;
+    return TREE_EAVT;
+}
+
 int plan_explain(const ast_query *q, store_reader *r, arena *a, plan_step_info **steps,
                  size_t *count, err *e)
 {
@@ -29,7 +63,7 @@ int plan_explain(const ast_query *q, store_reader *r, arena *a, plan_step_info *
                         (it->kind == PK_PSEUDO && it->correlate < 0);
         if (s->has_access) {
             s->join = it->access.join;
-            s->index = it->access.index;
+            s->index = plan_step_index(it);
             s->seeks = it->access.known[0] || it->access.known[1] || it->access.known[2];
         }
         if (it->kind == PK_PATTERN)

@@ -26,6 +26,12 @@ typedef struct plan_step_info {
     size_t estimate;  /* records its constants select; SIZE_MAX unknown */
 } plan_step_info;
 
+/* The index (TREE_EAVT / AEVT / AVET) a pattern, invocation or
+ * uncorrelated pseudo step whose access is set will read: stated in
+ * advance by the rules store_scan_open applies at run time to the
+ * positions exec/op_scan.c fixes (the plan itself needs no index). */
+int plan_step_index(const plan_item *it);
+
 /* Plans q over `r` (arena `a` holds the result) and describes the steps.
  * Errors as plan_compile_query's. */
 int plan_explain(const ast_query *q, store_reader *r, arena *a, plan_step_info **steps,

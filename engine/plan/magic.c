@@ -176,16 +176,11 @@ typedef struct rule_list {
 static bool push(arena *a, rule_list *l, const ast_rule *r) {
     if (!r)
         return false;
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        const ast_rule **n = arena_calloc(a, cap, sizeof *n);
-        if (!n)
-            return false;
-        if (l->count)
-            memcpy(n, l->items, l->count * sizeof *n);
-        l->items = n;
-        l->cap = cap;
-    }
+    const ast_rule **items =
+        arena_grow_array(a, l->items, l->count, &l->cap, l->count + 1, sizeof *items, 16);
+    if (!items)
+        return false;
+    l->items = items;
     l->items[l->count++] = r;
     return true;
 }

@@ -16,21 +16,13 @@ typedef struct rx_emitter {
     bool too_big, oom;
 } rx_emitter;
 
-static bool rx_grow(rx_emitter *em, void **arr, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap)
-        return true;
-    size_t ncap = *cap ? *cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = arena_alloc(em->a, ncap * elem);
+static bool rx_grow(rx_emitter *em, void **arr, size_t count, size_t *cap, size_t need, size_t elem) {
+    void *p = arena_grow_array(em->a, *arr, count, cap, need, elem, 16);
     if (!p) {
         em->oom = true;
         return false;
     }
-    if (*cap)
-        memcpy(p, *arr, *cap * elem);
     *arr = p;
-    *cap = ncap;
     return true;
 }
 
@@ -39,7 +31,7 @@ static size_t rx_emit(rx_emitter *em, rx_op op, uint32_t x, uint32_t y) {
         em->too_big = true;
         return em->n;
     }
-    if (!rx_grow(em, (void **)&em->code, &em->cap, em->n + 1, sizeof(rx_inst)))
+    if (!rx_grow(em, (void **)&em->code, em->n, &em->cap, em->n + 1, sizeof(rx_inst)))
         return em->n;
     em->code[em->n] = (rx_inst){(uint8_t)op, 0, x, y};
     return em->n++;
@@ -48,7 +40,8 @@ static size_t rx_emit(rx_emitter *em, rx_op op, uint32_t x, uint32_t y) {
 static bool rx_failed(const rx_emitter *em) { return em->too_big || em->oom; }
 
 static void rx_emit_set(rx_emitter *em, const rx_set *s) {
-    if (!rx_grow(em, (void **)&em->ranges, &em->rcap, em->nranges + s->n, sizeof(rx_range)))
+    if (!rx_grow(em, (void **)&em->ranges, em->nranges, &em->rcap, em->nranges + s->n,
+                 sizeof(rx_range)))
         return;
     if (s->n)
         memcpy(em->ranges + em->nranges, s->r, s->n * sizeof(rx_range));

@@ -433,18 +433,12 @@ static rx_node *rx_repeat(rx_parser *ps, rx_flags *fl) {
 
 /* Appends `item` to the n-ary node `n` (growing its array in the arena). */
 static bool rx_push(rx_parser *ps, rx_node *n, size_t *cap, rx_node *item) {
-    if (n->count == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 4;
-        rx_node **items = arena_alloc(ps->a, ncap * sizeof *items);
-        if (!items) {
-            rx_fail(ps, "out of memory");
-            return false;
-        }
-        if (n->count)
-            memcpy(items, n->items, n->count * sizeof *items);
-        n->items = items;
-        *cap = ncap;
+    rx_node **items = arena_grow_array(ps->a, n->items, n->count, cap, n->count + 1, sizeof *items, 4);
+    if (!items) {
+        rx_fail(ps, "out of memory");
+        return false;
     }
+    n->items = items;
     n->items[n->count++] = item;
     return true;
 }

@@ -5,16 +5,10 @@
 #include "regex/regex_internal.h"
 
 bool rx_set_add(arena *a, rx_set *s, uint32_t lo, uint32_t hi) {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 4;
-        rx_range *r = arena_alloc(a, cap * sizeof *r);
-        if (!r)
-            return false;
-        if (s->n)
-            memcpy(r, s->r, s->n * sizeof *r);
-        s->r = r;
-        s->cap = cap;
-    }
+    rx_range *r = arena_grow_array(a, s->r, s->n, &s->cap, s->n + 1, sizeof *r, 4);
+    if (!r)
+        return false;
+    s->r = r;
     s->r[s->n++] = (rx_range){lo, hi};
     return true;
 }

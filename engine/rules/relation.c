@@ -191,7 +191,9 @@ static int oom(err *e) {
 
 /* Room for one more item in an array of `size`-byte items. The first
  * block is small (malloc serves it from its per-thread cache): most
- * relations of a demand-driven query hold a few rows. */
+ * relations of a demand-driven query hold a few rows. Not array_reserve:
+ * a relation's counts and capacities are 32-bit row ids, kept below
+ * RELATION_END. */
 static bool reserve(void **items, uint32_t count, uint32_t *cap, size_t size) {
     if (count < *cap)
         return true;

@@ -4,22 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
+#include "base/lru.h"
 #include "storage/format.h"
 
 typedef struct entry {
+    lru_node node;
     uint32_t pgno;
-    struct entry *hnext;            /* bucket chain */
-    struct entry *newer, *older;    /* LRU list */
     uint8_t page[FORMAT_PAGE_SIZE];
 } entry;
 
 struct page_cache {
     pthread_mutex_t mu;
     size_t capacity, count;
-    entry **buckets;
-    size_t nbuckets; /* power of two */
-    entry *newest, *oldest;
+    lru_table lru;
     uint64_t *good; /* one bit per page number: its image was checked */
     uint64_t hits, misses;
     size_t good_words;
@@ -30,27 +29,28 @@ page_cache *page_cache_new(size_t capacity) {
     if (!c)
         return NULL;
     c->capacity = capacity ? capacity : 1;
-    c->nbuckets = 16;
-    while (c->nbuckets < c->capacity && c->nbuckets < ((size_t)1 << 24))
-        c->nbuckets *= 2;
-    c->buckets = calloc(c->nbuckets, sizeof *c->buckets);
-    if (!c->buckets || pthread_mutex_init(&c->mu, NULL) != 0) {
-        free(c->buckets);
+    size_t nbuckets = 16;
+    while (nbuckets < c->capacity && nbuckets < ((size_t)1 << 24))
+        nbuckets *= 2;
+    lru_node **buckets = calloc(nbuckets, sizeof *buckets);
+    if (!buckets || pthread_mutex_init(&c->mu, NULL) != 0) {
+        free(buckets);
         free(c);
         return NULL;
     }
+    lru_init(&c->lru, buckets, nbuckets);
     return c;
 }
 
 void page_cache_free(page_cache *c) {
     if (!c)
         return;
-    for (entry *e = c->newest; e;) {
-        entry *next = e->older;
-        free(e);
-        e = next;
+    for (lru_node *n = c->lru.newest; n;) {
+        lru_node *next = n->older;
+        free(LRU_ENTRY(n, entry, node));
+        n = next;
     }
-    free(c->buckets);
+    free(c->lru.buckets);
     free(c->good);
     pthread_mutex_destroy(&c->mu);
     free(c);
@@ -58,18 +58,10 @@ void page_cache_free(page_cache *c) {
 
 /* Out of memory only means the page will be checked again. */
 static void mark_good(page_cache *c, uint32_t pgno) {
-    size_t word = pgno / 64;
-    if (word >= c->good_words) {
-        size_t words = c->good_words ? c->good_words : 64;
-        while (words <= word)
-            words *= 2;
-        uint64_t *grown = realloc(c->good, words * sizeof *grown);
-        if (!grown)
-            return;
-        memset(grown + c->good_words, 0, (words - c->good_words) * sizeof *grown);
-        c->good = grown;
-        c->good_words = words;
-    }
+    size_t word = pgno / 64, words = c->good_words;
+    if (!array_reserve(&c->good, &c->good_words, word + 1, sizeof *c->good, 64))
+        return;
+    memset(c->good + words, 0, (c->good_words - words) * sizeof *c->good);
     c->good[word] |= UINT64_C(1) << (pgno % 64);
 }
 
@@ -82,45 +74,10 @@ bool page_cache_known_good(page_cache *c, uint32_t pgno) {
     return good;
 }
 
-static entry **bucket(page_cache *c, uint32_t pgno) {
-    return &c->buckets[hash_mix(pgno) & (c->nbuckets - 1)];
-}
-
-static void lru_unlink(page_cache *c, entry *e) {
-    if (e->newer)
-        e->newer->older = e->older;
-    else
-        c->newest = e->older;
-    if (e->older)
-        e->older->newer = e->newer;
-    else
-        c->oldest = e->newer;
-    e->newer = e->older = NULL;
-}
-
-static void lru_push(page_cache *c, entry *e) {
-    e->older = c->newest;
-    e->newer = NULL;
-    if (c->newest)
-        c->newest->newer = e;
-    c->newest = e;
-    if (!c->oldest)
-        c->oldest = e;
-}
-
-static void hash_unlink(page_cache *c, entry *e) {
-    for (entry **p = bucket(c, e->pgno); *p; p = &(*p)->hnext) {
-        if (*p == e) {
-            *p = e->hnext;
-            return;
-        }
-    }
-}
-
 static entry *find(page_cache *c, uint32_t pgno) {
-    for (entry *e = *bucket(c, pgno); e; e = e->hnext)
-        if (e->pgno == pgno)
-            return e;
+    for (lru_node *n = lru_bucket(&c->lru, hash_mix(pgno)); n; n = n->hnext)
+        if (LRU_ENTRY(n, entry, node)->pgno == pgno)
+            return LRU_ENTRY(n, entry, node);
     return NULL;
 }
 
@@ -129,8 +86,7 @@ bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst) {
     entry *e = find(c, pgno);
     if (e) {
         memcpy(dst, e->page, FORMAT_PAGE_SIZE);
-        lru_unlink(c, e);
-        lru_push(c, e);
+        lru_touch(&c->lru, &e->node);
         c->hits++;
     } else {
         c->misses++;
@@ -158,12 +114,11 @@ static entry *take_slot(page_cache *c) {
         entry *e = malloc(sizeof *e);
         if (e)
             c->count++;
-        if (e || !c->oldest)
+        if (e || !c->lru.oldest)
             return e;
     }
-    entry *e = c->oldest;
-    lru_unlink(c, e);
-    hash_unlink(c, e);
+    entry *e = LRU_ENTRY(c->lru.oldest, entry, node);
+    lru_remove(&c->lru, &e->node);
     return e;
 }
 
@@ -171,35 +126,31 @@ void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src) {
     pthread_mutex_lock(&c->mu);
     entry *e = find(c, pgno);
     if (e) {
-        lru_unlink(c, e);
+        lru_touch(&c->lru, &e->node);
     } else {
         e = take_slot(c);
         if (e) {
             e->pgno = pgno;
-            entry **b = bucket(c, pgno);
-            e->hnext = *b;
-            *b = e;
+            lru_insert(&c->lru, &e->node, hash_mix(pgno));
         }
     }
-    if (e) {
+    if (e)
         memcpy(e->page, src, FORMAT_PAGE_SIZE);
-        lru_push(c, e);
-    }
     mark_good(c, pgno);
     pthread_mutex_unlock(&c->mu);
 }
 
 void page_cache_drop_from(page_cache *c, uint32_t first) {
     pthread_mutex_lock(&c->mu);
-    for (entry *e = c->newest; e;) {
-        entry *next = e->older;
+    for (lru_node *n = c->lru.newest; n;) {
+        lru_node *next = n->older;
+        entry *e = LRU_ENTRY(n, entry, node);
         if (e->pgno >= first) {
-            lru_unlink(c, e);
-            hash_unlink(c, e);
+            lru_remove(&c->lru, n);
             free(e);
             c->count--;
         }
-        e = next;
+        n = next;
     }
     for (size_t pgno = first; pgno < c->good_words * 64; pgno++)
         c->good[pgno / 64] &= ~(UINT64_C(1) << (pgno % 64));

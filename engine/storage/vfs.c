@@ -52,10 +52,15 @@ void vfs_set_default(const vfs *v) {
     current = v ? v : &posix_vfs;
 }
 
-int vfs_read_all(const vfs *v, int fd, void *dst, size_t len, uint64_t off) {
-    unsigned char *p = dst;
-    while (len > 0) {
-        ssize_t n = v->pread(v->ctx, fd, p, len, off);
+/* Reads into `dst` (src NULL) or writes `src` until all `len` bytes are
+ * done: a short transfer continues, an interrupted one retries, and no
+ * progress is an error (EIO). */
+static int transfer_all(const vfs *v, int fd, unsigned char *dst, const unsigned char *src,
+                        size_t len, uint64_t off) {
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = src ? v->pwrite(v->ctx, fd, src + done, len - done, off + done)
+                        : v->pread(v->ctx, fd, dst + done, len - done, off + done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -63,29 +68,17 @@ int vfs_read_all(const vfs *v, int fd, void *dst, size_t len, uint64_t off) {
                 errno = EIO;
             return -1;
         }
-        p += n;
-        len -= (size_t)n;
-        off += (uint64_t)n;
+        done += (size_t)n;
     }
     return 0;
 }
 
+int vfs_read_all(const vfs *v, int fd, void *dst, size_t len, uint64_t off) {
+    return transfer_all(v, fd, dst, NULL, len, off);
+}
+
 int vfs_write_all(const vfs *v, int fd, const void *src, size_t len, uint64_t off) {
-    const unsigned char *p = src;
-    while (len > 0) {
-        ssize_t n = v->pwrite(v->ctx, fd, p, len, off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n == 0)
-                errno = EIO;
-            return -1;
-        }
-        p += n;
-        len -= (size_t)n;
-        off += (uint64_t)n;
-    }
-    return 0;
+    return transfer_all(v, fd, NULL, src, len, off);
 }
 
 int vfs_sync_dir(const char *path) {

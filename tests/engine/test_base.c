@@ -1,5 +1,5 @@
-/* base/ and model/timestamp: error values, arena, buffer, UTF-8, and the
- * timestamp strings of language.md §7.2. */
+/* base/ and model/timestamp: error values, arena, arrays, the LRU table,
+ * buffer, UTF-8, and the timestamp strings of language.md §7.2. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -12,6 +12,7 @@
 #include "base/buf.h"
 #include "base/error.h"
 #include "base/hash.h"
+#include "base/lru.h"
 #include "base/shared_lock.h"
 #include "base/spares.h"
 #include "base/utf8.h"
@@ -244,6 +245,66 @@ static void test_array_reserve(void) {
     free(items);
 }
 
+/* The array is the same while it fits; a larger one keeps the first
+ * `count` items and is zeroed past them. */
+static void test_arena_grow_array(void) {
+    arena a;
+    arena_init(&a);
+    size_t cap = 0;
+    int *items = arena_grow_array(&a, NULL, 0, &cap, 1, sizeof *items, 4);
+    CHECK(items && cap == 4);
+    for (int i = 0; i < 4; i++)
+        items[i] = i + 1;
+    CHECK(arena_grow_array(&a, items, 4, &cap, 4, sizeof *items, 4) == items && cap == 4);
+    int *grown = arena_grow_array(&a, items, 3, &cap, 9, sizeof *items, 4);
+    CHECK(grown && grown != items && cap == 16);
+    CHECK(grown[0] == 1 && grown[2] == 3 && grown[3] == 0 && grown[15] == 0);
+    CHECK(!arena_grow_array(&a, grown, 3, &cap, SIZE_MAX / 2, sizeof *items, 4) && cap == 16);
+    arena_free(&a);
+}
+
+typedef struct lru_item {
+    int key;
+    lru_node node;
+} lru_item;
+
+/* Every key hashes to one of two buckets, so chains hold several. */
+static lru_item *lru_find(lru_table *t, int key) {
+    for (lru_node *n = lru_bucket(t, (uint64_t)key % 2); n; n = n->hnext)
+        if (LRU_ENTRY(n, lru_item, node)->key == key)
+            return LRU_ENTRY(n, lru_item, node);
+    return NULL;
+}
+
+/* The table finds what was inserted, orders by use and forgets what is
+ * removed, from any place in a chain or the list. */
+static void test_lru(void) {
+    lru_node *buckets[2] = {NULL, NULL};
+    lru_table t;
+    lru_init(&t, buckets, 2);
+    lru_item items[5];
+    for (int i = 0; i < 5; i++) {
+        items[i].key = i;
+        lru_insert(&t, &items[i].node, (uint64_t)i % 2);
+    }
+    CHECK(LRU_ENTRY(t.oldest, lru_item, node)->key == 0);
+    CHECK(LRU_ENTRY(t.newest, lru_item, node)->key == 4);
+    for (int i = 0; i < 5; i++)
+        CHECK(lru_find(&t, i) == &items[i]);
+    lru_touch(&t, &items[0].node); /* the oldest becomes the newest */
+    CHECK(LRU_ENTRY(t.oldest, lru_item, node)->key == 1 && t.newest == &items[0].node);
+    lru_remove(&t, &items[2].node); /* from the middle of its chain and of the list */
+    CHECK(!lru_find(&t, 2) && lru_find(&t, 4) == &items[4] && lru_find(&t, 0) == &items[0]);
+    int order[4], n = 0;
+    for (lru_node *p = t.oldest; p; p = p->newer)
+        order[n++] = LRU_ENTRY(p, lru_item, node)->key;
+    CHECK(n == 4 && order[0] == 1 && order[1] == 3 && order[2] == 4 && order[3] == 0);
+    for (int i = 0; i < 5; i++)
+        if (i != 2)
+            lru_remove(&t, &items[i].node);
+    CHECK(!t.newest && !t.oldest && !buckets[0] && !buckets[1]);
+}
+
 static void test_buf(void) {
     buf b;
     buf_init(&b);
@@ -446,6 +507,8 @@ static void test_shared_lock_exclusion(void) {
 
 int main(void) {
     test_array_reserve();
+    test_arena_grow_array();
+    test_lru();
     test_hash();
     test_error_names();
     test_error_values();

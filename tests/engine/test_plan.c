@@ -13,6 +13,7 @@
 #include "datalog/parse.h"
 #include "db/db.h"
 #include "plan/conj.h"
+#include "plan/explain.h"
 
 #define ENTITIES 1200
 #define BATCH 100
@@ -73,7 +74,7 @@ static void describe(buf *b, const plan_conj *c) {
         if (it->kind == PK_PATTERN || it->kind == PK_INVOKE ||
             (it->kind == PK_PSEUDO && it->correlate < 0))
             buf_printf(b, " %s %s(%s%s%s)", a->join == PLAN_JOIN_HASH ? "hash" : "nl",
-                       index_name(a->index), a->known[0] ? "E" : "", a->known[1] ? "A" : "",
+                       index_name(plan_step_index(it)), a->known[0] ? "E" : "", a->known[1] ? "A" : "",
                        a->known[2] ? "V" : "");
         for (size_t k = 0; k < it->sub_count; k++) {
             buf_puts(b, " {");

@@ -22,7 +22,7 @@ def test_commits_when_the_block_ends(db: minigraf.Database) -> None:
         assert tx.query(COUNT).fetchall() == [(2,)]  # but seen inside
     assert count(db) == 2
     assert db.tx_count == 1  # one commit, one counter value
-    assert tx.ended
+    assert tx.ended and tx.closed  # the block's end also freed it
 
 
 def test_rolls_back_when_the_block_raises(db: minigraf.Database) -> None:
@@ -31,6 +31,7 @@ def test_rolls_back_when_the_block_raises(db: minigraf.Database) -> None:
             tx.execute("(transact [[:a :n 1]])")
             raise RuntimeError("boom")
     assert count(db) == 0 and db.tx_count == 0
+    assert tx.ended and tx.closed
 
 
 def test_explicit_commit_and_rollback(db: minigraf.Database) -> None:
@@ -40,7 +41,10 @@ def test_explicit_commit_and_rollback(db: minigraf.Database) -> None:
     with pytest.raises(minigraf.ApiError) as e:
         tx.execute("(transact [[:a :n 1]])")
     assert e.value.code == "API-018"
+    assert tx.ended and not tx.closed  # ended, not yet freed
     tx.close()
+    tx.close()  # again: nothing
+    assert tx.closed
     with db.transaction() as tx:
         tx.execute("(transact [[:a :n 1]])")
         tx.commit()  # the block's end then does nothing more

@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import json
 import threading
-import weakref
-from types import TracebackType
 from typing import Any, Callable, Generic, Iterator, List, Optional, TypeVar
 
+from ._closing import HandleOwner
 from ._errors import closed_error
 
 __all__ = ["BatchReader"]
 
 T = TypeVar("T")
-_Self = TypeVar("_Self", bound="BatchReader[Any]")
 
 
-class BatchReader(Generic[T]):
+class BatchReader(HandleOwner, Generic[T]):
     """Items (rows, records) read from a library handle in batches.
 
     Not public: :class:`Cursor` and :class:`FactLog` document the behaviour
@@ -48,7 +46,7 @@ class BatchReader(Generic[T]):
         self._handle: Any = handle
         self._what = what
         self._next_batch = next_batch
-        self._finalizer = weakref.finalize(self, free, handle)
+        self._own(free, handle)
         self._lock = threading.Lock()
         self._buffer: List[T] = []  # fetched by iteration, not yet returned
         self._next = 0
@@ -91,27 +89,8 @@ class BatchReader(Generic[T]):
         batch = self._fetch_json(size)
         return [] if batch is None else json.loads(batch)
 
-    def close(self) -> None:
-        """Frees the handle. Calling it again does nothing; reading after it
-        raises :class:`ApiError` API-018."""
+    def _forget(self) -> None:
         with self._lock:
             self._handle = None
             self._buffer = []
             self._next = 0
-        self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` was called."""
-        return self._handle is None
-
-    def __enter__(self: _Self) -> _Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        self.close()

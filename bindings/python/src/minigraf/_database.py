@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import weakref
-from types import TracebackType
 from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Tuple, Union
 import uuid
 
 from . import _native
 from . import capi as _capi
+from ._closing import HandleOwner
 from ._errors import ApiError, HostFunctionError, closed_error
 from ._log import FactLog, _filter_json
 
@@ -118,7 +117,7 @@ def _release(handle: Any, progress: Any) -> None:
     del progress
 
 
-class Database:
+class Database(HandleOwner):
     """An open minigraf database; create one with :func:`open` or
     :func:`open_in_memory`.
 
@@ -127,6 +126,10 @@ class Database:
     manager, or call :meth:`close`; an unclosed database is closed when it
     is garbage-collected or at interpreter exit. Any call after
     :meth:`close` raises :class:`ApiError` API-018.
+
+    Closing interrupts calls running on other threads (API-013) or lets
+    them finish, then closes; an open write transaction is rolled back, and
+    a file database is checkpointed. Open cursors stay readable.
     """
 
     row_factory: RowFactory
@@ -139,7 +142,7 @@ class Database:
         self._handle = handle
         self._ptr: int = int(handle)
         self._progress = _native.progress_new(self._ptr)
-        self._finalizer = weakref.finalize(self, _release, handle, self._progress)
+        self._own(_release, handle, self._progress)
         self.row_factory = row_factory
         self.path = path
         """The file this database was opened from; None in memory."""
@@ -372,29 +375,8 @@ class Database:
         the write-ahead log. Does nothing in memory."""
         _capi.checkpoint(self._live())
 
-    def close(self) -> None:
-        """Closes the database. Calls running on other threads are
-        interrupted (API-013) or finish, then it closes; an open write
-        transaction is rolled back. Checkpoints a file database. Calling it
-        again does nothing. Open cursors stay readable."""
+    def _forget(self) -> None:
         self._ptr = 0
-        self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` was called."""
-        return not self._ptr
-
-    def __enter__(self) -> Database:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[type],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         where = "in memory" if self.path is None else repr(self.path)
@@ -402,7 +384,7 @@ class Database:
         return f"<minigraf.Database {where} {state}>"
 
 
-class Transaction:
+class Transaction(HandleOwner):
     """A write transaction; create one with :meth:`Database.transaction`
     (a context manager) or :meth:`Database.begin_write`.
 
@@ -411,7 +393,8 @@ class Transaction:
     query, :meth:`query`) see the committed data plus what it staged.
     After commit or rollback every call raises :class:`ApiError` API-018.
     Left open (neither committed nor rolled back) it is rolled back when
-    closed, garbage-collected or its database closes.
+    closed, garbage-collected or its database closes. As a context manager
+    it commits when the block ends normally and rolls back on an exception.
     """
 
     def __init__(self, db: Database, handle: Any) -> None:
@@ -419,7 +402,7 @@ class Transaction:
         self._db = db
         self._handle = handle
         self._ended = False
-        self._finalizer = weakref.finalize(self, _capi.tx_free, handle)
+        self._own(_capi.tx_free, handle)
 
     def execute(self, text: str) -> Dict[str, Any]:
         """Runs one command inside the transaction: a transact or retract is
@@ -464,28 +447,16 @@ class Transaction:
         """True once :meth:`commit` or :meth:`rollback` was called."""
         return self._ended
 
-    def close(self) -> None:
-        """Rolls back if still open, then frees the handle. Again: nothing."""
+    def _forget(self) -> None:
         self._ended = True
-        self._finalizer()
 
-    def __enter__(self) -> Transaction:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[type],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        try:
-            if not self._ended:
-                if exc_type is None:
-                    self.commit()
-                else:
-                    self.rollback()
-        finally:
-            self.close()
+    def _leave(self, ok: bool) -> None:
+        if self._ended:
+            return
+        if ok:
+            self.commit()
+        else:
+            self.rollback()
 
     def __repr__(self) -> str:
         return f"<minigraf.Transaction {'ended' if self._ended else 'open'}>"

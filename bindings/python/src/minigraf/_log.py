@@ -22,13 +22,12 @@ import math
 import os
 import threading
 import uuid
-import weakref
-from types import TracebackType
 from typing import Any, Dict, Iterable, Mapping, Optional, Union
 
 from . import _native
 from . import capi as _capi
 from ._batches import BatchReader
+from ._closing import HandleOwner
 from ._errors import closed_error
 
 __all__ = ["FactLog", "LogWriter", "Record"]
@@ -147,7 +146,7 @@ class FactLog(BatchReader[Record]):
         return f"<minigraf.FactLog {'closed' if self.closed else 'open'}>"
 
 
-class LogWriter:
+class LogWriter(HandleOwner):
     """Builds a new database file from fact records.
 
     The records of a fact log, appended in its ``"tx"`` order, rebuild a
@@ -164,11 +163,12 @@ class LogWriter:
     writer's counter; records with the same ``tx_count`` form one
     transaction (even across calls).
 
-    As a context manager: leaving the ``with`` block normally calls
-    :meth:`finish` (unless the writer was already finished or closed), then
-    :meth:`close`; leaving it with an exception only closes, which abandons
-    the unfinished file (it and its WAL are deleted). A writer that is
-    garbage-collected unfinished is abandoned too. One thread at a time
+    :meth:`close` frees the writer; an unfinished writer is abandoned then:
+    the partial file and its WAL are deleted. As a context manager: leaving
+    the ``with`` block normally calls :meth:`finish` (unless the writer was
+    already finished or closed), then :meth:`close`; leaving it with an
+    exception only closes, which abandons the unfinished file. A writer
+    that is garbage-collected unfinished is abandoned too. One thread at a time
     uses a writer: a second thread waits for the first one's call.
 
     Args:
@@ -199,7 +199,7 @@ class LogWriter:
         """The file being written."""
         handle = _capi.log_writer_create(self.path, _dumps(options) if options else None)
         self._handle: Any = handle
-        self._finalizer = weakref.finalize(self, _capi.log_writer_free, handle)
+        self._own(_capi.log_writer_free, handle)
         self._lock = threading.Lock()
         self._finished = False
 
@@ -253,32 +253,13 @@ class LogWriter:
         """True once :meth:`finish` succeeded."""
         return self._finished
 
-    def close(self) -> None:
-        """Frees the writer. An unfinished writer is abandoned: the partial
-        file and its WAL are deleted. Calling it again does nothing."""
+    def _forget(self) -> None:
         with self._lock:
             self._handle = None
-        self._finalizer()  # frees the handle the first time only
 
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` was called."""
-        return self._handle is None
-
-    def __enter__(self) -> LogWriter:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        try:
-            if exc_type is None and not self._finished and not self.closed:
-                self.finish()
-        finally:
-            self.close()
+    def _leave(self, ok: bool) -> None:
+        if ok and not self._finished and not self.closed:
+            self.finish()
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else "finished" if self._finished else "open"

@@ -24,7 +24,7 @@ import java.util.Objects;
  *  "valid_to":9223372036854775807,"asserted":true}
  * }</pre>
  */
-public final class FactRecord {
+public final class FactRecord extends JsonWritable {
     /** The {@link #validTo()} of a fact valid with no end: {@link Long#MAX_VALUE}. */
     public static final long FOREVER = Long.MAX_VALUE;
 
@@ -101,13 +101,7 @@ public final class FactRecord {
         return asserted;
     }
 
-    /** The record as the library's JSON object (see the class comment). */
-    public String toJson() {
-        StringBuilder out = new StringBuilder();
-        writeJson(out);
-        return out.toString();
-    }
-
+    @Override
     void writeJson(StringBuilder out) {
         out.append("{\"entity\":");
         JsonText.string(entity, out);
@@ -155,10 +149,10 @@ public final class FactRecord {
 
     /** A parsed record object, or null if it is not one. */
     static FactRecord fromJsonObject(Object parsed) {
-        if (!(parsed instanceof Map)) {
+        Map<?, ?> object = jsonObject(parsed);
+        if (object == null) {
             return null;
         }
-        Map<?, ?> object = (Map<?, ?>) parsed;
         Object entity = object.get("entity");
         Object attribute = object.get("attribute");
         TypedValue value = TypedValue.fromJsonObject(object.get("value"));

@@ -1,6 +1,5 @@
 package org.minigraf;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -57,9 +56,7 @@ public final class LogWriterOptions extends OptionsJson {
     }
 
     /** Builds {@link LogWriterOptions}. */
-    public static final class Builder {
-        private final Map<String, Object> values = new LinkedHashMap<>();
-
+    public static final class Builder extends OptionsJson.BuilderBase<LogWriterOptions> {
         private Builder() {}
 
         /**
@@ -69,7 +66,7 @@ public final class LogWriterOptions extends OptionsJson {
          * @return this builder
          */
         public Builder synchronous(Synchronous synchronous) {
-            values.put("synchronous", Objects.requireNonNull(synchronous, "synchronous").jsonName());
+            set("synchronous", Objects.requireNonNull(synchronous, "synchronous").jsonName());
             return this;
         }
 
@@ -80,7 +77,7 @@ public final class LogWriterOptions extends OptionsJson {
          * @return this builder
          */
         public Builder pageCacheSize(long pages) {
-            values.put("page_cache_size", pages);
+            set("page_cache_size", pages);
             return this;
         }
 
@@ -91,11 +88,12 @@ public final class LogWriterOptions extends OptionsJson {
          * @return this builder
          */
         public Builder walCheckpointThreshold(long facts) {
-            values.put("wal_checkpoint_threshold", facts);
+            set("wal_checkpoint_threshold", facts);
             return this;
         }
 
         /** The options set so far. */
+        @Override
         public LogWriterOptions build() {
             return new LogWriterOptions(values);
         }

@@ -1,6 +1,5 @@
 package org.minigraf;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -36,9 +35,7 @@ public final class OpenOptions extends OptionsJson {
     }
 
     /** Builds {@link OpenOptions}. */
-    public static final class Builder {
-        private final Map<String, Object> values = new LinkedHashMap<>();
-
+    public static final class Builder extends OptionsJson.BuilderBase<OpenOptions> {
         private Builder() {}
 
         /**
@@ -49,7 +46,7 @@ public final class OpenOptions extends OptionsJson {
          * @return this builder
          */
         public Builder option(String name, Object value) {
-            values.put(Objects.requireNonNull(name, "name"), OptionsJson.checked(name, value));
+            set(name, value);
             return this;
         }
 
@@ -169,6 +166,7 @@ public final class OpenOptions extends OptionsJson {
         }
 
         /** The options set so far. */
+        @Override
         public OpenOptions build() {
             return new OpenOptions(values);
         }

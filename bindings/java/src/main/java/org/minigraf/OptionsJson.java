@@ -3,6 +3,7 @@ package org.minigraf;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * What {@link OpenOptions} and {@link LogWriterOptions} share: the options
@@ -48,6 +49,28 @@ abstract class OptionsJson {
     public String toString() {
         String json = toJson();
         return getClass().getSimpleName() + (json == null ? "{}" : json);
+    }
+
+    /**
+     * What the two builders share: the options set so far, in the order
+     * set, each checked as it is set. {@code O} is what it builds.
+     */
+    abstract static class BuilderBase<O extends OptionsJson> {
+        final Map<String, Object> values = new LinkedHashMap<>();
+
+        BuilderBase() {}
+
+        /** Sets option {@code name} (its library name) to a Boolean, a whole number or a String. */
+        final void set(String name, Object value) {
+            values.put(Objects.requireNonNull(name, "name"), checked(name, value));
+        }
+
+        /**
+         * The options set so far.
+         *
+         * @return the immutable options
+         */
+        public abstract O build();
     }
 
     /** A value the library takes: Boolean, a whole number, or String. */

@@ -22,12 +22,15 @@ import java.util.UUID;
  * <tr><td>NULL</td><td>{@code null}</td></tr>
  * </table>
  *
+ * <p>In the library's typed JSON ({@link #toJson()}):
+ * {@code {"type":"integer","value":30}}, {@code {"type":"float","value":"NaN"}}.
+ *
  * <p>Two typed values are equal when their types are and their values are;
  * floats compare as {@link Double#equals(Object)} does (NaN equals NaN,
  * {@code 0.0} differs from {@code -0.0}), so a round trip can be checked
  * with {@code equals}.
  */
-public final class TypedValue {
+public final class TypedValue extends JsonWritable {
     /** The type of a value; {@link #jsonName()} is its name in the library's JSON. */
     public enum Type {
         /** A string. */
@@ -209,17 +212,7 @@ public final class TypedValue {
         return (Boolean) value;
     }
 
-    /**
-     * The value in the library's typed JSON, e.g.
-     * {@code {"type":"integer","value":30}} or
-     * {@code {"type":"float","value":"NaN"}}.
-     */
-    public String toJson() {
-        StringBuilder out = new StringBuilder();
-        writeJson(out);
-        return out.toString();
-    }
-
+    @Override
     void writeJson(StringBuilder out) {
         out.append("{\"type\":\"").append(type.jsonName).append("\",\"value\":");
         switch (type) {
@@ -246,11 +239,8 @@ public final class TypedValue {
 
     /** Decodes a parsed {@code {"type":..., "value":...}}; null if it is not one. */
     static TypedValue fromJsonObject(Object parsed) {
-        if (!(parsed instanceof Map)) {
-            return null;
-        }
-        Map<?, ?> object = (Map<?, ?>) parsed;
-        if (object.size() != 2 || !(object.get("type") instanceof String) || !object.containsKey("value")) {
+        Map<?, ?> object = jsonObject(parsed);
+        if (object == null || object.size() != 2 || !(object.get("type") instanceof String) || !object.containsKey("value")) {
             return null;
         }
         Type type = Type.fromJsonName((String) object.get("type"));
