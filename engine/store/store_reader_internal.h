@@ -32,7 +32,7 @@ typedef struct lookup {
     int kind, rc;
 } lookup;
 
-#define UUID_SLOTS 256
+#define UUID_SLOTS 4096
 typedef struct uuid_slot {
     uint64_t loc;
     uuid128 u;
