@@ -299,20 +299,37 @@ static int count_call(void *n)
     return 0;
 }
 
-/* The point of the index order: a top 3 of 20,000 values reads a few
- * records, where sorting reads them all (the progress handler is called
- * every 1,000 units of work: records read, rows produced or sorted). */
-TEST(a_limit_reads_only_what_it_returns)
+static int spread(int i)
+{
+    return (i * 7919) % 20000;
+}
+
+static int mostly_sevens(int i)
+{
+    return i < 19990 ? 7 : 9;
+}
+
+/* 20,000 entities :x0 … :x19999, :w value(i), in ten transactions. */
+static MiniGrafDb *w_db(int (*value)(int))
 {
     MiniGrafDb *db = minigraf_open_in_memory();
     static char tx[2000 * 32 + 32];
     for (int t = 0; t < 10; t++) {
         strcpy(tx, "(transact [");
         for (int i = t * 2000; i < (t + 1) * 2000; i++)
-            snprintf(tx + strlen(tx), sizeof tx - strlen(tx), "[:x%d :w %d] ", i, (i * 7919) % 20000);
+            snprintf(tx + strlen(tx), sizeof tx - strlen(tx), "[:x%d :w %d] ", i, value(i));
         strcat(tx, "])");
         EXPECT_TRANSACT(db, tx);
     }
+    return db;
+}
+
+/* The point of the index order: a top 3 of 20,000 values reads a few
+ * records, where sorting reads them all (the progress handler is called
+ * every 1,000 units of work: records read, rows produced or sorted). */
+TEST(a_limit_reads_only_what_it_returns)
+{
+    MiniGrafDb *db = w_db(spread);
     int calls = 0;
     CHECK_INT_EQ(minigraf_progress_handler(db, 1000, count_call, &calls), 0);
     EXPECT_EXACT(db, "(query [:find ?w :where [?e :w ?w] :order-by [?w :desc] :limit 3])",
@@ -332,15 +349,7 @@ TEST(a_limit_reads_only_what_it_returns)
  * decoding each entity, when ties broke on the other columns). */
 TEST(a_limit_inside_a_tie_group_stops_there)
 {
-    MiniGrafDb *db = minigraf_open_in_memory();
-    static char tx[2000 * 32 + 32];
-    for (int t = 0; t < 10; t++) {
-        strcpy(tx, "(transact [");
-        for (int i = t * 2000; i < (t + 1) * 2000; i++)
-            snprintf(tx + strlen(tx), sizeof tx - strlen(tx), "[:x%d :w %d] ", i, i < 19990 ? 7 : 9);
-        strcat(tx, "])");
-        EXPECT_TRANSACT(db, tx);
-    }
+    MiniGrafDb *db = w_db(mostly_sevens);
     int calls = 0;
     CHECK_INT_EQ(minigraf_progress_handler(db, 1000, count_call, &calls), 0);
     char *got = EXEC(db, "(query [:find ?e ?w :where [?e :w ?w] :order-by [?w :desc] :offset 8 :limit 5])");
