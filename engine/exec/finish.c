@@ -212,7 +212,7 @@ static int stream_top_k(finish_plan *p, const finish_order *o, value *row, resul
     if (ordered && k < SIZE_MAX - 1)
         p->in->rows_wanted = o->spec.key_count == 1 ? k : k + 1;
     solution_block b;
-    int rc;
+    int rc = 0;
     while (!closed && (rc = finish_pull(p, &b, e)) == 1)
         if (finish_has_plain_values(p, b.bound) &&
             (rc = push_top_k(p, &t, &b, row, ordered && p->in->ordered, &closed, e)) != 0)
