@@ -180,8 +180,9 @@ static bool key_ordered_input(const finish_plan *p, const finish_order *o) {
 
 /* Offers each solution of `b`; the columns that are not keys come stored
  * (allow_stored) and are decoded only for a row the keys do not drop.
- * With key-ordered input, sets *closed at the first row that no longer
- * can enter, and stops. */
+ * With key-ordered input, sets *closed once no later row can enter (k
+ * rows held with one key; else at the first row past the last held), and
+ * stops. */
 static int push_top_k(finish_plan *p, sort_topk *t, const solution_block *b, value *row,
                       bool ordered, bool *closed, err *e) {
     int rc = 0;
@@ -194,6 +195,8 @@ static int push_top_k(finish_plan *p, sort_topk *t, const solution_block *b, val
         rc = resolve_row(p, row, e);
         if (!rc)
             rc = sort_topk_push(t, row, e);
+        if (ordered && (*closed = sort_topk_full_in_order(t)))
+            break;
     }
     return rc;
 }
@@ -203,11 +206,13 @@ static int stream_top_k(finish_plan *p, const finish_order *o, value *row, resul
     sort_topk t;
     size_t k = sort_topk_bound(o->offset, true, o->limit);
     sort_topk_init(&t, &o->spec, k, p->m);
-    bool ordered = key_ordered_input(p, o), closed = false;
-    if (ordered && k < SIZE_MAX)
-        p->in->rows_wanted = k + 1; /* the k-th row and the one that closes */
+    bool ordered = key_ordered_input(p, o);
+    bool closed = ordered && sort_topk_full_in_order(&t); /* :limit 0 */
+    /* With one key the k-th row closes; with more, the row after it. */
+    if (ordered && k < SIZE_MAX - 1)
+        p->in->rows_wanted = o->spec.key_count == 1 ? k : k + 1;
     solution_block b;
-    int rc;
+    int rc = 0;
     while (!closed && (rc = finish_pull(p, &b, e)) == 1)
         if (finish_has_plain_values(p, b.bound) &&
             (rc = push_top_k(p, &t, &b, row, ordered && p->in->ordered, &closed, e)) != 0)

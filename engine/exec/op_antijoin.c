@@ -3,22 +3,32 @@
  * join variables; the body's other variables are existential, decision
  * language.md D14), has no solution. A failure inside the body (an expression that
  * cannot be evaluated) only drops that body row, i.e. counts as "no
- * match". The body is asked for one row: it stops at its first solution. */
+ * match". The body is asked for one row: it stops at its first solution.
+ * A one-pattern body may instead be read once as a set of entities when
+ * enough rows come to pay for it (exec/sub_set.h). */
 #include <stdlib.h>
 
 #include "exec/op.h"
+#include "exec/sub_set.h"
 
 typedef struct op_antijoin {
     op_select base;
+    where_ctx *x;
     const plan_conj *p;
     size_t item, step;
     op_sub body;
+    sub_set set;
 } op_antijoin;
 
 static int anti_keep(op_select *s, frame *row, err *e) {
     op_antijoin *o = (op_antijoin *)s;
+    const plan_sub *ps = &o->p->items[o->item].subs[0];
+    bool in_set;
+    int rc = sub_set_test(&o->set, o->x, ps, row, o->step, &in_set, e);
+    if (rc != 0)
+        return rc == 1 ? !in_set : rc;
     batch *found;
-    int rc = op_sub_open(&o->body, &o->p->items[o->item].subs[0], row, o->step, e);
+    rc = op_sub_open(&o->body, ps, row, o->step, e);
     if (rc == 0)
         rc = op_next(o->body.root, 1, &found, e);
     return rc == 0 ? 1 : rc == 1 ? 0 : rc;
@@ -26,6 +36,7 @@ static int anti_keep(op_select *s, frame *row, err *e) {
 
 static void anti_free(op *base) {
     op_antijoin *o = (op_antijoin *)base;
+    sub_set_free(&o->set, o->x->m);
     op_sub_free(&o->body);
     op_free(o->base.child);
     free(o);
@@ -39,8 +50,9 @@ op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
         err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
-    *o = (op_antijoin){.base = {{&anti_vt}, NULL, anti_keep}, .p = p, .item = item,
+    *o = (op_antijoin){.base = {{&anti_vt}, NULL, anti_keep}, .x = x, .p = p, .item = item,
                        .step = p->step_of[item]};
+    sub_set_init(&o->set, x, &p->items[item].subs[0]);
     if (op_sub_init(x, &o->body, p->items[item].subs[0].conj, e) != 0) {
         anti_free(&o->base.base);
         return NULL;

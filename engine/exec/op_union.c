@@ -5,7 +5,9 @@
  * user-visible variables, keyed by record identity E3) and each distinct
  * tuple extends the row, agreeing (E2) with any other clause that holds the
  * same variable. An `or-join` (or an `or` without new variables) only
- * asks whether some branch has a solution: one row out per surviving row.
+ * asks whether some branch has a solution: one row out per surviving row;
+ * then a one-pattern branch may be read once as a set of entities when
+ * enough rows come to pay for it (exec/sub_set.h).
  * The de-duplication set holds one row's union and is charged to the
  * query's meter. */
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "base/array.h"
 #include "base/hash.h"
 #include "exec/op.h"
+#include "exec/sub_set.h"
 
 #define UNION_OP_NAME "or union"
 
@@ -25,6 +28,7 @@ typedef struct op_union {
     child_rows in; /* its row is the one whose union is held */
     batch out;
     op_sub *branches;
+    sub_set *sets; /* per branch, used when width is 0 */
     size_t branch_count;
     value *tuples; /* count * width */
     size_t count, cap, emitted;
@@ -121,7 +125,13 @@ static int union_add_batch(op_union *u, const plan_sub *ps, const batch *b, valu
 static int union_branch(op_union *u, size_t k, bool *found, err *e) {
     const plan_sub *ps = &u->p->items[u->item].subs[k];
     op_sub *s = &u->branches[k];
-    int rc = op_sub_open(s, ps, &u->in.row, u->step, e);
+    bool in_set = false;
+    int rc = u->width ? 0 : sub_set_test(&u->sets[k], u->x, ps, &u->in.row, u->step, &in_set, e);
+    if (rc != 0) {
+        *found = *found || in_set;
+        return rc == 1 ? 0 : rc;
+    }
+    rc = op_sub_open(s, ps, &u->in.row, u->step, e);
     value tuple[16];
     value *t = u->width <= 16 ? tuple : malloc(u->width * sizeof *t);
     if (!t)
@@ -202,9 +212,12 @@ static int union_next(op *base, size_t max, batch **out, err *e) {
 static void union_free(op *base) {
     op_union *u = (op_union *)base;
     union_clear(u);
-    for (size_t k = 0; k < u->branch_count; k++)
+    for (size_t k = 0; k < u->branch_count; k++) {
         op_sub_free(&u->branches[k]);
+        sub_set_free(&u->sets[k], u->x->m);
+    }
     free(u->branches);
+    free(u->sets);
     free(u->tuples);
     free(u->table);
     batch_free(&u->out);
@@ -218,23 +231,27 @@ op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *
     const plan_item *it = &p->items[item];
     op_union *u = calloc(1, sizeof *u);
     op_sub *b = calloc(it->sub_count + 1, sizeof *b);
-    if (!u || !b) {
+    sub_set *sets = calloc(it->sub_count + 1, sizeof *sets);
+    if (!u || !b || !sets) {
         free(u);
         free(b);
+        free(sets);
         err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
     *u = (op_union){.base = {&union_vt}, .x = x, .p = p, .item = item, .step = p->step_of[item],
-                    .width = it->out_count, .branches = b, .emitted = SIZE_MAX};
+                    .width = it->out_count, .branches = b, .sets = sets, .emitted = SIZE_MAX};
     if (batch_init(&u->out, p, BATCH_ROWS, u->step, x->m, e) != 0) {
         union_free(&u->base);
         return NULL;
     }
-    for (size_t k = 0; k < it->sub_count; k++, u->branch_count++)
+    for (size_t k = 0; k < it->sub_count; k++, u->branch_count++) {
+        sub_set_init(&sets[k], x, &it->subs[k]);
         if (op_sub_init(x, &b[k], it->subs[k].conj, e) != 0) {
             union_free(&u->base);
             return NULL;
         }
+    }
     u->in.child = child;
     return &u->base;
 }

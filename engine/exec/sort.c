@@ -218,11 +218,21 @@ bool sort_topk_closed(const sort_topk *t, const value *row) {
         return true;
     const sort_key *k = &t->spec.keys[0];
     int c = cmp_order_by(&row[k->column], &t->heap[0].row[k->column]);
-    return k->descending ? c < 0 : c > 0;
+    /* With one key a tie cannot enter either: ties keep no particular
+     * order (language.md D3), or, with the key the only column, are the same row. */
+    return k->descending ? c < 0 || (c == 0 && t->spec.key_count == 1)
+                         : c > 0 || (c == 0 && t->spec.key_count == 1);
+}
+
+bool sort_topk_full_in_order(const sort_topk *t) {
+    return t->count == t->k && (t->k == 0 || t->spec.key_count == 1);
 }
 
 bool sort_topk_passes_over(const sort_topk *t, const value *row) {
-    return t->k == 0 || (t->count == t->k && compare_keys(&t->spec, row, t->heap[0].row) > 0);
+    /* A tie on every key may be dropped: unless every column is a key its
+     * place is unspecified (language.md D3), and if every column is, it ties the last
+     * kept row on every column, and that row came first. */
+    return t->k == 0 || (t->count == t->k && compare_keys(&t->spec, row, t->heap[0].row) >= 0);
 }
 
 int sort_topk_push(sort_topk *t, const value *row, err *e) {

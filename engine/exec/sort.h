@@ -8,6 +8,13 @@
  * order. So the output is deterministic for any input order up to such
  * O3-identical rows.
  *
+ * That full order is what sort_rows and sort_topk_push give. language.md D3
+ * leaves rows equal on every key in no particular order unless every
+ * column is a key, so a top-k's caller may drop a row that ties its last
+ * kept row on every key (sort_topk_passes_over) or stop reading rows that
+ * come in key order once k are held (sort_topk_full_in_order): a query
+ * keeps whichever of the boundary's ties it saw first.
+ *
  * A row is an array of `column_count` values. */
 #ifndef MG_EXEC_SORT_H
 #define MG_EXEC_SORT_H
@@ -67,12 +74,19 @@ void sort_topk_init(sort_topk *t, const sort_spec *s, size_t k, meter *m);
 int sort_topk_push(sort_topk *t, const value *row, err *e);
 /* Whether no row from `row` on can enter, when the rows come in the
  * order of the first key (plan/value_order.h): k rows are held and
- * `row`'s first key follows the last held row's. A row that ties it may
- * still enter: ties break on the other keys and columns (language.md §8.15). */
+ * `row`'s first key follows the last held row's, or ties it and there is
+ * no other key. A row that ties it on the first of several keys may
+ * still enter: the other keys decide. */
 bool sort_topk_closed(const sort_topk *t, const value *row);
-/* Whether sort_topk_push would drop `row` on its keys alone: k rows are
- * kept and the keys order it after the last of them. Its other columns
- * are not read (a caller may leave them undecoded). */
+/* Whether, with the rows in the order of the one key, no further row can
+ * enter: k rows are held, and any later row follows or ties the last
+ * (ties keep no particular order, language.md D3), so reading may stop at k. */
+bool sort_topk_full_in_order(const sort_topk *t);
+/* Whether `row` may be dropped on its keys alone: k rows are kept and
+ * the keys order it after or level with the last of them (a tie's place
+ * is unspecified unless every column is a key, language.md D3; if every column is,
+ * it is the same row as that one). Its other columns are not read (a
+ * caller may leave them undecoded). */
 bool sort_topk_passes_over(const sort_topk *t, const value *row);
 /* Sets *rows to the kept rows in order (at most k) and returns how many.
  * They stay valid until sort_topk_free. Returns 0 rows with *rows NULL when

@@ -1,5 +1,6 @@
-/* Internal to plan/: how many stored records a pattern's constants select,
- * for the join order (plan/order.c). */
+/* How many stored records a pattern's constants select: for the join
+ * order (plan/order.c), and for whether a not body or or-branch is worth
+ * reading once as a set (exec/sub_set.c). */
 #ifndef MG_PLAN_ESTIMATE_H
 #define MG_PLAN_ESTIMATE_H
 

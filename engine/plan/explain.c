@@ -33,7 +33,7 @@ int plan_step_index(const plan_item *it)
     bool at = !pseudo && (hash ? attr->kind == TERM_CONST : a->known[1]) &&
               !(attr->kind == TERM_CONST && attr->constant.type != VT_KEYWORD);
     if (a->known[0] && !hash)
-        return TREE_EAVT;
+        return at ? TREE_AEVT : TREE_EAVT; /* the same records, store_scan.c */
     if (at)
         return !hash && value_seeks(it) ? TREE_AVET : TREE_AEVT;
     return TREE_EAVT;

@@ -32,7 +32,12 @@ typedef struct lookup {
     int kind, rc;
 } lookup;
 
-#define UUID_SLOTS 256
+/* A direct-mapped memo of entity UUIDs, kept with a pooled reader
+ * between queries (96 KiB, allocated at the first UUID): an answer of a
+ * thousand-odd entities spread over the dictionary otherwise reads each
+ * one's dictionary page from the file again on every run, since they lie
+ * on more pages than the page cache holds. */
+#define UUID_SLOTS 4096
 typedef struct uuid_slot {
     uint64_t loc;
     uuid128 u;

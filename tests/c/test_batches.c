@@ -565,10 +565,11 @@ TEST(ordered_limit_after_join_and_two_keys)
     minigraf_close(db);
 }
 
-/* A top-k decodes the columns that are not keys only for rows it keeps:
- * ties on the key still break on the text's bytes, whose order here is
- * the reverse of the order the texts were stored in. */
-TEST(top_k_breaks_ties_on_undecoded_columns_by_their_text)
+/* A top-k whose second key is a text: rows tied on the first key are
+ * ordered by the text's bytes, whose order here is the reverse of the
+ * order the texts were stored in (with every column a key the order is
+ * fully specified, language.md D3). */
+TEST(top_k_orders_ties_by_a_text_key)
 {
     MiniGrafDb *db = open_memory_db();
     text tx = {0};
@@ -582,7 +583,7 @@ TEST(top_k_breaks_ties_on_undecoded_columns_by_their_text)
             row_add(&rows, "[2,\"n%03d\"]", 999 - k);
     EXPECT_ORDERED_ROWS(db,
                         "(query [:find ?k ?n :where [?e :k ?k] [?e :name ?n] "
-                        ":order-by [?k :desc] :offset 5 :limit 65])",
+                        ":order-by [?k :desc ?n] :offset 5 :limit 65])",
                         "\"?k\",\"?n\"", &rows);
     minigraf_close(db);
 }
@@ -1037,7 +1038,7 @@ CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(or_deduplicates_new_variable_across_branches),
            TEST_ENTRY(ordered_limit_and_offset_cross_64),
            TEST_ENTRY(ordered_limit_after_join_and_two_keys),
-           TEST_ENTRY(top_k_breaks_ties_on_undecoded_columns_by_their_text),
+           TEST_ENTRY(top_k_orders_ties_by_a_text_key),
            TEST_ENTRY(unordered_limit_and_offset_count_distinct_rows),
            TEST_ENTRY(aggregates_grouped_over_1200_rows),
            TEST_ENTRY(aggregates_stepped_one_at_a_time_over_1200_rows),

@@ -28,13 +28,13 @@ TEST(explain_lists_steps_in_plan_order_with_index_and_estimate)
 {
     MiniGrafDb *db = people();
     /* The name constant selects one record: it runs first, through AVET,
-     * then the age pattern seeks the entity through EAVT. */
+     * then the age pattern seeks the entity's age through AEVT. */
     char *plan = minigraf_explain(db, "(query [:find ?a :where [?e :person/age ?a] [?e :person/name \"Alice\"]])");
     CHECK_STR_EQ(plan, "{\"steps\":["
                        "{\"step\":1,\"kind\":\"pattern\",\"clause\":\"[?e :person/name \\\"Alice\\\"]\","
                        "\"join\":\"nested-loop\",\"index\":\"AVET\",\"estimated_rows\":1},"
                        "{\"step\":2,\"kind\":\"pattern\",\"clause\":\"[?e :person/age ?a]\","
-                       "\"join\":\"nested-loop\",\"index\":\"EAVT\",\"estimated_rows\":3}]}");
+                       "\"join\":\"nested-loop\",\"index\":\"AEVT\",\"estimated_rows\":3}]}");
     CHECK(minigraf_last_error(db) == NULL);
     minigraf_string_free(plan);
     minigraf_close(db);

@@ -64,7 +64,7 @@ static const char *index_name(int index) {
 }
 
 /* One conjunction's plan as text: per step "#item" and, for a pattern,
- * its join, index and known positions, e.g. "#1 nl EAVT(EA)". */
+ * its join, index and known positions, e.g. "#1 nl AEVT(EA)". */
 static void describe(buf *b, const plan_conj *c) {
     for (size_t step = 0; step < c->item_count; step++) {
         size_t i = c->order[step];
@@ -119,7 +119,7 @@ static void check_plan(db *d, const char *find, const char *where, const char *e
 
 /* A sole pattern seeks with every constant it has. */
 static void test_single_patterns(db *d) {
-    check_plan(d, "?a", "[:p5 :age ?a]", "#0 nl EAVT(EA)");
+    check_plan(d, "?a", "[:p5 :age ?a]", "#0 nl AEVT(EA)");
     check_plan(d, "?e", "[?e :name \"p7\"]", "#0 nl AVET(AV)");
     check_plan(d, "?e ?a", "[?e :age ?a]", "#0 nl AEVT(A)");
     check_plan(d, "?e", "[?e :manager :p3]", "#0 nl AVET(AV)");
@@ -132,16 +132,16 @@ static void test_single_patterns(db *d) {
 /* The selective pattern first, whatever the source order; the next one
  * seeks through the variable it binds (index-nested-loop). */
 static void test_order_by_selectivity(db *d) {
-    const char *join_2 = "#0 nl EAVT(EA); #1 nl EAVT(EA)";
+    const char *join_2 = "#0 nl AEVT(EA); #1 nl AEVT(EA)";
     check_plan(d, "?n", "[:p5 :follows ?f] [?f :name ?n]", join_2);
-    check_plan(d, "?n", "[?f :name ?n] [:p5 :follows ?f]", "#1 nl EAVT(EA); #0 nl EAVT(EA)");
+    check_plan(d, "?n", "[?f :name ?n] [:p5 :follows ?f]", "#1 nl AEVT(EA); #0 nl AEVT(EA)");
     check_plan(d, "?s ?n", "[:p50 :manager ?b] [?s :manager ?b] [?s :name ?n]",
-               "#0 nl EAVT(EA); #1 nl AVET(AV); #2 nl EAVT(EA)");
+               "#0 nl AEVT(EA); #1 nl AVET(AV); #2 nl AEVT(EA)");
     check_plan(d, "?s ?n", "[?s :name ?n] [?s :manager ?b] [:p50 :manager ?b]",
-               "#2 nl EAVT(EA); #1 nl AVET(AV); #0 nl EAVT(EA)");
+               "#2 nl AEVT(EA); #1 nl AVET(AV); #0 nl AEVT(EA)");
     /* 12 records of :group 3 against one :name. */
-    check_plan(d, "?g", "[?e :group ?g] [?e :name \"p5\"]", "#1 nl AVET(AV); #0 nl EAVT(EA)");
-    check_plan(d, "?e", "[?e :age 7] [?e :group 3]", "#1 nl AVET(AV); #0 nl EAVT(EAV)");
+    check_plan(d, "?g", "[?e :group ?g] [?e :name \"p5\"]", "#1 nl AVET(AV); #0 nl AEVT(EA)");
+    check_plan(d, "?e", "[?e :age 7] [?e :group 3]", "#1 nl AVET(AV); #0 nl AEVT(EAV)");
 }
 
 /* A hash join when neither the entity nor the value can seek: a value
@@ -149,27 +149,27 @@ static void test_order_by_selectivity(db *d) {
  * nothing shared at all (a cross product). */
 static void test_hash_joins(db *d) {
     check_plan(d, "?x", "[?e :group 3] [?x :follows ?e]", "#0 nl AVET(AV); #1 hash AEVT(AV)");
-    check_plan(d, "?n ?a", "[:p5 :name ?n] [?x :age ?a]", "#0 nl EAVT(EA); #1 hash AEVT(A)");
+    check_plan(d, "?n ?a", "[:p5 :name ?n] [?x :age ?a]", "#0 nl AEVT(EA); #1 hash AEVT(A)");
     /* Known as a stored value, the value seeks. */
-    check_plan(d, "?s", "[:p50 :manager ?b] [?s :manager ?b]", "#0 nl EAVT(EA); #1 nl AVET(AV)");
+    check_plan(d, "?s", "[:p50 :manager ?b] [?s :manager ?b]", "#0 nl AEVT(EA); #1 nl AVET(AV)");
 }
 
 /* Filters run as soon as their inputs are bound; sub-conjunctions are
  * planned with the outer variables they take as known. */
 static void test_filters_and_subs(db *d) {
     check_plan(d, "?e", "[?e :group 3] [?e :age ?a] [(< ?a 10)]",
-               "#0 nl AVET(AV); #1 nl EAVT(EA); #2");
+               "#0 nl AVET(AV); #1 nl AEVT(EA); #2");
     check_plan(d, "?e", "[?e :group 3] (not [?e :age 5])",
-               "#0 nl AVET(AV); #1 {#0 nl EAVT(EAV)}");
+               "#0 nl AVET(AV); #1 {#0 nl AEVT(EAV)}");
     check_plan(d, "?e", "[?e :group 3] (or [?e :age 5] [?e :age 6])",
-               "#0 nl AVET(AV); #1 {#0 nl EAVT(EAV)} {#0 nl EAVT(EAV)}");
+               "#0 nl AVET(AV); #1 {#0 nl AEVT(EAV)} {#0 nl AEVT(EAV)}");
 }
 
 /* A constant the store has never seen selects nothing: it goes first. */
 static void test_unknown_constants(db *d) {
-    check_plan(d, "?n", "[?e :name ?n] [?e :nickname \"x\"]", "#1 nl AVET(AV); #0 nl EAVT(EA)");
+    check_plan(d, "?n", "[?e :name ?n] [?e :nickname \"x\"]", "#1 nl AVET(AV); #0 nl AEVT(EA)");
     check_plan(d, "?a", "[?e :age ?a] [:nobody :name ?n] [?e :name ?n]",
-               "#1 nl EAVT(EA); #2 nl AVET(AV); #0 nl EAVT(EA)");
+               "#1 nl AEVT(EA); #2 nl AVET(AV); #0 nl AEVT(EA)");
 }
 
 /* Rule plans (plan_compile_body with a derived-rows hint): a delta of
@@ -220,7 +220,7 @@ static char *rule_plan_of(db *d, const char *rule, rule_sizes sz) {
 static void test_rule_plans(db *d) {
     const char *guarded = "(rule [(boss ?x ?b) (d ?x) [?x :manager ?m] (boss ?m ?b)])";
     char *got = rule_plan_of(d, guarded, (rule_sizes){5, 6});
-    const char *want = "#0 nl AEVT(A); #1 nl EAVT(EA); #2 nl EAVT(EA)";
+    const char *want = "#0 nl AEVT(A); #1 nl AEVT(EA); #2 nl AEVT(EA)";
     CHECK(strcmp(got, want) == 0);
     if (strcmp(got, want) != 0)
         fprintf(stderr, "  expected: %s\n  got:      %s\n", want, got);

@@ -168,7 +168,7 @@ check("explain_shows_order_join_index_estimate",
       run(["--mode", "csv"], DATA + '.explain (query [:find ?a :where [?e :person/age ?a] [?e :person/name "Alice"]])\n'),
       stdout=TX + "step,kind,clause,join,index,estimated rows\r\n"
                   '1,pattern,"[?e :person/name ""Alice""]",nested-loop,AVET,1\r\n'
-                  "2,pattern,[?e :person/age ?a],nested-loop,EAVT,2\r\n")
+                  "2,pattern,[?e :person/age ?a],nested-loop,AEVT,2\r\n")
 check("explain_of_a_bad_query_is_an_error", run([], ".explain (query [:find ?a])\n.explain\n"), stdout="", status=1,
       stderr=None)
 stats = run(["--json"], DATA + ".stats\n")

@@ -1,0 +1,46 @@
+/* A not body or or-branch read once as a set (language.md §8.6, §8.7).
+ *
+ * A sub-conjunction that is one stored pattern [?e :attr V] — ?e its only
+ * variable from outside, :attr a constant keyword, V a constant, `_` or a
+ * variable of its own — has a solution for an outer row iff the row's ?e
+ * names an entity with a visible matching record. Seeking that per outer
+ * row costs a B-tree descent; reading the pattern's records once (its
+ * attribute and value select them) and keeping their entities in a hash
+ * set costs a record each. Which is cheaper depends on how many outer rows
+ * come, so the choice is made as they do: rows are probed the usual way
+ * until the probes have cost about what reading the body would (the
+ * planner's estimate of its records, plan/estimate.h), then the set is
+ * read and every later row is a hash lookup. A selective probe never reads
+ * the body; a large outer side costs at most about twice the cheaper way.
+ *
+ * Not used in rule evaluation (derived facts), for bodies of other shapes,
+ * or when the set would pass the query's memory limit. */
+#ifndef MG_EXEC_SUB_SET_H
+#define MG_EXEC_SUB_SET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exec/op.h"
+
+typedef struct sub_set {
+    const plan_item *it; /* the body's pattern; NULL: probe every row */
+    size_t probes;       /* rows probed so far */
+    size_t estimate;     /* the body's records; SIZE_MAX until asked */
+    bool built;
+    uint64_t *slots; /* open addressing: entity id + 1, 0 empty */
+    size_t count, cap;
+    size_t charged; /* bytes charged to the query's meter */
+} sub_set;
+
+/* Whether `ps` has the shape above; the set is not read yet. */
+void sub_set_init(sub_set *s, const where_ctx *x, const plan_sub *ps);
+/* For the outer row `parent` at `step`: 1 with *found whether the body has
+ * a solution, 0 when the row must be probed the usual way (the set is not
+ * worth reading yet, or cannot be), or an error code. */
+int sub_set_test(sub_set *s, where_ctx *x, const plan_sub *ps, const frame *parent, size_t step,
+                 bool *found, err *e);
+void sub_set_free(sub_set *s, meter *m);
+
+#endif
