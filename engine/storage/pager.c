@@ -19,12 +19,16 @@
 /* One version of a page changed since the last checkpoint. A chain runs
  * from the newest (the writer's) to older ones kept for open views. */
 typedef struct pver {
-    uint64_t tag;               /* seen from views >= tag; PAGER_UNPUBLISHED */
+    _Atomic uint64_t tag;       /* seen from views >= tag; PAGER_UNPUBLISHED */
     struct pver *older, *newer; /* the chain */
     struct pver *next_pending;  /* unpublished versions, to tag at publish */
     struct pver *next_gc;       /* superseded versions, oldest first */
     uint8_t page[FORMAT_PAGE_SIZE];
 } pver;
+
+/* Where a page's newest version hangs: views load it while the writer
+ * hangs a new (unpublished) one there, without the maps lock. */
+typedef pver *_Atomic pver_ref;
 
 struct pager {
     const vfs *io;
@@ -33,11 +37,11 @@ struct pager {
     char *path;
     bool read_only;
     uint32_t committed; /* pages on disk that the header refers to */
-    uint32_t next;      /* next page number to allocate */
-    pver **dirty;       /* dirty[pgno - committed]: its newest version */
+    _Atomic uint32_t next; /* next page number to allocate */
+    pver_ref *dirty;    /* dirty[pgno - committed]: its newest version */
     size_t dirty_cap;
     /* Dirty pages below `committed`: free pages taken for reuse. */
-    pver **reused;
+    pver_ref *reused;
     uint32_t *reused_pgno;
     size_t reused_n, reused_cap;
     htab reused_map; /* page number -> index into reused */
@@ -47,14 +51,21 @@ struct pager {
     /* Changes whenever the writer's view of a page may change
      * (pager_scratch_holds). */
     _Atomic uint64_t epoch;
-    /* The maps above (dirty, reused, next, committed) and the chains'
-     * links and tags: read-locked by views reading, write-locked by the
-     * writer changing them. Page bytes of unpublished versions are the
-     * writer's alone; published ones never change. */
+    /* Read-locked by views reading a page; write-locked by the writer
+     * moving what views look pages up in: growing `dirty`, changing
+     * `reused`, and a checkpoint. Hanging a new version, tagging one at
+     * publish and unlinking a superseded one need no lock: `dirty`'s and
+     * `reused`'s entries, `next` and tags are atomic, a view skips what is
+     * newer than itself, and no open view walks past the version a
+     * superseded one is unlinked from (pager_collect). Page bytes of
+     * unpublished versions are the writer's alone; published ones never
+     * change. A commit takes the lock only to grow an array or reuse a
+     * free page: a reader the system stops while it holds the lock holds
+     * every commit up. */
     pthread_rwlock_t maps;
     pver *pending;             /* unpublished versions */
     pver *gc_first, *gc_last;  /* superseded versions, in the order they were */
-    size_t versions_kept;      /* superseded versions not yet freed */
+    size_t versions_kept;      /* superseded versions not yet freed (the writer's) */
     spares scratch; /* cursor scratch blocks (pager_scratch_take) */
     pager *base;    /* a fork's (pager_fork): where its pages below `committed` are read */
 };
@@ -445,7 +456,7 @@ static bool reused_eq(const void *ctx, uint32_t id) {
 
 /* Where the newest version of a page changed since the checkpoint is
  * kept, or NULL for a committed page. Under `maps`, or by the writer. */
-static pver **find_slot(const pager *p, uint32_t pgno) {
+static pver_ref *find_slot(const pager *p, uint32_t pgno) {
     if (pgno >= p->committed)
         return &p->dirty[pgno - p->committed];
     if (p->reused_n == 0)
@@ -463,9 +474,9 @@ static int read_version(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, er
     if (pgno < FORMAT_FIRST_DATA_PAGE || pgno >= p->next) {
         rc = err_set(e, ERR(STG, 8), "page number %u out of range in %s", (unsigned)pgno, p->path);
     } else {
-        pver **slot = find_slot(p, pgno);
-        const pver *v = slot ? *slot : NULL;
-        while (v && v->tag > view)
+        pver_ref *slot = find_slot(p, pgno);
+        const pver *v = slot ? atomic_load(slot) : NULL;
+        while (v && atomic_load_explicit(&v->tag, memory_order_relaxed) > view)
             v = v->older;
         if (v) {
             memcpy(dst, v->page, FORMAT_PAGE_SIZE);
@@ -490,19 +501,23 @@ static int oom_version(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
-/* A new unpublished version, listed for pager_publish. */
-static pver *new_version(pager *p, const uint8_t *from) {
-    pver *v = malloc(sizeof *v);
-    if (!v)
-        return NULL;
+/* `v` becomes a new unpublished version (a copy of `from`, or zeroes),
+ * listed for pager_publish. */
+static void init_version(pager *p, pver *v, const uint8_t *from) {
     if (from)
         memcpy(v->page, from, FORMAT_PAGE_SIZE);
     else
         memset(v->page, 0, FORMAT_PAGE_SIZE);
-    v->tag = PAGER_UNPUBLISHED;
+    atomic_init(&v->tag, PAGER_UNPUBLISHED);
     v->older = v->newer = v->next_gc = NULL;
     v->next_pending = p->pending;
     p->pending = v;
+}
+
+static pver *new_version(pager *p, const uint8_t *from) {
+    pver *v = malloc(sizeof *v);
+    if (v)
+        init_version(p, v, from);
     return v;
 }
 
@@ -522,44 +537,51 @@ int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
     *page = NULL;
     if (pgno >= p->next)
         return 0;
-    pver **slot = find_slot(p, pgno);
+    pver_ref *slot = find_slot(p, pgno);
     if (!slot)
         return 0;
     atomic_fetch_add(&p->epoch, 1); /* the caller is about to change the page */
-    pver *h = *slot;
-    if (h->tag == PAGER_UNPUBLISHED) {
+    pver *h = atomic_load(slot);
+    if (atomic_load(&h->tag) == PAGER_UNPUBLISHED) {
         *page = h->page;
         return 0;
     }
-    /* Published: views may be reading it; the change goes to a copy. */
+    /* Published: views may be reading it; the change goes to a copy,
+     * hung in front (views skip it until it is published). */
     pver *v = new_version(p, h->page);
     if (!v)
         return oom_version(e);
-    pthread_rwlock_wrlock(&p->maps);
     v->older = h;
     h->newer = v;
-    *slot = v;
+    atomic_store(slot, v);
     queue_superseded(p, h);
-    pthread_rwlock_unlock(&p->maps);
     *page = v->page;
     return 0;
 }
 
+/* The store hands out view `tag` only after this (under its mutex), so
+ * a view that can see the tag finds it set. */
 void pager_publish(pager *p, uint64_t tag) {
     MG_ASSERT(tag != PAGER_UNPUBLISHED);
-    pthread_rwlock_wrlock(&p->maps);
     for (pver *v = p->pending; v; v = v->next_pending)
-        v->tag = tag;
+        atomic_store_explicit(&v->tag, tag, memory_order_relaxed);
     p->pending = NULL;
-    pthread_rwlock_unlock(&p->maps);
 }
 
 /* Superseded versions are queued in the order they were superseded, so
  * their successors' tags never decrease along the queue: the first one
- * still seen stops the walk. */
+ * still seen stops the walk. A version V superseded by N is freed once
+ * every open view is at least N's tag: such a view stops at N (or a newer
+ * version) and never reads N's link to V, so V is unlinked and freed
+ * without the maps lock; views opened later are newer still. (The store
+ * computes `oldest_view` under the mutex readers register under, which
+ * orders their last reads of V before the free.) */
+static bool collectable(const pager *p, uint64_t oldest_view) {
+    return p->gc_first && atomic_load(&p->gc_first->newer->tag) <= oldest_view;
+}
+
 void pager_collect(pager *p, uint64_t oldest_view) {
-    pthread_rwlock_wrlock(&p->maps);
-    while (p->gc_first && p->gc_first->newer->tag <= oldest_view) {
+    while (collectable(p, oldest_view)) {
         pver *v = p->gc_first;
         p->gc_first = v->next_gc;
         if (!p->gc_first)
@@ -570,14 +592,10 @@ void pager_collect(pager *p, uint64_t oldest_view) {
         free(v);
         p->versions_kept--;
     }
-    pthread_rwlock_unlock(&p->maps);
 }
 
-size_t pager_versions_kept(pager *p) {
-    pthread_rwlock_rdlock(&p->maps);
-    size_t n = p->versions_kept;
-    pthread_rwlock_unlock(&p->maps);
-    return n;
+size_t pager_versions_kept(const pager *p) {
+    return p->versions_kept;
 }
 
 /* Reads the next page of the durable free list when the entries read so
@@ -606,7 +624,7 @@ int pager_retire(pager *p, uint32_t pgno, err *e) {
 static int grow_reused(pager *p, err *e) {
     if (p->reused_n == p->reused_cap) {
         size_t cap = p->reused_cap ? p->reused_cap * 2 : 64;
-        pver **bufs = realloc(p->reused, cap * sizeof *bufs);
+        pver_ref *bufs = realloc(p->reused, cap * sizeof *bufs);
         if (bufs)
             p->reused = bufs;
         uint32_t *nums = bufs ? realloc(p->reused_pgno, cap * sizeof *nums) : NULL;
@@ -623,21 +641,25 @@ static int grow_reused(pager *p, err *e) {
  * (none may: it was freed before their snapshot, or a checkpoint ago)
  * read its committed image, which stays until the next checkpoint. */
 static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
-    pthread_rwlock_wrlock(&p->maps);
-    int rc = grow_reused(p, e);
-    pthread_rwlock_unlock(&p->maps);
-    if (rc != 0)
-        return rc;
-    pver *v = new_version(p, NULL);
+    pver *v = malloc(sizeof *v);
     if (!v)
         return oom(e);
-    uint32_t n = 0;
-    freelist_take(&p->fl, &n);
+    init_version(p, v, NULL); /* whole before a view can find it */
     pthread_rwlock_wrlock(&p->maps);
-    p->reused[p->reused_n] = v;
-    p->reused_pgno[p->reused_n] = n;
-    htab_insert(&p->reused_map, pgno_hash(n), (uint32_t)p->reused_n++);
+    int rc = grow_reused(p, e);
+    uint32_t n = 0;
+    if (rc == 0) {
+        freelist_take(&p->fl, &n);
+        atomic_init(&p->reused[p->reused_n], v);
+        p->reused_pgno[p->reused_n] = n;
+        htab_insert(&p->reused_map, pgno_hash(n), (uint32_t)p->reused_n++);
+    }
     pthread_rwlock_unlock(&p->maps);
+    if (rc != 0) {
+        p->pending = v->next_pending;
+        free(v);
+        return rc;
+    }
     *pgno = n;
     *page = v->page;
     return 0;
@@ -649,7 +671,7 @@ static int grow_dirty(pager *p, err *e) {
         return 0;
     size_t cap = p->dirty_cap ? p->dirty_cap * 2 : 64;
     pthread_rwlock_wrlock(&p->maps);
-    pver **grown = realloc(p->dirty, cap * sizeof *grown);
+    pver_ref *grown = realloc(p->dirty, cap * sizeof *grown);
     if (grown) {
         p->dirty = grown;
         p->dirty_cap = cap;
@@ -672,10 +694,9 @@ int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
     pver *v = new_version(p, NULL);
     if (!v)
         return oom(e);
-    pthread_rwlock_wrlock(&p->maps);
-    p->dirty[p->next - p->committed] = v;
-    *pgno = p->next++;
-    pthread_rwlock_unlock(&p->maps);
+    /* hung before `next` counts it: a view that passes the range check finds it */
+    atomic_store(&p->dirty[p->next - p->committed], v);
+    *pgno = atomic_fetch_add(&p->next, 1);
     *page = v->page;
     return 0;
 }
