@@ -740,8 +740,8 @@ static int write_header(pager *p, format_header *h, uint32_t page_count, err *e)
  * pages, read again when allocations reach them. Their older versions go
  * too: no view is open during a checkpoint (the store's lock). */
 static void promote_dirty(pager *p, const freelist_plan *plan) {
-    MG_ASSERT(!p->pending);
     pthread_rwlock_wrlock(&p->maps);
+    p->pending = NULL; /* none through the store, which publishes first */
     for (uint32_t pgno = p->committed; pgno < p->next; pgno++) {
         page_cache_put(p->cache, pgno, p->dirty[pgno - p->committed]->page);
         free_chain(p->dirty[pgno - p->committed]);
