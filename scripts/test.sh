@@ -48,7 +48,8 @@ sanitizer_suite() {
 
 # The C suite built with ThreadSanitizer: close during calls, interrupt,
 # parallel readers, write transactions beside readers, one store opened
-# twice (the engine's own unit tests run in the other builds).
+# twice, snapshots beside commits (the engine's own unit tests run in the
+# other builds, but for the two that start threads).
 thread_sanitizer_suite() {
   local dir="$BUILD-tsan"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMINIGRAF_SANITIZE_THREAD=ON \
@@ -56,7 +57,7 @@ thread_sanitizer_suite() {
     -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
   cmake --build "$dir" --parallel "$JOBS"
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$)'
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$|engine_test_snapshot$)'
 }
 
 parity_suite() {
