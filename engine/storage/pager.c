@@ -497,10 +497,6 @@ int pager_read(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e) {
     return rc == 1 ? 0 : rc;
 }
 
-static int oom_version(err *e) {
-    return err_set(e, ERR(INT, 0), "out of memory");
-}
-
 /* `v` becomes a new unpublished version (a copy of `from`, or zeroes),
  * listed for pager_publish. */
 static void init_version(pager *p, pver *v, const uint8_t *from) {
@@ -550,7 +546,7 @@ int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
      * hung in front (views skip it until it is published). */
     pver *v = new_version(p, h->page);
     if (!v)
-        return oom_version(e);
+        return oom(e);
     v->older = h;
     h->newer = v;
     atomic_store(slot, v);

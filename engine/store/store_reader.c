@@ -1,5 +1,6 @@
-/* Readers: a snapshot of the store (its read lock), the pool of idle
- * readers, and the decoding of stored identifiers back into values.
+/* Readers: a snapshot of the store (the published header and view,
+ * listed while open; the store's read lock keeps checkpoints out), the
+ * pool of idle readers, and the decoding of stored identifiers back into values.
  * Decoded texts are copied once per reader into its arena, so values
  * handed out stay valid until store_reader_close; that memo (texts, array
  * and index) is charged to the reader's budget before it grows. Index
