@@ -11,7 +11,12 @@
  * of their query rate alone, and the worst commit latency beside the
  * readers is <= 20 ms. Prints the rates, both ratios, the worst and 99th
  * percentile commit latencies, and whether each target is met (exit 0
- * either way: a bench reports, it does not judge the machine). */
+ * either way: a bench reports, it does not judge the machine). Each phase
+ * also prints the CPU the process used, in cores (CPU seconds per second):
+ * when the together phase uses all the cores the machine gives, the two
+ * ratios share that CPU, and their sum near 100% means no thread waited
+ * for another; a sum well below means waiting. */
+#include <sys/resource.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -83,9 +88,16 @@ static void *reader_main(void *arg) {
 }
 
 typedef struct outcome {
-    double commit_rate, query_rate, worst_ms, p99_ms;
+    double commit_rate, query_rate, worst_ms, p99_ms, cores;
     long failures;
 } outcome;
+
+static double cpu_seconds(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec * 1e-6 +
+           (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec * 1e-6;
+}
 
 static outcome run_phase(MiniGrafDb *db, double seconds, int writers, int readers) {
     phase p = {.db = db};
@@ -94,6 +106,7 @@ static outcome run_phase(MiniGrafDb *db, double seconds, int writers, int reader
     pthread_t th[64];
     worker ws[64];
     int n = 0;
+    double cpu0 = cpu_seconds();
     p.until = bench_now_s() + seconds;
     for (int i = 0; i < writers + readers && n < 64; i++, n++) {
         ws[n] = (worker){&p, i};
@@ -103,7 +116,8 @@ static outcome run_phase(MiniGrafDb *db, double seconds, int writers, int reader
         pthread_join(th[i], NULL);
     outcome o = {.commit_rate = (double)atomic_load(&p.commits) / seconds,
                  .query_rate = (double)atomic_load(&p.queries) / seconds,
-                 .failures = atomic_load(&p.failures)};
+                 .failures = atomic_load(&p.failures),
+                 .cores = (cpu_seconds() - cpu0) / seconds};
     if (p.latency_count > 0) {
         bench_sort_doubles(p.latencies, p.latency_count);
         o.worst_ms = p.latencies[p.latency_count - 1] * 1e3;
@@ -133,7 +147,8 @@ static int seed(MiniGrafDb *db, long entities) {
 
 static void report(const char *name, outcome o) {
     printf("%-16s commits %9.0f/s  queries %9.0f/s  worst commit %8.2f ms  p99 %7.2f ms"
-           "  failures %ld\n", name, o.commit_rate, o.query_rate, o.worst_ms, o.p99_ms, o.failures);
+           "  failures %ld  cpu %.2f cores\n", name, o.commit_rate, o.query_rate, o.worst_ms,
+           o.p99_ms, o.failures, o.cores);
 }
 
 int main(int argc, char **argv) {
@@ -169,6 +184,8 @@ int main(int argc, char **argv) {
         printf("reader ratio %.0f%% (target >= 50%%: %s)\n", rr * 100, rr >= 0.5 ? "met" : "NOT met");
         printf("worst commit beside readers %.2f ms (target <= 20 ms: %s)\n", b.worst_ms,
                b.worst_ms <= 20.0 ? "met" : "NOT met");
+        printf("ratios' sum %.0f%% at %.2f cores together (%.2f writers alone, %.2f readers "
+               "alone)\n", (wr + rr) * 100, b.cores, w.cores, r.cores);
     }
     minigraf_close(db);
     char wal[sizeof path + 8];

@@ -48,8 +48,9 @@ sanitizer_suite() {
 
 # The C suite built with ThreadSanitizer: close during calls, interrupt,
 # parallel readers, write transactions beside readers, one store opened
-# twice, the hostile catalogue (its close_during cases); the engine's own
-# unit tests run in the other builds.
+# twice, snapshots beside commits, the hostile catalogue (its close_during
+# cases); the engine's own unit tests run in the other builds, but for the
+# two that start threads.
 thread_sanitizer_suite() {
   local dir="$BUILD-tsan"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMINIGRAF_SANITIZE_THREAD=ON \
@@ -57,7 +58,7 @@ thread_sanitizer_suite() {
     -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
   cmake --build "$dir" --parallel "$JOBS"
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$|hostile_c$)'
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$|engine_test_snapshot$|hostile_c$)'
 }
 
 parity_suite() {

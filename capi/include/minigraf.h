@@ -282,8 +282,12 @@ MINIGRAF_API int minigraf_last_error_code(const MiniGrafDb *db);
 /* Runs a (query ...) and opens a cursor over its answer. The answer is
  * fixed when the cursor opens; later writes do not change it. A plain
  * projection (no aggregate, window or :order-by) streams: each batch is
- * produced when asked for, and a write, checkpoint or close on `db` first
- * reads the cursor's rest into memory. A command other than query fails
+ * produced when asked for, from the snapshot of the cursor's opening,
+ * while other threads commit; a rule, a write transaction's commit, a
+ * checkpoint (including the automatic one a write starts every
+ * wal_checkpoint_threshold facts, or when open cursors keep too many old
+ * pages) or a close on `db` first reads the cursor's rest into memory.
+ * A command other than query fails
  * with API-012. Returns NULL on error (see minigraf_last_error on `db`).
  * Free with minigraf_cursor_free(). */
 MINIGRAF_API MiniGrafCursor *minigraf_query(MiniGrafDb *db, const char *text);

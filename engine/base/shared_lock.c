@@ -163,6 +163,24 @@ void shared_lock_write(shared_lock *l) {
     pthread_mutex_unlock(&l->mu);
 }
 
+/* Shuts the fast path to count the holds exactly (as shared_lock_write),
+ * and opens it again when one is in: a reader that saw it shut meanwhile
+ * takes the mutex and finds no writer. */
+bool shared_lock_try_write(shared_lock *l) {
+    pthread_mutex_lock(&l->mu);
+    bool free_now = !l->writer && l->writers_waiting == 0 && l->admitted == 0;
+    if (free_now) {
+        atomic_store(&l->shut, true);
+        free_now = read_holds(l) == 0;
+        if (free_now)
+            l->writer = true;
+        else
+            atomic_store(&l->shut, false);
+    }
+    pthread_mutex_unlock(&l->mu);
+    return free_now;
+}
+
 /* The readers waiting now go in before any writer (phase-fair). */
 void shared_lock_write_done(shared_lock *l) {
     pthread_mutex_lock(&l->mu);

@@ -59,6 +59,9 @@ void shared_lock_destroy(shared_lock *l);
 void shared_lock_read(shared_lock *l);
 void shared_lock_read_done(shared_lock *l);
 void shared_lock_write(shared_lock *l);
+/* The write hold when it can be had now (no writer, none waiting, no
+ * read hold); false, changing nothing, otherwise. */
+bool shared_lock_try_write(shared_lock *l);
 void shared_lock_write_done(shared_lock *l);
 
 #endif

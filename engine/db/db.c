@@ -194,6 +194,19 @@ static int parse_command(db *d, const char *text, size_t len, arena *a, parsed_q
     return rc;
 }
 
+/* A commit leaves the cursors streaming on their snapshots (store.h);
+ * when the store asks for it, the writer stops them and checkpoints, as
+ * a checkpoint statement does. Its outcome is not the commit's. */
+static void quiet_store(db *d) {
+    if (!store_wants_quiet(d->s))
+        return;
+    err ignored = {0};
+    db_cursors_hold(d);
+    store_checkpoint(d->s, &ignored);
+    db_cursors_release(d);
+    err_clear(&ignored);
+}
+
 int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     arena a;
     arena_init(&a);
@@ -203,15 +216,18 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     bool writes = rc == 0 && c->kind != CMD_QUERY;
     if (writes && (rc = db_writer_take(d, DB_WRITER_IN_TX, e)) != 0)
         writes = false;
-    bool changes = writes && !d->opts.store.read_only;
+    /* A rule changes what cursors read; a commit, only later snapshots. */
+    bool changes = writes && !d->opts.store.read_only, commits = changes && c->kind != CMD_RULE;
     cancel stop;
     db_cancel_begin(d, &stop);
-    if (changes)
+    if (changes && !commits)
         db_cursors_hold(d);
     if (rc == 0)
         rc = run_command(d, c, out, &a, &stop, e);
-    if (changes)
+    if (changes && !commits)
         db_cursors_release(d);
+    if (commits)
+        quiet_store(d);
     if (writes)
         db_writer_release(&d->sh->writer);
     parsed_query_release(pq);

@@ -69,11 +69,13 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e);
 int db_query(db *d, const char *text, size_t len, result_set **out, err *e);
 /* ---- cursors ----------------------------------------------------------
  * A cursor over one (query ...) (exec/query_stream.h): plain projections
- * stream, holding the store snapshot of the moment they opened. Before a
- * write, a rule registration, a checkpoint or db_close the database reads
- * the rest of every such cursor into memory and lets go of its snapshot
- * (so a writer never waits for a cursor, even one its own thread holds);
- * the cursor goes on from there with the same answer. A cursor is used by
+ * stream, holding the store snapshot of the moment they opened; a commit
+ * leaves them streaming it (store.h). Before a rule registration, a write
+ * transaction's commit, a checkpoint (a write starts one when the store
+ * wants it: store_wants_quiet) or db_close the database reads the rest of
+ * every such cursor into memory and lets go of its snapshot (so a writer
+ * never waits for a cursor, even one its own thread holds); the cursor
+ * goes on from there with the same answer. A cursor is used by
  * one thread at a time; it may outlive its database. */
 typedef struct db_cursor db_cursor;
 

@@ -3,8 +3,8 @@
  * writer, and the cursors streaming on the store with the gate that keeps
  * new ones from starting while a change detaches them (db_cursor.c). A
  * writer on one handle therefore excludes writers on the others, and
- * detaches their cursors too, so it never waits for a snapshot, whichever
- * handle holds it. */
+ * detaches their cursors too when it must (db.h), so it never waits for a
+ * snapshot, whichever handle holds it. */
 #ifndef MG_DB_DB_SHARED_H
 #define MG_DB_DB_SHARED_H
 

@@ -59,14 +59,15 @@ static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
 
 /* The dirty copy of *pgno, copying a committed page first. */
 static int writable(pager *pg, uint32_t *pgno, size_t ks, uint8_t **page, err *e) {
-    uint8_t *d = pager_dirty(pg, *pgno);
-    if (d) {
+    uint8_t *d;
+    int rc = pager_dirty(pg, *pgno, &d, e);
+    if (rc != 0 || d) {
         *page = d;
-        return 0;
+        return rc;
     }
     uint8_t tmp[FORMAT_PAGE_SIZE];
     uint32_t old = *pgno;
-    int rc = pager_read(pg, old, tmp, e);
+    rc = pager_read(pg, PAGER_LATEST, old, tmp, e);
     if (rc == 0)
         rc = check_node(tmp, ks, old, e);
     if (rc == 0)
@@ -160,8 +161,10 @@ static int new_root(pager *pg, uint32_t *root, const btree_codec *c, const btree
                     err *e) {
     size_t ks = c->key_size;
     uint32_t left = *root, pgno;
-    uint8_t lowest[BTREE_MAX_KEY], *page;
-    int rc = first_key(pager_dirty(pg, left), c, left, lowest, e);
+    uint8_t lowest[BTREE_MAX_KEY], *page, *old;
+    int rc = pager_dirty(pg, left, &old, e); /* already unpublished: no copy */
+    if (rc == 0)
+        rc = first_key(old, c, left, lowest, e);
     if (rc == 0)
         rc = pager_alloc(pg, &pgno, &page, e);
     if (rc != 0)
@@ -207,9 +210,11 @@ typedef struct leaf_note {
 } leaf_note;
 _Static_assert(sizeof(leaf_note) <= PAGER_SCRATCH_NOTE, "a leaf's note fits the scratch block");
 
-int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, const btree_codec *codec, err *e) {
+int btree_cursor_init(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
+                      const btree_codec *codec, err *e) {
     memset(c, 0, offsetof(btree_cursor, keys));
     c->pg = pg;
+    c->view = view;
     c->root = root;
     c->codec = codec;
     c->scratch = pager_scratch_take(pg);
@@ -234,8 +239,8 @@ static uint8_t *level(const btree_cursor *c, int l) {
 static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
     if (l >= BTREE_MAX_DEPTH || pgno < FORMAT_FIRST_DATA_PAGE)
         return corrupt(e, pgno);
-    if (!pager_scratch_holds(c->pg, c->scratch, (size_t)l, pgno, c->codec)) {
-        int rc = pager_read(c->pg, pgno, level(c, l), e);
+    if (!pager_scratch_holds(c->pg, c->scratch, c->view, (size_t)l, pgno, c->codec)) {
+        int rc = pager_read(c->pg, c->view, pgno, level(c, l), e);
         if (rc == 0)
             rc = check_node(level(c, l), c->codec->key_size, pgno, e);
         if (rc != 0)

@@ -100,6 +100,7 @@ typedef struct leaf_pos {
 
 typedef struct btree_cursor {
     pager *pg;
+    uint64_t view; /* the pages it reads: pager_read's */
     uint32_t root;
     const btree_codec *codec;
     int depth;
@@ -113,7 +114,9 @@ typedef struct btree_cursor {
     pager_scratch *scratch; /* its first BTREE_MAX_DEPTH slots: a page per level */
 } btree_cursor;
 
-int btree_cursor_init(btree_cursor *c, pager *pg, uint32_t root, const btree_codec *codec, err *e);
+/* A cursor over the tree at `root` as `view` sees it (pager.h). */
+int btree_cursor_init(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
+                      const btree_codec *codec, err *e);
 void btree_cursor_free(btree_cursor *c);
 /* Positions before the first key >= `prefix` (len <= key_size; missing
  * bytes count as zero). */

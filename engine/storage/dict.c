@@ -1,5 +1,6 @@
 #include "storage/dict.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,27 +90,41 @@ static int bad_loc(err *e, uint64_t loc) {
                    (unsigned long long)loc);
 }
 
-int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
+int dict_read(const dict *d, pager *pg, uint64_t view, uint64_t loc, uint8_t *page, int *kind,
               const uint8_t **bytes, size_t *len, err *e) {
-    return dict_read_held(d, pg, loc, page, NULL, kind, bytes, len, e);
+    return dict_read_held(d, pg, view, loc, page, NULL, kind, bytes, len, e);
 }
 
-int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32_t *held,
-                   int *kind, const uint8_t **bytes, size_t *len, err *e) {
-    if (loc & DICT_BIG_FLAG) {
-        uint64_t i = loc & ~DICT_BIG_FLAG;
-        if (i >= d->big_count)
-            return bad_loc(e, loc);
-        *kind = DICT_TEXT;
+/* The side table grows while readers read it (a commit does not wait
+ * for them); its texts never change once added. One lock for every
+ * dictionary: only texts longer than a page come here. */
+static pthread_mutex_t big_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int read_big(const dict *d, uint64_t loc, int *kind, const uint8_t **bytes, size_t *len,
+                    err *e) {
+    uint64_t i = loc & ~DICT_BIG_FLAG;
+    pthread_mutex_lock(&big_mu);
+    bool ok = i < d->big_count;
+    if (ok) {
         *bytes = (const uint8_t *)d->big[i];
         *len = d->big_len[i];
-        return 0;
     }
+    pthread_mutex_unlock(&big_mu);
+    if (!ok)
+        return bad_loc(e, loc);
+    *kind = DICT_TEXT;
+    return 0;
+}
+
+int dict_read_held(const dict *d, pager *pg, uint64_t view, uint64_t loc, uint8_t *page,
+                   uint32_t *held, int *kind, const uint8_t **bytes, size_t *len, err *e) {
+    if (loc & DICT_BIG_FLAG)
+        return read_big(d, loc, kind, bytes, len, e);
     uint32_t pgno = dict_loc_page(loc);
     if (pgno < FORMAT_FIRST_DATA_PAGE) /* a damaged location; 0 is also an empty *held */
         return bad_loc(e, loc);
     if (!held || *held != pgno) {
-        int rc = pager_read(pg, pgno, page, e);
+        int rc = pager_read(pg, view, pgno, page, e);
         if (held)
             *held = rc == 0 ? pgno : 0;
         if (rc != 0)
@@ -123,13 +138,13 @@ static void dict_key(uint8_t *key, uint64_t hash, uint64_t loc) {
     format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
 }
 
-int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *bytes, size_t len,
-              uint64_t *loc, err *e) {
+int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, const void *bytes,
+              size_t len, uint64_t *loc, err *e) {
     uint8_t key[DICT_KEY_SIZE];
     uint64_t hash = entry_hash(kind, bytes, len);
     dict_key(key, hash, 0);
     btree_cursor c;
-    int rc = btree_cursor_init(&c, pg, root, &d->codec, e);
+    int rc = btree_cursor_init(&c, pg, view, root, &d->codec, e);
     uint8_t *scratch = rc == 0 ? malloc(FORMAT_PAGE_SIZE) : NULL;
     if (rc == 0 && !scratch)
         rc = err_set(e, ERR(INT, 0), "out of memory");
@@ -142,7 +157,7 @@ int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *byt
         int got_kind = -1;
         const uint8_t *got = NULL;
         size_t got_len = 0;
-        rc = dict_read(d, pg, at, scratch, &got_kind, &got, &got_len, e);
+        rc = dict_read(d, pg, view, at, scratch, &got_kind, &got, &got_len, e);
         if (rc == 0 && got_kind == kind && got_len == len && memcmp(got, bytes, len) == 0) {
             *loc = at;
             rc = 1;
@@ -156,7 +171,7 @@ int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *byt
     return rc;
 }
 
-static int add_big(dict *d, const void *bytes, size_t len, uint64_t *loc, err *e) {
+static int grow_big(dict *d, err *e) {
     if (d->big_count == d->big_cap) {
         size_t cap = d->big_cap ? d->big_cap * 2 : 8;
         char **b = realloc(d->big, cap * sizeof *b);
@@ -168,21 +183,35 @@ static int add_big(dict *d, const void *bytes, size_t len, uint64_t *loc, err *e
         d->big_len = l;
         d->big_cap = cap;
     }
+    return 0;
+}
+
+static int add_big(dict *d, const void *bytes, size_t len, uint64_t *loc, err *e) {
     char *copy = malloc(len ? len : 1);
     if (!copy)
         return err_set(e, ERR(INT, 0), "out of memory");
     memcpy(copy, bytes, len);
-    d->big[d->big_count] = copy;
-    d->big_len[d->big_count] = len;
-    *loc = DICT_BIG_FLAG | d->big_count++;
-    return 0;
+    pthread_mutex_lock(&big_mu);
+    int rc = grow_big(d, e);
+    if (rc == 0) {
+        d->big[d->big_count] = copy;
+        d->big_len[d->big_count] = len;
+        *loc = DICT_BIG_FLAG | d->big_count++;
+    }
+    pthread_mutex_unlock(&big_mu);
+    if (rc != 0)
+        free(copy);
+    return rc;
 }
 
 /* Appends to the heap page being filled, starting a new one when it is
  * full or was committed by a checkpoint. */
 static int add_heap(dict *d, pager *pg, int kind, const void *bytes, size_t len, uint64_t *loc,
                     err *e) {
-    uint8_t *page = d->heap_page ? pager_dirty(pg, d->heap_page) : NULL;
+    uint8_t *page = NULL;
+    int got = d->heap_page ? pager_dirty(pg, d->heap_page, &page, e) : 0;
+    if (got != 0)
+        return got;
     if (!page || d->heap_used + DICT_ENTRY_HEADER + len > FORMAT_PAGE_PAYLOAD) {
         int rc = pager_alloc(pg, &d->heap_page, &page, e);
         if (rc != 0)
@@ -204,7 +233,7 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     *added = false;
     if (dict_cache_find(&d->cache, hash, kind, bytes, len, loc))
         return 0;
-    int rc = dict_find(d, pg, *root, kind, bytes, len, loc, e);
+    int rc = dict_find(d, pg, PAGER_LATEST, *root, kind, bytes, len, loc, e);
     if (rc == 1)
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
     if (rc == 1)

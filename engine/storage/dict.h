@@ -11,8 +11,8 @@
  * bytes, language.md §4.2 item 9): they live in a side table and their location has
  * bit 47 set.
  *
- * Readers may call dict_find and dict_read concurrently; dict_intern is for
- * the single writer. STG-009: a location or entry that cannot be right. */
+ * Readers may call dict_find and dict_read concurrently, each through its
+ * view, with the single writer's dict_intern. STG-009: a location or entry that cannot be right. */
 #ifndef MG_STORAGE_DICT_H
 #define MG_STORAGE_DICT_H
 
@@ -44,22 +44,23 @@ typedef struct dict {
 void dict_init(dict *d);
 void dict_free(dict *d);
 
-/* 1 with *loc when present, 0 when absent, or an error. */
-int dict_find(const dict *d, pager *pg, uint32_t root, int kind, const void *bytes, size_t len,
-              uint64_t *loc, err *e);
+/* 1 with *loc when present, 0 when absent, or an error; through `view`
+ * (pager.h), PAGER_LATEST for the writer. */
+int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, const void *bytes,
+              size_t len, uint64_t *loc, err *e);
 /* Finds or adds; *added tells which. */
 int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes, size_t len,
                 uint64_t *loc, bool *added, err *e);
 /* The entry at `loc`: *bytes points into `page` (FORMAT_PAGE_SIZE bytes of
  * scratch) or into the side table. */
-int dict_read(const dict *d, pager *pg, uint64_t loc, uint8_t *page, int *kind,
+int dict_read(const dict *d, pager *pg, uint64_t view, uint64_t loc, uint8_t *page, int *kind,
               const uint8_t **bytes, size_t *len, err *e);
 /* The same for a caller that keeps the last page read in `page`: `*held`
  * names it (0: none; page 0 is never a heap page) and is updated, and a
  * location in that page is read without copying the page again. Only for
  * pages that cannot change meanwhile (a reader's snapshot). */
-int dict_read_held(const dict *d, pager *pg, uint64_t loc, uint8_t *page, uint32_t *held,
-                   int *kind, const uint8_t **bytes, size_t *len, err *e);
+int dict_read_held(const dict *d, pager *pg, uint64_t view, uint64_t loc, uint8_t *page,
+                   uint32_t *held, int *kind, const uint8_t **bytes, size_t *len, err *e);
 
 #define DICT_BIG_FLAG (UINT64_C(1) << 47)
 #define DICT_ENTRY_HEADER 3

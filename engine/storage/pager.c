@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +16,20 @@
 #include "storage/page_cache.h"
 #include "storage/store_lock.h"
 
+/* One version of a page changed since the last checkpoint. A chain runs
+ * from the newest (the writer's) to older ones kept for open views. */
+typedef struct pver {
+    _Atomic uint64_t tag;       /* seen from views >= tag; PAGER_UNPUBLISHED */
+    struct pver *older, *newer; /* the chain */
+    struct pver *next_pending;  /* unpublished versions, to tag at publish */
+    struct pver *next_gc;       /* superseded versions, oldest first */
+    uint8_t page[FORMAT_PAGE_SIZE];
+} pver;
+
+/* Where a page's newest version hangs: views load it while the writer
+ * hangs a new (unpublished) one there, without the maps lock. */
+typedef pver *_Atomic pver_ref;
+
 struct pager {
     const vfs *io;
     int fd; /* -1: in memory */
@@ -21,21 +37,35 @@ struct pager {
     char *path;
     bool read_only;
     uint32_t committed; /* pages on disk that the header refers to */
-    uint32_t next;      /* next page number to allocate */
-    uint8_t **dirty;    /* dirty[pgno - committed] */
+    _Atomic uint32_t next; /* next page number to allocate */
+    pver_ref *dirty;    /* dirty[pgno - committed]: its newest version */
     size_t dirty_cap;
     /* Dirty pages below `committed`: free pages taken for reuse. */
-    uint8_t **reused;
+    pver_ref *reused;
     uint32_t *reused_pgno;
     size_t reused_n, reused_cap;
     htab reused_map; /* page number -> index into reused */
     freelist fl;
     uint64_t generation;
     page_cache *cache;
-    /* Changes whenever a page may change (pager_scratch_holds). Written
-     * under the store's write lock, read under its read lock. */
-    uint64_t epoch;
-    const shared_lock *write_lock; /* NULL until the store is open */
+    /* Changes whenever the writer's view of a page may change
+     * (pager_scratch_holds). */
+    _Atomic uint64_t epoch;
+    /* Read-locked by views reading a page; write-locked by the writer
+     * moving what views look pages up in: growing `dirty`, changing
+     * `reused`, and a checkpoint. Hanging a new version, tagging one at
+     * publish and unlinking a superseded one need no lock: `dirty`'s and
+     * `reused`'s entries, `next` and tags are atomic, a view skips what is
+     * newer than itself, and no open view walks past the version a
+     * superseded one is unlinked from (pager_collect). Page bytes of
+     * unpublished versions are the writer's alone; published ones never
+     * change. A commit takes the lock only to grow an array or reuse a
+     * free page: a reader the system stops while it holds the lock holds
+     * every commit up. */
+    pthread_rwlock_t maps;
+    pver *pending;             /* unpublished versions */
+    pver *gc_first, *gc_last;  /* superseded versions, in the order they were */
+    size_t versions_kept;      /* superseded versions not yet freed (the writer's) */
     spares scratch; /* cursor scratch blocks (pager_scratch_take) */
     pager *base;    /* a fork's (pager_fork): where its pages below `committed` are read */
 };
@@ -54,6 +84,11 @@ static pager *pager_new(const char *path) {
         return NULL;
     p->path = strdup(path ? path : ":memory:");
     if (!p->path) {
+        free(p);
+        return NULL;
+    }
+    if (pthread_rwlock_init(&p->maps, NULL) != 0) {
+        free(p->path);
         free(p);
         return NULL;
     }
@@ -90,9 +125,23 @@ int pager_fork(pager *base, pager **out, err *e) {
     return 0;
 }
 
+static void free_chain(pver *v) {
+    while (v) {
+        pver *older = v->older;
+        free(v);
+        v = older;
+    }
+}
+
+/* Every superseded version goes (a checkpoint, with no view open). */
+static void forget_versions(pager *p) {
+    p->gc_first = p->gc_last = NULL;
+    p->versions_kept = 0;
+}
+
 static void free_dirty(pager *p) {
     for (uint32_t i = 0; i < p->next - p->committed; i++)
-        free(p->dirty[i]);
+        free_chain(p->dirty[i]);
     free(p->dirty);
     p->dirty = NULL;
     p->dirty_cap = 0;
@@ -100,7 +149,7 @@ static void free_dirty(pager *p) {
 
 static void free_reused(pager *p) {
     for (size_t i = 0; i < p->reused_n; i++)
-        free(p->reused[i]);
+        free_chain(p->reused[i]);
     p->reused_n = 0;
     htab_free(&p->reused_map);
     htab_init(&p->reused_map);
@@ -120,6 +169,7 @@ void pager_close(pager *p) {
     page_cache_free(p->cache);
     for (void *s; (s = spares_take(&p->scratch)) != NULL;)
         free(s);
+    pthread_rwlock_destroy(&p->maps);
     free(p->path);
     free(p);
 }
@@ -148,13 +198,17 @@ void pager_scratch_give(pager *p, pager_scratch *s) {
         free(s);
 }
 
-bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno,
+/* A published view's pages never change while it can be opened; the
+ * writer's change with every epoch. */
+bool pager_scratch_holds(pager *p, pager_scratch *s, uint64_t view, size_t slot, uint32_t pgno,
                          const void *as) {
     MG_ASSERT(pgno != 0); /* 0 marks an empty slot */
-    if (s->epoch != p->epoch) {
+    uint64_t epoch = view == PAGER_LATEST ? atomic_load(&p->epoch) : 0;
+    if (s->view != view || s->epoch != epoch) {
         memset(s->held, 0, sizeof s->held);
         s->noted = 0;
-        s->epoch = p->epoch;
+        s->view = view;
+        s->epoch = epoch;
     }
     if (s->held[slot] == pgno && s->held_as[slot] == as)
         return true;
@@ -164,16 +218,6 @@ bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t
 
 bool pager_is_memory(const pager *p) {
     return p->fd < 0;
-}
-
-void pager_set_write_lock(pager *p, const shared_lock *l) {
-    p->write_lock = l;
-}
-
-/* Held by this thread, if held: no other thread changes `writer` then. */
-static void assert_writing(const pager *p) {
-    MG_ASSERT(!p->write_lock || p->write_lock->writer);
-    (void)p;
 }
 
 uint32_t pager_page_count(const pager *p) {
@@ -384,7 +428,7 @@ int pager_open_file(const char *path, bool read_only, bool allow_unlocked, size_
 
 static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
     if (p->base)
-        return pager_read(p->base, pgno, dst, e);
+        return pager_read(p->base, PAGER_LATEST, pgno, dst, e);
     if (p->cache && page_cache_get(p->cache, pgno, dst))
         return 0;
     if (vfs_read_all(p->io, p->fd, dst, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
@@ -410,31 +454,144 @@ static bool reused_eq(const void *ctx, uint32_t id) {
     return k->p->reused_pgno[id] == k->pgno;
 }
 
-static uint8_t *find_reused(const pager *p, uint32_t pgno) {
+/* Where the newest version of a page changed since the checkpoint is
+ * kept, or NULL for a committed page. Under `maps`, or by the writer. */
+static pver_ref *find_slot(const pager *p, uint32_t pgno) {
+    if (pgno >= p->committed)
+        return &p->dirty[pgno - p->committed];
     if (p->reused_n == 0)
         return NULL;
     reused_key k = {p, pgno};
     uint32_t id = htab_find(&p->reused_map, pgno_hash(pgno), reused_eq, &k);
-    return id == HTAB_NONE ? NULL : p->reused[id];
+    return id == HTAB_NONE ? NULL : &p->reused[id];
 }
 
-int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
-    if (pgno < FORMAT_FIRST_DATA_PAGE || pgno >= p->next)
-        return err_set(e, ERR(STG, 8), "page number %u out of range in %s", (unsigned)pgno, p->path);
-    const uint8_t *d = pgno >= p->committed ? p->dirty[pgno - p->committed] : find_reused(p, pgno);
-    if (d) {
-        memcpy(dst, d, FORMAT_PAGE_SIZE);
+/* 1 when a version of the page seen from `view` was copied to dst, 0
+ * when the view sees the committed page, or STG-008. */
+static int read_version(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e) {
+    pthread_rwlock_rdlock(&p->maps);
+    int rc = 0;
+    if (pgno < FORMAT_FIRST_DATA_PAGE || pgno >= p->next) {
+        rc = err_set(e, ERR(STG, 8), "page number %u out of range in %s", (unsigned)pgno, p->path);
+    } else {
+        pver_ref *slot = find_slot(p, pgno);
+        const pver *v = slot ? atomic_load(slot) : NULL;
+        while (v && atomic_load_explicit(&v->tag, memory_order_relaxed) > view)
+            v = v->older;
+        if (v) {
+            memcpy(dst, v->page, FORMAT_PAGE_SIZE);
+            rc = 1;
+        } else if (pgno >= p->committed) { /* allocated after the view */
+            rc = err_set(e, ERR(STG, 8), "page number %u out of range in %s", (unsigned)pgno,
+                         p->path);
+        }
+    }
+    pthread_rwlock_unlock(&p->maps);
+    return rc;
+}
+
+int pager_read(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e) {
+    int rc = read_version(p, view, pgno, dst, e);
+    if (rc == 0)
+        return read_committed(p, pgno, dst, e);
+    return rc == 1 ? 0 : rc;
+}
+
+/* `v` becomes a new unpublished version (a copy of `from`, or zeroes),
+ * listed for pager_publish. */
+static void init_version(pager *p, pver *v, const uint8_t *from) {
+    if (from)
+        memcpy(v->page, from, FORMAT_PAGE_SIZE);
+    else
+        memset(v->page, 0, FORMAT_PAGE_SIZE);
+    atomic_init(&v->tag, PAGER_UNPUBLISHED);
+    v->older = v->newer = v->next_gc = NULL;
+    v->next_pending = p->pending;
+    p->pending = v;
+}
+
+static pver *new_version(pager *p, const uint8_t *from) {
+    pver *v = malloc(sizeof *v);
+    if (v)
+        init_version(p, v, from);
+    return v;
+}
+
+/* `old`, now superseded by `old->newer`, waits for the views that may
+ * still see it. */
+static void queue_superseded(pager *p, pver *old) {
+    old->next_gc = NULL;
+    if (p->gc_last)
+        p->gc_last->next_gc = old;
+    else
+        p->gc_first = old;
+    p->gc_last = old;
+    p->versions_kept++;
+}
+
+int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
+    *page = NULL;
+    if (pgno >= p->next)
+        return 0;
+    pver_ref *slot = find_slot(p, pgno);
+    if (!slot)
+        return 0;
+    atomic_fetch_add(&p->epoch, 1); /* the caller is about to change the page */
+    pver *h = atomic_load(slot);
+    if (atomic_load(&h->tag) == PAGER_UNPUBLISHED) {
+        *page = h->page;
         return 0;
     }
-    return read_committed(p, pgno, dst, e);
+    /* Published: views may be reading it; the change goes to a copy,
+     * hung in front (views skip it until it is published). */
+    pver *v = new_version(p, h->page);
+    if (!v)
+        return oom(e);
+    v->older = h;
+    h->newer = v;
+    atomic_store(slot, v);
+    queue_superseded(p, h);
+    *page = v->page;
+    return 0;
 }
 
-uint8_t *pager_dirty(pager *p, uint32_t pgno) {
-    assert_writing(p);
-    if (pgno >= p->next)
-        return NULL;
-    p->epoch++; /* the caller is about to change the page */
-    return pgno >= p->committed ? p->dirty[pgno - p->committed] : find_reused(p, pgno);
+/* The store hands out view `tag` only after this (under its mutex), so
+ * a view that can see the tag finds it set. */
+void pager_publish(pager *p, uint64_t tag) {
+    MG_ASSERT(tag != PAGER_UNPUBLISHED);
+    for (pver *v = p->pending; v; v = v->next_pending)
+        atomic_store_explicit(&v->tag, tag, memory_order_relaxed);
+    p->pending = NULL;
+}
+
+/* Superseded versions are queued in the order they were superseded, so
+ * their successors' tags never decrease along the queue: the first one
+ * still seen stops the walk. A version V superseded by N is freed once
+ * every open view is at least N's tag: such a view stops at N (or a newer
+ * version) and never reads N's link to V, so V is unlinked and freed
+ * without the maps lock; views opened later are newer still. (The store
+ * computes `oldest_view` under the mutex readers register under, which
+ * orders their last reads of V before the free.) */
+static bool collectable(const pager *p, uint64_t oldest_view) {
+    return p->gc_first && atomic_load(&p->gc_first->newer->tag) <= oldest_view;
+}
+
+void pager_collect(pager *p, uint64_t oldest_view) {
+    while (collectable(p, oldest_view)) {
+        pver *v = p->gc_first;
+        p->gc_first = v->next_gc;
+        if (!p->gc_first)
+            p->gc_last = NULL;
+        v->newer->older = v->older;
+        if (v->older)
+            v->older->newer = v->newer;
+        free(v);
+        p->versions_kept--;
+    }
+}
+
+size_t pager_versions_kept(const pager *p) {
+    return p->versions_kept;
 }
 
 /* Reads the next page of the durable free list when the entries read so
@@ -459,12 +616,11 @@ int pager_retire(pager *p, uint32_t pgno, err *e) {
     return freelist_retire(&p->fl, pgno) != 0 ? oom(e) : 0;
 }
 
-/* A free page becomes a dirty page under its old number (the caller saw
- * one loaded). */
-static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
+/* Room for one more reused page (under `maps`: views look pages up). */
+static int grow_reused(pager *p, err *e) {
     if (p->reused_n == p->reused_cap) {
         size_t cap = p->reused_cap ? p->reused_cap * 2 : 64;
-        uint8_t **bufs = realloc(p->reused, cap * sizeof *bufs);
+        pver_ref *bufs = realloc(p->reused, cap * sizeof *bufs);
         if (bufs)
             p->reused = bufs;
         uint32_t *nums = bufs ? realloc(p->reused_pgno, cap * sizeof *nums) : NULL;
@@ -473,24 +629,55 @@ static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
         p->reused_pgno = nums;
         p->reused_cap = cap;
     }
-    uint8_t *buf = calloc(1, FORMAT_PAGE_SIZE);
-    if (!buf || htab_reserve(&p->reused_map, 1) != 0) {
-        free(buf);
+    return htab_reserve(&p->reused_map, 1) != 0 ? oom(e) : 0;
+}
+
+/* A free page becomes a dirty page under its old number (the caller saw
+ * one loaded). Views older than this commit that still reach the page
+ * (none may: it was freed before their snapshot, or a checkpoint ago)
+ * read its committed image, which stays until the next checkpoint. */
+static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
+    pver *v = malloc(sizeof *v);
+    if (!v)
         return oom(e);
-    }
+    init_version(p, v, NULL); /* whole before a view can find it */
+    pthread_rwlock_wrlock(&p->maps);
+    int rc = grow_reused(p, e);
     uint32_t n = 0;
-    freelist_take(&p->fl, &n);
-    p->reused[p->reused_n] = buf;
-    p->reused_pgno[p->reused_n] = n;
-    htab_insert(&p->reused_map, pgno_hash(n), (uint32_t)p->reused_n++);
+    if (rc == 0) {
+        freelist_take(&p->fl, &n);
+        atomic_init(&p->reused[p->reused_n], v);
+        p->reused_pgno[p->reused_n] = n;
+        htab_insert(&p->reused_map, pgno_hash(n), (uint32_t)p->reused_n++);
+    }
+    pthread_rwlock_unlock(&p->maps);
+    if (rc != 0) {
+        p->pending = v->next_pending;
+        free(v);
+        return rc;
+    }
     *pgno = n;
-    *page = buf;
+    *page = v->page;
     return 0;
 }
 
+static int grow_dirty(pager *p, err *e) {
+    size_t n = p->next - p->committed;
+    if (n < p->dirty_cap)
+        return 0;
+    size_t cap = p->dirty_cap ? p->dirty_cap * 2 : 64;
+    pthread_rwlock_wrlock(&p->maps);
+    pver_ref *grown = realloc(p->dirty, cap * sizeof *grown);
+    if (grown) {
+        p->dirty = grown;
+        p->dirty_cap = cap;
+    }
+    pthread_rwlock_unlock(&p->maps);
+    return grown ? 0 : oom(e);
+}
+
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
-    assert_writing(p);
-    p->epoch++; /* the page handed out (a free one, maybe) is about to change */
+    atomic_fetch_add(&p->epoch, 1); /* the page handed out (a free one, maybe) is about to change */
     int rc = fill_freelist(p, e);
     if (rc != 0)
         return rc;
@@ -498,21 +685,15 @@ int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
         return alloc_reused(p, pgno, page, e);
     if (p->next == UINT32_MAX)
         return err_set(e, ERR(STG, 17), "database file would exceed 2^32 pages: %s", p->path);
-    size_t n = p->next - p->committed;
-    if (n == p->dirty_cap) {
-        size_t cap = p->dirty_cap ? p->dirty_cap * 2 : 64;
-        uint8_t **grown = realloc(p->dirty, cap * sizeof *grown);
-        if (!grown)
-            return oom(e);
-        p->dirty = grown;
-        p->dirty_cap = cap;
-    }
-    uint8_t *buf = calloc(1, FORMAT_PAGE_SIZE);
-    if (!buf)
+    if ((rc = grow_dirty(p, e)) != 0)
+        return rc;
+    pver *v = new_version(p, NULL);
+    if (!v)
         return oom(e);
-    p->dirty[n] = buf;
-    *pgno = p->next++;
-    *page = buf;
+    /* hung before `next` counts it: a view that passes the range check finds it */
+    atomic_store(&p->dirty[p->next - p->committed], v);
+    *pgno = atomic_fetch_add(&p->next, 1);
+    *page = v->page;
     return 0;
 }
 
@@ -527,9 +708,9 @@ static int write_page(pager *p, uint8_t *page, uint32_t pgno, err *e) {
 static int write_dirty(pager *p, const freelist_plan *plan, err *e) {
     int rc = 0;
     for (uint32_t pgno = p->committed; pgno < p->next && rc == 0; pgno++)
-        rc = write_page(p, p->dirty[pgno - p->committed], pgno, e);
+        rc = write_page(p, p->dirty[pgno - p->committed]->page, pgno, e);
     for (size_t i = 0; i < p->reused_n && rc == 0; i++)
-        rc = write_page(p, p->reused[i], p->reused_pgno[i], e);
+        rc = write_page(p, p->reused[i]->page, p->reused_pgno[i], e);
     for (size_t i = 0; i < plan->pages.n && rc == 0; i++)
         if (vfs_write_all(p->io, p->fd, plan->images + i * FORMAT_PAGE_SIZE, FORMAT_PAGE_SIZE,
                           (uint64_t)plan->pages.v[i] * FORMAT_PAGE_SIZE) != 0)
@@ -552,18 +733,23 @@ static int write_header(pager *p, format_header *h, uint32_t page_count, err *e)
 
 /* The dirty pages become committed: they move into the page cache (a
  * reused page replaces its stale cached image), as do the new free-list
- * pages, read again when allocations reach them. */
+ * pages, read again when allocations reach them. Their older versions go
+ * too: no view is open during a checkpoint (the store's lock). */
 static void promote_dirty(pager *p, const freelist_plan *plan) {
+    pthread_rwlock_wrlock(&p->maps);
+    p->pending = NULL; /* none through the store, which publishes first */
     for (uint32_t pgno = p->committed; pgno < p->next; pgno++) {
-        page_cache_put(p->cache, pgno, p->dirty[pgno - p->committed]);
-        free(p->dirty[pgno - p->committed]);
+        page_cache_put(p->cache, pgno, p->dirty[pgno - p->committed]->page);
+        free_chain(p->dirty[pgno - p->committed]);
     }
     for (size_t i = 0; i < p->reused_n; i++)
-        page_cache_put(p->cache, p->reused_pgno[i], p->reused[i]);
+        page_cache_put(p->cache, p->reused_pgno[i], p->reused[i]->page);
     for (size_t i = 0; i < plan->pages.n; i++)
         page_cache_put(p->cache, plan->pages.v[i], plan->images + i * FORMAT_PAGE_SIZE);
     free_reused(p);
+    forget_versions(p);
     p->committed = p->next = plan->next;
+    pthread_rwlock_unlock(&p->maps);
 }
 
 /* The next free list, or (unchanged) the durable one kept as it is. */

@@ -8,9 +8,19 @@
  *
  * An in-memory pager has only dirty pages and no file.
  *
- * Concurrency: the store serialises writers (alloc, dirty access,
- * checkpoint) against readers (pager_read) with its read-write lock; reads
- * may run in parallel.
+ * Versions (issue 20): readers read through a view, a number the store
+ * gives each snapshot it publishes. The single writer changes only
+ * unpublished versions of pages: pager_dirty on a dirty page that a view
+ * may see copies it first (the same page number, a new version), so a
+ * commit never changes a byte an open view reads, and needs no exclusion
+ * from readers. pager_publish makes the writer's versions visible from a
+ * view number on; pager_collect frees the versions no open view can see
+ * any more. A checkpoint runs with no view open (the store's lock) and
+ * keeps only the newest version of each page.
+ *
+ * Concurrency: one writer at a time (alloc, dirty, retire, publish,
+ * collect, checkpoint; the store serialises them), any number of readers
+ * (pager_read with a published view) in parallel with it.
  *
  * STG codes: 001 file shorter than its header, 002 not a minigraf file,
  * 003 a newer format, 004 no header slot with a valid checksum, 006
@@ -27,7 +37,6 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "base/shared_lock.h"
 #include "storage/format.h"
 #include "storage/page_cache.h"
 #include "storage/vfs.h"
@@ -50,12 +59,11 @@ void pager_close(pager *p);
 
 bool pager_is_memory(const pager *p);
 
-/* The store's write lock: from this call on, in builds with MG_ASSERTS,
- * every page handed out for writing (pager_dirty, pager_alloc) asserts that
- * `l` is held for writing, the rule the pager's epoch relies on. Opening
- * (recovery, a first identity) writes before the store is shared, so the
- * store sets it once open. */
-void pager_set_write_lock(pager *p, const shared_lock *l);
+/* A view sees a page version when the version's tag is at most the
+ * view. The writer reads through PAGER_LATEST: its own unpublished
+ * versions included. */
+#define PAGER_LATEST UINT64_MAX
+#define PAGER_UNPUBLISHED UINT64_MAX
 
 /* Scratch for a B+tree cursor's page copies: PAGER_SCRATCH_PAGES pages.
  * A point query opens a few cursors, and a fresh 48 KiB malloc for each
@@ -65,14 +73,17 @@ void pager_set_write_lock(pager *p, const shared_lock *l);
  * next cursor to use it (the next seek of a join, the next query) reads
  * again only the pages that differ: the root and upper branches of a tree
  * usually do not. What a slot holds stays valid until a page is handed
- * out for writing (pager_dirty and pager_alloc start a new epoch; a
- * checkpoint changes no page's bytes). Take and give are thread-safe; give back before pager_close. */
+ * out for writing, for the writer's view (pager_dirty and pager_alloc
+ * start a new epoch), and while the block serves one published view
+ * (whose pages never change). Take and give are thread-safe; give back
+ * before pager_close. */
 #define PAGER_SCRATCH_PAGES 12
 #define PAGER_SCRATCH_SIZE ((size_t)PAGER_SCRATCH_PAGES * FORMAT_PAGE_SIZE)
 #define PAGER_SCRATCH_SPARES 8
 #define PAGER_SCRATCH_NOTE 2048
 typedef struct pager_scratch {
-    uint64_t epoch;                      /* of the pager when `held` was last valid */
+    uint64_t view;                       /* that `held` was read through */
+    uint64_t epoch;                      /* of the pager then (the writer's view) */
     uint32_t held[PAGER_SCRATCH_PAGES];  /* per slot: the page it holds, 0: none */
     /* Per slot: what the page was checked as (a B+tree cursor's codec).
      * Only a reader of the same kind trusts it: in a damaged file one tree
@@ -90,11 +101,11 @@ typedef struct pager_scratch {
 pager_scratch *pager_scratch_take(pager *p);
 /* Returns a block from pager_scratch_take (NULL: nothing). */
 void pager_scratch_give(pager *p, pager_scratch *s);
-/* Whether slot `slot` of s holds page `pgno` (not 0) as it is now, checked as
- * `as`. When it does not, the slot is marked empty: the caller reads the
- * page into it and calls pager_scratch_hold once the copy is checked.
- * Under the store's read lock, like pager_read. */
-bool pager_scratch_holds(const pager *p, pager_scratch *s, size_t slot, uint32_t pgno,
+/* Whether slot `slot` of s holds page `pgno` (not 0) as `view` sees it,
+ * checked as `as`. When it does not, the slot is marked empty: the caller
+ * reads the page into it and calls pager_scratch_hold once the copy is
+ * checked. */
+bool pager_scratch_holds(pager *p, pager_scratch *s, uint64_t view, size_t slot, uint32_t pgno,
                          const void *as);
 static inline void pager_scratch_hold(pager_scratch *s, size_t slot, uint32_t pgno,
                                       const void *as) {
@@ -102,10 +113,21 @@ static inline void pager_scratch_hold(pager_scratch *s, size_t slot, uint32_t pg
     s->held_as[slot] = as;
 }
 
-/* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes). */
-int pager_read(pager *p, uint32_t pgno, uint8_t *dst, err *e);
-/* The writable buffer of a dirty page, or NULL when `pgno` is committed. */
-uint8_t *pager_dirty(pager *p, uint32_t pgno);
+/* Copies page `pgno` as `view` sees it into dst (FORMAT_PAGE_SIZE bytes). */
+int pager_read(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e);
+/* *page: the writable buffer of a dirty page (an unpublished version,
+ * copied from the newest when that one is published), or NULL when
+ * `pgno` is committed. Fails only when out of memory. */
+int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e);
+/* Tags every unpublished version `tag` (a view number, above every tag
+ * given before): views from `tag` on see this commit. */
+void pager_publish(pager *p, uint64_t tag);
+/* Frees the versions superseded by one that every view from
+ * `oldest_view` on sees: pass the oldest view still open (or, with none
+ * open, the newest published). */
+void pager_collect(pager *p, uint64_t oldest_view);
+/* Superseded versions still kept for open views (pages of memory). */
+size_t pager_versions_kept(const pager *p);
 /* A new zeroed dirty page: a free page when there is one (freelist.h),
  * else one past the end. */
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e);

@@ -1,7 +1,8 @@
 /* Opening, committing, checkpointing and closing the fact store. A commit
  * is logged first (file-backed), then applied to the trees; a failure to
  * log changes nothing, a failure to apply (out of memory) marks the store
- * broken because memory no longer matches the log. */
+ * broken because memory no longer matches the log. Applying changes only
+ * page versions no reader sees; publishing shows them (store_internal.h). */
 #include "store/store_internal.h"
 
 #include <stdlib.h>
@@ -29,22 +30,44 @@ void store_options_default(store_options *o) {
     o->recover_truncate_wal = false;
 }
 
+/* The store's locks; 0, or -1 with none left made. */
+static int init_locks(store *s) {
+    if (shared_lock_init(&s->rw) != 0)
+        return -1;
+    if (pthread_mutex_init(&s->writing, NULL) != 0) {
+        shared_lock_destroy(&s->rw);
+        return -1;
+    }
+    if (pthread_mutex_init(&s->publish, NULL) != 0) {
+        pthread_mutex_destroy(&s->writing);
+        shared_lock_destroy(&s->rw);
+        return -1;
+    }
+    return 0;
+}
+
+static void destroy_locks(store *s) {
+    pthread_mutex_destroy(&s->publish);
+    pthread_mutex_destroy(&s->writing);
+    shared_lock_destroy(&s->rw);
+}
+
 static store *store_new(const store_options *o) {
     store *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    if (shared_lock_init(&s->rw) != 0) {
+    if (init_locks(s) != 0) {
         free(s);
         return NULL;
     }
     if (lookup_cache_init(&s->lookups) != 0) {
-        shared_lock_destroy(&s->rw);
+        destroy_locks(s);
         free(s);
         return NULL;
     }
     if (estimate_cache_init(&s->estimates) != 0) {
         lookup_cache_free(&s->lookups);
-        shared_lock_destroy(&s->rw);
+        destroy_locks(s);
         free(s);
         return NULL;
     }
@@ -64,8 +87,20 @@ static void store_free(store *s) {
     dict_free(&s->dic);
     estimate_cache_free(&s->estimates);
     lookup_cache_free(&s->lookups);
-    shared_lock_destroy(&s->rw);
+    destroy_locks(s);
     free(s);
+}
+
+/* Readers opening from now on see the writer's header and pages; the
+ * versions that no open reader sees any more are freed. */
+void store_publish(store *s) {
+    pthread_mutex_lock(&s->publish);
+    s->view++;
+    pager_publish(s->pg, s->view);
+    s->pub = s->h;
+    uint64_t oldest = store_readers_oldest(s);
+    pthread_mutex_unlock(&s->publish);
+    pager_collect(s->pg, oldest); /* a reader opening now sees s->view: kept */
 }
 
 int store_open_memory(store **out, err *e) {
@@ -77,21 +112,23 @@ int store_open_memory(store **out, err *e) {
         store_free(s);
         return rc;
     }
-    pager_set_write_lock(s->pg, &s->rw);
+    store_publish(s);
     *out = s;
     return 0;
 }
 
 int store_fork(store *base, store **out, err *e) {
-    shared_lock_read(&base->rw);
+    pthread_mutex_lock(&base->writing); /* the fork reads base's newest pages */
     /* A memory store's texts too long for a page live in its dictionary's
      * side table, which the fork's dictionary does not see. */
     bool side_texts = base->dic.big_count > 0;
     store *s = side_texts ? NULL : store_new(NULL);
     int rc = side_texts ? 1 : s ? pager_fork(base->pg, &s->pg, e) : oom(e);
-    if (rc == 0)
+    if (rc == 0) {
         s->h = base->h;
-    shared_lock_read_done(&base->rw);
+        store_publish(s);
+    }
+    pthread_mutex_unlock(&base->writing);
     if (rc != 0) {
         if (s)
             store_free(s);
@@ -102,9 +139,9 @@ int store_fork(store *base, store **out, err *e) {
 }
 
 uint64_t store_tx_count(store *s) {
-    shared_lock_read(&s->rw);
-    uint64_t n = s->h.tx_count;
-    shared_lock_read_done(&s->rw);
+    pthread_mutex_lock(&s->publish);
+    uint64_t n = s->pub.tx_count;
+    pthread_mutex_unlock(&s->publish);
     return n;
 }
 
@@ -132,7 +169,8 @@ int store_value_field(store *s, const value *v, bool intern, uint8_t out[FACT_V_
         bool added;
         rc = intern ? dict_intern(&s->dic, s->pg, &s->h.roots[TREE_DICT], kind, bytes, len,
                                   &payload, &added, e)
-                    : dict_find(&s->dic, s->pg, s->h.roots[TREE_DICT], kind, bytes, len, &payload, e);
+                    : dict_find(&s->dic, s->pg, PAGER_LATEST, s->h.roots[TREE_DICT], kind, bytes,
+                                len, &payload, e);
         if (intern && rc != 0)
             return rc;
         if (intern)
@@ -183,16 +221,18 @@ static int apply_fact(store *s, const fact *f, err *e) {
     return rc;
 }
 
+/* A failure leaves unpublished versions behind: no reader ever sees
+ * them, and the broken store takes no further commit. */
 static int apply_all(store *s, const fact *facts, size_t count, err *e) {
-    shared_lock_write(&s->rw);
     int rc = 0;
     for (size_t i = 0; i < count && rc == 0; i++)
         rc = apply_fact(s, &facts[i], e);
-    if (rc == 0)
+    if (rc == 0) {
         s->h.tx_count++;
-    else
+        store_publish(s);
+    } else {
         s->broken = true;
-    shared_lock_write_done(&s->rw);
+    }
     return rc;
 }
 
@@ -257,7 +297,14 @@ static int check_commit(const store *s, const fact *facts, size_t count, err *e)
     return 0;
 }
 
-int store_commit(store *s, const fact *facts, size_t count, err *e) {
+static bool checkpoint_due(const store *s) {
+    return s->log && s->opts.wal_checkpoint_threshold &&
+           s->pending_facts >= s->opts.wal_checkpoint_threshold;
+}
+
+static int checkpoint_locked(store *s, bool wait, err *e);
+
+static int commit_locked(store *s, const fact *facts, size_t count, err *e) {
     int rc = check_commit(s, facts, count, e);
     if (rc == 0 && s->log)
         rc = write_log(s, s->h.tx_count + 1, facts, count, false, e);
@@ -266,21 +313,37 @@ int store_commit(store *s, const fact *facts, size_t count, err *e) {
     if (rc != 0 || !s->log)
         return rc;
     s->pending_facts += count;
-    if (s->opts.wal_checkpoint_threshold && s->pending_facts >= s->opts.wal_checkpoint_threshold) {
+    if (checkpoint_due(s)) {
+        /* Only when no reader is in: the commit does not wait for them
+         * (the database's writer checkpoints when store_wants_quiet). */
         err ignored = {0}; /* the commit is durable; a later checkpoint retries */
-        store_checkpoint(s, &ignored);
+        checkpoint_locked(s, false, &ignored);
         err_clear(&ignored);
     }
     return 0;
 }
 
-static void apply_jump(store *s, uint64_t tx_count) {
-    shared_lock_write(&s->rw);
-    s->h.tx_count = tx_count;
-    shared_lock_write_done(&s->rw);
+int store_commit(store *s, const fact *facts, size_t count, err *e) {
+    pthread_mutex_lock(&s->writing);
+    int rc = commit_locked(s, facts, count, e);
+    pthread_mutex_unlock(&s->writing);
+    return rc;
 }
 
-int store_advance(store *s, uint64_t tx_count, err *e) {
+bool store_wants_quiet(store *s) {
+    pthread_mutex_lock(&s->writing);
+    bool want = !s->broken && !s->opts.read_only &&
+                (checkpoint_due(s) || pager_versions_kept(s->pg) > STORE_MAX_KEPT_VERSIONS);
+    pthread_mutex_unlock(&s->writing);
+    return want;
+}
+
+static void apply_jump(store *s, uint64_t tx_count) {
+    s->h.tx_count = tx_count;
+    store_publish(s);
+}
+
+static int advance_locked(store *s, uint64_t tx_count, err *e) {
     int rc = check_writable(s, e);
     if (rc != 0)
         return rc;
@@ -295,10 +358,23 @@ int store_advance(store *s, uint64_t tx_count, err *e) {
     return rc;
 }
 
-int store_checkpoint(store *s, err *e) {
+int store_advance(store *s, uint64_t tx_count, err *e) {
+    pthread_mutex_lock(&s->writing);
+    int rc = advance_locked(s, tx_count, e);
+    pthread_mutex_unlock(&s->writing);
+    return rc;
+}
+
+/* With no reader in (the lock: `wait` for them, or give up when one is),
+ * no view is open, so the pager may write every page's newest version
+ * over the file and forget the older ones. */
+static int checkpoint_locked(store *s, bool wait, err *e) {
     if (!s->log || s->opts.read_only)
         return 0;
-    shared_lock_write(&s->rw);
+    if (wait)
+        shared_lock_write(&s->rw);
+    else if (!shared_lock_try_write(&s->rw))
+        return 0;
     int rc = 0;
     if (s->broken)
         rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
@@ -310,7 +386,27 @@ int store_checkpoint(store *s, err *e) {
         rc = wal_reset(s->log, s->h.generation, s->h.db_id, s->opts.sync != STORE_SYNC_FULL, e);
     if (rc == 0)
         s->pending_facts = 0;
+    if (!s->broken)
+        store_publish(s); /* the new generation */
     shared_lock_write_done(&s->rw);
+    return rc;
+}
+
+/* A memory store has nothing to write: it frees the versions kept for
+ * readers gone since the last commit. */
+static void collect_memory(store *s) {
+    pthread_mutex_lock(&s->publish);
+    uint64_t oldest = store_readers_oldest(s);
+    pthread_mutex_unlock(&s->publish);
+    pager_collect(s->pg, oldest);
+}
+
+int store_checkpoint(store *s, err *e) {
+    pthread_mutex_lock(&s->writing);
+    if (!s->log)
+        collect_memory(s);
+    int rc = checkpoint_locked(s, true, e);
+    pthread_mutex_unlock(&s->writing);
     return rc;
 }
 
@@ -362,6 +458,7 @@ static int adopt_identity(store *s, err *e) {
     if (rc != 0)
         return rc;
     s->h = next;
+    store_publish(s);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
         btree_hint_reset(&s->hints[order]);
     s->pending_facts = 0;
@@ -388,13 +485,14 @@ static int open_new(const char *path, const store_options *o, store **out, err *
         return oom(e);
     int rc = pager_open_file(path, s->opts.read_only, s->opts.allow_unlocked,
                              s->opts.page_cache_size, &s->pg, &s->h, e);
-    if (rc == 0)
+    if (rc == 0) {
+        store_publish(s);
         rc = open_log(s, path, e);
+    }
     if (rc != 0) {
         store_free(s);
         return rc;
     }
-    pager_set_write_lock(s->pg, &s->rw);
     store_share_add(s, path);
     *out = s;
     return 0;
@@ -432,7 +530,7 @@ void store_close(store *s) {
 }
 
 void store_get_stats(store *s, store_stats *out) {
-    shared_lock_read(&s->rw);
+    pthread_mutex_lock(&s->writing);
     page_cache_stats c = pager_cache_stats(s->pg);
     *out = (store_stats){
         .in_memory = pager_is_memory(s->pg),
@@ -448,5 +546,5 @@ void store_get_stats(store *s, store_stats *out) {
         .cache_pages = c.pages,
         .cache_capacity = c.capacity,
     };
-    shared_lock_read_done(&s->rw);
+    pthread_mutex_unlock(&s->writing);
 }

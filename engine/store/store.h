@@ -3,14 +3,18 @@
  * with a dictionary for entities and texts, over a pager that is either a
  * single file with a WAL sidecar or memory alone (engine/storage/).
  *
- * Writers: one at a time (the caller serialises them). A commit appends to
- * the WAL (file-backed) and then applies the records to the trees under the
- * store's write lock; a checkpoint writes the new pages copy-on-write and
- * switches the header.
+ * Writers: one at a time (the store serialises them). A commit appends to
+ * the WAL (file-backed), applies the records to the trees in new page
+ * versions no reader sees, then publishes them (pager.h): it never waits
+ * for a reader. A checkpoint writes the new pages copy-on-write and
+ * switches the header, with no reader in (the store's lock).
  *
- * Readers: store_reader_open takes a consistent snapshot (the store's read
- * lock, held until store_reader_close): several readers run in parallel,
- * and a commit waits for them only to apply, never to write its log. */
+ * Readers: store_reader_open takes a consistent snapshot, the newest
+ * published one, kept until store_reader_close whatever commits meanwhile:
+ * several readers run in parallel with each other and with the writer.
+ * An open reader keeps the page versions its snapshot sees (at most
+ * STORE_MAX_KEPT_VERSIONS superseded ones before store_wants_quiet asks
+ * the writer to stop the readers) and keeps checkpoints waiting. */
 #ifndef MG_STORE_STORE_H
 #define MG_STORE_STORE_H
 
@@ -113,9 +117,21 @@ int store_check_sizes(const fact *f, err *e);
 int store_advance(store *s, uint64_t tx_count, err *e);
 /* STG-046 for `tx_count`. */
 int store_tx_count_error(uint64_t tx_count, err *e);
-/* Writes everything the WAL holds into the main file and resets the WAL.
- * A no-op in memory and when read-only. */
+/* Writes everything the WAL holds into the main file and resets the WAL,
+ * waiting for the readers in to finish (readers arriving wait for it). In
+ * memory: frees the page versions no open reader sees. A no-op when
+ * read-only. A commit checkpoints by itself (wal_checkpoint_threshold)
+ * only when no reader is in. */
 int store_checkpoint(store *s, err *e);
+/* Superseded page versions kept for open readers beyond which the
+ * database asks its writer to detach streaming cursors and wait for the
+ * queries under way (store_wants_quiet): 4096 pages, 16 MiB. */
+#define STORE_MAX_KEPT_VERSIONS 4096
+/* After a commit: true when the store wants store_checkpoint called with
+ * no reader held open for long (the caller stops its streaming cursors
+ * first): a checkpoint is due that readers kept out, or open readers keep
+ * more than STORE_MAX_KEPT_VERSIONS superseded page versions alive. */
+bool store_wants_quiet(store *s);
 
 /* ---- readers ---------------------------------------------------------- */
 

@@ -2,6 +2,7 @@
 #ifndef MG_STORE_STORE_INTERNAL_H
 #define MG_STORE_STORE_INTERNAL_H
 
+#include <pthread.h>
 #include <sys/types.h>
 
 #include "base/shared_lock.h"
@@ -20,15 +21,26 @@
  * of every query. */
 #define STORE_IDLE_READERS 4
 
+/* Snapshots (issue 20): a commit changes only page versions no reader
+ * sees (pager.h), then publishes: under `publish` the header readers copy
+ * (`pub`) and the view number they read through (`view`) move on, and
+ * the readers open now are listed oldest first, so that the writer frees
+ * the versions none of them can see. Readers hold `rw` for reading only
+ * to keep checkpoints out: a commit does not take it. */
 struct store {
-    shared_lock rw; /* readers (snapshots) vs. applying a commit or checkpointing */
+    shared_lock rw; /* readers (snapshots) vs. checkpointing */
+    pthread_mutex_t writing; /* one writer: commits, counter jumps, checkpoints, stats */
+    pthread_mutex_t publish; /* pub, view and the open readers' list */
+    format_header pub;       /* the newest published snapshot */
+    uint64_t view;           /* its view number (pager.h) */
+    store_reader *oldest, *newest; /* open readers, in the order they opened */
     pager *pg;
     wal *log; /* NULL in memory */
     dict dic;
     lookup_cache lookups; /* dictionary lookups shared by the readers */
     estimate_cache estimates; /* range estimates shared by the readers */
     spares readers; /* closed readers kept for reuse, up to STORE_IDLE_READERS */
-    format_header h; /* the live header: roots and counts with dirty pages */
+    format_header h; /* the writer's header: roots and counts with its pages */
     btree_hint hints[TREE_TXLOG + 1]; /* the fact trees'; reset at checkpoints */
     store_options opts;
     uint64_t pending_facts; /* in the WAL since the last checkpoint */
@@ -53,6 +65,11 @@ void store_share_add(store *s, const char *path);
 /* One open lets go: true when it was the last (the store is unlisted and
  * the caller frees it). */
 bool store_share_release(store *s);
+
+/* The writer's header becomes the readers' (under `writing`). */
+void store_publish(store *s);
+/* The view of the oldest open reader, else the newest (under `publish`). */
+uint64_t store_readers_oldest(const store *s);
 
 /* The reader pool; freeing frees the idle readers (none may be open). */
 void store_readers_init(store *s);

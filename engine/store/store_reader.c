@@ -1,5 +1,6 @@
-/* Readers: a snapshot of the store (its read lock), the pool of idle
- * readers, and the decoding of stored identifiers back into values.
+/* Readers: a snapshot of the store (the published header and view,
+ * listed while open; the store's read lock keeps checkpoints out), the
+ * pool of idle readers, and the decoding of stored identifiers back into values.
  * Decoded texts are copied once per reader into its arena, so values
  * handed out stay valid until store_reader_close; that memo (texts, array
  * and index) is charged to the reader's budget before it grows. Index
@@ -84,12 +85,45 @@ static void reader_reset(store_reader *r) {
     }
 }
 
+/* The newest snapshot, listed as the newest open reader (store.h). */
+static void open_snapshot(store *s, store_reader *r) {
+    pthread_mutex_lock(&s->publish);
+    r->h = s->pub;
+    r->view = s->view;
+    r->open_next = NULL;
+    r->open_prev = s->newest;
+    if (s->newest)
+        s->newest->open_next = r;
+    else
+        s->oldest = r;
+    s->newest = r;
+    pthread_mutex_unlock(&s->publish);
+}
+
+static void close_snapshot(store *s, store_reader *r) {
+    pthread_mutex_lock(&s->publish);
+    if (r->open_prev)
+        r->open_prev->open_next = r->open_next;
+    else
+        s->oldest = r->open_next;
+    if (r->open_next)
+        r->open_next->open_prev = r->open_prev;
+    else
+        s->newest = r->open_prev;
+    r->open_prev = r->open_next = NULL;
+    pthread_mutex_unlock(&s->publish);
+}
+
+uint64_t store_readers_oldest(const store *s) {
+    return s->oldest ? s->oldest->view : s->view;
+}
+
 int store_reader_open(store *s, store_reader **out, err *e) {
     store_reader *r = reader_take(s);
     if (!r)
         return oom(e);
-    shared_lock_read(&s->rw);
-    r->h = s->h;
+    shared_lock_read(&s->rw); /* keeps checkpoints out, not commits */
+    open_snapshot(s, r);
     r->query++;
     if (r->lookup_epoch == 0 || r->lookup_tx != r->h.tx_count ||
         r->lookup_generation != r->h.generation) {
@@ -105,6 +139,7 @@ void store_reader_close(store_reader *r) {
     if (!r)
         return;
     store *s = r->s;
+    close_snapshot(s, r);
     shared_lock_read_done(&s->rw);
     reader_reset(r);
     if (!spares_give(&s->readers, r))
@@ -276,7 +311,8 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
     uint64_t found = 0;
     int rc = lookup_cache_get(&r->s->lookups, kind, key, len, r->h.tx_count, &found);
     if (rc < 0) {
-        rc = dict_find(&r->s->dic, r->s->pg, r->h.roots[TREE_DICT], kind, key, len, &found, e);
+        rc = dict_find(&r->s->dic, r->s->pg, r->view, r->h.roots[TREE_DICT], kind, key, len,
+                       &found, e);
         if (rc == 0 || rc == 1)
             lookup_cache_put(&r->s->lookups, kind, key, len, r->h.tx_count, rc, found);
     }
@@ -331,7 +367,7 @@ static int entry_bytes(store_reader *r, uint64_t loc, int *kind, const uint8_t *
     }
     if (!r->scratch && !(r->scratch = malloc(FORMAT_PAGE_SIZE)))
         return oom(e);
-    int rc = dict_read_held(&r->s->dic, r->s->pg, loc, r->scratch, &r->scratch_pgno, kind, bytes,
+    int rc = dict_read_held(&r->s->dic, r->s->pg, r->view, loc, r->scratch, &r->scratch_pgno, kind, bytes,
                             len, e);
     if (rc == 0 && shared)
         lookup_cache_put(&r->s->lookups, *kind, *bytes, *len, r->h.tx_count, 1, loc);

@@ -48,6 +48,8 @@ struct store_reader {
     err failure;      /* the last failure to decode one inside a comparison */
     store *s;
     format_header h; /* the snapshot */
+    uint64_t view;   /* its pages (pager.h) */
+    store_reader *open_prev, *open_next; /* the store's open readers, while open */
     lookup lookups[LOOKUP_MEMO];
     uint64_t lookup_epoch; /* moves when the snapshot does: voids the lookups */
     uint64_t lookup_tx, lookup_generation; /* the snapshot of the lookups */

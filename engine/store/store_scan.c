@@ -68,7 +68,8 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
-    int rc = btree_cursor_init(&sc->c, r->s->pg, r->h.roots[order], fact_codec(order), e);
+    int rc = btree_cursor_init(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order),
+                               e);
     if (rc == 0)
         rc = btree_seek(&sc->c, from, len, e);
     if (rc != 0) {

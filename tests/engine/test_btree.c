@@ -23,6 +23,16 @@
 #include "store/fact_codec.h"
 #include "store/fact_key.h"
 
+/* The writer's buffer of a page it changed (nothing here is published:
+ * no copy is made), NULL for a committed page. */
+static uint8_t *dirty_page(pager *pg, uint32_t pgno) {
+    uint8_t *page = NULL;
+    err e = {0};
+    if (pager_dirty(pg, pgno, &page, &e) != 0)
+        err_clear(&e);
+    return page;
+}
+
 static uint64_t rng_state = 88172645463325252ull;
 
 static uint64_t rng(void) {
@@ -96,7 +106,7 @@ static void model_sort(model *m) {
 static bool same_from(pager *pg, uint32_t root, const model *m, const uint8_t *prefix, size_t len) {
     btree_cursor c;
     err e = {0};
-    if (btree_cursor_init(&c, pg, root, m->codec, &e) != 0)
+    if (btree_cursor_init(&c, pg, PAGER_LATEST, root, m->codec, &e) != 0)
         return false;
     uint8_t target[BTREE_MAX_KEY] = {0};
     memcpy(target, prefix, len);
@@ -120,7 +130,7 @@ static bool same_from(pager *pg, uint32_t root, const model *m, const uint8_t *p
 static bool same_before(pager *pg, uint32_t root, const model *m, const uint8_t *prefix, size_t len) {
     btree_cursor c;
     err e = {0};
-    if (btree_cursor_init(&c, pg, root, m->codec, &e) != 0)
+    if (btree_cursor_init(&c, pg, PAGER_LATEST, root, m->codec, &e) != 0)
         return false;
     uint8_t target[BTREE_MAX_KEY] = {0}, key[BTREE_MAX_KEY];
     memcpy(target, prefix, len);
@@ -225,7 +235,7 @@ static void test_reseeking_one_cursor(void) {
         CHECK(btree_insert(pg, &root, &prefix8, k, NULL, &e) == 0);
     }
     btree_cursor c;
-    CHECK(btree_cursor_init(&c, pg, root, &prefix8, &e) == 0);
+    CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix8, &e) == 0);
     for (int probe = 0; probe < 3000; probe++) {
         uint64_t target = rng() % (3 * N + 3);
         uint8_t t[8];
@@ -380,13 +390,13 @@ static void test_bad_restart_array_is_stg_008(void) {
         key[7] = (uint8_t)i;
         CHECK(btree_insert(pg, &root, &prefix8, key, NULL, &e) == 0);
     }
-    uint8_t *leaf = pager_dirty(pg, root);
+    uint8_t *leaf = dirty_page(pg, root);
     CHECK(leaf && leaf[0] == 1);
     size_t restarts = (size_t)format_get_le(leaf + 4, 2);
     CHECK(restarts > 1);
     format_put_le(leaf + FORMAT_PAGE_PAYLOAD - 2 * restarts, 9, 2); /* the first is 8 */
     btree_cursor c;
-    CHECK(btree_cursor_init(&c, pg, root, &prefix8, &e) == 0);
+    CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix8, &e) == 0);
     CHECK(btree_seek(&c, key, 8, &e) == ERR(STG, 8));
     err_clear(&e);
     CHECK(btree_seek(&c, key, 8, &e) == ERR(STG, 8)); /* a damaged copy is never kept */
@@ -403,7 +413,7 @@ static uint64_t first_from(pager *pg, uint32_t root, uint64_t target) {
     const uint8_t *k;
     format_put_be(t, target, 8);
     uint64_t found = UINT64_MAX;
-    if (btree_cursor_init(&c, pg, root, &prefix8, &e) == 0 && btree_seek(&c, t, 8, &e) == 0 &&
+    if (btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix8, &e) == 0 && btree_seek(&c, t, 8, &e) == 0 &&
         btree_next(&c, &k, &e) == 1)
         found = format_get_be(k, 8);
     btree_cursor_free(&c);
@@ -441,7 +451,7 @@ static bool eavt_first_is(pager *pg, uint32_t root, const uint8_t *target, const
     btree_cursor c;
     err e = {0};
     const uint8_t *k;
-    bool same = btree_cursor_init(&c, pg, root, fact_codec(TREE_EAVT), &e) == 0 &&
+    bool same = btree_cursor_init(&c, pg, PAGER_LATEST, root, fact_codec(TREE_EAVT), &e) == 0 &&
                 btree_seek(&c, target, FACT_KEY_SIZE, &e) == 0 && btree_next(&c, &k, &e) == 1 &&
                 memcmp(k, want, FACT_KEY_SIZE) == 0;
     btree_cursor_free(&c);
@@ -538,20 +548,20 @@ static uint32_t wide_root_tree(pager *pg) {
     uint32_t root = 0;
     err e = {0};
     uint8_t k[8];
-    for (uint64_t i = 0; root == 0 || pager_dirty(pg, root)[0] != 2 ||
-                         format_get_le(pager_dirty(pg, root) + 2, 2) < 62;
+    for (uint64_t i = 0; root == 0 || dirty_page(pg, root)[0] != 2 ||
+                         format_get_le(dirty_page(pg, root) + 2, 2) < 62;
          i++) {
         format_put_le(k, i * UINT64_C(0x9E3779B97F4A7C15), 8);
         CHECK(btree_insert(pg, &root, &prefix8, k, NULL, &e) == 0);
     }
-    CHECK(format_get_le(pager_dirty(pg, root) + 2, 2) < 122);
+    CHECK(format_get_le(dirty_page(pg, root) + 2, 2) < 122);
     return root;
 }
 
 /* Seeks a fresh cursor of `codec` over `root` to the start: its error. */
 static int seek_start(pager *pg, uint32_t root, const btree_codec *codec, err *e) {
     btree_cursor c;
-    int rc = btree_cursor_init(&c, pg, root, codec, e);
+    int rc = btree_cursor_init(&c, pg, PAGER_LATEST, root, codec, e);
     if (rc == 0)
         rc = btree_seek(&c, (const uint8_t[1]){0}, 0, e);
     btree_cursor_free(&c);
@@ -593,7 +603,7 @@ static void test_child_page_zero_is_stg_008(void) {
     CHECK(pager_open_memory(&pg, &h, &e) == 0);
     uint32_t root = wide_root_tree(pg);
     CHECK(seek_start(pg, root, &prefix8, &e) == 0); /* slot 1: the first leaf */
-    format_put_le(pager_dirty(pg, root) + 4 + 8, 0, 4); /* the root's child 0 */
+    format_put_le(dirty_page(pg, root) + 4 + 8, 0, 4); /* the root's child 0 */
     for (int round = 0; round < 2; round++) {
         CHECK(seek_start(pg, root, &prefix8, &e) == ERR(STG, 8));
         CHECK(e.message && strstr(e.message, "corrupt B-tree page 0") != NULL);
@@ -618,7 +628,7 @@ static uint64_t scan_digest(pager *pg, uint32_t root, const btree_codec *codec) 
     err e = {0};
     const uint8_t *k;
     uint64_t digest = 0;
-    if (btree_cursor_init(&c, pg, root, codec, &e) == 0 &&
+    if (btree_cursor_init(&c, pg, PAGER_LATEST, root, codec, &e) == 0 &&
         btree_seek(&c, (const uint8_t[1]){0}, 0, &e) == 0)
         while (btree_next(&c, &k, &e) == 1)
             digest = (digest << 7 | digest >> 57) ^ format_get_be(k, 8);
@@ -645,7 +655,7 @@ static void test_leaf_notes_are_per_codec(void) {
         CHECK(btree_insert(pg, &root, &prefix8, k, NULL, &e) == 0);
         plain = (plain << 7 | plain >> 57) ^ (UINT64_C(0x0102030405060700) + i);
     }
-    CHECK(pager_dirty(pg, root)[0] == 1 && format_get_le(pager_dirty(pg, root) + 4, 2) > 1);
+    CHECK(dirty_page(pg, root)[0] == 1 && format_get_le(dirty_page(pg, root) + 4, 2) > 1);
     uint64_t as_flipped = scan_digest(pg, root, &flipped); /* nothing noted yet */
     CHECK(as_flipped != plain);
     for (int round = 0; round < 2; round++) {

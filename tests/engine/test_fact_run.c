@@ -146,7 +146,7 @@ static void test_runs_match_the_codec(void) {
                 memmove(keys + n++ * FACT_KEY_SIZE, k, FACT_KEY_SIZE);
         }
         btree_cursor c;
-        CHECK(btree_cursor_init(&c, pg, root, codec, &e) == 0);
+        CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, codec, &e) == 0);
         bool whole = btree_seek(&c, keys, 0, &e) == 0 &&
                      scan_by_runs(&c, order, keys, 0, keys, 0, n) == (long)n;
         CHECK(whole);

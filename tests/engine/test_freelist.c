@@ -242,7 +242,7 @@ static bool list_intact(pager *p, const format_header *h) {
     err e = {0};
     bool ok = true;
     while (ok && f.rest != 0) {
-        ok = pager_read(p, f.rest, page, &e) == 0 &&
+        ok = pager_read(p, PAGER_LATEST, f.rest, page, &e) == 0 &&
              freelist_load_page(&f, page, (uint32_t)h->page_count, &e) == 0;
     }
     uint8_t *seen = calloc(h->page_count, 1);

@@ -47,7 +47,7 @@ static void test_cursor_position(void) {
             CHECK(false);
     }
     btree_cursor c;
-    CHECK(btree_cursor_init(&c, pg, root, codec, &e) == 0);
+    CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, codec, &e) == 0);
     for (uint64_t k = 0; k <= KEYS; k += KEYS / 8) {
         key_of(k * 2 + 1, key);
         CHECK(btree_seek(&c, key, FACT_KEY_SIZE, &e) == 0);

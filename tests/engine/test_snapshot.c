@@ -1,0 +1,210 @@
+/* Snapshots beside commits (issue 20), at the store: a reader holding a
+ * snapshot while many commits and a checkpoint happen reads exactly its
+ * snapshot; the checkpoint waits for it; the page versions kept for open
+ * readers are freed once no reader sees them, and a database with a
+ * streaming cursor held open keeps at most STORE_MAX_KEPT_VERSIONS of them
+ * (plus one commit's) whatever the number of commits. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "db/db.h"
+#include "db/db_internal.h"
+#include "model/timestamp.h"
+#include "store/store.h"
+#include "store/store_internal.h"
+
+static char dir_template[] = "/tmp/mg_snapshot_test_XXXXXX";
+static char path_buf[600];
+
+static fact number(int i, uint64_t tx) {
+    char name[32];
+    snprintf(name, sizeof name, ":n%d", i);
+    fact f = {.entity = uuid_of_keyword(name, strlen(name)),
+              .attribute = value_keyword(":n", 2),
+              .v = value_integer(i),
+              .tx_count = tx,
+              .tx_id = 1000 + (int64_t)tx,
+              .valid_from = 1000 + (int64_t)tx,
+              .valid_to = VALID_TO_FOREVER,
+              .asserted = true};
+    return f;
+}
+
+/* Commits `n` numbers from `from` in one transaction. */
+static void commit_numbers(store *s, int from, int n) {
+    fact *facts = malloc((size_t)n * sizeof *facts);
+    uint64_t tx = store_tx_count(s) + 1;
+    for (int i = 0; i < n; i++)
+        facts[i] = number(from + i, tx);
+    err e = {0};
+    CHECK(store_commit(s, facts, (size_t)n, &e) == 0);
+    err_clear(&e);
+    free(facts);
+}
+
+/* The records `r` sees in EAVT order: how many, and whether each is a
+ * number below `below` committed no later than `tx`. */
+static int records_seen(store_reader *r, int below, uint64_t tx, bool *exact) {
+    store_scan *sc = NULL;
+    err e = {0};
+    int n = 0;
+    *exact = store_scan_order(r, TREE_EAVT, &sc, &e) == 0;
+    store_rec rec;
+    int rc;
+    while (*exact && (rc = store_scan_next(sc, &rec, &e)) == 1) {
+        n++;
+        const fact *f = &rec.f;
+        if (f->tx_count > tx || f->v.type != VT_INTEGER || f->v.as.i < 0 || f->v.as.i >= below)
+            *exact = false;
+    }
+    if (*exact && rc != 0)
+        *exact = false;
+    store_scan_close(sc);
+    err_clear(&e);
+    return n;
+}
+
+typedef struct checkpointer {
+    store *s;
+    atomic_bool done;
+    int rc;
+} checkpointer;
+
+static void *run_checkpoint(void *arg) {
+    checkpointer *c = arg;
+    err e = {0};
+    c->rc = store_checkpoint(c->s, &e);
+    err_clear(&e);
+    atomic_store(&c->done, true);
+    return NULL;
+}
+
+static void test_reader_keeps_its_snapshot_through_commits_and_a_checkpoint(const char *dir) {
+    snprintf(path_buf, sizeof path_buf, "%s/held.graph", dir);
+    store_options o;
+    store_options_default(&o);
+    o.wal_checkpoint_threshold = 0;
+    o.sync = STORE_SYNC_NORMAL;
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(path_buf, &o, &s, &e) == 0);
+    commit_numbers(s, 0, 500);
+    CHECK(store_checkpoint(s, &e) == 0); /* committed pages: commits copy them */
+    store_reader *r = NULL;
+    CHECK(store_reader_open(s, &r, &e) == 0);
+    for (int i = 0; i < 300; i++)
+        commit_numbers(s, 500 + i, 1); /* each changes the trees' pages again */
+    CHECK(pager_versions_kept(s->pg) > 0); /* kept for r */
+    bool exact;
+    CHECK(records_seen(r, 500, 1, &exact) == 500 && exact);
+    checkpointer c = {.s = s};
+    atomic_init(&c.done, false);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, run_checkpoint, &c) == 0);
+    nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
+    CHECK(!atomic_load(&c.done)); /* it waits for r */
+    CHECK(records_seen(r, 500, 1, &exact) == 500 && exact);
+    store_reader_close(r);
+    pthread_join(th, NULL);
+    CHECK(c.rc == 0);
+    CHECK(pager_versions_kept(s->pg) == 0);
+    CHECK(store_reader_open(s, &r, &e) == 0);
+    CHECK(records_seen(r, 800, 301, &exact) == 800 && exact);
+    store_reader_close(r);
+    store_close(s);
+    CHECK(store_open_file(path_buf, &o, &s, &e) == 0); /* and the file holds it all */
+    CHECK(store_reader_open(s, &r, &e) == 0);
+    CHECK(records_seen(r, 800, 301, &exact) == 800 && exact);
+    store_reader_close(r);
+    store_close(s);
+    err_clear(&e);
+}
+
+static void test_versions_go_when_no_reader_sees_them(void) {
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_memory(&s, &e) == 0);
+    commit_numbers(s, 0, 1000);
+    commit_numbers(s, 1000, 1);
+    CHECK(pager_versions_kept(s->pg) == 0); /* no reader: freed at publish */
+    store_reader *r = NULL;
+    CHECK(store_reader_open(s, &r, &e) == 0);
+    int commits = 0;
+    while (!store_wants_quiet(s) && commits < 100000)
+        commit_numbers(s, 1001 + commits++, 1);
+    CHECK(pager_versions_kept(s->pg) > STORE_MAX_KEPT_VERSIONS);
+    CHECK(commits > 100 && commits < 100000);
+    bool exact;
+    CHECK(records_seen(r, 1001, 2, &exact) == 1001 && exact);
+    store_reader *later = NULL;
+    CHECK(store_reader_open(s, &later, &e) == 0);
+    store_reader_close(r);
+    CHECK(store_checkpoint(s, &e) == 0); /* in memory: frees what `later` does not see */
+    CHECK(pager_versions_kept(s->pg) == 0);
+    CHECK(records_seen(later, 1001 + commits, 2 + (uint64_t)commits, &exact) == 1001 + commits &&
+          exact);
+    store_reader_close(later);
+    store_close(s);
+    err_clear(&e);
+}
+
+static void ignore_row(void *ctx, const value *row) {
+    (void)ctx;
+    (void)row;
+}
+
+/* The database keeps the bound: a streaming cursor held open across many
+ * commits is read into memory once the versions it keeps pass it. */
+static void test_database_bounds_what_a_held_cursor_keeps(void) {
+    db *d = NULL;
+    err e = {0};
+    CHECK(db_open(NULL, NULL, &d, &e) == 0);
+    db_result out;
+    char seed[600 * 24] = "(transact [";
+    for (int i = 0; i < 500; i++)
+        snprintf(seed + strlen(seed), sizeof seed - strlen(seed), "[:s%d :n %d] ", i, i);
+    strcat(seed, "])");
+    CHECK(db_execute(d, seed, strlen(seed), &out, &e) == 0);
+    db_cursor *c = NULL;
+    const char *q = "(query [:find ?e ?v :where [?e :n ?v]])";
+    CHECK(db_cursor_open(d, q, strlen(q), &c, &e) == 0);
+    size_t most = 0;
+    for (int i = 0; i < 3000; i++) {
+        char tx[64];
+        snprintf(tx, sizeof tx, "(transact [[:x%d :n %d]])", i, 1000 + i);
+        CHECK(db_execute(d, tx, strlen(tx), &out, &e) == 0);
+        size_t kept = pager_versions_kept(d->s->pg);
+        most = kept > most ? kept : most;
+    }
+    CHECK(most > 1000); /* the cursor held its snapshot's versions ... */
+    CHECK(most <= STORE_MAX_KEPT_VERSIONS + 64); /* ... up to the bound */
+    int rc = 0;
+    size_t rows = 0, got;
+    while ((got = db_cursor_read(c, 100, ignore_row, NULL, &rc, &e)) > 0)
+        rows += got;
+    CHECK(rc == 0 && rows == 500); /* still the snapshot of its opening */
+    db_cursor_free(c);
+    db_close(d);
+    err_clear(&e);
+}
+
+int main(void) {
+    char *dir = mkdtemp(dir_template);
+    if (!dir) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_reader_keeps_its_snapshot_through_commits_and_a_checkpoint(dir);
+    test_versions_go_when_no_reader_sees_them();
+    test_database_bounds_what_a_held_cursor_keeps();
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return CHECK_DONE();
+}
