@@ -99,6 +99,13 @@ bool value_equal_strict(const value *a, const value *b) {
 
 /* The entity a keyword names. */
 static uuid128 keyword_entity(const value *kw) {
+    const value_source *src = kw->stored ? kw->as.stored.src : NULL;
+    if (src && src->keyword_entity) {
+        uuid128 u = {{0}};
+        if (src->keyword_entity(src, kw->as.stored.id, &u, NULL) != 0)
+            memset(u.bytes, 0, sizeof u.bytes); /* as ref_bytes: the source keeps the failure */
+        return u;
+    }
     const char *ptr;
     size_t len;
     text_bytes(kw, &ptr, &len);

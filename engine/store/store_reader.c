@@ -25,6 +25,7 @@ static void reader_free(store_reader *r) {
     arena_free(&r->mem);
     htab_free(&r->memo_map);
     free(r->memo);
+    keyword_memo_free(&r->keywords);
     free(r->scratch);
     free(r->uuids);
     free(r->spare);
@@ -39,6 +40,7 @@ void store_readers_free(store *s) {
 static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
 static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
                        err *e);
+static int source_keyword_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
 
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
@@ -48,6 +50,7 @@ static store_reader *reader_take(store *s) {
     r->s = s;
     r->src.entity = source_entity;
     r->src.text = source_text;
+    r->src.keyword_entity = source_keyword_entity;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
     return r;
@@ -442,6 +445,30 @@ static int source_text(const value_source *src, uint64_t id, const char **ptr, s
         r->src.failed = true;
     }
     return rc;
+}
+
+/* The keyword memo grows within the query's budget (a refusal only
+ * stops it growing). */
+static bool grant_keywords(void *ctx, size_t bytes) {
+    store_reader *r = ctx;
+    err e = {0};
+    bool ok = charge(r, bytes, &e) == 0;
+    err_clear(&e);
+    return ok;
+}
+
+static int source_keyword_entity(const value_source *src, uint64_t id, uuid128 *out, err *e) {
+    store_reader *r = (store_reader *)src;
+    if (keyword_memo_find(&r->keywords, id, out))
+        return 0;
+    const char *ptr;
+    size_t len;
+    int rc = source_text(src, id, &ptr, &len, e);
+    if (rc != 0)
+        return rc;
+    *out = uuid_of_keyword(ptr, len);
+    keyword_memo_put(&r->keywords, id, out, grant_keywords, r);
+    return 0;
 }
 
 const value_source *store_reader_source(const store_reader *r) {
