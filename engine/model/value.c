@@ -163,9 +163,11 @@ static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
         unsigned char b = v->as.b ? 1 : 0;
         return hash_bytes_from(h, &b, 1);
     }
-    case VT_REF: {
+    case VT_REF: { /* a word a step: hash joins hash every build row's entity */
         uuid128 u = ref_bytes(v);
-        return hash_bytes_from(h, u.bytes, 16);
+        uint64_t w[2];
+        memcpy(w, u.bytes, sizeof w);
+        return hash_combine(hash_combine(h, w[0]), w[1]);
     }
     case VT_NULL: return h;
     case VT_LIST:

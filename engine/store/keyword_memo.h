@@ -28,7 +28,8 @@ typedef struct keyword_memo {
     size_t cap, count; /* cap: 0 or a power of two */
 } keyword_memo;
 
-/* Asked before the table allocates `bytes` to grow: true lets it. */
+/* Asked before the table grows to `bytes`: true lets it (the old array
+ * is freed once the new one is filled). */
 typedef bool (*keyword_memo_grant)(void *ctx, size_t bytes);
 
 bool keyword_memo_find(const keyword_memo *m, uint64_t loc, uuid128 *u);
