@@ -30,7 +30,7 @@ typedef struct hj_entry {
 /* The records' times (a pseudo pattern reads them: language.md D16) are
  * kept beside the entries only when `records` is set (hj_table_init sets
  * it; a join whose rows read no record clears it before the first
- * append): a fact is 1.5 times an entry, and a table of a whole
+ * append): a fact is larger than an entry, and a table of a whole
  * attribute is otherwise mostly bytes nobody reads. */
 typedef struct hj_table {
     int key_pos; /* the position hashed: 1 attribute, 2 value, -1 none (one chain) */
