@@ -107,6 +107,12 @@ static void test_joins_through_reused_readers(void) {
         "(query [:find ?e ?f :where [?e :follows ?f] [?f :group 1]])";
     for (int round = 0; round < 3; round++)
         CHECK(rows(d, join) == 100);
+    /* A pseudo pattern reads the joined record's times: that table keeps
+     * its records. */
+    const char *pseudo = "(query [:find ?e ?t :valid-at :any-valid-time :where [?f :group 1]"
+                         " [?e :follows ?f] [?e :db/tx-count ?t]])";
+    for (int round = 0; round < 2; round++)
+        CHECK(rows(d, pseudo) == 100);
     /* New keywords after the memo was filled, and a keyword spelling a
      * UUID (its entity is that UUID). */
     CHECK(exec(d, "(transact [[:q1 :follows :p1] [:q2 :follows :q3] [:q3 :group 1]])") == 0);
