@@ -13,12 +13,14 @@
 void hj_table_init(hj_table *t, int key_pos, meter *m) {
     memset(t, 0, sizeof *t);
     t->key_pos = key_pos;
+    t->records = true;
     t->m = m;
 }
 
 void hj_table_free(hj_table *t) {
     meter_release(t->m, t->charged);
     free(t->entries);
+    free(t->recs);
     free(t->heads);
     hj_table_init(t, t->key_pos, t->m);
 }
@@ -27,25 +29,38 @@ static size_t bucket_of(const hj_table *t, const value *key) {
     return t->key_pos >= 0 ? (size_t)value_hash_entity(key) & t->head_mask : 0;
 }
 
+size_t hj_table_entry_bytes(const hj_table *t) {
+    return sizeof(hj_entry) + (t->records ? sizeof(fact) : 0);
+}
+
 int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e) {
-    int rc = meter_charge(t->m, sizeof(hj_entry), HJ_OP_NAME, e);
+    size_t bytes = hj_table_entry_bytes(t);
+    int rc = meter_charge(t->m, bytes, HJ_OP_NAME, e);
     if (rc != 0)
         return rc;
-    t->charged += sizeof(hj_entry);
-    if (!array_reserve(&t->entries, &t->cap, t->count + 1, sizeof *t->entries, 4))
+    t->charged += bytes;
+    if (!array_reserve(&t->entries, &t->cap, t->count + 1, sizeof *t->entries, 4) ||
+        (t->records && !array_reserve(&t->recs, &t->recs_cap, t->count + 1, sizeof *t->recs, 4)))
         return err_set(e, ERR(INT, 0), "out of memory");
-    t->entries[t->count++] = (hj_entry){.vals = {vals[0], vals[1], vals[2]}, .rec = *rec};
+    if (t->records)
+        t->recs[t->count] = *rec;
+    t->entries[t->count++] = (hj_entry){.vals = {vals[0], vals[1], vals[2]}};
     return 0;
 }
 
 /* Kept tables are many and small (one entity's records): no slack. */
 static void shrink_to_fit(hj_table *t) {
-    if (t->count == 0 || t->count == t->cap)
+    if (t->count == 0)
         return;
-    hj_entry *n = realloc(t->entries, t->count * sizeof *n);
+    hj_entry *n = t->count == t->cap ? NULL : realloc(t->entries, t->count * sizeof *n);
     if (n) {
         t->entries = n;
         t->cap = t->count;
+    }
+    fact *r = !t->recs || t->count == t->recs_cap ? NULL : realloc(t->recs, t->count * sizeof *r);
+    if (r) {
+        t->recs = r;
+        t->recs_cap = t->count;
     }
 }
 
@@ -74,7 +89,7 @@ int hj_table_read(hj_table *t, where_ctx *x, const plan_item *it, const value *k
     int rc = pattern_scan_open(&ps, x, it, known, e);
     value vals[3];
     fact rec;
-    while (rc == 1 && (rc = pattern_scan_next(&ps, vals, &rec, e)) == 1)
+    while (rc == 1 && (rc = pattern_scan_next(&ps, vals, t->records ? &rec : NULL, e)) == 1)
         rc = hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
     pattern_scan_close(&ps);
     return rc != 0 ? rc : hj_table_index(t, e);
@@ -202,7 +217,7 @@ static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan
     value vals[3];
     fact rec;
     while (rc == 1 && (rc = pattern_scan_next(&ps, vals, &rec, e)) == 1) {
-        over = !fits(c, t->charged + sizeof(hj_entry));
+        over = !fits(c, t->charged + hj_table_entry_bytes(t));
         rc = over ? 0 : hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
     }
     pattern_scan_close(&ps);

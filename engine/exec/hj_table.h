@@ -24,14 +24,20 @@
 
 typedef struct hj_entry {
     value vals[3];
-    fact rec;
     size_t next; /* chain, HJ_END at the end */
 } hj_entry;
 
+/* The records' times (a pseudo pattern reads them: language.md D16) are
+ * kept beside the entries only when `records` is set (hj_table_init sets
+ * it; a join whose rows read no record clears it before the first
+ * append): a fact is larger than an entry, and a table of a whole
+ * attribute is otherwise mostly bytes nobody reads. */
 typedef struct hj_table {
     int key_pos; /* the position hashed: 1 attribute, 2 value, -1 none (one chain) */
+    bool records;
     hj_entry *entries;
-    size_t count, cap;
+    fact *recs; /* entries' records when `records`, else NULL */
+    size_t count, cap, recs_cap;
     size_t *heads, head_mask;
     meter *m;
     size_t charged;
@@ -39,6 +45,12 @@ typedef struct hj_table {
 
 void hj_table_init(hj_table *t, int key_pos, meter *m);
 void hj_table_free(hj_table *t);
+/* The bytes one more entry takes. */
+size_t hj_table_entry_bytes(const hj_table *t);
+/* Entry i's record (NULL when the table keeps none). */
+static inline const fact *hj_table_record(const hj_table *t, size_t i) {
+    return t->recs ? &t->recs[i] : NULL;
+}
 /* Appends one record (before hj_table_index). QRY-012, INT-000. */
 int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e);
 /* Appends the records pattern `it` reads given `known` (op_scan.h), then

@@ -89,6 +89,7 @@ static int hj_build(op_hashjoin *h, err *e) {
     if (keep && (h->t = hj_cache_find(h->join.x->tables, &key)))
         return 0;
     hj_table_free(&h->own);
+    h->own.records = keep || h->join.bind.record; /* a kept table may serve other joins */
     int rc = read_pattern(h, &h->own, e);
     if (rc != 0)
         return rc;

@@ -184,12 +184,18 @@ static int choose_value_order(where_stream *w, const ast_query *q, err *e) {
     return 0;
 }
 
+/* The reader's decoded texts and memos count against the query's meter. */
+static void set_budget(where_stream *w) {
+    store_reader_set_budget(w->x.r, &(store_budget){charge_texts, release_texts, w->x.m,
+                                                    w->x.m ? w->x.m->limit : 0});
+}
+
 static int where_build(where_stream *w, store *s, const ast_query *q, int64_t now_ms,
                        query_rules *rules, err *e) {
     int rc = store_reader_open(s, &w->x.r, e);
     if (rc != 0)
         return rc;
-    store_reader_set_budget(w->x.r, &(store_budget){charge_texts, release_texts, w->x.m});
+    set_budget(w);
     w->src = store_reader_source(w->x.r);
     visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
@@ -299,7 +305,7 @@ int where_rerun(solution_stream *s, store *st, const ast_query *q, int64_t now_m
     int rc = store_reader_open(st, &w->x.r, e);
     if (rc != 0)
         return rc;
-    store_reader_set_budget(w->x.r, &(store_budget){charge_texts, release_texts, w->x.m});
+    set_budget(w);
     w->src = store_reader_source(w->x.r);
     if (plan_stale(w->planned_facts, store_reader_fact_count(w->x.r))) {
         store_reader_close(w->x.r);

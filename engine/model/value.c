@@ -99,6 +99,13 @@ bool value_equal_strict(const value *a, const value *b) {
 
 /* The entity a keyword names. */
 static uuid128 keyword_entity(const value *kw) {
+    const value_source *src = kw->stored ? kw->as.stored.src : NULL;
+    if (src && src->keyword_entity) {
+        uuid128 u = {{0}};
+        if (src->keyword_entity(src, kw->as.stored.id, &u, NULL) != 0)
+            memset(u.bytes, 0, sizeof u.bytes); /* as ref_bytes: the source keeps the failure */
+        return u;
+    }
     const char *ptr;
     size_t len;
     text_bytes(kw, &ptr, &len);
@@ -156,9 +163,11 @@ static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
         unsigned char b = v->as.b ? 1 : 0;
         return hash_bytes_from(h, &b, 1);
     }
-    case VT_REF: {
+    case VT_REF: { /* a word a step: hash joins hash every build row's entity */
         uuid128 u = ref_bytes(v);
-        return hash_bytes_from(h, u.bytes, 16);
+        uint64_t w[2];
+        memcpy(w, u.bytes, sizeof w);
+        return hash_combine(hash_combine(h, w[0]), w[1]);
     }
     case VT_NULL: return h;
     case VT_LIST:

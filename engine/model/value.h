@@ -36,6 +36,9 @@ typedef struct value_source value_source;
 struct value_source {
     int (*entity)(const value_source *src, uint64_t id, uuid128 *out, err *e);
     int (*text)(const value_source *src, uint64_t id, const char **ptr, size_t *len, err *e);
+    /* The entity a stored keyword names (uuid_of_keyword of its text), or
+     * NULL: derived from `text` each time. */
+    int (*keyword_entity)(const value_source *src, uint64_t id, uuid128 *out, err *e);
     bool failed;
 };
 

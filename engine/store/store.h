@@ -149,6 +149,10 @@ typedef struct store_budget {
     int (*charge)(void *ctx, size_t bytes, err *e);
     void (*release)(void *ctx, size_t bytes);
     void *ctx;
+    /* The query's memory limit (0: none). The reader's memos kept between
+     * queries (the keyword memo) are the reader's, not charged to a
+     * query: each grows only while it stays within a sixteenth of it. */
+    size_t limit;
 } store_budget;
 
 /* Right after store_reader_open; without it nothing is accounted. */

@@ -26,6 +26,7 @@ static void reader_free(store_reader *r) {
     arena_free(&r->mem);
     htab_free(&r->memo_map);
     free(r->memo);
+    keyword_memo_free(&r->keywords);
     free(r->scratch);
     free(r->uuids);
     free(r->spare);
@@ -40,6 +41,7 @@ void store_readers_free(store *s) {
 static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
 static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
                        err *e);
+static int source_keyword_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
 
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
@@ -49,6 +51,7 @@ static store_reader *reader_take(store *s) {
     r->s = s;
     r->src.entity = source_entity;
     r->src.text = source_text;
+    r->src.keyword_entity = source_keyword_entity;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
     return r;
@@ -478,6 +481,28 @@ static int source_text(const value_source *src, uint64_t id, const char **ptr, s
         r->src.failed = true;
     }
     return rc;
+}
+
+/* The keyword memo is the reader's (kept for its next queries), so no
+ * query is charged for it; under a memory limit it grows only within a
+ * sixteenth of the limit. */
+static bool grant_keywords(void *ctx, size_t bytes) {
+    const store_reader *r = ctx;
+    return r->budget.limit == 0 || bytes <= r->budget.limit / 16;
+}
+
+static int source_keyword_entity(const value_source *src, uint64_t id, uuid128 *out, err *e) {
+    store_reader *r = (store_reader *)src;
+    if (keyword_memo_find(&r->keywords, id, out))
+        return 0;
+    const char *ptr;
+    size_t len;
+    int rc = source_text(src, id, &ptr, &len, e);
+    if (rc != 0)
+        return rc;
+    *out = uuid_of_keyword(ptr, len);
+    keyword_memo_put(&r->keywords, id, out, grant_keywords, r);
+    return 0;
 }
 
 const value_source *store_reader_source(const store_reader *r) {

@@ -6,6 +6,7 @@
 
 #include "base/arena.h"
 #include "base/htab.h"
+#include "store/keyword_memo.h"
 #include "store/store_internal.h"
 
 typedef struct decoded {
@@ -69,6 +70,7 @@ struct store_reader {
     uuid_slot *uuids; /* allocated at the first UUID, never zeroed: */
     uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
     store_scan *spare;     /* a closed scan, for the next one to reuse */
+    keyword_memo keywords; /* kept between queries: a location's text never changes */
 };
 
 /* The dictionary id of a stored value this reader handed out, if it is one. */

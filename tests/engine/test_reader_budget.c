@@ -77,7 +77,7 @@ static store_reader *open_metered(store *s, meter *m) {
     store_reader *r = NULL;
     err e = {0};
     CHECK(store_reader_open(s, &r, &e) == 0);
-    store_reader_set_budget(r, &(store_budget){charge, release, m});
+    store_reader_set_budget(r, &(store_budget){charge, release, m, m->limit});
     return r;
 }
 

@@ -1,0 +1,42 @@
+/* The entity of each keyword value a reader decoded, by the keyword's
+ * dictionary location: deriving it is a SHA-1 of the text (language.md
+ * §6.1) after reading the text, about 4,000 instructions a record, and a
+ * scan that joins on keyword values (a hash join's build side) derives
+ * every one of them again on each run. A location's text never changes,
+ * so an entry stays true for the reader's life; the table is kept with a
+ * pooled reader between queries. */
+#ifndef MG_STORE_KEYWORD_MEMO_H
+#define MG_STORE_KEYWORD_MEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/uuid.h"
+
+/* Past this many slots (24 B each: 6 MiB) the table stops growing and
+ * later keywords are derived each time. */
+#define KEYWORD_MEMO_MAX_SLOTS (1u << 18)
+
+typedef struct keyword_slot {
+    uint64_t key; /* location + 1; 0: empty */
+    uuid128 u;
+} keyword_slot;
+
+typedef struct keyword_memo {
+    keyword_slot *slots;
+    size_t cap, count; /* cap: 0 or a power of two */
+} keyword_memo;
+
+/* Asked before the table grows to `bytes`: true lets it (the old array
+ * is freed once the new one is filled). */
+typedef bool (*keyword_memo_grant)(void *ctx, size_t bytes);
+
+bool keyword_memo_find(const keyword_memo *m, uint64_t loc, uuid128 *u);
+/* Remembers loc's entity; best effort (full, refused or out of memory:
+ * not remembered). */
+void keyword_memo_put(keyword_memo *m, uint64_t loc, const uuid128 *u, keyword_memo_grant grant,
+                      void *ctx);
+void keyword_memo_free(keyword_memo *m);
+
+#endif
