@@ -11,7 +11,10 @@
 #include <string.h>
 
 #define FORMAT_MAGIC "MINIGRAF"
-#define FORMAT_VERSION 3u
+#define FORMAT_VERSION 4u
+/* Version 3 lacks only the history index (TREE_HIST): it is read, and
+ * built at the first read-write open (store.c). */
+#define FORMAT_VERSION_NO_HISTORY 3u
 #define FORMAT_PAGE_SIZE 4096u
 /* Every page ends with a CRC-32 of its payload followed by its page number,
  * so a page written at the wrong place fails its check too. */
@@ -30,6 +33,7 @@ enum {
     TREE_VAET,
     TREE_TXLOG, /* every record in commit order */
     TREE_DICT,  /* dictionary: hash of an entry -> its heap location */
+    TREE_HIST,  /* every record by (E, A, commit order): store/history.h */
     TREE_COUNT
 };
 
@@ -48,6 +52,9 @@ typedef struct format_header {
      * zero: a file written before identities existed (it gets one at its
      * next read-write open, store.c). */
     uint8_t db_id[FORMAT_DB_ID_SIZE];
+    /* A version 3 file: roots[TREE_HIST] is not built yet (readers read
+     * EAVT instead; writers leave it until store.c builds it). */
+    bool history_missing;
 } format_header;
 
 /* A fresh random database identifier (never all zero). */

@@ -10,6 +10,7 @@
 #include "base/buf.h"
 #include "storage/btree.h"
 #include "store/fact_codec.h"
+#include "store/history.h"
 #include "store/store_codec.h"
 
 /* Per-value size limits of file-backed stores (spec 4.2 item 9, v3). */
@@ -171,6 +172,8 @@ static int apply_fact(store *s, const fact *f, err *e) {
     ids.valid_from = f->valid_from;
     ids.valid_to = f->valid_to;
     ids.asserted = f->asserted;
+    if (!s->h.history_missing)
+        rc = history_add(s->pg, &s->h.roots[TREE_HIST], s->h.roots[TREE_EAVT], &ids, &s->hist_hint, e);
     for (int order = TREE_EAVT; order <= TREE_TXLOG && rc == 0; order++) {
         if (order == TREE_VAET && f->v.type != VT_REF)
             continue;
@@ -295,6 +298,12 @@ int store_advance(store *s, uint64_t tx_count, err *e) {
     return rc;
 }
 
+static void reset_hints(store *s) {
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
+        btree_hint_reset(&s->hints[order]);
+    btree_hint_reset(&s->hist_hint);
+}
+
 int store_checkpoint(store *s, err *e) {
     if (!s->log || s->opts.read_only)
         return 0;
@@ -304,8 +313,7 @@ int store_checkpoint(store *s, err *e) {
         rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
     else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0)
         rc = pager_checkpoint(s->pg, &s->h, e);
-    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
-        btree_hint_reset(&s->hints[order]); /* freed pages may now be reused */
+    reset_hints(s); /* freed pages may now be reused */
     if (rc == 0 && wal_size(s->log) > 0) /* synced by the next commit when commits sync */
         rc = wal_reset(s->log, s->h.generation, s->h.db_id, s->opts.sync != STORE_SYNC_FULL, e);
     if (rc == 0)
@@ -362,8 +370,28 @@ static int adopt_identity(store *s, err *e) {
     if (rc != 0)
         return rc;
     s->h = next;
-    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
-        btree_hint_reset(&s->hints[order]);
+    reset_hints(s);
+    s->pending_facts = 0;
+    return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
+}
+
+/* A version 3 file gets its history index at its first read-write open,
+ * after its log is replayed, with a checkpoint that writes version 4 (the
+ * same crash reasoning as adopt_identity's). A read-only open reads it as
+ * it is: its queries read the EAVT order (store_scan_latest). */
+static int build_history(store *s, err *e) {
+    if (s->opts.read_only || !s->h.history_missing)
+        return 0;
+    format_header next = s->h;
+    int rc = history_build(s->pg, &next.roots[TREE_HIST], next.roots[TREE_TXLOG],
+                           next.roots[TREE_EAVT], e);
+    next.history_missing = false;
+    if (rc == 0)
+        rc = pager_checkpoint(s->pg, &next, e);
+    if (rc != 0)
+        return rc;
+    s->h = next;
+    reset_hints(s);
     s->pending_facts = 0;
     return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
 }
@@ -379,6 +407,8 @@ static int open_log(store *s, const char *path, err *e) {
                        "continues checkpoint %llu, the file shows %llu)", path,
                        (unsigned long long)base, (unsigned long long)s->h.generation);
     rc = wal_replay(s->log, replay_frame, s, e);
+    if (rc == 0)
+        rc = build_history(s, e);
     return rc != 0 ? rc : adopt_identity(s, e);
 }
 

@@ -176,6 +176,14 @@ typedef struct store_rec {
 typedef struct store_scan store_scan;
 
 int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e);
+/* The records of a bound entity and attribute (value unbound) that
+ * decide their (E, A, V) group at counter cut `max_txc` (UINT64_MAX: no
+ * cut) and are assertions, in EAVT order, from the history index
+ * (store/history.h): one record per group, whatever the length of its
+ * history. 0 opened, 1 when it cannot serve the bound (another bound, or
+ * a version 3 file opened read-only: use store_scan_open), or an error. */
+int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, store_scan **out,
+                      err *e);
 /* A whole order, e.g. TREE_TXLOG for every record in commit order or
  * TREE_EAVT for storage order. */
 int store_scan_order(store_reader *r, int order, store_scan **out, err *e);
