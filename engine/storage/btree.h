@@ -28,7 +28,7 @@
 #include "base/error.h"
 #include "storage/pager.h"
 
-#define BTREE_MAX_KEY 64
+#define BTREE_MAX_KEY 72
 #define BTREE_MAX_DEPTH 12
 /* The longest encoded leaf entry a codec may produce. */
 #define BTREE_MAX_ENTRY 96

@@ -10,7 +10,8 @@
 #include "store/fact_codec.h"
 
 /* Offsets in a history key. */
-enum { H_EA = 12, H_TXC = 12, H_ORDER = 28, H_V = 28, H_ASSERTED = 37, H_LIVE = 38 };
+enum { H_EA = 12, H_TXC = 12, H_ORDER = 28, H_V = 28, H_ASSERTED = 37, H_LIVE = 38, H_TXID = 46,
+       H_VALID_FROM = 54, H_VALID_TO = 62 };
 /* E, A, V, TXC and SEQ: the leading fields of an EAVT key. */
 #define EAVT_RECORD_PREFIX 37
 #define EAVT_GROUP_PREFIX (12 + FACT_V_SIZE)
@@ -19,46 +20,69 @@ static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
+/* TXC and SEQ are stored complemented: the newest record of an (E, A)
+ * comes first, so a read seeks once and reads forwards. */
 static void history_key(const fact_ids *f, uint64_t live, uint8_t *key) {
     format_put_be(key, f->e, 6);
     format_put_be(key + 6, f->a, 6);
-    format_put_be(key + H_TXC, f->tx_count, 8);
-    format_put_be(key + H_TXC + 8, f->seq, 8);
+    format_put_be(key + H_TXC, ~f->tx_count, 8);
+    format_put_be(key + H_TXC + 8, ~f->seq, 8);
     memcpy(key + H_V, f->v, FACT_V_SIZE);
     key[H_ASSERTED] = f->asserted ? 1 : 0;
     format_put_be(key + H_LIVE, live, 8);
+    format_put_be(key + H_TXID, format_sortable_i64(f->tx_id), 8);
+    format_put_be(key + H_VALID_FROM, format_sortable_i64(f->valid_from), 8);
+    format_put_be(key + H_VALID_TO, format_sortable_i64(f->valid_to), 8);
 }
 
-/* The last key of tree `root` below prefix[0..len) that shares its first
- * `same` bytes: 1 with it in `key`, 0 when there is none, or an error. */
-static int last_below(pager *pg, uint32_t root, const btree_codec *codec, const uint8_t *prefix,
-                      size_t len, size_t same, uint8_t *key, err *e) {
+static void history_ids(const uint8_t *key, fact_ids *f) {
+    f->e = format_get_be(key, 6);
+    f->a = format_get_be(key + 6, 6);
+    f->tx_count = ~format_get_be(key + H_TXC, 8);
+    f->seq = ~format_get_be(key + H_TXC + 8, 8);
+    memcpy(f->v, key + H_V, FACT_V_SIZE);
+    f->asserted = key[H_ASSERTED] != 0;
+    f->tx_id = format_from_sortable(format_get_be(key + H_TXID, 8));
+    f->valid_from = format_from_sortable(format_get_be(key + H_VALID_FROM, 8));
+    f->valid_to = format_from_sortable(format_get_be(key + H_VALID_TO, 8));
+}
+
+/* The first key of tree `root` at or after prefix[0..len) if it shares
+ * the prefix's first `same` bytes (1), 0 when there is none, or an error;
+ * `before`: the last key below the prefix instead. */
+static int key_near(pager *pg, uint32_t root, const btree_codec *codec, const uint8_t *prefix,
+                    size_t len, size_t same, bool before, uint8_t *key, err *e) {
     if (root == 0)
         return 0;
     btree_cursor c;
+    const uint8_t *at = NULL;
     int rc = btree_cursor_init(&c, pg, root, codec, e);
-    if (rc == 0)
+    if (rc == 0 && before)
         rc = btree_seek_before(&c, prefix, len, key, e);
+    else if (rc == 0 && (rc = btree_seek(&c, prefix, len, e)) == 0 &&
+             (rc = btree_next(&c, &at, e)) == 1)
+        memcpy(key, at, codec->key_size);
     btree_cursor_free(&c);
     return rc == 1 && memcmp(key, prefix, same) != 0 ? 0 : rc;
 }
 
 int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, btree_hint *hint,
                 err *e) {
-    uint8_t key[BTREE_MAX_KEY], below[BTREE_MAX_KEY], prefix[FACT_KEY_SIZE];
+    uint8_t key[BTREE_MAX_KEY], near[BTREE_MAX_KEY], prefix[FACT_KEY_SIZE];
     history_key(f, 0, key);
-    /* live after the previous record of (E, A) ... */
-    int rc = last_below(pg, *root, history_codec(), key, H_ORDER, H_EA, below, e);
+    /* live after the previous record of (E, A) (the first after this
+     * one's place) ... */
+    int rc = key_near(pg, *root, history_codec(), key, H_ORDER, H_EA, false, near, e);
     if (rc > 1)
         return rc;
-    uint64_t live = rc == 1 ? format_get_be(below + H_LIVE, 8) : 0;
+    uint64_t live = rc == 1 ? format_get_be(near + H_LIVE, 8) : 0;
     /* ... less the group's previous record if it was an assertion */
     fact_key_prefix(TREE_EAVT, f, FACT_LEADING, prefix);
-    rc = last_below(pg, eavt, fact_codec(TREE_EAVT), prefix, EAVT_RECORD_PREFIX, EAVT_GROUP_PREFIX,
-                    below, e);
+    rc = key_near(pg, eavt, fact_codec(TREE_EAVT), prefix, EAVT_RECORD_PREFIX, EAVT_GROUP_PREFIX,
+                  true, near, e);
     if (rc > 1)
         return rc;
-    if (rc == 1 && below[FACT_KEY_ASSERTED])
+    if (rc == 1 && near[FACT_KEY_ASSERTED])
         live--;
     if (f->asserted)
         live++;
@@ -89,37 +113,78 @@ int history_build(pager *pg, uint32_t *root, uint32_t txlog, uint32_t eavt, err 
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* The groups a walk back has met: their V fields, and a hash index. */
+/* The groups a walk back has met: their V fields, searched in turn while
+ * they are few (a walk usually stops at its first record) and through a
+ * hash index beyond that. */
+#define SEEN_INLINE 8
 typedef struct seen_set {
-    uint8_t (*v)[FACT_V_SIZE];
+    uint8_t (*v)[FACT_V_SIZE]; /* inline_v or the heap */
+    uint8_t inline_v[SEEN_INLINE][FACT_V_SIZE];
     size_t count, cap;
+    bool indexed;
     htab index;
     const uint8_t *want;
 } seen_set;
+
+static void seen_init(seen_set *s) {
+    s->v = s->inline_v;
+    s->count = 0;
+    s->cap = SEEN_INLINE;
+    s->indexed = false;
+    htab_init(&s->index);
+}
+
+static void seen_free(seen_set *s) {
+    htab_free(&s->index);
+    if (s->v != s->inline_v)
+        free(s->v);
+}
 
 static bool seen_eq(const void *ctx, uint32_t id) {
     const seen_set *s = ctx;
     return memcmp(s->v[id], s->want, FACT_V_SIZE) == 0;
 }
 
+static bool seen_has(seen_set *s, const uint8_t *v) {
+    if (s->indexed) {
+        s->want = v;
+        return htab_find(&s->index, hash_bytes(v, FACT_V_SIZE), seen_eq, s) != HTAB_NONE;
+    }
+    for (size_t i = 0; i < s->count; i++)
+        if (memcmp(s->v[i], v, FACT_V_SIZE) == 0)
+            return true;
+    return false;
+}
+
+static int seen_grow(seen_set *s, err *e) {
+    size_t cap = 2 * s->cap;
+    uint8_t(*grown)[FACT_V_SIZE] = s->v == s->inline_v ? malloc(cap * sizeof *s->v)
+                                                       : realloc(s->v, cap * sizeof *s->v);
+    if (!grown)
+        return oom(e);
+    if (s->v == s->inline_v)
+        memcpy(grown, s->inline_v, sizeof s->inline_v);
+    s->v = grown;
+    s->cap = cap;
+    return 0;
+}
+
 /* Adds V unless met before: 1 added, 0 met before, or an error. */
 static int seen_add(seen_set *s, const uint8_t *v, err *e) {
-    uint64_t h = hash_bytes(v, FACT_V_SIZE);
-    s->want = v;
-    if (htab_find(&s->index, h, seen_eq, s) != HTAB_NONE)
+    if (seen_has(s, v))
         return 0;
-    if (s->count == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 16;
-        void *grown = realloc(s->v, cap * sizeof *s->v);
-        if (!grown)
-            return oom(e);
-        s->v = grown;
-        s->cap = cap;
-    }
-    if (htab_reserve(&s->index, 1) != 0)
+    if (s->count == s->cap && seen_grow(s, e) != 0)
+        return e->code;
+    memcpy(s->v[s->count++], v, FACT_V_SIZE);
+    bool index_all = !s->indexed && s->count > SEEN_INLINE;
+    size_t from = index_all ? 0 : s->count - 1;
+    if (!s->indexed && !index_all)
+        return 1;
+    if (htab_reserve(&s->index, s->count - from) != 0)
         return oom(e);
-    memcpy(s->v[s->count], v, FACT_V_SIZE);
-    htab_insert(&s->index, h, (uint32_t)s->count++);
+    for (size_t i = from; i < s->count; i++)
+        htab_insert(&s->index, hash_bytes(s->v[i], FACT_V_SIZE), (uint32_t)i);
+    s->indexed = true;
     return 1;
 }
 
@@ -129,24 +194,8 @@ typedef struct found_list {
     size_t count, cap;
 } found_list;
 
-/* The whole record of history key `hk` from the EAVT tree, appended. */
-static int fetch_record(btree_cursor *eavt, const uint8_t *hk, found_list *out, err *e) {
-    fact_ids f = {0};
-    uint8_t prefix[FACT_KEY_SIZE];
-    f.e = format_get_be(hk, 6);
-    f.a = format_get_be(hk + 6, 6);
-    f.tx_count = format_get_be(hk + H_TXC, 8);
-    f.seq = format_get_be(hk + H_TXC + 8, 8);
-    memcpy(f.v, hk + H_V, FACT_V_SIZE);
-    fact_key_prefix(TREE_EAVT, &f, FACT_LEADING, prefix);
-    const uint8_t *key = NULL;
-    int rc = btree_seek(eavt, prefix, EAVT_RECORD_PREFIX, e);
-    if (rc == 0)
-        rc = btree_next(eavt, &key, e);
-    if (rc > 1)
-        return rc;
-    if (rc != 1 || memcmp(key, prefix, EAVT_RECORD_PREFIX) != 0)
-        return err_set(e, ERR(STG, 8), "the history index names a record the EAVT index lacks");
+/* The record of history key `hk`, appended. */
+static int add_record(const uint8_t *hk, found_list *out, err *e) {
     if (out->count == out->cap) {
         size_t cap = out->cap ? 2 * out->cap : 4;
         void *grown = realloc(out->ids, cap * sizeof *out->ids);
@@ -155,16 +204,16 @@ static int fetch_record(btree_cursor *eavt, const uint8_t *hk, found_list *out, 
         out->ids = grown;
         out->cap = cap;
     }
-    fact_key_decode(TREE_EAVT, key, &out->ids[out->count++]);
+    history_ids(hk, &out->ids[out->count++]);
     return 0;
 }
 
-/* Walks back from history key `key` (the last at the cut) until `live`
- * deciding assertions are found. */
-static int walk_back(btree_cursor *hist, btree_cursor *eavt, uint8_t *key, uint64_t live,
+/* Reads on from history key `key` (the newest at the cut), older and
+ * older, until `live` deciding assertions are found. */
+static int walk_back(btree_cursor *hist, const uint8_t *key, uint64_t live,
                      found_list *out, err *e) {
-    seen_set seen = {0};
-    htab_init(&seen.index);
+    seen_set seen;
+    seen_init(&seen);
     uint8_t ea[H_EA];
     memcpy(ea, key, H_EA);
     int rc;
@@ -172,12 +221,10 @@ static int walk_back(btree_cursor *hist, btree_cursor *eavt, uint8_t *key, uint6
         int added = seen_add(&seen, key + H_V, e);
         rc = added > 1 ? added : 0;
         if (added == 1 && key[H_ASSERTED])
-            rc = fetch_record(eavt, key, out, e);
+            rc = add_record(key, out, e);
         if (rc != 0 || out->count >= live)
             break;
-        uint8_t at[HIST_KEY_SIZE];
-        memcpy(at, key, HIST_KEY_SIZE);
-        rc = btree_seek_before(hist, at, HIST_KEY_SIZE, key, e);
+        rc = btree_next(hist, &key, e);
         if (rc > 1)
             break;
         if (rc == 0 || memcmp(key, ea, H_EA) != 0) {
@@ -185,8 +232,7 @@ static int walk_back(btree_cursor *hist, btree_cursor *eavt, uint8_t *key, uint6
             break;
         }
     }
-    htab_free(&seen.index);
-    free(seen.v);
+    seen_free(&seen);
     return rc;
 }
 
@@ -194,41 +240,35 @@ static int by_value(const void *a, const void *b) {
     return memcmp(((const fact_ids *)a)->v, ((const fact_ids *)b)->v, FACT_V_SIZE);
 }
 
-int history_latest(pager *pg, uint32_t root, uint32_t eavt, uint64_t e_id, uint64_t a_id,
+int history_latest(pager *pg, uint32_t root, uint64_t e_id, uint64_t a_id,
                    uint64_t max_txc, fact_ids **out, size_t *count, err *e) {
     *out = NULL;
     *count = 0;
     if (root == 0)
         return 0;
-    uint8_t cut[H_ORDER], key[BTREE_MAX_KEY];
+    uint8_t cut[H_TXC + 8];
     format_put_be(cut, e_id, 6);
     format_put_be(cut + 6, a_id, 6);
-    size_t len = H_ORDER;
-    if (max_txc == UINT64_MAX) {
-        memset(cut + H_TXC, 0xff, H_ORDER - H_TXC);
-    } else {
-        format_put_be(cut + H_TXC, max_txc + 1, 8);
-        len = H_TXC + 8;
-    }
-    btree_cursor hist, ev;
+    format_put_be(cut + H_TXC, ~max_txc, 8);
+    btree_cursor hist;
     found_list found = {0};
+    const uint8_t *key = NULL;
     int rc = btree_cursor_init(&hist, pg, root, history_codec(), e);
     if (rc != 0)
         return rc;
-    rc = btree_cursor_init(&ev, pg, eavt, fact_codec(TREE_EAVT), e);
-    if (rc == 0)
-        rc = btree_seek_before(&hist, cut, len, key, e);
+    if ((rc = btree_seek(&hist, cut, sizeof cut, e)) == 0)
+        rc = btree_next(&hist, &key, e);
     if (rc == 1 && memcmp(key, cut, H_EA) == 0 && format_get_be(key + H_LIVE, 8) > 0)
-        rc = walk_back(&hist, &ev, key, format_get_be(key + H_LIVE, 8), &found, e);
+        rc = walk_back(&hist, key, format_get_be(key + H_LIVE, 8), &found, e);
     else if (rc == 1)
         rc = 0;
-    btree_cursor_free(&ev);
     btree_cursor_free(&hist);
     if (rc != 0) {
         free(found.ids);
         return rc;
     }
-    qsort(found.ids, found.count, sizeof *found.ids, by_value);
+    if (found.count > 1)
+        qsort(found.ids, found.count, sizeof *found.ids, by_value);
     *out = found.ids;
     *count = found.count;
     return 0;

@@ -8,8 +8,9 @@
  * keeps (visibility is decided per (E, A, V) group in commit order, so
  * EAVT reads every group of the pair).
  *
- * Key (big-endian, 46 bytes): E 6, A 6, TXC 8, SEQ 8, V 9, ASSERTED 1,
- * LIVE 8. */
+ * Key (big-endian, 70 bytes): E 6, A 6, ~TXC 8, ~SEQ 8 (complemented: newest
+ * first), V 9, ASSERTED 1, LIVE 8, then the record's TXID, VALID_FROM,
+ * VALID_TO 8 each (sortable forms), so that a read needs no other index. */
 #ifndef MG_STORE_HISTORY_H
 #define MG_STORE_HISTORY_H
 
@@ -22,12 +23,12 @@
 #include "storage/pager.h"
 #include "store/fact_key.h"
 
-#define HIST_KEY_SIZE 46
+#define HIST_KEY_SIZE 70
 
 const btree_codec *history_codec(void);
 
 /* Adds record `f` (already in, or about to go into, the EAVT tree at
- * `eavt`) to the history tree at *root, after every earlier record of its
+ * `eavt`, which tells whether its group's previous record asserted) to the history tree at *root, after every earlier record of its
  * (E, A): commits apply records in commit order. */
 int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, btree_hint *hint,
                 err *e);
@@ -39,7 +40,7 @@ int history_build(pager *pg, uint32_t *root, uint32_t txlog, uint32_t eavt, err 
 /* The records of (e, a) that decide their group at counter cut `max_txc`
  * (UINT64_MAX: none) and are assertions, in EAVT order (by V): a malloc'd
  * array in *out (NULL when none) of *count records. */
-int history_latest(pager *pg, uint32_t root, uint32_t eavt, uint64_t e_id, uint64_t a_id,
+int history_latest(pager *pg, uint32_t root, uint64_t e_id, uint64_t a_id,
                    uint64_t max_txc, fact_ids **out, size_t *count, err *e);
 
 #endif

@@ -2,12 +2,16 @@
  * §3): against the key before it (zeros at a restart),
  *
  *   u8 flags: bit 0 E, bit 1 A equal to the previous key's; bit 2
- *   asserted; bit 3 V's type equal to the previous key's; bits 4-7 zero
- *   then E, A (unless flagged equal), TXC, SEQ: varints of the zigzag
+ *   asserted; bit 3 V's type equal to the previous key's; bit 4
+ *   VALID_FROM stored (else it equals TXID); bit 5 VALID_TO stored (else
+ *   forever); bits 6-7 zero
+ *   then E, A (unless flagged equal), ~TXC, ~SEQ: varints of the zigzag
  *   difference from the previous key's; V's type (unless flagged); V's
  *   payload: varint of the zigzag difference from the previous key's
- *   payload when the type is the same, else from 0; LIVE: varint of the
- *   zigzag difference from the previous key's. */
+ *   payload when the type is the same, else from 0; LIVE, TXID, then
+ *   VALID_FROM and VALID_TO when flagged: varints of the zigzag
+ *   difference from the previous key's (the times as their sortable
+ *   forms). */
 #include "store/history.h"
 
 #include <string.h>
@@ -15,21 +19,51 @@
 #include "storage/format.h"
 #include "storage/varint.h"
 
-enum { C_E, C_A, C_TXC, C_SEQ, C_VTYPE, C_VPAY, C_ASSERTED, C_LIVE, C_COUNT };
-enum { SAME_E = 1, SAME_A = 2, IS_ASSERTED = 4, SAME_VTYPE = 8, FLAGS_USED = 15 };
+enum { C_E, C_A, C_TXC, C_SEQ, C_VTYPE, C_VPAY, C_ASSERTED, C_LIVE, C_TXID, C_VF, C_VT, C_COUNT };
+enum {
+    SAME_E = 1,
+    SAME_A = 2,
+    IS_ASSERTED = 4,
+    SAME_VTYPE = 8,
+    VF_STORED = 16,
+    VT_STORED = 32,
+    FLAGS_USED = 63
+};
+/* The sortable form of forever. */
+#define SORTABLE_FOREVER UINT64_MAX
 
-/* Offsets and widths of the columns in a key. */
-static const uint8_t col_off[C_COUNT] = {0, 6, 12, 20, 28, 29, 37, 38};
-static const uint8_t col_width[C_COUNT] = {6, 6, 8, 8, 1, 8, 1, 8};
-
+/* A key's columns (offsets in history.h), each read and written with a
+ * constant width: a codec call takes the previous key apart every time. */
 static void key_cols(const uint8_t *key, uint64_t *col) {
-    for (int i = 0; i < C_COUNT; i++)
-        col[i] = key ? format_get_be(key + col_off[i], col_width[i]) : 0;
+    if (!key) {
+        memset(col, 0, C_COUNT * sizeof *col);
+        return;
+    }
+    col[C_E] = format_get_be(key, 6);
+    col[C_A] = format_get_be(key + 6, 6);
+    col[C_TXC] = format_get_be(key + 12, 8);
+    col[C_SEQ] = format_get_be(key + 20, 8);
+    col[C_VTYPE] = key[28];
+    col[C_VPAY] = format_get_be(key + 29, 8);
+    col[C_ASSERTED] = key[37];
+    col[C_LIVE] = format_get_be(key + 38, 8);
+    col[C_TXID] = format_get_be(key + 46, 8);
+    col[C_VF] = format_get_be(key + 54, 8);
+    col[C_VT] = format_get_be(key + 62, 8);
 }
 
 static void cols_key(const uint64_t *col, uint8_t *key) {
-    for (int i = 0; i < C_COUNT; i++)
-        format_put_be(key + col_off[i], col[i], col_width[i]);
+    format_put_be(key, col[C_E], 6);
+    format_put_be(key + 6, col[C_A], 6);
+    format_put_be(key + 12, col[C_TXC], 8);
+    format_put_be(key + 20, col[C_SEQ], 8);
+    key[28] = (uint8_t)col[C_VTYPE];
+    format_put_be(key + 29, col[C_VPAY], 8);
+    key[37] = (uint8_t)col[C_ASSERTED];
+    format_put_be(key + 38, col[C_LIVE], 8);
+    format_put_be(key + 46, col[C_TXID], 8);
+    format_put_be(key + 54, col[C_VF], 8);
+    format_put_be(key + 62, col[C_VT], 8);
 }
 
 static size_t put_delta(uint8_t *out, uint64_t cur, uint64_t prev) {
@@ -48,6 +82,10 @@ static size_t encode(const btree_codec *c, const uint8_t *prev, const uint8_t *k
         flags |= SAME_A;
     if (prev && k[C_VTYPE] == p[C_VTYPE])
         flags |= SAME_VTYPE;
+    if (k[C_VF] != k[C_TXID])
+        flags |= VF_STORED;
+    if (k[C_VT] != SORTABLE_FOREVER)
+        flags |= VT_STORED;
     size_t n = 0;
     out[n++] = (uint8_t)flags;
     if (!(flags & SAME_E))
@@ -60,6 +98,11 @@ static size_t encode(const btree_codec *c, const uint8_t *prev, const uint8_t *k
         out[n++] = (uint8_t)k[C_VTYPE];
     n += put_delta(out + n, k[C_VPAY], (flags & SAME_VTYPE) ? p[C_VPAY] : 0);
     n += put_delta(out + n, k[C_LIVE], p[C_LIVE]);
+    n += put_delta(out + n, k[C_TXID], p[C_TXID]);
+    if (flags & VF_STORED)
+        n += put_delta(out + n, k[C_VF], p[C_VF]);
+    if (flags & VT_STORED)
+        n += put_delta(out + n, k[C_VT], p[C_VT]);
     return n;
 }
 
@@ -92,7 +135,16 @@ static size_t decode(const btree_codec *c, const uint8_t *prev, const uint8_t *i
             k[C_VPAY] = 0;
         }
     }
-    ok = ok && get_delta(in, avail, &n, &k[C_VPAY]) && get_delta(in, avail, &n, &k[C_LIVE]);
+    ok = ok && get_delta(in, avail, &n, &k[C_VPAY]) && get_delta(in, avail, &n, &k[C_LIVE]) &&
+         get_delta(in, avail, &n, &k[C_TXID]);
+    if (!(flags & VF_STORED))
+        k[C_VF] = k[C_TXID];
+    else
+        ok = ok && get_delta(in, avail, &n, &k[C_VF]);
+    if (!(flags & VT_STORED))
+        k[C_VT] = SORTABLE_FOREVER;
+    else
+        ok = ok && get_delta(in, avail, &n, &k[C_VT]);
     if (!ok || k[C_E] >> 48 || k[C_A] >> 48)
         return 0;
     k[C_ASSERTED] = (flags & IS_ASSERTED) ? 1 : 0;

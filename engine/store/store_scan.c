@@ -303,7 +303,7 @@ int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, s
     sc->r = r;
     sc->listed = true;
     *out = sc;
-    int rc = history_latest(r->s->pg, r->h.roots[TREE_HIST], r->h.roots[TREE_EAVT], b->ids.e, b->ids.a,
+    int rc = history_latest(r->s->pg, r->h.roots[TREE_HIST], b->ids.e, b->ids.a,
                         max_txc, &(*out)->list, &(*out)->list_len, e);
     if (rc != 0) {
         store_scan_close(*out);
