@@ -66,26 +66,45 @@ static int key_near(pager *pg, uint32_t root, const btree_codec *codec, const ui
     return rc == 1 && memcmp(key, prefix, same) != 0 ? 0 : rc;
 }
 
+/* Whether the group of `f` had an assertion as its latest record before
+ * it, given the pair's previous record `near` (found: rc 1). The pair's
+ * previous record answers when nothing of the pair is live or it is of the
+ * same group; otherwise the EAVT order does (the group's record before
+ * `f`'s place). 1 yes, 0 no, or an error. */
+static int group_asserted(pager *pg, uint32_t eavt, const fact_ids *f, int rc, const uint8_t *near,
+                          err *e) {
+    if (rc == 0 || format_get_be(near + H_LIVE, 8) == 0)
+        return 0;
+    if (memcmp(near + H_V, f->v, FACT_V_SIZE) == 0)
+        return near[H_ASSERTED];
+    uint8_t prefix[FACT_KEY_SIZE], below[BTREE_MAX_KEY];
+    fact_key_prefix(TREE_EAVT, f, FACT_LEADING, prefix);
+    rc = key_near(pg, eavt, fact_codec(TREE_EAVT), prefix, EAVT_RECORD_PREFIX, EAVT_GROUP_PREFIX,
+                  true, below, e);
+    return rc == 1 ? below[FACT_KEY_ASSERTED] : rc;
+}
+
 int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, btree_hint *hint,
                 err *e) {
-    uint8_t key[BTREE_MAX_KEY], near[BTREE_MAX_KEY], prefix[FACT_KEY_SIZE];
+    uint8_t key[BTREE_MAX_KEY], near[BTREE_MAX_KEY];
+    /* The tree starts with an all-zero key (no entity is 0): each new
+     * record goes first in its pair's range, and a key before the first
+     * of the tree's first leaf would re-encode that whole leaf. */
+    static const uint8_t first[HIST_KEY_SIZE];
+    if (*root == 0 && btree_insert(pg, root, history_codec(), first, NULL, e) != 0)
+        return e->code;
     history_key(f, 0, key);
-    /* live after the previous record of (E, A) (the first after this
-     * one's place) ... */
+    /* live after the pair's previous record (the first after this one's
+     * place), less the group's previous record if it asserted, plus this
+     * one if it does */
     int rc = key_near(pg, *root, history_codec(), key, H_ORDER, H_EA, false, near, e);
     if (rc > 1)
         return rc;
     uint64_t live = rc == 1 ? format_get_be(near + H_LIVE, 8) : 0;
-    /* ... less the group's previous record if it was an assertion */
-    fact_key_prefix(TREE_EAVT, f, FACT_LEADING, prefix);
-    rc = key_near(pg, eavt, fact_codec(TREE_EAVT), prefix, EAVT_RECORD_PREFIX, EAVT_GROUP_PREFIX,
-                  true, near, e);
+    rc = group_asserted(pg, eavt, f, rc, near, e);
     if (rc > 1)
         return rc;
-    if (rc == 1 && near[FACT_KEY_ASSERTED])
-        live--;
-    if (f->asserted)
-        live++;
+    live = live - (uint64_t)rc + (f->asserted ? 1 : 0);
     format_put_be(key + H_LIVE, live, 8);
     return btree_insert(pg, root, history_codec(), key, hint, e);
 }
