@@ -152,8 +152,39 @@ static size_t decode(const btree_codec *c, const uint8_t *prev, const uint8_t *i
     return n;
 }
 
+/* The lead of a key: E, A and the high bytes of ~TXC (the leaf's memo of
+ * leads holds 16 bytes), which decide most comparisons of a binary search
+ * over restarts. */
+#define LEAD_SIZE 16
+
+static size_t lead(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
+                   uint8_t *key) {
+    (void)c;
+    uint64_t k[C_TXC + 1] = {0};
+    if (prev) {
+        k[C_E] = format_get_be(prev, 6);
+        k[C_A] = format_get_be(prev + 6, 6);
+        k[C_TXC] = format_get_be(prev + 12, 8);
+    }
+    if (avail == 0 || (in[0] & ~FLAGS_USED))
+        return 0;
+    unsigned flags = in[0];
+    size_t n = 1;
+    bool ok = ((flags & SAME_E) || get_delta(in, avail, &n, &k[C_E])) &&
+              ((flags & SAME_A) || get_delta(in, avail, &n, &k[C_A])) &&
+              get_delta(in, avail, &n, &k[C_TXC]);
+    if (!ok || k[C_E] >> 48 || k[C_A] >> 48)
+        return 0;
+    uint8_t lead[20];
+    format_put_be(lead, k[C_E], 6);
+    format_put_be(lead + 6, k[C_A], 6);
+    format_put_be(lead + 12, k[C_TXC], 8);
+    memcpy(key, lead, LEAD_SIZE);
+    return n;
+}
+
 const btree_codec *history_codec(void) {
     /* Blocks as small as the fact trees' keep a seek's decoding short. */
-    static const btree_codec codec = {HIST_KEY_SIZE, 96, encode, decode, 0, NULL, NULL};
+    static const btree_codec codec = {HIST_KEY_SIZE, 96, encode, decode, LEAD_SIZE, lead, NULL};
     return &codec;
 }
