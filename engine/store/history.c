@@ -67,10 +67,10 @@ static int key_near(pager *pg, uint32_t root, const btree_codec *codec, const ui
 }
 
 /* Whether the group of `f` had an assertion as its latest record before
- * it, given the pair's previous record `near` (found: rc 1). The pair's
- * previous record answers when nothing of the pair is live or it is of the
- * same group; otherwise the EAVT order does (the group's record before
- * `f`'s place). 1 yes, 0 no, or an error. */
+ * it, given the pair's previous record `near` (found: rc 1). That record
+ * answers when nothing of the pair is live or it is of the same group;
+ * otherwise the EAVT order does (the group's record before `f`'s place).
+ * 1 yes, 0 no, or an error. */
 static int group_asserted(pager *pg, uint32_t eavt, const fact_ids *f, int rc, const uint8_t *near,
                           err *e) {
     if (rc == 0 || format_get_be(near + H_LIVE, 8) == 0)
@@ -84,9 +84,27 @@ static int group_asserted(pager *pg, uint32_t eavt, const fact_ids *f, int rc, c
     return rc == 1 ? below[FACT_KEY_ASSERTED] : rc;
 }
 
-int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, btree_hint *hint,
+void history_writer_reset(history_writer *w) {
+    btree_hint_reset(&w->hint);
+    w->has_last = false;
+}
+
+/* The pair's record before `key` (1 with it in `prev`, 0 none, or an
+ * error): the writer's last key when of the same pair (commits add
+ * records in commit order, so it is the pair's newest), else the first
+ * key after this one's place in the tree. */
+static int pair_before(pager *pg, uint32_t root, const history_writer *w, const uint8_t *key,
+                       uint8_t *prev, err *e) {
+    if (w->has_last && memcmp(w->last, key, H_EA) == 0) {
+        memcpy(prev, w->last, HIST_KEY_SIZE);
+        return 1;
+    }
+    return key_near(pg, root, history_codec(), key, H_ORDER, H_EA, false, prev, e);
+}
+
+int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, history_writer *w,
                 err *e) {
-    uint8_t key[BTREE_MAX_KEY], near[BTREE_MAX_KEY];
+    uint8_t key[BTREE_MAX_KEY], prev[BTREE_MAX_KEY];
     /* The tree starts with an all-zero key (no entity is 0): each new
      * record goes first in its pair's range, and a key before the first
      * of the tree's first leaf would re-encode that whole leaf. */
@@ -94,27 +112,32 @@ int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, btr
     if (*root == 0 && btree_insert(pg, root, history_codec(), first, NULL, e) != 0)
         return e->code;
     history_key(f, 0, key);
-    /* live after the pair's previous record (the first after this one's
-     * place), less the group's previous record if it asserted, plus this
-     * one if it does */
-    int rc = key_near(pg, *root, history_codec(), key, H_ORDER, H_EA, false, near, e);
+    /* live after the pair's previous record, less the group's previous
+     * record if it asserted, plus this one if it does */
+    int rc = pair_before(pg, *root, w, key, prev, e);
     if (rc > 1)
         return rc;
-    uint64_t live = rc == 1 ? format_get_be(near + H_LIVE, 8) : 0;
-    rc = group_asserted(pg, eavt, f, rc, near, e);
+    uint64_t live = rc == 1 ? format_get_be(prev + H_LIVE, 8) : 0;
+    rc = group_asserted(pg, eavt, f, rc, prev, e);
     if (rc > 1)
         return rc;
     live = live - (uint64_t)rc + (f->asserted ? 1 : 0);
     format_put_be(key + H_LIVE, live, 8);
-    return btree_insert(pg, root, history_codec(), key, hint, e);
+    w->has_last = false;
+    rc = btree_insert(pg, root, history_codec(), key, &w->hint, e);
+    if (rc == 0) {
+        memcpy(w->last, key, HIST_KEY_SIZE);
+        w->has_last = true;
+    }
+    return rc;
 }
 
 int history_build(pager *pg, uint32_t *root, uint32_t txlog, uint32_t eavt, err *e) {
-    btree_hint *hint = malloc(sizeof *hint);
+    history_writer *w = malloc(sizeof *w);
     btree_cursor c;
-    if (!hint)
+    if (!w)
         return oom(e);
-    btree_hint_reset(hint);
+    history_writer_reset(w);
     uint8_t start[FACT_KEY_SIZE] = {0};
     int rc = btree_cursor_init(&c, pg, txlog, fact_codec(TREE_TXLOG), e);
     if (rc == 0 && txlog != 0)
@@ -123,10 +146,10 @@ int history_build(pager *pg, uint32_t *root, uint32_t txlog, uint32_t eavt, err 
     while (rc == 0 && txlog != 0 && (rc = btree_next(&c, &key, e)) == 1) {
         fact_ids f;
         fact_key_decode(TREE_TXLOG, key, &f);
-        rc = history_add(pg, root, eavt, &f, hint, e);
+        rc = history_add(pg, root, eavt, &f, w, e);
     }
     btree_cursor_free(&c);
-    free(hint);
+    free(w);
     return rc == 1 ? 0 : rc;
 }
 

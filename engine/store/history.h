@@ -8,9 +8,10 @@
  * keeps (visibility is decided per (E, A, V) group in commit order, so
  * EAVT reads every group of the pair).
  *
- * Key (big-endian, 70 bytes): E 6, A 6, ~TXC 8, ~SEQ 8 (complemented: newest
- * first), V 9, ASSERTED 1, LIVE 8, then the record's TXID, VALID_FROM,
- * VALID_TO 8 each (sortable forms), so that a read needs no other index. */
+ * Key (big-endian, 70 bytes): E 6, A 6, ~TXC 8, ~SEQ 8 (complemented: the
+ * newest record first, so a read seeks once and reads forwards), V 9,
+ * ASSERTED 1, LIVE 8, then the record's TXID, VALID_FROM, VALID_TO 8 each
+ * (sortable forms), so that a read needs no other index. */
 #ifndef MG_STORE_HISTORY_H
 #define MG_STORE_HISTORY_H
 
@@ -27,10 +28,21 @@
 
 const btree_codec *history_codec(void);
 
+/* A writer's state: its B+tree hint and the last key it added (the
+ * newest record of its pair: a history of one pair reads no neighbour). */
+typedef struct history_writer {
+    btree_hint hint;
+    uint8_t last[HIST_KEY_SIZE];
+    bool has_last;
+} history_writer;
+
+/* Forgets everything (at checkpoints, as other hints). */
+void history_writer_reset(history_writer *w);
+
 /* Adds record `f` (already in, or about to go into, the EAVT tree at
  * `eavt`, which tells whether its group's previous record asserted) to the history tree at *root, after every earlier record of its
  * (E, A): commits apply records in commit order. */
-int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, btree_hint *hint,
+int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, history_writer *w,
                 err *e);
 
 /* Builds the history tree of a file written before it existed: every

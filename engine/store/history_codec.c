@@ -152,10 +152,10 @@ static size_t decode(const btree_codec *c, const uint8_t *prev, const uint8_t *i
     return n;
 }
 
-/* The lead of a key: E, A and the high bytes of ~TXC (the leaf's memo of
- * leads holds 16 bytes), which decide most comparisons of a binary search
- * over restarts. */
-#define LEAD_SIZE 16
+/* The lead of a key: E, A and ~TXC, which decide the comparisons of a
+ * binary search over restarts but for records of one transaction (a
+ * history of one pair differs in ~TXC alone). */
+#define LEAD_SIZE 20
 
 static size_t lead(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
                    uint8_t *key) {
@@ -175,11 +175,9 @@ static size_t lead(const btree_codec *c, const uint8_t *prev, const uint8_t *in,
               get_delta(in, avail, &n, &k[C_TXC]);
     if (!ok || k[C_E] >> 48 || k[C_A] >> 48)
         return 0;
-    uint8_t lead[20];
-    format_put_be(lead, k[C_E], 6);
-    format_put_be(lead + 6, k[C_A], 6);
-    format_put_be(lead + 12, k[C_TXC], 8);
-    memcpy(key, lead, LEAD_SIZE);
+    format_put_be(key, k[C_E], 6);
+    format_put_be(key + 6, k[C_A], 6);
+    format_put_be(key + 12, k[C_TXC], 8);
     return n;
 }
 

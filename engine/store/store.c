@@ -173,7 +173,7 @@ static int apply_fact(store *s, const fact *f, err *e) {
     ids.valid_to = f->valid_to;
     ids.asserted = f->asserted;
     if (!s->h.history_missing)
-        rc = history_add(s->pg, &s->h.roots[TREE_HIST], s->h.roots[TREE_EAVT], &ids, &s->hist_hint, e);
+        rc = history_add(s->pg, &s->h.roots[TREE_HIST], s->h.roots[TREE_EAVT], &ids, &s->hist, e);
     for (int order = TREE_EAVT; order <= TREE_TXLOG && rc == 0; order++) {
         if (order == TREE_VAET && f->v.type != VT_REF)
             continue;
@@ -301,7 +301,7 @@ int store_advance(store *s, uint64_t tx_count, err *e) {
 static void reset_hints(store *s) {
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
         btree_hint_reset(&s->hints[order]);
-    btree_hint_reset(&s->hist_hint);
+    history_writer_reset(&s->hist);
 }
 
 int store_checkpoint(store *s, err *e) {
