@@ -230,19 +230,23 @@ static int seen_add(seen_set *s, const uint8_t *v, err *e) {
     return 1;
 }
 
-/* The visible records found so far. */
+/* The visible records found so far: in the caller's buffer while they
+ * fit (a pair usually has one or a few), then on the heap. */
 typedef struct found_list {
-    fact_ids *ids;
+    fact_ids *ids, *buf;
     size_t count, cap;
 } found_list;
 
 /* The record of history key `hk`, appended. */
 static int add_record(const uint8_t *hk, found_list *out, err *e) {
     if (out->count == out->cap) {
-        size_t cap = out->cap ? 2 * out->cap : 4;
-        void *grown = realloc(out->ids, cap * sizeof *out->ids);
+        size_t cap = 2 * out->cap;
+        fact_ids *grown = out->ids == out->buf ? malloc(cap * sizeof *grown)
+                                               : realloc(out->ids, cap * sizeof *grown);
         if (!grown)
             return oom(e);
+        if (out->ids == out->buf)
+            memcpy(grown, out->buf, out->count * sizeof *grown);
         out->ids = grown;
         out->cap = cap;
     }
@@ -282,9 +286,9 @@ static int by_value(const void *a, const void *b) {
     return memcmp(((const fact_ids *)a)->v, ((const fact_ids *)b)->v, FACT_V_SIZE);
 }
 
-int history_latest(pager *pg, uint32_t root, uint64_t e_id, uint64_t a_id,
-                   uint64_t max_txc, fact_ids **out, size_t *count, err *e) {
-    *out = NULL;
+int history_latest(pager *pg, uint32_t root, uint64_t e_id, uint64_t a_id, uint64_t max_txc,
+                   fact_ids *buf, size_t buf_cap, fact_ids **out, size_t *count, err *e) {
+    *out = buf;
     *count = 0;
     if (root == 0)
         return 0;
@@ -293,7 +297,7 @@ int history_latest(pager *pg, uint32_t root, uint64_t e_id, uint64_t a_id,
     format_put_be(cut + 6, a_id, 6);
     format_put_be(cut + H_TXC, ~max_txc, 8);
     btree_cursor hist;
-    found_list found = {0};
+    found_list found = {buf, buf, 0, buf_cap};
     const uint8_t *key = NULL;
     int rc = btree_cursor_init(&hist, pg, root, history_codec(), e);
     if (rc != 0)
@@ -306,7 +310,8 @@ int history_latest(pager *pg, uint32_t root, uint64_t e_id, uint64_t a_id,
         rc = 0;
     btree_cursor_free(&hist);
     if (rc != 0) {
-        free(found.ids);
+        if (found.ids != buf)
+            free(found.ids);
         return rc;
     }
     if (found.count > 1)

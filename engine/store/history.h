@@ -50,9 +50,10 @@ int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, his
 int history_build(pager *pg, uint32_t *root, uint32_t txlog, uint32_t eavt, err *e);
 
 /* The records of (e, a) that decide their group at counter cut `max_txc`
- * (UINT64_MAX: none) and are assertions, in EAVT order (by V): a malloc'd
- * array in *out (NULL when none) of *count records. */
-int history_latest(pager *pg, uint32_t root, uint64_t e_id, uint64_t a_id,
-                   uint64_t max_txc, fact_ids **out, size_t *count, err *e);
+ * (UINT64_MAX: none) and are assertions, in EAVT order (by V): *count of
+ * them at *out, which is `buf` (of buf_cap > 0 records) when they fit,
+ * else a malloc'd array. */
+int history_latest(pager *pg, uint32_t root, uint64_t e_id, uint64_t a_id, uint64_t max_txc,
+                   fact_ids *buf, size_t buf_cap, fact_ids **out, size_t *count, err *e);
 
 #endif

@@ -19,6 +19,11 @@
 #include "storage/format.h"
 #include "storage/varint.h"
 
+/* The decoding steps every seek and scan of the tree runs per entry:
+ * forced inline (left to itself the compiler kept them calls). */
+#define STEP static inline __attribute__((always_inline))
+
+/* The columns of a key, in key order. */
 enum { C_E, C_A, C_TXC, C_SEQ, C_VTYPE, C_VPAY, C_ASSERTED, C_LIVE, C_TXID, C_VF, C_VT, C_COUNT };
 enum {
     SAME_E = 1,
@@ -106,7 +111,7 @@ static size_t encode(const btree_codec *c, const uint8_t *prev, const uint8_t *k
     return n;
 }
 
-static bool get_delta(const uint8_t *in, size_t avail, size_t *n, uint64_t *col) {
+STEP bool get_delta(const uint8_t *in, size_t avail, size_t *n, uint64_t *col) {
     uint64_t z;
     size_t got = *n < avail ? varint_get(in + *n, avail - *n, &z) : 0;
     if (!got)
@@ -116,18 +121,29 @@ static bool get_delta(const uint8_t *in, size_t avail, size_t *n, uint64_t *col)
     return true;
 }
 
-static size_t decode(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
-                     uint8_t *key) {
-    (void)c;
-    uint64_t k[C_COUNT];
-    key_cols(prev, k);
+/* The flags and the fields that order keys (E, A, TXC) of an entry into
+ * k[] (holding the previous key's): the flags, or -1 when they do not
+ * decode; *n the bytes read. */
+STEP int read_order(const uint8_t *in, size_t avail, uint64_t *k, size_t *n) {
     if (avail == 0 || (in[0] & ~FLAGS_USED))
-        return 0;
+        return -1;
     unsigned flags = in[0];
-    size_t n = 1;
-    bool ok = ((flags & SAME_E) || get_delta(in, avail, &n, &k[C_E])) &&
-              ((flags & SAME_A) || get_delta(in, avail, &n, &k[C_A])) &&
-              get_delta(in, avail, &n, &k[C_TXC]) && get_delta(in, avail, &n, &k[C_SEQ]);
+    *n = 1;
+    bool ok = ((flags & SAME_E) || get_delta(in, avail, n, &k[C_E])) &&
+              ((flags & SAME_A) || get_delta(in, avail, n, &k[C_A])) &&
+              get_delta(in, avail, n, &k[C_TXC]);
+    return ok && !(k[C_E] >> 48) && !(k[C_A] >> 48) ? (int)flags : -1;
+}
+
+/* An entry into k[] (holding the previous key's columns): its length, or
+ * 0 when it does not decode. */
+STEP size_t decode_cols(const uint8_t *in, size_t avail, uint64_t *k) {
+    size_t n;
+    int read = read_order(in, avail, k, &n);
+    if (read < 0)
+        return 0;
+    unsigned flags = (unsigned)read;
+    bool ok = get_delta(in, avail, &n, &k[C_SEQ]);
     if (ok && !(flags & SAME_VTYPE)) {
         ok = n < avail;
         if (ok) {
@@ -145,11 +161,50 @@ static size_t decode(const btree_codec *c, const uint8_t *prev, const uint8_t *i
         k[C_VT] = SORTABLE_FOREVER;
     else
         ok = ok && get_delta(in, avail, &n, &k[C_VT]);
-    if (!ok || k[C_E] >> 48 || k[C_A] >> 48)
-        return 0;
     k[C_ASSERTED] = (flags & IS_ASSERTED) ? 1 : 0;
-    cols_key(k, key);
+    return ok ? n : 0;
+}
+
+static size_t decode(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail,
+                     uint8_t *key) {
+    (void)c;
+    uint64_t k[C_COUNT];
+    key_cols(prev, k);
+    size_t n = decode_cols(in, avail, k);
+    if (n)
+        cols_key(k, key);
     return n;
+}
+
+/* Keys as columns compare as their bytes do: the columns are big-endian
+ * fields, in key order. */
+static int cmp_cols(const uint64_t *a, const uint64_t *b) {
+    for (int i = 0; i < C_COUNT; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* The codec's seek inside one restart block: entries decoded as columns,
+ * only the key found built. */
+static int seek(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
+                const uint8_t *target, uint8_t *key, size_t *used) {
+    (void)c;
+    uint64_t k[C_COUNT], want[C_COUNT];
+    key_cols(base, k);
+    key_cols(target, want);
+    for (size_t off = 0; off < len;) {
+        size_t n = decode_cols(in + off, len - off, k);
+        if (!n)
+            return -1;
+        off += n;
+        if (cmp_cols(k, want) >= 0) {
+            cols_key(k, key);
+            *used = off;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* The lead of a key: E, A and ~TXC, which decide the comparisons of a
@@ -166,14 +221,8 @@ static size_t lead(const btree_codec *c, const uint8_t *prev, const uint8_t *in,
         k[C_A] = format_get_be(prev + 6, 6);
         k[C_TXC] = format_get_be(prev + 12, 8);
     }
-    if (avail == 0 || (in[0] & ~FLAGS_USED))
-        return 0;
-    unsigned flags = in[0];
-    size_t n = 1;
-    bool ok = ((flags & SAME_E) || get_delta(in, avail, &n, &k[C_E])) &&
-              ((flags & SAME_A) || get_delta(in, avail, &n, &k[C_A])) &&
-              get_delta(in, avail, &n, &k[C_TXC]);
-    if (!ok || k[C_E] >> 48 || k[C_A] >> 48)
+    size_t n;
+    if (read_order(in, avail, k, &n) < 0)
         return 0;
     format_put_be(key, k[C_E], 6);
     format_put_be(key + 6, k[C_A], 6);
@@ -183,6 +232,6 @@ static size_t lead(const btree_codec *c, const uint8_t *prev, const uint8_t *in,
 
 const btree_codec *history_codec(void) {
     /* Blocks as small as the fact trees' keep a seek's decoding short. */
-    static const btree_codec codec = {HIST_KEY_SIZE, 96, encode, decode, LEAD_SIZE, lead, NULL};
+    static const btree_codec codec = {HIST_KEY_SIZE, 96, encode, decode, LEAD_SIZE, lead, seek};
     return &codec;
 }

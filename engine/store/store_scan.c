@@ -26,8 +26,9 @@ struct store_scan {
     uint8_t below[FACT_V_SIZE];
     bool *order_lost;     /* set when a descending scan reads on forwards */
     bool listed;          /* hands out list[0..list_len) instead (store_scan_latest) */
-    fact_ids *list;
+    fact_ids *list;       /* few, or a malloc'd array */
     size_t list_len, list_pos;
+    fact_ids few[4];
 };
 
 /* The index for a bound set and how many leading fields it fixes. */
@@ -61,7 +62,7 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     sc->desc = false;
     sc->has_below = false;
     sc->listed = false;
-    sc->list = NULL;
+    sc->list = sc->few;
     memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
@@ -283,8 +284,9 @@ void store_scan_close(store_scan *sc) {
     if (!sc)
         return;
     btree_cursor_free(&sc->c);
-    free(sc->list);
-    sc->list = NULL;
+    if (sc->list != sc->few)
+        free(sc->list);
+    sc->list = sc->few;
     if (sc->r->spare)
         free(sc);
     else
@@ -299,12 +301,13 @@ int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, s
     r->spare = NULL;
     if (!sc)
         return err_set(e, ERR(INT, 0), "out of memory");
-    memset(sc, 0, sizeof *sc); /* a cursor without a scratch block: nothing to free */
+    sc->c = (btree_cursor){0}; /* no scratch block: nothing to free */
     sc->r = r;
     sc->listed = true;
+    sc->list_pos = 0;
     *out = sc;
-    int rc = history_latest(r->s->pg, r->h.roots[TREE_HIST], b->ids.e, b->ids.a,
-                        max_txc, &(*out)->list, &(*out)->list_len, e);
+    int rc = history_latest(r->s->pg, r->h.roots[TREE_HIST], b->ids.e, b->ids.a, max_txc, sc->few,
+                            sizeof sc->few / sizeof sc->few[0], &sc->list, &sc->list_len, e);
     if (rc != 0) {
         store_scan_close(*out);
         *out = NULL;
