@@ -4,7 +4,7 @@
  * latest record is an assertion, whatever its window). Reading the
  * visible records of one (E, A) at a counter cut then costs a seek and a
  * walk back from the cut until that many live groups are found
- * (docs/file-format.md §4), not a pass over every version the EAVT order
+ * (docs/file-format.md §3), not a pass over every version the EAVT order
  * keeps (visibility is decided per (E, A, V) group in commit order, so
  * EAVT reads every group of the pair).
  *
@@ -40,8 +40,9 @@ typedef struct history_writer {
 void history_writer_reset(history_writer *w);
 
 /* Adds record `f` (already in, or about to go into, the EAVT tree at
- * `eavt`, which tells whether its group's previous record asserted) to the history tree at *root, after every earlier record of its
- * (E, A): commits apply records in commit order. */
+ * `eavt`, which tells whether its group's previous record asserted) to
+ * the history tree at *root, after every earlier record of its (E, A):
+ * commits apply records in commit order. */
 int history_add(pager *pg, uint32_t *root, uint32_t eavt, const fact_ids *f, history_writer *w,
                 err *e);
 

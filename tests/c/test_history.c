@@ -181,7 +181,8 @@ TEST(history_reads_inside_a_write_transaction)
     minigraf_string_free(r);
     r = minigraf_tx_execute(tx, "(transact [[:k :n 3]])");
     minigraf_string_free(r);
-    MiniGrafCursor *c = minigraf_tx_query(tx, "(query [:find ?v :order-by [?v] :where [:k :n ?v]])");
+    MiniGrafCursor *c =
+        minigraf_tx_query(tx, "(query [:find ?v :order-by [?v] :where [:k :n ?v]])");
     REQUIRE(c != NULL);
     char *all = drain_cursor(c, 10);
     CHECK_STR_EQ(all, "[[2],[3]]");
@@ -269,7 +270,8 @@ static void check_fixture_answers(MiniGrafDb *db) {
     EXPECT_EXEC(db, "(query [:find ?v :valid-at \"2020-06-01\" :where [:w :status ?v]])", V1(""));
     EXPECT_EXEC(db, "(query [:find ?v :as-of 46 :valid-at \"2020-06-01\" :where [:w :status ?v]])",
                 V1("[\":active\"]"));
-    EXPECT_EXEC(db, "(query [:find ?v :valid-at \"2022-06-01\" :order-by [?v] :where [:w :status ?v]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?v :valid-at \"2022-06-01\" :order-by [?v] :where [:w :status ?v]])",
                 V1("[\":active\"],[\":inactive\"]"));
     EXPECT_EXEC(db, "(query [:find ?v :where [:w :status ?v]])", V1("[\":inactive\"]"));
 }
