@@ -63,7 +63,7 @@ static size_t prefix_decode(const btree_codec *c, const uint8_t *prev, const uin
 }
 
 static btree_codec btree_prefix_codec(size_t key_size) {
-    return (btree_codec){key_size, 64, prefix_encode, prefix_decode, 0, NULL, NULL};
+    return (btree_codec){key_size, 64, prefix_encode, prefix_decode, 0, NULL, NULL, false};
 }
 
 static btree_codec prefix8, prefix16, prefix62;
@@ -205,6 +205,43 @@ static void test_sequential_inserts_fill_pages(void) {
     CHECK(pager_page_count(pg) - FORMAT_FIRST_DATA_PAGE < 50000 / 1000 + 5);
     free(m.keys);
     pager_close(pg);
+}
+
+/* Keys that each go first in their group (a newest-first order: 8-byte
+ * group, then a descending number), after a key of another group: with
+ * grows_at_front a full leaf splits just after the new key, so the older
+ * keys leave full pages behind; without, middle splits leave them half
+ * full. */
+static size_t descending_group_pages(bool at_front) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    btree_codec codec = btree_prefix_codec(16);
+    codec.grows_at_front = at_front;
+    uint32_t root = 0;
+    model m = {malloc(40001 * 16), 0, 16, &codec};
+    memset(m.keys, 0, 16); /* the group before */
+    CHECK(btree_insert(pg, &root, &codec, m.keys, NULL, &e) == 0);
+    m.count = 1;
+    for (uint64_t i = 0; i < 40000; i++) {
+        uint8_t *k = m.keys + m.count * 16;
+        format_put_be(k, 7, 8);
+        format_put_be(k + 8, UINT64_MAX - i, 8);
+        CHECK(btree_insert(pg, &root, &codec, k, NULL, &e) == 0);
+        m.count++;
+    }
+    model_sort(&m);
+    check_tree(pg, root, &m);
+    size_t pages = pager_page_count(pg) - FORMAT_FIRST_DATA_PAGE;
+    free(m.keys);
+    pager_close(pg);
+    return pages;
+}
+
+static void test_front_growing_groups_fill_pages(void) {
+    size_t full = descending_group_pages(true), half = descending_group_pages(false);
+    CHECK(full * 10 < half * 7);
 }
 
 /* One cursor seeks again and again, reading 0 to 3 keys after each seek
@@ -662,6 +699,7 @@ int main(void) {
     test_random_inserts_match_the_model(8);
     test_random_inserts_match_the_model(62);
     test_sequential_inserts_fill_pages();
+    test_front_growing_groups_fill_pages();
     test_reseeking_one_cursor();
     test_scratch_pages_follow_writes();
     test_noted_first_key_follows_writes();
