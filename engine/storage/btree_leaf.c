@@ -431,10 +431,14 @@ static size_t split_point(const uint8_t *keys, size_t ks, size_t n, size_t pos, 
     if (pos == n)
         return n;
     if (at_front && pos < n / 2) { /* the mirror image, for newest-first orders */
-        const uint8_t *ent = keys + pos * ks, *succ = ent + ks;
-        size_t with_succ = common_prefix(ent, succ, ks);
-        if (with_succ >= 6 && (pos == 0 || with_succ > common_prefix(ent, ent - ks, ks)))
-            return pos + 1;
+        /* the new key starts a group that runs on for an eighth of the
+         * page at least; an eighth at least goes left, so that the right
+         * page (what filled this one, against another anchor) fits */
+        const uint8_t *ent = keys + pos * ks;
+        size_t with_pred = pos ? common_prefix(ent, ent - ks, ks) : 0;
+        size_t with_far = common_prefix(ent, keys + (pos + 1 + n / 8) * ks, ks);
+        if (with_far >= 6 && with_far > with_pred)
+            return pos + 1 > n / 8 ? pos + 1 : n / 8;
     }
     if (pos > n / 2) {
         const uint8_t *ent = keys + pos * ks, *pred = ent - ks, *succ = ent + ks;

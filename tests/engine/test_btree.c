@@ -244,6 +244,44 @@ static void test_front_growing_groups_fill_pages(void) {
     CHECK(full * 10 < half * 7);
 }
 
+/* Many groups growing at their fronts in random turns, keys of varying
+ * shapes (so re-encoded pages differ in size): every insert succeeds
+ * (a split's right page always fits) and the tree is the model. */
+static void test_front_growing_groups_in_turns(void) {
+    for (int round = 0; round < 3; round++) {
+        pager *pg;
+        format_header h;
+        err e = {0};
+        CHECK(pager_open_memory(&pg, &h, &e) == 0);
+        btree_codec codec = btree_prefix_codec(16);
+        codec.grows_at_front = true;
+        uint32_t root = 0;
+        size_t groups = round == 0 ? 3 : round == 1 ? 40 : 700, n = 30000;
+        uint64_t *next = malloc(groups * sizeof *next);
+        for (size_t g = 0; g < groups; g++)
+            next[g] = UINT64_MAX - (rng() % 1000);
+        model m = {malloc(n * 16), 0, 16, &codec};
+        for (size_t i = 0; i < n; i++) {
+            size_t g = (size_t)(rng() % groups);
+            uint8_t *k = m.keys + m.count * 16;
+            format_put_be(k, g * 0x10001, 8);
+            next[g] -= 1 + rng() % (round == 2 ? 100000 : 3);
+            format_put_be(k + 8, next[g], 8);
+            if (btree_insert(pg, &root, &codec, k, NULL, &e) != 0) {
+                CHECK(!"insert failed");
+                break;
+            }
+            m.count++;
+        }
+        model_sort(&m);
+        check_tree(pg, root, &m);
+        free(next);
+        free(m.keys);
+        pager_close(pg);
+        err_clear(&e);
+    }
+}
+
 /* One cursor seeks again and again, reading 0 to 3 keys after each seek
  * (a seek decodes the key it finds; the next btree_next hands it over
  * once): every key read is the model's. Keys are 8-byte numbers with gaps,
@@ -700,6 +738,7 @@ int main(void) {
     test_random_inserts_match_the_model(62);
     test_sequential_inserts_fill_pages();
     test_front_growing_groups_fill_pages();
+    test_front_growing_groups_in_turns();
     test_reseeking_one_cursor();
     test_scratch_pages_follow_writes();
     test_noted_first_key_follows_writes();
