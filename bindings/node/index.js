@@ -310,6 +310,7 @@ const OPTIONS = {
   queryMemoryLimit: { key: 'query_memory_limit', type: 'integer' },
   busyTimeoutMs: { key: 'busy_timeout_ms', type: 'integer' },
   queryTimeoutMs: { key: 'query_timeout_ms', type: 'integer' },
+  historyIndex: { key: 'history_index', type: 'boolean' },
 };
 /** Options of the package itself, not passed to the library. */
 const PACKAGE_OPTIONS = new Set(['safeIntegers']);

@@ -30,13 +30,14 @@ enum {
     H_FREELIST = 80, /* zero in files of earlier releases: no free list */
     H_HIST_ROOT = 84, /* version 4 */
     H_FREE_COUNT = 88,
-    H_DB_ID = FORMAT_DB_ID_OFFSET /* zero in files of earlier releases: no identity */
+    H_DB_ID = FORMAT_DB_ID_OFFSET, /* zero in files of earlier releases: no identity */
+    H_FLAGS = FORMAT_DB_ID_OFFSET + FORMAT_DB_ID_SIZE /* version 4 */
 };
 
 void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) {
     memset(page, 0, FORMAT_PAGE_SIZE);
     memcpy(page + H_MAGIC, FORMAT_MAGIC, 8);
-    format_put_le(page + H_VERSION, h->history_missing ? FORMAT_VERSION_NO_HISTORY : FORMAT_VERSION, 4);
+    format_put_le(page + H_VERSION, FORMAT_VERSION, 4);
     format_put_le(page + H_PAGE_SIZE, FORMAT_PAGE_SIZE, 4);
     format_put_le(page + H_GENERATION, h->generation, 8);
     format_put_le(page + H_PAGE_COUNT, h->page_count, 8);
@@ -49,6 +50,7 @@ void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) 
     format_put_le(page + H_FREELIST, h->freelist, 4);
     format_put_le(page + H_FREE_COUNT, h->free_count, 8);
     memcpy(page + H_DB_ID, h->db_id, FORMAT_DB_ID_SIZE);
+    format_put_le(page + H_FLAGS, h->history ? FORMAT_FLAG_HISTORY : 0, 4);
     format_seal_page(page, slot);
 }
 
@@ -74,8 +76,9 @@ format_slot_state format_decode_header(const uint8_t *page, uint32_t slot, forma
     h->entity_count = format_get_le(page + H_ENTITY_COUNT, 8);
     for (int i = 0; i <= TREE_DICT; i++)
         h->roots[i] = (uint32_t)format_get_le(page + H_ROOTS + 4 * i, 4);
-    h->history_missing = *version == FORMAT_VERSION_NO_HISTORY;
-    h->roots[TREE_HIST] = h->history_missing ? 0 : (uint32_t)format_get_le(page + H_HIST_ROOT, 4);
+    h->old_version = *version == FORMAT_VERSION_NO_HISTORY;
+    h->history = !h->old_version && (format_get_le(page + H_FLAGS, 4) & FORMAT_FLAG_HISTORY);
+    h->roots[TREE_HIST] = h->history ? (uint32_t)format_get_le(page + H_HIST_ROOT, 4) : 0;
     h->freelist = (uint32_t)format_get_le(page + H_FREELIST, 4);
     h->free_count = format_get_le(page + H_FREE_COUNT, 8);
     memcpy(h->db_id, page + H_DB_ID, FORMAT_DB_ID_SIZE);

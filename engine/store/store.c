@@ -28,6 +28,7 @@ void store_options_default(store_options *o) {
     o->wal_checkpoint_threshold = STORE_DEFAULT_CHECKPOINT_THRESHOLD;
     o->sync = STORE_SYNC_FULL;
     o->recover_truncate_wal = false;
+    o->history_index = false;
 }
 
 static store *store_new(const store_options *o) {
@@ -69,7 +70,7 @@ static void store_free(store *s) {
     free(s);
 }
 
-int store_open_memory(store **out, err *e) {
+int store_open_memory(bool history, store **out, err *e) {
     store *s = store_new(NULL);
     if (!s)
         return oom(e);
@@ -78,9 +79,14 @@ int store_open_memory(store **out, err *e) {
         store_free(s);
         return rc;
     }
+    s->h.history = history;
     pager_set_write_lock(s->pg, &s->rw);
     *out = s;
     return 0;
+}
+
+bool store_has_history(const store *s) {
+    return s->h.history;
 }
 
 int store_fork(store *base, store **out, err *e) {
@@ -172,7 +178,7 @@ static int apply_fact(store *s, const fact *f, err *e) {
     ids.valid_from = f->valid_from;
     ids.valid_to = f->valid_to;
     ids.asserted = f->asserted;
-    if (!s->h.history_missing)
+    if (s->h.history)
         rc = history_add(s->pg, &s->h.roots[TREE_HIST], s->h.roots[TREE_EAVT], &ids, &s->hist, e);
     for (int order = TREE_EAVT; order <= TREE_TXLOG && rc == 0; order++) {
         if (order == TREE_VAET && f->v.type != VT_REF)
@@ -375,17 +381,21 @@ static int adopt_identity(store *s, err *e) {
     return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
 }
 
-/* A version 3 file gets its history index at its first read-write open,
- * after its log is replayed, with a checkpoint that writes version 4 (the
- * same crash reasoning as adopt_identity's). A read-only open reads it as
- * it is: its queries read the EAVT order (store_scan_latest). */
-static int build_history(store *s, err *e) {
-    if (s->opts.read_only || !s->h.history_missing)
+/* At a read-write open, a version 3 header is rewritten as version 4 and
+ * the history index is built when asked for and missing, after the log
+ * is replayed, with a checkpoint (the same crash reasoning as
+ * adopt_identity's). A read-only open reads the file as it is: without
+ * the index its queries read the EAVT order (store_scan_latest). */
+static int settle_format(store *s, err *e) {
+    bool build = s->opts.history_index && !s->h.history;
+    if (s->opts.read_only || (!build && !s->h.old_version))
         return 0;
     format_header next = s->h;
-    int rc = history_build(s->pg, &next.roots[TREE_HIST], next.roots[TREE_TXLOG],
-                           next.roots[TREE_EAVT], e);
-    next.history_missing = false;
+    int rc = build ? history_build(s->pg, &next.roots[TREE_HIST], next.roots[TREE_TXLOG],
+                                   next.roots[TREE_EAVT], e)
+                   : 0;
+    next.history = next.history || build;
+    next.old_version = false;
     if (rc == 0)
         rc = pager_checkpoint(s->pg, &next, e);
     if (rc != 0)
@@ -408,7 +418,7 @@ static int open_log(store *s, const char *path, err *e) {
                        (unsigned long long)base, (unsigned long long)s->h.generation);
     rc = wal_replay(s->log, replay_frame, s, e);
     if (rc == 0)
-        rc = build_history(s, e);
+        rc = settle_format(s, e);
     return rc != 0 ? rc : adopt_identity(s, e);
 }
 
@@ -466,6 +476,7 @@ void store_get_stats(store *s, store_stats *out) {
     page_cache_stats c = pager_cache_stats(s->pg);
     *out = (store_stats){
         .in_memory = pager_is_memory(s->pg),
+        .history_index = s->h.history,
         .pages = pager_page_count(s->pg),
         .page_size = FORMAT_PAGE_SIZE,
         .wal_bytes = s->log ? wal_size(s->log) : 0,

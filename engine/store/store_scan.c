@@ -295,7 +295,7 @@ void store_scan_close(store_scan *sc) {
 
 int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, store_scan **out,
                       err *e) {
-    if (r->h.history_missing || !b->has_e || !b->has_a || b->has_v)
+    if (!r->h.history || !b->has_e || !b->has_a || b->has_v)
         return 1;
     store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
     r->spare = NULL;

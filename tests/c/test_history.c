@@ -4,9 +4,12 @@
  * variable and filtered) must come out the same, at every :as-of point,
  * under :valid-at and :any-valid-time, with retractions, windows, several
  * values at once and explicit write transactions, in memory and in a
- * file after a checkpoint and a reopen. A file of format version 3
- * (tests/c/fixtures) is read as it is read-only and gains the index at a
- * read-write open. */
+ * file after a checkpoint and a reopen. The index is opt-in (the open
+ * option history_index): without it no tree is kept and the answers are
+ * the same; a file records the choice; turning it on for a file builds
+ * it. A file of format version 3 (tests/c/fixtures) is read as it is
+ * read-only, becomes version 4 at a read-write open, and gains the index
+ * only when asked. */
 #include "support.h"
 
 #include <fcntl.h>
@@ -55,6 +58,24 @@ static void statement(char *out, size_t size) {
                      "(transact {:valid-from \"%s\" :valid-to \"%s\"} [[:e%u :a%u %s]])",
                      dates[from], dates[to], e, a, value);
     }
+}
+
+#define WITH_INDEX "{\"history_index\": true}"
+
+static MiniGrafDb *open_indexed_memory(void) {
+    return minigraf_open_with_options(NULL, WITH_INDEX, NULL);
+}
+
+/* What minigraf_stats says of the index. */
+static bool keeps_history(MiniGrafDb *db) {
+    char *stats = minigraf_stats(db);
+    CHECK(stats != NULL);
+    if (!stats)
+        return false;
+    bool on = strstr(stats, "\"history_index\":true") != NULL;
+    CHECK(on || strstr(stats, "\"history_index\":false") != NULL);
+    minigraf_string_free(stats);
+    return on;
 }
 
 static void run(MiniGrafDb *db, const char *text) {
@@ -144,8 +165,9 @@ static void compare_all(MiniGrafDb *db, long stride) {
 
 TEST(history_reads_match_the_eavt_order_in_memory)
 {
-    MiniGrafDb *db = open_memory_db();
+    MiniGrafDb *db = open_indexed_memory();
     REQUIRE(db != NULL);
+    CHECK(keeps_history(db));
     write_history(db, STEPS);
     compare_all(db, 1);
     minigraf_close(db);
@@ -155,15 +177,17 @@ TEST(history_reads_match_after_checkpoint_and_reopen)
 {
     temp_db_path t;
     temp_db_make(&t);
-    MiniGrafDb *db = minigraf_open_with_options(t.path, "{\"synchronous\": \"normal\"}", NULL);
+    MiniGrafDb *db = minigraf_open_with_options(
+        t.path, "{\"synchronous\": \"normal\", \"history_index\": true}", NULL);
     REQUIRE(db != NULL);
     write_history(db, STEPS / 2);
     compare_all(db, 3); /* pages not checkpointed yet */
     CHECK_INT_EQ(minigraf_checkpoint(db), 0);
     write_history(db, STEPS / 2); /* on top of the checkpoint, in the log */
     minigraf_close(db);
-    db = minigraf_open(t.path);
+    db = minigraf_open(t.path); /* the file says it keeps the index */
     REQUIRE(db != NULL);
+    CHECK(keeps_history(db));
     compare_all(db, 3);
     minigraf_close(db);
     temp_db_remove(&t);
@@ -172,7 +196,7 @@ TEST(history_reads_match_after_checkpoint_and_reopen)
 /* Reads inside an explicit write transaction see its staged records. */
 TEST(history_reads_inside_a_write_transaction)
 {
-    MiniGrafDb *db = open_memory_db();
+    MiniGrafDb *db = open_indexed_memory();
     REQUIRE(db != NULL);
     EXPECT_TRANSACT(db, "(transact [[:k :n 1] [:k :n 2]])");
     MiniGrafTx *tx = minigraf_begin_write(db);
@@ -201,7 +225,7 @@ TEST(history_reads_inside_a_write_transaction)
  * retracted: the walk back passes every version, the answer is exact. */
 TEST(history_keeps_an_old_value_beside_a_long_history)
 {
-    MiniGrafDb *db = open_memory_db();
+    MiniGrafDb *db = open_indexed_memory();
     REQUIRE(db != NULL);
     EXPECT_TRANSACT(db, "(transact [[:k :tag \"old\"] [:k :n 0]])");
     char text[96];
@@ -244,15 +268,24 @@ static uint64_t le(const unsigned char *p, int n) {
     return v;
 }
 
-/* The format version of the newest header slot (pages 0 and 1). */
-static unsigned file_version(const char *path) {
+/* A field of the newest header slot (pages 0 and 1). */
+static uint64_t header_field(const char *path, int offset, int size) {
     static unsigned char b[8192];
     int fd = open(path, O_RDONLY);
     CHECK(fd >= 0 && read(fd, b, sizeof b) == (ssize_t)sizeof b);
     if (fd >= 0)
         close(fd);
     const unsigned char *newest = le(b + 4096 + 16, 8) > le(b + 16, 8) ? b + 4096 : b;
-    return (unsigned)le(newest + 8, 4);
+    return le(newest + offset, size);
+}
+
+static unsigned file_version(const char *path) {
+    return (unsigned)header_field(path, 8, 4);
+}
+
+/* The header's flags (docs/file-format.md §2): bit 0, the history index. */
+static unsigned file_flags(const char *path) {
+    return (unsigned)header_field(path, 112, 4);
 }
 
 #define V1(x) "{\"variables\":[\"?v\"],\"results\":[" x "]}"
@@ -291,7 +324,15 @@ TEST(format_3_file_is_read_then_migrated)
     CHECK_INT_EQ(file_version(t.path), 3); /* read-only changes nothing */
     db = minigraf_open(t.path);
     REQUIRE(db != NULL);
-    CHECK_INT_EQ(file_version(t.path), 4);
+    CHECK_INT_EQ(file_version(t.path), 4); /* upgraded, without the index */
+    CHECK_INT_EQ(file_flags(t.path), 0);
+    CHECK(!keeps_history(db));
+    check_fixture_answers(db);
+    minigraf_close(db);
+    db = minigraf_open_with_options(t.path, WITH_INDEX, NULL);
+    REQUIRE(db != NULL);
+    CHECK(keeps_history(db));
+    CHECK_INT_EQ(file_flags(t.path), 1);
     check_fixture_answers(db);
     EXPECT_TRANSACT(db, "(transact [[:hot :counter 21]])");
     EXPECT_EXEC(db, "(query [:find ?v :order-by [?v] :where [:hot :counter ?v]])",
@@ -306,8 +347,141 @@ TEST(format_3_file_is_read_then_migrated)
     temp_db_remove(&t);
 }
 
+/* ---- the index is opt-in ------------------------------------------------ */
+
+/* Every (E, A) read of `a` and `b` at every as-of point and valid-time
+ * choice gives the same answer. */
+static void same_answers(MiniGrafDb *a, MiniGrafDb *b) {
+    CHECK_INT_EQ(tx_count(a), tx_count(b));
+    char opts[96], text[256];
+    for (long t = -1; t <= (long)tx_count(a); t++)
+        for (int valid = 0; valid < VALID_CHOICES; valid++) {
+            options(opts, sizeof opts, t, valid);
+            for (unsigned e = 0; e < ENTITIES; e++)
+                for (unsigned at = 0; at < ATTRS; at++) {
+                    snprintf(text, sizeof text,
+                             "(query [:find ?v %s:order-by [?v] :where [:e%u :a%u ?v]])", opts, e,
+                             at);
+                    char *want = EXEC(a, text), *got = EXEC(b, text);
+                    if (want && got && strcmp(want, got) != 0)
+                        check_fail_str(__FILE__, __LINE__, text, got, want);
+                    minigraf_string_free(want);
+                    minigraf_string_free(got);
+                }
+        }
+}
+
+/* The same random history, written to a database with the index and to
+ * one without (the default), answers the same. */
+TEST(without_the_option_no_index_and_the_same_answers)
+{
+    MiniGrafDb *plain = open_memory_db(), *indexed = open_indexed_memory();
+    REQUIRE(plain != NULL && indexed != NULL);
+    CHECK(!keeps_history(plain));
+    CHECK(keeps_history(indexed));
+    uint64_t seed = rng_state;
+    write_history(plain, STEPS);
+    rng_state = seed;
+    write_history(indexed, STEPS);
+    same_answers(plain, indexed);
+    compare_all(plain, 7);
+    minigraf_close(plain);
+    minigraf_close(indexed);
+}
+
+static uint64_t pages(MiniGrafDb *db) {
+    char *stats = minigraf_stats(db);
+    CHECK(stats != NULL);
+    if (!stats)
+        return 0;
+    const char *p = strstr(stats, "\"pages\":");
+    uint64_t n = p ? strtoull(p + 8, NULL, 10) : 0;
+    minigraf_string_free(stats);
+    return n;
+}
+
+/* A file made without the option records no index (flags 0, fewer pages
+ * than the same history with it); one made with it records it, and
+ * later opens follow the file whatever they ask (false never drops it). */
+TEST(the_choice_is_persisted_in_the_file)
+{
+    temp_db_path plain_path, indexed_path;
+    temp_db_make(&plain_path);
+    temp_db_make(&indexed_path);
+    MiniGrafDb *plain = minigraf_open(plain_path.path);
+    MiniGrafDb *indexed = minigraf_open_with_options(indexed_path.path, WITH_INDEX, NULL);
+    REQUIRE(plain != NULL && indexed != NULL);
+    uint64_t seed = rng_state;
+    write_history(plain, STEPS);
+    rng_state = seed;
+    write_history(indexed, STEPS);
+    CHECK_INT_EQ(minigraf_checkpoint(plain), 0);
+    CHECK_INT_EQ(minigraf_checkpoint(indexed), 0);
+    CHECK(pages(plain) < pages(indexed));
+    minigraf_close(plain);
+    minigraf_close(indexed);
+    CHECK_INT_EQ(file_version(plain_path.path), 4);
+    CHECK_INT_EQ(file_flags(plain_path.path), 0);
+    CHECK_INT_EQ(file_flags(indexed_path.path), 1);
+    plain = minigraf_open(plain_path.path);
+    indexed = minigraf_open_with_options(indexed_path.path, "{\"history_index\": false}", NULL);
+    REQUIRE(plain != NULL && indexed != NULL);
+    CHECK(!keeps_history(plain));
+    CHECK(keeps_history(indexed));
+    same_answers(plain, indexed);
+    EXPECT_TRANSACT(indexed, "(transact [[:e0 :a0 99]])");
+    minigraf_close(indexed);
+    CHECK_INT_EQ(file_flags(indexed_path.path), 1);
+    minigraf_close(plain);
+    temp_db_remove(&plain_path);
+    temp_db_remove(&indexed_path);
+}
+
+/* A file without the index: a read-only open asking for it reads without
+ * it; a read-write open asking for it builds it, the answers stay the
+ * same, and later opens keep it. Another handle on the open file cannot
+ * ask for it (STG-025). */
+TEST(turning_the_option_on_builds_the_index)
+{
+    temp_db_path t;
+    temp_db_make(&t);
+    MiniGrafDb *db = minigraf_open(t.path);
+    REQUIRE(db != NULL);
+    write_history(db, STEPS);
+    char *msg = NULL;
+    MiniGrafDb *other = NULL;
+    CHECK_INT_EQ(minigraf_open_v2(t.path, WITH_INDEX, &other, &msg), MINIGRAF_E_STG_025);
+    CHECK(msg != NULL && strstr(msg, "history index") != NULL);
+    minigraf_string_free(msg);
+    minigraf_close(db);
+    db = minigraf_open_with_options(t.path, "{\"read_only\": true, \"history_index\": true}",
+                                    NULL);
+    REQUIRE(db != NULL);
+    CHECK(!keeps_history(db));
+    compare_all(db, 9);
+    minigraf_close(db);
+    CHECK_INT_EQ(file_flags(t.path), 0);
+    db = minigraf_open_with_options(t.path, WITH_INDEX, NULL);
+    REQUIRE(db != NULL);
+    CHECK(keeps_history(db));
+    CHECK_INT_EQ(file_flags(t.path), 1);
+    compare_all(db, 1);
+    write_history(db, STEPS / 4); /* on top of the built index */
+    compare_all(db, 5);
+    minigraf_close(db);
+    db = minigraf_open(t.path);
+    REQUIRE(db != NULL);
+    CHECK(keeps_history(db));
+    compare_all(db, 5);
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
 CHECK_MAIN(TEST_ENTRY(history_reads_match_the_eavt_order_in_memory),
            TEST_ENTRY(history_reads_match_after_checkpoint_and_reopen),
            TEST_ENTRY(history_reads_inside_a_write_transaction),
            TEST_ENTRY(history_keeps_an_old_value_beside_a_long_history),
-           TEST_ENTRY(format_3_file_is_read_then_migrated))
+           TEST_ENTRY(format_3_file_is_read_then_migrated),
+           TEST_ENTRY(without_the_option_no_index_and_the_same_answers),
+           TEST_ENTRY(the_choice_is_persisted_in_the_file),
+           TEST_ENTRY(turning_the_option_on_builds_the_index))

@@ -56,6 +56,7 @@ def open(
     query_memory_limit: Optional[int] = None,
     busy_timeout_ms: Optional[int] = None,
     query_timeout_ms: Optional[int] = None,
+    history_index: Optional[bool] = None,
     row_factory: RowFactory = None,
 ) -> Database:
     """Opens the database file at ``path``, creating it if missing.
@@ -65,7 +66,8 @@ def open(
     ``read_only``, ``allow_unlocked``, ``page_cache_size``,
     ``wal_checkpoint_threshold``, ``synchronous`` ("full" | "normal"),
     ``recover`` ("truncate_wal"), ``max_derived_facts``, ``max_results``,
-    ``query_memory_limit``, ``busy_timeout_ms``, ``query_timeout_ms``.
+    ``query_memory_limit``, ``busy_timeout_ms``, ``query_timeout_ms``,
+    ``history_index``.
     ``row_factory`` sets :attr:`Database.row_factory`.
 
     Raises:
@@ -86,6 +88,7 @@ def open(
         "query_memory_limit": query_memory_limit,
         "busy_timeout_ms": busy_timeout_ms,
         "query_timeout_ms": query_timeout_ms,
+        "history_index": history_index,
     }
     options = {name: value for name, value in given.items() if value is not None}
     text_path = os.fsdecode(path)
