@@ -477,6 +477,33 @@ TEST(turning_the_option_on_builds_the_index)
     temp_db_remove(&t);
 }
 
+/* An export (a log writer underneath) makes its file with the index when
+ * asked, and without it by default; both answer as the source. */
+TEST(export_takes_the_option)
+{
+    MiniGrafDb *src = open_memory_db();
+    REQUIRE(src != NULL);
+    write_history(src, STEPS / 2);
+    temp_db_path with, without;
+    temp_db_make(&with);
+    temp_db_make(&without);
+    CHECK_INT_EQ(minigraf_export(src, with.path, WITH_INDEX), 0);
+    CHECK_INT_EQ(minigraf_export(src, without.path, NULL), 0);
+    CHECK_INT_EQ(file_flags(with.path), 1);
+    CHECK_INT_EQ(file_flags(without.path), 0);
+    MiniGrafDb *a = minigraf_open(with.path), *b = minigraf_open(without.path);
+    REQUIRE(a != NULL && b != NULL);
+    CHECK(keeps_history(a));
+    CHECK(!keeps_history(b));
+    same_answers(src, a);
+    same_answers(src, b);
+    minigraf_close(a);
+    minigraf_close(b);
+    minigraf_close(src);
+    temp_db_remove(&with);
+    temp_db_remove(&without);
+}
+
 CHECK_MAIN(TEST_ENTRY(history_reads_match_the_eavt_order_in_memory),
            TEST_ENTRY(history_reads_match_after_checkpoint_and_reopen),
            TEST_ENTRY(history_reads_inside_a_write_transaction),
@@ -484,4 +511,5 @@ CHECK_MAIN(TEST_ENTRY(history_reads_match_the_eavt_order_in_memory),
            TEST_ENTRY(format_3_file_is_read_then_migrated),
            TEST_ENTRY(without_the_option_no_index_and_the_same_answers),
            TEST_ENTRY(the_choice_is_persisted_in_the_file),
-           TEST_ENTRY(turning_the_option_on_builds_the_index))
+           TEST_ENTRY(turning_the_option_on_builds_the_index),
+           TEST_ENTRY(export_takes_the_option))
