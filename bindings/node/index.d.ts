@@ -271,6 +271,8 @@ export interface LogWriterOptions {
   pageCacheSize?: number | bigint;
   /** Facts in the WAL that trigger a checkpoint while writing; 0 never. */
   walCheckpointThreshold?: number | bigint;
+  /** Make the file with the history index (the open option historyIndex). */
+  historyIndex?: boolean;
 }
 
 /**

@@ -372,6 +372,7 @@ const WRITER_OPTIONS = {
   synchronous: { key: 'synchronous', check: (v) => typeof v === 'string', what: "'full' or 'normal'" },
   pageCacheSize: { key: 'page_cache_size', check: isInteger, what: 'an integer' },
   walCheckpointThreshold: { key: 'wal_checkpoint_threshold', check: isInteger, what: 'an integer' },
+  historyIndex: { key: 'history_index', check: (v) => typeof v === 'boolean', what: 'a boolean' },
 };
 
 /** LogWriter options as the JSON text minigraf_log_writer_create takes. */
