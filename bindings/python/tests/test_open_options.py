@@ -88,5 +88,8 @@ def test_history_index_reaches_the_library(tmp_path) -> None:  # type: ignore[no
     writer = minigraf.LogWriter(written, history_index=True)
     writer.finish()
     assert _history_flag(written) == 1
+    with minigraf.open(plain) as db:
+        db.export(tmp_path / "e.graph", history_index=True)
+    assert _history_flag(tmp_path / "e.graph") == 1
     with minigraf.open(indexed) as db:
         assert db.query("(query [:find ?v :as-of 1 :where [:k :n ?v]])").fetchall() == [(1,)]

@@ -348,6 +348,7 @@ class Database:
         synchronous: Optional[str] = None,
         page_cache_size: Optional[int] = None,
         wal_checkpoint_threshold: Optional[int] = None,
+        history_index: Optional[bool] = None,
     ) -> None:
         """Copies the whole database, history included, into a new database
         file at ``path`` (``minigraf_export``): one snapshot's records in
@@ -366,6 +367,7 @@ class Database:
             "synchronous": synchronous,
             "page_cache_size": page_cache_size,
             "wal_checkpoint_threshold": wal_checkpoint_threshold,
+            "history_index": history_index,
         }
         options = {name: value for name, value in given.items() if value is not None}
         _capi.export(self._live(), os.fsdecode(path), json.dumps(options) if options else None)
