@@ -86,7 +86,8 @@ char *minigraf_stats(MiniGrafDb *h)
                "{\"in_memory\":%s,\"file_size\":%llu,\"pages\":%lu,\"page_size\":%lu,"
                "\"wal_size\":%llu,\"wal_facts\":%llu,\"facts\":%llu,\"entities\":%llu,"
                "\"tx_count\":%llu,\"history_index\":%s,\"cache_pages\":%zu,"
-               "\"cache_capacity\":%zu,\"cache_hits\":%llu,\"cache_misses\":%llu,\"cache_hit_rate\":",
+               "\"cache_capacity\":%zu,\"cache_hits\":%llu,\"cache_misses\":%llu,"
+               "\"cache_hit_rate\":",
                st.in_memory ? "true" : "false",
                st.in_memory ? 0ULL : (unsigned long long)st.pages * st.page_size,
                (unsigned long)st.pages, (unsigned long)st.page_size,
