@@ -6,6 +6,9 @@
  * Then (extra_scale): open replaying a WAL of 1K / 10K facts, checkpoint
  * medians (after 1 fact on fresh copies and in steady state, after 10K),
  * retract throughput; a second table and <dir>/storage-extra-N.json.
+ * The fixture is made with the default options (no history index); the
+ * same figures with the history_index option (file size of a copy whose
+ * index a read-write open built, in-memory inserts) follow the table.
  *
  *   bench_storage DIR [N ...]      (default N: 100000 1000000) */
 #define _POSIX_C_SOURCE 200809L
@@ -31,6 +34,8 @@ typedef struct figures {
     long build_rss_kib, open_rss_kib, open_rss_delta_kib;
     long long file_bytes;
     double ins_mem, ins_file, batch_mem, batch_file; /* facts per second */
+    long long hist_file_bytes;                        /* with the history index */
+    double hist_ins_mem, hist_batch_mem;
 } figures;
 
 static void build_fixture(const char *path, long n, figures *fg) {
@@ -97,9 +102,12 @@ static double checkpoint_after(const char *path, long facts) {
     return ms;
 }
 
-/* Facts per second for `count` facts, `per` facts per transact. */
-static double inserts(const char *path, long count, long per) {
-    MiniGrafDb *db = path ? minigraf_open(path) : minigraf_open_in_memory();
+#define HISTORY_INDEX "{\"history_index\": true}"
+
+/* Facts per second for `count` facts, `per` facts per transact, the
+ * database opened with `options` (NULL: the defaults). */
+static double inserts(const char *path, const char *options, long count, long per) {
+    MiniGrafDb *db = minigraf_open_with_options(path, options, NULL);
     fixture_text t;
     fixture_text_init(&t);
     double t0 = bench_now_s();
@@ -133,13 +141,18 @@ static void bench_scale(const char *dir, long n, figures *fg) {
     copy_file(path, work);
     fg->ckpt10k_ms = checkpoint_after(work, 10000);
     copy_file(path, work);
-    fg->ins_file = inserts(work, 2000, 1);
-    fg->batch_file = inserts(work, 20000, 100);
+    fg->ins_file = inserts(work, NULL, 2000, 1);
+    fg->batch_file = inserts(work, NULL, 20000, 100);
+    copy_file(path, work);
+    minigraf_close(minigraf_open_with_options(work, HISTORY_INDEX, NULL)); /* builds it */
+    fg->hist_file_bytes = file_bytes(work);
     unlink(work);
     snprintf(work, sizeof work, "%s/work-%ld.graph.wal", dir, n);
     unlink(work);
-    fg->ins_mem = inserts(NULL, 20000, 1);
-    fg->batch_mem = inserts(NULL, 100000, 100);
+    fg->ins_mem = inserts(NULL, NULL, 20000, 1);
+    fg->batch_mem = inserts(NULL, NULL, 100000, 100);
+    fg->hist_ins_mem = inserts(NULL, HISTORY_INDEX, 20000, 1);
+    fg->hist_batch_mem = inserts(NULL, HISTORY_INDEX, 100000, 100);
 }
 
 static void report(const char *dir, const figures *f, int count) {
@@ -162,18 +175,26 @@ static void report(const char *dir, const figures *f, int count) {
                        "\"open_rss_delta_kib\":%ld,\"checkpoint_1_ms\":%.4f,"
                        "\"checkpoint_10k_ms\":%.3f,\"insert_memory_fps\":%.0f,"
                        "\"insert_file_fps\":%.0f,\"batch100_memory_fps\":%.0f,"
-                       "\"batch100_file_fps\":%.0f}",
+                       "\"batch100_file_fps\":%.0f,\"history_file_bytes\":%lld,"
+                       "\"history_insert_memory_fps\":%.0f,\"history_batch100_memory_fps\":%.0f}",
                     i ? "," : "", f[i].n, f[i].build_s, f[i].build_rss_kib, f[i].file_bytes,
                     f[i].open_ms, f[i].open_rss_kib, f[i].open_rss_delta_kib, f[i].ckpt1_ms,
-                    f[i].ckpt10k_ms, f[i].ins_mem, f[i].ins_file, f[i].batch_mem, f[i].batch_file);
+                    f[i].ckpt10k_ms, f[i].ins_mem, f[i].ins_file, f[i].batch_mem, f[i].batch_file,
+                    f[i].hist_file_bytes, f[i].hist_ins_mem, f[i].hist_batch_mem);
     }
     if (j) {
         fprintf(j, "]\n");
         fclose(j);
     }
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < count; i++) {
         printf("%ld facts: batch_100 in memory %.0f facts/s; open RSS delta %ld KiB\n", f[i].n,
                f[i].batch_mem, f[i].open_rss_delta_kib);
+        printf("%ld facts with history_index: file %.1f MiB (%.1f B/fact), ins/s mem %.0f, "
+               "b100/s mem %.0f\n",
+               f[i].n, f[i].hist_file_bytes / 1048576.0,
+               (double)f[i].hist_file_bytes / (double)f[i].n, f[i].hist_ins_mem,
+               f[i].hist_batch_mem);
+    }
 }
 
 /* ---- Checkpoint, WAL replay and retract measurements (issue 4) ---- */

@@ -114,6 +114,8 @@ export interface OpenOptions {
   queryMemoryLimit?: number | bigint;
   busyTimeoutMs?: number | bigint;
   queryTimeoutMs?: number | bigint;
+  /** Keep the history index (docs/c-api.md, history_index). */
+  historyIndex?: boolean;
   /** Limit on facts derived by rules (default 1000000). */
   maxDerivedFacts?: number | bigint;
   /** Limit on result rows (default 1000000). */
@@ -269,6 +271,8 @@ export interface LogWriterOptions {
   pageCacheSize?: number | bigint;
   /** Facts in the WAL that trigger a checkpoint while writing; 0 never. */
   walCheckpointThreshold?: number | bigint;
+  /** Make the file with the history index (the open option historyIndex). */
+  historyIndex?: boolean;
 }
 
 /**

@@ -324,6 +324,7 @@ const OPTIONS = {
   queryMemoryLimit: { key: 'query_memory_limit', type: 'integer' },
   busyTimeoutMs: { key: 'busy_timeout_ms', type: 'integer' },
   queryTimeoutMs: { key: 'query_timeout_ms', type: 'integer' },
+  historyIndex: { key: 'history_index', type: 'boolean' },
 };
 /** Options of the package itself, not passed to the library. */
 const PACKAGE_OPTIONS = new Set(['safeIntegers']);
@@ -385,6 +386,7 @@ const WRITER_OPTIONS = {
   synchronous: { key: 'synchronous', check: (v) => typeof v === 'string', what: "'full' or 'normal'" },
   pageCacheSize: { key: 'page_cache_size', check: isInteger, what: 'an integer' },
   walCheckpointThreshold: { key: 'wal_checkpoint_threshold', check: isInteger, what: 'an integer' },
+  historyIndex: { key: 'history_index', check: (v) => typeof v === 'boolean', what: 'a boolean' },
 };
 
 /** LogWriter options as the JSON text minigraf_log_writer_create takes. */

@@ -185,6 +185,16 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               open fails, changes nothing, and its
  *                               message names the frame and how many
  *                               commits this option would drop. Since 0.2.0
+ *   "history_index"      bool   default false; keep the history index, so
+ *                               a read of one entity and attribute costs
+ *                               the same at any history depth, at a cost
+ *                               to every write and to the file's size. A
+ *                               file records the choice it was made with
+ *                               and later opens follow it; true on a file
+ *                               without the index builds it at a
+ *                               read-write open (a read-only open reads
+ *                               without it); false never drops it.
+ *                               Since 0.2.0
  *   "max_derived_facts"  int>=1 default 1000000 (rules; see language.md §9.6)
  *   "max_results"        int>=1 default 1000000
  *   "query_memory_limit" int>=0 bytes one query may hold (joined solutions,
@@ -1306,6 +1316,8 @@ MINIGRAF_API char *minigraf_explain(MiniGrafDb *db, const char *query);
  *   "facts"           fact records stored (assertions and retractions)
  *   "entities"        distinct entities
  *   "tx_count"        as minigraf_current_tx_count
+ *   "history_index"   bool: the database keeps the history index (the
+ *                     open option of that name)
  *   "cache_pages", "cache_capacity"   pages in the page cache, its size
  *   "cache_hits", "cache_misses"      page reads answered by the cache or
  *                     not, since the database opened

@@ -85,14 +85,16 @@ char *minigraf_stats(MiniGrafDb *h)
     buf_printf(&out,
                "{\"in_memory\":%s,\"file_size\":%llu,\"pages\":%lu,\"page_size\":%lu,"
                "\"wal_size\":%llu,\"wal_facts\":%llu,\"facts\":%llu,\"entities\":%llu,"
-               "\"tx_count\":%llu,\"cache_pages\":%zu,\"cache_capacity\":%zu,"
-               "\"cache_hits\":%llu,\"cache_misses\":%llu,\"cache_hit_rate\":",
+               "\"tx_count\":%llu,\"history_index\":%s,\"cache_pages\":%zu,"
+               "\"cache_capacity\":%zu,\"cache_hits\":%llu,\"cache_misses\":%llu,"
+               "\"cache_hit_rate\":",
                st.in_memory ? "true" : "false",
                st.in_memory ? 0ULL : (unsigned long long)st.pages * st.page_size,
                (unsigned long)st.pages, (unsigned long)st.page_size,
                (unsigned long long)st.wal_bytes, (unsigned long long)st.wal_facts,
                (unsigned long long)st.facts, (unsigned long long)st.entities,
-               (unsigned long long)st.tx_count, st.cache_pages, st.cache_capacity,
+               (unsigned long long)st.tx_count, st.history_index ? "true" : "false",
+               st.cache_pages, st.cache_capacity,
                (unsigned long long)st.cache_hits, (unsigned long long)st.cache_misses);
     if (lookups == 0)
         buf_puts(&out, "null}");

@@ -157,6 +157,11 @@ static const option_def OPTIONS[] = {
     {"recover", OPT_RECOVER, 0, "null", NULL, FOR_OPEN, AT(store.recover_truncate_wal), FIELD_BOOL,
      "\"truncate_wal\": open a database whose WAL is corrupt (STG-045) by dropping the WAL from "
      "the damaged frame on, knowingly losing the commits the STG-045 message counts"},
+    {"history_index", OPT_BOOL, 0, "false", NULL, FOR_OPEN | FOR_LOG_WRITER,
+     AT(store.history_index), FIELD_BOOL,
+     "keep the history index: reads of one entity and attribute cost the same at any history "
+     "depth, each write costs more and the file grows; a file keeps the choice it was made "
+     "with, true builds the index in a file without it at a read-write open"},
     {"max_derived_facts", OPT_INT, 1, "1000000", NULL, FOR_OPEN, AT(max_derived_facts), FIELD_I64,
      "rule evaluation limit (language.md §9.6)"},
     {"max_results", OPT_INT, 1, "1000000", NULL, FOR_OPEN, AT(max_results), FIELD_I64,

@@ -34,7 +34,8 @@ int db_open(const char *path, const db_options *o, db **out, err *e) {
         d->opts = *o;
     else
         db_options_default(&d->opts);
-    int rc = path ? store_open_file(path, &d->opts.store, &d->s, e) : store_open_memory(&d->s, e);
+    int rc = path ? store_open_file(path, &d->opts.store, &d->s, e)
+                  : store_open_memory(d->opts.store.history_index, &d->s, e);
     if (rc == 0)
         rc = db_shared_attach(d->s, &d->sh, e);
     if (rc == 0)

@@ -225,7 +225,8 @@ static int view_update(db_tx *t, err *e) {
         /* The committed database does not change while the transaction
          * holds the writer: the view forks it, rather than copy it. */
         rc = store_fork(t->d->s, &t->view, e);
-        if (rc == 1 && (rc = store_open_memory(&t->view, e)) == 0)
+        if (rc == 1 &&
+            (rc = store_open_memory(store_has_history(t->d->s), &t->view, e)) == 0)
             rc = copy_committed(t, t->view, e);
         t->view_count = 0;
     }

@@ -87,6 +87,10 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
     if (rc != 1)
         return rc;
     ps->stored_check = ps->check & ~((b.has_e ? 1u : 0u) | (b.has_a ? 2u : 0u));
+    uint64_t max_txc;
+    if (b.has_e && b.has_a && !b.has_v && !pseudo && visibility_counter_cut(&ps->x->vis, &max_txc) &&
+        (rc = store_scan_latest(r, &b, max_txc, &ps->sc, e)) != 1)
+        return rc == 0 ? 1 : rc;
     if (ps->x->ordered == ps->it && b.has_a && !b.has_e && !b.has_v)
         rc = store_scan_values(r, b.ids.a, ps->x->ordered_desc, &ps->x->order_lost, &ps->sc, e);
     else

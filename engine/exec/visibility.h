@@ -48,6 +48,19 @@ static inline bool visibility_passes_cut(const visibility *v, const fact_ids *f)
     return true;
 }
 
+/* The cut as a largest tx_count (UINT64_MAX: none), when it is one: a
+ * cut by tx_id keeps records that need not lead commit order (tx_id is a
+ * wall clock), and a negative counter keeps nothing. */
+static inline bool visibility_counter_cut(const visibility *v, uint64_t *max_txc) {
+    if (v->as_of == AS_OF_NONE)
+        *max_txc = UINT64_MAX;
+    else if (v->as_of == AS_OF_COUNTER && v->as_of_value >= 0)
+        *max_txc = (uint64_t)v->as_of_value;
+    else
+        return false;
+    return true;
+}
+
 /* Is the last record of a group that passes the cut visible (an assertion
  * whose window holds the valid-time point)? */
 static inline bool visibility_shows(const visibility *v, const fact_ids *last) {

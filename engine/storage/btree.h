@@ -28,7 +28,7 @@
 #include "base/error.h"
 #include "storage/pager.h"
 
-#define BTREE_MAX_KEY 64
+#define BTREE_MAX_KEY 72
 #define BTREE_MAX_DEPTH 12
 /* The longest encoded leaf entry a codec may produce. */
 #define BTREE_MAX_ENTRY 96
@@ -63,6 +63,10 @@ struct btree_codec {
      * target, -1 when an entry does not decode. */
     int (*seek)(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
                 const uint8_t *target, uint8_t *key, size_t *used);
+    /* Keys arrive at the front of groups sharing a leading field (a
+     * newest-first order): a full leaf splits just after a new key that
+     * starts such a group, so that the older keys fill the right page. */
+    bool grows_at_front;
 };
 
 /* A writer's memory of where its recent inserts into one tree went, one

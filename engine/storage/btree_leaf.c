@@ -427,9 +427,19 @@ static size_t common_prefix(const uint8_t *a, const uint8_t *b, size_t n) {
  * dictionary keys start with a hash, where a longer match is chance, and
  * uneven splits there made a 100K build seven times slower. Otherwise
  * split in the middle. */
-static size_t split_point(const uint8_t *keys, size_t ks, size_t n, size_t pos) {
+static size_t split_point(const uint8_t *keys, size_t ks, size_t n, size_t pos, bool at_front) {
     if (pos == n)
         return n;
+    if (at_front && pos < n / 2) { /* the mirror image, for newest-first orders */
+        /* the new key starts a group that runs on for an eighth of the
+         * page at least; an eighth at least goes left, so that the right
+         * page (what filled this one, against another anchor) fits */
+        const uint8_t *ent = keys + pos * ks;
+        size_t with_pred = pos ? common_prefix(ent, ent - ks, ks) : 0;
+        size_t with_far = common_prefix(ent, keys + (pos + 1 + n / 8) * ks, ks);
+        if (with_far >= 6 && with_far > with_pred)
+            return pos + 1 > n / 8 ? pos + 1 : n / 8;
+    }
     if (pos > n / 2) {
         const uint8_t *ent = keys + pos * ks, *pred = ent - ks, *succ = ent + ks;
         size_t with_pred = common_prefix(ent, pred, ks);
@@ -485,7 +495,7 @@ static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c
     uint8_t *rpage;
     rc = pager_alloc(pg, &sp->right, &rpage, e);
     if (rc == 0) {
-        size_t left = leaf_build(page, c, keys, split_point(keys, ks, total - 1, pos),
+        size_t left = leaf_build(page, c, keys, split_point(keys, ks, total - 1, pos, c->grows_at_front),
                                  c->block_bytes);
         /* Standalone restart entries can make the right half longer than
          * it was: fewer, longer blocks fit it (one block is never longer

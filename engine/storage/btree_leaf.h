@@ -68,7 +68,7 @@ leaf_pos leaf_block_begin(const uint8_t *page, size_t b);
  * keeps them in the cursor's scratch note): a seek's binary search over
  * the restarts then decodes only those not seen before. */
 #define LEAF_LEADS 64
-#define LEAF_LEAD_MAX 16
+#define LEAF_LEAD_MAX 24
 typedef struct leaf_leads {
     uint64_t known; /* bit b: lead[b] holds restart b's */
     uint8_t lead[LEAF_LEADS][LEAF_LEAD_MAX];

@@ -28,8 +28,10 @@ enum {
     H_ENTITY_COUNT = 48,
     H_ROOTS = 56,
     H_FREELIST = 80, /* zero in files of earlier releases: no free list */
+    H_HIST_ROOT = 84, /* version 4 */
     H_FREE_COUNT = 88,
-    H_DB_ID = FORMAT_DB_ID_OFFSET /* zero in files of earlier releases: no identity */
+    H_DB_ID = FORMAT_DB_ID_OFFSET, /* zero in files of earlier releases: no identity */
+    H_FLAGS = FORMAT_DB_ID_OFFSET + FORMAT_DB_ID_SIZE /* version 4 */
 };
 
 void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) {
@@ -42,11 +44,13 @@ void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) 
     format_put_le(page + H_TX_COUNT, h->tx_count, 8);
     format_put_le(page + H_FACT_COUNT, h->fact_count, 8);
     format_put_le(page + H_ENTITY_COUNT, h->entity_count, 8);
-    for (int i = 0; i < TREE_COUNT; i++)
+    for (int i = 0; i <= TREE_DICT; i++)
         format_put_le(page + H_ROOTS + 4 * i, h->roots[i], 4);
+    format_put_le(page + H_HIST_ROOT, h->roots[TREE_HIST], 4);
     format_put_le(page + H_FREELIST, h->freelist, 4);
     format_put_le(page + H_FREE_COUNT, h->free_count, 8);
     memcpy(page + H_DB_ID, h->db_id, FORMAT_DB_ID_SIZE);
+    format_put_le(page + H_FLAGS, h->history ? FORMAT_FLAG_HISTORY : 0, 4);
     format_seal_page(page, slot);
 }
 
@@ -57,7 +61,7 @@ format_slot_state format_decode_header(const uint8_t *page, uint32_t slot, forma
         return SLOT_BAD_MAGIC;
     /* Version before checksum: an older format has another layout (and
      * the format-1 file has no page checksum at all). */
-    if (*version < FORMAT_VERSION)
+    if (*version < FORMAT_VERSION_NO_HISTORY)
         return SLOT_OLD_VERSION;
     if (!format_page_ok(page, slot))
         return SLOT_BAD_CHECKSUM;
@@ -70,8 +74,11 @@ format_slot_state format_decode_header(const uint8_t *page, uint32_t slot, forma
     h->tx_count = format_get_le(page + H_TX_COUNT, 8);
     h->fact_count = format_get_le(page + H_FACT_COUNT, 8);
     h->entity_count = format_get_le(page + H_ENTITY_COUNT, 8);
-    for (int i = 0; i < TREE_COUNT; i++)
+    for (int i = 0; i <= TREE_DICT; i++)
         h->roots[i] = (uint32_t)format_get_le(page + H_ROOTS + 4 * i, 4);
+    h->old_version = *version == FORMAT_VERSION_NO_HISTORY;
+    h->history = !h->old_version && (format_get_le(page + H_FLAGS, 4) & FORMAT_FLAG_HISTORY);
+    h->roots[TREE_HIST] = h->history ? (uint32_t)format_get_le(page + H_HIST_ROOT, 4) : 0;
     h->freelist = (uint32_t)format_get_le(page + H_FREELIST, 4);
     h->free_count = format_get_le(page + H_FREE_COUNT, 8);
     memcpy(h->db_id, page + H_DB_ID, FORMAT_DB_ID_SIZE);

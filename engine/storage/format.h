@@ -11,7 +11,11 @@
 #include <string.h>
 
 #define FORMAT_MAGIC "MINIGRAF"
-#define FORMAT_VERSION 3u
+#define FORMAT_VERSION 4u
+/* Version 3 lacks only the history index (TREE_HIST) and the header
+ * flags: it is read as a version 4 file without the index. */
+#define FORMAT_VERSION_NO_HISTORY 3u
+#define FORMAT_FLAG_HISTORY 1u /* the header's flags: the file keeps TREE_HIST */
 #define FORMAT_PAGE_SIZE 4096u
 /* Every page ends with a CRC-32 of its payload followed by its page number,
  * so a page written at the wrong place fails its check too. */
@@ -30,6 +34,7 @@ enum {
     TREE_VAET,
     TREE_TXLOG, /* every record in commit order */
     TREE_DICT,  /* dictionary: hash of an entry -> its heap location */
+    TREE_HIST,  /* every record by (E, A, commit order): store/history.h */
     TREE_COUNT
 };
 
@@ -48,6 +53,14 @@ typedef struct format_header {
      * zero: a file written before identities existed (it gets one at its
      * next read-write open, store.c). */
     uint8_t db_id[FORMAT_DB_ID_SIZE];
+    /* The file keeps the history index (roots[TREE_HIST]; an empty one
+     * has root 0 too, hence the flag): the header's flags, opt-in per
+     * database (store_options.history_index). Without it readers read
+     * EAVT and writers skip the tree. */
+    bool history;
+    /* Read from a version 3 header: rewritten as version 4 at the next
+     * read-write open (store.c). */
+    bool old_version;
 } format_header;
 
 /* A fresh random database identifier (never all zero). */

@@ -339,10 +339,10 @@ static int short_file(pager *p, uint64_t size, format_header *h, err *e) {
     }
     if (!magic)
         return err_set(e, ERR(STG, 2), "not a minigraf database file: %s", p->path);
-    if (size >= 12 && format_get_le(have_version, 4) != FORMAT_VERSION)
-        return slot_error(p, format_get_le(have_version, 4) < FORMAT_VERSION ? SLOT_OLD_VERSION
-                                                                          : SLOT_NEW_VERSION,
-                          (uint32_t)format_get_le(have_version, 4), e);
+    uint32_t version = (uint32_t)format_get_le(have_version, 4);
+    if (size >= 12 && (version < FORMAT_VERSION_NO_HISTORY || version > FORMAT_VERSION))
+        return slot_error(p, version < FORMAT_VERSION ? SLOT_OLD_VERSION : SLOT_NEW_VERSION,
+                          version, e);
     return err_set(e, ERR(STG, 1), "database file header is too short: %s", p->path);
 }
 

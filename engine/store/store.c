@@ -11,6 +11,7 @@
 #include "base/buf.h"
 #include "storage/btree.h"
 #include "store/fact_codec.h"
+#include "store/history.h"
 #include "store/store_codec.h"
 
 /* Per-value size limits of file-backed stores (language.md §4.2 item 9). */
@@ -28,6 +29,7 @@ void store_options_default(store_options *o) {
     o->wal_checkpoint_threshold = STORE_DEFAULT_CHECKPOINT_THRESHOLD;
     o->sync = STORE_SYNC_FULL;
     o->recover_truncate_wal = false;
+    o->history_index = false;
 }
 
 /* The store's locks; 0, or -1 with none left made. */
@@ -103,7 +105,7 @@ void store_publish(store *s) {
     pager_collect(s->pg, oldest); /* a reader opening now sees s->view: kept */
 }
 
-int store_open_memory(store **out, err *e) {
+int store_open_memory(bool history, store **out, err *e) {
     store *s = store_new(NULL);
     if (!s)
         return oom(e);
@@ -112,9 +114,14 @@ int store_open_memory(store **out, err *e) {
         store_free(s);
         return rc;
     }
+    s->h.history = history;
     store_publish(s);
     *out = s;
     return 0;
+}
+
+bool store_has_history(const store *s) {
+    return s->h.history;
 }
 
 int store_fork(store *base, store **out, err *e) {
@@ -209,6 +216,8 @@ static int apply_fact(store *s, const fact *f, err *e) {
     ids.valid_from = f->valid_from;
     ids.valid_to = f->valid_to;
     ids.asserted = f->asserted;
+    if (s->h.history)
+        rc = history_add(s->pg, &s->h.roots[TREE_HIST], s->h.roots[TREE_EAVT], &ids, &s->hist, e);
     for (int order = TREE_EAVT; order <= TREE_TXLOG && rc == 0; order++) {
         if (order == TREE_VAET && f->v.type != VT_REF)
             continue;
@@ -365,6 +374,12 @@ int store_advance(store *s, uint64_t tx_count, err *e) {
     return rc;
 }
 
+static void reset_hints(store *s) {
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
+        btree_hint_reset(&s->hints[order]);
+    history_writer_reset(&s->hist);
+}
+
 /* With no reader in (the lock: `wait` for them, or give up when one is),
  * no view is open, so the pager may write every page's newest version
  * over the file and forget the older ones. */
@@ -380,8 +395,7 @@ static int checkpoint_locked(store *s, bool wait, err *e) {
         rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
     else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0)
         rc = pager_checkpoint(s->pg, &s->h, e);
-    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
-        btree_hint_reset(&s->hints[order]); /* freed pages may now be reused */
+    reset_hints(s); /* freed pages may now be reused */
     if (rc == 0 && wal_size(s->log) > 0) /* synced by the next commit when commits sync */
         rc = wal_reset(s->log, s->h.generation, s->h.db_id, s->opts.sync != STORE_SYNC_FULL, e);
     if (rc == 0)
@@ -459,8 +473,33 @@ static int adopt_identity(store *s, err *e) {
         return rc;
     s->h = next;
     store_publish(s);
-    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
-        btree_hint_reset(&s->hints[order]);
+    reset_hints(s);
+    s->pending_facts = 0;
+    return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
+}
+
+/* At a read-write open, a version 3 header is rewritten as version 4 and
+ * the history index is built when asked for and missing, after the log
+ * is replayed, with a checkpoint (the same crash reasoning as
+ * adopt_identity's). A read-only open reads the file as it is: without
+ * the index its queries read the EAVT order (store_scan_latest). */
+static int settle_format(store *s, err *e) {
+    bool build = s->opts.history_index && !s->h.history;
+    if (s->opts.read_only || (!build && !s->h.old_version))
+        return 0;
+    format_header next = s->h;
+    int rc = build ? history_build(s->pg, &next.roots[TREE_HIST], next.roots[TREE_TXLOG],
+                                   next.roots[TREE_EAVT], e)
+                   : 0;
+    next.history = next.history || build;
+    next.old_version = false;
+    if (rc == 0)
+        rc = pager_checkpoint(s->pg, &next, e);
+    if (rc != 0)
+        return rc;
+    s->h = next;
+    store_publish(s);
+    reset_hints(s);
     s->pending_facts = 0;
     return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
 }
@@ -476,6 +515,8 @@ static int open_log(store *s, const char *path, err *e) {
                        "continues checkpoint %llu, the file shows %llu)", path,
                        (unsigned long long)base, (unsigned long long)s->h.generation);
     rc = wal_replay(s->log, replay_frame, s, e);
+    if (rc == 0)
+        rc = settle_format(s, e);
     return rc != 0 ? rc : adopt_identity(s, e);
 }
 
@@ -534,6 +575,7 @@ void store_get_stats(store *s, store_stats *out) {
     page_cache_stats c = pager_cache_stats(s->pg);
     *out = (store_stats){
         .in_memory = pager_is_memory(s->pg),
+        .history_index = s->h.history,
         .pages = pager_page_count(s->pg),
         .page_size = FORMAT_PAGE_SIZE,
         .wal_bytes = s->log ? wal_size(s->log) : 0,

@@ -43,6 +43,10 @@ typedef struct store_options {
     /* Open a WAL that is corrupt (a damaged frame before frames that
      * verify, STG-045) by cutting it at the damaged frame (wal.h). */
     bool recover_truncate_wal;
+    /* Keep the history index (store/history.h): a file that lacks it
+     * gets it at a read-write open (a read-only open reads without it); a
+     * file that has it keeps it whatever this says. */
+    bool history_index;
 } store_options;
 
 /* The largest transaction counter: `:as-of N` takes a signed 64-bit N. */
@@ -56,6 +60,7 @@ void store_options_default(store_options *o);
 /* What the store holds and how its caches do (minigraf_stats). */
 typedef struct store_stats {
     bool in_memory;
+    bool history_index; /* store_has_history */
     uint32_t pages;           /* pages of FORMAT_PAGE_SIZE in the file (or memory) */
     uint32_t page_size;
     uint64_t wal_bytes;       /* frames in <path>.wal since the last checkpoint */
@@ -70,7 +75,10 @@ typedef struct store_stats {
  * grows outside the store lock. */
 void store_get_stats(store *s, store_stats *out);
 
-int store_open_memory(store **out, err *e);
+/* `history`: with the history index (store_options.history_index). */
+int store_open_memory(bool history, store **out, err *e);
+/* Does the store keep the history index (fixed at open)? */
+bool store_has_history(const store *s);
 /* A private in-memory store holding what `base` holds now, made without
  * copying it (storage/pager.h: pager_fork): its commits go to pages of
  * its own, `base` is only read. `base` must not change, nor close, while
@@ -196,6 +204,14 @@ typedef struct store_rec {
 typedef struct store_scan store_scan;
 
 int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e);
+/* The records of a bound entity and attribute (value unbound) that
+ * decide their (E, A, V) group at counter cut `max_txc` (UINT64_MAX: no
+ * cut) and are assertions, in EAVT order, from the history index
+ * (store/history.h): one record per group, whatever the length of its
+ * history. 0 opened, 1 when it cannot serve the bound (another bound, or
+ * a store without the history index: use store_scan_open), or an error. */
+int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, store_scan **out,
+                      err *e);
 /* A whole order, e.g. TREE_TXLOG for every record in commit order or
  * TREE_EAVT for storage order. */
 int store_scan_order(store_reader *r, int order, store_scan **out, err *e);

@@ -14,6 +14,7 @@
 #include "storage/wal.h"
 #include "store/estimate_cache.h"
 #include "store/lookup_cache.h"
+#include "store/history.h"
 #include "store/store.h"
 
 /* Closed readers kept for reuse (store_reader.c): a query opens one,
@@ -42,6 +43,7 @@ struct store {
     spares readers; /* closed readers kept for reuse, up to STORE_IDLE_READERS */
     format_header h; /* the writer's header: roots and counts with its pages */
     btree_hint hints[TREE_TXLOG + 1]; /* the fact trees'; reset at checkpoints */
+    history_writer hist;              /* the history tree's; the same */
     store_options opts;
     uint64_t pending_facts; /* in the WAL since the last checkpoint */
     bool broken;            /* a logged commit failed to apply */

@@ -9,6 +9,7 @@
 #include "storage/btree.h"
 #include "store/fact_codec.h"
 #include "store/fact_run.h"
+#include "store/history.h"
 
 struct store_scan {
     store_reader *r;
@@ -24,6 +25,10 @@ struct store_scan {
     bool has_below;       /* the rest, forwards: values below `below` only */
     uint8_t below[FACT_V_SIZE];
     bool *order_lost;     /* set when a descending scan reads on forwards */
+    bool listed;          /* hands out list[0..list_len) instead (store_scan_latest) */
+    fact_ids *list;       /* few, or a malloc'd array */
+    size_t list_len, list_pos;
+    fact_ids few[4];
 };
 
 /* The index for a bound set and how many leading fields it fixes. An
@@ -65,6 +70,8 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     sc->plen = bound;
     sc->desc = false;
     sc->has_below = false;
+    sc->listed = false;
+    sc->list = sc->few;
     memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
@@ -260,6 +267,12 @@ int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest,
 }
 
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
+    if (sc->listed) {
+        if (sc->list_pos == sc->list_len)
+            return 0;
+        *out = sc->list[sc->list_pos++];
+        return 1;
+    }
     int rc;
     while ((rc = scan_next_ids(sc, out, e)) == 0 && sc->desc)
         if ((rc = desc_group(sc, sc->prefix, sc->plen, e)) != 1)
@@ -281,10 +294,35 @@ void store_scan_close(store_scan *sc) {
     if (!sc)
         return;
     btree_cursor_free(&sc->c);
+    if (sc->list != sc->few)
+        free(sc->list);
+    sc->list = sc->few;
     if (sc->r->spare)
         free(sc);
     else
         sc->r->spare = sc;
+}
+
+int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, store_scan **out,
+                      err *e) {
+    if (!r->h.history || !b->has_e || !b->has_a || b->has_v)
+        return 1;
+    store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
+    r->spare = NULL;
+    if (!sc)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    sc->c = (btree_cursor){0}; /* no scratch block: nothing to free */
+    sc->r = r;
+    sc->listed = true;
+    sc->list_pos = 0;
+    *out = sc;
+    int rc = history_latest(r->s->pg, r->view, r->h.roots[TREE_HIST], b->ids.e, b->ids.a, max_txc, sc->few,
+                            sizeof sc->few / sizeof sc->few[0], &sc->list, &sc->list_len, e);
+    if (rc != 0) {
+        store_scan_close(*out);
+        *out = NULL;
+    }
+    return rc;
 }
 
 /* The smallest key above every key that starts with prefix[0..len): the

@@ -58,6 +58,9 @@ static int conflict(const store *s, const store_options *o, const char *path, er
                        "wal_checkpoint_threshold %llu; this open asks for %llu: %s",
                        (unsigned long long)s->opts.wal_checkpoint_threshold,
                        (unsigned long long)o->wal_checkpoint_threshold, path);
+    if (o->history_index && !o->read_only && !store_has_history(s))
+        return err_set(e, ERR(STG, 25), "database file is already open in this process without "
+                       "the history index; this open asks for it: %s", path);
     return 0;
 }
 

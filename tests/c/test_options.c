@@ -76,9 +76,11 @@ TEST(describe_is_static_json_of_every_option)
           NULL);
     CHECK(strstr(a, "{\"name\":\"recover\",\"type\":\"string\",\"values\":[\"truncate_wal\"],"
                     "\"default\":null,\"for\":[\"open\"]") != NULL);
+    CHECK(strstr(a, "{\"name\":\"history_index\",\"type\":\"bool\",\"default\":false,"
+                    "\"for\":[\"open\",\"log_writer\"]") != NULL);
     names n = {0};
     described_names(&n);
-    CHECK_INT_EQ(n.count, 11);
+    CHECK_INT_EQ(n.count, 12);
 }
 
 TEST(docs_and_header_list_the_same_options)
@@ -117,14 +119,14 @@ TEST(every_option_is_accepted_and_checked)
                                   "\"wal_checkpoint_threshold\":0,\"synchronous\":\"normal\","
                                   "\"max_derived_facts\":5,\"max_results\":5,"
                                   "\"query_memory_limit\":0,\"busy_timeout_ms\":0,"
-                                  "\"query_timeout_ms\":100}",
+                                  "\"query_timeout_ms\":100,\"history_index\":true}",
                                   &db, NULL),
                  0);
     minigraf_close(db);
     static const char *const bad[] = {
         "{\"busy_timeout_ms\":-1}", "{\"query_timeout_ms\":1.5}", "{\"read_only\":1}",
         "{\"synchronous\":\"off\"}", "{\"page_cache_size\":0}", "{\"max_results\":0}",
-        "{\"unknown\":1}",          "{\"read_only\":true",
+        "{\"unknown\":1}",          "{\"read_only\":true",   "{\"history_index\":0}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *msg = NULL;

@@ -73,7 +73,7 @@ static size_t prefix_decode(const btree_codec *c, const uint8_t *prev, const uin
 }
 
 static btree_codec btree_prefix_codec(size_t key_size) {
-    return (btree_codec){key_size, 64, prefix_encode, prefix_decode, 0, NULL, NULL};
+    return (btree_codec){key_size, 64, prefix_encode, prefix_decode, 0, NULL, NULL, false};
 }
 
 static btree_codec prefix8, prefix16, prefix62;
@@ -215,6 +215,81 @@ static void test_sequential_inserts_fill_pages(void) {
     CHECK(pager_page_count(pg) - FORMAT_FIRST_DATA_PAGE < 50000 / 1000 + 5);
     free(m.keys);
     pager_close(pg);
+}
+
+/* Keys that each go first in their group (a newest-first order: 8-byte
+ * group, then a descending number), after a key of another group: with
+ * grows_at_front a full leaf splits just after the new key, so the older
+ * keys leave full pages behind; without, middle splits leave them half
+ * full. */
+static size_t descending_group_pages(bool at_front) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    btree_codec codec = btree_prefix_codec(16);
+    codec.grows_at_front = at_front;
+    uint32_t root = 0;
+    model m = {malloc(40001 * 16), 0, 16, &codec};
+    memset(m.keys, 0, 16); /* the group before */
+    CHECK(btree_insert(pg, &root, &codec, m.keys, NULL, &e) == 0);
+    m.count = 1;
+    for (uint64_t i = 0; i < 40000; i++) {
+        uint8_t *k = m.keys + m.count * 16;
+        format_put_be(k, 7, 8);
+        format_put_be(k + 8, UINT64_MAX - i, 8);
+        CHECK(btree_insert(pg, &root, &codec, k, NULL, &e) == 0);
+        m.count++;
+    }
+    model_sort(&m);
+    check_tree(pg, root, &m);
+    size_t pages = pager_page_count(pg) - FORMAT_FIRST_DATA_PAGE;
+    free(m.keys);
+    pager_close(pg);
+    return pages;
+}
+
+static void test_front_growing_groups_fill_pages(void) {
+    size_t full = descending_group_pages(true), half = descending_group_pages(false);
+    CHECK(full * 10 < half * 7);
+}
+
+/* Many groups growing at their fronts in random turns, keys of varying
+ * shapes (so re-encoded pages differ in size): every insert succeeds
+ * (a split's right page always fits) and the tree is the model. */
+static void test_front_growing_groups_in_turns(void) {
+    for (int round = 0; round < 3; round++) {
+        pager *pg;
+        format_header h;
+        err e = {0};
+        CHECK(pager_open_memory(&pg, &h, &e) == 0);
+        btree_codec codec = btree_prefix_codec(16);
+        codec.grows_at_front = true;
+        uint32_t root = 0;
+        size_t groups = round == 0 ? 3 : round == 1 ? 40 : 700, n = 30000;
+        uint64_t *next = malloc(groups * sizeof *next);
+        for (size_t g = 0; g < groups; g++)
+            next[g] = UINT64_MAX - (rng() % 1000);
+        model m = {malloc(n * 16), 0, 16, &codec};
+        for (size_t i = 0; i < n; i++) {
+            size_t g = (size_t)(rng() % groups);
+            uint8_t *k = m.keys + m.count * 16;
+            format_put_be(k, g * 0x10001, 8);
+            next[g] -= 1 + rng() % (round == 2 ? 100000 : 3);
+            format_put_be(k + 8, next[g], 8);
+            if (btree_insert(pg, &root, &codec, k, NULL, &e) != 0) {
+                CHECK(!"insert failed");
+                break;
+            }
+            m.count++;
+        }
+        model_sort(&m);
+        check_tree(pg, root, &m);
+        free(next);
+        free(m.keys);
+        pager_close(pg);
+        err_clear(&e);
+    }
 }
 
 /* One cursor seeks again and again, reading 0 to 3 keys after each seek
@@ -672,6 +747,8 @@ int main(void) {
     test_random_inserts_match_the_model(8);
     test_random_inserts_match_the_model(62);
     test_sequential_inserts_fill_pages();
+    test_front_growing_groups_fill_pages();
+    test_front_growing_groups_in_turns();
     test_reseeking_one_cursor();
     test_scratch_pages_follow_writes();
     test_noted_first_key_follows_writes();

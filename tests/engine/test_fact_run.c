@@ -311,7 +311,7 @@ static void test_store_scans_match_the_model(void) {
     enum { TXS = 60, PER_TX = 100, N = TXS * PER_TX };
     store *s;
     err e = {0};
-    CHECK(store_open_memory(&s, &e) == 0);
+    CHECK(store_open_memory(false, &s, &e) == 0);
     bool committed = true;
     for (uint64_t tx = 1; tx <= TXS; tx++) {
         fact facts[PER_TX];

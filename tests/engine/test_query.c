@@ -402,7 +402,7 @@ static term kind_only(term_kind k, const char *name) {
 static store *sample_store(void) {
     store *s = NULL;
     err e = {0};
-    store_open_memory(&s, &e);
+    store_open_memory(false, &s, &e);
     fact f = {.entity = uuid_of_keyword(":a", 2), .attribute = value_keyword(":n", 2),
               .v = value_integer(1), .tx_count = 1, .tx_id = 10, .valid_from = 10,
               .valid_to = VALID_TO_FOREVER, .asserted = true};

@@ -33,7 +33,7 @@ static void text_of(int i, char out[TEXT_LEN + 1]) {
 static store *texts_store(void) {
     store *s = NULL;
     err e = {0};
-    CHECK(store_open_memory(&s, &e) == 0);
+    CHECK(store_open_memory(false, &s, &e) == 0);
     static char texts[TEXTS][TEXT_LEN + 1];
     fact facts[TEXTS];
     for (int i = 0; i < TEXTS; i++) {

@@ -128,7 +128,7 @@ static void test_reader_keeps_its_snapshot_through_commits_and_a_checkpoint(cons
 static void test_versions_go_when_no_reader_sees_them(void) {
     store *s = NULL;
     err e = {0};
-    CHECK(store_open_memory(&s, &e) == 0);
+    CHECK(store_open_memory(false, &s, &e) == 0);
     commit_numbers(s, 0, 1000);
     commit_numbers(s, 1000, 1);
     CHECK(pager_versions_kept(s->pg) == 0); /* no reader: freed at publish */

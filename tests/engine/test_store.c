@@ -143,7 +143,7 @@ static void check_sample(store *s) {
 static void test_memory_store_commits_and_indexes(void) {
     store *s = NULL;
     err e = {0};
-    CHECK(store_open_memory(&s, &e) == 0);
+    CHECK(store_open_memory(false, &s, &e) == 0);
     commit_sample(s);
     check_sample(s);
     fact wrong = make_fact(":x", ":y", value_integer(1), 9);
@@ -160,7 +160,7 @@ static void test_reader_values_keep_refs_stored(void) {
     store *s = NULL;
     store_reader *r;
     err e = {0};
-    CHECK(store_open_memory(&s, &e) == 0);
+    CHECK(store_open_memory(false, &s, &e) == 0);
     commit_sample(s);
     CHECK(store_reader_open(s, &r, &e) == 0);
     store_rec recs[16];
@@ -416,7 +416,7 @@ static void test_header_errors(void) {
     CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 28));
     snprintf(want, sizeof want,
              "[STG-028] database format version 2 is no longer readable (this release reads "
-             "version 3): %s", p);
+             "version 4): %s", p);
     CHECK(strcmp(msg, want) == 0);
     CHECK(open_error(p, true, msg, sizeof msg) == ERR(STG, 28));
 
@@ -561,7 +561,7 @@ static void test_file_size_limits(void) {
     f.v = value_string(big, 4068);
     CHECK(store_commit(s, &f, 1, &e) == 0);
     store_close(s);
-    CHECK(store_open_memory(&s, &e) == 0);
+    CHECK(store_open_memory(false, &s, &e) == 0);
     f.v = value_string(big, sizeof big); /* no limit in memory */
     CHECK(store_commit(s, &f, 1, &e) == 0);
     store_reader *r;

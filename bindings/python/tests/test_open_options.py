@@ -68,3 +68,28 @@ def test_export_through_the_library(tmp_path) -> None:  # type: ignore[no-untype
     with minigraf.open(tmp_path / "copy.graph") as copy:
         assert copy.tx_count == 2
         assert copy.query("(query [:find ?v :as-of 1 :where [:a :n ?v]])").fetchall() == [(1,)]
+
+
+def _history_flag(path) -> int:  # type: ignore[no-untyped-def]
+    """Bit 0 of the newest header slot's flags (docs/file-format.md §2)."""
+    data = path.read_bytes()[:8192]
+    slots = [data[:4096], data[4096:]]
+    newest = max(slots, key=lambda s: int.from_bytes(s[16:24], "little"))
+    return int.from_bytes(newest[112:116], "little") & 1
+
+
+def test_history_index_reaches_the_library(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    plain, indexed, written = (tmp_path / n for n in ("p.graph", "i.graph", "w.graph"))
+    for path, option in ((plain, None), (indexed, True)):
+        with minigraf.open(path, history_index=option) as db:
+            db.execute("(transact [[:k :n 1]])")
+            db.execute("(transact [[:k :n 2]])")
+    assert (_history_flag(plain), _history_flag(indexed)) == (0, 1)
+    writer = minigraf.LogWriter(written, history_index=True)
+    writer.finish()
+    assert _history_flag(written) == 1
+    with minigraf.open(plain) as db:
+        db.export(tmp_path / "e.graph", history_index=True)
+    assert _history_flag(tmp_path / "e.graph") == 1
+    with minigraf.open(indexed) as db:
+        assert db.query("(query [:find ?v :as-of 1 :where [:k :n ?v]])").fetchall() == [(1,)]

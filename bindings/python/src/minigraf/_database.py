@@ -55,6 +55,7 @@ def open(
     query_memory_limit: Optional[int] = None,
     busy_timeout_ms: Optional[int] = None,
     query_timeout_ms: Optional[int] = None,
+    history_index: Optional[bool] = None,
     row_factory: RowFactory = None,
 ) -> Database:
     """Opens the database file at ``path``, creating it if missing.
@@ -64,7 +65,8 @@ def open(
     ``read_only``, ``allow_unlocked``, ``page_cache_size``,
     ``wal_checkpoint_threshold``, ``synchronous`` ("full" | "normal"),
     ``recover`` ("truncate_wal"), ``max_derived_facts``, ``max_results``,
-    ``query_memory_limit``, ``busy_timeout_ms``, ``query_timeout_ms``.
+    ``query_memory_limit``, ``busy_timeout_ms``, ``query_timeout_ms``,
+    ``history_index``.
     ``row_factory`` sets :attr:`Database.row_factory`.
 
     Raises:
@@ -85,6 +87,7 @@ def open(
         "query_memory_limit": query_memory_limit,
         "busy_timeout_ms": busy_timeout_ms,
         "query_timeout_ms": query_timeout_ms,
+        "history_index": history_index,
     }
     options = {name: value for name, value in given.items() if value is not None}
     text_path = os.fsdecode(path)
@@ -348,6 +351,7 @@ class Database(HandleOwner):
         synchronous: Optional[str] = None,
         page_cache_size: Optional[int] = None,
         wal_checkpoint_threshold: Optional[int] = None,
+        history_index: Optional[bool] = None,
     ) -> None:
         """Copies the whole database, history included, into a new database
         file at ``path`` (``minigraf_export``): one snapshot's records in
@@ -366,6 +370,7 @@ class Database(HandleOwner):
             "synchronous": synchronous,
             "page_cache_size": page_cache_size,
             "wal_checkpoint_threshold": wal_checkpoint_threshold,
+            "history_index": history_index,
         }
         options = {name: value for name, value in given.items() if value is not None}
         _capi.export(self._live(), os.fsdecode(path), json.dumps(options) if options else None)

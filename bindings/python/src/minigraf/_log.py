@@ -177,6 +177,8 @@ class LogWriter(HandleOwner):
         synchronous: ``"full"`` or ``"normal"``, as for opening a database
             (the library's default is ``"full"``).
         page_cache_size: pages of 4096 bytes in the page cache.
+        history_index: make the file with the history index (the open
+            option of that name).
 
     Raises:
         minigraf.Error: the file cannot be created or an option is invalid
@@ -189,12 +191,15 @@ class LogWriter(HandleOwner):
         *,
         synchronous: Optional[str] = None,
         page_cache_size: Optional[int] = None,
+        history_index: Optional[bool] = None,
     ) -> None:
         options: Dict[str, Any] = {}
         if synchronous is not None:
             options["synchronous"] = synchronous
         if page_cache_size is not None:
             options["page_cache_size"] = page_cache_size
+        if history_index is not None:
+            options["history_index"] = history_index
         self.path: str = os.fsdecode(path)
         """The file being written."""
         handle = _capi.log_writer_create(self.path, _dumps(options) if options else None)

@@ -92,6 +92,17 @@ public final class LogWriterOptions extends OptionsJson {
             return this;
         }
 
+        /**
+         * Make the file with the history index (the open option of that name; default false).
+         *
+         * @param historyIndex true to keep the index
+         * @return this builder
+         */
+        public Builder historyIndex(boolean historyIndex) {
+            values.put("history_index", historyIndex);
+            return this;
+        }
+
         /** The options set so far. */
         @Override
         public LogWriterOptions build() {

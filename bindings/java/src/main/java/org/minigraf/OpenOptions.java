@@ -165,6 +165,18 @@ public final class OpenOptions extends OptionsJson {
             return option("query_timeout_ms", millis);
         }
 
+        /**
+         * Keep the history index: reads of one entity and attribute cost the same at any
+         * history depth; every write costs more and the file grows (default false; a file
+         * keeps the choice it was made with, true builds it in a file without it).
+         *
+         * @param historyIndex true to keep the index
+         * @return this builder
+         */
+        public Builder historyIndex(boolean historyIndex) {
+            return option("history_index", historyIndex);
+        }
+
         /** The options set so far. */
         @Override
         public OpenOptions build() {

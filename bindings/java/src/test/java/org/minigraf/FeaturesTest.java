@@ -279,7 +279,8 @@ class FeaturesTest {
         String described = Minigraf.describeOptions();
         OpenOptions all = OpenOptions.builder().readOnly(false).allowUnlocked(false).pageCacheSize(64)
                 .walCheckpointThreshold(10).synchronous(LogWriterOptions.Synchronous.NORMAL).recoverTruncateWal(true)
-                .maxDerivedFacts(10).maxResults(10).queryMemoryLimit(0).busyTimeoutMs(10).queryTimeoutMs(0).build();
+                .maxDerivedFacts(10).maxResults(10).queryMemoryLimit(0).busyTimeoutMs(10).queryTimeoutMs(0)
+                .historyIndex(true).build();
         for (String name : all.values().keySet()) {
             assertTrue(described.contains("\"name\":\"" + name + "\""), name);
         }
