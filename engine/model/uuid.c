@@ -245,6 +245,28 @@ static uuid128 cached_v5(uuid_cache *c, const char *keyword, size_t len) {
     return u;
 }
 
+static uuid_cache_stored *stored_slot(uuid_cache *c, const void *src, uint64_t id) {
+    uint64_t h = hash_mix(id ^ (uint64_t)(uintptr_t)src);
+    return &c->stored[h % UUID_CACHE_STORED];
+}
+
+bool uuid_cache_find_stored(const void *src, uint64_t id, uuid128 *out) {
+    uuid_cache *c = current_cache;
+    if (!c)
+        return false;
+    const uuid_cache_stored *s = stored_slot(c, src, id);
+    if (s->src != src || s->id != id)
+        return false;
+    *out = s->u;
+    return true;
+}
+
+void uuid_cache_put_stored(const void *src, uint64_t id, const uuid128 *u) {
+    uuid_cache *c = current_cache;
+    if (c)
+        *stored_slot(c, src, id) = (uuid_cache_stored){src, id, *u};
+}
+
 uuid128 uuid_of_keyword(const char *keyword, size_t len) {
     uuid128 u;
     if (len > 0 && keyword[0] == ':' && parse_plain(keyword + 1, len - 1, &u))

@@ -40,7 +40,18 @@ uuid128 uuid_of_keyword(const char *keyword, size_t len);
 #define UUID_CACHE_MAX (1u << 20)
 
 typedef struct uuid_cache_entry uuid_cache_entry;
+
+/* A stored keyword's UUID by its source and dictionary id (valid within
+ * the scope: its sources outlive it and their ids name fixed texts). */
+#define UUID_CACHE_STORED 64
+typedef struct uuid_cache_stored {
+    const void *src; /* NULL: empty */
+    uint64_t id;
+    uuid128 u;
+} uuid_cache_stored;
+
 typedef struct uuid_cache {
+    uuid_cache_stored stored[UUID_CACHE_STORED]; /* direct-mapped */
     htab index; /* hash of the keyword text -> entry */
     uuid_cache_entry *entries;
     uint32_t count; /* an htab id */
@@ -51,5 +62,13 @@ typedef struct uuid_cache {
 
 void uuid_cache_begin(uuid_cache *c);
 void uuid_cache_end(uuid_cache *c);
+
+/* The UUID of the keyword with dictionary id `id` in `src`, remembered by
+ * the current scope: true with *out set, false when there is no scope or
+ * the scope has not seen it. uuid_cache_put_stored remembers one (a
+ * decoded text hashed and looked up again per use costs more than the
+ * rest of a rule body's seek). */
+bool uuid_cache_find_stored(const void *src, uint64_t id, uuid128 *out);
+void uuid_cache_put_stored(const void *src, uint64_t id, const uuid128 *u);
 
 #endif

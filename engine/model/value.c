@@ -99,10 +99,16 @@ bool value_equal_strict(const value *a, const value *b) {
 
 /* The entity a keyword names. */
 static uuid128 keyword_entity(const value *kw) {
+    uuid128 u;
+    if (kw->stored && uuid_cache_find_stored(kw->as.stored.src, kw->as.stored.id, &u))
+        return u;
     const char *ptr;
     size_t len;
     text_bytes(kw, &ptr, &len);
-    return uuid_of_keyword(ptr, len);
+    u = uuid_of_keyword(ptr, len);
+    if (kw->stored && !kw->as.stored.src->failed)
+        uuid_cache_put_stored(kw->as.stored.src, kw->as.stored.id, &u);
+    return u;
 }
 
 static bool keyword_names_ref(const value *kw, const value *ref) {
