@@ -420,6 +420,40 @@ static void test_stored_texts_are_their_texts(void) {
     err_clear(&e);
 }
 
+/* Texts ":o<id>": another source with the same ids as counting_text's. */
+static int other_text(const value_source *src, uint64_t id, const char **ptr, size_t *len, err *e) {
+    counting_source *c = (counting_source *)src;
+    (void)e;
+    c->decodes++;
+    snprintf(c->texts[id & 3], sizeof c->texts[0], ":o%llu", (unsigned long long)id);
+    *ptr = c->texts[id & 3];
+    *len = strlen(c->texts[id & 3]);
+    return 0;
+}
+
+/* Inside a UUID scope a stored keyword's UUID is decoded once per source
+ * and id, never confused with another source's id, and outside any scope
+ * it is decoded every time. */
+static void test_stored_keyword_uuids_in_a_scope(void) {
+    counting_source s = {.base = {.entity = counting_entity, .text = counting_text}};
+    counting_source o = {.base = {.entity = counting_entity, .text = other_text}};
+    value k1 = value_stored(VT_KEYWORD, &s.base, 1), k2 = value_stored(VT_KEYWORD, &s.base, 2);
+    value o1 = value_stored(VT_KEYWORD, &o.base, 1);
+    value e1 = ref_of(":e1"), e2 = ref_of(":e2"), eo1 = ref_of(":o1");
+    uuid128 u;
+    uuid_cache scope;
+    uuid_cache_begin(&scope);
+    for (int pass = 0; pass < 3; pass++) {
+        CHECK(value_as_entity(&k1, &u) && uuid_equal(&u, &e1.as.ref));
+        CHECK(value_as_entity(&o1, &u) && uuid_equal(&u, &eo1.as.ref));
+        CHECK(value_as_entity(&k2, &u) && uuid_equal(&u, &e2.as.ref));
+    }
+    CHECK(s.decodes == 2 && o.decodes == 1);
+    uuid_cache_end(&scope);
+    CHECK(value_as_entity(&k1, &u) && uuid_equal(&u, &e1.as.ref) && s.decodes == 3);
+    CHECK(!uuid_cache_find_stored(&s.base, 1, &u));
+}
+
 int main(void) {
     test_sha1_known_vectors();
     test_sha1_blocks_match_the_reference();
@@ -439,5 +473,6 @@ int main(void) {
     test_value_as_entity_and_names();
     test_stored_references_are_their_refs();
     test_stored_texts_are_their_texts();
+    test_stored_keyword_uuids_in_a_scope();
     return CHECK_DONE();
 }
