@@ -1,5 +1,6 @@
 #include "exec/derived.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "base/hash.h"
@@ -7,6 +8,28 @@
 
 static uint64_t text_hash(const char *s, size_t len) {
     return hash_bytes(s, len);
+}
+
+/* Bodies look up the same few attribute constants at every open of a
+ * pattern, through the same pointers: a slot per pointer remembers the
+ * answer for a copy of the text, so a hit compares a few bytes instead of
+ * hashing. The copy, not the pointer, decides a hit (a decoded text's
+ * memory may be reused for another). */
+#define MEMO_SLOTS 8
+#define MEMO_TEXT 23
+
+typedef struct memo_slot {
+    char text[MEMO_TEXT];
+    uint8_t len; /* 0: empty */
+    long rel;    /* the index's answer, -1 none */
+} memo_slot;
+
+struct derived_memo {
+    memo_slot slot[MEMO_SLOTS];
+};
+
+static memo_slot *memo_slot_of(const derived_facts *d, const char *text) {
+    return &d->memo->slot[((uintptr_t)text >> 3) % MEMO_SLOTS];
 }
 
 typedef struct attr_key {
@@ -27,7 +50,8 @@ int derived_init(derived_facts *d, const seminaive *sn, err *e) {
     d->count = seminaive_relation_count(sn);
     d->attrs = arena_calloc(&d->mem, d->count + 1, sizeof *d->attrs);
     d->hidden = arena_calloc(&d->mem, d->count + 1, sizeof *d->hidden);
-    if (!d->attrs || !d->hidden)
+    d->memo = arena_calloc(&d->mem, 1, sizeof *d->memo);
+    if (!d->attrs || !d->hidden || !d->memo)
         return err_set(e, ERR(INT, 0), "out of memory");
     for (size_t i = 0; i < d->count; i++) {
         const char *name;
@@ -53,12 +77,32 @@ void derived_free(derived_facts *d) {
     memset(d, 0, sizeof *d);
 }
 
+static long find_relation(const derived_facts *d, const value *attr) {
+    attr_key k = {d, attr};
+    uint32_t i = htab_find(&d->index, text_hash(attr->as.str.ptr, attr->as.str.len), attr_eq, &k);
+    return i == HTAB_NONE ? -1 : (long)i;
+}
+
+/* find_relation through the memo for a text the value holds itself. */
+static long find_remembered(const derived_facts *d, const value *attr) {
+    const char *text = attr->as.str.ptr;
+    size_t len = attr->as.str.len;
+    if (attr->stored || len == 0 || len > MEMO_TEXT)
+        return find_relation(d, attr);
+    memo_slot *s = memo_slot_of(d, text);
+    if (s->len == len && memcmp(s->text, text, len) == 0)
+        return s->rel;
+    s->rel = find_relation(d, attr);
+    memcpy(s->text, text, len);
+    s->len = (uint8_t)len;
+    return s->rel;
+}
+
 long derived_find(const derived_facts *d, const value *attr, bool invocation) {
     if (attr->type != VT_KEYWORD)
         return -1;
-    attr_key k = {d, attr};
-    uint32_t i = htab_find(&d->index, text_hash(attr->as.str.ptr, attr->as.str.len), attr_eq, &k);
-    return i != HTAB_NONE && (invocation || !d->hidden[i]) ? (long)i : -1;
+    long i = find_remembered(d, attr);
+    return i >= 0 && (invocation || !d->hidden[i]) ? i : -1;
 }
 
 relation_view derived_view(const derived_facts *d, size_t i) {

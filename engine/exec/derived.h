@@ -25,6 +25,7 @@ typedef struct derived_facts {
     bool *hidden; /* per relation: a magic predicate */
     size_t count;
     htab index; /* attribute text -> relation: a lookup per pattern, whatever the rule count */
+    struct derived_memo *memo; /* the last lookups (derived.c), mutable behind a const d */
     arena mem;
 } derived_facts;
 

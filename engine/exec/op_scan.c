@@ -98,22 +98,8 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
     return rc == 0 ? 1 : rc;
 }
 
-/* Which derived relations the pattern reads, and how it seeks in them.
- * True when there is any to read. */
-static bool derived_open(pattern_scan *ps, const value *known[3]) {
-    const derived_facts *d = ps->x->derived;
-    ps->rel = ps->rel_end = 0;
-    ps->row = RELATION_END;
-    if (!d || ps->it->kind == PK_PSEUDO)
-        return false;
-    if (known[0] && !value_as_entity(known[0], &ps->entity))
-        return false; /* derived entities are entities */
-    ps->seek = known[0] ? SEEK_ENTITY : SEEK_ALL;
-    /* Floats match within an epsilon, which no hash index serves. */
-    if (!known[0] && known[2] && known[2]->type != VT_FLOAT) {
-        ps->seek = SEEK_VALUE;
-        ps->v = *known[2];
-    }
+/* The derived relations the pattern reads: [rel, rel_end). */
+static void derived_relations(pattern_scan *ps, const derived_facts *d, const value *known[3]) {
     if (known[1] && known[1]->type == VT_KEYWORD) {
         ps->rel = derived_find(d, known[1], ps->it->kind == PK_INVOKE);
         ps->rel_end = ps->rel < 0 ? 0 : ps->rel + 1;
@@ -122,7 +108,35 @@ static bool derived_open(pattern_scan *ps, const value *known[3]) {
     } else {
         ps->rel_end = (long)d->count; /* a variable (or Ref) attribute: all of them */
     }
-    return ps->rel < ps->rel_end;
+}
+
+/* Which derived relations the pattern reads, and how it seeks in them.
+ * True when there is any to read. The relations come first: a stored
+ * attribute's pattern reads none, and a keyword entity costs a UUID
+ * (E2) to seek by. */
+static bool derived_open(pattern_scan *ps, const value *known[3]) {
+    const derived_facts *d = ps->x->derived;
+    ps->rel = ps->rel_end = 0;
+    ps->row = RELATION_END;
+    if (!d || ps->it->kind == PK_PSEUDO)
+        return false;
+    derived_relations(ps, d, known);
+    if (ps->rel < ps->rel_end && known[0] && !value_as_entity(known[0], &ps->entity))
+        ps->rel = ps->rel_end = 0; /* derived entities are entities */
+    if (ps->rel >= ps->rel_end)
+        return false;
+    ps->seek = known[0] ? SEEK_ENTITY : SEEK_ALL;
+    /* Floats match within an epsilon, which no hash index serves. */
+    if (!known[0] && known[2] && known[2]->type != VT_FLOAT) {
+        ps->seek = SEEK_VALUE;
+        ps->v = *known[2];
+    }
+    /* One relation named by the attribute holds only that attribute, and
+     * the entity seek returns only that entity (E2 equality, as
+     * match_term's): their constants need no check per fact. */
+    bool one_attr = ps->rel_end - ps->rel == 1 && known[1] && known[1]->type == VT_KEYWORD;
+    ps->derived_check = ps->check & ~(one_attr ? 2u : 0u) & ~(ps->seek == SEEK_ENTITY ? 1u : 0u);
+    return true;
 }
 
 /* The positions whose term can refuse a value (match_term): not the
@@ -267,7 +281,7 @@ static int derived_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
         out[0] = value_ref(r.entity);
         out[1] = d->attrs[cur];
         out[2] = r.v;
-        if (!matches_constants(ps->it, out, ps->check))
+        if (!matches_constants(ps->it, out, ps->derived_check))
             continue;
         if (rec)
             *rec = (fact){.entity = r.entity, .attribute = out[1], .v = r.v, .asserted = true};

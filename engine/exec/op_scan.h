@@ -21,6 +21,7 @@ typedef struct pattern_scan {
     bool has_alt;      /* a second seek follows the first (keyword values) */
     unsigned check;    /* bit per position a record must be matched on */
     unsigned stored_check; /* the same less the positions the seek fixed */
+    unsigned derived_check; /* the same for derived facts */
     store_bound alt;
     int ahead;         /* the buffer read ahead (the next group's first), -1: none */
     long rel, rel_end;  /* relations still to read: [rel, rel_end) */

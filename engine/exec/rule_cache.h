@@ -67,6 +67,8 @@ typedef struct rule_cache {
     body_plan **plans;        /* stable addresses: operators borrow their plans */
     size_t plan_count, plan_cap;
     htab plan_index;          /* (rule, delta position) -> its first plan in `plans` */
+    stratify_plan strata;     /* the query's predicates and rules in plan_of */
+    const stratify_program *plan_of; /* the program `strata` is of; NULL: none yet */
 } rule_cache;
 
 /* The state kept for q over program p (taken from it), or a new empty

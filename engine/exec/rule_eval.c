@@ -367,13 +367,32 @@ static int magic_program(rule_eval *re, rule_cache *c, err *e) {
     return demand_first(c->rewritten, e);
 }
 
+/* The query's strata over prog: kept with c, which serves one query text,
+ * so a repeated query does not walk its rules' graph again. Planned again
+ * only when prog is not the one planned for (the rules as written after
+ * the rewrite exceeded a limit). */
+static int query_strata(rule_eval *re, const ast_query *q, const stratify_program *prog, err *e) {
+    rule_cache *c = re->c;
+    if (c->plan_of != prog) {
+        stratify_plan_free(&c->strata);
+        memset(&c->strata, 0, sizeof c->strata);
+        c->plan_of = NULL;
+        int rc = stratify_plan_query(prog, &q->body, &c->strata, e);
+        if (rc != 0)
+            return rc;
+        c->plan_of = prog;
+    }
+    re->plan = &c->strata;
+    return 0;
+}
+
 static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *rules,
                     const stratify_program *prog, err *e) {
     seminaive_limits lim;
     limits_of(re->opts, q, &lim);
-    int rc = stratify_plan_query(prog, &q->body, &re->plan, e);
+    int rc = query_strata(re, q, prog, e);
     if (rc == 0)
-        rc = seminaive_new(prog, rules, &re->plan, &lim, re->x->m, &re->sn, e);
+        rc = seminaive_new(prog, rules, re->plan, &lim, re->x->m, &re->sn, e);
     if (rc == 0) {
         rc = derived_init(&re->derived, re->sn, e);
         if (rc != 0)
@@ -406,8 +425,7 @@ static void forget_evaluation(rule_eval *re) {
     re->has_derived = false;
     seminaive_free(re->sn);
     re->sn = NULL;
-    stratify_plan_free(&re->plan);
-    memset(&re->plan, 0, sizeof re->plan);
+    re->plan = NULL;
 }
 
 /* The magic rewrite, decided once per kept state. */
@@ -469,7 +487,6 @@ void rule_eval_end(rule_eval *re) {
     if (re->has_derived)
         derived_free(&re->derived);
     seminaive_free(re->sn);
-    stratify_plan_free(&re->plan);
     if (re->snapshot) {
         rule_cache_give_back(re->opts->registry, re->snapshot, re->c, re->keep);
         rules_release(re->opts->registry, re->snapshot);

@@ -26,7 +26,7 @@ typedef struct rule_eval {
     const rules_program *snapshot;
     rule_cache *c; /* the rewrite and body plans, maybe from an earlier query */
     bool keep;     /* the evaluation succeeded: c is kept for the next query */
-    stratify_plan plan;
+    const stratify_plan *plan; /* c's, for the program being evaluated */
     seminaive *sn;
     derived_facts derived;
     bool has_derived;
