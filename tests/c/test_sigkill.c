@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -189,12 +188,6 @@ static bool one_round(const char *path, int round, long delay_us, tally *t)
     return ok;
 }
 
-static const char *kill_dir(void)
-{
-    struct stat st; /* tmpfs: a process kill does not need the disk's fsyncs */
-    return stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
-}
-
 int main(int argc, char **argv)
 {
     int kills = argc > 1 ? atoi(argv[1]) : 200;
@@ -202,10 +195,7 @@ int main(int argc, char **argv)
     unsigned seed = seed_env ? (unsigned)strtoul(seed_env, NULL, 10) : (unsigned)time(NULL);
     srand(seed);
     temp_db_path tmp;
-    snprintf(tmp.dir, sizeof tmp.dir, "%s/minigraf-kill-XXXXXX", kill_dir());
-    if (!mkdtemp(tmp.dir))
-        return 1;
-    snprintf(tmp.path, sizeof tmp.path, "%s/kill.graph", tmp.dir);
+    temp_db_make_in_memory_fs(&tmp);
     const char *path = tmp.path;
     tally t = {0};
     int failures = 0;
