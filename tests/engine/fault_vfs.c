@@ -234,3 +234,34 @@ int fault_tmpdir(const char *prefix, char *out, size_t cap) {
         return -1;
     return mkdtemp(out) ? 0 : -1;
 }
+
+void fault_remove_db(const char *path) {
+    char wal[600];
+    snprintf(wal, sizeof wal, "%s.wal", path);
+    unlink(path);
+    unlink(wal);
+}
+
+static bool copy_file(const char *from, const char *to) {
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return unlink(to) == 0 || errno == ENOENT;
+    FILE *out = fopen(to, "wb");
+    bool ok = out != NULL;
+    char chunk[8192];
+    size_t n;
+    while (ok && (n = fread(chunk, 1, sizeof chunk, in)) > 0)
+        ok = fwrite(chunk, 1, n, out) == n;
+    fclose(in);
+    if (out)
+        ok = fclose(out) == 0 && ok;
+    return ok;
+}
+
+bool fault_copy_db(const char *from, const char *to) {
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s.wal", from);
+    snprintf(b, sizeof b, "%s.wal", to);
+    bool ok = copy_file(from, to);
+    return copy_file(a, b) && ok;
+}

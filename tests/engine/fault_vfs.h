@@ -48,4 +48,11 @@ const char *fault_mode_name(int mode);
  * `out` gets the path; 0 or -1. */
 int fault_tmpdir(const char *prefix, char *out, size_t cap);
 
+/* Deletes a database file and its WAL. */
+void fault_remove_db(const char *path);
+/* Makes database `to` (file and WAL) what `from` is now: each file copied,
+ * or deleted when `from` has none (saving or restoring a crashed state).
+ * False when a copy could not be written. */
+bool fault_copy_db(const char *from, const char *to);
+
 #endif

@@ -170,34 +170,6 @@ static bool verify(const char *path, uint64_t acknowledged, uint64_t most) {
     return ok;
 }
 
-static void remove_files(const char *path) {
-    char wal[600];
-    snprintf(wal, sizeof wal, "%s.wal", path);
-    unlink(path);
-    unlink(wal);
-}
-
-static void copy_file(const char *from, const char *to) {
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    char chunk[8192];
-    size_t n;
-    while (in && out && (n = fread(chunk, 1, sizeof chunk, in)) > 0)
-        CHECK(fwrite(chunk, 1, n, out) == n);
-    if (in)
-        fclose(in);
-    if (out)
-        fclose(out);
-}
-
-/* Copies the database and its WAL (saving or restoring a crashed state). */
-static void copy_db(const char *from, const char *to) {
-    char a[600], b[600];
-    snprintf(a, sizeof a, "%s.wal", from);
-    snprintf(b, sizeof b, "%s.wal", to);
-    copy_file(from, to);
-    copy_file(a, b);
-}
-
 /* Runs the workload on `path` under the fault layer; returns what it
  * acknowledged. */
 static uint64_t crash_run(const char *path, fault f, int tries, uint64_t floor) {
@@ -226,12 +198,12 @@ static void check_recovery(const char *path, uint64_t acknowledged, uint64_t mos
  * the reopened file with a second crash at every `stride`-th point of it,
  * or at every point when the first crash hit a WAL reset (returns true). */
 static bool crash_twice(const char *path, const char *saved, long n, long stride) {
-    remove_files(path);
+    fault_remove_db(path);
     uint64_t first = crash_run(path, (fault){.crash_at = n, .lose = true}, TXS, 0);
     bool at_reset = fault_now.at_reset;
-    copy_db(path, saved);
+    CHECK(fault_copy_db(path, saved));
     for (long m = 1 + n % stride;; m += at_reset ? 1 : stride) {
-        copy_db(saved, path);
+        CHECK(fault_copy_db(saved, path));
         uint64_t acknowledged =
             crash_run(path, (fault){.crash_at = m, .torn = true, .lose = true}, MORE, first);
         if (!fault_now.crashed)
@@ -342,7 +314,7 @@ static uint64_t tx_crash_run(const char *path, fault f) {
 
 /* Every crash point of the transaction workload, in every mode. */
 static void crash_transactions(const char *path) {
-    remove_files(path);
+    fault_remove_db(path);
     CHECK(tx_crash_run(path, (fault){0}) == TX_WORKLOAD);
     long total = fault_now.ops;
     CHECK(verify_tx_file(path, TX_WORKLOAD));
@@ -350,7 +322,7 @@ static void crash_transactions(const char *path) {
     CHECK(total > 20);
     for (int mode = 0; mode < FAULT_MODES; mode++) {
         for (long n = 1; n <= total; n++) {
-            remove_files(path);
+            fault_remove_db(path);
             uint64_t acknowledged = tx_crash_run(path, fault_mode(mode, n));
             points++;
             if (sync_mode != STORE_SYNC_FULL)
@@ -380,7 +352,7 @@ int main(int argc, char **argv) {
     char *end = NULL;
     long point = argc > 1 ? strtol(argv[1], &end, 10) : 0;
     if (point > 0 && *end == '\0') { /* debugging one point: test_crash N (ctest passes a path) */
-        remove_files(path);
+        fault_remove_db(path);
         uint64_t acknowledged = crash_run(path, (fault){.crash_at = point, .torn = true}, TXS, 0);
         printf("acknowledged %llu, kept in %s\n", (unsigned long long)acknowledged, path);
         printf("verify: %d\n", verify(path, acknowledged, reach(0, TXS)));
@@ -388,7 +360,7 @@ int main(int argc, char **argv) {
     }
     for (int mode = 0; mode < FAULT_MODES; mode++) {
         for (long n = 1; n <= total; n++) {
-            remove_files(path);
+            fault_remove_db(path);
             uint64_t acknowledged = crash_run(path, fault_mode(mode, n), TXS, 0);
             points++;
             check_recovery(path, acknowledged, reach(0, TXS), n, 0, mode);
@@ -403,9 +375,9 @@ int main(int argc, char **argv) {
     crash_run(path, (fault){0}, TXS, 0);
     total = fault_now.ops;
     for (long n = 1; n <= total; n++) {
-        remove_files(path);
+        fault_remove_db(path);
         for (int mode = 2; mode < FAULT_MODES; mode++, points++) {
-            remove_files(path);
+            fault_remove_db(path);
             uint64_t acknowledged = crash_run(path, fault_mode(mode, n), TXS, 0);
             check_recovery(path, acknowledged, reach(0, TXS), n, 0, 4 + mode);
         }
@@ -415,8 +387,8 @@ int main(int argc, char **argv) {
     printf("%ld crash points (each a fresh file crashed once; the twice-crashed files counted "
            "once), then %ld second crashes of twice-crashed files\n", points, second_points);
     CHECK(points >= 900);
-    remove_files(path);
-    remove_files(saved);
+    fault_remove_db(path);
+    fault_remove_db(saved);
     rmdir(dir);
     return CHECK_DONE();
 }

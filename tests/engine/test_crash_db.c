@@ -599,15 +599,8 @@ static bool verify_db(const char *path, const workload *w, int acknowledged) {
     return ok;
 }
 
-static void remove_files(const char *path) {
-    char wal[600];
-    snprintf(wal, sizeof wal, "%s.wal", path);
-    unlink(path);
-    unlink(wal);
-}
-
 static int crash_db_run(const char *path, const workload *w, fault f) {
-    remove_files(path);
+    fault_remove_db(path);
     fault_begin(f);
     int acknowledged = run_workload(path, w);
     fault_end();
@@ -643,32 +636,12 @@ static size_t lw_records(int i, fact *out, char names[][16]) {
     return n;
 }
 
-static void copy_file(const char *from, const char *to) {
-    FILE *in = fopen(from, "rb");
-    if (!in)
-        return;
-    FILE *out = fopen(to, "wb");
-    char chunk[8192];
-    size_t n;
-    while (out && (n = fread(chunk, 1, sizeof chunk, in)) > 0)
-        CHECK(fwrite(chunk, 1, n, out) == n);
-    fclose(in);
-    if (out)
-        fclose(out);
-}
-
 /* What the dead process leaves: the files as they are (log_writer_free
  * of an unfinished writer deletes them, which a crash would not do). */
 static void free_as_crashed(log_writer *w, const char *path, const char *saved) {
-    char a[600], b[600];
-    snprintf(a, sizeof a, "%s.wal", path);
-    snprintf(b, sizeof b, "%s.wal", saved);
-    remove_files(saved);
-    copy_file(path, saved);
-    copy_file(a, b);
+    CHECK(fault_copy_db(path, saved));
     log_writer_free(w);
-    copy_file(saved, path);
-    copy_file(b, a);
+    CHECK(fault_copy_db(saved, path));
 }
 
 /* 1: finish returned success; 0: it did not; -1: create failed (and
@@ -749,7 +722,7 @@ static bool lw_verify(const char *path, int finished) {
 }
 
 static int lw_crash_run(const char *path, const char *saved, fault f) {
-    remove_files(path);
+    fault_remove_db(path);
     fault_begin(f);
     int finished = lw_run(path, saved);
     fault_end();
@@ -815,8 +788,8 @@ int main(int argc, char **argv) {
            reader_answers);
     CHECK(reader_answers > 0);
     CHECK(points >= 1000);
-    remove_files(path);
-    remove_files(saved);
+    fault_remove_db(path);
+    fault_remove_db(saved);
     rmdir(dir);
     return CHECK_DONE();
 }
