@@ -132,13 +132,15 @@ TEST(a_second_process_opening_read_write_gets_stg_026_at_once)
 
 /* ---- readers together, writers kept out ----------------------------------------------- */
 
-static int hold_read_only(const char *path, int fd)
+/* Opens read-only, says so on the low 16 bits of `fds` (a pipe's write
+ * end), holds the file until a byte comes on the high 16 bits (a read end). */
+static int hold_read_only(const char *path, int fds)
 {
+    int say = fds & 0xffff, hear = fds >> 16;
     MiniGrafDb *db = minigraf_open_with_options(path, "{\"read_only\":true}", NULL);
-    char ok = db && count_of(db, "parent") == 3 ? 'r' : 'x';
-    if (write(fd, &ok, 1) != 1)
+    char ok = db && count_of(db, "parent") == 3 ? 'r' : 'x', go;
+    if (write(say, &ok, 1) != 1 || read(hear, &go, 1) != 1)
         return 2;
-    sleep_ms(300); /* hold it while the parent tries to write */
     int rc = db && count_of(db, "parent") == 3 ? 0 : 1;
     minigraf_close(db);
     return rc;
@@ -153,17 +155,21 @@ TEST(read_only_processes_share_the_file_and_keep_a_writer_out)
     for (int i = 1; i <= 3; i++)
         commit(db, "parent", i);
     minigraf_close(db);
-    int fds[2];
-    REQUIRE(pipe(fds) == 0);
-    pid_t a = spawn(hold_read_only, t.path, fds[1]), b = spawn(hold_read_only, t.path, fds[1]);
+    int up[2], down[2];
+    REQUIRE(pipe(up) == 0 && pipe(down) == 0);
+    int fds = up[1] | down[0] << 16;
+    pid_t a = spawn(hold_read_only, t.path, fds), b = spawn(hold_read_only, t.path, fds);
     char got[2] = {0};
-    CHECK(read(fds[0], &got[0], 1) == 1 && read(fds[0], &got[1], 1) == 1);
+    CHECK(read(up[0], &got[0], 1) == 1 && read(up[0], &got[1], 1) == 1);
     CHECK(got[0] == 'r' && got[1] == 'r'); /* both open at once */
     CHECK_INT_EQ(open_fails_with(t.path, "{\"busy_timeout_ms\":1000}", "[STG-026]"), 0);
+    CHECK(write(down[1], "gg", 2) == 2); /* now let go */
     CHECK_INT_EQ(status_of(a), 0);
     CHECK_INT_EQ(status_of(b), 0);
-    close(fds[0]);
-    close(fds[1]);
+    close(up[0]);
+    close(up[1]);
+    close(down[0]);
+    close(down[1]);
     db = open_here(t.path); /* both gone: the writer gets in */
     CHECK(db != NULL);
     minigraf_close(db);
