@@ -49,8 +49,10 @@ sanitizer_suite() {
 # The C suite built with ThreadSanitizer: close during calls, interrupt,
 # parallel readers, write transactions beside readers, one store opened
 # twice, snapshots beside commits, the hostile catalogue (its close_during
-# cases); the engine's own unit tests run in the other builds, but for the
-# two that start threads.
+# cases), the stress test (8 threads and a second process), processes
+# sharing a file, the SIGKILL loop (the engine's own unit tests run in the
+# other builds, but for the two that start threads; the database-level
+# crash sweep takes minutes under TSan).
 thread_sanitizer_suite() {
   local dir="$BUILD-tsan"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMINIGRAF_SANITIZE_THREAD=ON \

@@ -204,7 +204,11 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               1073741824 (1 GiB); 0 = unlimited
  *   "busy_timeout_ms"    int>=0 milliseconds a writer waits for another
  *                               thread's write transaction before it fails
- *                               with API-020; default 5000 (since 0.2.0)
+ *                               with API-020; default 5000 (since 0.2.0).
+ *                               Not for another process: an open of a file
+ *                               another process holds (read-write, or
+ *                               read-only against a writer) fails at once
+ *                               with STG-026 whatever this says
  *   "query_timeout_ms"   int>=0 milliseconds a query call (minigraf_execute,
  *                               minigraf_query, one cursor fetch) may run
  *                               before it fails with API-013; default 0 =

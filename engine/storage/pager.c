@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/hash.h"
@@ -15,6 +16,8 @@
 #include "storage/freelist.h"
 #include "storage/page_cache.h"
 #include "storage/store_lock.h"
+#include "storage/torn_create.h"
+#include "storage/wal.h"
 
 /* One version of a page changed since the last checkpoint. A chain runs
  * from the newest (the writer's) to older ones kept for open views. */
@@ -308,35 +311,65 @@ static void short_file_id(const uint8_t *have, uint64_t size, uint8_t *id) {
                                                                  : FORMAT_DB_ID_SIZE);
 }
 
-/* A file shorter than two pages is either one torn while being created (a
- * prefix of what create_file writes: start over) or not ours. */
-static int short_file(pager *p, uint64_t size, format_header *h, err *e) {
-    uint8_t *have = malloc(size ? size : 1), *want = malloc(2 * FORMAT_PAGE_SIZE);
-    if (!have || !want) {
-        free(have);
-        free(want);
-        return oom(e);
-    }
-    int rc = size && vfs_read_all(p->io, p->fd, have, size, 0) != 0
-                 ? io_error(e, ERR(STG, 11), "read", p) : 0;
+/* The identifier a torn creation's fresh pages are rebuilt with: a whole
+ * one from either header sector, else the bytes a prefix holds. */
+static void torn_id(const uint8_t *have, uint64_t size, uint8_t *id) {
+    const uint8_t *found = torn_create_id(have, size);
+    if (found)
+        memcpy(id, found, FORMAT_DB_ID_SIZE);
+    else
+        short_file_id(have, size, id);
+}
+
+/* A WAL holding anything was begun after the creation was synced. */
+static bool wal_has_bytes(const pager *p) {
+    char *log = wal_path_for(p->path);
+    struct stat st;
+    bool has = log && stat(log, &st) == 0 && st.st_size > 0;
+    free(log);
+    return has;
+}
+
+/* The file (`size` <= two pages, read into `have`) is a creation a crash
+ * cut short (storage/torn_create.h): it holds no data, so it starts over. */
+static bool torn_creation(const pager *p, const uint8_t *have, uint64_t size) {
+    uint8_t *fresh = malloc(2 * FORMAT_PAGE_SIZE);
+    if (!fresh)
+        return false;
     uint8_t id[FORMAT_DB_ID_SIZE];
-    short_file_id(have, rc == 0 ? size : 0, id);
-    initial_headers(want, id);
-    bool ours = rc == 0 && memcmp(have, want, size) == 0;
-    bool magic = rc == 0 && memcmp(have, want, size < 8 ? size : 8) == 0;
+    torn_id(have, size, id);
+    initial_headers(fresh, id);
+    bool torn = torn_create_matches(have, size, fresh);
+    free(fresh);
+    return torn && !wal_has_bytes(p);
+}
+
+/* Starts a torn creation over (read-only: shows it as an empty database). */
+static int restart_creation(pager *p, format_header *h, err *e) {
+    if (!p->read_only)
+        return create_file(p, h, e);
+    empty_header(h);
+    return 0;
+}
+
+/* A file shorter than two pages is either one torn while being created or
+ * not ours. */
+static int short_file(pager *p, uint64_t size, format_header *h, err *e) {
+    uint8_t *have = malloc(size ? size : 1);
+    if (!have)
+        return oom(e);
+    if (size && vfs_read_all(p->io, p->fd, have, size, 0) != 0) {
+        free(have);
+        return io_error(e, ERR(STG, 11), "read", p);
+    }
+    bool ours = torn_creation(p, have, size);
+    bool magic = memcmp(have, FORMAT_MAGIC, size < 8 ? size : 8) == 0;
     uint8_t have_version[4] = {0};
-    if (rc == 0 && size >= 12)
+    if (size >= 12)
         memcpy(have_version, have + 8, 4);
     free(have);
-    free(want);
-    if (rc != 0)
-        return rc;
-    if (ours && !p->read_only)
-        return create_file(p, h, e);
-    if (ours) { /* read-only: an empty database */
-        empty_header(h);
-        return 0;
-    }
+    if (ours)
+        return restart_creation(p, h, e);
     if (!magic)
         return err_set(e, ERR(STG, 2), "not a minigraf database file: %s", p->path);
     uint32_t version = (uint32_t)format_get_le(have_version, 4);
@@ -374,11 +407,14 @@ static int choose_header(pager *p, uint64_t size, format_header *h, err *e) {
     format_slot_state st[2];
     for (uint32_t i = 0; i < 2; i++)
         st[i] = format_decode_header(pages + i * FORMAT_PAGE_SIZE, i, &slot[i], &version[i]);
-    free(pages);
     int best = -1;
     for (int i = 0; i < 2; i++)
         if (st[i] == SLOT_VALID && (best < 0 || slot[i].generation > slot[best].generation))
             best = i;
+    bool torn = best < 0 && size == 2 * FORMAT_PAGE_SIZE && torn_creation(p, pages, size);
+    free(pages);
+    if (torn)
+        return restart_creation(p, h, e);
     if (best < 0) {
         int worst = rank(st[1]) < rank(st[0]) ? 1 : 0;
         return slot_error(p, st[worst], version[worst], e);

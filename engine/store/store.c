@@ -555,9 +555,18 @@ int store_open_file(const char *path, const store_options *o, store **out, err *
     return rc == 1 ? 0 : rc;
 }
 
+/* Frees a store whose last open let go, then lets opens of its file,
+ * which waited for the lock, go on. */
+static void free_closed(store *s) {
+    dev_t dev = s->dev;
+    ino_t ino = s->ino;
+    store_free(s);
+    store_share_closed(dev, ino);
+}
+
 void store_abandon(store *s) {
     if (s && store_share_release(s))
-        store_free(s);
+        free_closed(s);
 }
 
 void store_close(store *s) {
@@ -567,7 +576,7 @@ void store_close(store *s) {
     if (s->log && !s->opts.read_only && !s->broken)
         store_checkpoint(s, &ignored);
     err_clear(&ignored);
-    store_free(s);
+    free_closed(s);
 }
 
 void store_get_stats(store *s, store_stats *out) {

@@ -65,8 +65,12 @@ int store_share_find(const char *path, const store_options *o, store **out, err 
 /* Lists a store just opened on `path` (mutex held). */
 void store_share_add(store *s, const char *path);
 /* One open lets go: true when it was the last (the store is unlisted and
- * the caller frees it). */
+ * the caller frees it, then calls store_share_closed). Until then the
+ * file counts as closing: an open of it waits (store_share_find), since
+ * its lock is still held and a second one would be refused. */
 bool store_share_release(store *s);
+/* The last close of the file (dev, ino) is done: its lock is released. */
+void store_share_closed(dev_t dev, ino_t ino);
 
 /* The writer's header becomes the readers' (under `writing`). */
 void store_publish(store *s);

@@ -14,16 +14,30 @@
 #include "store/store_internal.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 static pthread_mutex_t open_mu = PTHREAD_MUTEX_INITIALIZER;
 static store *open_stores;
 
+/* Files whose last close is checkpointing and releasing its lock: off the
+ * list already, still locked. An open of one waits on `closed`. */
+typedef struct closing_file {
+    dev_t dev;
+    ino_t ino;
+    struct closing_file *next;
+} closing_file;
+
+static closing_file *closing;
+static pthread_cond_t closed = PTHREAD_COND_INITIALIZER;
+
 /* A forked child holds none of its parent's file locks (store_lock.c):
  * it shares none of the parent's stores either. */
 static void forget_in_child(void) {
     open_stores = NULL;
+    closing = NULL; /* the parent's closes finish there */
     pthread_mutex_init(&open_mu, NULL); /* another thread may have held it at the fork */
+    pthread_cond_init(&closed, NULL);
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -64,10 +78,19 @@ static int conflict(const store *s, const store_options *o, const char *path, er
     return 0;
 }
 
+static bool is_closing(dev_t dev, ino_t ino) {
+    for (const closing_file *c = closing; c; c = c->next)
+        if (c->dev == dev && c->ino == ino)
+            return true;
+    return false;
+}
+
 int store_share_find(const char *path, const store_options *o, store **out, err *e) {
     struct stat st;
     if (stat(path, &st) != 0)
         return 0; /* not there yet: nobody has it open */
+    while (is_closing(st.st_dev, st.st_ino))
+        pthread_cond_wait(&closed, &open_mu);
     for (store *s = open_stores; s; s = s->next_open) {
         if (s->dev != st.st_dev || s->ino != st.st_ino)
             continue;
@@ -94,6 +117,16 @@ void store_share_add(store *s, const char *path) {
     open_stores = s;
 }
 
+/* Marks the file closing. Without memory for the mark an open may meet
+ * the lock still held (STG-025), as before the mark existed. */
+static void mark_closing(const store *s) {
+    closing_file *c = malloc(sizeof *c);
+    if (!c)
+        return;
+    *c = (closing_file){.dev = s->dev, .ino = s->ino, .next = closing};
+    closing = c;
+}
+
 bool store_share_release(store *s) {
     pthread_mutex_lock(&open_mu);
     bool last = s->refs <= 1;
@@ -103,8 +136,22 @@ bool store_share_release(store *s) {
         for (store **p = &open_stores; *p; p = &(*p)->next_open)
             if (*p == s) {
                 *p = s->next_open;
+                mark_closing(s);
                 break;
             }
     pthread_mutex_unlock(&open_mu);
     return last;
+}
+
+void store_share_closed(dev_t dev, ino_t ino) {
+    pthread_mutex_lock(&open_mu);
+    for (closing_file **p = &closing; *p; p = &(*p)->next)
+        if ((*p)->dev == dev && (*p)->ino == ino) {
+            closing_file *done = *p;
+            *p = done->next;
+            free(done);
+            pthread_cond_broadcast(&closed);
+            break;
+        }
+    pthread_mutex_unlock(&open_mu);
 }

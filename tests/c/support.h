@@ -10,6 +10,7 @@
 #define MINIGRAF_TEST_SUPPORT_H
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -279,6 +280,19 @@ typedef struct temp_db_path {
 static inline void temp_db_make(temp_db_path *t)
 {
     strcpy(t->dir, "/tmp/minigraf-test-XXXXXX");
+    if (mkdtemp(t->dir) == NULL)
+        check_fail(__FILE__, __LINE__, "mkdtemp");
+    snprintf(t->path, sizeof t->path, "%s/test.graph", t->dir);
+}
+
+/* The same under /dev/shm when it exists: for tests that commit many
+ * times or kill processes, where real fsyncs on a shared disk would only
+ * slow them down (a process kill does not need them). */
+static inline void temp_db_make_in_memory_fs(temp_db_path *t)
+{
+    struct stat st;
+    const char *base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
+    snprintf(t->dir, sizeof t->dir, "%s/minigraf-test-XXXXXX", base);
     if (mkdtemp(t->dir) == NULL)
         check_fail(__FILE__, __LINE__, "mkdtemp");
     snprintf(t->path, sizeof t->path, "%s/test.graph", t->dir);

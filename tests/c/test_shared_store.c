@@ -184,9 +184,64 @@ TEST(a_write_on_one_handle_does_not_wait_for_a_cursor_of_the_other)
     temp_db_remove(&t);
 }
 
+/* Found by tests/c/test_stress.c: while the last handle's close was
+ * checkpointing, an open of the file in another thread no longer found
+ * the store (the close had taken it off the list) but its file lock was
+ * still registered: STG-025 "already open in this process". Now the open
+ * waits for that close to finish and opens the file afresh. */
+#define CLOSE_OPEN_ROUNDS 300
+
+typedef struct churn {
+    const char *path;
+    int id, failures;
+} churn;
+
+static void *open_commit_close(void *arg)
+{
+    churn *c = arg;
+    for (int i = 0; i < CLOSE_OPEN_ROUNDS; i++) {
+        char *error = NULL;
+        MiniGrafDb *db = minigraf_open_with_options(c->path, NULL, &error);
+        if (!db) {
+            if (c->failures++ < 3)
+                fprintf(stderr, "    open: %s\n", error ? error : "?");
+            minigraf_string_free(error);
+            continue;
+        }
+        char text[96];
+        snprintf(text, sizeof text, "(transact [[:t%d-%d :n %d]])", c->id, i, i);
+        char *r = minigraf_execute(db, text); /* the close checkpoints it */
+        c->failures += r == NULL;
+        minigraf_string_free(r);
+        minigraf_close(db);
+    }
+    return NULL;
+}
+
+TEST(an_open_while_another_thread_closes_the_last_handle_waits_for_it)
+{
+    temp_db_path t;
+    temp_db_make_in_memory_fs(&t);
+    churn c[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        c[i] = (churn){.path = t.path, .id = i};
+        REQUIRE(pthread_create(&th[i], NULL, open_commit_close, &c[i]) == 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        CHECK_INT_EQ(c[i].failures, 0);
+    }
+    MiniGrafDb *db = open_opts(t.path, NULL);
+    CHECK_INT_EQ(tx_count(db), 4 * CLOSE_OPEN_ROUNDS);
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
 CHECK_MAIN(TEST_ENTRY(two_handles_see_each_others_commits),
            TEST_ENTRY(closing_one_handle_leaves_the_other_working_and_the_last_close_keeps_everything),
            TEST_ENTRY(a_read_only_handle_joins_a_read_write_one_and_refuses_writes),
            TEST_ENTRY(conflicting_store_options_fail_with_stg_025_naming_the_conflict),
            TEST_ENTRY(writers_on_both_handles_are_serialised_while_readers_read),
-           TEST_ENTRY(a_write_on_one_handle_does_not_wait_for_a_cursor_of_the_other))
+           TEST_ENTRY(a_write_on_one_handle_does_not_wait_for_a_cursor_of_the_other),
+           TEST_ENTRY(an_open_while_another_thread_closes_the_last_handle_waits_for_it))

@@ -33,145 +33,7 @@
 #include "storage/format.h"
 #include "storage/vfs.h"
 #include "store/store.h"
-
-typedef struct fault {
-    long ops;       /* operations seen */
-    long crash_at;  /* 0: never */
-    bool torn;      /* a crashing write lands half its bytes */
-    bool lose;      /* the crash also loses every write not yet synced */
-    bool crashed;
-    bool at_reset;  /* the crash hit a WAL reset or the frame after it */
-} fault;
-
-static fault F;
-
-/* The undo log of writes and truncates since each file's last sync: what
- * the operating system may still lose in a power failure. */
-typedef struct undo {
-    int fd;
-    uint64_t off, old_size;
-    uint8_t *old; /* the bytes the operation replaced or cut */
-    size_t len;
-} undo;
-
-static undo undos[4096];
-static size_t undo_count;
-
-static uint64_t size_of(int fd) {
-    uint64_t n = 0;
-    vfs_posix()->size(NULL, fd, &n);
-    return n;
-}
-
-/* Saves [off, off + len) as it is now (the part inside the file). */
-static void remember(int fd, uint64_t off, size_t len) {
-    if (undo_count == sizeof undos / sizeof *undos)
-        return;
-    undo *u = &undos[undo_count++];
-    u->fd = fd;
-    u->off = off;
-    u->old_size = size_of(fd);
-    u->len = off >= u->old_size ? 0 : (size_t)(u->old_size - off < len ? u->old_size - off : len);
-    u->old = malloc(u->len ? u->len : 1);
-    if (u->len)
-        vfs_posix()->pread(NULL, fd, u->old, u->len, off);
-}
-
-static void forget(int fd) {
-    size_t out = 0;
-    for (size_t i = 0; i < undo_count; i++) {
-        if (undos[i].fd == fd)
-            free(undos[i].old);
-        else
-            undos[out++] = undos[i];
-    }
-    undo_count = out;
-}
-
-static void lose_unsynced(void) {
-    while (undo_count > 0) {
-        undo *u = &undos[--undo_count];
-        if (u->len)
-            vfs_posix()->pwrite(NULL, u->fd, u->old, u->len, u->off);
-        vfs_posix()->truncate(NULL, u->fd, u->old_size);
-        free(u->old);
-    }
-}
-
-static bool hit(void) {
-    if (F.crashed)
-        return true;
-    F.ops++;
-    if (F.crash_at && F.ops == F.crash_at) {
-        F.crashed = true;
-        return true;
-    }
-    return false;
-}
-
-static bool crash_now(void) {
-    bool was = F.crashed;
-    if (!hit())
-        return false;
-    if (!was && F.lose)
-        lose_unsynced();
-    return true;
-}
-
-
-static ssize_t f_pread(void *ctx, int fd, void *dst, size_t len, uint64_t off) {
-    return vfs_posix()->pread(ctx, fd, dst, len, off);
-}
-
-/* A WAL reset writes the 48-byte log header at 0 and truncates to 48; the
- * next frame goes at 32. (Main-file writes are whole pages.) */
-#define WAL_HEADER_BYTES 48
-
-static ssize_t f_pwrite(void *ctx, int fd, const void *src, size_t len, uint64_t off) {
-    bool first = !F.crashed;
-    if (crash_now()) {
-        if (first)
-            F.at_reset = (off == 0 && len == WAL_HEADER_BYTES) || off == WAL_HEADER_BYTES;
-        if (F.torn && F.ops == F.crash_at && len > 1)
-            vfs_posix()->pwrite(ctx, fd, src, len / 2, off);
-        errno = EIO;
-        return -1;
-    }
-    if (F.lose)
-        remember(fd, off, len);
-    return vfs_posix()->pwrite(ctx, fd, src, len, off);
-}
-
-static int f_sync(void *ctx, int fd) {
-    if (crash_now()) {
-        errno = EIO;
-        return -1;
-    }
-    (void)ctx;
-    forget(fd); /* durability is what the undo log models: no real fsync */
-    return 0;
-}
-
-static int f_truncate(void *ctx, int fd, uint64_t size) {
-    bool first = !F.crashed;
-    if (crash_now()) {
-        if (first)
-            F.at_reset = size == WAL_HEADER_BYTES;
-        errno = EIO;
-        return -1;
-    }
-    if (F.lose) {
-        uint64_t now = size_of(fd);
-        remember(fd, size < now ? size : now, size < now ? (size_t)(now - size) : 0);
-    }
-    return vfs_posix()->truncate(ctx, fd, size);
-}
-
-static int f_size(void *ctx, int fd, uint64_t *out) {
-    return vfs_posix()->size(ctx, fd, out);
-}
-
-static const vfs fault_vfs = {f_pread, f_pwrite, f_sync, f_truncate, f_size, NULL};
+#include "fault_vfs.h"
 
 #define TXS 24
 
@@ -212,11 +74,6 @@ static size_t tx_facts(uint64_t i, fact *out, char names[][16]) {
         out[n++] = r;
     }
     return n;
-}
-
-static void forget_all(void) {
-    while (undo_count > 0)
-        free(undos[--undo_count].old);
 }
 
 static bool same_fact(const fact *a, const fact *b) {
@@ -307,53 +164,23 @@ static bool verify_file(const char *path, uint64_t acknowledged, uint64_t most) 
 }
 
 static bool verify(const char *path, uint64_t acknowledged, uint64_t most) {
-    F = (fault){0};
-    vfs_set_default(&fault_vfs);
+    fault_begin((fault){0});
     bool ok = verify_file(path, acknowledged, most);
-    vfs_set_default(NULL);
+    fault_end();
     return ok;
-}
-
-static void remove_files(const char *path) {
-    char wal[600];
-    snprintf(wal, sizeof wal, "%s.wal", path);
-    unlink(path);
-    unlink(wal);
-}
-
-static void copy_file(const char *from, const char *to) {
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    char chunk[8192];
-    size_t n;
-    while (in && out && (n = fread(chunk, 1, sizeof chunk, in)) > 0)
-        CHECK(fwrite(chunk, 1, n, out) == n);
-    if (in)
-        fclose(in);
-    if (out)
-        fclose(out);
-}
-
-/* Copies the database and its WAL (saving or restoring a crashed state). */
-static void copy_db(const char *from, const char *to) {
-    char a[600], b[600];
-    snprintf(a, sizeof a, "%s.wal", from);
-    snprintf(b, sizeof b, "%s.wal", to);
-    copy_file(from, to);
-    copy_file(a, b);
 }
 
 /* Runs the workload on `path` under the fault layer; returns what it
  * acknowledged. */
 static uint64_t crash_run(const char *path, fault f, int tries, uint64_t floor) {
-    F = f;
-    vfs_set_default(&fault_vfs);
+    fault_begin(f);
     uint64_t acknowledged = workload(path, tries, floor);
-    vfs_set_default(NULL);
-    forget_all();
+    fault_end();
     return acknowledged;
 }
 
 static int failures;
+static long points, second_points; /* crash points tried: first and second crashes */
 
 static void check_recovery(const char *path, uint64_t acknowledged, uint64_t most, long n, long m,
                            int mode) {
@@ -371,16 +198,17 @@ static void check_recovery(const char *path, uint64_t acknowledged, uint64_t mos
  * the reopened file with a second crash at every `stride`-th point of it,
  * or at every point when the first crash hit a WAL reset (returns true). */
 static bool crash_twice(const char *path, const char *saved, long n, long stride) {
-    remove_files(path);
+    fault_remove_db(path);
     uint64_t first = crash_run(path, (fault){.crash_at = n, .lose = true}, TXS, 0);
-    bool at_reset = F.at_reset;
-    copy_db(path, saved);
+    bool at_reset = fault_now.at_reset;
+    CHECK(fault_copy_db(path, saved));
     for (long m = 1 + n % stride;; m += at_reset ? 1 : stride) {
-        copy_db(saved, path);
+        CHECK(fault_copy_db(saved, path));
         uint64_t acknowledged =
             crash_run(path, (fault){.crash_at = m, .torn = true, .lose = true}, MORE, first);
-        if (!F.crashed)
+        if (!fault_now.crashed)
             break; /* past the last point of the second run */
+        second_points++;
         check_recovery(path, acknowledged > first ? acknowledged : first, reach(0, TXS + MORE), n, m,
                        3);
     }
@@ -451,8 +279,7 @@ static bool same_tx_record(const store_rec *rec, uint64_t i, int k) {
 /* The reopened file holds transactions 1..n whole (acknowledged <= n <=
  * TX_WORKLOAD), nothing else, and takes one more. */
 static bool verify_tx_file(const char *path, uint64_t acknowledged) {
-    F = (fault){0};
-    vfs_set_default(&fault_vfs);
+    fault_begin((fault){0});
     err e = {0};
     db *d = open_tx_db(path, &e);
     bool ok = d != NULL;
@@ -474,32 +301,30 @@ static bool verify_tx_file(const char *path, uint64_t acknowledged) {
         fprintf(stderr, "tx verify: %s\n", e.message);
     db_close(d);
     err_clear(&e);
-    vfs_set_default(NULL);
+    fault_end();
     return ok;
 }
 
 static uint64_t tx_crash_run(const char *path, fault f) {
-    F = f;
-    vfs_set_default(&fault_vfs);
+    fault_begin(f);
     uint64_t acknowledged = tx_workload(path);
-    vfs_set_default(NULL);
-    forget_all();
+    fault_end();
     return acknowledged;
 }
 
-/* Every crash point of the transaction workload, in the three modes. */
+/* Every crash point of the transaction workload, in every mode. */
 static void crash_transactions(const char *path) {
-    remove_files(path);
+    fault_remove_db(path);
     CHECK(tx_crash_run(path, (fault){0}) == TX_WORKLOAD);
-    long total = F.ops;
+    long total = fault_now.ops;
     CHECK(verify_tx_file(path, TX_WORKLOAD));
     printf("%ld write/sync/truncate points in the transaction workload\n", total);
     CHECK(total > 20);
-    for (int mode = 0; mode <= 2; mode++) {
+    for (int mode = 0; mode < FAULT_MODES; mode++) {
         for (long n = 1; n <= total; n++) {
-            remove_files(path);
-            fault f = {.crash_at = n, .torn = mode == 1, .lose = mode == 2};
-            uint64_t acknowledged = tx_crash_run(path, f);
+            fault_remove_db(path);
+            uint64_t acknowledged = tx_crash_run(path, fault_mode(mode, n));
+            points++;
             if (sync_mode != STORE_SYNC_FULL)
                 acknowledged = 0; /* durable only up to a checkpoint */
             if (verify_tx_file(path, acknowledged))
@@ -513,50 +338,57 @@ static void crash_transactions(const char *path) {
 }
 
 int main(int argc, char **argv) {
-    char dir[] = "/tmp/mg_crash_XXXXXX";
-    if (!mkdtemp(dir))
+    char dir[200];
+    if (fault_tmpdir("mg_crash", dir, sizeof dir) != 0)
         return 1;
     char path[300], saved[300];
     snprintf(path, sizeof path, "%s/c.graph", dir);
     snprintf(saved, sizeof saved, "%s/saved.graph", dir);
     uint64_t all = crash_run(path, (fault){0}, TXS, 0);
-    long total = F.ops;
+    long total = fault_now.ops;
     CHECK(all == reach(0, TXS) && verify(path, all, all));
     printf("%ld write/sync/truncate points\n", total);
     CHECK(total > 100);
     char *end = NULL;
     long point = argc > 1 ? strtol(argv[1], &end, 10) : 0;
     if (point > 0 && *end == '\0') { /* debugging one point: test_crash N (ctest passes a path) */
-        remove_files(path);
+        fault_remove_db(path);
         uint64_t acknowledged = crash_run(path, (fault){.crash_at = point, .torn = true}, TXS, 0);
         printf("acknowledged %llu, kept in %s\n", (unsigned long long)acknowledged, path);
         printf("verify: %d\n", verify(path, acknowledged, reach(0, TXS)));
         return 0;
     }
-    for (int mode = 0; mode <= 2; mode++) { /* clean stop, torn write, lost unsynced writes */
+    for (int mode = 0; mode < FAULT_MODES; mode++) {
         for (long n = 1; n <= total; n++) {
-            remove_files(path);
-            fault f = {.crash_at = n, .torn = mode == 1, .lose = mode == 2};
-            uint64_t acknowledged = crash_run(path, f, TXS, 0);
+            fault_remove_db(path);
+            uint64_t acknowledged = crash_run(path, fault_mode(mode, n), TXS, 0);
+            points++;
             check_recovery(path, acknowledged, reach(0, TXS), n, 0, mode);
         }
     }
     long resets = 0;
-    for (long n = 1; n <= total; n++)
+    for (long n = 1; n <= total; n++, points++)
         resets += crash_twice(path, saved, n, 11);
     CHECK(resets >= 5); /* the points that matter were met */
     crash_transactions(path);
     sync_mode = STORE_SYNC_NORMAL; /* the WAL reset is synced; commits are not */
     crash_run(path, (fault){0}, TXS, 0);
-    total = F.ops;
+    total = fault_now.ops;
     for (long n = 1; n <= total; n++) {
-        remove_files(path);
-        uint64_t acknowledged = crash_run(path, (fault){.crash_at = n, .lose = true}, TXS, 0);
-        check_recovery(path, acknowledged, reach(0, TXS), n, 0, 4);
+        fault_remove_db(path);
+        for (int mode = 2; mode < FAULT_MODES; mode++, points++) {
+            fault_remove_db(path);
+            uint64_t acknowledged = crash_run(path, fault_mode(mode, n), TXS, 0);
+            check_recovery(path, acknowledged, reach(0, TXS), n, 0, 4 + mode);
+        }
         crash_twice(path, saved, n, 11);
+        points++;
     }
-    remove_files(path);
-    remove_files(saved);
+    printf("%ld crash points (each a fresh file crashed once; the twice-crashed files counted "
+           "once), then %ld second crashes of twice-crashed files\n", points, second_points);
+    CHECK(points >= 900);
+    fault_remove_db(path);
+    fault_remove_db(saved);
     rmdir(dir);
     return CHECK_DONE();
 }

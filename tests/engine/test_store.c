@@ -425,10 +425,33 @@ static void test_header_errors(void) {
     write_file(p, v1, sizeof v1);
     CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 28));
 
+    /* two pages of zeros: a creation cut short by a power loss (the size
+     * landed, the data did not) holds no data and starts over; beside a
+     * WAL holding frames it is a damaged file */
     p = db_path("zero.graph");
     memset(pages, 0, sizeof pages);
     write_file(p, pages, sizeof pages);
+    CHECK(open_error(p, false, msg, sizeof msg) == 0);
+    CHECK(file_size(p) == 2 * FORMAT_PAGE_SIZE);
+    memset(pages, 0, sizeof pages);
+    write_file(p, pages, sizeof pages);
+    char wal_file[600];
+    snprintf(wal_file, sizeof wal_file, "%s.wal", p);
+    write_file(wal_file, "frames", 6);
     CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 2));
+    unlink(wal_file);
+
+    /* a creation torn sector by sector: page 0's header sector lost, its
+     * checksum word and page 1's header landed */
+    p = db_path("scrambled.graph");
+    format_header fresh = {.generation = 1, .page_count = 2};
+    memset(pages, 0, sizeof pages);
+    format_encode_header(&fresh, 1, pages + FORMAT_PAGE_SIZE);
+    format_seal_page(pages + FORMAT_PAGE_SIZE, 1);
+    pages[FORMAT_PAGE_SIZE - 1] = 0x5a;
+    write_file(p, pages, FORMAT_PAGE_SIZE + 512);
+    CHECK(open_error(p, false, msg, sizeof msg) == 0);
+    CHECK(file_size(p) == 2 * FORMAT_PAGE_SIZE);
 
     p = db_path("short.graph");
     write_file(p, "MINI", 4); /* torn while being created: started afresh */
