@@ -469,19 +469,6 @@ static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key,
     return 0;
 }
 
-/* The right page of a split: `n` sorted keys, in blocks of the codec's
- * size, else fewer longer ones (standalone restart entries can make them
- * longer than they were in the full page; one block never is). */
-static int build_right(uint8_t *rpage, const btree_codec *c, const uint8_t *keys, size_t n,
-                       uint32_t pgno, err *e) {
-    size_t block = c->block_bytes;
-    while (leaf_build(rpage, c, keys, n, block) != n && block < FORMAT_PAGE_SIZE)
-        block *= 2;
-    return block < FORMAT_PAGE_SIZE
-               ? 0
-               : err_set(e, ERR(INT, 0), "internal: leaf split of page %u overflows", (unsigned)pgno);
-}
-
 /* Re-encodes the leaf with `key` added; when they do not all fit (or
  * `full`: an edit did not fit), splits it into a new right page. */
 static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
@@ -500,67 +487,19 @@ static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c
     if (rc == 0) {
         size_t left = leaf_build(page, c, keys, split_point(keys, ks, total - 1, pos),
                                  c->block_bytes);
-        rc = build_right(rpage, c, keys + left * ks, total - left, pgno, e);
+        /* Standalone restart entries can make the right half longer than
+         * it was: fewer, longer blocks fit it (one block is never longer
+         * than the entries were in the full page). */
+        size_t block = c->block_bytes, right = total - left;
+        while (leaf_build(rpage, c, keys + left * ks, right, block) != right && block < FORMAT_PAGE_SIZE)
+            block *= 2;
+        if (block >= FORMAT_PAGE_SIZE)
+            rc = err_set(e, ERR(INT, 0), "internal: leaf split of page %u overflows",
+                         (unsigned)pgno);
         memcpy(sp->key, keys + left * ks, ks);
         sp->happened = true;
     }
     free(keys);
-    return rc;
-}
-
-/* Cuts the leaf after its first m blocks, which stay as they are: they are
- * encoded against the same anchor. */
-static void keep_blocks(uint8_t *page, size_t m, size_t kept) {
-    size_t r = restarts(page), end = restart_at(page, m);
-    memmove(page + FORMAT_PAGE_PAYLOAD - 2 * m, page + FORMAT_PAGE_PAYLOAD - 2 * r, 2 * m);
-    memset(page + end, 0, FORMAT_PAGE_PAYLOAD - 2 * m - end);
-    put16(page + L_COUNT, kept);
-    put16(page + L_RESTARTS, m);
-    put16(page + L_END, end);
-}
-
-/* A full leaf of several blocks splits at the block boundary nearest its
- * middle: only the right blocks are decoded and encoded again (rebuild
- * re-encodes both halves); then `key` goes into its half, which has room.
- * 1 when the leaf has one block (the caller rebuilds). */
-static int split_blocks(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
-                        const uint8_t *key, btree_split *sp, err *e) {
-    size_t r = restarts(page), m = 1, ks = c->key_size, n = 0, count = leaf_count(page);
-    if (r < 2)
-        return 1;
-    while (m + 1 < r && restart_at(page, m) < (LEAF_HEADER + leaf_end(page)) / 2)
-        m++;
-    uint8_t anchor[BTREE_MAX_KEY], *keys = malloc(count * ks), *rpage;
-    if (!keys)
-        return err_set(e, ERR(INT, 0), "out of memory");
-    leaf_pos at = leaf_block_begin(page, m);
-    int rc = leaf_first_key(page, c, anchor);
-    while (rc == 0 && n < count &&
-           (rc = leaf_next(page, c, &at, n ? keys + (n - 1) * ks : NULL, anchor, keys + n * ks)) == 1) {
-        n++;
-        rc = 0;
-    }
-    if (rc != 0 || n == 0 || n >= count) {
-        free(keys);
-        return corrupt(e, pgno);
-    }
-    rc = pager_alloc(pg, &sp->right, &rpage, e);
-    if (rc == 0)
-        rc = build_right(rpage, c, keys, n, pgno, e);
-    if (rc == 0) {
-        keep_blocks(page, m, count - n);
-        memcpy(sp->key, keys, ks);
-        sp->happened = true;
-    }
-    free(keys);
-    if (rc != 0)
-        return rc;
-    bool right = memcmp(key, sp->key, ks) >= 0;
-    btree_split again = {0};
-    rc = right ? leaf_insert(pg, rpage, sp->right, c, key, NULL, &again, e)
-               : leaf_insert(pg, page, pgno, c, key, NULL, &again, e);
-    if (rc == 0 && again.happened) /* a half has room for any entry */
-        rc = err_set(e, ERR(INT, 0), "internal: leaf split of page %u overflows", (unsigned)pgno);
     return rc;
 }
 
@@ -638,10 +577,8 @@ int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
     plan_insert(page, c, b, anchor, &pl, key, &ed);
     if (!edit_fits(page, &ed) && !pl.has_next && b + 1 == restarts(page))
         return split_append(pg, c, key, sp, e);
-    if (!edit_fits(page, &ed)) {
-        int rc = split_blocks(pg, page, pgno, c, key, sp, e);
-        return rc == 1 ? rebuild(pg, page, pgno, c, key, true, sp, e) : rc;
-    }
+    if (!edit_fits(page, &ed))
+        return rebuild(pg, page, pgno, c, key, true, sp, e);
     apply_edit(page, b, &ed);
     int promoted = split_block(page, c, b, anchor);
     if (promoted < 0)
