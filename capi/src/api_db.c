@@ -131,10 +131,14 @@ static char *render_result(const db_result *r)
     buf_init(&out);
     switch (r->kind) {
     case DB_RESULT_TRANSACTED:
-        buf_printf(&out, "{\"transacted\":%lld}", (long long)r->tx_id);
+        buf_puts(&out, "{\"transacted\":");
+        json_write_integer(&out, r->tx_id);
+        buf_putc(&out, '}');
         break;
     case DB_RESULT_RETRACTED:
-        buf_printf(&out, "{\"retracted\":%lld}", (long long)r->tx_id);
+        buf_puts(&out, "{\"retracted\":");
+        json_write_integer(&out, r->tx_id);
+        buf_putc(&out, '}');
         break;
     case DB_RESULT_OK:
         buf_puts(&out, "{\"ok\":true}");

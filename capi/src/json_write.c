@@ -49,7 +49,7 @@ static void write_float(buf *out, double f, int typed)
 }
 
 /* Exact, without printf: integers are most of what large answers hold. */
-static void write_integer(buf *out, int64_t i)
+void json_write_integer(buf *out, int64_t i)
 {
     char text[24];
     size_t n = sizeof text;
@@ -94,7 +94,7 @@ static void write_plain(buf *out, const value *v, int typed)
         json_write_string(out, v->as.str.ptr, v->as.str.len);
         break;
     case VT_INTEGER:
-        write_integer(out, v->as.i);
+        json_write_integer(out, v->as.i);
         break;
     case VT_FLOAT:
         write_float(out, v->as.f, typed);

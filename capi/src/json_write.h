@@ -13,6 +13,8 @@
 void json_write_string(buf *out, const char *s, size_t len);
 /* typed: the lossless {"type":..,"value":..} form (MINIGRAF_FORMAT_TYPED). */
 void json_write_value(buf *out, const value *v, int typed);
+/* An integer in decimal, without printf (a commit's answer, rows). */
+void json_write_integer(buf *out, int64_t i);
 /* One fact log record: {"entity":..,"attribute":..,"value":{typed},
  * "tx_count":..,"tx_id":..,"valid_from":..,"valid_to":..,"asserted":..}. */
 void json_write_fact(buf *out, const fact *f);

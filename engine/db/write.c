@@ -156,7 +156,9 @@ static int build(const ast_write *w, bool assert, uint64_t tx_count, int64_t tx_
             rc = resolve_window(w, af, tx_id, &f, e);
         if (rc == 0 && !assert)
             f.valid_to = VALID_TO_FOREVER;
-        if (rc == 0)
+        if (rc == 0 && w->count == 1) /* nothing to repeat: no index */
+            set.facts[set.count++] = f;
+        else if (rc == 0)
             rc = add_fact(&set, &f, af, e);
     }
     htab_free(&set.index);

@@ -513,6 +513,21 @@ static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c
     return rc;
 }
 
+/* A key past every key of a full leaf starts the right page alone, as
+ * rebuild's split would (split_point), without re-encoding the left one:
+ * appends (TXLOG, ascending values) split this way. */
+static int split_append(pager *pg, const btree_codec *c, const uint8_t *key, btree_split *sp,
+                        err *e) {
+    uint8_t *rpage;
+    int rc = pager_alloc(pg, &sp->right, &rpage, e);
+    if (rc != 0)
+        return rc;
+    leaf_init(rpage, c, key);
+    memcpy(sp->key, key, c->key_size);
+    sp->happened = true;
+    return 0;
+}
+
 /* The place for `key` when `slot` says this leaf's last insert was just
  * before it: true when the slot applies and the key goes right after. */
 static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgno,
@@ -570,6 +585,8 @@ int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
     if (!pl.has_prev && b == 0) /* a new first key */
         return rebuild(pg, page, pgno, c, key, false, sp, e);
     plan_insert(page, c, b, anchor, &pl, key, &ed);
+    if (!edit_fits(page, &ed) && !pl.has_next && b + 1 == restarts(page))
+        return split_append(pg, c, key, sp, e);
     if (!edit_fits(page, &ed))
         return rebuild(pg, page, pgno, c, key, true, sp, e);
     apply_edit(page, b, &ed);

@@ -144,10 +144,8 @@ int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, 
     uint64_t hash = entry_hash(kind, bytes, len);
     dict_key(key, hash, 0);
     btree_cursor c;
+    uint8_t scratch[FORMAT_PAGE_SIZE]; /* one per call: readers search concurrently */
     int rc = btree_cursor_init(&c, pg, view, root, &d->codec, e);
-    uint8_t *scratch = rc == 0 ? malloc(FORMAT_PAGE_SIZE) : NULL;
-    if (rc == 0 && !scratch)
-        rc = err_set(e, ERR(INT, 0), "out of memory");
     if (rc == 0)
         rc = btree_seek(&c, key, DICT_HASH_BYTES, e);
     const uint8_t *k = NULL;
@@ -166,7 +164,6 @@ int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, 
     }
     if (rc == 1 && (!k || memcmp(k, key, DICT_HASH_BYTES) != 0))
         rc = 0;
-    free(scratch);
     btree_cursor_free(&c);
     return rc;
 }
