@@ -6,10 +6,11 @@ placeholders such as `(rule ...)` skipped).
 
     scripts/extract_spec_examples.py ../shared/spec/LANGUAGE.md > tests/engine/spec_examples.txt
 """
+
 import re
 import sys
 
-HEAD = re.compile(r'\((transact|retract|query|rule)[\s\[{]')
+HEAD = re.compile(r"\((transact|retract|query|rule)[\s\[{]")
 
 
 def balanced_end(text, start):
@@ -18,20 +19,20 @@ def balanced_end(text, start):
     while i < len(text):
         c = text[i]
         if in_str:
-            if c == '\\':
+            if c == "\\":
                 i += 1
             elif c == '"':
                 in_str = False
         elif c == '"':
             in_str = True
-        elif c == '(':
+        elif c == "(":
             depth += 1
-        elif c == ')':
+        elif c == ")":
             depth -= 1
             if depth == 0:
                 return i + 1
-        elif c == ';':
-            nl = text.find('\n', i)
+        elif c == ";":
+            nl = text.find("\n", i)
             i = len(text) if nl < 0 else nl
             continue
         i += 1
@@ -47,23 +48,23 @@ def commands(text):
         end = balanced_end(text, m.start())
         if end is None:
             return
-        yield ' '.join(re.sub(r';[^\n"]*\n', '\n', text[m.start():end]).split())
+        yield " ".join(re.sub(r';[^\n"]*\n', "\n", text[m.start() : end]).split())
         pos = end
 
 
 def main():
-    spec = open(sys.argv[1], encoding='utf-8').read()
+    spec = open(sys.argv[1], encoding="utf-8").read()
     seen = []
-    for block in re.findall(r'```\n(.*?)```', spec, re.S):
+    for block in re.findall(r"```\n(.*?)```", spec, re.S):
         for cmd in commands(block):
-            if cmd not in seen and '...' not in cmd:
+            if cmd not in seen and "..." not in cmd:
                 seen.append(cmd)
-    for cell in re.findall(r'`(\((?:transact|retract|query|rule)[^`]*)`', spec):
+    for cell in re.findall(r"`(\((?:transact|retract|query|rule)[^`]*)`", spec):
         for cmd in commands(cell):
-            if cmd not in seen and '...' not in cmd:
+            if cmd not in seen and "..." not in cmd:
                 seen.append(cmd)
-    print('\n'.join(seen))
+    print("\n".join(seen))
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
     main()

@@ -289,6 +289,7 @@ print("python package ok:", minigraf.__version__, here)
 # time budget: bash scripts/cross.sh aarch64-linux-musl.)
 cross_musl_x86_64() { bash "$ROOT/scripts/cross.sh" x86_64-linux-musl; }
 
+step "formatting: clang-format, ruff, prettier, google-java-format (check-format.sh)" bash "$ROOT/scripts/check-format.sh"
 step "C suite (ctest)" c_suite
 step "C suite, pytest and node --test under ASan + UBSan" sanitizer_suite
 step "C suite under ThreadSanitizer" thread_sanitizer_suite

@@ -57,39 +57,74 @@ def cur(t: str) -> str:
 
 
 def boss(seed: str) -> str:
-    return ("WITH RECURSIVE boss(x, b) AS (SELECT e, v FROM eav m WHERE " + seed + " AND "
-            + cur("m") + " UNION SELECT boss.x, m.v FROM boss JOIN eav m ON m.e = boss.b "
-            "AND m.a = 'manager' AND " + cur("m") + ")")
+    return (
+        "WITH RECURSIVE boss(x, b) AS (SELECT e, v FROM eav m WHERE "
+        + seed
+        + " AND "
+        + cur("m")
+        + " UNION SELECT boss.x, m.v FROM boss JOIN eav m ON m.e = boss.b "
+        "AND m.a = 'manager' AND " + cur("m") + ")"
+    )
 
 
 # name -> (Datalog, SQL, needs the boss rules): bench/shapes.c's texts.
 SHAPES: Dict[str, Tuple[str, str, bool]] = {
-    "point_entity": ("[:find ?a :where [:p{m} :age ?a]]",
-                     "SELECT v FROM eav f WHERE f.e = {m} AND f.a = 'age' AND " + cur("f"), False),
-    "attribute_value": ("[:find ?e :where [?e :name \"p{m}\"]]",
-                        "SELECT e FROM eav f WHERE f.a = 'name' AND f.v = 'p{m}' AND " + cur("f"),
-                        False),
-    "join_2": ("[:find ?n :where [:p{m} :follows ?f] [?f :name ?n]]",
-               "SELECT n.v FROM eav f JOIN eav n ON n.e = f.v AND n.a = 'name' AND " + cur("n")
-               + " WHERE f.e = {m} AND f.a = 'follows' AND " + cur("f"), False),
+    "point_entity": (
+        "[:find ?a :where [:p{m} :age ?a]]",
+        "SELECT v FROM eav f WHERE f.e = {m} AND f.a = 'age' AND " + cur("f"),
+        False,
+    ),
+    "attribute_value": (
+        '[:find ?e :where [?e :name "p{m}"]]',
+        "SELECT e FROM eav f WHERE f.a = 'name' AND f.v = 'p{m}' AND " + cur("f"),
+        False,
+    ),
+    "join_2": (
+        "[:find ?n :where [:p{m} :follows ?f] [?f :name ?n]]",
+        "SELECT n.v FROM eav f JOIN eav n ON n.e = f.v AND n.a = 'name' AND "
+        + cur("n")
+        + " WHERE f.e = {m} AND f.a = 'follows' AND "
+        + cur("f"),
+        False,
+    ),
     "join_3_selective": (
         "[:find ?s ?n :where [:p{m} :manager ?b] [?s :manager ?b] [?s :name ?n]]",
-        "SELECT s.e, n.v FROM eav b JOIN eav s ON s.a = 'manager' AND s.v = b.v AND " + cur("s")
-        + " JOIN eav n ON n.e = s.e AND n.a = 'name' AND " + cur("n")
-        + " WHERE b.e = {m} AND b.a = 'manager' AND " + cur("b"), False),
-    "recursive_ancestors": ("[:find ?b :where (boss :p{leaf} ?b)]",
-                            boss("m.e = {leaf} AND m.a = 'manager'") + " SELECT b FROM boss", True),
-    "limit": ("[:find ?e ?a :where [?e :age ?a] :limit 10]",
-              "SELECT e, v FROM eav f WHERE f.a = 'age' AND " + cur("f") + " LIMIT 10", False),
-    "not_probe": ("[:find ?e :where [?e :group 7] (not [?e :age ?a] [(< ?a 10)])]",
-                  "SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND " + cur("g")
-                  + " AND NOT EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' "
-                  "AND x.v < 10 AND " + cur("x") + ")", False),
-    "attribute_scan": ("[:find ?e ?a :where [?e :age ?a]]",
-                       "SELECT e, v FROM eav f WHERE f.a = 'age' AND " + cur("f"), False),
+        "SELECT s.e, n.v FROM eav b JOIN eav s ON s.a = 'manager' AND s.v = b.v AND "
+        + cur("s")
+        + " JOIN eav n ON n.e = s.e AND n.a = 'name' AND "
+        + cur("n")
+        + " WHERE b.e = {m} AND b.a = 'manager' AND "
+        + cur("b"),
+        False,
+    ),
+    "recursive_ancestors": (
+        "[:find ?b :where (boss :p{leaf} ?b)]",
+        boss("m.e = {leaf} AND m.a = 'manager'") + " SELECT b FROM boss",
+        True,
+    ),
+    "limit": (
+        "[:find ?e ?a :where [?e :age ?a] :limit 10]",
+        "SELECT e, v FROM eav f WHERE f.a = 'age' AND " + cur("f") + " LIMIT 10",
+        False,
+    ),
+    "not_probe": (
+        "[:find ?e :where [?e :group 7] (not [?e :age ?a] [(< ?a 10)])]",
+        "SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND "
+        + cur("g")
+        + " AND NOT EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' "
+        "AND x.v < 10 AND " + cur("x") + ")",
+        False,
+    ),
+    "attribute_scan": (
+        "[:find ?e ?a :where [?e :age ?a]]",
+        "SELECT e, v FROM eav f WHERE f.a = 'age' AND " + cur("f"),
+        False,
+    ),
 }
-BOSS_RULES = ("(rule [(boss ?x ?b) [?x :manager ?b]])",
-              "(rule [(boss ?x ?b) [?x :manager ?m] (boss ?m ?b)])")
+BOSS_RULES = (
+    "(rule [(boss ?x ?b) [?x :manager ?b]])",
+    "(rule [(boss ?x ?b) [?x :manager ?m] (boss ?m ?b)])",
+)
 
 
 def expand(template: str, n: int) -> str:
@@ -105,11 +140,13 @@ ROUNDS = 15
 
 def loop(run: Callable[[], int], runs: int) -> Callable[[], float]:
     """`runs` runs timed as one: thread CPU seconds per run."""
+
     def measure() -> float:
         start = time.thread_time()
         for _ in range(runs):
             run()
         return (time.thread_time() - start) / runs
+
     return measure
 
 
@@ -179,7 +216,9 @@ def shape(directory: str, n: int, name: str) -> Dict[str, Any]:
 def threads(directory: str, n: int, count: int, seconds: float) -> Dict[str, Any]:
     """Queries per second of `count` threads sharing one database, each
     alternating point_entity and join_3_selective (prepared, typed rows)."""
-    texts = ["(query " + expand(SHAPES[s][0], n) + ")" for s in ("point_entity", "join_3_selective")]
+    texts = [
+        "(query " + expand(SHAPES[s][0], n) + ")" for s in ("point_entity", "join_3_selective")
+    ]
     done = [0] * count
     stop = threading.Event()
     with minigraf.open(os.path.join(directory, f"envelope-{n}.graph"), read_only=True) as db:
@@ -208,8 +247,12 @@ def threads(directory: str, n: int, count: int, seconds: float) -> Dict[str, Any
     # cpu_per_wall: how many cores the threads kept busy on average (1 at
     # most if the GIL serialised them); on a machine shared with other
     # jobs it is the share they got, which bounds q/s.
-    return {"threads": count, "queries": sum(done), "qps": round(sum(done) / elapsed, 1),
-            "cpu_per_wall": round(used / elapsed, 2)}
+    return {
+        "threads": count,
+        "queries": sum(done),
+        "qps": round(sum(done) / elapsed, 1),
+        "cpu_per_wall": round(used / elapsed, 2),
+    }
 
 
 # bench/bench_interrupt.c's "cross join count", on its 2,000 facts: the
@@ -254,14 +297,18 @@ def cancel(directory: str, n: int, trials: int) -> Dict[str, Any]:
 
 def table(path: str) -> None:
     lines = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
-    print(f"{'shape':20} {'rows':>7} {'C':>11} {'Python':>11} {'prepared':>11} {'sqlite3':>11} "
-          f"{'py/sqlite3':>10}  overhead over C (best of Python, prepared)")
+    print(
+        f"{'shape':20} {'rows':>7} {'C':>11} {'Python':>11} {'prepared':>11} {'sqlite3':>11} "
+        f"{'py/sqlite3':>10}  overhead over C (best of Python, prepared)"
+    )
     qps = {}
     for r in lines:
         if "cancel_trials" in r:
-            print(f"stopping a running query ({r['cancel_trials']} trials): Ctrl-C p50 "
-                  f"{r['ctrl_c']['p50_ms']} ms, max {r['ctrl_c']['max_ms']} ms; db.interrupt() "
-                  f"p50 {r['interrupt']['p50_ms']} ms, max {r['interrupt']['max_ms']} ms")
+            print(
+                f"stopping a running query ({r['cancel_trials']} trials): Ctrl-C p50 "
+                f"{r['ctrl_c']['p50_ms']} ms, max {r['ctrl_c']['max_ms']} ms; db.interrupt() "
+                f"p50 {r['interrupt']['p50_ms']} ms, max {r['interrupt']['max_ms']} ms"
+            )
             continue
         if "threads" in r:
             qps[r["threads"]] = (r["qps"], r.get("cpu_per_wall", 0.0))
@@ -270,15 +317,19 @@ def table(path: str) -> None:
         best = min(us["minigraf"], us["minigraf_prepared"])
         over = best - us["c"]
         per = f"  {over / r['rows']:+.3f} us/row" if r["rows"] > 1 else ""
-        print(f"{r['shape']:20} {r['rows']:>7} {us['c']:>9.2f}us {us['minigraf']:>9.2f}us "
-              f"{us['minigraf_prepared']:>9.2f}us {us['sqlite3']:>9.2f}us "
-              f"{best / us['sqlite3']:>10.2f}  {over:+.2f} us/query{per}"
-              + (f"  ({r['note']})" if "note" in r else ""))
+        print(
+            f"{r['shape']:20} {r['rows']:>7} {us['c']:>9.2f}us {us['minigraf']:>9.2f}us "
+            f"{us['minigraf_prepared']:>9.2f}us {us['sqlite3']:>9.2f}us "
+            f"{best / us['sqlite3']:>10.2f}  {over:+.2f} us/query{per}"
+            + (f"  ({r['note']})" if "note" in r else "")
+        )
     if 1 in qps and 4 in qps:
         (q1, c1), (q4, c4) = qps[1], qps[4]
-        print(f"parallel readers (point_entity + join_3_selective, prepared): 1 thread "
-              f"{q1:.0f} q/s ({c1:.2f} cores busy), 4 threads {q4:.0f} q/s ({c4:.2f} cores "
-              f"busy): {q4 / q1:.2f}x on {os.cpu_count()} cores")
+        print(
+            f"parallel readers (point_entity + join_3_selective, prepared): 1 thread "
+            f"{q1:.0f} q/s ({c1:.2f} cores busy), 4 threads {q4:.0f} q/s ({c4:.2f} cores "
+            f"busy): {q4 / q1:.2f}x on {os.cpu_count()} cores"
+        )
 
 
 def main(argv: List[str]) -> None:

@@ -32,8 +32,9 @@ const nowS = () => Number(process.hrtime.bigint()) / 1e9;
 
 /** shapes.c's SQL helpers: what a query sees by default (current, valid now). */
 const cur = (t, now) => `${t}.tx_end = ${MAXTX} AND ${t}.vf <= ${now} AND ${t}.vt > ${now}`;
-const boss = (seed, now) => `WITH RECURSIVE boss(x, b) AS (SELECT e, v FROM eav m WHERE ${seed} AND ${cur('m', now)}`
-  + ` UNION SELECT boss.x, m.v FROM boss JOIN eav m ON m.e = boss.b AND m.a = 'manager' AND ${cur('m', now)})`;
+const boss = (seed, now) =>
+  `WITH RECURSIVE boss(x, b) AS (SELECT e, v FROM eav m WHERE ${seed} AND ${cur('m', now)}` +
+  ` UNION SELECT boss.x, m.v FROM boss JOIN eav m ON m.e = boss.b AND m.a = 'manager' AND ${cur('m', now)})`;
 
 const BOSS_RULES = [
   '(rule [(boss ?x ?b) [?x :manager ?b]])',
@@ -46,24 +47,45 @@ function shapes(n, now) {
   const m = Math.floor(entities / 2);
   const leaf = entities - 1;
   return [
-    ['point_entity', `[:find ?a :where [:p${m} :age ?a]]`,
-      `SELECT v FROM eav f WHERE f.e = ${m} AND f.a = 'age' AND ${cur('f', now)}`],
-    ['attribute_value', `[:find ?e :where [?e :name "p${m}"]]`,
-      `SELECT e FROM eav f WHERE f.a = 'name' AND f.v = 'p${m}' AND ${cur('f', now)}`],
-    ['join_2', `[:find ?n :where [:p${m} :follows ?f] [?f :name ?n]]`,
-      `SELECT n.v FROM eav f JOIN eav n ON n.e = f.v AND n.a = 'name' AND ${cur('n', now)}`
-      + ` WHERE f.e = ${m} AND f.a = 'follows' AND ${cur('f', now)}`],
-    ['join_3_selective', `[:find ?s ?n :where [:p${m} :manager ?b] [?s :manager ?b] [?s :name ?n]]`,
-      `SELECT s.e, n.v FROM eav b JOIN eav s ON s.a = 'manager' AND s.v = b.v AND ${cur('s', now)}`
-      + ` JOIN eav n ON n.e = s.e AND n.a = 'name' AND ${cur('n', now)}`
-      + ` WHERE b.e = ${m} AND b.a = 'manager' AND ${cur('b', now)}`],
-    ['recursive_ancestors', `[:find ?b :where (boss :p${leaf} ?b)]`,
-      `${boss(`m.e = ${leaf} AND m.a = 'manager'`, now)} SELECT b FROM boss`],
-    ['not_probe', '[:find ?e :where [?e :group 7] (not [?e :age ?a] [(< ?a 10)])]',
-      `SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND ${cur('g', now)}`
-      + ` AND NOT EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' AND x.v < 10 AND ${cur('x', now)})`],
-    ['attribute_scan', '[:find ?e ?a :where [?e :age ?a]]',
-      `SELECT e, v FROM eav f WHERE f.a = 'age' AND ${cur('f', now)}`],
+    [
+      'point_entity',
+      `[:find ?a :where [:p${m} :age ?a]]`,
+      `SELECT v FROM eav f WHERE f.e = ${m} AND f.a = 'age' AND ${cur('f', now)}`,
+    ],
+    [
+      'attribute_value',
+      `[:find ?e :where [?e :name "p${m}"]]`,
+      `SELECT e FROM eav f WHERE f.a = 'name' AND f.v = 'p${m}' AND ${cur('f', now)}`,
+    ],
+    [
+      'join_2',
+      `[:find ?n :where [:p${m} :follows ?f] [?f :name ?n]]`,
+      `SELECT n.v FROM eav f JOIN eav n ON n.e = f.v AND n.a = 'name' AND ${cur('n', now)}` +
+        ` WHERE f.e = ${m} AND f.a = 'follows' AND ${cur('f', now)}`,
+    ],
+    [
+      'join_3_selective',
+      `[:find ?s ?n :where [:p${m} :manager ?b] [?s :manager ?b] [?s :name ?n]]`,
+      `SELECT s.e, n.v FROM eav b JOIN eav s ON s.a = 'manager' AND s.v = b.v AND ${cur('s', now)}` +
+        ` JOIN eav n ON n.e = s.e AND n.a = 'name' AND ${cur('n', now)}` +
+        ` WHERE b.e = ${m} AND b.a = 'manager' AND ${cur('b', now)}`,
+    ],
+    [
+      'recursive_ancestors',
+      `[:find ?b :where (boss :p${leaf} ?b)]`,
+      `${boss(`m.e = ${leaf} AND m.a = 'manager'`, now)} SELECT b FROM boss`,
+    ],
+    [
+      'not_probe',
+      '[:find ?e :where [?e :group 7] (not [?e :age ?a] [(< ?a 10)])]',
+      `SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND ${cur('g', now)}` +
+        ` AND NOT EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' AND x.v < 10 AND ${cur('x', now)})`,
+    ],
+    [
+      'attribute_scan',
+      '[:find ?e ?a :where [?e :age ?a]]',
+      `SELECT e, v FROM eav f WHERE f.a = 'age' AND ${cur('f', now)}`,
+    ],
   ];
 }
 
@@ -106,9 +128,13 @@ function main(argv) {
   for (const rule of BOSS_RULES) db.execute(rule);
   const lite = new Sqlite(litePath, { readonly: true });
   const now = Date.now();
-  console.log(`${n} facts; p50 per query in µs; ratio = better-sqlite3 p50 / minigraf prepared p50`);
-  console.log(`${'shape'.padEnd(20)} ${'rows'.padStart(7)} ${'mg query'.padStart(10)} ${'mg stream'.padStart(10)}`
-    + ` ${'mg prepared'.padStart(12)} ${'sqlite'.padStart(10)} ${'ratio'.padStart(7)}`);
+  console.log(
+    `${n} facts; p50 per query in µs; ratio = better-sqlite3 p50 / minigraf prepared p50`,
+  );
+  console.log(
+    `${'shape'.padEnd(20)} ${'rows'.padStart(7)} ${'mg query'.padStart(10)} ${'mg stream'.padStart(10)}` +
+      ` ${'mg prepared'.padStart(12)} ${'sqlite'.padStart(10)} ${'ratio'.padStart(7)}`,
+  );
   for (const [name, datalog, sql] of shapes(n, now)) {
     if (only.length > 0 && !only.includes(name)) continue;
     const text = `(query ${datalog})`;
@@ -122,12 +148,21 @@ function main(argv) {
       console.error(`${name}: minigraf ${viaPrepared.rows} rows, SQLite ${viaSqlite.rows}`);
     }
     const ratio = viaSqlite.p50_us / viaPrepared.p50_us;
-    console.log(`${name.padEnd(20)} ${String(viaPrepared.rows).padStart(7)} ${viaText.p50_us.toFixed(1).padStart(10)}`
-      + ` ${streamed.p50_us.toFixed(1).padStart(10)} ${viaPrepared.p50_us.toFixed(1).padStart(12)} ${viaSqlite.p50_us.toFixed(1).padStart(10)} ${ratio.toFixed(2).padStart(7)}`);
-    console.log(JSON.stringify({
-      shape: name, rows: viaPrepared.rows, query_p50_us: viaText.p50_us, stream_p50_us: streamed.p50_us,
-      prepared_p50_us: viaPrepared.p50_us, sqlite_p50_us: viaSqlite.p50_us, ratio: Math.round(ratio * 100) / 100,
-    }));
+    console.log(
+      `${name.padEnd(20)} ${String(viaPrepared.rows).padStart(7)} ${viaText.p50_us.toFixed(1).padStart(10)}` +
+        ` ${streamed.p50_us.toFixed(1).padStart(10)} ${viaPrepared.p50_us.toFixed(1).padStart(12)} ${viaSqlite.p50_us.toFixed(1).padStart(10)} ${ratio.toFixed(2).padStart(7)}`,
+    );
+    console.log(
+      JSON.stringify({
+        shape: name,
+        rows: viaPrepared.rows,
+        query_p50_us: viaText.p50_us,
+        stream_p50_us: streamed.p50_us,
+        prepared_p50_us: viaPrepared.p50_us,
+        sqlite_p50_us: viaSqlite.p50_us,
+        ratio: Math.round(ratio * 100) / 100,
+      }),
+    );
     pq.close();
   }
   lite.close();

@@ -66,17 +66,28 @@ if (!isMainThread) {
 /** `count` workers, started together once all are open and warm. */
 async function workersRun(file, count, seconds) {
   const workers = [];
-  await Promise.all(Array.from({ length: count }, (_, i) => new Promise((resolve, reject) => {
-    const w = new Worker(__filename, { workerData: { file, seed: i * 100003 } });
-    workers.push(w);
-    w.once('message', resolve);
-    w.on('error', reject);
-  })));
+  await Promise.all(
+    Array.from(
+      { length: count },
+      (_, i) =>
+        new Promise((resolve, reject) => {
+          const w = new Worker(__filename, { workerData: { file, seed: i * 100003 } });
+          workers.push(w);
+          w.once('message', resolve);
+          w.on('error', reject);
+        }),
+    ),
+  );
   const until = nowS() + seconds;
-  const counts = await Promise.all(workers.map((w) => new Promise((resolve) => {
-    w.once('message', resolve);
-    w.postMessage(until);
-  })));
+  const counts = await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise((resolve) => {
+          w.once('message', resolve);
+          w.postMessage(until);
+        }),
+    ),
+  );
   return { queries: counts.reduce((a, b) => a + b, 0), seconds };
 }
 
@@ -115,15 +126,20 @@ async function main(argv) {
   }, 50);
   const rate = ({ queries, seconds: s }) => queries / s;
   const results = {};
-  for (const count of [1, 4]) results[`workers_${count}`] = rate(await workersRun(file, count, seconds));
+  for (const count of [1, 4])
+    results[`workers_${count}`] = rate(await workersRun(file, count, seconds));
   for (const count of [1, 4]) results[`async_${count}`] = rate(await asyncRun(db, count, seconds));
   clearInterval(writer);
   db.close();
   const out = {
-    n, seconds, commits,
-    workers_1_qps: Math.round(results.workers_1), workers_4_qps: Math.round(results.workers_4),
+    n,
+    seconds,
+    commits,
+    workers_1_qps: Math.round(results.workers_1),
+    workers_4_qps: Math.round(results.workers_4),
     workers_ratio: Math.round((results.workers_4 / results.workers_1) * 100) / 100,
-    async_1_qps: Math.round(results.async_1), async_4_qps: Math.round(results.async_4),
+    async_1_qps: Math.round(results.async_1),
+    async_4_qps: Math.round(results.async_4),
     async_ratio: Math.round((results.async_4 / results.async_1) * 100) / 100,
   };
   console.log(JSON.stringify(out));

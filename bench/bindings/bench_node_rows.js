@@ -44,6 +44,8 @@ for (let i = 0; i < Number(runsText); i++) {
   perRow.push(((used.user + used.system) * 1000) / rows);
 }
 perRow.sort((a, b) => a - b);
-console.log(`attribute_scan, ${mode}: ${rows} rows, CPU ns/row p50 ` +
-            `${perRow[perRow.length >> 1].toFixed(1)} min ${perRow[0].toFixed(1)}`);
+console.log(
+  `attribute_scan, ${mode}: ${rows} rows, CPU ns/row p50 ` +
+    `${perRow[perRow.length >> 1].toFixed(1)} min ${perRow[0].toFixed(1)}`,
+);
 db.close();

@@ -22,7 +22,8 @@ const nowS = () => Number(process.hrtime.bigint()) / 1e9;
 
 function runOnce(db, query) {
   let rows = 0;
-  for (const row of db.query(query)) { // eslint-disable-line no-unused-vars
+  for (const row of db.query(query)) {
+    // eslint-disable-line no-unused-vars
     rows++;
   }
   return rows;
@@ -56,10 +57,15 @@ function main(argv) {
   times.sort((a, b) => a - b);
   const n = times.length;
   const us = (t) => Math.round(t * 1e8) / 100;
-  console.log(JSON.stringify({
-    rows, runs: n, p50_us: us(times[Math.floor(n / 2)]),
-    p99_us: us(times[Math.floor((n - 1) * 0.99 + 0.5)]), min_us: us(times[0]),
-  }));
+  console.log(
+    JSON.stringify({
+      rows,
+      runs: n,
+      p50_us: us(times[Math.floor(n / 2)]),
+      p99_us: us(times[Math.floor((n - 1) * 0.99 + 0.5)]),
+      min_us: us(times[0]),
+    }),
+  );
 }
 
 main(process.argv.slice(2));

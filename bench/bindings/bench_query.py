@@ -56,9 +56,17 @@ def main(argv):
                 sys.exit(f"unstable: {query}")
     times.sort()
     n = len(times)
-    print(json.dumps({"rows": rows, "runs": n, "p50_us": round(times[n // 2] * 1e6, 2),
-                      "p99_us": round(times[int((n - 1) * 0.99 + 0.5)] * 1e6, 2),
-                      "min_us": round(times[0] * 1e6, 2)}))
+    print(
+        json.dumps(
+            {
+                "rows": rows,
+                "runs": n,
+                "p50_us": round(times[n // 2] * 1e6, 2),
+                "p99_us": round(times[int((n - 1) * 0.99 + 0.5)] * 1e6, 2),
+                "min_us": round(times[0] * 1e6, 2),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

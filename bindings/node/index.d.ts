@@ -61,8 +61,19 @@ export type RowValue = string | number | bigint | boolean | null | Keyword | Ent
 export type TypedRow = RowValue[] | Record<string, RowValue>;
 
 /** What a $slot may be bound to. */
-export type BindValue = string | number | bigint | boolean | null | undefined | Keyword | Entity
-  | TxCount | Timestamp | Date | typeof ANY_VALID_TIME;
+export type BindValue =
+  | string
+  | number
+  | bigint
+  | boolean
+  | null
+  | undefined
+  | Keyword
+  | Entity
+  | TxCount
+  | Timestamp
+  | Date
+  | typeof ANY_VALID_TIME;
 
 export type Binds = Record<string, BindValue>;
 
@@ -343,7 +354,11 @@ export class Database {
   readonly inTransaction: boolean;
   /** Registers (null: unregisters) a host predicate. */
   function(name: string, fn: ((value: RowValue) => unknown) | null): this;
-  function(name: string, options: { safeIntegers?: boolean }, fn: ((value: RowValue) => unknown) | null): this;
+  function(
+    name: string,
+    options: { safeIntegers?: boolean },
+    fn: ((value: RowValue) => unknown) | null,
+  ): this;
   /** Registers (null: unregisters) a host aggregate. */
   aggregate<S>(name: string, spec: AggregateSpec<S> | null): this;
   /** Stops every call running on the database (API-013). */

@@ -76,22 +76,38 @@ class Keyword {
   #text;
 
   constructor(text, trusted) {
-    if (trusted !== TRUSTED && (typeof text !== 'string' || !text.startsWith(':') || text.length < 2)) {
-      throw invalidArgument(TypeError, 'a Keyword is a string starting with ":", e.g. ":person/name"');
+    if (
+      trusted !== TRUSTED &&
+      (typeof text !== 'string' || !text.startsWith(':') || text.length < 2)
+    ) {
+      throw invalidArgument(
+        TypeError,
+        'a Keyword is a string starting with ":", e.g. ":person/name"',
+      );
     }
     this.#text = text;
   }
 
   /** The keyword with its ':', e.g. ":person/name". */
-  get text() { return this.#text; }
+  get text() {
+    return this.#text;
+  }
 
-  toString() { return this.#text; }
+  toString() {
+    return this.#text;
+  }
 
-  toJSON() { return this.#text; }
+  toJSON() {
+    return this.#text;
+  }
 
-  equals(other) { return other instanceof Keyword && other.#text === this.#text; }
+  equals(other) {
+    return other instanceof Keyword && other.#text === this.#text;
+  }
 
-  [Symbol.for('nodejs.util.inspect.custom')]() { return `Keyword(${this.#text})`; }
+  [Symbol.for('nodejs.util.inspect.custom')]() {
+    return `Keyword(${this.#text})`;
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -107,21 +123,34 @@ class Entity {
     }
     const text = typeof uuid === 'string' ? uuid.toLowerCase() : uuid;
     if (typeof text !== 'string' || !UUID.test(text)) {
-      throw invalidArgument(TypeError, 'an Entity takes a UUID string, e.g. "6ba7b810-9dad-11d1-80b4-00c04fd430c8"');
+      throw invalidArgument(
+        TypeError,
+        'an Entity takes a UUID string, e.g. "6ba7b810-9dad-11d1-80b4-00c04fd430c8"',
+      );
     }
     this.#uuid = text;
   }
 
   /** The lowercase UUID text. */
-  get uuid() { return this.#uuid; }
+  get uuid() {
+    return this.#uuid;
+  }
 
-  toString() { return this.#uuid; }
+  toString() {
+    return this.#uuid;
+  }
 
-  toJSON() { return this.#uuid; }
+  toJSON() {
+    return this.#uuid;
+  }
 
-  equals(other) { return other instanceof Entity && other.#uuid === this.#uuid; }
+  equals(other) {
+    return other instanceof Entity && other.#uuid === this.#uuid;
+  }
 
-  [Symbol.for('nodejs.util.inspect.custom')]() { return `Entity(${this.#uuid})`; }
+  [Symbol.for('nodejs.util.inspect.custom')]() {
+    return `Entity(${this.#uuid})`;
+  }
 }
 
 /** A transaction counter for `:as-of $t` (a non-negative integer). */
@@ -140,7 +169,10 @@ class Timestamp {
   constructor(ms) {
     const value = ms instanceof Date ? ms.getTime() : ms;
     if (!(typeof value === 'bigint' || Number.isSafeInteger(value))) {
-      throw invalidArgument(RangeError, 'a Timestamp is an integer of milliseconds or a valid Date');
+      throw invalidArgument(
+        RangeError,
+        'a Timestamp is an integer of milliseconds or a valid Date',
+      );
     }
     this.ms = value;
     Object.freeze(this);
@@ -166,11 +198,16 @@ function typedValue({ type, value }, safe) {
       if (big > MAX_SAFE || big < -MAX_SAFE) throw unsafeInteger(big);
       return Number(big);
     }
-    case 'float': return typeof value === 'string' ? Number(value) : value;
-    case 'keyword': return new Keyword(value);
-    case 'ref': return new Entity(value);
-    case 'list': return value.map((item) => typedValue(item, safe));
-    default: return value; // string, boolean, null
+    case 'float':
+      return typeof value === 'string' ? Number(value) : value;
+    case 'keyword':
+      return new Keyword(value);
+    case 'ref':
+      return new Entity(value);
+    case 'list':
+      return value.map((item) => typedValue(item, safe));
+    default:
+      return value; // string, boolean, null
   }
 }
 
@@ -185,7 +222,9 @@ native.setValueClasses(
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function unsafeInteger(big) {
-  const error = new RangeError(`the integer ${big} is beyond Number.MAX_SAFE_INTEGER; read it with safeIntegers(true) to get a BigInt`);
+  const error = new RangeError(
+    `the integer ${big} is beyond Number.MAX_SAFE_INTEGER; read it with safeIntegers(true) to get a BigInt`,
+  );
   error.code = 'ERR_MINIGRAF_UNSAFE_INTEGER';
   return error;
 }
@@ -208,18 +247,33 @@ function decodeRows(packed, flags, columns) {
     for (let c = 0; c < ncols; c++, k++) {
       let v;
       switch (types[k]) {
-        case 1: v = text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]); break;
-        case 2: v = safe ? ints[k] : nums[k]; break;
-        case 3: v = nums[k]; break;
-        case 4: v = nums[k] !== 0; break;
-        case 5: v = new Keyword(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED); break;
-        case 6: v = new Entity(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED); break;
-        case 7: v = decodeList(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), safe); break;
+        case 1:
+          v = text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]);
+          break;
+        case 2:
+          v = safe ? ints[k] : nums[k];
+          break;
+        case 3:
+          v = nums[k];
+          break;
+        case 4:
+          v = nums[k] !== 0;
+          break;
+        case 5:
+          v = new Keyword(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED);
+          break;
+        case 6:
+          v = new Entity(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED);
+          break;
+        case 7:
+          v = decodeList(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), safe);
+          break;
         case 8: // an integer beyond 2^53 - 1
           if (!safe) throw unsafeInteger(ints[k]);
           v = ints[k];
           break;
-        default: v = null;
+        default:
+          v = null;
       }
       if (objects) row[keys[c]] = v;
       else row[c] = v;
@@ -231,8 +285,16 @@ function decodeRows(packed, flags, columns) {
 
 /** Kinds of bound values: the numbers stmt.c's MG_BIND_* use. */
 const BIND = Object.freeze({
-  NULL: 0, STRING: 1, INT64: 2, DOUBLE: 3, BOOL: 4, KEYWORD: 5, ENTITY: 6,
-  TX_COUNT: 7, TIMESTAMP: 8, ANY_VALID_TIME: 9,
+  NULL: 0,
+  STRING: 1,
+  INT64: 2,
+  DOUBLE: 3,
+  BOOL: 4,
+  KEYWORD: 5,
+  ENTITY: 6,
+  TX_COUNT: 7,
+  TIMESTAMP: 8,
+  ANY_VALID_TIME: 9,
 });
 
 /**
@@ -250,9 +312,15 @@ function bindList(binds, safe) {
     if (value === undefined) continue;
     list.push(name.startsWith('$') ? name.slice(1) : name);
     switch (typeof value) {
-      case 'string': list.push(BIND.STRING, value); break;
-      case 'bigint': list.push(BIND.INT64, value); break;
-      case 'boolean': list.push(BIND.BOOL, value); break;
+      case 'string':
+        list.push(BIND.STRING, value);
+        break;
+      case 'bigint':
+        list.push(BIND.INT64, value);
+        break;
+      case 'boolean':
+        list.push(BIND.BOOL, value);
+        break;
       case 'number':
         list.push(!safe && Number.isSafeInteger(value) ? BIND.INT64 : BIND.DOUBLE, value);
         break;
@@ -338,11 +406,17 @@ function optionsToJson(options) {
     if (value === undefined || PACKAGE_OPTIONS.has(name)) continue;
     const option = OPTIONS[name];
     if (option === undefined) throw invalidArgument(TypeError, `unknown option: ${name}`);
-    const ok = option.type === 'boolean' ? typeof value === 'boolean'
-      : option.type === 'string' ? typeof value === 'string'
-        : typeof value === 'bigint' || Number.isSafeInteger(value);
+    const ok =
+      option.type === 'boolean'
+        ? typeof value === 'boolean'
+        : option.type === 'string'
+          ? typeof value === 'string'
+          : typeof value === 'bigint' || Number.isSafeInteger(value);
     if (!ok) {
-      throw invalidArgument(TypeError, `options.${name} must be ${{ boolean: 'a boolean', string: 'a string', integer: 'an integer' }[option.type]}`);
+      throw invalidArgument(
+        TypeError,
+        `options.${name} must be ${{ boolean: 'a boolean', string: 'a string', integer: 'an integer' }[option.type]}`,
+      );
     }
     // Ranges (>= 1) and values are the library's to check: it fails with API-017.
     members.push(`"${option.key}":${option.type === 'string' ? jsonString(value) : String(value)}`);
@@ -374,7 +448,8 @@ const FILTER_KEYS = {
  */
 function filterToJson(filter) {
   if (filter === undefined || filter === null) return null;
-  if (typeof filter !== 'object' || Array.isArray(filter)) throw new TypeError('filter must be an object');
+  if (typeof filter !== 'object' || Array.isArray(filter))
+    throw new TypeError('filter must be an object');
   const json = {};
   for (const [name, value] of Object.entries(filter)) {
     if (value !== undefined) json[FILTER_KEYS[name] ?? name] = value;
@@ -383,7 +458,11 @@ function filterToJson(filter) {
 }
 
 const WRITER_OPTIONS = {
-  synchronous: { key: 'synchronous', check: (v) => typeof v === 'string', what: "'full' or 'normal'" },
+  synchronous: {
+    key: 'synchronous',
+    check: (v) => typeof v === 'string',
+    what: "'full' or 'normal'",
+  },
   pageCacheSize: { key: 'page_cache_size', check: isInteger, what: 'an integer' },
   walCheckpointThreshold: { key: 'wal_checkpoint_threshold', check: isInteger, what: 'an integer' },
   historyIndex: { key: 'history_index', check: (v) => typeof v === 'boolean', what: 'a boolean' },
@@ -398,7 +477,8 @@ function writerOptionsToJson(options) {
     if (value === undefined) continue;
     const option = WRITER_OPTIONS[name];
     if (option === undefined) throw invalidArgument(TypeError, `unknown option: ${name}`);
-    if (!option.check(value)) throw invalidArgument(TypeError, `options.${name} must be ${option.what}`);
+    if (!option.check(value))
+      throw invalidArgument(TypeError, `options.${name} must be ${option.what}`);
     json[option.key] = value;
   }
   return toJson(json);
@@ -418,8 +498,8 @@ function toPath(path) {
  * surrogate is refused (API-017), as in every other text passed in. */
 // eslint-disable-next-line no-control-regex
 const ESCAPED = /["\\\u0000-\u001f]/g;
-const escapeChar = (c) => (c === '"' ? '\\"' : c === '\\' ? '\\\\'
-  : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeChar = (c) =>
+  c === '"' ? '\\"' : c === '\\' ? '\\\\' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 const jsonString = (text) => `"${text.replace(ESCAPED, escapeChar)}"`;
 
 /** A float of a typed value: integral ones keep ".0" (3 is "3.0", so the
@@ -443,9 +523,12 @@ function floatText(number) {
  */
 function toJson(value, seen = new Set()) {
   switch (typeof value) {
-    case 'string': return jsonString(value);
-    case 'bigint': return value.toString();
-    case 'boolean': return value ? 'true' : 'false';
+    case 'string':
+      return jsonString(value);
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError(`${value} cannot be written as JSON`);
       return String(value);
@@ -530,7 +613,9 @@ class BatchReader {
   async nextBatchAsync(maxItems = DEFAULT_BATCH_SIZE, options) {
     checkMaxRows(maxItems);
     const handle = this.#open();
-    return withSignal(signalOf(options), (token) => this.#calls.nextBatchAsync(handle, maxItems, token));
+    return withSignal(signalOf(options), (token) =>
+      this.#calls.nextBatchAsync(handle, maxItems, token),
+    );
   }
 
   /** Frees the native handle. Idempotent. */
@@ -554,7 +639,6 @@ class BatchReader {
     return this.#handle;
   }
 }
-
 
 const FACT_LOG_CALLS = Object.freeze({
   what: 'fact log',
@@ -607,7 +691,10 @@ class Cursor {
     checkMaxRows(maxRows);
     const handle = this.#open();
     if (this.#ended) return null;
-    return this.#note(decodeRows(native.cursorRows(handle, maxRows, this.#flags), this.#flags, this.#columns), maxRows);
+    return this.#note(
+      decodeRows(native.cursorRows(handle, maxRows, this.#flags), this.#flags, this.#columns),
+      maxRows,
+    );
   }
 
   /** nextBatch() stepped on the libuv thread pool; `options.signal` aborts it. */
@@ -615,8 +702,9 @@ class Cursor {
     checkMaxRows(maxRows);
     const handle = this.#open();
     if (this.#ended) return null;
-    const packed = await withSignal(signalOf(options), (token) => native.cursorRowsAsync(
-      handle, maxRows, this.#flags, token));
+    const packed = await withSignal(signalOf(options), (token) =>
+      native.cursorRowsAsync(handle, maxRows, this.#flags, token),
+    );
     return this.#note(decodeRows(packed, this.#flags, this.#columns), maxRows);
   }
 
@@ -751,7 +839,11 @@ class LogWriter {
   /** Appends an array (or iterable) of records, all or nothing. */
   appendBatch(records) {
     const handle = this.#open();
-    if (records === null || typeof records !== 'object' || typeof records[Symbol.iterator] !== 'function') {
+    if (
+      records === null ||
+      typeof records !== 'object' ||
+      typeof records[Symbol.iterator] !== 'function'
+    ) {
       throw new TypeError('records must be an array of records');
     }
     const list = Array.isArray(records) ? records : Array.from(records);
@@ -790,7 +882,6 @@ class LogWriter {
     return this.#handle;
   }
 }
-
 
 /** The row flags of a safe-integers setting and an objects setting. */
 const rowFlags = (safe, objects) => (safe ? ROWS_BIGINT : 0) | (objects ? ROWS_OBJECTS : 0);
@@ -889,7 +980,9 @@ class PreparedQuery {
     if (this.#busy) throw new TypeError('this prepared query is running an async call');
     this.#busy = true;
     try {
-      const cursorHandle = await withSignal(signalOf(options), (token) => native.stmtQueryAsync(handle, token));
+      const cursorHandle = await withSignal(signalOf(options), (token) =>
+        native.stmtQueryAsync(handle, token),
+      );
       return new Cursor(INTERNAL, cursorHandle, rowFlags(this.#safe, this.#objects));
     } finally {
       this.#busy = false;
@@ -905,7 +998,9 @@ class PreparedQuery {
     const flags = rowFlags(this.#safe, false);
     this.#busy = true;
     try {
-      const packed = await withSignal(signalOf(options), (token) => native.stmtRowsAsync(handle, flags, token));
+      const packed = await withSignal(signalOf(options), (token) =>
+        native.stmtRowsAsync(handle, flags, token),
+      );
       return decodeRows(packed, flags) ?? [];
     } finally {
       this.#busy = false;
@@ -913,10 +1008,11 @@ class PreparedQuery {
   }
 
   /** An async iterator over a run's rows, computed off the event loop. */
-  async* iterateAsync(binds, options) {
+  async *iterateAsync(binds, options) {
     const cursor = await this.cursorAsync(binds, options);
     try {
-      for (let batch; (batch = await cursor.nextBatchAsync(DEFAULT_BATCH_SIZE, options)) !== null;) yield* batch;
+      for (let batch; (batch = await cursor.nextBatchAsync(DEFAULT_BATCH_SIZE, options)) !== null;)
+        yield* batch;
     } finally {
       cursor.close();
     }
@@ -1055,7 +1151,9 @@ class Database {
     const safe = options?.safeIntegers ?? this.#safe;
     const flags = rowFlags(safe, options?.objects === true);
     if (binds !== undefined && binds !== null) {
-      const stmt = this.prepare(text).safeIntegers(safe).objects(options?.objects === true);
+      const stmt = this.prepare(text)
+        .safeIntegers(safe)
+        .objects(options?.objects === true);
       try {
         return stmt.cursor(binds);
       } finally {
@@ -1074,7 +1172,9 @@ class Database {
   async queryAsync(text, options) {
     const handle = this.#open();
     const flags = rowFlags(options?.safeIntegers ?? this.#safe, options?.objects === true);
-    const cursor = await withSignal(signalOf(options), (token) => native.dbQueryAsync(handle, text, token));
+    const cursor = await withSignal(signalOf(options), (token) =>
+      native.dbQueryAsync(handle, text, token),
+    );
     return new Cursor(INTERNAL, cursor, flags);
   }
 
@@ -1126,7 +1226,8 @@ class Database {
   function(name, options, fn) {
     if (fn === undefined) [options, fn] = [undefined, options];
     const safe = options?.safeIntegers ?? this.#safe;
-    if (fn !== null && typeof fn !== 'function') throw new TypeError('fn must be a function or null');
+    if (fn !== null && typeof fn !== 'function')
+      throw new TypeError('fn must be a function or null');
     native.dbRegisterPredicate(this.#open(), name, fn, rowFlags(safe, false));
     return this;
   }
@@ -1143,13 +1244,21 @@ class Database {
       native.dbRegisterAggregate(this.#open(), name, null, null, null, 0);
       return this;
     }
-    if (spec === null || typeof spec !== 'object') throw new TypeError('aggregate expects {start, step, result}');
+    if (spec === null || typeof spec !== 'object')
+      throw new TypeError('aggregate expects {start, step, result}');
     const { start, step, result, safeIntegers } = spec;
     if (typeof step !== 'function') throw new TypeError('aggregate step must be a function');
-    if (result !== undefined && typeof result !== 'function') throw new TypeError('aggregate result must be a function');
+    if (result !== undefined && typeof result !== 'function')
+      throw new TypeError('aggregate result must be a function');
     const init = typeof start === 'function' ? start : () => start;
-    native.dbRegisterAggregate(this.#open(), name, init, step, result ?? ((state) => state),
-      rowFlags(safeIntegers ?? this.#safe, false));
+    native.dbRegisterAggregate(
+      this.#open(),
+      name,
+      init,
+      step,
+      result ?? ((state) => state),
+      rowFlags(safeIntegers ?? this.#safe, false),
+    );
     return this;
   }
 
@@ -1240,7 +1349,8 @@ function open(path, options) {
 
 function safeOption(options) {
   const safe = options?.safeIntegers;
-  if (safe !== undefined && typeof safe !== 'boolean') throw invalidArgument(TypeError, 'options.safeIntegers must be a boolean');
+  if (safe !== undefined && typeof safe !== 'boolean')
+    throw invalidArgument(TypeError, 'options.safeIntegers must be a boolean');
   return safe === true;
 }
 

@@ -9,6 +9,7 @@ A code is named by docs/errors.md when it appears as FAM-NNN, or inside a
 range FAM-NNN…FAM-MMM / FAM-NNN…MMM (every code between). Every
 ERR(FAM, n) in engine/, capi/ and shell/ must be named there.
 """
+
 import os
 import re
 import sys
@@ -56,7 +57,9 @@ def header_block(codes):
     for fam in FAMILIES:
         row = [c for c in sorted(codes, key=lambda c: c[1]) if c[0] == fam]
         for c in row:
-            lines.append("#define MINIGRAF_E_%s_%03d %d" % (c[0], c[1], FAMILIES[fam] * 1000 + c[1]))
+            lines.append(
+                "#define MINIGRAF_E_%s_%03d %d" % (c[0], c[1], FAMILIES[fam] * 1000 + c[1])
+            )
     return "\n".join(lines)
 
 
@@ -78,15 +81,19 @@ def main():
         if v != FAMILIES[c[0]] * 1000 + c[1]:
             problems.append("MINIGRAF_E_%s_%03d is %d" % (c[0], c[1], v))
     with open(os.path.join(root, "capi", "src", "error_codes.c"), encoding="utf-8") as f:
-        table = set((m.group(1), int(m.group(2)))
-                    for m in re.finditer(r"MINIGRAF_E_" + FAM + r"_(\d{3})", f.read()))
+        table = set(
+            (m.group(1), int(m.group(2)))
+            for m in re.finditer(r"MINIGRAF_E_" + FAM + r"_(\d{3})", f.read())
+        )
     for c in sorted(set(consts) ^ table):
         problems.append("%s: capi/src/error_codes.c and minigraf.h differ" % name(c))
     for c in sorted(raised(root) - docs):
         problems.append("%s is raised by the sources but not in docs/errors.md" % name(c))
     for p in problems:
         print(p)
-    print("%d codes documented, %d constants, %d problems" % (len(docs), len(consts), len(problems)))
+    print(
+        "%d codes documented, %d constants, %d problems" % (len(docs), len(consts), len(problems))
+    )
     return 1 if problems else 0
 
 

@@ -44,12 +44,14 @@ class Skip extends Error {}
 function textBytes(value) {
   if (typeof value === 'string') return Buffer.from(value, 'utf8');
   const pieces = value.concat !== undefined ? value.concat : [value];
-  return Buffer.concat(pieces.map((p) => {
-    if (typeof p === 'string') return Buffer.from(p, 'utf8');
-    if (p.repeat !== undefined) return Buffer.from(p.repeat.repeat(p.times), 'utf8');
-    if (p.hex !== undefined) return Buffer.from(p.hex, 'hex');
-    throw new Error(`bad text piece ${JSON.stringify(p)}`);
-  }));
+  return Buffer.concat(
+    pieces.map((p) => {
+      if (typeof p === 'string') return Buffer.from(p, 'utf8');
+      if (p.repeat !== undefined) return Buffer.from(p.repeat.repeat(p.times), 'utf8');
+      if (p.hex !== undefined) return Buffer.from(p.hex, 'hex');
+      throw new Error(`bad text piece ${JSON.stringify(p)}`);
+    }),
+  );
 }
 
 /**
@@ -101,8 +103,11 @@ function matches(expect, code) {
   }
   if (expect === undefined) expect = 'ok';
   const alternatives = Array.isArray(expect) ? expect : [expect];
-  return alternatives.some((e) => (e === 'ok' && code === 'ok') ||
-    (code !== 'ok' && (e === code || (e.endsWith('-*') && code.startsWith(e.slice(0, 4))))));
+  return alternatives.some(
+    (e) =>
+      (e === 'ok' && code === 'ok') ||
+      (code !== 'ok' && (e === code || (e.endsWith('-*') && code.startsWith(e.slice(0, 4))))),
+  );
 }
 
 /** Runs fn; returns null or the error it threw (a Skip goes on up). */
@@ -119,10 +124,17 @@ function attempt(fn) {
 // ---- one case ------------------------------------------------------------------
 
 const OPTION_NAMES = {
-  read_only: 'readOnly', allow_unlocked: 'allowUnlocked', page_cache_size: 'pageCacheSize',
-  wal_checkpoint_threshold: 'walCheckpointThreshold', synchronous: 'synchronous', recover: 'recover',
-  max_derived_facts: 'maxDerivedFacts', max_results: 'maxResults', query_memory_limit: 'queryMemoryLimit',
-  busy_timeout_ms: 'busyTimeoutMs', query_timeout_ms: 'queryTimeoutMs',
+  read_only: 'readOnly',
+  allow_unlocked: 'allowUnlocked',
+  page_cache_size: 'pageCacheSize',
+  wal_checkpoint_threshold: 'walCheckpointThreshold',
+  synchronous: 'synchronous',
+  recover: 'recover',
+  max_derived_facts: 'maxDerivedFacts',
+  max_results: 'maxResults',
+  query_memory_limit: 'queryMemoryLimit',
+  busy_timeout_ms: 'busyTimeoutMs',
+  query_timeout_ms: 'queryTimeoutMs',
 };
 
 /** The case's options as the package's: camelCase names (an unknown one as it is). */
@@ -150,7 +162,10 @@ class Case {
   }
 
   outcome(step, expect, error) {
-    if (process.env.HOSTILE_VERBOSE) console.error(`  ${this.name}: ${step}: ${error ? `${error.code} ${error.message.slice(0, 160)}` : 'ok'}`);
+    if (process.env.HOSTILE_VERBOSE)
+      console.error(
+        `  ${this.name}: ${step}: ${error ? `${error.code} ${error.message.slice(0, 160)}` : 'ok'}`,
+      );
     let code = 'ok';
     if (error !== null) {
       code = codeOf(error);
@@ -158,27 +173,36 @@ class Case {
         this.fail(step, `${error.name} without a spec code: ${error.message}`);
         return;
       }
-      if (!String(error.message).startsWith(`[${code}] `)) this.fail(step, `message without its code: ${error.message}`);
+      if (!String(error.message).startsWith(`[${code}] `))
+        this.fail(step, `message without its code: ${error.message}`);
     }
-    if (!matches(expect, code)) this.fail(step, `got ${code}${error ? ` (${error.message.slice(0, 200)})` : ''}`);
+    if (!matches(expect, code))
+      this.fail(step, `got ${code}${error ? ` (${error.message.slice(0, 200)})` : ''}`);
   }
 
   // ---- opening
   targetPath(target) {
     switch (target) {
-      case 'memory': return null;
-      case 'file': return this.path;
-      case 'other': return path.join(this.dir, 'other.graph');
-      case 'directory': return this.dir;
-      case 'dev_null': return '/dev/null';
-      case 'missing_dir': return path.join(this.dir, 'missing', 'db.graph');
+      case 'memory':
+        return null;
+      case 'file':
+        return this.path;
+      case 'other':
+        return path.join(this.dir, 'other.graph');
+      case 'directory':
+        return this.dir;
+      case 'dev_null':
+        return '/dev/null';
+      case 'missing_dir':
+        return path.join(this.dir, 'missing', 'db.graph');
       case 'readonly_dir': {
         const ro = path.join(this.dir, 'ro');
         fs.mkdirSync(ro, { recursive: true });
         fs.chmodSync(ro, 0o555);
         return path.join(ro, 'db.graph');
       }
-      default: throw new Error(`unknown target ${target}`);
+      default:
+        throw new Error(`unknown target ${target}`);
     }
   }
 
@@ -206,7 +230,11 @@ class Case {
   execute(spec) {
     if (spec.handle === 'null') throw new Skip('a NULL handle: a JS caller has no such thing');
     const text = textString(spec.execute);
-    this.outcome('execute', spec.expect, attempt(() => this.db.execute(text)));
+    this.outcome(
+      'execute',
+      spec.expect,
+      attempt(() => this.db.execute(text)),
+    );
   }
 
   countRows(query) {
@@ -215,7 +243,9 @@ class Case {
 
   count(spec) {
     let got = 0;
-    const error = attempt(() => { got = this.countRows(spec.count); });
+    const error = attempt(() => {
+      got = this.countRows(spec.count);
+    });
     if (error !== null) this.fail('count', error.message);
     else if (got !== spec.rows) this.fail('count', `${spec.count}: ${got} rows, want ${spec.rows}`);
   }
@@ -223,23 +253,36 @@ class Case {
   /** The value a bind step gives its slot, as a JS caller writes it. */
   bindValue(kind, value) {
     switch (kind) {
-      case 'string': return textString(value);
-      case 'keyword': return new minigraf.Keyword(textString(value));
-      case 'entity': return new minigraf.Entity(textString(value));
-      case 'int64': return BigInt(value);
-      case 'double': return Number(value);
-      case 'bool': return value === true;
-      case 'null': return null;
-      case 'tx_count': return new minigraf.TxCount(BigInt(value));
-      case 'timestamp': return new minigraf.Timestamp(BigInt(value));
-      case 'any_valid_time': return minigraf.ANY_VALID_TIME;
-      default: throw new Error(`unknown bind kind ${kind}`);
+      case 'string':
+        return textString(value);
+      case 'keyword':
+        return new minigraf.Keyword(textString(value));
+      case 'entity':
+        return new minigraf.Entity(textString(value));
+      case 'int64':
+        return BigInt(value);
+      case 'double':
+        return Number(value);
+      case 'bool':
+        return value === true;
+      case 'null':
+        return null;
+      case 'tx_count':
+        return new minigraf.TxCount(BigInt(value));
+      case 'timestamp':
+        return new minigraf.Timestamp(BigInt(value));
+      case 'any_valid_time':
+        return minigraf.ANY_VALID_TIME;
+      default:
+        throw new Error(`unknown bind kind ${kind}`);
     }
   }
 
   prepare(spec) {
     let stmt = null;
-    const error = attempt(() => { stmt = this.db.prepare(spec.prepare); });
+    const error = attempt(() => {
+      stmt = this.db.prepare(spec.prepare);
+    });
     if (error !== null) {
       this.fail('prepare', error.message);
       return;
@@ -247,27 +290,48 @@ class Case {
     try {
       if (spec.kind === 'json') {
         const json = textString(spec.value);
-        this.outcome('bind', spec.expect, attempt(() => stmt.bindJson(json)));
+        this.outcome(
+          'bind',
+          spec.expect,
+          attempt(() => stmt.bindJson(json)),
+        );
       } else {
         const value = spec.kind === 'string' ? textString(spec.value) : null;
-        this.outcome('bind', spec.expect, attempt(() => {
-          stmt.bind({ [spec.bind]: spec.kind === 'string' ? value : this.bindValue(spec.kind, spec.value) });
-        }));
+        this.outcome(
+          'bind',
+          spec.expect,
+          attempt(() => {
+            stmt.bind({
+              [spec.bind]: spec.kind === 'string' ? value : this.bindValue(spec.kind, spec.value),
+            });
+          }),
+        );
       }
-      if (spec.then !== undefined) this.outcome('bind then execute', spec.then, attempt(() => stmt.all()));
+      if (spec.then !== undefined)
+        this.outcome(
+          'bind then execute',
+          spec.then,
+          attempt(() => stmt.all()),
+        );
     } finally {
       stmt.close();
     }
   }
 
   checkpoint(spec) {
-    this.outcome('checkpoint', spec.expect, attempt(() => this.db.checkpoint()));
+    this.outcome(
+      'checkpoint',
+      spec.expect,
+      attempt(() => this.db.checkpoint()),
+    );
   }
 
   transactUntilError(spec) {
     const max = spec.max ?? 1000;
     for (let i = 0; i < max; i++) {
-      const error = attempt(() => this.db.execute(spec.transact_until_error.replaceAll('{n}', String(this.acked))));
+      const error = attempt(() =>
+        this.db.execute(spec.transact_until_error.replaceAll('{n}', String(this.acked))),
+      );
       if (error !== null) {
         this.outcome('transact_until_error', spec.expect, error);
         return;
@@ -337,30 +401,59 @@ class Case {
   /** Plays steps in another process: a crash (SIGKILL, nothing closed) or a child under a file size limit. */
   child(spec, crash) {
     const job = path.join(this.dir, `job-${process.pid}-${Date.now()}.json`);
-    fs.writeFileSync(job, JSON.stringify({ name: this.name, dir: this.dir, crash, steps: crash ? spec.crash : spec.child }));
+    fs.writeFileSync(
+      job,
+      JSON.stringify({
+        name: this.name,
+        dir: this.dir,
+        crash,
+        steps: crash ? spec.crash : spec.child,
+      }),
+    );
     const limit = spec.file_size_limit;
-    const command = limit === undefined ? [process.execPath, __filename, '--job', job]
-      : ['prlimit', `--fsize=${limit}`, process.execPath, __filename, '--job', job];
-    const result = spawnSync(command[0], command.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const command =
+      limit === undefined
+        ? [process.execPath, __filename, '--job', job]
+        : ['prlimit', `--fsize=${limit}`, process.execPath, __filename, '--job', job];
+    const result = spawnSync(command[0], command.slice(1), {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     fs.rmSync(job, { force: true });
     const report = parseReport(result.stdout);
     if (report === null) {
-      this.fail('child', `the child process reported nothing (status ${result.status}, signal ${result.signal})`);
+      this.fail(
+        'child',
+        `the child process reported nothing (status ${result.status}, signal ${result.signal})`,
+      );
       return;
     }
     if (report.skip !== undefined) throw new Skip(report.skip);
     this.acked += report.acked;
     for (const f of report.failures) this.fail('child', f);
     const died = crash ? result.signal === 'SIGKILL' : result.status === 0;
-    if (!died) this.fail('child', `the child process ended with status ${result.status}, signal ${result.signal}`);
+    if (!died)
+      this.fail(
+        'child',
+        `the child process ended with status ${result.status}, signal ${result.signal}`,
+      );
   }
 
   foreignWal() {
     const other = this.targetPath('other');
     const job = path.join(this.dir, 'foreign-job.json');
-    fs.writeFileSync(job, JSON.stringify({ name: 'foreign', dir: this.dir, crash: true,
-      steps: [{ open: 'other' }, { execute: '(transact [[:foreign :x/y 1]])' }] }));
-    spawnSync(process.execPath, [__filename, '--job', job], { stdio: ['ignore', 'ignore', 'inherit'] });
+    fs.writeFileSync(
+      job,
+      JSON.stringify({
+        name: 'foreign',
+        dir: this.dir,
+        crash: true,
+        steps: [{ open: 'other' }, { execute: '(transact [[:foreign :x/y 1]])' }],
+      }),
+    );
+    spawnSync(process.execPath, [__filename, '--job', job], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     fs.rmSync(job, { force: true });
     fs.copyFileSync(`${other}.wal`, `${this.path}.wal`);
   }
@@ -374,11 +467,17 @@ class Case {
    */
   async closeDuring(spec) {
     const call = spec.close_during;
-    if (call === 'checkpoint') throw new Skip('the package has no async checkpoint: it and close both run on the JS thread');
+    if (call === 'checkpoint')
+      throw new Skip('the package has no async checkpoint: it and close both run on the JS thread');
     if (call === 'close') throw new Skip('one JS thread owns a handle: two closes cannot overlap');
     const db = this.db;
     const text = spec.text ?? '';
-    const closer = new Promise((resolve) => { setTimeout(() => { db.close(); resolve(); }, spec.after_ms ?? 0); });
+    const closer = new Promise((resolve) => {
+      setTimeout(() => {
+        db.close();
+        resolve();
+      }, spec.after_ms ?? 0);
+    });
     const deadline = Date.now() + 30000;
     let error = null;
     while (error === null && Date.now() < deadline) {
@@ -386,7 +485,7 @@ class Case {
         if (call === 'fetch') {
           const cursor = await db.queryAsync(text);
           try {
-            while (await cursor.nextBatchAsync(256) !== null);
+            while ((await cursor.nextBatchAsync(256)) !== null);
           } finally {
             cursor.close();
           }
@@ -403,7 +502,8 @@ class Case {
       }
     }
     await closer;
-    if (error === null) this.fail('close_during', 'the calls never failed: the close did not stop them');
+    if (error === null)
+      this.fail('close_during', 'the calls never failed: the close did not stop them');
     else this.outcome('close_during', spec.expect, error);
   }
 
@@ -438,7 +538,8 @@ class Case {
       const before = this.countRows(PROBE);
       if (this.readOnly) return;
       this.db.execute('(transact [[:hostile-probe :hostile/probe 1]])');
-      if (this.countRows(PROBE) !== 1 || before !== 0) this.fail('probe', 'the probe fact is missing');
+      if (this.countRows(PROBE) !== 1 || before !== 0)
+        this.fail('probe', 'the probe fact is missing');
     });
     if (error !== null) this.fail('probe', error.message);
   }
@@ -487,12 +588,20 @@ async function runJob(file) {
 function runAsNobody(c) {
   fs.chmodSync(c.dir, 0o777);
   const job = path.join(c.dir, 'case-job.json');
-  fs.writeFileSync(job, JSON.stringify({ name: c.name, dir: c.dir, wholeCase: true, spec: c.spec, steps: [] }));
+  fs.writeFileSync(
+    job,
+    JSON.stringify({ name: c.name, dir: c.dir, wholeCase: true, spec: c.spec, steps: [] }),
+  );
   fs.chmodSync(job, 0o644);
-  const result = spawnSync(process.execPath, [__filename, '--job', job],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], uid: NOBODY, gid: NOBODY });
+  const result = spawnSync(process.execPath, [__filename, '--job', job], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    uid: NOBODY,
+    gid: NOBODY,
+  });
   const report = parseReport(result.stdout);
-  if (report === null) c.fail('-', `the unprivileged run reported nothing (status ${result.status})`);
+  if (report === null)
+    c.fail('-', `the unprivileged run reported nothing (status ${result.status})`);
   else if (report.skip !== undefined) throw new Skip(report.skip);
   else report.failures.forEach((f) => c.fail('unprivileged', f));
 }
@@ -506,7 +615,9 @@ function remove(dir) {
   };
   try {
     walk(dir);
-  } catch { /* gone already */ }
+  } catch {
+    /* gone already */
+  }
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
@@ -540,7 +651,13 @@ async function main(argv) {
   const files = [];
   for (const arg of argv) {
     if (fs.statSync(arg).isDirectory()) {
-      files.push(...fs.readdirSync(arg).filter((n) => n.endsWith('.json')).sort().map((n) => path.join(arg, n)));
+      files.push(
+        ...fs
+          .readdirSync(arg)
+          .filter((n) => n.endsWith('.json'))
+          .sort()
+          .map((n) => path.join(arg, n)),
+      );
     } else {
       files.push(arg);
     }
@@ -561,4 +678,6 @@ async function main(argv) {
   return counts.fail === 0 && counts.pass > 0 ? 0 : 1;
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -7,6 +7,7 @@ open_in_memory, Database.execute, Database.query and Database.close.
 Cases that need more (prepared binds, checkpoint, a NULL handle) or text
 a Python str cannot carry (bytes that are not UTF-8) are reported as
 "skip NAME (reason)", never as passes. Exits non-zero on any failure."""
+
 from __future__ import annotations
 
 import json
@@ -103,9 +104,13 @@ class Case:
             os.makedirs(ro, exist_ok=True)
             os.chmod(ro, 0o555)
             return os.path.join(ro, "db.graph")
-        paths = {"file": self.path, "directory": self.dir, "dev_null": "/dev/null",
-                 "missing_dir": os.path.join(self.dir, "missing", "db.graph"),
-                 "other": os.path.join(self.dir, "other.graph")}
+        paths = {
+            "file": self.path,
+            "directory": self.dir,
+            "dev_null": "/dev/null",
+            "missing_dir": os.path.join(self.dir, "missing", "db.graph"),
+            "other": os.path.join(self.dir, "other.graph"),
+        }
         return paths[target]
 
     def close(self) -> None:
@@ -317,7 +322,10 @@ class Case:
         elif "close_during" in spec:
             self.close_during(spec)
         elif "prepare" in spec or "checkpoint" in spec:
-            raise Skip("needs %s, beyond the basic API" % ("prepare" if "prepare" in spec else "checkpoint"))
+            raise Skip(
+                "needs %s, beyond the basic API"
+                % ("prepare" if "prepare" in spec else "checkpoint")
+            )
         else:
             self.fail("?", "unknown step %r" % (spec,))
 

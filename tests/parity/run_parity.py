@@ -25,15 +25,43 @@ import sys
 import tempfile
 
 RUNNER_FLAGS = ("c", "python", "node", "java")
-INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
-KEY_ORDER = ("transacted", "retracted", "ok", "variables", "results", "rows",
-             "records", "tx_count", "error", "code", "message")
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+KEY_ORDER = (
+    "transacted",
+    "retracted",
+    "ok",
+    "variables",
+    "results",
+    "rows",
+    "records",
+    "tx_count",
+    "error",
+    "code",
+    "message",
+)
 # Exactly one of these keys names what a step does (README.md, "Step kinds"
 # and "Fact log steps").
-STEP_KINDS = ("execute", "query", "tx_count", "checkpoint", "reopen", "fact_log",
-              "export_import", "query_typed", "prepare", "execute_prepared", "query_prepared",
-              "clear_bindings", "bind_entity", "begin_write", "tx_execute", "tx_query", "commit",
-              "rollback", "query_cancelled")
+STEP_KINDS = (
+    "execute",
+    "query",
+    "tx_count",
+    "checkpoint",
+    "reopen",
+    "fact_log",
+    "export_import",
+    "query_typed",
+    "prepare",
+    "execute_prepared",
+    "query_prepared",
+    "clear_bindings",
+    "bind_entity",
+    "begin_write",
+    "tx_execute",
+    "tx_query",
+    "commit",
+    "rollback",
+    "query_cancelled",
+)
 
 
 class Number(str):
@@ -41,6 +69,7 @@ class Number(str):
 
 
 # ---- canonical writer (README: "Canonical transcript") ----------------------
+
 
 def canon_string(text):
     out = ['"']
@@ -90,8 +119,9 @@ def canon(value):
     if isinstance(value, list):
         return "[" + ",".join(canon(v) for v in value) + "]"
     if isinstance(value, dict):
-        keys = sorted(value, key=lambda k: (KEY_ORDER.index(k) if k in KEY_ORDER
-                                            else len(KEY_ORDER), k))
+        keys = sorted(
+            value, key=lambda k: (KEY_ORDER.index(k) if k in KEY_ORDER else len(KEY_ORDER), k)
+        )
         return "{" + ",".join(canon_string(k) + ":" + canon(value[k]) for k in keys) + "}"
     raise TypeError("not a JSON value: %r" % (value,))
 
@@ -107,8 +137,15 @@ def canon_expected(expect, ordered):
     """The canonical outcome text an expectation stands for."""
     if "rows" in expect or "results" in expect:
         key = "rows" if "rows" in expect else "results"
-        return ('{"variables":' + canon(expect.get("variables")) + ',"' + key + '":'
-                + canon_rows(expect[key], ordered) + "}")
+        return (
+            '{"variables":'
+            + canon(expect.get("variables"))
+            + ',"'
+            + key
+            + '":'
+            + canon_rows(expect[key], ordered)
+            + "}"
+        )
     return canon(expect)
 
 
@@ -117,6 +154,7 @@ def load_json(text):
 
 
 # ---- judging -------------------------------------------------------------------
+
 
 def error_code_of(line_outcome):
     try:
@@ -195,8 +233,10 @@ def run_runner(label, prefix, cases_dir, out_dir):
     command = shlex.split(prefix) + [cases_dir, transcript]
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if result.returncode != 0:
-        print("runner %s failed (exit %d):\n%s" % (label, result.returncode,
-                                                 result.stdout.decode("utf-8", "replace")))
+        print(
+            "runner %s failed (exit %d):\n%s"
+            % (label, result.returncode, result.stdout.decode("utf-8", "replace"))
+        )
     return read_transcript(transcript)
 
 
@@ -219,8 +259,11 @@ def step_label(step):
 def check_case(case, transcripts):
     """A list of problems with one case across all runners (empty: passed)."""
     name = case["name"]
-    problems = ["step %d: needs exactly one of %s" % (i, ", ".join(STEP_KINDS))
-                for i, step in enumerate(case.get("steps", [])) if step_kind(step) is None]
+    problems = [
+        "step %d: needs exactly one of %s" % (i, ", ".join(STEP_KINDS))
+        for i, step in enumerate(case.get("steps", []))
+        if step_kind(step) is None
+    ]
     transcripts = {label: t for label, t in transcripts.items() if case_runs_on(case, label)}
     for label, (outcomes, _) in transcripts.items():
         for i, step in enumerate(case.get("steps", [])):
@@ -230,8 +273,10 @@ def check_case(case, transcripts):
                 continue
             want = judge_step(step, outcome)
             if want is not None:
-                problems.append("[%s] step %d: %s\n    expected: %s\n    actual:   %s"
-                                % (label, i, step_label(step), want, outcome))
+                problems.append(
+                    "[%s] step %d: %s\n    expected: %s\n    actual:   %s"
+                    % (label, i, step_label(step), want, outcome)
+                )
     problems.extend(compare_runners(name, transcripts))
     return problems
 
@@ -244,31 +289,39 @@ def compare_runners(name, transcripts):
         other = transcripts[label][1].get(name, [])
         if other != first:
             diff = difflib.unified_diff(first, other, labels[0], label, lineterm="")
-            problems.append("transcripts differ (%s vs %s):\n%s"
-                            % (labels[0], label, "\n".join(diff)))
+            problems.append(
+                "transcripts differ (%s vs %s):\n%s" % (labels[0], label, "\n".join(diff))
+            )
     return problems
 
 
 def run_all(runners, cases, cases_dir, out_dir):
-    return {label: run_runner(label, cmd, cases_for(label, cases, cases_dir, out_dir), out_dir)
-            for label, cmd in runners}
+    return {
+        label: run_runner(label, cmd, cases_for(label, cases, cases_dir, out_dir), out_dir)
+        for label, cmd in runners
+    }
 
 
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     for flag in RUNNER_FLAGS:
-        parser.add_argument("--" + flag, metavar="CMD",
-                            help="%s runner command prefix" % flag)
-    parser.add_argument("--cases", default=os.path.join(here, "cases"),
-                        help="case directory (default: %(default)s)")
+        parser.add_argument("--" + flag, metavar="CMD", help="%s runner command prefix" % flag)
+    parser.add_argument(
+        "--cases", default=os.path.join(here, "cases"), help="case directory (default: %(default)s)"
+    )
     parser.add_argument("--keep", metavar="DIR", help="write the transcripts to DIR")
-    parser.add_argument("--all-cases", action="store_true",
-                        help="ignore the cases' \"runners\" keys: run every case on every runner"
-                             " (for a package catching up with the C runner)")
-    parser.add_argument("--only", metavar="SUBSTRING",
-                        help="run only the cases whose file name contains SUBSTRING")
+    parser.add_argument(
+        "--all-cases",
+        action="store_true",
+        help='ignore the cases\' "runners" keys: run every case on every runner'
+        " (for a package catching up with the C runner)",
+    )
+    parser.add_argument(
+        "--only", metavar="SUBSTRING", help="run only the cases whose file name contains SUBSTRING"
+    )
     args = parser.parse_args(argv)
     global IGNORE_RUNNERS_KEY
     IGNORE_RUNNERS_KEY = args.all_cases

@@ -10,6 +10,7 @@ Only generous timeouts (no timing assertions). History and completion need
 the libedit build; without it (see `minigraf --version`) those checks are
 skipped. Prints one line per check and "N passed, N failed".
 """
+
 import os
 import pty
 import re
@@ -23,14 +24,19 @@ import time
 SHELL = sys.argv[1]
 TIMEOUT = 15.0
 results = {"passed": 0, "failed": 0, "skipped": 0}
-LIBEDIT = "line editing: libedit" in subprocess.run([SHELL, "--version"], stdout=subprocess.PIPE).stdout.decode()
+LIBEDIT = (
+    "line editing: libedit"
+    in subprocess.run([SHELL, "--version"], stdout=subprocess.PIPE).stdout.decode()
+)
 
 
 class Session:
     """One shell on a pseudo-terminal; `expect` waits for a regex."""
 
     def __init__(self, history, args=()):
-        env = dict(os.environ, TERM="xterm", MINIGRAF_HISTORY=history, HOME=os.path.dirname(history))
+        env = dict(
+            os.environ, TERM="xterm", MINIGRAF_HISTORY=history, HOME=os.path.dirname(history)
+        )
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             os.execve(SHELL, [SHELL] + list(args), env)
@@ -117,21 +123,44 @@ with tempfile.TemporaryDirectory() as tmp:
     check("banner_and_prompt", s.expect(r"Enter \.help") and s.expect(PROMPT), s)
     s.send('(transact [[:alice :person/name "Alice"]\r')
     check("continuation_prompt_while_incomplete", s.expect(CONT), s)
-    s.send(" [:bob :person/name \"Bob\"]])\r")
-    check("command_runs_when_balanced", s.expect(r"Transacted successfully") and s.expect(PROMPT), s)
+    s.send(' [:bob :person/name "Bob"]])\r')
+    check(
+        "command_runs_when_balanced", s.expect(r"Transacted successfully") and s.expect(PROMPT), s
+    )
     s.send("(query [:find ?n :where [?e :person/name ?n] :order-by [?n]])\r")
-    check("table_mode_is_the_terminal_default",
-          s.expect(r"\| \?n +\|") and s.expect(r'\| "Alice" \|') and s.expect(r"\(2 rows\)") and s.expect(PROMPT), s)
+    check(
+        "table_mode_is_the_terminal_default",
+        s.expect(r"\| \?n +\|")
+        and s.expect(r'\| "Alice" \|')
+        and s.expect(r"\(2 rows\)")
+        and s.expect(PROMPT),
+        s,
+    )
 
     # History: Up recalls the last command.
     s.send("\x1b[A\r")
-    check("up_arrow_recalls_the_last_command", s.expect(r"\(2 rows\)") and s.expect(PROMPT), s, needs_libedit=True)
+    check(
+        "up_arrow_recalls_the_last_command",
+        s.expect(r"\(2 rows\)") and s.expect(PROMPT),
+        s,
+        needs_libedit=True,
+    )
 
     # Completion: dot-commands and attributes.
     s.send(".headers off\r.hea\ton\r.show\r")
-    check("completes_dot_commands", s.expect(r"headers: on") and s.expect(PROMPT), s, needs_libedit=True)
-    s.send("(query [:find ?n :where [?e :person/na\t ?n] [(= ?n \"Bob\")]])\r")
-    check("completes_known_attributes", s.expect(r'\| "Bob" \|') and s.expect(PROMPT), s, needs_libedit=True)
+    check(
+        "completes_dot_commands",
+        s.expect(r"headers: on") and s.expect(PROMPT),
+        s,
+        needs_libedit=True,
+    )
+    s.send('(query [:find ?n :where [?e :person/na\t ?n] [(= ?n "Bob")]])\r')
+    check(
+        "completes_known_attributes",
+        s.expect(r'\| "Bob" \|') and s.expect(PROMPT),
+        s,
+        needs_libedit=True,
+    )
 
     # Ctrl-C while typing a command discards it; the prompt is fresh.
     s.send("(query [:find ?n\r")
@@ -149,24 +178,36 @@ with tempfile.TemporaryDirectory() as tmp:
     s.expect(PROMPT)
     s.send(".mode csv\r")
     s.expect(PROMPT)
-    s.send("(query [:find ?a ?b ?c ?d :where [?w :n ?a] [?x :n ?b] [?y :n ?c] [?z :n ?d]])\r")  # 60^4 rows
+    s.send(
+        "(query [:find ?a ?b ?c ?d :where [?w :n ?a] [?x :n ?b] [?y :n ?c] [?z :n ?d]])\r"
+    )  # 60^4 rows
     streaming = s.expect(r"\n\d+,\d+,\d+,\d+\r*\n", timeout=TIMEOUT)
     time.sleep(0.5)  # well into the answer, as a user would be
     s.send("\x03")
-    check("ctrl_c_stops_a_streaming_answer",
-          streaming and s.expect(r"Error: (\[API-013\] )?interrupted") and s.expect(PROMPT), s)
+    check(
+        "ctrl_c_stops_a_streaming_answer",
+        streaming and s.expect(r"Error: (\[API-013\] )?interrupted") and s.expect(PROMPT),
+        s,
+    )
     # Ctrl-C while a query computes its whole answer before the first row
     # (an aggregate over 60^6 solutions, hours of work): minigraf_interrupt
     # stops it.
-    s.send("(query [:find (count ?a) :where [?u :n ?a] [?v :n ?b] [?w :n ?c] [?x :n ?d] [?y :n ?f]"
-           " [?z :n ?g]])\r")
+    s.send(
+        "(query [:find (count ?a) :where [?u :n ?a] [?v :n ?b] [?w :n ?c] [?x :n ?d] [?y :n ?f]"
+        " [?z :n ?g]])\r"
+    )
     time.sleep(0.5)
     s.send("\x03")
-    check("ctrl_c_interrupts_a_query_computing_its_answer",
-          s.expect(r"Error: \[API-013\] interrupted") and s.expect(PROMPT), s)
+    check(
+        "ctrl_c_interrupts_a_query_computing_its_answer",
+        s.expect(r"Error: \[API-013\] interrupted") and s.expect(PROMPT),
+        s,
+    )
     s.send(".mode table\r")
     s.send(".changes\r")
-    check("shell_lives_on_after_the_interrupt", s.expect(r"transactions: 2") and s.expect(PROMPT), s)
+    check(
+        "shell_lives_on_after_the_interrupt", s.expect(r"transactions: 2") and s.expect(PROMPT), s
+    )
 
     # Ctrl-C at an idle prompt says how to leave; a second one leaves.
     time.sleep(0.5)  # the line editor is reading again (before that, ^C discards the line)
@@ -179,12 +220,20 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # The history file keeps the commands for the next session.
     saved = open(history).read() if os.path.exists(history) else ""
-    check("history_file_is_written", ".changes" in saved and ".mode\\040csv" in saved,  # libedit's encoding
-          needs_libedit=True)
+    check(
+        "history_file_is_written",
+        ".changes" in saved and ".mode\\040csv" in saved,  # libedit's encoding
+        needs_libedit=True,
+    )
     s = Session(history)
     s.expect(PROMPT)
     s.send("\x1b[A\x1b[A\x1b[A")
-    check("history_recalled_in_a_new_session", s.expect(r"\.changes|\.mode table"), s, needs_libedit=True)
+    check(
+        "history_recalled_in_a_new_session",
+        s.expect(r"\.changes|\.mode table"),
+        s,
+        needs_libedit=True,
+    )
     s.send("\x15.quit\r")  # Ctrl-U clears the recalled line
     check("quit_exits_zero", s.wait_exit() == 0, s)
     s.close()
@@ -197,5 +246,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("ctrl_d_exits", s.wait_exit() == 0, s)
     s.close()
 
-print("%d passed, %d failed, %d skipped" % (results["passed"], results["failed"], results["skipped"]))
+print(
+    "%d passed, %d failed, %d skipped" % (results["passed"], results["failed"], results["skipped"])
+)
 sys.exit(1 if results["failed"] else 0)

@@ -8,14 +8,18 @@ test('executeAsync resolves the result object', async () => {
   const db = minigraf.openInMemory();
   const tx = await db.executeAsync('(transact [[:a :n 9007199254740993]])');
   assert.ok(tx.transacted > 0);
-  assert.deepEqual(await db.executeAsync('(query [:find ?n :where [:a :n ?n]])'),
-    { variables: ['?n'], results: [[9007199254740993n]] });
+  assert.deepEqual(await db.executeAsync('(query [:find ?n :where [:a :n ?n]])'), {
+    variables: ['?n'],
+    results: [[9007199254740993n]],
+  });
   db.close();
 });
 
 test('many concurrent executeAsync calls on one database all settle', async () => {
   const db = minigraf.openInMemory();
-  const writes = Array.from({ length: 50 }, (_, i) => db.executeAsync(`(transact [[:e${i} :i ${i}]])`));
+  const writes = Array.from({ length: 50 }, (_, i) =>
+    db.executeAsync(`(transact [[:e${i} :i ${i}]])`),
+  );
   const failures = Array.from({ length: 10 }, () => db.executeAsync('(frobnicate)'));
   const settled = await Promise.allSettled([...writes, ...failures]);
   assert.equal(settled.filter((s) => s.status === 'fulfilled').length, 50);
@@ -43,8 +47,14 @@ test('close() while a call is in flight: the call completes or stops coded', asy
   db.close();
   // Finished before the close, stopped by it (API-013), or not yet started (API-018):
   // hostile.test.js has a query long enough to be stopped for certain.
-  const outcome = await pending.then((r) => r.results, (e) => e.code);
-  assert.ok(['API-013', 'API-018'].includes(outcome) || JSON.stringify(outcome) === '[[1]]', String(outcome));
+  const outcome = await pending.then(
+    (r) => r.results,
+    (e) => e.code,
+  );
+  assert.ok(
+    ['API-013', 'API-018'].includes(outcome) || JSON.stringify(outcome) === '[[1]]',
+    String(outcome),
+  );
   await assert.rejects(db.executeAsync('(transact [])'), { code: 'API-018' });
 });
 

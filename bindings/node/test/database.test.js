@@ -54,7 +54,10 @@ test('readOnly rejects writes with API-014', (t) => {
   const file = path.join(tempDir(t), 'ro.graph');
   minigraf.open(file).close();
   const db = minigraf.open(file, { readOnly: true });
-  assert.throws(() => db.execute('(transact [[:a :n 1]])'), { name: 'MinigrafError', code: 'API-014' });
+  assert.throws(() => db.execute('(transact [[:a :n 1]])'), {
+    name: 'MinigrafError',
+    code: 'API-014',
+  });
   db.close();
 });
 

@@ -7,16 +7,19 @@ const minigraf = require('..');
 
 test('a library error is a MinigrafError with code, errno and message', () => {
   const db = minigraf.openInMemory();
-  assert.throws(() => db.execute('(frobnicate)'), (error) => {
-    assert.ok(error instanceof minigraf.MinigrafError);
-    assert.ok(error instanceof Error);
-    assert.equal(error.name, 'MinigrafError');
-    assert.equal(error.code, 'PRS-011');
-    assert.equal(error.errno, 1011);
-    assert.match(error.message, /^\[PRS-011\] /);
-    assert.ok(error.stack.includes('MinigrafError'));
-    return true;
-  });
+  assert.throws(
+    () => db.execute('(frobnicate)'),
+    (error) => {
+      assert.ok(error instanceof minigraf.MinigrafError);
+      assert.ok(error instanceof Error);
+      assert.equal(error.name, 'MinigrafError');
+      assert.equal(error.code, 'PRS-011');
+      assert.equal(error.errno, 1011);
+      assert.match(error.message, /^\[PRS-011\] /);
+      assert.ok(error.stack.includes('MinigrafError'));
+      return true;
+    },
+  );
   db.close();
 });
 
@@ -31,7 +34,9 @@ test('an error leaves the database usable', () => {
 test('executeAsync rejects with the same MinigrafError', async () => {
   const db = minigraf.openInMemory();
   await assert.rejects(db.executeAsync('(frobnicate)'), {
-    name: 'MinigrafError', code: 'PRS-011', errno: 1011,
+    name: 'MinigrafError',
+    code: 'PRS-011',
+    errno: 1011,
   });
   db.close();
 });

@@ -20,7 +20,14 @@ test('a record has the library keys, a typed value and exact integers', () => {
   const db = people();
   const [first] = db.factLog({ attributes: [':person/age'] });
   assert.deepEqual(Object.keys(first), [
-    'entity', 'attribute', 'value', 'tx_count', 'tx_id', 'valid_from', 'valid_to', 'asserted',
+    'entity',
+    'attribute',
+    'value',
+    'tx_count',
+    'tx_id',
+    'valid_from',
+    'valid_to',
+    'asserted',
   ]);
   assert.match(first.entity, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   assert.equal(first.attribute, ':person/age');
@@ -39,7 +46,10 @@ test('for...of yields every record in tx order and closes the log', () => {
   const records = [...log];
   assert.equal(log.closed, true);
   assert.equal(records.length, 7); // 6 assertions + 1 retraction
-  assert.deepEqual(records.map((r) => r.tx_count), [1, 1, 2, 2, 3, 3, 4]);
+  assert.deepEqual(
+    records.map((r) => r.tx_count),
+    [1, 1, 2, 2, 3, 3, 4],
+  );
   assert.deepEqual(records.map((r) => r.attribute).slice(0, 2), [':person/age', ':person/name']);
   const last = records.at(-1);
   assert.equal(last.asserted, false);
@@ -101,10 +111,17 @@ test('filters map to the library keys', () => {
   const attrs = (filter) => [...db.factLog(filter)].map((r) => `${r.tx_count}${r.attribute}`);
   assert.deepEqual(attrs({ attributes: [':pet/name'] }), ['3:pet/name']);
   assert.deepEqual(attrs({ attributePrefixes: [':pet/'] }), ['3:pet/name']);
-  assert.deepEqual(attrs({ attributes: [':pet/name'], attributePrefixes: [':person/n'] }),
-    ['1:person/name', '2:person/name', '3:pet/name']);
-  assert.deepEqual(attrs({ txFrom: 2, txTo: 3n }),
-    ['2:person/age', '2:person/name', '3:person/age', '3:pet/name']);
+  assert.deepEqual(attrs({ attributes: [':pet/name'], attributePrefixes: [':person/n'] }), [
+    '1:person/name',
+    '2:person/name',
+    '3:pet/name',
+  ]);
+  assert.deepEqual(attrs({ txFrom: 2, txTo: 3n }), [
+    '2:person/age',
+    '2:person/name',
+    '3:person/age',
+    '3:pet/name',
+  ]);
   assert.deepEqual(attrs({ txFrom: 4, attributes: undefined }), ['4:person/age']);
 
   const alice = [...db.factLog({ txTo: 1 })][0].entity;
@@ -138,10 +155,19 @@ test('the log is a snapshot: later commits are not seen', () => {
 
 test('the library judges the filter: API-017 for unknown keys and wrong types', () => {
   const db = people();
-  for (const filter of [{ bogus: 1 }, { attributes: ':person/age' }, { txFrom: 'x' },
-    { order: 'random' }, { window: 5 }, { tx_from: 1, bogus: true }]) {
-    assert.throws(() => db.factLog(filter), { name: 'MinigrafError', code: 'API-017', errno: 5017 },
-      JSON.stringify(filter));
+  for (const filter of [
+    { bogus: 1 },
+    { attributes: ':person/age' },
+    { txFrom: 'x' },
+    { order: 'random' },
+    { window: 5 },
+    { tx_from: 1, bogus: true },
+  ]) {
+    assert.throws(
+      () => db.factLog(filter),
+      { name: 'MinigrafError', code: 'API-017', errno: 5017 },
+      JSON.stringify(filter),
+    );
   }
   for (const filter of [5, 'tx', [1], () => 1]) assert.throws(() => db.factLog(filter), TypeError);
   assert.throws(() => db.factLog({ txFrom: () => 1 }), TypeError); // not JSON at all
@@ -173,7 +199,9 @@ test('nextBatchAsync takes an AbortSignal', async () => {
   const db = minigraf.openInMemory();
   db.execute('(transact [[:a :n 1]])');
   const log = db.factLog();
-  await assert.rejects(log.nextBatchAsync(10, { signal: AbortSignal.abort() }), { name: 'AbortError' });
+  await assert.rejects(log.nextBatchAsync(10, { signal: AbortSignal.abort() }), {
+    name: 'AbortError',
+  });
   assert.equal((await log.nextBatchAsync(10, { signal: new AbortController().signal })).length, 1);
   log.close();
   db.close();

@@ -18,7 +18,9 @@ function runNode(args, source) {
 }
 
 test('unclosed databases and cursors are collected without a crash', () => {
-  const out = runNode(['--expose-gc'], `
+  const out = runNode(
+    ['--expose-gc'],
+    `
     const minigraf = require(process.env.MINIGRAF_PACKAGE);
     (async () => {
       for (let round = 0; round < 20; round++) {
@@ -35,12 +37,15 @@ test('unclosed databases and cursors are collected without a crash', () => {
       globalThis.gc();
       console.log('ok');
     })();
-  `);
+  `,
+  );
   assert.equal(out.trim(), 'ok');
 });
 
 test('a cursor outliving its collected database stays readable', () => {
-  const out = runNode(['--expose-gc'], `
+  const out = runNode(
+    ['--expose-gc'],
+    `
     const minigraf = require(process.env.MINIGRAF_PACKAGE);
     (async () => {
       let cursor;
@@ -54,23 +59,29 @@ test('a cursor outliving its collected database stays readable', () => {
       globalThis.gc();
       console.log([...cursor].length);
     })();
-  `);
+  `,
+  );
   assert.equal(out.trim(), '2');
 });
 
 test('exiting with open handles and pending async calls is clean', () => {
-  runNode([], `
+  runNode(
+    [],
+    `
     const minigraf = require(process.env.MINIGRAF_PACKAGE);
     const db = minigraf.openInMemory();
     db.execute('(transact [[:a :n 1]])');
     globalThis.keep = db.query('(query [:find ?n :where [_ :n ?n]])');
     db.executeAsync('(query [:find ?n :where [_ :n ?n]])');
     process.exit(0);
-  `);
+  `,
+  );
 });
 
 test('unclosed fact logs and log writers are collected; a collected writer is abandoned', () => {
-  const out = runNode(['--expose-gc'], `
+  const out = runNode(
+    ['--expose-gc'],
+    `
     const fs = require('node:fs');
     const os = require('node:os');
     const path = require('node:path');
@@ -101,7 +112,8 @@ test('unclosed fact logs and log writers are collected; a collected writer is ab
       fs.rmSync(dir, { recursive: true, force: true });
       console.log(left.length < files.length ? 'ok' : 'nothing was abandoned: ' + left.length);
     })();
-  `);
+  `,
+  );
   assert.equal(out.trim(), 'ok');
 });
 
@@ -113,7 +125,9 @@ test('exiting with an unfinished writer abandons it, with or without process.exi
     for (const ending of ['process.exit(0);', '', 'process.exitCode = 0;']) {
       const file = path.join(dir, `w${ending.length}.graph`);
       const finished = path.join(dir, `f${ending.length}.graph`);
-      runNode([], `
+      runNode(
+        [],
+        `
         const minigraf = require(process.env.MINIGRAF_PACKAGE);
         const db = minigraf.openInMemory();
         db.execute('(transact [[:a :n 1]])');
@@ -123,7 +137,8 @@ test('exiting with an unfinished writer abandons it, with or without process.exi
         const done = minigraf.createLogWriter(${JSON.stringify(finished)});
         done.finish(); // finished but never closed: kept
         ${ending}
-      `);
+      `,
+      );
       assert.equal(fs.existsSync(file), false, ending);
       assert.equal(fs.existsSync(`${file}.wal`), false, ending);
       assert.equal(fs.existsSync(finished), true, ending);
@@ -134,7 +149,9 @@ test('exiting with an unfinished writer abandons it, with or without process.exi
 });
 
 test('an open fact log keeps its unreferenced database alive', () => {
-  const out = runNode(['--expose-gc'], `
+  const out = runNode(
+    ['--expose-gc'],
+    `
     const minigraf = require(process.env.MINIGRAF_PACKAGE);
     (async () => {
       let log;
@@ -149,6 +166,7 @@ test('an open fact log keeps its unreferenced database alive', () => {
       }
       console.log([...log].length);
     })();
-  `);
+  `,
+  );
   assert.equal(out.trim(), '3');
 });

@@ -4,14 +4,21 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const minigraf = require('..');
 
-const API_017 = (error) => error.code === 'API-017' && error.errno === 5017 && /^\[API-017\] /.test(error.message);
+const API_017 = (error) =>
+  error.code === 'API-017' && error.errno === 5017 && /^\[API-017\] /.test(error.message);
 
 test('a lone surrogate in a text is API-017, never silently U+FFFD', async () => {
   const db = minigraf.openInMemory();
   for (const lone of ['\uD800', 'a\uDC00b', 'x\uDBFF']) {
     const transact = `(transact [[:a :s "${lone}"]])`;
-    assert.throws(() => db.execute(transact), (e) => e instanceof minigraf.MinigrafError && API_017(e));
-    await assert.rejects(db.executeAsync(transact), (e) => e instanceof minigraf.MinigrafError && API_017(e));
+    assert.throws(
+      () => db.execute(transact),
+      (e) => e instanceof minigraf.MinigrafError && API_017(e),
+    );
+    await assert.rejects(
+      db.executeAsync(transact),
+      (e) => e instanceof minigraf.MinigrafError && API_017(e),
+    );
     assert.throws(() => db.query(`(query [:find ?e :where [?e :s "${lone}"]])`), API_017);
     const pq = db.prepare('(query [:find ?e :where [?e :s $v]])');
     assert.throws(() => pq.bind({ v: lone }), API_017);
@@ -58,13 +65,17 @@ test('close() stops the async calls in flight on the pool, as a close in C does'
   const facts = Array.from({ length: 400 }, (_, i) => `[:e${i} :n ${i}]`).join(' ');
   db.execute(`(transact [${facts}])`);
   // About 10^7 joined tuples: seconds of work, unless the close stops it.
-  const heavy = '(query [:find (count ?c) :where [?a :n ?x] [?b :n ?y] [(< ?x ?y)] [?c :n ?z] [(< ?y ?z)]])';
+  const heavy =
+    '(query [:find (count ?c) :where [?a :n ?x] [?b :n ?y] [(< ?x ?y)] [?c :n ?z] [(< ?y ?z)]])';
   const settled = Promise.allSettled([db.executeAsync(heavy), db.queryAsync(heavy)]);
   await new Promise((resolve) => setTimeout(resolve, 20));
   db.close();
   for (const { status, reason } of await settled) {
     assert.equal(status, 'rejected');
-    assert.ok(reason instanceof minigraf.MinigrafError && ['API-013', 'API-018'].includes(reason.code), String(reason));
+    assert.ok(
+      reason instanceof minigraf.MinigrafError && ['API-013', 'API-018'].includes(reason.code),
+      String(reason),
+    );
   }
   assert.throws(() => db.execute('(transact [[:late :n 1]])'), { code: 'API-018' });
   const again = minigraf.open(file);
@@ -77,9 +88,13 @@ test('an aggregate answering a lone surrogate fails the query instead of storing
   const db = minigraf.openInMemory();
   db.execute('(transact [[:a :n 1] [:b :n 2]])');
   db.aggregate('lone', { start: 0, step: (s) => s, result: () => 'x\uD800' });
-  assert.throws(() => db.query('(query [:find (lone ?n) :where [_ :n ?n]])').all(),
-    (e) => e instanceof minigraf.MinigrafError && /lone UTF-16 surrogate/.test(e.message));
+  assert.throws(
+    () => db.query('(query [:find (lone ?n) :where [_ :n ?n]])').all(),
+    (e) => e instanceof minigraf.MinigrafError && /lone UTF-16 surrogate/.test(e.message),
+  );
   db.aggregate('fine', { start: 0, step: (s) => s, result: () => 'x\uFFFD\u{1F600}' });
-  assert.deepEqual(db.query('(query [:find (fine ?n) :where [_ :n ?n]])').all(), [['x\uFFFD\u{1F600}']]);
+  assert.deepEqual(db.query('(query [:find (fine ?n) :where [_ :n ?n]])').all(), [
+    ['x\uFFFD\u{1F600}'],
+  ]);
   db.close();
 });

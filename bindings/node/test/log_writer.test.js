@@ -65,8 +65,11 @@ test('export round-trips every value type, history and the counter', () => {
   const asOf = '(query [:find ?v :as-of 1 :where [?e :b ?v]])';
   assert.deepEqual(copy.execute(asOf), source.execute(asOf));
 
-  const values = Object.fromEntries(log(copy).filter((r) => r.tx_count === 1)
-    .map((r) => [r.attribute, r.value]));
+  const values = Object.fromEntries(
+    log(copy)
+      .filter((r) => r.tx_count === 1)
+      .map((r) => [r.attribute, r.value]),
+  );
   assert.deepEqual(values[':i'], { type: 'integer', value: 9223372036854775807n });
   assert.deepEqual(values[':j'], { type: 'integer', value: -9223372036854775808n });
   assert.deepEqual(values[':k'], { type: 'integer', value: 9007199254740993n });
@@ -142,20 +145,27 @@ test('close() before finish() abandons the writer and deletes the file', () => {
   assert.equal(writer.closed, true);
   assert.equal(writer.finished, false);
   assert.ok(gone(file));
-  assert.throws(() => writer.append(record(6, ':a', 'integer', 1)),
-    { name: 'MinigrafError', code: 'API-018', errno: 5018 });
+  assert.throws(() => writer.append(record(6, ':a', 'integer', 1)), {
+    name: 'MinigrafError',
+    code: 'API-018',
+    errno: 5018,
+  });
   // The path is free again.
   minigraf.createLogWriter(file).close();
   assert.ok(gone(file));
 });
 
-test('Symbol.dispose abandons an unfinished writer', { skip: typeof Symbol.dispose !== 'symbol' }, () => {
-  const file = fresh();
-  const writer = minigraf.createLogWriter(file);
-  writer.append(record(1, ':a', 'integer', 1));
-  writer[Symbol.dispose]();
-  assert.ok(gone(file));
-});
+test(
+  'Symbol.dispose abandons an unfinished writer',
+  { skip: typeof Symbol.dispose !== 'symbol' },
+  () => {
+    const file = fresh();
+    const writer = minigraf.createLogWriter(file);
+    writer.append(record(1, ':a', 'integer', 1));
+    writer[Symbol.dispose]();
+    assert.ok(gone(file));
+  },
+);
 
 test('a finished writer keeps its file when closed', () => {
   const file = fresh();
@@ -172,22 +182,33 @@ test('a finished writer keeps its file when closed', () => {
 test('errors carry the library code and errno', () => {
   const existing = fresh();
   minigraf.open(existing).close();
-  assert.throws(() => minigraf.createLogWriter(existing),
-    { name: 'MinigrafError', code: 'STG-043', errno: 3043 });
+  assert.throws(() => minigraf.createLogWriter(existing), {
+    name: 'MinigrafError',
+    code: 'STG-043',
+    errno: 3043,
+  });
 
   const file = fresh();
   const writer = minigraf.createLogWriter(file);
   writer.append(record(2, ':a', 'integer', 1));
-  assert.throws(() => writer.append(record(1, ':a', 'integer', 1)), // decreasing tx_count
-    (e) => e instanceof minigraf.MinigrafError && e.code === 'API-017' && e.errno === 5017
-      && e.message.startsWith('[API-017] '));
+  assert.throws(
+    () => writer.append(record(1, ':a', 'integer', 1)), // decreasing tx_count
+    (e) =>
+      e instanceof minigraf.MinigrafError &&
+      e.code === 'API-017' &&
+      e.errno === 5017 &&
+      e.message.startsWith('[API-017] '),
+  );
   assert.throws(() => writer.append({ entity: ALICE }), { code: 'API-017' }); // malformed
-  assert.throws(() => writer.append(record(3, ':a', 'integer', 1, { valid_to: 5, valid_from: 5 })),
-    { code: 'API-017' }); // empty window
+  assert.throws(
+    () => writer.append(record(3, ':a', 'integer', 1, { valid_to: 5, valid_from: 5 })),
+    { code: 'API-017' },
+  ); // empty window
   assert.throws(() => writer.append(record(3, ':a', 'bogus-type', 1)), { code: 'API-017' });
   // all or nothing: a bad record in a batch appends none of it
-  assert.throws(() => writer.appendBatch([record(3, ':a', 'integer', 1), { nope: true }]),
-    { code: 'API-017' });
+  assert.throws(() => writer.appendBatch([record(3, ':a', 'integer', 1), { nope: true }]), {
+    code: 'API-017',
+  });
   assert.equal(writer.txCount(), 2);
   assert.throws(() => writer.advanceTxCount(1), { code: 'API-017' });
   assert.throws(() => writer.advanceTxCount(-1), RangeError);
@@ -214,11 +235,13 @@ test('errors carry the library code and errno', () => {
   assert.equal(log(db).length, 1);
   db.close();
 
-  for (const bad of [undefined, null, 5, '']) assert.throws(() => minigraf.createLogWriter(bad), TypeError);
+  for (const bad of [undefined, null, 5, ''])
+    assert.throws(() => minigraf.createLogWriter(bad), TypeError);
   assert.throws(() => minigraf.createLogWriter(fresh(), { bogus: 1 }), TypeError);
   assert.throws(() => minigraf.createLogWriter(fresh(), { synchronous: true }), TypeError);
-  assert.throws(() => minigraf.createLogWriter(fresh(), { synchronous: 'sometimes' }),
-    { code: 'API-017' });
+  assert.throws(() => minigraf.createLogWriter(fresh(), { synchronous: 'sometimes' }), {
+    code: 'API-017',
+  });
 });
 
 test('export to an existing file fails and leaves it alone; a failed export leaves nothing', () => {

@@ -8,8 +8,10 @@ const { Keyword, Entity, TxCount, Timestamp, ANY_VALID_TIME } = minigraf;
 
 function people(options) {
   const db = minigraf.openInMemory(options);
-  db.execute('(transact [[:alice :name "Alice"] [:alice :age 30] [:alice :tag :vip] [:alice :score 2.5]'
-    + ' [:bob :name "Bob"] [:bob :age 25] [:bob :friend :alice]])');
+  db.execute(
+    '(transact [[:alice :name "Alice"] [:alice :age 30] [:alice :tag :vip] [:alice :score 2.5]' +
+      ' [:bob :name "Bob"] [:bob :age 25] [:bob :friend :alice]])',
+  );
   return db;
 }
 
@@ -22,7 +24,10 @@ test('all, get and iterate run with binds; bindings stay until re-bound or clear
   assert.deepEqual([...pq.iterate({ age: 30 })], [['Alice']]);
   assert.deepEqual(pq.all(), [['Alice']], 'the last binding stays');
   pq.clearBindings();
-  assert.throws(() => pq.all(), { code: 'API-015', message: "[API-015] missing bind value for slot '$age'" });
+  assert.throws(() => pq.all(), {
+    code: 'API-015',
+    message: "[API-015] missing bind value for slot '$age'",
+  });
   assert.deepEqual(pq.objects().all({ $age: 25 }), [{ '?n': 'Bob' }], 'a leading $ is accepted');
   pq.close();
   assert.throws(() => pq.all(), { code: 'API-018' });
@@ -32,17 +37,26 @@ test('all, get and iterate run with binds; bindings stay until re-bound or clear
 test('a value read from a row binds back unchanged (entity, keyword, string, number, bigint)', () => {
   for (const safe of [false, true]) {
     const db = people({ safeIntegers: safe });
-    const [alice, age, tag, score] = db.query(
-      '(query [:find ?e ?a ?t ?s :where [?e :name "Alice"] [?e :age ?a] [?e :tag ?t] [?e :score ?s]])').all()[0];
+    const [alice, age, tag, score] = db
+      .query(
+        '(query [:find ?e ?a ?t ?s :where [?e :name "Alice"] [?e :age ?a] [?e :tag ?t] [?e :score ?s]])',
+      )
+      .all()[0];
     assert.ok(alice instanceof Entity);
     assert.ok(tag instanceof Keyword);
     assert.equal(typeof age, safe ? 'bigint' : 'number');
     const byEntity = db.prepare('(query [:find ?n :where [$e :name ?n]])');
     assert.deepEqual(byEntity.all({ e: alice }), [['Alice']]);
-    const byValue = db.prepare('(query [:find ?n :where [?e :name ?n] [?e :age $a] [?e :tag $t] [?e :score $s]])');
+    const byValue = db.prepare(
+      '(query [:find ?n :where [?e :name ?n] [?e :age $a] [?e :tag $t] [?e :score $s]])',
+    );
     assert.deepEqual(byValue.all({ a: age, t: tag, s: score }), [['Alice']]);
     const friendOf = db.prepare('(query [:find ?n :where [?x :friend $who] [?x :name ?n]])');
-    assert.deepEqual(friendOf.all({ who: alice }), [['Bob']], 'an Entity in value position is Val(ref)');
+    assert.deepEqual(
+      friendOf.all({ who: alice }),
+      [['Bob']],
+      'an Entity in value position is Val(ref)',
+    );
     db.close();
   }
 });

@@ -21,9 +21,13 @@ function runWorker(source, workerData) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(source, { eval: true, workerData: { ...workerData, pkg: PACKAGE } });
     let message;
-    worker.on('message', (m) => { message = m; });
+    worker.on('message', (m) => {
+      message = m;
+    });
     worker.on('error', reject);
-    worker.on('exit', (code) => (code === 0 ? resolve(message) : reject(new Error(`worker exited with ${code}`))));
+    worker.on('exit', (code) =>
+      code === 0 ? resolve(message) : reject(new Error(`worker exited with ${code}`)),
+    );
   });
 }
 
@@ -45,8 +49,12 @@ test('4 workers open the same file, read while the main thread commits, and see 
   const workers = [1, 2, 3, 4].map((id) => runWorker(source, { file, id }));
   for (let i = 0; i < 20; i++) db.execute(`(transact [[:m${i} :n ${10 + i}]])`);
   assert.deepEqual(await Promise.all(workers), [200, 200, 200, 200]);
-  const mine = db.query('(query [:find ?v :where [?e :n ?v] [(>= ?v 100)]])').all().map(([v]) => v).sort();
-  assert.deepEqual(mine, [101, 102, 103, 104], 'each worker\'s commit is in the shared store');
+  const mine = db
+    .query('(query [:find ?v :where [?e :n ?v] [(>= ?v 100)]])')
+    .all()
+    .map(([v]) => v)
+    .sort();
+  assert.deepEqual(mine, [101, 102, 103, 104], "each worker's commit is in the shared store");
   db.close();
   fs.rmSync(dir, { recursive: true });
 });
@@ -96,12 +104,20 @@ test('process exit with everything open, and GC of everything unclosed', () => {
     })();
   `;
   const child = spawnSync(process.execPath, ['--expose-gc', '-e', source], {
-    env: { ...process.env, MINIGRAF_PACKAGE: PACKAGE, FILE: file }, encoding: 'utf8', timeout: 60_000,
+    env: { ...process.env, MINIGRAF_PACKAGE: PACKAGE, FILE: file },
+    encoding: 'utf8',
+    timeout: 60_000,
   });
   assert.equal(child.status, 0, child.stderr);
   const db = minigraf.open(file);
-  assert.deepEqual(db.query('(query [:find ?e :where [?e :n _]])').all().map(([e]) => e instanceof minigraf.Entity),
-    [true], 'the commit is kept, the open transaction is not');
+  assert.deepEqual(
+    db
+      .query('(query [:find ?e :where [?e :n _]])')
+      .all()
+      .map(([e]) => e instanceof minigraf.Entity),
+    [true],
+    'the commit is kept, the open transaction is not',
+  );
   db.close();
   fs.rmSync(dir, { recursive: true });
 });

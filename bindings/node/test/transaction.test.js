@@ -6,7 +6,7 @@ const minigraf = require('..');
 
 const count = (db) => db.query('(query [:find (count ?e) :where [?e :n _]])').all()[0]?.[0] ?? 0;
 
-test('transaction(fn) commits once and returns fn\'s result; db calls inside go to it', () => {
+test("transaction(fn) commits once and returns fn's result; db calls inside go to it", () => {
   const db = minigraf.openInMemory();
   const add = db.transaction((a, b) => {
     db.execute(`(transact [[:a :n ${a}]])`);
@@ -58,7 +58,9 @@ test('beginWrite: staged writes are invisible to the database until commit', () 
 });
 
 test('closing the database rolls an open transaction back; closing a transaction does too', () => {
-  const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'mg-tx-'));
+  const dir = require('node:fs').mkdtempSync(
+    require('node:path').join(require('node:os').tmpdir(), 'mg-tx-'),
+  );
   const file = require('node:path').join(dir, 'db.graph');
   let db = minigraf.open(file);
   const tx = db.beginWrite();

@@ -55,7 +55,10 @@ test('integers beyond 2^53 - 1 are exact BigInts', () => {
 
 test('typed rows: an integer beyond 2^53 - 1 is a RangeError unless safeIntegers, never rounded', () => {
   for (const literal of ['9007199254740992', '-9007199254740993', '9223372036854775807']) {
-    assert.throws(() => readBack(literal), { name: 'RangeError', code: 'ERR_MINIGRAF_UNSAFE_INTEGER' });
+    assert.throws(() => readBack(literal), {
+      name: 'RangeError',
+      code: 'ERR_MINIGRAF_UNSAFE_INTEGER',
+    });
     assert.equal(readBack(literal, true).viaCursor, BigInt(literal));
   }
   assert.equal(readBack('-9223372036854775808', true).viaCursor, -(2n ** 63n));
@@ -76,8 +79,10 @@ test('strings, booleans, null, keywords and entities', () => {
   assert.equal(roundTrip('true'), true);
   assert.equal(roundTrip('false'), false);
   assert.equal(roundTrip(':ns/name'), ':ns/name');
-  assert.equal(roundTrip('#uuid "6ba7b810-9dad-11d1-80b4-00c04fd430c8"'),
-    '6ba7b810-9dad-11d1-80b4-00c04fd430c8');
+  assert.equal(
+    roundTrip('#uuid "6ba7b810-9dad-11d1-80b4-00c04fd430c8"'),
+    '6ba7b810-9dad-11d1-80b4-00c04fd430c8',
+  );
   assert.equal(typedRoundTrip('"plain"'), 'plain');
   assert.equal(typedRoundTrip('true'), true);
   assert.equal(typedRoundTrip('false'), false);
@@ -129,9 +134,14 @@ test('result objects are plain objects and arrays', () => {
 test('typed rows: empty strings, NUL bytes, booleans and nulls beside other columns', () => {
   const db = minigraf.openInMemory();
   db.execute('(transact [[:a :s ""] [:a :b false] [:a :k :x/y] [:b :s "z"] [:b :b true]])');
-  const rows = db.query('(query [:find ?s ?b :where [?e :s ?s] [?e :b ?b]])').all()
+  const rows = db
+    .query('(query [:find ?s ?b :where [?e :s ?s] [?e :b ?b]])')
+    .all()
     .sort((x, y) => (x[0] < y[0] ? -1 : 1));
-  assert.deepEqual(rows, [['', false], ['z', true]]);
+  assert.deepEqual(rows, [
+    ['', false],
+    ['z', true],
+  ]);
   const [[only]] = db.query('(query [:find ?s :where [:a :s ?s]])').all();
   assert.equal(only, '');
   db.close();

@@ -11,9 +11,13 @@ function runWorker(source, workerData) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(source, { eval: true, workerData: { ...workerData, pkg: PACKAGE } });
     let message;
-    worker.on('message', (m) => { message = m; });
+    worker.on('message', (m) => {
+      message = m;
+    });
     worker.on('error', reject);
-    worker.on('exit', (code) => (code === 0 ? resolve(message) : reject(new Error(`worker exited with ${code}`))));
+    worker.on('exit', (code) =>
+      code === 0 ? resolve(message) : reject(new Error(`worker exited with ${code}`)),
+    );
   });
 }
 
@@ -42,7 +46,10 @@ test('several workers and the main thread use the addon at once', async () => {
   const minigraf = require('..');
   const db = minigraf.openInMemory();
   const results = await Promise.all([1, 2, 3, 4].map((id) => runWorker(QUERY_IN_WORKER, { id })));
-  assert.deepEqual(results.map((r) => r.rows), [[[1]], [[2]], [[3]], [[4]]]);
+  assert.deepEqual(
+    results.map((r) => r.rows),
+    [[[1]], [[2]], [[3]], [[4]]],
+  );
   db.execute('(transact [[:main :n 1]])');
   assert.equal(db.txCount(), 1);
   db.close();

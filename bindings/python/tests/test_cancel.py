@@ -28,8 +28,10 @@ def later(seconds: float, action) -> threading.Timer:  # type: ignore[no-untyped
     return timer
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
-                    reason="signals reach the main thread only")
+@pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signals reach the main thread only",
+)
 def test_ctrl_c_interrupts_a_running_query(big: minigraf.Database) -> None:
     timer = later(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.monotonic()

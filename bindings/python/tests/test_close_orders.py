@@ -45,8 +45,7 @@ def test_garbage_collection_in_any_order(order: tuple) -> None:
     db = minigraf.open_in_memory()
     db.execute("(transact [[:a :n 1] [:b :n 2]])")
     db.register_predicate("p?", lambda v: True)
-    objects = {"db": db, "cursor": db.query(Q), "prepared": db.prepare(Q),
-               "tx": db.begin_write()}
+    objects = {"db": db, "cursor": db.query(Q), "prepared": db.prepare(Q), "tx": db.begin_write()}
     objects["cursor"].fetch_batch(1)
     objects["tx"].execute("(transact [[:c :n 3]])")
     del db
@@ -58,10 +57,15 @@ def test_garbage_collection_in_any_order(order: tuple) -> None:
 def test_closed_database_raises_api_018(filled: minigraf.Database) -> None:
     filled.close()
     filled.close()
-    for call in (lambda: filled.query(Q), lambda: filled.execute(Q), lambda: filled.prepare(Q),
-                 lambda: filled.begin_write(), lambda: filled.tx_count,
-                 lambda: filled.register_predicate("p?", lambda v: True),
-                 lambda: filled.set_progress_handler(None)):
+    for call in (
+        lambda: filled.query(Q),
+        lambda: filled.execute(Q),
+        lambda: filled.prepare(Q),
+        lambda: filled.begin_write(),
+        lambda: filled.tx_count,
+        lambda: filled.register_predicate("p?", lambda v: True),
+        lambda: filled.set_progress_handler(None),
+    ):
         with pytest.raises(minigraf.ApiError) as e:
             call()
         assert e.value.code == "API-018"
@@ -70,8 +74,12 @@ def test_closed_database_raises_api_018(filled: minigraf.Database) -> None:
 def test_cursor_after_close_raises_api_018(filled: minigraf.Database) -> None:
     cursor = filled.query(Q)
     cursor.close()
-    for call in (cursor.fetchall, cursor.fetchone, lambda: next(cursor),
-                 lambda: cursor.fetch_batch(1)):
+    for call in (
+        cursor.fetchall,
+        cursor.fetchone,
+        lambda: next(cursor),
+        lambda: cursor.fetch_batch(1),
+    ):
         with pytest.raises(minigraf.ApiError) as e:
             call()
         assert e.value.code == "API-018"
@@ -95,8 +103,9 @@ def test_interpreter_exit_with_everything_open(tmp_path) -> None:  # type: ignor
         cycle.append(cycle)
         print("ready")
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ready"
     with minigraf.open(path) as db:  # committed data kept, the staged write rolled back
@@ -120,6 +129,7 @@ def test_exit_during_a_query_on_another_thread(tmp_path) -> None:  # type: ignor
         started.wait()
         print("leaving")
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr

@@ -81,7 +81,7 @@ def test_read_only_rejects_writes(tmp_path: pathlib.Path) -> None:
         result = db.execute("(query [:find ?n :where [:bob :person/name ?n]])")
         assert result["results"] == [["Bob"]]
         with pytest.raises(minigraf.ApiError) as caught:
-            db.execute("(transact [[:carol :person/name \"Carol\"]])")
+            db.execute('(transact [[:carol :person/name "Carol"]])')
         assert caught.value.code == "API-014"
 
 

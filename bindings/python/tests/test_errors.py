@@ -75,7 +75,7 @@ def test_unknown_codes_give_the_base_class() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["\udc80", "(transact [[:a :b \"\ud800\"]])", "(query [:find ?x :where [?x :b \"\udfff\"]])"],
+    ["\udc80", '(transact [[:a :b "\ud800"]])', '(query [:find ?x :where [?x :b "\udfff"]])'],
 )
 def test_lone_surrogates_raise_cleanly(db: minigraf.Database, text: str) -> None:
     with pytest.raises(UnicodeEncodeError):
@@ -103,8 +103,18 @@ def test_surrogate_in_path_raises_cleanly(tmp_path: pathlib.Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", " ", "(", ")", "[[[[", "\"unterminated", "(query [:find])", "(transact [[]])",
-     "#uuid \"x\"", "\u00ff" * 10000],
+    [
+        "",
+        " ",
+        "(",
+        ")",
+        "[[[[",
+        '"unterminated',
+        "(query [:find])",
+        "(transact [[]])",
+        '#uuid "x"',
+        "\u00ff" * 10000,
+    ],
 )
 def test_garbage_input_raises_a_minigraf_error(db: minigraf.Database, text: str) -> None:
     with pytest.raises(minigraf.Error):

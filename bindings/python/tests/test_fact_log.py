@@ -13,8 +13,16 @@ import minigraf
 
 from conftest import PEOPLE
 
-RECORD_KEYS = ["entity", "attribute", "value", "tx_count", "tx_id", "valid_from", "valid_to",
-               "asserted"]
+RECORD_KEYS = [
+    "entity",
+    "attribute",
+    "value",
+    "tx_count",
+    "tx_id",
+    "valid_from",
+    "valid_to",
+    "asserted",
+]
 FOREVER = 2**63 - 1
 
 
@@ -34,7 +42,12 @@ def test_records_are_dicts_shaped_like_the_json(people: minigraf.Database) -> No
         assert record["valid_to"] == FOREVER
     # "tx" order: statement order within the transaction
     assert [r["attribute"] for r in records] == [
-        ":person/name", ":person/age", ":person/name", ":person/age", ":friend"]
+        ":person/name",
+        ":person/age",
+        ":person/name",
+        ":person/age",
+        ":friend",
+    ]
     assert records[0]["value"] == {"type": "string", "value": "Alice"}
     assert records[1]["value"] == {"type": "integer", "value": 30}
     assert records[4]["value"] == {"type": "keyword", "value": ":bob"}
@@ -59,12 +72,16 @@ def test_retractions_are_records_too(people: minigraf.Database) -> None:
         ("true", {"type": "boolean", "value": True}),
         ("nil", {"type": "null", "value": None}),
         (":status/active", {"type": "keyword", "value": ":status/active"}),
-        ('#uuid "550E8400-E29B-41D4-A716-446655440000"',
-         {"type": "ref", "value": "550e8400-e29b-41d4-a716-446655440000"}),
+        (
+            '#uuid "550E8400-E29B-41D4-A716-446655440000"',
+            {"type": "ref", "value": "550e8400-e29b-41d4-a716-446655440000"},
+        ),
         ('":status/active"', {"type": "string", "value": ":status/active"}),
     ],
 )
-def test_values_are_typed_and_exact(db: minigraf.Database, literal: str, typed: Dict[str, Any]) -> None:
+def test_values_are_typed_and_exact(
+    db: minigraf.Database, literal: str, typed: Dict[str, Any]
+) -> None:
     db.execute(f"(transact [[:thing :value {literal}]])")
     (record,) = db.fact_log()
     assert record["value"] == typed
@@ -117,8 +134,7 @@ def test_keyword_filters(people: minigraf.Database) -> None:
 
 
 def test_window_filter_takes_a_pair_or_a_mapping(db: minigraf.Database) -> None:
-    db.execute('(transact {:valid-from "2020-01-01" :valid-to "2021-01-01"} '
-               "[[:x :v 1]])")
+    db.execute('(transact {:valid-from "2020-01-01" :valid-to "2021-01-01"} [[:x :v 1]])')
     db.execute('(transact {:valid-from "2022-01-01"} [[:x :v 2]])')
     y2021 = 1609459200000
     y2023 = 1672531200000

@@ -14,8 +14,9 @@ import minigraf
 
 @pytest.fixture
 def numbers(db: minigraf.Database) -> minigraf.Database:
-    db.execute("(transact [[:a :n 1] [:b :n 50] [:c :n 200] [:d :n 4] [:e :s \"x@y\"] "
-               "[:f :s :kw/at]])")
+    db.execute(
+        '(transact [[:a :n 1] [:b :n 50] [:c :n 200] [:d :n 4] [:e :s "x@y"] [:f :s :kw/at]])'
+    )
     return db
 
 
@@ -34,18 +35,24 @@ def test_predicates_see_typed_values(numbers: minigraf.Database) -> None:
 
 
 def test_aggregate_and_window(numbers: minigraf.Database) -> None:
-    numbers.register_aggregate("geo", lambda: [0.0, 0],
-                               lambda acc, v: [acc[0] + math.log(v), acc[1] + 1],
-                               lambda acc: math.exp(acc[0] / acc[1]))
+    numbers.register_aggregate(
+        "geo",
+        lambda: [0.0, 0],
+        lambda acc, v: [acc[0] + math.log(v), acc[1] + 1],
+        lambda acc: math.exp(acc[0] / acc[1]),
+    )
     ((value,),) = numbers.query("(query [:find (geo ?v) :where [?e :n ?v]])").fetchall()
     assert value == pytest.approx((1 * 50 * 200 * 4) ** 0.25)
     numbers.register_aggregate("running", lambda: 0, lambda acc, v: acc + v, lambda acc: acc)
     rows = numbers.query(
-        "(query [:find ?v (running ?v :over (:order-by ?v)) :where [?e :n ?v]])").fetchall()
+        "(query [:find ?v (running ?v :over (:order-by ?v)) :where [?e :n ?v]])"
+    ).fetchall()
     assert sorted(rows) == [(1, 1), (4, 5), (50, 55), (200, 255)]
 
 
-def test_exception_in_predicate_is_a_query_error_with_its_message(numbers: minigraf.Database) -> None:
+def test_exception_in_predicate_is_a_query_error_with_its_message(
+    numbers: minigraf.Database,
+) -> None:
     def boom(value: object) -> bool:
         raise ValueError("no thanks")
 
@@ -84,8 +91,16 @@ def test_finish_must_return_a_minigraf_value(numbers: minigraf.Database) -> None
 
 
 def test_finish_returns_every_type(numbers: minigraf.Database) -> None:
-    for result in ("text", minigraf.Keyword(":k"), 7, 2.5, True, None, math.inf,
-                   minigraf.Entity("00000000-0000-4000-8000-000000000001")):
+    for result in (
+        "text",
+        minigraf.Keyword(":k"),
+        7,
+        2.5,
+        True,
+        None,
+        math.inf,
+        minigraf.Entity("00000000-0000-4000-8000-000000000001"),
+    ):
         name = f"const{abs(hash(repr(result)))}"
         numbers.register_aggregate(name, lambda: 0, lambda a, v: a, lambda a, r=result: r)
         ((value,),) = numbers.query(f"(query [:find ({name} ?v) :where [?e :n ?v]])").fetchall()
@@ -146,4 +161,3 @@ def test_keyboard_interrupt_in_a_callback_is_raised_as_itself(numbers: minigraf.
     with pytest.raises(KeyboardInterrupt):
         numbers.query("(query [:find ?v :where [?e :n ?v] [(ctrl-c? ?v)]])")
     assert len(numbers.query("(query [:find ?v :where [?e :n ?v]])").fetchall()) == 4
-

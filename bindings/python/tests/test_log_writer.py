@@ -200,8 +200,9 @@ def test_export_round_trip(source: minigraf.Database, tmp_path: pathlib.Path) ->
         assert copy.tx_count == source.tx_count
         assert history(copy) == history(source)
         assert answers(copy) == answers(source)
-        assert copy.execute('(query [:find ?a :where [?e :person/name "Carol 😀"] '
-                            "[?e :person/age ?a]])")["results"] == [[2**63 - 1]]
+        assert copy.execute(
+            '(query [:find ?a :where [?e :person/name "Carol 😀"] [?e :person/age ?a]])'
+        )["results"] == [[2**63 - 1]]
         # and the copy exports again, identically
         copy.export(str(tmp_path / "copy2.graph"))
     with minigraf.open(tmp_path / "copy2.graph") as copy2:
@@ -209,21 +210,31 @@ def test_export_round_trip(source: minigraf.Database, tmp_path: pathlib.Path) ->
 
 
 def test_export_keeps_every_type_exact(db: minigraf.Database, tmp_path: pathlib.Path) -> None:
-    db.execute('(transact [[:v :s "😀 𝄞 \\"q\\" \\n"] [:v :s ":not/keyword"] [:v :k :a/keyword] '
-               '[:v :r #uuid "550e8400-e29b-41d4-a716-446655440000"] [:v :r :bob] '
-               "[:v :i 9223372036854775807] [:v :i -9223372036854775808] [:v :i 30] "
-               "[:v :f 30.0] [:v :f 0.1] [:v :f -0.00000025] [:v :b true] [:v :n nil]])")
+    db.execute(
+        '(transact [[:v :s "😀 𝄞 \\"q\\" \\n"] [:v :s ":not/keyword"] [:v :k :a/keyword] '
+        '[:v :r #uuid "550e8400-e29b-41d4-a716-446655440000"] [:v :r :bob] '
+        "[:v :i 9223372036854775807] [:v :i -9223372036854775808] [:v :i 30] "
+        "[:v :f 30.0] [:v :f 0.1] [:v :f -0.00000025] [:v :b true] [:v :n nil]])"
+    )
     db.execute("(transact [[:v :f " + "1" + "0" * 400 + ".0]])")
     db.export(tmp_path / "copy.graph")
     with minigraf.open(tmp_path / "copy.graph") as copy:
         assert history(copy) == history(db)
         query = "(query [:find ?a ?x :where [:v ?a ?x]])"
         assert sorted(map(repr, copy.execute(query)["results"])) == sorted(
-            map(repr, db.execute(query)["results"]))
+            map(repr, db.execute(query)["results"])
+        )
     types = {(r["value"]["type"], type(r["value"]["value"]).__name__) for r in history(db)}
-    assert types == {("string", "str"), ("keyword", "str"), ("ref", "str"), ("integer", "int"),
-                     ("float", "float"), ("float", "str"), ("boolean", "bool"),
-                     ("null", "NoneType")}
+    assert types == {
+        ("string", "str"),
+        ("keyword", "str"),
+        ("ref", "str"),
+        ("integer", "int"),
+        ("float", "float"),
+        ("float", "str"),
+        ("boolean", "bool"),
+        ("null", "NoneType"),
+    }
 
 
 def test_export_of_a_file_and_of_an_empty_database(tmp_path: pathlib.Path) -> None:

@@ -28,10 +28,18 @@ def test_an_empty_path_is_refused(path: object) -> None:
 
 def test_options_reach_the_library(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "o.graph"
-    with minigraf.open(path, page_cache_size=16, wal_checkpoint_threshold=0,
-                       synchronous="normal", busy_timeout_ms=10, max_results=1000,
-                       max_derived_facts=2, query_memory_limit=0, query_timeout_ms=0,
-                       allow_unlocked=False) as db:
+    with minigraf.open(
+        path,
+        page_cache_size=16,
+        wal_checkpoint_threshold=0,
+        synchronous="normal",
+        busy_timeout_ms=10,
+        max_results=1000,
+        max_derived_facts=2,
+        query_memory_limit=0,
+        query_timeout_ms=0,
+        allow_unlocked=False,
+    ) as db:
         db.execute("(transact [[:a :next :b] [:b :next :c] [:c :next :d] [:d :next :e]])")
         db.execute("(rule [(reach ?x ?y) [?x :next ?y]])")
         db.execute("(rule [(reach ?x ?y) [?x :next ?z] (reach ?z ?y)])")
@@ -44,8 +52,10 @@ def test_options_reach_the_library(tmp_path) -> None:  # type: ignore[no-untyped
         assert e.value.code == "API-014"
 
 
-@pytest.mark.parametrize(("name", "value"), [("synchronous", "sometimes"), ("page_cache_size", 0),
-                                             ("recover", "everything")])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("synchronous", "sometimes"), ("page_cache_size", 0), ("recover", "everything")],
+)
 def test_bad_option_values(tmp_path, name: str, value: object) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(minigraf.ApiError) as e:
         minigraf.open(tmp_path / "bad.graph", **{name: value})

@@ -59,8 +59,9 @@ def test_time_travel_binds(db: minigraf.Database) -> None:
     future = minigraf.Timestamp(dt.datetime(2999, 1, 1, tzinfo=dt.timezone.utc))
     assert len(valid.query(t=future).fetchall()) == 2
     assert minigraf.Timestamp(dt.datetime(1970, 1, 1, 0, 0, 1)) == 1000
-    assert minigraf.Timestamp(5).datetime() == dt.datetime(1970, 1, 1, 0, 0, 0, 5000,
-                                                           tzinfo=dt.timezone.utc)
+    assert minigraf.Timestamp(5).datetime() == dt.datetime(
+        1970, 1, 1, 0, 0, 0, 5000, tzinfo=dt.timezone.utc
+    )
 
 
 def test_entity_binds_in_entity_and_value_positions(people: minigraf.Database) -> None:

@@ -34,15 +34,18 @@ def only_value(db: minigraf.Database, literal: str) -> object:
         ("nil", None, type(None)),
     ],
 )
-def test_plain_values_keep_their_type(db: minigraf.Database, literal: str, expected: object,
-                                      kind: type) -> None:
+def test_plain_values_keep_their_type(
+    db: minigraf.Database, literal: str, expected: object, kind: type
+) -> None:
     value = only_value(db, literal)
     assert type(value) is kind and value == expected
 
 
 def test_keyword_is_a_str_that_knows_it_is_a_keyword(db: minigraf.Database) -> None:
     db.execute('(transact [[:a :k :status/active] [:b :k ":status/active"]])')
-    values = sorted(db.query("(query [:find ?v :where [?e :k ?v]])"), key=lambda r: type(r[0]).__name__)
+    values = sorted(
+        db.query("(query [:find ?v :where [?e :k ?v]])"), key=lambda r: type(r[0]).__name__
+    )
     keyword, string = values[0][0], values[1][0]
     assert type(keyword) is minigraf.Keyword and type(string) is str
     assert keyword == string == ":status/active"  # same text, told apart by type
@@ -77,10 +80,18 @@ def test_nan_and_infinity_from_stored_records(tmp_path) -> None:  # type: ignore
     entity = "00000000-0000-4000-8000-000000000001"
     with minigraf.LogWriter(path) as writer:
         for n, special in enumerate(("NaN", "Infinity", "-Infinity")):
-            writer.append({"entity": entity, "attribute": f":f/v{n}",
-                           "value": {"type": "float", "value": special},
-                           "tx_count": 1, "tx_id": 1, "valid_from": 1,
-                           "valid_to": 2**63 - 1, "asserted": True})
+            writer.append(
+                {
+                    "entity": entity,
+                    "attribute": f":f/v{n}",
+                    "value": {"type": "float", "value": special},
+                    "tx_count": 1,
+                    "tx_id": 1,
+                    "valid_from": 1,
+                    "valid_to": 2**63 - 1,
+                    "asserted": True,
+                }
+            )
     with minigraf.open(path) as db:
         rows = dict(db.query("(query [:find ?a ?v :where [?e ?a ?v]])").fetchall())
     assert math.isnan(rows[":f/v0"])
@@ -88,7 +99,7 @@ def test_nan_and_infinity_from_stored_records(tmp_path) -> None:  # type: ignore
 
 
 def test_collect_set_is_a_list_of_typed_values(db: minigraf.Database) -> None:
-    db.execute("(transact [[:a :tag :x] [:a :tag \"x\"] [:a :tag 3]])")
+    db.execute('(transact [[:a :tag :x] [:a :tag "x"] [:a :tag 3]])')
     ((tags,),) = db.query("(query [:find (collect-set ?t) :where [:a :tag ?t]])").fetchall()
     assert sorted(map(repr, tags)) == sorted(["Keyword(':x')", "'x'", "3"])
 
@@ -118,8 +129,10 @@ def test_dict_rows(people: minigraf.Database) -> None:
 
 
 def test_row_values_bind_back_unchanged(db: minigraf.Database) -> None:
-    db.execute('(transact [[:a :v "s"] [:b :v 7] [:c :v 2.5] [:d :v true] [:e :v :kw/x] '
-               "[:f :v :a] [:g :v nil]])")
+    db.execute(
+        '(transact [[:a :v "s"] [:b :v 7] [:c :v 2.5] [:d :v true] [:e :v :kw/x] '
+        "[:f :v :a] [:g :v nil]])"
+    )
     lookup = db.prepare("(query [:find ?e :where [?e :v $v]])")
     for entity, value in db.query("(query [:find ?e ?v :where [?e :v ?v]])"):
         (found,) = lookup.query(v=value).fetchall()

@@ -93,13 +93,19 @@ function typedValue(minigraf, value) {
   if (value === null) return { type: 'null', value: null };
   if (value instanceof minigraf.Keyword) return { type: 'keyword', value: value.text };
   if (value instanceof minigraf.Entity) return { type: 'ref', value: value.uuid };
-  if (Array.isArray(value)) return { type: 'list', value: value.map((v) => typedValue(minigraf, v)) };
+  if (Array.isArray(value))
+    return { type: 'list', value: value.map((v) => typedValue(minigraf, v)) };
   switch (typeof value) {
-    case 'string': return { type: 'string', value };
-    case 'bigint': return { type: 'integer', value };
-    case 'boolean': return { type: 'boolean', value };
-    case 'number': return { type: 'float', value: Number.isFinite(value) ? value : nonFinite(value) };
-    default: throw new TypeError(`no typed form for ${typeof value}`);
+    case 'string':
+      return { type: 'string', value };
+    case 'bigint':
+      return { type: 'integer', value };
+    case 'boolean':
+      return { type: 'boolean', value };
+    case 'number':
+      return { type: 'float', value: Number.isFinite(value) ? value : nonFinite(value) };
+    default:
+      throw new TypeError(`no typed form for ${typeof value}`);
   }
 }
 
@@ -116,8 +122,8 @@ function errorOutcome(code, message) {
   return canonical({ error: { code, message } });
 }
 
-const isPositiveInteger = (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
-  || (typeof v === 'bigint' && v > 0n);
+const isPositiveInteger = (v) =>
+  (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'bigint' && v > 0n);
 
 // ---- running the steps --------------------------------------------------------------
 
@@ -144,7 +150,9 @@ class Case {
     this.openError = null;
     try {
       const options = { safeIntegers: true };
-      this.db = this.path ? this.minigraf.open(this.path, options) : this.minigraf.openInMemory(options);
+      this.db = this.path
+        ? this.minigraf.open(this.path, options)
+        : this.minigraf.openInMemory(options);
       registerHostFunctions(this.db);
     } catch (error) {
       this.openError = error;
@@ -170,7 +178,8 @@ class Case {
     try {
       if (this.db === null && !('reopen' in step)) throw this.openError;
       if (typeof step.execute === 'string') return this.execute(step.execute, ordered);
-      if (typeof step.query === 'string') return this.query(step.query, step.batch ?? 1000, ordered);
+      if (typeof step.query === 'string')
+        return this.query(step.query, step.batch ?? 1000, ordered);
       if ('tx_count' in step) return canonical({ tx_count: this.db.txCount() });
       if ('checkpoint' in step) {
         this.db.checkpoint();
@@ -185,7 +194,8 @@ class Case {
       if ('fact_log' in step) return this.factLog(step.fact_log);
       if ('export_import' in step) return this.exportImport();
       if (typeof step.query_typed === 'string') return this.queryTyped(step.query_typed, ordered);
-      if (typeof step.query_cancelled === 'string') return this.queryCancelled(step.query_cancelled, step.every ?? 1, ordered);
+      if (typeof step.query_cancelled === 'string')
+        return this.queryCancelled(step.query_cancelled, step.every ?? 1, ordered);
       if (typeof step.prepare === 'string') return this.prepare(step.prepare, step.as);
       if (typeof step.execute_prepared === 'string') return this.executePrepared(step, ordered);
       if (typeof step.query_prepared === 'string') return this.queryPrepared(step, ordered);
@@ -198,8 +208,14 @@ class Case {
         return '{"ok":true}';
       }
       if ('begin_write' in step) return this.beginWrite();
-      if (typeof step.tx_execute === 'string') return this.executeOutcome(this.transaction().execute(step.tx_execute), ordered);
-      if (typeof step.tx_query === 'string') return this.cursorOutcome(this.transaction().query(step.tx_query), step.batch ?? 1000, ordered);
+      if (typeof step.tx_execute === 'string')
+        return this.executeOutcome(this.transaction().execute(step.tx_execute), ordered);
+      if (typeof step.tx_query === 'string')
+        return this.cursorOutcome(
+          this.transaction().query(step.tx_query),
+          step.batch ?? 1000,
+          ordered,
+        );
       if ('commit' in step) {
         this.transaction().commit();
         return '{"ok":true}';
@@ -210,7 +226,8 @@ class Case {
       }
       return '{"unknown_step":true}';
     } catch (error) {
-      if (error instanceof this.minigraf.MinigrafError) return errorOutcome(error.code ?? '', error.message);
+      if (error instanceof this.minigraf.MinigrafError)
+        return errorOutcome(error.code ?? '', error.message);
       if (error?.message?.startsWith('[RUNNER] ')) return errorOutcome('RUNNER', error.message);
       return errorOutcome('NODE', `${error?.name}: ${error?.message}`);
     }
@@ -313,8 +330,14 @@ class Case {
       const records = [];
       for (let batch; (batch = log.nextBatch(2)) !== null;) {
         for (const r of batch) {
-          records.push([r.entity, r.attribute, { type: r.value.type, value: r.value.value },
-            r.tx_count, r.valid_to, r.asserted]);
+          records.push([
+            r.entity,
+            r.attribute,
+            { type: r.value.type, value: r.value.value },
+            r.tx_count,
+            r.valid_to,
+            r.asserted,
+          ]);
         }
       }
       return canonical({ records });
@@ -399,10 +422,12 @@ function filterFromCase(filter) {
 function parseCase(text) {
   const MARK = '\u0000bigint:'; // in the parsed value: NUL, then "bigint:"
   const tokens = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-  const marked = text.replace(tokens, (t) => (/^-?\d+$/.test(t) && !Number.isSafeInteger(Number(t))
-    ? `"\\u0000bigint:${t}"` : t));
-  return JSON.parse(marked, (key, value) => (typeof value === 'string' && value.startsWith(MARK)
-    ? BigInt(value.slice(MARK.length)) : value));
+  const marked = text.replace(tokens, (t) =>
+    /^-?\d+$/.test(t) && !Number.isSafeInteger(Number(t)) ? `"\\u0000bigint:${t}"` : t,
+  );
+  return JSON.parse(marked, (key, value) =>
+    typeof value === 'string' && value.startsWith(MARK) ? BigInt(value.slice(MARK.length)) : value,
+  );
 }
 
 function runCase(minigraf, file) {
@@ -424,14 +449,19 @@ function main(argv) {
   const packageArg = argv.find((a) => a.startsWith('--package='));
   const args = argv.filter((a) => a !== packageArg);
   if (args.length !== 2) {
-    process.stderr.write('usage: node node_runner.js [--package=<dir>] <cases_dir> <transcript_out>\n');
+    process.stderr.write(
+      'usage: node node_runner.js [--package=<dir>] <cases_dir> <transcript_out>\n',
+    );
     return 2;
   }
   const [casesDir, transcriptOut] = args;
   const packagePath = packageArg?.slice('--package='.length) || process.env.MINIGRAF_NODE_PACKAGE;
   const minigraf = require(packagePath ? path.resolve(packagePath) : 'minigraf');
 
-  const files = fs.readdirSync(casesDir).filter((n) => n.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(casesDir)
+    .filter((n) => n.endsWith('.json'))
+    .sort();
   const transcript = files.map((name) => runCase(minigraf, path.join(casesDir, name))).join('');
   fs.writeFileSync(transcriptOut, transcript, 'utf8');
   return 0;

@@ -246,8 +246,7 @@ class Case:
                 self.named(step["clear_bindings"]).clear_bindings()
                 return '{"ok":true}'
             if "bind_entity" in step:
-                self.named(step["bind_entity"]).bind(
-                    {step["slot"]: minigraf.Entity(step["uuid"])})
+                self.named(step["bind_entity"]).bind({step["slot"]: minigraf.Entity(step["uuid"])})
                 return '{"ok":true}'
             if "begin_write" in step:
                 return self.begin_write()
@@ -276,8 +275,11 @@ class Case:
     def execute_result(self, result: Dict[str, Any], ordered: bool) -> str:
         if "variables" in result and "results" in result:
             return (
-                '{"variables":' + canonical(result["variables"])
-                + ',"results":' + canonical_rows(result["results"], ordered) + "}"
+                '{"variables":'
+                + canonical(result["variables"])
+                + ',"results":'
+                + canonical_rows(result["results"], ordered)
+                + "}"
             )
         for key in ("transacted", "retracted"):
             if key in result and is_positive_int(result[key]):
@@ -292,8 +294,11 @@ class Case:
             rows = [[typed(value) for value in row] for row in cursor]
             variables = list(cursor.columns)
         return (
-            '{"variables":' + canonical(variables)
-            + ',"rows":' + canonical_rows(rows, ordered) + "}"
+            '{"variables":'
+            + canonical(variables)
+            + ',"rows":'
+            + canonical_rows(rows, ordered)
+            + "}"
         )
 
     def query_cancelled(self, text: str, every: int) -> str:
@@ -386,10 +391,7 @@ def drained(cursor: minigraf.Cursor, batch: int, ordered: bool) -> str:
         while chunk := cursor.fetch_batch(max(1, batch)):
             rows.extend(chunk)
         variables = cursor.variables
-    return (
-        '{"variables":' + canonical(variables)
-        + ',"rows":' + canonical_rows(rows, ordered) + "}"
-    )
+    return '{"variables":' + canonical(variables) + ',"rows":' + canonical_rows(rows, ordered) + "}"
 
 
 def is_positive_int(value: Any) -> bool:

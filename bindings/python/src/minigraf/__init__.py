@@ -64,8 +64,22 @@ __version__: str = _capi.MINIGRAF_VERSION
 
 
 # Shown as minigraf.ParseError, not minigraf._errors.ParseError.
-for _public in (Database, Transaction, FactLog, LogWriter, Keyword, TxCount, Timestamp,
-                Error, HostFunctionError, ParseError, QueryError, StorageError, ApiError, InternalError):
+for _public in (
+    Database,
+    Transaction,
+    FactLog,
+    LogWriter,
+    Keyword,
+    TxCount,
+    Timestamp,
+    Error,
+    HostFunctionError,
+    ParseError,
+    QueryError,
+    StorageError,
+    ApiError,
+    InternalError,
+):
     _public.__module__ = __name__
 del _public
 

@@ -46,9 +46,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def _filter_json(
-    filter: Optional[Mapping[str, Any]], keywords: Mapping[str, Any]
-) -> Optional[str]:
+def _filter_json(filter: Optional[Mapping[str, Any]], keywords: Mapping[str, Any]) -> Optional[str]:
     """The filter object for minigraf_fact_log: ``filter`` merged with the
     keyword arguments that are not None (a key given both ways is a
     TypeError). Lists may be any iterable; entities may be uuid.UUIDs; a
@@ -63,8 +61,10 @@ def _filter_json(
     for key in _LIST_KEYS:
         items: Any = merged.get(key)
         if hasattr(items, "__iter__") and not isinstance(items, (str, bytes, Mapping)):
-            merged[key] = [str(item) if isinstance(item, (uuid.UUID, _native.Entity)) else item
-                           for item in items]
+            merged[key] = [
+                str(item) if isinstance(item, (uuid.UUID, _native.Entity)) else item
+                for item in items
+            ]
     window = merged.get("window")
     if isinstance(window, (tuple, list)) and len(window) == 2:
         start, end = window

@@ -87,7 +87,7 @@ class Timestamp(int):
             if when.tzinfo is None:
                 when = when.replace(tzinfo=_dt.timezone.utc)
             delta = when - _EPOCH
-            ms = (delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000)
+            ms = delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000
             return super().__new__(cls, ms)
         if isinstance(when, bool) or not isinstance(when, int):
             raise TypeError(f"Timestamp takes ms (int) or a datetime, not {type(when).__name__}")

@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
 /**
- * The typed rows of one query; from {@link Minigraf#query(String)},
- * {@link PreparedQuery#query()} or {@link Transaction#query(String)}.
+ * The typed rows of one query; from {@link Minigraf#query(String)}, {@link PreparedQuery#query()}
+ * or {@link Transaction#query(String)}.
  *
  * <pre>{@code
  * try (Cursor cursor = db.query("(query [:find ?e ?n :where [?e :name ?n]])")) {
@@ -24,30 +24,29 @@ import java.util.stream.StreamSupport;
  * }
  * }</pre>
  *
- * <p>Each row is a {@link Row}: values are {@link String}, {@link Long},
- * {@link Double} (NaN and &plusmn;Infinity kept), {@link Boolean},
- * {@link Keyword}, {@link Entity}, a {@code List} for collect-set, or null
- * (see {@link Value}). Rows are read from the library many at a time, with
- * no JSON in between.
+ * <p>Each row is a {@link Row}: values are {@link String}, {@link Long}, {@link Double} (NaN and
+ * &plusmn;Infinity kept), {@link Boolean}, {@link Keyword}, {@link Entity}, a {@code List} for
+ * collect-set, or null (see {@link Value}). Rows are read from the library many at a time, with no
+ * JSON in between.
  *
- * <p>The answer is fixed when the cursor opens: later writes do not change
- * it, and it stays readable after its database is closed. Every row is
- * delivered once, whichever of {@link #nextBatch(int)}, {@link #iterator()}
- * and {@link #stream()} reads it. Close it (try-with-resources); a cursor
- * dropped unclosed is freed when it is garbage collected. One thread at a
- * time reads a cursor (its methods are synchronized).
+ * <p>The answer is fixed when the cursor opens: later writes do not change it, and it stays
+ * readable after its database is closed. Every row is delivered once, whichever of {@link
+ * #nextBatch(int)}, {@link #iterator()} and {@link #stream()} reads it. Close it
+ * (try-with-resources); a cursor dropped unclosed is freed when it is garbage collected. One thread
+ * at a time reads a cursor (its methods are synchronized).
  */
 public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     /** Rows fetched per crossing into the library by the iterator and stream. */
     public static final int DEFAULT_BATCH = 1000;
 
-
     private final NativeHandle native_;
     private final int columns;
     private List<String> variables;
     private boolean exhausted;
+
     /** Rows fetched by an iterator but not yet delivered, from {@code next}. */
     private final List<Object> pending = new ArrayList<>();
+
     private int next;
 
     /** Takes {@code handle} (freed here if the cursor cannot be made). */
@@ -62,8 +61,8 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     }
 
     /**
-     * Reads every row of {@code handle} and frees it: the whole answer of
-     * one query with no Cursor object in between.
+     * Reads every row of {@code handle} and frees it: the whole answer of one query with no Cursor
+     * object in between.
      */
     static List<List<Object>> readAll(long handle) {
         try {
@@ -113,15 +112,15 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     }
 
     /**
-     * The next rows, at most {@code maxRows}; an empty list only at the end
-     * (and on every call after it).
+     * The next rows, at most {@code maxRows}; an empty list only at the end (and on every call
+     * after it).
      *
      * @param maxRows the most rows to return, at least 1
      * @return the rows, an unmodifiable list
      * @throws IllegalArgumentException if {@code maxRows < 1}
      * @throws MinigrafApiException (API-018) if the cursor is closed
-     * @throws MinigrafException if the query fails while its rows are read
-     *     (e.g. QRY-012, or API-013 when interrupted)
+     * @throws MinigrafException if the query fails while its rows are read (e.g. QRY-012, or
+     *     API-013 when interrupted)
      */
     public synchronized List<List<Object>> nextBatch(int maxRows) {
         try {
@@ -152,7 +151,9 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
      */
     public synchronized List<List<Object>> all() {
         List<List<Object>> rows = new ArrayList<>();
-        for (List<List<Object>> b = nextBatch(DEFAULT_BATCH); !b.isEmpty(); b = nextBatch(DEFAULT_BATCH)) {
+        for (List<List<Object>> b = nextBatch(DEFAULT_BATCH);
+                !b.isEmpty();
+                b = nextBatch(DEFAULT_BATCH)) {
             rows.addAll(b);
         }
         return Collections.unmodifiableList(rows);
@@ -178,9 +179,8 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     }
 
     /**
-     * An iterator over the remaining rows, fetched {@link #DEFAULT_BATCH} at
-     * a time. Its methods throw {@link MinigrafException} as
-     * {@link #nextBatch(int)} does.
+     * An iterator over the remaining rows, fetched {@link #DEFAULT_BATCH} at a time. Its methods
+     * throw {@link MinigrafException} as {@link #nextBatch(int)} does.
      */
     @Override
     public Iterator<List<Object>> iterator() {
@@ -202,8 +202,9 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
 
     /** A sequential stream of the remaining rows; closing the stream closes this cursor. */
     public Stream<List<Object>> stream() {
-        Spliterator<List<Object>> rows = Spliterators.spliteratorUnknownSize(iterator(),
-                Spliterator.ORDERED | Spliterator.NONNULL);
+        Spliterator<List<Object>> rows =
+                Spliterators.spliteratorUnknownSize(
+                        iterator(), Spliterator.ORDERED | Spliterator.NONNULL);
         return StreamSupport.stream(rows, false).onClose(this::close);
     }
 

@@ -8,10 +8,9 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * A reference to an entity: what a row holds for an entity id, distinct
- * from its UUID text. Binds back into a prepared query unchanged, in an
- * entity position ({@code [$e :a ?v]}) or a value one ({@code [?x :friend $e]}).
- * Immutable; equal when the UUIDs are.
+ * A reference to an entity: what a row holds for an entity id, distinct from its UUID text. Binds
+ * back into a prepared query unchanged, in an entity position ({@code [$e :a ?v]}) or a value one
+ * ({@code [?x :friend $e]}). Immutable; equal when the UUIDs are.
  */
 public final class Entity implements Comparable<Entity> {
     // The UUID's two halves: a row makes no UUID object until uuid() asks.
@@ -36,12 +35,12 @@ public final class Entity implements Comparable<Entity> {
 
     /** The canonical UUID text the library reads: 8-4-4-4-12 hex digits, either case. */
     private static final Pattern CANONICAL =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+            Pattern.compile(
+                    "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     /**
-     * The entity whose UUID is written {@code uuid}, in the canonical form
-     * the library reads (not the shorter forms {@link UUID#fromString}
-     * also takes, such as {@code "1-2-3-4-5"}).
+     * The entity whose UUID is written {@code uuid}, in the canonical form the library reads (not
+     * the shorter forms {@link UUID#fromString} also takes, such as {@code "1-2-3-4-5"}).
      *
      * @param uuid e.g. {@code "6ba7b810-9dad-11d1-80b4-00c04fd430c8"}
      * @return the entity
@@ -49,7 +48,8 @@ public final class Entity implements Comparable<Entity> {
      */
     public static Entity of(String uuid) {
         if (!CANONICAL.matcher(Objects.requireNonNull(uuid, "uuid")).matches()) {
-            throw MinigrafException.create(5017, "API-017", "Invalid argument: not a UUID: " + uuid);
+            throw MinigrafException.create(
+                    5017, "API-017", "Invalid argument: not a UUID: " + uuid);
         }
         return of(UUID.fromString(uuid));
     }
@@ -59,7 +59,9 @@ public final class Entity implements Comparable<Entity> {
 
     /** From 16 bytes in RFC 4122 order at {@code bytes[offset]}. */
     static Entity fromBytes(byte[] bytes, int offset) {
-        return new Entity((long) BIG_ENDIAN_LONG.get(bytes, offset), (long) BIG_ENDIAN_LONG.get(bytes, offset + 8));
+        return new Entity(
+                (long) BIG_ENDIAN_LONG.get(bytes, offset),
+                (long) BIG_ENDIAN_LONG.get(bytes, offset + 8));
     }
 
     /** The 16 bytes in RFC 4122 order. */
@@ -83,7 +85,9 @@ public final class Entity implements Comparable<Entity> {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Entity && ((Entity) other).msb == msb && ((Entity) other).lsb == lsb;
+        return other instanceof Entity
+                && ((Entity) other).msb == msb
+                && ((Entity) other).lsb == lsb;
     }
 
     @Override

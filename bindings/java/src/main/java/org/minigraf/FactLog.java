@@ -13,8 +13,8 @@ import java.util.stream.StreamSupport;
 import org.minigraf.internal.minigraf_jni;
 
 /**
- * A stream over the stored fact records of a database, read in batches;
- * from {@link Minigraf#factLog()} or {@link Minigraf#factLog(FactLogFilter)}.
+ * A stream over the stored fact records of a database, read in batches; from {@link
+ * Minigraf#factLog()} or {@link Minigraf#factLog(FactLogFilter)}.
  *
  * <pre>{@code
  * try (FactLog log = db.factLog()) {
@@ -24,19 +24,19 @@ import org.minigraf.internal.minigraf_jni;
  * }
  * }</pre>
  *
- * <p>The log shows the database as it stood when the log opened: later
- * commits are not seen. It reads from its database as it goes, so once the
- * database is closed the log throws API-018 (it must still be closed). Every record is delivered once, whichever of
- * {@link #nextBatch(int)}, {@link #iterator()} and {@link #stream()} reads
- * it. A log holds native memory until {@link #close()}: use
- * try-with-resources. Its methods are synchronized, but a log is meant to be
- * read by one thread.
+ * <p>The log shows the database as it stood when the log opened: later commits are not seen. It
+ * reads from its database as it goes, so once the database is closed the log throws API-018 (it
+ * must still be closed). Every record is delivered once, whichever of {@link #nextBatch(int)},
+ * {@link #iterator()} and {@link #stream()} reads it. A log holds native memory until {@link
+ * #close()}: use try-with-resources. Its methods are synchronized, but a log is meant to be read by
+ * one thread.
  */
 public final class FactLog extends NativeObject implements Iterable<FactRecord> {
     /** Records fetched per crossing into the library by the iterator and stream. */
     public static final int DEFAULT_BATCH = 1000;
 
     private boolean exhausted;
+
     /** Items fetched by an iterator but not yet delivered. */
     private final ArrayDeque<FactRecord> pending = new ArrayDeque<>();
 
@@ -52,8 +52,8 @@ public final class FactLog extends NativeObject implements Iterable<FactRecord> 
     }
 
     /**
-     * The next items, at most {@code max} of them; an empty list only at
-     * the end (and on every call after it).
+     * The next items, at most {@code max} of them; an empty list only at the end (and on every call
+     * after it).
      *
      * @param max the most items to return, at least 1
      * @return the items, an unmodifiable list
@@ -102,9 +102,8 @@ public final class FactLog extends NativeObject implements Iterable<FactRecord> 
     }
 
     /**
-     * An iterator over the remaining items, fetched 1000 ({@code DEFAULT_BATCH})
-     * at a time. Its methods throw {@link MinigrafException} as
-     * {@link #nextBatch(int)} does.
+     * An iterator over the remaining items, fetched 1000 ({@code DEFAULT_BATCH}) at a time. Its
+     * methods throw {@link MinigrafException} as {@link #nextBatch(int)} does.
      */
     @Override
     public Iterator<FactRecord> iterator() {
@@ -124,13 +123,11 @@ public final class FactLog extends NativeObject implements Iterable<FactRecord> 
         };
     }
 
-    /**
-     * A sequential stream of the remaining items; closing the stream closes
-     * this reader.
-     */
+    /** A sequential stream of the remaining items; closing the stream closes this reader. */
     public Stream<FactRecord> stream() {
-        Spliterator<FactRecord> items = Spliterators.spliteratorUnknownSize(iterator(),
-                Spliterator.ORDERED | Spliterator.NONNULL);
+        Spliterator<FactRecord> items =
+                Spliterators.spliteratorUnknownSize(
+                        iterator(), Spliterator.ORDERED | Spliterator.NONNULL);
         return StreamSupport.stream(items, false).onClose(this::close);
     }
 

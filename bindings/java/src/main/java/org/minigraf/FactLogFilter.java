@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Which records {@link Minigraf#factLog(FactLogFilter)} yields, and in what
- * order; build one with {@link #builder()}:
+ * Which records {@link Minigraf#factLog(FactLogFilter)} yields, and in what order; build one with
+ * {@link #builder()}:
  *
  * <pre>{@code
  * FactLogFilter filter = FactLogFilter.builder()
@@ -19,15 +19,13 @@ import java.util.Objects;
  *         .build();
  * }</pre>
  *
- * <p>A record passes when it passes every condition set: its attribute is
- * one of {@link Builder#attributes attributes} or starts with one of
- * {@link Builder#attributePrefixes attributePrefixes} (when either is set),
- * its entity is one of {@link Builder#entities entities}, its transaction
- * number is within [{@code txFrom}, {@code txTo}] and its valid window
- * overlaps the {@link Builder#window window}. Unset conditions let every
- * record pass; a condition set to an empty list lets none pass. Values are
- * checked by the library when the log opens (API-017). A filter kept as the
- * library's JSON text (in a configuration file, say) is used as it is with
+ * <p>A record passes when it passes every condition set: its attribute is one of {@link
+ * Builder#attributes attributes} or starts with one of {@link Builder#attributePrefixes
+ * attributePrefixes} (when either is set), its entity is one of {@link Builder#entities entities},
+ * its transaction number is within [{@code txFrom}, {@code txTo}] and its valid window overlaps the
+ * {@link Builder#window window}. Unset conditions let every record pass; a condition set to an
+ * empty list lets none pass. Values are checked by the library when the log opens (API-017). A
+ * filter kept as the library's JSON text (in a configuration file, say) is used as it is with
  * {@link #ofJson(String)}. Instances are immutable.
  */
 public final class FactLogFilter {
@@ -97,13 +95,12 @@ public final class FactLogFilter {
     }
 
     /**
-     * A filter given as the JSON object minigraf_fact_log reads, e.g.
-     * {@code {"attribute_prefixes":[":person/"],"order":"storage"}} (keys:
-     * {@code attributes}, {@code attribute_prefixes}, {@code entities},
-     * {@code tx_from}, {@code tx_to}, {@code window} with {@code from} and
-     * {@code to}, {@code order}). The text is passed to the library as it
-     * is: {@link Minigraf#factLog(FactLogFilter)} throws API-017 for an
-     * unknown key, a wrong type or malformed JSON.
+     * A filter given as the JSON object minigraf_fact_log reads, e.g. {@code
+     * {"attribute_prefixes":[":person/"],"order":"storage"}} (keys: {@code attributes}, {@code
+     * attribute_prefixes}, {@code entities}, {@code tx_from}, {@code tx_to}, {@code window} with
+     * {@code from} and {@code to}, {@code order}). The text is passed to the library as it is:
+     * {@link Minigraf#factLog(FactLogFilter)} throws API-017 for an unknown key, a wrong type or
+     * malformed JSON.
      *
      * @param json the filter object
      * @return the filter
@@ -113,8 +110,8 @@ public final class FactLogFilter {
     }
 
     /**
-     * The filter as the JSON object minigraf_fact_log reads, e.g.
-     * {@code {"attributes":[":a/b"],"tx_from":2}}, or null when nothing is set.
+     * The filter as the JSON object minigraf_fact_log reads, e.g. {@code
+     * {"attributes":[":a/b"],"tx_from":2}}, or null when nothing is set.
      */
     String toJson() {
         if (this.json != null) {
@@ -216,9 +213,8 @@ public final class FactLogFilter {
         }
 
         /**
-         * Keeps records whose attribute's text starts with one of these
-         * prefixes (with {@link #attributes(Collection)}: matching either
-         * list is enough).
+         * Keeps records whose attribute's text starts with one of these prefixes (with {@link
+         * #attributes(Collection)}: matching either list is enough).
          *
          * @param prefixes e.g. {@code ":person/"}
          * @return this builder
@@ -282,8 +278,8 @@ public final class FactLogFilter {
         }
 
         /**
-         * Keeps records whose valid window [valid_from, valid_to) overlaps
-         * [{@code from}, {@code to}).
+         * Keeps records whose valid window [valid_from, valid_to) overlaps [{@code from}, {@code
+         * to}).
          *
          * @param from the start, in milliseconds since the epoch (inclusive)
          * @param to the end, in milliseconds since the epoch (exclusive)
@@ -297,8 +293,8 @@ public final class FactLogFilter {
         }
 
         /**
-         * Sets the start of the {@link #window(long, long) window}; without
-         * {@link #windowTo(long)} the window has no end.
+         * Sets the start of the {@link #window(long, long) window}; without {@link #windowTo(long)}
+         * the window has no end.
          *
          * @param from the start, in milliseconds since the epoch (inclusive)
          * @return this builder
@@ -310,8 +306,8 @@ public final class FactLogFilter {
         }
 
         /**
-         * Sets the end of the {@link #window(long, long) window}; without
-         * {@link #windowFrom(long)} the window has no start.
+         * Sets the end of the {@link #window(long, long) window}; without {@link #windowFrom(long)}
+         * the window has no start.
          *
          * @param to the end, in milliseconds since the epoch (exclusive)
          * @return this builder

@@ -7,17 +7,17 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One stored version of a fact: what {@link FactLog} yields and
- * {@link LogWriter} appends. Instances are immutable.
+ * One stored version of a fact: what {@link FactLog} yields and {@link LogWriter} appends.
+ * Instances are immutable.
  *
- * <p>A record is an assertion ({@link #asserted()} true) or a retraction of
- * the triple {@code (entity, attribute, value)}, committed by the
- * transaction numbered {@link #txCount()} (what {@code :as-of N} counts) at
- * wall-clock time {@link #txId()}, and valid over the half-open window
- * [{@link #validFrom()}, {@link #validTo()}) in milliseconds;
- * {@link #FOREVER} as {@code validTo} means "no end".
+ * <p>A record is an assertion ({@link #asserted()} true) or a retraction of the triple {@code
+ * (entity, attribute, value)}, committed by the transaction numbered {@link #txCount()} (what
+ * {@code :as-of N} counts) at wall-clock time {@link #txId()}, and valid over the half-open window
+ * [{@link #validFrom()}, {@link #validTo()}) in milliseconds; {@link #FOREVER} as {@code validTo}
+ * means "no end".
  *
  * <p>In the library's JSON ({@link #toJson()}):
+ *
  * <pre>{@code
  * {"entity":"<uuid>","attribute":":person/age","value":{"type":"integer","value":30},
  *  "tx_count":1,"tx_id":1717000000123,"valid_from":1717000000123,
@@ -49,8 +49,15 @@ public final class FactRecord extends JsonWritable {
      * @param validTo the end of the valid window (exclusive), or {@link #FOREVER}
      * @param asserted true for an assertion, false for a retraction
      */
-    public FactRecord(String entity, String attribute, TypedValue value, long txCount, long txId,
-            long validFrom, long validTo, boolean asserted) {
+    public FactRecord(
+            String entity,
+            String attribute,
+            TypedValue value,
+            long txCount,
+            long txId,
+            long validFrom,
+            long validTo,
+            boolean asserted) {
         this.entity = Objects.requireNonNull(entity, "entity");
         this.attribute = Objects.requireNonNull(attribute, "attribute");
         this.value = Objects.requireNonNull(value, "value");
@@ -109,11 +116,16 @@ public final class FactRecord extends JsonWritable {
         JsonText.string(attribute, out);
         out.append(",\"value\":");
         value.writeJson(out);
-        out.append(",\"tx_count\":").append(txCount)
-                .append(",\"tx_id\":").append(txId)
-                .append(",\"valid_from\":").append(validFrom)
-                .append(",\"valid_to\":").append(validTo)
-                .append(",\"asserted\":").append(asserted)
+        out.append(",\"tx_count\":")
+                .append(txCount)
+                .append(",\"tx_id\":")
+                .append(txId)
+                .append(",\"valid_from\":")
+                .append(validFrom)
+                .append(",\"valid_to\":")
+                .append(validTo)
+                .append(",\"asserted\":")
+                .append(asserted)
                 .append('}');
     }
 
@@ -161,13 +173,25 @@ public final class FactRecord extends JsonWritable {
         Object validFrom = object.get("valid_from");
         Object validTo = object.get("valid_to");
         Object asserted = object.get("asserted");
-        if (!(entity instanceof String) || !(attribute instanceof String) || value == null
-                || !(txCount instanceof Long) || !(txId instanceof Long) || !(validFrom instanceof Long)
-                || !(validTo instanceof Long) || !(asserted instanceof Boolean)) {
+        if (!(entity instanceof String)
+                || !(attribute instanceof String)
+                || value == null
+                || !(txCount instanceof Long)
+                || !(txId instanceof Long)
+                || !(validFrom instanceof Long)
+                || !(validTo instanceof Long)
+                || !(asserted instanceof Boolean)) {
             return null;
         }
-        return new FactRecord((String) entity, (String) attribute, value, (Long) txCount, (Long) txId,
-                (Long) validFrom, (Long) validTo, (Boolean) asserted);
+        return new FactRecord(
+                (String) entity,
+                (String) attribute,
+                value,
+                (Long) txCount,
+                (Long) txId,
+                (Long) validFrom,
+                (Long) validTo,
+                (Boolean) asserted);
     }
 
     @Override
@@ -179,9 +203,14 @@ public final class FactRecord extends JsonWritable {
             return false;
         }
         FactRecord that = (FactRecord) other;
-        return entity.equals(that.entity) && attribute.equals(that.attribute) && value.equals(that.value)
-                && txCount == that.txCount && txId == that.txId && validFrom == that.validFrom
-                && validTo == that.validTo && asserted == that.asserted;
+        return entity.equals(that.entity)
+                && attribute.equals(that.attribute)
+                && value.equals(that.value)
+                && txCount == that.txCount
+                && txId == that.txId
+                && validFrom == that.validFrom
+                && validTo == that.validTo
+                && asserted == that.asserted;
     }
 
     @Override

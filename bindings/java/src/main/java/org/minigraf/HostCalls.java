@@ -8,10 +8,9 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * What the C callbacks of minigraf_jni_host.c call, on the thread running
- * the query: the application's host functions and progress handler. A
- * Throwable from the application becomes the query's API-016 failure
- * carrying its message (a byte[] "message" answer), never a JNI exception.
+ * What the C callbacks of minigraf_jni_host.c call, on the thread running the query: the
+ * application's host functions and progress handler. A Throwable from the application becomes the
+ * query's API-016 failure carrying its message (a byte[] "message" answer), never a JNI exception.
  */
 final class HostCalls {
     private HostCalls() {}
@@ -22,7 +21,10 @@ final class HostCalls {
         final BiFunction<A, Value, A> step;
         final BiFunction<A, Long, Object> finish;
 
-        Aggregate(Supplier<A> init, BiFunction<A, Value, A> step, BiFunction<A, Long, Object> finish) {
+        Aggregate(
+                Supplier<A> init,
+                BiFunction<A, Value, A> step,
+                BiFunction<A, Long, Object> finish) {
             this.init = init;
             this.step = step;
             this.finish = finish;
@@ -55,7 +57,8 @@ final class HostCalls {
     @SuppressWarnings({"unchecked", "unused"})
     static byte[] predicate(Object fn, int type, long integer, double real, byte[] text) {
         try {
-            boolean answer = ((Predicate<Value>) fn).test(Value.fromNative(type, integer, real, text));
+            boolean answer =
+                    ((Predicate<Value>) fn).test(Value.fromNative(type, integer, real, text));
             return new byte[] {0, (byte) (answer ? 1 : 0)};
         } catch (Throwable t) {
             return failed(t);
@@ -79,7 +82,9 @@ final class HostCalls {
     static byte[] step(Object fn, Object state, int type, long integer, double real, byte[] text) {
         try {
             State s = (State) state;
-            s.acc = ((Aggregate<Object>) fn).step.apply(s.acc, Value.fromNative(type, integer, real, text));
+            s.acc =
+                    ((Aggregate<Object>) fn)
+                            .step.apply(s.acc, Value.fromNative(type, integer, real, text));
             return null;
         } catch (Throwable t) {
             return message(t);
@@ -99,11 +104,17 @@ final class HostCalls {
     private static byte[] encode(Value v) {
         switch (v.type()) {
             case INTEGER:
-                return ByteBuffer.allocate(10).put((byte) 0).put((byte) NativeCalls.TYPE_INTEGER)
-                        .putLong(v.asLong()).array();
+                return ByteBuffer.allocate(10)
+                        .put((byte) 0)
+                        .put((byte) NativeCalls.TYPE_INTEGER)
+                        .putLong(v.asLong())
+                        .array();
             case FLOAT:
-                return ByteBuffer.allocate(10).put((byte) 0).put((byte) NativeCalls.TYPE_FLOAT)
-                        .putLong(Double.doubleToRawLongBits(v.asDouble())).array();
+                return ByteBuffer.allocate(10)
+                        .put((byte) 0)
+                        .put((byte) NativeCalls.TYPE_FLOAT)
+                        .putLong(Double.doubleToRawLongBits(v.asDouble()))
+                        .array();
             case BOOLEAN:
                 return new byte[] {0, NativeCalls.TYPE_BOOLEAN, (byte) ((Boolean) v.get() ? 1 : 0)};
             case STRING:
@@ -136,7 +147,8 @@ final class HostCalls {
         return handler != null && handler.getAsBoolean() ? 1 : 0;
     }
 
-    static <A> Aggregate<A> aggregate(Supplier<A> init, BiFunction<A, Value, A> step, Function<A, Object> finish) {
+    static <A> Aggregate<A> aggregate(
+            Supplier<A> init, BiFunction<A, Value, A> step, Function<A, Object> finish) {
         return new Aggregate<>(init, step, (acc, n) -> finish.apply(acc));
     }
 }

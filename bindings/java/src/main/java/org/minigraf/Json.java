@@ -8,16 +8,15 @@ import java.util.Map;
 /**
  * A small, strict JSON reader (RFC 8259) for the texts minigraf returns.
  *
- * <p>Values decode to: object → {@code Map<String, Object>} (insertion
- * ordered; a repeated key is an error), array → {@code List<Object>},
- * string → {@link String}, {@code true}/{@code false} → {@link Boolean},
- * {@code null} → {@code null}, and numbers: written without a fraction or
- * exponent and within 64 bits → {@link Long} (exact, never through a
- * double), any other number → {@link Double}.
+ * <p>Values decode to: object → {@code Map<String, Object>} (insertion ordered; a repeated key is
+ * an error), array → {@code List<Object>}, string → {@link String}, {@code true}/{@code false} →
+ * {@link Boolean}, {@code null} → {@code null}, and numbers: written without a fraction or exponent
+ * and within 64 bits → {@link Long} (exact, never through a double), any other number → {@link
+ * Double}.
  *
- * <p>Strict means: no comments, no trailing commas, no leading zeros, no
- * bare control characters or lone surrogates in strings, nothing after the
- * value but whitespace, and nesting at most {@value #MAX_DEPTH} deep.
+ * <p>Strict means: no comments, no trailing commas, no leading zeros, no bare control characters or
+ * lone surrogates in strings, nothing after the value but whitespace, and nesting at most {@value
+ * #MAX_DEPTH} deep.
  */
 public final class Json {
     /** The deepest nesting accepted; deeper input is rejected, not recursed into. */
@@ -177,33 +176,50 @@ public final class Json {
         }
         char c = text.charAt(pos++);
         switch (c) {
-            case '"': out.append('"'); break;
-            case '\\': out.append('\\'); break;
-            case '/': out.append('/'); break;
-            case 'b': out.append('\b'); break;
-            case 'f': out.append('\f'); break;
-            case 'n': out.append('\n'); break;
-            case 'r': out.append('\r'); break;
-            case 't': out.append('\t'); break;
-            case 'u': {
-                char unit = readHex4();
-                if (Character.isHighSurrogate(unit)) {
-                    if (!text.startsWith("\\u", pos)) {
-                        throw error("lone surrogate escape");
-                    }
-                    pos += 2;
-                    char low = readHex4();
-                    if (!Character.isLowSurrogate(low)) {
-                        throw error("lone surrogate escape");
-                    }
-                    out.append(unit).append(low);
-                } else if (Character.isLowSurrogate(unit)) {
-                    throw error("lone surrogate escape");
-                } else {
-                    out.append(unit);
-                }
+            case '"':
+                out.append('"');
                 break;
-            }
+            case '\\':
+                out.append('\\');
+                break;
+            case '/':
+                out.append('/');
+                break;
+            case 'b':
+                out.append('\b');
+                break;
+            case 'f':
+                out.append('\f');
+                break;
+            case 'n':
+                out.append('\n');
+                break;
+            case 'r':
+                out.append('\r');
+                break;
+            case 't':
+                out.append('\t');
+                break;
+            case 'u':
+                {
+                    char unit = readHex4();
+                    if (Character.isHighSurrogate(unit)) {
+                        if (!text.startsWith("\\u", pos)) {
+                            throw error("lone surrogate escape");
+                        }
+                        pos += 2;
+                        char low = readHex4();
+                        if (!Character.isLowSurrogate(low)) {
+                            throw error("lone surrogate escape");
+                        }
+                        out.append(unit).append(low);
+                    } else if (Character.isLowSurrogate(unit)) {
+                        throw error("lone surrogate escape");
+                    } else {
+                        out.append(unit);
+                    }
+                    break;
+                }
             default:
                 pos--;
                 throw error("invalid escape");

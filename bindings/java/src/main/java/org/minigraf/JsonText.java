@@ -5,9 +5,8 @@ final class JsonText {
     private JsonText() {}
 
     /**
-     * {@code s} as a JSON string: {@code "} and {@code \} escaped, control
-     * characters as {@code \}{@code u00XX}, everything else as itself (the
-     * text then crosses as UTF-8).
+     * {@code s} as a JSON string: {@code "} and {@code \} escaped, control characters as {@code
+     * \}{@code u00XX}, everything else as itself (the text then crosses as UTF-8).
      */
     static void string(String s, StringBuilder out) {
         out.append('"');
@@ -18,7 +17,9 @@ final class JsonText {
             } else if (c == '\\') {
                 out.append("\\\\");
             } else if (c < 0x20) {
-                out.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
+                out.append("\\u00")
+                        .append(Character.forDigit(c >> 4, 16))
+                        .append(Character.forDigit(c & 15, 16));
             } else {
                 out.append(c);
             }
@@ -27,11 +28,10 @@ final class JsonText {
     }
 
     /**
-     * A float as the typed form writes it: NaN and the infinities as the
-     * strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}; any
-     * other value as a JSON number that reads back as exactly the same
-     * double ({@link Double#toString(double)} round-trips; its exponent
-     * marker is lowered to JSON's usual {@code e}).
+     * A float as the typed form writes it: NaN and the infinities as the strings {@code "NaN"},
+     * {@code "Infinity"}, {@code "-Infinity"}; any other value as a JSON number that reads back as
+     * exactly the same double ({@link Double#toString(double)} round-trips; its exponent marker is
+     * lowered to JSON's usual {@code e}).
      */
     static void typedFloat(double x, StringBuilder out) {
         if (Double.isNaN(x)) {

@@ -3,10 +3,9 @@ package org.minigraf;
 import java.util.Map;
 
 /**
- * What {@link FactRecord} and {@link TypedValue} share: each is an
- * immutable value that the library reads and writes as one JSON object (the
- * fact log's typed form), written alone by {@link #toJson()} or into a
- * larger text (a record, a batch) by {@link #writeJson(StringBuilder)}.
+ * What {@link FactRecord} and {@link TypedValue} share: each is an immutable value that the library
+ * reads and writes as one JSON object (the fact log's typed form), written alone by {@link
+ * #toJson()} or into a larger text (a record, a batch) by {@link #writeJson(StringBuilder)}.
  */
 abstract class JsonWritable {
     JsonWritable() {}

@@ -3,10 +3,9 @@ package org.minigraf;
 import java.util.Objects;
 
 /**
- * A keyword value such as {@code :status/active}: what a row holds for a
- * keyword, distinct from the {@link String} {@code ":status/active"}.
- * Binds back into a prepared query as the same keyword. Immutable;
- * equal when the texts are.
+ * A keyword value such as {@code :status/active}: what a row holds for a keyword, distinct from the
+ * {@link String} {@code ":status/active"}. Binds back into a prepared query as the same keyword.
+ * Immutable; equal when the texts are.
  */
 public final class Keyword implements Comparable<Keyword> {
     private final String text;
@@ -16,8 +15,8 @@ public final class Keyword implements Comparable<Keyword> {
     }
 
     /**
-     * The keyword written {@code text}, with its colon; the library checks
-     * its form where it is used (API-017).
+     * The keyword written {@code text}, with its colon; the library checks its form where it is
+     * used (API-017).
      *
      * @param text e.g. {@code ":person/name"}
      * @return the keyword

@@ -5,11 +5,10 @@ import java.util.Objects;
 import org.minigraf.internal.minigraf_jni;
 
 /**
- * Builds a new database file from fact records: the records of a
- * {@link FactLog} read in {@link FactLogFilter.Order#TX} order and appended
- * here rebuild a database that answers every query identically, including
- * {@code :as-of} and the transaction counter ({@link Minigraf#exportTo(String)}
- * does exactly that).
+ * Builds a new database file from fact records: the records of a {@link FactLog} read in {@link
+ * FactLogFilter.Order#TX} order and appended here rebuild a database that answers every query
+ * identically, including {@code :as-of} and the transaction counter ({@link
+ * Minigraf#exportTo(String)} does exactly that).
  *
  * <pre>{@code
  * try (LogWriter writer = LogWriter.create("copy.graph")) {
@@ -19,13 +18,11 @@ import org.minigraf.internal.minigraf_jni;
  * } // closing an unfinished writer deletes the partial file
  * }</pre>
  *
- * <p>Records come in non-decreasing {@link FactRecord#txCount()} order, each
- * at least the writer's current counter; records with the same number form
- * one transaction. Nothing is readable until {@link #finish()} commits,
- * checkpoints and closes the file. {@link #close()} without a successful
- * {@code finish()} abandons the file: it and its write-ahead log are
- * deleted. The methods are synchronized; a writer is meant to be fed by one
- * thread.
+ * <p>Records come in non-decreasing {@link FactRecord#txCount()} order, each at least the writer's
+ * current counter; records with the same number form one transaction. Nothing is readable until
+ * {@link #finish()} commits, checkpoints and closes the file. {@link #close()} without a successful
+ * {@code finish()} abandons the file: it and its write-ahead log are deleted. The methods are
+ * synchronized; a writer is meant to be fed by one thread.
  */
 public final class LogWriter extends NativeObject {
     private boolean finished;
@@ -39,7 +36,8 @@ public final class LogWriter extends NativeObject {
      *
      * @param path the new file, which must not exist
      * @return the writer
-     * @throws MinigrafStorageException STG-043 if the file exists; other STG codes if it cannot be made
+     * @throws MinigrafStorageException STG-043 if the file exists; other STG codes if it cannot be
+     *     made
      */
     public static LogWriter create(String path) {
         return create(path, LogWriterOptions.defaults());
@@ -51,7 +49,8 @@ public final class LogWriter extends NativeObject {
      * @param path the new file, which must not exist
      * @param options how the file is written
      * @return the writer
-     * @throws MinigrafStorageException STG-043 if the file exists; other STG codes if it cannot be made
+     * @throws MinigrafStorageException STG-043 if the file exists; other STG codes if it cannot be
+     *     made
      * @throws MinigrafApiException API-017 if an option is invalid
      */
     public static LogWriter create(String path, LogWriterOptions options) {
@@ -59,8 +58,10 @@ public final class LogWriter extends NativeObject {
         Objects.requireNonNull(options, "options");
         Minigraf.checkNatives();
         String json = options.toJson();
-        long h = minigraf_jni.minigraf_log_writer_create(Utf8.encode(path),
-                json == null ? null : Utf8.encode(json)); // throws on failure
+        long h =
+                minigraf_jni.minigraf_log_writer_create(
+                        Utf8.encode(path),
+                        json == null ? null : Utf8.encode(json)); // throws on failure
         if (h == 0) {
             throw new OutOfMemoryError("minigraf: cannot create a log writer");
         }
@@ -71,9 +72,8 @@ public final class LogWriter extends NativeObject {
      * Appends one record.
      *
      * @param record the record
-     * @throws MinigrafApiException API-017 for an invalid record, a decreasing
-     *     transaction number or an empty valid window; API-018 after
-     *     {@link #finish()} or {@link #close()}
+     * @throws MinigrafApiException API-017 for an invalid record, a decreasing transaction number
+     *     or an empty valid window; API-018 after {@link #finish()} or {@link #close()}
      * @throws MinigrafException if the file cannot be written
      */
     public synchronized void append(FactRecord record) {
@@ -89,14 +89,14 @@ public final class LogWriter extends NativeObject {
      * @throws MinigrafException if the file cannot be written
      */
     public synchronized void appendBatch(List<FactRecord> records) {
-        byte[] json = Utf8.encode(FactRecord.toJsonArray(Objects.requireNonNull(records, "records")));
+        byte[] json =
+                Utf8.encode(FactRecord.toJsonArray(Objects.requireNonNull(records, "records")));
         minigraf_jni.minigraf_log_writer_append_batch(liveHandle(), json);
     }
 
     /**
-     * Raises the transaction counter to {@code txCount} with empty
-     * transactions, as a source database's empty transacts did, so that the
-     * rebuilt counter matches.
+     * Raises the transaction counter to {@code txCount} with empty transactions, as a source
+     * database's empty transacts did, so that the rebuilt counter matches.
      *
      * @param txCount the new counter, at least the current one
      * @throws IllegalArgumentException if {@code txCount} is negative
@@ -120,12 +120,10 @@ public final class LogWriter extends NativeObject {
     }
 
     /**
-     * Commits everything, checkpoints and closes the file, which is then a
-     * complete database. The writer can then only be closed; a second
-     * {@code finish} fails with API-018.
+     * Commits everything, checkpoints and closes the file, which is then a complete database. The
+     * writer can then only be closed; a second {@code finish} fails with API-018.
      *
-     * @throws MinigrafException if the file cannot be completed (then
-     *     {@link #close()} deletes it)
+     * @throws MinigrafException if the file cannot be completed (then {@link #close()} deletes it)
      */
     public synchronized void finish() {
         minigraf_jni.minigraf_log_writer_finish(liveHandle());

@@ -4,9 +4,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Options for {@link LogWriter#create(String, LogWriterOptions)} and
- * {@link Minigraf#exportTo(String, LogWriterOptions)}; build them with
- * {@link #builder()}:
+ * Options for {@link LogWriter#create(String, LogWriterOptions)} and {@link
+ * Minigraf#exportTo(String, LogWriterOptions)}; build them with {@link #builder()}:
  *
  * <pre>{@code
  * LogWriterOptions options = LogWriterOptions.builder()
@@ -15,9 +14,9 @@ import java.util.Objects;
  *         .build();
  * }</pre>
  *
- * <p>Unset options keep the library's defaults (here {@code "synchronous"}
- * is NORMAL: the file is synced when finished). Values are checked by the
- * library when the writer is created (API-017). Instances are immutable.
+ * <p>Unset options keep the library's defaults (here {@code "synchronous"} is NORMAL: the file is
+ * synced when finished). Values are checked by the library when the writer is created (API-017).
+ * Instances are immutable.
  */
 public final class LogWriterOptions extends OptionsJson {
     /** When commits reach the disk (the library's {@code "synchronous"} option). */

@@ -1,7 +1,7 @@
 package org.minigraf;
 
-import java.lang.ref.Reference;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
@@ -12,8 +12,7 @@ import java.util.function.Supplier;
 import org.minigraf.internal.minigraf_jni;
 
 /**
- * A minigraf database: an embedded, single-file, bi-temporal graph database
- * queried with Datalog.
+ * A minigraf database: an embedded, single-file, bi-temporal graph database queried with Datalog.
  *
  * <pre>{@code
  * try (Minigraf db = Minigraf.openInMemory()) {
@@ -23,35 +22,38 @@ import org.minigraf.internal.minigraf_jni;
  * }
  * }</pre>
  *
- * <p>A database is shared between threads with no lock of this package:
- * queries from several threads run in parallel, each on its own snapshot;
- * writes take the database's single writer in turn. Committed transactions
- * are durable when {@link #execute(String)} returns. {@link #close()}
- * releases the native handle (and checkpoints a file-backed database); it
- * may be called while other threads are inside calls (they fail with
- * API-013 or finish), and a database dropped unclosed is closed when it is
- * garbage collected. Using a closed database throws
- * {@link MinigrafApiException} with code API-018.
+ * <p>A database is shared between threads with no lock of this package: queries from several
+ * threads run in parallel, each on its own snapshot; writes take the database's single writer in
+ * turn. Committed transactions are durable when {@link #execute(String)} returns. {@link #close()}
+ * releases the native handle (and checkpoints a file-backed database); it may be called while other
+ * threads are inside calls (they fail with API-013 or finish), and a database dropped unclosed is
+ * closed when it is garbage collected. Using a closed database throws {@link MinigrafApiException}
+ * with code API-018.
  *
- * <p>A running call stops with API-013 when {@link #cancel()} is called
- * from another thread, when its own thread is interrupted
- * ({@link Thread#interrupt()}; checked every {@value #INTERRUPT_CHECK_ROWS}
- * units of work, or as often as {@link #setProgressHandler} asks), or when
+ * <p>A running call stops with API-013 when {@link #cancel()} is called from another thread, when
+ * its own thread is interrupted ({@link Thread#interrupt()}; checked every {@value
+ * #INTERRUPT_CHECK_ROWS} units of work, or as often as {@link #setProgressHandler} asks), or when
  * the progress handler returns true.
  *
- * <p>Failures throw a {@link MinigrafException} subclass carrying the spec
- * code, e.g. {@code PRS-011} for an unknown command.
+ * <p>Failures throw a {@link MinigrafException} subclass carrying the spec code, e.g. {@code
+ * PRS-011} for an unknown command.
  */
 public final class Minigraf implements AutoCloseable {
     static {
         int library = minigraf_jni.minigraf_abi_version(); // loads the natives
         if (library != minigraf_jni.MINIGRAF_ABI_VERSION) {
-            throw new UnsatisfiedLinkError("minigraf: the native library has ABI version " + library
-                    + ", this binding was built for " + minigraf_jni.MINIGRAF_ABI_VERSION);
+            throw new UnsatisfiedLinkError(
+                    "minigraf: the native library has ABI version "
+                            + library
+                            + ", this binding was built for "
+                            + minigraf_jni.MINIGRAF_ABI_VERSION);
         }
     }
 
-    /** Units of work between two checks of {@link Thread#isInterrupted()} when no handler asks for more. */
+    /**
+     * Units of work between two checks of {@link Thread#isInterrupted()} when no handler asks for
+     * more.
+     */
     public static final int INTERRUPT_CHECK_ROWS = 1000;
 
     /** The native database and its progress context; closed once, by close or by the cleaner. */
@@ -121,7 +123,9 @@ public final class Minigraf implements AutoCloseable {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(options, "options");
         if (path.isEmpty()) {
-            throw MinigrafException.create(5017, "API-017",
+            throw MinigrafException.create(
+                    5017,
+                    "API-017",
                     "Invalid argument: the path is empty (use Minigraf.openInMemory() for an in-memory database)");
         }
         return new Minigraf(openHandle(Utf8.encode(path), options));
@@ -133,8 +137,8 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Opens a new, empty in-memory database with options (the limits apply;
-     * the file options are ignored).
+     * Opens a new, empty in-memory database with options (the limits apply; the file options are
+     * ignored).
      *
      * @param options the options
      * @return the open database
@@ -147,7 +151,9 @@ public final class Minigraf implements AutoCloseable {
     private static long openHandle(byte[] path, OpenOptions options) {
         checkNatives();
         String json = options.toJson();
-        long h = NativeCalls.open(path, json == null ? null : Utf8.encode(json)); // throws on failure
+        long h =
+                NativeCalls.open(
+                        path, json == null ? null : Utf8.encode(json)); // throws on failure
         if (h == 0) {
             throw new OutOfMemoryError("minigraf: cannot open a database");
         }
@@ -155,35 +161,36 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Executes exactly one command — {@code (transact ...)}, {@code (retract ...)},
-     * {@code (query ...)} or {@code (rule ...)} — and returns its whole result
-     * as the library's JSON renders it (keywords and entities as strings;
-     * see {@link Result}). Use {@link #query(String)} or
-     * {@link #queryAll(String)} for typed rows.
+     * Executes exactly one command — {@code (transact ...)}, {@code (retract ...)}, {@code (query
+     * ...)} or {@code (rule ...)} — and returns its whole result as the library's JSON renders it
+     * (keywords and entities as strings; see {@link Result}). Use {@link #query(String)} or {@link
+     * #queryAll(String)} for typed rows.
      *
      * @param text the command
      * @return the result
      * @throws MinigrafParseException if the text is not a valid command
      * @throws MinigrafQueryException if the query fails
-     * @throws MinigrafApiException if the database is closed (API-018), read-only (API-014) or the call was interrupted (API-013)
+     * @throws MinigrafApiException if the database is closed (API-018), read-only (API-014) or the
+     *     call was interrupted (API-013)
      */
     public Result execute(String text) {
         try {
             byte[] command = Utf8.encode(Objects.requireNonNull(text, "text"));
-            return Result.fromJson(Utf8.decode(minigraf_jni.minigraf_execute(liveHandle(), command)));
+            return Result.fromJson(
+                    Utf8.decode(minigraf_jni.minigraf_execute(liveHandle(), command)));
         } finally {
             Reference.reachabilityFence(this); // the cleaner must not free it mid-call
         }
     }
 
     /**
-     * Runs a {@code (query ...)} and opens a cursor over its typed rows,
-     * fixed as of now. Close the cursor (it stays readable after this
-     * database is closed).
+     * Runs a {@code (query ...)} and opens a cursor over its typed rows, fixed as of now. Close the
+     * cursor (it stays readable after this database is closed).
      *
      * @param text the query
      * @return a cursor over the answer
-     * @throws MinigrafApiException if {@code text} is not a query (API-012) or the database is closed
+     * @throws MinigrafApiException if {@code text} is not a query (API-012) or the database is
+     *     closed
      * @throws MinigrafException if the query fails
      */
     public Cursor query(String text) {
@@ -196,8 +203,8 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Runs a {@code (query ...)} and returns all its typed rows (see
-     * {@link Cursor} for the value types).
+     * Runs a {@code (query ...)} and returns all its typed rows (see {@link Cursor} for the value
+     * types).
      *
      * @param text the query
      * @return the rows, unmodifiable
@@ -213,13 +220,14 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Parses and checks a {@code (query ...)} with {@code $name} slots once,
-     * to run it any number of times with {@link PreparedQuery#bind}.
+     * Parses and checks a {@code (query ...)} with {@code $name} slots once, to run it any number
+     * of times with {@link PreparedQuery#bind}.
      *
      * @param text the query
      * @return the prepared query, to be closed
      * @throws MinigrafParseException for a malformed query
-     * @throws MinigrafApiException API-005/006/007 for a command other than a query, API-015 for a slot in attribute position
+     * @throws MinigrafApiException API-005/006/007 for a command other than a query, API-015 for a
+     *     slot in attribute position
      */
     public PreparedQuery prepare(String text) {
         try {
@@ -231,9 +239,8 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Begins a write transaction: its statements commit together, as one
-     * transaction, at {@link Transaction#commit()}; closing it uncommitted
-     * rolls it back.
+     * Begins a write transaction: its statements commit together, as one transaction, at {@link
+     * Transaction#commit()}; closing it uncommitted rolls it back.
      *
      * <pre>{@code
      * try (Transaction tx = db.beginWrite()) {
@@ -244,7 +251,8 @@ public final class Minigraf implements AutoCloseable {
      * }</pre>
      *
      * @return the transaction, to be closed
-     * @throws MinigrafApiException API-014 read-only; API-020 another thread's transaction stayed open past busy_timeout_ms
+     * @throws MinigrafApiException API-014 read-only; API-020 another thread's transaction stayed
+     *     open past busy_timeout_ms
      * @throws MinigrafInternalException INT-003 this thread has a transaction open on this database
      */
     public Transaction beginWrite() {
@@ -256,10 +264,9 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Registers a predicate {@code name} (by convention ending in '?'),
-     * callable in queries as {@code [(name ?x)]} or {@code [(name ?x) ?ok]}.
-     * It runs on the thread running the query; an exception it throws
-     * fails the query with API-016 carrying the exception's message.
+     * Registers a predicate {@code name} (by convention ending in '?'), callable in queries as
+     * {@code [(name ?x)]} or {@code [(name ?x) ?ok]}. It runs on the thread running the query; an
+     * exception it throws fails the query with API-016 carrying the exception's message.
      *
      * @param name the name
      * @param predicate the test
@@ -267,18 +274,17 @@ public final class Minigraf implements AutoCloseable {
      */
     public void registerPredicate(String name, Predicate<Value> predicate) {
         Objects.requireNonNull(predicate, "predicate");
-        NativeCalls.register(liveHandle(), Utf8.encode(Objects.requireNonNull(name, "name")), predicate, false);
+        NativeCalls.register(
+                liveHandle(), Utf8.encode(Objects.requireNonNull(name, "name")), predicate, false);
     }
 
     /**
-     * Registers an aggregate {@code name}, usable in {@code :find} as
-     * {@code (name ?x)} and as a window function with {@code :over}. For
-     * each group (or window partition) {@code init} makes an accumulator,
-     * {@code step} returns it updated with one value (a {@code :find}
-     * aggregate sees only non-null values; a window sees every row), and
-     * {@code finish} turns it into the answer: a String, Long, Integer,
-     * Double, Boolean, {@link Keyword}, {@link Entity}, {@link Value} or null.
-     * Exceptions fail the query with API-016.
+     * Registers an aggregate {@code name}, usable in {@code :find} as {@code (name ?x)} and as a
+     * window function with {@code :over}. For each group (or window partition) {@code init} makes
+     * an accumulator, {@code step} returns it updated with one value (a {@code :find} aggregate
+     * sees only non-null values; a window sees every row), and {@code finish} turns it into the
+     * answer: a String, Long, Integer, Double, Boolean, {@link Keyword}, {@link Entity}, {@link
+     * Value} or null. Exceptions fail the query with API-016.
      *
      * @param <A> the accumulator type
      * @param name the name
@@ -287,14 +293,17 @@ public final class Minigraf implements AutoCloseable {
      * @param finish the answer of an accumulator
      * @throws MinigrafApiException API-021 if the name is a built-in or registered already
      */
-    public <A> void registerAggregate(String name, Supplier<A> init, BiFunction<A, Value, A> step,
+    public <A> void registerAggregate(
+            String name,
+            Supplier<A> init,
+            BiFunction<A, Value, A> step,
             Function<A, Object> finish) {
         register(name, HostCalls.aggregate(init, step, finish));
     }
 
     /**
-     * {@link #registerAggregate(String, Supplier, BiFunction, Function)} whose
-     * finish also gets the number of steps so far.
+     * {@link #registerAggregate(String, Supplier, BiFunction, Function)} whose finish also gets the
+     * number of steps so far.
      *
      * @param <A> the accumulator type
      * @param name the name
@@ -302,7 +311,10 @@ public final class Minigraf implements AutoCloseable {
      * @param step adds one value
      * @param finish the answer of an accumulator and its step count
      */
-    public <A> void registerAggregate(String name, Supplier<A> init, BiFunction<A, Value, A> step,
+    public <A> void registerAggregate(
+            String name,
+            Supplier<A> init,
+            BiFunction<A, Value, A> step,
             BiFunction<A, Long, Object> finish) {
         register(name, new HostCalls.Aggregate<>(init, step, finish));
     }
@@ -311,7 +323,8 @@ public final class Minigraf implements AutoCloseable {
         Objects.requireNonNull(aggregate.init, "init");
         Objects.requireNonNull(aggregate.step, "step");
         Objects.requireNonNull(aggregate.finish, "finish");
-        NativeCalls.register(liveHandle(), Utf8.encode(Objects.requireNonNull(name, "name")), aggregate, true);
+        NativeCalls.register(
+                liveHandle(), Utf8.encode(Objects.requireNonNull(name, "name")), aggregate, true);
     }
 
     /**
@@ -321,7 +334,8 @@ public final class Minigraf implements AutoCloseable {
      * @throws MinigrafApiException API-017 if no predicate has that name
      */
     public void unregisterPredicate(String name) {
-        NativeCalls.register(liveHandle(), Utf8.encode(Objects.requireNonNull(name, "name")), null, false);
+        NativeCalls.register(
+                liveHandle(), Utf8.encode(Objects.requireNonNull(name, "name")), null, false);
     }
 
     /**
@@ -331,13 +345,14 @@ public final class Minigraf implements AutoCloseable {
      * @throws MinigrafApiException API-017 if no aggregate has that name
      */
     public void unregisterAggregate(String name) {
-        NativeCalls.register(liveHandle(), Utf8.encode(Objects.requireNonNull(name, "name")), null, true);
+        NativeCalls.register(
+                liveHandle(), Utf8.encode(Objects.requireNonNull(name, "name")), null, true);
     }
 
     /**
-     * Stops every call running on this database now, from any thread: each
-     * fails with API-013 within about 10 ms; a stopped write wrote nothing.
-     * Calls that start afterwards are not affected.
+     * Stops every call running on this database now, from any thread: each fails with API-013
+     * within about 10 ms; a stopped write wrote nothing. Calls that start afterwards are not
+     * affected.
      */
     public void cancel() {
         long h = native_.handle;
@@ -347,11 +362,10 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Installs a progress handler, called about every {@code everyNRows}
-     * units of work (records read, rows produced or sorted) on the thread
-     * running a call; returning true stops that call with API-013. An
-     * exception it throws also stops it. Null removes it. Thread interrupts
-     * are checked as often.
+     * Installs a progress handler, called about every {@code everyNRows} units of work (records
+     * read, rows produced or sorted) on the thread running a call; returning true stops that call
+     * with API-013. An exception it throws also stops it. Null removes it. Thread interrupts are
+     * checked as often.
      *
      * @param everyNRows how often, at least 1
      * @param handler true to stop; null for none
@@ -364,15 +378,16 @@ public final class Minigraf implements AutoCloseable {
             }
             long h = liveHandle();
             progress.handler = handler;
-            NativeCalls.progressEvery(h, native_.progress, handler == null ? INTERRUPT_CHECK_ROWS : everyNRows);
+            NativeCalls.progressEvery(
+                    h, native_.progress, handler == null ? INTERRUPT_CHECK_ROWS : everyNRows);
         } finally {
             Reference.reachabilityFence(this); // the cleaner must not free it mid-call
         }
     }
 
     /**
-     * The transaction counter: 0 for a new database, plus one per committed
-     * transact or retract (what {@code :as-of N} counts).
+     * The transaction counter: 0 for a new database, plus one per committed transact or retract
+     * (what {@code :as-of N} counts).
      *
      * @return the counter
      */
@@ -385,8 +400,8 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Opens a stream over every stored fact record, in commit order
-     * ({@link FactLogFilter#all()}). See {@link #factLog(FactLogFilter)}.
+     * Opens a stream over every stored fact record, in commit order ({@link FactLogFilter#all()}).
+     * See {@link #factLog(FactLogFilter)}.
      *
      * @return the log, to be closed
      * @throws MinigrafApiException (API-018) if the database is closed
@@ -400,15 +415,15 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Opens a stream over the stored fact records that pass {@code filter}:
-     * every version of every fact, assertions and retractions, with its
-     * transaction and valid window. The log shows the database as it stands
-     * now; later commits are not seen. It must be closed, and can be read
+     * Opens a stream over the stored fact records that pass {@code filter}: every version of every
+     * fact, assertions and retractions, with its transaction and valid window. The log shows the
+     * database as it stands now; later commits are not seen. It must be closed, and can be read
      * only while this database is open.
      *
      * @param filter which records, in which order
      * @return the log, to be closed
-     * @throws MinigrafApiException API-017 if the library refuses the filter; API-018 if the database is closed
+     * @throws MinigrafApiException API-017 if the library refuses the filter; API-018 if the
+     *     database is closed
      */
     public FactLog factLog(FactLogFilter filter) {
         String json = Objects.requireNonNull(filter, "filter").toJson();
@@ -417,10 +432,9 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Copies this database into a new file at {@code path} in one call
-     * ({@code minigraf_export}): every fact record of one snapshot and its
-     * transaction counter, so the copy answers every query as this database
-     * does, {@code :as-of} included. Commits made meanwhile are not copied
+     * Copies this database into a new file at {@code path} in one call ({@code minigraf_export}):
+     * every fact record of one snapshot and its transaction counter, so the copy answers every
+     * query as this database does, {@code :as-of} included. Commits made meanwhile are not copied
      * and are not blocked. On failure the partial file is deleted.
      *
      * @param path the new file, which must not exist
@@ -446,13 +460,13 @@ public final class Minigraf implements AutoCloseable {
     public void exportTo(String path, LogWriterOptions options) {
         Objects.requireNonNull(path, "path");
         String json = Objects.requireNonNull(options, "options").toJson();
-        NativeCalls.export(liveHandle(), Utf8.encode(path), json == null ? null : Utf8.encode(json));
+        NativeCalls.export(
+                liveHandle(), Utf8.encode(path), json == null ? null : Utf8.encode(json));
     }
 
     /**
-     * Makes a file-backed database's file self-contained: writes every
-     * committed transaction into the main file and empties the log. Does
-     * nothing for an in-memory database.
+     * Makes a file-backed database's file self-contained: writes every committed transaction into
+     * the main file and empties the log. Does nothing for an in-memory database.
      */
     public void checkpoint() {
         try {
@@ -468,12 +482,11 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Closes the database (checkpointing a file-backed one) and frees its
-     * handle; calls in progress on other threads are interrupted or finish
-     * first. An open transaction is rolled back; prepared queries and
-     * transactions then fail with API-018. Open cursors stay readable; open
-     * fact logs throw API-018 when read. Host functions are released.
-     * Closing a closed database does nothing.
+     * Closes the database (checkpointing a file-backed one) and frees its handle; calls in progress
+     * on other threads are interrupted or finish first. An open transaction is rolled back;
+     * prepared queries and transactions then fail with API-018. Open cursors stay readable; open
+     * fact logs throw API-018 when read. Host functions are released. Closing a closed database
+     * does nothing.
      */
     @Override
     public void close() {
@@ -491,8 +504,8 @@ public final class Minigraf implements AutoCloseable {
     }
 
     /**
-     * Every open option the library knows, as the JSON array of
-     * {@code minigraf_options_describe} (name, type, default, meaning).
+     * Every open option the library knows, as the JSON array of {@code minigraf_options_describe}
+     * (name, type, default, meaning).
      *
      * @return the JSON text
      */

@@ -5,15 +5,14 @@ import java.nio.charset.StandardCharsets;
 /**
  * An error reported by minigraf.
  *
- * <p>Every error has a spec code such as {@code "PRS-011"} ({@link #getCode()}),
- * its numeric form {@code family * 1000 + number} ({@link #getNumericCode()},
- * here {@code 1011}), and a message that starts with the code in brackets,
- * exactly as the C library wrote it: {@code "[PRS-011] Unknown command: frobnicate"}.
+ * <p>Every error has a spec code such as {@code "PRS-011"} ({@link #getCode()}), its numeric form
+ * {@code family * 1000 + number} ({@link #getNumericCode()}, here {@code 1011}), and a message that
+ * starts with the code in brackets, exactly as the C library wrote it: {@code "[PRS-011] Unknown
+ * command: frobnicate"}.
  *
- * <p>The subclass tells the family: {@link MinigrafParseException} (PRS),
- * {@link MinigrafQueryException} (QRY), {@link MinigrafStorageException} (STG
- * and WAL), {@link MinigrafApiException} (API) and
- * {@link MinigrafInternalException} (INT).
+ * <p>The subclass tells the family: {@link MinigrafParseException} (PRS), {@link
+ * MinigrafQueryException} (QRY), {@link MinigrafStorageException} (STG and WAL), {@link
+ * MinigrafApiException} (API) and {@link MinigrafInternalException} (INT).
  */
 public class MinigrafException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -44,18 +43,19 @@ public class MinigrafException extends RuntimeException {
     }
 
     /**
-     * Called by the JNI glue (minigraf_jni_glue.c) to build the exception it
-     * throws; {@code message} is the C library's UTF-8 text or null.
+     * Called by the JNI glue (minigraf_jni_glue.c) to build the exception it throws; {@code
+     * message} is the C library's UTF-8 text or null.
      */
     @SuppressWarnings("unused")
     private static MinigrafException fromNative(int numericCode, byte[] message) {
-        return create(numericCode, message == null ? null : new String(message, StandardCharsets.UTF_8));
+        return create(
+                numericCode, message == null ? null : new String(message, StandardCharsets.UTF_8));
     }
 
     /**
-     * Builds the exception of the right subclass for a numeric code and a
-     * {@code "[CODE] message"} text. A code of 0 (or one that is not valid) is
-     * read from the message's bracketed prefix instead.
+     * Builds the exception of the right subclass for a numeric code and a {@code "[CODE] message"}
+     * text. A code of 0 (or one that is not valid) is read from the message's bracketed prefix
+     * instead.
      */
     static MinigrafException create(int numericCode, String message) {
         String name = codeName(numericCode);
@@ -102,8 +102,11 @@ public class MinigrafException extends RuntimeException {
 
     /** 1011 for a message starting "[PRS-011]", else 0. */
     static int parseCode(String message) {
-        if (message == null || message.length() < 9 || message.charAt(0) != '['
-                || message.charAt(4) != '-' || message.charAt(8) != ']') {
+        if (message == null
+                || message.length() < 9
+                || message.charAt(0) != '['
+                || message.charAt(4) != '-'
+                || message.charAt(8) != ']') {
             return 0;
         }
         String prefix = message.substring(1, 4);

@@ -5,14 +5,13 @@ import org.minigraf.internal.minigraf_jni;
 
 /**
  * The hand-written JNI calls of libminigraf_jni (src/main/c/minigraf_jni_rows.c,
- * minigraf_jni_stmt.c, minigraf_jni_host.c): typed rows, prepared queries,
- * transactions, host functions, the progress handler. Every failure throws
- * the {@link MinigrafException} of the handle's error. Handles are
- * {@code long}s owned by the classes of this package.
+ * minigraf_jni_stmt.c, minigraf_jni_host.c): typed rows, prepared queries, transactions, host
+ * functions, the progress handler. Every failure throws the {@link MinigrafException} of the
+ * handle's error. Handles are {@code long}s owned by the classes of this package.
  *
- * <p>A fetched cell is two longs: {@code type | (byteLength << 8)}, then
- * the value (int64, double bits, 0/1, or the offset of its bytes in the
- * text area: UTF-8 for STRING, KEYWORD and LIST, 16 UUID bytes for REF).
+ * <p>A fetched cell is two longs: {@code type | (byteLength << 8)}, then the value (int64, double
+ * bits, 0/1, or the offset of its bytes in the text area: UTF-8 for STRING, KEYWORD and LIST, 16
+ * UUID bytes for REF).
  */
 final class NativeCalls {
     static final int TYPE_NULL = 0;
@@ -26,6 +25,7 @@ final class NativeCalls {
 
     /** Bind kinds: the value types above, then the temporal ones. */
     static final int BIND_TX_COUNT = 8;
+
     static final int BIND_TIMESTAMP = 9;
     static final int BIND_ANY_VALID_TIME = 10;
 
@@ -65,7 +65,8 @@ final class NativeCalls {
 
     static native long prepare(long db, byte[] text);
 
-    static native void bind(long stmt, byte[] name, int kind, long integer, double real, byte[] text);
+    static native void bind(
+            long stmt, byte[] name, int kind, long integer, double real, byte[] text);
 
     static native void bindJson(long stmt, byte[] json);
 

@@ -4,10 +4,9 @@ import java.lang.ref.Cleaner;
 import java.util.function.LongConsumer;
 
 /**
- * The native object of a {@link Cursor}, {@link PreparedQuery} or
- * {@link Transaction}: freed exactly once, by the owner's {@code close()}
- * or, if the owner is dropped unclosed, by {@link NativeCalls#CLEANER}.
- * It holds no reference to its owner (the cleaner's rule).
+ * The native object of a {@link Cursor}, {@link PreparedQuery} or {@link Transaction}: freed
+ * exactly once, by the owner's {@code close()} or, if the owner is dropped unclosed, by {@link
+ * NativeCalls#CLEANER}. It holds no reference to its owner (the cleaner's rule).
  */
 final class NativeHandle implements Runnable {
     private volatile long handle; // 0 once freed

@@ -1,12 +1,11 @@
 package org.minigraf;
 
 /**
- * What {@link FactLog} and {@link LogWriter} share: one
- * native object, owned by one Java object until {@link #close()}.
+ * What {@link FactLog} and {@link LogWriter} share: one native object, owned by one Java object
+ * until {@link #close()}.
  *
- * <p>The handle is 0 once closed; using it then throws API-018 naming the
- * object ("Use of a closed cursor"). The methods are synchronized on the
- * owning object, as the subclasses' own are.
+ * <p>The handle is 0 once closed; using it then throws API-018 naming the object ("Use of a closed
+ * cursor"). The methods are synchronized on the owning object, as the subclasses' own are.
  */
 abstract class NativeObject implements AutoCloseable {
     private long handle; // 0 once closed

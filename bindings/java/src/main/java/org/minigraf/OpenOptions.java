@@ -4,18 +4,17 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Options for {@link Minigraf#open(String, OpenOptions)}; build them with
- * {@link #builder()}:
+ * Options for {@link Minigraf#open(String, OpenOptions)}; build them with {@link #builder()}:
  *
  * <pre>{@code
  * OpenOptions options = OpenOptions.builder().readOnly(true).maxResults(10_000).build();
  * try (Minigraf db = Minigraf.open("people.graph", options)) { ... }
  * }</pre>
  *
- * <p>Every option of {@code minigraf_options_describe} ({@link Minigraf#describeOptions()})
- * has a builder method; {@link Builder#option(String, Object)} sets one by
- * its library name. Unset options keep the library's defaults. Values are
- * checked by the library when the database opens (API-017). Immutable.
+ * <p>Every option of {@code minigraf_options_describe} ({@link Minigraf#describeOptions()}) has a
+ * builder method; {@link Builder#option(String, Object)} sets one by its library name. Unset
+ * options keep the library's defaults. Values are checked by the library when the database opens
+ * (API-017). Immutable.
  */
 public final class OpenOptions extends OptionsJson {
     private static final OpenOptions DEFAULTS = new Builder().build();
@@ -51,8 +50,8 @@ public final class OpenOptions extends OptionsJson {
         }
 
         /**
-         * Read-only: writes fail with API-014; several read-only opens (in
-         * other processes too) share the file, never with a writer (STG-026).
+         * Read-only: writes fail with API-014; several read-only opens (in other processes too)
+         * share the file, never with a writer (STG-026).
          *
          * @param readOnly true for a read-only database
          * @return this builder
@@ -82,7 +81,8 @@ public final class OpenOptions extends OptionsJson {
         }
 
         /**
-         * Facts in the WAL that trigger an automatic checkpoint after a commit (default 1000; 0 never).
+         * Facts in the WAL that trigger an automatic checkpoint after a commit (default 1000; 0
+         * never).
          *
          * @param facts at least 0
          * @return this builder
@@ -98,11 +98,13 @@ public final class OpenOptions extends OptionsJson {
          * @return this builder
          */
         public Builder synchronous(LogWriterOptions.Synchronous synchronous) {
-            return option("synchronous", Objects.requireNonNull(synchronous, "synchronous").jsonName());
+            return option(
+                    "synchronous", Objects.requireNonNull(synchronous, "synchronous").jsonName());
         }
 
         /**
-         * Opens a database whose WAL is corrupt (STG-045) by dropping the damaged frame and all after it.
+         * Opens a database whose WAL is corrupt (STG-045) by dropping the damaged frame and all
+         * after it.
          *
          * @param truncateWal true for {@code "recover": "truncate_wal"}
          * @return this builder
@@ -146,7 +148,8 @@ public final class OpenOptions extends OptionsJson {
         }
 
         /**
-         * Milliseconds a writer waits for another thread's write transaction before API-020 (default 5000).
+         * Milliseconds a writer waits for another thread's write transaction before API-020
+         * (default 5000).
          *
          * @param millis at least 0
          * @return this builder
@@ -166,9 +169,9 @@ public final class OpenOptions extends OptionsJson {
         }
 
         /**
-         * Keep the history index: reads of one entity and attribute cost the same at any
-         * history depth; every write costs more and the file grows (default false; a file
-         * keeps the choice it was made with, true builds it in a file without it).
+         * Keep the history index: reads of one entity and attribute cost the same at any history
+         * depth; every write costs more and the file grows (default false; a file keeps the choice
+         * it was made with, true builds it in a file without it).
          *
          * @param historyIndex true to keep the index
          * @return this builder

@@ -6,10 +6,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What {@link OpenOptions} and {@link LogWriterOptions} share: the options
- * set so far, by their library name, written as the JSON object the
- * library reads. Values are Boolean, Long or String; the library checks
- * them (API-017).
+ * What {@link OpenOptions} and {@link LogWriterOptions} share: the options set so far, by their
+ * library name, written as the JSON object the library reads. Values are Boolean, Long or String;
+ * the library checks them (API-017).
  */
 abstract class OptionsJson {
     private final Map<String, Object> values;
@@ -52,8 +51,8 @@ abstract class OptionsJson {
     }
 
     /**
-     * What the two builders share: the options set so far, in the order
-     * set, each checked as it is set. {@code O} is what it builds.
+     * What the two builders share: the options set so far, in the order set, each checked as it is
+     * set. {@code O} is what it builds.
      */
     abstract static class BuilderBase<O extends OptionsJson> {
         final Map<String, Object> values = new LinkedHashMap<>();
@@ -81,7 +80,10 @@ abstract class OptionsJson {
         if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
             return ((Number) value).longValue();
         }
-        throw new IllegalArgumentException("option " + name + " takes a Boolean, a whole number or a String, not "
-                + (value == null ? "null" : value.getClass().getName()));
+        throw new IllegalArgumentException(
+                "option "
+                        + name
+                        + " takes a Boolean, a whole number or a String, not "
+                        + (value == null ? "null" : value.getClass().getName()));
     }
 }

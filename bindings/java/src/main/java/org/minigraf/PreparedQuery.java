@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * A {@code (query ...)} parsed and checked once, run any number of times
- * with values for its {@code $name} slots; from {@link Minigraf#prepare(String)}.
+ * A {@code (query ...)} parsed and checked once, run any number of times with values for its {@code
+ * $name} slots; from {@link Minigraf#prepare(String)}.
  *
  * <pre>{@code
  * try (PreparedQuery pq = db.prepare("(query [:find ?n :where [$e :person/name ?n]])")) {
@@ -16,19 +16,16 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  *
- * <p>{@link #bind(String, Object)} takes the value types of a row, so a
- * value read from a row binds back unchanged: {@link String}, {@link Long}
- * (or Integer, Short, Byte), {@link Double} (or Float), {@link Boolean},
- * {@link Keyword}, {@link Entity}, null. A keyword in a value position also
- * matches the entity it names, as in the query text. {@code :as-of} and
- * {@code :valid-at} slots take {@link #bindTxCount}, {@link #bindTimestamp}
- * and {@link #bindAnyValidTime}. Bindings stay until re-bound or
- * {@link #clearBindings()}; a name the query does not use is ignored.
+ * <p>{@link #bind(String, Object)} takes the value types of a row, so a value read from a row binds
+ * back unchanged: {@link String}, {@link Long} (or Integer, Short, Byte), {@link Double} (or
+ * Float), {@link Boolean}, {@link Keyword}, {@link Entity}, null. A keyword in a value position
+ * also matches the entity it names, as in the query text. {@code :as-of} and {@code :valid-at}
+ * slots take {@link #bindTxCount}, {@link #bindTimestamp} and {@link #bindAnyValidTime}. Bindings
+ * stay until re-bound or {@link #clearBindings()}; a name the query does not use is ignored.
  *
- * <p>Each run sees the database as it is at that moment. One thread at a
- * time uses a prepared query (its methods are synchronized); its cursors
- * are independent of it. After its database is closed every call fails
- * with API-018. Close it; one dropped unclosed is freed when collected.
+ * <p>Each run sees the database as it is at that moment. One thread at a time uses a prepared query
+ * (its methods are synchronized); its cursors are independent of it. After its database is closed
+ * every call fails with API-018. Close it; one dropped unclosed is freed when collected.
  */
 public final class PreparedQuery implements AutoCloseable {
 
@@ -37,18 +34,20 @@ public final class PreparedQuery implements AutoCloseable {
 
     PreparedQuery(Minigraf db, long handle) {
         this.db = db;
-        this.native_ = new NativeHandle(handle, NativeCalls::stmtFree, "prepared query").cleanWith(this);
+        this.native_ =
+                new NativeHandle(handle, NativeCalls::stmtFree, "prepared query").cleanWith(this);
     }
 
     /**
      * Binds the slot {@code $name} ({@code name} with or without its '$').
      *
      * @param name the slot
-     * @param value a String, Long, Integer, Short, Byte, Double, Float,
-     *     Boolean, {@link Keyword}, {@link Entity}, {@link Value} or null
+     * @param value a String, Long, Integer, Short, Byte, Double, Float, Boolean, {@link Keyword},
+     *     {@link Entity}, {@link Value} or null
      * @return this
      * @throws IllegalArgumentException for a value of another class
-     * @throws MinigrafApiException API-015 when a place of the slot does not take that kind of value
+     * @throws MinigrafApiException API-015 when a place of the slot does not take that kind of
+     *     value
      */
     public synchronized PreparedQuery bind(String name, Object value) {
         try {
@@ -57,7 +56,8 @@ public final class PreparedQuery implements AutoCloseable {
             byte[] slot = Utf8.encode(Objects.requireNonNull(name, "name"));
             switch (v.type()) {
                 case STRING:
-                    NativeCalls.bind(h, slot, NativeCalls.TYPE_STRING, 0, 0, Utf8.encode(v.asString()));
+                    NativeCalls.bind(
+                            h, slot, NativeCalls.TYPE_STRING, 0, 0, Utf8.encode(v.asString()));
                     break;
                 case INTEGER:
                     NativeCalls.bind(h, slot, NativeCalls.TYPE_INTEGER, v.asLong(), 0, null);
@@ -66,13 +66,21 @@ public final class PreparedQuery implements AutoCloseable {
                     NativeCalls.bind(h, slot, NativeCalls.TYPE_FLOAT, 0, v.asDouble(), null);
                     break;
                 case BOOLEAN:
-                    NativeCalls.bind(h, slot, NativeCalls.TYPE_BOOLEAN, (Boolean) v.get() ? 1 : 0, 0, null);
+                    NativeCalls.bind(
+                            h, slot, NativeCalls.TYPE_BOOLEAN, (Boolean) v.get() ? 1 : 0, 0, null);
                     break;
                 case KEYWORD:
-                    NativeCalls.bind(h, slot, NativeCalls.TYPE_KEYWORD, 0, 0, Utf8.encode(((Keyword) v.get()).text()));
+                    NativeCalls.bind(
+                            h,
+                            slot,
+                            NativeCalls.TYPE_KEYWORD,
+                            0,
+                            0,
+                            Utf8.encode(((Keyword) v.get()).text()));
                     break;
                 case ENTITY:
-                    NativeCalls.bind(h, slot, NativeCalls.TYPE_REF, 0, 0, ((Entity) v.get()).toBytes());
+                    NativeCalls.bind(
+                            h, slot, NativeCalls.TYPE_REF, 0, 0, ((Entity) v.get()).toBytes());
                     break;
                 case LIST:
                     throw new IllegalArgumentException("a list (collect-set) cannot be bound");
@@ -98,7 +106,8 @@ public final class PreparedQuery implements AutoCloseable {
             if (txCount < 0) {
                 throw new IllegalArgumentException("txCount must not be negative: " + txCount);
             }
-            NativeCalls.bind(liveHandle(), Utf8.encode(name), NativeCalls.BIND_TX_COUNT, txCount, 0, null);
+            NativeCalls.bind(
+                    liveHandle(), Utf8.encode(name), NativeCalls.BIND_TX_COUNT, txCount, 0, null);
             return this;
         } finally {
             Reference.reachabilityFence(this); // the cleaner must not free it mid-call
@@ -106,8 +115,8 @@ public final class PreparedQuery implements AutoCloseable {
     }
 
     /**
-     * Binds an {@code :as-of} or {@code :valid-at} slot to an instant, in
-     * milliseconds since the epoch.
+     * Binds an {@code :as-of} or {@code :valid-at} slot to an instant, in milliseconds since the
+     * epoch.
      *
      * @param name the slot
      * @param epochMillis the instant
@@ -115,7 +124,13 @@ public final class PreparedQuery implements AutoCloseable {
      */
     public synchronized PreparedQuery bindTimestamp(String name, long epochMillis) {
         try {
-            NativeCalls.bind(liveHandle(), Utf8.encode(name), NativeCalls.BIND_TIMESTAMP, epochMillis, 0, null);
+            NativeCalls.bind(
+                    liveHandle(),
+                    Utf8.encode(name),
+                    NativeCalls.BIND_TIMESTAMP,
+                    epochMillis,
+                    0,
+                    null);
             return this;
         } finally {
             Reference.reachabilityFence(this); // the cleaner must not free it mid-call
@@ -141,7 +156,8 @@ public final class PreparedQuery implements AutoCloseable {
      */
     public synchronized PreparedQuery bindAnyValidTime(String name) {
         try {
-            NativeCalls.bind(liveHandle(), Utf8.encode(name), NativeCalls.BIND_ANY_VALID_TIME, 0, 0, null);
+            NativeCalls.bind(
+                    liveHandle(), Utf8.encode(name), NativeCalls.BIND_ANY_VALID_TIME, 0, 0, null);
             return this;
         } finally {
             Reference.reachabilityFence(this); // the cleaner must not free it mid-call
@@ -149,8 +165,8 @@ public final class PreparedQuery implements AutoCloseable {
     }
 
     /**
-     * Binds several slots from the JSON object of {@code minigraf_stmt_bind_json},
-     * all or nothing, e.g. {@code {"e": {"entity": "<uuid>"}, "t": {"tx_count": 1}}}.
+     * Binds several slots from the JSON object of {@code minigraf_stmt_bind_json}, all or nothing,
+     * e.g. {@code {"e": {"entity": "<uuid>"}, "t": {"tx_count": 1}}}.
      *
      * @param json the object
      * @return this
@@ -195,8 +211,8 @@ public final class PreparedQuery implements AutoCloseable {
     }
 
     /**
-     * Runs the query and returns its result as {@link Minigraf#execute(String)}
-     * renders a query (the library's JSON).
+     * Runs the query and returns its result as {@link Minigraf#execute(String)} renders a query
+     * (the library's JSON).
      *
      * @return the result
      */

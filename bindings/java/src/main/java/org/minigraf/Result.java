@@ -6,14 +6,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The result of {@link Minigraf#execute(String)}: what kind of command ran,
- * and its transaction time or its answer.
+ * The result of {@link Minigraf#execute(String)}: what kind of command ran, and its transaction
+ * time or its answer.
  *
- * <p>Values in {@link #rows()} are {@link String}, {@link Long},
- * {@link Double}, {@link Boolean} or {@code null}. Keywords arrive as
- * strings such as {@code ":person/name"} and entity references as UUID
- * strings; NaN and infinite floats arrive as {@code null} (the library's
- * JSON form, lossy by design).
+ * <p>Values in {@link #rows()} are {@link String}, {@link Long}, {@link Double}, {@link Boolean} or
+ * {@code null}. Keywords arrive as strings such as {@code ":person/name"} and entity references as
+ * UUID strings; NaN and infinite floats arrive as {@code null} (the library's JSON form, lossy by
+ * design).
  */
 public final class Result {
     /** What kind of command produced a result. */
@@ -46,18 +45,30 @@ public final class Result {
         if (parsed instanceof Map) {
             Map<?, ?> object = (Map<?, ?>) parsed;
             if (object.size() == 1 && object.get("transacted") instanceof Long) {
-                return new Result(Kind.TRANSACTED, (Long) object.get("transacted"),
-                        Collections.emptyList(), Collections.emptyList());
+                return new Result(
+                        Kind.TRANSACTED,
+                        (Long) object.get("transacted"),
+                        Collections.emptyList(),
+                        Collections.emptyList());
             }
             if (object.size() == 1 && object.get("retracted") instanceof Long) {
-                return new Result(Kind.RETRACTED, (Long) object.get("retracted"),
-                        Collections.emptyList(), Collections.emptyList());
+                return new Result(
+                        Kind.RETRACTED,
+                        (Long) object.get("retracted"),
+                        Collections.emptyList(),
+                        Collections.emptyList());
             }
             if (object.size() == 1 && Boolean.TRUE.equals(object.get("ok"))) {
                 return new Result(Kind.OK, 0, Collections.emptyList(), Collections.emptyList());
             }
-            if (object.size() == 2 && object.containsKey("variables") && object.containsKey("results")) {
-                return new Result(Kind.QUERY, 0, variables(object.get("variables")), rows(object.get("results")));
+            if (object.size() == 2
+                    && object.containsKey("variables")
+                    && object.containsKey("results")) {
+                return new Result(
+                        Kind.QUERY,
+                        0,
+                        variables(object.get("variables")),
+                        rows(object.get("results")));
             }
         }
         throw unexpected(json);
@@ -106,7 +117,8 @@ public final class Result {
 
     static MinigrafException unexpected(String json) {
         String shown = json.length() > 200 ? json.substring(0, 200) + "..." : json;
-        return MinigrafException.create(6000, "INT-000", "Unexpected result from the library: " + shown);
+        return MinigrafException.create(
+                6000, "INT-000", "Unexpected result from the library: " + shown);
     }
 
     /** The kind of command that ran. */
@@ -126,7 +138,9 @@ public final class Result {
         return txId;
     }
 
-    /** The :find headers of a query, e.g. {@code ["?name"]}; empty for other kinds. Unmodifiable. */
+    /**
+     * The :find headers of a query, e.g. {@code ["?name"]}; empty for other kinds. Unmodifiable.
+     */
     public List<String> variables() {
         return variables;
     }

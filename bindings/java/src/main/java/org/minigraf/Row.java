@@ -5,10 +5,9 @@ import java.util.Objects;
 import java.util.RandomAccess;
 
 /**
- * One answer row: an unmodifiable list of values in :find order, each a
- * {@link String}, {@link Long}, {@link Double}, {@link Boolean},
- * {@link Keyword}, {@link Entity}, a {@code List} (collect-set) or null.
- * Equal to any list with equal elements.
+ * One answer row: an unmodifiable list of values in :find order, each a {@link String}, {@link
+ * Long}, {@link Double}, {@link Boolean}, {@link Keyword}, {@link Entity}, a {@code List}
+ * (collect-set) or null. Equal to any list with equal elements.
  */
 public final class Row extends AbstractList<Object> implements RandomAccess {
     // Rows of one or two columns (the common answers) hold their values in

@@ -6,10 +6,9 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Reads typed rows from a native cursor, many per down-call
- * ({@link NativeCalls#fetch}), into {@link Row}s. The arrays the library
- * fills are per thread and reused: a fetch and its decoding run on one
- * thread without a pause, so no other cursor can use them meanwhile.
+ * Reads typed rows from a native cursor, many per down-call ({@link NativeCalls#fetch}), into
+ * {@link Row}s. The arrays the library fills are per thread and reused: a fetch and its decoding
+ * run on one thread without a pause, so no other cursor can use them meanwhile.
  */
 final class RowDecoder {
     private static final ThreadLocal<RowDecoder> SCRATCH = ThreadLocal.withInitial(RowDecoder::new);
@@ -20,9 +19,8 @@ final class RowDecoder {
     private RowDecoder() {}
 
     /**
-     * Appends at most {@code max} rows of {@code cursor} ({@code cols}
-     * columns) to {@code out}; returns false when the cursor has reached
-     * its end.
+     * Appends at most {@code max} rows of {@code cursor} ({@code cols} columns) to {@code out};
+     * returns false when the cursor has reached its end.
      */
     static boolean fetch(long cursor, int cols, int max, List<Object> out) {
         return SCRATCH.get().fetchInto(cursor, cols, max, out);
@@ -49,7 +47,9 @@ final class RowDecoder {
             return new Row(decode(cells[k], cells[k + 1], bytes));
         }
         if (cols == 2) {
-            return new Row(decode(cells[k], cells[k + 1], bytes), decode(cells[k + 2], cells[k + 3], bytes));
+            return new Row(
+                    decode(cells[k], cells[k + 1], bytes),
+                    decode(cells[k + 2], cells[k + 3], bytes));
         }
         Object[] values = new Object[cols];
         for (int c = 0; c < cols; c++) {
@@ -70,11 +70,13 @@ final class RowDecoder {
             case NativeCalls.TYPE_BOOLEAN:
                 return value != 0;
             case NativeCalls.TYPE_KEYWORD:
-                return Keyword.fromLibrary(new String(bytes, (int) value, (int) (head >>> 8), StandardCharsets.UTF_8));
+                return Keyword.fromLibrary(
+                        new String(bytes, (int) value, (int) (head >>> 8), StandardCharsets.UTF_8));
             case NativeCalls.TYPE_REF:
                 return Entity.fromBytes(bytes, (int) value);
             case NativeCalls.TYPE_LIST:
-                return list(new String(bytes, (int) value, (int) (head >>> 8), StandardCharsets.UTF_8));
+                return list(
+                        new String(bytes, (int) value, (int) (head >>> 8), StandardCharsets.UTF_8));
             default:
                 return null;
         }

@@ -5,11 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A write transaction; from {@link Minigraf#beginWrite()}. Its statements
- * are staged in memory and commit together as one transaction (one
- * counter value, one tx time) at {@link #commit()}, or never:
- * {@link #rollback()}, {@link #close()} without commit, or the end of the
- * process.
+ * A write transaction; from {@link Minigraf#beginWrite()}. Its statements are staged in memory and
+ * commit together as one transaction (one counter value, one tx time) at {@link #commit()}, or
+ * never: {@link #rollback()}, {@link #close()} without commit, or the end of the process.
  *
  * <pre>{@code
  * try (Transaction tx = db.beginWrite()) {
@@ -19,12 +17,11 @@ import java.util.Objects;
  * } // not committed: rolled back
  * }</pre>
  *
- * <p>It holds the database's writer until it ends: readers on any thread
- * go on, seeing only committed data; other threads' writes wait (at most
- * {@code busy_timeout_ms}, then API-020); a write on {@link Minigraf} from
- * the thread that began it fails at once with INT-003. Its queries see the
- * committed data plus what it staged. One thread at a time uses it (its
- * methods are synchronized); it may be committed or closed from another.
+ * <p>It holds the database's writer until it ends: readers on any thread go on, seeing only
+ * committed data; other threads' writes wait (at most {@code busy_timeout_ms}, then API-020); a
+ * write on {@link Minigraf} from the thread that began it fails at once with INT-003. Its queries
+ * see the committed data plus what it staged. One thread at a time uses it (its methods are
+ * synchronized); it may be committed or closed from another.
  */
 public final class Transaction implements AutoCloseable {
 
@@ -37,9 +34,9 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
-     * Runs one command in the transaction: a transact or retract is checked
-     * and staged ({@link Result.Kind#OK}); a query sees the staged
-     * statements; a rule registers at once (and stays after a rollback).
+     * Runs one command in the transaction: a transact or retract is checked and staged ({@link
+     * Result.Kind#OK}); a query sees the staged statements; a rule registers at once (and stays
+     * after a rollback).
      *
      * @param text the command
      * @return the result
@@ -56,8 +53,8 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
-     * A cursor over a query's typed rows on the committed data plus the
-     * staged statements; computed in full, it outlives the transaction.
+     * A cursor over a query's typed rows on the committed data plus the staged statements; computed
+     * in full, it outlives the transaction.
      *
      * @param text the query
      * @return the cursor, to be closed
@@ -87,10 +84,11 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
-     * Commits every staged statement as one transaction. Success or
-     * failure, the transaction has ended afterwards.
+     * Commits every staged statement as one transaction. Success or failure, the transaction has
+     * ended afterwards.
      *
-     * @throws MinigrafApiException API-018 if it had ended; API-019 a window made empty by the commit instant
+     * @throws MinigrafApiException API-018 if it had ended; API-019 a window made empty by the
+     *     commit instant
      * @throws MinigrafStorageException WAL-003 size limits; storage errors
      */
     public synchronized void commit() {

@@ -5,10 +5,9 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * A value with its type, as the fact log carries it: unlike the values of a
- * {@link Result}, it tells a keyword from a string, a reference from a UUID
- * string and an integer from an integral float, and it keeps NaN and the
- * infinities. Instances are immutable.
+ * A value with its type, as the fact log carries it: unlike the values of a {@link Result}, it
+ * tells a keyword from a string, a reference from a UUID string and an integer from an integral
+ * float, and it keeps NaN and the infinities. Instances are immutable.
  *
  * <table>
  * <caption>Types and their Java values</caption>
@@ -22,13 +21,12 @@ import java.util.UUID;
  * <tr><td>NULL</td><td>{@code null}</td></tr>
  * </table>
  *
- * <p>In the library's typed JSON ({@link #toJson()}):
- * {@code {"type":"integer","value":30}}, {@code {"type":"float","value":"NaN"}}.
+ * <p>In the library's typed JSON ({@link #toJson()}): {@code {"type":"integer","value":30}}, {@code
+ * {"type":"float","value":"NaN"}}.
  *
- * <p>Two typed values are equal when their types are and their values are;
- * floats compare as {@link Double#equals(Object)} does (NaN equals NaN,
- * {@code 0.0} differs from {@code -0.0}), so a round trip can be checked
- * with {@code equals}.
+ * <p>Two typed values are equal when their types are and their values are; floats compare as {@link
+ * Double#equals(Object)} does (NaN equals NaN, {@code 0.0} differs from {@code -0.0}), so a round
+ * trip can be checked with {@code equals}.
  */
 public final class TypedValue extends JsonWritable {
     /** The type of a value; {@link #jsonName()} is its name in the library's JSON. */
@@ -240,7 +238,10 @@ public final class TypedValue extends JsonWritable {
     /** Decodes a parsed {@code {"type":..., "value":...}}; null if it is not one. */
     static TypedValue fromJsonObject(Object parsed) {
         Map<?, ?> object = jsonObject(parsed);
-        if (object == null || object.size() != 2 || !(object.get("type") instanceof String) || !object.containsKey("value")) {
+        if (object == null
+                || object.size() != 2
+                || !(object.get("type") instanceof String)
+                || !object.containsKey("value")) {
             return null;
         }
         Type type = Type.fromJsonName((String) object.get("type"));

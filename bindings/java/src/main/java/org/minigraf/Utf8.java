@@ -9,18 +9,21 @@ final class Utf8 {
     private Utf8() {}
 
     /**
-     * The UTF-8 bytes of {@code text}. A string that is not valid Unicode
-     * (an unpaired surrogate) is refused with API-017, as the library refuses
-     * invalid UTF-8, instead of being silently changed.
+     * The UTF-8 bytes of {@code text}. A string that is not valid Unicode (an unpaired surrogate)
+     * is refused with API-017, as the library refuses invalid UTF-8, instead of being silently
+     * changed.
      */
     static byte[] encode(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length()
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < text.length()
                     && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw MinigrafException.create(5017, "API-017",
+                throw MinigrafException.create(
+                        5017,
+                        "API-017",
                         "Invalid argument: text has an unpaired surrogate at index " + i);
             }
         }

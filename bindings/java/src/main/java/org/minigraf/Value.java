@@ -7,9 +7,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A value as the library types it, handed to host functions
- * ({@link Minigraf#registerPredicate}, {@link Minigraf#registerAggregate}).
- * {@link #get()} is the same Java object a row holds:
+ * A value as the library types it, handed to host functions ({@link Minigraf#registerPredicate},
+ * {@link Minigraf#registerAggregate}). {@link #get()} is the same Java object a row holds:
  *
  * <table>
  * <caption>Types and their Java objects</caption>
@@ -56,9 +55,8 @@ public final class Value {
     }
 
     /**
-     * The value of a Java object: String, Long (or Integer, Short, Byte),
-     * Double (or Float), Boolean, {@link Keyword}, {@link Entity}, null, or
-     * a Value.
+     * The value of a Java object: String, Long (or Integer, Short, Byte), Double (or Float),
+     * Boolean, {@link Keyword}, {@link Entity}, null, or a Value.
      *
      * @param object the object
      * @return its value
@@ -96,7 +94,8 @@ public final class Value {
             return new Value(Type.ENTITY, object);
         }
         if (object instanceof List) {
-            return new Value(Type.LIST, Collections.unmodifiableList(new ArrayList<>((List<?>) object)));
+            return new Value(
+                    Type.LIST, Collections.unmodifiableList(new ArrayList<>((List<?>) object)));
         }
         throw new IllegalArgumentException("not a minigraf value: " + object.getClass().getName());
     }
@@ -113,7 +112,9 @@ public final class Value {
             case NativeCalls.TYPE_BOOLEAN:
                 return new Value(Type.BOOLEAN, integer != 0);
             case NativeCalls.TYPE_KEYWORD:
-                return new Value(Type.KEYWORD, Keyword.fromLibrary(new String(text, StandardCharsets.UTF_8)));
+                return new Value(
+                        Type.KEYWORD,
+                        Keyword.fromLibrary(new String(text, StandardCharsets.UTF_8)));
             case NativeCalls.TYPE_REF:
                 return new Value(Type.ENTITY, Entity.fromBytes(text, 0));
             default:
@@ -179,7 +180,9 @@ public final class Value {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Value && ((Value) other).type == type && Objects.equals(((Value) other).value, value);
+        return other instanceof Value
+                && ((Value) other).type == type
+                && Objects.equals(((Value) other).value, value);
     }
 
     @Override

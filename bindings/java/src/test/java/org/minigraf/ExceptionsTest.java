@@ -8,17 +8,23 @@ import org.junit.jupiter.api.Test;
 class ExceptionsTest {
     @Test
     void familiesMapToSubclasses() {
-        assertInstanceOf(MinigrafParseException.class, MinigrafException.create(1011, "[PRS-011] x"));
-        assertInstanceOf(MinigrafQueryException.class, MinigrafException.create(2007, "[QRY-007] x"));
-        assertInstanceOf(MinigrafStorageException.class, MinigrafException.create(3026, "[STG-026] x"));
-        assertInstanceOf(MinigrafStorageException.class, MinigrafException.create(4003, "[WAL-003] x"));
+        assertInstanceOf(
+                MinigrafParseException.class, MinigrafException.create(1011, "[PRS-011] x"));
+        assertInstanceOf(
+                MinigrafQueryException.class, MinigrafException.create(2007, "[QRY-007] x"));
+        assertInstanceOf(
+                MinigrafStorageException.class, MinigrafException.create(3026, "[STG-026] x"));
+        assertInstanceOf(
+                MinigrafStorageException.class, MinigrafException.create(4003, "[WAL-003] x"));
         assertInstanceOf(MinigrafApiException.class, MinigrafException.create(5017, "[API-017] x"));
-        assertInstanceOf(MinigrafInternalException.class, MinigrafException.create(6001, "[INT-001] x"));
+        assertInstanceOf(
+                MinigrafInternalException.class, MinigrafException.create(6001, "[INT-001] x"));
     }
 
     @Test
     void codeAndMessageAreKept() {
-        MinigrafException e = MinigrafException.create(1011, "[PRS-011] Unknown command: frobnicate");
+        MinigrafException e =
+                MinigrafException.create(1011, "[PRS-011] Unknown command: frobnicate");
         assertEquals("PRS-011", e.getCode());
         assertEquals(1011, e.getNumericCode());
         assertEquals("[PRS-011] Unknown command: frobnicate", e.getMessage());

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Prepared queries, transactions, host functions, cancellation, threads and close orders. */
 class FeaturesTest {
     /** A count over 500^3 solutions: seconds of work unless stopped. */
-    private static final String SLOW = "(query [:find (count ?x) :where [?a :n ?x] [?b :n ?y] [?c :n ?z]])";
+    private static final String SLOW =
+            "(query [:find (count ?x) :where [?a :n ?x] [?b :n ?y] [?c :n ?z]])";
 
     private static void items(Minigraf db, int n) {
         StringBuilder tx = new StringBuilder("(transact [");
@@ -40,35 +41,52 @@ class FeaturesTest {
     void preparedQueryBindsExecutesAndStreams() {
         try (Minigraf db = Minigraf.openInMemory()) {
             items(db, 10);
-            try (PreparedQuery pq = db.prepare("(query [:find ?x :where [?e :n ?x] [(>= ?x $min)]])")) {
+            try (PreparedQuery pq =
+                    db.prepare("(query [:find ?x :where [?e :n ?x] [(>= ?x $min)]])")) {
                 try (Cursor c = pq.bind("min", 0).query()) {
                     assertEquals(List.of("?x"), c.variables());
                 }
                 assertEquals(3, pq.bind("min", 7).execute().size());
-                assertEquals(List.of(8L, 9L), pq.bind("$min", 8L).stream().map(r -> r.get(0)).sorted()
-                        .collect(Collectors.toList()));
+                assertEquals(
+                        List.of(8L, 9L),
+                        pq.bind("$min", 8L).stream()
+                                .map(r -> r.get(0))
+                                .sorted()
+                                .collect(Collectors.toList()));
                 try (Cursor c = pq.bind("min", 9.5).query()) {
                     assertTrue(c.all().isEmpty());
                 }
                 pq.clearBindings();
-                MinigrafApiException missing = assertThrows(MinigrafApiException.class, pq::execute);
+                MinigrafApiException missing =
+                        assertThrows(MinigrafApiException.class, pq::execute);
                 assertEquals("[API-015] missing bind value for slot '$min'", missing.getMessage());
                 assertThrows(IllegalArgumentException.class, () -> pq.bind("min", new Object()));
             }
-            try (PreparedQuery asOf = db.prepare("(query [:find (count ?e) :as-of $t :where [?e :n ?x]])")) {
+            try (PreparedQuery asOf =
+                    db.prepare("(query [:find (count ?e) :as-of $t :where [?e :n ?x]])")) {
                 assertEquals(List.of(List.of(10L)), asOf.bindTxCount("t", 1).execute());
-                assertEquals("API-015", assertThrows(MinigrafApiException.class,
-                        () -> asOf.bind("t", 1L)).getCode());
+                assertEquals(
+                        "API-015",
+                        assertThrows(MinigrafApiException.class, () -> asOf.bind("t", 1L))
+                                .getCode());
             }
-            try (PreparedQuery validAt = db.prepare("(query [:find (count ?e) :valid-at $t :where [?e :n ?x]])")) {
+            try (PreparedQuery validAt =
+                    db.prepare("(query [:find (count ?e) :valid-at $t :where [?e :n ?x]])")) {
                 assertEquals(List.of(List.of(10L)), validAt.bindAnyValidTime("t").execute());
-                assertEquals(List.of(List.of(10L)), validAt.bindTimestamp("t", java.time.Instant.now()).execute());
+                assertEquals(
+                        List.of(List.of(10L)),
+                        validAt.bindTimestamp("t", java.time.Instant.now()).execute());
             }
-            assertEquals("API-005", assertThrows(MinigrafApiException.class,
-                    () -> db.prepare("(transact [[:a :b 1]])")).getCode());
+            assertEquals(
+                    "API-005",
+                    assertThrows(
+                                    MinigrafApiException.class,
+                                    () -> db.prepare("(transact [[:a :b 1]])"))
+                            .getCode());
             PreparedQuery closed = db.prepare("(query [:find ?x :where [?e :n ?x]])");
             db.close();
-            assertEquals("API-018", assertThrows(MinigrafApiException.class, closed::execute).getCode());
+            assertEquals(
+                    "API-018", assertThrows(MinigrafApiException.class, closed::execute).getCode());
             closed.close();
         }
     }
@@ -81,11 +99,18 @@ class FeaturesTest {
                 assertEquals(Result.Kind.OK, tx.execute("(transact [[:a :n 1]])").kind());
                 tx.execute("(transact [[:b :n 2]])");
                 assertEquals(2, tx.queryAll("(query [:find ?x :where [?e :n ?x]])").size());
-                assertTrue(db.queryAll("(query [:find ?x :where [?e :n ?x]])").isEmpty()); // not yet visible
-                assertEquals("INT-003", assertThrows(MinigrafInternalException.class,
-                        () -> db.execute("(transact [[:c :n 3]])")).getCode());
+                assertTrue(
+                        db.queryAll("(query [:find ?x :where [?e :n ?x]])")
+                                .isEmpty()); // not yet visible
+                assertEquals(
+                        "INT-003",
+                        assertThrows(
+                                        MinigrafInternalException.class,
+                                        () -> db.execute("(transact [[:c :n 3]])"))
+                                .getCode());
                 tx.commit();
-                assertEquals("API-018", assertThrows(MinigrafApiException.class, tx::commit).getCode());
+                assertEquals(
+                        "API-018", assertThrows(MinigrafApiException.class, tx::commit).getCode());
             }
             assertEquals(1, db.txCount());
             try (Transaction tx = db.beginWrite()) {
@@ -96,7 +121,8 @@ class FeaturesTest {
             Transaction open = db.beginWrite();
             open.execute("(transact [[:y :n 8]])");
             db.close(); // rolls the open transaction back
-            assertEquals("API-018", assertThrows(MinigrafApiException.class, open::commit).getCode());
+            assertEquals(
+                    "API-018", assertThrows(MinigrafApiException.class, open::commit).getCode());
             open.close();
         }
     }
@@ -107,29 +133,56 @@ class FeaturesTest {
             items(db, 5);
             db.execute("(transact [[:m :mail \"a@b\"] [:m :mail \"nope\"]])");
             AtomicReference<Thread> seen = new AtomicReference<>();
-            db.registerPredicate("email?", v -> {
-                seen.set(Thread.currentThread());
-                return v.type() == Value.Type.STRING && v.asString().contains("@");
-            });
-            assertEquals(List.of(List.of("a@b")), db.queryAll("(query [:find ?m :where [?e :mail ?m] [(email? ?m)]])"));
+            db.registerPredicate(
+                    "email?",
+                    v -> {
+                        seen.set(Thread.currentThread());
+                        return v.type() == Value.Type.STRING && v.asString().contains("@");
+                    });
+            assertEquals(
+                    List.of(List.of("a@b")),
+                    db.queryAll("(query [:find ?m :where [?e :mail ?m] [(email? ?m)]])"));
             assertSame(Thread.currentThread(), seen.get());
             db.registerAggregate("product", () -> 1L, (acc, v) -> acc * v.asLong(), acc -> acc);
-            assertEquals(List.of(List.of(0L)), db.queryAll("(query [:find (product ?x) :where [?e :n ?x]])"));
-            db.registerAggregate("label", () -> new StringBuilder(), (acc, v) -> acc.append(v.get()),
+            assertEquals(
+                    List.of(List.of(0L)),
+                    db.queryAll("(query [:find (product ?x) :where [?e :n ?x]])"));
+            db.registerAggregate(
+                    "label",
+                    () -> new StringBuilder(),
+                    (acc, v) -> acc.append(v.get()),
                     (acc, n) -> Keyword.of(":n/" + n + "-" + acc.length()));
-            assertEquals(List.of(List.of(Keyword.of(":n/5-5"))), db.queryAll("(query [:find (label ?x) :where [?e :n ?x]])"));
-            db.registerPredicate("boom?", v -> {
-                throw new IllegalStateException("boom: " + v.get());
-            });
-            MinigrafApiException boom = assertThrows(MinigrafApiException.class,
-                    () -> db.queryAll("(query [:find ?x :where [?e :n ?x] [(boom? ?x)]])"));
+            assertEquals(
+                    List.of(List.of(Keyword.of(":n/5-5"))),
+                    db.queryAll("(query [:find (label ?x) :where [?e :n ?x]])"));
+            db.registerPredicate(
+                    "boom?",
+                    v -> {
+                        throw new IllegalStateException("boom: " + v.get());
+                    });
+            MinigrafApiException boom =
+                    assertThrows(
+                            MinigrafApiException.class,
+                            () -> db.queryAll("(query [:find ?x :where [?e :n ?x] [(boom? ?x)]])"));
             assertEquals("API-016", boom.getCode());
-            assertTrue(boom.getMessage().startsWith("[API-016] predicate 'boom?' failed: boom: "), boom.getMessage());
-            assertEquals("API-021", assertThrows(MinigrafApiException.class,
-                    () -> db.registerPredicate("email?", v -> true)).getCode());
+            assertTrue(
+                    boom.getMessage().startsWith("[API-016] predicate 'boom?' failed: boom: "),
+                    boom.getMessage());
+            assertEquals(
+                    "API-021",
+                    assertThrows(
+                                    MinigrafApiException.class,
+                                    () -> db.registerPredicate("email?", v -> true))
+                            .getCode());
             db.unregisterPredicate("email?");
-            assertEquals("QRY-007", assertThrows(MinigrafQueryException.class,
-                    () -> db.queryAll("(query [:find ?m :where [?e :mail ?m] [(email? ?m)]])")).getCode());
+            assertEquals(
+                    "QRY-007",
+                    assertThrows(
+                                    MinigrafQueryException.class,
+                                    () ->
+                                            db.queryAll(
+                                                    "(query [:find ?m :where [?e :mail ?m] [(email? ?m)]])"))
+                            .getCode());
         }
     }
 
@@ -157,24 +210,36 @@ class FeaturesTest {
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
                 CountDownLatch started = new CountDownLatch(1);
-                db.setProgressHandler(1000, () -> {
-                    started.countDown();
-                    return false;
-                });
-                Future<MinigrafException> cancelled = pool.submit(() -> assertThrows(MinigrafApiException.class,
-                        () -> db.queryAll(SLOW)));
+                db.setProgressHandler(
+                        1000,
+                        () -> {
+                            started.countDown();
+                            return false;
+                        });
+                Future<MinigrafException> cancelled =
+                        pool.submit(
+                                () ->
+                                        assertThrows(
+                                                MinigrafApiException.class,
+                                                () -> db.queryAll(SLOW)));
                 assertTrue(started.await(10, TimeUnit.SECONDS));
                 db.cancel();
                 assertEquals("API-013", cancelled.get(10, TimeUnit.SECONDS).getCode());
                 db.setProgressHandler(1, null);
 
                 AtomicReference<Thread> runner = new AtomicReference<>();
-                Future<MinigrafException> interrupted = pool.submit(() -> {
-                    runner.set(Thread.currentThread());
-                    MinigrafException e = assertThrows(MinigrafApiException.class, () -> db.queryAll(SLOW));
-                    assertTrue(Thread.interrupted(), "the interrupt flag stays set");
-                    return e;
-                });
+                Future<MinigrafException> interrupted =
+                        pool.submit(
+                                () -> {
+                                    runner.set(Thread.currentThread());
+                                    MinigrafException e =
+                                            assertThrows(
+                                                    MinigrafApiException.class,
+                                                    () -> db.queryAll(SLOW));
+                                    assertTrue(
+                                            Thread.interrupted(), "the interrupt flag stays set");
+                                    return e;
+                                });
                 while (runner.get() == null) {
                     Thread.sleep(1);
                 }
@@ -183,10 +248,14 @@ class FeaturesTest {
                 assertEquals("API-013", interrupted.get(10, TimeUnit.SECONDS).getCode());
 
                 db.setProgressHandler(10, () -> true);
-                MinigrafApiException byHandler = assertThrows(MinigrafApiException.class, () -> db.queryAll(SLOW));
-                assertEquals("[API-013] interrupted by the progress handler", byHandler.getMessage());
+                MinigrafApiException byHandler =
+                        assertThrows(MinigrafApiException.class, () -> db.queryAll(SLOW));
+                assertEquals(
+                        "[API-013] interrupted by the progress handler", byHandler.getMessage());
                 db.setProgressHandler(1, null);
-                assertEquals(List.of(List.of(500L)), db.queryAll("(query [:find (count ?x) :where [?a :n ?x]])"));
+                assertEquals(
+                        List.of(List.of(500L)),
+                        db.queryAll("(query [:find (count ?x) :where [?a :n ?x]])"));
             } finally {
                 pool.shutdownNow();
             }
@@ -200,22 +269,34 @@ class FeaturesTest {
             ExecutorService pool = Executors.newFixedThreadPool(5);
             AtomicInteger queries = new AtomicInteger();
             try {
-                Future<?> writer = pool.submit(() -> {
-                    for (int i = 0; i < 50; i++) {
-                        db.execute("(transact [[:w" + i + " :w " + i + "]])");
-                    }
-                });
+                Future<?> writer =
+                        pool.submit(
+                                () -> {
+                                    for (int i = 0; i < 50; i++) {
+                                        db.execute("(transact [[:w" + i + " :w " + i + "]])");
+                                    }
+                                });
                 List<Future<?>> readers = new java.util.ArrayList<>();
                 for (int t = 0; t < 4; t++) {
-                    readers.add(pool.submit(() -> {
-                        try (PreparedQuery pq = db.prepare("(query [:find ?x :where [?e :n ?x] [(= ?x $v)]])")) {
-                            for (int i = 0; i < 300; i++) {
-                                assertEquals(List.of(List.of((long) (i % 200))), pq.bind("v", i % 200).execute());
-                                assertEquals(200, db.queryAll("(query [:find ?e :where [?e :n ?x]])").size());
-                                queries.addAndGet(2);
-                            }
-                        }
-                    }));
+                    readers.add(
+                            pool.submit(
+                                    () -> {
+                                        try (PreparedQuery pq =
+                                                db.prepare(
+                                                        "(query [:find ?x :where [?e :n ?x] [(= ?x $v)]])")) {
+                                            for (int i = 0; i < 300; i++) {
+                                                assertEquals(
+                                                        List.of(List.of((long) (i % 200))),
+                                                        pq.bind("v", i % 200).execute());
+                                                assertEquals(
+                                                        200,
+                                                        db.queryAll(
+                                                                        "(query [:find ?e :where [?e :n ?x]])")
+                                                                .size());
+                                                queries.addAndGet(2);
+                                            }
+                                        }
+                                    }));
                 }
                 writer.get(60, TimeUnit.SECONDS);
                 for (Future<?> r : readers) {
@@ -248,8 +329,16 @@ class FeaturesTest {
         beforeDb.close();
         assertEquals(3000, neverClosed.all().size());
         assertEquals("API-018", assertThrows(MinigrafApiException.class, pq::execute).getCode());
-        assertEquals("API-018", assertThrows(MinigrafApiException.class, () -> tx.execute("(transact [[:u :n 1]])")).getCode());
-        assertEquals("API-018", assertThrows(MinigrafApiException.class, () -> db.execute("(query [:find ?x :where [?e :n ?x]])")).getCode());
+        assertEquals(
+                "API-018",
+                assertThrows(MinigrafApiException.class, () -> tx.execute("(transact [[:u :n 1]])"))
+                        .getCode());
+        assertEquals(
+                "API-018",
+                assertThrows(
+                                MinigrafApiException.class,
+                                () -> db.execute("(query [:find ?x :where [?e :n ?x]])"))
+                        .getCode());
         neverClosed = null;
         // Dropped without close: the cleaner frees them (no crash, no double free).
         for (int i = 0; i < 20; i++) {
@@ -263,7 +352,10 @@ class FeaturesTest {
         }
         Thread.sleep(100);
         try (Minigraf reopened = Minigraf.open(path)) {
-            assertEquals(3000, reopened.queryAll("(query [:find ?x :where [?e :n ?x]])").size()); // rolled back
+            assertEquals(
+                    3000,
+                    reopened.queryAll("(query [:find ?x :where [?e :n ?x]])")
+                            .size()); // rolled back
             Cursor c = reopened.query("(query [:find ?x :where [?e :n ?x]])");
             reopened.close();
             c.close();
@@ -277,10 +369,21 @@ class FeaturesTest {
     @Test
     void everyOpenOptionIsABuilderMethod() {
         String described = Minigraf.describeOptions();
-        OpenOptions all = OpenOptions.builder().readOnly(false).allowUnlocked(false).pageCacheSize(64)
-                .walCheckpointThreshold(10).synchronous(LogWriterOptions.Synchronous.NORMAL).recoverTruncateWal(true)
-                .maxDerivedFacts(10).maxResults(10).queryMemoryLimit(0).busyTimeoutMs(10).queryTimeoutMs(0)
-                .historyIndex(true).build();
+        OpenOptions all =
+                OpenOptions.builder()
+                        .readOnly(false)
+                        .allowUnlocked(false)
+                        .pageCacheSize(64)
+                        .walCheckpointThreshold(10)
+                        .synchronous(LogWriterOptions.Synchronous.NORMAL)
+                        .recoverTruncateWal(true)
+                        .maxDerivedFacts(10)
+                        .maxResults(10)
+                        .queryMemoryLimit(0)
+                        .busyTimeoutMs(10)
+                        .queryTimeoutMs(0)
+                        .historyIndex(true)
+                        .build();
         for (String name : all.values().keySet()) {
             assertTrue(described.contains("\"name\":\"" + name + "\""), name);
         }
@@ -288,8 +391,14 @@ class FeaturesTest {
         try (Minigraf db = Minigraf.openInMemory(all)) {
             assertEquals(0, db.txCount());
         }
-        assertEquals("API-017", assertThrows(MinigrafApiException.class,
-                () -> Minigraf.openInMemory(OpenOptions.builder().option("nope", 1).build())).getCode());
+        assertEquals(
+                "API-017",
+                assertThrows(
+                                MinigrafApiException.class,
+                                () ->
+                                        Minigraf.openInMemory(
+                                                OpenOptions.builder().option("nope", 1).build()))
+                        .getCode());
     }
 
     @Test
@@ -299,7 +408,10 @@ class FeaturesTest {
             items(db, 20);
             db.execute("(transact [])");
             db.exportTo(copy);
-            assertEquals("STG-043", assertThrows(MinigrafStorageException.class, () -> db.exportTo(copy)).getCode());
+            assertEquals(
+                    "STG-043",
+                    assertThrows(MinigrafStorageException.class, () -> db.exportTo(copy))
+                            .getCode());
         }
         try (Minigraf db = Minigraf.open(copy)) {
             assertEquals(2, db.txCount());

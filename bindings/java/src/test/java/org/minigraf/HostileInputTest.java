@@ -17,8 +17,16 @@ class HostileInputTest {
 
     @Test
     void entityTextThatIsNotAUuidIsApi017() {
-        for (String bad : new String[] {"not-a-uuid", "", "1-2-3-4-5", "6ba7b810-9dad-11d1-80b4-00c04fd430c", "6ba7b8109dad11d180b400c04fd430c8",
-                "6ba7b810-9dad-11d1-80b4-00c04fd430c8 ", "+ba7b810-9dad-11d1-80b4-00c04fd430c8"}) {
+        for (String bad :
+                new String[] {
+                    "not-a-uuid",
+                    "",
+                    "1-2-3-4-5",
+                    "6ba7b810-9dad-11d1-80b4-00c04fd430c",
+                    "6ba7b8109dad11d180b400c04fd430c8",
+                    "6ba7b810-9dad-11d1-80b4-00c04fd430c8 ",
+                    "+ba7b810-9dad-11d1-80b4-00c04fd430c8"
+                }) {
             assertApi017(assertThrows(MinigrafApiException.class, () -> Entity.of(bad), bad));
         }
     }

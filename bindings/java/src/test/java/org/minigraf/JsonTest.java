@@ -15,8 +15,10 @@ class JsonTest {
         Map<String, Object> expected = new LinkedHashMap<>();
         expected.put("variables", List.of("?a", "?b"));
         expected.put("results", List.of(Arrays.asList("s", 1L, 2.5, true, false, null)));
-        assertEquals(expected, Json.parse(
-                " {\"variables\": [\"?a\",\"?b\"], \"results\":[[\"s\",1,2.5,true,false,null]]} "));
+        assertEquals(
+                expected,
+                Json.parse(
+                        " {\"variables\": [\"?a\",\"?b\"], \"results\":[[\"s\",1,2.5,true,false,null]]} "));
     }
 
     @Test
@@ -32,17 +34,47 @@ class JsonTest {
 
     @Test
     void decodesEscapesAndSurrogatePairs() {
-        assertEquals("a\"\\/\b\f\n\r\t\u00e9\uD83C\uDF89", Json.parse("\"a\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83c\\uDF89\""));
+        assertEquals(
+                "a\"\\/\b\f\n\r\t\u00e9\uD83C\uDF89",
+                Json.parse("\"a\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83c\\uDF89\""));
         assertEquals("\uD83C\uDF89", Json.parse("\"\uD83C\uDF89\""));
     }
 
     @Test
     void rejectsInvalidJson() {
         String[] invalid = {
-            "", " ", "[", "]", "[1,]", "[,1]", "{\"a\":1,}", "{\"a\" 1}", "{1:2}", "01", "1.", ".5", "+1",
-            "1e", "-", "tru", "nul", "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"",
-            "\"a\nb\"", "[1] 2", "{\"a\":1,\"a\":2}", "NaN", "Infinity", "'a'", "[1 2]", "\"\uD800\"",
-            "\"\\u00g0\"", "//c\n1",
+            "",
+            " ",
+            "[",
+            "]",
+            "[1,]",
+            "[,1]",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "{1:2}",
+            "01",
+            "1.",
+            ".5",
+            "+1",
+            "1e",
+            "-",
+            "tru",
+            "nul",
+            "\"abc",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "\"a\nb\"",
+            "[1] 2",
+            "{\"a\":1,\"a\":2}",
+            "NaN",
+            "Infinity",
+            "'a'",
+            "[1 2]",
+            "\"\uD800\"",
+            "\"\\u00g0\"",
+            "//c\n1",
         };
         for (String text : invalid) {
             assertThrows(IllegalArgumentException.class, () -> Json.parse(text), text);

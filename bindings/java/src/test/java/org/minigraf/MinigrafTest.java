@@ -48,7 +48,9 @@ class MinigrafTest {
     @Test
     void transactThenQuery() {
         try (Minigraf db = Minigraf.openInMemory()) {
-            Result tx = db.execute("(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]])");
+            Result tx =
+                    db.execute(
+                            "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]])");
             assertEquals(Result.Kind.TRANSACTED, tx.kind());
             assertTrue(tx.txId() > 0);
             assertTrue(tx.rows().isEmpty());
@@ -75,14 +77,17 @@ class MinigrafTest {
     @Test
     void valueTypesDecode() {
         try (Minigraf db = Minigraf.openInMemory()) {
-            db.execute("(transact [[:v :t/s \"x\"] [:v :t/i 42] [:v :t/f 1.5] [:v :t/g 30.0]"
-                    + " [:v :t/b true] [:v :t/k :status/active] [:v :t/n nil]])");
+            db.execute(
+                    "(transact [[:v :t/s \"x\"] [:v :t/i 42] [:v :t/f 1.5] [:v :t/g 30.0]"
+                            + " [:v :t/b true] [:v :t/k :status/active] [:v :t/n nil]])");
             assertEquals("x", single(db.execute("(query [:find ?x :where [:v :t/s ?x]])")));
             assertEquals(42L, single(db.execute("(query [:find ?x :where [:v :t/i ?x]])")));
             assertEquals(1.5, single(db.execute("(query [:find ?x :where [:v :t/f ?x]])")));
             assertEquals(30.0, single(db.execute("(query [:find ?x :where [:v :t/g ?x]])")));
-            assertEquals(Boolean.TRUE, single(db.execute("(query [:find ?x :where [:v :t/b ?x]])")));
-            assertEquals(":status/active", single(db.execute("(query [:find ?x :where [:v :t/k ?x]])")));
+            assertEquals(
+                    Boolean.TRUE, single(db.execute("(query [:find ?x :where [:v :t/b ?x]])")));
+            assertEquals(
+                    ":status/active", single(db.execute("(query [:find ?x :where [:v :t/k ?x]])")));
             assertEquals(null, single(db.execute("(query [:find ?x :where [:v :t/n ?x]])")));
         }
     }
@@ -90,12 +95,17 @@ class MinigrafTest {
     @Test
     void extremeIntegersAreExact() {
         try (Minigraf db = Minigraf.openInMemory()) {
-            db.execute("(transact [[:x :n/max 9223372036854775807] [:x :n/min -9223372036854775808]"
-                    + " [:x :n/near 9007199254740993]])");
-            assertEquals(Long.MAX_VALUE, single(db.execute("(query [:find ?v :where [:x :n/max ?v]])")));
-            assertEquals(Long.MIN_VALUE, single(db.execute("(query [:find ?v :where [:x :n/min ?v]])")));
+            db.execute(
+                    "(transact [[:x :n/max 9223372036854775807] [:x :n/min -9223372036854775808]"
+                            + " [:x :n/near 9007199254740993]])");
+            assertEquals(
+                    Long.MAX_VALUE, single(db.execute("(query [:find ?v :where [:x :n/max ?v]])")));
+            assertEquals(
+                    Long.MIN_VALUE, single(db.execute("(query [:find ?v :where [:x :n/min ?v]])")));
             // 2^53 + 1: not representable as a double.
-            assertEquals(9007199254740993L, single(db.execute("(query [:find ?v :where [:x :n/near ?v]])")));
+            assertEquals(
+                    9007199254740993L,
+                    single(db.execute("(query [:find ?v :where [:x :n/near ?v]])")));
         }
     }
 
@@ -120,7 +130,8 @@ class MinigrafTest {
             assertFalse(db.isClosed());
         }
         assertTrue(outside.isClosed());
-        MinigrafApiException e = assertThrows(MinigrafApiException.class, () -> outside.execute(NAME_QUERY));
+        MinigrafApiException e =
+                assertThrows(MinigrafApiException.class, () -> outside.execute(NAME_QUERY));
         assertEquals("API-018", e.getCode());
         assertEquals(5018, e.getNumericCode());
         assertTrue(e.getMessage().startsWith("[API-018] "), e.getMessage());
@@ -185,7 +196,9 @@ class MinigrafTest {
                 Iterator<List<Object>> it = cursor.iterator();
                 it.next(); // fetches a batch of DEFAULT_BATCH rows, delivers one
                 int rest = 0;
-                for (List<List<Object>> b = cursor.nextBatch(700); !b.isEmpty(); b = cursor.nextBatch(700)) {
+                for (List<List<Object>> b = cursor.nextBatch(700);
+                        !b.isEmpty();
+                        b = cursor.nextBatch(700)) {
                     rest += b.size();
                 }
                 assertEquals(2499, rest, "every row delivered once");
@@ -211,7 +224,8 @@ class MinigrafTest {
             Cursor cursor = db.query(NAME_QUERY);
             cursor.close();
             cursor.close();
-            MinigrafApiException e = assertThrows(MinigrafApiException.class, () -> cursor.nextBatch(10));
+            MinigrafApiException e =
+                    assertThrows(MinigrafApiException.class, () -> cursor.nextBatch(10));
             assertEquals("API-018", e.getCode());
             assertThrows(MinigrafApiException.class, cursor::variables);
             assertThrows(MinigrafApiException.class, () -> cursor.iterator().hasNext());
@@ -221,16 +235,17 @@ class MinigrafTest {
     @Test
     void errorsCarryTheirCodes() {
         try (Minigraf db = Minigraf.openInMemory()) {
-            MinigrafParseException parse = assertThrows(MinigrafParseException.class,
-                    () -> db.execute("(frobnicate)"));
+            MinigrafParseException parse =
+                    assertThrows(MinigrafParseException.class, () -> db.execute("(frobnicate)"));
             assertEquals("PRS-011", parse.getCode());
             assertEquals(1011, parse.getNumericCode());
             assertTrue(parse.getMessage().startsWith("[PRS-011] "), parse.getMessage());
             assertTrue(parse instanceof MinigrafException);
             assertTrue(parse instanceof RuntimeException);
 
-            MinigrafApiException notQuery = assertThrows(MinigrafApiException.class,
-                    () -> db.query("(transact [[:a :b/c 1]])"));
+            MinigrafApiException notQuery =
+                    assertThrows(
+                            MinigrafApiException.class, () -> db.query("(transact [[:a :b/c 1]])"));
             assertEquals("API-012", notQuery.getCode());
             assertEquals(0, db.txCount(), "query() did not run the transact");
 
@@ -242,14 +257,20 @@ class MinigrafTest {
     @Test
     void badTextIsRejectedWithoutCrashing() {
         try (Minigraf db = Minigraf.openInMemory()) {
-            MinigrafApiException nul = assertThrows(MinigrafApiException.class,
-                    () -> db.execute("(query [:find ?n :where [?e :a \"x\u0000y\"]])"));
+            MinigrafApiException nul =
+                    assertThrows(
+                            MinigrafApiException.class,
+                            () -> db.execute("(query [:find ?n :where [?e :a \"x\u0000y\"]])"));
             assertEquals("API-017", nul.getCode());
-            MinigrafApiException surrogate = assertThrows(MinigrafApiException.class,
-                    () -> db.execute("(transact [[:a :b/c \"\uD800\"]])"));
+            MinigrafApiException surrogate =
+                    assertThrows(
+                            MinigrafApiException.class,
+                            () -> db.execute("(transact [[:a :b/c \"\uD800\"]])"));
             assertEquals("API-017", surrogate.getCode());
             assertThrows(NullPointerException.class, () -> db.execute(null));
-            assertThrows(MinigrafParseException.class, () -> db.execute("(transact [[:a :b \"unterminated"));
+            assertThrows(
+                    MinigrafParseException.class,
+                    () -> db.execute("(transact [[:a :b \"unterminated"));
             assertThrows(MinigrafException.class, () -> db.execute(""));
             assertEquals(0, db.txCount());
         }
@@ -266,32 +287,44 @@ class MinigrafTest {
         OpenOptions readOnly = OpenOptions.builder().readOnly(true).build();
         try (Minigraf db = Minigraf.open(path, readOnly)) {
             assertEquals(2, db.txCount());
-            List<Object> names = db.execute(NAME_QUERY).rows().stream()
-                    .map(r -> r.get(0)).sorted().collect(Collectors.toList());
+            List<Object> names =
+                    db.execute(NAME_QUERY).rows().stream()
+                            .map(r -> r.get(0))
+                            .sorted()
+                            .collect(Collectors.toList());
             assertEquals(Arrays.asList("Alice", "Bob"), names);
-            MinigrafApiException e = assertThrows(MinigrafApiException.class,
-                    () -> db.execute("(transact [[:carol :person/name \"Carol\"]])"));
+            MinigrafApiException e =
+                    assertThrows(
+                            MinigrafApiException.class,
+                            () -> db.execute("(transact [[:carol :person/name \"Carol\"]])"));
             assertEquals("API-014", e.getCode());
         }
     }
 
     @Test
     void openFailuresCarryTheirCodes(@TempDir Path dir) {
-        MinigrafApiException badLimit = assertThrows(MinigrafApiException.class,
-                () -> Minigraf.openInMemory(OpenOptions.builder().maxResults(0).build()));
+        MinigrafApiException badLimit =
+                assertThrows(
+                        MinigrafApiException.class,
+                        () -> Minigraf.openInMemory(OpenOptions.builder().maxResults(0).build()));
         assertEquals("API-017", badLimit.getCode());
         assertTrue(badLimit.getMessage().startsWith("[API-017] "), badLimit.getMessage());
 
-        MinigrafException notAFile = assertThrows(MinigrafException.class,
-                () -> Minigraf.open(dir.toString())); // a directory
+        MinigrafException notAFile =
+                assertThrows(
+                        MinigrafException.class,
+                        () -> Minigraf.open(dir.toString())); // a directory
         assertTrue(notAFile.getMessage().startsWith("[" + notAFile.getCode() + "] "));
     }
 
     @Test
     void limitOptionsAreAcceptedAndDoNotTruncatePlainQueries() {
         // max_results / max_derived_facts bound rule evaluation only (language.md §8.14).
-        OpenOptions limits = OpenOptions.builder().maxResults(10).maxDerivedFacts(10).readOnly(false).build();
-        assertEquals("{\"max_results\":10,\"max_derived_facts\":10,\"read_only\":false}", limits.toJson());
+        OpenOptions limits =
+                OpenOptions.builder().maxResults(10).maxDerivedFacts(10).readOnly(false).build();
+        assertEquals(
+                "{\"max_results\":10,\"max_derived_facts\":10,\"read_only\":false}",
+                limits.toJson());
         try (Minigraf db = Minigraf.openInMemory(limits)) {
             transactItems(db, 20);
             assertEquals(20, db.execute("(query [:find ?v :where [?e :item/n ?v]])").rows().size());
@@ -308,17 +341,32 @@ class MinigrafTest {
                 List<Future<Integer>> results = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     final int id = t;
-                    results.add(pool.submit(() -> {
-                        int queried = 0;
-                        for (int i = 0; i < perThread; i++) {
-                            db.execute("(transact [[:t" + id + "_" + i + " :item/n " + i + "]])");
-                            try (Cursor c = db.query("(query [:find ?e :where [?e :item/n " + i + "]])")) {
-                                queried += c.nextBatch(1000).size();
-                            }
-                            assertThrows(MinigrafParseException.class, () -> db.execute("(nope)"));
-                        }
-                        return queried;
-                    }));
+                    results.add(
+                            pool.submit(
+                                    () -> {
+                                        int queried = 0;
+                                        for (int i = 0; i < perThread; i++) {
+                                            db.execute(
+                                                    "(transact [[:t"
+                                                            + id
+                                                            + "_"
+                                                            + i
+                                                            + " :item/n "
+                                                            + i
+                                                            + "]])");
+                                            try (Cursor c =
+                                                    db.query(
+                                                            "(query [:find ?e :where [?e :item/n "
+                                                                    + i
+                                                                    + "]])")) {
+                                                queried += c.nextBatch(1000).size();
+                                            }
+                                            assertThrows(
+                                                    MinigrafParseException.class,
+                                                    () -> db.execute("(nope)"));
+                                        }
+                                        return queried;
+                                    }));
                 }
                 for (Future<Integer> result : results) {
                     assertTrue(result.get(60, TimeUnit.SECONDS) >= perThread);
@@ -328,7 +376,8 @@ class MinigrafTest {
                 assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
             }
             assertEquals((long) threads * perThread, db.txCount());
-            assertEquals(threads * perThread,
+            assertEquals(
+                    threads * perThread,
                     db.execute("(query [:find ?e :where [?e :item/n _]])").rows().size());
         }
     }
@@ -337,16 +386,18 @@ class MinigrafTest {
     void closeRacesWithCallsSafely() throws Exception {
         for (int round = 0; round < 20; round++) {
             Minigraf db = Minigraf.openInMemory();
-            Thread writer = new Thread(() -> {
-                for (int i = 0; i < 1000; i++) {
-                    try {
-                        db.execute("(transact [[:a :item/n " + i + "]])");
-                    } catch (MinigrafApiException closed) {
-                        assertEquals("API-018", closed.getCode());
-                        return;
-                    }
-                }
-            });
+            Thread writer =
+                    new Thread(
+                            () -> {
+                                for (int i = 0; i < 1000; i++) {
+                                    try {
+                                        db.execute("(transact [[:a :item/n " + i + "]])");
+                                    } catch (MinigrafApiException closed) {
+                                        assertEquals("API-018", closed.getCode());
+                                        return;
+                                    }
+                                }
+                            });
             writer.start();
             Thread.sleep(1);
             db.close();

@@ -23,7 +23,9 @@ class ResultTest {
         assertTrue(ok.variables().isEmpty());
         assertThrows(IllegalStateException.class, ok::txId);
 
-        Result q = Result.fromJson("{\"variables\":[\"?a\",\"?b\"],\"results\":[[1,\":k\"],[2.5,null]]}");
+        Result q =
+                Result.fromJson(
+                        "{\"variables\":[\"?a\",\"?b\"],\"results\":[[1,\":k\"],[2.5,null]]}");
         assertEquals(Result.Kind.QUERY, q.kind());
         assertEquals(List.of("?a", "?b"), q.variables());
         assertEquals(List.of(Arrays.asList(1L, ":k"), Arrays.asList(2.5, null)), q.rows());
@@ -33,9 +35,18 @@ class ResultTest {
 
     @Test
     void unexpectedJsonIsAnInternalError() {
-        for (String json : new String[] {"[]", "{}", "{\"ok\":false}", "{\"transacted\":\"x\"}", "not json",
-                "{\"variables\":[1],\"results\":[]}", "{\"variables\":[],\"results\":[1]}"}) {
-            MinigrafInternalException e = assertThrows(MinigrafInternalException.class, () -> Result.fromJson(json));
+        for (String json :
+                new String[] {
+                    "[]",
+                    "{}",
+                    "{\"ok\":false}",
+                    "{\"transacted\":\"x\"}",
+                    "not json",
+                    "{\"variables\":[1],\"results\":[]}",
+                    "{\"variables\":[],\"results\":[1]}"
+                }) {
+            MinigrafInternalException e =
+                    assertThrows(MinigrafInternalException.class, () -> Result.fromJson(json));
             assertEquals("INT-000", e.getCode());
         }
     }

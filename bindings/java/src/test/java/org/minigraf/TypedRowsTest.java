@@ -31,16 +31,20 @@ class TypedRowsTest {
     @Test
     void everyTypeArrivesAsItsJavaClass() {
         try (Minigraf db = Minigraf.openInMemory()) {
-            db.execute("(transact [[:e :s \"a b \uD83D\uDE00 é\"] [:e :i -9223372036854775808] [:e :j 9223372036854775807]"
-                    + " [:e :f 2.5] [:e :b true] [:e :k :status/active] [:e :ks \":status/active\"] [:e :r #uuid \"6ba7b810-9dad-11d1-80b4-00c04fd430c8\"] [:e :n nil]])");
+            db.execute(
+                    "(transact [[:e :s \"a b \uD83D\uDE00 é\"] [:e :i -9223372036854775808] [:e :j 9223372036854775807]"
+                            + " [:e :f 2.5] [:e :b true] [:e :k :status/active] [:e :ks \":status/active\"] [:e :r #uuid \"6ba7b810-9dad-11d1-80b4-00c04fd430c8\"] [:e :n nil]])");
             assertEquals("a b \uD83D\uDE00 é", one(db, "(query [:find ?v :where [?e :s ?v]])"));
             assertEquals(Long.MIN_VALUE, one(db, "(query [:find ?v :where [?e :i ?v]])"));
             assertEquals(Long.MAX_VALUE, one(db, "(query [:find ?v :where [?e :j ?v]])"));
             assertEquals(2.5, one(db, "(query [:find ?v :where [?e :f ?v]])"));
             assertEquals(Boolean.TRUE, one(db, "(query [:find ?v :where [?e :b ?v]])"));
-            assertEquals(Keyword.of(":status/active"), one(db, "(query [:find ?v :where [?e :k ?v]])"));
+            assertEquals(
+                    Keyword.of(":status/active"), one(db, "(query [:find ?v :where [?e :k ?v]])"));
             assertEquals(":status/active", one(db, "(query [:find ?v :where [?e :ks ?v]])"));
-            assertEquals(Entity.of("6ba7b810-9dad-11d1-80b4-00c04fd430c8"), one(db, "(query [:find ?v :where [?e :r ?v]])"));
+            assertEquals(
+                    Entity.of("6ba7b810-9dad-11d1-80b4-00c04fd430c8"),
+                    one(db, "(query [:find ?v :where [?e :r ?v]])"));
             assertNull(one(db, "(query [:find ?v :where [?e :n ?v]])"));
             Object e = one(db, "(query [:find ?e :where [?e :b true]])");
             assertInstanceOf(Entity.class, e);
@@ -53,7 +57,8 @@ class TypedRowsTest {
         try (Minigraf db = Minigraf.openInMemory()) {
             String huge = "9".repeat(400) + ".0";
             db.execute("(transact [[:x :v " + huge + "] [:y :v -" + huge + "]])");
-            Set<Object> values = db.queryAll(ALL).stream().map(r -> r.get(0)).collect(Collectors.toSet());
+            Set<Object> values =
+                    db.queryAll(ALL).stream().map(r -> r.get(0)).collect(Collectors.toSet());
             assertEquals(Double.NaN, one(db, "(query [:find (sum ?v) :where [?e :v ?v]])"));
             assertTrue(values.contains(Double.POSITIVE_INFINITY), values::toString);
             assertTrue(values.contains(Double.NEGATIVE_INFINITY), values::toString);
@@ -64,14 +69,23 @@ class TypedRowsTest {
     void textWithNulBytesCrossesWhole(@TempDir Path dir) {
         String path = dir.resolve("nul.graph").toString();
         try (LogWriter writer = LogWriter.create(path)) {
-            writer.append(new FactRecord("6ba7b810-9dad-11d1-80b4-00c04fd430c8", ":v", TypedValue.ofString("a\u0000b"),
-                    1, 1000, 1000, FactRecord.FOREVER, true));
+            writer.append(
+                    new FactRecord(
+                            "6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+                            ":v",
+                            TypedValue.ofString("a\u0000b"),
+                            1,
+                            1000,
+                            1000,
+                            FactRecord.FOREVER,
+                            true));
             writer.finish();
         }
         try (Minigraf db = Minigraf.open(path)) {
             assertEquals("a\u0000b", one(db, ALL));
             try (PreparedQuery pq = db.prepare("(query [:find ?e :where [?e :v $v]])")) {
-                assertEquals(List.of(List.of(Entity.of("6ba7b810-9dad-11d1-80b4-00c04fd430c8"))),
+                assertEquals(
+                        List.of(List.of(Entity.of("6ba7b810-9dad-11d1-80b4-00c04fd430c8"))),
                         pq.bind("v", "a\u0000b").execute());
             }
         }
@@ -83,22 +97,30 @@ class TypedRowsTest {
             db.execute("(transact [[:a :tag :x/y] [:a :tag \"s\"] [:a :tag 3]])");
             Object list = one(db, "(query [:find (collect-set ?t) :where [?e :tag ?t]])");
             assertInstanceOf(List.class, list);
-            assertEquals(new HashSet<>(Arrays.asList(Keyword.of(":x/y"), "s", 3L)), new HashSet<>((List<?>) list));
+            assertEquals(
+                    new HashSet<>(Arrays.asList(Keyword.of(":x/y"), "s", 3L)),
+                    new HashSet<>((List<?>) list));
         }
     }
 
     @Test
     void valuesFromRowsBindBackUnchanged() {
         try (Minigraf db = Minigraf.openInMemory()) {
-            db.execute("(transact [[:a :v \"text\"] [:a :v 42] [:a :v 1.5] [:a :v false] [:a :v :k/w] [:a :v #uuid \"6ba7b810-9dad-11d1-80b4-00c04fd430c8\"]"
-                    + " [#uuid \"6ba7b810-9dad-11d1-80b4-00c04fd430c8\" :name \"B\"]])");
-            List<Object> values = db.queryAll(ALL).stream().map(r -> r.get(0)).collect(Collectors.toList());
+            db.execute(
+                    "(transact [[:a :v \"text\"] [:a :v 42] [:a :v 1.5] [:a :v false] [:a :v :k/w] [:a :v #uuid \"6ba7b810-9dad-11d1-80b4-00c04fd430c8\"]"
+                            + " [#uuid \"6ba7b810-9dad-11d1-80b4-00c04fd430c8\" :name \"B\"]])");
+            List<Object> values =
+                    db.queryAll(ALL).stream().map(r -> r.get(0)).collect(Collectors.toList());
             assertEquals(6, values.size());
             try (PreparedQuery byValue = db.prepare("(query [:find ?e :where [?e :v $v]])");
-                    PreparedQuery byEntity = db.prepare("(query [:find ?n :where [$e :name ?n]])")) {
-                assertTrue(values.contains(Entity.of("6ba7b810-9dad-11d1-80b4-00c04fd430c8")), values::toString);
+                    PreparedQuery byEntity =
+                            db.prepare("(query [:find ?n :where [$e :name ?n]])")) {
+                assertTrue(
+                        values.contains(Entity.of("6ba7b810-9dad-11d1-80b4-00c04fd430c8")),
+                        values::toString);
                 for (Object value : values) {
-                    assertEquals(1, byValue.bind("v", value).execute().size(), () -> "value " + value);
+                    assertEquals(
+                            1, byValue.bind("v", value).execute().size(), () -> "value " + value);
                     if (value instanceof Entity) {
                         assertEquals(List.of(List.of("B")), byEntity.bind("e", value).execute());
                     }
@@ -113,7 +135,12 @@ class TypedRowsTest {
             StringBuilder tx = new StringBuilder("(transact [");
             String longText = "x".repeat(10_000);
             for (int i = 0; i < 2500; i++) {
-                tx.append("[:e").append(i).append(" :v \"").append(i % 10 == 0 ? longText : "t").append(i).append("\"]");
+                tx.append("[:e")
+                        .append(i)
+                        .append(" :v \"")
+                        .append(i % 10 == 0 ? longText : "t")
+                        .append(i)
+                        .append("\"]");
             }
             db.execute(tx.append("])").toString());
             try (Cursor cursor = db.query(ALL)) {
@@ -126,8 +153,12 @@ class TypedRowsTest {
                 }
                 assertEquals(2493, rest.size());
                 assertTrue(cursor.nextBatch(10).isEmpty());
-                assertEquals(250, rest.stream().filter(v -> ((String) v).length() > 10_000).count()
-                        + first.stream().filter(r -> ((String) r.get(0)).length() > 10_000).count());
+                assertEquals(
+                        250,
+                        rest.stream().filter(v -> ((String) v).length() > 10_000).count()
+                                + first.stream()
+                                        .filter(r -> ((String) r.get(0)).length() > 10_000)
+                                        .count());
             }
         }
     }
@@ -135,20 +166,24 @@ class TypedRowsTest {
     @Test
     void queryOfAnotherCommandAndClosedCursorFail() {
         try (Minigraf db = Minigraf.openInMemory()) {
-            MinigrafApiException notQuery = assertThrows(MinigrafApiException.class,
-                    () -> db.query("(transact [[:a :b 1]])"));
+            MinigrafApiException notQuery =
+                    assertThrows(
+                            MinigrafApiException.class, () -> db.query("(transact [[:a :b 1]])"));
             assertEquals("API-012", notQuery.getCode());
             Cursor cursor = db.query(ALL);
             cursor.close();
             cursor.close();
             assertTrue(cursor.isClosed());
-            assertEquals("API-018", assertThrows(MinigrafApiException.class, () -> cursor.nextBatch(1)).getCode());
+            assertEquals(
+                    "API-018",
+                    assertThrows(MinigrafApiException.class, () -> cursor.nextBatch(1)).getCode());
         }
     }
 
     @Test
     void emptyPathIsRefusedNotInMemory(@TempDir Path dir) {
-        MinigrafApiException empty = assertThrows(MinigrafApiException.class, () -> Minigraf.open(""));
+        MinigrafApiException empty =
+                assertThrows(MinigrafApiException.class, () -> Minigraf.open(""));
         assertEquals("API-017", empty.getCode());
         assertTrue(empty.getMessage().startsWith("[API-017] "), empty.getMessage());
         assertFalse(Files.exists(dir.resolve(".wal")));

@@ -27,21 +27,19 @@ import java.util.stream.Stream;
 /**
  * Loads minigraf's native libraries, once per class loader.
  *
- * <p>The jar carries {@code native/<platform>/libminigraf_jni.so}, the JNI
- * library with the engine linked in, for each platform of {@link #platform()}
- * (the release jar: {@code linux-x86_64}, {@code linux-aarch64},
- * {@code linux-musl-x86_64}, {@code linux-musl-aarch64}). The one for this
- * platform is extracted once per content into
- * {@code <java.io.tmpdir>/minigraf-<user>/minigraf-<version>-<hash>/} (or,
- * when that directory cannot be used or its file system refuses to map code,
- * {@code noexec}, into {@code $XDG_CACHE_HOME/minigraf} or
- * {@code ~/.cache/minigraf}) and loaded with {@link System#load}.
+ * <p>The jar carries {@code native/<platform>/libminigraf_jni.so}, the JNI library with the engine
+ * linked in, for each platform of {@link #platform()} (the release jar: {@code linux-x86_64},
+ * {@code linux-aarch64}, {@code linux-musl-x86_64}, {@code linux-musl-aarch64}). The one for this
+ * platform is extracted once per content into {@code
+ * <java.io.tmpdir>/minigraf-<user>/minigraf-<version>-<hash>/} (or, when that directory cannot be
+ * used or its file system refuses to map code, {@code noexec}, into {@code
+ * $XDG_CACHE_HOME/minigraf} or {@code ~/.cache/minigraf}) and loaded with {@link System#load}.
  *
- * <p>{@code -Dminigraf.native.dir=<dir>} loads the library from {@code <dir>}
- * instead, with no extraction (development builds, locked-down hosts).
+ * <p>{@code -Dminigraf.native.dir=<dir>} loads the library from {@code <dir>} instead, with no
+ * extraction (development builds, locked-down hosts).
  *
- * <p>This class is internal: the generated {@code minigraf_jniJNI} calls it
- * from its static initialiser.
+ * <p>This class is internal: the generated {@code minigraf_jniJNI} calls it from its static
+ * initialiser.
  */
 public final class NativeLoader {
     /** The system property naming a directory to load the libraries from. */
@@ -53,9 +51,12 @@ public final class NativeLoader {
     /** Where Linux lists the files mapped into this process, the C library's among them. */
     private static final Path PROC_MAPS = Paths.get("/proc/self/maps");
 
-    private static final String VERSION = minigraf_jniConstants.MINIGRAF_VERSION_MAJOR + "."
-            + minigraf_jniConstants.MINIGRAF_VERSION_MINOR + "."
-            + minigraf_jniConstants.MINIGRAF_VERSION_PATCH;
+    private static final String VERSION =
+            minigraf_jniConstants.MINIGRAF_VERSION_MAJOR
+                    + "."
+                    + minigraf_jniConstants.MINIGRAF_VERSION_MINOR
+                    + "."
+                    + minigraf_jniConstants.MINIGRAF_VERSION_PATCH;
 
     private static boolean loaded;
 
@@ -80,9 +81,9 @@ public final class NativeLoader {
     }
 
     /**
-     * The platform directory name inside the jar: {@code linux-x86_64},
-     * {@code linux-aarch64}, {@code linux-musl-x86_64}, {@code linux-musl-aarch64}
-     * (other systems get a name of the same shape, which the jar does not carry).
+     * The platform directory name inside the jar: {@code linux-x86_64}, {@code linux-aarch64},
+     * {@code linux-musl-x86_64}, {@code linux-musl-aarch64} (other systems get a name of the same
+     * shape, which the jar does not carry).
      *
      * @return the name of this JVM's platform
      */
@@ -105,19 +106,19 @@ public final class NativeLoader {
     }
 
     /**
-     * Whether this process runs on musl: its C library, mapped into the JVM,
-     * is musl's dynamic loader ({@code /lib/ld-musl-<arch>.so.1}, which
-     * Alpine also links as {@code libc.musl-<arch>.so.1}); glibc maps
-     * {@code libc.so.6} instead. The process's own mappings answer for the
-     * JVM that runs, even where both C libraries are installed.
+     * Whether this process runs on musl: its C library, mapped into the JVM, is musl's dynamic
+     * loader ({@code /lib/ld-musl-<arch>.so.1}, which Alpine also links as {@code
+     * libc.musl-<arch>.so.1}); glibc maps {@code libc.so.6} instead. The process's own mappings
+     * answer for the JVM that runs, even where both C libraries are installed.
      *
      * @param maps the process's {@code /proc/self/maps}
-     * @return true when a musl C library is mapped; false when none is or
-     *     the file cannot be read (no {@code /proc}: glibc is the safe guess)
+     * @return true when a musl C library is mapped; false when none is or the file cannot be read
+     *     (no {@code /proc}: glibc is the safe guess)
      */
     static boolean isMusl(Path maps) {
         try (Stream<String> lines = Files.lines(maps)) {
-            return lines.anyMatch(line -> line.contains("/ld-musl-") || line.contains("/libc.musl-"));
+            return lines.anyMatch(
+                    line -> line.contains("/ld-musl-") || line.contains("/libc.musl-"));
         } catch (IOException | java.io.UncheckedIOException e) {
             return false;
         }
@@ -148,10 +149,14 @@ public final class NativeLoader {
                 failures.add(e); // e.g. "failed to map segment" on a noexec mount
             }
         }
-        UnsatisfiedLinkError error = new UnsatisfiedLinkError(
-                "minigraf: cannot load the native libraries for " + platform()
-                + " (set -D" + NATIVE_DIR_PROPERTY + "=<dir> to load them from elsewhere): "
-                + failures);
+        UnsatisfiedLinkError error =
+                new UnsatisfiedLinkError(
+                        "minigraf: cannot load the native libraries for "
+                                + platform()
+                                + " (set -D"
+                                + NATIVE_DIR_PROPERTY
+                                + "=<dir> to load them from elsewhere): "
+                                + failures);
         for (Throwable failure : failures) {
             error.addSuppressed(failure);
         }
@@ -164,15 +169,19 @@ public final class NativeLoader {
             String resource = "/native/" + platform() + "/" + name;
             try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
                 if (in == null) {
-                    throw new UnsatisfiedLinkError("minigraf: the jar has no " + resource
-                            + " (unsupported platform?); set -D" + NATIVE_DIR_PROPERTY
-                            + "=<dir> to load the libraries from a directory");
+                    throw new UnsatisfiedLinkError(
+                            "minigraf: the jar has no "
+                                    + resource
+                                    + " (unsupported platform?); set -D"
+                                    + NATIVE_DIR_PROPERTY
+                                    + "=<dir> to load the libraries from a directory");
                 }
                 ByteArrayOutputStream buffer = new ByteArrayOutputStream();
                 in.transferTo(buffer);
                 contents.put(name, buffer.toByteArray());
             } catch (IOException e) {
-                UnsatisfiedLinkError error = new UnsatisfiedLinkError("minigraf: cannot read " + resource);
+                UnsatisfiedLinkError error =
+                        new UnsatisfiedLinkError("minigraf: cannot read " + resource);
                 error.initCause(e);
                 throw error;
             }
@@ -218,12 +227,12 @@ public final class NativeLoader {
     }
 
     /**
-     * Returns a directory under {@code base} holding exactly {@code contents}:
-     * the shared {@code dirName} when it is already complete, else a fresh
-     * copy renamed into place atomically (another process may race us: then
-     * whichever complete copy wins is used).
+     * Returns a directory under {@code base} holding exactly {@code contents}: the shared {@code
+     * dirName} when it is already complete, else a fresh copy renamed into place atomically
+     * (another process may race us: then whichever complete copy wins is used).
      */
-    private static Path extract(Path base, String dirName, Map<String, byte[]> contents) throws IOException {
+    private static Path extract(Path base, String dirName, Map<String, byte[]> contents)
+            throws IOException {
         Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rwx------");
         if (!Files.isDirectory(base)) {
             Files.createDirectories(base, PosixFilePermissions.asFileAttribute(ownerOnly));
@@ -240,8 +249,9 @@ public final class NativeLoader {
         try {
             Files.move(fresh, dir, StandardCopyOption.ATOMIC_MOVE);
             return dir;
-        } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException
-                 | java.nio.file.DirectoryNotEmptyException e) {
+        } catch (FileAlreadyExistsException
+                | AtomicMoveNotSupportedException
+                | java.nio.file.DirectoryNotEmptyException e) {
             if (matches(dir, contents)) {
                 deleteTree(fresh);
                 return dir;
@@ -273,7 +283,8 @@ public final class NativeLoader {
         }
         for (Map.Entry<String, byte[]> entry : contents.entrySet()) {
             Path file = dir.resolve(entry.getKey());
-            if (!Files.isRegularFile(file) || Files.size(file) != entry.getValue().length
+            if (!Files.isRegularFile(file)
+                    || Files.size(file) != entry.getValue().length
                     || !Arrays.equals(Files.readAllBytes(file), entry.getValue())) {
                 return false;
             }

@@ -15,11 +15,13 @@ public final class App {
     /** The names of everyone Alice knows, read through a cursor. */
     static String friendsOfAlice() {
         try (Minigraf db = Minigraf.openInMemory()) {
-            db.execute("(transact [[:alice :person/name \"Alice\"] [:bob :person/name \"Bob\"]"
-                    + " [:alice :friend :bob]])");
+            db.execute(
+                    "(transact [[:alice :person/name \"Alice\"] [:bob :person/name \"Bob\"]"
+                            + " [:alice :friend :bob]])");
             StringBuilder names = new StringBuilder();
-            try (Cursor cursor = db.query(
-                    "(query [:find ?n :where [:alice :friend ?f] [?f :person/name ?n]])")) {
+            try (Cursor cursor =
+                    db.query(
+                            "(query [:find ?n :where [:alice :friend ?f] [?f :person/name ?n]])")) {
                 for (List<Object> row : cursor) {
                     names.append(row.get(0));
                 }
@@ -29,9 +31,8 @@ public final class App {
     }
 
     /**
-     * Copies a small database into the new file {@code path} with
-     * {@link Minigraf#exportTo(String)} and reads the copy's fact log back:
-     * one "attribute=value@tx" line per record.
+     * Copies a small database into the new file {@code path} with {@link Minigraf#exportTo(String)}
+     * and reads the copy's fact log back: one "attribute=value@tx" line per record.
      */
     static String exportAndReadBack(String path) {
         try (Minigraf db = Minigraf.openInMemory()) {
@@ -40,10 +41,15 @@ public final class App {
             db.exportTo(path);
         }
         StringBuilder lines = new StringBuilder();
-        try (Minigraf copy = Minigraf.open(path); FactLog log = copy.factLog()) {
+        try (Minigraf copy = Minigraf.open(path);
+                FactLog log = copy.factLog()) {
             for (FactRecord record : log) {
-                lines.append(record.attribute()).append('=').append(record.value().value())
-                        .append(record.asserted() ? "@" : "-@").append(record.txCount()).append('\n');
+                lines.append(record.attribute())
+                        .append('=')
+                        .append(record.value().value())
+                        .append(record.asserted() ? "@" : "-@")
+                        .append(record.txCount())
+                        .append('\n');
             }
         }
         return lines.toString();

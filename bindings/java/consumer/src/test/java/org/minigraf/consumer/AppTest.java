@@ -23,7 +23,8 @@ class AppTest {
 
     @Test
     void exportsAndReadsTheFactLog(@TempDir Path dir) {
-        assertEquals(":person/age=30@1\n:person/name=Alice@1\n:person/age=30-@2\n",
+        assertEquals(
+                ":person/age=30@1\n:person/name=Alice@1\n:person/age=30-@2\n",
                 App.exportAndReadBack(dir.resolve("copy.graph").toString()));
     }
 }
