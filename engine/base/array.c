@@ -23,3 +23,15 @@ bool array_grow(void *items, size_t *cap, size_t need, size_t size, size_t first
     *cap = n;
     return true;
 }
+
+bool array_reserve2(void *a, size_t a_size, void *b, size_t b_size, size_t *cap, size_t need,
+                    size_t first) {
+    if (need <= *cap)
+        return true;
+    /* Both double from the same start to the same size. */
+    size_t a_cap = *cap, b_cap = *cap;
+    if (!array_grow(a, &a_cap, need, a_size, first) || !array_grow(b, &b_cap, need, b_size, first))
+        return false;
+    *cap = a_cap;
+    return true;
+}

@@ -16,4 +16,11 @@ static inline bool array_reserve(void *items, size_t *cap, size_t need, size_t s
     return need <= *cap || array_grow(items, cap, need, size, first);
 }
 
+/* array_reserve for two parallel arrays `*a` and `*b` (items of `a_size`
+ * and `b_size` bytes) that share the capacity `*cap`. On failure either
+ * may have grown, but both still hold at least `*cap` items, which is
+ * unchanged. */
+bool array_reserve2(void *a, size_t a_size, void *b, size_t b_size, size_t *cap, size_t need,
+                    size_t first);
+
 #endif
