@@ -31,31 +31,36 @@ struct store_scan {
     fact_ids few[4];
 };
 
-/* The index for a bound set and how many leading fields it fixes. An
- * entity with its attribute seeks AEVT, which gives the same records in
- * the same order as EAVT: a join probing one attribute of many entities
- * then stays inside that attribute's part of the tree (at 1M facts the
- * :age records of AEVT fit the page cache, while EAVT's pages of the
- * same entities do not, and each probe read a page from the file). */
-static int choose_order(const store_bound *b, int *fields) {
-    if (b->has_e && !b->has_a) {
+/* An entity with its attribute seeks AEVT, which gives the same records
+ * in the same order as EAVT: a join probing one attribute of many
+ * entities then stays inside that attribute's part of the tree (at 1M
+ * facts the :age records of AEVT fit the page cache, while EAVT's pages
+ * of the same entities do not, and each probe read a page from the
+ * file). */
+static int index_for(store_fixed f, int *fields) {
+    if (f.e && !f.a) {
         *fields = 1;
         return TREE_EAVT;
     }
-    if (b->has_e) {
-        *fields = b->has_v ? 3 : 2;
+    if (f.e) {
+        *fields = f.v ? 3 : 2;
         return TREE_AEVT;
     }
-    if (b->has_a) {
-        *fields = b->has_v ? 2 : 1;
-        return b->has_v ? TREE_AVET : TREE_AEVT;
+    if (f.a) {
+        *fields = f.v ? 2 : 1;
+        return f.v ? TREE_AVET : TREE_AEVT;
     }
-    if (b->has_v && b->ids.v[0] == VT_REF) {
+    if (f.v && f.v_ref) {
         *fields = 1;
         return TREE_VAET;
     }
     *fields = 0;
     return TREE_EAVT;
+}
+
+int store_index_for(store_fixed f, int *fields) {
+    int ignored;
+    return index_for(f, fields ? fields : &ignored);
 }
 
 /* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
@@ -96,7 +101,8 @@ static int scan_start(store_reader *r, int order, const fact_ids *ids, int field
 
 int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e) {
     int fields;
-    int order = choose_order(b, &fields);
+    store_fixed f = {b->has_e, b->has_a, b->has_v, b->has_v && b->ids.v[0] == VT_REF};
+    int order = index_for(f, &fields);
     return scan_start(r, order, &b->ids, fields, out, e);
 }
 
