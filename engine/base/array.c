@@ -5,14 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool array_grow(void *items, size_t *cap, size_t need, size_t size, size_t first) {
-    size_t n = *cap ? *cap : first;
+bool array_capacity(size_t cap, size_t need, size_t size, size_t first, size_t *out) {
+    size_t n = cap ? cap : first;
     while (n < need) {
         if (n > SIZE_MAX / 2 / size)
             return false;
         n *= 2;
     }
-    if (n > SIZE_MAX / size)
+    *out = n;
+    return n <= SIZE_MAX / size;
+}
+
+bool array_grow(void *items, size_t *cap, size_t need, size_t size, size_t first) {
+    size_t n;
+    if (!array_capacity(*cap, need, size, first, &n))
         return false;
     void *old; /* the caller's pointer, whatever its type */
     memcpy(&old, items, sizeof old);

@@ -9,6 +9,10 @@
  * pointer, passed as its address) of capacity `*cap`, which doubles from
  * `first`. False when out of memory or the size would overflow; the array
  * is unchanged then. */
+/* The capacity for `need` items of `size` bytes: `cap` (`first` when 0)
+ * doubled until it holds them. False when that many bytes would overflow.
+ * Every growth of a doubling array takes its capacity from here. */
+bool array_capacity(size_t cap, size_t need, size_t size, size_t first, size_t *out);
 /* array_reserve when the array is full (out of line). */
 bool array_grow(void *items, size_t *cap, size_t need, size_t size, size_t first);
 static inline bool array_reserve(void *items, size_t *cap, size_t need, size_t size,

@@ -63,14 +63,24 @@ int store_index_for(store_fixed f, int *fields) {
     return index_for(f, fields ? fields : &ignored);
 }
 
-/* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
-static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
-                     store_scan **out, err *e) {
+/* The reader's spare scan (store_scan_close keeps one), or a new one. */
+static int take_scan(store_reader *r, store_scan **out, err *e) {
     store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
     r->spare = NULL;
     if (!sc)
         return err_set(e, ERR(INT, 0), "out of memory");
     sc->r = r;
+    *out = sc;
+    return 0;
+}
+
+/* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
+static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
+                     store_scan **out, err *e) {
+    store_scan *sc = NULL;
+    int rc = take_scan(r, &sc, e);
+    if (rc != 0)
+        return rc;
     sc->order = order;
     sc->plen = bound;
     sc->desc = false;
@@ -80,8 +90,7 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
-    int rc = btree_cursor_init(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order),
-                               e);
+    rc = btree_cursor_init(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order), e);
     if (rc == 0)
         rc = btree_seek(&sc->c, from, len, e);
     if (rc != 0) {
@@ -313,17 +322,16 @@ int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, s
                       err *e) {
     if (!r->h.history || !b->has_e || !b->has_a || b->has_v)
         return 1;
-    store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
-    r->spare = NULL;
-    if (!sc)
-        return err_set(e, ERR(INT, 0), "out of memory");
+    store_scan *sc = NULL;
+    int rc = take_scan(r, &sc, e);
+    if (rc != 0)
+        return rc;
     sc->c = (btree_cursor){0}; /* no scratch block: nothing to free */
-    sc->r = r;
     sc->listed = true;
     sc->list_pos = 0;
     *out = sc;
-    int rc = history_latest(r->s->pg, r->view, r->h.roots[TREE_HIST], b->ids.e, b->ids.a, max_txc, sc->few,
-                            sizeof sc->few / sizeof sc->few[0], &sc->list, &sc->list_len, e);
+    rc = history_latest(r->s->pg, r->view, r->h.roots[TREE_HIST], b->ids.e, b->ids.a, max_txc,
+                        sc->few, sizeof sc->few / sizeof sc->few[0], &sc->list, &sc->list_len, e);
     if (rc != 0) {
         store_scan_close(*out);
         *out = NULL;
