@@ -15,18 +15,18 @@ struct store_scan {
     store_reader *r;
     int order;
     btree_cursor c;
-    fact_run run;  /* the cursor's entries being read */
-    bool bounded;  /* run has the order and bound (set when first read:
-                      estimates never read runs) */
+    fact_run run; /* the cursor's entries being read */
+    bool bounded; /* run has the order and bound (set when first read:
+                     estimates never read runs) */
     uint8_t prefix[FACT_KEY_SIZE];
     size_t plen;
-    bool desc;     /* AVET groups from the last value down (store_scan_values) */
+    bool desc;            /* AVET groups from the last value down (store_scan_values) */
     unsigned desc_groups; /* value groups a descending scan has sought */
     bool has_below;       /* the rest, forwards: values below `below` only */
     uint8_t below[FACT_V_SIZE];
-    bool *order_lost;     /* set when a descending scan reads on forwards */
-    bool listed;          /* hands out list[0..list_len) instead (store_scan_latest) */
-    fact_ids *list;       /* few, or a malloc'd array */
+    bool *order_lost; /* set when a descending scan reads on forwards */
+    bool listed;      /* hands out list[0..list_len) instead (store_scan_latest) */
+    fact_ids *list;   /* few, or a malloc'd array */
     size_t list_len, list_pos;
     fact_ids few[4];
 };
@@ -101,8 +101,8 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     return 0;
 }
 
-static int scan_start(store_reader *r, int order, const fact_ids *ids, int fields,
-                      store_scan **out, err *e) {
+static int scan_start(store_reader *r, int order, const fact_ids *ids, int fields, store_scan **out,
+                      err *e) {
     uint8_t prefix[FACT_KEY_SIZE] = {0};
     size_t plen = fields ? fact_key_prefix(order, ids, fields, prefix) : 0;
     return scan_seek(r, order, prefix, plen, plen, out, e);
