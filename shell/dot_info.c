@@ -46,7 +46,7 @@ void attributes_refresh(shell_session *s) {
             scan_skip_value(&sc); /* the count */
             s->attributes = shell_realloc(s->attributes,
                                           (s->attribute_count + 1) * sizeof *s->attributes);
-            s->attributes[s->attribute_count++] = strdup(name.data);
+            s->attributes[s->attribute_count++] = shell_strdup(name.data);
             scan_accept(&sc, ']');
             scan_accept(&sc, ',');
         }

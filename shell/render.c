@@ -118,7 +118,7 @@ static void frame_flush(rows_out *r) {
     const frame_chars *f = frame_of(r);
     frame_rule(r, f->top);
     if (r->s->headers) {
-        text *names = calloc(r->ncols, sizeof *names);
+        text *names = shell_calloc(r->ncols, sizeof *names);
         for (size_t c = 0; c < r->ncols; c++)
             text_puts(&names[c], r->names[c]);
         frame_cells(r, names, NULL);
@@ -280,10 +280,10 @@ rows_out *rows_begin(shell_session *s, const char *const *names, size_t count) {
     r->s = s;
     r->out = stdout;
     r->ncols = count;
-    r->names = calloc(count + 1, sizeof *r->names);
-    r->widths = calloc(count + 1, sizeof *r->widths);
+    r->names = shell_calloc(count + 1, sizeof *r->names);
+    r->widths = shell_calloc(count + 1, sizeof *r->widths);
     for (size_t c = 0; c < count; c++) {
-        r->names[c] = strdup(names[c]);
+        r->names[c] = shell_strdup(names[c]);
         size_t w = text_width(names[c], strlen(names[c]));
         if (w > r->widths[0] && s->mode == MODE_LINE)
             r->widths[0] = w;
@@ -390,7 +390,7 @@ static char **column_names(const char *vars_json, size_t *count) {
     for (scan_ws(&sc); *sc.p == '"'; scan_ws(&sc)) {
         scan_string(&sc, &name);
         names = shell_realloc(names, (n + 2) * sizeof *names);
-        names[n++] = strdup(name.data);
+        names[n++] = shell_strdup(name.data);
         scan_accept(&sc, ',');
     }
     text_free(&name);
@@ -401,7 +401,7 @@ static char **column_names(const char *vars_json, size_t *count) {
 /* Feeds every row of one typed batch to `r`; returns the rows seen. */
 static size_t feed_batch(rows_out *r, const char *batch, size_t ncols) {
     scan sc = {batch};
-    cell *cells = calloc(ncols + 1, sizeof *cells);
+    cell *cells = shell_calloc(ncols + 1, sizeof *cells);
     size_t rows = 0;
     scan_accept(&sc, '[');
     while (scan_accept(&sc, '[')) {

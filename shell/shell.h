@@ -33,8 +33,11 @@ typedef struct text {
     size_t len, cap;
 } text;
 
-/* realloc that ends the program on out of memory (never returns NULL). */
+/* realloc, calloc and strdup that end the program on out of memory
+ * (never return NULL). */
 void *shell_realloc(void *block, size_t size);
+void *shell_calloc(size_t count, size_t size);
+char *shell_strdup(const char *s);
 void text_add(text *t, const char *bytes, size_t len);
 void text_puts(text *t, const char *s);
 void text_putc(text *t, char c);

@@ -25,14 +25,26 @@
 /* ---- a growable string -------------------------------------------------- */
 
 /* The shell is a program, not a library: running out of memory ends it
- * with a message, and every growth goes through here. */
-void *shell_realloc(void *block, size_t size) {
-    void *grown = realloc(block, size ? size : 1);
-    if (grown == NULL) {
+ * with a message, and every allocation that must succeed goes through
+ * here. */
+static void *need_memory(void *block) {
+    if (block == NULL) {
         fputs("minigraf: out of memory\n", stderr);
         exit(1);
     }
-    return grown;
+    return block;
+}
+
+void *shell_realloc(void *block, size_t size) {
+    return need_memory(realloc(block, size ? size : 1));
+}
+
+void *shell_calloc(size_t count, size_t size) {
+    return need_memory(calloc(count ? count : 1, size ? size : 1));
+}
+
+char *shell_strdup(const char *s) {
+    return need_memory(strdup(s));
 }
 
 void text_add(text *t, const char *bytes, size_t len) {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
+
 /* Rows step reads ahead: AHEAD_FIRST at first (a cursor read for one row
  * copies few), doubling up to AHEAD_MAX; the engine is asked AHEAD_CHUNK
  * rows at a time, and reading ahead stops once the rows' texts take
@@ -127,16 +129,10 @@ static void keep_row(void *ctx, const value *row) {
         r->count++;
 }
 
+/* The items are whole rows; `want` doubles, and so does the capacity. */
 static bool reserve(cursor_rows *r) {
-    if (r->want <= r->cap)
-        return true;
     size_t columns = r->columns ? r->columns : 1;
-    value *grown = realloc(r->values, r->want * columns * sizeof *grown);
-    if (!grown)
-        return false;
-    r->values = grown;
-    r->cap = r->want;
-    return true;
+    return array_reserve(&r->values, &r->cap, r->want, columns * sizeof *r->values, r->want);
 }
 
 /* Reads the next rows ahead (the previous ones are done with): 1 when

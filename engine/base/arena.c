@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
+
 #define ARENA_BLOCK_SIZE (64 * 1024)
 
 struct arena_block {
@@ -171,14 +173,11 @@ char *arena_strndup(arena *a, const char *s, size_t len) {
 
 void *arena_grow_array(arena *a, void *items, size_t count, size_t *cap, size_t need, size_t size,
                        size_t first) {
+    size_t n;
     if (need <= *cap)
         return items;
-    size_t n = *cap ? *cap : first;
-    while (n < need) {
-        if (n > SIZE_MAX / 2)
-            return NULL;
-        n *= 2;
-    }
+    if (!array_capacity(*cap, need, size, first, &n))
+        return NULL;
     unsigned char *grown = arena_calloc(a, n, size);
     if (!grown)
         return NULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 #include "base/clock.h"
 #include "base/htab.h"
 #include "datalog/parse.h"
@@ -131,14 +132,8 @@ static int build(const command *c, uint64_t tx_count, int64_t tx_id, arena *a, f
 }
 
 static int stage(db_tx *t, const command *c, const char *text, size_t len, arena *a, err *e) {
-    if (t->count == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 8;
-        staged *st = realloc(t->st, cap * sizeof *st);
-        if (!st)
-            return oom(e);
-        t->st = st;
-        t->cap = cap;
-    }
+    if (!array_reserve(&t->st, &t->cap, t->count + 1, sizeof *t->st, 8))
+        return oom(e);
     int64_t tx_id = clock_now_ms();
     if (tx_id < t->last_tx_id)
         tx_id = t->last_tx_id;
@@ -167,14 +162,8 @@ typedef struct group {
 } group;
 
 static int group_add(group *g, const fact *f, err *e) {
-    if (g->count == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 64;
-        fact *facts = realloc(g->facts, cap * sizeof *facts);
-        if (!facts)
-            return oom(e);
-        g->facts = facts;
-        g->cap = cap;
-    }
+    if (!array_reserve(&g->facts, &g->cap, g->count + 1, sizeof *g->facts, 64))
+        return oom(e);
     g->facts[g->count++] = *f;
     return 0;
 }
@@ -343,14 +332,8 @@ static int merge_fact(merged *m, const fact *f, err *e) {
     }
     if (m->count >= UINT32_MAX - 1)
         return err_set(e, ERR(INT, 0), "too many facts in one transaction");
-    if (m->count == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        fact *facts = realloc(m->facts, cap * sizeof *facts);
-        if (!facts)
-            return oom(e);
-        m->facts = facts;
-        m->cap = cap;
-    }
+    if (!array_reserve(&m->facts, &m->cap, m->count + 1, sizeof *m->facts, 64))
+        return oom(e);
     if (htab_insert(&m->index, hash, (uint32_t)m->count) != 0)
         return oom(e);
     m->facts[m->count++] = *f;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "base/array.h"
 #include "db/write.h"
 #include "edn/lexer.h"
 #include "storage/wal.h"
@@ -185,14 +186,8 @@ static int copy_text(log_writer *w, value *v, err *e) {
 }
 
 static int push_pending(log_writer *w, const fact *f, err *e) {
-    if (w->pending_count == w->pending_cap) {
-        size_t cap = w->pending_cap ? w->pending_cap * 2 : 64;
-        fact *grown = realloc(w->pending, cap * sizeof *grown);
-        if (!grown)
-            return oom(e);
-        w->pending = grown;
-        w->pending_cap = cap;
-    }
+    if (!array_reserve(&w->pending, &w->pending_cap, w->pending_count + 1, sizeof *w->pending, 64))
+        return oom(e);
     fact copy = *f;
     int rc = copy_text(w, &copy.attribute, e);
     if (rc == 0)

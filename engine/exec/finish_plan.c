@@ -3,6 +3,7 @@
  * the grouping key and the window inputs laid out in the work row. */
 #include <string.h>
 
+#include "base/array.h"
 #include "exec/finish_internal.h"
 
 void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc) {
@@ -41,8 +42,10 @@ void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t
     *rc = 0;
     if (count < *cap)
         return items;
-    size_t n = *cap ? *cap * 2 : first;
-    void *grown = n > *cap && n <= SIZE_MAX / size ? finish_alloc(p, n * size, op, e, rc) : NULL;
+    size_t n;
+    void *grown = array_capacity(*cap, count + 1, size, first, &n)
+                      ? finish_alloc(p, n * size, op, e, rc)
+                      : NULL;
     if (!grown) {
         if (*rc == 0)
             *rc = err_set(e, ERR(INT, 0), "out of memory");

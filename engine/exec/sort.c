@@ -167,6 +167,8 @@ static value *copy_row(const sort_spec *s, const value *row, size_t bytes) {
     return copy;
 }
 
+/* Not array_reserve: each growth is charged to the meter first, and the
+ * heap never grows past k entries. */
 static int topk_reserve(sort_topk *t, err *e) {
     if (t->count < t->cap)
         return 0;

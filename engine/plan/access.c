@@ -1,7 +1,7 @@
 /* The access of each pattern step once the order is fixed (plan/conj.h):
  * which positions are known when it runs and its join (exec/op_build.c
  * builds the operator the plan names). The index a seek reads is the
- * store's choice (store_scan_open), from the positions exec/op_scan.c
+ * store's choice (store_index_for), from the positions exec/op_scan.c
  * fixes at run time; plan/explain.c only describes it. */
 #include "plan/conj.h"
 

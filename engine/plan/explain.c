@@ -8,7 +8,7 @@ enum { EXPLAIN_COUNT_CAP = 1 << 20 };
 /* A known value seeks (with the attribute, AVET) when matching it is
  * exact: a constant string, integer, boolean or keyword (E4: a keyword is
  * two seeks), or a variable's value, whose type is known only at run
- * time. */
+ * time. Never a Ref: seeking one alone (VAET) is not a pattern's. */
 static bool value_seeks(const plan_item *it) {
     const term *v = plan_pattern_term(it->pc.pattern, 2);
     if (v->kind != TERM_CONST)
@@ -17,24 +17,22 @@ static bool value_seeks(const plan_item *it) {
     return t == VT_STRING || t == VT_INTEGER || t == VT_BOOLEAN || t == VT_KEYWORD;
 }
 
-/* The index a step reads is decided at run time, by store_scan_open from
+/* The index a step reads is decided at run time, by store_index_for from
  * the positions exec/op_scan.c fixes; nothing in the plan depends on it.
- * Explain alone states it in advance, by the same rules: the positions
- * the seek fixes are those known when the step runs, except that a pseudo
- * pattern seeks by entity only, a Ref attribute narrows nothing (E4) and a
- * hash join reads the pattern with its constant attribute only. */
+ * Explain states it in advance from the positions the seek will fix:
+ * those known when the step runs, except that a pseudo pattern seeks by
+ * entity only, a Ref attribute narrows nothing (E4) and a hash join reads
+ * the pattern with its constant attribute only. */
 
 int plan_step_index(const plan_item *it) {
     const plan_access *a = &it->access;
     const term *attr = plan_pattern_term(it->pc.pattern, 1);
     bool hash = a->join == PLAN_JOIN_HASH, pseudo = it->kind == PK_PSEUDO;
-    bool at = !pseudo && (hash ? attr->kind == TERM_CONST : a->known[1]) &&
-              !(attr->kind == TERM_CONST && attr->constant.type != VT_KEYWORD);
-    if (a->known[0] && !hash)
-        return at ? TREE_AEVT : TREE_EAVT; /* the same records, store_scan.c */
-    if (at)
-        return !hash && value_seeks(it) ? TREE_AVET : TREE_AEVT;
-    return TREE_EAVT;
+    store_fixed f = {.e = a->known[0] && !hash};
+    f.a = !pseudo && (hash ? attr->kind == TERM_CONST : a->known[1]) &&
+          !(attr->kind == TERM_CONST && attr->constant.type != VT_KEYWORD);
+    f.v = f.a && !hash && value_seeks(it);
+    return store_index_for(f, NULL);
 }
 
 int plan_explain(const ast_query *q, store_reader *r, arena *a, plan_step_info **steps,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "storage/btree.h"
 #include "storage/varint.h"
@@ -167,17 +168,9 @@ int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, 
 }
 
 static int grow_big(dict *d, err *e) {
-    if (d->big_count == d->big_cap) {
-        size_t cap = d->big_cap ? d->big_cap * 2 : 8;
-        char **b = realloc(d->big, cap * sizeof *b);
-        if (b)
-            d->big = b;
-        size_t *l = b ? realloc(d->big_len, cap * sizeof *l) : NULL;
-        if (!l)
-            return err_set(e, ERR(INT, 0), "out of memory");
-        d->big_len = l;
-        d->big_cap = cap;
-    }
+    if (!array_reserve2(&d->big, sizeof *d->big, &d->big_len, sizeof *d->big_len, &d->big_cap,
+                        d->big_count + 1, 8))
+        return err_set(e, ERR(INT, 0), "out of memory");
     return 0;
 }
 

@@ -3,17 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "storage/format.h"
 
 int pgvec_push(pgvec *v, uint32_t pgno) {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 64;
-        uint32_t *grown = realloc(v->v, cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        v->v = grown;
-        v->cap = cap;
-    }
+    if (!array_reserve(&v->v, &v->cap, v->n + 1, sizeof *v->v, 64))
+        return -1;
     v->v[v->n++] = pgno;
     return 0;
 }

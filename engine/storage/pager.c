@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "base/htab.h"
 #include "base/mg_assert.h"
@@ -657,17 +658,9 @@ int pager_retire(pager *p, uint32_t pgno, err *e) {
 
 /* Room for one more reused page (under `maps`: views look pages up). */
 static int grow_reused(pager *p, err *e) {
-    if (p->reused_n == p->reused_cap) {
-        size_t cap = p->reused_cap ? p->reused_cap * 2 : 64;
-        pver_ref *bufs = realloc(p->reused, cap * sizeof *bufs);
-        if (bufs)
-            p->reused = bufs;
-        uint32_t *nums = bufs ? realloc(p->reused_pgno, cap * sizeof *nums) : NULL;
-        if (!nums)
-            return oom(e);
-        p->reused_pgno = nums;
-        p->reused_cap = cap;
-    }
+    if (!array_reserve2(&p->reused, sizeof *p->reused, &p->reused_pgno, sizeof *p->reused_pgno,
+                        &p->reused_cap, p->reused_n + 1, 64))
+        return oom(e);
     return htab_reserve(&p->reused_map, 1) != 0 ? oom(e) : 0;
 }
 
@@ -704,13 +697,8 @@ static int grow_dirty(pager *p, err *e) {
     size_t n = p->next - p->committed;
     if (n < p->dirty_cap)
         return 0;
-    size_t cap = p->dirty_cap ? p->dirty_cap * 2 : 64;
     pthread_rwlock_wrlock(&p->maps);
-    pver_ref *grown = realloc(p->dirty, cap * sizeof *grown);
-    if (grown) {
-        p->dirty = grown;
-        p->dirty_cap = cap;
-    }
+    bool grown = array_reserve(&p->dirty, &p->dirty_cap, n + 1, sizeof *p->dirty, 64);
     pthread_rwlock_unlock(&p->maps);
     return grown ? 0 : oom(e);
 }

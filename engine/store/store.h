@@ -202,6 +202,17 @@ typedef struct store_rec {
 
 typedef struct store_scan store_scan;
 
+/* The positions a scan fixes: entity, attribute, value, and whether that
+ * value is a Ref. */
+typedef struct store_fixed {
+    bool e, a, v, v_ref;
+} store_fixed;
+
+/* The index (TREE_*) a scan fixing `f` reads, and how many leading key
+ * fields it fixes (`fields` may be NULL). The one place the choice is
+ * made: store_scan_open uses it, and plan_explain reports it. */
+int store_index_for(store_fixed f, int *fields);
+
 int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e);
 /* The records of a bound entity and attribute (value unbound) that
  * decide their (E, A, V) group at counter cut `max_txc` (UINT64_MAX: no

@@ -31,26 +31,26 @@ struct store_scan {
     fact_ids few[4];
 };
 
-/* The index for a bound set and how many leading fields it fixes. An
- * entity with its attribute seeks AEVT, which gives the same records in
- * the same order as EAVT: a join probing one attribute of many entities
- * then stays inside that attribute's part of the tree (at 1M facts the
- * :age records of AEVT fit the page cache, while EAVT's pages of the
- * same entities do not, and each probe read a page from the file). */
-static int choose_order(const store_bound *b, int *fields) {
-    if (b->has_e && !b->has_a) {
+/* An entity with its attribute seeks AEVT, which gives the same records
+ * in the same order as EAVT: a join probing one attribute of many
+ * entities then stays inside that attribute's part of the tree (at 1M
+ * facts the :age records of AEVT fit the page cache, while EAVT's pages
+ * of the same entities do not, and each probe read a page from the
+ * file). */
+static int index_for(store_fixed f, int *fields) {
+    if (f.e && !f.a) {
         *fields = 1;
         return TREE_EAVT;
     }
-    if (b->has_e) {
-        *fields = b->has_v ? 3 : 2;
+    if (f.e) {
+        *fields = f.v ? 3 : 2;
         return TREE_AEVT;
     }
-    if (b->has_a) {
-        *fields = b->has_v ? 2 : 1;
-        return b->has_v ? TREE_AVET : TREE_AEVT;
+    if (f.a) {
+        *fields = f.v ? 2 : 1;
+        return f.v ? TREE_AVET : TREE_AEVT;
     }
-    if (b->has_v && b->ids.v[0] == VT_REF) {
+    if (f.v && f.v_ref) {
         *fields = 1;
         return TREE_VAET;
     }
@@ -58,14 +58,29 @@ static int choose_order(const store_bound *b, int *fields) {
     return TREE_EAVT;
 }
 
-/* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
-static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
-                     store_scan **out, err *e) {
+int store_index_for(store_fixed f, int *fields) {
+    int ignored;
+    return index_for(f, fields ? fields : &ignored);
+}
+
+/* The reader's spare scan (store_scan_close keeps one), or a new one. */
+static int take_scan(store_reader *r, store_scan **out, err *e) {
     store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
     r->spare = NULL;
     if (!sc)
         return err_set(e, ERR(INT, 0), "out of memory");
     sc->r = r;
+    *out = sc;
+    return 0;
+}
+
+/* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
+static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
+                     store_scan **out, err *e) {
+    store_scan *sc = NULL;
+    int rc = take_scan(r, &sc, e);
+    if (rc != 0)
+        return rc;
     sc->order = order;
     sc->plen = bound;
     sc->desc = false;
@@ -75,7 +90,7 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
-    int rc = btree_cursor_init(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order), e);
+    rc = btree_cursor_init(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order), e);
     if (rc == 0)
         rc = btree_seek(&sc->c, from, len, e);
     if (rc != 0) {
@@ -95,7 +110,8 @@ static int scan_start(store_reader *r, int order, const fact_ids *ids, int field
 
 int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e) {
     int fields;
-    int order = choose_order(b, &fields);
+    store_fixed f = {b->has_e, b->has_a, b->has_v, b->has_v && b->ids.v[0] == VT_REF};
+    int order = index_for(f, &fields);
     return scan_start(r, order, &b->ids, fields, out, e);
 }
 
@@ -306,18 +322,16 @@ int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, s
                       err *e) {
     if (!r->h.history || !b->has_e || !b->has_a || b->has_v)
         return 1;
-    store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
-    r->spare = NULL;
-    if (!sc)
-        return err_set(e, ERR(INT, 0), "out of memory");
+    store_scan *sc = NULL;
+    int rc = take_scan(r, &sc, e);
+    if (rc != 0)
+        return rc;
     sc->c = (btree_cursor){0}; /* no scratch block: nothing to free */
-    sc->r = r;
     sc->listed = true;
     sc->list_pos = 0;
     *out = sc;
-    int rc = history_latest(r->s->pg, r->view, r->h.roots[TREE_HIST], b->ids.e, b->ids.a, max_txc,
-                            sc->few, sizeof sc->few / sizeof sc->few[0], &sc->list, &sc->list_len,
-                            e);
+    rc = history_latest(r->s->pg, r->view, r->h.roots[TREE_HIST], b->ids.e, b->ids.a, max_txc,
+                        sc->few, sizeof sc->few / sizeof sc->few[0], &sc->list, &sc->list_len, e);
     if (rc != 0) {
         store_scan_close(*out);
         *out = NULL;

@@ -245,6 +245,27 @@ static void test_array_reserve(void) {
     free(items);
 }
 
+/* Two arrays on one capacity grow together, and neither loses its items;
+ * when they cannot grow the capacity stays. */
+static void test_array_reserve2(void) {
+    int *a = NULL;
+    char *b = NULL;
+    size_t cap = 0;
+    CHECK(array_reserve2(&a, sizeof *a, &b, sizeof *b, &cap, 3, 2) && cap == 4);
+    for (int i = 0; i < 4; i++) {
+        a[i] = i;
+        b[i] = (char)('a' + i);
+    }
+    CHECK(array_reserve2(&a, sizeof *a, &b, sizeof *b, &cap, 4, 2) && cap == 4);
+    CHECK(array_reserve2(&a, sizeof *a, &b, sizeof *b, &cap, 5, 2) && cap == 8);
+    CHECK(a[3] == 3 && b[3] == 'd');
+    CHECK(
+        !array_reserve2(&a, sizeof *a, &b, sizeof *b, &cap, SIZE_MAX / 2, 2)); /* would overflow */
+    CHECK(cap == 8 && a[0] == 0 && b[0] == 'a');
+    free(a);
+    free(b);
+}
+
 /* The array is the same while it fits; a larger one keeps the first
  * `count` items and is zeroed past them. */
 static void test_arena_grow_array(void) {
@@ -513,6 +534,7 @@ static void test_shared_lock_exclusion(void) {
 
 int main(void) {
     test_array_reserve();
+    test_array_reserve2();
     test_arena_grow_array();
     test_lru();
     test_hash();

@@ -234,7 +234,34 @@ static void test_rule_plans(db *d) {
     free(got);
 }
 
+/* store_index_for, the one choice of index that scans make and explain
+ * reports: each set of fixed positions, its order and its key fields. */
+static void test_index_for(void) {
+    static const struct {
+        store_fixed f;
+        int order, fields;
+    } cases[] = {
+        {{0}, TREE_EAVT, 0},
+        {{.e = true}, TREE_EAVT, 1},
+        {{.e = true, .a = true}, TREE_AEVT, 2}, /* the same records as EAVT */
+        {{.e = true, .a = true, .v = true}, TREE_AEVT, 3},
+        {{.a = true}, TREE_AEVT, 1},
+        {{.a = true, .v = true}, TREE_AVET, 2},
+        {{.a = true, .v = true, .v_ref = true}, TREE_AVET, 2},
+        {{.v = true}, TREE_EAVT, 0},
+        {{.v = true, .v_ref = true}, TREE_VAET, 1},
+        {{.e = true, .v = true, .v_ref = true}, TREE_EAVT, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int fields = -1;
+        CHECK(store_index_for(cases[i].f, &fields) == cases[i].order);
+        CHECK(fields == cases[i].fields);
+        CHECK(store_index_for(cases[i].f, NULL) == cases[i].order);
+    }
+}
+
 int main(void) {
+    test_index_for();
     db *d = envelope();
     test_rule_plans(d);
     test_single_patterns(d);
