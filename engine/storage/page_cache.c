@@ -12,6 +12,8 @@
 typedef struct entry {
     lru_node node;
     uint32_t pgno;
+    uint64_t stamp;        /* of the put that filled it */
+    const void *checked_as; /* page_cache_set_checked; NULL: nothing */
     uint8_t page[FORMAT_PAGE_SIZE];
 } entry;
 
@@ -20,7 +22,7 @@ struct page_cache {
     size_t capacity, count;
     lru_table lru;
     uint64_t *good; /* one bit per page number: its image was checked */
-    uint64_t hits, misses;
+    uint64_t hits, misses, puts;
     size_t good_words;
 };
 
@@ -82,10 +84,17 @@ static entry *find(page_cache *c, uint32_t pgno) {
 }
 
 bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst) {
+    page_cache_check ck;
+    return page_cache_get_checked(c, pgno, dst, &ck);
+}
+
+bool page_cache_get_checked(page_cache *c, uint32_t pgno, uint8_t *dst, page_cache_check *ck) {
     pthread_mutex_lock(&c->mu);
     entry *e = find(c, pgno);
     if (e) {
         memcpy(dst, e->page, FORMAT_PAGE_SIZE);
+        ck->stamp = e->stamp;
+        ck->as = e->checked_as;
         lru_touch(&c->lru, &e->node);
         c->hits++;
     } else {
@@ -123,6 +132,10 @@ static entry *take_slot(page_cache *c) {
 }
 
 void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src) {
+    page_cache_put_checked(c, pgno, src, NULL);
+}
+
+void page_cache_put_checked(page_cache *c, uint32_t pgno, const uint8_t *src, const void *as) {
     pthread_mutex_lock(&c->mu);
     entry *e = find(c, pgno);
     if (e) {
@@ -134,9 +147,20 @@ void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src) {
             lru_insert(&c->lru, &e->node, hash_mix(pgno));
         }
     }
-    if (e)
+    if (e) {
         memcpy(e->page, src, FORMAT_PAGE_SIZE);
+        e->stamp = ++c->puts;
+        e->checked_as = as;
+    }
     mark_good(c, pgno);
+    pthread_mutex_unlock(&c->mu);
+}
+
+void page_cache_set_checked(page_cache *c, uint32_t pgno, uint64_t stamp, const void *as) {
+    pthread_mutex_lock(&c->mu);
+    entry *e = find(c, pgno);
+    if (e && e->stamp == stamp)
+        e->checked_as = as;
     pthread_mutex_unlock(&c->mu);
 }
 

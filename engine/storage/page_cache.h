@@ -24,10 +24,22 @@ void page_cache_free(page_cache *c);
 
 /* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes) if cached. */
 bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst);
+/* An entry can also remember what its image was structurally checked as
+ * (a B+tree codec: storage/btree.c), so that only a page read from disk
+ * pays for that check, not every copy out of the cache. `stamp` names the
+ * image a get returned: the mark goes to that image only. */
+typedef struct page_cache_check {
+    uint64_t stamp;
+    const void *as; /* NULL: not checked */
+} page_cache_check;
+bool page_cache_get_checked(page_cache *c, uint32_t pgno, uint8_t *dst, page_cache_check *ck);
+void page_cache_set_checked(page_cache *c, uint32_t pgno, uint64_t stamp, const void *as);
 /* Caches a copy of `src`, evicting the least recently used page when full,
  * and notes that page `pgno` is known good: `src` must be its checked (or
  * just written) image. Out of memory only means the page is not cached. */
 void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src);
+/* The same, `src` checked as `as` (page_cache_check). */
+void page_cache_put_checked(page_cache *c, uint32_t pgno, const uint8_t *src, const void *as);
 /* True when page `pgno` was given to page_cache_put (c may be NULL). */
 bool page_cache_known_good(page_cache *c, uint32_t pgno);
 /* Lookups answered from the cache and not, since it was made, and the

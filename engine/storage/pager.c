@@ -462,17 +462,35 @@ int pager_open_file(const char *path, bool read_only, bool allow_unlocked, size_
     return 0;
 }
 
-static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
+static int structure_error(uint32_t pgno, const pager *p, err *e) {
+    return err_set(e, ERR(STG, 8), "corrupt B-tree page %u of %s (bad structure)", (unsigned)pgno,
+                   p->path);
+}
+
+/* A page image from the cache is checked by `chk` only when it was not
+ * checked as chk->as already: the check runs once per page read from the
+ * file, not per copy out of the cache. */
+static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, const pager_check *chk, err *e) {
     if (p->base)
-        return pager_read(p->base, PAGER_LATEST, pgno, dst, e);
-    if (p->cache && page_cache_get(p->cache, pgno, dst))
+        return pager_read_checked(p->base, PAGER_LATEST, pgno, dst, chk, e);
+    page_cache_check ck;
+    if (p->cache && page_cache_get_checked(p->cache, pgno, dst, &ck)) {
+        if (!chk || ck.as == chk->as)
+            return 0;
+        if (!chk->ok(dst, chk->as))
+            return structure_error(pgno, p, e);
+        page_cache_set_checked(p->cache, pgno, ck.stamp, chk->as);
         return 0;
+    }
     if (vfs_read_all(p->io, p->fd, dst, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
         return io_error(e, ERR(STG, 11), "read", p);
     if (!page_cache_known_good(p->cache, pgno) && !format_page_ok(dst, pgno))
         return err_set(e, ERR(STG, 29), "page %u of %s is damaged (checksum mismatch)",
                        (unsigned)pgno, p->path);
-    page_cache_put(p->cache, pgno, dst);
+    if (chk && !chk->ok(dst, chk->as))
+        return structure_error(pgno, p, e);
+    if (p->cache)
+        page_cache_put_checked(p->cache, pgno, dst, chk ? chk->as : NULL);
     return 0;
 }
 
@@ -527,9 +545,14 @@ static int read_version(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, er
 }
 
 int pager_read(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e) {
+    return pager_read_checked(p, view, pgno, dst, NULL, e);
+}
+
+int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst,
+                       const pager_check *chk, err *e) {
     int rc = read_version(p, view, pgno, dst, e);
     if (rc == 0)
-        return read_committed(p, pgno, dst, e);
+        return read_committed(p, pgno, dst, chk, e);
     return rc == 1 ? 0 : rc;
 }
 
@@ -639,7 +662,7 @@ static int fill_freelist(pager *p, err *e) {
     uint8_t *page = malloc(FORMAT_PAGE_SIZE);
     if (!page)
         return oom(e);
-    int rc = read_committed(p, pgno, page, e);
+    int rc = read_committed(p, pgno, page, NULL, e);
     if (rc == 0)
         rc = freelist_load_page(&p->fl, page, p->committed, e);
     free(page);
