@@ -12,8 +12,6 @@
 typedef struct entry {
     lru_node node;
     uint32_t pgno;
-    uint64_t stamp;        /* of the put that filled it */
-    const void *checked_as; /* page_cache_set_checked; NULL: nothing */
     uint8_t page[FORMAT_PAGE_SIZE];
 } entry;
 
@@ -22,8 +20,15 @@ struct page_cache {
     size_t capacity, count;
     lru_table lru;
     uint64_t *good; /* one bit per page number: its image was checked */
-    uint64_t hits, misses, puts;
+    uint64_t hits, misses;
     size_t good_words;
+    /* Per page number: what its image was structurally checked as, an
+     * index into `as` + 1 (0: nothing). Kept when the page is evicted, as
+     * `good` is: the file cannot change under the cache. */
+    uint8_t *checked;
+    size_t checked_len;
+    const void *as[PAGE_CACHE_CHECKERS];
+    size_t as_count;
 };
 
 page_cache *page_cache_new(size_t capacity) {
@@ -54,6 +59,7 @@ void page_cache_free(page_cache *c) {
     }
     free(c->lru.buckets);
     free(c->good);
+    free(c->checked);
     pthread_mutex_destroy(&c->mu);
     free(c);
 }
@@ -83,18 +89,45 @@ static entry *find(page_cache *c, uint32_t pgno) {
     return NULL;
 }
 
-bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst) {
-    page_cache_check ck;
-    return page_cache_get_checked(c, pgno, dst, &ck);
+/* Under mu. */
+static const void *checked_as(const page_cache *c, uint32_t pgno) {
+    return pgno < c->checked_len && c->checked[pgno] ? c->as[c->checked[pgno] - 1] : NULL;
 }
 
-bool page_cache_get_checked(page_cache *c, uint32_t pgno, uint8_t *dst, page_cache_check *ck) {
+/* Under mu. Out of memory, or more checkers than PAGE_CACHE_CHECKERS,
+ * only means the page will be checked again. */
+static void set_checked(page_cache *c, uint32_t pgno, const void *as) {
+    size_t i = 0, len = c->checked_len;
+    while (i < c->as_count && c->as[i] != as)
+        i++;
+    if (as && i == c->as_count && c->as_count < PAGE_CACHE_CHECKERS)
+        c->as[c->as_count++] = as;
+    if (pgno >= len && (!as || !array_reserve(&c->checked, &c->checked_len, (size_t)pgno + 1, 1, 4096)))
+        return;
+    memset(c->checked + len, 0, c->checked_len - len);
+    c->checked[pgno] = as && i < c->as_count ? (uint8_t)(i + 1) : 0;
+}
+
+const void *page_cache_checked_as(page_cache *c, uint32_t pgno) {
+    if (!c)
+        return NULL;
+    pthread_mutex_lock(&c->mu);
+    const void *as = checked_as(c, pgno);
+    pthread_mutex_unlock(&c->mu);
+    return as;
+}
+
+bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst) {
+    const void *as;
+    return page_cache_get_checked(c, pgno, dst, &as);
+}
+
+bool page_cache_get_checked(page_cache *c, uint32_t pgno, uint8_t *dst, const void **as) {
     pthread_mutex_lock(&c->mu);
     entry *e = find(c, pgno);
     if (e) {
         memcpy(dst, e->page, FORMAT_PAGE_SIZE);
-        ck->stamp = e->stamp;
-        ck->as = e->checked_as;
+        *as = checked_as(c, pgno);
         lru_touch(&c->lru, &e->node);
         c->hits++;
     } else {
@@ -147,20 +180,18 @@ void page_cache_put_checked(page_cache *c, uint32_t pgno, const uint8_t *src, co
             lru_insert(&c->lru, &e->node, hash_mix(pgno));
         }
     }
-    if (e) {
+    if (e)
         memcpy(e->page, src, FORMAT_PAGE_SIZE);
-        e->stamp = ++c->puts;
-        e->checked_as = as;
-    }
     mark_good(c, pgno);
+    set_checked(c, pgno, as);
     pthread_mutex_unlock(&c->mu);
 }
 
-void page_cache_set_checked(page_cache *c, uint32_t pgno, uint64_t stamp, const void *as) {
+void page_cache_set_checked(page_cache *c, uint32_t pgno, const uint8_t *image, const void *as) {
     pthread_mutex_lock(&c->mu);
     entry *e = find(c, pgno);
-    if (e && e->stamp == stamp)
-        e->checked_as = as;
+    if (!e || memcmp(e->page, image, FORMAT_PAGE_SIZE) == 0)
+        set_checked(c, pgno, as);
     pthread_mutex_unlock(&c->mu);
 }
 
@@ -178,5 +209,7 @@ void page_cache_drop_from(page_cache *c, uint32_t first) {
     }
     for (size_t pgno = first; pgno < c->good_words * 64; pgno++)
         c->good[pgno / 64] &= ~(UINT64_C(1) << (pgno % 64));
+    if (first < c->checked_len)
+        memset(c->checked + first, 0, c->checked_len - first);
     pthread_mutex_unlock(&c->mu);
 }

@@ -24,16 +24,18 @@ void page_cache_free(page_cache *c);
 
 /* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes) if cached. */
 bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst);
-/* An entry can also remember what its image was structurally checked as
- * (a B+tree codec: storage/btree.c), so that only a page read from disk
- * pays for that check, not every copy out of the cache. `stamp` names the
- * image a get returned: the mark goes to that image only. */
-typedef struct page_cache_check {
-    uint64_t stamp;
-    const void *as; /* NULL: not checked */
-} page_cache_check;
-bool page_cache_get_checked(page_cache *c, uint32_t pgno, uint8_t *dst, page_cache_check *ck);
-void page_cache_set_checked(page_cache *c, uint32_t pgno, uint64_t stamp, const void *as);
+/* The cache also remembers, per page number, what the page's image was
+ * structurally checked as (a B+tree codec: storage/btree.c), evicted or
+ * not, like `known good`: only a page's first read from the file pays for
+ * that check. Up to PAGE_CACHE_CHECKERS different `as` are remembered. */
+#define PAGE_CACHE_CHECKERS 32
+/* page_cache_get, with what the page was checked as (NULL: nothing). */
+bool page_cache_get_checked(page_cache *c, uint32_t pgno, uint8_t *dst, const void **as);
+/* What page `pgno` was checked as (NULL: nothing; c may be NULL). */
+const void *page_cache_checked_as(page_cache *c, uint32_t pgno);
+/* Notes that `image`, the cached page's image, was checked as `as`
+ * (nothing when the cache holds another image of it by now). */
+void page_cache_set_checked(page_cache *c, uint32_t pgno, const uint8_t *image, const void *as);
 /* Caches a copy of `src`, evicting the least recently used page when full,
  * and notes that page `pgno` is known good: `src` must be its checked (or
  * just written) image. Out of memory only means the page is not cached. */

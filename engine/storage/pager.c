@@ -467,19 +467,19 @@ static int structure_error(uint32_t pgno, const pager *p, err *e) {
                    p->path);
 }
 
-/* A page image from the cache is checked by `chk` only when it was not
- * checked as chk->as already: the check runs once per page read from the
- * file, not per copy out of the cache. */
+/* A page image is checked by `chk` only when the cache does not know it
+ * as checked by chk->as already: once per page read from the file, not
+ * per copy out of the cache (nor per read back after an eviction). */
 static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, const pager_check *chk, err *e) {
     if (p->base)
         return pager_read_checked(p->base, PAGER_LATEST, pgno, dst, chk, e);
-    page_cache_check ck;
-    if (p->cache && page_cache_get_checked(p->cache, pgno, dst, &ck)) {
-        if (!chk || ck.as == chk->as)
+    const void *as = NULL;
+    if (p->cache && page_cache_get_checked(p->cache, pgno, dst, &as)) {
+        if (!chk || as == chk->as)
             return 0;
         if (!chk->ok(dst, chk->as))
             return structure_error(pgno, p, e);
-        page_cache_set_checked(p->cache, pgno, ck.stamp, chk->as);
+        page_cache_set_checked(p->cache, pgno, dst, chk->as);
         return 0;
     }
     if (vfs_read_all(p->io, p->fd, dst, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
@@ -487,10 +487,11 @@ static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, const pager_che
     if (!page_cache_known_good(p->cache, pgno) && !format_page_ok(dst, pgno))
         return err_set(e, ERR(STG, 29), "page %u of %s is damaged (checksum mismatch)",
                        (unsigned)pgno, p->path);
-    if (chk && !chk->ok(dst, chk->as))
+    as = page_cache_checked_as(p->cache, pgno);
+    if (chk && as != chk->as && !chk->ok(dst, chk->as))
         return structure_error(pgno, p, e);
     if (p->cache)
-        page_cache_put_checked(p->cache, pgno, dst, chk ? chk->as : NULL);
+        page_cache_put_checked(p->cache, pgno, dst, chk ? chk->as : as);
     return 0;
 }
 
