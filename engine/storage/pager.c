@@ -98,7 +98,8 @@ static pager *pager_new(const char *path) {
     spares_init(&p->scratch, PAGER_SCRATCH_SPARES);
     p->io = vfs_default();
     p->fd = -1;
-    p->committed = p->next = FORMAT_FIRST_DATA_PAGE;
+    p->next = FORMAT_FIRST_DATA_PAGE;
+    p->committed = p->next;
     htab_init(&p->reused_map);
     freelist_init(&p->fl, 0, 0);
     return p;
@@ -123,7 +124,8 @@ int pager_fork(pager *base, pager **out, err *e) {
     if (!p)
         return oom(e);
     p->base = base;
-    p->committed = p->next = base->next;
+    p->next = base->next;
+    p->committed = p->next;
     *out = p;
     return 0;
 }
@@ -429,7 +431,8 @@ static int choose_header(pager *p, uint64_t size, format_header *h, err *e) {
         h->free_count >= h->page_count)
         return err_set(e, ERR(STG, 8), "corrupt free-list reference in the header of %s", p->path);
     p->generation = h->generation;
-    p->committed = p->next = (uint32_t)h->page_count;
+    p->next = (uint32_t)h->page_count;
+    p->committed = p->next;
     freelist_init(&p->fl, h->freelist, h->free_count);
     return 0;
 }
@@ -808,7 +811,8 @@ static void promote_dirty(pager *p, const freelist_plan *plan) {
         page_cache_put(p->cache, plan->pages.v[i], plan->images + i * FORMAT_PAGE_SIZE);
     free_reused(p);
     forget_versions(p);
-    p->committed = p->next = plan->next;
+    p->next = plan->next;
+    p->committed = p->next;
     pthread_rwlock_unlock(&p->maps);
 }
 
