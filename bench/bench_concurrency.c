@@ -45,9 +45,9 @@ static const char *const MODE_NAMES[M_COUNT] = {"shared handle", "handle per thr
 
 typedef struct run {
     const char *path;
-    const char *text;  /* the shape's command */
-    const char *want;  /* its first batch ("" when not checked) */
-    long rows;         /* its expected rows (-1: not checked) */
+    const char *text; /* the shape's command */
+    const char *want; /* its first batch ("" when not checked) */
+    long rows;        /* its expected rows (-1: not checked) */
     mode m;
     MiniGrafDb *shared;
     atomic_int go, stop;

@@ -147,8 +147,8 @@ static int seed(MiniGrafDb *db, long entities) {
 
 static void report(const char *name, outcome o) {
     printf("%-16s commits %9.0f/s  queries %9.0f/s  worst commit %8.2f ms  p99 %7.2f ms"
-           "  failures %ld  cpu %.2f cores\n", name, o.commit_rate, o.query_rate, o.worst_ms,
-           o.p99_ms, o.failures, o.cores);
+           "  failures %ld  cpu %.2f cores\n",
+           name, o.commit_rate, o.query_rate, o.worst_ms, o.p99_ms, o.failures, o.cores);
 }
 
 int main(int argc, char **argv) {
@@ -180,12 +180,15 @@ int main(int argc, char **argv) {
         report("together", b);
         double wr = w.commit_rate > 0 ? b.commit_rate / w.commit_rate : 0;
         double rr = r.query_rate > 0 ? b.query_rate / r.query_rate : 0;
-        printf("writer ratio %.0f%% (target >= 50%%: %s)\n", wr * 100, wr >= 0.5 ? "met" : "NOT met");
-        printf("reader ratio %.0f%% (target >= 50%%: %s)\n", rr * 100, rr >= 0.5 ? "met" : "NOT met");
+        printf("writer ratio %.0f%% (target >= 50%%: %s)\n", wr * 100,
+               wr >= 0.5 ? "met" : "NOT met");
+        printf("reader ratio %.0f%% (target >= 50%%: %s)\n", rr * 100,
+               rr >= 0.5 ? "met" : "NOT met");
         printf("worst commit beside readers %.2f ms (target <= 20 ms: %s)\n", b.worst_ms,
                b.worst_ms <= 20.0 ? "met" : "NOT met");
         printf("ratios' sum %.0f%% at %.2f cores together (%.2f writers alone, %.2f readers "
-               "alone)\n", (wr + rr) * 100, b.cores, w.cores, r.cores);
+               "alone)\n",
+               (wr + rr) * 100, b.cores, w.cores, r.cores);
     }
     minigraf_close(db);
     char wal[sizeof path + 8];

@@ -89,7 +89,8 @@ static int run(const char *dir, long versions) {
     /* every version is two transactions: value v from transaction 2v + 1 */
     long half = versions / 2;
     char as_of[160], want_cur[48], want_half[48], first[256];
-    snprintf(as_of, sizeof as_of, "(query [:find ?v :as-of %ld :where [:hot :counter ?v]])", 2 * half + 1);
+    snprintf(as_of, sizeof as_of, "(query [:find ?v :as-of %ld :where [:hot :counter ?v]])",
+             2 * half + 1);
     snprintf(want_cur, sizeof want_cur, "[[%ld]]", versions);
     snprintf(want_half, sizeof want_half, "[[%ld]]", half);
     const struct {
@@ -102,8 +103,8 @@ static int run(const char *dir, long versions) {
         int rc = measure(db, q[i].text, &p50, &p99, first, sizeof first);
         bool ok = rc == 0 && strcmp(first, q[i].want) == 0;
         bad |= !ok;
-        printf("%-12s %9ld versions  p50 %9.1f us  p99 %9.1f us  %s\n", q[i].name, versions, p50, p99,
-               ok ? "ok" : first);
+        printf("%-12s %9ld versions  p50 %9.1f us  p99 %9.1f us  %s\n", q[i].name, versions, p50,
+               p99, ok ? "ok" : first);
     }
     minigraf_close(db);
     return bad;

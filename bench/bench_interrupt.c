@@ -16,8 +16,7 @@
 
 #define N 2000
 
-static double now_ms(void)
-{
+static double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
@@ -31,8 +30,7 @@ typedef struct job {
     int code;
 } job;
 
-static void *run(void *arg)
-{
+static void *run(void *arg) {
     job *j = arg;
     char *out = minigraf_execute(j->db, j->text);
     j->returned_ms = now_ms();
@@ -42,20 +40,19 @@ static void *run(void *arg)
     return NULL;
 }
 
-static int cmp(const void *a, const void *b)
-{
+static int cmp(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static void fill(MiniGrafDb *db)
-{
+static void fill(MiniGrafDb *db) {
     size_t cap = (size_t)N * 80, len = 0;
     char *text = malloc(cap);
     len += (size_t)snprintf(text + len, cap - len, "(transact [");
     for (int i = 0; i < N; i++)
-        len += (size_t)snprintf(text + len, cap - len, "[:e%d :n %d] [:e%d :s \"s%d\"] [:e%d :next :e%d] ",
-                                i, i, i, (i * 7919) % N, i, i + 1);
+        len += (size_t)snprintf(text + len, cap - len,
+                                "[:e%d :n %d] [:e%d :s \"s%d\"] [:e%d :next :e%d] ", i, i, i,
+                                (i * 7919) % N, i, i + 1);
     snprintf(text + len, cap - len, "])");
     free(minigraf_execute(db, text));
     free(text);
@@ -67,17 +64,20 @@ static const struct shape {
     const char *name, *text;
 } shapes[] = {
     {"cross join count", "(query [:find (count ?x) :where [?a :n ?x] [?b :n ?y] [?c :n ?z]])"},
-    {"cross join filter", "(query [:find ?x :where [?a :n ?x] [?b :n ?y] [?c :n ?z] [(+ ?x ?y) ?s] [(< ?s -1)]])"},
+    {"cross join filter",
+     "(query [:find ?x :where [?a :n ?x] [?b :n ?y] [?c :n ?z] [(+ ?x ?y) ?s] [(< ?s -1)]])"},
     {"rule recursion", "(query [:find (count ?y) :where (reach ?x ?y)])"},
-    {"sort 4M rows", "(query [:find ?x ?y :where [?a :n ?x] [?b :s ?y] :order-by [?y ?x] :limit 1])"},
+    {"sort 4M rows",
+     "(query [:find ?x ?y :where [?a :n ?x] [?b :s ?y] :order-by [?y ?x] :limit 1])"},
 };
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int runs = argc > 1 ? atoi(argv[1]) : 40;
     MiniGrafDb *db = minigraf_open_with_options(
-        NULL, "{\"max_results\": 1000000000000, \"max_derived_facts\": 1000000000000, "
-              "\"query_memory_limit\": 0}", NULL);
+        NULL,
+        "{\"max_results\": 1000000000000, \"max_derived_facts\": 1000000000000, "
+        "\"query_memory_limit\": 0}",
+        NULL);
     fill(db);
     srand(7);
     printf("%-20s %8s %8s %8s %8s  (ms from minigraf_interrupt to API-013, %d runs)\n", "shape",

@@ -67,8 +67,10 @@ static int run_child(const char *path, const char *query, long limit_mib) {
     long peak_mib = bench_peak_rss_kib() / 1024;
     int ok = (code == 0 || code == QRY_012) && peak_mib <= limit_mib + HEADROOM_MIB;
     printf("%-72s %-9s %9.1f ms  peak RSS %5ld MiB  %s\n", query,
-           code == QRY_012 ? "QRY-012" : code ? "error" : "answered", ms, peak_mib,
-           ok ? "ok" : "FAIL");
+           code == QRY_012 ? "QRY-012"
+           : code          ? "error"
+                           : "answered",
+           ms, peak_mib, ok ? "ok" : "FAIL");
     if (code && code != QRY_012)
         printf("  %s\n", message);
     minigraf_close(db);

@@ -28,24 +28,29 @@ typedef struct bench_shape {
 static const bench_shape bench_shapes[] = {
     {"point_entity", "(query [:find ?a :where [:p83333 :age ?a]])"},
     {"as_of", "(query [:find ?a :as-of 2500 :where [:p20833 :age ?a]])"},
-    {"valid_at", "(query [:find ?s :valid-at \"2021-06-01T00:00:00Z\" :where [:p83333 :status ?s]])"},
+    {"valid_at",
+     "(query [:find ?s :valid-at \"2021-06-01T00:00:00Z\" :where [:p83333 :status ?s]])"},
     {"hot_current", "(query [:find ?v :where [:hot :counter ?v]])"},
     {"hot_as_of", "(query [:find ?v :as-of 4500 :where [:hot :counter ?v]])"},
     {"as_of_ts", "(query [:find ?a :as-of \"2024-05-01T12:00:00.123Z\" :where [:p83333 :age ?a]])"},
     {"attribute_value", "(query [:find ?e :where [?e :name \"p83333\"]])"},
     {"join_2", "(query [:find ?n :where [:p83333 :follows ?f] [?f :name ?n]])"},
-    {"join_2_pseudo", "(query [:find ?n :valid-at :any-valid-time :where [:p83333 :follows ?f] [?f :name ?n] [?f :db/tx-count ?t]])"},
-    {"join_3_selective", "(query [:find ?s ?n :where [:p83333 :manager ?b] [?s :manager ?b] [?s :name ?n]])"},
+    {"join_2_pseudo", "(query [:find ?n :valid-at :any-valid-time :where [:p83333 :follows ?f] [?f "
+                      ":name ?n] [?f :db/tx-count ?t]])"},
+    {"join_3_selective",
+     "(query [:find ?s ?n :where [:p83333 :manager ?b] [?s :manager ?b] [?s :name ?n]])"},
     {"recursive_ancestors", "(query [:find ?b :where (boss :p166665 ?b)])"},
     {"limit", "(query [:find ?e ?a :where [?e :age ?a] :limit 10])"},
     {"top_k", "(query [:find ?e ?a :where [?e :age ?a] :order-by [?a :desc] :limit 10])"},
     {"not_probe", "(query [:find ?e :where [?e :group 7] (not [?e :age ?a] [(< ?a 10)])])"},
-    {"not_join", "(query [:find ?e :where [?e :group 7] (not-join [?e] [?e :age ?a] [(< ?a 50)])])"},
+    {"not_join",
+     "(query [:find ?e :where [?e :group 7] (not-join [?e] [?e :age ?a] [(< ?a 50)])])"},
     {"or_2", "(query [:find ?e :where [?e :group 7] (or [?e :age 7] [?e :age 17])])"},
     {"count_grouped", "(query [:find ?g (count ?e) :where [?e :group ?g]])"},
     {"count", "(query [:find (count ?v) :where [?e ?a ?v]])"},
     {"attribute_scan", "(query [:find ?e ?a :where [?e :age ?a]])"},
-    {"as_of_ts_scan", "(query [:find ?e ?a :as-of \"2024-05-01T12:00:00.123Z\" :where [?e :age ?a]])"},
+    {"as_of_ts_scan",
+     "(query [:find ?e ?a :as-of \"2024-05-01T12:00:00.123Z\" :where [?e :age ?a]])"},
     {"window", "(query [:find ?e (rank :over (:order-by ?a)) :where [?e :age ?a]])"},
     {"join_3_scan", "(query [:find ?e ?n :where [?e :follows ?f] [?f :group 7] [?f :name ?n]])"},
     {"recursive", "(query [:find ?x ?b :where (boss ?x ?b)])"},
@@ -92,7 +97,8 @@ static bench_stats bench_time(const char *text, size_t runs) {
         ns[i] = bench_now_ns() - t0;
     }
     qsort(ns, runs, sizeof *ns, bench_cmp_u64);
-    bench_stats s = {(double)ns[runs / 2], (double)ns[runs * 99 / 100], (double)ns[0], (double)ns[runs - 1], runs};
+    bench_stats s = {(double)ns[runs / 2], (double)ns[runs * 99 / 100], (double)ns[0],
+                     (double)ns[runs - 1], runs};
     free(ns);
     return s;
 }
@@ -147,8 +153,12 @@ static char *bench_big_transact(size_t facts) {
         case 0: buf_printf(&b, "[:p%zu :name \"p%zu\"]", ent, ent); break;
         case 1: buf_printf(&b, " [:p%zu :age %zu]", ent, ent % 90); break;
         case 2: buf_printf(&b, " [:p%zu :group %zu]", ent, ent % 100); break;
-        case 3: buf_printf(&b, " [:p%zu :follows :p%zu]", ent, (7919 * ent + 1) % (facts / 5)); break;
-        default: buf_printf(&b, " [:p%zu :status \"b\" {:valid-from \"2023-01-01\"}]\n", ent); break;
+        case 3:
+            buf_printf(&b, " [:p%zu :follows :p%zu]", ent, (7919 * ent + 1) % (facts / 5));
+            break;
+        default:
+            buf_printf(&b, " [:p%zu :status \"b\" {:valid-from \"2023-01-01\"}]\n", ent);
+            break;
         }
     }
     buf_puts(&b, "])");
@@ -177,22 +187,25 @@ int main(int argc, char **argv) {
     size_t nshapes = sizeof bench_shapes / sizeof bench_shapes[0];
     for (size_t i = 0; i < nshapes; i++) {
         bench_stats s = bench_time(bench_shapes[i].text, BENCH_RUNS);
-        printf("%-22s %10.3f %10.3f %10.3f %10.3f\n", bench_shapes[i].name, s.p50 / 1e3, s.p99 / 1e3, s.min / 1e3,
-               s.max / 1e3);
+        printf("%-22s %10.3f %10.3f %10.3f %10.3f\n", bench_shapes[i].name, s.p50 / 1e3,
+               s.p99 / 1e3, s.min / 1e3, s.max / 1e3);
         fprintf(json,
-                "    {\"shape\": \"%s\", \"bytes\": %zu, \"runs\": %zu, \"p50_ns\": %.0f, \"p99_ns\": %.0f, "
+                "    {\"shape\": \"%s\", \"bytes\": %zu, \"runs\": %zu, \"p50_ns\": %.0f, "
+                "\"p99_ns\": %.0f, "
                 "\"min_ns\": %.0f, \"max_ns\": %.0f}%s\n",
-                bench_shapes[i].name, strlen(bench_shapes[i].text), s.runs, s.p50, s.p99, s.min, s.max,
-                i + 1 < nshapes ? "," : "");
+                bench_shapes[i].name, strlen(bench_shapes[i].text), s.runs, s.p50, s.p99, s.min,
+                s.max, i + 1 < nshapes ? "," : "");
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("\nspec examples: %zu commands, %zu bytes: %.1f MB/s\n", nex, ex_bytes, ex_mbs);
-    printf("10,000-fact transact: %zu bytes: %.1f MB/s (p50 %.3f ms)\n", big_bytes, big_mbs, big_t.p50 / 1e6);
+    printf("10,000-fact transact: %zu bytes: %.1f MB/s (p50 %.3f ms)\n", big_bytes, big_mbs,
+           big_t.p50 / 1e6);
     printf("peak RSS: %ld KiB\n", ru.ru_maxrss);
     fprintf(json,
             "  ],\n  \"spec_examples\": {\"commands\": %zu, \"bytes\": %zu, \"mb_per_s\": %.2f},\n"
-            "  \"transact_10000\": {\"bytes\": %zu, \"mb_per_s\": %.2f, \"p50_ns\": %.0f, \"p99_ns\": %.0f},\n"
+            "  \"transact_10000\": {\"bytes\": %zu, \"mb_per_s\": %.2f, \"p50_ns\": %.0f, "
+            "\"p99_ns\": %.0f},\n"
             "  \"peak_rss_kib\": %ld\n}\n",
             nex, ex_bytes, ex_mbs, big_bytes, big_mbs, big_t.p50, big_t.p99, ru.ru_maxrss);
     fclose(json);

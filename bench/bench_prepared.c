@@ -28,18 +28,17 @@
 #include "minigraf.h"
 #include "shapes.h"
 
-#define SAMPLE_RUNS 20   /* runs per timed sample */
+#define SAMPLE_RUNS 20    /* runs per timed sample */
 #define ROUND_SAMPLES 100 /* samples of one variant before the next variant's */
-#define MAX_RUNS 40000   /* samples per variant */
-#define BUDGET_S 1.5     /* timed seconds per variant */
+#define MAX_RUNS 40000    /* samples per variant */
+#define BUDGET_S 1.5      /* timed seconds per variant */
 #define TARGET_US 0.6
 
 typedef enum variant { V_TEXT, V_PREPARED, V_PREPARED_BOUND, V_PREPARED_EXECUTE, V_COUNT } variant;
 
-static const char *const NAMES[V_COUNT] = {"text query (minigraf_query)",
-                                           "prepared: bind + stmt_query",
-                                           "prepared: stmt_query (bound once)",
-                                           "prepared: bind + stmt_execute"};
+static const char *const NAMES[V_COUNT] = {
+    "text query (minigraf_query)", "prepared: bind + stmt_query",
+    "prepared: stmt_query (bound once)", "prepared: bind + stmt_execute"};
 
 typedef struct bench {
     MiniGrafDb *db;
@@ -209,13 +208,14 @@ static int bench_scale(const char *dir, long n, FILE *j, int first_scale) {
         bench_sort_doubles(b.t[v], (size_t)b.runs[v]);
         p50[v] = b.t[v][b.runs[v] / 2];
         double p99 = b.t[v][(long)((double)(b.runs[v] - 1) * 0.99 + 0.5)];
-        printf("%-34s %8ld %9.3f %9.3f %9.3f %8.2fx\n", NAMES[v], b.runs[v] * SAMPLE_RUNS, p50[v], p99,
-               b.t[v][0], p50[V_TEXT] / p50[v]);
+        printf("%-34s %8ld %9.3f %9.3f %9.3f %8.2fx\n", NAMES[v], b.runs[v] * SAMPLE_RUNS, p50[v],
+               p99, b.t[v][0], p50[V_TEXT] / p50[v]);
         if (j)
-            fprintf(j, "%s\n {\"facts\":%ld,\"variant\":\"%s\",\"runs\":%ld,\"p50_us\":%.3f,"
-                       "\"p99_us\":%.3f,\"min_us\":%.3f}",
-                    first_scale && v == 0 ? "" : ",", n, NAMES[v], b.runs[v] * SAMPLE_RUNS, p50[v], p99,
-                    b.t[v][0]);
+            fprintf(j,
+                    "%s\n {\"facts\":%ld,\"variant\":\"%s\",\"runs\":%ld,\"p50_us\":%.3f,"
+                    "\"p99_us\":%.3f,\"min_us\":%.3f}",
+                    first_scale && v == 0 ? "" : ",", n, NAMES[v], b.runs[v] * SAMPLE_RUNS, p50[v],
+                    p99, b.t[v][0]);
     }
     int ok = n != 1000000 || p50[V_PREPARED] <= TARGET_US;
     if (n == 1000000)

@@ -104,8 +104,8 @@ static MiniGrafDb *time_runs(MiniGrafDb *db, const char *path, const char *text,
         t[runs] = (bench_now_s() - t0) * 1e6;
         spent += t[runs] / 1e6;
         if (rows != fg->rows) {
-            snprintf(fg->note, sizeof fg->note, "UNSTABLE: run %ld gave %ld rows, first %ld",
-                     runs, rows, fg->rows);
+            snprintf(fg->note, sizeof fg->note, "UNSTABLE: run %ld gave %ld rows, first %ld", runs,
+                     rows, fg->rows);
             return db;
         }
         runs++;
@@ -168,8 +168,7 @@ static void in_child(child_fn fn, const char *path, const shape *sh, const param
 
 /* The commit time of transaction tx_half, read in a child so that the
  * parent's RSS stays that of an unopened database. */
-static void find_tx_half_time(const char *path, const shape *sh, const params *p,
-                              figures *fg) {
+static void find_tx_half_time(const char *path, const shape *sh, const params *p, figures *fg) {
     (void)sh;
     fg->rows = (long)shape_read_tx_half_ms(path, p); /* carried in rows: ms since the epoch */
 }
@@ -208,10 +207,11 @@ static void print_row(const shape *sh, const figures *f, long n) {
 }
 
 static void json_row(FILE *j, int first, const shape *sh, const figures *f) {
-    fprintf(j, "%s\n {\"shape\":\"%s\",\"runs\":%ld,\"p50_us\":%.2f,\"p99_us\":%.2f,"
-               "\"min_us\":%.2f,\"max_us\":%.2f,\"rows\":%ld,\"expected_rows\":%ld,"
-               "\"peak_rss_kib\":%ld,\"open_rss_kib\":%ld,\"target_us\":%.0f,"
-               "\"reference_10m_us\":%.0f,\"note\":\"%s\"}",
+    fprintf(j,
+            "%s\n {\"shape\":\"%s\",\"runs\":%ld,\"p50_us\":%.2f,\"p99_us\":%.2f,"
+            "\"min_us\":%.2f,\"max_us\":%.2f,\"rows\":%ld,\"expected_rows\":%ld,"
+            "\"peak_rss_kib\":%ld,\"open_rss_kib\":%ld,\"target_us\":%.0f,"
+            "\"reference_10m_us\":%.0f,\"note\":\"%s\"}",
             first ? "" : ",", sh->name, f->runs, f->p50_us, f->p99_us, f->min_us, f->max_us,
             f->rows, f->expected_rows, f->peak_rss_kib, f->open_rss_kib, sh->target_us,
             sh->reference_us, f->note);
@@ -266,6 +266,7 @@ int main(int argc, char **argv) {
     int bad = 0;
     for (int i = 0; i < args.scale_count; i++)
         bad += bench_scale(args.scales[i], &args);
-    printf("\n%s\n", bad ? "SOME SHAPES FAILED OR MISMATCHED (see the check column)" : "all checks passed");
+    printf("\n%s\n",
+           bad ? "SOME SHAPES FAILED OR MISMATCHED (see the check column)" : "all checks passed");
     return bad ? 1 : 0;
 }

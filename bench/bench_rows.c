@@ -12,8 +12,8 @@
  * process's CPU time (on a shared machine the CPU time is the steadier of
  * the two, and what the bindings' per-row benchmarks, bench_node_rows.js
  * and BenchRows.java, measure too), checks the row count and that both
- * paths see the same sum of ages, and writes <dir>/rows-N.json. The fixture is built once per scale and cached in
- * DIR (bench_storage / bench_query build the same files).
+ * paths see the same sum of ages, and writes <dir>/rows-N.json. The fixture is built once per scale
+ * and cached in DIR (bench_storage / bench_query build the same files).
  *
  *   bench_rows DIR [N]   (default N: 1000000) */
 #define _POSIX_C_SOURCE 200809L
@@ -37,15 +37,13 @@ typedef struct drained {
     double seconds, cpu_seconds;
 } drained;
 
-static double cpu_now_s(void)
-{
+static double cpu_now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static MiniGrafCursor *open_cursor(MiniGrafDb *db)
-{
+static MiniGrafCursor *open_cursor(MiniGrafDb *db) {
     MiniGrafCursor *c = minigraf_query(db, QUERY);
     if (!c) {
         fprintf(stderr, "query failed: %s\n", minigraf_last_error(db));
@@ -54,8 +52,7 @@ static MiniGrafCursor *open_cursor(MiniGrafDb *db)
     return c;
 }
 
-static drained drain_json(MiniGrafDb *db)
-{
+static drained drain_json(MiniGrafDb *db) {
     drained d = {0};
     double t0 = bench_now_s(), c0 = cpu_now_s();
     MiniGrafCursor *c = open_cursor(db);
@@ -74,8 +71,7 @@ static drained drain_json(MiniGrafDb *db)
     return d;
 }
 
-static drained drain_step(MiniGrafDb *db)
-{
+static drained drain_step(MiniGrafDb *db) {
     drained d = {0};
     unsigned char seen = 0;
     double t0 = bench_now_s(), c0 = cpu_now_s();
@@ -98,14 +94,12 @@ static drained drain_step(MiniGrafDb *db)
     return d;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
+static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static MiniGrafDb *open_fixture(const char *dir, long n)
-{
+static MiniGrafDb *open_fixture(const char *dir, long n) {
     char path[512], *error = NULL;
     mkdir(dir, 0755);
     fixture_path(path, sizeof path, dir, n);
@@ -122,8 +116,7 @@ static MiniGrafDb *open_fixture(const char *dir, long n)
     return db;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s DIR [N]\n", argv[0]);
         return 2;

@@ -52,8 +52,8 @@ static int run(long n) {
     r = minigraf_execute(db, text);
     double q = bench_now_s() - t0;
     const char *outcome = r ? r : minigraf_last_error(db);
-    printf("%-7ld register %7.3f s (%6.2f us/rule)  + stratify %7.3f s   query %8.3f s  %.60s\n",
-           n, reg, reg * 1e6 / (double)n, strat, q, outcome ? outcome : "?");
+    printf("%-7ld register %7.3f s (%6.2f us/rule)  + stratify %7.3f s   query %8.3f s  %.60s\n", n,
+           reg, reg * 1e6 / (double)n, strat, q, outcome ? outcome : "?");
     minigraf_string_free(r);
     minigraf_close(db);
     return 0;

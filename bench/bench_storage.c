@@ -34,7 +34,7 @@ typedef struct figures {
     long build_rss_kib, open_rss_kib, open_rss_delta_kib;
     long long file_bytes;
     double ins_mem, ins_file, batch_mem, batch_file; /* facts per second */
-    long long hist_file_bytes;                        /* with the history index */
+    long long hist_file_bytes;                       /* with the history index */
     double hist_ins_mem, hist_batch_mem;
 } figures;
 
@@ -170,13 +170,14 @@ static void report(const char *dir, const figures *f, int count) {
                (double)f[i].file_bytes / (double)f[i].n, f[i].open_ms, f[i].open_rss_kib,
                f[i].ckpt1_ms, f[i].ckpt10k_ms, f[i].ins_mem, f[i].ins_file, f[i].batch_file);
         if (j)
-            fprintf(j, "%s{\"facts\":%ld,\"build_s\":%.3f,\"build_peak_rss_kib\":%ld,"
-                       "\"file_bytes\":%lld,\"open_ms\":%.4f,\"open_rss_kib\":%ld,"
-                       "\"open_rss_delta_kib\":%ld,\"checkpoint_1_ms\":%.4f,"
-                       "\"checkpoint_10k_ms\":%.3f,\"insert_memory_fps\":%.0f,"
-                       "\"insert_file_fps\":%.0f,\"batch100_memory_fps\":%.0f,"
-                       "\"batch100_file_fps\":%.0f,\"history_file_bytes\":%lld,"
-                       "\"history_insert_memory_fps\":%.0f,\"history_batch100_memory_fps\":%.0f}",
+            fprintf(j,
+                    "%s{\"facts\":%ld,\"build_s\":%.3f,\"build_peak_rss_kib\":%ld,"
+                    "\"file_bytes\":%lld,\"open_ms\":%.4f,\"open_rss_kib\":%ld,"
+                    "\"open_rss_delta_kib\":%ld,\"checkpoint_1_ms\":%.4f,"
+                    "\"checkpoint_10k_ms\":%.3f,\"insert_memory_fps\":%.0f,"
+                    "\"insert_file_fps\":%.0f,\"batch100_memory_fps\":%.0f,"
+                    "\"batch100_file_fps\":%.0f,\"history_file_bytes\":%lld,"
+                    "\"history_insert_memory_fps\":%.0f,\"history_batch100_memory_fps\":%.0f}",
                     i ? "," : "", f[i].n, f[i].build_s, f[i].build_rss_kib, f[i].file_bytes,
                     f[i].open_ms, f[i].open_rss_kib, f[i].open_rss_delta_kib, f[i].ckpt1_ms,
                     f[i].ckpt10k_ms, f[i].ins_mem, f[i].ins_file, f[i].batch_mem, f[i].batch_file,
@@ -199,8 +200,8 @@ static void report(const char *dir, const figures *f, int count) {
 
 /* ---- Checkpoint, WAL replay and retract measurements (issue 4) ---- */
 
-#define CKPT_RUNS 5     /* fresh copies per checkpoint-after-1 figure */
-#define CKPT10K_RUNS 3  /* fresh copies per checkpoint-after-10K figure */
+#define CKPT_RUNS 5    /* fresh copies per checkpoint-after-1 figure */
+#define CKPT10K_RUNS 3 /* fresh copies per checkpoint-after-10K figure */
 #define STEADY_ROUNDS 50
 #define OPEN_RUNS 5
 #define RETRACTS 20000
@@ -208,7 +209,7 @@ static void report(const char *dir, const figures *f, int count) {
 typedef struct extra_figures {
     double wal_open_ms[2]; /* open replaying 1,000 / 10,000 WAL facts (median) */
     double ckpt1_ms, ckpt1_steady_ms, ckpt10k_ms; /* medians */
-    double retract_mem, retract_file;              /* facts per second */
+    double retract_mem, retract_file;             /* facts per second */
 } extra_figures;
 
 static double median(double *v, size_t n) {
@@ -265,8 +266,8 @@ static double wal_open(const char *fixture, const char *work, long facts) {
     copy_file(fixture, work);
     pid_t pid = fork();
     if (pid == 0) {
-        MiniGrafDb *db =
-            minigraf_open_with_options(work, "{\"wal_checkpoint_threshold\": 0}", NULL);
+        MiniGrafDb *db = minigraf_open_with_options(work, "{\"wal_checkpoint_threshold\": 0}",
+                                                    NULL);
         add_facts(db, "pending", 0, facts);
         _exit(0);
     }
@@ -340,10 +341,11 @@ static void extra_scale(const char *dir, long n) {
     snprintf(jpath, sizeof jpath, "%s/storage-extra-%ld.json", dir, n);
     FILE *j = fopen(jpath, "w");
     if (j) {
-        fprintf(j, "{\"facts\":%ld,\"open_wal_1k_ms\":%.4f,\"open_wal_10k_ms\":%.4f,"
-                   "\"checkpoint_1_median_ms\":%.4f,\"checkpoint_1_steady_median_ms\":%.4f,"
-                   "\"checkpoint_10k_median_ms\":%.3f,\"retract_memory_fps\":%.0f,"
-                   "\"retract_file_fps\":%.0f}\n",
+        fprintf(j,
+                "{\"facts\":%ld,\"open_wal_1k_ms\":%.4f,\"open_wal_10k_ms\":%.4f,"
+                "\"checkpoint_1_median_ms\":%.4f,\"checkpoint_1_steady_median_ms\":%.4f,"
+                "\"checkpoint_10k_median_ms\":%.3f,\"retract_memory_fps\":%.0f,"
+                "\"retract_file_fps\":%.0f}\n",
                 n, x.wal_open_ms[0], x.wal_open_ms[1], x.ckpt1_ms, x.ckpt1_steady_ms, x.ckpt10k_ms,
                 x.retract_mem, x.retract_file);
         fclose(j);

@@ -36,7 +36,9 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-void bench_sort_doubles(double *v, size_t n) { qsort(v, n, sizeof *v, cmp_double); }
+void bench_sort_doubles(double *v, size_t n) {
+    qsort(v, n, sizeof *v, cmp_double);
+}
 
 long bench_batch_rows(const char *json) {
     long rows = 0;

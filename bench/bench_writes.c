@@ -52,8 +52,8 @@ static double run(MiniGrafDb *db, const char *op, long count, long per, double *
 
 static void pct(const char *what, double *lat, long n, double fps) {
     bench_sort_doubles(lat, (size_t)n);
-    printf("%-36s p50 %6.2f us  p90 %6.2f us  %9.0f facts/s  %9.0f per CPU s\n", what,
-           lat[n / 2], lat[n * 9 / 10], fps, cpu_fps);
+    printf("%-36s p50 %6.2f us  p90 %6.2f us  %9.0f facts/s  %9.0f per CPU s\n", what, lat[n / 2],
+           lat[n * 9 / 10], fps, cpu_fps);
 }
 
 static void memory_single(long count) {

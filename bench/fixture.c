@@ -63,11 +63,17 @@ long fixture_drain(MiniGrafCursor *c, char *first, size_t size) {
     return rows;
 }
 
-long fixture_entities(long n) { return n / 6; }
+long fixture_entities(long n) {
+    return n / 6;
+}
 
-long fixture_entity_txs(long n) { return 3 * ((fixture_entities(n) + 199) / 200); }
+long fixture_entity_txs(long n) {
+    return 3 * ((fixture_entities(n) + 199) / 200);
+}
 
-long fixture_tx_half(long n) { return 3 * (((fixture_entities(n) + 199) / 200) / 2); }
+long fixture_tx_half(long n) {
+    return 3 * (((fixture_entities(n) + 199) / 200) / 2);
+}
 
 void fixture_path(char *out, size_t size, const char *dir, long n) {
     snprintf(out, size, "%s/envelope-%ld.graph", dir, n);
@@ -79,8 +85,9 @@ static void write_entities(MiniGrafDb *db, long from, long to, long entities, fi
     t->len = 0;
     fixture_put(t, "(transact [");
     for (long i = from; i < to; i++) {
-        fixture_put(t, "[:p%ld :name \"p%ld\"][:p%ld :age %ld][:p%ld :group %ld][:p%ld :follows :p%ld]",
-                    i, i, i, i % 90, i, i % 100, i, (7919 * i + 1) % entities);
+        fixture_put(
+            t, "[:p%ld :name \"p%ld\"][:p%ld :age %ld][:p%ld :group %ld][:p%ld :follows :p%ld]", i,
+            i, i, i % 90, i, i % 100, i, (7919 * i + 1) % entities);
         if (i >= 1)
             fixture_put(t, "[:p%ld :manager :p%ld]", i, i / 10);
     }

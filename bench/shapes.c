@@ -18,42 +18,51 @@
  * valid now. */
 #define MAXTX "9223372036854775807"
 #define CUR(t) t ".tx_end = " MAXTX " AND " t ".vf <= {now} AND " t ".vt > {now}"
-#define AS_OF(t) t ".tx <= {txh} AND " t ".tx_end > {txh} AND " t ".vf <= {now} AND " t ".vt > {now}"
-#define BOSS(seed)                                                                       \
-    "WITH RECURSIVE boss(x, b) AS (SELECT e, v FROM eav m WHERE " seed " AND " CUR("m") \
-    " UNION SELECT boss.x, m.v FROM boss JOIN eav m ON m.e = boss.b AND m.a = 'manager' AND " CUR("m") ")"
+#define AS_OF(t) \
+    t ".tx <= {txh} AND " t ".tx_end > {txh} AND " t ".vf <= {now} AND " t ".vt > {now}"
+#define BOSS(seed)                                                                               \
+    "WITH RECURSIVE boss(x, b) AS (SELECT e, v FROM eav m WHERE " seed                           \
+    " AND " CUR("m") " UNION SELECT boss.x, m.v FROM boss JOIN eav m ON m.e = boss.b AND m.a = " \
+                     "'manager' AND " CUR("m") ")"
 
 const shape SHAPES[] = {
     {"point_entity", "[:find ?a :where [:p{m} :age ?a]]", 3, 0, 19,
      "SELECT v FROM eav f WHERE f.e = {m} AND f.a = 'age' AND " CUR("f"), 0},
     {"as_of", "[:find ?a :as-of {txh} :where [:p{m4} :age ?a]]", 3, 0, 19,
      "SELECT v FROM eav f WHERE f.e = {m4} AND f.a = 'age' AND " AS_OF("f"), 0},
-    {"valid_at", "[:find ?s :valid-at \"2021-06-01T00:00:00Z\" :where [:p{m} :status ?s]]", 3, 0, 19,
+    {"valid_at", "[:find ?s :valid-at \"2021-06-01T00:00:00Z\" :where [:p{m} :status ?s]]", 3, 0,
+     19,
      "SELECT v FROM eav f WHERE f.e = {m} AND f.a = 'status' AND f.tx_end = " MAXTX
-     " AND f.vf <= 1622505600000 AND f.vt > 1622505600000", 0},
+     " AND f.vf <= 1622505600000 AND f.vt > 1622505600000",
+     0},
     {"hot_current", "[:find ?v :where [:hot :counter ?v]]", 0, 0, 290,
      "SELECT v FROM eav f WHERE f.e = -1 AND f.a = 'counter' AND " CUR("f"), 0},
     {"hot_as_of", "[:find ?v :as-of {hoth} :where [:hot :counter ?v]]", 0, 0, 0,
-     "SELECT v FROM eav f WHERE f.e = -1 AND f.a = 'counter' AND f.tx <= {hoth} AND f.tx_end > {hoth}"
-     " AND f.vf <= {now} AND f.vt > {now}", 0},
+     "SELECT v FROM eav f WHERE f.e = -1 AND f.a = 'counter' AND f.tx <= {hoth} AND f.tx_end > "
+     "{hoth}"
+     " AND f.vf <= {now} AND f.vt > {now}",
+     0},
     {"as_of_ts", "[:find ?a :as-of \"{ts}\" :where [:p{m} :age ?a]]", 0, 0, 920,
      "SELECT v FROM eav f WHERE f.e = {m} AND f.a = 'age' AND " AS_OF("f"), 0},
     {"attribute_value", "[:find ?e :where [?e :name \"p{m}\"]]", 3, 0, 17,
      "SELECT e FROM eav f WHERE f.a = 'name' AND f.v = 'p{m}' AND " CUR("f"), 0},
     {"join_2", "[:find ?n :where [:p{m} :follows ?f] [?f :name ?n]]", 8, 0, 40,
-     "SELECT n.v FROM eav f JOIN eav n ON n.e = f.v AND n.a = 'name' AND " CUR("n")
-     " WHERE f.e = {m} AND f.a = 'follows' AND " CUR("f"), 0},
+     "SELECT n.v FROM eav f JOIN eav n ON n.e = f.v AND n.a = 'name' AND " CUR(
+         "n") " WHERE f.e = {m} AND f.a = 'follows' AND " CUR("f"),
+     0},
     {"join_2_pseudo",
      "[:find ?n :valid-at :any-valid-time :where [:p{m} :follows ?f] [?f :name ?n] "
      "[?f :db/tx-count ?t]]",
      0, 0, 0,
      "SELECT n.v FROM eav f JOIN eav n ON n.e = f.v AND n.a = 'name' AND n.tx_end = " MAXTX
-     " WHERE f.e = {m} AND f.a = 'follows' AND f.tx_end = " MAXTX, 0},
+     " WHERE f.e = {m} AND f.a = 'follows' AND f.tx_end = " MAXTX,
+     0},
     {"join_3_selective", "[:find ?s ?n :where [:p{m} :manager ?b] [?s :manager ?b] [?s :name ?n]]",
      40, 0, 195,
-     "SELECT s.e, n.v FROM eav b JOIN eav s ON s.a = 'manager' AND s.v = b.v AND " CUR("s")
-     " JOIN eav n ON n.e = s.e AND n.a = 'name' AND " CUR("n")
-     " WHERE b.e = {m} AND b.a = 'manager' AND " CUR("b"), 0},
+     "SELECT s.e, n.v FROM eav b JOIN eav s ON s.a = 'manager' AND s.v = b.v AND " CUR(
+         "s") " JOIN eav n ON n.e = s.e AND n.a = 'name' AND " CUR("n") " WHERE b.e = {m} AND b.a "
+                                                                        "= 'manager' AND " CUR("b"),
+     0},
     {"recursive_ancestors", "[:find ?b :where (boss :p{leaf} ?b)]", 0, 0, 1.93e3,
      BOSS("m.e = {leaf} AND m.a = 'manager'") " SELECT b FROM boss", 1},
     {"limit", "[:find ?e ?a :where [?e :age ?a] :limit 10]", 30, 0, 320,
@@ -61,14 +70,21 @@ const shape SHAPES[] = {
     {"top_k", "[:find ?e ?a :where [?e :age ?a] :order-by [?a :desc] :limit 10]", 0, 0, 2.54e6,
      "SELECT e, v FROM eav f WHERE f.a = 'age' AND " CUR("f") " ORDER BY v DESC LIMIT 10", 0},
     {"not_probe", "[:find ?e :where [?e :group 7] (not [?e :age ?a] [(< ?a 10)])]", 0, 0, 291e3,
-     "SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND " CUR("g")
-     " AND NOT EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' AND x.v < 10 AND " CUR("x") ")", 0},
-    {"not_join", "[:find ?e :where [?e :group 7] (not-join [?e] [?e :age ?a] [(< ?a 50)])]", 0, 0, 0,
-     "SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND " CUR("g")
-     " AND NOT EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' AND x.v < 50 AND " CUR("x") ")", 0},
+     "SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND " CUR(
+         "g") " AND NOT EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' AND x.v < 10 "
+              "AND " CUR("x") ")",
+     0},
+    {"not_join", "[:find ?e :where [?e :group 7] (not-join [?e] [?e :age ?a] [(< ?a 50)])]", 0, 0,
+     0,
+     "SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND " CUR(
+         "g") " AND NOT EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' AND x.v < 50 "
+              "AND " CUR("x") ")",
+     0},
     {"or_2", "[:find ?e :where [?e :group 7] (or [?e :age 7] [?e :age 17])]", 0, 0, 864e3,
-     "SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND " CUR("g")
-     " AND EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' AND x.v IN (7, 17) AND " CUR("x") ")", 0},
+     "SELECT g.e FROM eav g WHERE g.a = 'group' AND g.v = 7 AND " CUR(
+         "g") " AND EXISTS (SELECT 1 FROM eav x WHERE x.e = g.e AND x.a = 'age' AND x.v IN (7, 17) "
+              "AND " CUR("x") ")",
+     0},
     {"count_grouped", "[:find ?g (count ?e) :where [?e :group ?g]]", 20e3, 1, 610e3,
      "SELECT v, count(e) FROM eav f WHERE f.a = 'group' AND " CUR("f") " GROUP BY v", 0},
     {"count", "[:find (count ?v) :where [?e ?a ?v]]", 0, 0, 4.52e6,
@@ -81,8 +97,10 @@ const shape SHAPES[] = {
      "SELECT e, rank() OVER (ORDER BY v) FROM eav f WHERE f.a = 'age' AND " CUR("f"), 0},
     {"join_3_scan", "[:find ?e ?n :where [?e :follows ?f] [?f :group 7] [?f :name ?n]]", 0, 0,
      13.2e6,
-     "SELECT f.e, n.v FROM eav f JOIN eav g ON g.e = f.v AND g.a = 'group' AND g.v = 7 AND " CUR("g")
-     " JOIN eav n ON n.e = f.v AND n.a = 'name' AND " CUR("n") " WHERE f.a = 'follows' AND " CUR("f"), 0},
+     "SELECT f.e, n.v FROM eav f JOIN eav g ON g.e = f.v AND g.a = 'group' AND g.v = 7 AND " CUR(
+         "g") " JOIN eav n ON n.e = f.v AND n.a = 'name' AND " CUR("n") " WHERE f.a = 'follows' "
+                                                                        "AND " CUR("f"),
+     0},
     {"recursive", "[:find ?x ?b :where (boss ?x ?b)]", 0, 0, 57.4e6,
      BOSS("m.a = 'manager'") " SELECT x, b FROM boss", 1},
 };
@@ -246,10 +264,10 @@ long shape_table_rows(const shape *sh, long n) {
         const char *name;
         long rows[3];
     } t[] = {
-        {"join_3_selective", {10, 10, 10}},  {"not_probe", {148, 1481, 14815}},
-        {"not_join", {72, 740, 7407}},       {"or_2", {38, 372, 3704}},
-        {"count_grouped", {100, 100, 100}},  {"join_3_scan", {167, 1667, 16667}},
-        {"recursive_ancestors", {5, 6, 7}},  {"recursive", {72219, 888885, 10555551}},
+        {"join_3_selective", {10, 10, 10}}, {"not_probe", {148, 1481, 14815}},
+        {"not_join", {72, 740, 7407}},      {"or_2", {38, 372, 3704}},
+        {"count_grouped", {100, 100, 100}}, {"join_3_scan", {167, 1667, 16667}},
+        {"recursive_ancestors", {5, 6, 7}}, {"recursive", {72219, 888885, 10555551}},
     };
     int k = n == 100000 ? 0 : n == 1000000 ? 1 : n == 10000000 ? 2 : -1;
     for (size_t i = 0; k >= 0 && i < sizeof t / sizeof t[0]; i++)

@@ -10,8 +10,8 @@
 /* The values a shape's text is built from (BENCHMARKS.md §1). */
 typedef struct params {
     long n, entities, m, leaf, tx_half, hot_half;
-    long long tx_half_ms;  /* the commit time of transaction tx_half */
-    char tx_half_iso[40];  /* the same as an ISO-8601 text */
+    long long tx_half_ms; /* the commit time of transaction tx_half */
+    char tx_half_iso[40]; /* the same as an ISO-8601 text */
 } params;
 
 /* A shape: its query (placeholders, see shape_expand), the target p50 in µs

@@ -20,8 +20,7 @@ typedef struct dot_command {
 
 /* The next word of *p into `out` ("double quotes" group words, \" inside
  * them is a quote); 0 when there is none. */
-static int next_word(const char **p, text *out)
-{
+static int next_word(const char **p, text *out) {
     const char *c = *p;
     text_clear(out);
     while (*c == ' ' || *c == '\t')
@@ -47,13 +46,14 @@ static int next_word(const char **p, text *out)
 }
 
 /* "on" / "off" (also 1/0, yes/no) into *flag; otherwise reports usage. */
-static void set_flag(shell_session *s, const char *args, int *flag, const char *usage)
-{
+static void set_flag(shell_session *s, const char *args, int *flag, const char *usage) {
     text w = {0};
     int ok = next_word(&args, &w);
-    if (ok && (strcasecmp(w.data, "on") == 0 || strcmp(w.data, "1") == 0 || strcasecmp(w.data, "yes") == 0))
+    if (ok && (strcasecmp(w.data, "on") == 0 || strcmp(w.data, "1") == 0 ||
+               strcasecmp(w.data, "yes") == 0))
         *flag = 1;
-    else if (ok && (strcasecmp(w.data, "off") == 0 || strcmp(w.data, "0") == 0 || strcasecmp(w.data, "no") == 0))
+    else if (ok && (strcasecmp(w.data, "off") == 0 || strcmp(w.data, "0") == 0 ||
+                    strcasecmp(w.data, "no") == 0))
         *flag = 0;
     else
         shell_fail(s, "usage: %s", usage);
@@ -62,21 +62,18 @@ static void set_flag(shell_session *s, const char *args, int *flag, const char *
 
 /* ---- the commands ------------------------------------------------------------ */
 
-static void dot_help_cmd(shell_session *s, const char *args)
-{
+static void dot_help_cmd(shell_session *s, const char *args) {
     (void)s;
     (void)args;
     dot_help(stdout);
 }
 
-static void dot_quit(shell_session *s, const char *args)
-{
+static void dot_quit(shell_session *s, const char *args) {
     (void)args;
     s->stop = 1;
 }
 
-static void dot_mode(shell_session *s, const char *args)
-{
+static void dot_mode(shell_session *s, const char *args) {
     text w = {0};
     if (!next_word(&args, &w)) {
         printf("current output mode: %s%s\n", mode_name(s->mode), s->typed_json ? " --typed" : "");
@@ -91,7 +88,8 @@ static void dot_mode(shell_session *s, const char *args)
                 bad = 1;
         }
         if (bad) {
-            shell_fail(s, "usage: .mode reference|table|box|csv|tsv|json|jsonl|line|edn (json, jsonl: [--typed])");
+            shell_fail(s, "usage: .mode reference|table|box|csv|tsv|json|jsonl|line|edn (json, "
+                          "jsonl: [--typed])");
         } else {
             s->mode = (shell_mode)m;
             s->typed_json = typed;
@@ -100,16 +98,18 @@ static void dot_mode(shell_session *s, const char *args)
     text_free(&w);
 }
 
-static void dot_headers(shell_session *s, const char *args)
-{
+static void dot_headers(shell_session *s, const char *args) {
     set_flag(s, args, &s->headers, ".headers on|off");
 }
 
-static void dot_bail(shell_session *s, const char *args) { set_flag(s, args, &s->bail, ".bail on|off"); }
-static void dot_timer(shell_session *s, const char *args) { set_flag(s, args, &s->timer, ".timer on|off"); }
+static void dot_bail(shell_session *s, const char *args) {
+    set_flag(s, args, &s->bail, ".bail on|off");
+}
+static void dot_timer(shell_session *s, const char *args) {
+    set_flag(s, args, &s->timer, ".timer on|off");
+}
 
-static void dot_nullvalue(shell_session *s, const char *args)
-{
+static void dot_nullvalue(shell_session *s, const char *args) {
     text w = {0};
     free(s->nullvalue);
     s->nullvalue = NULL;
@@ -118,8 +118,7 @@ static void dot_nullvalue(shell_session *s, const char *args)
     text_free(&w);
 }
 
-static void dot_width(shell_session *s, const char *args)
-{
+static void dot_width(shell_session *s, const char *args) {
     text w = {0};
     size_t n = 0;
     size_t *widths = NULL;
@@ -141,8 +140,7 @@ static void dot_width(shell_session *s, const char *args)
     text_free(&w);
 }
 
-static void dot_open(shell_session *s, const char *args)
-{
+static void dot_open(shell_session *s, const char *args) {
     text w = {0};
     int read_only = 0, bad = 0;
     char *path = NULL;
@@ -162,8 +160,7 @@ static void dot_open(shell_session *s, const char *args)
     text_free(&w);
 }
 
-static void dot_read(shell_session *s, const char *args)
-{
+static void dot_read(shell_session *s, const char *args) {
     text w = {0};
     if (!next_word(&args, &w)) {
         shell_fail(s, "usage: .read FILE");
@@ -188,8 +185,7 @@ static void dot_read(shell_session *s, const char *args)
     text_free(&w);
 }
 
-static void dot_changes(shell_session *s, const char *args)
-{
+static void dot_changes(shell_session *s, const char *args) {
     (void)args;
     uint64_t n = 0;
     if (minigraf_current_tx_count(s->db, &n) != 0)
@@ -198,17 +194,16 @@ static void dot_changes(shell_session *s, const char *args)
         printf("transactions: %llu\n", (unsigned long long)n);
 }
 
-static void dot_checkpoint(shell_session *s, const char *args)
-{
+static void dot_checkpoint(shell_session *s, const char *args) {
     (void)args;
     if (minigraf_checkpoint(s->db) != 0)
         shell_fail(s, "%s", minigraf_last_error(s->db));
 }
 
-static void dot_show(shell_session *s, const char *args)
-{
+static void dot_show(shell_session *s, const char *args) {
     (void)args;
-    printf("     database: %s%s\n", s->db_path ? s->db_path : "(in memory)", s->read_only ? " (read-only)" : "");
+    printf("     database: %s%s\n", s->db_path ? s->db_path : "(in memory)",
+           s->read_only ? " (read-only)" : "");
     printf("         mode: %s%s\n", mode_name(s->mode), s->typed_json ? " --typed" : "");
     printf("      headers: %s\n", s->headers ? "on" : "off");
     printf("    nullvalue: %s\n", s->nullvalue ? s->nullvalue : "(mode default)");
@@ -217,7 +212,8 @@ static void dot_show(shell_session *s, const char *args)
     printf("        width:");
     for (size_t i = 0; i < s->width_count; i++)
         printf(" %zu", s->widths[i]);
-    printf("\n line editing: %s\n", input_has_line_editing() ? "libedit" : "none (built without libedit)");
+    printf("\n line editing: %s\n",
+           input_has_line_editing() ? "libedit" : "none (built without libedit)");
 }
 
 static const dot_command commands[] = {
@@ -230,7 +226,8 @@ static const dot_command commands[] = {
     {".export", "[--jsonl] FILE", "copy the database, with its history, to a new file", dot_export},
     {".headers", "on|off", "column names in table, box, csv and tsv", dot_headers},
     {".help", "", "this list", dot_help_cmd},
-    {".import", "FILE DB", "build the new database DB from FILE's fact records, open it", dot_import},
+    {".import", "FILE DB", "build the new database DB from FILE's fact records, open it",
+     dot_import},
     {".mode", "MODE [--typed]", "reference table box csv tsv json jsonl line edn", dot_mode},
     {".nullvalue", "[TEXT]", "print nil as TEXT (none: the mode's default)", dot_nullvalue},
     {".open", "[--readonly] [PATH]", "open another database (no PATH: in memory)", dot_open},
@@ -247,12 +244,12 @@ static const dot_command commands[] = {
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
 const char *const dot_command_names[] = {
-    ".attributes", ".bail", ".changes", ".checkpoint", ".exit", ".explain", ".export",
-    ".headers", ".help", ".import", ".mode", ".nullvalue", ".open", ".param", ".quit",
-    ".read", ".rules", ".show", ".stats", ".timer", ".width", NULL};
+    ".attributes", ".bail",    ".changes", ".checkpoint", ".exit",  ".explain",
+    ".export",     ".headers", ".help",    ".import",     ".mode",  ".nullvalue",
+    ".open",       ".param",   ".quit",    ".read",       ".rules", ".show",
+    ".stats",      ".timer",   ".width",   NULL};
 
-void dot_help(FILE *out)
-{
+void dot_help(FILE *out) {
     for (size_t i = 0; i < COMMAND_COUNT; i++) {
         char left[64];
         snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].usage);
@@ -264,8 +261,7 @@ void dot_help(FILE *out)
                                      : "off (this shell was built without libedit)");
 }
 
-void dot_run(shell_session *s, const char *line)
-{
+void dot_run(shell_session *s, const char *line) {
     size_t n = strcspn(line, " \t");
     for (size_t i = 0; i < COMMAND_COUNT; i++) {
         if (strlen(commands[i].name) == n && strncmp(commands[i].name, line, n) == 0) {

@@ -17,8 +17,7 @@
 static const char attributes_query[] =
     "(query [:find ?a (count ?e) :where [?e ?a _] :order-by [?a]])";
 
-void dot_attributes(shell_session *s, const char *args)
-{
+void dot_attributes(shell_session *s, const char *args) {
     static const char *const names[] = {"attribute", "facts"};
     (void)args;
     MiniGrafCursor *c = minigraf_query(s->db, attributes_query);
@@ -30,8 +29,7 @@ void dot_attributes(shell_session *s, const char *args)
     minigraf_cursor_free(c);
 }
 
-void attributes_refresh(shell_session *s)
-{
+void attributes_refresh(shell_session *s) {
     for (size_t i = 0; i < s->attribute_count; i++)
         free(s->attributes[i]);
     s->attribute_count = 0;
@@ -46,7 +44,8 @@ void attributes_refresh(shell_session *s)
             scan_string(&sc, &name);
             scan_accept(&sc, ',');
             scan_skip_value(&sc); /* the count */
-            s->attributes = shell_realloc(s->attributes, (s->attribute_count + 1) * sizeof *s->attributes);
+            s->attributes = shell_realloc(s->attributes,
+                                          (s->attribute_count + 1) * sizeof *s->attributes);
             s->attributes[s->attribute_count++] = strdup(name.data);
             scan_accept(&sc, ']');
             scan_accept(&sc, ',');
@@ -58,16 +57,14 @@ void attributes_refresh(shell_session *s)
 }
 
 /* A cell holding the shell's own text, or a JSON token read from `sc`. */
-static void cell_text(cell *c, const char *t)
-{
+static void cell_text(cell *c, const char *t) {
     text_clear(&c->value);
     text_puts(&c->value, t ? t : "");
     c->type = t ? VT_TEXT : VT_NULL;
     c->value_is_string = 1;
 }
 
-static void cell_from_json(cell *c, scan *sc)
-{
+static void cell_from_json(cell *c, scan *sc) {
     scan_ws(sc);
     if (*sc->p == '"') {
         scan_string(sc, &c->value);
@@ -81,18 +78,17 @@ static void cell_from_json(cell *c, scan *sc)
     text_add(&c->value, start, (size_t)(sc->p - start));
     c->value_is_string = 0;
     const char *v = c->value.data;
-    c->type = strcmp(v, "null") == 0 ? VT_NULL
-            : strcmp(v, "true") == 0 || strcmp(v, "false") == 0 ? VT_BOOLEAN
-            : strpbrk(v, ".eE") ? VT_FLOAT : VT_INTEGER;
+    c->type = strcmp(v, "null") == 0                              ? VT_NULL
+              : strcmp(v, "true") == 0 || strcmp(v, "false") == 0 ? VT_BOOLEAN
+              : strpbrk(v, ".eE")                                 ? VT_FLOAT
+                                                                  : VT_INTEGER;
 }
 
-static int prints_json(const shell_session *s)
-{
+static int prints_json(const shell_session *s) {
     return s->mode == MODE_JSON || s->mode == MODE_JSONL;
 }
 
-void dot_stats(shell_session *s, const char *args)
-{
+void dot_stats(shell_session *s, const char *args) {
     static const char *const names[] = {"stat", "value"};
     (void)args;
     char *json = minigraf_stats(s->db);
@@ -124,8 +120,7 @@ void dot_stats(shell_session *s, const char *args)
     minigraf_string_free(json);
 }
 
-void dot_rules(shell_session *s, const char *args)
-{
+void dot_rules(shell_session *s, const char *args) {
     (void)args;
     char *json = minigraf_rules(s->db);
     if (json == NULL) {
@@ -151,9 +146,9 @@ void dot_rules(shell_session *s, const char *args)
     minigraf_string_free(json);
 }
 
-void dot_explain(shell_session *s, const char *args)
-{
-    static const char *const names[] = {"step", "kind", "clause", "join", "index", "estimated rows"};
+void dot_explain(shell_session *s, const char *args) {
+    static const char *const names[] = {"step", "kind",  "clause",
+                                        "join", "index", "estimated rows"};
     static const char *const keys[] = {"step", "kind", "clause", "join", "index", "estimated_rows"};
     while (*args == ' ' || *args == '\t')
         args++;

@@ -27,32 +27,29 @@
 
 /* ---- Ctrl-C ----------------------------------------------------------------- */
 
-static volatile sig_atomic_t interrupted;      /* pressed, not yet taken */
-static volatile sig_atomic_t query_running;    /* a query is running */
-static MiniGrafDb *volatile query_db;          /* its database */
+static volatile sig_atomic_t interrupted;   /* pressed, not yet taken */
+static volatile sig_atomic_t query_running; /* a query is running */
+static MiniGrafDb *volatile query_db;       /* its database */
 
 /* Asks the running query to stop. Called from the signal handler: only
  * async-signal-safe work, and nothing that can block (a write to a full
  * terminal would). minigraf_interrupt is, while the database is not being
  * closed (the shell closes it only between commands): the query fails with
  * API-013 and the prompt comes back at once. */
-static void interrupt_query(void)
-{
+static void interrupt_query(void) {
     MiniGrafDb *db = query_db;
     if (db != NULL)
         minigraf_interrupt(db);
 }
 
-static void on_sigint(int signo)
-{
+static void on_sigint(int signo) {
     (void)signo;
     interrupted = 1;
     if (query_running)
         interrupt_query();
 }
 
-void interrupt_install(void)
-{
+void interrupt_install(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -61,23 +58,22 @@ void interrupt_install(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
-void interrupt_begin_query(MiniGrafDb *db)
-{
+void interrupt_begin_query(MiniGrafDb *db) {
     query_db = db;
     interrupted = 0;
     query_running = 1;
 }
 
-void interrupt_end_query(void)
-{
+void interrupt_end_query(void) {
     query_running = 0;
     query_db = NULL;
 }
 
-int interrupt_pending(void) { return interrupted != 0; }
+int interrupt_pending(void) {
+    return interrupted != 0;
+}
 
-int interrupt_take(void)
-{
+int interrupt_take(void) {
     int was = interrupted != 0;
     interrupted = 0;
     return was;
@@ -86,23 +82,21 @@ int interrupt_take(void)
 /* ---- line sources ---------------------------------------------------------- */
 
 struct line_source {
-    FILE *file;        /* NULL: the terminal through libedit */
-    shell_session *s;  /* for the terminal: prompts, completion */
+    FILE *file;       /* NULL: the terminal through libedit */
+    shell_session *s; /* for the terminal: prompts, completion */
     char *line;
     size_t cap;
-    int terminal;      /* print prompts */
+    int terminal; /* print prompts */
 };
 
-line_source *line_source_file(FILE *f)
-{
+line_source *line_source_file(FILE *f) {
     line_source *in = calloc(1, sizeof *in);
     if (in != NULL)
         in->file = f;
     return in;
 }
 
-static const char *file_next(line_source *in, const char *prompt, int *was_interrupted)
-{
+static const char *file_next(line_source *in, const char *prompt, int *was_interrupted) {
     if (prompt != NULL) {
         fputs(prompt, stdout);
         fflush(stdout);
@@ -129,17 +123,26 @@ static const char *file_next(line_source *in, const char *prompt, int *was_inter
 static shell_session *completion_session;
 static char history_path[4096];
 
-static const char *const datalog_words[] = {
-    "(transact", "(retract", "(query", "(rule", ":find", ":where", ":with", ":as-of",
-    ":valid-at", ":any-valid-time", ":order-by", ":limit", ":offset", "not", "not-join",
-    "or", "or-join", "and", "count", "count-distinct", "sum", "min", "max", "avg",
-    "collect-set", ":db/valid-from", ":db/valid-to", ":db/tx-count", ":db/tx-id",
-    ":db/valid-at", "EXIT", NULL};
+static const char *const datalog_words[] = {"(transact",    "(retract",
+                                            "(query",       "(rule",
+                                            ":find",        ":where",
+                                            ":with",        ":as-of",
+                                            ":valid-at",    ":any-valid-time",
+                                            ":order-by",    ":limit",
+                                            ":offset",      "not",
+                                            "not-join",     "or",
+                                            "or-join",      "and",
+                                            "count",        "count-distinct",
+                                            "sum",          "min",
+                                            "max",          "avg",
+                                            "collect-set",  ":db/valid-from",
+                                            ":db/valid-to", ":db/tx-count",
+                                            ":db/tx-id",    ":db/valid-at",
+                                            "EXIT",         NULL};
 
 /* Completion candidates: dot-commands at the start of a line, Datalog
  * words and the database's attributes elsewhere. */
-static char *complete_next(const char *prefix, int state)
-{
+static char *complete_next(const char *prefix, int state) {
     static size_t list, index;
     size_t len = strlen(prefix);
     if (state == 0) {
@@ -166,16 +169,14 @@ static char *complete_next(const char *prefix, int state)
     return NULL;
 }
 
-static char **complete(const char *prefix, int start, int end)
-{
+static char **complete(const char *prefix, int start, int end) {
     (void)start;
     (void)end;
     rl_attempted_completion_over = 1; /* never file names */
     return rl_completion_matches(prefix, complete_next);
 }
 
-static void history_open(void)
-{
+static void history_open(void) {
     const char *home = getenv("HOME");
     const char *override = getenv("MINIGRAF_HISTORY");
     if (override != NULL)
@@ -188,8 +189,7 @@ static void history_open(void)
         read_history(history_path);
 }
 
-static const char *terminal_next(line_source *in, const char *prompt, int *was_interrupted)
-{
+static const char *terminal_next(line_source *in, const char *prompt, int *was_interrupted) {
     free(in->line);
     in->line = NULL;
     interrupt_take();
@@ -219,16 +219,19 @@ static const char *terminal_next(line_source *in, const char *prompt, int *was_i
     return got;
 }
 
-int input_has_line_editing(void) { return 1; }
+int input_has_line_editing(void) {
+    return 1;
+}
 
 #else
 
-int input_has_line_editing(void) { return 0; }
+int input_has_line_editing(void) {
+    return 0;
+}
 
 #endif
 
-line_source *line_source_terminal(shell_session *s)
-{
+line_source *line_source_terminal(shell_session *s) {
     line_source *in = calloc(1, sizeof *in);
     if (in == NULL)
         return NULL;
@@ -246,8 +249,7 @@ line_source *line_source_terminal(shell_session *s)
     return in;
 }
 
-const char *line_source_next(line_source *in, int continuation, int *was_interrupted)
-{
+const char *line_source_next(line_source *in, int continuation, int *was_interrupted) {
     const char *prompt = !in->terminal ? NULL : continuation ? "   ...> " : "minigraf> ";
     *was_interrupted = 0;
 #ifdef MINIGRAF_SHELL_LIBEDIT
@@ -257,8 +259,7 @@ const char *line_source_next(line_source *in, int continuation, int *was_interru
     return file_next(in, prompt, was_interrupted);
 }
 
-void line_source_free(line_source *in)
-{
+void line_source_free(line_source *in) {
     if (in == NULL)
         return;
 #ifdef MINIGRAF_SHELL_LIBEDIT

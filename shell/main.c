@@ -31,8 +31,7 @@ typedef struct options {
     size_t action_count;
 } options;
 
-static void usage(FILE *out)
-{
+static void usage(FILE *out) {
     fputs("usage: minigraf [options] [FILE] [COMMAND...]\n"
           "  FILE             open (or create) a file-backed database; default: in memory\n"
           "  COMMAND...       run these commands (Datalog or dot-commands), then exit\n"
@@ -52,14 +51,12 @@ static void usage(FILE *out)
           out);
 }
 
-static void add_action(options *o, char kind, const char *arg)
-{
+static void add_action(options *o, char kind, const char *arg) {
     o->actions = shell_realloc(o->actions, (o->action_count + 1) * sizeof *o->actions);
     o->actions[o->action_count++] = (action){kind, arg};
 }
 
-static int bad_argument(const char *a)
-{
+static int bad_argument(const char *a) {
     fprintf(stderr, "minigraf: unexpected argument '%s'\n", a);
     usage(stderr);
     return -1;
@@ -67,8 +64,7 @@ static int bad_argument(const char *a)
 
 /* Parses argv into *o; returns -1 on a usage error, 1 when done (help or
  * version printed), 0 to go on. */
-static int parse_args(int argc, char **argv, options *o)
-{
+static int parse_args(int argc, char **argv, options *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_next = i + 1 < argc;
@@ -76,7 +72,8 @@ static int parse_args(int argc, char **argv, options *o)
             usage(stdout);
             return 1;
         } else if (strcmp(a, "--version") == 0) {
-            printf("minigraf %s (ABI %d), line editing: %s\n", minigraf_version(), minigraf_abi_version(),
+            printf("minigraf %s (ABI %d), line editing: %s\n", minigraf_version(),
+                   minigraf_abi_version(),
                    input_has_line_editing() ? "libedit" : "none (built without libedit)");
             return 1;
         } else if (strcmp(a, "--init") == 0 && has_next) {
@@ -112,8 +109,7 @@ static int parse_args(int argc, char **argv, options *o)
     return 0;
 }
 
-int session_open(shell_session *s, const char *path, int read_only)
-{
+int session_open(shell_session *s, const char *path, int read_only) {
     char *error = NULL;
     const char *options_json = read_only ? "{\"read_only\":true}" : NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, options_json, &error);
@@ -132,8 +128,7 @@ int session_open(shell_session *s, const char *path, int read_only)
     return 0;
 }
 
-static int run_script_file(shell_session *s, const char *file)
-{
+static int run_script_file(shell_session *s, const char *file) {
     FILE *in = fopen(file, "r");
     if (in == NULL) {
         shell_fail(s, "cannot read %s", file);
@@ -149,8 +144,7 @@ static int run_script_file(shell_session *s, const char *file)
     return 0;
 }
 
-static void banner(void)
-{
+static void banner(void) {
     printf("minigraf %s \xE2\x80\x94 bi-temporal graph database\n"
            "Enter .help for the dot-commands; a command runs once its parentheses balance.\n",
            minigraf_version());
@@ -158,8 +152,7 @@ static void banner(void)
         puts("(built without libedit: no line editing or history)");
 }
 
-static void session_free(shell_session *s)
-{
+static void session_free(shell_session *s) {
     minigraf_close(s->db);
     free(s->db_path);
     free(s->nullvalue);
@@ -171,8 +164,7 @@ static void session_free(shell_session *s)
 }
 
 /* Runs the session: init file, then the actions, else standard input. */
-static void run(shell_session *s, const options *o)
-{
+static void run(shell_session *s, const options *o) {
     if (o->init_file != NULL) {
         s->silent = 1;
         run_script_file(s, o->init_file);
@@ -193,8 +185,7 @@ static void run(shell_session *s, const options *o)
     line_source_free(in);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     options o = {NULL, NULL, -1, 0, 0, 0, 1, NULL, 0};
     int parsed = parse_args(argc, argv, &o);
     if (parsed != 0) {

@@ -19,16 +19,14 @@
 
 #include "shell.h"
 
-static param *param_find(shell_session *s, const char *name)
-{
+static param *param_find(shell_session *s, const char *name) {
     for (size_t i = 0; i < s->param_count; i++)
         if (strcmp(s->params[i].name, name) == 0)
             return &s->params[i];
     return NULL;
 }
 
-static void param_remove(shell_session *s, param *p)
-{
+static void param_remove(shell_session *s, param *p) {
     free(p->name);
     free(p->value);
     size_t i = (size_t)(p - s->params);
@@ -36,23 +34,20 @@ static void param_remove(shell_session *s, param *p)
     s->param_count--;
 }
 
-void params_free(shell_session *s)
-{
+void params_free(shell_session *s) {
     while (s->param_count > 0)
         param_remove(s, &s->params[s->param_count - 1]);
     free(s->params);
     s->params = NULL;
 }
 
-static const char *skip_blanks(const char *p)
-{
+static const char *skip_blanks(const char *p) {
     while (*p == ' ' || *p == '\t')
         p++;
     return p;
 }
 
-static void param_set(shell_session *s, const char *args)
-{
+static void param_set(shell_session *s, const char *args) {
     args = skip_blanks(args);
     if (*args == '$')
         args++;
@@ -62,7 +57,9 @@ static void param_set(shell_session *s, const char *args)
     while (vlen > 0 && (value[vlen - 1] == ' ' || value[vlen - 1] == '\t'))
         vlen--;
     if (n == 0 || vlen == 0) {
-        shell_fail(s, "usage: .param set NAME VALUE (VALUE an EDN literal: \"text\" 42 :kw #uuid \"...\")");
+        shell_fail(
+            s,
+            "usage: .param set NAME VALUE (VALUE an EDN literal: \"text\" 42 :kw #uuid \"...\")");
         return;
     }
     char *name = strndup(args, n);
@@ -78,8 +75,7 @@ static void param_set(shell_session *s, const char *args)
     p->value = strndup(value, vlen);
 }
 
-void dot_param(shell_session *s, const char *args)
-{
+void dot_param(shell_session *s, const char *args) {
     args = skip_blanks(args);
     size_t n = strcspn(args, " \t");
     if (n == 3 && strncmp(args, "set", 3) == 0) {
@@ -107,8 +103,7 @@ void dot_param(shell_session *s, const char *args)
 
 /* Parses an EDN string literal ("..." with \" \\ \n \t \r escapes) into a
  * new NUL-terminated text; NULL when `v` is not one. */
-static char *edn_string(const char *v, size_t *len)
-{
+static char *edn_string(const char *v, size_t *len) {
     size_t n = strlen(v);
     if (n < 2 || v[0] != '"' || v[n - 1] != '"')
         return NULL;
@@ -129,8 +124,7 @@ static char *edn_string(const char *v, size_t *len)
     return out;
 }
 
-static int is_integer(const char *v)
-{
+static int is_integer(const char *v) {
     if (*v == '-')
         v++;
     if (*v == '\0')
@@ -146,8 +140,7 @@ static int is_integer(const char *v)
  * is a Val, else a TxCount (:as-of $t); #uuid "..." an Entity, else a
  * Val(Ref); :any-valid-time a Val keyword, else AnyValidTime; #inst N (ms)
  * a Timestamp. Returns the library's code. */
-static int bind_param(MiniGrafStmt *stmt, const param *p)
-{
+static int bind_param(MiniGrafStmt *stmt, const param *p) {
     const char *v = p->value;
     int rc;
     size_t len = 0;
@@ -186,8 +179,7 @@ static int bind_param(MiniGrafStmt *stmt, const param *p)
 /* Runs `query` (text with $slots) as a prepared query with the .param
  * values; a missing value or one of the wrong kind is the library's
  * API-015. */
-int params_run_prepared(shell_session *s, const char *query)
-{
+int params_run_prepared(shell_session *s, const char *query) {
     MiniGrafStmt *stmt = minigraf_prepare(s->db, query);
     if (stmt == NULL) {
         shell_fail(s, "%s", minigraf_last_error(s->db));

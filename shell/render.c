@@ -21,18 +21,19 @@
 
 enum { BATCH_ROWS = 64, TABLE_BUFFER_ROWS = 50 };
 
-static const char *const mode_names[MODE_COUNT] = {
-    "reference", "table", "box", "csv", "tsv", "json", "jsonl", "line", "edn"};
+static const char *const mode_names[MODE_COUNT] = {"reference", "table", "box",  "csv", "tsv",
+                                                   "json",      "jsonl", "line", "edn"};
 
-int mode_by_name(const char *name)
-{
+int mode_by_name(const char *name) {
     for (int i = 0; i < MODE_COUNT; i++)
         if (strcmp(name, mode_names[i]) == 0)
             return i;
     return -1;
 }
 
-const char *mode_name(shell_mode m) { return mode_names[m]; }
+const char *mode_name(shell_mode m) {
+    return mode_names[m];
+}
 
 struct rows_out {
     shell_session *s;
@@ -48,10 +49,11 @@ struct rows_out {
     int fixed;
 };
 
-static int is_framed(shell_mode m) { return m == MODE_TABLE || m == MODE_BOX; }
+static int is_framed(shell_mode m) {
+    return m == MODE_TABLE || m == MODE_BOX;
+}
 
-static const char *null_text(const rows_out *r, const char *fallback)
-{
+static const char *null_text(const rows_out *r, const char *fallback) {
     return r->s->nullvalue ? r->s->nullvalue : fallback;
 }
 
@@ -61,20 +63,19 @@ typedef struct frame_chars {
     const char *h, *v, *top[3], *mid[3], *bottom[3]; /* left, cross, right */
 } frame_chars;
 
-static const frame_chars ascii_frame = {"-", "|", {"+", "+", "+"}, {"+", "+", "+"}, {"+", "+", "+"}};
-static const frame_chars box_frame = {
-    "\xE2\x94\x80", "\xE2\x94\x82",
-    {"\xE2\x94\x8C", "\xE2\x94\xAC", "\xE2\x94\x90"},
-    {"\xE2\x94\x9C", "\xE2\x94\xBC", "\xE2\x94\xA4"},
-    {"\xE2\x94\x94", "\xE2\x94\xB4", "\xE2\x94\x98"}};
+static const frame_chars ascii_frame = {
+    "-", "|", {"+", "+", "+"}, {"+", "+", "+"}, {"+", "+", "+"}};
+static const frame_chars box_frame = {"\xE2\x94\x80",
+                                      "\xE2\x94\x82",
+                                      {"\xE2\x94\x8C", "\xE2\x94\xAC", "\xE2\x94\x90"},
+                                      {"\xE2\x94\x9C", "\xE2\x94\xBC", "\xE2\x94\xA4"},
+                                      {"\xE2\x94\x94", "\xE2\x94\xB4", "\xE2\x94\x98"}};
 
-static const frame_chars *frame_of(const rows_out *r)
-{
+static const frame_chars *frame_of(const rows_out *r) {
     return r->s->mode == MODE_BOX ? &box_frame : &ascii_frame;
 }
 
-static void frame_rule(rows_out *r, const char *const corners[3])
-{
+static void frame_rule(rows_out *r, const char *const corners[3]) {
     const frame_chars *f = frame_of(r);
     fputs(corners[0], r->out);
     for (size_t c = 0; c < r->ncols; c++) {
@@ -85,8 +86,7 @@ static void frame_rule(rows_out *r, const char *const corners[3])
     fputc('\n', r->out);
 }
 
-static void frame_cells(rows_out *r, const text *cells, const unsigned char *numeric)
-{
+static void frame_cells(rows_out *r, const text *cells, const unsigned char *numeric) {
     const frame_chars *f = frame_of(r);
     for (size_t c = 0; c < r->ncols; c++) {
         size_t w = text_width(cells[c].data, cells[c].len);
@@ -102,8 +102,7 @@ static void frame_cells(rows_out *r, const text *cells, const unsigned char *num
 
 /* Fixes the widths from the header, .width and the buffered rows, then
  * prints the header and those rows. */
-static void frame_flush(rows_out *r)
-{
+static void frame_flush(rows_out *r) {
     for (size_t c = 0; c < r->ncols; c++) {
         size_t w = r->s->headers ? text_width(r->names[c], strlen(r->names[c])) : 1;
         if (c < r->s->width_count && r->s->widths[c] > w)
@@ -133,8 +132,7 @@ static void frame_flush(rows_out *r)
     r->fixed = 1;
 }
 
-static void frame_add(rows_out *r, const cell *cells)
-{
+static void frame_add(rows_out *r, const cell *cells) {
     if (r->npending == r->pending_cap) {
         r->pending_cap = r->pending_cap ? r->pending_cap * 2 : 16;
         r->pending = shell_realloc(r->pending, r->pending_cap * r->ncols * sizeof *r->pending);
@@ -165,8 +163,7 @@ static void frame_add(rows_out *r, const cell *cells)
 
 /* ---- the other modes, one row at a time --------------------------------- */
 
-static void csv_field(text *line, const char *v, size_t len)
-{
+static void csv_field(text *line, const char *v, size_t len) {
     if (strpbrk(v, ",\"\r\n") == NULL) {
         text_add(line, v, len);
         return;
@@ -180,11 +177,13 @@ static void csv_field(text *line, const char *v, size_t len)
     text_putc(line, '"');
 }
 
-static void tsv_field(text *line, const char *v, size_t len)
-{
+static void tsv_field(text *line, const char *v, size_t len) {
     for (size_t i = 0; i < len; i++) {
-        const char *esc = v[i] == '\t' ? "\\t" : v[i] == '\n' ? "\\n" : v[i] == '\r' ? "\\r"
-                        : v[i] == '\\' ? "\\\\" : NULL;
+        const char *esc = v[i] == '\t'   ? "\\t"
+                          : v[i] == '\n' ? "\\n"
+                          : v[i] == '\r' ? "\\r"
+                          : v[i] == '\\' ? "\\\\"
+                                         : NULL;
         if (esc)
             text_puts(line, esc);
         else
@@ -193,8 +192,7 @@ static void tsv_field(text *line, const char *v, size_t len)
 }
 
 /* The header line of csv / tsv. */
-static void separated_header(rows_out *r)
-{
+static void separated_header(rows_out *r) {
     text_clear(&r->line);
     for (size_t c = 0; c < r->ncols; c++) {
         if (c > 0)
@@ -207,16 +205,14 @@ static void separated_header(rows_out *r)
     fprintf(r->out, "%s%s", r->line.data, r->s->mode == MODE_CSV ? "\r\n" : "\n");
 }
 
-static void json_key(text *line, const char *name)
-{
+static void json_key(text *line, const char *name) {
     cell c = {VT_STRING, {0}, 1, NULL, 0};
     text_puts(&c.value, name);
     value_json(line, &c, 0);
     cell_free(&c);
 }
 
-static void row_line(rows_out *r, const cell *cells)
-{
+static void row_line(rows_out *r, const cell *cells) {
     shell_mode m = r->s->mode;
     text *line = &r->line, *v = &r->cellbuf;
     text_clear(line);
@@ -251,31 +247,20 @@ static void row_line(rows_out *r, const cell *cells)
             text_putc(line, ' ');
             value_render(line, &cells[c], VALUE_EDN, NULL);
             break;
-        default:
-            break;
+        default: break;
         }
     }
     switch (m) {
-    case MODE_CSV:
-        fprintf(r->out, "%s\r\n", line->data);
-        break;
-    case MODE_JSON:
-        fprintf(r->out, "%s%s}", r->rows == 0 ? "[" : ",\n", line->data);
-        break;
-    case MODE_EDN:
-        fprintf(r->out, "%s%s}", r->rows == 0 ? "[" : "\n ", line->data);
-        break;
-    case MODE_JSONL:
-        fprintf(r->out, "%s}\n", line->data);
-        break;
-    default:
-        fprintf(r->out, "%s\n", line->data);
+    case MODE_CSV: fprintf(r->out, "%s\r\n", line->data); break;
+    case MODE_JSON: fprintf(r->out, "%s%s}", r->rows == 0 ? "[" : ",\n", line->data); break;
+    case MODE_EDN: fprintf(r->out, "%s%s}", r->rows == 0 ? "[" : "\n ", line->data); break;
+    case MODE_JSONL: fprintf(r->out, "%s}\n", line->data); break;
+    default: fprintf(r->out, "%s\n", line->data);
     }
 }
 
 /* line mode: "   name = value", names right-aligned to the longest. */
-static void line_mode_row(rows_out *r, const cell *cells)
-{
+static void line_mode_row(rows_out *r, const cell *cells) {
     if (r->rows > 0)
         fputc('\n', r->out);
     for (size_t c = 0; c < r->ncols; c++) {
@@ -288,8 +273,7 @@ static void line_mode_row(rows_out *r, const cell *cells)
 
 /* ---- the row stream --------------------------------------------------------- */
 
-rows_out *rows_begin(shell_session *s, const char *const *names, size_t count)
-{
+rows_out *rows_begin(shell_session *s, const char *const *names, size_t count) {
     rows_out *r = calloc(1, sizeof *r);
     if (r == NULL)
         return NULL;
@@ -309,8 +293,7 @@ rows_out *rows_begin(shell_session *s, const char *const *names, size_t count)
     return r;
 }
 
-void rows_add(rows_out *r, const cell *cells)
-{
+void rows_add(rows_out *r, const cell *cells) {
     if (r == NULL)
         return;
     shell_mode m = r->s->mode;
@@ -335,8 +318,7 @@ void rows_add(rows_out *r, const cell *cells)
     r->rows++;
 }
 
-void rows_end(rows_out *r)
-{
+void rows_end(rows_out *r) {
     if (r == NULL)
         return;
     switch (r->s->mode) {
@@ -358,14 +340,9 @@ void rows_end(rows_out *r)
         if (r->rows == 0 && r->s->headers)
             separated_header(r);
         break;
-    case MODE_JSON:
-        fputs(r->rows == 0 ? "[]\n" : "]\n", r->out);
-        break;
-    case MODE_EDN:
-        fputs(r->rows == 0 ? "[]\n" : "]\n", r->out);
-        break;
-    default:
-        break;
+    case MODE_JSON: fputs(r->rows == 0 ? "[]\n" : "]\n", r->out); break;
+    case MODE_EDN: fputs(r->rows == 0 ? "[]\n" : "]\n", r->out); break;
+    default: break;
     }
     for (size_t i = 0; i < r->npending * r->ncols; i++)
         text_free(&r->pending[i]);
@@ -383,10 +360,10 @@ void rows_end(rows_out *r)
 
 /* ---- results of the library ------------------------------------------------- */
 
-void render_execute_result(shell_session *s, const char *json)
-{
-    static const struct { const char *key, *words; } writes[] = {
-        {"{\"transacted\":", "Transacted"}, {"{\"retracted\":", "Retracted"}};
+void render_execute_result(shell_session *s, const char *json) {
+    static const struct {
+        const char *key, *words;
+    } writes[] = {{"{\"transacted\":", "Transacted"}, {"{\"retracted\":", "Retracted"}};
     if (s->mode == MODE_JSON || s->mode == MODE_JSONL) {
         printf("%s\n", json);
         return;
@@ -404,8 +381,7 @@ void render_execute_result(shell_session *s, const char *json)
 }
 
 /* The column names of minigraf_cursor_vars' JSON array. */
-static char **column_names(const char *vars_json, size_t *count)
-{
+static char **column_names(const char *vars_json, size_t *count) {
     scan sc = {vars_json ? vars_json : "[]"};
     text name = {0};
     char **names = NULL;
@@ -423,8 +399,7 @@ static char **column_names(const char *vars_json, size_t *count)
 }
 
 /* Feeds every row of one typed batch to `r`; returns the rows seen. */
-static size_t feed_batch(rows_out *r, const char *batch, size_t ncols)
-{
+static size_t feed_batch(rows_out *r, const char *batch, size_t ncols) {
     scan sc = {batch};
     cell *cells = calloc(ncols + 1, sizeof *cells);
     size_t rows = 0;
@@ -454,13 +429,11 @@ static size_t feed_batch(rows_out *r, const char *batch, size_t ncols)
     return rows;
 }
 
-int render_cursor(shell_session *s, MiniGrafCursor *cursor)
-{
+int render_cursor(shell_session *s, MiniGrafCursor *cursor) {
     return render_cursor_as(s, cursor, NULL);
 }
 
-int render_cursor_as(shell_session *s, MiniGrafCursor *cursor, const char *const *given)
-{
+int render_cursor_as(shell_session *s, MiniGrafCursor *cursor, const char *const *given) {
     minigraf_cursor_set_format(cursor, MINIGRAF_FORMAT_TYPED);
     char *vars = minigraf_cursor_vars(cursor);
     size_t ncols = 0;

@@ -34,8 +34,7 @@
 
 #define CODE(fam, n) (MINIGRAF_FAMILY_##fam * 1000 + (n))
 
-void shell_fail(shell_session *s, const char *fmt, ...)
-{
+void shell_fail(shell_session *s, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fputs("Error: ", stderr);
@@ -55,8 +54,7 @@ typedef struct command_buffer {
     command_state st;
 } command_buffer;
 
-void command_state_feed(command_state *st, const char *bytes, size_t len)
-{
+void command_state_feed(command_state *st, const char *bytes, size_t len) {
     for (size_t i = 0; i < len; i++) {
         char c = bytes[i];
         if (st->in_string) {
@@ -77,8 +75,7 @@ void command_state_feed(command_state *st, const char *bytes, size_t len)
     }
 }
 
-static void buffer_append(command_buffer *b, const char *line, size_t len)
-{
+static void buffer_append(command_buffer *b, const char *line, size_t len) {
     if (b->t.len > 0) {
         text_putc(&b->t, '\n');
         command_state_feed(&b->st, "\n", 1);
@@ -87,14 +84,12 @@ static void buffer_append(command_buffer *b, const char *line, size_t len)
     command_state_feed(&b->st, line, len);
 }
 
-static void buffer_reset(command_buffer *b)
-{
+static void buffer_reset(command_buffer *b) {
     text_clear(&b->t);
     b->st = (command_state){0};
 }
 
-static int buffer_complete(const command_buffer *b)
-{
+static int buffer_complete(const command_buffer *b) {
     return b->st.opened && b->st.depth == 0 && !b->st.in_string;
 }
 
@@ -105,28 +100,28 @@ typedef struct stopwatch {
     struct rusage cpu;
 } stopwatch;
 
-static void stopwatch_start(stopwatch *w)
-{
+static void stopwatch_start(stopwatch *w) {
     clock_gettime(CLOCK_MONOTONIC, &w->wall);
     getrusage(RUSAGE_SELF, &w->cpu);
 }
 
-static double seconds(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
+static double seconds(struct timeval t) {
+    return (double)t.tv_sec + (double)t.tv_usec / 1e6;
+}
 
-static void stopwatch_print(const stopwatch *w)
-{
+static void stopwatch_print(const stopwatch *w) {
     struct timespec now;
     struct rusage cpu;
     clock_gettime(CLOCK_MONOTONIC, &now);
     getrusage(RUSAGE_SELF, &cpu);
-    double real = (double)(now.tv_sec - w->wall.tv_sec) + (double)(now.tv_nsec - w->wall.tv_nsec) / 1e9;
+    double real = (double)(now.tv_sec - w->wall.tv_sec) +
+                  (double)(now.tv_nsec - w->wall.tv_nsec) / 1e9;
     printf("Run Time: real %.3f user %.6f sys %.6f\n", real,
            seconds(cpu.ru_utime) - seconds(w->cpu.ru_utime),
            seconds(cpu.ru_stime) - seconds(w->cpu.ru_stime));
 }
 
-static void run_write(shell_session *s, const char *command)
-{
+static void run_write(shell_session *s, const char *command) {
     char *result = minigraf_execute(s->db, command);
     if (result == NULL) {
         shell_fail(s, "%s", minigraf_last_error(s->db));
@@ -138,8 +133,7 @@ static void run_write(shell_session *s, const char *command)
     s->attributes_stale = 1;
 }
 
-static void drain(MiniGrafCursor *cursor)
-{
+static void drain(MiniGrafCursor *cursor) {
     char *batch;
     while ((batch = minigraf_cursor_next_batch(cursor, 1000)) != NULL)
         minigraf_string_free(batch);
@@ -148,8 +142,7 @@ static void drain(MiniGrafCursor *cursor)
 /* A query streams through a cursor; anything else (the cursor refuses it
  * with API-012) goes through minigraf_execute; a query with $slots
  * (API-010) runs as a prepared query with the .param values. */
-void repl_run_command(shell_session *s, const char *command)
-{
+void repl_run_command(shell_session *s, const char *command) {
     stopwatch w;
     stopwatch_start(&w);
     interrupt_begin_query(s->db);
@@ -177,19 +170,20 @@ void repl_run_command(shell_session *s, const char *command)
 
 /* ---- lines ------------------------------------------------------------------- */
 
-static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+static int is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
 
 /* Whether a trimmed line inside a command (outside a string) is a comment. */
-static int is_inner_comment(const char *line)
-{
+static int is_inner_comment(const char *line) {
     if (line[0] == ';')
         return 1;
-    return line[0] == '#' && (line[1] == '\0' || is_blank(line[1]) || line[1] == '#' || line[1] == '!');
+    return line[0] == '#' &&
+           (line[1] == '\0' || is_blank(line[1]) || line[1] == '#' || line[1] == '!');
 }
 
 /* Handles one line (without its '\n'). */
-static void handle_line(shell_session *s, command_buffer *b, char *raw)
-{
+static void handle_line(shell_session *s, command_buffer *b, char *raw) {
     size_t n = strlen(raw);
     if (n > 0 && raw[n - 1] == '\r') /* CRLF scripts */
         raw[--n] = '\0';
@@ -231,8 +225,7 @@ static void handle_line(shell_session *s, command_buffer *b, char *raw)
 
 /* ---- the loop ------------------------------------------------------------- */
 
-void repl_run(shell_session *s, line_source *in)
-{
+void repl_run(shell_session *s, line_source *in) {
     command_buffer b = {{0}, {0}};
     text_clear(&b.t);
     int idle_interrupts = 0;
@@ -265,8 +258,7 @@ void repl_run(shell_session *s, line_source *in)
     text_free(&b.t);
 }
 
-void repl_run_text(shell_session *s, const char *command_text)
-{
+void repl_run_text(shell_session *s, const char *command_text) {
     FILE *f = fmemopen((void *)command_text, strlen(command_text), "r");
     if (f == NULL) {
         shell_fail(s, "cannot read the command text");

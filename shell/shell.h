@@ -56,8 +56,16 @@ void scan_string(scan *s, text *out);
 void scan_skip_value(scan *s);
 
 typedef enum value_type { /* the MINIGRAF_TYPE_* numbers */
-    VT_NULL, VT_STRING, VT_INTEGER, VT_FLOAT, VT_BOOLEAN, VT_KEYWORD, VT_REF, VT_LIST, VT_UNKNOWN,
-    VT_TEXT /* the shell's own text (.explain's clauses): printed as it is */
+                          VT_NULL,
+                          VT_STRING,
+                          VT_INTEGER,
+                          VT_FLOAT,
+                          VT_BOOLEAN,
+                          VT_KEYWORD,
+                          VT_REF,
+                          VT_LIST,
+                          VT_UNKNOWN,
+                          VT_TEXT /* the shell's own text (.explain's clauses): printed as it is */
 } value_type;
 
 /* One typed value: {"type":...,"value":...}. A list keeps its raw JSON
@@ -75,7 +83,10 @@ int scan_cell(scan *s, cell *c);
 void cell_free(cell *c);
 
 typedef enum value_notation {
-    VALUE_REFERENCE, VALUE_ESCAPED, VALUE_EDN, VALUE_PLAIN
+    VALUE_REFERENCE,
+    VALUE_ESCAPED,
+    VALUE_EDN,
+    VALUE_PLAIN
 } value_notation;
 
 /* Appends a value in a notation (value.c explains each); `nullvalue`
@@ -87,8 +98,16 @@ void value_json(text *out, const cell *c, int typed);
 /* ---- the session ---------------------------------------------------------- */
 
 typedef enum shell_mode {
-    MODE_REFERENCE, MODE_TABLE, MODE_BOX, MODE_CSV, MODE_TSV,
-    MODE_JSON, MODE_JSONL, MODE_LINE, MODE_EDN, MODE_COUNT
+    MODE_REFERENCE,
+    MODE_TABLE,
+    MODE_BOX,
+    MODE_CSV,
+    MODE_TSV,
+    MODE_JSON,
+    MODE_JSONL,
+    MODE_LINE,
+    MODE_EDN,
+    MODE_COUNT
 } shell_mode;
 
 /* The mode named so, or -1. */
@@ -102,21 +121,21 @@ typedef struct param {
 
 typedef struct shell_session {
     MiniGrafDb *db;
-    char *db_path;    /* NULL: in memory */
+    char *db_path; /* NULL: in memory */
     int read_only;
-    int interactive;  /* reading from a terminal: prompts, line editing */
-    int silent;       /* --init: no output for successful commands */
-    int failures;     /* commands that failed so far */
-    int bail;         /* .bail on: stop at the first failed command */
-    int stop;         /* .quit, EXIT, or a failure under .bail */
+    int interactive; /* reading from a terminal: prompts, line editing */
+    int silent;      /* --init: no output for successful commands */
+    int failures;    /* commands that failed so far */
+    int bail;        /* .bail on: stop at the first failed command */
+    int stop;        /* .quit, EXIT, or a failure under .bail */
     shell_mode mode;
-    int typed_json;   /* json/jsonl: the lossless typed values */
-    int headers;      /* column names in table, box, csv, tsv */
-    char *nullvalue;  /* what nil prints as (NULL: the mode's default) */
-    size_t *widths;   /* .width: minimum column widths for table/box */
+    int typed_json;  /* json/jsonl: the lossless typed values */
+    int headers;     /* column names in table, box, csv, tsv */
+    char *nullvalue; /* what nil prints as (NULL: the mode's default) */
+    size_t *widths;  /* .width: minimum column widths for table/box */
     size_t width_count;
-    int timer;        /* .timer on */
-    int read_depth;   /* .read nesting */
+    int timer;      /* .timer on */
+    int read_depth; /* .read nesting */
     param *params;
     size_t param_count;
     char **attributes; /* known attributes, for completion */
@@ -149,10 +168,10 @@ void repl_run_command(shell_session *s, const char *command);
 /* The state of a partial command after some lines (also tells completion
  * and the prompt whether a command is open). */
 typedef struct command_state {
-    long depth;      /* open '(' minus ')' outside strings */
-    int opened;      /* some '(' seen */
-    int in_string;   /* inside a string literal */
-    int escaped;     /* the last character was a '\' inside a string */
+    long depth;    /* open '(' minus ')' outside strings */
+    int opened;    /* some '(' seen */
+    int in_string; /* inside a string literal */
+    int escaped;   /* the last character was a '\' inside a string */
 } command_state;
 
 void command_state_feed(command_state *st, const char *bytes, size_t len);

@@ -21,15 +21,13 @@ enum { RECORDS_PER_BATCH = 256 };
 
 /* A copy of the database in the new file `path`: one consistent snapshot,
  * in the library. */
-static void export_database(shell_session *s, const char *path)
-{
+static void export_database(shell_session *s, const char *path) {
     if (minigraf_export(s->db, path, NULL) != 0)
         shell_fail(s, "%s", minigraf_last_error(s->db));
 }
 
 /* Writes each record of one fact-log batch on its own line. */
-static void write_batch_lines(FILE *out, const char *batch)
-{
+static void write_batch_lines(FILE *out, const char *batch) {
     scan sc = {batch};
     scan_accept(&sc, '[');
     for (scan_ws(&sc); *sc.p == '{'; scan_ws(&sc)) {
@@ -40,8 +38,7 @@ static void write_batch_lines(FILE *out, const char *batch)
     }
 }
 
-static void export_jsonl(shell_session *s, const char *path)
-{
+static void export_jsonl(shell_session *s, const char *path) {
     FILE *out = fopen(path, "wx");
     if (out == NULL) {
         shell_fail(s, "cannot create %s (it must not exist)", path);
@@ -69,8 +66,7 @@ static void export_jsonl(shell_session *s, const char *path)
 }
 
 /* The words of a dot-command's arguments (at most `max`), unquoted. */
-static size_t split_words(const char *args, char **words, size_t max)
-{
+static size_t split_words(const char *args, char **words, size_t max) {
     size_t n = 0;
     while (n <= max) {
         while (*args == ' ' || *args == '\t')
@@ -86,14 +82,12 @@ static size_t split_words(const char *args, char **words, size_t max)
     return n;
 }
 
-static void free_words(char **words, size_t n, size_t max)
-{
+static void free_words(char **words, size_t n, size_t max) {
     for (size_t i = 0; i < n && i < max; i++)
         free(words[i]);
 }
 
-void dot_export(shell_session *s, const char *args)
-{
+void dot_export(shell_session *s, const char *args) {
     char *w[2] = {NULL, NULL};
     size_t n = split_words(args, w, 2);
     if (n == 1 && w[0][0] != '-')
@@ -109,8 +103,7 @@ void dot_export(shell_session *s, const char *args)
 
 /* Appends the collected lines (a JSON array in `batch`) to the writer. */
 static int flush_records(shell_session *s, MiniGrafLogWriter *w, text *batch, size_t *count,
-                         size_t first_line)
-{
+                         size_t first_line) {
     if (*count == 0)
         return 0;
     text_putc(batch, ']');
@@ -124,8 +117,7 @@ static int flush_records(shell_session *s, MiniGrafLogWriter *w, text *batch, si
 }
 
 /* Feeds every line of `in` to the writer; 0, or -1 after reporting. */
-static int import_lines(shell_session *s, FILE *in, MiniGrafLogWriter *w)
-{
+static int import_lines(shell_session *s, FILE *in, MiniGrafLogWriter *w) {
     char *line = NULL;
     size_t cap = 0, count = 0, number = 0, first = 1;
     text batch = {0};
@@ -140,7 +132,8 @@ static int import_lines(shell_session *s, FILE *in, MiniGrafLogWriter *w)
             continue;
         if (strncmp(line, "{\"tx_count\":", 12) == 0) {
             rc = flush_records(s, w, &batch, &count, first);
-            if (rc == 0 && minigraf_log_writer_advance_tx_count(w, strtoull(line + 12, NULL, 10)) != 0) {
+            if (rc == 0 &&
+                minigraf_log_writer_advance_tx_count(w, strtoull(line + 12, NULL, 10)) != 0) {
                 shell_fail(s, "%s (line %zu)", minigraf_log_writer_last_error(w), number);
                 rc = -1;
             }
@@ -167,12 +160,13 @@ static int import_lines(shell_session *s, FILE *in, MiniGrafLogWriter *w)
     return rc;
 }
 
-void dot_import(shell_session *s, const char *args)
-{
+void dot_import(shell_session *s, const char *args) {
     char *w[2] = {NULL, NULL};
     size_t n = split_words(args, w, 2);
     if (n != 2) {
-        shell_fail(s, "usage: .import FILE DB (FILE: JSON lines of fact records; DB: a new database file)");
+        shell_fail(
+            s,
+            "usage: .import FILE DB (FILE: JSON lines of fact records; DB: a new database file)");
         free_words(w, n, 2);
         return;
     }

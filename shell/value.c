@@ -26,8 +26,7 @@
 
 /* The shell is a program, not a library: running out of memory ends it
  * with a message, and every growth goes through here. */
-void *shell_realloc(void *block, size_t size)
-{
+void *shell_realloc(void *block, size_t size) {
     void *grown = realloc(block, size ? size : 1);
     if (grown == NULL) {
         fputs("minigraf: out of memory\n", stderr);
@@ -36,8 +35,7 @@ void *shell_realloc(void *block, size_t size)
     return grown;
 }
 
-void text_add(text *t, const char *bytes, size_t len)
-{
+void text_add(text *t, const char *bytes, size_t len) {
     if (t->len + len + 1 > t->cap) {
         size_t cap = (t->len + len + 1) * 2;
         t->data = shell_realloc(t->data, cap);
@@ -48,17 +46,19 @@ void text_add(text *t, const char *bytes, size_t len)
     t->data[t->len] = '\0';
 }
 
-void text_puts(text *t, const char *s) { text_add(t, s, strlen(s)); }
-void text_putc(text *t, char c) { text_add(t, &c, 1); }
+void text_puts(text *t, const char *s) {
+    text_add(t, s, strlen(s));
+}
+void text_putc(text *t, char c) {
+    text_add(t, &c, 1);
+}
 
-void text_clear(text *t)
-{
+void text_clear(text *t) {
     t->len = 0;
     text_add(t, "", 0);
 }
 
-void text_free(text *t)
-{
+void text_free(text *t) {
     free(t->data);
     t->data = NULL;
     t->len = t->cap = 0;
@@ -66,14 +66,12 @@ void text_free(text *t)
 
 /* ---- scanning the library's JSON ------------------------------------------ */
 
-void scan_ws(scan *s)
-{
+void scan_ws(scan *s) {
     while (*s->p == ' ' || *s->p == '\n' || *s->p == '\t' || *s->p == '\r')
         s->p++;
 }
 
-int scan_accept(scan *s, char c)
-{
+int scan_accept(scan *s, char c) {
     scan_ws(s);
     if (*s->p != c)
         return 0;
@@ -81,8 +79,7 @@ int scan_accept(scan *s, char c)
     return 1;
 }
 
-static void put_utf8(text *t, unsigned long cp)
-{
+static void put_utf8(text *t, unsigned long cp) {
     char u[4];
     size_t n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
     static const unsigned char lead[] = {0, 0, 0xC0, 0xE0, 0xF0};
@@ -94,8 +91,7 @@ static void put_utf8(text *t, unsigned long cp)
     text_add(t, u, n);
 }
 
-static unsigned long hex4(const char *p)
-{
+static unsigned long hex4(const char *p) {
     char digits[5] = {0};
     for (int i = 0; i < 4 && p[i] != '\0'; i++)
         digits[i] = p[i];
@@ -103,8 +99,7 @@ static unsigned long hex4(const char *p)
 }
 
 /* Decodes a \uXXXX escape (s->p just after the 'u'), joining surrogates. */
-static void scan_unicode_escape(scan *s, text *out)
-{
+static void scan_unicode_escape(scan *s, text *out) {
     unsigned long cp = hex4(s->p);
     for (int i = 0; i < 4 && *s->p != '\0'; i++)
         s->p++;
@@ -116,8 +111,7 @@ static void scan_unicode_escape(scan *s, text *out)
     put_utf8(out, cp);
 }
 
-void scan_string(scan *s, text *out)
-{
+void scan_string(scan *s, text *out) {
     static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
     text_clear(out);
     scan_ws(s);
@@ -143,8 +137,7 @@ void scan_string(scan *s, text *out)
 }
 
 /* Reads a bare token (number, true, false, null) into `out`. */
-static void scan_token(scan *s, text *out)
-{
+static void scan_token(scan *s, text *out) {
     const char *start = s->p;
     while (*s->p && strchr(",]} \n\t\r", *s->p) == NULL)
         s->p++;
@@ -152,8 +145,7 @@ static void scan_token(scan *s, text *out)
     text_add(out, start, (size_t)(s->p - start));
 }
 
-void scan_skip_value(scan *s)
-{
+void scan_skip_value(scan *s) {
     scan_ws(s);
     if (*s->p == '"') {
         text junk = {0};
@@ -183,18 +175,16 @@ void scan_skip_value(scan *s)
     }
 }
 
-static value_type type_of(const char *name)
-{
-    static const char *const names[] = {"null", "string", "integer", "float",
-                                        "boolean", "keyword", "ref", "list"};
+static value_type type_of(const char *name) {
+    static const char *const names[] = {"null",    "string",  "integer", "float",
+                                        "boolean", "keyword", "ref",     "list"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return (value_type)i;
     return VT_UNKNOWN;
 }
 
-int scan_cell(scan *s, cell *c)
-{
+int scan_cell(scan *s, cell *c) {
     text key = {0};
     int rc = 0;
     text_clear(&c->value);
@@ -237,13 +227,14 @@ int scan_cell(scan *s, cell *c)
     return rc;
 }
 
-void cell_free(cell *c) { text_free(&c->value); }
+void cell_free(cell *c) {
+    text_free(&c->value);
+}
 
 /* ---- floats --------------------------------------------------------------- */
 
 /* A float's JSON token as plain decimal: no exponent, no trailing ".0". */
-static void float_decimal(text *out, const char *token)
-{
+static void float_decimal(text *out, const char *token) {
     char digits[800];
     size_t n = 0;
     long frac = 0, exp = 0, in_frac = 0;
@@ -290,22 +281,26 @@ static void float_decimal(text *out, const char *token)
 
 /* NaN / Infinity / -Infinity arrive as strings; `names` gives their
  * spelling in the notation (NaN, inf, -inf or ##NaN, ##Inf, ##-Inf). */
-static void float_special(text *out, const char *v, const char *const names[3])
-{
-    text_puts(out, strcmp(v, "Infinity") == 0 ? names[1] : strcmp(v, "-Infinity") == 0 ? names[2] : names[0]);
+static void float_special(text *out, const char *v, const char *const names[3]) {
+    text_puts(out, strcmp(v, "Infinity") == 0    ? names[1]
+                   : strcmp(v, "-Infinity") == 0 ? names[2]
+                                                 : names[0]);
 }
 
 /* ---- strings -------------------------------------------------------------- */
 
 /* A string with EDN/JSON escapes for quotes, backslashes and control
  * characters (so a table cell stays on one line). */
-static void string_escaped(text *out, const char *v, size_t len)
-{
+static void string_escaped(text *out, const char *v, size_t len) {
     text_putc(out, '"');
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)v[i];
-        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
-                        : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+        const char *esc = c == '"'    ? "\\\""
+                          : c == '\\' ? "\\\\"
+                          : c == '\n' ? "\\n"
+                          : c == '\t' ? "\\t"
+                          : c == '\r' ? "\\r"
+                                      : NULL;
         if (esc != NULL) {
             text_puts(out, esc);
         } else if (c < 0x20 || c == 0x7F) {
@@ -323,8 +318,7 @@ static void string_escaped(text *out, const char *v, size_t len)
 
 static void list_render(text *out, const cell *c, value_notation how, const char *nullvalue);
 
-void value_render(text *out, const cell *c, value_notation how, const char *nullvalue)
-{
+void value_render(text *out, const cell *c, value_notation how, const char *nullvalue) {
     static const char *const ref_names[3] = {"NaN", "inf", "-inf"};
     static const char *const edn_names[3] = {"##NaN", "##Inf", "##-Inf"};
     const char *v = c->value.data ? c->value.data : "";
@@ -357,12 +351,8 @@ void value_render(text *out, const cell *c, value_notation how, const char *null
         else
             text_puts(out, "#uuid "), text_add(out, v, len);
         break;
-    case VT_NULL:
-        text_puts(out, how == VALUE_EDN || nullvalue == NULL ? "nil" : nullvalue);
-        break;
-    case VT_LIST:
-        list_render(out, c, how, nullvalue);
-        break;
+    case VT_NULL: text_puts(out, how == VALUE_EDN || nullvalue == NULL ? "nil" : nullvalue); break;
+    case VT_LIST: list_render(out, c, how, nullvalue); break;
     case VT_TEXT:
         if (how == VALUE_EDN)
             string_escaped(out, v, len);
@@ -381,8 +371,7 @@ void value_render(text *out, const cell *c, value_notation how, const char *null
 
 /* A list (collect-set) in EDN-style brackets, its items in the same
  * notation: ["eng" 42]. */
-static void list_render(text *out, const cell *c, value_notation how, const char *nullvalue)
-{
+static void list_render(text *out, const cell *c, value_notation how, const char *nullvalue) {
     if (c->raw == NULL) {
         text_puts(out, "[]");
         return;
@@ -408,10 +397,9 @@ static void list_render(text *out, const cell *c, value_notation how, const char
 }
 
 /* JSON forms: plain (as minigraf_execute renders values) or typed. */
-void value_json(text *out, const cell *c, int typed)
-{
-    static const char *const type_names[] = {"null", "string", "integer", "float",
-                                             "boolean", "keyword", "ref", "list"};
+void value_json(text *out, const cell *c, int typed) {
+    static const char *const type_names[] = {"null",    "string",  "integer", "float",
+                                             "boolean", "keyword", "ref",     "list"};
     const char *v = c->value.data ? c->value.data : "";
     if (typed && c->type < VT_UNKNOWN) {
         text_puts(out, "{\"type\":\"");
@@ -453,8 +441,7 @@ void value_json(text *out, const cell *c, int typed)
         text_putc(out, '}');
 }
 
-size_t text_width(const char *s, size_t len)
-{
+size_t text_width(const char *s, size_t len) {
     size_t w = 0;
     for (size_t i = 0; i < len; i++)
         w += ((unsigned char)s[i] & 0xC0) != 0x80;

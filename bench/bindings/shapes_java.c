@@ -32,7 +32,8 @@ int main(int argc, char **argv) {
         const shape *sh = &SHAPES[i];
         shape_expand(sh->query, &p, 1, query, sizeof query);
         shape_expand(sh->sql, &p, 0, sql, sizeof sql);
-        printf("%s\t%s\t%s\t%ld\t%d\n", sh->name, query, sql, shape_expected_rows(sh, &p), sh->rules);
+        printf("%s\t%s\t%s\t%ld\t%d\n", sh->name, query, sql, shape_expected_rows(sh, &p),
+               sh->rules);
     }
     return 0;
 }

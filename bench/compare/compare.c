@@ -118,8 +118,9 @@ static void build_sqlite(const char *path, long n) {
     /* No ANALYZE, as most applications: with its statistics SQLite 3.40
      * puts a Bloom filter over the whole table into each step of the
      * recursive CTEs (17 ms instead of 47 us for recursive_ancestors). */
-    sql_exec(db, "COMMIT; CREATE INDEX eav_eav ON eav (e, a, v); CREATE INDEX eav_ave ON eav (a, v, e);"
-                 "PRAGMA journal_mode = WAL");
+    sql_exec(db,
+             "COMMIT; CREATE INDEX eav_eav ON eav (e, a, v); CREATE INDEX eav_ave ON eav (a, v, e);"
+             "PRAGMA journal_mode = WAL");
     sqlite3_close(db);
     if (rename(tmp, path) != 0)
         exit(1);
@@ -268,15 +269,16 @@ static void print_row(FILE *j, int first, const shape *sh, const timing *m, cons
            m->rows, q->rows, note);
     fflush(stdout);
     if (j)
-        fprintf(j, "%s\n {\"shape\":\"%s\",\"minigraf_p50_us\":%.2f,\"minigraf_p99_us\":%.2f,"
-                   "\"sqlite_p50_us\":%.2f,\"sqlite_p99_us\":%.2f,\"sqlite_over_minigraf\":%.3f,"
-                   "\"minigraf_rows\":%ld,\"sqlite_rows\":%ld,\"note\":\"%s\"}",
+        fprintf(j,
+                "%s\n {\"shape\":\"%s\",\"minigraf_p50_us\":%.2f,\"minigraf_p99_us\":%.2f,"
+                "\"sqlite_p50_us\":%.2f,\"sqlite_p99_us\":%.2f,\"sqlite_over_minigraf\":%.3f,"
+                "\"minigraf_rows\":%ld,\"sqlite_rows\":%ld,\"note\":\"%s\"}",
                 first ? "" : ",", sh->name, m->p50_us, m->p99_us, q->p50_us, q->p99_us, ratio,
                 m->rows, q->rows, m->note[0] || q->note[0] ? note : "");
 }
 
-static int compare_shape(MiniGrafDb *mg, sqlite3 *lite, const shape *sh, const params *p,
-                         FILE *j, int first) {
+static int compare_shape(MiniGrafDb *mg, sqlite3 *lite, const shape *sh, const params *p, FILE *j,
+                         int first) {
     char text[1024], sql[2048];
     shape_expand(sh->query, p, 1, text, sizeof text);
     shape_expand(sh->sql, p, 0, sql, sizeof sql);
@@ -314,9 +316,10 @@ static int compare_scale(long n, const shape_args *args) {
     shape_set_tx_half_ms(&p, ms);
     MiniGrafDb *mg = open_minigraf(mg_path);
     sqlite3 *lite = open_sqlite(lite_path);
-    printf("\n%ld facts: minigraf %s beside SQLite %s (EAV table); ratio = SQLite p50 / minigraf p50,"
-           " above 1 means minigraf is faster\n",
-           n, minigraf_version(), sqlite3_libversion());
+    printf(
+        "\n%ld facts: minigraf %s beside SQLite %s (EAV table); ratio = SQLite p50 / minigraf p50,"
+        " above 1 means minigraf is faster\n",
+        n, minigraf_version(), sqlite3_libversion());
     printf("%-20s %12s %12s %9s %9s %9s  %s\n", "shape", "minigraf us", "SQLite us", "ratio",
            "rows", "SQL rows", "check");
     snprintf(jpath, sizeof jpath, "%s/compare-%ld.json", dir, n);
@@ -344,6 +347,7 @@ int main(int argc, char **argv) {
     int bad = 0;
     for (int i = 0; i < args.scale_count; i++)
         bad += compare_scale(args.scales[i], &args);
-    printf("\n%s\n", bad ? "SOME SHAPES FAILED OR MISMATCHED (see the check column)" : "all checks passed");
+    printf("\n%s\n",
+           bad ? "SOME SHAPES FAILED OR MISMATCHED (see the check column)" : "all checks passed");
     return bad ? 1 : 0;
 }

@@ -44,13 +44,11 @@
  *    no return), waits for them to return, then frees; calls that come
  *    after it fail with API-018. An interrupted call that returns its code
  *    returns API-013; read through the handle, which is closed by then,
- *    its code is API-018 (the handle's per-thread errors go with it). Handle structs are never given
- *    back to the allocator, only reused for new database handles, so a
- *    late call on a closed handle is detected, not a use after free.
- *    A MiniGrafCursor, fact log or log writer must be used by one thread at
- *    a time. Callbacks (progress handler) run only on the thread that made
- *    the call: the library never calls into the application from a thread
- *    of its own.
+ *    its code is API-018 (the handle's per-thread errors go with it). Handle structs are never
+ * given back to the allocator, only reused for new database handles, so a late call on a closed
+ * handle is detected, not a use after free. A MiniGrafCursor, fact log or log writer must be used
+ * by one thread at a time. Callbacks (progress handler) run only on the thread that made the call:
+ * the library never calls into the application from a thread of its own.
  *  - Fairness: a write waiting for the database waits only for the
  *    queries already running, never for queries that start after it; the
  *    queries waiting for a write then run before the next write (since
@@ -83,15 +81,15 @@ extern "C" {
 #endif
 
 #if defined(_WIN32)
-#  if defined(MINIGRAF_BUILDING)
-#    define MINIGRAF_API __declspec(dllexport)
-#  else
-#    define MINIGRAF_API __declspec(dllimport)
-#  endif
-#elif defined(__GNUC__)
-#  define MINIGRAF_API __attribute__((visibility("default")))
+#if defined(MINIGRAF_BUILDING)
+#define MINIGRAF_API __declspec(dllexport)
 #else
-#  define MINIGRAF_API
+#define MINIGRAF_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define MINIGRAF_API __attribute__((visibility("default")))
+#else
+#define MINIGRAF_API
 #endif
 
 /* ------------------------------------------------------------------------
@@ -234,8 +232,7 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  * On failure returns NULL and, if `error_out` is not NULL, stores there a
  * "[CODE] message" string the caller frees with minigraf_string_free(). On
  * success `*error_out` is left untouched. */
-MINIGRAF_API MiniGrafDb *minigraf_open_with_options(const char *path,
-                                                    const char *options_json,
+MINIGRAF_API MiniGrafDb *minigraf_open_with_options(const char *path, const char *options_json,
                                                     char **error_out);
 
 /* Closes the database and frees the handle. Committed data is durable
@@ -311,13 +308,14 @@ MINIGRAF_API MiniGrafCursor *minigraf_query(MiniGrafDb *db, const char *text);
 MINIGRAF_API char *minigraf_cursor_vars(MiniGrafCursor *cursor);
 
 /* Row formats for minigraf_cursor_set_format. */
-#define MINIGRAF_FORMAT_JSON 0  /* values as in minigraf_execute (default) */
-#define MINIGRAF_FORMAT_TYPED 1 /* lossless: {"type":"keyword","value":":a"};
-                                   types: string integer float boolean ref
-                                   keyword null list; float NaN/Inf as the
-                                   strings "NaN" "Infinity" "-Infinity"; a
-                                   list (collect-set) holds typed items:
-                                   {"type":"list","value":[{...},...]} */
+#define MINIGRAF_FORMAT_JSON 0 /* values as in minigraf_execute (default) */
+#define MINIGRAF_FORMAT_TYPED                       \
+    1 /* lossless: {"type":"keyword","value":":a"}; \
+         types: string integer float boolean ref    \
+         keyword null list; float NaN/Inf as the    \
+         strings "NaN" "Infinity" "-Infinity"; a    \
+         list (collect-set) holds typed items:      \
+         {"type":"list","value":[{...},...]} */
 
 /* Chooses how the following batches render values. Returns 0, or -1 for
  * an unknown format (API-017, from minigraf_cursor_last_error_code).
@@ -330,8 +328,7 @@ MINIGRAF_API int minigraf_cursor_set_format(MiniGrafCursor *cursor, int format);
  * or on error, when the cursor's last error is set (e.g. QRY-012 met while
  * streaming; the batch is dropped and later calls return NULL). Free with
  * minigraf_string_free(). */
-MINIGRAF_API char *minigraf_cursor_next_batch(MiniGrafCursor *cursor,
-                                              size_t max_rows);
+MINIGRAF_API char *minigraf_cursor_next_batch(MiniGrafCursor *cursor, size_t max_rows);
 
 /* The "[CODE] message" of the cursor's last failed call, or NULL. Borrowed
  * until the next call on the cursor. */
@@ -566,7 +563,8 @@ MINIGRAF_API MiniGrafStmt *minigraf_prepare(MiniGrafDb *db, const char *text);
  * caller's memory is not referred to after the call. Since 0.2.0. */
 
 /* Entity: `uuid_text` is a UUID in text form ("e340ebba-e050-..."). */
-MINIGRAF_API int minigraf_stmt_bind_entity(MiniGrafStmt *s, const char *name, const char *uuid_text);
+MINIGRAF_API int minigraf_stmt_bind_entity(MiniGrafStmt *s, const char *name,
+                                           const char *uuid_text);
 /* Val(keyword): `text` with its ':' (":person/name"), written as a keyword
  * literal of the language (else API-017). */
 MINIGRAF_API int minigraf_stmt_bind_keyword(MiniGrafStmt *s, const char *name, const char *text);
@@ -878,8 +876,7 @@ typedef int (*minigraf_aggregate_init_fn)(void *user_data, void **acc, char *err
 typedef int (*minigraf_aggregate_step_fn)(void *user_data, void *acc, const minigraf_value *value,
                                           char *error, size_t error_size);
 typedef int (*minigraf_aggregate_finish_fn)(void *user_data, void *acc, int64_t n,
-                                            minigraf_value *result, char *error,
-                                            size_t error_size);
+                                            minigraf_value *result, char *error, size_t error_size);
 typedef void (*minigraf_aggregate_release_fn)(void *user_data, void *acc);
 
 /* Registers the predicate `name` on `db`; later queries may call it.
@@ -922,8 +919,8 @@ MINIGRAF_API int minigraf_register_aggregate(MiniGrafDb *db, const char *name,
                                              minigraf_aggregate_init_fn init,
                                              minigraf_aggregate_step_fn step,
                                              minigraf_aggregate_finish_fn finish,
-                                             minigraf_aggregate_release_fn release,
-                                             void *user_data, void (*destroy)(void *user_data));
+                                             minigraf_aggregate_release_fn release, void *user_data,
+                                             void (*destroy)(void *user_data));
 
 /* (end of host functions) */
 
@@ -1056,8 +1053,7 @@ MINIGRAF_API int minigraf_cursor_column_bool(MiniGrafCursor *cursor, int col);
  * NULL) gets the length in bytes; the text is also NUL-terminated, but a
  * string may hold NUL bytes (a log writer record can carry "\u0000"), so
  * use the length. Borrowed until the next step. Since 0.2.0. */
-MINIGRAF_API const char *minigraf_cursor_column_text(MiniGrafCursor *cursor, int col,
-                                                     size_t *len);
+MINIGRAF_API const char *minigraf_cursor_column_text(MiniGrafCursor *cursor, int col, size_t *len);
 
 /* The 16 bytes of a REF's UUID (RFC 4122 byte order: the hyphenated text
  * is these bytes in hex). Borrowed until the next step. Since 0.2.0. */

@@ -31,10 +31,10 @@ struct MiniGrafDb {
      * `calls` to reach zero. The struct's memory is never freed, only
      * reused for another handle (db_calls.c says why). */
     atomic_bool closed;
-    pthread_mutex_t mu;     /* `drained`, `fact_logs` */
-    pthread_cond_t drained; /* `calls` reached zero while closed */
-    size_t fact_logs;       /* fact logs holding the struct (api_db_retain) */
-    MiniGrafDb *next_free;  /* in the pool of closed structs */
+    pthread_mutex_t mu;                     /* `drained`, `fact_logs` */
+    pthread_cond_t drained;                 /* `calls` reached zero while closed */
+    size_t fact_logs;                       /* fact logs holding the struct (api_db_retain) */
+    MiniGrafDb *next_free;                  /* in the pool of closed structs */
     api_call_count calls[API_CALL_STRIPES]; /* a thread counts in one */
 };
 
@@ -97,7 +97,7 @@ char *api_render_result(const db_result *r);
 
 /* The fixed messages for bad handles. */
 #define API_DEAD_HANDLE "[API-018] handle was already closed or freed"
-#define API_FORKED_HANDLE                                                                         \
+#define API_FORKED_HANDLE \
     "[API-022] handle was opened by the parent process: after fork() a child opens its own"
 
 #endif

@@ -4,8 +4,7 @@
 
 /* Lock-free (db_calls.h, base/cancel.h) except when `h` is being closed
  * at the same moment, where api_db_leave may take the handle's mutex. */
-void minigraf_interrupt(MiniGrafDb *h)
-{
+void minigraf_interrupt(MiniGrafDb *h) {
     if (api_db_enter(h) != 0)
         return;
     db_interrupt(h->engine);
@@ -13,8 +12,7 @@ void minigraf_interrupt(MiniGrafDb *h)
 }
 
 int minigraf_progress_handler(MiniGrafDb *h, int every_n_rows, int (*fn)(void *user_data),
-                              void *user_data)
-{
+                              void *user_data) {
     int rc = api_db_enter(h);
     if (rc != 0)
         return rc;

@@ -8,8 +8,7 @@
 #include "handles.h"
 #include "json_write.h"
 
-MiniGrafCursor *api_cursor_new(db_cursor *rows, err *e)
-{
+MiniGrafCursor *api_cursor_new(db_cursor *rows, err *e) {
     MiniGrafCursor *c = malloc(sizeof *c); /* not calloc: glibc's calloc skips its thread cache */
     if (c) {
         *c = (MiniGrafCursor){.format = MINIGRAF_FORMAT_JSON};
@@ -24,8 +23,7 @@ MiniGrafCursor *api_cursor_new(db_cursor *rows, err *e)
     return NULL;
 }
 
-MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text)
-{
+MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text) {
     if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
@@ -44,22 +42,19 @@ MiniGrafCursor *minigraf_query(MiniGrafDb *h, const char *text)
 }
 
 /* Starts a call on a cursor: false (and nothing touched) for a bad handle. */
-static bool cursor_begin(MiniGrafCursor *c)
-{
+static bool cursor_begin(MiniGrafCursor *c) {
     if (!handles_live(c, HANDLE_CURSOR))
         return false;
     err_clear(&c->last);
     return true;
 }
 
-static char *out_of_memory(MiniGrafCursor *c)
-{
+static char *out_of_memory(MiniGrafCursor *c) {
     err_set(&c->last, ERR(INT, 0), "out of memory");
     return NULL;
 }
 
-char *minigraf_cursor_vars(MiniGrafCursor *c)
-{
+char *minigraf_cursor_vars(MiniGrafCursor *c) {
     if (!cursor_begin(c))
         return NULL;
     buf out;
@@ -70,8 +65,7 @@ char *minigraf_cursor_vars(MiniGrafCursor *c)
 }
 
 /* A 0.1 status function: 0 or -1, the code on the cursor. */
-int minigraf_cursor_set_format(MiniGrafCursor *c, int format)
-{
+int minigraf_cursor_set_format(MiniGrafCursor *c, int format) {
     if (!cursor_begin(c))
         return -1;
     if (format != MINIGRAF_FORMAT_JSON && format != MINIGRAF_FORMAT_TYPED) {
@@ -89,8 +83,7 @@ typedef struct batch {
     size_t rows;
 } batch;
 
-static void batch_row(void *ctx, const value *row)
-{
+static void batch_row(void *ctx, const value *row) {
     batch *b = ctx;
     buf_putc(&b->out, b->rows++ ? ',' : '[');
     json_write_row(&b->out, row, b->columns, b->typed);
@@ -100,8 +93,7 @@ static void batch_row(void *ctx, const value *row)
  * computed whole; or, after minigraf_cursor_step, from the rows it read
  * ahead); a failure part-way drops the batch, and every later call returns
  * NULL with the same error. */
-char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows)
-{
+char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows) {
     if (!handles_live(c, HANDLE_CURSOR))
         return NULL;
     err_clear(&c->last);
@@ -118,22 +110,19 @@ char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows)
     return json ? json : out_of_memory(c);
 }
 
-const char *minigraf_cursor_last_error(const MiniGrafCursor *c)
-{
+const char *minigraf_cursor_last_error(const MiniGrafCursor *c) {
     if (!c)
         return NULL;
     int rc = handles_check(c, HANDLE_CURSOR);
     return rc ? handles_dead_message(rc) : c->last.message;
 }
 
-int minigraf_cursor_last_error_code(const MiniGrafCursor *c)
-{
+int minigraf_cursor_last_error_code(const MiniGrafCursor *c) {
     int rc = handles_check(c, HANDLE_CURSOR);
     return rc ? rc : c->last.code;
 }
 
-void minigraf_cursor_free(MiniGrafCursor *c)
-{
+void minigraf_cursor_free(MiniGrafCursor *c) {
     if (!c || !handles_remove(c, HANDLE_CURSOR))
         return;
     db_cursor_free(c->rows.source);

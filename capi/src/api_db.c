@@ -10,8 +10,7 @@
 #include "json_write.h"
 #include "options.h"
 
-int api_check_text_len(const char *text, const char *what, size_t *len, err *e)
-{
+int api_check_text_len(const char *text, const char *what, size_t *len, err *e) {
     if (!text)
         return err_set(e, ERR(API, 17), "%s must not be NULL", what);
     *len = strlen(text);
@@ -20,25 +19,23 @@ int api_check_text_len(const char *text, const char *what, size_t *len, err *e)
     return 0;
 }
 
-int api_check_text(const char *text, const char *what, err *e)
-{
+int api_check_text(const char *text, const char *what, err *e) {
     size_t len = 0;
     return api_check_text_len(text, what, &len, e);
 }
 
 /* An empty path once meant an in-memory database, and everything written
  * to it was lost at close unnoticed (issue 20). */
-int api_check_path(const char *path, err *e)
-{
+int api_check_path(const char *path, err *e) {
     int rc = api_check_text(path, "path", e);
     if (rc == 0 && !*path)
-        rc = err_set(e, ERR(API, 17), "path must not be empty (an in-memory database is "
-                                      "minigraf_open_in_memory)");
+        rc = err_set(e, ERR(API, 17),
+                     "path must not be empty (an in-memory database is "
+                     "minigraf_open_in_memory)");
     return rc;
 }
 
-static MiniGrafDb *open_db(const char *path, const db_options *o, err *e)
-{
+static MiniGrafDb *open_db(const char *path, const db_options *o, err *e) {
     MiniGrafDb *h = api_db_alloc();
     if (!h) {
         err_set(e, ERR(INT, 0), "out of memory");
@@ -58,8 +55,7 @@ static MiniGrafDb *open_db(const char *path, const db_options *o, err *e)
 
 /* Hands a constructor's error to the caller: the message (which the caller
  * frees) into *errmsg when it asked for it; returns the code. */
-int api_give_error(err *e, char **errmsg)
-{
+int api_give_error(err *e, char **errmsg) {
     int code = e->code;
     if (errmsg) {
         *errmsg = e->message;
@@ -69,8 +65,7 @@ int api_give_error(err *e, char **errmsg)
     return code;
 }
 
-int minigraf_open_v2(const char *path, const char *options_json, MiniGrafDb **out, char **errmsg)
-{
+int minigraf_open_v2(const char *path, const char *options_json, MiniGrafDb **out, char **errmsg) {
     err e = {0};
     db_options o;
     db_options_default(&o);
@@ -90,8 +85,7 @@ int minigraf_open_v2(const char *path, const char *options_json, MiniGrafDb **ou
 
 /* The 0.1 form: the message only, and *error_out untouched on success. */
 MiniGrafDb *minigraf_open_with_options(const char *path, const char *options_json,
-                                       char **error_out)
-{
+                                       char **error_out) {
     MiniGrafDb *h = NULL;
     char *message = NULL;
     if (minigraf_open_v2(path, options_json, &h, error_out ? &message : NULL) != 0 && error_out)
@@ -99,34 +93,29 @@ MiniGrafDb *minigraf_open_with_options(const char *path, const char *options_jso
     return h;
 }
 
-MiniGrafDb *minigraf_open(const char *path)
-{
+MiniGrafDb *minigraf_open(const char *path) {
     if (!path || !*path)
         return NULL;
     return minigraf_open_with_options(path, NULL, NULL);
 }
 
-MiniGrafDb *minigraf_open_in_memory(void)
-{
+MiniGrafDb *minigraf_open_in_memory(void) {
     return minigraf_open_with_options(NULL, NULL, NULL);
 }
 
-void minigraf_close(MiniGrafDb *h)
-{
+void minigraf_close(MiniGrafDb *h) {
     api_db_close(h);
 }
 
 /* A call's outcome on `h`: record the caller's error or clear it. */
-static int finish(MiniGrafDb *h, err *e)
-{
+static int finish(MiniGrafDb *h, err *e) {
     if (e->code)
         return thread_errors_set(&h->errors, e);
     thread_errors_clear(&h->errors);
     return 0;
 }
 
-static char *render_result(const db_result *r)
-{
+static char *render_result(const db_result *r) {
     buf out;
     buf_init(&out);
     switch (r->kind) {
@@ -140,9 +129,7 @@ static char *render_result(const db_result *r)
         json_write_integer(&out, r->tx_id);
         buf_putc(&out, '}');
         break;
-    case DB_RESULT_OK:
-        buf_puts(&out, "{\"ok\":true}");
-        break;
+    case DB_RESULT_OK: buf_puts(&out, "{\"ok\":true}"); break;
     case DB_RESULT_QUERY:
         buf_puts(&out, "{\"variables\":");
         json_write_columns(&out, r->rows);
@@ -154,20 +141,19 @@ static char *render_result(const db_result *r)
     return buf_detach(&out);
 }
 
-char *api_render_result(const db_result *r)
-{
+char *api_render_result(const db_result *r) {
     return render_result(r);
 }
 
-char *minigraf_execute(MiniGrafDb *h, const char *text)
-{
+char *minigraf_execute(MiniGrafDb *h, const char *text) {
     if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
     char *json = NULL;
     db_result r = {0};
     size_t len = 0;
-    if (api_check_text_len(text, "text", &len, &e) == 0 && db_execute(h->engine, text, len, &r, &e) == 0) {
+    if (api_check_text_len(text, "text", &len, &e) == 0 &&
+        db_execute(h->engine, text, len, &r, &e) == 0) {
         json = render_result(&r);
         result_free(r.rows);
         if (!json)
@@ -180,8 +166,7 @@ char *minigraf_execute(MiniGrafDb *h, const char *text)
 
 /* 0.1 status functions return 0 or -1 (api.h: API_STATUS); the code is
  * on the handle. */
-int minigraf_current_tx_count(MiniGrafDb *h, uint64_t *out)
-{
+int minigraf_current_tx_count(MiniGrafDb *h, uint64_t *out) {
     if (api_db_enter(h) != 0)
         return -1;
     err e = {0};
@@ -194,8 +179,7 @@ int minigraf_current_tx_count(MiniGrafDb *h, uint64_t *out)
     return API_STATUS(rc);
 }
 
-int minigraf_checkpoint(MiniGrafDb *h)
-{
+int minigraf_checkpoint(MiniGrafDb *h) {
     if (api_db_enter(h) != 0)
         return -1;
     err e = {0};
@@ -205,8 +189,7 @@ int minigraf_checkpoint(MiniGrafDb *h)
     return API_STATUS(rc);
 }
 
-const char *minigraf_last_error(const MiniGrafDb *h)
-{
+const char *minigraf_last_error(const MiniGrafDb *h) {
     if (!h)
         return NULL; /* the 0.1 convention */
     int rc = api_db_enter(h);
@@ -217,8 +200,7 @@ const char *minigraf_last_error(const MiniGrafDb *h)
     return e ? e->message : NULL;
 }
 
-int minigraf_last_error_code(const MiniGrafDb *h)
-{
+int minigraf_last_error_code(const MiniGrafDb *h) {
     int rc = api_db_enter(h);
     if (rc != 0)
         return rc;
@@ -228,7 +210,6 @@ int minigraf_last_error_code(const MiniGrafDb *h)
     return rc;
 }
 
-void minigraf_string_free(char *s)
-{
+void minigraf_string_free(char *s) {
     free(s);
 }

@@ -5,8 +5,7 @@
 #include "handles.h"
 #include "options.h"
 
-int minigraf_export(MiniGrafDb *h, const char *path, const char *options_json)
-{
+int minigraf_export(MiniGrafDb *h, const char *path, const char *options_json) {
     int entered = api_db_enter(h);
     if (entered != 0)
         return entered;

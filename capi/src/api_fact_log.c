@@ -10,8 +10,7 @@
 #include "json_write.h"
 #include "record_json.h"
 
-static int parse_filter(const char *json, arena *a, fact_log_filter *f, err *e)
-{
+static int parse_filter(const char *json, arena *a, fact_log_filter *f, err *e) {
     fact_log_filter_default(f);
     if (!json)
         return 0;
@@ -24,8 +23,7 @@ static int parse_filter(const char *json, arena *a, fact_log_filter *f, err *e)
     return rc;
 }
 
-static MiniGrafFactLog *open_log(MiniGrafDb *h, const fact_log_filter *f, err *e)
-{
+static MiniGrafFactLog *open_log(MiniGrafDb *h, const fact_log_filter *f, err *e) {
     MiniGrafFactLog *l = calloc(1, sizeof *l);
     if (!l) {
         err_set(e, ERR(INT, 0), "out of memory");
@@ -44,8 +42,7 @@ static MiniGrafFactLog *open_log(MiniGrafDb *h, const fact_log_filter *f, err *e
     return NULL;
 }
 
-MiniGrafFactLog *minigraf_fact_log(MiniGrafDb *h, const char *filter_json)
-{
+MiniGrafFactLog *minigraf_fact_log(MiniGrafDb *h, const char *filter_json) {
     if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
@@ -69,8 +66,7 @@ typedef struct batch {
     size_t records;
 } batch;
 
-static int write_record(void *ctx, const fact *f, err *e)
-{
+static int write_record(void *ctx, const fact *f, err *e) {
     batch *b = ctx;
     buf_putc(&b->out, b->records++ ? ',' : '[');
     json_write_fact(&b->out, f);
@@ -78,8 +74,7 @@ static int write_record(void *ctx, const fact *f, err *e)
 }
 
 /* Runs one batch with the database held open; NULL at the end or on error. */
-static char *read_batch(MiniGrafFactLog *l, size_t max_records)
-{
+static char *read_batch(MiniGrafFactLog *l, size_t max_records) {
     batch b = {.records = 0};
     buf_init(&b.out);
     size_t produced = 0;
@@ -101,8 +96,7 @@ static char *read_batch(MiniGrafFactLog *l, size_t max_records)
     return NULL;
 }
 
-char *minigraf_fact_log_next_batch(MiniGrafFactLog *l, size_t max_records)
-{
+char *minigraf_fact_log_next_batch(MiniGrafFactLog *l, size_t max_records) {
     if (!handles_live(l, HANDLE_FACT_LOG))
         return NULL;
     err_clear(&l->last);
@@ -111,8 +105,7 @@ char *minigraf_fact_log_next_batch(MiniGrafFactLog *l, size_t max_records)
     return read_batch(l, max_records == 0 ? 1 : max_records);
 }
 
-const char *minigraf_fact_log_last_error(const MiniGrafFactLog *l)
-{
+const char *minigraf_fact_log_last_error(const MiniGrafFactLog *l) {
     if (!l)
         return NULL;
     if (!handles_live(l, HANDLE_FACT_LOG))
@@ -120,8 +113,7 @@ const char *minigraf_fact_log_last_error(const MiniGrafFactLog *l)
     return l->last.message;
 }
 
-int minigraf_fact_log_last_error_code(const MiniGrafFactLog *l)
-{
+int minigraf_fact_log_last_error_code(const MiniGrafFactLog *l) {
     if (!l)
         return ERR(API, 17);
     if (!handles_live(l, HANDLE_FACT_LOG))
@@ -129,8 +121,7 @@ int minigraf_fact_log_last_error_code(const MiniGrafFactLog *l)
     return l->last.code;
 }
 
-void minigraf_fact_log_free(MiniGrafFactLog *l)
-{
+void minigraf_fact_log_free(MiniGrafFactLog *l) {
     if (!l || !handles_remove(l, HANDLE_FACT_LOG))
         return;
     fact_log_close(l->log);

@@ -57,9 +57,18 @@ static int lend_value(const api_host *h, lent_value *out, const value *in, err *
     switch (in->type) {
     case VT_STRING: out->v.type = MINIGRAF_TYPE_STRING; break;
     case VT_KEYWORD: out->v.type = MINIGRAF_TYPE_KEYWORD; break;
-    case VT_INTEGER: out->v.type = MINIGRAF_TYPE_INTEGER; out->v.integer = in->as.i; return 0;
-    case VT_FLOAT: out->v.type = MINIGRAF_TYPE_FLOAT; out->v.real = in->as.f; return 0;
-    case VT_BOOLEAN: out->v.type = MINIGRAF_TYPE_BOOLEAN; out->v.boolean = in->as.b; return 0;
+    case VT_INTEGER:
+        out->v.type = MINIGRAF_TYPE_INTEGER;
+        out->v.integer = in->as.i;
+        return 0;
+    case VT_FLOAT:
+        out->v.type = MINIGRAF_TYPE_FLOAT;
+        out->v.real = in->as.f;
+        return 0;
+    case VT_BOOLEAN:
+        out->v.type = MINIGRAF_TYPE_BOOLEAN;
+        out->v.boolean = in->as.b;
+        return 0;
     case VT_REF:
         out->v.type = MINIGRAF_TYPE_REF;
         memcpy(out->v.uuid, in->as.ref.bytes, sizeof out->v.uuid);
@@ -105,7 +114,8 @@ static int callback_failed(const api_host *h, const char *phase, error_buf *b, e
     const char *kind = phase ? "aggregate function" : "predicate";
     const char *in = phase ? " in " : "";
     if (len == 0)
-        return err_set(e, ERR(API, 16), "%s '%s' failed%s%s", kind, h->name, in, phase ? phase : "");
+        return err_set(e, ERR(API, 16), "%s '%s' failed%s%s", kind, h->name, in,
+                       phase ? phase : "");
     return err_set(e, ERR(API, 16), "%s '%s' failed%s%s: %.*s", kind, h->name, in,
                    phase ? phase : "", (int)len, msg);
 }
@@ -292,7 +302,8 @@ static int aggregate_call(MiniGrafDb *handle, const char *name, minigraf_aggrega
     err e = {0};
     size_t len = 0;
     bool removing = !init && !step && !finish;
-    int rc = check_call(handle, name, &len, removing ? NULL : user_data, removing ? NULL : destroy, &e);
+    int rc = check_call(handle, name, &len, removing ? NULL : user_data, removing ? NULL : destroy,
+                        &e);
     if (rc)
         return e.code ? finish_call(handle, &e) : rc;
     if (removing)
@@ -303,8 +314,12 @@ static int aggregate_call(MiniGrafDb *handle, const char *name, minigraf_aggrega
         err_set(&e, ERR(API, 17), "init, step and finish are required (all NULL unregisters)");
         return finish_call(handle, &e);
     }
-    api_fns proto = {.init = init, .step = step, .finish = finish, .release = release,
-                      .user_data = user_data, .destroy = destroy};
+    api_fns proto = {.init = init,
+                     .step = step,
+                     .finish = finish,
+                     .release = release,
+                     .user_data = user_data,
+                     .destroy = destroy};
     return register_host(handle, HOST_AGGREGATE, name, len, &proto);
 }
 
@@ -324,8 +339,9 @@ int minigraf_register_predicate(MiniGrafDb *handle, const char *name, minigraf_p
     return rc;
 }
 
-int minigraf_register_aggregate(MiniGrafDb *handle, const char *name, minigraf_aggregate_init_fn init,
-                                minigraf_aggregate_step_fn step, minigraf_aggregate_finish_fn finish,
+int minigraf_register_aggregate(MiniGrafDb *handle, const char *name,
+                                minigraf_aggregate_init_fn init, minigraf_aggregate_step_fn step,
+                                minigraf_aggregate_finish_fn finish,
                                 minigraf_aggregate_release_fn release, void *user_data,
                                 void (*destroy)(void *user_data)) {
     int rc = api_db_enter(handle);

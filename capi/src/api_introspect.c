@@ -11,8 +11,7 @@
 
 /* The outcome of a call on `h`: the result, or NULL with the error kept. */
 /* Ends the call (api_db_leave) with its JSON or its error. */
-static char *finish_json(MiniGrafDb *h, buf *out, err *e)
-{
+static char *finish_json(MiniGrafDb *h, buf *out, err *e) {
     char *json = NULL;
     if (!e->code) {
         json = buf_detach(out);
@@ -31,16 +30,14 @@ static char *finish_json(MiniGrafDb *h, buf *out, err *e)
     return json;
 }
 
-static void write_text_or_null(buf *out, const char *s)
-{
+static void write_text_or_null(buf *out, const char *s) {
     if (s)
         json_write_string(out, s, strlen(s));
     else
         buf_puts(out, "null");
 }
 
-char *minigraf_explain(MiniGrafDb *h, const char *query)
-{
+char *minigraf_explain(MiniGrafDb *h, const char *query) {
     if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
@@ -71,8 +68,7 @@ char *minigraf_explain(MiniGrafDb *h, const char *query)
     return finish_json(h, &out, &e);
 }
 
-char *minigraf_stats(MiniGrafDb *h)
-{
+char *minigraf_stats(MiniGrafDb *h) {
     if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
@@ -93,9 +89,9 @@ char *minigraf_stats(MiniGrafDb *h)
                (unsigned long)st.pages, (unsigned long)st.page_size,
                (unsigned long long)st.wal_bytes, (unsigned long long)st.wal_facts,
                (unsigned long long)st.facts, (unsigned long long)st.entities,
-               (unsigned long long)st.tx_count, st.history_index ? "true" : "false",
-               st.cache_pages, st.cache_capacity,
-               (unsigned long long)st.cache_hits, (unsigned long long)st.cache_misses);
+               (unsigned long long)st.tx_count, st.history_index ? "true" : "false", st.cache_pages,
+               st.cache_capacity, (unsigned long long)st.cache_hits,
+               (unsigned long long)st.cache_misses);
     if (lookups == 0)
         buf_puts(&out, "null}");
     else
@@ -103,8 +99,7 @@ char *minigraf_stats(MiniGrafDb *h)
     return finish_json(h, &out, &e);
 }
 
-char *minigraf_rules(MiniGrafDb *h)
-{
+char *minigraf_rules(MiniGrafDb *h) {
     if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};

@@ -9,8 +9,7 @@
 #include "options.h"
 #include "record_json.h"
 
-static MiniGrafLogWriter *create_writer(const char *path, const char *options_json, err *e)
-{
+static MiniGrafLogWriter *create_writer(const char *path, const char *options_json, err *e) {
     store_options o;
     store_options_default(&o);
     o.sync = STORE_SYNC_NORMAL; /* nothing is kept before finish, which syncs */
@@ -34,8 +33,7 @@ static MiniGrafLogWriter *create_writer(const char *path, const char *options_js
 }
 
 int minigraf_log_writer_create_v2(const char *path, const char *options_json,
-                                  MiniGrafLogWriter **out, char **errmsg)
-{
+                                  MiniGrafLogWriter **out, char **errmsg) {
     err e = {0};
     MiniGrafLogWriter *w = NULL;
     if (errmsg)
@@ -51,8 +49,7 @@ int minigraf_log_writer_create_v2(const char *path, const char *options_json,
 
 /* The 0.1 form: the message only, and *error_out untouched on success. */
 MiniGrafLogWriter *minigraf_log_writer_create(const char *path, const char *options_json,
-                                              char **error_out)
-{
+                                              char **error_out) {
     MiniGrafLogWriter *w = NULL;
     char *message = NULL;
     if (minigraf_log_writer_create_v2(path, options_json, &w, error_out ? &message : NULL) != 0 &&
@@ -63,8 +60,7 @@ MiniGrafLogWriter *minigraf_log_writer_create(const char *path, const char *opti
 
 /* Starts a call: 0, or the code for a bad handle (nothing touched) or a
  * finished writer (recorded on it). */
-static int writer_begin(MiniGrafLogWriter *w)
-{
+static int writer_begin(MiniGrafLogWriter *w) {
     if (!handles_live(w, HANDLE_LOG_WRITER))
         return w ? ERR(API, 18) : ERR(API, 17);
     err_clear(&w->last);
@@ -74,14 +70,12 @@ static int writer_begin(MiniGrafLogWriter *w)
 }
 
 static int parse_input(MiniGrafLogWriter *w, const char *json, const char *what, arena *a,
-                       json_node **n)
-{
+                       json_node **n) {
     int rc = api_check_text(json, what, &w->last);
     return rc ? rc : json_parse(json, what, a, n, &w->last);
 }
 
-static int writer_append(MiniGrafLogWriter *w, const char *record_json)
-{
+static int writer_append(MiniGrafLogWriter *w, const char *record_json) {
     int rc = writer_begin(w);
     if (rc != 0)
         return rc;
@@ -99,8 +93,7 @@ static int writer_append(MiniGrafLogWriter *w, const char *record_json)
 }
 
 /* Names the failing record of a batch in its error message. */
-static int in_record(err *e, size_t index)
-{
+static int in_record(err *e, size_t index) {
     const char *message = e->message ? strchr(e->message, ' ') : NULL;
     char *copy = message ? strdup(message + 1) : NULL;
     if (copy)
@@ -109,8 +102,7 @@ static int in_record(err *e, size_t index)
     return e->code;
 }
 
-static int read_records(MiniGrafLogWriter *w, const json_node *array, fact *facts)
-{
+static int read_records(MiniGrafLogWriter *w, const json_node *array, fact *facts) {
     size_t i = 0;
     for (const json_node *item = array->first; item; item = item->next, i++)
         if (record_from_json(item, &facts[i], &w->last))
@@ -118,8 +110,7 @@ static int read_records(MiniGrafLogWriter *w, const json_node *array, fact *fact
     return 0;
 }
 
-static int writer_append_batch(MiniGrafLogWriter *w, const char *records_json)
-{
+static int writer_append_batch(MiniGrafLogWriter *w, const char *records_json) {
     int rc = writer_begin(w);
     if (rc != 0)
         return rc;
@@ -140,14 +131,12 @@ static int writer_append_batch(MiniGrafLogWriter *w, const char *records_json)
     return rc;
 }
 
-static int writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count)
-{
+static int writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count) {
     int rc = writer_begin(w);
     return rc ? rc : log_writer_advance(w->w, tx_count, &w->last);
 }
 
-static int writer_tx_count(MiniGrafLogWriter *w, uint64_t *out)
-{
+static int writer_tx_count(MiniGrafLogWriter *w, uint64_t *out) {
     if (!handles_live(w, HANDLE_LOG_WRITER))
         return w ? ERR(API, 18) : ERR(API, 17);
     err_clear(&w->last);
@@ -157,40 +146,33 @@ static int writer_tx_count(MiniGrafLogWriter *w, uint64_t *out)
     return 0;
 }
 
-static int writer_finish(MiniGrafLogWriter *w)
-{
+static int writer_finish(MiniGrafLogWriter *w) {
     int rc = writer_begin(w);
     return rc ? rc : log_writer_finish(w->w, &w->last);
 }
 
 /* The 0.1 status functions: 0 or -1, the code on the writer. */
-int minigraf_log_writer_append(MiniGrafLogWriter *w, const char *record_json)
-{
+int minigraf_log_writer_append(MiniGrafLogWriter *w, const char *record_json) {
     return API_STATUS(writer_append(w, record_json));
 }
 
-int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const char *records_json)
-{
+int minigraf_log_writer_append_batch(MiniGrafLogWriter *w, const char *records_json) {
     return API_STATUS(writer_append_batch(w, records_json));
 }
 
-int minigraf_log_writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count)
-{
+int minigraf_log_writer_advance_tx_count(MiniGrafLogWriter *w, uint64_t tx_count) {
     return API_STATUS(writer_advance_tx_count(w, tx_count));
 }
 
-int minigraf_log_writer_tx_count(MiniGrafLogWriter *w, uint64_t *out)
-{
+int minigraf_log_writer_tx_count(MiniGrafLogWriter *w, uint64_t *out) {
     return API_STATUS(writer_tx_count(w, out));
 }
 
-int minigraf_log_writer_finish(MiniGrafLogWriter *w)
-{
+int minigraf_log_writer_finish(MiniGrafLogWriter *w) {
     return API_STATUS(writer_finish(w));
 }
 
-const char *minigraf_log_writer_last_error(const MiniGrafLogWriter *w)
-{
+const char *minigraf_log_writer_last_error(const MiniGrafLogWriter *w) {
     if (!w)
         return NULL;
     if (!handles_live(w, HANDLE_LOG_WRITER))
@@ -198,8 +180,7 @@ const char *minigraf_log_writer_last_error(const MiniGrafLogWriter *w)
     return w->last.message;
 }
 
-int minigraf_log_writer_last_error_code(const MiniGrafLogWriter *w)
-{
+int minigraf_log_writer_last_error_code(const MiniGrafLogWriter *w) {
     if (!w)
         return ERR(API, 17);
     if (!handles_live(w, HANDLE_LOG_WRITER))
@@ -207,8 +188,7 @@ int minigraf_log_writer_last_error_code(const MiniGrafLogWriter *w)
     return w->last.code;
 }
 
-void minigraf_log_writer_free(MiniGrafLogWriter *w)
-{
+void minigraf_log_writer_free(MiniGrafLogWriter *w) {
     if (!w || !handles_remove(w, HANDLE_LOG_WRITER))
         return;
     log_writer_free(w->w);

@@ -21,16 +21,14 @@ struct MiniGrafStmt {
     err last;
 };
 
-static int stmt_error(MiniGrafDb *h, err *e)
-{
+static int stmt_error(MiniGrafDb *h, err *e) {
     if (e->code)
         return thread_errors_set(&h->errors, e);
     thread_errors_clear(&h->errors);
     return 0;
 }
 
-MiniGrafStmt *minigraf_prepare(MiniGrafDb *h, const char *text)
-{
+MiniGrafStmt *minigraf_prepare(MiniGrafDb *h, const char *text) {
     if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
@@ -58,13 +56,11 @@ MiniGrafStmt *minigraf_prepare(MiniGrafDb *h, const char *text)
  * Each runs as a call on its database (api_db_enter), so a close waits
  * for it; a closed database fails the call with API-018. */
 
-static int bad_handle(const MiniGrafStmt *s)
-{
+static int bad_handle(const MiniGrafStmt *s) {
     return s ? ERR(API, 18) : ERR(API, 17);
 }
 
-static bool stmt_begin(MiniGrafStmt *s)
-{
+static bool stmt_begin(MiniGrafStmt *s) {
     if (!handles_live(s, HANDLE_STMT))
         return false;
     err_clear(&s->last);
@@ -74,15 +70,13 @@ static bool stmt_begin(MiniGrafStmt *s)
     return false;
 }
 
-static int stmt_end(MiniGrafStmt *s)
-{
+static int stmt_end(MiniGrafStmt *s) {
     api_db_leave(s->db);
     return s->last.code;
 }
 
 /* A slot name, without its '$' (a leading one is dropped). */
-static int slot_name(const char *name, const char **out, size_t *len, err *e)
-{
+static int slot_name(const char *name, const char **out, size_t *len, err *e) {
     int rc = api_check_text_len(name, "name", len, e);
     if (rc == 0 && *name == '$')
         name++, (*len)--;
@@ -90,8 +84,7 @@ static int slot_name(const char *name, const char **out, size_t *len, err *e)
     return rc;
 }
 
-static int bind(MiniGrafStmt *s, const char *name, bind_value v)
-{
+static int bind(MiniGrafStmt *s, const char *name, bind_value v) {
     if (!stmt_begin(s))
         return handles_live(s, HANDLE_STMT) ? s->last.code : bad_handle(s);
     const char *n;
@@ -101,14 +94,12 @@ static int bind(MiniGrafStmt *s, const char *name, bind_value v)
     return stmt_end(s);
 }
 
-static bind_value val(value v)
-{
+static bind_value val(value v) {
     return (bind_value){.kind = BIND_VAL, .val = v};
 }
 
 /* An early failure of a setter (a bad argument), with the handle checked. */
-static int refuse(MiniGrafStmt *s, const char *why)
-{
+static int refuse(MiniGrafStmt *s, const char *why) {
     if (!stmt_begin(s))
         return handles_live(s, HANDLE_STMT) ? s->last.code : bad_handle(s);
     err_set(&s->last, ERR(API, 17), "%s", why);
@@ -118,102 +109,88 @@ static int refuse(MiniGrafStmt *s, const char *why)
 #define UUID_WANTED "uuid_text must be a UUID such as \"e340ebba-e050-5d3b-8c2e-5388ce184a79\""
 
 /* An Entity's or a Val(ref)'s `uuid_text` argument as a UUID. */
-static bool uuid_arg(const char *uuid_text, uuid128 *u)
-{
+static bool uuid_arg(const char *uuid_text, uuid128 *u) {
     return uuid_text && uuid_parse(uuid_text, strlen(uuid_text), u);
 }
 
-int minigraf_stmt_bind_entity(MiniGrafStmt *s, const char *name, const char *uuid_text)
-{
+int minigraf_stmt_bind_entity(MiniGrafStmt *s, const char *name, const char *uuid_text) {
     uuid128 u;
     if (!uuid_arg(uuid_text, &u))
         return refuse(s, UUID_WANTED);
     return bind(s, name, (bind_value){.kind = BIND_ENTITY, .val = value_ref(u)});
 }
 
-int minigraf_stmt_bind_ref(MiniGrafStmt *s, const char *name, const char *uuid_text)
-{
+int minigraf_stmt_bind_ref(MiniGrafStmt *s, const char *name, const char *uuid_text) {
     uuid128 u;
     if (!uuid_arg(uuid_text, &u))
         return refuse(s, UUID_WANTED);
     return bind(s, name, val(value_ref(u)));
 }
 
-int minigraf_stmt_bind_keyword(MiniGrafStmt *s, const char *name, const char *text)
-{
+int minigraf_stmt_bind_keyword(MiniGrafStmt *s, const char *name, const char *text) {
     if (!text || !utf8_valid(text, strlen(text)))
         return refuse(s, "keyword text must be valid UTF-8, not NULL");
     return bind(s, name, val(value_keyword(text, strlen(text))));
 }
 
-int minigraf_stmt_bind_string(MiniGrafStmt *s, const char *name, const char *text, size_t len)
-{
+int minigraf_stmt_bind_string(MiniGrafStmt *s, const char *name, const char *text, size_t len) {
     if ((!text && len) || (text && !utf8_valid(text, len)))
         return refuse(s, "string text must be valid UTF-8 (NULL only with length 0)");
     return bind(s, name, val(value_string(text ? text : "", len)));
 }
 
-int minigraf_stmt_bind_int64(MiniGrafStmt *s, const char *name, int64_t v)
-{
+int minigraf_stmt_bind_int64(MiniGrafStmt *s, const char *name, int64_t v) {
     return bind(s, name, val(value_integer(v)));
 }
 
-int minigraf_stmt_bind_double(MiniGrafStmt *s, const char *name, double v)
-{
+int minigraf_stmt_bind_double(MiniGrafStmt *s, const char *name, double v) {
     return bind(s, name, val(value_float(v)));
 }
 
-int minigraf_stmt_bind_bool(MiniGrafStmt *s, const char *name, int v)
-{
+int minigraf_stmt_bind_bool(MiniGrafStmt *s, const char *name, int v) {
     return bind(s, name, val(value_boolean(v != 0)));
 }
 
-int minigraf_stmt_bind_null(MiniGrafStmt *s, const char *name)
-{
+int minigraf_stmt_bind_null(MiniGrafStmt *s, const char *name) {
     return bind(s, name, val(value_null()));
 }
 
-int minigraf_stmt_bind_tx_count(MiniGrafStmt *s, const char *name, uint64_t tx_count)
-{
+int minigraf_stmt_bind_tx_count(MiniGrafStmt *s, const char *name, uint64_t tx_count) {
     /* beyond INT64_MAX a counter means "every transaction", as INT64_MAX does */
     int64_t n = tx_count > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)tx_count;
     return bind(s, name, (bind_value){.kind = BIND_TX_COUNT, .number = n});
 }
 
-int minigraf_stmt_bind_timestamp_ms(MiniGrafStmt *s, const char *name, int64_t ms)
-{
+int minigraf_stmt_bind_timestamp_ms(MiniGrafStmt *s, const char *name, int64_t ms) {
     return bind(s, name, (bind_value){.kind = BIND_TIMESTAMP, .number = ms});
 }
 
-int minigraf_stmt_bind_any_valid_time(MiniGrafStmt *s, const char *name)
-{
+int minigraf_stmt_bind_any_valid_time(MiniGrafStmt *s, const char *name) {
     return bind(s, name, (bind_value){.kind = BIND_ANY_VALID_TIME});
 }
 
 /* ---- bind_json -------------------------------------------------------------------- */
 
-static int bad_bind(err *e, const json_node *m, const char *why)
-{
+static int bad_bind(err *e, const json_node *m, const char *why) {
     return err_set(e, ERR(API, 17), "invalid binds JSON: \"%s\" %s", m->key, why);
 }
 
-static bool is_integer_text(const json_node *n)
-{
-    return n->kind == JSON_NUMBER && !memchr(n->text, '.', n->len) && !memchr(n->text, 'e', n->len) &&
-           !memchr(n->text, 'E', n->len);
+static bool is_integer_text(const json_node *n) {
+    return n->kind == JSON_NUMBER && !memchr(n->text, '.', n->len) &&
+           !memchr(n->text, 'e', n->len) && !memchr(n->text, 'E', n->len);
 }
 
 /* {"val": V}: a typed value, or a plain JSON scalar. */
-static int read_val(const json_node *m, const json_node *v, value *out, err *e)
-{
+static int read_val(const json_node *m, const json_node *v, value *out, err *e) {
     int64_t i;
     double f;
     switch (v->kind) {
     case JSON_OBJECT:
         if (typed_value_from_json(v, out))
             return 0;
-        return bad_bind(e, m, "has a \"val\" object that is not a typed value "
-                              "{\"type\": \"keyword\", \"value\": \":a\"}");
+        return bad_bind(e, m,
+                        "has a \"val\" object that is not a typed value "
+                        "{\"type\": \"keyword\", \"value\": \":a\"}");
     case JSON_STRING: *out = value_string(v->text, v->len); return 0;
     case JSON_BOOL: *out = value_boolean(v->boolean); return 0;
     case JSON_NULL: *out = value_null(); return 0;
@@ -234,11 +211,11 @@ static int read_val(const json_node *m, const json_node *v, value *out, err *e)
 }
 
 /* One member {"<slot>": {"<kind>": ...}} as a bind value. */
-static int read_bind(const json_node *m, bind_value *out, err *e)
-{
+static int read_bind(const json_node *m, bind_value *out, err *e) {
     if (m->kind != JSON_OBJECT || m->count != 1)
-        return bad_bind(e, m, "must be an object with one key: \"entity\", \"val\", \"tx_count\", "
-                              "\"timestamp\" or \"any_valid_time\"");
+        return bad_bind(e, m,
+                        "must be an object with one key: \"entity\", \"val\", \"tx_count\", "
+                        "\"timestamp\" or \"any_valid_time\"");
     const json_node *v = m->first;
     uint64_t u;
     *out = (bind_value){0};
@@ -264,15 +241,15 @@ static int read_bind(const json_node *m, bind_value *out, err *e)
             return bad_bind(e, m, "has an \"any_valid_time\" that is not true");
         out->kind = BIND_ANY_VALID_TIME;
     } else {
-        return bad_bind(e, m, "has an unknown kind (expected \"entity\", \"val\", \"tx_count\", "
-                              "\"timestamp\" or \"any_valid_time\")");
+        return bad_bind(e, m,
+                        "has an unknown kind (expected \"entity\", \"val\", \"tx_count\", "
+                        "\"timestamp\" or \"any_valid_time\")");
     }
     return 0;
 }
 
 /* Every member decoded and checked before any is bound: all or nothing. */
-static int bind_all(prepared *p, const json_node *root, arena *a, err *e)
-{
+static int bind_all(prepared *p, const json_node *root, arena *a, err *e) {
     if (root->kind != JSON_OBJECT)
         return err_set(e, ERR(API, 17), "invalid binds JSON: must be an object {\"slot\": {...}}");
     bind_value *vals = arena_alloc(a, (root->count ? root->count : 1) * sizeof *vals);
@@ -291,8 +268,7 @@ static int bind_all(prepared *p, const json_node *root, arena *a, err *e)
     return rc;
 }
 
-int minigraf_stmt_bind_json(MiniGrafStmt *s, const char *binds)
-{
+int minigraf_stmt_bind_json(MiniGrafStmt *s, const char *binds) {
     if (!stmt_begin(s))
         return handles_live(s, HANDLE_STMT) ? s->last.code : bad_handle(s);
     arena a;
@@ -305,8 +281,7 @@ int minigraf_stmt_bind_json(MiniGrafStmt *s, const char *binds)
     return stmt_end(s);
 }
 
-int minigraf_stmt_clear_bindings(MiniGrafStmt *s)
-{
+int minigraf_stmt_clear_bindings(MiniGrafStmt *s) {
     if (!stmt_begin(s))
         return handles_live(s, HANDLE_STMT) ? s->last.code : bad_handle(s);
     prepared_clear(s->p, &s->last);
@@ -315,8 +290,7 @@ int minigraf_stmt_clear_bindings(MiniGrafStmt *s)
 
 /* ---- running ---------------------------------------------------------------------- */
 
-static char *render_query(const result_set *r)
-{
+static char *render_query(const result_set *r) {
     buf out;
     buf_init(&out);
     buf_puts(&out, "{\"variables\":");
@@ -327,8 +301,7 @@ static char *render_query(const result_set *r)
     return buf_detach(&out);
 }
 
-char *minigraf_stmt_execute(MiniGrafStmt *s)
-{
+char *minigraf_stmt_execute(MiniGrafStmt *s) {
     if (!stmt_begin(s))
         return NULL;
     result_set *r = NULL;
@@ -343,8 +316,7 @@ char *minigraf_stmt_execute(MiniGrafStmt *s)
     return json;
 }
 
-MiniGrafCursor *minigraf_stmt_query(MiniGrafStmt *s)
-{
+MiniGrafCursor *minigraf_stmt_query(MiniGrafStmt *s) {
     if (!stmt_begin(s))
         return NULL;
     db_cursor *rows = NULL;
@@ -355,8 +327,7 @@ MiniGrafCursor *minigraf_stmt_query(MiniGrafStmt *s)
     return c;
 }
 
-const char *minigraf_stmt_last_error(const MiniGrafStmt *s)
-{
+const char *minigraf_stmt_last_error(const MiniGrafStmt *s) {
     if (!s)
         return NULL; /* as every *_last_error(NULL) */
     if (!handles_live(s, HANDLE_STMT))
@@ -364,8 +335,7 @@ const char *minigraf_stmt_last_error(const MiniGrafStmt *s)
     return s->last.message;
 }
 
-int minigraf_stmt_last_error_code(const MiniGrafStmt *s)
-{
+int minigraf_stmt_last_error_code(const MiniGrafStmt *s) {
     if (!s)
         return ERR(API, 17);
     if (!handles_live(s, HANDLE_STMT))
@@ -373,8 +343,7 @@ int minigraf_stmt_last_error_code(const MiniGrafStmt *s)
     return s->last.code;
 }
 
-void minigraf_stmt_free(MiniGrafStmt *s)
-{
+void minigraf_stmt_free(MiniGrafStmt *s) {
     if (!s || !handles_remove(s, HANDLE_STMT))
         return;
     prepared_free(s->p);

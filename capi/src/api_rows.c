@@ -5,8 +5,7 @@
 #include "handles.h"
 #include "json_write.h"
 
-int minigraf_cursor_step(MiniGrafCursor *c)
-{
+int minigraf_cursor_step(MiniGrafCursor *c) {
     if (!handles_live(c, HANDLE_CURSOR))
         return c ? -ERR(API, 18) : -ERR(API, 17);
     if (c->last.code)
@@ -15,8 +14,7 @@ int minigraf_cursor_step(MiniGrafCursor *c)
     return rc > 1 ? -rc : rc;
 }
 
-int minigraf_cursor_column_count(MiniGrafCursor *c)
-{
+int minigraf_cursor_column_count(MiniGrafCursor *c) {
     if (!handles_live(c, HANDLE_CURSOR))
         return 0;
     return (int)c->rows.columns;
@@ -24,8 +22,7 @@ int minigraf_cursor_column_count(MiniGrafCursor *c)
 
 /* A column index, checked: false (with the cursor's error set) if out of
  * range. */
-static bool column_ok(MiniGrafCursor *c, int col)
-{
+static bool column_ok(MiniGrafCursor *c, int col) {
     if (col >= 0 && (size_t)col < c->rows.columns)
         return true;
     err_set(&c->last, ERR(API, 17), "column %d is out of range: the cursor has %zu column%s", col,
@@ -33,8 +30,7 @@ static bool column_ok(MiniGrafCursor *c, int col)
     return false;
 }
 
-const char *minigraf_cursor_column_name(MiniGrafCursor *c, int col)
-{
+const char *minigraf_cursor_column_name(MiniGrafCursor *c, int col) {
     if (!handles_live(c, HANDLE_CURSOR) || !column_ok(c, col))
         return NULL;
     if (c->last.code)
@@ -45,8 +41,7 @@ const char *minigraf_cursor_column_name(MiniGrafCursor *c, int col)
 
 /* Why column() found no value at `col` (a live cursor): API-017 set. Out
  * of the accessors' way, which run once per column of every row. */
-static __attribute__((noinline, cold)) const value *no_column(MiniGrafCursor *c, int col)
-{
+static __attribute__((noinline, cold)) const value *no_column(MiniGrafCursor *c, int col) {
     if (!c->rows.current)
         err_set(&c->last, ERR(API, 17),
                 "the cursor has no current row (minigraf_cursor_step did not return 1)");
@@ -57,8 +52,7 @@ static __attribute__((noinline, cold)) const value *no_column(MiniGrafCursor *c,
 
 /* The value at `col` of the current row, or NULL (API-017 set). */
 /* Inline in each accessor (one call fewer per column read). */
-static inline __attribute__((always_inline)) const value *column(MiniGrafCursor *c, int col)
-{
+static inline __attribute__((always_inline)) const value *column(MiniGrafCursor *c, int col) {
     if (!handles_live(c, HANDLE_CURSOR))
         return NULL;
     const value *row = c->rows.current;
@@ -69,8 +63,7 @@ static inline __attribute__((always_inline)) const value *column(MiniGrafCursor 
     return &row[col];
 }
 
-static int public_type(value_type t)
-{
+static int public_type(value_type t) {
     switch (t) {
     case VT_STRING: return MINIGRAF_TYPE_STRING;
     case VT_INTEGER: return MINIGRAF_TYPE_INTEGER;
@@ -84,59 +77,53 @@ static int public_type(value_type t)
     return MINIGRAF_TYPE_NULL;
 }
 
-static const char *type_name(value_type t)
-{
+static const char *type_name(value_type t) {
     return t == VT_LIST ? "List" : value_type_name(t);
 }
 
 static __attribute__((noinline, cold)) const value *wrong_type(MiniGrafCursor *c, int col,
-                                                              const value *v, const char *what)
-{
+                                                               const value *v, const char *what) {
     err_set(&c->last, ERR(API, 17), "column %d holds a %s, not %s", col, type_name(v->type), what);
     return NULL;
 }
 
 /* The value at `col` if its type is `want` (or `also`), else NULL with
  * API-017 naming both. */
-static inline __attribute__((always_inline)) const value *
-column_of(MiniGrafCursor *c, int col, value_type want, value_type also, const char *what)
-{
+static inline __attribute__((always_inline)) const value *column_of(MiniGrafCursor *c, int col,
+                                                                    value_type want,
+                                                                    value_type also,
+                                                                    const char *what) {
     const value *v = column(c, col);
     if (v && v->type != want && v->type != also)
         return wrong_type(c, col, v, what);
     return v;
 }
 
-int minigraf_cursor_column_type(MiniGrafCursor *c, int col)
-{
+int minigraf_cursor_column_type(MiniGrafCursor *c, int col) {
     const value *v = column(c, col);
     return v ? public_type(v->type) : -1;
 }
 
-int64_t minigraf_cursor_column_int64(MiniGrafCursor *c, int col)
-{
+int64_t minigraf_cursor_column_int64(MiniGrafCursor *c, int col) {
     const value *v = column_of(c, col, VT_INTEGER, VT_INTEGER, "an Integer");
     return v ? v->as.i : 0;
 }
 
-double minigraf_cursor_column_double(MiniGrafCursor *c, int col)
-{
+double minigraf_cursor_column_double(MiniGrafCursor *c, int col) {
     const value *v = column_of(c, col, VT_FLOAT, VT_INTEGER, "a Float (or an Integer)");
     if (!v)
         return 0.0;
     return v->type == VT_FLOAT ? v->as.f : (double)v->as.i;
 }
 
-int minigraf_cursor_column_bool(MiniGrafCursor *c, int col)
-{
+int minigraf_cursor_column_bool(MiniGrafCursor *c, int col) {
     const value *v = column_of(c, col, VT_BOOLEAN, VT_BOOLEAN, "a Boolean");
     return v ? v->as.b : 0;
 }
 
 /* A list's items as the JSON array of their typed forms, kept with the
  * row's texts (valid until the next step). */
-static const char *list_text(MiniGrafCursor *c, const value *v, size_t *len)
-{
+static const char *list_text(MiniGrafCursor *c, const value *v, size_t *len) {
     buf out;
     buf_init(&out);
     buf_putc(&out, '[');
@@ -154,8 +141,7 @@ static const char *list_text(MiniGrafCursor *c, const value *v, size_t *len)
     return text;
 }
 
-static const char *text_of(MiniGrafCursor *c, const value *v, size_t *len)
-{
+static const char *text_of(MiniGrafCursor *c, const value *v, size_t *len) {
     size_t n = 0;
     const char *text = NULL;
     if (v && v->type == VT_LIST)
@@ -169,24 +155,21 @@ static const char *text_of(MiniGrafCursor *c, const value *v, size_t *len)
     return text;
 }
 
-const char *minigraf_cursor_column_text(MiniGrafCursor *c, int col, size_t *len)
-{
+const char *minigraf_cursor_column_text(MiniGrafCursor *c, int col, size_t *len) {
     const value *v = column(c, col);
     if (v && v->type != VT_STRING && v->type != VT_KEYWORD && v->type != VT_LIST) {
-        err_set(&c->last, ERR(API, 17), "column %d holds a %s, not a String, Keyword or List",
-                col, type_name(v->type));
+        err_set(&c->last, ERR(API, 17), "column %d holds a %s, not a String, Keyword or List", col,
+                type_name(v->type));
         v = NULL;
     }
     return text_of(c, v, len);
 }
 
-const char *minigraf_cursor_column_keyword(MiniGrafCursor *c, int col, size_t *len)
-{
+const char *minigraf_cursor_column_keyword(MiniGrafCursor *c, int col, size_t *len) {
     return text_of(c, column_of(c, col, VT_KEYWORD, VT_KEYWORD, "a Keyword"), len);
 }
 
-const unsigned char *minigraf_cursor_column_uuid(MiniGrafCursor *c, int col)
-{
+const unsigned char *minigraf_cursor_column_uuid(MiniGrafCursor *c, int col) {
     const value *v = column_of(c, col, VT_REF, VT_REF, "a Ref");
     return v ? v->as.ref.bytes : NULL;
 }

@@ -5,8 +5,7 @@
 #include "db_calls.h"
 #include "handles.h"
 
-static MiniGrafTx *new_tx(MiniGrafDb *h, err *e)
-{
+static MiniGrafTx *new_tx(MiniGrafDb *h, err *e) {
     MiniGrafTx *t = calloc(1, sizeof *t);
     if (!t) {
         err_set(e, ERR(INT, 0), "out of memory");
@@ -26,8 +25,7 @@ static MiniGrafTx *new_tx(MiniGrafDb *h, err *e)
     return NULL;
 }
 
-MiniGrafTx *minigraf_begin_write(MiniGrafDb *h)
-{
+MiniGrafTx *minigraf_begin_write(MiniGrafDb *h) {
     if (api_db_enter(h) != 0)
         return NULL;
     err e = {0};
@@ -43,25 +41,23 @@ MiniGrafTx *minigraf_begin_write(MiniGrafDb *h)
 /* Starts a call on a transaction: false (and nothing touched) for a bad
  * handle or a closed database (API-018 then); else the call runs as a
  * call on the database (api_db_enter) until call_end. */
-static bool call_begin(MiniGrafTx *t)
-{
+static bool call_begin(MiniGrafTx *t) {
     if (!handles_live(t, HANDLE_TX))
         return false;
     err_clear(&t->last);
     if (api_db_enter(t->db) == 0)
         return true;
-    err_set(&t->last, ERR(API, 18), "the write transaction was rolled back when its database was closed");
+    err_set(&t->last, ERR(API, 18),
+            "the write transaction was rolled back when its database was closed");
     return false;
 }
 
-static int call_end(MiniGrafTx *t)
-{
+static int call_end(MiniGrafTx *t) {
     api_db_leave(t->db);
     return t->last.code;
 }
 
-char *minigraf_tx_execute(MiniGrafTx *t, const char *text)
-{
+char *minigraf_tx_execute(MiniGrafTx *t, const char *text) {
     if (!call_begin(t))
         return NULL;
     char *json = NULL;
@@ -78,8 +74,7 @@ char *minigraf_tx_execute(MiniGrafTx *t, const char *text)
     return json;
 }
 
-MiniGrafCursor *minigraf_tx_query(MiniGrafTx *t, const char *text)
-{
+MiniGrafCursor *minigraf_tx_query(MiniGrafTx *t, const char *text) {
     if (!call_begin(t))
         return NULL;
     MiniGrafCursor *c = NULL;
@@ -92,24 +87,21 @@ MiniGrafCursor *minigraf_tx_query(MiniGrafTx *t, const char *text)
     return c;
 }
 
-int minigraf_tx_commit(MiniGrafTx *t)
-{
+int minigraf_tx_commit(MiniGrafTx *t) {
     if (!call_begin(t))
         return t ? ERR(API, 18) : ERR(API, 17);
     db_tx_commit(t->tx, &t->last);
     return call_end(t);
 }
 
-int minigraf_tx_rollback(MiniGrafTx *t)
-{
+int minigraf_tx_rollback(MiniGrafTx *t) {
     if (!call_begin(t))
         return t ? ERR(API, 18) : ERR(API, 17);
     db_tx_rollback(t->tx, &t->last);
     return call_end(t);
 }
 
-const char *minigraf_tx_last_error(const MiniGrafTx *t)
-{
+const char *minigraf_tx_last_error(const MiniGrafTx *t) {
     if (!t)
         return NULL; /* as every *_last_error(NULL) */
     if (!handles_live(t, HANDLE_TX))
@@ -117,8 +109,7 @@ const char *minigraf_tx_last_error(const MiniGrafTx *t)
     return t->last.message;
 }
 
-int minigraf_tx_last_error_code(const MiniGrafTx *t)
-{
+int minigraf_tx_last_error_code(const MiniGrafTx *t) {
     if (!t)
         return ERR(API, 17);
     if (!handles_live(t, HANDLE_TX))
@@ -126,8 +117,7 @@ int minigraf_tx_last_error_code(const MiniGrafTx *t)
     return t->last.code;
 }
 
-void minigraf_tx_free(MiniGrafTx *t)
-{
+void minigraf_tx_free(MiniGrafTx *t) {
     if (!t || !handles_remove(t, HANDLE_TX))
         return;
     MiniGrafDb *h = t->db;

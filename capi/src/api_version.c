@@ -7,22 +7,18 @@ _Static_assert(FAM_PRS == MINIGRAF_FAMILY_PRS && FAM_QRY == MINIGRAF_FAMILY_QRY 
                    FAM_API == MINIGRAF_FAMILY_API && FAM_INT == MINIGRAF_FAMILY_INT,
                "engine and API error families must agree");
 
-const char *minigraf_version(void)
-{
+const char *minigraf_version(void) {
     return MINIGRAF_VERSION;
 }
 
-int minigraf_version_number(void)
-{
+int minigraf_version_number(void) {
     return MINIGRAF_VERSION_NUMBER;
 }
 
-int minigraf_abi_version(void)
-{
+int minigraf_abi_version(void) {
     return MINIGRAF_ABI_VERSION;
 }
 
-const char *minigraf_error_code_name(int code)
-{
+const char *minigraf_error_code_name(int code) {
     return error_code_known(code) ? err_code_name(code) : NULL;
 }

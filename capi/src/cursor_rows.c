@@ -14,15 +14,13 @@
 #define AHEAD_CHUNK 32
 #define AHEAD_TEXT_BYTES (256 * 1024)
 
-void cursor_rows_init(cursor_rows *r, db_cursor *source)
-{
+void cursor_rows_init(cursor_rows *r, db_cursor *source) {
     *r = (cursor_rows){.source = source, .want = AHEAD_FIRST};
     r->columns = result_column_count(db_cursor_columns(source));
     arena_init(&r->texts);
 }
 
-void cursor_rows_free(cursor_rows *r)
-{
+void cursor_rows_free(cursor_rows *r) {
     free(r->values);
     arena_free(&r->texts);
     err_clear(&r->pending);
@@ -30,14 +28,12 @@ void cursor_rows_free(cursor_rows *r)
     r->values = NULL;
 }
 
-static const value *row_at(const cursor_rows *r, size_t i)
-{
+static const value *row_at(const cursor_rows *r, size_t i) {
     return r->values + i * r->columns;
 }
 
 /* `dst` becomes a copy of `src` (the code survives a failed copy). */
-static void err_copy(err *dst, const err *src)
-{
+static void err_copy(err *dst, const err *src) {
     err_clear(dst);
     dst->code = src->code;
     dst->message = src->message ? strdup(src->message) : NULL;
@@ -45,8 +41,7 @@ static void err_copy(err *dst, const err *src)
 
 /* The rows end with `cause`'s error (taken): every later read reports it
  * again, from the copy kept in r->failure. */
-static int fail(cursor_rows *r, err *cause, err *e)
-{
+static int fail(cursor_rows *r, err *cause, err *e) {
     err_copy(&r->failure, cause);
     err_move(e, cause);
     r->current = NULL;
@@ -54,14 +49,12 @@ static int fail(cursor_rows *r, err *cause, err *e)
     return r->failure.code;
 }
 
-static int failed_again(cursor_rows *r, err *e)
-{
+static int failed_again(cursor_rows *r, err *e) {
     err_copy(e, &r->failure);
     return r->failure.code;
 }
 
-size_t cursor_rows_read(cursor_rows *r, size_t max, db_row_fn fn, void *ctx, int *rc, err *e)
-{
+size_t cursor_rows_read(cursor_rows *r, size_t max, db_row_fn fn, void *ctx, int *rc, err *e) {
     *rc = 0;
     if (r->failure.code) {
         *rc = failed_again(r, e);
@@ -90,8 +83,7 @@ size_t cursor_rows_read(cursor_rows *r, size_t max, db_row_fn fn, void *ctx, int
 /* Copies a value's texts and list items into `a`: false when out of
  * memory. Rows come decoded from the engine; a stored one is decoded here
  * (its source is alive during the callback). */
-static bool copy_value(arena *a, value *dst, const value *src)
-{
+static bool copy_value(arena *a, value *dst, const value *src) {
     *dst = *src;
     if (dst->stored && value_resolve(dst, NULL) != 0)
         return false;
@@ -119,13 +111,11 @@ typedef struct keeper {
 } keeper;
 
 /* Whether a value needs more than its struct copied. */
-static bool has_payload(const value *v)
-{
+static bool has_payload(const value *v) {
     return v->stored || v->type == VT_STRING || v->type == VT_KEYWORD || v->type == VT_LIST;
 }
 
-static void keep_row(void *ctx, const value *row)
-{
+static void keep_row(void *ctx, const value *row) {
     keeper *k = ctx;
     cursor_rows *r = k->r;
     value *dst = r->values + r->count * r->columns;
@@ -137,8 +127,7 @@ static void keep_row(void *ctx, const value *row)
         r->count++;
 }
 
-static bool reserve(cursor_rows *r)
-{
+static bool reserve(cursor_rows *r) {
     if (r->want <= r->cap)
         return true;
     size_t columns = r->columns ? r->columns : 1;
@@ -153,8 +142,7 @@ static bool reserve(cursor_rows *r)
 /* Reads the next rows ahead (the previous ones are done with): 1 when
  * there is at least one, 0 at the end, or an error code. An error after
  * some rows waits until they are handed out. */
-static int read_ahead(cursor_rows *r, err *e)
-{
+static int read_ahead(cursor_rows *r, err *e) {
     r->count = r->next = 0;
     r->current = NULL;
     arena_rewind(&r->texts);
@@ -185,8 +173,7 @@ static int read_ahead(cursor_rows *r, err *e)
     return r->count > 0;
 }
 
-int cursor_rows_step_ahead(cursor_rows *r, err *e)
-{
+int cursor_rows_step_ahead(cursor_rows *r, err *e) {
     if (r->failure.code)
         return failed_again(r, e);
     if (r->next == r->count) {

@@ -49,8 +49,7 @@ int cursor_rows_step_ahead(cursor_rows *r, err *e);
 /* Moves to the next row (r->current): 1, 0 at the end (current NULL), or
  * an error code with `e` set. Inline: most steps only move along the rows
  * read ahead. */
-static inline int cursor_rows_step(cursor_rows *r, err *e)
-{
+static inline int cursor_rows_step(cursor_rows *r, err *e) {
     if (r->next == r->count || r->failure.code)
         return cursor_rows_step_ahead(r, e);
     r->current = r->values + r->next++ * r->columns;

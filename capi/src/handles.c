@@ -44,7 +44,7 @@ typedef struct shard {
     _Alignas(64) pthread_mutex_t lock;
     _Atomic(table *) current;
     _Atomic(table *) inherited;
-    size_t used; /* live + tombstones, under lock */
+    size_t used;               /* live + tombstones, under lock */
     _Atomic uint64_t removals; /* handles removed, ever (see `seen`) */
 } shard;
 
@@ -66,8 +66,7 @@ static _Thread_local seen_handle seen[KIND_MASK + 1]; /* by kind */
 static shard shards[SHARDS];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-static void forget_in_child(void)
-{
+static void forget_in_child(void) {
     for (unsigned i = 0; i < SHARDS; i++) {
         shard *sh = &shards[i];
         table *parents = atomic_load_explicit(&sh->current, memory_order_relaxed);
@@ -82,34 +81,29 @@ static void forget_in_child(void)
     memset(seen, 0, sizeof seen);
 }
 
-static void init_shards(void)
-{
+static void init_shards(void) {
     for (unsigned i = 0; i < SHARDS; i++)
         pthread_mutex_init(&shards[i].lock, NULL);
     pthread_atfork(NULL, NULL, forget_in_child);
 }
 
-static uint64_t hash_pointer(uintptr_t p)
-{
+static uint64_t hash_pointer(uintptr_t p) {
     return hash_mix((uint64_t)p);
 }
 
 /* The top bits of the hash pick the shard, the low bits the slot: one
  * hash per lookup (handles_live runs on every call, three times per row
  * of a typed-row read). */
-static shard *shard_of_hash(uint64_t hash)
-{
+static shard *shard_of_hash(uint64_t hash) {
     return &shards[hash >> (64 - SHARD_BITS)];
 }
 
-static shard *shard_of(uintptr_t p)
-{
+static shard *shard_of(uintptr_t p) {
     return shard_of_hash(hash_pointer(p));
 }
 
 /* The slot holding `key` (whose hash_pointer is `hash`) as `kind`, or NULL. */
-static _Atomic uintptr_t *find_hashed(table *t, uintptr_t key, uint64_t hash, handle_kind kind)
-{
+static _Atomic uintptr_t *find_hashed(table *t, uintptr_t key, uint64_t hash, handle_kind kind) {
     if (!t || key == 0 || (key & KIND_MASK)) /* never added: not an empty slot or tombstone */
         return NULL;
     for (size_t i = (size_t)hash & (t->capacity - 1);; i = (i + 1) & (t->capacity - 1)) {
@@ -121,15 +115,13 @@ static _Atomic uintptr_t *find_hashed(table *t, uintptr_t key, uint64_t hash, ha
     }
 }
 
-static _Atomic uintptr_t *find(table *t, uintptr_t key, handle_kind kind)
-{
+static _Atomic uintptr_t *find(table *t, uintptr_t key, handle_kind kind) {
     return find_hashed(t, key, hash_pointer(key), kind);
 }
 
 /* Under the shard's lock: a table twice the size with the live entries,
  * published. */
-static bool grow(shard *sh)
-{
+static bool grow(shard *sh) {
     table *old = atomic_load_explicit(&sh->current, memory_order_relaxed);
     size_t capacity = old ? old->capacity * 2 : 64;
     table *fresh = malloc(sizeof *fresh + capacity * sizeof fresh->slot[0]);
@@ -155,8 +147,7 @@ static bool grow(shard *sh)
     return true;
 }
 
-bool handles_add(const void *h, handle_kind kind)
-{
+bool handles_add(const void *h, handle_kind kind) {
     uintptr_t key = (uintptr_t)h;
     if (key & KIND_MASK) /* not a malloc'd handle */
         return false;
@@ -180,12 +171,12 @@ bool handles_add(const void *h, handle_kind kind)
     return ok;
 }
 
-bool handles_remove(const void *h, handle_kind kind)
-{
+bool handles_remove(const void *h, handle_kind kind) {
     pthread_once(&init_once, init_shards);
     shard *sh = shard_of((uintptr_t)h);
     pthread_mutex_lock(&sh->lock);
-    _Atomic uintptr_t *s = find(atomic_load_explicit(&sh->current, memory_order_relaxed), (uintptr_t)h, kind);
+    _Atomic uintptr_t *s = find(atomic_load_explicit(&sh->current, memory_order_relaxed),
+                                (uintptr_t)h, kind);
     if (s) {
         atomic_store_explicit(s, TOMBSTONE, memory_order_release);
         atomic_fetch_add_explicit(&sh->removals, 1, memory_order_release);
@@ -195,8 +186,8 @@ bool handles_remove(const void *h, handle_kind kind)
 }
 
 /* handles_live past `seen`: the lookup, remembered in `mine` when live. */
-static __attribute__((noinline)) bool live_lookup(uintptr_t p, handle_kind kind, seen_handle *mine)
-{
+static __attribute__((noinline)) bool live_lookup(uintptr_t p, handle_kind kind,
+                                                  seen_handle *mine) {
     uint64_t hash = hash_pointer(p);
     shard *sh = shard_of_hash(hash);
     uint64_t removals = atomic_load_explicit(&sh->removals, memory_order_acquire);
@@ -206,8 +197,7 @@ static __attribute__((noinline)) bool live_lookup(uintptr_t p, handle_kind kind,
     return true;
 }
 
-bool handles_live(const void *h, handle_kind kind)
-{
+bool handles_live(const void *h, handle_kind kind) {
     uintptr_t p = (uintptr_t)h;
     if (!p || (p & KIND_MASK)) /* never added (and keys stay apart) */
         return false;
@@ -218,16 +208,15 @@ bool handles_live(const void *h, handle_kind kind)
     return live_lookup(p, kind, mine);
 }
 
-bool handles_inherited(const void *h, handle_kind kind)
-{
+bool handles_inherited(const void *h, handle_kind kind) {
     if (!h)
         return false;
     shard *sh = shard_of((uintptr_t)h);
-    return find(atomic_load_explicit(&sh->inherited, memory_order_acquire), (uintptr_t)h, kind) != NULL;
+    return find(atomic_load_explicit(&sh->inherited, memory_order_acquire), (uintptr_t)h, kind) !=
+           NULL;
 }
 
-int handles_check(const void *h, handle_kind kind)
-{
+int handles_check(const void *h, handle_kind kind) {
     if (!h)
         return ERR(API, 17);
     if (handles_live(h, kind))
@@ -235,7 +224,6 @@ int handles_check(const void *h, handle_kind kind)
     return handles_inherited(h, kind) ? ERR(API, 22) : ERR(API, 18);
 }
 
-const char *handles_dead_message(int code)
-{
+const char *handles_dead_message(int code) {
     return code == ERR(API, 22) ? API_FORKED_HANDLE : API_DEAD_HANDLE;
 }

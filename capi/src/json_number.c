@@ -5,15 +5,13 @@
 
 #include "base/dtoa.h"
 
-static size_t put_zeros(char *out, size_t at, int count)
-{
+static size_t put_zeros(char *out, size_t at, int count) {
     for (int i = 0; i < count; i++)
         out[at++] = '0';
     return at;
 }
 
-size_t json_format_double(double x, char out[JSON_DOUBLE_MAX])
-{
+size_t json_format_double(double x, char out[JSON_DOUBLE_MAX]) {
     size_t at = 0;
     if (x < 0 || (x == 0 && 1 / x < 0)) {
         out[at++] = '-';

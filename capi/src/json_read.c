@@ -13,24 +13,20 @@ typedef struct parser {
     int depth;
 } parser;
 
-static int fail(parser *ps, const char *why)
-{
+static int fail(parser *ps, const char *why) {
     return err_set(ps->e, ERR(API, 17), "invalid %s JSON: %s", ps->what, why);
 }
 
-static int out_of_memory(parser *ps)
-{
+static int out_of_memory(parser *ps) {
     return err_set(ps->e, ERR(INT, 0), "out of memory");
 }
 
-static void skip_space(parser *ps)
-{
+static void skip_space(parser *ps) {
     while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r')
         ps->p++;
 }
 
-static int hex_digit(char c)
-{
+static int hex_digit(char c) {
     if (c >= '0' && c <= '9')
         return c - '0';
     if (c >= 'a' && c <= 'f')
@@ -41,8 +37,7 @@ static int hex_digit(char c)
 }
 
 /* Reads the 4 hex digits after "\u". */
-static int read_hex4(parser *ps, uint32_t *out)
-{
+static int read_hex4(parser *ps, uint32_t *out) {
     uint32_t v = 0;
     for (int i = 0; i < 4; i++) {
         int d = hex_digit(ps->p[i]);
@@ -55,8 +50,7 @@ static int read_hex4(parser *ps, uint32_t *out)
     return 0;
 }
 
-static size_t put_utf8(char *out, uint32_t cp)
-{
+static size_t put_utf8(char *out, uint32_t cp) {
     if (cp < 0x80) {
         out[0] = (char)cp;
         return 1;
@@ -80,8 +74,7 @@ static size_t put_utf8(char *out, uint32_t cp)
 }
 
 /* A \uXXXX escape (ps->p after the 'u'), pairing surrogates. */
-static int read_unicode_escape(parser *ps, uint32_t *cp)
-{
+static int read_unicode_escape(parser *ps, uint32_t *cp) {
     int rc = read_hex4(ps, cp);
     if (rc != 0 || *cp < 0xD800 || *cp > 0xDFFF)
         return rc;
@@ -96,8 +89,7 @@ static int read_unicode_escape(parser *ps, uint32_t *cp)
     return rc;
 }
 
-static int read_escape(parser *ps, char *out, size_t *n)
-{
+static int read_escape(parser *ps, char *out, size_t *n) {
     static const char plain[] = "\"\\/bfnrt", decoded[] = "\"\\/\b\f\n\r\t";
     char c = *ps->p++;
     const char *at = c ? strchr(plain, c) : NULL;
@@ -116,8 +108,7 @@ static int read_escape(parser *ps, char *out, size_t *n)
 
 /* A string at ps->p (on the opening quote), decoded into the arena. A
  * decoded string is never longer than its source, which sizes the copy. */
-static int read_string(parser *ps, const char **text, size_t *len)
-{
+static int read_string(parser *ps, const char **text, size_t *len) {
     const char *end = ++ps->p;
     while (*end && *end != '"')
         end += *end == '\\' && end[1] ? 2 : 1;
@@ -147,15 +138,13 @@ static int read_string(parser *ps, const char **text, size_t *len)
     return 0;
 }
 
-static const char *skip_digits(const char *p)
-{
+static const char *skip_digits(const char *p) {
     while (*p >= '0' && *p <= '9')
         p++;
     return p;
 }
 
-static int read_number(parser *ps, json_node *n)
-{
+static int read_number(parser *ps, json_node *n) {
     const char *start = ps->p, *p = ps->p;
     if (*p == '-')
         p++;
@@ -183,14 +172,14 @@ static int read_number(parser *ps, json_node *n)
     return n->text ? 0 : out_of_memory(ps);
 }
 
-static int read_literal(parser *ps, json_node *n)
-{
+static int read_literal(parser *ps, json_node *n) {
     static const struct {
         const char *word;
         json_kind kind;
         bool value;
-    } words[] = {
-        {"true", JSON_BOOL, true}, {"false", JSON_BOOL, false}, {"null", JSON_NULL, false}};
+    } words[] = {{"true", JSON_BOOL, true},
+                 {"false", JSON_BOOL, false},
+                 {"null", JSON_NULL, false}};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         size_t len = strlen(words[i].word);
         if (strncmp(ps->p, words[i].word, len) == 0) {
@@ -205,14 +194,12 @@ static int read_literal(parser *ps, json_node *n)
 
 static int read_value(parser *ps, json_node *n);
 
-static json_node *new_node(parser *ps)
-{
+static json_node *new_node(parser *ps) {
     return arena_calloc(ps->a, 1, sizeof(json_node));
 }
 
 /* The members or items of an array or object, up to `close`. */
-static int read_children(parser *ps, json_node *n, char close)
-{
+static int read_children(parser *ps, json_node *n, char close) {
     json_node **tail = &n->first;
     skip_space(ps);
     if (*ps->p == close) {
@@ -250,8 +237,7 @@ static int read_children(parser *ps, json_node *n, char close)
     }
 }
 
-static int key_order(const void *a, const void *b)
-{
+static int key_order(const void *a, const void *b) {
     const json_node *x = *(const json_node *const *)a, *y = *(const json_node *const *)b;
     if (x->key_len != y->key_len)
         return x->key_len < y->key_len ? -1 : 1;
@@ -261,8 +247,7 @@ static int key_order(const void *a, const void *b)
 /* RFC 8259 leaves duplicate names undefined; a reader that kept the first
  * or the last would hide a mistake, so they are refused (sorted: objects
  * may be large). */
-static int check_unique_keys(parser *ps, const json_node *object)
-{
+static int check_unique_keys(parser *ps, const json_node *object) {
     if (object->count < 2)
         return 0;
     const json_node **members = arena_alloc(ps->a, object->count * sizeof *members);
@@ -279,8 +264,7 @@ static int check_unique_keys(parser *ps, const json_node *object)
     return 0;
 }
 
-static int read_value(parser *ps, json_node *n)
-{
+static int read_value(parser *ps, json_node *n) {
     skip_space(ps);
     char c = *ps->p;
     if (c == '"') {
@@ -300,8 +284,7 @@ static int read_value(parser *ps, json_node *n)
     return rc;
 }
 
-int json_parse(const char *text, const char *what, arena *a, json_node **out, err *e)
-{
+int json_parse(const char *text, const char *what, arena *a, json_node **out, err *e) {
     parser ps = {text, what, a, e, 0};
     json_node *root = new_node(&ps);
     if (!root)
@@ -316,8 +299,7 @@ int json_parse(const char *text, const char *what, arena *a, json_node **out, er
     return 0;
 }
 
-const json_node *json_member(const json_node *object, const char *key)
-{
+const json_node *json_member(const json_node *object, const char *key) {
     size_t len = strlen(key);
     for (const json_node *m = object->first; m; m = m->next)
         if (m->key_len == len && memcmp(m->key, key, len) == 0)
@@ -325,13 +307,11 @@ const json_node *json_member(const json_node *object, const char *key)
     return NULL;
 }
 
-static bool is_integer_text(const json_node *n)
-{
+static bool is_integer_text(const json_node *n) {
     return n->kind == JSON_NUMBER && !strpbrk(n->text, ".eE");
 }
 
-bool json_as_int64(const json_node *n, int64_t *out)
-{
+bool json_as_int64(const json_node *n, int64_t *out) {
     if (!is_integer_text(n))
         return false;
     errno = 0;
@@ -342,8 +322,7 @@ bool json_as_int64(const json_node *n, int64_t *out)
     return true;
 }
 
-bool json_as_uint64(const json_node *n, uint64_t *out)
-{
+bool json_as_uint64(const json_node *n, uint64_t *out) {
     if (!is_integer_text(n) || n->text[0] == '-')
         return false;
     errno = 0;
@@ -354,8 +333,7 @@ bool json_as_uint64(const json_node *n, uint64_t *out)
     return true;
 }
 
-bool json_as_double(const json_node *n, double *out)
-{
+bool json_as_double(const json_node *n, double *out) {
     if (n->kind != JSON_NUMBER)
         return false;
     double v = strtod(n->text, NULL);

@@ -3,7 +3,8 @@
  * and filters, already in memory as text). Strict RFC 8259: no trailing
  * commas, no comments, no leading zeros, no lone surrogates, no raw
  * control characters in strings, no leading '+', no duplicate member
- * names; nesting deeper than JSON_MAX_DEPTH is refused. Every failure is API-017 "invalid <what> JSON: ...". */
+ * names; nesting deeper than JSON_MAX_DEPTH is refused. Every failure is API-017 "invalid <what>
+ * JSON: ...". */
 #ifndef MG_CAPI_JSON_READ_H
 #define MG_CAPI_JSON_READ_H
 

@@ -6,8 +6,7 @@
 
 #include "json_number.h"
 
-void json_write_string(buf *out, const char *s, size_t len)
-{
+void json_write_string(buf *out, const char *s, size_t len) {
     static const char hex[] = "0123456789abcdef";
     buf_putc(out, '"');
     size_t run = 0; /* bytes copied verbatim, flushed in one append */
@@ -35,8 +34,7 @@ void json_write_string(buf *out, const char *s, size_t len)
     buf_putc(out, '"');
 }
 
-static void write_float(buf *out, double f, int typed)
-{
+static void write_float(buf *out, double f, int typed) {
     if (isfinite(f)) {
         char text[JSON_DOUBLE_MAX];
         size_t n = json_format_double(f, text);
@@ -49,8 +47,7 @@ static void write_float(buf *out, double f, int typed)
 }
 
 /* Exact, without printf: integers are most of what large answers hold. */
-void json_write_integer(buf *out, int64_t i)
-{
+void json_write_integer(buf *out, int64_t i) {
     char text[24];
     size_t n = sizeof text;
     uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
@@ -64,8 +61,7 @@ void json_write_integer(buf *out, int64_t i)
 }
 
 /* A UUID's text needs no escaping: quoted as it is, formatted in place. */
-static void write_uuid(buf *out, const uuid128 *u)
-{
+static void write_uuid(buf *out, const uuid128 *u) {
     char *text = buf_space(out, UUID_TEXT_LEN + 2);
     if (!text)
         return;
@@ -75,8 +71,7 @@ static void write_uuid(buf *out, const uuid128 *u)
     buf_commit(out, UUID_TEXT_LEN + 2);
 }
 
-static void write_list(buf *out, const value *v, int typed)
-{
+static void write_list(buf *out, const value *v, int typed) {
     buf_putc(out, '[');
     for (size_t i = 0; i < v->as.list.count; i++) {
         if (i)
@@ -86,43 +81,28 @@ static void write_list(buf *out, const value *v, int typed)
     buf_putc(out, ']');
 }
 
-static void write_plain(buf *out, const value *v, int typed)
-{
+static void write_plain(buf *out, const value *v, int typed) {
     switch (v->type) {
     case VT_STRING:
-    case VT_KEYWORD:
-        json_write_string(out, v->as.str.ptr, v->as.str.len);
-        break;
-    case VT_INTEGER:
-        json_write_integer(out, v->as.i);
-        break;
-    case VT_FLOAT:
-        write_float(out, v->as.f, typed);
-        break;
-    case VT_BOOLEAN:
-        buf_puts(out, v->as.b ? "true" : "false");
-        break;
-    case VT_REF:
-        write_uuid(out, &v->as.ref);
-        break;
-    case VT_NULL:
-        buf_puts(out, "null");
-        break;
+    case VT_KEYWORD: json_write_string(out, v->as.str.ptr, v->as.str.len); break;
+    case VT_INTEGER: json_write_integer(out, v->as.i); break;
+    case VT_FLOAT: write_float(out, v->as.f, typed); break;
+    case VT_BOOLEAN: buf_puts(out, v->as.b ? "true" : "false"); break;
+    case VT_REF: write_uuid(out, &v->as.ref); break;
+    case VT_NULL: buf_puts(out, "null"); break;
     case VT_LIST: /* collect-set (language.md D4): an array; typed, of typed items */
         write_list(out, v, typed);
         break;
     }
 }
 
-static const char *typed_name(value_type t)
-{
+static const char *typed_name(value_type t) {
     static const char *const names[] = {"string", "integer", "float", "boolean",
                                         "ref",    "keyword", "null",  "list"};
     return names[t];
 }
 
-void json_write_value(buf *out, const value *v, int typed)
-{
+void json_write_value(buf *out, const value *v, int typed) {
     if (!typed) {
         write_plain(out, v, 0);
         return;
@@ -134,8 +114,7 @@ void json_write_value(buf *out, const value *v, int typed)
     buf_putc(out, '}');
 }
 
-void json_write_fact(buf *out, const fact *f)
-{
+void json_write_fact(buf *out, const fact *f) {
     buf_puts(out, "{\"entity\":");
     write_uuid(out, &f->entity);
     buf_puts(out, ",\"attribute\":");
@@ -148,8 +127,7 @@ void json_write_fact(buf *out, const fact *f)
                f->tx_count, f->tx_id, f->valid_from, f->valid_to, f->asserted ? "true" : "false");
 }
 
-void json_write_columns(buf *out, const result_set *r)
-{
+void json_write_columns(buf *out, const result_set *r) {
     buf_putc(out, '[');
     for (size_t c = 0; c < result_column_count(r); c++) {
         size_t len;
@@ -161,8 +139,7 @@ void json_write_columns(buf *out, const result_set *r)
     buf_putc(out, ']');
 }
 
-void json_write_row(buf *out, const value *row, size_t columns, int typed)
-{
+void json_write_row(buf *out, const value *row, size_t columns, int typed) {
     buf_putc(out, '[');
     for (size_t c = 0; c < columns; c++) {
         if (c)
@@ -172,8 +149,7 @@ void json_write_row(buf *out, const value *row, size_t columns, int typed)
     buf_putc(out, ']');
 }
 
-void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed)
-{
+void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed) {
     buf_putc(out, '[');
     for (size_t i = 0; i < count; i++) {
         if (i)

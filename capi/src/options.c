@@ -19,26 +19,23 @@
 typedef struct reader {
     const char *p;
     err *e;
-    bool log_writer; /* only the options that shape a new file apply */
+    bool log_writer;                 /* only the options that shape a new file apply */
     char seen[OPTIONS_MAX_SEEN][64]; /* the keys read so far */
     size_t seen_count;
 } reader;
 
-static void skip_space(reader *r)
-{
+static void skip_space(reader *r) {
     while (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r')
         r->p++;
 }
 
-static int fail(reader *r, const char *what)
-{
+static int fail(reader *r, const char *what) {
     return err_set(r->e, ERR(API, 17), "invalid options JSON: %s", what);
 }
 
 /* Reads a plain string (escapes other than \" and \\ are not needed by any
  * option) into key[cap]. */
-static int read_string(reader *r, char *key, size_t cap)
-{
+static int read_string(reader *r, char *key, size_t cap) {
     if (*r->p != '"')
         return fail(r, "expected a string");
     r->p++;
@@ -55,8 +52,7 @@ static int read_string(reader *r, char *key, size_t cap)
     return 0;
 }
 
-static int read_bool(reader *r, const char *key, bool *out)
-{
+static int read_bool(reader *r, const char *key, bool *out) {
     if (strncmp(r->p, "true", 4) == 0) {
         *out = true;
         r->p += 4;
@@ -71,15 +67,13 @@ static int read_bool(reader *r, const char *key, bool *out)
 
 /* A JSON integer (RFC 8259): an optional '-', then 0 or a digit 1-9 and
  * more digits; strtoll alone would also take "+5" and "05". */
-static bool json_integer_start(const char *p)
-{
+static bool json_integer_start(const char *p) {
     if (*p == '-')
         p++;
     return (*p >= '1' && *p <= '9') || (*p == '0' && !(p[1] >= '0' && p[1] <= '9'));
 }
 
-static int read_at_least(reader *r, const char *key, long long min, int64_t *out)
-{
+static int read_at_least(reader *r, const char *key, long long min, int64_t *out) {
     if (!json_integer_start(r->p))
         return err_set(r->e, ERR(API, 17), "option \"%s\" must be an integer >= %lld", key, min);
     char *end;
@@ -92,8 +86,7 @@ static int read_at_least(reader *r, const char *key, long long min, int64_t *out
     return 0;
 }
 
-static int read_sync(reader *r, const char *key, store_sync *out)
-{
+static int read_sync(reader *r, const char *key, store_sync *out) {
     char text[16];
     if (*r->p != '"' || read_string(r, text, sizeof text) != 0 ||
         (strcmp(text, "full") != 0 && strcmp(text, "normal") != 0))
@@ -102,8 +95,7 @@ static int read_sync(reader *r, const char *key, store_sync *out)
     return 0;
 }
 
-static int read_recover(reader *r, const char *key, bool *out)
-{
+static int read_recover(reader *r, const char *key, bool *out) {
     char text[16];
     if (*r->p != '"' || read_string(r, text, sizeof text) != 0 || strcmp(text, "truncate_wal") != 0)
         return err_set(r->e, ERR(API, 17), "option \"%s\" must be \"truncate_wal\"", key);
@@ -127,7 +119,7 @@ typedef enum field_kind { FIELD_BOOL, FIELD_SIZE, FIELD_U64, FIELD_I64, FIELD_SY
 typedef struct option_def {
     const char *name;
     option_kind kind;
-    long long min; /* OPT_INT */
+    long long min;                                      /* OPT_INT */
     const char *default_json, *log_writer_default_json; /* the latter NULL: the same */
     unsigned opens;
     size_t offset; /* in db_options */
@@ -176,16 +168,14 @@ static const option_def OPTIONS[] = {
 };
 #define OPTION_COUNT (sizeof OPTIONS / sizeof OPTIONS[0])
 
-static const option_def *find_option(const char *name)
-{
+static const option_def *find_option(const char *name) {
     for (size_t i = 0; i < OPTION_COUNT; i++)
         if (strcmp(OPTIONS[i].name, name) == 0)
             return &OPTIONS[i];
     return NULL;
 }
 
-static void set_field(db_options *o, const option_def *d, int64_t n)
-{
+static void set_field(db_options *o, const option_def *d, int64_t n) {
     char *at = (char *)o + d->offset;
     switch (d->field) {
     case FIELD_BOOL: *(bool *)(void *)at = n != 0; break;
@@ -196,8 +186,7 @@ static void set_field(db_options *o, const option_def *d, int64_t n)
     }
 }
 
-static int read_value(reader *r, const option_def *d, db_options *o)
-{
+static int read_value(reader *r, const option_def *d, db_options *o) {
     int64_t n = 0;
     int rc = 0;
     if (d->kind == OPT_BOOL) {
@@ -221,8 +210,7 @@ static int read_value(reader *r, const option_def *d, db_options *o)
 }
 
 /* Each option once: a repeated key would silently win or lose. */
-static int claim_key(reader *r, const char *key)
-{
+static int claim_key(reader *r, const char *key) {
     for (size_t i = 0; i < r->seen_count; i++)
         if (strcmp(r->seen[i], key) == 0)
             return err_set(r->e, ERR(API, 17), "option \"%s\" given twice", key);
@@ -232,8 +220,7 @@ static int claim_key(reader *r, const char *key)
     return 0;
 }
 
-static int read_member(reader *r, db_options *o)
-{
+static int read_member(reader *r, db_options *o) {
     char key[64];
     if (read_string(r, key, sizeof key) || claim_key(r, key))
         return r->e->code;
@@ -249,8 +236,7 @@ static int read_member(reader *r, db_options *o)
     return read_value(r, d, o);
 }
 
-static int parse_object(const char *json, db_options *o, bool log_writer, err *e)
-{
+static int parse_object(const char *json, db_options *o, bool log_writer, err *e) {
     if (!json)
         return 0;
     reader r = {.p = json, .e = e, .log_writer = log_writer};
@@ -279,13 +265,11 @@ static int parse_object(const char *json, db_options *o, bool log_writer, err *e
     return 0;
 }
 
-int options_parse(const char *json, db_options *o, err *e)
-{
+int options_parse(const char *json, db_options *o, err *e) {
     return parse_object(json, o, false, e);
 }
 
-int options_parse_log_writer(const char *json, store_options *o, err *e)
-{
+int options_parse_log_writer(const char *json, store_options *o, err *e) {
     db_options all;
     db_options_default(&all);
     all.store = *o;
@@ -296,8 +280,7 @@ int options_parse_log_writer(const char *json, store_options *o, err *e)
 
 /* ---- minigraf_options_describe ---------------------------------------------- */
 
-static void describe_option(buf *out, const option_def *d)
-{
+static void describe_option(buf *out, const option_def *d) {
     static const char *const types[] = {"bool", "int", "string", "string"};
     buf_puts(out, "{\"name\":");
     json_write_string(out, d->name, strlen(d->name));
@@ -324,8 +307,7 @@ static void describe_option(buf *out, const option_def *d)
 static char described[8192];
 static pthread_once_t describe_once = PTHREAD_ONCE_INIT;
 
-static void describe_all(void)
-{
+static void describe_all(void) {
     buf out;
     buf_init(&out);
     buf_putc(&out, '[');
@@ -340,8 +322,7 @@ static void describe_all(void)
     buf_free(&out);
 }
 
-const char *minigraf_options_describe(void)
-{
+const char *minigraf_options_describe(void) {
     pthread_once(&describe_once, describe_all);
     return described[0] ? described : NULL;
 }

@@ -3,19 +3,16 @@
 #include <math.h>
 #include <string.h>
 
-static int bad(err *e, const char *what, const char *key, const char *why)
-{
+static int bad(err *e, const char *what, const char *key, const char *why) {
     return err_set(e, ERR(API, 17), "invalid %s: \"%s\" %s", what, key, why);
 }
 
-static bool key_is(const json_node *m, const char *name)
-{
+static bool key_is(const json_node *m, const char *name) {
     return m->key_len == strlen(name) && memcmp(m->key, name, m->key_len) == 0;
 }
 
 /* The index of `m`'s name in names[0..count), or -1. */
-static int key_index(const json_node *m, const char *const *names, int count)
-{
+static int key_index(const json_node *m, const char *const *names, int count) {
     for (int i = 0; i < count; i++)
         if (key_is(m, names[i]))
             return i;
@@ -24,8 +21,7 @@ static int key_index(const json_node *m, const char *const *names, int count)
 
 /* Checks a member name: known and not seen before. */
 static int claim_key(const json_node *m, const char *const *names, int count, unsigned *seen,
-                     const char *what, int *index, err *e)
-{
+                     const char *what, int *index, err *e) {
     *index = key_index(m, names, count);
     if (*index < 0)
         return bad(e, what, m->key, "is not a known key");
@@ -35,20 +31,17 @@ static int claim_key(const json_node *m, const char *const *names, int count, un
     return 0;
 }
 
-static bool is_keyword_text(const json_node *n)
-{
+static bool is_keyword_text(const json_node *n) {
     return n->kind == JSON_STRING && n->len >= 2 && n->text[0] == ':';
 }
 
-static bool read_uuid(const json_node *n, uuid128 *out)
-{
+static bool read_uuid(const json_node *n, uuid128 *out) {
     return n->kind == JSON_STRING && uuid_parse(n->text, n->len, out);
 }
 
 /* ---- typed values ------------------------------------------------------- */
 
-static bool read_float(const json_node *n, double *out)
-{
+static bool read_float(const json_node *n, double *out) {
     if (n->kind != JSON_STRING)
         return json_as_double(n, out);
     if (strcmp(n->text, "NaN") == 0)
@@ -63,8 +56,7 @@ static bool read_float(const json_node *n, double *out)
 }
 
 /* The payload `n` of a value of type `type`; false when it does not fit. */
-static bool read_payload(const char *type, const json_node *n, value *out)
-{
+static bool read_payload(const char *type, const json_node *n, value *out) {
     int64_t i;
     double f;
     uuid128 u;
@@ -87,8 +79,7 @@ static bool read_payload(const char *type, const json_node *n, value *out)
     return true;
 }
 
-static int read_typed_value(const json_node *n, value *out, err *e)
-{
+static int read_typed_value(const json_node *n, value *out, err *e) {
     if (n->kind != JSON_OBJECT || n->count != 2)
         return bad(e, "record", "value", "must be an object {\"type\": ..., \"value\": ...}");
     const json_node *type = json_member(n, "type"), *payload = json_member(n, "value");
@@ -100,8 +91,7 @@ static int read_typed_value(const json_node *n, value *out, err *e)
     return 0;
 }
 
-bool typed_value_from_json(const json_node *n, value *out)
-{
+bool typed_value_from_json(const json_node *n, value *out) {
     if (n->kind != JSON_OBJECT || n->count != 2)
         return false;
     const json_node *type = json_member(n, "type"), *payload = json_member(n, "value");
@@ -110,15 +100,22 @@ bool typed_value_from_json(const json_node *n, value *out)
 
 /* ---- records ------------------------------------------------------------ */
 
-enum { R_ENTITY, R_ATTRIBUTE, R_VALUE, R_TX_COUNT, R_TX_ID, R_VALID_FROM, R_VALID_TO, R_ASSERTED,
-       R_COUNT };
+enum {
+    R_ENTITY,
+    R_ATTRIBUTE,
+    R_VALUE,
+    R_TX_COUNT,
+    R_TX_ID,
+    R_VALID_FROM,
+    R_VALID_TO,
+    R_ASSERTED,
+    R_COUNT
+};
 
-static const char *const record_keys[R_COUNT] = {"entity",   "attribute",  "value",
-                                                 "tx_count", "tx_id",      "valid_from",
-                                                 "valid_to", "asserted"};
+static const char *const record_keys[R_COUNT] = {"entity", "attribute",  "value",    "tx_count",
+                                                 "tx_id",  "valid_from", "valid_to", "asserted"};
 
-static int read_record_field(int field, const json_node *m, fact *f, err *e)
-{
+static int read_record_field(int field, const json_node *m, fact *f, err *e) {
     bool ok = false;
     switch (field) {
     case R_ENTITY: ok = read_uuid(m, &f->entity); break;
@@ -136,16 +133,17 @@ static int read_record_field(int field, const json_node *m, fact *f, err *e)
         f->asserted = m->boolean;
         break;
     }
-    static const char *const wants[R_COUNT] = {
-        [R_ENTITY] = "must be a UUID string",   [R_ATTRIBUTE] = "must be a string",
-        [R_TX_COUNT] = "must be an unsigned 64-bit integer",
-        [R_TX_ID] = "must be a 64-bit integer", [R_VALID_FROM] = "must be a 64-bit integer",
-        [R_VALID_TO] = "must be a 64-bit integer", [R_ASSERTED] = "must be true or false"};
+    static const char *const wants[R_COUNT] = {[R_ENTITY] = "must be a UUID string",
+                                               [R_ATTRIBUTE] = "must be a string",
+                                               [R_TX_COUNT] = "must be an unsigned 64-bit integer",
+                                               [R_TX_ID] = "must be a 64-bit integer",
+                                               [R_VALID_FROM] = "must be a 64-bit integer",
+                                               [R_VALID_TO] = "must be a 64-bit integer",
+                                               [R_ASSERTED] = "must be true or false"};
     return ok ? 0 : bad(e, "record", m->key, wants[field]);
 }
 
-int record_from_json(const json_node *n, fact *out, err *e)
-{
+int record_from_json(const json_node *n, fact *out, err *e) {
     if (n->kind != JSON_OBJECT)
         return err_set(e, ERR(API, 17), "invalid record: a record must be a JSON object");
     memset(out, 0, sizeof *out);
@@ -168,14 +166,12 @@ int record_from_json(const json_node *n, fact *out, err *e)
 
 enum { L_ATTRIBUTES, L_PREFIXES, L_ENTITIES, L_TX_FROM, L_TX_TO, L_WINDOW, L_ORDER, L_COUNT };
 
-static const char *const filter_keys[L_COUNT] = {"attributes", "attribute_prefixes", "entities",
-                                                 "tx_from",    "tx_to",              "window",
-                                                 "order"};
+static const char *const filter_keys[L_COUNT] = {
+    "attributes", "attribute_prefixes", "entities", "tx_from", "tx_to", "window", "order"};
 
 /* An array of strings as texts in `a`; `keywords`: each must start with ':'. */
 static int read_texts(const json_node *m, bool keywords, arena *a, const fact_log_text **out,
-                      size_t *count, err *e)
-{
+                      size_t *count, err *e) {
     if (m->kind != JSON_ARRAY)
         return bad(e, "fact log filter", m->key, "must be an array of strings");
     fact_log_text *texts = arena_alloc(a, (m->count ? m->count : 1) * sizeof *texts);
@@ -194,8 +190,7 @@ static int read_texts(const json_node *m, bool keywords, arena *a, const fact_lo
     return 0;
 }
 
-static int read_entities(const json_node *m, arena *a, fact_log_filter *f, err *e)
-{
+static int read_entities(const json_node *m, arena *a, fact_log_filter *f, err *e) {
     if (m->kind != JSON_ARRAY)
         return bad(e, "fact log filter", m->key, "must be an array of UUID strings");
     uuid128 *ids = arena_alloc(a, (m->count ? m->count : 1) * sizeof *ids);
@@ -211,8 +206,7 @@ static int read_entities(const json_node *m, arena *a, fact_log_filter *f, err *
     return 0;
 }
 
-static int read_window(const json_node *m, fact_log_filter *f, err *e)
-{
+static int read_window(const json_node *m, fact_log_filter *f, err *e) {
     if (m->kind != JSON_OBJECT)
         return bad(e, "fact log filter", m->key, "must be an object {\"from\": ms, \"to\": ms}");
     for (const json_node *b = m->first; b; b = b->next) {
@@ -226,8 +220,7 @@ static int read_window(const json_node *m, fact_log_filter *f, err *e)
     return 0;
 }
 
-static int read_order(const json_node *m, fact_log_filter *f, err *e)
-{
+static int read_order(const json_node *m, fact_log_filter *f, err *e) {
     if (m->kind == JSON_STRING && strcmp(m->text, "tx") == 0)
         f->order = FACT_LOG_TX;
     else if (m->kind == JSON_STRING && strcmp(m->text, "storage") == 0)
@@ -237,8 +230,7 @@ static int read_order(const json_node *m, fact_log_filter *f, err *e)
     return 0;
 }
 
-static int read_filter_field(int field, const json_node *m, arena *a, fact_log_filter *f, err *e)
-{
+static int read_filter_field(int field, const json_node *m, arena *a, fact_log_filter *f, err *e) {
     switch (field) {
     case L_ATTRIBUTES:
         f->has_attributes = true;
@@ -257,8 +249,7 @@ static int read_filter_field(int field, const json_node *m, arena *a, fact_log_f
     }
 }
 
-int filter_from_json(const json_node *n, arena *a, fact_log_filter *out, err *e)
-{
+int filter_from_json(const json_node *n, arena *a, fact_log_filter *out, err *e) {
     fact_log_filter_default(out);
     if (n->kind == JSON_NULL)
         return 0;

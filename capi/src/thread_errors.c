@@ -9,15 +9,13 @@ struct thread_error {
     thread_error *next;
 };
 
-void thread_errors_init(thread_errors *t)
-{
+void thread_errors_init(thread_errors *t) {
     pthread_mutex_init(&t->lock, NULL);
     t->head = NULL;
     atomic_init(&t->held, 0);
 }
 
-void thread_errors_destroy(thread_errors *t)
-{
+void thread_errors_destroy(thread_errors *t) {
     for (thread_error *n = t->head, *next; n; n = next) {
         next = n->next;
         err_clear(&n->e);
@@ -28,8 +26,7 @@ void thread_errors_destroy(thread_errors *t)
 }
 
 /* Called with the lock held. */
-static thread_error *entry_for_caller(thread_errors *t, int create)
-{
+static thread_error *entry_for_caller(thread_errors *t, int create) {
     pthread_t self = pthread_self();
     for (thread_error *n = t->head; n; n = n->next)
         if (pthread_equal(n->thread, self))
@@ -45,8 +42,7 @@ static thread_error *entry_for_caller(thread_errors *t, int create)
     return n;
 }
 
-int thread_errors_set(thread_errors *t, err *e)
-{
+int thread_errors_set(thread_errors *t, err *e) {
     int code = e->code;
     pthread_mutex_lock(&t->lock);
     thread_error *n = entry_for_caller(t, 1);
@@ -63,8 +59,7 @@ int thread_errors_set(thread_errors *t, err *e)
     return code;
 }
 
-void thread_errors_clear(thread_errors *t)
-{
+void thread_errors_clear(thread_errors *t) {
     if (atomic_load(&t->held) == 0)
         return;
     pthread_mutex_lock(&t->lock);
@@ -76,8 +71,7 @@ void thread_errors_clear(thread_errors *t)
     pthread_mutex_unlock(&t->lock);
 }
 
-const err *thread_errors_get(thread_errors *t)
-{
+const err *thread_errors_get(thread_errors *t) {
     pthread_mutex_lock(&t->lock);
     thread_error *n = entry_for_caller(t, 0);
     pthread_mutex_unlock(&t->lock);

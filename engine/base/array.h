@@ -11,8 +11,7 @@
  * is unchanged then. */
 /* array_reserve when the array is full (out of line). */
 bool array_grow(void *items, size_t *cap, size_t need, size_t size, size_t first);
-static inline bool array_reserve(void *items, size_t *cap, size_t need, size_t size,
-                                 size_t first) {
+static inline bool array_reserve(void *items, size_t *cap, size_t need, size_t size, size_t first) {
     return need <= *cap || array_grow(items, cap, need, size, first);
 }
 

@@ -47,12 +47,13 @@ void buf_append(buf *b, const char *s, size_t len) {
     b->data[b->len] = '\0';
 }
 
-void buf_puts(buf *b, const char *s) { buf_append(b, s, strlen(s)); }
+void buf_puts(buf *b, const char *s) {
+    buf_append(b, s, strlen(s));
+}
 
 char *buf_grow(buf *b, size_t n) {
     return buf_reserve(b, n) ? b->data + b->len : NULL;
 }
-
 
 void buf_printf(buf *b, const char *fmt, ...) {
     va_list ap;

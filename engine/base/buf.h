@@ -9,7 +9,7 @@ typedef struct buf {
     char *data; /* always NUL-terminated when non-NULL */
     size_t len;
     size_t cap;
-    bool oom;   /* set once an allocation failed; later appends are no-ops */
+    bool oom; /* set once an allocation failed; later appends are no-ops */
 } buf;
 
 void buf_init(buf *b);

@@ -46,7 +46,8 @@ int cancel_poll(cancel *c, int64_t ticks, err *e) {
     if (c->src && atomic_load_explicit(&c->src->interrupts, memory_order_relaxed) != c->seen)
         return stop(c, e, "");
     if (c->deadline_ns && monotonic_ns() >= c->deadline_ns) {
-        err_set(e, ERR(API, 13), "interrupted: the query ran longer than query_timeout_ms (%lld ms)",
+        err_set(e, ERR(API, 13),
+                "interrupted: the query ran longer than query_timeout_ms (%lld ms)",
                 (long long)c->timeout_ms);
         return c->stopped = ERR(API, 13);
     }

@@ -40,15 +40,15 @@ void cancel_interrupt(cancel_source *s);
 typedef int (*cancel_progress_fn)(void *ctx);
 
 typedef struct cancel {
-    const cancel_source *src; /* NULL: not interruptible */
-    unsigned seen;            /* src->interrupts when the call began */
-    int64_t deadline_ns;      /* monotonic; 0: no time limit */
-    int64_t timeout_ms;       /* for the message */
+    const cancel_source *src;    /* NULL: not interruptible */
+    unsigned seen;               /* src->interrupts when the call began */
+    int64_t deadline_ns;         /* monotonic; 0: no time limit */
+    int64_t timeout_ms;          /* for the message */
     cancel_progress_fn progress; /* NULL: none */
     void *progress_ctx;
     int64_t progress_every, progress_left; /* ticks */
-    int64_t poll_every;       /* ticks between polls */
-    int stopped;              /* the error code once stopped: sticky */
+    int64_t poll_every;                    /* ticks between polls */
+    int stopped;                           /* the error code once stopped: sticky */
 } cancel;
 
 /* Starts a call: `timeout_ms` 0 means no limit; `progress` NULL none

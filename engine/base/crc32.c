@@ -17,7 +17,8 @@ static void crc32_build(void) {
     }
     for (uint32_t i = 0; i < 256; i++)
         for (int t = 1; t < 8; t++)
-            crc32_table[t][i] = (crc32_table[t - 1][i] >> 8) ^ crc32_table[0][crc32_table[t - 1][i] & 0xffu];
+            crc32_table[t][i] = (crc32_table[t - 1][i] >> 8) ^
+                                crc32_table[0][crc32_table[t - 1][i] & 0xffu];
 }
 
 static uint32_t crc32_byte(uint32_t crc, uint8_t b) {
@@ -26,8 +27,10 @@ static uint32_t crc32_byte(uint32_t crc, uint8_t b) {
 
 /* Eight bytes, assembled little-endian whatever the host order. */
 static uint32_t crc32_word(uint32_t crc, const uint8_t *p) {
-    uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-    uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+    uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                         (uint32_t)p[3] << 24);
+    uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 |
+                  (uint32_t)p[7] << 24;
     return crc32_table[7][lo & 0xffu] ^ crc32_table[6][(lo >> 8) & 0xffu] ^
            crc32_table[5][(lo >> 16) & 0xffu] ^ crc32_table[4][lo >> 24] ^
            crc32_table[3][hi & 0xffu] ^ crc32_table[2][(hi >> 8) & 0xffu] ^

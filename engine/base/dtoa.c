@@ -7,8 +7,7 @@
  * exactly gives the shortest correctly rounded digits. Only the digits and
  * the exponent are taken from the text, so the locale's decimal separator
  * does not matter. */
-size_t dtoa_shortest(double x, char digits[DTOA_DIGITS_MAX], int *exp10)
-{
+size_t dtoa_shortest(double x, char digits[DTOA_DIGITS_MAX], int *exp10) {
     char text[40];
     for (int precision = 0; precision < 17; precision++) {
         snprintf(text, sizeof text, "%.*e", precision, x);

@@ -7,13 +7,12 @@
 
 /* Every name is a string literal, so err_code_name can hand out static
  * storage without building anything at run time. */
-#define ERR_D10(f, t)                                                          \
-    f "-0" t "0", f "-0" t "1", f "-0" t "2", f "-0" t "3", f "-0" t "4",      \
-        f "-0" t "5", f "-0" t "6", f "-0" t "7", f "-0" t "8", f "-0" t "9"
-#define ERR_D100(f)                                                            \
-    ERR_D10(f, "0"), ERR_D10(f, "1"), ERR_D10(f, "2"), ERR_D10(f, "3"),        \
-        ERR_D10(f, "4"), ERR_D10(f, "5"), ERR_D10(f, "6"), ERR_D10(f, "7"),    \
-        ERR_D10(f, "8"), ERR_D10(f, "9")
+#define ERR_D10(f, t)                                                                   \
+    f "-0" t "0", f "-0" t "1", f "-0" t "2", f "-0" t "3", f "-0" t "4", f "-0" t "5", \
+        f "-0" t "6", f "-0" t "7", f "-0" t "8", f "-0" t "9"
+#define ERR_D100(f)                                                                      \
+    ERR_D10(f, "0"), ERR_D10(f, "1"), ERR_D10(f, "2"), ERR_D10(f, "3"), ERR_D10(f, "4"), \
+        ERR_D10(f, "5"), ERR_D10(f, "6"), ERR_D10(f, "7"), ERR_D10(f, "8"), ERR_D10(f, "9")
 
 static const char *const err_names_prs[100] = {ERR_D100("PRS")};
 static const char *const err_names_qry[100] = {ERR_D100("QRY")};

@@ -18,8 +18,7 @@ typedef struct err {
 /* Records an error and returns its code, so callers can `return err_set(...)`.
  * The message is formatted with printf rules and prefixed with "[CODE] ".
  * An existing error in `e` is replaced. `e` may be NULL (then only returns). */
-int err_set(err *e, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int err_set(err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int err_setv(err *e, int code, const char *fmt, va_list ap);
 
 /* Frees the message and resets to "no error". */

@@ -27,7 +27,7 @@ typedef struct lru_table {
 } lru_table;
 
 /* The entry of type `type` whose lru_node member `member` is `node`. */
-#define LRU_ENTRY(node, type, member) ((type *)(void *)((char *)(node)-offsetof(type, member)))
+#define LRU_ENTRY(node, type, member) ((type *)(void *)((char *)(node) - offsetof(type, member)))
 
 /* `nbuckets` (a power of two) zeroed pointers at `buckets`, owned by the caller. */
 void lru_init(lru_table *t, lru_node **buckets, size_t nbuckets);

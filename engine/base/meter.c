@@ -36,8 +36,8 @@ int meter_charge(meter *m, size_t bytes, const char *op, err *e) {
     /* Tested before adding, so that a huge request cannot wrap around. */
     bool wraps = bytes > SIZE_MAX - m->used;
     if (wraps || (m->limit != 0 && m->used + bytes > m->limit))
-        return err_set(e, ERR(QRY, 12), "query memory limit of %zu bytes exceeded in %s",
-                       m->limit, op);
+        return err_set(e, ERR(QRY, 12), "query memory limit of %zu bytes exceeded in %s", m->limit,
+                       op);
     m->used += bytes;
     if (m->used > m->peak)
         m->peak = m->used;

@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MG_ASSERT(cond)                                                                     \
-    ((cond) ? (void)0                                                                       \
-            : (fprintf(stderr, "%s:%d: %s: invariant failed: %s\n", __FILE__, __LINE__,     \
-                       __func__, #cond),                                                    \
+#define MG_ASSERT(cond)                                                                           \
+    ((cond) ? (void)0                                                                             \
+            : (fprintf(stderr, "%s:%d: %s: invariant failed: %s\n", __FILE__, __LINE__, __func__, \
+                       #cond),                                                                    \
                abort()))
 #else
 /* sizeof keeps `cond` type-checked without evaluating it. */

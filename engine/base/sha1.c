@@ -11,8 +11,7 @@ static uint32_t rol32(uint32_t x, unsigned n) {
 }
 
 static uint32_t load_be32(const uint8_t *p) {
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) |
-           (uint32_t)p[3];
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
 }
 
 static void store_be32(uint8_t *p, uint32_t v) {

@@ -26,7 +26,7 @@ bool sha1_x86_available(void) {
 /* Four rounds with message words `mi` into E register `ei` (the other,
  * `ej`, keeps ABCD for the next step), and the schedule's work on the
  * other registers: MSG2 finishes `mj`, MSG1 starts `ml`, XOR feeds `mk`. */
-#define ROUNDS(mi, ei, ej, f) \
+#define ROUNDS(mi, ei, ej, f)         \
     ei = _mm_sha1nexte_epu32(ei, mi); \
     ej = abcd;                        \
     abcd = _mm_sha1rnds4_epu32(abcd, ei, f)
@@ -41,15 +41,19 @@ bool sha1_x86_available(void) {
     XOR(mk, mi)
 
 __attribute__((target("sha,sse4.1,ssse3"))) void sha1_x86_block(uint32_t state[5],
-                                                               const uint8_t block[64]) {
+                                                                const uint8_t block[64]) {
     const __m128i swap = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
     __m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)state), 0x1b);
     __m128i e0 = _mm_set_epi32((int)state[4], 0, 0, 0), e1;
     const __m128i abcd_in = abcd, e_in = e0;
-    __m128i m0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(block + 0)), swap);
-    __m128i m1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(block + 16)), swap);
-    __m128i m2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(block + 32)), swap);
-    __m128i m3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(block + 48)), swap);
+    __m128i m0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(block + 0)),
+                                  swap);
+    __m128i m1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(block + 16)),
+                                  swap);
+    __m128i m2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(block + 32)),
+                                  swap);
+    __m128i m3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(block + 48)),
+                                  swap);
 
     /* rounds 0-11: the schedule starts */
     e0 = _mm_add_epi32(e0, m0);

@@ -37,7 +37,8 @@
 #define SHARED_LOCK_STRIPES 4
 typedef struct shared_lock_stripe {
     atomic_size_t n;
-    char pad[64 - sizeof(atomic_size_t)]; /* padded, not aligned: the locks live in malloc'd structs */
+    char pad[64 -
+             sizeof(atomic_size_t)]; /* padded, not aligned: the locks live in malloc'd structs */
 } shared_lock_stripe;
 
 typedef struct shared_lock {

@@ -53,10 +53,25 @@ typedef struct ast_pattern {
 /* ---- expressions (language.md §8.5) ---------------------------------------------- */
 
 typedef enum expr_op {
-    OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, /* comparisons */
-    OP_ADD, OP_SUB, OP_MUL, OP_DIV,           /* arithmetic */
-    OP_STARTS_WITH, OP_ENDS_WITH, OP_CONTAINS, OP_MATCHES,
-    OP_IS_STRING, OP_IS_INTEGER, OP_IS_FLOAT, OP_IS_BOOLEAN, OP_IS_NIL,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_EQ,
+    OP_NE, /* comparisons */
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV, /* arithmetic */
+    OP_STARTS_WITH,
+    OP_ENDS_WITH,
+    OP_CONTAINS,
+    OP_MATCHES,
+    OP_IS_STRING,
+    OP_IS_INTEGER,
+    OP_IS_FLOAT,
+    OP_IS_BOOLEAN,
+    OP_IS_NIL,
     OP_HOST /* any other name with one argument: a host predicate (language.md §12) */
 } expr_op;
 
@@ -66,11 +81,11 @@ typedef struct regex_prog regex_prog;
 typedef struct ast_expr ast_expr;
 struct ast_expr {
     expr_kind kind;
-    term arg;             /* TERM: TERM_VAR, TERM_CONST or TERM_SLOT */
-    expr_op op;           /* CALL */
-    const char *name;     /* CALL: the head symbol, e.g. "<=" or "adult?" */
+    term arg;         /* TERM: TERM_VAR, TERM_CONST or TERM_SLOT */
+    expr_op op;       /* CALL */
+    const char *name; /* CALL: the head symbol, e.g. "<=" or "adult?" */
     size_t name_len;
-    ast_expr *args;       /* CALL: 1 or 2 */
+    ast_expr *args; /* CALL: 1 or 2 */
     size_t argc;
     const regex_prog *regex; /* OP_MATCHES: the compiled second argument */
 };
@@ -85,7 +100,13 @@ typedef struct ast_expr_clause {
 /* ---- where clauses (language.md §8.3-§8.8) ------------------------------------------ */
 
 typedef enum clause_kind {
-    CL_PATTERN, CL_EXPR, CL_NOT, CL_NOT_JOIN, CL_OR, CL_OR_JOIN, CL_INVOKE
+    CL_PATTERN,
+    CL_EXPR,
+    CL_NOT,
+    CL_NOT_JOIN,
+    CL_OR,
+    CL_OR_JOIN,
+    CL_INVOKE
 } clause_kind;
 
 typedef struct ast_clause ast_clause;
@@ -100,7 +121,7 @@ struct ast_clause {
     clause_kind kind;
     uint32_t line, column;
     union {
-        ast_pattern pattern; /* PATTERN */
+        ast_pattern pattern;  /* PATTERN */
         ast_expr_clause expr; /* EXPR */
         struct {
             term *vars; /* NOT_JOIN: the join variables */
@@ -130,7 +151,7 @@ typedef struct ast_find {
     find_kind kind;
     const char *fn; /* AGGREGATE, WINDOW: the function name */
     size_t fn_len;
-    bool has_var;   /* false only for (rank / row-number :over ...) */
+    bool has_var; /* false only for (rank / row-number :over ...) */
     term var;
     bool has_partition;
     term partition_by; /* WINDOW */
@@ -158,8 +179,8 @@ typedef struct ast_query {
 
     ast_find *specs; /* every :find spec in order (variables too) */
     size_t spec_count;
-    ast_body body;   /* every :where clause in source order (patterns too) */
-    term *with;      /* :with variables */
+    ast_body body; /* every :where clause in source order (patterns too) */
+    term *with;    /* :with variables */
     size_t with_count;
     term as_of_slot, valid_slot; /* AS_OF_SLOT, VALID_SLOT: TERM_SLOT */
     bool has_max_derived_facts, has_max_results, has_limit, has_offset;

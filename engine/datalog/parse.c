@@ -31,7 +31,9 @@ int parse_fail_got(parse_ctx *c, int code, const char *text, const edn *d) {
     return parse_fail(c, code, d, "%s%s", text, what);
 }
 
-int parse_oom(parse_ctx *c) { return err_set(c->e, PARSE_OOM, "Out of memory"); }
+int parse_oom(parse_ctx *c) {
+    return err_set(c->e, PARSE_OOM, "Out of memory");
+}
 
 void *parse_array(parse_ctx *c, size_t count, size_t size) {
     return arena_calloc(c->a, count ? count : 1, size);

@@ -20,8 +20,8 @@ typedef struct chk {
     const term **vars; /* by id */
     uint8_t *bound;    /* by id */
     size_t nvars, cap;
-    htab index; /* name → id once there are more than CHK_LINEAR_MAX */
-    uint32_t *log;     /* ids bound, in order, for rolling back scopes */
+    htab index;    /* name → id once there are more than CHK_LINEAR_MAX */
+    uint32_t *log; /* ids bound, in order, for rolling back scopes */
     size_t log_n, log_cap;
     const term *extra; /* rule head arguments: bound for not-join */
     size_t extra_n;
@@ -110,8 +110,8 @@ static int chk_bind(chk *k, const term *t) {
         return parse_oom(k->c);
     if (k->bound[id])
         return 0;
-    uint32_t *log =
-        arena_grow_array(k->c->a, k->log, k->log_n, &k->log_cap, k->log_n + 1, sizeof *log, 32);
+    uint32_t *log = arena_grow_array(k->c->a, k->log, k->log_n, &k->log_cap, k->log_n + 1,
+                                     sizeof *log, 32);
     if (!log)
         return parse_oom(k->c);
     k->log = log;
@@ -185,8 +185,9 @@ static int chk_or(chk *k, const ast_clause *cl) {
         if (i == 0)
             first = ids, first_n = n;
         else if (n != first_n || (n && memcmp(ids, first, n * sizeof *ids) != 0))
-            return chk_fail(k, ERR(PRS, 57), cl,
-                            "all branches of (or ...) must introduce the same set of new variables");
+            return chk_fail(
+                k, ERR(PRS, 57), cl,
+                "all branches of (or ...) must introduce the same set of new variables");
     }
     for (size_t i = 0; i < first_n; i++) {
         int rc = chk_bind(k, k->vars[first[i]]);
@@ -244,12 +245,9 @@ static int chk_clause(chk *k, const ast_clause *cl) {
         rc = chk_expr(k, &cl->as.expr.expr, cl);
         return rc || !cl->as.expr.has_out ? rc : chk_bind(k, &cl->as.expr.out);
     case CL_NOT:
-    case CL_NOT_JOIN:
-        return chk_scoped(k, cl);
-    case CL_OR:
-        return chk_or(k, cl);
-    case CL_OR_JOIN:
-        return chk_or_join(k, cl);
+    case CL_NOT_JOIN: return chk_scoped(k, cl);
+    case CL_OR: return chk_or(k, cl);
+    case CL_OR_JOIN: return chk_or_join(k, cl);
     }
     return 0;
 }
@@ -270,9 +268,9 @@ static int chk_not_joins(chk *k, const ast_body *b) {
         for (size_t j = 0; j < cl->as.not_.var_count; j++) {
             const term *v = &cl->as.not_.vars[j];
             if (chk_is_var(v) && !chk_bound(k, v) && !chk_is_extra(k, v))
-                return chk_fail(k, PARSE_UNBOUND, cl,
-                                "join variable %s in (not-join ...) is not bound by any outer clause",
-                                v->name);
+                return chk_fail(
+                    k, PARSE_UNBOUND, cl,
+                    "join variable %s in (not-join ...) is not bound by any outer clause", v->name);
         }
     }
     return 0;
@@ -301,7 +299,8 @@ static int chk_find_specs(chk *k, const ast_query *q) {
         for (int j = 0; j < 3; j++)
             if (need[j] && !chk_bound(k, need[j]))
                 return chk_fail(k, ERR(PRS, 80), NULL,
-                                "variable %s in :find is not bound by any :where clause", need[j]->name);
+                                "variable %s in :find is not bound by any :where clause",
+                                need[j]->name);
     }
     for (size_t i = 0; i < q->with_count; i++)
         if (!chk_bound(k, &q->with[i]))
@@ -316,7 +315,8 @@ static int chk_order_by(chk *k, const ast_query *q) {
         for (size_t j = 0; j < q->find_count && !found; j++)
             found = chk_same_name(&q->find[j], &q->order_by[i].var);
         if (!found)
-            return chk_fail(k, PARSE_LIMITS, NULL, ":order-by variable %s is not a plain :find variable",
+            return chk_fail(k, PARSE_LIMITS, NULL,
+                            ":order-by variable %s is not a plain :find variable",
                             q->order_by[i].var.name);
     }
     return 0;
@@ -327,7 +327,8 @@ static int chk_query(chk *k, const ast_query *q) {
     for (size_t i = 0; i < q->spec_count; i++)
         has_aggregate |= q->specs[i].kind == FIND_AGGREGATE;
     if (q->with_count && !has_aggregate)
-        return chk_fail(k, ERR(PRS, 21), NULL, "':with' clause requires at least one aggregate in :find");
+        return chk_fail(k, ERR(PRS, 21), NULL,
+                        "':with' clause requires at least one aggregate in :find");
     if (q->body.count) { /* without :where the executor reports that instead */
         int rc = chk_conj(k, &q->body);
         if (!rc)
@@ -350,8 +351,8 @@ static int chk_rule(chk *k, const ast_rule *r) {
     int rc = chk_conj(k, &r->body);
     for (size_t i = 0; i < r->argc && !rc; i++)
         if (chk_is_var(&r->args[i]) && !chk_bound(k, &r->args[i]))
-            rc = chk_fail(k, PARSE_UNBOUND, NULL, "rule head variable %s is not bound by the rule body",
-                          r->args[i].name);
+            rc = chk_fail(k, PARSE_UNBOUND, NULL,
+                          "rule head variable %s is not bound by the rule body", r->args[i].name);
     return rc;
 }
 

@@ -15,14 +15,25 @@ typedef struct parse_op {
 } parse_op;
 
 static const parse_op parse_ops[] = {
-    {"<", OP_LT, 2},          {"<=", OP_LE, 2},          {">", OP_GT, 2},
-    {">=", OP_GE, 2},         {"=", OP_EQ, 2},           {"!=", OP_NE, 2},
-    {"+", OP_ADD, 2},         {"-", OP_SUB, 2},          {"*", OP_MUL, 2},
-    {"/", OP_DIV, 2},         {"starts-with?", OP_STARTS_WITH, 2},
-    {"ends-with?", OP_ENDS_WITH, 2}, {"contains?", OP_CONTAINS, 2},
-    {"matches?", OP_MATCHES, 2}, {"string?", OP_IS_STRING, 1},
-    {"integer?", OP_IS_INTEGER, 1}, {"float?", OP_IS_FLOAT, 1},
-    {"boolean?", OP_IS_BOOLEAN, 1}, {"nil?", OP_IS_NIL, 1},
+    {"<", OP_LT, 2},
+    {"<=", OP_LE, 2},
+    {">", OP_GT, 2},
+    {">=", OP_GE, 2},
+    {"=", OP_EQ, 2},
+    {"!=", OP_NE, 2},
+    {"+", OP_ADD, 2},
+    {"-", OP_SUB, 2},
+    {"*", OP_MUL, 2},
+    {"/", OP_DIV, 2},
+    {"starts-with?", OP_STARTS_WITH, 2},
+    {"ends-with?", OP_ENDS_WITH, 2},
+    {"contains?", OP_CONTAINS, 2},
+    {"matches?", OP_MATCHES, 2},
+    {"string?", OP_IS_STRING, 1},
+    {"integer?", OP_IS_INTEGER, 1},
+    {"float?", OP_IS_FLOAT, 1},
+    {"boolean?", OP_IS_BOOLEAN, 1},
+    {"nil?", OP_IS_NIL, 1},
 };
 
 static const parse_op *parse_find_op(const edn *head) {
@@ -38,8 +49,7 @@ static int parse_expr_arg(parse_ctx *c, const edn *d, ast_expr *out) {
     memset(out, 0, sizeof *out);
     out->kind = EXPR_TERM;
     switch (d->kind) {
-    case EDN_LIST:
-        return parse_expr(c, d, out);
+    case EDN_LIST: return parse_expr(c, d, out);
     case EDN_SYMBOL:
         if (!parse_is_variable(d))
             break;
@@ -51,23 +61,22 @@ static int parse_expr_arg(parse_ctx *c, const edn *d, ast_expr *out) {
     case EDN_BOOLEAN:
     case EDN_NIL:
     case EDN_KEYWORD:
-    case EDN_SLOT:
-        return parse_term(c, d, POS_ARG, &out->arg);
-    default:
-        break;
+    case EDN_SLOT: return parse_term(c, d, POS_ARG, &out->arg);
+    default: break;
     }
     return parse_fail_got(c, ERR(PRS, 70), "unsupported expression argument: ", d);
 }
 
 static int parse_matches_pattern(parse_ctx *c, const edn *pat, ast_expr *out) {
     if (pat->kind != EDN_STRING)
-        return parse_fail_got(c, ERR(PRS, 66),
-                              "matches? pattern must be a string literal, got ", pat);
+        return parse_fail_got(c, ERR(PRS, 66), "matches? pattern must be a string literal, got ",
+                              pat);
     char why[160];
     regex_prog *prog;
     if (regex_compile(pat->as.text.ptr, pat->as.text.len, c->a, &prog, why, sizeof why))
         return parse_fail(c, PARSE_REGEX, pat, "invalid regex pattern \"%.*s\": %s",
-                          (int)(pat->as.text.len > 64 ? 64 : pat->as.text.len), pat->as.text.ptr, why);
+                          (int)(pat->as.text.len > 64 ? 64 : pat->as.text.len), pat->as.text.ptr,
+                          why);
     out->regex = prog;
     return 0;
 }
@@ -104,7 +113,8 @@ static int parse_expr(parse_ctx *c, const edn *d, ast_expr *out) {
     if (rc)
         return rc;
     if (++c->depth > PARSE_MAX_DEPTH)
-        return parse_fail(c, PARSE_STRUCTURE, d, "Exceeded maximum recursion depth of %d", PARSE_MAX_DEPTH);
+        return parse_fail(c, PARSE_STRUCTURE, d, "Exceeded maximum recursion depth of %d",
+                          PARSE_MAX_DEPTH);
     out->kind = EXPR_CALL;
     out->op = op ? op->op : OP_HOST;
     out->name = head->as.text.ptr;
@@ -128,7 +138,8 @@ int parse_expr_clause(parse_ctx *c, const edn *d, ast_expr_clause *out) {
     size_t n = d->as.seq.count;
     if (n > 2)
         return parse_fail(c, ERR(PRS, 68), d,
-                          "Expression clause must be [(expr)] or [(expr) ?out], got %zu elements", n);
+                          "Expression clause must be [(expr)] or [(expr) ?out], got %zu elements",
+                          n);
     if (n == 2) {
         if (!parse_is_variable(&d->as.seq.items[1]))
             return parse_fail_got(c, ERR(PRS, 69), "Expression output must be a variable, got ",

@@ -25,7 +25,8 @@ static int parse_aggregate(parse_ctx *c, const edn *d, ast_find *out) {
     size_t n = d->as.seq.count;
     if (n != 2)
         return parse_fail(c, ERR(PRS, 24), d,
-                          "Aggregate expression must have exactly 2 elements (func ?var), got %zu", n);
+                          "Aggregate expression must have exactly 2 elements (func ?var), got %zu",
+                          n);
     if (items[0].kind != EDN_SYMBOL)
         return parse_fail_got(c, ERR(PRS, 25), "Aggregate function name must be a symbol, got ",
                               &items[0]);
@@ -55,7 +56,8 @@ static int parse_over(parse_ctx *c, const edn *over, ast_find *out) {
         if (part || order) {
             if (i + 1 >= n || !parse_is_variable(&items[i + 1]))
                 return parse_fail(c, part ? ERR(PRS, 37) : ERR(PRS, 38), opt,
-                                  "'%s' in ':over' must be followed by a variable", opt->as.text.ptr);
+                                  "'%s' in ':over' must be followed by a variable",
+                                  opt->as.text.ptr);
             parse_var_term(&items[++i], part ? &out->partition_by : &out->order_by);
             if (part)
                 out->has_partition = true;
@@ -64,11 +66,13 @@ static int parse_over(parse_ctx *c, const edn *over, ast_find *out) {
         } else if (edn_is_keyword(opt, ":asc") || edn_is_keyword(opt, ":desc")) {
             out->desc = edn_is_keyword(opt, ":desc");
         } else if (opt->kind == EDN_KEYWORD) {
-            return parse_fail(c, ERR(PRS, 39), opt,
-                              "Unknown ':over' option %s; expected :partition-by, :order-by, :asc or :desc",
-                              opt->as.text.ptr);
+            return parse_fail(
+                c, ERR(PRS, 39), opt,
+                "Unknown ':over' option %s; expected :partition-by, :order-by, :asc or :desc",
+                opt->as.text.ptr);
         } else {
-            return parse_fail_got(c, ERR(PRS, 40), "Unexpected element in ':over' clause, got ", opt);
+            return parse_fail_got(c, ERR(PRS, 40), "Unexpected element in ':over' clause, got ",
+                                  opt);
         }
     }
     if (!has_order)
@@ -84,7 +88,8 @@ static int parse_window_head(parse_ctx *c, const edn *d, ast_find *out, size_t *
     if (n == 0)
         return parse_fail(c, ERR(PRS, 28), d, "Empty window expression");
     if (items[0].kind != EDN_SYMBOL)
-        return parse_fail_got(c, ERR(PRS, 29), "Window function name must be a symbol, got ", &items[0]);
+        return parse_fail_got(c, ERR(PRS, 29), "Window function name must be a symbol, got ",
+                              &items[0]);
     const char *fn = items[0].as.text.ptr;
     if (parse_name_is(&items[0], not_window))
         return parse_fail(c, ERR(PRS, 31), &items[0],
@@ -92,14 +97,17 @@ static int parse_window_head(parse_ctx *c, const edn *d, ast_find *out, size_t *
     parse_fn_name(&items[0], out);
     if (parse_name_is(&items[0], parse_rank_fns)) {
         if (n < 2 || !edn_is_keyword(&items[1], ":over"))
-            return parse_fail(c, ERR(PRS, 34), d, "'%s' takes no variable: ':over' must follow the name", fn);
+            return parse_fail(c, ERR(PRS, 34), d,
+                              "'%s' takes no variable: ':over' must follow the name", fn);
         *over_at = 1;
         return 0;
     }
     if (n < 2 || !parse_is_variable(&items[1]))
-        return parse_fail(c, ERR(PRS, 32), d, "Window function '%s' requires a variable before ':over'", fn);
+        return parse_fail(c, ERR(PRS, 32), d,
+                          "Window function '%s' requires a variable before ':over'", fn);
     if (n < 3 || !edn_is_keyword(&items[2], ":over"))
-        return parse_fail(c, ERR(PRS, 33), d, "Window function '%s' expects ':over' after its variable", fn);
+        return parse_fail(c, ERR(PRS, 33), d,
+                          "Window function '%s' expects ':over' after its variable", fn);
     out->has_var = true;
     parse_var_term(&items[1], &out->var);
     *over_at = 2;
@@ -114,7 +122,8 @@ static int parse_window(parse_ctx *c, const edn *d, ast_find *out) {
     const edn *items = d->as.seq.items;
     size_t n = d->as.seq.count;
     if (at + 1 >= n || items[at + 1].kind != EDN_LIST)
-        return parse_fail(c, ERR(PRS, 35), &items[at], "':over' must be followed by a list of options");
+        return parse_fail(c, ERR(PRS, 35), &items[at],
+                          "':over' must be followed by a list of options");
     if (at + 2 < n)
         return parse_fail_got(c, ERR(PRS, 36), "Unexpected element after the ':over' clause, got ",
                               &items[at + 2]);

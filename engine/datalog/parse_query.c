@@ -108,7 +108,8 @@ static int parse_count(parse_ctx *c, parse_scan *s, bool *has, int64_t *out) {
         return parse_fail(c, PARSE_LIMITS, kw, "%s requires a non-negative integer", name);
     if (v->kind != EDN_INTEGER || v->as.i < 0) {
         edn_describe(v, what, sizeof what);
-        return parse_fail(c, PARSE_LIMITS, v, "%s must be a non-negative integer, got %s", name, what);
+        return parse_fail(c, PARSE_LIMITS, v, "%s must be a non-negative integer, got %s", name,
+                          what);
     }
     *has = true;
     *out = v->as.i;
@@ -124,7 +125,8 @@ static int parse_order_by(parse_ctx *c, parse_scan *s, ast_query *q) {
         return parse_fail(c, PARSE_LIMITS, kw, ":order-by requires a vector [?var :asc|:desc ...]");
     if (v->kind != EDN_VECTOR || v->as.seq.count == 0)
         return parse_fail_got(c, PARSE_LIMITS,
-                              ":order-by requires a non-empty vector [?var :asc|:desc ...], got ", v);
+                              ":order-by requires a non-empty vector [?var :asc|:desc ...], got ",
+                              v);
     q->order_by = parse_array(c, v->as.seq.count, sizeof(ast_order_key));
     if (!q->order_by)
         return parse_oom(c);
@@ -139,7 +141,8 @@ static int parse_order_by(parse_ctx *c, parse_scan *s, ast_query *q) {
         }
         if (!parse_is_variable(k))
             return parse_fail_got(
-                c, PARSE_LIMITS, ":order-by expects a variable optionally followed by :asc or :desc, got ", k);
+                c, PARSE_LIMITS,
+                ":order-by expects a variable optionally followed by :asc or :desc, got ", k);
         parse_var_term(k, &q->order_by[q->order_count++].var);
         direction_ok = true;
     }
@@ -219,10 +222,8 @@ static int parse_section_keyword(parse_ctx *c, parse_scan *s, ast_query *q) {
 static int parse_section_element(parse_ctx *c, parse_scan *s, ast_query *q) {
     const edn *d = &s->items[s->pos];
     switch (s->section) {
-    case SEC_FIND:
-        return parse_find_spec(c, d, &q->specs[q->spec_count++]);
-    case SEC_WHERE:
-        return parse_clause(c, d, false, &q->body.items[q->body.count++]);
+    case SEC_FIND: return parse_find_spec(c, d, &q->specs[q->spec_count++]);
+    case SEC_WHERE: return parse_clause(c, d, false, &q->body.items[q->body.count++]);
     default:
         s->section_used = true;
         return parse_fail_got(c, ERR(PRS, 61), "Unexpected element in query: ", d);
@@ -269,7 +270,8 @@ int parse_query(parse_ctx *c, parse_args args, ast_query *out) {
     if (args.count == 0)
         return err_set(c->e, ERR(PRS, 13), "Query requires a map argument");
     if (args.items[0].kind != EDN_VECTOR)
-        return parse_fail_got(c, PARSE_SHAPE, "Query argument must be a vector, got ", &args.items[0]);
+        return parse_fail_got(c, PARSE_SHAPE, "Query argument must be a vector, got ",
+                              &args.items[0]);
     if (args.count > 1)
         return parse_trailing(c, "query", &args.items[1]);
     return parse_query_vector(c, &args.items[0], out);

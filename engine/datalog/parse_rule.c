@@ -12,7 +12,8 @@ static int parse_rule_head(parse_ctx *c, const edn *head, ast_rule *out) {
         return parse_fail(c, PARSE_SHAPE, head, "Rule head cannot be empty");
     const edn *name = &head->as.seq.items[0];
     if (name->kind != EDN_SYMBOL)
-        return parse_fail(c, PARSE_SHAPE, name, "Rule head must start with a symbol (predicate name)");
+        return parse_fail(c, PARSE_SHAPE, name,
+                          "Rule head must start with a symbol (predicate name)");
     if (head->as.seq.count > 3)
         return parse_fail(c, PARSE_SHAPE, head, "rule head must have 1 or 2 arguments, got %zu",
                           head->as.seq.count - 1);

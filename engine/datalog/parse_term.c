@@ -48,33 +48,19 @@ static void parse_const(term *out, value v) {
 int parse_term(parse_ctx *c, const edn *d, parse_position pos, term *out) {
     memset(out, 0, sizeof *out);
     switch (d->kind) {
-    case EDN_SYMBOL:
-        parse_symbol_term(d, out);
-        return 0;
+    case EDN_SYMBOL: parse_symbol_term(d, out); return 0;
     case EDN_KEYWORD:
         if ((pos == POS_ENTITY || pos == POS_VALUE) && parse_is_pseudo_attribute(d))
             return parse_fail(c, PARSE_SHAPE, d, "pseudo-attribute %s is not valid in %s position",
                               d->as.text.ptr, pos == POS_ENTITY ? "entity" : "value");
         parse_const(out, value_keyword(d->as.text.ptr, d->as.text.len));
         return 0;
-    case EDN_UUID:
-        parse_const(out, value_ref(d->as.uuid));
-        return 0;
-    case EDN_STRING:
-        parse_const(out, value_string(d->as.text.ptr, d->as.text.len));
-        return 0;
-    case EDN_INTEGER:
-        parse_const(out, value_integer(d->as.i));
-        return 0;
-    case EDN_FLOAT:
-        parse_const(out, value_float(d->as.f));
-        return 0;
-    case EDN_BOOLEAN:
-        parse_const(out, value_boolean(d->as.b));
-        return 0;
-    case EDN_NIL:
-        parse_const(out, value_null());
-        return 0;
+    case EDN_UUID: parse_const(out, value_ref(d->as.uuid)); return 0;
+    case EDN_STRING: parse_const(out, value_string(d->as.text.ptr, d->as.text.len)); return 0;
+    case EDN_INTEGER: parse_const(out, value_integer(d->as.i)); return 0;
+    case EDN_FLOAT: parse_const(out, value_float(d->as.f)); return 0;
+    case EDN_BOOLEAN: parse_const(out, value_boolean(d->as.b)); return 0;
+    case EDN_NIL: parse_const(out, value_null()); return 0;
     case EDN_SLOT:
         out->kind = TERM_SLOT;
         out->name = d->as.text.ptr;

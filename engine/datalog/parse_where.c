@@ -7,8 +7,8 @@
 
 static int parse_pattern(parse_ctx *c, const edn *d, ast_pattern *out) {
     if (d->as.seq.count != 3)
-        return parse_fail(c, PARSE_SHAPE, d, "Pattern must have exactly 3 elements (E A V), got %zu",
-                          d->as.seq.count);
+        return parse_fail(c, PARSE_SHAPE, d,
+                          "Pattern must have exactly 3 elements (E A V), got %zu", d->as.seq.count);
     const edn *t = d->as.seq.items;
     int rc = parse_term(c, &t[0], POS_ENTITY, &out->e);
     if (!rc)
@@ -49,8 +49,9 @@ static int parse_not_join(parse_ctx *c, const edn *d, bool in_not, ast_clause *o
     size_t n = d->as.seq.count;
     const edn *items = d->as.seq.items;
     if (in_not)
-        return parse_fail(c, ERR(PRS, 51), d,
-                          "(not-join ...) cannot appear inside another (not ...) or (not-join ...)");
+        return parse_fail(
+            c, ERR(PRS, 51), d,
+            "(not-join ...) cannot appear inside another (not ...) or (not-join ...)");
     if (n >= 2 && items[1].kind != EDN_VECTOR)
         return parse_fail_got(c, ERR(PRS, 59),
                               "(not-join) first argument must be a vector of join variables, got ",
@@ -91,7 +92,8 @@ static int parse_branches(parse_ctx *c, const edn *items, size_t count, ast_clau
 static int parse_or(parse_ctx *c, const edn *d, bool in_not, ast_clause *out) {
     size_t n = d->as.seq.count;
     if (in_not)
-        return parse_fail(c, PARSE_SHAPE, d, "(or)/(or-join) cannot appear inside (not)/(not-join)");
+        return parse_fail(c, PARSE_SHAPE, d,
+                          "(or)/(or-join) cannot appear inside (not)/(not-join)");
     if (n < 2)
         return parse_fail(c, ERR(PRS, 53), d, "(or) requires at least one branch");
     out->kind = CL_OR;
@@ -102,7 +104,8 @@ static int parse_or_join(parse_ctx *c, const edn *d, bool in_not, ast_clause *ou
     size_t n = d->as.seq.count;
     const edn *items = d->as.seq.items;
     if (in_not)
-        return parse_fail(c, PARSE_SHAPE, d, "(or)/(or-join) cannot appear inside (not)/(not-join)");
+        return parse_fail(c, PARSE_SHAPE, d,
+                          "(or)/(or-join) cannot appear inside (not)/(not-join)");
     if (n >= 2 && items[1].kind != EDN_VECTOR)
         return parse_fail_got(c, ERR(PRS, 55),
                               "(or-join) first argument must be a vector of join variables, got ",
@@ -139,8 +142,8 @@ static int parse_list_clause(parse_ctx *c, const edn *d, bool in_not, ast_clause
         return parse_fail(c, ERR(PRS, 50), d, "Empty list in :where clause");
     const edn *head = &d->as.seq.items[0];
     if (head->kind != EDN_SYMBOL)
-        return parse_fail_got(c, PARSE_SHAPE,
-                              "Rule invocation must start with predicate name (symbol), got ", head);
+        return parse_fail_got(
+            c, PARSE_SHAPE, "Rule invocation must start with predicate name (symbol), got ", head);
     if (edn_is_symbol(head, "not"))
         return parse_not(c, d, in_not, out);
     if (edn_is_symbol(head, "not-join"))
@@ -172,8 +175,8 @@ int parse_clause(parse_ctx *c, const edn *d, bool in_not, ast_clause *out) {
         c->depth--;
         return rc;
     }
-    return parse_fail_got(c, ERR(PRS, 60), "Expected a pattern vector or a list in :where clause, got ",
-                          d);
+    return parse_fail_got(c, ERR(PRS, 60),
+                          "Expected a pattern vector or a list in :where clause, got ", d);
 }
 
 int parse_body(parse_ctx *c, const edn *items, size_t count, bool in_not, ast_body *out) {

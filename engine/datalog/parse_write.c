@@ -18,9 +18,9 @@ static int parse_vt_map(parse_ctx *c, const edn *map, parse_window *w) {
         bool from = edn_is_keyword(key, ":valid-from");
         if (!from && !edn_is_keyword(key, ":valid-to")) {
             edn_describe(key, what, sizeof what);
-            return parse_fail(c, PARSE_SHAPE, key,
-                              "Unknown key in valid-time map: %s; expected :valid-from or :valid-to",
-                              what);
+            return parse_fail(
+                c, PARSE_SHAPE, key,
+                "Unknown key in valid-time map: %s; expected :valid-from or :valid-to", what);
         }
         if (val->kind != EDN_STRING) {
             edn_describe(val, what, sizeof what);
@@ -43,7 +43,8 @@ static int parse_vt_map(parse_ctx *c, const edn *map, parse_window *w) {
 static int parse_fact(parse_ctx *c, const edn *d, ast_fact *out) {
     char what[PARSE_DESCRIBE_CAP];
     if (d->kind != EDN_VECTOR)
-        return parse_fail(c, ERR(PRS, 45), d, "Each fact must be a vector [e a v] or [e a v {opts}]");
+        return parse_fail(c, ERR(PRS, 45), d,
+                          "Each fact must be a vector [e a v] or [e a v {opts}]");
     size_t n = d->as.seq.count;
     if (n < 3)
         return parse_fail(c, ERR(PRS, 46), d, "Fact must have at least 3 elements (E A V), got %zu",
@@ -114,8 +115,8 @@ static int parse_triple(parse_ctx *c, const edn *d, ast_fact *out) {
     if (d->kind != EDN_VECTOR)
         return parse_fail(c, ERR(PRS, 45), d, "Each fact must be a vector [e a v]");
     if (d->as.seq.count != 3)
-        return parse_fail(c, PARSE_SHAPE, d, "Pattern must have exactly 3 elements (E A V), got %zu",
-                          d->as.seq.count);
+        return parse_fail(c, PARSE_SHAPE, d,
+                          "Pattern must have exactly 3 elements (E A V), got %zu", d->as.seq.count);
     out->e = &d->as.seq.items[0];
     out->a = &d->as.seq.items[1];
     out->v = &d->as.seq.items[2];

@@ -4,31 +4,19 @@
 #include "model/timestamp.h"
 #include <string.h>
 
-static void print_name(const char *s, size_t len, buf *out) { buf_append(out, s, len); }
+static void print_name(const char *s, size_t len, buf *out) {
+    buf_append(out, s, len);
+}
 
 static void print_value(const value *v, buf *out) {
     switch (v->type) {
-    case VT_STRING:
-        edn_print_string(v->as.str.ptr, v->as.str.len, out);
-        break;
-    case VT_KEYWORD:
-        print_name(v->as.str.ptr, v->as.str.len, out);
-        break;
-    case VT_INTEGER:
-        buf_printf(out, "%lld", (long long)v->as.i);
-        break;
-    case VT_FLOAT:
-        edn_print_float(v->as.f, out);
-        break;
-    case VT_BOOLEAN:
-        buf_puts(out, v->as.b ? "true" : "false");
-        break;
-    case VT_REF:
-        edn_print_uuid(&v->as.ref, out);
-        break;
-    case VT_NULL:
-        buf_puts(out, "nil");
-        break;
+    case VT_STRING: edn_print_string(v->as.str.ptr, v->as.str.len, out); break;
+    case VT_KEYWORD: print_name(v->as.str.ptr, v->as.str.len, out); break;
+    case VT_INTEGER: buf_printf(out, "%lld", (long long)v->as.i); break;
+    case VT_FLOAT: edn_print_float(v->as.f, out); break;
+    case VT_BOOLEAN: buf_puts(out, v->as.b ? "true" : "false"); break;
+    case VT_REF: edn_print_uuid(&v->as.ref, out); break;
+    case VT_NULL: buf_puts(out, "nil"); break;
     case VT_LIST: /* never in a query's text: collect-set results only */
         buf_putc(out, '[');
         for (size_t i = 0; i < v->as.list.count; i++) {
@@ -44,19 +32,13 @@ static void print_value(const value *v, buf *out) {
 static void print_term(const term *t, buf *out) {
     switch (t->kind) {
     case TERM_VAR:
-    case TERM_WILDCARD:
-        print_name(t->name, t->name_len, out);
-        break;
+    case TERM_WILDCARD: print_name(t->name, t->name_len, out); break;
     case TERM_SLOT:
         buf_putc(out, '$');
         print_name(t->name, t->name_len, out);
         break;
-    case TERM_CONST:
-        print_value(&t->constant, out);
-        break;
-    case TERM_NEVER:
-        edn_print(t->datum, out);
-        break;
+    case TERM_CONST: print_value(&t->constant, out); break;
+    case TERM_NEVER: edn_print(t->datum, out); break;
     }
 }
 
@@ -241,7 +223,8 @@ static void print_query(const ast_query *q, buf *out) {
         buf_puts(out, " :where"), print_body(&q->body, out);
     print_time_sections(q, out);
     print_limit_sections(q, out);
-    if (out->data && out->len > start && out->data[start] == ' ') /* no :find: drop the leading space */
+    if (out->data && out->len > start &&
+        out->data[start] == ' ') /* no :find: drop the leading space */
         memmove(out->data + start, out->data + start + 1, out->len-- - start);
     buf_puts(out, "])");
 }
@@ -292,15 +275,9 @@ static void print_rule(const ast_rule *r, buf *out) {
 void datalog_print(const command *cmd, buf *out) {
     switch (cmd->kind) {
     case CMD_TRANSACT:
-    case CMD_RETRACT:
-        print_write(cmd, out);
-        break;
-    case CMD_QUERY:
-        print_query(&cmd->as.query, out);
-        break;
-    case CMD_RULE:
-        print_rule(&cmd->as.rule, out);
-        break;
+    case CMD_RETRACT: print_write(cmd, out); break;
+    case CMD_QUERY: print_query(&cmd->as.query, out); break;
+    case CMD_RULE: print_rule(&cmd->as.rule, out); break;
     }
 }
 

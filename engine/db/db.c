@@ -274,8 +274,10 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
 int db_checkpoint(db *d, err *e) {
     if (d->opts.store.read_only)
         return 0;
-    int rc = db_writer_take(d, "a WriteTransaction is in progress on this thread; commit or roll "
-                               "it back before a checkpoint", e);
+    int rc = db_writer_take(d,
+                            "a WriteTransaction is in progress on this thread; commit or roll "
+                            "it back before a checkpoint",
+                            e);
     if (rc != 0)
         return rc;
     db_cursors_hold(d);

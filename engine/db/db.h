@@ -19,7 +19,7 @@
 typedef struct db db;
 
 typedef struct db_options {
-    store_options store; /* read_only, page cache, WAL checkpointing, sync */
+    store_options store;       /* read_only, page cache, WAL checkpointing, sync */
     int64_t max_derived_facts; /* default 1000000 */
     int64_t max_results;       /* default 1000000 */
     /* Bytes a query may hold (rows of joins, groups, windows, sorts and
@@ -57,8 +57,8 @@ typedef enum db_result_kind {
 
 typedef struct db_result {
     db_result_kind kind;
-    int64_t tx_id;      /* TRANSACTED, RETRACTED */
-    result_set *rows;   /* QUERY; the caller frees it */
+    int64_t tx_id;    /* TRANSACTED, RETRACTED */
+    result_set *rows; /* QUERY; the caller frees it */
 } db_result;
 
 /* Runs one command of any kind. A write waits for the writer
@@ -101,8 +101,8 @@ void db_cursor_free(db_cursor *c);
  * operators other than + - * /, which called with one argument are host
  * predicates, language.md §8.5.1; aggregates: every built-in aggregate and window
  * function) or a host function of either kind with that name. */
-int db_register_host(db *d, host_kind kind, const char *name, size_t len,
-                     const host_callbacks *cb, err *e);
+int db_register_host(db *d, host_kind kind, const char *name, size_t len, const host_callbacks *cb,
+                     err *e);
 /* Removes it (destroy runs once no query uses it). API-017 when no host
  * function of `kind` has the name. */
 int db_unregister_host(db *d, host_kind kind, const char *name, size_t len, err *e);
@@ -143,7 +143,6 @@ void db_set_progress(db *d, int64_t every, cancel_progress_fn fn, void *ctx);
  * and query_timeout_ms: what every entry point that runs a query or a
  * write does (query_rules.stop, cancel_poll before a commit). */
 void db_cancel_begin(db *d, cancel *c);
-
 
 int db_checkpoint(db *d, err *e);
 uint64_t db_tx_count(db *d);

@@ -24,7 +24,7 @@ struct db_cursor {
     db *d; /* while listed; under `mu` and its list's mutex */
     struct cursor_list *list;
     db_cursor *prev, *next;
-    parsed_query *pq; /* the parsed query the stream refers to */
+    parsed_query *pq;              /* the parsed query the stream refers to */
     void (*release)(void *holder); /* or what holds it (db_cursor_open_query) */
     void *holder;
     query_rules rules;
@@ -78,7 +78,8 @@ static void unlist_cursor(db_cursor *c) {
 
 void db_cursors_hold(db *d) {
     shared_lock_write(&d->sh->gate);
-    for (int i = 0; i < DB_CURSOR_LISTS && atomic_load(&d->sh->listed) > 0; i++) { /* every handle's on the store */
+    for (int i = 0; i < DB_CURSOR_LISTS && atomic_load(&d->sh->listed) > 0;
+         i++) { /* every handle's on the store */
         struct cursor_list *l = &d->sh->cursors[i];
         pthread_mutex_lock(&l->mu);
         while (l->head) {
@@ -103,7 +104,8 @@ static int open_query_stream(db *d, db_cursor *c, const ast_query *q, query_keep
     c->rules.stop = &stop; /* for the open only */
     shared_lock_read(&d->sh->gate);
     size_t limit = (size_t)d->opts.query_memory_limit;
-    int rc = keep ? query_stream_open_kept(d->s, &c->rules, q, clock_now_ms(), limit, keep, &c->qs, e)
+    int rc = keep ? query_stream_open_kept(d->s, &c->rules, q, clock_now_ms(), limit, keep, &c->qs,
+                                           e)
                   : query_stream_open(d->s, &c->rules, q, clock_now_ms(), limit, &c->qs, e);
     c->rules.stop = NULL;
     if (c->qs)
@@ -145,8 +147,8 @@ int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e)
     return rc;
 }
 
-int db_cursor_open_query(db *d, const ast_query *q, query_keep *keep,
-                         void (*release)(void *holder), void *holder, db_cursor **out, err *e) {
+int db_cursor_open_query(db *d, const ast_query *q, query_keep *keep, void (*release)(void *holder),
+                         void *holder, db_cursor **out, err *e) {
     db_cursor *c = NULL;
     int rc = new_cursor(&c, e);
     if (rc != 0) {

@@ -11,8 +11,7 @@
 #include "rules/registry.h"
 #include "storage/format.h"
 
-static const char *kind_name(plan_kind k)
-{
+static const char *kind_name(plan_kind k) {
     switch (k) {
     case PK_PATTERN: return "pattern";
     case PK_PSEUDO: return "pseudo";
@@ -24,15 +23,13 @@ static const char *kind_name(plan_kind k)
     return "?";
 }
 
-static const char *index_name(int tree)
-{
+static const char *index_name(int tree) {
     static const char *const names[] = {"EAVT", "AEVT", "AVET", "VAET"};
     return tree >= 0 && tree <= TREE_VAET ? names[tree] : NULL;
 }
 
 /* Copies the planner's steps (arena-held) into malloc'd db_plan_steps. */
-static int steps_copy(const plan_step_info *in, size_t count, db_plan_step **out, err *e)
-{
+static int steps_copy(const plan_step_info *in, size_t count, db_plan_step **out, err *e) {
     db_plan_step *steps = calloc(count + 1, sizeof *steps);
     if (!steps)
         return err_set(e, ERR(INT, 0), "out of memory");
@@ -56,8 +53,7 @@ static int steps_copy(const plan_step_info *in, size_t count, db_plan_step **out
     return 0;
 }
 
-int db_explain(db *d, const char *text, size_t len, db_plan_step **steps, size_t *count, err *e)
-{
+int db_explain(db *d, const char *text, size_t len, db_plan_step **steps, size_t *count, err *e) {
     parsed_query *pq;
     int rc = db_parse_query(d, text, len, &pq, e);
     if (rc != 0)
@@ -84,8 +80,7 @@ int db_explain(db *d, const char *text, size_t len, db_plan_step **steps, size_t
     return rc;
 }
 
-void db_plan_steps_free(db_plan_step *steps, size_t count)
-{
+void db_plan_steps_free(db_plan_step *steps, size_t count) {
     if (!steps)
         return;
     for (size_t i = 0; i < count; i++)
@@ -93,11 +88,12 @@ void db_plan_steps_free(db_plan_step *steps, size_t count)
     free(steps);
 }
 
-int db_stats(db *d, store_stats *out, err *e)
-{
+int db_stats(db *d, store_stats *out, err *e) {
     /* The WAL grows under the writer slot: wait for it as a checkpoint does. */
-    int rc = db_writer_take(d, "a WriteTransaction is in progress on this thread; commit or roll "
-                               "it back before reading the statistics", e);
+    int rc = db_writer_take(d,
+                            "a WriteTransaction is in progress on this thread; commit or roll "
+                            "it back before reading the statistics",
+                            e);
     if (rc != 0)
         return rc;
     store_get_stats(d->s, out);
@@ -105,8 +101,7 @@ int db_stats(db *d, store_stats *out, err *e)
     return 0;
 }
 
-int db_rule_texts(db *d, char ***texts, size_t *count, err *e)
-{
+int db_rule_texts(db *d, char ***texts, size_t *count, err *e) {
     const rules_program *p = rules_acquire(d->rules);
     char **out = calloc(p->count + 1, sizeof *out);
     int rc = out ? 0 : err_set(e, ERR(INT, 0), "out of memory");
@@ -131,8 +126,7 @@ int db_rule_texts(db *d, char ***texts, size_t *count, err *e)
     return rc;
 }
 
-void db_texts_free(char **texts, size_t count)
-{
+void db_texts_free(char **texts, size_t count) {
     if (!texts)
         return;
     for (size_t i = 0; i < count; i++)

@@ -25,11 +25,11 @@ struct db {
      * (exclusive), so no cursor can start streaming between the detach and
      * the change. Shared by every handle on the same store (db_shared.h). */
     db_shared *sh;
-    struct db_tx *tx; /* this handle's open write transaction (db_tx.c), or
-                         NULL; set and cleared by its holder of sh->writer */
-    store *s;         /* sh->s */
-    struct rules_registry *rules; /* in memory only (language.md §9.1) */
-    query_cache *queries;         /* parsed query texts */
+    struct db_tx *tx;               /* this handle's open write transaction (db_tx.c), or
+                                       NULL; set and cleared by its holder of sh->writer */
+    store *s;                       /* sh->s */
+    struct rules_registry *rules;   /* in memory only (language.md §9.1) */
+    query_cache *queries;           /* parsed query texts */
     struct host_registry *host_fns; /* host functions (language.md §12), in memory only */
     db_options opts;
     cancel_source interrupts; /* db_interrupt */

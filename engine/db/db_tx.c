@@ -125,8 +125,9 @@ static int keep_facts(db_tx *t, const fact *facts, size_t count, staged *s, err 
 
 static int build(const command *c, uint64_t tx_count, int64_t tx_id, arena *a, fact **facts,
                  size_t *count, err *e) {
-    return c->kind == CMD_TRANSACT ? write_transact(&c->as.write, tx_count, tx_id, a, facts, count, e)
-                                   : write_retract(&c->as.write, tx_count, tx_id, a, facts, count, e);
+    return c->kind == CMD_TRANSACT
+               ? write_transact(&c->as.write, tx_count, tx_id, a, facts, count, e)
+               : write_retract(&c->as.write, tx_count, tx_id, a, facts, count, e);
 }
 
 static int stage(db_tx *t, const command *c, const char *text, size_t len, arena *a, err *e) {
@@ -225,8 +226,7 @@ static int view_update(db_tx *t, err *e) {
         /* The committed database does not change while the transaction
          * holds the writer: the view forks it, rather than copy it. */
         rc = store_fork(t->d->s, &t->view, e);
-        if (rc == 1 &&
-            (rc = store_open_memory(store_has_history(t->d->s), &t->view, e)) == 0)
+        if (rc == 1 && (rc = store_open_memory(store_has_history(t->d->s), &t->view, e)) == 0)
             rc = copy_committed(t, t->view, e);
         t->view_count = 0;
     }

@@ -21,8 +21,8 @@
 
 struct fact_log {
     store *s;
-    int order;               /* TREE_TXLOG or TREE_EAVT */
-    uint64_t snapshot_facts; /* records numbered below this are visible */
+    int order;                  /* TREE_TXLOG or TREE_EAVT */
+    uint64_t snapshot_facts;    /* records numbered below this are visible */
     uint64_t snapshot_tx_count; /* the counter of the snapshot */
     uint64_t tx_from, tx_to;
     bool has_window_from, has_window_to;
@@ -263,8 +263,8 @@ static int in_order(const fact_log *l, const store_rec *rec, err *e) {
     return err_set(e, ERR(STG, 8), "corrupt index: the fact log met a record out of order");
 }
 
-static int take(fact_log *l, const store_rec *rec, fact_log_sink sink, void *ctx,
-                size_t *produced, err *e) {
+static int take(fact_log *l, const store_rec *rec, fact_log_sink sink, void *ctx, size_t *produced,
+                err *e) {
     int rc = in_order(l, rec, e);
     if (rc != 0)
         return rc;

@@ -59,8 +59,7 @@ typedef int (*fact_log_sink)(void *ctx, const fact *f, err *e);
 
 /* Feeds the next at most `max` records to `sink`; *produced gets how many
  * (fewer than `max` only at the end of the stream). */
-int fact_log_next(fact_log *l, size_t max, fact_log_sink sink, void *ctx, size_t *produced,
-                  err *e);
+int fact_log_next(fact_log *l, size_t max, fact_log_sink sink, void *ctx, size_t *produced, err *e);
 
 /* The transaction counter of the snapshot the log reads (empty
  * transactions included), whatever the filter. */

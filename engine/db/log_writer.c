@@ -100,13 +100,16 @@ static int check_names(const fact *f, err *e) {
     if (a->type == VT_KEYWORD && a->as.str.len > LEX_MAX_NAME)
         return 0; /* too long to store: WAL-003 (store_check_sizes) */
     if (a->type != VT_KEYWORD || a->as.str.len < 2 || !lex_is_keyword(a->as.str.ptr, a->as.str.len))
-        return err_set(e, ERR(API, 17), "record attribute must be a keyword the language can "
+        return err_set(e, ERR(API, 17),
+                       "record attribute must be a keyword the language can "
                        "write, such as \":a/b\" (a ':' then letters, digits, '/', '-', '_', '?')");
     if (write_is_pseudo_attribute(a->as.str.ptr, a->as.str.len))
         return err_set(e, ERR(API, 4), "cannot transact a pseudo-attribute: %.*s",
                        (int)a->as.str.len, a->as.str.ptr);
-    if (f->v.type == VT_KEYWORD && f->v.as.str.len <= LEX_MAX_NAME && !lex_is_keyword(f->v.as.str.ptr, f->v.as.str.len))
-        return err_set(e, ERR(API, 17), "record keyword value must be a keyword the language "
+    if (f->v.type == VT_KEYWORD && f->v.as.str.len <= LEX_MAX_NAME &&
+        !lex_is_keyword(f->v.as.str.ptr, f->v.as.str.len))
+        return err_set(e, ERR(API, 17),
+                       "record keyword value must be a keyword the language "
                        "can write (a ':' then letters, digits, '/', '-', '_', '?')");
     return 0;
 }
@@ -117,15 +120,18 @@ static int check_record(const fact *f, uint64_t *last, err *e) {
     if (f->tx_count > STORE_MAX_TX_COUNT)
         return store_tx_count_error(f->tx_count, e);
     if (f->tx_count < *last)
-        return err_set(e, ERR(API, 17), "record tx_count %llu is below the previous %llu: "
+        return err_set(e, ERR(API, 17),
+                       "record tx_count %llu is below the previous %llu: "
                        "records must come in non-decreasing tx_count order",
                        (unsigned long long)f->tx_count, (unsigned long long)*last);
     int rc = check_names(f, e);
     if (rc != 0)
         return rc;
     if (f->asserted && f->valid_to <= f->valid_from)
-        return err_set(e, ERR(API, 17), "record has an empty valid window: valid_to %lld is not "
-                       "after valid_from %lld", (long long)f->valid_to, (long long)f->valid_from);
+        return err_set(e, ERR(API, 17),
+                       "record has an empty valid window: valid_to %lld is not "
+                       "after valid_from %lld",
+                       (long long)f->valid_to, (long long)f->valid_from);
     *last = f->tx_count;
     return store_check_sizes(f, e);
 }

@@ -16,7 +16,14 @@
 #include "edn/lexer.h"
 
 /* Where a slot stands (language.md §13's table). */
-typedef enum slot_pos { USE_ENTITY, USE_VALUE, USE_RULE_ARG, USE_EXPR, USE_AS_OF, USE_VALID_AT } slot_pos;
+typedef enum slot_pos {
+    USE_ENTITY,
+    USE_VALUE,
+    USE_RULE_ARG,
+    USE_EXPR,
+    USE_AS_OF,
+    USE_VALID_AT
+} slot_pos;
 
 /* One place of a parse that a slot stands for. */
 typedef struct slot_use {
@@ -406,7 +413,8 @@ static int check_keyword(const value *v, err *e) {
 static int check_string_length(const prepared *p, size_t s, const value *v, err *e) {
     if (v->type != VT_STRING || v->as.str.len <= LEX_MAX_STRING)
         return 0;
-    return err_set(e, ERR(PRS, 7), "String exceeds maximum length of %d bytes (bind value of slot '$%s')",
+    return err_set(e, ERR(PRS, 7),
+                   "String exceeds maximum length of %d bytes (bind value of slot '$%s')",
                    LEX_MAX_STRING, p->slots[s].name);
 }
 

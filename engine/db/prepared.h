@@ -46,11 +46,11 @@ typedef struct prepared prepared;
 
 /* The kinds of bind value of language.md §13. */
 typedef enum bind_kind {
-    BIND_NONE = 0, /* unbound */
-    BIND_ENTITY,   /* an entity's UUID */
-    BIND_VAL,      /* any value: string, integer, float, boolean, keyword, ref, null */
-    BIND_TX_COUNT, /* a transaction counter, for :as-of */
-    BIND_TIMESTAMP, /* ms since the epoch, for :as-of and :valid-at */
+    BIND_NONE = 0,      /* unbound */
+    BIND_ENTITY,        /* an entity's UUID */
+    BIND_VAL,           /* any value: string, integer, float, boolean, keyword, ref, null */
+    BIND_TX_COUNT,      /* a transaction counter, for :as-of */
+    BIND_TIMESTAMP,     /* ms since the epoch, for :as-of and :valid-at */
     BIND_ANY_VALID_TIME /* :valid-at: every valid time */
 } bind_kind;
 

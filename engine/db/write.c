@@ -22,12 +22,13 @@ static int convert_entity(const edn *d, uuid128 *out, err *e) {
     }
     char what[128];
     edn_describe(d, what, sizeof what);
-    return err_set(e, ERR(INT, 1), "invalid entity: Expected keyword or UUID for entity, got %s", what);
+    return err_set(e, ERR(INT, 1), "invalid entity: Expected keyword or UUID for entity, got %s",
+                   what);
 }
 
 bool write_is_pseudo_attribute(const char *s, size_t len) {
-    static const char *const names[] = {":db/valid-from", ":db/valid-to", ":db/tx-count", ":db/tx-id",
-                                        ":db/valid-at"};
+    static const char *const names[] = {":db/valid-from", ":db/valid-to", ":db/tx-count",
+                                        ":db/tx-id", ":db/valid-at"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strlen(names[i]) == len && memcmp(names[i], s, len) == 0)
             return true;
@@ -73,11 +74,14 @@ static int convert_triple(const ast_fact *af, fact *f, err *e) {
  * else the commit instant / forever. */
 static int resolve_window(const ast_write *w, const ast_fact *af, int64_t tx_id, fact *f, err *e) {
     f->valid_from = af->has_valid_from ? af->valid_from : w->has_valid_from ? w->valid_from : tx_id;
-    f->valid_to = af->has_valid_to ? af->valid_to : w->has_valid_to ? w->valid_to : VALID_TO_FOREVER;
+    f->valid_to = af->has_valid_to  ? af->valid_to
+                  : w->has_valid_to ? w->valid_to
+                                    : VALID_TO_FOREVER;
     if (f->valid_to <= f->valid_from)
-        return err_set(e, ERR(API, 19),
-                       "empty valid-time window: :valid-to (%lld) must be later than :valid-from (%lld)",
-                       (long long)f->valid_to, (long long)f->valid_from);
+        return err_set(
+            e, ERR(API, 19),
+            "empty valid-time window: :valid-to (%lld) must be later than :valid-from (%lld)",
+            (long long)f->valid_to, (long long)f->valid_from);
     return 0;
 }
 

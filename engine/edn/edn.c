@@ -89,7 +89,8 @@ static int edn_read_uuid(edn_reader *r, edn *out) {
     if (rc)
         return rc;
     if (tok.kind != TOK_STRING)
-        return err_set(r->e, ERR(PRS, 71), "Expected UUID string after #uuid tag (at line %u, column %u)",
+        return err_set(r->e, ERR(PRS, 71),
+                       "Expected UUID string after #uuid tag (at line %u, column %u)",
                        (unsigned)tok.line, (unsigned)tok.column);
     if (!uuid_parse(tok.text, tok.len, &out->as.uuid))
         return err_set(r->e, ERR(PRS, 72), "Invalid UUID: \"%.*s\" (at line %u, column %u)",
@@ -130,9 +131,7 @@ static int edn_read_scalar(edn_reader *r, const lex_token *tok, edn *out) {
         out->as.text.ptr = tok->text;
         out->as.text.len = tok->len;
         return 0;
-    case TOK_SYMBOL:
-        edn_from_symbol(tok, out);
-        return 0;
+    case TOK_SYMBOL: edn_from_symbol(tok, out); return 0;
     case TOK_INTEGER:
         out->kind = EDN_INTEGER;
         out->as.i = tok->i;
@@ -150,8 +149,7 @@ static int edn_read_scalar(edn_reader *r, const lex_token *tok, edn *out) {
     case TOK_EOF:
         return err_set(r->e, ERR(PRS, 1), "Unexpected end of input (at line %u, column %u)",
                        (unsigned)tok->line, (unsigned)tok->column);
-    default:
-        return edn_unexpected(r, tok);
+    default: return edn_unexpected(r, tok);
     }
 }
 
@@ -162,17 +160,10 @@ static int edn_read_value(edn_reader *r, const lex_token *tok, int depth, edn *o
     out->column = tok->column;
     edn_kind kind;
     switch (tok->kind) {
-    case TOK_LPAREN:
-        kind = EDN_LIST;
-        break;
-    case TOK_LBRACKET:
-        kind = EDN_VECTOR;
-        break;
-    case TOK_LBRACE:
-        kind = EDN_MAP;
-        break;
-    default:
-        return edn_read_scalar(r, tok, out);
+    case TOK_LPAREN: kind = EDN_LIST; break;
+    case TOK_LBRACKET: kind = EDN_VECTOR; break;
+    case TOK_LBRACE: kind = EDN_MAP; break;
+    default: return edn_read_scalar(r, tok, out);
     }
     if (depth >= EDN_MAX_DEPTH)
         return err_set(r->e, EDN_MISC,
@@ -197,7 +188,8 @@ int edn_read(const char *text, size_t len, arena *a, edn **out, err *e) {
     if (rc)
         return rc;
     if (tok.kind != TOK_EOF)
-        return err_set(e, EDN_MISC, "Unexpected trailing input after the command (at line %u, column %u)",
+        return err_set(e, EDN_MISC,
+                       "Unexpected trailing input after the command (at line %u, column %u)",
                        (unsigned)tok.line, (unsigned)tok.column);
     *out = root;
     return 0;
@@ -222,44 +214,22 @@ void edn_describe(const edn *d, char *out, size_t cap) {
         d->kind == EDN_SLOT)
         w = (int)utf8_clip(d->as.text.ptr, d->as.text.len, EDN_DESCRIBE_MAX);
     switch (d->kind) {
-    case EDN_LIST:
-        snprintf(out, cap, "List");
-        break;
-    case EDN_VECTOR:
-        snprintf(out, cap, "Vector");
-        break;
-    case EDN_MAP:
-        snprintf(out, cap, "Map");
-        break;
-    case EDN_STRING:
-        snprintf(out, cap, "String(\"%.*s\")", w, d->as.text.ptr);
-        break;
-    case EDN_INTEGER:
-        snprintf(out, cap, "Integer(%lld)", (long long)d->as.i);
-        break;
-    case EDN_FLOAT:
-        edn_describe_float(d->as.f, out, cap);
-        break;
-    case EDN_BOOLEAN:
-        snprintf(out, cap, "Boolean(%s)", d->as.b ? "true" : "false");
-        break;
-    case EDN_NIL:
-        snprintf(out, cap, "Nil");
-        break;
-    case EDN_KEYWORD:
-        snprintf(out, cap, "Keyword(%.*s)", w, d->as.text.ptr);
-        break;
-    case EDN_SYMBOL:
-        snprintf(out, cap, "Symbol(%.*s)", w, d->as.text.ptr);
-        break;
+    case EDN_LIST: snprintf(out, cap, "List"); break;
+    case EDN_VECTOR: snprintf(out, cap, "Vector"); break;
+    case EDN_MAP: snprintf(out, cap, "Map"); break;
+    case EDN_STRING: snprintf(out, cap, "String(\"%.*s\")", w, d->as.text.ptr); break;
+    case EDN_INTEGER: snprintf(out, cap, "Integer(%lld)", (long long)d->as.i); break;
+    case EDN_FLOAT: edn_describe_float(d->as.f, out, cap); break;
+    case EDN_BOOLEAN: snprintf(out, cap, "Boolean(%s)", d->as.b ? "true" : "false"); break;
+    case EDN_NIL: snprintf(out, cap, "Nil"); break;
+    case EDN_KEYWORD: snprintf(out, cap, "Keyword(%.*s)", w, d->as.text.ptr); break;
+    case EDN_SYMBOL: snprintf(out, cap, "Symbol(%.*s)", w, d->as.text.ptr); break;
     case EDN_UUID: {
         char u[UUID_TEXT_LEN + 1];
         uuid_format(&d->as.uuid, u);
         snprintf(out, cap, "Uuid(%s)", u);
         break;
     }
-    case EDN_SLOT:
-        snprintf(out, cap, "BindSlot($%.*s)", w, d->as.text.ptr);
-        break;
+    case EDN_SLOT: snprintf(out, cap, "BindSlot($%.*s)", w, d->as.text.ptr); break;
     }
 }

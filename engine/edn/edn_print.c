@@ -11,8 +11,12 @@ void edn_print_string(const char *s, size_t len, buf *out) {
     buf_putc(out, '"');
     size_t run = 0; /* bytes copied as they are, flushed before an escape */
     for (size_t i = 0; i < len; i++) {
-        const char *esc = s[i] == '"' ? "\\\"" : s[i] == '\\' ? "\\\\" : s[i] == '\n' ? "\\n"
-                          : s[i] == '\t' ? "\\t" : s[i] == '\r' ? "\\r" : NULL;
+        const char *esc = s[i] == '"'    ? "\\\""
+                          : s[i] == '\\' ? "\\\\"
+                          : s[i] == '\n' ? "\\n"
+                          : s[i] == '\t' ? "\\t"
+                          : s[i] == '\r' ? "\\r"
+                                         : NULL;
         if (!esc)
             continue;
         buf_append(out, s + run, i - run);
@@ -76,37 +80,17 @@ static void edn_print_seq(const edn *d, const char *open, char close, buf *out) 
 
 void edn_print(const edn *d, buf *out) {
     switch (d->kind) {
-    case EDN_LIST:
-        edn_print_seq(d, "(", ')', out);
-        break;
-    case EDN_VECTOR:
-        edn_print_seq(d, "[", ']', out);
-        break;
-    case EDN_MAP:
-        edn_print_seq(d, "{", '}', out);
-        break;
-    case EDN_STRING:
-        edn_print_string(d->as.text.ptr, d->as.text.len, out);
-        break;
-    case EDN_INTEGER:
-        buf_printf(out, "%lld", (long long)d->as.i);
-        break;
-    case EDN_FLOAT:
-        edn_print_float(d->as.f, out);
-        break;
-    case EDN_BOOLEAN:
-        buf_puts(out, d->as.b ? "true" : "false");
-        break;
-    case EDN_NIL:
-        buf_puts(out, "nil");
-        break;
+    case EDN_LIST: edn_print_seq(d, "(", ')', out); break;
+    case EDN_VECTOR: edn_print_seq(d, "[", ']', out); break;
+    case EDN_MAP: edn_print_seq(d, "{", '}', out); break;
+    case EDN_STRING: edn_print_string(d->as.text.ptr, d->as.text.len, out); break;
+    case EDN_INTEGER: buf_printf(out, "%lld", (long long)d->as.i); break;
+    case EDN_FLOAT: edn_print_float(d->as.f, out); break;
+    case EDN_BOOLEAN: buf_puts(out, d->as.b ? "true" : "false"); break;
+    case EDN_NIL: buf_puts(out, "nil"); break;
     case EDN_KEYWORD:
-    case EDN_SYMBOL:
-        buf_append(out, d->as.text.ptr, d->as.text.len);
-        break;
-    case EDN_UUID:
-        edn_print_uuid(&d->as.uuid, out);
-        break;
+    case EDN_SYMBOL: buf_append(out, d->as.text.ptr, d->as.text.len); break;
+    case EDN_UUID: edn_print_uuid(&d->as.uuid, out); break;
     case EDN_SLOT:
         buf_putc(out, '$');
         buf_append(out, d->as.text.ptr, d->as.text.len);

@@ -44,7 +44,9 @@ static bool lex_is_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',';
 }
 
-static bool lex_is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool lex_is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 static void lex_newline(lexer *lx, size_t pos_after) {
     lx->line++;
@@ -75,8 +77,8 @@ static int lex_unexpected(lexer *lx, err *e) {
         return err_set(e, ERR(PRS, 2), "Unexpected character: \\x%02X (at line %u, column %u)",
                        (unsigned)(unsigned char)lx->src[lx->pos], (unsigned)lx->line,
                        (unsigned)col);
-    return err_set(e, ERR(PRS, 2), "Unexpected character: %.*s (at line %u, column %u)",
-                   (int)n, lx->src + lx->pos, (unsigned)lx->line, (unsigned)col);
+    return err_set(e, ERR(PRS, 2), "Unexpected character: %.*s (at line %u, column %u)", (int)n,
+                   lx->src + lx->pos, (unsigned)lx->line, (unsigned)col);
 }
 
 /* ---- names: keywords, symbols, tags, slots ---------------------------- */
@@ -98,7 +100,9 @@ static bool lex_symbol_char(uint32_t cp) {
     return lex_is_alnum(cp) || cp == '?' || cp == '_' || cp == '-' || cp == '/';
 }
 
-static bool lex_tag_char(uint32_t cp) { return lex_is_alnum(cp) || cp == '-'; }
+static bool lex_tag_char(uint32_t cp) {
+    return lex_is_alnum(cp) || cp == '-';
+}
 
 static bool lex_slot_char(uint32_t cp) {
     return lex_is_alnum(cp) || cp == '_' || cp == '-';
@@ -137,7 +141,8 @@ static int lex_set_text(lexer *lx, lex_token *tok, size_t from, size_t to, err *
 static int lex_keyword(lexer *lx, lex_token *tok, err *e) {
     size_t end = lex_scan(lx, lx->pos + 1, lex_keyword_char);
     if (end - lx->pos > LEX_MAX_NAME)
-        return err_set(e, ERR(PRS, 8), "Keyword exceeds maximum length of %d bytes (at line %u, column %u)",
+        return err_set(e, ERR(PRS, 8),
+                       "Keyword exceeds maximum length of %d bytes (at line %u, column %u)",
                        LEX_MAX_NAME, (unsigned)tok->line, (unsigned)tok->column);
     tok->kind = TOK_KEYWORD;
     int rc = lex_set_text(lx, tok, lx->pos, end, e);
@@ -149,7 +154,8 @@ static int lex_keyword(lexer *lx, lex_token *tok, err *e) {
 static int lex_symbol(lexer *lx, lex_token *tok, size_t first_len, err *e) {
     size_t end = lex_scan(lx, lx->pos + first_len, lex_symbol_char);
     if (end - lx->pos > LEX_MAX_NAME)
-        return err_set(e, LEX_MISC, "Symbol exceeds maximum length of %d bytes (at line %u, column %u)",
+        return err_set(e, LEX_MISC,
+                       "Symbol exceeds maximum length of %d bytes (at line %u, column %u)",
                        LEX_MAX_NAME, (unsigned)tok->line, (unsigned)tok->column);
     tok->kind = TOK_SYMBOL;
     int rc = lex_set_text(lx, tok, lx->pos, end, e);
@@ -160,7 +166,8 @@ static int lex_symbol(lexer *lx, lex_token *tok, size_t first_len, err *e) {
 static int lex_tag(lexer *lx, lex_token *tok, err *e) {
     size_t end = lex_scan(lx, lx->pos + 1, lex_tag_char);
     if (end - lx->pos - 1 > LEX_MAX_NAME)
-        return err_set(e, ERR(PRS, 9), "Tag name exceeds maximum length of %d bytes (at line %u, column %u)",
+        return err_set(e, ERR(PRS, 9),
+                       "Tag name exceeds maximum length of %d bytes (at line %u, column %u)",
                        LEX_MAX_NAME, (unsigned)tok->line, (unsigned)tok->column);
     tok->kind = TOK_TAG;
     int rc = lex_set_text(lx, tok, lx->pos + 1, end, e);
@@ -176,7 +183,8 @@ static int lex_slot(lexer *lx, lex_token *tok, err *e) {
                        "(at line %u, column %u)",
                        (unsigned)tok->line, (unsigned)tok->column);
     if (end - lx->pos - 1 > LEX_MAX_NAME)
-        return err_set(e, ERR(PRS, 74), "Bind slot name exceeds maximum length of %d bytes (at line %u, column %u)",
+        return err_set(e, ERR(PRS, 74),
+                       "Bind slot name exceeds maximum length of %d bytes (at line %u, column %u)",
                        LEX_MAX_NAME, (unsigned)tok->line, (unsigned)tok->column);
     tok->kind = TOK_SLOT;
     int rc = lex_set_text(lx, tok, lx->pos + 1, end, e);
@@ -188,14 +196,10 @@ static int lex_slot(lexer *lx, lex_token *tok, err *e) {
 
 static char lex_unescape(char c) {
     switch (c) {
-    case 'n':
-        return '\n';
-    case 't':
-        return '\t';
-    case 'r':
-        return '\r';
-    default:
-        return c; /* \" \\ and any other character stand for themselves */
+    case 'n': return '\n';
+    case 't': return '\t';
+    case 'r': return '\r';
+    default: return c; /* \" \\ and any other character stand for themselves */
     }
 }
 
@@ -218,7 +222,8 @@ static int lex_string(lexer *lx, lex_token *tok, err *e) {
             c = lex_unescape(lx->src[p++]);
         }
         if (n == LEX_MAX_STRING)
-            return err_set(e, ERR(PRS, 7), "String exceeds maximum length of %d bytes (at line %u, column %u)",
+            return err_set(e, ERR(PRS, 7),
+                           "String exceeds maximum length of %d bytes (at line %u, column %u)",
                            LEX_MAX_STRING, (unsigned)tok->line, (unsigned)tok->column);
         out[n++] = c;
         if (lx->src[p - 1] == '\n')
@@ -260,8 +265,9 @@ static int lex_integer(lexer *lx, lex_token *tok, size_t start, size_t end, err 
     for (size_t i = start + neg; i < end; i++) {
         uint64_t d = (uint64_t)(lx->src[i] - '0');
         if (mag > (limit - d) / 10)
-            return err_set(e, LEX_MISC, "Integer literal out of range: %.*s (at line %u, column %u)",
-                           (int)(end - start), lx->src + start, (unsigned)tok->line, (unsigned)tok->column);
+            return err_set(
+                e, LEX_MISC, "Integer literal out of range: %.*s (at line %u, column %u)",
+                (int)(end - start), lx->src + start, (unsigned)tok->line, (unsigned)tok->column);
         mag = mag * 10 + d;
     }
     tok->kind = TOK_INTEGER;
@@ -302,42 +308,29 @@ static int lex_operator(lexer *lx, lex_token *tok, size_t n, err *e) {
 
 static lex_kind lex_delimiter(char c) {
     switch (c) {
-    case '(':
-        return TOK_LPAREN;
-    case ')':
-        return TOK_RPAREN;
-    case '[':
-        return TOK_LBRACKET;
-    case ']':
-        return TOK_RBRACKET;
-    case '{':
-        return TOK_LBRACE;
-    case '}':
-        return TOK_RBRACE;
-    default:
-        return TOK_EOF;
+    case '(': return TOK_LPAREN;
+    case ')': return TOK_RPAREN;
+    case '[': return TOK_LBRACKET;
+    case ']': return TOK_RBRACKET;
+    case '{': return TOK_LBRACE;
+    case '}': return TOK_RBRACE;
+    default: return TOK_EOF;
     }
 }
 
 /* Everything that starts with a punctuation character. */
 static int lex_punct(lexer *lx, lex_token *tok, char c, char next, err *e) {
     switch (c) {
-    case '"':
-        return lex_string(lx, tok, e);
-    case ':':
-        return lex_keyword(lx, tok, e);
-    case '#':
-        return lex_tag(lx, tok, e);
-    case '$':
-        return lex_slot(lx, tok, e);
+    case '"': return lex_string(lx, tok, e);
+    case ':': return lex_keyword(lx, tok, e);
+    case '#': return lex_tag(lx, tok, e);
+    case '$': return lex_slot(lx, tok, e);
     case '<':
-    case '>':
-        return lex_operator(lx, tok, next == '=' ? 2 : 1, e);
+    case '>': return lex_operator(lx, tok, next == '=' ? 2 : 1, e);
     case '=':
     case '+':
     case '*':
-    case '/':
-        return lex_operator(lx, tok, 1, e);
+    case '/': return lex_operator(lx, tok, 1, e);
     case '!':
         if (next == '=')
             return lex_operator(lx, tok, 2, e);
@@ -347,10 +340,8 @@ static int lex_punct(lexer *lx, lex_token *tok, char c, char next, err *e) {
             return lex_number(lx, tok, e);
         return lex_symbol(lx, tok, 1, e);
     case '?':
-    case '_':
-        return lex_symbol(lx, tok, 1, e);
-    default:
-        return lex_unexpected(lx, e);
+    case '_': return lex_symbol(lx, tok, 1, e);
+    default: return lex_unexpected(lx, e);
     }
 }
 
@@ -383,30 +374,20 @@ int lex_next(lexer *lx, lex_token *tok, err *e) {
 void lex_describe(const lex_token *tok, char *out, size_t cap) {
     static const char *const delims = "()[]{}";
     switch (tok->kind) {
-    case TOK_EOF:
-        snprintf(out, cap, "end of input");
-        break;
+    case TOK_EOF: snprintf(out, cap, "end of input"); break;
     case TOK_LPAREN:
     case TOK_RPAREN:
     case TOK_LBRACKET:
     case TOK_RBRACKET:
     case TOK_LBRACE:
-    case TOK_RBRACE:
-        snprintf(out, cap, "%c", delims[tok->kind - TOK_LPAREN]);
-        break;
+    case TOK_RBRACE: snprintf(out, cap, "%c", delims[tok->kind - TOK_LPAREN]); break;
     case TOK_TAG:
     case TOK_SLOT:
         snprintf(out, cap, "%c%.*s", tok->kind == TOK_TAG ? '#' : '$',
                  (int)utf8_clip(tok->text, tok->len, 64), tok->text);
         break;
-    case TOK_INTEGER:
-        snprintf(out, cap, "%lld", (long long)tok->i);
-        break;
-    case TOK_FLOAT:
-        snprintf(out, cap, "%g", tok->f);
-        break;
-    default:
-        snprintf(out, cap, "%.*s", (int)utf8_clip(tok->text, tok->len, 64), tok->text);
-        break;
+    case TOK_INTEGER: snprintf(out, cap, "%lld", (long long)tok->i); break;
+    case TOK_FLOAT: snprintf(out, cap, "%g", tok->f); break;
+    default: snprintf(out, cap, "%.*s", (int)utf8_clip(tok->text, tok->len, 64), tok->text); break;
     }
 }

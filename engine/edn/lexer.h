@@ -27,8 +27,8 @@ typedef enum lex_kind {
     TOK_SYMBOL,  /* also operators, true/false/nil and ?variables */
     TOK_INTEGER,
     TOK_FLOAT,
-    TOK_TAG,     /* text: the name after '#', possibly empty */
-    TOK_SLOT     /* text: the name after '$' */
+    TOK_TAG, /* text: the name after '#', possibly empty */
+    TOK_SLOT /* text: the name after '$' */
 } lex_kind;
 
 typedef struct lex_token {

@@ -16,7 +16,7 @@
 typedef struct value_set {
     value *items;
     size_t count, cap;
-    size_t *slots; /* indexes into items, AGG_SLOT_EMPTY when free */
+    size_t *slots;   /* indexes into items, AGG_SLOT_EMPTY when free */
     size_t slot_cap; /* 0 or a power of two, at least 2 * cap */
 } value_set;
 
@@ -35,7 +35,7 @@ struct agg_state {
     int64_t int_sum; /* saturating */
     double float_sum;
     bool saw_float;
-    value best;      /* min/max so far */
+    value best; /* min/max so far */
     text_buf best_text;
     value_set set;
     const host_fn *host; /* AGG_HOST */
@@ -44,10 +44,14 @@ struct agg_state {
 };
 
 static const char *const agg_names[] = {
-    [AGG_COUNT] = "count", [AGG_COUNT_DISTINCT] = "count-distinct",
-    [AGG_SUM] = "sum",     [AGG_SUM_DISTINCT] = "sum-distinct",
-    [AGG_MIN] = "min",     [AGG_MAX] = "max",
-    [AGG_AVG] = "avg",     [AGG_COLLECT_SET] = "collect-set",
+    [AGG_COUNT] = "count",
+    [AGG_COUNT_DISTINCT] = "count-distinct",
+    [AGG_SUM] = "sum",
+    [AGG_SUM_DISTINCT] = "sum-distinct",
+    [AGG_MIN] = "min",
+    [AGG_MAX] = "max",
+    [AGG_AVG] = "avg",
+    [AGG_COLLECT_SET] = "collect-set",
     [AGG_HOST] = "host aggregate",
 };
 

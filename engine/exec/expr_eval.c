@@ -156,10 +156,8 @@ static expr_status apply_text(expr_op op, const value *a, const value *b, value 
 
 static expr_status apply_type_test(expr_op op, const value *a, value *out) {
     static const value_type tested[] = {
-        [OP_IS_STRING - OP_IS_STRING] = VT_STRING,
-        [OP_IS_INTEGER - OP_IS_STRING] = VT_INTEGER,
-        [OP_IS_FLOAT - OP_IS_STRING] = VT_FLOAT,
-        [OP_IS_BOOLEAN - OP_IS_STRING] = VT_BOOLEAN,
+        [OP_IS_STRING - OP_IS_STRING] = VT_STRING, [OP_IS_INTEGER - OP_IS_STRING] = VT_INTEGER,
+        [OP_IS_FLOAT - OP_IS_STRING] = VT_FLOAT,   [OP_IS_BOOLEAN - OP_IS_STRING] = VT_BOOLEAN,
         [OP_IS_NIL - OP_IS_STRING] = VT_NULL,
     };
     return boolean(a->type == tested[op - OP_IS_STRING], out);

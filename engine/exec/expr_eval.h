@@ -21,8 +21,8 @@
 
 typedef enum expr_status {
     EXPR_OK = 0,
-    EXPR_FAIL,        /* the row is dropped (language.md §8.5.3) */
-    EXPR_NOT_BUILTIN  /* OP_MATCHES: the caller must evaluate it */
+    EXPR_FAIL,       /* the row is dropped (language.md §8.5.3) */
+    EXPR_NOT_BUILTIN /* OP_MATCHES: the caller must evaluate it */
 } expr_status;
 
 /* The operator spelled `name` (e.g. "<=", "starts-with?"); false when the

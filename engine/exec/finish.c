@@ -119,7 +119,8 @@ static int order_init(finish_plan *p, finish_order *o, err *e) {
         const term *key = &q->order_by[k].var;
         size_t c = 0;
         while (c + 1 < p->col_count &&
-               !(p->cols[c].spec->kind == FIND_VAR && p->cols[c].spec->var.name_len == key->name_len &&
+               !(p->cols[c].spec->kind == FIND_VAR &&
+                 p->cols[c].spec->var.name_len == key->name_len &&
                  memcmp(p->cols[c].spec->var.name, key->name, key->name_len) == 0))
             c++;
         o->keys[k] = (sort_key){c, q->order_by[k].desc};
@@ -310,12 +311,12 @@ static int finish_materialised(finish_plan *p, result_set *r, err *e) {
 
 struct finish_cursor {
     finish_plan p;
-    result_set *rs;    /* the headers; every row when materialised */
-    bool streaming;    /* plain :find without :order-by */
-    bool in_open;      /* p.in not closed yet */
+    result_set *rs; /* the headers; every row when materialised */
+    bool streaming; /* plain :find without :order-by */
+    bool in_open;   /* p.in not closed yet */
     bool ended;
-    size_t next_row;   /* materialised: the next row to hand out */
-    finish_order o;    /* streaming: :offset / :limit */
+    size_t next_row; /* materialised: the next row to hand out */
+    finish_order o;  /* streaming: :offset / :limit */
     sort_limit lim;
     solution_block in; /* streaming: the block being handed out */
     size_t in_row;     /* its next row */

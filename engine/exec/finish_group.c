@@ -68,8 +68,8 @@ static void read_key(const finish_plan *p, const value *row, value *key) {
 
 static int reserve_group(group_table *t, err *e) {
     int rc = 0;
-    group *groups =
-        finish_grow(t->p, t->groups, t->count, &t->cap, sizeof *groups, 16, "aggregate", e, &rc);
+    group *groups = finish_grow(t->p, t->groups, t->count, &t->cap, sizeof *groups, 16, "aggregate",
+                                e, &rc);
     if (groups)
         t->groups = groups;
     return rc;
@@ -131,12 +131,21 @@ static uint64_t front_tag(const value *key, size_t n) {
         }
         switch (v->type) {
         case VT_STRING:
-        case VT_KEYWORD: a = (uint64_t)(uintptr_t)v->as.str.ptr; b = v->as.str.len; break;
+        case VT_KEYWORD:
+            a = (uint64_t)(uintptr_t)v->as.str.ptr;
+            b = v->as.str.len;
+            break;
         case VT_INTEGER: a = (uint64_t)v->as.i; break;
         case VT_FLOAT: memcpy(&a, &v->as.f, sizeof a); break;
         case VT_BOOLEAN: a = v->as.b; break;
-        case VT_REF: memcpy(&a, v->as.ref.bytes, 8); memcpy(&b, v->as.ref.bytes + 8, 8); break;
-        case VT_LIST: a = (uint64_t)(uintptr_t)v->as.list.items; b = v->as.list.count; break;
+        case VT_REF:
+            memcpy(&a, v->as.ref.bytes, 8);
+            memcpy(&b, v->as.ref.bytes + 8, 8);
+            break;
+        case VT_LIST:
+            a = (uint64_t)(uintptr_t)v->as.list.items;
+            b = v->as.list.count;
+            break;
         case VT_NULL: break;
         }
         h = hash_combine(hash_combine(hash_combine(h, (uint64_t)v->type), a), b);
@@ -271,7 +280,8 @@ static int add_block_by_aggregate(group_table *t, const solution_block *b, value
                 continue; /* every value is Null, which steps nothing */
             for (size_t i = 0; i < (each ? n : 1); i++)
                 states[i] = aggs[i][a];
-            rc = agg_step_each(states, each, solution_row(b, from) + p->agg_vars[a], n, b->stride, e);
+            rc = agg_step_each(states, each, solution_row(b, from) + p->agg_vars[a], n, b->stride,
+                               e);
         }
     }
     return rc;
@@ -349,7 +359,8 @@ static int emit_groups(group_table *t, finish_rows *out, err *e) {
 static int emit_empty_input(finish_plan *p, finish_rows *out, err *e) {
     int rc = 0;
     agg_fn *fns = finish_alloc(p, (p->agg_count + 1) * sizeof *fns, "aggregate", e, &rc);
-    value *zeros = fns ? finish_alloc(p, (p->agg_count + 1) * sizeof *zeros, "aggregate", e, &rc) : NULL;
+    value *zeros = fns ? finish_alloc(p, (p->agg_count + 1) * sizeof *zeros, "aggregate", e, &rc)
+                       : NULL;
     if (!zeros)
         return rc;
     for (size_t c = 0, a = 0; c < p->col_count; c++)

@@ -23,11 +23,11 @@
 
 typedef struct finish_col {
     const ast_find *spec;
-    long var;       /* stream index of the spec's variable, -1 when none */
-    agg_fn agg;     /* FIND_AGGREGATE */
-    window_fn win;  /* FIND_WINDOW */
+    long var;            /* stream index of the spec's variable, -1 when none */
+    agg_fn agg;          /* FIND_AGGREGATE */
+    window_fn win;       /* FIND_WINDOW */
     const host_fn *host; /* AGG_HOST, WINDOW_HOST: held by the query's scope */
-    long partition; /* FIND_WINDOW: work-row slots of the inputs, -1 = Null */
+    long partition;      /* FIND_WINDOW: work-row slots of the inputs, -1 = Null */
     long order;
     long arg;
 } finish_col;
@@ -38,7 +38,7 @@ typedef struct finish_plan {
     meter *m;
     host_scope *host; /* may be NULL */
     arena mem;
-    size_t charged;  /* bytes of `mem` charged to the meter */
+    size_t charged; /* bytes of `mem` charged to the meter */
     finish_col *cols;
     size_t col_count;
     size_t plain_count, agg_count, win_count;
@@ -47,7 +47,7 @@ typedef struct finish_plan {
     size_t group_count;
     long *extra_vars; /* stream index per extra work-row slot (windows only) */
     size_t extra_count;
-    size_t width;     /* col_count + extra_count */
+    size_t width; /* col_count + extra_count */
 } finish_plan;
 
 /* A growing array of work rows (pointers into the plan's arena). */
@@ -68,8 +68,8 @@ void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc)
 /* Room for one more item in `items` (`count` items of `size` bytes, room
  * for *cap): `items` itself, or a charged copy of doubled capacity (from
  * `first`) in the plan's arena. NULL with *rc set on an error. */
-void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t size,
-                  size_t first, const char *op, err *e, int *rc);
+void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t size, size_t first,
+                  const char *op, err *e, int *rc);
 /* Copies `v` into *dst, string payloads into the plan's arena (a stored
  * value stays one: it lives as long as the input stream). */
 int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e);

@@ -36,8 +36,8 @@ int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op
 /* The meter's version of arena_grow_array: the outgrown array stays in
  * the arena (and charged), and doubling bounds that waste by the live
  * size. */
-void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t size,
-                  size_t first, const char *op, err *e, int *rc) {
+void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t size, size_t first,
+                  const char *op, err *e, int *rc) {
     *rc = 0;
     if (count < *cap)
         return items;
@@ -166,8 +166,9 @@ static int resolve_columns(finish_plan *p, err *e) {
     for (size_t c = 0; c < p->col_count; c++) {
         finish_col *col = &p->cols[c];
         col->spec = &p->q->specs[c];
-        col->var = col->spec->kind != FIND_WINDOW || col->spec->has_var ? stream_var(p, &col->spec->var)
-                                                                         : -1;
+        col->var = col->spec->kind != FIND_WINDOW || col->spec->has_var
+                       ? stream_var(p, &col->spec->var)
+                       : -1;
         col->partition = col->order = col->arg = -1;
         int rc = lookup_function(p, col, e);
         if (rc)

@@ -182,12 +182,17 @@ static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused) {
     if (!array_reserve(&c->items, &c->cap, c->count + 1, sizeof *c->items, 8))
         return NULL;
     hj_cached *it = malloc(sizeof *it);
-    if (!it || c->count >= UINT32_MAX || htab_insert(&c->index, key_hash(k), (uint32_t)c->count) != 0) {
+    if (!it || c->count >= UINT32_MAX ||
+        htab_insert(&c->index, key_hash(k), (uint32_t)c->count) != 0) {
         free(it);
         return NULL;
     }
-    *it = (hj_cached){.attr = *k->attr, .has_entity = k->entity != NULL, .refused = refused,
-                      .derived = k->derived, .version = k->version, .t = *t};
+    *it = (hj_cached){.attr = *k->attr,
+                      .has_entity = k->entity != NULL,
+                      .refused = refused,
+                      .derived = k->derived,
+                      .version = k->version,
+                      .t = *t};
     if (k->entity)
         it->entity = *k->entity;
     c->entity_tables += k->entity != NULL;
@@ -231,8 +236,8 @@ static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan
 }
 
 /* Reads `item` again for version k->version, in place. */
-static int reread(hj_cache *c, hj_cached *item, where_ctx *x, const plan_item *it,
-                  const hj_key *k, const value *known[3], const hj_table **out, err *e) {
+static int reread(hj_cache *c, hj_cached *item, where_ctx *x, const plan_item *it, const hj_key *k,
+                  const value *known[3], const hj_table **out, err *e) {
     c->kept_bytes -= item->t.charged;
     hj_table_free(&item->t);
     item->version = k->version;

@@ -84,7 +84,7 @@ typedef struct batch {
     size_t record_width; /* records per row: 0 or p->item_count */
     value *slot;
     fact *record;
-    int *carry;          /* the slots filled before the step: what batch_push copies */
+    int *carry; /* the slots filled before the step: what batch_push copies */
     size_t carry_count;
     meter *m;
 } batch;
@@ -103,7 +103,9 @@ struct op {
     const op_vtable *vt;
 };
 
-static inline int op_open(op *o, err *e) { return o->vt->open(o, e); }
+static inline int op_open(op *o, err *e) {
+    return o->vt->open(o, e);
+}
 /* Every batch an operator hands out counts its rows as work (base/meter.h):
  * how a query that produces rows without reading records (a hash join's
  * probe, a cross product) still polls its cancel. */
@@ -115,7 +117,10 @@ static inline int op_next(op *o, size_t max, batch **out, err *e) {
         return e->code;
     return rc;
 }
-static inline void op_free(op *o) { if (o) o->vt->free(o); }
+static inline void op_free(op *o) {
+    if (o)
+        o->vt->free(o);
+}
 
 /* ---- frames and batches (exec/frame.c) ----------------------------- */
 
@@ -172,7 +177,9 @@ typedef struct child_rows {
     frame row; /* that row */
 } child_rows;
 
-static inline void child_rows_open(child_rows *c) { c->b = NULL; }
+static inline void child_rows_open(child_rows *c) {
+    c->b = NULL;
+}
 
 /* 1 with c->row the child's next row (asking it for `max` rows when a
  * new batch is needed), 0 at the child's end, or an error code. */

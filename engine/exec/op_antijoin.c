@@ -50,7 +50,10 @@ op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
         err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
-    *o = (op_antijoin){.base = {{&anti_vt}, NULL, anti_keep}, .x = x, .p = p, .item = item,
+    *o = (op_antijoin){.base = {{&anti_vt}, NULL, anti_keep},
+                       .x = x,
+                       .p = p,
+                       .item = item,
                        .step = p->step_of[item]};
     sub_set_init(&o->set, x, &p->items[item].subs[0]);
     if (op_sub_init(x, &o->body, p->items[item].subs[0].conj, e) != 0) {

@@ -47,7 +47,8 @@ static op *build_item(where_ctx *x, const plan_conj *p, size_t item, op *child, 
     case PK_PATTERN:
     case PK_INVOKE: return build_pattern(x, p, item, child, e);
     case PK_PSEUDO:
-        return it->correlate >= 0 ? op_pseudo_new(x, p, item, child, e) : build_pattern(x, p, item, child, e);
+        return it->correlate >= 0 ? op_pseudo_new(x, p, item, child, e)
+                                  : build_pattern(x, p, item, child, e);
     case PK_EXPR: return op_filter_new(x, p, item, child, e);
     case PK_NOT: return op_antijoin_new(x, p, item, child, e);
     case PK_OR: return op_union_new(x, p, item, child, e);

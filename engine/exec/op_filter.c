@@ -175,7 +175,9 @@ op *op_filter_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err 
     op_filter *o = malloc(sizeof *o);
     if (!o)
         return NULL;
-    *o = (op_filter){.base = {{&filter_vt}, child, filter_keep}, .p = p, .item = item,
+    *o = (op_filter){.base = {{&filter_vt}, child, filter_keep},
+                     .p = p,
+                     .item = item,
                      .step = p->step_of[item]};
     if (filter_resolve(o, x->host, e) != 0) {
         o->base.child = NULL; /* the caller still owns it */

@@ -22,10 +22,10 @@ typedef struct op_hashjoin {
     pattern_join join;
     bool have_row;
     int key_pos;
-    hj_table own;     /* when the table is not kept across rounds */
+    hj_table own;      /* when the table is not kept across rounds */
     const hj_table *t; /* the table probed: `own` or a kept one */
-    uint64_t run;     /* the where_ctx.body_run `t` was read for */
-    size_t cursor;    /* next entry to try for the current row */
+    uint64_t run;      /* the where_ctx.body_run `t` was read for */
+    size_t cursor;     /* next entry to try for the current row */
 } op_hashjoin;
 
 /* Every record of the pattern (its constant attribute only narrows). */
@@ -121,8 +121,9 @@ static int next_row(op_hashjoin *h, size_t max, err *e) {
         return rc;
     const pattern_join *pj = &h->join;
     const plan_item *it = &pj->p->items[pj->item];
-    const value *key =
-        h->key_pos >= 0 ? frame_any_value(&pj->in.row, it->pc.var[h->key_pos], pj->step) : NULL;
+    const value *key = h->key_pos >= 0
+                           ? frame_any_value(&pj->in.row, it->pc.var[h->key_pos], pj->step)
+                           : NULL;
     h->cursor = hj_table_first(h->t, key);
     return 1;
 }

@@ -45,7 +45,9 @@ static const hj_table *kept_records(op_join *j, const value *known[3], err *e, i
     *rc = 0;
     if (!known[0] || !j->keep || !value_as_entity(known[0], &u))
         return NULL;
-    hj_key key = {.attr = &it->pc.pattern->a.constant, .entity = &u, .key_pos = -1,
+    hj_key key = {.attr = &it->pc.pattern->a.constant,
+                  .entity = &u,
+                  .key_pos = -1,
                   .attr_hash = j->attr_hash};
     const value *entity_only[3] = {known[0], known[1], NULL};
     *rc = hj_cache_load(j->join.x->tables, j->join.x, it, &key, entity_only, &t, e);
@@ -87,7 +89,8 @@ static int join_next(op *o, size_t max, batch **out, err *e) {
         }
         pattern_join *pj = &j->join;
         int rc = j->kept ? pattern_join_fill(pj, j->kept, &j->cursor, max)
-                         : pattern_scan_fill(&j->ps, &pj->out, max, &pj->in.row, &pj->bind, pj->step, e);
+                         : pattern_scan_fill(&j->ps, &pj->out, max, &pj->in.row, &pj->bind,
+                                             pj->step, e);
         if (rc == 1)
             continue; /* the batch is full */
         pattern_scan_close(&j->ps);

@@ -43,7 +43,10 @@ op *op_pseudo_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err 
     op_pseudo *o = malloc(sizeof *o);
     if (!o)
         return NULL;
-    *o = (op_pseudo){.base = {{&pseudo_vt}, child, pseudo_keep}, .x = x, .p = p, .item = item,
+    *o = (op_pseudo){.base = {{&pseudo_vt}, child, pseudo_keep},
+                     .x = x,
+                     .p = p,
+                     .item = item,
                      .step = p->step_of[item]};
     return &o->base.base;
 }

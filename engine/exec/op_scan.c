@@ -88,7 +88,8 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
         return rc;
     ps->stored_check = ps->check & ~((b.has_e ? 1u : 0u) | (b.has_a ? 2u : 0u));
     uint64_t max_txc;
-    if (b.has_e && b.has_a && !b.has_v && !pseudo && visibility_counter_cut(&ps->x->vis, &max_txc) &&
+    if (b.has_e && b.has_a && !b.has_v && !pseudo &&
+        visibility_counter_cut(&ps->x->vis, &max_txc) &&
         (rc = store_scan_latest(r, &b, max_txc, &ps->sc, e)) != 1)
         return rc == 0 ? 1 : rc;
     if (ps->x->ordered == ps->it && b.has_a && !b.has_e && !b.has_v)
@@ -151,7 +152,8 @@ static unsigned checked_positions(const plan_item *it) {
     return check;
 }
 
-int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
+int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
+                      err *e) {
     memset(ps, 0, offsetof(pattern_scan, buf));
     ps->ahead = -1;
     ps->x = x;
@@ -291,8 +293,11 @@ static int derived_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
 
 /* What pseudo-attributes read of a stored record. */
 static fact record_times(const fact_ids *ids) {
-    return (fact){.tx_count = ids->tx_count, .tx_id = ids->tx_id, .valid_from = ids->valid_from,
-                  .valid_to = ids->valid_to, .asserted = ids->asserted};
+    return (fact){.tx_count = ids->tx_count,
+                  .tx_id = ids->tx_id,
+                  .valid_from = ids->valid_from,
+                  .valid_to = ids->valid_to,
+                  .asserted = ids->asserted};
 }
 
 /* The next visible stored record that matches the constants: 1 with its

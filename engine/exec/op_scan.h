@@ -18,25 +18,26 @@ typedef struct pattern_scan {
     where_ctx *x;
     const plan_item *it;
     store_scan *sc;
-    bool has_alt;      /* a second seek follows the first (keyword values) */
-    unsigned check;    /* bit per position a record must be matched on */
-    unsigned stored_check; /* the same less the positions the seek fixed */
+    bool has_alt;           /* a second seek follows the first (keyword values) */
+    unsigned check;         /* bit per position a record must be matched on */
+    unsigned stored_check;  /* the same less the positions the seek fixed */
     unsigned derived_check; /* the same for derived facts */
     store_bound alt;
-    int ahead;         /* the buffer read ahead (the next group's first), -1: none */
+    int ahead;          /* the buffer read ahead (the next group's first), -1: none */
     long rel, rel_end;  /* relations still to read: [rel, rel_end) */
     bool delta;         /* the delta invocation: reads x->delta only */
     relation_view view; /* of relation `rel` */
     uint32_t row;       /* next row of `view`, RELATION_END when done */
     derived_seek seek;
-    uuid128 entity;     /* SEEK_ENTITY */
-    value v;            /* SEEK_VALUE */
-    fact_ids buf[3];    /* the records next_visible reads (last: not cleared on open) */
+    uuid128 entity;  /* SEEK_ENTITY */
+    value v;         /* SEEK_VALUE */
+    fact_ids buf[3]; /* the records next_visible reads (last: not cleared on open) */
 } pattern_scan;
 
 /* Opens the records of `it` given the values known for its positions
  * (NULL: unknown). 1 opened, 0 nothing can match, or an error. */
-int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3], err *e);
+int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
+                      err *e);
 /* 1 with the next visible matching record, 0 at the end, or an error.
  * out[3]: its position values, all but numbers, booleans and Null as
  * stored values (value.h) when the record is stored; *rec (NULL: not wanted): its times and flags,
@@ -67,8 +68,9 @@ bool pattern_agrees(const frame *f, const pattern_binding *b, size_t step, const
  * values agree with the row (always inlined: every record a join reads
  * comes through here, in the join's or the scan's tight loop). */
 static inline __attribute__((always_inline)) bool pattern_bind(batch *out, const frame *row,
-                                                               const pattern_binding *b, size_t step,
-                                                               const value vals[3], const fact *rec) {
+                                                               const pattern_binding *b,
+                                                               size_t step, const value vals[3],
+                                                               const fact *rec) {
     if ((b->repeat | b->agree) && !pattern_agrees(row, b, step, vals))
         return false;
     frame f = batch_push(out, row);

@@ -239,8 +239,15 @@ op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *
         err_set(e, ERR(INT, 0), "out of memory");
         return NULL;
     }
-    *u = (op_union){.base = {&union_vt}, .x = x, .p = p, .item = item, .step = p->step_of[item],
-                    .width = it->out_count, .branches = b, .sets = sets, .emitted = SIZE_MAX};
+    *u = (op_union){.base = {&union_vt},
+                    .x = x,
+                    .p = p,
+                    .item = item,
+                    .step = p->step_of[item],
+                    .width = it->out_count,
+                    .branches = b,
+                    .sets = sets,
+                    .emitted = SIZE_MAX};
     if (batch_init(&u->out, p, BATCH_ROWS, u->step, x->m, e) != 0) {
         union_free(&u->base);
         return NULL;

@@ -2,7 +2,10 @@
 
 int pattern_join_init(pattern_join *j, where_ctx *x, const plan_conj *p, size_t item, op *child,
                       err *e) {
-    *j = (pattern_join){.x = x, .p = p, .item = item, .step = p->step_of[item],
+    *j = (pattern_join){.x = x,
+                        .p = p,
+                        .item = item,
+                        .step = p->step_of[item],
                         .in = {.child = child}};
     int rc = batch_init(&j->out, p, BATCH_ROWS, j->step, x->m, e);
     if (rc == 0)

@@ -101,7 +101,7 @@ int query_execute_kept(store *s, query_rules *rules, const ast_query *q, int64_t
         rules->host = NULL;
     host_scope_end(&host);
     meter_set_cancel(&k->m, NULL); /* the call's cancel ends with it */
-    if (rc != 0) /* a run that failed half-way leaves nothing kept */
+    if (rc != 0)                   /* a run that failed half-way leaves nothing kept */
         query_keep_reset(k);
     query_keep_give(k);
     return rc;

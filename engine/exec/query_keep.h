@@ -1,7 +1,7 @@
 /* What a prepared query keeps from one run to the next (db/prepared.c):
  * its :where's plan and operators (exec/where.h: where_keep), the :find
- * side over them when it streams, and the memory meter they are charged to, so that a run re-opens them on a new
- * snapshot instead of planning and building again.
+ * side over them when it streams, and the memory meter they are charged to, so that a run re-opens
+ * them on a new snapshot instead of planning and building again.
  *
  * One run at a time uses it: a run takes it (query_keep_take) and gives
  * it back when its stream closes, possibly on another thread (a cursor is
@@ -25,11 +25,11 @@ struct query_rules;
 
 typedef struct query_keep {
     atomic_bool busy;
-    solution_stream *where; /* kept, closed between runs; NULL: none */
-    meter m;                /* the meter of the run that holds it */
+    solution_stream *where;     /* kept, closed between runs; NULL: none */
+    meter m;                    /* the meter of the run that holds it */
     struct finish_cursor *rows; /* the :find side over `where`, or NULL */
-    size_t baseline;        /* what the kept operators hold charged */
-    void *spare;            /* the last run's query_stream memory (query_stream.c) */
+    size_t baseline;            /* what the kept operators hold charged */
+    void *spare;                /* the last run's query_stream memory (query_stream.c) */
 } query_keep;
 
 void query_keep_init(query_keep *k);

@@ -11,11 +11,11 @@
 #include "host/host_fns.h"
 
 struct query_stream {
-    meter own; /* the query's meter, unless a kept :where's (query_keep.h) */
-    meter *m;  /* the operators keep pointers to it */
+    meter own;        /* the query's meter, unless a kept :where's (query_keep.h) */
+    meter *m;         /* the operators keep pointers to it */
     query_keep *keep; /* held until close, or NULL */
     bool drop_keep;   /* what `keep` holds is dropped at close */
-    host_scope host; /* the host functions it resolved, until computed */
+    host_scope host;  /* the host functions it resolved, until computed */
     finish_cursor *rows;
     const value *first; /* the row read at open, not handed out yet */
     err failed;         /* a detach's error, for the next call */
@@ -52,7 +52,7 @@ static int open_rest(query_stream *qs, query_rules *rules, int rc, query_stream 
     if (rules)
         rules->host = NULL;
     if (rc != 0) {
-        qs->drop_keep = true; /* a run that failed half-way leaves nothing kept */
+        qs->drop_keep = true;   /* a run that failed half-way leaves nothing kept */
         query_stream_close(qs); /* ends the scope after the operators */
         return rc;
     }

@@ -38,13 +38,13 @@ typedef struct body_plan {
     const ast_rule *rule;
     size_t delta_pos;
     const ast_clause *delta_clause; /* the invocation at delta_pos, or NULL */
-    bool mixed;         /* the body has not / or (rule_eval.c: is_mixed) */
-    arena mem;          /* the plan */
+    bool mixed;                     /* the body has not / or (rule_eval.c: is_mixed) */
+    arena mem;                      /* the plan */
     plan_conj *conj;
-    uint8_t *sizes;     /* size class of the delta and each derived relation */
-    size_t size_count;  /* at planning time */
-    op_sub pipe;        /* the operators over conj, once built */
-    int head_var[2];    /* per head argument: its body variable, or -1 */
+    uint8_t *sizes;              /* size class of the delta and each derived relation */
+    size_t size_count;           /* at planning time */
+    op_sub pipe;                 /* the operators over conj, once built */
+    int head_var[2];             /* per head argument: its body variable, or -1 */
     struct body_plan *same_next; /* the next plan of this rule and delta position */
 } body_plan;
 
@@ -58,16 +58,16 @@ typedef struct rule_cache {
     char *key;       /* the query's canonical text */
     bool magic;
     rule_cache_snapshot snap;
-    arena mem;                /* the query parsed back from `key`, its magic rewrite */
-    const ast_query *q;       /* in mem: the rewrite borrows its constants */
-    bool rewrite_done;        /* magic_rules / rewritten are decided */
+    arena mem;                          /* the query parsed back from `key`, its magic rewrite */
+    const ast_query *q;                 /* in mem: the rewrite borrows its constants */
+    bool rewrite_done;                  /* magic_rules / rewritten are decided */
     const ast_rule *const *magic_rules; /* NULL: the rules run as written */
     stratify_program *rewritten;
-    plan_count_cache counts;  /* range estimates of the snapshot */
-    body_plan **plans;        /* stable addresses: operators borrow their plans */
+    plan_count_cache counts; /* range estimates of the snapshot */
+    body_plan **plans;       /* stable addresses: operators borrow their plans */
     size_t plan_count, plan_cap;
-    htab plan_index;          /* (rule, delta position) -> its first plan in `plans` */
-    stratify_plan strata;     /* the query's predicates and rules in plan_of */
+    htab plan_index;                 /* (rule, delta position) -> its first plan in `plans` */
+    stratify_plan strata;            /* the query's predicates and rules in plan_of */
     const stratify_program *plan_of; /* the program `strata` is of; NULL: none yet */
 } rule_cache;
 

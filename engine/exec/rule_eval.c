@@ -105,7 +105,8 @@ static bool head_arg(const head_run *h, size_t i, value *out) {
         *out = t->constant;
         return true;
     }
-    const value *v = h->var[i] >= 0 ? frame_var_value(h->f, h->var[i], h->f->p->item_count + 1) : NULL;
+    const value *v = h->var[i] >= 0 ? frame_var_value(h->f, h->var[i], h->f->p->item_count + 1)
+                                    : NULL;
     if (v)
         *out = *v;
     return v != NULL;
@@ -113,8 +114,9 @@ static bool head_arg(const head_run *h, size_t i, value *out) {
 
 static int head_unbound(const head_run *h, size_t i, err *e) {
     const term *t = &h->rule->args[i];
-    return h->mixed ? 0 : err_set(e, ERR(INT, 18), "Unbound variable in rule head: %.*s",
-                                  (int)t->name_len, t->name);
+    return h->mixed ? 0
+                    : err_set(e, ERR(INT, 18), "Unbound variable in rule head: %.*s",
+                              (int)t->name_len, t->name);
 }
 
 static int emit_head(const head_run *h, err *e) {
@@ -123,8 +125,12 @@ static int emit_head(const head_run *h, err *e) {
     if (!head_arg(h, 0, &ev))
         return head_unbound(h, 0, e);
     if (!value_as_entity(&ev, &entity))
-        return h->mixed ? 0 : err_set(e, ERR(INT, 1), "Failed to convert entity: a %s is not an entity (head of rule '%.*s')",
-                                      value_type_name(ev.type), (int)h->rule->name_len, h->rule->name);
+        return h->mixed
+                   ? 0
+                   : err_set(
+                         e, ERR(INT, 1),
+                         "Failed to convert entity: a %s is not an entity (head of rule '%.*s')",
+                         value_type_name(ev.type), (int)h->rule->name_len, h->rule->name);
     if (h->rule->argc > 1 && !head_arg(h, 1, &vv))
         return head_unbound(h, 1, e);
     int rc = value_resolve(&vv, e); /* relations keep decoded values */
@@ -138,7 +144,8 @@ static int build_pipeline(rule_eval *re, body_plan *bp, err *e) {
         return rc;
     for (size_t i = 0; i < 2; i++) {
         const term *t = i < bp->rule->argc ? &bp->rule->args[i] : NULL;
-        bp->head_var[i] = t && t->kind == TERM_VAR ? plan_find_var(bp->conj, t->name, t->name_len) : -1;
+        bp->head_var[i] = t && t->kind == TERM_VAR ? plan_find_var(bp->conj, t->name, t->name_len)
+                                                   : -1;
     }
     return 0;
 }
@@ -240,8 +247,10 @@ static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos
     body_plan *bp = malloc(sizeof *bp); /* set in full below */
     if (!bp)
         return NULL;
-    *bp = (body_plan){.rule = rule, .delta_pos = delta_pos,
-                      .delta_clause = delta_clause(rule, delta_pos), .mixed = is_mixed(rule)};
+    *bp = (body_plan){.rule = rule,
+                      .delta_pos = delta_pos,
+                      .delta_clause = delta_clause(rule, delta_pos),
+                      .mixed = is_mixed(rule)};
     arena_init(&bp->mem);
     if (last)
         last->same_next = bp;
@@ -283,7 +292,7 @@ static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
     /* Sizes past a size_vector's are never compared (planned_for): with
      * thousands of relations, reading them all at every plan made a rule
      * chain quadratic. */
-    bool fingerprinted = bp->size_count <= sizeof ((size_vector *)0)->at;
+    bool fingerprinted = bp->size_count <= sizeof((size_vector *)0)->at;
     bp->sizes = arena_alloc(&bp->mem, fingerprinted ? bp->size_count : 1);
     if (!bp->sizes)
         return err_set(e, ERR(INT, 0), "out of memory during rule evaluation");
@@ -291,8 +300,8 @@ static int compile_plan(rule_eval *re, body_plan *bp, err *e) {
         current_sizes(x, bp->sizes);
     plan_hint hint = rule_eval_hint(x);
     hint.counts = &re->c->counts;
-    return plan_compile_body(&bp->rule->body, re->any_valid_time, x->r, &hint, &bp->mem,
-                             &bp->conj, e);
+    return plan_compile_body(&bp->rule->body, re->any_valid_time, x->r, &hint, &bp->mem, &bp->conj,
+                             e);
 }
 
 /* Plans bp for sizes v unless it was, and builds its operators when they

@@ -24,8 +24,8 @@
 typedef struct rule_eval {
     query_rules *opts;
     const rules_program *snapshot;
-    rule_cache *c; /* the rewrite and body plans, maybe from an earlier query */
-    bool keep;     /* the evaluation succeeded: c is kept for the next query */
+    rule_cache *c;             /* the rewrite and body plans, maybe from an earlier query */
+    bool keep;                 /* the evaluation succeeded: c is kept for the next query */
     const stratify_plan *plan; /* c's, for the program being evaluated */
     seminaive *sn;
     derived_facts derived;

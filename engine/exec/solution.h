@@ -20,8 +20,9 @@
  * `stored_ok` flag the consumer set before its first next() (those it
  * only needs bound or compares, e.g. the argument of count): a Ref, String
  * or Keyword may stay a stored value (model/value.h), valid while the
- * stream is open. The stream is pulled: a consumer that has enough rows (a :limit without :order-by) simply stops calling next() and closes
- * the stream, so upstream operators stop reading the indexes. */
+ * stream is open. The stream is pulled: a consumer that has enough rows (a :limit without
+ * :order-by) simply stops calling next() and closes the stream, so upstream operators stop reading
+ * the indexes. */
 #ifndef MG_EXEC_SOLUTION_H
 #define MG_EXEC_SOLUTION_H
 
@@ -72,8 +73,7 @@ struct solution_stream {
 };
 
 /* The number of variable `name` in the stream, or -1. */
-static inline long solution_var_index(const solution_stream *s, const char *name, size_t len)
-{
+static inline long solution_var_index(const solution_stream *s, const char *name, size_t len) {
     for (size_t i = 0; i < s->var_count; i++)
         if (s->vars[i].len == len && memcmp(s->vars[i].name, name, len) == 0)
             return (long)i;

@@ -39,8 +39,8 @@ int sort_compare_rows(const sort_spec *s, const value *a, const value *b) {
 /* Merges the two sorted runs; polls the query's cancel every
  * CANCEL_POLL_TICKS rows (a big sort is long work without a row out). On
  * API-013 `rows` is left as it was (tmp is not copied back). */
-static int merge(const sort_spec *s, const value **rows, size_t mid, size_t n,
-                 const value **tmp, meter *m, err *e) {
+static int merge(const sort_spec *s, const value **rows, size_t mid, size_t n, const value **tmp,
+                 meter *m, err *e) {
     size_t i = 0, j = mid, k = 0;
     while (i < mid && j < n) {
         tmp[k++] = sort_compare_rows(s, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
@@ -55,8 +55,8 @@ static int merge(const sort_spec *s, const value **rows, size_t mid, size_t n,
     return 0;
 }
 
-static int merge_sort(const sort_spec *s, const value **rows, size_t n, const value **tmp,
-                      meter *m, err *e) {
+static int merge_sort(const sort_spec *s, const value **rows, size_t n, const value **tmp, meter *m,
+                      err *e) {
     if (n < 2)
         return 0;
     size_t mid = n / 2;

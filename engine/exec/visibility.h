@@ -66,7 +66,8 @@ static inline bool visibility_counter_cut(const visibility *v, uint64_t *max_txc
 static inline bool visibility_shows(const visibility *v, const fact_ids *last) {
     if (!last->asserted)
         return false;
-    return v->any_valid_time || (last->valid_from <= v->valid_point && v->valid_point < last->valid_to);
+    return v->any_valid_time ||
+           (last->valid_from <= v->valid_point && v->valid_point < last->valid_to);
 }
 
 #endif

@@ -15,10 +15,10 @@ typedef struct where_stream {
     arena mem; /* the plan and the exported row */
     where_ctx x;
     const value_source *src; /* of x.r */
-    rule_eval rules; /* when the query invokes rules */
+    rule_eval rules;         /* when the query invokes rules */
     const plan_conj *top;
     op_sub pipe;
-    bool started;    /* the first batch has been asked for */
+    bool started; /* the first batch has been asked for */
     solution_var *vars;
     int *slot_of; /* per exported variable: its first slot (language.md D12), set at the end */
     value *rows;  /* EXPORT_COPY: BATCH_ROWS rows of var_count values */
@@ -41,7 +41,8 @@ static int choose_export(where_stream *w, err *e) {
         slots = slots && !w->decode[i] && w->slot_of[i] == (int)i;
     }
     w->export = slots ? EXPORT_SLOTS : EXPORT_COPY;
-    if (!slots && !(w->rows = arena_alloc(&w->mem, BATCH_ROWS * (s->var_count + 1) * sizeof *w->rows)))
+    if (!slots &&
+        !(w->rows = arena_alloc(&w->mem, BATCH_ROWS * (s->var_count + 1) * sizeof *w->rows)))
         return err_set(e, ERR(INT, 0), "out of memory");
     return 0;
 }
@@ -88,7 +89,9 @@ static int where_next(solution_stream *s, solution_block *out, err *e) {
         return rc;
     if (w->export == EXPORT_UNSET && (rc = choose_export(w, e)) != 0)
         return rc;
-    *out = (solution_block){.rows = b->slot, .count = b->count, .stride = b->p->slot_count,
+    *out = (solution_block){.rows = b->slot,
+                            .count = b->count,
+                            .stride = b->p->slot_count,
                             .bound = w->bound};
     if (w->export == EXPORT_SLOTS)
         return 1;
@@ -186,8 +189,8 @@ static int choose_value_order(where_stream *w, const ast_query *q, err *e) {
 
 /* The reader's decoded texts and memos count against the query's meter. */
 static void set_budget(where_stream *w) {
-    store_reader_set_budget(w->x.r, &(store_budget){charge_texts, release_texts, w->x.m,
-                                                    w->x.m ? w->x.m->limit : 0});
+    store_reader_set_budget(
+        w->x.r, &(store_budget){charge_texts, release_texts, w->x.m, w->x.m ? w->x.m->limit : 0});
 }
 
 static int where_build(where_stream *w, store *s, const ast_query *q, int64_t now_ms,

@@ -10,9 +10,15 @@
 #include "exec/compare.h"
 
 static const char *const window_names[] = {
-    [WINDOW_ROW_NUMBER] = "row-number", [WINDOW_RANK] = "rank", [WINDOW_COUNT] = "count",
-    [WINDOW_SUM] = "sum",               [WINDOW_MIN] = "min",   [WINDOW_MAX] = "max",
-    [WINDOW_AVG] = "avg",               [WINDOW_LAG] = "lag",   [WINDOW_LEAD] = "lead",
+    [WINDOW_ROW_NUMBER] = "row-number",
+    [WINDOW_RANK] = "rank",
+    [WINDOW_COUNT] = "count",
+    [WINDOW_SUM] = "sum",
+    [WINDOW_MIN] = "min",
+    [WINDOW_MAX] = "max",
+    [WINDOW_AVG] = "avg",
+    [WINDOW_LAG] = "lag",
+    [WINDOW_LEAD] = "lead",
 };
 
 bool window_lookup(const char *name, size_t len, window_fn *out) {
@@ -164,10 +170,10 @@ static void sort_partition(const order_ctx *o, size_t *rows, size_t n, size_t *t
 /* ---- running values -------------------------------------------------- */
 
 typedef struct running {
-    int64_t count;   /* non-null args (count) or numeric args (sum, avg) */
+    int64_t count; /* non-null args (count) or numeric args (sum, avg) */
     double sum;
     bool saw_float;
-    value best;      /* min/max so far, Null before the first */
+    value best; /* min/max so far, Null before the first */
     int64_t rank;
 } running;
 
@@ -216,9 +222,7 @@ static value window_value(window_fn fn, running *r, const size_t *perm, size_t l
         if (k == lo || !value_equal_strict(&order[row], &order[perm[k - 1]]))
             r->rank = (int64_t)(k - lo + 1);
         return value_integer(r->rank);
-    case WINDOW_COUNT:
-        r->count += arg[row].type != VT_NULL;
-        return value_integer(r->count);
+    case WINDOW_COUNT: r->count += arg[row].type != VT_NULL; return value_integer(r->count);
     case WINDOW_SUM: return running_sum(r, &arg[row]);
     case WINDOW_AVG: return running_avg(r, &arg[row]);
     case WINDOW_MIN: return running_extreme(r, &arg[row], false);
@@ -255,8 +259,8 @@ static bool all_numbers(const value *v, size_t n) {
     return true;
 }
 
-static int scratch_init(window_scratch *w, size_t n, bool partitioned, const value *order,
-                        meter *m, err *e) {
+static int scratch_init(window_scratch *w, size_t n, bool partitioned, const value *order, meter *m,
+                        err *e) {
     memset(w, 0, sizeof *w);
     htab_init(&w->table);
     if (n >= UINT32_MAX || n > SIZE_MAX / sizeof(size_t) - 1)
@@ -345,7 +349,7 @@ int window_compute(window_fn fn, bool descending, size_t n, const value *partiti
 }
 
 int window_compute_running(const window_running *run, bool descending, size_t n,
-                           const value *partition, const value *order, const value *arg,
-                           value *out, meter *m, err *e) {
+                           const value *partition, const value *order, const value *arg, value *out,
+                           meter *m, err *e) {
     return compute(WINDOW_HOST, run, descending, n, partition, order, arg, out, m, e);
 }

@@ -27,8 +27,8 @@
  * out[] values borrow string payloads from arg[].
  *
  * Scratch memory (three index arrays of n entries and, with partitions, a
- * hash table of up to 48 bytes a row) is charged to `m` as "window" while the call runs and released at
- * its end. */
+ * hash table of up to 48 bytes a row) is charged to `m` as "window" while the call runs and
+ * released at its end. */
 #ifndef MG_EXEC_WINDOW_H
 #define MG_EXEC_WINDOW_H
 
@@ -79,7 +79,7 @@ typedef struct window_running {
 /* window_compute for `run` (partitioning and ordering alike); its errors
  * are the callbacks' too, and stop the computation. */
 int window_compute_running(const window_running *run, bool descending, size_t n,
-                           const value *partition, const value *order, const value *arg,
-                           value *out, meter *m, err *e);
+                           const value *partition, const value *order, const value *arg, value *out,
+                           meter *m, err *e);
 
 #endif

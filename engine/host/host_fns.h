@@ -83,7 +83,7 @@ typedef struct host_use {
     host_kind kind;
     const char *name; /* borrowed from the query's AST */
     size_t len;
-    host_fn *fn;      /* a reference, or NULL: not registered */
+    host_fn *fn; /* a reference, or NULL: not registered */
 } host_use;
 
 typedef struct host_scope {

@@ -25,7 +25,9 @@ static int64_t ts_days_from_civil(int64_t y, int m, int d) {
     return era * 146097 + doe - 719468;
 }
 
-static bool ts_is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+static bool ts_is_leap(int y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 static int ts_days_in_month(int y, int m) {
     static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -55,8 +57,7 @@ static bool ts_expect(const char *s, size_t len, size_t *i, char c) {
 static bool ts_parse_date(const char *s, size_t len, size_t *i, int64_t *days) {
     int y, m, d;
     if (!ts_digits(s, len, i, 4, &y) || !ts_expect(s, len, i, '-') ||
-        !ts_digits(s, len, i, 2, &m) || !ts_expect(s, len, i, '-') ||
-        !ts_digits(s, len, i, 2, &d))
+        !ts_digits(s, len, i, 2, &m) || !ts_expect(s, len, i, '-') || !ts_digits(s, len, i, 2, &d))
         return false;
     if (m < 1 || m > 12 || d < 1 || d > ts_days_in_month(y, m))
         return false;
@@ -116,9 +117,9 @@ int timestamp_parse(const char *s, size_t len, int64_t *out_ms, err *e) {
                            "invalid UTC timestamp '%.*s': expected YYYY-MM-DDTHH:MM:SS[.fraction]Z",
                            show, s);
     } else if (!ts_parse_date(s, len, &i, &days) || i != len) {
-        return err_set(e, TS_CODE,
-                       "invalid date '%.*s': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fraction]Z",
-                       show, s);
+        return err_set(
+            e, TS_CODE,
+            "invalid date '%.*s': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fraction]Z", show, s);
     }
     *out_ms = days * 86400000 + ms;
     return 0;
@@ -145,5 +146,6 @@ void timestamp_format(int64_t ms, char *out) {
     int m, d;
     ts_civil_from_days(days, &y, &m, &d);
     snprintf(out, TIMESTAMP_TEXT_CAP, "%04lld-%02d-%02dT%02d:%02d:%02d.%03dZ", (long long)y, m, d,
-             (int)(rem / 3600000), (int)(rem / 60000 % 60), (int)(rem / 1000 % 60), (int)(rem % 1000));
+             (int)(rem / 3600000), (int)(rem / 60000 % 60), (int)(rem / 1000 % 60),
+             (int)(rem % 1000));
 }

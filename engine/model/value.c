@@ -27,8 +27,9 @@ int value_resolve_stored(value *v, err *e) {
     int rc = v->type == VT_REF ? src->entity(src, v->as.stored.id, &u, e)
                                : src->text(src, v->as.stored.id, &ptr, &len, e);
     if (rc == 0)
-        *v = v->type == VT_REF ? value_ref(u)
-             : v->type == VT_STRING ? value_string(ptr, len) : value_keyword(ptr, len);
+        *v = v->type == VT_REF      ? value_ref(u)
+             : v->type == VT_STRING ? value_string(ptr, len)
+                                    : value_keyword(ptr, len);
     return rc;
 }
 
@@ -282,13 +283,11 @@ bool value_equal_total(const value *a, const value *b) {
 bool value_match_constant(const value *constant, const value *stored) {
     switch (constant->type) {
     case VT_KEYWORD:
-    case VT_REF:
-        return value_equal_entity(constant, stored);
+    case VT_REF: return value_equal_entity(constant, stored);
     case VT_FLOAT:
         return stored->type == VT_FLOAT &&
                fabs(constant->as.f - stored->as.f) < VALUE_FLOAT_MATCH_EPSILON;
-    default:
-        return value_equal_strict(constant, stored);
+    default: return value_equal_strict(constant, stored);
     }
 }
 

@@ -28,8 +28,8 @@ bool conj_is_binding_var(const term *t) {
 
 int conj_new_slot(conj_build *b, int var, int item, slot_kind kind) {
     plan_conj *c = b->c;
-    plan_slot *s =
-        arena_grow_array(b->a, c->slots, c->slot_count, &c->slot_cap, c->slot_count + 1, sizeof *s, 8);
+    plan_slot *s = arena_grow_array(b->a, c->slots, c->slot_count, &c->slot_cap, c->slot_count + 1,
+                                    sizeof *s, 8);
     if (!s)
         return -1;
     c->slots = s;
@@ -39,8 +39,8 @@ int conj_new_slot(conj_build *b, int var, int item, slot_kind kind) {
 
 static int new_var(conj_build *b, const char *name, size_t len) {
     plan_conj *c = b->c;
-    plan_var *v =
-        arena_grow_array(b->a, c->vars, c->var_count, &b->var_cap, c->var_count + 1, sizeof *v, 8);
+    plan_var *v = arena_grow_array(b->a, c->vars, c->var_count, &b->var_cap, c->var_count + 1,
+                                   sizeof *v, 8);
     if (!v)
         return -1;
     c->vars = v;
@@ -55,8 +55,8 @@ static int add_import(conj_build *b, int slot, int pvar) {
     size_t cap = b->in_cap;
     int *in = arena_grow_array(b->a, s->in_slot, s->in_count, &cap, s->in_count + 1, sizeof *in, 8);
     size_t cap2 = b->in_cap;
-    int *pv =
-        arena_grow_array(b->a, s->in_parent_var, s->in_count, &cap2, s->in_count + 1, sizeof *pv, 8);
+    int *pv = arena_grow_array(b->a, s->in_parent_var, s->in_count, &cap2, s->in_count + 1,
+                               sizeof *pv, 8);
     if (!in || !pv)
         return -1;
     b->in_cap = cap;
@@ -87,8 +87,8 @@ int conj_add_need(conj_build *b, plan_item *it, int var, size_t *cap) {
     for (size_t i = 0; i < it->need_count; i++)
         if (it->needs[i] == var)
             return 0;
-    int *n =
-        arena_grow_array(b->a, it->needs, it->need_count, cap, it->need_count + 1, sizeof *n, 8);
+    int *n = arena_grow_array(b->a, it->needs, it->need_count, cap, it->need_count + 1, sizeof *n,
+                              8);
     if (!n)
         return -1;
     it->needs = n;
@@ -156,7 +156,12 @@ int plan_compile_body(const ast_body *body, bool any_valid_time, store_reader *r
     *out = arena_calloc(a, 1, sizeof **out);
     if (!*out)
         return oom(e);
-    conj_build b = {.a = a, .e = e, .r = r, .hint = hint, .c = *out, .scope = SCOPE_TOP,
+    conj_build b = {.a = a,
+                    .e = e,
+                    .r = r,
+                    .hint = hint,
+                    .c = *out,
+                    .scope = SCOPE_TOP,
                     .any_valid_time = any_valid_time};
     return conj_compile(&b, body);
 }

@@ -38,7 +38,12 @@ typedef enum plan_kind {
 typedef enum slot_kind { SLOT_INPUT, SLOT_PATTERN, SLOT_EXPR, SLOT_OR } slot_kind;
 
 typedef enum pseudo_kind {
-    PSEUDO_NONE, PSEUDO_VALID_FROM, PSEUDO_VALID_TO, PSEUDO_TX_COUNT, PSEUDO_TX_ID, PSEUDO_VALID_AT
+    PSEUDO_NONE,
+    PSEUDO_VALID_FROM,
+    PSEUDO_VALID_TO,
+    PSEUDO_TX_COUNT,
+    PSEUDO_TX_ID,
+    PSEUDO_VALID_AT
 } pseudo_kind;
 
 typedef struct plan_slot {
@@ -73,22 +78,22 @@ typedef struct plan_sub {
 typedef enum plan_join { PLAN_JOIN_NESTED_LOOP, PLAN_JOIN_HASH } plan_join;
 
 typedef struct plan_access {
-    bool known[3];  /* E, A, V fixed when the step runs (constant or bound) */
+    bool known[3]; /* E, A, V fixed when the step runs (constant or bound) */
     plan_join join;
 } plan_access;
 
 typedef struct plan_item {
     plan_kind kind;
     const ast_clause *clause;
-    plan_clause pc;    /* PATTERN, PSEUDO, INVOKE: pattern and var per position */
-    int slot[3];       /* PATTERN, PSEUDO, INVOKE: slot per position (-1 none); EXPR: slot[0] output */
+    plan_clause pc; /* PATTERN, PSEUDO, INVOKE: pattern and var per position */
+    int slot[3];    /* PATTERN, PSEUDO, INVOKE: slot per position (-1 none); EXPR: slot[0] output */
     pseudo_kind pseudo;
-    int correlate;     /* PSEUDO: the real pattern it reads (language.md D16), or -1 */
-    int *needs;        /* variables whose representative must be set first */
+    int correlate; /* PSEUDO: the real pattern it reads (language.md D16), or -1 */
+    int *needs;    /* variables whose representative must be set first */
     size_t need_count;
-    plan_sub *subs;    /* NOT: 1; OR: one per branch */
+    plan_sub *subs; /* NOT: 1; OR: one per branch */
     size_t sub_count;
-    int *outs;         /* OR: the parent slot per new variable */
+    int *outs; /* OR: the parent slot per new variable */
     size_t out_count;
     plan_access access; /* PATTERN, INVOKE, uncorrelated PSEUDO: set once ordered */
 } plan_item;
@@ -154,15 +159,13 @@ int plan_compile_body(const ast_body *body, bool any_valid_time, store_reader *r
                       const plan_hint *hint, arena *a, plan_conj **out, err *e);
 
 /* The slot `s` is filled when a row reaches step `step` of its conjunction. */
-static inline bool plan_slot_set(const plan_conj *c, int s, size_t step)
-{
+static inline bool plan_slot_set(const plan_conj *c, int s, size_t step) {
     int item = c->slots[s].item;
     return item < 0 || c->step_of[item] < step;
 }
 
 /* Some slot of variable `var` is filled at step `step`. */
-static inline bool plan_var_set(const plan_conj *c, int var, size_t step)
-{
+static inline bool plan_var_set(const plan_conj *c, int var, size_t step) {
     const plan_var *v = &c->vars[var];
     for (size_t i = 0; i < v->slot_count; i++)
         if (plan_slot_set(c, v->slots[i], step))
@@ -171,8 +174,7 @@ static inline bool plan_var_set(const plan_conj *c, int var, size_t step)
 }
 
 /* The pattern's three terms in position order. */
-static inline const term *plan_pattern_term(const ast_pattern *p, int position)
-{
+static inline const term *plan_pattern_term(const ast_pattern *p, int position) {
     return position == 0 ? &p->e : position == 1 ? &p->a : &p->v;
 }
 

@@ -19,7 +19,8 @@ static pseudo_kind pseudo_of(const term *t) {
         return PSEUDO_NONE;
     for (size_t i = 0; i < sizeof pseudo_names / sizeof *pseudo_names; i++) {
         size_t n = strlen(pseudo_names[i].name);
-        if (t->constant.as.str.len == n && memcmp(t->constant.as.str.ptr, pseudo_names[i].name, n) == 0)
+        if (t->constant.as.str.len == n &&
+            memcmp(t->constant.as.str.ptr, pseudo_names[i].name, n) == 0)
             return pseudo_names[i].kind;
     }
     return PSEUDO_NONE;
@@ -28,7 +29,8 @@ static pseudo_kind pseudo_of(const term *t) {
 static bool same_entity_term(const term *x, const term *y) {
     if (conj_is_binding_var(x) && conj_is_binding_var(y))
         return x->name_len == y->name_len && memcmp(x->name, y->name, x->name_len) == 0;
-    return x->kind == TERM_CONST && y->kind == TERM_CONST && value_identical(&x->constant, &y->constant);
+    return x->kind == TERM_CONST && y->kind == TERM_CONST &&
+           value_identical(&x->constant, &y->constant);
 }
 
 /* language.md D16: the nearest real-attribute pattern before `index` in source order
@@ -74,7 +76,8 @@ static int pattern_slots(conj_build *b, plan_item *it, size_t index) {
         for (int prev = 0; prev < pos && it->slot[pos] < 0; prev++)
             if (it->pc.var[prev] == v)
                 it->slot[pos] = it->slot[prev];
-        if (it->slot[pos] < 0 && (it->slot[pos] = conj_new_slot(b, v, (int)index, SLOT_PATTERN)) < 0)
+        if (it->slot[pos] < 0 &&
+            (it->slot[pos] = conj_new_slot(b, v, (int)index, SLOT_PATTERN)) < 0)
             return err_set(b->e, ERR(INT, 0), "out of memory");
     }
     return 0;
@@ -93,7 +96,8 @@ int conj_compile_invoke(conj_build *b, plan_item *it, size_t index) {
     const ast_clause *cl = it->clause;
     size_t argc = cl->as.invoke.argc;
     if (argc < 1 || argc > 2)
-        return err_set(b->e, ERR(INT, 28), "Rule invocation '%.*s' must have 1 or 2 arguments, got %zu",
+        return err_set(b->e, ERR(INT, 28),
+                       "Rule invocation '%.*s' must have 1 or 2 arguments, got %zu",
                        (int)cl->as.invoke.name_len, cl->as.invoke.name, argc);
     ast_pattern *p = arena_calloc(b->a, 1, sizeof *p);
     char *attr = arena_alloc(b->a, cl->as.invoke.name_len + 1);
@@ -103,7 +107,8 @@ int conj_compile_invoke(conj_build *b, plan_item *it, size_t index) {
     memcpy(attr + 1, cl->as.invoke.name, cl->as.invoke.name_len);
     p->e = cl->as.invoke.args[0];
     p->a = (term){.kind = TERM_CONST, .constant = value_keyword(attr, cl->as.invoke.name_len + 1)};
-    p->v = argc == 2 ? cl->as.invoke.args[1] : (term){.kind = TERM_WILDCARD, .name = "_", .name_len = 1};
+    p->v = argc == 2 ? cl->as.invoke.args[1]
+                     : (term){.kind = TERM_WILDCARD, .name = "_", .name_len = 1};
     it->kind = PK_INVOKE;
     it->pc.pattern = p;
     return pattern_slots(b, it, index);

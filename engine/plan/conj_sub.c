@@ -101,14 +101,21 @@ static int import_body(conj_build *b, const ast_body *body) {
     return rc;
 }
 
-static int compile_sub(conj_build *b, const ast_body *body, const bool *importable, conj_scope scope,
-                       plan_sub *out) {
+static int compile_sub(conj_build *b, const ast_body *body, const bool *importable,
+                       conj_scope scope, plan_sub *out) {
     out->conj = arena_calloc(b->a, 1, sizeof *out->conj);
     if (!out->conj)
         return oom(b->e);
-    conj_build sb = {.a = b->a, .e = b->e, .r = b->r, .hint = b->hint, .c = out->conj, .scope = scope,
-                     .any_valid_time = b->any_valid_time, .parent = b->c,
-                     .importable = importable, .sub = out};
+    conj_build sb = {.a = b->a,
+                     .e = b->e,
+                     .r = b->r,
+                     .hint = b->hint,
+                     .c = out->conj,
+                     .scope = scope,
+                     .any_valid_time = b->any_valid_time,
+                     .parent = b->c,
+                     .importable = importable,
+                     .sub = out};
     return conj_compile(&sb, body);
 }
 
@@ -159,7 +166,9 @@ static int or_outputs(conj_build *b, plan_item *it, size_t index) {
         for (size_t k = 0; k < it->sub_count; k++) {
             int sv = plan_find_var(it->subs[k].conj, t.name, t.name_len);
             if (sv < 0)
-                return err_set(b->e, ERR(PRS, 57), "all branches of (or ...) must introduce the same set of new variables");
+                return err_set(
+                    b->e, ERR(PRS, 57),
+                    "all branches of (or ...) must introduce the same set of new variables");
             it->subs[k].out_var[it->out_count] = sv;
         }
         int pv = conj_var_ref(b, &t);

@@ -55,7 +55,10 @@ static bool same_range(const plan_range_key *k, const store_bound *b) {
 }
 
 static plan_range_key range_key(const store_bound *b) {
-    plan_range_key k = {.e = b->ids.e, .a = b->ids.a, .has_e = b->has_e, .has_a = b->has_a,
+    plan_range_key k = {.e = b->ids.e,
+                        .a = b->ids.a,
+                        .has_e = b->has_e,
+                        .has_a = b->has_a,
                         .has_v = b->has_v};
     memcpy(k.v, b->ids.v, FACT_V_SIZE);
     return k;

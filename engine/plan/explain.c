@@ -9,8 +9,7 @@ enum { EXPLAIN_COUNT_CAP = 1 << 20 };
  * exact: a constant string, integer, boolean or keyword (E4: a keyword is
  * two seeks), or a variable's value, whose type is known only at run
  * time. */
-static bool value_seeks(const plan_item *it)
-{
+static bool value_seeks(const plan_item *it) {
     const term *v = plan_pattern_term(it->pc.pattern, 2);
     if (v->kind != TERM_CONST)
         return it->access.known[2];
@@ -25,8 +24,7 @@ static bool value_seeks(const plan_item *it)
  * pattern seeks by entity only, a Ref attribute narrows nothing (E4) and a
  * hash join reads the pattern with its constant attribute only. */
 
-int plan_step_index(const plan_item *it)
-{
+int plan_step_index(const plan_item *it) {
     const plan_access *a = &it->access;
     const term *attr = plan_pattern_term(it->pc.pattern, 1);
     bool hash = a->join == PLAN_JOIN_HASH, pseudo = it->kind == PK_PSEUDO;
@@ -40,8 +38,7 @@ int plan_step_index(const plan_item *it)
 }
 
 int plan_explain(const ast_query *q, store_reader *r, arena *a, plan_step_info **steps,
-                 size_t *count, err *e)
-{
+                 size_t *count, err *e) {
     plan_hint hint = {0};
     hint.counts = arena_alloc(a, sizeof *hint.counts);
     if (!hint.counts)

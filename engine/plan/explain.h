@@ -19,11 +19,11 @@
 typedef struct plan_step_info {
     const ast_clause *clause;
     plan_kind kind;
-    bool has_access;  /* pattern, invocation, uncorrelated pseudo */
+    bool has_access; /* pattern, invocation, uncorrelated pseudo */
     plan_join join;
-    int index;        /* TREE_EAVT / TREE_AEVT / TREE_AVET */
-    bool seeks;       /* some position is known when the step runs */
-    size_t estimate;  /* records its constants select; SIZE_MAX unknown */
+    int index;       /* TREE_EAVT / TREE_AEVT / TREE_AVET */
+    bool seeks;      /* some position is known when the step runs */
+    size_t estimate; /* records its constants select; SIZE_MAX unknown */
 } plan_step_info;
 
 /* The index (TREE_EAVT / AEVT / AVET) a pattern, invocation or

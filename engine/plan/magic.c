@@ -35,7 +35,8 @@ static void mark_closure(rewrite *rw, const char *name, size_t len) {
         rw->closure[i] = true;
         for (size_t k = 0; k < r->body.count; k++)
             if (r->body.items[k].kind == CL_INVOKE)
-                mark_closure(rw, r->body.items[k].as.invoke.name, r->body.items[k].as.invoke.name_len);
+                mark_closure(rw, r->body.items[k].as.invoke.name,
+                             r->body.items[k].as.invoke.name_len);
     }
 }
 
@@ -61,7 +62,8 @@ static bool body_observes(const rewrite *rw, const ast_body *b) {
             return true;
         if ((cl->kind == CL_NOT || cl->kind == CL_NOT_JOIN) && body_observes(rw, &cl->as.not_.body))
             return true;
-        for (size_t k = 0; (cl->kind == CL_OR || cl->kind == CL_OR_JOIN) && k < cl->as.or_.branch_count; k++)
+        for (size_t k = 0;
+             (cl->kind == CL_OR || cl->kind == CL_OR_JOIN) && k < cl->as.or_.branch_count; k++)
             if (body_observes(rw, &cl->as.or_.branches[k]))
                 return true;
     }
@@ -98,7 +100,8 @@ static bool bind(bound_set *s, const term *t) {
 static bool bind_clause(bound_set *s, const ast_clause *cl) {
     switch (cl->kind) {
     case CL_PATTERN:
-        return bind(s, &cl->as.pattern.e) && bind(s, &cl->as.pattern.a) && bind(s, &cl->as.pattern.v);
+        return bind(s, &cl->as.pattern.e) && bind(s, &cl->as.pattern.a) &&
+               bind(s, &cl->as.pattern.v);
     case CL_EXPR: return !cl->as.expr.has_out || bind(s, &cl->as.expr.out);
     case CL_INVOKE:
         for (size_t i = 0; i < cl->as.invoke.argc; i++)
@@ -120,7 +123,8 @@ static bool rule_fits(const rewrite *rw, const ast_rule *r) {
     for (size_t i = 0; i < r->body.count; i++) {
         const ast_clause *cl = &r->body.items[i];
         if (cl->kind == CL_INVOKE && has_rules(rw, cl->as.invoke.name, cl->as.invoke.name_len) &&
-            (cl->as.invoke.argc < 1 || cl->as.invoke.argc > 2 || !is_bound(&s, &cl->as.invoke.args[0])))
+            (cl->as.invoke.argc < 1 || cl->as.invoke.argc > 2 ||
+             !is_bound(&s, &cl->as.invoke.args[0])))
             return false;
         if (!bind_clause(&s, cl))
             return false;
@@ -156,14 +160,17 @@ static bool magic_call(arena *a, const char *name, size_t len, const term *arg, 
 }
 
 /* head :- magic·p(H0), items[0 .. n). */
-static ast_rule *guarded(arena *a, const ast_rule *r, const char *head, size_t head_len,
-                         term *args, size_t argc, size_t n) {
+static ast_rule *guarded(arena *a, const ast_rule *r, const char *head, size_t head_len, term *args,
+                         size_t argc, size_t n) {
     ast_rule *g = arena_calloc(a, 1, sizeof *g);
     ast_clause *items = arena_calloc(a, n + 1, sizeof *items);
     if (!g || !items || !magic_call(a, r->name, r->name_len, &r->args[0], &items[0]))
         return NULL;
     memcpy(items + 1, r->body.items, n * sizeof *items);
-    *g = (ast_rule){.name = head, .name_len = head_len, .args = args, .argc = argc,
+    *g = (ast_rule){.name = head,
+                    .name_len = head_len,
+                    .args = args,
+                    .argc = argc,
                     .body = {items, n + 1}};
     return g;
 }
@@ -176,8 +183,8 @@ typedef struct rule_list {
 static bool push(arena *a, rule_list *l, const ast_rule *r) {
     if (!r)
         return false;
-    const ast_rule **items =
-        arena_grow_array(a, l->items, l->count, &l->cap, l->count + 1, sizeof *items, 16);
+    const ast_rule **items = arena_grow_array(a, l->items, l->count, &l->cap, l->count + 1,
+                                              sizeof *items, 16);
     if (!items)
         return false;
     l->items = items;

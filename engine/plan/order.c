@@ -207,10 +207,10 @@ typedef struct orderer {
     store_reader *r;
     const plan_hint *hint;
     const plan_conj *c;
-    bool *bound;       /* per variable: filled by the steps placed */
-    bool *after;       /* scratch: `bound` plus one more step's variables */
-    rule_memo *memo;   /* rule plans: per item */
-    size_t rows;       /* rule plans: rows reaching the next step */
+    bool *bound;     /* per variable: filled by the steps placed */
+    bool *after;     /* scratch: `bound` plus one more step's variables */
+    rule_memo *memo; /* rule plans: per item */
+    size_t rows;     /* rule plans: rows reaching the next step */
 } orderer;
 
 /* The variables item i fills, added to `bound`. */
@@ -298,7 +298,8 @@ static size_t pick_scan(orderer *o) {
     for (size_t i = 0; i < c->item_count; i++) {
         if (c->step_of[i] != 0 || !is_scan(&c->items[i]))
             continue;
-        size_t cap = pick == c->item_count || best.records == SIZE_MAX ? SIZE_MAX : best.records + 1;
+        size_t cap = pick == c->item_count || best.records == SIZE_MAX ? SIZE_MAX
+                                                                       : best.records + 1;
         estimate est = estimate_clause(o->r, o->hint, &c->items[i], o->bound, cap);
         if (pick == c->item_count || better(o->hint, est, best)) {
             pick = i;

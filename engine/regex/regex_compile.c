@@ -16,7 +16,8 @@ typedef struct rx_emitter {
     bool too_big, oom;
 } rx_emitter;
 
-static bool rx_grow(rx_emitter *em, void **arr, size_t count, size_t *cap, size_t need, size_t elem) {
+static bool rx_grow(rx_emitter *em, void **arr, size_t count, size_t *cap, size_t need,
+                    size_t elem) {
     void *p = arena_grow_array(em->a, *arr, count, cap, need, elem, 16);
     if (!p) {
         em->oom = true;
@@ -37,7 +38,9 @@ static size_t rx_emit(rx_emitter *em, rx_op op, uint32_t x, uint32_t y) {
     return em->n++;
 }
 
-static bool rx_failed(const rx_emitter *em) { return em->too_big || em->oom; }
+static bool rx_failed(const rx_emitter *em) {
+    return em->too_big || em->oom;
+}
 
 static void rx_emit_set(rx_emitter *em, const rx_set *s) {
     if (!rx_grow(em, (void **)&em->ranges, em->nranges, &em->rcap, em->nranges + s->n,
@@ -105,21 +108,14 @@ static void rx_gen(rx_emitter *em, const rx_node *n) {
     if (rx_failed(em))
         return;
     switch (n->kind) {
-    case RN_EMPTY:
-        break;
-    case RN_SET:
-        rx_emit_set(em, &n->set);
-        break;
+    case RN_EMPTY: break;
+    case RN_SET: rx_emit_set(em, &n->set); break;
     case RN_CAT:
         for (size_t i = 0; i < n->count && !rx_failed(em); i++)
             rx_gen(em, n->items[i]);
         break;
-    case RN_ALT:
-        rx_gen_alt(em, n);
-        break;
-    case RN_REPEAT:
-        rx_gen_repeat(em, n);
-        break;
+    case RN_ALT: rx_gen_alt(em, n); break;
+    case RN_REPEAT: rx_gen_repeat(em, n); break;
     case RN_ASSERT: {
         size_t i = rx_emit(em, RI_ASSERT, 0, 0);
         if (!rx_failed(em))

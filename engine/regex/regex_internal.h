@@ -10,9 +10,9 @@
 #include "base/arena.h"
 
 #define RX_MAX_CP 0x10FFFFu
-#define RX_MAX_REPEAT 1000   /* largest {m,n} bound */
-#define RX_MAX_INSTS 100000  /* program size limit after expanding {m,n} */
-#define RX_MAX_NEST 100      /* group nesting */
+#define RX_MAX_REPEAT 1000  /* largest {m,n} bound */
+#define RX_MAX_INSTS 100000 /* program size limit after expanding {m,n} */
+#define RX_MAX_NEST 100     /* group nesting */
 
 typedef struct rx_range {
     uint32_t lo, hi; /* inclusive */
@@ -27,7 +27,7 @@ typedef struct rx_set {
 bool rx_set_add(arena *a, rx_set *s, uint32_t lo, uint32_t hi);
 bool rx_set_add_ascii_fold(arena *a, rx_set *s); /* (?i): add the other ASCII case */
 void rx_set_normalize(rx_set *s);
-bool rx_set_negate(arena *a, rx_set *s); /* normalised input */
+bool rx_set_negate(arena *a, rx_set *s);             /* normalised input */
 bool rx_set_add_perl(arena *a, rx_set *s, char cls); /* d D w W s S */
 
 typedef enum rx_assert {
@@ -46,8 +46,8 @@ typedef enum rx_node_kind { RN_EMPTY, RN_SET, RN_CAT, RN_ALT, RN_REPEAT, RN_ASSE
 typedef struct rx_node rx_node;
 struct rx_node {
     rx_node_kind kind;
-    rx_set set;          /* SET (normalised) */
-    rx_node **items;     /* CAT, ALT */
+    rx_set set;      /* SET (normalised) */
+    rx_node **items; /* CAT, ALT */
     size_t count;
     rx_node *sub;        /* REPEAT */
     int min, max;        /* REPEAT; max -1 = unbounded */

@@ -41,8 +41,12 @@ static rx_node *rx_new(rx_parser *ps, rx_node_kind kind) {
     return n;
 }
 
-static bool rx_eof(const rx_parser *ps) { return ps->pos >= ps->len; }
-static char rx_peek(const rx_parser *ps) { return rx_eof(ps) ? '\0' : ps->p[ps->pos]; }
+static bool rx_eof(const rx_parser *ps) {
+    return ps->pos >= ps->len;
+}
+static char rx_peek(const rx_parser *ps) {
+    return rx_eof(ps) ? '\0' : ps->p[ps->pos];
+}
 
 /* Next code point of the pattern (invalid UTF-8 bytes stand for themselves). */
 static uint32_t rx_next_cp(rx_parser *ps) {
@@ -119,8 +123,8 @@ typedef enum rx_esc_kind { ESC_CHAR, ESC_PERL, ESC_ASSERT, ESC_ERROR } rx_esc_ki
 
 typedef struct rx_escape {
     rx_esc_kind kind;
-    uint32_t cp;   /* CHAR */
-    char perl;     /* PERL: d D w W s S */
+    uint32_t cp; /* CHAR */
+    char perl;   /* PERL: d D w W s S */
     rx_assert assertion;
 } rx_escape;
 
@@ -143,7 +147,10 @@ static rx_escape rx_read_escape(rx_parser *ps) {
         return (rx_escape){ESC_PERL, 0, (char)c, RX_TEXT_START};
     if (c == 'b' || c == 'B' || c == 'A' || c == 'z') {
         out.kind = ESC_ASSERT;
-        out.assertion = c == 'b' ? RX_WORD : c == 'B' ? RX_NOT_WORD : c == 'A' ? RX_TEXT_START : RX_TEXT_END;
+        out.assertion = c == 'b'   ? RX_WORD
+                        : c == 'B' ? RX_NOT_WORD
+                        : c == 'A' ? RX_TEXT_START
+                                   : RX_TEXT_END;
         return out;
     }
     if (c == 'x') {
@@ -330,10 +337,8 @@ static rx_node *rx_escape_atom(rx_parser *ps, const rx_flags *fl) {
         if (!rx_set_add_perl(ps->a, &s, esc.perl))
             return rx_fail(ps, "out of memory");
         return rx_set_node(ps, &s, fl, false);
-    case ESC_ASSERT:
-        return rx_assert_node(ps, esc.assertion);
-    default:
-        return NULL;
+    case ESC_ASSERT: return rx_assert_node(ps, esc.assertion);
+    default: return NULL;
     }
 }
 
@@ -341,30 +346,22 @@ static rx_node *rx_atom(rx_parser *ps, rx_flags *fl) {
     uint32_t c = rx_next_cp(ps);
     rx_set s = {0};
     switch (c) {
-    case '(':
-        return rx_group(ps, fl);
-    case '[':
-        return rx_class(ps, fl);
-    case '\\':
-        return rx_escape_atom(ps, fl);
-    case '^':
-        return rx_assert_node(ps, fl->multi ? RX_LINE_START : RX_TEXT_START);
-    case '$':
-        return rx_assert_node(ps, fl->multi ? RX_LINE_END : RX_TEXT_END);
+    case '(': return rx_group(ps, fl);
+    case '[': return rx_class(ps, fl);
+    case '\\': return rx_escape_atom(ps, fl);
+    case '^': return rx_assert_node(ps, fl->multi ? RX_LINE_START : RX_TEXT_START);
+    case '$': return rx_assert_node(ps, fl->multi ? RX_LINE_END : RX_TEXT_END);
     case '.':
         if (!(fl->dotall ? rx_set_add(ps->a, &s, 0, RX_MAX_CP)
-                         : rx_set_add(ps->a, &s, 0, '\n' - 1) && rx_set_add(ps->a, &s, '\n' + 1, RX_MAX_CP)))
+                         : rx_set_add(ps->a, &s, 0, '\n' - 1) &&
+                               rx_set_add(ps->a, &s, '\n' + 1, RX_MAX_CP)))
             return rx_fail(ps, "out of memory");
         return rx_set_node(ps, &s, &(rx_flags){false, false, false}, false);
     case '*':
     case '+':
     case '?':
-    case '{':
-        ps->pos--;
-        return rx_fail(ps, "repetition operator missing expression");
-    case ')':
-        ps->pos--;
-        return rx_fail(ps, "unopened group");
+    case '{': ps->pos--; return rx_fail(ps, "repetition operator missing expression");
+    case ')': ps->pos--; return rx_fail(ps, "unopened group");
     default:
         if (!rx_set_add(ps->a, &s, c, c))
             return rx_fail(ps, "out of memory");
@@ -433,7 +430,8 @@ static rx_node *rx_repeat(rx_parser *ps, rx_flags *fl) {
 
 /* Appends `item` to the n-ary node `n` (growing its array in the arena). */
 static bool rx_push(rx_parser *ps, rx_node *n, size_t *cap, rx_node *item) {
-    rx_node **items = arena_grow_array(ps->a, n->items, n->count, cap, n->count + 1, sizeof *items, 4);
+    rx_node **items = arena_grow_array(ps->a, n->items, n->count, cap, n->count + 1, sizeof *items,
+                                       4);
     if (!items) {
         rx_fail(ps, "out of memory");
         return false;

@@ -68,9 +68,7 @@ bool rx_set_add_perl(arena *a, rx_set *s, char cls) {
     rx_set t = {0};
     bool ok = true;
     switch (cls | 0x20) {
-    case 'd':
-        ok = rx_set_add(a, &t, '0', '9');
-        break;
+    case 'd': ok = rx_set_add(a, &t, '0', '9'); break;
     case 'w':
         ok = rx_set_add(a, &t, '0', '9') && rx_set_add(a, &t, 'A', 'Z') &&
              rx_set_add(a, &t, '_', '_') && rx_set_add(a, &t, 'a', 'z');

@@ -33,14 +33,10 @@ static bool rx_word_byte(const rx_vm *vm, size_t pos) {
 
 static bool rx_assert_holds(const rx_vm *vm, rx_assert kind, size_t pos) {
     switch (kind) {
-    case RX_TEXT_START:
-        return pos == 0;
-    case RX_TEXT_END:
-        return pos == vm->len;
-    case RX_LINE_START:
-        return pos == 0 || vm->s[pos - 1] == '\n';
-    case RX_LINE_END:
-        return pos == vm->len || vm->s[pos] == '\n';
+    case RX_TEXT_START: return pos == 0;
+    case RX_TEXT_END: return pos == vm->len;
+    case RX_LINE_START: return pos == 0 || vm->s[pos - 1] == '\n';
+    case RX_LINE_END: return pos == vm->len || vm->s[pos] == '\n';
     case RX_WORD:
     case RX_NOT_WORD: {
         bool before = pos > 0 && rx_word_byte(vm, pos - 1), after = rx_word_byte(vm, pos);
@@ -62,11 +58,8 @@ static bool rx_add(rx_vm *vm, rx_list *l, uint32_t pc, size_t pos) {
         vm->mark[pc] = vm->gen;
         const rx_inst *in = &vm->p->code[pc];
         switch (in->op) {
-        case RI_MATCH:
-            return true;
-        case RI_JMP:
-            vm->stack[top++] = in->x;
-            break;
+        case RI_MATCH: return true;
+        case RI_JMP: vm->stack[top++] = in->x; break;
         case RI_SPLIT:
             vm->stack[top++] = in->y;
             vm->stack[top++] = in->x;
@@ -75,8 +68,7 @@ static bool rx_add(rx_vm *vm, rx_list *l, uint32_t pc, size_t pos) {
             if (rx_assert_holds(vm, (rx_assert)in->assertion, pos))
                 vm->stack[top++] = pc + 1;
             break;
-        default:
-            l->pc[l->n++] = pc;
+        default: l->pc[l->n++] = pc;
         }
     }
     return false;

@@ -64,9 +64,10 @@ typedef struct collect {
 static void collect_edge(void *ctx, const ast_clause *invoke, bool negated) {
     collect *c = ctx;
     dep_graph *g = c->g;
-    uint32_t to = c->oom ? UINT32_MAX : intern(g, invoke->as.invoke.name, invoke->as.invoke.name_len);
-    if (to == UINT32_MAX || !array_reserve(&g->pending, &g->pending_cap, g->pending_count + 1,
-                                           sizeof *g->pending, 8)) {
+    uint32_t to = c->oom ? UINT32_MAX
+                         : intern(g, invoke->as.invoke.name, invoke->as.invoke.name_len);
+    if (to == UINT32_MAX ||
+        !array_reserve(&g->pending, &g->pending_cap, g->pending_count + 1, sizeof *g->pending, 8)) {
         c->oom = true;
         return;
     }

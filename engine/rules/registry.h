@@ -17,8 +17,8 @@
  * writer lock). Queries read a rules_program snapshot, acquired and
  * released under the registry's own short lock, so a query never sees a
  * half-registered rule and never blocks a writer for longer than copying
- * the rule pointers (the stratification runs outside the lock). A snapshot stays valid until released, even across later
- * registrations; every snapshot must be released before the registry is
+ * the rule pointers (the stratification runs outside the lock). A snapshot stays valid until
+ * released, even across later registrations; every snapshot must be released before the registry is
  * freed. */
 #ifndef MG_RULES_REGISTRY_H
 #define MG_RULES_REGISTRY_H

@@ -8,7 +8,7 @@
 #define RELATION_OP "rule evaluation"
 
 struct relation_tuple {
-    uint32_t entity, value;                   /* ids in the relation's tables */
+    uint32_t entity, value;                     /* ids in the relation's tables */
     uint32_t next_same_entity, next_same_value; /* older rows, RELATION_END ends */
 };
 
@@ -18,9 +18,9 @@ struct relation_entity {
 };
 
 struct relation_value {
-    value v;             /* payload owned by the relation */
-    uint64_t class_hash; /* value_hash_entity(v) */
-    uint32_t newest;     /* its newest row */
+    value v;                /* payload owned by the relation */
+    uint64_t class_hash;    /* value_hash_entity(v) */
+    uint32_t newest;        /* its newest row */
     uint32_t next_in_class; /* another value of the same class hash, or RELATION_END */
 };
 

@@ -62,8 +62,8 @@ typedef struct relation {
     relation_idset rows_by_pair; /* E3 set: (entity id, value id) -> row */
     relation_idset entity_ids;   /* UUID -> entity id */
     uint32_t last_entity;        /* of the last add: bodies emit runs of one entity */
-    htab value_ids;       /* E3 identity -> value id */
-    htab values_by_class; /* E2 hash -> newest value id of that hash */
+    htab value_ids;              /* E3 identity -> value id */
+    htab values_by_class;        /* E2 hash -> newest value id of that hash */
     arena strings;
     meter *m;
     size_t charged;

@@ -200,7 +200,8 @@ static int eval_rule(stratum_run *st, size_t plan_rule, size_t pos, const relati
     seminaive *sn = st->sn;
     const ast_rule *rule = sn->rules[sn->plan->rules[plan_rule]];
     if (rule->argc == 0)
-        return err_set(e, ERR(INT, 28), "Rule head must have at least 2 elements: (predicate ?arg1)");
+        return err_set(e, ERR(INT, 28),
+                       "Rule head must have at least 2 elements: (predicate ?arg1)");
     sn->target = &sn->rels[sn->rel_of_pred[sn->prog->rule_head[sn->plan->rules[plan_rule]]]];
     int rc = st->fn(st->ctx, sn, rule, pos, delta, e);
     sn->target = NULL;

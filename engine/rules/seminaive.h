@@ -64,8 +64,8 @@ void seminaive_limits_default(seminaive_limits *l); /* 1000, 1000000, 1000000 */
  * negated ones not counted) that reads `delta` instead of its full
  * relation, or SEMINAIVE_NO_DELTA (then `delta` is NULL). Returns 0 or an
  * error code with `e` set; an error stops the evaluation. */
-typedef int (*rule_body_eval_fn)(void *ctx, seminaive *sn, const ast_rule *rule,
-                                 size_t delta_pos, const relation_view *delta, err *e);
+typedef int (*rule_body_eval_fn)(void *ctx, seminaive *sn, const ast_rule *rule, size_t delta_pos,
+                                 const relation_view *delta, err *e);
 
 /* Prepares the evaluation of `plan` (from stratify_plan_query over `prog`,
  * whose rules are `rules`, in the same order). Borrows all three and the

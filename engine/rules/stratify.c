@@ -163,7 +163,7 @@ static bool reaches(const stratify_program *p, adjacency *g, uint32_t from, uint
  * order they complete: a component only reaches components completed
  * before it. One visit per predicate and edge. */
 typedef struct components {
-    uint32_t *comp;                  /* per predicate */
+    uint32_t *comp; /* per predicate */
     uint32_t *index, *low, *stack, *call_v, *call_i;
     bool *on_stack;
     uint32_t count;
@@ -452,7 +452,8 @@ static bool close_needed(const stratify_program *p, bool *needed) {
  * of many strata is not scanned once per stratum). */
 static bool order_plan(const stratify_program *p, const bool *needed, stratify_plan *out) {
     size_t strata = p->stratum_count;
-    size_t *pred_at = calloc(strata + 1, sizeof *pred_at), *rule_at = calloc(strata + 1, sizeof *rule_at);
+    size_t *pred_at = calloc(strata + 1, sizeof *pred_at),
+           *rule_at = calloc(strata + 1, sizeof *rule_at);
     if (!pred_at || !rule_at) {
         free(pred_at);
         free(rule_at);

@@ -277,7 +277,6 @@ static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
     return 0;
 }
 
-
 /* The first key of leaf `pgno` (its anchor) into c->anchor, and the
  * leaf's note: noted in the scratch block with the restart leads seeks
  * decode, so that the next seek into the same leaf (a repeated query, the
@@ -339,7 +338,8 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
 static inline int step_leaf(btree_cursor *c, bool forward, err *e) {
     size_t ks = c->codec->key_size;
     int l = c->depth - 2;
-    while (l >= 0 && (forward ? (size_t)c->idx[l] + 1 >= branch_count(level(c, l)) : c->idx[l] == 0))
+    while (l >= 0 &&
+           (forward ? (size_t)c->idx[l] + 1 >= branch_count(level(c, l)) : c->idx[l] == 0))
         l--;
     if (l < 0) {
         c->depth = 0;

@@ -115,7 +115,7 @@ typedef struct btree_cursor {
     bool pending;                  /* keys[cur] is the next key (a seek found it) */
     uint8_t keys[2][BTREE_MAX_KEY];
     uint8_t anchor[BTREE_MAX_KEY]; /* the leaf's first key */
-    pager_scratch *scratch; /* its first BTREE_MAX_DEPTH slots: a page per level */
+    pager_scratch *scratch;        /* its first BTREE_MAX_DEPTH slots: a page per level */
 } btree_cursor;
 
 /* A cursor over the tree at `root` as `view` sees it (pager.h). */

@@ -122,9 +122,8 @@ bool leaf_valid(const uint8_t *page, const btree_codec *c) {
  * codec's lead_size is at most LEAF_LEAD_MAX) when it holds it, else
  * decoded into `first` (and kept in `leads`). NULL when it does not
  * decode. */
-static const uint8_t *restart_lead(const uint8_t *page, const btree_codec *c,
-                                   const uint8_t *anchor, size_t b, leaf_leads *leads,
-                                   uint8_t *first) {
+static const uint8_t *restart_lead(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
+                                   size_t b, leaf_leads *leads, uint8_t *first) {
     bool keep = leads && b < LEAF_LEADS;
     if (keep && (leads->known >> b & 1))
         return leads->lead[b];
@@ -409,7 +408,9 @@ static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, con
     ed->added = 1;
     ed->new_restart = !pl->has_next && pl->off - restart_at(page, b) >= c->block_bytes;
     ed->restart_off = pl->off;
-    const uint8_t *base = ed->new_restart ? anchor : pl->has_prev ? pl->prev : restart_base(b, anchor);
+    const uint8_t *base = ed->new_restart ? anchor
+                          : pl->has_prev  ? pl->prev
+                                          : restart_base(b, anchor);
     ed->len = ed->key_len = c->encode(c, base, key, ed->bytes);
     ed->old_len = 0;
     if (pl->has_next) {
@@ -499,7 +500,8 @@ static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key,
     leaf_pos at = leaf_begin();
     int rc = leaf_first_key(page, c, anchor);
     while (rc == 0 && n < max &&
-           (rc = leaf_next(page, c, &at, n ? keys + (n - 1) * ks : NULL, anchor, keys + n * ks)) == 1) {
+           (rc = leaf_next(page, c, &at, n ? keys + (n - 1) * ks : NULL, anchor, keys + n * ks)) ==
+               1) {
         n++;
         rc = 0;
     }
@@ -534,13 +536,15 @@ static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c
     uint8_t *rpage;
     rc = pager_alloc(pg, &sp->right, &rpage, e);
     if (rc == 0) {
-        size_t left = leaf_build(page, c, keys, split_point(keys, ks, total - 1, pos, c->grows_at_front),
+        size_t left = leaf_build(page, c, keys,
+                                 split_point(keys, ks, total - 1, pos, c->grows_at_front),
                                  c->block_bytes);
         /* Standalone restart entries can make the right half longer than
          * it was: fewer, longer blocks fit it (one block is never longer
          * than the entries were in the full page). */
         size_t block = c->block_bytes, right = total - left;
-        while (leaf_build(rpage, c, keys + left * ks, right, block) != right && block < FORMAT_PAGE_SIZE)
+        while (leaf_build(rpage, c, keys + left * ks, right, block) != right &&
+               block < FORMAT_PAGE_SIZE)
             block *= 2;
         if (block >= FORMAT_PAGE_SIZE)
             rc = err_set(e, ERR(INT, 0), "internal: leaf split of page %u overflows",
@@ -596,8 +600,9 @@ static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgn
 }
 
 /* The slot after inserting `key` by `ed` into block b. */
-static void remember(btree_hint_slot *slot, const uint8_t *page, uint32_t pgno, const btree_codec *c,
-                     size_t b, const edit *ed, const uint8_t *key, const uint8_t *anchor) {
+static void remember(btree_hint_slot *slot, const uint8_t *page, uint32_t pgno,
+                     const btree_codec *c, size_t b, const edit *ed, const uint8_t *key,
+                     const uint8_t *anchor) {
     slot->leaf = pgno;
     slot->count = leaf_count(page);
     slot->off = ed->at + ed->key_len;
@@ -606,15 +611,16 @@ static void remember(btree_hint_slot *slot, const uint8_t *page, uint32_t pgno, 
     memcpy(slot->anchor, anchor, c->key_size);
 }
 
-int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
-                const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e) {
+int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c, const uint8_t *key,
+                btree_hint_slot *slot, btree_split *sp, err *e) {
     place pl;
     edit ed;
     size_t b;
     uint8_t anchor[BTREE_MAX_KEY];
     if (hinted_place(page, c, pgno, slot, key, &b, &pl))
         memcpy(anchor, slot->anchor, c->key_size);
-    else if (leaf_first_key(page, c, anchor) != 0 || find_block(page, c, anchor, key, true, NULL, &b) != 0 ||
+    else if (leaf_first_key(page, c, anchor) != 0 ||
+             find_block(page, c, anchor, key, true, NULL, &b) != 0 ||
              find_place(page, c, b, anchor, key, &pl) != 0)
         return corrupt(e, pgno);
     if (pl.has_next && memcmp(pl.next, key, c->key_size) == 0)

@@ -55,8 +55,8 @@ int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
  * splitting it into a new right page when it is full. `slot` (NULL: none)
  * is the hint slot of this leaf's page number: used when it describes
  * this leaf, and left describing it or empty. */
-int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
-                const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e);
+int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c, const uint8_t *key,
+                btree_hint_slot *slot, btree_split *sp, err *e);
 
 /* Reading: a position (leaf_pos, btree.h); decoding also needs the key
  * before the entry (unused at a restart) and the anchor. */

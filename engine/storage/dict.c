@@ -8,7 +8,6 @@
 #include "storage/btree.h"
 #include "storage/varint.h"
 
-
 /* DICT leaf entries: varints of the zigzag differences of the hash and of
  * the location from the base key's (from 0 for the leaf's first entry).
  * The tree is only ever searched for one hash, never scanned, so its
@@ -60,8 +59,8 @@ static size_t key_decode(const btree_codec *c, const uint8_t *prev, const uint8_
 
 void dict_init(dict *d) {
     memset(d, 0, sizeof *d);
-    d->codec = (btree_codec){DICT_KEY_SIZE, DICT_BLOCK_BYTES, key_encode, key_decode,
-                             DICT_HASH_BYTES, hash_decode, NULL, false};
+    d->codec = (btree_codec){DICT_KEY_SIZE,   DICT_BLOCK_BYTES, key_encode, key_decode,
+                             DICT_HASH_BYTES, hash_decode,      NULL,       false};
 }
 
 void dict_free(dict *d) {
@@ -149,8 +148,7 @@ int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, 
     if (rc == 0)
         rc = btree_seek(&c, key, DICT_HASH_BYTES, e);
     const uint8_t *k = NULL;
-    while (rc == 0 && (rc = btree_next(&c, &k, e)) == 1 &&
-                       memcmp(k, key, DICT_HASH_BYTES) == 0) {
+    while (rc == 0 && (rc = btree_next(&c, &k, e)) == 1 && memcmp(k, key, DICT_HASH_BYTES) == 0) {
         uint64_t at = format_get_be(k + DICT_HASH_BYTES, DICT_LOC_BYTES);
         int got_kind = -1;
         const uint8_t *got = NULL;
@@ -238,7 +236,7 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     if (rc != 0)
         return rc;
     rc = len + DICT_ENTRY_HEADER > FORMAT_PAGE_PAYLOAD ? add_big(d, bytes, len, loc, e)
-                                                  : add_heap(d, pg, kind, bytes, len, loc, e);
+                                                       : add_heap(d, pg, kind, bytes, len, loc, e);
     if (rc != 0)
         return rc;
     uint8_t key[DICT_KEY_SIZE];

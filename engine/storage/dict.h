@@ -32,8 +32,8 @@ enum { DICT_UUID = 1, DICT_TEXT = 2 };
 #define DICT_KEY_SIZE (DICT_HASH_BYTES + DICT_LOC_BYTES)
 
 typedef struct dict {
-    btree_codec codec; /* of the DICT tree's keys */
-    dict_cache cache;  /* the writer's recent entries */
+    btree_codec codec;  /* of the DICT tree's keys */
+    dict_cache cache;   /* the writer's recent entries */
     uint32_t heap_page; /* dirty page being filled, or 0 */
     uint32_t heap_used;
     char **big; /* memory databases: texts too long for a page */

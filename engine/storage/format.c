@@ -27,7 +27,7 @@ enum {
     H_FACT_COUNT = 40,
     H_ENTITY_COUNT = 48,
     H_ROOTS = 56,
-    H_FREELIST = 80, /* zero in files of earlier releases: no free list */
+    H_FREELIST = 80,  /* zero in files of earlier releases: no free list */
     H_HIST_ROOT = 84, /* version 4 */
     H_FREE_COUNT = 88,
     H_DB_ID = FORMAT_DB_ID_OFFSET, /* zero in files of earlier releases: no identity */

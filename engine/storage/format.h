@@ -43,11 +43,11 @@ typedef struct format_header {
     uint64_t generation; /* +1 per checkpoint; the newest valid slot wins */
     uint64_t page_count; /* pages in use, header slots included */
     uint64_t tx_count;
-    uint64_t fact_count;   /* records; also the next record sequence number */
-    uint64_t entity_count; /* distinct entities in the dictionary */
+    uint64_t fact_count;        /* records; also the next record sequence number */
+    uint64_t entity_count;      /* distinct entities in the dictionary */
     uint32_t roots[TREE_COUNT]; /* 0: empty tree */
-    uint32_t freelist;   /* first free-list page (0: none); storage/freelist.h */
-    uint64_t free_count; /* pages the free list holds */
+    uint32_t freelist;          /* first free-list page (0: none); storage/freelist.h */
+    uint64_t free_count;        /* pages the free list holds */
     /* Random at creation, the same in both slots and in the WAL header
      * (wal.h), so a log is never replayed into another database. All
      * zero: a file written before identities existed (it gets one at its
@@ -152,8 +152,8 @@ void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page);
 typedef enum format_slot_state {
     SLOT_VALID,
     SLOT_BAD_MAGIC,
-    SLOT_OLD_VERSION,    /* an earlier format this release cannot read */
-    SLOT_NEW_VERSION,    /* a later format */
+    SLOT_OLD_VERSION, /* an earlier format this release cannot read */
+    SLOT_NEW_VERSION, /* a later format */
     SLOT_BAD_PAGE_SIZE,
     SLOT_BAD_CHECKSUM
 } format_slot_state;

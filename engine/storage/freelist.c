@@ -92,8 +92,8 @@ static bool page_fits(const freelist *f, const uint8_t *page, uint32_t page_coun
     uint32_t next = (uint32_t)format_get_le(page, 4);
     uint64_t n = format_get_le(page + 4, 4);
     if (n > FREELIST_PER_PAGE || n > f->rest_count || next >= page_count ||
-        (next != 0 && next < FORMAT_FIRST_DATA_PAGE) ||
-        (n == 0 && next != 0) || (next == 0 && n != f->rest_count))
+        (next != 0 && next < FORMAT_FIRST_DATA_PAGE) || (n == 0 && next != 0) ||
+        (next == 0 && n != f->rest_count))
         return false;
     for (size_t i = 0; i < n; i++) {
         uint32_t pgno = (uint32_t)format_get_le(page + 8 + 4 * i, 4);

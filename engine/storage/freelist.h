@@ -61,9 +61,9 @@ typedef struct freelist {
 
 /* What a checkpoint writes: new list pages replacing the read ones. */
 typedef struct freelist_plan {
-    pgvec entries;   /* what the new pages hold, top page first */
-    pgvec pages;     /* the new list pages, top first */
-    uint32_t head;   /* the header's list reference and count */
+    pgvec entries; /* what the new pages hold, top page first */
+    pgvec pages;   /* the new list pages, top first */
+    uint32_t head; /* the header's list reference and count */
     uint64_t count;
     uint32_t next;   /* page count once fresh list pages are appended */
     uint8_t *images; /* pages.n sealed page images */

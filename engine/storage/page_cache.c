@@ -102,7 +102,8 @@ static void set_checked(page_cache *c, uint32_t pgno, const void *as) {
         i++;
     if (as && i == c->as_count && c->as_count < PAGE_CACHE_CHECKERS)
         c->as[c->as_count++] = as;
-    if (pgno >= len && (!as || !array_reserve(&c->checked, &c->checked_len, (size_t)pgno + 1, 1, 4096)))
+    if (pgno >= len &&
+        (!as || !array_reserve(&c->checked, &c->checked_len, (size_t)pgno + 1, 1, 4096)))
         return;
     memset(c->checked + len, 0, c->checked_len - len);
     c->checked[pgno] = as && i < c->as_count ? (uint8_t)(i + 1) : 0;

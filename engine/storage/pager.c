@@ -39,9 +39,9 @@ struct pager {
     store_lock *lock;
     char *path;
     bool read_only;
-    uint32_t committed; /* pages on disk that the header refers to */
+    uint32_t committed;    /* pages on disk that the header refers to */
     _Atomic uint32_t next; /* next page number to allocate */
-    pver_ref *dirty;    /* dirty[pgno - committed]: its newest version */
+    pver_ref *dirty;       /* dirty[pgno - committed]: its newest version */
     size_t dirty_cap;
     /* Dirty pages below `committed`: free pages taken for reuse. */
     pver_ref *reused;
@@ -66,11 +66,11 @@ struct pager {
      * free page: a reader the system stops while it holds the lock holds
      * every commit up. */
     pthread_rwlock_t maps;
-    pver *pending;             /* unpublished versions */
-    pver *gc_first, *gc_last;  /* superseded versions, in the order they were */
-    size_t versions_kept;      /* superseded versions not yet freed (the writer's) */
-    spares scratch; /* cursor scratch blocks (pager_scratch_take) */
-    pager *base;    /* a fork's (pager_fork): where its pages below `committed` are read */
+    pver *pending;            /* unpublished versions */
+    pver *gc_first, *gc_last; /* superseded versions, in the order they were */
+    size_t versions_kept;     /* superseded versions not yet freed (the writer's) */
+    spares scratch;           /* cursor scratch blocks (pager_scratch_take) */
+    pager *base; /* a fork's (pager_fork): where its pages below `committed` are read */
 };
 
 static int oom(err *e) {
@@ -288,15 +288,17 @@ static int create_file(pager *p, format_header *h, err *e) {
 
 static int slot_error(const pager *p, format_slot_state st, uint32_t version, err *e) {
     switch (st) {
-    case SLOT_BAD_MAGIC: return err_set(e, ERR(STG, 2), "not a minigraf database file: %s", p->path);
+    case SLOT_BAD_MAGIC:
+        return err_set(e, ERR(STG, 2), "not a minigraf database file: %s", p->path);
     case SLOT_OLD_VERSION:
-        return err_set(e, ERR(STG, 28), "database format version %u is no longer readable (this "
-                       "release reads version %u): %s", (unsigned)version, FORMAT_VERSION, p->path);
+        return err_set(e, ERR(STG, 28),
+                       "database format version %u is no longer readable (this "
+                       "release reads version %u): %s",
+                       (unsigned)version, FORMAT_VERSION, p->path);
     case SLOT_NEW_VERSION:
         return err_set(e, ERR(STG, 3), "unsupported database format version %u (expected %u): %s",
                        (unsigned)version, FORMAT_VERSION, p->path);
-    case SLOT_BAD_PAGE_SIZE:
-        return err_set(e, ERR(STG, 6), "unsupported page size in %s", p->path);
+    case SLOT_BAD_PAGE_SIZE: return err_set(e, ERR(STG, 6), "unsupported page size in %s", p->path);
     case SLOT_BAD_CHECKSUM:
     case SLOT_VALID: break;
     }
@@ -309,8 +311,8 @@ static void short_file_id(const uint8_t *have, uint64_t size, uint8_t *id) {
     enum { ID_AT = FORMAT_DB_ID_OFFSET };
     memset(id, 0, FORMAT_DB_ID_SIZE);
     if (size > ID_AT)
-        memcpy(id, have + ID_AT, size - ID_AT < FORMAT_DB_ID_SIZE ? (size_t)(size - ID_AT)
-                                                                 : FORMAT_DB_ID_SIZE);
+        memcpy(id, have + ID_AT,
+               size - ID_AT < FORMAT_DB_ID_SIZE ? (size_t)(size - ID_AT) : FORMAT_DB_ID_SIZE);
 }
 
 /* The identifier a torn creation's fresh pages are rebuilt with: a whole
@@ -424,9 +426,10 @@ static int choose_header(pager *p, uint64_t size, format_header *h, err *e) {
     *h = slot[best];
     if (h->page_count < FORMAT_FIRST_DATA_PAGE || h->page_count > UINT32_MAX ||
         h->page_count * FORMAT_PAGE_SIZE > size)
-        return err_set(e, ERR(STG, 7), "database header counts %llu pages but the file holds %llu "
-                       "bytes (truncated?): %s", (unsigned long long)h->page_count,
-                       (unsigned long long)size, p->path);
+        return err_set(e, ERR(STG, 7),
+                       "database header counts %llu pages but the file holds %llu "
+                       "bytes (truncated?): %s",
+                       (unsigned long long)h->page_count, (unsigned long long)size, p->path);
     if (h->freelist >= h->page_count || (h->freelist == 0) != (h->free_count == 0) ||
         h->free_count >= h->page_count)
         return err_set(e, ERR(STG, 8), "corrupt free-list reference in the header of %s", p->path);
@@ -552,8 +555,8 @@ int pager_read(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e) {
     return pager_read_checked(p, view, pgno, dst, NULL, e);
 }
 
-int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst,
-                       const pager_check *chk, err *e) {
+int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, const pager_check *chk,
+                       err *e) {
     int rc = read_version(p, view, pgno, dst, e);
     if (rc == 0)
         return read_committed(p, pgno, dst, chk, e);

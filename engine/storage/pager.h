@@ -82,9 +82,9 @@ bool pager_is_memory(const pager *p);
 #define PAGER_SCRATCH_SPARES 8
 #define PAGER_SCRATCH_NOTE 2048
 typedef struct pager_scratch {
-    uint64_t view;                       /* that `held` was read through */
-    uint64_t epoch;                      /* of the pager then (the writer's view) */
-    uint32_t held[PAGER_SCRATCH_PAGES];  /* per slot: the page it holds, 0: none */
+    uint64_t view;                      /* that `held` was read through */
+    uint64_t epoch;                     /* of the pager then (the writer's view) */
+    uint32_t held[PAGER_SCRATCH_PAGES]; /* per slot: the page it holds, 0: none */
     /* Per slot: what the page was checked as (a B+tree cursor's codec).
      * Only a reader of the same kind trusts it: in a damaged file one tree
      * may point into another's pages, and a branch checked for 10-byte
@@ -95,7 +95,7 @@ typedef struct pager_scratch {
      * and restart keys); PAGER_SCRATCH_NOTE bytes, 16-byte aligned. */
     uint32_t noted;
     void *note;
-    uint8_t *pages;                      /* PAGER_SCRATCH_PAGES page copies */
+    uint8_t *pages; /* PAGER_SCRATCH_PAGES page copies */
 } pager_scratch;
 /* NULL when out of memory. */
 pager_scratch *pager_scratch_take(pager *p);
@@ -123,8 +123,8 @@ typedef struct pager_check {
     const void *as;
     bool (*ok)(const uint8_t *page, const void *as);
 } pager_check;
-int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst,
-                       const pager_check *chk, err *e);
+int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, const pager_check *chk,
+                       err *e);
 /* *page: the writable buffer of a dirty page (an unpublished version,
  * copied from the newest when that one is published), or NULL when
  * `pgno` is committed. Fails only when out of memory. */

@@ -71,9 +71,11 @@ static int open_and_claim(const char *path, bool read_only, bool allow_unlocked,
     int f = open(path, flags, 0644);
     if (f < 0)
         return err_set(e, ERR(STG, 10), "open failed for %s: %s", path, strerror(errno));
-    int rc = fstat(f, &st) != 0 ? err_set(e, ERR(STG, 15), "stat failed for %s: %s", path, strerror(errno))
-             : registered(st.st_dev, st.st_ino) ? already_open(path, e) /* path replaced meanwhile */
-                                                 : lock_file(f, read_only, allow_unlocked, path, e);
+    int rc = fstat(f, &st) != 0
+                 ? err_set(e, ERR(STG, 15), "stat failed for %s: %s", path, strerror(errno))
+             : registered(st.st_dev, st.st_ino)
+                 ? already_open(path, e) /* path replaced meanwhile */
+                 : lock_file(f, read_only, allow_unlocked, path, e);
     if (rc != 0) {
         close(f);
         return rc;

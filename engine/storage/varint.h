@@ -27,7 +27,7 @@ static inline size_t varint_get(const uint8_t *p, size_t avail, uint64_t *v) {
     }
     uint64_t x = 0;
     if (avail >= VARINT_MAX) { /* the usual case inside a page: no bound to check */
-        x = p[0] & 0x7f; /* unrolled: no variable shifts (dictionary hashes take 5 bytes) */
+        x = p[0] & 0x7f;       /* unrolled: no variable shifts (dictionary hashes take 5 bytes) */
 #pragma GCC unroll 10
         for (size_t n = 1; n < VARINT_MAX; n++) {
             x |= (uint64_t)(p[n] & 0x7f) << (7 * n);

@@ -36,8 +36,8 @@ static int posix_size(void *ctx, int fd, uint64_t *out) {
     return 0;
 }
 
-static const vfs posix_vfs = {posix_pread, posix_pwrite, posix_sync, posix_truncate, posix_size,
-                              NULL};
+static const vfs posix_vfs = {posix_pread,    posix_pwrite, posix_sync,
+                              posix_truncate, posix_size,   NULL};
 static const vfs *current = &posix_vfs;
 
 const vfs *vfs_posix(void) {

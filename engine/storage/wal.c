@@ -153,8 +153,10 @@ static int check_header(wal *w, uint64_t size, uint64_t *base, err *e) {
          * lost the header that gave it one: STG-004 (store.c), not STG-044. */
         bool lost_upgrade = !has_id && *base > w->generation;
         if (memcmp(h + 24, w->db_id, FORMAT_DB_ID_SIZE) != 0 && !lost_upgrade)
-            return err_set(e, ERR(STG, 44), "the WAL %s belongs to another database (its "
-                           "identifier is not the file's): it was not replayed", w->path);
+            return err_set(e, ERR(STG, 44),
+                           "the WAL %s belongs to another database (its "
+                           "identifier is not the file's): it was not replayed",
+                           w->path);
     } else if (v1 && version == LEGACY_VERSION) {
         w->legacy = !has_id;
         w->legacy_stale = has_id;
@@ -236,8 +238,7 @@ uint64_t wal_size(const wal *w) {
 /* Covers the length field too, so a run of zero bytes (what a crash can
  * leave past the old end of a file) is never a valid empty frame; and the
  * database id, so another database's frame never verifies. */
-static uint32_t frame_crc(const wal *w, const uint8_t *header, const uint8_t *payload,
-                          size_t len) {
+static uint32_t frame_crc(const wal *w, const uint8_t *header, const uint8_t *payload, size_t len) {
     if (w->legacy)
         return crc32_update(crc32_update(0, header, 4), payload, len);
     uint32_t c = crc32_update(0, w->db_id, FORMAT_DB_ID_SIZE);
@@ -356,7 +357,8 @@ static int damaged_frame(wal *w, uint64_t index, uint64_t size, err *e) {
         return rc;
     if (w->recover)
         return 0;
-    return err_set(e, ERR(STG, 45), "WAL frame %llu of %s (at byte %llu) is damaged but %llu "
+    return err_set(e, ERR(STG, 45),
+                   "WAL frame %llu of %s (at byte %llu) is damaged but %llu "
                    "later frames verify: the log is corrupt, not torn; nothing was changed. "
                    "Opening with the option recover: \"truncate_wal\" drops the damaged frame "
                    "and everything after it: %s%llu commits",
@@ -393,13 +395,15 @@ static int ready_to_append(wal *w, uint64_t size, err *e) {
 
 /* Whether frame `index` is to replay: *replay false for an older
  * generation (a frame a checkpoint folded in: the end of the log). */
-static int frame_generation(const wal *w, const wal_frame *f, uint64_t index, bool *replay, err *e) {
+static int frame_generation(const wal *w, const wal_frame *f, uint64_t index, bool *replay,
+                            err *e) {
     *replay = w->legacy || f->generation == w->generation;
     if (w->legacy || f->generation <= w->generation)
         return 0;
-    return err_set(e, ERR(STG, 4), "the newest database header is damaged (WAL frame %llu of %s "
-                   "continues checkpoint %llu, the file shows %llu)", (unsigned long long)index,
-                   w->path, (unsigned long long)f->generation,
+    return err_set(e, ERR(STG, 4),
+                   "the newest database header is damaged (WAL frame %llu of %s "
+                   "continues checkpoint %llu, the file shows %llu)",
+                   (unsigned long long)index, w->path, (unsigned long long)f->generation,
                    (unsigned long long)w->generation);
 }
 

@@ -67,7 +67,8 @@ static size_t fact_encode(const btree_codec *c, const uint8_t *prev, const uint8
     for (int i = 0; i < FACT_LEADING; i++) {
         int f = d->field[i];
         size_t off = d->off[i];
-        if (f != FACT_SEQ && memcmp(key + off, p + off, f == FACT_V ? FACT_V_SIZE : (size_t)width(f)) == 0)
+        if (f != FACT_SEQ &&
+            memcmp(key + off, p + off, f == FACT_V ? FACT_V_SIZE : (size_t)width(f)) == 0)
             flags |= 1u << f;
         else
             n += put_field(f, key + off, p + off, out + n);
@@ -78,7 +79,8 @@ static size_t fact_encode(const btree_codec *c, const uint8_t *prev, const uint8
         n += put_delta(out + n, load(key + FACT_KEY_TXID, 8), load(p + FACT_KEY_TXID, 8));
     if (memcmp(key + FACT_KEY_VALID_FROM, key + FACT_KEY_TXID, 8) != 0) {
         flags |= VALID_FROM_STORED;
-        n += put_delta(out + n, load(key + FACT_KEY_VALID_FROM, 8), load(p + FACT_KEY_VALID_FROM, 8));
+        n += put_delta(out + n, load(key + FACT_KEY_VALID_FROM, 8),
+                       load(p + FACT_KEY_VALID_FROM, 8));
     }
     if (load(key + FACT_KEY_VALID_TO, 8) != SORTABLE_FOREVER) {
         flags |= VALID_TO_STORED;
@@ -147,31 +149,31 @@ DECODE_STEP bool read_tail(reader *r, unsigned flags, uint8_t *key) {
  * each field's decoding is specialised (fact_key.c defines the orders; the
  * round-trip tests check that these agree). Decodes into a copy of the
  * previous key, replacing what changed. */
-#define FACT_DECODER(name, f0, o0, f1, o1, f2, o2, f3, o3, f4, o4)                            \
-    static size_t name(const btree_codec *c, const uint8_t *prev, const uint8_t *in,           \
-                       size_t avail, uint8_t *key) {                                           \
-        (void)c;                                                                               \
-        if (avail < 1)                                                                         \
-            return 0;                                                                          \
-        memcpy(key, prev ? prev : base_key, FACT_KEY_SIZE);                                    \
-        reader r = {in + 1, in + avail};                                                       \
-        unsigned flags = in[0];                                                                \
-        bool ok = read_field(&r, flags, f0, key + o0) && read_field(&r, flags, f1, key + o1) && \
-                  read_field(&r, flags, f2, key + o2) && read_field(&r, flags, f3, key + o3) && \
-                  read_field(&r, flags, f4, key + o4) && read_tail(&r, flags, key);            \
-        return ok ? (size_t)(r.p - in) : 0;                                                    \
+#define FACT_DECODER(name, f0, o0, f1, o1, f2, o2, f3, o3, f4, o4)                                 \
+    static size_t name(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail, \
+                       uint8_t *key) {                                                             \
+        (void)c;                                                                                   \
+        if (avail < 1)                                                                             \
+            return 0;                                                                              \
+        memcpy(key, prev ? prev : base_key, FACT_KEY_SIZE);                                        \
+        reader r = {in + 1, in + avail};                                                           \
+        unsigned flags = in[0];                                                                    \
+        bool ok = read_field(&r, flags, f0, key + o0) && read_field(&r, flags, f1, key + o1) &&    \
+                  read_field(&r, flags, f2, key + o2) && read_field(&r, flags, f3, key + o3) &&    \
+                  read_field(&r, flags, f4, key + o4) && read_tail(&r, flags, key);                \
+        return ok ? (size_t)(r.p - in) : 0;                                                        \
     }
 
 /* And the lead of each order: its first two fields (o1 + w1 bytes). */
-#define FACT_LEAD(name, f0, f1, o1, size)                                                        \
-    static size_t name(const btree_codec *c, const uint8_t *prev, const uint8_t *in,           \
-                       size_t avail, uint8_t *key) {                                           \
-        (void)c;                                                                               \
-        if (avail < 1)                                                                         \
-            return 0;                                                                          \
-        memcpy(key, prev ? prev : base_key, size + 2); /* store48's neighbours */              \
-        reader r = {in + 1, in + avail};                                                       \
-        return read_field(&r, in[0], f0, key) && read_field(&r, in[0], f1, key + o1);          \
+#define FACT_LEAD(name, f0, f1, o1, size)                                                          \
+    static size_t name(const btree_codec *c, const uint8_t *prev, const uint8_t *in, size_t avail, \
+                       uint8_t *key) {                                                             \
+        (void)c;                                                                                   \
+        if (avail < 1)                                                                             \
+            return 0;                                                                              \
+        memcpy(key, prev ? prev : base_key, size + 2); /* store48's neighbours */                  \
+        reader r = {in + 1, in + avail};                                                           \
+        return read_field(&r, in[0], f0, key) && read_field(&r, in[0], f1, key + o1);              \
     }
 
 FACT_DECODER(decode_eavt, FACT_E, 0, FACT_A, 6, FACT_V, 12, FACT_TXC, 21, FACT_SEQ, 29)
@@ -197,19 +199,23 @@ static atomic_bool codecs_ready; /* every seek asks: no pthread_once call once s
 static void codecs_init(void) {
     typedef size_t (*decoder)(const btree_codec *, const uint8_t *, const uint8_t *, size_t,
                               uint8_t *);
-    static const decoder decoders[TREE_TXLOG + 1] = {
-        [TREE_EAVT] = decode_eavt, [TREE_AEVT] = decode_aevt, [TREE_AVET] = decode_avet,
-        [TREE_VAET] = decode_vaet, [TREE_TXLOG] = decode_txlog};
-    static const decoder leads[TREE_TXLOG + 1] = {
-        [TREE_EAVT] = lead_eavt, [TREE_AEVT] = lead_aevt, [TREE_AVET] = lead_avet,
-        [TREE_VAET] = lead_vaet, [TREE_TXLOG] = lead_txlog};
+    static const decoder decoders[TREE_TXLOG + 1] = {[TREE_EAVT] = decode_eavt,
+                                                     [TREE_AEVT] = decode_aevt,
+                                                     [TREE_AVET] = decode_avet,
+                                                     [TREE_VAET] = decode_vaet,
+                                                     [TREE_TXLOG] = decode_txlog};
+    static const decoder leads[TREE_TXLOG + 1] = {[TREE_EAVT] = lead_eavt,
+                                                  [TREE_AEVT] = lead_aevt,
+                                                  [TREE_AVET] = lead_avet,
+                                                  [TREE_VAET] = lead_vaet,
+                                                  [TREE_TXLOG] = lead_txlog};
     static const size_t lead_sizes[TREE_TXLOG + 1] = {12, 12, 15, 15, 16};
     for (size_t off = FACT_KEY_TXID; off < FACT_KEY_ASSERTED; off += 8)
         format_put_be(base_key + off, SORTABLE_ZERO, 8);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         fact_codec_def *d = &codecs[order];
-        d->base = (btree_codec){FACT_KEY_SIZE, FACT_BLOCK_BYTES, fact_encode, decoders[order],
-                                lead_sizes[order], leads[order], fact_seek, false};
+        d->base = (btree_codec){FACT_KEY_SIZE,     FACT_BLOCK_BYTES, fact_encode, decoders[order],
+                                lead_sizes[order], leads[order],     fact_seek,   false};
         d->order = order;
         size_t off = 0;
         for (int i = 0; i < FACT_LEADING; i++) {

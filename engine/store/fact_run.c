@@ -215,69 +215,74 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
  * decoder of an entry, the seek inside a block, and the setting of a
  * prefix's bounds. */
 #define RUN_ORDER(name, f0, f1, f2, f3, f4)                                                     \
-    static int name##_next(fact_run *r, fact_ids *out) {                                       \
-        reader rd = {r->p + 1, r->end};                                                        \
-        unsigned flags = r->p[0];                                                              \
-        uint64_t *col = r->col;                                                                \
-        bool ok = read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&        \
-                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&        \
-                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col);               \
-        r->p = ok ? rd.p : r->end;                                                             \
-        if (!ok)                                                                               \
-            return -1;                                                                         \
-        if (!in_bound(r))                                                                      \
-            return FACT_RUN_PAST;                                                              \
-        write_ids(r, out);                                                                     \
-        return 1;                                                                              \
-    }                                                                                          \
-    static void name##_key_cols(const uint8_t *key, uint64_t *col) {                           \
-        key_col(key, key_col(key, key_col(key, key_col(key, key_col(key, 0, f0, col), f1, col),  \
-                                          f2, col), f3, col), f4, col);                        \
-        key_tail_cols(key, col);                                                               \
-    }                                                                                          \
+    static int name##_next(fact_run *r, fact_ids *out) {                                        \
+        reader rd = {r->p + 1, r->end};                                                         \
+        unsigned flags = r->p[0];                                                               \
+        uint64_t *col = r->col;                                                                 \
+        bool ok = read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&         \
+                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&         \
+                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col);                \
+        r->p = ok ? rd.p : r->end;                                                              \
+        if (!ok)                                                                                \
+            return -1;                                                                          \
+        if (!in_bound(r))                                                                       \
+            return FACT_RUN_PAST;                                                               \
+        write_ids(r, out);                                                                      \
+        return 1;                                                                               \
+    }                                                                                           \
+    static void name##_key_cols(const uint8_t *key, uint64_t *col) {                            \
+        key_col(key,                                                                            \
+                key_col(key,                                                                    \
+                        key_col(key, key_col(key, key_col(key, 0, f0, col), f1, col), f2, col), \
+                        f3, col),                                                               \
+                f4, col);                                                                       \
+        key_tail_cols(key, col);                                                                \
+    }                                                                                           \
     static int name##_seek(const uint8_t *base, const uint8_t *in, size_t len,                  \
-                           const uint8_t *target, uint8_t *key, size_t *used) {                \
-        uint64_t col[RUN_COLS] = {0}, want[RUN_COLS];                                          \
-        if (base)                                                                              \
-            name##_key_cols(base, col);                                                        \
-        name##_key_cols(target, want);                                                         \
-        reader rd = {in, in + len};                                                            \
-        while (rd.p < rd.end) {                                                                \
-            unsigned flags = *rd.p++;                                                          \
-            if (!(read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&        \
-                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&        \
-                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col)))              \
-                return -1;                                                                     \
-            int c = cmp_col(col, want, f0);                                                    \
-            c = c ? c : cmp_col(col, want, f1);                                                \
-            c = c ? c : cmp_col(col, want, f2);                                                \
-            c = c ? c : cmp_col(col, want, f3);                                                \
-            c = c ? c : cmp_col(col, want, f4);                                                \
-            if ((c ? c : cmp_tail(col, want)) >= 0) {                                          \
-                col_key(col, f4, key, col_key(col, f3, key, col_key(col, f2, key,              \
-                        col_key(col, f1, key, col_key(col, f0, key, 0)))));                    \
-                tail_cols_key(col, key);                                                       \
-                *used = (size_t)(rd.p - in);                                                   \
-                return 1;                                                                      \
-            }                                                                                  \
-        }                                                                                      \
-        return 0;                                                                              \
-    }                                                                                          \
-    static void name##_bounds(fact_run *r, const uint8_t *key, size_t len) {                   \
-        size_t off = 0;                                                                        \
-        r->bounds = 0;                                                                         \
-        if (off < len)                                                                         \
-            off = field_bound(r, f0, key, off, len);                                           \
-        if (off < len)                                                                         \
-            off = field_bound(r, f1, key, off, len);                                           \
-        if (off < len)                                                                         \
-            off = field_bound(r, f2, key, off, len);                                           \
-        if (off < len)                                                                         \
-            off = field_bound(r, f3, key, off, len);                                           \
-        if (off < len)                                                                         \
-            off = field_bound(r, f4, key, off, len);                                           \
-        if (off < len)                                                                         \
-            tail_bounds(r, key, len);                                                          \
+                           const uint8_t *target, uint8_t *key, size_t *used) {                 \
+        uint64_t col[RUN_COLS] = {0}, want[RUN_COLS];                                           \
+        if (base)                                                                               \
+            name##_key_cols(base, col);                                                         \
+        name##_key_cols(target, want);                                                          \
+        reader rd = {in, in + len};                                                             \
+        while (rd.p < rd.end) {                                                                 \
+            unsigned flags = *rd.p++;                                                           \
+            if (!(read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&         \
+                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&         \
+                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col)))               \
+                return -1;                                                                      \
+            int c = cmp_col(col, want, f0);                                                     \
+            c = c ? c : cmp_col(col, want, f1);                                                 \
+            c = c ? c : cmp_col(col, want, f2);                                                 \
+            c = c ? c : cmp_col(col, want, f3);                                                 \
+            c = c ? c : cmp_col(col, want, f4);                                                 \
+            if ((c ? c : cmp_tail(col, want)) >= 0) {                                           \
+                col_key(col, f4, key,                                                           \
+                        col_key(col, f3, key,                                                   \
+                                col_key(col, f2, key,                                           \
+                                        col_key(col, f1, key, col_key(col, f0, key, 0)))));     \
+                tail_cols_key(col, key);                                                        \
+                *used = (size_t)(rd.p - in);                                                    \
+                return 1;                                                                       \
+            }                                                                                   \
+        }                                                                                       \
+        return 0;                                                                               \
+    }                                                                                           \
+    static void name##_bounds(fact_run *r, const uint8_t *key, size_t len) {                    \
+        size_t off = 0;                                                                         \
+        r->bounds = 0;                                                                          \
+        if (off < len)                                                                          \
+            off = field_bound(r, f0, key, off, len);                                            \
+        if (off < len)                                                                          \
+            off = field_bound(r, f1, key, off, len);                                            \
+        if (off < len)                                                                          \
+            off = field_bound(r, f2, key, off, len);                                            \
+        if (off < len)                                                                          \
+            off = field_bound(r, f3, key, off, len);                                            \
+        if (off < len)                                                                          \
+            off = field_bound(r, f4, key, off, len);                                            \
+        if (off < len)                                                                          \
+            tail_bounds(r, key, len);                                                           \
     }
 
 RUN_ORDER(eavt, FACT_E, FACT_A, FACT_V, FACT_TXC, FACT_SEQ)
@@ -287,12 +292,18 @@ RUN_ORDER(vaet, FACT_V, FACT_A, FACT_E, FACT_TXC, FACT_SEQ)
 RUN_ORDER(txlog, FACT_SEQ, FACT_TXC, FACT_E, FACT_A, FACT_V)
 
 void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
-    static int (*const decoders[TREE_TXLOG + 1])(fact_run *, fact_ids *) = {
-        [TREE_EAVT] = eavt_next, [TREE_AEVT] = aevt_next, [TREE_AVET] = avet_next,
-        [TREE_VAET] = vaet_next, [TREE_TXLOG] = txlog_next};
-    static void (*const bounds[TREE_TXLOG + 1])(fact_run *, const uint8_t *, size_t) = {
-        [TREE_EAVT] = eavt_bounds, [TREE_AEVT] = aevt_bounds, [TREE_AVET] = avet_bounds,
-        [TREE_VAET] = vaet_bounds, [TREE_TXLOG] = txlog_bounds};
+    static int (*const decoders[TREE_TXLOG + 1])(fact_run *,
+                                                 fact_ids *) = {[TREE_EAVT] = eavt_next,
+                                                                [TREE_AEVT] = aevt_next,
+                                                                [TREE_AVET] = avet_next,
+                                                                [TREE_VAET] = vaet_next,
+                                                                [TREE_TXLOG] = txlog_next};
+    static void (*const bounds[TREE_TXLOG + 1])(fact_run *, const uint8_t *,
+                                                size_t) = {[TREE_EAVT] = eavt_bounds,
+                                                           [TREE_AEVT] = aevt_bounds,
+                                                           [TREE_AVET] = avet_bounds,
+                                                           [TREE_VAET] = vaet_bounds,
+                                                           [TREE_TXLOG] = txlog_bounds};
     r->next = decoders[order];
     fact_run_clear(r);
     bounds[order](r, prefix, len);
@@ -301,16 +312,19 @@ void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
 int fact_run_seek(int order, const uint8_t *base, const uint8_t *in, size_t len,
                   const uint8_t *target, uint8_t *key, size_t *used) {
     static int (*const seeks[TREE_TXLOG + 1])(const uint8_t *, const uint8_t *, size_t,
-                                              const uint8_t *, uint8_t *, size_t *) = {
-        [TREE_EAVT] = eavt_seek, [TREE_AEVT] = aevt_seek, [TREE_AVET] = avet_seek,
-        [TREE_VAET] = vaet_seek, [TREE_TXLOG] = txlog_seek};
+                                              const uint8_t *, uint8_t *,
+                                              size_t *) = {[TREE_EAVT] = eavt_seek,
+                                                           [TREE_AEVT] = aevt_seek,
+                                                           [TREE_AVET] = avet_seek,
+                                                           [TREE_VAET] = vaet_seek,
+                                                           [TREE_TXLOG] = txlog_seek};
     return seeks[order](base, in, len, target, key, used);
 }
 
 void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len) {
     r->p = bytes;
     r->end = len ? bytes + len : bytes; /* bytes may be NULL when len is 0 */
-    if (!base) { /* every field 0, the times the sortable form of 0 */
+    if (!base) {                        /* every field 0, the times the sortable form of 0 */
         memset(r->col, 0, sizeof r->col);
         return;
     }

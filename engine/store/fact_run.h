@@ -26,8 +26,8 @@ typedef struct run_bound {
 
 typedef struct fact_run fact_run;
 struct fact_run {
-    uint64_t col[RUN_COLS]; /* the last entry read, or the run's base */
-    const uint8_t *p, *end; /* the entries not read yet */
+    uint64_t col[RUN_COLS];                  /* the last entry read, or the run's base */
+    const uint8_t *p, *end;                  /* the entries not read yet */
     int (*next)(fact_run *r, fact_ids *out); /* the order's decoder */
     run_bound bound[RUN_COLS];
     uint8_t bound_col[RUN_COLS]; /* the column of each bound */

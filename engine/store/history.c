@@ -10,8 +10,17 @@
 #include "store/fact_codec.h"
 
 /* Offsets in a history key. */
-enum { H_EA = 12, H_TXC = 12, H_ORDER = 28, H_V = 28, H_ASSERTED = 37, H_LIVE = 38, H_TXID = 46,
-       H_VALID_FROM = 54, H_VALID_TO = 62 };
+enum {
+    H_EA = 12,
+    H_TXC = 12,
+    H_ORDER = 28,
+    H_V = 28,
+    H_ASSERTED = 37,
+    H_LIVE = 38,
+    H_TXID = 46,
+    H_VALID_FROM = 54,
+    H_VALID_TO = 62
+};
 /* E, A, V, TXC and SEQ: the leading fields of an EAVT key. */
 #define EAVT_RECORD_PREFIX 37
 #define EAVT_GROUP_PREFIX (12 + FACT_V_SIZE)
@@ -200,8 +209,8 @@ static bool seen_has(seen_set *s, const uint8_t *v) {
 
 static int seen_grow(seen_set *s, err *e) {
     size_t cap = 2 * s->cap;
-    uint8_t(*grown)[FACT_V_SIZE] = s->v == s->inline_v ? malloc(cap * sizeof *s->v)
-                                                       : realloc(s->v, cap * sizeof *s->v);
+    uint8_t (*grown)[FACT_V_SIZE] = s->v == s->inline_v ? malloc(cap * sizeof *s->v)
+                                                        : realloc(s->v, cap * sizeof *s->v);
     if (!grown)
         return oom(e);
     if (s->v == s->inline_v)
@@ -256,8 +265,8 @@ static int add_record(const uint8_t *hk, found_list *out, err *e) {
 
 /* Reads on from history key `key` (the newest at the cut), older and
  * older, until `live` deciding assertions are found. */
-static int walk_back(btree_cursor *hist, const uint8_t *key, uint64_t live,
-                     found_list *out, err *e) {
+static int walk_back(btree_cursor *hist, const uint8_t *key, uint64_t live, found_list *out,
+                     err *e) {
     seen_set seen;
     seen_init(&seen);
     uint8_t ea[H_EA];
@@ -286,8 +295,9 @@ static int by_value(const void *a, const void *b) {
     return memcmp(((const fact_ids *)a)->v, ((const fact_ids *)b)->v, FACT_V_SIZE);
 }
 
-int history_latest(pager *pg, uint64_t view, uint32_t root, uint64_t e_id, uint64_t a_id, uint64_t max_txc,
-                   fact_ids *buf, size_t buf_cap, fact_ids **out, size_t *count, err *e) {
+int history_latest(pager *pg, uint64_t view, uint32_t root, uint64_t e_id, uint64_t a_id,
+                   uint64_t max_txc, fact_ids *buf, size_t buf_cap, fact_ids **out, size_t *count,
+                   err *e) {
     *out = buf;
     *count = 0;
     if (root == 0)

@@ -54,7 +54,8 @@ int history_build(pager *pg, uint32_t *root, uint32_t txlog, uint32_t eavt, err 
  * (UINT64_MAX: none) and are assertions, in EAVT order (by V): *count of
  * them at *out, which is `buf` (of buf_cap > 0 records) when they fit,
  * else a malloc'd array. */
-int history_latest(pager *pg, uint64_t view, uint32_t root, uint64_t e_id, uint64_t a_id, uint64_t max_txc,
-                   fact_ids *buf, size_t buf_cap, fact_ids **out, size_t *count, err *e);
+int history_latest(pager *pg, uint64_t view, uint32_t root, uint64_t e_id, uint64_t a_id,
+                   uint64_t max_txc, fact_ids *buf, size_t buf_cap, fact_ids **out, size_t *count,
+                   err *e);
 
 #endif

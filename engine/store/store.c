@@ -168,9 +168,16 @@ int store_value_field(store *s, const value *v, bool intern, uint8_t out[FACT_V_
     case VT_BOOLEAN: payload = v->as.b ? 1 : 0; break;
     case VT_NULL:
     case VT_LIST: break; /* never stored: a query result only */
-    case VT_REF: kind = DICT_UUID; bytes = v->as.ref.bytes; len = 16; break;
+    case VT_REF:
+        kind = DICT_UUID;
+        bytes = v->as.ref.bytes;
+        len = 16;
+        break;
     case VT_STRING:
-    case VT_KEYWORD: bytes = v->as.str.ptr; len = v->as.str.len; break;
+    case VT_KEYWORD:
+        bytes = v->as.str.ptr;
+        len = v->as.str.len;
+        break;
     }
     if (bytes) {
         bool added;
@@ -196,8 +203,8 @@ static int intern_ids(store *s, const fact *f, fact_ids *ids, err *e) {
     if (rc == 0 && added)
         s->h.entity_count++;
     if (rc == 0)
-        rc = dict_intern(&s->dic, s->pg, &s->h.roots[TREE_DICT], DICT_TEXT,
-                         f->attribute.as.str.ptr, f->attribute.as.str.len, &ids->a, &added, e);
+        rc = dict_intern(&s->dic, s->pg, &s->h.roots[TREE_DICT], DICT_TEXT, f->attribute.as.str.ptr,
+                         f->attribute.as.str.len, &ids->a, &added, e);
     if (rc == 0) {
         int got = store_value_field(s, &f->v, true, ids->v, e);
         rc = got == 1 ? 0 : got;
@@ -284,9 +291,10 @@ static int check_writable(const store *s, err *e) {
 }
 
 int store_tx_count_error(uint64_t tx_count, err *e) {
-    return err_set(e, ERR(STG, 46), "transaction counter %llu is beyond the largest the format "
-                   "holds (%llu)", (unsigned long long)tx_count,
-                   (unsigned long long)STORE_MAX_TX_COUNT);
+    return err_set(e, ERR(STG, 46),
+                   "transaction counter %llu is beyond the largest the format "
+                   "holds (%llu)",
+                   (unsigned long long)tx_count, (unsigned long long)STORE_MAX_TX_COUNT);
 }
 
 static int check_commit(const store *s, const fact *facts, size_t count, err *e) {
@@ -395,7 +403,7 @@ static int checkpoint_locked(store *s, bool wait, err *e) {
         rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
     else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0)
         rc = pager_checkpoint(s->pg, &s->h, e);
-    reset_hints(s); /* freed pages may now be reused */
+    reset_hints(s);                      /* freed pages may now be reused */
     if (rc == 0 && wal_size(s->log) > 0) /* synced by the next commit when commits sync */
         rc = wal_reset(s->log, s->h.generation, s->h.db_id, s->opts.sync != STORE_SYNC_FULL, e);
     if (rc == 0)
@@ -511,9 +519,10 @@ static int open_log(store *s, const char *path, err *e) {
     if (rc != 0)
         return rc;
     if (base > s->h.generation)
-        return err_set(e, ERR(STG, 4), "the newest database header of %s is damaged (the WAL "
-                       "continues checkpoint %llu, the file shows %llu)", path,
-                       (unsigned long long)base, (unsigned long long)s->h.generation);
+        return err_set(e, ERR(STG, 4),
+                       "the newest database header of %s is damaged (the WAL "
+                       "continues checkpoint %llu, the file shows %llu)",
+                       path, (unsigned long long)base, (unsigned long long)s->h.generation);
     rc = wal_replay(s->log, replay_frame, s, e);
     if (rc == 0)
         rc = settle_format(s, e);

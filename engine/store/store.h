@@ -36,7 +36,7 @@ typedef enum store_sync {
 
 typedef struct store_options {
     bool read_only;
-    bool allow_unlocked; /* open even where the filesystem cannot lock */
+    bool allow_unlocked;               /* open even where the filesystem cannot lock */
     size_t page_cache_size;            /* pages of FORMAT_PAGE_SIZE */
     uint64_t wal_checkpoint_threshold; /* facts pending in the WAL; 0: never */
     store_sync sync;
@@ -61,10 +61,10 @@ void store_options_default(store_options *o);
 typedef struct store_stats {
     bool in_memory;
     bool history_index; /* store_has_history */
-    uint32_t pages;           /* pages of FORMAT_PAGE_SIZE in the file (or memory) */
+    uint32_t pages;     /* pages of FORMAT_PAGE_SIZE in the file (or memory) */
     uint32_t page_size;
-    uint64_t wal_bytes;       /* frames in <path>.wal since the last checkpoint */
-    uint64_t wal_facts;       /* facts in those frames */
+    uint64_t wal_bytes; /* frames in <path>.wal since the last checkpoint */
+    uint64_t wal_facts; /* facts in those frames */
     uint64_t facts, entities, tx_count;
     uint64_t cache_hits, cache_misses;
     size_t cache_pages, cache_capacity;
@@ -189,10 +189,9 @@ typedef struct store_bound {
 } store_bound;
 
 /* Binding a pattern's entity or attribute term to its stored id, as every
- * seek and estimate does it (a stored value of this reader is its id). Both return 1 when `b` is narrowed (or, for
- * an attribute given as a Ref, when nothing can narrow it: a Ref can name
- * a keyword attribute, E4), 0 when nothing stored can match, otherwise an
- * error code with `e` set. */
+ * seek and estimate does it (a stored value of this reader is its id). Both return 1 when `b` is
+ * narrowed (or, for an attribute given as a Ref, when nothing can narrow it: a Ref can name a
+ * keyword attribute, E4), 0 when nothing stored can match, otherwise an error code with `e` set. */
 int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e);
 int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *e);
 

@@ -106,8 +106,14 @@ static void get_value(reader *r, value *v) {
     const char *ptr;
     size_t len;
     switch (tag) {
-    case VT_STRING: get_text(r, &ptr, &len); *v = value_string(ptr, len); break;
-    case VT_KEYWORD: get_text(r, &ptr, &len); *v = value_keyword(ptr, len); break;
+    case VT_STRING:
+        get_text(r, &ptr, &len);
+        *v = value_string(ptr, len);
+        break;
+    case VT_KEYWORD:
+        get_text(r, &ptr, &len);
+        *v = value_keyword(ptr, len);
+        break;
     case VT_INTEGER: *v = value_integer(to_i64(get_le(r, 8))); break;
     case VT_FLOAT: {
         uint64_t bits = get_le(r, 8);
@@ -126,7 +132,10 @@ static void get_value(reader *r, value *v) {
         break;
     }
     case VT_NULL: *v = value_null(); break;
-    default: r->bad = true; *v = value_null(); break;
+    default:
+        r->bad = true;
+        *v = value_null();
+        break;
     }
 }
 

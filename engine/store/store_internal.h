@@ -29,19 +29,19 @@
  * the versions none of them can see. Readers hold `rw` for reading only
  * to keep checkpoints out: a commit does not take it. */
 struct store {
-    shared_lock rw; /* readers (snapshots) vs. checkpointing */
-    pthread_mutex_t writing; /* one writer: commits, counter jumps, checkpoints, stats */
-    pthread_mutex_t publish; /* pub, view and the open readers' list */
-    format_header pub;       /* the newest published snapshot */
-    uint64_t view;           /* its view number (pager.h) */
+    shared_lock rw;                /* readers (snapshots) vs. checkpointing */
+    pthread_mutex_t writing;       /* one writer: commits, counter jumps, checkpoints, stats */
+    pthread_mutex_t publish;       /* pub, view and the open readers' list */
+    format_header pub;             /* the newest published snapshot */
+    uint64_t view;                 /* its view number (pager.h) */
     store_reader *oldest, *newest; /* open readers, in the order they opened */
     pager *pg;
     wal *log; /* NULL in memory */
     dict dic;
-    lookup_cache lookups; /* dictionary lookups shared by the readers */
-    estimate_cache estimates; /* range estimates shared by the readers */
-    spares readers; /* closed readers kept for reuse, up to STORE_IDLE_READERS */
-    format_header h; /* the writer's header: roots and counts with its pages */
+    lookup_cache lookups;             /* dictionary lookups shared by the readers */
+    estimate_cache estimates;         /* range estimates shared by the readers */
+    spares readers;                   /* closed readers kept for reuse, up to STORE_IDLE_READERS */
+    format_header h;                  /* the writer's header: roots and counts with its pages */
     btree_hint hints[TREE_TXLOG + 1]; /* the fact trees'; reset at checkpoints */
     history_writer hist;              /* the history tree's; the same */
     store_options opts;
@@ -51,8 +51,8 @@ struct store {
      * (store_share.c): the file's identity and the opens holding it. */
     dev_t dev;
     ino_t ino;
-    size_t refs;       /* under store_share.c's mutex; 0: not shared (memory) */
-    store *next_open;  /* in store_share.c's list */
+    size_t refs;      /* under store_share.c's mutex; 0: not shared (memory) */
+    store *next_open; /* in store_share.c's list */
 };
 
 /* store_share.c: the store already open on `path`'s file, counted for

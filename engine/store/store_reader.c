@@ -39,8 +39,7 @@ void store_readers_free(store *s) {
 }
 
 static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
-static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
-                       err *e);
+static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len, err *e);
 static int source_keyword_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
 
 /* An idle reader, or a new one. */
@@ -301,7 +300,8 @@ static int seed_decoded(store_reader *r, int kind, const void *key, size_t len, 
 
 /* Through the reader's memo, then the store's shared cache, then the
  * dictionary's tree. */
-static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, uint64_t *id, err *e) {
+static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, uint64_t *id,
+                       err *e) {
     uint64_t h = lookup_key_hash(kind, key, len);
     lookup *l = lookup_find(r, h, kind, key, len);
     if (l) {
@@ -314,8 +314,8 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
     uint64_t found = 0;
     int rc = lookup_cache_get(&r->s->lookups, kind, key, len, r->h.tx_count, &found);
     if (rc < 0) {
-        rc = dict_find(&r->s->dic, r->s->pg, r->view, r->h.roots[TREE_DICT], kind, key, len,
-                       &found, e);
+        rc = dict_find(&r->s->dic, r->s->pg, r->view, r->h.roots[TREE_DICT], kind, key, len, &found,
+                       e);
         if (rc == 0 || rc == 1)
             lookup_cache_put(&r->s->lookups, kind, key, len, r->h.tx_count, rc, found);
     }
@@ -361,8 +361,8 @@ int store_reader_value_key(store_reader *r, const value *v, uint8_t out[FACT_V_S
 
 /* The bytes of the entry at `loc`: from the shared cache, or the heap
  * page, kept in the scratch page while the next entries fall in it. */
-static int entry_bytes(store_reader *r, uint64_t loc, int *kind, const uint8_t **bytes,
-                       size_t *len, err *e) {
+static int entry_bytes(store_reader *r, uint64_t loc, int *kind, const uint8_t **bytes, size_t *len,
+                       err *e) {
     bool shared = r->entry_reads++ < SHARED_DECODES;
     if (shared && lookup_cache_entry(&r->s->lookups, loc, kind, r->entry, len) == 1) {
         *bytes = r->entry;
@@ -370,8 +370,8 @@ static int entry_bytes(store_reader *r, uint64_t loc, int *kind, const uint8_t *
     }
     if (!r->scratch && !(r->scratch = malloc(FORMAT_PAGE_SIZE)))
         return oom(e);
-    int rc = dict_read_held(&r->s->dic, r->s->pg, r->view, loc, r->scratch, &r->scratch_pgno, kind, bytes,
-                            len, e);
+    int rc = dict_read_held(&r->s->dic, r->s->pg, r->view, loc, r->scratch, &r->scratch_pgno, kind,
+                            bytes, len, e);
     if (rc == 0 && shared)
         lookup_cache_put(&r->s->lookups, *kind, *bytes, *len, r->h.tx_count, 1, loc);
     return rc;
@@ -525,17 +525,19 @@ static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e)
     int rc = 0;
     switch (field[0]) {
     case VT_INTEGER: *v = value_integer(format_from_sortable(payload)); return 0;
-    case VT_FLOAT: memcpy(&f, &payload, sizeof f); *v = value_float(f); return 0;
+    case VT_FLOAT:
+        memcpy(&f, &payload, sizeof f);
+        *v = value_float(f);
+        return 0;
     case VT_BOOLEAN: *v = value_boolean(payload != 0); return 0;
     case VT_NULL: *v = value_null(); return 0;
-    case VT_REF:
-        *v = value_ref((uuid128){{0}});
-        return decode_uuid(r, payload, &v->as.ref, e);
+    case VT_REF: *v = value_ref((uuid128){{0}}); return decode_uuid(r, payload, &v->as.ref, e);
     case VT_STRING:
     case VT_KEYWORD:
         rc = resolve(r, payload, DICT_TEXT, &d, e);
         if (rc == 0)
-            *v = field[0] == VT_STRING ? value_string(d->ptr, d->len) : value_keyword(d->ptr, d->len);
+            *v = field[0] == VT_STRING ? value_string(d->ptr, d->len)
+                                       : value_keyword(d->ptr, d->len);
         return rc;
     default: break;
     }

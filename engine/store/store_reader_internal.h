@@ -48,28 +48,28 @@ struct store_reader {
     value_source src; /* of the stored values it hands out */
     err failure;      /* the last failure to decode one inside a comparison */
     store *s;
-    format_header h; /* the snapshot */
-    uint64_t view;   /* its pages (pager.h) */
+    format_header h;                     /* the snapshot */
+    uint64_t view;                       /* its pages (pager.h) */
     store_reader *open_prev, *open_next; /* the store's open readers, while open */
     lookup lookups[LOOKUP_MEMO];
-    uint64_t lookup_epoch; /* moves when the snapshot does: voids the lookups */
+    uint64_t lookup_epoch;                 /* moves when the snapshot does: voids the lookups */
     uint64_t lookup_tx, lookup_generation; /* the snapshot of the lookups */
-    uint64_t query;        /* how many times the reader was opened */
+    uint64_t query;                        /* how many times the reader was opened */
     arena mem;
     decoded *memo;
     size_t memo_count, memo_cap;
     htab memo_map;
-    store_budget budget;   /* charge NULL: none */
-    size_t charged;        /* bytes charged to the budget */
-    size_t charged_cap;    /* the memo capacity they cover */
-    decoded attr;          /* the last attribute decoded (ptr NULL: none) */
-    uint8_t *scratch;      /* one page, allocated when first needed */
-    uint32_t scratch_pgno; /* the dictionary page it holds, 0: none */
-    uint8_t entry[LOOKUP_CACHE_KEY]; /* an entry from the shared cache */
-    size_t entry_reads;    /* dictionary entries read so far */
-    uuid_slot *uuids; /* allocated at the first UUID, never zeroed: */
+    store_budget budget;                   /* charge NULL: none */
+    size_t charged;                        /* bytes charged to the budget */
+    size_t charged_cap;                    /* the memo capacity they cover */
+    decoded attr;                          /* the last attribute decoded (ptr NULL: none) */
+    uint8_t *scratch;                      /* one page, allocated when first needed */
+    uint32_t scratch_pgno;                 /* the dictionary page it holds, 0: none */
+    uint8_t entry[LOOKUP_CACHE_KEY];       /* an entry from the shared cache */
+    size_t entry_reads;                    /* dictionary entries read so far */
+    uuid_slot *uuids;                      /* allocated at the first UUID, never zeroed: */
     uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
-    store_scan *spare;     /* a closed scan, for the next one to reuse */
+    store_scan *spare;                     /* a closed scan, for the next one to reuse */
     keyword_memo keywords; /* kept between queries: a location's text never changes */
 };
 

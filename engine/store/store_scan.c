@@ -15,18 +15,18 @@ struct store_scan {
     store_reader *r;
     int order;
     btree_cursor c;
-    fact_run run;  /* the cursor's entries being read */
-    bool bounded;  /* run has the order and bound (set when first read:
-                      estimates never read runs) */
+    fact_run run; /* the cursor's entries being read */
+    bool bounded; /* run has the order and bound (set when first read:
+                     estimates never read runs) */
     uint8_t prefix[FACT_KEY_SIZE];
     size_t plen;
-    bool desc;     /* AVET groups from the last value down (store_scan_values) */
+    bool desc;            /* AVET groups from the last value down (store_scan_values) */
     unsigned desc_groups; /* value groups a descending scan has sought */
     bool has_below;       /* the rest, forwards: values below `below` only */
     uint8_t below[FACT_V_SIZE];
-    bool *order_lost;     /* set when a descending scan reads on forwards */
-    bool listed;          /* hands out list[0..list_len) instead (store_scan_latest) */
-    fact_ids *list;       /* few, or a malloc'd array */
+    bool *order_lost; /* set when a descending scan reads on forwards */
+    bool listed;      /* hands out list[0..list_len) instead (store_scan_latest) */
+    fact_ids *list;   /* few, or a malloc'd array */
     size_t list_len, list_pos;
     fact_ids few[4];
 };
@@ -75,8 +75,7 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
-    int rc = btree_cursor_init(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order),
-                               e);
+    int rc = btree_cursor_init(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order), e);
     if (rc == 0)
         rc = btree_seek(&sc->c, from, len, e);
     if (rc != 0) {
@@ -87,8 +86,8 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     return 0;
 }
 
-static int scan_start(store_reader *r, int order, const fact_ids *ids, int fields,
-                      store_scan **out, err *e) {
+static int scan_start(store_reader *r, int order, const fact_ids *ids, int fields, store_scan **out,
+                      err *e) {
     uint8_t prefix[FACT_KEY_SIZE] = {0};
     size_t plen = fields ? fact_key_prefix(order, ids, fields, prefix) : 0;
     return scan_seek(r, order, prefix, plen, plen, out, e);
@@ -316,8 +315,9 @@ int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, s
     sc->listed = true;
     sc->list_pos = 0;
     *out = sc;
-    int rc = history_latest(r->s->pg, r->view, r->h.roots[TREE_HIST], b->ids.e, b->ids.a, max_txc, sc->few,
-                            sizeof sc->few / sizeof sc->few[0], &sc->list, &sc->list_len, e);
+    int rc = history_latest(r->s->pg, r->view, r->h.roots[TREE_HIST], b->ids.e, b->ids.a, max_txc,
+                            sc->few, sizeof sc->few / sizeof sc->few[0], &sc->list, &sc->list_len,
+                            e);
     if (rc != 0) {
         store_scan_close(*out);
         *out = NULL;

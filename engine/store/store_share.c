@@ -35,7 +35,7 @@ static pthread_cond_t closed = PTHREAD_COND_INITIALIZER;
  * it shares none of the parent's stores either. */
 static void forget_in_child(void) {
     open_stores = NULL;
-    closing = NULL; /* the parent's closes finish there */
+    closing = NULL;                     /* the parent's closes finish there */
     pthread_mutex_init(&open_mu, NULL); /* another thread may have held it at the fork */
     pthread_cond_init(&closed, NULL);
 }
@@ -61,20 +61,26 @@ static const char *sync_name(store_sync s) {
 
 static int conflict(const store *s, const store_options *o, const char *path, err *e) {
     if (s->opts.read_only && !o->read_only)
-        return err_set(e, ERR(STG, 25), "database file is already open read-only in this process, "
-                       "so it cannot be opened read-write: %s", path);
+        return err_set(e, ERR(STG, 25),
+                       "database file is already open read-only in this process, "
+                       "so it cannot be opened read-write: %s",
+                       path);
     if (s->opts.sync != o->sync)
-        return err_set(e, ERR(STG, 25), "database file is already open in this process with "
+        return err_set(e, ERR(STG, 25),
+                       "database file is already open in this process with "
                        "synchronous \"%s\"; this open asks for \"%s\": %s",
                        sync_name(s->opts.sync), sync_name(o->sync), path);
     if (s->opts.wal_checkpoint_threshold != o->wal_checkpoint_threshold)
-        return err_set(e, ERR(STG, 25), "database file is already open in this process with "
+        return err_set(e, ERR(STG, 25),
+                       "database file is already open in this process with "
                        "wal_checkpoint_threshold %llu; this open asks for %llu: %s",
                        (unsigned long long)s->opts.wal_checkpoint_threshold,
                        (unsigned long long)o->wal_checkpoint_threshold, path);
     if (o->history_index && !o->read_only && !store_has_history(s))
-        return err_set(e, ERR(STG, 25), "database file is already open in this process without "
-                       "the history index; this open asks for it: %s", path);
+        return err_set(e, ERR(STG, 25),
+                       "database file is already open in this process without "
+                       "the history index; this open asks for it: %s",
+                       path);
     return 0;
 }
 

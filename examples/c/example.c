@@ -9,33 +9,31 @@
 #include <minigraf.h>
 
 /* Prints the database's last error and returns 1 (for `return fail(db)`). */
-static int fail(MiniGrafDb *db, const char *what)
-{
+static int fail(MiniGrafDb *db, const char *what) {
     fprintf(stderr, "%s failed: %s\n", what, minigraf_last_error(db));
     minigraf_close(db);
     return 1;
 }
 
-int main(void)
-{
+int main(void) {
     MiniGrafDb *db = minigraf_open_in_memory();
     if (db == NULL)
         return 1;
 
     /* Writes return a small JSON object: {"transacted": <commit ms>}. */
-    char *result = minigraf_execute(db,
-        "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]"
-        "           [:bob :person/name \"Bob\"] [:bob :person/age 25]"
-        "           [:alice :friend :bob]])");
+    char *result = minigraf_execute(
+        db, "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]"
+            "           [:bob :person/name \"Bob\"] [:bob :person/age 25]"
+            "           [:alice :friend :bob]])");
     if (result == NULL)
         return fail(db, "transact");
     printf("%s\n", result);
     minigraf_string_free(result);
 
     /* Queries stream through a cursor, a JSON array of rows per batch. */
-    MiniGrafCursor *cursor = minigraf_query(db,
-        "(query [:find ?name ?age"
-        "        :where [:alice :friend ?f] [?f :person/name ?name] [?f :person/age ?age]])");
+    MiniGrafCursor *cursor = minigraf_query(
+        db, "(query [:find ?name ?age"
+            "        :where [:alice :friend ?f] [?f :person/name ?name] [?f :person/age ?age]])");
     if (cursor == NULL)
         return fail(db, "query");
     char *vars = minigraf_cursor_vars(cursor);

@@ -17,12 +17,10 @@
 /* A plain projection: streams. */
 #define HEAVY_ROWS "(query [:find ?x ?y ?z :where [?a :n ?x] [?b :n ?y] [?c :n ?z]])"
 /* Rules: the closure of a HEAVY_N chain, then its cross product. */
-#define HEAVY_RULES                                                                  \
-    "(query [:find (count ?x) :where (reach ?x ?y) [?b :n ?z] [?c :n ?w]])"
+#define HEAVY_RULES "(query [:find (count ?x) :where (reach ?x ?y) [?b :n ?z] [?c :n ?w]])"
 
 /* HEAVY_N facts [:eI :n I] (and a chain :eI :next :eI+1), in one transact. */
-static inline void heavy_fill(MiniGrafDb *db)
-{
+static inline void heavy_fill(MiniGrafDb *db) {
     size_t cap = (size_t)HEAVY_N * 64 + 64, len = 0;
     char *text = malloc(cap);
     len += (size_t)snprintf(text + len, cap - len, "(transact [");
@@ -40,15 +38,13 @@ static inline void heavy_fill(MiniGrafDb *db)
 }
 
 /* A progress handler that only tells that a call is running. */
-static inline int heavy_mark_running(void *flag)
-{
+static inline int heavy_mark_running(void *flag) {
     atomic_store((atomic_int *)flag, 1);
     return 0;
 }
 
 /* Waits until `flag` is set (by heavy_mark_running). */
-static inline void heavy_wait(atomic_int *flag)
-{
+static inline void heavy_wait(atomic_int *flag) {
     while (!atomic_load(flag))
         sched_yield();
 }

@@ -15,8 +15,7 @@
 #define STG_043 3043
 
 /* Appends the records of a batch "[{..},{..}]" to the array being built. */
-static inline void append_batch_text(char **all, size_t *len, size_t *cap, const char *b)
-{
+static inline void append_batch_text(char **all, size_t *len, size_t *cap, const char *b) {
     size_t blen = strlen(b);
     if (*len + blen + 2 > *cap) {
         *cap = (*len + blen + 2) * 2;
@@ -30,8 +29,7 @@ static inline void append_batch_text(char **all, size_t *len, size_t *cap, const
 
 /* Drains `log` in batches of `batch` records into one JSON array; NULL
  * (after reporting) when a batch fails. Frees the log. */
-static inline char *drain_log_at(const char *file, int line, MiniGrafFactLog *log, size_t batch)
-{
+static inline char *drain_log_at(const char *file, int line, MiniGrafFactLog *log, size_t batch) {
     if (log == NULL) {
         check_fail(file, line, "fact log opened");
         return NULL;
@@ -60,9 +58,8 @@ static inline char *drain_log_at(const char *file, int line, MiniGrafFactLog *lo
 #define DRAIN_LOG(log, batch) drain_log_at(__FILE__, __LINE__, (log), (batch))
 
 /* The text after `key` in `s` up to (not including) the first of `stops`. */
-static inline const char *field_after(const char *s, const char *key, const char *stops,
-                                      char *out, size_t cap)
-{
+static inline const char *field_after(const char *s, const char *key, const char *stops, char *out,
+                                      size_t cap) {
     const char *p = strstr(s, key);
     size_t n = 0;
     if (p != NULL) {
@@ -78,8 +75,7 @@ static inline const char *field_after(const char *s, const char *key, const char
  * <attribute>=<value text>@<tx_count>, with "-" after a retraction, e.g.
  * ":age=30@1 :age=30@2-". Values must not contain '}' or '"' apart from
  * a string's quotes (which are dropped). */
-static inline char *summarize(const char *records)
-{
+static inline char *summarize(const char *records) {
     size_t cap = strlen(records) + 1;
     char *out = calloc(1, cap);
     const char *rec = records;
@@ -93,16 +89,15 @@ static inline char *summarize(const char *records)
         char *q;
         while ((q = strchr(val, '"')) != NULL)
             memmove(q, q + 1, strlen(q));
-        snprintf(out + strlen(out), cap - strlen(out), "%s%s=%s@%s%s", out[0] ? " " : "", attr,
-                 val, tx, strcmp(asserted, "true") == 0 ? "" : "-");
+        snprintf(out + strlen(out), cap - strlen(out), "%s%s=%s@%s%s", out[0] ? " " : "", attr, val,
+                 tx, strcmp(asserted, "true") == 0 ? "" : "-");
         rec++;
     }
     return out;
 }
 
 /* Summary of the whole fact log of `db` under `filter`. Caller frees. */
-static inline char *log_summary_at(const char *file, int line, MiniGrafDb *db, const char *filter)
-{
+static inline char *log_summary_at(const char *file, int line, MiniGrafDb *db, const char *filter) {
     MiniGrafFactLog *log = minigraf_fact_log(db, filter);
     if (log == NULL) {
         check_fail_str(file, line, filter ? filter : "NULL filter", minigraf_last_error(db), NULL);
@@ -115,8 +110,7 @@ static inline char *log_summary_at(const char *file, int line, MiniGrafDb *db, c
 }
 
 static inline void expect_log_at(const char *file, int line, MiniGrafDb *db, const char *filter,
-                                 const char *want)
-{
+                                 const char *want) {
     char *got = log_summary_at(file, line, db, filter);
     if (strcmp(got, want) != 0)
         check_fail_str(file, line, filter ? filter : "NULL filter", got, want);
@@ -124,8 +118,7 @@ static inline void expect_log_at(const char *file, int line, MiniGrafDb *db, con
 }
 #define EXPECT_LOG(db, filter, want) expect_log_at(__FILE__, __LINE__, (db), (filter), (want))
 
-static inline int file_exists(const char *path)
-{
+static inline int file_exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0;
 }
@@ -133,8 +126,7 @@ static inline int file_exists(const char *path)
 /* Exports every record of `db` (tx order, batches of `batch`) into a new
  * file at `path`, advancing the counter to the database's. 0 on success. */
 static inline int export_db_at(const char *file, int line, MiniGrafDb *db, const char *path,
-                               size_t batch)
-{
+                               size_t batch) {
     char *error = NULL;
     MiniGrafLogWriter *w = minigraf_log_writer_create(path, NULL, &error);
     if (w == NULL) {

@@ -22,8 +22,7 @@
 
 /* Length of the JSON value starting at `s` (string, array, object or bare
  * token), honouring strings and escapes; stops at the end of the text. */
-static inline size_t json_value_len(const char *s)
-{
+static inline size_t json_value_len(const char *s) {
     size_t i = 0;
     int depth = 0, in_string = 0;
     for (; s[i] != '\0'; i++) {
@@ -58,8 +57,7 @@ typedef struct json_span {
     size_t len;
 } json_span;
 
-static inline int json_span_cmp(const void *a, const void *b)
-{
+static inline int json_span_cmp(const void *a, const void *b) {
     const json_span *x = a, *y = b;
     size_t n = x->len < y->len ? x->len : y->len;
     int c = memcmp(x->start, y->start, n);
@@ -71,8 +69,7 @@ static inline int json_span_cmp(const void *a, const void *b)
 /* The JSON array at `array` (compact) with its elements sorted by their
  * text; also returns, through `*consumed`, the array's length in `array`.
  * Caller frees. */
-static inline char *json_sorted_array(const char *array, size_t *consumed)
-{
+static inline char *json_sorted_array(const char *array, size_t *consumed) {
     size_t total = json_value_len(array), count = 0;
     json_span *items = calloc(total + 1, sizeof *items);
     char *out = malloc(total + 1);
@@ -103,8 +100,7 @@ static inline char *json_sorted_array(const char *array, size_t *consumed)
 
 /* A result text with the rows of a "results" array sorted (any other text
  * is copied unchanged). Caller frees. */
-static inline char *canonical_result(const char *json)
-{
+static inline char *canonical_result(const char *json) {
     const char *key = strstr(json, "\"results\":[");
     if (key == NULL)
         return strdup(json);
@@ -122,8 +118,7 @@ static inline char *canonical_result(const char *json)
 
 /* ---- running commands --------------------------------------------------- */
 
-static inline MiniGrafDb *open_memory_db(void)
-{
+static inline MiniGrafDb *open_memory_db(void) {
     MiniGrafDb *db = minigraf_open_in_memory();
     if (db == NULL)
         check_fail(__FILE__, __LINE__, "minigraf_open_in_memory() != NULL");
@@ -132,9 +127,7 @@ static inline MiniGrafDb *open_memory_db(void)
 
 /* Runs `text`; on failure reports the db's error at file:line. Caller frees
  * the result. */
-static inline char *exec_at(const char *file, int line, MiniGrafDb *db,
-                            const char *text)
-{
+static inline char *exec_at(const char *file, int line, MiniGrafDb *db, const char *text) {
     char *out = minigraf_execute(db, text);
     if (out == NULL) {
         check_fail(file, line, text);
@@ -144,9 +137,8 @@ static inline char *exec_at(const char *file, int line, MiniGrafDb *db,
 }
 
 /* Runs `text` and compares its result (rows sorted) with `want`. */
-static inline void expect_exec_at(const char *file, int line, MiniGrafDb *db,
-                                  const char *text, const char *want)
-{
+static inline void expect_exec_at(const char *file, int line, MiniGrafDb *db, const char *text,
+                                  const char *want) {
     char *got = exec_at(file, line, db, text);
     if (got == NULL)
         return;
@@ -159,9 +151,8 @@ static inline void expect_exec_at(const char *file, int line, MiniGrafDb *db,
 }
 
 /* Checks that `got` is {"<key>":N} with N a positive integer; returns N. */
-static inline uint64_t expect_tx_result_at(const char *file, int line,
-                                           const char *got, const char *key)
-{
+static inline uint64_t expect_tx_result_at(const char *file, int line, const char *got,
+                                           const char *key) {
     char prefix[32];
     snprintf(prefix, sizeof prefix, "{\"%s\":", key);
     size_t plen = strlen(prefix);
@@ -178,10 +169,8 @@ static inline uint64_t expect_tx_result_at(const char *file, int line,
 
 /* Runs a transact (or retract, with key "retracted") and checks the shape of
  * its result. Returns the commit's wall-clock ms (0 on failure). */
-static inline uint64_t expect_write_at(const char *file, int line,
-                                       MiniGrafDb *db, const char *text,
-                                       const char *key)
-{
+static inline uint64_t expect_write_at(const char *file, int line, MiniGrafDb *db, const char *text,
+                                       const char *key) {
     char *got = exec_at(file, line, db, text);
     if (got == NULL)
         return 0;
@@ -192,9 +181,8 @@ static inline uint64_t expect_write_at(const char *file, int line,
 
 /* Checks that `text` fails with `code` ("PRS-011"), that the message starts
  * with "[PRS-011] " and that the numeric code names the same code. */
-static inline void expect_error_at(const char *file, int line, MiniGrafDb *db,
-                                   const char *text, const char *code)
-{
+static inline void expect_error_at(const char *file, int line, MiniGrafDb *db, const char *text,
+                                   const char *code) {
     char *got = minigraf_execute(db, text);
     if (got != NULL) {
         check_fail_str(file, line, text, got, code);
@@ -212,8 +200,7 @@ static inline void expect_error_at(const char *file, int line, MiniGrafDb *db,
 }
 
 /* Current transaction counter (UINT64_MAX when the call fails). */
-static inline uint64_t tx_count(MiniGrafDb *db)
-{
+static inline uint64_t tx_count(MiniGrafDb *db) {
     uint64_t n = UINT64_MAX;
     if (minigraf_current_tx_count(db, &n) != 0)
         check_fail(__FILE__, __LINE__, "minigraf_current_tx_count() == 0");
@@ -228,8 +215,7 @@ static inline uint64_t tx_count(MiniGrafDb *db)
 
 /* Runs `text` and compares its JSON byte for byte (row order included). */
 static inline void expect_exact_at(const char *file, int line, MiniGrafDb *db, const char *text,
-                                   const char *want)
-{
+                                   const char *want) {
     char *got = exec_at(file, line, db, text);
     if (got != NULL && strcmp(got, want) != 0)
         check_fail_str(file, line, text, got, want);
@@ -239,8 +225,7 @@ static inline void expect_exact_at(const char *file, int line, MiniGrafDb *db, c
 
 /* Drains `cursor` in batches of `batch` rows into one JSON array (rows in
  * cursor order). Returns NULL, after reporting, when a batch fails. */
-static inline char *drain_cursor(MiniGrafCursor *cursor, size_t batch)
-{
+static inline char *drain_cursor(MiniGrafCursor *cursor, size_t batch) {
     size_t cap = 64, len = 1;
     char *all = malloc(cap);
     all[0] = '[';
@@ -277,8 +262,7 @@ typedef struct temp_db_path {
 } temp_db_path;
 
 /* Creates a fresh directory under /tmp for one test's database file. */
-static inline void temp_db_make(temp_db_path *t)
-{
+static inline void temp_db_make(temp_db_path *t) {
     strcpy(t->dir, "/tmp/minigraf-test-XXXXXX");
     if (mkdtemp(t->dir) == NULL)
         check_fail(__FILE__, __LINE__, "mkdtemp");
@@ -288,8 +272,7 @@ static inline void temp_db_make(temp_db_path *t)
 /* The same under /dev/shm when it exists: for tests that commit many
  * times or kill processes, where real fsyncs on a shared disk would only
  * slow them down (a process kill does not need them). */
-static inline void temp_db_make_in_memory_fs(temp_db_path *t)
-{
+static inline void temp_db_make_in_memory_fs(temp_db_path *t) {
     struct stat st;
     const char *base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
     snprintf(t->dir, sizeof t->dir, "%s/minigraf-test-XXXXXX", base);
@@ -299,8 +282,7 @@ static inline void temp_db_make_in_memory_fs(temp_db_path *t)
 }
 
 /* Deletes every file of the directory (database, log, lock) and the dir. */
-static inline void temp_db_remove(temp_db_path *t)
-{
+static inline void temp_db_remove(temp_db_path *t) {
     DIR *d = opendir(t->dir);
     if (d == NULL)
         return;

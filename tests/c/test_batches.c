@@ -17,8 +17,7 @@ typedef struct text {
     size_t len, cap;
 } text;
 
-static void text_vadd(text *t, const char *fmt, va_list ap)
-{
+static void text_vadd(text *t, const char *fmt, va_list ap) {
     va_list again;
     va_copy(again, ap);
     int need = vsnprintf(NULL, 0, fmt, ap);
@@ -31,8 +30,7 @@ static void text_vadd(text *t, const char *fmt, va_list ap)
     t->len += (size_t)need;
 }
 
-static void text_add(text *t, const char *fmt, ...)
-{
+static void text_add(text *t, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     text_vadd(t, fmt, ap);
@@ -40,8 +38,7 @@ static void text_add(text *t, const char *fmt, ...)
 }
 
 /* Appends one row of an answer ("[1,2]"), with the comma between rows. */
-static void row_add(text *rows, const char *fmt, ...)
-{
+static void row_add(text *rows, const char *fmt, ...) {
     if (rows->len > 0)
         text_add(rows, ",");
     va_list ap;
@@ -50,15 +47,13 @@ static void row_add(text *rows, const char *fmt, ...)
     va_end(ap);
 }
 
-static void text_free(text *t)
-{
+static void text_free(text *t) {
     free(t->s);
     *t = (text){0};
 }
 
 /* Closes "(transact [" ... with "])", commits it and frees the text. */
-static void transact_text_at(const char *file, int line, MiniGrafDb *db, text *tx)
-{
+static void transact_text_at(const char *file, int line, MiniGrafDb *db, text *tx) {
     text_add(tx, "])");
     expect_write_at(file, line, db, tx->s, "transacted");
     text_free(tx);
@@ -69,8 +64,7 @@ static void transact_text_at(const char *file, int line, MiniGrafDb *db, text *t
  * and the rows built in `rows` (freed here): as multisets, or byte for byte
  * when `ordered`. */
 static void expect_rows_at(const char *file, int line, MiniGrafDb *db, const char *query,
-                           const char *vars, text *rows, int ordered)
-{
+                           const char *vars, text *rows, int ordered) {
     text want = {0};
     text_add(&want, "{\"variables\":[%s],\"results\":[%s]}", vars, rows->s ? rows->s : "");
     if (ordered) {
@@ -92,8 +86,7 @@ static void expect_rows_at(const char *file, int line, MiniGrafDb *db, const cha
 /* The values of an answer or batch of one-integer rows ("[[3],[1]]"), in
  * row order; the number of rows, -1 when the text has another shape or more
  * than `max` rows. */
-static int int_rows(const char *json, long long *out, int max)
-{
+static int int_rows(const char *json, long long *out, int max) {
     const char *p = strstr(json, "\"results\":[");
     p = p ? p + strlen("\"results\":[") : json + 1;
     int n = 0;
@@ -112,8 +105,7 @@ static int int_rows(const char *json, long long *out, int max)
 
 /* Checks that `values` holds each of 0..n-1 at most once, and only values
  * for which `keep(v)` holds; returns how many distinct values it saw. */
-static int check_distinct_in_range(const long long *values, int count, int n, int (*keep)(int))
-{
+static int check_distinct_in_range(const long long *values, int count, int n, int (*keep)(int)) {
     char *seen = calloc((size_t)n, 1);
     int distinct = 0;
     for (int i = 0; i < count; i++) {
@@ -131,20 +123,17 @@ static int check_distinct_in_range(const long long *values, int count, int n, in
     return distinct;
 }
 
-static int any_value(int v)
-{
+static int any_value(int v) {
     (void)v;
     return 1;
 }
 
-static int third_is_one(int v)
-{
+static int third_is_one(int v) {
     return v % 3 == 1;
 }
 
 /* [:<prefix>K :n K] and [:<prefix>K :sq K*K] for K in [0, n). */
-static void add_numbers(MiniGrafDb *db, const char *prefix, int n)
-{
+static void add_numbers(MiniGrafDb *db, const char *prefix, int n) {
     text tx = {0};
     text_add(&tx, "(transact [");
     for (int k = 0; k < n; k++)
@@ -155,8 +144,7 @@ static void add_numbers(MiniGrafDb *db, const char *prefix, int n)
 /* ---- result sizes ------------------------------------------------------- */
 
 /* n entities :sK with :v K, :w 3K, :h K for even K, :next :s(K+1). */
-static void check_result_size(int n)
-{
+static void check_result_size(int n) {
     MiniGrafDb *db = open_memory_db();
     text tx = {0}, rows = {0};
     text_add(&tx, "(transact [[:other :x 1]");
@@ -185,15 +173,13 @@ static void check_result_size(int n)
     minigraf_close(db);
 }
 
-TEST(scan_and_join_sizes_around_multiples_of_64)
-{
+TEST(scan_and_join_sizes_around_multiples_of_64) {
     static const int sizes[] = {0, 1, 63, 64, 65, 127, 128, 129, 1000, 5000};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         check_result_size(sizes[i]);
 }
 
-TEST(file_scan_across_checkpointed_pages_and_the_log)
-{
+TEST(file_scan_across_checkpointed_pages_and_the_log) {
     /* 3000 rows checkpointed into the file, 130 more in the log, every
      * 9th of the first retracted afterwards. */
     temp_db_path t;
@@ -230,8 +216,7 @@ TEST(file_scan_across_checkpointed_pages_and_the_log)
 static const int FAN[] = {3, 300, 1, 0, 64, 65, 2, 129, 5, 63, 128, 7};
 #define FAN_N ((int)(sizeof FAN / sizeof FAN[0]))
 
-static MiniGrafDb *fan_db(void)
-{
+static MiniGrafDb *fan_db(void) {
     MiniGrafDb *db = open_memory_db();
     text tx = {0};
     text_add(&tx, "(transact [");
@@ -244,16 +229,16 @@ static MiniGrafDb *fan_db(void)
     return db;
 }
 
-TEST(large_expansion_between_small_ones)
-{
+TEST(large_expansion_between_small_ones) {
     MiniGrafDb *db = fan_db();
     text rows = {0};
     for (int pass = 0; pass < 2; pass++) {
         for (int k = 0; k < FAN_N; k++)
             for (int j = 0; j < FAN[k]; j++)
                 row_add(&rows, "[\"f%d\",%d]", k, k * 1000 + j);
-        EXPECT_ROWS(db, pass == 0 ? "(query [:find ?n ?t :where [?e :name ?n] [?e :tag ?t]])"
-                                  : "(query [:find ?n ?t :where [?e :tag ?t] [?e :name ?n]])",
+        EXPECT_ROWS(db,
+                    pass == 0 ? "(query [:find ?n ?t :where [?e :name ?n] [?e :tag ?t]])"
+                              : "(query [:find ?n ?t :where [?e :tag ?t] [?e :name ?n]])",
                     "\"?n\",\"?t\"", &rows);
     }
     for (int k = 0; k < FAN_N; k++)
@@ -269,8 +254,7 @@ TEST(large_expansion_between_small_ones)
     minigraf_close(db);
 }
 
-TEST(many_outer_rows_with_mixed_expansions)
-{
+TEST(many_outer_rows_with_mixed_expansions) {
     /* 100 groups :gK with (37K mod 70) items each: 0 to 69 matches. */
     MiniGrafDb *db = open_memory_db();
     text tx = {0}, rows = {0};
@@ -284,20 +268,21 @@ TEST(many_outer_rows_with_mixed_expansions)
     for (int k = 0; k < 100; k++)
         for (int j = 0; j < (37 * k) % 70; j++)
             row_add(&rows, "[%d,%d]", k, k * 100 + j);
-    EXPECT_ROWS(db, "(query [:find ?k ?i :where [?g :gid ?k] [?g :item ?i]])", "\"?k\",\"?i\"", &rows);
+    EXPECT_ROWS(db, "(query [:find ?k ?i :where [?g :gid ?k] [?g :item ?i]])", "\"?k\",\"?i\"",
+                &rows);
     minigraf_close(db);
 }
 
 /* ---- filters ------------------------------------------------------------ */
 
-TEST(filter_keeps_every_seventh_row)
-{
+TEST(filter_keeps_every_seventh_row) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, "n", 1000);
     text rows = {0};
     for (int k = 0; k < 1000; k += 7)
         row_add(&rows, "[%d]", k);
-    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] [(= (* (/ ?v 7) 7) ?v)]])", "\"?v\"", &rows);
+    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] [(= (* (/ ?v 7) 7) ?v)]])", "\"?v\"",
+                &rows);
     for (int k = 0; k < 1000; k += 7)
         row_add(&rows, "[%d,%d]", k, k * k);
     EXPECT_ROWS(db, "(query [:find ?v ?s :where [?e :n ?v] [(= (* (/ ?v 7) 7) ?v)] [?e :sq ?s]])",
@@ -305,24 +290,24 @@ TEST(filter_keeps_every_seventh_row)
     minigraf_close(db);
 }
 
-TEST(filter_keeps_none_one_or_a_band)
-{
+TEST(filter_keeps_none_one_or_a_band) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, "n", 1000);
     text rows = {0};
     EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] [(> ?v 5000)]])", "\"?v\"", &rows);
-    EXPECT_ROWS(db, "(query [:find ?v ?s :where [?e :n ?v] [(< ?v 0)] [?e :sq ?s]])", "\"?v\",\"?s\"", &rows);
+    EXPECT_ROWS(db, "(query [:find ?v ?s :where [?e :n ?v] [(< ?v 0)] [?e :sq ?s]])",
+                "\"?v\",\"?s\"", &rows);
     row_add(&rows, "[999]");
     EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] [(= ?v 999)]])", "\"?v\"", &rows);
     for (int k = 501; k <= 510; k++)
         row_add(&rows, "[%d,%d]", k, k * k);
-    EXPECT_ROWS(db, "(query [:find ?v ?s :where [?e :n ?v] [(> ?v 500)] [(<= ?v 510)] [?e :sq ?s]])",
+    EXPECT_ROWS(db,
+                "(query [:find ?v ?s :where [?e :n ?v] [(> ?v 500)] [(<= ?v 510)] [?e :sq ?s]])",
                 "\"?v\",\"?s\"", &rows);
     minigraf_close(db);
 }
 
-TEST(binding_expression_output_joins_a_pattern)
-{
+TEST(binding_expression_output_joins_a_pattern) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, "n", 1000);
     text tx = {0}, rows = {0};
@@ -332,11 +317,12 @@ TEST(binding_expression_output_joins_a_pattern)
     TRANSACT_TEXT(db, &tx);
     for (int k = 0; 2 * k < 1000; k++)
         row_add(&rows, "[%d,%d]", k, 2 * k);
-    EXPECT_ROWS(db, "(query [:find ?v ?w :where [?e :n ?v] [(* ?v 2) ?w] [?g :m ?w]])", "\"?v\",\"?w\"",
-                &rows);
+    EXPECT_ROWS(db, "(query [:find ?v ?w :where [?e :n ?v] [(* ?v 2) ?w] [?g :m ?w]])",
+                "\"?v\",\"?w\"", &rows);
     for (int k = 0; k + 1 < 1000; k++)
         row_add(&rows, "[%d]", k);
-    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] [(+ ?v 1) ?w] [?g :m ?w]])", "\"?v\"", &rows);
+    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] [(+ ?v 1) ?w] [?g :m ?w]])", "\"?v\"",
+                &rows);
     minigraf_close(db);
 }
 
@@ -345,8 +331,7 @@ TEST(binding_expression_output_joins_a_pattern)
 /* :xK :n K for K < 1000, with flags: :bad when K mod 10 != 0, :rare when
  * K mod 97 == 0, :two / :three on multiples of 2 / 3, :tagged (three values)
  * on multiples of 4; blockers :bK :blocked K for multiples of 3. */
-static MiniGrafDb *flags_db(void)
-{
+static MiniGrafDb *flags_db(void) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, "x", 1000);
     text tx = {0};
@@ -368,29 +353,49 @@ static MiniGrafDb *flags_db(void)
 }
 
 /* The rows [K] of K < 1000 for which `keep(K)` holds. */
-static void rows_where(text *rows, int (*keep)(int))
-{
+static void rows_where(text *rows, int (*keep)(int)) {
     for (int k = 0; k < 1000; k++)
         if (keep(k))
             row_add(rows, "[%d]", k);
 }
 
-static int tenth(int k) { return k % 10 == 0; }
-static int not_rare(int k) { return k % 97 != 0; }
-static int not_third(int k) { return k % 3 != 0; }
-static int from_990(int k) { return k >= 990; }
-static int tenth_not_rare(int k) { return k % 10 == 0 && k % 97 != 0; }
-static int square_from_1000(int k) { return k * k >= 1000; }
-static int two_or_three(int k) { return k % 2 == 0 || k % 3 == 0; }
-static int small_two_or_three(int k) { return (k % 2 == 0 && k < 500) || k % 3 == 0; }
-static int fourth_or_late_third(int k) { return k % 4 == 0 || (k % 3 == 0 && k > 900); }
-static int odd(int k) { return k % 2 != 0; }
-static int third(int k) { return k % 3 == 0; }
+static int tenth(int k) {
+    return k % 10 == 0;
+}
+static int not_rare(int k) {
+    return k % 97 != 0;
+}
+static int not_third(int k) {
+    return k % 3 != 0;
+}
+static int from_990(int k) {
+    return k >= 990;
+}
+static int tenth_not_rare(int k) {
+    return k % 10 == 0 && k % 97 != 0;
+}
+static int square_from_1000(int k) {
+    return k * k >= 1000;
+}
+static int two_or_three(int k) {
+    return k % 2 == 0 || k % 3 == 0;
+}
+static int small_two_or_three(int k) {
+    return (k % 2 == 0 && k < 500) || k % 3 == 0;
+}
+static int fourth_or_late_third(int k) {
+    return k % 4 == 0 || (k % 3 == 0 && k > 900);
+}
+static int odd(int k) {
+    return k % 2 != 0;
+}
+static int third(int k) {
+    return k % 3 == 0;
+}
 
 /* Adds 200 :hub/member values: a negated or disjoined body joined with
  * them has 200 solutions for each outer row it matches. */
-static void add_hub(MiniGrafDb *db)
-{
+static void add_hub(MiniGrafDb *db) {
     text tx = {0};
     text_add(&tx, "(transact [");
     for (int m = 0; m < 200; m++)
@@ -398,8 +403,7 @@ static void add_hub(MiniGrafDb *db)
     TRANSACT_TEXT(db, &tx);
 }
 
-TEST(not_excludes_most_or_few_of_1000_rows)
-{
+TEST(not_excludes_most_or_few_of_1000_rows) {
     MiniGrafDb *db = flags_db();
     text rows = {0};
     rows_where(&rows, tenth);
@@ -407,58 +411,60 @@ TEST(not_excludes_most_or_few_of_1000_rows)
     rows_where(&rows, not_rare);
     EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not [?e :rare true])])", "\"?v\"", &rows);
     rows_where(&rows, tenth_not_rare);
-    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not [?e :bad true]) (not [?e :rare true])])",
+    EXPECT_ROWS(db,
+                "(query [:find ?v :where [?e :n ?v] (not [?e :bad true]) (not [?e :rare true])])",
                 "\"?v\"", &rows);
     rows_where(&rows, from_990);
     EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not [(< ?v 990)])])", "\"?v\"", &rows);
     rows_where(&rows, square_from_1000);
-    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not [?e :sq ?s] [(< ?s 1000)])])", "\"?v\"",
-                &rows);
+    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not [?e :sq ?s] [(< ?s 1000)])])",
+                "\"?v\"", &rows);
     minigraf_close(db);
 }
 
-TEST(not_join_excludes_by_a_value_of_another_entity)
-{
+TEST(not_join_excludes_by_a_value_of_another_entity) {
     MiniGrafDb *db = flags_db();
     text rows = {0};
     rows_where(&rows, not_third);
-    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not-join [?v] [?b :blocked ?v])])", "\"?v\"",
-                &rows);
+    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not-join [?v] [?b :blocked ?v])])",
+                "\"?v\"", &rows);
     rows_where(&rows, tenth);
-    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not-join [?e] [?e :bad ?x])])", "\"?v\"", &rows);
+    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not-join [?e] [?e :bad ?x])])", "\"?v\"",
+                &rows);
     minigraf_close(db);
 }
 
-TEST(or_unions_branches_of_many_rows_once)
-{
+TEST(or_unions_branches_of_many_rows_once) {
     MiniGrafDb *db = flags_db();
     text rows = {0};
     rows_where(&rows, two_or_three);
-    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (or [?e :two true] [?e :three true])])", "\"?v\"",
-                &rows);
+    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (or [?e :two true] [?e :three true])])",
+                "\"?v\"", &rows);
     rows_where(&rows, small_two_or_three);
     EXPECT_ROWS(db,
                 "(query [:find ?v :where [?e :n ?v] "
                 "(or (and [?e :two true] [(< ?v 500)]) [?e :three true])])",
                 "\"?v\"", &rows);
     rows_where(&rows, fourth_or_late_third);
-    EXPECT_ROWS(db,
-                "(query [:find ?v :where [?e :n ?v] "
-                "(or-join [?e] [?e :tagged ?t] (and [?e :three true] [?e :sq ?s] [(> ?s 810000)]))])",
-                "\"?v\"", &rows);
+    EXPECT_ROWS(
+        db,
+        "(query [:find ?v :where [?e :n ?v] "
+        "(or-join [?e] [?e :tagged ?t] (and [?e :three true] [?e :sq ?s] [(> ?s 810000)]))])",
+        "\"?v\"", &rows);
     minigraf_close(db);
 }
 
-TEST(bodies_with_many_solutions_per_outer_row)
-{
+TEST(bodies_with_many_solutions_per_outer_row) {
     MiniGrafDb *db = flags_db();
     add_hub(db);
     text rows = {0};
     rows_where(&rows, odd);
-    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not [?e :two true] [?h :member ?m])])", "\"?v\"",
-                &rows);
+    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (not [?e :two true] [?h :member ?m])])",
+                "\"?v\"", &rows);
     rows_where(&rows, third);
-    EXPECT_ROWS(db, "(query [:find ?v :where [?e :n ?v] (or-join [?e] (and [?e :three true] [?h :member ?m]))])",
+    EXPECT_ROWS(db,
+                "(query [:find ?v :where [?e :n ?v] (or-join [?e] (and [?e :three true] [?h "
+                ":member ?m]))])",
                 "\"?v\"", &rows);
     for (int k = 0; k < 1000; k += 3)
         for (int m = 0; m < 200; m += 50)
@@ -471,8 +477,7 @@ TEST(bodies_with_many_solutions_per_outer_row)
     minigraf_close(db);
 }
 
-TEST(or_deduplicates_new_variable_across_branches)
-{
+TEST(or_deduplicates_new_variable_across_branches) {
     /* :p K mod 4 on every K; :q the same value on even K (a duplicate of
      * the first branch) and 7 on multiples of 5. */
     MiniGrafDb *db = open_memory_db();
@@ -491,16 +496,15 @@ TEST(or_deduplicates_new_variable_across_branches)
         if (k % 5 == 0)
             row_add(&rows, "[%d,7]", k);
     }
-    EXPECT_ROWS(db, "(query [:find ?v ?x :where [?e :n ?v] (or [?e :p ?x] [?e :q ?x])])", "\"?v\",\"?x\"",
-                &rows);
+    EXPECT_ROWS(db, "(query [:find ?v ?x :where [?e :n ?v] (or [?e :p ?x] [?e :q ?x])])",
+                "\"?v\",\"?x\"", &rows);
     minigraf_close(db);
 }
 
 /* ---- :limit and :offset ------------------------------------------------- */
 
 /* :lK :n K and :lK :g (K mod 3) for K < 1000. */
-static MiniGrafDb *limit_db(void)
-{
+static MiniGrafDb *limit_db(void) {
     MiniGrafDb *db = open_memory_db();
     text tx = {0};
     text_add(&tx, "(transact [");
@@ -510,8 +514,7 @@ static MiniGrafDb *limit_db(void)
     return db;
 }
 
-TEST(ordered_limit_and_offset_cross_64)
-{
+TEST(ordered_limit_and_offset_cross_64) {
     static const int limits[] = {0, 1, 63, 64, 65, 127, 128, 129};
     static const int slices[][2] = {{60, 10}, {64, 64}, {63, 65}, {995, 64}, {1000, 10}, {1200, 1}};
     MiniGrafDb *db = limit_db();
@@ -520,37 +523,40 @@ TEST(ordered_limit_and_offset_cross_64)
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
         for (int k = 0; k < limits[i]; k++)
             row_add(&rows, "[%d]", k);
-        snprintf(q, sizeof q, "(query [:find ?v :where [?e :n ?v] :order-by [?v] :limit %d])", limits[i]);
+        snprintf(q, sizeof q, "(query [:find ?v :where [?e :n ?v] :order-by [?v] :limit %d])",
+                 limits[i]);
         EXPECT_ORDERED_ROWS(db, q, "\"?v\"", &rows);
     }
     for (size_t i = 0; i < sizeof slices / sizeof slices[0]; i++) {
         int offset = slices[i][0], limit = slices[i][1];
         for (int k = offset; k < offset + limit && k < 1000; k++)
             row_add(&rows, "[%d]", k);
-        snprintf(q, sizeof q, "(query [:find ?v :where [?e :n ?v] :order-by [?v] :offset %d :limit %d])",
-                 offset, limit);
+        snprintf(q, sizeof q,
+                 "(query [:find ?v :where [?e :n ?v] :order-by [?v] :offset %d :limit %d])", offset,
+                 limit);
         EXPECT_ORDERED_ROWS(db, q, "\"?v\"", &rows);
         for (int k = 999 - offset; k > 999 - offset - limit && k >= 0; k--)
             row_add(&rows, "[%d]", k);
-        snprintf(q, sizeof q, "(query [:find ?v :where [?e :n ?v] :order-by [?v :desc] :offset %d :limit %d])",
+        snprintf(q, sizeof q,
+                 "(query [:find ?v :where [?e :n ?v] :order-by [?v :desc] :offset %d :limit %d])",
                  offset, limit);
         EXPECT_ORDERED_ROWS(db, q, "\"?v\"", &rows);
     }
     for (int k = 1000 - 5; k < 1000; k++)
         row_add(&rows, "[%d]", k);
-    EXPECT_ORDERED_ROWS(db, "(query [:find ?v :where [?e :n ?v] :order-by [?v] :offset 995])", "\"?v\"",
-                        &rows);
+    EXPECT_ORDERED_ROWS(db, "(query [:find ?v :where [?e :n ?v] :order-by [?v] :offset 995])",
+                        "\"?v\"", &rows);
     minigraf_close(db);
 }
 
-TEST(ordered_limit_after_join_and_two_keys)
-{
+TEST(ordered_limit_after_join_and_two_keys) {
     MiniGrafDb *db = limit_db();
     text rows = {0};
     int taken = 0;
     for (int k = 1; taken < 65; k += 3, taken++)
         row_add(&rows, "[%d]", k);
-    EXPECT_ORDERED_ROWS(db, "(query [:find ?v :where [?e :n ?v] [?e :g 1] :order-by [?v] :limit 65])",
+    EXPECT_ORDERED_ROWS(db,
+                        "(query [:find ?v :where [?e :n ?v] [?e :g 1] :order-by [?v] :limit 65])",
                         "\"?v\"", &rows);
     /* :g descending, then :n ascending: position p of that order. */
     int position = 0;
@@ -569,8 +575,7 @@ TEST(ordered_limit_after_join_and_two_keys)
  * ordered by the text's bytes, whose order here is the reverse of the
  * order the texts were stored in (with every column a key the order is
  * fully specified, language.md D3). */
-TEST(top_k_orders_ties_by_a_text_key)
-{
+TEST(top_k_orders_ties_by_a_text_key) {
     MiniGrafDb *db = open_memory_db();
     text tx = {0};
     text_add(&tx, "(transact [");
@@ -590,8 +595,7 @@ TEST(top_k_orders_ties_by_a_text_key)
 
 /* Runs an unordered query of one-integer rows: `want` rows, each a value
  * below 1000 that `keep` accepts, none twice. */
-static void check_unordered_slice(MiniGrafDb *db, const char *query, int want, int (*keep)(int))
-{
+static void check_unordered_slice(MiniGrafDb *db, const char *query, int want, int (*keep)(int)) {
     long long values[1000];
     char *got = EXEC(db, query);
     if (got == NULL)
@@ -605,21 +609,23 @@ static void check_unordered_slice(MiniGrafDb *db, const char *query, int want, i
     minigraf_string_free(got);
 }
 
-TEST(unordered_limit_and_offset_count_distinct_rows)
-{
-    static const int slices[][2] = {{0, 63}, {0, 64}, {0, 65}, {60, 10},  {64, 64},
+TEST(unordered_limit_and_offset_count_distinct_rows) {
+    static const int slices[][2] = {{0, 63},   {0, 64},    {0, 65},   {60, 10}, {64, 64},
                                     {990, 64}, {1000, 10}, {0, 2000}, {0, 0}};
     MiniGrafDb *db = limit_db();
     char q[160];
     for (size_t i = 0; i < sizeof slices / sizeof slices[0]; i++) {
         int offset = slices[i][0], limit = slices[i][1];
         int want = 1000 - offset < limit ? 1000 - offset : limit;
-        snprintf(q, sizeof q, "(query [:find ?v :where [?e :n ?v] :offset %d :limit %d])", offset, limit);
+        snprintf(q, sizeof q, "(query [:find ?v :where [?e :n ?v] :offset %d :limit %d])", offset,
+                 limit);
         check_unordered_slice(db, q, want > 0 ? want : 0, any_value);
     }
-    check_unordered_slice(db, "(query [:find ?v :where [?e :n ?v] [?e :g 1] :limit 65])", 65, third_is_one);
-    check_unordered_slice(db, "(query [:find ?v :where [?e :n ?v] [?e :g 1] :offset 300 :limit 65])", 33,
+    check_unordered_slice(db, "(query [:find ?v :where [?e :n ?v] [?e :g 1] :limit 65])", 65,
                           third_is_one);
+    check_unordered_slice(db,
+                          "(query [:find ?v :where [?e :n ?v] [?e :g 1] :offset 300 :limit 65])",
+                          33, third_is_one);
     check_unordered_slice(db, "(query [:find ?v :where [?e :n ?v] :offset 936])", 64, any_value);
     minigraf_close(db);
 }
@@ -629,8 +635,7 @@ TEST(unordered_limit_and_offset_count_distinct_rows)
 /* :aK :grp (K mod 7), :val K, :dec K/10 for K < 1200. */
 #define AGG_N 1200
 
-static MiniGrafDb *agg_db(void)
-{
+static MiniGrafDb *agg_db(void) {
     MiniGrafDb *db = open_memory_db();
     text tx = {0};
     text_add(&tx, "(transact [");
@@ -640,8 +645,7 @@ static MiniGrafDb *agg_db(void)
     return db;
 }
 
-TEST(aggregates_grouped_over_1200_rows)
-{
+TEST(aggregates_grouped_over_1200_rows) {
     MiniGrafDb *db = agg_db();
     text rows = {0};
     for (int g = 0; g < 7; g++) {
@@ -650,8 +654,10 @@ TEST(aggregates_grouped_over_1200_rows)
             sum += k, max = k;
         row_add(&rows, "[%d,%lld,%lld,%d,%lld]", g, count, sum, g, max);
     }
-    EXPECT_ROWS(db, "(query [:find ?g (count ?v) (sum ?v) (min ?v) (max ?v) :where [?e :grp ?g] [?e :val ?v]])",
-                "\"?g\",\"(count ?v)\",\"(sum ?v)\",\"(min ?v)\",\"(max ?v)\"", &rows);
+    EXPECT_ROWS(
+        db,
+        "(query [:find ?g (count ?v) (sum ?v) (min ?v) (max ?v) :where [?e :grp ?g] [?e :val ?v]])",
+        "\"?g\",\"(count ?v)\",\"(sum ?v)\",\"(min ?v)\",\"(max ?v)\"", &rows);
     for (int g = 0; g < 7; g++) {
         char seen[AGG_N / 10] = {0};
         int distinct = 0;
@@ -665,8 +671,10 @@ TEST(aggregates_grouped_over_1200_rows)
     for (int k = 0; k < AGG_N; k++)
         total += k;
     row_add(&rows, "[%d,%lld,7]", AGG_N, total);
-    EXPECT_ROWS(db, "(query [:find (count ?v) (sum ?v) (count-distinct ?g) :where [?e :val ?v] [?e :grp ?g]])",
-                "\"(count ?v)\",\"(sum ?v)\",\"(count-distinct ?g)\"", &rows);
+    EXPECT_ROWS(
+        db,
+        "(query [:find (count ?v) (sum ?v) (count-distinct ?g) :where [?e :val ?v] [?e :grp ?g]])",
+        "\"(count ?v)\",\"(sum ?v)\",\"(count-distinct ?g)\"", &rows);
     minigraf_close(db);
 }
 
@@ -674,37 +682,37 @@ TEST(aggregates_grouped_over_1200_rows)
  * block's solutions find their groups first and then step each aggregate
  * in turn: the same answers, and the error a solution at a time would
  * report. */
-TEST(aggregates_stepped_one_at_a_time_over_1200_rows)
-{
+TEST(aggregates_stepped_one_at_a_time_over_1200_rows) {
     MiniGrafDb *db = agg_db();
     text rows = {0};
     for (int d = 0; d < AGG_N / 10; d++)
         row_add(&rows, "[%d,10,%d,10]", d, 10 * d + 9);
-    EXPECT_ROWS(db, "(query [:find ?d (count ?v) (max ?v) (count ?e) :where [?e :dec ?d] [?e :val ?v]])",
-                "\"?d\",\"(count ?v)\",\"(max ?v)\",\"(count ?e)\"", &rows);
+    EXPECT_ROWS(
+        db, "(query [:find ?d (count ?v) (max ?v) (count ?e) :where [?e :dec ?d] [?e :val ?v]])",
+        "\"?d\",\"(count ?v)\",\"(max ?v)\",\"(count ?e)\"", &rows);
     row_add(&rows, "[%d,%.1f,%d,%d]", AGG_N, (AGG_N - 1) / 2.0, AGG_N - 1, AGG_N);
     EXPECT_ROWS(db, "(query [:find (count ?v) (avg ?v) (max ?v) (count ?e) :where [?e :val ?v]])",
                 "\"(count ?v)\",\"(avg ?v)\",\"(max ?v)\",\"(count ?e)\"", &rows);
     EXPECT_TRANSACT(db, "(transact [[:text :val \"oops\"]])");
     EXPECT_ERROR(db, "(query [:find (count ?v) (sum ?v) :where [?e :val ?v]])", "INT-041");
-    CHECK_STR_EQ(minigraf_last_error(db), "[INT-041] sum: expected Integer, Float, or Null, got String");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[INT-041] sum: expected Integer, Float, or Null, got String");
     minigraf_close(db);
 }
 
-TEST(aggregate_with_more_groups_than_a_batch)
-{
+TEST(aggregate_with_more_groups_than_a_batch) {
     MiniGrafDb *db = agg_db();
     text rows = {0};
     for (int d = 0; d < AGG_N / 10; d++)
         row_add(&rows, "[%d,10,%d,%d]", d, 100 * d + 45, 10 * d);
-    EXPECT_ROWS(db, "(query [:find ?d (count ?e) (sum ?v) (min ?v) :where [?e :dec ?d] [?e :val ?v]])",
+    EXPECT_ROWS(db,
+                "(query [:find ?d (count ?e) (sum ?v) (min ?v) :where [?e :dec ?d] [?e :val ?v]])",
                 "\"?d\",\"(count ?e)\",\"(sum ?v)\",\"(min ?v)\"", &rows);
     minigraf_close(db);
 }
 
 /* :wK :s 10K and :p (K mod 3) for K in 1..200. */
-static MiniGrafDb *window_db(void)
-{
+static MiniGrafDb *window_db(void) {
     MiniGrafDb *db = open_memory_db();
     text tx = {0};
     text_add(&tx, "(transact [");
@@ -714,8 +722,7 @@ static MiniGrafDb *window_db(void)
     return db;
 }
 
-TEST(window_functions_over_200_rows)
-{
+TEST(window_functions_over_200_rows) {
     MiniGrafDb *db = window_db();
     text rows = {0};
     for (int k = 1; k <= 200; k++)
@@ -749,8 +756,7 @@ TEST(window_functions_over_200_rows)
 
 /* Transactions 1..5 write :pK :pv K for 50 entities each, valid from
  * 2020-01-0<tx>; transaction 6 writes :pK :pw 2K for all 250. */
-static MiniGrafDb *pseudo_db(void)
-{
+static MiniGrafDb *pseudo_db(void) {
     MiniGrafDb *db = open_memory_db();
     for (int t = 1; t <= 5; t++) {
         text tx = {0};
@@ -768,8 +774,7 @@ static MiniGrafDb *pseudo_db(void)
     return db;
 }
 
-TEST(pseudo_attributes_follow_the_preceding_pattern_over_250_records)
-{
+TEST(pseudo_attributes_follow_the_preceding_pattern_over_250_records) {
     MiniGrafDb *db = pseudo_db();
     text rows = {0};
     for (int k = 0; k < 250; k++)
@@ -784,17 +789,20 @@ TEST(pseudo_attributes_follow_the_preceding_pattern_over_250_records)
                 "\"?v\",\"?f\",\"?to\"", &rows);
     for (int k = 0; k < 250; k++)
         row_add(&rows, "[%d,6]", k);
-    EXPECT_ROWS(db, "(query [:find ?v ?t :any-valid-time :where [?e :pv ?v] [?e :pw ?w] [?e :db/tx-count ?t]])",
-                "\"?v\",\"?t\"", &rows);
+    EXPECT_ROWS(
+        db,
+        "(query [:find ?v ?t :any-valid-time :where [?e :pv ?v] [?e :pw ?w] [?e :db/tx-count ?t]])",
+        "\"?v\",\"?t\"", &rows);
     for (int k = 0; k < 250; k++)
         row_add(&rows, "[%d,%lld]", k, MS_2025_01_01);
-    EXPECT_ROWS(db, "(query [:find ?v ?at :valid-at \"2025-01-01\" :where [?e :pv ?v] [?e :db/valid-at ?at]])",
-                "\"?v\",\"?at\"", &rows);
+    EXPECT_ROWS(
+        db,
+        "(query [:find ?v ?at :valid-at \"2025-01-01\" :where [?e :pv ?v] [?e :db/valid-at ?at]])",
+        "\"?v\",\"?at\"", &rows);
     minigraf_close(db);
 }
 
-TEST(uncorrelated_pseudo_attribute_ranges_over_every_record)
-{
+TEST(uncorrelated_pseudo_attribute_ranges_over_every_record) {
     MiniGrafDb *db = pseudo_db();
     text rows = {0};
     for (int t = 1; t <= 5; t++)
@@ -804,7 +812,8 @@ TEST(uncorrelated_pseudo_attribute_ranges_over_every_record)
                 "\"?t\",\"(count ?e)\"", &rows);
     row_add(&rows, "[1]");
     row_add(&rows, "[6]");
-    EXPECT_ROWS(db, "(query [:find ?t :any-valid-time :where [:p3 :db/tx-count ?t]])", "\"?t\"", &rows);
+    EXPECT_ROWS(db, "(query [:find ?t :any-valid-time :where [:p3 :db/tx-count ?t]])", "\"?t\"",
+                &rows);
     minigraf_close(db);
 }
 
@@ -812,8 +821,7 @@ TEST(uncorrelated_pseudo_attribute_ranges_over_every_record)
 
 #define OK "{\"ok\":true}"
 
-TEST(recursive_rule_over_a_500_node_chain)
-{
+TEST(recursive_rule_over_a_500_node_chain) {
     MiniGrafDb *db = open_memory_db();
     text tx = {0}, rows = {0};
     text_add(&tx, "(transact [");
@@ -832,8 +840,7 @@ TEST(recursive_rule_over_a_500_node_chain)
     minigraf_close(db);
 }
 
-TEST(non_recursive_rule_body_with_many_rows)
-{
+TEST(non_recursive_rule_body_with_many_rows) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, "n", 1000);
     EXPECT_EXEC(db, "(rule [(big ?e ?v) [?e :n ?v] [(> ?v 100)]])", OK);
@@ -857,8 +864,7 @@ TEST(non_recursive_rule_body_with_many_rows)
  * larger, and the rows are exactly the `want` values below 1000 that `keep`
  * accepts. */
 static void check_cursor_batches(MiniGrafDb *db, const char *query, size_t batch, int want,
-                                 int (*keep)(int))
-{
+                                 int (*keep)(int)) {
     MiniGrafCursor *c = minigraf_query(db, query);
     REQUIRE(c != NULL);
     long long *values = malloc(1000 * sizeof *values);
@@ -867,7 +873,8 @@ static void check_cursor_batches(MiniGrafDb *db, const char *query, size_t batch
     while ((b = minigraf_cursor_next_batch(c, batch)) != NULL) {
         n = int_rows(b, values + count, 1000 - count);
         if (n < 0 || (size_t)n > batch)
-            check_fail_str(__FILE__, __LINE__, query, b, "a batch of at most `batch` one-integer rows");
+            check_fail_str(__FILE__, __LINE__, query, b,
+                           "a batch of at most `batch` one-integer rows");
         count += n > 0 ? n : 0;
         minigraf_string_free(b);
     }
@@ -878,23 +885,24 @@ static void check_cursor_batches(MiniGrafDb *db, const char *query, size_t batch
     minigraf_cursor_free(c);
 }
 
-static int from_500(int k) { return k >= 500; }
+static int from_500(int k) {
+    return k >= 500;
+}
 
-TEST(cursor_batches_return_every_row_once)
-{
+TEST(cursor_batches_return_every_row_once) {
     static const size_t batches[] = {1, 7, 63, 64, 65, 1000};
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, "n", 1000);
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
-        check_cursor_batches(db, "(query [:find ?v :where [?e :n ?v]])", batches[i], 1000, any_value);
-        check_cursor_batches(db, "(query [:find ?v :where [?e :n ?v] [?e :sq ?s] [(>= ?v 500)]])", batches[i],
-                             500, from_500);
+        check_cursor_batches(db, "(query [:find ?v :where [?e :n ?v]])", batches[i], 1000,
+                             any_value);
+        check_cursor_batches(db, "(query [:find ?v :where [?e :n ?v] [?e :sq ?s] [(>= ?v 500)]])",
+                             batches[i], 500, from_500);
     }
     minigraf_close(db);
 }
 
-TEST(cursor_keeps_the_order_across_batches)
-{
+TEST(cursor_keeps_the_order_across_batches) {
     static const size_t batches[] = {1, 7, 64, 65};
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, "n", 1000);
@@ -903,8 +911,8 @@ TEST(cursor_keeps_the_order_across_batches)
         text_add(&want, "%s[%d]", want.len ? "," : "[", k);
     text_add(&want, "]");
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
-        MiniGrafCursor *c =
-            minigraf_query(db, "(query [:find ?v :where [?e :n ?v] :order-by [?v :desc] :offset 100 :limit 130])");
+        MiniGrafCursor *c = minigraf_query(
+            db, "(query [:find ?v :where [?e :n ?v] :order-by [?v :desc] :offset 100 :limit 130])");
         REQUIRE(c != NULL);
         char *got = drain_cursor(c, batches[i]);
         CHECK_STR_EQ(got, want.s);
@@ -918,8 +926,7 @@ TEST(cursor_keeps_the_order_across_batches)
 /* ---- snapshots ---------------------------------------------------------- */
 
 /* Visible at :as-of `tx` of the :s facts written by snapshot_db. */
-static int s_visible(int k, int tx)
-{
+static int s_visible(int k, int tx) {
     if (tx < 1)
         return 0;
     int shown = tx < 2 || k % 5 != 0;
@@ -932,8 +939,7 @@ static int s_visible(int k, int tx)
  * multiples of 7; tx 4: re-assert multiples of 10; tx 5: :u K valid
  * 2020-2022 for K < 250; tx 6: :u K valid from 2021 for K >= 250; tx 7:
  * retract :u of multiples of 4. */
-static MiniGrafDb *snapshot_db(void)
-{
+static MiniGrafDb *snapshot_db(void) {
     MiniGrafDb *db = open_memory_db();
     text tx = {0};
     text_add(&tx, "(transact [");
@@ -971,8 +977,7 @@ static MiniGrafDb *snapshot_db(void)
     return db;
 }
 
-TEST(as_of_counts_follow_retractions_of_500_entities)
-{
+TEST(as_of_counts_follow_retractions_of_500_entities) {
     MiniGrafDb *db = snapshot_db();
     text rows = {0};
     char q[160];
@@ -991,30 +996,34 @@ TEST(as_of_counts_follow_retractions_of_500_entities)
     for (int k = 0; k < 500; k++)
         visible += s_visible(k, 2);
     row_add(&rows, "[%d]", visible);
-    EXPECT_ROWS(db, "(query [:find (count ?v) :as-of 2 :where [?e :s ?v]])", "\"(count ?v)\"", &rows);
+    EXPECT_ROWS(db, "(query [:find (count ?v) :as-of 2 :where [?e :s ?v]])", "\"(count ?v)\"",
+                &rows);
     minigraf_close(db);
 }
 
 /* One :u snapshot: rows K < 500 with lo <= K < hi and, when `skip4`, K not
  * a multiple of 4. */
-static void expect_u_at(const char *file, int line, MiniGrafDb *db, const char *query, int lo, int hi,
-                        int skip4)
-{
+static void expect_u_at(const char *file, int line, MiniGrafDb *db, const char *query, int lo,
+                        int hi, int skip4) {
     text rows = {0};
     for (int k = lo; k < hi; k++)
         if (!skip4 || k % 4 != 0)
             row_add(&rows, "[%d]", k);
     expect_rows_at(file, line, db, query, "\"?v\"", &rows, 0);
 }
-#define EXPECT_U(db, query, lo, hi, skip4) expect_u_at(__FILE__, __LINE__, (db), (query), (lo), (hi), (skip4))
+#define EXPECT_U(db, query, lo, hi, skip4) \
+    expect_u_at(__FILE__, __LINE__, (db), (query), (lo), (hi), (skip4))
 
-TEST(valid_at_and_as_of_combine_over_500_entities)
-{
+TEST(valid_at_and_as_of_combine_over_500_entities) {
     MiniGrafDb *db = snapshot_db();
-    EXPECT_U(db, "(query [:find ?v :as-of 6 :valid-at \"2020-06-01\" :where [?e :u ?v]])", 0, 250, 0);
-    EXPECT_U(db, "(query [:find ?v :as-of 6 :valid-at \"2021-06-01\" :where [?e :u ?v]])", 0, 500, 0);
-    EXPECT_U(db, "(query [:find ?v :as-of 6 :valid-at \"2023-01-01\" :where [?e :u ?v]])", 250, 500, 0);
-    EXPECT_U(db, "(query [:find ?v :as-of 5 :valid-at \"2021-06-01\" :where [?e :u ?v]])", 0, 250, 0);
+    EXPECT_U(db, "(query [:find ?v :as-of 6 :valid-at \"2020-06-01\" :where [?e :u ?v]])", 0, 250,
+             0);
+    EXPECT_U(db, "(query [:find ?v :as-of 6 :valid-at \"2021-06-01\" :where [?e :u ?v]])", 0, 500,
+             0);
+    EXPECT_U(db, "(query [:find ?v :as-of 6 :valid-at \"2023-01-01\" :where [?e :u ?v]])", 250, 500,
+             0);
+    EXPECT_U(db, "(query [:find ?v :as-of 5 :valid-at \"2021-06-01\" :where [?e :u ?v]])", 0, 250,
+             0);
     EXPECT_U(db, "(query [:find ?v :valid-at \"2021-06-01\" :where [?e :u ?v]])", 0, 500, 1);
     EXPECT_U(db, "(query [:find ?v :valid-at \"2020-06-01\" :where [?e :u ?v]])", 0, 250, 1);
     EXPECT_U(db, "(query [:find ?v :where [?e :u ?v]])", 250, 500, 1);
@@ -1028,8 +1037,7 @@ CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(file_scan_across_checkpointed_pages_and_the_log),
            TEST_ENTRY(large_expansion_between_small_ones),
            TEST_ENTRY(many_outer_rows_with_mixed_expansions),
-           TEST_ENTRY(filter_keeps_every_seventh_row),
-           TEST_ENTRY(filter_keeps_none_one_or_a_band),
+           TEST_ENTRY(filter_keeps_every_seventh_row), TEST_ENTRY(filter_keeps_none_one_or_a_band),
            TEST_ENTRY(binding_expression_output_joins_a_pattern),
            TEST_ENTRY(not_excludes_most_or_few_of_1000_rows),
            TEST_ENTRY(not_join_excludes_by_a_value_of_another_entity),

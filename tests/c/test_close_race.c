@@ -22,12 +22,12 @@ typedef struct worker {
     MiniGrafDb *db;
     work what;
     atomic_int started;
-    int calls, unexpected, last_code, first_unexpected; /* the code of the first unexpected outcome */
+    int calls, unexpected, last_code,
+        first_unexpected; /* the code of the first unexpected outcome */
 } worker;
 
 /* One call of `what`: its error code, 0 on success. */
-static int call_once(worker *w, int i)
-{
+static int call_once(worker *w, int i) {
     char text[96];
     char *out = NULL;
     switch (w->what) {
@@ -75,8 +75,7 @@ static int call_once(worker *w, int i)
 }
 
 /* Calls until the database is closed under it. */
-static void *work_until_closed(void *arg)
-{
+static void *work_until_closed(void *arg) {
     worker *w = arg;
     for (int i = 0;; i++) {
         int code = call_once(w, i);
@@ -95,8 +94,7 @@ static void *work_until_closed(void *arg)
     }
 }
 
-static MiniGrafDb *open_file(temp_db_path *t)
-{
+static MiniGrafDb *open_file(temp_db_path *t) {
     MiniGrafDb *db = minigraf_open_with_options(t->path, "{\"max_results\": 1000000000000}", NULL);
     CHECK(db != NULL);
     return db;
@@ -104,8 +102,7 @@ static MiniGrafDb *open_file(temp_db_path *t)
 
 /* Opens a filled file database, starts `what` on a thread, closes the
  * database once the call is running, and checks how the thread ended. */
-static void close_during(work what)
-{
+static void close_during(work what) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = open_file(&t);
@@ -125,22 +122,34 @@ static void close_during(work what)
     CHECK(w.calls >= 1);
     /* the file is whole: it opens, and holds what was committed */
     db = open_file(&t);
-    EXPECT_EXEC(db, "(query [:find ?x :where [:e5 :n ?x]])", "{\"variables\":[\"?x\"],\"results\":[[5]]}");
+    EXPECT_EXEC(db, "(query [:find ?x :where [:e5 :n ?x]])",
+                "{\"variables\":[\"?x\"],\"results\":[[5]]}");
     minigraf_close(db);
     temp_db_remove(&t);
 }
 
-TEST(close_during_a_file_backed_query) { close_during(QUERY); }
-TEST(close_during_a_rule_query) { close_during(RULES); }
-TEST(close_during_transacts) { close_during(TRANSACT); }
-TEST(close_during_checkpoints) { close_during(CHECKPOINT); }
-TEST(close_during_a_cursor_fetch) { close_during(FETCH); }
-TEST(close_during_fact_log_batches) { close_during(FACT_LOG); }
+TEST(close_during_a_file_backed_query) {
+    close_during(QUERY);
+}
+TEST(close_during_a_rule_query) {
+    close_during(RULES);
+}
+TEST(close_during_transacts) {
+    close_during(TRANSACT);
+}
+TEST(close_during_checkpoints) {
+    close_during(CHECKPOINT);
+}
+TEST(close_during_a_cursor_fetch) {
+    close_during(FETCH);
+}
+TEST(close_during_fact_log_batches) {
+    close_during(FACT_LOG);
+}
 
 /* Open, query from another thread, close: over and over (the handle's
  * struct and the store's spare readers are reused each time). */
-TEST(open_query_close_spin)
-{
+TEST(open_query_close_spin) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = open_file(&t);
@@ -156,7 +165,7 @@ TEST(open_query_close_spin)
         pthread_join(th, NULL);
         CHECK_INT_EQ(w.last_code, 5018);
         CHECK_INT_EQ(w.first_unexpected, 0);
-    CHECK_INT_EQ(w.unexpected, 0);
+        CHECK_INT_EQ(w.unexpected, 0);
     }
     temp_db_remove(&t);
 }
@@ -166,8 +175,7 @@ typedef struct closer {
     atomic_int *go;
 } closer;
 
-static void *close_it(void *arg)
-{
+static void *close_it(void *arg) {
     closer *c = arg;
     while (!atomic_load(c->go))
         sched_yield();
@@ -175,8 +183,7 @@ static void *close_it(void *arg)
     return NULL;
 }
 
-TEST(two_threads_closing_at_once)
-{
+TEST(two_threads_closing_at_once) {
     for (int i = 0; i < 50; i++) {
         MiniGrafDb *db = open_memory_db();
         atomic_int go = 0;
@@ -192,8 +199,7 @@ TEST(two_threads_closing_at_once)
     }
 }
 
-TEST(a_cursor_keeps_working_after_its_database_closes)
-{
+TEST(a_cursor_keeps_working_after_its_database_closes) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 1] [:b :n 2]])");
     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?x :where [?e :n ?x]])");
@@ -205,8 +211,7 @@ TEST(a_cursor_keeps_working_after_its_database_closes)
     minigraf_cursor_free(c);
 }
 
-TEST(a_fact_log_fails_after_its_database_closes)
-{
+TEST(a_fact_log_fails_after_its_database_closes) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
     MiniGrafFactLog *l = minigraf_fact_log(db, NULL);

@@ -3,8 +3,7 @@
  * return NULL; 0.2.0 functions return the positive code. */
 #include "support.h"
 
-TEST(status_functions_return_minus_one_and_keep_the_code)
-{
+TEST(status_functions_return_minus_one_and_keep_the_code) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = minigraf_log_writer_create(t.path, NULL, NULL);
@@ -46,8 +45,7 @@ TEST(status_functions_return_minus_one_and_keep_the_code)
     CHECK_INT_EQ(minigraf_cursor_set_format(NULL, 0), -1);
 }
 
-TEST(last_error_of_null_is_null)
-{
+TEST(last_error_of_null_is_null) {
     CHECK(minigraf_last_error(NULL) == NULL);
     CHECK(minigraf_cursor_last_error(NULL) == NULL);
     CHECK(minigraf_fact_log_last_error(NULL) == NULL);
@@ -59,8 +57,7 @@ TEST(last_error_of_null_is_null)
     CHECK_INT_EQ(minigraf_log_writer_last_error_code(NULL), MINIGRAF_E_API_017);
 }
 
-TEST(new_functions_return_the_positive_code)
-{
+TEST(new_functions_return_the_positive_code) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = NULL;
@@ -78,8 +75,7 @@ TEST(new_functions_return_the_positive_code)
 
 /* A program written for the earlier API, unchanged: the way it tested
  * results (non-zero is failure, the message from *_last_error). */
-TEST(an_earlier_program_runs_unchanged)
-{
+TEST(an_earlier_program_runs_unchanged) {
     MiniGrafDb *db = minigraf_open_in_memory();
     REQUIRE(db != NULL);
     char *r = minigraf_execute(db, "(transact [[:a :n 1]])");
@@ -96,5 +92,6 @@ TEST(an_earlier_program_runs_unchanged)
 }
 
 CHECK_MAIN(TEST_ENTRY(status_functions_return_minus_one_and_keep_the_code),
-           TEST_ENTRY(last_error_of_null_is_null), TEST_ENTRY(new_functions_return_the_positive_code),
+           TEST_ENTRY(last_error_of_null_is_null),
+           TEST_ENTRY(new_functions_return_the_positive_code),
            TEST_ENTRY(an_earlier_program_runs_unchanged))

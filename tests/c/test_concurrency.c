@@ -21,8 +21,7 @@ typedef struct shared {
 /* Each transaction adds one :n and one :m fact, so a snapshot holds k of
  * each and the cross product below has exactly k*k rows. A reader that saw
  * half a transaction would count k*(k+1). */
-static void *reader(void *arg)
-{
+static void *reader(void *arg) {
     shared *sh = arg;
     int bad = 0, queries = 0, done = 0;
     while (!done) {
@@ -53,8 +52,7 @@ static void *reader(void *arg)
 
 #define CROSS_QUERY "(query [:find ?v ?w :where [?e :n ?v] [?f :m ?w]])"
 
-static void run_writer_and_readers(MiniGrafDb *db, const char *query, int checkpoint_every)
-{
+static void run_writer_and_readers(MiniGrafDb *db, const char *query, int checkpoint_every) {
     shared sh = {.db = db, .query = query};
     pthread_mutex_init(&sh.mu, NULL);
     pthread_t t[READERS];
@@ -79,16 +77,14 @@ static void run_writer_and_readers(MiniGrafDb *db, const char *query, int checkp
     pthread_mutex_destroy(&sh.mu);
 }
 
-TEST(readers_see_whole_transactions_while_a_writer_commits_in_memory)
-{
+TEST(readers_see_whole_transactions_while_a_writer_commits_in_memory) {
     MiniGrafDb *db = minigraf_open_in_memory();
     REQUIRE(db != NULL);
     run_writer_and_readers(db, CROSS_QUERY, 0);
     minigraf_close(db);
 }
 
-TEST(readers_see_whole_transactions_while_a_writer_commits_and_checkpoints)
-{
+TEST(readers_see_whole_transactions_while_a_writer_commits_and_checkpoints) {
     temp_db_path t;
     temp_db_make(&t);
     char *error = NULL;
@@ -105,8 +101,7 @@ TEST(readers_see_whole_transactions_while_a_writer_commits_and_checkpoints)
     temp_db_remove(&t);
 }
 
-TEST(rule_readers_see_whole_transactions_while_a_writer_commits_and_checkpoints)
-{
+TEST(rule_readers_see_whole_transactions_while_a_writer_commits_and_checkpoints) {
     /* Readers running the same rule query take and give back the state
      * its rules program keeps (exec/rule_cache.h) while commits and
      * checkpoints make it stale. */
@@ -125,8 +120,7 @@ TEST(rule_readers_see_whole_transactions_while_a_writer_commits_and_checkpoints)
 }
 
 /* The child holds the file open for writing until told to exit. */
-TEST(two_processes_contend_for_the_write_lock)
-{
+TEST(two_processes_contend_for_the_write_lock) {
     temp_db_path t;
     temp_db_make(&t);
     int go[2], ready[2];
@@ -159,7 +153,8 @@ TEST(two_processes_contend_for_the_write_lock)
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     db = minigraf_open(t.path); /* free once the writer is gone */
     REQUIRE(db != NULL);
-    EXPECT_EXEC(db, "(query [:find ?v :where [:a :n ?v]])", "{\"variables\":[\"?v\"],\"results\":[[1]]}");
+    EXPECT_EXEC(db, "(query [:find ?v :where [:a :n ?v]])",
+                "{\"variables\":[\"?v\"],\"results\":[[1]]}");
     minigraf_close(db);
     temp_db_remove(&t);
 }
@@ -172,8 +167,7 @@ typedef struct error_job {
     int ok;
 } error_job;
 
-static void error_job_step(error_job *j, int from, int to)
-{
+static void error_job_step(error_job *j, int from, int to) {
     pthread_mutex_lock(&j->mu);
     while (j->stage != from)
         pthread_cond_wait(&j->cv, &j->mu);
@@ -182,13 +176,12 @@ static void error_job_step(error_job *j, int from, int to)
     pthread_mutex_unlock(&j->mu);
 }
 
-static void *fail_then_succeed(void *arg)
-{
+static void *fail_then_succeed(void *arg) {
     error_job *j = arg;
     MiniGrafCursor *c = minigraf_query(j->db, "(transact [[:a :n 3]])"); /* API-012 */
     j->ok = c == NULL && minigraf_last_error_code(j->db) != 0;
     error_job_step(j, 0, 1);
-    error_job_step(j, 2, 2); /* main has succeeded calls meanwhile */
+    error_job_step(j, 2, 2);                       /* main has succeeded calls meanwhile */
     j->ok &= minigraf_last_error_code(j->db) != 0; /* still this thread's */
     c = minigraf_query(j->db, "(query [:find ?v :where [:a :n ?v]])");
     j->ok &= c != NULL && minigraf_last_error(j->db) == NULL;
@@ -199,8 +192,7 @@ static void *fail_then_succeed(void *arg)
 
 /* Each thread reads the error of its own last call: another thread's
  * success does not clear it, its own does. */
-TEST(each_thread_reads_its_own_last_error)
-{
+TEST(each_thread_reads_its_own_last_error) {
     MiniGrafDb *db = minigraf_open_in_memory();
     REQUIRE(db != NULL);
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");

@@ -20,8 +20,7 @@ typedef struct creator {
 } creator;
 
 /* The file at `path` answers thread `index`'s fact (one row, its number). */
-static int reads_back(MiniGrafDb *db, int index)
-{
+static int reads_back(MiniGrafDb *db, int index) {
     char want[96];
     snprintf(want, sizeof want, "{\"variables\":[\"?n\"],\"results\":[[%d]]}", index);
     char *out = minigraf_execute(db, "(query [:find ?n :where [:t :thread/n ?n]])");
@@ -30,8 +29,7 @@ static int reads_back(MiniGrafDb *db, int index)
     return ok;
 }
 
-static int create_write_read(const char *path, int index)
-{
+static int create_write_read(const char *path, int index) {
     MiniGrafDb *db = minigraf_open(path);
     if (db == NULL)
         return 0;
@@ -44,16 +42,14 @@ static int create_write_read(const char *path, int index)
     return ok;
 }
 
-static int reopen_and_read(const char *path, int index)
-{
+static int reopen_and_read(const char *path, int index) {
     MiniGrafDb *db = minigraf_open(path);
     int ok = db != NULL && reads_back(db, index);
     minigraf_close(db);
     return ok;
 }
 
-static void *create_files(void *arg)
-{
+static void *create_files(void *arg) {
     creator *c = arg;
     char path[160];
     for (int round = 0; round < ROUNDS; round++) {
@@ -65,8 +61,7 @@ static void *create_files(void *arg)
 }
 
 /* Also reopens each file, so the header the thread wrote is checked. */
-TEST(threads_create_new_database_files_at_the_same_time)
-{
+TEST(threads_create_new_database_files_at_the_same_time) {
     pthread_barrier_t start;
     REQUIRE(pthread_barrier_init(&start, NULL, THREADS) == 0);
     creator c[THREADS];

@@ -5,8 +5,7 @@
 #define API_017 5017
 
 /* A database with :p0 … :p<n-1>, each [:pK :n K]. */
-static MiniGrafDb *db_with_numbers(int n)
-{
+static MiniGrafDb *db_with_numbers(int n) {
     MiniGrafDb *db = open_memory_db();
     size_t cap = 64 + (size_t)n * 32;
     char *tx = malloc(cap);
@@ -21,8 +20,7 @@ static MiniGrafDb *db_with_numbers(int n)
 
 /* Number of rows in a batch text "[[..],[..]]" (rows hold no nested arrays
  * in these tests: one integer per row). */
-static int batch_rows(const char *batch)
-{
+static int batch_rows(const char *batch) {
     int rows = 0;
     for (const char *p = batch + 1; *p; p++)
         rows += *p == '[';
@@ -30,8 +28,7 @@ static int batch_rows(const char *batch)
 }
 
 /* Takes the next batch and checks how many rows it holds. */
-static void expect_batch_of_at(int line, MiniGrafCursor *c, size_t max, int rows)
-{
+static void expect_batch_of_at(int line, MiniGrafCursor *c, size_t max, int rows) {
     char *b = minigraf_cursor_next_batch(c, max);
     if (b == NULL) {
         check_fail_int(__FILE__, line, "batch rows", -1, rows);
@@ -45,27 +42,23 @@ static void expect_batch_of_at(int line, MiniGrafCursor *c, size_t max, int rows
 #define EXPECT_BATCH_OF(c, max, rows) expect_batch_of_at(__LINE__, (c), (max), (rows))
 
 /* The cursor is at its end: NULL with no error, and stays so. */
-static void expect_end_at(int line, MiniGrafCursor *c)
-{
+static void expect_end_at(int line, MiniGrafCursor *c) {
     for (int i = 0; i < 3; i++) {
         char *b = minigraf_cursor_next_batch(c, 10);
         if (b != NULL)
             check_fail_str(__FILE__, line, "batch after end", b, NULL);
         minigraf_string_free(b);
         if (minigraf_cursor_last_error(c) != NULL)
-            check_fail_str(__FILE__, line, "error at end",
-                           minigraf_cursor_last_error(c), NULL);
+            check_fail_str(__FILE__, line, "error at end", minigraf_cursor_last_error(c), NULL);
         if (minigraf_cursor_last_error_code(c) != 0)
-            check_fail_int(__FILE__, line, "code at end",
-                           minigraf_cursor_last_error_code(c), 0);
+            check_fail_int(__FILE__, line, "code at end", minigraf_cursor_last_error_code(c), 0);
     }
 }
 #define EXPECT_END(c) expect_end_at(__LINE__, (c))
 
 static const char *ALL_N = "(query [:find ?v :where [?e :n ?v]])";
 
-TEST(batches_hold_at_most_n_rows)
-{
+TEST(batches_hold_at_most_n_rows) {
     MiniGrafDb *db = db_with_numbers(5);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
     REQUIRE(c != NULL);
@@ -77,8 +70,7 @@ TEST(batches_hold_at_most_n_rows)
     minigraf_close(db);
 }
 
-TEST(batch_size_zero_counts_as_one)
-{
+TEST(batch_size_zero_counts_as_one) {
     MiniGrafDb *db = db_with_numbers(2);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
     REQUIRE(c != NULL);
@@ -89,8 +81,7 @@ TEST(batch_size_zero_counts_as_one)
     minigraf_close(db);
 }
 
-TEST(batch_larger_than_answer_returns_everything_at_once)
-{
+TEST(batch_larger_than_answer_returns_everything_at_once) {
     MiniGrafDb *db = db_with_numbers(3);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
     REQUIRE(c != NULL);
@@ -104,8 +95,7 @@ TEST(batch_larger_than_answer_returns_everything_at_once)
     minigraf_close(db);
 }
 
-TEST(large_answer_streams_in_full_batches)
-{
+TEST(large_answer_streams_in_full_batches) {
     MiniGrafDb *db = db_with_numbers(2500);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
     REQUIRE(c != NULL);
@@ -117,8 +107,7 @@ TEST(large_answer_streams_in_full_batches)
     minigraf_close(db);
 }
 
-TEST(empty_answer_ends_at_first_batch)
-{
+TEST(empty_answer_ends_at_first_batch) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
     REQUIRE(c != NULL);
@@ -130,8 +119,7 @@ TEST(empty_answer_ends_at_first_batch)
     minigraf_close(db);
 }
 
-TEST(rows_render_like_execute_results)
-{
+TEST(rows_render_like_execute_results) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :person/name \"Alice\"] [:alice :friend :bob] "
                         "[:alice :score 10.5]])");
@@ -145,8 +133,7 @@ TEST(rows_render_like_execute_results)
     minigraf_close(db);
 }
 
-TEST(vars_lists_find_columns_as_compact_json)
-{
+TEST(vars_lists_find_columns_as_compact_json) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?name ?age ?name :where "
                                            "[?e :person/name ?name] [?e :person/age ?age]])");
@@ -161,8 +148,7 @@ TEST(vars_lists_find_columns_as_compact_json)
     minigraf_close(db);
 }
 
-TEST(answer_is_fixed_when_the_cursor_opens)
-{
+TEST(answer_is_fixed_when_the_cursor_opens) {
     MiniGrafDb *db = db_with_numbers(2);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
     REQUIRE(c != NULL);
@@ -184,8 +170,7 @@ TEST(answer_is_fixed_when_the_cursor_opens)
     minigraf_close(db);
 }
 
-TEST(cursor_outlives_database_close)
-{
+TEST(cursor_outlives_database_close) {
     MiniGrafDb *db = db_with_numbers(3);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
     REQUIRE(c != NULL);
@@ -199,8 +184,7 @@ TEST(cursor_outlives_database_close)
     minigraf_cursor_free(c);
 }
 
-TEST(several_cursors_on_one_database_are_independent)
-{
+TEST(several_cursors_on_one_database_are_independent) {
     MiniGrafDb *db = db_with_numbers(4);
     MiniGrafCursor *a = minigraf_query(db, ALL_N);
     MiniGrafCursor *b = minigraf_query(db, ALL_N);
@@ -216,13 +200,13 @@ TEST(several_cursors_on_one_database_are_independent)
     minigraf_close(db);
 }
 
-TEST(typed_format_tags_every_value_type)
-{
+TEST(typed_format_tags_every_value_type) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:r :s \"x\"] [:r :i 1] [:r :f 1.5] [:r :b true] "
                         "[:r :k :kw] [:r :u #uuid \"550e8400-e29b-41d4-a716-446655440000\"]])");
-    MiniGrafCursor *c = minigraf_query(db, "(query [:find ?e ?s ?i ?f ?b ?k ?u :where [?e :s ?s] "
-                                           "[?e :i ?i] [?e :f ?f] [?e :b ?b] [?e :k ?k] [?e :u ?u]])");
+    MiniGrafCursor *c = minigraf_query(db,
+                                       "(query [:find ?e ?s ?i ?f ?b ?k ?u :where [?e :s ?s] "
+                                       "[?e :i ?i] [?e :f ?f] [?e :b ?b] [?e :k ?k] [?e :u ?u]])");
     REQUIRE(c != NULL);
     CHECK_INT_EQ(minigraf_cursor_set_format(c, MINIGRAF_FORMAT_TYPED), 0);
     char *b = minigraf_cursor_next_batch(c, 10);
@@ -238,8 +222,7 @@ TEST(typed_format_tags_every_value_type)
     minigraf_close(db);
 }
 
-TEST(typed_format_names_null_and_infinities)
-{
+TEST(typed_format_names_null_and_infinities) {
     MiniGrafDb *db = open_memory_db();
     char tx[1000] = "(transact [[:r :z nil] [:r :inf 1";
     for (int i = 0; i < 400; i++)
@@ -257,8 +240,7 @@ TEST(typed_format_names_null_and_infinities)
     minigraf_close(db);
 }
 
-TEST(format_change_applies_to_following_batches)
-{
+TEST(format_change_applies_to_following_batches) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :k :x] [:b :k :y]])");
     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?k :where [_ :k ?k]])");
@@ -276,8 +258,7 @@ TEST(format_change_applies_to_following_batches)
     minigraf_close(db);
 }
 
-TEST(unknown_format_fails_with_api_017)
-{
+TEST(unknown_format_fails_with_api_017) {
     MiniGrafDb *db = db_with_numbers(1);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
     REQUIRE(c != NULL);
@@ -294,8 +275,7 @@ TEST(unknown_format_fails_with_api_017)
     minigraf_close(db);
 }
 
-TEST(query_of_a_non_query_command_fails_with_api_012_and_writes_nothing)
-{
+TEST(query_of_a_non_query_command_fails_with_api_012_and_writes_nothing) {
     MiniGrafDb *db = open_memory_db();
     CHECK(minigraf_query(db, "(transact [[:a :n 1]])") == NULL);
     CHECK_INT_EQ(minigraf_last_error_code(db), API_012);
@@ -307,8 +287,7 @@ TEST(query_of_a_non_query_command_fails_with_api_012_and_writes_nothing)
     minigraf_close(db);
 }
 
-TEST(query_parse_error_is_reported_on_the_database)
-{
+TEST(query_parse_error_is_reported_on_the_database) {
     MiniGrafDb *db = open_memory_db();
     CHECK(minigraf_query(db, "(query [:find ?x :where [?x :a 1]]") == NULL);
     CHECK_STR_EQ(minigraf_error_code_name(minigraf_last_error_code(db)), "PRS-005");
@@ -317,8 +296,7 @@ TEST(query_parse_error_is_reported_on_the_database)
     minigraf_close(db);
 }
 
-TEST(successful_query_clears_the_database_error)
-{
+TEST(successful_query_clears_the_database_error) {
     MiniGrafDb *db = open_memory_db();
     CHECK(minigraf_query(db, "(frobnicate)") == NULL);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
@@ -331,8 +309,7 @@ TEST(successful_query_clears_the_database_error)
 
 /* The database keeps the parse of a text run again: the same text gives
  * the answer of the data and rules of each run, and the same error. */
-TEST(a_repeated_query_text_follows_data_rules_and_errors)
-{
+TEST(a_repeated_query_text_follows_data_rules_and_errors) {
     MiniGrafDb *db = db_with_numbers(2);
     const char *small = "(query [:find ?e :where (small ?e)])";
     const char *bad = "(query [:find ?x :where [?y :n 1]])";
@@ -362,8 +339,7 @@ TEST(a_repeated_query_text_follows_data_rules_and_errors)
 }
 
 CHECK_MAIN(TEST_ENTRY(a_repeated_query_text_follows_data_rules_and_errors),
-           TEST_ENTRY(batches_hold_at_most_n_rows),
-           TEST_ENTRY(batch_size_zero_counts_as_one),
+           TEST_ENTRY(batches_hold_at_most_n_rows), TEST_ENTRY(batch_size_zero_counts_as_one),
            TEST_ENTRY(batch_larger_than_answer_returns_everything_at_once),
            TEST_ENTRY(large_answer_streams_in_full_batches),
            TEST_ENTRY(empty_answer_ends_at_first_batch),

@@ -10,8 +10,7 @@
 #define QRY_012 2012
 
 /* [:pK :n K] for K in [from, from + n). */
-static void add_numbers(MiniGrafDb *db, int from, int n)
-{
+static void add_numbers(MiniGrafDb *db, int from, int n) {
     size_t cap = 64 + (size_t)n * 32;
     char *tx = malloc(cap);
     size_t len = (size_t)snprintf(tx, cap, "(transact [");
@@ -25,8 +24,7 @@ static void add_numbers(MiniGrafDb *db, int from, int n)
 static const char *ALL_N = "(query [:find ?e ?v :where [?e :n ?v]])";
 
 /* Rows of a batch "[[..],[..]]" of plain (non-list) values. */
-static int rows_in(const char *batch)
-{
+static int rows_in(const char *batch) {
     int rows = 0;
     for (const char *p = batch + 1; *p; p++)
         rows += *p == '[';
@@ -34,8 +32,7 @@ static int rows_in(const char *batch)
 }
 
 /* Reads up to `max` rows more; the number read, -1 on error. */
-static int read_rows(MiniGrafCursor *c, size_t max)
-{
+static int read_rows(MiniGrafCursor *c, size_t max) {
     char *b = minigraf_cursor_next_batch(c, max);
     if (!b)
         return minigraf_cursor_last_error(c) ? -1 : 0;
@@ -45,24 +42,21 @@ static int read_rows(MiniGrafCursor *c, size_t max)
 }
 
 /* Every remaining row; -1 on error. */
-static int read_all(MiniGrafCursor *c)
-{
+static int read_all(MiniGrafCursor *c) {
     int total = 0, n;
     while ((n = read_rows(c, 300)) > 0)
         total += n;
     return n < 0 ? -1 : total;
 }
 
-static int count_now(MiniGrafDb *db)
-{
+static int count_now(MiniGrafDb *db) {
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
     int n = c ? read_all(c) : -1;
     minigraf_cursor_free(c);
     return n;
 }
 
-TEST(partial_read_then_free_lets_writers_in)
-{
+TEST(partial_read_then_free_lets_writers_in) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, 0, 2000);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
@@ -74,8 +68,7 @@ TEST(partial_read_then_free_lets_writers_in)
     minigraf_close(db);
 }
 
-TEST(free_before_the_first_batch)
-{
+TEST(free_before_the_first_batch) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, 0, 100);
     minigraf_cursor_free(minigraf_query(db, ALL_N));
@@ -84,8 +77,7 @@ TEST(free_before_the_first_batch)
     minigraf_close(db);
 }
 
-TEST(write_on_the_same_thread_mid_stream_keeps_the_answer)
-{
+TEST(write_on_the_same_thread_mid_stream_keeps_the_answer) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, 0, 2000);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
@@ -100,8 +92,7 @@ TEST(write_on_the_same_thread_mid_stream_keeps_the_answer)
     minigraf_close(db);
 }
 
-TEST(checkpoint_mid_stream_keeps_the_answer)
-{
+TEST(checkpoint_mid_stream_keeps_the_answer) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -119,8 +110,7 @@ TEST(checkpoint_mid_stream_keeps_the_answer)
     temp_db_remove(&t);
 }
 
-TEST(close_mid_stream_keeps_the_rest_readable)
-{
+TEST(close_mid_stream_keeps_the_rest_readable) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -143,8 +133,7 @@ typedef struct writer_job {
     int done;
 } writer_job;
 
-static void *write_some(void *arg)
-{
+static void *write_some(void *arg) {
     writer_job *j = arg;
     for (int i = 0; i < 20; i++) {
         char tx[64];
@@ -156,8 +145,7 @@ static void *write_some(void *arg)
     return NULL;
 }
 
-TEST(writer_thread_commits_while_a_cursor_streams)
-{
+TEST(writer_thread_commits_while_a_cursor_streams) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, 0, 3000);
     MiniGrafCursor *c = minigraf_query(db, ALL_N);
@@ -175,8 +163,7 @@ TEST(writer_thread_commits_while_a_cursor_streams)
     minigraf_close(db);
 }
 
-TEST(memory_limit_reached_mid_stream_is_reported_by_next_batch)
-{
+TEST(memory_limit_reached_mid_stream_is_reported_by_next_batch) {
     MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"query_memory_limit\": 20000}", NULL);
     REQUIRE(db != NULL);
     add_numbers(db, 0, 2000);
@@ -200,11 +187,11 @@ TEST(memory_limit_reached_mid_stream_is_reported_by_next_batch)
     minigraf_close(db);
 }
 
-TEST(limit_and_offset_stream)
-{
+TEST(limit_and_offset_stream) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, 0, 500);
-    MiniGrafCursor *c = minigraf_query(db, "(query [:find ?v :where [?e :n ?v] :offset 5 :limit 7])");
+    MiniGrafCursor *c = minigraf_query(db,
+                                       "(query [:find ?v :where [?e :n ?v] :offset 5 :limit 7])");
     REQUIRE(c != NULL);
     CHECK_INT_EQ(read_rows(c, 3), 3);
     add_numbers(db, 500, 1);
@@ -213,11 +200,11 @@ TEST(limit_and_offset_stream)
     minigraf_close(db);
 }
 
-TEST(computed_answers_are_unaffected_by_writes)
-{
+TEST(computed_answers_are_unaffected_by_writes) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, 0, 50);
-    MiniGrafCursor *sorted = minigraf_query(db, "(query [:find ?v :where [?e :n ?v] :order-by [?v :desc]])");
+    MiniGrafCursor *sorted = minigraf_query(
+        db, "(query [:find ?v :where [?e :n ?v] :order-by [?v :desc]])");
     MiniGrafCursor *counted = minigraf_query(db, "(query [:find (count ?e) :where [?e :n ?v]])");
     REQUIRE(sorted != NULL && counted != NULL);
     char *first = minigraf_cursor_next_batch(sorted, 2);

@@ -8,8 +8,7 @@
 #define KEY 62 /* the fact trees' key size (engine/store/fact_key.h) */
 #define BRANCH_HEADER 4
 
-static uint32_t crc32_of(uint32_t crc, const uint8_t *p, size_t n)
-{
+static uint32_t crc32_of(uint32_t crc, const uint8_t *p, size_t n) {
     crc = ~crc;
     while (n--) {
         crc ^= *p++;
@@ -19,23 +18,20 @@ static uint32_t crc32_of(uint32_t crc, const uint8_t *p, size_t n)
     return ~crc;
 }
 
-static uint64_t le(const uint8_t *p, int n)
-{
+static uint64_t le(const uint8_t *p, int n) {
     uint64_t v = 0;
     for (int i = n - 1; i >= 0; i--)
         v = v << 8 | p[i];
     return v;
 }
 
-static void put_le(uint8_t *p, uint64_t v, int n)
-{
+static void put_le(uint8_t *p, uint64_t v, int n) {
     for (int i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* Rewrites a page's checksum as the writer does (docs/file-format.md). */
-static void seal(uint8_t *page, uint32_t pgno)
-{
+static void seal(uint8_t *page, uint32_t pgno) {
     uint8_t no[4];
     put_le(no, pgno, 4);
     put_le(page + PAGE - 4, crc32_of(crc32_of(0, page, PAGE - 4), no, 4), 4);
@@ -43,8 +39,7 @@ static void seal(uint8_t *page, uint32_t pgno)
 
 /* Swaps the first two children of the commit-log tree's root branch, in
  * the newest header's tree: its leaves are then read out of order. */
-static int swap_log_children(const char *path)
-{
+static int swap_log_children(const char *path) {
     FILE *f = fopen(path, "r+b");
     if (f == NULL)
         return -1;
@@ -63,20 +58,21 @@ static int swap_log_children(const char *path)
     memcpy(c0, c1, 4);
     memcpy(c1, t, 4);
     seal(page, root);
-    int rc = fseek(f, (long)root * PAGE, SEEK_SET) == 0 && fwrite(page, 1, PAGE, f) == PAGE ? 0 : -1;
+    int rc = fseek(f, (long)root * PAGE, SEEK_SET) == 0 && fwrite(page, 1, PAGE, f) == PAGE ? 0
+                                                                                            : -1;
     return fclose(f) == 0 ? rc : -1;
 }
 
-TEST(fact_log_over_out_of_order_index_fails_coded)
-{
+TEST(fact_log_over_out_of_order_index_fails_coded) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
     REQUIRE(db != NULL);
     char text[512];
     for (int i = 0; i < 200; i++) {
-        snprintf(text, sizeof text, "(transact [[:e%d :a 1] [:e%d :b 2] [:e%d :c 3] [:e%d :d 4] [:e%d :n %d]])",
-                 i, i, i, i, i, i);
+        snprintf(text, sizeof text,
+                 "(transact [[:e%d :a 1] [:e%d :b 2] [:e%d :c 3] [:e%d :d 4] [:e%d :n %d]])", i, i,
+                 i, i, i, i);
         EXPECT_TRANSACT(db, text);
     }
     minigraf_close(db);
@@ -88,7 +84,8 @@ TEST(fact_log_over_out_of_order_index_fails_coded)
     REQUIRE(log != NULL);
     size_t batches = 0;
     char *b;
-    while ((b = minigraf_fact_log_next_batch(log, 5000)) != NULL && strcmp(b, "[]") != 0 && batches < 100)
+    while ((b = minigraf_fact_log_next_batch(log, 5000)) != NULL && strcmp(b, "[]") != 0 &&
+           batches < 100)
         minigraf_string_free(b), batches++;
     minigraf_string_free(b);
     CHECK(batches < 100); /* 1,000 records are one batch: more is a loop */

@@ -12,8 +12,7 @@ _Static_assert(MINIGRAF_E_STG_043 == 3043 && MINIGRAF_E_QRY_012 == 2012 &&
                    MINIGRAF_E_WAL_003 == 4003 && MINIGRAF_E_INT_000 == 6000,
                "codes");
 
-static char *read_header(void)
-{
+static char *read_header(void) {
     FILE *f = fopen(MINIGRAF_SOURCE_DIR "/capi/include/minigraf.h", "rb");
     if (!f)
         return NULL;
@@ -24,8 +23,7 @@ static char *read_header(void)
     return text;
 }
 
-TEST(every_constant_has_its_name_and_nothing_else_has_one)
-{
+TEST(every_constant_has_its_name_and_nothing_else_has_one) {
     const char *h = read_header();
     REQUIRE(h != NULL);
     static char is_constant[7000];
@@ -55,8 +53,7 @@ TEST(every_constant_has_its_name_and_nothing_else_has_one)
     CHECK(minigraf_error_code_name(7001) == NULL);
 }
 
-TEST(raised_codes_carry_their_constant)
-{
+TEST(raised_codes_carry_their_constant) {
     MiniGrafDb *db = open_memory_db();
     CHECK(minigraf_execute(db, "(insert)") == NULL);
     CHECK_INT_EQ(minigraf_last_error_code(db), MINIGRAF_E_PRS_011);

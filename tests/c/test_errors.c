@@ -8,8 +8,7 @@
 #define API_018 5018
 
 /* The message of the last failure on `db` starts with "[<name of code>] ". */
-static void expect_message_matches_code_at(int line, MiniGrafDb *db)
-{
+static void expect_message_matches_code_at(int line, MiniGrafDb *db) {
     const char *name = minigraf_error_code_name(minigraf_last_error_code(db));
     const char *msg = minigraf_last_error(db);
     char prefix[32];
@@ -22,8 +21,7 @@ static void expect_message_matches_code_at(int line, MiniGrafDb *db)
         check_fail_str(__FILE__, line, "message starts with [CODE]", msg, prefix);
 }
 
-TEST(null_database_handle_fails_every_call_with_api_017)
-{
+TEST(null_database_handle_fails_every_call_with_api_017) {
     uint64_t n = 7;
     CHECK(minigraf_execute(NULL, "(transact [])") == NULL);
     CHECK(minigraf_query(NULL, "(query [:find ?e :where [?e :a 1]])") == NULL);
@@ -35,8 +33,7 @@ TEST(null_database_handle_fails_every_call_with_api_017)
     minigraf_close(NULL);            /* no-op */
 }
 
-TEST(null_text_and_out_arguments_fail_with_api_017)
-{
+TEST(null_text_and_out_arguments_fail_with_api_017) {
     MiniGrafDb *db = open_memory_db();
     CHECK(minigraf_execute(db, NULL) == NULL);
     CHECK_INT_EQ(minigraf_last_error_code(db), API_017);
@@ -49,8 +46,7 @@ TEST(null_text_and_out_arguments_fail_with_api_017)
     minigraf_close(db);
 }
 
-TEST(null_cursor_handle_fails_every_call_with_api_017)
-{
+TEST(null_cursor_handle_fails_every_call_with_api_017) {
     CHECK(minigraf_cursor_vars(NULL) == NULL);
     CHECK(minigraf_cursor_next_batch(NULL, 10) == NULL);
     CHECK(minigraf_cursor_set_format(NULL, MINIGRAF_FORMAT_JSON) != 0);
@@ -60,13 +56,12 @@ TEST(null_cursor_handle_fails_every_call_with_api_017)
     minigraf_string_free(NULL);
 }
 
-TEST(invalid_utf8_text_fails_with_api_017)
-{
+TEST(invalid_utf8_text_fails_with_api_017) {
     const char *bad[] = {
-        "(transact [[:a :s \"\xff\"]])",         /* never valid */
-        "(transact [[:a :s \"\xc0\xaf\"]])",     /* overlong '/' */
-        "(transact [[:a :s \"\xed\xa0\x80\"]])", /* UTF-16 surrogate */
-        "(transact [[:a :s \"\xe2\x82\"]])",     /* truncated sequence */
+        "(transact [[:a :s \"\xff\"]])",             /* never valid */
+        "(transact [[:a :s \"\xc0\xaf\"]])",         /* overlong '/' */
+        "(transact [[:a :s \"\xed\xa0\x80\"]])",     /* UTF-16 surrogate */
+        "(transact [[:a :s \"\xe2\x82\"]])",         /* truncated sequence */
         "(transact [[:a :s \"\xf4\x90\x80\x80\"]])", /* above U+10FFFF */
     };
     MiniGrafDb *db = open_memory_db();
@@ -79,8 +74,7 @@ TEST(invalid_utf8_text_fails_with_api_017)
     minigraf_close(db);
 }
 
-TEST(invalid_utf8_path_or_options_fail_with_api_017)
-{
+TEST(invalid_utf8_path_or_options_fail_with_api_017) {
     char *error = NULL;
     CHECK(minigraf_open_with_options("/tmp/bad\xff.graph", NULL, &error) == NULL);
     CHECK(error != NULL && strncmp(error, "[API-017] ", 10) == 0);
@@ -91,8 +85,7 @@ TEST(invalid_utf8_path_or_options_fail_with_api_017)
     minigraf_string_free(error);
 }
 
-TEST(double_cursor_free_is_detected_and_ignored)
-{
+TEST(double_cursor_free_is_detected_and_ignored) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?v :where [?e :a ?v]])");
     REQUIRE(c != NULL);
@@ -101,8 +94,7 @@ TEST(double_cursor_free_is_detected_and_ignored)
     minigraf_close(db);
 }
 
-TEST(freed_cursor_use_reports_api_018)
-{
+TEST(freed_cursor_use_reports_api_018) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?v :where [?e :n ?v]])");
@@ -117,8 +109,7 @@ TEST(freed_cursor_use_reports_api_018)
 
 /* The handle registry grows past its first table with handles live in it
  * (they stay live) and tells kinds apart. */
-TEST(many_live_cursors_stay_live_and_freed_ones_are_dead)
-{
+TEST(many_live_cursors_stay_live_and_freed_ones_are_dead) {
     enum { CURSORS = 300 };
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
@@ -147,8 +138,7 @@ TEST(many_live_cursors_stay_live_and_freed_ones_are_dead)
     minigraf_close(db);
 }
 
-TEST(closed_database_use_reports_api_018)
-{
+TEST(closed_database_use_reports_api_018) {
     MiniGrafDb *db = open_memory_db();
     uint64_t n = 0;
     minigraf_close(db);
@@ -160,8 +150,7 @@ TEST(closed_database_use_reports_api_018)
     minigraf_close(db); /* second close: detected, no crash */
 }
 
-TEST(every_error_message_starts_with_its_code)
-{
+TEST(every_error_message_starts_with_its_code) {
     const char *failing[] = {
         "",
         "(transact [[:alice :person@name \"A\"]])",
@@ -186,8 +175,7 @@ TEST(every_error_message_starts_with_its_code)
     minigraf_close(db);
 }
 
-TEST(lexical_and_command_errors_have_spec_codes)
-{
+TEST(lexical_and_command_errors_have_spec_codes) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_ERROR(db, "", "PRS-001");
     EXPECT_ERROR(db, "   ; only a comment", "PRS-001");
@@ -214,20 +202,19 @@ TEST(lexical_and_command_errors_have_spec_codes)
     minigraf_close(db);
 }
 
-TEST(parse_error_messages_quote_the_spec_then_the_position)
-{
+TEST(parse_error_messages_quote_the_spec_then_the_position) {
     MiniGrafDb *db = open_memory_db();
     CHECK(minigraf_execute(db, "(insert [[:a :b 1]])") == NULL);
     CHECK_STR_EQ(minigraf_last_error(db), "[PRS-011] Unknown command: insert");
     CHECK(minigraf_execute(db, "(transact [[:alice :person@name \"A\"]])") == NULL);
-    CHECK_STR_EQ(minigraf_last_error(db), "[PRS-002] Unexpected character: @ (at line 1, column 27)");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[PRS-002] Unexpected character: @ (at line 1, column 27)");
     CHECK(minigraf_execute(db, "(transact [[:a :b 1]]") == NULL);
     CHECK_STR_EQ(minigraf_last_error(db), "[PRS-005] Unclosed list (opened at line 1, column 1)");
     minigraf_close(db);
 }
 
-TEST(write_conversion_errors_have_spec_codes_and_write_nothing)
-{
+TEST(write_conversion_errors_have_spec_codes_and_write_nothing) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_ERROR(db, "(transact [[\"alice\" :name \"A\"]])", "INT-001");
     EXPECT_ERROR(db, "(transact [[42 :name \"A\"]])", "INT-001");
@@ -241,8 +228,7 @@ TEST(write_conversion_errors_have_spec_codes_and_write_nothing)
     minigraf_close(db);
 }
 
-TEST(trailing_input_after_one_command_is_rejected)
-{
+TEST(trailing_input_after_one_command_is_rejected) {
     MiniGrafDb *db = open_memory_db();
     char *got = minigraf_execute(db, "(transact [[:e :a 1]]) (transact [[:e :a 2]])");
     CHECK(got == NULL);
@@ -252,8 +238,7 @@ TEST(trailing_input_after_one_command_is_rejected)
     minigraf_close(db);
 }
 
-TEST(query_without_where_is_an_execution_error)
-{
+TEST(query_without_where_is_an_execution_error) {
     MiniGrafDb *db = open_memory_db();
     CHECK(minigraf_execute(db, "(query [:find ?x])") == NULL);
     const char *msg = minigraf_last_error(db);
@@ -262,8 +247,7 @@ TEST(query_without_where_is_an_execution_error)
     minigraf_close(db);
 }
 
-TEST(rule_evaluation_errors_are_coded)
-{
+TEST(rule_evaluation_errors_are_coded) {
     /* Invocations run now (tests/c/test_rules_eval.c); their errors keep
      * the spec's codes: INT-028 arity (language.md §8.8), INT-020 limits (language.md §9.6). */
     MiniGrafDb *db = open_memory_db();
@@ -276,8 +260,7 @@ TEST(rule_evaluation_errors_are_coded)
     minigraf_close(db);
 }
 
-TEST(bind_slots_in_plain_execution_fail_with_api_010)
-{
+TEST(bind_slots_in_plain_execution_fail_with_api_010) {
     const char *with_slots[] = {
         "(query [:find ?n :where [?e :person/age $age] [?e :person/name ?n]])",
         "(query [:find ?n :as-of $t :where [$e :person/name ?n]])",
@@ -290,8 +273,7 @@ TEST(bind_slots_in_plain_execution_fail_with_api_010)
     minigraf_close(db);
 }
 
-TEST(error_code_name_maps_numbers_to_spec_names)
-{
+TEST(error_code_name_maps_numbers_to_spec_names) {
     CHECK_STR_EQ(minigraf_error_code_name(1001), "PRS-001");
     CHECK_STR_EQ(minigraf_error_code_name(1011), "PRS-011");
     CHECK_STR_EQ(minigraf_error_code_name(2007), "QRY-007");
@@ -304,8 +286,7 @@ TEST(error_code_name_maps_numbers_to_spec_names)
     CHECK_INT_EQ(MINIGRAF_ERROR_FAMILY(5017), MINIGRAF_FAMILY_API);
 }
 
-TEST(error_code_name_is_null_for_non_codes)
-{
+TEST(error_code_name_is_null_for_non_codes) {
     CHECK_STR_EQ(minigraf_error_code_name(MINIGRAF_OK), NULL);
     CHECK_STR_EQ(minigraf_error_code_name(-1), NULL);
     CHECK_STR_EQ(minigraf_error_code_name(999), NULL);
@@ -313,8 +294,7 @@ TEST(error_code_name_is_null_for_non_codes)
     CHECK_STR_EQ(minigraf_error_code_name(1000000), NULL);
 }
 
-TEST(last_error_is_null_after_a_successful_call)
-{
+TEST(last_error_is_null_after_a_successful_call) {
     MiniGrafDb *db = open_memory_db();
     CHECK(minigraf_execute(db, "(frobnicate)") == NULL);
     CHECK(minigraf_last_error(db) != NULL);
@@ -330,8 +310,7 @@ TEST(last_error_is_null_after_a_successful_call)
     minigraf_close(db);
 }
 
-TEST(failed_command_consumes_no_transaction_number)
-{
+TEST(failed_command_consumes_no_transaction_number) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
     EXPECT_ERROR(db, "(transact [[:a :n 2] [\"bad\" :n 3]])", "INT-001");

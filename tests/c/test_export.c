@@ -6,8 +6,7 @@
 
 /* Assertions, retractions, valid-time windows, every value type and empty
  * transactions, a trailing one included. */
-static void fill(MiniGrafDb *db)
-{
+static void fill(MiniGrafDb *db) {
     EXPECT_TRANSACT(db, "(transact [[:alice :name \"Alice\"] [:alice :age 30] [:alice :friend :bob]"
                         " [:bob :name \"Bob\"]])");
     EXPECT_TRANSACT(db, "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"}"
@@ -31,8 +30,7 @@ static const char *const QUERIES[] = {
     "(query [:find ?e ?v ?t :valid-at :any-valid-time :where [?e :age ?v] [?e :db/tx-count ?t]])",
 };
 
-static void expect_same_answers(MiniGrafDb *a, MiniGrafDb *b)
-{
+static void expect_same_answers(MiniGrafDb *a, MiniGrafDb *b) {
     for (size_t i = 0; i < sizeof QUERIES / sizeof QUERIES[0]; i++) {
         char *x = EXEC(a, QUERIES[i]), *y = EXEC(b, QUERIES[i]);
         if (x && y) {
@@ -48,8 +46,7 @@ static void expect_same_answers(MiniGrafDb *a, MiniGrafDb *b)
     CHECK_INT_EQ(tx_count(a), tx_count(b));
 }
 
-TEST(export_then_open_answers_every_query_the_same)
-{
+TEST(export_then_open_answers_every_query_the_same) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = open_memory_db();
@@ -71,8 +68,7 @@ TEST(export_then_open_answers_every_query_the_same)
     temp_db_remove(&t);
 }
 
-TEST(export_of_a_file_and_of_a_read_only_database)
-{
+TEST(export_of_a_file_and_of_a_read_only_database) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -93,8 +89,7 @@ TEST(export_of_a_file_and_of_a_read_only_database)
     temp_db_remove(&t);
 }
 
-TEST(an_empty_database_exports_to_an_empty_copy)
-{
+TEST(an_empty_database_exports_to_an_empty_copy) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = open_memory_db();
@@ -108,8 +103,7 @@ TEST(an_empty_database_exports_to_an_empty_copy)
     temp_db_remove(&t);
 }
 
-TEST(existing_target_is_stg_043_and_untouched)
-{
+TEST(existing_target_is_stg_043_and_untouched) {
     temp_db_path t;
     temp_db_make(&t);
     FILE *f = fopen(t.path, "w");
@@ -129,8 +123,7 @@ TEST(existing_target_is_stg_043_and_untouched)
     temp_db_remove(&t);
 }
 
-TEST(bad_arguments)
-{
+TEST(bad_arguments) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = open_memory_db();

@@ -9,8 +9,7 @@
 
 /* tx1: e1 name/age, e2 name; tx2: retract e1 age; tx3: e1 age 31, e3 tag;
  * tx4: empty. */
-static MiniGrafDb *people_db(void)
-{
+static MiniGrafDb *people_db(void) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[#uuid \"" E1 "\" :person/name \"Ann\"]"
                         " [#uuid \"" E1 "\" :person/age 30]"
@@ -22,14 +21,16 @@ static MiniGrafDb *people_db(void)
     return db;
 }
 
-#define ALL_TX_ORDER \
+#define ALL_TX_ORDER                                                            \
     ":person/name=Ann@1 :person/age=30@1 :person/name=Bob@1 :person/age=30@2- " \
     ":person/age=31@3 :tag/label=:x@3"
 
-TEST(empty_database_streams_nothing)
-{
+TEST(empty_database_streams_nothing) {
     MiniGrafDb *db = open_memory_db();
-    const char *filters[] = {NULL, "{}", "null", "{\"order\":\"storage\"}",
+    const char *filters[] = {NULL,
+                             "{}",
+                             "null",
+                             "{\"order\":\"storage\"}",
                              "{\"entities\":[\"" E1 "\"],\"order\":\"storage\"}",
                              "{\"tx_from\":1,\"tx_to\":5}"};
     for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++) {
@@ -44,8 +45,7 @@ TEST(empty_database_streams_nothing)
     minigraf_close(db);
 }
 
-TEST(record_holds_every_field_in_typed_form)
-{
+TEST(record_holds_every_field_in_typed_form) {
     MiniGrafDb *db = open_memory_db();
     uint64_t ms = EXPECT_TRANSACT(db, "(transact [[#uuid \"" E1 "\" :person/age 30]])");
     char want[512];
@@ -60,8 +60,7 @@ TEST(record_holds_every_field_in_typed_form)
     minigraf_close(db);
 }
 
-TEST(values_render_in_typed_form)
-{
+TEST(values_render_in_typed_form) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:v :s \"x\\ty\"] [:v :i -9223372036854775808] [:v :f -0.0]"
                         " [:v :b false] [:v :r #uuid \"" E2 "\"] [:v :k :kw/z] [:v :n nil]])");
@@ -78,8 +77,7 @@ TEST(values_render_in_typed_form)
     minigraf_close(db);
 }
 
-TEST(tx_order_is_commit_order_then_statement_order)
-{
+TEST(tx_order_is_commit_order_then_statement_order) {
     MiniGrafDb *db = people_db();
     EXPECT_LOG(db, NULL, ALL_TX_ORDER);
     EXPECT_LOG(db, "{\"order\":\"tx\"}", ALL_TX_ORDER);
@@ -88,8 +86,7 @@ TEST(tx_order_is_commit_order_then_statement_order)
 
 /* Storage order is the entity index: each entity's records together, and
  * within one (entity, attribute, value) the versions by tx_count. */
-TEST(storage_order_groups_records_by_entity)
-{
+TEST(storage_order_groups_records_by_entity) {
     MiniGrafDb *db = people_db();
     EXPECT_LOG(db, "{\"order\":\"storage\",\"entities\":[\"" E1 "\"]}",
                ":person/name=Ann@1 :person/age=30@1 :person/age=30@2- :person/age=31@3");
@@ -103,8 +100,7 @@ TEST(storage_order_groups_records_by_entity)
     minigraf_close(db);
 }
 
-TEST(storage_order_sorts_integer_values_then_versions)
-{
+TEST(storage_order_sorts_integer_values_then_versions) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:e :x 3]])");
     EXPECT_TRANSACT(db, "(transact [[:e :x 1]])");
@@ -115,8 +111,7 @@ TEST(storage_order_sorts_integer_values_then_versions)
     minigraf_close(db);
 }
 
-TEST(batches_of_any_size_give_the_same_stream)
-{
+TEST(batches_of_any_size_give_the_same_stream) {
     MiniGrafDb *db = people_db();
     char *whole = DRAIN_LOG(minigraf_fact_log(db, NULL), 1000);
     size_t sizes[] = {0, 1, 2, 5, 6, 7};
@@ -134,8 +129,7 @@ TEST(batches_of_any_size_give_the_same_stream)
     minigraf_close(db);
 }
 
-TEST(batch_holds_at_most_max_records_and_end_is_sticky)
-{
+TEST(batch_holds_at_most_max_records_and_end_is_sticky) {
     MiniGrafDb *db = people_db();
     MiniGrafFactLog *log = minigraf_fact_log(db, NULL);
     REQUIRE(log != NULL);
@@ -163,8 +157,7 @@ TEST(batch_holds_at_most_max_records_and_end_is_sticky)
     minigraf_close(db);
 }
 
-TEST(filter_attributes)
-{
+TEST(filter_attributes) {
     MiniGrafDb *db = people_db();
     EXPECT_LOG(db, "{\"attributes\":[\":person/age\"]}",
                ":person/age=30@1 :person/age=30@2- :person/age=31@3");
@@ -177,8 +170,7 @@ TEST(filter_attributes)
     minigraf_close(db);
 }
 
-TEST(filter_attribute_prefixes)
-{
+TEST(filter_attribute_prefixes) {
     MiniGrafDb *db = people_db();
     EXPECT_LOG(db, "{\"attribute_prefixes\":[\":person/\"]}",
                ":person/name=Ann@1 :person/age=30@1 :person/name=Bob@1 :person/age=30@2- "
@@ -190,8 +182,7 @@ TEST(filter_attribute_prefixes)
     minigraf_close(db);
 }
 
-TEST(attributes_and_prefixes_match_either_list)
-{
+TEST(attributes_and_prefixes_match_either_list) {
     MiniGrafDb *db = people_db();
     EXPECT_LOG(db, "{\"attributes\":[\":tag/label\"],\"attribute_prefixes\":[\":person/n\"]}",
                ":person/name=Ann@1 :person/name=Bob@1 :tag/label=:x@3");
@@ -199,23 +190,22 @@ TEST(attributes_and_prefixes_match_either_list)
     minigraf_close(db);
 }
 
-TEST(filter_entities_in_both_orders)
-{
+TEST(filter_entities_in_both_orders) {
     MiniGrafDb *db = people_db();
     EXPECT_LOG(db, "{\"entities\":[\"" E2 "\",\"" E3 "\"]}", ":person/name=Bob@1 :tag/label=:x@3");
     EXPECT_LOG(db, "{\"entities\":[\"" E1 "\"]}",
                ":person/name=Ann@1 :person/age=30@1 :person/age=30@2- :person/age=31@3");
     /* any UUID spelling names the entity; repeats and unknowns are harmless */
-    EXPECT_LOG(db, "{\"entities\":[\"00000000000000000000000000000002\",\"" E2
-                   "\",\"99999999-0000-0000-0000-000000000000\"],\"order\":\"storage\"}",
+    EXPECT_LOG(db,
+               "{\"entities\":[\"00000000000000000000000000000002\",\"" E2
+               "\",\"99999999-0000-0000-0000-000000000000\"],\"order\":\"storage\"}",
                ":person/name=Bob@1");
     EXPECT_LOG(db, "{\"entities\":[\"99999999-0000-0000-0000-000000000000\"]}", "");
     EXPECT_LOG(db, "{\"entities\":[]}", "");
     minigraf_close(db);
 }
 
-TEST(filter_keyword_entities_by_their_uuid)
-{
+TEST(filter_keyword_entities_by_their_uuid) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :n 1] [:bob :n 2]])");
     char *all = DRAIN_LOG(minigraf_fact_log(db, NULL), 10);
@@ -228,8 +218,7 @@ TEST(filter_keyword_entities_by_their_uuid)
     minigraf_close(db);
 }
 
-TEST(filter_tx_range_in_both_orders)
-{
+TEST(filter_tx_range_in_both_orders) {
     MiniGrafDb *db = people_db();
     EXPECT_LOG(db, "{\"tx_from\":2}", ":person/age=30@2- :person/age=31@3 :tag/label=:x@3");
     EXPECT_LOG(db, "{\"tx_to\":1}", ":person/name=Ann@1 :person/age=30@1 :person/name=Bob@1");
@@ -245,8 +234,7 @@ TEST(filter_tx_range_in_both_orders)
 
 /* The tx_from seek lands on the first record of the transaction, however
  * many records the log holds before it. */
-TEST(tx_from_seeks_in_a_long_log)
-{
+TEST(tx_from_seeks_in_a_long_log) {
     MiniGrafDb *db = open_memory_db();
     char tx[64];
     for (int i = 1; i <= 300; i++) {
@@ -262,8 +250,7 @@ TEST(tx_from_seeks_in_a_long_log)
 }
 
 /* tx1 [2023-01-01, 2023-06-30), tx2 [2024-01-01, forever), tx3 [now, forever). */
-static MiniGrafDb *windows_db(void)
-{
+static MiniGrafDb *windows_db(void) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"}"
                         " [[:c :status :active]])");
@@ -272,8 +259,7 @@ static MiniGrafDb *windows_db(void)
     return db;
 }
 
-TEST(filter_window_overlap_with_exclusive_ends)
-{
+TEST(filter_window_overlap_with_exclusive_ends) {
     MiniGrafDb *db = windows_db();
     EXPECT_LOG(db, "{\"window\":{}}", ":status=:active@1 :status=:inactive@2 :x=1@3");
     /* from = 2023-06-30: tx1 ends exactly there */
@@ -294,20 +280,19 @@ TEST(filter_window_overlap_with_exclusive_ends)
     minigraf_close(db);
 }
 
-TEST(filters_combine)
-{
+TEST(filters_combine) {
     MiniGrafDb *db = people_db();
     EXPECT_LOG(db, "{\"entities\":[\"" E1 "\"],\"attributes\":[\":person/age\"],\"tx_from\":2}",
                ":person/age=30@2- :person/age=31@3");
-    EXPECT_LOG(db, "{\"entities\":[\"" E1 "\"],\"attributes\":[\":person/age\"],\"tx_to\":1,"
-                   "\"order\":\"storage\"}",
+    EXPECT_LOG(db,
+               "{\"entities\":[\"" E1 "\"],\"attributes\":[\":person/age\"],\"tx_to\":1,"
+               "\"order\":\"storage\"}",
                ":person/age=30@1");
     EXPECT_LOG(db, "{\"entities\":[\"" E2 "\"],\"attribute_prefixes\":[\":tag\"]}", "");
     minigraf_close(db);
 }
 
-TEST(log_sees_the_database_as_it_opened)
-{
+TEST(log_sees_the_database_as_it_opened) {
     MiniGrafDb *db = people_db();
     MiniGrafFactLog *tx_log = minigraf_fact_log(db, NULL);
     MiniGrafFactLog *storage_log = minigraf_fact_log(db, "{\"order\":\"storage\"}");
@@ -337,8 +322,7 @@ TEST(log_sees_the_database_as_it_opened)
     minigraf_close(db);
 }
 
-TEST(file_log_survives_checkpoint_and_reopen)
-{
+TEST(file_log_survives_checkpoint_and_reopen) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -364,8 +348,7 @@ TEST(file_log_survives_checkpoint_and_reopen)
     temp_db_remove(&t);
 }
 
-TEST(log_of_a_closed_database_fails_with_api_018)
-{
+TEST(log_of_a_closed_database_fails_with_api_018) {
     MiniGrafDb *db = people_db();
     MiniGrafFactLog *log = minigraf_fact_log(db, NULL);
     char *b = minigraf_fact_log_next_batch(log, 1);
@@ -378,8 +361,7 @@ TEST(log_of_a_closed_database_fails_with_api_018)
     minigraf_fact_log_free(log);
 }
 
-TEST(null_and_dead_handles)
-{
+TEST(null_and_dead_handles) {
     CHECK(minigraf_fact_log(NULL, NULL) == NULL);
     CHECK(minigraf_fact_log_next_batch(NULL, 1) == NULL);
     CHECK_STR_EQ(minigraf_fact_log_last_error(NULL), NULL); /* as the 0.1 API */
@@ -398,19 +380,38 @@ TEST(null_and_dead_handles)
     CHECK(minigraf_fact_log(db, NULL) == NULL); /* a closed database */
 }
 
-TEST(bad_filter_json_is_api_017)
-{
+TEST(bad_filter_json_is_api_017) {
     MiniGrafDb *db = people_db();
-    const char *bad[] = {
-        "{", "[]", "1", "\"tx\"", "{\"order\":\"tx\"} x", "{\"order\":\"tx\",}", "{'order':'tx'}",
-        "{\"bogus\":1}", "{\"attributes\":\":a\"}", "{\"attributes\":[1]}",
-        "{\"attributes\":[\"person/name\"]}", "{\"attribute_prefixes\":[null]}",
-        "{\"entities\":[\"not-a-uuid\"]}", "{\"entities\":\"" E1 "\"}", "{\"tx_from\":-1}",
-        "{\"tx_from\":1.5}", "{\"tx_to\":\"3\"}", "{\"tx_to\":18446744073709551616}",
-        "{\"tx_from\":null}", "{\"window\":[]}", "{\"window\":{\"from\":\"2023-01-01\"}}",
-        "{\"window\":{\"since\":1}}", "{\"window\":{\"to\":1e3}}", "{\"order\":\"time\"}",
-        "{\"order\":1}", "{\"order\":\"tx\",\"order\":\"tx\"}", "{\"tx_from\":01}",
-        "{\"attributes\":[\"\\ud800\"]}", "{\"attributes\":[\"\xff\"]}", ""};
+    const char *bad[] = {"{",
+                         "[]",
+                         "1",
+                         "\"tx\"",
+                         "{\"order\":\"tx\"} x",
+                         "{\"order\":\"tx\",}",
+                         "{'order':'tx'}",
+                         "{\"bogus\":1}",
+                         "{\"attributes\":\":a\"}",
+                         "{\"attributes\":[1]}",
+                         "{\"attributes\":[\"person/name\"]}",
+                         "{\"attribute_prefixes\":[null]}",
+                         "{\"entities\":[\"not-a-uuid\"]}",
+                         "{\"entities\":\"" E1 "\"}",
+                         "{\"tx_from\":-1}",
+                         "{\"tx_from\":1.5}",
+                         "{\"tx_to\":\"3\"}",
+                         "{\"tx_to\":18446744073709551616}",
+                         "{\"tx_from\":null}",
+                         "{\"window\":[]}",
+                         "{\"window\":{\"from\":\"2023-01-01\"}}",
+                         "{\"window\":{\"since\":1}}",
+                         "{\"window\":{\"to\":1e3}}",
+                         "{\"order\":\"time\"}",
+                         "{\"order\":1}",
+                         "{\"order\":\"tx\",\"order\":\"tx\"}",
+                         "{\"tx_from\":01}",
+                         "{\"attributes\":[\"\\ud800\"]}",
+                         "{\"attributes\":[\"\xff\"]}",
+                         ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         CHECK(minigraf_fact_log(db, bad[i]) == NULL);
         if (minigraf_last_error_code(db) != API_017)
@@ -425,8 +426,7 @@ TEST(bad_filter_json_is_api_017)
     minigraf_close(db);
 }
 
-TEST(filter_strings_may_use_escapes)
-{
+TEST(filter_strings_may_use_escapes) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:e :caf\xc3\xa9/n 1] [:e :\xce\xbb 2]])");
     EXPECT_LOG(db, "{\"attributes\":[\":caf\\u00e9/n\"]}", ":caf\xc3\xa9/n=1@1");
@@ -434,22 +434,19 @@ TEST(filter_strings_may_use_escapes)
     minigraf_close(db);
 }
 
-CHECK_MAIN(TEST_ENTRY(empty_database_streams_nothing),
-           TEST_ENTRY(record_holds_every_field_in_typed_form),
-           TEST_ENTRY(values_render_in_typed_form),
-           TEST_ENTRY(tx_order_is_commit_order_then_statement_order),
-           TEST_ENTRY(storage_order_groups_records_by_entity),
-           TEST_ENTRY(storage_order_sorts_integer_values_then_versions),
-           TEST_ENTRY(batches_of_any_size_give_the_same_stream),
-           TEST_ENTRY(batch_holds_at_most_max_records_and_end_is_sticky),
-           TEST_ENTRY(filter_attributes), TEST_ENTRY(filter_attribute_prefixes),
-           TEST_ENTRY(attributes_and_prefixes_match_either_list),
-           TEST_ENTRY(filter_entities_in_both_orders),
-           TEST_ENTRY(filter_keyword_entities_by_their_uuid),
-           TEST_ENTRY(filter_tx_range_in_both_orders), TEST_ENTRY(tx_from_seeks_in_a_long_log),
-           TEST_ENTRY(filter_window_overlap_with_exclusive_ends), TEST_ENTRY(filters_combine),
-           TEST_ENTRY(log_sees_the_database_as_it_opened),
-           TEST_ENTRY(file_log_survives_checkpoint_and_reopen),
-           TEST_ENTRY(log_of_a_closed_database_fails_with_api_018),
-           TEST_ENTRY(null_and_dead_handles), TEST_ENTRY(bad_filter_json_is_api_017),
-           TEST_ENTRY(filter_strings_may_use_escapes))
+CHECK_MAIN(
+    TEST_ENTRY(empty_database_streams_nothing), TEST_ENTRY(record_holds_every_field_in_typed_form),
+    TEST_ENTRY(values_render_in_typed_form),
+    TEST_ENTRY(tx_order_is_commit_order_then_statement_order),
+    TEST_ENTRY(storage_order_groups_records_by_entity),
+    TEST_ENTRY(storage_order_sorts_integer_values_then_versions),
+    TEST_ENTRY(batches_of_any_size_give_the_same_stream),
+    TEST_ENTRY(batch_holds_at_most_max_records_and_end_is_sticky), TEST_ENTRY(filter_attributes),
+    TEST_ENTRY(filter_attribute_prefixes), TEST_ENTRY(attributes_and_prefixes_match_either_list),
+    TEST_ENTRY(filter_entities_in_both_orders), TEST_ENTRY(filter_keyword_entities_by_their_uuid),
+    TEST_ENTRY(filter_tx_range_in_both_orders), TEST_ENTRY(tx_from_seeks_in_a_long_log),
+    TEST_ENTRY(filter_window_overlap_with_exclusive_ends), TEST_ENTRY(filters_combine),
+    TEST_ENTRY(log_sees_the_database_as_it_opened),
+    TEST_ENTRY(file_log_survives_checkpoint_and_reopen),
+    TEST_ENTRY(log_of_a_closed_database_fails_with_api_018), TEST_ENTRY(null_and_dead_handles),
+    TEST_ENTRY(bad_filter_json_is_api_017), TEST_ENTRY(filter_strings_may_use_escapes))

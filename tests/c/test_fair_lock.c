@@ -30,8 +30,7 @@ typedef struct relay {
     atomic_long queries;
 } relay;
 
-static struct timespec after_ms(long ms)
-{
+static struct timespec after_ms(long ms) {
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
     t.tv_sec += ms / 1000;
@@ -45,8 +44,7 @@ static struct timespec after_ms(long ms)
 
 /* Holds the query (and so its read lock) until another query has entered. */
 static int hand_off(void *user_data, const minigraf_value *value, int *result, char *error,
-                    size_t error_size)
-{
+                    size_t error_size) {
     (void)value, (void)error, (void)error_size;
     relay *r = user_data;
     struct timespec deadline = after_ms(HANDOFF_MS);
@@ -61,8 +59,7 @@ static int hand_off(void *user_data, const minigraf_value *value, int *result, c
     return 0;
 }
 
-static void *reader_main(void *arg)
-{
+static void *reader_main(void *arg) {
     relay *r = arg;
     static const char *q = "(query [:find ?v :where [_ :seed ?v] [(hand-off? ?v)]])";
     time_t give_up = time(NULL) + GIVE_UP_S;
@@ -84,8 +81,7 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-static void *writer_main(void *arg)
-{
+static void *writer_main(void *arg) {
     relay *r = arg;
     for (int i = 0; i < COMMITS && !atomic_load(&r->stop); i++) {
         char text[64];
@@ -100,8 +96,7 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-static void run_relay(bool cursors)
-{
+static void run_relay(bool cursors) {
     relay r = {.cursors = cursors, .entries = 0};
     pthread_mutex_init(&r.mu, NULL);
     pthread_cond_init(&r.entered, NULL);
@@ -127,13 +122,11 @@ static void run_relay(bool cursors)
     pthread_mutex_destroy(&r.mu);
 }
 
-static void a_writer_commits_while_readers_relay_one_shot_queries(void)
-{
+static void a_writer_commits_while_readers_relay_one_shot_queries(void) {
     run_relay(false);
 }
 
-static void a_writer_commits_while_readers_relay_cursor_queries(void)
-{
+static void a_writer_commits_while_readers_relay_cursor_queries(void) {
     run_relay(true);
 }
 

@@ -8,8 +8,7 @@
 
 #define STG_025 3025
 
-static MiniGrafDb *open_file_at(int line, const char *path)
-{
+static MiniGrafDb *open_file_at(int line, const char *path) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, NULL, &error);
     if (db == NULL)
@@ -19,8 +18,7 @@ static MiniGrafDb *open_file_at(int line, const char *path)
 }
 #define OPEN_FILE(path) open_file_at(__LINE__, (path))
 
-static void write_file(const char *path, const char *bytes, size_t len)
-{
+static void write_file(const char *path, const char *bytes, size_t len) {
     FILE *f = fopen(path, "wb");
     if (f == NULL) {
         check_fail(__FILE__, __LINE__, path);
@@ -30,15 +28,13 @@ static void write_file(const char *path, const char *bytes, size_t len)
     fclose(f);
 }
 
-static long file_size(const char *path)
-{
+static long file_size(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
 /* Expects opening `path` to fail with a storage (STG) error. */
-static void expect_storage_error_at(int line, const char *path)
-{
+static void expect_storage_error_at(int line, const char *path) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, NULL, &error);
     if (db != NULL) {
@@ -50,21 +46,20 @@ static void expect_storage_error_at(int line, const char *path)
     minigraf_string_free(error);
 }
 
-#define ALL_VALUES_TX                                                               \
+#define ALL_VALUES_TX                                                                   \
     "(transact [[:r :s \"h\xc3\xa9llo \xf0\x9f\x98\x80\"] [:r :i 9223372036854775807] " \
-    "[:r :j -9223372036854775808] [:r :f 10.5] [:r :b false] [:r :k :kw] "           \
+    "[:r :j -9223372036854775808] [:r :f 10.5] [:r :b false] [:r :k :kw] "              \
     "[:r :u #uuid \"550e8400-e29b-41d4-a716-446655440000\"] [:r :z nil]])"
-#define ALL_VALUES_Q                                                                  \
+#define ALL_VALUES_Q                                                                 \
     "(query [:find ?s ?i ?j ?f ?b ?k ?u ?z :where [:r :s ?s] [:r :i ?i] [:r :j ?j] " \
     "[:r :f ?f] [:r :b ?b] [:r :k ?k] [:r :u ?u] [:r :z ?z]])"
-#define ALL_VALUES_R                                                                     \
-    "{\"variables\":[\"?s\",\"?i\",\"?j\",\"?f\",\"?b\",\"?k\",\"?u\",\"?z\"],"          \
+#define ALL_VALUES_R                                                                    \
+    "{\"variables\":[\"?s\",\"?i\",\"?j\",\"?f\",\"?b\",\"?k\",\"?u\",\"?z\"],"         \
     "\"results\":[[\"h\xc3\xa9llo \xf0\x9f\x98\x80\",9223372036854775807,"              \
     "-9223372036854775808,10.5,false,\":kw\",\"550e8400-e29b-41d4-a716-446655440000\"," \
     "null]]}"
 
-TEST(checkpoint_close_reopen_keeps_every_value)
-{
+TEST(checkpoint_close_reopen_keeps_every_value) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = OPEN_FILE(t.path);
@@ -82,8 +77,7 @@ TEST(checkpoint_close_reopen_keeps_every_value)
     temp_db_remove(&t);
 }
 
-TEST(close_without_checkpoint_keeps_committed_data)
-{
+TEST(close_without_checkpoint_keeps_committed_data) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = OPEN_FILE(t.path);
@@ -101,8 +95,7 @@ TEST(close_without_checkpoint_keeps_committed_data)
     temp_db_remove(&t);
 }
 
-TEST(reopen_preserves_tx_count_history_and_retractions)
-{
+TEST(reopen_preserves_tx_count_history_and_retractions) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = OPEN_FILE(t.path);
@@ -129,8 +122,7 @@ TEST(reopen_preserves_tx_count_history_and_retractions)
     temp_db_remove(&t);
 }
 
-TEST(checkpoint_of_in_memory_database_is_a_no_op)
-{
+TEST(checkpoint_of_in_memory_database_is_a_no_op) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
     CHECK_INT_EQ(minigraf_checkpoint(db), 0);
@@ -138,8 +130,7 @@ TEST(checkpoint_of_in_memory_database_is_a_no_op)
     minigraf_close(db);
 }
 
-TEST(committed_data_survives_a_process_that_never_closes)
-{
+TEST(committed_data_survives_a_process_that_never_closes) {
     temp_db_path t;
     temp_db_make(&t);
     pid_t child = fork();
@@ -163,8 +154,7 @@ TEST(committed_data_survives_a_process_that_never_closes)
     temp_db_remove(&t);
 }
 
-TEST(truncated_log_tail_is_tolerated)
-{
+TEST(truncated_log_tail_is_tolerated) {
     temp_db_path t;
     temp_db_make(&t);
     pid_t child = fork();
@@ -198,8 +188,7 @@ TEST(truncated_log_tail_is_tolerated)
     temp_db_remove(&t);
 }
 
-TEST(garbage_file_fails_with_storage_error)
-{
+TEST(garbage_file_fails_with_storage_error) {
     temp_db_path t;
     temp_db_make(&t);
     char junk[8192];
@@ -211,8 +200,7 @@ TEST(garbage_file_fails_with_storage_error)
     temp_db_remove(&t);
 }
 
-TEST(short_file_fails_with_storage_error)
-{
+TEST(short_file_fails_with_storage_error) {
     temp_db_path t;
     temp_db_make(&t);
     write_file(t.path, "not a db", 8);
@@ -220,8 +208,7 @@ TEST(short_file_fails_with_storage_error)
     temp_db_remove(&t);
 }
 
-TEST(damaged_database_header_fails_with_storage_error)
-{
+TEST(damaged_database_header_fails_with_storage_error) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = OPEN_FILE(t.path);
@@ -238,8 +225,7 @@ TEST(damaged_database_header_fails_with_storage_error)
 
 /* Since 0.2.0 the second open shares the first one's store
  * (tests/c/test_shared_store.c has the rest). */
-TEST(second_open_of_one_file_in_a_process_shares_the_store)
-{
+TEST(second_open_of_one_file_in_a_process_shares_the_store) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = OPEN_FILE(t.path);
@@ -249,7 +235,8 @@ TEST(second_open_of_one_file_in_a_process_shares_the_store)
     CHECK(again != NULL && again != db);
     CHECK(error == NULL);
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
-    EXPECT_EXEC(again, "(query [:find ?v :where [:a :n ?v]])", "{\"variables\":[\"?v\"],\"results\":[[1]]}");
+    EXPECT_EXEC(again, "(query [:find ?v :where [:a :n ?v]])",
+                "{\"variables\":[\"?v\"],\"results\":[[1]]}");
     minigraf_close(again);
     minigraf_close(db);
     db = OPEN_FILE(t.path); /* free again once closed */

@@ -12,8 +12,7 @@
 #define DURING 50
 #define AFTER 10
 
-static void commit(MiniGrafDb *db, const char *who, int i)
-{
+static void commit(MiniGrafDb *db, const char *who, int i) {
     char text[96];
     snprintf(text, sizeof text, "(transact [[:%s-%d :n %d]])", who, i, i);
     EXPECT_TRANSACT(db, text);
@@ -21,8 +20,7 @@ static void commit(MiniGrafDb *db, const char *who, int i)
 
 /* In the child: 0 when every call on the parent's handles was refused
  * with API-022, else the number of the first check that failed. */
-static int child_checks(MiniGrafDb *db, MiniGrafCursor *c, const char *path)
-{
+static int child_checks(MiniGrafDb *db, MiniGrafCursor *c, const char *path) {
     if (minigraf_execute(db, "(transact [[:child :n 1]])") != NULL)
         return 1;
     if (minigraf_last_error_code(db) != MINIGRAF_E_API_022)
@@ -58,8 +56,8 @@ static int child_checks(MiniGrafDb *db, MiniGrafCursor *c, const char *path)
     return rc;
 }
 
-static void a_handle_used_in_a_child_after_fork_fails_with_api_022_and_the_parent_keeps_every_commit(void)
-{
+static void
+a_handle_used_in_a_child_after_fork_fails_with_api_022_and_the_parent_keeps_every_commit(void) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open_with_options(t.path, "{\"wal_checkpoint_threshold\": 16}", NULL);
@@ -96,4 +94,5 @@ static void a_handle_used_in_a_child_after_fork_fails_with_api_022_and_the_paren
     temp_db_remove(&t);
 }
 
-CHECK_MAIN(TEST_ENTRY(a_handle_used_in_a_child_after_fork_fails_with_api_022_and_the_parent_keeps_every_commit))
+CHECK_MAIN(TEST_ENTRY(
+    a_handle_used_in_a_child_after_fork_fails_with_api_022_and_the_parent_keeps_every_commit))

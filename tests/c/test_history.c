@@ -54,8 +54,7 @@ static void statement(char *out, size_t size) {
             snprintf(out, size, "(transact {:valid-from \"%s\"} [[:e%u :a%u %s]])", dates[from], e,
                      a, value);
         else
-            snprintf(out, size,
-                     "(transact {:valid-from \"%s\" :valid-to \"%s\"} [[:e%u :a%u %s]])",
+            snprintf(out, size, "(transact {:valid-from \"%s\" :valid-to \"%s\"} [[:e%u :a%u %s]])",
                      dates[from], dates[to], e, a, value);
     }
 }
@@ -163,8 +162,7 @@ static void compare_all(MiniGrafDb *db, long stride) {
     }
 }
 
-TEST(history_reads_match_the_eavt_order_in_memory)
-{
+TEST(history_reads_match_the_eavt_order_in_memory) {
     MiniGrafDb *db = open_indexed_memory();
     REQUIRE(db != NULL);
     CHECK(keeps_history(db));
@@ -173,8 +171,7 @@ TEST(history_reads_match_the_eavt_order_in_memory)
     minigraf_close(db);
 }
 
-TEST(history_reads_match_after_checkpoint_and_reopen)
-{
+TEST(history_reads_match_after_checkpoint_and_reopen) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open_with_options(
@@ -194,8 +191,7 @@ TEST(history_reads_match_after_checkpoint_and_reopen)
 }
 
 /* Reads inside an explicit write transaction see its staged records. */
-TEST(history_reads_inside_a_write_transaction)
-{
+TEST(history_reads_inside_a_write_transaction) {
     MiniGrafDb *db = open_indexed_memory();
     REQUIRE(db != NULL);
     EXPECT_TRANSACT(db, "(transact [[:k :n 1] [:k :n 2]])");
@@ -205,8 +201,8 @@ TEST(history_reads_inside_a_write_transaction)
     minigraf_string_free(r);
     r = minigraf_tx_execute(tx, "(transact [[:k :n 3]])");
     minigraf_string_free(r);
-    MiniGrafCursor *c =
-        minigraf_tx_query(tx, "(query [:find ?v :order-by [?v] :where [:k :n ?v]])");
+    MiniGrafCursor *c = minigraf_tx_query(tx,
+                                          "(query [:find ?v :order-by [?v] :where [:k :n ?v]])");
     REQUIRE(c != NULL);
     char *all = drain_cursor(c, 10);
     CHECK_STR_EQ(all, "[[2],[3]]");
@@ -223,8 +219,7 @@ TEST(history_reads_inside_a_write_transaction)
 
 /* One value replaced 2,000 times, beside one asserted first and never
  * retracted: the walk back passes every version, the answer is exact. */
-TEST(history_keeps_an_old_value_beside_a_long_history)
-{
+TEST(history_keeps_an_old_value_beside_a_long_history) {
     MiniGrafDb *db = open_indexed_memory();
     REQUIRE(db != NULL);
     EXPECT_TRANSACT(db, "(transact [[:k :tag \"old\"] [:k :n 0]])");
@@ -309,8 +304,7 @@ static void check_fixture_answers(MiniGrafDb *db) {
     EXPECT_EXEC(db, "(query [:find ?v :where [:w :status ?v]])", V1("[\":inactive\"]"));
 }
 
-TEST(format_3_file_is_read_then_migrated)
-{
+TEST(format_3_file_is_read_then_migrated) {
     char fixture[512];
     snprintf(fixture, sizeof fixture, "%s/tests/c/fixtures/history-v3.graph", MINIGRAF_SOURCE_DIR);
     temp_db_path t;
@@ -335,14 +329,12 @@ TEST(format_3_file_is_read_then_migrated)
     CHECK_INT_EQ(file_flags(t.path), 1);
     check_fixture_answers(db);
     EXPECT_TRANSACT(db, "(transact [[:hot :counter 21]])");
-    EXPECT_EXEC(db, "(query [:find ?v :order-by [?v] :where [:hot :counter ?v]])",
-                V1("[20],[21]"));
+    EXPECT_EXEC(db, "(query [:find ?v :order-by [?v] :where [:hot :counter ?v]])", V1("[20],[21]"));
     minigraf_close(db);
     db = minigraf_open(t.path);
     REQUIRE(db != NULL);
     EXPECT_EXEC(db, "(query [:find ?v :as-of 21 :where [:hot :counter ?v]])", V1("[10]"));
-    EXPECT_EXEC(db, "(query [:find ?v :order-by [?v] :where [:hot :counter ?v]])",
-                V1("[20],[21]"));
+    EXPECT_EXEC(db, "(query [:find ?v :order-by [?v] :where [:hot :counter ?v]])", V1("[20],[21]"));
     minigraf_close(db);
     temp_db_remove(&t);
 }
@@ -373,8 +365,7 @@ static void same_answers(MiniGrafDb *a, MiniGrafDb *b) {
 
 /* The same random history, written to a database with the index and to
  * one without (the default), answers the same. */
-TEST(without_the_option_no_index_and_the_same_answers)
-{
+TEST(without_the_option_no_index_and_the_same_answers) {
     MiniGrafDb *plain = open_memory_db(), *indexed = open_indexed_memory();
     REQUIRE(plain != NULL && indexed != NULL);
     CHECK(!keeps_history(plain));
@@ -403,8 +394,7 @@ static uint64_t pages(MiniGrafDb *db) {
 /* A file made without the option records no index (flags 0, fewer pages
  * than the same history with it); one made with it records it, and
  * later opens follow the file whatever they ask (false never drops it). */
-TEST(the_choice_is_persisted_in_the_file)
-{
+TEST(the_choice_is_persisted_in_the_file) {
     temp_db_path plain_path, indexed_path;
     temp_db_make(&plain_path);
     temp_db_make(&indexed_path);
@@ -441,8 +431,7 @@ TEST(the_choice_is_persisted_in_the_file)
  * it; a read-write open asking for it builds it, the answers stay the
  * same, and later opens keep it. Another handle on the open file cannot
  * ask for it (STG-025). */
-TEST(turning_the_option_on_builds_the_index)
-{
+TEST(turning_the_option_on_builds_the_index) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -454,8 +443,7 @@ TEST(turning_the_option_on_builds_the_index)
     CHECK(msg != NULL && strstr(msg, "history index") != NULL);
     minigraf_string_free(msg);
     minigraf_close(db);
-    db = minigraf_open_with_options(t.path, "{\"read_only\": true, \"history_index\": true}",
-                                    NULL);
+    db = minigraf_open_with_options(t.path, "{\"read_only\": true, \"history_index\": true}", NULL);
     REQUIRE(db != NULL);
     CHECK(!keeps_history(db));
     compare_all(db, 9);
@@ -479,8 +467,7 @@ TEST(turning_the_option_on_builds_the_index)
 
 /* An export (a log writer underneath) makes its file with the index when
  * asked, and without it by default; both answer as the source. */
-TEST(export_takes_the_option)
-{
+TEST(export_takes_the_option) {
     MiniGrafDb *src = open_memory_db();
     REQUIRE(src != NULL);
     write_history(src, STEPS / 2);
@@ -511,5 +498,4 @@ CHECK_MAIN(TEST_ENTRY(history_reads_match_the_eavt_order_in_memory),
            TEST_ENTRY(format_3_file_is_read_then_migrated),
            TEST_ENTRY(without_the_option_no_index_and_the_same_answers),
            TEST_ENTRY(the_choice_is_persisted_in_the_file),
-           TEST_ENTRY(turning_the_option_on_builds_the_index),
-           TEST_ENTRY(export_takes_the_option))
+           TEST_ENTRY(turning_the_option_on_builds_the_index), TEST_ENTRY(export_takes_the_option))

@@ -16,16 +16,15 @@
 /* What the callbacks of one registration did. */
 typedef struct calls {
     int tests, inits, steps, finishes, releases, destroys;
-    int fail_at; /* fail the call with this number (1-based over all calls), 0 never */
-    int init_failed; /* an init failed (it made no accumulator) */
-    int made;    /* calls so far */
+    int fail_at;           /* fail the call with this number (1-based over all calls), 0 never */
+    int init_failed;       /* an init failed (it made no accumulator) */
+    int made;              /* calls so far */
     minigraf_value last;   /* the last value a test or step saw */
     char last_text[16384]; /* its text, copied */
     int last_nul;          /* text[text_len] was NUL */
 } calls;
 
-static int fail_now(calls *c, char *error, size_t size)
-{
+static int fail_now(calls *c, char *error, size_t size) {
     if (c->fail_at && ++c->made == c->fail_at) {
         snprintf(error, size, "failing on purpose");
         return 1;
@@ -33,8 +32,7 @@ static int fail_now(calls *c, char *error, size_t size)
     return 0;
 }
 
-static void record(calls *c, const minigraf_value *v)
-{
+static void record(calls *c, const minigraf_value *v) {
     c->last = *v;
     c->last_text[0] = '\0';
     c->last_nul = 0;
@@ -45,14 +43,13 @@ static void record(calls *c, const minigraf_value *v)
     }
 }
 
-static void count_destroy(void *user_data)
-{
+static void count_destroy(void *user_data) {
     ((calls *)user_data)->destroys++;
 }
 
 /* email?: a string holding an '@'. */
-static int email_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int email_p(void *user_data, const minigraf_value *v, int *result, char *error,
+                   size_t size) {
     calls *c = user_data;
     c->tests++;
     record(c, v);
@@ -63,8 +60,7 @@ static int email_p(void *user_data, const minigraf_value *v, int *result, char *
 }
 
 /* big?: an integer above 100. */
-static int big_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int big_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size) {
     (void)error;
     (void)size;
     if (user_data)
@@ -73,8 +69,8 @@ static int big_p(void *user_data, const minigraf_value *v, int *result, char *er
     return 0;
 }
 
-static int fails_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int fails_p(void *user_data, const minigraf_value *v, int *result, char *error,
+                   size_t size) {
     (void)user_data;
     (void)v;
     (void)result;
@@ -83,8 +79,7 @@ static int fails_p(void *user_data, const minigraf_value *v, int *result, char *
 }
 
 /* sum-int: the sum of the integers (Null ignored; anything else fails). */
-static int sum_init(void *user_data, void **acc, char *error, size_t size)
-{
+static int sum_init(void *user_data, void **acc, char *error, size_t size) {
     calls *c = user_data;
     c->inits++;
     if (fail_now(c, error, size)) {
@@ -95,8 +90,7 @@ static int sum_init(void *user_data, void **acc, char *error, size_t size)
     return *acc ? 0 : 1;
 }
 
-static int sum_step(void *user_data, void *acc, const minigraf_value *v, char *error, size_t size)
-{
+static int sum_step(void *user_data, void *acc, const minigraf_value *v, char *error, size_t size) {
     calls *c = user_data;
     c->steps++;
     record(c, v);
@@ -113,8 +107,7 @@ static int sum_step(void *user_data, void *acc, const minigraf_value *v, char *e
 }
 
 static int sum_finish(void *user_data, void *acc, int64_t n, minigraf_value *r, char *error,
-                      size_t size)
-{
+                      size_t size) {
     calls *c = user_data;
     (void)n;
     c->finishes++;
@@ -125,22 +118,19 @@ static int sum_finish(void *user_data, void *acc, int64_t n, minigraf_value *r, 
     return 0;
 }
 
-static void count_release(void *user_data, void *acc)
-{
+static void count_release(void *user_data, void *acc) {
     ((calls *)user_data)->releases++;
     free(acc);
 }
 
-static int reg_sum(MiniGrafDb *db, const char *name, calls *c)
-{
+static int reg_sum(MiniGrafDb *db, const char *name, calls *c) {
     return minigraf_register_aggregate(db, name, sum_init, sum_step, sum_finish, count_release, c,
                                        count_destroy);
 }
 
 /* ---- predicates ---------------------------------------------------------- */
 
-static MiniGrafDb *people_db(calls *c)
-{
+static MiniGrafDb *people_db(calls *c) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:ann :mail \"ann@x.org\"] [:bob :mail \"bob.x.org\"] "
                         "[:cy :mail \"cy@y\"] [:ann :age 120] [:bob :age 7] [:cy :age 101]])");
@@ -150,66 +140,66 @@ static MiniGrafDb *people_db(calls *c)
     return db;
 }
 
-TEST(predicate_filters_rows)
-{
+TEST(predicate_filters_rows) {
     calls c = {0};
     MiniGrafDb *db = people_db(&c);
     EXPECT_EXEC(db, "(query [:find ?m :where [_ :mail ?m] [(email? ?m)]])",
                 RES("[\"?m\"]", "[[\"ann@x.org\"],[\"cy@y\"]]"));
     CHECK_INT_EQ(c.tests, 3);
-    EXPECT_EXEC(db, "(query [:find ?a :where [_ :age ?a] [(big? ?a)]])", RES("[\"?a\"]", "[[101],[120]]"));
+    EXPECT_EXEC(db, "(query [:find ?a :where [_ :age ?a] [(big? ?a)]])",
+                RES("[\"?a\"]", "[[101],[120]]"));
     minigraf_close(db);
     CHECK_INT_EQ(c.destroys, 1);
 }
 
-TEST(predicate_binds_a_boolean)
-{
+TEST(predicate_binds_a_boolean) {
     calls c = {0};
     MiniGrafDb *db = people_db(&c);
-    EXPECT_EXEC(db, "(query [:find ?m ?b :where [_ :mail ?m] [(email? ?m) ?b]])",
-                RES("[\"?m\",\"?b\"]", "[[\"ann@x.org\",true],[\"bob.x.org\",false],[\"cy@y\",true]]"));
+    EXPECT_EXEC(
+        db, "(query [:find ?m ?b :where [_ :mail ?m] [(email? ?m) ?b]])",
+        RES("[\"?m\",\"?b\"]", "[[\"ann@x.org\",true],[\"bob.x.org\",false],[\"cy@y\",true]]"));
     /* a bound output is compared (language.md D11): only rows whose answer is false */
-    EXPECT_EXEC(db, "(query [:find ?m :where [_ :mail ?m] [(= 1 1) ?b] [(!= ?b true) ?b2] "
-                    "[(email? ?m) ?f] [(= ?f false)]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?m :where [_ :mail ?m] [(= 1 1) ?b] [(!= ?b true) ?b2] "
+                "[(email? ?m) ?f] [(= ?f false)]])",
                 RES("[\"?m\"]", "[[\"bob.x.org\"]]"));
     minigraf_close(db);
 }
 
-TEST(predicate_inside_not_or_and_operators)
-{
+TEST(predicate_inside_not_or_and_operators) {
     calls c = {0};
     MiniGrafDb *db = people_db(&c);
     EXPECT_EXEC(db, "(query [:find ?m :where [_ :mail ?m] (not [(email? ?m)])])",
                 RES("[\"?m\"]", "[[\"bob.x.org\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?a :where [?e :age ?a] [?e :mail ?m] (or [(big? ?a)] [(email? ?m)])])",
-                RES("[\"?a\"]", "[[101],[120]]"));
+    EXPECT_EXEC(
+        db, "(query [:find ?a :where [?e :age ?a] [?e :mail ?m] (or [(big? ?a)] [(email? ?m)])])",
+        RES("[\"?a\"]", "[[101],[120]]"));
     EXPECT_TRANSACT(db, "(transact [[:dee :age 3] [:dee :mail \"d@e\"]])");
-    EXPECT_EXEC(db, "(query [:find ?a :where [?e :age ?a] [?e :mail ?m] (or [(big? ?a)] [(email? ?m)])])",
-                RES("[\"?a\"]", "[[101],[120],[3]]"));
-    EXPECT_EXEC(db, "(query [:find ?a :where [_ :age ?a] [(= (big? ?a) false)]])", RES("[\"?a\"]", "[[7],[3]]"));
+    EXPECT_EXEC(
+        db, "(query [:find ?a :where [?e :age ?a] [?e :mail ?m] (or [(big? ?a)] [(email? ?m)])])",
+        RES("[\"?a\"]", "[[101],[120],[3]]"));
+    EXPECT_EXEC(db, "(query [:find ?a :where [_ :age ?a] [(= (big? ?a) false)]])",
+                RES("[\"?a\"]", "[[7],[3]]"));
     /* a wrong type is the predicate's business: big? of a string is false */
     EXPECT_EXEC(db, "(query [:find ?m :where [_ :mail ?m] [(big? ?m)]])", RES("[\"?m\"]", "[]"));
     minigraf_close(db);
 }
 
-TEST(predicate_in_a_rule_body)
-{
+TEST(predicate_in_a_rule_body) {
     MiniGrafDb *db = people_db(&(calls){0});
     EXPECT_EXEC(db, "(rule [(senior ?e ?a) [?e :age ?a] [(big? ?a)]])", "{\"ok\":true}");
     EXPECT_EXEC(db, "(query [:find ?a :where (senior ?e ?a)])", RES("[\"?a\"]", "[[101],[120]]"));
     minigraf_close(db);
 }
 
-TEST(predicate_takes_exactly_one_argument)
-{
+TEST(predicate_takes_exactly_one_argument) {
     MiniGrafDb *db = people_db(&(calls){0});
     EXPECT_ERROR(db, "(query [:find ?m :where [_ :mail ?m] [(email? ?m ?m)]])", "PRS-067");
     EXPECT_ERROR(db, "(query [:find ?m :where [_ :mail ?m] [(email?)]])", "PRS-064");
     minigraf_close(db);
 }
 
-TEST(unregistered_root_predicate_is_qry_007_until_registered)
-{
+TEST(unregistered_root_predicate_is_qry_007_until_registered) {
     MiniGrafDb *db = people_db(&(calls){0});
     const char *q = "(query [:find ?m :where [_ :mail ?m] [(gmail? ?m)]])";
     EXPECT_ERROR(db, q, "QRY-007");
@@ -229,11 +219,11 @@ TEST(unregistered_root_predicate_is_qry_007_until_registered)
     minigraf_close(db);
 }
 
-TEST(a_cursor_calls_every_callback_before_it_returns)
-{
+TEST(a_cursor_calls_every_callback_before_it_returns) {
     calls c = {0};
     MiniGrafDb *db = people_db(&c);
-    MiniGrafCursor *cur = minigraf_query(db, "(query [:find ?m :where [_ :mail ?m] [(email? ?m)]])");
+    MiniGrafCursor *cur = minigraf_query(db,
+                                         "(query [:find ?m :where [_ :mail ?m] [(email? ?m)]])");
     REQUIRE(cur != NULL);
     CHECK_INT_EQ(c.tests, 3); /* computed whole: no callback during next_batch */
     char *rows = drain_cursor(cur, 1);
@@ -246,22 +236,22 @@ TEST(a_cursor_calls_every_callback_before_it_returns)
 
 /* ---- aggregates ---------------------------------------------------------- */
 
-static MiniGrafDb *sales_db(void)
-{
+static MiniGrafDb *sales_db(void) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact [[:s1 :dept \"a\"] [:s1 :amt 10] [:s2 :dept \"a\"] [:s2 :amt 10] "
-                        "[:s3 :dept \"b\"] [:s3 :amt 5] [:s4 :dept \"b\"] [:s4 :amt nil] "
-                        "[:s5 :dept \"c\"] [:s5 :amt nil] [:s1 :day 1] [:s2 :day 2] [:s3 :day 3] "
-                        "[:s4 :day 4] [:s5 :day 5]])");
+    EXPECT_TRANSACT(db,
+                    "(transact [[:s1 :dept \"a\"] [:s1 :amt 10] [:s2 :dept \"a\"] [:s2 :amt 10] "
+                    "[:s3 :dept \"b\"] [:s3 :amt 5] [:s4 :dept \"b\"] [:s4 :amt nil] "
+                    "[:s5 :dept \"c\"] [:s5 :amt nil] [:s1 :day 1] [:s2 :day 2] [:s3 :day 3] "
+                    "[:s4 :day 4] [:s5 :day 5]])");
     return db;
 }
 
-TEST(aggregate_in_find_groups_like_a_builtin)
-{
+TEST(aggregate_in_find_groups_like_a_builtin) {
     calls c = {0};
     MiniGrafDb *db = sales_db();
     CHECK_INT_EQ(reg_sum(db, "sum-int", &c), 0);
-    EXPECT_EXEC(db, "(query [:find (sum-int ?x) :where [_ :amt ?x]])", RES("[\"(sum-int ?x)\"]", "[[25]]"));
+    EXPECT_EXEC(db, "(query [:find (sum-int ?x) :where [_ :amt ?x]])",
+                RES("[\"(sum-int ?x)\"]", "[[25]]"));
     CHECK_INT_EQ(c.inits, 1);
     CHECK_INT_EQ(c.steps, 3); /* the two Nulls are not stepped */
     CHECK_INT_EQ(c.releases, c.inits);
@@ -273,67 +263,80 @@ TEST(aggregate_in_find_groups_like_a_builtin)
     CHECK_INT_EQ(c.finishes, 2);
     CHECK_INT_EQ(c.releases, 2);
     /* :with: the sale joins the key, so each a-sale is its own group */
-    EXPECT_EXEC(db, "(query [:find ?d (sum-int ?x) :with ?s :where [?s :dept ?d] [?s :amt ?x] [(= ?d \"a\")]])",
-                RES("[\"?d\",\"(sum-int ?x)\"]", "[[\"a\",10],[\"a\",10]]"));
+    EXPECT_EXEC(
+        db,
+        "(query [:find ?d (sum-int ?x) :with ?s :where [?s :dept ?d] [?s :amt ?x] [(= ?d \"a\")]])",
+        RES("[\"?d\",\"(sum-int ?x)\"]", "[[\"a\",10],[\"a\",10]]"));
     /* beside built-ins */
-    EXPECT_EXEC(db, "(query [:find ?d (count ?x) (sum-int ?x) (sum ?x) :where [?s :dept ?d] [?s :amt ?x] [(= ?d \"a\")]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?d (count ?x) (sum-int ?x) (sum ?x) :where [?s :dept ?d] [?s :amt "
+                "?x] [(= ?d \"a\")]])",
                 RES("[\"?d\",\"(count ?x)\",\"(sum-int ?x)\",\"(sum ?x)\"]", "[[\"a\",2,20,20]]"));
     minigraf_close(db);
     CHECK_INT_EQ(c.destroys, 1);
 }
 
-TEST(aggregate_over_no_solutions_has_no_rows_and_calls_nothing)
-{
+TEST(aggregate_over_no_solutions_has_no_rows_and_calls_nothing) {
     calls c = {0};
     MiniGrafDb *db = sales_db();
     CHECK_INT_EQ(reg_sum(db, "sum-int", &c), 0);
-    EXPECT_EXEC(db, "(query [:find (sum-int ?x) :where [_ :nothing ?x]])", RES("[\"(sum-int ?x)\"]", "[]"));
-    EXPECT_EXEC(db, "(query [:find (sum-int ?x) :where [:s5 :amt ?x]])", RES("[\"(sum-int ?x)\"]", "[[null]]"));
+    EXPECT_EXEC(db, "(query [:find (sum-int ?x) :where [_ :nothing ?x]])",
+                RES("[\"(sum-int ?x)\"]", "[]"));
+    EXPECT_EXEC(db, "(query [:find (sum-int ?x) :where [:s5 :amt ?x]])",
+                RES("[\"(sum-int ?x)\"]", "[[null]]"));
     CHECK_INT_EQ(c.inits + c.steps + c.finishes + c.releases, 0);
     minigraf_close(db);
 }
 
-TEST(aggregate_as_a_window)
-{
+TEST(aggregate_as_a_window) {
     calls c = {0};
     MiniGrafDb *db = sales_db();
     CHECK_INT_EQ(reg_sum(db, "sum-int", &c), 0);
-    EXPECT_EXEC(db, "(query [:find ?t ?x (sum-int ?x :over (:order-by ?t)) :where [?s :day ?t] [?s :amt ?x]])",
-                RES("[\"?t\",\"?x\",\"(sum-int ?x :over ...)\"]",
-                    "[[1,10,10],[2,10,20],[3,5,25],[4,null,25],[5,null,25]]"));
+    EXPECT_EXEC(
+        db,
+        "(query [:find ?t ?x (sum-int ?x :over (:order-by ?t)) :where [?s :day ?t] [?s :amt ?x]])",
+        RES("[\"?t\",\"?x\",\"(sum-int ?x :over ...)\"]",
+            "[[1,10,10],[2,10,20],[3,5,25],[4,null,25],[5,null,25]]"));
     CHECK_INT_EQ(c.inits, 1);
     CHECK_INT_EQ(c.steps, 5); /* Nulls are stepped in a window */
     CHECK_INT_EQ(c.finishes, 5);
     CHECK_INT_EQ(c.releases, 1);
     c = (calls){0};
-    EXPECT_EXEC(db, "(query [:find ?d ?t (sum-int ?x :over (:partition-by ?d :order-by ?t :desc)) "
-                    ":where [?s :dept ?d] [?s :day ?t] [?s :amt ?x]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?d ?t (sum-int ?x :over (:partition-by ?d :order-by ?t :desc)) "
+                ":where [?s :dept ?d] [?s :day ?t] [?s :amt ?x]])",
                 RES("[\"?d\",\"?t\",\"(sum-int ?x :over ...)\"]",
                     "[[\"a\",1,20],[\"a\",2,10],[\"b\",3,5],[\"b\",4,0],[\"c\",5,0]]"));
     CHECK_INT_EQ(c.inits, 3);
     CHECK_INT_EQ(c.releases, 3);
     /* after aggregation: over the group rows */
-    EXPECT_EXEC(db, "(query [:find ?d (count ?s) (sum-int ?d2 :over (:order-by ?d)) :where [?s :dept ?d] [?s :day ?d2]])",
-                RES("[\"?d\",\"(count ?s)\",\"(sum-int ?d2 :over ...)\"]", "[[\"a\",2,0],[\"b\",2,0],[\"c\",1,0]]"));
+    EXPECT_EXEC(db,
+                "(query [:find ?d (count ?s) (sum-int ?d2 :over (:order-by ?d)) :where [?s :dept "
+                "?d] [?s :day ?d2]])",
+                RES("[\"?d\",\"(count ?s)\",\"(sum-int ?d2 :over ...)\"]",
+                    "[[\"a\",2,0],[\"b\",2,0],[\"c\",1,0]]"));
     /* a window after aggregation may read a collect-set column: a list,
      * which a minigraf_value cannot carry */
-    EXPECT_ERROR(db, "(query [:find ?d (collect-set ?t) (sum-int ?t :over (:order-by ?d)) :where [?s :dept ?d] [?s :day ?t]])",
+    EXPECT_ERROR(db,
+                 "(query [:find ?d (collect-set ?t) (sum-int ?t :over (:order-by ?d)) :where [?s "
+                 ":dept ?d] [?s :day ?t]])",
                  "API-016");
     CHECK_STR_EQ(minigraf_last_error(db),
                  "[API-016] aggregate function 'sum-int' cannot take a list (collect-set) value");
-    EXPECT_ERROR(db, "(query [:find ?t (nosuch ?t :over (:order-by ?t)) :where [_ :day ?t]])", "QRY-011");
+    EXPECT_ERROR(db, "(query [:find ?t (nosuch ?t :over (:order-by ?t)) :where [_ :day ?t]])",
+                 "QRY-011");
     EXPECT_ERROR(db, "(query [:find (nosuch ?t) :where [_ :day ?t]])", "QRY-010");
     minigraf_close(db);
 }
 
 /* ---- names ---------------------------------------------------------------- */
 
-TEST(builtin_names_are_refused)
-{
-    static const char *preds[] = {"string?", "integer?", "float?", "boolean?", "nil?", "starts-with?",
-                                  "ends-with?", "contains?", "matches?", "<", "="};
-    static const char *aggs[] = {"count", "count-distinct", "sum", "sum-distinct", "min", "max",
-                                 "avg", "collect-set", "rank", "row-number", "lag", "lead"};
+TEST(builtin_names_are_refused) {
+    static const char *preds[] = {
+        "string?",    "integer?",  "float?",   "boolean?", "nil?", "starts-with?",
+        "ends-with?", "contains?", "matches?", "<",        "="};
+    static const char *aggs[] = {"count", "count-distinct", "sum",  "sum-distinct", "min", "max",
+                                 "avg",   "collect-set",    "rank", "row-number",   "lag", "lead"};
     MiniGrafDb *db = open_memory_db();
     calls c = {0};
     char want[96];
@@ -344,7 +347,8 @@ TEST(builtin_names_are_refused)
     }
     for (size_t i = 0; i < sizeof aggs / sizeof *aggs; i++) {
         CHECK_INT_EQ(reg_sum(db, aggs[i], &c), 5021);
-        snprintf(want, sizeof want, "[API-021] aggregate function '%s' is already registered", aggs[i]);
+        snprintf(want, sizeof want, "[API-021] aggregate function '%s' is already registered",
+                 aggs[i]);
         CHECK_STR_EQ(minigraf_last_error(db), want);
     }
     /* a failed registration still gives user_data back */
@@ -354,12 +358,12 @@ TEST(builtin_names_are_refused)
     EXPECT_TRANSACT(db, "(transact [[:a :n 500] [:b :n 5]])");
     EXPECT_EXEC(db, "(query [:find ?n :where [_ :n ?n] [(- ?n)]])", RES("[\"?n\"]", "[[500]]"));
     /* the built-in's own name works as before */
-    EXPECT_EXEC(db, "(query [:find (count ?n) :where [_ :n ?n]])", RES("[\"(count ?n)\"]", "[[2]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?n) :where [_ :n ?n]])",
+                RES("[\"(count ?n)\"]", "[[2]]"));
     minigraf_close(db);
 }
 
-TEST(host_names_clash_until_unregistered)
-{
+TEST(host_names_clash_until_unregistered) {
     MiniGrafDb *db = open_memory_db();
     calls p = {0}, a = {0}, x = {0};
     CHECK_INT_EQ(minigraf_register_predicate(db, "email?", email_p, &p, count_destroy), 0);
@@ -369,9 +373,11 @@ TEST(host_names_clash_until_unregistered)
     CHECK_STR_EQ(minigraf_last_error(db), "[API-021] predicate 'email?' is already registered");
     CHECK_INT_EQ(reg_sum(db, "sum-int", &a), 0);
     CHECK_INT_EQ(reg_sum(db, "sum-int", &x), 5021);
-    CHECK_STR_EQ(minigraf_last_error(db), "[API-021] aggregate function 'sum-int' is already registered");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[API-021] aggregate function 'sum-int' is already registered");
     CHECK_INT_EQ(minigraf_register_predicate(db, "sum-int", email_p, &x, count_destroy), 5021);
-    CHECK_STR_EQ(minigraf_last_error(db), "[API-021] aggregate function 'sum-int' is already registered");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[API-021] aggregate function 'sum-int' is already registered");
     CHECK_INT_EQ(x.destroys, 4);
     /* unregistering runs destroy once and frees the name */
     CHECK_INT_EQ(minigraf_register_predicate(db, "email?", NULL, NULL, NULL), 0);
@@ -386,16 +392,16 @@ TEST(host_names_clash_until_unregistered)
     CHECK_INT_EQ(a.destroys, 2);
 }
 
-TEST(bad_arguments_are_api_017)
-{
+TEST(bad_arguments_are_api_017) {
     MiniGrafDb *db = open_memory_db();
     calls c = {0};
     CHECK_INT_EQ(minigraf_register_predicate(NULL, "x?", email_p, &c, count_destroy), 5017);
     CHECK_INT_EQ(minigraf_register_predicate(db, NULL, email_p, &c, count_destroy), 5017);
     CHECK_INT_EQ(minigraf_register_predicate(db, "", email_p, &c, count_destroy), 5017);
     CHECK_INT_EQ(minigraf_register_predicate(db, "\xff?", email_p, &c, count_destroy), 5017);
-    CHECK_INT_EQ(minigraf_register_aggregate(db, "agg", sum_init, NULL, sum_finish, NULL, &c, count_destroy),
-                 5017);
+    CHECK_INT_EQ(
+        minigraf_register_aggregate(db, "agg", sum_init, NULL, sum_finish, NULL, &c, count_destroy),
+        5017);
     CHECK_INT_EQ(minigraf_register_aggregate(NULL, "agg", sum_init, sum_step, sum_finish, NULL, &c,
                                              count_destroy),
                  5017);
@@ -405,14 +411,14 @@ TEST(bad_arguments_are_api_017)
 
 /* ---- failures ------------------------------------------------------------ */
 
-TEST(a_failing_predicate_stops_the_query_with_api_016)
-{
+TEST(a_failing_predicate_stops_the_query_with_api_016) {
     MiniGrafDb *db = people_db(&(calls){0});
     CHECK_INT_EQ(minigraf_register_predicate(db, "fails?", fails_p, NULL, NULL), 0);
     const char *q = "(query [:find ?m :where [_ :mail ?m] [(fails? ?m)]])";
     EXPECT_ERROR(db, q, "API-016");
     CHECK_INT_EQ(minigraf_last_error_code(db), 5016);
-    CHECK_STR_EQ(minigraf_last_error(db), "[API-016] predicate 'fails?' failed: fails? always fails");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[API-016] predicate 'fails?' failed: fails? always fails");
     /* nested, in a binding, inside not: still an error, not a dropped row */
     EXPECT_ERROR(db, "(query [:find ?m :where [_ :mail ?m] [(fails? ?m) ?b]])", "API-016");
     EXPECT_ERROR(db, "(query [:find ?m :where [_ :mail ?m] (not [(fails? ?m)])])", "API-016");
@@ -420,14 +426,15 @@ TEST(a_failing_predicate_stops_the_query_with_api_016)
     CHECK(minigraf_query(db, q) == NULL);
     CHECK_INT_EQ(minigraf_last_error_code(db), 5016);
     /* no row, no call */
-    EXPECT_EXEC(db, "(query [:find ?m :where [_ :nothing ?m] [(fails? ?m)]])", RES("[\"?m\"]", "[]"));
+    EXPECT_EXEC(db, "(query [:find ?m :where [_ :nothing ?m] [(fails? ?m)]])",
+                RES("[\"?m\"]", "[]"));
     /* the database goes on */
-    EXPECT_EXEC(db, "(query [:find ?a :where [_ :age ?a] [(big? ?a)]])", RES("[\"?a\"]", "[[101],[120]]"));
+    EXPECT_EXEC(db, "(query [:find ?a :where [_ :age ?a] [(big? ?a)]])",
+                RES("[\"?a\"]", "[[101],[120]]"));
     minigraf_close(db);
 }
 
-TEST(every_accumulator_is_released_when_an_aggregate_fails)
-{
+TEST(every_accumulator_is_released_when_an_aggregate_fails) {
     MiniGrafDb *db = sales_db();
     calls c = {0};
     CHECK_INT_EQ(reg_sum(db, "sum-int", &c), 0);
@@ -463,39 +470,40 @@ TEST(every_accumulator_is_released_when_an_aggregate_fails)
     CHECK_STR_EQ(minigraf_last_error(db),
                  "[API-016] aggregate function 'sum-int' failed in step: sum-int: not an integer");
     CHECK_INT_EQ(c.releases, c.inits);
-    EXPECT_EXEC(db, "(query [:find (count ?x) :where [_ :amt ?x]])", RES("[\"(count ?x)\"]", "[[4]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?x) :where [_ :amt ?x]])",
+                RES("[\"(count ?x)\"]", "[[4]]"));
     minigraf_close(db);
 }
 
 /* An init that fails leaves no accumulator: the releases equal the inits
  * that succeeded. */
-TEST(a_failed_init_makes_no_accumulator)
-{
+TEST(a_failed_init_makes_no_accumulator) {
     MiniGrafDb *db = sales_db();
     calls c = {.fail_at = 1};
     CHECK_INT_EQ(reg_sum(db, "sum-int", &c), 0);
     EXPECT_ERROR(db, "(query [:find (sum-int ?x) :where [_ :amt ?x]])", "API-016");
-    CHECK_STR_EQ(minigraf_last_error(db), "[API-016] aggregate function 'sum-int' failed in init: failing on purpose");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[API-016] aggregate function 'sum-int' failed in init: failing on purpose");
     CHECK_INT_EQ(c.inits, 1);
     CHECK_INT_EQ(c.steps, 0);
     CHECK_INT_EQ(c.releases, 0);
     minigraf_close(db);
 }
 
-static int long_message(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int long_message(void *user_data, const minigraf_value *v, int *result, char *error,
+                        size_t size) {
     (void)user_data;
     (void)v;
     (void)result;
     CHECK(size >= MINIGRAF_HOST_ERROR_SIZE);
     CHECK(error[0] == '\0');
-    memset(error, 'x', size);        /* no NUL at all */
+    memset(error, 'x', size);                /* no NUL at all */
     memcpy(error + size - 3, "\xc3\xa9", 2); /* a multi-byte char cut at the end */
     return 1;
 }
 
-static int silent_failure(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int silent_failure(void *user_data, const minigraf_value *v, int *result, char *error,
+                          size_t size) {
     (void)user_data;
     (void)v;
     (void)result;
@@ -504,8 +512,7 @@ static int silent_failure(void *user_data, const minigraf_value *v, int *result,
     return -1;
 }
 
-TEST(failure_messages_are_made_safe)
-{
+TEST(failure_messages_are_made_safe) {
     MiniGrafDb *db = people_db(&(calls){0});
     CHECK_INT_EQ(minigraf_register_predicate(db, "long?", long_message, NULL, NULL), 0);
     CHECK_INT_EQ(minigraf_register_predicate(db, "silent?", silent_failure, NULL, NULL), 0);
@@ -519,15 +526,16 @@ TEST(failure_messages_are_made_safe)
 
 /* ---- destroy --------------------------------------------------------------- */
 
-TEST(destroy_runs_once_on_close)
-{
+TEST(destroy_runs_once_on_close) {
     calls p = {0}, a = {0};
     MiniGrafDb *db = open_memory_db();
     CHECK_INT_EQ(minigraf_register_predicate(db, "email?", email_p, &p, count_destroy), 0);
     CHECK_INT_EQ(reg_sum(db, "sum-int", &a), 0);
     EXPECT_TRANSACT(db, "(transact [[:a :m \"a@b\"] [:a :n 3]])");
-    EXPECT_EXEC(db, "(query [:find ?m :where [_ :m ?m] [(email? ?m)]])", RES("[\"?m\"]", "[[\"a@b\"]]"));
-    EXPECT_EXEC(db, "(query [:find (sum-int ?n) :where [_ :n ?n]])", RES("[\"(sum-int ?n)\"]", "[[3]]"));
+    EXPECT_EXEC(db, "(query [:find ?m :where [_ :m ?m] [(email? ?m)]])",
+                RES("[\"?m\"]", "[[\"a@b\"]]"));
+    EXPECT_EXEC(db, "(query [:find (sum-int ?n) :where [_ :n ?n]])",
+                RES("[\"(sum-int ?n)\"]", "[[3]]"));
     CHECK_INT_EQ(p.destroys + a.destroys, 0);
     minigraf_close(db);
     CHECK_INT_EQ(p.destroys, 1);
@@ -536,8 +544,7 @@ TEST(destroy_runs_once_on_close)
 
 /* ---- values ------------------------------------------------------------------ */
 
-static void expect_seen(MiniGrafDb *db, calls *c, const char *fact_value, int type)
-{
+static void expect_seen(MiniGrafDb *db, calls *c, const char *fact_value, int type) {
     char text[20100];
     snprintf(text, sizeof text, "(transact [[:v :x %s]])", fact_value);
     EXPECT_TRANSACT(db, text);
@@ -550,8 +557,7 @@ static void expect_seen(MiniGrafDb *db, calls *c, const char *fact_value, int ty
     EXPECT_RETRACT(db, text);
 }
 
-TEST(every_type_reaches_the_callback)
-{
+TEST(every_type_reaches_the_callback) {
     calls c = {0};
     MiniGrafDb *db = open_memory_db();
     CHECK_INT_EQ(minigraf_register_predicate(db, "email?", email_p, &c, NULL), 0);
@@ -591,7 +597,8 @@ TEST(every_type_reaches_the_callback)
     strcat(huge, ".0]])");
     EXPECT_TRANSACT(db, huge);
     c.tests = 0;
-    minigraf_string_free(EXEC(db, "(query [:find ?y :where [:v :big ?f] [(* ?f 10.0) ?y] [(email? ?y)]])"));
+    minigraf_string_free(
+        EXEC(db, "(query [:find ?y :where [:v :big ?f] [(* ?f 10.0) ?y] [(email? ?y)]])"));
     CHECK_INT_EQ(c.tests, 1);
     CHECK(c.last.type == MINIGRAF_TYPE_FLOAT && isinf(c.last.real) && c.last.real > 0);
     /* a big string */
@@ -609,17 +616,17 @@ TEST(every_type_reaches_the_callback)
 
 /* NaN cannot come from arithmetic (a NaN result drops the row, language.md §8.5.1), but
  * a stored one (written through the log writer) reaches the callback. */
-TEST(nan_reaches_the_callback)
-{
+TEST(nan_reaches_the_callback) {
     temp_db_path t;
     temp_db_make(&t);
     char *error = NULL;
     MiniGrafLogWriter *w = minigraf_log_writer_create(t.path, NULL, &error);
     REQUIRE(w != NULL);
-    CHECK_INT_EQ(minigraf_log_writer_append(w, "{\"entity\":\"00112233-4455-6677-8899-aabbccddeeff\","
-                                               "\"attribute\":\":x\",\"value\":{\"type\":\"float\",\"value\":\"NaN\"},"
-                                               "\"tx_count\":1,\"tx_id\":1717000000123,\"valid_from\":1717000000123,"
-                                               "\"valid_to\":9223372036854775807,\"asserted\":true}"),
+    CHECK_INT_EQ(minigraf_log_writer_append(
+                     w, "{\"entity\":\"00112233-4455-6677-8899-aabbccddeeff\","
+                        "\"attribute\":\":x\",\"value\":{\"type\":\"float\",\"value\":\"NaN\"},"
+                        "\"tx_count\":1,\"tx_id\":1717000000123,\"valid_from\":1717000000123,"
+                        "\"valid_to\":9223372036854775807,\"asserted\":true}"),
                  0);
     CHECK_INT_EQ(minigraf_log_writer_finish(w), 0);
     minigraf_log_writer_free(w);
@@ -646,8 +653,7 @@ typedef struct text_acc {
     size_t len;
 } text_acc;
 
-static int join_init(void *user_data, void **acc, char *error, size_t size)
-{
+static int join_init(void *user_data, void **acc, char *error, size_t size) {
     (void)user_data;
     (void)error;
     (void)size;
@@ -655,8 +661,8 @@ static int join_init(void *user_data, void **acc, char *error, size_t size)
     return *acc ? 0 : 1;
 }
 
-static int join_step(void *user_data, void *acc, const minigraf_value *v, char *error, size_t size)
-{
+static int join_step(void *user_data, void *acc, const minigraf_value *v, char *error,
+                     size_t size) {
     (void)user_data;
     (void)error;
     (void)size;
@@ -671,8 +677,8 @@ static int join_step(void *user_data, void *acc, const minigraf_value *v, char *
     return 0;
 }
 
-static int join_finish(void *user_data, void *acc, int64_t n, minigraf_value *r, char *error, size_t size)
-{
+static int join_finish(void *user_data, void *acc, int64_t n, minigraf_value *r, char *error,
+                       size_t size) {
     (void)n;
     (void)error;
     (void)size;
@@ -693,8 +699,7 @@ static int join_finish(void *user_data, void *acc, int64_t n, minigraf_value *r,
     return 0;
 }
 
-static void join_release(void *user_data, void *acc)
-{
+static void join_release(void *user_data, void *acc) {
     (void)user_data;
     text_acc *t = acc;
     memset(t->data, '#', t->len); /* the library copied it before */
@@ -702,15 +707,13 @@ static void join_release(void *user_data, void *acc)
     free(t);
 }
 
-static void reg_join(MiniGrafDb *db, const char *name, const char *kind)
-{
-    CHECK_INT_EQ(minigraf_register_aggregate(db, name, join_init, join_step, join_finish, join_release,
-                                             (void *)kind, NULL),
+static void reg_join(MiniGrafDb *db, const char *name, const char *kind) {
+    CHECK_INT_EQ(minigraf_register_aggregate(db, name, join_init, join_step, join_finish,
+                                             join_release, (void *)kind, NULL),
                  0);
 }
 
-TEST(finish_returns_text_the_library_copies)
-{
+TEST(finish_returns_text_the_library_copies) {
     MiniGrafDb *db = open_memory_db();
     reg_join(db, "join", NULL);
     reg_join(db, "join-kw", "keyword");
@@ -718,27 +721,29 @@ TEST(finish_returns_text_the_library_copies)
     reg_join(db, "bad-type", "list");
     reg_join(db, "uuid-of", "ref");
     EXPECT_TRANSACT(db, "(transact [[:a :t \"x\"] [:b :t \"y\"] [:a :n 1] [:b :n 2]])");
-    EXPECT_EXEC(db, "(query [:find (join ?s) :where [_ :t ?s]])", RES("[\"(join ?s)\"]", "[[\"x,y\"]]"));
+    EXPECT_EXEC(db, "(query [:find (join ?s) :where [_ :t ?s]])",
+                RES("[\"(join ?s)\"]", "[[\"x,y\"]]"));
     EXPECT_EXEC(db, "(query [:find ?s (join ?s) :where [_ :t ?s]])",
                 RES("[\"?s\",\"(join ?s)\"]", "[[\"x\",\"x\"],[\"y\",\"y\"]]"));
     /* a window: one text per row, each a copy */
-    EXPECT_EXEC(db, "(query [:find ?n (join ?s :over (:order-by ?n)) :where [?e :t ?s] [?e :n ?n]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?n (join ?s :over (:order-by ?n)) :where [?e :t ?s] [?e :n ?n]])",
                 RES("[\"?n\",\"(join ?s :over ...)\"]", "[[1,\"x\"],[2,\"x,y\"]]"));
     EXPECT_EXEC(db, "(query [:find (uuid-of ?s) :where [_ :t ?s]])",
                 RES("[\"(uuid-of ?s)\"]", "[[\"abababab-abab-abab-abab-abababababab\"]]"));
     EXPECT_ERROR(db, "(query [:find (bad-utf8 ?s) :where [_ :t ?s]])", "API-016");
-    CHECK_STR_EQ(minigraf_last_error(db),
-                 "[API-016] aggregate function 'bad-utf8' failed in finish: finish returned text that is not valid UTF-8");
+    CHECK_STR_EQ(minigraf_last_error(db), "[API-016] aggregate function 'bad-utf8' failed in "
+                                          "finish: finish returned text that is not valid UTF-8");
     EXPECT_ERROR(db, "(query [:find (bad-type ?s) :where [_ :t ?s]])", "API-016");
     minigraf_close(db);
 }
 
-TEST(a_keyword_result_stays_a_keyword)
-{
+TEST(a_keyword_result_stays_a_keyword) {
     MiniGrafDb *db = open_memory_db();
     reg_join(db, "join-kw", "keyword");
     EXPECT_TRANSACT(db, "(transact [[:a :t \":x\"]])");
-    EXPECT_EXEC(db, "(query [:find (join-kw ?s) :where [_ :t ?s]])", RES("[\"(join-kw ?s)\"]", "[[\":x\"]]"));
+    EXPECT_EXEC(db, "(query [:find (join-kw ?s) :where [_ :t ?s]])",
+                RES("[\"(join-kw ?s)\"]", "[[\":x\"]]"));
     MiniGrafCursor *cur = minigraf_query(db, "(query [:find (join-kw ?s) :where [_ :t ?s]])");
     REQUIRE(cur != NULL);
     CHECK_INT_EQ(minigraf_cursor_set_format(cur, MINIGRAF_FORMAT_TYPED), 0);
@@ -753,8 +758,7 @@ TEST(a_keyword_result_stays_a_keyword)
 
 /* ---- databases and threads ---------------------------------------------------- */
 
-TEST(a_read_only_database_may_register)
-{
+TEST(a_read_only_database_may_register) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -781,8 +785,7 @@ typedef struct race {
     int ok, unknown, other;
 } race;
 
-static void *query_loop(void *arg)
-{
+static void *query_loop(void *arg) {
     race *r = arg;
     for (int i = 0; i < 300; i++) {
         char *got = minigraf_execute(r->db, "(query [:find ?n :where [_ :n ?n] [(big? ?n)]])");
@@ -800,20 +803,18 @@ static void *query_loop(void *arg)
 /* For functions that two threads use at once: the query thread calls the
  * predicate, and its destroy may run there too (when its query still held
  * the registration), so what they share is atomic. */
-static int big_shared(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int big_shared(void *user_data, const minigraf_value *v, int *result, char *error,
+                      size_t size) {
     (void)user_data, (void)error, (void)size;
     *result = v->type == MINIGRAF_TYPE_INTEGER && v->integer > 100;
     return 0;
 }
 
-static void count_destroy_shared(void *user_data)
-{
+static void count_destroy_shared(void *user_data) {
     atomic_fetch_add((atomic_int *)user_data, 1);
 }
 
-TEST(registering_while_another_thread_queries)
-{
+TEST(registering_while_another_thread_queries) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 500] [:b :n 5]])");
     race r = {.db = db};
@@ -822,7 +823,8 @@ TEST(registering_while_another_thread_queries)
     atomic_int destroys = 0;
     int regs = 0;
     for (int i = 0; i < 300; i++) {
-        if (minigraf_register_predicate(db, "big?", big_shared, &destroys, count_destroy_shared) == 0)
+        if (minigraf_register_predicate(db, "big?", big_shared, &destroys, count_destroy_shared) ==
+            0)
             regs++;
         minigraf_register_predicate(db, "big?", NULL, NULL, NULL);
     }
@@ -847,8 +849,7 @@ typedef struct held {
     char *result;
 } held;
 
-static int held_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int held_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size) {
     held *h = user_data;
     pthread_mutex_lock(&h->mu);
     if (h->stage == 0) {
@@ -861,22 +862,19 @@ static int held_p(void *user_data, const minigraf_value *v, int *result, char *e
     return big_p(NULL, v, result, error, size);
 }
 
-static void held_destroy(void *user_data)
-{
+static void held_destroy(void *user_data) {
     held *h = user_data;
     h->destroys++;
     h->destroyed_on = pthread_self();
 }
 
-static void *held_query(void *arg)
-{
+static void *held_query(void *arg) {
     held *h = arg;
     h->result = minigraf_execute(h->db, "(query [:find ?n :where [_ :n ?n] [(held? ?n)]])");
     return NULL;
 }
 
-TEST(unregistering_during_a_query_destroys_when_it_ends)
-{
+TEST(unregistering_during_a_query_destroys_when_it_ends) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 500] [:b :n 5] [:c :n 200]])");
     held h = {.db = db};
@@ -922,9 +920,11 @@ CHECK_MAIN(TEST_ENTRY(predicate_filters_rows), TEST_ENTRY(predicate_binds_a_bool
            TEST_ENTRY(host_names_clash_until_unregistered), TEST_ENTRY(bad_arguments_are_api_017),
            TEST_ENTRY(a_failing_predicate_stops_the_query_with_api_016),
            TEST_ENTRY(every_accumulator_is_released_when_an_aggregate_fails),
-           TEST_ENTRY(a_failed_init_makes_no_accumulator), TEST_ENTRY(failure_messages_are_made_safe),
-           TEST_ENTRY(destroy_runs_once_on_close), TEST_ENTRY(every_type_reaches_the_callback),
-           TEST_ENTRY(nan_reaches_the_callback), TEST_ENTRY(finish_returns_text_the_library_copies),
-           TEST_ENTRY(a_keyword_result_stays_a_keyword), TEST_ENTRY(a_read_only_database_may_register),
+           TEST_ENTRY(a_failed_init_makes_no_accumulator),
+           TEST_ENTRY(failure_messages_are_made_safe), TEST_ENTRY(destroy_runs_once_on_close),
+           TEST_ENTRY(every_type_reaches_the_callback), TEST_ENTRY(nan_reaches_the_callback),
+           TEST_ENTRY(finish_returns_text_the_library_copies),
+           TEST_ENTRY(a_keyword_result_stays_a_keyword),
+           TEST_ENTRY(a_read_only_database_may_register),
            TEST_ENTRY(registering_while_another_thread_queries),
            TEST_ENTRY(unregistering_during_a_query_destroys_when_it_ends))

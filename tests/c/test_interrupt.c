@@ -16,8 +16,7 @@ typedef struct job {
     char *message;
 } job;
 
-static void *run_execute(void *arg)
-{
+static void *run_execute(void *arg) {
     job *j = arg;
     char *out = minigraf_execute(j->db, j->text);
     j->code = out ? 0 : minigraf_last_error_code(j->db);
@@ -27,8 +26,7 @@ static void *run_execute(void *arg)
     return NULL;
 }
 
-static void *run_query(void *arg)
-{
+static void *run_query(void *arg) {
     job *j = arg;
     MiniGrafCursor *c = minigraf_query(j->db, j->text);
     j->code = c ? 0 : minigraf_last_error_code(j->db);
@@ -36,8 +34,7 @@ static void *run_query(void *arg)
     return NULL;
 }
 
-static void *run_tx_execute(void *arg)
-{
+static void *run_tx_execute(void *arg) {
     job *j = arg;
     char *out = minigraf_tx_execute(j->tx, j->text);
     j->code = out ? 0 : minigraf_tx_last_error_code(j->tx);
@@ -45,8 +42,7 @@ static void *run_tx_execute(void *arg)
     return NULL;
 }
 
-static void *run_fetch(void *arg)
-{
+static void *run_fetch(void *arg) {
     job *j = arg;
     char *b = minigraf_cursor_next_batch(j->cursor, (size_t)1 << 40);
     j->code = b ? 0 : minigraf_cursor_last_error_code(j->cursor);
@@ -56,8 +52,7 @@ static void *run_fetch(void *arg)
 
 /* Starts `fn` on a thread, waits until its call is running (the progress
  * handler says so), interrupts it and waits for it to return. */
-static void interrupt_while_running(job *j, void *(*fn)(void *))
-{
+static void interrupt_while_running(job *j, void *(*fn)(void *)) {
     atomic_int running = 0;
     CHECK_INT_EQ(minigraf_progress_handler(j->db, 1, heavy_mark_running, &running), 0);
     pthread_t t;
@@ -68,28 +63,26 @@ static void interrupt_while_running(job *j, void *(*fn)(void *))
     CHECK_INT_EQ(minigraf_progress_handler(j->db, 0, NULL, NULL), 0);
 }
 
-static MiniGrafDb *heavy_db(void)
-{
+static MiniGrafDb *heavy_db(void) {
     MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"max_results\": 1000000000000}", NULL);
     CHECK(db != NULL);
     heavy_fill(db);
     return db;
 }
 
-TEST(interrupt_stops_a_running_query_and_the_database_stays_usable)
-{
+TEST(interrupt_stops_a_running_query_and_the_database_stays_usable) {
     MiniGrafDb *db = heavy_db();
     job j = {.db = db, .text = HEAVY_COUNT};
     interrupt_while_running(&j, run_execute);
     CHECK_INT_EQ(j.code, 5013);
     CHECK_STR_EQ(j.message, "[API-013] interrupted");
     free(j.message);
-    EXPECT_EXEC(db, "(query [:find ?x :where [:e1 :n ?x]])", "{\"variables\":[\"?x\"],\"results\":[[1]]}");
+    EXPECT_EXEC(db, "(query [:find ?x :where [:e1 :n ?x]])",
+                "{\"variables\":[\"?x\"],\"results\":[[1]]}");
     minigraf_close(db);
 }
 
-TEST(interrupt_stops_a_rule_query)
-{
+TEST(interrupt_stops_a_rule_query) {
     MiniGrafDb *db = heavy_db();
     job j = {.db = db, .text = HEAVY_RULES};
     interrupt_while_running(&j, run_execute);
@@ -98,8 +91,7 @@ TEST(interrupt_stops_a_rule_query)
     minigraf_close(db);
 }
 
-TEST(interrupt_stops_a_cursor_while_it_opens)
-{
+TEST(interrupt_stops_a_cursor_while_it_opens) {
     MiniGrafDb *db = heavy_db();
     job j = {.db = db, .text = HEAVY_COUNT};
     interrupt_while_running(&j, run_query);
@@ -107,8 +99,7 @@ TEST(interrupt_stops_a_cursor_while_it_opens)
     minigraf_close(db);
 }
 
-TEST(interrupt_stops_a_streaming_fetch_and_ends_the_cursor)
-{
+TEST(interrupt_stops_a_streaming_fetch_and_ends_the_cursor) {
     MiniGrafDb *db = heavy_db();
     MiniGrafCursor *c = minigraf_query(db, HEAVY_ROWS);
     CHECK(c != NULL);
@@ -121,13 +112,13 @@ TEST(interrupt_stops_a_streaming_fetch_and_ends_the_cursor)
     minigraf_close(db);
 }
 
-TEST(calls_after_an_interrupt_are_not_affected)
-{
+TEST(calls_after_an_interrupt_are_not_affected) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
     minigraf_interrupt(db);
     minigraf_interrupt(db);
-    EXPECT_EXEC(db, "(query [:find ?x :where [:a :n ?x]])", "{\"variables\":[\"?x\"],\"results\":[[1]]}");
+    EXPECT_EXEC(db, "(query [:find ?x :where [:a :n ?x]])",
+                "{\"variables\":[\"?x\"],\"results\":[[1]]}");
     EXPECT_TRANSACT(db, "(transact [[:a :n 2]])");
     CHECK_INT_EQ(tx_count(db), 2);
     minigraf_close(db);
@@ -140,8 +131,7 @@ typedef struct writer {
     int code;
 } writer;
 
-static void *run_big_write(void *arg)
-{
+static void *run_big_write(void *arg) {
     writer *w = arg;
     char *out = minigraf_execute(w->db, w->text);
     w->code = out ? 0 : minigraf_last_error_code(w->db);
@@ -153,8 +143,7 @@ static void *run_big_write(void *arg)
 /* Whether the interrupt lands before the commit or after it depends on
  * timing: either the write is whole, or it failed with API-013 and
  * nothing of it is there. */
-TEST(an_interrupted_write_writes_nothing)
-{
+TEST(an_interrupted_write_writes_nothing) {
     MiniGrafDb *db = open_memory_db();
     size_t cap = 40u * 20000 + 64, len = 0;
     char *text = malloc(cap);
@@ -188,15 +177,13 @@ typedef struct counter {
     int other_thread;
 } counter;
 
-static int count_and_stop(void *arg)
-{
+static int count_and_stop(void *arg) {
     counter *c = arg;
     c->other_thread |= !pthread_equal(pthread_self(), c->thread);
     return ++c->calls >= c->stop_at;
 }
 
-TEST(a_progress_handler_runs_on_the_calling_thread_and_stops_the_call)
-{
+TEST(a_progress_handler_runs_on_the_calling_thread_and_stops_the_call) {
     MiniGrafDb *db = heavy_db();
     counter c = {.stop_at = 5, .thread = pthread_self()};
     CHECK_INT_EQ(minigraf_progress_handler(db, 100, count_and_stop, &c), 0);
@@ -208,13 +195,13 @@ TEST(a_progress_handler_runs_on_the_calling_thread_and_stops_the_call)
     EXPECT_ERROR(db, HEAVY_COUNT, "API-013");
     CHECK_INT_EQ(c.calls, 6);
     CHECK_INT_EQ(minigraf_progress_handler(db, 0, NULL, NULL), 0);
-    EXPECT_EXEC(db, "(query [:find ?x :where [:e2 :n ?x]])", "{\"variables\":[\"?x\"],\"results\":[[2]]}");
+    EXPECT_EXEC(db, "(query [:find ?x :where [:e2 :n ?x]])",
+                "{\"variables\":[\"?x\"],\"results\":[[2]]}");
     CHECK_INT_EQ(c.calls, 6);
     minigraf_close(db);
 }
 
-TEST(progress_handler_arguments_are_checked)
-{
+TEST(progress_handler_arguments_are_checked) {
     MiniGrafDb *db = open_memory_db();
     counter c = {.stop_at = 1};
     CHECK_INT_EQ(minigraf_progress_handler(db, 0, count_and_stop, &c), 5017);
@@ -228,8 +215,7 @@ TEST(progress_handler_arguments_are_checked)
     minigraf_interrupt(NULL); /* nothing happens */
 }
 
-TEST(query_timeout_ms_stops_a_long_query)
-{
+TEST(query_timeout_ms_stops_a_long_query) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"query_timeout_ms\": 30}", &error);
     CHECK(db != NULL);
@@ -237,12 +223,12 @@ TEST(query_timeout_ms_stops_a_long_query)
     EXPECT_ERROR(db, HEAVY_COUNT, "API-013");
     CHECK_STR_EQ(minigraf_last_error(db),
                  "[API-013] interrupted: the query ran longer than query_timeout_ms (30 ms)");
-    EXPECT_EXEC(db, "(query [:find ?x :where [:e3 :n ?x]])", "{\"variables\":[\"?x\"],\"results\":[[3]]}");
+    EXPECT_EXEC(db, "(query [:find ?x :where [:e3 :n ?x]])",
+                "{\"variables\":[\"?x\"],\"results\":[[3]]}");
     minigraf_close(db);
 }
 
-TEST(query_timeout_ms_must_be_a_non_negative_integer)
-{
+TEST(query_timeout_ms_must_be_a_non_negative_integer) {
     char *error = NULL;
     CHECK(minigraf_open_with_options(NULL, "{\"query_timeout_ms\": -1}", &error) == NULL);
     CHECK_STR_EQ(error, "[API-017] option \"query_timeout_ms\" must be an integer >= 0");
@@ -254,8 +240,7 @@ TEST(query_timeout_ms_must_be_a_non_negative_integer)
 
 /* A query inside a write transaction (committed + staged facts) stops too;
  * the transaction stays open and commits what it staged. */
-TEST(interrupt_stops_a_query_inside_a_write_transaction)
-{
+TEST(interrupt_stops_a_query_inside_a_write_transaction) {
     MiniGrafDb *db = heavy_db();
     MiniGrafTx *tx = minigraf_begin_write(db);
     REQUIRE(tx != NULL);
@@ -267,7 +252,8 @@ TEST(interrupt_stops_a_query_inside_a_write_transaction)
     CHECK_INT_EQ(j.code, 5013);
     CHECK_INT_EQ(minigraf_tx_commit(tx), 0);
     minigraf_tx_free(tx);
-    EXPECT_EXEC(db, "(query [:find ?x :where [:staged :n ?x]])", "{\"variables\":[\"?x\"],\"results\":[[-1]]}");
+    EXPECT_EXEC(db, "(query [:find ?x :where [:staged :n ?x]])",
+                "{\"variables\":[\"?x\"],\"results\":[[-1]]}");
     minigraf_close(db);
 }
 

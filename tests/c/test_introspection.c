@@ -8,54 +8,53 @@
 #define PRS_077 1077
 
 /* The integer after "key": in a JSON object, or -1. */
-static long long json_int(const char *json, const char *key)
-{
+static long long json_int(const char *json, const char *key) {
     char pattern[64];
     snprintf(pattern, sizeof pattern, "\"%s\":", key);
     const char *at = json ? strstr(json, pattern) : NULL;
     return at ? strtoll(at + strlen(pattern), NULL, 10) : -1;
 }
 
-static MiniGrafDb *people(void)
-{
+static MiniGrafDb *people(void) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]"
-                        " [:bob :person/name \"Bob\"] [:bob :person/age 25] [:carol :person/age 41]])");
+    EXPECT_TRANSACT(db,
+                    "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]"
+                    " [:bob :person/name \"Bob\"] [:bob :person/age 25] [:carol :person/age 41]])");
     return db;
 }
 
-TEST(explain_lists_steps_in_plan_order_with_index_and_estimate)
-{
+TEST(explain_lists_steps_in_plan_order_with_index_and_estimate) {
     MiniGrafDb *db = people();
     /* The name constant selects one record: it runs first, through AVET,
      * then the age pattern seeks the entity's age through AEVT. */
-    char *plan = minigraf_explain(db, "(query [:find ?a :where [?e :person/age ?a] [?e :person/name \"Alice\"]])");
-    CHECK_STR_EQ(plan, "{\"steps\":["
-                       "{\"step\":1,\"kind\":\"pattern\",\"clause\":\"[?e :person/name \\\"Alice\\\"]\","
-                       "\"join\":\"nested-loop\",\"index\":\"AVET\",\"estimated_rows\":1},"
-                       "{\"step\":2,\"kind\":\"pattern\",\"clause\":\"[?e :person/age ?a]\","
-                       "\"join\":\"nested-loop\",\"index\":\"AEVT\",\"estimated_rows\":3}]}");
+    char *plan = minigraf_explain(
+        db, "(query [:find ?a :where [?e :person/age ?a] [?e :person/name \"Alice\"]])");
+    CHECK_STR_EQ(plan,
+                 "{\"steps\":["
+                 "{\"step\":1,\"kind\":\"pattern\",\"clause\":\"[?e :person/name \\\"Alice\\\"]\","
+                 "\"join\":\"nested-loop\",\"index\":\"AVET\",\"estimated_rows\":1},"
+                 "{\"step\":2,\"kind\":\"pattern\",\"clause\":\"[?e :person/age ?a]\","
+                 "\"join\":\"nested-loop\",\"index\":\"AEVT\",\"estimated_rows\":3}]}");
     CHECK(minigraf_last_error(db) == NULL);
     minigraf_string_free(plan);
     minigraf_close(db);
 }
 
-TEST(explain_names_expression_not_and_or_steps)
-{
+TEST(explain_names_expression_not_and_or_steps) {
     MiniGrafDb *db = people();
     char *plan = minigraf_explain(db, "(query [:find ?e :where [?e :person/age ?a] [(> ?a 26)]"
                                       " (not [?e :person/name \"Bob\"])])");
     REQUIRE(plan != NULL);
-    CHECK(strstr(plan, "\"kind\":\"expression\",\"clause\":\"[(> ?a 26)]\",\"join\":null,\"index\":null,"
-                       "\"estimated_rows\":null") != NULL);
+    CHECK(strstr(plan,
+                 "\"kind\":\"expression\",\"clause\":\"[(> ?a 26)]\",\"join\":null,\"index\":null,"
+                 "\"estimated_rows\":null") != NULL);
     CHECK(strstr(plan, "\"kind\":\"not\"") != NULL);
     CHECK(json_int(plan, "step") == 1);
     minigraf_string_free(plan);
     minigraf_close(db);
 }
 
-TEST(explain_reports_query_errors)
-{
+TEST(explain_reports_query_errors) {
     MiniGrafDb *db = people();
     CHECK(minigraf_explain(db, "(transact [[:a :b 1]])") == NULL);
     CHECK_INT_EQ(minigraf_last_error_code(db), API_012);
@@ -67,8 +66,7 @@ TEST(explain_reports_query_errors)
     minigraf_close(db);
 }
 
-TEST(stats_of_an_in_memory_database)
-{
+TEST(stats_of_an_in_memory_database) {
     MiniGrafDb *db = people();
     char *stats = minigraf_stats(db);
     REQUIRE(stats != NULL);
@@ -83,8 +81,7 @@ TEST(stats_of_an_in_memory_database)
     minigraf_close(db);
 }
 
-TEST(stats_of_a_file_follow_the_wal_and_the_cache)
-{
+TEST(stats_of_a_file_follow_the_wal_and_the_cache) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open_with_options(t.path, "{\"wal_checkpoint_threshold\":0}", NULL);
@@ -118,7 +115,8 @@ TEST(stats_of_a_file_follow_the_wal_and_the_cache)
     for (int i = 0; i < 2; i++)
         EXPECT_EXEC(db, "(query [:find (count ?e) :where [?e :m _]])",
                     "{\"variables\":[\"(count ?e)\"],\"results\":[[3000]]}");
-    EXPECT_EXEC(db, "(query [:find ?m :where [:e5 :m ?m]])", "{\"variables\":[\"?m\"],\"results\":[[5]]}");
+    EXPECT_EXEC(db, "(query [:find ?m :where [:e5 :m ?m]])",
+                "{\"variables\":[\"?m\"],\"results\":[[5]]}");
     char *stats = minigraf_stats(db);
     CHECK(json_int(stats, "cache_misses") > 0);
     CHECK(json_int(stats, "cache_hits") > 0);
@@ -129,8 +127,7 @@ TEST(stats_of_a_file_follow_the_wal_and_the_cache)
     temp_db_remove(&t);
 }
 
-TEST(rules_returns_registered_rules_in_order)
-{
+TEST(rules_returns_registered_rules_in_order) {
     MiniGrafDb *db = open_memory_db();
     char *none = minigraf_rules(db);
     CHECK_STR_EQ(none, "[]");
@@ -145,10 +142,10 @@ TEST(rules_returns_registered_rules_in_order)
     minigraf_close(db);
 }
 
-TEST(rules_texts_register_the_same_rules_again)
-{
+TEST(rules_texts_register_the_same_rules_again) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_EXEC(db, "(rule [(adult ?p) [?p :age ?a] [(>= ?a 18)] (not [?p :banned true])])", "{\"ok\":true}");
+    EXPECT_EXEC(db, "(rule [(adult ?p) [?p :age ?a] [(>= ?a 18)] (not [?p :banned true])])",
+                "{\"ok\":true}");
     char *rules = minigraf_rules(db);
     REQUIRE(rules != NULL);
     MiniGrafDb *again = open_memory_db();
@@ -166,8 +163,7 @@ TEST(rules_texts_register_the_same_rules_again)
     minigraf_close(db);
 }
 
-TEST(introspection_on_null_and_closed_handles)
-{
+TEST(introspection_on_null_and_closed_handles) {
     CHECK(minigraf_stats(NULL) == NULL);
     CHECK(minigraf_rules(NULL) == NULL);
     MiniGrafDb *db = open_memory_db();
@@ -180,8 +176,7 @@ TEST(introspection_on_null_and_closed_handles)
 
 CHECK_MAIN(TEST_ENTRY(explain_lists_steps_in_plan_order_with_index_and_estimate),
            TEST_ENTRY(explain_names_expression_not_and_or_steps),
-           TEST_ENTRY(explain_reports_query_errors),
-           TEST_ENTRY(stats_of_an_in_memory_database),
+           TEST_ENTRY(explain_reports_query_errors), TEST_ENTRY(stats_of_an_in_memory_database),
            TEST_ENTRY(stats_of_a_file_follow_the_wal_and_the_cache),
            TEST_ENTRY(rules_returns_registered_rules_in_order),
            TEST_ENTRY(rules_texts_register_the_same_rules_again),

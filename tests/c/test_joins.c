@@ -7,56 +7,51 @@
 #define A_ID "ddac7794-6537-5d40-a911-e7998b77f717"
 
 /* Data of language.md §4.2 / §8.4. */
-static MiniGrafDb *people_db(void)
-{
+static MiniGrafDb *people_db(void) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30] "
-                        "[:alice :friend :bob] [:bob :person/name \"Bob\"] [:bob :person/age 25]])");
+    EXPECT_TRANSACT(db,
+                    "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30] "
+                    "[:alice :friend :bob] [:bob :person/name \"Bob\"] [:bob :person/age 25]])");
     return db;
 }
 
-TEST(join_on_entity_pairs_name_and_age)
-{
+TEST(join_on_entity_pairs_name_and_age) {
     MiniGrafDb *db = people_db();
-    EXPECT_EXEC(db, "(query [:find ?name ?age :where [?e :person/name ?name] [?e :person/age ?age]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?name ?age :where [?e :person/name ?name] [?e :person/age ?age]])",
                 "{\"variables\":[\"?name\",\"?age\"],\"results\":[[\"Alice\",30],[\"Bob\",25]]}");
     minigraf_close(db);
 }
 
-TEST(entity_variable_renders_as_uuid)
-{
+TEST(entity_variable_renders_as_uuid) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?e :where [?e :person/name \"Alice\"]])",
                 "{\"variables\":[\"?e\"],\"results\":[[\"" ALICE "\"]]}");
     minigraf_close(db);
 }
 
-TEST(keyword_value_renders_as_keyword)
-{
+TEST(keyword_value_renders_as_keyword) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?f :where [:alice :friend ?f]])",
                 "{\"variables\":[\"?f\"],\"results\":[[\":bob\"]]}");
     minigraf_close(db);
 }
 
-TEST(keyword_value_joins_as_entity_reference)
-{
+TEST(keyword_value_joins_as_entity_reference) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?n :where [:alice :friend ?f] [?f :person/name ?n]])",
                 "{\"variables\":[\"?n\"],\"results\":[[\"Bob\"]]}");
     minigraf_close(db);
 }
 
-TEST(uuid_constant_matches_stored_keyword_value)
-{
+TEST(uuid_constant_matches_stored_keyword_value) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?e :where [?e :friend #uuid \"" BOB "\"]])",
                 "{\"variables\":[\"?e\"],\"results\":[[\"" ALICE "\"]]}");
     minigraf_close(db);
 }
 
-TEST(keyword_constant_matches_stored_ref_value)
-{
+TEST(keyword_constant_matches_stored_ref_value) {
     MiniGrafDb *db = people_db();
     EXPECT_TRANSACT(db, "(transact [[:carol :friend #uuid \"" BOB "\"]])");
     EXPECT_EXEC(db, "(query [:find ?e :where [?e :friend :bob]])",
@@ -67,8 +62,7 @@ TEST(keyword_constant_matches_stored_ref_value)
 
 /* A keyword bound by one clause seeks the next clause's value twice (the
  * keyword, then the ref it names): both stored forms must join. */
-TEST(bound_keyword_value_joins_stored_keyword_and_ref_values)
-{
+TEST(bound_keyword_value_joins_stored_keyword_and_ref_values) {
     MiniGrafDb *db = people_db();
     EXPECT_TRANSACT(db, "(transact [[:carol :friend #uuid \"" BOB "\"] [:dave :friend :erin]])");
     EXPECT_EXEC(db, "(query [:find ?e :where [:alice :friend ?f] [?e :friend ?f]])",
@@ -79,8 +73,7 @@ TEST(bound_keyword_value_joins_stored_keyword_and_ref_values)
 
 /* A value known only as an entity (a Ref) hash-joins the attribute: the
  * table must pair it with stored keywords naming it and with stored refs. */
-TEST(entity_bound_value_joins_stored_keyword_and_ref_values)
-{
+TEST(entity_bound_value_joins_stored_keyword_and_ref_values) {
     MiniGrafDb *db = people_db();
     EXPECT_TRANSACT(db, "(transact [[:carol :friend #uuid \"" BOB "\"] [:dave :friend :erin]])");
     EXPECT_EXEC(db, "(query [:find ?e :where [?f :person/name \"Bob\"] [?e :friend ?f]])",
@@ -89,8 +82,7 @@ TEST(entity_bound_value_joins_stored_keyword_and_ref_values)
     minigraf_close(db);
 }
 
-TEST(uuid_and_keyword_entities_are_the_same_entity)
-{
+TEST(uuid_and_keyword_entities_are_the_same_entity) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?n :where [#uuid \"" ALICE "\" :person/name ?n]])",
                 "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"]]}");
@@ -100,8 +92,7 @@ TEST(uuid_and_keyword_entities_are_the_same_entity)
     minigraf_close(db);
 }
 
-TEST(first_binding_clause_in_source_order_decides_representation)
-{
+TEST(first_binding_clause_in_source_order_decides_representation) {
     /* language.md §8.12.3, D12 */
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?f :where [:alice :friend ?f] [?f :person/name ?n]])",
@@ -111,8 +102,7 @@ TEST(first_binding_clause_in_source_order_decides_representation)
     minigraf_close(db);
 }
 
-TEST(integer_constant_does_not_match_float)
-{
+TEST(integer_constant_does_not_match_float) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?e :where [?e :person/age 30.0]])",
                 "{\"variables\":[\"?e\"],\"results\":[]}");
@@ -122,8 +112,7 @@ TEST(integer_constant_does_not_match_float)
     minigraf_close(db);
 }
 
-TEST(float_constant_matches_within_machine_epsilon)
-{
+TEST(float_constant_matches_within_machine_epsilon) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :x 0.3] [:b :x 0.4]])");
     EXPECT_EXEC(db, "(query [:find ?e :where [?e :x 0.30000000000000004]])",
@@ -131,8 +120,7 @@ TEST(float_constant_matches_within_machine_epsilon)
     minigraf_close(db);
 }
 
-TEST(string_constant_never_matches_an_entity)
-{
+TEST(string_constant_never_matches_an_entity) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?e :where [?e :friend \"bob\"]])",
                 "{\"variables\":[\"?e\"],\"results\":[]}");
@@ -141,27 +129,25 @@ TEST(string_constant_never_matches_an_entity)
     minigraf_close(db);
 }
 
-TEST(nil_and_boolean_constants_match_same_type)
-{
+TEST(nil_and_boolean_constants_match_same_type) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :x nil] [:b :x false] [:c :x 0]])");
     EXPECT_EXEC(db, "(query [:find ?e :where [?e :x nil]])",
                 "{\"variables\":[\"?e\"],\"results\":[[\"" A_ID "\"]]}");
-    EXPECT_EXEC(db, "(query [:find ?e :where [?e :x false]])",
-                "{\"variables\":[\"?e\"],\"results\":[[\"9f1d2640-cbed-5dbd-8614-24c5d9f2daf7\"]]}");
+    EXPECT_EXEC(
+        db, "(query [:find ?e :where [?e :x false]])",
+        "{\"variables\":[\"?e\"],\"results\":[[\"9f1d2640-cbed-5dbd-8614-24c5d9f2daf7\"]]}");
     minigraf_close(db);
 }
 
-TEST(missing_attribute_gives_empty_result)
-{
+TEST(missing_attribute_gives_empty_result) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?x :where [?e :no/such ?x]])",
                 "{\"variables\":[\"?x\"],\"results\":[]}");
     minigraf_close(db);
 }
 
-TEST(anonymous_wildcard_matches_anything)
-{
+TEST(anonymous_wildcard_matches_anything) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?e :where [?e _ \"Alice\"]])",
                 "{\"variables\":[\"?e\"],\"results\":[[\"" ALICE "\"]]}");
@@ -170,26 +156,24 @@ TEST(anonymous_wildcard_matches_anything)
     minigraf_close(db);
 }
 
-TEST(wildcard_variables_never_join)
-{
+TEST(wildcard_variables_never_join) {
     MiniGrafDb *db = people_db();
     EXPECT_EXEC(db, "(query [:find ?e :where [?e :person/name ?_x] [?e :person/age ?_x]])",
                 "{\"variables\":[\"?e\"],\"results\":[[\"" ALICE "\"],[\"" BOB "\"]]}");
     minigraf_close(db);
 }
 
-TEST(projection_keeps_duplicate_rows)
-{
+TEST(projection_keeps_duplicate_rows) {
     /* language.md §8.12.2, D1: bag semantics */
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact [[:p1 :name \"Alice\"] [:p2 :name \"Alice\"] [:p3 :name \"Bo\"]])");
+    EXPECT_TRANSACT(db,
+                    "(transact [[:p1 :name \"Alice\"] [:p2 :name \"Alice\"] [:p3 :name \"Bo\"]])");
     EXPECT_EXEC(db, "(query [:find ?n :where [?e :name ?n]])",
                 "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"],[\"Alice\"],[\"Bo\"]]}");
     minigraf_close(db);
 }
 
-TEST(multi_valued_attribute_shows_every_value)
-{
+TEST(multi_valued_attribute_shows_every_value) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :tag \"x\"] [:alice :tag \"y\"]])");
     EXPECT_EXEC(db, "(query [:find ?t :where [:alice :tag ?t]])",
@@ -197,8 +181,7 @@ TEST(multi_valued_attribute_shows_every_value)
     minigraf_close(db);
 }
 
-TEST(unrelated_patterns_form_a_cross_product)
-{
+TEST(unrelated_patterns_form_a_cross_product) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :x 1] [:b :x 2] [:c :y \"p\"] [:d :y \"q\"]])");
     EXPECT_EXEC(db, "(query [:find ?x ?y :where [_ :x ?x] [_ :y ?y]])",
@@ -207,8 +190,7 @@ TEST(unrelated_patterns_form_a_cross_product)
     minigraf_close(db);
 }
 
-TEST(three_pattern_chain_join)
-{
+TEST(three_pattern_chain_join) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :next :b] [:b :next :c] [:c :label \"end\"] "
                         "[:b :label \"mid\"]])");
@@ -217,18 +199,17 @@ TEST(three_pattern_chain_join)
     minigraf_close(db);
 }
 
-TEST(repeated_variable_in_one_pattern_uses_strict_equality)
-{
+TEST(repeated_variable_in_one_pattern_uses_strict_equality) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :self :a] [:b :self #uuid "
                         "\"9f1d2640-cbed-5dbd-8614-24c5d9f2daf7\"]])");
-    EXPECT_EXEC(db, "(query [:find ?x :where [?x :self ?x]])",
-                "{\"variables\":[\"?x\"],\"results\":[[\"9f1d2640-cbed-5dbd-8614-24c5d9f2daf7\"]]}");
+    EXPECT_EXEC(
+        db, "(query [:find ?x :where [?x :self ?x]])",
+        "{\"variables\":[\"?x\"],\"results\":[[\"9f1d2640-cbed-5dbd-8614-24c5d9f2daf7\"]]}");
     minigraf_close(db);
 }
 
-TEST(join_variable_across_value_positions_uses_equality)
-{
+TEST(join_variable_across_value_positions_uses_equality) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :age 30] [:b :age 30] [:c :age 31] [:d :years 30]])");
     EXPECT_EXEC(db, "(query [:find ?e :where [:d :years ?v] [?e :age ?v]])",
@@ -253,8 +234,7 @@ CHECK_MAIN(TEST_ENTRY(join_on_entity_pairs_name_and_age),
            TEST_ENTRY(nil_and_boolean_constants_match_same_type),
            TEST_ENTRY(missing_attribute_gives_empty_result),
            TEST_ENTRY(anonymous_wildcard_matches_anything),
-           TEST_ENTRY(wildcard_variables_never_join),
-           TEST_ENTRY(projection_keeps_duplicate_rows),
+           TEST_ENTRY(wildcard_variables_never_join), TEST_ENTRY(projection_keeps_duplicate_rows),
            TEST_ENTRY(multi_valued_attribute_shows_every_value),
            TEST_ENTRY(unrelated_patterns_form_a_cross_product),
            TEST_ENTRY(three_pattern_chain_join),

@@ -8,8 +8,7 @@
 
 /* One record's JSON with the given typed value and counters. */
 static char *record(char *out, size_t cap, const char *attr, const char *typed, unsigned tx,
-                    long long vf, const char *vt, const char *asserted)
-{
+                    long long vf, const char *vt, const char *asserted) {
     snprintf(out, cap,
              "{\"entity\":\"" E1 "\",\"attribute\":\"%s\",\"value\":%s,\"tx_count\":%u,"
              "\"tx_id\":%u000,\"valid_from\":%lld,\"valid_to\":%s,\"asserted\":%s}",
@@ -17,8 +16,7 @@ static char *record(char *out, size_t cap, const char *attr, const char *typed, 
     return out;
 }
 
-static MiniGrafLogWriter *create_at(const char *file, int line, const char *path)
-{
+static MiniGrafLogWriter *create_at(const char *file, int line, const char *path) {
     char *error = NULL;
     MiniGrafLogWriter *w = minigraf_log_writer_create(path, NULL, &error);
     if (w == NULL)
@@ -28,8 +26,7 @@ static MiniGrafLogWriter *create_at(const char *file, int line, const char *path
 }
 #define CREATE(path) create_at(__FILE__, __LINE__, (path))
 
-static void expect_writer_error_at(int line, MiniGrafLogWriter *w, int rc, int code)
-{
+static void expect_writer_error_at(int line, MiniGrafLogWriter *w, int rc, int code) {
     char prefix[16];
     snprintf(prefix, sizeof prefix, "[%s] ", minigraf_error_code_name(code));
     if (rc != -1) /* a 0.1 status function: -1, the code on the writer */
@@ -45,7 +42,7 @@ static void expect_writer_error_at(int line, MiniGrafLogWriter *w, int rc, int c
 
 /* ---- the round trip ------------------------------------------------------ */
 
-#define HUGE_DIGITS                                                                              \
+#define HUGE_DIGITS                                                                               \
     "1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" \
     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" \
     "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" \
@@ -53,8 +50,7 @@ static void expect_writer_error_at(int line, MiniGrafLogWriter *w, int rc, int c
 
 /* Assertions, retractions (one of a missing fact), valid-time windows,
  * every value type and empty transactions: 10 transactions. */
-static void fill_source(MiniGrafDb *db)
-{
+static void fill_source(MiniGrafDb *db) {
     EXPECT_TRANSACT(db, "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]"
                         " [:alice :friend :bob] [:bob :person/name \"Bob \xf0\x9f\x98\x80\"]])");
     EXPECT_TRANSACT(db, "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"}"
@@ -75,8 +71,7 @@ static void fill_source(MiniGrafDb *db)
 }
 
 /* The query's answer on both databases, compared with rows sorted. */
-static void expect_same_answer_at(int line, MiniGrafDb *a, MiniGrafDb *b, const char *query)
-{
+static void expect_same_answer_at(int line, MiniGrafDb *a, MiniGrafDb *b, const char *query) {
     char *x = exec_at(__FILE__, line, a, query), *y = exec_at(__FILE__, line, b, query);
     if (x && y) {
         char *cx = canonical_result(x), *cy = canonical_result(y);
@@ -89,8 +84,7 @@ static void expect_same_answer_at(int line, MiniGrafDb *a, MiniGrafDb *b, const 
     minigraf_string_free(y);
 }
 
-static void expect_same_answers(MiniGrafDb *a, MiniGrafDb *b)
-{
+static void expect_same_answers(MiniGrafDb *a, MiniGrafDb *b) {
     const char *shapes[] = {"(query [:find ?e ?a ?v %s :where [?e ?a ?v]])",
                             ("(query [:find ?n ?g %s :where [?p :person/name ?n]"
                              " [?p :person/age ?g]])"),
@@ -113,8 +107,7 @@ static void expect_same_answers(MiniGrafDb *a, MiniGrafDb *b)
     }
 }
 
-static void expect_same_logs(MiniGrafDb *a, MiniGrafDb *b, const char *filter)
-{
+static void expect_same_logs(MiniGrafDb *a, MiniGrafDb *b, const char *filter) {
     char *x = DRAIN_LOG(minigraf_fact_log(a, filter), 7);
     char *y = DRAIN_LOG(minigraf_fact_log(b, filter), 3);
     CHECK_STR_EQ(y, x);
@@ -122,8 +115,7 @@ static void expect_same_logs(MiniGrafDb *a, MiniGrafDb *b, const char *filter)
     free(y);
 }
 
-TEST(export_import_answers_every_query_identically)
-{
+TEST(export_import_answers_every_query_identically) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *source = open_memory_db();
@@ -141,8 +133,7 @@ TEST(export_import_answers_every_query_identically)
     temp_db_remove(&t);
 }
 
-TEST(export_of_an_imported_copy_is_identical)
-{
+TEST(export_of_an_imported_copy_is_identical) {
     temp_db_path t, u;
     temp_db_make(&t);
     temp_db_make(&u);
@@ -166,8 +157,7 @@ TEST(export_of_an_imported_copy_is_identical)
     temp_db_remove(&u);
 }
 
-TEST(empty_database_exports_to_an_empty_file)
-{
+TEST(empty_database_exports_to_an_empty_file) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *source = open_memory_db();
@@ -183,8 +173,7 @@ TEST(empty_database_exports_to_an_empty_file)
 
 /* Values the language cannot write (NaN) and the edges of every type come
  * back from the fact log byte for byte. */
-TEST(records_round_trip_losslessly)
-{
+TEST(records_round_trip_losslessly) {
     temp_db_path t;
     temp_db_make(&t);
     const char *typed[] = {
@@ -230,22 +219,24 @@ TEST(records_round_trip_losslessly)
     temp_db_remove(&t);
 }
 
-TEST(any_json_spelling_of_a_record_is_accepted)
-{
+TEST(any_json_spelling_of_a_record_is_accepted) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = CREATE(t.path);
     REQUIRE(w != NULL);
     CHECK_INT_EQ(minigraf_log_writer_append(
-                     w, " { \"asserted\" : false , \"valid_to\":" FOREVER ",\"valid_from\":0,"
-                        "\"tx_id\":7,\"tx_count\":1,"
-                        "\"value\":{\"value\":2.50E1,\"type\":\"float\"},\"attribute\":\":\\u0061\","
-                        "\"entity\":\"{00000000-0000-0000-0000-0000000000AB}\"}"),
+                     w,
+                     " { \"asserted\" : false , \"valid_to\":" FOREVER ",\"valid_from\":0,"
+                     "\"tx_id\":7,\"tx_count\":1,"
+                     "\"value\":{\"value\":2.50E1,\"type\":\"float\"},\"attribute\":\":\\u0061\","
+                     "\"entity\":\"{00000000-0000-0000-0000-0000000000AB}\"}"),
                  0);
     char rec[512];
-    CHECK_INT_EQ(minigraf_log_writer_append(w, record(rec, sizeof rec, ":s",
-                 "{\"type\":\"string\",\"value\":\"\\ud83d\\ude00\\u00e9\\/\"}", 1, 0, FOREVER,
-                 "true")), 0);
+    CHECK_INT_EQ(minigraf_log_writer_append(
+                     w, record(rec, sizeof rec, ":s",
+                               "{\"type\":\"string\",\"value\":\"\\ud83d\\ude00\\u00e9\\/\"}", 1, 0,
+                               FOREVER, "true")),
+                 0);
     CHECK_INT_EQ(minigraf_log_writer_finish(w), 0);
     minigraf_log_writer_free(w);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -263,8 +254,7 @@ TEST(any_json_spelling_of_a_record_is_accepted)
     temp_db_remove(&t);
 }
 
-TEST(gaps_in_tx_count_become_empty_transactions)
-{
+TEST(gaps_in_tx_count_become_empty_transactions) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = CREATE(t.path);
@@ -274,15 +264,21 @@ TEST(gaps_in_tx_count_become_empty_transactions)
     CHECK_INT_EQ(minigraf_log_writer_tx_count(w, &n), 0);
     CHECK_INT_EQ(n, 0);
     CHECK_INT_EQ(minigraf_log_writer_append(w, record(rec, sizeof rec, ":n",
-                 "{\"type\":\"integer\",\"value\":1}", 1, 0, FOREVER, "true")), 0);
+                                                      "{\"type\":\"integer\",\"value\":1}", 1, 0,
+                                                      FOREVER, "true")),
+                 0);
     CHECK_INT_EQ(minigraf_log_writer_append(w, record(rec, sizeof rec, ":n",
-                 "{\"type\":\"integer\",\"value\":4}", 4, 0, FOREVER, "true")), 0);
+                                                      "{\"type\":\"integer\",\"value\":4}", 4, 0,
+                                                      FOREVER, "true")),
+                 0);
     CHECK_INT_EQ(minigraf_log_writer_tx_count(w, &n), 0);
     CHECK_INT_EQ(n, 4);
     CHECK_INT_EQ(minigraf_log_writer_advance_tx_count(w, 6), 0);
     /* the counter's own transaction is still open to records */
     CHECK_INT_EQ(minigraf_log_writer_append(w, record(rec, sizeof rec, ":n",
-                 "{\"type\":\"integer\",\"value\":6}", 6, 0, FOREVER, "true")), 0);
+                                                      "{\"type\":\"integer\",\"value\":6}", 6, 0,
+                                                      FOREVER, "true")),
+                 0);
     CHECK_INT_EQ(minigraf_log_writer_advance_tx_count(w, 6), 0);
     CHECK_INT_EQ(minigraf_log_writer_advance_tx_count(w, 8), 0);
     CHECK_INT_EQ(minigraf_log_writer_tx_count(w, &n), 0);
@@ -303,8 +299,7 @@ TEST(gaps_in_tx_count_become_empty_transactions)
 
 /* ---- errors -------------------------------------------------------------- */
 
-TEST(existing_target_is_stg_043)
-{
+TEST(existing_target_is_stg_043) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -332,21 +327,21 @@ TEST(existing_target_is_stg_043)
     temp_db_remove(&t);
 }
 
-TEST(error_out_is_untouched_on_success)
-{
+TEST(error_out_is_untouched_on_success) {
     temp_db_path t;
     temp_db_make(&t);
     char *error = (char *)"sentinel";
-    MiniGrafLogWriter *w = minigraf_log_writer_create(t.path, "{\"synchronous\":\"full\","
-                                                      "\"page_cache_size\":16}", &error);
+    MiniGrafLogWriter *w = minigraf_log_writer_create(t.path,
+                                                      "{\"synchronous\":\"full\","
+                                                      "\"page_cache_size\":16}",
+                                                      &error);
     CHECK(w != NULL);
     CHECK_STR_EQ(error, "sentinel");
     minigraf_log_writer_free(w);
     temp_db_remove(&t);
 }
 
-TEST(bad_create_arguments_are_api_017)
-{
+TEST(bad_create_arguments_are_api_017) {
     temp_db_path t;
     temp_db_make(&t);
     const char *options[] = {"{\"read_only\":true}", "{\"bogus\":1}", "{", "{\"synchronous\":1}"};
@@ -368,8 +363,7 @@ TEST(bad_create_arguments_are_api_017)
     temp_db_remove(&t);
 }
 
-TEST(second_finish_and_later_writes_are_api_018)
-{
+TEST(second_finish_and_later_writes_are_api_018) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = CREATE(t.path);
@@ -393,8 +387,7 @@ TEST(second_finish_and_later_writes_are_api_018)
     temp_db_remove(&t);
 }
 
-TEST(free_without_finish_deletes_the_file_and_wal)
-{
+TEST(free_without_finish_deletes_the_file_and_wal) {
     temp_db_path t;
     temp_db_make(&t);
     char wal[128], rec[512];
@@ -403,7 +396,9 @@ TEST(free_without_finish_deletes_the_file_and_wal)
     REQUIRE(w != NULL);
     for (unsigned tx = 1; tx <= 3; tx++)
         CHECK_INT_EQ(minigraf_log_writer_append(w, record(rec, sizeof rec, ":n",
-                     "{\"type\":\"integer\",\"value\":1}", tx, 0, FOREVER, "true")), 0);
+                                                          "{\"type\":\"integer\",\"value\":1}", tx,
+                                                          0, FOREVER, "true")),
+                     0);
     CHECK(file_exists(t.path));
     minigraf_log_writer_free(w);
     CHECK(!file_exists(t.path));
@@ -416,51 +411,65 @@ TEST(free_without_finish_deletes_the_file_and_wal)
     temp_db_remove(&t);
 }
 
-TEST(decreasing_tx_count_is_api_017)
-{
+TEST(decreasing_tx_count_is_api_017) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = CREATE(t.path);
     REQUIRE(w != NULL);
     char rec[512];
     const char *one = "{\"type\":\"integer\",\"value\":1}";
-    EXPECT_WRITER_ERROR(w, minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", one, 0, 0,
-                                                                FOREVER, "true")), API_017);
-    CHECK_INT_EQ(minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", one, 3, 0, FOREVER,
-                                                      "true")), 0);
-    EXPECT_WRITER_ERROR(w, minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", one, 2, 0,
-                                                                FOREVER, "true")), API_017);
+    EXPECT_WRITER_ERROR(
+        w, minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", one, 0, 0, FOREVER, "true")),
+        API_017);
+    CHECK_INT_EQ(
+        minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", one, 3, 0, FOREVER, "true")),
+        0);
+    EXPECT_WRITER_ERROR(
+        w, minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", one, 2, 0, FOREVER, "true")),
+        API_017);
     EXPECT_WRITER_ERROR(w, minigraf_log_writer_advance_tx_count(w, 2), API_017);
-    CHECK_INT_EQ(minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", one, 3, 0, FOREVER,
-                                                      "false")), 0);
+    CHECK_INT_EQ(
+        minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", one, 3, 0, FOREVER, "false")),
+        0);
     CHECK_STR_EQ(minigraf_log_writer_last_error(w), NULL);
     CHECK_INT_EQ(minigraf_log_writer_last_error_code(w), 0);
     minigraf_log_writer_free(w);
     temp_db_remove(&t);
 }
 
-TEST(malformed_record_is_api_017)
-{
+TEST(malformed_record_is_api_017) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = CREATE(t.path);
     REQUIRE(w != NULL);
     const char *v1 = "{\"type\":\"integer\",\"value\":1}";
     char rec[512];
-    const char *bad_values[] = {
-        "{\"type\":\"integer\",\"value\":1.5}",
-        "{\"type\":\"integer\",\"value\":9223372036854775808}",
-        "{\"type\":\"integer\",\"value\":\"1\"}", "{\"type\":\"float\",\"value\":\"nan\"}",
-        "{\"type\":\"float\",\"value\":1e999}", "{\"type\":\"float\",\"value\":null}",
-        "{\"type\":\"keyword\",\"value\":\"a\"}", "{\"type\":\"ref\",\"value\":\"nope\"}",
-        "{\"type\":\"boolean\",\"value\":1}", "{\"type\":\"null\",\"value\":0}",
-        "{\"type\":\"date\",\"value\":1}", "{\"type\":\"string\"}", "\"x\"",
-        "{\"type\":\"string\",\"value\":\"x\",\"extra\":1}"};
+    const char *bad_values[] = {"{\"type\":\"integer\",\"value\":1.5}",
+                                "{\"type\":\"integer\",\"value\":9223372036854775808}",
+                                "{\"type\":\"integer\",\"value\":\"1\"}",
+                                "{\"type\":\"float\",\"value\":\"nan\"}",
+                                "{\"type\":\"float\",\"value\":1e999}",
+                                "{\"type\":\"float\",\"value\":null}",
+                                "{\"type\":\"keyword\",\"value\":\"a\"}",
+                                "{\"type\":\"ref\",\"value\":\"nope\"}",
+                                "{\"type\":\"boolean\",\"value\":1}",
+                                "{\"type\":\"null\",\"value\":0}",
+                                "{\"type\":\"date\",\"value\":1}",
+                                "{\"type\":\"string\"}",
+                                "\"x\"",
+                                "{\"type\":\"string\",\"value\":\"x\",\"extra\":1}"};
     for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++)
-        EXPECT_WRITER_ERROR(w, minigraf_log_writer_append(w, record(rec, sizeof rec, ":n",
-                            bad_values[i], 1, 0, FOREVER, "true")), API_017);
+        EXPECT_WRITER_ERROR(
+            w,
+            minigraf_log_writer_append(
+                w, record(rec, sizeof rec, ":n", bad_values[i], 1, 0, FOREVER, "true")),
+            API_017);
     const char *bad_records[] = {
-        "", "{", "[]", "null", "{\"entity\":\"" E1 "\"}",
+        "",
+        "{",
+        "[]",
+        "null",
+        "{\"entity\":\"" E1 "\"}",
         "{\"entity\":\"x\",\"attribute\":\":n\",\"value\":{\"type\":\"null\",\"value\":null},"
         "\"tx_count\":1,\"tx_id\":1,\"valid_from\":0,\"valid_to\":1,\"asserted\":true}",
         "{\"entity\":\"" E1 "\",\"attribute\":\":n\",\"value\":{\"type\":\"null\",\"value\":null},"
@@ -475,15 +484,18 @@ TEST(malformed_record_is_api_017)
     for (size_t i = 0; i < sizeof bad_records / sizeof bad_records[0]; i++)
         EXPECT_WRITER_ERROR(w, minigraf_log_writer_append(w, bad_records[i]), API_017);
     /* an attribute that is not a keyword; an empty or inverted window */
-    EXPECT_WRITER_ERROR(w, minigraf_log_writer_append(w, record(rec, sizeof rec, "n", v1, 1, 0,
-                                                                FOREVER, "true")), API_017);
-    EXPECT_WRITER_ERROR(w, minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", v1, 1, 5,
-                                                                "5", "true")), API_017);
-    EXPECT_WRITER_ERROR(w, minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", v1, 1, 9,
-                                                                "5", "true")), API_017);
+    EXPECT_WRITER_ERROR(
+        w, minigraf_log_writer_append(w, record(rec, sizeof rec, "n", v1, 1, 0, FOREVER, "true")),
+        API_017);
+    EXPECT_WRITER_ERROR(
+        w, minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", v1, 1, 5, "5", "true")),
+        API_017);
+    EXPECT_WRITER_ERROR(
+        w, minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", v1, 1, 9, "5", "true")),
+        API_017);
     /* a retraction carries whatever window it had */
-    CHECK_INT_EQ(minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", v1, 1, 5, "5",
-                                                      "false")), 0);
+    CHECK_INT_EQ(
+        minigraf_log_writer_append(w, record(rec, sizeof rec, ":n", v1, 1, 5, "5", "false")), 0);
     EXPECT_WRITER_ERROR(w, minigraf_log_writer_append(w, NULL), API_017);
     EXPECT_WRITER_ERROR(w, minigraf_log_writer_append(w, "\"\xc3\""), API_017);
     uint64_t n = 0;
@@ -493,8 +505,7 @@ TEST(malformed_record_is_api_017)
     temp_db_remove(&t);
 }
 
-TEST(append_batch_is_all_or_nothing)
-{
+TEST(append_batch_is_all_or_nothing) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = CREATE(t.path);
@@ -528,8 +539,7 @@ TEST(append_batch_is_all_or_nothing)
     temp_db_remove(&t);
 }
 
-TEST(null_and_dead_handles)
-{
+TEST(null_and_dead_handles) {
     uint64_t n;
     CHECK_INT_EQ(minigraf_log_writer_append(NULL, "{}"), -1);
     CHECK_INT_EQ(minigraf_log_writer_append_batch(NULL, "[]"), -1);

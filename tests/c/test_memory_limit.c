@@ -24,8 +24,7 @@ static const char *const SORTED_TEXTS = "(query [:find ?t :where [?e :text ?t] :
 
 /* An in-memory database with the given limit and `count` facts
  * [:tI :text "<TEXT_LEN chars>"], the texts all distinct or all equal. */
-static MiniGrafDb *texts_db_of(long limit, int distinct, int count)
-{
+static MiniGrafDb *texts_db_of(long limit, int distinct, int count) {
     char options[64];
     snprintf(options, sizeof options, "{\"query_memory_limit\": %ld}", limit);
     MiniGrafDb *db = minigraf_open_with_options(NULL, options, NULL);
@@ -42,14 +41,12 @@ static MiniGrafDb *texts_db_of(long limit, int distinct, int count)
     return db;
 }
 
-static MiniGrafDb *texts_db(long limit, int distinct)
-{
+static MiniGrafDb *texts_db(long limit, int distinct) {
     return texts_db_of(limit, distinct, TEXTS);
 }
 
 /* The error code of `query` under `limit` (0: answered). */
-static int outcome(const char *query, long limit, int distinct)
-{
+static int outcome(const char *query, long limit, int distinct) {
     MiniGrafDb *db = texts_db(limit, distinct);
     if (!db)
         return -1;
@@ -61,8 +58,7 @@ static int outcome(const char *query, long limit, int distinct)
 }
 
 /* The smallest limit under which `query` answers (searched up to 4 MiB). */
-static long smallest_limit(const char *query, int distinct)
-{
+static long smallest_limit(const char *query, int distinct) {
     long lo = 1, hi = 4L << 20;
     while (lo < hi) {
         long mid = lo + (hi - lo) / 2;
@@ -74,8 +70,7 @@ static long smallest_limit(const char *query, int distinct)
     return lo;
 }
 
-TEST(texts_that_do_not_fit_fail_the_query)
-{
+TEST(texts_that_do_not_fit_fail_the_query) {
     /* One group, or rows of entities only: the rows fit in 32 KiB, the
      * 64 KB of texts the scan reads do not. */
     MiniGrafDb *db = texts_db(32 * 1024, 1);
@@ -111,16 +106,14 @@ TEST(texts_that_do_not_fit_fail_the_query)
     minigraf_close(db);
 }
 
-TEST(texts_only_counted_are_not_read)
-{
+TEST(texts_only_counted_are_not_read) {
     MiniGrafDb *db = texts_db(32 * 1024, 1);
     REQUIRE(db != NULL);
     EXPECT_EXEC(db, COUNT_UNREAD, "{\"variables\":[\"(count ?t)\"],\"results\":[[64]]}");
     minigraf_close(db);
 }
 
-TEST(a_query_fits_exactly_its_rows_and_texts)
-{
+TEST(a_query_fits_exactly_its_rows_and_texts) {
     long limit = smallest_limit(COUNT_TEXTS, 1);
     CHECK_INT_EQ(outcome(COUNT_TEXTS, limit, 1), 0);
     CHECK_INT_EQ(outcome(COUNT_TEXTS, limit - 1, 1), QRY_012);

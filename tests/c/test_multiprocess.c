@@ -17,16 +17,14 @@
 
 #include "support.h"
 
-static void sleep_ms(long ms)
-{
+static void sleep_ms(long ms) {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000};
     while (nanosleep(&t, &t) != 0 && errno == EINTR) {
     }
 }
 
 /* Opens `path` read-write in this process, reporting a failure. */
-static MiniGrafDb *open_here(const char *path)
-{
+static MiniGrafDb *open_here(const char *path) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, NULL, &error);
     if (!db)
@@ -36,25 +34,23 @@ static MiniGrafDb *open_here(const char *path)
 }
 
 /* A child process running `fn(path, arg)`; its result is its exit status. */
-static pid_t spawn(int (*fn)(const char *, int), const char *path, int arg)
-{
+static pid_t spawn(int (*fn)(const char *, int), const char *path, int arg) {
     pid_t pid = fork();
     if (pid == 0)
         _exit(fn(path, arg));
     return pid;
 }
 
-static int status_of(pid_t pid)
-{
+static int status_of(pid_t pid) {
     int status = 0;
     if (waitpid(pid, &status, 0) != pid)
         return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status)
+                             : 100 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 /* 0 when opening `path` with `options` fails with `code`. */
-static int open_fails_with(const char *path, const char *options, const char *code)
-{
+static int open_fails_with(const char *path, const char *options, const char *code) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, options, &error);
     int rc = db ? 1 : (error && strncmp(error, code, strlen(code)) == 0) ? 0 : 2;
@@ -65,8 +61,7 @@ static int open_fails_with(const char *path, const char *options, const char *co
     return rc;
 }
 
-static void commit(MiniGrafDb *db, const char *who, int i)
-{
+static void commit(MiniGrafDb *db, const char *who, int i) {
     char text[128];
     snprintf(text, sizeof text, "(transact [[:%s-%d :mp/who \"%s\"] [:%s-%d :mp/i %d]])", who, i,
              who, who, i, i);
@@ -74,10 +69,10 @@ static void commit(MiniGrafDb *db, const char *who, int i)
 }
 
 /* How many facts [?e :mp/i _] `db` holds whose :mp/who is `who`. */
-static long long count_of(MiniGrafDb *db, const char *who)
-{
+static long long count_of(MiniGrafDb *db, const char *who) {
     char q[160];
-    snprintf(q, sizeof q, "(query [:find (count ?e) :where [?e :mp/who \"%s\"] [?e :mp/i _]])", who);
+    snprintf(q, sizeof q, "(query [:find (count ?e) :where [?e :mp/who \"%s\"] [?e :mp/i _]])",
+             who);
     MiniGrafCursor *c = minigraf_query(db, q);
     long long n = c && minigraf_cursor_step(c) == 1 ? minigraf_cursor_column_int64(c, 0) : 0;
     minigraf_cursor_free(c);
@@ -86,8 +81,7 @@ static long long count_of(MiniGrafDb *db, const char *who)
 
 /* ---- a second writer process ----------------------------------------------------- */
 
-static int second_writer(const char *path, int unused)
-{
+static int second_writer(const char *path, int unused) {
     (void)unused;
     if (open_fails_with(path, "{\"busy_timeout_ms\":2000}", "[STG-026]") != 0)
         return 1;
@@ -98,8 +92,7 @@ static int second_writer(const char *path, int unused)
     return 0;
 }
 
-static int writer_after(const char *path, int unused)
-{
+static int writer_after(const char *path, int unused) {
     (void)unused;
     MiniGrafDb *db = minigraf_open_with_options(path, NULL, NULL);
     if (!db)
@@ -111,8 +104,7 @@ static int writer_after(const char *path, int unused)
     return rc;
 }
 
-TEST(a_second_process_opening_read_write_gets_stg_026_at_once)
-{
+TEST(a_second_process_opening_read_write_gets_stg_026_at_once) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = open_here(t.path);
@@ -134,8 +126,7 @@ TEST(a_second_process_opening_read_write_gets_stg_026_at_once)
 
 /* Opens read-only, says so on the low 16 bits of `fds` (a pipe's write
  * end), holds the file until a byte comes on the high 16 bits (a read end). */
-static int hold_read_only(const char *path, int fds)
-{
+static int hold_read_only(const char *path, int fds) {
     int say = fds & 0xffff, hear = fds >> 16;
     MiniGrafDb *db = minigraf_open_with_options(path, "{\"read_only\":true}", NULL);
     char ok = db && count_of(db, "parent") == 3 ? 'r' : 'x', go;
@@ -146,8 +137,7 @@ static int hold_read_only(const char *path, int fds)
     return rc;
 }
 
-TEST(read_only_processes_share_the_file_and_keep_a_writer_out)
-{
+TEST(read_only_processes_share_the_file_and_keep_a_writer_out) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = open_here(t.path);
@@ -182,21 +172,22 @@ TEST(read_only_processes_share_the_file_and_keep_a_writer_out)
 
 /* Commits DIED_AFTER times (never checkpointing: they stay in the WAL),
  * stages a write transaction, reports, and waits to be killed. */
-static int writer_then_killed(const char *path, int fd)
-{
+static int writer_then_killed(const char *path, int fd) {
     MiniGrafDb *db = minigraf_open_with_options(path, "{\"wal_checkpoint_threshold\":0}", NULL);
     if (!db)
         return 1;
     for (int i = 1; i <= DIED_AFTER; i++) {
         char text[128];
-        snprintf(text, sizeof text, "(transact [[:w-%d :mp/who \"dead\"] [:w-%d :mp/i %d]])", i, i, i);
+        snprintf(text, sizeof text, "(transact [[:w-%d :mp/who \"dead\"] [:w-%d :mp/i %d]])", i, i,
+                 i);
         char *r = minigraf_execute(db, text);
         if (!r)
             return 2;
         minigraf_string_free(r);
     }
     MiniGrafTx *tx = minigraf_begin_write(db);
-    char *r = tx ? minigraf_tx_execute(tx, "(transact [[:staged :mp/who \"dead\"] [:staged :mp/i 0]])")
+    char *r = tx ? minigraf_tx_execute(tx,
+                                       "(transact [[:staged :mp/who \"dead\"] [:staged :mp/i 0]])")
                  : NULL;
     char ok = r ? 's' : 'x';
     minigraf_string_free(r);
@@ -207,8 +198,7 @@ static int writer_then_killed(const char *path, int fd)
 }
 
 /* A reader's look at the dead writer's file: its commits, not the staged one. */
-static int read_committed(const char *path, int unused)
-{
+static int read_committed(const char *path, int unused) {
     (void)unused;
     MiniGrafDb *db = minigraf_open_with_options(path, "{\"read_only\":true}", NULL);
     if (!db)
@@ -225,8 +215,7 @@ static int read_committed(const char *path, int unused)
     return rc;
 }
 
-static bool same_bytes(const char *a_path, const char *b_path)
-{
+static bool same_bytes(const char *a_path, const char *b_path) {
     FILE *a = fopen(a_path, "rb"), *b = fopen(b_path, "rb");
     bool same = a && b;
     while (same) {
@@ -242,8 +231,7 @@ static bool same_bytes(const char *a_path, const char *b_path)
     return same;
 }
 
-static void copy_to(const char *from, const char *to)
-{
+static void copy_to(const char *from, const char *to) {
     FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
     int c;
     while (in && out && (c = fgetc(in)) != EOF)
@@ -254,8 +242,7 @@ static void copy_to(const char *from, const char *to)
         fclose(out);
 }
 
-TEST(readers_in_other_processes_see_only_what_a_dead_writer_committed)
-{
+TEST(readers_in_other_processes_see_only_what_a_dead_writer_committed) {
     temp_db_path t;
     temp_db_make(&t);
     int fds[2];
@@ -294,8 +281,7 @@ TEST(readers_in_other_processes_see_only_what_a_dead_writer_committed)
 /* Commits RACE_COMMITS times, each in its own open: an open refused with
  * STG-026 (the other process has the file) waits and tries again; any
  * other failure ends the process with an error status. */
-static int racing_writer(const char *path, int who)
-{
+static int racing_writer(const char *path, int who) {
     char name[16];
     snprintf(name, sizeof name, "racer%d", who);
     int refused = 0;
@@ -331,8 +317,7 @@ static int racing_writer(const char *path, int who)
     return 0;
 }
 
-TEST(processes_racing_to_write_take_turns_and_lose_nothing)
-{
+TEST(processes_racing_to_write_take_turns_and_lose_nothing) {
     temp_db_path t;
     temp_db_make(&t);
     fflush(stdout);

@@ -6,9 +6,8 @@
 #define API_014 5014
 
 /* Opens with `options` and expects failure with `code` in *error_out. */
-static void expect_open_fails_at(const char *file, int line, const char *path,
-                                 const char *options, const char *code)
-{
+static void expect_open_fails_at(const char *file, int line, const char *path, const char *options,
+                                 const char *code) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, options, &error);
     char prefix[32];
@@ -25,8 +24,7 @@ static void expect_open_fails_at(const char *file, int line, const char *path,
     expect_open_fails_at(__FILE__, __LINE__, NULL, (options), (code))
 
 /* Opens an in-memory database with `options`, which must succeed. */
-static MiniGrafDb *open_with(const char *options)
-{
+static MiniGrafDb *open_with(const char *options) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(NULL, options, &error);
     if (db == NULL) {
@@ -37,8 +35,7 @@ static MiniGrafDb *open_with(const char *options)
     return db;
 }
 
-TEST(in_memory_database_starts_empty_with_tx_count_zero)
-{
+TEST(in_memory_database_starts_empty_with_tx_count_zero) {
     MiniGrafDb *db = open_memory_db();
     REQUIRE(db != NULL);
     CHECK_INT_EQ(tx_count(db), 0);
@@ -49,8 +46,7 @@ TEST(in_memory_database_starts_empty_with_tx_count_zero)
     minigraf_close(db);
 }
 
-TEST(in_memory_databases_are_independent)
-{
+TEST(in_memory_databases_are_independent) {
     MiniGrafDb *a = open_memory_db(), *b = open_memory_db();
     REQUIRE(a != NULL && b != NULL);
     EXPECT_TRANSACT(a, "(transact [[:x :n 1]])");
@@ -61,8 +57,7 @@ TEST(in_memory_databases_are_independent)
     minigraf_close(b);
 }
 
-TEST(open_with_options_null_path_is_in_memory)
-{
+TEST(open_with_options_null_path_is_in_memory) {
     MiniGrafDb *a = open_with(NULL), *b = minigraf_open_with_options(NULL, NULL, NULL);
     CHECK(a != NULL);
     CHECK(b != NULL);
@@ -75,8 +70,7 @@ TEST(open_with_options_null_path_is_in_memory)
     minigraf_close(b);
 }
 
-TEST(open_with_empty_options_object_uses_defaults)
-{
+TEST(open_with_empty_options_object_uses_defaults) {
     MiniGrafDb *db = open_with("{}");
     REQUIRE(db != NULL);
     EXPECT_TRANSACT(db, "(transact [[:x :n 1]])");
@@ -84,8 +78,7 @@ TEST(open_with_empty_options_object_uses_defaults)
     minigraf_close(db);
 }
 
-TEST(open_accepts_every_documented_option_key)
-{
+TEST(open_accepts_every_documented_option_key) {
     const char *each[] = {
         "{\"read_only\":false}",
         "{\"read_only\":true}",
@@ -103,8 +96,7 @@ TEST(open_accepts_every_documented_option_key)
     }
 }
 
-TEST(read_only_false_allows_writes)
-{
+TEST(read_only_false_allows_writes) {
     MiniGrafDb *db = open_with("{\"read_only\":false}");
     REQUIRE(db != NULL);
     EXPECT_TRANSACT(db, "(transact [[:x :n 1]])");
@@ -112,8 +104,7 @@ TEST(read_only_false_allows_writes)
     minigraf_close(db);
 }
 
-TEST(read_only_database_rejects_transact_and_retract_with_api_014)
-{
+TEST(read_only_database_rejects_transact_and_retract_with_api_014) {
     MiniGrafDb *db = open_with("{\"read_only\":true}");
     REQUIRE(db != NULL);
     EXPECT_ERROR(db, "(transact [[:x :n 1]])", "API-014");
@@ -126,8 +117,7 @@ TEST(read_only_database_rejects_transact_and_retract_with_api_014)
     minigraf_close(db);
 }
 
-TEST(read_only_file_database_reads_but_does_not_write)
-{
+TEST(read_only_file_database_reads_but_does_not_write) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -149,15 +139,13 @@ TEST(read_only_file_database_reads_but_does_not_write)
     temp_db_remove(&t);
 }
 
-TEST(unknown_option_key_fails_with_api_017)
-{
+TEST(unknown_option_key_fails_with_api_017) {
     EXPECT_OPEN_FAILS("{\"readonly\":true}", "API-017");
     EXPECT_OPEN_FAILS("{\"max_results\":5,\"cache_size\":10}", "API-017");
     EXPECT_OPEN_FAILS("{\"\":1}", "API-017");
 }
 
-TEST(malformed_options_json_fails_with_api_017)
-{
+TEST(malformed_options_json_fails_with_api_017) {
     EXPECT_OPEN_FAILS("", "API-017");
     EXPECT_OPEN_FAILS("{", "API-017");
     EXPECT_OPEN_FAILS("not json", "API-017");
@@ -167,8 +155,7 @@ TEST(malformed_options_json_fails_with_api_017)
     EXPECT_OPEN_FAILS("{} {}", "API-017");
 }
 
-TEST(options_json_that_is_not_an_object_fails_with_api_017)
-{
+TEST(options_json_that_is_not_an_object_fails_with_api_017) {
     EXPECT_OPEN_FAILS("[]", "API-017");
     EXPECT_OPEN_FAILS("null", "API-017");
     EXPECT_OPEN_FAILS("true", "API-017");
@@ -176,8 +163,7 @@ TEST(options_json_that_is_not_an_object_fails_with_api_017)
     EXPECT_OPEN_FAILS("\"read_only\"", "API-017");
 }
 
-TEST(options_with_wrong_value_types_fail_with_api_017)
-{
+TEST(options_with_wrong_value_types_fail_with_api_017) {
     EXPECT_OPEN_FAILS("{\"read_only\":1}", "API-017");
     EXPECT_OPEN_FAILS("{\"read_only\":\"true\"}", "API-017");
     EXPECT_OPEN_FAILS("{\"read_only\":null}", "API-017");
@@ -187,22 +173,19 @@ TEST(options_with_wrong_value_types_fail_with_api_017)
     EXPECT_OPEN_FAILS("{\"max_derived_facts\":[1]}", "API-017");
 }
 
-TEST(limit_options_below_one_fail_with_api_017)
-{
+TEST(limit_options_below_one_fail_with_api_017) {
     EXPECT_OPEN_FAILS("{\"max_results\":0}", "API-017");
     EXPECT_OPEN_FAILS("{\"max_results\":-1}", "API-017");
     EXPECT_OPEN_FAILS("{\"max_derived_facts\":0}", "API-017");
     EXPECT_OPEN_FAILS("{\"max_derived_facts\":-100}", "API-017");
 }
 
-TEST(failed_open_without_error_out_does_not_crash)
-{
+TEST(failed_open_without_error_out_does_not_crash) {
     CHECK(minigraf_open_with_options(NULL, "{\"bogus\":1}", NULL) == NULL);
     CHECK(minigraf_open_with_options(NULL, "{", NULL) == NULL);
 }
 
-TEST(successful_open_leaves_error_out_untouched)
-{
+TEST(successful_open_leaves_error_out_untouched) {
     char sentinel_text[] = "untouched";
     char *error = sentinel_text;
     MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"max_results\":3}", &error);
@@ -211,8 +194,7 @@ TEST(successful_open_leaves_error_out_untouched)
     minigraf_close(db);
 }
 
-TEST(failed_open_error_out_is_caller_owned_code_message)
-{
+TEST(failed_open_error_out_is_caller_owned_code_message) {
     char *error = NULL;
     CHECK(minigraf_open_with_options(NULL, "{\"nope\":1}", &error) == NULL);
     REQUIRE(error != NULL);
@@ -221,8 +203,7 @@ TEST(failed_open_error_out_is_caller_owned_code_message)
     minigraf_string_free(error); /* ASan / valgrind check the ownership */
 }
 
-TEST(open_file_creates_the_database)
-{
+TEST(open_file_creates_the_database) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -233,8 +214,7 @@ TEST(open_file_creates_the_database)
     temp_db_remove(&t);
 }
 
-TEST(open_file_in_missing_directory_fails_with_message)
-{
+TEST(open_file_in_missing_directory_fails_with_message) {
     char *error = NULL;
     const char *path = "/nonexistent-minigraf-dir/sub/db.graph";
     CHECK(minigraf_open(path) == NULL);
@@ -244,8 +224,7 @@ TEST(open_file_in_missing_directory_fails_with_message)
     minigraf_string_free(error);
 }
 
-TEST(open_with_options_file_path_and_options)
-{
+TEST(open_with_options_file_path_and_options) {
     temp_db_path t;
     temp_db_make(&t);
     char *error = NULL;

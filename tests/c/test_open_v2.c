@@ -2,8 +2,7 @@
  * return the numeric code. */
 #include "support.h"
 
-TEST(open_v2_in_memory_and_file)
-{
+TEST(open_v2_in_memory_and_file) {
     MiniGrafDb *db = (MiniGrafDb *)1;
     char *msg = (char *)1;
     CHECK_INT_EQ(minigraf_open_v2(NULL, NULL, &db, &msg), 0);
@@ -31,8 +30,7 @@ TEST(open_v2_in_memory_and_file)
     temp_db_remove(&t);
 }
 
-TEST(open_v2_returns_the_code_and_the_message)
-{
+TEST(open_v2_returns_the_code_and_the_message) {
     MiniGrafDb *db = (MiniGrafDb *)1;
     char *msg = NULL;
     CHECK_INT_EQ(minigraf_open_v2(NULL, "{\"nope\":1}", &db, &msg), MINIGRAF_E_API_017);
@@ -49,8 +47,7 @@ TEST(open_v2_returns_the_code_and_the_message)
     CHECK_INT_EQ(minigraf_open_v2(NULL, "\"\xc3\"", &db, NULL), MINIGRAF_E_API_017);
 }
 
-TEST(old_constructors_are_the_same_code_path)
-{
+TEST(old_constructors_are_the_same_code_path) {
     char *msg = (char *)1; /* left untouched on success, as in 0.1 */
     MiniGrafDb *db = minigraf_open_with_options(NULL, NULL, &msg);
     CHECK(db != NULL && msg == (char *)1);
@@ -62,8 +59,7 @@ TEST(old_constructors_are_the_same_code_path)
     CHECK(minigraf_open_with_options(NULL, "{\"nope\":1}", NULL) == NULL);
 }
 
-TEST(log_writer_create_v2)
-{
+TEST(log_writer_create_v2) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = (MiniGrafLogWriter *)1;
@@ -88,5 +84,6 @@ TEST(log_writer_create_v2)
     temp_db_remove(&t);
 }
 
-CHECK_MAIN(TEST_ENTRY(open_v2_in_memory_and_file), TEST_ENTRY(open_v2_returns_the_code_and_the_message),
+CHECK_MAIN(TEST_ENTRY(open_v2_in_memory_and_file),
+           TEST_ENTRY(open_v2_returns_the_code_and_the_message),
            TEST_ENTRY(old_constructors_are_the_same_code_path), TEST_ENTRY(log_writer_create_v2))

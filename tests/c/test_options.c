@@ -2,8 +2,7 @@
  * and docs/c-api.md list the same options. */
 #include "support.h"
 
-static char *read_text(const char *rel)
-{
+static char *read_text(const char *rel) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", MINIGRAF_SOURCE_DIR, rel);
     FILE *f = fopen(path, "rb");
@@ -25,22 +24,19 @@ typedef struct names {
     int count;
 } names;
 
-static void add_name(names *n, const char *s, size_t len)
-{
+static void add_name(names *n, const char *s, size_t len) {
     if (n->count < MAX_NAMES && len < sizeof n->name[0]) {
         memcpy(n->name[n->count], s, len);
         n->name[n->count++][len] = '\0';
     }
 }
 
-static int name_cmp(const void *a, const void *b)
-{
+static int name_cmp(const void *a, const void *b) {
     return strcmp(a, b);
 }
 
 /* Joined "a,b,c" after sorting, for one comparison that shows both sides. */
-static void joined(names *n, char *out, size_t cap)
-{
+static void joined(names *n, char *out, size_t cap) {
     qsort(n->name, (size_t)n->count, sizeof n->name[0], name_cmp);
     out[0] = '\0';
     for (int i = 0; i < n->count; i++) {
@@ -49,8 +45,7 @@ static void joined(names *n, char *out, size_t cap)
     }
 }
 
-static void described_names(names *n)
-{
+static void described_names(names *n) {
     const char *json = minigraf_options_describe();
     for (const char *p = json; p && (p = strstr(p, "{\"name\":\"")) != NULL;) {
         p += 9;
@@ -58,22 +53,24 @@ static void described_names(names *n)
     }
 }
 
-TEST(describe_is_static_json_of_every_option)
-{
+TEST(describe_is_static_json_of_every_option) {
     const char *a = minigraf_options_describe();
     REQUIRE(a != NULL);
     CHECK(a == minigraf_options_describe());
     CHECK(a[0] == '[' && a[strlen(a) - 1] == ']');
     CHECK(strstr(a, "{\"name\":\"page_cache_size\",\"type\":\"int\",\"min\":1,\"default\":1024,"
                     "\"for\":[\"open\",\"log_writer\"],\"meaning\":") != NULL);
-    CHECK(strstr(a, "{\"name\":\"synchronous\",\"type\":\"string\",\"values\":[\"full\",\"normal\"],"
-                    "\"default\":\"full\",\"log_writer_default\":\"normal\"") != NULL);
+    CHECK(strstr(a,
+                 "{\"name\":\"synchronous\",\"type\":\"string\",\"values\":[\"full\",\"normal\"],"
+                 "\"default\":\"full\",\"log_writer_default\":\"normal\"") != NULL);
     CHECK(strstr(a, "{\"name\":\"busy_timeout_ms\",\"type\":\"int\",\"min\":0,\"default\":5000,"
                     "\"for\":[\"open\"]") != NULL);
     CHECK(strstr(a, "{\"name\":\"query_timeout_ms\",\"type\":\"int\",\"min\":0,\"default\":0,") !=
           NULL);
-    CHECK(strstr(a, "{\"name\":\"read_only\",\"type\":\"bool\",\"default\":false,\"for\":[\"open\"]") !=
-          NULL);
+    CHECK(
+        strstr(a,
+               "{\"name\":\"read_only\",\"type\":\"bool\",\"default\":false,\"for\":[\"open\"]") !=
+        NULL);
     CHECK(strstr(a, "{\"name\":\"recover\",\"type\":\"string\",\"values\":[\"truncate_wal\"],"
                     "\"default\":null,\"for\":[\"open\"]") != NULL);
     CHECK(strstr(a, "{\"name\":\"history_index\",\"type\":\"bool\",\"default\":false,"
@@ -83,8 +80,7 @@ TEST(describe_is_static_json_of_every_option)
     CHECK_INT_EQ(n.count, 12);
 }
 
-TEST(docs_and_header_list_the_same_options)
-{
+TEST(docs_and_header_list_the_same_options) {
     names json = {0}, docs = {0}, header = {0};
     described_names(&json);
     char *md = read_text("docs/c-api.md");
@@ -111,22 +107,22 @@ TEST(docs_and_header_list_the_same_options)
     CHECK_STR_EQ(c, a);
 }
 
-TEST(every_option_is_accepted_and_checked)
-{
+TEST(every_option_is_accepted_and_checked) {
     MiniGrafDb *db = NULL;
-    CHECK_INT_EQ(minigraf_open_v2(NULL,
-                                  "{\"read_only\":false,\"allow_unlocked\":true,\"page_cache_size\":8,"
-                                  "\"wal_checkpoint_threshold\":0,\"synchronous\":\"normal\","
-                                  "\"max_derived_facts\":5,\"max_results\":5,"
-                                  "\"query_memory_limit\":0,\"busy_timeout_ms\":0,"
-                                  "\"query_timeout_ms\":100,\"history_index\":true}",
-                                  &db, NULL),
-                 0);
+    CHECK_INT_EQ(
+        minigraf_open_v2(NULL,
+                         "{\"read_only\":false,\"allow_unlocked\":true,\"page_cache_size\":8,"
+                         "\"wal_checkpoint_threshold\":0,\"synchronous\":\"normal\","
+                         "\"max_derived_facts\":5,\"max_results\":5,"
+                         "\"query_memory_limit\":0,\"busy_timeout_ms\":0,"
+                         "\"query_timeout_ms\":100,\"history_index\":true}",
+                         &db, NULL),
+        0);
     minigraf_close(db);
     static const char *const bad[] = {
-        "{\"busy_timeout_ms\":-1}", "{\"query_timeout_ms\":1.5}", "{\"read_only\":1}",
-        "{\"synchronous\":\"off\"}", "{\"page_cache_size\":0}", "{\"max_results\":0}",
-        "{\"unknown\":1}",          "{\"read_only\":true",   "{\"history_index\":0}",
+        "{\"busy_timeout_ms\":-1}",  "{\"query_timeout_ms\":1.5}", "{\"read_only\":1}",
+        "{\"synchronous\":\"off\"}", "{\"page_cache_size\":0}",    "{\"max_results\":0}",
+        "{\"unknown\":1}",           "{\"read_only\":true",        "{\"history_index\":0}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *msg = NULL;
@@ -140,8 +136,7 @@ TEST(every_option_is_accepted_and_checked)
     minigraf_string_free(msg);
 }
 
-TEST(log_writer_takes_only_its_options)
-{
+TEST(log_writer_takes_only_its_options) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = NULL;

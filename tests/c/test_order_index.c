@@ -13,8 +13,7 @@
 #define MAX_COLS 4
 
 /* The rows of a result's "results" array; returns how many. */
-static size_t result_rows(const char *json, json_span *rows)
-{
+static size_t result_rows(const char *json, json_span *rows) {
     const char *p = strstr(json, "\"results\":[") + strlen("\"results\":[");
     size_t n = 0;
     while (*p == '[' && n < MAX_ROWS) {
@@ -27,8 +26,7 @@ static size_t result_rows(const char *json, json_span *rows)
 }
 
 /* The text of the columns of `row` whose bit is set in `keys`. */
-static void key_text(json_span row, unsigned keys, char *out, size_t size)
-{
+static void key_text(json_span row, unsigned keys, char *out, size_t size) {
     const char *p = row.start + 1;
     size_t len = 0;
     for (unsigned c = 0; *p != ']'; c++) {
@@ -52,8 +50,8 @@ static void key_text(json_span row, unsigned keys, char *out, size_t size)
  * limit that cuts a tie group may keep any of its rows; with every
  * column a key this is the exact slice). `q` ends with its :order-by
  * section, without the closing "])". */
-static void expect_slice_keys(MiniGrafDb *db, const char *q, unsigned keys, long offset, long limit)
-{
+static void expect_slice_keys(MiniGrafDb *db, const char *q, unsigned keys, long offset,
+                              long limit) {
     char whole[1024], cut[1024];
     snprintf(whole, sizeof whole, "(query %s])", q);
     snprintf(cut, sizeof cut, "(query %s :offset %ld :limit %ld])", q, offset, limit);
@@ -93,15 +91,13 @@ static void expect_slice_keys(MiniGrafDb *db, const char *q, unsigned keys, long
 }
 
 /* A query whose only column is its key. */
-static void expect_slice(MiniGrafDb *db, const char *q, long offset, long limit)
-{
+static void expect_slice(MiniGrafDb *db, const char *q, long offset, long limit) {
     expect_slice_keys(db, q, 1u, offset, limit);
 }
 
 /* 300 entities :e0 … :e299 with :score (i * 37) % 1000 - 500 (distinct,
  * negatives included) and :rank i % 7 (ties). */
-static MiniGrafDb *scores_db(void)
-{
+static MiniGrafDb *scores_db(void) {
     MiniGrafDb *db = minigraf_open_in_memory();
     static char tx[300 * 48 + 32];
     strcpy(tx, "(transact [");
@@ -113,8 +109,7 @@ static MiniGrafDb *scores_db(void)
     return db;
 }
 
-TEST(desc_and_asc_limits_match_the_full_sort)
-{
+TEST(desc_and_asc_limits_match_the_full_sort) {
     MiniGrafDb *db = scores_db();
     expect_slice(db, "[:find ?s :where [?e :score ?s] :order-by [?s :desc]", 0, 10);
     expect_slice(db, "[:find ?s :where [?e :score ?s] :order-by [?s]", 0, 10);
@@ -129,12 +124,12 @@ TEST(desc_and_asc_limits_match_the_full_sort)
     minigraf_close(db);
 }
 
-TEST(offsets_count_before_the_limit)
-{
+TEST(offsets_count_before_the_limit) {
     MiniGrafDb *db = scores_db();
     expect_slice(db, "[:find ?s :where [?e :score ?s] :order-by [?s :desc]", 7, 5);
     expect_slice(db, "[:find ?s :where [?e :score ?s] :order-by [?s]", 64, 70);
-    EXPECT_EXACT(db, "(query [:find ?s :where [?e :score ?s] :order-by [?s :desc] :offset 2 :limit 2])",
+    EXPECT_EXACT(db,
+                 "(query [:find ?s :where [?e :score ?s] :order-by [?s :desc] :offset 2 :limit 2])",
                  "{\"variables\":[\"?s\"],\"results\":[[497],[496]]}");
     minigraf_close(db);
 }
@@ -143,8 +138,7 @@ TEST(offsets_count_before_the_limit)
  * is a key (language.md D3): where the limit cuts a tie group, any of its rows may
  * come; with every column a key, exactly the whole sort's rows. 42
  * entities have rank 6 (i % 7 == 6), 43 rank 5. */
-TEST(ties_at_the_limit_are_any_of_the_tied_rows)
-{
+TEST(ties_at_the_limit_are_any_of_the_tied_rows) {
     MiniGrafDb *db = scores_db();
     expect_slice(db, "[:find ?r :where [?e :rank ?r] :order-by [?r :desc]", 0, 50);
     expect_slice_keys(db, "[:find ?e ?r :where [?e :rank ?r] :order-by [?r :desc]", 2u, 0, 45);
@@ -152,16 +146,17 @@ TEST(ties_at_the_limit_are_any_of_the_tied_rows)
     expect_slice_keys(db, "[:find ?e ?r :where [?e :rank ?r] :order-by [?r]", 2u, 3, 50);
     expect_slice_keys(db, "[:find ?r ?e :where [?e :rank ?r] :order-by [?r :desc ?e]", 3u, 0, 45);
     expect_slice_keys(db, "[:find ?r ?e :where [?e :rank ?r] :order-by [?r ?e :desc]", 3u, 40, 5);
-    expect_slice_keys(db, "[:find ?e ?r ?s :where [?e :rank ?r] [?e :score ?s] :order-by [?r]", 2u, 41, 3);
-    expect_slice_keys(db, "[:find ?e ?r ?s :where [?e :rank ?r] [?e :score ?s] :order-by [?r :desc ?s]",
+    expect_slice_keys(db, "[:find ?e ?r ?s :where [?e :rank ?r] [?e :score ?s] :order-by [?r]", 2u,
+                      41, 3);
+    expect_slice_keys(db,
+                      "[:find ?e ?r ?s :where [?e :rank ?r] [?e :score ?s] :order-by [?r :desc ?s]",
                       6u, 30, 20);
     minigraf_close(db);
 }
 
 /* The tie group at the limit holds retracted facts and facts valid only
  * later: they are never rows, before or after the limit. */
-TEST(ties_at_the_limit_skip_what_is_not_visible)
-{
+TEST(ties_at_the_limit_skip_what_is_not_visible) {
     MiniGrafDb *db = scores_db();
     EXPECT_RETRACT(db, "(retract [[:e6 :rank 6] [:e13 :rank 6] [:e20 :rank 6]])");
     EXPECT_TRANSACT(db, "(transact {:valid-from \"2999-01-01T00:00:00Z\"} "
@@ -171,7 +166,8 @@ TEST(ties_at_the_limit_skip_what_is_not_visible)
     EXPECT_EXACT(db, "(query [:find ?r :where [?e :rank ?r] :order-by [?r :desc] :limit 1])",
                  "{\"variables\":[\"?r\"],\"results\":[[6]]}");
     /* 42 - 3 retracted: a limit of 39 is the whole visible group */
-    char *top = EXEC(db, "(query [:find ?e ?r :where [?e :rank ?r] :order-by [?r :desc] :limit 39])");
+    char *top = EXEC(db,
+                     "(query [:find ?e ?r :where [?e :rank ?r] :order-by [?r :desc] :limit 39])");
     char *group = EXEC(db, "(query [:find ?e ?r :where [?e :rank ?r] [(= ?r 6)]])");
     CHECK(top != NULL && group != NULL);
     if (top && group) {
@@ -186,8 +182,7 @@ TEST(ties_at_the_limit_skip_what_is_not_visible)
 }
 
 /* :e27 holds the top score 499, :e54 the next, 498. */
-TEST(retractions_as_of_and_valid_at)
-{
+TEST(retractions_as_of_and_valid_at) {
     MiniGrafDb *db = scores_db();
     const char *top = "(query [:find ?s :where [?e :score ?s] :order-by [?s :desc] :limit 2])";
     EXPECT_EXACT(db, top, "{\"variables\":[\"?s\"],\"results\":[[499],[498]]}");
@@ -198,29 +193,33 @@ TEST(retractions_as_of_and_valid_at)
     EXPECT_EXACT(db, top, "{\"variables\":[\"?s\"],\"results\":[[2000],[498]]}");
     EXPECT_EXACT(db, "(query [:find ?s :where [?e :score ?s] :order-by [?s] :limit 2])",
                  "{\"variables\":[\"?s\"],\"results\":[[-600],[-500]]}");
-    EXPECT_EXACT(db, "(query [:find ?s :as-of 1 :where [?e :score ?s] :order-by [?s :desc] :limit 2])",
+    EXPECT_EXACT(db,
+                 "(query [:find ?s :as-of 1 :where [?e :score ?s] :order-by [?s :desc] :limit 2])",
                  "{\"variables\":[\"?s\"],\"results\":[[499],[498]]}");
     EXPECT_EXACT(db, "(query [:find ?s :as-of 2 :where [?e :score ?s] :order-by [?s] :limit 1])",
                  "{\"variables\":[\"?s\"],\"results\":[[-500]]}");
     /* valid only in 2020: hidden now, the top at a time inside 2020 */
-    EXPECT_TRANSACT(db, "(transact {:valid-from \"2020-01-01T00:00:00Z\" :valid-to \"2021-01-01T00:00:00Z\"} "
-                        "[[:old :score 9000] [:old :score -9000]])");
+    EXPECT_TRANSACT(
+        db, "(transact {:valid-from \"2020-01-01T00:00:00Z\" :valid-to \"2021-01-01T00:00:00Z\"} "
+            "[[:old :score 9000] [:old :score -9000]])");
     EXPECT_EXACT(db, top, "{\"variables\":[\"?s\"],\"results\":[[2000],[498]]}");
-    EXPECT_EXACT(db, "(query [:find ?s :valid-at \"2020-06-01T00:00:00Z\" :where [?e :score ?s] "
-                     ":order-by [?s :desc] :limit 1])",
+    EXPECT_EXACT(db,
+                 "(query [:find ?s :valid-at \"2020-06-01T00:00:00Z\" :where [?e :score ?s] "
+                 ":order-by [?s :desc] :limit 1])",
                  "{\"variables\":[\"?s\"],\"results\":[[9000]]}");
-    EXPECT_EXACT(db, "(query [:find ?s :valid-at :any-valid-time :where [?e :score ?s] "
-                     ":order-by [?s] :limit 2])",
+    EXPECT_EXACT(db,
+                 "(query [:find ?s :valid-at :any-valid-time :where [?e :score ?s] "
+                 ":order-by [?s] :limit 2])",
                  "{\"variables\":[\"?s\"],\"results\":[[-9000],[-600]]}");
     minigraf_close(db);
 }
 
 /* Values of several types follow language.md D3: Integer and Float interleave, every
  * String first, then the numbers, Booleans, Keywords. */
-TEST(mixed_types_follow_d3)
-{
+TEST(mixed_types_follow_d3) {
     MiniGrafDb *db = minigraf_open_in_memory();
-    EXPECT_TRANSACT(db, "(transact [[:a :v 1] [:b :v 2.5] [:c :v 3] [:d :v \"z\"] [:f :v true] [:g :v -1.5]])");
+    EXPECT_TRANSACT(
+        db, "(transact [[:a :v 1] [:b :v 2.5] [:c :v 3] [:d :v \"z\"] [:f :v true] [:g :v -1.5]])");
     EXPECT_EXACT(db, "(query [:find ?v :where [?e :v ?v] :order-by [?v :desc] :limit 3])",
                  "{\"variables\":[\"?v\"],\"results\":[[true],[3],[2.5]]}");
     EXPECT_EXACT(db, "(query [:find ?v :where [?e :v ?v] :order-by [?v] :limit 3])",
@@ -242,18 +241,20 @@ TEST(mixed_types_follow_d3)
 
 /* Later clauses keep the order: a join and a not filter the rows read in
  * value order, so the query reads on until it has its rows. */
-TEST(joins_and_filters_after_the_ordered_pattern)
-{
+TEST(joins_and_filters_after_the_ordered_pattern) {
     MiniGrafDb *db = scores_db();
-    expect_slice_keys(db, "[:find ?s ?r :where [?e :score ?s] [?e :rank ?r] [(= ?r 3)] :order-by [?s :desc ?r]", 3u,
-                      0, 4);
+    expect_slice_keys(
+        db, "[:find ?s ?r :where [?e :score ?s] [?e :rank ?r] [(= ?r 3)] :order-by [?s :desc ?r]",
+        3u, 0, 4);
     expect_slice(db, "[:find ?s :where [?e :score ?s] (not [?e :rank 0]) :order-by [?s]", 3, 6);
     expect_slice(db, "[:find ?s :where [?e :score ?s] [?e :rank 6] :order-by [?s :desc]", 0, 1);
     /* ties on the key, most of them dropped by the later clauses */
-    expect_slice_keys(db, "[:find ?e ?r :where [?e :rank ?r] [?e :score ?s] [(> ?s 300)] :order-by [?r :desc]",
-                      2u, 0, 9);
-    expect_slice_keys(db, "[:find ?e ?r :where [?e :rank ?r] (not [?e :score ?s] [(< ?s 0)]) :order-by [?r]",
-                      2u, 5, 30);
+    expect_slice_keys(
+        db, "[:find ?e ?r :where [?e :rank ?r] [?e :score ?s] [(> ?s 300)] :order-by [?r :desc]",
+        2u, 0, 9);
+    expect_slice_keys(
+        db, "[:find ?e ?r :where [?e :rank ?r] (not [?e :score ?s] [(< ?s 0)]) :order-by [?r]", 2u,
+        5, 30);
     minigraf_close(db);
 }
 
@@ -261,57 +262,55 @@ TEST(joins_and_filters_after_the_ordered_pattern)
  * bounded top-k, not the index order): ties on the key at the limit are
  * any of the tied rows there too, and 3.0 and 3 are not ties (3 first
  * ascending, language.md D3). */
-TEST(mixed_numbers_with_ties)
-{
+TEST(mixed_numbers_with_ties) {
     MiniGrafDb *db = minigraf_open_in_memory();
     static char tx[120 * 40 + 32];
     strcpy(tx, "(transact [");
     for (int i = 0; i < 120; i++)
-        snprintf(tx + strlen(tx), sizeof tx - strlen(tx), i % 2 ? "[:m%d :v %d.5] " : "[:m%d :v %d] ", i,
-                 i % 5);
+        snprintf(tx + strlen(tx), sizeof tx - strlen(tx),
+                 i % 2 ? "[:m%d :v %d.5] " : "[:m%d :v %d] ", i, i % 5);
     strcat(tx, "[:x :v 3.0] [:y :v 3]])");
     EXPECT_TRANSACT(db, tx);
     expect_slice_keys(db, "[:find ?e ?v :where [?e :v ?v] :order-by [?v :desc]", 2u, 0, 15);
     expect_slice_keys(db, "[:find ?e ?v :where [?e :v ?v] :order-by [?v :desc]", 2u, 7, 20);
     expect_slice_keys(db, "[:find ?v ?e :where [?e :v ?v] :order-by [?v]", 1u, 10, 25);
     expect_slice_keys(db, "[:find ?v ?e :where [?e :v ?v] :order-by [?v ?e]", 3u, 10, 25);
-    EXPECT_EXACT(db, "(query [:find ?v :where [?e :v ?v] [(< ?v 3.5)] :order-by [?v :desc] :limit 14])",
-                 "{\"variables\":[\"?v\"],\"results\":[[3.0],[3],[3],[3],[3],[3],[3],[3],[3],[3],[3],[3],[3],[3]]}");
+    EXPECT_EXACT(db,
+                 "(query [:find ?v :where [?e :v ?v] [(< ?v 3.5)] :order-by [?v :desc] :limit 14])",
+                 "{\"variables\":[\"?v\"],\"results\":[[3.0],[3],[3],[3],[3],[3],[3],[3],[3],[3],["
+                 "3],[3],[3],[3]]}");
     minigraf_close(db);
 }
 
 /* A descending read that meets few rows its later clauses keep goes on
  * forwards after a few dozen values: the rows found before and after
  * still make the right answer. */
-TEST(a_long_descending_read_goes_on_forwards)
-{
+TEST(a_long_descending_read_goes_on_forwards) {
     MiniGrafDb *db = scores_db();
     expect_slice(db, "[:find ?s :where [?e :score ?s] [(< ?s -400)] :order-by [?s :desc]", 0, 5);
-    expect_slice_keys(db, "[:find ?s ?e :where [?e :score ?s] [?e :rank 0] :order-by [?s :desc]", 1u, 0, 10);
-    expect_slice_keys(db, "[:find ?s ?e :where [?e :score ?s] [?e :rank 0] :order-by [?s :desc]", 1u, 3, 40);
+    expect_slice_keys(db, "[:find ?s ?e :where [?e :score ?s] [?e :rank 0] :order-by [?s :desc]",
+                      1u, 0, 10);
+    expect_slice_keys(db, "[:find ?s ?e :where [?e :score ?s] [?e :rank 0] :order-by [?s :desc]",
+                      1u, 3, 40);
     expect_slice(db, "[:find ?s :where [?e :score ?s] [(< ?s -10000)] :order-by [?s :desc]", 0, 5);
     minigraf_close(db);
 }
 
-static int count_call(void *n)
-{
+static int count_call(void *n) {
     ++*(int *)n;
     return 0;
 }
 
-static int spread(int i)
-{
+static int spread(int i) {
     return (i * 7919) % 20000;
 }
 
-static int mostly_sevens(int i)
-{
+static int mostly_sevens(int i) {
     return i < 19990 ? 7 : 9;
 }
 
 /* 20,000 entities :x0 … :x19999, :w value(i), in ten transactions. */
-static MiniGrafDb *w_db(int (*value)(int))
-{
+static MiniGrafDb *w_db(int (*value)(int)) {
     MiniGrafDb *db = minigraf_open_in_memory();
     static char tx[2000 * 32 + 32];
     for (int t = 0; t < 10; t++) {
@@ -327,8 +326,7 @@ static MiniGrafDb *w_db(int (*value)(int))
 /* The point of the index order: a top 3 of 20,000 values reads a few
  * records, where sorting reads them all (the progress handler is called
  * every 1,000 units of work: records read, rows produced or sorted). */
-TEST(a_limit_reads_only_what_it_returns)
-{
+TEST(a_limit_reads_only_what_it_returns) {
     MiniGrafDb *db = w_db(spread);
     int calls = 0;
     CHECK_INT_EQ(minigraf_progress_handler(db, 1000, count_call, &calls), 0);
@@ -347,12 +345,12 @@ TEST(a_limit_reads_only_what_it_returns)
 /* A tie group at the limit is not read past the limit: 20,000 entities
  * with one value, a top 3 of them reads three (it read the whole group,
  * decoding each entity, when ties broke on the other columns). */
-TEST(a_limit_inside_a_tie_group_stops_there)
-{
+TEST(a_limit_inside_a_tie_group_stops_there) {
     MiniGrafDb *db = w_db(mostly_sevens);
     int calls = 0;
     CHECK_INT_EQ(minigraf_progress_handler(db, 1000, count_call, &calls), 0);
-    char *got = EXEC(db, "(query [:find ?e ?w :where [?e :w ?w] :order-by [?w :desc] :offset 8 :limit 5])");
+    char *got = EXEC(
+        db, "(query [:find ?e ?w :where [?e :w ?w] :order-by [?w :desc] :offset 8 :limit 5])");
     CHECK(got != NULL && strstr(got, ",9],") != NULL && strstr(got, ",7]]") != NULL);
     minigraf_string_free(got);
     got = EXEC(db, "(query [:find ?e ?w :where [?e :w ?w] :order-by [?w] :limit 3])");
@@ -366,9 +364,13 @@ TEST(a_limit_inside_a_tie_group_stops_there)
     minigraf_close(db);
 }
 
-CHECK_MAIN(TEST_ENTRY(desc_and_asc_limits_match_the_full_sort), TEST_ENTRY(offsets_count_before_the_limit),
+CHECK_MAIN(TEST_ENTRY(desc_and_asc_limits_match_the_full_sort),
+           TEST_ENTRY(offsets_count_before_the_limit),
            TEST_ENTRY(ties_at_the_limit_are_any_of_the_tied_rows),
-           TEST_ENTRY(ties_at_the_limit_skip_what_is_not_visible), TEST_ENTRY(retractions_as_of_and_valid_at),
-           TEST_ENTRY(mixed_types_follow_d3), TEST_ENTRY(mixed_numbers_with_ties), TEST_ENTRY(joins_and_filters_after_the_ordered_pattern),
-           TEST_ENTRY(a_long_descending_read_goes_on_forwards), TEST_ENTRY(a_limit_reads_only_what_it_returns),
+           TEST_ENTRY(ties_at_the_limit_skip_what_is_not_visible),
+           TEST_ENTRY(retractions_as_of_and_valid_at), TEST_ENTRY(mixed_types_follow_d3),
+           TEST_ENTRY(mixed_numbers_with_ties),
+           TEST_ENTRY(joins_and_filters_after_the_ordered_pattern),
+           TEST_ENTRY(a_long_descending_read_goes_on_forwards),
+           TEST_ENTRY(a_limit_reads_only_what_it_returns),
            TEST_ENTRY(a_limit_inside_a_tie_group_stops_there))

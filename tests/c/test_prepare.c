@@ -18,8 +18,7 @@
 
 /* The people of language.md §13, a keyword-valued and a ref-valued :friend, a few
  * value types, and a fact valid in the first half of 2023 only. */
-static MiniGrafDb *people(void)
-{
+static MiniGrafDb *people(void) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]"
                         " [:bob :person/name \"Bob\"] [:bob :person/age 25]])");
@@ -31,8 +30,7 @@ static MiniGrafDb *people(void)
 }
 
 /* The UUID text of the entity whose :person/name is `name`. */
-static void uuid_of(MiniGrafDb *db, const char *name, char out[37])
-{
+static void uuid_of(MiniGrafDb *db, const char *name, char out[37]) {
     char q[160];
     snprintf(q, sizeof q, "(query [:find ?e :where [?e :person/name \"%s\"]])", name);
     char *r = EXEC(db, q);
@@ -43,8 +41,7 @@ static void uuid_of(MiniGrafDb *db, const char *name, char out[37])
     minigraf_string_free(r);
 }
 
-static MiniGrafStmt *prepare_at(int line, MiniGrafDb *db, const char *text)
-{
+static MiniGrafStmt *prepare_at(int line, MiniGrafDb *db, const char *text) {
     MiniGrafStmt *s = minigraf_prepare(db, text);
     if (!s) {
         check_fail(__FILE__, line, text);
@@ -55,8 +52,7 @@ static MiniGrafStmt *prepare_at(int line, MiniGrafDb *db, const char *text)
 #define PREPARE(db, text) prepare_at(__LINE__, (db), (text))
 
 /* Runs the statement; compares the result (rows sorted) with `want`. */
-static void expect_run_at(int line, MiniGrafStmt *s, const char *want)
-{
+static void expect_run_at(int line, MiniGrafStmt *s, const char *want) {
     char *got = minigraf_stmt_execute(s);
     if (!got) {
         check_fail_str(__FILE__, line, "minigraf_stmt_execute", minigraf_stmt_last_error(s), want);
@@ -74,8 +70,7 @@ static void expect_run_at(int line, MiniGrafStmt *s, const char *want)
 #define EXPECT_RUN(s, want) expect_run_at(__LINE__, (s), (want))
 
 /* The statement's last error is exactly `message` with code `code`. */
-static void expect_last_at(int line, MiniGrafStmt *s, int code, const char *message)
-{
+static void expect_last_at(int line, MiniGrafStmt *s, int code, const char *message) {
     if (minigraf_stmt_last_error_code(s) != code)
         check_fail_int(__FILE__, line, "stmt error code", minigraf_stmt_last_error_code(s), code);
     if (message && !check_str_equal(minigraf_stmt_last_error(s), message))
@@ -83,24 +78,23 @@ static void expect_last_at(int line, MiniGrafStmt *s, int code, const char *mess
 }
 
 /* A call returning an int fails with `code` and `message`. */
-#define EXPECT_FAIL(call, s, code, message)                                     \
-    do {                                                                        \
-        int rc_ = (call);                                                       \
-        if (rc_ != (code))                                                      \
-            check_fail_int(__FILE__, __LINE__, #call, rc_, (code));             \
-        expect_last_at(__LINE__, (s), (code), (message));                       \
+#define EXPECT_FAIL(call, s, code, message)                         \
+    do {                                                            \
+        int rc_ = (call);                                           \
+        if (rc_ != (code))                                          \
+            check_fail_int(__FILE__, __LINE__, #call, rc_, (code)); \
+        expect_last_at(__LINE__, (s), (code), (message));           \
     } while (0)
 
-#define EXPECT_OK(call, s)                                                      \
-    do {                                                                        \
-        int rc_ = (call);                                                       \
-        if (rc_ != 0)                                                           \
+#define EXPECT_OK(call, s)                                                                \
+    do {                                                                                  \
+        int rc_ = (call);                                                                 \
+        if (rc_ != 0)                                                                     \
             check_fail_str(__FILE__, __LINE__, #call, minigraf_stmt_last_error(s), NULL); \
     } while (0)
 
 /* Execution fails with `code` and `message`. */
-static void expect_run_error_at(int line, MiniGrafStmt *s, int code, const char *message)
-{
+static void expect_run_error_at(int line, MiniGrafStmt *s, int code, const char *message) {
     char *got = minigraf_stmt_execute(s);
     if (got) {
         check_fail_str(__FILE__, line, "stmt should fail", got, message);
@@ -113,8 +107,7 @@ static void expect_run_error_at(int line, MiniGrafStmt *s, int code, const char 
 
 /* The prepare of `text` fails with `code` (and `message` when not NULL). */
 static void expect_prepare_error_at(int line, MiniGrafDb *db, const char *text, int code,
-                                    const char *message)
-{
+                                    const char *message) {
     MiniGrafStmt *s = minigraf_prepare(db, text);
     if (s) {
         check_fail(__FILE__, line, text);
@@ -131,13 +124,12 @@ static void expect_prepare_error_at(int line, MiniGrafDb *db, const char *text, 
 
 /* ---- language.md §13, verbatim ---------------------------------------------------- */
 
-TEST(b10_prepared_query)
-{
+TEST(b10_prepared_query) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30]"
                         " [:bob :person/name \"Bob\"] [:bob :person/age 25]])");
-    MiniGrafStmt *pq =
-        PREPARE(db, "(query [:find ?n :where [?e :person/age $age] [?e :person/name ?n]])");
+    MiniGrafStmt *pq = PREPARE(
+        db, "(query [:find ?n :where [?e :person/age $age] [?e :person/name ?n]])");
     REQUIRE(pq);
     CHECK_STR_EQ(minigraf_last_error(db), NULL);
     EXPECT_OK(minigraf_stmt_bind_int64(pq, "age", 25), pq);
@@ -164,8 +156,7 @@ TEST(b10_prepared_query)
 
 /* ---- what cannot be prepared ------------------------------------------------------ */
 
-TEST(only_queries_can_be_prepared)
-{
+TEST(only_queries_can_be_prepared) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_PREPARE_ERROR(db, "(transact [[:a :b 1]])", API_005,
                          "[API-005] only (query ...) commands can be prepared; got transact");
@@ -180,8 +171,7 @@ TEST(only_queries_can_be_prepared)
     minigraf_close(db);
 }
 
-TEST(attribute_slot_refused_everywhere)
-{
+TEST(attribute_slot_refused_everywhere) {
     MiniGrafDb *db = open_memory_db();
     const char *texts[] = {
         "(query [:find ?v :where [?e $a ?v]])",
@@ -201,8 +191,7 @@ TEST(attribute_slot_refused_everywhere)
 
 /* ---- the table of language.md §13: each position, what it takes, what it refuses ------- */
 
-TEST(entity_position_takes_entity_only)
-{
+TEST(entity_position_takes_entity_only) {
     MiniGrafDb *db = people();
     MiniGrafStmt *s = PREPARE(db, "(query [:find ?n :where [$e :person/name ?n]])");
     REQUIRE(s);
@@ -213,7 +202,8 @@ TEST(entity_position_takes_entity_only)
     snprintf(msg, sizeof msg, "%sVal", want);
     EXPECT_FAIL(minigraf_stmt_bind_keyword(s, "e", ":alice"), s, API_015, msg);
     EXPECT_FAIL(minigraf_stmt_bind_string(s, "e", "Alice", 5), s, API_015, msg);
-    EXPECT_FAIL(minigraf_stmt_bind_json(s, "{\"e\": {\"val\": {\"type\": \"ref\", \"value\": \"" ALICE "\"}}}"),
+    EXPECT_FAIL(minigraf_stmt_bind_json(
+                    s, "{\"e\": {\"val\": {\"type\": \"ref\", \"value\": \"" ALICE "\"}}}"),
                 s, API_015, msg);
     snprintf(msg, sizeof msg, "%sTxCount", want);
     EXPECT_FAIL(minigraf_stmt_bind_tx_count(s, "e", 1), s, API_015, msg);
@@ -232,8 +222,7 @@ TEST(entity_position_takes_entity_only)
     minigraf_close(db);
 }
 
-TEST(value_position_takes_every_val)
-{
+TEST(value_position_takes_every_val) {
     MiniGrafDb *db = people();
     char bob[37];
     uuid_of(db, "Bob", bob);
@@ -283,8 +272,7 @@ TEST(value_position_takes_every_val)
 }
 
 /* A keyword bound in value position matches a stored ref, like the literal. */
-TEST(keyword_val_matches_stored_ref)
-{
+TEST(keyword_val_matches_stored_ref) {
     MiniGrafDb *db = people();
     char bob[37], tx[160];
     uuid_of(db, "Bob", bob);
@@ -306,13 +294,15 @@ TEST(keyword_val_matches_stored_ref)
     minigraf_close(db);
 }
 
-TEST(rule_argument_takes_val_only)
-{
+TEST(rule_argument_takes_val_only) {
     MiniGrafDb *db = people();
     EXPECT_EXEC(db, "(rule [(friend-of ?a ?b) [?a :friend ?b]])", "{\"ok\":true}");
-    MiniGrafStmt *s = PREPARE(db, "(query [:find ?n :where (friend-of $x ?y) [?y :person/name ?n]])");
+    MiniGrafStmt *s = PREPARE(db,
+                              "(query [:find ?n :where (friend-of $x ?y) [?y :person/name ?n]])");
     REQUIRE(s);
-    EXPECT_OK(minigraf_stmt_bind_json(s, "{\"x\": {\"val\": {\"type\": \"ref\", \"value\": \"" ALICE "\"}}}"), s);
+    EXPECT_OK(minigraf_stmt_bind_json(s, "{\"x\": {\"val\": {\"type\": \"ref\", \"value\": \"" ALICE
+                                         "\"}}}"),
+              s);
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[[\"Bob\"]]}");
     EXPECT_OK(minigraf_stmt_bind_keyword(s, "x", ":alice"), s);
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[[\"Bob\"]]}");
@@ -329,8 +319,7 @@ TEST(rule_argument_takes_val_only)
 /* minigraf_stmt_bind_ref: Val(Ref(uuid)), the typed form of bind_json's
  * {"val": {"type": "ref", ...}}, for value positions, rule arguments and
  * expressions; an entity position refuses it. */
-TEST(bind_ref_binds_an_entity_as_a_value)
-{
+TEST(bind_ref_binds_an_entity_as_a_value) {
     MiniGrafDb *db = people();
     char bob[37], tx[160];
     uuid_of(db, "Bob", bob);
@@ -338,7 +327,8 @@ TEST(bind_ref_binds_an_entity_as_a_value)
     EXPECT_TRANSACT(db, tx);
     MiniGrafStmt *s = PREPARE(db, "(query [:find ?w :where [?x :likes $v] [?x :person/name ?w]])");
     REQUIRE(s);
-    EXPECT_TRANSACT(db, "(transact [[:carol :person/name \"Carol\"] [:dave :person/name \"Dave\"]])");
+    EXPECT_TRANSACT(db,
+                    "(transact [[:carol :person/name \"Carol\"] [:dave :person/name \"Dave\"]])");
     EXPECT_OK(minigraf_stmt_bind_ref(s, "v", bob), s);
     EXPECT_RUN(s, "{\"variables\":[\"?w\"],\"results\":[[\"Carol\"]]}");
     /* a stored keyword entity is matched by its UUID, as the literal #uuid is */
@@ -359,7 +349,8 @@ TEST(bind_ref_binds_an_entity_as_a_value)
     minigraf_stmt_free(s);
 
     EXPECT_EXEC(db, "(rule [(friend-of ?a ?b) [?a :friend ?b]])", "{\"ok\":true}");
-    MiniGrafStmt *r = PREPARE(db, "(query [:find ?n :where (friend-of $x ?y) [?y :person/name ?n]])");
+    MiniGrafStmt *r = PREPARE(db,
+                              "(query [:find ?n :where (friend-of $x ?y) [?y :person/name ?n]])");
     REQUIRE(r);
     EXPECT_OK(minigraf_stmt_bind_ref(r, "x", ALICE), r);
     EXPECT_RUN(r, "{\"variables\":[\"?n\"],\"results\":[[\"Bob\"]]}");
@@ -385,11 +376,10 @@ TEST(bind_ref_binds_an_entity_as_a_value)
     minigraf_close(db);
 }
 
-TEST(expression_argument_takes_val_only)
-{
+TEST(expression_argument_takes_val_only) {
     MiniGrafDb *db = people();
-    MiniGrafStmt *s =
-        PREPARE(db, "(query [:find ?n :where [?e :person/age ?a] [(>= ?a $min)] [?e :person/name ?n]])");
+    MiniGrafStmt *s = PREPARE(
+        db, "(query [:find ?n :where [?e :person/age ?a] [(>= ?a $min)] [?e :person/name ?n]])");
     REQUIRE(s);
     EXPECT_OK(minigraf_stmt_bind_int64(s, "min", 26), s);
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"]]}");
@@ -420,8 +410,7 @@ TEST(expression_argument_takes_val_only)
     minigraf_close(db);
 }
 
-TEST(as_of_takes_tx_count_or_timestamp)
-{
+TEST(as_of_takes_tx_count_or_timestamp) {
     MiniGrafDb *db = open_memory_db();
     uint64_t ms1 = EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
     EXPECT_TRANSACT(db, "(transact [[:a :n 2]])");
@@ -460,8 +449,7 @@ TEST(as_of_takes_tx_count_or_timestamp)
     minigraf_close(db);
 }
 
-TEST(valid_at_takes_timestamp_or_any_valid_time)
-{
+TEST(valid_at_takes_timestamp_or_any_valid_time) {
     MiniGrafDb *db = people();
     MiniGrafStmt *s = PREPARE(db, "(query [:find ?s :valid-at $t :where [:dave :status ?s]])");
     REQUIRE(s);
@@ -486,8 +474,8 @@ TEST(valid_at_takes_timestamp_or_any_valid_time)
     }
     minigraf_stmt_free(s);
     /* pseudo-attributes need :any-valid-time: a bound one counts */
-    MiniGrafStmt *p =
-        PREPARE(db, "(query [:find ?f :valid-at $t :where [:dave :status _] [:dave :db/valid-from ?f]])");
+    MiniGrafStmt *p = PREPARE(
+        db, "(query [:find ?f :valid-at $t :where [:dave :status _] [:dave :db/valid-from ?f]])");
     REQUIRE(p);
     EXPECT_OK(minigraf_stmt_bind_any_valid_time(p, "t"), p);
     EXPECT_RUN(p, "{\"variables\":[\"?f\"],\"results\":[[1672531200000]]}");
@@ -496,11 +484,10 @@ TEST(valid_at_takes_timestamp_or_any_valid_time)
 }
 
 /* One slot in several places: each use checks the value. */
-TEST(slot_used_twice_checked_per_use)
-{
+TEST(slot_used_twice_checked_per_use) {
     MiniGrafDb *db = people();
-    MiniGrafStmt *s =
-        PREPARE(db, "(query [:find ?n :where [?e :person/age $v] [(> $v 20)] [?e :person/name ?n]])");
+    MiniGrafStmt *s = PREPARE(
+        db, "(query [:find ?n :where [?e :person/age $v] [(> $v 20)] [?e :person/name ?n]])");
     REQUIRE(s);
     EXPECT_OK(minigraf_stmt_bind_int64(s, "v", 30), s);
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"]]}");
@@ -517,12 +504,11 @@ TEST(slot_used_twice_checked_per_use)
 
 /* ---- missing and extra binds ---------------------------------------------------------- */
 
-TEST(missing_and_extra_binds)
-{
+TEST(missing_and_extra_binds) {
     MiniGrafDb *db = people();
-    MiniGrafStmt *s =
-        PREPARE(db, "(query [:find ?n :where [?e :person/age $age] [?e :person/name $name] "
-                    "[?e :person/name ?n]])");
+    MiniGrafStmt *s = PREPARE(
+        db, "(query [:find ?n :where [?e :person/age $age] [?e :person/name $name] "
+            "[?e :person/name ?n]])");
     REQUIRE(s);
     EXPECT_RUN_ERROR(s, API_015, "[API-015] missing bind value for slot '$age'");
     CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "age", 30), 0);
@@ -532,7 +518,9 @@ TEST(missing_and_extra_binds)
     /* names the query lacks are ignored, by every setter and by bind_json */
     EXPECT_OK(minigraf_stmt_bind_entity(s, "nope", ALICE), s);
     EXPECT_OK(minigraf_stmt_bind_tx_count(s, "zzz", 3), s);
-    EXPECT_OK(minigraf_stmt_bind_json(s, "{\"name\": {\"val\": \"Alice\"}, \"other\": {\"tx_count\": 1}}"), s);
+    EXPECT_OK(minigraf_stmt_bind_json(
+                  s, "{\"name\": {\"val\": \"Alice\"}, \"other\": {\"tx_count\": 1}}"),
+              s);
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"]]}");
     /* a leading '$' is accepted */
     EXPECT_OK(minigraf_stmt_bind_int64(s, "$age", 25), s);
@@ -552,8 +540,7 @@ TEST(missing_and_extra_binds)
 
 /* ---- bind_json ---------------------------------------------------------------------- */
 
-TEST(bind_json_value_forms)
-{
+TEST(bind_json_value_forms) {
     MiniGrafDb *db = people();
     MiniGrafStmt *t = PREPARE(db, "(query [:find ?a :where [:x ?a $v]])");
     REQUIRE(t);
@@ -568,7 +555,8 @@ TEST(bind_json_value_forms)
         {"{\"v\": {\"val\": {\"type\": \"float\", \"value\": 1.5}}}", "[[\":score\"]]"},
         {"{\"v\": {\"val\": {\"type\": \"boolean\", \"value\": true}}}", "[[\":flag\"]]"},
         {"{\"v\": {\"val\": {\"type\": \"null\", \"value\": null}}}", "[[\":nothing\"]]"},
-        {"{\"v\": {\"val\": {\"type\": \"string\", \"value\": \"a \\\"quoted\\\" text\"}}}", "[[\":label\"]]"},
+        {"{\"v\": {\"val\": {\"type\": \"string\", \"value\": \"a \\\"quoted\\\" text\"}}}",
+         "[[\":label\"]]"},
         {"{\"v\": {\"val\": {\"type\": \"float\", \"value\": \"NaN\"}}}", "[]"},
         {"{\"v\": {\"val\": 1}}", "[]"}, /* an integer: never a float */
     };
@@ -587,30 +575,40 @@ TEST(bind_json_value_forms)
     REQUIRE(s);
     EXPECT_OK(minigraf_stmt_bind_json(s, "{\"v\": {\"val\": 25}}"), s);
     EXPECT_RUN(s, "{\"variables\":[\"?e\"],\"results\":[[\"Bob\"]]}");
-    EXPECT_OK(minigraf_stmt_bind_json(s, "{\"v\": {\"val\": {\"type\": \"integer\", \"value\": 30}}}"), s);
+    EXPECT_OK(
+        minigraf_stmt_bind_json(s, "{\"v\": {\"val\": {\"type\": \"integer\", \"value\": 30}}}"),
+        s);
     EXPECT_RUN(s, "{\"variables\":[\"?e\"],\"results\":[[\"Alice\"]]}");
-    EXPECT_OK(minigraf_stmt_bind_json(s, "{\"v\": {\"val\": {\"type\": \"keyword\", \"value\": \":bob\"}}}"), s);
+    EXPECT_OK(minigraf_stmt_bind_json(
+                  s, "{\"v\": {\"val\": {\"type\": \"keyword\", \"value\": \":bob\"}}}"),
+              s);
     EXPECT_RUN(s, "{\"variables\":[\"?e\"],\"results\":[[\"Alice\"]]}");
     EXPECT_OK(minigraf_stmt_bind_json(s, "{\"v\": {\"val\": \":bob\"}}"), s); /* a plain string */
     EXPECT_RUN(s, "{\"variables\":[\"?e\"],\"results\":[]}");
     minigraf_stmt_free(s);
     /* timestamps and any_valid_time */
-    MiniGrafStmt *v = PREPARE(db, "(query [:find ?s :valid-at $t :as-of $c :where [:dave :status ?s]])");
+    MiniGrafStmt *v = PREPARE(
+        db, "(query [:find ?s :valid-at $t :as-of $c :where [:dave :status ?s]])");
     REQUIRE(v);
-    EXPECT_OK(minigraf_stmt_bind_json(v, "{\"t\": {\"timestamp\": 1677628800000}, \"c\": {\"tx_count\": 3}}"), v);
+    EXPECT_OK(minigraf_stmt_bind_json(
+                  v, "{\"t\": {\"timestamp\": 1677628800000}, \"c\": {\"tx_count\": 3}}"),
+              v);
     EXPECT_RUN(v, "{\"variables\":[\"?s\"],\"results\":[[\":active\"]]}");
     EXPECT_OK(minigraf_stmt_bind_json(v, "{\"c\": {\"tx_count\": 2}}"), v); /* before dave's tx */
     EXPECT_RUN(v, "{\"variables\":[\"?s\"],\"results\":[]}");
-    EXPECT_OK(minigraf_stmt_bind_json(v, "{\"t\": {\"any_valid_time\": true}, \"c\": {\"timestamp\": 9007199254740993}}"), v);
+    EXPECT_OK(
+        minigraf_stmt_bind_json(
+            v, "{\"t\": {\"any_valid_time\": true}, \"c\": {\"timestamp\": 9007199254740993}}"),
+        v);
     EXPECT_RUN(v, "{\"variables\":[\"?s\"],\"results\":[[\":active\"]]}");
     minigraf_stmt_free(v);
     minigraf_close(db);
 }
 
-TEST(bind_json_malformed)
-{
+TEST(bind_json_malformed) {
     MiniGrafDb *db = people();
-    MiniGrafStmt *s = PREPARE(db, "(query [:find ?n :where [$e :person/name ?n] [?e :person/age $a]])");
+    MiniGrafStmt *s = PREPARE(db,
+                              "(query [:find ?n :where [$e :person/name ?n] [?e :person/age $a]])");
     REQUIRE(s);
     const char *bad[] = {
         "",
@@ -644,10 +642,13 @@ TEST(bind_json_malformed)
     }
     EXPECT_FAIL(minigraf_stmt_bind_json(s, NULL), s, API_017, NULL);
     /* all or nothing: a good member with a bad one binds neither */
-    EXPECT_FAIL(minigraf_stmt_bind_json(s, "{\"e\": {\"entity\": \"" ALICE "\"}, \"a\": {\"tx_count\": 1}}"),
+    EXPECT_FAIL(minigraf_stmt_bind_json(s, "{\"e\": {\"entity\": \"" ALICE
+                                           "\"}, \"a\": {\"tx_count\": 1}}"),
                 s, API_015, "[API-015] slot '$a' in value position requires Val, got TxCount");
     EXPECT_RUN_ERROR(s, API_015, "[API-015] missing bind value for slot '$e'");
-    EXPECT_OK(minigraf_stmt_bind_json(s, "{\"e\": {\"entity\": \"" ALICE "\"}, \"a\": {\"val\": 30}}"), s);
+    EXPECT_OK(
+        minigraf_stmt_bind_json(s, "{\"e\": {\"entity\": \"" ALICE "\"}, \"a\": {\"val\": 30}}"),
+        s);
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"]]}");
     minigraf_stmt_free(s);
     minigraf_close(db);
@@ -655,10 +656,10 @@ TEST(bind_json_malformed)
 
 /* ---- running again: the database as it is now; rules registered later ----------- */
 
-TEST(rerun_sees_new_writes)
-{
+TEST(rerun_sees_new_writes) {
     MiniGrafDb *db = people();
-    MiniGrafStmt *s = PREPARE(db, "(query [:find ?n :where [?e :person/age $age] [?e :person/name ?n]])");
+    MiniGrafStmt *s = PREPARE(
+        db, "(query [:find ?n :where [?e :person/age $age] [?e :person/name ?n]])");
     REQUIRE(s);
     EXPECT_OK(minigraf_stmt_bind_int64(s, "age", 40), s);
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[]}");
@@ -675,8 +676,7 @@ TEST(rerun_sees_new_writes)
     minigraf_close(db);
 }
 
-TEST(rules_registered_after_prepare_apply)
-{
+TEST(rules_registered_after_prepare_apply) {
     MiniGrafDb *db = people();
     MiniGrafStmt *s = PREPARE(db, "(query [:find ?n :where (knows $x ?y) [?y :person/name ?n]])");
     REQUIRE(s);
@@ -684,7 +684,8 @@ TEST(rules_registered_after_prepare_apply)
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[]}"); /* no rule, no :knows facts */
     EXPECT_EXEC(db, "(rule [(knows ?a ?b) [?a :friend ?b]])", "{\"ok\":true}");
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[[\"Bob\"]]}");
-    EXPECT_EXEC(db, "(rule [(knows ?a ?b) [?a :person/name \"Alice\"] [?b :person/name \"Alice\"]])",
+    EXPECT_EXEC(db,
+                "(rule [(knows ?a ?b) [?a :person/name \"Alice\"] [?b :person/name \"Alice\"]])",
                 "{\"ok\":true}");
     EXPECT_RUN(s, "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"],[\"Bob\"]]}");
     minigraf_stmt_free(s);
@@ -693,8 +694,7 @@ TEST(rules_registered_after_prepare_apply)
 
 /* ---- cursors ------------------------------------------------------------------------ */
 
-TEST(cursor_from_statement)
-{
+TEST(cursor_from_statement) {
     MiniGrafDb *db = people();
     MiniGrafStmt *s = PREPARE(db, "(query [:find ?n :where [?e :person/age ?a] [(>= ?a $min)] "
                                   "[?e :person/name ?n]])");
@@ -726,8 +726,7 @@ TEST(cursor_from_statement)
 }
 
 /* A streaming cursor from a statement, then a write: the cursor keeps its answer. */
-TEST(cursor_from_statement_survives_writes)
-{
+TEST(cursor_from_statement_survives_writes) {
     MiniGrafDb *db = open_memory_db();
     char tx[64];
     for (int i = 0; i < 300; i++) {
@@ -759,11 +758,11 @@ TEST(cursor_from_statement_survives_writes)
 
 /* Binding while a cursor holds the statement's parse copies it: the string
  * bound before stays the statement's, the cursor keeps its own. */
-TEST(rebinding_under_open_cursors_keeps_strings)
-{
+TEST(rebinding_under_open_cursors_keeps_strings) {
     MiniGrafDb *db = people();
-    MiniGrafStmt *s = PREPARE(db, "(query [:find ?a :where [?e :person/name $n] [?e :person/age ?a] "
-                                  "[(>= ?a $min)]])");
+    MiniGrafStmt *s = PREPARE(db,
+                              "(query [:find ?a :where [?e :person/name $n] [?e :person/age ?a] "
+                              "[(>= ?a $min)]])");
     REQUIRE(s);
     EXPECT_OK(minigraf_stmt_bind_string(s, "n", "Alice", 5), s);
     EXPECT_OK(minigraf_stmt_bind_int64(s, "min", 0), s);
@@ -777,7 +776,8 @@ TEST(rebinding_under_open_cursors_keeps_strings)
     EXPECT_RUN(s, "{\"variables\":[\"?a\"],\"results\":[[25]]}");
     minigraf_cursor_free(c1);
     EXPECT_OK(minigraf_stmt_clear_bindings(s), s);
-    EXPECT_OK(minigraf_stmt_bind_json(s, "{\"min\": {\"val\": 0}, \"n\": {\"val\": \"Alice\"}}"), s);
+    EXPECT_OK(minigraf_stmt_bind_json(s, "{\"min\": {\"val\": 0}, \"n\": {\"val\": \"Alice\"}}"),
+              s);
     EXPECT_RUN(s, "{\"variables\":[\"?a\"],\"results\":[[30]]}");
     minigraf_stmt_free(s);
     char *rows = drain_cursor(c2, 10);
@@ -789,8 +789,8 @@ TEST(rebinding_under_open_cursors_keeps_strings)
 
 /* ---- handles ------------------------------------------------------------------------ */
 
-static int is_adult(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int is_adult(void *user_data, const minigraf_value *v, int *result, char *error,
+                    size_t size) {
     (void)user_data, (void)error, (void)size;
     *result = v->type == MINIGRAF_TYPE_INTEGER && v->integer >= 28;
     return 0;
@@ -798,10 +798,10 @@ static int is_adult(void *user_data, const minigraf_value *v, int *result, char 
 
 /* Host functions registered after prepare apply to the statement's next
  * run, and unregistering them makes the run fail as an unknown predicate. */
-TEST(host_functions_registered_after_prepare_apply)
-{
+TEST(host_functions_registered_after_prepare_apply) {
     MiniGrafDb *db = people();
-    MiniGrafStmt *s = PREPARE(db, "(query [:find ?n :where [?e :person/age ?a] [(adult? ?a)] [?e :person/name ?n]])");
+    MiniGrafStmt *s = PREPARE(
+        db, "(query [:find ?n :where [?e :person/age ?a] [(adult? ?a)] [?e :person/name ?n]])");
     REQUIRE(s);
     CHECK(minigraf_stmt_execute(s) == NULL);
     CHECK_STR_EQ(minigraf_error_code_name(minigraf_stmt_last_error_code(s)), "QRY-007");
@@ -816,8 +816,7 @@ TEST(host_functions_registered_after_prepare_apply)
     minigraf_close(db);
 }
 
-TEST(null_and_dead_handles)
-{
+TEST(null_and_dead_handles) {
     CHECK(minigraf_prepare(NULL, "(query [:find ?x :where [?x :a 1]])") == NULL);
     CHECK_INT_EQ(minigraf_stmt_bind_int64(NULL, "x", 1), API_017);
     CHECK_INT_EQ(minigraf_stmt_bind_entity(NULL, "x", ALICE), API_017);
@@ -863,8 +862,7 @@ TEST(null_and_dead_handles)
     minigraf_close(db);
 }
 
-TEST(database_closed_before_statement)
-{
+TEST(database_closed_before_statement) {
     MiniGrafDb *db = people();
     MiniGrafStmt *s = PREPARE(db, "(query [:find ?n :where [$e :person/name ?n]])");
     REQUIRE(s);
@@ -892,8 +890,7 @@ TEST(database_closed_before_statement)
 }
 
 /* Plain execution keeps refusing slots (language.md D6), prepared or not. */
-TEST(plain_execution_still_refuses_slots)
-{
+TEST(plain_execution_still_refuses_slots) {
     MiniGrafDb *db = people();
     MiniGrafStmt *s = PREPARE(db, "(query [:find ?n :where [$e :person/name ?n]])");
     REQUIRE(s);
@@ -914,10 +911,10 @@ typedef struct worker {
     int failures;
 } worker;
 
-static void *run_worker(void *arg)
-{
+static void *run_worker(void *arg) {
     worker *w = arg;
-    MiniGrafStmt *s = minigraf_prepare(w->db, "(query [:find ?n :where [?e :person/age $a] [?e :person/name ?n]])");
+    MiniGrafStmt *s = minigraf_prepare(
+        w->db, "(query [:find ?n :where [?e :person/age $a] [?e :person/name ?n]])");
     if (!s) {
         w->failures++;
         return NULL;
@@ -935,8 +932,7 @@ static void *run_worker(void *arg)
     return NULL;
 }
 
-TEST(statements_on_two_threads)
-{
+TEST(statements_on_two_threads) {
     MiniGrafDb *db = people();
     worker w[2] = {{db, 25, 0}, {db, 30, 0}};
     pthread_t t[2];
@@ -950,10 +946,12 @@ TEST(statements_on_two_threads)
 }
 
 CHECK_MAIN(TEST_ENTRY(b10_prepared_query), TEST_ENTRY(only_queries_can_be_prepared),
-           TEST_ENTRY(attribute_slot_refused_everywhere), TEST_ENTRY(entity_position_takes_entity_only),
+           TEST_ENTRY(attribute_slot_refused_everywhere),
+           TEST_ENTRY(entity_position_takes_entity_only),
            TEST_ENTRY(value_position_takes_every_val), TEST_ENTRY(keyword_val_matches_stored_ref),
            TEST_ENTRY(rule_argument_takes_val_only),
-           TEST_ENTRY(bind_ref_binds_an_entity_as_a_value), TEST_ENTRY(expression_argument_takes_val_only),
+           TEST_ENTRY(bind_ref_binds_an_entity_as_a_value),
+           TEST_ENTRY(expression_argument_takes_val_only),
            TEST_ENTRY(as_of_takes_tx_count_or_timestamp),
            TEST_ENTRY(valid_at_takes_timestamp_or_any_valid_time),
            TEST_ENTRY(slot_used_twice_checked_per_use), TEST_ENTRY(missing_and_extra_binds),
@@ -961,5 +959,6 @@ CHECK_MAIN(TEST_ENTRY(b10_prepared_query), TEST_ENTRY(only_queries_can_be_prepar
            TEST_ENTRY(rerun_sees_new_writes), TEST_ENTRY(rules_registered_after_prepare_apply),
            TEST_ENTRY(cursor_from_statement), TEST_ENTRY(cursor_from_statement_survives_writes),
            TEST_ENTRY(rebinding_under_open_cursors_keeps_strings),
-           TEST_ENTRY(host_functions_registered_after_prepare_apply), TEST_ENTRY(null_and_dead_handles), TEST_ENTRY(database_closed_before_statement),
+           TEST_ENTRY(host_functions_registered_after_prepare_apply),
+           TEST_ENTRY(null_and_dead_handles), TEST_ENTRY(database_closed_before_statement),
            TEST_ENTRY(plain_execution_still_refuses_slots), TEST_ENTRY(statements_on_two_threads))

@@ -9,22 +9,21 @@
 #include "support.h"
 
 /* 60 entities :p0..:p59 with :age i, :name "n<i>" and :group (i mod 3). */
-static MiniGrafDb *ages(void)
-{
+static MiniGrafDb *ages(void) {
     MiniGrafDb *db = open_memory_db();
     char tx[8192];
     size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
     for (int i = 0; i < 60; i++)
-        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] [:p%d :name \"n%d\"] [:p%d :group %d] ",
-                                i, i, i, i, i, i % 3);
+        len += (size_t)snprintf(tx + len, sizeof tx - len,
+                                "[:p%d :age %d] [:p%d :name \"n%d\"] [:p%d :group %d] ", i, i, i, i,
+                                i, i % 3);
     snprintf(tx + len, sizeof tx - len, "])");
     EXPECT_TRANSACT(db, tx);
     return db;
 }
 
 /* The UUID text of entity :p<i>. */
-static void uuid_of(MiniGrafDb *db, int i, char out[37])
-{
+static void uuid_of(MiniGrafDb *db, int i, char out[37]) {
     char q[200];
     snprintf(q, sizeof q, "(query [:find ?e :where [?e :name \"n%d\"]])", i);
     char *r = EXEC(db, q);
@@ -36,8 +35,7 @@ static void uuid_of(MiniGrafDb *db, int i, char out[37])
 }
 
 /* The rows of the text's answer (minigraf_execute), sorted; NULL on error. */
-static char *text_rows_sorted(MiniGrafDb *db, const char *text)
-{
+static char *text_rows_sorted(MiniGrafDb *db, const char *text) {
     char *r = EXEC(db, text);
     const char *res = r ? strstr(r, "\"results\":") : NULL;
     char *rows = res ? json_sorted_array(res + strlen("\"results\":"), NULL) : NULL;
@@ -47,8 +45,8 @@ static char *text_rows_sorted(MiniGrafDb *db, const char *text)
 
 /* The statement's answer as a cursor drained in batches of `batch`, rows
  * sorted, against the text's through minigraf_execute. */
-static void expect_same_at(int line, MiniGrafDb *db, MiniGrafStmt *s, const char *text, size_t batch)
-{
+static void expect_same_at(int line, MiniGrafDb *db, MiniGrafStmt *s, const char *text,
+                           size_t batch) {
     MiniGrafCursor *c = minigraf_stmt_query(s);
     if (!c) {
         check_fail_str(__FILE__, line, text, minigraf_stmt_last_error(s), "a cursor");
@@ -79,8 +77,7 @@ static void expect_same_at(int line, MiniGrafDb *db, MiniGrafStmt *s, const char
 
 /* A point query bound to a new entity each run: the kept scan seeks the
  * entity bound now, not the first one. */
-TEST(entity_rebound_every_run)
-{
+TEST(entity_rebound_every_run) {
     MiniGrafDb *db = ages();
     MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?a :where [$e :age ?a]])");
     REQUIRE(s);
@@ -99,8 +96,7 @@ TEST(entity_rebound_every_run)
 
 /* Two patterns and a filter, the filter's constant rebound: the kept
  * filter reads the value bound now. */
-TEST(filter_constant_rebound_every_run)
-{
+TEST(filter_constant_rebound_every_run) {
     MiniGrafDb *db = ages();
     MiniGrafStmt *s = minigraf_prepare(
         db, "(query [:find ?n :where [?e :group $g] [?e :age ?a] [(>= ?a $min)] [?e :name ?n]])");
@@ -111,7 +107,8 @@ TEST(filter_constant_rebound_every_run)
         CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", g), 0);
         CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "min", min), 0);
         snprintf(text, sizeof text,
-                 "(query [:find ?n :where [?e :group %d] [?e :age ?a] [(>= ?a %d)] [?e :name ?n]])", g, min);
+                 "(query [:find ?n :where [?e :group %d] [?e :age ?a] [(>= ?a %d)] [?e :name ?n]])",
+                 g, min);
         EXPECT_SAME(db, s, text, 4);
     }
     minigraf_stmt_free(s);
@@ -119,10 +116,10 @@ TEST(filter_constant_rebound_every_run)
 }
 
 /* Writes between runs: each run reads a new snapshot. */
-TEST(writes_between_runs_are_seen)
-{
+TEST(writes_between_runs_are_seen) {
     MiniGrafDb *db = ages();
-    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?e ?a :where [?e :group $g] [?e :age ?a]])");
+    MiniGrafStmt *s = minigraf_prepare(db,
+                                       "(query [:find ?e ?a :where [?e :group $g] [?e :age ?a]])");
     REQUIRE(s);
     CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", 1), 0);
     const char *text = "(query [:find ?e ?a :where [?e :group 1] [?e :age ?a]])";
@@ -139,10 +136,10 @@ TEST(writes_between_runs_are_seen)
 
 /* A run stopped after its first row (the cursor freed mid-stream), then
  * runs with other values: nothing of the stopped run is left over. */
-TEST(run_stopped_early_then_rerun)
-{
+TEST(run_stopped_early_then_rerun) {
     MiniGrafDb *db = ages();
-    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?e ?a :where [?e :age ?a] [(>= ?a $min)]])");
+    MiniGrafStmt *s = minigraf_prepare(db,
+                                       "(query [:find ?e ?a :where [?e :age ?a] [(>= ?a $min)]])");
     REQUIRE(s);
     for (int i = 0; i < 5; i++) {
         CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "min", i), 0);
@@ -161,8 +158,7 @@ TEST(run_stopped_early_then_rerun)
 
 /* A second run while the first one's cursor still streams goes without
  * the kept plan; both answers are right, and so are the runs after. */
-TEST(two_cursors_of_one_statement)
-{
+TEST(two_cursors_of_one_statement) {
     MiniGrafDb *db = ages();
     MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?a :where [?e :group $g] [?e :age ?a]])");
     REQUIRE(s);
@@ -194,8 +190,7 @@ TEST(two_cursors_of_one_statement)
 
 /* One value slot bound to values of every type in turn (a type can change
  * the index a pattern reads: the statement plans again). */
-TEST(value_type_changes_between_runs)
-{
+TEST(value_type_changes_between_runs) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :v 1] [:b :v \"1\"] [:c :v :k] [:d :v 1.5] [:e :v true]"
                         " [:f :v :a] [:g :v 2]])");
@@ -222,13 +217,14 @@ TEST(value_type_changes_between_runs)
 }
 
 /* :as-of and :valid-at slots rebound: each run reads the time it is given. */
-TEST(time_slots_rebound_every_run)
-{
+TEST(time_slots_rebound_every_run) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:x :n 1]])");
     EXPECT_TRANSACT(db, "(transact [[:x :n 2]])");
-    EXPECT_TRANSACT(db, "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-01\"} [[:x :n 3]])");
-    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?v :as-of $t :valid-at $at :where [:x :n ?v]])");
+    EXPECT_TRANSACT(db,
+                    "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-01\"} [[:x :n 3]])");
+    MiniGrafStmt *s = minigraf_prepare(
+        db, "(query [:find ?v :as-of $t :valid-at $at :where [:x :n ?v]])");
     REQUIRE(s);
     for (int round = 0; round < 4; round++) /* the same kinds for three runs, then others */
         for (uint64_t t = 1; t <= 3; t++) {
@@ -240,10 +236,12 @@ TEST(time_slots_rebound_every_run)
                          "(query [:find ?v :as-of %llu :any-valid-time :where [:x :n ?v]])",
                          (unsigned long long)t);
             } else {
-                CHECK_INT_EQ(minigraf_stmt_bind_timestamp_ms(s, "at", 1675209600000), 0); /* 2023-02-01 */
-                snprintf(text, sizeof text,
-                         "(query [:find ?v :as-of %llu :valid-at \"2023-02-01\" :where [:x :n ?v]])",
-                         (unsigned long long)t);
+                CHECK_INT_EQ(minigraf_stmt_bind_timestamp_ms(s, "at", 1675209600000),
+                             0); /* 2023-02-01 */
+                snprintf(
+                    text, sizeof text,
+                    "(query [:find ?v :as-of %llu :valid-at \"2023-02-01\" :where [:x :n ?v]])",
+                    (unsigned long long)t);
             }
             EXPECT_SAME(db, s, text, 8);
         }
@@ -253,8 +251,7 @@ TEST(time_slots_rebound_every_run)
 
 /* Planned on an empty database, run after it grew: the statement plans
  * again for the new size, and answers alike before and after. */
-TEST(plan_made_on_an_empty_database)
-{
+TEST(plan_made_on_an_empty_database) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?n :where [?e :age $a] [?e :name ?n]])");
     REQUIRE(s);
@@ -280,8 +277,7 @@ TEST(plan_made_on_an_empty_database)
 
 /* True for the integer *user_data points to. */
 static int equals_user_value(void *user_data, const minigraf_value *v, int *result, char *error,
-                             size_t size)
-{
+                             size_t size) {
     (void)error, (void)size;
     *result = v->type == MINIGRAF_TYPE_INTEGER && v->integer == *(const int *)user_data;
     return 0;
@@ -289,11 +285,11 @@ static int equals_user_value(void *user_data, const minigraf_value *v, int *resu
 
 /* A host predicate replaced between runs: the next run calls the new one
  * (a where that calls host functions is not kept). */
-TEST(host_predicate_replaced_between_runs)
-{
+TEST(host_predicate_replaced_between_runs) {
     MiniGrafDb *db = ages();
     static const int ten = 10, twenty = 20;
-    CHECK_INT_EQ(minigraf_register_predicate(db, "pick?", equals_user_value, (void *)&ten, NULL), 0);
+    CHECK_INT_EQ(minigraf_register_predicate(db, "pick?", equals_user_value, (void *)&ten, NULL),
+                 0);
     MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?n :where [?e :group $g] [?e :age ?a] "
                                            "[(pick? ?a)] [?e :name ?n]])");
     REQUIRE(s);
@@ -302,8 +298,10 @@ TEST(host_predicate_replaced_between_runs)
     CHECK_STR_EQ(r, "{\"variables\":[\"?n\"],\"results\":[[\"n10\"]]}");
     minigraf_string_free(r);
     CHECK_INT_EQ(minigraf_register_predicate(db, "pick?", NULL, NULL, NULL), 0);
-    CHECK_INT_EQ(minigraf_register_predicate(db, "other?", equals_user_value, (void *)&ten, NULL), 0);
-    CHECK_INT_EQ(minigraf_register_predicate(db, "pick?", equals_user_value, (void *)&twenty, NULL), 0);
+    CHECK_INT_EQ(minigraf_register_predicate(db, "other?", equals_user_value, (void *)&ten, NULL),
+                 0);
+    CHECK_INT_EQ(minigraf_register_predicate(db, "pick?", equals_user_value, (void *)&twenty, NULL),
+                 0);
     CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", 2), 0);
     MiniGrafCursor *c = minigraf_stmt_query(s);
     REQUIRE(c);
@@ -317,8 +315,7 @@ TEST(host_predicate_replaced_between_runs)
 
 /* A file database written and checkpointed by a second handle between
  * runs (one shared store): every run reads the latest state. */
-TEST(file_database_changed_by_another_handle)
-{
+TEST(file_database_changed_by_another_handle) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -347,8 +344,7 @@ TEST(file_database_changed_by_another_handle)
 
 /* A streaming cursor of the statement detached by a write (read into
  * memory), then freed after the next run began. */
-TEST(cursor_detached_by_a_write)
-{
+TEST(cursor_detached_by_a_write) {
     MiniGrafDb *db = ages();
     MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?a :where [?e :group $g] [?e :age ?a]])");
     REQUIRE(s);
@@ -374,8 +370,7 @@ typedef struct drainer {
     char *rows;
 } drainer;
 
-static void *drain_and_free(void *arg)
-{
+static void *drain_and_free(void *arg) {
     drainer *d = arg;
     d->rows = drain_cursor(d->c, 3);
     minigraf_cursor_free(d->c);
@@ -385,8 +380,7 @@ static void *drain_and_free(void *arg)
 /* Cursors drained and freed on another thread while the statement runs
  * again on this one: each run takes the kept plan when no cursor holds
  * it, and goes without it when one does. */
-TEST(cursors_freed_on_another_thread)
-{
+TEST(cursors_freed_on_another_thread) {
     MiniGrafDb *db = ages();
     MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?a :where [?e :group $g] [?e :age ?a]])");
     REQUIRE(s);
@@ -415,32 +409,32 @@ TEST(cursors_freed_on_another_thread)
 
 /* An attribute no fact had when the statement was planned: each run
  * resolves it anew, so the facts written later are found. */
-TEST(attribute_written_after_the_plan)
-{
+TEST(attribute_written_after_the_plan) {
     MiniGrafDb *db = ages();
-    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?e ?c :where [?e :group $g] [?e :color ?c]])");
+    MiniGrafStmt *s = minigraf_prepare(
+        db, "(query [:find ?e ?c :where [?e :group $g] [?e :color ?c]])");
     REQUIRE(s);
     CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", 1), 0);
     const char *text = "(query [:find ?e ?c :where [?e :group 1] [?e :color ?c]])";
     EXPECT_SAME(db, s, text, 8);
-    EXPECT_TRANSACT(db, "(transact [[:p1 :color \"red\"] [:p4 :color \"blue\"] [:p5 :color \"x\"]])");
+    EXPECT_TRANSACT(db,
+                    "(transact [[:p1 :color \"red\"] [:p4 :color \"blue\"] [:p5 :color \"x\"]])");
     EXPECT_SAME(db, s, text, 8);
     minigraf_stmt_free(s);
     minigraf_close(db);
 }
 
-static int stop_now(void *user_data)
-{
+static int stop_now(void *user_data) {
     (void)user_data;
     return 1;
 }
 
 /* A kept run stopped by the progress handler fails with API-013, and the
  * statement runs whole once the handler is gone. */
-TEST(kept_run_stopped_by_the_progress_handler)
-{
+TEST(kept_run_stopped_by_the_progress_handler) {
     MiniGrafDb *db = ages();
-    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?e ?a :where [?e :age ?a] [(>= ?a $min)]])");
+    MiniGrafStmt *s = minigraf_prepare(db,
+                                       "(query [:find ?e ?a :where [?e :age ?a] [(>= ?a $min)]])");
     REQUIRE(s);
     CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "min", 10), 0);
     const char *text = "(query [:find ?e ?a :where [?e :age ?a] [(>= ?a 10)]])";
@@ -460,18 +454,19 @@ TEST(kept_run_stopped_by_the_progress_handler)
 /* Under a small query_memory_limit, many runs of a kept statement: each
  * run's meter starts from what the kept operators hold, not from what
  * the runs before it charged. */
-TEST(memory_limit_holds_run_after_run)
-{
+TEST(memory_limit_holds_run_after_run) {
     MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"query_memory_limit\": 65536}", NULL);
     REQUIRE(db);
     char tx[8192];
     size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
     for (int i = 0; i < 60; i++)
-        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :name \"name number %d\"] [:p%d :group %d] ",
-                                i, i, i, i % 3);
+        len += (size_t)snprintf(tx + len, sizeof tx - len,
+                                "[:p%d :name \"name number %d\"] [:p%d :group %d] ", i, i, i,
+                                i % 3);
     snprintf(tx + len, sizeof tx - len, "])");
     EXPECT_TRANSACT(db, tx);
-    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?n :where [?e :group $g] [?e :name ?n]])");
+    MiniGrafStmt *s = minigraf_prepare(db,
+                                       "(query [:find ?n :where [?e :group $g] [?e :name ?n]])");
     REQUIRE(s);
     const char *want[3] = {"(query [:find ?n :where [?e :group 0] [?e :name ?n]])",
                            "(query [:find ?n :where [?e :group 1] [?e :name ?n]])",
@@ -501,11 +496,11 @@ TEST(memory_limit_holds_run_after_run)
 
 /* :limit and :offset on a kept streaming :find side: every run counts its
  * rows from the start again. */
-TEST(limit_counts_from_the_start_every_run)
-{
+TEST(limit_counts_from_the_start_every_run) {
     MiniGrafDb *db = ages();
     MiniGrafStmt *s = minigraf_prepare(
-        db, "(query [:find ?a :where [?e :group $g] [?e :age ?a] [(>= ?a $min)] :offset 1 :limit 3])");
+        db,
+        "(query [:find ?a :where [?e :group $g] [?e :age ?a] [(>= ?a $min)] :offset 1 :limit 3])");
     REQUIRE(s);
     for (int i = 0; i < 12; i++) {
         CHECK_INT_EQ(minigraf_stmt_bind_int64(s, "g", i % 3), 0);
@@ -530,8 +525,8 @@ CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run), TEST_ENTRY(filter_constant_rebo
            TEST_ENTRY(two_cursors_of_one_statement), TEST_ENTRY(value_type_changes_between_runs),
            TEST_ENTRY(time_slots_rebound_every_run), TEST_ENTRY(plan_made_on_an_empty_database),
            TEST_ENTRY(host_predicate_replaced_between_runs),
-           TEST_ENTRY(file_database_changed_by_another_handle), TEST_ENTRY(cursor_detached_by_a_write),
-           TEST_ENTRY(cursors_freed_on_another_thread),
+           TEST_ENTRY(file_database_changed_by_another_handle),
+           TEST_ENTRY(cursor_detached_by_a_write), TEST_ENTRY(cursors_freed_on_another_thread),
            TEST_ENTRY(attribute_written_after_the_plan),
            TEST_ENTRY(kept_run_stopped_by_the_progress_handler),
            TEST_ENTRY(memory_limit_holds_run_after_run),

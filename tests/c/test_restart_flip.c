@@ -10,8 +10,7 @@
 
 #define ENTITIES 300 /* in the fixture: [:eN :name "nN"] [:eN :age N%50] [:eN :fuzz/other N] */
 
-static int copy_fixture(const char *to)
-{
+static int copy_fixture(const char *to) {
     char from[512];
     snprintf(from, sizeof from, "%s/tests/fuzz/findings/restart_flip.graph", MINIGRAF_SOURCE_DIR);
     FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
@@ -28,8 +27,7 @@ static int copy_fixture(const char *to)
 }
 
 /* Each answer is right or an STG-008 error: never an empty one. */
-static void lookup_entity(MiniGrafDb *db, int i, int *coded, int *silent)
-{
+static void lookup_entity(MiniGrafDb *db, int i, int *coded, int *silent) {
     char q[160], want[32];
     snprintf(q, sizeof q, "(query [:find ?n :where [:e%d :name ?n]])", i);
     snprintf(want, sizeof want, "\"n%d\"", i);
@@ -45,8 +43,7 @@ static void lookup_entity(MiniGrafDb *db, int i, int *coded, int *silent)
     minigraf_string_free(got);
 }
 
-TEST(damaged_restart_array_is_stg_008_never_a_missing_fact)
-{
+TEST(damaged_restart_array_is_stg_008_never_a_missing_fact) {
     temp_db_path t;
     temp_db_make(&t);
     REQUIRE(copy_fixture(t.path) == 0);

@@ -4,8 +4,7 @@
 
 #define OK "{\"ok\":true}"
 
-TEST(registering_a_rule_returns_ok)
-{
+TEST(registering_a_rule_returns_ok) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
@@ -14,8 +13,7 @@ TEST(registering_a_rule_returns_ok)
     minigraf_close(db);
 }
 
-TEST(registering_the_same_rule_twice_is_harmless)
-{
+TEST(registering_the_same_rule_twice_is_harmless) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
@@ -23,21 +21,22 @@ TEST(registering_the_same_rule_twice_is_harmless)
     minigraf_close(db);
 }
 
-TEST(every_body_clause_kind_registers)
-{
+TEST(every_body_clause_kind_registers) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_EXEC(db, "(rule [(adult ?p) [?p :age ?a] [(>= ?a 18)]])", OK);
     EXPECT_EXEC(db, "(rule [(named ?p ?n) [?p :name ?n] [(matches? ?n \"^A\")]])", OK);
-    EXPECT_EXEC(db, "(rule [(warm ?c) [?c :kind _] (or [?c :color :red] [?c :color :orange])])", OK);
+    EXPECT_EXEC(db, "(rule [(warm ?c) [?c :kind _] (or [?c :color :red] [?c :color :orange])])",
+                OK);
     EXPECT_EXEC(db, "(rule [(lone ?p) [?p :name _] (not-join [?p] [?p :friend ?f])])", OK);
-    EXPECT_EXEC(db, "(rule [(odd ?p) [?p :k _] (or-join [?p] (adult ?p) (and [?p :x ?y] (named ?p ?y)))])", OK);
+    EXPECT_EXEC(
+        db, "(rule [(odd ?p) [?p :k _] (or-join [?p] (adult ?p) (and [?p :x ?y] (named ?p ?y)))])",
+        OK);
     EXPECT_EXEC(db, "(rule [(flag :the-flag) [?x :k 1]])", OK);
     EXPECT_EXEC(db, "(rule [(const ?x :yes) [?x :k 1]])", OK);
     minigraf_close(db);
 }
 
-TEST(malformed_rules_fail_with_their_parse_codes)
-{
+TEST(malformed_rules_fail_with_their_parse_codes) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_ERROR(db, "(rule)", "PRS-077");
     EXPECT_ERROR(db, "(rule (p ?x))", "PRS-077");
@@ -52,8 +51,7 @@ TEST(malformed_rules_fail_with_their_parse_codes)
     minigraf_close(db);
 }
 
-TEST(unstratifiable_rule_is_rejected_and_not_kept)
-{
+TEST(unstratifiable_rule_is_rejected_and_not_kept) {
     /* language.md §9.5 */
     MiniGrafDb *db = open_memory_db();
     EXPECT_EXEC(db, "(rule [(p ?x) [?x :edge _] (not (q ?x))])", OK);
@@ -68,8 +66,7 @@ TEST(unstratifiable_rule_is_rejected_and_not_kept)
     minigraf_close(db);
 }
 
-TEST(negative_cycle_closed_by_a_positive_rule_is_rejected)
-{
+TEST(negative_cycle_closed_by_a_positive_rule_is_rejected) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_EXEC(db, "(rule [(p ?x) [?x :k 1] (not (q ?x))])", OK);
     EXPECT_EXEC(db, "(rule [(q ?x) (r ?x)])", OK);
@@ -80,16 +77,14 @@ TEST(negative_cycle_closed_by_a_positive_rule_is_rejected)
     minigraf_close(db);
 }
 
-TEST(negation_inside_an_or_branch_counts_for_stratification)
-{
+TEST(negation_inside_an_or_branch_counts_for_stratification) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_EXEC(db, "(rule [(p ?x) [?x :k 1] (or [?x :a 1] (and [?x :b 1] (not (q ?x))))])", OK);
     EXPECT_ERROR(db, "(rule [(q ?x) [?x :k 1] (p ?x)])", "INT-054");
     minigraf_close(db);
 }
 
-TEST(positive_mutual_recursion_is_stratifiable)
-{
+TEST(positive_mutual_recursion_is_stratifiable) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_EXEC(db, "(rule [(even ?x) [?x :start true]])", OK);
     EXPECT_EXEC(db, "(rule [(odd ?y) (even ?x) [?x :next ?y]])", OK);
@@ -98,8 +93,7 @@ TEST(positive_mutual_recursion_is_stratifiable)
     minigraf_close(db);
 }
 
-TEST(a_registered_rule_is_evaluated_by_queries)
-{
+TEST(a_registered_rule_is_evaluated_by_queries) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c]])");
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
@@ -110,8 +104,7 @@ TEST(a_registered_rule_is_evaluated_by_queries)
     minigraf_close(db);
 }
 
-TEST(registering_a_rule_on_a_read_only_database_is_api_014)
-{
+TEST(registering_a_rule_on_a_read_only_database_is_api_014) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -127,8 +120,7 @@ TEST(registering_a_rule_on_a_read_only_database_is_api_014)
     temp_db_remove(&t);
 }
 
-TEST(rules_are_not_persisted)
-{
+TEST(rules_are_not_persisted) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -144,8 +136,7 @@ TEST(rules_are_not_persisted)
     temp_db_remove(&t);
 }
 
-TEST(rules_belong_to_one_database)
-{
+TEST(rules_belong_to_one_database) {
     MiniGrafDb *a = open_memory_db(), *b = open_memory_db();
     EXPECT_EXEC(a, "(rule [(p ?x) [?x :edge _] (not (q ?x))])", OK);
     EXPECT_EXEC(b, "(rule [(q ?x) [?x :edge _] (not (p ?x))])", OK);
@@ -163,5 +154,4 @@ CHECK_MAIN(TEST_ENTRY(registering_a_rule_returns_ok),
            TEST_ENTRY(positive_mutual_recursion_is_stratifiable),
            TEST_ENTRY(a_registered_rule_is_evaluated_by_queries),
            TEST_ENTRY(registering_a_rule_on_a_read_only_database_is_api_014),
-           TEST_ENTRY(rules_are_not_persisted),
-           TEST_ENTRY(rules_belong_to_one_database))
+           TEST_ENTRY(rules_are_not_persisted), TEST_ENTRY(rules_belong_to_one_database))

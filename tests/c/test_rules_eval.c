@@ -11,10 +11,10 @@
 #define UUID_E "006be341-8852-59d3-898d-eac77358f13c"
 
 /* The language.md §9.5 graph: a -> b -> c -> d, d blocked; reach and accessible. */
-static MiniGrafDb *b6_db(void)
-{
+static MiniGrafDb *b6_db(void) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :d] [:d :blocked true]])");
+    EXPECT_TRANSACT(db,
+                    "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :d] [:d :blocked true]])");
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
     EXPECT_EXEC(db, "(rule [(accessible ?x ?y) (reach ?x ?y) (not [?y :blocked true])])", OK);
@@ -23,99 +23,113 @@ static MiniGrafDb *b6_db(void)
 
 #define ROWS(vars, rows) "{\"variables\":" vars ",\"results\":" rows "}"
 
-TEST(transitive_closure_b6)
-{
+TEST(transitive_closure_b6) {
     MiniGrafDb *db = b6_db();
-    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
-    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach :a ?y)])", ROWS("[\"(count ?y)\"]", "[[3]]"));
-    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[6]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach :a ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[3]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[6]]"));
     minigraf_close(db);
 }
 
-TEST(negation_across_strata_b6_accessible)
-{
+TEST(negation_across_strata_b6_accessible) {
     MiniGrafDb *db = b6_db();
-    EXPECT_EXEC(db, "(query [:find ?y :where (accessible :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (accessible :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
     /* a rule negating a rule of a lower stratum */
     EXPECT_EXEC(db, "(rule [(unreached ?x) [?x :edge _] (not (reach :a ?x))])", OK);
-    EXPECT_EXEC(db, "(query [:find ?x :where (unreached ?x)])", ROWS("[\"?x\"]", "[[\"" UUID_A "\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?x :where (unreached ?x)])",
+                ROWS("[\"?x\"]", "[[\"" UUID_A "\"]]"));
     minigraf_close(db);
 }
 
-TEST(derived_values_keep_the_representation_they_were_bound_with)
-{
+TEST(derived_values_keep_the_representation_they_were_bound_with) {
     /* language.md §9.5, D12: the first argument is an entity (UUID text), the second
      * keeps the keyword it was bound to. */
     MiniGrafDb *db = b6_db();
     EXPECT_EXEC(db, "(query [:find ?x :where (reach ?x :d)])",
                 ROWS("[\"?x\"]", "[[\"" UUID_A "\"],[\"" UUID_B "\"],[\"" UUID_C "\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y) [?y :blocked true]])", ROWS("[\"?y\"]", "[[\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y) [?y :blocked true]])",
+                ROWS("[\"?y\"]", "[[\":d\"]]"));
     minigraf_close(db);
 }
 
-TEST(rules_read_the_records_visible_as_of)
-{
+TEST(rules_read_the_records_visible_as_of) {
     MiniGrafDb *db = b6_db();
     EXPECT_EXEC(db, "(query [:find ?y :as-of 0 :where (reach :a ?y)])", ROWS("[\"?y\"]", "[]"));
     EXPECT_TRANSACT(db, "(transact [[:d :edge :e]])");
-    EXPECT_EXEC(db, "(query [:find ?y :as-of 1 :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"],[\":e\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :as-of 1 :where (reach :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"],[\":e\"]]"));
     EXPECT_RETRACT(db, "(retract [[:b :edge :c]])");
     EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?y :as-of 2 :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"],[\":e\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :as-of 2 :where (reach :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"],[\":e\"]]"));
     minigraf_close(db);
 }
 
-TEST(rules_read_the_records_valid_at)
-{
+TEST(rules_read_the_records_valid_at) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact {:valid-from \"2019-01-01\"} [[:a :edge :b]])");
-    EXPECT_TRANSACT(db, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:b :edge :c]])");
+    EXPECT_TRANSACT(
+        db, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:b :edge :c]])");
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
-    EXPECT_EXEC(db, "(query [:find ?y :valid-at \"2020-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :valid-at \"2020-06-01\" :where (reach :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
     EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?y :valid-at \"2018-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[]"));
-    EXPECT_EXEC(db, "(query [:find ?y :any-valid-time :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :valid-at \"2018-06-01\" :where (reach :a ?y)])",
+                ROWS("[\"?y\"]", "[]"));
+    EXPECT_EXEC(db, "(query [:find ?y :any-valid-time :where (reach :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
     minigraf_close(db);
 }
 
-TEST(cycles_terminate)
-{
+TEST(cycles_terminate) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :a] [:a :name \"a\"] [:b :name \"b\"] [:c :name \"c\"]])");
+    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :a] [:a :name \"a\"] [:b "
+                        ":name \"b\"] [:c :name \"c\"]])");
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) (reach ?x ?z) (reach ?z ?y)])", OK);
-    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":a\"],[\":b\"],[\":c\"]]"));
-    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[9]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":a\"],[\":b\"],[\":c\"]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[9]]"));
     /* a self loop */
     EXPECT_TRANSACT(db, "(transact [[:d :edge :d]])");
     EXPECT_EXEC(db, "(query [:find ?y :where (reach :d ?y)])", ROWS("[\"?y\"]", "[[\":d\"]]"));
     minigraf_close(db);
 }
 
-TEST(same_generation)
-{
+TEST(same_generation) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact [[:b :parent :a] [:c :parent :a] [:d :parent :b] [:e :parent :c]])");
+    EXPECT_TRANSACT(db,
+                    "(transact [[:b :parent :a] [:c :parent :a] [:d :parent :b] [:e :parent :c]])");
     EXPECT_EXEC(db, "(rule [(sg ?x ?y) [?x :parent ?p] [?y :parent ?p]])", OK);
     EXPECT_EXEC(db, "(rule [(sg ?x ?y) [?x :parent ?px] [?y :parent ?py] (sg ?px ?py)])", OK);
-    EXPECT_EXEC(db, "(query [:find ?y :where (sg :d ?y)])", ROWS("[\"?y\"]", "[[\"" UUID_D "\"],[\"" UUID_E "\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?y :where (sg :b ?y)])", ROWS("[\"?y\"]", "[[\"" UUID_B "\"],[\"" UUID_C "\"]]"));
-    EXPECT_EXEC(db, "(query [:find (count ?x) :where (sg ?x ?y)])", ROWS("[\"(count ?x)\"]", "[[8]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (sg :d ?y)])",
+                ROWS("[\"?y\"]", "[[\"" UUID_D "\"],[\"" UUID_E "\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (sg :b ?y)])",
+                ROWS("[\"?y\"]", "[[\"" UUID_B "\"],[\"" UUID_C "\"]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?x) :where (sg ?x ?y)])",
+                ROWS("[\"(count ?x)\"]", "[[8]]"));
     minigraf_close(db);
 }
 
-TEST(mutual_recursion)
-{
+TEST(mutual_recursion) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :start true] [:a :next :b] [:b :next :c] [:c :next :d]"
                         " [:a :name \"a\"] [:b :name \"b\"] [:c :name \"c\"] [:d :name \"d\"]])");
     EXPECT_EXEC(db, "(rule [(even ?x) [?x :start true]])", OK);
     EXPECT_EXEC(db, "(rule [(odd ?y) (even ?x) [?x :next ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(even ?y) (odd ?x) [?x :next ?y]])", OK);
-    EXPECT_EXEC(db, "(query [:find ?n :where (even ?x) [?x :name ?n]])", ROWS("[\"?n\"]", "[[\"a\"],[\"c\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?n :where (odd ?x) [?x :name ?n]])", ROWS("[\"?n\"]", "[[\"b\"],[\"d\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (even ?x) [?x :name ?n]])",
+                ROWS("[\"?n\"]", "[[\"a\"],[\"c\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (odd ?x) [?x :name ?n]])",
+                ROWS("[\"?n\"]", "[[\"b\"],[\"d\"]]"));
     /* a one-argument head derives [x :p true] */
     EXPECT_EXEC(db, "(query [:find ?n ?v :where (odd ?x ?v) [?x :name ?n]])",
                 ROWS("[\"?n\",\"?v\"]", "[[\"b\",true],[\"d\",true]]"));
@@ -124,40 +138,47 @@ TEST(mutual_recursion)
     minigraf_close(db);
 }
 
-TEST(constants_in_heads_and_bodies)
-{
+TEST(constants_in_heads_and_bodies) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact [[:a :k 1] [:b :k 2] [:c :parent :a] [:d :parent :b] [:c :name \"c\"] [:d :name \"d\"]])");
+    EXPECT_TRANSACT(db, "(transact [[:a :k 1] [:b :k 2] [:c :parent :a] [:d :parent :b] [:c :name "
+                        "\"c\"] [:d :name \"d\"]])");
     EXPECT_EXEC(db, "(rule [(flag :the-flag) [?x :k 1]])", OK);
     EXPECT_EXEC(db, "(rule [(const ?x :yes) [?x :k 1]])", OK);
     EXPECT_EXEC(db, "(rule [(kid-of-a ?x) [?x :parent :a]])", OK);
     EXPECT_EXEC(db, "(query [:find ?f :where (flag ?f)])",
                 ROWS("[\"?f\"]", "[[\"04edd818-5052-5577-bf83-040c7ee73bb7\"]]"));
     EXPECT_EXEC(db, "(query [:find ?v :where (const ?x ?v)])", ROWS("[\"?v\"]", "[[\":yes\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?x :where (const ?x :yes)])", ROWS("[\"?x\"]", "[[\"" UUID_A "\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?x :where (const ?x :yes)])",
+                ROWS("[\"?x\"]", "[[\"" UUID_A "\"]]"));
     EXPECT_EXEC(db, "(query [:find ?x :where (const ?x :no)])", ROWS("[\"?x\"]", "[]"));
-    EXPECT_EXEC(db, "(query [:find ?n :where (kid-of-a ?x) [?x :name ?n]])", ROWS("[\"?n\"]", "[[\"c\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (kid-of-a ?x) [?x :name ?n]])",
+                ROWS("[\"?n\"]", "[[\"c\"]]"));
     minigraf_close(db);
 }
 
-TEST(rule_bodies_with_expressions_not_and_or)
-{
+TEST(rule_bodies_with_expressions_not_and_or) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :age 30] [:b :age 12] [:c :age 18] [:a :friend :b]"
                         " [:a :name \"Ann\"] [:b :name \"Bob\"] [:c :name \"Cy\"]"
                         " [:a :color :red] [:b :color :blue] [:c :color :orange]])");
     EXPECT_EXEC(db, "(rule [(adult ?p) [?p :age ?a] [(>= ?a 18)]])", OK);
-    EXPECT_EXEC(db, "(rule [(warm ?c) [?c :name _] (or [?c :color :red] [?c :color :orange])])", OK);
+    EXPECT_EXEC(db, "(rule [(warm ?c) [?c :name _] (or [?c :color :red] [?c :color :orange])])",
+                OK);
     EXPECT_EXEC(db, "(rule [(lone ?p) [?p :name _] (not-join [?p] [?p :friend ?f])])", OK);
     EXPECT_EXEC(db, "(rule [(older ?p ?q) [?p :age ?x] [?q :age ?y] [(> ?x ?y)]])", OK);
     EXPECT_EXEC(db, "(rule [(shout ?p ?s) [?p :age ?a] [(* ?a 2) ?s]])", OK);
-    EXPECT_EXEC(db, "(query [:find ?n :where (adult ?p) [?p :name ?n]])", ROWS("[\"?n\"]", "[[\"Ann\"],[\"Cy\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?n :where (warm ?p) [?p :name ?n]])", ROWS("[\"?n\"]", "[[\"Ann\"],[\"Cy\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?n :where (lone ?p) [?p :name ?n]])", ROWS("[\"?n\"]", "[[\"Bob\"],[\"Cy\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?n :where (older :c ?q) [?q :name ?n]])", ROWS("[\"?n\"]", "[[\"Bob\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (adult ?p) [?p :name ?n]])",
+                ROWS("[\"?n\"]", "[[\"Ann\"],[\"Cy\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (warm ?p) [?p :name ?n]])",
+                ROWS("[\"?n\"]", "[[\"Ann\"],[\"Cy\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (lone ?p) [?p :name ?n]])",
+                ROWS("[\"?n\"]", "[[\"Bob\"],[\"Cy\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where (older :c ?q) [?q :name ?n]])",
+                ROWS("[\"?n\"]", "[[\"Bob\"]]"));
     EXPECT_EXEC(db, "(query [:find ?s :where (shout :b ?s)])", ROWS("[\"?s\"]", "[[24]]"));
     /* rules inside the query's own not and or */
-    EXPECT_EXEC(db, "(query [:find ?n :where [?p :name ?n] (not (adult ?p))])", ROWS("[\"?n\"]", "[[\"Bob\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?n :where [?p :name ?n] (not (adult ?p))])",
+                ROWS("[\"?n\"]", "[[\"Bob\"]]"));
     EXPECT_EXEC(db, "(query [:find ?n :where [?p :name ?n] (or (lone ?p) (adult ?p))])",
                 ROWS("[\"?n\"]", "[[\"Ann\"],[\"Bob\"],[\"Cy\"]]"));
     EXPECT_EXEC(db, "(query [:find ?n :where [?p :name ?n] (adult ?p) [(starts-with? ?n \"A\")]])",
@@ -165,23 +186,27 @@ TEST(rule_bodies_with_expressions_not_and_or)
     minigraf_close(db);
 }
 
-TEST(recursion_through_or_reaches_the_full_fixpoint)
-{
+TEST(recursion_through_or_reaches_the_full_fixpoint) {
     /* language.md D9: a mixed rule is evaluated to the fixpoint of its stratum. */
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :d]])");
-    EXPECT_EXEC(db, "(rule [(r ?x ?y) (or (and [?x :edge ?y] [?x :edge ?z]) (and [?x :edge ?z] (r ?z ?y)))])", OK);
-    EXPECT_EXEC(db, "(query [:find ?y :where (r :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    EXPECT_EXEC(
+        db,
+        "(rule [(r ?x ?y) (or (and [?x :edge ?y] [?x :edge ?z]) (and [?x :edge ?z] (r ?z ?y)))])",
+        OK);
+    EXPECT_EXEC(db, "(query [:find ?y :where (r :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
     minigraf_close(db);
 }
 
-TEST(aggregates_windows_order_and_limit_over_rule_results)
-{
+TEST(aggregates_windows_order_and_limit_over_rule_results) {
     MiniGrafDb *db = b6_db();
     EXPECT_TRANSACT(db, "(transact [[:a :name \"a\"] [:b :name \"b\"] [:c :name \"c\"]])");
     EXPECT_EXEC(db, "(query [:find ?n (count ?y) :where (reach ?x ?y) [?x :name ?n]])",
                 ROWS("[\"?n\",\"(count ?y)\"]", "[[\"a\",3],[\"b\",2],[\"c\",1]]"));
-    EXPECT_EXEC(db, "(query [:find ?n (count ?y :over (:order-by ?n)) :where (reach ?x ?y) [?x :name ?n] [(= ?y :d)]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?n (count ?y :over (:order-by ?n)) :where (reach ?x ?y) [?x :name "
+                "?n] [(= ?y :d)]])",
                 ROWS("[\"?n\",\"(count ?y :over ...)\"]", "[[\"a\",1],[\"b\",2],[\"c\",3]]"));
     EXPECT_EXEC(db, "(query [:find ?y :where (reach :a ?y) :order-by [?y :desc] :limit 2])",
                 "{\"variables\":[\"?y\"],\"results\":[[\":d\"],[\":c\"]]}");
@@ -190,30 +215,30 @@ TEST(aggregates_windows_order_and_limit_over_rule_results)
     minigraf_close(db);
 }
 
-TEST(predicate_without_rules_matches_stored_facts)
-{
+TEST(predicate_without_rules_matches_stored_facts) {
     /* language.md §9.5 last example, language.md §9.2 item 2 */
     MiniGrafDb *db = b6_db();
     EXPECT_EXEC(db, "(query [:find ?x ?y :where (edge ?x ?y)])",
-                ROWS("[\"?x\",\"?y\"]", "[[\"" UUID_A "\",\":b\"],[\"" UUID_B "\",\":c\"],[\"" UUID_C "\",\":d\"]]"));
-    EXPECT_EXEC(db, "(query [:find ?x :where (blocked ?x)])", ROWS("[\"?x\"]", "[[\"" UUID_D "\"]]"));
+                ROWS("[\"?x\",\"?y\"]",
+                     "[[\"" UUID_A "\",\":b\"],[\"" UUID_B "\",\":c\"],[\"" UUID_C "\",\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?x :where (blocked ?x)])",
+                ROWS("[\"?x\"]", "[[\"" UUID_D "\"]]"));
     EXPECT_EXEC(db, "(query [:find ?x :where (nothing ?x)])", ROWS("[\"?x\"]", "[]"));
     minigraf_close(db);
 }
 
-TEST(rules_augment_the_stored_attribute_of_their_name)
-{
+TEST(rules_augment_the_stored_attribute_of_their_name) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :friend :b] [:a :knows :c]])");
     EXPECT_EXEC(db, "(rule [(friend ?x ?y) [?x :knows ?y]])", OK);
-    EXPECT_EXEC(db, "(query [:find ?y :where (friend :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (friend :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
     /* without an invocation, no rule runs: only the stored fact */
     EXPECT_EXEC(db, "(query [:find ?y :where [:a :friend ?y]])", ROWS("[\"?y\"]", "[[\":b\"]]"));
     minigraf_close(db);
 }
 
-TEST(patterns_see_derived_facts_while_rules_are_used)
-{
+TEST(patterns_see_derived_facts_while_rules_are_used) {
     /* language.md §9.2 item 2, D13 */
     MiniGrafDb *db = b6_db();
     EXPECT_EXEC(db, "(query [:find ?y :where (reach :c ?z) [:a :reach ?y]])",
@@ -223,24 +248,23 @@ TEST(patterns_see_derived_facts_while_rules_are_used)
     minigraf_close(db);
 }
 
-TEST(invocation_arity_is_int_028)
-{
+TEST(invocation_arity_is_int_028) {
     MiniGrafDb *db = b6_db();
     EXPECT_ERROR(db, "(query [:find ?x ?y ?z :where (reach ?x ?y ?z)])", "INT-028");
-    CHECK_STR_EQ(minigraf_last_error(db), "[INT-028] Rule invocation 'reach' must have 1 or 2 arguments, got 3");
+    CHECK_STR_EQ(minigraf_last_error(db),
+                 "[INT-028] Rule invocation 'reach' must have 1 or 2 arguments, got 3");
     EXPECT_ERROR(db, "(query [:find ?x :where [?x :edge _] (not (reach ?x ?y ?z))])", "INT-028");
     EXPECT_EXEC(db, "(rule [(bad ?x) (reach ?x ?y ?z)])", OK);
     EXPECT_ERROR(db, "(query [:find ?x :where (bad ?x)])", "INT-028");
     minigraf_close(db);
 }
 
-TEST(limits_are_int_020)
-{
+TEST(limits_are_int_020) {
     MiniGrafDb *db = b6_db();
     /* round 0 derives the three edges */
     EXPECT_ERROR(db, "(query [:find ?x ?y :where (reach ?x ?y) :max-derived-facts 2])", "INT-020");
-    CHECK_STR_EQ(minigraf_last_error(db),
-                 "[INT-020] Max derived facts per iteration (2) exceeded. Rule may be generating too many facts.");
+    CHECK_STR_EQ(minigraf_last_error(db), "[INT-020] Max derived facts per iteration (2) exceeded. "
+                                          "Rule may be generating too many facts.");
     EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-derived-facts 3])",
                 ROWS("[\"(count ?y)\"]", "[[6]]"));
     EXPECT_ERROR(db, "(query [:find ?x ?y :where (reach ?x ?y) :max-results 5])", "INT-020");
@@ -252,8 +276,7 @@ TEST(limits_are_int_020)
     minigraf_close(db);
 }
 
-TEST(limits_come_from_the_database_options)
-{
+TEST(limits_come_from_the_database_options) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"max_results\": 5}", &error);
     REQUIRE(db != NULL); /* NULL path: in memory, limits still apply */
@@ -261,12 +284,12 @@ TEST(limits_come_from_the_database_options)
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
     EXPECT_ERROR(db, "(query [:find ?x ?y :where (reach ?x ?y)])", "INT-020");
-    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-results 6])", ROWS("[\"(count ?y)\"]", "[[6]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-results 6])",
+                ROWS("[\"(count ?y)\"]", "[[6]]"));
     minigraf_close(db);
 }
 
-TEST(head_entity_conversion)
-{
+TEST(head_entity_conversion) {
     /* language.md §9.2 item 1: a positive rule fails the query; a rule with not / or
      * skips the solution. */
     MiniGrafDb *db = open_memory_db();
@@ -279,8 +302,7 @@ TEST(head_entity_conversion)
     minigraf_close(db);
 }
 
-TEST(chain_of_1000_edges_closes)
-{
+TEST(chain_of_1000_edges_closes) {
     /* language.md §9.6: 1000 adding rounds are allowed */
     MiniGrafDb *db = open_memory_db();
     size_t cap = 1000 * 40 + 64, len = 0;
@@ -293,14 +315,16 @@ TEST(chain_of_1000_edges_closes)
     free(t);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
-    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach :n0 ?y)])", ROWS("[\"(count ?y)\"]", "[[1000]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach :n0 ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[1000]]"));
     EXPECT_EXEC(db, "(query [:find ?x :where (reach ?x :n1)])",
-                ROWS("[\"?x\"]", "[[\"" "5082ad10-025c-51d1-b88a-e0e938021046" "\"]]") );
+                ROWS("[\"?x\"]", "[[\""
+                                 "5082ad10-025c-51d1-b88a-e0e938021046"
+                                 "\"]]"));
     minigraf_close(db);
 }
 
-static MiniGrafDb *chain_db(int edges)
-{
+static MiniGrafDb *chain_db(int edges) {
     MiniGrafDb *db = open_memory_db();
     size_t cap = (size_t)edges * 40 + 64, len = 0;
     char *t = malloc(cap);
@@ -315,19 +339,18 @@ static MiniGrafDb *chain_db(int edges)
     return db;
 }
 
-TEST(chain_of_1001_edges_exceeds_the_cap_also_for_a_bound_call)
-{
+TEST(chain_of_1001_edges_exceeds_the_cap_also_for_a_bound_call) {
     /* language.md §9.6: the closure needs 1001 adding rounds as written; the demand
      * for :n0 goes 1001 steps down the chain */
     MiniGrafDb *db = chain_db(1001);
     EXPECT_ERROR(db, "(query [:find (count ?y) :where (reach :n0 ?y)])", "INT-020");
-    CHECK_STR_EQ(minigraf_last_error(db),
-                 "[INT-020] Max iterations (1000) exceeded. Possible infinite recursion or cycle in rules.");
+    CHECK_STR_EQ(
+        minigraf_last_error(db),
+        "[INT-020] Max iterations (1000) exceeded. Possible infinite recursion or cycle in rules.");
     minigraf_close(db);
 }
 
-TEST(bodies_share_what_they_read_of_a_stored_attribute)
-{
+TEST(bodies_share_what_they_read_of_a_stored_attribute) {
     /* Rule bodies read :parent once per evaluation (by entity, by value
      * and in full, with a wildcard); each query reads the records it
      * sees. */
@@ -348,8 +371,7 @@ TEST(bodies_share_what_they_read_of_a_stored_attribute)
     minigraf_close(db);
 }
 
-TEST(kept_entity_records_check_the_bound_value)
-{
+TEST(kept_entity_records_check_the_bound_value) {
     /* An entity's records under a stored attribute are kept after their
      * first seek; with the value bound too, a few are walked and many are
      * sought. Either way only the bound value joins. */
@@ -358,9 +380,10 @@ TEST(kept_entity_records_check_the_bound_value)
     size_t len = (size_t)snprintf(t, sizeof t, "(transact [");
     for (int i = 0; i < 20; i++)
         len += (size_t)snprintf(t + len, sizeof t - len, "[:a :tag :t%d]", i);
-    snprintf(t + len, sizeof t - len,
-             "[:b :tag :t7] [:b :tag :t8] [:w1 :from :a] [:w1 :wants :t5] [:w2 :from :a]"
-             " [:w2 :wants :t30] [:w3 :from :b] [:w3 :wants :t7] [:w4 :from :b] [:w4 :wants :t5]])");
+    snprintf(
+        t + len, sizeof t - len,
+        "[:b :tag :t7] [:b :tag :t8] [:w1 :from :a] [:w1 :wants :t5] [:w2 :from :a]"
+        " [:w2 :wants :t30] [:w3 :from :b] [:w3 :wants :t7] [:w4 :from :b] [:w4 :wants :t5]])");
     EXPECT_TRANSACT(db, t);
     EXPECT_EXEC(db, "(rule [(match ?w ?t) [?w :from ?o] [?w :wants ?t] [?o :tag ?t]])", OK);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) (match ?x ?y)])", OK);
@@ -370,8 +393,7 @@ TEST(kept_entity_records_check_the_bound_value)
     minigraf_close(db);
 }
 
-TEST(kept_records_yield_to_the_memory_limit)
-{
+TEST(kept_records_yield_to_the_memory_limit) {
     /* Keeping :link's 3,000 records for the evaluation would take more
      * than a quarter of the limit: the rounds read them as before, and the
      * query fits the same limit with or without the keeping. */
@@ -379,7 +401,8 @@ TEST(kept_records_yield_to_the_memory_limit)
     REQUIRE(db != NULL);
     size_t cap = 3000 * 40 + 200, len = 0;
     char *t = malloc(cap);
-    len += (size_t)snprintf(t + len, cap - len, "(transact [[:a :link :b] [:b :link :c] [:c :link :d]");
+    len += (size_t)snprintf(t + len, cap - len,
+                            "(transact [[:a :link :b] [:b :link :c] [:c :link :d]");
     for (int i = 0; i < 3000; i++)
         len += (size_t)snprintf(t + len, cap - len, "[:u%d :link :v%d]", i, i);
     snprintf(t + len, cap - len, "])");
@@ -387,13 +410,14 @@ TEST(kept_records_yield_to_the_memory_limit)
     free(t);
     EXPECT_EXEC(db, "(rule [(r ?x ?y) [?x :link ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(r ?x ?y) [?x :link ?z] (r ?z ?y)])", OK);
-    EXPECT_EXEC(db, "(query [:find (count ?y) :where (r ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[3006]]"));
-    EXPECT_EXEC(db, "(query [:find ?y :where (r :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (r ?x ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[3006]]"));
+    EXPECT_EXEC(db, "(query [:find ?y :where (r :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]"));
     minigraf_close(db);
 }
 
-TEST(kept_derived_tables_follow_their_relation)
-{
+TEST(kept_derived_tables_follow_their_relation) {
     /* A body joins the whole of a derived relation (not the round's
      * delta) through a table kept across rounds; the relation grows every
      * round, so the table is read again whenever its window changed. */
@@ -404,7 +428,8 @@ TEST(kept_derived_tables_follow_their_relation)
     EXPECT_EXEC(db, "(rule [(tc ?x ?y) (tc ?x ?z) (tc ?z ?y)])", OK);
     EXPECT_EXEC(db, "(rule [(up ?x ?y) [?x :next ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(up ?x ?y) [?x :next ?z] (up ?z ?y)])", OK);
-    EXPECT_EXEC(db, "(query [:find (count ?y) :where (tc ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[18]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (tc ?x ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[18]]"));
     EXPECT_EXEC(db, "(query [:find ?y :where (tc :b ?y)])",
                 ROWS("[\"?y\"]", "[[\":c\"],[\":d\"],[\":e\"],[\":f\"],[\":g\"]]"));
     EXPECT_EXEC(db, "(query [:find ?y :where (up :a ?y)])",
@@ -414,8 +439,7 @@ TEST(kept_derived_tables_follow_their_relation)
 
 /* A non-linear closure over a chain of `n` nodes, in a database whose
  * query memory limit is `limit` bytes (0: the default). */
-static MiniGrafDb *nonlinear_chain(int n, long limit)
-{
+static MiniGrafDb *nonlinear_chain(int n, long limit) {
     char opts[64];
     snprintf(opts, sizeof opts, "{\"query_memory_limit\": %ld}", limit);
     MiniGrafDb *db = limit ? minigraf_open_with_options(NULL, opts, NULL) : open_memory_db();
@@ -435,8 +459,7 @@ static MiniGrafDb *nonlinear_chain(int n, long limit)
     return db;
 }
 
-TEST(kept_operators_read_each_round_afresh)
-{
+TEST(kept_operators_read_each_round_afresh) {
     /* A rule body's operators are kept from round to round and opened
      * again. Where the derived relation a hash join reads is too large to
      * be kept for the evaluation (a quarter of the memory limit), the
@@ -447,9 +470,12 @@ TEST(kept_operators_read_each_round_afresh)
     for (int k = 0; k < 2; k++) {
         MiniGrafDb *db = nonlinear_chain(60, limits[k]);
         REQUIRE(db != NULL);
-        EXPECT_EXEC(db, "(query [:find (count ?y) :where (tc ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[1830]]"));
-        EXPECT_EXEC(db, "(query [:find (count ?y) :where (tc :n0 ?y)])", ROWS("[\"(count ?y)\"]", "[[60]]"));
-        EXPECT_EXEC(db, "(query [:find (count ?y) :where (far ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[1770]]"));
+        EXPECT_EXEC(db, "(query [:find (count ?y) :where (tc ?x ?y)])",
+                    ROWS("[\"(count ?y)\"]", "[[1830]]"));
+        EXPECT_EXEC(db, "(query [:find (count ?y) :where (tc :n0 ?y)])",
+                    ROWS("[\"(count ?y)\"]", "[[60]]"));
+        EXPECT_EXEC(db, "(query [:find (count ?y) :where (far ?x ?y)])",
+                    ROWS("[\"(count ?y)\"]", "[[1770]]"));
         minigraf_close(db);
     }
     /* The delta read by a hash join (it shares no variable with the
@@ -460,14 +486,14 @@ TEST(kept_operators_read_each_round_afresh)
                         " [:d :next :e] [:e :next :f]])");
     EXPECT_EXEC(db, "(rule [(r ?x ?y) [?x :next ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(r ?x ?y) [?c :on true] (r ?x ?z) [?z :next ?y]])", OK);
-    EXPECT_EXEC(db, "(query [:find (count ?y) :where (r ?x ?y)])", ROWS("[\"(count ?y)\"]", "[[15]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (r ?x ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[15]]"));
     EXPECT_EXEC(db, "(query [:find ?y :where (r :b ?y)])",
                 ROWS("[\"?y\"]", "[[\":c\"],[\":d\"],[\":e\"],[\":f\"]]"));
     minigraf_close(db);
 }
 
-TEST(queries_run_again_see_every_change)
-{
+TEST(queries_run_again_see_every_change) {
     /* A query run again takes the rewrite and plans of the one before
      * (exec/rule_cache.h); each still answers for its own rules, records
      * and view. A file-backed database so that checkpoints happen. */
@@ -499,14 +525,11 @@ TEST(queries_run_again_see_every_change)
     temp_db_remove(&t);
 }
 
-CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
-           TEST_ENTRY(negation_across_strata_b6_accessible),
+CHECK_MAIN(TEST_ENTRY(transitive_closure_b6), TEST_ENTRY(negation_across_strata_b6_accessible),
            TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
            TEST_ENTRY(rules_read_the_records_visible_as_of),
-           TEST_ENTRY(rules_read_the_records_valid_at),
-           TEST_ENTRY(cycles_terminate),
-           TEST_ENTRY(same_generation),
-           TEST_ENTRY(mutual_recursion),
+           TEST_ENTRY(rules_read_the_records_valid_at), TEST_ENTRY(cycles_terminate),
+           TEST_ENTRY(same_generation), TEST_ENTRY(mutual_recursion),
            TEST_ENTRY(constants_in_heads_and_bodies),
            TEST_ENTRY(rule_bodies_with_expressions_not_and_or),
            TEST_ENTRY(recursion_through_or_reaches_the_full_fixpoint),
@@ -514,10 +537,8 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6),
            TEST_ENTRY(predicate_without_rules_matches_stored_facts),
            TEST_ENTRY(rules_augment_the_stored_attribute_of_their_name),
            TEST_ENTRY(patterns_see_derived_facts_while_rules_are_used),
-           TEST_ENTRY(invocation_arity_is_int_028),
-           TEST_ENTRY(limits_are_int_020),
-           TEST_ENTRY(limits_come_from_the_database_options),
-           TEST_ENTRY(head_entity_conversion),
+           TEST_ENTRY(invocation_arity_is_int_028), TEST_ENTRY(limits_are_int_020),
+           TEST_ENTRY(limits_come_from_the_database_options), TEST_ENTRY(head_entity_conversion),
            TEST_ENTRY(chain_of_1000_edges_closes),
            TEST_ENTRY(chain_of_1001_edges_exceeds_the_cap_also_for_a_bound_call),
            TEST_ENTRY(bodies_share_what_they_read_of_a_stored_attribute),

@@ -10,8 +10,7 @@
 
 #define ONE(v) "{\"variables\":[\"?v\"],\"results\":[[" v "]]}"
 
-static MiniGrafDb *open_opts(const char *path, const char *options)
-{
+static MiniGrafDb *open_opts(const char *path, const char *options) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, options, &error);
     if (!db)
@@ -21,8 +20,7 @@ static MiniGrafDb *open_opts(const char *path, const char *options)
     return db;
 }
 
-TEST(two_handles_see_each_others_commits)
-{
+TEST(two_handles_see_each_others_commits) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *a = open_opts(t.path, NULL), *b = open_opts(t.path, NULL);
@@ -38,8 +36,7 @@ TEST(two_handles_see_each_others_commits)
     temp_db_remove(&t);
 }
 
-TEST(closing_one_handle_leaves_the_other_working_and_the_last_close_keeps_everything)
-{
+TEST(closing_one_handle_leaves_the_other_working_and_the_last_close_keeps_everything) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *a = open_opts(t.path, NULL), *b = open_opts(t.path, NULL);
@@ -54,8 +51,7 @@ TEST(closing_one_handle_leaves_the_other_working_and_the_last_close_keeps_everyt
     temp_db_remove(&t);
 }
 
-TEST(a_read_only_handle_joins_a_read_write_one_and_refuses_writes)
-{
+TEST(a_read_only_handle_joins_a_read_write_one_and_refuses_writes) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *rw = open_opts(t.path, NULL), *ro = open_opts(t.path, "{\"read_only\": true}");
@@ -68,8 +64,7 @@ TEST(a_read_only_handle_joins_a_read_write_one_and_refuses_writes)
     temp_db_remove(&t);
 }
 
-static void expect_conflict(const char *path, const char *options, const char *words)
-{
+static void expect_conflict(const char *path, const char *options, const char *words) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, options, &error);
     CHECK(db == NULL);
@@ -81,8 +76,7 @@ static void expect_conflict(const char *path, const char *options, const char *w
     minigraf_close(db);
 }
 
-TEST(conflicting_store_options_fail_with_stg_025_naming_the_conflict)
-{
+TEST(conflicting_store_options_fail_with_stg_025_naming_the_conflict) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *a = open_opts(t.path, "{\"synchronous\": \"normal\"}");
@@ -105,8 +99,7 @@ typedef struct writer {
 
 #define WRITES 100
 
-static void *write_many(void *arg)
-{
+static void *write_many(void *arg) {
     writer *w = arg;
     for (int i = 0; i < WRITES; i++) {
         char text[80];
@@ -120,8 +113,7 @@ static void *write_many(void *arg)
     return NULL;
 }
 
-static void *read_many(void *arg)
-{
+static void *read_many(void *arg) {
     writer *w = arg;
     for (int i = 0; i < WRITES; i++) {
         char *out = minigraf_execute(w->db, "(query [:find (count ?e) :where [?e :k ?v]])");
@@ -135,8 +127,7 @@ static void *read_many(void *arg)
     return NULL;
 }
 
-TEST(writers_on_both_handles_are_serialised_while_readers_read)
-{
+TEST(writers_on_both_handles_are_serialised_while_readers_read) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *a = open_opts(t.path, NULL), *b = open_opts(t.path, NULL);
@@ -163,8 +154,7 @@ TEST(writers_on_both_handles_are_serialised_while_readers_read)
 
 /* A thread holding a streaming cursor of one handle writes through the
  * other: the write detaches the cursor instead of waiting for it. */
-TEST(a_write_on_one_handle_does_not_wait_for_a_cursor_of_the_other)
-{
+TEST(a_write_on_one_handle_does_not_wait_for_a_cursor_of_the_other) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *a = open_opts(t.path, NULL), *b = open_opts(t.path, NULL);
@@ -196,8 +186,7 @@ typedef struct churn {
     int id, failures;
 } churn;
 
-static void *open_commit_close(void *arg)
-{
+static void *open_commit_close(void *arg) {
     churn *c = arg;
     for (int i = 0; i < CLOSE_OPEN_ROUNDS; i++) {
         char *error = NULL;
@@ -218,8 +207,7 @@ static void *open_commit_close(void *arg)
     return NULL;
 }
 
-TEST(an_open_while_another_thread_closes_the_last_handle_waits_for_it)
-{
+TEST(an_open_while_another_thread_closes_the_last_handle_waits_for_it) {
     temp_db_path t;
     temp_db_make_in_memory_fs(&t);
     churn c[4];
@@ -238,10 +226,11 @@ TEST(an_open_while_another_thread_closes_the_last_handle_waits_for_it)
     temp_db_remove(&t);
 }
 
-CHECK_MAIN(TEST_ENTRY(two_handles_see_each_others_commits),
-           TEST_ENTRY(closing_one_handle_leaves_the_other_working_and_the_last_close_keeps_everything),
-           TEST_ENTRY(a_read_only_handle_joins_a_read_write_one_and_refuses_writes),
-           TEST_ENTRY(conflicting_store_options_fail_with_stg_025_naming_the_conflict),
-           TEST_ENTRY(writers_on_both_handles_are_serialised_while_readers_read),
-           TEST_ENTRY(a_write_on_one_handle_does_not_wait_for_a_cursor_of_the_other),
-           TEST_ENTRY(an_open_while_another_thread_closes_the_last_handle_waits_for_it))
+CHECK_MAIN(
+    TEST_ENTRY(two_handles_see_each_others_commits),
+    TEST_ENTRY(closing_one_handle_leaves_the_other_working_and_the_last_close_keeps_everything),
+    TEST_ENTRY(a_read_only_handle_joins_a_read_write_one_and_refuses_writes),
+    TEST_ENTRY(conflicting_store_options_fail_with_stg_025_naming_the_conflict),
+    TEST_ENTRY(writers_on_both_handles_are_serialised_while_readers_read),
+    TEST_ENTRY(a_write_on_one_handle_does_not_wait_for_a_cursor_of_the_other),
+    TEST_ENTRY(an_open_while_another_thread_closes_the_last_handle_waits_for_it))

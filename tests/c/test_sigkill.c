@@ -23,8 +23,7 @@
 
 #include "support.h"
 
-static void sleep_us(long us)
-{
+static void sleep_us(long us) {
     struct timespec t = {us / 1000000, (us % 1000000) * 1000};
     while (nanosleep(&t, &t) != 0 && errno == EINTR) {
     }
@@ -32,15 +31,13 @@ static void sleep_us(long us)
 
 /* ---- the child ------------------------------------------------------------ */
 
-static char *run(MiniGrafTx *tx, MiniGrafDb *db, const char *text)
-{
+static char *run(MiniGrafTx *tx, MiniGrafDb *db, const char *text) {
     return tx ? minigraf_tx_execute(tx, text) : minigraf_execute(db, text);
 }
 
 /* Commit k: a plain transact, or a write transaction (every third, and
  * every fifth with the retraction of k - 1). 0 when it committed. */
-static int commit(MiniGrafDb *db, uint64_t k)
-{
+static int commit(MiniGrafDb *db, uint64_t k) {
     bool in_tx = k % 3 == 0 || k % 5 == 0;
     MiniGrafTx *tx = in_tx ? minigraf_begin_write(db) : NULL;
     if (in_tx && !tx)
@@ -67,8 +64,7 @@ static int commit(MiniGrafDb *db, uint64_t k)
 
 /* Commits until killed (or 2,000 commits, then closes and exits), sending
  * each acknowledged counter through `out`. */
-static void child(const char *path, int out, int round)
-{
+static void child(const char *path, int out, int round) {
     const char *options = round % 2 ? "{\"synchronous\":\"normal\",\"wal_checkpoint_threshold\":25}"
                                     : "{\"wal_checkpoint_threshold\":40}";
     char *error = NULL;
@@ -100,14 +96,12 @@ static void child(const char *path, int out, int round)
 
 /* Is commit k's fact live after n commits? (k % 5 == 4 was retracted by
  * k + 1.) */
-static bool live_after(uint64_t k, uint64_t n)
-{
+static bool live_after(uint64_t k, uint64_t n) {
     return !(k % 5 == 4 && k + 1 <= n);
 }
 
 /* The file holds every commit up to its counter n >= acked, exactly. */
-static bool verify(const char *path, uint64_t acked, uint64_t *n_out)
-{
+static bool verify(const char *path, uint64_t acked, uint64_t *n_out) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, NULL, &error);
     if (!db) {
@@ -142,8 +136,7 @@ static bool verify(const char *path, uint64_t acked, uint64_t *n_out)
 }
 
 /* Reads every counter the child sent; the last is the highest. */
-static uint64_t drain(int in, uint64_t acked)
-{
+static uint64_t drain(int in, uint64_t acked) {
     uint64_t k;
     while (read(in, &k, sizeof k) == (ssize_t)sizeof k)
         acked = k > acked ? k : acked;
@@ -156,8 +149,7 @@ typedef struct tally {
 } tally;
 
 /* Waits (up to 10 s) for the child's first report, kept in *acked. */
-static void first_report(int in, uint64_t *acked)
-{
+static void first_report(int in, uint64_t *acked) {
     struct pollfd p = {.fd = in, .events = POLLIN};
     uint64_t k;
     if (poll(&p, 1, 10000) == 1 && read(in, &k, sizeof k) == (ssize_t)sizeof k && k > *acked)
@@ -167,8 +159,7 @@ static void first_report(int in, uint64_t *acked)
 /* One child, killed `delay_us` after it started or, with `after_commit`,
  * after its first acknowledged commit (or let finish). false: the file
  * lost an acknowledged commit, or the child failed. */
-static bool one_round(const char *path, int round, bool after_commit, long delay_us, tally *t)
-{
+static bool one_round(const char *path, int round, bool after_commit, long delay_us, tally *t) {
     int fds[2];
     if (pipe(fds) != 0)
         return false;
@@ -203,8 +194,7 @@ static bool one_round(const char *path, int round, bool after_commit, long delay
     return ok;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int kills = argc > 1 ? atoi(argv[1]) : 200;
     const char *seed_env = getenv("MINIGRAF_KILL_SEED");
     unsigned seed = seed_env ? (unsigned)strtoul(seed_env, NULL, 10) : (unsigned)time(NULL);
@@ -221,8 +211,7 @@ int main(int argc, char **argv)
     }
     printf("seed %u: %d kills (%d after acknowledged commits), %d children finished, "
            "%llu acknowledged transactions, 0 lost: %s\n",
-           seed, t.kills, t.mid_run, t.exits, (unsigned long long)t.acked,
-           failures ? "NO" : "yes");
+           seed, t.kills, t.mid_run, t.exits, (unsigned long long)t.acked, failures ? "NO" : "yes");
     temp_db_remove(&tmp);
     bool enough = t.kills >= kills && t.mid_run >= kills / 2;
     if (!enough)

@@ -12,8 +12,7 @@
 #define COMMITS 400
 
 /* [:pK :n K] for K in [from, from + n). */
-static void add_numbers(MiniGrafDb *db, int from, int n)
-{
+static void add_numbers(MiniGrafDb *db, int from, int n) {
     size_t cap = 64 + (size_t)n * 32;
     char *tx = malloc(cap);
     size_t len = (size_t)snprintf(tx, cap, "(transact [");
@@ -28,8 +27,7 @@ static const char *VALUES = "(query [:find ?e ?v :where [?e :n ?v]])";
 
 /* The ?v of every remaining row ("[[\"<uuid>\",v],...]"), marked in
  * seen[]; false on an error, a value out of range or one seen twice. */
-static bool read_values(MiniGrafCursor *c, int *seen, int max, int *rows)
-{
+static bool read_values(MiniGrafCursor *c, int *seen, int max, int *rows) {
     char *b;
     while ((b = minigraf_cursor_next_batch(c, 97)) != NULL) {
         for (const char *p = strstr(b, "\","); p; p = strstr(p + 2, "\",")) {
@@ -47,13 +45,12 @@ static bool read_values(MiniGrafCursor *c, int *seen, int max, int *rows)
 
 /* Retracts [:pK :n K] for the first COMMITS values and adds as many new
  * ones, one commit each: every commit changes pages the cursor reads. */
-static void *change_everything(void *arg)
-{
+static void *change_everything(void *arg) {
     MiniGrafDb *db = arg;
     for (int i = 0; i < COMMITS; i++) {
         char tx[96];
-        snprintf(tx, sizeof tx, i % 2 ? "(retract [[:p%d :n %d]])" : "(transact [[:q%d :n %d]])",
-                 i, i % 2 ? i : SEEDED + i);
+        snprintf(tx, sizeof tx, i % 2 ? "(retract [[:p%d :n %d]])" : "(transact [[:q%d :n %d]])", i,
+                 i % 2 ? i : SEEDED + i);
         char *r = minigraf_execute(db, tx);
         minigraf_string_free(r);
     }
@@ -63,8 +60,7 @@ static void *change_everything(void *arg)
 /* Seeds SEEDED values, opens a streaming cursor, reads a little, lets
  * another thread commit COMMITS times (with a checkpoint mid-way when
  * asked), and expects exactly the seeded values from the cursor. */
-static void cursor_keeps_its_snapshot(MiniGrafDb *db, bool checkpoint_midway)
-{
+static void cursor_keeps_its_snapshot(MiniGrafDb *db, bool checkpoint_midway) {
     add_numbers(db, 0, SEEDED);
     MiniGrafCursor *c = minigraf_query(db, VALUES);
     REQUIRE(c != NULL);
@@ -94,8 +90,7 @@ static void cursor_keeps_its_snapshot(MiniGrafDb *db, bool checkpoint_midway)
     free(all);
 }
 
-TEST(memory_cursor_keeps_its_snapshot_while_commits_change_its_pages)
-{
+TEST(memory_cursor_keeps_its_snapshot_while_commits_change_its_pages) {
     MiniGrafDb *db = open_memory_db();
     cursor_keeps_its_snapshot(db, false);
     minigraf_close(db);
@@ -103,8 +98,7 @@ TEST(memory_cursor_keeps_its_snapshot_while_commits_change_its_pages)
 
 /* No automatic checkpoint: the commits' page versions pile up beside the
  * cursor's, then a checkpoint reads the cursor's rest first. */
-TEST(file_cursor_keeps_its_snapshot_through_commits_and_a_checkpoint)
-{
+TEST(file_cursor_keeps_its_snapshot_through_commits_and_a_checkpoint) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open_with_options(
@@ -117,8 +111,7 @@ TEST(file_cursor_keeps_its_snapshot_through_commits_and_a_checkpoint)
 
 /* Automatic checkpoints fall due while the cursor is open (every 50
  * facts): the writer stops the cursor (reads its rest) and checkpoints. */
-TEST(file_cursor_keeps_its_snapshot_through_automatic_checkpoints)
-{
+TEST(file_cursor_keeps_its_snapshot_through_automatic_checkpoints) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open_with_options(
@@ -145,8 +138,7 @@ typedef struct pair_run {
 } pair_run;
 
 /* Each transaction adds two entities: every snapshot counts an even number. */
-static void *write_pairs(void *arg)
-{
+static void *write_pairs(void *arg) {
     pair_run *r = arg;
     for (int i = 0; i < PAIRS; i++) {
         char tx[96];
@@ -158,8 +150,7 @@ static void *write_pairs(void *arg)
     return NULL;
 }
 
-static void *count_pairs(void *arg)
-{
+static void *count_pairs(void *arg) {
     pair_run *r = arg;
     while (!atomic_load(&r->done)) {
         char *res = minigraf_execute(r->db, "(query [:find (count ?e) :where [?e :pair _]])");
@@ -186,8 +177,7 @@ static void *count_pairs(void *arg)
     return NULL;
 }
 
-static void readers_see_whole_transactions(MiniGrafDb *db)
-{
+static void readers_see_whole_transactions(MiniGrafDb *db) {
     pair_run r = {.db = db};
     atomic_init(&r.done, false);
     atomic_init(&r.odd, 0);
@@ -205,15 +195,13 @@ static void readers_see_whole_transactions(MiniGrafDb *db)
                  "{\"variables\":[\"(count ?e)\"],\"results\":[[600]]}");
 }
 
-TEST(memory_readers_beside_a_writer_see_whole_transactions)
-{
+TEST(memory_readers_beside_a_writer_see_whole_transactions) {
     MiniGrafDb *db = open_memory_db();
     readers_see_whole_transactions(db);
     minigraf_close(db);
 }
 
-TEST(file_readers_beside_a_writer_see_whole_transactions)
-{
+TEST(file_readers_beside_a_writer_see_whole_transactions) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open_with_options(

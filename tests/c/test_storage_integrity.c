@@ -13,8 +13,7 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static MiniGrafDb *open_opts_at(int line, const char *path, const char *opts)
-{
+static MiniGrafDb *open_opts_at(int line, const char *path, const char *opts) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, opts, &error);
     if (db == NULL)
@@ -27,8 +26,7 @@ static MiniGrafDb *open_opts_at(int line, const char *path, const char *opts)
 
 /* Expects the open to fail with `code` ("STG-045") and returns its message
  * (the caller frees it). */
-static char *expect_open_error_at(int line, const char *path, const char *opts, const char *code)
-{
+static char *expect_open_error_at(int line, const char *path, const char *opts, const char *code) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, opts, &error);
     char prefix[16];
@@ -43,14 +41,12 @@ static char *expect_open_error_at(int line, const char *path, const char *opts, 
 }
 #define EXPECT_OPEN_ERROR(path, opts, code) expect_open_error_at(__LINE__, (path), (opts), (code))
 
-static long file_size(const char *path)
-{
+static long file_size(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
-static char *read_all(const char *path, long *len)
-{
+static char *read_all(const char *path, long *len) {
     *len = file_size(path);
     FILE *f = fopen(path, "rb");
     char *bytes = malloc(*len > 0 ? (size_t)*len : 1);
@@ -61,8 +57,7 @@ static char *read_all(const char *path, long *len)
     return bytes;
 }
 
-static void copy_file(const char *from, const char *to)
-{
+static void copy_file(const char *from, const char *to) {
     long len;
     char *bytes = read_all(from, &len);
     FILE *f = fopen(to, "wb");
@@ -74,8 +69,7 @@ static void copy_file(const char *from, const char *to)
     free(bytes);
 }
 
-static bool same_bytes(const char *path, const char *bytes, long len)
-{
+static bool same_bytes(const char *path, const char *bytes, long len) {
     long now;
     char *cur = read_all(path, &now);
     bool same = now == len && (len == 0 || memcmp(cur, bytes, (size_t)len) == 0);
@@ -83,8 +77,7 @@ static bool same_bytes(const char *path, const char *bytes, long len)
     return same;
 }
 
-static void flip_bit(const char *path, long offset)
-{
+static void flip_bit(const char *path, long offset) {
     int fd = open(path, O_RDWR);
     unsigned char b = 0;
     CHECK(fd >= 0 && pread(fd, &b, 1, offset) == 1);
@@ -94,16 +87,14 @@ static void flip_bit(const char *path, long offset)
         close(fd);
 }
 
-static void wal_of(char *out, size_t cap, const char *path)
-{
+static void wal_of(char *out, size_t cap, const char *path) {
     snprintf(out, cap, "%s.wal", path);
 }
 
 /* In a child process: opens `path` (with `opts`), commits transactions
  * first..last, one fact [:e<i> :n i] each, and dies without closing, as a
  * crash would: the commits are in the WAL only. */
-static void crash_after_commits(const char *path, const char *opts, int first, int last)
-{
+static void crash_after_commits(const char *path, const char *opts, int first, int last) {
     pid_t child = fork();
     if (child == 0) {
         MiniGrafDb *db = minigraf_open_with_options(path, opts, NULL);
@@ -123,8 +114,7 @@ static void crash_after_commits(const char *path, const char *opts, int first, i
 }
 
 /* The number of :n facts the database shows. */
-static long long facts(MiniGrafDb *db)
-{
+static long long facts(MiniGrafDb *db) {
     char *r = minigraf_execute(db, "(query [:find (count ?e) :where [?e :n _]])");
     long long n = -1;
     const char *at = r ? strstr(r, "\"results\":[[") : NULL;
@@ -136,8 +126,7 @@ static long long facts(MiniGrafDb *db)
     return n;
 }
 
-static void expect_state_at(int line, const char *path, long long tx, long long count)
-{
+static void expect_state_at(int line, const char *path, long long tx, long long count) {
     MiniGrafDb *db = open_opts_at(line, path, NULL);
     if (db == NULL)
         return;
@@ -151,8 +140,7 @@ static void expect_state_at(int line, const char *path, long long tx, long long 
 
 /* ---- 1. the WAL follows the file ----------------------------------------- */
 
-TEST(crash_through_a_symlink_then_open_by_the_real_path_keeps_every_commit)
-{
+TEST(crash_through_a_symlink_then_open_by_the_real_path_keeps_every_commit) {
     temp_db_path t;
     temp_db_make(&t);
     char alias[160];
@@ -171,8 +159,7 @@ TEST(crash_through_a_symlink_then_open_by_the_real_path_keeps_every_commit)
     temp_db_remove(&t);
 }
 
-TEST(dot_dot_and_relative_spellings_find_the_same_wal)
-{
+TEST(dot_dot_and_relative_spellings_find_the_same_wal) {
     temp_db_path t;
     temp_db_make(&t);
     char sub[160], dotted[200], cwd[512];
@@ -192,8 +179,7 @@ TEST(dot_dot_and_relative_spellings_find_the_same_wal)
 
 /* ---- 2. the WAL names its database --------------------------------------- */
 
-TEST(wal_of_another_database_fails_the_open_with_stg_044)
-{
+TEST(wal_of_another_database_fails_the_open_with_stg_044) {
     temp_db_path a, b;
     temp_db_make(&a);
     temp_db_make(&b);
@@ -218,8 +204,7 @@ TEST(wal_of_another_database_fails_the_open_with_stg_044)
     temp_db_remove(&b);
 }
 
-TEST(a_stale_wal_of_an_older_checkpoint_is_not_replayed)
-{
+TEST(a_stale_wal_of_an_older_checkpoint_is_not_replayed) {
     temp_db_path t;
     temp_db_make(&t);
     crash_after_commits(t.path, NULL, 1, 5);
@@ -231,7 +216,7 @@ TEST(a_stale_wal_of_an_older_checkpoint_is_not_replayed)
     REQUIRE(db != NULL);
     CHECK_INT_EQ(tx_count(db), 5);
     EXPECT_TRANSACT(db, "(transact [[:e6 :n 6]])");
-    minigraf_close(db); /* checkpoints: the next generation */
+    minigraf_close(db);    /* checkpoints: the next generation */
     copy_file(saved, wal); /* the old frames come back */
     EXPECT_STATE(t.path, 6, 6);
     EXPECT_STATE(t.path, 6, 6);
@@ -243,8 +228,7 @@ TEST(a_stale_wal_of_an_older_checkpoint_is_not_replayed)
 #define WAL_HEADER 48
 #define FRAME_HEADER 24
 
-TEST(a_bit_flipped_in_the_first_of_20_frames_is_corruption_with_stg_045)
-{
+TEST(a_bit_flipped_in_the_first_of_20_frames_is_corruption_with_stg_045) {
     temp_db_path t;
     temp_db_make(&t);
     crash_after_commits(t.path, NULL, 1, 20);
@@ -275,8 +259,7 @@ TEST(a_bit_flipped_in_the_first_of_20_frames_is_corruption_with_stg_045)
     temp_db_remove(&t);
 }
 
-TEST(a_damaged_frame_in_the_middle_names_its_number)
-{
+TEST(a_damaged_frame_in_the_middle_names_its_number) {
     temp_db_path t;
     temp_db_make(&t);
     crash_after_commits(t.path, NULL, 1, 3);
@@ -294,8 +277,7 @@ TEST(a_damaged_frame_in_the_middle_names_its_number)
     temp_db_remove(&t);
 }
 
-TEST(a_damaged_final_frame_is_a_torn_tail)
-{
+TEST(a_damaged_final_frame_is_a_torn_tail) {
     temp_db_path t;
     temp_db_make(&t);
     crash_after_commits(t.path, NULL, 1, 20);
@@ -306,8 +288,7 @@ TEST(a_damaged_final_frame_is_a_torn_tail)
     temp_db_remove(&t);
 }
 
-TEST(unsynced_frames_after_a_damaged_one_are_a_torn_tail)
-{
+TEST(unsynced_frames_after_a_damaged_one_are_a_torn_tail) {
     /* With synchronous "normal" frames are not synced one by one: a crash
      * may keep a later frame and lose an earlier one, so nothing proves
      * corruption. */
@@ -321,8 +302,7 @@ TEST(unsynced_frames_after_a_damaged_one_are_a_torn_tail)
     temp_db_remove(&t);
 }
 
-TEST(recover_option_takes_only_truncate_wal)
-{
+TEST(recover_option_takes_only_truncate_wal) {
     temp_db_path t;
     temp_db_make(&t);
     char *msg = EXPECT_OPEN_ERROR(t.path, "{\"recover\":\"yes\"}", "API-017");
@@ -339,8 +319,7 @@ TEST(recover_option_takes_only_truncate_wal)
 
 /* ---- 4. counter gaps ------------------------------------------------------ */
 
-static char *record(char *out, size_t cap, const char *entity_hex, const char *tx)
-{
+static char *record(char *out, size_t cap, const char *entity_hex, const char *tx) {
     snprintf(out, cap,
              "{\"entity\":\"00000000-0000-0000-0000-%s\",\"attribute\":\":n\","
              "\"value\":{\"type\":\"integer\",\"value\":1},\"tx_count\":%s,"
@@ -350,8 +329,7 @@ static char *record(char *out, size_t cap, const char *entity_hex, const char *t
     return out;
 }
 
-static MiniGrafLogWriter *writer_at(int line, const char *path)
-{
+static MiniGrafLogWriter *writer_at(int line, const char *path) {
     char *error = NULL;
     MiniGrafLogWriter *w = minigraf_log_writer_create(path, NULL, &error);
     if (w == NULL)
@@ -360,8 +338,7 @@ static MiniGrafLogWriter *writer_at(int line, const char *path)
     return w;
 }
 
-static void expect_as_of_at(int line, MiniGrafDb *db, const char *n, long long want)
-{
+static void expect_as_of_at(int line, MiniGrafDb *db, const char *n, long long want) {
     char text[160];
     snprintf(text, sizeof text, "(query [:find (count ?e) :as-of %s :where [?e :n _]])", n);
     char *r = minigraf_execute(db, text);
@@ -377,8 +354,7 @@ static void expect_as_of_at(int line, MiniGrafDb *db, const char *n, long long w
 }
 #define EXPECT_AS_OF(db, n, want) expect_as_of_at(__LINE__, (db), (n), (want))
 
-static void expect_gap_state(const char *path)
-{
+static void expect_gap_state(const char *path) {
     MiniGrafDb *db = OPEN(path);
     REQUIRE(db != NULL);
     CHECK(tx_count(db) == ((uint64_t)1 << 62));
@@ -389,8 +365,7 @@ static void expect_gap_state(const char *path)
     minigraf_close(db);
 }
 
-TEST(a_log_writer_gap_of_2_62_writes_one_record)
-{
+TEST(a_log_writer_gap_of_2_62_writes_one_record) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = writer_at(__LINE__, t.path);
@@ -415,8 +390,7 @@ TEST(a_log_writer_gap_of_2_62_writes_one_record)
     temp_db_remove(&t);
 }
 
-TEST(advance_tx_count_by_2_62_is_one_record_and_survives_reopen)
-{
+TEST(advance_tx_count_by_2_62_is_one_record_and_survives_reopen) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = writer_at(__LINE__, t.path);
@@ -432,8 +406,7 @@ TEST(advance_tx_count_by_2_62_is_one_record_and_survives_reopen)
     temp_db_remove(&t);
 }
 
-TEST(a_counter_past_int64_max_is_refused_with_stg_046)
-{
+TEST(a_counter_past_int64_max_is_refused_with_stg_046) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = writer_at(__LINE__, t.path);
@@ -441,8 +414,8 @@ TEST(a_counter_past_int64_max_is_refused_with_stg_046)
     CHECK_INT_EQ(minigraf_log_writer_advance_tx_count(w, (uint64_t)1 << 63), -1);
     CHECK_STR_EQ(minigraf_error_code_name(minigraf_log_writer_last_error_code(w)), "STG-046");
     char rec[400];
-    CHECK_INT_EQ(minigraf_log_writer_append(w, record(rec, sizeof rec, "000000000001",
-                                                      "9223372036854775808")),
+    CHECK_INT_EQ(minigraf_log_writer_append(
+                     w, record(rec, sizeof rec, "000000000001", "9223372036854775808")),
                  -1);
     CHECK_STR_EQ(minigraf_error_code_name(minigraf_log_writer_last_error_code(w)), "STG-046");
     CHECK_INT_EQ(minigraf_log_writer_advance_tx_count(w, INT64_MAX), 0); /* the last one */
@@ -462,8 +435,7 @@ TEST(a_counter_past_int64_max_is_refused_with_stg_046)
 /* ---- 5. strict input ------------------------------------------------------ */
 
 static int append_with(MiniGrafLogWriter *w, const char *attr_json, const char *value_json,
-                       const char *tx)
-{
+                       const char *tx) {
     char rec[600];
     snprintf(rec, sizeof rec,
              "{\"entity\":\"00000000-0000-0000-0000-000000000001\",\"attribute\":%s,"
@@ -475,16 +447,14 @@ static int append_with(MiniGrafLogWriter *w, const char *attr_json, const char *
 
 #define INT1 "{\"type\":\"integer\",\"value\":1}"
 
-static void expect_code_at(int line, int rc, const char *code)
-{
+static void expect_code_at(int line, int rc, const char *code) {
     const char *name = minigraf_error_code_name(rc);
     if (!check_str_equal(name, code))
         check_fail_str(__FILE__, line, "error code", name, code);
 }
 #define EXPECT_CODE(rc, code) expect_code_at(__LINE__, (rc), (code))
 
-TEST(log_writer_refuses_attributes_the_language_cannot_write)
-{
+TEST(log_writer_refuses_attributes_the_language_cannot_write) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = writer_at(__LINE__, t.path);
@@ -502,8 +472,7 @@ TEST(log_writer_refuses_attributes_the_language_cannot_write)
     CHECK_INT_EQ(n, 0); /* nothing was taken */
     CHECK_INT_EQ(append_with(w, "\":a/b-c_d?\"", INT1, "1"), 0);
     CHECK_INT_EQ(append_with(w, "\":\u00e9t\u00e9\"", INT1, "1"), 0); /* Unicode letters */
-    CHECK_INT_EQ(append_with(w, "\":k\"", "{\"type\":\"keyword\",\"value\":\":ok/yes\"}", "1"),
-                 0);
+    CHECK_INT_EQ(append_with(w, "\":k\"", "{\"type\":\"keyword\",\"value\":\":ok/yes\"}", "1"), 0);
     CHECK_INT_EQ(minigraf_log_writer_finish(w), 0);
     minigraf_log_writer_free(w);
     MiniGrafDb *db = OPEN(t.path);
@@ -514,8 +483,7 @@ TEST(log_writer_refuses_attributes_the_language_cannot_write)
     temp_db_remove(&t);
 }
 
-TEST(json_inputs_refuse_what_rfc_8259_refuses)
-{
+TEST(json_inputs_refuse_what_rfc_8259_refuses) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafLogWriter *w = writer_at(__LINE__, t.path);
@@ -533,8 +501,7 @@ TEST(json_inputs_refuse_what_rfc_8259_refuses)
     temp_db_remove(&t);
 }
 
-TEST(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys)
-{
+TEST(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys) {
     temp_db_path t;
     temp_db_make(&t);
     static const char *const bad[] = {
@@ -552,8 +519,8 @@ TEST(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys)
     CHECK(db != NULL);
     minigraf_close(db);
     char *error = NULL;
-    MiniGrafLogWriter *w =
-        minigraf_log_writer_create(t.path, "{\"page_cache_size\":1,\"page_cache_size\":2}", &error);
+    MiniGrafLogWriter *w = minigraf_log_writer_create(
+        t.path, "{\"page_cache_size\":1,\"page_cache_size\":2}", &error);
     CHECK(w == NULL && error != NULL && strncmp(error, "[API-017]", 9) == 0);
     minigraf_string_free(error);
     minigraf_log_writer_free(w);
@@ -564,8 +531,7 @@ TEST(open_options_refuse_plus_signs_leading_zeros_and_repeated_keys)
 
 #define CHAIN 10000
 
-static void register_chain(MiniGrafDb *db, int from, int to)
-{
+static void register_chain(MiniGrafDb *db, int from, int to) {
     char text[128];
     for (int i = from; i < to; i++) {
         if (i == 0)
@@ -581,8 +547,7 @@ static void register_chain(MiniGrafDb *db, int from, int to)
     }
 }
 
-TEST(a_chain_of_10000_rules_registers_and_its_query_answers_or_fails_with_int_020)
-{
+TEST(a_chain_of_10000_rules_registers_and_its_query_answers_or_fails_with_int_020) {
     MiniGrafDb *db = open_memory_db();
     REQUIRE(db != NULL);
     EXPECT_TRANSACT(db, "(transact [[:a :n 1] [:b :n 2]])");
@@ -596,15 +561,14 @@ TEST(a_chain_of_10000_rules_registers_and_its_query_answers_or_fails_with_int_02
     minigraf_close(db);
 }
 
-TEST(a_negative_cycle_closed_at_the_end_of_a_long_chain_is_still_int_054)
-{
+TEST(a_negative_cycle_closed_at_the_end_of_a_long_chain_is_still_int_054) {
     MiniGrafDb *db = open_memory_db();
     REQUIRE(db != NULL);
     EXPECT_EXEC(db, "(rule [(q ?x) [?x :n _] (not (top ?x))])", "{\"ok\":true}");
     char text[128];
     for (int i = 0; i < 2000; i++) {
-        snprintf(text, sizeof text, i == 0 ? "(rule [(c0 ?x) (q ?x)])" : "(rule [(c%d ?x) (c%d ?x)])",
-                 i, i - 1);
+        snprintf(text, sizeof text,
+                 i == 0 ? "(rule [(c0 ?x) (q ?x)])" : "(rule [(c%d ?x) (c%d ?x)])", i, i - 1);
         char *r = minigraf_execute(db, text);
         CHECK(r != NULL);
         minigraf_string_free(r);
@@ -619,8 +583,7 @@ TEST(a_negative_cycle_closed_at_the_end_of_a_long_chain_is_still_int_054)
 
 /* Finding 6: "" once opened an in-memory database through
  * minigraf_open_with_options, and everything written was lost at close. */
-static void every_entry_point_taking_a_path_refuses_an_empty_one_with_api_017(void)
-{
+static void every_entry_point_taking_a_path_refuses_an_empty_one_with_api_017(void) {
     CHECK(minigraf_open("") == NULL);
     char *error = NULL;
     CHECK(minigraf_open_with_options("", NULL, &error) == NULL);

@@ -39,15 +39,13 @@
 
 static const char OPTIONS[] = "{\"wal_checkpoint_threshold\":200,\"busy_timeout_ms\":60000}";
 
-static double now_s(void)
-{
+static double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void sleep_ms(long ms)
-{
+static void sleep_ms(long ms) {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000};
     while (nanosleep(&t, &t) != 0 && errno == EINTR) {
     }
@@ -68,8 +66,7 @@ typedef struct ops {
     unsigned long transacts, tx_commits, queries, cursors, checkpoints, counters, reopens, locked;
 } ops;
 
-static void problem(const char *fmt, ...)
-{
+static void problem(const char *fmt, ...) {
     if (atomic_fetch_add(&problems, 1) >= 10)
         return;
     va_list ap;
@@ -87,20 +84,17 @@ typedef struct seen {
     uint64_t count[THREADS], max[THREADS];
 } seen;
 
-static void seen_init(seen *s)
-{
+static void seen_init(seen *s) {
     memset(s, 0, sizeof *s);
 }
 
-static void seen_free(seen *s)
-{
+static void seen_free(seen *s) {
     for (int t = 0; t < THREADS; t++)
         free(s->bits[t]);
 }
 
 /* false on a duplicate or an impossible row. */
-static bool seen_add(seen *s, int64_t w, int64_t i)
-{
+static bool seen_add(seen *s, int64_t w, int64_t i) {
     if (w < 0 || w >= THREADS || i < 1 || i > MAX_SEQ)
         return false;
     if (!s->bits[w])
@@ -117,8 +111,7 @@ static bool seen_add(seen *s, int64_t w, int64_t i)
 
 /* Per thread: a prefix (count == max), at least `floor`, at most `ceiling`. */
 static bool seen_consistent(const char *who, const uint64_t *count, const uint64_t *max,
-                            const uint64_t *floor, const uint64_t *ceiling)
-{
+                            const uint64_t *floor, const uint64_t *ceiling) {
     bool ok = true;
     for (int t = 0; t < THREADS; t++) {
         if (count[t] != max[t]) {
@@ -136,20 +129,17 @@ static bool seen_consistent(const char *who, const uint64_t *count, const uint64
     return ok;
 }
 
-static void load_acked(uint64_t *out)
-{
+static void load_acked(uint64_t *out) {
     for (int t = 0; t < THREADS; t++)
         out[t] = atomic_load(&acked[t]);
 }
 
-static void load_started(uint64_t *out)
-{
+static void load_started(uint64_t *out) {
     for (int t = 0; t < THREADS; t++)
         out[t] = atomic_load(&started[t]);
 }
 
-static void counter_never_back(const char *who, MiniGrafDb *db)
-{
+static void counter_never_back(const char *who, MiniGrafDb *db) {
     unsigned long long before = atomic_load(&counter_seen);
     uint64_t n = 0;
     if (minigraf_current_tx_count(db, &n) != 0) {
@@ -157,8 +147,7 @@ static void counter_never_back(const char *who, MiniGrafDb *db)
         return;
     }
     if (n < before)
-        problem("%s: the counter went back from %llu to %llu", who, before,
-                (unsigned long long)n);
+        problem("%s: the counter went back from %llu to %llu", who, before, (unsigned long long)n);
     unsigned long long cur = before;
     while (n > cur && !atomic_compare_exchange_weak(&counter_seen, &cur, n)) {
     }
@@ -171,8 +160,7 @@ static const char AGGREGATE[] =
 static const char ROWS[] = "(query [:find ?w ?i :where [?e :st/w ?w] [?e :st/i ?i]])";
 
 /* One-shot aggregate: per thread, count == max (a prefix). */
-static void check_aggregate(MiniGrafDb *db)
-{
+static void check_aggregate(MiniGrafDb *db) {
     uint64_t floor[THREADS], ceiling[THREADS], count[THREADS] = {0}, max[THREADS] = {0};
     load_acked(floor);
     MiniGrafCursor *c = minigraf_query(db, AGGREGATE);
@@ -194,8 +182,7 @@ static void check_aggregate(MiniGrafDb *db)
 
 /* Reads every row of `c`, a few at a time with yields between, so
  * commits and checkpoints run while it is open. */
-static bool read_rows(MiniGrafCursor *c, seen *s, bool slowly)
-{
+static bool read_rows(MiniGrafCursor *c, seen *s, bool slowly) {
     int rc, n = 0;
     bool ok = true;
     while ((rc = minigraf_cursor_step(c)) == 1) {
@@ -209,8 +196,7 @@ static bool read_rows(MiniGrafCursor *c, seen *s, bool slowly)
     return ok && rc == 0;
 }
 
-static void check_cursor(MiniGrafDb *db)
-{
+static void check_cursor(MiniGrafDb *db) {
     uint64_t floor[THREADS], ceiling[THREADS];
     load_acked(floor);
     MiniGrafCursor *c = minigraf_query(db, ROWS);
@@ -228,14 +214,12 @@ static void check_cursor(MiniGrafDb *db)
 
 /* ---- writes ------------------------------------------------------------------ */
 
-static int commit_text(char *text, size_t cap, int t, uint64_t i)
-{
+static int commit_text(char *text, size_t cap, int t, uint64_t i) {
     return snprintf(text, cap, "(transact [[:s%d-%llu :st/w %d] [:s%d-%llu :st/i %llu]])", t,
                     (unsigned long long)i, t, t, (unsigned long long)i, (unsigned long long)i);
 }
 
-static void do_transact(MiniGrafDb *db, int t, ops *o)
-{
+static void do_transact(MiniGrafDb *db, int t, ops *o) {
     uint64_t i = atomic_load(&acked[t]) + 1;
     atomic_store(&started[t], i);
     char text[160];
@@ -252,8 +236,7 @@ static void do_transact(MiniGrafDb *db, int t, ops *o)
 }
 
 /* A write transaction of two commits' facts: one counter value. */
-static void do_write_tx(MiniGrafDb *db, int t, ops *o)
-{
+static void do_write_tx(MiniGrafDb *db, int t, ops *o) {
     uint64_t i = atomic_load(&acked[t]) + 1;
     atomic_store(&started[t], i + 1);
     MiniGrafTx *tx = minigraf_begin_write(db);
@@ -281,8 +264,7 @@ static void do_write_tx(MiniGrafDb *db, int t, ops *o)
 
 /* Opens the file; while the reader process holds it (it got in between
  * two of our handles), STG-026: wait and retry. */
-static MiniGrafDb *open_db(ops *o)
-{
+static MiniGrafDb *open_db(ops *o) {
     for (int tries = 0; tries < 20000; tries++) {
         char *error = NULL;
         MiniGrafDb *db = minigraf_open_with_options(db_path, OPTIONS, &error);
@@ -302,8 +284,7 @@ static MiniGrafDb *open_db(ops *o)
 }
 
 /* Parks with the handle closed while the reader process reads. */
-static MiniGrafDb *park(MiniGrafDb *db, ops *o)
-{
+static MiniGrafDb *park(MiniGrafDb *db, ops *o) {
     minigraf_close(db);
     atomic_fetch_add(&parked, 1);
     while (atomic_load(&pause_all))
@@ -317,8 +298,7 @@ typedef struct worker {
     ops o;
 } worker;
 
-static void *worker_main(void *arg)
-{
+static void *worker_main(void *arg) {
     worker *w = arg;
     unsigned rnd = (unsigned)w->t * 7919u + 1;
     MiniGrafDb *db = open_db(&w->o);
@@ -362,8 +342,7 @@ typedef struct reader_report {
 } reader_report;
 
 /* One read-only look: a consistent snapshot holding at least `floor`. */
-static bool reader_look(MiniGrafDb *db, const uint64_t *floor, uint64_t *last_counter)
-{
+static bool reader_look(MiniGrafDb *db, const uint64_t *floor, uint64_t *last_counter) {
     uint64_t n = 0;
     bool ok = minigraf_current_tx_count(db, &n) == 0 && n >= *last_counter;
     if (!ok)
@@ -384,8 +363,7 @@ static bool reader_look(MiniGrafDb *db, const uint64_t *floor, uint64_t *last_co
 
 /* Commands on `in`: 'g' + the acknowledged counts (open now: it must
  * work), EOF to end; between them, random read-only opens. */
-static void reader_process(int in, int out)
-{
+static void reader_process(int in, int out) {
     reader_report rep = {0};
     uint64_t last_counter = 0, none[THREADS] = {0};
     unsigned rnd = 12345;
@@ -430,8 +408,7 @@ static void reader_process(int in, int out)
 }
 
 /* A window for the second process: every thread parked, handles closed. */
-static bool reader_window(int to, int from)
-{
+static bool reader_window(int to, int from) {
     atomic_store(&pause_all, true);
     double until = now_s() + 30;
     while (atomic_load(&parked) < THREADS && now_s() < until)
@@ -448,8 +425,7 @@ static bool reader_window(int to, int from)
 
 /* ---- the final count ----------------------------------------------------------------- */
 
-static void check_final(void)
-{
+static void check_final(void) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(db_path, OPTIONS, &error);
     CHECK(db != NULL);
@@ -471,8 +447,7 @@ static void check_final(void)
     minigraf_string_free(error);
 }
 
-TEST(eight_threads_and_a_second_process_keep_every_invariant)
-{
+TEST(eight_threads_and_a_second_process_keep_every_invariant) {
     const char *env = getenv("MINIGRAF_STRESS_SECONDS");
     double seconds = env ? atof(env) : 6;
     temp_db_path tmp;

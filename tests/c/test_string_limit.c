@@ -11,8 +11,7 @@
 
 /* "(transact [[:a :s \"xxx...\"]])" with `n` decoded bytes; with `escaped`
  * every byte is written as the escape \n, so the text is twice as long. */
-static char *transact_text(size_t n, int escaped)
-{
+static char *transact_text(size_t n, int escaped) {
     const char *head = "(transact [[:a :s \"", *tail = "\"]])";
     size_t h = strlen(head), t = strlen(tail), body = escaped ? 2 * n : n;
     char *s = malloc(h + body + t + 1);
@@ -29,8 +28,7 @@ static char *transact_text(size_t n, int escaped)
     return s;
 }
 
-static char *bytes(size_t n, char c)
-{
+static char *bytes(size_t n, char c) {
     char *s = malloc(n + 1);
     memset(s, c, n);
     s[n] = '\0';
@@ -39,8 +37,7 @@ static char *bytes(size_t n, char c)
 
 /* The number of facts whose :s is exactly the `n` bytes `c`, through a
  * prepared query with the string bound (-1 when the query fails). */
-static long count_matching(MiniGrafDb *db, size_t n, char c)
-{
+static long count_matching(MiniGrafDb *db, size_t n, char c) {
     MiniGrafStmt *s = minigraf_prepare(db, "(query [:find (count ?e) :where [?e :s $v]])");
     if (s == NULL)
         return -1;
@@ -59,8 +56,7 @@ static long count_matching(MiniGrafDb *db, size_t n, char c)
     return count;
 }
 
-static void expect_transact_len(int line, MiniGrafDb *db, size_t n, int escaped, const char *code)
-{
+static void expect_transact_len(int line, MiniGrafDb *db, size_t n, int escaped, const char *code) {
     char *text = transact_text(n, escaped);
     if (code == NULL)
         expect_write_at(__FILE__, line, db, text, "transacted");
@@ -71,8 +67,7 @@ static void expect_transact_len(int line, MiniGrafDb *db, size_t n, int escaped,
 
 /* ---- in memory -------------------------------------------------------------- */
 
-TEST(memory_transact_at_limit_and_past_it)
-{
+TEST(memory_transact_at_limit_and_past_it) {
     MiniGrafDb *db = open_memory_db();
     REQUIRE(db != NULL);
     expect_transact_len(__LINE__, db, MEMORY_LIMIT, 0, NULL);
@@ -85,8 +80,7 @@ TEST(memory_transact_at_limit_and_past_it)
 }
 
 /* The limit counts decoded bytes: 2 MiB of text holding 1 MiB of escapes. */
-TEST(memory_limit_counts_decoded_bytes)
-{
+TEST(memory_limit_counts_decoded_bytes) {
     MiniGrafDb *db = open_memory_db();
     REQUIRE(db != NULL);
     expect_transact_len(__LINE__, db, MEMORY_LIMIT, 1, NULL);
@@ -96,8 +90,7 @@ TEST(memory_limit_counts_decoded_bytes)
 }
 
 /* A query's string literal has the same limit as a transacted one. */
-TEST(memory_query_literal_at_limit_and_past_it)
-{
+TEST(memory_query_literal_at_limit_and_past_it) {
     MiniGrafDb *db = open_memory_db();
     REQUIRE(db != NULL);
     const char *head = "(query [:find ?e :where [?e :s \"", *tail = "\"]])";
@@ -118,8 +111,7 @@ TEST(memory_query_literal_at_limit_and_past_it)
 
 /* A bound string has the limit of a written one: past it, PRS-007 and the
  * slot keeps its previous binding. */
-TEST(memory_bind_string_at_limit_and_past_it)
-{
+TEST(memory_bind_string_at_limit_and_past_it) {
     MiniGrafDb *db = open_memory_db();
     REQUIRE(db != NULL);
     expect_transact_len(__LINE__, db, MEMORY_LIMIT, 0, NULL);
@@ -128,8 +120,9 @@ TEST(memory_bind_string_at_limit_and_past_it)
     char *v = bytes(MEMORY_LIMIT + 1, 'x');
     CHECK_INT_EQ(minigraf_stmt_bind_string(s, "v", v, MEMORY_LIMIT), 0);
     CHECK_INT_EQ(minigraf_stmt_bind_string(s, "v", v, MEMORY_LIMIT + 1), MINIGRAF_E_PRS_007);
-    CHECK_STR_EQ(minigraf_stmt_last_error(s),
-                 "[PRS-007] String exceeds maximum length of 1048576 bytes (bind value of slot '$v')");
+    CHECK_STR_EQ(
+        minigraf_stmt_last_error(s),
+        "[PRS-007] String exceeds maximum length of 1048576 bytes (bind value of slot '$v')");
     char *out = minigraf_stmt_execute(s);
     CHECK_STR_EQ(out, "{\"variables\":[\"(count ?e)\"],\"results\":[[1]]}");
     minigraf_string_free(out);
@@ -139,8 +132,7 @@ TEST(memory_bind_string_at_limit_and_past_it)
 }
 
 /* The JSON form of binds: the same limit, counted after JSON unescaping. */
-TEST(memory_bind_json_at_limit_and_past_it)
-{
+TEST(memory_bind_json_at_limit_and_past_it) {
     MiniGrafDb *db = open_memory_db();
     REQUIRE(db != NULL);
     expect_transact_len(__LINE__, db, MEMORY_LIMIT, 0, NULL);
@@ -165,8 +157,7 @@ TEST(memory_bind_json_at_limit_and_past_it)
 
 /* ---- on file ------------------------------------------------------------------ */
 
-TEST(file_transact_at_limit_and_past_it)
-{
+TEST(file_transact_at_limit_and_past_it) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -192,8 +183,7 @@ TEST(file_transact_at_limit_and_past_it)
 
 /* A write transaction: the size is checked at commit (WAL-003, nothing
  * written, the transaction ended); the database stays writable. */
-static int commit_one(MiniGrafDb *db, size_t n)
-{
+static int commit_one(MiniGrafDb *db, size_t n) {
     MiniGrafTx *tx = minigraf_begin_write(db);
     if (tx == NULL)
         return -1;
@@ -205,8 +195,7 @@ static int commit_one(MiniGrafDb *db, size_t n)
     return rc;
 }
 
-TEST(file_write_transaction_at_limit_and_past_it)
-{
+TEST(file_write_transaction_at_limit_and_past_it) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -227,8 +216,7 @@ TEST(file_write_transaction_at_limit_and_past_it)
 
 /* An export of an in-memory database to a file: WAL-003 for a string too
  * long for the file, and no partial copy is left. */
-TEST(export_at_limit_and_past_it)
-{
+TEST(export_at_limit_and_past_it) {
     temp_db_path t;
     temp_db_make(&t);
     char path[128];
@@ -249,8 +237,7 @@ TEST(export_at_limit_and_past_it)
     temp_db_remove(&t);
 }
 
-static char *record_json(size_t n)
-{
+static char *record_json(size_t n) {
     const char *head = "{\"entity\":\"00000000-0000-0000-0000-000000000001\",\"attribute\":\":s\","
                        "\"value\":{\"type\":\"string\",\"value\":\"";
     const char *tail = "\"},\"tx_count\":1,\"tx_id\":1000,\"valid_from\":1000,"
@@ -264,8 +251,7 @@ static char *record_json(size_t n)
 
 /* The log writer, record by record and in a batch: WAL-003 past the limit
  * and the record is not written. */
-TEST(log_writer_at_limit_and_past_it)
-{
+TEST(log_writer_at_limit_and_past_it) {
     temp_db_path t;
     temp_db_make(&t);
     char *error = NULL;
@@ -290,15 +276,18 @@ TEST(log_writer_at_limit_and_past_it)
 
     MiniGrafDb *db = minigraf_open(t.path);
     REQUIRE(db != NULL);
-    CHECK_INT_EQ(count_matching(db, FILE_LIMIT, 'x'), 1); /* one fact: the second record repeats it */
+    CHECK_INT_EQ(count_matching(db, FILE_LIMIT, 'x'),
+                 1); /* one fact: the second record repeats it */
     CHECK_INT_EQ(count_matching(db, FILE_LIMIT + 1, 'x'), 0);
     minigraf_close(db);
     temp_db_remove(&t);
 }
 
-CHECK_MAIN(TEST_ENTRY(memory_transact_at_limit_and_past_it), TEST_ENTRY(memory_limit_counts_decoded_bytes),
+CHECK_MAIN(TEST_ENTRY(memory_transact_at_limit_and_past_it),
+           TEST_ENTRY(memory_limit_counts_decoded_bytes),
            TEST_ENTRY(memory_query_literal_at_limit_and_past_it),
            TEST_ENTRY(memory_bind_string_at_limit_and_past_it),
-           TEST_ENTRY(memory_bind_json_at_limit_and_past_it), TEST_ENTRY(file_transact_at_limit_and_past_it),
+           TEST_ENTRY(memory_bind_json_at_limit_and_past_it),
+           TEST_ENTRY(file_transact_at_limit_and_past_it),
            TEST_ENTRY(file_write_transaction_at_limit_and_past_it),
            TEST_ENTRY(export_at_limit_and_past_it), TEST_ENTRY(log_writer_at_limit_and_past_it))

@@ -8,8 +8,7 @@
 #define S(...) "{\"variables\":[\"?s\"],\"results\":[" __VA_ARGS__ "]}"
 
 /* "YYYY-MM-DDTHH:MM:SS.mmmZ" for a wall-clock ms. */
-static void iso_from_ms(uint64_t ms, char out[32])
-{
+static void iso_from_ms(uint64_t ms, char out[32]) {
     time_t secs = (time_t)(ms / 1000);
     struct tm tm;
     gmtime_r(&secs, &tm);
@@ -17,14 +16,12 @@ static void iso_from_ms(uint64_t ms, char out[32])
     snprintf(out + n, 32 - n, ".%03dZ", (int)(ms % 1000));
 }
 
-static void sleep_ms(long ms)
-{
+static void sleep_ms(long ms) {
     struct timespec ts = {0, ms * 1000000L};
     nanosleep(&ts, NULL);
 }
 
-TEST(counter_starts_at_zero_and_counts_every_write)
-{
+TEST(counter_starts_at_zero_and_counts_every_write) {
     MiniGrafDb *db = open_memory_db();
     CHECK_INT_EQ(tx_count(db), 0);
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
@@ -38,8 +35,7 @@ TEST(counter_starts_at_zero_and_counts_every_write)
     minigraf_close(db);
 }
 
-TEST(queries_and_failed_commands_do_not_advance_the_counter)
-{
+TEST(queries_and_failed_commands_do_not_advance_the_counter) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
     char *q = EXEC(db, "(query [:find ?v :where [:a :n ?v]])");
@@ -52,8 +48,7 @@ TEST(queries_and_failed_commands_do_not_advance_the_counter)
     minigraf_close(db);
 }
 
-TEST(commit_wall_clock_never_goes_backwards)
-{
+TEST(commit_wall_clock_never_goes_backwards) {
     MiniGrafDb *db = open_memory_db();
     uint64_t t1 = EXPECT_TRANSACT(db, "(transact [[:a :n 1]])");
     uint64_t t2 = EXPECT_RETRACT(db, "(retract [[:a :n 1]])");
@@ -62,8 +57,7 @@ TEST(commit_wall_clock_never_goes_backwards)
     minigraf_close(db);
 }
 
-TEST(as_of_counter_shows_the_database_at_that_transaction)
-{
+TEST(as_of_counter_shows_the_database_at_that_transaction) {
     /* language.md §7.4 */
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:k :v 1]])");
@@ -81,8 +75,7 @@ TEST(as_of_counter_shows_the_database_at_that_transaction)
     minigraf_close(db);
 }
 
-TEST(as_of_section_errors_have_spec_codes)
-{
+TEST(as_of_section_errors_have_spec_codes) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_ERROR(db, "(query [:find ?v :where [:k :v ?v] :as-of])", "PRS-014");
     EXPECT_ERROR(db, "(query [:find ?v :as-of :foo :where [:k :v ?v]])", "PRS-016");
@@ -92,8 +85,7 @@ TEST(as_of_section_errors_have_spec_codes)
     minigraf_close(db);
 }
 
-TEST(last_as_of_wins_when_repeated)
-{
+TEST(last_as_of_wins_when_repeated) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:k :v 1]])");
     EXPECT_TRANSACT(db, "(transact [[:k :v 2]])");
@@ -101,8 +93,7 @@ TEST(last_as_of_wins_when_repeated)
     minigraf_close(db);
 }
 
-TEST(as_of_timestamp_cuts_by_commit_wall_clock)
-{
+TEST(as_of_timestamp_cuts_by_commit_wall_clock) {
     MiniGrafDb *db = open_memory_db();
     uint64_t t1 = EXPECT_TRANSACT(db, "(transact [[:k :v 1]])");
     sleep_ms(5);
@@ -112,13 +103,11 @@ TEST(as_of_timestamp_cuts_by_commit_wall_clock)
     snprintf(q, sizeof q, "(query [:find ?v :as-of \"%s\" :where [:k :v ?v]])", iso);
     EXPECT_EXEC(db, q, R("[1]"));
     EXPECT_EXEC(db, "(query [:find ?v :as-of \"1970-01-01\" :where [:k :v ?v]])", R());
-    EXPECT_EXEC(db, "(query [:find ?v :as-of \"2999-01-01\" :where [:k :v ?v]])",
-                R("[1],[2]"));
+    EXPECT_EXEC(db, "(query [:find ?v :as-of \"2999-01-01\" :where [:k :v ?v]])", R("[1],[2]"));
     minigraf_close(db);
 }
 
-TEST(retraction_hides_only_that_exact_triple)
-{
+TEST(retraction_hides_only_that_exact_triple) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n 30] [:a :n 30.0] [:a :n 31] [:a :f :bob] "
                         "[:a :f #uuid \"2340101d-cda1-5ebe-a64b-0d27506374ef\"]])");
@@ -129,8 +118,7 @@ TEST(retraction_hides_only_that_exact_triple)
     minigraf_close(db);
 }
 
-TEST(reassertion_after_retraction_is_visible_again)
-{
+TEST(reassertion_after_retraction_is_visible_again) {
     /* language.md §7.4 worked example */
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :person/age 30]])");
@@ -142,8 +130,7 @@ TEST(reassertion_after_retraction_is_visible_again)
     minigraf_close(db);
 }
 
-TEST(new_value_does_not_replace_old_one)
-{
+TEST(new_value_does_not_replace_old_one) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :age 30]])");
     EXPECT_TRANSACT(db, "(transact [[:alice :age 31]])");
@@ -151,8 +138,7 @@ TEST(new_value_does_not_replace_old_one)
     minigraf_close(db);
 }
 
-TEST(duplicate_facts_in_one_transact_collapse)
-{
+TEST(duplicate_facts_in_one_transact_collapse) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:x :a 1] [:x :a 1]])");
     EXPECT_EXEC(db, "(query [:find ?v :where [:x :a ?v]])", R("[1]"));
@@ -160,8 +146,7 @@ TEST(duplicate_facts_in_one_transact_collapse)
 }
 
 /* language.md §7.4: employment windows of :carol. */
-static MiniGrafDb *carol_db(void)
-{
+static MiniGrafDb *carol_db(void) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"} "
                         "[[:carol :emp/status :active]])");
@@ -169,8 +154,7 @@ static MiniGrafDb *carol_db(void)
     return db;
 }
 
-TEST(valid_at_selects_the_window_holding_the_instant)
-{
+TEST(valid_at_selects_the_window_holding_the_instant) {
     MiniGrafDb *db = carol_db();
     EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2023-03-01\" :where [:carol :emp/status ?s]])",
                 S("[\":active\"]"));
@@ -178,32 +162,31 @@ TEST(valid_at_selects_the_window_holding_the_instant)
                 S("[\":active\"]"));
     EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2022-12-31\" :where [:carol :emp/status ?s]])",
                 S());
-    EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2024-01-15T10:00:00Z\" :where "
-                    "[:carol :emp/status ?s]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?s :valid-at \"2024-01-15T10:00:00Z\" :where "
+                "[:carol :emp/status ?s]])",
                 S("[\":alumni\"]"));
     minigraf_close(db);
 }
 
-TEST(valid_to_is_exclusive)
-{
+TEST(valid_to_is_exclusive) {
     MiniGrafDb *db = carol_db();
     EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2023-06-30\" :where [:carol :emp/status ?s]])",
                 S("[\":alumni\"]"));
-    EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2023-06-29T23:59:59.999Z\" :where "
-                    "[:carol :emp/status ?s]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?s :valid-at \"2023-06-29T23:59:59.999Z\" :where "
+                "[:carol :emp/status ?s]])",
                 S("[\":active\"]"));
     minigraf_close(db);
 }
 
-TEST(plain_query_sees_facts_valid_now)
-{
+TEST(plain_query_sees_facts_valid_now) {
     MiniGrafDb *db = carol_db();
     EXPECT_EXEC(db, "(query [:find ?s :where [:carol :emp/status ?s]])", S("[\":alumni\"]"));
     minigraf_close(db);
 }
 
-TEST(any_valid_time_sees_every_window)
-{
+TEST(any_valid_time_sees_every_window) {
     MiniGrafDb *db = carol_db();
     EXPECT_EXEC(db, "(query [:find ?s :any-valid-time :where [:carol :emp/status ?s]])",
                 S("[\":active\"],[\":alumni\"]"));
@@ -212,23 +195,24 @@ TEST(any_valid_time_sees_every_window)
     minigraf_close(db);
 }
 
-TEST(as_of_and_valid_at_combine)
-{
+TEST(as_of_and_valid_at_combine) {
     MiniGrafDb *db = carol_db();
-    EXPECT_EXEC(db, "(query [:find ?s :as-of 1 :valid-at \"2024-01-01\" :where "
-                    "[:carol :emp/status ?s]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?s :as-of 1 :valid-at \"2024-01-01\" :where "
+                "[:carol :emp/status ?s]])",
                 S());
-    EXPECT_EXEC(db, "(query [:find ?s :as-of 2 :valid-at \"2024-01-01\" :where "
-                    "[:carol :emp/status ?s]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?s :as-of 2 :valid-at \"2024-01-01\" :where "
+                "[:carol :emp/status ?s]])",
                 S("[\":alumni\"]"));
-    EXPECT_EXEC(db, "(query [:find ?s :as-of 1 :valid-at \"2023-03-01\" :where "
-                    "[:carol :emp/status ?s]])",
+    EXPECT_EXEC(db,
+                "(query [:find ?s :as-of 1 :valid-at \"2023-03-01\" :where "
+                "[:carol :emp/status ?s]])",
                 S("[\":active\"]"));
     minigraf_close(db);
 }
 
-TEST(timezone_offsets_are_rejected)
-{
+TEST(timezone_offsets_are_rejected) {
     MiniGrafDb *db = carol_db();
     CHECK(minigraf_execute(db, "(query [:find ?s :valid-at \"2023-03-01T10:00:00+02:00\" "
                                ":where [:carol :emp/status ?s]])") == NULL);
@@ -241,8 +225,7 @@ TEST(timezone_offsets_are_rejected)
     minigraf_close(db);
 }
 
-TEST(future_valid_from_is_invisible_now)
-{
+TEST(future_valid_from_is_invisible_now) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact {:valid-from \"2999-01-01\"} [[:x :s :planned]])");
     EXPECT_EXEC(db, "(query [:find ?s :where [:x :s ?s]])", S());
@@ -252,20 +235,17 @@ TEST(future_valid_from_is_invisible_now)
     minigraf_close(db);
 }
 
-TEST(fact_map_overrides_command_map_key_by_key)
-{
+TEST(fact_map_overrides_command_map_key_by_key) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact {:valid-from \"2020-01-01\" :valid-to \"2030-01-01\"} "
                         "[[:x :s 1 {:valid-to \"2021-01-01\"}] [:x :s 2]])");
-    EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2020-06-01\" :where [:x :s ?s]])",
-                S("[1],[2]"));
+    EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2020-06-01\" :where [:x :s ?s]])", S("[1],[2]"));
     EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2021-06-01\" :where [:x :s ?s]])", S("[2]"));
     EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2019-12-31\" :where [:x :s ?s]])", S());
     minigraf_close(db);
 }
 
-TEST(empty_or_inverted_window_fails_with_api_019)
-{
+TEST(empty_or_inverted_window_fails_with_api_019) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_ERROR(db, "(transact {:valid-from \"2023-06-30\" :valid-to \"2023-01-01\"} [[:x :s 1]])",
                  "API-019");
@@ -277,20 +257,20 @@ TEST(empty_or_inverted_window_fails_with_api_019)
     minigraf_close(db);
 }
 
-TEST(one_fact_with_two_windows_in_one_transact_fails_with_api_011)
-{
+TEST(one_fact_with_two_windows_in_one_transact_fails_with_api_011) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_ERROR(db, "(transact [[:x :s 1 {:valid-from \"2020-01-01\"}] "
-                     "[:x :s 1 {:valid-from \"2021-01-01\"}]])",
+    EXPECT_ERROR(db,
+                 "(transact [[:x :s 1 {:valid-from \"2020-01-01\"}] "
+                 "[:x :s 1 {:valid-from \"2021-01-01\"}]])",
                  "API-011");
     CHECK_INT_EQ(tx_count(db), 0);
     minigraf_close(db);
 }
 
-TEST(reasserting_with_a_new_window_replaces_the_old_window)
-{
+TEST(reasserting_with_a_new_window_replaces_the_old_window) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:x :s 1]])");
+    EXPECT_TRANSACT(db,
+                    "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:x :s 1]])");
     EXPECT_TRANSACT(db, "(transact {:valid-from \"2022-01-01\"} [[:x :s 1]])");
     EXPECT_EXEC(db, "(query [:find ?s :any-valid-time :where [:x :s ?s]])", S("[1]"));
     EXPECT_EXEC(db, "(query [:find ?s :valid-at \"2020-06-01\" :where [:x :s ?s]])", S());
@@ -300,18 +280,17 @@ TEST(reasserting_with_a_new_window_replaces_the_old_window)
     minigraf_close(db);
 }
 
-TEST(retraction_hides_every_window_of_the_triple)
-{
+TEST(retraction_hides_every_window_of_the_triple) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:x :s 1]])");
+    EXPECT_TRANSACT(db,
+                    "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:x :s 1]])");
     EXPECT_RETRACT(db, "(retract [[:x :s 1]])");
     EXPECT_EXEC(db, "(query [:find ?s :any-valid-time :where [:x :s ?s]])", S());
     EXPECT_EXEC(db, "(query [:find ?s :as-of 1 :any-valid-time :where [:x :s ?s]])", S("[1]"));
     minigraf_close(db);
 }
 
-TEST(timestamps_before_1970_are_allowed)
-{
+TEST(timestamps_before_1970_are_allowed) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact {:valid-from \"1960-01-01\" :valid-to \"1965-01-01\"} "
                         "[[:x :era :sixties]])");
@@ -332,10 +311,8 @@ CHECK_MAIN(TEST_ENTRY(counter_starts_at_zero_and_counts_every_write),
            TEST_ENTRY(new_value_does_not_replace_old_one),
            TEST_ENTRY(duplicate_facts_in_one_transact_collapse),
            TEST_ENTRY(valid_at_selects_the_window_holding_the_instant),
-           TEST_ENTRY(valid_to_is_exclusive),
-           TEST_ENTRY(plain_query_sees_facts_valid_now),
-           TEST_ENTRY(any_valid_time_sees_every_window),
-           TEST_ENTRY(as_of_and_valid_at_combine),
+           TEST_ENTRY(valid_to_is_exclusive), TEST_ENTRY(plain_query_sees_facts_valid_now),
+           TEST_ENTRY(any_valid_time_sees_every_window), TEST_ENTRY(as_of_and_valid_at_combine),
            TEST_ENTRY(timezone_offsets_are_rejected),
            TEST_ENTRY(future_valid_from_is_invisible_now),
            TEST_ENTRY(fact_map_overrides_command_map_key_by_key),

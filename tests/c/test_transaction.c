@@ -12,12 +12,11 @@
 #define API_020 5020
 #define INT_003 6003
 
-#define IN_TX_MESSAGE                                                                    \
+#define IN_TX_MESSAGE                                                                       \
     "[INT-003] a WriteTransaction is already in progress on this thread; use tx.execute() " \
     "instead"
 
-static MiniGrafDb *open_with(const char *path, const char *options)
-{
+static MiniGrafDb *open_with(const char *path, const char *options) {
     char *error = NULL;
     MiniGrafDb *db = minigraf_open_with_options(path, options, &error);
     if (db == NULL)
@@ -26,8 +25,7 @@ static MiniGrafDb *open_with(const char *path, const char *options)
     return db;
 }
 
-static MiniGrafTx *begin_at(int line, MiniGrafDb *db)
-{
+static MiniGrafTx *begin_at(int line, MiniGrafDb *db) {
     MiniGrafTx *tx = minigraf_begin_write(db);
     if (tx == NULL) {
         check_fail(__FILE__, line, "minigraf_begin_write");
@@ -38,8 +36,7 @@ static MiniGrafTx *begin_at(int line, MiniGrafDb *db)
 #define BEGIN(db) begin_at(__LINE__, (db))
 
 /* Runs `text` in the transaction and compares (rows sorted) with `want`. */
-static void tx_expect_at(int line, MiniGrafTx *tx, const char *text, const char *want)
-{
+static void tx_expect_at(int line, MiniGrafTx *tx, const char *text, const char *want) {
     char *got = minigraf_tx_execute(tx, text);
     if (got == NULL) {
         check_fail(__FILE__, line, text);
@@ -57,8 +54,7 @@ static void tx_expect_at(int line, MiniGrafTx *tx, const char *text, const char 
 #define TX_STAGE(tx, text) tx_expect_at(__LINE__, (tx), (text), "{\"ok\":true}")
 
 /* Expects `text` to fail in the transaction with `code`, "[CODE] " first. */
-static void tx_error_at(int line, MiniGrafTx *tx, const char *text, const char *code)
-{
+static void tx_error_at(int line, MiniGrafTx *tx, const char *text, const char *code) {
     char *got = minigraf_tx_execute(tx, text);
     if (got != NULL) {
         check_fail_str(__FILE__, line, text, got, code);
@@ -78,8 +74,7 @@ static void tx_error_at(int line, MiniGrafTx *tx, const char *text, const char *
 
 /* ---- staging and visibility -------------------------------------------- */
 
-TEST(staged_writes_return_ok_and_stay_invisible_to_others)
-{
+TEST(staged_writes_return_ok_and_stay_invisible_to_others) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :name \"Alice\"]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -97,8 +92,7 @@ TEST(staged_writes_return_ok_and_stay_invisible_to_others)
     minigraf_close(db);
 }
 
-TEST(query_inside_sees_committed_plus_staged_records)
-{
+TEST(query_inside_sees_committed_plus_staged_records) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:alice :age 30] [:alice :friend :bob]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -120,8 +114,7 @@ TEST(query_inside_sees_committed_plus_staged_records)
     minigraf_close(db);
 }
 
-TEST(staged_statements_read_as_the_next_counter_values)
-{
+TEST(staged_statements_read_as_the_next_counter_values) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :v 1]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -136,8 +129,7 @@ TEST(staged_statements_read_as_the_next_counter_values)
     TX_EXPECT(tx, q2, "{\"variables\":[\"?v\"],\"results\":[[1],[2]]}");
     TX_EXPECT(tx, q3, "{\"variables\":[\"?v\"],\"results\":[[2]]}");
     TX_EXPECT(tx, q4, "{\"variables\":[\"?v\"],\"results\":[[2],[3]]}");
-    TX_EXPECT(tx,
-              "(query [:find ?v ?c :any-valid-time :where [:a :v ?v] [:a :db/tx-count ?c]])",
+    TX_EXPECT(tx, "(query [:find ?v ?c :any-valid-time :where [:a :v ?v] [:a :db/tx-count ?c]])",
               "{\"variables\":[\"?v\",\"?c\"],\"results\":[[2,2],[3,4]]}");
     /* staged tx times never go backwards, and a plain query's now is not
      * before them: every staged fact is valid now */
@@ -154,8 +146,7 @@ TEST(staged_statements_read_as_the_next_counter_values)
     minigraf_close(db);
 }
 
-TEST(valid_time_maps_of_staged_facts_apply_inside)
-{
+TEST(valid_time_maps_of_staged_facts_apply_inside) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafTx *tx = BEGIN(db);
     TX_STAGE(tx, "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"} "
@@ -175,8 +166,7 @@ TEST(valid_time_maps_of_staged_facts_apply_inside)
     minigraf_close(db);
 }
 
-TEST(negation_disjunction_and_aggregates_see_staged_records)
-{
+TEST(negation_disjunction_and_aggregates_see_staged_records) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n \"a\"] [:b :n \"b\"] [:a :score 5]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -196,8 +186,7 @@ TEST(negation_disjunction_and_aggregates_see_staged_records)
     minigraf_close(db);
 }
 
-TEST(rule_inside_registers_at_once_and_survives_rollback)
-{
+TEST(rule_inside_registers_at_once_and_survives_rollback) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :edge :b]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -213,8 +202,7 @@ TEST(rule_inside_registers_at_once_and_survives_rollback)
     minigraf_close(db);
 }
 
-TEST(tx_query_cursor_reads_committed_plus_staged_and_outlives_the_transaction)
-{
+TEST(tx_query_cursor_reads_committed_plus_staged_and_outlives_the_transaction) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :name \"A\"]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -243,8 +231,7 @@ TEST(tx_query_cursor_reads_committed_plus_staged_and_outlives_the_transaction)
     minigraf_close(db);
 }
 
-TEST(staging_errors_leave_the_transaction_open)
-{
+TEST(staging_errors_leave_the_transaction_open) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafTx *tx = BEGIN(db);
     TX_ERROR(tx, "(transact [[\"alice\" :name \"A\"]])", "INT-001");
@@ -264,8 +251,7 @@ TEST(staging_errors_leave_the_transaction_open)
 }
 
 /* The example of docs/c-api.md "Write transactions". */
-TEST(docs_example_transfer)
-{
+TEST(docs_example_transfer) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:acct/alice :balance 100] [:acct/bob :balance 20]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -283,8 +269,7 @@ TEST(docs_example_transfer)
 
 /* ---- commit and rollback ------------------------------------------------ */
 
-TEST(commit_is_one_counter_value_and_one_tx_time)
-{
+TEST(commit_is_one_counter_value_and_one_tx_time) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:z :k 0]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -310,8 +295,7 @@ TEST(commit_is_one_counter_value_and_one_tx_time)
     minigraf_close(db);
 }
 
-TEST(empty_commit_consumes_no_counter_value)
-{
+TEST(empty_commit_consumes_no_counter_value) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafTx *tx = BEGIN(db);
     CHECK_INT_EQ(minigraf_tx_commit(tx), 0);
@@ -333,8 +317,7 @@ TEST(empty_commit_consumes_no_counter_value)
     minigraf_close(db);
 }
 
-TEST(rollback_discards_and_ends_the_transaction)
-{
+TEST(rollback_discards_and_ends_the_transaction) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafTx *tx = BEGIN(db);
     TX_STAGE(tx, "(transact [[:a :name \"A\"]])");
@@ -355,8 +338,7 @@ TEST(rollback_discards_and_ends_the_transaction)
     minigraf_close(db);
 }
 
-TEST(free_rolls_back_an_open_transaction)
-{
+TEST(free_rolls_back_an_open_transaction) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafTx *tx = BEGIN(db);
     TX_STAGE(tx, "(transact [[:a :name \"A\"]])");
@@ -368,8 +350,7 @@ TEST(free_rolls_back_an_open_transaction)
     minigraf_close(db);
 }
 
-TEST(last_statement_decides_for_one_triple)
-{
+TEST(last_statement_decides_for_one_triple) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :k 1] [:c :k 3]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -393,16 +374,16 @@ TEST(last_statement_decides_for_one_triple)
                 "{\"variables\":[\"?v\"],\"results\":[]}");
     /* one record per triple was committed: :a and :c asserted (the
      * retraction of :b hides nothing visible) */
-    EXPECT_EXEC(db, "(query [:find (count ?t) :any-valid-time :where [?e :k ?v] "
-                    "[?e :db/tx-count ?t] [(= ?t 2)]])",
+    EXPECT_EXEC(db,
+                "(query [:find (count ?t) :any-valid-time :where [?e :k ?v] "
+                "[?e :db/tx-count ?t] [(= ?t 2)]])",
                 "{\"variables\":[\"(count ?t)\"],\"results\":[[2]]}");
     minigraf_close(db);
 }
 
 /* ---- the writer between threads ---------------------------------------- */
 
-TEST(same_thread_plain_writes_fail_with_int_003)
-{
+TEST(same_thread_plain_writes_fail_with_int_003) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafTx *tx = BEGIN(db);
     CHECK(minigraf_execute(db, "(transact [[:a :b 1]])") == NULL);
@@ -430,8 +411,7 @@ typedef struct other {
     char *out;
 } other;
 
-static void *other_thread(void *arg)
-{
+static void *other_thread(void *arg) {
     other *o = arg;
     if (o->text) {
         o->out = minigraf_execute(o->db, o->text);
@@ -448,8 +428,7 @@ static void *other_thread(void *arg)
     return NULL;
 }
 
-static int run_other(MiniGrafDb *db, const char *text)
-{
+static int run_other(MiniGrafDb *db, const char *text) {
     other o = {db, text, -1, NULL};
     pthread_t t;
     if (pthread_create(&t, NULL, other_thread, &o) != 0)
@@ -459,8 +438,7 @@ static int run_other(MiniGrafDb *db, const char *text)
     return o.code;
 }
 
-TEST(writers_on_other_threads_fail_with_api_020_after_busy_timeout)
-{
+TEST(writers_on_other_threads_fail_with_api_020_after_busy_timeout) {
     MiniGrafDb *db = open_with(NULL, "{\"busy_timeout_ms\":30}");
     REQUIRE(db != NULL);
     MiniGrafTx *tx = BEGIN(db);
@@ -478,8 +456,7 @@ TEST(writers_on_other_threads_fail_with_api_020_after_busy_timeout)
     minigraf_close(db);
 }
 
-TEST(busy_timeout_option_is_checked)
-{
+TEST(busy_timeout_option_is_checked) {
     char *error = NULL;
     CHECK(minigraf_open_with_options(NULL, "{\"busy_timeout_ms\":-1}", &error) == NULL);
     CHECK(error != NULL && strncmp(error, "[API-017]", 9) == 0);
@@ -503,8 +480,7 @@ typedef struct waiting {
     uint64_t count_seen; /* the counter the writer saw after its write */
 } waiting;
 
-static void *waiting_writer(void *arg)
-{
+static void *waiting_writer(void *arg) {
     waiting *w = arg;
     pthread_mutex_lock(&w->mu);
     w->started = 1;
@@ -515,8 +491,7 @@ static void *waiting_writer(void *arg)
     return NULL;
 }
 
-TEST(a_waiting_writer_succeeds_after_the_transaction_commits)
-{
+TEST(a_waiting_writer_succeeds_after_the_transaction_commits) {
     MiniGrafDb *db = open_with(NULL, "{\"busy_timeout_ms\":600000}");
     REQUIRE(db != NULL);
     MiniGrafTx *tx = BEGIN(db);
@@ -544,8 +519,7 @@ TEST(a_waiting_writer_succeeds_after_the_transaction_commits)
     minigraf_close(db);
 }
 
-TEST(readers_run_while_a_transaction_is_open)
-{
+TEST(readers_run_while_a_transaction_is_open) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :name \"A\"]])");
     MiniGrafTx *tx = BEGIN(db);
@@ -564,8 +538,7 @@ TEST(readers_run_while_a_transaction_is_open)
 
 /* ---- handles, read-only, close ----------------------------------------- */
 
-TEST(null_and_dead_handles_are_errors)
-{
+TEST(null_and_dead_handles_are_errors) {
     CHECK(minigraf_begin_write(NULL) == NULL);
     CHECK(minigraf_tx_execute(NULL, "(query [:find ?x :where [?x :a 1]])") == NULL);
     CHECK(minigraf_tx_query(NULL, NAMES) == NULL);
@@ -592,8 +565,7 @@ TEST(null_and_dead_handles_are_errors)
     CHECK(minigraf_begin_write(db) == NULL);
 }
 
-TEST(read_only_database_refuses_begin_write)
-{
+TEST(read_only_database_refuses_begin_write) {
     temp_db_path p;
     temp_db_make(&p);
     MiniGrafDb *db = open_with(p.path, NULL);
@@ -608,8 +580,7 @@ TEST(read_only_database_refuses_begin_write)
     temp_db_remove(&p);
 }
 
-TEST(close_rolls_back_an_open_transaction)
-{
+TEST(close_rolls_back_an_open_transaction) {
     temp_db_path p;
     temp_db_make(&p);
     MiniGrafDb *db = open_with(p.path, NULL);
@@ -633,8 +604,7 @@ TEST(close_rolls_back_an_open_transaction)
 
 /* ---- file-backed durability --------------------------------------------- */
 
-TEST(committed_transaction_survives_reopen)
-{
+TEST(committed_transaction_survives_reopen) {
     temp_db_path p;
     temp_db_make(&p);
     MiniGrafDb *db = open_with(p.path, NULL);
@@ -652,8 +622,7 @@ TEST(committed_transaction_survives_reopen)
     temp_db_remove(&p);
 }
 
-TEST(size_limits_apply_at_commit_and_nothing_is_written)
-{
+TEST(size_limits_apply_at_commit_and_nothing_is_written) {
     temp_db_path p;
     temp_db_make(&p);
     MiniGrafDb *db = open_with(p.path, NULL);
@@ -677,8 +646,7 @@ TEST(size_limits_apply_at_commit_and_nothing_is_written)
     temp_db_remove(&p);
 }
 
-TEST(a_transaction_abandoned_by_an_exiting_process_leaves_nothing)
-{
+TEST(a_transaction_abandoned_by_an_exiting_process_leaves_nothing) {
     temp_db_path p;
     temp_db_make(&p);
     fflush(NULL);
@@ -709,8 +677,7 @@ CHECK_MAIN(TEST_ENTRY(staged_writes_return_ok_and_stay_invisible_to_others),
            TEST_ENTRY(negation_disjunction_and_aggregates_see_staged_records),
            TEST_ENTRY(rule_inside_registers_at_once_and_survives_rollback),
            TEST_ENTRY(tx_query_cursor_reads_committed_plus_staged_and_outlives_the_transaction),
-           TEST_ENTRY(staging_errors_leave_the_transaction_open),
-           TEST_ENTRY(docs_example_transfer),
+           TEST_ENTRY(staging_errors_leave_the_transaction_open), TEST_ENTRY(docs_example_transfer),
            TEST_ENTRY(commit_is_one_counter_value_and_one_tx_time),
            TEST_ENTRY(empty_commit_consumes_no_counter_value),
            TEST_ENTRY(rollback_discards_and_ends_the_transaction),

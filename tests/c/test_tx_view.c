@@ -18,24 +18,25 @@
  * and :next the ref of :e<i+1>, committed in 6 transactions; `split`:
  * the last two after a checkpoint (so the committed store holds both
  * checkpointed pages and pages changed since). */
-static void fill(MiniGrafDb *db, int split)
-{
+static void fill(MiniGrafDb *db, int split) {
     static char tx[ENTITIES / 6 * 140 + 64];
     for (int part = 0; part < 6; part++) {
         if (split && part == 4)
             CHECK_INT_EQ(minigraf_checkpoint(db), 0);
         size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
         for (int i = part * ENTITIES / 6; i < (part + 1) * ENTITIES / 6; i++)
-            len += (size_t)snprintf(tx + len, sizeof tx - len,
-                                    "[:e%d :n %d] [:e%d :name \"name %d\"] [:e%d :group %d] [:e%d :next :e%d] ",
-                                    i, i, i, i, i, i % 7, i, i + 1);
+            len += (size_t)snprintf(
+                tx + len, sizeof tx - len,
+                "[:e%d :n %d] [:e%d :name \"name %d\"] [:e%d :group %d] [:e%d :next :e%d] ", i, i,
+                i, i, i, i % 7, i, i + 1);
         snprintf(tx + len, sizeof tx - len, "])");
         EXPECT_TRANSACT(db, tx);
     }
 }
 
 static const char *const STAGED[] = {
-    "(transact [[:e5 :n 500] [:new1 :n 1] [:new1 :name \"fresh\"] [:new1 :group 3] [:new1 :next :e7]])",
+    "(transact [[:e5 :n 500] [:new1 :n 1] [:new1 :name \"fresh\"] [:new1 :group 3] [:new1 :next "
+    ":e7]])",
     "(retract [[:e10 :n 10] [:e11 :group 4] [:e12 :next :e13]])",
     "(transact [[:e10 :n 1010] [:new2 :name \"name 20\"] [:new2 :next :new1]])",
     "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:e20 :group 99]])",
@@ -45,12 +46,12 @@ static const char *const STAGED[] = {
 /* Queries over every index order, history and time. $B stands for the
  * committed counter (replaced before the run). */
 static const char *const READS[] = {
-    "(query [:find ?v :where [:e5 :n ?v]])",                            /* EAVT */
+    "(query [:find ?v :where [:e5 :n ?v]])", /* EAVT */
     "(query [:find ?a ?v :where [:e10 ?a ?v]])",
-    "(query [:find ?e :where [?e :group 3]])",                          /* AVET */
-    "(query [:find (count ?e) :where [?e :group ?g]])",                 /* AEVT */
+    "(query [:find ?e :where [?e :group 3]])",          /* AVET */
+    "(query [:find (count ?e) :where [?e :group ?g]])", /* AEVT */
     "(query [:find ?e :where [?e :name \"name 20\"]])",
-    "(query [:find ?e :where [?e :next :e7]])",                         /* VAET */
+    "(query [:find ?e :where [?e :next :e7]])", /* VAET */
     "(query [:find ?x :where [:new2 :next ?y] [?y :next ?z] [?x :next ?z]])",
     "(query [:find ?e ?n :where [?e :next :e13] [?e :n ?n]])",
     "(query [:find (count ?e) :where [?e :n ?n] [(> ?n 2990)]])",
@@ -67,8 +68,7 @@ static const char *const READS[] = {
 #define READ_COUNT (sizeof READS / sizeof *READS)
 
 /* READS[i] with $B, $B1, $B2 replaced by the committed counter (+0,1,2). */
-static void expand(const char *q, uint64_t base, char *out, size_t size)
-{
+static void expand(const char *q, uint64_t base, char *out, size_t size) {
     const char *p = strstr(q, "$B");
     if (!p) {
         snprintf(out, size, "%s", q);
@@ -80,15 +80,13 @@ static void expand(const char *q, uint64_t base, char *out, size_t size)
 }
 
 /* A result text with its rows sorted (the caller frees). */
-static char *sorted(const char *json)
-{
+static char *sorted(const char *json) {
     return json ? canonical_result(json) : NULL;
 }
 
 /* Every read in `tx` (as minigraf_tx_execute and as a cursor) against the
  * same read on `ref`. */
-static void expect_reads_match(MiniGrafTx *tx, MiniGrafDb *ref, uint64_t base)
-{
+static void expect_reads_match(MiniGrafTx *tx, MiniGrafDb *ref, uint64_t base) {
     for (size_t i = 0; i < READ_COUNT; i++) {
         char q[300];
         expand(READS[i], base, q, sizeof q);
@@ -118,8 +116,7 @@ static void expect_reads_match(MiniGrafTx *tx, MiniGrafDb *ref, uint64_t base)
 /* Stages STAGED one by one in a transaction on `db`, comparing every read
  * after each with `ref`, which commits the same statement; then rolls
  * back (or commits) and checks `db` again. */
-static void stage_and_compare(MiniGrafDb *db, MiniGrafDb *ref, int commit)
-{
+static void stage_and_compare(MiniGrafDb *db, MiniGrafDb *ref, int commit) {
     uint64_t base = tx_count(db);
     CHECK_INT_EQ((long)base, (long)tx_count(ref));
     MiniGrafTx *tx = minigraf_begin_write(db);
@@ -153,8 +150,7 @@ static void stage_and_compare(MiniGrafDb *db, MiniGrafDb *ref, int commit)
     minigraf_tx_free(tx);
 }
 
-TEST(file_database_large_committed_small_staged)
-{
+TEST(file_database_large_committed_small_staged) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -178,8 +174,7 @@ TEST(file_database_large_committed_small_staged)
     temp_db_remove(&t);
 }
 
-TEST(memory_database_large_committed_small_staged)
-{
+TEST(memory_database_large_committed_small_staged) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafDb *ref = open_memory_db();
     fill(db, 0);
@@ -195,8 +190,7 @@ TEST(memory_database_large_committed_small_staged)
 
 /* A memory database holding a text longer than a page (kept beside the
  * pages): the view is a copy, and reads the same. */
-TEST(memory_database_with_a_long_text)
-{
+TEST(memory_database_with_a_long_text) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafDb *ref = open_memory_db();
     static char tx[12000];
@@ -228,8 +222,7 @@ typedef struct reader_arg {
 } reader_arg;
 
 /* Reads the committed database until told to stop: never a staged fact. */
-static void *read_committed_loop(void *p)
-{
+static void *read_committed_loop(void *p) {
     reader_arg *a = p;
     while (!atomic_load(&a->stop)) {
         char *r = minigraf_execute(a->db, "(query [:find ?v :where [:e10 :n ?v]])");
@@ -243,8 +236,7 @@ static void *read_committed_loop(void *p)
 
 /* Other threads read the committed file while the transaction's view
  * reads the same pages (through the fork) and changes its own. */
-TEST(view_read_beside_committed_readers)
-{
+TEST(view_read_beside_committed_readers) {
     temp_db_path t;
     temp_db_make(&t);
     MiniGrafDb *db = minigraf_open(t.path);
@@ -268,7 +260,8 @@ TEST(view_read_beside_committed_readers)
             minigraf_string_free(r);
             r = minigraf_tx_execute(tx, "(query [:find (count ?v) :where [:e10 :n ?v]])");
             char want[80]; /* 10 and every value staged so far (:n holds many) */
-            snprintf(want, sizeof want, "{\"variables\":[\"(count ?v)\"],\"results\":[[%d]]}", i + 2);
+            snprintf(want, sizeof want, "{\"variables\":[\"(count ?v)\"],\"results\":[[%d]]}",
+                     i + 2);
             CHECK_STR_EQ(r, want);
             minigraf_string_free(r);
         }

@@ -5,8 +5,7 @@
 #include "log_support.h"
 #include "support.h"
 
-static MiniGrafCursor *query_at(const char *file, int line, MiniGrafDb *db, const char *text)
-{
+static MiniGrafCursor *query_at(const char *file, int line, MiniGrafDb *db, const char *text) {
     MiniGrafCursor *c = minigraf_query(db, text);
     if (!c) {
         check_fail(file, line, text);
@@ -19,8 +18,7 @@ static MiniGrafCursor *query_at(const char *file, int line, MiniGrafDb *db, cons
 /* The accessor left API-017 on the cursor. */
 #define CHECK_MISUSE(c) CHECK_INT_EQ(minigraf_cursor_last_error_code(c), MINIGRAF_E_API_017)
 
-TEST(every_type_keeps_its_type)
-{
+TEST(every_type_keeps_its_type) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:x :s \"hello\"] [:x :k :ns/kw] [:x :i 42] [:x :f 2.5]"
                         " [:x :b true] [:y :r 1]])");
@@ -60,8 +58,7 @@ TEST(every_type_keeps_its_type)
     minigraf_close(db);
 }
 
-TEST(keyword_string_and_ref_differ)
-{
+TEST(keyword_string_and_ref_differ) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :v \":b\"] [:c :v :b] [:d :v :b2]])");
     EXPECT_TRANSACT(db, "(transact [[:e :v :b]])");
@@ -89,8 +86,7 @@ TEST(keyword_string_and_ref_differ)
     minigraf_close(db);
 }
 
-TEST(nan_and_infinities_are_doubles)
-{
+TEST(nan_and_infinities_are_doubles) {
     MiniGrafDb *db = open_memory_db();
     /* overflowing literals are infinities; their sum is NaN (language.md §6.2) */
     char big[420], text[1000];
@@ -120,13 +116,12 @@ TEST(nan_and_infinities_are_doubles)
     minigraf_close(db);
 }
 
-TEST(int64_edges_are_exact)
-{
+TEST(int64_edges_are_exact) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:x :max 9223372036854775807] [:x :min -9223372036854775808]"
                         " [:x :zero 0]])");
-    MiniGrafCursor *c =
-        QUERY(db, "(query [:find ?a ?b ?z :where [:x :max ?a] [:x :min ?b] [:x :zero ?z]])");
+    MiniGrafCursor *c = QUERY(
+        db, "(query [:find ?a ?b ?z :where [:x :max ?a] [:x :min ?b] [:x :zero ?z]])");
     REQUIRE(c != NULL);
     REQUIRE(minigraf_cursor_step(c) == 1);
     CHECK(minigraf_cursor_column_int64(c, 0) == INT64_MAX);
@@ -138,8 +133,7 @@ TEST(int64_edges_are_exact)
     minigraf_close(db);
 }
 
-TEST(empty_strings_and_nul_bytes)
-{
+TEST(empty_strings_and_nul_bytes) {
     temp_db_path t;
     temp_db_make(&t);
     char *error = NULL;
@@ -177,8 +171,7 @@ TEST(empty_strings_and_nul_bytes)
     temp_db_remove(&t);
 }
 
-TEST(collect_set_is_a_list_with_typed_json)
-{
+TEST(collect_set_is_a_list_with_typed_json) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :dept \"eng\"] [:b :dept :hr] [:c :dept 3]])");
     MiniGrafCursor *c = QUERY(db, "(query [:find (collect-set ?d) :where [?e :dept ?d]])");
@@ -187,8 +180,9 @@ TEST(collect_set_is_a_list_with_typed_json)
     CHECK_INT_EQ(minigraf_cursor_column_type(c, 0), MINIGRAF_TYPE_LIST);
     size_t len = 0;
     const char *text = minigraf_cursor_column_text(c, 0, &len);
-    CHECK_STR_EQ(text, "[{\"type\":\"string\",\"value\":\"eng\"},{\"type\":\"integer\",\"value\":3},"
-                       "{\"type\":\"keyword\",\"value\":\":hr\"}]");
+    CHECK_STR_EQ(text,
+                 "[{\"type\":\"string\",\"value\":\"eng\"},{\"type\":\"integer\",\"value\":3},"
+                 "{\"type\":\"keyword\",\"value\":\":hr\"}]");
     CHECK_INT_EQ(len, text ? strlen(text) : 0);
     CHECK_STR_EQ(minigraf_cursor_column_name(c, 0), "(collect-set ?d)");
     CHECK(minigraf_cursor_column_int64(c, 0) == 0);
@@ -198,12 +192,11 @@ TEST(collect_set_is_a_list_with_typed_json)
     minigraf_close(db);
 }
 
-TEST(wrong_type_accessors_fail_with_api_017)
-{
+TEST(wrong_type_accessors_fail_with_api_017) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:x :s \"t\"] [:x :i 7] [:x :b false]])");
-    MiniGrafCursor *c =
-        QUERY(db, "(query [:find ?s ?i ?b :where [:x :s ?s] [:x :i ?i] [:x :b ?b]])");
+    MiniGrafCursor *c = QUERY(db,
+                              "(query [:find ?s ?i ?b :where [:x :s ?s] [:x :i ?i] [:x :b ?b]])");
     REQUIRE(c != NULL);
     REQUIRE(minigraf_cursor_step(c) == 1);
     CHECK(minigraf_cursor_column_int64(c, 0) == 0);
@@ -234,8 +227,7 @@ TEST(wrong_type_accessors_fail_with_api_017)
     minigraf_close(db);
 }
 
-TEST(no_current_row_before_first_step_and_after_end)
-{
+TEST(no_current_row_before_first_step_and_after_end) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:x :i 1]])");
     MiniGrafCursor *c = QUERY(db, "(query [:find ?i :where [:x :i ?i]])");
@@ -256,8 +248,7 @@ TEST(no_current_row_before_first_step_and_after_end)
     minigraf_close(db);
 }
 
-TEST(bad_handles)
-{
+TEST(bad_handles) {
     CHECK_INT_EQ(minigraf_cursor_step(NULL), -MINIGRAF_E_API_017);
     CHECK_INT_EQ(minigraf_cursor_column_count(NULL), 0);
     CHECK_INT_EQ(minigraf_cursor_column_type(NULL, 0), -1);
@@ -272,16 +263,14 @@ TEST(bad_handles)
     minigraf_close(db);
 }
 
-static void *free_cursor(void *c)
-{
+static void *free_cursor(void *c) {
     minigraf_cursor_free(c);
     return NULL;
 }
 
 /* The handle check remembers the last live handle per thread: a cursor
  * freed since, here or on another thread, is dead at once. */
-TEST(a_cursor_freed_between_accessors_is_dead)
-{
+TEST(a_cursor_freed_between_accessors_is_dead) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:x :a 1] [:y :a 1]])");
     MiniGrafCursor *c = QUERY(db, "(query [:find ?e :where [?e :a 1]])");
@@ -305,8 +294,7 @@ TEST(a_cursor_freed_between_accessors_is_dead)
 }
 
 /* A pointer into a live cursor is not that cursor. */
-TEST(a_pointer_inside_a_live_cursor_is_not_a_cursor)
-{
+TEST(a_pointer_inside_a_live_cursor_is_not_a_cursor) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:x :a 1]])");
     MiniGrafCursor *c = QUERY(db, "(query [:find ?e :where [?e :a 1]])");
@@ -323,8 +311,7 @@ TEST(a_pointer_inside_a_live_cursor_is_not_a_cursor)
     minigraf_close(db);
 }
 
-TEST(step_on_error_returns_minus_the_code_every_time)
-{
+TEST(step_on_error_returns_minus_the_code_every_time) {
     MiniGrafDb *db = NULL;
     REQUIRE(minigraf_open_v2(NULL, "{\"query_memory_limit\":300000}", &db, NULL) == 0);
     for (int b = 0; b < 20; b++) {
@@ -360,8 +347,7 @@ TEST(step_on_error_returns_minus_the_code_every_time)
 }
 
 /* Rows 0..n-1 of `:find ?i`, with step and next_batch interleaved. */
-static void mixed_reading(MiniGrafDb *db, const char *query, int n)
-{
+static void mixed_reading(MiniGrafDb *db, const char *query, int n) {
     MiniGrafCursor *c = QUERY(db, query);
     REQUIRE(c != NULL);
     int seen = 0;
@@ -405,8 +391,7 @@ static void mixed_reading(MiniGrafDb *db, const char *query, int n)
     minigraf_cursor_free(c);
 }
 
-TEST(mixing_step_and_next_batch_shares_the_position)
-{
+TEST(mixing_step_and_next_batch_shares_the_position) {
     MiniGrafDb *db = open_memory_db();
     char text[20000] = "(transact [";
     size_t len = strlen(text);
@@ -414,13 +399,12 @@ TEST(mixing_step_and_next_batch_shares_the_position)
         len += (size_t)snprintf(text + len, sizeof text - len, "[:e%d :i %d]", i, i);
     snprintf(text + len, sizeof text - len, "])");
     EXPECT_TRANSACT(db, text);
-    mixed_reading(db, "(query [:find ?i :where [?e :i ?i]])", 300);          /* streams */
+    mixed_reading(db, "(query [:find ?i :where [?e :i ?i]])", 300);                /* streams */
     mixed_reading(db, "(query [:find ?i :where [?e :i ?i] :order-by [?i]])", 300); /* whole */
     minigraf_close(db);
 }
 
-TEST(rows_survive_writes_and_close)
-{
+TEST(rows_survive_writes_and_close) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n \"alpha\"] [:b :n \"beta\"] [:c :n \"gamma\"]])");
     MiniGrafCursor *c = QUERY(db, "(query [:find ?n :where [?e :n ?n]])");
@@ -441,8 +425,7 @@ TEST(rows_survive_writes_and_close)
     minigraf_cursor_free(c);
 }
 
-TEST(materialised_cursor_steps_like_a_streaming_one)
-{
+TEST(materialised_cursor_steps_like_a_streaming_one) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :g 1] [:b :g 1] [:c :g 2]])");
     MiniGrafCursor *c = QUERY(db, "(query [:find ?g (count ?e) :where [?e :g ?g] :order-by [?g]])");
@@ -457,8 +440,7 @@ TEST(materialised_cursor_steps_like_a_streaming_one)
     minigraf_close(db);
 }
 
-TEST(null_values_have_type_null)
-{
+TEST(null_values_have_type_null) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n nil]])");
     MiniGrafCursor *c = QUERY(db, "(query [:find ?x :where [:a :n ?x]])");

@@ -20,8 +20,7 @@ static int queried;
 
 /* Runs a query (its arenas' blocks stay with this thread), then waits
  * until the library is gone before exiting. */
-static void *use_then_outlive(void *arg)
-{
+static void *use_then_outlive(void *arg) {
     (void)arg;
     void *db = lib.open_in_memory();
     void *cursor = db ? lib.query(db, "(query [:find ?a :where [:p1 :age ?a]])") : NULL;
@@ -33,8 +32,7 @@ static void *use_then_outlive(void *arg)
     return NULL;
 }
 
-static int load(void *h)
-{
+static int load(void *h) {
     *(void **)&lib.open_in_memory = dlsym(h, "minigraf_open_in_memory");
     *(void **)&lib.query = dlsym(h, "minigraf_query");
     *(void **)&lib.cursor_free = dlsym(h, "minigraf_cursor_free");
@@ -42,8 +40,7 @@ static int load(void *h)
     return lib.open_in_memory && lib.query && lib.cursor_free && lib.close;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     void *h = argc == 2 ? dlopen(argv[1], RTLD_NOW | RTLD_LOCAL) : NULL;
     if (!h || !load(h)) {
         fprintf(stderr, "cannot load the library: %s\n", h ? "missing symbols" : dlerror());

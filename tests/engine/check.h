@@ -8,17 +8,17 @@
 
 static int check_passed, check_failed;
 
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (cond) {                                                                    \
-            check_passed++;                                                            \
-        } else {                                                                       \
-            check_failed++;                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
-        }                                                                              \
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (cond) {                                                                  \
+            check_passed++;                                                          \
+        } else {                                                                     \
+            check_failed++;                                                          \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                            \
     } while (0)
 
-#define CHECK_DONE()                                                                   \
+#define CHECK_DONE() \
     (printf("%d passed, %d failed\n", check_passed, check_failed), check_failed != 0)
 
 #endif

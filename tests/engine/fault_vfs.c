@@ -54,7 +54,8 @@ static void remember(int fd, uint64_t off, size_t len, const void *src) {
     undo *u = &undos[undo_count++];
     *u = (undo){.fd = fd, .is_truncate = src == NULL, .off = off, .old_size = size_of(fd)};
     u->new_size = src ? 0 : off;
-    u->old_len = off >= u->old_size ? 0 : (size_t)(u->old_size - off < len ? u->old_size - off : len);
+    u->old_len = off >= u->old_size ? 0
+                                    : (size_t)(u->old_size - off < len ? u->old_size - off : len);
     u->old = malloc(u->old_len ? u->old_len : 1);
     if (u->old_len)
         os()->pread(NULL, fd, u->old, u->old_len, off);
@@ -217,7 +218,9 @@ void fault_end(void) {
 }
 
 fault fault_mode(int mode, long crash_at) {
-    return (fault){.crash_at = crash_at, .torn = mode == 1 || mode == 3, .lose = mode == 2,
+    return (fault){.crash_at = crash_at,
+                   .torn = mode == 1 || mode == 3,
+                   .lose = mode == 2,
                    .scramble = mode == 3};
 }
 

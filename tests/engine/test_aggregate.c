@@ -61,8 +61,8 @@ static bool error_result(agg_fn fn, const value *vals, size_t n, int want_code,
 #define N(a) (sizeof(a) / sizeof *(a))
 
 static void test_names(void) {
-    const char *names[] = {"count", "count-distinct", "sum", "sum-distinct",
-                           "min",   "max",            "avg", "collect-set"};
+    const char *names[] = {"count", "count-distinct", "sum", "sum-distinct", "min", "max",
+                           "avg",   "collect-set"};
     for (int fn = 0; fn < AGG_HOST; fn++) {
         agg_fn found;
         CHECK(agg_lookup(names[fn], strlen(names[fn]), &found) && found == (agg_fn)fn);
@@ -83,9 +83,9 @@ static void test_count_skips_nulls_and_keeps_duplicates(void) {
 
 static void test_count_distinct_uses_o3_equality(void) {
     uuid128 bob = uuid_of_keyword(":bob", 4);
-    value v[] = {value_integer(1), value_float(1.0), value_integer(1), value_float(NAN),
-                 value_float(-NAN), value_float(0.0), value_float(-0.0),
-                 value_keyword(":bob", 4), value_ref(bob), value_null(), str("x"), str("x")};
+    value v[] = {value_integer(1),  value_float(1.0), value_integer(1),  value_float(NAN),
+                 value_float(-NAN), value_float(0.0), value_float(-0.0), value_keyword(":bob", 4),
+                 value_ref(bob),    value_null(),     str("x"),          str("x")};
     /* 1, 1.0, NaN, 0.0, :bob, Ref, "x" */
     CHECK(int_result(AGG_COUNT_DISTINCT, v, N(v), 7));
     CHECK(int_result(AGG_COUNT_DISTINCT, NULL, 0, 0));
@@ -241,9 +241,9 @@ static void test_avg(void) {
 
 static void test_collect_set_is_distinct_and_o3_sorted(void) {
     int code;
-    value v[] = {value_float(1.0), str("b"), value_integer(2), value_null(), value_integer(1),
-                 str("a"), value_keyword(":k", 2), value_boolean(false), value_integer(2),
-                 value_float(NAN), value_float(NAN), str("b")};
+    value v[] = {value_float(1.0), str("b"),         value_integer(2),       value_null(),
+                 value_integer(1), str("a"),         value_keyword(":k", 2), value_boolean(false),
+                 value_integer(2), value_float(NAN), value_float(NAN),       str("b")};
     agg_result r = run(AGG_COLLECT_SET, v, N(v), &code, NULL);
     CHECK(code == 0 && r.item_count == 8 && r.v.type == VT_NULL);
     if (r.item_count == 8) {

@@ -236,7 +236,7 @@ static void test_array_reserve(void) {
     CHECK(array_reserve(&items, &cap, 1, sizeof *items, 4) && cap == 4);
     for (int i = 0; i < 4; i++)
         items[i] = i;
-    CHECK(array_reserve(&items, &cap, 4, sizeof *items, 4) && cap == 4); /* fits: unchanged */
+    CHECK(array_reserve(&items, &cap, 4, sizeof *items, 4) && cap == 4);  /* fits: unchanged */
     CHECK(array_reserve(&items, &cap, 9, sizeof *items, 4) && cap == 16); /* doubles past need */
     CHECK(items[0] == 0 && items[3] == 3);
     int *before = items;
@@ -337,9 +337,13 @@ static void test_utf8(void) {
     CHECK(!utf8_valid("\x80", 1));
     /* Past and across the eight-byte ASCII steps. */
     CHECK(utf8_valid("0123456789abcdef\xc3\xa9xyz01234567", 29));
-    CHECK(utf8_valid("0123456\xc3\xa9" "0123456789", 19));
+    CHECK(utf8_valid("0123456\xc3\xa9"
+                     "0123456789",
+                     19));
     CHECK(!utf8_valid("0123456789abcdef\xc3", 17));
-    CHECK(!utf8_valid("01234567\xff" "01234567", 17));
+    CHECK(!utf8_valid("01234567\xff"
+                      "01234567",
+                      17));
     CHECK(!utf8_valid("0123456789abcdefghijklm\x80", 24));
     CHECK(utf8_decode("\xc3\xa9", 2, &cp) == 2 && cp == 0xE9);
     CHECK(utf8_decode("\xf0\x9f\x98\x80", 4, &cp) == 4 && cp == 0x1F600);
@@ -353,7 +357,9 @@ static void test_utf8(void) {
     CHECK(utf8_clip("ab\xc3\xa9", 4, 3) == 2 && utf8_clip("abc", 3, 5) == 3);
 }
 
-static int ts(const char *s, int64_t *ms, err *e) { return timestamp_parse(s, strlen(s), ms, e); }
+static int ts(const char *s, int64_t *ms, err *e) {
+    return timestamp_parse(s, strlen(s), ms, e);
+}
 
 static void test_timestamps(void) {
     struct {

@@ -127,7 +127,8 @@ static bool same_from(pager *pg, uint32_t root, const model *m, const uint8_t *p
 }
 
 /* btree_seek_before gives the model's last key below prefix (zero-padded). */
-static bool same_before(pager *pg, uint32_t root, const model *m, const uint8_t *prefix, size_t len) {
+static bool same_before(pager *pg, uint32_t root, const model *m, const uint8_t *prefix,
+                        size_t len) {
     btree_cursor c;
     err e = {0};
     if (btree_cursor_init(&c, pg, PAGER_LATEST, root, m->codec, &e) != 0)
@@ -138,7 +139,8 @@ static bool same_before(pager *pg, uint32_t root, const model *m, const uint8_t 
     while (below < m->count && memcmp(m->keys + below * m->ks, target, m->ks) < 0)
         below++;
     int rc = btree_seek_before(&c, prefix, len, key, &e);
-    bool ok = below == 0 ? rc == 0 : rc == 1 && memcmp(key, m->keys + (below - 1) * m->ks, m->ks) == 0;
+    bool ok = below == 0 ? rc == 0
+                         : rc == 1 && memcmp(key, m->keys + (below - 1) * m->ks, m->ks) == 0;
     btree_cursor_free(&c);
     err_clear(&e);
     return ok;
@@ -380,8 +382,8 @@ static void random_fact(fact_ids *f, uint64_t seq) {
     f->e = 8192 + (rng() % 400) * 29;
     f->a = 4096 + (rng() % 6) * 11;
     f->v[0] = (uint8_t)(rng() % 7);
-    uint64_t payload = f->v[0] == VT_INTEGER ? format_sortable_i64((int64_t)(rng() % 200) - 100)
-                       : f->v[0] == VT_FLOAT  ? rng()
+    uint64_t payload = f->v[0] == VT_INTEGER   ? format_sortable_i64((int64_t)(rng() % 200) - 100)
+                       : f->v[0] == VT_FLOAT   ? rng()
                        : f->v[0] == VT_BOOLEAN ? rng() % 2
                        : f->v[0] == VT_NULL    ? 0
                                                : 8192 + rng() % 100000;
@@ -488,8 +490,8 @@ static uint64_t first_from(pager *pg, uint32_t root, uint64_t target) {
     const uint8_t *k;
     format_put_be(t, target, 8);
     uint64_t found = UINT64_MAX;
-    if (btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix8, &e) == 0 && btree_seek(&c, t, 8, &e) == 0 &&
-        btree_next(&c, &k, &e) == 1)
+    if (btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix8, &e) == 0 &&
+        btree_seek(&c, t, 8, &e) == 0 && btree_next(&c, &k, &e) == 1)
         found = format_get_be(k, 8);
     btree_cursor_free(&c);
     err_clear(&e);
@@ -511,7 +513,8 @@ static void test_scratch_pages_follow_writes(void) {
         CHECK(btree_insert(pg, &root, &prefix8, k, NULL, &e) == 0);
     }
     for (uint64_t i = 1; i < 100; i += 2) {
-        CHECK(first_from(pg, root, i) == i + 1 || (i == 99 && first_from(pg, root, i) == UINT64_MAX));
+        CHECK(first_from(pg, root, i) == i + 1 ||
+              (i == 99 && first_from(pg, root, i) == UINT64_MAX));
         format_put_be(k, i, 8);
         CHECK(btree_insert(pg, &root, &prefix8, k, NULL, &e) == 0);
         CHECK(first_from(pg, root, i) == i);
@@ -677,7 +680,7 @@ static void test_child_page_zero_is_stg_008(void) {
     err e = {0};
     CHECK(pager_open_memory(&pg, &h, &e) == 0);
     uint32_t root = wide_root_tree(pg);
-    CHECK(seek_start(pg, root, &prefix8, &e) == 0); /* slot 1: the first leaf */
+    CHECK(seek_start(pg, root, &prefix8, &e) == 0);    /* slot 1: the first leaf */
     format_put_le(dirty_page(pg, root) + 4 + 8, 0, 4); /* the root's child 0 */
     for (int round = 0; round < 2; round++) {
         CHECK(seek_start(pg, root, &prefix8, &e) == ERR(STG, 8));

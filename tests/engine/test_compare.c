@@ -45,7 +45,7 @@ static void test_o1_strings_by_bytes(void) {
     CHECK(cmp_predicate(&ab, &abc) == CMP_O1_LESS);
     CHECK(cmp_predicate(&e, &ab) == CMP_O1_LESS);
     CHECK(cmp_predicate(&abc, &abc) == CMP_O1_EQUAL);
-    CHECK(cmp_predicate(&up, &ab) == CMP_O1_LESS); /* 'Z' < 'a': bytes, not collation */
+    CHECK(cmp_predicate(&up, &ab) == CMP_O1_LESS);    /* 'Z' < 'a': bytes, not collation */
     CHECK(cmp_predicate(&z, &eacute) == CMP_O1_LESS); /* U+007A < U+00E9 */
 }
 
@@ -134,11 +134,30 @@ static void test_d3_infinities_and_nan(void) {
 /* language.md D3 must be a total order: check transitivity and antisymmetry on a mixed
  * sample, exhaustively. */
 static void test_d3_is_a_total_order(void) {
-    value v[] = {i64(INT64_MIN), f64(-INFINITY), f64(-1e300), i64(-3), f64(-2.5), f64(-0.0),
-                 i64(0),         f64(0.0),       f64(1e-300), i64(1),  f64(1.0),  f64(1.5),
-                 i64(9007199254740993), f64(9007199254740992.0), i64(INT64_MAX),
-                 f64(9223372036854775808.0), f64(INFINITY), f64(NAN), str(""), str("a"),
-                 value_boolean(false), value_boolean(true), kw(":k"), value_null()};
+    value v[] = {i64(INT64_MIN),
+                 f64(-INFINITY),
+                 f64(-1e300),
+                 i64(-3),
+                 f64(-2.5),
+                 f64(-0.0),
+                 i64(0),
+                 f64(0.0),
+                 f64(1e-300),
+                 i64(1),
+                 f64(1.0),
+                 f64(1.5),
+                 i64(9007199254740993),
+                 f64(9007199254740992.0),
+                 i64(INT64_MAX),
+                 f64(9223372036854775808.0),
+                 f64(INFINITY),
+                 f64(NAN),
+                 str(""),
+                 str("a"),
+                 value_boolean(false),
+                 value_boolean(true),
+                 kw(":k"),
+                 value_null()};
     size_t n = sizeof v / sizeof *v;
     int bad = 0;
     for (size_t a = 0; a < n; a++) {

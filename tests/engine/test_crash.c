@@ -60,17 +60,26 @@ static size_t tx_facts(uint64_t i, fact *out, char names[][16]) {
     for (uint64_t k = 0; k <= i % 3; k++) {
         int len = snprintf(names[n], 16, ":e%llu", (unsigned long long)i);
         fact f = {.entity = uuid_of_keyword(names[n], (size_t)len),
-                  .attribute = value_keyword(k == 0 ? ":n0" : k == 1 ? ":n1" : ":n2", 3),
+                  .attribute = value_keyword(k == 0   ? ":n0"
+                                             : k == 1 ? ":n1"
+                                                      : ":n2",
+                                             3),
                   .v = value_integer((int64_t)(i * 10 + k)),
-                  .tx_count = i, .tx_id = (int64_t)i, .valid_from = (int64_t)i,
-                  .valid_to = VALID_TO_FOREVER, .asserted = true};
+                  .tx_count = i,
+                  .tx_id = (int64_t)i,
+                  .valid_from = (int64_t)i,
+                  .valid_to = VALID_TO_FOREVER,
+                  .asserted = true};
         out[n++] = f;
     }
     if (i % 5 == 0) {
         int len = snprintf(names[n], 16, ":e%llu", (unsigned long long)(i - 1));
         fact r = {.entity = uuid_of_keyword(names[n], (size_t)len),
-                  .attribute = value_keyword(":n0", 3), .v = value_integer((int64_t)((i - 1) * 10)),
-                  .tx_count = i, .tx_id = (int64_t)i, .valid_to = VALID_TO_FOREVER};
+                  .attribute = value_keyword(":n0", 3),
+                  .v = value_integer((int64_t)((i - 1) * 10)),
+                  .tx_count = i,
+                  .tx_id = (int64_t)i,
+                  .valid_to = VALID_TO_FOREVER};
         out[n++] = r;
     }
     return n;
@@ -79,7 +88,8 @@ static size_t tx_facts(uint64_t i, fact *out, char names[][16]) {
 static bool same_fact(const fact *a, const fact *b) {
     return uuid_equal(&a->entity, &b->entity) && value_equal_strict(&a->attribute, &b->attribute) &&
            value_identical(&a->v, &b->v) && a->tx_count == b->tx_count && a->tx_id == b->tx_id &&
-           a->valid_from == b->valid_from && a->valid_to == b->valid_to && a->asserted == b->asserted;
+           a->valid_from == b->valid_from && a->valid_to == b->valid_to &&
+           a->asserted == b->asserted;
 }
 
 /* The workload's synchronous mode: with "normal" a commit is durable only
@@ -157,7 +167,8 @@ static bool verify_file(const char *path, uint64_t acknowledged, uint64_t most) 
     fact next[5];
     char names[5][16];
     size_t n = tx_facts(txc + 1, next, names);
-    ok = ok && (jumped(txc + 1) ? store_advance(s, txc + 3, &e) : store_commit(s, next, n, &e)) == 0;
+    ok = ok &&
+         (jumped(txc + 1) ? store_advance(s, txc + 3, &e) : store_commit(s, next, n, &e)) == 0;
     store_close(s);
     err_clear(&e);
     return ok;
@@ -204,17 +215,16 @@ static bool crash_twice(const char *path, const char *saved, long n, long stride
     CHECK(fault_copy_db(path, saved));
     for (long m = 1 + n % stride;; m += at_reset ? 1 : stride) {
         CHECK(fault_copy_db(saved, path));
-        uint64_t acknowledged =
-            crash_run(path, (fault){.crash_at = m, .torn = true, .lose = true}, MORE, first);
+        uint64_t acknowledged = crash_run(path, (fault){.crash_at = m, .torn = true, .lose = true},
+                                          MORE, first);
         if (!fault_now.crashed)
             break; /* past the last point of the second run */
         second_points++;
-        check_recovery(path, acknowledged > first ? acknowledged : first, reach(0, TXS + MORE), n, m,
-                       3);
+        check_recovery(path, acknowledged > first ? acknowledged : first, reach(0, TXS + MORE), n,
+                       m, 3);
     }
     return at_reset;
 }
-
 
 /* ---- explicit write transactions ------------------------------------- */
 
@@ -385,7 +395,8 @@ int main(int argc, char **argv) {
         points++;
     }
     printf("%ld crash points (each a fresh file crashed once; the twice-crashed files counted "
-           "once), then %ld second crashes of twice-crashed files\n", points, second_points);
+           "once), then %ld second crashes of twice-crashed files\n",
+           points, second_points);
     CHECK(points >= 900);
     fault_remove_db(path);
     fault_remove_db(saved);

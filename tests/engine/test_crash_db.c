@@ -73,9 +73,9 @@ static int model_find(const model *m, const mfact *f) {
 
 static void model_apply(model *m, const mfact *f, bool assert) {
     int at = model_find(m, f);
-    if (assert && at < 0 && m->n < MAX_FACTS)
+    if (assert &&at < 0 && m->n < MAX_FACTS)
         m->f[m->n++] = *f;
-    else if (!assert && at >= 0)
+    else if (!assert &&at >= 0)
         m->f[at] = m->f[--m->n];
 }
 
@@ -200,9 +200,7 @@ static step make_step(const model *m, int i, bool graph) {
         s.ops[0] = (op){new_fact(graph), true};
         s.ops[1] = (op){live_fact(m, graph), false};
         break;
-    case 6:
-        s.kind = STEP_CHECKPOINT;
-        break;
+    case 6: s.kind = STEP_CHECKPOINT; break;
     default:
         s.n = 1 + pick(3);
         for (int k = 0; k < s.n; k++)
@@ -485,8 +483,8 @@ static long reader_answers; /* snapshots the reader threads checked */
 
 static void problem(const char *what, const workload *w, int mode, long point, int acknowledged) {
     if (problems++ < 8)
-        fprintf(stderr, "%s: %s, crash at point %ld (%s), %d acknowledged\n", w->name, what,
-                point, fault_mode_name(mode), acknowledged);
+        fprintf(stderr, "%s: %s, crash at point %ld (%s), %d acknowledged\n", w->name, what, point,
+                fault_mode_name(mode), acknowledged);
     CHECK(!what);
 }
 
@@ -621,16 +619,24 @@ static size_t lw_records(int i, fact *out, char names[][16]) {
     for (int k = 0; k <= i % 3; k++, n++) {
         int len = snprintf(names[n], 16, ":l%d", i);
         out[n] = (fact){.entity = uuid_of_keyword(names[n], (size_t)len),
-                        .attribute = value_keyword(":w/n", 4), .v = value_integer(i * 10 + k),
-                        .tx_count = t, .tx_id = (int64_t)t * 1000, .valid_from = (int64_t)t * 1000,
-                        .valid_to = VALID_TO_FOREVER, .asserted = true};
+                        .attribute = value_keyword(":w/n", 4),
+                        .v = value_integer(i * 10 + k),
+                        .tx_count = t,
+                        .tx_id = (int64_t)t * 1000,
+                        .valid_from = (int64_t)t * 1000,
+                        .valid_to = VALID_TO_FOREVER,
+                        .asserted = true};
     }
     if (i > 0 && i % 4 == 0) {
         int len = snprintf(names[n], 16, ":l%d", i - 1);
         out[n] = (fact){.entity = uuid_of_keyword(names[n], (size_t)len),
-                        .attribute = value_keyword(":w/n", 4), .v = value_integer((i - 1) * 10),
-                        .tx_count = t, .tx_id = (int64_t)t * 1000, .valid_from = (int64_t)t * 1000,
-                        .valid_to = VALID_TO_FOREVER, .asserted = false};
+                        .attribute = value_keyword(":w/n", 4),
+                        .v = value_integer((i - 1) * 10),
+                        .tx_count = t,
+                        .tx_id = (int64_t)t * 1000,
+                        .valid_from = (int64_t)t * 1000,
+                        .valid_to = VALID_TO_FOREVER,
+                        .asserted = false};
         n++;
     }
     return n;
@@ -675,7 +681,8 @@ static int lw_run(const char *path, const char *saved) {
 static bool same_record(const fact *a, const fact *b) {
     return uuid_equal(&a->entity, &b->entity) && value_equal_strict(&a->attribute, &b->attribute) &&
            value_identical(&a->v, &b->v) && a->tx_count == b->tx_count && a->tx_id == b->tx_id &&
-           a->valid_from == b->valid_from && a->valid_to == b->valid_to && a->asserted == b->asserted;
+           a->valid_from == b->valid_from && a->valid_to == b->valid_to &&
+           a->asserted == b->asserted;
 }
 
 /* The file's commit log is every record of the transactions up to its
@@ -743,8 +750,8 @@ static void sweep_db(const char *path, const workload *w) {
             if (!verify_db(path, w, acknowledged))
                 problem("recovered state is wrong", w, mode, n, acknowledged);
         }
-    printf("%s: %d transactions, %ld write/sync/truncate points x %d modes\n", w->name,
-           w->commits, total, FAULT_MODES);
+    printf("%s: %d transactions, %ld write/sync/truncate points x %d modes\n", w->name, w->commits,
+           total, FAULT_MODES);
 }
 
 static void sweep_log_writer(const char *path, const char *saved) {

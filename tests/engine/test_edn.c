@@ -55,7 +55,8 @@ static void test_scalars(void) {
     CHECK(rd(&a, "nil", &d, &e) == 0 && d->kind == EDN_NIL);
     CHECK(rd(&a, "trueish", &d, &e) == 0 && d->kind == EDN_SYMBOL);
     CHECK(rd(&a, "nil?", &d, &e) == 0 && edn_is_symbol(d, "nil?"));
-    CHECK(rd(&a, "\"hi\"", &d, &e) == 0 && d->kind == EDN_STRING && strcmp(d->as.text.ptr, "hi") == 0);
+    CHECK(rd(&a, "\"hi\"", &d, &e) == 0 && d->kind == EDN_STRING &&
+          strcmp(d->as.text.ptr, "hi") == 0);
     CHECK(rd(&a, "$entity", &d, &e) == 0 && d->kind == EDN_SLOT &&
           strcmp(d->as.text.ptr, "entity") == 0);
     CHECK(rd(&a, "$a-b_1", &d, &e) == 0 && d->kind == EDN_SLOT && d->as.text.len == 5);
@@ -86,8 +87,8 @@ static void test_keywords_symbols(void) {
     CHECK(rd(&a, "(== <x)", &d, &e) == 0 && d->as.seq.count == 4 &&
           edn_is_symbol(&d->as.seq.items[0], "=") && edn_is_symbol(&d->as.seq.items[1], "=") &&
           edn_is_symbol(&d->as.seq.items[2], "<") && edn_is_symbol(&d->as.seq.items[3], "x"));
-    CHECK(rd(&a, "[1e5]", &d, &e) == 0 && d->as.seq.count == 2 &&
-          d->as.seq.items[0].as.i == 1 && edn_is_symbol(&d->as.seq.items[1], "e5"));
+    CHECK(rd(&a, "[1e5]", &d, &e) == 0 && d->as.seq.count == 2 && d->as.seq.items[0].as.i == 1 &&
+          edn_is_symbol(&d->as.seq.items[1], "e5"));
     CHECK(rd(&a, "[- 5]", &d, &e) == 0 && d->as.seq.count == 2 &&
           edn_is_symbol(&d->as.seq.items[0], "-") && d->as.seq.items[1].as.i == 5);
     CHECK(rd(&a, "[+5]", &d, &e) == 0 && d->as.seq.count == 2 &&
@@ -301,10 +302,10 @@ static void test_describe(void) {
     struct {
         const char *text, *want;
     } cases[] = {
-        {"10", "Integer(10)"},         {"foo", "Symbol(foo)"},   {"[1]", "Vector"},
-        {"(1)", "List"},               {"{}", "Map"},            {"\"alice\"", "String(\"alice\")"},
-        {":a/b", "Keyword(:a/b)"},     {"1.5", "Float(1.5)"},    {"0.1", "Float(0.1)"},
-        {"true", "Boolean(true)"},     {"nil", "Nil"},           {"$x", "BindSlot($x)"},
+        {"10", "Integer(10)"},     {"foo", "Symbol(foo)"}, {"[1]", "Vector"},
+        {"(1)", "List"},           {"{}", "Map"},          {"\"alice\"", "String(\"alice\")"},
+        {":a/b", "Keyword(:a/b)"}, {"1.5", "Float(1.5)"},  {"0.1", "Float(0.1)"},
+        {"true", "Boolean(true)"}, {"nil", "Nil"},         {"$x", "BindSlot($x)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         CHECK(rd(&a, cases[i].text, &d, &e) == 0);

@@ -31,9 +31,10 @@ static bool is_float(expr_status st, value v, double f) {
 }
 
 static void test_lookup_names_and_arity(void) {
-    const char *names[] = {"<", "<=", ">", ">=", "=", "!=", "+", "-", "*", "/",
-                           "starts-with?", "ends-with?", "contains?", "matches?", "string?",
-                           "integer?", "float?", "boolean?", "nil?"};
+    const char *names[] = {
+        "<",       "<=",       ">",      ">=",           "=",          "!=",        "+",
+        "-",       "*",        "/",      "starts-with?", "ends-with?", "contains?", "matches?",
+        "string?", "integer?", "float?", "boolean?",     "nil?"};
     for (int op = 0; op < OP_HOST; op++) {
         expr_op found;
         CHECK(expr_op_lookup(names[op], strlen(names[op]), &found) && found == (expr_op)op);
@@ -95,8 +96,7 @@ static void test_equality_is_strict(void) {
     CHECK(is_bool(apply2(OP_NE, value_float(NAN), value_float(NAN), &r), r, true));
     CHECK(is_bool(apply2(OP_EQ, value_float(0.0), value_float(-0.0), &r), r, true));
     CHECK(is_bool(apply2(OP_EQ, str("a"), value_keyword("a", 1), &r), r, false));
-    CHECK(is_bool(apply2(OP_EQ, value_keyword(":kw", 3), value_keyword(":kw", 3), &r), r,
-                  true));
+    CHECK(is_bool(apply2(OP_EQ, value_keyword(":kw", 3), value_keyword(":kw", 3), &r), r, true));
     CHECK(is_bool(apply2(OP_EQ, value_null(), value_null(), &r), r, true));
     CHECK(is_bool(apply2(OP_EQ, value_ref(u), value_ref(u), &r), r, true));
     CHECK(is_bool(apply2(OP_NE, value_boolean(true), value_integer(1), &r), r, true));
@@ -118,11 +118,9 @@ static void test_integer_overflow_wraps(void) {
     CHECK(is_int(apply2(OP_ADD, value_integer(INT64_MAX), value_integer(1), &r), r, INT64_MIN));
     CHECK(is_int(apply2(OP_SUB, value_integer(INT64_MIN), value_integer(1), &r), r, INT64_MAX));
     CHECK(is_int(apply2(OP_MUL, value_integer(INT64_MAX), value_integer(2), &r), r, -2));
-    CHECK(is_int(apply2(OP_MUL, value_integer(INT64_MIN), value_integer(-1), &r), r,
-                 INT64_MIN));
+    CHECK(is_int(apply2(OP_MUL, value_integer(INT64_MIN), value_integer(-1), &r), r, INT64_MIN));
     CHECK(is_int(apply2(OP_SUB, value_integer(0), value_integer(INT64_MIN), &r), r, INT64_MIN));
-    CHECK(is_int(apply2(OP_DIV, value_integer(INT64_MIN), value_integer(-1), &r), r,
-                 INT64_MIN));
+    CHECK(is_int(apply2(OP_DIV, value_integer(INT64_MIN), value_integer(-1), &r), r, INT64_MIN));
     CHECK(is_int(apply2(OP_DIV, value_integer(INT64_MIN), value_integer(1), &r), r, INT64_MIN));
     CHECK(is_int(apply2(OP_DIV, value_integer(5), value_integer(-1), &r), r, -5));
     CHECK(is_int(apply2(OP_MUL, value_integer(INT64_MIN), value_integer(INT64_MIN), &r), r, 0));
@@ -213,9 +211,8 @@ static void test_matches_is_left_to_the_regex_module(void) {
 
 static void test_type_tests(void) {
     uuid128 u = {{0}};
-    value samples[] = {str("s"),          value_integer(1), value_float(NAN),
-                       value_boolean(false), value_null(),  value_keyword(":k", 2),
-                       value_ref(u)};
+    value samples[] = {str("s"),     value_integer(1),       value_float(NAN), value_boolean(false),
+                       value_null(), value_keyword(":k", 2), value_ref(u)};
     /* samples[i] answers true to op OP_IS_STRING + i (keyword and ref: none). */
     for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
         for (int op = OP_IS_STRING; op <= OP_IS_NIL; op++) {

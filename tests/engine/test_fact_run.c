@@ -37,8 +37,8 @@ static void random_fact(fact_ids *f, uint64_t seq) {
     f->e = 8192 + (rng() % 300) * 29;
     f->a = 4096 + (rng() % 5) * 11;
     f->v[0] = (uint8_t)(rng() % 7);
-    uint64_t payload = f->v[0] == VT_INTEGER ? format_sortable_i64((int64_t)(rng() % 200) - 100)
-                       : f->v[0] == VT_FLOAT  ? rng()
+    uint64_t payload = f->v[0] == VT_INTEGER   ? format_sortable_i64((int64_t)(rng() % 200) - 100)
+                       : f->v[0] == VT_FLOAT   ? rng()
                        : f->v[0] == VT_BOOLEAN ? rng() % 2
                        : f->v[0] == VT_NULL    ? 0
                                                : 8192 + rng() % 1000;
@@ -106,8 +106,8 @@ static long scan_by_runs(btree_cursor *c, int order, const uint8_t *from, size_t
 
 /* The model's keys from the first >= from[0..len) (zero-padded) that
  * share its first `bound` bytes. */
-static size_t expected(const uint8_t *keys, size_t n, const uint8_t *from, size_t len,
-                       size_t bound, size_t *first) {
+static size_t expected(const uint8_t *keys, size_t n, const uint8_t *from, size_t len, size_t bound,
+                       size_t *first) {
     uint8_t target[FACT_KEY_SIZE] = {0};
     memcpy(target, from, len);
     size_t i = 0, count = 0;
@@ -227,8 +227,8 @@ static void test_block_seek_matches_decoding(void) {
             }
             uint8_t got[FACT_KEY_SIZE];
             size_t used;
-            agrees = agrees && fact_run_seek(order, base, block, ends[0] - 1, keys[KEYS], got,
-                                             &used) == -1;
+            agrees = agrees &&
+                     fact_run_seek(order, base, block, ends[0] - 1, keys[KEYS], got, &used) == -1;
         }
         CHECK(agrees);
     }

@@ -145,16 +145,19 @@ static void test_lazy_chain(void) {
 
 static void test_bad_pages(void) {
     uint8_t page[FORMAT_PAGE_SIZE] = {0};
-    struct { uint32_t next, n, entry; uint64_t claimed; } bad[] = {
-        {0, 0, 0, 5},                       /* empty page, count left */
-        {60, 0, 0, 1},                      /* empty page with a successor */
+    struct {
+        uint32_t next, n, entry;
+        uint64_t claimed;
+    } bad[] = {
+        {0, 0, 0, 5},                         /* empty page, count left */
+        {60, 0, 0, 1},                        /* empty page with a successor */
         {0, FREELIST_PER_PAGE + 1, 10, 2000}, /* too many entries */
-        {0, 1, 1, 1},                       /* a header slot */
-        {0, 1, PAGE_COUNT, 1},              /* past the end */
-        {0, 1, 10, 2},                      /* chain ends short of the count */
-        {PAGE_COUNT, 1, 10, 2},             /* next past the end */
-        {1, 1, 10, 2},                      /* next a header slot */
-        {0, 3, 10, 2},                      /* more entries than the count */
+        {0, 1, 1, 1},                         /* a header slot */
+        {0, 1, PAGE_COUNT, 1},                /* past the end */
+        {0, 1, 10, 2},                        /* chain ends short of the count */
+        {PAGE_COUNT, 1, 10, 2},               /* next past the end */
+        {1, 1, 10, 2},                        /* next a header slot */
+        {0, 3, 10, 2},                        /* more entries than the count */
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         memset(page, 0, sizeof page);

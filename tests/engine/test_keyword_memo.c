@@ -103,8 +103,7 @@ static void test_joins_through_reused_readers(void) {
                  i, (i + 1) % 300);
         CHECK(exec(d, text) == 0);
     }
-    const char *join =
-        "(query [:find ?e ?f :where [?e :follows ?f] [?f :group 1]])";
+    const char *join = "(query [:find ?e ?f :where [?e :follows ?f] [?f :group 1]])";
     for (int round = 0; round < 3; round++)
         CHECK(rows(d, join) == 100);
     /* A pseudo pattern reads the joined record's times: that table keeps

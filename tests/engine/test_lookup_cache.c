@@ -128,8 +128,8 @@ static void test_location_on_a_header_page(void) {
     const uint8_t *bytes = NULL;
     size_t len = 0;
     for (uint64_t pgno = 0; pgno < FORMAT_FIRST_DATA_PAGE; pgno++) {
-        CHECK(dict_read_held(&d, pg, PAGER_LATEST, pgno << 12 | 16, page, &held, &kind, &bytes, &len, &e) ==
-              ERR(STG, 9));
+        CHECK(dict_read_held(&d, pg, PAGER_LATEST, pgno << 12 | 16, page, &held, &kind, &bytes,
+                             &len, &e) == ERR(STG, 9));
         err_clear(&e);
     }
     dict_free(&d);

@@ -93,8 +93,8 @@ static db *org(void) {
     char text[8192];
     size_t len = (size_t)snprintf(text, sizeof text, "(transact [");
     for (int i = 1; i < 64; i++)
-        len += (size_t)snprintf(text + len, sizeof text - len, "[:p%d :manager :p%d][:p%d :name \"p%d\"]",
-                                i, i / 2, i, i);
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "[:p%d :manager :p%d][:p%d :name \"p%d\"]", i, i / 2, i, i);
     snprintf(text + len, sizeof text - len, "])");
     run(d, text);
     run(d, "(rule [(boss ?x ?b) [?x :manager ?b]])");
@@ -154,7 +154,8 @@ static void mutual_and_nonlinear_recursion_keep_their_rows(void) {
     CHECK(rows == 6 && with < without);
     both_ways(d, "(query [:find ?y :where (up1 :p63 ?y)])", &with, &without, &rows);
     CHECK(rows == 6 && with < without);
-    both_ways(d, "(query [:find ?n :where [?x :name ?n] [(= ?n \"p1\")] (up1 :p63 :p0)])", &with, &without, &rows);
+    both_ways(d, "(query [:find ?n :where [?x :name ?n] [(= ?n \"p1\")] (up1 :p63 :p0)])", &with,
+              &without, &rows);
     both_ways(d, "(query [:find ?y :where (up2 :nobody ?y)])", &with, &without, &rows);
     CHECK(rows == 0);
     db_close(d);

@@ -142,7 +142,8 @@ static void test_uuid_of_keyword_matches_spec_table(void) {
 }
 
 static void test_uuid_of_keyword_body_forms(void) {
-    CHECK(keyword_maps_to(":550E8400E29B41D4A716446655440000", "550e8400-e29b-41d4-a716-446655440000"));
+    CHECK(keyword_maps_to(":550E8400E29B41D4A716446655440000",
+                          "550e8400-e29b-41d4-a716-446655440000"));
     /* Braced and urn forms are not keyword bodies: hashed instead. */
     CHECK(!keyword_maps_to(":urn:uuid:550e8400-e29b-41d4-a716-446655440000",
                            "550e8400-e29b-41d4-a716-446655440000"));
@@ -218,9 +219,13 @@ static void test_uuid_parse_forms(void) {
     CHECK(parses_to("urn:uuid:550e8400-e29b-41d4-a716-446655440000", want));
     CHECK(parses_to("URN:UUID:550E8400-E29B-41D4-A716-446655440000", want));
     uuid128 u;
-    const char *bad[] = {"", "550e8400-e29b-41d4-a716-44665544000", "550e8400-e29b-41d4-a716-4466554400000",
-                         "550e8400e29b-41d4-a716-446655440000-", "g50e8400-e29b-41d4-a716-446655440000",
-                         "{550e8400-e29b-41d4-a716-446655440000", "550e8400-e29b41d4-a716-4466554400000",
+    const char *bad[] = {"",
+                         "550e8400-e29b-41d4-a716-44665544000",
+                         "550e8400-e29b-41d4-a716-4466554400000",
+                         "550e8400e29b-41d4-a716-446655440000-",
+                         "g50e8400-e29b-41d4-a716-446655440000",
+                         "{550e8400-e29b-41d4-a716-446655440000",
+                         "550e8400-e29b41d4-a716-4466554400000",
                          "urn:uuid:550e8400e29b41d4a716446655440000x"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         CHECK(!uuid_parse(bad[i], strlen(bad[i]), &u));
@@ -279,9 +284,20 @@ static void test_e3_record_identity(void) {
 }
 
 static void test_o3_total_order(void) {
-    value order[] = {str(""), str("a"), str("b"), value_integer(INT64_MIN), value_integer(5),
-                     value_float(-INFINITY), value_float(-1.5), value_float(2.0), value_float(NAN),
-                     value_boolean(false), value_boolean(true), ref_of(":a"), kw(":a"), kw(":b"),
+    value order[] = {str(""),
+                     str("a"),
+                     str("b"),
+                     value_integer(INT64_MIN),
+                     value_integer(5),
+                     value_float(-INFINITY),
+                     value_float(-1.5),
+                     value_float(2.0),
+                     value_float(NAN),
+                     value_boolean(false),
+                     value_boolean(true),
+                     ref_of(":a"),
+                     kw(":a"),
+                     kw(":b"),
                      value_null()};
     size_t n = sizeof order / sizeof *order;
     bool consistent = true;
@@ -293,7 +309,8 @@ static void test_o3_total_order(void) {
     CHECK(consistent);
     value i100 = value_integer(100), f1 = value_float(1.0);
     CHECK(value_compare_total(&i100, &f1) < 0); /* every Integer before every Float */
-    value z = value_float(0.0), nz = value_float(-0.0), n1 = value_float(NAN), n2 = value_float(NAN);
+    value z = value_float(0.0), nz = value_float(-0.0), n1 = value_float(NAN),
+          n2 = value_float(NAN);
     CHECK(value_compare_total(&z, &nz) == 0);
     CHECK(value_compare_total(&n1, &n2) == 0);
     value ab = str("ab"), a = str("a");
@@ -377,7 +394,8 @@ static void test_stored_references_are_their_refs(void) {
     CHECK(value_compare_total(&s1, &s1b) == 0 && value_equal_total(&s1, &s1b));
     CHECK(s.decodes == 0);
     /* Anything else: as the decoded Ref. */
-    CHECK(value_equal_strict(&s1, &t1) && value_equal_strict(&s1, &r1) && value_identical(&r1, &s1));
+    CHECK(value_equal_strict(&s1, &t1) && value_equal_strict(&s1, &r1) &&
+          value_identical(&r1, &s1));
     CHECK(value_equal_entity(&k1, &s1) && value_match_constant(&k1, &s1));
     CHECK(value_hash_identity(&s1) == value_hash_identity(&r1));
     CHECK(value_hash_entity(&s1) == value_hash_entity(&k1));
@@ -400,11 +418,13 @@ static void test_stored_texts_are_their_texts(void) {
     counting_source s = {.base = {.entity = counting_entity, .text = counting_text}}, t = s;
     value k1 = value_stored(VT_KEYWORD, &s.base, 1), k2 = value_stored(VT_KEYWORD, &s.base, 2);
     value s1 = value_stored(VT_STRING, &s.base, 1), tk1 = value_stored(VT_KEYWORD, &t.base, 1);
-    CHECK(value_equal_strict(&k1, &k1) && !value_equal_strict(&k1, &k2) && !value_equal_total(&k1, &k2));
+    CHECK(value_equal_strict(&k1, &k1) && !value_equal_strict(&k1, &k2) &&
+          !value_equal_total(&k1, &k2));
     CHECK(!value_equal_strict(&k1, &s1) && value_compare_total(&s1, &k1) < 0);
     CHECK(s.decodes == 0);
     value d1 = kw(":e1"), d2 = kw(":e2"), ds1 = str(":e1"), r1 = ref_of(":e1");
-    CHECK(value_equal_strict(&k1, &tk1) && value_equal_strict(&k1, &d1) && value_equal_strict(&s1, &ds1));
+    CHECK(value_equal_strict(&k1, &tk1) && value_equal_strict(&k1, &d1) &&
+          value_equal_strict(&s1, &ds1));
     CHECK(value_compare_total(&k1, &k2) == value_compare_total(&d1, &d2));
     CHECK(value_hash_identity(&k1) == value_hash_identity(&d1));
     CHECK(value_hash_entity(&k1) == value_hash_entity(&r1) && value_equal_entity(&k1, &r1));

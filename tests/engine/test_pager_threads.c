@@ -22,7 +22,7 @@ static pthread_barrier_t start;
 
 typedef struct creator {
     int index;
-    int created;                          /* files that opened as new, empty databases */
+    int created;                            /* files that opened as new, empty databases */
     uint8_t ids[ROUNDS][FORMAT_DB_ID_SIZE]; /* the identity each file got */
 } creator;
 

@@ -21,8 +21,7 @@ static int parse_fails(const char *text, int code, const char *msg) {
     err e = {0};
     command *cmd = NULL;
     int rc = datalog_parse(text, strlen(text), &a, &cmd, &e);
-    int ok = rc == code && e.code == code && e.message &&
-             strncmp(e.message, msg, strlen(msg)) == 0;
+    int ok = rc == code && e.code == code && e.message && strncmp(e.message, msg, strlen(msg)) == 0;
     if (!ok)
         fprintf(stderr, "  input %.70s: got %d %s\n", text, rc, e.message ? e.message : "(none)");
     err_clear(&e);
@@ -68,8 +67,9 @@ static void test_transact(void) {
     CHECK(parse_ok(&a, "(transact {} [[:a :b 1 {}]])", &c) && !c->as.write.has_valid_from &&
           !c->as.write.facts[0].has_valid_to);
     /* Repeated key: the last one wins. Conversion of E/A/V is not the parser's. */
-    CHECK(parse_ok(&a, "(transact [[\"s\" 1 ?v {:valid-from \"2020-01-01\" :valid-from "
-                       "\"2024-01-15T10:00:00Z\"}]])",
+    CHECK(parse_ok(&a,
+                   "(transact [[\"s\" 1 ?v {:valid-from \"2020-01-01\" :valid-from "
+                   "\"2024-01-15T10:00:00Z\"}]])",
                    &c) &&
           c->as.write.facts[0].valid_from == 1705312800000);
     arena_free(&a);
@@ -95,8 +95,9 @@ static void test_transact(void) {
                       ":valid-from or :valid-to"));
     CHECK(parse_fails("(transact [[:a :b 1 {:valid-from \"2023-02-30\"}]])", 1075,
                       "[PRS-075] invalid date '2023-02-30'"));
-    CHECK(parse_fails("(transact {:valid-to \"2024-01-15T10:00:00+01:00\"} [])", 1075,
-                      "[PRS-075] timezone offsets are not supported; use UTC (Z) timestamps only."));
+    CHECK(
+        parse_fails("(transact {:valid-to \"2024-01-15T10:00:00+01:00\"} [])", 1075,
+                    "[PRS-075] timezone offsets are not supported; use UTC (Z) timestamps only."));
     CHECK(parse_fails("(transact [[:e :a 1]] extra)", 1076,
                       "[PRS-076] Unexpected trailing argument(s) in (transact ...)"));
     CHECK(parse_fails("(transact [[#uuid \"nope\" :a 1]])", 1072, "[PRS-072] Invalid UUID"));
@@ -111,8 +112,7 @@ static void test_retract(void) {
     arena_init(&a);
     command *c;
     CHECK(parse_ok(&a, "(retract [[:alice :age 30] [:bob :age 25]])", &c));
-    CHECK(c->kind == CMD_RETRACT && c->as.write.count == 2 &&
-          c->as.write.facts[1].v->as.i == 25);
+    CHECK(c->kind == CMD_RETRACT && c->as.write.count == 2 && c->as.write.facts[1].v->as.i == 25);
     CHECK(parse_ok(&a, "(retract [])", &c) && c->as.write.count == 0);
     arena_free(&a);
     CHECK(parse_fails("(retract)", 1043, "[PRS-043] Retract requires a vector of facts"));
@@ -135,9 +135,8 @@ static void test_query_sections(void) {
           memcmp(q->find[0].name, "?n", 2) == 0);
     CHECK(q->as_of == AS_OF_NONE && q->valid == VALID_NOW);
     /* Order-free, interleaved and repeated sections; last :as-of wins. */
-    CHECK(parse_ok(&a,
-                   "(query [:where [?e :a ?x] :find ?x :as-of 3 ?e :where [?e :b ?y] :as-of 5])",
-                   &c));
+    CHECK(parse_ok(
+        &a, "(query [:where [?e :a ?x] :find ?x :as-of 3 ?e :where [?e :b ?y] :as-of 5])", &c));
     q = &c->as.query;
     CHECK(q->find_count == 2 && q->where_count == 2 && q->as_of == AS_OF_COUNTER &&
           q->as_of_value == 5);
@@ -211,17 +210,20 @@ static void test_find(void) {
     CHECK(parse_fails("(query [:find ?_x :where [?_x :a 1]])", 1080, "[PRS-080]"));
 }
 
-static int term_is(const term *t, term_kind k) { return t->kind == k; }
+static int term_is(const term *t, term_kind k) {
+    return t->kind == k;
+}
 
 static void test_patterns_terms(void) {
     arena a;
     arena_init(&a);
     command *c;
-    CHECK(parse_ok(&a,
-                   "(query [:find ?e :where [?e :a/b \"s\"] [?e _ 42] [?_w ?_z 1.5] [?e :k true]"
-                   " [?e :k nil] [?e :k :bob] [#uuid \"550e8400-e29b-41d4-a716-446655440000\" :k ?e]"
-                   " [?e :k foo] [?e :k [1]] [?e :k (f)] [?e :k {}] [?e :db/valid-from ?e]])",
-                   &c));
+    CHECK(
+        parse_ok(&a,
+                 "(query [:find ?e :where [?e :a/b \"s\"] [?e _ 42] [?_w ?_z 1.5] [?e :k true]"
+                 " [?e :k nil] [?e :k :bob] [#uuid \"550e8400-e29b-41d4-a716-446655440000\" :k ?e]"
+                 " [?e :k foo] [?e :k [1]] [?e :k (f)] [?e :k {}] [?e :db/valid-from ?e]])",
+                 &c));
     const ast_pattern *p = c->as.query.where;
     CHECK(c->as.query.where_count == 12);
     CHECK(term_is(&p[0].e, TERM_VAR) && p[0].e.name_len == 2);
@@ -255,7 +257,8 @@ static void test_patterns_terms(void) {
 }
 
 static void test_where_other_clauses(void) {
-    CHECK(parse_fails("(query [:find ?e :where ()])", 1050, "[PRS-050] Empty list in :where clause"));
+    CHECK(
+        parse_fails("(query [:find ?e :where ()])", 1050, "[PRS-050] Empty list in :where clause"));
     CHECK(parse_fails("(query [:find ?e :where 42])", 1060, "[PRS-060]"));
     CHECK(parse_fails("(query [:find ?e :where :a])", 1077, "[PRS-077] Unknown section keyword"));
     CHECK(parse_fails("(query [:find ?e :where \"s\"])", 1060, "[PRS-060]"));

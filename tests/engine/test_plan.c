@@ -40,7 +40,8 @@ static db *envelope(void) {
         buf_init(&b);
         buf_puts(&b, "(transact [");
         for (int i = first; i < first + BATCH; i++) {
-            buf_printf(&b, "[:p%d :name \"p%d\"] [:p%d :age %d] [:p%d :group %d] [:p%d :follows :p%d]",
+            buf_printf(&b,
+                       "[:p%d :name \"p%d\"] [:p%d :age %d] [:p%d :group %d] [:p%d :follows :p%d]",
                        i, i, i, i % 90, i, i % 100, i, (7919 * i + 1) % ENTITIES);
             if (i > 0)
                 buf_printf(&b, " [:p%d :manager :p%d]", i, i / 10);
@@ -74,8 +75,8 @@ static void describe(buf *b, const plan_conj *c) {
         if (it->kind == PK_PATTERN || it->kind == PK_INVOKE ||
             (it->kind == PK_PSEUDO && it->correlate < 0))
             buf_printf(b, " %s %s(%s%s%s)", a->join == PLAN_JOIN_HASH ? "hash" : "nl",
-                       index_name(plan_step_index(it)), a->known[0] ? "E" : "", a->known[1] ? "A" : "",
-                       a->known[2] ? "V" : "");
+                       index_name(plan_step_index(it)), a->known[0] ? "E" : "",
+                       a->known[1] ? "A" : "", a->known[2] ? "V" : "");
         for (size_t k = 0; k < it->sub_count; k++) {
             buf_puts(b, " {");
             describe(b, it->subs[k].conj);
@@ -159,8 +160,7 @@ static void test_hash_joins(db *d) {
 static void test_filters_and_subs(db *d) {
     check_plan(d, "?e", "[?e :group 3] [?e :age ?a] [(< ?a 10)]",
                "#0 nl AVET(AV); #1 nl AEVT(EA); #2");
-    check_plan(d, "?e", "[?e :group 3] (not [?e :age 5])",
-               "#0 nl AVET(AV); #1 {#0 nl AEVT(EAV)}");
+    check_plan(d, "?e", "[?e :group 3] (not [?e :age 5])", "#0 nl AVET(AV); #1 {#0 nl AEVT(EAV)}");
     check_plan(d, "?e", "[?e :group 3] (or [?e :age 5] [?e :age 6])",
                "#0 nl AVET(AV); #1 {#0 nl AEVT(EAV)} {#0 nl AEVT(EAV)}");
 }

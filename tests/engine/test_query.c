@@ -28,7 +28,10 @@ static void render_value(buf *b, const value *v) {
     case VT_INTEGER: buf_printf(b, "%" PRId64, v->as.i); break;
     case VT_FLOAT: buf_printf(b, "%gf", v->as.f); break;
     case VT_BOOLEAN: buf_puts(b, v->as.b ? "true" : "false"); break;
-    case VT_REF: uuid_format(&v->as.ref, u); buf_puts(b, u); break;
+    case VT_REF:
+        uuid_format(&v->as.ref, u);
+        buf_puts(b, u);
+        break;
     case VT_NULL: buf_puts(b, "nil"); break;
     case VT_LIST:
         buf_putc(b, '[');
@@ -93,7 +96,8 @@ static bool query_is(db *d, const char *text, const char *expected) {
     db_result r = {0};
     err e = {0};
     if (db_execute(d, text, strlen(text), &r, &e) != 0 || r.kind != DB_RESULT_QUERY) {
-        fprintf(stderr, "  query failed: %s\n  -> %s\n", text, e.message ? e.message : "(not a query)");
+        fprintf(stderr, "  query failed: %s\n  -> %s\n", text,
+                e.message ? e.message : "(not a query)");
         err_clear(&e);
         return false;
     }
@@ -136,13 +140,16 @@ static db *open_memory(void) {
 
 static void test_b1_basic_facts_joins_keyword_references(void) {
     db *d = open_memory();
-    CHECK(exec(d, "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30] [:alice :friend :bob]"
+    CHECK(exec(d, "(transact [[:alice :person/name \"Alice\"] [:alice :person/age 30] [:alice "
+                  ":friend :bob]"
                   " [:bob :person/name \"Bob\"] [:bob :person/age 25]])") == 0);
-    CHECK(query_is(d, "(query [:find ?name ?age :where [?e :person/name ?name] [?e :person/age ?age]])",
-                   "[\"Alice\" 30] [\"Bob\" 25]"));
+    CHECK(query_is(
+        d, "(query [:find ?name ?age :where [?e :person/name ?name] [?e :person/age ?age]])",
+        "[\"Alice\" 30] [\"Bob\" 25]"));
     CHECK(query_is(d, "(query [:find ?e :where [?e :person/name \"Alice\"]])", "[" ALICE "]"));
     CHECK(query_is(d, "(query [:find ?f :where [:alice :friend ?f]])", "[:bob]"));
-    CHECK(query_is(d, "(query [:find ?n :where [:alice :friend ?f] [?f :person/name ?n]])", "[\"Bob\"]"));
+    CHECK(query_is(d, "(query [:find ?n :where [:alice :friend ?f] [?f :person/name ?n]])",
+                   "[\"Bob\"]"));
     CHECK(query_is(d, "(query [:find ?e :where [?e :friend #uuid \"" BOB "\"]])", "[" ALICE "]"));
     CHECK(query_is(d, "(query [:find ?e :where [?e :person/age 30.0]])", ""));
     CHECK(query_is(d, "(query [:find ?x :where [?e :no/such ?x]])", ""));
@@ -150,8 +157,10 @@ static void test_b1_basic_facts_joins_keyword_references(void) {
                      "[PRS-077] query has no :where clause, rules, or aggregates"));
     CHECK(fails_with(d, "(query [])", "[PRS-077]"));
     /* language.md D12: the representation comes from the first clause in source order. */
-    CHECK(query_is(d, "(query [:find ?f :where [:alice :friend ?f] [?f :person/name ?n]])", "[:bob]"));
-    CHECK(query_is(d, "(query [:find ?f :where [?f :person/name \"Bob\"] [:alice :friend ?f]])", "[" BOB "]"));
+    CHECK(query_is(d, "(query [:find ?f :where [:alice :friend ?f] [?f :person/name ?n]])",
+                   "[:bob]"));
+    CHECK(query_is(d, "(query [:find ?f :where [?f :person/name \"Bob\"] [:alice :friend ?f]])",
+                   "[" BOB "]"));
     db_close(d);
 }
 
@@ -168,10 +177,12 @@ static void test_b2_transaction_time_and_retraction(void) {
     CHECK(query_is(d, "(query [:find ?v :as-of 2 :where [:k :v ?v]])", ""));
     CHECK(query_is(d, "(query [:find ?v :as-of 0 :where [:k :v ?v]])", ""));
     CHECK(fails_with(d, "(query [:find ?v :as-of -1 :where [:k :v ?v]])", "[PRS-015]"));
-    CHECK(query_is(d, "(query [:find ?t :any-valid-time :where [:k :v ?v] [:k :db/tx-count ?t]])", "[3]"));
-    CHECK(fails_with(d, "(query [:find ?t :where [:k :v ?v] [:k :db/tx-count ?t]])",
-                     "[QRY-013] temporal pseudo-attributes :db/valid-from, :db/valid-to, :db/tx-count, "
-                     "and :db/tx-id require :any-valid-time; add :any-valid-time to your query"));
+    CHECK(query_is(d, "(query [:find ?t :any-valid-time :where [:k :v ?v] [:k :db/tx-count ?t]])",
+                   "[3]"));
+    CHECK(fails_with(
+        d, "(query [:find ?t :where [:k :v ?v] [:k :db/tx-count ?t]])",
+        "[QRY-013] temporal pseudo-attributes :db/valid-from, :db/valid-to, :db/tx-count, "
+        "and :db/tx-id require :any-valid-time; add :any-valid-time to your query"));
     CHECK(exec(d, "(retract [[:k :v 99]])") == 0);
     CHECK(db_tx_count(d) == 4);
     CHECK(exec(d, "(transact [])") == 0);
@@ -181,7 +192,8 @@ static void test_b2_transaction_time_and_retraction(void) {
 
 static void test_retraction_is_exact_and_reassertion_revives(void) {
     db *d = open_memory();
-    CHECK(exec(d, "(transact [[:a :n 30] [:a :n 30.0] [:a :r :bob] [:a :r #uuid \"" BOB "\"]])") == 0);
+    CHECK(exec(d, "(transact [[:a :n 30] [:a :n 30.0] [:a :r :bob] [:a :r #uuid \"" BOB "\"]])") ==
+          0);
     CHECK(exec(d, "(retract [[:a :n 30.0] [:a :r :bob]])") == 0);
     CHECK(query_is(d, "(query [:find ?v :where [:a :n ?v]])", "[30]"));
     CHECK(query_is(d, "(query [:find ?v :where [:a :r ?v]])", "[" BOB "]"));
@@ -195,29 +207,46 @@ static void test_retraction_is_exact_and_reassertion_revives(void) {
 
 static void test_b3_valid_time(void) {
     db *d = open_memory();
-    CHECK(exec(d, "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"} [[:carol :emp/status :active]])") == 0);
+    CHECK(exec(d, "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"} [[:carol "
+                  ":emp/status :active]])") == 0);
     CHECK(exec(d, "(transact {:valid-from \"2023-06-30\"} [[:carol :emp/status :alumni]])") == 0);
-    CHECK(query_is(d, "(query [:find ?s :valid-at \"2023-03-01\" :where [:carol :emp/status ?s]])", "[:active]"));
-    CHECK(query_is(d, "(query [:find ?s :valid-at \"2023-06-30\" :where [:carol :emp/status ?s]])", "[:alumni]"));
+    CHECK(query_is(d, "(query [:find ?s :valid-at \"2023-03-01\" :where [:carol :emp/status ?s]])",
+                   "[:active]"));
+    CHECK(query_is(d, "(query [:find ?s :valid-at \"2023-06-30\" :where [:carol :emp/status ?s]])",
+                   "[:alumni]"));
     CHECK(query_is(d, "(query [:find ?s :where [:carol :emp/status ?s]])", "[:alumni]"));
-    CHECK(query_is(d, "(query [:find ?s :any-valid-time :where [:carol :emp/status ?s]])", "[:active] [:alumni]"));
+    CHECK(query_is(d, "(query [:find ?s :any-valid-time :where [:carol :emp/status ?s]])",
+                   "[:active] [:alumni]"));
     CHECK(query_is(d, "(query [:find ?s :valid-at :any-valid-time :where [:carol :emp/status ?s]])",
                    "[:active] [:alumni]"));
-    CHECK(fails_with(d, "(query [:find ?s :valid-at \"2023-03-01T10:00:00+02:00\" :where [:carol :emp/status ?s]])",
-                     "[")); /* timezone offsets are rejected (by the parser) */
-    CHECK(query_is(d, "(query [:find ?s :as-of 1 :valid-at \"2024-01-01\" :where [:carol :emp/status ?s]])", ""));
-    CHECK(query_is(d, "(query [:find ?s :as-of 2 :valid-at \"2024-01-01\" :where [:carol :emp/status ?s]])", "[:alumni]"));
-    CHECK(query_is(d, "(query [:find ?s :valid-at \"2022-12-31T23:59:59.999Z\" :where [:carol :emp/status ?s]])", ""));
-    CHECK(query_is(d, "(query [:find ?s :valid-at \"2023-01-01\" :where [:carol :emp/status ?s]])", "[:active]"));
+    CHECK(fails_with(
+        d,
+        "(query [:find ?s :valid-at \"2023-03-01T10:00:00+02:00\" :where [:carol :emp/status ?s]])",
+        "[")); /* timezone offsets are rejected (by the parser) */
+    CHECK(query_is(
+        d, "(query [:find ?s :as-of 1 :valid-at \"2024-01-01\" :where [:carol :emp/status ?s]])",
+        ""));
+    CHECK(query_is(
+        d, "(query [:find ?s :as-of 2 :valid-at \"2024-01-01\" :where [:carol :emp/status ?s]])",
+        "[:alumni]"));
+    CHECK(query_is(
+        d,
+        "(query [:find ?s :valid-at \"2022-12-31T23:59:59.999Z\" :where [:carol :emp/status ?s]])",
+        ""));
+    CHECK(query_is(d, "(query [:find ?s :valid-at \"2023-01-01\" :where [:carol :emp/status ?s]])",
+                   "[:active]"));
     db_close(d);
 }
 
 static void test_new_window_replaces_old_one_v3(void) {
     db *d = open_memory();
-    CHECK(exec(d, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:x :s :on]])") == 0);
+    CHECK(
+        exec(d, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:x :s :on]])") ==
+        0);
     CHECK(exec(d, "(transact {:valid-from \"2022-01-01\"} [[:x :s :on]])") == 0);
     CHECK(query_is(d, "(query [:find ?s :valid-at \"2020-06-01\" :where [:x :s ?s]])", ""));
-    CHECK(query_is(d, "(query [:find ?s :valid-at \"2020-06-01\" :as-of 1 :where [:x :s ?s]])", "[:on]"));
+    CHECK(query_is(d, "(query [:find ?s :valid-at \"2020-06-01\" :as-of 1 :where [:x :s ?s]])",
+                   "[:on]"));
     CHECK(query_is(d, "(query [:find ?s :any-valid-time :where [:x :s ?s]])", "[:on]"));
     CHECK(query_is(d, "(query [:find ?s :where [:x :s ?s]])", "[:on]"));
     db_close(d);
@@ -235,7 +264,8 @@ static void test_as_of_timestamp(void) {
 
 static void test_multi_valued_attributes_and_bag_semantics(void) {
     db *d = open_memory();
-    CHECK(exec(d, "(transact [[:alice :tag \"x\"] [:alice :tag \"y\"] [:p1 :name \"Alice\"] [:p2 :name \"Alice\"]])") == 0);
+    CHECK(exec(d, "(transact [[:alice :tag \"x\"] [:alice :tag \"y\"] [:p1 :name \"Alice\"] [:p2 "
+                  ":name \"Alice\"]])") == 0);
     CHECK(query_is(d, "(query [:find ?t :where [:alice :tag ?t]])", "[\"x\"] [\"y\"]"));
     CHECK(query_is(d, "(query [:find ?n :where [?e :name ?n]])", "[\"Alice\"] [\"Alice\"]"));
     CHECK(exec(d, "(transact [[:alice :age 30]])") == 0);
@@ -248,18 +278,23 @@ static void test_multi_valued_attributes_and_bag_semantics(void) {
 
 static void test_repeated_variable_in_one_pattern_is_strict(void) {
     db *d = open_memory();
-    CHECK(exec(d, "(transact [[:a :self :a] [:b :self #uuid \"9f1d2640-cbed-5dbd-8614-24c5d9f2daf7\"]])") == 0);
-    CHECK(query_is(d, "(query [:find ?x :where [?x :self ?x]])", "[9f1d2640-cbed-5dbd-8614-24c5d9f2daf7]"));
+    CHECK(exec(d, "(transact [[:a :self :a] [:b :self #uuid "
+                  "\"9f1d2640-cbed-5dbd-8614-24c5d9f2daf7\"]])") == 0);
+    CHECK(query_is(d, "(query [:find ?x :where [?x :self ?x]])",
+                   "[9f1d2640-cbed-5dbd-8614-24c5d9f2daf7]"));
     /* across patterns, E2 joins keyword and ref */
-    CHECK(query_is(d, "(query [:find ?x :where [?x :self _] [_ :self ?x]])",
-                   "[9f1d2640-cbed-5dbd-8614-24c5d9f2daf7] [ddac7794-6537-5d40-a911-e7998b77f717]"));
-    CHECK(query_is(d, "(query [:find ?x :where [_ :self ?x] [?x :self _]])", "[9f1d2640-cbed-5dbd-8614-24c5d9f2daf7] [:a]"));
+    CHECK(
+        query_is(d, "(query [:find ?x :where [?x :self _] [_ :self ?x]])",
+                 "[9f1d2640-cbed-5dbd-8614-24c5d9f2daf7] [ddac7794-6537-5d40-a911-e7998b77f717]"));
+    CHECK(query_is(d, "(query [:find ?x :where [_ :self ?x] [?x :self _]])",
+                   "[9f1d2640-cbed-5dbd-8614-24c5d9f2daf7] [:a]"));
     db_close(d);
 }
 
 static void test_constant_matching_e4(void) {
     db *d = open_memory();
-    CHECK(exec(d, "(transact [[:a :f 0.30000000000000004] [:a :i 1] [:a :b true] [:a :z nil] [:a :s \":bob\"]"
+    CHECK(exec(d, "(transact [[:a :f 0.30000000000000004] [:a :i 1] [:a :b true] [:a :z nil] [:a "
+                  ":s \":bob\"]"
                   " [:a :k :bob]])") == 0);
     CHECK(query_is(d, "(query [:find ?a :where [:a ?a 0.3]])", "[:f]"));
     CHECK(query_is(d, "(query [:find ?a :where [:a ?a 1]])", "[:i]"));
@@ -268,21 +303,28 @@ static void test_constant_matching_e4(void) {
     CHECK(query_is(d, "(query [:find ?a :where [:a ?a :bob]])", "[:k]"));
     CHECK(query_is(d, "(query [:find ?a :where [:a ?a #uuid \"" BOB "\"]])", "[:k]"));
     CHECK(query_is(d, "(query [:find ?a :where [:a ?a \":bob\"]])", "[:s]"));
-    CHECK(query_is(d, "(query [:find ?v :where [#uuid \"ddac7794-6537-5d40-a911-e7998b77f717\" :i ?v]])", "[1]"));
+    CHECK(query_is(
+        d, "(query [:find ?v :where [#uuid \"ddac7794-6537-5d40-a911-e7998b77f717\" :i ?v]])",
+        "[1]"));
     CHECK(query_is(d, "(query [:find ?v :where [\"a\" :i ?v]])", ""));
     CHECK(query_is(d, "(query [:find ?v :where [:a \":i\" ?v]])", ""));
     /* E4 in attribute position: a #uuid constant matches the attribute keyword it names */
-    CHECK(query_is(d, "(query [:find ?v :where [:a #uuid \"8f39052f-803f-5f98-9625-2f7b2a4fcf2f\" ?v]])", "[1]"));
+    CHECK(query_is(
+        d, "(query [:find ?v :where [:a #uuid \"8f39052f-803f-5f98-9625-2f7b2a4fcf2f\" ?v]])",
+        "[1]"));
     CHECK(query_is(d, "(query [:find ?v :where [:a :i ?v] [foo :i ?v]])", ""));
     CHECK(query_is(d, "(query [:find ?v :where [:a ?_x ?v] [?_x :i ?v]])", "[1]")); /* no join */
-    CHECK(query_is(d, "(query [:find ?a :where [:a ?a ?_v] [:a :i 1]])", "[:b] [:f] [:i] [:k] [:s] [:z]"));
+    CHECK(query_is(d, "(query [:find ?a :where [:a ?a ?_v] [:a :i 1]])",
+                   "[:b] [:f] [:i] [:k] [:s] [:z]"));
     db_close(d);
 }
 
 static void test_variable_attribute_and_full_scans(void) {
     db *d = open_memory();
     CHECK(exec(d, "(transact [[:a :x 1] [:b :y 1] [:c :x 2]])") == 0);
-    CHECK(query_is(d, "(query [:find ?e ?a :where [?e ?a 1] [?e :x _]])", "[" "ddac7794-6537-5d40-a911-e7998b77f717 :x]"));
+    CHECK(query_is(d, "(query [:find ?e ?a :where [?e ?a 1] [?e :x _]])",
+                   "["
+                   "ddac7794-6537-5d40-a911-e7998b77f717 :x]"));
     CHECK(query_is(d, "(query [:find ?v :where [_ _ ?v]])", "[1] [1] [2]"));
     CHECK(query_is(d, "(query [:find ?a1 :where [:a ?a1 ?v] [:b ?a2 ?v]])", "[:x]"));
     db_close(d);
@@ -292,8 +334,9 @@ static void test_variable_attribute_and_full_scans(void) {
 
 static void test_write_conversion_errors_write_nothing(void) {
     db *d = open_memory();
-    CHECK(fails_with(d, "(transact [[\"alice\" :n 1]])",
-                     "[INT-001] invalid entity: Expected keyword or UUID for entity, got String(\"alice\")"));
+    CHECK(fails_with(
+        d, "(transact [[\"alice\" :n 1]])",
+        "[INT-001] invalid entity: Expected keyword or UUID for entity, got String(\"alice\")"));
     CHECK(fails_with(d, "(transact [[:a :ok 1] [42 :n 1]])", "[INT-001]"));
     CHECK(fails_with(d, "(transact [[:a \"n\" 1]])", "[API-003] attribute must be a keyword"));
     CHECK(fails_with(d, "(transact [[:a :db/tx-count 1]])", "[API-004]"));
@@ -301,10 +344,16 @@ static void test_write_conversion_errors_write_nothing(void) {
     CHECK(fails_with(d, "(transact [[:a :n ?x]])", "[INT-002] invalid value: Cannot convert"));
     CHECK(fails_with(d, "(transact [[:a :n [1 2]]])", "[INT-002]"));
     CHECK(fails_with(d, "(retract [[:a :n {}]])", "[INT-002]"));
-    CHECK(fails_with(d, "(transact {:valid-from \"2024-01-01\" :valid-to \"2023-01-01\"} [[:a :n 1]])", "[API-019]"));
-    CHECK(fails_with(d, "(transact [[:a :n 1 {:valid-from \"2024-01-01\" :valid-to \"2024-01-01\"}]])", "[API-019]"));
+    CHECK(fails_with(d,
+                     "(transact {:valid-from \"2024-01-01\" :valid-to \"2023-01-01\"} [[:a :n 1]])",
+                     "[API-019]"));
+    CHECK(fails_with(d,
+                     "(transact [[:a :n 1 {:valid-from \"2024-01-01\" :valid-to \"2024-01-01\"}]])",
+                     "[API-019]"));
     CHECK(fails_with(d, "(transact [[:a :n 1 {:valid-to \"2020-01-01\"}]])", "[API-019]"));
-    CHECK(fails_with(d, "(transact [[:a :n 1 {:valid-from \"2020-01-01\"}] [:a :n 1 {:valid-from \"2021-01-01\"}]])",
+    CHECK(fails_with(d,
+                     "(transact [[:a :n 1 {:valid-from \"2020-01-01\"}] [:a :n 1 {:valid-from "
+                     "\"2021-01-01\"}]])",
                      "[API-011]"));
     CHECK(db_tx_count(d) == 0);
     CHECK(query_is(d, "(query [:find ?a ?v :where [_ ?a ?v]])", ""));
@@ -313,12 +362,16 @@ static void test_write_conversion_errors_write_nothing(void) {
 
 static void test_write_windows_and_duplicates(void) {
     db *d = open_memory();
-    CHECK(exec(d, "(transact {:valid-from \"2020-01-01\"} [[:a :n 1 {:valid-to \"2021-01-01\"}] [:a :m 2]"
-                  " [:a :n 1 {:valid-to \"2021-01-01\"}] [:a :m 2]])") == 0);
+    CHECK(
+        exec(
+            d,
+            "(transact {:valid-from \"2020-01-01\"} [[:a :n 1 {:valid-to \"2021-01-01\"}] [:a :m 2]"
+            " [:a :n 1 {:valid-to \"2021-01-01\"}] [:a :m 2]])") == 0);
     CHECK(query_is(d, "(query [:find ?v :valid-at \"2020-06-01\" :where [:a _ ?v]])", "[1] [2]"));
     CHECK(query_is(d, "(query [:find ?v :valid-at \"2022-06-01\" :where [:a _ ?v]])", "[2]"));
     CHECK(query_is(d, "(query [:find ?v :valid-at \"2019-06-01\" :where [:a _ ?v]])", ""));
-    CHECK(query_is(d, "(query [:find ?v :any-valid-time :where [:a _ ?v]])", "[1] [2]")); /* collapsed */
+    CHECK(query_is(d, "(query [:find ?v :any-valid-time :where [:a _ ?v]])",
+                   "[1] [2]")); /* collapsed */
     db_close(d);
 }
 
@@ -339,13 +392,16 @@ static void test_db_query_and_read_only(void) {
     result_set *rs = NULL;
     const char *t = "(transact [[:x :n 1]])";
     CHECK(db_query(d, t, strlen(t), &rs, &e) == ERR(API, 12));
-    CHECK(e.message && strcmp(e.message, "[API-012] query() accepts only (query ...) commands; got transact") == 0);
+    CHECK(e.message &&
+          strcmp(e.message, "[API-012] query() accepts only (query ...) commands; got transact") ==
+              0);
     CHECK(db_tx_count(d) == 0);
     const char *q = "(query [:find ?n :where [:x :n ?n]])";
     CHECK(db_query(d, q, strlen(q), &rs, &e) == 0);
     if (rs) {
         size_t len;
-        CHECK(result_row_count(rs) == 0 && strcmp(result_column_name(rs, 0, &len), "?n") == 0 && len == 2);
+        CHECK(result_row_count(rs) == 0 && strcmp(result_column_name(rs, 0, &len), "?n") == 0 &&
+              len == 2);
         result_free(rs);
     }
     err_clear(&e);
@@ -361,7 +417,10 @@ static void test_file_database_reopens(void) {
     db *d = NULL;
     err e = {0};
     CHECK(db_open(path, NULL, &d, &e) == 0);
-    CHECK(exec(d, "(transact [[:alice :name \"Alice\"] [:alice :friend :bob] [:bob :name \"Bob\"]])") == 0);
+    CHECK(
+        exec(d,
+             "(transact [[:alice :name \"Alice\"] [:alice :friend :bob] [:bob :name \"Bob\"]])") ==
+        0);
     CHECK(exec(d, "(retract [[:alice :friend :bob]])") == 0);
     CHECK(exec(d, "(transact [])") == 0);
     CHECK(db_checkpoint(d, &e) == 0);
@@ -403,9 +462,14 @@ static store *sample_store(void) {
     store *s = NULL;
     err e = {0};
     store_open_memory(false, &s, &e);
-    fact f = {.entity = uuid_of_keyword(":a", 2), .attribute = value_keyword(":n", 2),
-              .v = value_integer(1), .tx_count = 1, .tx_id = 10, .valid_from = 10,
-              .valid_to = VALID_TO_FOREVER, .asserted = true};
+    fact f = {.entity = uuid_of_keyword(":a", 2),
+              .attribute = value_keyword(":n", 2),
+              .v = value_integer(1),
+              .tx_count = 1,
+              .tx_id = 10,
+              .valid_from = 10,
+              .valid_to = VALID_TO_FOREVER,
+              .asserted = true};
     CHECK(store_commit(s, &f, 1, &e) == 0);
     return s;
 }
@@ -447,7 +511,6 @@ static void test_executor_checks(void) {
     SYNC_PATTERN();
     CHECK(run(s, &q, &r, &e) == 0 && r && result_row_count(r) == 0);
     result_free(r);
-
 
     p.v = var("?v");
     p.a = constant(value_keyword(":db/valid-to", 12));
@@ -494,16 +557,23 @@ static void test_larger_join_uses_indexes_consistently(void) {
     buf_init(&b);
     buf_puts(&b, "(transact [");
     for (int i = 0; i < 300; i++)
-        buf_printf(&b, "[:p%d :age %d] [:p%d :name \"n%d\"] [:p%d :boss :p%d] ", i, i % 7, i, i, i, i / 2);
+        buf_printf(&b, "[:p%d :age %d] [:p%d :name \"n%d\"] [:p%d :boss :p%d] ", i, i % 7, i, i, i,
+                   i / 2);
     buf_puts(&b, "])");
     CHECK(exec(d, b.data) == 0);
     buf_free(&b);
-    CHECK(query_is(d, "(query [:find ?n :where [?e :age 6] [?e :boss ?b] [?b :name ?n] [?b :age 3]])",
-                   
-                   "[\"n10\"] [\"n101\"] [\"n108\"] [\"n115\"] [\"n122\"] [\"n129\"] [\"n136\"] [\"n143\"] [\"n17\"] [\"n24\"] [\"n3\"] [\"n31\"] [\"n38\"] [\"n45\"] [\"n52\"] [\"n59\"] [\"n66\"] [\"n73\"] [\"n80\"] [\"n87\"] [\"n94\"]"));
-    CHECK(query_is(d, "(query [:find ?n :where [?b :age 3] [?b :name ?n] [?e :boss ?b] [?e :age 6]])",
-                   
-                   "[\"n10\"] [\"n101\"] [\"n108\"] [\"n115\"] [\"n122\"] [\"n129\"] [\"n136\"] [\"n143\"] [\"n17\"] [\"n24\"] [\"n3\"] [\"n31\"] [\"n38\"] [\"n45\"] [\"n52\"] [\"n59\"] [\"n66\"] [\"n73\"] [\"n80\"] [\"n87\"] [\"n94\"]"));
+    CHECK(query_is(d,
+                   "(query [:find ?n :where [?e :age 6] [?e :boss ?b] [?b :name ?n] [?b :age 3]])",
+
+                   "[\"n10\"] [\"n101\"] [\"n108\"] [\"n115\"] [\"n122\"] [\"n129\"] [\"n136\"] "
+                   "[\"n143\"] [\"n17\"] [\"n24\"] [\"n3\"] [\"n31\"] [\"n38\"] [\"n45\"] "
+                   "[\"n52\"] [\"n59\"] [\"n66\"] [\"n73\"] [\"n80\"] [\"n87\"] [\"n94\"]"));
+    CHECK(query_is(d,
+                   "(query [:find ?n :where [?b :age 3] [?b :name ?n] [?e :boss ?b] [?e :age 6]])",
+
+                   "[\"n10\"] [\"n101\"] [\"n108\"] [\"n115\"] [\"n122\"] [\"n129\"] [\"n136\"] "
+                   "[\"n143\"] [\"n17\"] [\"n24\"] [\"n3\"] [\"n31\"] [\"n38\"] [\"n45\"] "
+                   "[\"n52\"] [\"n59\"] [\"n66\"] [\"n73\"] [\"n80\"] [\"n87\"] [\"n94\"]"));
     db_close(d);
 }
 
@@ -536,7 +606,8 @@ static void test_shared_handle_across_threads(void) {
         CHECK(w[i].failures == 0);
     }
     CHECK(db_tx_count(d) == 200);
-    CHECK(query_is(d, "(query [:find ?v :where [:t :n ?v]])", "[1]")); /* duplicates share one triple */
+    CHECK(query_is(d, "(query [:find ?v :where [:t :n ?v]])",
+                   "[1]")); /* duplicates share one triple */
     CHECK(query_is(d, "(query [:find ?v :as-of 137 :where [:t :n ?v]])", "[1]"));
     db_close(d);
 }

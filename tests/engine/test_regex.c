@@ -12,8 +12,9 @@ static int rx(const char *pattern, const char *subject) {
     arena_init(&a);
     regex_prog *p;
     char why[128];
-    int rc = regex_compile(pattern, strlen(pattern), &a, &p, why, sizeof why) ? 2
-             : regex_match(p, subject, strlen(subject));
+    int rc = regex_compile(pattern, strlen(pattern), &a, &p, why, sizeof why)
+                 ? 2
+                 : regex_match(p, subject, strlen(subject));
     arena_free(&a);
     return rc;
 }

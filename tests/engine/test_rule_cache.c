@@ -35,8 +35,7 @@ static bool prints_as_key(const rule_cache *c) {
 /* Takes the state for `text` (parsed into a scratch arena freed right
  * away: the state must not borrow from the query), marks it and gives
  * it back to be kept; true when it was an earlier query's (marked). */
-static bool served(rules_registry *r, const char *text, bool magic,
-                             rule_cache_snapshot snap) {
+static bool served(rules_registry *r, const char *text, bool magic, rule_cache_snapshot snap) {
     arena a;
     arena_init(&a);
     command *c = NULL;

@@ -37,8 +37,7 @@ static void registering_keeps_a_copy_in_order(void) {
     const rules_program *empty = rules_acquire(r);
     CHECK(empty->count == 0);
     CHECK(register_text(r, "(rule [(reach ?x ?y) [?x :edge ?y]])", &e) == 0);
-    CHECK(register_text(r,
-                        "(rule [(reach ?x ?y)\n  [?x :edge ?z]\n  (reach ?z ?y)])", &e) == 0);
+    CHECK(register_text(r, "(rule [(reach ?x ?y)\n  [?x :edge ?z]\n  (reach ?z ?y)])", &e) == 0);
     CHECK(register_text(r, "(rule [(m ?s) [?s :t ?s] [(matches? ?s \"^a+$\")]])", &e) == 0);
     const rules_program *p = rules_acquire(r);
     CHECK(p->count == 3);

@@ -47,7 +47,7 @@ typedef struct tctx {
     size_t n;
     bool found;  /* for `not` probes */
     bool in_not; /* invocations inside `not` are no delta positions */
-    int calls;  /* how often the driver called the evaluator */
+    int calls;   /* how often the driver called the evaluator */
 } tctx;
 
 typedef int (*at_end_fn)(tctx *t, err *e);
@@ -116,7 +116,7 @@ static int solve_view(tctx *t, const ast_body *b, size_t i, size_t pos, const re
     uuid128 u;
     bool by_entity = term_value(t, te, &ev) && value_as_entity(&ev, &u);
     bool by_value = !by_entity && tv && term_value(t, tv, &vv);
-    uint32_t row = by_entity ? relation_seek_entity(w, &u)
+    uint32_t row = by_entity  ? relation_seek_entity(w, &u)
                    : by_value ? relation_seek_value(w, &vv)
                               : (w->lo < w->hi ? w->lo : RELATION_END);
     while (row != RELATION_END) {
@@ -125,7 +125,7 @@ static int solve_view(tctx *t, const ast_body *b, size_t i, size_t pos, const re
         int rc = try_row(t, b, i, pos, te, &ent, tv, &r.v, end, e);
         if (rc)
             return rc;
-        row = by_entity ? relation_next_entity(w, row)
+        row = by_entity  ? relation_next_entity(w, row)
               : by_value ? relation_next_value(w, row, &vv)
                          : (row + 1 < w->hi ? row + 1 : RELATION_END);
     }
@@ -383,7 +383,9 @@ static void mutual_recursion(void) {
 static void negation_reads_a_complete_lower_stratum(void) {
     /* language.md §9.5, with the blocked check as a rule of its own */
     const tfact f[] = {
-        {":a", ":edge", ":b"}, {":b", ":edge", ":c"}, {":c", ":edge", ":d"},
+        {":a", ":edge", ":b"},
+        {":b", ":edge", ":c"},
+        {":c", ":edge", ":d"},
         {":d", ":blocked", "true"},
     };
     const char *const rules[] = {
@@ -394,8 +396,8 @@ static void negation_reads_a_complete_lower_stratum(void) {
         "(rule [(unreached ?y) [?x :edge ?y] (not (reach :b ?y))])",
     };
     run r;
-    run_rules(&r, rules, N(rules),
-              "(query [:find ?y :where (accessible :a ?y) (unreached ?y)])", f, N(f), NULL, 0);
+    run_rules(&r, rules, N(rules), "(query [:find ?y :where (accessible :a ?y) (unreached ?y)])", f,
+              N(f), NULL, 0);
     CHECK(r.rc == 0);
     CHECK(derived(&r, "accessible", ":a", ":b") && derived(&r, "accessible", ":a", ":c"));
     CHECK(!derived(&r, "accessible", ":a", ":d"));
@@ -445,7 +447,7 @@ static void iteration_cap_counts_rounds_that_add_facts(void) {
 static void default_iteration_cap_allows_a_chain_of_1000(void) {
     enum { EDGES = 1000 };
     tfact *f = calloc(EDGES + 1, sizeof *f);
-    char(*names)[8] = calloc(EDGES + 2, sizeof *names);
+    char (*names)[8] = calloc(EDGES + 2, sizeof *names);
     chain(f, names, EDGES);
     /* what :n0 reaches, one node per round */
     const char *const rules[] = {

@@ -98,7 +98,7 @@ static void test_reader_keeps_its_snapshot_through_commits_and_a_checkpoint(cons
     store_reader *r = NULL;
     CHECK(store_reader_open(s, &r, &e) == 0);
     for (int i = 0; i < 300; i++)
-        commit_numbers(s, 500 + i, 1); /* each changes the trees' pages again */
+        commit_numbers(s, 500 + i, 1);     /* each changes the trees' pages again */
     CHECK(pager_versions_kept(s->pg) > 0); /* kept for r */
     bool exact;
     CHECK(records_seen(r, 500, 1, &exact) == 500 && exact);
@@ -181,7 +181,7 @@ static void test_database_bounds_what_a_held_cursor_keeps(void) {
         size_t kept = pager_versions_kept(d->s->pg);
         most = kept > most ? kept : most;
     }
-    CHECK(most > 1000); /* the cursor held its snapshot's versions ... */
+    CHECK(most > 1000);                          /* the cursor held its snapshot's versions ... */
     CHECK(most <= STORE_MAX_KEPT_VERSIONS + 64); /* ... up to the bound */
     int rc = 0;
     size_t rows = 0, got;

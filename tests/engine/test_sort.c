@@ -39,7 +39,7 @@ static bool sorts_to(value rows[][2], size_t n, const sort_key *keys, size_t nke
 }
 
 static void test_order_by_interleaves_numbers(void) {
-    value rows[][2] = {{I(2), S("a")}, {F(1.5), S("b")}, {I(1), S("c")}, {F(2.0), S("d")},
+    value rows[][2] = {{I(2), S("a")},   {F(1.5), S("b")}, {I(1), S("c")},        {F(2.0), S("d")},
                        {F(NAN), S("e")}, {S("z"), S("f")}, {value_null(), S("g")}};
     sort_key asc[] = {{0, false}};
     size_t want[] = {5, 2, 1, 0, 3, 4, 6}; /* "z" < 1 < 1.5 < 2 < 2.0 < NaN < nil */
@@ -50,7 +50,10 @@ static void test_order_by_interleaves_numbers(void) {
 }
 
 static void test_ties_broken_by_remaining_columns_in_o3(void) {
-    value rows[][2] = {{I(1), S("b")}, {I(1), F(0.5)}, {I(1), I(7)}, {I(0), S("z")},
+    value rows[][2] = {{I(1), S("b")},
+                       {I(1), F(0.5)},
+                       {I(1), I(7)},
+                       {I(0), S("z")},
                        {I(1), S("a")}};
     sort_key asc[] = {{0, false}};
     /* Remaining column in O3: strings, then integers, then floats (no

@@ -77,7 +77,8 @@ static void commit_sample(store *s) {
 static bool same_fact(const fact *a, const fact *b) {
     return uuid_equal(&a->entity, &b->entity) && value_equal_strict(&a->attribute, &b->attribute) &&
            value_identical(&a->v, &b->v) && a->tx_count == b->tx_count && a->tx_id == b->tx_id &&
-           a->valid_from == b->valid_from && a->valid_to == b->valid_to && a->asserted == b->asserted;
+           a->valid_from == b->valid_from && a->valid_to == b->valid_to &&
+           a->asserted == b->asserted;
 }
 
 /* Drains a scan into recs[] (up to cap); returns the count or -1 on error. */
@@ -171,7 +172,8 @@ static void test_reader_values_keep_refs_stored(void) {
     CHECK(store_reader_values(r, &recs[6].ids, link, &e) == 0); /* [:bob :link :alice-ref] */
     CHECK(store_reader_values(r, &recs[0].ids, name, &e) == 0);
     CHECK(link[0].stored && link[2].stored && name[2].stored && link[1].stored);
-    CHECK(value_equal_strict(&link[1], &recs[6].f.attribute) && value_identical(&name[2], &recs[0].f.v));
+    CHECK(value_equal_strict(&link[1], &recs[6].f.attribute) &&
+          value_identical(&name[2], &recs[0].f.v));
     value bob = link[0], alice = link[2];
     CHECK(value_resolve(&bob, &e) == 0 && uuid_equal(&bob.as.ref, &recs[6].f.entity));
     CHECK(value_resolve(&alice, &e) == 0 && value_identical(&alice, &recs[6].f.v));
@@ -416,7 +418,8 @@ static void test_header_errors(void) {
     CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 28));
     snprintf(want, sizeof want,
              "[STG-028] database format version 2 is no longer readable (this release reads "
-             "version 4): %s", p);
+             "version 4): %s",
+             p);
     CHECK(strcmp(msg, want) == 0);
     CHECK(open_error(p, true, msg, sizeof msg) == ERR(STG, 28));
 
@@ -697,7 +700,7 @@ static void test_one_open_per_process_and_cross_process_locks(void) {
     CHECK(open_file(path, true, &s, &e) == 0);
     /* read-write cannot join a read-only store */
     CHECK(open_file(path, false, &again, &e) == ERR(STG, 25) && again == NULL);
-    CHECK(child_open_code(path, true) == 0);  /* readers share */
+    CHECK(child_open_code(path, true) == 0);   /* readers share */
     CHECK(child_open_code(path, false) == 26); /* a writer waits for none */
     store_close(s);
     CHECK(child_open_code(path, false) == 0);

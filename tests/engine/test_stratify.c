@@ -230,8 +230,8 @@ static void plan_takes_needed_predicates_by_stratum(void) {
     const char *want[] = {"reach", "blocked", "accessible"};
     CHECK(plan_preds_are(&pg, &plan, want, N(want)));
     CHECK(plan.rule_count == 4);
-    CHECK(plan.rule_count == 4 && plan.rules[0] == 0 && plan.rules[1] == 1 &&
-          plan.rules[2] == 2 && plan.rules[3] == 3);
+    CHECK(plan.rule_count == 4 && plan.rules[0] == 0 && plan.rules[1] == 1 && plan.rules[2] == 2 &&
+          plan.rules[3] == 3);
     stratify_plan_free(&plan);
 
     const command *q2 = parse(&qa, "(query [:find ?x :where [?x :k 1] (not (blocked ?x))])");

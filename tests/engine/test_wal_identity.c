@@ -52,9 +52,14 @@ static void spill(const char *p, const uint8_t *b, long len) {
 
 static fact sample_fact(uint64_t tx, char *name) {
     int len = snprintf(name, 32, ":e%llu", (unsigned long long)tx);
-    return (fact){.entity = uuid_of_keyword(name, (size_t)len), .attribute = value_keyword(":n", 2),
-                  .v = value_integer((int64_t)tx), .tx_count = tx, .tx_id = (int64_t)tx,
-                  .valid_from = (int64_t)tx, .valid_to = VALID_TO_FOREVER, .asserted = true};
+    return (fact){.entity = uuid_of_keyword(name, (size_t)len),
+                  .attribute = value_keyword(":n", 2),
+                  .v = value_integer((int64_t)tx),
+                  .tx_count = tx,
+                  .tx_id = (int64_t)tx,
+                  .valid_from = (int64_t)tx,
+                  .valid_to = VALID_TO_FOREVER,
+                  .asserted = true};
 }
 
 static store *open_at(const char *p, bool read_only) {

@@ -22,8 +22,8 @@ static value S(const char *s) {
 
 /* Runs fn and checks out[] against want[] under E3 (so NaN, -0.0 and the
  * Integer/Float distinction all count). */
-static bool window_gives(window_fn fn, bool desc, size_t n, const value *part,
-                         const value *order, const value *arg, const value *want) {
+static bool window_gives(window_fn fn, bool desc, size_t n, const value *part, const value *order,
+                         const value *arg, const value *want) {
     value out[64];
     err e = {0};
     if (window_compute(fn, desc, n, part, order, arg, out, NULL, &e) != 0) {
@@ -44,8 +44,8 @@ static const value *sal(void) {
 }
 
 static void test_names(void) {
-    const char *names[] = {"row-number", "rank", "count", "sum", "min", "max", "avg", "lag",
-                           "lead"};
+    const char *names[] = {"row-number", "rank", "count", "sum", "min",
+                           "max",        "avg",  "lag",   "lead"};
     for (size_t fn = 0; fn < N(names); fn++) {
         window_fn found;
         CHECK(window_lookup(names[fn], strlen(names[fn]), &found) && found == (window_fn)fn);

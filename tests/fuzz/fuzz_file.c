@@ -11,8 +11,7 @@
 #include "fuzz_open.h"
 #include "storage/format.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int flags = 0;
     if (size % FORMAT_PAGE_SIZE == 1)
         flags = data[--size];

@@ -12,19 +12,21 @@
  * that accepted input finishes into a file that opens and reads. */
 #include "fuzz_open.h"
 
-#define BIND_QUERY "(query [:find ?n ?x :as-of $t :valid-at $v :where [$e :name ?n] [?x :age $age]])"
+#define BIND_QUERY \
+    "(query [:find ?n ?x :as-of $t :valid-at $v :where [$e :name ?n] [?x :age $age]])"
 
 static MiniGrafDb *facts; /* a small in-memory database, shared */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     facts = minigraf_open_in_memory();
     const char *setup[] = {
-        "(transact [[:alice :name \"Alice\"] [:alice :age 30] [:bob :name \"Bob\"] [:bob :friend :alice]])",
-        "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"} [[:carol :status :active]])",
+        "(transact [[:alice :name \"Alice\"] [:alice :age 30] [:bob :name \"Bob\"] [:bob :friend "
+        ":alice]])",
+        "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"} [[:carol :status "
+        ":active]])",
         "(retract [[:alice :age 30]])",
     };
     for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++)
@@ -32,8 +34,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static void open_with(const char *path, const char *json)
-{
+static void open_with(const char *path, const char *json) {
     if (path != NULL)
         fuzz_remove_db(path);
     MiniGrafDb *db = fuzz_open(path, json);
@@ -46,8 +47,7 @@ static void open_with(const char *path, const char *json)
         fuzz_remove_db(path);
 }
 
-static void binds(const char *json)
-{
+static void binds(const char *json) {
     MiniGrafStmt *s = minigraf_prepare(facts, BIND_QUERY);
     if (s == NULL)
         fuzz_die("prepare failed", BIND_QUERY, minigraf_last_error(facts));
@@ -63,8 +63,7 @@ static void binds(const char *json)
     minigraf_stmt_free(s);
 }
 
-static void filter(const char *json)
-{
+static void filter(const char *json) {
     MiniGrafFactLog *log = minigraf_fact_log(facts, json);
     if (log == NULL) {
         fuzz_check_error(minigraf_last_error_code(facts), minigraf_last_error(facts), json);
@@ -75,19 +74,19 @@ static void filter(const char *json)
         minigraf_string_free(batch);
     minigraf_string_free(batch);
     if (minigraf_fact_log_last_error_code(log) != 0)
-        fuzz_check_error(minigraf_fact_log_last_error_code(log), minigraf_fact_log_last_error(log), json);
+        fuzz_check_error(minigraf_fact_log_last_error_code(log), minigraf_fact_log_last_error(log),
+                         json);
     minigraf_fact_log_free(log);
 }
 
-static void writer_check(MiniGrafLogWriter *w, int rc, const char *json)
-{
+static void writer_check(MiniGrafLogWriter *w, int rc, const char *json) {
     if (rc != 0)
-        fuzz_check_error(minigraf_log_writer_last_error_code(w), minigraf_log_writer_last_error(w), json);
+        fuzz_check_error(minigraf_log_writer_last_error_code(w), minigraf_log_writer_last_error(w),
+                         json);
 }
 
 /* Records (mode 4, 5) or options (mode 6); then finish and read the file. */
-static void writer(int mode, const char *json)
-{
+static void writer(int mode, const char *json) {
     const char *path = fuzz_path("writer.graph");
     fuzz_remove_db(path);
     MiniGrafLogWriter *w = NULL;
@@ -113,8 +112,7 @@ static void writer(int mode, const char *json)
     fuzz_remove_db(path);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0)
         return 0;
     char *json = fuzz_text(data + 1, size - 1);

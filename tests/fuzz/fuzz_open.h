@@ -5,13 +5,13 @@
 
 #include "fuzz_support.h"
 
-#define FUZZ_OPEN_OPTIONS(ro, recover)                                                   \
-    ((ro) ? ((recover) ? "{\"read_only\":true,\"recover\":\"truncate_wal\"}" : "{\"read_only\":true}") \
+#define FUZZ_OPEN_OPTIONS(ro, recover)                                       \
+    ((ro) ? ((recover) ? "{\"read_only\":true,\"recover\":\"truncate_wal\"}" \
+                       : "{\"read_only\":true}")                             \
           : ((recover) ? "{\"recover\":\"truncate_wal\"}" : "{}"))
 
 /* Runs `text`: an answer, or a coded failure. Returns the answer or NULL. */
-static inline char *fuzz_exec(MiniGrafDb *db, const char *text)
-{
+static inline char *fuzz_exec(MiniGrafDb *db, const char *text) {
     char *out = minigraf_execute(db, text);
     if (out == NULL)
         fuzz_check_error(minigraf_last_error_code(db), minigraf_last_error(db), text);
@@ -20,8 +20,7 @@ static inline char *fuzz_exec(MiniGrafDb *db, const char *text)
 
 /* Reads everything there is to read: every query shape that touches each
  * index, and the whole fact log. */
-static inline void fuzz_read_all(MiniGrafDb *db)
-{
+static inline void fuzz_read_all(MiniGrafDb *db) {
     static const char *const queries[] = {
         "(query [:find ?e ?a ?v :any-valid-time :where [?e ?a ?v]])",
         "(query [:find ?e ?v :where [?e :fuzz/mark ?v]])",
@@ -41,12 +40,12 @@ static inline void fuzz_read_all(MiniGrafDb *db)
         minigraf_string_free(batch);
     minigraf_string_free(batch);
     if (minigraf_fact_log_last_error_code(log) != 0)
-        fuzz_check_error(minigraf_fact_log_last_error_code(log), minigraf_fact_log_last_error(log), "fact_log");
+        fuzz_check_error(minigraf_fact_log_last_error_code(log), minigraf_fact_log_last_error(log),
+                         "fact_log");
     minigraf_fact_log_free(log);
 }
 
-static inline MiniGrafDb *fuzz_open(const char *path, const char *options)
-{
+static inline MiniGrafDb *fuzz_open(const char *path, const char *options) {
     MiniGrafDb *db = NULL;
     char *msg = NULL;
     int rc = minigraf_open_v2(path, options, &db, &msg);
@@ -61,8 +60,7 @@ static inline MiniGrafDb *fuzz_open(const char *path, const char *options)
 /* Opens `path`; when it opens: reads everything, and (read-write) commits
  * a mark, checkpoints and reopens: the acknowledged mark must be there
  * whenever the reopened file answers at all. */
-static inline void fuzz_open_and_use(const char *path, int read_only, int recover)
-{
+static inline void fuzz_open_and_use(const char *path, int read_only, int recover) {
     MiniGrafDb *db = fuzz_open(path, FUZZ_OPEN_OPTIONS(read_only, recover));
     if (db == NULL)
         return;

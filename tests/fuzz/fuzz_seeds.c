@@ -14,22 +14,19 @@
 
 #include "minigraf.h"
 
-static void die(const char *what, const char *detail)
-{
+static void die(const char *what, const char *detail) {
     fprintf(stderr, "fuzz_seeds: %s: %s\n", what, detail ? detail : "");
     exit(1);
 }
 
-static void run(MiniGrafDb *db, const char *text)
-{
+static void run(MiniGrafDb *db, const char *text) {
     char *out = minigraf_execute(db, text);
     if (out == NULL)
         die(text, minigraf_last_error(db));
     minigraf_string_free(out);
 }
 
-static unsigned char *slurp(const char *path, size_t *size)
-{
+static unsigned char *slurp(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
         die("open", path);
@@ -39,8 +36,7 @@ static unsigned char *slurp(const char *path, size_t *size)
     return b;
 }
 
-static void spit(const char *path, int prefix, const unsigned char *b, size_t n, int suffix)
-{
+static void spit(const char *path, int prefix, const unsigned char *b, size_t n, int suffix) {
     FILE *f = fopen(path, "wb");
     if (f == NULL)
         die("create", path);
@@ -52,8 +48,7 @@ static void spit(const char *path, int prefix, const unsigned char *b, size_t n,
     fclose(f);
 }
 
-static void scrub(const char *path)
-{
+static void scrub(const char *path) {
     char wal[600];
     snprintf(wal, sizeof wal, "%s.wal", path);
     unlink(path);
@@ -63,25 +58,27 @@ static void scrub(const char *path)
 /* Workloads of increasing size: each a list of commands, NULL-ended. */
 static const char *const shapes[][8] = {
     {NULL},
-    {"(transact [[:alice :name \"Alice\"] [:alice :age 30] [:bob :name \"Bob\"] [:bob :friend :alice]])", NULL},
+    {"(transact [[:alice :name \"Alice\"] [:alice :age 30] [:bob :name \"Bob\"] [:bob :friend "
+     ":alice]])",
+     NULL},
     {"(transact [[:alice :name \"Alice\"] [:alice :age 30]])", "(retract [[:alice :age 30]])",
      "(transact {:valid-from \"2023-01-01\" :valid-to \"2023-06-30\"} [[:carol :status :active]])",
-     "(transact [[:x :f 2.5] [:x :t true] [:x :n nil] [:x :k :kw] [:x :r #uuid \"550e8400-e29b-41d4-a716-446655440000\"]])",
+     "(transact [[:x :f 2.5] [:x :t true] [:x :n nil] [:x :k :kw] [:x :r #uuid "
+     "\"550e8400-e29b-41d4-a716-446655440000\"]])",
      NULL},
 };
 
-static void fill_many(MiniGrafDb *db, int n)
-{
+static void fill_many(MiniGrafDb *db, int n) {
     char text[256];
     for (int i = 0; i < n; i++) {
-        snprintf(text, sizeof text, "(transact [[:e%d :name \"entity number %d\"] [:e%d :age %d] [:e%d :next :e%d]])",
+        snprintf(text, sizeof text,
+                 "(transact [[:e%d :name \"entity number %d\"] [:e%d :age %d] [:e%d :next :e%d]])",
                  i, i, i, i % 90, i, i + 1);
         run(db, text);
     }
 }
 
-static void file_seeds(const char *dir, const char *tmp)
-{
+static void file_seeds(const char *dir, const char *tmp) {
     char out[600];
     size_t count = sizeof shapes / sizeof shapes[0];
     for (size_t s = 0; s <= count; s++) {
@@ -106,8 +103,7 @@ static void file_seeds(const char *dir, const char *tmp)
 
 /* wal_base.graph, then WALs of a few commits on a copy of it, read while
  * the database is open (close would checkpoint them away). */
-static void wal_seeds(const char *dir, const char *tmp)
-{
+static void wal_seeds(const char *dir, const char *tmp) {
     char base[600], out[600], wal[600];
     snprintf(base, sizeof base, "%s/wal_base.graph", dir);
     snprintf(wal, sizeof wal, "%s.wal", tmp);
@@ -146,8 +142,7 @@ static void wal_seeds(const char *dir, const char *tmp)
     scrub(tmp);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     if (argc != 2)
         die("usage", "fuzz_seeds <tests/fuzz directory>");
     char path[600], tmp[600];

@@ -14,8 +14,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static inline void fuzz_die(const char *what, const char *text, const char *detail)
-{
+static inline void fuzz_die(const char *what, const char *text, const char *detail) {
     fprintf(stderr, "fuzz: %s\n  text: %.2000s\n  detail: %.2000s\n", what, text ? text : "",
             detail ? detail : "");
     abort();
@@ -23,8 +22,7 @@ static inline void fuzz_die(const char *what, const char *text, const char *deta
 
 /* A failure must carry its code both ways: a non-zero code with a name,
  * and a message starting "[NAME] ". */
-static inline void fuzz_check_error(int code, const char *message, const char *text)
-{
+static inline void fuzz_check_error(int code, const char *message, const char *text) {
     const char *name = minigraf_error_code_name(code);
     size_t n = name ? strlen(name) : 0;
     if (code == 0 || name == NULL || message == NULL || message[0] != '[' ||
@@ -34,8 +32,7 @@ static inline void fuzz_check_error(int code, const char *message, const char *t
 
 /* "<dir>/<name>" in a directory of this process (tmpfs when there is one),
  * made on first use. Returns a static buffer. */
-static inline const char *fuzz_path(const char *name)
-{
+static inline const char *fuzz_path(const char *name) {
     static char dir[64], path[160];
     if (dir[0] == '\0') {
         snprintf(dir, sizeof dir, "%s/minigraf-fuzz-XXXXXX",
@@ -47,16 +44,14 @@ static inline const char *fuzz_path(const char *name)
     return path;
 }
 
-static inline void fuzz_write_file(const char *path, const uint8_t *data, size_t size)
-{
+static inline void fuzz_write_file(const char *path, const uint8_t *data, size_t size) {
     FILE *f = fopen(path, "wb");
     if (f == NULL || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0)
         fuzz_die("cannot write", path, NULL);
 }
 
 /* Removes a database file and everything beside it that it may have left. */
-static inline void fuzz_remove_db(const char *path)
-{
+static inline void fuzz_remove_db(const char *path) {
     char side[200];
     unlink(path);
     snprintf(side, sizeof side, "%s.wal", path);
@@ -66,8 +61,7 @@ static inline void fuzz_remove_db(const char *path)
 }
 
 /* The input as a NUL-terminated string (cut at its first NUL). */
-static inline char *fuzz_text(const uint8_t *data, size_t size)
-{
+static inline char *fuzz_text(const uint8_t *data, size_t size) {
     char *s = malloc(size + 1);
     if (s == NULL)
         fuzz_die("out of memory", NULL, NULL);

@@ -16,8 +16,7 @@ static uint8_t *base_file;
 static size_t base_size;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     FILE *f = fopen(MINIGRAF_FUZZ_WAL_BASE, "rb");
@@ -31,8 +30,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static void reseal(uint8_t *w, size_t size)
-{
+static void reseal(uint8_t *w, size_t size) {
     if (size < WAL_HEADER_SIZE)
         return;
     const uint8_t *id = base_file + FORMAT_DB_ID_OFFSET;
@@ -52,8 +50,7 @@ static void reseal(uint8_t *w, size_t size)
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0)
         return 0;
     int flags = data[0];

@@ -12,13 +12,13 @@
 /* One case being run. */
 typedef struct hostile {
     const char *name;
-    char dir[96];      /* the case's scratch directory */
-    char path[160];    /* its database file, "<dir>/db.graph" */
-    char target[320];  /* the path of the last open ("" in memory) */
-    MiniGrafDb *db;    /* may be a closed handle: use after close is a case */
-    int open;          /* db is open */
-    int read_only;     /* the last open was read-only */
-    uint64_t acked;    /* transactions acknowledged by transact_until_error */
+    char dir[96];     /* the case's scratch directory */
+    char path[160];   /* its database file, "<dir>/db.graph" */
+    char target[320]; /* the path of the last open ("" in memory) */
+    MiniGrafDb *db;   /* may be a closed handle: use after close is a case */
+    int open;         /* db is open */
+    int read_only;    /* the last open was read-only */
+    uint64_t acked;   /* transactions acknowledged by transact_until_error */
     int failures;
 } hostile;
 

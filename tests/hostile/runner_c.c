@@ -26,8 +26,7 @@
 
 static int run_steps(hostile *h, const jv *steps);
 
-void hostile_fail(hostile *h, const char *step, const char *fmt, ...)
-{
+void hostile_fail(hostile *h, const char *step, const char *fmt, ...) {
     va_list ap;
     fprintf(stderr, "  %s: step %s: ", h->name, step);
     va_start(ap, fmt);
@@ -39,8 +38,7 @@ void hostile_fail(hostile *h, const char *step, const char *fmt, ...)
 
 /* ---- texts ------------------------------------------------------------------ */
 
-static void add_piece(sbuf *b, const jv *p, int *ok)
-{
+static void add_piece(sbuf *b, const jv *p, int *ok) {
     const jv *rep = jv_get(p, "repeat"), *times = jv_get(p, "times"), *hex = jv_get(p, "hex");
     if (p->kind == JV_STRING) {
         sb_add(b, p->text, p->len);
@@ -58,8 +56,7 @@ static void add_piece(sbuf *b, const jv *p, int *ok)
     }
 }
 
-char *hostile_text(const jv *v, size_t *len)
-{
+char *hostile_text(const jv *v, size_t *len) {
     sbuf b = {0};
     int ok = 1;
     const jv *parts = v ? jv_get(v, "concat") : NULL;
@@ -83,8 +80,7 @@ char *hostile_text(const jv *v, size_t *len)
 
 /* "ok", a code ("PRS-004"), a family ("STG-*"), or a list of these; an
  * object picks by runner ("c", else "default"). */
-static int matches_one(const jv *e, int code)
-{
+static int matches_one(const jv *e, int code) {
     if (e->kind != JV_STRING)
         return 0;
     if (strcmp(e->text, "ok") == 0)
@@ -97,8 +93,7 @@ static int matches_one(const jv *e, int code)
     return strcmp(name, e->text) == 0;
 }
 
-static int expected(const jv *step, int code)
-{
+static int expected(const jv *step, int code) {
     const jv *e = jv_get(step, "expect");
     if (e && e->kind == JV_OBJECT)
         e = jv_get(e, "c") ? jv_get(e, "c") : jv_get(e, "default");
@@ -112,8 +107,7 @@ static int expected(const jv *step, int code)
     return 0;
 }
 
-static int step_null_handle(const jv *step)
-{
+static int step_null_handle(const jv *step) {
     const jv *which = jv_get(step, "handle");
     return which && which->kind == JV_STRING && strcmp(which->text, "null") == 0;
 }
@@ -121,14 +115,14 @@ static int step_null_handle(const jv *step)
 /* The outcome of a call: its code must be expected and a failure must carry
  * "[NAME] " at the start of its message (a NULL handle has no message, by
  * the ABI's rule: *_last_error(NULL) is NULL). */
-void hostile_outcome(hostile *h, const char *what, const jv *step, int code, const char *message)
-{
+void hostile_outcome(hostile *h, const char *what, const jv *step, int code, const char *message) {
     const char *name = minigraf_error_code_name(code);
     if (getenv("HOSTILE_VERBOSE"))
         fprintf(stderr, "  %s: %s: %s %.160s\n", h->name, what, code ? (name ? name : "?") : "ok",
                 message ? message : "");
     if (!expected(step, code))
-        hostile_fail(h, what, "got %s (%s)", code ? (name ? name : "?") : "ok", message ? message : "");
+        hostile_fail(h, what, "got %s (%s)", code ? (name ? name : "?") : "ok",
+                     message ? message : "");
     if (code != 0 && !(message == NULL && code == MINIGRAF_E_API_017 && step_null_handle(step))) {
         char prefix[24];
         snprintf(prefix, sizeof prefix, "[%s] ", name ? name : "?");
@@ -137,16 +131,14 @@ void hostile_outcome(hostile *h, const char *what, const jv *step, int code, con
     }
 }
 
-static const char *text_of(const jv *step, const char *key)
-{
+static const char *text_of(const jv *step, const char *key) {
     const jv *v = jv_get(step, key);
     return v && v->kind == JV_STRING ? v->text : NULL;
 }
 
 /* ---- opening ------------------------------------------------------------------ */
 
-static const char *target_path(hostile *h, const char *target)
-{
+static const char *target_path(hostile *h, const char *target) {
     static char p[300];
     if (strcmp(target, "memory") == 0)
         return NULL;
@@ -170,15 +162,13 @@ static const char *target_path(hostile *h, const char *target)
     return p;
 }
 
-static void close_db(hostile *h)
-{
+static void close_db(hostile *h) {
     if (h->open)
         minigraf_close(h->db);
     h->open = 0;
 }
 
-static void open_db(hostile *h, const jv *step, const char *target)
-{
+static void open_db(hostile *h, const jv *step, const char *target) {
     close_db(h);
     sbuf options = {0};
     const jv *o = jv_get(step, "options");
@@ -201,13 +191,11 @@ static void open_db(hostile *h, const jv *step, const char *target)
 
 /* ---- running commands ----------------------------------------------------------- */
 
-static MiniGrafDb *handle(hostile *h, const jv *step)
-{
+static MiniGrafDb *handle(hostile *h, const jv *step) {
     return step_null_handle(step) ? NULL : h->db;
 }
 
-static void execute(hostile *h, const jv *step)
-{
+static void execute(hostile *h, const jv *step) {
     size_t len;
     char *text = hostile_text(jv_get(step, "execute"), &len);
     if (text == NULL) {
@@ -216,14 +204,14 @@ static void execute(hostile *h, const jv *step)
     }
     MiniGrafDb *db = handle(h, step);
     char *out = minigraf_execute(db, text);
-    hostile_outcome(h, "execute", step, out ? 0 : minigraf_last_error_code(db), out ? NULL : minigraf_last_error(db));
+    hostile_outcome(h, "execute", step, out ? 0 : minigraf_last_error_code(db),
+                    out ? NULL : minigraf_last_error(db));
     minigraf_string_free(out);
     free(text);
 }
 
 /* The number of rows a query answers (-1 on error). */
-static long long count_rows(MiniGrafDb *db, const char *query)
-{
+static long long count_rows(MiniGrafDb *db, const char *query) {
     MiniGrafCursor *c = minigraf_query(db, query);
     if (c == NULL)
         return -1;
@@ -236,8 +224,7 @@ static long long count_rows(MiniGrafDb *db, const char *query)
 }
 
 /* {"count": query, "rows": n}: acknowledged data is all there. */
-static void count(hostile *h, const jv *step)
-{
+static void count(hostile *h, const jv *step) {
     const jv *rows = jv_get(step, "rows");
     long long want = rows && rows->kind == JV_NUMBER ? strtoll(rows->text, NULL, 10) : -2;
     long long got = count_rows(h->db, text_of(step, "count"));
@@ -246,8 +233,7 @@ static void count(hostile *h, const jv *step)
                      got < 0 ? minigraf_last_error(h->db) : "");
 }
 
-void hostile_fill(sbuf *b, const char *template, uint64_t n)
-{
+void hostile_fill(sbuf *b, const char *template, uint64_t n) {
     char digits[24];
     snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
     b->len = 0;
@@ -265,8 +251,7 @@ void hostile_fill(sbuf *b, const char *template, uint64_t n)
 
 /* {"transact_until_error": template with {n}, "max": n}: commits until one
  * fails, counting the acknowledged ones; the failure must be expected. */
-static void transact_until_error(hostile *h, const jv *step)
-{
+static void transact_until_error(hostile *h, const jv *step) {
     const char *tpl = text_of(step, "transact_until_error");
     const jv *max = jv_get(step, "max");
     long long limit = max ? strtoll(max->text, NULL, 10) : 1000;
@@ -280,7 +265,8 @@ static void transact_until_error(hostile *h, const jv *step)
         hostile_fill(&b, tpl, h->acked);
         char *out = minigraf_execute(h->db, b.data);
         if (out == NULL) {
-            hostile_outcome(h, "transact_until_error", step, minigraf_last_error_code(h->db), minigraf_last_error(h->db));
+            hostile_outcome(h, "transact_until_error", step, minigraf_last_error_code(h->db),
+                            minigraf_last_error(h->db));
             sb_free(&b);
             return;
         }
@@ -292,21 +278,19 @@ static void transact_until_error(hostile *h, const jv *step)
 }
 
 /* {"acked": query}: the query's one count equals the acknowledged total. */
-static void acked(hostile *h, const jv *step)
-{
+static void acked(hostile *h, const jv *step) {
     char *out = minigraf_execute(h->db, text_of(step, "acked"));
     char want[64];
     snprintf(want, sizeof want, "\"results\":[[%llu]]", (unsigned long long)h->acked);
     if (h->acked == 0)
         snprintf(want, sizeof want, "\"results\":[");
     if (out == NULL || strstr(out, want) == NULL)
-        hostile_fail(h, "acked", "%s, want %llu acknowledged", out ? out : minigraf_last_error(h->db),
-                     (unsigned long long)h->acked);
+        hostile_fail(h, "acked", "%s, want %llu acknowledged",
+                     out ? out : minigraf_last_error(h->db), (unsigned long long)h->acked);
     minigraf_string_free(out);
 }
 
-static int bind_kind(MiniGrafStmt *s, const char *slot, const char *kind, const jv *value)
-{
+static int bind_kind(MiniGrafStmt *s, const char *slot, const char *kind, const jv *value) {
     size_t len = 0;
     char *text = value ? hostile_text(value, &len) : NULL;
     const char *v = text ? text : (value ? value->text : "");
@@ -341,8 +325,7 @@ static int bind_kind(MiniGrafStmt *s, const char *slot, const char *kind, const 
 
 /* {"prepare": query, "bind": slot, "kind": k, "value": v, "expect": ...,
  *  "then": expectation of running it}. */
-static void bind(hostile *h, const jv *step)
-{
+static void bind(hostile *h, const jv *step) {
     MiniGrafStmt *s = minigraf_prepare(h->db, text_of(step, "prepare"));
     if (s == NULL) {
         hostile_fail(h, "prepare", "%s", minigraf_last_error(h->db));
@@ -357,9 +340,12 @@ static void bind(hostile *h, const jv *step)
     const jv *then = jv_get(step, "then");
     if (then != NULL) {
         char *out = minigraf_stmt_execute(s);
-        jv wrap = {.kind = JV_OBJECT, .count = 1, .items = (jv *)then, .keys = (char *[]){"expect"}};
+        jv wrap = {.kind = JV_OBJECT,
+                   .count = 1,
+                   .items = (jv *)then,
+                   .keys = (char *[]){"expect"}};
         hostile_outcome(h, "bind then execute", &wrap, out ? 0 : minigraf_stmt_last_error_code(s),
-                out ? NULL : minigraf_stmt_last_error(s));
+                        out ? NULL : minigraf_stmt_last_error(s));
         minigraf_string_free(out);
     }
     minigraf_stmt_free(s);
@@ -367,13 +353,11 @@ static void bind(hostile *h, const jv *step)
 
 /* ---- files and processes -------------------------------------------------------- */
 
-static void wal_of(const char *path, char *out, size_t cap)
-{
+static void wal_of(const char *path, char *out, size_t cap) {
     snprintf(out, cap, "%s.wal", path);
 }
 
-static void damage(hostile *h, const jv *step)
-{
+static void damage(hostile *h, const jv *step) {
     char wal[220];
     wal_of(h->path, wal, sizeof wal);
     const char *file = text_of(step, "file");
@@ -385,8 +369,7 @@ static void damage(hostile *h, const jv *step)
  * killed process leaves its files), "file_size_limit" sets RLIMIT_FSIZE
  * (SIGXFSZ ignored: writes past it fail with EFBIG). The transactions the
  * child acknowledged are added to this case's count. */
-static void child(hostile *h, const jv *step, int crash)
-{
+static void child(hostile *h, const jv *step, int crash) {
     const jv *steps = jv_get(step, crash ? "crash" : "child");
     const jv *limit = jv_get(step, "file_size_limit");
     int fds[2];
@@ -427,8 +410,7 @@ static void child(hostile *h, const jv *step, int crash)
 }
 
 /* A WAL of another database beside ours: written by a crashed child. */
-static void foreign_wal(hostile *h)
-{
+static void foreign_wal(hostile *h) {
     char other[300], wal[320], ours[220];
     snprintf(other, sizeof other, "%s/foreign.graph", h->dir);
     pid_t pid = fork();
@@ -447,8 +429,7 @@ static void foreign_wal(hostile *h)
 
 /* {"each_page": {damage}, "steps": [...]}: for every page of the closed
  * database file, the steps run on a copy damaged there. */
-static void each_page(hostile *h, const jv *step)
-{
+static void each_page(hostile *h, const jv *step) {
     char keep[200], wal[220], keep_wal[220];
     close_db(h);
     snprintf(keep, sizeof keep, "%s/pristine", h->dir);
@@ -467,8 +448,12 @@ static void each_page(hostile *h, const jv *step)
         snprintf(at, sizeof at, "%lld", p * PAGE + within);
         jv off = {.kind = JV_NUMBER, .text = at, .len = strlen(at)};
         jv none = {.kind = JV_NULL};
-        jv items[3] = {*jv_get(how, "damage"), off, jv_get(how, "bit") ? *jv_get(how, "bit") : none};
-        jv spec = {.kind = JV_OBJECT, .count = 3, .items = items, .keys = (char *[]){"damage", "offset", "bit"}};
+        jv items[3] = {*jv_get(how, "damage"), off,
+                       jv_get(how, "bit") ? *jv_get(how, "bit") : none};
+        jv spec = {.kind = JV_OBJECT,
+                   .count = 3,
+                   .items = items,
+                   .keys = (char *[]){"damage", "offset", "bit"}};
         if (hostile_damage(h->path, &spec) != 0)
             hostile_fail(h, "each_page", "could not damage page %lld", p);
         run_steps(h, jv_get(step, "steps"));
@@ -480,8 +465,7 @@ static void each_page(hostile *h, const jv *step)
 
 /* ---- the driver --------------------------------------------------------------------- */
 
-static void run_step(hostile *h, const jv *step)
-{
+static void run_step(hostile *h, const jv *step) {
     const char *open = text_of(step, "open");
     if (open)
         open_db(h, step, open);
@@ -497,7 +481,8 @@ static void run_step(hostile *h, const jv *step)
         bind(h, step);
     else if (jv_get(step, "checkpoint")) {
         int rc = minigraf_checkpoint(h->db);
-        hostile_outcome(h, "checkpoint", step, rc ? minigraf_last_error_code(h->db) : 0, rc ? minigraf_last_error(h->db) : NULL);
+        hostile_outcome(h, "checkpoint", step, rc ? minigraf_last_error_code(h->db) : 0,
+                        rc ? minigraf_last_error(h->db) : NULL);
     } else if (jv_get(step, "transact_until_error"))
         transact_until_error(h, step);
     else if (jv_get(step, "acked"))
@@ -522,8 +507,7 @@ static void run_step(hostile *h, const jv *step)
         hostile_fail(h, "?", "unknown step");
 }
 
-static int run_steps(hostile *h, const jv *steps)
-{
+static int run_steps(hostile *h, const jv *steps) {
     if (steps == NULL || steps->kind != JV_ARRAY)
         return -1;
     for (size_t i = 0; i < steps->count; i++)
@@ -532,8 +516,7 @@ static int run_steps(hostile *h, const jv *steps)
 }
 
 /* Still usable: a query answers and, unless read-only, a commit lands. */
-static void probe(hostile *h)
-{
+static void probe(hostile *h) {
     if (!h->open)
         return;
     long long before = count_rows(h->db, "(query [:find ?e :where [?e :hostile/probe _]])");
@@ -553,8 +536,7 @@ static void probe(hostile *h)
         hostile_fail(h, "probe", "the probe fact is missing");
 }
 
-static void run_case_here(hostile *h, const jv *c)
-{
+static void run_case_here(hostile *h, const jv *c) {
     if (run_steps(h, jv_get(c, "steps")) != 0)
         hostile_fail(h, "-", "no \"steps\" array");
     const jv *usable = jv_get(c, "usable");
@@ -564,8 +546,7 @@ static void run_case_here(hostile *h, const jv *c)
 }
 
 /* Permission cases mean nothing to root: run them as nobody. */
-static void run_case_unprivileged(hostile *h, const jv *c)
-{
+static void run_case_unprivileged(hostile *h, const jv *c) {
     chmod(h->dir, 0777);
     fflush(NULL);
     pid_t pid = fork();
@@ -581,8 +562,7 @@ static void run_case_unprivileged(hostile *h, const jv *c)
         hostile_fail(h, "-", "unprivileged run failed (status %d)", status);
 }
 
-static int run_case(const char *file)
-{
+static int run_case(const char *file) {
     FILE *f = fopen(file, "rb");
     if (f == NULL)
         return fprintf(stderr, "cannot read %s\n", file), 1;
@@ -620,19 +600,16 @@ static int run_case(const char *file)
     return !mine ? 2 : h.failures ? 1 : 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
+static int by_name(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Every *.json of a directory, in name order. */
-static void tally(int rc, int *counts)
-{
+static void tally(int rc, int *counts) {
     counts[rc]++;
 }
 
-static int run_dir(const char *dir, int *counts)
-{
+static int run_dir(const char *dir, int *counts) {
     DIR *d = opendir(dir);
     if (d == NULL)
         return -1;
@@ -655,8 +632,7 @@ static int run_dir(const char *dir, int *counts)
     return 0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int counts[3] = {0}; /* passed, failed, skipped */
     for (int i = 1; i < argc; i++) {
         struct stat st;

@@ -10,8 +10,7 @@
 
 #include "runner.h"
 
-int hostile_copy(const char *from, const char *to)
-{
+int hostile_copy(const char *from, const char *to) {
     FILE *in = fopen(from, "rb");
     if (in == NULL) {
         unlink(to);
@@ -32,20 +31,17 @@ int hostile_copy(const char *from, const char *to)
     return fclose(out) != 0 ? -1 : rc;
 }
 
-long long hostile_file_size(const char *path)
-{
+long long hostile_file_size(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
-static long long number(const jv *step, const char *key, long long fallback)
-{
+static long long number(const jv *step, const char *key, long long fallback) {
     const jv *v = jv_get(step, key);
     return v && v->kind == JV_NUMBER ? strtoll(v->text, NULL, 10) : fallback;
 }
 
-int hostile_damage(const char *path, const jv *step)
-{
+int hostile_damage(const char *path, const jv *step) {
     const jv *how = jv_get(step, "damage");
     long long offset = number(step, "offset", 0), size = hostile_file_size(path);
     if (how == NULL || how->kind != JV_STRING || size < 0)
@@ -75,8 +71,7 @@ int hostile_damage(const char *path, const jv *step)
     return rc;
 }
 
-void hostile_remove_dir(const char *dir)
-{
+void hostile_remove_dir(const char *dir) {
     DIR *d = opendir(dir);
     if (d == NULL)
         return;

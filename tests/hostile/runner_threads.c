@@ -19,8 +19,7 @@ typedef struct closer {
     long after_ms;
 } closer;
 
-static void *close_later(void *arg)
-{
+static void *close_later(void *arg) {
     closer *c = arg;
     struct timespec t = {c->after_ms / 1000, (c->after_ms % 1000) * 1000000L};
     nanosleep(&t, NULL);
@@ -29,8 +28,8 @@ static void *close_later(void *arg)
 }
 
 /* One query read to its end: 0, or the failing call's code. */
-static int read_all(MiniGrafDb *db, const char *query, const char **message, MiniGrafCursor **failed)
-{
+static int read_all(MiniGrafDb *db, const char *query, const char **message,
+                    MiniGrafCursor **failed) {
     MiniGrafCursor *c = minigraf_query(db, query);
     if (c == NULL) {
         *message = minigraf_last_error(db);
@@ -50,8 +49,7 @@ static int read_all(MiniGrafDb *db, const char *query, const char **message, Min
 
 /* One round of the call: 0, or the failing call's code and message. */
 static int one_call(hostile *h, const char *call, const char *text, sbuf *b, const char **message,
-                    MiniGrafCursor **failed)
-{
+                    MiniGrafCursor **failed) {
     int counted = strcmp(call, "transact") == 0 || strcmp(call, "checkpoint") == 0;
     if (strcmp(call, "fetch") == 0)
         return read_all(h->db, text, message, failed);
@@ -71,9 +69,9 @@ static int one_call(hostile *h, const char *call, const char *text, sbuf *b, con
     return 0;
 }
 
-void hostile_close_during(hostile *h, const jv *step)
-{
-    const jv *call = jv_get(step, "close_during"), *text = jv_get(step, "text"), *after = jv_get(step, "after_ms");
+void hostile_close_during(hostile *h, const jv *step) {
+    const jv *call = jv_get(step, "close_during"), *text = jv_get(step, "text"),
+             *after = jv_get(step, "after_ms");
     if (!h->open || call == NULL || call->kind != JV_STRING) {
         hostile_fail(h, "close_during", "no open database or no call");
         return;
@@ -93,7 +91,8 @@ void hostile_close_during(hostile *h, const jv *step)
         const char *message = NULL;
         MiniGrafCursor *failed = NULL;
         while (code == 0 && time(NULL) - start < MAX_SECONDS)
-            code = one_call(h, call->text, text && text->kind == JV_STRING ? text->text : "", &b, &message, &failed);
+            code = one_call(h, call->text, text && text->kind == JV_STRING ? text->text : "", &b,
+                            &message, &failed);
         if (code == 0)
             hostile_fail(h, "close_during", "the calls never failed: the close did not stop them");
         else

@@ -36,8 +36,7 @@ static _Thread_local int injecting; /* only the workload's thread */
 static long countdown = -1;         /* allocations left before the failure; -1 never */
 static long failed;                 /* failures injected in this run */
 
-static int fail_now(void)
-{
+static int fail_now(void) {
     if (!injecting || countdown < 0)
         return 0;
     if (countdown-- > 0)
@@ -46,23 +45,31 @@ static int fail_now(void)
     return 1; /* fails this one; then countdown is -1: later ones succeed */
 }
 
-void *__wrap_malloc(size_t n) { return fail_now() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t n, size_t size) { return fail_now() ? NULL : __real_calloc(n, size); }
-void *__wrap_realloc(void *p, size_t n) { return fail_now() ? NULL : __real_realloc(p, n); }
-char *__wrap_strdup(const char *s) { return fail_now() ? NULL : __real_strdup(s); }
-char *__wrap_strndup(const char *s, size_t n) { return fail_now() ? NULL : __real_strndup(s, n); }
+void *__wrap_malloc(size_t n) {
+    return fail_now() ? NULL : __real_malloc(n);
+}
+void *__wrap_calloc(size_t n, size_t size) {
+    return fail_now() ? NULL : __real_calloc(n, size);
+}
+void *__wrap_realloc(void *p, size_t n) {
+    return fail_now() ? NULL : __real_realloc(p, n);
+}
+char *__wrap_strdup(const char *s) {
+    return fail_now() ? NULL : __real_strdup(s);
+}
+char *__wrap_strndup(const char *s, size_t n) {
+    return fail_now() ? NULL : __real_strndup(s, n);
+}
 
 static int problems;
 
-static void problem(long n, const char *what, const char *detail)
-{
+static void problem(long n, const char *what, const char *detail) {
     fprintf(stderr, "allocation %ld: %s: %s\n", n, what, detail ? detail : "(no message)");
     problems++;
 }
 
 /* A failure must name its code. */
-static void check_error(long n, const char *call, int code, const char *message)
-{
+static void check_error(long n, const char *call, int code, const char *message) {
     if (getenv("OOM_VERBOSE"))
         fprintf(stderr, "allocation %ld: %s -> %s\n", n, call, message ? message : "?");
     const char *name = minigraf_error_code_name(code);
@@ -78,8 +85,7 @@ typedef struct run {
     unsigned acked; /* acknowledged transactions carrying :oom/n */
 } run;
 
-static int exec(run *r, const char *text)
-{
+static int exec(run *r, const char *text) {
     char *out = minigraf_execute(r->db, text);
     if (out == NULL) {
         check_error(r->n, text, minigraf_last_error_code(r->db), minigraf_last_error(r->db));
@@ -89,17 +95,16 @@ static int exec(run *r, const char *text)
     return 0;
 }
 
-static void transact_numbered(run *r)
-{
+static void transact_numbered(run *r) {
     char text[160];
-    snprintf(text, sizeof text, "(transact [[:k%u :oom/n %u] [:k%u :name \"n%u\"] [:k%u :next :k%u]])",
-             r->acked, r->acked, r->acked, r->acked, r->acked, r->acked + 1);
+    snprintf(text, sizeof text,
+             "(transact [[:k%u :oom/n %u] [:k%u :name \"n%u\"] [:k%u :next :k%u]])", r->acked,
+             r->acked, r->acked, r->acked, r->acked, r->acked + 1);
     if (exec(r, text) == 0)
         r->acked++;
 }
 
-static void cursor_drain(run *r, const char *text)
-{
+static void cursor_drain(run *r, const char *text) {
     MiniGrafCursor *c = minigraf_query(r->db, text);
     if (c == NULL) {
         check_error(r->n, text, minigraf_last_error_code(r->db), minigraf_last_error(r->db));
@@ -110,13 +115,14 @@ static void cursor_drain(run *r, const char *text)
         minigraf_string_free(batch);
     minigraf_string_free(batch);
     if (minigraf_cursor_last_error(c) != NULL)
-        check_error(r->n, "cursor", minigraf_cursor_last_error_code(c), minigraf_cursor_last_error(c));
+        check_error(r->n, "cursor", minigraf_cursor_last_error_code(c),
+                    minigraf_cursor_last_error(c));
     minigraf_cursor_free(c);
 }
 
-static void prepared(run *r)
-{
-    MiniGrafStmt *s = minigraf_prepare(r->db, "(query [:find ?n :where [?e :oom/n $v] [?e :name ?n]])");
+static void prepared(run *r) {
+    MiniGrafStmt *s = minigraf_prepare(r->db,
+                                       "(query [:find ?n :where [?e :oom/n $v] [?e :name ?n]])");
     if (s == NULL) {
         check_error(r->n, "prepare", minigraf_last_error_code(r->db), minigraf_last_error(r->db));
         return;
@@ -130,8 +136,7 @@ static void prepared(run *r)
 }
 
 /* Everything an application does, on the open database. */
-static void workload(run *r)
-{
+static void workload(run *r) {
     for (int i = 0; i < 3; i++)
         transact_numbered(r);
     exec(r, "(retract [[:k0 :next :k1]])");
@@ -145,8 +150,7 @@ static void workload(run *r)
     transact_numbered(r);
 }
 
-static MiniGrafDb *open_at(run *r, const char *path)
-{
+static MiniGrafDb *open_at(run *r, const char *path) {
     MiniGrafDb *db = NULL;
     char *msg = NULL;
     int rc = minigraf_open_v2(path, "{\"wal_checkpoint_threshold\":4}", &db, &msg);
@@ -162,8 +166,7 @@ static MiniGrafDb *open_at(run *r, const char *path)
  * applying it ran out of memory (the store then asks to be reopened,
  * STG-018; the log has it, as after a crash between the two). Commits
  * reuse their number after a failure, so that is at most one entity. */
-static void verify(run *r, const char *path)
-{
+static void verify(run *r, const char *path) {
     MiniGrafDb *db = NULL;
     char *msg = NULL;
     if (minigraf_open_v2(path, NULL, &db, &msg) != 0) {
@@ -182,8 +185,7 @@ static void verify(run *r, const char *path)
     minigraf_close(db);
 }
 
-static void remove_db(const char *path)
-{
+static void remove_db(const char *path) {
     char wal[300];
     snprintf(wal, sizeof wal, "%s.wal", path);
     unlink(path);
@@ -191,8 +193,7 @@ static void remove_db(const char *path)
 }
 
 /* One run failing allocation n (counted from 0) of the workload. */
-static void one_run(long n, const char *path)
-{
+static void one_run(long n, const char *path) {
     remove_db(path);
     run mem = {.n = n}, file = {.n = n};
     failed = 0;
@@ -207,7 +208,8 @@ static void one_run(long n, const char *path)
     if (file.db) {
         workload(&file);
         if (minigraf_checkpoint(file.db) != 0)
-            check_error(n, "checkpoint", minigraf_last_error_code(file.db), minigraf_last_error(file.db));
+            check_error(n, "checkpoint", minigraf_last_error_code(file.db),
+                        minigraf_last_error(file.db));
         transact_numbered(&file);
         minigraf_close(file.db);
         file.db = open_at(&file, path);
@@ -221,8 +223,7 @@ static void one_run(long n, const char *path)
     verify(&file, path);
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     long stride = argc > 1 ? atol(argv[1]) : 1, only = argc > 2 ? atol(argv[2]) : -1;
     char dir[] = "/tmp/minigraf-oom-XXXXXX", path[64];
     if (mkdtemp(dir) == NULL)
@@ -238,6 +239,7 @@ int main(int argc, char **argv)
     }
     remove_db(path);
     rmdir(dir);
-    printf("%ld runs (every %ld-th of %ld allocations failed once), %d problems\n", runs, stride, n, problems);
+    printf("%ld runs (every %ld-th of %ld allocations failed once), %d problems\n", runs, stride, n,
+           problems);
     return problems == 0 && runs > 0 ? 0 : 1;
 }

@@ -23,8 +23,8 @@ typedef struct run {
     MiniGrafTx *tx;   /* begin_write .. commit / rollback */
     char *open_error; /* "[CODE] message" when the database failed to open */
     int file_backed;
-    int imports; /* export_import steps so far: names their files */
-    char dir[64];  /* "" until a file is needed */
+    int imports;  /* export_import steps so far: names their files */
+    char dir[64]; /* "" until a file is needed */
     char path[96];
     struct {
         char *name; /* the step's "as" */
@@ -36,8 +36,7 @@ typedef struct run {
 /* ---- outcomes --------------------------------------------------------------- */
 
 /* {"error":{"code":"X","message":"..."}} for a "[CODE] message" text. */
-static void error_outcome(sbuf *out, const char *message)
-{
+static void error_outcome(sbuf *out, const char *message) {
     char code[16] = "";
     const char *msg = message ? message : "";
     const char *close = strchr(msg, ']');
@@ -50,15 +49,13 @@ static void error_outcome(sbuf *out, const char *message)
     sb_puts(out, "}}");
 }
 
-static int row_text_cmp(const void *a, const void *b)
-{
+static int row_text_cmp(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Writes the canonical rows of the JSON arrays `batches` as one array,
  * sorted by their text unless `ordered`. */
-static void rows_outcome(sbuf *out, const jv *batches, size_t nbatches, int ordered)
-{
+static void rows_outcome(sbuf *out, const jv *batches, size_t nbatches, int ordered) {
     size_t count = 0, k = 0;
     for (size_t i = 0; i < nbatches; i++)
         count += batches[i].count;
@@ -84,8 +81,7 @@ static void rows_outcome(sbuf *out, const jv *batches, size_t nbatches, int orde
 }
 
 /* {"transacted":"<ms>"} after checking the number is a positive integer. */
-static void write_tx_outcome(sbuf *out, const char *key, const jv *ms)
-{
+static void write_tx_outcome(sbuf *out, const char *key, const jv *ms) {
     int positive = ms->kind == JV_NUMBER && ms->text[0] >= '1' && ms->text[0] <= '9' &&
                    strspn(ms->text, "0123456789") == ms->len;
     sb_puts(out, "{\"");
@@ -98,8 +94,7 @@ static void write_tx_outcome(sbuf *out, const char *key, const jv *ms)
     sb_putc(out, '}');
 }
 
-static void execute_outcome(sbuf *out, const char *json, int ordered)
-{
+static void execute_outcome(sbuf *out, const char *json, int ordered) {
     jv v;
     const jv *field;
     if (jv_parse(json, &v) != 0) {
@@ -126,8 +121,7 @@ static void execute_outcome(sbuf *out, const char *json, int ordered)
 
 /* ---- steps ------------------------------------------------------------------ */
 
-static void step_execute(run *r, const char *text, int ordered, sbuf *out)
-{
+static void step_execute(run *r, const char *text, int ordered, sbuf *out) {
     char *result = minigraf_execute(r->db, text);
     if (result == NULL) {
         error_outcome(out, minigraf_last_error(r->db));
@@ -137,16 +131,14 @@ static void step_execute(run *r, const char *text, int ordered, sbuf *out)
     minigraf_string_free(result);
 }
 
-static int cancel_at_once(void *user_data)
-{
+static int cancel_at_once(void *user_data) {
     (void)user_data;
     return 1;
 }
 
 /* A query run under a progress handler that cancels at its first call
  * (every `every` units of work), then the handler removed again. */
-static void step_query_cancelled(run *r, const char *text, size_t every, sbuf *out)
-{
+static void step_query_cancelled(run *r, const char *text, size_t every, sbuf *out) {
     minigraf_progress_handler(r->db, (int)every, cancel_at_once, NULL);
     step_execute(r, text, 0, out);
     minigraf_progress_handler(r->db, 0, NULL, NULL);
@@ -154,8 +146,7 @@ static void step_query_cancelled(run *r, const char *text, size_t every, sbuf *o
 
 /* Reads every batch of `c` into `batches` (grown as needed); returns the
  * number read, or (size_t)-1 on a cursor error. */
-static size_t read_batches(MiniGrafCursor *c, size_t batch_rows, jv **batches)
-{
+static size_t read_batches(MiniGrafCursor *c, size_t batch_rows, jv **batches) {
     size_t n = 0;
     char *text;
     while ((text = minigraf_cursor_next_batch(c, batch_rows)) != NULL) {
@@ -168,8 +159,7 @@ static size_t read_batches(MiniGrafCursor *c, size_t batch_rows, jv **batches)
 }
 
 /* {"variables":[...],"rows":[...]} of a cursor drained in batches; frees it. */
-static void cursor_outcome(MiniGrafCursor *c, size_t batch_rows, int ordered, sbuf *out)
-{
+static void cursor_outcome(MiniGrafCursor *c, size_t batch_rows, int ordered, sbuf *out) {
     jv vars = {0}, *batches = NULL;
     char *vars_text = minigraf_cursor_vars(c);
     size_t n = read_batches(c, batch_rows, &batches);
@@ -196,10 +186,9 @@ static void cursor_outcome(MiniGrafCursor *c, size_t batch_rows, int ordered, sb
 
 /* One value of the current row in the typed form {"type":T,"value":V}, read
  * through the column accessors (never through JSON batches). */
-static void typed_column(MiniGrafCursor *c, int col, sbuf *row)
-{
-    static const char *const names[] = {"null",    "string", "integer", "float",
-                                        "boolean", "keyword", "ref",    "list"};
+static void typed_column(MiniGrafCursor *c, int col, sbuf *row) {
+    static const char *const names[] = {"null",    "string",  "integer", "float",
+                                        "boolean", "keyword", "ref",     "list"};
     int type = minigraf_cursor_column_type(c, col);
     char num[64];
     size_t len = 0;
@@ -247,16 +236,14 @@ static void typed_column(MiniGrafCursor *c, int col, sbuf *row)
         text = minigraf_cursor_column_text(c, col, &len);
         sb_puts(row, text ? text : "null");
         break;
-    default:
-        sb_puts(row, "null");
+    default: sb_puts(row, "null");
     }
     sb_putc(row, '}');
 }
 
 /* {"query_typed": text}: the rows through minigraf_cursor_step and the
  * column accessors, each value typed → {"variables":[...],"rows":[...]}. */
-static void step_query_typed(run *r, const char *text, int ordered, sbuf *out)
-{
+static void step_query_typed(run *r, const char *text, int ordered, sbuf *out) {
     MiniGrafCursor *c = minigraf_query(r->db, text);
     if (c == NULL) {
         error_outcome(out, minigraf_last_error(r->db));
@@ -301,8 +288,7 @@ static void step_query_typed(run *r, const char *text, int ordered, sbuf *out)
     minigraf_cursor_free(c);
 }
 
-static void step_query(run *r, const char *text, size_t batch_rows, int ordered, sbuf *out)
-{
+static void step_query(run *r, const char *text, size_t batch_rows, int ordered, sbuf *out) {
     MiniGrafCursor *c = minigraf_query(r->db, text);
     if (c == NULL) {
         error_outcome(out, minigraf_last_error(r->db));
@@ -313,8 +299,7 @@ static void step_query(run *r, const char *text, size_t batch_rows, int ordered,
 
 /* ---- write transactions ----------------------------------------------------- */
 
-static void step_begin_write(run *r, sbuf *out)
-{
+static void step_begin_write(run *r, sbuf *out) {
     MiniGrafTx *tx = minigraf_begin_write(r->db);
     if (tx == NULL) {
         error_outcome(out, minigraf_last_error(r->db)); /* the open one stays */
@@ -325,8 +310,7 @@ static void step_begin_write(run *r, sbuf *out)
     sb_puts(out, "{\"ok\":true}");
 }
 
-static void step_tx_execute(run *r, const char *text, int ordered, sbuf *out)
-{
+static void step_tx_execute(run *r, const char *text, int ordered, sbuf *out) {
     char *result = minigraf_tx_execute(r->tx, text);
     if (result == NULL) {
         error_outcome(out, minigraf_tx_last_error(r->tx));
@@ -336,8 +320,7 @@ static void step_tx_execute(run *r, const char *text, int ordered, sbuf *out)
     minigraf_string_free(result);
 }
 
-static void step_tx_query(run *r, const char *text, size_t batch_rows, int ordered, sbuf *out)
-{
+static void step_tx_query(run *r, const char *text, size_t batch_rows, int ordered, sbuf *out) {
     MiniGrafCursor *c = minigraf_tx_query(r->tx, text);
     if (c == NULL)
         error_outcome(out, minigraf_tx_last_error(r->tx));
@@ -346,8 +329,7 @@ static void step_tx_query(run *r, const char *text, size_t batch_rows, int order
 }
 
 /* commit or rollback; the handle is kept (later tx steps see API-018). */
-static void step_tx_end(run *r, int commit, sbuf *out)
-{
+static void step_tx_end(run *r, int commit, sbuf *out) {
     int rc = commit ? minigraf_tx_commit(r->tx) : minigraf_tx_rollback(r->tx);
     if (rc != 0)
         error_outcome(out, minigraf_tx_last_error(r->tx));
@@ -355,8 +337,7 @@ static void step_tx_end(run *r, int commit, sbuf *out)
         sb_puts(out, "{\"ok\":true}");
 }
 
-static void step_tx_count(run *r, sbuf *out)
-{
+static void step_tx_count(run *r, sbuf *out) {
     uint64_t n = 0;
     char num[32];
     if (minigraf_current_tx_count(r->db, &n) != 0) {
@@ -367,8 +348,7 @@ static void step_tx_count(run *r, sbuf *out)
     sb_puts(out, num);
 }
 
-static void step_checkpoint(run *r, sbuf *out)
-{
+static void step_checkpoint(run *r, sbuf *out) {
     if (minigraf_checkpoint(r->db) != 0)
         error_outcome(out, minigraf_last_error(r->db));
     else
@@ -376,19 +356,18 @@ static void step_checkpoint(run *r, sbuf *out)
 }
 
 /* Opens (or reopens) the case's database; failures go to r->open_error. */
-static void open_db(run *r)
-{
+static void open_db(run *r) {
     minigraf_string_free(r->open_error);
     r->open_error = NULL;
     r->db = minigraf_open_with_options(r->file_backed ? r->path : NULL, NULL, &r->open_error);
     if (r->db && register_parity_host_functions(r->db) != 0) {
-        fprintf(stderr, "runner_c: cannot register the host functions: %s\n", minigraf_last_error(r->db));
+        fprintf(stderr, "runner_c: cannot register the host functions: %s\n",
+                minigraf_last_error(r->db));
         exit(2);
     }
 }
 
-static void step_reopen(run *r, sbuf *out)
-{
+static void step_reopen(run *r, sbuf *out) {
     minigraf_close(r->db);
     open_db(r);
     if (r->db == NULL)
@@ -401,8 +380,7 @@ static void step_reopen(run *r, sbuf *out)
 
 /* [entity, attribute, value, tx_count, valid_to, asserted]: the record
  * without its wall-clock fields. */
-static void record_outcome(sbuf *out, const jv *rec)
-{
+static void record_outcome(sbuf *out, const jv *rec) {
     static const char *const fields[] = {"entity",   "attribute", "value",
                                          "tx_count", "valid_to",  "asserted"};
     sb_putc(out, '[');
@@ -419,8 +397,7 @@ static void record_outcome(sbuf *out, const jv *rec)
 }
 
 /* Streams `log` in batches of 2 as {"records":[...]}, in stream order. */
-static void records_outcome(MiniGrafFactLog *log, sbuf *out)
-{
+static void records_outcome(MiniGrafFactLog *log, sbuf *out) {
     sbuf records = {0};
     size_t count = 0;
     char *text;
@@ -447,8 +424,7 @@ static void records_outcome(MiniGrafFactLog *log, sbuf *out)
     sb_free(&records);
 }
 
-static void step_fact_log(run *r, const jv *filter, sbuf *out)
-{
+static void step_fact_log(run *r, const jv *filter, sbuf *out) {
     sbuf text = {0};
     if (filter->kind != JV_NULL)
         canon_value(&text, filter);
@@ -464,8 +440,7 @@ static void step_fact_log(run *r, const jv *filter, sbuf *out)
 
 /* Appends every record of r->db to `w` in batches of 2 and raises the
  * counter to the database's. 0, or -1 with the error written to `out`. */
-static int copy_records(run *r, MiniGrafLogWriter *w, sbuf *out)
-{
+static int copy_records(run *r, MiniGrafLogWriter *w, sbuf *out) {
     MiniGrafFactLog *log = minigraf_fact_log(r->db, NULL);
     if (log == NULL) {
         error_outcome(out, minigraf_last_error(r->db));
@@ -497,8 +472,7 @@ static int copy_records(run *r, MiniGrafLogWriter *w, sbuf *out)
 }
 
 /* Exports the database into a new file, then continues on that file. */
-static void step_export_import(run *r, sbuf *out)
-{
+static void step_export_import(run *r, sbuf *out) {
     if (r->dir[0] == '\0') {
         strcpy(r->dir, "/tmp/minigraf-parity-XXXXXX");
         if (mkdtemp(r->dir) == NULL) {
@@ -531,14 +505,14 @@ static void step_export_import(run *r, sbuf *out)
 
 /* ---- prepared queries (README.md: "Prepared query steps") -------------------- */
 
-static void step_prepare(run *r, const char *text, const jv *as, sbuf *out)
-{
+static void step_prepare(run *r, const char *text, const jv *as, sbuf *out) {
     MiniGrafStmt *s = minigraf_prepare(r->db, text);
     if (s == NULL) {
         error_outcome(out, minigraf_last_error(r->db));
         return;
     }
-    if (as == NULL || as->kind != JV_STRING || r->stmt_count == sizeof r->stmts / sizeof r->stmts[0]) {
+    if (as == NULL || as->kind != JV_STRING ||
+        r->stmt_count == sizeof r->stmts / sizeof r->stmts[0]) {
         minigraf_stmt_free(s);
         error_outcome(out, "[RUNNER] a prepare step needs a string \"as\" (at most 16 per case)");
         return;
@@ -549,8 +523,7 @@ static void step_prepare(run *r, const char *text, const jv *as, sbuf *out)
 }
 
 /* The statement a step names (the latest of that name), or NULL. */
-static MiniGrafStmt *named_stmt(run *r, const char *name)
-{
+static MiniGrafStmt *named_stmt(run *r, const char *name) {
     for (size_t i = r->stmt_count; i-- > 0;)
         if (strcmp(r->stmts[i].name, name) == 0)
             return r->stmts[i].stmt;
@@ -559,8 +532,7 @@ static MiniGrafStmt *named_stmt(run *r, const char *name)
 
 /* The step's "binds" (if any) through minigraf_stmt_bind_json, as the
  * runner's canonical text; 0 or the failure written to `out`. */
-static int bind_step(MiniGrafStmt *s, const jv *step, sbuf *out)
-{
+static int bind_step(MiniGrafStmt *s, const jv *step, sbuf *out) {
     const jv *binds = jv_get(step, "binds");
     if (binds == NULL)
         return 0;
@@ -574,8 +546,7 @@ static int bind_step(MiniGrafStmt *s, const jv *step, sbuf *out)
 }
 
 static void step_prepared(run *r, const jv *step, const char *name, int cursor, int ordered,
-                          size_t batch_rows, sbuf *out)
-{
+                          size_t batch_rows, sbuf *out) {
     MiniGrafStmt *s = named_stmt(r, name);
     if (s == NULL) {
         error_outcome(out, "[RUNNER] no prepared statement of that name");
@@ -601,8 +572,7 @@ static void step_prepared(run *r, const jv *step, const char *name, int cursor, 
     cursor_outcome(c, batch_rows, ordered, out);
 }
 
-static void step_clear_bindings(run *r, const char *name, sbuf *out)
-{
+static void step_clear_bindings(run *r, const char *name, sbuf *out) {
     MiniGrafStmt *s = named_stmt(r, name);
     if (s == NULL)
         error_outcome(out, "[RUNNER] no prepared statement of that name");
@@ -615,8 +585,7 @@ static void step_clear_bindings(run *r, const char *name, sbuf *out)
 /* {"bind_entity": "pq", "slot": "v", "uuid": "..."}: an Entity bound as
  * the packages bind one (README): the Entity kind, or Val(ref) where the
  * slot takes a value; when neither suits, the Entity refusal. */
-static void step_bind_entity(run *r, const jv *step, const char *name, sbuf *out)
-{
+static void step_bind_entity(run *r, const jv *step, const char *name, sbuf *out) {
     MiniGrafStmt *s = named_stmt(r, name);
     const jv *slot = jv_get(step, "slot"), *uuid = jv_get(step, "uuid");
     if (s == NULL) {
@@ -637,8 +606,7 @@ static void step_bind_entity(run *r, const jv *step, const char *name, sbuf *out
         sb_puts(out, "{\"ok\":true}");
 }
 
-static void free_stmts(run *r)
-{
+static void free_stmts(run *r) {
     for (size_t i = 0; i < r->stmt_count; i++) {
         minigraf_stmt_free(r->stmts[i].stmt);
         free(r->stmts[i].name);
@@ -646,20 +614,17 @@ static void free_stmts(run *r)
     r->stmt_count = 0;
 }
 
-static size_t batch_size_of(const jv *step)
-{
+static size_t batch_size_of(const jv *step) {
     const jv *b = jv_get(step, "batch");
     return b != NULL && b->kind == JV_NUMBER ? (size_t)strtoull(b->text, NULL, 10) : 1000;
 }
 
-static size_t every_of(const jv *step)
-{
+static size_t every_of(const jv *step) {
     const jv *b = jv_get(step, "every");
     return b != NULL && b->kind == JV_NUMBER ? (size_t)strtoull(b->text, NULL, 10) : 1;
 }
 
-static void run_step(run *r, const jv *step, sbuf *out)
-{
+static void run_step(run *r, const jv *step, sbuf *out) {
     const jv *ordered_v = jv_get(step, "ordered"), *text;
     int ordered = ordered_v != NULL && ordered_v->kind == JV_TRUE;
     if (r->db == NULL && jv_get(step, "reopen") == NULL)
@@ -708,8 +673,7 @@ static void run_step(run *r, const jv *step, sbuf *out)
 
 /* ---- cases ------------------------------------------------------------------ */
 
-static void remove_dir(const char *dir)
-{
+static void remove_dir(const char *dir) {
     DIR *d = opendir(dir);
     struct dirent *e;
     char file[400];
@@ -725,8 +689,7 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-static void run_case(const jv *c, FILE *transcript)
-{
+static void run_case(const jv *c, FILE *transcript) {
     const jv *name = jv_get(c, "name"), *storage = jv_get(c, "storage");
     const jv *steps = jv_get(c, "steps");
     run r = {0};
@@ -752,8 +715,7 @@ static void run_case(const jv *c, FILE *transcript)
         remove_dir(r.dir);
 }
 
-static char *read_file(const char *path)
-{
+static char *read_file(const char *path) {
     FILE *f = fopen(path, "rb");
     sbuf b = {0};
     char chunk[4096];
@@ -767,14 +729,12 @@ static char *read_file(const char *path)
     return b.data;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
+static int name_cmp(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The sorted names of the *.json files of `dir`; count in *n. */
-static char **list_cases(const char *dir, size_t *n)
-{
+static char **list_cases(const char *dir, size_t *n) {
     DIR *d = opendir(dir);
     struct dirent *e;
     char **names = NULL;
@@ -793,8 +753,7 @@ static char **list_cases(const char *dir, size_t *n)
     return names;
 }
 
-static int run_case_file(const char *dir, const char *file, FILE *transcript)
-{
+static int run_case_file(const char *dir, const char *file, FILE *transcript) {
     char path[1024];
     jv c;
     snprintf(path, sizeof path, "%s/%s", dir, file);
@@ -810,8 +769,7 @@ static int run_case_file(const char *dir, const char *file, FILE *transcript)
     return 0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     size_t n = 0;
     int status = 0;
     if (argc != 3) {

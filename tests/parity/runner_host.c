@@ -8,8 +8,8 @@
 #include <string.h>
 
 /* email?: a String holding the byte '@'. Never fails. */
-static int email_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int email_p(void *user_data, const minigraf_value *v, int *result, char *error,
+                   size_t size) {
     (void)user_data;
     (void)error;
     (void)size;
@@ -18,8 +18,7 @@ static int email_p(void *user_data, const minigraf_value *v, int *result, char *
 }
 
 /* big?: an Integer greater than 100. Never fails. */
-static int big_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int big_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size) {
     (void)user_data;
     (void)error;
     (void)size;
@@ -28,8 +27,8 @@ static int big_p(void *user_data, const minigraf_value *v, int *result, char *er
 }
 
 /* fails?: fails for every value. */
-static int fails_p(void *user_data, const minigraf_value *v, int *result, char *error, size_t size)
-{
+static int fails_p(void *user_data, const minigraf_value *v, int *result, char *error,
+                   size_t size) {
     (void)user_data;
     (void)v;
     (void)result;
@@ -44,8 +43,7 @@ typedef struct geo_acc {
     long long k;
 } geo_acc;
 
-static int acc_new(void **acc, size_t bytes, char *error, size_t size)
-{
+static int acc_new(void **acc, size_t bytes, char *error, size_t size) {
     *acc = calloc(1, bytes);
     if (*acc)
         return 0;
@@ -53,14 +51,12 @@ static int acc_new(void **acc, size_t bytes, char *error, size_t size)
     return 1;
 }
 
-static int geo_init(void *user_data, void **acc, char *error, size_t size)
-{
+static int geo_init(void *user_data, void **acc, char *error, size_t size) {
     (void)user_data;
     return acc_new(acc, sizeof(geo_acc), error, size);
 }
 
-static int geo_step(void *user_data, void *acc, const minigraf_value *v, char *error, size_t size)
-{
+static int geo_step(void *user_data, void *acc, const minigraf_value *v, char *error, size_t size) {
     (void)user_data;
     geo_acc *g = acc;
     if (v->type == MINIGRAF_TYPE_NULL)
@@ -78,8 +74,7 @@ static int geo_step(void *user_data, void *acc, const minigraf_value *v, char *e
 }
 
 static int geo_finish(void *user_data, void *acc, int64_t n, minigraf_value *r, char *error,
-                      size_t size)
-{
+                      size_t size) {
     (void)user_data;
     (void)n;
     (void)error;
@@ -94,14 +89,12 @@ static int geo_finish(void *user_data, void *acc, int64_t n, minigraf_value *r, 
 
 /* ---- sum-int --------------------------------------------------------------- */
 
-static int sum_init(void *user_data, void **acc, char *error, size_t size)
-{
+static int sum_init(void *user_data, void **acc, char *error, size_t size) {
     (void)user_data;
     return acc_new(acc, sizeof(int64_t), error, size);
 }
 
-static int sum_step(void *user_data, void *acc, const minigraf_value *v, char *error, size_t size)
-{
+static int sum_step(void *user_data, void *acc, const minigraf_value *v, char *error, size_t size) {
     (void)user_data;
     if (v->type == MINIGRAF_TYPE_NULL)
         return 0;
@@ -114,8 +107,7 @@ static int sum_step(void *user_data, void *acc, const minigraf_value *v, char *e
 }
 
 static int sum_finish(void *user_data, void *acc, int64_t n, minigraf_value *r, char *error,
-                      size_t size)
-{
+                      size_t size) {
     (void)user_data;
     (void)n;
     (void)error;
@@ -125,14 +117,12 @@ static int sum_finish(void *user_data, void *acc, int64_t n, minigraf_value *r, 
     return 0;
 }
 
-static void release_acc(void *user_data, void *acc)
-{
+static void release_acc(void *user_data, void *acc) {
     (void)user_data;
     free(acc);
 }
 
-int register_parity_host_functions(MiniGrafDb *db)
-{
+int register_parity_host_functions(MiniGrafDb *db) {
     int rc = minigraf_register_predicate(db, "email?", email_p, NULL, NULL);
     if (!rc)
         rc = minigraf_register_predicate(db, "big?", big_p, NULL, NULL);

@@ -8,8 +8,7 @@
 
 /* ---- buffers -------------------------------------------------------------- */
 
-void sb_add(sbuf *b, const char *bytes, size_t len)
-{
+void sb_add(sbuf *b, const char *bytes, size_t len) {
     if (b->len + len + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 64;
         while (cap < b->len + len + 1)
@@ -22,11 +21,14 @@ void sb_add(sbuf *b, const char *bytes, size_t len)
     b->data[b->len] = '\0';
 }
 
-void sb_puts(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
-void sb_putc(sbuf *b, char c) { sb_add(b, &c, 1); }
+void sb_puts(sbuf *b, const char *s) {
+    sb_add(b, s, strlen(s));
+}
+void sb_putc(sbuf *b, char c) {
+    sb_add(b, &c, 1);
+}
 
-void sb_free(sbuf *b)
-{
+void sb_free(sbuf *b) {
     free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
@@ -38,16 +40,14 @@ typedef struct reader {
     const char *p;
 } reader;
 
-static void skip_ws(reader *r)
-{
+static void skip_ws(reader *r) {
     while (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r')
         r->p++;
 }
 
 static int parse_value(reader *r, jv *out, int depth);
 
-static int hex4(const char *p, unsigned *out)
-{
+static int hex4(const char *p, unsigned *out) {
     unsigned v = 0;
     for (int i = 0; i < 4; i++) {
         char c = p[i];
@@ -65,8 +65,7 @@ static int hex4(const char *p, unsigned *out)
     return 0;
 }
 
-static void put_utf8(sbuf *b, unsigned cp)
-{
+static void put_utf8(sbuf *b, unsigned cp) {
     char u[4];
     if (cp < 0x80) {
         sb_putc(b, (char)cp);
@@ -89,15 +88,14 @@ static void put_utf8(sbuf *b, unsigned cp)
 }
 
 /* Decodes \uXXXX (with a following low surrogate when needed). */
-static int parse_unicode_escape(reader *r, sbuf *b)
-{
+static int parse_unicode_escape(reader *r, sbuf *b) {
     unsigned cp, lo;
     if (hex4(r->p, &cp) != 0)
         return -1;
     r->p += 4;
     if (cp >= 0xD800 && cp <= 0xDBFF) {
-        if (r->p[0] != '\\' || r->p[1] != 'u' || hex4(r->p + 2, &lo) != 0 ||
-            lo < 0xDC00 || lo > 0xDFFF)
+        if (r->p[0] != '\\' || r->p[1] != 'u' || hex4(r->p + 2, &lo) != 0 || lo < 0xDC00 ||
+            lo > 0xDFFF)
             return -1;
         r->p += 6;
         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
@@ -106,8 +104,7 @@ static int parse_unicode_escape(reader *r, sbuf *b)
     return 0;
 }
 
-static int parse_escape(reader *r, sbuf *b)
-{
+static int parse_escape(reader *r, sbuf *b) {
     char c = *r->p++;
     switch (c) {
     case '"': sb_putc(b, '"'); return 0;
@@ -124,8 +121,7 @@ static int parse_escape(reader *r, sbuf *b)
 }
 
 /* Parses a string at r->p (on the opening quote) into *out / *len. */
-static int parse_string_raw(reader *r, char **out, size_t *len)
-{
+static int parse_string_raw(reader *r, char **out, size_t *len) {
     sbuf b = {0};
     r->p++;
     sb_add(&b, "", 0);
@@ -150,15 +146,14 @@ static int parse_string_raw(reader *r, char **out, size_t *len)
     return 0;
 }
 
-static int parse_number(reader *r, jv *out)
-{
+static int parse_number(reader *r, jv *out) {
     const char *start = r->p;
     if (*r->p == '-')
         r->p++;
     if (*r->p < '0' || *r->p > '9')
         return -1;
-    while ((*r->p >= '0' && *r->p <= '9') || *r->p == '.' || *r->p == 'e' ||
-           *r->p == 'E' || *r->p == '+' || *r->p == '-')
+    while ((*r->p >= '0' && *r->p <= '9') || *r->p == '.' || *r->p == 'e' || *r->p == 'E' ||
+           *r->p == '+' || *r->p == '-')
         r->p++;
     out->kind = JV_NUMBER;
     out->len = (size_t)(r->p - start);
@@ -168,10 +163,11 @@ static int parse_number(reader *r, jv *out)
     return 0;
 }
 
-static int parse_literal(reader *r, jv *out)
-{
-    static const struct { const char *word; jv_kind kind; } words[] = {
-        {"null", JV_NULL}, {"true", JV_TRUE}, {"false", JV_FALSE}};
+static int parse_literal(reader *r, jv *out) {
+    static const struct {
+        const char *word;
+        jv_kind kind;
+    } words[] = {{"null", JV_NULL}, {"true", JV_TRUE}, {"false", JV_FALSE}};
     for (size_t i = 0; i < 3; i++) {
         size_t n = strlen(words[i].word);
         if (strncmp(r->p, words[i].word, n) == 0) {
@@ -184,8 +180,7 @@ static int parse_literal(reader *r, jv *out)
 }
 
 /* Appends one more slot to an array/object and returns it. */
-static jv *grow(jv *v, int with_key)
-{
+static jv *grow(jv *v, int with_key) {
     v->items = realloc(v->items, (v->count + 1) * sizeof *v->items);
     if (with_key)
         v->keys = realloc(v->keys, (v->count + 1) * sizeof *v->keys);
@@ -193,8 +188,7 @@ static jv *grow(jv *v, int with_key)
     return &v->items[v->count];
 }
 
-static int parse_members(reader *r, jv *out, int depth, int object)
-{
+static int parse_members(reader *r, jv *out, int depth, int object) {
     char close = object ? '}' : ']';
     r->p++;
     skip_ws(r);
@@ -228,30 +222,22 @@ static int parse_members(reader *r, jv *out, int depth, int object)
     }
 }
 
-static int parse_value(reader *r, jv *out, int depth)
-{
+static int parse_value(reader *r, jv *out, int depth) {
     skip_ws(r);
     if (depth > 200)
         return -1;
     switch (*r->p) {
-    case '{':
-        out->kind = JV_OBJECT;
-        return parse_members(r, out, depth, 1);
-    case '[':
-        out->kind = JV_ARRAY;
-        return parse_members(r, out, depth, 0);
-    case '"':
-        out->kind = JV_STRING;
-        return parse_string_raw(r, &out->text, &out->len);
-    case 'n': case 't': case 'f':
-        return parse_literal(r, out);
-    default:
-        return parse_number(r, out);
+    case '{': out->kind = JV_OBJECT; return parse_members(r, out, depth, 1);
+    case '[': out->kind = JV_ARRAY; return parse_members(r, out, depth, 0);
+    case '"': out->kind = JV_STRING; return parse_string_raw(r, &out->text, &out->len);
+    case 'n':
+    case 't':
+    case 'f': return parse_literal(r, out);
+    default: return parse_number(r, out);
     }
 }
 
-int jv_parse(const char *text, jv *out)
-{
+int jv_parse(const char *text, jv *out) {
     reader r = {text};
     memset(out, 0, sizeof *out);
     if (parse_value(&r, out, 0) != 0) {
@@ -266,8 +252,7 @@ int jv_parse(const char *text, jv *out)
     return 0;
 }
 
-void jv_free(jv *v)
-{
+void jv_free(jv *v) {
     for (size_t i = 0; i < v->count; i++) {
         jv_free(&v->items[i]);
         if (v->keys)
@@ -279,8 +264,7 @@ void jv_free(jv *v)
     memset(v, 0, sizeof *v);
 }
 
-const jv *jv_get(const jv *object, const char *key)
-{
+const jv *jv_get(const jv *object, const char *key) {
     if (object == NULL || object->kind != JV_OBJECT)
         return NULL;
     for (size_t i = 0; i < object->count; i++)
@@ -291,8 +275,7 @@ const jv *jv_get(const jv *object, const char *key)
 
 /* ---- canonical writer --------------------------------------------------- */
 
-void canon_string(sbuf *b, const char *s, size_t len)
-{
+void canon_string(sbuf *b, const char *s, size_t len) {
     static const char hex[] = "0123456789abcdef";
     sb_putc(b, '"');
     for (size_t i = 0; i < len; i++) {
@@ -319,8 +302,7 @@ typedef struct decimal {
     long power;
 } decimal;
 
-static void decimal_from_token(const char *t, decimal *d)
-{
+static void decimal_from_token(const char *t, decimal *d) {
     long frac = 0, exp = 0;
     int in_frac = 0;
     memset(d, 0, sizeof *d);
@@ -348,8 +330,7 @@ static void decimal_from_token(const char *t, decimal *d)
 }
 
 /* Whether the (integral, power >= 0) decimal fits a signed 64-bit integer. */
-static int decimal_fits_int64(const decimal *d)
-{
+static int decimal_fits_int64(const decimal *d) {
     const char *limit = d->negative ? "9223372036854775808" : "9223372036854775807";
     size_t width = d->n + (size_t)d->power;
     if (width != 19)
@@ -361,8 +342,7 @@ static int decimal_fits_int64(const decimal *d)
     return strcmp(full, limit) <= 0;
 }
 
-void canon_number(sbuf *b, const char *token)
-{
+void canon_number(sbuf *b, const char *token) {
     decimal d;
     decimal_from_token(token, &d);
     if (d.n == 0) {
@@ -387,8 +367,7 @@ void canon_number(sbuf *b, const char *token)
     sb_puts(b, exp);
 }
 
-void canon_value(sbuf *b, const jv *v)
-{
+void canon_value(sbuf *b, const jv *v) {
     switch (v->kind) {
     case JV_NULL: sb_puts(b, "null"); return;
     case JV_TRUE: sb_puts(b, "true"); return;

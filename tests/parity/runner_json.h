@@ -11,7 +11,15 @@
 
 #include <stddef.h>
 
-typedef enum jv_kind { JV_NULL, JV_FALSE, JV_TRUE, JV_NUMBER, JV_STRING, JV_ARRAY, JV_OBJECT } jv_kind;
+typedef enum jv_kind {
+    JV_NULL,
+    JV_FALSE,
+    JV_TRUE,
+    JV_NUMBER,
+    JV_STRING,
+    JV_ARRAY,
+    JV_OBJECT
+} jv_kind;
 
 typedef struct jv {
     jv_kind kind;

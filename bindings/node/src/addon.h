@@ -28,25 +28,25 @@
 
 /* Per-environment state, set with napi_set_instance_data. */
 typedef struct mg_instance {
-  napi_ref error_class; /* MinigrafError, registered by index.js; may be NULL */
-  napi_ref keyword_of;    /* from index.js (setValueClasses): makers of a */
-  napi_ref entity_of;     /* Keyword / Entity from checked text, */
-  napi_ref list_decoder;  /* decodeList(json, safe), */
-  napi_ref keyword_class; /* and the two classes (for instanceof) */
-  napi_ref entity_class;
-  pthread_t js_thread;    /* the thread this environment runs JS on */
-  struct mg_js_life *life; /* js_call.c */
+    napi_ref error_class;   /* MinigrafError, registered by index.js; may be NULL */
+    napi_ref keyword_of;    /* from index.js (setValueClasses): makers of a */
+    napi_ref entity_of;     /* Keyword / Entity from checked text, */
+    napi_ref list_decoder;  /* decodeList(json, safe), */
+    napi_ref keyword_class; /* and the two classes (for instanceof) */
+    napi_ref entity_class;
+    pthread_t js_thread;     /* the thread this environment runs JS on */
+    struct mg_js_life *life; /* js_call.c */
 } mg_instance;
 
 typedef enum mg_kind {
-  MG_KIND_DB,
-  MG_KIND_CURSOR,
-  MG_KIND_FACT_LOG,
-  MG_KIND_LOG_WRITER,
-  MG_KIND_STMT,
-  MG_KIND_TX,
-  MG_KIND_ABORT,
-  MG_KIND_COUNT
+    MG_KIND_DB,
+    MG_KIND_CURSOR,
+    MG_KIND_FACT_LOG,
+    MG_KIND_LOG_WRITER,
+    MG_KIND_STMT,
+    MG_KIND_TX,
+    MG_KIND_ABORT,
+    MG_KIND_COUNT
 } mg_kind;
 
 /* One wrapped C handle.
@@ -61,23 +61,23 @@ typedef enum mg_kind {
  * A database needs none: the library keeps its last error per thread and
  * runs calls from several threads in parallel. */
 typedef struct mg_handle {
-  mg_kind kind;
-  void *native;         /* the MiniGraf* object of `kind`; NULL once freed */
-  pthread_mutex_t lock;
-  unsigned pending;     /* async jobs queued or running (JS thread only) */
-  bool closed;          /* close() was called or the env is going away */
-  bool hooked;          /* the env cleanup hook is registered */
-  bool torn_down;       /* the env cleanup hook ran */
-  napi_env env;
-  struct mg_db_state *db; /* MG_KIND_DB: progress handler and host functions */
-  struct mg_rows *rows;   /* MG_KIND_CURSOR: the sync fetches' row buffer */
+    mg_kind kind;
+    void *native; /* the MiniGraf* object of `kind`; NULL once freed */
+    pthread_mutex_t lock;
+    unsigned pending; /* async jobs queued or running (JS thread only) */
+    bool closed;      /* close() was called or the env is going away */
+    bool hooked;      /* the env cleanup hook is registered */
+    bool torn_down;   /* the env cleanup hook ran */
+    napi_env env;
+    struct mg_db_state *db; /* MG_KIND_DB: progress handler and host functions */
+    struct mg_rows *rows;   /* MG_KIND_CURSOR: the sync fetches' row buffer */
 } mg_handle;
 
 /* An error captured from the library: its numeric code and a malloc'd copy
  * of the "[CODE] message" text. code == 0 means no error. */
 typedef struct mg_error {
-  int code;
-  char *message;
+    int code;
+    char *message;
 } mg_error;
 
 /* ---- addon.c: errors and argument helpers -------------------------------- */
@@ -104,19 +104,16 @@ char *mg_string_arg(napi_env env, napi_value value, const char *what);
 /* After napi_get_value_string_utf8 gave `utf8` (`len` bytes) for `value`:
  * false with API-017 thrown when V8 replaced a lone surrogate with U+FFFD,
  * which would silently change the caller's text. */
-bool mg_text_faithful(napi_env env, napi_value value, const char *utf8,
-                      size_t len, const char *what);
+bool mg_text_faithful(napi_env env, napi_value value, const char *utf8, size_t len,
+                      const char *what);
 /* The test of mg_text_faithful, throwing nothing: 1 if V8 replaced a lone
  * surrogate of `value` in `utf8`, 0 if not, -1 when out of memory. */
-int mg_text_replaced(napi_env env, napi_value value, const char *utf8,
-                     size_t len);
+int mg_text_replaced(napi_env env, napi_value value, const char *utf8, size_t len);
 /* Like mg_string_arg, but null/undefined give *out = NULL and true. */
-bool mg_optional_string_arg(napi_env env, napi_value value, const char *what,
-                            char **out);
+bool mg_optional_string_arg(napi_env env, napi_value value, const char *what, char **out);
 /* A non-negative integer Number (at most 2^53 - 1) or BigInt (at most
  * 2^64 - 1) as uint64_t; TypeError / RangeError otherwise. */
-bool mg_uint64_arg(napi_env env, napi_value value, const char *what,
-                   uint64_t *out);
+bool mg_uint64_arg(napi_env env, napi_value value, const char *what, uint64_t *out);
 /* A uint64_t as a Number while it is at most 2^53 - 1, else a BigInt. NULL
  * with an exception pending on failure. */
 napi_value mg_uint64_value(napi_env env, uint64_t value);
@@ -135,8 +132,7 @@ mg_handle *mg_handle_open(napi_env env, napi_value value, mg_kind kind);
 void mg_handle_close(mg_handle *h);
 /* The exported close(handle) -> undefined of every kind: mg_handle_close on
  * the handle of `kind` in the first argument (TypeError if it is not one). */
-napi_value mg_handle_close_call(napi_env env, napi_callback_info info,
-                                mg_kind kind);
+napi_value mg_handle_close_call(napi_env env, napi_callback_info info, mg_kind kind);
 /* Called by an async job on the JS thread when it ends. */
 void mg_handle_job_done(mg_handle *h);
 
@@ -149,16 +145,12 @@ char *mg_op_execute(mg_handle *db, const char *text, mg_error *err);
 bool mg_op_tx_count(mg_handle *db, uint64_t *out, mg_error *err);
 bool mg_op_checkpoint(mg_handle *db, mg_error *err);
 MiniGrafCursor *mg_op_query(mg_handle *db, const char *text, mg_error *err);
-MiniGrafFactLog *mg_op_fact_log(mg_handle *db, const char *filter_json,
-                                mg_error *err);
+MiniGrafFactLog *mg_op_fact_log(mg_handle *db, const char *filter_json, mg_error *err);
 /* NULL with err->code == 0 is the end of the records. */
-char *mg_op_fact_log_next_batch(mg_handle *log, size_t max_records,
-                                mg_error *err);
+char *mg_op_fact_log_next_batch(mg_handle *log, size_t max_records, mg_error *err);
 bool mg_op_writer_append(mg_handle *w, const char *record_json, mg_error *err);
-bool mg_op_writer_append_batch(mg_handle *w, const char *records_json,
-                               mg_error *err);
-bool mg_op_writer_advance_tx_count(mg_handle *w, uint64_t tx_count,
-                                   mg_error *err);
+bool mg_op_writer_append_batch(mg_handle *w, const char *records_json, mg_error *err);
+bool mg_op_writer_advance_tx_count(mg_handle *w, uint64_t tx_count, mg_error *err);
 bool mg_op_writer_tx_count(mg_handle *w, uint64_t *out, mg_error *err);
 bool mg_op_writer_finish(mg_handle *w, mg_error *err);
 
@@ -167,8 +159,7 @@ bool mg_op_writer_finish(mg_handle *w, mg_error *err);
 /* Reads the next batch of a cursor's rows or a fact log's records
  * (mg_op_next_batch, mg_op_fact_log_next_batch): JSON text, or NULL with
  * err->code == 0 at the end. Safe on any thread. */
-typedef char *(*mg_next_batch_op)(mg_handle *h, size_t max_items,
-                                  mg_error *err);
+typedef char *(*mg_next_batch_op)(mg_handle *h, size_t max_items, mg_error *err);
 /* The exported nextBatch(handle, maxItems) -> item[] | null on a handle of
  * `kind`: NULL with an exception pending on a bad argument, a closed handle
  * or a library error. */
@@ -181,22 +172,22 @@ napi_value mg_batch_next(napi_env env, napi_callback_info info, mg_kind kind,
  * can step and the JS thread convert. Texts and UUID bytes live in the
  * buffer's arena at `off`. */
 typedef struct mg_cell {
-  int32_t type; /* MINIGRAF_TYPE_* */
-  uint32_t len; /* STRING / KEYWORD / LIST text bytes */
-  union {
-    int64_t i;
-    double d;
-    size_t off;
-  } v;
+    int32_t type; /* MINIGRAF_TYPE_* */
+    uint32_t len; /* STRING / KEYWORD / LIST text bytes */
+    union {
+        int64_t i;
+        double d;
+        size_t off;
+    } v;
 } mg_cell;
 
 /* Rows stepped from a cursor, `ncols` cells each. */
 typedef struct mg_rows {
-  size_t ncols, nrows, cap_cells;
-  mg_cell *cells;
-  char *arena;
-  size_t arena_len, arena_cap;
-  bool end; /* the cursor has no more rows */
+    size_t ncols, nrows, cap_cells;
+    mg_cell *cells;
+    char *arena;
+    size_t arena_len, arena_cap;
+    bool end; /* the cursor has no more rows */
 } mg_rows;
 
 /* Conversion flags of the JS side. */
@@ -205,8 +196,7 @@ typedef struct mg_rows {
 
 /* Steps up to `max_rows` rows of `cursor` into `out` (emptied first). Any
  * thread. False with `err` set on a library error or out of memory. */
-bool mg_rows_fill(MiniGrafCursor *cursor, size_t max_rows, mg_rows *out,
-                  mg_error *err);
+bool mg_rows_fill(MiniGrafCursor *cursor, size_t max_rows, mg_rows *out, mg_error *err);
 void mg_rows_free(mg_rows *rows);
 /* packed.c: the rows as one packed batch (see there) that index.js turns
  * into row arrays or objects — or, for a small batch of array rows, the
@@ -218,8 +208,7 @@ napi_value mg_rows_pack(napi_env env, const mg_rows *rows, int flags);
 /* A JS value of the library's type `type` (Keyword and Entity through the
  * classes index.js registered), by the flags' integer rule. `text` is
  * STRING / KEYWORD / LIST text, `uuid` the 16 bytes of a REF. */
-napi_value mg_value_to_js(napi_env env, int type, int64_t i, double d,
-                          const char *text, size_t len,
+napi_value mg_value_to_js(napi_env env, int type, int64_t i, double d, const char *text, size_t len,
                           const unsigned char *uuid, int flags);
 /* The hyphenated lowercase text of 16 UUID bytes into out[37]. */
 void mg_uuid_text(const unsigned char *uuid, char out[37]);
@@ -256,20 +245,20 @@ napi_value mg_db_export(napi_env env, napi_callback_info info);
 
 /* Per-database state: created at open, freed with the handle. */
 typedef struct mg_db_state {
-  napi_env env;
-  pthread_t js_thread;
-  napi_ref progress_fn; /* the user's handler, or NULL */
-  int progress_every;
-  /* close() was called: calls still running on the pool stop at their next
-   * progress check (API-013) and queued ones do not start (API-018), so
-   * the deferred minigraf_close comes at once, as a close in C does. */
-  _Atomic int closing;
+    napi_env env;
+    pthread_t js_thread;
+    napi_ref progress_fn; /* the user's handler, or NULL */
+    int progress_every;
+    /* close() was called: calls still running on the pool stop at their next
+     * progress check (API-013) and queued ones do not start (API-018), so
+     * the deferred minigraf_close comes at once, as a close in C does. */
+    _Atomic int closing;
 } mg_db_state;
 
 /* An AbortSignal's native side: a flag a pool job polls through the
  * progress handler. */
 typedef struct mg_abort {
-  _Atomic int aborted;
+    _Atomic int aborted;
 } mg_abort;
 
 mg_db_state *mg_db_state_new(napi_env env, MiniGrafDb *db);
@@ -294,18 +283,18 @@ bool mg_abort_arg(napi_env env, napi_value value, mg_abort **out);
 /* Per environment: set `closing` when it is torn down. Reference counted
  * (the instance and every runner), as pool threads read it. */
 typedef struct mg_js_life {
-  _Atomic int closing;
-  _Atomic int refs;
+    _Atomic int closing;
+    _Atomic int refs;
 } mg_js_life;
 
 typedef void (*mg_js_fn)(napi_env env, void *arg);
 
 /* Runs functions on one environment's JS thread (a thread-safe function). */
 typedef struct mg_js_runner {
-  napi_env env;
-  pthread_t js_thread;
-  napi_threadsafe_function tsfn;
-  mg_js_life *life;
+    napi_env env;
+    pthread_t js_thread;
+    napi_threadsafe_function tsfn;
+    mg_js_life *life;
 } mg_js_runner;
 
 mg_js_life *mg_js_life_new(napi_env env);
@@ -333,8 +322,7 @@ napi_value mg_stmt_rows_async(napi_env env, napi_callback_info info);
  * |v| <= 2^53 - 1, else BigInt (exact); other numbers to Number; strings,
  * booleans, null, arrays and objects as JSON.parse would. Returns false with
  * an exception pending on malformed input. */
-bool mg_json_to_js(napi_env env, const char *json, size_t len,
-                   napi_value *out);
+bool mg_json_to_js(napi_env env, const char *json, size_t len, napi_value *out);
 
 /* ---- database.c, cursor.c, async.c: exported functions ------------------ */
 
@@ -368,13 +356,13 @@ napi_value mg_result_value(napi_env env, char *json);
 bool mg_max_rows_arg(napi_env env, napi_value value, size_t *out);
 
 /* Throws the exception whose creation failed, if none is pending yet. */
-#define MG_CHECK(env, call)                                                   \
-  do {                                                                        \
-    if ((call) != napi_ok) {                                                  \
-      mg_throw_last_status(env);                                              \
-      return NULL;                                                            \
-    }                                                                         \
-  } while (0)
+#define MG_CHECK(env, call)            \
+    do {                               \
+        if ((call) != napi_ok) {       \
+            mg_throw_last_status(env); \
+            return NULL;               \
+        }                              \
+    } while (0)
 
 void mg_throw_last_status(napi_env env);
 

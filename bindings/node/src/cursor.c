@@ -10,5 +10,5 @@
 #include "addon.h"
 
 napi_value mg_cursor_close(napi_env env, napi_callback_info info) {
-  return mg_handle_close_call(env, info, MG_KIND_CURSOR);
+    return mg_handle_close_call(env, info, MG_KIND_CURSOR);
 }

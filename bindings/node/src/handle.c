@@ -10,10 +10,9 @@
  *   - the GC finalizer of an object nobody closed;
  * except that while async jobs are queued or running on it (`pending`), the
  * free is left to the last job to finish (a database's close() stops its
- * running jobs and keeps queued ones from starting: see mg_db_state). A job holds a reference to the
- * handle object, so the finalizer cannot run before it ends; only teardown
- * can find a busy handle, and then the handle is leaked on purpose rather
- * than freed under a running pool thread.
+ * running jobs and keeps queued ones from starting: see mg_db_state). A job holds a reference to
+ * the handle object, so the finalizer cannot run before it ends; only teardown can find a busy
+ * handle, and then the handle is leaked on purpose rather than freed under a running pool thread.
  */
 #include "addon.h"
 
@@ -32,19 +31,16 @@ static const napi_type_tag kind_tags[MG_KIND_COUNT] = {
 };
 
 static const char *const kind_names[MG_KIND_COUNT] = {
-    [MG_KIND_DB] = "database",
-    [MG_KIND_CURSOR] = "cursor",
-    [MG_KIND_FACT_LOG] = "fact log",
-    [MG_KIND_LOG_WRITER] = "log writer",
-    [MG_KIND_STMT] = "prepared query",
-    [MG_KIND_TX] = "transaction",
+    [MG_KIND_DB] = "database",         [MG_KIND_CURSOR] = "cursor",
+    [MG_KIND_FACT_LOG] = "fact log",   [MG_KIND_LOG_WRITER] = "log writer",
+    [MG_KIND_STMT] = "prepared query", [MG_KIND_TX] = "transaction",
     [MG_KIND_ABORT] = "abort token",
 };
 
 /* Frees a native object of `kind`. For a log writer that was not finished
  * this abandons it: the library deletes the partial file. */
 static void free_native_object(mg_kind kind, void *native) {
-  switch (kind) {
+    switch (kind) {
     case MG_KIND_DB: minigraf_close(native); break;
     case MG_KIND_CURSOR: minigraf_cursor_free(native); break;
     case MG_KIND_FACT_LOG: minigraf_fact_log_free(native); break;
@@ -53,136 +49,137 @@ static void free_native_object(mg_kind kind, void *native) {
     case MG_KIND_TX: minigraf_tx_free(native); break;
     case MG_KIND_ABORT: free(native); break;
     case MG_KIND_COUNT: break;
-  }
+    }
 }
 
 static void free_native(mg_handle *h) {
-  if (h->native == NULL) return;
-  free_native_object(h->kind, h->native);
-  h->native = NULL;
-  /* After minigraf_close: no call uses the progress handler's state now. */
-  mg_db_state_free(h->env, h->db);
-  h->db = NULL;
+    if (h->native == NULL)
+        return;
+    free_native_object(h->kind, h->native);
+    h->native = NULL;
+    /* After minigraf_close: no call uses the progress handler's state now. */
+    mg_db_state_free(h->env, h->db);
+    h->db = NULL;
 }
 
 /* Runs when the environment goes away with the handle still open. */
 static void cleanup_hook(void *arg) {
-  mg_handle *h = arg;
-  h->hooked = false;
-  h->torn_down = true;
-  h->closed = true;
-  if (h->pending == 0) free_native(h);
+    mg_handle *h = arg;
+    h->hooked = false;
+    h->torn_down = true;
+    h->closed = true;
+    if (h->pending == 0)
+        free_native(h);
 }
 
 static void release_if_idle(mg_handle *h) {
-  if (!h->closed || h->pending != 0) return;
-  free_native(h);
-  if (h->hooked) {
-    napi_remove_env_cleanup_hook(h->env, cleanup_hook, h);
-    h->hooked = false;
-  }
+    if (!h->closed || h->pending != 0)
+        return;
+    free_native(h);
+    if (h->hooked) {
+        napi_remove_env_cleanup_hook(h->env, cleanup_hook, h);
+        h->hooked = false;
+    }
 }
 
 static void finalize(napi_env env, void *data, void *hint) {
-  mg_handle *h = data;
-  (void)env;
-  (void)hint;
-  if (h->pending != 0) return; /* teardown with a job still running: leak */
-  h->closed = true;
-  release_if_idle(h);
-  mg_rows_free(h->rows);
-  pthread_mutex_destroy(&h->lock);
-  free(h);
+    mg_handle *h = data;
+    (void)env;
+    (void)hint;
+    if (h->pending != 0)
+        return; /* teardown with a job still running: leak */
+    h->closed = true;
+    release_if_idle(h);
+    mg_rows_free(h->rows);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
 }
 
 napi_value mg_handle_new(napi_env env, mg_kind kind, void *native) {
-  napi_value obj;
-  mg_handle *h = calloc(1, sizeof *h);
+    napi_value obj;
+    mg_handle *h = calloc(1, sizeof *h);
 
-  if (h == NULL || pthread_mutex_init(&h->lock, NULL) != 0) {
-    free(h);
-    h = NULL;
-  }
-  if (h == NULL || napi_create_object(env, &obj) != napi_ok ||
-      napi_type_tag_object(env, obj, &kind_tags[kind]) != napi_ok) {
-    if (h != NULL) {
-      pthread_mutex_destroy(&h->lock);
-      free(h);
+    if (h == NULL || pthread_mutex_init(&h->lock, NULL) != 0) {
+        free(h);
+        h = NULL;
     }
-    free_native_object(kind, native);
-    mg_throw_last_status(env);
-    return NULL;
-  }
-  h->kind = kind;
-  h->native = native;
-  h->env = env;
-  if (kind == MG_KIND_DB && (h->db = mg_db_state_new(env, native)) == NULL) {
-    pthread_mutex_destroy(&h->lock);
-    free(h);
-    free_native_object(kind, native);
-    napi_throw_error(env, NULL, "minigraf: out of memory");
-    return NULL;
-  }
-  if (napi_wrap(env, obj, h, finalize, NULL, NULL) != napi_ok) {
-    h->closed = true;
-    finalize(env, h, NULL);
-    mg_throw_last_status(env);
-    return NULL;
-  }
-  /* From here on the finalizer owns `h`. */
-  if (napi_add_env_cleanup_hook(env, cleanup_hook, h) == napi_ok)
-    h->hooked = true;
-  return obj;
+    if (h == NULL || napi_create_object(env, &obj) != napi_ok ||
+        napi_type_tag_object(env, obj, &kind_tags[kind]) != napi_ok) {
+        if (h != NULL) {
+            pthread_mutex_destroy(&h->lock);
+            free(h);
+        }
+        free_native_object(kind, native);
+        mg_throw_last_status(env);
+        return NULL;
+    }
+    h->kind = kind;
+    h->native = native;
+    h->env = env;
+    if (kind == MG_KIND_DB && (h->db = mg_db_state_new(env, native)) == NULL) {
+        pthread_mutex_destroy(&h->lock);
+        free(h);
+        free_native_object(kind, native);
+        napi_throw_error(env, NULL, "minigraf: out of memory");
+        return NULL;
+    }
+    if (napi_wrap(env, obj, h, finalize, NULL, NULL) != napi_ok) {
+        h->closed = true;
+        finalize(env, h, NULL);
+        mg_throw_last_status(env);
+        return NULL;
+    }
+    /* From here on the finalizer owns `h`. */
+    if (napi_add_env_cleanup_hook(env, cleanup_hook, h) == napi_ok)
+        h->hooked = true;
+    return obj;
 }
 
 mg_handle *mg_handle_unwrap(napi_env env, napi_value value, mg_kind kind) {
-  napi_valuetype type;
-  bool tagged = false;
-  void *data = NULL;
-  char message[64];
+    napi_valuetype type;
+    bool tagged = false;
+    void *data = NULL;
+    char message[64];
 
-  if (napi_typeof(env, value, &type) == napi_ok && type == napi_object &&
-      napi_check_object_type_tag(env, value, &kind_tags[kind], &tagged) ==
-          napi_ok &&
-      tagged && napi_unwrap(env, value, &data) == napi_ok && data != NULL)
-    return data;
-  snprintf(message, sizeof message, "expected a minigraf %s handle",
-           kind_names[kind]);
-  napi_throw_type_error(env, NULL, message);
-  return NULL;
+    if (napi_typeof(env, value, &type) == napi_ok && type == napi_object &&
+        napi_check_object_type_tag(env, value, &kind_tags[kind], &tagged) == napi_ok && tagged &&
+        napi_unwrap(env, value, &data) == napi_ok && data != NULL)
+        return data;
+    snprintf(message, sizeof message, "expected a minigraf %s handle", kind_names[kind]);
+    napi_throw_type_error(env, NULL, message);
+    return NULL;
 }
 
 mg_handle *mg_handle_open(napi_env env, napi_value value, mg_kind kind) {
-  char message[64];
-  mg_handle *h = mg_handle_unwrap(env, value, kind);
-  if (h == NULL) return NULL;
-  if (h->closed || h->native == NULL) {
-    snprintf(message, sizeof message, "[API-018] the %s is closed",
-             kind_names[kind]);
-    mg_throw_code(env, MG_API_018, message);
-    return NULL;
-  }
-  return h;
+    char message[64];
+    mg_handle *h = mg_handle_unwrap(env, value, kind);
+    if (h == NULL)
+        return NULL;
+    if (h->closed || h->native == NULL) {
+        snprintf(message, sizeof message, "[API-018] the %s is closed", kind_names[kind]);
+        mg_throw_code(env, MG_API_018, message);
+        return NULL;
+    }
+    return h;
 }
 
 void mg_handle_close(mg_handle *h) {
-  h->closed = true;
-  if (h->kind == MG_KIND_DB && h->db != NULL) atomic_store(&h->db->closing, 1);
-  release_if_idle(h);
+    h->closed = true;
+    if (h->kind == MG_KIND_DB && h->db != NULL)
+        atomic_store(&h->db->closing, 1);
+    release_if_idle(h);
 }
 
-napi_value mg_handle_close_call(napi_env env, napi_callback_info info,
-                                mg_kind kind) {
-  napi_value argv[1];
-  mg_handle *h;
-  if (!mg_args(env, info, 1, argv) ||
-      (h = mg_handle_unwrap(env, argv[0], kind)) == NULL)
+napi_value mg_handle_close_call(napi_env env, napi_callback_info info, mg_kind kind) {
+    napi_value argv[1];
+    mg_handle *h;
+    if (!mg_args(env, info, 1, argv) || (h = mg_handle_unwrap(env, argv[0], kind)) == NULL)
+        return NULL;
+    mg_handle_close(h);
     return NULL;
-  mg_handle_close(h);
-  return NULL;
 }
 
 void mg_handle_job_done(mg_handle *h) {
-  h->pending--;
-  release_if_idle(h);
+    h->pending--;
+    release_if_idle(h);
 }

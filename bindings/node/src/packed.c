@@ -34,139 +34,149 @@
 
 /* UTF-16 units of `len` bytes of UTF-8 (valid, as the library gives it). */
 static uint32_t utf16_units(const unsigned char *s, size_t len) {
-  uint32_t units = 0;
-  for (size_t i = 0; i < len; i++) {
-    if ((s[i] & 0xC0) != 0x80) units++;
-    if (s[i] >= 0xF0) units++; /* a surrogate pair */
-  }
-  return units;
+    uint32_t units = 0;
+    for (size_t i = 0; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            units++;
+        if (s[i] >= 0xF0)
+            units++; /* a surrogate pair */
+    }
+    return units;
 }
 
 /* A typed array of `count` elements of `size` bytes, copied from `data`
  * into `buffer` (one ArrayBuffer for the whole batch) at *offset, which
  * advances; null when `needed` is false (the batch has no such cells). */
-static napi_value typed_array(napi_env env, napi_value buffer, char *base,
-                              size_t *offset, napi_typedarray_type type,
-                              size_t size, size_t count, const void *data,
-                              bool needed) {
-  napi_value array;
-  if (!needed) {
-    MG_CHECK(env, napi_get_null(env, &array));
+static napi_value typed_array(napi_env env, napi_value buffer, char *base, size_t *offset,
+                              napi_typedarray_type type, size_t size, size_t count,
+                              const void *data, bool needed) {
+    napi_value array;
+    if (!needed) {
+        MG_CHECK(env, napi_get_null(env, &array));
+        return array;
+    }
+    if (count > 0)
+        memcpy(base + *offset, data, size * count);
+    MG_CHECK(env, napi_create_typedarray(env, type, count, buffer, *offset, &array));
+    *offset += size * count;
     return array;
-  }
-  if (count > 0) memcpy(base + *offset, data, size * count);
-  MG_CHECK(env, napi_create_typedarray(env, type, count, buffer, *offset, &array));
-  *offset += size * count;
-  return array;
 }
 
 /* The batch's texts as one UTF-8 buffer (UUIDs written out) with the spans
  * of every cell. */
 typedef struct text_out {
-  char *utf8;
-  size_t len, cap;
-  uint32_t units; /* UTF-16 length so far */
+    char *utf8;
+    size_t len, cap;
+    uint32_t units; /* UTF-16 length so far */
 } text_out;
 
 /* Room for `len` more bytes and a NUL. */
 static bool text_reserve(text_out *t, size_t len) {
-  if (t->len + len + 1 > t->cap) {
-    size_t cap = t->cap ? t->cap : 4096;
-    char *grown;
-    while (cap < t->len + len + 1) cap *= 2;
-    if ((grown = realloc(t->utf8, cap)) == NULL) return false;
-    t->utf8 = grown;
-    t->cap = cap;
-  }
-  return true;
+    if (t->len + len + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        char *grown;
+        while (cap < t->len + len + 1)
+            cap *= 2;
+        if ((grown = realloc(t->utf8, cap)) == NULL)
+            return false;
+        t->utf8 = grown;
+        t->cap = cap;
+    }
+    return true;
 }
 
 static bool text_put(text_out *t, const char *s, size_t len, uint32_t *span) {
-  if (!text_reserve(t, len)) return false;
-  if (len > 0) memcpy(t->utf8 + t->len, s, len);
-  t->len += len;
-  span[0] = t->units;
-  span[1] = utf16_units((const unsigned char *)s, len);
-  t->units += span[1];
-  return true;
+    if (!text_reserve(t, len))
+        return false;
+    if (len > 0)
+        memcpy(t->utf8 + t->len, s, len);
+    t->len += len;
+    span[0] = t->units;
+    span[1] = utf16_units((const unsigned char *)s, len);
+    t->units += span[1];
+    return true;
 }
 
 /* A REF's UUID text, written in place: 36 ASCII characters, so 36 UTF-16
  * units with no need to count them (most cells of an entity column). */
 static bool text_put_uuid(text_out *t, const unsigned char *uuid, uint32_t *span) {
-  if (!text_reserve(t, 36)) return false;
-  mg_uuid_text(uuid, t->utf8 + t->len);
-  t->len += 36;
-  span[0] = t->units;
-  span[1] = 36;
-  t->units += 36;
-  return true;
+    if (!text_reserve(t, 36))
+        return false;
+    mg_uuid_text(uuid, t->utf8 + t->len);
+    t->len += 36;
+    span[0] = t->units;
+    span[1] = 36;
+    t->units += 36;
+    return true;
 }
 
 typedef struct columns {
-  uint8_t *types;
-  double *nums;
-  int64_t *ints;
-  uint32_t *spans;
-  text_out text;
-  bool need_ints, need_nums, need_text;
+    uint8_t *types;
+    double *nums;
+    int64_t *ints;
+    uint32_t *spans;
+    text_out text;
+    bool need_ints, need_nums, need_text;
 } columns;
 
 static void columns_free(columns *c) {
-  free(c->types);
-  free(c->nums);
-  free(c->ints);
-  free(c->spans);
-  free(c->text.utf8);
+    free(c->types);
+    free(c->nums);
+    free(c->ints);
+    free(c->spans);
+    free(c->text.utf8);
 }
 
 static bool columns_fill(const mg_rows *r, int flags, columns *c) {
-  size_t cells = r->nrows * r->ncols;
-  c->types = calloc(cells + 1, 1);
-  c->nums = calloc(cells + 1, sizeof *c->nums);
-  c->ints = calloc(cells + 1, sizeof *c->ints);
-  c->spans = calloc(2 * cells + 1, sizeof *c->spans);
-  if (!c->types || !c->nums || !c->ints || !c->spans) return false;
-  for (size_t k = 0; k < cells; k++) {
-    const mg_cell *cell = &r->cells[k];
-    const char *at = NULL; /* a text's or UUID's bytes in the arena */
-    if (cell->type >= MINIGRAF_TYPE_KEYWORD || cell->type == MINIGRAF_TYPE_STRING)
-      at = r->arena != NULL ? r->arena + cell->v.off : ""; /* "": only empty texts */
-    c->types[k] = (uint8_t)cell->type;
-    switch (cell->type) {
-      case MINIGRAF_TYPE_INTEGER:
-        c->ints[k] = cell->v.i;
-        c->nums[k] = (double)cell->v.i;
-        c->need_nums = true;
-        if (cell->v.i > MG_MAX_SAFE || cell->v.i < -MG_MAX_SAFE) {
-          c->types[k] = MG_TYPE_WIDE_INTEGER;
-          c->need_ints = true;
-        } else if (flags & MG_ROWS_BIGINT) {
-          c->need_ints = true;
+    size_t cells = r->nrows * r->ncols;
+    c->types = calloc(cells + 1, 1);
+    c->nums = calloc(cells + 1, sizeof *c->nums);
+    c->ints = calloc(cells + 1, sizeof *c->ints);
+    c->spans = calloc(2 * cells + 1, sizeof *c->spans);
+    if (!c->types || !c->nums || !c->ints || !c->spans)
+        return false;
+    for (size_t k = 0; k < cells; k++) {
+        const mg_cell *cell = &r->cells[k];
+        const char *at = NULL; /* a text's or UUID's bytes in the arena */
+        if (cell->type >= MINIGRAF_TYPE_KEYWORD || cell->type == MINIGRAF_TYPE_STRING)
+            at = r->arena != NULL ? r->arena + cell->v.off : ""; /* "": only empty texts */
+        c->types[k] = (uint8_t)cell->type;
+        switch (cell->type) {
+        case MINIGRAF_TYPE_INTEGER:
+            c->ints[k] = cell->v.i;
+            c->nums[k] = (double)cell->v.i;
+            c->need_nums = true;
+            if (cell->v.i > MG_MAX_SAFE || cell->v.i < -MG_MAX_SAFE) {
+                c->types[k] = MG_TYPE_WIDE_INTEGER;
+                c->need_ints = true;
+            } else if (flags & MG_ROWS_BIGINT) {
+                c->need_ints = true;
+            }
+            break;
+        case MINIGRAF_TYPE_FLOAT:
+            c->nums[k] = cell->v.d;
+            c->need_nums = true;
+            break;
+        case MINIGRAF_TYPE_BOOLEAN:
+            c->nums[k] = cell->v.i != 0;
+            c->need_nums = true;
+            break;
+        case MINIGRAF_TYPE_REF:
+            c->need_text = true;
+            if (!text_put_uuid(&c->text, (const unsigned char *)at, &c->spans[2 * k]))
+                return false;
+            break;
+        case MINIGRAF_TYPE_STRING:
+        case MINIGRAF_TYPE_KEYWORD:
+        case MINIGRAF_TYPE_LIST:
+            c->need_text = true;
+            if (!text_put(&c->text, at, cell->len, &c->spans[2 * k]))
+                return false;
+            break;
+        default: break;
         }
-        break;
-      case MINIGRAF_TYPE_FLOAT:
-        c->nums[k] = cell->v.d;
-        c->need_nums = true;
-        break;
-      case MINIGRAF_TYPE_BOOLEAN:
-        c->nums[k] = cell->v.i != 0;
-        c->need_nums = true;
-        break;
-      case MINIGRAF_TYPE_REF:
-        c->need_text = true;
-        if (!text_put_uuid(&c->text, (const unsigned char *)at, &c->spans[2 * k])) return false;
-        break;
-      case MINIGRAF_TYPE_STRING:
-      case MINIGRAF_TYPE_KEYWORD:
-      case MINIGRAF_TYPE_LIST:
-        c->need_text = true;
-        if (!text_put(&c->text, at, cell->len, &c->spans[2 * k])) return false;
-        break;
-      default: break;
     }
-  }
-  return true;
+    return true;
 }
 
 /* A few cells are cheaper as plain row arrays made here: the columns'
@@ -174,66 +184,66 @@ static bool columns_fill(const mg_rows *r, int flags, columns *c) {
 #define MG_DIRECT_CELLS 32
 
 static napi_value rows_direct(napi_env env, const mg_rows *r, int flags) {
-  napi_value result, row, value;
-  MG_CHECK(env, napi_create_array_with_length(env, r->nrows, &result));
-  for (size_t i = 0; i < r->nrows; i++) {
-    MG_CHECK(env, napi_create_array_with_length(env, r->ncols, &row));
-    for (size_t col = 0; col < r->ncols; col++) {
-      const mg_cell *c = &r->cells[i * r->ncols + col];
-      bool texty = c->type >= MINIGRAF_TYPE_KEYWORD || c->type == MINIGRAF_TYPE_STRING;
-      const char *at = texty && r->arena != NULL ? r->arena + c->v.off : "";
-      if ((value = mg_value_to_js(env, c->type, c->v.i, c->v.d, at, c->len,
-                                  (const unsigned char *)at, flags)) == NULL)
-        return NULL;
-      MG_CHECK(env, napi_set_element(env, row, (uint32_t)col, value));
+    napi_value result, row, value;
+    MG_CHECK(env, napi_create_array_with_length(env, r->nrows, &result));
+    for (size_t i = 0; i < r->nrows; i++) {
+        MG_CHECK(env, napi_create_array_with_length(env, r->ncols, &row));
+        for (size_t col = 0; col < r->ncols; col++) {
+            const mg_cell *c = &r->cells[i * r->ncols + col];
+            bool texty = c->type >= MINIGRAF_TYPE_KEYWORD || c->type == MINIGRAF_TYPE_STRING;
+            const char *at = texty && r->arena != NULL ? r->arena + c->v.off : "";
+            if ((value = mg_value_to_js(env, c->type, c->v.i, c->v.d, at, c->len,
+                                        (const unsigned char *)at, flags)) == NULL)
+                return NULL;
+            MG_CHECK(env, napi_set_element(env, row, (uint32_t)col, value));
+        }
+        MG_CHECK(env, napi_set_element(env, result, (uint32_t)i, row));
     }
-    MG_CHECK(env, napi_set_element(env, result, (uint32_t)i, row));
-  }
-  return result;
+    return result;
 }
 
 napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
-  napi_value result, parts[7], buffer = NULL;
-  columns c = {0};
-  size_t cells = r->nrows * r->ncols, offset = 0, bytes;
-  void *base = NULL;
-  bool ok, texts;
+    napi_value result, parts[7], buffer = NULL;
+    columns c = {0};
+    size_t cells = r->nrows * r->ncols, offset = 0, bytes;
+    void *base = NULL;
+    bool ok, texts;
 
-  if (r->nrows == 0 && r->end) {
-    MG_CHECK(env, napi_get_null(env, &result));
-    return result;
-  }
-  if (!(flags & MG_ROWS_OBJECTS) && cells <= MG_DIRECT_CELLS)
-    return rows_direct(env, r, flags);
-  if (!columns_fill(r, flags, &c)) {
+    if (r->nrows == 0 && r->end) {
+        MG_CHECK(env, napi_get_null(env, &result));
+        return result;
+    }
+    if (!(flags & MG_ROWS_OBJECTS) && cells <= MG_DIRECT_CELLS)
+        return rows_direct(env, r, flags);
+    if (!columns_fill(r, flags, &c)) {
+        columns_free(&c);
+        napi_throw_error(env, NULL, "minigraf: out of memory");
+        return NULL;
+    }
+    texts = c.need_text;
+    /* The 8-byte arrays first, so that every view is aligned. */
+    bytes = (c.need_nums ? 8 * cells : 0) + (c.need_ints ? 8 * cells : 0) +
+            (texts ? 8 * cells : 0) + cells;
+    ok = napi_create_arraybuffer(env, bytes, &base, &buffer) == napi_ok &&
+         napi_create_uint32(env, (uint32_t)r->nrows, &parts[0]) == napi_ok &&
+         napi_create_uint32(env, (uint32_t)r->ncols, &parts[1]) == napi_ok &&
+         (parts[3] = typed_array(env, buffer, base, &offset, napi_float64_array, 8, cells, c.nums,
+                                 c.need_nums)) != NULL &&
+         (parts[4] = typed_array(env, buffer, base, &offset, napi_bigint64_array, 8, cells, c.ints,
+                                 c.need_ints)) != NULL &&
+         (parts[6] = typed_array(env, buffer, base, &offset, napi_uint32_array, 4, 2 * cells,
+                                 c.spans, texts)) != NULL &&
+         (parts[2] = typed_array(env, buffer, base, &offset, napi_uint8_array, 1, cells, c.types,
+                                 true)) != NULL &&
+         (texts ? napi_create_string_utf8(env, c.text.utf8, c.text.len, &parts[5])
+                : napi_get_null(env, &parts[5])) == napi_ok &&
+         napi_create_array_with_length(env, 7, &result) == napi_ok;
+    for (uint32_t i = 0; ok && i < 7; i++)
+        ok = napi_set_element(env, result, i, parts[i]) == napi_ok;
     columns_free(&c);
-    napi_throw_error(env, NULL, "minigraf: out of memory");
-    return NULL;
-  }
-  texts = c.need_text;
-  /* The 8-byte arrays first, so that every view is aligned. */
-  bytes = (c.need_nums ? 8 * cells : 0) + (c.need_ints ? 8 * cells : 0) +
-          (texts ? 8 * cells : 0) + cells;
-  ok = napi_create_arraybuffer(env, bytes, &base, &buffer) == napi_ok &&
-       napi_create_uint32(env, (uint32_t)r->nrows, &parts[0]) == napi_ok &&
-       napi_create_uint32(env, (uint32_t)r->ncols, &parts[1]) == napi_ok &&
-       (parts[3] = typed_array(env, buffer, base, &offset, napi_float64_array, 8,
-                               cells, c.nums, c.need_nums)) != NULL &&
-       (parts[4] = typed_array(env, buffer, base, &offset, napi_bigint64_array, 8,
-                               cells, c.ints, c.need_ints)) != NULL &&
-       (parts[6] = typed_array(env, buffer, base, &offset, napi_uint32_array, 4,
-                               2 * cells, c.spans, texts)) != NULL &&
-       (parts[2] = typed_array(env, buffer, base, &offset, napi_uint8_array, 1,
-                               cells, c.types, true)) != NULL &&
-       (texts ? napi_create_string_utf8(env, c.text.utf8, c.text.len, &parts[5])
-              : napi_get_null(env, &parts[5])) == napi_ok &&
-       napi_create_array_with_length(env, 7, &result) == napi_ok;
-  for (uint32_t i = 0; ok && i < 7; i++)
-    ok = napi_set_element(env, result, i, parts[i]) == napi_ok;
-  columns_free(&c);
-  if (!ok) {
-    mg_throw_last_status(env);
-    return NULL;
-  }
-  return result;
+    if (!ok) {
+        mg_throw_last_status(env);
+        return NULL;
+    }
+    return result;
 }

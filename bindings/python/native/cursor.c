@@ -18,18 +18,17 @@
 enum { BLOCK = 1024, BIG_BLOCK = 1024 };
 
 typedef struct {
-    PyObject_HEAD
-    MiniGrafCursor *cursor; /* NULL once closed */
+    PyObject_HEAD MiniGrafCursor *cursor; /* NULL once closed */
     int ncols;
-    PyObject *columns;      /* tuple of str, made when first asked for */
-    PyObject *row_factory;  /* None, or factory(cursor, row) */
-    Py_ssize_t batch_size;  /* rows per block when iterating */
-    int busy;               /* a thread is stepping without the GIL */
-    int close_requested;    /* close() came while busy */
-    int done;               /* the end or an error was reached */
-    int error_code;         /* that error, raised once the buffered rows are read */
+    PyObject *columns;     /* tuple of str, made when first asked for */
+    PyObject *row_factory; /* None, or factory(cursor, row) */
+    Py_ssize_t batch_size; /* rows per block when iterating */
+    int busy;              /* a thread is stepping without the GIL */
+    int close_requested;   /* close() came while busy */
+    int done;              /* the end or an error was reached */
+    int error_code;        /* that error, raised once the buffered rows are read */
     PyObject *error_text;
-    mgpy_cell *cells;       /* rows * ncols, capacity cap_rows */
+    mgpy_cell *cells; /* rows * ncols, capacity cap_rows */
     size_t cap_rows, rows, next;
     mgpy_arena arena;
     PyObject *weakrefs;
@@ -99,8 +98,7 @@ static int fill(Cursor *c, size_t want) {
     }
     c->busy = 1;
     c->arena.len = 0;
-    Py_BEGIN_ALLOW_THREADS
-    while (got < want && (rc = minigraf_cursor_step(handle)) == 1) {
+    Py_BEGIN_ALLOW_THREADS while (got < want && (rc = minigraf_cursor_step(handle)) == 1) {
         cell = c->cells + got * (size_t)c->ncols;
         for (col = 0; col < c->ncols && !oom; col++) {
             oom = mgpy_cell_read(handle, col, cell + col, &c->arena) < 0;
@@ -110,8 +108,7 @@ static int fill(Cursor *c, size_t want) {
         }
         got++;
     }
-    Py_END_ALLOW_THREADS
-    c->busy = 0;
+    Py_END_ALLOW_THREADS c->busy = 0;
     c->rows = got;
     c->next = 0;
     if (rc <= 0) {
@@ -220,7 +217,7 @@ static PyObject *fetch(Cursor *c, Py_ssize_t limit) {
 
     while (list && (limit < 0 || size < limit)) {
         block = limit >= 0 && (size_t)(limit - size) < BIG_BLOCK ? (size_t)(limit - size)
-                                                                  : BIG_BLOCK;
+                                                                 : BIG_BLOCK;
         rc = ensure_row(c, block);
         if (rc == 0) {
             break;
@@ -438,12 +435,12 @@ static PyGetSetDef cursor_getset[] = {
 
 static PyType_Slot cursor_slots[] = {
     {Py_tp_doc, "The rows of one query, as tuples of typed values; create one with\n"
-              "Database.query, PreparedQuery.query or Transaction.query.\n\n"
-              "Iterate it or call fetch_batch / fetchone / fetchall; all read the same rows\n"
-              "in order. The answer is fixed when the query runs; the cursor stays readable\n"
-              "after its database closes. One thread at a time reads a cursor (a second one\n"
-              "gets ApiError API-017). Close it, or use it as a context manager, to free it\n"
-              "promptly; an unclosed cursor is freed by the garbage collector."},
+                "Database.query, PreparedQuery.query or Transaction.query.\n\n"
+                "Iterate it or call fetch_batch / fetchone / fetchall; all read the same rows\n"
+                "in order. The answer is fixed when the query runs; the cursor stays readable\n"
+                "after its database closes. One thread at a time reads a cursor (a second one\n"
+                "gets ApiError API-017). Close it, or use it as a context manager, to free it\n"
+                "promptly; an unclosed cursor is freed by the garbage collector."},
     {Py_tp_dealloc, cursor_dealloc},
     {Py_tp_traverse, cursor_traverse},
     {Py_tp_clear, cursor_clear},
@@ -457,7 +454,9 @@ static PyType_Slot cursor_slots[] = {
 };
 
 PyType_Spec mgpy_cursor_spec = {
-    "minigraf.Cursor", sizeof(Cursor), 0,
+    "minigraf.Cursor",
+    sizeof(Cursor),
+    0,
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE |
         Py_TPFLAGS_DISALLOW_INSTANTIATION,
     cursor_slots,
@@ -497,10 +496,8 @@ PyObject *mgpy_query(PyObject *self, PyObject *args) {
     if (!text) {
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    cursor = minigraf_query(db, text);
-    Py_END_ALLOW_THREADS
-    if (!cursor) {
+    Py_BEGIN_ALLOW_THREADS cursor = minigraf_query(db, text);
+    Py_END_ALLOW_THREADS if (!cursor) {
         return mgpy_fail(minigraf_last_error_code(db), minigraf_last_error(db));
     }
     if (PyErr_Occurred()) { /* Ctrl-C met after the answer was complete */

@@ -8,8 +8,7 @@
 #include "mgpy.h"
 
 typedef struct {
-    PyObject_HEAD
-    unsigned char bytes[16];
+    PyObject_HEAD unsigned char bytes[16];
 } Entity;
 
 static const char HEX[] = "0123456789abcdef";

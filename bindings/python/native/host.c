@@ -220,13 +220,12 @@ PyObject *mgpy_register_predicate(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (fn == Py_None) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = minigraf_register_predicate(db, name, NULL, NULL, NULL);
+        Py_BEGIN_ALLOW_THREADS rc = minigraf_register_predicate(db, name, NULL, NULL, NULL);
         Py_END_ALLOW_THREADS
     } else {
         Py_INCREF(fn); /* the library's until destroy */
-        Py_BEGIN_ALLOW_THREADS
-        rc = minigraf_register_predicate(db, name, predicate_call, fn, release_object);
+        Py_BEGIN_ALLOW_THREADS rc = minigraf_register_predicate(db, name, predicate_call, fn,
+                                                                release_object);
         Py_END_ALLOW_THREADS
     }
     return registered(db, rc);
@@ -248,10 +247,9 @@ PyObject *mgpy_register_aggregate(PyObject *self, PyObject *args) {
         return NULL;
     }
     if (init == Py_None && step == Py_None && finish == Py_None) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = minigraf_register_aggregate(db, name, NULL, NULL, NULL, NULL, NULL, NULL);
-        Py_END_ALLOW_THREADS
-        return registered(db, rc);
+        Py_BEGIN_ALLOW_THREADS rc = minigraf_register_aggregate(db, name, NULL, NULL, NULL, NULL,
+                                                                NULL, NULL);
+        Py_END_ALLOW_THREADS return registered(db, rc);
     }
     if (!PyCallable_Check(init) || !PyCallable_Check(step) || !PyCallable_Check(finish)) {
         PyErr_SetString(PyExc_TypeError, "init, step and finish must be callables");
@@ -267,9 +265,8 @@ PyObject *mgpy_register_aggregate(PyObject *self, PyObject *args) {
     Py_INCREF(init);
     Py_INCREF(step);
     Py_INCREF(finish);
-    Py_BEGIN_ALLOW_THREADS
-    rc = minigraf_register_aggregate(db, name, aggregate_init, aggregate_step, aggregate_finish,
-                                     aggregate_release, a, aggregate_destroy);
-    Py_END_ALLOW_THREADS
-    return registered(db, rc);
+    Py_BEGIN_ALLOW_THREADS rc = minigraf_register_aggregate(
+        db, name, aggregate_init, aggregate_step, aggregate_finish, aggregate_release, a,
+        aggregate_destroy);
+    Py_END_ALLOW_THREADS return registered(db, rc);
 }

@@ -28,11 +28,11 @@
  * the GIL come from malloc, as PyMem_Raw* is not in the Limited API. */
 
 /* Py_XSETREF, which the Limited API lacks: dst = src, the old value released. */
-#define MGPY_SETREF(dst, src)                      \
-    do {                                           \
-        PyObject *mgpy_old_ = (PyObject *)(dst);   \
-        (dst) = (src);                             \
-        Py_XDECREF(mgpy_old_);                     \
+#define MGPY_SETREF(dst, src)                    \
+    do {                                         \
+        PyObject *mgpy_old_ = (PyObject *)(dst); \
+        (dst) = (src);                           \
+        Py_XDECREF(mgpy_old_);                   \
     } while (0)
 
 /* PyObject_CallOneArg is not in the Limited API of 3.10. */
@@ -41,13 +41,13 @@
 /* The Python classes the values map to, given by minigraf/_values.py at
  * import (mgpy_set_types); strong references for the module's life. */
 typedef struct {
-    PyObject *keyword;         /* minigraf.Keyword, a str subclass */
-    PyObject *tx_count;        /* minigraf.TxCount, an int subclass */
-    PyObject *timestamp;       /* minigraf.Timestamp, an int subclass */
-    PyObject *any_valid_time;  /* the minigraf.ANY_VALID_TIME singleton */
-    PyObject *uuid;            /* uuid.UUID */
-    PyObject *from_native;     /* minigraf._errors.from_native(code, message) */
-    PyObject *typed_list;      /* _values.typed_list(json_text): a collect-set list */
+    PyObject *keyword;        /* minigraf.Keyword, a str subclass */
+    PyObject *tx_count;       /* minigraf.TxCount, an int subclass */
+    PyObject *timestamp;      /* minigraf.Timestamp, an int subclass */
+    PyObject *any_valid_time; /* the minigraf.ANY_VALID_TIME singleton */
+    PyObject *uuid;           /* uuid.UUID */
+    PyObject *from_native;    /* minigraf._errors.from_native(code, message) */
+    PyObject *typed_list;     /* _values.typed_list(json_text): a collect-set list */
 } mgpy_types;
 
 extern mgpy_types mgpy;

@@ -126,8 +126,7 @@ static PyMethodDef methods[] = {
      "query(db, text, row_factory) -> Cursor: minigraf_query without the GIL"},
     {"wrap_cursor", mgpy_wrap_cursor, METH_VARARGS,
      "wrap_cursor(cursor, row_factory) -> Cursor: takes a cursor handle opened elsewhere"},
-    {"prepare", mgpy_prepare, METH_VARARGS,
-     "prepare(db, text, row_factory) -> PreparedQuery"},
+    {"prepare", mgpy_prepare, METH_VARARGS, "prepare(db, text, row_factory) -> PreparedQuery"},
     {"register_predicate", mgpy_register_predicate, METH_VARARGS,
      "register_predicate(db, name, fn or None)"},
     {"register_aggregate", mgpy_register_aggregate, METH_VARARGS,
@@ -143,8 +142,15 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native", "minigraf's hand-written CPython glue", -1, methods,
-    NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT,
+    "_native",
+    "minigraf's hand-written CPython glue",
+    -1,
+    methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC PyInit__native(void) {

@@ -26,11 +26,11 @@ enum { CHECK_EVERY = 256 };
 
 typedef struct {
     MiniGrafDb *db;
-    PyObject *fn;          /* None or the user's handler; changed with the GIL */
-    atomic_int has_fn;     /* fn is not None (read without the GIL) */
-    atomic_int every;      /* the user's every_n */
-    atomic_int rate;       /* the every_n_rows installed in the library */
-    atomic_long ticks;     /* units since fn was last called */
+    PyObject *fn;      /* None or the user's handler; changed with the GIL */
+    atomic_int has_fn; /* fn is not None (read without the GIL) */
+    atomic_int every;  /* the user's every_n */
+    atomic_int rate;   /* the every_n_rows installed in the library */
+    atomic_long ticks; /* units since fn was last called */
 } progress;
 
 static atomic_int sigint_seen;

@@ -12,10 +12,8 @@
 #include "mgpy.h"
 #include "structmember.h"
 
-
 typedef struct {
-    PyObject_HEAD
-    MiniGrafStmt *stmt; /* NULL once closed */
+    PyObject_HEAD MiniGrafStmt *stmt; /* NULL once closed */
     int busy;
     PyObject *row_factory;
     PyObject *weakrefs;
@@ -135,10 +133,8 @@ static PyObject *run(Statement *s, MiniGrafStmt *stmt) {
     MiniGrafCursor *cursor;
 
     s->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    cursor = minigraf_stmt_query(stmt);
-    Py_END_ALLOW_THREADS
-    s->busy = 0;
+    Py_BEGIN_ALLOW_THREADS cursor = minigraf_stmt_query(stmt);
+    Py_END_ALLOW_THREADS s->busy = 0;
     if (!cursor) {
         return stmt_error(stmt);
     }
@@ -288,7 +284,9 @@ static PyType_Slot stmt_slots[] = {
 };
 
 PyType_Spec mgpy_statement_spec = {
-    "minigraf.PreparedQuery", sizeof(Statement), 0,
+    "minigraf.PreparedQuery",
+    sizeof(Statement),
+    0,
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE |
         Py_TPFLAGS_DISALLOW_INSTANTIATION,
     stmt_slots,
@@ -314,10 +312,8 @@ PyObject *mgpy_prepare(PyObject *self, PyObject *args) {
     if (!db) {
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    stmt = minigraf_prepare(db, text);
-    Py_END_ALLOW_THREADS
-    if (!stmt) {
+    Py_BEGIN_ALLOW_THREADS stmt = minigraf_prepare(db, text);
+    Py_END_ALLOW_THREADS if (!stmt) {
         return mgpy_fail(minigraf_last_error_code(db), minigraf_last_error(db));
     }
     s = PyObject_GC_New(Statement, mgpy_StatementType);

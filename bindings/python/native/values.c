@@ -46,9 +46,7 @@ int mgpy_cell_read(MiniGrafCursor *cursor, int col, mgpy_cell *cell, mgpy_arena 
     case MINIGRAF_TYPE_INTEGER:
         cell->v.integer = minigraf_cursor_column_int64(cursor, col);
         return 0;
-    case MINIGRAF_TYPE_FLOAT:
-        cell->v.real = minigraf_cursor_column_double(cursor, col);
-        return 0;
+    case MINIGRAF_TYPE_FLOAT: cell->v.real = minigraf_cursor_column_double(cursor, col); return 0;
     case MINIGRAF_TYPE_BOOLEAN:
         cell->v.boolean = minigraf_cursor_column_bool(cursor, col);
         return 0;
@@ -65,9 +63,7 @@ int mgpy_cell_read(MiniGrafCursor *cursor, int col, mgpy_cell *cell, mgpy_arena 
     case MINIGRAF_TYPE_LIST:
         text = minigraf_cursor_column_text(cursor, col, &cell->len);
         return arena_put(arena, text ? text : "", text ? cell->len : 0, &cell->v.off);
-    default:
-        cell->type = MINIGRAF_TYPE_NULL;
-        return 0;
+    default: cell->type = MINIGRAF_TYPE_NULL; return 0;
     }
 }
 
@@ -91,44 +87,32 @@ PyObject *mgpy_cell_value(const mgpy_cell *cell, const mgpy_arena *arena) {
     PyObject *str, *list;
 
     switch (cell->type) {
-    case MINIGRAF_TYPE_INTEGER:
-        return PyLong_FromLongLong((long long)cell->v.integer);
-    case MINIGRAF_TYPE_FLOAT:
-        return PyFloat_FromDouble(cell->v.real);
-    case MINIGRAF_TYPE_BOOLEAN:
-        return PyBool_FromLong(cell->v.boolean);
-    case MINIGRAF_TYPE_REF:
-        return mgpy_entity_from_bytes(cell->v.uuid);
+    case MINIGRAF_TYPE_INTEGER: return PyLong_FromLongLong((long long)cell->v.integer);
+    case MINIGRAF_TYPE_FLOAT: return PyFloat_FromDouble(cell->v.real);
+    case MINIGRAF_TYPE_BOOLEAN: return PyBool_FromLong(cell->v.boolean);
+    case MINIGRAF_TYPE_REF: return mgpy_entity_from_bytes(cell->v.uuid);
     case MINIGRAF_TYPE_STRING:
         return PyUnicode_DecodeUTF8(cell_text(cell, arena), (Py_ssize_t)cell->len, "strict");
-    case MINIGRAF_TYPE_KEYWORD:
-        return keyword_from(cell_text(cell, arena), (Py_ssize_t)cell->len);
+    case MINIGRAF_TYPE_KEYWORD: return keyword_from(cell_text(cell, arena), (Py_ssize_t)cell->len);
     case MINIGRAF_TYPE_LIST:
         str = PyUnicode_DecodeUTF8(cell_text(cell, arena), (Py_ssize_t)cell->len, "strict");
         list = str ? MGPY_CALL1(mgpy.typed_list, str) : NULL;
         Py_XDECREF(str);
         return list;
-    default:
-        Py_RETURN_NONE;
+    default: Py_RETURN_NONE;
     }
 }
 
 PyObject *mgpy_from_value(const minigraf_value *value) {
     switch (value->type) {
-    case MINIGRAF_TYPE_INTEGER:
-        return PyLong_FromLongLong((long long)value->integer);
-    case MINIGRAF_TYPE_FLOAT:
-        return PyFloat_FromDouble(value->real);
-    case MINIGRAF_TYPE_BOOLEAN:
-        return PyBool_FromLong(value->boolean);
-    case MINIGRAF_TYPE_REF:
-        return mgpy_entity_from_bytes(value->uuid);
+    case MINIGRAF_TYPE_INTEGER: return PyLong_FromLongLong((long long)value->integer);
+    case MINIGRAF_TYPE_FLOAT: return PyFloat_FromDouble(value->real);
+    case MINIGRAF_TYPE_BOOLEAN: return PyBool_FromLong(value->boolean);
+    case MINIGRAF_TYPE_REF: return mgpy_entity_from_bytes(value->uuid);
     case MINIGRAF_TYPE_STRING:
         return PyUnicode_DecodeUTF8(value->text, (Py_ssize_t)value->text_len, "strict");
-    case MINIGRAF_TYPE_KEYWORD:
-        return keyword_from(value->text, (Py_ssize_t)value->text_len);
-    default:
-        Py_RETURN_NONE;
+    case MINIGRAF_TYPE_KEYWORD: return keyword_from(value->text, (Py_ssize_t)value->text_len);
+    default: Py_RETURN_NONE;
     }
 }
 
@@ -138,8 +122,10 @@ static const char *utf8_of(PyObject *str, Py_ssize_t *len) {
 }
 
 static int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
     return -1;
 }
 
@@ -158,15 +144,17 @@ int mgpy_to_value(PyObject *object, minigraf_value *out, PyObject **keep) {
     } else if (PyLong_Check(object)) {
         out->type = MINIGRAF_TYPE_INTEGER;
         out->integer = PyLong_AsLongLong(object);
-        if (out->integer == -1 && PyErr_Occurred()) return -1;
+        if (out->integer == -1 && PyErr_Occurred())
+            return -1;
     } else if (PyFloat_Check(object)) {
         out->type = MINIGRAF_TYPE_FLOAT;
         out->real = PyFloat_AsDouble(object);
     } else if (PyUnicode_Check(object)) {
         out->type = PyObject_TypeCheck(object, (PyTypeObject *)mgpy.keyword) ? MINIGRAF_TYPE_KEYWORD
-                                                                     : MINIGRAF_TYPE_STRING;
+                                                                             : MINIGRAF_TYPE_STRING;
         out->text = utf8_of(object, &len);
-        if (!out->text) return -1;
+        if (!out->text)
+            return -1;
         out->text_len = (size_t)len;
         Py_INCREF(object);
         *keep = object;
@@ -220,11 +208,13 @@ int mgpy_bind(MiniGrafStmt *stmt, const char *name, PyObject *value) {
     if (PyLong_Check(value)) {
         if (PyObject_TypeCheck(value, (PyTypeObject *)mgpy.tx_count)) {
             unsigned long long count = PyLong_AsUnsignedLongLong(value);
-            if (count == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+            if (count == (unsigned long long)-1 && PyErr_Occurred())
+                return -1;
             return minigraf_stmt_bind_tx_count(stmt, name, (uint64_t)count);
         }
         n = PyLong_AsLongLong(value);
-        if (n == -1 && PyErr_Occurred()) return -1;
+        if (n == -1 && PyErr_Occurred())
+            return -1;
         if (PyObject_TypeCheck(value, (PyTypeObject *)mgpy.timestamp)) {
             return minigraf_stmt_bind_timestamp_ms(stmt, name, (int64_t)n);
         }
@@ -234,14 +224,16 @@ int mgpy_bind(MiniGrafStmt *stmt, const char *name, PyObject *value) {
         return minigraf_stmt_bind_double(stmt, name, PyFloat_AsDouble(value));
     }
     if (PyUnicode_Check(value)) {
-        return bind_text(stmt, name, value, PyObject_TypeCheck(value, (PyTypeObject *)mgpy.keyword));
+        return bind_text(stmt, name, value,
+                         PyObject_TypeCheck(value, (PyTypeObject *)mgpy.keyword));
     }
     if (mgpy_uuid_text(value, text) == 0) {
         /* an entity where the slot takes a value (a pattern's value, a rule
          * or expression argument) is the value Val(ref); when neither kind
          * suits every place of the slot, the Entity refusal is the error */
         int rc = minigraf_stmt_bind_entity(stmt, name, text);
-        if (rc == MINIGRAF_E_API_015 && minigraf_stmt_bind_ref(stmt, name, text) == 0) return 0;
+        if (rc == MINIGRAF_E_API_015 && minigraf_stmt_bind_ref(stmt, name, text) == 0)
+            return 0;
         return rc == MINIGRAF_E_API_015 ? minigraf_stmt_bind_entity(stmt, name, text) : rc;
     }
     PyErr_Clear();

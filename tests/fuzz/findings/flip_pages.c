@@ -26,14 +26,12 @@
 
 static char PATH[64], WAL[80];
 
-static void remove_db(void)
-{
+static void remove_db(void) {
     unlink(PATH);
     unlink(WAL);
 }
 
-static void write_flipped(const char *to, const uint8_t *base, size_t size, size_t off, int bit)
-{
+static void write_flipped(const char *to, const uint8_t *base, size_t size, size_t off, int bit) {
     uint8_t *f = malloc(size);
     memcpy(f, base, size);
     f[off] ^= (uint8_t)(1u << bit);
@@ -47,8 +45,7 @@ static void write_flipped(const char *to, const uint8_t *base, size_t size, size
     free(f);
 }
 
-static bool found(MiniGrafDb *db, const char *query)
-{
+static bool found(MiniGrafDb *db, const char *query) {
     char *out = minigraf_execute(db, query);
     bool yes = out && strstr(out, "424242");
     minigraf_string_free(out);
@@ -56,8 +53,7 @@ static bool found(MiniGrafDb *db, const char *query)
 }
 
 /* 1 when the mark is seen by attribute and not by entity. */
-static int trial(const uint8_t *base, size_t size, size_t off, int bit)
-{
+static int trial(const uint8_t *base, size_t size, size_t off, int bit) {
     remove_db();
     write_flipped(PATH, base, size, off, bit);
     MiniGrafDb *db = minigraf_open_with_options(PATH, "{}", NULL);
@@ -71,14 +67,14 @@ static int trial(const uint8_t *base, size_t size, size_t off, int bit)
     return broken;
 }
 
-static uint8_t *make_base(int entities, size_t *size)
-{
+static uint8_t *make_base(int entities, size_t *size) {
     remove_db();
     MiniGrafDb *db = minigraf_open_with_options(PATH, "{}", NULL);
     for (int i = 0; db && i < entities; i++) {
         char t[200];
-        snprintf(t, sizeof t, "(transact [[:e%d :name \"n%d\"] [:e%d :age %d] [:e%d :fuzz/other %d]])",
-                 i, i, i, i % 50, i, i);
+        snprintf(t, sizeof t,
+                 "(transact [[:e%d :name \"n%d\"] [:e%d :age %d] [:e%d :fuzz/other %d]])", i, i, i,
+                 i % 50, i, i);
         minigraf_string_free(minigraf_execute(db, t));
     }
     minigraf_close(db);
@@ -95,8 +91,7 @@ static uint8_t *make_base(int entities, size_t *size)
     return base;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
     snprintf(PATH, sizeof PATH, "%s/flip_pages-%ld.graph", dir, (long)getpid());
     snprintf(WAL, sizeof WAL, "%s.wal", PATH);

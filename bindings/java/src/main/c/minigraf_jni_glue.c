@@ -121,6 +121,7 @@ void mgj_throw_fact_log_error(JNIEnv *env, const MiniGrafFactLog *log) {
 
 void mgj_throw_log_writer_error(JNIEnv *env, const MiniGrafLogWriter *writer) {
     if (!(*env)->ExceptionCheck(env)) {
-        mgj_throw(env, minigraf_log_writer_last_error_code(writer), minigraf_log_writer_last_error(writer));
+        mgj_throw(env, minigraf_log_writer_last_error_code(writer),
+                  minigraf_log_writer_last_error(writer));
     }
 }

@@ -36,14 +36,16 @@ typedef struct {
     char *text;
 } mgj_acc;
 
-JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_hostInit(JNIEnv *env, jclass cls, jclass host) {
+JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_hostInit(JNIEnv *env, jclass cls,
+                                                              jclass host) {
     (void)cls;
     host_class = (jclass)(*env)->NewGlobalRef(env, host);
     m_predicate = (*env)->GetStaticMethodID(env, host, "predicate", "(Ljava/lang/Object;IJD[B)[B");
     m_init = (*env)->GetStaticMethodID(env, host, "init", "(Ljava/lang/Object;)Ljava/lang/Object;");
     m_step = (*env)->GetStaticMethodID(env, host, "step",
                                        "(Ljava/lang/Object;Ljava/lang/Object;IJD[B)[B");
-    m_finish = (*env)->GetStaticMethodID(env, host, "finish", "(Ljava/lang/Object;Ljava/lang/Object;J)[B");
+    m_finish = (*env)->GetStaticMethodID(env, host, "finish",
+                                         "(Ljava/lang/Object;Ljava/lang/Object;J)[B");
     m_progress = (*env)->GetStaticMethodID(env, host, "progress", "(Ljava/lang/Object;)I");
 }
 
@@ -196,9 +198,9 @@ static int agg_step(void *user_data, void *acc, const minigraf_value *value, cha
     jbyteArray text = value_bytes(env, value);
     jbyteArray out = NULL;
     if (!(*env)->ExceptionCheck(env)) {
-        out = (jbyteArray)(*env)->CallStaticObjectMethod(env, host_class, m_step, h->target, a->state,
-                                                         (jint)value->type, (jlong)value->integer,
-                                                         value->real, text);
+        out = (jbyteArray)(*env)->CallStaticObjectMethod(env, host_class, m_step, h->target,
+                                                         a->state, (jint)value->type,
+                                                         (jlong)value->integer, value->real, text);
     }
     if ((*env)->ExceptionCheck(env)) {
         rc = java_failure(env, error, error_size);
@@ -262,8 +264,8 @@ static int agg_finish(void *user_data, void *acc, int64_t n, minigraf_value *res
     if (env == NULL || (*env)->PushLocalFrame(env, 8) != 0) {
         return env == NULL ? 1 : java_failure(env, error, error_size);
     }
-    jbyteArray out = (jbyteArray)(*env)->CallStaticObjectMethod(env, host_class, m_finish, h->target,
-                                                                a->state, (jlong)n);
+    jbyteArray out = (jbyteArray)(*env)->CallStaticObjectMethod(env, host_class, m_finish,
+                                                                h->target, a->state, (jlong)n);
     if ((*env)->ExceptionCheck(env) || out == NULL) {
         rc = java_failure(env, error, error_size);
     } else {
@@ -313,9 +315,10 @@ JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_register(JNIEnv *env, jclas
     }
     int rc;
     if (aggregate) {
-        rc = fn == NULL ? minigraf_register_aggregate(DB(db), name, NULL, NULL, NULL, NULL, NULL, NULL)
-                        : minigraf_register_aggregate(DB(db), name, agg_init, agg_step, agg_finish,
-                                                      agg_release, h, host_destroy);
+        rc = fn == NULL
+                 ? minigraf_register_aggregate(DB(db), name, NULL, NULL, NULL, NULL, NULL, NULL)
+                 : minigraf_register_aggregate(DB(db), name, agg_init, agg_step, agg_finish,
+                                               agg_release, h, host_destroy);
     } else {
         rc = minigraf_register_predicate(DB(db), name, fn == NULL ? NULL : predicate_cb, h,
                                          fn == NULL ? NULL : host_destroy);
@@ -344,8 +347,9 @@ static int progress_cb(void *user_data) {
 
 /* Installs HostCalls.progress(state) every `n` units; returns its context
  * (free it with progressFree once the database is closed). */
-JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_progressInstall(JNIEnv *env, jclass cls, jlong db,
-                                                                      jint n, jobject state) {
+JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_progressInstall(JNIEnv *env, jclass cls,
+                                                                      jlong db, jint n,
+                                                                      jobject state) {
     (void)cls;
     mgj_host *h = host_new(env, state);
     if (h == NULL) {
@@ -361,15 +365,16 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_progressInstall(JNIEnv *en
 }
 
 /* Changes how often the installed handler runs. */
-JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_progressEvery(JNIEnv *env, jclass cls, jlong db,
-                                                                   jlong ctx, jint n) {
+JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_progressEvery(JNIEnv *env, jclass cls,
+                                                                   jlong db, jlong ctx, jint n) {
     (void)cls;
     if (minigraf_progress_handler(DB(db), n, progress_cb, (void *)(intptr_t)ctx) != 0) {
         mgj_throw_db_error(env, DB(db));
     }
 }
 
-JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_progressFree(JNIEnv *env, jclass cls, jlong ctx) {
+JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_progressFree(JNIEnv *env, jclass cls,
+                                                                  jlong ctx) {
     (void)env;
     (void)cls;
     if (ctx != 0) {

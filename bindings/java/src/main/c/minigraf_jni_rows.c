@@ -75,17 +75,13 @@ static int read_cell(MiniGrafCursor *c, int col, int64_t *cell, mgj_buf *text) {
     size_t len = 0;
     int64_t value = 0;
     switch (type) {
-    case MINIGRAF_TYPE_INTEGER:
-        value = minigraf_cursor_column_int64(c, col);
-        break;
+    case MINIGRAF_TYPE_INTEGER: value = minigraf_cursor_column_int64(c, col); break;
     case MINIGRAF_TYPE_FLOAT: {
         double d = minigraf_cursor_column_double(c, col);
         memcpy(&value, &d, sizeof value);
         break;
     }
-    case MINIGRAF_TYPE_BOOLEAN:
-        value = minigraf_cursor_column_bool(c, col);
-        break;
+    case MINIGRAF_TYPE_BOOLEAN: value = minigraf_cursor_column_bool(c, col); break;
     case MINIGRAF_TYPE_STRING:
     case MINIGRAF_TYPE_KEYWORD:
     case MINIGRAF_TYPE_LIST: {
@@ -97,8 +93,7 @@ static int read_cell(MiniGrafCursor *c, int col, int64_t *cell, mgj_buf *text) {
         len = 16;
         value = text_add(text, minigraf_cursor_column_uuid(c, col), len);
         break;
-    default:
-        break;
+    default: break;
     }
     if (value < 0 && (type == MINIGRAF_TYPE_STRING || type == MINIGRAF_TYPE_KEYWORD ||
                       type == MINIGRAF_TYPE_LIST || type == MINIGRAF_TYPE_REF)) {
@@ -124,7 +119,8 @@ static void text_out(JNIEnv *env, jobjectArray holder, const mgj_buf *text) {
             throw_oom(env);
             return;
         }
-        array = (*env)->NewByteArray(env, (jsize)(text->len * 2 > INT32_MAX ? text->len : text->len * 2));
+        array = (*env)->NewByteArray(
+            env, (jsize)(text->len * 2 > INT32_MAX ? text->len : text->len * 2));
         if (array == NULL) {
             return; /* OutOfMemoryError pending */
         }
@@ -137,8 +133,8 @@ static void text_out(JNIEnv *env, jobjectArray holder, const mgj_buf *text) {
 /* Rows read, with bit 32 set when the cursor reached its end. An error met
  * after some rows is left for the next call (step repeats it). */
 JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass cls, jlong handle,
-                                                             jint max, jint cols, jlongArray cells,
-                                                             jobjectArray holder) {
+                                                            jint max, jint cols, jlongArray cells,
+                                                            jobjectArray holder) {
     (void)cls;
     MiniGrafCursor *c = (MiniGrafCursor *)(intptr_t)handle;
     char cell_stack[4096], text_stack[4096];
@@ -178,7 +174,8 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
         mgj_throw_cursor_error(env, c);
     }
     if (!(*env)->ExceptionCheck(env) && rows > 0) {
-        (*env)->SetLongArrayRegion(env, cells, 0, rows * cols * 2, (const jlong *)(void *)cellbuf.data);
+        (*env)->SetLongArrayRegion(env, cells, 0, rows * cols * 2,
+                                   (const jlong *)(void *)cellbuf.data);
         text_out(env, holder, &text);
     }
     buf_release(&cellbuf);
@@ -186,7 +183,8 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
     return (jlong)rows | (end ? ((jlong)1 << 32) : 0);
 }
 
-JNIEXPORT jint JNICALL Java_org_minigraf_NativeCalls_columnCount(JNIEnv *env, jclass cls, jlong handle) {
+JNIEXPORT jint JNICALL Java_org_minigraf_NativeCalls_columnCount(JNIEnv *env, jclass cls,
+                                                                 jlong handle) {
     (void)cls;
     MiniGrafCursor *c = (MiniGrafCursor *)(intptr_t)handle;
     int n = minigraf_cursor_column_count(c);
@@ -197,7 +195,7 @@ JNIEXPORT jint JNICALL Java_org_minigraf_NativeCalls_columnCount(JNIEnv *env, jc
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_minigraf_NativeCalls_columnName(JNIEnv *env, jclass cls,
-                                                                       jlong handle, jint col) {
+                                                                      jlong handle, jint col) {
     (void)cls;
     MiniGrafCursor *c = (MiniGrafCursor *)(intptr_t)handle;
     const char *name = minigraf_cursor_column_name(c, col);
@@ -208,14 +206,15 @@ JNIEXPORT jbyteArray JNICALL Java_org_minigraf_NativeCalls_columnName(JNIEnv *en
     return mgj_bytes_out(env, name);
 }
 
-JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_cursorFree(JNIEnv *env, jclass cls, jlong handle) {
+JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_cursorFree(JNIEnv *env, jclass cls,
+                                                                jlong handle) {
     (void)env;
     (void)cls;
     minigraf_cursor_free((MiniGrafCursor *)(intptr_t)handle);
 }
 
 JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_query(JNIEnv *env, jclass cls, jlong db,
-                                                             jbyteArray text) {
+                                                            jbyteArray text) {
     (void)cls;
     char *command = mgj_bytes_in(env, text);
     MiniGrafCursor *c = NULL;

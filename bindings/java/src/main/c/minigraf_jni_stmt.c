@@ -37,7 +37,7 @@ static void throw_tx(JNIEnv *env, MiniGrafTx *tx) {
 }
 
 JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_prepare(JNIEnv *env, jclass cls, jlong db,
-                                                               jbyteArray text) {
+                                                              jbyteArray text) {
     (void)cls;
     char *command = mgj_bytes_in(env, text);
     MiniGrafStmt *s = NULL;
@@ -139,14 +139,16 @@ JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_bindJson(JNIEnv *env, jclas
     free(binds);
 }
 
-JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_clearBindings(JNIEnv *env, jclass cls, jlong stmt) {
+JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_clearBindings(JNIEnv *env, jclass cls,
+                                                                   jlong stmt) {
     (void)cls;
     if (minigraf_stmt_clear_bindings(STMT(stmt)) != 0) {
         throw_stmt(env, STMT(stmt));
     }
 }
 
-JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_stmtQuery(JNIEnv *env, jclass cls, jlong stmt) {
+JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_stmtQuery(JNIEnv *env, jclass cls,
+                                                                jlong stmt) {
     (void)cls;
     MiniGrafCursor *c = minigraf_stmt_query(STMT(stmt));
     if (c == NULL) {
@@ -156,7 +158,7 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_stmtQuery(JNIEnv *env, jcl
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_minigraf_NativeCalls_stmtExecute(JNIEnv *env, jclass cls,
-                                                                        jlong stmt) {
+                                                                       jlong stmt) {
     (void)cls;
     char *json = minigraf_stmt_execute(STMT(stmt));
     if (json == NULL) {
@@ -174,7 +176,8 @@ JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_stmtFree(JNIEnv *env, jclas
 
 /* ---- write transactions ---------------------------------------------------- */
 
-JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_beginWrite(JNIEnv *env, jclass cls, jlong db) {
+JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_beginWrite(JNIEnv *env, jclass cls,
+                                                                 jlong db) {
     (void)cls;
     MiniGrafTx *tx = minigraf_begin_write(DB(db));
     if (tx == NULL) {
@@ -183,8 +186,8 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_beginWrite(JNIEnv *env, jc
     return (jlong)(intptr_t)tx;
 }
 
-JNIEXPORT jbyteArray JNICALL Java_org_minigraf_NativeCalls_txExecute(JNIEnv *env, jclass cls, jlong tx,
-                                                                      jbyteArray text) {
+JNIEXPORT jbyteArray JNICALL Java_org_minigraf_NativeCalls_txExecute(JNIEnv *env, jclass cls,
+                                                                     jlong tx, jbyteArray text) {
     (void)cls;
     char *command = mgj_bytes_in(env, text);
     jbyteArray out = NULL;
@@ -201,7 +204,7 @@ JNIEXPORT jbyteArray JNICALL Java_org_minigraf_NativeCalls_txExecute(JNIEnv *env
 }
 
 JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_txQuery(JNIEnv *env, jclass cls, jlong tx,
-                                                               jbyteArray text) {
+                                                              jbyteArray text) {
     (void)cls;
     char *command = mgj_bytes_in(env, text);
     MiniGrafCursor *c = NULL;
@@ -245,7 +248,8 @@ JNIEXPORT void JNICALL Java_org_minigraf_NativeCalls_export(JNIEnv *env, jclass 
     free(json);
 }
 
-JNIEXPORT jbyteArray JNICALL Java_org_minigraf_NativeCalls_optionsDescribe(JNIEnv *env, jclass cls) {
+JNIEXPORT jbyteArray JNICALL Java_org_minigraf_NativeCalls_optionsDescribe(JNIEnv *env,
+                                                                           jclass cls) {
     (void)cls;
     return mgj_bytes_out(env, minigraf_options_describe());
 }
