@@ -7,7 +7,10 @@
  * Each (scale, shape) runs in its own process, so the peak RSS reported is
  * that shape's. Prints a table and writes <dir>/query-N.json.
  *
- *   bench_query DIR [N ...] [-s SHAPE]...   (default N: 100000 1000000) */
+ *   bench_query DIR [N ...] [-s SHAPE]... [-c]   (default N: 100000 1000000)
+ *
+ * -c: a cold cache, every timed run on a database opened just before it
+ * (the open not timed): each page is read from the file and checked. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -79,11 +82,23 @@ static void check_answer(const shape *sh, const params *p, long rows, const char
         snprintf(fg->note, sizeof fg->note, "ANSWER %.60s, expected %.40s", first, want);
 }
 
-static void time_runs(MiniGrafDb *db, const char *text, figures *fg) {
+static int COLD; /* -c */
+
+/* With COLD, each run on `path` opened afresh: returns the db left open
+ * (NULL when a reopen failed). */
+static MiniGrafDb *time_runs(MiniGrafDb *db, const char *path, const char *text, figures *fg) {
     static double t[MAX_RUNS];
     double spent = 0;
     long runs = 0;
     while (runs < MAX_RUNS && (runs < MIN_RUNS || spent < BUDGET_S)) {
+        if (COLD) {
+            minigraf_close(db);
+            db = minigraf_open_with_options(path, "{\"read_only\": true}", NULL);
+            if (!db) {
+                snprintf(fg->note, sizeof fg->note, "cannot reopen %s", path);
+                return NULL;
+            }
+        }
         double t0 = bench_now_s();
         long rows = run_once(db, text, NULL, 0);
         t[runs] = (bench_now_s() - t0) * 1e6;
@@ -91,7 +106,7 @@ static void time_runs(MiniGrafDb *db, const char *text, figures *fg) {
         if (rows != fg->rows) {
             snprintf(fg->note, sizeof fg->note, "UNSTABLE: run %ld gave %ld rows, first %ld", runs,
                      rows, fg->rows);
-            return;
+            return db;
         }
         runs++;
     }
@@ -101,6 +116,7 @@ static void time_runs(MiniGrafDb *db, const char *text, figures *fg) {
     fg->max_us = t[runs - 1];
     fg->p50_us = t[runs / 2];
     fg->p99_us = t[(long)((double)(runs - 1) * 0.99 + 0.5)];
+    return db;
 }
 
 static void measure_shape(const char *path, const shape *sh, const params *p, figures *fg) {
@@ -117,7 +133,7 @@ static void measure_shape(const char *path, const shape *sh, const params *p, fi
         run_once(db, text, NULL, 0);
     if (fg->rows >= 0) {
         check_answer(sh, p, fg->rows, first, fg);
-        time_runs(db, text, fg);
+        db = time_runs(db, path, text, fg);
         fg->ok = fg->runs > 0;
     }
     minigraf_close(db);
@@ -246,6 +262,7 @@ int main(int argc, char **argv) {
     shape_args args;
     if (shape_parse_args(argc, argv, &args) != 0)
         return 2;
+    COLD = args.cold;
     int bad = 0;
     for (int i = 0; i < args.scale_count; i++)
         bad += bench_scale(args.scales[i], &args);

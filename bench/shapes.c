@@ -297,12 +297,14 @@ void shape_expected_text(const shape *sh, const params *p, char *out, size_t siz
 int shape_parse_args(int argc, char **argv, shape_args *out) {
     memset(out, 0, sizeof *out);
     if (argc < 2) {
-        fprintf(stderr, "usage: %s CACHE_DIR [N ...] [-s SHAPE]...\n", argv[0]);
+        fprintf(stderr, "usage: %s CACHE_DIR [N ...] [-s SHAPE]... [-c]\n", argv[0]);
         return 2;
     }
     out->dir = argv[1];
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "-s") && i + 1 < argc && out->only_count < 64)
+        if (!strcmp(argv[i], "-c"))
+            out->cold = 1;
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc && out->only_count < 64)
             out->only[out->only_count++] = argv[++i];
         else if (out->scale_count < 8)
             out->scales[out->scale_count++] = atol(argv[i]);

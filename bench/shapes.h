@@ -59,13 +59,15 @@ long shape_table_rows(const shape *sh, long n);
 void shape_expected_text(const shape *sh, const params *p, char *out, size_t size);
 
 /* The command line of the shape benchmarks: CACHE_DIR [N ...] [-s SHAPE]...
- * (default N: 100000 1000000). */
+ * [-c] (default N: 100000 1000000). -c (bench_query): every timed run on
+ * a freshly opened database, its page cache empty (a cold cache). */
 typedef struct shape_args {
     const char *dir;
     long scales[8];
     int scale_count;
     char *only[64];
     int only_count;
+    int cold;
 } shape_args;
 
 /* Parses argv; prints the usage and returns non-zero when it is wrong. */

@@ -44,6 +44,29 @@ static int check_node(const uint8_t *page, size_t ks, uint32_t pgno, err *e) {
     return ok ? 0 : corrupt(e, pgno);
 }
 
+/* What child_index's binary search assumes: keys 1.. strictly ascending
+ * (key 0 is never compared). */
+static bool branch_valid(const uint8_t *page, size_t ks) {
+    size_t n = branch_count(page);
+    if (n == 0 || n > branch_capacity(ks))
+        return false;
+    for (size_t i = 2; i < n; i++)
+        if (btree_key_cmp(branch_entry((uint8_t *)page, ks, i - 1),
+                          branch_entry((uint8_t *)page, ks, i), ks) >= 0)
+            return false;
+    return true;
+}
+
+/* The whole-structure check of a node read from the file (pager_check):
+ * `as` is the tree's codec. */
+static bool node_valid(const uint8_t *page, const void *as) {
+    const btree_codec *c = as;
+    int kind = node_kind(page);
+    return kind == NODE_LEAF     ? leaf_valid(page, c)
+           : kind == NODE_BRANCH ? branch_valid(page, c->key_size)
+                                 : false;
+}
+
 /* The child to descend into for `target`: the last whose key is <= it. */
 static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
     size_t lo = 1, hi = branch_count(page);
@@ -58,7 +81,8 @@ static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
 }
 
 /* The dirty copy of *pgno, copying a committed page first. */
-static int writable(pager *pg, uint32_t *pgno, size_t ks, uint8_t **page, err *e) {
+static int writable(pager *pg, uint32_t *pgno, const btree_codec *c, uint8_t **page, err *e) {
+    size_t ks = c->key_size;
     uint8_t *d;
     int rc = pager_dirty(pg, *pgno, &d, e);
     if (rc != 0 || d) {
@@ -67,7 +91,8 @@ static int writable(pager *pg, uint32_t *pgno, size_t ks, uint8_t **page, err *e
     }
     uint8_t tmp[FORMAT_PAGE_SIZE];
     uint32_t old = *pgno;
-    rc = pager_read(pg, PAGER_LATEST, old, tmp, e);
+    pager_check chk = {c, node_valid};
+    rc = pager_read_checked(pg, PAGER_LATEST, old, tmp, &chk, e);
     if (rc == 0)
         rc = check_node(tmp, ks, old, e);
     if (rc == 0)
@@ -138,7 +163,7 @@ static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const ui
     if (depth >= BTREE_MAX_DEPTH)
         return corrupt(e, *pgno);
     uint8_t *page;
-    int rc = writable(pg, pgno, c->key_size, &page, e);
+    int rc = writable(pg, pgno, c, &page, e);
     if (rc != 0)
         return rc;
     if (node_kind(page) == NODE_BRANCH)
@@ -240,7 +265,8 @@ static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
     if (l >= BTREE_MAX_DEPTH || pgno < FORMAT_FIRST_DATA_PAGE)
         return corrupt(e, pgno);
     if (!pager_scratch_holds(c->pg, c->scratch, c->view, (size_t)l, pgno, c->codec)) {
-        int rc = pager_read(c->pg, c->view, pgno, level(c, l), e);
+        pager_check chk = {c->codec, node_valid};
+        int rc = pager_read_checked(c->pg, c->view, pgno, level(c, l), &chk, e);
         if (rc == 0)
             rc = check_node(level(c, l), c->codec->key_size, pgno, e);
         if (rc != 0)

@@ -79,6 +79,45 @@ static const uint8_t *restart_base(size_t b, const uint8_t *anchor) {
     return b == 0 ? NULL : anchor;
 }
 
+/* The restart offsets: each inside the entries and above the one before. */
+static bool restarts_ascend(const uint8_t *page) {
+    size_t r = restarts(page), end = leaf_end(page), prev = 0;
+    for (size_t i = 0; i < r; i++) {
+        size_t off = get16(restart_slot((uint8_t *)page, i));
+        if (off <= prev || off >= end)
+            return false;
+        prev = off;
+    }
+    return true;
+}
+
+/* Seeks trust what leaf_ok does not check (a binary search over the
+ * restarts, then a walk inside one block): every entry decodes inside its
+ * block, each block starts exactly where a restart says, the keys ascend
+ * strictly across the whole leaf and the count is the header's. */
+bool leaf_valid(const uint8_t *page, const btree_codec *c) {
+    if (!leaf_ok(page) || !restarts_ascend(page))
+        return false;
+    uint8_t anchor[BTREE_MAX_KEY], keys[2][BTREE_MAX_KEY];
+    const uint8_t *prev = NULL;
+    size_t r = restarts(page), n = 0, ks = c->key_size;
+    int cur = 0;
+    for (size_t b = 0; b < r; b++) {
+        size_t off = restart_at(page, b), limit = block_end(page, b);
+        const uint8_t *base = restart_base(b, anchor);
+        while (off < limit) {
+            off = decode_at(c, page, off, limit, base, keys[cur]);
+            if (!off || (prev && btree_key_cmp(prev, keys[cur], ks) >= 0))
+                return false;
+            if (n++ == 0)
+                memcpy(anchor, keys[cur], ks);
+            prev = base = keys[cur];
+            cur = !cur;
+        }
+    }
+    return n == leaf_count(page);
+}
+
 /* The lead of block b's first key: in `leads` (NULL: none; else the
  * codec's lead_size is at most LEAF_LEAD_MAX) when it holds it, else
  * decoded into `first` (and kept in `leads`). NULL when it does not

@@ -42,6 +42,10 @@ typedef struct btree_split {
 /* The header and restart array are consistent (entries are checked as
  * they decode). */
 bool leaf_ok(const uint8_t *page);
+/* The whole leaf is what seeks assume (restarts ascending, each on the
+ * start of a block, every entry decoding, keys strictly ascending): a
+ * check for a page read from the file, once (it decodes every entry). */
+bool leaf_valid(const uint8_t *page, const btree_codec *c);
 /* A leaf holding just `key`. */
 void leaf_init(uint8_t *page, const btree_codec *c, const uint8_t *key);
 /* Decodes the first key (the anchor): 0, or -1 when it does not decode. */

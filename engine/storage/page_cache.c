@@ -22,6 +22,13 @@ struct page_cache {
     uint64_t *good; /* one bit per page number: its image was checked */
     uint64_t hits, misses;
     size_t good_words;
+    /* Per page number: what its image was structurally checked as, an
+     * index into `as` + 1 (0: nothing). Kept when the page is evicted, as
+     * `good` is: the file cannot change under the cache. */
+    uint8_t *checked;
+    size_t checked_len;
+    const void *as[PAGE_CACHE_CHECKERS];
+    size_t as_count;
 };
 
 page_cache *page_cache_new(size_t capacity) {
@@ -52,6 +59,7 @@ void page_cache_free(page_cache *c) {
     }
     free(c->lru.buckets);
     free(c->good);
+    free(c->checked);
     pthread_mutex_destroy(&c->mu);
     free(c);
 }
@@ -81,11 +89,46 @@ static entry *find(page_cache *c, uint32_t pgno) {
     return NULL;
 }
 
+/* Under mu. */
+static const void *checked_as(const page_cache *c, uint32_t pgno) {
+    return pgno < c->checked_len && c->checked[pgno] ? c->as[c->checked[pgno] - 1] : NULL;
+}
+
+/* Under mu. Out of memory, or more checkers than PAGE_CACHE_CHECKERS,
+ * only means the page will be checked again. */
+static void set_checked(page_cache *c, uint32_t pgno, const void *as) {
+    size_t i = 0, len = c->checked_len;
+    while (i < c->as_count && c->as[i] != as)
+        i++;
+    if (as && i == c->as_count && c->as_count < PAGE_CACHE_CHECKERS)
+        c->as[c->as_count++] = as;
+    if (pgno >= len &&
+        (!as || !array_reserve(&c->checked, &c->checked_len, (size_t)pgno + 1, 1, 4096)))
+        return;
+    memset(c->checked + len, 0, c->checked_len - len);
+    c->checked[pgno] = as && i < c->as_count ? (uint8_t)(i + 1) : 0;
+}
+
+const void *page_cache_checked_as(page_cache *c, uint32_t pgno) {
+    if (!c)
+        return NULL;
+    pthread_mutex_lock(&c->mu);
+    const void *as = checked_as(c, pgno);
+    pthread_mutex_unlock(&c->mu);
+    return as;
+}
+
 bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst) {
+    const void *as;
+    return page_cache_get_checked(c, pgno, dst, &as);
+}
+
+bool page_cache_get_checked(page_cache *c, uint32_t pgno, uint8_t *dst, const void **as) {
     pthread_mutex_lock(&c->mu);
     entry *e = find(c, pgno);
     if (e) {
         memcpy(dst, e->page, FORMAT_PAGE_SIZE);
+        *as = checked_as(c, pgno);
         lru_touch(&c->lru, &e->node);
         c->hits++;
     } else {
@@ -123,6 +166,10 @@ static entry *take_slot(page_cache *c) {
 }
 
 void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src) {
+    page_cache_put_checked(c, pgno, src, NULL);
+}
+
+void page_cache_put_checked(page_cache *c, uint32_t pgno, const uint8_t *src, const void *as) {
     pthread_mutex_lock(&c->mu);
     entry *e = find(c, pgno);
     if (e) {
@@ -137,6 +184,15 @@ void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src) {
     if (e)
         memcpy(e->page, src, FORMAT_PAGE_SIZE);
     mark_good(c, pgno);
+    set_checked(c, pgno, as);
+    pthread_mutex_unlock(&c->mu);
+}
+
+void page_cache_set_checked(page_cache *c, uint32_t pgno, const uint8_t *image, const void *as) {
+    pthread_mutex_lock(&c->mu);
+    entry *e = find(c, pgno);
+    if (!e || memcmp(e->page, image, FORMAT_PAGE_SIZE) == 0)
+        set_checked(c, pgno, as);
     pthread_mutex_unlock(&c->mu);
 }
 
@@ -154,5 +210,7 @@ void page_cache_drop_from(page_cache *c, uint32_t first) {
     }
     for (size_t pgno = first; pgno < c->good_words * 64; pgno++)
         c->good[pgno / 64] &= ~(UINT64_C(1) << (pgno % 64));
+    if (first < c->checked_len)
+        memset(c->checked + first, 0, c->checked_len - first);
     pthread_mutex_unlock(&c->mu);
 }

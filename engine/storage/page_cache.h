@@ -24,10 +24,24 @@ void page_cache_free(page_cache *c);
 
 /* Copies page `pgno` into dst (FORMAT_PAGE_SIZE bytes) if cached. */
 bool page_cache_get(page_cache *c, uint32_t pgno, uint8_t *dst);
+/* The cache also remembers, per page number, what the page's image was
+ * structurally checked as (a B+tree codec: storage/btree.c), evicted or
+ * not, like `known good`: only a page's first read from the file pays for
+ * that check. Up to PAGE_CACHE_CHECKERS different `as` are remembered. */
+#define PAGE_CACHE_CHECKERS 32
+/* page_cache_get, with what the page was checked as (NULL: nothing). */
+bool page_cache_get_checked(page_cache *c, uint32_t pgno, uint8_t *dst, const void **as);
+/* What page `pgno` was checked as (NULL: nothing; c may be NULL). */
+const void *page_cache_checked_as(page_cache *c, uint32_t pgno);
+/* Notes that `image`, the cached page's image, was checked as `as`
+ * (nothing when the cache holds another image of it by now). */
+void page_cache_set_checked(page_cache *c, uint32_t pgno, const uint8_t *image, const void *as);
 /* Caches a copy of `src`, evicting the least recently used page when full,
  * and notes that page `pgno` is known good: `src` must be its checked (or
  * just written) image. Out of memory only means the page is not cached. */
 void page_cache_put(page_cache *c, uint32_t pgno, const uint8_t *src);
+/* The same, `src` checked as `as` (page_cache_check). */
+void page_cache_put_checked(page_cache *c, uint32_t pgno, const uint8_t *src, const void *as);
 /* True when page `pgno` was given to page_cache_put (c may be NULL). */
 bool page_cache_known_good(page_cache *c, uint32_t pgno);
 /* Lookups answered from the cache and not, since it was made, and the

@@ -99,7 +99,8 @@ static pager *pager_new(const char *path) {
     spares_init(&p->scratch, PAGER_SCRATCH_SPARES);
     p->io = vfs_default();
     p->fd = -1;
-    p->committed = p->next = FORMAT_FIRST_DATA_PAGE;
+    p->next = FORMAT_FIRST_DATA_PAGE;
+    p->committed = p->next;
     htab_init(&p->reused_map);
     freelist_init(&p->fl, 0, 0);
     return p;
@@ -124,7 +125,8 @@ int pager_fork(pager *base, pager **out, err *e) {
     if (!p)
         return oom(e);
     p->base = base;
-    p->committed = p->next = base->next;
+    p->next = base->next;
+    p->committed = p->next;
     *out = p;
     return 0;
 }
@@ -433,7 +435,8 @@ static int choose_header(pager *p, uint64_t size, format_header *h, err *e) {
         h->free_count >= h->page_count)
         return err_set(e, ERR(STG, 8), "corrupt free-list reference in the header of %s", p->path);
     p->generation = h->generation;
-    p->committed = p->next = (uint32_t)h->page_count;
+    p->next = (uint32_t)h->page_count;
+    p->committed = p->next;
     freelist_init(&p->fl, h->freelist, h->free_count);
     return 0;
 }
@@ -466,17 +469,36 @@ int pager_open_file(const char *path, bool read_only, bool allow_unlocked, size_
     return 0;
 }
 
-static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, err *e) {
+static int structure_error(uint32_t pgno, const pager *p, err *e) {
+    return err_set(e, ERR(STG, 8), "corrupt B-tree page %u of %s (bad structure)", (unsigned)pgno,
+                   p->path);
+}
+
+/* A page image is checked by `chk` only when the cache does not know it
+ * as checked by chk->as already: once per page read from the file, not
+ * per copy out of the cache (nor per read back after an eviction). */
+static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, const pager_check *chk, err *e) {
     if (p->base)
-        return pager_read(p->base, PAGER_LATEST, pgno, dst, e);
-    if (p->cache && page_cache_get(p->cache, pgno, dst))
+        return pager_read_checked(p->base, PAGER_LATEST, pgno, dst, chk, e);
+    const void *as = NULL;
+    if (p->cache && page_cache_get_checked(p->cache, pgno, dst, &as)) {
+        if (!chk || as == chk->as)
+            return 0;
+        if (!chk->ok(dst, chk->as))
+            return structure_error(pgno, p, e);
+        page_cache_set_checked(p->cache, pgno, dst, chk->as);
         return 0;
+    }
     if (vfs_read_all(p->io, p->fd, dst, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
         return io_error(e, ERR(STG, 11), "read", p);
     if (!page_cache_known_good(p->cache, pgno) && !format_page_ok(dst, pgno))
         return err_set(e, ERR(STG, 29), "page %u of %s is damaged (checksum mismatch)",
                        (unsigned)pgno, p->path);
-    page_cache_put(p->cache, pgno, dst);
+    as = page_cache_checked_as(p->cache, pgno);
+    if (chk && as != chk->as && !chk->ok(dst, chk->as))
+        return structure_error(pgno, p, e);
+    if (p->cache)
+        page_cache_put_checked(p->cache, pgno, dst, chk ? chk->as : as);
     return 0;
 }
 
@@ -531,9 +553,14 @@ static int read_version(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, er
 }
 
 int pager_read(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e) {
+    return pager_read_checked(p, view, pgno, dst, NULL, e);
+}
+
+int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, const pager_check *chk,
+                       err *e) {
     int rc = read_version(p, view, pgno, dst, e);
     if (rc == 0)
-        return read_committed(p, pgno, dst, e);
+        return read_committed(p, pgno, dst, chk, e);
     return rc == 1 ? 0 : rc;
 }
 
@@ -643,7 +670,7 @@ static int fill_freelist(pager *p, err *e) {
     uint8_t *page = malloc(FORMAT_PAGE_SIZE);
     if (!page)
         return oom(e);
-    int rc = read_committed(p, pgno, page, e);
+    int rc = read_committed(p, pgno, page, NULL, e);
     if (rc == 0)
         rc = freelist_load_page(&p->fl, page, p->committed, e);
     free(page);
@@ -775,7 +802,8 @@ static void promote_dirty(pager *p, const freelist_plan *plan) {
         page_cache_put(p->cache, plan->pages.v[i], plan->images + i * FORMAT_PAGE_SIZE);
     free_reused(p);
     forget_versions(p);
-    p->committed = p->next = plan->next;
+    p->next = plan->next;
+    p->committed = p->next;
     pthread_rwlock_unlock(&p->maps);
 }
 

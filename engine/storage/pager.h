@@ -115,6 +115,16 @@ static inline void pager_scratch_hold(pager_scratch *s, size_t slot, uint32_t pg
 
 /* Copies page `pgno` as `view` sees it into dst (FORMAT_PAGE_SIZE bytes). */
 int pager_read(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e);
+/* The same, checking a page read from the file with ok(page, as) (a
+ * B+tree node's whole structure: storage/btree.c) before it is cached,
+ * STG-008 when it fails. A page in memory (written by this process) is
+ * not checked, nor one the cache holds as checked by the same `as`. */
+typedef struct pager_check {
+    const void *as;
+    bool (*ok)(const uint8_t *page, const void *as);
+} pager_check;
+int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, const pager_check *chk,
+                       err *e);
 /* *page: the writable buffer of a dirty page (an unpublished version,
  * copied from the newest when that one is published), or NULL when
  * `pgno` is committed. Fails only when out of memory. */

@@ -524,6 +524,32 @@ static void test_page_cache_remembers_good_pages(void) {
     page_cache_free(c);
 }
 
+/* What a page was structurally checked as outlives its eviction; a new
+ * image (a checkpoint's put) or page_cache_drop_from forgets it, and a
+ * mark for an image the cache no longer holds is not taken. */
+static void test_page_cache_remembers_checked_pages(void) {
+    static const int codec_a = 1, codec_b = 2;
+    page_cache *c = page_cache_new(1);
+    uint8_t page[FORMAT_PAGE_SIZE], other[FORMAT_PAGE_SIZE], out[FORMAT_PAGE_SIZE];
+    const void *as = &codec_b;
+    memset(page, 7, sizeof page);
+    memset(other, 8, sizeof other);
+    CHECK(page_cache_checked_as(c, 5) == NULL && page_cache_checked_as(NULL, 5) == NULL);
+    page_cache_put_checked(c, 5, page, &codec_a);
+    page_cache_put(c, 6, page); /* evicts 5 */
+    CHECK(page_cache_checked_as(c, 5) == &codec_a && page_cache_checked_as(c, 6) == NULL);
+    CHECK(page_cache_get_checked(c, 6, out, &as) && as == NULL);
+    page_cache_set_checked(c, 6, other, &codec_b); /* not the image it holds */
+    CHECK(page_cache_checked_as(c, 6) == NULL);
+    page_cache_set_checked(c, 6, page, &codec_b);
+    CHECK(page_cache_get_checked(c, 6, out, &as) && as == &codec_b);
+    page_cache_put(c, 6, other); /* a new image of page 6 */
+    CHECK(page_cache_checked_as(c, 6) == NULL);
+    page_cache_drop_from(c, 5);
+    CHECK(page_cache_checked_as(c, 5) == NULL);
+    page_cache_free(c);
+}
+
 static void test_damaged_files(void) {
     char msg[600];
     const char *p = db_path("truncated.graph");
@@ -704,6 +730,7 @@ int main(void) {
     test_bad_checksum_in_last_frame_drops_only_it();
     test_header_errors();
     test_page_cache_remembers_good_pages();
+    test_page_cache_remembers_checked_pages();
     test_damaged_files();
     test_read_only_rejects_commits();
     test_file_size_limits();
