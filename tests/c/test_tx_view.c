@@ -35,8 +35,8 @@ static void fill(MiniGrafDb *db, int split) {
 }
 
 static const char *const STAGED[] = {
-    "(transact [[:e5 :n 500] [:new1 :n 1] [:new1 :name \"fresh\"] [:new1 :group 3] [:new1 :next "
-    ":e7]])",
+    ("(transact [[:e5 :n 500] [:new1 :n 1] [:new1 :name \"fresh\"] [:new1 :group 3] "
+     "[:new1 :next :e7]])"),
     "(retract [[:e10 :n 10] [:e11 :group 4] [:e12 :next :e13]])",
     "(transact [[:e10 :n 1010] [:new2 :name \"name 20\"] [:new2 :next :new1]])",
     "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} [[:e20 :group 99]])",
