@@ -193,6 +193,15 @@ static void set_budget(where_stream *w) {
         w->x.r, &(store_budget){charge_texts, release_texts, w->x.m, w->x.m ? w->x.m->limit : 0});
 }
 
+/* A commit is valid from its tx_id on and visible to every later query
+ * (language.md §7.3): a `now` read before the snapshot was taken, while
+ * a commit landed, or from a clock that stepped back, must not hide what
+ * the snapshot holds. */
+static int64_t snapshot_now(const store_reader *r, int64_t now_ms) {
+    int64_t newest = store_reader_newest_tx_id(r);
+    return now_ms < newest ? newest : now_ms;
+}
+
 static int where_build(where_stream *w, store *s, const ast_query *q, int64_t now_ms,
                        query_rules *rules, err *e) {
     int rc = store_reader_open(s, &w->x.r, e);
@@ -200,6 +209,7 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
         return rc;
     set_budget(w);
     w->src = store_reader_source(w->x.r);
+    now_ms = snapshot_now(w->x.r, now_ms);
     visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
     /* Rules first (language.md §8.13 last paragraph), over the same visible
@@ -315,6 +325,7 @@ int where_rerun(solution_stream *s, store *st, const ast_query *q, int64_t now_m
         w->x.r = NULL;
         return 1;
     }
+    now_ms = snapshot_now(w->x.r, now_ms);
     visibility_init(&w->x.vis, q, now_ms);
     w->x.valid_at = valid_at_value(q, now_ms);
     w->x.host = host;

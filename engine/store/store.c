@@ -74,6 +74,7 @@ static store *store_new(const store_options *o) {
         return NULL;
     }
     store_readers_init(s);
+    s->newest_tx_id = s->pub_newest_tx_id = INT64_MIN;
     dict_init(&s->dic);
     if (o)
         s->opts = *o;
@@ -100,6 +101,7 @@ void store_publish(store *s) {
     s->view++;
     pager_publish(s->pg, s->view);
     s->pub = s->h;
+    s->pub_newest_tx_id = s->newest_tx_id;
     uint64_t oldest = store_readers_oldest(s);
     pthread_mutex_unlock(&s->publish);
     pager_collect(s->pg, oldest); /* a reader opening now sees s->view: kept */
@@ -219,6 +221,8 @@ static int apply_fact(store *s, const fact *f, err *e) {
         return rc;
     ids.tx_count = f->tx_count;
     ids.seq = s->h.fact_count;
+    if (f->tx_id > s->newest_tx_id)
+        s->newest_tx_id = f->tx_id;
     ids.tx_id = f->tx_id;
     ids.valid_from = f->valid_from;
     ids.valid_to = f->valid_to;

@@ -167,6 +167,9 @@ typedef struct store_budget {
 void store_reader_set_budget(store_reader *r, const store_budget *b);
 
 uint64_t store_reader_tx_count(const store_reader *r);
+/* The largest tx_id of the commits this process applied that the
+ * snapshot holds (INT64_MIN: none). */
+int64_t store_reader_newest_tx_id(const store_reader *r);
 /* Advanced by every checkpoint (which rewrites the pages). */
 uint64_t store_reader_generation(const store_reader *r);
 uint64_t store_reader_fact_count(const store_reader *r);

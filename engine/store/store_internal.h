@@ -34,6 +34,7 @@ struct store {
     pthread_mutex_t publish;       /* pub, view and the open readers' list */
     format_header pub;             /* the newest published snapshot */
     uint64_t view;                 /* its view number (pager.h) */
+    int64_t pub_newest_tx_id;      /* the newest commit time it holds */
     store_reader *oldest, *newest; /* open readers, in the order they opened */
     pager *pg;
     wal *log; /* NULL in memory */
@@ -42,6 +43,7 @@ struct store {
     estimate_cache estimates;         /* range estimates shared by the readers */
     spares readers;                   /* closed readers kept for reuse, up to STORE_IDLE_READERS */
     format_header h;                  /* the writer's header: roots and counts with its pages */
+    int64_t newest_tx_id; /* the largest tx_id applied in this process (INT64_MIN: none) */
     btree_hint hints[TREE_TXLOG + 1]; /* the fact trees'; reset at checkpoints */
     history_writer hist;              /* the history tree's; the same */
     store_options opts;

@@ -92,6 +92,7 @@ static void open_snapshot(store *s, store_reader *r) {
     pthread_mutex_lock(&s->publish);
     r->h = s->pub;
     r->view = s->view;
+    r->newest_tx_id = s->pub_newest_tx_id;
     r->open_next = NULL;
     r->open_prev = s->newest;
     if (s->newest)
@@ -170,6 +171,10 @@ static void release(store_reader *r, size_t bytes) {
 
 uint64_t store_reader_tx_count(const store_reader *r) {
     return r->h.tx_count;
+}
+
+int64_t store_reader_newest_tx_id(const store_reader *r) {
+    return r->newest_tx_id;
 }
 
 uint64_t store_reader_generation(const store_reader *r) {

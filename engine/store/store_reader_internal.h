@@ -50,6 +50,7 @@ struct store_reader {
     store *s;
     format_header h;                     /* the snapshot */
     uint64_t view;                       /* its pages (pager.h) */
+    int64_t newest_tx_id;                /* store.pub_newest_tx_id then */
     store_reader *open_prev, *open_next; /* the store's open readers, while open */
     lookup lookups[LOOKUP_MEMO];
     uint64_t lookup_epoch;                 /* moves when the snapshot does: voids the lookups */

@@ -522,13 +522,28 @@ static void test_executor_checks(void) {
     SYNC_PATTERN();
     CHECK(run(s, &q, &r, &e) == ERR(PRS, 77));
 
-    /* valid time default point is the `now` given to the executor */
+    /* The default valid-time point is the `now` given to the executor,
+     * never earlier than the newest commit the snapshot holds (a `now`
+     * read before a commit landed, or a clock that stepped back, would
+     * hide it: language.md §7.3). A later explicit :valid-from stays
+     * hidden until then. */
+    fact later = {.entity = uuid_of_keyword(":b", 2),
+                  .attribute = value_keyword(":n", 2),
+                  .v = value_integer(2),
+                  .tx_count = 2,
+                  .tx_id = 10,
+                  .valid_from = 50,
+                  .valid_to = VALID_TO_FOREVER,
+                  .asserted = true};
+    CHECK(store_commit(s, &later, 1, &e) == 0);
     q.body.count = 1;
     p.a = constant(value_keyword(":n", 2));
     SYNC_PATTERN();
-    CHECK(query_execute(s, &q, 9, &r, &e) == 0 && result_row_count(r) == 0);
+    CHECK(query_execute(s, &q, 9, &r, &e) == 0 && result_row_count(r) == 1);
     result_free(r);
-    CHECK(query_execute(s, &q, 10, &r, &e) == 0 && result_row_count(r) == 1);
+    CHECK(query_execute(s, &q, 49, &r, &e) == 0 && result_row_count(r) == 1);
+    result_free(r);
+    CHECK(query_execute(s, &q, 50, &r, &e) == 0 && result_row_count(r) == 2);
     result_free(r);
     err_clear(&e);
     store_close(s);
