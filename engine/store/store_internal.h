@@ -39,11 +39,11 @@ struct store {
     pager *pg;
     wal *log; /* NULL in memory */
     dict dic;
-    lookup_cache lookups;             /* dictionary lookups shared by the readers */
-    estimate_cache estimates;         /* range estimates shared by the readers */
-    spares readers;                   /* closed readers kept for reuse, up to STORE_IDLE_READERS */
-    format_header h;                  /* the writer's header: roots and counts with its pages */
-    int64_t newest_tx_id; /* the largest tx_id applied in this process (INT64_MIN: none) */
+    lookup_cache lookups;     /* dictionary lookups shared by the readers */
+    estimate_cache estimates; /* range estimates shared by the readers */
+    spares readers;           /* closed readers kept for reuse, up to STORE_IDLE_READERS */
+    format_header h;          /* the writer's header: roots and counts with its pages */
+    int64_t newest_tx_id;     /* the largest tx_id applied in this process (INT64_MIN: none) */
     btree_hint hints[TREE_TXLOG + 1]; /* the fact trees'; reset at checkpoints */
     history_writer hist;              /* the history tree's; the same */
     store_options opts;
