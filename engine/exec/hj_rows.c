@@ -85,12 +85,9 @@ int hj_rows_index(hj_rows *r, err *e) {
     if (rc != 0)
         return rc;
     free(r->heads);
-    r->heads = malloc(n * sizeof *r->heads);
-    if (!r->heads)
+    if (!(r->heads = hj_heads_new(n)))
         return err_set(e, ERR(INT, 0), "out of memory");
     r->head_mask = n - 1;
-    for (size_t i = 0; i < n; i++)
-        r->heads[i] = HJ_ROWS_END;
     for (size_t i = r->count; i-- > 0;) {
         size_t b = (size_t)r->hash[i] & r->head_mask;
         r->next[i] = r->heads[b];

@@ -8,6 +8,7 @@
 #ifndef MG_EXEC_HJ_ROWS_H
 #define MG_EXEC_HJ_ROWS_H
 
+#include "exec/hj_table.h"
 #include "exec/op.h"
 
 typedef struct hj_rows {
@@ -23,7 +24,7 @@ typedef struct hj_rows {
     size_t charged;
 } hj_rows;
 
-#define HJ_ROWS_END SIZE_MAX
+#define HJ_ROWS_END HJ_END
 
 void hj_rows_init(hj_rows *r, const plan_conj *p, size_t record_width, meter *m);
 void hj_rows_free(hj_rows *r);
