@@ -352,6 +352,46 @@ TEST(hash_join_stream_keeps_records_for_pseudo_patterns) {
     minigraf_close(db);
 }
 
+/* In a query that evaluates rules, the streamed pattern reads the facts
+ * a rule derives for its attribute after the stored records (language.md
+ * §9.2): entity 1 follows entity 0 through :likes (and entities 0 and 1,
+ * the rows, follow someone through it). */
+TEST(hash_join_stream_reads_derived_facts_too) {
+    MiniGrafDb *db = open_memory_db();
+    char tx[2048];
+    size_t len = (size_t)snprintf(
+        tx, sizeof tx,
+        "(transact [[#uuid \"550e8400-e29b-41d4-a716-000000000000\" :group 1] "
+        "[#uuid \"550e8400-e29b-41d4-a716-000000000000\" :name \"A\"] "
+        "[#uuid \"550e8400-e29b-41d4-a716-000000000001\" :group 1] "
+        "[#uuid \"550e8400-e29b-41d4-a716-000000000001\" :name \"B\"] "
+        "[#uuid \"550e8400-e29b-41d4-a716-000000000001\" :likes "
+        ":550e8400-e29b-41d4-a716-000000000000] "
+        "[#uuid \"550e8400-e29b-41d4-a716-000000000002\" :follows "
+        ":550e8400-e29b-41d4-a716-000000000000] "
+        "[#uuid \"550e8400-e29b-41d4-a716-000000000003\" :follows "
+        "#uuid \"550e8400-e29b-41d4-a716-000000000001\"] "
+        "[#uuid \"550e8400-e29b-41d4-a716-000000000004\" :group 2] "
+        "[#uuid \"550e8400-e29b-41d4-a716-000000000000\" :likes "
+        ":550e8400-e29b-41d4-a716-000000000004] ");
+    for (int i = 5; i < 15; i++) /* records no row joins: the rows are few */
+        len += (size_t)snprintf(tx + len, sizeof tx - len,
+                                "[#uuid \"" FOLLOW_UUID "\" :follows "
+                                ":550e8400-e29b-41d4-a716-000000000004] ",
+                                i);
+    snprintf(tx + len, sizeof tx - len, "])");
+    EXPECT_TRANSACT(db, tx);
+    EXPECT_EXEC(db, "(rule [(follows ?x ?y) [?x :likes ?y]])", "{\"ok\":true}");
+    EXPECT_EXEC(db,
+                "(query [:find ?e ?n :where [?e :follows ?f] [?f :group 1] [?f :name ?n] "
+                "(follows ?f ?z)])",
+                "{\"variables\":[\"?e\",\"?n\"],\"results\":["
+                "[\"550e8400-e29b-41d4-a716-000000000001\",\"A\"],"
+                "[\"550e8400-e29b-41d4-a716-000000000002\",\"A\"],"
+                "[\"550e8400-e29b-41d4-a716-000000000003\",\"B\"]]}");
+    minigraf_close(db);
+}
+
 /* A :limit stops the stream early; the cursor closed then frees the rows
  * and the scan left open. */
 TEST(hash_join_stream_stops_at_limit) {
@@ -449,6 +489,7 @@ CHECK_MAIN(TEST_ENTRY(join_on_entity_pairs_name_and_age),
            TEST_ENTRY(hash_join_with_as_many_rows_as_records_reads_the_table),
            TEST_ENTRY(hash_join_stream_with_no_rows_is_empty),
            TEST_ENTRY(hash_join_stream_keeps_records_for_pseudo_patterns),
+           TEST_ENTRY(hash_join_stream_reads_derived_facts_too),
            TEST_ENTRY(hash_join_stream_stops_at_limit),
            TEST_ENTRY(hash_join_after_value_ordered_step_keeps_the_order),
            TEST_ENTRY(hash_join_inside_not_reads_the_table))
