@@ -64,18 +64,22 @@ static void shrink_to_fit(hj_table *t) {
     }
 }
 
+size_t *hj_heads_new(size_t n) {
+    size_t *heads = malloc(n * sizeof *heads);
+    for (size_t i = 0; heads && i < n; i++)
+        heads[i] = HJ_END;
+    return heads;
+}
+
 /* 2^k buckets, k from the entry count. */
 int hj_table_index(hj_table *t, err *e) {
     shrink_to_fit(t);
     size_t n = 1;
     while (t->key_pos >= 0 && n < t->count)
         n *= 2;
-    t->heads = malloc(n * sizeof *t->heads);
-    if (!t->heads)
+    if (!(t->heads = hj_heads_new(n)))
         return err_set(e, ERR(INT, 0), "out of memory");
     t->head_mask = n - 1;
-    for (size_t i = 0; i < n; i++)
-        t->heads[i] = HJ_END;
     for (size_t i = t->count; i-- > 0;) {
         size_t b = bucket_of(t, &t->entries[i].vals[t->key_pos >= 0 ? t->key_pos : 0]);
         t->entries[i].next = t->heads[b];

@@ -61,6 +61,9 @@ int hj_table_read(hj_table *t, struct where_ctx *x, const struct plan_item *it,
                   const value *known[3], err *e);
 /* Chains the entries by their key; once, after the last append. INT-000. */
 int hj_table_index(hj_table *t, err *e);
+/* `n` (a power of two) empty chain heads (each HJ_END), or NULL when out
+ * of memory: the buckets of a table and of a join's kept rows (hj_rows.h). */
+size_t *hj_heads_new(size_t n);
 /* The first entry whose key may be E2-equal to `key` (NULL: key_pos is
  * -1), HJ_END when none; then follow `next`. */
 size_t hj_table_first(const hj_table *t, const value *key);

@@ -62,6 +62,11 @@ typedef struct where_ctx {
      * order_lost: its scan went on out of order (store_scan_values). */
     const plan_item *ordered;
     bool ordered_desc, order_lost;
+    /* The conjunction whose pipeline is opened once (the query's :where),
+     * or NULL: its hash joins may stream their records through the rows
+     * before them (exec/op_hashjoin.c) instead of reading a table that
+     * later opens would reuse. */
+    const plan_conj *once;
 } where_ctx;
 
 /* One row of a conjunction: a view into a batch. */

@@ -234,6 +234,7 @@ static int where_build(where_stream *w, store *s, const ast_query *q, int64_t no
     rc = export_vars(w, e);
     if (rc == 0)
         rc = choose_value_order(w, q, e);
+    w->x.once = pq.top;
     if (rc == 0)
         rc = op_sub_init(&w->x, &w->pipe, pq.top, e);
     return rc == 0 ? op_open(w->pipe.root, e) : rc;

@@ -147,6 +147,13 @@ static uint64_t hash_start(value_type t) {
     return hash_bytes(&tag, 1);
 }
 
+/* A UUID a word a step: hash joins hash every build row's entity. */
+static uint64_t hash_uuid(uint64_t h, uuid128 u) {
+    uint64_t w[2];
+    memcpy(w, u.bytes, sizeof w);
+    return hash_combine(hash_combine(h, w[0]), w[1]);
+}
+
 /* Hashes the payload; `f_bits` is the float's bits under the caller's
  * equality (canonical for E3, zero-normalised for E1/E2). */
 static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
@@ -164,12 +171,7 @@ static uint64_t hash_payload(uint64_t h, const value *v, uint64_t f_bits) {
         unsigned char b = v->as.b ? 1 : 0;
         return hash_bytes_from(h, &b, 1);
     }
-    case VT_REF: { /* a word a step: hash joins hash every build row's entity */
-        uuid128 u = ref_bytes(v);
-        uint64_t w[2];
-        memcpy(w, u.bytes, sizeof w);
-        return hash_combine(hash_combine(h, w[0]), w[1]);
-    }
+    case VT_REF: return hash_uuid(h, ref_bytes(v));
     case VT_NULL: return h;
     case VT_LIST:
         for (size_t i = 0; i < v->as.list.count; i++) {
@@ -195,10 +197,8 @@ uint64_t value_hash_total(const value *v) {
 }
 
 uint64_t value_hash_entity(const value *v) {
-    if (v->type == VT_KEYWORD) {
-        value ref = value_ref(keyword_entity(v));
-        return value_hash_entity(&ref);
-    }
+    if (v->type == VT_KEYWORD) /* as the Ref it names: a stream hashes one per record */
+        return hash_mix(hash_uuid(hash_start(VT_REF), keyword_entity(v)));
     /* E1 equates 0.0 and -0.0, so they must hash alike. */
     uint64_t f_bits = 0;
     if (v->type == VT_FLOAT)

@@ -39,6 +39,10 @@ struct value_source {
     /* The entity a stored keyword names (uuid_of_keyword of its text), or
      * NULL: derived from `text` each time. */
     int (*keyword_entity)(const value_source *src, uint64_t id, uuid128 *out, err *e);
+    /* Starts loading what keyword_entity will read for `id` (a hint: a
+     * loop over many records issues it a batch ahead, so the memory
+     * waits overlap), or NULL. */
+    void (*keyword_prefetch)(const value_source *src, uint64_t id);
     bool failed;
 };
 
@@ -101,6 +105,12 @@ static inline value value_list(const value *items, size_t count) {
  * as.ref or as.str itself calls value_resolve first. */
 static inline value value_stored(value_type type, const value_source *src, uint64_t id) {
     return (value){.type = type, .stored = true, .as.stored = {id, src}};
+}
+/* Hints that the entity of `v` (value_hash_entity, value_equal_entity)
+ * is wanted soon: a stored keyword's source starts loading it. */
+static inline void value_prefetch_entity(const value *v) {
+    if (v->type == VT_KEYWORD && v->stored && v->as.stored.src->keyword_prefetch)
+        v->as.stored.src->keyword_prefetch(v->as.stored.src, v->as.stored.id);
 }
 /* Replaces a stored value by the one it names (other values are left
  * alone): 0, or the source's error code. */

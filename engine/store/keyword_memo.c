@@ -27,6 +27,11 @@ bool keyword_memo_find(const keyword_memo *m, uint64_t loc, uuid128 *u) {
     }
 }
 
+void keyword_memo_prefetch(const keyword_memo *m, uint64_t loc) {
+    if (m->count)
+        __builtin_prefetch(&m->slots[slot_of(m, loc + 1)]);
+}
+
 static void insert(keyword_memo *m, uint64_t key, const uuid128 *u) {
     size_t i = slot_of(m, key);
     while (m->slots[i].key != 0 && m->slots[i].key != key)

@@ -33,6 +33,8 @@ typedef struct keyword_memo {
 typedef bool (*keyword_memo_grant)(void *ctx, size_t bytes);
 
 bool keyword_memo_find(const keyword_memo *m, uint64_t loc, uuid128 *u);
+/* Starts loading the slot keyword_memo_find(m, loc, ..) reads first. */
+void keyword_memo_prefetch(const keyword_memo *m, uint64_t loc);
 /* Remembers loc's entity; best effort (full, refused or out of memory:
  * not remembered). */
 void keyword_memo_put(keyword_memo *m, uint64_t loc, const uuid128 *u, keyword_memo_grant grant,

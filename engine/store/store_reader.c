@@ -41,6 +41,7 @@ void store_readers_free(store *s) {
 static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
 static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len, err *e);
 static int source_keyword_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
+static void source_keyword_prefetch(const value_source *src, uint64_t id);
 
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
@@ -51,6 +52,7 @@ static store_reader *reader_take(store *s) {
     r->src.entity = source_entity;
     r->src.text = source_text;
     r->src.keyword_entity = source_keyword_entity;
+    r->src.keyword_prefetch = source_keyword_prefetch;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
     return r;
@@ -508,6 +510,10 @@ static int source_keyword_entity(const value_source *src, uint64_t id, uuid128 *
     *out = uuid_of_keyword(ptr, len);
     keyword_memo_put(&r->keywords, id, out, grant_keywords, r);
     return 0;
+}
+
+static void source_keyword_prefetch(const value_source *src, uint64_t id) {
+    keyword_memo_prefetch(&((const store_reader *)src)->keywords, id);
 }
 
 const value_source *store_reader_source(const store_reader *r) {
