@@ -32,6 +32,7 @@ static void cache_free(rules_kept *k) {
     }
     free(c->plans);
     htab_free(&c->plan_index);
+    seminaive_free(c->sn);
     stratify_plan_free(&c->strata);
     stratify_free(c->rewritten);
     arena_free(&c->mem);

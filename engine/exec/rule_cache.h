@@ -21,7 +21,9 @@
  * cache's own context `ctx`, into which each query copies its where_ctx
  * (snapshot, visibility, host scope), and charge the cache's meter `m`,
  * which each query starts at its own meter's count plus what the kept
- * operators hold (`baseline`), as a query that built them would. */
+ * operators hold (`baseline`), as a query that built them would. The
+ * semi-naive state is kept too, its relations emptied (their small
+ * tables kept: rules/seminaive.h, seminaive_reset). */
 #ifndef MG_EXEC_RULE_CACHE_H
 #define MG_EXEC_RULE_CACHE_H
 
@@ -36,6 +38,7 @@
 #include "exec/op.h"
 #include "plan/conj.h"
 #include "rules/registry.h"
+#include "rules/seminaive.h"
 #include "rules/stratify.h"
 
 /* One rule body's compiled plan for one delta position (rule_eval.c:
@@ -80,6 +83,7 @@ typedef struct rule_cache {
     where_ctx ctx;                   /* what the operators read: the running query's */
     meter m;                         /* what they charge */
     size_t baseline;                 /* bytes the kept operators hold between queries */
+    seminaive *sn;                   /* the last evaluation's, emptied, or NULL */
 } rule_cache;
 
 /* The state kept for q over program p (taken from it), or a new empty

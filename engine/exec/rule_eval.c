@@ -398,13 +398,29 @@ static int query_strata(rule_eval *re, const ast_query *q, const stratify_progra
     return 0;
 }
 
+/* The cache's semi-naive state when it was made for these rules, emptied,
+ * else a new one. */
+static int ready_seminaive(rule_eval *re, const stratify_program *prog,
+                           const ast_rule *const *rules, const seminaive_limits *lim, err *e) {
+    rule_cache *c = re->c;
+    if (seminaive_serves(c->sn, prog, rules, re->plan)) {
+        seminaive_reset(c->sn, lim, re->x->m);
+        re->sn = c->sn;
+        c->sn = NULL;
+        return 0;
+    }
+    seminaive_free(c->sn);
+    c->sn = NULL;
+    return seminaive_new(prog, rules, re->plan, lim, re->x->m, &re->sn, e);
+}
+
 static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *rules,
                     const stratify_program *prog, err *e) {
     seminaive_limits lim;
     limits_of(re->opts, q, &lim);
     int rc = query_strata(re, q, prog, e);
     if (rc == 0)
-        rc = seminaive_new(prog, rules, re->plan, &lim, re->x->m, &re->sn, e);
+        rc = ready_seminaive(re, prog, rules, &lim, e);
     if (rc == 0) {
         rc = derived_init(&re->derived, re->sn, e);
         if (rc != 0)
@@ -557,7 +573,12 @@ void rule_eval_end(rule_eval *re) {
         rule_cache_drop_operators(re->c);
     if (re->has_derived)
         derived_free(&re->derived);
-    seminaive_free(re->sn);
+    if (re->c && re->keep && re->sn) { /* emptied now: its charge is given back */
+        seminaive_reset(re->sn, NULL, re->x->m);
+        re->c->sn = re->sn;
+    } else {
+        seminaive_free(re->sn);
+    }
     if (re->c)
         settle_meters(re);
     if (re->snapshot) {
