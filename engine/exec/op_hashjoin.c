@@ -100,23 +100,31 @@ static int hj_build(op_hashjoin *h, err *e) {
     return 0;
 }
 
-/* The table is read at the first open, and again at the first open of a
- * new rule body evaluation (where_ctx.body_run). */
 static int hj_open(op *o, err *e) {
     op_hashjoin *h = (op_hashjoin *)o;
     h->have_row = false;
     child_rows_open(&h->join.in);
-    int rc = h->t && h->run == h->join.x->body_run ? 0 : hj_build(h, e);
-    if (rc != 0)
-        return rc;
-    h->run = h->join.x->body_run;
     return op_open(h->join.in.child, e);
+}
+
+/* The table is read when the child gives its first row (a rule body's
+ * first round often gives none: the relation it recurses on is empty),
+ * once, and again in a new rule body evaluation (where_ctx.body_run). */
+static int ready_table(op_hashjoin *h, err *e) {
+    if (h->t && h->run == h->join.x->body_run)
+        return 0;
+    int rc = hj_build(h, e);
+    if (rc == 0)
+        h->run = h->join.x->body_run;
+    return rc;
 }
 
 /* Moves to the child's next row and the first entry its key finds; 1 a
  * row, 0 the child's end. */
 static int next_row(op_hashjoin *h, size_t max, err *e) {
     int rc = child_rows_next(&h->join.in, max, e);
+    if (rc == 1 && (rc = ready_table(h, e)) == 0)
+        rc = 1;
     if (rc != 1)
         return rc;
     const pattern_join *pj = &h->join;
