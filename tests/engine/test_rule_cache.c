@@ -11,6 +11,7 @@
 #include "db/db.h"
 #include "exec/query.h"
 #include "exec/rule_cache.h"
+#include "org_db.h"
 #include "rules/registry.h"
 
 static int register_text(rules_registry *r, const char *text, err *e) {
@@ -100,30 +101,6 @@ static void anything_else_is_not(void) {
 
 /* ---- operators kept from one query to the next --------------------------------- */
 
-static void run(db *d, const char *text) {
-    db_result r;
-    err e = {0};
-    CHECK(db_execute(d, text, strlen(text), &r, &e) == 0);
-    result_free(r.rows);
-    err_clear(&e);
-}
-
-/* :p{i} :manager :p{i/2} for i in 1..63, and the boss closure. */
-static db *org(void) {
-    db *d = NULL;
-    err e = {0};
-    CHECK(db_open(NULL, NULL, &d, &e) == 0);
-    char text[4096];
-    size_t len = (size_t)snprintf(text, sizeof text, "(transact [");
-    for (int i = 1; i < 64; i++)
-        len += (size_t)snprintf(text + len, sizeof text - len, "[:p%d :manager :p%d]", i, i / 2);
-    snprintf(text + len, sizeof text - len, "])");
-    run(d, text);
-    run(d, "(rule [(boss ?x ?b) [?x :manager ?b]])");
-    run(d, "(rule [(boss ?x ?b) [?x :manager ?m] (boss ?m ?b)])");
-    return d;
-}
-
 /* Runs `text` with a memory limit: 0, or the error code; *rows its rows. */
 static int query_limited(db *d, const char *text, size_t limit, size_t *rows) {
     arena a;
@@ -162,7 +139,7 @@ static size_t kept_operators(rule_cache *c, op **ops, size_t n) {
 }
 
 static void repeated_query_opens_the_same_operators(void) {
-    db *d = org();
+    db *d = org_db(false);
     const char *q = "(query [:find ?b :where (boss :p63 ?b)])";
     size_t rows = 0;
     CHECK(query_limited(d, q, 0, &rows) == 0 && rows == 6);
@@ -215,7 +192,7 @@ static size_t least_limit(db *d, const char *q, bool cold) {
 /* The kept operators count against a repeated query's limit as built
  * ones count against a first query's: the same least limit. */
 static void kept_operators_count_against_the_limit(void) {
-    db *d = org();
+    db *d = org_db(false);
     const char *q = "(query [:find ?b :where (boss :p63 ?b)])";
     size_t cold = least_limit(d, q, true), warm = least_limit(d, q, false);
     CHECK(cold > 0 && warm > 0);
