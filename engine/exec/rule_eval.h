@@ -31,8 +31,8 @@ typedef struct rule_eval {
     seminaive *sn;
     derived_facts derived;
     bool has_derived;
-    where_ctx *x;     /* the bodies' context: the cache's (rule_cache.h), once taken */
-    where_ctx *query; /* the query's */
+    where_ctx *x;      /* the bodies' context: the cache's (rule_cache.h), once taken */
+    where_ctx *query;  /* the query's */
     size_t query_used; /* the query meter's count when the evaluation began */
     size_t lent;       /* what the query's meter was charged for the evaluation */
     bool any_valid_time;
