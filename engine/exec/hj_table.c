@@ -13,6 +13,7 @@
 void hj_table_init(hj_table *t, int key_pos, meter *m) {
     memset(t, 0, sizeof *t);
     t->key_pos = key_pos;
+    t->first = HJ_END;
     t->records = true;
     t->m = m;
 }
@@ -64,11 +65,17 @@ static void shrink_to_fit(hj_table *t) {
     }
 }
 
-/* 2^k buckets, k from the entry count. */
+/* 2^k buckets, k from the entry count; one chain without a key. */
 int hj_table_index(hj_table *t, err *e) {
     shrink_to_fit(t);
+    if (t->key_pos < 0) {
+        t->first = HJ_END;
+        for (size_t i = t->count; i-- > 0; t->first = i)
+            t->entries[i].next = t->first;
+        return 0;
+    }
     size_t n = 1;
-    while (t->key_pos >= 0 && n < t->count)
+    while (n < t->count)
         n *= 2;
     t->heads = malloc(n * sizeof *t->heads);
     if (!t->heads)
@@ -77,7 +84,7 @@ int hj_table_index(hj_table *t, err *e) {
     for (size_t i = 0; i < n; i++)
         t->heads[i] = HJ_END;
     for (size_t i = t->count; i-- > 0;) {
-        size_t b = bucket_of(t, &t->entries[i].vals[t->key_pos >= 0 ? t->key_pos : 0]);
+        size_t b = bucket_of(t, &t->entries[i].vals[t->key_pos]);
         t->entries[i].next = t->heads[b];
         t->heads[b] = i;
     }
@@ -96,7 +103,7 @@ int hj_table_read(hj_table *t, where_ctx *x, const plan_item *it, const value *k
 }
 
 size_t hj_table_first(const hj_table *t, const value *key) {
-    return t->heads[key ? bucket_of(t, key) : 0];
+    return t->key_pos < 0 ? t->first : t->heads[key ? bucket_of(t, key) : 0];
 }
 
 /* ---- the cache ------------------------------------------------------------------ */
