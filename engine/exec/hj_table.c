@@ -13,6 +13,7 @@
 void hj_table_init(hj_table *t, int key_pos, meter *m) {
     memset(t, 0, sizeof *t);
     t->key_pos = key_pos;
+    t->first = HJ_END;
     t->records = true;
     t->m = m;
 }
@@ -71,17 +72,23 @@ size_t *hj_heads_new(size_t n) {
     return heads;
 }
 
-/* 2^k buckets, k from the entry count. */
+/* 2^k buckets, k from the entry count; one chain without a key. */
 int hj_table_index(hj_table *t, err *e) {
     shrink_to_fit(t);
+    if (t->key_pos < 0) {
+        t->first = HJ_END;
+        for (size_t i = t->count; i-- > 0; t->first = i)
+            t->entries[i].next = t->first;
+        return 0;
+    }
     size_t n = 1;
-    while (t->key_pos >= 0 && n < t->count)
+    while (n < t->count)
         n *= 2;
     if (!(t->heads = hj_heads_new(n)))
         return err_set(e, ERR(INT, 0), "out of memory");
     t->head_mask = n - 1;
     for (size_t i = t->count; i-- > 0;) {
-        size_t b = bucket_of(t, &t->entries[i].vals[t->key_pos >= 0 ? t->key_pos : 0]);
+        size_t b = bucket_of(t, &t->entries[i].vals[t->key_pos]);
         t->entries[i].next = t->heads[b];
         t->heads[b] = i;
     }
@@ -100,7 +107,7 @@ int hj_table_read(hj_table *t, where_ctx *x, const plan_item *it, const value *k
 }
 
 size_t hj_table_first(const hj_table *t, const value *key) {
-    return t->heads[key ? bucket_of(t, key) : 0];
+    return t->key_pos < 0 ? t->first : t->heads[key ? bucket_of(t, key) : 0];
 }
 
 /* ---- the cache ------------------------------------------------------------------ */

@@ -38,7 +38,8 @@ typedef struct hj_table {
     hj_entry *entries;
     fact *recs; /* entries' records when `records`, else NULL */
     size_t count, cap, recs_cap;
-    size_t *heads, head_mask;
+    size_t *heads, head_mask; /* when key_pos >= 0 */
+    size_t first;             /* the one chain when key_pos < 0 (no array: most kept tables) */
     meter *m;
     size_t charged;
 } hj_table;

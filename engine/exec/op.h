@@ -228,6 +228,9 @@ op *op_hashjoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
 bool op_hashjoin_kept(const where_ctx *x, const plan_item *it);
 /* Expression filter / binding (language.md §8.5). */
 op *op_filter_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
+/* Whether expression clause `it` calls a host predicate (resolved when
+ * its filter is built). */
+bool op_filter_calls_host(const plan_item *it);
 /* A pseudo-attribute pattern correlated with a real pattern (language.md §8.9, D16). */
 op *op_pseudo_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e);
 /* not / not-join (language.md §8.7): keeps the rows whose body has no solution. */
@@ -243,6 +246,15 @@ typedef struct op_sub {
 } op_sub;
 
 int op_sub_init(where_ctx *x, op_sub *s, const plan_conj *p, err *e);
+/* Whether s's operators, once built over x for p, may be opened again
+ * for another query that copies its context into *x (exec/rule_eval.c
+ * keeps rule bodies' operators so): every clause a pattern joined by
+ * nested loops (which seeks at each open with what the context and the
+ * AST hold then) or an expression. Not: hash joins and kept scans (their
+ * tables belong to one evaluation or would stay in memory), not / or
+ * (their sub-pipelines' scans stay open after an early stop), pseudo
+ * patterns, host predicates (resolved when built). */
+bool op_sub_reusable(const where_ctx *x, const plan_conj *p);
 void op_sub_free(op_sub *s);
 /* Copies the parent's values into s's INPUT slots and restarts it. */
 int op_sub_open(op_sub *s, const plan_sub *ps, const frame *parent, size_t step, err *e);

@@ -16,11 +16,23 @@ static bool delta_value_join(const where_ctx *x, const plan_item *it) {
 }
 
 /* A rule body's first pattern with neither entity nor value known scans
- * its attribute in every round: when its records are kept for the whole
- * evaluation (read now if not yet, exec/hj_table.h), they are read and
- * decoded once. 1 kept, 0 not (the scan streams), or a storage error. */
+ * its attribute in every round: its records may be kept for the whole
+ * evaluation (kept_scan). */
+static bool may_keep_scan(const where_ctx *x, const plan_item *it, size_t step) {
+    return step == 1 && !it->access.known[0] && !it->access.known[2] && op_hashjoin_kept(x, it);
+}
+
+/* The pattern is joined by a hash join whatever the tables hold. */
+static bool hashed(const where_ctx *x, const plan_item *it, size_t step) {
+    return it->access.join == PLAN_JOIN_HASH ||
+           (step > 1 && !it->access.known[0] && delta_value_join(x, it));
+}
+
+/* When the records of may_keep_scan's pattern are kept (read now if not
+ * yet, exec/hj_table.h), they are read and decoded once. 1 kept, 0 not
+ * (the scan streams), or a storage error. */
 static int kept_scan(where_ctx *x, const plan_item *it, size_t step, err *e) {
-    if (step != 1 || it->access.known[0] || it->access.known[2] || !op_hashjoin_kept(x, it))
+    if (!may_keep_scan(x, it, step))
         return 0;
     const value *known[3] = {NULL, &it->pc.pattern->a.constant, NULL};
     hj_key key = {.attr = known[1], .key_pos = -1, .attr_hash = hj_key_attr_hash(known[1])};
@@ -32,8 +44,7 @@ static int kept_scan(where_ctx *x, const plan_item *it, size_t step, err *e) {
 static op *build_pattern(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     const plan_item *it = &p->items[item];
     size_t step = p->step_of[item];
-    if (it->access.join == PLAN_JOIN_HASH ||
-        (step > 1 && !it->access.known[0] && delta_value_join(x, it)))
+    if (hashed(x, it, step))
         return op_hashjoin_new(x, p, item, child, e);
     int kept = kept_scan(x, it, step, e);
     if (kept > 1)
@@ -69,6 +80,24 @@ static op *build_pipeline(where_ctx *x, const plan_conj *p, batch *input, err *e
     if (!cur && e->code == 0)
         err_set(e, ERR(INT, 0), "out of memory");
     return cur;
+}
+
+static bool item_reusable(const where_ctx *x, const plan_conj *p, size_t item) {
+    const plan_item *it = &p->items[item];
+    size_t step = p->step_of[item];
+    switch (it->kind) {
+    case PK_PATTERN:
+    case PK_INVOKE: return !hashed(x, it, step) && !may_keep_scan(x, it, step);
+    case PK_EXPR: return !op_filter_calls_host(it);
+    default: return false;
+    }
+}
+
+bool op_sub_reusable(const where_ctx *x, const plan_conj *p) {
+    for (size_t i = 0; i < p->item_count; i++)
+        if (!item_reusable(x, p, i))
+            return false;
+    return true;
 }
 
 int op_sub_init(where_ctx *x, op_sub *s, const plan_conj *p, err *e) {

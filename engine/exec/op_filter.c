@@ -139,6 +139,10 @@ static size_t count_calls(const ast_expr *x) {
     return n;
 }
 
+bool op_filter_calls_host(const plan_item *it) {
+    return count_calls(&it->clause->as.expr.expr) > 0;
+}
+
 static int resolve_calls(op_filter *o, host_scope *scope, const ast_expr *x, err *e) {
     if (x->kind != EXPR_CALL)
         return 0;

@@ -199,10 +199,8 @@ static void stream_close(op_hashjoin *h) {
     h->replay = 0;
 }
 
-/* The table is read at the first open, and again at the first open of a
- * new rule body evaluation (where_ctx.body_run); a first open that
- * streams (may_stream) reads the rows first and the table only when they
- * are too many. */
+/* A first open that streams (may_stream) reads the rows first; the
+ * table is read (ready_table) only when they are too many. */
 static int hj_open(op *o, err *e) {
     op_hashjoin *h = (op_hashjoin *)o;
     bool stream = may_stream(h);
@@ -210,33 +208,38 @@ static int hj_open(op *o, err *e) {
     h->have_row = false;
     stream_close(h);
     child_rows_open(&h->join.in);
-    if (stream) {
-        int rc = op_open(h->join.in.child, e);
-        if (rc == 0)
-            rc = read_rows(h, e);
-        if (rc == 1)
-            return stream_open(h, e);
-        if (rc != 0)
-            return rc;
-    }
-    int rc = h->t && h->run == h->join.x->body_run ? 0 : hj_build(h, e);
-    if (rc != 0)
+    int rc = op_open(h->join.in.child, e);
+    if (rc != 0 || !stream)
         return rc;
-    h->run = h->join.x->body_run;
-    return stream ? 0 : op_open(h->join.in.child, e);
+    rc = read_rows(h, e);
+    return rc == 1 ? stream_open(h, e) : rc;
+}
+
+/* The table is read when the first row comes (a rule body's first round
+ * often gives none: the relation it recurses on is empty), once, and
+ * again in a new rule body evaluation (where_ctx.body_run). */
+static int ready_table(op_hashjoin *h, err *e) {
+    if (h->t && h->run == h->join.x->body_run)
+        return 0;
+    int rc = hj_build(h, e);
+    if (rc == 0)
+        h->run = h->join.x->body_run;
+    return rc;
 }
 
 /* Moves to the next row (the rows read before the table first, then the
  * child's) and the first entry its key finds; 1 a row, 0 the child's end. */
 static int next_row(op_hashjoin *h, size_t max, err *e) {
     pattern_join *pj = &h->join;
-    if (h->replay < h->rows.count) {
+    int rc = 1;
+    if (h->replay < h->rows.count)
         pj->in.row = hj_rows_row(&h->rows, h->replay++);
-    } else {
-        int rc = child_rows_next(&pj->in, max, e);
-        if (rc != 1)
-            return rc;
-    }
+    else
+        rc = child_rows_next(&pj->in, max, e);
+    if (rc == 1 && (rc = ready_table(h, e)) == 0)
+        rc = 1;
+    if (rc != 1)
+        return rc;
     h->cursor = hj_table_first(h->t, h->key_pos >= 0 ? row_key(h, &pj->in.row) : NULL);
     return 1;
 }

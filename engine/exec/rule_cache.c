@@ -17,6 +17,12 @@ void rule_cache_drop_operators(rule_cache *c) {
         body_plan_drop_operators(c->plans[i]);
 }
 
+void rule_cache_drop_unreusable(rule_cache *c) {
+    for (size_t i = 0; i < c->plan_count; i++)
+        if (!c->plans[i]->reusable)
+            body_plan_drop_operators(c->plans[i]);
+}
+
 static void cache_free(rules_kept *k) {
     rule_cache *c = (rule_cache *)k;
     rule_cache_drop_operators(c);
@@ -26,6 +32,7 @@ static void cache_free(rules_kept *k) {
     }
     free(c->plans);
     htab_free(&c->plan_index);
+    seminaive_free(c->sn);
     stratify_plan_free(&c->strata);
     stratify_free(c->rewritten);
     arena_free(&c->mem);
@@ -56,6 +63,7 @@ static int cache_new(char *key, bool magic, rule_cache_snapshot snap, rule_cache
     }
     *c = (rule_cache){.base = {cache_free}, .key = key, .magic = magic, .snap = snap};
     arena_init(&c->mem);
+    meter_init(&c->m, 0);
     htab_init(&c->plan_index);
     command *cmd = NULL;
     err pe = {0};
@@ -90,7 +98,6 @@ int rule_cache_take(rules_registry *reg, const rules_program *p, const ast_query
 void rule_cache_give_back(rules_registry *reg, const rules_program *p, rule_cache *c, bool keep) {
     if (!c)
         return;
-    rule_cache_drop_operators(c);
     if (keep)
         rules_keep(reg, p, &c->base);
     else

@@ -14,7 +14,16 @@
  *   - the store snapshot whose range estimates ordered the bodies: its
  *     transaction count (a commit) and checkpoint generation.
  * A body plan also depends on the sizes of the derived relations, which
- * rule_eval.c checks before each use, as it does within one query. */
+ * rule_eval.c checks before each use, as it does within one query.
+ *
+ * The operators of a body whose plan allows it (exec/op.h:
+ * op_sub_reusable) are kept too, closed: they were built over the
+ * cache's own context `ctx`, into which each query copies its where_ctx
+ * (snapshot, visibility, host scope), and charge the cache's meter `m`,
+ * which each query starts at its own meter's count plus what the kept
+ * operators hold (`baseline`), as a query that built them would. The
+ * semi-naive state is kept too, its relations emptied (their small
+ * tables kept: rules/seminaive.h, seminaive_reset). */
 #ifndef MG_EXEC_RULE_CACHE_H
 #define MG_EXEC_RULE_CACHE_H
 
@@ -29,6 +38,7 @@
 #include "exec/op.h"
 #include "plan/conj.h"
 #include "rules/registry.h"
+#include "rules/seminaive.h"
 #include "rules/stratify.h"
 
 /* One rule body's compiled plan for one delta position (rule_eval.c:
@@ -44,6 +54,7 @@ typedef struct body_plan {
     uint8_t *sizes;              /* size class of the delta and each derived relation */
     size_t size_count;           /* at planning time */
     op_sub pipe;                 /* the operators over conj, once built */
+    bool reusable;               /* pipe may serve the next query (op_sub_reusable) */
     int head_var[2];             /* per head argument: its body variable, or -1 */
     struct body_plan *same_next; /* the next plan of this rule and delta position */
 } body_plan;
@@ -69,6 +80,10 @@ typedef struct rule_cache {
     htab plan_index;                 /* (rule, delta position) -> its first plan in `plans` */
     stratify_plan strata;            /* the query's predicates and rules in plan_of */
     const stratify_program *plan_of; /* the program `strata` is of; NULL: none yet */
+    where_ctx ctx;                   /* what the operators read: the running query's */
+    meter m;                         /* what they charge */
+    size_t baseline;                 /* bytes the kept operators hold between queries */
+    seminaive *sn;                   /* the last evaluation's, emptied, or NULL */
 } rule_cache;
 
 /* The state kept for q over program p (taken from it), or a new empty
@@ -80,8 +95,11 @@ int rule_cache_take(rules_registry *reg, const rules_program *p, const ast_query
 void body_plan_drop_operators(body_plan *bp);
 /* The same for each of c's plans. */
 void rule_cache_drop_operators(rule_cache *c);
-/* Ends the query's use of c: kept with p for the next query when `keep`,
- * else freed. */
+/* Frees the operators of c's plans that may not serve another query. */
+void rule_cache_drop_unreusable(rule_cache *c);
+/* Ends the query's use of c: kept with p for the next query when `keep`
+ * (with the operators that may serve it: the caller has dropped the
+ * others and set `baseline`), else freed. */
 void rule_cache_give_back(rules_registry *reg, const rules_program *p, rule_cache *c, bool keep);
 
 #endif

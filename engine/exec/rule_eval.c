@@ -6,6 +6,7 @@
 
 #include "base/array.h"
 #include "base/hash.h"
+#include "host/host_fns.h"
 #include "plan/conj.h"
 #include "plan/magic.h"
 
@@ -142,6 +143,7 @@ static int build_pipeline(rule_eval *re, body_plan *bp, err *e) {
     int rc = op_sub_init(re->x, &bp->pipe, bp->conj, e);
     if (rc != 0)
         return rc;
+    bp->reusable = op_sub_reusable(re->x, bp->conj);
     for (size_t i = 0; i < 2; i++) {
         const term *t = i < bp->rule->argc ? &bp->rule->args[i] : NULL;
         bp->head_var[i] = t && t->kind == TERM_VAR ? plan_find_var(bp->conj, t->name, t->name_len)
@@ -262,9 +264,10 @@ static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos
 
 /* The plan of `rule` at `delta_pos` made for sizes v, or one to plan for
  * them: a new one while fewer than PLANS_PER_BODY are kept, else the
- * first kept. The operators of the body's other plans are freed, so one
- * pipeline per body and delta position holds its tables, as one did
- * before plans were kept. NULL: out of memory. */
+ * first kept. The operators of the body's other plans that may hold
+ * tables (not reusable: op_sub_reusable) are freed, so one pipeline per
+ * body and delta position holds its tables, as one did before plans were
+ * kept. NULL: out of memory. */
 static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos,
                               const size_vector *v) {
     body_plan *found = NULL, *first = first_plan(c, rule, delta_pos), *last = NULL;
@@ -274,7 +277,7 @@ static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_
         last = bp;
         if (!found && planned_for(bp, v))
             found = bp;
-        else
+        else if (!bp->reusable)
             body_plan_drop_operators(bp);
     }
     if (found)
@@ -395,13 +398,29 @@ static int query_strata(rule_eval *re, const ast_query *q, const stratify_progra
     return 0;
 }
 
+/* The cache's semi-naive state when it was made for these rules, emptied,
+ * else a new one. */
+static int ready_seminaive(rule_eval *re, const stratify_program *prog,
+                           const ast_rule *const *rules, const seminaive_limits *lim, err *e) {
+    rule_cache *c = re->c;
+    if (seminaive_serves(c->sn, prog, rules, re->plan)) {
+        seminaive_reset(c->sn, lim, re->x->m);
+        re->sn = c->sn;
+        c->sn = NULL;
+        return 0;
+    }
+    seminaive_free(c->sn);
+    c->sn = NULL;
+    return seminaive_new(prog, rules, re->plan, lim, re->x->m, &re->sn, e);
+}
+
 static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *rules,
                     const stratify_program *prog, err *e) {
     seminaive_limits lim;
     limits_of(re->opts, q, &lim);
     int rc = query_strata(re, q, prog, e);
     if (rc == 0)
-        rc = seminaive_new(prog, rules, re->plan, &lim, re->x->m, &re->sn, e);
+        rc = ready_seminaive(re, prog, rules, &lim, e);
     if (rc == 0) {
         rc = derived_init(&re->derived, re->sn, e);
         if (rc != 0)
@@ -409,7 +428,7 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
     }
     re->has_derived = rc == 0;
     if (rc == 0) {
-        re->x->derived = &re->derived;
+        re->x->derived = re->query->derived = &re->derived;
         /* Bodies hash and compare the same keywords over and over (E2
          * needs their UUID, a SHA-1). The scope closes before this call
          * returns, on this thread. */
@@ -427,7 +446,7 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
 
 /* Frees what evaluate built, keeping the snapshot and the plans. */
 static void forget_evaluation(rule_eval *re) {
-    re->x->derived = NULL;
+    re->x->derived = re->query->derived = NULL;
     rule_cache_drop_operators(re->c);
     if (re->has_derived)
         derived_free(&re->derived);
@@ -445,12 +464,61 @@ static int ready_program(rule_eval *re, err *e) {
     return rc;
 }
 
+/* ---- the cache's context and meter (rule_cache.h) ---------------------------- */
+
+/* The bodies run in the cache's context, a copy of the query's, and
+ * charge the cache's meter, which starts where the query's is plus what
+ * the kept operators hold, with its limit and its cancel. */
+static void bind_context(rule_eval *re) {
+    rule_cache *c = re->c;
+    const where_ctx *x = re->query;
+    uint64_t runs = c->ctx.body_run; /* a hash join reads its table again in a new run */
+    c->ctx = *x;
+    c->ctx.body_run = runs;
+    c->ctx.m = &c->m;
+    meter_init(&c->m, x->m ? x->m->limit : 0);
+    re->query_used = x->m ? x->m->used : 0;
+    c->m.used = c->m.peak = re->query_used + c->baseline;
+    if (x->m) {
+        c->m.stop = x->m->stop;
+        c->m.work_left = x->m->work_left;
+    }
+    re->x = &c->ctx;
+}
+
+/* After the evaluation, the query's meter counts what it still holds
+ * (the relations, the operators) until rule_eval_end, its peak and the
+ * work done. */
+static void lend_to_query(rule_eval *re) {
+    meter *qm = re->query->m;
+    const meter *m = &re->c->m;
+    if (!qm)
+        return;
+    size_t texts = qm->used > re->query_used ? qm->used - re->query_used : 0;
+    re->lent = m->used > re->query_used ? m->used - re->query_used : 0;
+    qm->used += re->lent;
+    if (m->peak + texts > qm->peak)
+        qm->peak = m->peak + texts;
+    qm->work_left = m->work_left;
+}
+
+/* At the end: the query's meter lets go, and the operators kept for the
+ * next query are what the cache's meter still holds. */
+static void settle_meters(rule_eval *re) {
+    meter_release(re->query->m, re->lent);
+    re->lent = 0;
+    const meter *m = &re->c->m;
+    re->c->baseline = m->used > re->query_used ? m->used - re->query_used : 0;
+}
+
 static int run(rule_eval *re, const ast_query *q, err *e) {
     where_ctx *x = re->x;
     rule_cache_snapshot snap = {store_reader_tx_count(x->r), store_reader_generation(x->r)};
     int rc = rule_cache_take(re->opts->registry, re->snapshot, q, re->opts->magic, snap, &re->c, e);
-    if (rc == 0)
+    if (rc == 0) {
+        bind_context(re);
         rc = ready_program(re, e);
+    }
     if (rc != 0 || !re->c->rewritten)
         return rc == 0 ? evaluate(re, q, re->snapshot->rules, re->snapshot->strata, e) : rc;
     rc = evaluate(re, q, re->c->magic_rules, re->c->rewritten, e);
@@ -478,24 +546,41 @@ int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_quer
     memset(re, 0, sizeof *re);
     hj_cache_init(&re->tables, x->m ? x->m->limit : 0);
     re->opts = opts;
-    re->x = x;
+    re->x = re->query = x;
     re->any_valid_time = q->valid == VALID_ANY;
     re->snapshot = rules_acquire(opts->registry);
     if (!re->snapshot)
         return err_set(e, ERR(INT, 0), "out of memory");
     int rc = run(re, q, e);
     re->keep = rc == 0;
+    /* A body that resolved host predicates (the :where has not yet)
+     * holds them for this query only. */
+    re->keep_operators = re->keep && !host_scope_calls(x->host);
+    if (re->c)
+        lend_to_query(re);
     return rc;
 }
 
 void rule_eval_end(rule_eval *re) {
+    if (re->query)
+        re->query->derived = NULL;
     if (re->x)
         re->x->derived = NULL;
-    if (re->c)
-        rule_cache_drop_operators(re->c); /* before the relations they read */
+    /* before the relations they read */
+    if (re->c && re->keep_operators)
+        rule_cache_drop_unreusable(re->c);
+    else if (re->c)
+        rule_cache_drop_operators(re->c);
     if (re->has_derived)
         derived_free(&re->derived);
-    seminaive_free(re->sn);
+    if (re->c && re->keep && re->sn) { /* emptied now: its charge is given back */
+        seminaive_reset(re->sn, NULL, re->x->m);
+        re->c->sn = re->sn;
+    } else {
+        seminaive_free(re->sn);
+    }
+    if (re->c)
+        settle_meters(re);
     if (re->snapshot) {
         rule_cache_give_back(re->opts->registry, re->snapshot, re->c, re->keep);
         rules_release(re->opts->registry, re->snapshot);

@@ -26,11 +26,15 @@ typedef struct rule_eval {
     const rules_program *snapshot;
     rule_cache *c;             /* the rewrite and body plans, maybe from an earlier query */
     bool keep;                 /* the evaluation succeeded: c is kept for the next query */
+    bool keep_operators;       /* with its reusable bodies' operators */
     const stratify_plan *plan; /* c's, for the program being evaluated */
     seminaive *sn;
     derived_facts derived;
     bool has_derived;
-    where_ctx *x;
+    where_ctx *x;      /* the bodies' context: the cache's (rule_cache.h), once taken */
+    where_ctx *query;  /* the query's */
+    size_t query_used; /* the query meter's count when the evaluation began */
+    size_t lent;       /* what the query's meter was charged for the evaluation */
     bool any_valid_time;
     hj_cache tables; /* stored patterns' hash join tables, for every round */
 } rule_eval;

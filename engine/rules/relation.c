@@ -46,6 +46,32 @@ void relation_free(relation *r) {
     relation_init(r, r->m);
 }
 
+static size_t footprint(const relation *r);
+
+static void idset_clear(relation_idset *s) {
+    for (uint32_t i = 0; i < s->cap; i++)
+        s->slots[i] = RELATION_END;
+    s->count = 0;
+}
+
+void relation_clear(relation *r, meter *m) {
+    if (footprint(r) > RELATION_KEEP_BYTES) {
+        relation_free(r);
+        r->m = m;
+        return;
+    }
+    meter_release(r->m, r->charged);
+    r->charged = 0;
+    r->m = m;
+    r->count = r->entity_count = r->value_count = 0;
+    r->last_entity = RELATION_END;
+    idset_clear(&r->rows_by_pair);
+    idset_clear(&r->entity_ids);
+    htab_clear(&r->value_ids);
+    htab_clear(&r->values_by_class);
+    arena_rewind(&r->strings);
+}
+
 /* ---- hashing and finding ids ---------------------------------------------------- */
 
 static uint64_t entity_hash(const uuid128 *u) {

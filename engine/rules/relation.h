@@ -78,6 +78,12 @@ typedef struct relation_view {
 
 void relation_init(relation *r, meter *m); /* `m` may be NULL */
 void relation_free(relation *r);
+/* Empties r for another evaluation that charges `m`: its charge is given
+ * back, and its tables are kept (refilled without growing again, charged
+ * anew as the first row is added) while they take at most
+ * RELATION_KEEP_BYTES, else freed. */
+#define RELATION_KEEP_BYTES (64 * 1024)
+void relation_clear(relation *r, meter *m);
 
 /* Adds the row unless an E3-identical one exists; `*added` tells which.
  * Fails with QRY-012 (meter) or INT-000 (out of memory); a failed add

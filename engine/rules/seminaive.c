@@ -132,6 +132,25 @@ void seminaive_free(seminaive *sn) {
     free(sn);
 }
 
+bool seminaive_serves(const seminaive *sn, const stratify_program *prog,
+                      const ast_rule *const *rules, const stratify_plan *plan) {
+    return sn && sn->prog == prog && sn->rules == rules && sn->plan == plan;
+}
+
+void seminaive_reset(seminaive *sn, const seminaive_limits *limits, meter *m) {
+    for (size_t i = 0; i < sn->rel_count; i++) {
+        relation_clear(&sn->rels[i].rel, m);
+        sn->rels[i].visible = sn->rels[i].delta_lo = 0;
+    }
+    if (limits)
+        sn->lim = *limits;
+    else
+        seminaive_limits_default(&sn->lim);
+    sn->target = NULL;
+    sn->round_emits = sn->total_facts = sn->rounds = 0;
+    sn->ran = false;
+}
+
 /* ---- reading and emitting ------------------------------------------------------ */
 
 bool seminaive_full(const seminaive *sn, const char *name, size_t len, relation_view *out) {

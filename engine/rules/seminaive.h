@@ -74,6 +74,14 @@ int seminaive_new(const stratify_program *prog, const ast_rule *const *rules,
                   const stratify_plan *plan, const seminaive_limits *limits, meter *m,
                   seminaive **out, err *e);
 void seminaive_free(seminaive *sn); /* NULL: no-op */
+/* Whether sn was made by seminaive_new for these three. */
+bool seminaive_serves(const seminaive *sn, const stratify_program *prog,
+                      const ast_rule *const *rules, const stratify_plan *plan);
+/* Makes sn, which has run, ready to run again from empty relations
+ * (their tables kept while small: relation_clear) under `limits`,
+ * charging `m`. A query evaluating the same rules again saves their
+ * set-up and the growth of every relation's tables. */
+void seminaive_reset(seminaive *sn, const seminaive_limits *limits, meter *m);
 
 /* Runs every stratum to its fixpoint. Once only. */
 int seminaive_run(seminaive *sn, rule_body_eval_fn fn, void *ctx, err *e);

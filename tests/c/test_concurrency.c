@@ -119,6 +119,55 @@ TEST(rule_readers_see_whole_transactions_while_a_writer_commits_and_checkpoints)
     temp_db_remove(&t);
 }
 
+typedef struct bound_call_job {
+    MiniGrafDb *db;
+    int bad;
+} bound_call_job;
+
+static void *run_bound_calls(void *arg) {
+    bound_call_job *j = arg;
+    for (int i = 0; i < 200; i++) {
+        char *out = minigraf_execute(j->db, "(query [:find (count ?y) :where (reach :n0 ?y)])");
+        j->bad += !out || strcmp(out, "{\"variables\":[\"(count ?y)\"],\"results\":[[12]]}") != 0;
+        minigraf_string_free(out);
+    }
+    return NULL;
+}
+
+TEST(threads_share_the_operators_a_rule_query_keeps) {
+    /* A bound call's bodies keep their operators with the rules program
+     * (exec/rule_cache.h); threads running the query take them in turn,
+     * or run without them while another holds them. */
+    MiniGrafDb *db = minigraf_open_in_memory();
+    REQUIRE(db != NULL);
+    char tx[512];
+    size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
+    for (int i = 0; i < 12; i++)
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:n%d :edge :n%d]", i, i + 1);
+    snprintf(tx + len, sizeof tx - len, "])");
+    char *out = minigraf_execute(db, tx);
+    CHECK(out != NULL);
+    minigraf_string_free(out);
+    const char *rules[] = {"(rule [(reach ?x ?y) [?x :edge ?y]])",
+                           "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])"};
+    for (int i = 0; i < 2; i++) {
+        out = minigraf_execute(db, rules[i]);
+        CHECK(out != NULL);
+        minigraf_string_free(out);
+    }
+    bound_call_job jobs[READERS];
+    pthread_t t[READERS];
+    for (int i = 0; i < READERS; i++) {
+        jobs[i] = (bound_call_job){db, 0};
+        pthread_create(&t[i], NULL, run_bound_calls, &jobs[i]);
+    }
+    for (int i = 0; i < READERS; i++) {
+        pthread_join(t[i], NULL);
+        CHECK_INT_EQ(jobs[i].bad, 0);
+    }
+    minigraf_close(db);
+}
+
 /* The child holds the file open for writing until told to exit. */
 TEST(two_processes_contend_for_the_write_lock) {
     temp_db_path t;
@@ -225,4 +274,5 @@ CHECK_MAIN(TEST_ENTRY(each_thread_reads_its_own_last_error),
            TEST_ENTRY(readers_see_whole_transactions_while_a_writer_commits_in_memory),
            TEST_ENTRY(readers_see_whole_transactions_while_a_writer_commits_and_checkpoints),
            TEST_ENTRY(rule_readers_see_whole_transactions_while_a_writer_commits_and_checkpoints),
+           TEST_ENTRY(threads_share_the_operators_a_rule_query_keeps),
            TEST_ENTRY(two_processes_contend_for_the_write_lock))

@@ -192,6 +192,36 @@ TEST(predicate_in_a_rule_body) {
     minigraf_close(db);
 }
 
+/* any-int?: every integer. */
+static int any_int_p(void *user_data, const minigraf_value *v, int *result, char *error,
+                     size_t size) {
+    (void)user_data;
+    (void)error;
+    (void)size;
+    *result = v->type == MINIGRAF_TYPE_INTEGER;
+    return 0;
+}
+
+TEST(a_rule_body_calls_the_predicate_registered_when_it_runs) {
+    /* Rule bodies' operators may be kept from one run of a query to the
+     * next (a bound call's bodies seek by entity), but not a body's host
+     * predicates: a run calls the one registered then. */
+    MiniGrafDb *db = people_db(&(calls){0});
+    EXPECT_EXEC(db, "(rule [(senior ?e ?a) [?e :age ?a] [(big? ?a)]])", "{\"ok\":true}");
+    const char *bob = "(query [:find ?a :where (senior :bob ?a)])";
+    for (int i = 0; i < 2; i++)
+        EXPECT_EXEC(db, bob, RES("[\"?a\"]", "[]"));
+    CHECK_INT_EQ(minigraf_register_predicate(db, "big?", NULL, NULL, NULL), 0);
+    CHECK_INT_EQ(minigraf_register_predicate(db, "big?", any_int_p, NULL, NULL), 0);
+    for (int i = 0; i < 2; i++)
+        EXPECT_EXEC(db, bob, RES("[\"?a\"]", "[[7]]"));
+    CHECK_INT_EQ(minigraf_register_predicate(db, "big?", NULL, NULL, NULL), 0);
+    CHECK_INT_EQ(minigraf_register_predicate(db, "big?", big_p, NULL, NULL), 0);
+    EXPECT_EXEC(db, bob, RES("[\"?a\"]", "[]"));
+    EXPECT_EXEC(db, "(query [:find ?a :where (senior ?e ?a)])", RES("[\"?a\"]", "[[101],[120]]"));
+    minigraf_close(db);
+}
+
 TEST(predicate_takes_exactly_one_argument) {
     MiniGrafDb *db = people_db(&(calls){0});
     EXPECT_ERROR(db, "(query [:find ?m :where [_ :mail ?m] [(email? ?m ?m)]])", "PRS-067");
@@ -911,6 +941,7 @@ TEST(unregistering_during_a_query_destroys_when_it_ends) {
 
 CHECK_MAIN(TEST_ENTRY(predicate_filters_rows), TEST_ENTRY(predicate_binds_a_boolean),
            TEST_ENTRY(predicate_inside_not_or_and_operators), TEST_ENTRY(predicate_in_a_rule_body),
+           TEST_ENTRY(a_rule_body_calls_the_predicate_registered_when_it_runs),
            TEST_ENTRY(predicate_takes_exactly_one_argument),
            TEST_ENTRY(unregistered_root_predicate_is_qry_007_until_registered),
            TEST_ENTRY(a_cursor_calls_every_callback_before_it_returns),

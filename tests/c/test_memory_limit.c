@@ -128,6 +128,47 @@ TEST(a_query_fits_exactly_its_rows_and_texts) {
     CHECK_INT_EQ(outcome(SORTED_TEXTS, sorted, 1), 0);
 }
 
+/* The error code of `query` under `limit` over MANY_TEXTS texts and one
+ * [:z :one 1] (0: answered). */
+static int outcome_with_one(const char *query, long limit) {
+    MiniGrafDb *db = texts_db_of(limit, 1, MANY_TEXTS);
+    if (!db)
+        return -1;
+    char *out = minigraf_execute(db, "(transact [[:z :one 1]])");
+    minigraf_string_free(out);
+    out = minigraf_execute(db, query);
+    int code = out ? 0 : minigraf_last_error_code(db);
+    minigraf_string_free(out);
+    minigraf_close(db);
+    return code;
+}
+
+static long smallest_limit_with_one(const char *query) {
+    long lo = 1, hi = 4L << 20;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (outcome_with_one(query, mid) == 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+TEST(a_hash_join_reads_its_table_once_its_input_has_a_row) {
+    /* A pattern sharing no variable with the one before it is joined by
+     * a hash join over all its records (a cross product). Its table is
+     * read when the first input row comes: never when there is none. */
+    const char *none = "(query [:find ?x :where [?e :missing ?m] [?x :text ?t]])";
+    const char *one = "(query [:find ?x :where [?e :one ?m] [?x :text ?t]])";
+    long with_none = smallest_limit_with_one(none), with_one = smallest_limit_with_one(one);
+    /* a table entry takes more than 64 bytes */
+    CHECK(with_none + MANY_TEXTS * 64 < with_one);
+    CHECK_INT_EQ(outcome_with_one(none, with_none), 0);
+    CHECK_INT_EQ(outcome_with_one(one, with_none), QRY_012);
+}
+
 CHECK_MAIN(TEST_ENTRY(texts_that_do_not_fit_fail_the_query),
            TEST_ENTRY(texts_only_counted_are_not_read),
-           TEST_ENTRY(a_query_fits_exactly_its_rows_and_texts))
+           TEST_ENTRY(a_query_fits_exactly_its_rows_and_texts),
+           TEST_ENTRY(a_hash_join_reads_its_table_once_its_input_has_a_row))

@@ -1,6 +1,8 @@
 /* Rules evaluated by queries (language.md §9.2-§9.7, §8.8, §8.13, §9.5), through
  * minigraf.h. Expected rows come from the spec; rows compare as sets
  * (support.h sorts them) unless the query orders them. */
+#include <time.h>
+
 #include "support.h"
 
 #define OK "{\"ok\":true}"
@@ -525,6 +527,64 @@ TEST(queries_run_again_see_every_change) {
     temp_db_remove(&t);
 }
 
+/* "YYYY-MM-DDTHH:MM:SS.mmmZ" of `ms` after now. */
+static void instant_from_now(long ms, char *out, size_t size) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t at = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + ms;
+    time_t sec = (time_t)(at / 1000);
+    struct tm tm;
+    gmtime_r(&sec, &tm);
+    snprintf(out, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+             tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(at % 1000));
+}
+
+TEST(a_query_run_again_reads_its_own_now) {
+    /* The bodies' operators are kept from one query to the next
+     * (exec/rule_cache.h) while nothing is committed; each run still
+     * reads the records valid at its own "now": an edge whose :valid-to
+     * passes between two runs of the same text is gone from the second. */
+    MiniGrafDb *db = open_memory_db();
+    char until[64], tx[192];
+    instant_from_now(1000, until, sizeof until);
+    snprintf(tx, sizeof tx, "(transact [[:a :edge :b] [:b :edge :c {:valid-to \"%s\"}]])", until);
+    EXPECT_TRANSACT(db, tx);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    const char *q = "(query [:find ?y :where (reach :a ?y)])";
+    for (int i = 0; i < 2; i++)
+        EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    struct timespec pause = {1, 100000000};
+    nanosleep(&pause, NULL);
+    for (int i = 0; i < 2; i++)
+        EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"]]"));
+    minigraf_close(db);
+}
+
+TEST(rule_bodies_with_expressions_run_again) {
+    /* A body of patterns and expressions keeps its operators for the
+     * next run of the query; the answers are a first run's. */
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:b :edge :c] [:c :edge :d] [:a :cost 1]"
+                        " [:b :cost 5] [:c :cost 50]])");
+    EXPECT_EXEC(db, "(rule [(cheap ?x ?y) [?x :edge ?y] [?x :cost ?c] [(< ?c 10)]])", OK);
+    EXPECT_EXEC(db, "(rule [(cheap ?x ?y) [?x :edge ?z] [?x :cost ?c] [(< ?c 10)] (cheap ?z ?y)])",
+                OK);
+    for (int i = 0; i < 3; i++) {
+        EXPECT_EXEC(db, "(query [:find ?y :where (cheap :a ?y)])",
+                    ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+        EXPECT_EXEC(db, "(query [:find (count ?y) :where (cheap ?x ?y)])",
+                    ROWS("[\"(count ?y)\"]", "[[3]]"));
+    }
+    /* a cursor freed before its rows are read, then the same text */
+    MiniGrafCursor *cur = minigraf_query(db, "(query [:find ?y :where (cheap :a ?y)])");
+    REQUIRE(cur != NULL);
+    minigraf_cursor_free(cur);
+    EXPECT_EXEC(db, "(query [:find ?y :where (cheap :a ?y)])",
+                ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(transitive_closure_b6), TEST_ENTRY(negation_across_strata_b6_accessible),
            TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
            TEST_ENTRY(rules_read_the_records_visible_as_of),
@@ -546,4 +606,6 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6), TEST_ENTRY(negation_across_strata_
            TEST_ENTRY(kept_records_yield_to_the_memory_limit),
            TEST_ENTRY(kept_derived_tables_follow_their_relation),
            TEST_ENTRY(kept_operators_read_each_round_afresh),
-           TEST_ENTRY(queries_run_again_see_every_change))
+           TEST_ENTRY(queries_run_again_see_every_change),
+           TEST_ENTRY(a_query_run_again_reads_its_own_now),
+           TEST_ENTRY(rule_bodies_with_expressions_run_again))

@@ -1,12 +1,17 @@
 /* Unit tests for the rule evaluation state kept across queries
  * (exec/rule_cache.h): which query is served the state of an earlier one. */
+#include <stdio.h>
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/clock.h"
 #include "check.h"
 #include "datalog/parse.h"
 #include "datalog/print.h"
+#include "db/db.h"
+#include "exec/query.h"
 #include "exec/rule_cache.h"
+#include "org_db.h"
 #include "rules/registry.h"
 
 static int register_text(rules_registry *r, const char *text, err *e) {
@@ -94,7 +99,110 @@ static void anything_else_is_not(void) {
     rules_registry_free(r); /* frees the state the old program kept */
 }
 
+/* ---- operators kept from one query to the next --------------------------------- */
+
+/* Runs `text` with a memory limit: 0, or the error code; *rows its rows. */
+static int query_limited(db *d, const char *text, size_t limit, size_t *rows) {
+    arena a;
+    arena_init(&a);
+    command *c = NULL;
+    err e = {0};
+    result_set *r = NULL;
+    CHECK(datalog_parse(text, strlen(text), &a, &c, &e) == 0);
+    query_rules qr = {.registry = db_rules(d), .magic = true};
+    int rc = query_execute_rules(db_store(d), &qr, &c->as.query, clock_now_ms(), limit, &r, &e);
+    *rows = r ? result_row_count(r) : 0;
+    result_free(r);
+    err_clear(&e);
+    arena_free(&a);
+    return rc;
+}
+
+/* The kept state of d's rules (taken: the caller gives it back). */
+static rule_cache *take_kept(db *d, const rules_program **p) {
+    *p = rules_acquire(db_rules(d));
+    return (rule_cache *)rules_take_kept(db_rules(d), *p);
+}
+
+static void give_kept(db *d, const rules_program *p, rule_cache *c) {
+    rules_keep(db_rules(d), p, c ? &c->base : NULL);
+    rules_release(db_rules(d), p);
+}
+
+/* The operators of each kept plan, in order, into ops (at most n). */
+static size_t kept_operators(rule_cache *c, op **ops, size_t n) {
+    size_t k = 0;
+    for (size_t i = 0; c && i < c->plan_count && k < n; i++)
+        if (c->plans[i]->pipe.root)
+            ops[k++] = c->plans[i]->pipe.root;
+    return k;
+}
+
+static void repeated_query_opens_the_same_operators(void) {
+    db *d = org_db(false);
+    const char *q = "(query [:find ?b :where (boss :p63 ?b)])";
+    size_t rows = 0;
+    CHECK(query_limited(d, q, 0, &rows) == 0 && rows == 6);
+    const rules_program *p;
+    rule_cache *c = take_kept(d, &p);
+    op *first[32], *again[32];
+    size_t n = kept_operators(c, first, 32);
+    CHECK(c && n > 0 && c->baseline > 0);
+    for (size_t i = 0; c && i < c->plan_count; i++)
+        CHECK(!c->plans[i]->pipe.root || c->plans[i]->reusable);
+    give_kept(d, p, c);
+    CHECK(query_limited(d, q, 0, &rows) == 0 && rows == 6);
+    c = take_kept(d, &p);
+    CHECK(kept_operators(c, again, 32) == n && memcmp(first, again, n * sizeof *first) == 0);
+    give_kept(d, p, c);
+    /* a commit: the state is not served, the answer follows the store */
+    run(d, "(transact [[:p0 :manager :root]])");
+    CHECK(query_limited(d, q, 0, &rows) == 0 && rows == 7);
+    CHECK(query_limited(d, q, 0, &rows) == 0 && rows == 7);
+    db_close(d);
+}
+
+/* The smallest memory limit `q` runs within (none under 1 MiB: 0),
+ * cold (nothing kept) or after a first run. */
+static size_t least_limit(db *d, const char *q, bool cold) {
+    size_t lo = 1, hi = (size_t)1 << 20, rows;
+    if (query_limited(d, q, hi, &rows) != 0)
+        return 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cold) {
+            const rules_program *p;
+            rule_cache *c = take_kept(d, &p);
+            if (c)
+                c->base.free(&c->base);
+            give_kept(d, p, NULL);
+        } else {
+            CHECK(query_limited(d, q, 0, &rows) == 0);
+        }
+        int rc = query_limited(d, q, mid, &rows);
+        CHECK(rc == 0 || rc == ERR(QRY, 12));
+        if (rc == 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The kept operators count against a repeated query's limit as built
+ * ones count against a first query's: the same least limit. */
+static void kept_operators_count_against_the_limit(void) {
+    db *d = org_db(false);
+    const char *q = "(query [:find ?b :where (boss :p63 ?b)])";
+    size_t cold = least_limit(d, q, true), warm = least_limit(d, q, false);
+    CHECK(cold > 0 && warm > 0);
+    CHECK(warm <= cold && warm + warm / 8 >= cold);
+    db_close(d);
+}
+
 int main(void) {
+    repeated_query_opens_the_same_operators();
+    kept_operators_count_against_the_limit();
     same_query_same_snapshot_is_served();
     anything_else_is_not();
     return CHECK_DONE();

@@ -681,7 +681,75 @@ static void derived_lookups_follow_the_text(void) {
     run_free(&r);
 }
 
+static void a_reset_evaluation_derives_the_same_facts_again(void) {
+    /* seminaive_reset: the next query's evaluation of the same rules
+     * starts from empty relations (their small tables kept), with its
+     * own limits and meter. */
+    const tfact f[] = {{":a", ":edge", ":b"}, {":b", ":edge", ":c"}, {":c", ":edge", ":d"}};
+    run r;
+    run_rules(&r, reach_rules, 2, "(query [:find ?y :where (reach ?x ?y)])", f, N(f), NULL, 0);
+    CHECK(r.rc == 0 && size_of(&r, "reach") == 6 && seminaive_fact_count(r.sn) == 6);
+    CHECK(r.m.used > 0);
+    CHECK(seminaive_serves(r.sn, r.prog, (const ast_rule *const *)r.rules, &r.plan));
+    CHECK(!seminaive_serves(r.sn, r.prog, (const ast_rule *const *)r.rules + 1, &r.plan));
+    meter m2;
+    meter_init(&m2, 0);
+    seminaive_reset(r.sn, NULL, &m2);
+    CHECK(r.m.used == 0); /* the first meter got its charge back */
+    CHECK(size_of(&r, "reach") == 0 && seminaive_fact_count(r.sn) == 0 && m2.used == 0);
+    CHECK(seminaive_run(r.sn, eval_body, &r.t, &r.e) == 0);
+    CHECK(size_of(&r, "reach") == 6 && derived(&r, "reach", ":a", ":d") &&
+          derived(&r, "reach", ":c", ":d") && !derived(&r, "reach", ":d", ":a"));
+    CHECK(m2.used > 0 && r.m.used == 0);
+    /* the limits are the reset's: one derived fact allowed */
+    seminaive_limits one = {1000, 1000, 1};
+    seminaive_reset(r.sn, &one, &m2);
+    CHECK(m2.used == 0);
+    CHECK(seminaive_run(r.sn, eval_body, &r.t, &r.e) == ERR(INT, 20));
+    seminaive_free(r.sn);
+    r.sn = NULL;
+    CHECK(m2.used == 0);
+    run_free(&r);
+}
+
+static void a_cleared_relation_keeps_only_small_tables(void) {
+    meter m;
+    meter_init(&m, 0);
+    relation rel;
+    relation_init(&rel, &m);
+    err e = {0};
+    bool added;
+    uuid128 a = uuid_of_keyword(":a", 2);
+    value kb = kw(":b");
+    CHECK(relation_add(&rel, &a, &kb, &added, &e) == 0 && added);
+    size_t small = m.used;
+    CHECK(small > 0 && small <= RELATION_KEEP_BYTES);
+    meter m2;
+    meter_init(&m2, 0);
+    relation_clear(&rel, &m2);
+    CHECK(m.used == 0 && m2.used == 0 && rel.count == 0 && rel.rows != NULL);
+    relation_view w = relation_all(&rel);
+    CHECK(relation_seek_entity(&w, &a) == RELATION_END && !relation_contains(&rel, &a, &kb));
+    CHECK(relation_add(&rel, &a, &kb, &added, &e) == 0 && added && rel.count == 1);
+    CHECK(m2.used == small); /* charged anew: the tables it holds */
+    w = relation_all(&rel);
+    CHECK(relation_seek_value(&w, &kb) == 0 && relation_contains(&rel, &a, &kb));
+    /* grown past the bound: freed whole */
+    for (int i = 0; i < 4000; i++) {
+        value v = value_integer(i);
+        CHECK(relation_add(&rel, &a, &v, &added, &e) == 0 && added);
+    }
+    CHECK(m2.used > RELATION_KEEP_BYTES);
+    relation_clear(&rel, &m);
+    CHECK(m2.used == 0 && m.used == 0 && rel.rows == NULL && rel.cap == 0);
+    CHECK(relation_add(&rel, &a, &kb, &added, &e) == 0 && added && m.used == small);
+    relation_free(&rel);
+    CHECK(m.used == 0);
+}
+
 int main(void) {
+    a_reset_evaluation_derives_the_same_facts_again();
+    a_cleared_relation_keeps_only_small_tables();
     derived_lookups_follow_the_text();
     transitive_closure_of_a_chain();
     cyclic_data_terminates();
