@@ -14,6 +14,10 @@
  * it reads after the stored records. */
 typedef enum derived_seek { SEEK_ALL, SEEK_ENTITY, SEEK_VALUE } derived_seek;
 
+/* The most stored records a scan decodes at once, and the fewest. */
+#define SCAN_IDS_MAX 64
+#define SCAN_IDS_MIN 4
+
 typedef struct pattern_scan {
     where_ctx *x;
     const plan_item *it;
@@ -23,7 +27,6 @@ typedef struct pattern_scan {
     unsigned stored_check;  /* the same less the positions the seek fixed */
     unsigned derived_check; /* the same for derived facts */
     store_bound alt;
-    int ahead;          /* the buffer read ahead (the next group's first), -1: none */
     long rel, rel_end;  /* relations still to read: [rel, rel_end) */
     bool delta;         /* the delta invocation: reads x->delta only */
     relation_view view; /* of relation `rel` */
@@ -31,7 +34,15 @@ typedef struct pattern_scan {
     derived_seek seek;
     uuid128 entity;  /* SEEK_ENTITY */
     value v;         /* SEEK_VALUE */
-    fact_ids buf[3]; /* the records next_visible reads (last: not cleared on open) */
+    /* The stored records read ahead (store_scan_fill_ids): ids[pos..len)
+     * not judged yet. A scan's first reads are small (a point lookup or a
+     * :limit needs few records), then each twice the last, up to
+     * SCAN_IDS_MAX. */
+    size_t pos, len, want;
+    bool ids_end; /* the stored records are all read */
+    /* Not cleared on open: */
+    fact_ids held[2]; /* a group's last and pick records across a read ahead */
+    fact_ids ids[SCAN_IDS_MAX];
 } pattern_scan;
 
 /* Opens the records of `it` given the values known for its positions

@@ -1033,6 +1033,91 @@ TEST(valid_at_and_as_of_combine_over_500_entities) {
     minigraf_close(db);
 }
 
+/* One triple's history read across a scan's read-ahead (4, 8, 16, 32,
+ * then 64 records at a time): entity :h<i> asserts and retracts
+ * [:h<i> :hv 1] in turn, hist[i] times, so its (E, A, V) group is that
+ * many records long and ends at every alignment with the read-ahead.
+ * Each entity also holds :hw (one record) before and after it in EAVT.
+ * The triple is visible (:as-of N) when the last of its records up to N
+ * is an assertion; count, count with a constant value (E4: the keyword
+ * and the Ref of :k, two seeks one after the other) and the full scan
+ * must all say so. */
+#define HIST_ENTITIES 12
+static const int hist[HIST_ENTITIES] = {1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 130};
+
+/* The triples of :hv visible at :as-of `upto` (0: now), by the write
+ * order of hist_db: entity i's k-th record is written in round k. */
+static int hist_visible(const int *first_tx, int upto) {
+    int n = 0;
+    for (int i = 0; i < HIST_ENTITIES; i++) {
+        int last = -1; /* the index of its last record up to `upto` */
+        for (int k = 0; k < hist[i]; k++)
+            if (!upto || first_tx[k] + i <= upto)
+                last = k;
+        n += last >= 0 && last % 2 == 0;
+    }
+    return n;
+}
+
+TEST(long_histories_cross_the_scans_read_ahead) {
+    MiniGrafDb *db = open_memory_db();
+    char cmd[256];
+    int first_tx[130]; /* round k's first transaction (entity 0's) */
+    EXPECT_TRANSACT(db, "(transact [[:ka :kv :k] [:kb :kv :k] [:kc :kv :other]])");
+    int tx = (int)tx_count(db);
+    for (int k = 0; k < 130; k++) {
+        first_tx[k] = tx + 1;
+        for (int i = 0; i < HIST_ENTITIES; i++) {
+            snprintf(cmd, sizeof cmd, "(%s [[:h%d :hv 1] [:h%d :hw %d]])",
+                     k % 2 == 0 ? "transact" : "retract", i, i, k);
+            if (k >= hist[i]) /* its history is over: a transaction of nothing */
+                snprintf(cmd, sizeof cmd, "(transact [])");
+            if (k == 0 || k >= hist[i] || k % 2 == 0)
+                expect_write_at(__FILE__, __LINE__, db, cmd, "transacted");
+            else
+                expect_write_at(__FILE__, __LINE__, db, cmd, "retracted");
+            tx++;
+        }
+    }
+    /* the Ref of :k beside the keyword :k: [?e :kv :k] seeks both */
+    EXPECT_TRANSACT(db, "(transact [[:k :marker true]])");
+    char *k = exec_at(__FILE__, __LINE__, db, "(query [:find ?e :where [?e :marker true]])");
+    char *uuid = k ? strstr(k, "[[\"") : NULL;
+    CHECK(uuid != NULL && strlen(uuid) > 39);
+    if (uuid) {
+        snprintf(cmd, sizeof cmd, "(transact [[:kd :kv #uuid \"%.36s\"]])", uuid + 3);
+        EXPECT_TRANSACT(db, cmd);
+    }
+    minigraf_string_free(k);
+    char want[128];
+    int points[] = {0, first_tx[3], first_tx[4] + 5, first_tx[63] + 8, first_tx[64] + 9,
+                    first_tx[65] + 11, first_tx[129]};
+    for (size_t p = 0; p < sizeof points / sizeof *points; p++) {
+        char as_of[32] = "";
+        if (points[p])
+            snprintf(as_of, sizeof as_of, ":as-of %d ", points[p]);
+        int n = hist_visible(first_tx, points[p]);
+        snprintf(cmd, sizeof cmd, "(query [:find (count ?e) %s:where [?e :hv ?v]])", as_of);
+        snprintf(want, sizeof want, "{\"variables\":[\"(count ?e)\"],\"results\":[[%d]]}", n);
+        EXPECT_EXEC(db, cmd, want);
+        snprintf(cmd, sizeof cmd, "(query [:find (count ?e) %s:where [?e :hv 1]])", as_of);
+        EXPECT_EXEC(db, cmd, want);
+        snprintf(cmd, sizeof cmd,
+                 "(query [:find (count ?e) %s:where [?e ?a ?v] [(= ?a :hv)]])", as_of);
+        EXPECT_EXEC(db, cmd, want);
+    }
+    /* :hw k is asserted in the even rounds (the odd ones retract a
+     * value never asserted) */
+    int hw = 0;
+    for (int i = 0; i < HIST_ENTITIES; i++)
+        hw += (hist[i] + 1) / 2;
+    snprintf(want, sizeof want, "{\"variables\":[\"(count ?v)\"],\"results\":[[%d]]}", hw);
+    EXPECT_EXEC(db, "(query [:find (count ?v) :where [?e :hw ?v]])", want);
+    EXPECT_EXEC(db, "(query [:find (count ?e) :where [?e :kv :k]])",
+                "{\"variables\":[\"(count ?e)\"],\"results\":[[3]]}");
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(file_scan_across_checkpointed_pages_and_the_log),
            TEST_ENTRY(large_expansion_between_small_ones),
@@ -1059,4 +1144,5 @@ CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(cursor_batches_return_every_row_once),
            TEST_ENTRY(cursor_keeps_the_order_across_batches),
            TEST_ENTRY(as_of_counts_follow_retractions_of_500_entities),
-           TEST_ENTRY(valid_at_and_as_of_combine_over_500_entities))
+           TEST_ENTRY(valid_at_and_as_of_combine_over_500_entities),
+           TEST_ENTRY(long_histories_cross_the_scans_read_ahead))
