@@ -9,6 +9,8 @@
 
 #include "support.h"
 
+#define OK "{\"ok\":true}"
+
 /* ---- building commands and expected answers ----------------------------- */
 
 /* A growing text: a command being written or the rows of an answer. */
@@ -711,6 +713,57 @@ TEST(aggregate_with_more_groups_than_a_batch) {
     minigraf_close(db);
 }
 
+/* Grouping by one column looks a key up by its representation first
+ * (a stored value's id, a number's bits) and by its value (O3) after:
+ * 0.0 and -0.0 are one group, 1 and 1.0 two; texts computed by an
+ * expression (not stored) group with nothing stored; 20,000 groups
+ * outgrow the lookup's memo. */
+TEST(grouping_by_one_column_keeps_o3_equality) {
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:g1 :gk 1] [:g2 :gk 1.0] [:g3 :gk 0.0] [:g4 :gk -0.0] "
+                        "[:g5 :gk 0.0] [:g6 :gk :a] [:g7 :gk :a] [:g8 :gk \"a\"] [:g9 :gk true] "
+                        "[:g10 :gk 1]])");
+    /* one row per group, the key left out (:with): which zero names the
+     * zeros' group is the first one read */
+    static const char *const groups = "[2],[1],[3],[2],[1],[1]";
+    text rows = {0};
+    text_add(&rows, "%s", groups);
+    EXPECT_ROWS(db, "(query [:find (count ?e) :with ?v :where [?e :gk ?v]])", "\"(count ?e)\"",
+                &rows);
+    /* computed floats: -1.0 once, and 0.0 * -1.0, -0.0 * -1.0, 0.0 * -1.0 */
+    text_add(&rows, "[1],[3]");
+    EXPECT_ROWS(db,
+                "(query [:find (count ?e) :with ?w :where [?e :gk ?v] [(float? ?v)] "
+                "[(* ?v -1.0) ?w]])",
+                "\"(count ?e)\"", &rows);
+    /* the values a rule derives, as the stored ones */
+    EXPECT_EXEC(db, "(rule [(gv ?e ?v) [?e :gk ?v]])", OK);
+    text_add(&rows, "%s", groups);
+    EXPECT_ROWS(db, "(query [:find (count ?e) :with ?v :where (gv ?e ?v)])", "\"(count ?e)\"",
+                &rows);
+    row_add(&rows, "[1,2]");
+    row_add(&rows, "[\":a\",2]");
+    row_add(&rows, "[\"a\",1]");
+    row_add(&rows, "[true,1]");
+    EXPECT_ROWS(db,
+                "(query [:find ?v (count ?e) :where [?e :gk ?v] (not [(float? ?v)])])",
+                "\"?v\",\"(count ?e)\"", &rows);
+    minigraf_close(db);
+
+    db = open_memory_db();
+    enum { GROUPS = 20000 };
+    text tx = {0};
+    text_add(&tx, "(transact [");
+    for (int i = 0; i < 3 * GROUPS; i++)
+        text_add(&tx, "[:m%d :mk %d]", i, (i * 7919) % GROUPS);
+    TRANSACT_TEXT(db, &tx);
+    for (int g = 0; g < GROUPS; g++)
+        row_add(&rows, "[%d,3]", g);
+    EXPECT_ROWS(db, "(query [:find ?k (count ?e) :where [?e :mk ?k]])", "\"?k\",\"(count ?e)\"",
+                &rows);
+    minigraf_close(db);
+}
+
 /* :wK :s 10K and :p (K mod 3) for K in 1..200. */
 static MiniGrafDb *window_db(void) {
     MiniGrafDb *db = open_memory_db();
@@ -819,7 +872,6 @@ TEST(uncorrelated_pseudo_attribute_ranges_over_every_record) {
 
 /* ---- rules -------------------------------------------------------------- */
 
-#define OK "{\"ok\":true}"
 
 TEST(recursive_rule_over_a_500_node_chain) {
     MiniGrafDb *db = open_memory_db();
@@ -1145,4 +1197,5 @@ CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(cursor_keeps_the_order_across_batches),
            TEST_ENTRY(as_of_counts_follow_retractions_of_500_entities),
            TEST_ENTRY(valid_at_and_as_of_combine_over_500_entities),
-           TEST_ENTRY(long_histories_cross_the_scans_read_ahead))
+           TEST_ENTRY(long_histories_cross_the_scans_read_ahead),
+           TEST_ENTRY(grouping_by_one_column_keeps_o3_equality))
