@@ -216,9 +216,12 @@ static bool exact_rep(const value *v, uint64_t rep[3]) {
     }
 }
 
-/* The two slots of the exact memo a representation may occupy. */
+/* The two slots of the exact memo a representation may occupy: a
+ * multiplicative hash, whose top bits pick them (the words are a small
+ * integer, a dictionary id beside a fixed pointer, or a Ref's halves). */
 static exact_slot *exact_set(const group_table *t, const uint64_t rep[3]) {
-    uint64_t h = hash_mix(rep[1] ^ hash_mix(rep[2] ^ (rep[0] << 48)));
+    uint64_t h = (rep[1] ^ (rep[2] * UINT64_C(0x9e3779b97f4a7c15)) ^ (rep[0] << 56)) *
+                 UINT64_C(0xff51afd7ed558ccd);
     return &t->exact[(h >> (64 - t->front_bits)) & ~(uint64_t)1];
 }
 
