@@ -764,6 +764,28 @@ TEST(grouping_by_one_column_keeps_o3_equality) {
     minigraf_close(db);
 }
 
+/* A variable that occurs once and that nothing reads is planned as `_`
+ * (it is neither bound nor exported): answers keep one row per matched
+ * record, a variable repeated in one pattern still compares its
+ * positions, and a pseudo-attribute still reads its pattern's record. */
+TEST(variables_read_nowhere_match_like_wildcards) {
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:n1 :name \"Alice\"] [:n2 :name \"Alice\"] [:n3 :name \"Bob\"] "
+                        "[:s1 :self :self] [:s2 :self :s1]])");
+    EXPECT_EXEC(db, "(query [:find ?n :where [?e :name ?n]])",
+                "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"],[\"Alice\"],[\"Bob\"]]}");
+    EXPECT_EXEC(db, "(query [:find (count ?n) :where [?e ?a ?n] [(string? ?n)]])",
+                "{\"variables\":[\"(count ?n)\"],\"results\":[[3]]}");
+    EXPECT_EXEC(db, "(query [:find (count ?e) :where [?e ?x ?x]])",
+                "{\"variables\":[\"(count ?e)\"],\"results\":[[1]]}");
+    EXPECT_EXEC(db, "(query [:find (count ?t) :any-valid-time :where [?e :name ?n] "
+                    "[?e :db/tx-count ?t]])",
+                "{\"variables\":[\"(count ?t)\"],\"results\":[[3]]}");
+    EXPECT_EXEC(db, "(query [:find (count ?v) :with ?e :where [?e :name ?v]])",
+                "{\"variables\":[\"(count ?v)\"],\"results\":[[1],[1],[1]]}");
+    minigraf_close(db);
+}
+
 /* :wK :s 10K and :p (K mod 3) for K in 1..200. */
 static MiniGrafDb *window_db(void) {
     MiniGrafDb *db = open_memory_db();
@@ -1198,4 +1220,5 @@ CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(as_of_counts_follow_retractions_of_500_entities),
            TEST_ENTRY(valid_at_and_as_of_combine_over_500_entities),
            TEST_ENTRY(long_histories_cross_the_scans_read_ahead),
-           TEST_ENTRY(grouping_by_one_column_keeps_o3_equality))
+           TEST_ENTRY(grouping_by_one_column_keeps_o3_equality),
+           TEST_ENTRY(variables_read_nowhere_match_like_wildcards))
