@@ -2,6 +2,7 @@
 #include "exec/op_scan.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/derived.h"
@@ -154,7 +155,8 @@ static unsigned checked_positions(const plan_item *it) {
 
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
                       err *e) {
-    memset(ps, 0, offsetof(pattern_scan, held));
+    memset(ps, 0, offsetof(pattern_scan, big));
+    ps->ids = ps->big ? ps->big : ps->few;
     ps->x = x;
     ps->it = it;
     for (int pos = 0; pos < 3; pos++)
@@ -187,10 +189,18 @@ static int read_ahead(pattern_scan *ps, err *e) {
         return 0;
     size_t want = ps->want ? ps->want : SCAN_IDS_MIN;
     ps->want = want * 2 < SCAN_IDS_MAX ? want * 2 : SCAN_IDS_MAX;
+    if (want > SCAN_IDS_MIN && ps->ids == ps->few) {
+        if (!ps->big && !(ps->big = malloc(SCAN_IDS_MAX * sizeof *ps->big)))
+            return err_set(e, ERR(INT, 0), "out of memory");
+        ps->ids = ps->big;
+    }
     for (;;) {
         int rc = store_scan_fill_ids(ps->sc, ps->ids, want, &ps->len, e);
-        if (rc == 1) /* a scan may read long without a row */
+        if (rc == 1) { /* fewer than asked: the seek's last records */
+            ps->ids_end = ps->len < want && !ps->has_alt;
+            /* a scan may read long without a row */
             return meter_tick(ps->x->m, ps->len, e) != 0 ? e->code : 1;
+        }
         if (rc != 0 || !ps->has_alt) {
             ps->ids_end = rc == 0;
             return rc;
@@ -368,6 +378,12 @@ void pattern_scan_close(pattern_scan *ps) {
     if (ps->sc)
         store_scan_close(ps->sc);
     ps->sc = NULL;
+}
+
+void pattern_scan_release(pattern_scan *ps) {
+    pattern_scan_close(ps);
+    free(ps->big);
+    ps->big = NULL;
 }
 
 /* Does a slot of `s`'s variable other than `s` hold a value at `step`? */

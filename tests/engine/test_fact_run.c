@@ -343,10 +343,13 @@ static bool store_scan_agrees(store_reader *r, int order, const uint8_t *from, s
     int rc;
     bool ok = true;
     uint8_t key[FACT_KEY_SIZE];
-    size_t read = 0;
+    size_t read = 0, asked = 0;
+    bool short_read = false; /* fewer than asked: the last records */
     /* max 0: one record at a time; else batches of 1 to max records */
-    while (ok && (rc = max ? store_scan_fill_ids(sc, ids, 1 + rng() % max, &read, &e)
+    while (ok && (rc = max ? store_scan_fill_ids(sc, ids, asked = 1 + rng() % max, &read, &e)
                            : store_scan_next_ids(sc, ids, &e)) == 1) {
+        ok = !short_read;
+        short_read = max && read < asked;
         for (size_t i = 0; i < (max ? read : 1); i++) {
             fact_key_encode(order, &ids[i], key);
             ok = ok && got < count &&
