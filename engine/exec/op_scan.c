@@ -244,7 +244,7 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
             if (ps->pos == ps->len) { /* the read ahead overwrites ps->ids */
                 ps->held[0] = *last;
                 last = &ps->held[0];
-                if (pick) {
+                if (pick && pick != &ps->held[1]) { /* held since an earlier read ahead */
                     ps->held[1] = *pick;
                     pick = &ps->held[1];
                 }
