@@ -336,10 +336,14 @@ static int find_groups(group_table *t, const solution_block *b, size_t from, siz
         aggs[0] = rc ? NULL : t->groups[0].aggs;
         return rc;
     }
+    /* One column the stream has: its values are the keys, not copied. */
+    long var = t->p->group_count == 1 ? t->p->group_vars[0] : -1;
     for (size_t i = 0; i < n; i++) {
-        read_key(t->p, solution_row(b, from + i), key);
+        const value *row = solution_row(b, from + i);
+        if (var < 0)
+            read_key(t->p, row, key);
         group *g;
-        int rc = find_group(t, key, &g, e);
+        int rc = find_group(t, var < 0 ? key : &row[var], &g, e);
         if (rc)
             return rc;
         aggs[i] = g->aggs;
