@@ -31,9 +31,17 @@ typedef struct front_slot {
     uint32_t id_plus_1; /* 0: empty */
 } front_slot;
 
+/* A one-column key whose representation names its value (exact_rep):
+ * its words, and its group. */
+typedef struct exact_slot {
+    uint64_t rep[3];
+    uint32_t id_plus_1; /* 0: empty */
+} exact_slot;
+
 typedef struct group_table {
     finish_plan *p;
     front_slot *front;
+    exact_slot *exact; /* as many slots as `front`; one-column keys only */
     unsigned front_bits;
     htab index;
     size_t index_charged;
@@ -169,7 +177,67 @@ static int size_front(group_table *t, err *e) {
     memset(front, 0, bytes);
     t->front = front;
     t->front_bits = bits;
+    if (t->p->group_count != 1)
+        return 0;
+    bytes = ((size_t)1 << bits) * sizeof *t->exact;
+    exact_slot *exact = finish_alloc(t->p, bytes, "aggregate", e, &rc);
+    if (!exact)
+        return rc;
+    memset(exact, 0, bytes);
+    t->exact = exact;
     return 0;
+}
+
+/* The words of v's representation when they name its value: two values
+ * with the same words are equal under O3 (a stored value by its id in
+ * its source; numbers, booleans, Null and Refs by their bits: all NaN
+ * bits are one value under O3, and 0.0 and -0.0, equal with other bits,
+ * only miss). A text by pointer does not: its buffer may hold other text
+ * later. */
+static bool exact_rep(const value *v, uint64_t rep[3]) {
+    rep[0] = (uint64_t)v->type;
+    rep[1] = rep[2] = 0;
+    if (v->stored) {
+        rep[0] |= 0x100;
+        rep[1] = v->as.stored.id;
+        rep[2] = (uint64_t)(uintptr_t)v->as.stored.src;
+        return true;
+    }
+    switch (v->type) {
+    case VT_INTEGER: rep[1] = (uint64_t)v->as.i; return true;
+    case VT_FLOAT: memcpy(&rep[1], &v->as.f, sizeof rep[1]); return true;
+    case VT_BOOLEAN: rep[1] = v->as.b; return true;
+    case VT_NULL: return true;
+    case VT_REF:
+        memcpy(&rep[1], v->as.ref.bytes, 8);
+        memcpy(&rep[2], v->as.ref.bytes + 8, 8);
+        return true;
+    default: return false;
+    }
+}
+
+/* The two slots of the exact memo a representation may occupy: a
+ * multiplicative hash, whose top bits pick them (the words are a small
+ * integer, a dictionary id beside a fixed pointer, or a Ref's halves). */
+static exact_slot *exact_set(const group_table *t, const uint64_t rep[3]) {
+    uint64_t h = (rep[1] ^ (rep[2] * UINT64_C(0x9e3779b97f4a7c15)) ^ (rep[0] << 56)) *
+                 UINT64_C(0xff51afd7ed558ccd);
+    return &t->exact[(h >> (64 - t->front_bits)) & ~(uint64_t)1];
+}
+
+static uint32_t exact_find(const group_table *t, const uint64_t rep[3]) {
+    const exact_slot *set = exact_set(t, rep);
+    for (int way = 0; way < 2; way++)
+        if (set[way].id_plus_1 && set[way].rep[0] == rep[0] && set[way].rep[1] == rep[1] &&
+            set[way].rep[2] == rep[2])
+            return set[way].id_plus_1 - 1;
+    return HTAB_NONE;
+}
+
+static void exact_put(group_table *t, const uint64_t rep[3], uint32_t id) {
+    exact_slot *set = exact_set(t, rep);
+    set[1] = set[0];
+    set[0] = (exact_slot){{rep[0], rep[1], rep[2]}, id + 1};
 }
 
 /* The two slots `tag` may occupy. */
@@ -192,7 +260,7 @@ static void front_put(group_table *t, uint64_t tag, uint32_t id) {
     set[0] = (front_slot){tag, id + 1};
 }
 
-static int find_group(group_table *t, const value *key, group **out, err *e) {
+static int find_group_by_value(group_table *t, const value *key, group **out, err *e) {
     t->probe = key;
     uint64_t tag = front_tag(key, t->p->group_count);
     uint32_t id = front_find(t, tag);
@@ -211,6 +279,23 @@ static int find_group(group_table *t, const value *key, group **out, err *e) {
     }
     *out = &t->groups[id];
     return 0;
+}
+
+/* A one-column key is first looked up by its representation (exact_rep):
+ * no hash of its value, no comparison of values. */
+static int find_group(group_table *t, const value *key, group **out, err *e) {
+    uint64_t rep[3];
+    if (!t->exact || !exact_rep(key, rep))
+        return find_group_by_value(t, key, out, e);
+    uint32_t id = exact_find(t, rep);
+    if (id != HTAB_NONE) {
+        *out = &t->groups[id];
+        return 0;
+    }
+    int rc = find_group_by_value(t, key, out, e);
+    if (rc == 0) /* into t->exact as it is now: size_front may have replaced it */
+        exact_put(t, rep, (uint32_t)(*out - t->groups));
+    return rc;
 }
 
 static int step_group(const finish_plan *p, group *g, const value *row, err *e) {
@@ -251,10 +336,14 @@ static int find_groups(group_table *t, const solution_block *b, size_t from, siz
         aggs[0] = rc ? NULL : t->groups[0].aggs;
         return rc;
     }
+    /* One column the stream has: its values are the keys, not copied. */
+    long var = t->p->group_count == 1 ? t->p->group_vars[0] : -1;
     for (size_t i = 0; i < n; i++) {
-        read_key(t->p, solution_row(b, from + i), key);
+        const value *row = solution_row(b, from + i);
+        if (var < 0)
+            read_key(t->p, row, key);
         group *g;
-        int rc = find_group(t, key, &g, e);
+        int rc = find_group(t, var < 0 ? key : &row[var], &g, e);
         if (rc)
             return rc;
         aggs[i] = g->aggs;

@@ -97,12 +97,13 @@ int hj_table_index(hj_table *t, err *e) {
 
 int hj_table_read(hj_table *t, where_ctx *x, const plan_item *it, const value *known[3], err *e) {
     pattern_scan ps;
+    pattern_scan_init(&ps);
     int rc = pattern_scan_open(&ps, x, it, known, e);
     value vals[3];
     fact rec;
     while (rc == 1 && (rc = pattern_scan_next(&ps, vals, t->records ? &rec : NULL, e)) == 1)
         rc = hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
-    pattern_scan_close(&ps);
+    pattern_scan_release(&ps);
     return rc != 0 ? rc : hj_table_index(t, e);
 }
 
@@ -228,6 +229,7 @@ const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t) {
 static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan_item *it,
                               const value *known[3], err *e) {
     pattern_scan ps;
+    pattern_scan_init(&ps);
     int rc = pattern_scan_open(&ps, x, it, known, e);
     bool over = false;
     value vals[3];
@@ -236,7 +238,7 @@ static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan
         over = !fits(c, t->charged + hj_table_entry_bytes(t));
         rc = over ? 0 : hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
     }
-    pattern_scan_close(&ps);
+    pattern_scan_release(&ps);
     if (rc == ERR(QRY, 12)) {
         err_clear(e);
         return 0;

@@ -8,19 +8,21 @@
  * attribute no rule derives are kept after their first seek
  * (where_ctx.tables): a body that reads a demand or guard relation in full
  * seeks the same entities again in every round. */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "exec/pattern_join.h"
 
 typedef struct op_join {
     op base;
     pattern_join join;
-    pattern_scan ps;
     bool keep;            /* op_hashjoin_kept: fixed while the operator lives */
     uint64_t attr_hash;   /* of the kept records' key (when keep) */
     const hj_table *kept; /* the row's records come from here instead of ps */
     size_t cursor;
     bool scanning;
+    pattern_scan ps; /* last: its record buffers are not cleared */
 } op_join;
 
 static int join_open(op *o, err *e) {
@@ -104,7 +106,7 @@ static int join_next(op *o, size_t max, batch **out, err *e) {
 
 static void join_free(op *o) {
     op_join *j = (op_join *)o;
-    pattern_scan_close(&j->ps);
+    pattern_scan_release(&j->ps);
     pattern_join_free(&j->join);
     free(j);
 }
@@ -112,10 +114,13 @@ static void join_free(op *o) {
 static const op_vtable join_vt = {join_open, join_next, join_free};
 
 op *op_join_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
-    op_join *j = malloc(sizeof *j); /* set in full below */
+    op_join *j = malloc(sizeof *j);
     if (!j)
         return NULL;
-    *j = (op_join){.base = {&join_vt}, .keep = op_hashjoin_kept(x, &p->items[item])};
+    memset(j, 0, offsetof(op_join, ps)); /* not the scan's record buffers */
+    pattern_scan_init(&j->ps);
+    j->base.vt = &join_vt;
+    j->keep = op_hashjoin_kept(x, &p->items[item]);
     if (pattern_join_init(&j->join, x, p, item, child, e) != 0) {
         free(j);
         return NULL;

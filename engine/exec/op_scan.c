@@ -2,6 +2,7 @@
 #include "exec/op_scan.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/derived.h"
@@ -154,8 +155,8 @@ static unsigned checked_positions(const plan_item *it) {
 
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
                       err *e) {
-    memset(ps, 0, offsetof(pattern_scan, buf));
-    ps->ahead = -1;
+    memset(ps, 0, offsetof(pattern_scan, big));
+    ps->ids = ps->big ? ps->big : ps->few;
     ps->x = x;
     ps->it = it;
     for (int pos = 0; pos < 3; pos++)
@@ -180,59 +181,87 @@ static bool matches_constants(const plan_item *it, const value vals[3], unsigned
     return true;
 }
 
-/* The next record of the seek(s): 1, 0 at the end, or an error. */
-RECORD_STEP int scan_next(pattern_scan *ps, fact_ids *ids, err *e) {
-    if (meter_tick(ps->x->m, 1, e) != 0) /* a scan may read long without a row */
-        return e->code;
-    int rc = store_scan_next_ids(ps->sc, ids, e);
-    if (rc != 0 || !ps->has_alt)
-        return rc;
-    store_scan_close(ps->sc);
-    ps->sc = NULL;
-    ps->has_alt = false;
-    rc = store_scan_open(ps->x->r, &ps->alt, &ps->sc, e);
-    return rc != 0 ? rc : store_scan_next_ids(ps->sc, ids, e);
+/* Reads the next stored records of the seek(s) into ps->ids: 1, 0 at
+ * the end, or an error. */
+static int read_ahead(pattern_scan *ps, err *e) {
+    ps->pos = ps->len = 0;
+    if (ps->ids_end)
+        return 0;
+    size_t want = ps->want ? ps->want : SCAN_IDS_MIN;
+    ps->want = want * 2 < SCAN_IDS_MAX ? want * 2 : SCAN_IDS_MAX;
+    if (want > SCAN_IDS_MIN && ps->ids == ps->few) {
+        if (!ps->big && !(ps->big = malloc(SCAN_IDS_MAX * sizeof *ps->big)))
+            return err_set(e, ERR(INT, 0), "out of memory");
+        ps->ids = ps->big;
+    }
+    for (;;) {
+        int rc = store_scan_fill_ids(ps->sc, ps->ids, want, &ps->len, e);
+        if (rc == 1) { /* fewer than asked: the seek's last records */
+            ps->ids_end = ps->len < want && !ps->has_alt;
+            /* a scan may read long without a row */
+            return meter_tick(ps->x->m, ps->len, e) != 0 ? e->code : 1;
+        }
+        if (rc != 0 || !ps->has_alt) {
+            ps->ids_end = rc == 0;
+            return rc;
+        }
+        store_scan_close(ps->sc);
+        ps->sc = NULL;
+        ps->has_alt = false;
+        if ((rc = store_scan_open(ps->x->r, &ps->alt, &ps->sc, e)) != 0)
+            return rc;
+    }
 }
 
-/* A record buffer that is neither `a` nor `b`. */
-static int other_buffer(int a, int b) {
-    int i = 0;
-    while (i == a || i == b)
-        i++;
-    return i;
+/* The next stored record, not yet consumed: 1 with *out, 0 at the end,
+ * or an error. A read ahead overwrites the records before it. */
+RECORD_STEP int peek_ids(pattern_scan *ps, const fact_ids **out, err *e) {
+    if (ps->pos == ps->len) {
+        int rc = read_ahead(ps, e);
+        if (rc != 1)
+            return rc;
+    }
+    *out = &ps->ids[ps->pos];
+    return 1;
 }
 
 /* The visible record of the next group that has one (visibility.h): a
- * group is read to its end (one record ahead) and judged on identifiers
- * alone. Records are read in place into ps->buf: `last` the latest of the
- * group, `pick` its latest that passes the cut, the next one into the
- * third. 1 with *out (valid until the next call), 0 at the end, or an
- * error. */
+ * group is read to its end (its next record peeked at, not consumed) and
+ * judged on identifiers alone: `last` its latest record, `pick` its
+ * latest that passes the cut. They point into ps->ids, or into ps->held
+ * when the group goes on past a read ahead. 1 with *out (valid until the
+ * next call), 0 at the end, or an error. */
 RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
     const visibility *vis = &ps->x->vis;
-    int rc;
     for (;;) {
-        int last = ps->ahead;
-        ps->ahead = -1;
-        if (last < 0 && (rc = scan_next(ps, &ps->buf[last = 0], e)) != 1)
+        const fact_ids *last, *pick, *next;
+        int rc = peek_ids(ps, &last, e);
+        if (rc != 1)
             return rc;
-        int pick = visibility_passes_cut(vis, &ps->buf[last]) ? last : -1;
+        ps->pos++;
+        pick = visibility_passes_cut(vis, last) ? last : NULL;
         for (;;) {
-            int next = other_buffer(last, pick);
-            if ((rc = scan_next(ps, &ps->buf[next], e)) != 1)
-                break;
-            if (!visibility_same_group(&ps->buf[next], &ps->buf[last])) {
-                ps->ahead = next;
-                break;
+            if (ps->pos == ps->len) { /* the read ahead overwrites ps->ids */
+                ps->held[0] = *last;
+                last = &ps->held[0];
+                if (pick && pick != &ps->held[1]) { /* held since an earlier read ahead */
+                    ps->held[1] = *pick;
+                    pick = &ps->held[1];
+                }
             }
+            if ((rc = peek_ids(ps, &next, e)) != 1)
+                break;
+            if (!visibility_same_group(next, last))
+                break;
+            ps->pos++;
             last = next;
-            if (visibility_passes_cut(vis, &ps->buf[last]))
+            if (visibility_passes_cut(vis, last))
                 pick = last;
         }
-        if (rc > 1)
+        if (rc > 1 || rc < 0)
             return rc;
-        if (pick >= 0 && visibility_shows(vis, &ps->buf[pick])) {
-            *out = &ps->buf[pick];
+        if (pick && visibility_shows(vis, pick)) {
+            *out = pick;
             return 1;
         }
     }
@@ -349,6 +378,12 @@ void pattern_scan_close(pattern_scan *ps) {
     if (ps->sc)
         store_scan_close(ps->sc);
     ps->sc = NULL;
+}
+
+void pattern_scan_release(pattern_scan *ps) {
+    pattern_scan_close(ps);
+    free(ps->big);
+    ps->big = NULL;
 }
 
 /* Does a slot of `s`'s variable other than `s` hold a value at `step`? */

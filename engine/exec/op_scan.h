@@ -14,6 +14,10 @@
  * it reads after the stored records. */
 typedef enum derived_seek { SEEK_ALL, SEEK_ENTITY, SEEK_VALUE } derived_seek;
 
+/* The most stored records a scan decodes at once, and the fewest. */
+#define SCAN_IDS_MAX 64
+#define SCAN_IDS_MIN 4
+
 typedef struct pattern_scan {
     where_ctx *x;
     const plan_item *it;
@@ -23,7 +27,6 @@ typedef struct pattern_scan {
     unsigned stored_check;  /* the same less the positions the seek fixed */
     unsigned derived_check; /* the same for derived facts */
     store_bound alt;
-    int ahead;          /* the buffer read ahead (the next group's first), -1: none */
     long rel, rel_end;  /* relations still to read: [rel, rel_end) */
     bool delta;         /* the delta invocation: reads x->delta only */
     relation_view view; /* of relation `rel` */
@@ -31,11 +34,28 @@ typedef struct pattern_scan {
     derived_seek seek;
     uuid128 entity;  /* SEEK_ENTITY */
     value v;         /* SEEK_VALUE */
-    fact_ids buf[3]; /* the records next_visible reads (last: not cleared on open) */
+    /* The stored records read ahead (store_scan_fill_ids): ids[pos..len)
+     * not judged yet. A scan's first reads are small (a point lookup or a
+     * :limit needs few records: `few`), then each twice the last, up to
+     * SCAN_IDS_MAX (in `big`). */
+    fact_ids *ids;
+    size_t pos, len, want;
+    bool ids_end; /* the stored records are all read */
+    /* Not cleared on open: */
+    fact_ids *big;    /* SCAN_IDS_MAX records once a scan has read more than
+                         `few`, kept for the next opens; NULL: none yet */
+    fact_ids held[2]; /* a group's last and pick records across a read ahead */
+    fact_ids few[SCAN_IDS_MIN];
 } pattern_scan;
 
+/* Before the first open: nothing read ahead yet. */
+static inline void pattern_scan_init(pattern_scan *ps) {
+    ps->sc = NULL;
+    ps->big = NULL;
+}
 /* Opens the records of `it` given the values known for its positions
- * (NULL: unknown). 1 opened, 0 nothing can match, or an error. */
+ * (NULL: unknown). 1 opened, 0 nothing can match, or an error. A scan
+ * may be opened again after pattern_scan_close. */
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
                       err *e);
 /* 1 with the next visible matching record, 0 at the end, or an error.
@@ -44,6 +64,8 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
  * which pseudo-attributes read (the positions are in out[3] only). */
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e);
 void pattern_scan_close(pattern_scan *ps);
+/* Closes it and frees its read-ahead buffer: after the last open. */
+void pattern_scan_release(pattern_scan *ps);
 
 /* The known values of item `it` at `step`: constants, else a filled slot
  * of the position's variable. */

@@ -112,6 +112,7 @@ static int build(sub_set *s, where_ctx *x, err *e) {
     const ast_pattern *p = s->it->pc.pattern;
     const value *known[3] = {NULL, &p->a.constant, p->v.kind == TERM_CONST ? &p->v.constant : NULL};
     pattern_scan ps;
+    pattern_scan_init(&ps);
     value out[3];
     size_t n = 0;
     int rc = pattern_scan_open(&ps, x, s->it, known, e), room = 0;
@@ -127,7 +128,7 @@ static int build(sub_set *s, where_ctx *x, err *e) {
         if (rc == 1 && ++n % CANCEL_POLL_TICKS == 0 && meter_tick(x->m, CANCEL_POLL_TICKS, e) != 0)
             rc = e->code;
     }
-    pattern_scan_close(&ps);
+    pattern_scan_release(&ps);
     if ((rc != 0 && rc != 1) || room != 0) {
         drop(s, x->m);
         s->it = NULL;

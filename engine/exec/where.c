@@ -25,20 +25,23 @@ typedef struct where_stream {
     bool *bound;  /* all true */
     bool *decode; /* per exported variable: !stored_ok, fixed at the first row */
     enum { EXPORT_UNSET, EXPORT_COPY, EXPORT_SLOTS } export;
+    size_t first_slot; /* EXPORT_SLOTS: the slot of the first exported variable */
     bool kept;              /* where_keep: close parks instead of freeing */
     bool ended;             /* the pipeline gave its last batch: no scan is open */
     uint64_t planned_facts; /* the store's facts when the plan was made */
 } where_stream;
 
 /* How rows leave, fixed at the first (the consumer has set stored_ok):
- * the batch's rows when their first slots are the exported variables in
- * order and none must be decoded, else a copy of the batch. */
+ * the batch's rows when consecutive slots from `first_slot` hold the
+ * exported variables in order and none must be decoded, else a copy of
+ * the batch. */
 static int choose_export(where_stream *w, err *e) {
     solution_stream *s = &w->base;
     bool slots = true;
+    w->first_slot = s->var_count ? (size_t)w->slot_of[0] : 0;
     for (size_t i = 0; i < s->var_count; i++) {
         w->decode[i] = !s->stored_ok[i];
-        slots = slots && !w->decode[i] && w->slot_of[i] == (int)i;
+        slots = slots && !w->decode[i] && w->slot_of[i] == (int)(w->first_slot + i);
     }
     w->export = slots ? EXPORT_SLOTS : EXPORT_COPY;
     if (!slots &&
@@ -89,7 +92,7 @@ static int where_next(solution_stream *s, solution_block *out, err *e) {
         return rc;
     if (w->export == EXPORT_UNSET && (rc = choose_export(w, e)) != 0)
         return rc;
-    *out = (solution_block){.rows = b->slot,
+    *out = (solution_block){.rows = b->slot + w->first_slot,
                             .count = b->count,
                             .stride = b->p->slot_count,
                             .bound = w->bound};

@@ -170,5 +170,8 @@ int plan_compile_query(const ast_query *q, store_reader *r, const plan_hint *hin
                        plan_query *out, err *e) {
     memset(out, 0, sizeof *out);
     out->any_valid_time = q->valid == VALID_ANY;
-    return plan_compile_body(&q->body, out->any_valid_time, r, hint, a, &out->top, e);
+    int rc = plan_compile_body(&q->body, out->any_valid_time, r, hint, a, &out->top, e);
+    if (rc == 0)
+        plan_drop_unread(out->top, q);
+    return rc;
 }

@@ -154,6 +154,12 @@ struct plan_count_cache {
 int plan_compile_query(const ast_query *q, store_reader *r, const plan_hint *hint, arena *a,
                        plan_query *out, err *e);
 
+/* A variable of q's top conjunction that occurs once, in one position
+ * of a pattern, and that nothing else reads (no other clause, no :find
+ * spec, :with or :order-by key) matches as `_` would: its slot is
+ * dropped, so scans neither fill nor export it (plan_compile_query does
+ * this; its pc.var stays, for estimates). */
+void plan_drop_unread(plan_conj *c, const ast_query *q);
 /* The same for a rule body (language.md §9.3: body semantics equal :where's). */
 int plan_compile_body(const ast_body *body, bool any_valid_time, store_reader *r,
                       const plan_hint *hint, arena *a, plan_conj **out, err *e);

@@ -215,7 +215,7 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
  * decoder of an entry, the seek inside a block, and the setting of a
  * prefix's bounds. */
 #define RUN_ORDER(name, f0, f1, f2, f3, f4)                                                     \
-    static int name##_next(fact_run *r, fact_ids *out) {                                        \
+    DECODE_STEP int name##_step(fact_run *r, fact_ids *out) {                                   \
         reader rd = {r->p + 1, r->end};                                                         \
         unsigned flags = r->p[0];                                                               \
         uint64_t *col = r->col;                                                                 \
@@ -229,6 +229,17 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
             return FACT_RUN_PAST;                                                               \
         write_ids(r, out);                                                                      \
         return 1;                                                                               \
+    }                                                                                           \
+    static int name##_next(fact_run *r, fact_ids *out) {                                        \
+        return name##_step(r, out);                                                             \
+    }                                                                                           \
+    static int name##_fill(fact_run *r, fact_ids *out, size_t max, size_t *n) {                 \
+        size_t i = 0;                                                                           \
+        int rc = 0;                                                                             \
+        while (i < max && r->p < r->end && (rc = name##_step(r, &out[i])) == 1)                 \
+            i++;                                                                                \
+        *n = i;                                                                                 \
+        return rc == 1 ? 0 : rc;                                                                \
     }                                                                                           \
     static void name##_key_cols(const uint8_t *key, uint64_t *col) {                            \
         key_col(key,                                                                            \
@@ -304,7 +315,14 @@ void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
                                                            [TREE_AVET] = avet_bounds,
                                                            [TREE_VAET] = vaet_bounds,
                                                            [TREE_TXLOG] = txlog_bounds};
+    static int (*const fills[TREE_TXLOG + 1])(fact_run *, fact_ids *, size_t,
+                                              size_t *) = {[TREE_EAVT] = eavt_fill,
+                                                           [TREE_AEVT] = aevt_fill,
+                                                           [TREE_AVET] = avet_fill,
+                                                           [TREE_VAET] = vaet_fill,
+                                                           [TREE_TXLOG] = txlog_fill};
     r->next = decoders[order];
+    r->fill = fills[order];
     fact_run_clear(r);
     bounds[order](r, prefix, len);
 }

@@ -29,6 +29,8 @@ struct fact_run {
     uint64_t col[RUN_COLS];                  /* the last entry read, or the run's base */
     const uint8_t *p, *end;                  /* the entries not read yet */
     int (*next)(fact_run *r, fact_ids *out); /* the order's decoder */
+    /* The same over up to `max` entries (fact_run_fill). */
+    int (*fill)(fact_run *r, fact_ids *out, size_t max, size_t *n);
     run_bound bound[RUN_COLS];
     uint8_t bound_col[RUN_COLS]; /* the column of each bound */
     uint8_t bounds;
@@ -59,6 +61,18 @@ int fact_run_seek(int order, const uint8_t *base, const uint8_t *in, size_t len,
  * does not decode (then the run is left read). */
 static inline int fact_run_next(fact_run *r, fact_ids *out) {
     return r->p < r->end ? r->next(r, out) : 0;
+}
+
+/* Decodes up to `max` entries into out[0..*n) in one loop (no call per
+ * entry): 0 when it stopped at `max` or at the end of the run, otherwise
+ * what fact_run_next returned for the entry it stopped at
+ * (FACT_RUN_PAST or -1; that entry is not among the *n). */
+static inline int fact_run_fill(fact_run *r, fact_ids *out, size_t max, size_t *n) {
+    if (r->p >= r->end) {
+        *n = 0;
+        return 0;
+    }
+    return r->fill(r, out, max, n);
 }
 
 #endif

@@ -255,6 +255,11 @@ int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest,
 int store_scan_next(store_scan *sc, store_rec *out, err *e);
 /* The same, giving only the stored identifiers (nothing decoded). */
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e);
+/* The same for up to `max` (>= 1) records at once, into out[0..*n): 1
+ * with *n >= 1 (fewer than `max` only when they are the last), 0 at the
+ * end, or an error. A scan's runs are decoded in one loop, with no call
+ * per record. */
+int store_scan_fill_ids(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e);
 /* Decodes stored identifiers into a record (as store_scan_next gives it). */
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
 /* What a record shows in a pattern's positions (entity, attribute, value),

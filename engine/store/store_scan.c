@@ -297,6 +297,47 @@ int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
     return rc;
 }
 
+/* The entries of the scan's runs, decoded a run's stretch at a time
+ * (fact_run_fill) until `max`: no call per entry. */
+static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
+    while (*n < max) {
+        size_t got;
+        int rc = fact_run_fill(&sc->run, out + *n, max - *n, &got);
+        *n += got;
+        if (rc == FACT_RUN_PAST) {
+            scan_end(sc);
+            break;
+        }
+        if (rc < 0)
+            return btree_run_corrupt(&sc->c, e);
+        if (*n == max)
+            break;
+        btree_run run;
+        if ((rc = btree_next_run(&sc->c, &run, e)) != 1) {
+            if (rc != 0)
+                return rc;
+            break;
+        }
+        if (!run.key)
+            start_entries(sc, &run, NULL);
+        else if (sought_key(sc, &run, &out[*n]) == 1)
+            (*n)++;
+        else
+            break; /* past the prefix */
+    }
+    return *n > 0;
+}
+
+int store_scan_fill_ids(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
+    *n = 0;
+    if (!sc->listed && !sc->desc && !sc->has_below)
+        return fill_runs(sc, out, max, n, e);
+    int rc = 1; /* lists and value-order scans: one at a time */
+    while (*n < max && (rc = store_scan_next_ids(sc, &out[*n], e)) == 1)
+        (*n)++;
+    return rc == 0 || rc == 1 ? *n > 0 : rc;
+}
+
 int store_scan_next(store_scan *sc, store_rec *out, err *e) {
     int rc = store_scan_next_ids(sc, &out->ids, e);
     if (rc != 1)

@@ -9,6 +9,8 @@
 
 #include "support.h"
 
+#define OK "{\"ok\":true}"
+
 /* ---- building commands and expected answers ----------------------------- */
 
 /* A growing text: a command being written or the rows of an answer. */
@@ -711,6 +713,79 @@ TEST(aggregate_with_more_groups_than_a_batch) {
     minigraf_close(db);
 }
 
+/* Grouping by one column looks a key up by its representation first
+ * (a stored value's id, a number's bits) and by its value (O3) after:
+ * 0.0 and -0.0 are one group, 1 and 1.0 two; texts computed by an
+ * expression (not stored) group with nothing stored; 20,000 groups
+ * outgrow the lookup's memo. */
+TEST(grouping_by_one_column_keeps_o3_equality) {
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:g1 :gk 1] [:g2 :gk 1.0] [:g3 :gk 0.0] [:g4 :gk -0.0] "
+                        "[:g5 :gk 0.0] [:g6 :gk :a] [:g7 :gk :a] [:g8 :gk \"a\"] [:g9 :gk true] "
+                        "[:g10 :gk 1]])");
+    /* one row per group, the key left out (:with): which zero names the
+     * zeros' group is the first one read */
+    static const char *const groups = "[2],[1],[3],[2],[1],[1]";
+    text rows = {0};
+    text_add(&rows, "%s", groups);
+    EXPECT_ROWS(db, "(query [:find (count ?e) :with ?v :where [?e :gk ?v]])", "\"(count ?e)\"",
+                &rows);
+    /* computed floats: -1.0 once, and 0.0 * -1.0, -0.0 * -1.0, 0.0 * -1.0 */
+    text_add(&rows, "[1],[3]");
+    EXPECT_ROWS(db,
+                "(query [:find (count ?e) :with ?w :where [?e :gk ?v] [(float? ?v)] "
+                "[(* ?v -1.0) ?w]])",
+                "\"(count ?e)\"", &rows);
+    /* the values a rule derives, as the stored ones */
+    EXPECT_EXEC(db, "(rule [(gv ?e ?v) [?e :gk ?v]])", OK);
+    text_add(&rows, "%s", groups);
+    EXPECT_ROWS(db, "(query [:find (count ?e) :with ?v :where (gv ?e ?v)])", "\"(count ?e)\"",
+                &rows);
+    row_add(&rows, "[1,2]");
+    row_add(&rows, "[\":a\",2]");
+    row_add(&rows, "[\"a\",1]");
+    row_add(&rows, "[true,1]");
+    EXPECT_ROWS(db,
+                "(query [:find ?v (count ?e) :where [?e :gk ?v] (not [(float? ?v)])])",
+                "\"?v\",\"(count ?e)\"", &rows);
+    minigraf_close(db);
+
+    db = open_memory_db();
+    enum { GROUPS = 20000 };
+    text tx = {0};
+    text_add(&tx, "(transact [");
+    for (int i = 0; i < 3 * GROUPS; i++)
+        text_add(&tx, "[:m%d :mk %d]", i, (i * 7919) % GROUPS);
+    TRANSACT_TEXT(db, &tx);
+    for (int g = 0; g < GROUPS; g++)
+        row_add(&rows, "[%d,3]", g);
+    EXPECT_ROWS(db, "(query [:find ?k (count ?e) :where [?e :mk ?k]])", "\"?k\",\"(count ?e)\"",
+                &rows);
+    minigraf_close(db);
+}
+
+/* A variable that occurs once and that nothing reads is planned as `_`
+ * (it is neither bound nor exported): answers keep one row per matched
+ * record, a variable repeated in one pattern still compares its
+ * positions, and a pseudo-attribute still reads its pattern's record. */
+TEST(variables_read_nowhere_match_like_wildcards) {
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:n1 :name \"Alice\"] [:n2 :name \"Alice\"] [:n3 :name \"Bob\"] "
+                        "[:s1 :self :self] [:s2 :self :s1]])");
+    EXPECT_EXEC(db, "(query [:find ?n :where [?e :name ?n]])",
+                "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"],[\"Alice\"],[\"Bob\"]]}");
+    EXPECT_EXEC(db, "(query [:find (count ?n) :where [?e ?a ?n] [(string? ?n)]])",
+                "{\"variables\":[\"(count ?n)\"],\"results\":[[3]]}");
+    EXPECT_EXEC(db, "(query [:find (count ?e) :where [?e ?x ?x]])",
+                "{\"variables\":[\"(count ?e)\"],\"results\":[[1]]}");
+    EXPECT_EXEC(db, "(query [:find (count ?t) :any-valid-time :where [?e :name ?n] "
+                    "[?e :db/tx-count ?t]])",
+                "{\"variables\":[\"(count ?t)\"],\"results\":[[3]]}");
+    EXPECT_EXEC(db, "(query [:find (count ?v) :with ?e :where [?e :name ?v]])",
+                "{\"variables\":[\"(count ?v)\"],\"results\":[[1],[1],[1]]}");
+    minigraf_close(db);
+}
+
 /* :wK :s 10K and :p (K mod 3) for K in 1..200. */
 static MiniGrafDb *window_db(void) {
     MiniGrafDb *db = open_memory_db();
@@ -819,7 +894,6 @@ TEST(uncorrelated_pseudo_attribute_ranges_over_every_record) {
 
 /* ---- rules -------------------------------------------------------------- */
 
-#define OK "{\"ok\":true}"
 
 TEST(recursive_rule_over_a_500_node_chain) {
     MiniGrafDb *db = open_memory_db();
@@ -1033,6 +1107,91 @@ TEST(valid_at_and_as_of_combine_over_500_entities) {
     minigraf_close(db);
 }
 
+/* One triple's history read across a scan's read-ahead (4, 8, 16, 32,
+ * then 64 records at a time): entity :h<i> asserts and retracts
+ * [:h<i> :hv 1] in turn, hist[i] times, so its (E, A, V) group is that
+ * many records long and ends at every alignment with the read-ahead.
+ * Each entity also holds :hw (one record) before and after it in EAVT.
+ * The triple is visible (:as-of N) when the last of its records up to N
+ * is an assertion; count, count with a constant value (E4: the keyword
+ * and the Ref of :k, two seeks one after the other) and the full scan
+ * must all say so. */
+#define HIST_ENTITIES 12
+static const int hist[HIST_ENTITIES] = {1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 130};
+
+/* The triples of :hv visible at :as-of `upto` (0: now), by the write
+ * order of hist_db: entity i's k-th record is written in round k. */
+static int hist_visible(const int *first_tx, int upto) {
+    int n = 0;
+    for (int i = 0; i < HIST_ENTITIES; i++) {
+        int last = -1; /* the index of its last record up to `upto` */
+        for (int k = 0; k < hist[i]; k++)
+            if (!upto || first_tx[k] + i <= upto)
+                last = k;
+        n += last >= 0 && last % 2 == 0;
+    }
+    return n;
+}
+
+TEST(long_histories_cross_the_scans_read_ahead) {
+    MiniGrafDb *db = open_memory_db();
+    char cmd[256];
+    int first_tx[130]; /* round k's first transaction (entity 0's) */
+    EXPECT_TRANSACT(db, "(transact [[:ka :kv :k] [:kb :kv :k] [:kc :kv :other]])");
+    int tx = (int)tx_count(db);
+    for (int k = 0; k < 130; k++) {
+        first_tx[k] = tx + 1;
+        for (int i = 0; i < HIST_ENTITIES; i++) {
+            snprintf(cmd, sizeof cmd, "(%s [[:h%d :hv 1] [:h%d :hw %d]])",
+                     k % 2 == 0 ? "transact" : "retract", i, i, k);
+            if (k >= hist[i]) /* its history is over: a transaction of nothing */
+                snprintf(cmd, sizeof cmd, "(transact [])");
+            if (k == 0 || k >= hist[i] || k % 2 == 0)
+                expect_write_at(__FILE__, __LINE__, db, cmd, "transacted");
+            else
+                expect_write_at(__FILE__, __LINE__, db, cmd, "retracted");
+            tx++;
+        }
+    }
+    /* the Ref of :k beside the keyword :k: [?e :kv :k] seeks both */
+    EXPECT_TRANSACT(db, "(transact [[:k :marker true]])");
+    char *k = exec_at(__FILE__, __LINE__, db, "(query [:find ?e :where [?e :marker true]])");
+    char *uuid = k ? strstr(k, "[[\"") : NULL;
+    CHECK(uuid != NULL && strlen(uuid) > 39);
+    if (uuid) {
+        snprintf(cmd, sizeof cmd, "(transact [[:kd :kv #uuid \"%.36s\"]])", uuid + 3);
+        EXPECT_TRANSACT(db, cmd);
+    }
+    minigraf_string_free(k);
+    char want[128];
+    int points[] = {0, first_tx[3], first_tx[4] + 5, first_tx[63] + 8, first_tx[64] + 9,
+                    first_tx[65] + 11, first_tx[129]};
+    for (size_t p = 0; p < sizeof points / sizeof *points; p++) {
+        char as_of[32] = "";
+        if (points[p])
+            snprintf(as_of, sizeof as_of, ":as-of %d ", points[p]);
+        int n = hist_visible(first_tx, points[p]);
+        snprintf(cmd, sizeof cmd, "(query [:find (count ?e) %s:where [?e :hv ?v]])", as_of);
+        snprintf(want, sizeof want, "{\"variables\":[\"(count ?e)\"],\"results\":[[%d]]}", n);
+        EXPECT_EXEC(db, cmd, want);
+        snprintf(cmd, sizeof cmd, "(query [:find (count ?e) %s:where [?e :hv 1]])", as_of);
+        EXPECT_EXEC(db, cmd, want);
+        snprintf(cmd, sizeof cmd,
+                 "(query [:find (count ?e) %s:where [?e ?a ?v] [(= ?a :hv)]])", as_of);
+        EXPECT_EXEC(db, cmd, want);
+    }
+    /* :hw k is asserted in the even rounds (the odd ones retract a
+     * value never asserted) */
+    int hw = 0;
+    for (int i = 0; i < HIST_ENTITIES; i++)
+        hw += (hist[i] + 1) / 2;
+    snprintf(want, sizeof want, "{\"variables\":[\"(count ?v)\"],\"results\":[[%d]]}", hw);
+    EXPECT_EXEC(db, "(query [:find (count ?v) :where [?e :hw ?v]])", want);
+    EXPECT_EXEC(db, "(query [:find (count ?e) :where [?e :kv :k]])",
+                "{\"variables\":[\"(count ?e)\"],\"results\":[[3]]}");
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(file_scan_across_checkpointed_pages_and_the_log),
            TEST_ENTRY(large_expansion_between_small_ones),
@@ -1059,4 +1218,7 @@ CHECK_MAIN(TEST_ENTRY(scan_and_join_sizes_around_multiples_of_64),
            TEST_ENTRY(cursor_batches_return_every_row_once),
            TEST_ENTRY(cursor_keeps_the_order_across_batches),
            TEST_ENTRY(as_of_counts_follow_retractions_of_500_entities),
-           TEST_ENTRY(valid_at_and_as_of_combine_over_500_entities))
+           TEST_ENTRY(valid_at_and_as_of_combine_over_500_entities),
+           TEST_ENTRY(long_histories_cross_the_scans_read_ahead),
+           TEST_ENTRY(grouping_by_one_column_keeps_o3_equality),
+           TEST_ENTRY(variables_read_nowhere_match_like_wildcards))

@@ -182,6 +182,52 @@ static void test_bad_entry_ends_the_run(void) {
         CHECK(fact_run_next(&run, &ids) == 0);
         fact_run_start(&run, NULL, bytes, 1); /* a flags byte alone */
         CHECK(fact_run_next(&run, &ids) == -1);
+        fact_ids many[4];
+        size_t n = 99;
+        fact_run_start(&run, NULL, bytes, sizeof bytes); /* the same, read in a batch */
+        CHECK(fact_run_fill(&run, many, 4, &n) == -1 && n == 0);
+        CHECK(fact_run_fill(&run, many, 4, &n) == 0 && n == 0);
+    }
+}
+
+/* A batch read (fact_run_fill) stops at its maximum, at the end of the
+ * run and before an entry past the bound, and reads what entry-by-entry
+ * decoding reads. */
+static void test_fill_matches_next(void) {
+    enum { KEYS = 40 };
+    uint8_t keys[KEYS][FACT_KEY_SIZE], bytes[KEYS * BTREE_MAX_ENTRY];
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        for (int i = 0; i < KEYS; i++) {
+            fact_ids f;
+            random_fact(&f, (uint64_t)i);
+            f.e = 8192; /* one entity, so an EAVT bound on it holds every key */
+            fact_key_encode(order, &f, keys[i]);
+        }
+        qsort(keys, KEYS, FACT_KEY_SIZE, key_cmp);
+        const btree_codec *codec = fact_codec(order);
+        size_t len = 0;
+        for (int i = 0; i < KEYS; i++)
+            len += codec->encode(codec, i ? keys[i - 1] : NULL, keys[i], bytes + len);
+        size_t bound = order == TREE_EAVT ? 6 : 0;
+        bool ok = true;
+        for (size_t max = 1; max <= KEYS + 1; max++) {
+            fact_run one, many;
+            fact_run_init(&one, order, keys[0], bound);
+            fact_run_init(&many, order, keys[0], bound);
+            fact_run_start(&one, NULL, bytes, len);
+            fact_run_start(&many, NULL, bytes, len);
+            fact_ids a, b[KEYS + 1];
+            size_t got = 0, n;
+            int rc;
+            while ((rc = fact_run_fill(&many, b, max, &n)) == 0 && n > 0) {
+                ok = ok && n <= max;
+                for (size_t i = 0; i < n; i++)
+                    ok = ok && fact_run_next(&one, &a) == 1 && same_ids(&a, &b[i]);
+                got += n;
+            }
+            ok = ok && rc == 0 && got == KEYS && fact_run_next(&one, &a) == 0;
+        }
+        CHECK(ok);
     }
 }
 
@@ -287,20 +333,29 @@ static size_t order_keys(int order, const fact_ids *recs, size_t n, uint8_t *key
 /* A store scan of `order` from `from` under `bound` reads the model's
  * keys[first...] sharing the bound. */
 static bool store_scan_agrees(store_reader *r, int order, const uint8_t *from, size_t len,
-                              size_t bound, const uint8_t *keys, size_t n) {
+                              size_t bound, const uint8_t *keys, size_t n, size_t max) {
     size_t first, count = expected(keys, n, from, len, bound, &first), got = 0;
     store_scan *sc;
     err e = {0};
     if (store_scan_from(r, order, from, len, bound, &sc, &e) != 0)
         return false;
-    fact_ids ids;
+    fact_ids ids[16];
     int rc;
     bool ok = true;
     uint8_t key[FACT_KEY_SIZE];
-    while (ok && (rc = store_scan_next_ids(sc, &ids, &e)) == 1) {
-        fact_key_encode(order, &ids, key);
-        ok = got < count && memcmp(key, keys + (first + got) * FACT_KEY_SIZE, FACT_KEY_SIZE) == 0;
-        got++;
+    size_t read = 0, asked = 0;
+    bool short_read = false; /* fewer than asked: the last records */
+    /* max 0: one record at a time; else batches of 1 to max records */
+    while (ok && (rc = max ? store_scan_fill_ids(sc, ids, asked = 1 + rng() % max, &read, &e)
+                           : store_scan_next_ids(sc, ids, &e)) == 1) {
+        ok = !short_read;
+        short_read = max && read < asked;
+        for (size_t i = 0; i < (max ? read : 1); i++) {
+            fact_key_encode(order, &ids[i], key);
+            ok = ok && got < count &&
+                 memcmp(key, keys + (first + got) * FACT_KEY_SIZE, FACT_KEY_SIZE) == 0;
+            got++;
+        }
     }
     store_scan_close(sc);
     err_clear(&e);
@@ -328,14 +383,15 @@ static void test_store_scans_match_the_model(void) {
     CHECK(all_records(r, recs, N) == N);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         size_t n = order_keys(order, recs, N, keys);
-        bool ok = store_scan_agrees(r, order, keys, 0, 0, keys, n);
+        bool ok = store_scan_agrees(r, order, keys, 0, 0, keys, n, 0) &&
+                  store_scan_agrees(r, order, keys, 0, 0, keys, n, 16);
         for (int probe = 0; probe < 300; probe++) {
             uint8_t from[FACT_KEY_SIZE];
             memcpy(from, keys + (rng() % n) * FACT_KEY_SIZE, FACT_KEY_SIZE);
             size_t len = rng() % (FACT_KEY_SIZE + 1), bound = len ? rng() % (len + 1) : 0;
             if (len && probe % 3 == 0)
                 from[rng() % len] ^= (uint8_t)(1 + rng() % 255);
-            ok = ok && store_scan_agrees(r, order, from, len, bound, keys, n);
+            ok = ok && store_scan_agrees(r, order, from, len, bound, keys, n, (size_t)probe % 17);
         }
         CHECK(ok);
     }
@@ -350,6 +406,7 @@ int main(void) {
     test_runs_match_the_codec();
     test_store_scans_match_the_model();
     test_bad_entry_ends_the_run();
+    test_fill_matches_next();
     test_block_seek_matches_decoding();
     return CHECK_DONE();
 }

@@ -85,8 +85,12 @@ static void describe(buf *b, const plan_conj *c) {
     }
 }
 
-/* The plan of (query [:find … :where `where`]) over d, as describe() has it. */
-static char *plan_of(db *d, const char *find, const char *where) {
+/* A conjunction's plan as text (describe, slots_of). */
+typedef void (*plan_printer)(buf *b, const plan_conj *c);
+
+/* The plan of (query [:find `find` :where `where`]) over d, as `print`
+ * has it. */
+static char *print_plan(db *d, const char *find, const char *where, plan_printer print) {
     char text[1024];
     snprintf(text, sizeof text, "(query [:find %s :where %s])", find, where);
     arena a;
@@ -102,20 +106,25 @@ static char *plan_of(db *d, const char *find, const char *where) {
         plan_compile_query(&cmd->as.query, r, NULL, &a, &pq, &e) != 0)
         buf_printf(&b, "error %s", e.message);
     else
-        describe(&b, pq.top);
+        print(&b, pq.top);
     store_reader_close(r);
     err_clear(&e);
     arena_free(&a);
     return buf_detach(&b);
 }
 
-static void check_plan(db *d, const char *find, const char *where, const char *expected) {
-    char *got = plan_of(d, find, where);
+static void check_printed(db *d, const char *find, const char *where, plan_printer print,
+                          const char *expected) {
+    char *got = print_plan(d, find, where, print);
     bool ok = strcmp(got, expected) == 0;
     CHECK(ok);
     if (!ok)
         fprintf(stderr, "  %s\n  expected: %s\n  got:      %s\n", where, expected, got);
     free(got);
+}
+
+static void check_plan(db *d, const char *find, const char *where, const char *expected) {
+    check_printed(d, find, where, describe, expected);
 }
 
 /* A sole pattern seeks with every constant it has. */
@@ -260,6 +269,47 @@ static void test_index_for(void) {
     }
 }
 
+/* The positions of each pattern (source order) that fill a slot, e.g.
+ * "#0 v; #1 ev": plan_drop_unread leaves none to a variable nothing
+ * reads. */
+static void slots_of(buf *b, const plan_conj *c) {
+    const char *sep = "";
+    for (size_t i = 0; i < c->item_count; i++) {
+        const plan_item *it = &c->items[i];
+        if (it->kind != PK_PATTERN)
+            continue;
+        buf_printf(b, "%s#%zu ", sep, i);
+        for (int pos = 0; pos < 3; pos++)
+            if (it->slot[pos] >= 0)
+                buf_printf(b, "%c", "eav"[pos]);
+        sep = "; ";
+    }
+}
+
+static void check_slots(db *d, const char *find, const char *where, const char *expected) {
+    check_printed(d, find, where, slots_of, expected);
+}
+
+/* A variable that occurs once, in one pattern position, and that no
+ * other clause, :find spec, :with or :order-by key reads fills no slot;
+ * every other keeps its slot. */
+static void test_unread_variables(db *d) {
+    check_slots(d, "(count ?v)", "[?e ?a ?v]", "#0 v");
+    check_slots(d, "?e ?a ?v", "[?e ?a ?v]", "#0 eav");
+    check_slots(d, "?e", "[?e :age ?a]", "#0 e");
+    check_slots(d, "(count ?v) :with ?e", "[?e :age ?v]", "#0 ev");
+    check_slots(d, "?e", "[?e :age ?a] [(> ?a 30)]", "#0 ev");
+    check_slots(d, "?e", "[?e :age ?a] (not [?e :group 3])", "#0 e");
+    check_slots(d, "(count ?e)", "[?e :age ?a] (not-join [?a] [?x :age ?a] [?x :group 3])", "#0 ev");
+    check_slots(d, "(count ?a)", "[?e :age ?a] (not [?x :group 3])", "#0 v");
+    check_slots(d, "?g", "[?x :follows ?x] [?y :group ?g]", "#0 ev; #1 v");
+    check_slots(d, "?x", "[?x :follows ?y] [?x :group _]", "#0 e; #1 e");
+    check_slots(d, "?n", "[?e :name ?n] [?e :age ?a]", "#0 ev; #1 e");
+    check_slots(d, "?e ?a :order-by [?a]", "[?e :age ?a] [?f :age ?b]", "#0 ev; #1 ");
+    check_slots(d, "?e (rank :over (:partition-by ?g :order-by ?a))", "[?e :age ?a] [?e :group ?g]",
+                "#0 ev; #1 ev");
+}
+
 int main(void) {
     test_index_for();
     db *d = envelope();
@@ -269,6 +319,7 @@ int main(void) {
     test_hash_joins(d);
     test_filters_and_subs(d);
     test_unknown_constants(d);
+    test_unread_variables(d);
     db_close(d);
     return CHECK_DONE();
 }
