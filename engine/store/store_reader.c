@@ -29,6 +29,7 @@ static void reader_free(store_reader *r) {
     keyword_memo_free(&r->keywords);
     free(r->scratch);
     free(r->uuids);
+    store_scan_idle(r);
     free(r->spare);
     free(r);
 }
@@ -62,8 +63,8 @@ static store_reader *reader_take(store *s) {
 /* Gives back what the budget was charged and forgets the budget, decoded
  * texts and held page, keeping the snapshot's lookups (until a reader
  * opens on another), the memo (unless large), the texts' arena block
- * (unless the arena grew past one), the scratch page, the spare scan and
- * the UUID slots (a location's UUID never changes). */
+ * (unless the arena grew past one), the scratch page, the spare scan
+ * (its cursor's scratch block goes back to the pager) and the UUID slots (a location's UUID never changes). */
 static void reader_reset(store_reader *r) {
     if (r->budget.release)
         r->budget.release(r->budget.ctx, r->charged);
@@ -77,6 +78,7 @@ static void reader_reset(store_reader *r) {
     r->attr.ptr = NULL;
     r->scratch_pgno = 0;
     r->entry_reads = 0;
+    store_scan_idle(r);
     if (r->memo_cap > IDLE_MEMO_MAX) {
         free(r->memo);
         r->memo = NULL;

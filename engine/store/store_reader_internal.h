@@ -81,4 +81,8 @@ static inline bool store_reader_own_id(const store_reader *r, const value *v, ui
     return true;
 }
 
+/* Gives the cursor of the reader's spare scan (store_scan_close keeps it
+ * set up for the next scan) back to the pager: before the reader idles. */
+void store_scan_idle(store_reader *r);
+
 #endif
