@@ -456,6 +456,22 @@ int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) 
     return rc;
 }
 
+/* The id of attribute keyword text[0..len) through the reader's memo of
+ * the last one. */
+static int attribute_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {
+    attr_memo *m = &r->last_attr;
+    if (m->query == r->query && m->len == len && memcmp(m->text, text, len) == 0) {
+        *id = m->id;
+        return m->rc;
+    }
+    int rc = store_reader_text_id(r, text, len, id, e);
+    if ((rc == 0 || rc == 1) && len <= ATTR_MEMO_TEXT) {
+        *m = (attr_memo){.query = r->query, .len = len, .id = rc == 1 ? *id : 0, .rc = rc};
+        memcpy(m->text, text, len);
+    }
+    return rc;
+}
+
 int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *e) {
     if (v->type == VT_REF)
         return 1;
@@ -464,7 +480,7 @@ int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *
     value kw = *v;
     int rc = 1;
     if (!store_reader_own_id(r, v, &b->ids.a) && (rc = value_resolve(&kw, e)) == 0)
-        rc = store_reader_text_id(r, kw.as.str.ptr, kw.as.str.len, &b->ids.a, e);
+        rc = attribute_id(r, kw.as.str.ptr, kw.as.str.len, &b->ids.a, e);
     b->has_a = rc == 1;
     return rc;
 }
