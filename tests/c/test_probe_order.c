@@ -150,18 +150,6 @@ TEST(probes_in_a_file_match_the_model) {
     temp_db_remove(&t);
 }
 
-/* Runs a query inside the transaction and compares its rows. */
-static void tx_expect(MiniGrafTx *tx, const char *q, const char *want) {
-    char *out = minigraf_tx_execute(tx, q);
-    REQUIRE(out != NULL);
-    char *got = canonical_result(out), *exp = canonical_result(want);
-    if (strcmp(got, exp) != 0)
-        check_fail_str(__FILE__, __LINE__, q, out, want);
-    free(got);
-    free(exp);
-    minigraf_string_free(out);
-}
-
 static int staged_limit; /* entities of the group below it lost their ages */
 static bool staged_no_age_below(int i, int limit) {
     return i < staged_limit || !age_below(i, limit);
@@ -176,7 +164,7 @@ TEST(probes_after_staged_writes_see_them) {
     REQUIRE(tx != NULL);
     const char *q = "(query " IN_GROUP "(not [?e :age ?a] [(< ?a 50)])])";
     staged_limit = 0;
-    tx_expect(tx, q, names(staged_no_age_below, 50));
+    EXPECT_TX_EXEC(tx, q, names(staged_no_age_below, 50));
     static const int steps[] = {400, 4000, 12000};
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
         static char cmd[65536];
@@ -193,7 +181,7 @@ TEST(probes_after_staged_writes_see_them) {
         REQUIRE(out != NULL);
         minigraf_string_free(out);
         staged_limit = steps[k];
-        tx_expect(tx, q, names(staged_no_age_below, 50));
+        EXPECT_TX_EXEC(tx, q, names(staged_no_age_below, 50));
     }
     CHECK(minigraf_tx_rollback(tx) == 0);
     minigraf_tx_free(tx);
