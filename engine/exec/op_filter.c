@@ -154,8 +154,8 @@ static size_t count_var_terms(const ast_expr *x) {
 
 static void list_var_terms(op_filter *o, const ast_expr *x) {
     if (x->kind == EXPR_TERM && x->arg.kind == TERM_VAR) {
-        o->vars[o->var_count++] =
-            (var_term){&x->arg, plan_find_var(o->p, x->arg.name, x->arg.name_len)};
+        o->vars[o->var_count++] = (var_term){&x->arg,
+                                             plan_find_var(o->p, x->arg.name, x->arg.name_len)};
         return;
     }
     for (size_t i = 0; x->kind == EXPR_CALL && i < x->argc; i++)

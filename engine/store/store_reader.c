@@ -64,7 +64,8 @@ static store_reader *reader_take(store *s) {
  * texts and held page, keeping the snapshot's lookups (until a reader
  * opens on another), the memo (unless large), the texts' arena block
  * (unless the arena grew past one), the scratch page, the spare scan
- * (its cursor's scratch block goes back to the pager) and the UUID slots (a location's UUID never changes). */
+ * (its cursor's scratch block goes back to the pager) and the UUID slots
+ * (a location's UUID never changes). */
 static void reader_reset(store_reader *r) {
     if (r->budget.release)
         r->budget.release(r->budget.ctx, r->charged);

@@ -120,8 +120,10 @@ static void check_queries(MiniGrafDb *db) {
         EXPECT_EXEC(db, q, names(no_age_below, l));
         snprintf(q, sizeof q, "(query " IN_GROUP "(not-join [?e] [?e :age ?a] [(< ?a %d)])])", l);
         EXPECT_EXEC(db, q, names(no_age_below, l));
-        snprintf(q, sizeof q, "(query [:find ?n :where [?e :group 3] [?e :age ?a] [(< ?a %d)] "
-                              "[?e :name ?n]])", l);
+        snprintf(q, sizeof q,
+                 "(query [:find ?n :where [?e :group 3] [?e :age ?a] [(< ?a %d)] "
+                 "[?e :name ?n]])",
+                 l);
         EXPECT_EXEC(db, q, name_rows(ages_below, l));
     }
     EXPECT_EXEC(db, "(query " IN_GROUP "(or [?e :age 7] [?e :age 17])])", names(age_7_or_17, 0));
