@@ -103,6 +103,18 @@ static bool no_age_below(int i, int limit) {
 static int ages_below(int i, int limit) {
     return (has_base_age(i) && i % 90 < limit) + (has_extra_age(i) && 3 < limit);
 }
+/* no current age in [4, 50) (arg unused) */
+static bool no_age_from_4_to_50(int i, int arg) {
+    (void)arg;
+    for (int a = 4; a < 50; a++)
+        if (age_is(i, a))
+            return false;
+    return true;
+}
+static bool no_age_3(int i, int arg) {
+    (void)arg;
+    return !age_is(i, 3);
+}
 /* ages 7 or 17 (arg unused) */
 static bool age_7_or_17(int i, int arg) {
     (void)arg;
@@ -127,6 +139,13 @@ static void check_queries(MiniGrafDb *db) {
         EXPECT_EXEC(db, q, name_rows(ages_below, l));
     }
     EXPECT_EXEC(db, "(query " IN_GROUP "(or [?e :age 7] [?e :age 17])])", names(age_7_or_17, 0));
+    /* bodies of a pattern and several filters, one binding a variable */
+    EXPECT_EXEC(db, "(query " IN_GROUP "(not [?e :age ?a] [(+ ?a 1) ?b] [(< ?b 5)])])",
+                names(no_age_below, 4));
+    EXPECT_EXEC(db, "(query " IN_GROUP "(not [?e :age ?a] [(< ?a 50)] [(>= ?a 4)])])",
+                names(no_age_from_4_to_50, 0));
+    EXPECT_EXEC(db, "(query " IN_GROUP "(not-join [?e] [?e :age ?a] [(* ?a 2) ?d] [(= ?d 6)])])",
+                names(no_age_3, 0));
 }
 
 TEST(probes_in_entity_order_match_the_model) {
