@@ -64,8 +64,8 @@ static store_reader *reader_take(store *s) {
  * texts and held page, keeping the snapshot's lookups (until a reader
  * opens on another), the memo (unless large), the texts' arena block
  * (unless the arena grew past one), the scratch page, the spare scan
- * (its cursor's scratch block goes back to the pager) and the UUID slots
- * (a location's UUID never changes). */
+ * (without its cursor: store_reader_close) and the UUID slots (a
+ * location's UUID never changes). */
 static void reader_reset(store_reader *r) {
     if (r->budget.release)
         r->budget.release(r->budget.ctx, r->charged);
@@ -79,7 +79,6 @@ static void reader_reset(store_reader *r) {
     r->attr.ptr = NULL;
     r->scratch_pgno = 0;
     r->entry_reads = 0;
-    store_scan_idle(r);
     if (r->memo_cap > IDLE_MEMO_MAX) {
         free(r->memo);
         r->memo = NULL;
@@ -144,6 +143,7 @@ void store_reader_close(store_reader *r) {
     if (!r)
         return;
     store *s = r->s;
+    store_scan_idle(r); /* the spare's cursor, while the snapshot it read is open */
     close_snapshot(s, r);
     shared_lock_read_done(&s->rw);
     reader_reset(r);
