@@ -35,6 +35,19 @@ static int build_tests(sub_probe *s, where_ctx *x, const plan_conj *c, err *e) {
     return 0;
 }
 
+/* Whether the pattern's entity variable has just two slots, the body's
+ * INPUT slot and the pattern's own (so that agreeing means agreeing with
+ * the input). */
+static bool entity_from_input(const plan_conj *c, const plan_item *it) {
+    if (it->slot[0] < 0)
+        return false;
+    const plan_var *v = &c->vars[c->slots[it->slot[0]].var];
+    if (v->slot_count != 2)
+        return false;
+    int other = v->slots[0] == it->slot[0] ? v->slots[1] : v->slots[0];
+    return c->slots[other].kind == SLOT_INPUT;
+}
+
 int sub_probe_init(sub_probe *s, where_ctx *x, const plan_sub *ps, err *e) {
     *s = (sub_probe){0};
     const plan_conj *c = ps->conj;
@@ -53,7 +66,21 @@ int sub_probe_init(sub_probe *s, where_ctx *x, const plan_sub *ps, err *e) {
         return rc;
     }
     s->it = &c->items[item];
+    s->entity_from_input = (s->bind.agree & 1u) && entity_from_input(c, s->it);
     return 0;
+}
+
+/* The binding for this probe: without the entity's agreement check when
+ * the input is a Ref of the reader, which the seek bound the entity to
+ * (every record read has that entity: the same Ref). */
+static const pattern_binding *binding(sub_probe *s, where_ctx *x, const value *entity,
+                                      pattern_binding *local) {
+    if (!s->entity_from_input || !entity || entity->type != VT_REF || !entity->stored ||
+        entity->as.stored.src != store_reader_source(x->r))
+        return &s->bind;
+    *local = s->bind;
+    local->agree &= ~1u;
+    return local;
 }
 
 /* The filters' verdict on the row: 1 kept, 0 dropped, or an error. */
@@ -67,11 +94,13 @@ static int passes(sub_probe *s, frame *row, err *e) {
 int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err *e) {
     const value *known[3];
     pattern_known(in, s->it, s->step, known);
+    pattern_binding local;
+    const pattern_binding *b = binding(s, x, known[0], &local);
     int rc = pattern_scan_open(&s->ps, x, s->it, known, e);
     *found = false;
     while (rc == 1 && !*found) {
         s->row.count = 0;
-        rc = pattern_scan_fill(&s->ps, &s->row, 1, in, &s->bind, s->step, e);
+        rc = pattern_scan_fill(&s->ps, &s->row, 1, in, b, s->step, e);
         if (rc == 1 && meter_tick(x->m, 1, e) != 0) /* a row handed on, as op_next counts */
             rc = e->code;
         frame row = batch_row(&s->row, 0);

@@ -20,6 +20,10 @@ typedef struct sub_probe {
     const plan_item *it; /* the body's pattern; NULL: not this shape */
     size_t step;         /* the pattern's */
     pattern_binding bind;
+    /* The entity's only other slot is its INPUT slot: when that holds a
+     * Ref of the reader, the seek fixed the entity to it, and the
+     * agreement check per record (frame_agrees) is skipped. */
+    bool entity_from_input;
     pattern_scan ps;
     batch row;         /* one row: the pattern's record bound */
     op_select **tests; /* the filters, in plan order */
