@@ -256,6 +256,8 @@ int op_sub_init(where_ctx *x, op_sub *s, const plan_conj *p, err *e);
  * patterns, host predicates (resolved when built). */
 bool op_sub_reusable(const where_ctx *x, const plan_conj *p);
 void op_sub_free(op_sub *s);
+/* Copies the parent's values into s's INPUT slots: its leaf's row. */
+frame op_sub_input(op_sub *s, const plan_sub *ps, const frame *parent, size_t step);
 /* Copies the parent's values into s's INPUT slots and restarts it. */
 int op_sub_open(op_sub *s, const plan_sub *ps, const frame *parent, size_t step, err *e);
 

@@ -5,10 +5,12 @@
  * cannot be evaluated) only drops that body row, i.e. counts as "no
  * match". The body is asked for one row: it stops at its first solution.
  * A one-pattern body may instead be read once as a set of entities when
- * enough rows come to pay for it (exec/sub_set.h). */
+ * enough rows come to pay for it (exec/sub_set.h); a pattern followed by
+ * filters is probed without its pipeline (exec/sub_probe.h). */
 #include <stdlib.h>
 
 #include "exec/op.h"
+#include "exec/sub_probe.h"
 #include "exec/sub_set.h"
 
 typedef struct op_antijoin {
@@ -18,6 +20,7 @@ typedef struct op_antijoin {
     size_t item, step;
     op_sub body;
     sub_set set;
+    sub_probe probe;
 } op_antijoin;
 
 static int anti_keep(op_select *s, frame *row, err *e) {
@@ -27,6 +30,11 @@ static int anti_keep(op_select *s, frame *row, err *e) {
     int rc = sub_set_test(&o->set, o->x, ps, row, o->step, &in_set, e);
     if (rc != 0)
         return rc == 1 ? !in_set : rc;
+    if (o->probe.it) {
+        frame in = op_sub_input(&o->body, ps, row, o->step);
+        rc = sub_probe_test(&o->probe, o->x, &in, &in_set, e);
+        return rc == 1 ? !in_set : rc;
+    }
     batch *found;
     rc = op_sub_open(&o->body, ps, row, o->step, e);
     if (rc == 0)
@@ -37,6 +45,7 @@ static int anti_keep(op_select *s, frame *row, err *e) {
 static void anti_free(op *base) {
     op_antijoin *o = (op_antijoin *)base;
     sub_set_free(&o->set, o->x->m);
+    sub_probe_free(&o->probe);
     op_sub_free(&o->body);
     op_free(o->base.child);
     free(o);
@@ -56,7 +65,8 @@ op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
                        .item = item,
                        .step = p->step_of[item]};
     sub_set_init(&o->set, x, &p->items[item].subs[0]);
-    if (op_sub_init(x, &o->body, p->items[item].subs[0].conj, e) != 0) {
+    if (op_sub_init(x, &o->body, p->items[item].subs[0].conj, e) != 0 ||
+        sub_probe_init(&o->probe, x, &p->items[item].subs[0], e) != 0) {
         anti_free(&o->base.base);
         return NULL;
     }

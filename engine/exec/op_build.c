@@ -117,7 +117,7 @@ void op_sub_free(op_sub *s) {
     batch_free(&s->input);
 }
 
-int op_sub_open(op_sub *s, const plan_sub *ps, const frame *parent, size_t step, err *e) {
+frame op_sub_input(op_sub *s, const plan_sub *ps, const frame *parent, size_t step) {
     frame in = batch_row(&s->input, 0);
     for (size_t i = 0; i < ps->in_count; i++) {
         const value *v = frame_var_value(parent, ps->in_parent_var[i], step);
@@ -125,5 +125,10 @@ int op_sub_open(op_sub *s, const plan_sub *ps, const frame *parent, size_t step,
             v = frame_any_value(parent, ps->in_parent_var[i], step);
         in.slot[ps->in_slot[i]] = v ? *v : value_null();
     }
+    return in;
+}
+
+int op_sub_open(op_sub *s, const plan_sub *ps, const frame *parent, size_t step, err *e) {
+    op_sub_input(s, ps, parent, step);
     return op_open(s->root, e);
 }

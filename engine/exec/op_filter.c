@@ -23,12 +23,21 @@ typedef struct host_call {
     const host_fn *fn;
 } host_call;
 
+/* A variable term of the clause and its variable in the conjunction:
+ * looked up once, not by name for every row. */
+typedef struct var_term {
+    const term *t;
+    int var;
+} var_term;
+
 typedef struct op_filter {
     op_select base;
     const plan_conj *p;
     size_t item, step;
     host_call *calls;
     size_t call_count;
+    var_term *vars;
+    size_t var_count;
 } op_filter;
 
 /* EVAL_ERROR: a host callback failed and set the error. */
@@ -39,7 +48,10 @@ static eval_status eval_term(const op_filter *o, const frame *row, const term *t
         *out = t->constant;
         return EVAL_OK;
     }
-    int v = t->kind == TERM_VAR ? plan_find_var(o->p, t->name, t->name_len) : -1;
+    int v = -1;
+    for (size_t i = 0; i < o->var_count && v < 0; i++)
+        if (o->vars[i].t == t)
+            v = o->vars[i].var;
     const value *val = v >= 0 ? frame_var_value(row, v, o->step) : NULL;
     if (!val)
         return EVAL_FAIL;
@@ -129,7 +141,39 @@ static void filter_free(op *base) {
     op_filter *o = (op_filter *)base;
     op_free(o->base.child);
     free(o->calls);
+    free(o->vars);
     free(o);
+}
+
+static size_t count_var_terms(const ast_expr *x) {
+    size_t n = x->kind == EXPR_TERM && x->arg.kind == TERM_VAR;
+    for (size_t i = 0; x->kind == EXPR_CALL && i < x->argc; i++)
+        n += count_var_terms(&x->args[i]);
+    return n;
+}
+
+static void list_var_terms(op_filter *o, const ast_expr *x) {
+    if (x->kind == EXPR_TERM && x->arg.kind == TERM_VAR) {
+        o->vars[o->var_count++] = (var_term){&x->arg,
+                                             plan_find_var(o->p, x->arg.name, x->arg.name_len)};
+        return;
+    }
+    for (size_t i = 0; x->kind == EXPR_CALL && i < x->argc; i++)
+        list_var_terms(o, &x->args[i]);
+}
+
+/* The variable of each variable term of the clause (-1: not in the
+ * conjunction, which evaluation treats as unbound). */
+static int filter_vars(op_filter *o, err *e) {
+    const ast_expr *x = &o->p->items[o->item].clause->as.expr.expr;
+    size_t n = count_var_terms(x);
+    if (n == 0)
+        return 0;
+    o->vars = malloc(n * sizeof *o->vars);
+    if (!o->vars)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    list_var_terms(o, x);
+    return 0;
 }
 
 static size_t count_calls(const ast_expr *x) {
@@ -183,7 +227,7 @@ op *op_filter_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err 
                      .p = p,
                      .item = item,
                      .step = p->step_of[item]};
-    if (filter_resolve(o, x->host, e) != 0) {
+    if (filter_resolve(o, x->host, e) != 0 || filter_vars(o, e) != 0) {
         o->base.child = NULL; /* the caller still owns it */
         filter_free(&o->base.base);
         return NULL;

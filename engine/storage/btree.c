@@ -248,6 +248,19 @@ int btree_cursor_init(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
     return 0;
 }
 
+void btree_cursor_reuse(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
+                        const btree_codec *codec) {
+    if (c->pg == pg && c->view == view && c->root == root && c->codec == codec)
+        return;
+    pager_scratch *s = c->scratch;
+    memset(c, 0, offsetof(btree_cursor, keys));
+    c->pg = pg;
+    c->view = view;
+    c->root = root;
+    c->codec = codec;
+    c->scratch = s;
+}
+
 void btree_cursor_free(btree_cursor *c) {
     pager_scratch_give(c->pg, c->scratch);
     c->scratch = NULL;
@@ -302,10 +315,42 @@ static leaf_note *leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgn
     return n;
 }
 
+/* The seek inside leaf `pgno`, held at level l with its note `n`. */
+static int seek_in_leaf(btree_cursor *c, int l, uint32_t pgno, leaf_note *n, const uint8_t *target,
+                        err *e) {
+    int found = leaf_seek(level(c, l), c->codec, target, &c->pos, c->keys[c->cur], c->anchor,
+                          &n->leads);
+    if (found < 0)
+        return corrupt(e, pgno);
+    c->depth = l + 1;
+    c->pending = found == 1;
+    c->leaf = pgno;
+    return 0;
+}
+
+/* Whether `target` lies in the key range of the leaf the cursor holds
+ * (from its first key to the next separator of an ancestor), which is
+ * then the leaf a descent would reach: a join whose probes come in key
+ * order seeks mostly inside the leaf of the probe before. */
+static bool leaf_covers(btree_cursor *c, const uint8_t *target) {
+    size_t ks = c->codec->key_size;
+    int leaf = c->depth - 1;
+    if (c->depth < 1 || c->leaf == 0 || c->scratch->noted != c->leaf ||
+        !pager_scratch_holds(c->pg, c->scratch, c->view, (size_t)leaf, c->leaf, c->codec) ||
+        btree_key_cmp(target, c->anchor, ks) < 0)
+        return false;
+    for (int l = leaf - 1; l >= 0; l--)
+        if ((size_t)c->idx[l] + 1 < branch_count(level(c, l)))
+            return btree_key_cmp(target, branch_entry(level(c, l), ks, c->idx[l] + 1U), ks) < 0;
+    return true; /* the last leaf of the tree */
+}
+
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
     uint8_t target[BTREE_MAX_KEY] = {0};
     memcpy(target, prefix, len);
     size_t ks = c->codec->key_size;
+    if (leaf_covers(c, target))
+        return seek_in_leaf(c, c->depth - 1, c->leaf, c->scratch->note, target, e);
     c->depth = 0;
     c->pending = false;
     if (c->root == 0)
@@ -318,15 +363,7 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
         uint8_t *page = level(c, l);
         if (node_kind(page) == NODE_LEAF) {
             leaf_note *n = leaf_anchor(c, page, pgno, e);
-            if (!n)
-                return e->code;
-            int found = leaf_seek(page, c->codec, target, &c->pos, c->keys[c->cur], c->anchor,
-                                  &n->leads);
-            if (found < 0)
-                return corrupt(e, pgno);
-            c->pending = found == 1;
-            c->leaf = pgno;
-            return 0;
+            return n ? seek_in_leaf(c, l, pgno, n, target, e) : e->code;
         }
         c->idx[l] = (uint16_t)child_index(page, ks, target);
         pgno = child_at(page, ks, c->idx[l]);

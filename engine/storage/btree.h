@@ -121,9 +121,17 @@ typedef struct btree_cursor {
 /* A cursor over the tree at `root` as `view` sees it (pager.h). */
 int btree_cursor_init(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
                       const btree_codec *codec, err *e);
+/* Sets up a cursor that holds a scratch block (btree_cursor_init's, not
+ * freed) for the tree at `root` as `view` sees it. On the same tree and
+ * view it keeps its position: a seek inside the leaf it holds then skips
+ * the descent (btree_seek). Different pager: never (the scratch block is
+ * that pager's). */
+void btree_cursor_reuse(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
+                        const btree_codec *codec);
 void btree_cursor_free(btree_cursor *c);
 /* Positions before the first key >= `prefix` (len <= key_size; missing
- * bytes count as zero). */
+ * bytes count as zero). From the leaf the cursor holds when the key lies
+ * in its range (probes in key order), else from the root. */
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e);
 /* The last key below prefix[0..len) (missing bytes count as zero) into
  * `key`: 1, 0 when there is none, or an error. The cursor is left

@@ -29,6 +29,7 @@ static void reader_free(store_reader *r) {
     keyword_memo_free(&r->keywords);
     free(r->scratch);
     free(r->uuids);
+    store_scan_idle(r);
     free(r->spare);
     free(r);
 }
@@ -64,8 +65,9 @@ static store_reader *reader_take(store *s) {
 /* Gives back what the budget was charged and forgets the budget, decoded
  * texts and held page, keeping the snapshot's lookups (until a reader
  * opens on another), the memo (unless large), the texts' arena block
- * (unless the arena grew past one), the scratch page, the spare scan and
- * the UUID slots (a location's UUID never changes). */
+ * (unless the arena grew past one), the scratch page, the spare scan
+ * (without its cursor: store_reader_close) and the UUID slots (a
+ * location's UUID never changes). */
 static void reader_reset(store_reader *r) {
     if (r->budget.release)
         r->budget.release(r->budget.ctx, r->charged);
@@ -144,6 +146,7 @@ void store_reader_close(store_reader *r) {
     if (!r)
         return;
     store *s = r->s;
+    store_scan_idle(r); /* the spare's cursor, while the snapshot it read is open */
     close_snapshot(s, r);
     shared_lock_read_done(&s->rw);
     reader_reset(r);

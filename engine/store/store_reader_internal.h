@@ -44,6 +44,18 @@ typedef struct uuid_slot {
     uuid128 u;
 } uuid_slot;
 
+/* The last attribute keyword a seek bound, for the opening of the reader
+ * that looked it up (`query`): a join seeks the same attribute for every
+ * row. Keywords longer than the text kept are looked up each time. */
+#define ATTR_MEMO_TEXT 48
+typedef struct attr_memo {
+    uint64_t query; /* 0: empty (an open reader's count is at least 1) */
+    size_t len;
+    char text[ATTR_MEMO_TEXT];
+    uint64_t id;
+    int rc; /* store_reader_text_id's: 1 found, 0 not stored */
+} attr_memo;
+
 struct store_reader {
     value_source src; /* of the stored values it hands out */
     err failure;      /* the last failure to decode one inside a comparison */
@@ -71,6 +83,7 @@ struct store_reader {
     uuid_slot *uuids;                      /* allocated at the first UUID, never zeroed: */
     uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
     store_scan *spare;                     /* a closed scan, for the next one to reuse */
+    attr_memo last_attr;                   /* store_bound_attribute's last answer */
     keyword_memo keywords; /* kept between queries: a location's text never changes */
 };
 
@@ -81,5 +94,9 @@ static inline bool store_reader_own_id(const store_reader *r, const value *v, ui
     *id = v->as.stored.id;
     return true;
 }
+
+/* Gives the cursor of the reader's spare scan (store_scan_close keeps it
+ * set up for the next scan) back to the pager: before the reader idles. */
+void store_scan_idle(store_reader *r);
 
 #endif

@@ -18,6 +18,8 @@ struct store_scan {
     fact_run run; /* the cursor's entries being read */
     bool bounded; /* run has the order and bound (set when first read:
                      estimates never read runs) */
+    bool done;    /* past the prefix: nothing more to read */
+    bool kept;    /* a spare whose cursor `c` is still set up (take_cursor) */
     uint8_t prefix[FACT_KEY_SIZE];
     size_t plen;
     bool desc;            /* AVET groups from the last value down (store_scan_values) */
@@ -63,15 +65,56 @@ int store_index_for(store_fixed f, int *fields) {
     return index_for(f, fields ? fields : &ignored);
 }
 
-/* The reader's spare scan (store_scan_close keeps one), or a new one. */
+/* The reader's spare scan (store_scan_close keeps one, its cursor still
+ * on the leaf it read last), or a new one. */
 static int take_scan(store_reader *r, store_scan **out, err *e) {
-    store_scan *sc = r->spare ? r->spare : malloc(sizeof *sc);
+    store_scan *sc = r->spare;
     r->spare = NULL;
+    if (!sc && (sc = malloc(sizeof *sc)) != NULL)
+        sc->kept = false;
     if (!sc)
         return err_set(e, ERR(INT, 0), "out of memory");
     sc->r = r;
     *out = sc;
     return 0;
+}
+
+/* The cursor of a scan taken for reading `order`: the spare's own when it
+ * has one (a seek inside the leaf it holds then skips the descent: a
+ * join's probes in key order, btree_seek), else a new one. */
+static int take_cursor(store_scan *sc, int order, err *e) {
+    store_reader *r = sc->r;
+    if (!sc->kept)
+        return btree_cursor_init(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order),
+                                 e);
+    sc->kept = false;
+    btree_cursor_reuse(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order));
+    return 0;
+}
+
+void store_scan_idle(store_reader *r) {
+    store_scan *sc = r->spare;
+    if (sc && sc->kept)
+        btree_cursor_free(&sc->c);
+    if (sc)
+        sc->kept = false;
+}
+
+/* Positions sc (its cursor set up for `order`) at from[0..len), keeping
+ * to keys sharing its first `bound` bytes. */
+static int position(store_scan *sc, int order, const uint8_t *from, size_t len, size_t bound,
+                    err *e) {
+    sc->order = order;
+    sc->plen = bound;
+    sc->done = false;
+    sc->desc = false;
+    sc->has_below = false;
+    sc->listed = false;
+    sc->list = sc->few;
+    memcpy(sc->prefix, from, len);
+    fact_run_clear(&sc->run);
+    sc->bounded = false;
+    return btree_seek(&sc->c, from, len, e);
 }
 
 /* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
@@ -81,18 +124,10 @@ static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len
     int rc = take_scan(r, &sc, e);
     if (rc != 0)
         return rc;
-    sc->order = order;
-    sc->plen = bound;
-    sc->desc = false;
-    sc->has_below = false;
-    sc->listed = false;
-    sc->list = sc->few;
-    memcpy(sc->prefix, from, len);
-    fact_run_clear(&sc->run);
-    sc->bounded = false;
-    rc = btree_cursor_init(&sc->c, r->s->pg, r->view, r->h.roots[order], fact_codec(order), e);
+    sc->list = sc->few; /* store_scan_close reads it */
+    rc = take_cursor(sc, order, e);
     if (rc == 0)
-        rc = btree_seek(&sc->c, from, len, e);
+        rc = position(sc, order, from, len, bound, e);
     if (rc != 0) {
         store_scan_close(sc);
         return rc;
@@ -133,9 +168,10 @@ void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_S
     key[FACT_KEY_SIZE - 1]++; /* the asserted byte: 0 or 1, so never a carry */
 }
 
-/* Past the scan's prefix: nothing more to read. */
+/* Past the scan's prefix: nothing more to read. The cursor keeps its
+ * leaf for the next seek of a reopened scan (store_scan_reopen). */
 static int scan_end(store_scan *sc) {
-    sc->c.depth = 0;
+    sc->done = true;
     fact_run_clear(&sc->run);
     return 0;
 }
@@ -143,6 +179,8 @@ static int scan_end(store_scan *sc) {
 /* The next key inside the scan's prefix, for counting (store_estimate):
  * 1, 0 at the end, or an error. */
 static int next_key(store_scan *sc, const uint8_t **key, err *e) {
+    if (sc->done)
+        return 0;
     int rc = btree_next(&sc->c, key, e);
     if (rc == 1 && memcmp(*key, sc->prefix, sc->plen) != 0)
         return scan_end(sc);
@@ -183,6 +221,8 @@ static int scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
             return scan_end(sc);
         if (rc < 0)
             return btree_run_corrupt(&sc->c, e);
+        if (sc->done)
+            return 0;
         btree_run run;
         if ((rc = btree_next_run(&sc->c, &run, e)) != 1)
             return rc;
@@ -213,6 +253,7 @@ static int read_rest_forwards(store_scan *sc, err *e) {
     memcpy(sc->below, sc->prefix + AVET_ATTR_BYTES, FACT_V_SIZE);
     sc->plen = AVET_ATTR_BYTES;
     sc->bounded = false;
+    sc->done = false;
     fact_run_clear(&sc->run);
     int rc = btree_seek(&sc->c, sc->prefix, AVET_ATTR_BYTES, e);
     return rc == 0 ? 1 : rc;
@@ -234,6 +275,7 @@ static int desc_group(store_scan *sc, const uint8_t *below, size_t len, err *e) 
     memcpy(sc->prefix, key, AVET_GROUP_BYTES);
     sc->plen = AVET_GROUP_BYTES;
     sc->bounded = false;
+    sc->done = false;
     fact_run_clear(&sc->run);
     rc = btree_seek(&sc->c, sc->prefix, AVET_GROUP_BYTES, e);
     return rc == 0 ? 1 : rc;
@@ -349,14 +391,16 @@ int store_scan_next(store_scan *sc, store_rec *out, err *e) {
 void store_scan_close(store_scan *sc) {
     if (!sc)
         return;
-    btree_cursor_free(&sc->c);
     if (sc->list != sc->few)
         free(sc->list);
     sc->list = sc->few;
-    if (sc->r->spare)
+    if (sc->r->spare) {
+        btree_cursor_free(&sc->c);
         free(sc);
-    else
-        sc->r->spare = sc;
+        return;
+    }
+    sc->kept = sc->c.scratch != NULL;
+    sc->r->spare = sc;
 }
 
 int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, store_scan **out,
@@ -367,6 +411,9 @@ int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, s
     int rc = take_scan(r, &sc, e);
     if (rc != 0)
         return rc;
+    if (sc->kept)
+        btree_cursor_free(&sc->c);
+    sc->kept = false;
     sc->c = (btree_cursor){0}; /* no scratch block: nothing to free */
     sc->listed = true;
     sc->list_pos = 0;
@@ -450,6 +497,22 @@ int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) 
     return rc;
 }
 
+/* The id of attribute keyword text[0..len) through the reader's memo of
+ * the last one. */
+static int attribute_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {
+    attr_memo *m = &r->last_attr;
+    if (m->query == r->query && m->len == len && memcmp(m->text, text, len) == 0) {
+        *id = m->id;
+        return m->rc;
+    }
+    int rc = store_reader_text_id(r, text, len, id, e);
+    if ((rc == 0 || rc == 1) && len <= ATTR_MEMO_TEXT) {
+        *m = (attr_memo){.query = r->query, .len = len, .id = rc == 1 ? *id : 0, .rc = rc};
+        memcpy(m->text, text, len);
+    }
+    return rc;
+}
+
 int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *e) {
     if (v->type == VT_REF)
         return 1;
@@ -458,7 +521,7 @@ int store_bound_attribute(store_reader *r, const value *v, store_bound *b, err *
     value kw = *v;
     int rc = 1;
     if (!store_reader_own_id(r, v, &b->ids.a) && (rc = value_resolve(&kw, e)) == 0)
-        rc = store_reader_text_id(r, kw.as.str.ptr, kw.as.str.len, &b->ids.a, e);
+        rc = attribute_id(r, kw.as.str.ptr, kw.as.str.len, &b->ids.a, e);
     b->has_a = rc == 1;
     return rc;
 }

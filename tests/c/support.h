@@ -137,11 +137,10 @@ static inline char *exec_at(const char *file, int line, MiniGrafDb *db, const ch
 }
 
 /* Runs `text` and compares its result (rows sorted) with `want`. */
-static inline void expect_exec_at(const char *file, int line, MiniGrafDb *db, const char *text,
-                                  const char *want) {
-    char *got = exec_at(file, line, db, text);
-    if (got == NULL)
-        return;
+/* Compares the result `got` of `text` (rows sorted) with `want`, then
+ * frees it. */
+static inline void expect_result_at(const char *file, int line, const char *text, char *got,
+                                    const char *want) {
     char *g = canonical_result(got), *w = canonical_result(want);
     if (strcmp(g, w) != 0)
         check_fail_str(file, line, text, got, want);
@@ -149,6 +148,27 @@ static inline void expect_exec_at(const char *file, int line, MiniGrafDb *db, co
     free(w);
     minigraf_string_free(got);
 }
+
+static inline void expect_exec_at(const char *file, int line, MiniGrafDb *db, const char *text,
+                                  const char *want) {
+    char *got = exec_at(file, line, db, text);
+    if (got != NULL)
+        expect_result_at(file, line, text, got, want);
+}
+
+/* Runs `text` in the transaction and compares its result (rows sorted)
+ * with `want`. */
+static inline void expect_tx_exec_at(const char *file, int line, MiniGrafTx *tx, const char *text,
+                                     const char *want) {
+    char *got = minigraf_tx_execute(tx, text);
+    if (got == NULL) {
+        check_fail(file, line, text);
+        fprintf(stderr, "    error: %s\n", minigraf_tx_last_error(tx));
+        return;
+    }
+    expect_result_at(file, line, text, got, want);
+}
+#define EXPECT_TX_EXEC(tx, text, want) expect_tx_exec_at(__FILE__, __LINE__, (tx), (text), (want))
 
 /* Checks that `got` is {"<key>":N} with N a positive integer; returns N. */
 static inline uint64_t expect_tx_result_at(const char *file, int line, const char *got,

@@ -35,23 +35,8 @@ static MiniGrafTx *begin_at(int line, MiniGrafDb *db) {
 }
 #define BEGIN(db) begin_at(__LINE__, (db))
 
-/* Runs `text` in the transaction and compares (rows sorted) with `want`. */
-static void tx_expect_at(int line, MiniGrafTx *tx, const char *text, const char *want) {
-    char *got = minigraf_tx_execute(tx, text);
-    if (got == NULL) {
-        check_fail(__FILE__, line, text);
-        fprintf(stderr, "    error: %s\n", minigraf_tx_last_error(tx));
-        return;
-    }
-    char *g = canonical_result(got), *w = canonical_result(want);
-    if (strcmp(g, w) != 0)
-        check_fail_str(__FILE__, line, text, got, want);
-    free(g);
-    free(w);
-    minigraf_string_free(got);
-}
-#define TX_EXPECT(tx, text, want) tx_expect_at(__LINE__, (tx), (text), (want))
-#define TX_STAGE(tx, text) tx_expect_at(__LINE__, (tx), (text), "{\"ok\":true}")
+#define TX_EXPECT(tx, text, want) EXPECT_TX_EXEC((tx), (text), (want))
+#define TX_STAGE(tx, text) EXPECT_TX_EXEC((tx), (text), "{\"ok\":true}")
 
 /* Expects `text` to fail in the transaction with `code`, "[CODE] " first. */
 static void tx_error_at(int line, MiniGrafTx *tx, const char *text, const char *code) {

@@ -333,6 +333,115 @@ static void test_reseeking_one_cursor(void) {
     err_clear(&e);
 }
 
+/* The first key of the model at or after `target` (8-byte keys 3i+1):
+ * the number, or UINT64_MAX past the end. */
+static uint64_t spaced_from(uint64_t target, uint64_t n) {
+    uint64_t want = target <= 1 ? 1 : 3 * ((target - 2) / 3 + 1) + 1;
+    return want < 3 * n ? want : UINT64_MAX;
+}
+
+/* Seeks `target` and checks the next `reads` keys against the model. */
+static void seek_and_check(btree_cursor *c, uint64_t target, uint64_t n, int reads) {
+    err e = {0};
+    uint8_t t[8];
+    format_put_be(t, target, 8);
+    CHECK(btree_seek(c, t, 8, &e) == 0);
+    uint64_t want = spaced_from(target, n);
+    for (int r = 0; r < reads; r++, want = want == UINT64_MAX ? want : spaced_from(want + 1, n)) {
+        const uint8_t *k;
+        int rc = btree_next(c, &k, &e);
+        CHECK(rc == (want != UINT64_MAX ? 1 : 0));
+        if (rc != 1)
+            break;
+        CHECK(format_get_be(k, 8) == want);
+    }
+    err_clear(&e);
+}
+
+/* Probes in key order seek inside the leaf the cursor holds (no descent)
+ * while the target lies in its range: steps of every size (inside a
+ * block, across blocks, onto each leaf's first key, between a leaf's last
+ * key and the next leaf's first, across many leaves, past the end of the
+ * tree and back), each followed by reads that cross into the next leaves;
+ * then the same going down, and a cursor reused on another tree. */
+static void test_probes_in_key_order(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0, other = 0;
+    enum { N = 40000 };
+    for (uint64_t i = 0; i < N; i++) {
+        uint8_t k[8];
+        format_put_be(k, 3 * i + 1, 8);
+        CHECK(btree_insert(pg, &root, &prefix8, k, NULL, &e) == 0);
+        if (i % 7 == 0)
+            CHECK(btree_insert(pg, &other, &prefix8, k, NULL, &e) == 0);
+    }
+    btree_cursor c;
+    CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix8, &e) == 0);
+    static const uint64_t steps[] = {0, 1, 2, 3, 4, 5, 9, 30, 97, 301, 1000, 2999, 10007};
+    uint64_t target = 0;
+    for (int i = 0; target < 3 * N + 40; i++) {
+        seek_and_check(&c, target, N, i % 4);
+        target += steps[i % (sizeof steps / sizeof steps[0])];
+    }
+    for (int i = 0; i < 2000; i++) { /* every key and gap around some leaf ends */
+        seek_and_check(&c, 3 * N / 2 + (uint64_t)i, N, i % 3);
+    }
+    target = 3 * N + 40;
+    for (int i = 0; i < 400; i++) { /* going down: each seek from the root */
+        seek_and_check(&c, target, N, i % 3);
+        target = target > 317 ? target - 317 : 0;
+    }
+    seek_and_check(&c, 3 * N + 5, N, 2); /* past the end, then back */
+    seek_and_check(&c, 0, N, 2);
+    /* the same cursor set up again for another tree */
+    btree_cursor_reuse(&c, pg, PAGER_LATEST, other, &prefix8);
+    uint8_t t[8];
+    const uint8_t *k;
+    format_put_be(t, 3 * 14 + 1, 8);
+    CHECK(btree_seek(&c, t, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
+    CHECK(format_get_be(k, 8) == 3 * 14 + 1);
+    format_put_be(t, 3 * 15 + 1, 8);
+    CHECK(btree_seek(&c, t, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
+    CHECK(format_get_be(k, 8) == 3 * 21 + 1);
+    btree_cursor_free(&c);
+    pager_close(pg);
+    err_clear(&e);
+}
+
+/* A cursor that holds a leaf sees a key inserted into that leaf after
+ * its seek: its next seek in the leaf's range does not trust the copy. */
+static void test_probe_after_a_write_into_the_leaf(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0;
+    uint8_t k8[8];
+    for (uint64_t i = 0; i < 3000; i += 2) {
+        format_put_be(k8, i, 8);
+        CHECK(btree_insert(pg, &root, &prefix8, k8, NULL, &e) == 0);
+    }
+    btree_cursor c;
+    const uint8_t *k;
+    CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix8, &e) == 0);
+    for (uint64_t i = 1001; i < 1041; i += 2) {
+        format_put_be(k8, i - 1, 8);
+        CHECK(btree_seek(&c, k8, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
+        CHECK(format_get_be(k, 8) == i - 1);
+        format_put_be(k8, i, 8);
+        CHECK(btree_insert(pg, &root, &prefix8, k8, NULL, &e) == 0);
+        btree_cursor_reuse(&c, pg, PAGER_LATEST, root, &prefix8);
+        CHECK(btree_seek(&c, k8, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
+        CHECK(format_get_be(k, 8) == i);
+    }
+    btree_cursor_free(&c);
+    pager_close(pg);
+    err_clear(&e);
+}
+
 static void test_copy_on_write_keeps_the_committed_tree(void) {
     char dir[] = "/tmp/mg_btree_XXXXXX";
     if (!mkdtemp(dir))
@@ -753,6 +862,8 @@ int main(void) {
     test_front_growing_groups_fill_pages();
     test_front_growing_groups_in_turns();
     test_reseeking_one_cursor();
+    test_probes_in_key_order();
+    test_probe_after_a_write_into_the_leaf();
     test_scratch_pages_follow_writes();
     test_noted_first_key_follows_writes();
     test_noted_restarts_follow_writes();

@@ -1,0 +1,41 @@
+/* A not body that is one stored pattern and then filters, probed for an
+ * outer row without its operator pipeline (language.md §8.7).
+ *
+ * [?e :attr ?v] [(pred ?v ...)] ...: for each outer row the pipeline
+ * opened the unit, the join and each filter again and pulled batches of
+ * one row through them; here the pattern's records are read straight into
+ * one row, and the filters' tests are applied to it in plan order. The
+ * rows, their order and what each filter sees are the pipeline's; only
+ * the calls between operators are gone. Stored facts only (rule
+ * evaluation keeps its operators), index-nested-loop seeks only. */
+#ifndef MG_EXEC_SUB_PROBE_H
+#define MG_EXEC_SUB_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "exec/op_scan.h"
+
+typedef struct sub_probe {
+    const plan_item *it; /* the body's pattern; NULL: not this shape */
+    size_t step;         /* the pattern's */
+    pattern_binding bind;
+    /* The entity's only other slot is its INPUT slot: when that holds a
+     * Ref of the reader, the seek fixed the entity to it, and the
+     * agreement check per record (frame_agrees) is skipped. */
+    bool entity_from_input;
+    pattern_scan ps;
+    batch row;         /* one row: the pattern's record bound */
+    op_select **tests; /* the filters, in plan order */
+    size_t test_count;
+} sub_probe;
+
+/* Sets s up for body `ps` when it has the shape above (else s->it NULL
+ * and nothing is held): 0, or an error (QRY-012, INT-000). */
+int sub_probe_init(sub_probe *s, where_ctx *x, const plan_sub *ps, err *e);
+/* For the body's input row `in` (its INPUT slots set: op_sub_input): 1
+ * with *found whether the body has a solution, or an error code. */
+int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err *e);
+void sub_probe_free(sub_probe *s);
+
+#endif
