@@ -114,7 +114,8 @@ typedef struct keeper {
 
 /* Whether a value needs more than its struct copied. */
 static bool has_payload(const value *v) {
-    return v->stored || v->type == VT_STRING || v->type == VT_KEYWORD || v->type == VT_LIST;
+    const unsigned texts = 1u << VT_STRING | 1u << VT_KEYWORD | 1u << VT_LIST;
+    return v->stored || ((texts >> v->type) & 1u);
 }
 
 /* The engine wrote `n` rows in place, after the r->count rows held:

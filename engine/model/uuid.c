@@ -7,21 +7,11 @@
 #include "base/hash.h"
 #include "base/sha1.h"
 
-static int hex_digit(char c) {
-    unsigned u = (unsigned char)c;
-    if (u - '0' < 10)
-        return (int)(u - '0');
-    u |= 0x20; /* 'A'-'F' → 'a'-'f' */
-    if (u - 'a' < 6)
-        return (int)(u - 'a' + 10);
-    return -1;
-}
-
-/* The byte spelled by the two hex digits at s, or -1. */
-static int hex_byte(const char *s) {
-    int hi = hex_digit(s[0]), lo = hex_digit(s[1]);
-    return (hi | lo) < 0 ? -1 : hi << 4 | lo;
-}
+/* Each hex digit's value plus one; 0 for every other byte. */
+static const uint8_t HEX_PLUS_1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
 
 /* Reads 32 hex digits from s (len 32), or from the hyphenated form (len
  * 36, '-' exactly at offsets 8, 13, 18 and 23) when `hyphens` is set. By
@@ -32,13 +22,17 @@ static bool parse_hex_digits(const char *s, size_t len, bool hyphens, uuid128 *o
         return false;
     if (hyphens && (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-'))
         return false;
+    unsigned missing = 0; /* a non-digit seen: checked once, at the end */
+    uuid128 u;
     for (size_t i = 0; i < 16; i++) {
-        int b = hex_byte(s + (hyphens ? at[i] : 2 * i));
-        if (b < 0)
-            return false;
-        out->bytes[i] = (uint8_t)b;
+        const char *d = s + (hyphens ? at[i] : 2 * i);
+        unsigned hi = HEX_PLUS_1[(unsigned char)d[0]], lo = HEX_PLUS_1[(unsigned char)d[1]];
+        missing |= (hi == 0) | (lo == 0);
+        u.bytes[i] = (uint8_t)((hi - 1) << 4 | ((lo - 1) & 15));
     }
-    return true;
+    if (!missing)
+        *out = u;
+    return !missing;
 }
 
 /* The two forms a keyword body can spell: 8-4-4-4-12 and 32 hex digits. */
