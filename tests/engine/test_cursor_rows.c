@@ -2,7 +2,8 @@
  * rows read ahead with: the same rows in the same order, block by block,
  * for a streamed answer (its first row read at open included), a
  * computed one, a :limit, a cursor read into memory half-way (a rule
- * registration) and a memory limit reached half-way. */
+ * registration) and a memory limit reached half-way; and the texts of a
+ * query's constants, decoded only when a row outputs them. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,10 +207,32 @@ static void test_memory_limit_after_some_rows(void) {
     err_clear(&e);
 }
 
+/* A query's constants are looked up in the dictionary but their texts are
+ * not decoded then: a record that carries one decodes it when a column
+ * outputs it (the value, the attribute, the entity's own keyword). */
+static void test_constants_decoded_when_output(void) {
+    db *d = NULL;
+    err e = {0};
+    CHECK(db_open(NULL, NULL, &d, &e) == 0);
+    seed(d);
+    const char *q[] = {"(query [:find ?a ?v :where [:e7 ?a ?v] [(= ?v \"text 7\")]])",
+                       "(query [:find ?a ?k :where [?e ?a \"text 8\"] [?e :k ?k]])",
+                       "(query [:find ?k ?s :where [?e :k :kw/k9] [?e :k ?k] [?e :s ?s]])"};
+    const char *want[] = {":s|text 7;", ":s|:kw/k8;", ":kw/k9|text 9;"};
+    for (int i = 0; i < 3; i++) {
+        seen got = read_by_row(d, q[i], 10);
+        CHECK(got.rows == 1 && got.text && strcmp(got.text, want[i]) == 0);
+        free(got.text);
+    }
+    db_close(d);
+    err_clear(&e);
+}
+
 int main(void) {
     test_streamed_rows_by_block_as_by_row();
     test_computed_and_limited_rows_by_block_as_by_row();
     test_rows_read_into_memory_half_way();
     test_memory_limit_after_some_rows();
+    test_constants_decoded_when_output();
     return CHECK_DONE();
 }
