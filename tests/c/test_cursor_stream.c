@@ -208,10 +208,17 @@ static void add_texts(MiniGrafDb *db, int n, int width) {
  * :where hands them on as dictionary ids): the reader's decoded texts
  * count against the limit row by row, and the step that crosses it fails
  * with QRY-012, as does every step after it. */
-TEST(texts_decoded_row_by_row_reach_the_memory_limit_on_step) {
+/* 400 texts of 200 bytes in memory, where queries may hold 40,000 bytes. */
+static MiniGrafDb *open_limited_texts(void) {
     MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"query_memory_limit\": 40000}", NULL);
+    if (db)
+        add_texts(db, 400, 200);
+    return db;
+}
+
+TEST(texts_decoded_row_by_row_reach_the_memory_limit_on_step) {
+    MiniGrafDb *db = open_limited_texts();
     REQUIRE(db != NULL);
-    add_texts(db, 400, 200);
     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?e ?s :where [?e :s ?s]])");
     REQUIRE(c != NULL);
     int rows = 0, rc;
@@ -230,9 +237,8 @@ TEST(texts_decoded_row_by_row_reach_the_memory_limit_on_step) {
 
 /* The same by JSON batches, and with a limit large enough: every row. */
 TEST(texts_decoded_row_by_row_by_batches) {
-    MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"query_memory_limit\": 40000}", NULL);
+    MiniGrafDb *db = open_limited_texts();
     REQUIRE(db != NULL);
-    add_texts(db, 400, 200);
     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?s :where [?e :s ?s]])");
     REQUIRE(c != NULL);
     CHECK_INT_EQ(read_all(c), -1);

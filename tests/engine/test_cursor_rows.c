@@ -117,6 +117,17 @@ static void seed(db *d) {
     free(tx);
 }
 
+/* A database in memory with seed()'s facts. */
+static db *seeded_db(void) {
+    db *d = NULL;
+    err e = {0};
+    CHECK(db_open(NULL, NULL, &d, &e) == 0);
+    err_clear(&e);
+    if (d)
+        seed(d);
+    return d;
+}
+
 static const char *STREAMED = "(query [:find ?e ?s ?k ?n ?r :where [?e :s ?s] [?e :k ?k] "
                               "[?e :n ?n] [?e :r ?r]])";
 
@@ -126,10 +137,8 @@ static bool same_text(const seen *a, const seen *b) {
 }
 
 static void check_same(const char *q, size_t per) {
-    db *d = NULL;
+    db *d = seeded_db();
     err e = {0};
-    CHECK(db_open(NULL, NULL, &d, &e) == 0);
-    seed(d);
     seen want = read_by_row(d, q, 1);
     db_cursor *c = open_query(d, q);
     int rc = 0;
@@ -163,10 +172,8 @@ static void test_computed_and_limited_rows_by_block_as_by_row(void) {
 /* A rule registration reads the rest of a streaming cursor into memory:
  * block reads go on with the same rows. */
 static void test_rows_read_into_memory_half_way(void) {
-    db *d = NULL;
+    db *d = seeded_db();
     err e = {0};
-    CHECK(db_open(NULL, NULL, &d, &e) == 0);
-    seed(d);
     seen want = read_by_row(d, STREAMED, 50);
     db_cursor *c = open_query(d, STREAMED);
     seen got = {.columns = 5};
@@ -211,10 +218,8 @@ static void test_memory_limit_after_some_rows(void) {
  * not decoded then: a record that carries one decodes it when a column
  * outputs it (the value, the attribute, the entity's own keyword). */
 static void test_constants_decoded_when_output(void) {
-    db *d = NULL;
+    db *d = seeded_db();
     err e = {0};
-    CHECK(db_open(NULL, NULL, &d, &e) == 0);
-    seed(d);
     const char *q[] = {"(query [:find ?a ?v :where [:e7 ?a ?v] [(= ?v \"text 7\")]])",
                        "(query [:find ?a ?k :where [?e ?a \"text 8\"] [?e :k ?k]])",
                        "(query [:find ?k ?s :where [?e :k :kw/k9] [?e :k ?k] [?e :s ?s]])"};
