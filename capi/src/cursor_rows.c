@@ -125,13 +125,13 @@ static bool has_payload(const value *v) {
 static void keep_rows(void *ctx, value *rows, size_t n) {
     keeper *k = ctx;
     cursor_rows *r = k->r;
-    for (size_t i = 0; i < n && !k->oom; i++) {
-        value *row = rows + i * r->columns;
-        for (size_t c = 0; c < r->columns && !k->oom; c++)
-            if (has_payload(&row[c]))
-                k->oom = !copy_value(&r->texts, &row[c], &row[c]);
-        r->count += !k->oom;
-    }
+    size_t cells = n * r->columns, i = 0;
+    for (; i < cells; i++)
+        if (has_payload(&rows[i]) && !copy_value(&r->texts, &rows[i], &rows[i])) {
+            k->oom = true;
+            break;
+        }
+    r->count += k->oom ? i / r->columns : n; /* the rows copied whole */
 }
 
 /* The items are whole rows; `want` doubles, and so does the capacity. */

@@ -559,8 +559,13 @@ int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err 
     out[0] = value_stored(VT_REF, &r->src, ids->e);
     out[1] = value_stored(VT_KEYWORD, &r->src, ids->a);
     uint8_t type = ids->v[0];
+    uint64_t payload = format_get_be(ids->v + 1, 8);
     if (type == VT_REF || type == VT_STRING || type == VT_KEYWORD) {
-        out[2] = value_stored((value_type)type, &r->src, format_get_be(ids->v + 1, 8));
+        out[2] = value_stored((value_type)type, &r->src, payload);
+        return 0;
+    }
+    if (type == VT_INTEGER) { /* the commonest value: no call */
+        out[2] = value_integer(format_from_sortable(payload));
         return 0;
     }
     return decode_value(r, ids->v, &out[2], e);
