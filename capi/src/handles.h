@@ -39,15 +39,22 @@ extern _Thread_local handles_seen handles_seen_by_kind[8];
 /* handles_live past the memo: the registry's lookup (remembered when live). */
 bool handles_live_lookup(const void *h, handle_kind kind);
 
+/* The memo alone: true when `h` is the handle of its kind this thread
+ * found live last and nothing was removed from its shard since; false
+ * says nothing (handles_live then looks it up). */
+static inline bool handles_remembered(const void *h, handle_kind kind) {
+    uintptr_t p = (uintptr_t)h;
+    const handles_seen *mine = &handles_seen_by_kind[kind];
+    /* p & 7: never added (the kind takes the low bits of a key) */
+    return p && !(p & 7) && mine->key == (p | (uintptr_t)kind) &&
+           atomic_load_explicit(mine->removals, memory_order_acquire) == mine->count;
+}
+
 static inline bool handles_live(const void *h, handle_kind kind) {
     uintptr_t p = (uintptr_t)h;
-    if (!p || (p & 7)) /* never added (the kind takes the low bits of a key) */
+    if (!p || (p & 7))
         return false;
-    const handles_seen *mine = &handles_seen_by_kind[kind];
-    if (mine->key == (p | (uintptr_t)kind) &&
-        atomic_load_explicit(mine->removals, memory_order_acquire) == mine->count)
-        return true;
-    return handles_live_lookup(h, kind);
+    return handles_remembered(h, kind) || handles_live_lookup(h, kind);
 }
 /* In a child process after fork(): `h` was live in the parent at the fork. */
 bool handles_inherited(const void *h, handle_kind kind);
