@@ -15,7 +15,13 @@
  * paths see the same sum of ages, and writes <dir>/rows-N.json. The fixture is built once per scale
  * and cached in DIR (bench_storage / bench_query build the same files).
  *
- *   bench_rows DIR [N]   (default N: 1000000) */
+ *   bench_rows DIR [N [OPTIONS]]   (default N: 1000000; OPTIONS: open
+ *                                   options as JSON, read_only added)
+ *
+ * BENCH_ROWS_COUNT="PATH RUNS" (PATH json or step) drains RUNS times one
+ * way, untimed, after one check, and nothing else: for instruction counts
+ * under callgrind, whose difference between two RUNS is the cost of a
+ * drained query. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -99,8 +105,8 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static MiniGrafDb *open_fixture(const char *dir, long n) {
-    char path[512], *error = NULL;
+static MiniGrafDb *open_fixture(const char *dir, long n, const char *extra) {
+    char path[512], options[512], *error = NULL;
     mkdir(dir, 0755);
     fixture_path(path, sizeof path, dir, n);
     struct stat st;
@@ -108,7 +114,10 @@ static MiniGrafDb *open_fixture(const char *dir, long n) {
         fprintf(stderr, "building the %ld-fact fixture at %s\n", n, path);
         fixture_build(path, n);
     }
-    MiniGrafDb *db = minigraf_open_with_options(path, "{\"read_only\":true}", &error);
+    /* `extra` is a JSON object: its members follow read_only */
+    snprintf(options, sizeof options, "{\"read_only\":true%s%.*s}", extra[0] ? "," : "",
+             extra[0] ? (int)strlen(extra) - 2 : 0, extra[0] ? extra + 1 : "");
+    MiniGrafDb *db = minigraf_open_with_options(path, options, &error);
     if (!db) {
         fprintf(stderr, "open %s: %s\n", path, error);
         exit(1);
@@ -116,14 +125,36 @@ static MiniGrafDb *open_fixture(const char *dir, long n) {
     return db;
 }
 
+/* BENCH_ROWS_COUNT (top of file): 1 when it asked for this run. */
+static int count_only(MiniGrafDb *db, long want) {
+    const char *env = getenv("BENCH_ROWS_COUNT");
+    char path[8];
+    long runs = 0;
+    if (!env || sscanf(env, "%7s %ld", path, &runs) != 2)
+        return 0;
+    int step = strcmp(path, "step") == 0;
+    for (long i = 0; i < runs; i++) {
+        drained d = step ? drain_step(db) : drain_json(db);
+        if (d.rows != want) {
+            fprintf(stderr, "row count %ld (want %ld)\n", d.rows, want);
+            exit(1);
+        }
+    }
+    return 1;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s DIR [N]\n", argv[0]);
+        fprintf(stderr, "usage: %s DIR [N [OPTIONS_JSON]]\n", argv[0]);
         return 2;
     }
     long n = argc > 2 ? atol(argv[2]) : 1000000;
     long want = fixture_entities(n);
-    MiniGrafDb *db = open_fixture(argv[1], n);
+    MiniGrafDb *db = open_fixture(argv[1], n, argc > 3 ? argv[3] : "");
+    if (count_only(db, want)) {
+        minigraf_close(db);
+        return 0;
+    }
     double json_s[RUNS], step_s[RUNS], json_cpu[RUNS], step_cpu[RUNS];
     int64_t sum = 0;
     for (int i = 0; i < 2; i++) { /* warm-up */

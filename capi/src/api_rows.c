@@ -5,13 +5,28 @@
 #include "handles.h"
 #include "json_write.h"
 
-int minigraf_cursor_step(MiniGrafCursor *c) {
+/* Each call has a fast path for when nothing is amiss (the cursor this
+ * thread used last, no error to clear, the value of the type asked for),
+ * which calls nothing but the thread-local's lookup, and falls back on
+ * the checked path, which also says what is amiss. */
+
+static __attribute__((noinline)) int step_checked(MiniGrafCursor *c) {
     if (!handles_live(c, HANDLE_CURSOR))
         return c ? -ERR(API, 18) : -ERR(API, 17);
     if (c->last.code)
         err_clear(&c->last);
     int rc = cursor_rows_step(&c->rows, &c->last);
     return rc > 1 ? -rc : rc;
+}
+
+int minigraf_cursor_step(MiniGrafCursor *c) {
+    if (!handles_remembered(c, HANDLE_CURSOR) || c->last.code)
+        return step_checked(c);
+    cursor_rows *r = &c->rows;
+    if (r->next == r->count || r->failure.code)
+        return step_checked(c);
+    r->current = r->values + r->next++ * r->columns;
+    return 1;
 }
 
 int minigraf_cursor_column_count(MiniGrafCursor *c) {
@@ -99,26 +114,54 @@ static inline __attribute__((always_inline)) const value *column_of(MiniGrafCurs
     return v;
 }
 
+/* The value at `col` of the current row if nothing is amiss and it is of
+ * type `want`; NULL: take the checked path. */
+static inline __attribute__((always_inline)) const value *column_fast(MiniGrafCursor *c, int col,
+                                                                      value_type want) {
+    if (!handles_remembered(c, HANDLE_CURSOR))
+        return NULL;
+    const value *row = c->rows.current;
+    if (!row || col < 0 || (size_t)col >= c->rows.columns || c->last.code ||
+        row[col].type != want)
+        return NULL;
+    return &row[col];
+}
+
 int minigraf_cursor_column_type(MiniGrafCursor *c, int col) {
     const value *v = column(c, col);
     return v ? public_type(v->type) : -1;
 }
 
-int64_t minigraf_cursor_column_int64(MiniGrafCursor *c, int col) {
+static __attribute__((noinline)) int64_t int64_checked(MiniGrafCursor *c, int col) {
     const value *v = column_of(c, col, VT_INTEGER, VT_INTEGER, "an Integer");
     return v ? v->as.i : 0;
 }
 
-double minigraf_cursor_column_double(MiniGrafCursor *c, int col) {
+int64_t minigraf_cursor_column_int64(MiniGrafCursor *c, int col) {
+    const value *v = column_fast(c, col, VT_INTEGER);
+    return v ? v->as.i : int64_checked(c, col);
+}
+
+static __attribute__((noinline)) double double_checked(MiniGrafCursor *c, int col) {
     const value *v = column_of(c, col, VT_FLOAT, VT_INTEGER, "a Float (or an Integer)");
     if (!v)
         return 0.0;
     return v->type == VT_FLOAT ? v->as.f : (double)v->as.i;
 }
 
-int minigraf_cursor_column_bool(MiniGrafCursor *c, int col) {
+double minigraf_cursor_column_double(MiniGrafCursor *c, int col) {
+    const value *v = column_fast(c, col, VT_FLOAT);
+    return v ? v->as.f : double_checked(c, col);
+}
+
+static __attribute__((noinline)) int bool_checked(MiniGrafCursor *c, int col) {
     const value *v = column_of(c, col, VT_BOOLEAN, VT_BOOLEAN, "a Boolean");
     return v ? v->as.b : 0;
+}
+
+int minigraf_cursor_column_bool(MiniGrafCursor *c, int col) {
+    const value *v = column_fast(c, col, VT_BOOLEAN);
+    return v ? v->as.b : bool_checked(c, col);
 }
 
 /* A list's items as the JSON array of their typed forms, kept with the
@@ -155,7 +198,15 @@ static const char *text_of(MiniGrafCursor *c, const value *v, size_t *len) {
     return text;
 }
 
-const char *minigraf_cursor_column_text(MiniGrafCursor *c, int col, size_t *len) {
+/* A String's or Keyword's bytes (the fast paths of the two below). */
+static const char *text_bytes(const value *v, size_t *len) {
+    if (len)
+        *len = v->as.str.len;
+    return v->as.str.ptr;
+}
+
+static __attribute__((noinline)) const char *text_checked(MiniGrafCursor *c, int col,
+                                                          size_t *len) {
     const value *v = column(c, col);
     if (v && v->type != VT_STRING && v->type != VT_KEYWORD && v->type != VT_LIST) {
         err_set(&c->last, ERR(API, 17), "column %d holds a %s, not a String, Keyword or List", col,
@@ -165,11 +216,27 @@ const char *minigraf_cursor_column_text(MiniGrafCursor *c, int col, size_t *len)
     return text_of(c, v, len);
 }
 
-const char *minigraf_cursor_column_keyword(MiniGrafCursor *c, int col, size_t *len) {
+const char *minigraf_cursor_column_text(MiniGrafCursor *c, int col, size_t *len) {
+    const value *v = column_fast(c, col, VT_STRING);
+    return v ? text_bytes(v, len) : text_checked(c, col, len);
+}
+
+static __attribute__((noinline)) const char *keyword_checked(MiniGrafCursor *c, int col,
+                                                             size_t *len) {
     return text_of(c, column_of(c, col, VT_KEYWORD, VT_KEYWORD, "a Keyword"), len);
 }
 
-const unsigned char *minigraf_cursor_column_uuid(MiniGrafCursor *c, int col) {
+const char *minigraf_cursor_column_keyword(MiniGrafCursor *c, int col, size_t *len) {
+    const value *v = column_fast(c, col, VT_KEYWORD);
+    return v ? text_bytes(v, len) : keyword_checked(c, col, len);
+}
+
+static __attribute__((noinline)) const unsigned char *uuid_checked(MiniGrafCursor *c, int col) {
     const value *v = column_of(c, col, VT_REF, VT_REF, "a Ref");
     return v ? v->as.ref.bytes : NULL;
+}
+
+const unsigned char *minigraf_cursor_column_uuid(MiniGrafCursor *c, int col) {
+    const value *v = column_fast(c, col, VT_REF);
+    return v ? v->as.ref.bytes : uuid_checked(c, col);
 }

@@ -82,9 +82,9 @@ size_t cursor_rows_read(cursor_rows *r, size_t max, db_row_fn fn, void *ctx, int
 
 /* ---- reading ahead for step ------------------------------------------------ */
 
-/* Copies a value's texts and list items into `a`: false when out of
- * memory. Rows come decoded from the engine; a stored one is decoded here
- * (its source is alive during the callback). */
+/* Copies a value's texts and list items into `a` (`dst` may be `src`):
+ * false when out of memory. Rows come decoded from the engine; a stored
+ * one is decoded here (its source is alive during the callback). */
 static bool copy_value(arena *a, value *dst, const value *src) {
     *dst = *src;
     if (dst->stored && value_resolve(dst, NULL) != 0)
@@ -114,19 +114,24 @@ typedef struct keeper {
 
 /* Whether a value needs more than its struct copied. */
 static bool has_payload(const value *v) {
-    return v->stored || v->type == VT_STRING || v->type == VT_KEYWORD || v->type == VT_LIST;
+    const unsigned texts = 1u << VT_STRING | 1u << VT_KEYWORD | 1u << VT_LIST;
+    return v->stored || ((texts >> v->type) & 1u);
 }
 
-static void keep_row(void *ctx, const value *row) {
+/* The engine wrote `n` rows in place, after the r->count rows held:
+ * their texts and list items are copied out of the engine's memory (in
+ * place; numbers, booleans and refs need nothing) and the rows counted,
+ * up to a row that runs out of memory. */
+static void keep_rows(void *ctx, value *rows, size_t n) {
     keeper *k = ctx;
     cursor_rows *r = k->r;
-    value *dst = r->values + r->count * r->columns;
-    memcpy(dst, row, r->columns * sizeof *dst); /* numbers, booleans, refs: done */
-    for (size_t c = 0; c < r->columns && !k->oom; c++)
-        if (has_payload(&row[c]))
-            k->oom = !copy_value(&r->texts, &dst[c], &row[c]);
-    if (!k->oom)
-        r->count++;
+    size_t cells = n * r->columns, i = 0;
+    for (; i < cells; i++)
+        if (has_payload(&rows[i]) && !copy_value(&r->texts, &rows[i], &rows[i])) {
+            k->oom = true;
+            break;
+        }
+    r->count += k->oom ? i / r->columns : n; /* the rows copied whole */
 }
 
 /* The items are whole rows; `want` doubles, and so does the capacity. */
@@ -153,7 +158,8 @@ static int read_ahead(cursor_rows *r, err *e) {
         size_t ask = r->want - r->count < AHEAD_CHUNK ? r->want - r->count : AHEAD_CHUNK;
         err got = {0};
         int rc;
-        size_t n = db_cursor_read(r->source, ask, keep_row, &k, &rc, &got);
+        value *at = r->values + r->count * r->columns;
+        size_t n = db_cursor_read_rows(r->source, at, ask, keep_rows, &k, &rc, &got);
         if (rc == 0 && k.oom)
             rc = err_set(&got, ERR(INT, 0), "out of memory");
         if (rc != 0) {

@@ -45,23 +45,11 @@ typedef struct shard {
     _Atomic(table *) current;
     _Atomic(table *) inherited;
     size_t used;               /* live + tombstones, under lock */
-    _Atomic uint64_t removals; /* handles removed, ever (see `seen`) */
+    _Atomic uint64_t removals; /* handles removed, ever (handles.h: handles_seen) */
 } shard;
 
-/* The last handle of each kind this thread found live, and its shard's
- * removals then: while the shard has removed nothing since, the handle is
- * still live and the lookup is skipped. A typed-row read calls on one
- * cursor three times per row, and a prepared query alternates between its
- * statement and its cursor; this makes the calls after the first cost a
- * few loads. A removal counts after its tombstone is stored, and a lookup
- * reads the count before the slot, so a count that has not moved cannot
- * hide a removal the lookup missed. */
-typedef struct seen_handle {
-    uintptr_t key; /* the pointer | its kind; 0: none */
-    shard *sh;
-    uint64_t removals;
-} seen_handle;
-static _Thread_local seen_handle seen[KIND_MASK + 1]; /* by kind */
+/* The per-thread memo of handles_live (handles.h), by kind. */
+_Thread_local handles_seen handles_seen_by_kind[KIND_MASK + 1];
 
 static shard shards[SHARDS];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -78,7 +66,7 @@ static void forget_in_child(void) {
         pthread_mutex_init(&sh->lock, NULL);
     }
     /* the one thread of the child: the parent's handles are not live */
-    memset(seen, 0, sizeof seen);
+    memset(handles_seen_by_kind, 0, sizeof handles_seen_by_kind);
 }
 
 static void init_shards(void) {
@@ -185,27 +173,16 @@ bool handles_remove(const void *h, handle_kind kind) {
     return s != NULL;
 }
 
-/* handles_live past `seen`: the lookup, remembered in `mine` when live. */
-static __attribute__((noinline)) bool live_lookup(uintptr_t p, handle_kind kind,
-                                                  seen_handle *mine) {
+bool handles_live_lookup(const void *h, handle_kind kind) {
+    uintptr_t p = (uintptr_t)h;
     uint64_t hash = hash_pointer(p);
     shard *sh = shard_of_hash(hash);
     uint64_t removals = atomic_load_explicit(&sh->removals, memory_order_acquire);
     if (!find_hashed(atomic_load_explicit(&sh->current, memory_order_acquire), p, hash, kind))
         return false;
-    *mine = (seen_handle){p | (uintptr_t)kind, sh, removals};
+    handles_seen_by_kind[kind & KIND_MASK] =
+        (handles_seen){p | (uintptr_t)kind, &sh->removals, removals};
     return true;
-}
-
-bool handles_live(const void *h, handle_kind kind) {
-    uintptr_t p = (uintptr_t)h;
-    if (!p || (p & KIND_MASK)) /* never added (and keys stay apart) */
-        return false;
-    seen_handle *mine = &seen[kind & KIND_MASK];
-    if (mine->key == (p | (uintptr_t)kind) &&
-        atomic_load_explicit(&mine->sh->removals, memory_order_acquire) == mine->removals)
-        return true;
-    return live_lookup(p, kind, mine);
 }
 
 bool handles_inherited(const void *h, handle_kind kind) {

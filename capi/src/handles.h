@@ -3,7 +3,9 @@
 #ifndef MG_CAPI_HANDLES_H
 #define MG_CAPI_HANDLES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef enum handle_kind {
     HANDLE_DB = 1,
@@ -18,7 +20,42 @@ typedef enum handle_kind {
 bool handles_add(const void *h, handle_kind kind);
 /* Removes `h`; false if it was not registered as `kind`. */
 bool handles_remove(const void *h, handle_kind kind);
-bool handles_live(const void *h, handle_kind kind);
+
+/* The last handle of each kind this thread found live, and its shard's
+ * count of removals then: while the shard has removed nothing since, the
+ * handle is still live and the lookup is skipped. A typed-row read calls
+ * on one cursor three times per row, and a prepared query alternates
+ * between its statement and its cursor; this makes the calls after the
+ * first cost a few loads, inline in each call. A removal counts after its
+ * tombstone is stored, and a lookup reads the count before the slot, so a
+ * count that has not moved cannot hide a removal the lookup missed. */
+typedef struct handles_seen {
+    uintptr_t key;              /* the pointer | its kind; 0: none */
+    _Atomic uint64_t *removals; /* its shard's */
+    uint64_t count;             /* *removals when it was found live */
+} handles_seen;
+extern _Thread_local handles_seen handles_seen_by_kind[8];
+
+/* handles_live past the memo: the registry's lookup (remembered when live). */
+bool handles_live_lookup(const void *h, handle_kind kind);
+
+/* The memo alone: true when `h` is the handle of its kind this thread
+ * found live last and nothing was removed from its shard since; false
+ * says nothing (handles_live then looks it up). */
+static inline bool handles_remembered(const void *h, handle_kind kind) {
+    uintptr_t p = (uintptr_t)h;
+    const handles_seen *mine = &handles_seen_by_kind[kind];
+    /* p & 7: never added (the kind takes the low bits of a key) */
+    return p && !(p & 7) && mine->key == (p | (uintptr_t)kind) &&
+           atomic_load_explicit(mine->removals, memory_order_acquire) == mine->count;
+}
+
+static inline bool handles_live(const void *h, handle_kind kind) {
+    uintptr_t p = (uintptr_t)h;
+    if (!p || (p & 7))
+        return false;
+    return handles_remembered(h, kind) || handles_live_lookup(h, kind);
+}
 /* In a child process after fork(): `h` was live in the parent at the fork. */
 bool handles_inherited(const void *h, handle_kind kind);
 /* What a call on `h` may do: 0 (live), ERR(API, 17) for NULL, ERR(API,

@@ -89,6 +89,12 @@ const result_set *db_cursor_columns(const db_cursor *c);
  * then the cursor only ends. 0 rows and *rc 0: the end. */
 typedef void (*db_row_fn)(void *ctx, const value *row);
 size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, int *rc, err *e);
+/* The same, the rows written one after the other into `out` (max_rows *
+ * column-count values) and handed to `keep` once, as one block: what
+ * they borrow (texts, list items) stays valid only during that call. */
+typedef void (*db_rows_fn)(void *ctx, value *rows, size_t count);
+size_t db_cursor_read_rows(db_cursor *c, value *out, size_t max_rows, db_rows_fn keep, void *ctx,
+                           int *rc, err *e);
 void db_cursor_free(db_cursor *c);
 
 /* ---- host functions (language.md §12; host/host_fns.h) --------------------------

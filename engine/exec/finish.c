@@ -1,7 +1,7 @@
 /* finish_query: the :find side of a query (language.md §8.2, §8.12, §8.15, §10, §11).
  *
  *   plain :find, no :order-by
- *                    stream → project → the cursor, one row per
+ *                    stream → project → decode → the cursor, one row per
  *                    finish_next (:offset/:limit count rows as they stream
  *                    and close the input once the limit is reached)
  *   plain :find with :order-by
@@ -384,9 +384,10 @@ int finish_open(const ast_query *q, solution_stream *in, meter *m, struct host_s
     return 0;
 }
 
-/* The next projected solution; at the limit or the end the input closes,
- * so upstream operators stop reading (and let go of their snapshot). */
-static int stream_next(finish_cursor *c, const value **row, err *e) {
+/* The next projected solution, into `dst` (col_count values); at the
+ * limit or the end the input closes, so upstream operators stop reading
+ * (and let go of their snapshot). */
+static inline int stream_next_into(finish_cursor *c, value *dst, err *e) {
     finish_plan *p = &c->p;
     int rc = 0;
     while (!sort_limit_done(&c->lim)) {
@@ -400,12 +401,23 @@ static int stream_next(finish_cursor *c, const value **row, err *e) {
         const value *solution = solution_row(&c->in, c->in_row++);
         if (sort_limit_next(&c->lim) != SORT_EMIT)
             continue;
-        project(p, solution, c->row);
-        *row = c->row;
+        project(p, solution, dst);
+        /* the columns come stored (allow_stored): decoded here, in place */
+        if ((rc = resolve_row(p, dst, e)) != 0) {
+            close_input(c);
+            return rc;
+        }
         return 1;
     }
     close_input(c);
     return sort_limit_done(&c->lim) ? 0 : rc;
+}
+
+static int stream_next(finish_cursor *c, const value **row, err *e) {
+    int rc = stream_next_into(c, c->row, e);
+    if (rc == 1)
+        *row = c->row;
+    return rc;
 }
 
 int finish_next(finish_cursor *c, const value **row, err *e) {
@@ -421,6 +433,29 @@ int finish_next(finish_cursor *c, const value **row, err *e) {
     }
     c->ended = rc != 1;
     return rc;
+}
+
+size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *e) {
+    size_t n = 0, width = c->p.col_count;
+    *rc = 0;
+    for (; n < max && !c->ended; n++) {
+        value *dst = out + n * width;
+        int got;
+        if (c->streaming) {
+            got = stream_next_into(c, dst, e);
+        } else {
+            got = c->next_row < result_row_count(c->rs);
+            if (got && width)
+                memcpy(dst, result_row(c->rs, c->next_row), width * sizeof *dst);
+            c->next_row += (size_t)got;
+        }
+        if (got != 1) {
+            c->ended = true;
+            *rc = got;
+            break;
+        }
+    }
+    return n;
 }
 
 int finish_detach(finish_cursor *c, bool keep_current, err *e) {

@@ -30,6 +30,11 @@ int finish_open(const ast_query *q, solution_stream *in, meter *m, struct host_s
 /* 1 with *row (column-count values, valid until the next call), 0 at the
  * end, or an error code (then the cursor only ends). */
 int finish_next(finish_cursor *c, const value **row, err *e);
+/* finish_next for up to `max` rows at once, written one after the other
+ * into `out` (max * column-count values; texts valid until the next
+ * call): the number written, with *rc 0 (fewer than `max` only at the
+ * end) or an error code after them (then the cursor only ends). */
+size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *e);
 /* Reads the rest of a streaming cursor into its result set (the rows held
  * charged as "result", `keep_current`: the row the last finish_next gave
  * first) and closes the input; finish_next then hands out those rows. On

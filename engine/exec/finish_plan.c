@@ -197,20 +197,24 @@ static bool order_key(const finish_plan *p, const ast_find *c) {
  * argument is bound, and grouping keys are compared (stored values
  * by id) and decoded once per group, when its row is built (finish_group);
  * a top-k (:order-by with :limit) decodes the columns that are not keys
- * only for the rows its keys do not drop (finish.c): the stream may hand
- * the others out as stored values. */
+ * only for the rows its keys do not drop, and a plain projection without
+ * :order-by decodes each row's columns in its own row buffer as it hands
+ * the row out (finish.c), so that the stream need not copy its rows to
+ * decode them: the stream may hand the others out as stored values. */
 static void allow_stored(finish_plan *p) {
     bool *ok = p->in->stored_ok;
     if (!ok)
         return;
-    bool top_k = p->q->order_count > 0 && p->q->has_limit && p->agg_count == 0 && p->win_count == 0;
+    bool plain = p->agg_count == 0 && p->win_count == 0;
+    bool top_k = plain && p->q->order_count > 0 && p->q->has_limit;
+    bool streamed = plain && p->q->order_count == 0;
     for (size_t v = 0; v < p->in->var_count; v++)
         ok[v] = true;
     for (size_t c = 0; c < p->col_count; c++) {
         const finish_col *col = &p->cols[c];
         bool counted = col->spec->kind == FIND_AGGREGATE && col->agg == AGG_COUNT;
         bool grouped = col->spec->kind == FIND_VAR && p->agg_count > 0;
-        bool kept_later = top_k && !order_key(p, col->spec);
+        bool kept_later = (top_k && !order_key(p, col->spec)) || streamed;
         if (col->var >= 0 && !counted && !grouped && !kept_later)
             ok[col->var] = false;
     }

@@ -2,6 +2,7 @@
 #include "exec/query_stream.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "exec/finish.h"
 #include "base/meter.h"
@@ -149,6 +150,23 @@ int query_stream_next(query_stream *qs, const value **row, err *e) {
         return 1;
     }
     return finish_next(qs->rows, row, e);
+}
+
+size_t query_stream_next_rows(query_stream *qs, value *out, size_t max, int *rc, err *e) {
+    *rc = 0;
+    if (qs->failed.code) {
+        err_move(e, &qs->failed);
+        *rc = e->code;
+        return 0;
+    }
+    size_t n = 0, width = result_column_count(finish_columns(qs->rows));
+    if (qs->first && max > 0) {
+        if (width)
+            memcpy(out, qs->first, width * sizeof *out);
+        qs->first = NULL;
+        n = 1;
+    }
+    return n + finish_next_rows(qs->rows, out + n * width, max - n, rc, e);
 }
 
 void query_stream_detach(query_stream *qs) {

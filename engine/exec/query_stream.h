@@ -29,6 +29,10 @@ int query_stream_open_kept(store *s, query_rules *rules, const ast_query *q, int
  * end, or an error code (QRY-012, storage errors); after 0 or an error the
  * stream has let go of its snapshot and only ends. */
 int query_stream_next(query_stream *qs, const value **row, err *e);
+/* Up to `max` rows at once into `out` (exec/finish.h, finish_next_rows):
+ * the number written, with *rc 0 (fewer than `max` only at the end) or an
+ * error code after them. */
+size_t query_stream_next_rows(query_stream *qs, value *out, size_t max, int *rc, err *e);
 /* Reads the rest of the answer into memory (charged to the query's meter)
  * and lets go of the snapshot; the stream goes on from there. An error
  * (QRY-012) is reported by the next query_stream_next. */

@@ -52,7 +52,7 @@ typedef struct store_options {
 /* The largest transaction counter: `:as-of N` takes a signed 64-bit N. */
 #define STORE_MAX_TX_COUNT ((uint64_t)INT64_MAX)
 
-#define STORE_DEFAULT_CACHE_PAGES 1024
+#define STORE_DEFAULT_CACHE_PAGES 2048
 #define STORE_DEFAULT_CHECKPOINT_THRESHOLD 1000
 
 void store_options_default(store_options *o);

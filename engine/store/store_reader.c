@@ -291,21 +291,19 @@ static void lookup_keep(store_reader *r, uint64_t h, int kind, const void *key, 
 
 static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u);
 
-/* A found entry is kept for decoding too: the records a query's constants
- * select carry them (a point query's entity and attribute). */
-static int seed_decoded(store_reader *r, int kind, const void *key, size_t len, uint64_t loc,
-                        err *e) {
-    memo_key k = {r, loc};
-    const decoded *d;
+/* A found UUID is kept for decoding too (a slot of the UUID cache): the
+ * records a query's constants select carry it (a point query's entity).
+ * A found text is not copied into the decoding memo: values stay stored
+ * until something reads their bytes (model/value.h), which a constant's
+ * text seldom is (never the attribute of a pattern that names it), and
+ * then it is decoded once, the shared cache's way (entry_bytes). */
+static int seed_decoded(store_reader *r, int kind, const void *key, uint64_t loc) {
     if (kind == DICT_UUID) {
         uuid128 u;
         memcpy(u.bytes, key, 16);
         uuid_keep(r, loc, &u);
-        return 1;
     }
-    if (htab_find(&r->memo_map, loc_hash(loc), memo_eq, &k) != HTAB_NONE)
-        return 1;
-    return memo_add(r, loc, key, len, &d, e) == 0 ? 1 : e->code;
+    return 1;
 }
 
 /* Through the reader's memo, then the store's shared cache, then the
@@ -319,7 +317,7 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
         if (l->rc != 1 || l->seeded == r->query)
             return l->rc;
         l->seeded = r->query; /* kept from an earlier query */
-        return seed_decoded(r, kind, key, len, l->id, e);
+        return seed_decoded(r, kind, key, l->id);
     }
     uint64_t found = 0;
     int rc = lookup_cache_get(&r->s->lookups, kind, key, len, r->h.tx_count, &found);
@@ -333,7 +331,7 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
         lookup_keep(r, h, kind, key, len, found, rc);
     if (rc == 1)
         *id = found;
-    return rc == 1 ? seed_decoded(r, kind, key, len, found, e) : rc;
+    return rc == 1 ? seed_decoded(r, kind, key, found) : rc;
 }
 
 int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {

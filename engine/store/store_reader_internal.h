@@ -29,7 +29,7 @@ typedef struct lookup {
     size_t len;
     uint64_t id;
     uint64_t epoch;  /* the reader's lookup_epoch when kept; 0: empty */
-    uint64_t seeded; /* the reader's query that seeded its decoding memo */
+    uint64_t seeded; /* the reader's query that seeded its decoding (a UUID: seed_decoded) */
     int kind, rc;
 } lookup;
 

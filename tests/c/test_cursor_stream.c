@@ -4,6 +4,7 @@
  * reads the rest into memory first, so the answer stays the same and no
  * writer waits for a cursor. */
 #include <pthread.h>
+#include <stdbool.h>
 
 #include "support.h"
 
@@ -187,6 +188,127 @@ TEST(memory_limit_reached_mid_stream_is_reported_by_next_batch) {
     minigraf_close(db);
 }
 
+/* [:tK :s "<text>K"] for K in [0, n), the text `width` bytes long, and a
+ * keyword and a ref (a #uuid, never :tK's own) beside it. */
+static void add_texts(MiniGrafDb *db, int n, int width) {
+    size_t cap = 64 + (size_t)n * ((size_t)width + 96);
+    char *tx = malloc(cap);
+    size_t len = (size_t)snprintf(tx, cap, "(transact [");
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(tx + len, cap - len,
+                                "[:t%d :s \"%0*d\"] [:t%d :k :kw/v%d] "
+                                "[:t%d :r #uuid \"00000000-0000-4000-8000-%012d\"]",
+                                i, width, i, i, i, i, i + 1);
+    snprintf(tx + len, cap - len, "])");
+    EXPECT_TRANSACT(db, tx);
+    free(tx);
+}
+
+/* A streamed row's texts and refs are decoded as it is handed out (the
+ * :where hands them on as dictionary ids): the reader's decoded texts
+ * count against the limit row by row, and the step that crosses it fails
+ * with QRY-012, as does every step after it. */
+/* 400 texts of 200 bytes in memory, where queries may hold 40,000 bytes. */
+static MiniGrafDb *open_limited_texts(void) {
+    MiniGrafDb *db = minigraf_open_with_options(NULL, "{\"query_memory_limit\": 40000}", NULL);
+    if (db)
+        add_texts(db, 400, 200);
+    return db;
+}
+
+TEST(texts_decoded_row_by_row_reach_the_memory_limit_on_step) {
+    MiniGrafDb *db = open_limited_texts();
+    REQUIRE(db != NULL);
+    MiniGrafCursor *c = minigraf_query(db, "(query [:find ?e ?s :where [?e :s ?s]])");
+    REQUIRE(c != NULL);
+    int rows = 0, rc;
+    while ((rc = minigraf_cursor_step(c)) == 1) {
+        size_t len = 0;
+        CHECK(minigraf_cursor_column_text(c, 1, &len) != NULL && len == 200);
+        rows++;
+    }
+    CHECK_INT_EQ(rc, -QRY_012);
+    CHECK(rows > 0 && rows < 400);
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), QRY_012);
+    CHECK_INT_EQ(minigraf_cursor_step(c), -QRY_012);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+/* The same by JSON batches, and with a limit large enough: every row. */
+TEST(texts_decoded_row_by_row_by_batches) {
+    MiniGrafDb *db = open_limited_texts();
+    REQUIRE(db != NULL);
+    MiniGrafCursor *c = minigraf_query(db, "(query [:find ?s :where [?e :s ?s]])");
+    REQUIRE(c != NULL);
+    CHECK_INT_EQ(read_all(c), -1);
+    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), QRY_012);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+    db = open_memory_db();
+    add_texts(db, 400, 200);
+    c = minigraf_query(db, "(query [:find ?s :where [?e :s ?s]])");
+    REQUIRE(c != NULL);
+    CHECK_INT_EQ(read_all(c), 400);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+/* Whether the current row of `c` is [:tK "<K, width 8>" :kw/vK ref]. */
+static bool row_is_text_k(MiniGrafCursor *c, int *k) {
+    size_t len = 0, klen = 0;
+    const char *s = minigraf_cursor_column_text(c, 1, &len);
+    const char *kw = minigraf_cursor_column_keyword(c, 2, &klen);
+    const unsigned char *e = minigraf_cursor_column_uuid(c, 0);
+    const unsigned char *r = minigraf_cursor_column_uuid(c, 3);
+    if (!s || len != 8 || !kw || !e || !r)
+        return false;
+    *k = atoi(s);
+    char want[32];
+    snprintf(want, sizeof want, ":kw/v%d", *k);
+    return klen == strlen(want) && memcmp(kw, want, klen) == 0 &&
+           minigraf_cursor_column_type(c, 1) == MINIGRAF_TYPE_STRING &&
+           minigraf_cursor_column_type(c, 2) == MINIGRAF_TYPE_KEYWORD &&
+           minigraf_cursor_column_type(c, 3) == MINIGRAF_TYPE_REF && memcmp(e, r, 16) != 0;
+}
+
+/* Rows read before a checkpoint, the rows the checkpoint read into memory
+ * (decoded then, from the snapshot it let go of) and the rows of an
+ * :offset / :limit window all keep their types and texts. */
+TEST(streamed_texts_keywords_and_refs_survive_a_checkpoint) {
+    MiniGrafDb *db = open_memory_db();
+    add_texts(db, 300, 8);
+    const char *q = "(query [:find ?e ?s ?k ?r :where [?e :s ?s] [?e :k ?k] [?e :r ?r]])";
+    MiniGrafCursor *c = minigraf_query(db, q);
+    REQUIRE(c != NULL);
+    bool seen[300] = {false};
+    int rows = 0, rc, k = -1;
+    while (rows < 50 && (rc = minigraf_cursor_step(c)) == 1) {
+        CHECK(row_is_text_k(c, &k) && k >= 0 && k < 300 && !seen[k]);
+        seen[k >= 0 && k < 300 ? k : 0] = true;
+        rows++;
+    }
+    CHECK_INT_EQ(minigraf_checkpoint(db), 0);
+    EXPECT_TRANSACT(db, "(transact [[:later :s \"00000999\"]])");
+    while ((rc = minigraf_cursor_step(c)) == 1) {
+        CHECK(row_is_text_k(c, &k) && k >= 0 && k < 300 && !seen[k]);
+        seen[k >= 0 && k < 300 ? k : 0] = true;
+        rows++;
+    }
+    CHECK_INT_EQ(rc, 0);
+    CHECK_INT_EQ(rows, 300);
+    minigraf_cursor_free(c);
+    c = minigraf_query(db, "(query [:find ?e ?s ?k ?r :where [?e :s ?s] [?e :k ?k] [?e :r ?r] "
+                           ":offset 290 :limit 20])");
+    REQUIRE(c != NULL);
+    for (rows = 0; (rc = minigraf_cursor_step(c)) == 1; rows++)
+        CHECK(row_is_text_k(c, &k));
+    CHECK_INT_EQ(rc, 0);
+    CHECK_INT_EQ(rows, 10);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
 TEST(limit_and_offset_stream) {
     MiniGrafDb *db = open_memory_db();
     add_numbers(db, 0, 500);
@@ -227,5 +349,8 @@ CHECK_MAIN(TEST_ENTRY(partial_read_then_free_lets_writers_in),
            TEST_ENTRY(close_mid_stream_keeps_the_rest_readable),
            TEST_ENTRY(writer_thread_commits_while_a_cursor_streams),
            TEST_ENTRY(memory_limit_reached_mid_stream_is_reported_by_next_batch),
+           TEST_ENTRY(texts_decoded_row_by_row_reach_the_memory_limit_on_step),
+           TEST_ENTRY(texts_decoded_row_by_row_by_batches),
+           TEST_ENTRY(streamed_texts_keywords_and_refs_survive_a_checkpoint),
            TEST_ENTRY(limit_and_offset_stream),
            TEST_ENTRY(computed_answers_are_unaffected_by_writes))

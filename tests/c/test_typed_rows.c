@@ -227,6 +227,47 @@ TEST(wrong_type_accessors_fail_with_api_017) {
     minigraf_close(db);
 }
 
+/* Two cursors read in turn on one thread (each call finds the other
+ * cursor remembered, and looks its own up), each accessor on the right
+ * type and then on a wrong one, and the success after an error. */
+TEST(two_cursors_in_turn_each_read_their_own_row) {
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:x :s \"ab\"] [:x :k :kw/x] [:x :i 7] [:x :f 1.5] "
+                        "[:x :b true] [:y :s \"cd\"] [:y :k :kw/y] [:y :i 8] [:y :f 2.5] "
+                        "[:y :b false]])");
+    const char *q = "(query [:find ?e ?s ?k ?i ?f ?b :where [?e :s ?s] [?e :k ?k] [?e :i ?i] "
+                    "[?e :f ?f] [?e :b ?b]])";
+    MiniGrafCursor *c[2] = {QUERY(db, q), QUERY(db, q)};
+    REQUIRE(c[0] != NULL && c[1] != NULL);
+    for (int row = 0; row < 2; row++) {
+        CHECK_INT_EQ(minigraf_cursor_step(c[0]), 1);
+        CHECK_INT_EQ(minigraf_cursor_step(c[1]), 1);
+        for (int i = 0; i < 2; i++) {
+            int64_t n = minigraf_cursor_column_int64(c[i], 3);
+            CHECK(n == 7 || n == 8);
+            CHECK(minigraf_cursor_column_double(c[i], 4) == (n == 7 ? 1.5 : 2.5));
+            CHECK(minigraf_cursor_column_double(c[i], 3) == (double)n); /* an Integer too */
+            CHECK_INT_EQ(minigraf_cursor_column_bool(c[i], 5), n == 7);
+            CHECK(minigraf_cursor_column_uuid(c[i], 0) != NULL);
+            size_t len = 0;
+            const char *s = minigraf_cursor_column_text(c[i], 1, NULL);
+            CHECK(s != NULL && memcmp(s, n == 7 ? "ab" : "cd", 2) == 0);
+            const char *k = minigraf_cursor_column_keyword(c[i], 2, &len);
+            CHECK(k != NULL && len == 5 && memcmp(k, n == 7 ? ":kw/x" : ":kw/y", 5) == 0);
+            CHECK(minigraf_cursor_column_text(c[i], 2, &len) == k); /* a Keyword's text */
+            CHECK(minigraf_cursor_column_keyword(c[i], 1, &len) == NULL && len == 0);
+            CHECK_MISUSE(c[i]);
+            CHECK(minigraf_cursor_column_int64(c[i], 3) == n);
+            CHECK_INT_EQ(minigraf_cursor_last_error_code(c[i]), 0); /* success clears */
+        }
+    }
+    CHECK_INT_EQ(minigraf_cursor_step(c[0]), 0);
+    CHECK_INT_EQ(minigraf_cursor_step(c[1]), 0);
+    minigraf_cursor_free(c[0]);
+    minigraf_cursor_free(c[1]);
+    minigraf_close(db);
+}
+
 TEST(no_current_row_before_first_step_and_after_end) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:x :i 1]])");
@@ -460,6 +501,7 @@ CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_
            TEST_ENTRY(empty_strings_and_nul_bytes),
            TEST_ENTRY(collect_set_is_a_list_with_typed_json),
            TEST_ENTRY(wrong_type_accessors_fail_with_api_017),
+           TEST_ENTRY(two_cursors_in_turn_each_read_their_own_row),
            TEST_ENTRY(no_current_row_before_first_step_and_after_end), TEST_ENTRY(bad_handles),
            TEST_ENTRY(a_cursor_freed_between_accessors_is_dead),
            TEST_ENTRY(a_pointer_inside_a_live_cursor_is_not_a_cursor),

@@ -231,6 +231,41 @@ static void test_uuid_parse_forms(void) {
         CHECK(!uuid_parse(bad[i], strlen(bad[i]), &u));
 }
 
+/* Every byte that is not a hex digit, at every digit position of both
+ * forms, is refused and leaves the output alone; every digit is read. */
+static void test_uuid_parse_every_digit_checked(void) {
+    const char *forms[] = {"550e8400-e29b-41d4-a716-446655440000",
+                           "550e8400e29b41d4a716446655440000"};
+    for (size_t f = 0; f < 2; f++) {
+        char text[40];
+        size_t len = strlen(forms[f]);
+        int refused = 0, tried = 0, read_right = 1;
+        for (size_t pos = 0; pos < len; pos++) {
+            if (forms[f][pos] == '-')
+                continue;
+            for (int c = 0; c < 256; c++) {
+                memcpy(text, forms[f], len + 1);
+                text[pos] = (char)c;
+                bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+                           (c >= 'A' && c <= 'F');
+                uuid128 u = {{0xAB}}, before = u;
+                bool ok = uuid_parse(text, len, &u);
+                if (hex) {
+                    int v = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+                    size_t digit = pos - (f == 0 ? (pos > 8) + (pos > 13) + (pos > 18) + (pos > 23) : 0);
+                    int got = (u.bytes[digit / 2] >> (digit % 2 ? 0 : 4)) & 15;
+                    read_right &= ok && got == v;
+                } else {
+                    tried++;
+                    refused += !ok && uuid_equal(&u, &before);
+                }
+            }
+        }
+        CHECK(refused == tried && tried == (256 - 22) * 32);
+        CHECK(read_right);
+    }
+}
+
 static value kw(const char *s) {
     return value_keyword(s, strlen(s));
 }
@@ -451,6 +486,7 @@ int main(void) {
     test_uuid_format_every_byte();
     test_uuid_cache_is_exact();
     test_uuid_parse_forms();
+    test_uuid_parse_every_digit_checked();
     test_e1_strict_equality();
     test_e2_entity_equivalence();
     test_e3_record_identity();

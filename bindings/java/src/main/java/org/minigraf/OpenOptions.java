@@ -71,7 +71,7 @@ public final class OpenOptions extends OptionsJson {
         }
 
         /**
-         * Pages of 4096 bytes in the page cache (default 1024).
+         * Pages of 4096 bytes in the page cache (default 2048).
          *
          * @param pages at least 1
          * @return this builder
