@@ -23,6 +23,7 @@
 #include "base/error.h"
 #include "storage/btree.h"
 #include "storage/dict_cache.h"
+#include "storage/dict_filter.h"
 #include "storage/pager.h"
 
 enum { DICT_UUID = 1, DICT_TEXT = 2 };
@@ -34,6 +35,8 @@ enum { DICT_UUID = 1, DICT_TEXT = 2 };
 typedef struct dict {
     btree_codec codec;  /* of the DICT tree's keys */
     dict_cache cache;   /* the writer's recent entries */
+    dict_filter filter; /* the writer's filter of the tree's hashes */
+    uint32_t lookups;   /* tree lookups by the writer while there is no filter */
     uint32_t heap_page; /* dirty page being filled, or 0 */
     uint32_t heap_used;
     char **big; /* memory databases: texts too long for a page */
