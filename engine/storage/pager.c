@@ -636,6 +636,13 @@ static void queue_superseded(pager *p, pver *old) {
     p->versions_kept++;
 }
 
+const uint8_t *pager_newest(pager *p, uint32_t pgno) {
+    if (pgno >= p->next)
+        return NULL;
+    pver_ref *slot = find_slot(p, pgno);
+    return slot ? atomic_load(slot)->page : NULL;
+}
+
 int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
     *page = NULL;
     if (pgno >= p->next)
