@@ -52,9 +52,9 @@ TEST(test_memory_names_are_stored_once) {
     minigraf_close(db);
 }
 
-/* A reopened file: its writer searches the file's dictionary for the
- * first names, then builds its filter from it; the old names are found
- * before and after, new ones are added, and all of it survives a reopen. */
+/* A reopened file: its writer searches the file's dictionary, and once
+ * it has added 1,024 new names builds its filter from it; the old names
+ * are found before and after, and all of it survives a reopen. */
 TEST(test_reopened_file_finds_its_names) {
     temp_db_path t;
     temp_db_make_in_memory_fs(&t);
@@ -65,16 +65,16 @@ TEST(test_reopened_file_finds_its_names) {
     minigraf_close(db);
     db = minigraf_open_with_options(t.path, opts, NULL);
     REQUIRE(db);
-    transact_range(db, NULL, ":b", 0, 3000);  /* every name known: past 1,024 lookups */
-    transact_range(db, NULL, ":a", 3000, 500); /* new names, the filter built */
-    transact_range(db, NULL, ":b", 3000, 500);
-    expect_count(db, BOTH, 3500);
-    expect_count(db, SAME_TEXT, 3500);
+    transact_range(db, NULL, ":b", 0, 3000);    /* every name known */
+    transact_range(db, NULL, ":a", 3000, 1000); /* 2,000 new names: the filter built */
+    transact_range(db, NULL, ":b", 0, 4000);
+    expect_count(db, BOTH, 4000);
+    expect_count(db, SAME_TEXT, 4000);
     minigraf_close(db);
     db = minigraf_open_with_options(t.path, opts, NULL);
     REQUIRE(db);
-    expect_count(db, BOTH, 3500);
-    expect_count(db, ALL, 3500);
+    expect_count(db, BOTH, 4000);
+    expect_count(db, ALL, 4000);
     minigraf_close(db);
     temp_db_remove(&t);
 }
@@ -88,18 +88,18 @@ TEST(test_transaction_view_finds_committed_names) {
     MiniGrafTx *tx = minigraf_begin_write(db);
     REQUIRE(tx);
     transact_range(db, tx, ":b", 0, 2000);
-    transact_range(db, tx, ":a", 2500, 100);
+    transact_range(db, tx, ":a", 2500, 700); /* 1,400 new names: the view's filter */
     char *r = minigraf_tx_execute(tx, BOTH);
     CHECK_STR_EQ(r, "{\"variables\":[\"(count ?e)\"],\"results\":[[2000]]}");
     minigraf_string_free(r);
-    transact_range(db, tx, ":b", 2000, 600); /* after the view was built */
+    transact_range(db, tx, ":b", 2000, 1200); /* after the view was built */
     r = minigraf_tx_execute(tx, SAME_TEXT);
-    CHECK_STR_EQ(r, "{\"variables\":[\"(count ?e)\"],\"results\":[[2600]]}");
+    CHECK_STR_EQ(r, "{\"variables\":[\"(count ?e)\"],\"results\":[[3200]]}");
     minigraf_string_free(r);
     CHECK(minigraf_tx_commit(tx) == 0);
     minigraf_tx_free(tx);
-    expect_count(db, BOTH, 2600);
-    expect_count(db, ALL, 2600);
+    expect_count(db, BOTH, 3200);
+    expect_count(db, ALL, 3200);
     minigraf_close(db);
 }
 

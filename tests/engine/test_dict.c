@@ -108,9 +108,10 @@ static void test_new_dictionary_filter_grows_and_finds_everything(void) {
 }
 
 /* A dictionary over a tree it did not start (a reopened file, a
- * transaction's fork) searches the tree until it has made enough lookups
- * to build the filter from it: an entry already there is found before,
- * while and after the filter is built, never added twice. */
+ * transaction's fork) searches the tree until it has added enough new
+ * entries (1,024, or a quarter of what the tree is said to hold) to build
+ * the filter from it: an entry already there is found before, while and
+ * after the filter is built, never added twice. */
 static void test_filter_built_later_from_the_tree(void) {
     enum { OLD = 6000, NEW = 3000 };
     pager *pg = NULL;
@@ -124,17 +125,33 @@ static void test_filter_built_later_from_the_tree(void) {
     uint64_t *locs = calloc(OLD + NEW, sizeof *locs);
     intern_range(&first, pg, &root, 0, OLD, locs, true);
     dict_free(&first);
-    intern_range(&later, pg, &root, 0, 1000, locs, false);
-    CHECK(!dict_filter_built(&later.filter)); /* 1,000 lookups: not yet */
-    intern_range(&later, pg, &root, 1000, OLD - 1000, locs, false);
+    intern_range(&later, pg, &root, 0, OLD, locs, false);
+    CHECK(!dict_filter_built(&later.filter)); /* found, none added */
+    intern_range(&later, pg, &root, OLD, 1024, locs, true);
+    CHECK(!dict_filter_built(&later.filter)); /* due at the next lookup */
+    intern_range(&later, pg, &root, OLD + 1024, 1, locs, true);
     CHECK(dict_filter_built(&later.filter));
-    CHECK(later.filter.count == OLD); /* every hash of the tree, sized for them */
-    CHECK(later.filter.mask + 1 >= (uint64_t)OLD * DICT_FILTER_BITS_PER_ENTRY);
-    intern_range(&later, pg, &root, OLD, NEW, locs, true);
+    /* every hash of the tree, sized for them (a second fill learnt how many) */
+    CHECK(later.filter.count == OLD + 1025);
+    CHECK(later.filter.mask + 1 >= (uint64_t)(OLD + 1025) * DICT_FILTER_BITS_PER_ENTRY);
+    intern_range(&later, pg, &root, OLD + 1025, NEW - 1025, locs, true);
     CHECK(later.filter.count == OLD + NEW);
     intern_range(&later, pg, &root, 0, OLD + NEW, locs, false);
+    dict big; /* told the tree is larger: a quarter of it must be added first */
+    dict_init(&big);
+    dict_expect(&big, 40000);
+    intern_range(&big, pg, &root, 0, OLD + NEW, locs, false);
+    uint64_t *more = calloc(20000, sizeof *more);
+    intern_range(&big, pg, &root, OLD + NEW, 9999, more, true);
+    CHECK(!dict_filter_built(&big.filter));
+    intern_range(&big, pg, &root, OLD + NEW + 9999, 2, more, true);
+    CHECK(dict_filter_built(&big.filter));
+    CHECK(big.filter.count == OLD + NEW + 10001);
+    intern_range(&big, pg, &root, 0, OLD + NEW, locs, false);
+    free(more);
     free(locs);
     dict_free(&later);
+    dict_free(&big);
     pager_close(pg);
 }
 
