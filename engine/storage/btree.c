@@ -141,17 +141,29 @@ static int branch_add(pager *pg, uint8_t *page, size_t ks, size_t pos, const uin
 static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const uint8_t *key,
                        btree_hint *hint, int depth, btree_split *sp, err *e);
 
-static int insert_branch(pager *pg, uint8_t *page, const btree_codec *c, const uint8_t *key,
-                         btree_hint *hint, int depth, btree_split *sp, err *e) {
-    size_t ks = c->key_size, i = child_index(page, ks, key);
-    uint32_t child = child_at(page, ks, i);
+/* Inserts under the branch *pgno, whose bytes are `seen`: the branch
+ * itself is made writable (copied, when a view may see it) only when it
+ * changes: its child moved (a committed page copied), its lowest key
+ * went down, or the child split. An insert into a leaf of a tree in
+ * memory changes none of these, so it copies no branch page. */
+static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const btree_codec *c,
+                         const uint8_t *key, btree_hint *hint, int depth, btree_split *sp,
+                         err *e) {
+    size_t ks = c->key_size, i = child_index((uint8_t *)seen, ks, key);
+    uint32_t was = child_at(seen, ks, i), child = was;
     btree_split below = {0};
     int rc = insert_node(pg, &child, c, key, hint, depth + 1, &below, e);
     if (rc != 0)
         return rc;
+    bool lower = i == 0 && memcmp(key, branch_entry((uint8_t *)seen, ks, 0), ks) < 0;
+    if (child == was && !lower && !below.happened)
+        return 0;
+    uint8_t *page;
+    if ((rc = writable(pg, pgno, c, &page, e)) != 0)
+        return rc;
     uint8_t *ent = branch_entry(page, ks, i);
     format_put_le(ent + ks, child, 4);
-    if (i == 0 && memcmp(key, ent, ks) < 0)
+    if (lower)
         memcpy(ent, key, ks);
     if (!below.happened)
         return 0;
@@ -162,12 +174,19 @@ static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const ui
                        btree_hint *hint, int depth, btree_split *sp, err *e) {
     if (depth >= BTREE_MAX_DEPTH)
         return corrupt(e, *pgno);
+    /* A branch only in the file is copied first: its child is committed
+     * too, so the insert moves it and the branch changes anyway. */
+    const uint8_t *seen = pager_newest(pg, *pgno);
+    if (seen && node_kind(seen) == NODE_BRANCH)
+        return insert_branch(pg, pgno, seen, c, key, hint, depth, sp, e);
     uint8_t *page;
     int rc = writable(pg, pgno, c, &page, e);
     if (rc != 0)
         return rc;
-    if (node_kind(page) == NODE_BRANCH)
-        return insert_branch(pg, page, c, key, hint, depth, sp, e);
+    if (node_kind(page) == NODE_BRANCH) {
+        seen = page;
+        return insert_branch(pg, pgno, seen, c, key, hint, depth, sp, e);
+    }
     btree_hint_slot *slot = hint ? &hint->slots[*pgno % BTREE_HINT_SLOTS] : NULL;
     return leaf_insert(pg, page, *pgno, c, key, slot, sp, e);
 }

@@ -67,6 +67,16 @@ struct btree_codec {
      * newest-first order): a full leaf splits just after a new key that
      * starts such a group, so that the older keys fill the right page. */
     bool grows_at_front;
+    /* Optional (NULL: an insert decodes entry by entry): `seek` for an
+     * insert, which also needs the neighbours of the place. 1 with the
+     * first key >= target in `key`, *at the offset of its entry and *used
+     * the bytes up to its end; 0 when every key is below target (*at =
+     * len). Either way *has_prev tells whether a key of the block comes
+     * before the place, and `prev` holds it. -1 when an entry does not
+     * decode. */
+    int (*place)(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
+                 const uint8_t *target, uint8_t *key, size_t *at, size_t *used, uint8_t *prev,
+                 bool *has_prev);
 };
 
 /* A writer's memory of where its recent inserts into one tree went, one

@@ -344,6 +344,15 @@ static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const
                       const uint8_t *key, place *pl) {
     size_t off = restart_at(page, b), limit = block_end(page, b);
     pl->has_prev = pl->has_next = false;
+    if (c->place && off < limit) {
+        size_t at = 0, used = 0;
+        int rc = c->place(c, restart_base(b, anchor), page + off, limit - off, key, pl->next, &at,
+                          &used, pl->prev, &pl->has_prev);
+        pl->off = off + at;
+        pl->has_next = rc == 1;
+        pl->next_end = off + used;
+        return rc < 0 ? -1 : 0;
+    }
     while (off < limit) {
         const uint8_t *base = pl->has_prev ? pl->prev : restart_base(b, anchor);
         size_t next = decode_at(c, page, off, limit, base, pl->next);

@@ -23,6 +23,7 @@
 #include "base/error.h"
 #include "storage/btree.h"
 #include "storage/dict_cache.h"
+#include "storage/dict_filter.h"
 #include "storage/pager.h"
 
 enum { DICT_UUID = 1, DICT_TEXT = 2 };
@@ -34,6 +35,9 @@ enum { DICT_UUID = 1, DICT_TEXT = 2 };
 typedef struct dict {
     btree_codec codec;  /* of the DICT tree's keys */
     dict_cache cache;   /* the writer's recent entries */
+    dict_filter filter; /* the writer's filter of the tree's hashes */
+    size_t added;       /* entries the writer added while it had no filter */
+    size_t tree_size;   /* entries the tree holds at least (dict_expect) */
     uint32_t heap_page; /* dirty page being filled, or 0 */
     uint32_t heap_used;
     char **big; /* memory databases: texts too long for a page */
@@ -43,6 +47,13 @@ typedef struct dict {
 
 void dict_init(dict *d);
 void dict_free(dict *d);
+/* The writer tells how many entries the tree holds at least (the store's
+ * entity count): a dictionary over a tree it did not find empty builds
+ * its filter only once it has added a quarter as many (at least 1,024),
+ * since building it reads the whole tree. */
+static inline void dict_expect(dict *d, size_t entries) {
+    d->tree_size = entries;
+}
 
 /* 1 with *loc when present, 0 when absent, or an error; through `view`
  * (pager.h), PAGER_LATEST for the writer. */

@@ -70,6 +70,12 @@ struct pager {
     pver *pending;            /* unpublished versions */
     pver *gc_first, *gc_last; /* superseded versions, in the order they were */
     size_t versions_kept;     /* superseded versions not yet freed (the writer's) */
+    /* Freed versions kept for the next ones (the writer's, linked by
+     * next_gc): a commit supersedes a version of each page it changes and
+     * frees them at the next, and malloc and free of page-sized blocks
+     * were a tenth of a single-fact commit. */
+    pver *idle;
+    size_t idle_n;
     spares scratch;           /* cursor scratch blocks (pager_scratch_take) */
     pager *base; /* a fork's (pager_fork): where its pages below `committed` are read */
 };
@@ -131,6 +137,19 @@ int pager_fork(pager *base, pager **out, err *e) {
     return 0;
 }
 
+/* Versions kept for reuse, at most: more than a single-fact commit
+ * changes (a page per tree and level, and the dictionary's heap page). */
+#define PAGER_IDLE_VERSIONS 32
+
+static void free_idle(pager *p) {
+    while (p->idle) {
+        pver *next = p->idle->next_gc;
+        free(p->idle);
+        p->idle = next;
+    }
+    p->idle_n = 0;
+}
+
 static void free_chain(pver *v) {
     while (v) {
         pver *older = v->older;
@@ -166,6 +185,7 @@ void pager_close(pager *p) {
         return;
     free_dirty(p);
     free_reused(p);
+    free_idle(p);
     free(p->reused);
     free(p->reused_pgno);
     freelist_free(&p->fl);
@@ -577,8 +597,28 @@ static void init_version(pager *p, pver *v, const uint8_t *from) {
     p->pending = v;
 }
 
+/* A version to fill: a kept one, else a new block. */
+static pver *take_version(pager *p) {
+    pver *v = p->idle;
+    if (!v)
+        return malloc(sizeof *v);
+    p->idle = v->next_gc;
+    p->idle_n--;
+    return v;
+}
+
+static void drop_version(pager *p, pver *v) {
+    if (p->idle_n >= PAGER_IDLE_VERSIONS) {
+        free(v);
+        return;
+    }
+    v->next_gc = p->idle;
+    p->idle = v;
+    p->idle_n++;
+}
+
 static pver *new_version(pager *p, const uint8_t *from) {
-    pver *v = malloc(sizeof *v);
+    pver *v = take_version(p);
     if (v)
         init_version(p, v, from);
     return v;
@@ -594,6 +634,13 @@ static void queue_superseded(pager *p, pver *old) {
         p->gc_first = old;
     p->gc_last = old;
     p->versions_kept++;
+}
+
+const uint8_t *pager_newest(pager *p, uint32_t pgno) {
+    if (pgno >= p->next)
+        return NULL;
+    pver_ref *slot = find_slot(p, pgno);
+    return slot ? atomic_load(slot)->page : NULL;
 }
 
 int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
@@ -652,7 +699,7 @@ void pager_collect(pager *p, uint64_t oldest_view) {
         v->newer->older = v->older;
         if (v->older)
             v->older->newer = v->newer;
-        free(v);
+        drop_version(p, v);
         p->versions_kept--;
     }
 }
@@ -696,7 +743,7 @@ static int grow_reused(pager *p, err *e) {
  * (none may: it was freed before their snapshot, or a checkpoint ago)
  * read its committed image, which stays until the next checkpoint. */
 static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
-    pver *v = malloc(sizeof *v);
+    pver *v = take_version(p);
     if (!v)
         return oom(e);
     init_version(p, v, NULL); /* whole before a view can find it */
@@ -712,7 +759,7 @@ static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
     pthread_rwlock_unlock(&p->maps);
     if (rc != 0) {
         p->pending = v->next_pending;
-        free(v);
+        drop_version(p, v);
         return rc;
     }
     *pgno = n;

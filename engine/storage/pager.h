@@ -113,6 +113,10 @@ static inline void pager_scratch_hold(pager_scratch *s, size_t slot, uint32_t pg
     s->held_as[slot] = as;
 }
 
+/* The writer's newest version of page `pgno` when it is in memory (a
+ * dirty page, published or not), read-only; NULL for a page only in the
+ * file. Valid until the writer's next pager call. Writer only. */
+const uint8_t *pager_newest(pager *p, uint32_t pgno);
 /* Copies page `pgno` as `view` sees it into dst (FORMAT_PAGE_SIZE bytes). */
 int pager_read(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e);
 /* The same, checking a page read from the file with ok(page, as) (a

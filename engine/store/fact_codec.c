@@ -192,6 +192,13 @@ static int fact_seek(const btree_codec *c, const uint8_t *base, const uint8_t *i
     return fact_run_seek(((const fact_codec_def *)c)->order, base, in, len, target, key, used);
 }
 
+static int fact_place(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
+                      const uint8_t *target, uint8_t *key, size_t *at, size_t *used, uint8_t *prev,
+                      bool *has_prev) {
+    return fact_run_place(((const fact_codec_def *)c)->order, base, in, len, target, key, at, used,
+                          prev, has_prev);
+}
+
 static fact_codec_def codecs[TREE_TXLOG + 1];
 static pthread_once_t codecs_once = PTHREAD_ONCE_INIT;
 static atomic_bool codecs_ready; /* every seek asks: no pthread_once call once set */
@@ -215,7 +222,8 @@ static void codecs_init(void) {
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         fact_codec_def *d = &codecs[order];
         d->base = (btree_codec){FACT_KEY_SIZE,     FACT_BLOCK_BYTES, fact_encode, decoders[order],
-                                lead_sizes[order], leads[order],     fact_seek,   false};
+                                lead_sizes[order], leads[order],     fact_seek,   false,
+                                fact_place};
         d->order = order;
         size_t off = 0;
         for (int i = 0; i < FACT_LEADING; i++) {

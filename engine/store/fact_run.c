@@ -249,14 +249,26 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
                 f4, col);                                                                       \
         key_tail_cols(key, col);                                                                \
     }                                                                                           \
-    static int name##_seek(const uint8_t *base, const uint8_t *in, size_t len,                  \
-                           const uint8_t *target, uint8_t *key, size_t *used) {                 \
+    static void name##_cols_key(const uint64_t *col, uint8_t *key) {                            \
+        col_key(col, f4, key,                                                                   \
+                col_key(col, f3, key,                                                           \
+                        col_key(col, f2, key, col_key(col, f1, key, col_key(col, f0, key, 0))))); \
+        tail_cols_key(col, key);                                                                \
+    }                                                                                           \
+    /* The seek, keeping the entry before the one read (`before`, when                         \
+     * given) and where the one found starts (*at). */                                         \
+    static int name##_scan(const uint8_t *base, const uint8_t *in, size_t len,                  \
+                           const uint8_t *target, uint8_t *key, size_t *used, uint64_t *before, \
+                           size_t *at) {                                                        \
         uint64_t col[RUN_COLS] = {0}, want[RUN_COLS];                                           \
         if (base)                                                                               \
             name##_key_cols(base, col);                                                         \
         name##_key_cols(target, want);                                                          \
         reader rd = {in, in + len};                                                             \
         while (rd.p < rd.end) {                                                                 \
+            *at = (size_t)(rd.p - in);                                                          \
+            if (before)                                                                         \
+                memcpy(before, col, sizeof col);                                                \
             unsigned flags = *rd.p++;                                                           \
             if (!(read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&         \
                   read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&         \
@@ -268,16 +280,30 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
             c = c ? c : cmp_col(col, want, f3);                                                 \
             c = c ? c : cmp_col(col, want, f4);                                                 \
             if ((c ? c : cmp_tail(col, want)) >= 0) {                                           \
-                col_key(col, f4, key,                                                           \
-                        col_key(col, f3, key,                                                   \
-                                col_key(col, f2, key,                                           \
-                                        col_key(col, f1, key, col_key(col, f0, key, 0)))));     \
-                tail_cols_key(col, key);                                                        \
+                name##_cols_key(col, key);                                                      \
                 *used = (size_t)(rd.p - in);                                                    \
                 return 1;                                                                       \
             }                                                                                   \
         }                                                                                       \
+        *at = len;                                                                              \
+        if (before)                                                                             \
+            memcpy(before, col, sizeof col);                                                    \
         return 0;                                                                               \
+    }                                                                                           \
+    static int name##_seek(const uint8_t *base, const uint8_t *in, size_t len,                  \
+                           const uint8_t *target, uint8_t *key, size_t *used) {                 \
+        size_t at;                                                                              \
+        return name##_scan(base, in, len, target, key, used, NULL, &at);                        \
+    }                                                                                           \
+    static int name##_place(const uint8_t *base, const uint8_t *in, size_t len,                 \
+                            const uint8_t *target, uint8_t *key, size_t *at, size_t *used,      \
+                            uint8_t *prev, bool *has_prev) {                                    \
+        uint64_t before[RUN_COLS];                                                              \
+        int rc = name##_scan(base, in, len, target, key, used, before, at);                     \
+        *has_prev = rc >= 0 && *at > 0;                                                         \
+        if (*has_prev)                                                                          \
+            name##_cols_key(before, prev);                                                      \
+        return rc;                                                                              \
     }                                                                                           \
     static void name##_bounds(fact_run *r, const uint8_t *key, size_t len) {                    \
         size_t off = 0;                                                                         \
@@ -337,6 +363,19 @@ int fact_run_seek(int order, const uint8_t *base, const uint8_t *in, size_t len,
                                                            [TREE_VAET] = vaet_seek,
                                                            [TREE_TXLOG] = txlog_seek};
     return seeks[order](base, in, len, target, key, used);
+}
+
+int fact_run_place(int order, const uint8_t *base, const uint8_t *in, size_t len,
+                   const uint8_t *target, uint8_t *key, size_t *at, size_t *used, uint8_t *prev,
+                   bool *has_prev) {
+    static int (*const places[TREE_TXLOG + 1])(const uint8_t *, const uint8_t *, size_t,
+                                               const uint8_t *, uint8_t *, size_t *, size_t *,
+                                               uint8_t *, bool *) = {[TREE_EAVT] = eavt_place,
+                                                                     [TREE_AEVT] = aevt_place,
+                                                                     [TREE_AVET] = avet_place,
+                                                                     [TREE_VAET] = vaet_place,
+                                                                     [TREE_TXLOG] = txlog_place};
+    return places[order](base, in, len, target, key, at, used, prev, has_prev);
 }
 
 void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len) {

@@ -52,6 +52,12 @@ void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, siz
  * only the key found built. */
 int fact_run_seek(int order, const uint8_t *base, const uint8_t *in, size_t len,
                   const uint8_t *target, uint8_t *key, size_t *used);
+/* The same for an insert (btree_codec's place): also the offset of the
+ * entry found (len when none is) and the key before that place in the
+ * block, when there is one. */
+int fact_run_place(int order, const uint8_t *base, const uint8_t *in, size_t len,
+                   const uint8_t *target, uint8_t *key, size_t *at, size_t *used, uint8_t *prev,
+                   bool *has_prev);
 
 /* What fact_run_next returns for an entry past the bound. */
 #define FACT_RUN_PAST 2

@@ -200,6 +200,7 @@ int store_value_field(store *s, const value *v, bool intern, uint8_t out[FACT_V_
 
 static int intern_ids(store *s, const fact *f, fact_ids *ids, err *e) {
     bool added;
+    dict_expect(&s->dic, (size_t)s->h.entity_count);
     int rc = dict_intern(&s->dic, s->pg, &s->h.roots[TREE_DICT], DICT_UUID, f->entity.bytes, 16,
                          &ids->e, &added, e);
     if (rc == 0 && added)

@@ -2,7 +2,8 @@
  * inserts at many sizes (so leaves and branches split at every level),
  * full scans, prefix seeks, one cursor seeking again and again, duplicates,
  * and copy-on-write: a root saved before a checkpoint still reads its old
- * contents after more inserts. Cursors reuse the page copies of earlier
+ * contents after more inserts, and an insert beside a view copies only
+ * the pages it changes. Cursors reuse the page copies of earlier
  * ones only while nothing changed.
  * The fact-key codec: round trips, truncated entries, and trees of fact
  * keys in every order (entries of varying sizes, so leaf blocks split and
@@ -73,7 +74,7 @@ static size_t prefix_decode(const btree_codec *c, const uint8_t *prev, const uin
 }
 
 static btree_codec btree_prefix_codec(size_t key_size) {
-    return (btree_codec){key_size, 64, prefix_encode, prefix_decode, 0, NULL, NULL, false};
+    return (btree_codec){key_size, 64, prefix_encode, prefix_decode, 0, NULL, NULL, false, NULL};
 }
 
 static btree_codec prefix8, prefix16, prefix62;
@@ -484,6 +485,67 @@ static void test_copy_on_write_keeps_the_committed_tree(void) {
     rmdir(dir);
 }
 
+static size_t count_keys(pager *pg, uint64_t view, uint32_t root, const btree_codec *codec) {
+    btree_cursor c;
+    err e = {0};
+    size_t n = 0;
+    const uint8_t *k = NULL;
+    if (btree_cursor_init(&c, pg, view, root, codec, &e) == 0 &&
+        btree_seek(&c, (const uint8_t *)"", 0, &e) == 0)
+        while (btree_next(&c, &k, &e) == 1)
+            n++;
+    btree_cursor_free(&c);
+    err_clear(&e);
+    return n;
+}
+
+/* Inserting into a tree a view may see copies only the pages that
+ * change: a branch whose child, lowest key and entries stay the same is
+ * not copied (one new version, the leaf's), and the view still reads its
+ * snapshot. A key below every other one changes the branch: copied. */
+static void test_unchanged_branches_are_not_copied(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    model m = {malloc(3400 * 16), 0, 16, &prefix16};
+    uint32_t root = 0;
+    insert_random(pg, &root, &m, 3000);
+    uint32_t root1 = root;
+    pager_publish(pg, 1);
+    uint8_t before[FORMAT_PAGE_SIZE];
+    size_t kept = pager_versions_kept(pg), unchanged = 0;
+    CHECK(kept == 0);
+    for (uint64_t tag = 2; tag < 300; tag++) {
+        memcpy(before, pager_newest(pg, root), FORMAT_PAGE_SIZE);
+        uint32_t was = root;
+        insert_random(pg, &root, &m, 1);
+        size_t now = pager_versions_kept(pg);
+        if (root == was && memcmp(before, pager_newest(pg, root), FORMAT_PAGE_SIZE) == 0) {
+            CHECK(now == kept + 1); /* the leaf only */
+            unchanged++;
+        } else {
+            CHECK(now >= kept + 1);
+        }
+        kept = now;
+        pager_publish(pg, tag);
+    }
+    CHECK(unchanged > 200); /* most inserts split nothing */
+    uint8_t lowest[16] = {0};
+    memcpy(before, pager_newest(pg, root), FORMAT_PAGE_SIZE);
+    CHECK(btree_insert(pg, &root, &prefix16, lowest, NULL, &e) == 0);
+    CHECK(memcmp(before, pager_newest(pg, root), FORMAT_PAGE_SIZE) != 0);
+    CHECK(pager_versions_kept(pg) == kept + 2); /* the leaf and the root */
+    memcpy(m.keys + m.count * 16, lowest, 16);
+    m.count++;
+    model_sort(&m);
+    check_tree(pg, root, &m);
+    CHECK(count_keys(pg, 1, root1, &prefix16) == 3000);
+    CHECK(count_keys(pg, PAGER_LATEST, root, &prefix16) == m.count);
+    free(m.keys);
+    pager_close(pg);
+}
+
 /* A plausible record: a few attributes, values of every type, mostly
  * default valid times, tx_ids close together. */
 static void random_fact(fact_ids *f, uint64_t seq) {
@@ -868,6 +930,7 @@ int main(void) {
     test_noted_first_key_follows_writes();
     test_noted_restarts_follow_writes();
     test_copy_on_write_keeps_the_committed_tree();
+    test_unchanged_branches_are_not_copied();
     test_fact_codec_round_trips();
     test_fixed_width_integers();
     test_fact_trees_match_the_model();

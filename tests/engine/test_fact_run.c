@@ -236,7 +236,9 @@ static void test_fill_matches_next(void) {
  * sorted random keys encoded by the codec (the first against nothing or
  * against a random lower key, as at a leaf's later restarts), targets
  * that are keys, keys a byte off, prefixes of them and keys past the end.
- * A block cut inside an entry does not decode. */
+ * The insert's form (fact_run_place) also gives where the entry found
+ * starts and the key before it. A block cut inside an entry does not
+ * decode. */
 static void test_block_seek_matches_decoding(void) {
     enum { KEYS = 14 };
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
@@ -270,11 +272,30 @@ static void test_block_seek_matches_decoding(void) {
                 agrees = agrees && (want > KEYS ? rc == 0
                                                 : rc == 1 && used == ends[want - 1] &&
                                                       memcmp(got, keys[want], FACT_KEY_SIZE) == 0);
+                /* an insert's place: the same key, where its entry starts and the
+                 * key before it in the block (none before the first) */
+                uint8_t prev[FACT_KEY_SIZE];
+                size_t at = 0, placed_used = 0;
+                bool has_prev = false;
+                rc = fact_run_place(order, base, block, len, target, got, &at, &placed_used, prev,
+                                    &has_prev);
+                size_t start = want > 1 ? ends[want - 2] : 0;
+                agrees = agrees && rc == (want > KEYS ? 0 : 1) &&
+                         at == (want > KEYS ? len : start) && has_prev == (want > 1) &&
+                         (!has_prev || memcmp(prev, keys[want - 1], FACT_KEY_SIZE) == 0) &&
+                         (want > KEYS || (placed_used == ends[want - 1] &&
+                                          memcmp(got, keys[want], FACT_KEY_SIZE) == 0));
             }
             uint8_t got[FACT_KEY_SIZE];
             size_t used;
             agrees = agrees &&
                      fact_run_seek(order, base, block, ends[0] - 1, keys[KEYS], got, &used) == -1;
+            size_t at;
+            bool has_prev = true;
+            agrees = agrees &&
+                     fact_run_place(order, base, block, ends[0] - 1, keys[KEYS], got, &at, &used,
+                                    got, &has_prev) == -1 &&
+                     !has_prev;
         }
         CHECK(agrees);
     }

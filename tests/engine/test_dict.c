@@ -1,0 +1,212 @@
+/* The dictionary's writer-side shortcuts: the filter of the DICT tree's
+ * hashes (a new entry skips the tree search; an entry already in the tree
+ * is always found, whether the filter was there from the start, built
+ * later from the tree, or rebuilt larger), and the pager's reuse of freed
+ * page versions (a reused block never changes what an open view reads). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "storage/dict.h"
+#include "storage/pager.h"
+
+static size_t text_of(size_t i, char *out) {
+    return (size_t)snprintf(out, 32, ":entry/%zu", i);
+}
+
+static void test_filter_holds_every_hash_added(void) {
+    dict_filter f = {0};
+    CHECK(!dict_filter_built(&f));
+    CHECK(dict_filter_reset(&f, 0));
+    CHECK(dict_filter_built(&f));
+    CHECK(f.mask + 1 == DICT_FILTER_MIN_BITS);
+    uint32_t h = 12345;
+    bool full = false;
+    size_t added = 0;
+    while (!full) {
+        h = h * 2654435761u + 97;
+        full = dict_filter_add(&f, h);
+        added++;
+    }
+    /* full once past DICT_FILTER_BITS_PER_ENTRY bits per hash, not before */
+    CHECK(added == DICT_FILTER_MIN_BITS / DICT_FILTER_BITS_PER_ENTRY + 1);
+    h = 12345;
+    size_t held = 0;
+    for (size_t i = 0; i < added; i++) {
+        h = h * 2654435761u + 97;
+        held += dict_filter_may_hold(&f, h);
+    }
+    CHECK(held == added);
+    size_t maybe = 0; /* hashes never added: about 1.5% say maybe at 16 bits each */
+    for (uint32_t i = 0; i < 10000; i++)
+        maybe += dict_filter_may_hold(&f, i * 7919u + 3);
+    CHECK(maybe < 500);
+    CHECK(dict_filter_reset(&f, 10000));
+    CHECK(f.count == 0 && f.mask + 1 >= 10000 * DICT_FILTER_BITS_PER_ENTRY);
+    CHECK(!dict_filter_may_hold(&f, h));
+    CHECK(dict_filter_reset(&f, SIZE_MAX / 64)); /* capped, never asks to grow */
+    CHECK(f.mask + 1 == DICT_FILTER_MAX_BITS);
+    CHECK(!dict_filter_add(&f, 1));
+    f.count = DICT_FILTER_MAX_BITS; /* as if far more than its size were added */
+    CHECK(!dict_filter_add(&f, 2));
+    dict_filter_free(&f);
+    CHECK(!dict_filter_built(&f));
+}
+
+/* Interns entries first..first+n through `d`: each new one added (the
+ * kind alternates, so a text and a UUID of the same bytes are distinct). */
+static void intern_range(dict *d, pager *pg, uint32_t *root, size_t first, size_t n, uint64_t *locs,
+                         bool expect_added) {
+    err e = {0};
+    for (size_t i = first; i < first + n; i++) {
+        char text[32];
+        size_t len = text_of(i, text);
+        int kind = i % 2 ? DICT_UUID : DICT_TEXT;
+        uint64_t loc = 0;
+        bool added = !expect_added;
+        CHECK(dict_intern(d, pg, root, kind, text, len, &loc, &added, &e) == 0);
+        CHECK(added == expect_added);
+        if (expect_added)
+            locs[i] = loc;
+        else
+            CHECK(loc == locs[i]);
+    }
+    err_clear(&e);
+}
+
+/* A memory dictionary starts empty, so its filter is built at once and
+ * grows (rebuilt from the tree) as entries come: every entry, interned
+ * again, is found at its location, beyond what the cache holds. */
+static void test_new_dictionary_filter_grows_and_finds_everything(void) {
+    enum { N = 40000 };
+    pager *pg = NULL;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    dict d;
+    dict_init(&d);
+    uint32_t root = 0;
+    uint64_t *locs = calloc(N, sizeof *locs);
+    intern_range(&d, pg, &root, 0, N, locs, true);
+    CHECK(dict_filter_built(&d.filter));
+    CHECK(d.filter.count == N);
+    CHECK(d.filter.mask + 1 >= (uint64_t)N * DICT_FILTER_BITS_PER_ENTRY);
+    intern_range(&d, pg, &root, 0, N, locs, false);
+    for (size_t i = 0; i < N; i += 97) { /* and a reader's search agrees */
+        char text[32];
+        size_t len = text_of(i, text);
+        uint64_t loc = 0;
+        CHECK(dict_find(&d, pg, PAGER_LATEST, root, i % 2 ? DICT_UUID : DICT_TEXT, text, len, &loc,
+                        &e) == 1);
+        CHECK(loc == locs[i]);
+    }
+    CHECK(dict_find(&d, pg, PAGER_LATEST, root, DICT_TEXT, ":entry/none", 11, &locs[0], &e) == 0);
+    free(locs);
+    dict_free(&d);
+    pager_close(pg);
+}
+
+/* A dictionary over a tree it did not start (a reopened file, a
+ * transaction's fork) searches the tree until it has added enough new
+ * entries (1,024, or a quarter of what the tree is said to hold) to build
+ * the filter from it: an entry already there is found before, while and
+ * after the filter is built, never added twice. */
+static void test_filter_built_later_from_the_tree(void) {
+    enum { OLD = 6000, NEW = 3000 };
+    pager *pg = NULL;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    dict first, later;
+    dict_init(&first);
+    dict_init(&later);
+    uint32_t root = 0;
+    uint64_t *locs = calloc(OLD + NEW, sizeof *locs);
+    intern_range(&first, pg, &root, 0, OLD, locs, true);
+    dict_free(&first);
+    intern_range(&later, pg, &root, 0, OLD, locs, false);
+    CHECK(!dict_filter_built(&later.filter)); /* found, none added */
+    intern_range(&later, pg, &root, OLD, 1024, locs, true);
+    CHECK(!dict_filter_built(&later.filter)); /* due at the next lookup */
+    intern_range(&later, pg, &root, OLD + 1024, 1, locs, true);
+    CHECK(dict_filter_built(&later.filter));
+    /* every hash of the tree, sized for them (a second fill learnt how many) */
+    CHECK(later.filter.count == OLD + 1025);
+    CHECK(later.filter.mask + 1 >= (uint64_t)(OLD + 1025) * DICT_FILTER_BITS_PER_ENTRY);
+    intern_range(&later, pg, &root, OLD + 1025, NEW - 1025, locs, true);
+    CHECK(later.filter.count == OLD + NEW);
+    intern_range(&later, pg, &root, 0, OLD + NEW, locs, false);
+    dict big; /* told the tree is larger: a quarter of it must be added first */
+    dict_init(&big);
+    dict_expect(&big, 40000);
+    intern_range(&big, pg, &root, 0, OLD + NEW, locs, false);
+    uint64_t *more = calloc(20000, sizeof *more);
+    intern_range(&big, pg, &root, OLD + NEW, 9999, more, true);
+    CHECK(!dict_filter_built(&big.filter));
+    intern_range(&big, pg, &root, OLD + NEW + 9999, 2, more, true);
+    CHECK(dict_filter_built(&big.filter));
+    CHECK(big.filter.count == OLD + NEW + 10001);
+    intern_range(&big, pg, &root, 0, OLD + NEW, locs, false);
+    free(more);
+    free(locs);
+    dict_free(&later);
+    dict_free(&big);
+    pager_close(pg);
+}
+
+static void fill(pager *pg, uint32_t pgno, uint8_t byte) {
+    uint8_t *page = NULL;
+    err e = {0};
+    CHECK(pager_dirty(pg, pgno, &page, &e) == 0 && page);
+    if (page)
+        memset(page, byte, FORMAT_PAGE_SIZE);
+}
+
+static uint8_t seen(pager *pg, uint64_t view, uint32_t pgno) {
+    static uint8_t page[FORMAT_PAGE_SIZE];
+    err e = {0};
+    CHECK(pager_read(pg, view, pgno, page, &e) == 0);
+    return page[FORMAT_PAGE_SIZE / 2];
+}
+
+/* Versions freed by pager_collect are reused for the next changes: the
+ * views still open keep reading their own bytes throughout. */
+static void test_reused_versions_leave_open_views_alone(void) {
+    pager *pg = NULL;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    enum { PAGES = 40 }; /* more than the pager keeps for reuse */
+    uint32_t pgno[PAGES];
+    for (int i = 0; i < PAGES; i++) {
+        uint8_t *page = NULL;
+        CHECK(pager_alloc(pg, &pgno[i], &page, &e) == 0);
+        memset(page, 1, FORMAT_PAGE_SIZE);
+    }
+    pager_publish(pg, 1);
+    for (uint64_t tag = 2; tag <= 12; tag++) {
+        for (int i = 0; i < PAGES; i++)
+            fill(pg, pgno[i], (uint8_t)tag);
+        pager_publish(pg, tag);
+        pager_collect(pg, tag < 6 ? 1 : tag - 1); /* view 1 stays open until 6 */
+        for (int i = 0; i < PAGES; i += 7) {
+            if (tag < 6)
+                CHECK(seen(pg, 1, pgno[i]) == 1);
+            CHECK(seen(pg, tag - 1, pgno[i]) == tag - 1);
+            CHECK(seen(pg, tag, pgno[i]) == tag);
+        }
+    }
+    CHECK(pager_versions_kept(pg) == PAGES); /* the versions view 11 sees */
+    pager_collect(pg, 12);
+    CHECK(pager_versions_kept(pg) == 0);
+    pager_close(pg);
+}
+
+int main(void) {
+    test_filter_holds_every_hash_added();
+    test_new_dictionary_filter_grows_and_finds_everything();
+    test_filter_built_later_from_the_tree();
+    test_reused_versions_leave_open_views_alone();
+    return CHECK_DONE();
+}
