@@ -115,6 +115,15 @@ uint64_t store_tx_count(store *s);
  * nothing changed); STG-018 the store is unusable after a failure to apply
  * a logged commit (reopen recovers it); INT-000 out of memory. */
 int store_commit(store *s, const fact *facts, size_t count, err *e);
+/* store_commit without waiting for the commit to be durable: the caller
+ * calls store_await_durable once it holds no lock a committer takes, so
+ * that commits waiting together share one sync (group commit). */
+int store_commit_nowait(store *s, const fact *facts, size_t count, err *e);
+/* With synchronous "full", waits until every frame appended before the
+ * call is synced, syncing them itself when no other thread is (one sync
+ * for all the commits waiting). STG-013 when that sync failed (the store
+ * then takes no further commit, STG-018). 0 at once otherwise. */
+int store_await_durable(store *s, err *e);
 /* The WAL-003 size limits store_commit applies to file-backed stores, for
  * callers that must refuse a record before they queue it. */
 int store_check_sizes(const fact *f, err *e);
