@@ -327,7 +327,8 @@ static int check_commit(const store *s, const fact *facts, size_t count, err *e)
 
 static bool checkpoint_due(const store *s) {
     return s->log && s->opts.wal_checkpoint_threshold &&
-           s->pending_facts >= s->opts.wal_checkpoint_threshold;
+           (s->pending_facts >= s->opts.wal_checkpoint_threshold ||
+            wal_size(s->log) >= STORE_CHECKPOINT_WAL_BYTES);
 }
 
 static int checkpoint_locked(store *s, bool wait, err *e);
