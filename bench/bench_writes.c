@@ -1,15 +1,19 @@
 /* Write latency and throughput (issue 18's write targets), through
  * minigraf.h only: single-fact transacts in memory (p50 / p90 µs per
  * commit), batch_100 file-backed with `synchronous: "normal"` (facts per
- * second, with the default checkpoint every 1,000 facts and with
+ * second, with the default automatic checkpoints (100,000 facts or 4 MB
+ * of WAL), with one every 1,000 facts (the earlier default) and with
  * checkpoints only at close), and retracting the same facts at the same
  * sizes. Each fact names a new keyword entity, `[:wN :v N]`, as
  * bench_storage's inserts do. Beside wall-clock rates, facts per second of
  * this process's CPU time (the machine is shared; fsync waits are not CPU).
+ * Group commit: single-fact commits per second with `synchronous: "full"`
+ * from 1 thread and from 8 threads on one handle, for GROUP_SECONDS each.
  *
  *   bench_writes [DIR] [COUNT]   (DIR for the file, default /tmp; COUNT
  *                                 single-fact commits, default 20000) */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -89,13 +93,73 @@ static void file_batch(const char *dir, long count, const char *opts, const char
     unlink(wal);
 }
 
+#define GROUP_SECONDS 3.0
+#define GROUP_MAX_THREADS 8
+
+typedef struct {
+    MiniGrafDb *db;
+    int id;
+    double until;
+    long commits;
+} committer;
+
+static void *commit_loop(void *arg) {
+    committer *c = arg;
+    char text[96];
+    for (long i = 0; bench_now_s() < c->until; i++) {
+        snprintf(text, sizeof text, "(transact [[:g%d_%ld :v %ld]])", c->id, i, i);
+        fixture_run(c->db, text);
+        c->commits++;
+    }
+    return NULL;
+}
+
+/* Commits per second of `threads` threads committing single facts. */
+static double group_rate(const char *path, int threads) {
+    MiniGrafDb *db = minigraf_open_with_options(path, "{\"synchronous\": \"full\"}", NULL);
+    if (!db) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(1);
+    }
+    committer c[GROUP_MAX_THREADS];
+    pthread_t th[GROUP_MAX_THREADS];
+    double t0 = bench_now_s();
+    for (int i = 0; i < threads; i++) {
+        c[i] = (committer){.db = db, .id = i, .until = t0 + GROUP_SECONDS};
+        pthread_create(&th[i], NULL, commit_loop, &c[i]);
+    }
+    long total = 0;
+    for (int i = 0; i < threads; i++) {
+        pthread_join(th[i], NULL);
+        total += c[i].commits;
+    }
+    double rate = (double)total / (bench_now_s() - t0);
+    minigraf_close(db);
+    return rate;
+}
+
+static void group_commit(const char *dir) {
+    char path[1024], wal[1100];
+    snprintf(path, sizeof path, "%s/bench-group-%ld.graph", dir, (long)getpid());
+    snprintf(wal, sizeof wal, "%s.wal", path);
+    double one = group_rate(path, 1), eight = group_rate(path, GROUP_MAX_THREADS);
+    printf("single transact, file, sync full, 1 thread   %9.0f commits/s\n", one);
+    printf("single transact, file, sync full, 8 threads  %9.0f commits/s  (%.2fx)\n", eight,
+           eight / one);
+    unlink(path);
+    unlink(wal);
+}
+
 int main(int argc, char **argv) {
     const char *dir = argc > 1 ? argv[1] : "/tmp";
     long count = argc > 2 ? atol(argv[2]) : 20000;
     if (count < 100)
         count = 100;
     memory_single(count);
-    file_batch(dir, count * 10, "{\"synchronous\": \"normal\"}", "ckpt/1K");
+    group_commit(dir);
+    file_batch(dir, count * 10, "{\"synchronous\": \"normal\"}", "default ckpt");
+    file_batch(dir, count * 10, "{\"synchronous\": \"normal\", \"wal_checkpoint_threshold\": 1000}",
+               "ckpt/1K");
     file_batch(dir, count * 10, "{\"synchronous\": \"normal\", \"wal_checkpoint_threshold\": 0}",
                "ckpt at close");
     return 0;

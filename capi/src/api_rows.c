@@ -121,8 +121,7 @@ static inline __attribute__((always_inline)) const value *column_fast(MiniGrafCu
     if (!handles_remembered(c, HANDLE_CURSOR))
         return NULL;
     const value *row = c->rows.current;
-    if (!row || col < 0 || (size_t)col >= c->rows.columns || c->last.code ||
-        row[col].type != want)
+    if (!row || col < 0 || (size_t)col >= c->rows.columns || c->last.code || row[col].type != want)
         return NULL;
     return &row[col];
 }
@@ -205,8 +204,7 @@ static const char *text_bytes(const value *v, size_t *len) {
     return v->as.str.ptr;
 }
 
-static __attribute__((noinline)) const char *text_checked(MiniGrafCursor *c, int col,
-                                                          size_t *len) {
+static __attribute__((noinline)) const char *text_checked(MiniGrafCursor *c, int col, size_t *len) {
     const value *v = column(c, col);
     if (v && v->type != VT_STRING && v->type != VT_KEYWORD && v->type != VT_LIST) {
         err_set(&c->last, ERR(API, 17), "column %d holds a %s, not a String, Keyword or List", col,

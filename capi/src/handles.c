@@ -180,8 +180,8 @@ bool handles_live_lookup(const void *h, handle_kind kind) {
     uint64_t removals = atomic_load_explicit(&sh->removals, memory_order_acquire);
     if (!find_hashed(atomic_load_explicit(&sh->current, memory_order_acquire), p, hash, kind))
         return false;
-    handles_seen_by_kind[kind & KIND_MASK] =
-        (handles_seen){p | (uintptr_t)kind, &sh->removals, removals};
+    handles_seen_by_kind[kind & KIND_MASK] = (handles_seen){p | (uintptr_t)kind, &sh->removals,
+                                                            removals};
     return true;
 }
 

@@ -137,10 +137,10 @@ static const option_def OPTIONS[] = {
      "where the filesystem cannot lock files (STG-027), open without the inter-process lock"},
     {"page_cache_size", OPT_INT, 1, "2048", NULL, FOR_OPEN | FOR_LOG_WRITER,
      AT(store.page_cache_size), FIELD_SIZE, "pages of 4096 bytes kept in the LRU page cache"},
-    {"wal_checkpoint_threshold", OPT_INT, 0, "1000", NULL, FOR_OPEN | FOR_LOG_WRITER,
+    {"wal_checkpoint_threshold", OPT_INT, 0, "100000", NULL, FOR_OPEN | FOR_LOG_WRITER,
      AT(store.wal_checkpoint_threshold), FIELD_U64,
-     "facts pending in <path>.wal that trigger a checkpoint after a commit; 0: only explicit "
-     "checkpoints and close"},
+     "facts pending in <path>.wal that trigger a checkpoint after a commit, as do 4096000 "
+     "bytes of it (1000 pages); 0: only explicit checkpoints and close"},
     {"synchronous", OPT_SYNC, 0, "\"full\"", "\"normal\"", FOR_OPEN | FOR_LOG_WRITER,
      AT(store.sync), FIELD_SYNC,
      "\"full\": each commit's WAL frame is fsync'd before the call returns; \"normal\": synced "

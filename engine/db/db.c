@@ -127,8 +127,8 @@ static int run_write(db *d, const command *c, db_result *out, arena *a, cancel *
                  : write_retract(&c->as.write, tx_count, tx_id, a, &facts, &count, e);
     if (rc == 0) /* the last moment an interrupt can stop it: nothing is written yet */
         rc = cancel_poll(stop, 0, e);
-    if (rc == 0)
-        rc = store_commit(d->s, facts, count, e);
+    if (rc == 0) /* durable once the writer lock is let go: db_execute */
+        rc = store_commit_nowait(d->s, facts, count, e);
     if (rc != 0)
         return rc;
     out->kind = c->kind == CMD_TRANSACT ? DB_RESULT_TRANSACTED : DB_RESULT_RETRACTED;
@@ -231,6 +231,8 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
         quiet_store(d);
     if (writes)
         db_writer_release(&d->sh->writer);
+    if (commits && rc == 0) /* waiting outside the lock lets commits share a sync */
+        rc = store_await_durable(d->s, e);
     parsed_query_release(pq);
     arena_free(&a);
     return rc;

@@ -32,8 +32,8 @@ typedef struct pattern_scan {
     relation_view view; /* of relation `rel` */
     uint32_t row;       /* next row of `view`, RELATION_END when done */
     derived_seek seek;
-    uuid128 entity;  /* SEEK_ENTITY */
-    value v;         /* SEEK_VALUE */
+    uuid128 entity; /* SEEK_ENTITY */
+    value v;        /* SEEK_VALUE */
     /* The stored records read ahead (store_scan_fill_ids): ids[pos..len)
      * not judged yet. A scan's first reads are small (a point lookup or a
      * :limit needs few records: `few`), then each twice the last, up to

@@ -25,7 +25,7 @@ typedef struct where_stream {
     bool *bound;  /* all true */
     bool *decode; /* per exported variable: !stored_ok, fixed at the first row */
     enum { EXPORT_UNSET, EXPORT_COPY, EXPORT_SLOTS } export;
-    size_t first_slot; /* EXPORT_SLOTS: the slot of the first exported variable */
+    size_t first_slot;      /* EXPORT_SLOTS: the slot of the first exported variable */
     bool kept;              /* where_keep: close parks instead of freeing */
     bool ended;             /* the pipeline gave its last batch: no scan is open */
     uint64_t planned_facts; /* the store's facts when the plan was made */

@@ -147,8 +147,7 @@ static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const ui
  * went down, or the child split. An insert into a leaf of a tree in
  * memory changes none of these, so it copies no branch page. */
 static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const btree_codec *c,
-                         const uint8_t *key, btree_hint *hint, int depth, btree_split *sp,
-                         err *e) {
+                         const uint8_t *key, btree_hint *hint, int depth, btree_split *sp, err *e) {
     size_t ks = c->key_size, i = child_index((uint8_t *)seen, ks, key);
     uint32_t was = child_at(seen, ks, i), child = was;
     btree_split below = {0};

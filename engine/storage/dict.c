@@ -60,8 +60,14 @@ static size_t key_decode(const btree_codec *c, const uint8_t *prev, const uint8_
 
 void dict_init(dict *d) {
     memset(d, 0, sizeof *d);
-    d->codec = (btree_codec){DICT_KEY_SIZE,   DICT_BLOCK_BYTES, key_encode, key_decode,
-                             DICT_HASH_BYTES, hash_decode,      NULL,       false,
+    d->codec = (btree_codec){DICT_KEY_SIZE,
+                             DICT_BLOCK_BYTES,
+                             key_encode,
+                             key_decode,
+                             DICT_HASH_BYTES,
+                             hash_decode,
+                             NULL,
+                             false,
                              NULL};
 }
 

@@ -76,8 +76,8 @@ struct pager {
      * were a tenth of a single-fact commit. */
     pver *idle;
     size_t idle_n;
-    spares scratch;           /* cursor scratch blocks (pager_scratch_take) */
-    pager *base; /* a fork's (pager_fork): where its pages below `committed` are read */
+    spares scratch; /* cursor scratch blocks (pager_scratch_take) */
+    pager *base;    /* a fork's (pager_fork): where its pages below `committed` are read */
 };
 
 static int oom(err *e) {

@@ -436,19 +436,17 @@ int wal_replay(wal *w, wal_apply_fn apply, void *ctx, err *e) {
     return rc != 0 ? rc : ready_to_append(w, size, e);
 }
 
-int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool jump, bool sync, err *e) {
+int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool jump, bool ordered, err *e) {
     size_t len = frame_len - WAL_FRAME_HEADER;
     if (len > UINT32_MAX)
         return err_set(e, ERR(STG, 16), "transaction too large for one log frame (%zu bytes)", len);
     format_put_le(frame, len, 4);
     format_put_le(frame + 8, w->generation, 8);
-    format_put_le(frame + 16, (sync ? WAL_FRAME_ORDERED : 0) | (jump ? WAL_FRAME_JUMP : 0), 4);
+    format_put_le(frame + 16, (ordered ? WAL_FRAME_ORDERED : 0) | (jump ? WAL_FRAME_JUMP : 0), 4);
     format_put_le(frame + 20, 0, 4);
     format_put_le(frame + 4, frame_crc(w, frame, frame + WAL_FRAME_HEADER, len), 4);
     if (vfs_write_all(w->io, w->fd, frame, frame_len, w->end) != 0)
         return io_error(e, ERR(STG, 12), "write", w);
-    if (sync && w->io->sync(w->io->ctx, w->fd) != 0)
-        return io_error(e, ERR(STG, 13), "sync", w);
     w->end += frame_len;
     return 0;
 }

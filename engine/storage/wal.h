@@ -47,7 +47,7 @@
 #define WAL_FRAME_HEADER 24
 
 /* Frame flags. ORDERED: every earlier frame of the log was durable when
- * this one was written (the writer syncs each commit), so a damaged frame
+ * this one was written (no sync was pending: store_sync.c), so a damaged frame
  * before it cannot be a write a crash lost. JUMP: the transaction counter
  * jumps to the payload's tx_count; the payload holds no facts. */
 #define WAL_FRAME_ORDERED 1u
@@ -81,10 +81,13 @@ typedef int (*wal_apply_fn)(void *ctx, const uint8_t *payload, size_t len, bool 
  * to which frames of this generation can be appended. */
 int wal_replay(wal *w, wal_apply_fn apply, void *ctx, err *e);
 
-/* Appends one frame; `frame` starts with WAL_FRAME_HEADER bytes filled in
- * here. `jump`: a counter jump (WAL_FRAME_JUMP). Syncs when `sync` (then
- * the frame is ORDERED). On failure the log's logical end does not move. */
-int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool jump, bool sync, err *e);
+/* Appends one frame, unsynced; `frame` starts with WAL_FRAME_HEADER bytes
+ * filled in here. `jump`: a counter jump (WAL_FRAME_JUMP). `ordered`:
+ * every earlier frame is durable (WAL_FRAME_ORDERED). On failure the
+ * log's logical end does not move. */
+int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool jump, bool ordered, err *e);
+/* Syncs every frame written so far. Touches no state of `w` but reads its
+ * descriptor, so it may run beside an append (store_sync.c's group commit). */
 int wal_sync(wal *w, err *e);
 /* After a checkpoint to `generation` (its header synced), of a file whose
  * identity is `db_id`: an empty log continuing it. Synced only when

@@ -45,10 +45,25 @@ static int init_locks(store *s) {
         shared_lock_destroy(&s->rw);
         return -1;
     }
+    if (pthread_mutex_init(&s->sync_mx, NULL) != 0) {
+        pthread_mutex_destroy(&s->publish);
+        pthread_mutex_destroy(&s->writing);
+        shared_lock_destroy(&s->rw);
+        return -1;
+    }
+    if (pthread_cond_init(&s->synced_cv, NULL) != 0) {
+        pthread_mutex_destroy(&s->sync_mx);
+        pthread_mutex_destroy(&s->publish);
+        pthread_mutex_destroy(&s->writing);
+        shared_lock_destroy(&s->rw);
+        return -1;
+    }
     return 0;
 }
 
 static void destroy_locks(store *s) {
+    pthread_cond_destroy(&s->synced_cv);
+    pthread_mutex_destroy(&s->sync_mx);
     pthread_mutex_destroy(&s->publish);
     pthread_mutex_destroy(&s->writing);
     shared_lock_destroy(&s->rw);
@@ -258,7 +273,8 @@ static int apply_all(store *s, const fact *facts, size_t count, err *e) {
 }
 
 /* One frame: a commit of `facts` as transaction `tx`, or (jump) the
- * counter's jump to `tx`. */
+ * counter's jump to `tx`. Not synced here: with synchronous "full" the
+ * caller waits for it (store_await_durable) once `writing` is let go. */
 static int write_log(store *s, uint64_t tx, const fact *facts, size_t count, bool jump, err *e) {
     buf b;
     buf_init(&b);
@@ -269,8 +285,11 @@ static int write_log(store *s, uint64_t tx, const fact *facts, size_t count, boo
         buf_free(&b);
         return oom(e);
     }
-    int rc = wal_append(s->log, (uint8_t *)b.data, b.len, jump, s->opts.sync == STORE_SYNC_FULL, e);
+    bool full = s->opts.sync == STORE_SYNC_FULL;
+    int rc = wal_append(s->log, (uint8_t *)b.data, b.len, jump, full && store_sync_ordered(s), e);
     buf_free(&b);
+    if (rc == 0 && full)
+        store_sync_appended(s);
     return rc;
 }
 
@@ -290,7 +309,7 @@ int store_check_sizes(const fact *f, err *e) {
 static int check_writable(const store *s, err *e) {
     if (s->opts.read_only)
         return err_set(e, ERR(API, 14), "the database is opened read-only; writes are not allowed");
-    if (s->broken)
+    if (s->broken || store_sync_failed((store *)s))
         return err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
     return 0;
 }
@@ -321,7 +340,8 @@ static int check_commit(const store *s, const fact *facts, size_t count, err *e)
 
 static bool checkpoint_due(const store *s) {
     return s->log && s->opts.wal_checkpoint_threshold &&
-           s->pending_facts >= s->opts.wal_checkpoint_threshold;
+           (s->pending_facts >= s->opts.wal_checkpoint_threshold ||
+            wal_size(s->log) >= STORE_CHECKPOINT_WAL_BYTES);
 }
 
 static int checkpoint_locked(store *s, bool wait, err *e);
@@ -345,11 +365,16 @@ static int commit_locked(store *s, const fact *facts, size_t count, err *e) {
     return 0;
 }
 
-int store_commit(store *s, const fact *facts, size_t count, err *e) {
+int store_commit_nowait(store *s, const fact *facts, size_t count, err *e) {
     pthread_mutex_lock(&s->writing);
     int rc = commit_locked(s, facts, count, e);
     pthread_mutex_unlock(&s->writing);
     return rc;
+}
+
+int store_commit(store *s, const fact *facts, size_t count, err *e) {
+    int rc = store_commit_nowait(s, facts, count, e);
+    return rc != 0 ? rc : store_await_durable(s, e);
 }
 
 bool store_wants_quiet(store *s) {
@@ -384,7 +409,7 @@ int store_advance(store *s, uint64_t tx_count, err *e) {
     pthread_mutex_lock(&s->writing);
     int rc = advance_locked(s, tx_count, e);
     pthread_mutex_unlock(&s->writing);
-    return rc;
+    return rc != 0 ? rc : store_await_durable(s, e);
 }
 
 static void reset_hints(store *s) {
@@ -408,9 +433,13 @@ static int checkpoint_locked(store *s, bool wait, err *e) {
         rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
     else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0)
         rc = pager_checkpoint(s->pg, &s->h, e);
-    reset_hints(s);                      /* freed pages may now be reused */
-    if (rc == 0 && wal_size(s->log) > 0) /* synced by the next commit when commits sync */
-        rc = wal_reset(s->log, s->h.generation, s->h.db_id, s->opts.sync != STORE_SYNC_FULL, e);
+    reset_hints(s); /* freed pages may now be reused */
+    if (rc == 0 && s->opts.sync == STORE_SYNC_FULL)
+        store_sync_folded(s); /* every frame so far is in the synced main file */
+    /* Synced: commits share syncs (store_sync.c), so two frames may be
+     * written before one is synced, which an unsynced reset cannot take. */
+    if (rc == 0 && wal_size(s->log) > 0)
+        rc = wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
     if (rc == 0)
         s->pending_facts = 0;
     if (!s->broken)

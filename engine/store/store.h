@@ -36,9 +36,11 @@ typedef enum store_sync {
 
 typedef struct store_options {
     bool read_only;
-    bool allow_unlocked;               /* open even where the filesystem cannot lock */
-    size_t page_cache_size;            /* pages of FORMAT_PAGE_SIZE */
-    uint64_t wal_checkpoint_threshold; /* facts pending in the WAL; 0: never */
+    bool allow_unlocked;    /* open even where the filesystem cannot lock */
+    size_t page_cache_size; /* pages of FORMAT_PAGE_SIZE */
+    /* Facts pending in the WAL, or STORE_CHECKPOINT_WAL_BYTES of it,
+     * whichever comes first; 0: never. */
+    uint64_t wal_checkpoint_threshold;
     store_sync sync;
     /* Open a WAL that is corrupt (a damaged frame before frames that
      * verify, STG-045) by cutting it at the damaged frame (wal.h). */
@@ -53,7 +55,17 @@ typedef struct store_options {
 #define STORE_MAX_TX_COUNT ((uint64_t)INT64_MAX)
 
 #define STORE_DEFAULT_CACHE_PAGES 2048
-#define STORE_DEFAULT_CHECKPOINT_THRESHOLD 1000
+/* Automatic checkpoints: every pending fact and every byte of the WAL is
+ * also a change held in memory until the checkpoint (dirty pages) and
+ * replayed by an open after a crash, while each checkpoint writes its
+ * pages and syncs three times. 100,000 facts of small values are ≈ 6.4 MB
+ * of WAL and ≈ 1,300 dirty pages; the byte bound (SQLite's 1,000 pages of
+ * WAL) checkpoints first for anything but tiny facts, keeping memory and
+ * replay near 4 MB (≈ 0.5 s of replay after a crash) whatever the fact
+ * size. 1,000 facts synced so often that a file took 52-66K facts/s in
+ * batches of 100 (docs/benchmarks.md). */
+#define STORE_DEFAULT_CHECKPOINT_THRESHOLD 100000
+#define STORE_CHECKPOINT_WAL_BYTES (1000u * 4096u)
 
 void store_options_default(store_options *o);
 
@@ -115,6 +127,15 @@ uint64_t store_tx_count(store *s);
  * nothing changed); STG-018 the store is unusable after a failure to apply
  * a logged commit (reopen recovers it); INT-000 out of memory. */
 int store_commit(store *s, const fact *facts, size_t count, err *e);
+/* store_commit without waiting for the commit to be durable: the caller
+ * calls store_await_durable once it holds no lock a committer takes, so
+ * that commits waiting together share one sync (group commit). */
+int store_commit_nowait(store *s, const fact *facts, size_t count, err *e);
+/* With synchronous "full", waits until every frame appended before the
+ * call is synced, syncing them itself when no other thread is (one sync
+ * for all the commits waiting). STG-013 when that sync failed (the store
+ * then takes no further commit, STG-018). 0 at once otherwise. */
+int store_await_durable(store *s, err *e);
 /* The WAL-003 size limits store_commit applies to file-backed stores, for
  * callers that must refuse a record before they queue it. */
 int store_check_sizes(const fact *f, err *e);

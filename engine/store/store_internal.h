@@ -48,7 +48,13 @@ struct store {
     history_writer hist;              /* the history tree's; the same */
     store_options opts;
     uint64_t pending_facts; /* in the WAL since the last checkpoint */
-    bool broken;            /* a logged commit failed to apply */
+    bool broken;            /* a logged commit failed to apply, or its sync failed */
+    /* Group commit (store_sync.c), under sync_mx: frames appended and
+     * synced (counts since the open), whether a leader is syncing. */
+    pthread_mutex_t sync_mx; /* taken under `writing`, never the other way */
+    pthread_cond_t synced_cv;
+    uint64_t appended, synced;
+    bool syncing, sync_failed;
     /* Opens of the same file in this process share the store
      * (store_share.c): the file's identity and the opens holding it. */
     dev_t dev;
@@ -73,6 +79,12 @@ void store_share_add(store *s, const char *path);
 bool store_share_release(store *s);
 /* The last close of the file (dev, ino) is done: its lock is released. */
 void store_share_closed(dev_t dev, ino_t ino);
+
+/* store_sync.c (group commit). */
+bool store_sync_ordered(store *s);
+void store_sync_appended(store *s);
+void store_sync_folded(store *s);
+bool store_sync_failed(store *s);
 
 /* The writer's header becomes the readers' (under `writing`). */
 void store_publish(store *s);

@@ -745,8 +745,7 @@ TEST(grouping_by_one_column_keeps_o3_equality) {
     row_add(&rows, "[\":a\",2]");
     row_add(&rows, "[\"a\",1]");
     row_add(&rows, "[true,1]");
-    EXPECT_ROWS(db,
-                "(query [:find ?v (count ?e) :where [?e :gk ?v] (not [(float? ?v)])])",
+    EXPECT_ROWS(db, "(query [:find ?v (count ?e) :where [?e :gk ?v] (not [(float? ?v)])])",
                 "\"?v\",\"(count ?e)\"", &rows);
     minigraf_close(db);
 
@@ -770,16 +769,18 @@ TEST(grouping_by_one_column_keeps_o3_equality) {
  * positions, and a pseudo-attribute still reads its pattern's record. */
 TEST(variables_read_nowhere_match_like_wildcards) {
     MiniGrafDb *db = open_memory_db();
-    EXPECT_TRANSACT(db, "(transact [[:n1 :name \"Alice\"] [:n2 :name \"Alice\"] [:n3 :name \"Bob\"] "
-                        "[:s1 :self :self] [:s2 :self :s1]])");
+    EXPECT_TRANSACT(db,
+                    "(transact [[:n1 :name \"Alice\"] [:n2 :name \"Alice\"] [:n3 :name \"Bob\"] "
+                    "[:s1 :self :self] [:s2 :self :s1]])");
     EXPECT_EXEC(db, "(query [:find ?n :where [?e :name ?n]])",
                 "{\"variables\":[\"?n\"],\"results\":[[\"Alice\"],[\"Alice\"],[\"Bob\"]]}");
     EXPECT_EXEC(db, "(query [:find (count ?n) :where [?e ?a ?n] [(string? ?n)]])",
                 "{\"variables\":[\"(count ?n)\"],\"results\":[[3]]}");
     EXPECT_EXEC(db, "(query [:find (count ?e) :where [?e ?x ?x]])",
                 "{\"variables\":[\"(count ?e)\"],\"results\":[[1]]}");
-    EXPECT_EXEC(db, "(query [:find (count ?t) :any-valid-time :where [?e :name ?n] "
-                    "[?e :db/tx-count ?t]])",
+    EXPECT_EXEC(db,
+                "(query [:find (count ?t) :any-valid-time :where [?e :name ?n] "
+                "[?e :db/tx-count ?t]])",
                 "{\"variables\":[\"(count ?t)\"],\"results\":[[3]]}");
     EXPECT_EXEC(db, "(query [:find (count ?v) :with ?e :where [?e :name ?v]])",
                 "{\"variables\":[\"(count ?v)\"],\"results\":[[1],[1],[1]]}");
@@ -893,7 +894,6 @@ TEST(uncorrelated_pseudo_attribute_ranges_over_every_record) {
 }
 
 /* ---- rules -------------------------------------------------------------- */
-
 
 TEST(recursive_rule_over_a_500_node_chain) {
     MiniGrafDb *db = open_memory_db();
@@ -1164,8 +1164,13 @@ TEST(long_histories_cross_the_scans_read_ahead) {
     }
     minigraf_string_free(k);
     char want[128];
-    int points[] = {0, first_tx[3], first_tx[4] + 5, first_tx[63] + 8, first_tx[64] + 9,
-                    first_tx[65] + 11, first_tx[129]};
+    int points[] = {0,
+                    first_tx[3],
+                    first_tx[4] + 5,
+                    first_tx[63] + 8,
+                    first_tx[64] + 9,
+                    first_tx[65] + 11,
+                    first_tx[129]};
     for (size_t p = 0; p < sizeof points / sizeof *points; p++) {
         char as_of[32] = "";
         if (points[p])
@@ -1176,8 +1181,8 @@ TEST(long_histories_cross_the_scans_read_ahead) {
         EXPECT_EXEC(db, cmd, want);
         snprintf(cmd, sizeof cmd, "(query [:find (count ?e) %s:where [?e :hv 1]])", as_of);
         EXPECT_EXEC(db, cmd, want);
-        snprintf(cmd, sizeof cmd,
-                 "(query [:find (count ?e) %s:where [?e ?a ?v] [(= ?a :hv)]])", as_of);
+        snprintf(cmd, sizeof cmd, "(query [:find (count ?e) %s:where [?e ?a ?v] [(= ?a :hv)]])",
+                 as_of);
         EXPECT_EXEC(db, cmd, want);
     }
     /* :hw k is asserted in the even rounds (the odd ones retract a

@@ -2,6 +2,7 @@
 #include "fault_vfs.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,11 @@ static bool tracking(void) {
     return fault_now.lose || fault_now.scramble;
 }
 
-static ssize_t f_pwrite(void *ctx, int fd, const void *src, size_t len, uint64_t off) {
+/* Counted operations one at a time: group commit syncs the log outside
+ * the writer's lock, beside another thread's append. */
+static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static ssize_t pwrite_locked(void *ctx, int fd, const void *src, size_t len, uint64_t off) {
     bool first = !fault_now.crashed;
     if (crash_now()) {
         if (first)
@@ -175,7 +180,16 @@ static ssize_t f_pwrite(void *ctx, int fd, const void *src, size_t len, uint64_t
     return os()->pwrite(ctx, fd, src, len, off);
 }
 
-static int f_sync(void *ctx, int fd) {
+static ssize_t f_pwrite(void *ctx, int fd, const void *src, size_t len, uint64_t off) {
+    pthread_mutex_lock(&op_lock);
+    ssize_t n = pwrite_locked(ctx, fd, src, len, off);
+    int saved = errno;
+    pthread_mutex_unlock(&op_lock);
+    errno = saved;
+    return n;
+}
+
+static int sync_locked(void *ctx, int fd) {
     if (crash_now()) {
         errno = EIO;
         return -1;
@@ -185,7 +199,16 @@ static int f_sync(void *ctx, int fd) {
     return 0;
 }
 
-static int f_truncate(void *ctx, int fd, uint64_t size) {
+static int f_sync(void *ctx, int fd) {
+    pthread_mutex_lock(&op_lock);
+    int rc = sync_locked(ctx, fd);
+    int saved = errno;
+    pthread_mutex_unlock(&op_lock);
+    errno = saved;
+    return rc;
+}
+
+static int truncate_locked(void *ctx, int fd, uint64_t size) {
     bool first = !fault_now.crashed;
     if (crash_now()) {
         if (first)
@@ -199,6 +222,15 @@ static int f_truncate(void *ctx, int fd, uint64_t size) {
         undos[undo_count - 1].new_size = size;
     }
     return os()->truncate(ctx, fd, size);
+}
+
+static int f_truncate(void *ctx, int fd, uint64_t size) {
+    pthread_mutex_lock(&op_lock);
+    int rc = truncate_locked(ctx, fd, size);
+    int saved = errno;
+    pthread_mutex_unlock(&op_lock);
+    errno = saved;
+    return rc;
 }
 
 static int f_size(void *ctx, int fd, uint64_t *out) {

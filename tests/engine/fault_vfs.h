@@ -9,8 +9,8 @@
  * replays), as a disk that reorders and tears unsynced writes may leave
  * them. Durability is modelled by this undo log, so syncs cost nothing.
  *
- * One writer thread at a time: the counters are not atomic (readers only
- * read, which is not counted). */
+ * Counted operations run one at a time (a mutex), so several threads may
+ * write and sync; fault_now is read by the tests once they are done. */
 #ifndef MG_TESTS_ENGINE_FAULT_VFS_H
 #define MG_TESTS_ENGINE_FAULT_VFS_H
 

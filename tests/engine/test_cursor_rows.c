@@ -35,9 +35,13 @@ static void put_value(seen *s, const value *v) {
     switch (v->type) {
     case VT_STRING:
     case VT_KEYWORD: put(s, v->as.str.ptr, v->as.str.len); break;
-    case VT_INTEGER: put(s, num, (size_t)snprintf(num, sizeof num, "%lld", (long long)v->as.i)); break;
-    case VT_REF: put(s, num, (size_t)snprintf(num, sizeof num, "ref%02x%02x", v->as.ref.bytes[14],
-                                              v->as.ref.bytes[15]));
+    case VT_INTEGER:
+        put(s, num, (size_t)snprintf(num, sizeof num, "%lld", (long long)v->as.i));
+        break;
+    case VT_REF:
+        put(s, num,
+            (size_t)snprintf(num, sizeof num, "ref%02x%02x", v->as.ref.bytes[14],
+                             v->as.ref.bytes[15]));
         break;
     default: put(s, "?", 1); break;
     }

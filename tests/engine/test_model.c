@@ -252,7 +252,8 @@ static void test_uuid_parse_every_digit_checked(void) {
                 bool ok = uuid_parse(text, len, &u);
                 if (hex) {
                     int v = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-                    size_t digit = pos - (f == 0 ? (pos > 8) + (pos > 13) + (pos > 18) + (pos > 23) : 0);
+                    size_t digit = pos -
+                                   (f == 0 ? (pos > 8) + (pos > 13) + (pos > 18) + (pos > 23) : 0);
                     int got = (u.bytes[digit / 2] >> (digit % 2 ? 0 : 4)) & 15;
                     read_right &= ok && got == v;
                 } else {

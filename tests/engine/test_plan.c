@@ -300,7 +300,8 @@ static void test_unread_variables(db *d) {
     check_slots(d, "(count ?v) :with ?e", "[?e :age ?v]", "#0 ev");
     check_slots(d, "?e", "[?e :age ?a] [(> ?a 30)]", "#0 ev");
     check_slots(d, "?e", "[?e :age ?a] (not [?e :group 3])", "#0 e");
-    check_slots(d, "(count ?e)", "[?e :age ?a] (not-join [?a] [?x :age ?a] [?x :group 3])", "#0 ev");
+    check_slots(d, "(count ?e)", "[?e :age ?a] (not-join [?a] [?x :age ?a] [?x :group 3])",
+                "#0 ev");
     check_slots(d, "(count ?a)", "[?e :age ?a] (not [?x :group 3])", "#0 v");
     check_slots(d, "?g", "[?x :follows ?x] [?y :group ?g]", "#0 ev; #1 v");
     check_slots(d, "?x", "[?x :follows ?y] [?x :group _]", "#0 e; #1 e");

@@ -81,7 +81,8 @@ public final class LogWriterOptions extends OptionsJson {
         }
 
         /**
-         * Facts in the WAL that trigger a checkpoint while writing (library default 1000).
+         * Facts in the WAL that trigger a checkpoint while writing (library default 100000, or 4 MB
+         * of WAL first).
          *
          * @param facts at least 0
          * @return this builder

@@ -81,8 +81,8 @@ public final class OpenOptions extends OptionsJson {
         }
 
         /**
-         * Facts in the WAL that trigger an automatic checkpoint after a commit (default 1000; 0
-         * never).
+         * Facts in the WAL that trigger an automatic checkpoint after a commit (default 100000, or
+         * 4 MB of WAL first; 0 never).
          *
          * @param facts at least 0
          * @return this builder
