@@ -31,8 +31,10 @@ static int claim_key(const json_node *m, const char *const *names, int count, un
     return 0;
 }
 
+/* ':' and what follows (the bare ':' is a keyword: language.md §2.2); whether
+ * the language can write the rest is judged where it is used. */
 static bool is_keyword_text(const json_node *n) {
-    return n->kind == JSON_STRING && n->len >= 2 && n->text[0] == ':';
+    return n->kind == JSON_STRING && n->len >= 1 && n->text[0] == ':';
 }
 
 static bool read_uuid(const json_node *n, uuid128 *out) {

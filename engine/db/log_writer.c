@@ -95,12 +95,13 @@ static int finished_error(err *e) {
 }
 
 /* As transact would have written them (language.md §2.2, §4.2 item 8): keywords
- * the language can express (no spaces, dots, NUL...), no pseudo-attribute. */
+ * the language can express (no spaces, dots, NUL...; the bare ':' is one),
+ * no pseudo-attribute. */
 static int check_names(const fact *f, err *e) {
     const value *a = &f->attribute;
     if (a->type == VT_KEYWORD && a->as.str.len > LEX_MAX_NAME)
         return 0; /* too long to store: WAL-003 (store_check_sizes) */
-    if (a->type != VT_KEYWORD || a->as.str.len < 2 || !lex_is_keyword(a->as.str.ptr, a->as.str.len))
+    if (a->type != VT_KEYWORD || !lex_is_keyword(a->as.str.ptr, a->as.str.len))
         return err_set(e, ERR(API, 17),
                        "record attribute must be a keyword the language can "
                        "write, such as \":a/b\" (a ':' then letters, digits, '/', '-', '_', '?')");

@@ -80,11 +80,15 @@ static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
     return lo - 1;
 }
 
-/* The dirty copy of *pgno, copying a committed page first. */
+/* The dirty copy of *pgno, copying a committed page first. A dirty page
+ * is checked too: in a damaged file a tree may point at a page the free
+ * list handed out again this checkpoint, now another node or zeroes. */
 static int writable(pager *pg, uint32_t *pgno, const btree_codec *c, uint8_t **page, err *e) {
     size_t ks = c->key_size;
     uint8_t *d;
     int rc = pager_dirty(pg, *pgno, &d, e);
+    if (rc == 0 && d)
+        rc = check_node(d, ks, *pgno, e);
     if (rc != 0 || d) {
         *page = d;
         return rc;

@@ -473,12 +473,17 @@ TEST(log_writer_refuses_attributes_the_language_cannot_write) {
     CHECK_INT_EQ(append_with(w, "\":a/b-c_d?\"", INT1, "1"), 0);
     CHECK_INT_EQ(append_with(w, "\":\u00e9t\u00e9\"", INT1, "1"), 0); /* Unicode letters */
     CHECK_INT_EQ(append_with(w, "\":k\"", "{\"type\":\"keyword\",\"value\":\":ok/yes\"}", "1"), 0);
+    /* the bare ':' is a keyword (language.md §2.2): transact writes it */
+    CHECK_INT_EQ(append_with(w, "\":\"", "{\"type\":\"keyword\",\"value\":\":\"}", "1"), 0);
     CHECK_INT_EQ(minigraf_log_writer_finish(w), 0);
     minigraf_log_writer_free(w);
     MiniGrafDb *db = OPEN(t.path);
-    if (db)
+    if (db) {
         EXPECT_EXEC(db, "(query [:find ?v :where [_ :a/b-c_d? ?v]])",
                     "{\"variables\":[\"?v\"],\"results\":[[1]]}");
+        EXPECT_EXEC(db, "(query [:find ?v :where [_ : ?v]])",
+                    "{\"variables\":[\"?v\"],\"results\":[[\":\"]]}");
+    }
     minigraf_close(db);
     temp_db_remove(&t);
 }
