@@ -327,6 +327,7 @@ static int hj_next(op *o, size_t max, batch **out, err *e) {
 static void hj_free(op *o) {
     op_hashjoin *h = (op_hashjoin *)o;
     stream_close(h);
+    pattern_scan_release(&h->ps); /* the read-ahead block its opens kept */
     hj_table_free(&h->own);
     pattern_join_free(&h->join);
     free(h);

@@ -115,6 +115,7 @@ int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err
 }
 
 void sub_probe_free(sub_probe *s) {
+    pattern_scan_release(&s->ps); /* its read-ahead block, kept between probes */
     for (size_t i = 0; i < s->test_count; i++)
         op_free(&s->tests[i]->base);
     free(s->tests);

@@ -143,7 +143,6 @@ static const uint8_t *restart_lead(const uint8_t *page, const btree_codec *c, co
 static int compare_restart(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
                            size_t b, const uint8_t *target, leaf_leads *leads, int *cmp) {
     uint8_t first[BTREE_MAX_KEY];
-    size_t off = restart_at(page, b), limit = block_end(page, b);
     if (c->lead) {
         const uint8_t *lead = restart_lead(page, c, anchor, b, leads, first);
         if (!lead)
@@ -152,6 +151,8 @@ static int compare_restart(const uint8_t *page, const btree_codec *c, const uint
         if (*cmp != 0)
             return 0;
     }
+    /* Only now: a lead that decides (the usual case) needs no offsets. */
+    size_t off = restart_at(page, b), limit = block_end(page, b);
     if (!decode_at(c, page, off, limit, anchor, first))
         return -1;
     *cmp = btree_key_cmp(first, target, c->key_size);

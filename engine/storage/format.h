@@ -110,11 +110,12 @@ static inline void format_put_be(uint8_t *p, uint64_t v, int n) {
         p[i] = (uint8_t)(v >> (8 * (n - 1 - i)));
 }
 
-/* The 8- and 6-byte fields of every index key are read on every record a
- * scan visits: one load and a byte swap where the host allows it. */
+/* The 8- and 6-byte fields of every index key (and a lead's 4-byte tail)
+ * are read on every record a scan visits: one load and a byte swap where
+ * the host allows it. */
 static inline uint64_t format_get_be(const uint8_t *p, int n) {
 #ifdef FORMAT_LE_HOST
-    if (n == 8 || n == 6) {
+    if (n == 8 || n == 6 || n == 4) {
         uint64_t v = 0;
         memcpy(&v, p, (size_t)n);
         return __builtin_bswap64(v) >> (8 * (8 - n));

@@ -20,6 +20,7 @@
 #include "model/timestamp.h"
 #include "model/value.h"
 #include "storage/btree.h"
+#include "storage/btree_leaf.h"
 #include "storage/pager.h"
 #include "store/fact_codec.h"
 #include "store/fact_key.h"
@@ -790,6 +791,28 @@ static void test_fixed_width_integers(void) {
     CHECK(ok);
 }
 
+/* Key comparison in 8- and 4-byte steps and then bytes agrees with
+ * memcmp for every key size and every place the keys first differ. */
+static int sign(int v) {
+    return (v > 0) - (v < 0);
+}
+
+static void test_key_compare_matches_memcmp(void) {
+    bool ok = true;
+    for (size_t ks = 1; ks <= 24; ks++)
+        for (size_t at = 0; at < ks; at++)
+            for (int d = -1; d <= 1; d++) {
+                uint8_t a[24], b[24];
+                for (size_t i = 0; i < ks; i++)
+                    a[i] = b[i] = (uint8_t)(0x80 + 37 * i);
+                b[at] = (uint8_t)(a[at] + d * (int)(1 + at % 3)); /* below, equal or above */
+                a[ks - 1] ^= at + 1 < ks ? 0xff : 0; /* a later byte that must not decide */
+                ok = ok && btree_key_cmp(a, b, ks) == sign(memcmp(a, b, ks));
+                ok = ok && btree_key_cmp(b, a, ks) == sign(memcmp(b, a, ks));
+            }
+    CHECK(ok);
+}
+
 /* A tree of `prefix8` keys whose root is a branch of more children than a
  * branch of 62-byte keys can hold (62 to 121: its entries, read with
  * 62-byte keys, stay within the page). */
@@ -933,6 +956,7 @@ int main(void) {
     test_unchanged_branches_are_not_copied();
     test_fact_codec_round_trips();
     test_fixed_width_integers();
+    test_key_compare_matches_memcmp();
     test_fact_trees_match_the_model();
     test_bad_restart_array_is_stg_008();
     test_scratch_pages_are_checked_per_codec();
