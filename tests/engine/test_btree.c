@@ -401,7 +401,7 @@ static void test_probes_in_key_order(void) {
     /* the same cursor set up again for another tree */
     btree_cursor_reuse(&c, pg, PAGER_LATEST, other, &prefix8);
     uint8_t t[8];
-    const uint8_t *k;
+    const uint8_t *k = NULL;
     format_put_be(t, 3 * 14 + 1, 8);
     CHECK(btree_seek(&c, t, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
     CHECK(format_get_be(k, 8) == 3 * 14 + 1);
