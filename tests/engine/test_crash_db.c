@@ -38,6 +38,7 @@
 #include "db/db.h"
 #include "db/db_tx.h"
 #include "db/log_writer.h"
+#include "exec_text.h"
 #include "exec/result.h"
 #include "fault_vfs.h"
 #include "model/timestamp.h"
@@ -230,14 +231,6 @@ static void command_text(const step *s, bool assert, char *out) {
     for (int i = 0; i < s->n; i++)
         fact_text(&s->ops[i].f, out, TEXT_CAP);
     strcat(out, "])");
-}
-
-static int exec_text(db *d, const char *text, err *e) {
-    db_result r = {0};
-    int rc = db_execute(d, text, strlen(text), &r, e);
-    if (rc == 0 && r.rows)
-        result_free(r.rows);
-    return rc;
 }
 
 /* One statement per op inside a write transaction, then commit or

@@ -16,6 +16,7 @@
 #include "check.h"
 #include "db/db.h"
 #include "exec/result.h"
+#include "exec_text.h"
 #include "fault_vfs.h"
 
 #define THREADS 4
@@ -26,14 +27,6 @@ typedef struct committer {
     int id;
     bool acked[COMMITS];
 } committer;
-
-static int exec_text(db *d, const char *text, err *e) {
-    db_result r = {0};
-    int rc = db_execute(d, text, strlen(text), &r, e);
-    if (rc == 0 && r.rows)
-        result_free(r.rows);
-    return rc;
-}
 
 static void *commit_main(void *arg) {
     committer *c = arg;
