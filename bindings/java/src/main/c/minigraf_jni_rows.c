@@ -144,6 +144,11 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
     jint rows = 0;
     int end = 0, failed = 0;
 
+    /* Room for every row at once: no check per row. */
+    if (max > 0 && buf_reserve(&cellbuf, (size_t)max * row_bytes) != 0) {
+        throw_oom(env);
+        return 0;
+    }
     while (rows < max) {
         int rc = minigraf_cursor_step(c);
         if (rc == 0) {
@@ -152,10 +157,6 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
         }
         if (rc < 0) {
             failed = rows == 0;
-            break;
-        }
-        if (buf_reserve(&cellbuf, row_bytes) != 0) {
-            throw_oom(env);
             break;
         }
         int64_t *row = (int64_t *)(void *)(cellbuf.data + cellbuf.len);
