@@ -231,24 +231,42 @@ function unsafeInteger(big) {
 
 /**
  * The rows of a packed batch (src/packed.c: [nrows, ncols, types, nums,
- * ints, text, spans, names?]), as arrays or, with ROWS_OBJECTS, objects
+ * ints, texts, spans, names?]), as arrays or, with ROWS_OBJECTS, objects
  * keyed by `columns`. null stays null (the end of the rows); a small batch
  * the addon made as rows already is returned as it is.
  */
 function decodeRows(packed, flags, columns) {
   if (packed === null || typeof packed[0] !== 'number') return packed; // the end, or small: rows already
-  const [nrows, ncols, types, nums, ints, text, spans] = packed;
+  const [nrows, ncols, types, nums, ints, texts, spans] = packed;
   const safe = (flags & ROWS_BIGINT) !== 0;
   const objects = (flags & ROWS_OBJECTS) !== 0;
   const keys = objects ? (columns ?? packed[7]) : null;
   const rows = new Array(nrows);
+  // The texts come in pieces cut between cells, in cell order; spans count
+  // from the start of the first, `base` is where `piece` starts.
+  let p = 0;
+  let piece = texts === null ? '' : texts[0];
+  let base = 0;
   for (let r = 0, k = 0; r < nrows; r++) {
     const row = objects ? {} : new Array(ncols);
     for (let c = 0; c < ncols; c++, k++) {
+      const type = types[k];
+      let start = 0;
+      let end = 0;
+      if (type === 1 || (type >= 5 && type <= 7)) {
+        start = spans[2 * k] - base;
+        end = start + spans[2 * k + 1];
+        while (end > piece.length) {
+          base += piece.length;
+          start -= piece.length;
+          end -= piece.length;
+          piece = texts[++p];
+        }
+      }
       let v;
-      switch (types[k]) {
+      switch (type) {
         case 1:
-          v = text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]);
+          v = piece.slice(start, end);
           break;
         case 2:
           v = safe ? ints[k] : nums[k];
@@ -260,13 +278,13 @@ function decodeRows(packed, flags, columns) {
           v = nums[k] !== 0;
           break;
         case 5:
-          v = new Keyword(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED);
+          v = new Keyword(piece.slice(start, end), TRUSTED);
           break;
         case 6:
-          v = new Entity(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), TRUSTED);
+          v = new Entity(piece.slice(start, end), TRUSTED);
           break;
         case 7:
-          v = decodeList(text.slice(spans[2 * k], spans[2 * k] + spans[2 * k + 1]), safe);
+          v = decodeList(piece.slice(start, end), safe);
           break;
         case 8: // an integer beyond 2^53 - 1
           if (!safe) throw unsafeInteger(ints[k]);

@@ -14,11 +14,12 @@
  *   ints   BigInt64Array the INTEGER cells exactly (null unless the batch
  *                        has integers and MG_ROWS_BIGINT is set or one is
  *                        wide)
- *   text   string        every STRING, KEYWORD, LIST (its typed JSON) and
- *                        REF (its UUID text) cell's text, one after another
- *   spans  Uint32Array   per cell, start and length in `text` (UTF-16
- *                        units, as String.prototype.slice counts)
- *                        (text and spans null when there is no text)
+ *   texts  string[]      every STRING, KEYWORD, LIST (its typed JSON) and
+ *                        REF (its UUID text) cell's text, one after another,
+ *                        in pieces cut between cells (below)
+ *   spans  Uint32Array   per cell, start and length in the texts joined
+ *                        (UTF-16 units, as String.prototype.slice counts)
+ *                        (texts and spans null when there is no text)
  * The typed arrays are views on one ArrayBuffer.
  * — and index.js (decodeRows) builds the rows with its own loop, which the
  * JIT makes fast. A batch of at most MG_DIRECT_CELLS cells in array rows
@@ -62,12 +63,23 @@ static napi_value typed_array(napi_env env, napi_value buffer, char *base, size_
     return array;
 }
 
+/* V8 keeps a string of more than 128 KiB in its large-object space: a
+ * fresh mapping for each, page faults as it is written, an unmap when it
+ * dies. A batch of 4,096 entity rows has 147 KiB of UUID text, and that
+ * cost ~30 ns a row. So the texts go to JS in pieces of at most
+ * MG_PIECE_UNITS UTF-16 units (under 128 KiB even as a two-byte string),
+ * cut between cells; a single longer text is a piece of its own. */
+#define MG_PIECE_UNITS 60000
+
 /* The batch's texts as one UTF-8 buffer (UUIDs written out) with the spans
- * of every cell. */
+ * of every cell and where each piece after the first begins. */
 typedef struct text_out {
     char *utf8;
     size_t len, cap;
-    uint32_t units; /* UTF-16 length so far */
+    uint32_t units;       /* UTF-16 length so far */
+    uint32_t piece_units; /* ... of which in the current piece */
+    size_t *cuts;         /* byte offsets where the second, third... piece begins */
+    size_t ncuts, cap_cuts;
 } text_out;
 
 /* Room for `len` more bytes and a NUL. */
@@ -85,29 +97,58 @@ static bool text_reserve(text_out *t, size_t len) {
     return true;
 }
 
+/* Starts a new piece before a cell of `units` that the current one has
+ * no room for; then records the cell's span. */
+static bool text_span(text_out *t, uint32_t units, uint32_t *span) {
+    if (t->piece_units > 0 && t->piece_units + units > MG_PIECE_UNITS) {
+        if (t->ncuts == t->cap_cuts) {
+            size_t cap = t->cap_cuts ? 2 * t->cap_cuts : 8;
+            size_t *grown = realloc(t->cuts, cap * sizeof *grown);
+            if (grown == NULL)
+                return false;
+            t->cuts = grown;
+            t->cap_cuts = cap;
+        }
+        t->cuts[t->ncuts++] = t->len;
+        t->piece_units = 0;
+    }
+    span[0] = t->units;
+    span[1] = units;
+    t->units += units;
+    t->piece_units += units;
+    return true;
+}
+
 static bool text_put(text_out *t, const char *s, size_t len, uint32_t *span) {
-    if (!text_reserve(t, len))
+    if (!text_reserve(t, len) || !text_span(t, utf16_units((const unsigned char *)s, len), span))
         return false;
     if (len > 0)
         memcpy(t->utf8 + t->len, s, len);
     t->len += len;
-    span[0] = t->units;
-    span[1] = utf16_units((const unsigned char *)s, len);
-    t->units += span[1];
     return true;
 }
 
 /* A REF's UUID text, written in place: 36 ASCII characters, so 36 UTF-16
  * units with no need to count them (most cells of an entity column). */
 static bool text_put_uuid(text_out *t, const unsigned char *uuid, uint32_t *span) {
-    if (!text_reserve(t, 36))
+    if (!text_reserve(t, 36) || !text_span(t, 36, span))
         return false;
     mg_uuid_text(uuid, t->utf8 + t->len);
     t->len += 36;
-    span[0] = t->units;
-    span[1] = 36;
-    t->units += 36;
     return true;
+}
+
+/* The pieces of `t` as an array of JS strings. */
+static napi_value text_pieces(napi_env env, const text_out *t) {
+    napi_value pieces, piece;
+    MG_CHECK(env, napi_create_array_with_length(env, t->ncuts + 1, &pieces));
+    for (size_t i = 0; i <= t->ncuts; i++) {
+        size_t begin = i == 0 ? 0 : t->cuts[i - 1];
+        size_t end = i == t->ncuts ? t->len : t->cuts[i];
+        MG_CHECK(env, napi_create_string_utf8(env, t->utf8 + begin, end - begin, &piece));
+        MG_CHECK(env, napi_set_element(env, pieces, (uint32_t)i, piece));
+    }
+    return pieces;
 }
 
 typedef struct columns {
@@ -125,6 +166,7 @@ static void columns_free(columns *c) {
     free(c->ints);
     free(c->spans);
     free(c->text.utf8);
+    free(c->text.cuts);
 }
 
 static bool columns_fill(const mg_rows *r, int flags, columns *c) {
@@ -235,8 +277,8 @@ napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
                                  c.spans, texts)) != NULL &&
          (parts[2] = typed_array(env, buffer, base, &offset, napi_uint8_array, 1, cells, c.types,
                                  true)) != NULL &&
-         (texts ? napi_create_string_utf8(env, c.text.utf8, c.text.len, &parts[5])
-                : napi_get_null(env, &parts[5])) == napi_ok &&
+         (texts ? (parts[5] = text_pieces(env, &c.text)) != NULL
+                : napi_get_null(env, &parts[5]) == napi_ok) &&
          napi_create_array_with_length(env, 7, &result) == napi_ok;
     for (uint32_t i = 0; ok && i < 7; i++)
         ok = napi_set_element(env, result, i, parts[i]) == napi_ok;

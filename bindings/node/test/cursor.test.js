@@ -127,3 +127,32 @@ test('writes and close mid-stream leave the rest of the answer alone', async () 
   assert.deepEqual(sorted(rows), range(2500));
   cursor.close();
 });
+
+test('a batch whose texts pass V8 pieces keeps every text whole', () => {
+  // Over 60,000 UTF-16 units of text a batch comes in pieces (src/packed.c):
+  // texts of every kind and width on both sides of the cuts, a text longer
+  // than a piece, empty texts.
+  const text = (n) =>
+    n === 1500
+      ? '😀'.repeat(35000)
+      : n % 7 === 0
+        ? ''
+        : n % 5 === 0
+          ? `é😀${n}`
+          : `${'x'.repeat(40)}${n}`;
+  const db = minigraf.openInMemory();
+  const facts = [];
+  for (let n = 0; n < 3000; n++)
+    facts.push(`[:e${n} :n ${n}] [:e${n} :s "${text(n)}"] [:e${n} :k :k/v${n}]`);
+  db.execute(`(transact [${facts.join(' ')}])`);
+  const cursor = db.query('(query [:find ?n ?s ?k ?e :where [?e :n ?n] [?e :s ?s] [?e :k ?k]])');
+  const rows = cursor.nextBatch(5000);
+  assert.equal(rows.length, 3000);
+  for (const [n, s, k, e] of rows) {
+    assert.equal(s, text(n));
+    assert.equal(k.text, `:k/v${n}`);
+    assert.ok(e instanceof minigraf.Entity && /^[0-9a-f-]{36}$/.test(e.uuid));
+  }
+  cursor.close();
+  db.close();
+});

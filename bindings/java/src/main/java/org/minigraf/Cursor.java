@@ -32,8 +32,10 @@ import java.util.stream.StreamSupport;
  * <p>The answer is fixed when the cursor opens: later writes do not change it, and it stays
  * readable after its database is closed. Every row is delivered once, whichever of {@link
  * #nextBatch(int)}, {@link #iterator()} and {@link #stream()} reads it. Close it
- * (try-with-resources); a cursor dropped unclosed is freed when it is garbage collected. One thread
- * at a time reads a cursor (its methods are synchronized).
+ * (try-with-resources); a cursor dropped unclosed is freed when it is garbage collected. The
+ * cursor's methods are synchronized; an iterator or stream of it is for one thread at a time, as
+ * those of {@code java.util}'s synchronized collections are (it takes the cursor's lock only to
+ * fetch the next batch).
  */
 public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     /** Rows fetched per crossing into the library by the iterator and stream. */
@@ -45,7 +47,7 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     private boolean exhausted;
 
     /** Rows fetched by an iterator but not yet delivered, from {@code next}. */
-    private final List<Object> pending = new ArrayList<>();
+    private final RowList pending = new RowList(0);
 
     private int next;
 
@@ -67,14 +69,12 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     static List<List<Object>> readAll(long handle) {
         try {
             int cols = NativeCalls.columnCount(handle);
-            List<Object> rows = new ArrayList<>();
-            int batch = 64;
+            RowList rows = new RowList(0);
+            int batch = 64; // a first crossing sized for short answers
             while (RowDecoder.fetch(handle, cols, batch, rows)) {
-                batch = DEFAULT_BATCH;
+                batch = Integer.MAX_VALUE;
             }
-            @SuppressWarnings({"unchecked", "rawtypes"})
-            List<List<Object>> typed = (List) rows;
-            return Collections.unmodifiableList(typed);
+            return rows;
         } finally {
             NativeCalls.cursorFree(handle);
         }
@@ -127,17 +127,7 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
             if (maxRows < 1) {
                 throw new IllegalArgumentException("maxRows must be at least 1: " + maxRows);
             }
-            long h = liveHandle();
-            List<Object> rows = new ArrayList<>(Math.min(maxRows, 1024));
-            while (next < pending.size() && rows.size() < maxRows) {
-                rows.add(pending.get(next++));
-            }
-            if (rows.size() < maxRows && !exhausted) {
-                exhausted = !RowDecoder.fetch(h, columns, maxRows - rows.size(), rows);
-            }
-            @SuppressWarnings({"unchecked", "rawtypes"})
-            List<List<Object>> typed = (List) rows;
-            return Collections.unmodifiableList(typed);
+            return take(maxRows, false);
         } finally {
             Reference.reachabilityFence(this); // the cleaner must not free it mid-call
         }
@@ -150,19 +140,39 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
      * @throws MinigrafException as {@link #nextBatch(int)}
      */
     public synchronized List<List<Object>> all() {
-        List<List<Object>> rows = new ArrayList<>();
-        for (List<List<Object>> b = nextBatch(DEFAULT_BATCH);
-                !b.isEmpty();
-                b = nextBatch(DEFAULT_BATCH)) {
-            rows.addAll(b);
+        try {
+            return take(Integer.MAX_VALUE, true);
+        } finally {
+            Reference.reachabilityFence(this);
         }
-        return Collections.unmodifiableList(rows);
+    }
+
+    /**
+     * The next rows, at most {@code maxRows}: first those an iterator fetched ahead, then from the
+     * library; with {@code untilEnd}, an error met after some rows is thrown here instead of by the
+     * next call.
+     */
+    private RowList take(int maxRows, boolean untilEnd) {
+        long h = liveHandle();
+        RowList rows = new RowList(0);
+        int ahead = Math.min(maxRows, pending.size() - next);
+        rows.reserve(ahead);
+        for (int i = 0; i < ahead; i++) {
+            rows.append(pending.row(next++));
+        }
+        while (rows.size() < maxRows && !exhausted) {
+            exhausted = !RowDecoder.fetch(h, columns, maxRows - rows.size(), rows);
+            if (!untilEnd) {
+                break;
+            }
+        }
+        return rows;
     }
 
     /** Refills {@code pending}; false at the end. */
     private synchronized boolean hasPending() {
         if (next == pending.size() && !exhausted) {
-            pending.clear();
+            pending.drop();
             next = 0;
             try {
                 exhausted = !RowDecoder.fetch(liveHandle(), columns, DEFAULT_BATCH, pending);
@@ -173,9 +183,12 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
         return next < pending.size();
     }
 
-    @SuppressWarnings("unchecked")
+    /** The next row for an iterator; NoSuchElementException at the end. */
     private synchronized List<Object> takePending() {
-        return (List<Object>) pending.get(next++);
+        if (!hasPending()) {
+            throw new NoSuchElementException();
+        }
+        return pending.row(next++);
     }
 
     /**
@@ -187,15 +200,14 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
         return new Iterator<List<Object>>() {
             @Override
             public boolean hasNext() {
-                return hasPending();
+                return next < pending.size() || hasPending();
             }
 
             @Override
             public List<Object> next() {
-                if (!hasPending()) {
-                    throw new NoSuchElementException();
-                }
-                return takePending();
+                // No lock while rows fetched ahead remain: a monitor per row cost about as much
+                // as making the row.
+                return next < pending.size() ? pending.row(next++) : takePending();
             }
         };
     }
@@ -216,7 +228,7 @@ public final class Cursor implements AutoCloseable, Iterable<List<Object>> {
     /** Frees the cursor. Closing a closed cursor does nothing. */
     @Override
     public synchronized void close() {
-        pending.clear();
+        pending.drop();
         next = 0;
         native_.close();
     }

@@ -18,15 +18,32 @@ final class RowDecoder {
 
     private RowDecoder() {}
 
+    /** The most rows one crossing into the library reads. */
+    static final int ROWS_PER_CALL = 1000;
+
     /**
-     * Appends at most {@code max} rows of {@code cursor} ({@code cols} columns) to {@code out};
-     * returns false when the cursor has reached its end.
+     * Appends at most {@code max} rows of {@code cursor} ({@code cols} columns) to {@code out}, in
+     * crossings of at most {@link #ROWS_PER_CALL} rows; returns false when the cursor has reached
+     * its end. An error met after some rows is thrown by the next call.
      */
-    static boolean fetch(long cursor, int cols, int max, List<Object> out) {
-        return SCRATCH.get().fetchInto(cursor, cols, max, out);
+    static boolean fetch(long cursor, int cols, int max, RowList out) {
+        RowDecoder scratch = SCRATCH.get();
+        for (int left = max; left > 0; ) {
+            int want = Math.min(left, ROWS_PER_CALL);
+            long result = scratch.fetchOnce(cursor, cols, want, out);
+            if ((result >>> 32) != 0) {
+                return false;
+            }
+            if ((int) result < want) {
+                break; // an error after some rows: the next call reports it
+            }
+            left -= want;
+        }
+        return true;
     }
 
-    private boolean fetchInto(long cursor, int cols, int max, List<Object> out) {
+    /** One crossing: at most {@code max} rows; the library's rows | end << 32. */
+    private long fetchOnce(long cursor, int cols, int max, RowList out) {
         int need = max * cols * 2;
         if (cells.length < need) {
             cells = new long[need];
@@ -34,11 +51,11 @@ final class RowDecoder {
         long result = NativeCalls.fetch(cursor, max, cols, cells, text);
         int rows = (int) result;
         byte[] bytes = (byte[]) text[0];
-        int k = 0;
-        for (int r = 0; r < rows; r++, k += 2 * cols) {
-            out.add(row(cols, k, bytes));
+        out.reserve(rows);
+        for (int r = 0, k = 0; r < rows; r++, k += 2 * cols) {
+            out.append(row(cols, k, bytes));
         }
-        return (result >>> 32) == 0;
+        return result;
     }
 
     /** The row whose cells start at {@code cells[k]}. */

@@ -9,9 +9,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -202,6 +204,48 @@ class MinigrafTest {
                     rest += b.size();
                 }
                 assertEquals(2499, rest, "every row delivered once");
+            }
+        }
+    }
+
+    @Test
+    void nextBatchOfAnySizeAndAllDeliverEveryRowOnce() {
+        try (Minigraf db = Minigraf.openInMemory()) {
+            transactItems(db, 2500);
+            String q = "(query [:find ?v :where [?e :item/n ?v]])";
+            try (Cursor cursor = db.query(q)) {
+                assertEquals(2500, cursor.nextBatch(Integer.MAX_VALUE).size());
+                assertTrue(cursor.nextBatch(Integer.MAX_VALUE).isEmpty());
+            }
+            try (Cursor cursor = db.query(q)) {
+                Iterator<List<Object>> it = cursor.iterator();
+                Set<Object> seen = new HashSet<>(it.next());
+                List<List<Object>> rest = cursor.all();
+                assertEquals(2499, rest.size());
+                rest.forEach(row -> seen.addAll(row));
+                assertEquals(2500, seen.size(), "every row delivered once");
+                assertFalse(it.hasNext());
+                assertTrue(cursor.all().isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void rowListsAreUnmodifiableListsOfRows() {
+        try (Minigraf db = Minigraf.openInMemory()) {
+            transactItems(db, 3);
+            String q = "(query [:find ?v :where [?e :item/n ?v]])";
+            List<List<Object>> all = db.queryAll(q);
+            List<List<Object>> expected = List.of(List.of(0L), List.of(1L), List.of(2L));
+            assertEquals(new HashSet<>(expected), new HashSet<>(all), "rows equal any equal list");
+            assertThrows(UnsupportedOperationException.class, () -> all.add(List.of(3L)));
+            assertThrows(UnsupportedOperationException.class, () -> all.set(0, List.of(3L)));
+            assertThrows(IndexOutOfBoundsException.class, () -> all.get(3));
+            try (Cursor cursor = db.query(q)) {
+                List<List<Object>> batch = cursor.nextBatch(2);
+                assertEquals(2, batch.size());
+                assertThrows(UnsupportedOperationException.class, () -> batch.remove(0));
+                assertThrows(IndexOutOfBoundsException.class, () -> batch.get(2));
             }
         }
     }

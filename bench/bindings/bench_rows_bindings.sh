@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The bindings' cost per row over C (issue 14), in the same minutes:
+# attribute_scan (166,666 rows of an Entity and an integer at 1M) drained
+# by C's step loop (bench_rows, "step": its CPU p50), by Java
+# (BenchRows.java: a Cursor's iterator, and queryAll) and by Node.js
+# (bench_node_rows.js: nextBatch(4096) with the rows dropped, and .all()),
+# ROUNDS rounds of the three in turn. Prints each round's CPU ns per row
+# at p50 and each binding's difference to C's in that round. Not run by CI.
+#
+#   bash bench/bindings/bench_rows_bindings.sh DIR [ROUNDS [N]]
+#
+# DIR holds (or gets, built once by bench_rows) envelope-N.graph. Needs
+# build/bench/bench_rows (MINIGRAF_BUILD_DIR), the jar ($JAR, default
+# bindings/java/target) and the Node package ($MINIGRAF_NODE_PACKAGE,
+# default $BUILD/node); JAVA=0 or NODE=0 leaves one out.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BUILD="${MINIGRAF_BUILD_DIR:-$ROOT/build}"
+DIR="${1:?usage: bench_rows_bindings.sh DIR [ROUNDS [N]]}"
+ROUNDS="${2:-3}"
+N="${3:-1000000}"
+JAR="${JAR:-$ROOT/bindings/java/target/minigraf-0.2.0.jar}"
+NODE_PACKAGE="${MINIGRAF_NODE_PACKAGE:-$BUILD/node}"
+FIXTURE="$DIR/envelope-$N.graph"
+
+CLASSES="$(mktemp -d)"
+trap 'rm -rf "$CLASSES"' EXIT
+if [ "${JAVA:-1}" = 1 ]; then
+  javac --release 11 -cp "$JAR" -d "$CLASSES" "$ROOT/bench/bindings/BenchRows.java"
+fi
+
+# The p50 field ("CPU ns/row p50 X") of the line of $1 that matches $2.
+p50() { grep -- "$2" <<<"$1" | sed -E 's/.*CPU ns\/row p50 ([0-9.]+).*/\1/'; }
+
+printf '%-6s %-6s %8s %10s %10s %10s %10s\n' round load C java-iter java-all node-strm node-all
+for round in $(seq 1 "$ROUNDS"); do
+  load="$(cut -d' ' -f1 /proc/loadavg)"
+  c="$("$BUILD/bench/bench_rows" "$DIR" "$N" | awk '$1 == "step" { print $6 }')"
+  ji=- ja=- ns=- na=-
+  if [ "${JAVA:-1}" = 1 ]; then
+    out="$(java -cp "$JAR:$CLASSES" BenchRows "$FIXTURE")"
+    ji="$(p50 "$out" iterator)"
+    ja="$(p50 "$out" queryAll)"
+  fi
+  if [ "${NODE:-1}" = 1 ]; then
+    ns="$(p50 "$(MINIGRAF_NODE_PACKAGE="$NODE_PACKAGE" node "$ROOT/bench/bindings/bench_node_rows.js" "$FIXTURE" stream)" stream)"
+    na="$(p50 "$(MINIGRAF_NODE_PACKAGE="$NODE_PACKAGE" node "$ROOT/bench/bindings/bench_node_rows.js" "$FIXTURE" all)" all)"
+  fi
+  printf '%-6s %-6s %8s %10s %10s %10s %10s\n' "$round" "$load" "$c" "$ji" "$ja" "$ns" "$na"
+  printf '%-6s %-6s %8s' "" "" "over C:"
+  for v in "$ji" "$ja" "$ns" "$na"; do
+    if [ "$v" = - ]; then printf ' %10s' -; else awk -v v="$v" -v c="$c" 'BEGIN { printf " %+10.1f", v - c }'; fi
+  done
+  echo
+done
