@@ -262,9 +262,9 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
     }                                                                                             \
     /* The seek, keeping the entry before the one read (`before`, when                            \
      * given) and where the one found starts (*at). */                                            \
-    DECODE_STEP int name##_scan(const uint8_t *base, const uint8_t *in, size_t len,                    \
-                           const uint8_t *target, uint8_t *key, size_t *used, uint64_t *before,   \
-                           size_t *at) {                                                          \
+    DECODE_STEP int name##_scan(const uint8_t *base, const uint8_t *in, size_t len,               \
+                                const uint8_t *target, uint8_t *key, size_t *used,                \
+                                uint64_t *before, size_t *at) {                                   \
         uint64_t col[RUN_COLS] = {0}, want[RUN_COLS];                                             \
         if (base)                                                                                 \
             name##_key_cols(base, col);                                                           \
