@@ -76,11 +76,8 @@ int err_set(err *e, int code, const char *fmt, ...) {
     return code;
 }
 
-void err_clear(err *e) {
-    if (!e)
-        return;
-    if (e->message) /* most clears find nothing: no call */
-        free(e->message);
+void err_clear_set(err *e) {
+    free(e->message);
     e->message = NULL;
     e->code = 0;
 }

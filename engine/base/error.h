@@ -21,8 +21,15 @@ typedef struct err {
 int err_set(err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int err_setv(err *e, int code, const char *fmt, va_list ap);
 
-/* Frees the message and resets to "no error". */
-void err_clear(err *e);
+/* err_clear's work when there is some: out of line. */
+void err_clear_set(err *e);
+
+/* Frees the message and resets to "no error". `e` may be NULL. Inline:
+ * every API call clears its handle's error first, and most find none. */
+static inline void err_clear(err *e) {
+    if (e && (e->code || e->message))
+        err_clear_set(e);
+}
 
 /* Moves `src` into `dst` (clearing dst first); `src` is left empty. */
 void err_move(err *dst, err *src);

@@ -7,7 +7,7 @@
  * an older note is stale (its hold was given back by another thread). A
  * note names its lock by address and is only compared, never followed: the
  * lock may be gone. */
-#define HOLD_NOTES 8
+#define HOLD_NOTES 8 /* home_of takes the top 3 bits of a hash */
 
 typedef struct hold_note {
     const shared_lock *lock;
@@ -34,9 +34,28 @@ static atomic_size_t *my_stripe(shared_lock *l) {
     return &l->readers[thread_slot() % SHARED_LOCK_STRIPES].n;
 }
 
+/* The note a lock takes when it can: every query takes and gives back
+ * holds on two locks, and a search of all the notes at each was most of
+ * the cost of a hold. */
+static hold_note *home_of(const shared_lock *l) {
+    _Static_assert(HOLD_NOTES == 8, "home_of picks one of 8 notes");
+    return &notes[((uintptr_t)l * UINT64_C(0x9E3779B97F4A7C15)) >> 61];
+}
+
+static bool believed(const hold_note *n, const shared_lock *l) {
+    return n->lock == l && n->phase == phase_of(l) && n->depth > 0;
+}
+
+/* At most one note of a lock is believed (note_taken takes that one
+ * again), and a lock's note is outside its home only when the home was
+ * another lock's, held, when it was taken: so when the home is the
+ * lock's, no other note of it is believed. */
 static hold_note *note_of(const shared_lock *l) {
+    hold_note *home = home_of(l);
+    if (home->lock == l)
+        return believed(home, l) ? home : NULL;
     for (int i = 0; i < HOLD_NOTES; i++)
-        if (notes[i].lock == l && notes[i].phase == phase_of(l) && notes[i].depth > 0)
+        if (believed(&notes[i], l))
             return &notes[i];
     return NULL;
 }
@@ -48,7 +67,9 @@ static bool holds_already(const shared_lock *l) {
 }
 
 static void note_taken(const shared_lock *l) {
-    hold_note *n = note_of(l);
+    hold_note *n = note_of(l), *home = home_of(l);
+    if (!n && (home->depth == 0 || home->lock == l))
+        n = home;
     for (int i = 0; !n && i < HOLD_NOTES; i++)
         if (notes[i].depth == 0 || notes[i].lock == l) /* free, or this lock's stale note */
             n = &notes[i];

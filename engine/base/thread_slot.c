@@ -3,10 +3,9 @@
 #include <stdatomic.h>
 
 static atomic_uint next_slot;
-static _Thread_local unsigned mine; /* slot + 1; 0: not yet numbered */
+_Thread_local unsigned thread_slot_mine;
 
-unsigned thread_slot(void) {
-    if (mine == 0)
-        mine = atomic_fetch_add_explicit(&next_slot, 1, memory_order_relaxed) + 1;
-    return mine - 1;
+unsigned thread_slot_assign(void) {
+    thread_slot_mine = atomic_fetch_add_explicit(&next_slot, 1, memory_order_relaxed) + 1;
+    return thread_slot_mine - 1;
 }

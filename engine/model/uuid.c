@@ -7,37 +7,73 @@
 #include "base/hash.h"
 #include "base/sha1.h"
 
-/* Each hex digit's value with bit 4 set; 0 for every other byte. */
-static const uint8_t HEX_DIGIT[256] = {
-    ['0'] = 0x10, ['1'] = 0x11, ['2'] = 0x12, ['3'] = 0x13, ['4'] = 0x14, ['5'] = 0x15,
-    ['6'] = 0x16, ['7'] = 0x17, ['8'] = 0x18, ['9'] = 0x19, ['a'] = 0x1a, ['b'] = 0x1b,
-    ['c'] = 0x1c, ['d'] = 0x1d, ['e'] = 0x1e, ['f'] = 0x1f, ['A'] = 0x1a, ['B'] = 0x1b,
-    ['C'] = 0x1c, ['D'] = 0x1d, ['E'] = 0x1e, ['F'] = 0x1f};
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define FROM_LE64(x) __builtin_bswap64(x)
+#define TO_LE32(x) __builtin_bswap32(x)
+#else
+#define FROM_LE64(x) (x)
+#define TO_LE32(x) (x)
+#endif
+
+/* The n (at most 8) bytes at p as a little-endian number: one load. */
+static inline uint64_t load_le(const unsigned char *p, size_t n) {
+    uint64_t x = 0;
+    memcpy(&x, p, n); /* big-endian: the top n bytes, which the swap brings down */
+    return FROM_LE64(x);
+}
+
+/* Eight hex digits, the first in the lowest byte of x, as the four bytes
+ * they spell: false when one is not a hex digit. All eight at once (SWAR):
+ * a byte below 0x80 plus (0x80 - lo) has its top bit set iff it is at
+ * least lo, plus (0x7f - hi) iff it is above hi; no sum carries into the
+ * next byte. Prepared queries parse a UUID per bind. */
+static inline bool hex8(uint64_t x, uint8_t out[4]) {
+    const uint64_t ones = UINT64_C(0x0101010101010101), top = ones * 0x80;
+    uint64_t lower = x | ones * 0x20; /* 'A'-'F' as 'a'-'f' */
+    uint64_t digit = (x + ones * (0x80 - '0')) & ~(x + ones * (0x7f - '9')) & top;
+    uint64_t letter = (lower + ones * (0x80 - 'a')) & ~(lower + ones * (0x7f - 'f')) & top;
+    if ((x & top) || (digit | letter) != top)
+        return false;
+    uint64_t nibbles = (x & ones * 0x0f) + (letter >> 7) * 9;
+    /* the first digit is the high nibble: pairs into 16-bit lanes, then
+     * the lanes' low bytes together */
+    uint64_t b = ((nibbles << 4) | (nibbles >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    b = (b | (b >> 8)) & UINT64_C(0x0000FFFF0000FFFF);
+    uint32_t bytes = TO_LE32((uint32_t)(b | b >> 16));
+    memcpy(out, &bytes, 4);
+    return true;
+}
+
+/* Four digits at a and four at b as one group of eight. */
+static inline uint64_t split8(const unsigned char *a, const unsigned char *b) {
+    return load_le(a, 4) | load_le(b, 4) << 32;
+}
 
 /* Reads 32 hex digits from s (len 32), or from the hyphenated form (len
- * 36, '-' exactly at offsets 8, 13, 18 and 23) when `hyphens` is set. A
- * byte at a time from fixed offsets, without a branch per digit (bit 4 of
- * every digit's entry must survive the AND): prepared queries parse a
- * UUID per bind. */
+ * 36, '-' exactly at offsets 8, 13, 18 and 23) when `hyphens` is set,
+ * eight digits at a time. */
 static bool parse_hex_digits(const char *s, size_t len, bool hyphens, uuid128 *out) {
-    static const uint8_t at36[16] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
-    static const uint8_t at32[16] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
     if (len != (hyphens ? 36u : 32u))
         return false;
     if (hyphens && (s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-'))
         return false;
-    const uint8_t *at = hyphens ? at36 : at32;
     const unsigned char *d = (const unsigned char *)s;
-    unsigned digits = 0x10;
-    uuid128 u;
-    for (size_t i = 0; i < 16; i++) {
-        unsigned hi = HEX_DIGIT[d[at[i]]], lo = HEX_DIGIT[d[at[i] + 1]];
-        digits &= hi & lo;
-        u.bytes[i] = (uint8_t)(hi << 4 | (lo & 15));
+    uint64_t group[4];
+    if (hyphens) {
+        group[0] = load_le(d, 8);
+        group[1] = split8(d + 9, d + 14);
+        group[2] = split8(d + 19, d + 24);
+        group[3] = load_le(d + 28, 8);
+    } else {
+        for (int g = 0; g < 4; g++)
+            group[g] = load_le(d + 8 * g, 8);
     }
-    if (digits)
-        *out = u;
-    return digits != 0;
+    uuid128 u;
+    for (int g = 0; g < 4; g++)
+        if (!hex8(group[g], u.bytes + 4 * g))
+            return false;
+    *out = u;
+    return true;
 }
 
 /* The two forms a keyword body can spell: 8-4-4-4-12 and 32 hex digits. */

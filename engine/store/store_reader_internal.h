@@ -44,12 +44,14 @@ typedef struct uuid_slot {
     uuid128 u;
 } uuid_slot;
 
-/* The last attribute keyword a seek bound, for the opening of the reader
- * that looked it up (`query`): a join seeks the same attribute for every
- * row. Keywords longer than the text kept are looked up each time. */
+/* The last attribute keyword a seek bound, while the reader's snapshot
+ * is the one it was looked up in (`epoch`, as the lookups): a join seeks
+ * the same attribute for every row, and a repeated or prepared query on
+ * an unchanged database on every run. Keywords longer than the text kept
+ * are looked up each time. */
 #define ATTR_MEMO_TEXT 48
 typedef struct attr_memo {
-    uint64_t query; /* 0: empty (an open reader's count is at least 1) */
+    uint64_t epoch; /* the reader's lookup_epoch then; 0: empty (an open reader's is at least 1) */
     size_t len;
     char text[ATTR_MEMO_TEXT];
     uint64_t id;

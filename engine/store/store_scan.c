@@ -498,16 +498,17 @@ int store_bound_entity(store_reader *r, const value *v, store_bound *b, err *e) 
 }
 
 /* The id of attribute keyword text[0..len) through the reader's memo of
- * the last one. */
+ * the last one. A text needs no seeding (seed_decoded), so a hit is what
+ * store_reader_text_id would answer in this snapshot. */
 static int attribute_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {
     attr_memo *m = &r->last_attr;
-    if (m->query == r->query && m->len == len && memcmp(m->text, text, len) == 0) {
+    if (m->epoch == r->lookup_epoch && m->len == len && memcmp(m->text, text, len) == 0) {
         *id = m->id;
         return m->rc;
     }
     int rc = store_reader_text_id(r, text, len, id, e);
     if ((rc == 0 || rc == 1) && len <= ATTR_MEMO_TEXT) {
-        *m = (attr_memo){.query = r->query, .len = len, .id = rc == 1 ? *id : 0, .rc = rc};
+        *m = (attr_memo){.epoch = r->lookup_epoch, .len = len, .id = rc == 1 ? *id : 0, .rc = rc};
         memcpy(m->text, text, len);
     }
     return rc;
