@@ -95,7 +95,8 @@ static int wait_queued(db_writer *w, db_writer_waiter *n, int64_t timeout_ms, er
                            "(busy_timeout_ms)",
                            (long long)timeout_ms);
         }
-        if (!n->granted && w->head == n && monotonic_ns() - since >= DB_WRITER_STARVE_NS)
+        /* Passed over (a newcomer took the slot first) for too long. */
+        if (!n->granted && w->busy && w->head == n && monotonic_ns() - since >= DB_WRITER_STARVE_NS)
             w->handoff = true;
     }
     if (monotonic_ns() - since < DB_WRITER_STARVE_NS)
