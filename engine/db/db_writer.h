@@ -48,10 +48,11 @@ void db_writer_destroy(db_writer *w);
 
 /* Takes the slot, for a write transaction when `for_tx`. While another
  * plain statement or checkpoint holds it, waits for it without limit
- * (they are short, and the queue bounds how many go first); while a write transaction of another thread holds it,
- * waits at most `timeout_ms` (>= 0), then fails with API-020. When a
- * write transaction of the calling thread holds it, fails at once with
- * INT-003 and the message `same_thread` (waiting would never end). */
+ * (they are short, and the queue bounds how many go first); while a
+ * write transaction of another thread holds it, waits at most
+ * `timeout_ms` (>= 0), then fails with API-020. When a write transaction
+ * of the calling thread holds it, fails at once with INT-003 and the
+ * message `same_thread` (waiting would never end). */
 int db_writer_acquire(db_writer *w, bool for_tx, int64_t timeout_ms, const char *same_thread,
                       err *e);
 /* Gives the slot back (from any thread): to the queue's head when it
