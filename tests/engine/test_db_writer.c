@@ -41,13 +41,13 @@ static void pause_ms(long ms) {
 }
 
 /* Spins until the slot's state satisfies `cond` (read under its mutex). */
-#define AWAIT(w, cond)                          \
-    for (bool done_ = false; !done_;) {         \
-        pthread_mutex_lock(&(w)->mu);           \
-        done_ = (cond);                         \
-        pthread_mutex_unlock(&(w)->mu);         \
-        if (!done_)                             \
-            sched_yield();                      \
+#define AWAIT(w, cond)                  \
+    for (bool done_ = false; !done_;) { \
+        pthread_mutex_lock(&(w)->mu);   \
+        done_ = (cond);                 \
+        pthread_mutex_unlock(&(w)->mu); \
+        if (!done_)                     \
+            sched_yield();              \
     }
 
 static void test_free_slot_is_taken_at_once(void) {
