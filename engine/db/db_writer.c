@@ -1,6 +1,7 @@
-/* The writer slot (db_writer.h): a flag under a mutex, and a condition
- * variable for the waiters. The wait for a transaction is timed against
- * CLOCK_REALTIME, pthread_cond_timedwait's default clock. */
+/* The writer slot (db_writer.h): a flag under a mutex and a queue of
+ * waiters. The wait for a transaction is timed against CLOCK_REALTIME,
+ * pthread_cond_timedwait's default clock; how long a waiter has waited,
+ * against CLOCK_MONOTONIC. */
 #include "db/db_writer.h"
 
 #include <errno.h>
@@ -8,17 +9,10 @@
 
 int db_writer_init(db_writer *w) {
     *w = (db_writer){0};
-    if (pthread_mutex_init(&w->mu, NULL) != 0)
-        return -1;
-    if (pthread_cond_init(&w->freed, NULL) != 0) {
-        pthread_mutex_destroy(&w->mu);
-        return -1;
-    }
-    return 0;
+    return pthread_mutex_init(&w->mu, NULL) != 0 ? -1 : 0;
 }
 
 void db_writer_destroy(db_writer *w) {
-    pthread_cond_destroy(&w->freed);
     pthread_mutex_destroy(&w->mu);
 }
 
@@ -34,44 +28,121 @@ static struct timespec deadline_after(int64_t ms) {
     return t;
 }
 
-/* The deadline is read from the clock only when the slot is found busy:
- * a free slot (every single-fact commit without contention) costs no
- * clock read. */
+static int64_t monotonic_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void take(db_writer *w, bool for_tx, pthread_t thread) {
+    w->busy = true;
+    w->tx = for_tx;
+    w->owner = thread;
+}
+
+static void enqueue(db_writer *w, db_writer_waiter *n) {
+    n->next = NULL;
+    if (w->tail)
+        w->tail->next = n;
+    else
+        w->head = n;
+    w->tail = n;
+}
+
+static void dequeue(db_writer *w, db_writer_waiter *n) {
+    db_writer_waiter **p = &w->head, *prev = NULL;
+    while (*p != n) {
+        prev = *p;
+        p = &(*p)->next;
+    }
+    *p = n->next;
+    if (w->tail == n)
+        w->tail = prev;
+}
+
+/* A waiter leaving without the slot passes the wake-up on: the slot may
+ * be free with nobody else woken to take it. */
+static void leave(db_writer *w, db_writer_waiter *n) {
+    dequeue(w, n);
+    if (!w->busy && w->head)
+        pthread_cond_signal(&w->head->wake);
+}
+
+static bool same_thread_tx(const db_writer *w) {
+    return w->busy && w->tx && pthread_equal(w->owner, pthread_self());
+}
+
+/* Queued: waits until handed the slot, or finds it free outside a
+ * hand-off, or (held by a transaction) the deadline passes. */
+static int wait_queued(db_writer *w, db_writer_waiter *n, int64_t timeout_ms, err *e) {
+    int64_t since = monotonic_ns();
+    struct timespec deadline = deadline_after(timeout_ms > 0 ? timeout_ms : 0);
+    for (;;) {
+        if (n->granted)
+            break;
+        if (!w->busy && !w->handoff) {
+            dequeue(w, n);
+            take(w, n->for_tx, n->thread);
+            break;
+        }
+        if (!w->tx)
+            pthread_cond_wait(&n->wake, &w->mu);
+        else if (pthread_cond_timedwait(&n->wake, &w->mu, &deadline) == ETIMEDOUT && !n->granted &&
+                 w->busy && w->tx) {
+            leave(w, n);
+            return err_set(e, ERR(API, 20),
+                           "busy: another thread's write transaction is still open after %lld ms "
+                           "(busy_timeout_ms)",
+                           (long long)timeout_ms);
+        }
+        /* Passed over (a newcomer took the slot first) for too long. */
+        if (!n->granted && w->busy && w->head == n && monotonic_ns() - since >= DB_WRITER_STARVE_NS)
+            w->handoff = true;
+    }
+    if (monotonic_ns() - since < DB_WRITER_STARVE_NS)
+        w->handoff = false; /* the queue moves quickly again: newcomers may take it */
+    return 0;
+}
+
+/* A free slot (every single-fact commit without contention) costs no
+ * clock read and no queueing. */
 int db_writer_acquire(db_writer *w, bool for_tx, int64_t timeout_ms, const char *same_thread,
                       err *e) {
-    struct timespec deadline;
-    bool timed = false;
-    int rc = 0;
     pthread_mutex_lock(&w->mu);
-    while (w->busy && rc == 0) {
-        if (!timed) {
-            deadline = deadline_after(timeout_ms > 0 ? timeout_ms : 0);
-            timed = true;
-        }
-        if (w->tx && pthread_equal(w->owner, pthread_self()))
-            rc = err_set(e, ERR(INT, 3), "%s", same_thread);
-        else if (!w->tx)
-            pthread_cond_wait(&w->freed, &w->mu);
-        else if (pthread_cond_timedwait(&w->freed, &w->mu, &deadline) == ETIMEDOUT && w->busy &&
-                 w->tx)
-            rc = err_set(e, ERR(API, 20),
-                         "busy: another thread's write transaction is still open after %lld ms "
-                         "(busy_timeout_ms)",
-                         (long long)timeout_ms);
+    if (!w->busy && !w->handoff) {
+        take(w, for_tx, pthread_self());
+        pthread_mutex_unlock(&w->mu);
+        return 0;
     }
-    if (rc == 0) {
-        w->busy = true;
-        w->tx = for_tx;
-        w->owner = pthread_self();
+    if (same_thread_tx(w)) {
+        pthread_mutex_unlock(&w->mu);
+        return err_set(e, ERR(INT, 3), "%s", same_thread);
     }
+    db_writer_waiter n = {.thread = pthread_self(), .for_tx = for_tx};
+    if (pthread_cond_init(&n.wake, NULL) != 0) {
+        pthread_mutex_unlock(&w->mu);
+        return err_set(e, ERR(INT, 0), "cannot create a condition variable");
+    }
+    enqueue(w, &n);
+    int rc = wait_queued(w, &n, timeout_ms, e);
     pthread_mutex_unlock(&w->mu);
+    pthread_cond_destroy(&n.wake);
     return rc;
 }
 
 void db_writer_release(db_writer *w) {
     pthread_mutex_lock(&w->mu);
-    w->busy = false;
-    w->tx = false;
-    pthread_cond_broadcast(&w->freed);
+    db_writer_waiter *n = w->head;
+    if (n && w->handoff) {
+        dequeue(w, n);
+        n->granted = true;
+        take(w, n->for_tx, n->thread);
+    } else {
+        w->busy = false;
+        w->tx = false;
+        w->handoff = false;
+    }
+    if (n)
+        pthread_cond_signal(&n->wake);
     pthread_mutex_unlock(&w->mu);
 }
