@@ -9,7 +9,6 @@
 #define MG_DB_DB_SHARED_H
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -37,9 +36,6 @@ struct db_shared {
         struct db_cursor *head;
         char pad[64];
     } cursors[DB_CURSOR_LISTS];
-    /* Cursors on the lists: a change that finds none (under the gate, which
-     * every listing holds) takes no list's mutex. */
-    atomic_size_t listed;
 };
 
 /* The shared part for `s`, made by the first handle and counted. */
