@@ -35,10 +35,10 @@ typedef struct entry {
     seq_word page[PAGE_WORDS];
 } entry;
 
-/* Counted per thread stripe, each on a line of its own. */
+/* Counted per thread stripe, each on a line of its own (thread_slot.h). */
 typedef struct stat_stripe {
+    char gap[THREAD_STRIPE_GAP];
     atomic_uint_least64_t hits, misses;
-    char pad[64 - 2 * sizeof(atomic_uint_least64_t)];
 } stat_stripe;
 
 struct page_cache {
@@ -46,6 +46,7 @@ struct page_cache {
     size_t capacity, sets;
     _Atomic(entry *) *slots; /* capacity of them, NULL until first filled */
     stat_stripe stats[STAT_STRIPES];
+    char gap[THREAD_STRIPE_GAP];
     size_t count, hand;
     uint64_t *good; /* one bit per page number: its image was checked */
     size_t good_words;

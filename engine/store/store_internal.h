@@ -7,6 +7,7 @@
 
 #include "base/shared_lock.h"
 #include "base/spares.h"
+#include "base/thread_slot.h"
 #include "storage/btree.h"
 #include "storage/dict.h"
 #include "storage/format.h"
@@ -23,13 +24,13 @@
 #define STORE_IDLE_READERS 4
 
 /* The open readers of one list, in the order they opened (so oldest
- * view first), under the list's mutex. Padded apart, not aligned: the
- * store is calloc'd. */
+ * view first), under the list's mutex. Padded apart (thread_slot.h), not
+ * aligned: the store is calloc'd. */
 #define STORE_READER_LISTS 4
 typedef struct reader_list {
+    char gap[THREAD_STRIPE_GAP];
     pthread_mutex_t mu;
     store_reader *oldest, *newest;
-    char pad[64];
 } reader_list;
 
 /* Snapshots (issue 20): a commit changes only page versions no reader
@@ -49,6 +50,7 @@ struct store {
     uint64_t view;            /* its view number (pager.h) */
     int64_t pub_newest_tx_id; /* the newest commit time it holds */
     reader_list open[STORE_READER_LISTS];
+    char gap[THREAD_STRIPE_GAP];
     pager *pg;
     wal *log; /* NULL in memory */
     dict dic;
