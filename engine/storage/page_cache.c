@@ -73,14 +73,14 @@ page_cache *page_cache_new(size_t capacity) {
         return NULL;
     c->capacity = capacity ? capacity : 1;
     c->sets = (c->capacity + PAGE_CACHE_WAYS - 1) / PAGE_CACHE_WAYS;
+    /* Zeroed: NULL pointers, and not touched until used, so a large
+     * `page_cache_size` costs no memory before pages fill it. */
     c->slots = calloc(c->capacity, sizeof *c->slots);
     if (!c->slots || pthread_mutex_init(&c->mu, NULL) != 0) {
         free(c->slots);
         free(c);
         return NULL;
     }
-    for (size_t i = 0; i < c->capacity; i++)
-        atomic_init(&c->slots[i], NULL);
     for (size_t i = 0; i < PAGE_CACHE_CHECKERS; i++)
         atomic_init(&c->as[i], NULL);
     return c;
