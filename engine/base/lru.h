@@ -1,6 +1,7 @@
 /* A chained hash table whose entries also form a list from most to least
- * recently used: the page cache (storage/page_cache.c) and the parsed-query
- * cache (db/query_cache.c) are both one of these.
+ * recently used: the parsed-query cache (db/query_cache.c) is one of
+ * these. (The page cache is not: a hit there must write nothing shared,
+ * storage/page_cache.c.)
  *
  * Intrusive: an entry embeds an lru_node (LRU_ENTRY gets the entry back)
  * and the table never allocates or frees one. It knows only each entry's

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/thread_slot.h"
+
 /* While no writer holds or waits for the lock (`shut` false), a read hold
  * is taken and given back with one atomic add, without the mutex: every
  * query takes two read holds, and a mutex for each made threads reading
@@ -36,9 +38,8 @@
  * A writer shuts the fast path (under the mutex) before it sums. */
 #define SHARED_LOCK_STRIPES 4
 typedef struct shared_lock_stripe {
+    char gap[THREAD_STRIPE_GAP]; /* padded, not aligned: the locks live in malloc'd structs */
     atomic_size_t n;
-    char pad[64 -
-             sizeof(atomic_size_t)]; /* padded, not aligned: the locks live in malloc'd structs */
 } shared_lock_stripe;
 
 typedef struct shared_lock {
@@ -46,6 +47,7 @@ typedef struct shared_lock {
     pthread_cond_t readers_go;
     pthread_cond_t writer_go;
     shared_lock_stripe readers[SHARED_LOCK_STRIPES]; /* read holds now: the sum */
+    char gap[THREAD_STRIPE_GAP];
     atomic_bool shut;       /* a writer holds or waits: readers take the mutex */
     size_t readers_waiting; /* for a writer's phase to end */
     size_t admitted;        /* let in by the last write phase, not in yet */

@@ -12,17 +12,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/thread_slot.h"
+
 #define SPARES_MAX 8
 
-/* Padded, not aligned: the structs holding a `spares` are malloc'd, and
- * 64 bytes apart no two slots' pointers share a line. */
+/* Padded (thread_slot.h), not aligned: the structs holding a `spares`
+ * are malloc'd. */
 typedef struct spare_slot {
+    char gap[THREAD_STRIPE_GAP];
     _Atomic(void *) p;
-    char pad[64 - sizeof(void *)];
 } spare_slot;
 
 typedef struct spares {
     spare_slot slot[SPARES_MAX];
+    char gap[THREAD_STRIPE_GAP];
     size_t n; /* slots in use, <= SPARES_MAX */
 } spares;
 

@@ -16,4 +16,13 @@ static inline unsigned thread_slot(void) {
     return mine ? mine - 1 : thread_slot_assign();
 }
 
+/* Stripes live in malloc'd structs, 16-byte aligned, not on cache-line
+ * boundaries: a stripe whose data shared a line with another stripe's, or
+ * with a field every thread reads next to the stripes, would pass that
+ * line between the cores on every write, as one shared counter would.
+ * So each stripe begins with this much padding, and the stripes are
+ * followed by as much again: any two stripes' data, and the fields around
+ * them, are then a whole line apart whatever the alignment. */
+#define THREAD_STRIPE_GAP 64
+
 #endif

@@ -38,7 +38,6 @@ static void unlink_cursor(db_cursor *c) {
         c->list->head = c->next;
     if (c->next)
         c->next->prev = c->prev;
-    atomic_fetch_sub(&c->d->sh->listed, 1);
     c->d = NULL;
     c->prev = c->next = NULL;
 }
@@ -52,7 +51,6 @@ static void list_cursor(db *d, db_cursor *c) {
     if (l->head)
         l->head->prev = c;
     l->head = c;
-    atomic_fetch_add(&d->sh->listed, 1);
     pthread_mutex_unlock(&l->mu);
 }
 
@@ -78,8 +76,7 @@ static void unlist_cursor(db_cursor *c) {
 
 void db_cursors_hold(db *d) {
     shared_lock_write(&d->sh->gate);
-    for (int i = 0; i < DB_CURSOR_LISTS && atomic_load(&d->sh->listed) > 0;
-         i++) { /* every handle's on the store */
+    for (int i = 0; i < DB_CURSOR_LISTS; i++) { /* every handle's on the store */
         struct cursor_list *l = &d->sh->cursors[i];
         pthread_mutex_lock(&l->mu);
         while (l->head) {

@@ -10,7 +10,6 @@ static db_shared *shared_new(store *s) {
     db_shared *sh = calloc(1, sizeof *sh);
     if (!sh)
         return NULL;
-    atomic_init(&sh->listed, 0);
     if (db_writer_init(&sh->writer) != 0) {
         free(sh);
         return NULL;

@@ -9,11 +9,11 @@
 #define MG_DB_DB_SHARED_H
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
 #include "base/error.h"
 #include "base/shared_lock.h"
+#include "base/thread_slot.h"
 #include "db/db_writer.h"
 #include "store/store.h"
 
@@ -31,15 +31,14 @@ struct db_shared {
     /* The streaming cursors, in lists each under its own mutex: a thread
      * lists its cursors in one (thread_slot), so threads querying one
      * store do not all take one lock per query (issue 18); a change takes
-     * every list's (db_cursor.c). Padded apart, not aligned: calloc'd. */
+     * every list's (db_cursor.c). Padded apart (thread_slot.h), not
+     * aligned: calloc'd. */
     struct cursor_list {
+        char gap[THREAD_STRIPE_GAP];
         pthread_mutex_t mu;
         struct db_cursor *head;
-        char pad[64];
     } cursors[DB_CURSOR_LISTS];
-    /* Cursors on the lists: a change that finds none (under the gate, which
-     * every listing holds) takes no list's mutex. */
-    atomic_size_t listed;
+    char gap[THREAD_STRIPE_GAP];
 };
 
 /* The shared part for `s`, made by the first handle and counted. */

@@ -34,6 +34,7 @@ struct parsed_query {
  * on one database each take their own part's lock and move their own
  * recency list, not one lock and list for all (issue 18). */
 typedef struct cache_part {
+    char gap[THREAD_STRIPE_GAP]; /* padded apart (thread_slot.h) */
     pthread_mutex_t mu;
     lru_node *buckets[QUERY_CACHE_BUCKETS];
     lru_table lru;
@@ -42,11 +43,11 @@ typedef struct cache_part {
      * pay for the smaller blocks. */
     uint64_t seen[QUERY_CACHE_SEEN];
     query_cache_stats stats;
-    char pad[64]; /* the next part's lock on another line */
 } cache_part;
 
 struct query_cache {
     cache_part part[QUERY_CACHE_PARTS];
+    char gap[THREAD_STRIPE_GAP];
 };
 
 query_cache *query_cache_new(void) {

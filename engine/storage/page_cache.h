@@ -1,7 +1,9 @@
-/* An LRU cache of clean (checkpointed, immutable) pages, keyed by page
- * number. Pages are copied in and out, so nothing handed out can be evicted
- * under a reader. Thread-safe. Entries are allocated on first use: a freshly
- * opened database costs nothing here.
+/* A cache of clean (checkpointed, immutable) pages, keyed by page number:
+ * set-associative, with CLOCK (an approximation of LRU) choosing what a new
+ * page evicts in its set. Pages are copied in and out, so nothing handed
+ * out can be evicted under a reader. Thread-safe, and a hit takes no lock
+ * and writes nothing other threads read (page_cache.c). Entries are
+ * allocated on first use: a freshly opened database costs nothing here.
  *
  * It also remembers, one bit per page number, which pages it was ever
  * given: their file image was checked (or written by this process), and

@@ -13,6 +13,7 @@
 #include "base/hash.h"
 #include "base/htab.h"
 #include "base/mg_assert.h"
+#include "base/shared_lock.h"
 #include "base/spares.h"
 #include "storage/freelist.h"
 #include "storage/page_cache.h"
@@ -65,8 +66,11 @@ struct pager {
      * unpublished versions are the writer's alone; published ones never
      * change. A commit takes the lock only to grow an array or reuse a
      * free page: a reader the system stops while it holds the lock holds
-     * every commit up. */
-    pthread_rwlock_t maps;
+     * every commit up. A shared_lock, whose read holds are counted per
+     * thread stripe: every page a query reads takes one, and a
+     * pthread_rwlock's one counter made the readers' cores pass its line
+     * between them (issue 18). */
+    shared_lock maps;
     pver *pending;            /* unpublished versions */
     pver *gc_first, *gc_last; /* superseded versions, in the order they were */
     size_t versions_kept;     /* superseded versions not yet freed (the writer's) */
@@ -97,7 +101,7 @@ static pager *pager_new(const char *path) {
         free(p);
         return NULL;
     }
-    if (pthread_rwlock_init(&p->maps, NULL) != 0) {
+    if (shared_lock_init(&p->maps) != 0) {
         free(p->path);
         free(p);
         return NULL;
@@ -195,7 +199,7 @@ void pager_close(pager *p) {
     page_cache_free(p->cache);
     for (void *s; (s = spares_take(&p->scratch)) != NULL;)
         free(s);
-    pthread_rwlock_destroy(&p->maps);
+    shared_lock_destroy(&p->maps);
     free(p->path);
     free(p);
 }
@@ -551,7 +555,7 @@ static pver_ref *find_slot(const pager *p, uint32_t pgno) {
 /* 1 when a version of the page seen from `view` was copied to dst, 0
  * when the view sees the committed page, or STG-008. */
 static int read_version(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, err *e) {
-    pthread_rwlock_rdlock(&p->maps);
+    shared_lock_read(&p->maps);
     int rc = 0;
     if (pgno < FORMAT_FIRST_DATA_PAGE || pgno >= p->next) {
         rc = err_set(e, ERR(STG, 8), "page number %u out of range in %s", (unsigned)pgno, p->path);
@@ -568,7 +572,7 @@ static int read_version(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, er
                          p->path);
         }
     }
-    pthread_rwlock_unlock(&p->maps);
+    shared_lock_read_done(&p->maps);
     return rc;
 }
 
@@ -747,7 +751,7 @@ static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
     if (!v)
         return oom(e);
     init_version(p, v, NULL); /* whole before a view can find it */
-    pthread_rwlock_wrlock(&p->maps);
+    shared_lock_write(&p->maps);
     int rc = grow_reused(p, e);
     uint32_t n = 0;
     if (rc == 0) {
@@ -756,7 +760,7 @@ static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
         p->reused_pgno[p->reused_n] = n;
         htab_insert(&p->reused_map, pgno_hash(n), (uint32_t)p->reused_n++);
     }
-    pthread_rwlock_unlock(&p->maps);
+    shared_lock_write_done(&p->maps);
     if (rc != 0) {
         p->pending = v->next_pending;
         drop_version(p, v);
@@ -771,9 +775,9 @@ static int grow_dirty(pager *p, err *e) {
     size_t n = p->next - p->committed;
     if (n < p->dirty_cap)
         return 0;
-    pthread_rwlock_wrlock(&p->maps);
+    shared_lock_write(&p->maps);
     bool grown = array_reserve(&p->dirty, &p->dirty_cap, n + 1, sizeof *p->dirty, 64);
-    pthread_rwlock_unlock(&p->maps);
+    shared_lock_write_done(&p->maps);
     return grown ? 0 : oom(e);
 }
 
@@ -837,7 +841,7 @@ static int write_header(pager *p, format_header *h, uint32_t page_count, err *e)
  * pages, read again when allocations reach them. Their older versions go
  * too: no view is open during a checkpoint (the store's lock). */
 static void promote_dirty(pager *p, const freelist_plan *plan) {
-    pthread_rwlock_wrlock(&p->maps);
+    shared_lock_write(&p->maps);
     p->pending = NULL; /* none through the store, which publishes first */
     for (uint32_t pgno = p->committed; pgno < p->next; pgno++) {
         page_cache_put(p->cache, pgno, p->dirty[pgno - p->committed]->page);
@@ -851,7 +855,7 @@ static void promote_dirty(pager *p, const freelist_plan *plan) {
     forget_versions(p);
     p->next = plan->next;
     p->committed = p->next;
-    pthread_rwlock_unlock(&p->maps);
+    shared_lock_write_done(&p->maps);
 }
 
 /* The next free list, or (unchanged) the durable one kept as it is. */

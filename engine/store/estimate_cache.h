@@ -9,11 +9,14 @@
  * checkpoint rewrites the pages): an entry of another snapshot never
  * answers. One fixed table, direct-mapped by a hash of the bound (a new
  * entry replaces its slot's), allocated on the first entry kept.
- * Thread-safe: the readers of one store run in parallel. */
+ * Thread-safe: the readers of one store run in parallel, and read the
+ * slots under their sequence counts (base/seqlock.h) without a lock, so
+ * they write nothing shared; keeping an estimate takes the mutex. */
 #ifndef MG_STORE_ESTIMATE_CACHE_H
 #define MG_STORE_ESTIMATE_CACHE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,8 +27,8 @@
 typedef struct estimate_slot estimate_slot;
 
 typedef struct estimate_cache {
-    pthread_mutex_t mu;
-    estimate_slot *slots; /* NULL until the first entry */
+    pthread_mutex_t mu;             /* the writers' */
+    _Atomic(estimate_slot *) slots; /* NULL until the first entry */
 } estimate_cache;
 
 /* The snapshot an estimate belongs to. */

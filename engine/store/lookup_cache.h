@@ -10,11 +10,14 @@
  * tables, direct-mapped by a hash of the key or of the location (a new
  * entry replaces its slot's), allocated on the first entry kept. Keys of
  * more than LOOKUP_CACHE_KEY bytes are not kept. Thread-safe: the readers
- * of one store run in parallel. */
+ * of one store run in parallel, and read the slots under their sequence
+ * counts (base/seqlock.h) without a lock, so they write nothing shared;
+ * keeping an entry takes the mutex. */
 #ifndef MG_STORE_LOOKUP_CACHE_H
 #define MG_STORE_LOOKUP_CACHE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,8 +27,10 @@
 typedef struct lookup_slot lookup_slot;
 
 typedef struct lookup_cache {
-    pthread_mutex_t mu;
-    lookup_slot *by_key, *by_loc; /* one block, NULL until the first entry */
+    pthread_mutex_t mu; /* the writers' */
+    /* 2 * LOOKUP_CACHE_SLOTS: by key, then by location; NULL until the
+     * first entry. */
+    _Atomic(lookup_slot *) slots;
 } lookup_cache;
 
 /* The hash of a dictionary key that places it here (and in a reader's

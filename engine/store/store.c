@@ -40,20 +40,13 @@ static int init_locks(store *s) {
         shared_lock_destroy(&s->rw);
         return -1;
     }
-    if (pthread_mutex_init(&s->publish, NULL) != 0) {
-        pthread_mutex_destroy(&s->writing);
-        shared_lock_destroy(&s->rw);
-        return -1;
-    }
     if (pthread_mutex_init(&s->sync_mx, NULL) != 0) {
-        pthread_mutex_destroy(&s->publish);
         pthread_mutex_destroy(&s->writing);
         shared_lock_destroy(&s->rw);
         return -1;
     }
     if (pthread_cond_init(&s->synced_cv, NULL) != 0) {
         pthread_mutex_destroy(&s->sync_mx);
-        pthread_mutex_destroy(&s->publish);
         pthread_mutex_destroy(&s->writing);
         shared_lock_destroy(&s->rw);
         return -1;
@@ -64,7 +57,6 @@ static int init_locks(store *s) {
 static void destroy_locks(store *s) {
     pthread_cond_destroy(&s->synced_cv);
     pthread_mutex_destroy(&s->sync_mx);
-    pthread_mutex_destroy(&s->publish);
     pthread_mutex_destroy(&s->writing);
     shared_lock_destroy(&s->rw);
 }
@@ -88,7 +80,13 @@ static store *store_new(const store_options *o) {
         free(s);
         return NULL;
     }
-    store_readers_init(s);
+    if (store_readers_init(s) != 0) {
+        estimate_cache_free(&s->estimates);
+        lookup_cache_free(&s->lookups);
+        destroy_locks(s);
+        free(s);
+        return NULL;
+    }
     s->newest_tx_id = s->pub_newest_tx_id = INT64_MIN;
     dict_init(&s->dic);
     if (o)
@@ -112,13 +110,13 @@ static void store_free(store *s) {
 /* Readers opening from now on see the writer's header and pages; the
  * versions that no open reader sees any more are freed. */
 void store_publish(store *s) {
-    pthread_mutex_lock(&s->publish);
+    store_publish_lock(s);
     s->view++;
     pager_publish(s->pg, s->view);
     s->pub = s->h;
     s->pub_newest_tx_id = s->newest_tx_id;
     uint64_t oldest = store_readers_oldest(s);
-    pthread_mutex_unlock(&s->publish);
+    store_publish_unlock(s);
     pager_collect(s->pg, oldest); /* a reader opening now sees s->view: kept */
 }
 
@@ -162,10 +160,12 @@ int store_fork(store *base, store **out, err *e) {
     return 0;
 }
 
+/* `pub` changes under every reader list's mutex: one of them is enough
+ * to read it (a commit calls this too). */
 uint64_t store_tx_count(store *s) {
-    pthread_mutex_lock(&s->publish);
+    pthread_mutex_lock(&s->open[0].mu);
     uint64_t n = s->pub.tx_count;
-    pthread_mutex_unlock(&s->publish);
+    pthread_mutex_unlock(&s->open[0].mu);
     return n;
 }
 
@@ -451,9 +451,9 @@ static int checkpoint_locked(store *s, bool wait, err *e) {
 /* A memory store has nothing to write: it frees the versions kept for
  * readers gone since the last commit. */
 static void collect_memory(store *s) {
-    pthread_mutex_lock(&s->publish);
+    store_publish_lock(s);
     uint64_t oldest = store_readers_oldest(s);
-    pthread_mutex_unlock(&s->publish);
+    store_publish_unlock(s);
     pager_collect(s->pg, oldest);
 }
 

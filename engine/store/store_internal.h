@@ -7,6 +7,7 @@
 
 #include "base/shared_lock.h"
 #include "base/spares.h"
+#include "base/thread_slot.h"
 #include "storage/btree.h"
 #include "storage/dict.h"
 #include "storage/format.h"
@@ -22,20 +23,34 @@
  * of every query. */
 #define STORE_IDLE_READERS 4
 
+/* The open readers of one list, in the order they opened (so oldest
+ * view first), under the list's mutex. Padded apart (thread_slot.h), not
+ * aligned: the store is calloc'd. */
+#define STORE_READER_LISTS 4
+typedef struct reader_list {
+    char gap[THREAD_STRIPE_GAP];
+    pthread_mutex_t mu;
+    store_reader *oldest, *newest;
+} reader_list;
+
 /* Snapshots (issue 20): a commit changes only page versions no reader
- * sees (pager.h), then publishes: under `publish` the header readers copy
- * (`pub`) and the view number they read through (`view`) move on, and
- * the readers open now are listed oldest first, so that the writer frees
- * the versions none of them can see. Readers hold `rw` for reading only
- * to keep checkpoints out: a commit does not take it. */
+ * sees (pager.h), then publishes: under every reader list's mutex
+ * (store_publish_lock) the header readers copy (`pub`) and the view
+ * number they read through (`view`) move on, and the readers open now
+ * are listed, so that the writer frees the versions none of them can
+ * see. A reader opens under its own thread's list's mutex only
+ * (thread_slot): threads opening a snapshot per query do not queue on
+ * one lock or pass one list's line between their cores (issue 18).
+ * Readers hold `rw` for reading only to keep checkpoints out: a commit
+ * does not take it. */
 struct store {
-    shared_lock rw;                /* readers (snapshots) vs. checkpointing */
-    pthread_mutex_t writing;       /* one writer: commits, counter jumps, checkpoints, stats */
-    pthread_mutex_t publish;       /* pub, view and the open readers' list */
-    format_header pub;             /* the newest published snapshot */
-    uint64_t view;                 /* its view number (pager.h) */
-    int64_t pub_newest_tx_id;      /* the newest commit time it holds */
-    store_reader *oldest, *newest; /* open readers, in the order they opened */
+    shared_lock rw;           /* readers (snapshots) vs. checkpointing */
+    pthread_mutex_t writing;  /* one writer: commits, counter jumps, checkpoints, stats */
+    format_header pub;        /* the newest published snapshot */
+    uint64_t view;            /* its view number (pager.h) */
+    int64_t pub_newest_tx_id; /* the newest commit time it holds */
+    reader_list open[STORE_READER_LISTS];
+    char gap[THREAD_STRIPE_GAP];
     pager *pg;
     wal *log; /* NULL in memory */
     dict dic;
@@ -88,11 +103,17 @@ bool store_sync_failed(store *s);
 
 /* The writer's header becomes the readers' (under `writing`). */
 void store_publish(store *s);
-/* The view of the oldest open reader, else the newest (under `publish`). */
+/* Every reader list's mutex, taken in order (and let go): `pub`, `view`
+ * and the lists are then the caller's. */
+void store_publish_lock(store *s);
+void store_publish_unlock(store *s);
+/* The view of the oldest open reader, else the newest (under
+ * store_publish_lock). */
 uint64_t store_readers_oldest(const store *s);
 
-/* The reader pool; freeing frees the idle readers (none may be open). */
-void store_readers_init(store *s);
+/* The reader pool and lists; freeing frees the idle readers (none may be
+ * open). Init: 0, or -1 when the system cannot make the lists' mutexes. */
+int store_readers_init(store *s);
 void store_readers_free(store *s);
 
 /* Encodes a value's V field, interning (writer) or looking up (reader) its

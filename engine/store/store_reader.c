@@ -11,14 +11,22 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/thread_slot.h"
 #include "store/fact_codec.h"
 
 static int oom(err *e) {
     return err_set(e, ERR(INT, 0), "out of memory");
 }
 
-void store_readers_init(store *s) {
+int store_readers_init(store *s) {
     spares_init(&s->readers, STORE_IDLE_READERS);
+    for (int i = 0; i < STORE_READER_LISTS; i++)
+        if (pthread_mutex_init(&s->open[i].mu, NULL) != 0) {
+            while (i-- > 0)
+                pthread_mutex_destroy(&s->open[i].mu);
+            return -1;
+        }
+    return 0;
 }
 
 static void reader_free(store_reader *r) {
@@ -37,6 +45,18 @@ static void reader_free(store_reader *r) {
 void store_readers_free(store *s) {
     for (store_reader *r; (r = spares_take(&s->readers)) != NULL;)
         reader_free(r);
+    for (int i = 0; i < STORE_READER_LISTS; i++)
+        pthread_mutex_destroy(&s->open[i].mu);
+}
+
+void store_publish_lock(store *s) {
+    for (int i = 0; i < STORE_READER_LISTS; i++)
+        pthread_mutex_lock(&s->open[i].mu);
+}
+
+void store_publish_unlock(store *s) {
+    for (int i = STORE_READER_LISTS; i-- > 0;)
+        pthread_mutex_unlock(&s->open[i].mu);
 }
 
 static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
@@ -93,36 +113,46 @@ static void reader_reset(store_reader *r) {
 
 /* The newest snapshot, listed as the newest open reader (store.h). */
 static void open_snapshot(store *s, store_reader *r) {
-    pthread_mutex_lock(&s->publish);
+    reader_list *l = &s->open[thread_slot() % STORE_READER_LISTS];
+    pthread_mutex_lock(&l->mu);
     r->h = s->pub;
     r->view = s->view;
     r->newest_tx_id = s->pub_newest_tx_id;
+    r->list = l;
     r->open_next = NULL;
-    r->open_prev = s->newest;
-    if (s->newest)
-        s->newest->open_next = r;
+    r->open_prev = l->newest;
+    if (l->newest)
+        l->newest->open_next = r;
     else
-        s->oldest = r;
-    s->newest = r;
-    pthread_mutex_unlock(&s->publish);
+        l->oldest = r;
+    l->newest = r;
+    pthread_mutex_unlock(&l->mu);
 }
 
-static void close_snapshot(store *s, store_reader *r) {
-    pthread_mutex_lock(&s->publish);
+/* On the list it opened on, which may be another thread's. */
+static void close_snapshot(store_reader *r) {
+    reader_list *l = r->list;
+    pthread_mutex_lock(&l->mu);
     if (r->open_prev)
         r->open_prev->open_next = r->open_next;
     else
-        s->oldest = r->open_next;
+        l->oldest = r->open_next;
     if (r->open_next)
         r->open_next->open_prev = r->open_prev;
     else
-        s->newest = r->open_prev;
+        l->newest = r->open_prev;
     r->open_prev = r->open_next = NULL;
-    pthread_mutex_unlock(&s->publish);
+    r->list = NULL;
+    pthread_mutex_unlock(&l->mu);
 }
 
+/* Each list is in view order: its oldest is its first. */
 uint64_t store_readers_oldest(const store *s) {
-    return s->oldest ? s->oldest->view : s->view;
+    uint64_t oldest = s->view;
+    for (int i = 0; i < STORE_READER_LISTS; i++)
+        if (s->open[i].oldest && s->open[i].oldest->view < oldest)
+            oldest = s->open[i].oldest->view;
+    return oldest;
 }
 
 int store_reader_open(store *s, store_reader **out, err *e) {
@@ -147,7 +177,7 @@ void store_reader_close(store_reader *r) {
         return;
     store *s = r->s;
     store_scan_idle(r); /* the spare's cursor, while the snapshot it read is open */
-    close_snapshot(s, r);
+    close_snapshot(r);
     shared_lock_read_done(&s->rw);
     reader_reset(r);
     if (!spares_give(&s->readers, r))

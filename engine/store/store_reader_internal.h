@@ -65,7 +65,8 @@ struct store_reader {
     format_header h;                     /* the snapshot */
     uint64_t view;                       /* its pages (pager.h) */
     int64_t newest_tx_id;                /* store.pub_newest_tx_id then */
-    store_reader *open_prev, *open_next; /* the store's open readers, while open */
+    struct reader_list *list;            /* the one it is on, while open */
+    store_reader *open_prev, *open_next; /* in it */
     lookup lookups[LOOKUP_MEMO];
     uint64_t lookup_epoch;                 /* moves when the snapshot does: voids the lookups */
     uint64_t lookup_tx, lookup_generation; /* the snapshot of the lookups */
