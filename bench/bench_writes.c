@@ -8,7 +8,8 @@
  * bench_storage's inserts do. Beside wall-clock rates, facts per second of
  * this process's CPU time (the machine is shared; fsync waits are not CPU).
  * Group commit: single-fact commits per second with `synchronous: "full"`
- * from 1 thread and from 8 threads on one handle, for GROUP_SECONDS each.
+ * from 1, 2, 4 and 8 threads on one handle, for GROUP_SECONDS each, and
+ * commits per fdatasync (sync_count.h).
  *
  *   bench_writes [DIR] [COUNT]   (DIR for the file, default /tmp; COUNT
  *                                 single-fact commits, default 20000) */
@@ -22,6 +23,7 @@
 #include "bench_util.h"
 #include "fixture.h"
 #include "minigraf.h"
+#include "sync_count.h"
 
 static double cpu_s(void) {
     struct timespec ts;
@@ -114,8 +116,13 @@ static void *commit_loop(void *arg) {
     return NULL;
 }
 
-/* Commits per second of `threads` threads committing single facts. */
-static double group_rate(const char *path, int threads) {
+typedef struct {
+    double rate;      /* commits per second */
+    double per_sync;  /* commits per fdatasync */
+} group_figures;
+
+/* `threads` threads committing single facts for GROUP_SECONDS. */
+static group_figures group_run(const char *path, int threads) {
     MiniGrafDb *db = minigraf_open_with_options(path, "{\"synchronous\": \"full\"}", NULL);
     if (!db) {
         fprintf(stderr, "cannot open %s\n", path);
@@ -123,6 +130,7 @@ static double group_rate(const char *path, int threads) {
     }
     committer c[GROUP_MAX_THREADS];
     pthread_t th[GROUP_MAX_THREADS];
+    long syncs = sync_count();
     double t0 = bench_now_s();
     for (int i = 0; i < threads; i++) {
         c[i] = (committer){.db = db, .id = i, .until = t0 + GROUP_SECONDS};
@@ -133,19 +141,26 @@ static double group_rate(const char *path, int threads) {
         pthread_join(th[i], NULL);
         total += c[i].commits;
     }
-    double rate = (double)total / (bench_now_s() - t0);
+    group_figures f = {.rate = (double)total / (bench_now_s() - t0)};
+    syncs = sync_count() - syncs;
+    f.per_sync = syncs > 0 ? (double)total / (double)syncs : 0;
     minigraf_close(db);
-    return rate;
+    return f;
 }
 
 static void group_commit(const char *dir) {
     char path[1024], wal[1100];
     snprintf(path, sizeof path, "%s/bench-group-%ld.graph", dir, (long)getpid());
     snprintf(wal, sizeof wal, "%s.wal", path);
-    double one = group_rate(path, 1), eight = group_rate(path, GROUP_MAX_THREADS);
-    printf("single transact, file, sync full, 1 thread   %9.0f commits/s\n", one);
-    printf("single transact, file, sync full, 8 threads  %9.0f commits/s  (%.2fx)\n", eight,
-           eight / one);
+    double one = 0;
+    for (int threads = 1; threads <= GROUP_MAX_THREADS; threads *= 2) {
+        group_figures f = group_run(path, threads);
+        if (threads == 1)
+            one = f.rate;
+        printf("single transact, file, sync full, %d thread%s %9.0f commits/s  (%.2fx)  %5.2f "
+               "commits per sync\n",
+               threads, threads == 1 ? " " : "s", f.rate, f.rate / one, f.per_sync);
+    }
     unlink(path);
     unlink(wal);
 }
