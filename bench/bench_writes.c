@@ -117,8 +117,8 @@ static void *commit_loop(void *arg) {
 }
 
 typedef struct {
-    double rate;      /* commits per second */
-    double per_sync;  /* commits per fdatasync */
+    double rate;     /* commits per second */
+    double per_sync; /* commits per fdatasync */
 } group_figures;
 
 /* `threads` threads committing single facts for GROUP_SECONDS. */

@@ -52,9 +52,9 @@ struct store {
     /* Group commit (store_sync.c), under sync_mx: frames appended and
      * synced (counts since the open), whether a leader is syncing (or
      * gathering frames for its sync). */
-    pthread_mutex_t sync_mx;     /* taken under `writing`, never the other way */
-    pthread_cond_t synced_cv;    /* a sync ended */
-    pthread_cond_t gathered_cv;  /* a gathering leader's: enough frames are pending */
+    pthread_mutex_t sync_mx;    /* taken under `writing`, never the other way */
+    pthread_cond_t synced_cv;   /* a sync ended */
+    pthread_cond_t gathered_cv; /* a gathering leader's: enough frames are pending */
     uint64_t appended, synced;
     uint64_t waiting;    /* threads in store_await_durable */
     uint64_t committers; /* threads that were waiting when the last sync ended */
