@@ -15,8 +15,9 @@
  * frames are pending as there were such threads, for at most half a
  * sync's usual time: those just acknowledged come back with their next
  * commit and every thread shares one sync. A thread committing alone
- * never waits (PostgreSQL's commit_delay and commit_siblings, with the
- * delay and the siblings measured instead of configured). */
+ * never waits, nor does any when syncs are quick (PostgreSQL's
+ * commit_delay and commit_siblings, with the delay and the siblings
+ * measured instead of configured). */
 #include "store/store_internal.h"
 
 #include <errno.h>
@@ -93,10 +94,15 @@ static int64_t monotonic_ns(void) {
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+/* Syncs quicker than this (a file system in memory, a disk cache that
+ * survives power loss) are not worth waiting for others: the wait would
+ * cost about what the sync does. */
+#define GATHER_MIN_SYNC_NS 40000
+
 /* The leader (sync_mx held, released while waiting) waits for the frames
  * of the threads that committed beside the last sync; see the top. */
 static void gather(store *s) {
-    if (s->committers <= 1 || gathered(s))
+    if (s->committers <= 1 || s->sync_ns < GATHER_MIN_SYNC_NS || gathered(s))
         return;
     int64_t until = monotonic_ns() + s->sync_ns / 2;
     struct timespec deadline = {.tv_sec = (time_t)(until / 1000000000),
