@@ -20,7 +20,6 @@
  * measured instead of configured). */
 #include "store/store_internal.h"
 
-#include <errno.h>
 #include <time.h>
 
 int store_sync_init(store *s) {
@@ -109,8 +108,8 @@ static void gather(store *s) {
                                 .tv_nsec = (long)(until % 1000000000)};
     s->gathering = true;
     while (!gathered(s) && !s->sync_failed)
-        if (pthread_cond_timedwait(&s->gathered_cv, &s->sync_mx, &deadline) == ETIMEDOUT)
-            break;
+        if (pthread_cond_timedwait(&s->gathered_cv, &s->sync_mx, &deadline) != 0)
+            break; /* the time is up (ETIMEDOUT); 0 is a wake-up */
     s->gathering = false;
 }
 
