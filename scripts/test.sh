@@ -48,12 +48,13 @@ sanitizer_suite() {
 
 # The C suite built with ThreadSanitizer: close during calls, interrupt,
 # parallel readers, write transactions beside readers, one store opened
-# twice, snapshots beside commits, the hostile catalogue (its
-# close_during cases), the stress test (8 threads and a second process),
-# processes sharing a file, the SIGKILL loop (the engine's own unit tests
-# run in the other builds, but for the three that start threads: pager
-# opens, snapshots, and the caches readers share without a lock; the
-# database-level crash sweep takes minutes under TSan).
+# twice, snapshots beside commits, group commit (its gathering and its
+# crash points), the hostile catalogue (its close_during cases), the
+# stress test (8 threads and a second process), processes sharing a file,
+# the SIGKILL loop (the engine's own unit tests run in the other builds,
+# but for those that start threads: pager opens, snapshots, and the caches
+# readers share without a lock; the database-level crash sweep takes
+# minutes under TSan).
 thread_sanitizer_suite() {
   local dir="$BUILD-tsan"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMINIGRAF_SANITIZE_THREAD=ON \
@@ -61,7 +62,7 @@ thread_sanitizer_suite() {
     -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
   cmake --build "$dir" --parallel "$JOBS"
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$|engine_test_snapshot$|engine_test_cache_threads$|hostile_c$)'
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$|engine_test_snapshot$|engine_test_cache_threads$|engine_test_group_gather$|engine_test_group_commit$|hostile_c$)'
 }
 
 parity_suite() {

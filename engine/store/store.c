@@ -40,13 +40,7 @@ static int init_locks(store *s) {
         shared_lock_destroy(&s->rw);
         return -1;
     }
-    if (pthread_mutex_init(&s->sync_mx, NULL) != 0) {
-        pthread_mutex_destroy(&s->writing);
-        shared_lock_destroy(&s->rw);
-        return -1;
-    }
-    if (pthread_cond_init(&s->synced_cv, NULL) != 0) {
-        pthread_mutex_destroy(&s->sync_mx);
+    if (store_sync_init(s) != 0) {
         pthread_mutex_destroy(&s->writing);
         shared_lock_destroy(&s->rw);
         return -1;
@@ -55,8 +49,7 @@ static int init_locks(store *s) {
 }
 
 static void destroy_locks(store *s) {
-    pthread_cond_destroy(&s->synced_cv);
-    pthread_mutex_destroy(&s->sync_mx);
+    store_sync_destroy(s);
     pthread_mutex_destroy(&s->writing);
     shared_lock_destroy(&s->rw);
 }

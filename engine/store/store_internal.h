@@ -65,11 +65,16 @@ struct store {
     uint64_t pending_facts; /* in the WAL since the last checkpoint */
     bool broken;            /* a logged commit failed to apply, or its sync failed */
     /* Group commit (store_sync.c), under sync_mx: frames appended and
-     * synced (counts since the open), whether a leader is syncing. */
-    pthread_mutex_t sync_mx; /* taken under `writing`, never the other way */
-    pthread_cond_t synced_cv;
+     * synced (counts since the open), whether a leader is syncing (or
+     * gathering frames for its sync). */
+    pthread_mutex_t sync_mx;    /* taken under `writing`, never the other way */
+    pthread_cond_t synced_cv;   /* a sync ended */
+    pthread_cond_t gathered_cv; /* a gathering leader's: enough frames are pending */
     uint64_t appended, synced;
-    bool syncing, sync_failed;
+    uint64_t waiting;    /* threads in store_await_durable */
+    uint64_t committers; /* threads that were waiting when the last sync ended */
+    int64_t sync_ns;     /* a sync's duration, smoothed */
+    bool syncing, gathering, sync_failed;
     /* Opens of the same file in this process share the store
      * (store_share.c): the file's identity and the opens holding it. */
     dev_t dev;
@@ -95,7 +100,9 @@ bool store_share_release(store *s);
 /* The last close of the file (dev, ino) is done: its lock is released. */
 void store_share_closed(dev_t dev, ino_t ino);
 
-/* store_sync.c (group commit). */
+/* store_sync.c (group commit). Init: 0, or -1 with nothing made. */
+int store_sync_init(store *s);
+void store_sync_destroy(store *s);
 bool store_sync_ordered(store *s);
 void store_sync_appended(store *s);
 void store_sync_folded(store *s);
