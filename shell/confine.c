@@ -23,7 +23,7 @@
 #define CODE_API_017 (MINIGRAF_FAMILY_API * 1000 + 17)
 
 #ifdef MINIGRAF_SHELL_CONFINED
-enum { CONFINED_READ_DEPTH = 4, CONFINED_READ_TOTAL = 64, CONFINED_ROWS = 10000 };
+enum { CONFINED_READ_DEPTH = 4, CONFINED_READ_TOTAL = 64, CONFINED_ROWS = 2000 };
 #endif
 
 int confine_path(shell_session *s, const char *command, const char *path) {

@@ -16,7 +16,7 @@
 
 #ifdef MINIGRAF_SHELL_CONFINED
 #define LIMITS                                                                             \
-    "\"query_timeout_ms\":200,\"query_memory_limit\":33554432,\"max_derived_facts\":5000," \
+    "\"query_timeout_ms\":50,\"query_memory_limit\":33554432,\"max_derived_facts\":5000," \
     "\"max_results\":5000"
 #define OPTIONS_READ_WRITE "{" LIMITS "}"
 #define OPTIONS_READ_ONLY "{\"read_only\":true," LIMITS "}"

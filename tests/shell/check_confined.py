@@ -114,7 +114,7 @@ FOUR = {"four.txt": "(transact [[:r :n 1]])\n" + ".read four.txt\n" * 4}
 proc, _, _ = run(CONFINED, ".read four.txt\n.changes\n", FOUR)
 check("read_total_bounded", proc.stdout.decode().splitlines()[-1], "transactions: 64")
 
-# An answer is bounded: a cross product of 30^3 rows stops at 10,000.
+# An answer is bounded: a cross product of 30^3 rows stops at 2,000.
 CROSS = (
     "(transact [%s])\n(query [:find ?a ?b ?c :where [?a :v _] [?b :v _] [?c :v _]])\n"
     % " ".join("[:e%d :v %d]" % (i, i) for i in range(30))
@@ -122,9 +122,9 @@ CROSS = (
 proc, _, _ = run(CONFINED, CROSS)
 check(
     "answer_rows_bounded",
-    (proc.stderr.decode(), len(proc.stdout.decode().splitlines()) < 10200),
+    (proc.stderr.decode(), len(proc.stdout.decode().splitlines()) < 2200),
     (
-        "Error: [API-017] this shell is confined to answers of 10000 rows; the rest is not printed\n",
+        "Error: [API-017] this shell is confined to answers of 2000 rows; the rest is not printed\n",
         True,
     ),
 )
