@@ -15,7 +15,7 @@
 #include "shell.h"
 
 #ifdef MINIGRAF_SHELL_CONFINED
-#define LIMITS                                                                             \
+#define LIMITS                                                                            \
     "\"query_timeout_ms\":50,\"query_memory_limit\":33554432,\"max_derived_facts\":5000," \
     "\"max_results\":5000"
 #define OPTIONS_READ_WRITE "{" LIMITS "}"
