@@ -7,7 +7,9 @@
 #   MINIGRAF_FUZZ_RUNS=repeatable scripts/fuzz.sh      fixed inputs (CI)
 #   MINIGRAF_FUZZ_JOBS=2 scripts/fuzz.sh 600 commands  parallel workers
 #
-# Targets (tests/fuzz/README.md): parse, commands, file, wal, json.
+# Targets (tests/fuzz/README.md): parse, commands, file, wal, json, shell.
+# The shell target runs in $BUILD/fuzz-run/shell, the one directory its
+# confined shell writes to; its reproducers still come to the current one.
 # Each run first replays its checked-in seed corpus (tests/fuzz/corpus/<t>,
 # only read), then mutates; new inputs go to $BUILD/fuzz-corpus/<t>. With
 # MINIGRAF_FUZZ_MERGE=1 the interesting new inputs are minimised into the
@@ -20,8 +22,10 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MINIGRAF_FUZZ_BUILD:-$root/build-fuzz}
+mkdir -p "$build"
+build=$(cd "$build" && pwd) # the shell target runs in a directory of its own
 jobs=${MINIGRAF_FUZZ_JOBS:-1}
-all="parse commands file wal json"
+all="parse commands file wal json shell"
 seconds=${1:-30}
 [ $# -gt 0 ] && shift
 targets=${*:-$all}
@@ -50,6 +54,7 @@ options() {
     file) echo "-max_len=131072" ;;
     wal) echo "-max_len=16384" ;;
     json) echo "-max_len=4096 -dict=$root/tests/fuzz/json.dict" ;;
+    shell) echo "-max_len=4096 -dict=$root/tests/fuzz/shell.dict -artifact_prefix=$PWD/" ;;
     *) echo "fuzz.sh: unknown target $1 (targets: $all)" >&2; exit 1 ;;
     esac
 }
@@ -66,6 +71,7 @@ limit() {
         file) echo "-seed=1 -runs=3000" ;;
         wal) echo "-seed=1 -runs=20000" ;;
         json) echo "-seed=1 -runs=50000" ;;
+        shell) echo "-seed=1 -runs=2500" ;;
         esac
     else
         echo "-max_total_time=$seconds"
@@ -82,11 +88,16 @@ for t in $targets; do
     seeds=$root/tests/fuzz/corpus/$t
     work=$build/fuzz-corpus/$t
     mkdir -p "$work"
+    run_dir=.
+    if [ "$t" = shell ]; then
+        run_dir=$build/fuzz-run/shell
+        mkdir -p "$run_dir"
+    fi
     echo "fuzz.sh: $t ($(limit "$t"))"
     # shellcheck disable=SC2086 # the option lists are split on purpose
-    "$build/tests/fuzz/fuzz_$t" $(limit "$t") -timeout=20 -rss_limit_mb=2048 \
-        -print_final_stats=1 $opts $parallel "$work" "$seeds"
+    (cd "$run_dir" && "$build/tests/fuzz/fuzz_$t" $(limit "$t") -timeout=20 -rss_limit_mb=2048 \
+        -print_final_stats=1 $opts $parallel "$work" "$seeds")
     if [ "${MINIGRAF_FUZZ_MERGE:-0}" = 1 ]; then
-        "$build/tests/fuzz/fuzz_$t" -merge=1 $opts "$seeds" "$work"
+        (cd "$run_dir" && "$build/tests/fuzz/fuzz_$t" -merge=1 $opts "$seeds" "$work")
     fi
 done

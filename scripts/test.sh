@@ -302,7 +302,7 @@ step "Node package: dist tarball installed with no compiler, node --test in it, 
 step "Java (Maven Surefire + consumer, hostile cases)" java_suite
 step "Java release jar (four platforms) from a fresh local repository" java_jar
 step "ABI baseline (abidiff)" abi_check
-step "fuzzing: parse, commands, file, wal, json (fixed inputs)" fuzz_targets
+step "fuzzing: parse, commands, file, wal, json, shell (fixed inputs)" fuzz_targets
 step "C suite built for x86_64-linux-musl (Zig, static)" cross_musl_x86_64
 step "C tarball: examples/c with cc, pkg-config and find_package" c_tarball
 step "Python package: abi3 wheel and sdist in fresh venvs" python_package

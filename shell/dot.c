@@ -154,7 +154,7 @@ static void dot_open(shell_session *s, const char *args) {
     }
     if (bad)
         shell_fail(s, "usage: .open [--readonly] [PATH] (no PATH: a new in-memory database)");
-    else
+    else if (path == NULL || confine_path(s, ".open", path) == 0)
         session_open(s, path, read_only);
     free(path);
     text_free(&w);
@@ -166,21 +166,10 @@ static void dot_read(shell_session *s, const char *args) {
         shell_fail(s, "usage: .read FILE");
     } else if (s->read_depth >= 16) {
         shell_fail(s, ".read nested too deeply (16 levels)");
-    } else {
-        FILE *f = fopen(w.data, "r");
-        if (f == NULL) {
-            shell_fail(s, "cannot read %s", w.data);
-        } else {
-            line_source *in = line_source_file(f);
-            int interactive = s->interactive;
-            s->interactive = 0;
-            s->read_depth++;
-            repl_run(s, in);
-            s->read_depth--;
-            s->interactive = interactive;
-            line_source_free(in);
-            fclose(f);
-        }
+    } else if (confine_path(s, ".read", w.data) == 0 && confine_read(s) == 0) {
+        s->read_depth++;
+        session_run_file(s, w.data);
+        s->read_depth--;
     }
     text_free(&w);
 }

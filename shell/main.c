@@ -109,80 +109,22 @@ static int parse_args(int argc, char **argv, options *o) {
     return 0;
 }
 
-int session_open(shell_session *s, const char *path, int read_only) {
-    char *error = NULL;
-    const char *options_json = read_only ? "{\"read_only\":true}" : NULL;
-    MiniGrafDb *db = minigraf_open_with_options(path, options_json, &error);
-    if (db == NULL) {
-        shell_fail(s, "cannot open %s: %s", path ? path : "an in-memory database",
-                   error ? error : "(no message)");
-        minigraf_string_free(error);
-        return -1;
-    }
-    minigraf_close(s->db);
-    free(s->db_path);
-    s->db = db;
-    s->db_path = path ? strdup(path) : NULL;
-    s->read_only = read_only;
-    s->attributes_stale = 1;
-    return 0;
-}
-
-static int run_script_file(shell_session *s, const char *file) {
-    FILE *in = fopen(file, "r");
-    if (in == NULL) {
-        shell_fail(s, "cannot read %s", file);
-        return -1;
-    }
-    line_source *src = line_source_file(in);
-    int interactive = s->interactive;
-    s->interactive = 0;
-    repl_run(s, src);
-    s->interactive = interactive;
-    line_source_free(src);
-    fclose(in);
-    return 0;
-}
-
-static void banner(void) {
-    printf("minigraf %s \xE2\x80\x94 bi-temporal graph database\n"
-           "Enter .help for the dot-commands; a command runs once its parentheses balance.\n",
-           minigraf_version());
-    if (!input_has_line_editing())
-        puts("(built without libedit: no line editing or history)");
-}
-
-static void session_free(shell_session *s) {
-    minigraf_close(s->db);
-    free(s->db_path);
-    free(s->nullvalue);
-    free(s->widths);
-    params_free(s);
-    for (size_t i = 0; i < s->attribute_count; i++)
-        free(s->attributes[i]);
-    free(s->attributes);
-}
-
 /* Runs the session: init file, then the actions, else standard input. */
 static void run(shell_session *s, const options *o) {
     if (o->init_file != NULL) {
         s->silent = 1;
-        run_script_file(s, o->init_file);
+        session_run_file(s, o->init_file);
         s->silent = 0;
     }
     for (size_t i = 0; i < o->action_count && !s->stop; i++) {
         if (o->actions[i].kind == 'f')
-            run_script_file(s, o->actions[i].arg);
+            session_run_file(s, o->actions[i].arg);
         else
-            repl_run_text(s, o->actions[i].arg);
+            session_run_bytes(s, o->actions[i].arg, strlen(o->actions[i].arg));
     }
     if (o->action_count > 0 || s->stop)
         return;
-    line_source *in = s->interactive ? line_source_terminal(s) : line_source_file(stdin);
-    if (s->interactive)
-        banner();
-    repl_run(s, in);
-    line_source_free(in);
+    session_run_stdin(s);
 }
 
 int main(int argc, char **argv) {
@@ -192,14 +134,17 @@ int main(int argc, char **argv) {
         free(o.actions);
         return parsed < 0 ? 1 : 0;
     }
-    shell_session s = {0};
+    shell_session s;
+    session_init(&s, o.mode >= 0            ? (shell_mode)o.mode
+                     : isatty(STDIN_FILENO) ? MODE_TABLE
+                                            : MODE_REFERENCE);
     s.interactive = isatty(STDIN_FILENO) && o.action_count == 0;
-    s.mode = o.mode >= 0 ? (shell_mode)o.mode : isatty(STDIN_FILENO) ? MODE_TABLE : MODE_REFERENCE;
     s.typed_json = o.typed;
     s.headers = o.headers;
     s.bail = o.bail;
     interrupt_install();
     if (session_open(&s, o.path, o.read_only) != 0) {
+        session_free(&s);
         free(o.actions);
         return 1;
     }

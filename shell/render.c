@@ -442,9 +442,10 @@ int render_cursor_as(shell_session *s, MiniGrafCursor *cursor, const char *const
     rows_out *r = rows_begin(s, given ? given : (const char *const *)names, ncols);
     char *batch;
     int stopped = 0;
-    while (!(stopped = interrupt_pending()) &&
+    size_t rows = 0, row_limit = confine_row_limit();
+    while (!(stopped = interrupt_pending()) && rows < row_limit &&
            (batch = minigraf_cursor_next_batch(cursor, BATCH_ROWS)) != NULL) {
-        feed_batch(r, batch, ncols);
+        rows += feed_batch(r, batch, ncols);
         minigraf_string_free(batch);
         fflush(stdout);
     }
@@ -452,6 +453,8 @@ int render_cursor_as(shell_session *s, MiniGrafCursor *cursor, const char *const
     for (size_t i = 0; i < ncols; i++)
         free(names[i]);
     free(names);
+    if (confine_rows(s, rows) != 0)
+        return -1;
     if (stopped) {
         shell_fail(s, "interrupted (the answer stopped streaming)");
         return -1;

@@ -257,18 +257,3 @@ void repl_run(shell_session *s, line_source *in) {
         fputc('\n', stdout);
     text_free(&b.t);
 }
-
-void repl_run_text(shell_session *s, const char *command_text) {
-    FILE *f = fmemopen((void *)command_text, strlen(command_text), "r");
-    if (f == NULL) {
-        shell_fail(s, "cannot read the command text");
-        return;
-    }
-    line_source *in = line_source_file(f);
-    int interactive = s->interactive;
-    s->interactive = 0;
-    repl_run(s, in);
-    s->interactive = interactive;
-    line_source_free(in);
-    fclose(f);
-}

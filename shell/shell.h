@@ -2,7 +2,10 @@
  * shell.h — the pieces of the `minigraf` command-line shell (docs/shell.md;
  * the `reference` mode is language.md §18).
  *
- *   main.c       the command line, opening the database, exit status
+ *   main.c       the command line, exit status
+ *   session.c    a session: opening its database, running a script, a
+ *                text or standard input through it, freeing it
+ *   confine.c    what a confined build (MINIGRAF_SHELL_CONFINED) refuses
  *   repl.c       reading commands: buffering lines until a command is
  *                complete, comments, dot-commands, running a command
  *   input.c      where lines come from: a file, or the terminal through
@@ -139,6 +142,7 @@ typedef struct shell_session {
     size_t width_count;
     int timer;      /* .timer on */
     int read_depth; /* .read nesting */
+    int reads_run;  /* .read commands run (a confined shell limits them) */
     param *params;
     size_t param_count;
     char **attributes; /* known attributes, for completion */
@@ -154,6 +158,39 @@ void shell_fail(shell_session *s, const char *fmt, ...)
 #endif
     ;
 
+/* ---- the session's life (session.c) ---------------------------------------- */
+
+/* An empty session printing in `mode`, column names on, no database yet. */
+void session_init(shell_session *s, shell_mode mode);
+/* Opens `path` (NULL: in memory) for the session, closing the previous
+ * database only when the new one opened. Returns 0 or -1 (reported). */
+int session_open(shell_session *s, const char *path, int read_only);
+/* Runs the commands read from `f` as a script (no prompts, no editing). */
+void session_run_stream(shell_session *s, FILE *f);
+/* The same for the file named `file`; -1 (reported) when it cannot be read. */
+int session_run_file(shell_session *s, const char *file);
+/* The same for `len` bytes of text (line breaks separate lines, as in a
+ * file): -c, a COMMAND argument, the fuzz target. */
+void session_run_bytes(shell_session *s, const char *bytes, size_t len);
+/* Reads standard input: the terminal with a banner and prompts when
+ * s->interactive, otherwise as a script. */
+void session_run_stdin(shell_session *s);
+/* Closes the database and frees everything the session holds; every
+ * field of `s` is zero afterwards. */
+void session_free(shell_session *s);
+
+/* ---- confinement (confine.c) ------------------------------------------------ */
+
+/* 0 when `command` may use the file `path`; in a confined build -1 after
+ * reporting API-017 unless it is a plain name in the current directory. */
+int confine_path(shell_session *s, const char *command, const char *path);
+/* 0 when one more .read may run (and counts it); -1 after reporting. */
+int confine_read(shell_session *s);
+/* How many rows one answer may print: SIZE_MAX unless confined. */
+size_t confine_row_limit(void);
+/* 0 while an answer of `rows` rows is under the limit; -1 after reporting. */
+int confine_rows(shell_session *s, size_t rows);
+
 /* ---- reading commands (repl.c) -------------------------------------------- */
 
 typedef struct line_source line_source;
@@ -161,9 +198,6 @@ typedef struct line_source line_source;
 /* Reads and runs commands from `in` until its end, EXIT / .quit or a
  * failure under .bail. */
 void repl_run(shell_session *s, line_source *in);
-
-/* Runs one complete command text: a Datalog command or a dot-command. */
-void repl_run_text(shell_session *s, const char *text);
 
 /* Runs a Datalog command and prints its outcome. */
 void repl_run_command(shell_session *s, const char *command);
@@ -228,10 +262,6 @@ void params_free(shell_session *s);
  * prepared query with the .param values. Returns 0, or -1 after
  * reporting why it could not. */
 int params_run_prepared(shell_session *s, const char *query);
-
-/* Opens `path` (NULL: in memory) for the session, closing the previous
- * database only when the new one opened. Returns 0 or -1 (reported). */
-int session_open(shell_session *s, const char *path, int read_only);
 
 /* ---- output (render.c) ---------------------------------------------------- */
 

@@ -90,12 +90,15 @@ static void free_words(char **words, size_t n, size_t max) {
 void dot_export(shell_session *s, const char *args) {
     char *w[2] = {NULL, NULL};
     size_t n = split_words(args, w, 2);
-    if (n == 1 && w[0][0] != '-')
-        export_database(s, w[0]);
-    else if (n == 2 && strcmp(w[0], "--jsonl") == 0)
-        export_jsonl(s, w[1]);
-    else
+    if (n == 1 && w[0][0] != '-') {
+        if (confine_path(s, ".export", w[0]) == 0)
+            export_database(s, w[0]);
+    } else if (n == 2 && strcmp(w[0], "--jsonl") == 0) {
+        if (confine_path(s, ".export", w[1]) == 0)
+            export_jsonl(s, w[1]);
+    } else {
         shell_fail(s, "usage: .export [--jsonl] FILE");
+    }
     free_words(w, n, 2);
 }
 
@@ -167,6 +170,10 @@ void dot_import(shell_session *s, const char *args) {
         shell_fail(
             s,
             "usage: .import FILE DB (FILE: JSON lines of fact records; DB: a new database file)");
+        free_words(w, n, 2);
+        return;
+    }
+    if (confine_path(s, ".import", w[0]) != 0 || confine_path(s, ".import", w[1]) != 0) {
         free_words(w, n, 2);
         return;
     }
