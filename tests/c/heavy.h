@@ -15,8 +15,7 @@
 /* An aggregate: computed whole before the first row. Four patterns: the
  * count of a triple product (216M) takes under a second since counting
  * scans, and query_timeout_ms's test needs more than its 1 s. */
-#define HEAVY_COUNT                                                                                \
-    "(query [:find (count ?x) :where [?a :n ?x] [?b :n ?y] [?c :n ?z] [?d :n ?w]])"
+#define HEAVY_COUNT "(query [:find (count ?x) :where [?a :n ?x] [?b :n ?y] [?c :n ?z] [?d :n ?w]])"
 /* A plain projection: streams. */
 #define HEAVY_ROWS "(query [:find ?x ?y ?z :where [?a :n ?x] [?b :n ?y] [?c :n ?z]])"
 /* Rules: the closure of a HEAVY_N chain, then its cross product. */
