@@ -372,7 +372,8 @@ static PyMethodDef cursor_methods[] = {
 
 static PyMemberDef cursor_members[] = {
     {"batch_size", T_PYSSIZET, offsetof(Cursor, batch_size), 0,
-     "How many rows iteration reads from the library at a time (1 to 1024; default 1024)."},
+     "How many rows iteration reads from the library at a time, after the first 64 the\n"
+     "query read (1 to 1024; default 1024)."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(Cursor, weakrefs), READONLY, NULL},
     {NULL, 0, 0, 0, NULL},
 };
