@@ -1,4 +1,5 @@
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -39,7 +40,9 @@ import org.minigraf.PreparedQuery;
  *
  * <p>{@code threads}: one Minigraf shared by 1 thread, then by THREADS
  * threads, each running the shape's prepared query for SECONDS; queries per
- * second of each and their ratio. One JSON line.
+ * second of each, their ratio and the cores the process kept busy meanwhile
+ * (process CPU time over wall time: on a shared machine, the share it got,
+ * which bounds the ratio). One JSON line.
  */
 public final class BenchJava {
     private static final int MAX_RUNS = 5000;
@@ -152,8 +155,17 @@ public final class BenchJava {
                 lite.p50Us, lite.p99Us, text.runs, check);
     }
 
-    /** Queries per second of `threads` threads running the prepared query for `seconds`. */
-    private static double rate(Minigraf db, String query, int threads, double seconds) throws Exception {
+    /** This process's CPU time so far, in ns. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /**
+     * Queries per second of `threads` threads running the prepared query for `seconds`, and the
+     * cores the process kept busy meanwhile.
+     */
+    private static double[] rate(Minigraf db, String query, int threads, double seconds) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong done = new AtomicLong();
         CountDownLatch ready = new CountDownLatch(threads);
@@ -182,6 +194,7 @@ public final class BenchJava {
             workers.add(w);
         }
         ready.await();
+        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         go.countDown();
         Thread.sleep((long) (seconds * 1000));
@@ -190,10 +203,11 @@ public final class BenchJava {
             w.join();
         }
         double elapsed = (System.nanoTime() - t0) / 1e9;
+        double cores = (processCpuNanos() - cpu0) / 1e9 / elapsed;
         if (!errors.isEmpty()) {
             throw new IllegalStateException(errors.get(0));
         }
-        return done.get() / elapsed;
+        return new double[] {done.get() / elapsed, cores};
     }
 
     private static void threadsMode(String fixture, String tsv, String name, int threads, double seconds)
@@ -201,10 +215,11 @@ public final class BenchJava {
         String[] s = shape(tsv, name);
         try (Minigraf db = open(fixture, s[4].equals("1"))) {
             rate(db, s[1], 1, 0.5); // JIT warm-up
-            double one = rate(db, s[1], 1, seconds);
-            double many = rate(db, s[1], threads, seconds);
+            double[] one = rate(db, s[1], 1, seconds);
+            double[] many = rate(db, s[1], threads, seconds);
             System.out.printf(Locale.ROOT, "{\"shape\":\"%s\",\"threads\":%d,\"qps_1\":%.0f,\"qps_n\":%.0f,"
-                    + "\"speedup\":%.2f}%n", name, threads, one, many, many / one);
+                    + "\"speedup\":%.2f,\"cores_1\":%.2f,\"cores_n\":%.2f}%n", name, threads, one[0], many[0],
+                    many[0] / one[0], one[1], many[1]);
         }
     }
 

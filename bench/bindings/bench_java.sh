@@ -80,6 +80,7 @@ for r in rows:
           f"{r['sqlite_jdbc_p50_us']:>11.1f}{r['sqlite_jdbc_p50_us'] / r['java_p50_us']:>12.2f}  {r['check']}")
 for r in rows:
     if "threads" in r:
-        print(f"{r['shape']}: 1 thread {r['qps_1']:.0f}/s, {r['threads']} threads {r['qps_n']:.0f}/s: "
+        print(f"{r['shape']}: 1 thread {r['qps_1']:.0f}/s ({r['cores_1']:.2f} cores busy), "
+              f"{r['threads']} threads {r['qps_n']:.0f}/s ({r['cores_n']:.2f} cores busy): "
               f"{r['speedup']:.2f}x")
 PY

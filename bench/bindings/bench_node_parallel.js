@@ -4,8 +4,10 @@
 // database file, as 1 vs 4 worker threads (each with its own handle on the
 // file: the library's shared store) and as 1 vs 4 concurrent async calls
 // on one handle (the libuv pool), while a writer commits meanwhile.
-// Reports queries per second and the ratio of 4 to 1 (target >= 1.6x on a
-// 2-core machine).
+// Reports queries per second, the ratio of 4 to 1 (target >= 1.6x on a
+// 2-core machine) and the cores the process kept busy during each figure
+// (process CPU time over wall time: on a shared machine, the share it got,
+// which bounds the ratio).
 //
 //   node bench_node_parallel.js FIXTURE_FILE N [SECONDS]
 //
@@ -19,6 +21,11 @@ const pkg = process.env.MINIGRAF_NODE_PACKAGE || 'minigraf';
 const minigraf = require(pkg);
 
 const nowS = () => Number(process.hrtime.bigint()) / 1e9;
+/** CPU seconds of the whole process (every thread) so far. */
+const cpuS = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 
 /** The mix: point_entity and join_2 (prepared) over 1,024 entities. */
 function mix(db) {
@@ -78,6 +85,7 @@ async function workersRun(file, count, seconds) {
         }),
     ),
   );
+  const cpu = cpuS();
   const until = nowS() + seconds;
   const counts = await Promise.all(
     workers.map(
@@ -88,13 +96,14 @@ async function workersRun(file, count, seconds) {
         }),
     ),
   );
-  return { queries: counts.reduce((a, b) => a + b, 0), seconds };
+  return { queries: counts.reduce((a, b) => a + b, 0), seconds, cpu: cpuS() - cpu };
 }
 
 /** `count` loops of async calls on one handle, each with its own prepared
  * statements (a statement runs one call at a time); a run is one job on
  * the pool (PreparedQuery.allAsync). */
 async function asyncRun(db, count, seconds) {
+  const cpu = cpuS();
   const until = nowS() + seconds;
   const loops = Array.from({ length: count }, async (_, i) => {
     const m = mix(db);
@@ -106,7 +115,7 @@ async function asyncRun(db, count, seconds) {
     return done;
   });
   const counts = await Promise.all(loops);
-  return { queries: counts.reduce((a, b) => a + b, 0), seconds };
+  return { queries: counts.reduce((a, b) => a + b, 0), seconds, cpu: cpuS() - cpu };
 }
 
 async function main(argv) {
@@ -124,23 +133,19 @@ async function main(argv) {
     db.execute(`(transact [[:bench-writer :tick ${commits}]])`);
     commits++;
   }, 50);
-  const rate = ({ queries, seconds: s }) => queries / s;
-  const results = {};
-  for (const count of [1, 4])
-    results[`workers_${count}`] = rate(await workersRun(file, count, seconds));
-  for (const count of [1, 4]) results[`async_${count}`] = rate(await asyncRun(db, count, seconds));
+  const runs = {};
+  for (const count of [1, 4]) runs[`workers_${count}`] = await workersRun(file, count, seconds);
+  for (const count of [1, 4]) runs[`async_${count}`] = await asyncRun(db, count, seconds);
   clearInterval(writer);
   db.close();
-  const out = {
-    n,
-    seconds,
-    commits,
-    workers_1_qps: Math.round(results.workers_1),
-    workers_4_qps: Math.round(results.workers_4),
-    workers_ratio: Math.round((results.workers_4 / results.workers_1) * 100) / 100,
-    async_1_qps: Math.round(results.async_1),
-    async_4_qps: Math.round(results.async_4),
-    async_ratio: Math.round((results.async_4 / results.async_1) * 100) / 100,
-  };
+  const out = { n, seconds, commits };
+  for (const mode of ['workers', 'async']) {
+    const [one, four] = [runs[`${mode}_1`], runs[`${mode}_4`]];
+    out[`${mode}_1_qps`] = Math.round(one.queries / one.seconds);
+    out[`${mode}_4_qps`] = Math.round(four.queries / four.seconds);
+    out[`${mode}_ratio`] = Math.round((four.queries / one.queries) * 100) / 100;
+    out[`${mode}_1_cores`] = Math.round((one.cpu / one.seconds) * 100) / 100;
+    out[`${mode}_4_cores`] = Math.round((four.cpu / four.seconds) * 100) / 100;
+  }
   console.log(JSON.stringify(out));
 }

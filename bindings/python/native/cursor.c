@@ -2,13 +2,15 @@
  * cursor.c — minigraf.Cursor: a query's rows, read with minigraf_cursor_step
  * and the column accessors straight into Python tuples.
  *
- * Rows are read in blocks: without the GIL, up to BLOCK rows are stepped
- * over and their values copied into cells (texts into an arena); then,
- * with the GIL, each row becomes a tuple when it is asked for. So one
- * GIL release serves many rows, and other threads run while the engine
- * works. Two threads using one cursor at once: the second gets API-017,
- * never a wait. Closing while another thread reads frees the cursor when
- * that read returns.
+ * Rows are read in blocks (block.c): without the GIL, up to BLOCK rows are
+ * stepped over and their values copied into cells; then, with the GIL,
+ * each row becomes a tuple when it is asked for. The query itself reads
+ * the first MGPY_FIRST_ROWS rows before it returns, in its own GIL-free
+ * stretch, and the library's cursor is freed there when they are all: a
+ * point or join query hands the GIL over once, and other threads run
+ * while the engine works. Two threads using one cursor at once: the
+ * second gets API-017, never a wait. Closing while another thread reads
+ * frees the cursor when that read returns.
  */
 #include <string.h>
 
@@ -18,19 +20,14 @@
 enum { BLOCK = 1024, BIG_BLOCK = 1024 };
 
 typedef struct {
-    PyObject_HEAD MiniGrafCursor *cursor; /* NULL once closed */
-    int ncols;
+    PyObject_HEAD mgpy_block block;
     PyObject *columns;     /* tuple of str, made when first asked for */
     PyObject *row_factory; /* None, or factory(cursor, row) */
     Py_ssize_t batch_size; /* rows per block when iterating */
+    size_t next;           /* the next buffered row to give */
     int busy;              /* a thread is stepping without the GIL */
     int close_requested;   /* close() came while busy */
-    int done;              /* the end or an error was reached */
-    int error_code;        /* that error, raised once the buffered rows are read */
-    PyObject *error_text;
-    mgpy_cell *cells; /* rows * ncols, capacity cap_rows */
-    size_t cap_rows, rows, next;
-    mgpy_arena arena;
+    int closed;            /* close() was called */
     PyObject *weakrefs;
 } Cursor;
 
@@ -39,100 +36,67 @@ static PyObject *closed_error(void) {
     return NULL;
 }
 
-PyObject *mgpy_cursor_new(MiniGrafCursor *handle, PyObject *row_factory) {
-    Cursor *c = PyObject_GC_New(Cursor, mgpy_CursorType);
+/* Frees the block, the library's cursor (if still open) without the GIL:
+ * ending a read snapshot may meet other threads' readers. */
+static void free_block(mgpy_block *block) {
+    if (block->handle) {
+        Py_BEGIN_ALLOW_THREADS mgpy_block_free(block);
+        Py_END_ALLOW_THREADS
+    } else {
+        mgpy_block_free(block);
+    }
+}
 
+PyObject *mgpy_cursor_new(mgpy_block *block, int opened, PyObject *row_factory) {
+    Cursor *c;
+
+    if (opened < 0 || PyErr_Occurred()) { /* or Ctrl-C, met after the answer was complete */
+        free_block(block);
+        return opened < 0 && !PyErr_Occurred() ? PyErr_NoMemory() : NULL;
+    }
+    c = PyObject_GC_New(Cursor, mgpy_CursorType);
     if (!c) {
-        minigraf_cursor_free(handle);
+        free_block(block);
         return NULL;
     }
-    c->cursor = handle;
-    c->ncols = minigraf_cursor_column_count(handle);
+    c->block = *block;
     c->columns = NULL;
     c->row_factory = row_factory ? row_factory : Py_None;
     Py_INCREF(c->row_factory);
     c->batch_size = BLOCK;
-    c->busy = c->close_requested = c->done = c->error_code = 0;
-    c->error_text = NULL;
-    c->cells = NULL;
-    c->cap_rows = c->rows = c->next = 0;
-    memset(&c->arena, 0, sizeof c->arena);
+    c->next = 0;
+    c->busy = c->close_requested = c->closed = 0;
     c->weakrefs = NULL;
     PyObject_GC_Track(c);
     return (PyObject *)c;
 }
 
-static void free_handle(Cursor *c) {
-    MiniGrafCursor *handle = c->cursor;
-
-    c->cursor = NULL;
-    c->rows = c->next = 0;
-    minigraf_cursor_free(handle);
+static void close_now(Cursor *c) {
+    c->closed = 1;
+    c->next = 0;
+    free_block(&c->block);
 }
 
-/* Steps over up to `want` rows into the cells, without the GIL. Returns
- * 0 (rows may be 0 at the end), or -1 with an exception (the cursor is
- * busy or closed, out of memory, or a callback raised: Ctrl-C). */
+/* Steps over up to `want` rows into the block, without the GIL. Returns
+ * 0 (rows may be 0 at the end), or -1 with an exception (out of memory,
+ * or a callback raised: Ctrl-C). */
 static int fill(Cursor *c, size_t want) {
-    int rc = 1, oom = 0, col;
-    size_t got = 0;
-    mgpy_cell *cell;
-    MiniGrafCursor *handle = c->cursor;
+    int rc;
 
-    if (!handle) {
-        closed_error();
-        return -1;
-    }
-    if (c->busy) {
-        mgpy_raise(MINIGRAF_E_API_017, "[API-017] cursor is in use by another thread");
-        return -1;
-    }
-    if (want > c->cap_rows) {
-        mgpy_cell *grown = PyMem_Realloc(c->cells, want * (size_t)c->ncols * sizeof *grown);
-        if (!grown) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        c->cells = grown;
-        c->cap_rows = want;
-    }
     c->busy = 1;
-    c->arena.len = 0;
-    Py_BEGIN_ALLOW_THREADS while (got < want && (rc = minigraf_cursor_step(handle)) == 1) {
-        cell = c->cells + got * (size_t)c->ncols;
-        for (col = 0; col < c->ncols && !oom; col++) {
-            oom = mgpy_cell_read(handle, col, cell + col, &c->arena) < 0;
-        }
-        if (oom) {
-            break;
-        }
-        got++;
-    }
+    Py_BEGIN_ALLOW_THREADS rc = mgpy_block_fill(&c->block, want);
     Py_END_ALLOW_THREADS c->busy = 0;
-    c->rows = got;
     c->next = 0;
-    if (rc <= 0) {
-        c->done = 1;
+    if (c->close_requested) {
+        close_now(c);
     }
     if (rc < 0) {
-        const char *message = minigraf_cursor_last_error(handle);
-        c->error_code = -rc;
-        c->error_text = PyUnicode_FromString(message ? message : "");
-        if (!c->error_text) {
-            PyErr_Clear();
-        }
-    }
-    if (c->close_requested) {
-        free_handle(c);
-    }
-    if (oom) {
-        c->rows = 0;
         PyErr_NoMemory();
         return -1;
     }
     if (PyErr_Occurred()) { /* KeyboardInterrupt or the progress handler's exception */
-        c->rows = 0;
-        c->done = 1;
+        c->block.rows = 0;
+        c->block.done = 1;
         return -1;
     }
     return 0;
@@ -140,26 +104,22 @@ static int fill(Cursor *c, size_t want) {
 
 /* The pending error of a finished cursor, raised; NULL. */
 static PyObject *raise_pending(Cursor *c) {
-    const char *text = c->error_text ? PyUnicode_AsUTF8AndSize(c->error_text, NULL) : NULL;
-    if (c->error_text && !text) {
-        return NULL;
-    }
-    mgpy_raise(c->error_code, text);
+    mgpy_raise(c->block.error_code, c->block.error_text);
     return NULL;
 }
 
 /* The next buffered row as a tuple (or what the row factory makes of it). */
 static PyObject *take_row(Cursor *c) {
-    const mgpy_cell *cell = c->cells + c->next * (size_t)c->ncols;
-    PyObject *row = PyTuple_New(c->ncols), *value, *made;
+    const mgpy_cell *cell = c->block.cells + c->next * (size_t)c->block.ncols;
+    PyObject *row = PyTuple_New(c->block.ncols), *value, *made;
     int col;
 
     if (!row) {
         return NULL;
     }
     c->next++;
-    for (col = 0; col < c->ncols; col++) {
-        value = mgpy_cell_value(cell + col, &c->arena);
+    for (col = 0; col < c->block.ncols; col++) {
+        value = mgpy_cell_value(cell + col, &c->block.arena);
         if (!value) {
             Py_DECREF(row);
             return NULL;
@@ -177,20 +137,24 @@ static PyObject *take_row(Cursor *c) {
 /* 1 when a row is buffered, 0 at the end; with an exception set, -1, or
  * -2 when it is the cursor's own error (which may wait behind rows). */
 static int ensure_row(Cursor *c, size_t block) {
-    if (c->next < c->rows) {
+    if (c->busy) { /* its block is being refilled */
+        mgpy_raise(MINIGRAF_E_API_017, "[API-017] cursor is in use by another thread");
+        return -1;
+    }
+    if (c->next < c->block.rows) {
         return 1;
     }
-    if (!c->cursor) {
+    if (c->closed) {
         closed_error();
         return -1;
     }
-    if (!c->done && fill(c, block) < 0) {
+    if (!c->block.done && fill(c, block) < 0) {
         return -1;
     }
-    if (c->next < c->rows) {
+    if (c->next < c->block.rows) {
         return 1;
     }
-    if (c->error_code) {
+    if (c->block.error_code) {
         raise_pending(c);
         return -2;
     }
@@ -280,8 +244,8 @@ static PyObject *cursor_close(PyObject *self, PyObject *unused) {
     (void)unused;
     if (c->busy) {
         c->close_requested = 1; /* the reading thread frees it */
-    } else if (c->cursor) {
-        free_handle(c);
+    } else if (!c->closed) {
+        close_now(c);
     }
     Py_RETURN_NONE;
 }
@@ -304,22 +268,18 @@ static PyObject *cursor_iter(PyObject *self) {
 
 static PyObject *get_columns(PyObject *self, void *closure) {
     Cursor *c = (Cursor *)self;
+    const char *name = c->block.names;
     int col;
 
     (void)closure;
     if (!c->columns) {
         PyObject *columns;
-        if (!c->cursor) {
+        if (c->closed) {
             return closed_error();
         }
-        if (c->busy) {
-            mgpy_raise(MINIGRAF_E_API_017, "[API-017] cursor is in use by another thread");
-            return NULL;
-        }
-        columns = PyTuple_New(c->ncols);
-        for (col = 0; columns && col < c->ncols; col++) {
-            const char *name = minigraf_cursor_column_name(c->cursor, col);
-            PyObject *text = PyUnicode_FromString(name ? name : "");
+        columns = PyTuple_New(c->block.ncols);
+        for (col = 0; columns && col < c->block.ncols; col++, name += strlen(name) + 1) {
+            PyObject *text = PyUnicode_FromString(name);
             if (!text) {
                 Py_CLEAR(columns);
                 break;
@@ -345,7 +305,7 @@ static PyObject *get_variables(PyObject *self, void *closure) {
 
 static PyObject *get_closed(PyObject *self, void *closure) {
     (void)closure;
-    return PyBool_FromLong(((Cursor *)self)->cursor == NULL && !((Cursor *)self)->busy);
+    return PyBool_FromLong(((Cursor *)self)->closed);
 }
 
 static PyObject *get_row_factory(PyObject *self, void *closure) {
@@ -369,8 +329,8 @@ static int set_row_factory(PyObject *self, PyObject *value, void *closure) {
 
 static PyObject *cursor_repr(PyObject *self) {
     Cursor *c = (Cursor *)self;
-    return PyUnicode_FromFormat("<minigraf.Cursor %d columns %s>", c->ncols,
-                                c->cursor ? "open" : "closed");
+    return PyUnicode_FromFormat("<minigraf.Cursor %d columns %s>", c->block.ncols,
+                                c->closed ? "closed" : "open");
 }
 
 static int cursor_traverse(PyObject *self, visitproc visit, void *arg) {
@@ -391,14 +351,9 @@ static void cursor_dealloc(PyObject *self) {
     if (c->weakrefs) {
         PyObject_ClearWeakRefs(self);
     }
-    if (c->cursor) {
-        free_handle(c);
-    }
+    free_block(&c->block);
     Py_XDECREF(c->columns);
     Py_XDECREF(c->row_factory);
-    Py_XDECREF(c->error_text);
-    PyMem_Free(c->cells);
-    free(c->arena.data);
     mgpy_free_instance(self);
 }
 
@@ -417,7 +372,8 @@ static PyMethodDef cursor_methods[] = {
 
 static PyMemberDef cursor_members[] = {
     {"batch_size", T_PYSSIZET, offsetof(Cursor, batch_size), 0,
-     "How many rows iteration reads from the library at a time (1 to 1024; default 1024)."},
+     "How many rows iteration reads from the library at a time, after the first 64 the\n"
+     "query read (1 to 1024; default 1024)."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(Cursor, weakrefs), READONLY, NULL},
     {NULL, 0, 0, 0, NULL},
 };
@@ -485,7 +441,9 @@ PyObject *mgpy_query(PyObject *self, PyObject *args) {
     PyObject *db_arg, *text_obj, *row_factory;
     MiniGrafDb *db;
     MiniGrafCursor *cursor;
+    mgpy_block block;
     const char *text;
+    int opened;
 
     (void)self;
     if (!PyArg_ParseTuple(args, "OUO", &db_arg, &text_obj, &row_factory)) {
@@ -497,24 +455,27 @@ PyObject *mgpy_query(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS cursor = minigraf_query(db, text);
+    opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
     Py_END_ALLOW_THREADS if (!cursor) {
         return mgpy_fail(minigraf_last_error_code(db), minigraf_last_error(db));
     }
-    if (PyErr_Occurred()) { /* Ctrl-C met after the answer was complete */
-        minigraf_cursor_free(cursor);
-        return NULL;
-    }
-    return mgpy_cursor_new(cursor, row_factory);
+    return mgpy_cursor_new(&block, opened, row_factory);
 }
 
 PyObject *mgpy_wrap_cursor(PyObject *self, PyObject *args) {
     PyObject *handle, *row_factory;
     MiniGrafCursor *cursor;
+    mgpy_block block;
+    int opened;
 
     (void)self;
     if (!PyArg_ParseTuple(args, "OO", &handle, &row_factory)) {
         return NULL;
     }
     cursor = mgpy_pointer(handle);
-    return cursor ? mgpy_cursor_new(cursor, row_factory) : NULL;
+    if (!cursor) {
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
+    Py_END_ALLOW_THREADS return mgpy_cursor_new(&block, opened, row_factory);
 }

@@ -89,7 +89,7 @@ typedef struct {
     } v;
 } mgpy_cell;
 
-/* Growable bytes for the cells' texts (PyMem_Raw*: usable without the GIL). */
+/* Growable bytes for the cells' texts (malloc: usable without the GIL). */
 typedef struct {
     char *data;
     size_t len, cap;
@@ -110,6 +110,33 @@ int mgpy_to_value(PyObject *object, minigraf_value *out, PyObject **keep);
  * with a Python exception set (a value no slot takes). */
 int mgpy_bind(MiniGrafStmt *stmt, const char *name, PyObject *value);
 
+/* ---- blocks of rows (block.c) ---- */
+/* A cursor's rows read without the GIL (none of these functions needs
+ * it): the values of the last block's `rows` rows, and how stepping ended.
+ * The library's cursor is freed when its end or error is met; its column
+ * names and error text stay here. */
+typedef struct {
+    MiniGrafCursor *handle; /* NULL once the end or an error was met */
+    int ncols;
+    char *names;      /* the ncols column names, each ended by NUL */
+    mgpy_cell *cells; /* rows * ncols, room for cap_rows rows */
+    size_t cap_rows, rows;
+    mgpy_arena arena; /* the texts of this block's cells */
+    int done;         /* the end or an error was met */
+    int error_code;   /* that error's code (> 0), or 0 */
+    char *error_text; /* its "[CODE] message", or NULL */
+} mgpy_block;
+
+/* Takes the open cursor `handle` (NULL: an empty block, nothing read) and
+ * reads up to `want` rows. 0, or -1 when out of memory; either way free
+ * the block with mgpy_block_free. */
+int mgpy_block_open(mgpy_block *b, MiniGrafCursor *handle, size_t want);
+/* Reads the next up to `want` rows in place of the block's rows (none
+ * once done). 0, or -1 when out of memory (rows is then 0). */
+int mgpy_block_fill(mgpy_block *b, size_t want);
+/* Frees the block's memory and the library's cursor, if still open. */
+void mgpy_block_free(mgpy_block *b);
+
 /* ---- entity (entity.c) ---- */
 PyObject *mgpy_entity_from_bytes(const unsigned char bytes[16]);
 /* The 37-byte hyphenated text of an Entity or uuid.UUID; 0, or -1 with
@@ -117,8 +144,12 @@ PyObject *mgpy_entity_from_bytes(const unsigned char bytes[16]);
 int mgpy_uuid_text(PyObject *object, char text[37]);
 
 /* ---- cursors (cursor.c) ---- */
-/* Wraps an open cursor (taking ownership): a new minigraf.Cursor. */
-PyObject *mgpy_cursor_new(MiniGrafCursor *cursor, PyObject *row_factory);
+/* Rows a query reads before it returns, in the same GIL-free stretch. */
+enum { MGPY_FIRST_ROWS = 64 };
+/* A new minigraf.Cursor over the block mgpy_block_open returned `opened`
+ * for (taking the block's contents, on error too); NULL with an exception
+ * when it was out of memory or a callback raised meanwhile (Ctrl-C). */
+PyObject *mgpy_cursor_new(mgpy_block *block, int opened, PyObject *row_factory);
 
 /* ---- host functions (host.c) ---- */
 /* Writes the pending Python exception's text into a callback's error

@@ -131,18 +131,17 @@ static PyObject *stmt_clear(PyObject *self, PyObject *unused) {
 
 static PyObject *run(Statement *s, MiniGrafStmt *stmt) {
     MiniGrafCursor *cursor;
+    mgpy_block block;
+    int opened;
 
     s->busy = 1;
     Py_BEGIN_ALLOW_THREADS cursor = minigraf_stmt_query(stmt);
+    opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
     Py_END_ALLOW_THREADS s->busy = 0;
     if (!cursor) {
         return stmt_error(stmt);
     }
-    if (PyErr_Occurred()) {
-        minigraf_cursor_free(cursor);
-        return NULL;
-    }
-    return mgpy_cursor_new(cursor, s->row_factory);
+    return mgpy_cursor_new(&block, opened, s->row_factory);
 }
 
 static PyObject *stmt_query(PyObject *self, PyObject *args, PyObject *kwargs) {
