@@ -37,11 +37,12 @@ bool window_takes_arg(window_fn fn) {
 }
 
 /* Scratch for one call: `part` holds each row's dense partition number,
- * `perm` the rows in window order, `tmp` the merge buffer, `num` the order
- * values as doubles when every one is a number (else NULL). */
+ * `perm` the rows in window order, `tmp` the merge buffer, `key` each row's
+ * order value as an unsigned integer in window order when every value is
+ * a number and none is NaN (else NULL: the merge sort compares values). */
 typedef struct window_scratch {
     size_t *part, *perm, *tmp;
-    double *num;
+    uint64_t *key;
     size_t partitions;
     htab table;
     size_t charged;
@@ -90,26 +91,14 @@ static void group_by_partition(window_scratch *w, size_t n) {
         w->perm[start[w->part[i]]++] = i;
 }
 
-typedef struct order_ctx {
-    const value *order;
-    const double *num; /* window_scratch.num */
-    bool radix;        /* num holds no NaN */
-    bool descending;
-} order_ctx;
-
-/* cmp_window compares two numbers as doubles, a NaN equal to anything:
- * (x > y) - (x < y) exactly, without its calls and type tests. */
-static bool order_before(const order_ctx *o, size_t a, size_t b) {
-    int c = o->num ? (o->num[a] > o->num[b]) - (o->num[a] < o->num[b])
-                   : cmp_window(&o->order[a], &o->order[b]);
-    return o->descending ? c > 0 : c < 0;
-}
-
 /* Stable: takes from the right run only when strictly before. */
-static void merge(const order_ctx *o, size_t *rows, size_t mid, size_t n, size_t *tmp) {
+static void merge(const value *order, bool descending, size_t *rows, size_t mid, size_t n,
+                  size_t *tmp) {
     size_t i = 0, j = mid, k = 0;
-    while (i < mid && j < n)
-        tmp[k++] = order_before(o, rows[j], rows[i]) ? rows[j++] : rows[i++];
+    while (i < mid && j < n) {
+        int c = cmp_window(&order[rows[j]], &order[rows[i]]);
+        tmp[k++] = (descending ? c > 0 : c < 0) ? rows[j++] : rows[i++];
+    }
     while (i < mid)
         tmp[k++] = rows[i++];
     while (j < n)
@@ -117,54 +106,80 @@ static void merge(const order_ctx *o, size_t *rows, size_t mid, size_t n, size_t
     memcpy(rows, tmp, n * sizeof *rows);
 }
 
-static void merge_sort(const order_ctx *o, size_t *rows, size_t n, size_t *tmp) {
+static void merge_sort(const value *order, bool descending, size_t *rows, size_t n, size_t *tmp) {
     if (n < 2)
         return;
     size_t mid = n / 2;
-    merge_sort(o, rows, mid, tmp);
-    merge_sort(o, rows + mid, n - mid, tmp);
-    merge(o, rows, mid, n, tmp);
+    merge_sort(order, descending, rows, mid, tmp);
+    merge_sort(order, descending, rows + mid, n - mid, tmp);
+    merge(order, descending, rows, mid, n, tmp);
+}
+
+/* Integers this large or larger in magnitude may round as doubles. */
+#define EXACT_DOUBLE_INT (INT64_C(1) << 53)
+
+/* Keys of every row, or false when some order value is not a number or is
+ * NaN (numbers without NaN are totally ordered up to ties under O2, which
+ * compares them as doubles). Integers a double holds exactly are their
+ * own keys (no conversion); otherwise the key is the double's bits (0.0
+ * and -0.0 alike). Greater values get greater keys, reversed for :desc. */
+static bool order_keys(const value *order, size_t n, bool descending, uint64_t *key) {
+    bool doubles = false;
+    for (size_t i = 0; i < n; i++) {
+        const value *v = &order[i];
+        if (v->type == VT_INTEGER)
+            doubles |= v->as.i >= EXACT_DOUBLE_INT || v->as.i <= -EXACT_DOUBLE_INT;
+        else if (v->type == VT_FLOAT && !isnan(v->as.f))
+            doubles = true;
+        else
+            return false;
+    }
+    uint64_t flip = descending ? UINT64_MAX : 0;
+    for (size_t i = 0; i < n && !doubles; i++)
+        key[i] = ((uint64_t)order[i].as.i ^ UINT64_C(1) << 63) ^ flip;
+    for (size_t i = 0; i < n && doubles; i++) {
+        double x = order[i].type == VT_INTEGER ? (double)order[i].as.i : order[i].as.f;
+        uint64_t u;
+        x = x == 0 ? 0.0 : x;
+        memcpy(&u, &x, sizeof u);
+        key[i] = (u >> 63 ? ~u : u | UINT64_C(1) << 63) ^ flip;
+    }
+    return true;
 }
 
 /* Below this many rows the merge sort takes fewer instructions than the
- * radix sort's eight passes of 256 buckets. */
+ * radix sort's histograms of 256 buckets. */
 #define RADIX_MIN_ROWS 256
 
-/* A number's place in the order as an unsigned key: equal numbers (0.0
- * and -0.0 too) get equal keys, greater numbers greater keys, reversed
- * for :desc. Not for NaN. */
-static uint64_t number_key(const order_ctx *o, size_t row) {
-    double x = o->num[row] == 0 ? 0.0 : o->num[row];
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    u = u >> 63 ? ~u : u | UINT64_C(1) << 63;
-    return o->descending ? ~u : u;
-}
-
-/* Without NaN the numbers are totally ordered up to ties, so every stable
- * sort gives the merge sort's order; this one (a stable counting sort per
- * byte of the keys, lowest first) takes linear time. A byte all the keys
- * share needs no pass. */
-static void radix_sort(const order_ctx *o, size_t *rows, size_t n, size_t *tmp) {
-    for (unsigned shift = 0; shift < 64; shift += 8) {
+/* A stable counting sort per byte of (key - the least key), lowest byte
+ * first, for as many bytes as the span of the keys needs: one pass for
+ * values within 256 of each other. Every stable sort gives the merge
+ * sort's order, as the keys are totally ordered up to ties. */
+static void radix_sort(const uint64_t *key, size_t *rows, size_t n, size_t *tmp) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = key[rows[i]];
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    for (unsigned shift = 0; shift < 64 && (hi - lo) >> shift; shift += 8) {
         size_t start[257] = {0};
         for (size_t i = 0; i < n; i++)
-            start[(number_key(o, rows[i]) >> shift & 0xff) + 1]++;
-        if (start[(number_key(o, rows[0]) >> shift & 0xff) + 1] == n)
-            continue;
+            start[((key[rows[i]] - lo) >> shift & 0xff) + 1]++;
         for (size_t b = 0; b < 256; b++)
             start[b + 1] += start[b];
         for (size_t i = 0; i < n; i++)
-            tmp[start[number_key(o, rows[i]) >> shift & 0xff]++] = rows[i];
+            tmp[start[(key[rows[i]] - lo) >> shift & 0xff]++] = rows[i];
         memcpy(rows, tmp, n * sizeof *rows);
     }
 }
 
-static void sort_partition(const order_ctx *o, size_t *rows, size_t n, size_t *tmp) {
-    if (o->radix && n >= RADIX_MIN_ROWS)
-        radix_sort(o, rows, n, tmp);
+static void sort_partition(const window_scratch *w, const value *order, bool descending,
+                           size_t *rows, size_t n) {
+    if (w->key && n >= RADIX_MIN_ROWS)
+        radix_sort(w->key, rows, n, w->tmp);
     else
-        merge_sort(o, rows, n, tmp);
+        merge_sort(order, descending, rows, n, w->tmp);
 }
 
 /* ---- running values -------------------------------------------------- */
@@ -247,47 +262,34 @@ static void scratch_free(window_scratch *w, meter *m) {
     free(w->part);
     free(w->perm);
     free(w->tmp);
-    free(w->num);
+    free(w->key);
     htab_free(&w->table);
     meter_release(m, w->charged);
 }
 
-static bool all_numbers(const value *v, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (v[i].type != VT_INTEGER && v[i].type != VT_FLOAT)
-            return false;
-    return true;
-}
-
-static int scratch_init(window_scratch *w, size_t n, bool partitioned, const value *order, meter *m,
-                        err *e) {
+static int scratch_init(window_scratch *w, size_t n, bool partitioned, bool descending,
+                        const value *order, meter *m, err *e) {
     memset(w, 0, sizeof *w);
     htab_init(&w->table);
     if (n >= UINT32_MAX || n > SIZE_MAX / sizeof(size_t) - 1)
         return err_set(e, ERR(INT, 0), "out of memory");
-    bool numeric = all_numbers(order, n);
-    size_t bytes = (3 * sizeof(size_t) + (numeric ? sizeof(double) : 0)) * (n + 1);
+    size_t bytes = (3 * sizeof(size_t) + sizeof(uint64_t)) * (n + 1);
     w->part = malloc((n + 1) * sizeof(size_t));
     w->perm = malloc((n + 1) * sizeof(size_t));
     w->tmp = malloc((n + 1) * sizeof(size_t));
-    w->num = numeric ? malloc((n + 1) * sizeof(double)) : NULL;
-    if (!w->part || !w->perm || !w->tmp || (numeric && !w->num) ||
+    w->key = malloc((n + 1) * sizeof(uint64_t));
+    if (!w->part || !w->perm || !w->tmp || !w->key ||
         (partitioned && htab_reserve(&w->table, n) != 0))
         return err_set(e, ERR(INT, 0), "out of memory");
-    for (size_t i = 0; w->num && i < n; i++)
-        w->num[i] = order[i].type == VT_INTEGER ? (double)order[i].as.i : order[i].as.f;
+    if (!order_keys(order, n, descending, w->key)) {
+        free(w->key);
+        w->key = NULL;
+    }
     bytes += w->table.cap * (sizeof(uint64_t) + sizeof(uint32_t));
     int rc = meter_charge(m, bytes, "window", e);
     if (!rc)
         w->charged = bytes;
     return rc;
-}
-
-static bool any_nan(const double *num, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (isnan(num[i]))
-            return true;
-    return false;
 }
 
 static int assign_partitions(window_scratch *w, size_t n, const value *partition, err *e) {
@@ -319,7 +321,7 @@ static int compute(window_fn fn, const window_running *run, bool descending, siz
                    const value *partition, const value *order, const value *arg, value *out,
                    meter *m, err *e) {
     window_scratch w;
-    int rc = scratch_init(&w, n, partition != NULL, order, m, e);
+    int rc = scratch_init(&w, n, partition != NULL, descending, order, m, e);
     if (!rc)
         rc = assign_partitions(&w, n, partition, e);
     if (rc) {
@@ -327,11 +329,10 @@ static int compute(window_fn fn, const window_running *run, bool descending, siz
         return rc;
     }
     group_by_partition(&w, n);
-    order_ctx o = {order, w.num, w.num && !any_nan(w.num, n), descending};
     for (size_t lo = 0, hi; !rc && lo < n; lo = hi) {
         for (hi = lo + 1; hi < n && w.part[w.perm[hi]] == w.part[w.perm[lo]]; hi++)
             continue;
-        sort_partition(&o, w.perm + lo, hi - lo, w.tmp);
+        sort_partition(&w, order, descending, w.perm + lo, hi - lo);
         if (run)
             rc = run_partition(run, w.perm, lo, hi, arg, out, e);
         else
