@@ -36,12 +36,16 @@ bool window_takes_arg(window_fn fn) {
     return fn != WINDOW_ROW_NUMBER && fn != WINDOW_RANK;
 }
 
-/* Scratch for one call: `part` holds each row's dense partition number,
- * `perm` the rows in window order, `tmp` the merge buffer, `key` each row's
+/* A row's index: calls take fewer than UINT32_MAX rows, and half the
+ * bytes of a size_t keep the scratch arrays in cache. */
+typedef uint32_t row_id;
+
+/* Scratch for one call: `part` holds each row's dense partition number
+ * (NULL without :partition-by), `perm` the rows in window order, `tmp` the merge buffer, `key` each row's
  * order value as an unsigned integer in window order when every value is
  * a number and none is NaN (else NULL: the merge sort compares values). */
 typedef struct window_scratch {
-    size_t *part, *perm, *tmp;
+    row_id *part, *perm, *tmp;
     uint64_t *key;
     size_t partitions;
     htab table;
@@ -50,7 +54,7 @@ typedef struct window_scratch {
 
 typedef struct partition_probe {
     const value *values;
-    const size_t *first_row; /* partition number → its first row */
+    const row_id *first_row; /* partition number → its first row */
     const value *probe;
 } partition_probe;
 
@@ -69,11 +73,11 @@ static int number_partitions(window_scratch *w, size_t n, const value *partition
         uint32_t id = htab_find(&w->table, h, partition_equal, &probe);
         if (id == HTAB_NONE) {
             id = (uint32_t)w->partitions;
-            w->perm[w->partitions++] = i;
+            w->perm[w->partitions++] = (row_id)i;
             if (htab_insert(&w->table, h, id) != 0)
                 return -1;
         }
-        w->part[i] = id;
+        w->part[i] = (row_id)id;
     }
     return 0;
 }
@@ -81,19 +85,19 @@ static int number_partitions(window_scratch *w, size_t n, const value *partition
 /* A stable counting sort of the rows by partition number into `perm`
  * (`tmp`, n + 1 entries, holds the running starts). */
 static void group_by_partition(window_scratch *w, size_t n) {
-    size_t *start = w->tmp;
+    row_id *start = w->tmp;
     memset(start, 0, (w->partitions + 1) * sizeof *start);
     for (size_t i = 0; i < n; i++)
         start[w->part[i] + 1]++;
     for (size_t p = 0; p < w->partitions; p++)
         start[p + 1] += start[p];
     for (size_t i = 0; i < n; i++)
-        w->perm[start[w->part[i]]++] = i;
+        w->perm[start[w->part[i]]++] = (row_id)i;
 }
 
 /* Stable: takes from the right run only when strictly before. */
-static void merge(const value *order, bool descending, size_t *rows, size_t mid, size_t n,
-                  size_t *tmp) {
+static void merge(const value *order, bool descending, row_id *rows, size_t mid, size_t n,
+                  row_id *tmp) {
     size_t i = 0, j = mid, k = 0;
     while (i < mid && j < n) {
         int c = cmp_window(&order[rows[j]], &order[rows[i]]);
@@ -106,7 +110,7 @@ static void merge(const value *order, bool descending, size_t *rows, size_t mid,
     memcpy(rows, tmp, n * sizeof *rows);
 }
 
-static void merge_sort(const value *order, bool descending, size_t *rows, size_t n, size_t *tmp) {
+static void merge_sort(const value *order, bool descending, row_id *rows, size_t n, row_id *tmp) {
     if (n < 2)
         return;
     size_t mid = n / 2;
@@ -155,7 +159,7 @@ static bool order_keys(const value *order, size_t n, bool descending, uint64_t *
  * first, for as many bytes as the span of the keys needs: one pass for
  * values within 256 of each other. Every stable sort gives the merge
  * sort's order, as the keys are totally ordered up to ties. */
-static void radix_sort(const uint64_t *key, size_t *rows, size_t n, size_t *tmp) {
+static void radix_sort(const uint64_t *key, row_id *rows, size_t n, row_id *tmp) {
     uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = key[rows[i]];
@@ -175,7 +179,7 @@ static void radix_sort(const uint64_t *key, size_t *rows, size_t n, size_t *tmp)
 }
 
 static void sort_partition(const window_scratch *w, const value *order, bool descending,
-                           size_t *rows, size_t n) {
+                           row_id *rows, size_t n) {
     if (w->key && n >= RADIX_MIN_ROWS)
         radix_sort(w->key, rows, n, w->tmp);
     else
@@ -228,9 +232,9 @@ static value running_extreme(running *r, const value *v, bool want_max) {
 }
 
 /* The value of row `perm[k]`, whose partition spans perm[lo..hi). */
-static value window_value(window_fn fn, running *r, const size_t *perm, size_t lo, size_t k,
+static value window_value(window_fn fn, running *r, const row_id *perm, size_t lo, size_t k,
                           size_t hi, const value *order, const value *arg) {
-    size_t row = perm[k];
+    row_id row = perm[k];
     switch (fn) {
     case WINDOW_ROW_NUMBER: return value_integer((int64_t)(k - lo + 1));
     case WINDOW_RANK:
@@ -249,7 +253,7 @@ static value window_value(window_fn fn, running *r, const size_t *perm, size_t l
     return value_null();
 }
 
-static void fill_partition(window_fn fn, const size_t *perm, size_t lo, size_t hi,
+static void fill_partition(window_fn fn, const row_id *perm, size_t lo, size_t hi,
                            const value *order, const value *arg, value *out) {
     running r = {.best = value_null()};
     for (size_t k = lo; k < hi; k++)
@@ -271,14 +275,15 @@ static int scratch_init(window_scratch *w, size_t n, bool partitioned, bool desc
                         const value *order, meter *m, err *e) {
     memset(w, 0, sizeof *w);
     htab_init(&w->table);
-    if (n >= UINT32_MAX || n > SIZE_MAX / sizeof(size_t) - 1)
+    if (n >= UINT32_MAX || n > SIZE_MAX / sizeof(uint64_t) - 1)
         return err_set(e, ERR(INT, 0), "out of memory");
-    size_t bytes = (3 * sizeof(size_t) + sizeof(uint64_t)) * (n + 1);
-    w->part = malloc((n + 1) * sizeof(size_t));
-    w->perm = malloc((n + 1) * sizeof(size_t));
-    w->tmp = malloc((n + 1) * sizeof(size_t));
+    size_t ids = partitioned ? 3 : 2;
+    size_t bytes = (ids * sizeof(row_id) + sizeof(uint64_t)) * (n + 1);
+    w->part = partitioned ? malloc((n + 1) * sizeof(row_id)) : NULL;
+    w->perm = malloc((n + 1) * sizeof(row_id));
+    w->tmp = malloc((n + 1) * sizeof(row_id));
     w->key = malloc((n + 1) * sizeof(uint64_t));
-    if (!w->part || !w->perm || !w->tmp || !w->key ||
+    if ((partitioned && !w->part) || !w->perm || !w->tmp || !w->key ||
         (partitioned && htab_reserve(&w->table, n) != 0))
         return err_set(e, ERR(INT, 0), "out of memory");
     if (!order_keys(order, n, descending, w->key)) {
@@ -292,20 +297,32 @@ static int scratch_init(window_scratch *w, size_t n, bool partitioned, bool desc
     return rc;
 }
 
+/* Puts the rows in `perm` grouped by partition, each partition's rows in
+ * input order; without partitions, all of them in input order. */
 static int assign_partitions(window_scratch *w, size_t n, const value *partition, err *e) {
     if (!partition) {
-        memset(w->part, 0, n * sizeof *w->part);
+        for (size_t i = 0; i < n; i++)
+            w->perm[i] = (row_id)i;
         w->partitions = n ? 1 : 0;
         return 0;
     }
     if (number_partitions(w, n, partition) != 0)
         return err_set(e, ERR(INT, 0), "out of memory");
+    group_by_partition(w, n);
     return 0;
+}
+
+/* The end of the partition that starts at perm[lo]. */
+static size_t partition_end(const window_scratch *w, size_t lo, size_t n) {
+    size_t hi = lo + 1;
+    while (w->part && hi < n && w->part[w->perm[hi]] == w->part[w->perm[lo]])
+        hi++;
+    return w->part ? hi : n;
 }
 
 /* The caller's running function over one partition's rows in window
  * order. */
-static int run_partition(const window_running *run, const size_t *perm, size_t lo, size_t hi,
+static int run_partition(const window_running *run, const row_id *perm, size_t lo, size_t hi,
                          const value *arg, value *out, err *e) {
     int rc = run->start(run->ctx, e);
     if (rc)
@@ -328,10 +345,8 @@ static int compute(window_fn fn, const window_running *run, bool descending, siz
         scratch_free(&w, m);
         return rc;
     }
-    group_by_partition(&w, n);
     for (size_t lo = 0, hi; !rc && lo < n; lo = hi) {
-        for (hi = lo + 1; hi < n && w.part[w.perm[hi]] == w.part[w.perm[lo]]; hi++)
-            continue;
+        hi = partition_end(&w, lo, n);
         sort_partition(&w, order, descending, w.perm + lo, hi - lo);
         if (run)
             rc = run_partition(run, w.perm, lo, hi, arg, out, e);
