@@ -41,9 +41,10 @@ bool window_takes_arg(window_fn fn) {
 typedef uint32_t row_id;
 
 /* Scratch for one call: `part` holds each row's dense partition number
- * (NULL without :partition-by), `perm` the rows in window order, `tmp` the merge buffer, `key` each row's
- * order value as an unsigned integer in window order when every value is
- * a number and none is NaN (else NULL: the merge sort compares values). */
+ * (NULL without :partition-by), `perm` the rows in window order, `tmp` the
+ * merge buffer, `key` each row's order value as an unsigned integer in
+ * window order when every value is a number and none is NaN (else NULL:
+ * the merge sort compares values). */
 typedef struct window_scratch {
     row_id *part, *perm, *tmp;
     uint64_t *key;
