@@ -277,13 +277,13 @@ static int window_row(finish_plan *p, const value *solution, value *row, err *e)
     return rc;
 }
 
-/* Appends a work row per solution of `b`. */
+/* Appends a work row per solution of `b`, all taken (and charged) at once. */
 static int collect_block(finish_plan *p, const solution_block *b, finish_rows *rows, err *e) {
     int rc = 0;
-    for (size_t i = 0; !rc && i < b->count; i++) {
-        value *row = finish_alloc(p, p->width * sizeof *row, "window", e, &rc);
-        if (row)
-            rc = window_row(p, solution_row(b, i), row, e);
+    value *row = b->count ? finish_alloc(p, b->count * p->width * sizeof *row, "window", e, &rc)
+                          : NULL;
+    for (size_t i = 0; row && !rc && i < b->count; i++, row += p->width) {
+        rc = window_row(p, solution_row(b, i), row, e);
         if (!rc)
             rc = finish_rows_push(p, rows, row, "window", e);
     }

@@ -6,6 +6,8 @@
 
 #include "exec/finish_internal.h"
 
+/* The gathered inputs and the output of one window column at a time;
+ * `partition` and `arg` only when some window has them. */
 typedef struct window_arrays {
     value *partition, *order, *arg, *out;
     size_t bytes;
@@ -23,17 +25,22 @@ static void arrays_free(window_arrays *w, meter *m) {
     meter_release(m, w->bytes);
 }
 
-static int arrays_alloc(window_arrays *w, size_t n, meter *m, err *e) {
-    size_t one = (n ? n : 1) * sizeof(value);
-    int rc = meter_charge(m, 4 * one, "window", e);
+static int arrays_alloc(const finish_plan *p, window_arrays *w, size_t n, err *e) {
+    bool partition = false, arg = false;
+    for (size_t c = 0; c < p->col_count; c++) {
+        partition |= p->cols[c].spec->kind == FIND_WINDOW && p->cols[c].spec->has_partition;
+        arg |= p->cols[c].spec->kind == FIND_WINDOW && window_takes_arg(p->cols[c].win);
+    }
+    size_t one = (n ? n : 1) * sizeof(value), arrays = 2 + partition + arg;
+    int rc = meter_charge(p->m, arrays * one, "window", e);
     if (rc)
         return rc;
-    w->bytes = 4 * one;
-    w->partition = malloc(one);
+    w->bytes = arrays * one;
+    w->partition = partition ? malloc(one) : NULL;
     w->order = malloc(one);
-    w->arg = malloc(one);
+    w->arg = arg ? malloc(one) : NULL;
     w->out = malloc(one);
-    if (!w->partition || !w->order || !w->arg || !w->out)
+    if ((partition && !w->partition) || !w->order || (arg && !w->arg) || !w->out)
         return err_set(e, ERR(INT, 0), "out of memory");
     return 0;
 }
@@ -89,9 +96,11 @@ static int compute(finish_plan *p, const finish_col *col, size_t n, window_array
 static int compute_column(finish_plan *p, size_t c, finish_rows *rows, window_arrays *w, err *e) {
     const finish_col *col = &p->cols[c];
     for (size_t i = 0; i < rows->count; i++) {
-        w->partition[i] = slot_value(rows->rows[i], col->partition);
         w->order[i] = slot_value(rows->rows[i], col->order);
-        w->arg[i] = slot_value(rows->rows[i], col->arg);
+        if (w->partition)
+            w->partition[i] = slot_value(rows->rows[i], col->partition);
+        if (w->arg)
+            w->arg[i] = slot_value(rows->rows[i], col->arg);
     }
     int rc = compute(p, col, rows->count, w, e);
     for (size_t i = 0; !rc && i < rows->count; i++)
@@ -103,7 +112,7 @@ int finish_windows(finish_plan *p, finish_rows *rows, err *e) {
     if (p->win_count == 0 || rows->count == 0)
         return 0;
     window_arrays w = {0};
-    int rc = arrays_alloc(&w, rows->count, p->m, e);
+    int rc = arrays_alloc(p, &w, rows->count, e);
     for (size_t c = 0; !rc && c < p->col_count; c++)
         if (p->cols[c].spec->kind == FIND_WINDOW)
             rc = compute_column(p, c, rows, &w, e);

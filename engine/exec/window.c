@@ -36,12 +36,18 @@ bool window_takes_arg(window_fn fn) {
     return fn != WINDOW_ROW_NUMBER && fn != WINDOW_RANK;
 }
 
-/* Scratch for one call: `part` holds each row's dense partition number,
- * `perm` the rows in window order, `tmp` the merge buffer, `num` the order
- * values as doubles when every one is a number (else NULL). */
+/* A row's index: calls take fewer than UINT32_MAX rows, and half the
+ * bytes of a size_t keep the scratch arrays in cache. */
+typedef uint32_t row_id;
+
+/* Scratch for one call: `part` holds each row's dense partition number
+ * (NULL without :partition-by), `perm` the rows in window order, `tmp` the
+ * merge buffer, `key` each row's order value as an unsigned integer in
+ * window order when every value is a number and none is NaN (else NULL:
+ * the merge sort compares values). */
 typedef struct window_scratch {
-    size_t *part, *perm, *tmp;
-    double *num;
+    row_id *part, *perm, *tmp;
+    uint64_t *key;
     size_t partitions;
     htab table;
     size_t charged;
@@ -49,7 +55,7 @@ typedef struct window_scratch {
 
 typedef struct partition_probe {
     const value *values;
-    const size_t *first_row; /* partition number → its first row */
+    const row_id *first_row; /* partition number → its first row */
     const value *probe;
 } partition_probe;
 
@@ -68,11 +74,11 @@ static int number_partitions(window_scratch *w, size_t n, const value *partition
         uint32_t id = htab_find(&w->table, h, partition_equal, &probe);
         if (id == HTAB_NONE) {
             id = (uint32_t)w->partitions;
-            w->perm[w->partitions++] = i;
+            w->perm[w->partitions++] = (row_id)i;
             if (htab_insert(&w->table, h, id) != 0)
                 return -1;
         }
-        w->part[i] = id;
+        w->part[i] = (row_id)id;
     }
     return 0;
 }
@@ -80,36 +86,24 @@ static int number_partitions(window_scratch *w, size_t n, const value *partition
 /* A stable counting sort of the rows by partition number into `perm`
  * (`tmp`, n + 1 entries, holds the running starts). */
 static void group_by_partition(window_scratch *w, size_t n) {
-    size_t *start = w->tmp;
+    row_id *start = w->tmp;
     memset(start, 0, (w->partitions + 1) * sizeof *start);
     for (size_t i = 0; i < n; i++)
         start[w->part[i] + 1]++;
     for (size_t p = 0; p < w->partitions; p++)
         start[p + 1] += start[p];
     for (size_t i = 0; i < n; i++)
-        w->perm[start[w->part[i]]++] = i;
-}
-
-typedef struct order_ctx {
-    const value *order;
-    const double *num; /* window_scratch.num */
-    bool radix;        /* num holds no NaN */
-    bool descending;
-} order_ctx;
-
-/* cmp_window compares two numbers as doubles, a NaN equal to anything:
- * (x > y) - (x < y) exactly, without its calls and type tests. */
-static bool order_before(const order_ctx *o, size_t a, size_t b) {
-    int c = o->num ? (o->num[a] > o->num[b]) - (o->num[a] < o->num[b])
-                   : cmp_window(&o->order[a], &o->order[b]);
-    return o->descending ? c > 0 : c < 0;
+        w->perm[start[w->part[i]]++] = (row_id)i;
 }
 
 /* Stable: takes from the right run only when strictly before. */
-static void merge(const order_ctx *o, size_t *rows, size_t mid, size_t n, size_t *tmp) {
+static void merge(const value *order, bool descending, row_id *rows, size_t mid, size_t n,
+                  row_id *tmp) {
     size_t i = 0, j = mid, k = 0;
-    while (i < mid && j < n)
-        tmp[k++] = order_before(o, rows[j], rows[i]) ? rows[j++] : rows[i++];
+    while (i < mid && j < n) {
+        int c = cmp_window(&order[rows[j]], &order[rows[i]]);
+        tmp[k++] = (descending ? c > 0 : c < 0) ? rows[j++] : rows[i++];
+    }
     while (i < mid)
         tmp[k++] = rows[i++];
     while (j < n)
@@ -117,54 +111,80 @@ static void merge(const order_ctx *o, size_t *rows, size_t mid, size_t n, size_t
     memcpy(rows, tmp, n * sizeof *rows);
 }
 
-static void merge_sort(const order_ctx *o, size_t *rows, size_t n, size_t *tmp) {
+static void merge_sort(const value *order, bool descending, row_id *rows, size_t n, row_id *tmp) {
     if (n < 2)
         return;
     size_t mid = n / 2;
-    merge_sort(o, rows, mid, tmp);
-    merge_sort(o, rows + mid, n - mid, tmp);
-    merge(o, rows, mid, n, tmp);
+    merge_sort(order, descending, rows, mid, tmp);
+    merge_sort(order, descending, rows + mid, n - mid, tmp);
+    merge(order, descending, rows, mid, n, tmp);
+}
+
+/* Integers this large or larger in magnitude may round as doubles. */
+#define EXACT_DOUBLE_INT (INT64_C(1) << 53)
+
+/* Keys of every row, or false when some order value is not a number or is
+ * NaN (numbers without NaN are totally ordered up to ties under O2, which
+ * compares them as doubles). Integers a double holds exactly are their
+ * own keys (no conversion); otherwise the key is the double's bits (0.0
+ * and -0.0 alike). Greater values get greater keys, reversed for :desc. */
+static bool order_keys(const value *order, size_t n, bool descending, uint64_t *key) {
+    bool doubles = false;
+    for (size_t i = 0; i < n; i++) {
+        const value *v = &order[i];
+        if (v->type == VT_INTEGER)
+            doubles |= v->as.i >= EXACT_DOUBLE_INT || v->as.i <= -EXACT_DOUBLE_INT;
+        else if (v->type == VT_FLOAT && !isnan(v->as.f))
+            doubles = true;
+        else
+            return false;
+    }
+    uint64_t flip = descending ? UINT64_MAX : 0;
+    for (size_t i = 0; i < n && !doubles; i++)
+        key[i] = ((uint64_t)order[i].as.i ^ UINT64_C(1) << 63) ^ flip;
+    for (size_t i = 0; i < n && doubles; i++) {
+        double x = order[i].type == VT_INTEGER ? (double)order[i].as.i : order[i].as.f;
+        uint64_t u;
+        x = x == 0 ? 0.0 : x;
+        memcpy(&u, &x, sizeof u);
+        key[i] = (u >> 63 ? ~u : u | UINT64_C(1) << 63) ^ flip;
+    }
+    return true;
 }
 
 /* Below this many rows the merge sort takes fewer instructions than the
- * radix sort's eight passes of 256 buckets. */
+ * radix sort's histograms of 256 buckets. */
 #define RADIX_MIN_ROWS 256
 
-/* A number's place in the order as an unsigned key: equal numbers (0.0
- * and -0.0 too) get equal keys, greater numbers greater keys, reversed
- * for :desc. Not for NaN. */
-static uint64_t number_key(const order_ctx *o, size_t row) {
-    double x = o->num[row] == 0 ? 0.0 : o->num[row];
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    u = u >> 63 ? ~u : u | UINT64_C(1) << 63;
-    return o->descending ? ~u : u;
-}
-
-/* Without NaN the numbers are totally ordered up to ties, so every stable
- * sort gives the merge sort's order; this one (a stable counting sort per
- * byte of the keys, lowest first) takes linear time. A byte all the keys
- * share needs no pass. */
-static void radix_sort(const order_ctx *o, size_t *rows, size_t n, size_t *tmp) {
-    for (unsigned shift = 0; shift < 64; shift += 8) {
+/* A stable counting sort per byte of (key - the least key), lowest byte
+ * first, for as many bytes as the span of the keys needs: one pass for
+ * values within 256 of each other. Every stable sort gives the merge
+ * sort's order, as the keys are totally ordered up to ties. */
+static void radix_sort(const uint64_t *key, row_id *rows, size_t n, row_id *tmp) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = key[rows[i]];
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    for (unsigned shift = 0; shift < 64 && (hi - lo) >> shift; shift += 8) {
         size_t start[257] = {0};
         for (size_t i = 0; i < n; i++)
-            start[(number_key(o, rows[i]) >> shift & 0xff) + 1]++;
-        if (start[(number_key(o, rows[0]) >> shift & 0xff) + 1] == n)
-            continue;
+            start[((key[rows[i]] - lo) >> shift & 0xff) + 1]++;
         for (size_t b = 0; b < 256; b++)
             start[b + 1] += start[b];
         for (size_t i = 0; i < n; i++)
-            tmp[start[number_key(o, rows[i]) >> shift & 0xff]++] = rows[i];
+            tmp[start[(key[rows[i]] - lo) >> shift & 0xff]++] = rows[i];
         memcpy(rows, tmp, n * sizeof *rows);
     }
 }
 
-static void sort_partition(const order_ctx *o, size_t *rows, size_t n, size_t *tmp) {
-    if (o->radix && n >= RADIX_MIN_ROWS)
-        radix_sort(o, rows, n, tmp);
+static void sort_partition(const window_scratch *w, const value *order, bool descending,
+                           row_id *rows, size_t n) {
+    if (w->key && n >= RADIX_MIN_ROWS)
+        radix_sort(w->key, rows, n, w->tmp);
     else
-        merge_sort(o, rows, n, tmp);
+        merge_sort(order, descending, rows, n, w->tmp);
 }
 
 /* ---- running values -------------------------------------------------- */
@@ -213,9 +233,9 @@ static value running_extreme(running *r, const value *v, bool want_max) {
 }
 
 /* The value of row `perm[k]`, whose partition spans perm[lo..hi). */
-static value window_value(window_fn fn, running *r, const size_t *perm, size_t lo, size_t k,
+static value window_value(window_fn fn, running *r, const row_id *perm, size_t lo, size_t k,
                           size_t hi, const value *order, const value *arg) {
-    size_t row = perm[k];
+    row_id row = perm[k];
     switch (fn) {
     case WINDOW_ROW_NUMBER: return value_integer((int64_t)(k - lo + 1));
     case WINDOW_RANK:
@@ -234,7 +254,7 @@ static value window_value(window_fn fn, running *r, const size_t *perm, size_t l
     return value_null();
 }
 
-static void fill_partition(window_fn fn, const size_t *perm, size_t lo, size_t hi,
+static void fill_partition(window_fn fn, const row_id *perm, size_t lo, size_t hi,
                            const value *order, const value *arg, value *out) {
     running r = {.best = value_null()};
     for (size_t k = lo; k < hi; k++)
@@ -247,35 +267,30 @@ static void scratch_free(window_scratch *w, meter *m) {
     free(w->part);
     free(w->perm);
     free(w->tmp);
-    free(w->num);
+    free(w->key);
     htab_free(&w->table);
     meter_release(m, w->charged);
 }
 
-static bool all_numbers(const value *v, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (v[i].type != VT_INTEGER && v[i].type != VT_FLOAT)
-            return false;
-    return true;
-}
-
-static int scratch_init(window_scratch *w, size_t n, bool partitioned, const value *order, meter *m,
-                        err *e) {
+static int scratch_init(window_scratch *w, size_t n, bool partitioned, bool descending,
+                        const value *order, meter *m, err *e) {
     memset(w, 0, sizeof *w);
     htab_init(&w->table);
-    if (n >= UINT32_MAX || n > SIZE_MAX / sizeof(size_t) - 1)
+    if (n >= UINT32_MAX || n > SIZE_MAX / sizeof(uint64_t) - 1)
         return err_set(e, ERR(INT, 0), "out of memory");
-    bool numeric = all_numbers(order, n);
-    size_t bytes = (3 * sizeof(size_t) + (numeric ? sizeof(double) : 0)) * (n + 1);
-    w->part = malloc((n + 1) * sizeof(size_t));
-    w->perm = malloc((n + 1) * sizeof(size_t));
-    w->tmp = malloc((n + 1) * sizeof(size_t));
-    w->num = numeric ? malloc((n + 1) * sizeof(double)) : NULL;
-    if (!w->part || !w->perm || !w->tmp || (numeric && !w->num) ||
+    size_t ids = partitioned ? 3 : 2;
+    size_t bytes = (ids * sizeof(row_id) + sizeof(uint64_t)) * (n + 1);
+    w->part = partitioned ? malloc((n + 1) * sizeof(row_id)) : NULL;
+    w->perm = malloc((n + 1) * sizeof(row_id));
+    w->tmp = malloc((n + 1) * sizeof(row_id));
+    w->key = malloc((n + 1) * sizeof(uint64_t));
+    if ((partitioned && !w->part) || !w->perm || !w->tmp || !w->key ||
         (partitioned && htab_reserve(&w->table, n) != 0))
         return err_set(e, ERR(INT, 0), "out of memory");
-    for (size_t i = 0; w->num && i < n; i++)
-        w->num[i] = order[i].type == VT_INTEGER ? (double)order[i].as.i : order[i].as.f;
+    if (!order_keys(order, n, descending, w->key)) {
+        free(w->key);
+        w->key = NULL;
+    }
     bytes += w->table.cap * (sizeof(uint64_t) + sizeof(uint32_t));
     int rc = meter_charge(m, bytes, "window", e);
     if (!rc)
@@ -283,27 +298,32 @@ static int scratch_init(window_scratch *w, size_t n, bool partitioned, const val
     return rc;
 }
 
-static bool any_nan(const double *num, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (isnan(num[i]))
-            return true;
-    return false;
-}
-
+/* Puts the rows in `perm` grouped by partition, each partition's rows in
+ * input order; without partitions, all of them in input order. */
 static int assign_partitions(window_scratch *w, size_t n, const value *partition, err *e) {
     if (!partition) {
-        memset(w->part, 0, n * sizeof *w->part);
+        for (size_t i = 0; i < n; i++)
+            w->perm[i] = (row_id)i;
         w->partitions = n ? 1 : 0;
         return 0;
     }
     if (number_partitions(w, n, partition) != 0)
         return err_set(e, ERR(INT, 0), "out of memory");
+    group_by_partition(w, n);
     return 0;
+}
+
+/* The end of the partition that starts at perm[lo]. */
+static size_t partition_end(const window_scratch *w, size_t lo, size_t n) {
+    size_t hi = lo + 1;
+    while (w->part && hi < n && w->part[w->perm[hi]] == w->part[w->perm[lo]])
+        hi++;
+    return w->part ? hi : n;
 }
 
 /* The caller's running function over one partition's rows in window
  * order. */
-static int run_partition(const window_running *run, const size_t *perm, size_t lo, size_t hi,
+static int run_partition(const window_running *run, const row_id *perm, size_t lo, size_t hi,
                          const value *arg, value *out, err *e) {
     int rc = run->start(run->ctx, e);
     if (rc)
@@ -319,19 +339,16 @@ static int compute(window_fn fn, const window_running *run, bool descending, siz
                    const value *partition, const value *order, const value *arg, value *out,
                    meter *m, err *e) {
     window_scratch w;
-    int rc = scratch_init(&w, n, partition != NULL, order, m, e);
+    int rc = scratch_init(&w, n, partition != NULL, descending, order, m, e);
     if (!rc)
         rc = assign_partitions(&w, n, partition, e);
     if (rc) {
         scratch_free(&w, m);
         return rc;
     }
-    group_by_partition(&w, n);
-    order_ctx o = {order, w.num, w.num && !any_nan(w.num, n), descending};
     for (size_t lo = 0, hi; !rc && lo < n; lo = hi) {
-        for (hi = lo + 1; hi < n && w.part[w.perm[hi]] == w.part[w.perm[lo]]; hi++)
-            continue;
-        sort_partition(&o, w.perm + lo, hi - lo, w.tmp);
+        hi = partition_end(&w, lo, n);
+        sort_partition(&w, order, descending, w.perm + lo, hi - lo);
         if (run)
             rc = run_partition(run, w.perm, lo, hi, arg, out, e);
         else

@@ -6,9 +6,10 @@
  *   1. partition by E1 equality of partition[i] (NULL array → one
  *      partition; a missing value should be passed as Null, which forms one
  *      partition; a NaN equals nothing, so each NaN row is a partition);
- *   2. within a partition, a stable merge sort by order[i] under O2,
- *      ascending or descending (ties and incomparable values keep input
- *      order as far as a merge sort with a non-transitive O2 allows);
+ *   2. within a partition, a stable sort by order[i] under O2, ascending
+ *      or descending (ties and incomparable values keep input order as far
+ *      as a merge sort with a non-transitive O2 allows; numbers without
+ *      NaN, totally ordered, go through a radix sort of integer keys);
  *   3. a running frame from the partition's first row to the current row
  *      (ROWS semantics: tied rows get different running values):
  *        row-number  1, 2, 3, ...
@@ -26,9 +27,10 @@
  *                    the partition edge (offset 1 only, language.md D7)
  * out[] values borrow string payloads from arg[].
  *
- * Scratch memory (three index arrays of n entries and, with partitions, a
- * hash table of up to 48 bytes a row) is charged to `m` as "window" while the call runs and
- * released at its end. */
+ * Scratch memory (two 4-byte row indexes and an 8-byte sort key a row,
+ * and with partitions a third index and a hash table of up to 48 bytes a
+ * row) is charged to `m` as "window" while the call runs and released at
+ * its end. */
 #ifndef MG_EXEC_WINDOW_H
 #define MG_EXEC_WINDOW_H
 

@@ -257,6 +257,50 @@ TEST(window_rank_ties_and_partitions) {
     minigraf_close(db);
 }
 
+/* 600 rows, two partitions of 300: enough for the radix sort of integer
+ * keys. Values from -400 to 497, each twice (ties, within a partition or
+ * across), span two key bytes; ranks checked against a count of the
+ * values before each. */
+#define RADIX_ROWS 600
+
+static int64_t radix_value(int i) {
+    return (int64_t)((i * 7919) % RADIX_ROWS / 2 * 3) - 400;
+}
+
+static int64_t radix_rank(int i, int partitioned, int desc) {
+    int64_t before = 0;
+    for (int j = 0; j < RADIX_ROWS; j++)
+        if (!partitioned || j % 2 == i % 2)
+            before += desc ? radix_value(j) > radix_value(i) : radix_value(j) < radix_value(i);
+    return before + 1;
+}
+
+TEST(window_rank_of_many_integers) {
+    MiniGrafDb *db = open_memory_db();
+    static char tx[RADIX_ROWS * 40 + 32], want[RADIX_ROWS * 24 + 96];
+    strcpy(tx, "(transact [");
+    for (int i = 0; i < RADIX_ROWS; i++)
+        snprintf(tx + strlen(tx), sizeof tx - strlen(tx), "[:e%d :k %lld] [:e%d :p %d] ", i,
+                 (long long)radix_value(i), i, i % 2);
+    strcat(tx, "])");
+    EXPECT_TRANSACT(db, tx);
+    for (int partitioned = 0; partitioned < 2; partitioned++) {
+        strcpy(want, "{\"variables\":[\"?p\",\"?k\",\"(rank :over ...)\"],\"results\":[");
+        for (int i = 0; i < RADIX_ROWS; i++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s[%d,%lld,%lld]",
+                     i ? "," : "", i % 2, (long long)radix_value(i),
+                     (long long)radix_rank(i, partitioned, partitioned));
+        strcat(want, "]}");
+        EXPECT_EXEC(db,
+                    partitioned ? "(query [:find ?p ?k (rank :over (:partition-by ?p :order-by ?k "
+                                  ":desc)) :where [?e :k ?k] [?e :p ?p]])"
+                                : "(query [:find ?p ?k (rank :over (:order-by ?k)) "
+                                  ":where [?e :k ?k] [?e :p ?p]])",
+                    want);
+    }
+    minigraf_close(db);
+}
+
 TEST(windows_after_aggregation) {
     MiniGrafDb *db = db_with(EMP_DATA);
     EXPECT_EXEC(db,
@@ -385,7 +429,8 @@ CHECK_MAIN(TEST_ENTRY(headers_follow_spec_8_2), TEST_ENTRY(projection_is_a_bag),
            TEST_ENTRY(all_null_min_max_group_is_omitted), TEST_ENTRY(aggregate_type_errors),
            TEST_ENTRY(sum_saturates_and_floats_take_over), TEST_ENTRY(collect_set_is_a_list_value),
            TEST_ENTRY(unknown_functions_fail_before_any_row), TEST_ENTRY(windows_every_function),
-           TEST_ENTRY(window_rank_ties_and_partitions), TEST_ENTRY(windows_after_aggregation),
-           TEST_ENTRY(order_by_asc_desc_and_ties), TEST_ENTRY(order_by_mixed_types),
-           TEST_ENTRY(limit_offset_and_top_k), TEST_ENTRY(query_memory_limit_fails_with_qry_012),
+           TEST_ENTRY(window_rank_ties_and_partitions), TEST_ENTRY(window_rank_of_many_integers),
+           TEST_ENTRY(windows_after_aggregation), TEST_ENTRY(order_by_asc_desc_and_ties),
+           TEST_ENTRY(order_by_mixed_types), TEST_ENTRY(limit_offset_and_top_k),
+           TEST_ENTRY(query_memory_limit_fails_with_qry_012),
            TEST_ENTRY(query_memory_limit_option_validation))
