@@ -314,6 +314,11 @@ struct finish_cursor {
     result_set *rs; /* the headers; every row when materialised */
     bool streaming; /* plain :find without :order-by */
     bool in_open;   /* p.in not closed yet */
+    /* Inside finish_next_rows: the input's end or error closes it only at
+     * the next call, for the rows already handed out borrow its texts
+     * until then (finish.h). */
+    bool defer_close;
+    bool close_due;
     bool ended;
     size_t next_row; /* materialised: the next row to hand out */
     finish_order o;  /* streaming: :offset / :limit */
@@ -327,6 +332,21 @@ static void close_input(finish_cursor *c) {
     if (c->in_open)
         c->p.in->close(c->p.in);
     c->in_open = false;
+    c->close_due = false;
+}
+
+/* The input reached its end or failed. */
+static void end_input(finish_cursor *c) {
+    if (c->defer_close)
+        c->close_due = c->in_open;
+    else
+        close_input(c);
+}
+
+/* A close deferred by the previous finish_next_rows call. */
+static void close_if_due(finish_cursor *c) {
+    if (c->close_due)
+        close_input(c);
 }
 
 /* A plain :find variable no solution can bind (language.md §8.2): never a row. */
@@ -404,12 +424,12 @@ static inline int stream_next_into(finish_cursor *c, value *dst, err *e) {
         project(p, solution, dst);
         /* the columns come stored (allow_stored): decoded here, in place */
         if ((rc = resolve_row(p, dst, e)) != 0) {
-            close_input(c);
+            end_input(c);
             return rc;
         }
         return 1;
     }
-    close_input(c);
+    end_input(c);
     return sort_limit_done(&c->lim) ? 0 : rc;
 }
 
@@ -421,6 +441,7 @@ static int stream_next(finish_cursor *c, const value **row, err *e) {
 }
 
 int finish_next(finish_cursor *c, const value **row, err *e) {
+    close_if_due(c);
     if (c->ended)
         return 0;
     int rc;
@@ -438,6 +459,8 @@ int finish_next(finish_cursor *c, const value **row, err *e) {
 size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *e) {
     size_t n = 0, width = c->p.col_count;
     *rc = 0;
+    close_if_due(c);
+    c->defer_close = true;
     for (; n < max && !c->ended; n++) {
         value *dst = out + n * width;
         int got;
@@ -455,10 +478,13 @@ size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *
             break;
         }
     }
+    c->defer_close = false;
     return n;
 }
 
 int finish_detach(finish_cursor *c, bool keep_current, err *e) {
+    if (c->ended)
+        close_if_due(c); /* its last rows were taken under the caller's lock */
     if (!c->streaming || c->ended)
         return 0;
     int rc = keep_current ? append(&c->p, c->rs, c->row, e) : 0;

@@ -496,6 +496,48 @@ TEST(null_values_have_type_null) {
     minigraf_close(db);
 }
 
+/* An answer whose texts fill several of the reader's text blocks, read to
+ * the end by step and by JSON batches: the last block of rows still
+ * borrows the reader's texts when the stream reaches its end, so the end
+ * must not free them before they are copied out (ASan: a use after free
+ * in keep_rows before finish_next_rows deferred the close). */
+TEST(texts_of_the_last_block_outlive_the_end_of_the_stream) {
+    enum { N = 3000 };
+    MiniGrafDb *db = open_memory_db();
+    size_t cap = (size_t)N * 120 + 64, len = 0;
+    char *text = malloc(cap);
+    REQUIRE(text != NULL);
+    len += (size_t)snprintf(text + len, cap - len, "(transact [");
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(text + len, cap - len, "[:e%d :n %d] [:e%d :s \"%060d\"] ", i, i, i,
+                                i);
+    snprintf(text + len, cap - len, "])");
+    EXPECT_TRANSACT(db, text);
+    free(text);
+    const char *q = "(query [:find ?n ?s :where [?e :n ?n] [?e :s ?s]])";
+    MiniGrafCursor *c = QUERY(db, q);
+    REQUIRE(c != NULL);
+    int rows = 0, bad = 0;
+    char want[64];
+    while (minigraf_cursor_step(c) == 1) {
+        snprintf(want, sizeof want, "%060lld", (long long)minigraf_cursor_column_int64(c, 0));
+        bad += strcmp(minigraf_cursor_column_text(c, 1, NULL), want) != 0;
+        rows++;
+    }
+    CHECK_INT_EQ(rows, N);
+    CHECK_INT_EQ(bad, 0);
+    minigraf_cursor_free(c);
+    c = QUERY(db, q);
+    REQUIRE(c != NULL);
+    char *batch = minigraf_cursor_next_batch(c, N + 1);
+    REQUIRE(batch != NULL);
+    snprintf(want, sizeof want, "\"%060d\"", N - 1);
+    CHECK(strstr(batch, want) != NULL);
+    minigraf_string_free(batch);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_ref_differ),
            TEST_ENTRY(nan_and_infinities_are_doubles), TEST_ENTRY(int64_edges_are_exact),
            TEST_ENTRY(empty_strings_and_nul_bytes),
@@ -509,4 +551,5 @@ CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_
            TEST_ENTRY(mixing_step_and_next_batch_shares_the_position),
            TEST_ENTRY(rows_survive_writes_and_close),
            TEST_ENTRY(materialised_cursor_steps_like_a_streaming_one),
-           TEST_ENTRY(null_values_have_type_null))
+           TEST_ENTRY(null_values_have_type_null),
+           TEST_ENTRY(texts_of_the_last_block_outlive_the_end_of_the_stream))
