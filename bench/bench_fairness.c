@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_util.h"
@@ -30,13 +31,20 @@
 
 #define MAX_LATENCIES 1000000
 
+static long thread_cpu_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (long)t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
 typedef struct phase {
     MiniGrafDb *db;
     double until;
     atomic_long commits;
     atomic_long queries;
     atomic_long failures;
-    pthread_mutex_t mu; /* latencies */
+    atomic_long writer_cpu_ns, reader_cpu_ns; /* the threads' own CPU time */
+    pthread_mutex_t mu;                       /* latencies */
     double *latencies;
     size_t latency_count;
 } phase;
@@ -69,6 +77,7 @@ static void *writer_main(void *arg) {
         note_latency(w->p, t);
         atomic_fetch_add(&w->p->commits, 1);
     }
+    atomic_fetch_add(&w->p->writer_cpu_ns, thread_cpu_ns());
     return NULL;
 }
 
@@ -85,6 +94,7 @@ static void *reader_main(void *arg) {
         minigraf_string_free(batch);
         minigraf_cursor_free(c);
     }
+    atomic_fetch_add(&w->p->reader_cpu_ns, thread_cpu_ns());
     return NULL;
 }
 
@@ -92,6 +102,7 @@ static void *reader_main(void *arg) {
 
 typedef struct outcome {
     double commit_rate, query_rate, worst_ms, p99_ms, cores;
+    double writer_cores, reader_cores; /* the writer and reader threads' CPU */
     long failures;
     size_t slow; /* commits slower than SLOW_COMMIT_S */
 } outcome;
@@ -121,7 +132,9 @@ static outcome run_phase(MiniGrafDb *db, double seconds, int writers, int reader
     outcome o = {.commit_rate = (double)atomic_load(&p.commits) / seconds,
                  .query_rate = (double)atomic_load(&p.queries) / seconds,
                  .failures = atomic_load(&p.failures),
-                 .cores = (cpu_seconds() - cpu0) / seconds};
+                 .cores = (cpu_seconds() - cpu0) / seconds,
+                 .writer_cores = (double)atomic_load(&p.writer_cpu_ns) * 1e-9 / seconds,
+                 .reader_cores = (double)atomic_load(&p.reader_cpu_ns) * 1e-9 / seconds};
     if (p.latency_count > 0) {
         bench_sort_doubles(p.latencies, p.latency_count);
         o.worst_ms = p.latencies[p.latency_count - 1] * 1e3;
@@ -156,6 +169,9 @@ static void report(const char *name, outcome o) {
     printf("%-16s commits %9.0f/s  queries %9.0f/s  worst commit %8.2f ms  p99 %7.2f ms"
            "  over 20 ms %zu  failures %ld  cpu %.2f cores\n",
            name, o.commit_rate, o.query_rate, o.worst_ms, o.p99_ms, o.slow, o.failures, o.cores);
+    printf("%-16s writers %.2f cores (%.2f us a commit), readers %.2f cores (%.2f us a query)\n",
+           "", o.writer_cores, o.commit_rate > 0 ? o.writer_cores * 1e6 / o.commit_rate : 0,
+           o.reader_cores, o.query_rate > 0 ? o.reader_cores * 1e6 / o.query_rate : 0);
 }
 
 int main(int argc, char **argv) {

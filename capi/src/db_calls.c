@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "base/thread_slot.h"
 #include "handles.h"
 
@@ -120,13 +121,7 @@ static void drain(MiniGrafDb *h) {
     pthread_mutex_lock(&h->mu);
     while (calls_in_flight(h) > 0) {
         db_interrupt(h->engine);
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 1000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
+        struct timespec ts = clock_deadline_after_ms(1);
         pthread_cond_timedwait(&h->drained, &h->mu, &ts);
     }
     pthread_mutex_unlock(&h->mu);

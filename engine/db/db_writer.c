@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <time.h>
 
+#include "base/clock.h"
+
 int db_writer_init(db_writer *w) {
     *w = (db_writer){0};
     return pthread_mutex_init(&w->mu, NULL) != 0 ? -1 : 0;
@@ -14,18 +16,6 @@ int db_writer_init(db_writer *w) {
 
 void db_writer_destroy(db_writer *w) {
     pthread_mutex_destroy(&w->mu);
-}
-
-static struct timespec deadline_after(int64_t ms) {
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_sec += (time_t)(ms / 1000);
-    t.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (t.tv_nsec >= 1000000000L) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000L;
-    }
-    return t;
 }
 
 static int64_t monotonic_ns(void) {
@@ -76,7 +66,7 @@ static bool same_thread_tx(const db_writer *w) {
  * hand-off, or (held by a transaction) the deadline passes. */
 static int wait_queued(db_writer *w, db_writer_waiter *n, int64_t timeout_ms, err *e) {
     int64_t since = monotonic_ns();
-    struct timespec deadline = deadline_after(timeout_ms > 0 ? timeout_ms : 0);
+    struct timespec deadline = clock_deadline_after_ms(timeout_ms > 0 ? timeout_ms : 0);
     for (;;) {
         if (n->granted)
             break;

@@ -10,8 +10,6 @@
 #include <unistd.h>
 
 #include "base/array.h"
-#include "base/hash.h"
-#include "base/htab.h"
 #include "base/mg_assert.h"
 #include "base/shared_lock.h"
 #include "base/spares.h"
@@ -45,11 +43,13 @@ struct pager {
     _Atomic uint32_t next; /* next page number to allocate */
     pver_ref *dirty;       /* dirty[pgno - committed]: its newest version */
     size_t dirty_cap;
-    /* Dirty pages below `committed`: free pages taken for reuse. */
-    pver_ref *reused;
+    /* Dirty pages below `committed`, free pages taken for reuse: their
+     * newest versions by page number (NULL where none; the table is made
+     * at the first reuse after a checkpoint, under `maps`), and the
+     * numbers taken (the writer's). */
+    pver_ref *below;
     uint32_t *reused_pgno;
     size_t reused_n, reused_cap;
-    htab reused_map; /* page number -> index into reused */
     freelist fl;
     uint64_t generation;
     page_cache *cache;
@@ -57,19 +57,22 @@ struct pager {
      * (pager_scratch_holds). */
     _Atomic uint64_t epoch;
     /* Read-locked by views reading a page; write-locked by the writer
-     * moving what views look pages up in: growing `dirty`, changing
-     * `reused`, and a checkpoint. Hanging a new version, tagging one at
-     * publish and unlinking a superseded one need no lock: `dirty`'s and
-     * `reused`'s entries, `next` and tags are atomic, a view skips what is
-     * newer than itself, and no open view walks past the version a
-     * superseded one is unlinked from (pager_collect). Page bytes of
-     * unpublished versions are the writer's alone; published ones never
-     * change. A commit takes the lock only to grow an array or reuse a
-     * free page: a reader the system stops while it holds the lock holds
-     * every commit up. A shared_lock, whose read holds are counted per
-     * thread stripe: every page a query reads takes one, and a
-     * pthread_rwlock's one counter made the readers' cores pass its line
-     * between them (issue 18). */
+     * moving what views look pages up in: growing `dirty`, making or
+     * dropping `below`, and a checkpoint. Hanging a new version (of a
+     * changed, new or reused page), tagging one at publish and unlinking
+     * a superseded one need no lock: `dirty`'s and `below`'s entries,
+     * `next` and tags are atomic, a view skips what is newer than itself,
+     * and no open view walks past the version a superseded one is
+     * unlinked from (pager_collect). Page bytes of unpublished versions
+     * are the writer's alone; published ones never change. A commit takes
+     * the lock only to grow `dirty` or make `below` (once per checkpoint):
+     * a reader the system stops while it holds the lock holds every commit
+     * up, and the readers arriving meanwhile wait behind the commit
+     * (issue 20: a write hold per reused page left a fifth of two cores
+     * idle with 4 writers beside 3 readers). A shared_lock, whose read
+     * holds are counted per thread stripe: every page a query reads takes
+     * one, and a pthread_rwlock's one counter made the readers' cores pass
+     * its line between them (issue 18). */
     shared_lock maps;
     pver *pending;            /* unpublished versions */
     pver *gc_first, *gc_last; /* superseded versions, in the order they were */
@@ -111,7 +114,6 @@ static pager *pager_new(const char *path) {
     p->fd = -1;
     p->next = FORMAT_FIRST_DATA_PAGE;
     p->committed = p->next;
-    htab_init(&p->reused_map);
     freelist_init(&p->fl, 0, 0);
     return p;
 }
@@ -176,12 +178,13 @@ static void free_dirty(pager *p) {
     p->dirty_cap = 0;
 }
 
+/* Under `maps` (or with no view left). */
 static void free_reused(pager *p) {
     for (size_t i = 0; i < p->reused_n; i++)
-        free_chain(p->reused[i]);
+        free_chain(atomic_load(&p->below[p->reused_pgno[i]]));
     p->reused_n = 0;
-    htab_free(&p->reused_map);
-    htab_init(&p->reused_map);
+    free(p->below);
+    p->below = NULL;
 }
 
 void pager_close(pager *p) {
@@ -190,7 +193,6 @@ void pager_close(pager *p) {
     free_dirty(p);
     free_reused(p);
     free_idle(p);
-    free(p->reused);
     free(p->reused_pgno);
     freelist_free(&p->fl);
     store_lock_release(p->lock);
@@ -526,30 +528,14 @@ static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, const pager_che
     return 0;
 }
 
-typedef struct reused_key {
-    const pager *p;
-    uint32_t pgno;
-} reused_key;
-
-static uint64_t pgno_hash(uint32_t pgno) {
-    return hash_mix(pgno);
-}
-
-static bool reused_eq(const void *ctx, uint32_t id) {
-    const reused_key *k = ctx;
-    return k->p->reused_pgno[id] == k->pgno;
-}
-
 /* Where the newest version of a page changed since the checkpoint is
  * kept, or NULL for a committed page. Under `maps`, or by the writer. */
 static pver_ref *find_slot(const pager *p, uint32_t pgno) {
     if (pgno >= p->committed)
         return &p->dirty[pgno - p->committed];
-    if (p->reused_n == 0)
+    if (!p->below || !atomic_load(&p->below[pgno]))
         return NULL;
-    reused_key k = {p, pgno};
-    uint32_t id = htab_find(&p->reused_map, pgno_hash(pgno), reused_eq, &k);
-    return id == HTAB_NONE ? NULL : &p->reused[id];
+    return &p->below[pgno];
 }
 
 /* 1 when a version of the page seen from `view` was copied to dst, 0
@@ -667,7 +653,9 @@ int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
         return oom(e);
     v->older = h;
     h->newer = v;
-    atomic_store(slot, v);
+    /* Release, not seq_cst: an x86 exchange waits for the slot's line,
+     * which the views on other cores keep reading (issue 20). */
+    atomic_store_explicit(slot, v, memory_order_release);
     queue_superseded(p, h);
     *page = v->page;
     return 0;
@@ -734,12 +722,18 @@ int pager_retire(pager *p, uint32_t pgno, err *e) {
     return freelist_retire(&p->fl, pgno) != 0 ? oom(e) : 0;
 }
 
-/* Room for one more reused page (under `maps`: views look pages up). */
-static int grow_reused(pager *p, err *e) {
-    if (!array_reserve2(&p->reused, sizeof *p->reused, &p->reused_pgno, sizeof *p->reused_pgno,
-                        &p->reused_cap, p->reused_n + 1, 64))
+/* The table of reused pages' versions, made at the first reuse after a
+ * checkpoint (under `maps`: views look pages up in it). */
+static int make_below(pager *p, err *e) {
+    pver_ref *t = malloc((size_t)p->committed * sizeof *t);
+    if (!t)
         return oom(e);
-    return htab_reserve(&p->reused_map, 1) != 0 ? oom(e) : 0;
+    for (uint32_t i = 0; i < p->committed; i++)
+        atomic_init(&t[i], NULL);
+    shared_lock_write(&p->maps);
+    p->below = t;
+    shared_lock_write_done(&p->maps);
+    return 0;
 }
 
 /* A free page becomes a dirty page under its old number (the caller saw
@@ -747,25 +741,20 @@ static int grow_reused(pager *p, err *e) {
  * (none may: it was freed before their snapshot, or a checkpoint ago)
  * read its committed image, which stays until the next checkpoint. */
 static int alloc_reused(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
+    if (!p->below && make_below(p, e) != 0)
+        return -1;
+    if (!array_reserve(&p->reused_pgno, &p->reused_cap, p->reused_n + 1, sizeof *p->reused_pgno,
+                       64))
+        return oom(e);
     pver *v = take_version(p);
     if (!v)
         return oom(e);
     init_version(p, v, NULL); /* whole before a view can find it */
-    shared_lock_write(&p->maps);
-    int rc = grow_reused(p, e);
     uint32_t n = 0;
-    if (rc == 0) {
-        freelist_take(&p->fl, &n);
-        atomic_init(&p->reused[p->reused_n], v);
-        p->reused_pgno[p->reused_n] = n;
-        htab_insert(&p->reused_map, pgno_hash(n), (uint32_t)p->reused_n++);
-    }
-    shared_lock_write_done(&p->maps);
-    if (rc != 0) {
-        p->pending = v->next_pending;
-        drop_version(p, v);
-        return rc;
-    }
+    freelist_take(&p->fl, &n);
+    MG_ASSERT(n >= FORMAT_FIRST_DATA_PAGE && n < p->committed); /* free lists are checked on load */
+    p->reused_pgno[p->reused_n++] = n;
+    atomic_store_explicit(&p->below[n], v, memory_order_release);
     *pgno = n;
     *page = v->page;
     return 0;
@@ -796,7 +785,7 @@ int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
     if (!v)
         return oom(e);
     /* hung before `next` counts it: a view that passes the range check finds it */
-    atomic_store(&p->dirty[p->next - p->committed], v);
+    atomic_store_explicit(&p->dirty[p->next - p->committed], v, memory_order_release);
     *pgno = atomic_fetch_add(&p->next, 1);
     *page = v->page;
     return 0;
@@ -815,7 +804,7 @@ static int write_dirty(pager *p, const freelist_plan *plan, err *e) {
     for (uint32_t pgno = p->committed; pgno < p->next && rc == 0; pgno++)
         rc = write_page(p, p->dirty[pgno - p->committed]->page, pgno, e);
     for (size_t i = 0; i < p->reused_n && rc == 0; i++)
-        rc = write_page(p, p->reused[i]->page, p->reused_pgno[i], e);
+        rc = write_page(p, atomic_load(&p->below[p->reused_pgno[i]])->page, p->reused_pgno[i], e);
     for (size_t i = 0; i < plan->pages.n && rc == 0; i++)
         if (vfs_write_all(p->io, p->fd, plan->images + i * FORMAT_PAGE_SIZE, FORMAT_PAGE_SIZE,
                           (uint64_t)plan->pages.v[i] * FORMAT_PAGE_SIZE) != 0)
@@ -848,7 +837,8 @@ static void promote_dirty(pager *p, const freelist_plan *plan) {
         free_chain(p->dirty[pgno - p->committed]);
     }
     for (size_t i = 0; i < p->reused_n; i++)
-        page_cache_put(p->cache, p->reused_pgno[i], p->reused[i]->page);
+        page_cache_put(p->cache, p->reused_pgno[i],
+                       atomic_load(&p->below[p->reused_pgno[i]])->page);
     for (size_t i = 0; i < plan->pages.n; i++)
         page_cache_put(p->cache, plan->pages.v[i], plan->images + i * FORMAT_PAGE_SIZE);
     free_reused(p);

@@ -239,6 +239,13 @@ static int f_size(void *ctx, int fd, uint64_t *out) {
 
 static const vfs fault_layer = {f_pread, f_pwrite, f_sync, f_truncate, f_size, NULL};
 
+bool fault_lost_power(void) {
+    pthread_mutex_lock(&op_lock);
+    bool lost = fault_now.crashed && (fault_now.lose || fault_now.scramble);
+    pthread_mutex_unlock(&op_lock);
+    return lost;
+}
+
 void fault_begin(fault f) {
     fault_now = f;
     vfs_set_default(&fault_layer);

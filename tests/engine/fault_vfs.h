@@ -31,6 +31,10 @@ typedef struct fault {
 /* The run in progress (tests read ops, crashed and at_reset). */
 extern fault fault_now;
 
+/* Whether the run has crashed and lost unsynced writes (power loss or
+ * scramble), read safely from a thread other than the one doing I/O. */
+bool fault_lost_power(void);
+
 /* Starts a run: installs the layer as the default VFS. */
 void fault_begin(fault f);
 /* Ends it: plain POSIX again; the undo log is dropped (what is on disk

@@ -447,7 +447,7 @@ static bool read_once(reader_ctx *r) {
     /* A simulated power loss puts the files back to their synced bytes
      * while this process runs on (a real one would end it): a read that
      * met the reverted file may mix pages no process could have seen. */
-    bool lost_power = fault_now.crashed && (fault_now.lose || fault_now.scramble);
+    bool lost_power = fault_lost_power();
     bool ok = rc != 0 || lost_power || some_state(r->w, &got);
     db_cursor_free(c);
     collected_free(&got);
