@@ -51,6 +51,8 @@ typedef struct shard {
 /* The per-thread memo of handles_live (handles.h), by kind. */
 _Thread_local handles_seen handles_seen_by_kind[KIND_MASK + 1];
 
+_Atomic uintptr_t handles_recent[HANDLES_RECENT];
+
 static shard shards[SHARDS];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -67,6 +69,8 @@ static void forget_in_child(void) {
     }
     /* the one thread of the child: the parent's handles are not live */
     memset(handles_seen_by_kind, 0, sizeof handles_seen_by_kind);
+    for (unsigned i = 0; i < HANDLES_RECENT; i++)
+        atomic_store_explicit(&handles_recent[i], 0, memory_order_relaxed);
 }
 
 static void init_shards(void) {
@@ -168,9 +172,26 @@ bool handles_remove(const void *h, handle_kind kind) {
     if (s) {
         atomic_store_explicit(s, TOMBSTONE, memory_order_release);
         atomic_fetch_add_explicit(&sh->removals, 1, memory_order_release);
+        uintptr_t key = (uintptr_t)h | (uintptr_t)kind;
+        atomic_compare_exchange_strong(handles_recent_slot((uintptr_t)h), &key, 0);
     }
     pthread_mutex_unlock(&sh->lock);
     return s != NULL;
+}
+
+/* Puts a cursor found live into the set of recent ones (handles.h): in
+ * place of the slot's cursor when `take`, else only into an empty slot.
+ * Out again if its shard removed a handle since it was found live (that
+ * removal may have cleared the slot before this store). */
+static void remember_cursor(_Atomic uint64_t *removals, uint64_t count, uintptr_t p, bool take) {
+    uintptr_t key = p | (uintptr_t)HANDLE_CURSOR, empty = 0;
+    _Atomic uintptr_t *slot = handles_recent_slot(p);
+    if (take)
+        atomic_store(slot, key);
+    else if (!atomic_compare_exchange_strong(slot, &empty, key))
+        return;
+    if (atomic_load(removals) != count)
+        atomic_compare_exchange_strong(slot, &key, 0);
 }
 
 bool handles_live_lookup(const void *h, handle_kind kind) {
@@ -182,7 +203,22 @@ bool handles_live_lookup(const void *h, handle_kind kind) {
         return false;
     handles_seen_by_kind[kind & KIND_MASK] = (handles_seen){p | (uintptr_t)kind, &sh->removals,
                                                             removals};
+    if (kind == HANDLE_CURSOR)
+        remember_cursor(&sh->removals, removals, p, true);
     return true;
+}
+
+/* A cursor the memo vouches for takes only an empty slot: two threads
+ * whose cursors share a slot would otherwise take it from each other on
+ * every call. */
+bool handles_cursor_live(const void *c) {
+    if (handles_remembered(c, HANDLE_CURSOR)) {
+        const handles_seen *mine = &handles_seen_by_kind[HANDLE_CURSOR];
+        if (atomic_load_explicit(handles_recent_slot((uintptr_t)c), memory_order_relaxed) == 0)
+            remember_cursor(mine->removals, mine->count, (uintptr_t)c, false);
+        return true;
+    }
+    return handles_live(c, HANDLE_CURSOR);
 }
 
 bool handles_inherited(const void *h, handle_kind kind) {
