@@ -404,10 +404,12 @@ int finish_open(const ast_query *q, solution_stream *in, meter *m, struct host_s
     return 0;
 }
 
-/* The next projected solution, into `dst` (col_count values); at the
+/* The next projected solution, into `dst` (col_count values), its
+ * columns stored (allow_stored) when `stored`, else decoded; at the
  * limit or the end the input closes, so upstream operators stop reading
  * (and let go of their snapshot). */
-static inline int stream_next_into(finish_cursor *c, value *dst, err *e) {
+static inline __attribute__((always_inline)) int stream_next_as(finish_cursor *c, value *dst,
+                                                                bool stored, err *e) {
     finish_plan *p = &c->p;
     int rc = 0;
     while (!sort_limit_done(&c->lim)) {
@@ -423,7 +425,7 @@ static inline int stream_next_into(finish_cursor *c, value *dst, err *e) {
             continue;
         project(p, solution, dst);
         /* the columns come stored (allow_stored): decoded here, in place */
-        if ((rc = resolve_row(p, dst, e)) != 0) {
+        if (!stored && (rc = resolve_row(p, dst, e)) != 0) {
             end_input(c);
             return rc;
         }
@@ -431,6 +433,10 @@ static inline int stream_next_into(finish_cursor *c, value *dst, err *e) {
     }
     end_input(c);
     return sort_limit_done(&c->lim) ? 0 : rc;
+}
+
+static int stream_next_into(finish_cursor *c, value *dst, err *e) {
+    return stream_next_as(c, dst, false, e);
 }
 
 static int stream_next(finish_cursor *c, const value **row, err *e) {
@@ -456,6 +462,19 @@ int finish_next(finish_cursor *c, const value **row, err *e) {
     return rc;
 }
 
+/* The streamed rows out[0..n) decoded in one pass (value_resolve_all):
+ * the rows before the first that fails, which ends the answer. */
+static size_t resolve_rows(finish_cursor *c, value *out, size_t n, int *rc, err *e) {
+    size_t width = c->p.col_count, done;
+    int got = value_resolve_all(out, n * width, &done, e);
+    if (got == 0)
+        return n;
+    end_input(c);
+    c->ended = true;
+    *rc = got;
+    return done / width;
+}
+
 size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *e) {
     size_t n = 0, width = c->p.col_count;
     *rc = 0;
@@ -465,7 +484,7 @@ size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *
         value *dst = out + n * width;
         int got;
         if (c->streaming) {
-            got = stream_next_into(c, dst, e);
+            got = stream_next_as(c, dst, true, e); /* decoded below, all at once */
         } else {
             got = c->next_row < result_row_count(c->rs);
             if (got && width)
@@ -478,6 +497,8 @@ size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *
             break;
         }
     }
+    if (c->streaming && n)
+        n = resolve_rows(c, out, n, rc, e);
     c->defer_close = false;
     return n;
 }

@@ -33,6 +33,23 @@ int value_resolve_stored(value *v, err *e) {
     return rc;
 }
 
+int value_resolve_all(value *v, size_t count, size_t *done, err *e) {
+    size_t i = 0;
+    while (i < count && !v[i].stored)
+        i++;
+    int rc = 0;
+    if (i < count && v[i].as.stored.src->resolve_all) {
+        size_t k = 0;
+        rc = v[i].as.stored.src->resolve_all(v[i].as.stored.src, v + i, count - i, &k, e);
+        i += k;
+    } else {
+        for (; i < count && (rc = value_resolve(&v[i], e)) == 0; i++)
+            ;
+    }
+    *done = i;
+    return rc;
+}
+
 /* The UUID a Ref names. A decoding failure (the source remembers it and
  * fails the query) reads as the zero UUID. */
 static uuid128 ref_bytes(const value *v) {

@@ -33,6 +33,7 @@ typedef enum value_type {
  * below cannot report a failure: they pass no `e`, and the source then
  * keeps the error and sets `failed` for its owner to report. */
 typedef struct value_source value_source;
+typedef struct value value;
 struct value_source {
     int (*entity)(const value_source *src, uint64_t id, uuid128 *out, err *e);
     int (*text)(const value_source *src, uint64_t id, const char **ptr, size_t *len, err *e);
@@ -43,10 +44,15 @@ struct value_source {
      * loop over many records issues it a batch ahead, so the memory
      * waits overlap), or NULL. */
     void (*keyword_prefetch)(const value_source *src, uint64_t id);
+    /* Resolves v[0..count) in order (value_resolve_all), stopping at the
+     * first failure (*done: the values before it), or NULL. One call for
+     * a block of rows where each value would make two (the Ref's UUID is
+     * decoded inline). */
+    int (*resolve_all)(const value_source *src, value *v, size_t count, size_t *done, err *e);
     bool failed;
 };
 
-typedef struct value {
+struct value {
     value_type type;
     /* VT_REF, VT_STRING, VT_KEYWORD: the payload is as.stored, not yet
      * as.ref or as.str (a stored value, value_stored). */
@@ -69,7 +75,7 @@ typedef struct value {
             size_t count;
         } list; /* VT_LIST */
     } as;
-} value;
+};
 
 /* Constructors (inline: scans build one per record position). */
 static inline value value_string(const char *ptr, size_t len) {
@@ -118,6 +124,10 @@ int value_resolve_stored(value *v, err *e);
 static inline int value_resolve(value *v, err *e) {
     return v->stored ? value_resolve_stored(v, e) : 0;
 }
+/* value_resolve of v[0..count) in order, through the source of the first
+ * stored value (value_source.resolve_all) when it has that call: 0, or
+ * the error of the first that fails with *done the values before it. */
+int value_resolve_all(value *v, size_t count, size_t *done, err *e);
 
 /* E1 strict equality: same type and payload; floats by IEEE ==. */
 bool value_equal_strict(const value *a, const value *b);
