@@ -121,7 +121,8 @@ static inline __attribute__((always_inline)) const value *column_fast(MiniGrafCu
     if (!handles_recent_cursor(c))
         return NULL;
     const value *row = c->rows.current;
-    if (!row || col < 0 || (size_t)col >= c->rows.columns || c->last.code || row[col].type != want)
+    /* a negative `col` converts to more than any column count */
+    if (!row || (size_t)col >= c->rows.columns || c->last.code || row[col].type != want)
         return NULL;
     return &row[col];
 }

@@ -172,8 +172,9 @@ bool handles_remove(const void *h, handle_kind kind) {
     if (s) {
         atomic_store_explicit(s, TOMBSTONE, memory_order_release);
         atomic_fetch_add_explicit(&sh->removals, 1, memory_order_release);
-        uintptr_t key = (uintptr_t)h | (uintptr_t)kind;
-        atomic_compare_exchange_strong(handles_recent_slot((uintptr_t)h), &key, 0);
+        uintptr_t key = (uintptr_t)h;
+        if (kind == HANDLE_CURSOR)
+            atomic_compare_exchange_strong(handles_recent_slot(key), &key, 0);
     }
     pthread_mutex_unlock(&sh->lock);
     return s != NULL;
@@ -184,7 +185,7 @@ bool handles_remove(const void *h, handle_kind kind) {
  * Out again if its shard removed a handle since it was found live (that
  * removal may have cleared the slot before this store). */
 static void remember_cursor(_Atomic uint64_t *removals, uint64_t count, uintptr_t p, bool take) {
-    uintptr_t key = p | (uintptr_t)HANDLE_CURSOR, empty = 0;
+    uintptr_t key = p, empty = 0;
     _Atomic uintptr_t *slot = handles_recent_slot(p);
     if (take)
         atomic_store(slot, key);

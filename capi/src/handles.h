@@ -73,12 +73,12 @@ static inline _Atomic uintptr_t *handles_recent_slot(uintptr_t p) {
 }
 
 /* True when `c` is a cursor in the set of recent ones; false says
- * nothing (handles_live then looks it up). */
+ * nothing (handles_live then looks it up). A slot holds a cursor's
+ * address as it is (only cursors are put there), so no other pointer
+ * can match it; NULL would match an empty slot. */
 static inline bool handles_recent_cursor(const void *c) {
     uintptr_t p = (uintptr_t)c;
-    return p && !(p & 7) &&
-           atomic_load_explicit(handles_recent_slot(p), memory_order_acquire) ==
-               (p | (uintptr_t)HANDLE_CURSOR);
+    return p && atomic_load_explicit(handles_recent_slot(p), memory_order_acquire) == p;
 }
 
 /* handles_live(c, HANDLE_CURSOR), which also puts a live cursor into
