@@ -525,7 +525,7 @@ static int source_resolve_all(const value_source *src, value *v, size_t count, s
             uuid128 u;
             if ((rc = decode_uuid(r, v[i].as.stored.id, &u, e)) != 0)
                 break;
-            v[i] = value_ref(u);
+            value_set_ref(&v[i], &u);
         } else if ((rc = value_resolve_stored(&v[i], e)) != 0) {
             break;
         }
@@ -636,7 +636,7 @@ int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err 
         return 0;
     }
     if (type == VT_INTEGER) { /* the most common scalar: no call */
-        out[2] = value_integer(format_from_sortable(payload));
+        value_set_integer(&out[2], format_from_sortable(payload));
         return 0;
     }
     return decode_value(r, ids->v, &out[2], e);
