@@ -121,6 +121,16 @@ static inline void value_set_ref(value *v, const uuid128 *u) {
     memcpy(v->as.ref.bytes, u->bytes, sizeof u->bytes);
 }
 
+/* *dst = *src, field by field: a value just made by the setters above or
+ * by value_stored is read back in the pieces it was written in (a
+ * struct copy loads it 16 bytes at a time, across them: the same stall). */
+static inline void value_copy_fields(value *dst, const value *src) {
+    dst->type = src->type;
+    dst->stored = src->stored;
+    dst->as.stored.id = src->as.stored.id;
+    dst->as.stored.src = src->as.stored.src;
+}
+
 /* A Ref, String or Keyword that stays in its stored form, the dictionary
  * id `id` of `src`, until something needs its bytes. It is the value it
  * names for every relation below: two of one type from the same source
