@@ -26,10 +26,10 @@ int value_resolve_stored(value *v, err *e) {
     size_t len;
     int rc = v->type == VT_REF ? src->entity(src, v->as.stored.id, &u, e)
                                : src->text(src, v->as.stored.id, &ptr, &len, e);
-    if (rc == 0)
-        *v = v->type == VT_REF      ? value_ref(u)
-             : v->type == VT_STRING ? value_string(ptr, len)
-                                    : value_keyword(ptr, len);
+    if (rc == 0 && v->type == VT_REF)
+        value_set_ref(v, &u);
+    else if (rc == 0)
+        *v = v->type == VT_STRING ? value_string(ptr, len) : value_keyword(ptr, len);
     return rc;
 }
 
