@@ -171,10 +171,13 @@ bool handles_remove(const void *h, handle_kind kind) {
                                 (uintptr_t)h, kind);
     if (s) {
         atomic_store_explicit(s, TOMBSTONE, memory_order_release);
-        atomic_fetch_add_explicit(&sh->removals, 1, memory_order_release);
+        /* seq_cst, as remember_cursor's store and load: either it sees
+         * this count, or this load sees its cursor in the slot */
+        atomic_fetch_add(&sh->removals, 1);
         uintptr_t key = (uintptr_t)h;
-        if (kind == HANDLE_CURSOR)
-            atomic_compare_exchange_strong(handles_recent_slot(key), &key, 0);
+        _Atomic uintptr_t *slot = handles_recent_slot(key);
+        if (kind == HANDLE_CURSOR && atomic_load(slot) == key)
+            atomic_compare_exchange_strong(slot, &key, 0);
     }
     pthread_mutex_unlock(&sh->lock);
     return s != NULL;
@@ -189,7 +192,8 @@ static void remember_cursor(_Atomic uint64_t *removals, uint64_t count, uintptr_
     _Atomic uintptr_t *slot = handles_recent_slot(p);
     if (take)
         atomic_store(slot, key);
-    else if (!atomic_compare_exchange_strong(slot, &empty, key))
+    else if (atomic_load_explicit(slot, memory_order_relaxed) != 0 ||
+             !atomic_compare_exchange_strong(slot, &empty, key))
         return;
     if (atomic_load(removals) != count)
         atomic_compare_exchange_strong(slot, &key, 0);
@@ -204,22 +208,22 @@ bool handles_live_lookup(const void *h, handle_kind kind) {
         return false;
     handles_seen_by_kind[kind & KIND_MASK] = (handles_seen){p | (uintptr_t)kind, &sh->removals,
                                                             removals};
-    if (kind == HANDLE_CURSOR)
-        remember_cursor(&sh->removals, removals, p, true);
     return true;
 }
 
-/* A cursor the memo vouches for takes only an empty slot: two threads
- * whose cursors share a slot would otherwise take it from each other on
- * every call. */
+/* Only the typed-row calls put cursors in the set (a cursor read by JSON
+ * batches pays nothing for it). A cursor that had to be looked up takes
+ * its slot; one the memo vouches for takes only an empty slot: two
+ * threads whose cursors share a slot would otherwise take it from each
+ * other on every call. */
 bool handles_cursor_live(const void *c) {
-    if (handles_remembered(c, HANDLE_CURSOR)) {
-        const handles_seen *mine = &handles_seen_by_kind[HANDLE_CURSOR];
-        if (atomic_load_explicit(handles_recent_slot((uintptr_t)c), memory_order_relaxed) == 0)
-            remember_cursor(mine->removals, mine->count, (uintptr_t)c, false);
-        return true;
-    }
-    return handles_live(c, HANDLE_CURSOR);
+    uintptr_t p = (uintptr_t)c;
+    bool remembered = handles_remembered(c, HANDLE_CURSOR);
+    if (!remembered && (!p || (p & 7) || !handles_live_lookup(c, HANDLE_CURSOR)))
+        return false;
+    const handles_seen *mine = &handles_seen_by_kind[HANDLE_CURSOR];
+    remember_cursor(mine->removals, mine->count, p, !remembered);
+    return true;
 }
 
 bool handles_inherited(const void *h, handle_kind kind) {

@@ -54,13 +54,12 @@ static inline bool handles_remembered(const void *h, handle_kind kind) {
  * them): a typed-row read calls on one cursor three times per row, and
  * this set, unlike the memo above, is reached without a thread-local (in
  * a shared library each thread-local access is a call of
- * `__tls_get_addr`). A lookup that finds a cursor live stores it in its
- * slot (handles_cursor_live: also a cursor the memo vouches for, into an
- * empty slot); a removal clears the slot before the handle is freed. Only
+ * `__tls_get_addr`). handles_cursor_live puts a live cursor in its slot;
+ * a removal clears the slot before the handle is freed. Only
  * cursors: one belongs to one thread at a time (docs/c-api.md), so no
  * call on a cursor can find it live while another thread frees it but by
  * misuse, whereas a database may be closed while other threads are
- * inside calls on it. A lookup that stores a cursor checks afterwards that
+ * inside calls on it. Storing a cursor, it checks afterwards that
  * its shard has removed nothing meanwhile, and takes it out again if it
  * has. */
 #define HANDLES_RECENT 256
@@ -82,7 +81,7 @@ static inline bool handles_recent_cursor(const void *c) {
 }
 
 /* handles_live(c, HANDLE_CURSOR), which also puts a live cursor into
- * the set of recent ones when its slot is free. */
+ * the set of recent ones. */
 bool handles_cursor_live(const void *c);
 
 static inline bool handles_live(const void *h, handle_kind kind) {

@@ -448,11 +448,13 @@ static inline __attribute__((always_inline)) int stream_next_as(finish_cursor *c
     return sort_limit_done(&c->lim) ? 0 : rc;
 }
 
-static int stream_next_into(finish_cursor *c, value *dst, err *e) {
+static inline __attribute__((always_inline)) int stream_next_into(finish_cursor *c, value *dst,
+                                                                  err *e) {
     return stream_next_as(c, dst, false, e);
 }
 
-static int stream_next(finish_cursor *c, const value **row, err *e) {
+static inline __attribute__((always_inline)) int stream_next(finish_cursor *c, const value **row,
+                                                             err *e) {
     int rc = stream_next_into(c, c->row, e);
     if (rc == 1)
         *row = c->row;
