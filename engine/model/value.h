@@ -125,10 +125,14 @@ static inline void value_set_ref(value *v, const uuid128 *u) {
  * by value_stored is read back in the pieces it was written in (a
  * struct copy loads it 16 bytes at a time, across them: the same stall). */
 static inline void value_copy_fields(value *dst, const value *src) {
+#if UINTPTR_MAX == UINT64_MAX /* as.stored's two words are the whole union */
     dst->type = src->type;
     dst->stored = src->stored;
     dst->as.stored.id = src->as.stored.id;
     dst->as.stored.src = src->as.stored.src;
+#else
+    *dst = *src;
+#endif
 }
 
 /* A Ref, String or Keyword that stays in its stored form, the dictionary
