@@ -5,13 +5,13 @@
 #include "handles.h"
 #include "json_write.h"
 
-/* Each call has a fast path for when nothing is amiss (the cursor this
- * thread used last, no error to clear, the value of the type asked for),
- * which calls nothing but the thread-local's lookup, and falls back on
- * the checked path, which also says what is amiss. */
+/* Each call has a fast path for when nothing is amiss (a cursor in the
+ * set of recent ones, handles.h; no error to clear; the value of the
+ * type asked for), which calls nothing, and falls back on the checked
+ * path, which also says what is amiss. */
 
 static __attribute__((noinline)) int step_checked(MiniGrafCursor *c) {
-    if (!handles_live(c, HANDLE_CURSOR))
+    if (!handles_cursor_live(c))
         return c ? -ERR(API, 18) : -ERR(API, 17);
     if (c->last.code)
         err_clear(&c->last);
@@ -20,7 +20,7 @@ static __attribute__((noinline)) int step_checked(MiniGrafCursor *c) {
 }
 
 int minigraf_cursor_step(MiniGrafCursor *c) {
-    if (!handles_remembered(c, HANDLE_CURSOR) || c->last.code)
+    if (!handles_recent_cursor(c) || c->last.code)
         return step_checked(c);
     cursor_rows *r = &c->rows;
     if (r->next == r->count || r->failure.code)
@@ -68,7 +68,7 @@ static __attribute__((noinline, cold)) const value *no_column(MiniGrafCursor *c,
 /* The value at `col` of the current row, or NULL (API-017 set). */
 /* Inline in each accessor (one call fewer per column read). */
 static inline __attribute__((always_inline)) const value *column(MiniGrafCursor *c, int col) {
-    if (!handles_live(c, HANDLE_CURSOR))
+    if (!handles_cursor_live(c))
         return NULL;
     const value *row = c->rows.current;
     if (!row || col < 0 || (size_t)col >= c->rows.columns)
@@ -118,10 +118,11 @@ static inline __attribute__((always_inline)) const value *column_of(MiniGrafCurs
  * type `want`; NULL: take the checked path. */
 static inline __attribute__((always_inline)) const value *column_fast(MiniGrafCursor *c, int col,
                                                                       value_type want) {
-    if (!handles_remembered(c, HANDLE_CURSOR))
+    if (!handles_recent_cursor(c))
         return NULL;
     const value *row = c->rows.current;
-    if (!row || col < 0 || (size_t)col >= c->rows.columns || c->last.code || row[col].type != want)
+    /* a negative `col` converts to more than any column count */
+    if (!row || (size_t)col >= c->rows.columns || c->last.code || row[col].type != want)
         return NULL;
     return &row[col];
 }

@@ -51,6 +51,8 @@ typedef struct shard {
 /* The per-thread memo of handles_live (handles.h), by kind. */
 _Thread_local handles_seen handles_seen_by_kind[KIND_MASK + 1];
 
+_Atomic uintptr_t handles_recent[HANDLES_RECENT];
+
 static shard shards[SHARDS];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -67,6 +69,8 @@ static void forget_in_child(void) {
     }
     /* the one thread of the child: the parent's handles are not live */
     memset(handles_seen_by_kind, 0, sizeof handles_seen_by_kind);
+    for (unsigned i = 0; i < HANDLES_RECENT; i++)
+        atomic_store_explicit(&handles_recent[i], 0, memory_order_relaxed);
 }
 
 static void init_shards(void) {
@@ -167,10 +171,32 @@ bool handles_remove(const void *h, handle_kind kind) {
                                 (uintptr_t)h, kind);
     if (s) {
         atomic_store_explicit(s, TOMBSTONE, memory_order_release);
-        atomic_fetch_add_explicit(&sh->removals, 1, memory_order_release);
+        /* seq_cst, as remember_cursor's store and load: either it sees
+         * this count, or this load sees its cursor in the slot */
+        atomic_fetch_add(&sh->removals, 1);
+        uintptr_t key = (uintptr_t)h;
+        _Atomic uintptr_t *slot = handles_recent_slot(key);
+        if (kind == HANDLE_CURSOR && atomic_load(slot) == key)
+            atomic_compare_exchange_strong(slot, &key, 0);
     }
     pthread_mutex_unlock(&sh->lock);
     return s != NULL;
+}
+
+/* Puts a cursor found live into the set of recent ones (handles.h): in
+ * place of the slot's cursor when `take`, else only into an empty slot.
+ * Out again if its shard removed a handle since it was found live (that
+ * removal may have cleared the slot before this store). */
+static void remember_cursor(_Atomic uint64_t *removals, uint64_t count, uintptr_t p, bool take) {
+    uintptr_t key = p, empty = 0;
+    _Atomic uintptr_t *slot = handles_recent_slot(p);
+    if (take)
+        atomic_store(slot, key);
+    else if (atomic_load_explicit(slot, memory_order_relaxed) != 0 ||
+             !atomic_compare_exchange_strong(slot, &empty, key))
+        return;
+    if (atomic_load(removals) != count)
+        atomic_compare_exchange_strong(slot, &key, 0);
 }
 
 bool handles_live_lookup(const void *h, handle_kind kind) {
@@ -182,6 +208,21 @@ bool handles_live_lookup(const void *h, handle_kind kind) {
         return false;
     handles_seen_by_kind[kind & KIND_MASK] = (handles_seen){p | (uintptr_t)kind, &sh->removals,
                                                             removals};
+    return true;
+}
+
+/* Only the typed-row calls put cursors in the set (a cursor read by JSON
+ * batches pays nothing for it). A cursor that had to be looked up takes
+ * its slot; one the memo vouches for takes only an empty slot: two
+ * threads whose cursors share a slot would otherwise take it from each
+ * other on every call. */
+bool handles_cursor_live(const void *c) {
+    uintptr_t p = (uintptr_t)c;
+    bool remembered = handles_remembered(c, HANDLE_CURSOR);
+    if (!remembered && (!p || (p & 7) || !handles_live_lookup(c, HANDLE_CURSOR)))
+        return false;
+    const handles_seen *mine = &handles_seen_by_kind[HANDLE_CURSOR];
+    remember_cursor(mine->removals, mine->count, p, !remembered);
     return true;
 }
 

@@ -50,6 +50,40 @@ static inline bool handles_remembered(const void *h, handle_kind kind) {
            atomic_load_explicit(mine->removals, memory_order_acquire) == mine->count;
 }
 
+/* Cursors found live lately, by address (a slot each, HANDLES_RECENT of
+ * them): a typed-row read calls on one cursor three times per row, and
+ * this set, unlike the memo above, is reached without a thread-local (in
+ * a shared library each thread-local access is a call of
+ * `__tls_get_addr`). handles_cursor_live puts a live cursor in its slot;
+ * a removal clears the slot before the handle is freed. Only
+ * cursors: one belongs to one thread at a time (docs/c-api.md), so no
+ * call on a cursor can find it live while another thread frees it but by
+ * misuse, whereas a database may be closed while other threads are
+ * inside calls on it. Storing a cursor, it checks afterwards that
+ * its shard has removed nothing meanwhile, and takes it out again if it
+ * has. */
+#define HANDLES_RECENT 256
+extern _Atomic uintptr_t handles_recent[HANDLES_RECENT];
+
+static inline _Atomic uintptr_t *handles_recent_slot(uintptr_t p) {
+    /* malloc'd cursors lie apart by more than 64 bytes: their addresses
+     * differ above bit 6 */
+    return &handles_recent[(p >> 6) & (HANDLES_RECENT - 1)];
+}
+
+/* True when `c` is a cursor in the set of recent ones; false says
+ * nothing (handles_live then looks it up). A slot holds a cursor's
+ * address as it is (only cursors are put there), so no other pointer
+ * can match it; NULL would match an empty slot. */
+static inline bool handles_recent_cursor(const void *c) {
+    uintptr_t p = (uintptr_t)c;
+    return p && atomic_load_explicit(handles_recent_slot(p), memory_order_acquire) == p;
+}
+
+/* handles_live(c, HANDLE_CURSOR), which also puts a live cursor into
+ * the set of recent ones. */
+bool handles_cursor_live(const void *c);
+
 static inline bool handles_live(const void *h, handle_kind kind) {
     uintptr_t p = (uintptr_t)h;
     if (!p || (p & 7))

@@ -18,6 +18,7 @@
  * top-k rows ("sort") and the result set itself ("result"). */
 #include "exec/finish.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,7 @@ struct finish_cursor {
     sort_limit lim;
     solution_block in; /* streaming: the block being handed out */
     size_t in_row;     /* its next row */
+    bool in_order;     /* streaming: column c is the stream's variable c */
     value *row;        /* streaming: the projected row handed out */
 };
 
@@ -357,6 +359,16 @@ static bool never_bound(const finish_plan *p) {
     return false;
 }
 
+/* Whether the projected row is the first col_count variables of a
+ * solution, in order (then a block laid out with as many values per row
+ * holds the rows already projected: copy_run). */
+static bool projects_in_order(const finish_plan *p) {
+    for (size_t c = 0; c < p->col_count; c++)
+        if (p->cols[c].var != (long)c)
+            return false;
+    return true;
+}
+
 /* Everything but plain unordered projections is computed here, whole. */
 static int cursor_start(finish_cursor *c, err *e) {
     finish_plan *p = &c->p;
@@ -371,6 +383,7 @@ static int cursor_start(finish_cursor *c, err *e) {
         c->row = finish_alloc(p, (p->col_count + 1) * sizeof *c->row, "result", e, &rc);
     if (!rc) {
         c->streaming = true;
+        c->in_order = projects_in_order(p);
         sort_limit_init(&c->lim, c->o.offset, c->o.has_limit, c->o.limit);
         if (c->o.has_limit)
             p->in->rows_wanted = c->o.limit > SIZE_MAX - c->o.offset ? 0 : c->o.offset + c->o.limit;
@@ -404,10 +417,12 @@ int finish_open(const ast_query *q, solution_stream *in, meter *m, struct host_s
     return 0;
 }
 
-/* The next projected solution, into `dst` (col_count values); at the
+/* The next projected solution, into `dst` (col_count values), its
+ * columns stored (allow_stored) when `stored`, else decoded; at the
  * limit or the end the input closes, so upstream operators stop reading
  * (and let go of their snapshot). */
-static inline int stream_next_into(finish_cursor *c, value *dst, err *e) {
+static inline __attribute__((always_inline)) int stream_next_as(finish_cursor *c, value *dst,
+                                                                bool stored, err *e) {
     finish_plan *p = &c->p;
     int rc = 0;
     while (!sort_limit_done(&c->lim)) {
@@ -423,7 +438,7 @@ static inline int stream_next_into(finish_cursor *c, value *dst, err *e) {
             continue;
         project(p, solution, dst);
         /* the columns come stored (allow_stored): decoded here, in place */
-        if ((rc = resolve_row(p, dst, e)) != 0) {
+        if (!stored && (rc = resolve_row(p, dst, e)) != 0) {
             end_input(c);
             return rc;
         }
@@ -433,7 +448,13 @@ static inline int stream_next_into(finish_cursor *c, value *dst, err *e) {
     return sort_limit_done(&c->lim) ? 0 : rc;
 }
 
-static int stream_next(finish_cursor *c, const value **row, err *e) {
+static inline __attribute__((always_inline)) int stream_next_into(finish_cursor *c, value *dst,
+                                                                  err *e) {
+    return stream_next_as(c, dst, false, e);
+}
+
+static inline __attribute__((always_inline)) int stream_next(finish_cursor *c, const value **row,
+                                                             err *e) {
     int rc = stream_next_into(c, c->row, e);
     if (rc == 1)
         *row = c->row;
@@ -456,6 +477,35 @@ int finish_next(finish_cursor *c, const value **row, err *e) {
     return rc;
 }
 
+/* Up to `room` rows of the current block copied to `dst` at once, when
+ * its rows are laid out as the projected rows (in_order, no more values
+ * per row than columns): 0 when not. The offset is behind: the block's
+ * first row came through stream_next_as, which skips it. */
+static size_t copy_run(finish_cursor *c, value *dst, size_t room) {
+    size_t width = c->p.col_count, left = c->in.count - c->in_row;
+    if (!c->in_order || !left || c->in.stride != width)
+        return 0;
+    assert(sort_limit_past_offset(&c->lim));
+    size_t n = sort_limit_take(&c->lim, left < room ? left : room);
+    if (n && width)
+        memcpy(dst, solution_row(&c->in, c->in_row), n * width * sizeof *dst);
+    c->in_row += n;
+    return n;
+}
+
+/* The streamed rows out[0..n) decoded in one pass (value_resolve_all):
+ * the rows before the first that fails, which ends the answer. */
+static size_t resolve_rows(finish_cursor *c, value *out, size_t n, int *rc, err *e) {
+    size_t width = c->p.col_count, done;
+    int got = value_resolve_all(out, n * width, &done, e);
+    if (got == 0)
+        return n;
+    end_input(c);
+    c->ended = true;
+    *rc = got;
+    return done / width;
+}
+
 size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *e) {
     size_t n = 0, width = c->p.col_count;
     *rc = 0;
@@ -464,8 +514,13 @@ size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *
     for (; n < max && !c->ended; n++) {
         value *dst = out + n * width;
         int got;
+        size_t run;
+        if (c->streaming && (run = copy_run(c, dst, max - n)) != 0) {
+            n += run - 1;
+            continue;
+        }
         if (c->streaming) {
-            got = stream_next_into(c, dst, e);
+            got = stream_next_as(c, dst, true, e); /* decoded below, all at once */
         } else {
             got = c->next_row < result_row_count(c->rs);
             if (got && width)
@@ -478,6 +533,8 @@ size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *
             break;
         }
     }
+    if (c->streaming && n)
+        n = resolve_rows(c, out, n, rc, e);
     c->defer_close = false;
     return n;
 }

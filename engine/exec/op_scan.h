@@ -97,7 +97,7 @@ static inline __attribute__((always_inline)) bool pattern_bind(batch *out, const
         return false;
     frame f = batch_push(out, row);
     for (unsigned i = 0; i < b->fill_count; i++)
-        f.slot[b->fill_slot[i]] = vals[b->fill_pos[i]];
+        value_copy_fields(&f.slot[b->fill_slot[i]], &vals[b->fill_pos[i]]);
     if (b->record)
         f.record[b->index] = *rec;
     return true;

@@ -124,6 +124,18 @@ static inline sort_limit_step sort_limit_next(sort_limit *l) {
     return l->seen++ < l->offset ? SORT_SKIP : SORT_EMIT;
 }
 
+/* For a run of `n` upstream rows met past the offset: how many of them to
+ * emit (up to the limit), counted as seen. */
+static inline size_t sort_limit_take(sort_limit *l, size_t n) {
+    size_t left = l->end - l->seen;
+    n = n < left ? n : left;
+    l->seen += n;
+    return n;
+}
+static inline bool sort_limit_past_offset(const sort_limit *l) {
+    return l->seen >= l->offset;
+}
+
 /* For n materialised rows: the count of rows to output, starting at *start. */
 size_t sort_limit_slice(size_t n, size_t offset, bool has_limit, size_t limit, size_t *start);
 

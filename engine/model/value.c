@@ -26,10 +26,27 @@ int value_resolve_stored(value *v, err *e) {
     size_t len;
     int rc = v->type == VT_REF ? src->entity(src, v->as.stored.id, &u, e)
                                : src->text(src, v->as.stored.id, &ptr, &len, e);
-    if (rc == 0)
-        *v = v->type == VT_REF      ? value_ref(u)
-             : v->type == VT_STRING ? value_string(ptr, len)
-                                    : value_keyword(ptr, len);
+    if (rc == 0 && v->type == VT_REF)
+        value_set_ref(v, &u);
+    else if (rc == 0)
+        *v = v->type == VT_STRING ? value_string(ptr, len) : value_keyword(ptr, len);
+    return rc;
+}
+
+int value_resolve_all(value *v, size_t count, size_t *done, err *e) {
+    size_t i = 0;
+    while (i < count && !v[i].stored)
+        i++;
+    int rc = 0;
+    if (i < count && v[i].as.stored.src->resolve_all) {
+        size_t k = 0;
+        rc = v[i].as.stored.src->resolve_all(v[i].as.stored.src, v + i, count - i, &k, e);
+        i += k;
+    } else {
+        for (; i < count && (rc = value_resolve(&v[i], e)) == 0; i++)
+            ;
+    }
+    *done = i;
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/error.h"
 #include "model/uuid.h"
@@ -33,6 +34,7 @@ typedef enum value_type {
  * below cannot report a failure: they pass no `e`, and the source then
  * keeps the error and sets `failed` for its owner to report. */
 typedef struct value_source value_source;
+typedef struct value value;
 struct value_source {
     int (*entity)(const value_source *src, uint64_t id, uuid128 *out, err *e);
     int (*text)(const value_source *src, uint64_t id, const char **ptr, size_t *len, err *e);
@@ -43,10 +45,15 @@ struct value_source {
      * loop over many records issues it a batch ahead, so the memory
      * waits overlap), or NULL. */
     void (*keyword_prefetch)(const value_source *src, uint64_t id);
+    /* Resolves v[0..count) in order (value_resolve_all), stopping at the
+     * first failure (*done: the values before it), or NULL. One call for
+     * a block of rows where each value would make two (the Ref's UUID is
+     * decoded inline). */
+    int (*resolve_all)(const value_source *src, value *v, size_t count, size_t *done, err *e);
     bool failed;
 };
 
-typedef struct value {
+struct value {
     value_type type;
     /* VT_REF, VT_STRING, VT_KEYWORD: the payload is as.stored, not yet
      * as.ref or as.str (a stored value, value_stored). */
@@ -69,7 +76,7 @@ typedef struct value {
             size_t count;
         } list; /* VT_LIST */
     } as;
-} value;
+};
 
 /* Constructors (inline: scans build one per record position). */
 static inline value value_string(const char *ptr, size_t len) {
@@ -97,6 +104,37 @@ static inline value value_list(const value *items, size_t count) {
     return (value){.type = VT_LIST, .as.list = {items, count}};
 }
 
+/* value_integer and value_ref written into *v in place. A hot loop
+ * uses these: gcc builds the compound literal of the union on the stack
+ * and copies it in pieces that straddle its own stores, so each value
+ * waits for a failed store-to-load forwarding (in perf, most of a typed-
+ * row scan's time in the two functions that make its rows' values). */
+static inline void value_set_integer(value *v, int64_t i) {
+    v->type = VT_INTEGER;
+    v->stored = false;
+    v->as.stored.src = NULL; /* the rest of the union, zero as in value_integer */
+    v->as.i = i;
+}
+static inline void value_set_ref(value *v, const uuid128 *u) {
+    v->type = VT_REF;
+    v->stored = false;
+    memcpy(v->as.ref.bytes, u->bytes, sizeof u->bytes);
+}
+
+/* *dst = *src, field by field: a value just made by the setters above or
+ * by value_stored is read back in the pieces it was written in (a
+ * struct copy loads it 16 bytes at a time, across them: the same stall). */
+static inline void value_copy_fields(value *dst, const value *src) {
+#if UINTPTR_MAX == UINT64_MAX /* as.stored's two words are the whole union */
+    dst->type = src->type;
+    dst->stored = src->stored;
+    dst->as.stored.id = src->as.stored.id;
+    dst->as.stored.src = src->as.stored.src;
+#else
+    *dst = *src;
+#endif
+}
+
 /* A Ref, String or Keyword that stays in its stored form, the dictionary
  * id `id` of `src`, until something needs its bytes. It is the value it
  * names for every relation below: two of one type from the same source
@@ -118,6 +156,10 @@ int value_resolve_stored(value *v, err *e);
 static inline int value_resolve(value *v, err *e) {
     return v->stored ? value_resolve_stored(v, e) : 0;
 }
+/* value_resolve of v[0..count) in order, through the source of the first
+ * stored value (value_source.resolve_all) when it has that call: 0, or
+ * the error of the first that fails with *done the values before it. */
+int value_resolve_all(value *v, size_t count, size_t *done, err *e);
 
 /* E1 strict equality: same type and payload; floats by IEEE ==. */
 bool value_equal_strict(const value *a, const value *b);

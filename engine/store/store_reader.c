@@ -63,6 +63,8 @@ static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err
 static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len, err *e);
 static int source_keyword_entity(const value_source *src, uint64_t id, uuid128 *out, err *e);
 static void source_keyword_prefetch(const value_source *src, uint64_t id);
+static int source_resolve_all(const value_source *src, value *v, size_t count, size_t *done,
+                              err *e);
 
 /* An idle reader, or a new one. */
 static store_reader *reader_take(store *s) {
@@ -74,6 +76,7 @@ static store_reader *reader_take(store *s) {
     r->src.text = source_text;
     r->src.keyword_entity = source_keyword_entity;
     r->src.keyword_prefetch = source_keyword_prefetch;
+    r->src.resolve_all = source_resolve_all;
     arena_init(&r->mem);
     htab_init(&r->memo_map);
     return r;
@@ -507,6 +510,30 @@ static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err
     return rc;
 }
 
+/* The Refs of this reader decoded here (a streamed answer's rows, a
+ * block at a time: exec/finish.c), anything else stored through its
+ * source. */
+static int source_resolve_all(const value_source *src, value *v, size_t count, size_t *done,
+                              err *e) {
+    store_reader *r = (store_reader *)src;
+    int rc = 0;
+    size_t i = 0;
+    for (; i < count; i++) {
+        if (!v[i].stored)
+            continue;
+        if (v[i].type == VT_REF && v[i].as.stored.src == src) {
+            uuid128 u;
+            if ((rc = decode_uuid(r, v[i].as.stored.id, &u, e)) != 0)
+                break;
+            value_set_ref(&v[i], &u);
+        } else if ((rc = value_resolve_stored(&v[i], e)) != 0) {
+            break;
+        }
+    }
+    *done = i;
+    return rc;
+}
+
 static int source_text(const value_source *src, uint64_t id, const char **ptr, size_t *len,
                        err *e) {
     store_reader *r = (store_reader *)src;
@@ -609,7 +636,7 @@ int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err 
         return 0;
     }
     if (type == VT_INTEGER) { /* the most common scalar: no call */
-        out[2] = value_integer(format_from_sortable(payload));
+        value_set_integer(&out[2], format_from_sortable(payload));
         return 0;
     }
     return decode_value(r, ids->v, &out[2], e);

@@ -334,6 +334,61 @@ TEST(a_cursor_freed_between_accessors_is_dead) {
     minigraf_close(db);
 }
 
+#define MANY_CURSORS 300 /* more than the handle check's set of recent cursors */
+
+typedef struct many_cursors {
+    MiniGrafCursor *c[MANY_CURSORS];
+    int failures;
+} many_cursors;
+
+/* On another thread: every cursor's current row, then the odd ones freed. */
+static void *read_then_free_odd(void *arg) {
+    many_cursors *m = arg;
+    for (int i = 0; i < MANY_CURSORS; i++)
+        if (minigraf_cursor_column_int64(m->c[i], 0) != i % 10)
+            m->failures++;
+    for (int i = 1; i < MANY_CURSORS; i += 2)
+        minigraf_cursor_free(m->c[i]);
+    return NULL;
+}
+
+/* Cursors that share a slot of the set of recent ones (handles.h) take
+ * turns: each reads its own row, and a freed one is dead at once, on the
+ * thread that freed it and on another. */
+TEST(more_cursors_than_remembered_ones_each_read_their_own_row) {
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:x :i 0] [:x :i 1] [:x :i 2] [:x :i 3] [:x :i 4] [:x :i 5]"
+                        " [:x :i 6] [:x :i 7] [:x :i 8] [:x :i 9]])");
+    static many_cursors m;
+    for (int i = 0; i < MANY_CURSORS; i++) {
+        char q[96];
+        snprintf(q, sizeof q, "(query [:find ?i :where [:x :i ?i] [(= ?i %d)]])", i % 10);
+        REQUIRE((m.c[i] = QUERY(db, q)) != NULL);
+    }
+    for (int i = 0; i < MANY_CURSORS; i++)
+        CHECK_INT_EQ(minigraf_cursor_step(m.c[i]), 1);
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < MANY_CURSORS; i++)
+            CHECK(minigraf_cursor_column_int64(m.c[i], 0) == i % 10);
+    pthread_t t;
+    REQUIRE(pthread_create(&t, NULL, read_then_free_odd, &m) == 0);
+    pthread_join(t, NULL);
+    CHECK_INT_EQ(m.failures, 0);
+    for (int i = 0; i < MANY_CURSORS; i++) {
+        if (i % 2) {
+            CHECK(minigraf_cursor_column_int64(m.c[i], 0) == 0);
+            CHECK_INT_EQ(minigraf_cursor_step(m.c[i]), -MINIGRAF_E_API_018);
+            continue;
+        }
+        CHECK(minigraf_cursor_column_int64(m.c[i], 0) == i % 10);
+        CHECK_INT_EQ(minigraf_cursor_last_error_code(m.c[i]), 0);
+        CHECK_INT_EQ(minigraf_cursor_step(m.c[i]), 0);
+        minigraf_cursor_free(m.c[i]);
+        CHECK_INT_EQ(minigraf_cursor_step(m.c[i]), -MINIGRAF_E_API_018);
+    }
+    minigraf_close(db);
+}
+
 /* A pointer into a live cursor is not that cursor. */
 TEST(a_pointer_inside_a_live_cursor_is_not_a_cursor) {
     MiniGrafDb *db = open_memory_db();
@@ -546,6 +601,7 @@ CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_
            TEST_ENTRY(two_cursors_in_turn_each_read_their_own_row),
            TEST_ENTRY(no_current_row_before_first_step_and_after_end), TEST_ENTRY(bad_handles),
            TEST_ENTRY(a_cursor_freed_between_accessors_is_dead),
+           TEST_ENTRY(more_cursors_than_remembered_ones_each_read_their_own_row),
            TEST_ENTRY(a_pointer_inside_a_live_cursor_is_not_a_cursor),
            TEST_ENTRY(step_on_error_returns_minus_the_code_every_time),
            TEST_ENTRY(mixing_step_and_next_batch_shares_the_position),

@@ -173,6 +173,23 @@ static void test_computed_and_limited_rows_by_block_as_by_row(void) {
     check_same("(query [:find ?s :where [?e :s ?s] :limit 0])", 6); /* no row */
 }
 
+/* Rows laid out as the :find's columns are copied a run at a time: the
+ * runs end at the blocks', the offset's and the limit's bounds as rows
+ * taken one by one do. */
+static void test_runs_of_rows_by_block_as_by_row(void) {
+    const char *in_order = "(query [:find ?e ?n :where [?e :n ?n]";
+    const char *tails[] = {"])",           " :offset 70 :limit 100])", " :offset 64])",
+                           " :limit 65])", " :offset 299 :limit 5])",  " :offset 300])"};
+    size_t pers[] = {1, 7, 64, 300};
+    for (size_t t = 0; t < sizeof tails / sizeof *tails; t++)
+        for (size_t p = 0; p < sizeof pers / sizeof *pers; p++) {
+            char q[160];
+            snprintf(q, sizeof q, "%s%s", in_order, tails[t]);
+            check_same(q, pers[p]);
+        }
+    check_same("(query [:find ?n ?e :where [?e :n ?n] :offset 3])", 50); /* not in order */
+}
+
 /* A rule registration reads the rest of a streaming cursor into memory:
  * block reads go on with the same rows. */
 static void test_rows_read_into_memory_half_way(void) {
@@ -240,6 +257,7 @@ static void test_constants_decoded_when_output(void) {
 int main(void) {
     test_streamed_rows_by_block_as_by_row();
     test_computed_and_limited_rows_by_block_as_by_row();
+    test_runs_of_rows_by_block_as_by_row();
     test_rows_read_into_memory_half_way();
     test_memory_limit_after_some_rows();
     test_constants_decoded_when_output();

@@ -476,6 +476,30 @@ static void test_stored_texts_are_their_texts(void) {
     err_clear(&e);
 }
 
+/* A block of rows decoded at once: in order, the unstored values left as
+ * they are, and on a failure the values before it decoded, *done saying
+ * how many. */
+static void test_resolve_all_stops_at_the_first_failure(void) {
+    counting_source s = {.base = {.entity = counting_entity, .text = counting_text}};
+    err e = {0};
+    value row[6] = {value_stored(VT_REF, &s.base, 1),     value_integer(7),
+                    value_stored(VT_STRING, &s.base, 2),  value_stored(VT_REF, &s.base, 0),
+                    value_stored(VT_KEYWORD, &s.base, 3), value_integer(8)};
+    value want_r1 = ref_of(":e1"), want_s2 = str(":e2");
+    size_t done = 99;
+    CHECK(value_resolve_all(row, 6, &done, &e) == ERR(STG, 29) && done == 3);
+    CHECK(value_identical(&row[0], &want_r1) && row[1].as.i == 7 &&
+          value_identical(&row[2], &want_s2) && row[3].stored && row[4].stored);
+    err_clear(&e);
+    row[3] = value_integer(9);
+    CHECK(value_resolve_all(row, 6, &done, &e) == 0 && done == 6);
+    value want_k3 = kw(":e3");
+    CHECK(value_identical(&row[4], &want_k3) && !row[4].stored && row[5].as.i == 8);
+    value plain[2] = {value_integer(1), value_null()};
+    CHECK(value_resolve_all(plain, 2, &done, &e) == 0 && done == 2);
+    CHECK(value_resolve_all(plain, 0, &done, &e) == 0 && done == 0);
+}
+
 int main(void) {
     test_sha1_known_vectors();
     test_sha1_blocks_match_the_reference();
@@ -496,5 +520,6 @@ int main(void) {
     test_value_as_entity_and_names();
     test_stored_references_are_their_refs();
     test_stored_texts_are_their_texts();
+    test_resolve_all_stops_at_the_first_failure();
     return CHECK_DONE();
 }
