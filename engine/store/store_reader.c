@@ -89,8 +89,11 @@ static store_reader *reader_take(store *s) {
  * texts and held page, keeping the snapshot's lookups (until a reader
  * opens on another), the memo (unless large), the texts' arena block
  * (unless the arena grew past one), the scratch page, the spare scan
- * (without its cursor: store_reader_close) and the UUID slots (a
- * location's UUID never changes). */
+ * with its cursor and the UUID slots (a location's UUID never changes).
+ * The cursor keeps its pages and its place: the next query on the same
+ * snapshot (a repeated or prepared query, btree_cursor_reuse) seeks
+ * inside the leaf it holds without descending from the root; on another
+ * snapshot it starts over. */
 static void reader_reset(store_reader *r) {
     if (r->budget.release)
         r->budget.release(r->budget.ctx, r->charged);
@@ -179,7 +182,6 @@ void store_reader_close(store_reader *r) {
     if (!r)
         return;
     store *s = r->s;
-    store_scan_idle(r); /* the spare's cursor, while the snapshot it read is open */
     close_snapshot(r);
     shared_lock_read_done(&s->rw);
     reader_reset(r);

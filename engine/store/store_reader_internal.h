@@ -99,7 +99,9 @@ static inline bool store_reader_own_id(const store_reader *r, const value *v, ui
 }
 
 /* Gives the cursor of the reader's spare scan (store_scan_close keeps it
- * set up for the next scan) back to the pager: before the reader idles. */
+ * set up for the next scan, and an idle reader keeps it for its next
+ * query) back to the pager: before the reader is freed, which is before
+ * the pager closes. */
 void store_scan_idle(store_reader *r);
 
 #endif
