@@ -249,11 +249,20 @@ int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t 
 /* ---- cursors ---------------------------------------------------------- */
 
 _Static_assert(BTREE_MAX_DEPTH <= PAGER_SCRATCH_PAGES, "a cursor keeps one page per level");
+/* The last seek inside a leaf: its target and what it found there. */
+typedef struct seek_memo {
+    bool known;
+    int found;    /* leaf_seek's answer */
+    leaf_pos pos; /* just past the key found */
+    uint8_t target[BTREE_MAX_KEY], key[BTREE_MAX_KEY];
+} seek_memo;
+
 /* What a cursor notes in its scratch block about the last leaf it read. */
 typedef struct leaf_note {
     const btree_codec *codec; /* that decoded it: only a cursor of the same one trusts it */
     uint8_t anchor[BTREE_MAX_KEY];
     leaf_leads leads;
+    seek_memo last;
 } leaf_note;
 _Static_assert(sizeof(leaf_note) <= PAGER_SCRATCH_NOTE, "a leaf's note fits the scratch block");
 
@@ -333,15 +342,38 @@ static leaf_note *leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgn
     memcpy(n->anchor, c->anchor, ks);
     n->codec = c->codec;
     n->leads.known = 0;
+    n->last.known = false;
     s->noted = pgno;
     return n;
+}
+
+/* leaf_seek, or the answer of the last seek in the leaf when it sought
+ * the same key: a query repeated on the same snapshot (an idle reader
+ * keeps its cursor and its scratch block, store_reader.c), a join's
+ * probes of one value, search the leaf once. The note, and so the memo,
+ * lasts while the block holds this very page. */
+static int seek_noted(btree_cursor *c, int l, leaf_note *n, const uint8_t *target) {
+    size_t ks = c->codec->key_size;
+    seek_memo *m = &n->last;
+    if (m->known && memcmp(m->target, target, ks) == 0) {
+        c->pos = m->pos;
+        memcpy(c->keys[c->cur], m->key, ks);
+        return m->found;
+    }
+    int found = leaf_seek(level(c, l), c->codec, target, &c->pos, c->keys[c->cur], c->anchor,
+                          &n->leads);
+    m->known = found >= 0;
+    m->found = found;
+    m->pos = c->pos;
+    memcpy(m->target, target, ks);
+    memcpy(m->key, c->keys[c->cur], ks);
+    return found;
 }
 
 /* The seek inside leaf `pgno`, held at level l with its note `n`. */
 static int seek_in_leaf(btree_cursor *c, int l, uint32_t pgno, leaf_note *n, const uint8_t *target,
                         err *e) {
-    int found = leaf_seek(level(c, l), c->codec, target, &c->pos, c->keys[c->cur], c->anchor,
-                          &n->leads);
+    int found = seek_noted(c, l, n, target);
     if (found < 0)
         return corrupt(e, pgno);
     c->depth = l + 1;
