@@ -382,21 +382,29 @@ static int seek_in_leaf(btree_cursor *c, int l, uint32_t pgno, leaf_note *n, con
     return 0;
 }
 
-/* Whether `target` lies in the key range of the leaf the cursor holds
- * (from its first key to the next separator of an ancestor), which is
- * then the leaf a descent would reach: a join whose probes come in key
- * order seeks mostly inside the leaf of the probe before. */
+/* Whether a descent for `target` would reach the leaf the cursor holds:
+ * at every branch level the child it holds is the one child_index picks
+ * (its key at most the target, the next one above it). A join whose
+ * probes come in key order, and a query repeated on the same snapshot
+ * (an idle reader keeps its cursor), seek mostly inside the leaf of the
+ * seek before. Checked against the path rather than the leaf's first key,
+ * so that in a damaged tree too a seek lands where a descent, and the
+ * insert that placed a key, would. */
 static bool leaf_covers(btree_cursor *c, const uint8_t *target) {
     size_t ks = c->codec->key_size;
     int leaf = c->depth - 1;
     if (c->depth < 1 || c->leaf == 0 || c->scratch->noted != c->leaf ||
-        !pager_scratch_holds(c->pg, c->scratch, c->view, (size_t)leaf, c->leaf, c->codec) ||
-        btree_key_cmp(target, c->anchor, ks) < 0)
+        !pager_scratch_holds(c->pg, c->scratch, c->view, (size_t)leaf, c->leaf, c->codec))
         return false;
-    for (int l = leaf - 1; l >= 0; l--)
-        if ((size_t)c->idx[l] + 1 < branch_count(level(c, l)))
-            return btree_key_cmp(target, branch_entry(level(c, l), ks, c->idx[l] + 1U), ks) < 0;
-    return true; /* the last leaf of the tree */
+    for (int l = 0; l < leaf; l++) {
+        uint8_t *page = level(c, l);
+        size_t i = c->idx[l];
+        if ((i > 0 && btree_key_cmp(branch_entry(page, ks, i), target, ks) > 0) ||
+            (i + 1 < branch_count(page) &&
+             btree_key_cmp(branch_entry(page, ks, i + 1), target, ks) <= 0))
+            return false;
+    }
+    return true;
 }
 
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
