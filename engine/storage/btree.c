@@ -353,11 +353,12 @@ static leaf_note *leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgn
  * probes of one value, search the leaf once. The note, and so the memo,
  * lasts while the block holds this very page. */
 static int seek_noted(btree_cursor *c, int l, leaf_note *n, const uint8_t *target) {
-    size_t ks = c->codec->key_size;
+    /* whole buffers, a constant size (inline copies): a target is
+     * zero-filled past the key, and bytes of a key past it are never read */
     seek_memo *m = &n->last;
-    if (m->known && memcmp(m->target, target, ks) == 0) {
+    if (m->known && memcmp(m->target, target, BTREE_MAX_KEY) == 0) {
         c->pos = m->pos;
-        memcpy(c->keys[c->cur], m->key, ks);
+        memcpy(c->keys[c->cur], m->key, BTREE_MAX_KEY);
         return m->found;
     }
     int found = leaf_seek(level(c, l), c->codec, target, &c->pos, c->keys[c->cur], c->anchor,
@@ -365,8 +366,8 @@ static int seek_noted(btree_cursor *c, int l, leaf_note *n, const uint8_t *targe
     m->known = found >= 0;
     m->found = found;
     m->pos = c->pos;
-    memcpy(m->target, target, ks);
-    memcpy(m->key, c->keys[c->cur], ks);
+    memcpy(m->target, target, BTREE_MAX_KEY);
+    memcpy(m->key, c->keys[c->cur], BTREE_MAX_KEY);
     return found;
 }
 
