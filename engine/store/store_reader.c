@@ -369,8 +369,29 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
     return rc == 1 ? seed_decoded(r, kind, key, found) : rc;
 }
 
+/* dict_lookup through the memo of the last UUID, which seeds the UUID
+ * slots once per query as a memo entry does (a slot may have been taken
+ * by another location since). */
 int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {
-    return dict_lookup(r, DICT_UUID, u->bytes, 16, id, e);
+    entity_memo *m = &r->last_entity;
+    if (m->epoch == r->lookup_epoch && memcmp(m->u.bytes, u->bytes, 16) == 0) {
+        if (m->rc == 1) {
+            *id = m->id;
+            if (m->seeded != r->query) {
+                m->seeded = r->query;
+                uuid_keep(r, m->id, u);
+            }
+        }
+        return m->rc;
+    }
+    int rc = dict_lookup(r, DICT_UUID, u->bytes, 16, id, e);
+    if (rc == 0 || rc == 1)
+        *m = (entity_memo){.epoch = r->lookup_epoch,
+                           .u = *u,
+                           .id = rc == 1 ? *id : 0,
+                           .seeded = r->query,
+                           .rc = rc};
+    return rc;
 }
 
 int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {

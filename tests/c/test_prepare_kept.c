@@ -479,6 +479,40 @@ TEST(attribute_written_after_the_plan) {
     minigraf_close(db);
 }
 
+/* An entity bound before it is stored: absent run after run (the
+ * reader's memo of its last entity holds the absence for that snapshot
+ * only), then found once written, then found again. */
+TEST(entity_written_after_the_plan) {
+    MiniGrafDb *scratch = open_memory_db();
+    EXPECT_TRANSACT(scratch, "(transact [[:newbie :x 1]])");
+    char *r = EXEC(scratch, "(query [:find ?e :where [?e :x 1]])");
+    const char *p = r ? strstr(r, "[[\"") : NULL;
+    REQUIRE(p);
+    char uuid[37];
+    snprintf(uuid, sizeof uuid, "%s", p + 3);
+    minigraf_string_free(r);
+    minigraf_close(scratch);
+    MiniGrafDb *db = ages();
+    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?a :where [$e :age ?a]])");
+    REQUIRE(s);
+    CHECK_INT_EQ(minigraf_stmt_bind_entity(s, "e", uuid), 0);
+    const char *text = "(query [:find ?a :where [:newbie :age ?a]])";
+    EXPECT_SAME(db, s, text, 8);
+    EXPECT_SAME(db, s, text, 8);
+    EXPECT_TRANSACT(db, "(transact [[:newbie :age 7]])");
+    for (int i = 0; i < 2; i++) {
+        MiniGrafCursor *c = minigraf_stmt_query(s);
+        REQUIRE(c);
+        char *rows = drain_cursor(c, 8);
+        CHECK_STR_EQ(rows, "[[7]]");
+        free(rows);
+        minigraf_cursor_free(c);
+    }
+    EXPECT_SAME(db, s, text, 8);
+    minigraf_stmt_free(s);
+    minigraf_close(db);
+}
+
 static int stop_now(void *user_data) {
     (void)user_data;
     return 1;
@@ -584,7 +618,7 @@ CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run),
            TEST_ENTRY(host_predicate_replaced_between_runs),
            TEST_ENTRY(file_database_changed_by_another_handle),
            TEST_ENTRY(cursor_detached_by_a_write), TEST_ENTRY(cursors_freed_on_another_thread),
-           TEST_ENTRY(attribute_written_after_the_plan),
+           TEST_ENTRY(attribute_written_after_the_plan), TEST_ENTRY(entity_written_after_the_plan),
            TEST_ENTRY(kept_run_stopped_by_the_progress_handler),
            TEST_ENTRY(memory_limit_holds_run_after_run),
            TEST_ENTRY(limit_counts_from_the_start_every_run))
