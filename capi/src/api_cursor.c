@@ -97,6 +97,8 @@ char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows) {
     if (!handles_live(c, HANDLE_CURSOR))
         return NULL;
     err_clear(&c->last);
+    if (cursor_rows_done(&c->rows)) /* the call after the last rows */
+        return NULL;
     batch b = {.columns = c->rows.columns, .typed = c->format == MINIGRAF_FORMAT_TYPED};
     buf_init(&b.out);
     int rc;

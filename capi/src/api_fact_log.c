@@ -79,7 +79,7 @@ static char *read_batch(MiniGrafFactLog *l, size_t max_records) {
     buf_init(&b.out);
     size_t produced = 0;
     int rc;
-    if (api_db_enter(l->db) == 0) { /* close waits for the batch */
+    if (api_db_enter_held(l->db) == 0) { /* close waits for the batch */
         rc = fact_log_next(l->log, max_records, write_record, &b, &produced, &l->last);
         api_db_leave(l->db);
     } else {

@@ -64,7 +64,7 @@ static bool stmt_begin(MiniGrafStmt *s) {
     if (!handles_live(s, HANDLE_STMT))
         return false;
     err_clear(&s->last);
-    if (api_db_enter(s->db) == 0)
+    if (api_db_enter_held(s->db) == 0)
         return true;
     err_set(&s->last, ERR(API, 18), "the statement's database was closed");
     return false;

@@ -45,7 +45,7 @@ static bool call_begin(MiniGrafTx *t) {
     if (!handles_live(t, HANDLE_TX))
         return false;
     err_clear(&t->last);
-    if (api_db_enter(t->db) == 0)
+    if (api_db_enter_held(t->db) == 0)
         return true;
     err_set(&t->last, ERR(API, 18),
             "the write transaction was rolled back when its database was closed");

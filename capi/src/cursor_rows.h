@@ -43,6 +43,12 @@ void cursor_rows_free(cursor_rows *r);
  * error code and `e` set (then the rows only fail, with that error again). */
 size_t cursor_rows_read(cursor_rows *r, size_t max, db_row_fn fn, void *ctx, int *rc, err *e);
 
+/* True when every row was handed out and the engine said so (no error
+ * waits): a read would hand out none. */
+static inline bool cursor_rows_done(const cursor_rows *r) {
+    return r->ended && r->next == r->count && !r->pending.code && !r->failure.code;
+}
+
 /* cursor_rows_step when the rows read ahead are used up, or failed. */
 int cursor_rows_step_ahead(cursor_rows *r, err *e);
 

@@ -49,6 +49,11 @@ int api_db_enter(const MiniGrafDb *ch) {
     MiniGrafDb *h = (MiniGrafDb *)ch;
     if (!handles_live(h, HANDLE_DB)) /* NULL included */
         return handles_check(h, HANDLE_DB);
+    return api_db_enter_held(h);
+}
+
+int api_db_enter_held(const MiniGrafDb *ch) {
+    MiniGrafDb *h = (MiniGrafDb *)ch;
     atomic_fetch_add(stripe(h), 1);
     /* close unregisters before it sets `closed`, and a pooled struct stays
      * closed until it is published again: `closed` alone decides here */

@@ -29,6 +29,12 @@
  * fork(): its engine, file and locks are the parent's) or ERR(API, 18) for
  * a closed, freed or foreign pointer, and the call must not touch `h`. */
 int api_db_enter(const MiniGrafDb *h);
+/* api_db_enter for a struct the caller holds with api_db_retain (a
+ * statement's, a transaction's or a fact log's, whose own handle the call
+ * has just found live): such a struct is never reused for another handle
+ * and stays `closed` once closed, so `closed` alone decides, without the
+ * registry's lookup. 0, or ERR(API, 18) for a closed database. */
+int api_db_enter_held(const MiniGrafDb *h);
 void api_db_leave(const MiniGrafDb *h);
 
 /* A struct for a new handle (closed, not registered), or NULL when out of

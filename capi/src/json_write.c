@@ -47,17 +47,24 @@ static void write_float(buf *out, double f, int typed) {
 }
 
 /* Exact, without printf: integers are most of what large answers hold. */
+/* Formatted in place (most batches hold small integers: the copy and
+ * the call of an append were half the cost). */
 void json_write_integer(buf *out, int64_t i) {
-    char text[24];
-    size_t n = sizeof text;
     uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+    size_t n = i < 0 ? 2 : 1;
+    for (uint64_t rest = u / 10; rest; rest /= 10)
+        n++;
+    char *text = buf_space(out, n);
+    if (!text)
+        return;
+    size_t at = n;
     do {
-        text[--n] = (char)('0' + u % 10);
+        text[--at] = (char)('0' + u % 10);
         u /= 10;
     } while (u);
     if (i < 0)
-        text[--n] = '-';
-    buf_append(out, text + n, sizeof text - n);
+        text[0] = '-';
+    buf_commit(out, n);
 }
 
 /* A UUID's text needs no escaping: quoted as it is, formatted in place. */

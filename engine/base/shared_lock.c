@@ -18,6 +18,12 @@ typedef struct hold_note {
 static _Thread_local hold_note notes[HOLD_NOTES];
 static _Thread_local unsigned next_evict;
 
+/* The helpers below take the thread's notes from their caller and are
+ * inlined into it: each thread-local access out of a shared library is a
+ * call (__tls_get_addr), and a call per helper was most of what a read
+ * hold's notes cost. */
+#define NOTE_STEP static inline __attribute__((always_inline))
+
 static uint64_t phase_of(const shared_lock *l) {
     return atomic_load_explicit(&l->phase, memory_order_relaxed);
 }
@@ -37,12 +43,12 @@ static atomic_size_t *my_stripe(shared_lock *l) {
 /* The note a lock takes when it can: every query takes and gives back
  * holds on two locks, and a search of all the notes at each was most of
  * the cost of a hold. */
-static hold_note *home_of(const shared_lock *l) {
+NOTE_STEP hold_note *home_of(hold_note *mine, const shared_lock *l) {
     _Static_assert(HOLD_NOTES == 8, "home_of picks one of 8 notes");
-    return &notes[((uintptr_t)l * UINT64_C(0x9E3779B97F4A7C15)) >> 61];
+    return &mine[((uintptr_t)l * UINT64_C(0x9E3779B97F4A7C15)) >> 61];
 }
 
-static bool believed(const hold_note *n, const shared_lock *l) {
+NOTE_STEP bool believed(const hold_note *n, const shared_lock *l) {
     return n->lock == l && n->phase == phase_of(l) && n->depth > 0;
 }
 
@@ -50,38 +56,38 @@ static bool believed(const hold_note *n, const shared_lock *l) {
  * again), and a lock's note is outside its home only when the home was
  * another lock's, held, when it was taken: so when the home is the
  * lock's, no other note of it is believed. */
-static hold_note *note_of(const shared_lock *l) {
-    hold_note *home = home_of(l);
+NOTE_STEP hold_note *note_of(hold_note *mine, const shared_lock *l) {
+    hold_note *home = home_of(mine, l);
     if (home->lock == l)
         return believed(home, l) ? home : NULL;
     for (int i = 0; i < HOLD_NOTES; i++)
-        if (believed(&notes[i], l))
-            return &notes[i];
+        if (believed(&mine[i], l))
+            return &mine[i];
     return NULL;
 }
 
 /* A thread holding a hold that it took: some hold exists, and the note
  * is of this phase. */
 static bool holds_already(const shared_lock *l) {
-    return read_holds(l) > 0 && note_of(l) != NULL;
+    return read_holds(l) > 0 && note_of(notes, l) != NULL;
 }
 
-static void note_taken(const shared_lock *l) {
-    hold_note *n = note_of(l), *home = home_of(l);
+NOTE_STEP void note_taken(hold_note *mine, const shared_lock *l) {
+    hold_note *n = note_of(mine, l), *home = home_of(mine, l);
     if (!n && (home->depth == 0 || home->lock == l))
         n = home;
     for (int i = 0; !n && i < HOLD_NOTES; i++)
-        if (notes[i].depth == 0 || notes[i].lock == l) /* free, or this lock's stale note */
-            n = &notes[i];
+        if (mine[i].depth == 0 || mine[i].lock == l) /* free, or this lock's stale note */
+            n = &mine[i];
     if (!n) /* full of other locks' notes, most of them stale: reuse in turn */
-        n = &notes[next_evict++ % HOLD_NOTES];
+        n = &mine[next_evict++ % HOLD_NOTES];
     if (n->lock != l || n->phase != phase_of(l))
         *n = (hold_note){.lock = l, .phase = phase_of(l), .depth = 0};
     n->depth++;
 }
 
-static void note_given_back(const shared_lock *l) {
-    hold_note *n = note_of(l);
+NOTE_STEP void note_given_back(hold_note *mine, const shared_lock *l) {
+    hold_note *n = note_of(mine, l);
     if (n)
         n->depth--;
 }
@@ -157,19 +163,19 @@ static bool read_fast(shared_lock *l) {
 
 void shared_lock_read(shared_lock *l) {
     if (read_fast(l)) {
-        note_taken(l);
+        note_taken(notes, l);
         return;
     }
     pthread_mutex_lock(&l->mu);
     if ((l->writer || l->writers_waiting > 0) && !holds_already(l))
         wait_write_phase(l);
     atomic_fetch_add(my_stripe(l), 1);
-    note_taken(l);
+    note_taken(notes, l);
     pthread_mutex_unlock(&l->mu);
 }
 
 void shared_lock_read_done(shared_lock *l) {
-    note_given_back(l);
+    note_given_back(notes, l);
     give_back(l);
 }
 

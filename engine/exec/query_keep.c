@@ -83,11 +83,15 @@ int query_keep_where(query_keep *k, store *s, const ast_query *q, int64_t now_ms
     return rc;
 }
 
+int query_keep_check(const query_keep *k, const ast_query *q, err *e) {
+    return k->where ? 0 : query_check(q, e);
+}
+
 int query_execute_kept(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
                        size_t memory_limit, query_keep *k, result_set **out, err *e) {
     if (!query_keep_take(k))
         return query_execute_rules(s, rules, q, now_ms, memory_limit, out, e);
-    int rc = query_check(q, e);
+    int rc = query_keep_check(k, q, e);
     host_scope host;
     host_scope_init(&host, rules ? rules->host_fns : NULL);
     if (rules)

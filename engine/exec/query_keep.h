@@ -41,6 +41,13 @@ void query_keep_reset(query_keep *k);
 bool query_keep_take(query_keep *k);
 void query_keep_give(query_keep *k);
 
+/* query_check for a run holding `k`: made only when nothing is kept. A
+ * kept :where was planned for a query that passed it, and the parse a
+ * keep serves changes between runs only in the values of its slots, all
+ * bound before a run starts (db/prepared.c refuses a run with a slot
+ * unbound), so a query that passed passes again. */
+int query_keep_check(const query_keep *k, const ast_query *q, err *e);
+
 /* For a run holding `k`: q's :where on `s`, the kept one re-opened when
  * there is one, else opened anew (where_open) and kept if it can be;
  * charged to k->m (limit `memory_limit`, reset to what the kept operators

@@ -121,7 +121,7 @@ int query_stream_open_kept(store *s, query_rules *rules, const ast_query *q, int
     if (!query_keep_take(k))
         return query_stream_open(s, rules, q, now_ms, memory_limit, out, e);
     *out = NULL;
-    int rc = query_check(q, e);
+    int rc = query_keep_check(k, q, e);
     query_stream *qs = NULL;
     if (rc == 0)
         rc = new_stream(rules, memory_limit, k->spare, &qs, e);

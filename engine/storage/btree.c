@@ -249,11 +249,20 @@ int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t 
 /* ---- cursors ---------------------------------------------------------- */
 
 _Static_assert(BTREE_MAX_DEPTH <= PAGER_SCRATCH_PAGES, "a cursor keeps one page per level");
+/* The last seek inside a leaf: its target and what it found there. */
+typedef struct seek_memo {
+    bool known;
+    int found;    /* leaf_seek's answer */
+    leaf_pos pos; /* just past the key found */
+    uint8_t target[BTREE_MAX_KEY], key[BTREE_MAX_KEY];
+} seek_memo;
+
 /* What a cursor notes in its scratch block about the last leaf it read. */
 typedef struct leaf_note {
     const btree_codec *codec; /* that decoded it: only a cursor of the same one trusts it */
     uint8_t anchor[BTREE_MAX_KEY];
     leaf_leads leads;
+    seek_memo last;
 } leaf_note;
 _Static_assert(sizeof(leaf_note) <= PAGER_SCRATCH_NOTE, "a leaf's note fits the scratch block");
 
@@ -333,15 +342,39 @@ static leaf_note *leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgn
     memcpy(n->anchor, c->anchor, ks);
     n->codec = c->codec;
     n->leads.known = 0;
+    n->last.known = false;
     s->noted = pgno;
     return n;
+}
+
+/* leaf_seek, or the answer of the last seek in the leaf when it sought
+ * the same key: a query repeated on the same snapshot (an idle reader
+ * keeps its cursor and its scratch block, store_reader.c), a join's
+ * probes of one value, search the leaf once. The note, and so the memo,
+ * lasts while the block holds this very page. */
+static int seek_noted(btree_cursor *c, int l, leaf_note *n, const uint8_t *target) {
+    /* whole buffers, a constant size (inline copies): a target is
+     * zero-filled past the key, and bytes of a key past it are never read */
+    seek_memo *m = &n->last;
+    if (m->known && memcmp(m->target, target, BTREE_MAX_KEY) == 0) {
+        c->pos = m->pos;
+        memcpy(c->keys[c->cur], m->key, BTREE_MAX_KEY);
+        return m->found;
+    }
+    int found = leaf_seek(level(c, l), c->codec, target, &c->pos, c->keys[c->cur], c->anchor,
+                          &n->leads);
+    m->known = found >= 0;
+    m->found = found;
+    m->pos = c->pos;
+    memcpy(m->target, target, BTREE_MAX_KEY);
+    memcpy(m->key, c->keys[c->cur], BTREE_MAX_KEY);
+    return found;
 }
 
 /* The seek inside leaf `pgno`, held at level l with its note `n`. */
 static int seek_in_leaf(btree_cursor *c, int l, uint32_t pgno, leaf_note *n, const uint8_t *target,
                         err *e) {
-    int found = leaf_seek(level(c, l), c->codec, target, &c->pos, c->keys[c->cur], c->anchor,
-                          &n->leads);
+    int found = seek_noted(c, l, n, target);
     if (found < 0)
         return corrupt(e, pgno);
     c->depth = l + 1;
@@ -350,21 +383,29 @@ static int seek_in_leaf(btree_cursor *c, int l, uint32_t pgno, leaf_note *n, con
     return 0;
 }
 
-/* Whether `target` lies in the key range of the leaf the cursor holds
- * (from its first key to the next separator of an ancestor), which is
- * then the leaf a descent would reach: a join whose probes come in key
- * order seeks mostly inside the leaf of the probe before. */
+/* Whether a descent for `target` would reach the leaf the cursor holds:
+ * at every branch level the child it holds is the one child_index picks
+ * (its key at most the target, the next one above it). A join whose
+ * probes come in key order, and a query repeated on the same snapshot
+ * (an idle reader keeps its cursor), seek mostly inside the leaf of the
+ * seek before. Checked against the path rather than the leaf's first key,
+ * so that in a damaged tree too a seek lands where a descent, and the
+ * insert that placed a key, would. */
 static bool leaf_covers(btree_cursor *c, const uint8_t *target) {
     size_t ks = c->codec->key_size;
     int leaf = c->depth - 1;
     if (c->depth < 1 || c->leaf == 0 || c->scratch->noted != c->leaf ||
-        !pager_scratch_holds(c->pg, c->scratch, c->view, (size_t)leaf, c->leaf, c->codec) ||
-        btree_key_cmp(target, c->anchor, ks) < 0)
+        !pager_scratch_holds(c->pg, c->scratch, c->view, (size_t)leaf, c->leaf, c->codec))
         return false;
-    for (int l = leaf - 1; l >= 0; l--)
-        if ((size_t)c->idx[l] + 1 < branch_count(level(c, l)))
-            return btree_key_cmp(target, branch_entry(level(c, l), ks, c->idx[l] + 1U), ks) < 0;
-    return true; /* the last leaf of the tree */
+    for (int l = 0; l < leaf; l++) {
+        uint8_t *page = level(c, l);
+        size_t i = c->idx[l];
+        if ((i > 0 && btree_key_cmp(branch_entry(page, ks, i), target, ks) > 0) ||
+            (i + 1 < branch_count(page) &&
+             btree_key_cmp(branch_entry(page, ks, i + 1), target, ks) <= 0))
+            return false;
+    }
+    return true;
 }
 
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {

@@ -91,8 +91,8 @@ static store *store_new(const store_options *o) {
 
 static void store_free(store *s) {
     wal_close(s->log);
+    store_readers_free(s); /* idle readers give their cursors' scratch back to the pager */
     pager_close(s->pg);
-    store_readers_free(s);
     dict_free(&s->dic);
     estimate_cache_free(&s->estimates);
     lookup_cache_free(&s->lookups);

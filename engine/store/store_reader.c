@@ -89,8 +89,11 @@ static store_reader *reader_take(store *s) {
  * texts and held page, keeping the snapshot's lookups (until a reader
  * opens on another), the memo (unless large), the texts' arena block
  * (unless the arena grew past one), the scratch page, the spare scan
- * (without its cursor: store_reader_close) and the UUID slots (a
- * location's UUID never changes). */
+ * with its cursor and the UUID slots (a location's UUID never changes).
+ * The cursor keeps its pages and its place: the next query on the same
+ * snapshot (a repeated or prepared query, btree_cursor_reuse) seeks
+ * inside the leaf it holds without descending from the root; on another
+ * snapshot it starts over. */
 static void reader_reset(store_reader *r) {
     if (r->budget.release)
         r->budget.release(r->budget.ctx, r->charged);
@@ -179,7 +182,6 @@ void store_reader_close(store_reader *r) {
     if (!r)
         return;
     store *s = r->s;
-    store_scan_idle(r); /* the spare's cursor, while the snapshot it read is open */
     close_snapshot(r);
     shared_lock_read_done(&s->rw);
     reader_reset(r);
@@ -367,8 +369,29 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
     return rc == 1 ? seed_decoded(r, kind, key, found) : rc;
 }
 
+/* dict_lookup through the memo of the last UUID, which seeds the UUID
+ * slots once per query as a memo entry does (a slot may have been taken
+ * by another location since). */
 int store_reader_entity_id(store_reader *r, const uuid128 *u, uint64_t *id, err *e) {
-    return dict_lookup(r, DICT_UUID, u->bytes, 16, id, e);
+    entity_memo *m = &r->last_entity;
+    if (m->epoch == r->lookup_epoch && memcmp(m->u.bytes, u->bytes, 16) == 0) {
+        if (m->rc == 1) {
+            *id = m->id;
+            if (m->seeded != r->query) {
+                m->seeded = r->query;
+                uuid_keep(r, m->id, u);
+            }
+        }
+        return m->rc;
+    }
+    int rc = dict_lookup(r, DICT_UUID, u->bytes, 16, id, e);
+    if (rc == 0 || rc == 1)
+        *m = (entity_memo){.epoch = r->lookup_epoch,
+                           .u = *u,
+                           .id = rc == 1 ? *id : 0,
+                           .seeded = r->query,
+                           .rc = rc};
+    return rc;
 }
 
 int store_reader_text_id(store_reader *r, const char *text, size_t len, uint64_t *id, err *e) {

@@ -58,6 +58,18 @@ typedef struct attr_memo {
     int rc; /* store_reader_text_id's: 1 found, 0 not stored */
 } attr_memo;
 
+/* The last entity UUID looked up (store_reader_entity_id), while the
+ * snapshot is the one it was looked up in: a repeated or prepared point
+ * query looks up its entity on every run, a join its constant entity
+ * for every row; a hit skips hashing the key and probing the memo. */
+typedef struct entity_memo {
+    uint64_t epoch; /* the reader's lookup_epoch then; 0: empty */
+    uuid128 u;
+    uint64_t id;
+    uint64_t seeded; /* the reader's query whose UUID slots it seeded */
+    int rc;          /* dict_lookup's: 1 found, 0 not stored */
+} entity_memo;
+
 struct store_reader {
     value_source src; /* of the stored values it hands out */
     err failure;      /* the last failure to decode one inside a comparison */
@@ -87,6 +99,7 @@ struct store_reader {
     uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
     store_scan *spare;                     /* a closed scan, for the next one to reuse */
     attr_memo last_attr;                   /* store_bound_attribute's last answer */
+    entity_memo last_entity;               /* store_reader_entity_id's */
     keyword_memo keywords; /* kept between queries: a location's text never changes */
 };
 
@@ -99,7 +112,9 @@ static inline bool store_reader_own_id(const store_reader *r, const value *v, ui
 }
 
 /* Gives the cursor of the reader's spare scan (store_scan_close keeps it
- * set up for the next scan) back to the pager: before the reader idles. */
+ * set up for the next scan, and an idle reader keeps it for its next
+ * query) back to the pager: before the reader is freed, which is before
+ * the pager closes. */
 void store_scan_idle(store_reader *r);
 
 #endif

@@ -94,6 +94,61 @@ TEST(entity_rebound_every_run) {
     minigraf_close(db);
 }
 
+/* One entity bound run after run on a file database while its :age
+ * changes between runs, other entities are written into the same pages
+ * and checkpoints let pages be reused: an idle reader keeps its cursor
+ * and the leaf's memo of its last seek (btree.c) only for the snapshot
+ * they were read on, so each run sees the value written last. */
+TEST(same_entity_every_run_across_writes_and_checkpoints) {
+    temp_db_path t;
+    temp_db_make_in_memory_fs(&t);
+    MiniGrafDb *db = minigraf_open(t.path);
+    REQUIRE(db);
+    char tx[8192];
+    size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
+    for (int i = 0; i < 300; i++)
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] ", i, i);
+    snprintf(tx + len, sizeof tx - len, "])");
+    EXPECT_TRANSACT(db, tx);
+    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?a :where [$e :age ?a]])");
+    REQUIRE(s);
+    char uuid[37];
+    char *r = EXEC(db, "(query [:find ?e :where [?e :age 150]])");
+    const char *p = r ? strstr(r, "[[\"") : NULL;
+    REQUIRE(p);
+    snprintf(uuid, sizeof uuid, "%s", p + 3);
+    minigraf_string_free(r);
+    const char *text = "(query [:find ?a :where [:p150 :age ?a]])";
+    int age = 150;
+    for (int round = 0; round < 40; round++) {
+        CHECK_INT_EQ(minigraf_stmt_bind_entity(s, "e", uuid), 0);
+        EXPECT_SAME(db, s, text, 4);
+        EXPECT_SAME(db, s, text, 4); /* the same snapshot twice */
+        char want[32];
+        snprintf(want, sizeof want, "[[%d]]", age);
+        MiniGrafCursor *c = minigraf_stmt_query(s);
+        REQUIRE(c);
+        char *rows = drain_cursor(c, 4);
+        CHECK_STR_EQ(rows, want);
+        free(rows);
+        minigraf_cursor_free(c);
+        len = (size_t)snprintf(tx, sizeof tx, "(transact [[:p150 :age %d] ", 1000 + round);
+        for (int i = 0; i < 20; i++) /* new entities around :p150's records */
+            len += (size_t)snprintf(tx + len, sizeof tx - len, "[:q%d_%d :age %d] ", round, i,
+                                    150 + i);
+        snprintf(tx + len, sizeof tx - len, "])");
+        EXPECT_TRANSACT(db, tx);
+        snprintf(tx, sizeof tx, "(retract [[:p150 :age %d]])", age);
+        EXPECT_RETRACT(db, tx);
+        age = 1000 + round;
+        if (round % 4 == 3)
+            CHECK_INT_EQ(minigraf_checkpoint(db), 0);
+    }
+    minigraf_stmt_free(s);
+    minigraf_close(db);
+    temp_db_remove(&t);
+}
+
 /* Two patterns and a filter, the filter's constant rebound: the kept
  * filter reads the value bound now. */
 TEST(filter_constant_rebound_every_run) {
@@ -424,6 +479,40 @@ TEST(attribute_written_after_the_plan) {
     minigraf_close(db);
 }
 
+/* An entity bound before it is stored: absent run after run (the
+ * reader's memo of its last entity holds the absence for that snapshot
+ * only), then found once written, then found again. */
+TEST(entity_written_after_the_plan) {
+    MiniGrafDb *scratch = open_memory_db();
+    EXPECT_TRANSACT(scratch, "(transact [[:newbie :x 1]])");
+    char *r = EXEC(scratch, "(query [:find ?e :where [?e :x 1]])");
+    const char *p = r ? strstr(r, "[[\"") : NULL;
+    REQUIRE(p);
+    char uuid[37];
+    snprintf(uuid, sizeof uuid, "%s", p + 3);
+    minigraf_string_free(r);
+    minigraf_close(scratch);
+    MiniGrafDb *db = ages();
+    MiniGrafStmt *s = minigraf_prepare(db, "(query [:find ?a :where [$e :age ?a]])");
+    REQUIRE(s);
+    CHECK_INT_EQ(minigraf_stmt_bind_entity(s, "e", uuid), 0);
+    const char *text = "(query [:find ?a :where [:newbie :age ?a]])";
+    EXPECT_SAME(db, s, text, 8);
+    EXPECT_SAME(db, s, text, 8);
+    EXPECT_TRANSACT(db, "(transact [[:newbie :age 7]])");
+    for (int i = 0; i < 2; i++) {
+        MiniGrafCursor *c = minigraf_stmt_query(s);
+        REQUIRE(c);
+        char *rows = drain_cursor(c, 8);
+        CHECK_STR_EQ(rows, "[[7]]");
+        free(rows);
+        minigraf_cursor_free(c);
+    }
+    EXPECT_SAME(db, s, text, 8);
+    minigraf_stmt_free(s);
+    minigraf_close(db);
+}
+
 static int stop_now(void *user_data) {
     (void)user_data;
     return 1;
@@ -520,14 +609,16 @@ TEST(limit_counts_from_the_start_every_run) {
     minigraf_close(db);
 }
 
-CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run), TEST_ENTRY(filter_constant_rebound_every_run),
-           TEST_ENTRY(writes_between_runs_are_seen), TEST_ENTRY(run_stopped_early_then_rerun),
-           TEST_ENTRY(two_cursors_of_one_statement), TEST_ENTRY(value_type_changes_between_runs),
-           TEST_ENTRY(time_slots_rebound_every_run), TEST_ENTRY(plan_made_on_an_empty_database),
+CHECK_MAIN(TEST_ENTRY(entity_rebound_every_run),
+           TEST_ENTRY(same_entity_every_run_across_writes_and_checkpoints),
+           TEST_ENTRY(filter_constant_rebound_every_run), TEST_ENTRY(writes_between_runs_are_seen),
+           TEST_ENTRY(run_stopped_early_then_rerun), TEST_ENTRY(two_cursors_of_one_statement),
+           TEST_ENTRY(value_type_changes_between_runs), TEST_ENTRY(time_slots_rebound_every_run),
+           TEST_ENTRY(plan_made_on_an_empty_database),
            TEST_ENTRY(host_predicate_replaced_between_runs),
            TEST_ENTRY(file_database_changed_by_another_handle),
            TEST_ENTRY(cursor_detached_by_a_write), TEST_ENTRY(cursors_freed_on_another_thread),
-           TEST_ENTRY(attribute_written_after_the_plan),
+           TEST_ENTRY(attribute_written_after_the_plan), TEST_ENTRY(entity_written_after_the_plan),
            TEST_ENTRY(kept_run_stopped_by_the_progress_handler),
            TEST_ENTRY(memory_limit_holds_run_after_run),
            TEST_ENTRY(limit_counts_from_the_start_every_run))

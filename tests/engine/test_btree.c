@@ -1,6 +1,7 @@
 /* B+tree unit tests against a reference model (a sorted array): random
  * inserts at many sizes (so leaves and branches split at every level),
- * full scans, prefix seeks, one cursor seeking again and again, duplicates,
+ * full scans, prefix seeks, one cursor seeking again and again, the same
+ * key sought again (the leaf's memo of its last seek), duplicates,
  * and copy-on-write: a root saved before a checkpoint still reads its old
  * contents after more inserts, and an insert beside a view copies only
  * the pages it changes. Cursors reuse the page copies of earlier
@@ -438,6 +439,58 @@ static void test_probe_after_a_write_into_the_leaf(void) {
         btree_cursor_reuse(&c, pg, PAGER_LATEST, root, &prefix8);
         CHECK(btree_seek(&c, k8, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
         CHECK(format_get_be(k, 8) == i);
+    }
+    btree_cursor_free(&c);
+    pager_close(pg);
+    err_clear(&e);
+}
+
+/* A seek for the key the last seek in its leaf looked for takes that
+ * seek's answer (the leaf's note keeps it): the same target again and
+ * again, after reads that moved the cursor on (into the next leaves), by
+ * a fresh cursor given the same scratch block, and alternating with other
+ * targets in the leaf; a key inserted at the target, or just after it,
+ * between two such seeks is found. */
+static void test_repeated_seeks(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0;
+    enum { N = 20000 };
+    uint8_t k8[8];
+    for (uint64_t i = 0; i < N; i++) {
+        format_put_be(k8, 3 * i + 1, 8);
+        CHECK(btree_insert(pg, &root, &prefix8, k8, NULL, &e) == 0);
+    }
+    btree_cursor c;
+    CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix8, &e) == 0);
+    for (int i = 0; i < 600; i++) {
+        uint64_t target = rng() % (3 * N + 3);
+        for (int again = 0; again < 3; again++)
+            seek_and_check(&c, target, N, (i + again) % 5 * 40);
+        seek_and_check(&c, target + 1, N, 1);
+        seek_and_check(&c, target, N, 2);
+        btree_cursor_free(&c); /* the next cursor takes the same scratch block */
+        CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix8, &e) == 0);
+        seek_and_check(&c, target, N, 3);
+    }
+    const uint8_t *k;
+    for (uint64_t i = 3000; i < 3060; i += 3) { /* 3001, 3004, ... are in the tree */
+        format_put_be(k8, i, 8);
+        CHECK(btree_seek(&c, k8, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
+        CHECK(format_get_be(k, 8) == i + 1);
+        CHECK(btree_insert(pg, &root, &prefix8, k8, NULL, &e) == 0);
+        btree_cursor_reuse(&c, pg, PAGER_LATEST, root, &prefix8);
+        CHECK(btree_seek(&c, k8, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
+        CHECK(format_get_be(k, 8) == i);
+        format_put_be(k8, i + 2, 8);
+        CHECK(btree_seek(&c, k8, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
+        CHECK(format_get_be(k, 8) == i + 4);
+        CHECK(btree_insert(pg, &root, &prefix8, k8, NULL, &e) == 0);
+        btree_cursor_reuse(&c, pg, PAGER_LATEST, root, &prefix8);
+        CHECK(btree_seek(&c, k8, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
+        CHECK(format_get_be(k, 8) == i + 2);
     }
     btree_cursor_free(&c);
     pager_close(pg);
@@ -949,6 +1002,7 @@ int main(void) {
     test_reseeking_one_cursor();
     test_probes_in_key_order();
     test_probe_after_a_write_into_the_leaf();
+    test_repeated_seeks();
     test_scratch_pages_follow_writes();
     test_noted_first_key_follows_writes();
     test_noted_restarts_follow_writes();
