@@ -164,7 +164,7 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               inter-process lock (the caller then keeps
  *                               other processes away)
  *   "page_cache_size"    int>=1 pages of 4096 bytes kept in the LRU page
- *                               cache; default 2048 (8 MiB at most, filled on demand)
+ *                               cache; default 4096 (16 MiB at most, filled on demand)
  *   "wal_checkpoint_threshold" int>=0 facts in the WAL (<path>.wal) that
  *                               trigger an automatic checkpoint after a
  *                               commit; default 1000; 0 never checkpoints
@@ -1108,7 +1108,7 @@ MINIGRAF_API int minigraf_export(MiniGrafDb *db, const char *path, const char *o
 /* Every open option, as one JSON array (static storage: never freed, the
  * same text on every call; NULL only if the library ran out of memory on
  * its first call). Each element:
- *   {"name":"page_cache_size","type":"int","min":1,"default":2048,
+ *   {"name":"page_cache_size","type":"int","min":1,"default":4096,
  *    "for":["open","log_writer"],"meaning":"..."}
  * "type" is "bool", "int" (with its "min") or "string" (with "values");
  * "default" is a JSON value; "log_writer_default" is present where the

@@ -135,7 +135,7 @@ static const option_def OPTIONS[] = {
      "processes coexist, never with a writer (STG-026)"},
     {"allow_unlocked", OPT_BOOL, 0, "false", NULL, FOR_OPEN, AT(store.allow_unlocked), FIELD_BOOL,
      "where the filesystem cannot lock files (STG-027), open without the inter-process lock"},
-    {"page_cache_size", OPT_INT, 1, "2048", NULL, FOR_OPEN | FOR_LOG_WRITER,
+    {"page_cache_size", OPT_INT, 1, "4096", NULL, FOR_OPEN | FOR_LOG_WRITER,
      AT(store.page_cache_size), FIELD_SIZE, "pages of 4096 bytes kept in the LRU page cache"},
     {"wal_checkpoint_threshold", OPT_INT, 0, "100000", NULL, FOR_OPEN | FOR_LOG_WRITER,
      AT(store.wal_checkpoint_threshold), FIELD_U64,

@@ -54,7 +54,7 @@ typedef struct store_options {
 /* The largest transaction counter: `:as-of N` takes a signed 64-bit N. */
 #define STORE_MAX_TX_COUNT ((uint64_t)INT64_MAX)
 
-#define STORE_DEFAULT_CACHE_PAGES 2048
+#define STORE_DEFAULT_CACHE_PAGES 4096
 /* Automatic checkpoints: every pending fact and every byte of the WAL is
  * also a change held in memory until the checkpoint (dirty pages) and
  * replayed by an open after a crash, while each checkpoint writes its

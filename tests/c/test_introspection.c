@@ -121,7 +121,7 @@ TEST(stats_of_a_file_follow_the_wal_and_the_cache) {
     CHECK(json_int(stats, "cache_misses") > 0);
     CHECK(json_int(stats, "cache_hits") > 0);
     CHECK(json_int(stats, "cache_pages") > 0);
-    CHECK_INT_EQ(json_int(stats, "cache_capacity"), 2048);
+    CHECK_INT_EQ(json_int(stats, "cache_capacity"), 4096);
     minigraf_string_free(stats);
     minigraf_close(db);
     temp_db_remove(&t);

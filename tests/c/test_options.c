@@ -58,7 +58,7 @@ TEST(describe_is_static_json_of_every_option) {
     REQUIRE(a != NULL);
     CHECK(a == minigraf_options_describe());
     CHECK(a[0] == '[' && a[strlen(a) - 1] == ']');
-    CHECK(strstr(a, "{\"name\":\"page_cache_size\",\"type\":\"int\",\"min\":1,\"default\":2048,"
+    CHECK(strstr(a, "{\"name\":\"page_cache_size\",\"type\":\"int\",\"min\":1,\"default\":4096,"
                     "\"for\":[\"open\",\"log_writer\"],\"meaning\":") != NULL);
     CHECK(strstr(a,
                  "{\"name\":\"synchronous\",\"type\":\"string\",\"values\":[\"full\",\"normal\"],"

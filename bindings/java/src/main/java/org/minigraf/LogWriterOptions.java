@@ -70,7 +70,7 @@ public final class LogWriterOptions extends OptionsJson {
         }
 
         /**
-         * Pages of 4096 bytes kept in the page cache (library default 2048).
+         * Pages of 4096 bytes kept in the page cache (library default 4096).
          *
          * @param pages a count, at least 1
          * @return this builder

@@ -71,7 +71,7 @@ public final class OpenOptions extends OptionsJson {
         }
 
         /**
-         * Pages of 4096 bytes in the page cache (default 2048).
+         * Pages of 4096 bytes in the page cache (default 4096).
          *
          * @param pages at least 1
          * @return this builder
