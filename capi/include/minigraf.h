@@ -167,7 +167,8 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               cache; default 4096 (16 MiB at most, filled on demand)
  *   "wal_checkpoint_threshold" int>=0 facts in the WAL (<path>.wal) that
  *                               trigger an automatic checkpoint after a
- *                               commit; default 1000; 0 never checkpoints
+ *                               commit (so do 4,096,000 bytes of it);
+ *                               default 100000; 0 never checkpoints
  *                               automatically
  *   "synchronous"        "full" (default): each commit's WAL frame is
  *                               fsync'd before the call returns;
