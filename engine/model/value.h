@@ -126,6 +126,7 @@ static inline void value_set_ref(value *v, const uuid128 *u) {
  * struct copy loads it 16 bytes at a time, across them: the same stall). */
 static inline void value_copy_fields(value *dst, const value *src) {
 #if UINTPTR_MAX == UINT64_MAX /* as.stored's two words are the whole union */
+    _Static_assert(sizeof src->as == sizeof src->as.stored, "as.stored covers the union");
     dst->type = src->type;
     dst->stored = src->stored;
     dst->as.stored.id = src->as.stored.id;
