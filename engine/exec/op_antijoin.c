@@ -27,11 +27,11 @@ static int anti_keep(op_select *s, frame *row, err *e) {
     op_antijoin *o = (op_antijoin *)s;
     const plan_sub *ps = &o->p->items[o->item].subs[0];
     bool in_set;
-    int rc = sub_set_test(&o->set, o->x, ps, row, o->step, &in_set, e);
+    frame in = op_sub_input(&o->body, ps, row, o->step);
+    int rc = sub_set_test(&o->set, o->x, ps, row, o->step, &in, &in_set, e);
     if (rc != 0)
         return rc == 1 ? !in_set : rc;
     if (o->probe.it) {
-        frame in = op_sub_input(&o->body, ps, row, o->step);
         rc = sub_probe_test(&o->probe, o->x, &in, &in_set, e);
         return rc == 1 ? !in_set : rc;
     }
@@ -64,12 +64,12 @@ op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
                        .p = p,
                        .item = item,
                        .step = p->step_of[item]};
-    sub_set_init(&o->set, x, &p->items[item].subs[0]);
     if (op_sub_init(x, &o->body, p->items[item].subs[0].conj, e) != 0 ||
         sub_probe_init(&o->probe, x, &p->items[item].subs[0], e) != 0) {
         anti_free(&o->base.base);
         return NULL;
     }
+    sub_set_init(&o->set, x, &p->items[item].subs[0], &o->probe);
     o->base.child = child;
     return &o->base.base;
 }
