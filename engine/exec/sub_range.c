@@ -14,8 +14,8 @@
 /* What the filters so far allow, by V type. */
 typedef struct allowed {
     bool string, integer, floating, other;
-    int64_t lo, hi;  /* integers: [lo, hi] */
-    bool absorbed;   /* every filter is decided by the integer bounds */
+    int64_t lo, hi; /* integers: [lo, hi] */
+    bool absorbed;  /* every filter is decided by the integer bounds */
     size_t filters;
 } allowed;
 

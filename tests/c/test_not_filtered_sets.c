@@ -161,13 +161,11 @@ TEST(or_branch_and_rule_bodies) {
         len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :tag :x] ", i);
     snprintf(tx + len, sizeof tx - len, "])");
     EXPECT_TRANSACT(db, tx);
-    EXPECT_EXEC(db,
-                GROUP_ONE "(not [?e :age ?a] [(< ?a 10)]) (not [?e :tag :x])])",
+    EXPECT_EXEC(db, GROUP_ONE "(not [?e :age ?a] [(< ?a 10)]) (not [?e :tag :x])])",
                 names(below_ten_or_tagged, false, -1));
     EXPECT_EXEC(db, GROUP_ONE "(or-join [?e] (not [?e :age ?a] [(< ?a 10)]) [?e :nothing 1])])",
                 names(below_ten, false, -1));
-    EXPECT_EXEC(db, "(rule [(young ?e) [?e :group 1] (not [?e :age ?a] [(< ?a 10)])])",
-                OK);
+    EXPECT_EXEC(db, "(rule [(young ?e) [?e :group 1] (not [?e :age ?a] [(< ?a 10)])])", OK);
     EXPECT_EXEC(db, "(query [:find ?n :where (young ?e) [?e :name ?n]])",
                 names(below_ten, false, -1));
     minigraf_close(db);
