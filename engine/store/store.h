@@ -273,7 +273,8 @@ int store_scan_values(store_reader *r, uint64_t attr, bool desc, bool *order_los
  * (value, entity) group in commit order. */
 int store_scan_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT_V_SIZE],
                            const uint8_t hi[FACT_V_SIZE], store_scan **out, err *e);
-/* store_estimate for such a range (not kept in the estimate cache). */
+/* store_estimate for such a range, counted exactly up to 16 records
+ * (not kept in the estimate cache). */
 int store_estimate_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT_V_SIZE],
                                const uint8_t hi[FACT_V_SIZE], size_t cap, size_t *out, err *e);
 /* The V types (value_type) of attribute `attr`'s first and last records
