@@ -173,9 +173,13 @@ static int add(sub_set *s, meter *m, uint64_t id) {
     return 1;
 }
 
+/* next_entity's answers besides 1 (an entity), 0 (the end) and errors. */
+enum { PASS_OVER = 2, NOT_STORED = -1 };
+
 /* The next record of the open scan that belongs in the set: 1 with *id,
- * 2 a record to pass over, 0 at the end, -1 not an entity of the store
- * (keep probing), or an error. `exact`: every record belongs. */
+ * PASS_OVER a record the filters drop, 0 at the end, NOT_STORED a value
+ * that is no entity of the store (keep probing), or an error. `exact`:
+ * every record belongs. */
 static int next_entity(sub_set *s, where_ctx *x, pattern_scan *ps, bool exact, const frame *in,
                        uint64_t *id, err *e) {
     if (exact) {
@@ -191,11 +195,11 @@ static int next_entity(sub_set *s, where_ctx *x, pattern_scan *ps, bool exact, c
     if (rc == 1 && s->filtered)
         rc = sub_probe_record(s->filtered, in, out, &kept, e);
     if (rc != 1 || !kept)
-        return rc == 1 ? 2 : rc;
+        return rc == 1 ? PASS_OVER : rc;
     store_bound b = {0};
     rc = store_bound_entity(x->r, &out[0], &b, e);
     *id = b.ids.e;
-    return rc == 0 ? -1 : rc;
+    return rc == 0 ? NOT_STORED : rc;
 }
 
 /* Reads the records of one opened scan into the set: 1 all read, 0 the
@@ -205,13 +209,13 @@ static int read_scan(sub_set *s, where_ctx *x, pattern_scan *ps, bool exact, con
     size_t n = 0;
     uint64_t id;
     int rc;
-    while ((rc = next_entity(s, x, ps, exact, in, &id, e)) >= 1) {
+    while ((rc = next_entity(s, x, ps, exact, in, &id, e)) == 1 || rc == PASS_OVER) {
         if (rc == 1 && !add(s, x->m, id))
             return 0;
         if ((rc = tick(x, &n, e)) != 1)
             return rc;
     }
-    return rc == 0 ? 1 : rc == -1 ? 0 : rc;
+    return rc == 0 ? 1 : rc == NOT_STORED ? 0 : rc;
 }
 
 /* Reads the body's records (in each of its stretches, when filtered). */
