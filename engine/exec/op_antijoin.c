@@ -4,9 +4,10 @@
  * language.md D14), has no solution. A failure inside the body (an expression that
  * cannot be evaluated) only drops that body row, i.e. counts as "no
  * match". The body is asked for one row: it stops at its first solution.
- * A one-pattern body may instead be read once as a set of entities when
- * enough rows come to pay for it (exec/sub_set.h); a pattern followed by
- * filters is probed without its pipeline (exec/sub_probe.h). */
+ * A one-pattern body, or a pattern followed by filters on its value, may
+ * instead be read once as a set of entities when enough rows come to pay
+ * for it (exec/sub_set.h); until then a pattern followed by filters is
+ * probed without its pipeline (exec/sub_probe.h). */
 #include <stdlib.h>
 
 #include "exec/op.h"
