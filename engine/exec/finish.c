@@ -266,16 +266,28 @@ static int finish_ordered(finish_plan *p, finish_order *o, sort_topk *t, finish_
 
 /* ---- windows without aggregates: one work row per solution ---------------- */
 
-static int window_row(finish_plan *p, const value *solution, value *row, err *e) {
-    int rc = 0;
-    for (size_t c = 0; !rc && c < p->col_count; c++) {
+/* The output variables, Null in the window columns, then the window
+ * inputs; stored values stay stored (collect_block decodes them). */
+static void window_row(const finish_plan *p, const value *solution, value *row) {
+    for (size_t c = 0; c < p->col_count; c++) {
         long var = p->cols[c].spec->kind == FIND_VAR ? p->cols[c].var : -1;
-        row[c] = value_null();
         if (var >= 0)
-            rc = finish_copy_value(p, &row[c], &solution[var], "window", e);
+            value_copy_fields(&row[c], &solution[var]);
+        else
+            row[c] = value_null();
     }
-    for (size_t x = 0; !rc && x < p->extra_count; x++)
-        rc = finish_copy_value(p, &row[p->col_count + x], &solution[p->extra_vars[x]], "window", e);
+    for (size_t x = 0; x < p->extra_count; x++)
+        value_copy_fields(&row[p->col_count + x], &solution[p->extra_vars[x]]);
+}
+
+/* Decodes the values v[0..n) in one pass (value_resolve_all) and copies
+ * their texts into the plan's arena, as the input's go with it. */
+static int own_values(finish_plan *p, value *v, size_t n, err *e) {
+    size_t done;
+    int rc = value_resolve_all(v, n, &done, e);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (v[i].type == VT_STRING || v[i].type == VT_KEYWORD)
+            rc = finish_copy_value(p, &v[i], &v[i], "window", e);
     return rc;
 }
 
@@ -284,12 +296,16 @@ static int collect_block(finish_plan *p, const solution_block *b, finish_rows *r
     int rc = 0;
     value *row = b->count ? finish_alloc(p, b->count * p->width * sizeof *row, "window", e, &rc)
                           : NULL;
-    for (size_t i = 0; row && !rc && i < b->count; i++, row += p->width) {
-        rc = window_row(p, solution_row(b, i), row, e);
-        if (!rc)
-            rc = finish_rows_push(p, rows, row, "window", e);
+    if (row)
+        rc = finish_rows_reserve(p, rows, b->count, "window", e);
+    if (!row || rc)
+        return rc;
+    for (size_t i = 0; i < b->count; i++) {
+        window_row(p, solution_row(b, i), row + i * p->width);
+        rows->rows[rows->count + i] = row + i * p->width;
     }
-    return rc;
+    rows->count += b->count;
+    return own_values(p, row, b->count * p->width, e);
 }
 
 static int collect_solutions(finish_plan *p, finish_rows *rows, err *e) {

@@ -76,8 +76,8 @@ static void read_key(const finish_plan *p, const value *row, value *key) {
 
 static int reserve_group(group_table *t, err *e) {
     int rc = 0;
-    group *groups = finish_grow(t->p, t->groups, t->count, &t->cap, sizeof *groups, 16, "aggregate",
-                                e, &rc);
+    group *groups = finish_grow(t->p, t->groups, t->count, t->count + 1, &t->cap, sizeof *groups,
+                                16, "aggregate", e, &rc);
     if (groups)
         t->groups = groups;
     return rc;

@@ -141,6 +141,8 @@ static void merge_sort(const window_rows *r, bool descending, row_id *rows, size
  * Sets w->exact_keys (window_scratch). */
 static bool order_keys(window_scratch *w, const window_rows *r, size_t n, bool descending) {
     bool doubles = false, floats = false, integers = false;
+    uint64_t flip = descending ? UINT64_MAX : 0, *key = w->key;
+    /* one pass over the rows, their integer keys taken as they are read */
     for (size_t i = 0; i < n; i++) {
         const value *v = cell(r, r->order, i);
         if (v->type == VT_INTEGER)
@@ -150,12 +152,10 @@ static bool order_keys(window_scratch *w, const window_rows *r, size_t n, bool d
         else
             return false;
         integers |= v->type == VT_INTEGER;
+        key[i] = ((uint64_t)v->as.i ^ UINT64_C(1) << 63) ^ flip;
     }
     w->exact_keys = !doubles && !(floats && integers);
     doubles |= floats;
-    uint64_t flip = descending ? UINT64_MAX : 0, *key = w->key;
-    for (size_t i = 0; i < n && !doubles; i++)
-        key[i] = ((uint64_t)cell(r, r->order, i)->as.i ^ UINT64_C(1) << 63) ^ flip;
     for (size_t i = 0; i < n && doubles; i++) {
         const value *v = cell(r, r->order, i);
         double x = v->type == VT_INTEGER ? (double)v->as.i : v->as.f;
@@ -254,34 +254,41 @@ static bool order_tie(const window_scratch *w, const window_rows *r, row_id a, r
     return value_equal_strict(cell(r, r->order, a), cell(r, r->order, b));
 }
 
-/* The value of row `perm[k]`, whose partition spans perm[lo..hi). */
-static value window_value(window_fn fn, running *run, const window_scratch *w, size_t lo, size_t k,
-                          size_t hi, const window_rows *r) {
+/* Writes the value of row `perm[k]`, whose partition spans
+ * perm[lo..hi), into its `out` slot; integers in place (value_set_integer:
+ * a value built on the stack and copied stalls on every row). */
+static void window_value(window_fn fn, running *run, const window_scratch *w, size_t lo, size_t k,
+                         size_t hi, const window_rows *r) {
     const row_id *perm = w->perm;
     const value *arg = cell(r, r->arg, perm[k]);
+    value *out = &r->rows[perm[k]][r->out];
     switch (fn) {
-    case WINDOW_ROW_NUMBER: return value_integer((int64_t)(k - lo + 1));
+    case WINDOW_ROW_NUMBER: value_set_integer(out, (int64_t)(k - lo + 1)); return;
     case WINDOW_RANK:
         if (k == lo || !order_tie(w, r, perm[k], perm[k - 1]))
             run->rank = (int64_t)(k - lo + 1);
-        return value_integer(run->rank);
-    case WINDOW_COUNT: run->count += arg->type != VT_NULL; return value_integer(run->count);
-    case WINDOW_SUM: return running_sum(run, arg);
-    case WINDOW_AVG: return running_avg(run, arg);
-    case WINDOW_MIN: return running_extreme(run, arg, false);
-    case WINDOW_MAX: return running_extreme(run, arg, true);
-    case WINDOW_LAG: return k > lo ? *cell(r, r->arg, perm[k - 1]) : value_null();
-    case WINDOW_LEAD: return k + 1 < hi ? *cell(r, r->arg, perm[k + 1]) : value_null();
+        value_set_integer(out, run->rank);
+        return;
+    case WINDOW_COUNT:
+        run->count += arg->type != VT_NULL;
+        value_set_integer(out, run->count);
+        return;
+    case WINDOW_SUM: *out = running_sum(run, arg); return;
+    case WINDOW_AVG: *out = running_avg(run, arg); return;
+    case WINDOW_MIN: *out = running_extreme(run, arg, false); return;
+    case WINDOW_MAX: *out = running_extreme(run, arg, true); return;
+    case WINDOW_LAG: *out = k > lo ? *cell(r, r->arg, perm[k - 1]) : value_null(); return;
+    case WINDOW_LEAD: *out = k + 1 < hi ? *cell(r, r->arg, perm[k + 1]) : value_null(); return;
     case WINDOW_HOST: break; /* window_compute_running */
     }
-    return value_null();
+    *out = value_null();
 }
 
 static void fill_partition(window_fn fn, const window_scratch *w, size_t lo, size_t hi,
                            const window_rows *r) {
     running run = {.best = value_null()};
     for (size_t k = lo; k < hi; k++)
-        r->rows[w->perm[k]][r->out] = window_value(fn, &run, w, lo, k, hi, r);
+        window_value(fn, &run, w, lo, k, hi, r);
 }
 
 /* ---- driver ------------------------------------------------------------ */
