@@ -61,8 +61,8 @@ static double cpu_now_s(void) {
 }
 
 static MiniGrafCursor *open_cursor(MiniGrafDb *db) {
-    MiniGrafCursor *c =
-        minigraf_query(db, strcmp(shape_name(), "window") == 0 ? WINDOW_QUERY : QUERY);
+    MiniGrafCursor *c = minigraf_query(db,
+                                       strcmp(shape_name(), "window") == 0 ? WINDOW_QUERY : QUERY);
     if (!c) {
         fprintf(stderr, "query failed: %s\n", minigraf_last_error(db));
         exit(1);
@@ -191,8 +191,7 @@ int main(int argc, char **argv) {
     qsort(json_cpu, RUNS, sizeof json_cpu[0], cmp_double);
     qsort(step_cpu, RUNS, sizeof step_cpu[0], cmp_double);
     double rows = (double)want;
-    printf("%s at %ld facts, %ld rows, %d runs each (alternating)\n", shape_name(), n, want,
-           RUNS);
+    printf("%s at %ld facts, %ld rows, %d runs each (alternating)\n", shape_name(), n, want, RUNS);
     printf("%-6s %12s %12s %14s %14s %14s %14s\n", "path", "p50 ms", "min ms", "p50 ns/row",
            "min ns/row", "cpu p50 ns/row", "cpu min ns/row");
     printf("%-6s %12.2f %12.2f %14.1f %14.1f %14.1f %14.1f\n", "json", json_s[RUNS / 2] * 1e3,

@@ -43,9 +43,8 @@ void *finish_grow(finish_plan *p, void *items, size_t count, size_t need, size_t
     if (need <= *cap)
         return items;
     size_t n;
-    void *grown = array_capacity(*cap, need, size, first, &n)
-                      ? finish_alloc(p, n * size, op, e, rc)
-                      : NULL;
+    void *grown = array_capacity(*cap, need, size, first, &n) ? finish_alloc(p, n * size, op, e, rc)
+                                                              : NULL;
     if (!grown) {
         if (*rc == 0)
             *rc = err_set(e, ERR(INT, 0), "out of memory");
@@ -59,10 +58,9 @@ void *finish_grow(finish_plan *p, void *items, size_t count, size_t need, size_t
 
 int finish_rows_reserve(finish_plan *p, finish_rows *r, size_t more, const char *op, err *e) {
     int rc = 0;
-    value **rows = more <= SIZE_MAX - r->count
-                       ? finish_grow(p, r->rows, r->count, r->count + more, &r->cap, sizeof *rows,
-                                     64, op, e, &rc)
-                       : NULL;
+    value **rows = more <= SIZE_MAX - r->count ? finish_grow(p, r->rows, r->count, r->count + more,
+                                                             &r->cap, sizeof *rows, 64, op, e, &rc)
+                                               : NULL;
     if (!rows)
         return rc ? rc : err_set(e, ERR(INT, 0), "out of memory");
     r->rows = rows;
@@ -218,8 +216,8 @@ static void allow_stored(finish_plan *p) {
         return;
     bool plain = p->agg_count == 0 && p->win_count == 0;
     bool top_k = plain && p->q->order_count > 0 && p->q->has_limit;
-    bool decoded_later =
-        (plain && p->q->order_count == 0) || (p->agg_count == 0 && p->win_count > 0);
+    bool decoded_later = (plain && p->q->order_count == 0) ||
+                         (p->agg_count == 0 && p->win_count > 0);
     for (size_t v = 0; v < p->in->var_count; v++)
         ok[v] = true;
     for (size_t c = 0; c < p->col_count; c++) {

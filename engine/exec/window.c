@@ -120,8 +120,7 @@ static void merge(const window_rows *r, bool descending, row_id *rows, size_t mi
     memcpy(rows, tmp, n * sizeof *rows);
 }
 
-static void merge_sort(const window_rows *r, bool descending, row_id *rows, size_t n,
-                       row_id *tmp) {
+static void merge_sort(const window_rows *r, bool descending, row_id *rows, size_t n, row_id *tmp) {
     if (n < 2)
         return;
     size_t mid = n / 2;

@@ -73,8 +73,7 @@ typedef struct window_rows {
 
 /* Computes fn over rows 0..n of `r`. Returns 0, QRY-012 from the meter,
  * or INT-000 when out of memory. */
-int window_compute(window_fn fn, bool descending, size_t n, const window_rows *r, meter *m,
-                   err *e);
+int window_compute(window_fn fn, bool descending, size_t n, const window_rows *r, meter *m, err *e);
 
 /* A running function the caller supplies (a host aggregate, language.md §11.2):
  * per partition, start; then, per row in window order, add with the row's

@@ -23,8 +23,8 @@ static value S(const char *s) {
 
 /* window_compute over rows laid out from arrays (NULL: no slot): row i
  * is {part[i], order[i], arg[i], out[i]}, and out[] gets the results. */
-static int compute_arrays(window_fn fn, bool desc, size_t n, const value *part,
-                          const value *order, const value *arg, value *out, meter *m, err *e) {
+static int compute_arrays(window_fn fn, bool desc, size_t n, const value *part, const value *order,
+                          const value *arg, value *out, meter *m, err *e) {
     value *cells = malloc((n ? n : 1) * 4 * sizeof *cells);
     value **rows = malloc((n ? n : 1) * sizeof *rows);
     if (!cells || !rows) {
