@@ -280,17 +280,6 @@ static void window_row(const finish_plan *p, const value *solution, value *row) 
         value_copy_fields(&row[p->col_count + x], &solution[p->extra_vars[x]]);
 }
 
-/* Decodes the values v[0..n) in one pass (value_resolve_all) and copies
- * their texts into the plan's arena, as the input's go with it. */
-static int own_values(finish_plan *p, value *v, size_t n, err *e) {
-    size_t done;
-    int rc = value_resolve_all(v, n, &done, e);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (v[i].type == VT_STRING || v[i].type == VT_KEYWORD)
-            rc = finish_copy_value(p, &v[i], &v[i], "window", e);
-    return rc;
-}
-
 /* Appends a work row per solution of `b`, all taken (and charged) at once. */
 static int collect_block(finish_plan *p, const solution_block *b, finish_rows *rows, err *e) {
     int rc = 0;
@@ -305,7 +294,7 @@ static int collect_block(finish_plan *p, const solution_block *b, finish_rows *r
         rows->rows[rows->count + i] = row + i * p->width;
     }
     rows->count += b->count;
-    return own_values(p, row, b->count * p->width, e);
+    return finish_own_values(p, row, b->count * p->width, "window", e);
 }
 
 static int collect_solutions(finish_plan *p, finish_rows *rows, err *e) {

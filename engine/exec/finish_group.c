@@ -414,7 +414,7 @@ static int group_row(finish_plan *p, group *g, value *row, bool *keep, err *e) {
         const finish_col *col = &p->cols[c];
         if (col->spec->kind == FIND_VAR) {
             row[c] = g->key[k++];
-            int rc = value_resolve(&row[c], e);
+            int rc = finish_own_values(p, &row[c], 1, "aggregate", e);
             if (rc)
                 return rc;
         } else if (col->spec->kind == FIND_AGGREGATE) {

@@ -34,6 +34,15 @@ int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op
     return 0;
 }
 
+int finish_own_values(finish_plan *p, value *v, size_t n, const char *op, err *e) {
+    size_t done;
+    int rc = value_resolve_all(v, n, &done, e);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (v[i].type == VT_STRING || v[i].type == VT_KEYWORD)
+            rc = finish_copy_value(p, &v[i], &v[i], op, e);
+    return rc;
+}
+
 /* The meter's version of arena_grow_array: the outgrown array stays in
  * the arena (and charged), and doubling bounds that waste by the live
  * size. */
