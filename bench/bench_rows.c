@@ -8,6 +8,10 @@
  *   step  minigraf_cursor_step + minigraf_cursor_column_uuid (?e) and
  *         minigraf_cursor_column_int64 (?a) for every row.
  *
+ * BENCH_ROWS_SHAPE=window drains the window shape instead
+ * (`:find ?e (rank :over (:order-by ?a)) ...`: the same rows, the rank
+ * in column 1).
+ *
  * Reports p50 / min per query and per row for both, wall clock and the
  * process's CPU time (on a shared machine the CPU time is the steadier of
  * the two, and what the bindings' per-row benchmarks, bench_node_rows.js
@@ -36,6 +40,13 @@
 
 #define RUNS 21
 #define QUERY "(query [:find ?e ?a :where [?e :age ?a]])"
+#define WINDOW_QUERY "(query [:find ?e (rank :over (:order-by ?a)) :where [?e :age ?a]])"
+
+/* BENCH_ROWS_SHAPE (top of file): the shape drained. */
+static const char *shape_name(void) {
+    const char *env = getenv("BENCH_ROWS_SHAPE");
+    return env && strcmp(env, "window") == 0 ? "window" : "attribute_scan";
+}
 
 typedef struct drained {
     long rows;
@@ -50,7 +61,8 @@ static double cpu_now_s(void) {
 }
 
 static MiniGrafCursor *open_cursor(MiniGrafDb *db) {
-    MiniGrafCursor *c = minigraf_query(db, QUERY);
+    MiniGrafCursor *c = minigraf_query(db,
+                                       strcmp(shape_name(), "window") == 0 ? WINDOW_QUERY : QUERY);
     if (!c) {
         fprintf(stderr, "query failed: %s\n", minigraf_last_error(db));
         exit(1);
@@ -179,7 +191,7 @@ int main(int argc, char **argv) {
     qsort(json_cpu, RUNS, sizeof json_cpu[0], cmp_double);
     qsort(step_cpu, RUNS, sizeof step_cpu[0], cmp_double);
     double rows = (double)want;
-    printf("attribute_scan at %ld facts, %ld rows, %d runs each (alternating)\n", n, want, RUNS);
+    printf("%s at %ld facts, %ld rows, %d runs each (alternating)\n", shape_name(), n, want, RUNS);
     printf("%-6s %12s %12s %14s %14s %14s %14s\n", "path", "p50 ms", "min ms", "p50 ns/row",
            "min ns/row", "cpu p50 ns/row", "cpu min ns/row");
     printf("%-6s %12.2f %12.2f %14.1f %14.1f %14.1f %14.1f\n", "json", json_s[RUNS / 2] * 1e3,
@@ -191,16 +203,17 @@ int main(int argc, char **argv) {
     printf("peak RSS %ld KiB\n", bench_peak_rss_kib());
 
     char out[512];
-    snprintf(out, sizeof out, "%s/rows-%ld.json", argv[1], n);
+    snprintf(out, sizeof out, "%s/rows-%s%ld.json", argv[1],
+             strcmp(shape_name(), "window") == 0 ? "window-" : "", n);
     FILE *f = fopen(out, "w");
     if (f) {
         fprintf(f,
-                "{\"shape\":\"attribute_scan\",\"n\":%ld,\"rows\":%ld,\"runs\":%d,"
+                "{\"shape\":\"%s\",\"n\":%ld,\"rows\":%ld,\"runs\":%d,"
                 "\"json\":{\"p50_ns_per_row\":%.1f,\"min_ns_per_row\":%.1f},"
                 "\"step\":{\"p50_ns_per_row\":%.1f,\"min_ns_per_row\":%.1f,"
                 "\"cpu_p50_ns_per_row\":%.1f,\"cpu_min_ns_per_row\":%.1f},"
                 "\"peak_rss_kib\":%ld}\n",
-                n, want, RUNS, json_s[RUNS / 2] * 1e9 / rows, json_s[0] * 1e9 / rows,
+                shape_name(), n, want, RUNS, json_s[RUNS / 2] * 1e9 / rows, json_s[0] * 1e9 / rows,
                 step_s[RUNS / 2] * 1e9 / rows, step_s[0] * 1e9 / rows,
                 step_cpu[RUNS / 2] * 1e9 / rows, step_cpu[0] * 1e9 / rows, bench_peak_rss_kib());
         fclose(f);

@@ -11,11 +11,13 @@
  *                    windows → [:order-by sort] → :offset/:limit → result
  *
  * The last two are computed whole when the cursor opens (their input is
- * closed then); the cursor hands out the result's rows.
+ * closed then); the cursor hands out the rows where they were computed
+ * (work rows, held rows, a top-k's), in place: the result set holds rows
+ * only for a streaming cursor read whole (finish_detach, finish_query).
  *
  * Every row held on the way is charged to the meter: group tables and
  * keys ("aggregate"), window rows and buffers ("window"), sort buffers and
- * top-k rows ("sort") and the result set itself ("result"). */
+ * top-k rows ("sort") and the result set ("result"). */
 #include "exec/finish.h"
 
 #include <assert.h>
@@ -82,16 +84,13 @@ static size_t row_bytes(const finish_plan *p, const value *row) {
     return bytes;
 }
 
-/* Appends a row whose bytes are charged already. Kept charged: the result
- * outlives the query's other buffers, and the meter belongs to this query
- * only. */
-static int append_charged(result_set *r, const value *row, err *e) {
-    return result_append_row(r, row) != 0 ? err_set(e, ERR(INT, 0), "out of memory") : 0;
-}
-
+/* Appends a row, charged. Kept charged: the result outlives the query's
+ * other buffers, and the meter belongs to this query only. */
 static int append(finish_plan *p, result_set *r, const value *row, err *e) {
     int rc = meter_charge(p->m, row_bytes(p, row), "result", e);
-    return rc ? rc : append_charged(r, row, e);
+    if (!rc && result_append_row(r, row) != 0)
+        rc = err_set(e, ERR(INT, 0), "out of memory");
+    return rc;
 }
 
 /* ---- :order-by, :offset, :limit ------------------------------------------ */
@@ -133,28 +132,27 @@ static int order_init(finish_plan *p, finish_order *o, err *e) {
     return 0;
 }
 
-/* Appends rows[start, start + n) of a sorted or unordered sequence. */
-static int append_slice(finish_plan *p, const finish_order *o, const value *const *rows, size_t n,
-                        result_set *r, err *e) {
+/* The rows a materialised cursor hands out, in place: rows[start, start
+ * + count) of a sorted or unordered sequence, :offset and :limit applied. */
+typedef struct finish_slice {
+    const value *const *rows;
+    size_t count;
+} finish_slice;
+
+static finish_slice slice_of(const finish_order *o, const value *const *rows, size_t n) {
     size_t start;
     size_t count = sort_limit_slice(n, o->offset, o->has_limit, o->limit, &start);
-    size_t bytes = 0;
-    for (size_t i = 0; i < count; i++)
-        bytes += row_bytes(p, rows[start + i]);
-    /* One charge for the slice: the result takes every row or none. */
-    int rc = meter_charge(p->m, bytes, "result", e);
-    for (size_t i = 0; !rc && i < count; i++)
-        rc = append_charged(r, rows[start + i], e);
-    return rc;
+    return (finish_slice){count ? rows + start : NULL, count};
 }
 
-static int output_rows(finish_plan *p, finish_rows *rows, result_set *r, err *e) {
-    finish_order o;
-    int rc = order_init(p, &o, e);
-    if (!rc && o.spec.key_count)
-        rc = sort_rows((const value **)rows->rows, rows->count, &o.spec, p->m, e);
+/* Sorts the held rows by :order-by (if any) and slices them. */
+static int output_rows(finish_plan *p, finish_order *o, finish_rows *rows, finish_slice *out,
+                       err *e) {
+    int rc = o->spec.key_count
+                 ? sort_rows((const value **)rows->rows, rows->count, &o->spec, p->m, e)
+                 : 0;
     if (!rc)
-        rc = append_slice(p, &o, (const value *const *)rows->rows, rows->count, r, e);
+        *out = slice_of(o, (const value *const *)rows->rows, rows->count);
     return rc;
 }
 
@@ -203,13 +201,14 @@ static int push_top_k(finish_plan *p, sort_topk *t, const solution_block *b, val
     return rc;
 }
 
-/* :order-by with :limit: a bounded top-k of offset + limit rows. */
-static int stream_top_k(finish_plan *p, const finish_order *o, value *row, result_set *r, err *e) {
-    sort_topk t;
+/* :order-by with :limit: a bounded top-k of offset + limit rows in `t`
+ * (freed by the caller), `out` its slice. */
+static int stream_top_k(finish_plan *p, const finish_order *o, value *row, sort_topk *t,
+                        finish_slice *out, err *e) {
     size_t k = sort_topk_bound(o->offset, true, o->limit);
-    sort_topk_init(&t, &o->spec, k, p->m);
+    sort_topk_init(t, &o->spec, k, p->m);
     bool ordered = key_ordered_input(p, o);
-    bool closed = ordered && sort_topk_full_in_order(&t); /* :limit 0 */
+    bool closed = ordered && sort_topk_full_in_order(t); /* :limit 0 */
     /* With one key the k-th row closes; with more, the row after it. */
     if (ordered && k < SIZE_MAX - 1)
         p->in->rows_wanted = o->spec.key_count == 1 ? k : k + 1;
@@ -217,14 +216,15 @@ static int stream_top_k(finish_plan *p, const finish_order *o, value *row, resul
     int rc = 0;
     while (!closed && (rc = finish_pull(p, &b, e)) == 1)
         if (finish_has_plain_values(p, b.bound) &&
-            (rc = push_top_k(p, &t, &b, row, ordered && p->in->ordered, &closed, e)) != 0)
+            (rc = push_top_k(p, t, &b, row, ordered && p->in->ordered, &closed, e)) != 0)
             break;
     if (rc == 0) {
         const value **kept;
-        size_t n = sort_topk_finish(&t, &kept, e);
-        rc = n == 0 && t.count > 0 ? e->code : append_slice(p, o, kept, n, r, e);
+        size_t n = sort_topk_finish(t, &kept, e);
+        if (n == 0 && t->count > 0)
+            return e->code;
+        *out = slice_of(o, kept, n);
     }
-    sort_topk_free(&t);
     return rc;
 }
 
@@ -244,38 +244,40 @@ static int hold_block(finish_plan *p, const solution_block *b, value *row, finis
 }
 
 /* :order-by without :limit: every row is held ("sort"), then sorted. */
-static int stream_sorted(finish_plan *p, value *row, result_set *r, err *e) {
+static int stream_sorted(finish_plan *p, finish_order *o, value *row, finish_slice *out, err *e) {
     finish_rows rows = {0};
     solution_block b;
     int rc;
     while ((rc = finish_pull(p, &b, e)) == 1)
         if (finish_has_plain_values(p, b.bound) && (rc = hold_block(p, &b, row, &rows, e)) != 0)
             return rc;
-    return rc ? rc : output_rows(p, &rows, r, e);
+    return rc ? rc : output_rows(p, o, &rows, out, e);
 }
 
-/* Sorted plain rows (:order-by): held, then the slice goes to the result. */
-static int finish_ordered(finish_plan *p, const finish_order *o, result_set *r, err *e) {
+/* Sorted plain rows (:order-by): held (in `t` for a top-k), then sliced. */
+static int finish_ordered(finish_plan *p, finish_order *o, sort_topk *t, finish_slice *out,
+                          err *e) {
     int rc = 0;
     value *row = finish_alloc(p, (p->col_count + 1) * sizeof *row, "sort", e, &rc);
     if (!row)
         return rc;
-    return o->has_limit ? stream_top_k(p, o, row, r, e) : stream_sorted(p, row, r, e);
+    return o->has_limit ? stream_top_k(p, o, row, t, out, e) : stream_sorted(p, o, row, out, e);
 }
 
 /* ---- windows without aggregates: one work row per solution ---------------- */
 
-static int window_row(finish_plan *p, const value *solution, value *row, err *e) {
-    int rc = 0;
-    for (size_t c = 0; !rc && c < p->col_count; c++) {
+/* The output variables, Null in the window columns, then the window
+ * inputs; stored values stay stored (collect_block decodes them). */
+static void window_row(const finish_plan *p, const value *solution, value *row) {
+    for (size_t c = 0; c < p->col_count; c++) {
         long var = p->cols[c].spec->kind == FIND_VAR ? p->cols[c].var : -1;
-        row[c] = value_null();
         if (var >= 0)
-            rc = finish_copy_value(p, &row[c], &solution[var], "window", e);
+            value_copy_fields(&row[c], &solution[var]);
+        else
+            row[c] = value_null();
     }
-    for (size_t x = 0; !rc && x < p->extra_count; x++)
-        rc = finish_copy_value(p, &row[p->col_count + x], &solution[p->extra_vars[x]], "window", e);
-    return rc;
+    for (size_t x = 0; x < p->extra_count; x++)
+        value_copy_fields(&row[p->col_count + x], &solution[p->extra_vars[x]]);
 }
 
 /* Appends a work row per solution of `b`, all taken (and charged) at once. */
@@ -283,12 +285,16 @@ static int collect_block(finish_plan *p, const solution_block *b, finish_rows *r
     int rc = 0;
     value *row = b->count ? finish_alloc(p, b->count * p->width * sizeof *row, "window", e, &rc)
                           : NULL;
-    for (size_t i = 0; row && !rc && i < b->count; i++, row += p->width) {
-        rc = window_row(p, solution_row(b, i), row, e);
-        if (!rc)
-            rc = finish_rows_push(p, rows, row, "window", e);
+    if (row)
+        rc = finish_rows_reserve(p, rows, b->count, "window", e);
+    if (!row || rc)
+        return rc;
+    for (size_t i = 0; i < b->count; i++) {
+        window_row(p, solution_row(b, i), row + i * p->width);
+        rows->rows[rows->count + i] = row + i * p->width;
     }
-    return rc;
+    rows->count += b->count;
+    return finish_own_values(p, row, b->count * p->width, "window", e);
 }
 
 static int collect_solutions(finish_plan *p, finish_rows *rows, err *e) {
@@ -300,19 +306,21 @@ static int collect_solutions(finish_plan *p, finish_rows *rows, err *e) {
     return rc;
 }
 
-static int finish_materialised(finish_plan *p, result_set *r, err *e) {
+static int finish_materialised(finish_plan *p, finish_order *o, finish_slice *out, err *e) {
     finish_rows rows = {0};
-    int rc = p->agg_count ? finish_group(p, &rows, e) : collect_solutions(p, &rows, e);
+    int rc = order_init(p, o, e);
+    if (!rc)
+        rc = p->agg_count ? finish_group(p, &rows, e) : collect_solutions(p, &rows, e);
     if (!rc)
         rc = finish_windows(p, &rows, e);
-    return rc ? rc : output_rows(p, &rows, r, e);
+    return rc ? rc : output_rows(p, o, &rows, out, e);
 }
 
 /* ---- the cursor ------------------------------------------------------------ */
 
 struct finish_cursor {
     finish_plan p;
-    result_set *rs; /* the headers; every row when materialised */
+    result_set *rs; /* the headers; the rows of a detached stream */
     bool streaming; /* plain :find without :order-by */
     bool in_open;   /* p.in not closed yet */
     /* Inside finish_next_rows: the input's end or error closes it only at
@@ -321,8 +329,10 @@ struct finish_cursor {
     bool defer_close;
     bool close_due;
     bool ended;
-    size_t next_row; /* materialised: the next row to hand out */
-    finish_order o;  /* streaming: :offset / :limit */
+    size_t next_row;   /* not streaming: the next row to hand out */
+    finish_slice held; /* materialised: the rows, in place */
+    sort_topk top;     /* a top-k's rows */
+    finish_order o;    /* :order-by, :offset / :limit */
     sort_limit lim;
     solution_block in; /* streaming: the block being handed out */
     size_t in_row;     /* its next row */
@@ -373,12 +383,12 @@ static bool projects_in_order(const finish_plan *p) {
 static int cursor_start(finish_cursor *c, err *e) {
     finish_plan *p = &c->p;
     if (p->agg_count || p->win_count)
-        return finish_materialised(p, c->rs, e);
+        return finish_materialised(p, &c->o, &c->held, e);
     if (never_bound(p))
         return 0;
     int rc = order_init(p, &c->o, e);
     if (!rc && c->o.spec.key_count)
-        return finish_ordered(p, &c->o, c->rs, e);
+        return finish_ordered(p, &c->o, &c->top, &c->held, e);
     if (!rc)
         c->row = finish_alloc(p, (p->col_count + 1) * sizeof *c->row, "result", e, &rc);
     if (!rc) {
@@ -461,18 +471,25 @@ static inline __attribute__((always_inline)) int stream_next(finish_cursor *c, c
     return rc;
 }
 
+/* The next row of a cursor that does not stream: held in place, or in
+ * the result set after a detach (a cursor has one or the other). */
+static bool next_computed(finish_cursor *c, const value **row) {
+    size_t i = c->next_row;
+    if (i < c->held.count)
+        *row = c->held.rows[i];
+    else if (i < result_row_count(c->rs))
+        *row = result_row(c->rs, i);
+    else
+        return false;
+    c->next_row++;
+    return true;
+}
+
 int finish_next(finish_cursor *c, const value **row, err *e) {
     close_if_due(c);
     if (c->ended)
         return 0;
-    int rc;
-    if (c->streaming) {
-        rc = stream_next(c, row, e);
-    } else {
-        rc = c->next_row < result_row_count(c->rs);
-        if (rc)
-            *row = result_row(c->rs, c->next_row++);
-    }
+    int rc = c->streaming ? stream_next(c, row, e) : next_computed(c, row);
     c->ended = rc != 1;
     return rc;
 }
@@ -522,10 +539,10 @@ size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *
         if (c->streaming) {
             got = stream_next_as(c, dst, true, e); /* decoded below, all at once */
         } else {
-            got = c->next_row < result_row_count(c->rs);
+            const value *row;
+            got = next_computed(c, &row);
             if (got && width)
-                memcpy(dst, result_row(c->rs, c->next_row), width * sizeof *dst);
-            c->next_row += (size_t)got;
+                memcpy(dst, row, width * sizeof *dst);
         }
         if (got != 1) {
             c->ended = true;
@@ -566,6 +583,7 @@ void finish_close(finish_cursor *c) {
     if (!c)
         return;
     close_input(c);
+    sort_topk_free(&c->top);
     finish_plan_free(&c->p);
     result_free(c->rs);
     free(c);
@@ -599,7 +617,7 @@ int finish_query(const ast_query *q, solution_stream *in, meter *m, struct host_
     *out = NULL;
     int rc = finish_open(q, in, m, host, &c, e);
     const value *row;
-    while (!rc && c->streaming && (rc = finish_next(c, &row, e)) == 1)
+    while (!rc && (rc = finish_next(c, &row, e)) == 1)
         rc = append(&c->p, c->rs, row, e);
     if (!rc) {
         *out = c->rs;

@@ -76,8 +76,8 @@ static void read_key(const finish_plan *p, const value *row, value *key) {
 
 static int reserve_group(group_table *t, err *e) {
     int rc = 0;
-    group *groups = finish_grow(t->p, t->groups, t->count, &t->cap, sizeof *groups, 16, "aggregate",
-                                e, &rc);
+    group *groups = finish_grow(t->p, t->groups, t->count, t->count + 1, &t->cap, sizeof *groups,
+                                16, "aggregate", e, &rc);
     if (groups)
         t->groups = groups;
     return rc;
@@ -414,7 +414,7 @@ static int group_row(finish_plan *p, group *g, value *row, bool *keep, err *e) {
         const finish_col *col = &p->cols[c];
         if (col->spec->kind == FIND_VAR) {
             row[c] = g->key[k++];
-            int rc = value_resolve(&row[c], e);
+            int rc = finish_own_values(p, &row[c], 1, "aggregate", e);
             if (rc)
                 return rc;
         } else if (col->spec->kind == FIND_AGGREGATE) {

@@ -65,16 +65,22 @@ void finish_plan_free(finish_plan *p);
 
 /* Charges `size` bytes as `op` and takes them from the plan's arena. */
 void *finish_alloc(finish_plan *p, size_t size, const char *op, err *e, int *rc);
-/* Room for one more item in `items` (`count` items of `size` bytes, room
+/* Room for `need` items in `items` (`count` items of `size` bytes, room
  * for *cap): `items` itself, or a charged copy of doubled capacity (from
  * `first`) in the plan's arena. NULL with *rc set on an error. */
-void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t size, size_t first,
-                  const char *op, err *e, int *rc);
+void *finish_grow(finish_plan *p, void *items, size_t count, size_t need, size_t *cap, size_t size,
+                  size_t first, const char *op, err *e, int *rc);
 /* Copies `v` into *dst, string payloads into the plan's arena (a stored
  * value stays one: it lives as long as the input stream). */
 int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e);
+/* Decodes v[0..n) in one pass (value_resolve_all) and copies their texts
+ * into the plan's arena: the rows are handed out after the input, which
+ * owns the decoded texts, is closed. */
+int finish_own_values(finish_plan *p, value *v, size_t n, const char *op, err *e);
 /* Appends a work row. */
 int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e);
+/* Room for `more` rows pushed without growing. */
+int finish_rows_reserve(finish_plan *p, finish_rows *r, size_t more, const char *op, err *e);
 /* Pulls the next block of solutions: 1, 0 at the end, or an error code. */
 int finish_pull(finish_plan *p, solution_block *b, err *e);
 /* True when the solutions bind every plain :find variable (language.md §8.12.1). */

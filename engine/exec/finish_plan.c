@@ -34,18 +34,26 @@ int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op
     return 0;
 }
 
+int finish_own_values(finish_plan *p, value *v, size_t n, const char *op, err *e) {
+    size_t done;
+    int rc = value_resolve_all(v, n, &done, e);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (v[i].type == VT_STRING || v[i].type == VT_KEYWORD)
+            rc = finish_copy_value(p, &v[i], &v[i], op, e);
+    return rc;
+}
+
 /* The meter's version of arena_grow_array: the outgrown array stays in
  * the arena (and charged), and doubling bounds that waste by the live
  * size. */
-void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t size, size_t first,
-                  const char *op, err *e, int *rc) {
+void *finish_grow(finish_plan *p, void *items, size_t count, size_t need, size_t *cap, size_t size,
+                  size_t first, const char *op, err *e, int *rc) {
     *rc = 0;
-    if (count < *cap)
+    if (need <= *cap)
         return items;
     size_t n;
-    void *grown = array_capacity(*cap, count + 1, size, first, &n)
-                      ? finish_alloc(p, n * size, op, e, rc)
-                      : NULL;
+    void *grown = array_capacity(*cap, need, size, first, &n) ? finish_alloc(p, n * size, op, e, rc)
+                                                              : NULL;
     if (!grown) {
         if (*rc == 0)
             *rc = err_set(e, ERR(INT, 0), "out of memory");
@@ -57,14 +65,22 @@ void *finish_grow(finish_plan *p, void *items, size_t count, size_t *cap, size_t
     return grown;
 }
 
-int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e) {
+int finish_rows_reserve(finish_plan *p, finish_rows *r, size_t more, const char *op, err *e) {
     int rc = 0;
-    value **rows = finish_grow(p, r->rows, r->count, &r->cap, sizeof *rows, 64, op, e, &rc);
+    value **rows = more <= SIZE_MAX - r->count ? finish_grow(p, r->rows, r->count, r->count + more,
+                                                             &r->cap, sizeof *rows, 64, op, e, &rc)
+                                               : NULL;
     if (!rows)
-        return rc;
+        return rc ? rc : err_set(e, ERR(INT, 0), "out of memory");
     r->rows = rows;
-    r->rows[r->count++] = row;
     return 0;
+}
+
+int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e) {
+    int rc = finish_rows_reserve(p, r, 1, op, e);
+    if (!rc)
+        r->rows[r->count++] = row;
+    return rc;
 }
 
 int finish_pull(finish_plan *p, solution_block *b, err *e) {
@@ -197,29 +213,30 @@ static bool order_key(const finish_plan *p, const ast_find *c) {
  * argument is bound, and grouping keys are compared (stored values
  * by id) and decoded once per group, when its row is built (finish_group);
  * a top-k (:order-by with :limit) decodes the columns that are not keys
- * only for the rows its keys do not drop, and a plain projection without
+ * only for the rows its keys do not drop, a plain projection without
  * :order-by decodes each row's columns in its own row buffer as it hands
- * the row out (finish.c), so that the stream need not copy its rows to
- * decode them: the stream may hand the others out as stored values. */
+ * the row out, and windows without aggregates decode their work rows a
+ * block at a time as they take them (finish.c), so that the stream need
+ * not copy its rows to decode them: the stream may hand the others out
+ * as stored values. */
 static void allow_stored(finish_plan *p) {
     bool *ok = p->in->stored_ok;
     if (!ok)
         return;
     bool plain = p->agg_count == 0 && p->win_count == 0;
     bool top_k = plain && p->q->order_count > 0 && p->q->has_limit;
-    bool streamed = plain && p->q->order_count == 0;
+    bool decoded_later = (plain && p->q->order_count == 0) ||
+                         (p->agg_count == 0 && p->win_count > 0);
     for (size_t v = 0; v < p->in->var_count; v++)
         ok[v] = true;
     for (size_t c = 0; c < p->col_count; c++) {
         const finish_col *col = &p->cols[c];
         bool counted = col->spec->kind == FIND_AGGREGATE && col->agg == AGG_COUNT;
         bool grouped = col->spec->kind == FIND_VAR && p->agg_count > 0;
-        bool kept_later = (top_k && !order_key(p, col->spec)) || streamed;
+        bool kept_later = (top_k && !order_key(p, col->spec)) || decoded_later;
         if (col->var >= 0 && !counted && !grouped && !kept_later)
             ok[col->var] = false;
     }
-    for (size_t i = 0; i < p->extra_count; i++)
-        ok[p->extra_vars[i]] = false;
 }
 
 int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m,

@@ -171,7 +171,7 @@ size_t query_stream_next_rows(query_stream *qs, value *out, size_t max, int *rc,
 
 void query_stream_detach(query_stream *qs) {
     if (!finish_streaming(qs->rows))
-        return; /* the rows (and `first`) live in the result set already */
+        return; /* the rows (and `first`) are in memory already */
     finish_detach(qs->rows, qs->first != NULL, &qs->failed);
     qs->first = NULL; /* now the result set's first row */
 }

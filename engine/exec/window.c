@@ -44,33 +44,42 @@ typedef uint32_t row_id;
  * (NULL without :partition-by), `perm` the rows in window order, `tmp` the
  * merge buffer, `key` each row's order value as an unsigned integer in
  * window order when every value is a number and none is NaN (else NULL:
- * the merge sort compares values). */
+ * the merge sort compares values); `exact_keys` when equal keys are E1-
+ * equal values too (all integers within ±2^53, or all floats). */
 typedef struct window_scratch {
     row_id *part, *perm, *tmp;
     uint64_t *key;
+    bool exact_keys;
     size_t partitions;
     htab table;
     size_t charged;
 } window_scratch;
 
+static const value null_value = {.type = VT_NULL};
+
+/* Row i's value at `slot`; Null for slot -1. */
+static inline const value *cell(const window_rows *r, long slot, size_t i) {
+    return slot < 0 ? &null_value : &r->rows[i][slot];
+}
+
 typedef struct partition_probe {
-    const value *values;
+    const window_rows *rows;
     const row_id *first_row; /* partition number → its first row */
     const value *probe;
 } partition_probe;
 
 static bool partition_equal(const void *ctx, uint32_t id) {
     const partition_probe *p = ctx;
-    return value_equal_strict(&p->values[p->first_row[id]], p->probe);
+    return value_equal_strict(cell(p->rows, p->rows->partition, p->first_row[id]), p->probe);
 }
 
 /* Numbers partitions 0, 1, ... in order of first appearance. `perm` serves
  * as the partition → first-row map while numbering. */
-static int number_partitions(window_scratch *w, size_t n, const value *partition) {
-    partition_probe probe = {partition, w->perm, NULL};
+static int number_partitions(window_scratch *w, size_t n, const window_rows *r) {
+    partition_probe probe = {r, w->perm, NULL};
     for (size_t i = 0; i < n; i++) {
-        probe.probe = &partition[i];
-        uint64_t h = value_hash_entity(&partition[i]);
+        probe.probe = cell(r, r->partition, i);
+        uint64_t h = value_hash_entity(probe.probe);
         uint32_t id = htab_find(&w->table, h, partition_equal, &probe);
         if (id == HTAB_NONE) {
             id = (uint32_t)w->partitions;
@@ -97,11 +106,11 @@ static void group_by_partition(window_scratch *w, size_t n) {
 }
 
 /* Stable: takes from the right run only when strictly before. */
-static void merge(const value *order, bool descending, row_id *rows, size_t mid, size_t n,
+static void merge(const window_rows *r, bool descending, row_id *rows, size_t mid, size_t n,
                   row_id *tmp) {
     size_t i = 0, j = mid, k = 0;
     while (i < mid && j < n) {
-        int c = cmp_window(&order[rows[j]], &order[rows[i]]);
+        int c = cmp_window(cell(r, r->order, rows[j]), cell(r, r->order, rows[i]));
         tmp[k++] = (descending ? c > 0 : c < 0) ? rows[j++] : rows[i++];
     }
     while (i < mid)
@@ -111,13 +120,13 @@ static void merge(const value *order, bool descending, row_id *rows, size_t mid,
     memcpy(rows, tmp, n * sizeof *rows);
 }
 
-static void merge_sort(const value *order, bool descending, row_id *rows, size_t n, row_id *tmp) {
+static void merge_sort(const window_rows *r, bool descending, row_id *rows, size_t n, row_id *tmp) {
     if (n < 2)
         return;
     size_t mid = n / 2;
-    merge_sort(order, descending, rows, mid, tmp);
-    merge_sort(order, descending, rows + mid, n - mid, tmp);
-    merge(order, descending, rows, mid, n, tmp);
+    merge_sort(r, descending, rows, mid, tmp);
+    merge_sort(r, descending, rows + mid, n - mid, tmp);
+    merge(r, descending, rows, mid, n, tmp);
 }
 
 /* Integers this large or larger in magnitude may round as doubles. */
@@ -127,23 +136,28 @@ static void merge_sort(const value *order, bool descending, row_id *rows, size_t
  * NaN (numbers without NaN are totally ordered up to ties under O2, which
  * compares them as doubles). Integers a double holds exactly are their
  * own keys (no conversion); otherwise the key is the double's bits (0.0
- * and -0.0 alike). Greater values get greater keys, reversed for :desc. */
-static bool order_keys(const value *order, size_t n, bool descending, uint64_t *key) {
-    bool doubles = false;
+ * and -0.0 alike). Greater values get greater keys, reversed for :desc.
+ * Sets w->exact_keys (window_scratch). */
+static bool order_keys(window_scratch *w, const window_rows *r, size_t n, bool descending) {
+    bool doubles = false, floats = false, integers = false;
+    uint64_t flip = descending ? UINT64_MAX : 0, *key = w->key;
+    /* one pass over the rows, their integer keys taken as they are read */
     for (size_t i = 0; i < n; i++) {
-        const value *v = &order[i];
+        const value *v = cell(r, r->order, i);
         if (v->type == VT_INTEGER)
             doubles |= v->as.i >= EXACT_DOUBLE_INT || v->as.i <= -EXACT_DOUBLE_INT;
         else if (v->type == VT_FLOAT && !isnan(v->as.f))
-            doubles = true;
+            floats = true;
         else
             return false;
+        integers |= v->type == VT_INTEGER;
+        key[i] = ((uint64_t)v->as.i ^ UINT64_C(1) << 63) ^ flip;
     }
-    uint64_t flip = descending ? UINT64_MAX : 0;
-    for (size_t i = 0; i < n && !doubles; i++)
-        key[i] = ((uint64_t)order[i].as.i ^ UINT64_C(1) << 63) ^ flip;
+    w->exact_keys = !doubles && !(floats && integers);
+    doubles |= floats;
     for (size_t i = 0; i < n && doubles; i++) {
-        double x = order[i].type == VT_INTEGER ? (double)order[i].as.i : order[i].as.f;
+        const value *v = cell(r, r->order, i);
+        double x = v->type == VT_INTEGER ? (double)v->as.i : v->as.f;
         uint64_t u;
         x = x == 0 ? 0.0 : x;
         memcpy(&u, &x, sizeof u);
@@ -179,12 +193,12 @@ static void radix_sort(const uint64_t *key, row_id *rows, size_t n, row_id *tmp)
     }
 }
 
-static void sort_partition(const window_scratch *w, const value *order, bool descending,
+static void sort_partition(const window_scratch *w, const window_rows *r, bool descending,
                            row_id *rows, size_t n) {
     if (w->key && n >= RADIX_MIN_ROWS)
         radix_sort(w->key, rows, n, w->tmp);
     else
-        merge_sort(order, descending, rows, n, w->tmp);
+        merge_sort(r, descending, rows, n, w->tmp);
 }
 
 /* ---- running values -------------------------------------------------- */
@@ -232,33 +246,48 @@ static value running_extreme(running *r, const value *v, bool want_max) {
     return r->best;
 }
 
-/* The value of row `perm[k]`, whose partition spans perm[lo..hi). */
-static value window_value(window_fn fn, running *r, const row_id *perm, size_t lo, size_t k,
-                          size_t hi, const value *order, const value *arg) {
-    row_id row = perm[k];
-    switch (fn) {
-    case WINDOW_ROW_NUMBER: return value_integer((int64_t)(k - lo + 1));
-    case WINDOW_RANK:
-        if (k == lo || !value_equal_strict(&order[row], &order[perm[k - 1]]))
-            r->rank = (int64_t)(k - lo + 1);
-        return value_integer(r->rank);
-    case WINDOW_COUNT: r->count += arg[row].type != VT_NULL; return value_integer(r->count);
-    case WINDOW_SUM: return running_sum(r, &arg[row]);
-    case WINDOW_AVG: return running_avg(r, &arg[row]);
-    case WINDOW_MIN: return running_extreme(r, &arg[row], false);
-    case WINDOW_MAX: return running_extreme(r, &arg[row], true);
-    case WINDOW_LAG: return k > lo ? arg[perm[k - 1]] : value_null();
-    case WINDOW_LEAD: return k + 1 < hi ? arg[perm[k + 1]] : value_null();
-    case WINDOW_HOST: break; /* window_compute_running */
-    }
-    return value_null();
+/* Whether rows a and b tie on their order values (E1). */
+static bool order_tie(const window_scratch *w, const window_rows *r, row_id a, row_id b) {
+    if (w->key && w->exact_keys)
+        return w->key[a] == w->key[b];
+    return value_equal_strict(cell(r, r->order, a), cell(r, r->order, b));
 }
 
-static void fill_partition(window_fn fn, const row_id *perm, size_t lo, size_t hi,
-                           const value *order, const value *arg, value *out) {
-    running r = {.best = value_null()};
+/* Writes the value of row `perm[k]`, whose partition spans
+ * perm[lo..hi), into its `out` slot; integers in place (value_set_integer:
+ * a value built on the stack and copied stalls on every row). */
+static void window_value(window_fn fn, running *run, const window_scratch *w, size_t lo, size_t k,
+                         size_t hi, const window_rows *r) {
+    const row_id *perm = w->perm;
+    const value *arg = cell(r, r->arg, perm[k]);
+    value *out = &r->rows[perm[k]][r->out];
+    switch (fn) {
+    case WINDOW_ROW_NUMBER: value_set_integer(out, (int64_t)(k - lo + 1)); return;
+    case WINDOW_RANK:
+        if (k == lo || !order_tie(w, r, perm[k], perm[k - 1]))
+            run->rank = (int64_t)(k - lo + 1);
+        value_set_integer(out, run->rank);
+        return;
+    case WINDOW_COUNT:
+        run->count += arg->type != VT_NULL;
+        value_set_integer(out, run->count);
+        return;
+    case WINDOW_SUM: *out = running_sum(run, arg); return;
+    case WINDOW_AVG: *out = running_avg(run, arg); return;
+    case WINDOW_MIN: *out = running_extreme(run, arg, false); return;
+    case WINDOW_MAX: *out = running_extreme(run, arg, true); return;
+    case WINDOW_LAG: *out = k > lo ? *cell(r, r->arg, perm[k - 1]) : value_null(); return;
+    case WINDOW_LEAD: *out = k + 1 < hi ? *cell(r, r->arg, perm[k + 1]) : value_null(); return;
+    case WINDOW_HOST: break; /* window_compute_running */
+    }
+    *out = value_null();
+}
+
+static void fill_partition(window_fn fn, const window_scratch *w, size_t lo, size_t hi,
+                           const window_rows *r) {
+    running run = {.best = value_null()};
     for (size_t k = lo; k < hi; k++)
-        out[perm[k]] = window_value(fn, &r, perm, lo, k, hi, order, arg);
+        window_value(fn, &run, w, lo, k, hi, r);
 }
 
 /* ---- driver ------------------------------------------------------------ */
@@ -273,7 +302,7 @@ static void scratch_free(window_scratch *w, meter *m) {
 }
 
 static int scratch_init(window_scratch *w, size_t n, bool partitioned, bool descending,
-                        const value *order, meter *m, err *e) {
+                        const window_rows *r, meter *m, err *e) {
     memset(w, 0, sizeof *w);
     htab_init(&w->table);
     if (n >= UINT32_MAX || n > SIZE_MAX / sizeof(uint64_t) - 1)
@@ -287,7 +316,7 @@ static int scratch_init(window_scratch *w, size_t n, bool partitioned, bool desc
     if ((partitioned && !w->part) || !w->perm || !w->tmp || !w->key ||
         (partitioned && htab_reserve(&w->table, n) != 0))
         return err_set(e, ERR(INT, 0), "out of memory");
-    if (!order_keys(order, n, descending, w->key)) {
+    if (!order_keys(w, r, n, descending)) {
         free(w->key);
         w->key = NULL;
     }
@@ -300,14 +329,14 @@ static int scratch_init(window_scratch *w, size_t n, bool partitioned, bool desc
 
 /* Puts the rows in `perm` grouped by partition, each partition's rows in
  * input order; without partitions, all of them in input order. */
-static int assign_partitions(window_scratch *w, size_t n, const value *partition, err *e) {
-    if (!partition) {
+static int assign_partitions(window_scratch *w, size_t n, const window_rows *r, err *e) {
+    if (r->partition < 0) {
         for (size_t i = 0; i < n; i++)
             w->perm[i] = (row_id)i;
         w->partitions = n ? 1 : 0;
         return 0;
     }
-    if (number_partitions(w, n, partition) != 0)
+    if (number_partitions(w, n, r) != 0)
         return err_set(e, ERR(INT, 0), "out of memory");
     group_by_partition(w, n);
     return 0;
@@ -324,35 +353,35 @@ static size_t partition_end(const window_scratch *w, size_t lo, size_t n) {
 /* The caller's running function over one partition's rows in window
  * order. */
 static int run_partition(const window_running *run, const row_id *perm, size_t lo, size_t hi,
-                         const value *arg, value *out, err *e) {
+                         const window_rows *r, err *e) {
     int rc = run->start(run->ctx, e);
     if (rc)
         return rc;
     for (size_t k = lo; !rc && k < hi; k++)
-        rc = run->add(run->ctx, &arg[perm[k]], (int64_t)(k - lo + 1), &out[perm[k]], e);
+        rc = run->add(run->ctx, cell(r, r->arg, perm[k]), (int64_t)(k - lo + 1),
+                      &r->rows[perm[k]][r->out], e);
     run->stop(run->ctx);
     return rc;
 }
 
 /* Partitions and sorts, then fills each partition with `fn` or `run`. */
 static int compute(window_fn fn, const window_running *run, bool descending, size_t n,
-                   const value *partition, const value *order, const value *arg, value *out,
-                   meter *m, err *e) {
+                   const window_rows *r, meter *m, err *e) {
     window_scratch w;
-    int rc = scratch_init(&w, n, partition != NULL, descending, order, m, e);
+    int rc = scratch_init(&w, n, r->partition >= 0, descending, r, m, e);
     if (!rc)
-        rc = assign_partitions(&w, n, partition, e);
+        rc = assign_partitions(&w, n, r, e);
     if (rc) {
         scratch_free(&w, m);
         return rc;
     }
     for (size_t lo = 0, hi; !rc && lo < n; lo = hi) {
         hi = partition_end(&w, lo, n);
-        sort_partition(&w, order, descending, w.perm + lo, hi - lo);
+        sort_partition(&w, r, descending, w.perm + lo, hi - lo);
         if (run)
-            rc = run_partition(run, w.perm, lo, hi, arg, out, e);
+            rc = run_partition(run, w.perm, lo, hi, r, e);
         else
-            fill_partition(fn, w.perm, lo, hi, order, arg, out);
+            fill_partition(fn, &w, lo, hi, r);
         if (rc == 0 && (rc = meter_tick(m, hi - lo, e)) != 0) /* one poll per partition */
             break;
     }
@@ -360,13 +389,12 @@ static int compute(window_fn fn, const window_running *run, bool descending, siz
     return rc;
 }
 
-int window_compute(window_fn fn, bool descending, size_t n, const value *partition,
-                   const value *order, const value *arg, value *out, meter *m, err *e) {
-    return compute(fn, NULL, descending, n, partition, order, arg, out, m, e);
+int window_compute(window_fn fn, bool descending, size_t n, const window_rows *r, meter *m,
+                   err *e) {
+    return compute(fn, NULL, descending, n, r, m, e);
 }
 
 int window_compute_running(const window_running *run, bool descending, size_t n,
-                           const value *partition, const value *order, const value *arg, value *out,
-                           meter *m, err *e) {
-    return compute(WINDOW_HOST, run, descending, n, partition, order, arg, out, m, e);
+                           const window_rows *r, meter *m, err *e) {
+    return compute(WINDOW_HOST, run, descending, n, r, m, e);
 }

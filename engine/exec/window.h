@@ -1,15 +1,16 @@
-/* Window functions (language.md §11.2) over a materialised array of rows.
+/* Window functions (language.md §11.2) over materialised rows.
  *
- * The caller extracts, per input row i, the partition value partition[i],
- * the order value order[i] and the function's argument arg[i], and gets back
- * out[i]; rows keep their input order. The steps:
- *   1. partition by E1 equality of partition[i] (NULL array → one
- *      partition; a missing value should be passed as Null, which forms one
- *      partition; a NaN equals nothing, so each NaN row is a partition);
- *   2. within a partition, a stable sort by order[i] under O2, ascending
- *      or descending (ties and incomparable values keep input order as far
- *      as a merge sort with a non-transitive O2 allows; numbers without
- *      NaN, totally ordered, go through a radix sort of integer keys);
+ * The caller's rows (window_rows) hold, per row i, the partition value,
+ * the order value and the function's argument at their slots, and get
+ * the result in the `out` slot; rows keep their input order. The steps:
+ *   1. partition by E1 equality of the partition values (no partition
+ *      slot → one partition; a missing value should be Null, which forms
+ *      one partition; a NaN equals nothing, so each NaN row is a partition);
+ *   2. within a partition, a stable sort by the order values under O2,
+ *      ascending or descending (ties and incomparable values keep input
+ *      order as far as a merge sort with a non-transitive O2 allows;
+ *      numbers without NaN, totally ordered, go through a radix sort of
+ *      integer keys);
  *   3. a running frame from the partition's first row to the current row
  *      (ROWS semantics: tied rows get different running values):
  *        row-number  1, 2, 3, ...
@@ -25,7 +26,7 @@
  *        avg         running Float mean of the numeric args; Null before any
  *        lag / lead  the previous / next row's arg in window order, Null at
  *                    the partition edge (offset 1 only, language.md D7)
- * out[] values borrow string payloads from arg[].
+ * Results borrow string payloads from the argument values.
  *
  * Scratch memory (two 4-byte row indexes and an 8-byte sort key a row,
  * and with partitions a third index and a hash table of up to 48 bytes a
@@ -61,11 +62,18 @@ bool window_lookup(const char *name, size_t len, window_fn *out);
 /* row-number and rank take no argument. */
 bool window_takes_arg(window_fn fn);
 
-/* Computes fn over rows 0..n. `partition` may be NULL (one partition);
- * `order` is required; `arg` may be NULL only when !window_takes_arg(fn).
- * Returns 0, QRY-012 from the meter, or INT-000 when out of memory. */
-int window_compute(window_fn fn, bool descending, size_t n, const value *partition,
-                   const value *order, const value *arg, value *out, meter *m, err *e);
+/* The rows a window reads and writes in place: rows[i][slot]. An input
+ * slot of -1 reads as Null in every row (no partition slot: one
+ * partition); `out` must not be one of the input slots. */
+typedef struct window_rows {
+    value *const *rows;
+    long partition, order, arg;
+    long out;
+} window_rows;
+
+/* Computes fn over rows 0..n of `r`. Returns 0, QRY-012 from the meter,
+ * or INT-000 when out of memory. */
+int window_compute(window_fn fn, bool descending, size_t n, const window_rows *r, meter *m, err *e);
 
 /* A running function the caller supplies (a host aggregate, language.md §11.2):
  * per partition, start; then, per row in window order, add with the row's
@@ -81,7 +89,6 @@ typedef struct window_running {
 /* window_compute for `run` (partitioning and ordering alike); its errors
  * are the callbacks' too, and stop the computation. */
 int window_compute_running(const window_running *run, bool descending, size_t n,
-                           const value *partition, const value *order, const value *arg, value *out,
-                           meter *m, err *e);
+                           const window_rows *r, meter *m, err *e);
 
 #endif

@@ -1,6 +1,7 @@
 /* Unit tests for window functions (language.md §11.2). */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -20,13 +21,40 @@ static value S(const char *s) {
     return value_string(s, strlen(s));
 }
 
+/* window_compute over rows laid out from arrays (NULL: no slot): row i
+ * is {part[i], order[i], arg[i], out[i]}, and out[] gets the results. */
+static int compute_arrays(window_fn fn, bool desc, size_t n, const value *part, const value *order,
+                          const value *arg, value *out, meter *m, err *e) {
+    value *cells = malloc((n ? n : 1) * 4 * sizeof *cells);
+    value **rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!cells || !rows) {
+        free(cells);
+        free(rows);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        rows[i] = cells + 4 * i;
+        rows[i][0] = part ? part[i] : value_null();
+        rows[i][1] = order ? order[i] : value_null();
+        rows[i][2] = arg ? arg[i] : value_null();
+        rows[i][3] = value_null();
+    }
+    window_rows r = {rows, part ? 0 : -1, order ? 1 : -1, arg ? 2 : -1, 3};
+    int rc = window_compute(fn, desc, n, &r, m, e);
+    for (size_t i = 0; i < n; i++)
+        out[i] = rows[i][3];
+    free(cells);
+    free(rows);
+    return rc;
+}
+
 /* Runs fn and checks out[] against want[] under E3 (so NaN, -0.0 and the
  * Integer/Float distinction all count). */
 static bool window_gives(window_fn fn, bool desc, size_t n, const value *part, const value *order,
                          const value *arg, const value *want) {
     value out[64];
     err e = {0};
-    if (window_compute(fn, desc, n, part, order, arg, out, NULL, &e) != 0) {
+    if (compute_arrays(fn, desc, n, part, order, arg, out, NULL, &e) != 0) {
         err_clear(&e);
         return false;
     }
@@ -109,6 +137,35 @@ static void test_rank_ties_are_strict(void) {
     value zeros[] = {F(0.0), F(-0.0)};
     value want_z[] = {I(1), I(1)};
     CHECK(window_gives(WINDOW_RANK, false, 2, NULL, zeros, NULL, want_z));
+    /* beyond 2^53: equal as doubles (input order kept), unequal as integers */
+    const int64_t big = INT64_C(1) << 53;
+    value bigs[] = {I(big), I(big + 1), I(big), I(big)};
+    value want_big[] = {I(1), I(2), I(3), I(3)};
+    CHECK(window_gives(WINDOW_RANK, false, 4, NULL, bigs, NULL, want_big));
+}
+
+/* Ranks of many integers (radix-sorted, ties told by their keys), in
+ * partitions, both directions: 1 + the rows of the partition strictly
+ * before. */
+static void test_large_rank(void) {
+    enum { ROWS = 3000 };
+    static value part[ROWS], order[ROWS], out[ROWS];
+    for (int i = 0; i < ROWS; i++) {
+        part[i] = I(i % 3);
+        order[i] = I((i * 7919) % 1000 % 90 - 40);
+    }
+    for (int desc = 0; desc < 2; desc++) {
+        err e = {0};
+        CHECK(compute_arrays(WINDOW_RANK, desc, ROWS, part, order, NULL, out, NULL, &e) == 0);
+        int bad = 0;
+        for (int i = 0; i < ROWS; i++) {
+            int64_t before = 0, x = order[i].as.i;
+            for (int j = i % 3; j < ROWS; j += 3)
+                before += desc ? order[j].as.i > x : order[j].as.i < x;
+            bad += out[i].as.i != before + 1;
+        }
+        CHECK(bad == 0);
+    }
 }
 
 /* ROWS frame: tied rows get different running sums, in input order. */
@@ -231,8 +288,8 @@ static void test_numeric_order_compares_as_doubles(void) {
 static void test_empty_input(void) {
     value out[1] = {value_integer(99)};
     err e = {0};
-    CHECK(window_compute(WINDOW_SUM, false, 0, NULL, NULL, NULL, out, NULL, &e) == 0);
-    CHECK(window_compute(WINDOW_RANK, true, 0, out, out, NULL, out, NULL, &e) == 0);
+    CHECK(compute_arrays(WINDOW_SUM, false, 0, NULL, NULL, NULL, out, NULL, &e) == 0);
+    CHECK(compute_arrays(WINDOW_RANK, true, 0, out, out, NULL, out, NULL, &e) == 0);
     CHECK(out[0].as.i == 99);
 }
 
@@ -244,7 +301,7 @@ static void test_large_partitioned_input(void) {
         order[i] = value_integer((i * 7919) % ROWS); /* a permutation */
     }
     err e = {0};
-    CHECK(window_compute(WINDOW_ROW_NUMBER, false, ROWS, part, order, NULL, out, NULL, &e) == 0);
+    CHECK(compute_arrays(WINDOW_ROW_NUMBER, false, ROWS, part, order, NULL, out, NULL, &e) == 0);
     int bad = 0;
     for (int i = 0; i < ROWS; i++) {
         int64_t smaller = 0;
@@ -268,7 +325,7 @@ static void test_large_numeric_partitions(void) {
     }
     for (int desc = 0; desc < 2; desc++) {
         err e = {0};
-        CHECK(window_compute(WINDOW_ROW_NUMBER, desc, ROWS, part, order, NULL, out, NULL, &e) == 0);
+        CHECK(compute_arrays(WINDOW_ROW_NUMBER, desc, ROWS, part, order, NULL, out, NULL, &e) == 0);
         int bad = 0;
         for (int i = 0; i < ROWS; i++) {
             double x = order[i].type == VT_INTEGER ? (double)order[i].as.i : order[i].as.f;
@@ -317,7 +374,7 @@ static void test_large_integer_partitions(void) {
         }
         for (int desc = 0; desc < 2; desc++) {
             err e = {0};
-            CHECK(window_compute(WINDOW_ROW_NUMBER, desc, ROWS, part, order, NULL, out, NULL, &e) ==
+            CHECK(compute_arrays(WINDOW_ROW_NUMBER, desc, ROWS, part, order, NULL, out, NULL, &e) ==
                   0);
             CHECK(integer_rows_misplaced(order, out, ROWS, desc) == 0);
         }
@@ -331,13 +388,13 @@ static void test_meter(void) {
     for (int i = 0; i < 100; i++)
         order[i] = I(i);
     meter_init(&m, 64);
-    CHECK(window_compute(WINDOW_ROW_NUMBER, false, 100, order, order, NULL, out, &m, &e) ==
+    CHECK(compute_arrays(WINDOW_ROW_NUMBER, false, 100, order, order, NULL, out, &m, &e) ==
           ERR(QRY, 12));
     CHECK(e.message && strstr(e.message, "exceeded in window") != NULL);
     CHECK(m.used == 0);
     err_clear(&e);
     meter_init(&m, 0);
-    CHECK(window_compute(WINDOW_ROW_NUMBER, false, 100, order, order, NULL, out, &m, &e) == 0);
+    CHECK(compute_arrays(WINDOW_ROW_NUMBER, false, 100, order, order, NULL, out, &m, &e) == 0);
     CHECK(m.used == 0 && m.peak >= 100 * (3 * sizeof(uint32_t) + sizeof(uint64_t)));
 }
 
@@ -350,6 +407,7 @@ int main(void) {
     test_b8_lag_and_lead();
     test_rank_ties_skip();
     test_rank_ties_are_strict();
+    test_large_rank();
     test_ties_are_not_grouped();
     test_partitions_use_strict_equality();
     test_partitioned_lag_lead_stop_at_edges();
