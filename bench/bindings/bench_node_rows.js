@@ -1,14 +1,15 @@
 'use strict';
 // The Node.js package's cost per row (issue 14): attribute_scan
 // (`:find ?e ?a :where [?e :age ?a]`, an Entity and an integer per row)
-// read through cursor.nextBatch(4096) with the rows dropped ("stream") or
-// kept (`cursor.all()`, "all"), timed by the process's CPU time
+// read through cursor.nextBatch(4096) with the rows dropped ("stream"),
+// kept (`cursor.all()`, "all") or kept from a prepared query
+// (`db.prepare(...)` once, `.all()` per run: one addon call, "prepared"), timed by the process's CPU time
 // (process.cpuUsage), which holds steadier than wall time on a shared
 // machine. Compare with bench_rows's "cpu" columns for C's step loop on
 // the same fixture: the difference is the binding's cost per row.
 //
 //   MINIGRAF_NODE_PACKAGE=build/node node bench/bindings/bench_node_rows.js \
-//       DIR/envelope-1000000.graph [stream|all] [RUNS]
+//       DIR/envelope-1000000.graph [stream|all|prepared] [RUNS]
 const path = require('node:path');
 
 const pkg = process.env.MINIGRAF_NODE_PACKAGE;
@@ -17,12 +18,14 @@ const mg = require(pkg ? path.resolve(pkg) : 'minigraf');
 const QUERY = '(query [:find ?e ?a :where [?e :age ?a]])';
 const [file, mode = 'stream', runsText = '15'] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: bench_node_rows.js FIXTURE.graph [stream|all] [RUNS]');
+  console.error('usage: bench_node_rows.js FIXTURE.graph [stream|all|prepared] [RUNS]');
   process.exit(2);
 }
 const db = mg.open(file, { readOnly: true });
+const prepared = db.prepare(QUERY);
 
 function drain() {
+  if (mode === 'prepared') return prepared.all().length;
   const cursor = db.query(QUERY);
   let rows = 0;
   if (mode === 'all') {

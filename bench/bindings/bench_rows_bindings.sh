@@ -3,7 +3,8 @@
 # attribute_scan (166,666 rows of an Entity and an integer at 1M) drained
 # by C's step loop (bench_rows, "step": its CPU p50), by Java
 # (BenchRows.java: a Cursor's iterator, and queryAll) and by Node.js
-# (bench_node_rows.js: nextBatch(4096) with the rows dropped, and .all()),
+# (bench_node_rows.js: nextBatch(4096) with the rows dropped, a cursor's
+# .all(), and a prepared query's .all()),
 # ROUNDS rounds of the three in turn. Prints each round's CPU ns per row
 # at p50 and each binding's difference to C's in that round. Not run by CI.
 #
@@ -33,11 +34,11 @@ fi
 # The p50 field ("CPU ns/row p50 X") of the line of $1 that matches $2.
 p50() { grep -- "$2" <<<"$1" | sed -E 's/.*CPU ns\/row p50 ([0-9.]+).*/\1/'; }
 
-printf '%-6s %-6s %8s %10s %10s %10s %10s\n' round load C java-iter java-all node-strm node-all
+printf '%-6s %-6s %8s %10s %10s %10s %10s %10s\n' round load C java-iter java-all node-strm node-all node-prep
 for round in $(seq 1 "$ROUNDS"); do
   load="$(cut -d' ' -f1 /proc/loadavg)"
   c="$("$BUILD/bench/bench_rows" "$DIR" "$N" | awk '$1 == "step" { print $6 }')"
-  ji=- ja=- ns=- na=-
+  ji=- ja=- ns=- na=- np=-
   if [ "${JAVA:-1}" = 1 ]; then
     out="$(java -cp "$JAR:$CLASSES" BenchRows "$FIXTURE")"
     ji="$(p50 "$out" iterator)"
@@ -46,10 +47,11 @@ for round in $(seq 1 "$ROUNDS"); do
   if [ "${NODE:-1}" = 1 ]; then
     ns="$(p50 "$(MINIGRAF_NODE_PACKAGE="$NODE_PACKAGE" node "$ROOT/bench/bindings/bench_node_rows.js" "$FIXTURE" stream)" stream)"
     na="$(p50 "$(MINIGRAF_NODE_PACKAGE="$NODE_PACKAGE" node "$ROOT/bench/bindings/bench_node_rows.js" "$FIXTURE" all)" all)"
+    np="$(p50 "$(MINIGRAF_NODE_PACKAGE="$NODE_PACKAGE" node "$ROOT/bench/bindings/bench_node_rows.js" "$FIXTURE" prepared)" prepared)"
   fi
-  printf '%-6s %-6s %8s %10s %10s %10s %10s\n' "$round" "$load" "$c" "$ji" "$ja" "$ns" "$na"
+  printf '%-6s %-6s %8s %10s %10s %10s %10s %10s\n' "$round" "$load" "$c" "$ji" "$ja" "$ns" "$na" "$np"
   printf '%-6s %-6s %8s' "" "" "over C:"
-  for v in "$ji" "$ja" "$ns" "$na"; do
+  for v in "$ji" "$ja" "$ns" "$na" "$np"; do
     if [ "$v" = - ]; then printf ' %10s' -; else awk -v v="$v" -v c="$c" 'BEGIN { printf " %+10.1f", v - c }'; fi
   done
   echo

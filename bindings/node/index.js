@@ -114,11 +114,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** An entity (a reference), identified by its UUID text in lowercase. */
 class Entity {
+  // The UUID text; or, while #at >= 0, the text of a batch of rows that
+  // holds it at #at (sliced on first use: most rows' entities never are).
   #uuid;
+  #at = -1;
 
-  constructor(uuid, trusted) {
+  constructor(uuid, trusted, at) {
     if (trusted === TRUSTED) {
       this.#uuid = uuid;
+      if (at !== undefined) this.#at = at;
       return;
     }
     const text = typeof uuid === 'string' ? uuid.toLowerCase() : uuid;
@@ -133,23 +137,31 @@ class Entity {
 
   /** The lowercase UUID text. */
   get uuid() {
-    return this.#uuid;
+    return this.#text();
   }
 
   toString() {
-    return this.#uuid;
+    return this.#text();
   }
 
   toJSON() {
-    return this.#uuid;
+    return this.#text();
   }
 
   equals(other) {
-    return other instanceof Entity && other.#uuid === this.#uuid;
+    return other instanceof Entity && other.#text() === this.#text();
   }
 
   [Symbol.for('nodejs.util.inspect.custom')]() {
-    return `Entity(${this.#uuid})`;
+    return `Entity(${this.#text()})`;
+  }
+
+  #text() {
+    if (this.#at >= 0) {
+      this.#uuid = this.#uuid.slice(this.#at, this.#at + 36);
+      this.#at = -1;
+    }
+    return this.#uuid;
   }
 }
 
@@ -230,75 +242,129 @@ function unsafeInteger(big) {
 }
 
 /**
- * The rows of a packed batch (src/packed.c: [nrows, ncols, types, nums,
- * ints, texts, spans, names?]), as arrays or, with ROWS_OBJECTS, objects
- * keyed by `columns`. null stays null (the end of the rows); a small batch
- * the addon made as rows already is returned as it is.
+ * The cells of a packed batch (src/packed.c: [nrows, ncols, types, nums,
+ * ints, texts, spans, names?]) as values, read in cell order: the texts
+ * come in pieces cut between cells, spans count from the start of the
+ * first, and `base` is where `piece` starts.
+ */
+class Cells {
+  constructor(packed, safe) {
+    this.types = packed[2];
+    this.nums = packed[3];
+    this.ints = packed[4];
+    this.texts = packed[5];
+    this.spans = packed[6];
+    this.safe = safe;
+    this.piece = this.texts === null ? '' : this.texts[0];
+    this.p = 0;
+    this.base = 0;
+  }
+
+  /** Where cell k's text starts in `piece`, after moving to its piece. */
+  start(k) {
+    const end = this.spans[2 * k] + this.spans[2 * k + 1];
+    while (end - this.base > this.piece.length) {
+      this.base += this.piece.length;
+      this.piece = this.texts[++this.p];
+    }
+    return this.spans[2 * k] - this.base;
+  }
+
+  text(k) {
+    const start = this.start(k);
+    return this.piece.slice(start, start + this.spans[2 * k + 1]);
+  }
+
+  value(k) {
+    switch (this.types[k]) {
+      case 1:
+        return this.text(k);
+      case 2:
+        return this.safe ? this.ints[k] : this.nums[k];
+      case 3:
+        return this.nums[k];
+      case 4:
+        return this.nums[k] !== 0;
+      case 5:
+        return new Keyword(this.text(k), TRUSTED);
+      case 6: {
+        const start = this.start(k); // first: it may move to the next piece
+        return new Entity(this.piece, TRUSTED, start); // sliced when first read
+      }
+      case 7:
+        return decodeList(this.text(k), this.safe);
+      case 8: // an integer beyond 2^53 - 1
+        if (!this.safe) throw unsafeInteger(this.ints[k]);
+        return this.ints[k];
+      default:
+        return null;
+    }
+  }
+}
+
+/** How many rows a batch from the addon holds (packed, or rows already). */
+function batchLength(packed) {
+  return packed === null ? 0 : typeof packed[0] === 'number' ? packed[0] : packed.length;
+}
+
+/**
+ * The rows of a batch from the addon as arrays or, with ROWS_OBJECTS,
+ * objects keyed by `columns`. null stays null (the end of the rows).
  */
 function decodeRows(packed, flags, columns) {
   if (packed === null || typeof packed[0] !== 'number') return packed; // the end, or small: rows already
-  const [nrows, ncols, types, nums, ints, texts, spans] = packed;
-  const safe = (flags & ROWS_BIGINT) !== 0;
-  const objects = (flags & ROWS_OBJECTS) !== 0;
-  const keys = objects ? (columns ?? packed[7]) : null;
-  const rows = new Array(nrows);
-  // The texts come in pieces cut between cells, in cell order; spans count
-  // from the start of the first, `base` is where `piece` starts.
-  let p = 0;
-  let piece = texts === null ? '' : texts[0];
-  let base = 0;
-  for (let r = 0, k = 0; r < nrows; r++) {
-    const row = objects ? {} : new Array(ncols);
-    for (let c = 0; c < ncols; c++, k++) {
-      const type = types[k];
-      let start = 0;
-      let end = 0;
-      if (type === 1 || (type >= 5 && type <= 7)) {
-        start = spans[2 * k] - base;
-        end = start + spans[2 * k + 1];
-        while (end > piece.length) {
-          base += piece.length;
-          start -= piece.length;
-          end -= piece.length;
-          piece = texts[++p];
-        }
-      }
-      let v;
-      switch (type) {
-        case 1:
-          v = piece.slice(start, end);
-          break;
-        case 2:
-          v = safe ? ints[k] : nums[k];
-          break;
-        case 3:
-          v = nums[k];
-          break;
-        case 4:
-          v = nums[k] !== 0;
-          break;
-        case 5:
-          v = new Keyword(piece.slice(start, end), TRUSTED);
-          break;
-        case 6:
-          v = new Entity(piece.slice(start, end), TRUSTED);
-          break;
-        case 7:
-          v = decodeList(piece.slice(start, end), safe);
-          break;
-        case 8: // an integer beyond 2^53 - 1
-          if (!safe) throw unsafeInteger(ints[k]);
-          v = ints[k];
-          break;
-        default:
-          v = null;
-      }
-      if (objects) row[keys[c]] = v;
-      else row[c] = v;
-    }
-    rows[r] = row;
-  }
+  const rows = new Array(packed[0]);
+  fillRows(rows, 0, packed, flags, columns);
   return rows;
+}
+
+/** Appends the rows of a batch from the addon to `rows`. */
+function appendRows(rows, packed, flags, columns) {
+  if (typeof packed[0] === 'number') fillRows(rows, rows.length, packed, flags, columns);
+  else for (let i = 0; i < packed.length; i++) rows.push(packed[i]);
+}
+
+/**
+ * Writes the rows of a packed batch to rows[at], rows[at + 1], ... Rows of
+ * up to four columns are array literals, one allocation each that V8 can
+ * place in the old generation once it sees them kept.
+ */
+function fillRows(rows, at, packed, flags, columns) {
+  const [nrows, ncols] = packed;
+  const cells = new Cells(packed, (flags & ROWS_BIGINT) !== 0);
+  if ((flags & ROWS_OBJECTS) !== 0) {
+    const keys = columns ?? packed[7];
+    for (let r = 0, k = 0; r < nrows; r++) {
+      const row = {};
+      for (let c = 0; c < ncols; c++, k++) row[keys[c]] = cells.value(k);
+      rows[at + r] = row;
+    }
+    return;
+  }
+  // Array literals evaluate their elements left to right: in cell order.
+  switch (ncols) {
+    case 1:
+      for (let r = 0; r < nrows; r++) rows[at + r] = [cells.value(r)];
+      return;
+    case 2:
+      for (let r = 0, k = 0; r < nrows; r++, k += 2)
+        rows[at + r] = [cells.value(k), cells.value(k + 1)];
+      return;
+    case 3:
+      for (let r = 0, k = 0; r < nrows; r++, k += 3)
+        rows[at + r] = [cells.value(k), cells.value(k + 1), cells.value(k + 2)];
+      return;
+    case 4:
+      for (let r = 0, k = 0; r < nrows; r++, k += 4)
+        rows[at + r] = [cells.value(k), cells.value(k + 1), cells.value(k + 2), cells.value(k + 3)];
+      return;
+    default:
+      for (let r = 0, k = 0; r < nrows; r++) {
+        const row = new Array(ncols);
+        for (let c = 0; c < ncols; c++, k++) row[c] = cells.value(k);
+        rows[at + r] = row;
+      }
+  }
 }
 
 /** Kinds of bound values: the numbers stmt.c's MG_BIND_* use. */
@@ -706,40 +772,45 @@ class Cursor {
 
   /** The next at most `maxRows` rows (0 counts as 1), or null at the end. */
   nextBatch(maxRows = DEFAULT_BATCH_SIZE) {
-    checkMaxRows(maxRows);
-    const handle = this.#open();
-    if (this.#ended) return null;
-    return this.#note(
-      decodeRows(native.cursorRows(handle, maxRows, this.#flags), this.#flags, this.#columns),
-      maxRows,
-    );
+    return decodeRows(this.#packed(maxRows), this.#flags, this.#columns);
   }
 
   /** nextBatch() stepped on the libuv thread pool; `options.signal` aborts it. */
   async nextBatchAsync(maxRows = DEFAULT_BATCH_SIZE, options) {
+    return decodeRows(await this.#packedAsync(maxRows, options), this.#flags, this.#columns);
+  }
+
+  /** The addon's next batch (packed, or rows already), or null at the end. */
+  #packed(maxRows) {
+    checkMaxRows(maxRows);
+    const handle = this.#open();
+    if (this.#ended) return null;
+    return this.#note(native.cursorRows(handle, maxRows, this.#flags), maxRows);
+  }
+
+  async #packedAsync(maxRows, options) {
     checkMaxRows(maxRows);
     const handle = this.#open();
     if (this.#ended) return null;
     const packed = await withSignal(signalOf(options), (token) =>
       native.cursorRowsAsync(handle, maxRows, this.#flags, token),
     );
-    return this.#note(decodeRows(packed, this.#flags, this.#columns), maxRows);
+    return this.#note(packed, maxRows);
   }
 
   /** A batch shorter than asked for is the last: the addon steps until it
    * has maxRows rows or the cursor ends. */
-  #note(rows, maxRows) {
-    if (rows === null || rows.length < Math.max(1, maxRows)) this.#ended = true;
-    return rows;
+  #note(packed, maxRows) {
+    if (batchLength(packed) < Math.max(1, maxRows)) this.#ended = true;
+    return packed;
   }
 
   /** Every remaining row, then closes the cursor. */
   all() {
     try {
       const rows = [];
-      for (let batch; (batch = this.nextBatch(ALL_BATCH_SIZE)) !== null;) {
-        for (let i = 0; i < batch.length; i++) rows.push(batch[i]);
-      }
+      for (let packed; (packed = this.#packed(ALL_BATCH_SIZE)) !== null;)
+        appendRows(rows, packed, this.#flags, this.#columns);
       return rows;
     } finally {
       this.close();
@@ -750,9 +821,8 @@ class Cursor {
   async allAsync(options) {
     try {
       const rows = [];
-      for (let batch; (batch = await this.nextBatchAsync(ALL_BATCH_SIZE, options)) !== null;) {
-        for (let i = 0; i < batch.length; i++) rows.push(batch[i]);
-      }
+      for (let packed; (packed = await this.#packedAsync(ALL_BATCH_SIZE, options)) !== null;)
+        appendRows(rows, packed, this.#flags, this.#columns);
       return rows;
     } finally {
       this.close();

@@ -2,6 +2,10 @@
 // Cursors: batches, both iterator protocols, lifetimes.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const util = require('node:util');
 const minigraf = require('..');
 
 const ALL = '(query [:find ?i :where [?e :i ?i]])';
@@ -154,5 +158,113 @@ test('a batch whose texts pass V8 pieces keeps every text whole', () => {
     assert.ok(e instanceof minigraf.Entity && /^[0-9a-f-]{36}$/.test(e.uuid));
   }
   cursor.close();
+  db.close();
+});
+
+/** `actual` is `expected` in value and type (Keywords and Entities by
+ * their text, -0 apart from 0, NaN as NaN). */
+function assertSameValue(actual, expected, message) {
+  if (expected instanceof minigraf.Keyword || expected instanceof minigraf.Entity) {
+    assert.ok(actual instanceof expected.constructor && expected.equals(actual), message);
+  } else {
+    assert.ok(Object.is(actual, expected), `${message}: ${util.inspect(actual)}`);
+  }
+}
+
+test('every value type keeps its value and type across batch boundaries, however the rows are read', () => {
+  // Row i holds a value of kind i % KINDS (written through a LogWriter,
+  // which stores what the language cannot write: NaN, NUL); rows of several
+  // kinds share each batch and each of the texts' pieces (over 60,000 units).
+  const FOREVER = 9223372036854775807n;
+  const uuid = (i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  const kinds = [
+    (i) => ['string', `é😀\u0000${i}${'x'.repeat(i % 50)}`, `é😀\u0000${i}${'x'.repeat(i % 50)}`],
+    (i) => ['string', '', ''],
+    (i) => ['integer', BigInt(i) * 3n - 100n, BigInt(i) * 3n - 100n],
+    (i) => ['integer', 2n ** 63n - BigInt(i), 2n ** 63n - BigInt(i)], // beyond 2^53 - 1
+    (i) => ['float', NaN, NaN],
+    (i) => ['float', i % 2 ? Infinity : -Infinity, i % 2 ? Infinity : -Infinity],
+    (i) => ['float', i + 0.5, i + 0.5],
+    (i) => ['float', -0, -0],
+    (i) => ['boolean', i % 2 === 0, i % 2 === 0],
+    (i) => ['null', null, null],
+    (i) => ['keyword', `:k/é${i}`, new minigraf.Keyword(`:k/é${i}`)],
+    (i) => ['ref', uuid(i + 1), new minigraf.Entity(uuid(i + 1))],
+  ];
+  const N = 6000;
+  const file = path.join(os.tmpdir(), `minigraf-node-kinds-${process.pid}.graph`);
+  const writer = minigraf.createLogWriter(file);
+  for (let i = 0; i < N; i++) {
+    const [type, value] = kinds[i % kinds.length](i);
+    const fact = { entity: uuid(i + 1), tx_count: 1, tx_id: 1, valid_from: 1, valid_to: FOREVER };
+    writer.append({
+      ...fact,
+      attribute: ':i',
+      value: { type: 'integer', value: i },
+      asserted: true,
+    });
+    writer.append({ ...fact, attribute: ':v', value: { type, value }, asserted: true });
+  }
+  writer.finish();
+  writer.close();
+  const db = minigraf.open(file, { safeIntegers: true });
+  try {
+    const text = '(query [:find ?i ?v ?e :where [?e :i ?i] [?e :v ?v]])';
+    const check = (rows, how) => {
+      assert.equal(rows.length, N, how);
+      rows.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      rows.forEach(([i, v, e], n) => {
+        assert.equal(i, BigInt(n), how);
+        assert.ok(e instanceof minigraf.Entity && e.equals(new minigraf.Entity(uuid(n + 1))), how);
+        assertSameValue(v, kinds[n % kinds.length](n)[2], `${how}: row ${n}`);
+      });
+    };
+    const batches = (size) => {
+      const cursor = db.query(text);
+      const rows = [];
+      for (let batch; (batch = cursor.nextBatch(size)) !== null;) rows.push(...batch);
+      return rows;
+    };
+    check(db.query(text).all(), 'cursor.all()');
+    check(batches(7), 'nextBatch(7)');
+    check(batches(4096), 'nextBatch(4096)');
+    const pq = db.prepare(text);
+    check(pq.all(), 'prepared all()');
+    check([...pq.iterate()], 'prepared iterate()');
+    assert.equal(pq.get().length, 3);
+    const objects = db.query(text, null, { objects: true }).all();
+    check(
+      objects.map((o) => [o['?i'], o['?v'], o['?e']]),
+      'objects',
+    );
+    // Without safeIntegers the first integer beyond 2^53 - 1 throws, in any batch.
+    assert.throws(() => db.query(text, null, { safeIntegers: false }).all(), {
+      code: 'ERR_MINIGRAF_UNSAFE_INTEGER',
+    });
+  } finally {
+    db.close();
+    fs.rmSync(file, { force: true });
+    fs.rmSync(`${file}.wal`, { force: true });
+  }
+});
+
+test('an entity read from a row behaves as one made from its text', () => {
+  const db = minigraf.openInMemory();
+  const facts = [];
+  for (let n = 0; n < 3000; n++) facts.push(`[:e${n} :n ${n}]`);
+  db.execute(`(transact [${facts.join(' ')}])`);
+  const rows = db.query('(query [:find ?e ?n :where [?e :n ?n]])').all();
+  const [e] = rows[2999];
+  Object.freeze(e); // its text is still read on first use
+  const same = new minigraf.Entity(e.uuid.toUpperCase());
+  assert.ok(e.equals(same) && same.equals(e));
+  assert.ok(!e.equals(rows[0][0]));
+  assert.equal(e.uuid, same.uuid);
+  assert.equal(e.toString(), same.uuid);
+  assert.equal(JSON.stringify(rows[2999]), `["${same.uuid}",${rows[2999][1]}]`);
+  assert.equal(util.inspect(e), `Entity(${same.uuid})`);
+  assert.deepEqual(e, same);
+  const [[bound]] = db.prepare('(query [:find ?n :where [$e :n ?n]])').all({ e: rows[1][0] });
+  assert.equal(bound, rows[1][1]);
   db.close();
 });
