@@ -299,20 +299,34 @@ static int read_frame(const wal *w, uint64_t off, uint64_t size, wal_frame *f, e
  * memory that search takes; frames beyond it are followed by length. */
 #define WAL_SEARCH_WINDOW ((size_t)64 << 20)
 
-/* The offset in rest[0..n) (from 1) where a frame of this generation that
- * verifies starts, or 0. */
+/* The oldest generation whose frames replay: the log's base (every frame
+ * written before the reset to it is older), or, with the base unknown (a
+ * header torn by a reset, which came when every frame was folded in),
+ * the main file's. */
+static uint64_t oldest_live(const wal *w) {
+    return w->base != 0 && w->base < w->generation ? w->base : w->generation;
+}
+
+/* A frame written since the log's last reset: one a checkpoint folded in
+ * (skipped by its tx_count) or one to apply (wal.h). */
+static bool live_generation(const wal *w, uint64_t generation) {
+    return generation >= oldest_live(w) && generation <= w->generation;
+}
+
+/* The offset in rest[0..n) (from 1) where a frame of a live generation
+ * that verifies starts, or 0. */
 static size_t next_intact(const wal *w, const uint8_t *rest, size_t n) {
     for (size_t i = 1; i + WAL_FRAME_HEADER <= n; i++) {
         const uint8_t *h = rest + i;
         uint32_t len = (uint32_t)format_get_le(h, 4);
-        if (format_get_le(h + 8, 8) == w->generation && format_get_le(h + 20, 4) == 0 &&
+        if (live_generation(w, format_get_le(h + 8, 8)) && format_get_le(h + 20, 4) == 0 &&
             len <= n - i - WAL_FRAME_HEADER && frame_ok(w, h, h + WAL_FRAME_HEADER, len))
             return i;
     }
     return 0;
 }
 
-/* Frames of this generation that verify from `off` on, one after the
+/* Frames of live generations that verify from `off` on, one after the
  * other; *ordered tells whether one was written after the damaged frame
  * before them was durable. */
 static int intact_run(const wal *w, uint64_t off, uint64_t size, uint64_t *count, bool *ordered,
@@ -326,7 +340,7 @@ static int intact_run(const wal *w, uint64_t off, uint64_t size, uint64_t *count
         if (got != 1)
             return got == 0 ? 0 : got;
         free(f.payload);
-        if (f.generation != w->generation)
+        if (!live_generation(w, f.generation))
             return 0;
         ++*count;
         *ordered = *ordered || (f.flags & WAL_FRAME_ORDERED);
@@ -393,11 +407,11 @@ static int ready_to_append(wal *w, uint64_t size, err *e) {
     return w->base != w->generation ? wal_reset(w, w->generation, w->db_id, true, e) : 0;
 }
 
-/* Whether frame `index` is to replay: *replay false for an older
- * generation (a frame a checkpoint folded in: the end of the log). */
+/* Whether frame `index` is to replay: *replay false for a generation
+ * older than the log's base (left behind by a reset: the end of the log). */
 static int frame_generation(const wal *w, const wal_frame *f, uint64_t index, bool *replay,
                             err *e) {
-    *replay = w->legacy || f->generation == w->generation;
+    *replay = w->legacy || live_generation(w, f->generation);
     if (w->legacy || f->generation <= w->generation)
         return 0;
     return err_set(e, ERR(STG, 4),
@@ -449,6 +463,10 @@ int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool jump, bool ordered
         return io_error(e, ERR(STG, 12), "write", w);
     w->end += frame_len;
     return 0;
+}
+
+void wal_continue(wal *w, uint64_t generation) {
+    w->generation = generation;
 }
 
 int wal_sync(wal *w, err *e) {

@@ -14,10 +14,16 @@
  *
  * Identity (docs/file-format.md §6): the header's database id must be the
  * main file's (else STG-044); frames replay only when their generation is
- * the main file's header generation: an older one is a frame a checkpoint
- * already folded in (the end of the log, by rule), a newer one means the
- * main file lost a checkpoint (STG-004). The base generation is the
- * header generation the log continued when it was reset.
+ * between the log's base generation and the main file's header
+ * generation (by tx_count: a commit the main file holds is skipped): an
+ * older one is a frame left behind by the reset to the base (the end of
+ * the log, by rule), a newer one means the main file lost a checkpoint
+ * (STG-004). The base generation is the header generation the log
+ * continued when it was reset. A frame carries the generation of the
+ * newest durable header when it was written; a checkpoint whose header
+ * became durable while commits were appended after its mark does not
+ * reset the log (its frames still hold those commits) but moves the
+ * frames' generation on (wal_continue).
  *
  * Damage: a frame that is short or fails its checksum is a torn tail (it
  * and what follows are cut away; ignored when read-only) unless a later
@@ -95,6 +101,10 @@ int wal_sync(wal *w, err *e);
  * then a crash may keep the old frames, whose older generation ends the
  * log. Pass `sync` when commits are not synced. */
 int wal_reset(wal *w, uint64_t generation, const uint8_t *db_id, bool sync, err *e);
+/* Frames appended from now on carry `generation` (a checkpoint's, once
+ * its header is durable), the log is not reset: its frames, of the
+ * generations since its base, still replay (by tx_count). */
+void wal_continue(wal *w, uint64_t generation);
 /* Bytes of frames in the log. */
 uint64_t wal_size(const wal *w);
 
