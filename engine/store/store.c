@@ -571,7 +571,7 @@ void store_get_stats(store *s, store_stats *out) {
         .history_index = s->h.history,
         .pages = pager_page_count(s->pg),
         .page_size = FORMAT_PAGE_SIZE,
-        .wal_bytes = s->log ? wal_size(s->log) : 0,
+        .wal_bytes = s->log ? wal_size(s->log) - s->ckpt_mark : 0,
         .wal_facts = s->pending_facts,
         .facts = s->h.fact_count,
         .entities = s->h.entity_count,
