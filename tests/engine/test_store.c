@@ -283,6 +283,46 @@ static void test_file_stops_growing(void) {
     err_clear(&e);
 }
 
+/* Background checkpoints (store_checkpoint.c): every 20 facts one starts
+ * after a commit and the syncer thread syncs it and switches the header
+ * while later commits append. Left without a close (a process that dies:
+ * the OS keeps what was written), the file reopens with every commit, in
+ * order: those the last durable header holds and the WAL's later frames,
+ * of several generations when commits came while a header was synced.
+ * Closing then checkpoints under the writer and restarts the log. */
+static void test_background_checkpoints_keep_every_commit(void) {
+    const char *p = db_path("behind.graph");
+    store_options o = opts(false);
+    o.wal_checkpoint_threshold = 20;
+    o.background_checkpoint = true;
+    o.sync = STORE_SYNC_NORMAL;
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    char name[32];
+    for (uint64_t tx = 1; s && tx <= 600; tx++) {
+        snprintf(name, sizeof name, ":e%llu", (unsigned long long)tx);
+        fact f = make_fact(name, ":n", value_integer((int64_t)tx), tx);
+        CHECK(store_commit(s, &f, 1, &e) == 0);
+    }
+    store_abandon(s); /* joins the syncer once the checkpoint in flight ends */
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 600);
+        CHECK(count_records(s) == 600);
+        fact one = make_fact(":last", ":n", value_integer(601), 601);
+        CHECK(store_commit(s, &one, 1, &e) == 0);
+        store_close(s);
+    }
+    CHECK(file_size(wal_of(p)) == 48);
+    CHECK(open_file(p, true, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 601 && count_records(s) == 601);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
 /* Commits the sample and leaves it in the WAL only, as a crash would. */
 static void make_wal_only_file(const char *p) {
     store *s = NULL;
@@ -726,6 +766,7 @@ int main(void) {
     test_reader_values_keep_refs_stored();
     test_file_round_trip();
     test_file_stops_growing();
+    test_background_checkpoints_keep_every_commit();
     test_wal_replay_and_torn_tail();
     test_bad_checksum_in_last_frame_drops_only_it();
     test_header_errors();
