@@ -30,6 +30,8 @@ struct wal {
     uint8_t db_id[FORMAT_DB_ID_SIZE];
     uint64_t generation; /* the main file's: frames replayed and appended carry it */
     uint64_t base;       /* the header's (0: unknown) */
+    uint32_t salt;       /* the header's: random at each reset (0: unknown, or older) */
+    uint32_t continued;  /* the main file's header's wal_salt */
     bool legacy;         /* a version-1 log to replay by the old rules */
     bool legacy_stale;   /* a version-1 log beside a file with an identity */
     uint64_t end;        /* just past the last frame replayed or appended */
@@ -95,10 +97,11 @@ char *wal_path_for(const char *db_path) {
 
 /* ---- header ---------------------------------------------------------- */
 
-static void header_bytes(uint8_t *h, uint64_t generation, const uint8_t *db_id) {
+static void header_bytes(uint8_t *h, uint64_t generation, const uint8_t *db_id, uint32_t salt) {
     memset(h, 0, WAL_HEADER_SIZE);
     memcpy(h, WAL_MAGIC, 8);
     format_put_le(h + 8, WAL_VERSION, 4);
+    format_put_le(h + 12, salt, 4);
     format_put_le(h + 16, generation, 8);
     memcpy(h + 24, db_id, FORMAT_DB_ID_SIZE);
     format_put_le(h + 40, crc32_update(0, h, 40), 4);
@@ -112,9 +115,19 @@ static void header_bytes(uint8_t *h, uint64_t generation, const uint8_t *db_id) 
  * every frame synced before the next one is written (frames of two
  * commits could otherwise land without the first): a log whose commits
  * are not synced asks for `sync`. */
+/* A log's salt tells it from another log of the same file (two hard
+ * links) whose frames have the same generations. */
+static uint32_t new_salt(void) {
+    uint8_t r[FORMAT_DB_ID_SIZE];
+    format_new_db_id(r);
+    uint32_t salt = (uint32_t)format_get_le(r, 4) ^ (uint32_t)format_get_le(r + 4, 4);
+    return salt ? salt : 1;
+}
+
 int wal_reset(wal *w, uint64_t generation, const uint8_t *db_id, bool sync, err *e) {
     uint8_t h[WAL_HEADER_SIZE];
-    header_bytes(h, generation, db_id);
+    uint32_t salt = new_salt();
+    header_bytes(h, generation, db_id, salt);
     if (vfs_write_all(w->io, w->fd, h, sizeof h, 0) != 0)
         return io_error(e, ERR(STG, 12), "write", w);
     if (w->io->truncate(w->io->ctx, w->fd, WAL_HEADER_SIZE) != 0)
@@ -123,6 +136,7 @@ int wal_reset(wal *w, uint64_t generation, const uint8_t *db_id, bool sync, err 
         return io_error(e, ERR(STG, 13), "sync", w);
     memcpy(w->db_id, db_id, FORMAT_DB_ID_SIZE);
     w->generation = w->base = generation;
+    w->salt = salt;
     w->legacy = w->legacy_stale = false;
     w->end = WAL_HEADER_SIZE;
     return 0;
@@ -149,6 +163,7 @@ static int check_header(wal *w, uint64_t size, uint64_t *base, err *e) {
     *base = 0;
     if (v2 && version == WAL_VERSION) {
         *base = format_get_le(h + 16, 8);
+        w->salt = (uint32_t)format_get_le(h + 12, 4);
         /* A file without an identity whose log continues a later checkpoint
          * lost the header that gave it one: STG-004 (store.c), not STG-044. */
         bool lost_upgrade = !has_id && *base > w->generation;
@@ -210,6 +225,7 @@ int wal_open(const char *db_path, bool read_only, const wal_ident *id, wal **out
     w->recover = id->recover;
     memcpy(w->db_id, id->db_id, FORMAT_DB_ID_SIZE);
     w->generation = id->generation;
+    w->continued = id->salt;
     w->end = WAL_HEADER_SIZE;
     int rc = open_fd(w, base, e);
     if (rc != 0) {
@@ -308,9 +324,13 @@ static uint64_t oldest_live(const wal *w) {
 }
 
 /* A frame written since the log's last reset: one a checkpoint folded in
- * (skipped by its tx_count) or one to apply (wal.h). */
+ * (skipped by its tx_count) or one to apply (wal.h). Older generations
+ * than the main file's only in the log its header names. */
 static bool live_generation(const wal *w, uint64_t generation) {
-    return generation >= oldest_live(w) && generation <= w->generation;
+    if (generation == w->generation)
+        return true;
+    return w->salt != 0 && w->salt == w->continued && generation >= oldest_live(w) &&
+           generation < w->generation;
 }
 
 /* The offset in rest[0..n) (from 1) where a frame of a live generation
@@ -463,6 +483,10 @@ int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool jump, bool ordered
         return io_error(e, ERR(STG, 12), "write", w);
     w->end += frame_len;
     return 0;
+}
+
+uint32_t wal_salt(const wal *w) {
+    return w->salt;
 }
 
 void wal_continue(wal *w, uint64_t generation) {

@@ -489,7 +489,7 @@ static int settle_format(store *s, err *e) {
 
 static int open_log(store *s, const char *path, err *e) {
     uint64_t base;
-    wal_ident id = {s->h.db_id, s->h.generation, s->opts.recover_truncate_wal};
+    wal_ident id = {s->h.db_id, s->h.generation, s->h.wal_salt, s->opts.recover_truncate_wal};
     int rc = wal_open(path, s->opts.read_only, &id, &s->log, &base, e);
     if (rc != 0)
         return rc;

@@ -65,8 +65,10 @@ static int checkpoint_write(store *s, bool wait, err *e) {
     bool written = false;
     if (s->broken)
         rc = broken_error(e);
-    else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0)
+    else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0) {
+        s->h.wal_salt = wal_salt(s->log); /* the log that holds what comes after */
         written = (rc = pager_checkpoint_write(s->pg, &s->h, e)) == 0;
+    }
     store_reset_hints(s); /* freed pages may now be reused */
     if (written) {
         s->ckpt_flight = true;
