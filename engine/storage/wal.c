@@ -107,14 +107,6 @@ static void header_bytes(uint8_t *h, uint64_t generation, const uint8_t *db_id, 
     format_put_le(h + 40, crc32_update(0, h, 40), 4);
 }
 
-/* Unless `sync`, the next sync of the log (a commit's) makes the reset
- * durable, together with the frame appended after it. A crash before that
- * may leave the old header and frames; those frames carry an older
- * generation, which ends the log, and a new frame torn over them is a
- * torn tail (nothing of this generation verifies after it). That needs
- * every frame synced before the next one is written (frames of two
- * commits could otherwise land without the first): a log whose commits
- * are not synced asks for `sync`. */
 /* A log's salt tells it from another log of the same file (two hard
  * links) whose frames have the same generations. */
 static uint32_t new_salt(void) {
@@ -124,6 +116,14 @@ static uint32_t new_salt(void) {
     return salt ? salt : 1;
 }
 
+/* Unless `sync`, the next sync of the log (a commit's) makes the reset
+ * durable, together with the frame appended after it. A crash before that
+ * may leave the old header and frames; those frames carry an older
+ * generation, which ends the log, and a new frame torn over them is a
+ * torn tail (nothing of this generation verifies after it). That needs
+ * every frame synced before the next one is written (frames of two
+ * commits could otherwise land without the first): a log whose commits
+ * are not synced asks for `sync`. */
 int wal_reset(wal *w, uint64_t generation, const uint8_t *db_id, bool sync, err *e) {
     uint8_t h[WAL_HEADER_SIZE];
     uint32_t salt = new_salt();

@@ -2,8 +2,8 @@
  * store_checkpoint.c). A commit is logged first (file-backed), then
  * applied to the trees; a failure to log changes nothing, a failure to
  * apply (out of memory) marks the store broken because memory no longer
- * matches the log. Applying changes only
- * page versions no reader sees; publishing shows them (store_internal.h). */
+ * matches the log. Applying changes only page versions no reader sees;
+ * publishing shows them (store_internal.h). */
 #include "store/store_internal.h"
 
 #include <stdlib.h>

@@ -140,9 +140,13 @@ static bool hand_to_syncer(store *s) {
     return true;
 }
 
-/* Under `writing`: whether this checkpoint's syncs may run behind. */
+/* Under `writing`: whether this checkpoint's syncs may run behind. Not
+ * with a log of an earlier release, kept as it was found (no salt: its
+ * frames after the mark would not replay beside the new header); the
+ * checkpoint run whole resets it. */
 static bool may_defer(const store *s) {
-    return s->opts.background_checkpoint && s->log && wal_size(s->log) < STORE_WAL_RESTART_BYTES;
+    return s->opts.background_checkpoint && s->log && wal_salt(s->log) != 0 &&
+           wal_size(s->log) < STORE_WAL_RESTART_BYTES;
 }
 
 /* Under `writing`: a checkpoint whose syncs the syncer runs, when it may. */
