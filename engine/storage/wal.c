@@ -14,7 +14,12 @@
 #include "storage/vfs.h"
 
 #define WAL_MAGIC "MGRAFWAL"
-#define WAL_VERSION 2u
+#define WAL_VERSION 3u
+/* Version 2 (0.2.0): the same layout without a salt (zero at offset 12).
+ * Version 3 marks logs that may hold frames of several generations (a
+ * background checkpoint's), so that releases which would end such a log
+ * at its older frames refuse it (WAL-002) instead. */
+#define SALTLESS_VERSION 2u
 #define WAL_MIN_PAYLOAD 12 /* tx_count and fact count (store_codec.h) */
 /* The earlier release's layout (version 1), read only. */
 #define LEGACY_VERSION 1u
@@ -161,9 +166,9 @@ static int check_header(wal *w, uint64_t size, uint64_t *base, err *e) {
     bool v1 = crc_at(h, size, 24), v2 = crc_at(h, size, 40);
     bool has_id = format_has_db_id(w->db_id);
     *base = 0;
-    if (v2 && version == WAL_VERSION) {
+    if (v2 && (version == WAL_VERSION || version == SALTLESS_VERSION)) {
         *base = format_get_le(h + 16, 8);
-        w->salt = (uint32_t)format_get_le(h + 12, 4);
+        w->salt = version == WAL_VERSION ? (uint32_t)format_get_le(h + 12, 4) : 0;
         /* A file without an identity whose log continues a later checkpoint
          * lost the header that gave it one: STG-004 (store.c), not STG-044. */
         bool lost_upgrade = !has_id && *base > w->generation;

@@ -324,7 +324,41 @@ static void test_background_checkpoints_keep_every_commit(void) {
     err_clear(&e);
 }
 
-/* A log an earlier release left (no salt: zero at offset 12) is not one
+/* Rewrites a log's header as release 0.2.0 wrote it: version 2, no salt. */
+static void make_log_version_2(const char *p) {
+    uint8_t h[48];
+    int fd = open(wal_of(p), O_RDWR);
+    CHECK(fd >= 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
+    CHECK(format_get_le(h + 8, 4) == 3);
+    format_put_le(h + 8, 2, 4);
+    memset(h + 12, 0, 4);
+    format_put_le(h + 40, crc32_update(0, h, 40), 4);
+    CHECK(pwrite(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
+    close(fd);
+}
+
+/* The commits in a log of release 0.2.0 (version 2) left by a crash are
+ * replayed by this one. */
+static void test_version_2_log_replays(void) {
+    const char *p = db_path("v2log.graph");
+    store *s = NULL;
+    err e = {0};
+    CHECK(open_file(p, false, &s, &e) == 0);
+    for (uint64_t tx = 1; s && tx <= 5; tx++) {
+        fact f = make_fact(":v2", ":n", value_integer((int64_t)tx), tx);
+        CHECK(store_commit(s, &f, 1, &e) == 0);
+    }
+    store_abandon(s);
+    make_log_version_2(p);
+    CHECK(open_file(p, true, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 5 && count_records(s) == 5);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+/* A log an earlier release left (version 2, no salt: zero at offset 12) is not one
  * a header can name, so the first checkpoint runs whole and resets it;
  * the background ones after it keep every commit. */
 static void test_saltless_log_checkpoints_whole_first(void) {
@@ -333,13 +367,7 @@ static void test_saltless_log_checkpoints_whole_first(void) {
     err e = {0};
     CHECK(open_file(p, false, &s, &e) == 0);
     store_close(s);
-    uint8_t h[48];
-    int fd = open(wal_of(p), O_RDWR);
-    CHECK(fd >= 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
-    memset(h + 12, 0, 4);
-    format_put_le(h + 40, crc32_update(0, h, 40), 4);
-    CHECK(pwrite(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
-    close(fd);
+    make_log_version_2(p);
     store_options o = opts(false);
     o.wal_checkpoint_threshold = 20;
     o.background_checkpoint = true;
@@ -837,6 +865,7 @@ int main(void) {
     test_file_stops_growing();
     test_background_checkpoints_keep_every_commit();
     test_other_links_log_stays_out();
+    test_version_2_log_replays();
     test_saltless_log_checkpoints_whole_first();
     test_wal_replay_and_torn_tail();
     test_bad_checksum_in_last_frame_drops_only_it();
