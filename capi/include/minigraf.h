@@ -169,7 +169,9 @@ MINIGRAF_API MiniGrafDb *minigraf_open_in_memory(void);
  *                               trigger an automatic checkpoint after a
  *                               commit (so do 4,096,000 bytes of it);
  *                               default 100000; 0 never checkpoints
- *                               automatically
+ *                               automatically. Its fsyncs and header
+ *                               switch run on a thread of the
+ *                               database's while later commits go on
  *   "synchronous"        "full" (default): each commit's WAL frame is
  *                               fsync'd before the call returns;
  *                               "normal": the WAL is synced at checkpoint

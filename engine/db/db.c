@@ -18,6 +18,7 @@
 
 void db_options_default(db_options *o) {
     store_options_default(&o->store);
+    o->store.background_checkpoint = true;
     o->max_derived_facts = 1000000;
     o->max_results = 1000000;
     o->query_memory_limit = DB_DEFAULT_QUERY_MEMORY_LIMIT;
@@ -203,7 +204,7 @@ static void quiet_store(db *d) {
         return;
     err ignored = {0};
     db_cursors_hold(d);
-    store_checkpoint(d->s, &ignored);
+    store_checkpoint_background(d->s, &ignored);
     db_cursors_release(d);
     err_clear(&ignored);
 }

@@ -31,7 +31,8 @@ enum {
     H_HIST_ROOT = 84, /* version 4 */
     H_FREE_COUNT = 88,
     H_DB_ID = FORMAT_DB_ID_OFFSET, /* zero in files of earlier releases: no identity */
-    H_FLAGS = FORMAT_DB_ID_OFFSET + FORMAT_DB_ID_SIZE /* version 4 */
+    H_FLAGS = FORMAT_DB_ID_OFFSET + FORMAT_DB_ID_SIZE, /* version 4 */
+    H_WAL_SALT = H_FLAGS + 4                           /* zero in files of earlier releases */
 };
 
 void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) {
@@ -51,6 +52,7 @@ void format_encode_header(const format_header *h, uint32_t slot, uint8_t *page) 
     format_put_le(page + H_FREE_COUNT, h->free_count, 8);
     memcpy(page + H_DB_ID, h->db_id, FORMAT_DB_ID_SIZE);
     format_put_le(page + H_FLAGS, h->history ? FORMAT_FLAG_HISTORY : 0, 4);
+    format_put_le(page + H_WAL_SALT, h->wal_salt, 4);
     format_seal_page(page, slot);
 }
 
@@ -82,5 +84,6 @@ format_slot_state format_decode_header(const uint8_t *page, uint32_t slot, forma
     h->freelist = (uint32_t)format_get_le(page + H_FREELIST, 4);
     h->free_count = format_get_le(page + H_FREE_COUNT, 8);
     memcpy(h->db_id, page + H_DB_ID, FORMAT_DB_ID_SIZE);
+    h->wal_salt = (uint32_t)format_get_le(page + H_WAL_SALT, 4);
     return SLOT_VALID;
 }

@@ -61,6 +61,10 @@ typedef struct format_header {
     /* Read from a version 3 header: rewritten as version 4 at the next
      * read-write open (store.c). */
     bool old_version;
+    /* The salt of the WAL whose frames this header's checkpoint did not
+     * fold in (wal.h): only that log's frames of older generations
+     * replay beside it. 0: none (headers of earlier releases too). */
+    uint32_t wal_salt;
 } format_header;
 
 /* A fresh random database identifier (never all zero). */

@@ -85,6 +85,11 @@ struct pager {
     size_t idle_n;
     spares scratch; /* cursor scratch blocks (pager_scratch_take) */
     pager *base;    /* a fork's (pager_fork): where its pages below `committed` are read */
+    /* The header a checkpoint wrote its pages for, encoded, until
+     * pager_checkpoint_sync writes it (NULL: none allocated yet). */
+    uint8_t *next_header;
+    uint32_t next_slot;
+    bool header_due;
 };
 
 static int oom(err *e) {
@@ -194,6 +199,7 @@ void pager_close(pager *p) {
     free_reused(p);
     free_idle(p);
     free(p->reused_pgno);
+    free(p->next_header);
     freelist_free(&p->fl);
     store_lock_release(p->lock);
     if (p->fd >= 0)
@@ -812,17 +818,12 @@ static int write_dirty(pager *p, const freelist_plan *plan, err *e) {
     return rc;
 }
 
-static int write_header(pager *p, format_header *h, uint32_t page_count, err *e) {
-    uint8_t *page = malloc(FORMAT_PAGE_SIZE);
-    if (!page)
-        return oom(e);
+/* The next generation's header, encoded for pager_checkpoint_sync. */
+static void encode_header(pager *p, format_header *h, uint32_t page_count) {
     h->generation = p->generation + 1;
     h->page_count = page_count;
-    uint32_t slot = (uint32_t)(h->generation % 2);
-    format_encode_header(h, slot, page);
-    int rc = vfs_write_all(p->io, p->fd, page, FORMAT_PAGE_SIZE, (uint64_t)slot * FORMAT_PAGE_SIZE);
-    free(page);
-    return rc != 0 ? io_error(e, ERR(STG, 12), "write", p) : 0;
+    p->next_slot = (uint32_t)(h->generation % 2);
+    format_encode_header(h, p->next_slot, p->next_header);
 }
 
 /* The dirty pages become committed: they move into the page cache (a
@@ -859,36 +860,53 @@ static int plan_freelist(pager *p, freelist_plan *plan, err *e) {
     return 0;
 }
 
-static int write_and_switch(pager *p, format_header *h, const freelist_plan *plan, err *e) {
-    int rc = write_dirty(p, plan, e);
-    if (rc == 0 && p->io->sync(p->io->ctx, p->fd) != 0)
-        rc = io_error(e, ERR(STG, 13), "sync", p);
-    if (rc == 0)
-        rc = write_header(p, h, plan->next, e);
-    if (rc == 0 && p->io->sync(p->io->ctx, p->fd) != 0)
-        rc = io_error(e, ERR(STG, 13), "sync", p);
-    return rc;
-}
-
-int pager_checkpoint(pager *p, format_header *h, err *e) {
+int pager_checkpoint_write(pager *p, format_header *h, err *e) {
     if (pager_is_memory(p) || p->read_only)
         return 0;
+    MG_ASSERT(!p->header_due);
+    if (!p->next_header && !(p->next_header = malloc(FORMAT_PAGE_SIZE)))
+        return oom(e);
     freelist_plan plan;
     int rc = plan_freelist(p, &plan, e);
     if (rc != 0)
         return rc;
-    format_header next = *h;
-    next.freelist = plan.head;
-    next.free_count = plan.count;
-    rc = write_and_switch(p, &next, &plan, e);
+    rc = write_dirty(p, &plan, e);
     if (rc != 0) {
         freelist_plan_free(&plan);
         return rc;
     }
-    *h = next;
+    h->freelist = plan.head;
+    h->free_count = plan.count;
+    encode_header(p, h, plan.next);
     p->generation = h->generation;
+    p->header_due = true;
     promote_dirty(p, &plan); /* before the plan is adopted (and emptied) */
     if (p->fl.changed)
         freelist_plan_adopt(&p->fl, &plan);
     return 0;
+}
+
+/* Reads nothing the writer changes (the descriptor, the encoded header),
+ * so commits run beside it; another checkpoint may not. */
+int pager_checkpoint_sync(pager *p, err *e) {
+    if (!p->header_due)
+        return 0;
+    p->header_due = false;
+    if (p->io->sync(p->io->ctx, p->fd) != 0)
+        return io_error(e, ERR(STG, 13), "sync", p);
+    if (vfs_write_all(p->io, p->fd, p->next_header, FORMAT_PAGE_SIZE,
+                      (uint64_t)p->next_slot * FORMAT_PAGE_SIZE) != 0)
+        return io_error(e, ERR(STG, 12), "write", p);
+    if (p->io->sync(p->io->ctx, p->fd) != 0)
+        return io_error(e, ERR(STG, 13), "sync", p);
+    return 0;
+}
+
+int pager_checkpoint(pager *p, format_header *h, err *e) {
+    format_header next = *h;
+    int rc = pager_checkpoint_write(p, &next, e);
+    if (rc != 0)
+        return rc;
+    *h = next;
+    return pager_checkpoint_sync(p, e);
 }

@@ -15,8 +15,9 @@
  * commit never changes a byte an open view reads, and needs no exclusion
  * from readers. pager_publish makes the writer's versions visible from a
  * view number on; pager_collect frees the versions no open view can see
- * any more. A checkpoint runs with no view open (the store's lock) and
- * keeps only the newest version of each page.
+ * any more. A checkpoint writes its pages with no view open (the store's
+ * lock) and keeps only the newest version of each page; its syncs and
+ * header switch may run later, beside commits (pager_checkpoint_sync).
  *
  * Concurrency: one writer at a time (alloc, dirty, retire, publish,
  * collect, checkpoint; the store serialises them), any number of readers
@@ -155,9 +156,23 @@ uint32_t pager_page_count(const pager *p);
 page_cache_stats pager_cache_stats(const pager *p);
 bool pager_has_dirty(const pager *p);
 
-/* Writes the dirty pages and a header carrying `h`'s counts and roots
- * (generation and page count are filled in here), syncing before and after
- * the header switch. On failure nothing changes in memory. */
+/* A checkpoint in two steps, so that commits need not wait for its
+ * syncs. pager_checkpoint_write (the writer, with no view open) writes
+ * the dirty pages and the new free list, unsynced, into pages the durable
+ * header does not refer to, and makes them committed in memory: *h gets
+ * the free list, generation and page count of the next header, encoded
+ * for the second step. On failure nothing changes in memory.
+ * pager_checkpoint_sync (any thread, beside the writer's commits and
+ * reads, never beside another checkpoint) syncs the pages, writes that
+ * header over the older slot and syncs again; until it has returned, no
+ * page may be written to the file (the next checkpoint waits): pages
+ * freed by the new free list are still the durable header's. A failure
+ * there leaves memory ahead of the file: the caller stops writing (the
+ * store breaks; the WAL still holds every commit since the durable
+ * header). 0 when no header is due. */
+int pager_checkpoint_write(pager *p, format_header *h, err *e);
+int pager_checkpoint_sync(pager *p, err *e);
+/* Both steps at once; *h is updated once the pages are written. */
 int pager_checkpoint(pager *p, format_header *h, err *e);
 
 #endif

@@ -14,7 +14,12 @@
 #include "storage/vfs.h"
 
 #define WAL_MAGIC "MGRAFWAL"
-#define WAL_VERSION 2u
+#define WAL_VERSION 3u
+/* Version 2 (0.2.0): the same layout without a salt (zero at offset 12).
+ * Version 3 marks logs that may hold frames of several generations (a
+ * background checkpoint's), so that releases which would end such a log
+ * at its older frames refuse it (WAL-002) instead. */
+#define SALTLESS_VERSION 2u
 #define WAL_MIN_PAYLOAD 12 /* tx_count and fact count (store_codec.h) */
 /* The earlier release's layout (version 1), read only. */
 #define LEGACY_VERSION 1u
@@ -30,6 +35,8 @@ struct wal {
     uint8_t db_id[FORMAT_DB_ID_SIZE];
     uint64_t generation; /* the main file's: frames replayed and appended carry it */
     uint64_t base;       /* the header's (0: unknown) */
+    uint32_t salt;       /* the header's: random at each reset (0: unknown, or older) */
+    uint32_t continued;  /* the main file's header's wal_salt */
     bool legacy;         /* a version-1 log to replay by the old rules */
     bool legacy_stale;   /* a version-1 log beside a file with an identity */
     uint64_t end;        /* just past the last frame replayed or appended */
@@ -95,13 +102,23 @@ char *wal_path_for(const char *db_path) {
 
 /* ---- header ---------------------------------------------------------- */
 
-static void header_bytes(uint8_t *h, uint64_t generation, const uint8_t *db_id) {
+static void header_bytes(uint8_t *h, uint64_t generation, const uint8_t *db_id, uint32_t salt) {
     memset(h, 0, WAL_HEADER_SIZE);
     memcpy(h, WAL_MAGIC, 8);
     format_put_le(h + 8, WAL_VERSION, 4);
+    format_put_le(h + 12, salt, 4);
     format_put_le(h + 16, generation, 8);
     memcpy(h + 24, db_id, FORMAT_DB_ID_SIZE);
     format_put_le(h + 40, crc32_update(0, h, 40), 4);
+}
+
+/* A log's salt tells it from another log of the same file (two hard
+ * links) whose frames have the same generations. */
+static uint32_t new_salt(void) {
+    uint8_t r[FORMAT_DB_ID_SIZE];
+    format_new_db_id(r);
+    uint32_t salt = (uint32_t)format_get_le(r, 4) ^ (uint32_t)format_get_le(r + 4, 4);
+    return salt ? salt : 1;
 }
 
 /* Unless `sync`, the next sync of the log (a commit's) makes the reset
@@ -114,7 +131,8 @@ static void header_bytes(uint8_t *h, uint64_t generation, const uint8_t *db_id) 
  * are not synced asks for `sync`. */
 int wal_reset(wal *w, uint64_t generation, const uint8_t *db_id, bool sync, err *e) {
     uint8_t h[WAL_HEADER_SIZE];
-    header_bytes(h, generation, db_id);
+    uint32_t salt = new_salt();
+    header_bytes(h, generation, db_id, salt);
     if (vfs_write_all(w->io, w->fd, h, sizeof h, 0) != 0)
         return io_error(e, ERR(STG, 12), "write", w);
     if (w->io->truncate(w->io->ctx, w->fd, WAL_HEADER_SIZE) != 0)
@@ -123,6 +141,7 @@ int wal_reset(wal *w, uint64_t generation, const uint8_t *db_id, bool sync, err 
         return io_error(e, ERR(STG, 13), "sync", w);
     memcpy(w->db_id, db_id, FORMAT_DB_ID_SIZE);
     w->generation = w->base = generation;
+    w->salt = salt;
     w->legacy = w->legacy_stale = false;
     w->end = WAL_HEADER_SIZE;
     return 0;
@@ -147,8 +166,9 @@ static int check_header(wal *w, uint64_t size, uint64_t *base, err *e) {
     bool v1 = crc_at(h, size, 24), v2 = crc_at(h, size, 40);
     bool has_id = format_has_db_id(w->db_id);
     *base = 0;
-    if (v2 && version == WAL_VERSION) {
+    if (v2 && (version == WAL_VERSION || version == SALTLESS_VERSION)) {
         *base = format_get_le(h + 16, 8);
+        w->salt = version == WAL_VERSION ? (uint32_t)format_get_le(h + 12, 4) : 0;
         /* A file without an identity whose log continues a later checkpoint
          * lost the header that gave it one: STG-004 (store.c), not STG-044. */
         bool lost_upgrade = !has_id && *base > w->generation;
@@ -210,6 +230,7 @@ int wal_open(const char *db_path, bool read_only, const wal_ident *id, wal **out
     w->recover = id->recover;
     memcpy(w->db_id, id->db_id, FORMAT_DB_ID_SIZE);
     w->generation = id->generation;
+    w->continued = id->salt;
     w->end = WAL_HEADER_SIZE;
     int rc = open_fd(w, base, e);
     if (rc != 0) {
@@ -299,20 +320,38 @@ static int read_frame(const wal *w, uint64_t off, uint64_t size, wal_frame *f, e
  * memory that search takes; frames beyond it are followed by length. */
 #define WAL_SEARCH_WINDOW ((size_t)64 << 20)
 
-/* The offset in rest[0..n) (from 1) where a frame of this generation that
- * verifies starts, or 0. */
+/* The oldest generation whose frames replay: the log's base (every frame
+ * written before the reset to it is older), or, with the base unknown (a
+ * header torn by a reset, which came when every frame was folded in),
+ * the main file's. */
+static uint64_t oldest_live(const wal *w) {
+    return w->base != 0 && w->base < w->generation ? w->base : w->generation;
+}
+
+/* A frame written since the log's last reset: one a checkpoint folded in
+ * (skipped by its tx_count) or one to apply (wal.h). Older generations
+ * than the main file's only in the log its header names. */
+static bool live_generation(const wal *w, uint64_t generation) {
+    if (generation == w->generation)
+        return true;
+    return w->salt != 0 && w->salt == w->continued && generation >= oldest_live(w) &&
+           generation < w->generation;
+}
+
+/* The offset in rest[0..n) (from 1) where a frame of a live generation
+ * that verifies starts, or 0. */
 static size_t next_intact(const wal *w, const uint8_t *rest, size_t n) {
     for (size_t i = 1; i + WAL_FRAME_HEADER <= n; i++) {
         const uint8_t *h = rest + i;
         uint32_t len = (uint32_t)format_get_le(h, 4);
-        if (format_get_le(h + 8, 8) == w->generation && format_get_le(h + 20, 4) == 0 &&
+        if (live_generation(w, format_get_le(h + 8, 8)) && format_get_le(h + 20, 4) == 0 &&
             len <= n - i - WAL_FRAME_HEADER && frame_ok(w, h, h + WAL_FRAME_HEADER, len))
             return i;
     }
     return 0;
 }
 
-/* Frames of this generation that verify from `off` on, one after the
+/* Frames of live generations that verify from `off` on, one after the
  * other; *ordered tells whether one was written after the damaged frame
  * before them was durable. */
 static int intact_run(const wal *w, uint64_t off, uint64_t size, uint64_t *count, bool *ordered,
@@ -326,7 +365,7 @@ static int intact_run(const wal *w, uint64_t off, uint64_t size, uint64_t *count
         if (got != 1)
             return got == 0 ? 0 : got;
         free(f.payload);
-        if (f.generation != w->generation)
+        if (!live_generation(w, f.generation))
             return 0;
         ++*count;
         *ordered = *ordered || (f.flags & WAL_FRAME_ORDERED);
@@ -393,11 +432,11 @@ static int ready_to_append(wal *w, uint64_t size, err *e) {
     return w->base != w->generation ? wal_reset(w, w->generation, w->db_id, true, e) : 0;
 }
 
-/* Whether frame `index` is to replay: *replay false for an older
- * generation (a frame a checkpoint folded in: the end of the log). */
+/* Whether frame `index` is to replay: *replay false for a generation
+ * older than the log's base (left behind by a reset: the end of the log). */
 static int frame_generation(const wal *w, const wal_frame *f, uint64_t index, bool *replay,
                             err *e) {
-    *replay = w->legacy || f->generation == w->generation;
+    *replay = w->legacy || live_generation(w, f->generation);
     if (w->legacy || f->generation <= w->generation)
         return 0;
     return err_set(e, ERR(STG, 4),
@@ -449,6 +488,14 @@ int wal_append(wal *w, uint8_t *frame, size_t frame_len, bool jump, bool ordered
         return io_error(e, ERR(STG, 12), "write", w);
     w->end += frame_len;
     return 0;
+}
+
+uint32_t wal_salt(const wal *w) {
+    return w->salt;
+}
+
+void wal_continue(wal *w, uint64_t generation) {
+    w->generation = generation;
 }
 
 int wal_sync(wal *w, err *e) {

@@ -3,7 +3,7 @@
  * (synchronous "full") synced before the commit returns; a checkpoint
  * folds the frames into the main file and resets the log.
  *
- *   header (48 bytes): "MGRAFWAL" | u32 version (2) | u32 0 |
+ *   header (48 bytes): "MGRAFWAL" | u32 version (2) | u32 salt |
  *                      u64 base generation | database id[16] |
  *                      u32 CRC-32 of bytes 0..39 | u32 0
  *   frame:  u32 payload length (>= 12) | u32 CRC-32 | u64 generation |
@@ -14,10 +14,17 @@
  *
  * Identity (docs/file-format.md §6): the header's database id must be the
  * main file's (else STG-044); frames replay only when their generation is
- * the main file's header generation: an older one is a frame a checkpoint
- * already folded in (the end of the log, by rule), a newer one means the
- * main file lost a checkpoint (STG-004). The base generation is the
- * header generation the log continued when it was reset.
+ * the main file's header generation, or (by tx_count: a commit the main
+ * file holds is skipped) between the log's base generation and it when
+ * the header names this log (its salt, random at each reset: another log
+ * of the same file, under a second hard link, has another); any other
+ * older one is a frame left behind by a reset (the end of the log, by
+ * rule), a newer one means the main file lost a checkpoint (STG-004). The base generation is the
+ * header generation the log continued when it was reset. A frame carries the generation of the
+ * newest durable header when it was written; a checkpoint whose header
+ * became durable while commits were appended after its mark does not
+ * reset the log (its frames still hold those commits) but moves the
+ * frames' generation on (wal_continue).
  *
  * Damage: a frame that is short or fails its checksum is a torn tail (it
  * and what follows are cut away; ignored when read-only) unless a later
@@ -64,6 +71,7 @@ char *wal_path_for(const char *db_path);
 typedef struct wal_ident {
     const uint8_t *db_id; /* FORMAT_DB_ID_SIZE bytes; all zero: none yet */
     uint64_t generation;  /* the main file's header generation */
+    uint32_t salt;        /* the main file's header's wal_salt */
     bool recover;         /* cut a corrupt log at its damaged frame */
 } wal_ident;
 
@@ -95,6 +103,13 @@ int wal_sync(wal *w, err *e);
  * then a crash may keep the old frames, whose older generation ends the
  * log. Pass `sync` when commits are not synced. */
 int wal_reset(wal *w, uint64_t generation, const uint8_t *db_id, bool sync, err *e);
+/* Frames appended from now on carry `generation` (a checkpoint's, once
+ * its header is durable), the log is not reset: its frames, of the
+ * generations since its base, still replay (by tx_count). */
+void wal_continue(wal *w, uint64_t generation);
+/* The log's salt (0 for a log of an earlier release until its reset):
+ * a checkpoint's header records it (format_header.wal_salt). */
+uint32_t wal_salt(const wal *w);
 /* Bytes of frames in the log. */
 uint64_t wal_size(const wal *w);
 

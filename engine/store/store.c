@@ -1,8 +1,9 @@
-/* Opening, committing, checkpointing and closing the fact store. A commit
- * is logged first (file-backed), then applied to the trees; a failure to
- * log changes nothing, a failure to apply (out of memory) marks the store
- * broken because memory no longer matches the log. Applying changes only
- * page versions no reader sees; publishing shows them (store_internal.h). */
+/* Opening, committing and closing the fact store (checkpoints:
+ * store_checkpoint.c). A commit is logged first (file-backed), then
+ * applied to the trees; a failure to log changes nothing, a failure to
+ * apply (out of memory) marks the store broken because memory no longer
+ * matches the log. Applying changes only page versions no reader sees;
+ * publishing shows them (store_internal.h). */
 #include "store/store_internal.h"
 
 #include <stdlib.h>
@@ -30,6 +31,7 @@ void store_options_default(store_options *o) {
     o->sync = STORE_SYNC_FULL;
     o->recover_truncate_wal = false;
     o->history_index = false;
+    o->background_checkpoint = false;
 }
 
 /* The store's locks; 0, or -1 with none left made. */
@@ -45,10 +47,17 @@ static int init_locks(store *s) {
         shared_lock_destroy(&s->rw);
         return -1;
     }
+    if (store_syncer_init(s) != 0) {
+        store_sync_destroy(s);
+        pthread_mutex_destroy(&s->writing);
+        shared_lock_destroy(&s->rw);
+        return -1;
+    }
     return 0;
 }
 
 static void destroy_locks(store *s) {
+    store_syncer_destroy(s);
     store_sync_destroy(s);
     pthread_mutex_destroy(&s->writing);
     shared_lock_destroy(&s->rw);
@@ -90,6 +99,7 @@ static store *store_new(const store_options *o) {
 }
 
 static void store_free(store *s) {
+    store_syncer_stop(s); /* before the pager and the log it syncs go */
     wal_close(s->log);
     store_readers_free(s); /* idle readers give their cursors' scratch back to the pager */
     pager_close(s->pg);
@@ -331,14 +341,6 @@ static int check_commit(const store *s, const fact *facts, size_t count, err *e)
     return 0;
 }
 
-static bool checkpoint_due(const store *s) {
-    return s->log && s->opts.wal_checkpoint_threshold &&
-           (s->pending_facts >= s->opts.wal_checkpoint_threshold ||
-            wal_size(s->log) >= STORE_CHECKPOINT_WAL_BYTES);
-}
-
-static int checkpoint_locked(store *s, bool wait, err *e);
-
 static int commit_locked(store *s, const fact *facts, size_t count, err *e) {
     int rc = check_commit(s, facts, count, e);
     if (rc == 0 && s->log)
@@ -348,13 +350,7 @@ static int commit_locked(store *s, const fact *facts, size_t count, err *e) {
     if (rc != 0 || !s->log)
         return rc;
     s->pending_facts += count;
-    if (checkpoint_due(s)) {
-        /* Only when no reader is in: the commit does not wait for them
-         * (the database's writer checkpoints when store_wants_quiet). */
-        err ignored = {0}; /* the commit is durable; a later checkpoint retries */
-        checkpoint_locked(s, false, &ignored);
-        err_clear(&ignored);
-    }
+    store_checkpoint_auto(s);
     return 0;
 }
 
@@ -373,7 +369,7 @@ int store_commit(store *s, const fact *facts, size_t count, err *e) {
 bool store_wants_quiet(store *s) {
     pthread_mutex_lock(&s->writing);
     bool want = !s->broken && !s->opts.read_only &&
-                (checkpoint_due(s) || pager_versions_kept(s->pg) > STORE_MAX_KEPT_VERSIONS);
+                (store_checkpoint_due(s) || pager_versions_kept(s->pg) > STORE_MAX_KEPT_VERSIONS);
     pthread_mutex_unlock(&s->writing);
     return want;
 }
@@ -405,58 +401,10 @@ int store_advance(store *s, uint64_t tx_count, err *e) {
     return rc != 0 ? rc : store_await_durable(s, e);
 }
 
-static void reset_hints(store *s) {
+void store_reset_hints(store *s) {
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++)
         btree_hint_reset(&s->hints[order]);
     history_writer_reset(&s->hist);
-}
-
-/* With no reader in (the lock: `wait` for them, or give up when one is),
- * no view is open, so the pager may write every page's newest version
- * over the file and forget the older ones. */
-static int checkpoint_locked(store *s, bool wait, err *e) {
-    if (!s->log || s->opts.read_only)
-        return 0;
-    if (wait)
-        shared_lock_write(&s->rw);
-    else if (!shared_lock_try_write(&s->rw))
-        return 0;
-    int rc = 0;
-    if (s->broken)
-        rc = err_set(e, ERR(STG, 18), "the database must be reopened after a failed commit");
-    else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0)
-        rc = pager_checkpoint(s->pg, &s->h, e);
-    reset_hints(s); /* freed pages may now be reused */
-    if (rc == 0 && s->opts.sync == STORE_SYNC_FULL)
-        store_sync_folded(s); /* every frame so far is in the synced main file */
-    /* Synced: commits share syncs (store_sync.c), so two frames may be
-     * written before one is synced, which an unsynced reset cannot take. */
-    if (rc == 0 && wal_size(s->log) > 0)
-        rc = wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
-    if (rc == 0)
-        s->pending_facts = 0;
-    if (!s->broken)
-        store_publish(s); /* the new generation */
-    shared_lock_write_done(&s->rw);
-    return rc;
-}
-
-/* A memory store has nothing to write: it frees the versions kept for
- * readers gone since the last commit. */
-static void collect_memory(store *s) {
-    store_publish_lock(s);
-    uint64_t oldest = store_readers_oldest(s);
-    store_publish_unlock(s);
-    pager_collect(s->pg, oldest);
-}
-
-int store_checkpoint(store *s, err *e) {
-    pthread_mutex_lock(&s->writing);
-    if (!s->log)
-        collect_memory(s);
-    int rc = checkpoint_locked(s, true, e);
-    pthread_mutex_unlock(&s->writing);
-    return rc;
 }
 
 /* A counter jump (no facts) moves the counter forward; a jump the main
@@ -508,7 +456,7 @@ static int adopt_identity(store *s, err *e) {
         return rc;
     s->h = next;
     store_publish(s);
-    reset_hints(s);
+    store_reset_hints(s);
     s->pending_facts = 0;
     return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
 }
@@ -534,14 +482,14 @@ static int settle_format(store *s, err *e) {
         return rc;
     s->h = next;
     store_publish(s);
-    reset_hints(s);
+    store_reset_hints(s);
     s->pending_facts = 0;
     return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
 }
 
 static int open_log(store *s, const char *path, err *e) {
     uint64_t base;
-    wal_ident id = {s->h.db_id, s->h.generation, s->opts.recover_truncate_wal};
+    wal_ident id = {s->h.db_id, s->h.generation, s->h.wal_salt, s->opts.recover_truncate_wal};
     int rc = wal_open(path, s->opts.read_only, &id, &s->log, &base, e);
     if (rc != 0)
         return rc;
@@ -623,7 +571,7 @@ void store_get_stats(store *s, store_stats *out) {
         .history_index = s->h.history,
         .pages = pager_page_count(s->pg),
         .page_size = FORMAT_PAGE_SIZE,
-        .wal_bytes = s->log ? wal_size(s->log) : 0,
+        .wal_bytes = s->log ? wal_size(s->log) - s->ckpt_mark : 0,
         .wal_facts = s->pending_facts,
         .facts = s->h.fact_count,
         .entities = s->h.entity_count,

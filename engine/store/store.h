@@ -49,6 +49,10 @@ typedef struct store_options {
      * gets it at a read-write open (a read-only open reads without it); a
      * file that has it keeps it whatever this says. */
     bool history_index;
+    /* Automatic checkpoints sync and switch the header on a thread of the
+     * store's (store_checkpoint.c) while commits go on; false: inside the
+     * commit that starts them. */
+    bool background_checkpoint;
 } store_options;
 
 /* The largest transaction counter: `:as-of N` takes a signed 64-bit N. */
@@ -152,6 +156,18 @@ int store_tx_count_error(uint64_t tx_count, err *e);
  * read-only. A commit checkpoints by itself (wal_checkpoint_threshold)
  * only when no reader is in. */
 int store_checkpoint(store *s, err *e);
+/* The checkpoint the database's writer runs when store_wants_quiet: as
+ * store_checkpoint, but with background_checkpoint its syncs and header
+ * switch run on the store's thread after this returns (the WAL is reset
+ * there when no commit came meanwhile; a failure breaks the store,
+ * STG-018 at the next commit). */
+int store_checkpoint_background(store *s, err *e);
+/* A checkpoint in two calls, as the background one runs (tests): begin
+ * writes the pages (waiting for the readers in): 1 when a header is now
+ * due; finish (no lock held) syncs, switches the header and settles the
+ * WAL, 0 when none was due. Commits may run between the two. */
+int store_checkpoint_begin(store *s, err *e);
+int store_checkpoint_finish(store *s, err *e);
 /* Superseded page versions kept for open readers beyond which the
  * database asks its writer to detach streaming cursors and wait for the
  * queries under way (store_wants_quiet): 4096 pages, 16 MiB. */

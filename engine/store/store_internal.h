@@ -75,6 +75,17 @@ struct store {
     uint64_t committers; /* threads that were waiting when the last sync ended */
     int64_t sync_ns;     /* a sync's duration, smoothed */
     bool syncing, gathering, sync_failed;
+    /* Checkpoints (store_checkpoint.c), under `writing`: one in flight
+     * (its pages written, its header not yet durable), the WAL's size at
+     * the last one's mark, and the frames appended then (group commit's
+     * count). The syncer thread runs the syncs of the one in flight. */
+    bool ckpt_flight;
+    uint64_t ckpt_mark;
+    uint64_t ckpt_appended;
+    pthread_cond_t ckpt_done; /* with `writing`: the one in flight ended */
+    pthread_cond_t syncer_cv; /* with `writing`: the syncer has work, or stops */
+    pthread_t syncer;
+    bool syncer_started, syncer_stop;
     /* Opens of the same file in this process share the store
      * (store_share.c): the file's identity and the opens holding it. */
     dev_t dev;
@@ -105,8 +116,23 @@ int store_sync_init(store *s);
 void store_sync_destroy(store *s);
 bool store_sync_ordered(store *s);
 void store_sync_appended(store *s);
-void store_sync_folded(store *s);
+uint64_t store_sync_count(store *s);
+void store_sync_folded(store *s, uint64_t appended);
 bool store_sync_failed(store *s);
+
+/* store_checkpoint.c. Init: 0, or -1 with nothing made; stop joins the
+ * syncer (once it has ended the checkpoint in flight), before the pager
+ * and log close. */
+int store_syncer_init(store *s);
+void store_syncer_stop(store *s);
+void store_syncer_destroy(store *s);
+/* Under `writing`: whether an automatic checkpoint is due; after a
+ * commit, one when it is and no reader is in (the database's writer
+ * checkpoints otherwise: store_wants_quiet). */
+bool store_checkpoint_due(const store *s);
+void store_checkpoint_auto(store *s);
+/* The writer's B+tree and history hints, void once pages are freed. */
+void store_reset_hints(store *s);
 
 /* The writer's header becomes the readers' (under `writing`). */
 void store_publish(store *s);

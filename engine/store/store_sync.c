@@ -70,10 +70,20 @@ void store_sync_appended(store *s) {
     pthread_mutex_unlock(&s->sync_mx);
 }
 
-/* A checkpoint folded every frame into the synced main file. */
-void store_sync_folded(store *s) {
+/* Frames appended so far (a checkpoint's mark). */
+uint64_t store_sync_count(store *s) {
     pthread_mutex_lock(&s->sync_mx);
-    s->synced = s->appended;
+    uint64_t n = s->appended;
+    pthread_mutex_unlock(&s->sync_mx);
+    return n;
+}
+
+/* A checkpoint folded the first `appended` frames into the synced main
+ * file. */
+void store_sync_folded(store *s, uint64_t appended) {
+    pthread_mutex_lock(&s->sync_mx);
+    if (appended > s->synced)
+        s->synced = appended;
     pthread_cond_broadcast(&s->synced_cv);
     if (s->gathering)
         pthread_cond_signal(&s->gathered_cv);

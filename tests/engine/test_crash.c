@@ -97,11 +97,14 @@ static bool same_fact(const fact *a, const fact *b) {
 static store_sync sync_mode = STORE_SYNC_FULL;
 
 /* Opens the file and tries `tries` more transactions, checkpointing after
- * every 8th (and automatically past 7 facts). Returns the number of the
- * last transaction acknowledged as durable: one whose commit (or, with
- * "normal", explicit checkpoint after it) returned success, or the last
- * one the file held at open (already durable); `floor` when the open
- * fails. */
+ * every 8th (and automatically past 7 facts), and with a checkpoint in
+ * flight from the 4th to the 6th of every 8: its pages written after the
+ * 4th, its syncs, header and WAL settling after the 6th (as the store's
+ * syncer runs them beside commits: store_checkpoint.c), so that the 5th
+ * and 6th are appended while it copies. Returns the number of the last
+ * transaction acknowledged as durable: one whose commit (or, with
+ * "normal", checkpoint after it) returned success, or the last one the
+ * file held at open (already durable); `floor` when the open fails. */
 static uint64_t workload(const char *path, int tries, uint64_t floor) {
     store_options o;
     store_options_default(&o);
@@ -109,7 +112,7 @@ static uint64_t workload(const char *path, int tries, uint64_t floor) {
     o.sync = sync_mode;
     store *s = NULL;
     err e = {0};
-    uint64_t done = floor, durable = floor;
+    uint64_t done = floor, durable = floor, marked = 0; /* what a header in flight holds */
     if (store_open_file(path, &o, &s, &e) == 0) {
         done = durable = store_tx_count(s);
         for (int i = 1; i <= tries; i++) {
@@ -126,6 +129,12 @@ static uint64_t workload(const char *path, int tries, uint64_t floor) {
                 durable = done;
             if (i % 8 == 0 && store_checkpoint(s, &e) == 0)
                 durable = done;
+            if (i % 8 == 4 && store_checkpoint_begin(s, &e) == 1)
+                marked = done;
+            if (i % 8 == 6 && marked && store_checkpoint_finish(s, &e) == 0 && marked > durable)
+                durable = marked;
+            if (i % 8 == 6)
+                marked = 0;
         }
         store_abandon(s);
     }
@@ -256,6 +265,7 @@ static db *open_tx_db(const char *path, err *e) {
     db_options o;
     db_options_default(&o);
     o.store.wal_checkpoint_threshold = 7;
+    o.store.background_checkpoint = false; /* crash points in one order */
     o.store.sync = sync_mode;
     db *d = NULL;
     return db_open(path, &o, &d, e) == 0 ? d : NULL;

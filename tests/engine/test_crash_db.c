@@ -470,7 +470,8 @@ static void *reader_main(void *arg) {
 static db *open_db(const char *path, err *e) {
     db_options o;
     db_options_default(&o);
-    o.store.wal_checkpoint_threshold = 7; /* automatic checkpoints mid-way */
+    o.store.wal_checkpoint_threshold = 7;  /* automatic checkpoints mid-way */
+    o.store.background_checkpoint = false; /* crash points in one order */
     db *d = NULL;
     return db_open(path, &o, &d, e) == 0 ? d : NULL;
 }

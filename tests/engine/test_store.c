@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/crc32.h"
 #include "base/error.h"
 #include "check.h"
 #include "model/timestamp.h"
@@ -278,6 +279,142 @@ static void test_file_stops_growing(void) {
     if (s) {
         CHECK(store_tx_count(s) == 400);
         CHECK(count_records(s) == 400);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+/* Background checkpoints (store_checkpoint.c): every 20 facts one starts
+ * after a commit and the syncer thread syncs it and switches the header
+ * while later commits append. Left without a close (a process that dies:
+ * the OS keeps what was written), the file reopens with every commit, in
+ * order: those the last durable header holds and the WAL's later frames,
+ * of several generations when commits came while a header was synced.
+ * Closing then checkpoints under the writer and restarts the log. */
+static void test_background_checkpoints_keep_every_commit(void) {
+    const char *p = db_path("behind.graph");
+    store_options o = opts(false);
+    o.wal_checkpoint_threshold = 20;
+    o.background_checkpoint = true;
+    o.sync = STORE_SYNC_NORMAL;
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    char name[32];
+    for (uint64_t tx = 1; s && tx <= 600; tx++) {
+        snprintf(name, sizeof name, ":e%llu", (unsigned long long)tx);
+        fact f = make_fact(name, ":n", value_integer((int64_t)tx), tx);
+        CHECK(store_commit(s, &f, 1, &e) == 0);
+    }
+    store_abandon(s); /* joins the syncer once the checkpoint in flight ends */
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 600);
+        CHECK(count_records(s) == 600);
+        fact one = make_fact(":last", ":n", value_integer(601), 601);
+        CHECK(store_commit(s, &one, 1, &e) == 0);
+        store_close(s);
+    }
+    CHECK(file_size(wal_of(p)) == 48);
+    CHECK(open_file(p, true, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 601 && count_records(s) == 601);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+/* Rewrites a log's header as release 0.2.0 wrote it: version 2, no salt. */
+static void make_log_version_2(const char *p) {
+    uint8_t h[48];
+    int fd = open(wal_of(p), O_RDWR);
+    CHECK(fd >= 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
+    CHECK(format_get_le(h + 8, 4) == 3);
+    format_put_le(h + 8, 2, 4);
+    memset(h + 12, 0, 4);
+    format_put_le(h + 40, crc32_update(0, h, 40), 4);
+    CHECK(pwrite(fd, h, sizeof h, 0) == (ssize_t)sizeof h);
+    close(fd);
+}
+
+/* The commits in a log of release 0.2.0 (version 2) left by a crash are
+ * replayed by this one. */
+static void test_version_2_log_replays(void) {
+    const char *p = db_path("v2log.graph");
+    store *s = NULL;
+    err e = {0};
+    CHECK(open_file(p, false, &s, &e) == 0);
+    for (uint64_t tx = 1; s && tx <= 5; tx++) {
+        fact f = make_fact(":v2", ":n", value_integer((int64_t)tx), tx);
+        CHECK(store_commit(s, &f, 1, &e) == 0);
+    }
+    store_abandon(s);
+    make_log_version_2(p);
+    CHECK(open_file(p, true, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 5 && count_records(s) == 5);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+/* A log an earlier release left (version 2, no salt: zero at offset 12) is not one
+ * a header can name, so the first checkpoint runs whole and resets it;
+ * the background ones after it keep every commit. */
+static void test_saltless_log_checkpoints_whole_first(void) {
+    const char *p = db_path("saltless.graph");
+    store *s = NULL;
+    err e = {0};
+    CHECK(open_file(p, false, &s, &e) == 0);
+    store_close(s);
+    make_log_version_2(p);
+    store_options o = opts(false);
+    o.wal_checkpoint_threshold = 20;
+    o.background_checkpoint = true;
+    o.sync = STORE_SYNC_NORMAL;
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    char name[32];
+    for (uint64_t tx = 1; s && tx <= 100; tx++) {
+        snprintf(name, sizeof name, ":s%llu", (unsigned long long)tx);
+        fact f = make_fact(name, ":n", value_integer((int64_t)tx), tx);
+        CHECK(store_commit(s, &f, 1, &e) == 0);
+    }
+    store_abandon(s);
+    CHECK(open_file(p, true, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 100 && count_records(s) == 100);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+/* One file under two hard links has two logs (file-format.md §6). The
+ * log left under one name by a crash must not be replayed once the file
+ * was checkpointed through the other, even where its frames continue the
+ * counter: they are another history. */
+static void test_other_links_log_stays_out(void) {
+    const char *p = db_path("first.graph");
+    char first[512], second[512];
+    snprintf(first, sizeof first, "%s", p);
+    snprintf(second, sizeof second, "%s", db_path("second.graph"));
+    store *s = NULL;
+    err e = {0};
+    CHECK(open_file(first, false, &s, &e) == 0 && store_checkpoint(s, &e) == 0);
+    for (uint64_t tx = 1; s && tx <= 3; tx++) {
+        fact f = make_fact(":first", ":n", value_integer((int64_t)tx), tx);
+        CHECK(store_commit(s, &f, 1, &e) == 0);
+    }
+    store_abandon(s); /* 1-3 only in first.graph.wal */
+    CHECK(link(first, second) == 0);
+    CHECK(open_file(second, false, &s, &e) == 0);
+    if (s) {
+        fact f = make_fact(":second", ":n", value_integer(1), 1);
+        CHECK(store_tx_count(s) == 0 && store_commit(s, &f, 1, &e) == 0);
+        store_close(s); /* checkpointed: the file holds :second's 1 */
+    }
+    CHECK(open_file(first, false, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 1 && count_records(s) == 1);
         store_close(s);
     }
     err_clear(&e);
@@ -726,6 +863,10 @@ int main(void) {
     test_reader_values_keep_refs_stored();
     test_file_round_trip();
     test_file_stops_growing();
+    test_background_checkpoints_keep_every_commit();
+    test_other_links_log_stays_out();
+    test_version_2_log_replays();
+    test_saltless_log_checkpoints_whole_first();
     test_wal_replay_and_torn_tail();
     test_bad_checksum_in_last_frame_drops_only_it();
     test_header_errors();

@@ -263,7 +263,7 @@ static void test_a_fresh_file_has_an_identity_its_log_repeats(void) {
         CHECK(memcmp(a + FORMAT_DB_ID_OFFSET, a + FORMAT_PAGE_SIZE + FORMAT_DB_ID_OFFSET,
                      FORMAT_DB_ID_SIZE) == 0);
         CHECK(memcmp(l + 24, a + FORMAT_DB_ID_OFFSET, FORMAT_DB_ID_SIZE) == 0);
-        CHECK(format_get_le(l + 8, 4) == 2);
+        CHECK(format_get_le(l + 8, 4) == 3);
     }
     free(a);
     free(l);
