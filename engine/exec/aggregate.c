@@ -381,8 +381,9 @@ int agg_step_each(agg_state *const *states, size_t each, const value *first, siz
                   size_t stride, const uint64_t *weight, err *e) {
     if (count && states[0]->fn == AGG_COUNT) {
         for (size_t i = 0; i < count; i++)
-            states[i * each]->count +=
-                first[i * stride].type != VT_NULL ? (weight ? (int64_t)weight[i] : 1) : 0;
+            states[i * each]->count += first[i * stride].type != VT_NULL
+                                           ? (weight ? (int64_t)weight[i] : 1)
+                                           : 0;
         return 0;
     }
     int rc = 0;
