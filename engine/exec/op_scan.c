@@ -93,11 +93,14 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
         visibility_counter_cut(&ps->x->vis, &max_txc) &&
         (rc = store_scan_latest(r, &b, max_txc, &ps->sc, e)) != 1)
         return rc == 0 ? 1 : rc;
-    /* Grouped by the value alone, runs of one value are longest in AVET. */
-    bool by_value = ps->x->collapsed == ps->it && ps->x->collapse_read == 4u;
-    if ((ps->x->ordered == ps->it || by_value) && b.has_a && !b.has_e && !b.has_v)
+    /* Runs read by one position alone are longest in the index it leads. */
+    unsigned runs_by = ps->x->collapsed == ps->it ? ps->x->collapse_read : 0;
+    bool nothing_fixed = !b.has_e && !b.has_a && !b.has_v;
+    if ((ps->x->ordered == ps->it || runs_by == 4u) && b.has_a && !b.has_e && !b.has_v)
         rc = store_scan_values(r, b.ids.a, ps->x->ordered == ps->it && ps->x->ordered_desc,
                                &ps->x->order_lost, &ps->sc, e);
+    else if (runs_by == 2u && nothing_fixed)
+        rc = store_scan_order(r, TREE_AEVT, &ps->sc, e);
     else
         rc = store_scan_open(r, &b, &ps->sc, e);
     return rc == 0 ? 1 : rc;
