@@ -379,21 +379,27 @@ static bool same_run(const where_ctx *x, const fact_ids *first, const fact_ids *
 static int stored_runs(pattern_scan *ps, batch *out, size_t max, const frame *row,
                        const pattern_binding *b, size_t step, err *e) {
     uint64_t *weight = ps->x->weight;
+    uint64_t n = 0; /* the records of the last row's run, kept out of
+                       `weight`, which may alias the scan's counters */
     const fact_ids *ids;
     value vals[3];
     int rc = 1;
     while (out->count < max && (rc = next_visible(ps, &ids, e)) == 1) {
-        if (out->count && same_run(ps->x, &ps->run, ids)) {
-            weight[out->count - 1]++;
+        if (n && same_run(ps->x, &ps->run, ids)) {
+            n++;
             continue;
         }
         int vrc = store_reader_values(ps->x->r, ids, vals, e);
         if (vrc != 0)
             return vrc;
+        if (n)
+            weight[out->count - 1] = n;
         ps->run = *ids;
         pattern_bind(out, row, b, step, vals, NULL);
-        weight[out->count - 1] = 1;
+        n = 1;
     }
+    if (n)
+        weight[out->count - 1] = n;
     return rc;
 }
 
