@@ -244,7 +244,7 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
         r->p = ok ? rd.p : r->end;                                                                \
         if (!ok)                                                                                  \
             return -1;                                                                            \
-        if (!r->checked || (flags & r->bound_same) != r->bound_same) {                            \
+        if (r->bounds && (!r->checked || (flags & r->bound_same) != r->bound_same)) {             \
             if (!in_bound(r))                                                                     \
                 return FACT_RUN_PAST;                                                             \
             r->checked = true;                                                                    \
