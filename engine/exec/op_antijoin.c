@@ -4,9 +4,10 @@
  * language.md D14), has no solution. A failure inside the body (an expression that
  * cannot be evaluated) only drops that body row, i.e. counts as "no
  * match". The body is asked for one row: it stops at its first solution.
- * A one-pattern body may instead be read once as a set of entities when
- * enough rows come to pay for it (exec/sub_set.h); a pattern followed by
- * filters is probed without its pipeline (exec/sub_probe.h). */
+ * A one-pattern body, or a pattern followed by filters on its value, may
+ * instead be read once as a set of entities when enough rows come to pay
+ * for it (exec/sub_set.h); until then a pattern followed by filters is
+ * probed without its pipeline (exec/sub_probe.h). */
 #include <stdlib.h>
 
 #include "exec/op.h"
@@ -27,11 +28,11 @@ static int anti_keep(op_select *s, frame *row, err *e) {
     op_antijoin *o = (op_antijoin *)s;
     const plan_sub *ps = &o->p->items[o->item].subs[0];
     bool in_set;
-    int rc = sub_set_test(&o->set, o->x, ps, row, o->step, &in_set, e);
+    frame in = op_sub_input(&o->body, ps, row, o->step);
+    int rc = sub_set_test(&o->set, o->x, ps, row, o->step, &in, &in_set, e);
     if (rc != 0)
         return rc == 1 ? !in_set : rc;
     if (o->probe.it) {
-        frame in = op_sub_input(&o->body, ps, row, o->step);
         rc = sub_probe_test(&o->probe, o->x, &in, &in_set, e);
         return rc == 1 ? !in_set : rc;
     }
@@ -64,12 +65,12 @@ op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
                        .p = p,
                        .item = item,
                        .step = p->step_of[item]};
-    sub_set_init(&o->set, x, &p->items[item].subs[0]);
     if (op_sub_init(x, &o->body, p->items[item].subs[0].conj, e) != 0 ||
         sub_probe_init(&o->probe, x, &p->items[item].subs[0], e) != 0) {
         anti_free(&o->base.base);
         return NULL;
     }
+    sub_set_init(&o->set, x, &p->items[item].subs[0], &o->probe);
     o->base.child = child;
     return &o->base.base;
 }

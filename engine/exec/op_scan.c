@@ -88,6 +88,12 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
     if (rc != 1)
         return rc;
     ps->stored_check = ps->check & ~((b.has_e ? 1u : 0u) | (b.has_a ? 2u : 0u));
+    if (ps->range) {
+        if (!b.has_a || b.has_e || b.has_v)
+            return err_set(e, ERR(INT, 0), "internal: a value range needs the attribute alone");
+        rc = store_scan_value_range(r, b.ids.a, ps->range->lo, ps->range->hi, &ps->sc, e);
+        return rc == 0 ? 1 : rc;
+    }
     uint64_t max_txc;
     if (b.has_e && b.has_a && !b.has_v && !pseudo &&
         visibility_counter_cut(&ps->x->vis, &max_txc) &&
@@ -159,9 +165,10 @@ static unsigned checked_positions(const plan_item *it) {
     return check;
 }
 
-int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
-                      err *e) {
+static int scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
+                     const value_range *range, err *e) {
     memset(ps, 0, offsetof(pattern_scan, big));
+    ps->range = range;
     ps->ids = ps->big ? ps->big : ps->few;
     ps->x = x;
     ps->it = it;
@@ -175,6 +182,16 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
         return derived ? 1 : 0;
     int rc = stored_open(ps, known, e);
     return rc == 0 && derived ? 1 : rc;
+}
+
+int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
+                      err *e) {
+    return scan_open(ps, x, it, known, NULL, e);
+}
+
+int pattern_scan_open_range(pattern_scan *ps, where_ctx *x, const plan_item *it,
+                            const value *known[3], const value_range *range, err *e) {
+    return scan_open(ps, x, it, known, range, e);
 }
 
 /* Checks the positions in `check` (a bit each). */
@@ -352,6 +369,12 @@ RECORD_STEP int stored_next(pattern_scan *ps, value out[3], const fact_ids **ids
             return 1;
     }
     return rc;
+}
+
+int pattern_scan_next_ids(pattern_scan *ps, const fact_ids **ids, err *e) {
+    if (ps->stored_check || ps->it->kind == PK_PSEUDO || ps->rel < ps->rel_end)
+        return err_set(e, ERR(INT, 0), "internal: records to check read as identifiers");
+    return ps->sc ? next_visible(ps, ids, e) : 0;
 }
 
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {

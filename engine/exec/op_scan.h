@@ -18,8 +18,14 @@ typedef enum derived_seek { SEEK_ALL, SEEK_ENTITY, SEEK_VALUE } derived_seek;
 #define SCAN_IDS_MAX 64
 #define SCAN_IDS_MIN 4
 
+/* A stretch [lo, hi) of V fields (store_scan_value_range). */
+typedef struct value_range {
+    uint8_t lo[FACT_V_SIZE], hi[FACT_V_SIZE];
+} value_range;
+
 typedef struct pattern_scan {
     where_ctx *x;
+    const value_range *range; /* NULL: the seek the known positions allow */
     const plan_item *it;
     store_scan *sc;
     bool has_alt;           /* a second seek follows the first (keyword values) */
@@ -59,6 +65,15 @@ static inline void pattern_scan_init(pattern_scan *ps) {
  * may be opened again after pattern_scan_close. */
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
                       err *e);
+/* pattern_scan_open for the records of a pattern whose attribute alone
+ * is known (a constant) and whose V field lies in `range` (kept by the
+ * caller until the scan closes): an AVET range read. */
+int pattern_scan_open_range(pattern_scan *ps, where_ctx *x, const plan_item *it,
+                            const value *known[3], const value_range *range, err *e);
+/* The next visible stored record as identifiers only (*ids valid until
+ * the next call): 1, 0 at the end, or an error (INT-000 when the scan
+ * has constants to check or derived facts: pattern_scan_next). */
+int pattern_scan_next_ids(pattern_scan *ps, const fact_ids **ids, err *e);
 /* 1 with the next visible matching record, 0 at the end, or an error.
  * out[3]: its position values, all but numbers, booleans and Null as
  * stored values (value.h) when the record is stored; *rec (NULL: not wanted): its times and flags,

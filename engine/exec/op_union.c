@@ -126,7 +126,8 @@ static int union_branch(op_union *u, size_t k, bool *found, err *e) {
     const plan_sub *ps = &u->p->items[u->item].subs[k];
     op_sub *s = &u->branches[k];
     bool in_set = false;
-    int rc = u->width ? 0 : sub_set_test(&u->sets[k], u->x, ps, &u->in.row, u->step, &in_set, e);
+    int rc = u->width ? 0
+                      : sub_set_test(&u->sets[k], u->x, ps, &u->in.row, u->step, NULL, &in_set, e);
     if (rc != 0) {
         *found = *found || in_set;
         return rc == 1 ? 0 : rc;
@@ -253,7 +254,7 @@ op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *
         return NULL;
     }
     for (size_t k = 0; k < it->sub_count; k++, u->branch_count++) {
-        sub_set_init(&sets[k], x, &it->subs[k]);
+        sub_set_init(&sets[k], x, &it->subs[k], NULL);
         if (op_sub_init(x, &b[k], it->subs[k].conj, e) != 0) {
             union_free(&u->base);
             return NULL;

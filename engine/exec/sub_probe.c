@@ -114,6 +114,19 @@ int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err
     return rc == 0 || rc == 1 ? 1 : rc;
 }
 
+int sub_probe_record(sub_probe *s, const frame *in, const value vals[3], bool *kept, err *e) {
+    pattern_binding b = s->bind;
+    b.agree &= ~1u; /* the entity is the record's own */
+    s->row.count = 0;
+    *kept = false;
+    if (!pattern_bind(&s->row, in, &b, s->step, vals, NULL))
+        return 1;
+    frame row = batch_row(&s->row, 0);
+    int rc = passes(s, &row, e);
+    *kept = rc == 1;
+    return rc == 0 || rc == 1 ? 1 : rc;
+}
+
 void sub_probe_free(sub_probe *s) {
     pattern_scan_release(&s->ps); /* its read-ahead block, kept between probes */
     for (size_t i = 0; i < s->test_count; i++)

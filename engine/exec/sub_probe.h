@@ -36,6 +36,10 @@ int sub_probe_init(sub_probe *s, where_ctx *x, const plan_sub *ps, err *e);
 /* For the body's input row `in` (its INPUT slots set: op_sub_input): 1
  * with *found whether the body has a solution, or an error code. */
 int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err *e);
+/* Whether a record of the body's pattern (its values `vals`) passes the
+ * body's filters, for any entity: the record is bound into a row carrying
+ * `in` without the entity's agreement with it. 1 with *kept, or an error. */
+int sub_probe_record(sub_probe *s, const frame *in, const value vals[3], bool *kept, err *e);
 void sub_probe_free(sub_probe *s);
 
 #endif

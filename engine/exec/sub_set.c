@@ -15,6 +15,16 @@
  * hashed). Rounded down: where the two are close, probing keeps its
  * memory and its early stops. */
 #define PROBE_RECORDS 12
+/* A pattern-and-filters body's probe (sub_probe.h) costs ~4,600; a record
+ * of an exact stretch ~340 (identifiers only), one the filters must see
+ * ~800 (decoded, bound into a row and tested): 13 and 5 per probe. Half
+ * that: the set is read only once the probes have cost about twice the
+ * read, since the probes paid before it are lost (not_probe at 1M, 1,667
+ * outer rows against a stretch of 18.5K records, sits at the break-even:
+ * reading at 13 cost 15.8M instructions a query where probing costs
+ * 10.5M). */
+#define PROBE_FILTERED_RECORDS 3
+#define PROBE_ID_RECORDS 6
 #define SET_OP_NAME "not / or set"
 
 /* V may be anything the pattern does not share: a constant, `_`, or a
@@ -31,18 +41,47 @@ static bool stored_only(const where_ctx *x) {
     return !x->derived && !x->delta_clause && !x->tables;
 }
 
-void sub_set_init(sub_set *s, const where_ctx *x, const plan_sub *ps) {
+/* The pattern [?e :attr ...] with ?e the body's one input. */
+static bool entity_pattern(const plan_sub *ps, const plan_item *it) {
+    const ast_pattern *p = it->pc.pattern;
+    return it->kind == PK_PATTERN && p->e.kind == TERM_VAR && it->pc.var[0] >= 0 &&
+           ps->conj->slots[ps->in_slot[0]].var == it->pc.var[0] && p->a.kind == TERM_CONST &&
+           p->a.constant.type == VT_KEYWORD;
+}
+
+/* A pattern-and-filters probe whose filters read neither the input nor
+ * anything but the pattern's value variable, which has no other slot. */
+static bool filtered_shape(const plan_conj *c, const sub_probe *probe) {
+    const plan_item *it = probe->it;
+    int v = it->pc.var[2];
+    if (!probe->entity_from_input || it->pc.pattern->v.kind != TERM_VAR || v < 0 ||
+        v == it->pc.var[0] || c->vars[v].slot_count != 1)
+        return false;
+    for (size_t step = 2; step <= c->item_count; step++) {
+        const plan_item *f = &c->items[c->order[step - 1]];
+        if (f->clause->as.expr.has_out)
+            return false;
+        for (size_t i = 0; i < f->need_count; i++)
+            if (f->needs[i] != v)
+                return false;
+    }
+    return true;
+}
+
+void sub_set_init(sub_set *s, const where_ctx *x, const plan_sub *ps, sub_probe *probe) {
     memset(s, 0, sizeof *s);
     s->estimate = SIZE_MAX;
     const plan_conj *c = ps->conj;
-    if (!stored_only(x) || c->item_count != 1 || ps->in_count != 1)
+    if (!stored_only(x) || ps->in_count != 1)
         return;
-    const plan_item *it = &c->items[0];
-    const ast_pattern *p = it->pc.pattern;
-    if (it->kind == PK_PATTERN && p->e.kind == TERM_VAR && it->pc.var[0] >= 0 &&
-        c->slots[ps->in_slot[0]].var == it->pc.var[0] && p->a.kind == TERM_CONST &&
-        p->a.constant.type == VT_KEYWORD && own_value(it))
-        s->it = it;
+    if (c->item_count == 1 && entity_pattern(ps, &c->items[0]) && own_value(&c->items[0]))
+        s->it = &c->items[0];
+    else if (c->item_count > 1 && probe && probe->it && entity_pattern(ps, probe->it) &&
+             filtered_shape(c, probe)) {
+        s->it = probe->it;
+        s->filtered = probe;
+        sub_ranges_of(c, s->it, s->it->pc.var[2], &s->ranges);
+    }
 }
 
 static size_t slot_of(const sub_set *s, uint64_t id) {
@@ -67,12 +106,11 @@ static void put(sub_set *s, uint64_t id) {
     s->slots[k] = id + 1;
 }
 
-/* Doubles the table (charged to the meter). 0, or -1: no room (out of
+/* Grows the table to `cap` slots (charged to the meter). 0, or -1: no room (out of
  * memory, or the query's memory limit: the table is kept only while as
  * much again is left, so that a query the seeks would answer does not
  * fail for want of what the table took). */
-static int grow(sub_set *s, meter *m) {
-    size_t cap = s->cap ? s->cap * 2 : 1024;
+static int grow_to(sub_set *s, meter *m, size_t cap) {
     err ignored = {0};
     if (cap > SIZE_MAX / 4 / sizeof *s->slots ||
         meter_charge(m, 2 * cap * sizeof *s->slots, SET_OP_NAME, &ignored)) {
@@ -99,6 +137,20 @@ static int grow(sub_set *s, meter *m) {
     return 0;
 }
 
+static int grow(sub_set *s, meter *m) {
+    return grow_to(s, m, s->cap ? s->cap * 2 : 1024);
+}
+
+/* Room for the records the estimate expects, set aside at once rather
+ * than doubled into (each doubling puts every entity again). */
+static void reserve(sub_set *s, meter *m) {
+    size_t cap = 1024;
+    while (cap < s->records * 2 && cap < SIZE_MAX / 8)
+        cap *= 2;
+    if (cap > s->cap)
+        grow_to(s, m, cap); /* no room: it grows as it fills, or stops */
+}
+
 static void drop(sub_set *s, meter *m) {
     free(s->slots);
     meter_release(m, s->charged);
@@ -106,48 +158,138 @@ static void drop(sub_set *s, meter *m) {
     s->cap = s->count = s->charged = 0;
 }
 
-/* Reads the body's records into the set. 0 (s->built, or s->it cleared
- * when the set cannot be kept: the rows are probed), or an error. */
-static int build(sub_set *s, where_ctx *x, err *e) {
+/* The records read so far: the cancel is polled as op_next would. */
+static int tick(where_ctx *x, size_t *n, err *e) {
+    return ++*n % CANCEL_POLL_TICKS == 0 && meter_tick(x->m, CANCEL_POLL_TICKS, e) != 0 ? e->code
+                                                                                        : 1;
+}
+
+/* Puts entity `id`: 1, 0 when the set cannot grow (then the rows are
+ * probed). */
+static int add(sub_set *s, meter *m, uint64_t id) {
+    if ((s->count + 1) * 2 > s->cap && grow(s, m) != 0)
+        return 0;
+    put(s, id);
+    return 1;
+}
+
+/* next_entity's answers besides 1 (an entity), 0 (the end) and errors. */
+enum { PASS_OVER = 2, NOT_STORED = -1 };
+
+/* The next record of the open scan that belongs in the set: 1 with *id,
+ * PASS_OVER a record the filters drop, 0 at the end, NOT_STORED a value
+ * that is no entity of the store (keep probing), or an error. `exact`:
+ * every record belongs. */
+static int next_entity(sub_set *s, where_ctx *x, pattern_scan *ps, bool exact, const frame *in,
+                       uint64_t *id, err *e) {
+    if (exact) {
+        const fact_ids *ids;
+        int rc = pattern_scan_next_ids(ps, &ids, e);
+        if (rc == 1)
+            *id = ids->e;
+        return rc;
+    }
+    value out[3];
+    bool kept = true;
+    int rc = pattern_scan_next(ps, out, NULL, e);
+    if (rc == 1 && s->filtered)
+        rc = sub_probe_record(s->filtered, in, out, &kept, e);
+    if (rc != 1 || !kept)
+        return rc == 1 ? PASS_OVER : rc;
+    store_bound b = {0};
+    rc = store_bound_entity(x->r, &out[0], &b, e);
+    *id = b.ids.e;
+    return rc == 0 ? NOT_STORED : rc;
+}
+
+/* Reads the records of one opened scan into the set: 1 all read, 0 the
+ * set cannot be kept, or an error. */
+static int read_scan(sub_set *s, where_ctx *x, pattern_scan *ps, bool exact, const frame *in,
+                     err *e) {
+    size_t n = 0;
+    uint64_t id;
+    int rc;
+    while ((rc = next_entity(s, x, ps, exact, in, &id, e)) == 1 || rc == PASS_OVER) {
+        if (rc == 1 && !add(s, x->m, id))
+            return 0;
+        if ((rc = tick(x, &n, e)) != 1)
+            return rc;
+    }
+    return rc == 0 ? 1 : rc == NOT_STORED ? 0 : rc;
+}
+
+/* Reads the body's records (in each of its stretches, when filtered). */
+static int read_body(sub_set *s, where_ctx *x, pattern_scan *ps, const frame *in, err *e) {
     const ast_pattern *p = s->it->pc.pattern;
     const value *known[3] = {NULL, &p->a.constant, p->v.kind == TERM_CONST ? &p->v.constant : NULL};
+    if (!s->filtered) {
+        int rc = pattern_scan_open(ps, x, s->it, known, e);
+        return rc == 1 ? read_scan(s, x, ps, false, in, e) : rc == 0 ? 1 : rc;
+    }
+    int rc = 1;
+    for (size_t i = 0; i < s->ranges.count && rc == 1; i++) {
+        rc = pattern_scan_open_range(ps, x, s->it, known, &s->ranges.r[i], e);
+        if (rc == 1)
+            rc = read_scan(s, x, ps, s->ranges.exact[i], in, e);
+        else if (rc == 0)
+            rc = 1;
+        pattern_scan_close(ps);
+    }
+    return rc;
+}
+
+/* Reads the body's records into the set. 0 (s->built, or s->it cleared
+ * when the set cannot be kept: the rows are probed), or an error. */
+static int build(sub_set *s, where_ctx *x, const frame *in, err *e) {
     pattern_scan ps;
     pattern_scan_init(&ps);
-    value out[3];
-    size_t n = 0;
-    int rc = pattern_scan_open(&ps, x, s->it, known, e), room = 0;
-    while (rc == 1 && room == 0 && (rc = pattern_scan_next(&ps, out, NULL, e)) == 1) {
-        store_bound b = {0};
-        rc = store_bound_entity(x->r, &out[0], &b, e);
-        if (rc == 0)
-            room = -1; /* not an entity of the store: keep probing */
-        if (rc == 1 && (s->count + 1) * 2 > s->cap)
-            room = grow(s, x->m);
-        if (rc == 1 && room == 0)
-            put(s, b.ids.e);
-        if (rc == 1 && ++n % CANCEL_POLL_TICKS == 0 && meter_tick(x->m, CANCEL_POLL_TICKS, e) != 0)
-            rc = e->code;
-    }
+    reserve(s, x->m);
+    int rc = read_body(s, x, &ps, in, e);
     pattern_scan_release(&ps);
-    if ((rc != 0 && rc != 1) || room != 0) {
+    if (rc != 1) {
         drop(s, x->m);
         s->it = NULL;
-        return rc != 0 && rc != 1 ? rc : 0;
+        return rc == 0 ? 0 : rc;
     }
     s->built = true;
     return 0;
 }
 
+/* What reading the body costs, in probes (SIZE_MAX: not known). */
+static size_t estimate(sub_set *s, where_ctx *x) {
+    if (!s->filtered) {
+        size_t n = plan_estimate_constants(x->r, NULL, s->it, SIZE_MAX - 1);
+        s->records = n == SIZE_MAX ? 0 : n;
+        return n == SIZE_MAX ? n : n / PROBE_RECORDS;
+    }
+    store_bound b = {0};
+    err ignored = {0};
+    int rc = store_bound_attribute(x->r, &s->it->pc.pattern->a.constant, &b, &ignored);
+    double probes = rc == 1 && b.has_a ? 0 : rc == 0 ? 0 : -1; /* 0: nothing stored matches */
+    for (size_t i = 0; i < s->ranges.count && rc == 1 && b.has_a && probes >= 0; i++) {
+        size_t n = 0;
+        if (store_estimate_value_range(x->r, b.ids.a, s->ranges.r[i].lo, s->ranges.r[i].hi,
+                                       SIZE_MAX - 1, &n, &ignored) != 0) {
+            probes = -1;
+            break;
+        }
+        probes += (double)n / (s->ranges.exact[i] ? PROBE_ID_RECORDS : PROBE_FILTERED_RECORDS);
+        s->records += n;
+    }
+    err_clear(&ignored);
+    return probes >= 0 && probes < (double)(SIZE_MAX / 2) ? (size_t)probes : SIZE_MAX;
+}
+
 int sub_set_test(sub_set *s, where_ctx *x, const plan_sub *ps, const frame *parent, size_t step,
-                 bool *found, err *e) {
+                 const frame *in, bool *found, err *e) {
     if (!s->it)
         return 0;
     if (!s->built) {
-        if (s->estimate == SIZE_MAX)
-            s->estimate = plan_estimate_constants(x->r, NULL, s->it, SIZE_MAX - 1);
-        if (s->estimate == SIZE_MAX || ++s->probes * PROBE_RECORDS < s->estimate)
+        if (s->probes++ == 0 && (s->estimate = estimate(s, x)) == SIZE_MAX)
+            s->it = NULL; /* not known: probe every row */
+        if (!s->it || s->probes <= s->estimate)
             return 0;
-        int rc = build(s, x, e);
+        int rc = build(s, x, in, e);
         if (rc != 0 || !s->built)
             return rc;
     }

@@ -267,6 +267,16 @@ void store_key_successor(int order, const store_rec *rec, uint8_t key[FACT_KEY_S
  * forwards and sets *order_lost (`order_lost` NULL: it never does). */
 int store_scan_values(store_reader *r, uint64_t attr, bool desc, bool *order_lost, store_scan **out,
                       err *e);
+/* The records of attribute `attr` (a stored id) whose V field lies in
+ * [lo, hi) by its bytes, in AVET order: by value type, then value
+ * (integers in their order; other types by their payload's bytes), each
+ * (value, entity) group in commit order. */
+int store_scan_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT_V_SIZE],
+                           const uint8_t hi[FACT_V_SIZE], store_scan **out, err *e);
+/* store_estimate for such a range, counted exactly up to 16 records
+ * (not kept in the estimate cache). */
+int store_estimate_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT_V_SIZE],
+                               const uint8_t hi[FACT_V_SIZE], size_t cap, size_t *out, err *e);
 /* The V types (value_type) of attribute `attr`'s first and last records
  * in AVET order, every record counted (retracted and not yet valid
  * ones too): 1, 0 when it has none, or an error. All its values are of

@@ -318,6 +318,25 @@ static int first_value_type(store_reader *r, uint64_t attr, bool desc, int *type
     return rc;
 }
 
+/* AVET key bytes from attribute `attr` and V field `v`. */
+static size_t value_key(uint64_t attr, const uint8_t v[FACT_V_SIZE], uint8_t key[FACT_KEY_SIZE]) {
+    fact_ids ids = {.a = attr};
+    memcpy(ids.v, v, FACT_V_SIZE);
+    return fact_key_prefix(TREE_AVET, &ids, 2, key);
+}
+
+int store_scan_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT_V_SIZE],
+                           const uint8_t hi[FACT_V_SIZE], store_scan **out, err *e) {
+    uint8_t from[FACT_KEY_SIZE];
+    size_t len = value_key(attr, lo, from);
+    int rc = scan_seek(r, TREE_AVET, from, len, AVET_ATTR_BYTES, out, e);
+    if (rc == 0) {
+        (*out)->has_below = true;
+        memcpy((*out)->below, hi, FACT_V_SIZE);
+    }
+    return rc;
+}
+
 int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest, err *e) {
     int rc = first_value_type(r, attr, false, lowest, e);
     return rc == 1 ? first_value_type(r, attr, true, highest, e) : rc;
@@ -370,10 +389,25 @@ static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *
     return *n > 0;
 }
 
+/* Drops out[0..*n)'s records from the first one at or above the scan's
+ * `below` (they come in AVET order): the scan ends there. */
+static void trim_below(store_scan *sc, fact_ids *out, size_t *n) {
+    for (size_t i = 0; i < *n; i++)
+        if (memcmp(out[i].v, sc->below, FACT_V_SIZE) >= 0) {
+            *n = i;
+            scan_end(sc);
+            return;
+        }
+}
+
 int store_scan_fill_ids(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
     *n = 0;
-    if (!sc->listed && !sc->desc && !sc->has_below)
-        return fill_runs(sc, out, max, n, e);
+    if (!sc->listed && !sc->desc) {
+        int rc = fill_runs(sc, out, max, n, e);
+        if (rc == 1 && sc->has_below)
+            trim_below(sc, out, n);
+        return rc == 1 ? *n > 0 : rc;
+    }
     int rc = 1; /* lists and value-order scans: one at a time */
     while (*n < max && (rc = store_scan_next_ids(sc, &out[*n], e)) == 1)
         (*n)++;
@@ -451,6 +485,37 @@ static int range_estimate(store_scan *sc, double from, double *out, err *e) {
         to = btree_cursor_position(&sc->c);
     }
     *out = (to - from) * (double)sc->r->h.fact_count;
+    return 0;
+}
+
+/* Keys a value range's estimate counts one by one before it reads the
+ * branch positions of its ends (each key ~300 instructions). */
+#define RANGE_ESTIMATE_EXACT 16
+
+int store_estimate_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT_V_SIZE],
+                               const uint8_t hi[FACT_V_SIZE], size_t cap, size_t *out, err *e) {
+    store_scan *sc;
+    int rc = store_scan_value_range(r, attr, lo, hi, &sc, e);
+    if (rc != 0)
+        return rc;
+    double from = btree_cursor_position(&sc->c);
+    size_t n = 0, exact = cap < RANGE_ESTIMATE_EXACT ? cap : RANGE_ESTIMATE_EXACT;
+    const uint8_t *key;
+    while (n < exact && (rc = next_key(sc, &key, e)) == 1 &&
+           memcmp(key + AVET_ATTR_BYTES, hi, FACT_V_SIZE) < 0)
+        n++;
+    if (rc == 1 && n == exact && n < cap) {
+        uint8_t to_key[FACT_KEY_SIZE];
+        size_t len = value_key(attr, hi, to_key);
+        rc = btree_seek(&sc->c, to_key, len, e);
+        double est = (btree_cursor_position(&sc->c) - from) * (double)r->h.fact_count;
+        if (rc == 0 && est > (double)n)
+            n = est >= (double)cap ? cap : (size_t)est;
+    }
+    store_scan_close(sc);
+    if (rc > 1 || rc < 0)
+        return rc;
+    *out = n;
     return 0;
 }
 
