@@ -230,12 +230,18 @@ static void allow_weights(finish_plan *p) {
     if (!presence || p->agg_count == 0)
         return;
     p->in->weights_ok = true;
+    p->in->any_order = true;
     for (size_t v = 0; v < p->in->var_count; v++)
         presence[v] = true;
     for (size_t c = 0; c < p->col_count; c++) {
         const finish_col *col = &p->cols[c];
-        if (col->var >= 0 && !(col->spec->kind == FIND_AGGREGATE && col->agg == AGG_COUNT))
+        bool aggregate = col->spec->kind == FIND_AGGREGATE;
+        if (col->var >= 0 && !(aggregate && col->agg == AGG_COUNT))
             presence[col->var] = false;
+        if (col->spec->kind == FIND_WINDOW ||
+            (aggregate && col->agg != AGG_COUNT && col->agg != AGG_COUNT_DISTINCT &&
+             col->agg != AGG_COLLECT_SET))
+            p->in->any_order = false;
     }
     for (size_t g = 0; g < p->group_count; g++)
         if (p->group_vars[g] >= 0)

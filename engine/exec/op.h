@@ -76,6 +76,7 @@ typedef struct where_ctx {
     const plan_item *collapsed;
     unsigned collapse_read, collapse_null;
     uint64_t *weight;
+    bool collapse_any_order; /* the scan may read another index (solution.h any_order) */
 } where_ctx;
 
 /* One row of a conjunction: a view into a batch. */

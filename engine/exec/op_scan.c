@@ -100,7 +100,8 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
         (rc = store_scan_latest(r, &b, max_txc, &ps->sc, e)) != 1)
         return rc == 0 ? 1 : rc;
     /* Runs read by one position alone are longest in the index it leads. */
-    unsigned runs_by = ps->x->collapsed == ps->it ? ps->x->collapse_read : 0;
+    bool reorder = ps->x->collapsed == ps->it && ps->x->collapse_any_order;
+    unsigned runs_by = reorder ? ps->x->collapse_read : 0;
     bool nothing_fixed = !b.has_e && !b.has_a && !b.has_v;
     if ((ps->x->ordered == ps->it || runs_by == 4u) && b.has_a && !b.has_e && !b.has_v)
         rc = store_scan_values(r, b.ids.a, ps->x->ordered == ps->it && ps->x->ordered_desc,

@@ -71,6 +71,11 @@ struct solution_stream {
      * The producer may then hand out one row for a run of solutions. */
     bool weights_ok;
     bool *presence_only;
+    /* Set with weights_ok: the consumer's answer is the same whatever the
+     * order of the solutions (counts and sets; not a float sum, nor a
+     * min or max that keeps a leading NaN), so the producer may read them
+     * in another order. */
+    bool any_order;
     /* Set by the producer when it opens: the solutions come in the language.md D3
      * order of variable `order_var` (descending when `order_desc`), which
      * the query's first :order-by key may use (plan/value_order.h). The

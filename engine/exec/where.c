@@ -82,6 +82,7 @@ static int choose_collapse(where_stream *w, err *e) {
         return err_set(e, ERR(INT, 0), "out of memory");
     w->x.collapse_read = read;
     w->x.collapse_null = null;
+    w->x.collapse_any_order = w->base.any_order;
     w->x.collapsed = it;
     return 0;
 }
