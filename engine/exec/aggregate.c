@@ -356,16 +356,40 @@ int agg_step(agg_state *s, const value *v, err *e) {
     return err_set(e, ERR(INT, 0), "unknown aggregate");
 }
 
+/* Whether stepping `fn` again with the value it was just stepped with
+ * changes nothing: a set already holds it, an extreme is replaced only by
+ * a strictly smaller or larger value (and a type mismatch failed the
+ * first time). */
+static bool repeat_idempotent(agg_fn fn) {
+    return fn == AGG_COUNT_DISTINCT || fn == AGG_COLLECT_SET || fn == AGG_MIN || fn == AGG_MAX;
+}
+
+int agg_step_n(agg_state *s, const value *v, uint64_t n, err *e) {
+    if (s->fn == AGG_COUNT) {
+        s->count += v->type != VT_NULL ? (int64_t)n : 0;
+        return 0;
+    }
+    if (n > 1 && repeat_idempotent(s->fn))
+        n = 1;
+    int rc = 0;
+    for (uint64_t i = 0; !rc && i < n; i++)
+        rc = agg_step(s, v, e);
+    return rc;
+}
+
 int agg_step_each(agg_state *const *states, size_t each, const value *first, size_t count,
-                  size_t stride, err *e) {
+                  size_t stride, const uint64_t *weight, err *e) {
     if (count && states[0]->fn == AGG_COUNT) {
         for (size_t i = 0; i < count; i++)
-            states[i * each]->count += first[i * stride].type != VT_NULL;
+            states[i * each]->count += first[i * stride].type != VT_NULL
+                                           ? (weight ? (int64_t)weight[i] : 1)
+                                           : 0;
         return 0;
     }
     int rc = 0;
     for (size_t i = 0; !rc && i < count; i++)
-        rc = agg_step(states[i * each], &first[i * stride], e);
+        rc = weight ? agg_step_n(states[i * each], &first[i * stride], weight[i], e)
+                    : agg_step(states[i * each], &first[i * stride], e);
     return rc;
 }
 

@@ -61,6 +61,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/arena.h"
 #include "base/error.h"
@@ -106,11 +107,15 @@ int agg_new_host(agg_state **out, const struct host_fn *f, arena *a, meter *m, e
 void agg_discard(agg_state *s);
 /* Adds one input value (Null is skipped). Returns 0 or an error above. */
 int agg_step(agg_state *s, const value *v, err *e);
+/* agg_step `n` times with `v` (one addition for count, one step for the
+ * aggregates a repeated value leaves as they are). */
+int agg_step_n(agg_state *s, const value *v, uint64_t n, err *e);
 /* agg_step of states[i * each] (accumulators of one function; `each` 0:
  * all values step states[0]) with the value at first + i * stride, for
- * i < count: one call for a block of solutions. Stops at the first error. */
+ * i < count, weight[i] times each (weight NULL: once): one call for a
+ * block of solutions. Stops at the first error. */
 int agg_step_each(agg_state *const *states, size_t each, const value *first, size_t count,
-                  size_t stride, err *e);
+                  size_t stride, const uint64_t *weight, err *e);
 /* Whether agg_step of `fn` never fails (count, avg): stepping such an
  * aggregate before or after another cannot change which error a query
  * reports. */

@@ -298,10 +298,11 @@ static int find_group(group_table *t, const value *key, group **out, err *e) {
     return rc;
 }
 
-static int step_group(const finish_plan *p, group *g, const value *row, err *e) {
+/* Steps the group's aggregates with a row standing for `n` solutions. */
+static int step_group(const finish_plan *p, group *g, const value *row, uint64_t n, err *e) {
     static const value null = {.type = VT_NULL};
     for (size_t a = 0; a < p->agg_count; a++) {
-        int rc = agg_step(g->aggs[a], p->agg_vars[a] < 0 ? &null : &row[p->agg_vars[a]], e);
+        int rc = agg_step_n(g->aggs[a], p->agg_vars[a] < 0 ? &null : &row[p->agg_vars[a]], n, e);
         if (rc)
             return rc;
     }
@@ -317,7 +318,7 @@ static int add_block(group_table *t, const solution_block *b, value *key, err *e
         group *g;
         rc = find_group(t, key, &g, e);
         if (!rc)
-            rc = step_group(t->p, g, row, e);
+            rc = step_group(t->p, g, row, b->weight ? b->weight[i] : 1, e);
     }
     return rc;
 }
@@ -370,7 +371,7 @@ static int add_block_by_aggregate(group_table *t, const solution_block *b, value
             for (size_t i = 0; i < (each ? n : 1); i++)
                 states[i] = aggs[i][a];
             rc = agg_step_each(states, each, solution_row(b, from) + p->agg_vars[a], n, b->stride,
-                               e);
+                               b->weight ? b->weight + from : NULL, e);
         }
     }
     return rc;

@@ -239,6 +239,34 @@ static void allow_stored(finish_plan *p) {
     }
 }
 
+/* Aggregation takes a row standing for several solutions (agg_step_n),
+ * of which count's argument, when nothing else reads it, need only say
+ * whether it is Null. */
+static void allow_weights(finish_plan *p) {
+    bool *presence = p->in->presence_only;
+    if (!presence || p->agg_count == 0)
+        return;
+    p->in->weights_ok = true;
+    p->in->any_order = true;
+    for (size_t v = 0; v < p->in->var_count; v++)
+        presence[v] = true;
+    for (size_t c = 0; c < p->col_count; c++) {
+        const finish_col *col = &p->cols[c];
+        bool aggregate = col->spec->kind == FIND_AGGREGATE;
+        if (col->var >= 0 && !(aggregate && col->agg == AGG_COUNT))
+            presence[col->var] = false;
+        if (col->spec->kind == FIND_WINDOW ||
+            (aggregate && col->agg != AGG_COUNT && col->agg != AGG_COUNT_DISTINCT &&
+             col->agg != AGG_COLLECT_SET))
+            p->in->any_order = false;
+    }
+    for (size_t g = 0; g < p->group_count; g++)
+        if (p->group_vars[g] >= 0)
+            presence[p->group_vars[g]] = false;
+    for (size_t i = 0; i < p->extra_count; i++)
+        presence[p->extra_vars[i]] = false;
+}
+
 int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, meter *m,
                      host_scope *host, err *e) {
     memset(p, 0, sizeof *p);
@@ -261,6 +289,7 @@ int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, me
     place_group_key(p);
     place_windows(p);
     allow_stored(p);
+    allow_weights(p);
     return 0;
 }
 

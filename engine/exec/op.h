@@ -67,6 +67,16 @@ typedef struct where_ctx {
      * before them (exec/op_hashjoin.c) instead of reading a table that
      * later opens would reuse. */
     const plan_conj *once;
+    /* The pattern, the query's only clause, whose scan hands out one row
+     * for a run of consecutive visible records (exec/where.c, for a
+     * consumer of weighted solutions), or NULL: records that agree on the
+     * positions in `collapse_read` (a bit each) and on whether those in
+     * `collapse_null` are Null make one row, weight[i] the records row i
+     * of the scan's batch stands for. */
+    const plan_item *collapsed;
+    unsigned collapse_read, collapse_null;
+    uint64_t *weight;
+    bool collapse_any_order; /* the scan may read another index (solution.h any_order) */
 } where_ctx;
 
 /* One row of a conjunction: a view into a batch. */

@@ -99,8 +99,15 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
         visibility_counter_cut(&ps->x->vis, &max_txc) &&
         (rc = store_scan_latest(r, &b, max_txc, &ps->sc, e)) != 1)
         return rc == 0 ? 1 : rc;
-    if (ps->x->ordered == ps->it && b.has_a && !b.has_e && !b.has_v)
-        rc = store_scan_values(r, b.ids.a, ps->x->ordered_desc, &ps->x->order_lost, &ps->sc, e);
+    /* Runs read by one position alone are longest in the index it leads. */
+    bool reorder = ps->x->collapsed == ps->it && ps->x->collapse_any_order;
+    unsigned runs_by = reorder ? ps->x->collapse_read : 0;
+    bool nothing_fixed = !b.has_e && !b.has_a && !b.has_v;
+    if ((ps->x->ordered == ps->it || runs_by == 4u) && b.has_a && !b.has_e && !b.has_v)
+        rc = store_scan_values(r, b.ids.a, ps->x->ordered == ps->it && ps->x->ordered_desc,
+                               &ps->x->order_lost, &ps->sc, e);
+    else if (runs_by == 2u && nothing_fixed)
+        rc = store_scan_order(r, TREE_AEVT, &ps->sc, e);
     else
         rc = store_scan_open(r, &b, &ps->sc, e);
     return rc == 0 ? 1 : rc;
@@ -379,21 +386,76 @@ int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
     return rc == 0 ? derived_next(ps, out, rec, e) : rc;
 }
 
+/* Does a visible record continue the run of `first` (where_ctx.collapsed)? */
+static bool same_run(const where_ctx *x, const fact_ids *first, const fact_ids *ids) {
+    unsigned read = x->collapse_read;
+    if (((read & 1u) && ids->e != first->e) || ((read & 2u) && ids->a != first->a))
+        return false;
+    if (read & 4u)
+        return memcmp(ids->v, first->v, FACT_V_SIZE) == 0;
+    return !(x->collapse_null & 4u) || (ids->v[0] == VT_NULL) == (first->v[0] == VT_NULL);
+}
+
+/* pattern_scan_fill's stored records as runs (where_ctx.collapsed): a
+ * visible record that continues the run of the batch's last row adds to
+ * its weight, read and decoded no further; only a run's first record
+ * becomes a row. The batch's last row may start another run. */
+static int stored_runs(pattern_scan *ps, batch *out, size_t max, const frame *row,
+                       const pattern_binding *b, size_t step, err *e) {
+    uint64_t *weight = ps->x->weight;
+    uint64_t n = 0; /* the records of the last row's run, kept out of
+                       `weight`, which may alias the scan's counters */
+    const fact_ids *ids;
+    value vals[3];
+    int rc = 1;
+    while (out->count < max && (rc = next_visible(ps, &ids, e)) == 1) {
+        if (n && same_run(ps->x, &ps->run, ids)) {
+            n++;
+            continue;
+        }
+        int vrc = store_reader_values(ps->x->r, ids, vals, e);
+        if (vrc != 0)
+            return vrc;
+        if (n)
+            weight[out->count - 1] = n;
+        ps->run = *ids;
+        pattern_bind(out, row, b, step, vals, NULL);
+        n = 1;
+    }
+    if (n)
+        weight[out->count - 1] = n;
+    return rc;
+}
+
+/* Whether the stored records may be read as runs: a row's values are
+ * all its records have to pass (no constant to match on each, no
+ * repeated or joined variable, no pseudo pattern reading its record). */
+static bool runs_allowed(const pattern_scan *ps, const pattern_binding *b) {
+    return ps->x->collapsed == ps->it && ps->sc && !ps->stored_check && !b->repeat && !b->agree &&
+           !b->record;
+}
+
 int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row,
                       const pattern_binding *b, size_t step, err *e) {
     value vals[3];
     fact rec;
     const fact_ids *ids;
     int rc = 1;
-    while (out->count < max && (rc = stored_next(ps, vals, &ids, e)) == 1) {
-        if (b->record)
-            rec = record_times(ids);
-        pattern_bind(out, row, b, step, vals, &rec);
-    }
+    uint64_t *weight = ps->x->collapsed == ps->it ? ps->x->weight : NULL;
+    if (runs_allowed(ps, b))
+        rc = stored_runs(ps, out, max, row, b, step, e);
+    else
+        while (out->count < max && (rc = stored_next(ps, vals, &ids, e)) == 1) {
+            if (b->record)
+                rec = record_times(ids);
+            if (pattern_bind(out, row, b, step, vals, &rec) && weight)
+                weight[out->count - 1] = 1;
+        }
     if (rc != 0 || (ps->row == RELATION_END && ps->rel >= ps->rel_end))
         return rc; /* full, failed, or no derived facts to follow */
     while (out->count < max && (rc = derived_next(ps, vals, b->record ? &rec : NULL, e)) == 1)
-        pattern_bind(out, row, b, step, vals, &rec);
+        if (pattern_bind(out, row, b, step, vals, &rec) && weight)
+            weight[out->count - 1] = 1;
     return rc;
 }
 

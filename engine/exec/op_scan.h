@@ -51,6 +51,7 @@ typedef struct pattern_scan {
     fact_ids *big;    /* SCAN_IDS_MAX records once a scan has read more than
                          `few`, kept for the next opens; NULL: none yet */
     fact_ids held[2]; /* a group's last and pick records across a read ahead */
+    fact_ids run;     /* the first record of the batch's last row (stored_runs) */
     fact_ids few[SCAN_IDS_MIN];
 } pattern_scan;
 

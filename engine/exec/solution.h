@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -39,11 +40,16 @@ typedef struct solution_var {
 } solution_var;
 
 /* `count` (>= 1) solutions, row i at rows + i * stride, each binding the
- * variables whose `bound` flag is set. */
+ * variables whose `bound` flag is set. `weight` (NULL: every row is one
+ * solution; given only to a consumer that set weights_ok): row i stands
+ * for weight[i] consecutive solutions that agree with it on every
+ * variable the consumer reads, and on whether each variable it marked
+ * presence_only is Null. */
 typedef struct solution_block {
     const value *rows;
     size_t count, stride;
     const bool *bound;
+    const uint64_t *weight;
 } solution_block;
 
 static inline const value *solution_row(const solution_block *b, size_t i) {
@@ -58,6 +64,18 @@ struct solution_stream {
     /* Set by the consumer before its first next(), like stored_ok: at most
      * this many rows will be read (a :limit); 0, unknown. A hint only. */
     size_t rows_wanted;
+    /* Set by the consumer before its first next(), like stored_ok: it
+     * takes weighted blocks (solution_block.weight), and of each variable
+     * flagged in presence_only (var_count flags, all false at first; NULL:
+     * none) it reads at most whether the value is Null (count's argument).
+     * The producer may then hand out one row for a run of solutions. */
+    bool weights_ok;
+    bool *presence_only;
+    /* Set with weights_ok: the consumer's answer is the same whatever the
+     * order of the solutions (counts and sets; not a float sum, nor a
+     * min or max that keeps a leading NaN), so the producer may read them
+     * in another order. */
+    bool any_order;
     /* Set by the producer when it opens: the solutions come in the language.md D3
      * order of variable `order_var` (descending when `order_desc`), which
      * the query's first :order-by key may use (plan/value_order.h). The

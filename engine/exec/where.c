@@ -26,6 +26,7 @@ typedef struct where_stream {
     bool *decode; /* per exported variable: !stored_ok, fixed at the first row */
     enum { EXPORT_UNSET, EXPORT_COPY, EXPORT_SLOTS } export;
     size_t first_slot;      /* EXPORT_SLOTS: the slot of the first exported variable */
+    bool collapse_chosen;   /* choose_collapse ran (at the first row) */
     bool kept;              /* where_keep: close parks instead of freeing */
     bool ended;             /* the pipeline gave its last batch: no scan is open */
     uint64_t planned_facts; /* the store's facts when the plan was made */
@@ -47,6 +48,42 @@ static int choose_export(where_stream *w, err *e) {
     if (!slots &&
         !(w->rows = arena_alloc(&w->mem, BATCH_ROWS * (s->var_count + 1) * sizeof *w->rows)))
         return err_set(e, ERR(INT, 0), "out of memory");
+    return 0;
+}
+
+/* Whether the consumer reads the value of the exported variable held in
+ * slot `s` (an unexported slot counts as read). */
+static bool slot_read(const where_stream *w, int s) {
+    for (size_t i = 0; i < w->base.var_count; i++)
+        if (w->slot_of[i] == s)
+            return !w->base.presence_only[i];
+    return true;
+}
+
+/* A :where of one stored pattern, read by a consumer of weighted
+ * solutions, hands out a row per run of records that agree on what the
+ * consumer reads (where_ctx.collapsed): a count reads no row per record.
+ * Only entities and attributes never are Null. */
+static int choose_collapse(where_stream *w, err *e) {
+    const plan_item *it = &w->top->items[0];
+    if (!w->base.weights_ok || w->top->item_count != 1 || it->kind != PK_PATTERN ||
+        it->access.join != PLAN_JOIN_NESTED_LOOP || w->x.derived || w->x.tables || w->x.ordered)
+        return 0;
+    unsigned read = 0, null = 0;
+    for (int pos = 0; pos < 3; pos++) {
+        if (it->slot[pos] < 0)
+            continue;
+        if (slot_read(w, it->slot[pos]))
+            read |= 1u << pos;
+        else if (pos == 2)
+            null |= 1u << pos;
+    }
+    if (!(w->x.weight = arena_alloc(&w->mem, BATCH_ROWS * sizeof *w->x.weight)))
+        return err_set(e, ERR(INT, 0), "out of memory");
+    w->x.collapse_read = read;
+    w->x.collapse_null = null;
+    w->x.collapse_any_order = w->base.any_order;
+    w->x.collapsed = it;
     return 0;
 }
 
@@ -87,7 +124,11 @@ static int copy_rows(where_stream *w, const batch *b, err *e) {
 static int where_next(solution_stream *s, solution_block *out, err *e) {
     where_stream *w = (where_stream *)s;
     batch *b;
-    int rc = next_batch(w, &b, e);
+    int rc = 0;
+    if (!w->collapse_chosen && (rc = choose_collapse(w, e)) != 0)
+        return rc;
+    w->collapse_chosen = true;
+    rc = next_batch(w, &b, e);
     if (rc != 1)
         return rc;
     if (w->export == EXPORT_UNSET && (rc = choose_export(w, e)) != 0)
@@ -95,7 +136,8 @@ static int where_next(solution_stream *s, solution_block *out, err *e) {
     *out = (solution_block){.rows = b->slot + w->first_slot,
                             .count = b->count,
                             .stride = b->p->slot_count,
-                            .bound = w->bound};
+                            .bound = w->bound,
+                            .weight = w->x.collapsed ? w->x.weight : NULL};
     if (w->export == EXPORT_SLOTS)
         return 1;
     out->rows = w->rows;
@@ -128,11 +170,12 @@ static int export_vars(where_stream *w, err *e) {
     const plan_conj *p = w->top;
     w->vars = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->vars);
     w->slot_of = arena_calloc(&w->mem, p->var_count + 1, sizeof *w->slot_of);
-    w->bound = arena_calloc(&w->mem, 3 * (p->var_count + 1), sizeof *w->bound);
+    w->bound = arena_calloc(&w->mem, 4 * (p->var_count + 1), sizeof *w->bound);
     if (!w->vars || !w->slot_of || !w->bound)
         return err_set(e, ERR(INT, 0), "out of memory");
     w->base.stored_ok = w->bound + p->var_count + 1;
     w->decode = w->base.stored_ok + p->var_count + 1;
+    w->base.presence_only = w->decode + p->var_count + 1;
     size_t n = 0;
     for (size_t v = 0; v < p->var_count; v++) {
         if (p->vars[v].slot_count == 0)

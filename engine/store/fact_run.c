@@ -99,6 +99,19 @@ DECODE_STEP void write_ids(const fact_run *r, fact_ids *out) {
     out->asserted = col[RUN_ASSERTED] != 0;
 }
 
+/* The entry flag that says column `col` equals the previous entry's. */
+DECODE_STEP unsigned same_flag(int col) {
+    switch (col) {
+    case FACT_E: return SAME_E;
+    case FACT_A: return SAME_A;
+    case FACT_V:
+    case RUN_VTYPE: return SAME_V;
+    case FACT_TXC: return SAME_TXC;
+    case RUN_TXID: return SAME_TXID;
+    default: return RUN_NO_FLAG;
+    }
+}
+
 /* Adds the bound on the column `col` whose key bytes are `size` bytes at
  * `off` of `key` (their big-endian number xor `flip` being the column's
  * value), when the bound's first `len` bytes reach them: all of the
@@ -116,6 +129,7 @@ DECODE_STEP void add_bound(fact_run *r, int col, const uint8_t *key, size_t off,
         off = 0;
     }
     uint64_t field = size == 1 ? key[off] : format_get_be(key + off, size);
+    r->bound_same |= same_flag(col);
     r->bound_col[r->bounds] = (uint8_t)col;
     r->bound[r->bounds++] = (run_bound){mask, (field ^ flip) & mask};
 }
@@ -230,8 +244,11 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
         r->p = ok ? rd.p : r->end;                                                                \
         if (!ok)                                                                                  \
             return -1;                                                                            \
-        if (!in_bound(r))                                                                         \
-            return FACT_RUN_PAST;                                                                 \
+        if (r->bounds && (!r->checked || (flags & r->bound_same) != r->bound_same)) {             \
+            if (!in_bound(r))                                                                     \
+                return FACT_RUN_PAST;                                                             \
+            r->checked = true;                                                                    \
+        }                                                                                         \
         write_ids(r, out);                                                                        \
         return 1;                                                                                 \
     }                                                                                             \
@@ -313,6 +330,7 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
     static void name##_bounds(fact_run *r, const uint8_t *key, size_t len) {                      \
         size_t off = 0;                                                                           \
         r->bounds = 0;                                                                            \
+        r->bound_same = 0;                                                                        \
         if (off < len)                                                                            \
             off = field_bound(r, f0, key, off, len);                                              \
         if (off < len)                                                                            \
@@ -384,6 +402,7 @@ int fact_run_place(int order, const uint8_t *base, const uint8_t *in, size_t len
 }
 
 void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len) {
+    r->checked = false; /* the base need not be inside the bound */
     r->p = bytes;
     r->end = len ? bytes + len : bytes; /* bytes may be NULL when len is 0 */
     if (!base) {                        /* every field 0, the times the sortable form of 0 */

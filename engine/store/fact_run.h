@@ -34,7 +34,16 @@ struct fact_run {
     run_bound bound[RUN_COLS];
     uint8_t bound_col[RUN_COLS]; /* the column of each bound */
     uint8_t bounds;
+    /* The entry flags that say every bound column equals the previous
+     * entry's (RUN_NO_FLAG when a bound column has none), and whether
+     * `col`'s bound columns were found inside the bound: an entry so
+     * flagged is then inside without a test. */
+    unsigned bound_same;
+    bool checked;
 };
+
+/* A flag no entry carries (entry flags are one byte). */
+#define RUN_NO_FLAG 0x100u
 
 /* A run of `order` with nothing to read, whose entries must start with
  * prefix[0..len) (len <= FACT_KEY_SIZE; 0: no bound). */
