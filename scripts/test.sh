@@ -47,7 +47,8 @@ sanitizer_suite() {
 }
 
 # The C suite built with ThreadSanitizer: close during calls, interrupt,
-# parallel readers, write transactions beside readers, one store opened
+# parallel readers, write transactions beside readers, the store's checkpoint
+# syncer thread (test_store), one store opened
 # twice, snapshots beside commits, group commit (its gathering and its
 # crash points), the hostile catalogue (its close_during cases), the
 # stress test (8 threads and a second process), processes sharing a file,
@@ -62,7 +63,7 @@ thread_sanitizer_suite() {
     -DPython3_EXECUTABLE="$BUILD/tools-venv/bin/python" >/dev/null
   cmake --build "$dir" --parallel "$JOBS"
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$|engine_test_snapshot$|engine_test_cache_threads$|engine_test_group_gather$|engine_test_group_commit$|hostile_c$)'
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" -R '^(c_|parity_c$|example_c$|engine_test_pager_threads$|engine_test_snapshot$|engine_test_cache_threads$|engine_test_group_gather$|engine_test_group_commit$|engine_test_store$|hostile_c$)'
 }
 
 parity_suite() {

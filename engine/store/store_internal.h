@@ -3,6 +3,7 @@
 #define MG_STORE_STORE_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/types.h>
 
 #include "base/shared_lock.h"
@@ -63,7 +64,9 @@ struct store {
     history_writer hist;              /* the history tree's; the same */
     store_options opts;
     uint64_t pending_facts; /* in the WAL since the last checkpoint */
-    bool broken;            /* a logged commit failed to apply, or its sync failed */
+    /* A logged commit failed to apply, or its sync failed (atomic: the
+     * syncer sets it while store_close and the open-store list read it). */
+    _Atomic bool broken;
     /* Group commit (store_sync.c), under sync_mx: frames appended and
      * synced (counts since the open), whether a leader is syncing (or
      * gathering frames for its sync). */
