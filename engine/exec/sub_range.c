@@ -134,3 +134,12 @@ void sub_ranges_of(const plan_conj *c, const plan_item *it, int var, sub_ranges 
     if (a.other)
         add_types(out, VT_FLOAT + 1, UINT8_MAX, unfiltered);
 }
+
+sub_range_verdict sub_ranges_find(const sub_ranges *r, const uint8_t v[FACT_V_SIZE]) {
+    for (size_t i = 0; i < r->count; i++)
+        if (memcmp(v, r->r[i].hi, FACT_V_SIZE) < 0) /* ascending: the first that ends above v */
+            return memcmp(v, r->r[i].lo, FACT_V_SIZE) < 0 ? SUB_RANGE_NONE
+                   : r->exact[i]                          ? SUB_RANGE_EXACT
+                                                          : SUB_RANGE_CHECKED;
+    return SUB_RANGE_NONE;
+}

@@ -1,0 +1,136 @@
+/* A not body of one pattern and filters probed for one outer row at a
+ * time on its records' identifiers (exec/sub_probe.c): a record whose V
+ * field lies in an exact stretch of the filters (exec/sub_range.h) is a
+ * solution without running them, one in no stretch is none, and one of a
+ * stretch the filters must see (floats, or a filter the stretches do not
+ * decide) is decoded and tested. The answers must be the filters':
+ * integers, floats and strings under one attribute (language.md §6.5 O1),
+ * an entity with two values of which only the later passes, retractions
+ * read :as-of before and after them, valid time, not-join, and bodies no
+ * record can pass. Each query has one outer row, so every one is probed
+ * (the set of sub_set.h is not worth reading for it). */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "support.h"
+
+#define N 400
+#define PROBED 120 /* the entities asked about, one query each */
+
+/* Entity i's :age at transaction 1: an integer (i % 50) when i % 4 is 0,
+ * i % 50 + 0.5 when 1, a string when 2, true when i % 8 is 3 (above every
+ * number in V order), else none. Transaction 2
+ * retracts the integers of i % 20 == 4 and gives i % 20 == 8 a second age,
+ * 3; transaction 3 gives i % 20 == 12 the age 1 valid from 2999 on. */
+static void fill(MiniGrafDb *db) {
+    static char tx[N * 96 + 64];
+    size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
+    for (int i = 0; i < N; i++) {
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :name \"n%d\"] ", i, i);
+        if (i % 4 == 0)
+            len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] ", i, i % 50);
+        else if (i % 4 == 1)
+            len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d.5] ", i, i % 50);
+        else if (i % 4 == 2)
+            len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age \"a%d\"] ", i, i);
+        else if (i % 8 == 3)
+            len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age true] ", i);
+    }
+    snprintf(tx + len, sizeof tx - len, "])");
+    EXPECT_TRANSACT(db, tx);
+    len = (size_t)snprintf(tx, sizeof tx, "(retract [");
+    for (int i = 4; i < N; i += 20)
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] ", i, i % 50);
+    len += (size_t)snprintf(tx + len, sizeof tx - len, "])");
+    char *out = minigraf_execute(db, tx);
+    CHECK(out != NULL);
+    minigraf_string_free(out);
+    len = (size_t)snprintf(tx, sizeof tx, "(transact [");
+    for (int i = 8; i < N; i += 20)
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age 3] ", i);
+    snprintf(tx + len, sizeof tx - len, "])");
+    EXPECT_TRANSACT(db, tx);
+    len = (size_t)snprintf(tx, sizeof tx, "(transact {:valid-from \"2999-01-01T00:00:00Z\"} [");
+    for (int i = 12; i < N; i += 20)
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age 1] ", i);
+    snprintf(tx + len, sizeof tx - len, "])");
+    EXPECT_TRANSACT(db, tx);
+}
+
+/* What the model knows of a moment: the transactions seen (:as-of) and
+ * whether valid time is 2999. */
+typedef struct moment {
+    int tx;
+    bool later;
+} moment;
+
+/* Whether entity i has a visible numeric age for which `pass` holds. */
+static bool has_age(int i, moment m, bool (*pass)(double)) {
+    bool number = i % 4 == 0 || i % 4 == 1;
+    bool retracted = m.tx >= 2 && i % 20 == 4;
+    if (number && !retracted && pass((i % 50) + (i % 4 == 1 ? 0.5 : 0.0)))
+        return true;
+    if (m.tx >= 3 && i % 20 == 8 && pass(3))
+        return true;
+    return m.tx >= 4 && m.later && i % 20 == 12 && pass(1);
+}
+
+static bool below_ten(double a) {
+    return a < 10;
+}
+static bool above_ten_not_twenty(double a) {
+    return a > 10 && a != 20;
+}
+static bool at_most_ten_and_a_half(double a) {
+    return a < 10.5;
+}
+static bool never(double a) {
+    (void)a;
+    return false;
+}
+
+/* Asks about each of the first PROBED entities alone. */
+static void expect_each(MiniGrafDb *db, const char *opts, const char *body, moment m,
+                        bool (*pass)(double)) {
+    for (int i = 0; i < PROBED; i++) {
+        char q[320], want[96];
+        snprintf(q, sizeof q, "(query [:find ?n %s :where [?e :name \"n%d\"] [?e :name ?n] %s])",
+                 opts, i, body);
+        if (has_age(i, m, pass))
+            snprintf(want, sizeof want, "{\"variables\":[\"?n\"],\"results\":[]}");
+        else
+            snprintf(want, sizeof want, "{\"variables\":[\"?n\"],\"results\":[[\"n%d\"]]}", i);
+        EXPECT_EXEC(db, q, want);
+    }
+}
+
+static const moment NOW = {4, false};
+
+TEST(exact_stretches_and_checked_records_answer_as_the_filters) {
+    MiniGrafDb *db = open_memory_db();
+    fill(db);
+    expect_each(db, "", "(not [?e :age ?a] [(< ?a 10)])", NOW, below_ten);
+    expect_each(db, "", "(not [?e :age ?a] [(< 10 ?a)] [(!= ?a 20)])", NOW, above_ten_not_twenty);
+    expect_each(db, "", "(not-join [?e] [?e :age ?a] [(< ?a 10.5)])", NOW,
+                at_most_ten_and_a_half);
+    /* a comparison with a boolean always fails: nothing is removed */
+    expect_each(db, "", "(not [?e :age ?a] [(< ?a true)])", NOW, never);
+    expect_each(db, "", "(not [?e :age ?a] [(< ?a 10)] [(> ?a 20)])", NOW, never);
+    minigraf_close(db);
+}
+
+TEST(transaction_and_valid_time_decide_which_records_are_probed) {
+    MiniGrafDb *db = open_memory_db();
+    fill(db);
+    for (int tx = 1; tx <= 4; tx++) {
+        char opts[32];
+        snprintf(opts, sizeof opts, ":as-of %d", tx);
+        expect_each(db, opts, "(not [?e :age ?a] [(< ?a 10)])", (moment){tx, false}, below_ten);
+    }
+    expect_each(db, ":valid-at \"2999-06-01T00:00:00Z\"", "(not [?e :age ?a] [(< ?a 10)])",
+                (moment){4, true}, below_ten);
+    minigraf_close(db);
+}
+
+CHECK_MAIN(TEST_ENTRY(exact_stretches_and_checked_records_answer_as_the_filters),
+           TEST_ENTRY(transaction_and_valid_time_decide_which_records_are_probed))
