@@ -37,8 +37,12 @@ void pattern_known(const frame *f, const plan_item *it, size_t step, const value
 
 /* Only types whose matching is exact (E1 = E2 = E3, language.md §6.4) seek by
  * value: keywords and refs also match each other, floats within epsilon. */
+static bool seeks_by_value(const value *known) {
+    return known->type == VT_STRING || known->type == VT_INTEGER || known->type == VT_BOOLEAN;
+}
+
 static int seek_value(store_reader *r, const value *known, store_bound *b, err *e) {
-    if (known->type != VT_STRING && known->type != VT_INTEGER && known->type != VT_BOOLEAN)
+    if (!seeks_by_value(known))
         return 1;
     int rc = store_reader_value_key(r, known, b->ids.v, e);
     b->has_v = rc == 1;
@@ -87,7 +91,11 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
         rc = seek_value(r, known[2], &b, e);
     if (rc != 1)
         return rc;
-    ps->stored_check = ps->check & ~((b.has_e ? 1u : 0u) | (b.has_a ? 2u : 0u));
+    /* A value sought exactly with its attribute (an AEVT or AVET prefix,
+     * store_index_for) gives only records of that very value. */
+    bool exact_v = b.has_v && b.has_a && !pseudo && seeks_by_value(known[2]);
+    ps->stored_check = ps->check &
+                       ~((b.has_e ? 1u : 0u) | (b.has_a ? 2u : 0u) | (exact_v ? 4u : 0u));
     if (ps->range) {
         if (!b.has_a || b.has_e || b.has_v)
             return err_set(e, ERR(INT, 0), "internal: a value range needs the attribute alone");

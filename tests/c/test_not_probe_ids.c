@@ -111,8 +111,7 @@ TEST(exact_stretches_and_checked_records_answer_as_the_filters) {
     fill(db);
     expect_each(db, "", "(not [?e :age ?a] [(< ?a 10)])", NOW, below_ten);
     expect_each(db, "", "(not [?e :age ?a] [(< 10 ?a)] [(!= ?a 20)])", NOW, above_ten_not_twenty);
-    expect_each(db, "", "(not-join [?e] [?e :age ?a] [(< ?a 10.5)])", NOW,
-                at_most_ten_and_a_half);
+    expect_each(db, "", "(not-join [?e] [?e :age ?a] [(< ?a 10.5)])", NOW, at_most_ten_and_a_half);
     /* a comparison with a boolean always fails: nothing is removed */
     expect_each(db, "", "(not [?e :age ?a] [(< ?a true)])", NOW, never);
     expect_each(db, "", "(not [?e :age ?a] [(< ?a 10)] [(> ?a 20)])", NOW, never);
