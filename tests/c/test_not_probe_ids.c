@@ -17,13 +17,26 @@
 #define N 400
 #define PROBED 120 /* the entities asked about, one query each */
 
+/* Writes the age `age` (-1: i % 50) of every 20th entity from `first`
+ * under `head` ("(transact", "(retract", with options), whose answer
+ * names `key`. */
+static void every_20th(MiniGrafDb *db, const char *head, int first, int age, const char *key) {
+    static char tx[(N / 20 + 1) * 24 + 128];
+    size_t len = (size_t)snprintf(tx, sizeof tx, "%s [", head);
+    for (int i = first; i < N; i += 20)
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] ", i,
+                                age < 0 ? i % 50 : age);
+    snprintf(tx + len, sizeof tx - len, "])");
+    expect_write_at(__FILE__, __LINE__, db, tx, key);
+}
+
 /* Entity i's :age at transaction 1: an integer (i % 50) when i % 4 is 0,
  * i % 50 + 0.5 when 1, a string when 2, true when i % 8 is 3 (above every
- * number in V order), else none. Transaction 2
- * retracts the integers of i % 20 == 4 and gives i % 20 == 8 a second age,
- * 3; transaction 3 gives i % 20 == 12 the age 1 valid from 2999 on. */
+ * number in V order), else none. Transaction 2 retracts the integers of
+ * i % 20 == 4 and gives i % 20 == 8 a second age, 3; transaction 3 gives
+ * i % 20 == 12 the age 1 valid from 2999 on. */
 static void fill(MiniGrafDb *db) {
-    static char tx[N * 96 + 64];
+    static char tx[N * 48 + 64];
     size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
     for (int i = 0; i < N; i++) {
         len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :name \"n%d\"] ", i, i);
@@ -38,23 +51,9 @@ static void fill(MiniGrafDb *db) {
     }
     snprintf(tx + len, sizeof tx - len, "])");
     EXPECT_TRANSACT(db, tx);
-    len = (size_t)snprintf(tx, sizeof tx, "(retract [");
-    for (int i = 4; i < N; i += 20)
-        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] ", i, i % 50);
-    len += (size_t)snprintf(tx + len, sizeof tx - len, "])");
-    char *out = minigraf_execute(db, tx);
-    CHECK(out != NULL);
-    minigraf_string_free(out);
-    len = (size_t)snprintf(tx, sizeof tx, "(transact [");
-    for (int i = 8; i < N; i += 20)
-        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age 3] ", i);
-    snprintf(tx + len, sizeof tx - len, "])");
-    EXPECT_TRANSACT(db, tx);
-    len = (size_t)snprintf(tx, sizeof tx, "(transact {:valid-from \"2999-01-01T00:00:00Z\"} [");
-    for (int i = 12; i < N; i += 20)
-        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age 1] ", i);
-    snprintf(tx + len, sizeof tx - len, "])");
-    EXPECT_TRANSACT(db, tx);
+    every_20th(db, "(retract", 4, -1, "retracted");
+    every_20th(db, "(transact", 8, 3, "transacted");
+    every_20th(db, "(transact {:valid-from \"2999-01-01T00:00:00Z\"}", 12, 1, "transacted");
 }
 
 /* What the model knows of a moment: the transactions seen (:as-of) and
