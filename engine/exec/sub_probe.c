@@ -124,7 +124,7 @@ int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err
     *found = false;
     if (fixed && s->ranges && s->ranges->count == 0)
         return 1; /* no record passes the filters */
-    int rc = pattern_scan_open(&s->ps, x, s->it, known, e);
+    int rc = pattern_scan_reopen(&s->ps, x, s->it, known, e);
     if (rc == 1 && fixed && s->ranges)
         rc = probe_ids(s, x, in, found, e);
     while (rc == 1 && !*found) {
@@ -139,7 +139,6 @@ int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err
         else if (kept != 0)
             rc = kept;
     }
-    pattern_scan_close(&s->ps);
     return rc == 0 || rc == 1 ? 1 : rc;
 }
 

@@ -14,8 +14,9 @@
 
 #include "support.h"
 
-#define N 400
+#define N 4000
 #define PROBED 120 /* the entities asked about, one query each */
+#define LINKED 45
 
 /* Writes the age `age` (-1: i % 50) of every 20th entity from `first`
  * under `head` ("(transact", "(retract", with options), whose answer
@@ -83,6 +84,9 @@ static bool above_ten_not_twenty(double a) {
 static bool at_most_ten_and_a_half(double a) {
     return a < 10.5;
 }
+static bool below_thousand(double a) {
+    return a < 1000;
+}
 static bool never(double a) {
     (void)a;
     return false;
@@ -130,5 +134,50 @@ TEST(transaction_and_valid_time_decide_which_records_are_probed) {
     minigraf_close(db);
 }
 
+/* Row i links to an entity when i % 4 < 2: one with two ages (3 and
+ * another) then one without, so that a probe whose scan stopped inside an
+ * entity's records comes just before one that must find none; else to an
+ * integer (i % 4 == 2) or a keyword that names no entity (3). */
+static int link_target(int i) {
+    return i % 4 == 0 ? 8 + 20 * (i / 4) : 7 + 8 * (i / 4);
+}
+
+static size_t put_link(char *out, size_t size, int i) {
+    switch (i % 4) {
+    case 2: return (size_t)snprintf(out, size, "[:p%d :link %d] ", i, i);
+    case 3: return (size_t)snprintf(out, size, "[:p%d :link :nobody] ", i);
+    default: return (size_t)snprintf(out, size, "[:p%d :link :p%d] ", i, link_target(i));
+    }
+}
+
+/* Outer rows probed in turn through one scan sought again for each
+ * (pattern_scan_reopen), their ?e a Ref, an integer or a keyword. LINKED
+ * rows, far fewer than the probes reading the body's numbers would cost:
+ * all are probed. */
+TEST(one_scan_sought_again_for_each_outer_row) {
+    MiniGrafDb *db = open_memory_db();
+    fill(db);
+    static char tx[LINKED * 40 + 64], want[LINKED * 16 + 64];
+    size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
+    for (int i = 0; i < LINKED; i++)
+        len += put_link(tx + len, sizeof tx - len, i);
+    snprintf(tx + len, sizeof tx - len, "])");
+    EXPECT_TRANSACT(db, tx);
+    len = (size_t)snprintf(want, sizeof want, "{\"variables\":[\"?n\"],\"results\":[");
+    const char *sep = "";
+    for (int i = 0; i < LINKED; i++)
+        if (i % 4 >= 2 || !has_age(link_target(i), NOW, below_thousand)) {
+            len += (size_t)snprintf(want + len, sizeof want - len, "%s[\"n%d\"]", sep, i);
+            sep = ",";
+        }
+    snprintf(want + len, sizeof want - len, "]}");
+    EXPECT_EXEC(db,
+                "(query [:find ?n :where [?x :link ?e] [?x :name ?n] "
+                "(not [?e :age ?a] [(< ?a 1000)])])",
+                want);
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(exact_stretches_and_checked_records_answer_as_the_filters),
-           TEST_ENTRY(transaction_and_valid_time_decide_which_records_are_probed))
+           TEST_ENTRY(transaction_and_valid_time_decide_which_records_are_probed),
+           TEST_ENTRY(one_scan_sought_again_for_each_outer_row))
