@@ -76,8 +76,10 @@ static int seek_keyword_value(pattern_scan *ps, store_reader *r, const value *kn
 
 /* The bound of the pattern's seek(s) (a keyword value sets ps->alt) and
  * the positions its records must still be matched on: 1, 0 when none can
- * match, or an error. */
-static int stored_bound(pattern_scan *ps, const value *known[3], store_bound *b, err *e) {
+ * match, or an error. Inlined into both opens: every join's probe opens. */
+static inline __attribute__((always_inline)) int stored_bound(pattern_scan *ps,
+                                                              const value *known[3], store_bound *b,
+                                                              err *e) {
     memset(b, 0, sizeof *b);
     store_reader *r = ps->x->r;
     bool pseudo = ps->it->kind == PK_PSEUDO; /* only the entity narrows a pseudo scan */

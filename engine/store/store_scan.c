@@ -39,7 +39,7 @@ struct store_scan {
  * facts the :age records of AEVT fit the page cache, while EAVT's pages
  * of the same entities do not, and each probe read a page from the
  * file). */
-static int index_for(store_fixed f, int *fields) {
+static inline __attribute__((always_inline)) int index_for(store_fixed f, int *fields) {
     if (f.e && !f.a) {
         *fields = 1;
         return TREE_EAVT;
