@@ -133,7 +133,8 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
     else {
         rc = store_scan_open(r, &b, &ps->sc, e);
         ps->fixed = (store_fixed){b.has_e, b.has_a, b.has_v, false};
-        ps->reseek = rc == 0 && !ps->has_alt;
+        /* derived relations are chosen per open (derived_open): none */
+        ps->reseek = rc == 0 && !ps->has_alt && !ps->x->derived;
     }
     return rc == 0 ? 1 : rc;
 }
