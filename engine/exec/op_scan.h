@@ -72,7 +72,7 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
 /* pattern_scan_open for a scan that may still be open from the last
  * open of `it`: when the known values fix the same positions as then, its
  * stored scan is sought again, keeping its cursor and what it has set up
- * (a probe per outer row of a join or a not body). */
+ * (a not body probed once per outer row: exec/sub_probe.c). */
 int pattern_scan_reopen(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
                         err *e);
 /* pattern_scan_open for the records of a pattern whose attribute alone
