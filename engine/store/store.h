@@ -254,6 +254,12 @@ typedef struct store_fixed {
 int store_index_for(store_fixed f, int *fields);
 
 int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e);
+/* Seeks a scan that store_scan_open opened to the records of `b`, which
+ * fixes the positions its bound fixed: its cursor is kept, so a join's
+ * probes in key order seek inside the leaf of the probe before
+ * (btree_seek). 0, or an error (INT-000 for another kind of scan or
+ * bound). */
+int store_scan_reseek(store_scan *sc, const store_bound *b, err *e);
 /* The records of a bound entity and attribute (value unbound) that
  * decide their (E, A, V) group at counter cut `max_txc` (UINT64_MAX: no
  * cut) and are assertions, in EAVT order, from the history index
