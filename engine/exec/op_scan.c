@@ -435,6 +435,39 @@ static bool runs_allowed(const pattern_scan *ps, const pattern_binding *b) {
            !b->record;
 }
 
+/* Whether each visible stored record becomes a row as it is: nothing to
+ * match on it, no value to compare with the row or within the pattern,
+ * no record kept for a pseudo pattern. */
+static bool plain_binding(const pattern_scan *ps, const pattern_binding *b) {
+    return ps->sc && !ps->stored_check && ps->it->kind != PK_PSEUDO && !b->repeat && !b->agree &&
+           !b->record;
+}
+
+/* pattern_scan_fill's stored records under a plain binding: the positions
+ * the row binds are decoded straight into its slots, none into values
+ * copied there afterwards, and the others not at all. */
+static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *row,
+                        const pattern_binding *b, uint64_t *weight, err *e) {
+    store_reader *r = ps->x->r;
+    const value_source *src = store_reader_source(r);
+    const fact_ids *ids;
+    int rc = 1;
+    while (out->count < max && (rc = next_visible(ps, &ids, e)) == 1) {
+        frame f = batch_push(out, row);
+        for (unsigned i = 0; i < b->fill_count; i++) {
+            value *slot = &f.slot[b->fill_slot[i]];
+            int vrc = store_reader_value_at(r, src, ids, b->fill_pos[i], slot, e);
+            if (vrc != 0) {
+                out->count--;
+                return vrc;
+            }
+        }
+        if (weight)
+            weight[out->count - 1] = 1;
+    }
+    return rc;
+}
+
 int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row,
                       const pattern_binding *b, size_t step, err *e) {
     value vals[3];
@@ -444,6 +477,8 @@ int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row
     uint64_t *weight = ps->x->collapsed == ps->it ? ps->x->weight : NULL;
     if (runs_allowed(ps, b))
         rc = stored_runs(ps, out, max, row, b, step, e);
+    else if (plain_binding(ps, b))
+        rc = stored_plain(ps, out, max, row, b, weight, e);
     else
         while (out->count < max && (rc = stored_next(ps, vals, &ids, e)) == 1) {
             if (b->record)

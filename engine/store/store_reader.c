@@ -649,20 +649,14 @@ static int decode_attribute(store_reader *r, uint64_t loc, value *out, err *e) {
     return 0;
 }
 
+int store_reader_value_field(store_reader *r, const uint8_t v[FACT_V_SIZE], value *out, err *e) {
+    return decode_value(r, v, out, e);
+}
+
 int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e) {
-    out[0] = value_stored(VT_REF, &r->src, ids->e);
-    out[1] = value_stored(VT_KEYWORD, &r->src, ids->a);
-    uint8_t type = ids->v[0];
-    uint64_t payload = format_get_be(ids->v + 1, 8);
-    if (type == VT_REF || type == VT_STRING || type == VT_KEYWORD) {
-        out[2] = value_stored((value_type)type, &r->src, payload);
-        return 0;
-    }
-    if (type == VT_INTEGER) { /* the most common scalar: no call */
-        value_set_integer(&out[2], format_from_sortable(payload));
-        return 0;
-    }
-    return decode_value(r, ids->v, &out[2], e);
+    store_reader_value_at(r, &r->src, ids, 0, &out[0], e);
+    store_reader_value_at(r, &r->src, ids, 1, &out[1], e);
+    return store_reader_value_at(r, &r->src, ids, 2, &out[2], e);
 }
 
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e) {
