@@ -482,17 +482,24 @@ static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
         uuid_store(r, loc_hash(loc) % UUID_SLOTS, loc, u);
 }
 
+/* The bytes of the UUID at `loc` when they lie in `page`, heap page
+ * `pgno` (a UUID entry of 16 bytes there), else NULL. */
+static inline const uint8_t *uuid_in_page(const uint8_t *page, uint32_t pgno, uint64_t loc) {
+    size_t off = (size_t)(loc & 0xfff);
+    if (dict_loc_page(loc) != pgno || off > FORMAT_PAGE_PAYLOAD - DICT_ENTRY_HEADER - 16 ||
+        page[off] != DICT_UUID || page[off + 1] != 16 || page[off + 2] != 0)
+        return NULL;
+    return page + off + DICT_ENTRY_HEADER;
+}
+
 /* A scanning reader's UUID in the dictionary page it holds, where
  * entities met in storage order mostly are: no cache to probe or fill.
  * (The first reads go through the shared cache: entry_bytes.) False when
  * it is not there (or is not a UUID: the slow path reports that). */
 static inline bool held_uuid(const store_reader *r, uint64_t loc, uuid128 *u) {
-    int kind;
     const uint8_t *bytes;
-    size_t len;
     if (r->entry_reads < SHARED_DECODES || !r->scratch_pgno ||
-        dict_loc_page(loc) != r->scratch_pgno ||
-        !dict_entry_in(r->scratch, loc, &kind, &bytes, &len) || kind != DICT_UUID || len != 16)
+        !(bytes = uuid_in_page(r->scratch, r->scratch_pgno, loc)))
         return false;
     memcpy(u->bytes, bytes, 16);
     return true;
@@ -536,12 +543,35 @@ static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err
 /* The Refs of this reader decoded here (a streamed answer's rows, a
  * block at a time: exec/finish.c), anything else stored through its
  * source. */
+/* The UUIDs of this reader's Refs from v[i] on while they lie in the held
+ * page (held_uuid's test, made once for the run: a block of rows in
+ * entity order mostly lies in one page): where the run stops. */
+static size_t held_refs(store_reader *r, value *v, size_t i, size_t count) {
+    if (r->entry_reads < SHARED_DECODES || !r->scratch_pgno)
+        return i;
+    const uint8_t *page = r->scratch;
+    uint32_t pgno = r->scratch_pgno;
+    const value_source *src = &r->src;
+    for (; i < count; i++) {
+        if (!v[i].stored)
+            continue;
+        const uint8_t *bytes;
+        if (v[i].type != VT_REF || v[i].as.stored.src != src ||
+            !(bytes = uuid_in_page(page, pgno, v[i].as.stored.id)))
+            break;
+        uuid128 u;
+        memcpy(u.bytes, bytes, sizeof u.bytes);
+        value_set_ref(&v[i], &u);
+    }
+    return i;
+}
+
 static int source_resolve_all(const value_source *src, value *v, size_t count, size_t *done,
                               err *e) {
     store_reader *r = (store_reader *)src;
     int rc = 0;
     size_t i = 0;
-    for (; i < count; i++) {
+    for (; (i = held_refs(r, v, i, count)) < count; i++) {
         if (!v[i].stored)
             continue;
         if (v[i].type == VT_REF && v[i].as.stored.src == src) {
