@@ -445,22 +445,28 @@ static bool plain_binding(const pattern_scan *ps, const pattern_binding *b) {
 
 /* pattern_scan_fill's stored records under a plain binding: the positions
  * the row binds are decoded straight into its slots, none into values
- * copied there afterwards, and the others not at all. */
+ * copied there afterwards, and the others not at all. Each position is
+ * written by its own constant case (an entity or attribute cannot fail). */
 static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *row,
                         const pattern_binding *b, uint64_t *weight, err *e) {
     store_reader *r = ps->x->r;
     const value_source *src = store_reader_source(r);
+    int slot_of[3] = {-1, -1, -1};
+    for (unsigned i = 0; i < b->fill_count; i++)
+        slot_of[b->fill_pos[i]] = b->fill_slot[i];
     const fact_ids *ids;
     int rc = 1;
     while (out->count < max && (rc = next_visible(ps, &ids, e)) == 1) {
         frame f = batch_push(out, row);
-        for (unsigned i = 0; i < b->fill_count; i++) {
-            value *slot = &f.slot[b->fill_slot[i]];
-            int vrc = store_reader_value_at(r, src, ids, b->fill_pos[i], slot, e);
-            if (vrc != 0) {
-                out->count--;
-                return vrc;
-            }
+        if (slot_of[0] >= 0)
+            store_reader_value_at(r, src, ids, 0, &f.slot[slot_of[0]], e);
+        if (slot_of[1] >= 0)
+            store_reader_value_at(r, src, ids, 1, &f.slot[slot_of[1]], e);
+        int vrc = slot_of[2] >= 0 ? store_reader_value_at(r, src, ids, 2, &f.slot[slot_of[2]], e)
+                                  : 0;
+        if (vrc != 0) {
+            out->count--;
+            return vrc;
         }
         if (weight)
             weight[out->count - 1] = 1;
