@@ -254,8 +254,10 @@ RECORD_STEP int peek_ids(pattern_scan *ps, const fact_ids **out, err *e) {
  * judged on identifiers alone: `last` its latest record, `pick` its
  * latest that passes the cut. They point into ps->ids, or into ps->held
  * when the group goes on past a read ahead. 1 with *out (valid until the
- * next call), 0 at the end, or an error. */
-RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
+ * next call), 0 at the end, or an error. Without `cut` (a constant
+ * where inlined) every record passes the transaction-time cut: the test
+ * is left out of the loop. */
+RECORD_STEP int next_visible_cut(pattern_scan *ps, const fact_ids **out, bool cut, err *e) {
     const visibility *vis = &ps->x->vis;
     for (;;) {
         const fact_ids *last, *pick, *next;
@@ -263,7 +265,7 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
         if (rc != 1)
             return rc;
         ps->pos++;
-        pick = visibility_passes_cut(vis, last) ? last : NULL;
+        pick = !cut || visibility_passes_cut(vis, last) ? last : NULL;
         for (;;) {
             if (ps->pos == ps->len) { /* the read ahead overwrites ps->ids */
                 ps->held[0] = *last;
@@ -279,7 +281,7 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
                 break;
             ps->pos++;
             last = next;
-            if (visibility_passes_cut(vis, last))
+            if (!cut || visibility_passes_cut(vis, last))
                 pick = last;
         }
         if (rc > 1 || rc < 0)
@@ -289,6 +291,10 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
             return 1;
         }
     }
+}
+
+RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
+    return next_visible_cut(ps, out, ps->x->vis.as_of != AS_OF_NONE, e);
 }
 
 /* The first row of the current relation the seek allows. */
@@ -456,7 +462,9 @@ static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *r
         slot_of[b->fill_pos[i]] = b->fill_slot[i];
     const fact_ids *ids;
     int rc = 1;
-    while (out->count < max && (rc = next_visible(ps, &ids, e)) == 1) {
+    bool cut = ps->x->vis.as_of != AS_OF_NONE;
+    while (out->count < max && (rc = cut ? next_visible_cut(ps, &ids, true, e)
+                                         : next_visible_cut(ps, &ids, false, e)) == 1) {
         frame f = batch_push(out, row);
         if (slot_of[0] >= 0)
             store_reader_value_at(r, src, ids, 0, &f.slot[slot_of[0]], e);
