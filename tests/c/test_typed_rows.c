@@ -633,48 +633,59 @@ static int linked_number(const unsigned char *u) {
     return atoi(hex);
 }
 
-TEST(refs_of_many_dictionary_pages_resolve_in_blocks) {
+/* Steps through `query` on the linked entities: every row passes `ok`
+ * and there is one per entity. */
+static void check_linked_rows(const char *file, int line, const char *query,
+                              bool (*ok)(MiniGrafCursor *c, bool *seen)) {
     MiniGrafDb *db = linked_db();
-    MiniGrafCursor *c = QUERY(db, "(query [:find ?e ?f :where [?e :next ?f]])");
-    REQUIRE(c != NULL);
+    MiniGrafCursor *c = query_at(file, line, db, query);
     static bool seen[LINKED];
     memset(seen, 0, sizeof seen);
     int rows = 0, bad = 0;
-    while (minigraf_cursor_step(c) == 1) {
-        int e = linked_number(minigraf_cursor_column_uuid(c, 0));
-        int f = linked_number(minigraf_cursor_column_uuid(c, 1));
-        if (e < 0 || e >= LINKED || seen[e] || f != (e + 1) % LINKED)
-            bad++;
-        else
-            seen[e] = true;
+    while (c && minigraf_cursor_step(c) == 1) {
+        bad += !ok(c, seen);
         rows++;
     }
-    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0);
+    CHECK(c != NULL);
+    CHECK_INT_EQ(c ? minigraf_cursor_last_error_code(c) : -1, 0);
     CHECK_INT_EQ(rows, LINKED);
     CHECK_INT_EQ(bad, 0);
     minigraf_cursor_free(c);
     minigraf_close(db);
 }
 
+/* ?e ?f: a new entity, and the one it names. */
+static bool names_the_next(MiniGrafCursor *c, bool *seen) {
+    int e = linked_number(minigraf_cursor_column_uuid(c, 0));
+    int f = linked_number(minigraf_cursor_column_uuid(c, 1));
+    if (e < 0 || e >= LINKED || seen[e] || f != (e + 1) % LINKED)
+        return false;
+    seen[e] = true;
+    return true;
+}
+
+/* ?n ?e ?i: the entity's own text and number. */
+static bool has_its_text_and_number(MiniGrafCursor *c, bool *seen) {
+    char want[64];
+    int e = linked_number(minigraf_cursor_column_uuid(c, 1));
+    snprintf(want, sizeof want, "entity number %d", e);
+    const char *name = minigraf_cursor_column_text(c, 0, NULL);
+    if (e < 0 || e >= LINKED || seen[e] || !name || strcmp(name, want) != 0 ||
+        minigraf_cursor_column_int64(c, 2) != e)
+        return false;
+    seen[e] = true;
+    return true;
+}
+
+TEST(refs_of_many_dictionary_pages_resolve_in_blocks) {
+    check_linked_rows(__FILE__, __LINE__, "(query [:find ?e ?f :where [?e :next ?f]])",
+                      names_the_next);
+}
+
 TEST(refs_between_texts_and_integers_keep_their_rows) {
-    MiniGrafDb *db = linked_db();
-    MiniGrafCursor *c = QUERY(db, "(query [:find ?n ?e ?i :where [?e :name ?n] [?e :i ?i]])");
-    REQUIRE(c != NULL);
-    int rows = 0, bad = 0;
-    while (minigraf_cursor_step(c) == 1) {
-        char want[64];
-        int e = linked_number(minigraf_cursor_column_uuid(c, 1));
-        snprintf(want, sizeof want, "entity number %d", e);
-        const char *name = minigraf_cursor_column_text(c, 0, NULL);
-        if (!name || strcmp(name, want) != 0 || minigraf_cursor_column_int64(c, 2) != e)
-            bad++;
-        rows++;
-    }
-    CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0);
-    CHECK_INT_EQ(rows, LINKED);
-    CHECK_INT_EQ(bad, 0);
-    minigraf_cursor_free(c);
-    minigraf_close(db);
+    check_linked_rows(__FILE__, __LINE__,
+                      "(query [:find ?n ?e ?i :where [?e :name ?n] [?e :i ?i]])",
+                      has_its_text_and_number);
 }
 
 CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_ref_differ),
