@@ -540,9 +540,6 @@ static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err
     return rc;
 }
 
-/* The Refs of this reader decoded here (a streamed answer's rows, a
- * block at a time: exec/finish.c), anything else stored through its
- * source. */
 /* The UUIDs of this reader's Refs from v[i] on while they lie in the held
  * page (held_uuid's test, made once for the run: a block of rows in
  * entity order mostly lies in one page): where the run stops. */
@@ -566,6 +563,9 @@ static size_t held_refs(store_reader *r, value *v, size_t i, size_t count) {
     return i;
 }
 
+/* The Refs of this reader decoded here (a streamed answer's rows, a
+ * block at a time: exec/finish.c), anything else stored through its
+ * source. */
 static int source_resolve_all(const value_source *src, value *v, size_t count, size_t *done,
                               err *e) {
     store_reader *r = (store_reader *)src;
