@@ -505,13 +505,14 @@ static inline bool held_uuid(const store_reader *r, uint64_t loc, uuid128 *u) {
     return true;
 }
 
-/* A UUID through the reader's cache, else the dictionary. */
-static int read_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
+/* A UUID through the reader's cache (unless not `probe`d: its page is to
+ * be read anyway), else the dictionary. */
+static int read_uuid(store_reader *r, uint64_t loc, bool probe, uuid128 *u, err *e) {
     if (!r->uuids)
         r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
     size_t i = loc_hash(loc) % UUID_SLOTS;
     uint64_t bit = UINT64_C(1) << (i % 64);
-    if (r->uuids && (r->uuid_filled[i / 64] & bit) && r->uuids[i].loc == loc) {
+    if (probe && r->uuids && (r->uuid_filled[i / 64] & bit) && r->uuids[i].loc == loc) {
         *u = r->uuids[i].u;
         return 0;
     }
@@ -527,7 +528,7 @@ static int read_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
 }
 
 static inline int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
-    return held_uuid(r, loc, u) ? 0 : read_uuid(r, loc, u, e);
+    return held_uuid(r, loc, u) ? 0 : read_uuid(r, loc, true, u, e);
 }
 
 /* src is the reader's first member. Without `e` (a comparison) a failure
@@ -563,6 +564,23 @@ static size_t held_refs(store_reader *r, value *v, size_t i, size_t count) {
     return i;
 }
 
+/* How far past a Ref that leaves the held page page_read_next looks. */
+#define NEXT_REF_LOOKAHEAD 8
+
+/* Whether the block's next Ref of this reader after v[i] (which is one)
+ * lies in v[i]'s dictionary page: a scan in entity order, which reads
+ * that page next whatever the UUID cache holds. Probing the cache first
+ * costs a miss in its 96 KiB of slots, and a hit (the entity the last
+ * scan stored there) leaves the held page where it was, for the next Ref
+ * to probe and miss again. */
+static bool page_read_next(const store_reader *r, const value *v, size_t i, size_t count) {
+    uint32_t pgno = dict_loc_page(v[i].as.stored.id);
+    for (size_t j = i + 1; j < count && j <= i + NEXT_REF_LOOKAHEAD; j++)
+        if (v[j].stored && v[j].type == VT_REF && v[j].as.stored.src == &r->src)
+            return pgno && dict_loc_page(v[j].as.stored.id) == pgno;
+    return false;
+}
+
 /* The Refs of this reader decoded here (a streamed answer's rows, a
  * block at a time: exec/finish.c), anything else stored through its
  * source. */
@@ -575,8 +593,9 @@ static int source_resolve_all(const value_source *src, value *v, size_t count, s
         if (!v[i].stored)
             continue;
         if (v[i].type == VT_REF && v[i].as.stored.src == src) {
-            uuid128 u;
-            if ((rc = decode_uuid(r, v[i].as.stored.id, &u, e)) != 0)
+            uuid128 u; /* not in the held page (held_refs) */
+            bool probe = r->entry_reads < SHARED_DECODES || !page_read_next(r, v, i, count);
+            if ((rc = read_uuid(r, v[i].as.stored.id, probe, &u, e)) != 0)
                 break;
             value_set_ref(&v[i], &u);
         } else if ((rc = value_resolve_stored(&v[i], e)) != 0) {
