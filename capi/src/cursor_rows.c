@@ -13,7 +13,7 @@
  * AHEAD_TEXT_BYTES, so that long texts are not held by the hundred. */
 #define AHEAD_FIRST 16
 #define AHEAD_MAX 256
-#define AHEAD_CHUNK 32
+#define AHEAD_CHUNK 64
 #define AHEAD_TEXT_BYTES (256 * 1024)
 
 void cursor_rows_init(cursor_rows *r, db_cursor *source) {

@@ -308,8 +308,10 @@ RECORD_STEP int peek_ids(pattern_scan *ps, const fact_ids **out, err *e) {
  * judged on identifiers alone: `last` its latest record, `pick` its
  * latest that passes the cut. They point into ps->ids, or into ps->held
  * when the group goes on past a read ahead. 1 with *out (valid until the
- * next call), 0 at the end, or an error. */
-RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
+ * next call), 0 at the end, or an error. Without `cut` (a constant
+ * where inlined) every record passes the transaction-time cut: the test
+ * is left out of the loop. */
+RECORD_STEP int next_visible_cut(pattern_scan *ps, const fact_ids **out, bool cut, err *e) {
     const visibility *vis = &ps->x->vis;
     for (;;) {
         const fact_ids *last, *pick, *next;
@@ -317,7 +319,7 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
         if (rc != 1)
             return rc;
         ps->pos++;
-        pick = visibility_passes_cut(vis, last) ? last : NULL;
+        pick = !cut || visibility_passes_cut(vis, last) ? last : NULL;
         for (;;) {
             if (ps->pos == ps->len) { /* the read ahead overwrites ps->ids */
                 ps->held[0] = *last;
@@ -333,7 +335,7 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
                 break;
             ps->pos++;
             last = next;
-            if (visibility_passes_cut(vis, last))
+            if (!cut || visibility_passes_cut(vis, last))
                 pick = last;
         }
         if (rc > 1 || rc < 0)
@@ -343,6 +345,10 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
             return 1;
         }
     }
+}
+
+RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
+    return next_visible_cut(ps, out, ps->x->vis.as_of != AS_OF_NONE, e);
 }
 
 /* The first row of the current relation the seek allows. */
@@ -489,6 +495,47 @@ static bool runs_allowed(const pattern_scan *ps, const pattern_binding *b) {
            !b->record;
 }
 
+/* Whether each visible stored record becomes a row as it is: nothing to
+ * match on it, no value to compare with the row or within the pattern,
+ * no record kept for a pseudo pattern. */
+static bool plain_binding(const pattern_scan *ps, const pattern_binding *b) {
+    return ps->sc && !ps->stored_check && ps->it->kind != PK_PSEUDO && !b->repeat && !b->agree &&
+           !b->record;
+}
+
+/* pattern_scan_fill's stored records under a plain binding: the positions
+ * the row binds are decoded straight into its slots, none into values
+ * copied there afterwards, and the others not at all. Each position is
+ * written by its own constant case (an entity or attribute cannot fail). */
+static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *row,
+                        const pattern_binding *b, uint64_t *weight, err *e) {
+    store_reader *r = ps->x->r;
+    const value_source *src = store_reader_source(r);
+    int slot_of[3] = {-1, -1, -1};
+    for (unsigned i = 0; i < b->fill_count; i++)
+        slot_of[b->fill_pos[i]] = b->fill_slot[i];
+    const fact_ids *ids;
+    int rc = 1;
+    bool cut = ps->x->vis.as_of != AS_OF_NONE;
+    while (out->count < max && (rc = cut ? next_visible_cut(ps, &ids, true, e)
+                                         : next_visible_cut(ps, &ids, false, e)) == 1) {
+        frame f = batch_push(out, row);
+        if (slot_of[0] >= 0)
+            store_reader_value_at(r, src, ids, 0, &f.slot[slot_of[0]], e);
+        if (slot_of[1] >= 0)
+            store_reader_value_at(r, src, ids, 1, &f.slot[slot_of[1]], e);
+        int vrc = slot_of[2] >= 0 ? store_reader_value_at(r, src, ids, 2, &f.slot[slot_of[2]], e)
+                                  : 0;
+        if (vrc != 0) {
+            out->count--;
+            return vrc;
+        }
+        if (weight)
+            weight[out->count - 1] = 1;
+    }
+    return rc;
+}
+
 int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row,
                       const pattern_binding *b, size_t step, err *e) {
     value vals[3];
@@ -498,6 +545,8 @@ int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row
     uint64_t *weight = ps->x->collapsed == ps->it ? ps->x->weight : NULL;
     if (runs_allowed(ps, b))
         rc = stored_runs(ps, out, max, row, b, step, e);
+    else if (plain_binding(ps, b))
+        rc = stored_plain(ps, out, max, row, b, weight, e);
     else
         while (out->count < max && (rc = stored_next(ps, vals, &ids, e)) == 1) {
             if (b->record)

@@ -121,6 +121,15 @@ static inline void value_set_ref(value *v, const uuid128 *u) {
     memcpy(v->as.ref.bytes, u->bytes, sizeof u->bytes);
 }
 
+/* value_stored written into *v in place (the same reason). */
+static inline void value_set_stored(value *v, value_type type, const value_source *src,
+                                    uint64_t id) {
+    v->type = type;
+    v->stored = true;
+    v->as.stored.id = id;
+    v->as.stored.src = src;
+}
+
 /* *dst = *src, field by field: a value just made by the setters above or
  * by value_stored is read back in the pieces it was written in (a
  * struct copy loads it 16 bytes at a time, across them: the same stall). */

@@ -204,18 +204,14 @@ static int next_key(store_scan *sc, const uint8_t **key, err *e) {
 /* Reads the entries of `run` next; `key` (NULL: none) holds the
  * identifiers of the run's key. */
 static void start_entries(store_scan *sc, const btree_run *run, const fact_ids *key) {
-    fact_ids base;
     if (!sc->bounded) {
         fact_run_init(&sc->run, sc->order, sc->prefix, sc->plen);
         sc->bounded = true;
     }
-    if (run->base && run->base == run->key) {
+    if (run->base && run->base == run->key)
         fact_run_start(&sc->run, key, run->bytes, run->len);
-        return;
-    }
-    if (run->base)
-        fact_key_decode(sc->order, run->base, &base);
-    fact_run_start(&sc->run, run->base ? &base : NULL, run->bytes, run->len);
+    else
+        fact_run_start_key(&sc->run, run->base, run->bytes, run->len);
 }
 
 /* A run that starts with the key a seek found: that key, if inside the

@@ -1,5 +1,6 @@
 /* Typed rows: minigraf_cursor_step and the column accessors. */
 #include <math.h>
+#include <stdbool.h>
 #include <pthread.h>
 
 #include "log_support.h"
@@ -593,6 +594,100 @@ TEST(texts_of_the_last_block_outlive_the_end_of_the_stream) {
     minigraf_close(db);
 }
 
+/* Entities with known UUIDs (their number in the last 12 digits), each
+ * naming the next as a Ref and holding a text: the dictionary's pages
+ * hold their UUIDs between the texts, and a block of rows resolves its
+ * entities from one page while the Refs they name lie in others. */
+#define LINKED 700
+
+static void linked_uuid(char *out, size_t size, int i) {
+    snprintf(out, size, "#uuid \"00000000-0000-4000-8000-%012d\"", i);
+}
+
+static MiniGrafDb *linked_db(void) {
+    MiniGrafDb *db = open_memory_db();
+    size_t cap = (size_t)LINKED * 256;
+    char *text = malloc(cap);
+    size_t used = (size_t)snprintf(text, cap, "(transact [");
+    for (int i = 0; i < LINKED; i++) {
+        char e[64], next[64];
+        linked_uuid(e, sizeof e, i);
+        linked_uuid(next, sizeof next, (i + 1) % LINKED);
+        used += (size_t)snprintf(text + used, cap - used,
+                                 "[%s :next %s] [%s :name \"entity number %d\"] [%s :i %d]", e,
+                                 next, e, i, e, i);
+    }
+    snprintf(text + used, cap - used, "])");
+    EXPECT_TRANSACT(db, text);
+    free(text);
+    return db;
+}
+
+/* The number in a linked entity's UUID, or -1. */
+static int linked_number(const unsigned char *u) {
+    if (!u)
+        return -1;
+    char hex[13];
+    for (int i = 0; i < 6; i++)
+        snprintf(hex + 2 * i, 3, "%02x", u[10 + i]);
+    return atoi(hex);
+}
+
+/* Steps through `query` on the linked entities: every row passes `ok`
+ * and there is one per entity. */
+static void check_linked_rows(const char *file, int line, const char *query,
+                              bool (*ok)(MiniGrafCursor *c, bool *seen)) {
+    MiniGrafDb *db = linked_db();
+    MiniGrafCursor *c = query_at(file, line, db, query);
+    static bool seen[LINKED];
+    memset(seen, 0, sizeof seen);
+    int rows = 0, bad = 0;
+    while (c && minigraf_cursor_step(c) == 1) {
+        bad += !ok(c, seen);
+        rows++;
+    }
+    CHECK(c != NULL);
+    CHECK_INT_EQ(c ? minigraf_cursor_last_error_code(c) : -1, 0);
+    CHECK_INT_EQ(rows, LINKED);
+    CHECK_INT_EQ(bad, 0);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+/* ?e ?f: a new entity, and the one it names. */
+static bool names_the_next(MiniGrafCursor *c, bool *seen) {
+    int e = linked_number(minigraf_cursor_column_uuid(c, 0));
+    int f = linked_number(minigraf_cursor_column_uuid(c, 1));
+    if (e < 0 || e >= LINKED || seen[e] || f != (e + 1) % LINKED)
+        return false;
+    seen[e] = true;
+    return true;
+}
+
+/* ?n ?e ?i: the entity's own text and number. */
+static bool has_its_text_and_number(MiniGrafCursor *c, bool *seen) {
+    char want[64];
+    int e = linked_number(minigraf_cursor_column_uuid(c, 1));
+    snprintf(want, sizeof want, "entity number %d", e);
+    const char *name = minigraf_cursor_column_text(c, 0, NULL);
+    if (e < 0 || e >= LINKED || seen[e] || !name || strcmp(name, want) != 0 ||
+        minigraf_cursor_column_int64(c, 2) != e)
+        return false;
+    seen[e] = true;
+    return true;
+}
+
+TEST(refs_of_many_dictionary_pages_resolve_in_blocks) {
+    check_linked_rows(__FILE__, __LINE__, "(query [:find ?e ?f :where [?e :next ?f]])",
+                      names_the_next);
+}
+
+TEST(refs_between_texts_and_integers_keep_their_rows) {
+    check_linked_rows(__FILE__, __LINE__,
+                      "(query [:find ?n ?e ?i :where [?e :name ?n] [?e :i ?i]])",
+                      has_its_text_and_number);
+}
+
 CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_ref_differ),
            TEST_ENTRY(nan_and_infinities_are_doubles), TEST_ENTRY(int64_edges_are_exact),
            TEST_ENTRY(empty_strings_and_nul_bytes),
@@ -608,4 +703,6 @@ CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_
            TEST_ENTRY(rows_survive_writes_and_close),
            TEST_ENTRY(materialised_cursor_steps_like_a_streaming_one),
            TEST_ENTRY(null_values_have_type_null),
-           TEST_ENTRY(texts_of_the_last_block_outlive_the_end_of_the_stream))
+           TEST_ENTRY(texts_of_the_last_block_outlive_the_end_of_the_stream),
+           TEST_ENTRY(refs_of_many_dictionary_pages_resolve_in_blocks),
+           TEST_ENTRY(refs_between_texts_and_integers_keep_their_rows))
