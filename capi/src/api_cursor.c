@@ -103,6 +103,8 @@ char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows) {
         return NULL;
     batch b = {.columns = c->rows.columns, .typed = c->format == MINIGRAF_FORMAT_TYPED};
     buf_init(&b.out);
+    if (c->batch_bytes)
+        buf_grow(&b.out, c->batch_bytes); /* batches are alike: no doubling, no copies */
     int rc;
     cursor_rows_read(&c->rows, max_rows == 0 ? 1 : max_rows, batch_rows, &b, &rc, &c->last);
     if (rc != 0 || b.rows == 0) {
@@ -110,6 +112,7 @@ char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows) {
         return NULL;
     }
     buf_putc(&b.out, ']');
+    c->batch_bytes = b.out.len;
     char *json = buf_detach(&b.out);
     return json ? json : out_of_memory(c);
 }
