@@ -69,28 +69,20 @@ static size_t take_ahead(cursor_rows *r, size_t max, db_rows_fn fn, void *ctx) {
     return n;
 }
 
-/* Up to `max` rows from the engine, BLOCK_ROWS at a time into r->block
- * (not r->values, which holds the row step handed out). */
+/* Up to `max` rows from the engine in one call, BLOCK_ROWS at a time
+ * into r->block (not r->values, which holds the row step handed out). */
 static size_t read_blocks(cursor_rows *r, size_t max, db_rows_fn fn, void *ctx, int *rc, err *e) {
-    size_t columns = r->columns ? r->columns : 1, n = 0;
+    size_t columns = r->columns ? r->columns : 1;
     if (!r->block && !(r->block = malloc(BLOCK_ROWS * columns * sizeof *r->block))) {
         *rc = err_set(e, ERR(INT, 0), "out of memory");
         return 0;
     }
-    while (n < max) {
-        size_t ask = max - n < BLOCK_ROWS ? max - n : BLOCK_ROWS;
-        err got = {0};
-        size_t more = db_cursor_read_rows(r->source, r->block, ask, fn, ctx, rc, &got);
-        n += more;
-        if (*rc != 0) {
-            *rc = fail(r, &got, e);
-            break;
-        }
-        if (more < ask) {
-            r->ended = true;
-            break;
-        }
-    }
+    err got = {0};
+    size_t n = db_cursor_read_blocks(r->source, r->block, BLOCK_ROWS, max, fn, ctx, rc, &got);
+    if (*rc != 0)
+        *rc = fail(r, &got, e);
+    else if (n < max)
+        r->ended = true;
     return n;
 }
 

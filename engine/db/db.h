@@ -95,6 +95,11 @@ size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, i
 typedef void (*db_rows_fn)(void *ctx, value *rows, size_t count);
 size_t db_cursor_read_rows(db_cursor *c, value *out, size_t max_rows, db_rows_fn keep, void *ctx,
                            int *rc, err *e);
+/* The same for up to `max_rows` rows handed to `keep` `block` at a time
+ * (`out` holds block * column-count values), in one call: one lock, and
+ * one interrupt and timeout scope. */
+size_t db_cursor_read_blocks(db_cursor *c, value *out, size_t block, size_t max_rows,
+                             db_rows_fn keep, void *ctx, int *rc, err *e);
 void db_cursor_free(db_cursor *c);
 
 /* ---- host functions (language.md §12; host/host_fns.h) --------------------------

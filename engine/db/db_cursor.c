@@ -187,22 +187,36 @@ size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, i
     return n;
 }
 
-/* db_cursor_read's lock and cancel around one block of rows. */
-size_t db_cursor_read_rows(db_cursor *c, value *out, size_t max_rows, db_rows_fn keep, void *ctx,
-                           int *rc, err *e) {
+/* db_cursor_read's lock and cancel around every block of the call (an
+ * interrupt or the timeout applies to the whole call). */
+size_t db_cursor_read_blocks(db_cursor *c, value *out, size_t block, size_t max_rows,
+                             db_rows_fn keep, void *ctx, int *rc, err *e) {
     pthread_mutex_lock(&c->mu);
     cancel stop;
     if (c->d) {
         db_cancel_begin(c->d, &stop);
         query_stream_set_cancel(c->qs, &stop);
     }
-    size_t n = query_stream_next_rows(c->qs, out, max_rows, rc, e);
-    if (n > 0)
-        keep(ctx, out, n);
+    size_t total = 0;
+    *rc = 0;
+    while (total < max_rows) {
+        size_t ask = max_rows - total < block ? max_rows - total : block;
+        size_t n = query_stream_next_rows(c->qs, out, ask, rc, e);
+        if (n > 0)
+            keep(ctx, out, n);
+        total += n;
+        if (*rc != 0 || n < ask)
+            break;
+    }
     if (c->d)
         query_stream_set_cancel(c->qs, NULL);
     pthread_mutex_unlock(&c->mu);
-    return n;
+    return total;
+}
+
+size_t db_cursor_read_rows(db_cursor *c, value *out, size_t max_rows, db_rows_fn keep, void *ctx,
+                           int *rc, err *e) {
+    return db_cursor_read_blocks(c, out, max_rows, max_rows, keep, ctx, rc, e);
 }
 
 void db_cursor_free(db_cursor *c) {
