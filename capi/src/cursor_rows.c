@@ -1,5 +1,5 @@
 /* The rows of a cursor (cursor_rows.h): a read-ahead buffer in front of
- * the engine's db_cursor_read. */
+ * the engine's db_cursor_read_blocks. */
 #include "cursor_rows.h"
 
 #include <stdlib.h>
