@@ -501,6 +501,64 @@ TEST(mixing_step_and_next_batch_shares_the_position) {
     minigraf_close(db);
 }
 
+/* Marks the names "n<i>" of a batch's rows in `seen`: how many rows. */
+static int mark_names(const char *batch, int *seen, int n) {
+    int rows = 0;
+    for (const char *p = strstr(batch, "\"n"); p; p = strstr(p + 1, "\"n")) {
+        int i = atoi(p + 2);
+        if (i >= 0 && i < n)
+            seen[i]++;
+        rows++;
+    }
+    return rows;
+}
+
+TEST(batches_across_engine_blocks_keep_the_stepped_row) {
+    enum { N = 700 };
+    MiniGrafDb *db = open_memory_db();
+    char text[40000] = "(transact [";
+    size_t len = strlen(text);
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "[:e%d :name \"n%d\"]", i, i);
+    snprintf(text + len, sizeof text - len, "])");
+    EXPECT_TRANSACT(db, text);
+    const char *queries[] = {"(query [:find ?n :where [?e :name ?n]])", /* streams */
+                             "(query [:find ?n (row-number :over (:order-by ?n)) "
+                             ":where [?e :name ?n]])"}; /* computed whole */
+    for (int q = 0; q < 2; q++) {
+        MiniGrafCursor *c = QUERY(db, queries[q]);
+        REQUIRE(c != NULL);
+        int seen[N] = {0}, rows = 0;
+        while (rows < N) {
+            REQUIRE(minigraf_cursor_step(c) == 1);
+            size_t n;
+            const char *name = minigraf_cursor_column_text(c, 0, &n);
+            REQUIRE(name != NULL && n >= 2);
+            char held[8];
+            snprintf(held, sizeof held, "%.*s", (int)n, name);
+            seen[atoi(held + 1)]++;
+            rows++;
+            /* 1, 64, 65, 200 rows: within one engine block, and across */
+            size_t want = rows % 4 == 1 ? 1 : rows % 4 == 2 ? 64 : rows % 4 == 3 ? 65 : 200;
+            char *b = minigraf_cursor_next_batch(c, want);
+            if (!b)
+                break;
+            rows += mark_names(b, seen, N);
+            minigraf_string_free(b);
+            CHECK(minigraf_cursor_column_text(c, 0, NULL) == name); /* still the stepped row */
+            CHECK(strncmp(name, held, strlen(held)) == 0);
+        }
+        CHECK_INT_EQ(rows, N);
+        for (int i = 0; i < N; i++)
+            CHECK_INT_EQ(seen[i], 1);
+        CHECK_INT_EQ(minigraf_cursor_step(c), 0);
+        CHECK(minigraf_cursor_next_batch(c, 10) == NULL);
+        CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0);
+        minigraf_cursor_free(c);
+    }
+    minigraf_close(db);
+}
+
 TEST(rows_survive_writes_and_close) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n \"alpha\"] [:b :n \"beta\"] [:c :n \"gamma\"]])");
@@ -700,6 +758,7 @@ CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_
            TEST_ENTRY(a_pointer_inside_a_live_cursor_is_not_a_cursor),
            TEST_ENTRY(step_on_error_returns_minus_the_code_every_time),
            TEST_ENTRY(mixing_step_and_next_batch_shares_the_position),
+           TEST_ENTRY(batches_across_engine_blocks_keep_the_stepped_row),
            TEST_ENTRY(rows_survive_writes_and_close),
            TEST_ENTRY(materialised_cursor_steps_like_a_streaming_one),
            TEST_ENTRY(null_values_have_type_null),
