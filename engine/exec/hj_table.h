@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
 #include "base/error.h"
 #include "base/htab.h"
 #include "base/meter.h"
@@ -40,6 +41,7 @@ typedef struct hj_table {
     size_t count, cap, recs_cap;
     size_t *heads, head_mask; /* when key_pos >= 0 */
     size_t first;             /* the one chain when key_pos < 0 (no array: most kept tables) */
+    bool packed;              /* entries and recs are in a cache's arena (hj_cache.mem) */
     meter *m;
     size_t charged;
 } hj_table;
@@ -62,6 +64,8 @@ int hj_table_read(hj_table *t, struct where_ctx *x, const struct plan_item *it,
                   const value *known[3], err *e);
 /* Chains the entries by their key; once, after the last append. INT-000. */
 int hj_table_index(hj_table *t, err *e);
+/* Frees the arrays' slack (a table kept for long). */
+void hj_table_shrink(hj_table *t);
 /* `n` (a power of two) empty chain heads (each HJ_END), or NULL when out
  * of memory: the buckets of a table and of a join's kept rows (hj_rows.h). */
 size_t *hj_heads_new(size_t n);
@@ -104,11 +108,19 @@ typedef struct hj_cache {
     size_t entity_tables;
     size_t kept_bytes, budget;
     htab index; /* key hash -> item */
+    /* The items, and the entries of the small one-chain tables (one
+     * entity's records: most tables, each a few records), so that keeping
+     * one costs no malloc; emptied, not freed, between evaluations. */
+    arena mem;
+    hj_table scratch; /* a new table is read into its arrays, then copied */
 } hj_cache;
 
 /* `memory_limit`: the query's (0: none). */
 void hj_cache_init(hj_cache *c, size_t memory_limit);
-void hj_cache_free(hj_cache *c); /* every table; the cache may be used again */
+void hj_cache_free(hj_cache *c);
+/* Frees every table (their charges released) for an evaluation under
+ * `memory_limit`; the items' memory is kept while it is small. */
+void hj_cache_clear(hj_cache *c, size_t memory_limit);
 /* The kept table of `k`, or NULL (not read yet, or not kept). */
 const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
 /* Keeps `t` (moved in: the cache owns it from then on) if it fits the

@@ -35,6 +35,7 @@
 #include "base/error.h"
 #include "base/htab.h"
 #include "datalog/ast.h"
+#include "exec/hj_table.h"
 #include "exec/op.h"
 #include "plan/conj.h"
 #include "rules/registry.h"
@@ -84,6 +85,7 @@ typedef struct rule_cache {
     meter m;                         /* what they charge */
     size_t baseline;                 /* bytes the kept operators hold between queries */
     seminaive *sn;                   /* the last evaluation's, emptied, or NULL */
+    hj_cache tables; /* stored patterns' hash join tables, for every round; emptied after */
 } rule_cache;
 
 /* The state kept for q over program p (taken from it), or a new empty

@@ -434,10 +434,12 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
          * returns, on this thread. */
         uuid_cache kw;
         uuid_cache_begin(&kw);
-        re->x->tables = &re->tables;
+        size_t limit = re->x->m ? re->x->m->limit : 0;
+        hj_cache_clear(&re->c->tables, limit);
+        re->x->tables = &re->c->tables;
         rc = seminaive_run(re->sn, eval_body, re, e);
         re->x->tables = NULL;
-        hj_cache_free(&re->tables);
+        hj_cache_clear(&re->c->tables, limit);
         uuid_cache_end(&kw);
         re->opts->derived = seminaive_fact_count(re->sn);
     }
@@ -544,7 +546,6 @@ static int run(rule_eval *re, const ast_query *q, err *e) {
 
 int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_query *q, err *e) {
     memset(re, 0, sizeof *re);
-    hj_cache_init(&re->tables, x->m ? x->m->limit : 0);
     re->opts = opts;
     re->x = re->query = x;
     re->any_valid_time = q->valid == VALID_ANY;
