@@ -111,7 +111,11 @@ static void join_free(op *o) {
     free(j);
 }
 
-static const op_vtable join_vt = {join_open, join_next, join_free};
+static void join_rest(op *o) {
+    op_rest(((op_join *)o)->join.in.child);
+}
+
+static const op_vtable join_vt = {join_open, join_next, join_free, join_rest};
 
 op *op_join_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     op_join *j = malloc(sizeof *j);

@@ -21,6 +21,8 @@ void rule_cache_drop_unreusable(rule_cache *c) {
     for (size_t i = 0; i < c->plan_count; i++)
         if (!c->plans[i]->reusable)
             body_plan_drop_operators(c->plans[i]);
+        else
+            op_sub_rest(&c->plans[i]->pipe);
 }
 
 static void cache_free(rules_kept *k) {

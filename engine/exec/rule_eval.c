@@ -264,10 +264,10 @@ static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos
 
 /* The plan of `rule` at `delta_pos` made for sizes v, or one to plan for
  * them: a new one while fewer than PLANS_PER_BODY are kept, else the
- * first kept. The operators of the body's other plans that may hold
- * tables (not reusable: op_sub_reusable) are freed, so one pipeline per
- * body and delta position holds its tables, as one did before plans were
- * kept. NULL: out of memory. */
+ * first kept. The operators of the body's other plans that may not
+ * serve another query (op_sub_reusable) are freed, and the others' tables
+ * (op_sub_rest), so one pipeline per body and delta position holds its
+ * tables, as one did before plans were kept. NULL: out of memory. */
 static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos,
                               const size_vector *v) {
     body_plan *found = NULL, *first = first_plan(c, rule, delta_pos), *last = NULL;
@@ -279,6 +279,8 @@ static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_
             found = bp;
         else if (!bp->reusable)
             body_plan_drop_operators(bp);
+        else
+            op_sub_rest(&bp->pipe);
     }
     if (found)
         return found;
