@@ -64,7 +64,8 @@ int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e) {
     return 0;
 }
 
-void hj_table_shrink(hj_table *t) {
+/* Frees the arrays' slack: tables are kept for a whole evaluation. */
+static void hj_table_shrink(hj_table *t) {
     if (t->count == 0 || t->packed)
         return;
     hj_entry *n = t->count == t->cap ? NULL : realloc(t->entries, t->count * sizeof *n);
@@ -117,6 +118,7 @@ int hj_table_read(hj_table *t, where_ctx *x, const plan_item *it, const value *k
     while (rc == 1 && (rc = pattern_scan_next(&ps, vals, t->records ? &rec : NULL, e)) == 1)
         rc = hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
     pattern_scan_release(&ps);
+    hj_table_shrink(t);
     return rc != 0 ? rc : hj_table_index(t, e);
 }
 
@@ -234,7 +236,8 @@ static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused) {
     if (!array_reserve(&c->items, &c->cap, c->count + 1, sizeof *c->items, 8))
         return NULL;
     hj_cached *it = arena_alloc(&c->mem, sizeof *it);
-    if (!it || c->count >= UINT32_MAX || htab_insert(&c->index, key_hash(k), (uint32_t)c->count) != 0)
+    if (!it || c->count >= UINT32_MAX ||
+        htab_insert(&c->index, key_hash(k), (uint32_t)c->count) != 0)
         return NULL;
     *it = (hj_cached){.attr = *k->attr,
                       .has_entity = k->entity != NULL,
@@ -257,7 +260,6 @@ static bool fits(const hj_cache *c, size_t bytes) {
 const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t) {
     if (!fits(c, t->charged) || lookup(c, k)) /* a key is kept or refused once */
         return NULL;
-    hj_table_shrink(t);
     hj_cached *it = add(c, k, t, false);
     return it ? &it->t : NULL;
 }

@@ -64,8 +64,6 @@ int hj_table_read(hj_table *t, struct where_ctx *x, const struct plan_item *it,
                   const value *known[3], err *e);
 /* Chains the entries by their key; once, after the last append. INT-000. */
 int hj_table_index(hj_table *t, err *e);
-/* Frees the arrays' slack (a table kept for long). */
-void hj_table_shrink(hj_table *t);
 /* `n` (a power of two) empty chain heads (each HJ_END), or NULL when out
  * of memory: the buckets of a table and of a join's kept rows (hj_rows.h). */
 size_t *hj_heads_new(size_t n);
