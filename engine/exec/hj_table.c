@@ -305,9 +305,14 @@ static bool take_scratch(hj_cache *c, hj_table *t) {
     *t = *s;
     t->packed = true;
     t->cap = t->recs_cap = t->count;
+    s->charged = s->count = 0;
+    if (t->count == 0) { /* no record: no arrays */
+        t->entries = NULL;
+        t->recs = NULL;
+        return true;
+    }
     t->entries = arena_alloc(&c->mem, t->count * sizeof *t->entries);
     t->recs = s->recs ? arena_alloc(&c->mem, t->count * sizeof *t->recs) : NULL;
-    s->charged = s->count = 0;
     if (!t->entries || (s->recs && !t->recs)) {
         hj_table_free(t);
         return false;
