@@ -318,7 +318,7 @@ static int hj_next(op *o, size_t max, batch **out, err *e) {
                 return rc;
             h->have_row = true;
         }
-        h->have_row = pattern_join_fill(&h->join, h->t, &h->cursor, max);
+        h->have_row = pattern_join_fill(&h->join, &h->join.bind, h->t, &h->cursor, max);
     }
     *out = &h->join.out;
     return h->join.out.count > 0;
