@@ -288,7 +288,8 @@ static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan
     return hj_table_index(t, e) == 0 ? 1 : e->code;
 }
 
-/* Small one-chain tables are copied into the cache's arena */
+/* Tables of one chain and at most this many entries are copied into the
+ * cache's arena. */
 #define HJ_PACK_MAX 8
 
 /* Moves the scratch table read into *t: its entries copied into the
