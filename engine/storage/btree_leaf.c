@@ -403,10 +403,12 @@ static void apply_edit(uint8_t *page, pager_marks *marks, size_t b, const edit *
     size_t shifted_end = end + ed->len - ed->old_len;
     if (shifted_end < end) /* before a new restart slot may take the space */
         memset(page + shifted_end, 0, end - shifted_end);
-    for (size_t i = b + 1; i < r; i++)
-        put16(restart_slot(page, i), restart_at(page, i) + ed->len - ed->old_len);
+    uint8_t *slots = restart_slot(page, 0); /* the header is read once, not per slot */
+    for (size_t i = b + 1; i < r; i++) {
+        size_t off = get16(slots + 2 * i);
+        put16(slots + 2 * i, (off < end ? off : end) + ed->len - ed->old_len);
+    }
     if (ed->new_restart) {
-        uint8_t *slots = restart_slot(page, 0);
         memmove(slots - 2, slots, 2 * (b + 1));
         put16(page + L_RESTARTS, r + 1);
         put16(restart_slot(page, b + 1), ed->restart_off);
@@ -416,8 +418,8 @@ static void apply_edit(uint8_t *page, pager_marks *marks, size_t b, const edit *
     mark(marks, 0, LEAF_HEADER);
     mark(marks, ed->at, (shifted_end > end ? shifted_end : end) - ed->at);
     if (b + 1 < r || ed->new_restart) {
-        size_t slots = (size_t)(restart_slot(page, 0) - page);
-        mark(marks, slots, FORMAT_PAGE_PAYLOAD - slots);
+        size_t first = (size_t)(restart_slot(page, 0) - page);
+        mark(marks, first, FORMAT_PAGE_PAYLOAD - first);
     }
 }
 
