@@ -697,6 +697,7 @@ static pver *next_version(pager *p, pver *h) {
     return v;
 }
 
+#ifdef MG_ASSERTS
 /* Whether `v` differs from the version it was copied from only in the
  * parts marked changed (MG_ASSERT: a change not marked would be lost by
  * the copy into a spare). */
@@ -707,6 +708,7 @@ static bool marks_cover(const pver *v) {
             return false;
     return true;
 }
+#endif
 
 /* `old`, now superseded by `old->newer`, waits for the views that may
  * still see it. */
@@ -771,7 +773,9 @@ int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
 void pager_publish(pager *p, uint64_t tag) {
     MG_ASSERT(tag != PAGER_UNPUBLISHED);
     for (pver *v = p->pending; v; v = v->next_pending) {
+#ifdef MG_ASSERTS
         MG_ASSERT(!v->older || marks_cover(v));
+#endif
         atomic_store_explicit(&v->tag, tag, memory_order_relaxed);
     }
     p->pending = NULL;
