@@ -220,8 +220,9 @@ static int read_ahead(pattern_scan *ps, err *e) {
     }
     for (;;) {
         int rc = store_scan_fill_ids(ps->sc, ps->ids, want, &ps->len, e);
-        if (rc == 1) { /* fewer than asked: the seek's last records */
-            ps->ids_end = ps->len < want && !ps->has_alt;
+        if (rc == 1) { /* fewer than asked: the seek's last records, or a gap */
+            ps->tail_gap = store_scan_take_gap(ps->sc);
+            ps->ids_end = ps->len < want && !ps->has_alt && !ps->tail_gap;
             /* a scan may read long without a row */
             return meter_tick(ps->x->m, ps->len, e) != 0 ? e->code : 1;
         }
@@ -254,11 +255,15 @@ RECORD_STEP int peek_ids(pattern_scan *ps, const fact_ids **out, err *e) {
  * judged on identifiers alone: `last` its latest record, `pick` its
  * latest that passes the cut. They point into ps->ids, or into ps->held
  * when the group goes on past a read ahead. 1 with *out (valid until the
- * next call), 0 at the end, or an error. */
-RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
+ * next call) and in *w the visible groups it stands for: 1, plus the gap
+ * of a leaf counted by its summary (store_scan_skip_leaves), whose groups
+ * agree with it on what the runs read; a group hidden itself but with a
+ * gap stands for the gap. 0 at the end, or an error. */
+RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, uint64_t *w, err *e) {
     const visibility *vis = &ps->x->vis;
     for (;;) {
         const fact_ids *last, *pick, *next;
+        uint64_t gap = 0;
         int rc = peek_ids(ps, &last, e);
         if (rc != 1)
             return rc;
@@ -266,6 +271,8 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
         pick = visibility_passes_cut(vis, last) ? last : NULL;
         for (;;) {
             if (ps->pos == ps->len) { /* the read ahead overwrites ps->ids */
+                gap += ps->tail_gap;
+                ps->tail_gap = 0;
                 ps->held[0] = *last;
                 last = &ps->held[0];
                 if (pick && pick != &ps->held[1]) { /* held since an earlier read ahead */
@@ -284,8 +291,10 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
         }
         if (rc > 1 || rc < 0)
             return rc;
-        if (pick && visibility_shows(vis, pick)) {
-            *out = pick;
+        bool shows = pick && visibility_shows(vis, pick);
+        if (shows || gap) {
+            *out = shows ? pick : last;
+            *w = gap + shows;
             return 1;
         }
     }
@@ -358,7 +367,8 @@ static fact record_times(const fact_ids *ids) {
  * records, or an error. */
 RECORD_STEP int stored_next(pattern_scan *ps, value out[3], const fact_ids **ids, err *e) {
     int rc = 0;
-    while (ps->sc && (rc = next_visible(ps, ids, e)) == 1) {
+    uint64_t w;
+    while (ps->sc && (rc = next_visible(ps, ids, &w, e)) == 1) {
         rc = store_reader_values(ps->x->r, *ids, out, e);
         if (rc != 0)
             return rc;
@@ -375,7 +385,8 @@ RECORD_STEP int stored_next(pattern_scan *ps, value out[3], const fact_ids **ids
 int pattern_scan_next_ids(pattern_scan *ps, const fact_ids **ids, err *e) {
     if (ps->stored_check || ps->it->kind == PK_PSEUDO || ps->rel < ps->rel_end)
         return err_set(e, ERR(INT, 0), "internal: records to check read as identifiers");
-    return ps->sc ? next_visible(ps, ids, e) : 0;
+    uint64_t w;
+    return ps->sc ? next_visible(ps, ids, &w, e) : 0;
 }
 
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
@@ -396,6 +407,26 @@ static bool same_run(const where_ctx *x, const fact_ids *first, const fact_ids *
     return !(x->collapse_null & 4u) || (ids->v[0] == VT_NULL) == (first->v[0] == VT_NULL);
 }
 
+/* Lets the scan count the leaves whose records all continue one run
+ * (store_scan_skip_leaves) under the query's view, when it is one a
+ * summary can decide: a cut by counter or time, one valid-time point. */
+static void skip_leaves(pattern_scan *ps) {
+    const visibility *vis = &ps->x->vis;
+    fact_view v = {.max_txc = UINT64_MAX, .max_txid = INT64_MAX, .valid_point = vis->valid_point};
+    ps->skip_asked = true;
+    if (vis->any_valid_time)
+        return;
+    if (vis->as_of == AS_OF_TIME) {
+        v.by_time = true;
+        v.max_txid = vis->as_of_value;
+    } else if (!visibility_counter_cut(vis, &v.max_txc)) {
+        return;
+    }
+    unsigned read = ps->x->collapse_read;
+    bool null_read = (ps->x->collapse_null & 4u) && !(read & 4u);
+    store_scan_skip_leaves(ps->sc, &v, read, null_read);
+}
+
 /* pattern_scan_fill's stored records as runs (where_ctx.collapsed): a
  * visible record that continues the run of the batch's last row adds to
  * its weight, read and decoded no further; only a run's first record
@@ -406,11 +437,14 @@ static int stored_runs(pattern_scan *ps, batch *out, size_t max, const frame *ro
     uint64_t n = 0; /* the records of the last row's run, kept out of
                        `weight`, which may alias the scan's counters */
     const fact_ids *ids;
+    uint64_t w;
     value vals[3];
     int rc = 1;
-    while (out->count < max && (rc = next_visible(ps, &ids, e)) == 1) {
+    if (!ps->skip_asked)
+        skip_leaves(ps);
+    while (out->count < max && (rc = next_visible(ps, &ids, &w, e)) == 1) {
         if (n && same_run(ps->x, &ps->run, ids)) {
-            n++;
+            n += w;
             continue;
         }
         int vrc = store_reader_values(ps->x->r, ids, vals, e);
@@ -420,7 +454,7 @@ static int stored_runs(pattern_scan *ps, batch *out, size_t max, const frame *ro
             weight[out->count - 1] = n;
         ps->run = *ids;
         pattern_bind(out, row, b, step, vals, NULL);
-        n = 1;
+        n = w;
     }
     if (n)
         weight[out->count - 1] = n;

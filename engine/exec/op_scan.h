@@ -47,6 +47,10 @@ typedef struct pattern_scan {
     fact_ids *ids;
     size_t pos, len, want;
     bool ids_end; /* the stored records are all read */
+    /* Visible groups ids[len - 1] stands for besides its own (a leaf
+     * counted by its summary, store_scan_take_gap): until judged. */
+    uint64_t tail_gap;
+    bool skip_asked; /* stored_runs has let the scan count leaves */
     /* Not cleared on open: */
     fact_ids *big;    /* SCAN_IDS_MAX records once a scan has read more than
                          `few`, kept for the next opens; NULL: none yet */
