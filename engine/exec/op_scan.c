@@ -255,15 +255,14 @@ RECORD_STEP int peek_ids(pattern_scan *ps, const fact_ids **out, err *e) {
  * judged on identifiers alone: `last` its latest record, `pick` its
  * latest that passes the cut. They point into ps->ids, or into ps->held
  * when the group goes on past a read ahead. 1 with *out (valid until the
- * next call) and in *w the visible groups it stands for: 1, plus the gap
- * of a leaf counted by its summary (store_scan_skip_leaves), whose groups
- * agree with it on what the runs read; a group hidden itself but with a
- * gap stands for the gap. 0 at the end, or an error. */
-RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, uint64_t *w, err *e) {
+ * next call), 0 at the end, or an error. A group that took in the gap
+ * of a leaf counted by its summary (store_scan_skip_leaves) stands for
+ * 1 + ps->group_gap visible groups (agreeing on what runs read), and is
+ * handed out even when hidden itself (then with group_gap one less). */
+RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
     const visibility *vis = &ps->x->vis;
     for (;;) {
         const fact_ids *last, *pick, *next;
-        uint64_t gap = 0;
         int rc = peek_ids(ps, &last, e);
         if (rc != 1)
             return rc;
@@ -271,7 +270,7 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, uint64_t *w
         pick = visibility_passes_cut(vis, last) ? last : NULL;
         for (;;) {
             if (ps->pos == ps->len) { /* the read ahead overwrites ps->ids */
-                gap += ps->tail_gap;
+                ps->group_gap += ps->tail_gap;
                 ps->tail_gap = 0;
                 ps->held[0] = *last;
                 last = &ps->held[0];
@@ -291,10 +290,13 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, uint64_t *w
         }
         if (rc > 1 || rc < 0)
             return rc;
-        bool shows = pick && visibility_shows(vis, pick);
-        if (shows || gap) {
-            *out = shows ? pick : last;
-            *w = gap + shows;
+        if (pick && visibility_shows(vis, pick)) {
+            *out = pick;
+            return 1;
+        }
+        if (ps->group_gap) {
+            *out = last;
+            ps->group_gap--;
             return 1;
         }
     }
@@ -367,8 +369,7 @@ static fact record_times(const fact_ids *ids) {
  * records, or an error. */
 RECORD_STEP int stored_next(pattern_scan *ps, value out[3], const fact_ids **ids, err *e) {
     int rc = 0;
-    uint64_t w;
-    while (ps->sc && (rc = next_visible(ps, ids, &w, e)) == 1) {
+    while (ps->sc && (rc = next_visible(ps, ids, e)) == 1) {
         rc = store_reader_values(ps->x->r, *ids, out, e);
         if (rc != 0)
             return rc;
@@ -385,8 +386,7 @@ RECORD_STEP int stored_next(pattern_scan *ps, value out[3], const fact_ids **ids
 int pattern_scan_next_ids(pattern_scan *ps, const fact_ids **ids, err *e) {
     if (ps->stored_check || ps->it->kind == PK_PSEUDO || ps->rel < ps->rel_end)
         return err_set(e, ERR(INT, 0), "internal: records to check read as identifiers");
-    uint64_t w;
-    return ps->sc ? next_visible(ps, ids, &w, e) : 0;
+    return ps->sc ? next_visible(ps, ids, e) : 0;
 }
 
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
@@ -437,12 +437,16 @@ static int stored_runs(pattern_scan *ps, batch *out, size_t max, const frame *ro
     uint64_t n = 0; /* the records of the last row's run, kept out of
                        `weight`, which may alias the scan's counters */
     const fact_ids *ids;
-    uint64_t w;
     value vals[3];
     int rc = 1;
     if (!ps->skip_asked)
         skip_leaves(ps);
-    while (out->count < max && (rc = next_visible(ps, &ids, &w, e)) == 1) {
+    while (out->count < max && (rc = next_visible(ps, &ids, e)) == 1) {
+        uint64_t w = 1;
+        if (__builtin_expect(ps->group_gap != 0, 0)) {
+            w += ps->group_gap;
+            ps->group_gap = 0;
+        }
         if (n && same_run(ps->x, &ps->run, ids)) {
             n += w;
             continue;

@@ -50,7 +50,8 @@ typedef struct pattern_scan {
     /* Visible groups ids[len - 1] stands for besides its own (a leaf
      * counted by its summary, store_scan_take_gap): until judged. */
     uint64_t tail_gap;
-    bool skip_asked; /* stored_runs has let the scan count leaves */
+    uint64_t group_gap; /* next_visible's: the gap the group handed out took in */
+    bool skip_asked;    /* stored_runs has let the scan count leaves */
     /* Not cleared on open: */
     fact_ids *big;    /* SCAN_IDS_MAX records once a scan has read more than
                          `few`, kept for the next opens; NULL: none yet */

@@ -24,10 +24,9 @@ static void write_batch(MiniGrafDb *db, int from, int to, int round) {
     static char cmd[ENTITIES * 160];
     size_t len = (size_t)snprintf(cmd, sizeof cmd, "(transact [");
     for (int i = from; i < to; i++)
-        len += (size_t)snprintf(cmd + len, sizeof cmd - len,
-                                "[:e%d :group %d][:e%d :n %d][:e%d :s \"s%d\"]%s", i,
-                                (i / 97 + round) % 5, i, i % 50, i, i % 7,
-                                i % 61 == 0 ? "[:z :n nil]" : "");
+        len += (size_t)snprintf(
+            cmd + len, sizeof cmd - len, "[:e%d :group %d][:e%d :n %d][:e%d :s \"s%d\"]%s", i,
+            (i / 97 + round) % 5, i, i % 50, i, i % 7, i % 61 == 0 ? "[:z :n nil]" : "");
     snprintf(cmd + len, sizeof cmd - len, "])");
     EXPECT_TRANSACT(db, cmd);
 }
@@ -39,7 +38,8 @@ static void write_short_histories(MiniGrafDb *db) {
     static char cmd[200 * 40];
     for (int step = 0; step < 3; step++)
         for (int from = 0; from < 800; from += 200) {
-            size_t len = (size_t)snprintf(cmd, sizeof cmd, "(%s [", step == 1 ? "retract" : "transact");
+            size_t len = (size_t)snprintf(cmd, sizeof cmd, "(%s [",
+                                          step == 1 ? "retract" : "transact");
             for (int i = from; i < from + 200; i++)
                 if (step < 2 || i % 3 == 0)
                     len += (size_t)snprintf(cmd + len, sizeof cmd - len, "[:h%d :v %d]", i, i % 3);
@@ -55,8 +55,8 @@ static void write_all(MiniGrafDb *db) {
         write_batch(db, i, i + 100, 0);
     write_batch(db, 200, 400, 0); /* the same triples asserted again */
     for (int i = 0; i < ENTITIES; i += 37) {
-        snprintf(cmd, sizeof cmd, "(retract [[:e%d :group %d] [:e%d :n %d]])", i,
-                 (i / 97) % 5, i, i % 50);
+        snprintf(cmd, sizeof cmd, "(retract [[:e%d :group %d] [:e%d :n %d]])", i, (i / 97) % 5, i,
+                 i % 50);
         EXPECT_RETRACT(db, cmd);
     }
     for (int i = 0; i < ENTITIES; i += 74) { /* asserted after the retraction */
@@ -76,16 +76,11 @@ static void write_all(MiniGrafDb *db) {
 }
 
 static const char *const shapes[][2] = {
-    {"(count ?v)", "[?e ?a ?v]"},
-    {"(count ?e)", "[?e ?a _]"},
-    {"?g (count ?e)", "[?e :group ?g]"},
-    {"?a (count ?e)", "[?e ?a _]"},
-    {"(count ?v)", "[?e :n ?v]"},
-    {"?v (count ?e)", "[?e :n ?v]"},
-    {"(count ?e)", "[?e :group 3]"},
-    {"(count ?v)", "[:long ?a ?v]"},
-    {"?e (count ?v)", "[?e :group ?v]"},
-    {"?v (count ?e)", "[?e :v ?v]"},
+    {"(count ?v)", "[?e ?a ?v]"},        {"(count ?e)", "[?e ?a _]"},
+    {"?g (count ?e)", "[?e :group ?g]"}, {"?a (count ?e)", "[?e ?a _]"},
+    {"(count ?v)", "[?e :n ?v]"},        {"?v (count ?e)", "[?e :n ?v]"},
+    {"(count ?e)", "[?e :group 3]"},     {"(count ?v)", "[:long ?a ?v]"},
+    {"?e (count ?v)", "[?e :group ?v]"}, {"?v (count ?e)", "[?e :v ?v]"},
 };
 
 static void compare(MiniGrafDb *db, const char *find, const char *cut, const char *where) {
