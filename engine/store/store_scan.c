@@ -82,6 +82,8 @@ static int take_scan(store_reader *r, store_scan **out, err *e) {
     if (!sc)
         return err_set(e, ERR(INT, 0), "out of memory");
     sc->r = r;
+    sc->skip = sc->has_held = false; /* a list (store_scan_latest) is never positioned */
+    sc->gap = 0;
     *out = sc;
     return 0;
 }
