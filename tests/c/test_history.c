@@ -245,17 +245,6 @@ TEST(history_keeps_an_old_value_beside_a_long_history) {
 
 /* ---- a file of format version 3 --------------------------------------- */
 
-static void copy_file(const char *from, const char *to) {
-    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    REQUIRE(in >= 0 && out >= 0);
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(in, buf, sizeof buf)) > 0)
-        REQUIRE(write(out, buf, (size_t)n) == n);
-    close(in);
-    close(out);
-}
-
 static uint64_t le(const unsigned char *p, int n) {
     uint64_t v = 0;
     for (int i = n - 1; i >= 0; i--)

@@ -11,10 +11,8 @@
  * read-only open, a copy of a file whose last commits are only in its
  * log (a crash), and a file written by the release before leaf
  * summaries (format 4), read as it is and then written to. */
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "support.h"
 
@@ -135,17 +133,6 @@ TEST(counted_leaves_match_rows_read_from_a_file) {
     compare_all(db);
     minigraf_close(db);
     temp_db_remove(&t);
-}
-
-static void copy_file(const char *from, const char *to) {
-    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    REQUIRE(in >= 0 && out >= 0);
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(in, buf, sizeof buf)) > 0)
-        REQUIRE(write(out, buf, (size_t)n) == n);
-    close(in);
-    close(out);
 }
 
 /* The file and log copied while the database is open, its last commits
