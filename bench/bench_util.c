@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench_util.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -40,10 +41,20 @@ void bench_sort_doubles(double *v, size_t n) {
     qsort(v, n, sizeof *v, cmp_double);
 }
 
+/* The bytes bench_batch_rows acts on; the others are skipped in a tight
+ * loop (a byte at a time through the whole state machine, the count cost
+ * as many instructions as the library spent writing the JSON). */
+static const bool structural[256] = {
+    [0] = true, ['"'] = true, ['\\'] = true, ['['] = true, [']'] = true};
+
 long bench_batch_rows(const char *json) {
     long rows = 0;
     int depth = 0, in_str = 0;
-    for (const char *c = json; *c; c++) {
+    for (const char *c = json;; c++) {
+        while (!structural[(unsigned char)*c])
+            c++;
+        if (!*c)
+            return rows;
         if (in_str) {
             if (*c == '\\' && c[1])
                 c++;
@@ -57,5 +68,4 @@ long bench_batch_rows(const char *json) {
             depth--;
         }
     }
-    return rows;
 }

@@ -41,6 +41,7 @@ struct MiniGrafDb {
 struct MiniGrafCursor {
     cursor_rows rows; /* over a db_cursor independent of the MiniGrafDb */
     int format;
+    size_t batch_bytes; /* the last JSON batch's length: room taken for the next at once */
     err last;
 };
 

@@ -83,10 +83,12 @@ typedef struct batch {
     size_t rows;
 } batch;
 
-static void batch_row(void *ctx, const value *row) {
+static void batch_rows(void *ctx, value *rows, size_t n) {
     batch *b = ctx;
-    buf_putc(&b->out, b->rows++ ? ',' : '[');
-    json_write_row(&b->out, row, b->columns, b->typed);
+    for (size_t i = 0; i < n; i++) {
+        buf_putc(&b->out, b->rows++ ? ',' : '[');
+        json_write_row(&b->out, rows + i * b->columns, b->columns, b->typed);
+    }
 }
 
 /* Rows come from the query as it runs (or from memory when the answer was
@@ -101,13 +103,16 @@ char *minigraf_cursor_next_batch(MiniGrafCursor *c, size_t max_rows) {
         return NULL;
     batch b = {.columns = c->rows.columns, .typed = c->format == MINIGRAF_FORMAT_TYPED};
     buf_init(&b.out);
+    if (c->batch_bytes)
+        buf_grow(&b.out, c->batch_bytes); /* batches are alike: no doubling, no copies */
     int rc;
-    cursor_rows_read(&c->rows, max_rows == 0 ? 1 : max_rows, batch_row, &b, &rc, &c->last);
+    cursor_rows_read(&c->rows, max_rows == 0 ? 1 : max_rows, batch_rows, &b, &rc, &c->last);
     if (rc != 0 || b.rows == 0) {
         buf_free(&b.out);
         return NULL;
     }
     buf_putc(&b.out, ']');
+    c->batch_bytes = b.out.len;
     char *json = buf_detach(&b.out);
     return json ? json : out_of_memory(c);
 }

@@ -1,5 +1,5 @@
 /* The rows of a cursor (cursor_rows.h): a read-ahead buffer in front of
- * the engine's db_cursor_read. */
+ * the engine's db_cursor_read_blocks. */
 #include "cursor_rows.h"
 
 #include <stdlib.h>
@@ -13,8 +13,10 @@
  * AHEAD_TEXT_BYTES, so that long texts are not held by the hundred. */
 #define AHEAD_FIRST 16
 #define AHEAD_MAX 256
-#define AHEAD_CHUNK 32
+#define AHEAD_CHUNK 64
 #define AHEAD_TEXT_BYTES (256 * 1024)
+/* A batch asks the engine for up to BLOCK_ROWS rows at a time. */
+#define BLOCK_ROWS 64
 
 void cursor_rows_init(cursor_rows *r, db_cursor *source) {
     *r = (cursor_rows){.source = source, .want = AHEAD_FIRST};
@@ -24,10 +26,12 @@ void cursor_rows_init(cursor_rows *r, db_cursor *source) {
 
 void cursor_rows_free(cursor_rows *r) {
     free(r->values);
+    free(r->block);
     arena_free(&r->texts);
     err_clear(&r->pending);
     err_clear(&r->failure);
     r->values = NULL;
+    r->block = NULL;
 }
 
 static const value *row_at(const cursor_rows *r, size_t i) {
@@ -56,28 +60,46 @@ static int failed_again(cursor_rows *r, err *e) {
     return r->failure.code;
 }
 
-size_t cursor_rows_read(cursor_rows *r, size_t max, db_row_fn fn, void *ctx, int *rc, err *e) {
+/* The rows read ahead and not handed out yet, up to `max`, as one block. */
+static size_t take_ahead(cursor_rows *r, size_t max, db_rows_fn fn, void *ctx) {
+    size_t n = r->count - r->next < max ? r->count - r->next : max;
+    if (n)
+        fn(ctx, r->values + r->next * r->columns, n);
+    r->next += n;
+    return n;
+}
+
+/* Up to `max` rows from the engine in one call, BLOCK_ROWS at a time
+ * into r->block (not r->values, which holds the row step handed out). */
+static size_t read_blocks(cursor_rows *r, size_t max, db_rows_fn fn, void *ctx, int *rc, err *e) {
+    size_t columns = r->columns ? r->columns : 1;
+    if (!r->block && !(r->block = malloc(BLOCK_ROWS * columns * sizeof *r->block))) {
+        *rc = err_set(e, ERR(INT, 0), "out of memory");
+        return 0;
+    }
+    err got = {0};
+    size_t n = db_cursor_read_blocks(r->source, r->block, BLOCK_ROWS, max, fn, ctx, rc, &got);
+    if (*rc != 0)
+        *rc = fail(r, &got, e);
+    else if (n < max)
+        r->ended = true;
+    return n;
+}
+
+size_t cursor_rows_read(cursor_rows *r, size_t max, db_rows_fn fn, void *ctx, int *rc, err *e) {
     *rc = 0;
     if (r->failure.code) {
         *rc = failed_again(r, e);
         return 0;
     }
-    size_t n = 0;
-    for (; n < max && r->next < r->count; n++)
-        fn(ctx, row_at(r, r->next++));
+    size_t n = take_ahead(r, max, fn, ctx);
     if (n == max || r->ended)
         return n;
     if (r->pending.code) {
         *rc = fail(r, &r->pending, e);
         return n;
     }
-    err got = {0};
-    size_t more = db_cursor_read(r->source, max - n, fn, ctx, rc, &got);
-    if (*rc != 0)
-        *rc = fail(r, &got, e);
-    else if (more < max - n)
-        r->ended = true;
-    return n + more;
+    return n + read_blocks(r, max - n, fn, ctx, rc, e);
 }
 
 /* ---- reading ahead for step ------------------------------------------------ */

@@ -2,10 +2,10 @@
  * rows from: JSON batches (minigraf_cursor_next_batch) and typed rows
  * (minigraf_cursor_step). They share one position.
  *
- * The engine's rows (db_cursor_read) are borrowed for one callback: a
+ * The engine's rows (db_cursor_read_rows) are borrowed for one callback: a
  * streaming row points into the query's snapshot, which a write on
  * another thread may release between two calls. A batch renders its rows
- * inside the callback; step instead copies a few rows ahead into memory
+ * inside the callback, a block of them at a time; step instead copies a few rows ahead into memory
  * of its own (values, and texts in an arena), so that the row it hands
  * out stays valid until the next step whatever happens to the database,
  * and so that the engine's lock and call are paid once per group of rows,
@@ -25,6 +25,7 @@ typedef struct cursor_rows {
     db_cursor *source;
     size_t columns;
     value *values;        /* `cap` rows of `columns` values, read ahead */
+    value *block;         /* a batch's rows, a block at a time (allocated at the first) */
     size_t cap, count;    /* rows the array holds room for / holds */
     size_t next;          /* the next row to hand out */
     size_t want;          /* rows the next read-ahead asks for */
@@ -38,10 +39,10 @@ typedef struct cursor_rows {
 void cursor_rows_init(cursor_rows *r, db_cursor *source);
 void cursor_rows_free(cursor_rows *r);
 
-/* Hands out up to `max` rows to `fn`, the rows read ahead first: returns
+/* Hands out up to `max` rows to `fn`, in blocks, the rows read ahead first: returns
  * how many, with *rc 0 (fewer than `max` only at the end), or with *rc an
  * error code and `e` set (then the rows only fail, with that error again). */
-size_t cursor_rows_read(cursor_rows *r, size_t max, db_row_fn fn, void *ctx, int *rc, err *e);
+size_t cursor_rows_read(cursor_rows *r, size_t max, db_rows_fn fn, void *ctx, int *rc, err *e);
 
 /* True when every row was handed out and the engine said so (no error
  * waits): a read would hand out none. */

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "json_number.h"
 
@@ -46,22 +47,38 @@ static void write_float(buf *out, double f, int typed) {
     }
 }
 
-/* Exact, without printf: integers are most of what large answers hold. */
-/* Formatted in place (most batches hold small integers: the copy and
- * the call of an append were half the cost). */
-void json_write_integer(buf *out, int64_t i) {
-    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
-    size_t n = i < 0 ? 2 : 1;
-    for (uint64_t rest = u / 10; rest; rest /= 10)
+/* The number of decimal digits of u (10^19 is the largest power below 2^64). */
+static size_t decimal_digits(uint64_t u) {
+    size_t n = 1;
+    for (uint64_t ten_to_n = 10; n < 20 && u >= ten_to_n; ten_to_n *= 10)
         n++;
+    return n;
+}
+
+/* Exact, without printf: integers are most of what large answers hold.
+ * Formatted in place (the copy and the call of an append were half the
+ * cost), two digits a division, the digits counted by comparisons. */
+void json_write_integer(buf *out, int64_t i) {
+    static const char pairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233"
+        "34353637383940414243444546474849505152535455565758596061626364656667"
+        "6869707172737475767778798081828384858687888990919293949596979899";
+    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+    size_t n = decimal_digits(u) + (i < 0);
     char *text = buf_space(out, n);
     if (!text)
         return;
-    size_t at = n;
-    do {
-        text[--at] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    char *at = text + n;
+    for (; u >= 100; u /= 100) {
+        at -= 2;
+        memcpy(at, pairs + 2 * (u % 100), 2);
+    }
+    if (u >= 10) {
+        at -= 2;
+        memcpy(at, pairs + 2 * u, 2);
+    } else {
+        *--at = (char)('0' + u);
+    }
     if (i < 0)
         text[0] = '-';
     buf_commit(out, n);

@@ -1,15 +1,19 @@
 /* Region allocator. Blocks form a singly linked list; big requests get a
  * block of their own so the standard block size stays small.
  *
- * The block of a one-block arena is kept when it is freed and handed out
- * again: a query uses several short-lived arenas, and a fresh 64 KiB malloc
- * and free for each (glibc's large-chunk path, which also consolidates the
- * small free lists every time) was a measurable part of a point query.
- * Each thread keeps up to THREAD_SPARES without any lock (a query's arenas
- * are opened and freed on one thread, and a mutex pair per block was ~4% of
- * a point query); beyond those, up to ARENA_SPARES go to a process-wide
- * list that any thread may take from. A thread's own spares are freed when
- * it exits. */
+ * Freed blocks are kept and handed out again. A query uses several
+ * short-lived arenas, and a fresh 64 KiB malloc and free for each (glibc's
+ * large-chunk path, which also consolidates the small free lists every
+ * time) was a measurable part of a point query: each thread keeps up to
+ * THREAD_SPARES standard blocks without any lock (a query's arenas are
+ * opened and freed on one thread, and a mutex pair per block was ~4% of a
+ * point query). A large query's blocks (its work rows, its growing arrays,
+ * a window's scratch) would otherwise go back to glibc, which unmaps them
+ * or trims the heap, and be faulted in afresh by the next query (~1,000
+ * page faults, a tenth of a 1M window query's time): beyond the thread's
+ * spares they go to a process-wide pool, under a mutex, that keeps at
+ * most POOL_BYTES whatever the number of threads. A thread's own spares
+ * are freed when it exits; the pool lives as long as the process. */
 #include "base/arena.h"
 
 #include <pthread.h>
@@ -29,12 +33,14 @@ struct arena_block {
     _Alignas(ARENA_ALIGN) unsigned char data[];
 };
 
-#define ARENA_SPARES 16
 #define THREAD_SPARES 6
+#define POOL_BYTES ((size_t)32 << 20)
 
-static pthread_mutex_t spares_mu = PTHREAD_MUTEX_INITIALIZER;
-static arena_block *spares[ARENA_SPARES];
-static size_t spare_count;
+/* The pool: standard blocks (taken last in, first out) and others (taken
+ * by the smallest that fits, if it is at most twice the size asked). */
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static arena_block *pool_standard, *pool_large;
+static size_t pool_bytes;
 
 /* The calling thread's spares: a list through `next`. One struct, so that
  * a function finds it with one thread-local lookup. */
@@ -84,40 +90,67 @@ static bool hook_thread_exit(thread_spares *t) {
     return t->exit_hooked;
 }
 
+/* The pool's block for `cap` bytes, or NULL. */
+static arena_block *pool_take(size_t cap) {
+    pthread_mutex_lock(&pool_mu);
+    arena_block **at = NULL;
+    if (cap == ARENA_BLOCK_SIZE) {
+        at = pool_standard ? &pool_standard : NULL;
+    } else {
+        for (arena_block **b = &pool_large; *b; b = &(*b)->next)
+            if ((*b)->cap >= cap && (*b)->cap / 2 <= cap && (!at || (*b)->cap < (*at)->cap))
+                at = b;
+    }
+    arena_block *taken = at ? *at : NULL;
+    if (taken) {
+        *at = taken->next;
+        pool_bytes -= taken->cap;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    return taken;
+}
+
+/* Keeps `b` in the pool if it has room: false when not. */
+static bool pool_give(arena_block *b) {
+    pthread_mutex_lock(&pool_mu);
+    bool kept = b->cap <= POOL_BYTES - pool_bytes;
+    if (kept) {
+        arena_block **list = b->cap == ARENA_BLOCK_SIZE ? &pool_standard : &pool_large;
+        b->next = *list;
+        *list = b;
+        pool_bytes += b->cap;
+    }
+    pthread_mutex_unlock(&pool_mu);
+    return kept;
+}
+
+/* A block of at least `cap` bytes (b->cap: how many). */
 static arena_block *block_take(size_t cap) {
-    if (cap != ARENA_BLOCK_SIZE)
-        return malloc(sizeof(arena_block) + cap);
     thread_spares *t = &mine;
-    arena_block *b = t->head;
-    if (b) {
+    arena_block *b = NULL;
+    if (cap == ARENA_BLOCK_SIZE && t->head) {
+        b = t->head;
         t->head = b->next;
         t->count--;
         return b;
     }
-    pthread_mutex_lock(&spares_mu);
-    if (spare_count > 0)
-        b = spares[--spare_count];
-    pthread_mutex_unlock(&spares_mu);
-    return b ? b : malloc(sizeof(arena_block) + cap);
+    if (cap >= ARENA_BLOCK_SIZE)
+        b = pool_take(cap);
+    if (!b && (b = malloc(sizeof(arena_block) + cap)) != NULL)
+        b->cap = cap;
+    return b;
 }
 
 static void block_give(arena_block *b) {
-    if (b->cap == ARENA_BLOCK_SIZE) {
-        thread_spares *t = &mine;
-        if (t->count < THREAD_SPARES && hook_thread_exit(t)) {
-            b->next = t->head;
-            t->head = b;
-            t->count++;
-            return;
-        }
-        pthread_mutex_lock(&spares_mu);
-        if (spare_count < ARENA_SPARES) {
-            spares[spare_count++] = b;
-            b = NULL;
-        }
-        pthread_mutex_unlock(&spares_mu);
+    thread_spares *t = &mine;
+    if (b->cap == ARENA_BLOCK_SIZE && t->count < THREAD_SPARES && hook_thread_exit(t)) {
+        b->next = t->head;
+        t->head = b;
+        t->count++;
+        return;
     }
-    free(b);
+    if (b->cap < ARENA_BLOCK_SIZE || !pool_give(b))
+        free(b);
 }
 
 void arena_init(arena *a) {
@@ -145,7 +178,6 @@ void *arena_alloc_block(arena *a, size_t rounded) {
     arena_block *b = block_take(cap);
     if (!b)
         return NULL;
-    b->cap = cap;
     if (dedicated && a->head) {
         b->next = a->head->next;
         a->head->next = b;
@@ -153,7 +185,7 @@ void *arena_alloc_block(arena *a, size_t rounded) {
         b->next = a->head;
         a->head = b;
         a->free = b->data + rounded;
-        a->avail = cap - rounded;
+        a->avail = b->cap - rounded;
     }
     a->bytes_used += rounded;
     return b->data;
@@ -187,19 +219,10 @@ void *arena_grow_array(arena *a, void *items, size_t count, size_t *cap, size_t 
     return grown;
 }
 
-/* Only the block of a one-block arena is kept: blocks of a large arena
- * kept scattered through the heap stopped glibc from reusing that space
- * for the next large query (+4 MiB peak RSS on 1M scans). */
 void arena_free(arena *a) {
-    arena_block *b = a->head;
-    if (b && !b->next) {
+    for (arena_block *b = a->head, *next; b; b = next) {
+        next = b->next;
         block_give(b);
-        b = NULL;
-    }
-    while (b) {
-        arena_block *next = b->next;
-        free(b);
-        b = next;
     }
     a->head = NULL;
     a->free = NULL;

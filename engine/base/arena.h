@@ -18,7 +18,8 @@ typedef struct arena {
 
 void arena_init(arena *a);
 /* An arena of smaller blocks (0: the standard size), for memory kept long
- * (only standard blocks are recycled; others are malloc'd and freed). */
+ * (blocks smaller than the standard size are malloc'd and freed, not kept
+ * for reuse as larger ones are: arena.c). */
 void arena_init_blocks(arena *a, size_t block_size);
 /* arena_alloc and arena_calloc: 16-byte aligned, never NULL unless out of
  * memory (defined below: inline, so that a query's many small fixed-size
@@ -35,7 +36,9 @@ char *arena_strndup(arena *a, const char *s, size_t len);
  * for each growth use finish_grow (exec/finish_plan.c) instead. */
 void *arena_grow_array(arena *a, void *items, size_t count, size_t *cap, size_t need, size_t size,
                        size_t first);
-void arena_free(arena *a); /* frees every block; the arena may be reused */
+/* Gives every block back (arena.c keeps up to 32 MiB of them, process-wide,
+ * for the next arenas); the arena may be reused. */
+void arena_free(arena *a);
 /* Empties the arena like arena_free, but a one-block arena of standard
  * blocks keeps its block for the next allocations: for an arena emptied
  * and refilled by every query (a pooled store reader's). */

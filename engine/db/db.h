@@ -83,18 +83,20 @@ typedef struct db_cursor db_cursor;
 int db_cursor_open(db *d, const char *text, size_t len, db_cursor **out, err *e);
 /* The column headers (rows of the set are not the cursor's). */
 const result_set *db_cursor_columns(const db_cursor *c);
-/* Hands out up to `max_rows` rows, each to `row` (column-count values,
- * borrowed for the call): returns the number given, with *rc 0, or with
- * *rc an error code and `e` set (QRY-012 while reading, storage errors);
- * then the cursor only ends. 0 rows and *rc 0: the end. */
-typedef void (*db_row_fn)(void *ctx, const value *row);
-size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, int *rc, err *e);
-/* The same, the rows written one after the other into `out` (max_rows *
- * column-count values) and handed to `keep` once, as one block: what
- * they borrow (texts, list items) stays valid only during that call. */
+/* Hands out up to `max_rows` rows, written one after the other into
+ * `out` (max_rows * column-count values) and handed to `keep` once, as
+ * one block: what they borrow (texts, list items) stays valid only during
+ * that call. Returns the number given, with *rc 0, or with *rc an error
+ * code and `e` set (QRY-012 while reading, storage errors); then the
+ * cursor only ends. 0 rows and *rc 0: the end. */
 typedef void (*db_rows_fn)(void *ctx, value *rows, size_t count);
 size_t db_cursor_read_rows(db_cursor *c, value *out, size_t max_rows, db_rows_fn keep, void *ctx,
                            int *rc, err *e);
+/* The same for up to `max_rows` rows handed to `keep` `block` at a time
+ * (`out` holds block * column-count values), in one call: one lock, and
+ * one interrupt and timeout scope. */
+size_t db_cursor_read_blocks(db_cursor *c, value *out, size_t block, size_t max_rows,
+                             db_rows_fn keep, void *ctx, int *rc, err *e);
 void db_cursor_free(db_cursor *c);
 
 /* ---- host functions (language.md §12; host/host_fns.h) --------------------------
@@ -133,7 +135,7 @@ int db_rule_texts(db *d, char ***texts, size_t *count, err *e);
 void db_texts_free(char **texts, size_t count);
 
 /* ---- cancellation (base/cancel.h) ---------------------------------------
- * db_execute, db_query, db_cursor_open and each db_cursor_read of a
+ * db_execute, db_query, db_cursor_open and each db_cursor_read_blocks of a
  * streaming cursor run as one call: db_interrupt stops the calls running
  * when it is made (API-013), an interrupted write commits nothing; calls
  * that begin after it are not affected. */

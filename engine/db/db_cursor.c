@@ -165,44 +165,36 @@ const result_set *db_cursor_columns(const db_cursor *c) {
     return query_stream_columns(c->qs);
 }
 
-size_t db_cursor_read(db_cursor *c, size_t max_rows, db_row_fn row, void *ctx, int *rc, err *e) {
-    pthread_mutex_lock(&c->mu);
-    size_t n = 0;
-    const value *r;
-    *rc = 0;
-    cancel stop;
-    if (c->d) { /* streaming: the database lives while the cursor is listed */
-        db_cancel_begin(c->d, &stop);
-        query_stream_set_cancel(c->qs, &stop);
-    }
-    while (n < max_rows && (*rc = query_stream_next(c->qs, &r, e)) == 1) {
-        row(ctx, r);
-        n++;
-    }
-    if (*rc == 1)
-        *rc = 0;
-    if (c->d)
-        query_stream_set_cancel(c->qs, NULL);
-    pthread_mutex_unlock(&c->mu);
-    return n;
-}
-
-/* db_cursor_read's lock and cancel around one block of rows. */
-size_t db_cursor_read_rows(db_cursor *c, value *out, size_t max_rows, db_rows_fn keep, void *ctx,
-                           int *rc, err *e) {
+/* One lock and one cancel around every block of the call (an interrupt or
+ * the timeout applies to the whole call). */
+size_t db_cursor_read_blocks(db_cursor *c, value *out, size_t block, size_t max_rows,
+                             db_rows_fn keep, void *ctx, int *rc, err *e) {
     pthread_mutex_lock(&c->mu);
     cancel stop;
     if (c->d) {
         db_cancel_begin(c->d, &stop);
         query_stream_set_cancel(c->qs, &stop);
     }
-    size_t n = query_stream_next_rows(c->qs, out, max_rows, rc, e);
-    if (n > 0)
-        keep(ctx, out, n);
+    size_t total = 0;
+    *rc = 0;
+    while (total < max_rows) {
+        size_t ask = max_rows - total < block ? max_rows - total : block;
+        size_t n = query_stream_next_rows(c->qs, out, ask, rc, e);
+        if (n > 0)
+            keep(ctx, out, n);
+        total += n;
+        if (*rc != 0 || n < ask)
+            break;
+    }
     if (c->d)
         query_stream_set_cancel(c->qs, NULL);
     pthread_mutex_unlock(&c->mu);
-    return n;
+    return total;
+}
+
+size_t db_cursor_read_rows(db_cursor *c, value *out, size_t max_rows, db_rows_fn keep, void *ctx,
+                           int *rc, err *e) {
+    return db_cursor_read_blocks(c, out, max_rows, max_rows, keep, ctx, rc, e);
 }
 
 void db_cursor_free(db_cursor *c) {

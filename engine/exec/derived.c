@@ -15,7 +15,7 @@ static uint64_t text_hash(const char *s, size_t len) {
  * answer for a copy of the text, so a hit compares a few bytes instead of
  * hashing. The copy, not the pointer, decides a hit (a decoded text's
  * memory may be reused for another). */
-#define MEMO_SLOTS 8
+#define MEMO_SLOTS 16
 #define MEMO_TEXT 23
 
 typedef struct memo_slot {
@@ -29,7 +29,8 @@ struct derived_memo {
 };
 
 static memo_slot *memo_slot_of(const derived_facts *d, const char *text) {
-    return &d->memo->slot[((uintptr_t)text >> 3) % MEMO_SLOTS];
+    /* hashed: texts are arena-aligned, so their low address bits are alike */
+    return &d->memo->slot[hash_mix((uintptr_t)text) % MEMO_SLOTS];
 }
 
 typedef struct attr_key {

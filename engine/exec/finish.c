@@ -274,7 +274,7 @@ static void window_row(const finish_plan *p, const value *solution, value *row) 
         if (var >= 0)
             value_copy_fields(&row[c], &solution[var]);
         else
-            row[c] = value_null();
+            value_set_null(&row[c]); /* in place (value.h) */
     }
     for (size_t x = 0; x < p->extra_count; x++)
         value_copy_fields(&row[p->col_count + x], &solution[p->extra_vars[x]]);

@@ -20,10 +20,25 @@ void hj_table_init(hj_table *t, int key_pos, meter *m) {
 
 void hj_table_free(hj_table *t) {
     meter_release(t->m, t->charged);
-    free(t->entries);
-    free(t->recs);
+    if (!t->packed) {
+        free(t->entries);
+        free(t->recs);
+    }
     free(t->heads);
     hj_table_init(t, t->key_pos, t->m);
+}
+
+/* Empties t for a table keyed by key_pos charging m; its arrays stay. */
+static void table_reuse(hj_table *t, int key_pos, meter *m) {
+    meter_release(t->m, t->charged);
+    free(t->heads);
+    t->heads = NULL;
+    t->head_mask = 0;
+    t->charged = t->count = 0;
+    t->key_pos = key_pos;
+    t->first = HJ_END;
+    t->records = true;
+    t->m = m;
 }
 
 static size_t bucket_of(const hj_table *t, const value *key) {
@@ -49,9 +64,9 @@ int hj_table_append(hj_table *t, const value vals[3], const fact *rec, err *e) {
     return 0;
 }
 
-/* Kept tables are many and small (one entity's records): no slack. */
-static void shrink_to_fit(hj_table *t) {
-    if (t->count == 0)
+/* Frees the arrays' slack: tables are kept for a whole evaluation. */
+static void hj_table_shrink(hj_table *t) {
+    if (t->count == 0 || t->packed)
         return;
     hj_entry *n = t->count == t->cap ? NULL : realloc(t->entries, t->count * sizeof *n);
     if (n) {
@@ -74,7 +89,6 @@ size_t *hj_heads_new(size_t n) {
 
 /* 2^k buckets, k from the entry count; one chain without a key. */
 int hj_table_index(hj_table *t, err *e) {
-    shrink_to_fit(t);
     if (t->key_pos < 0) {
         t->first = HJ_END;
         for (size_t i = t->count; i-- > 0; t->first = i)
@@ -104,6 +118,7 @@ int hj_table_read(hj_table *t, where_ctx *x, const plan_item *it, const value *k
     while (rc == 1 && (rc = pattern_scan_next(&ps, vals, t->records ? &rec : NULL, e)) == 1)
         rc = hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
     pattern_scan_release(&ps);
+    hj_table_shrink(t);
     return rc != 0 ? rc : hj_table_index(t, e);
 }
 
@@ -123,22 +138,49 @@ struct hj_cached {
     hj_table t;
 };
 
+/* The items' memory kept by hj_cache_clear for the next evaluation. */
+#define HJ_CACHE_KEEP_BYTES (64 * 1024)
+#define HJ_CACHE_BLOCK 8192
+
 void hj_cache_init(hj_cache *c, size_t memory_limit) {
     memset(c, 0, sizeof *c);
     htab_init(&c->index);
+    arena_init_blocks(&c->mem, HJ_CACHE_BLOCK);
+    hj_table_init(&c->scratch, -1, NULL);
     c->budget = memory_limit ? memory_limit / 4 : SIZE_MAX;
 }
 
-void hj_cache_free(hj_cache *c) {
-    for (size_t i = 0; i < c->count; i++) {
+static void free_tables(hj_cache *c) {
+    for (size_t i = 0; i < c->count; i++)
         hj_table_free(&c->items[i]->t);
-        free(c->items[i]);
-    }
+    table_reuse(&c->scratch, -1, NULL);
+}
+
+void hj_cache_free(hj_cache *c) {
+    free_tables(c);
     free(c->items);
     htab_free(&c->index);
-    size_t budget = c->budget;
-    memset(c, 0, sizeof *c);
-    c->budget = budget;
+    arena_free(&c->mem);
+    hj_table_free(&c->scratch);
+    hj_cache_init(c, 0);
+}
+
+static size_t footprint(const hj_cache *c) {
+    return arena_footprint(&c->mem) + c->cap * sizeof *c->items +
+           c->index.cap * (sizeof *c->index.hashes + sizeof *c->index.ids) +
+           c->scratch.cap * hj_table_entry_bytes(&c->scratch);
+}
+
+void hj_cache_clear(hj_cache *c, size_t memory_limit) {
+    if (footprint(c) > HJ_CACHE_KEEP_BYTES) {
+        hj_cache_free(c);
+    } else {
+        free_tables(c);
+        htab_clear(&c->index);
+        arena_rewind(&c->mem);
+        c->count = c->entity_tables = c->kept_bytes = 0;
+    }
+    c->budget = memory_limit ? memory_limit / 4 : SIZE_MAX;
 }
 
 uint64_t hj_key_attr_hash(const value *attr) {
@@ -193,12 +235,10 @@ const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k) {
 static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused) {
     if (!array_reserve(&c->items, &c->cap, c->count + 1, sizeof *c->items, 8))
         return NULL;
-    hj_cached *it = malloc(sizeof *it);
+    hj_cached *it = arena_alloc(&c->mem, sizeof *it);
     if (!it || c->count >= UINT32_MAX ||
-        htab_insert(&c->index, key_hash(k), (uint32_t)c->count) != 0) {
-        free(it);
+        htab_insert(&c->index, key_hash(k), (uint32_t)c->count) != 0)
         return NULL;
-    }
     *it = (hj_cached){.attr = *k->attr,
                       .has_entity = k->entity != NULL,
                       .refused = refused,
@@ -248,6 +288,43 @@ static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan
     return hj_table_index(t, e) == 0 ? 1 : e->code;
 }
 
+/* Tables of one chain and at most this many entries are copied into the
+ * cache's arena. */
+#define HJ_PACK_MAX 8
+
+/* Moves the scratch table read into *t: its entries copied into the
+ * arena when few, else its arrays (the scratch gets new ones). False: out
+ * of memory (the scratch is emptied). */
+static bool take_scratch(hj_cache *c, hj_table *t) {
+    hj_table *s = &c->scratch;
+    if (s->key_pos >= 0 || s->count > HJ_PACK_MAX) {
+        *t = *s;
+        hj_table_shrink(t);
+        hj_table_init(s, -1, NULL);
+        return true;
+    }
+    *t = *s;
+    t->packed = true;
+    t->cap = t->recs_cap = t->count;
+    s->charged = s->count = 0;
+    if (t->count == 0) { /* no record: no arrays */
+        t->entries = NULL;
+        t->recs = NULL;
+        return true;
+    }
+    t->entries = arena_alloc(&c->mem, t->count * sizeof *t->entries);
+    t->recs = s->recs ? arena_alloc(&c->mem, t->count * sizeof *t->recs) : NULL;
+    if (!t->entries || (s->recs && !t->recs)) {
+        hj_table_free(t);
+        return false;
+    }
+    memcpy(t->entries, s->entries, t->count * sizeof *t->entries);
+    if (t->recs)
+        memcpy(t->recs, s->recs, t->count * sizeof *t->recs);
+    /* the one chain (hj_table_index) stays: it links entry indices */
+    return true;
+}
+
 /* Reads `item` again for version k->version, in place. */
 static int reread(hj_cache *c, hj_cached *item, where_ctx *x, const plan_item *it, const hj_key *k,
                   const value *known[3], const hj_table **out, err *e) {
@@ -256,6 +333,7 @@ static int reread(hj_cache *c, hj_cached *item, where_ctx *x, const plan_item *i
     item->version = k->version;
     int rc = read_within_budget(c, &item->t, x, it, known, e);
     item->refused = rc != 1;
+    hj_table_shrink(&item->t);
     if (rc == 1)
         c->kept_bytes += item->t.charged;
     else
@@ -272,13 +350,16 @@ int hj_cache_load(hj_cache *c, where_ctx *x, const plan_item *it, const hj_key *
     *out = found && !found->refused ? &found->t : NULL;
     if (found || (k->entity && c->entity_tables >= HJ_CACHE_ENTITY_TABLES))
         return 0;
-    hj_table t;
-    hj_table_init(&t, k->key_pos, x->m);
-    int rc = read_within_budget(c, &t, x, it, known, e);
+    table_reuse(&c->scratch, k->key_pos, x->m);
+    int rc = read_within_budget(c, &c->scratch, x, it, known, e);
     if (rc != 1)
-        hj_table_free(&t); /* refused: remembered empty */
+        table_reuse(&c->scratch, k->key_pos, x->m); /* refused: remembered empty */
     if (rc > 1)
         return rc;
+    hj_table t;
+    hj_table_init(&t, k->key_pos, x->m);
+    if (rc == 1 && !take_scratch(c, &t))
+        return err_set(e, ERR(INT, 0), "out of memory");
     const hj_cached *kept = add(c, k, &t, rc == 0);
     if (!kept) {
         hj_table_free(&t);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
 #include "base/error.h"
 #include "base/htab.h"
 #include "base/meter.h"
@@ -40,6 +41,7 @@ typedef struct hj_table {
     size_t count, cap, recs_cap;
     size_t *heads, head_mask; /* when key_pos >= 0 */
     size_t first;             /* the one chain when key_pos < 0 (no array: most kept tables) */
+    bool packed;              /* entries and recs are in a cache's arena (hj_cache.mem) */
     meter *m;
     size_t charged;
 } hj_table;
@@ -104,11 +106,19 @@ typedef struct hj_cache {
     size_t entity_tables;
     size_t kept_bytes, budget;
     htab index; /* key hash -> item */
+    /* The items, and the entries of the small one-chain tables (one
+     * entity's records: most tables, each a few records), so that keeping
+     * one costs no malloc; emptied, not freed, between evaluations. */
+    arena mem;
+    hj_table scratch; /* a new table is read into its arrays, then copied */
 } hj_cache;
 
 /* `memory_limit`: the query's (0: none). */
 void hj_cache_init(hj_cache *c, size_t memory_limit);
-void hj_cache_free(hj_cache *c); /* every table; the cache may be used again */
+void hj_cache_free(hj_cache *c);
+/* Frees every table (their charges released) for an evaluation under
+ * `memory_limit`; the items' memory is kept while it is small. */
+void hj_cache_clear(hj_cache *c, size_t memory_limit);
 /* The kept table of `k`, or NULL (not read yet, or not kept). */
 const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
 /* Keeps `t` (moved in: the cache owns it from then on) if it fits the

@@ -112,6 +112,10 @@ typedef struct op_vtable {
      * otherwise an error code. */
     int (*next)(op *o, size_t max, batch **out, err *e);
     void (*free)(op *o);
+    /* Frees what the operator and its inputs hold from their last run
+     * (a table), for an operator kept closed between rule evaluations
+     * (op_sub_rest); NULL: they hold nothing then. */
+    void (*rest)(op *o);
 } op_vtable;
 
 struct op {
@@ -135,6 +139,10 @@ static inline int op_next(op *o, size_t max, batch **out, err *e) {
 static inline void op_free(op *o) {
     if (o)
         o->vt->free(o);
+}
+static inline void op_rest(op *o) {
+    if (o && o->vt->rest)
+        o->vt->rest(o);
 }
 
 /* ---- frames and batches (exec/frame.c) ----------------------------- */
@@ -223,6 +231,7 @@ struct op_select {
 };
 int op_select_open(op *o, err *e);
 int op_select_next(op *o, size_t max, batch **out, err *e);
+void op_select_rest(op *o);
 
 /* Yields `input` (one row: the INPUT slots as the parent set them), then
  * the end. */
@@ -260,12 +269,16 @@ int op_sub_init(where_ctx *x, op_sub *s, const plan_conj *p, err *e);
  * for another query that copies its context into *x (exec/rule_eval.c
  * keeps rule bodies' operators so): every clause a pattern joined by
  * nested loops (which seeks at each open with what the context and the
- * AST hold then) or an expression. Not: hash joins and kept scans (their
- * tables belong to one evaluation or would stay in memory), not / or
+ * AST hold then), by a hash join (which reads its table again in each
+ * evaluation, and frees it at op_sub_rest) or an expression. Not: kept
+ * scans (whether their table fits is decided when built), not / or
  * (their sub-pipelines' scans stay open after an early stop), pseudo
  * patterns, host predicates (resolved when built). */
 bool op_sub_reusable(const where_ctx *x, const plan_conj *p);
 void op_sub_free(op_sub *s);
+/* Frees what s's operators hold from their last run (op_rest): they stay
+ * built, closed. */
+void op_sub_rest(op_sub *s);
 /* Copies the parent's values into s's INPUT slots: its leaf's row. */
 frame op_sub_input(op_sub *s, const plan_sub *ps, const frame *parent, size_t step);
 /* Copies the parent's values into s's INPUT slots and restarts it. */

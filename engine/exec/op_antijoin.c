@@ -52,7 +52,7 @@ static void anti_free(op *base) {
     free(o);
 }
 
-static const op_vtable anti_vt = {op_select_open, op_select_next, anti_free};
+static const op_vtable anti_vt = {op_select_open, op_select_next, anti_free, op_select_rest};
 
 op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     op_antijoin *o = malloc(sizeof *o);

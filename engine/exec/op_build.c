@@ -87,7 +87,7 @@ static bool item_reusable(const where_ctx *x, const plan_conj *p, size_t item) {
     size_t step = p->step_of[item];
     switch (it->kind) {
     case PK_PATTERN:
-    case PK_INVOKE: return !hashed(x, it, step) && !may_keep_scan(x, it, step);
+    case PK_INVOKE: return hashed(x, it, step) || !may_keep_scan(x, it, step);
     case PK_EXPR: return !op_filter_calls_host(it);
     default: return false;
     }
@@ -109,6 +109,10 @@ int op_sub_init(where_ctx *x, op_sub *s, const plan_conj *p, err *e) {
     if (!s->root)
         batch_free(&s->input);
     return s->root ? 0 : e->code;
+}
+
+void op_sub_rest(op_sub *s) {
+    op_rest(s->root);
 }
 
 void op_sub_free(op_sub *s) {

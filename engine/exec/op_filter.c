@@ -217,7 +217,7 @@ static int filter_resolve(op_filter *o, host_scope *scope, err *e) {
     return resolve_calls(o, scope, x, e);
 }
 
-static const op_vtable filter_vt = {op_select_open, op_select_next, filter_free};
+static const op_vtable filter_vt = {op_select_open, op_select_next, filter_free, op_select_rest};
 
 op *op_filter_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     op_filter *o = malloc(sizeof *o);

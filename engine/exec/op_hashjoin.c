@@ -318,7 +318,7 @@ static int hj_next(op *o, size_t max, batch **out, err *e) {
                 return rc;
             h->have_row = true;
         }
-        h->have_row = pattern_join_fill(&h->join, h->t, &h->cursor, max);
+        h->have_row = pattern_join_fill(&h->join, &h->join.bind, h->t, &h->cursor, max);
     }
     *out = &h->join.out;
     return h->join.out.count > 0;
@@ -333,7 +333,17 @@ static void hj_free(op *o) {
     free(h);
 }
 
-static const op_vtable hj_vt = {hj_open, hj_next, hj_free};
+/* The table (its own, or a kept one's address: the cache empties after
+ * the evaluation) is read again in the next evaluation anyway. */
+static void hj_rest(op *o) {
+    op_hashjoin *h = (op_hashjoin *)o;
+    stream_close(h);
+    hj_table_free(&h->own);
+    h->t = NULL;
+    op_rest(h->join.in.child);
+}
+
+static const op_vtable hj_vt = {hj_open, hj_next, hj_free, hj_rest};
 
 op *op_hashjoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     op_hashjoin *h = malloc(sizeof *h); /* set in full below */

@@ -20,6 +20,9 @@ typedef struct op_join {
     bool keep;            /* op_hashjoin_kept: fixed while the operator lives */
     uint64_t attr_hash;   /* of the kept records' key (when keep) */
     const hj_table *kept; /* the row's records come from here instead of ps */
+    /* The binding for them: every kept record's entity is the row's
+     * (sought by its UUID), so E2 agreement there needs no check. */
+    pattern_binding kept_bind;
     size_t cursor;
     bool scanning;
     pattern_scan ps; /* last: its record buffers are not cleared */
@@ -90,7 +93,7 @@ static int join_next(op *o, size_t max, batch **out, err *e) {
             j->scanning = true;
         }
         pattern_join *pj = &j->join;
-        int rc = j->kept ? pattern_join_fill(pj, j->kept, &j->cursor, max)
+        int rc = j->kept ? pattern_join_fill(pj, &j->kept_bind, j->kept, &j->cursor, max)
                          : pattern_scan_fill(&j->ps, &pj->out, max, &pj->in.row, &pj->bind,
                                              pj->step, e);
         if (rc == 1)
@@ -111,7 +114,11 @@ static void join_free(op *o) {
     free(j);
 }
 
-static const op_vtable join_vt = {join_open, join_next, join_free};
+static void join_rest(op *o) {
+    op_rest(((op_join *)o)->join.in.child);
+}
+
+static const op_vtable join_vt = {join_open, join_next, join_free, join_rest};
 
 op *op_join_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     op_join *j = malloc(sizeof *j);
@@ -127,5 +134,7 @@ op *op_join_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e
     }
     if (j->keep)
         j->attr_hash = hj_key_attr_hash(&p->items[item].pc.pattern->a.constant);
+    j->kept_bind = j->join.bind;
+    j->kept_bind.agree &= ~1u;
     return &j->base;
 }

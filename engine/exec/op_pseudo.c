@@ -36,7 +36,7 @@ static void pseudo_free(op *base) {
     free(o);
 }
 
-static const op_vtable pseudo_vt = {op_select_open, op_select_next, pseudo_free};
+static const op_vtable pseudo_vt = {op_select_open, op_select_next, pseudo_free, op_select_rest};
 
 op *op_pseudo_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     (void)e;

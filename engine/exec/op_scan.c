@@ -37,8 +37,12 @@ void pattern_known(const frame *f, const plan_item *it, size_t step, const value
 
 /* Only types whose matching is exact (E1 = E2 = E3, language.md §6.4) seek by
  * value: keywords and refs also match each other, floats within epsilon. */
+static bool seeks_by_value(const value *known) {
+    return known->type == VT_STRING || known->type == VT_INTEGER || known->type == VT_BOOLEAN;
+}
+
 static int seek_value(store_reader *r, const value *known, store_bound *b, err *e) {
-    if (known->type != VT_STRING && known->type != VT_INTEGER && known->type != VT_BOOLEAN)
+    if (!seeks_by_value(known))
         return 1;
     int rc = store_reader_value_key(r, known, b->ids.v, e);
     b->has_v = rc == 1;
@@ -70,24 +74,42 @@ static int seek_keyword_value(pattern_scan *ps, store_reader *r, const value *kn
     return rc;
 }
 
-/* The stored records of the pattern: 1 opened, 0 none can match. */
-static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
-    store_bound b;
-    memset(&b, 0, sizeof b);
+/* The bound of the pattern's seek(s) (a keyword value sets ps->alt) and
+ * the positions its records must still be matched on: 1, 0 when none can
+ * match, or an error. Inlined into both opens: every join's probe opens. */
+static inline __attribute__((always_inline)) int stored_bound(pattern_scan *ps,
+                                                              const value *known[3], store_bound *b,
+                                                              err *e) {
+    memset(b, 0, sizeof *b);
     store_reader *r = ps->x->r;
     bool pseudo = ps->it->kind == PK_PSEUDO; /* only the entity narrows a pseudo scan */
     /* The attribute first: usually a constant the reader has just looked
      * up, and a rule invocation's has no stored fact at all. */
-    int rc = known[1] && !pseudo ? store_bound_attribute(r, known[1], &b, e) : 1;
+    int rc = known[1] && !pseudo ? store_bound_attribute(r, known[1], b, e) : 1;
     if (rc == 1 && known[0])
-        rc = store_bound_entity(r, known[0], &b, e);
-    if (rc == 1 && known[2] && !pseudo && known[2]->type == VT_KEYWORD && b.has_a)
-        rc = seek_keyword_value(ps, r, known[2], &b, e);
+        rc = store_bound_entity(r, known[0], b, e);
+    if (rc == 1 && known[2] && !pseudo && known[2]->type == VT_KEYWORD && b->has_a)
+        rc = seek_keyword_value(ps, r, known[2], b, e);
     else if (rc == 1 && known[2] && !pseudo)
-        rc = seek_value(r, known[2], &b, e);
+        rc = seek_value(r, known[2], b, e);
     if (rc != 1)
         return rc;
-    ps->stored_check = ps->check & ~((b.has_e ? 1u : 0u) | (b.has_a ? 2u : 0u));
+    /* A value sought exactly with its attribute (an AEVT or AVET prefix,
+     * store_index_for) gives only records of that very value. */
+    bool exact_v = b->has_v && b->has_a && !pseudo && seeks_by_value(known[2]);
+    ps->stored_check = ps->check &
+                       ~((b->has_e ? 1u : 0u) | (b->has_a ? 2u : 0u) | (exact_v ? 4u : 0u));
+    return 1;
+}
+
+/* The stored records of the pattern: 1 opened, 0 none can match. */
+static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
+    store_bound b;
+    store_reader *r = ps->x->r;
+    bool pseudo = ps->it->kind == PK_PSEUDO;
+    int rc = stored_bound(ps, known, &b, e);
+    if (rc != 1)
+        return rc;
     if (ps->range) {
         if (!b.has_a || b.has_e || b.has_v)
             return err_set(e, ERR(INT, 0), "internal: a value range needs the attribute alone");
@@ -108,8 +130,12 @@ static int stored_open(pattern_scan *ps, const value *known[3], err *e) {
                                &ps->x->order_lost, &ps->sc, e);
     else if (runs_by == 2u && nothing_fixed)
         rc = store_scan_order(r, TREE_AEVT, &ps->sc, e);
-    else
+    else {
         rc = store_scan_open(r, &b, &ps->sc, e);
+        ps->fixed = (store_fixed){b.has_e, b.has_a, b.has_v, false};
+        /* derived relations are chosen per open (derived_open): none */
+        ps->reseek = rc == 0 && !ps->has_alt && !ps->x->derived;
+    }
     return rc == 0 ? 1 : rc;
 }
 
@@ -190,6 +216,35 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
     return scan_open(ps, x, it, known, NULL, e);
 }
 
+/* The stored scan of the last open sought again for `known`: 1, 0 when
+ * no record can match (the scan kept, read to its end), 2 when it cannot
+ * be (another bound), or an error. */
+static int reseek(pattern_scan *ps, const value *known[3], err *e) {
+    store_bound b;
+    int rc = stored_bound(ps, known, &b, e);
+    if (rc == 1 &&
+        (ps->has_alt || b.has_e != ps->fixed.e || b.has_a != ps->fixed.a || b.has_v != ps->fixed.v))
+        return 2;
+    if (rc == 1 && (rc = store_scan_reseek(ps->sc, &b, e)) == 0)
+        rc = 1;
+    ps->pos = ps->len = ps->want = 0;
+    ps->tail_gap = ps->group_gap = 0;
+    ps->ids = ps->big ? ps->big : ps->few;
+    ps->ids_end = rc == 0;
+    return rc;
+}
+
+int pattern_scan_reopen(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
+                        err *e) {
+    if (ps->sc && ps->reseek && ps->x == x && ps->it == it) {
+        int rc = reseek(ps, known, e);
+        if (rc != 2)
+            return rc;
+    }
+    pattern_scan_close(ps);
+    return pattern_scan_open(ps, x, it, known, e);
+}
+
 int pattern_scan_open_range(pattern_scan *ps, where_ctx *x, const plan_item *it,
                             const value *known[3], const value_range *range, err *e) {
     return scan_open(ps, x, it, known, range, e);
@@ -255,11 +310,13 @@ RECORD_STEP int peek_ids(pattern_scan *ps, const fact_ids **out, err *e) {
  * judged on identifiers alone: `last` its latest record, `pick` its
  * latest that passes the cut. They point into ps->ids, or into ps->held
  * when the group goes on past a read ahead. 1 with *out (valid until the
- * next call), 0 at the end, or an error. A group that took in the gap
- * of a leaf counted by its summary (store_scan_skip_leaves) stands for
+ * next call), 0 at the end, or an error. Without `cut` (a constant
+ * where inlined) every record passes the transaction-time cut: the test
+ * is left out of the loop. A group that took in the gap of a leaf
+ * counted by its summary (store_scan_skip_leaves) stands for
  * 1 + ps->group_gap visible groups (agreeing on what runs read), and is
  * handed out even when hidden itself (then with group_gap one less). */
-RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
+RECORD_STEP int next_visible_cut(pattern_scan *ps, const fact_ids **out, bool cut, err *e) {
     const visibility *vis = &ps->x->vis;
     for (;;) {
         const fact_ids *last, *pick, *next;
@@ -267,7 +324,7 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
         if (rc != 1)
             return rc;
         ps->pos++;
-        pick = visibility_passes_cut(vis, last) ? last : NULL;
+        pick = !cut || visibility_passes_cut(vis, last) ? last : NULL;
         for (;;) {
             if (ps->pos == ps->len) { /* the read ahead overwrites ps->ids */
                 ps->group_gap += ps->tail_gap;
@@ -285,7 +342,7 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
                 break;
             ps->pos++;
             last = next;
-            if (visibility_passes_cut(vis, last))
+            if (!cut || visibility_passes_cut(vis, last))
                 pick = last;
         }
         if (rc > 1 || rc < 0)
@@ -300,6 +357,10 @@ RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
             return 1;
         }
     }
+}
+
+RECORD_STEP int next_visible(pattern_scan *ps, const fact_ids **out, err *e) {
+    return next_visible_cut(ps, out, ps->x->vis.as_of != AS_OF_NONE, e);
 }
 
 /* The first row of the current relation the seek allows. */
@@ -473,6 +534,47 @@ static bool runs_allowed(const pattern_scan *ps, const pattern_binding *b) {
            !b->record;
 }
 
+/* Whether each visible stored record becomes a row as it is: nothing to
+ * match on it, no value to compare with the row or within the pattern,
+ * no record kept for a pseudo pattern. */
+static bool plain_binding(const pattern_scan *ps, const pattern_binding *b) {
+    return ps->sc && !ps->stored_check && ps->it->kind != PK_PSEUDO && !b->repeat && !b->agree &&
+           !b->record;
+}
+
+/* pattern_scan_fill's stored records under a plain binding: the positions
+ * the row binds are decoded straight into its slots, none into values
+ * copied there afterwards, and the others not at all. Each position is
+ * written by its own constant case (an entity or attribute cannot fail). */
+static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *row,
+                        const pattern_binding *b, uint64_t *weight, err *e) {
+    store_reader *r = ps->x->r;
+    const value_source *src = store_reader_source(r);
+    int slot_of[3] = {-1, -1, -1};
+    for (unsigned i = 0; i < b->fill_count; i++)
+        slot_of[b->fill_pos[i]] = b->fill_slot[i];
+    const fact_ids *ids;
+    int rc = 1;
+    bool cut = ps->x->vis.as_of != AS_OF_NONE;
+    while (out->count < max && (rc = cut ? next_visible_cut(ps, &ids, true, e)
+                                         : next_visible_cut(ps, &ids, false, e)) == 1) {
+        frame f = batch_push(out, row);
+        if (slot_of[0] >= 0)
+            store_reader_value_at(r, src, ids, 0, &f.slot[slot_of[0]], e);
+        if (slot_of[1] >= 0)
+            store_reader_value_at(r, src, ids, 1, &f.slot[slot_of[1]], e);
+        int vrc = slot_of[2] >= 0 ? store_reader_value_at(r, src, ids, 2, &f.slot[slot_of[2]], e)
+                                  : 0;
+        if (vrc != 0) {
+            out->count--;
+            return vrc;
+        }
+        if (weight)
+            weight[out->count - 1] = 1;
+    }
+    return rc;
+}
+
 int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row,
                       const pattern_binding *b, size_t step, err *e) {
     value vals[3];
@@ -482,6 +584,8 @@ int pattern_scan_fill(pattern_scan *ps, batch *out, size_t max, const frame *row
     uint64_t *weight = ps->x->collapsed == ps->it ? ps->x->weight : NULL;
     if (runs_allowed(ps, b))
         rc = stored_runs(ps, out, max, row, b, step, e);
+    else if (plain_binding(ps, b))
+        rc = stored_plain(ps, out, max, row, b, weight, e);
     else
         while (out->count < max && (rc = stored_next(ps, vals, &ids, e)) == 1) {
             if (b->record)

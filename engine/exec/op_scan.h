@@ -52,6 +52,10 @@ typedef struct pattern_scan {
     uint64_t tail_gap;
     uint64_t group_gap; /* next_visible's: the gap the group handed out took in */
     bool skip_asked;    /* stored_runs has let the scan count leaves */
+    /* The stored scan is store_scan_open's for a bound fixing the
+     * positions `fixed` fixes: pattern_scan_reopen seeks it again. */
+    bool reseek;
+    store_fixed fixed;
     /* Not cleared on open: */
     fact_ids *big;    /* SCAN_IDS_MAX records once a scan has read more than
                          `few`, kept for the next opens; NULL: none yet */
@@ -70,6 +74,12 @@ static inline void pattern_scan_init(pattern_scan *ps) {
  * may be opened again after pattern_scan_close. */
 int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
                       err *e);
+/* pattern_scan_open for a scan that may still be open from the last
+ * open of `it`: when the known values fix the same positions as then, its
+ * stored scan is sought again, keeping its cursor and what it has set up
+ * (a not body probed once per outer row: exec/sub_probe.c). */
+int pattern_scan_reopen(pattern_scan *ps, where_ctx *x, const plan_item *it, const value *known[3],
+                        err *e);
 /* pattern_scan_open for the records of a pattern whose attribute alone
  * is known (a constant) and whose V field lies in `range` (kept by the
  * caller until the scan closes): an AVET range read. */

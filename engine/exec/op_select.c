@@ -7,6 +7,10 @@ int op_select_open(op *o, err *e) {
     return op_open(((op_select *)o)->child, e);
 }
 
+void op_select_rest(op *o) {
+    op_rest(((op_select *)o)->child);
+}
+
 int op_select_next(op *o, size_t max, batch **out, err *e) {
     op_select *s = (op_select *)o;
     batch *b;

@@ -226,7 +226,7 @@ static void union_free(op *base) {
     free(u);
 }
 
-static const op_vtable union_vt = {union_open, union_next, union_free};
+static const op_vtable union_vt = {union_open, union_next, union_free, NULL};
 
 op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *e) {
     const plan_item *it = &p->items[item];

@@ -33,7 +33,7 @@ static void unit_free(op *o) {
     free(o);
 }
 
-static const op_vtable unit_vt = {unit_open, unit_next, unit_free};
+static const op_vtable unit_vt = {unit_open, unit_next, unit_free, NULL};
 
 op *op_unit_new(batch *input) {
     op_unit *u = malloc(sizeof *u);

@@ -18,12 +18,13 @@ void pattern_join_free(pattern_join *j) {
     op_free(j->in.child);
 }
 
-bool pattern_join_fill(pattern_join *j, const hj_table *t, size_t *cursor, size_t max) {
+bool pattern_join_fill(pattern_join *j, const pattern_binding *b, const hj_table *t, size_t *cursor,
+                       size_t max) {
     while (*cursor != HJ_END && j->out.count < max) {
         const hj_entry *en = &t->entries[*cursor];
         const fact *rec = hj_table_record(t, *cursor);
         *cursor = en->next;
-        pattern_bind(&j->out, &j->in.row, &j->bind, j->step, en->vals, rec);
+        pattern_bind(&j->out, &j->in.row, b, j->step, en->vals, rec);
     }
     return *cursor != HJ_END;
 }

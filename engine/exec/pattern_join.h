@@ -23,9 +23,10 @@ typedef struct pattern_join {
 int pattern_join_init(pattern_join *j, where_ctx *x, const plan_conj *p, size_t item, op *child,
                       err *e);
 void pattern_join_free(pattern_join *j);
-/* Appends the current row bound to each next entry of `t` from *cursor
- * while the batch holds fewer than `max` rows. False once the chain is
- * done (*cursor is HJ_END). */
-bool pattern_join_fill(pattern_join *j, const hj_table *t, size_t *cursor, size_t max);
+/* Appends the current row bound by `b` (j's binding, or one that checks
+ * less) to each next entry of `t` from *cursor while the batch holds
+ * fewer than `max` rows. False once the chain is done (*cursor is HJ_END). */
+bool pattern_join_fill(pattern_join *j, const pattern_binding *b, const hj_table *t, size_t *cursor,
+                       size_t max);
 
 #endif

@@ -139,19 +139,6 @@ int query_stream_open_kept(store *s, query_rules *rules, const ast_query *q, int
     return open_rest(qs, rules, rc, out, e);
 }
 
-int query_stream_next(query_stream *qs, const value **row, err *e) {
-    if (qs->failed.code) {
-        err_move(e, &qs->failed);
-        return e->code;
-    }
-    if (qs->first) {
-        *row = qs->first;
-        qs->first = NULL;
-        return 1;
-    }
-    return finish_next(qs->rows, row, e);
-}
-
 size_t query_stream_next_rows(query_stream *qs, value *out, size_t max, int *rc, err *e) {
     *rc = 0;
     if (qs->failed.code) {

@@ -25,19 +25,17 @@ struct query_keep;
  * another run holds `k`, as query_stream_open. */
 int query_stream_open_kept(store *s, query_rules *rules, const ast_query *q, int64_t now_ms,
                            size_t memory_limit, struct query_keep *k, query_stream **out, err *e);
-/* 1 with *row (column-count values, valid until the next call), 0 at the
- * end, or an error code (QRY-012, storage errors); after 0 or an error the
- * stream has let go of its snapshot and only ends. */
-int query_stream_next(query_stream *qs, const value **row, err *e);
-/* Up to `max` rows at once into `out` (exec/finish.h, finish_next_rows):
- * the number written, with *rc 0 (fewer than `max` only at the end) or an
- * error code after them. */
+/* Up to `max` rows at once into `out` (exec/finish.h, finish_next_rows;
+ * what they borrow is valid until the next call): the number written,
+ * with *rc 0 (fewer than `max` only at the end) or an error code (QRY-012,
+ * storage errors) after them; after the end or an error the stream has
+ * let go of its snapshot and only ends. */
 size_t query_stream_next_rows(query_stream *qs, value *out, size_t max, int *rc, err *e);
 /* Reads the rest of the answer into memory (charged to the query's meter)
  * and lets go of the snapshot; the stream goes on from there. An error
- * (QRY-012) is reported by the next query_stream_next. */
+ * (QRY-012) is reported by the next query_stream_next_rows. */
 void query_stream_detach(query_stream *qs);
-/* The call the next query_stream_next calls run for (base/cancel.h), or
+/* The call the next query_stream_next_rows calls run for (base/cancel.h), or
  * NULL (then nothing stops them): set at open from rules->stop, which is
  * the open call's; a caller sets it for each fetch and clears it after. */
 void query_stream_set_cancel(query_stream *qs, cancel *c);

@@ -21,6 +21,8 @@ void rule_cache_drop_unreusable(rule_cache *c) {
     for (size_t i = 0; i < c->plan_count; i++)
         if (!c->plans[i]->reusable)
             body_plan_drop_operators(c->plans[i]);
+        else
+            op_sub_rest(&c->plans[i]->pipe);
 }
 
 static void cache_free(rules_kept *k) {
@@ -33,6 +35,7 @@ static void cache_free(rules_kept *k) {
     free(c->plans);
     htab_free(&c->plan_index);
     seminaive_free(c->sn);
+    hj_cache_free(&c->tables);
     stratify_plan_free(&c->strata);
     stratify_free(c->rewritten);
     arena_free(&c->mem);
@@ -65,6 +68,7 @@ static int cache_new(char *key, bool magic, rule_cache_snapshot snap, rule_cache
     arena_init(&c->mem);
     meter_init(&c->m, 0);
     htab_init(&c->plan_index);
+    hj_cache_init(&c->tables, 0);
     command *cmd = NULL;
     err pe = {0};
     if (datalog_parse(key, strlen(key), &c->mem, &cmd, &pe) != 0 || cmd->kind != CMD_QUERY) {

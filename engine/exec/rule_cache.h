@@ -35,6 +35,7 @@
 #include "base/error.h"
 #include "base/htab.h"
 #include "datalog/ast.h"
+#include "exec/hj_table.h"
 #include "exec/op.h"
 #include "plan/conj.h"
 #include "rules/registry.h"
@@ -84,6 +85,7 @@ typedef struct rule_cache {
     meter m;                         /* what they charge */
     size_t baseline;                 /* bytes the kept operators hold between queries */
     seminaive *sn;                   /* the last evaluation's, emptied, or NULL */
+    hj_cache tables; /* stored patterns' hash join tables, for every round; emptied after */
 } rule_cache;
 
 /* The state kept for q over program p (taken from it), or a new empty
@@ -95,7 +97,8 @@ int rule_cache_take(rules_registry *reg, const rules_program *p, const ast_query
 void body_plan_drop_operators(body_plan *bp);
 /* The same for each of c's plans. */
 void rule_cache_drop_operators(rule_cache *c);
-/* Frees the operators of c's plans that may not serve another query. */
+/* Frees the operators of c's plans that may not serve another query, and
+ * what the others hold from their last run (op_sub_rest). */
 void rule_cache_drop_unreusable(rule_cache *c);
 /* Ends the query's use of c: kept with p for the next query when `keep`
  * (with the operators that may serve it: the caller has dropped the

@@ -264,10 +264,10 @@ static body_plan *new_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos
 
 /* The plan of `rule` at `delta_pos` made for sizes v, or one to plan for
  * them: a new one while fewer than PLANS_PER_BODY are kept, else the
- * first kept. The operators of the body's other plans that may hold
- * tables (not reusable: op_sub_reusable) are freed, so one pipeline per
- * body and delta position holds its tables, as one did before plans were
- * kept. NULL: out of memory. */
+ * first kept. The operators of the body's other plans that may not
+ * serve another query (op_sub_reusable) are freed, and the others' tables
+ * (op_sub_rest), so one pipeline per body and delta position holds its
+ * tables, as one did before plans were kept. NULL: out of memory. */
 static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_pos,
                               const size_vector *v) {
     body_plan *found = NULL, *first = first_plan(c, rule, delta_pos), *last = NULL;
@@ -279,6 +279,8 @@ static body_plan *choose_plan(rule_cache *c, const ast_rule *rule, size_t delta_
             found = bp;
         else if (!bp->reusable)
             body_plan_drop_operators(bp);
+        else
+            op_sub_rest(&bp->pipe);
     }
     if (found)
         return found;
@@ -434,10 +436,12 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
          * returns, on this thread. */
         uuid_cache kw;
         uuid_cache_begin(&kw);
-        re->x->tables = &re->tables;
+        size_t limit = re->x->m ? re->x->m->limit : 0;
+        hj_cache_clear(&re->c->tables, limit);
+        re->x->tables = &re->c->tables;
         rc = seminaive_run(re->sn, eval_body, re, e);
         re->x->tables = NULL;
-        hj_cache_free(&re->tables);
+        hj_cache_clear(&re->c->tables, limit);
         uuid_cache_end(&kw);
         re->opts->derived = seminaive_fact_count(re->sn);
     }
@@ -544,7 +548,6 @@ static int run(rule_eval *re, const ast_query *q, err *e) {
 
 int rule_eval_run(rule_eval *re, query_rules *opts, where_ctx *x, const ast_query *q, err *e) {
     memset(re, 0, sizeof *re);
-    hj_cache_init(&re->tables, x->m ? x->m->limit : 0);
     re->opts = opts;
     re->x = re->query = x;
     re->any_valid_time = q->valid == VALID_ANY;

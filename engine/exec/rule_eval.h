@@ -36,7 +36,6 @@ typedef struct rule_eval {
     size_t query_used; /* the query meter's count when the evaluation began */
     size_t lent;       /* what the query's meter was charged for the evaluation */
     bool any_valid_time;
-    hj_cache tables; /* stored patterns' hash join tables, for every round */
 } rule_eval;
 
 /* True when q invokes a rule anywhere (not / or bodies included). */

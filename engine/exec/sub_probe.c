@@ -70,13 +70,18 @@ int sub_probe_init(sub_probe *s, where_ctx *x, const plan_sub *ps, err *e) {
     return 0;
 }
 
+/* Whether the input is a Ref of the reader, which the seek binds the
+ * entity to: every record read has that entity (the same Ref), so none
+ * needs the entity's agreement check. */
+static bool entity_fixed(const sub_probe *s, const where_ctx *x, const value *entity) {
+    return s->entity_from_input && entity && entity->type == VT_REF && entity->stored &&
+           entity->as.stored.src == store_reader_source(x->r);
+}
+
 /* The binding for this probe: without the entity's agreement check when
- * the input is a Ref of the reader, which the seek bound the entity to
- * (every record read has that entity: the same Ref). */
-static const pattern_binding *binding(sub_probe *s, where_ctx *x, const value *entity,
-                                      pattern_binding *local) {
-    if (!s->entity_from_input || !entity || entity->type != VT_REF || !entity->stored ||
-        entity->as.stored.src != store_reader_source(x->r))
+ * the seek fixed the entity. */
+static const pattern_binding *binding(sub_probe *s, bool fixed, pattern_binding *local) {
+    if (!fixed)
         return &s->bind;
     *local = s->bind;
     local->agree &= ~1u;
@@ -91,13 +96,37 @@ static int passes(sub_probe *s, frame *row, err *e) {
     return rc;
 }
 
+/* The records of the opened scan read as identifiers and judged by
+ * their V field (s->ranges): only a record of a stretch that is not exact
+ * is decoded and passed through the filters. 1, 0 at the end, or an error. */
+static int probe_ids(sub_probe *s, where_ctx *x, const frame *in, bool *found, err *e) {
+    const fact_ids *ids;
+    int rc = 0;
+    while (!*found && (rc = pattern_scan_next_ids(&s->ps, &ids, e)) == 1) {
+        if (meter_tick(x->m, 1, e) != 0) /* a record read, as the rows of the pipeline count */
+            return e->code;
+        sub_range_verdict where = sub_ranges_find(s->ranges, ids->v);
+        value vals[3];
+        *found = where == SUB_RANGE_EXACT;
+        if (where == SUB_RANGE_CHECKED && ((rc = store_reader_values(x->r, ids, vals, e)) != 0 ||
+                                           (rc = sub_probe_record(s, in, vals, found, e)) != 1))
+            return rc;
+    }
+    return *found ? 1 : rc;
+}
+
 int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err *e) {
     const value *known[3];
     pattern_known(in, s->it, s->step, known);
+    bool fixed = entity_fixed(s, x, known[0]);
     pattern_binding local;
-    const pattern_binding *b = binding(s, x, known[0], &local);
-    int rc = pattern_scan_open(&s->ps, x, s->it, known, e);
+    const pattern_binding *b = binding(s, fixed, &local);
     *found = false;
+    if (fixed && s->ranges && s->ranges->count == 0)
+        return 1; /* no record passes the filters */
+    int rc = pattern_scan_reopen(&s->ps, x, s->it, known, e);
+    if (rc == 1 && fixed && s->ranges)
+        rc = probe_ids(s, x, in, found, e);
     while (rc == 1 && !*found) {
         s->row.count = 0;
         rc = pattern_scan_fill(&s->ps, &s->row, 1, in, b, s->step, e);
@@ -110,7 +139,6 @@ int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err
         else if (kept != 0)
             rc = kept;
     }
-    pattern_scan_close(&s->ps);
     return rc == 0 || rc == 1 ? 1 : rc;
 }
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "exec/op_scan.h"
+#include "exec/sub_range.h"
 
 typedef struct sub_probe {
     const plan_item *it; /* the body's pattern; NULL: not this shape */
@@ -24,6 +25,11 @@ typedef struct sub_probe {
      * Ref of the reader, the seek fixed the entity to it, and the
      * agreement check per record (frame_agrees) is skipped. */
     bool entity_from_input;
+    /* The V stretches the filters allow (sub_range.h; NULL: not known):
+     * a record is then judged on its identifiers, and the filters run only
+     * on one of a stretch that is not exact. Set by sub_set_init, whose
+     * shape they need, and kept by the sub_set. */
+    const sub_ranges *ranges;
     pattern_scan ps;
     batch row;         /* one row: the pattern's record bound */
     op_select **tests; /* the filters, in plan order */

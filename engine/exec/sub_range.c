@@ -134,3 +134,23 @@ void sub_ranges_of(const plan_conj *c, const plan_item *it, int var, sub_ranges 
     if (a.other)
         add_types(out, VT_FLOAT + 1, UINT8_MAX, unfiltered);
 }
+
+_Static_assert(FACT_V_SIZE == 9, "a V field is a type byte and 8 bytes");
+
+/* memcmp's order of two V fields (a type byte, then 8 bytes) without
+ * the call: a probe compares each record it reads. */
+static int v_cmp(const uint8_t a[FACT_V_SIZE], const uint8_t b[FACT_V_SIZE]) {
+    if (a[0] != b[0])
+        return a[0] < b[0] ? -1 : 1;
+    uint64_t x = format_get_be(a + 1, 8), y = format_get_be(b + 1, 8);
+    return x == y ? 0 : x < y ? -1 : 1;
+}
+
+sub_range_verdict sub_ranges_find(const sub_ranges *r, const uint8_t v[FACT_V_SIZE]) {
+    for (size_t i = 0; i < r->count; i++)
+        if (v_cmp(v, r->r[i].hi) < 0) /* ascending: the first that ends above v */
+            return v_cmp(v, r->r[i].lo) < 0 ? SUB_RANGE_NONE
+                   : r->exact[i]            ? SUB_RANGE_EXACT
+                                            : SUB_RANGE_CHECKED;
+    return SUB_RANGE_NONE;
+}

@@ -27,4 +27,13 @@ typedef struct sub_ranges {
  * `var`, of one slot) and the filters at c's later steps. */
 void sub_ranges_of(const plan_conj *c, const plan_item *it, int var, sub_ranges *out);
 
+/* Where a record's V field lies (sub_ranges_find). */
+typedef enum sub_range_verdict {
+    SUB_RANGE_NONE,    /* in no stretch: no filter run on it would keep it */
+    SUB_RANGE_EXACT,   /* in an exact stretch: every filter keeps it */
+    SUB_RANGE_CHECKED, /* in a stretch whose records the filters must see */
+} sub_range_verdict;
+
+sub_range_verdict sub_ranges_find(const sub_ranges *r, const uint8_t v[FACT_V_SIZE]);
+
 #endif

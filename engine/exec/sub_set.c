@@ -81,6 +81,7 @@ void sub_set_init(sub_set *s, const where_ctx *x, const plan_sub *ps, sub_probe 
         s->it = probe->it;
         s->filtered = probe;
         sub_ranges_of(c, s->it, s->it->pc.var[2], &s->ranges);
+        probe->ranges = &s->ranges;
     }
 }
 

@@ -104,7 +104,7 @@ static inline value value_list(const value *items, size_t count) {
     return (value){.type = VT_LIST, .as.list = {items, count}};
 }
 
-/* value_integer and value_ref written into *v in place. A hot loop
+/* value_integer, value_null and value_ref written into *v in place. A hot loop
  * uses these: gcc builds the compound literal of the union on the stack
  * and copies it in pieces that straddle its own stores, so each value
  * waits for a failed store-to-load forwarding (in perf, most of a typed-
@@ -115,10 +115,25 @@ static inline void value_set_integer(value *v, int64_t i) {
     v->as.stored.src = NULL; /* the rest of the union, zero as in value_integer */
     v->as.i = i;
 }
+static inline void value_set_null(value *v) {
+    v->type = VT_NULL;
+    v->stored = false;
+    v->as.stored.id = 0; /* the union zero, as in value_null */
+    v->as.stored.src = NULL;
+}
 static inline void value_set_ref(value *v, const uuid128 *u) {
     v->type = VT_REF;
     v->stored = false;
     memcpy(v->as.ref.bytes, u->bytes, sizeof u->bytes);
+}
+
+/* value_stored written into *v in place (the same reason). */
+static inline void value_set_stored(value *v, value_type type, const value_source *src,
+                                    uint64_t id) {
+    v->type = type;
+    v->stored = true;
+    v->as.stored.id = id;
+    v->as.stored.src = src;
 }
 
 /* *dst = *src, field by field: a value just made by the setters above or

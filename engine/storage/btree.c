@@ -80,13 +80,16 @@ static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
     return lo - 1;
 }
 
-/* The dirty copy of *pgno, copying a committed page first. A dirty page
- * is checked too: in a damaged file a tree may point at a page the free
- * list handed out again this checkpoint, now another node or zeroes. */
-static int writable(pager *pg, uint32_t *pgno, const btree_codec *c, uint8_t **page, err *e) {
+/* The dirty copy of *pgno, copying a committed page first, and where
+ * to mark what changes in it (pager_dirty_marked; NULL for a copy of a
+ * committed page). A dirty page is checked too: in a damaged file a tree
+ * may point at a page the free list handed out again this checkpoint,
+ * now another node or zeroes. */
+static int writable(pager *pg, uint32_t *pgno, const btree_codec *c, uint8_t **page,
+                    pager_marks **marks, err *e) {
     size_t ks = c->key_size;
     uint8_t *d;
-    int rc = pager_dirty(pg, *pgno, &d, e);
+    int rc = pager_dirty_marked(pg, *pgno, &d, marks, e);
     if (rc == 0 && d)
         rc = check_node(d, ks, *pgno, e);
     if (rc != 0 || d) {
@@ -162,8 +165,11 @@ static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const b
     if (child == was && !lower && !below.happened)
         return 0;
     uint8_t *page;
-    if ((rc = writable(pg, pgno, c, &page, e)) != 0)
+    pager_marks *marks;
+    if ((rc = writable(pg, pgno, c, &page, &marks, e)) != 0)
         return rc;
+    if (marks)
+        *marks = PAGER_ALL;
     uint8_t *ent = branch_entry(page, ks, i);
     format_put_le(ent + ks, child, 4);
     if (lower)
@@ -183,7 +189,8 @@ static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const ui
     if (seen && node_kind(seen) == NODE_BRANCH)
         return insert_branch(pg, pgno, seen, c, key, hint, depth, sp, e);
     uint8_t *page;
-    int rc = writable(pg, pgno, c, &page, e);
+    pager_marks *marks;
+    int rc = writable(pg, pgno, c, &page, &marks, e);
     if (rc != 0)
         return rc;
     if (node_kind(page) == NODE_BRANCH) {
@@ -191,7 +198,7 @@ static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const ui
         return insert_branch(pg, pgno, seen, c, key, hint, depth, sp, e);
     }
     btree_hint_slot *slot = hint ? &hint->slots[*pgno % BTREE_HINT_SLOTS] : NULL;
-    return leaf_insert(pg, page, *pgno, c, key, slot, sp, e);
+    return leaf_insert(pg, page, marks, *pgno, c, key, slot, sp, e);
 }
 
 /* The lowest key under a dirty node, for a new root's entry 0. */

@@ -418,23 +418,38 @@ static bool edit_fits(const uint8_t *page, const edit *ed) {
            leaf_count(page) + ed->added <= LEAF_MAX_ENTRIES;
 }
 
-static void apply_edit(uint8_t *page, size_t b, const edit *ed) {
+static void mark(pager_marks *marks, size_t off, size_t len) {
+    if (marks)
+        pager_mark(marks, off, len);
+}
+
+/* Marks the bytes it changes: the header, the entries from the edit on
+ * and, when any moves or is added, the restart array. */
+static void apply_edit(uint8_t *page, pager_marks *marks, size_t b, const edit *ed) {
     size_t end = leaf_end(page), r = restarts(page), tail = ed->at + ed->old_len;
     memmove(page + ed->at + ed->len, page + tail, end - tail);
     memcpy(page + ed->at, ed->bytes, ed->len);
     size_t shifted_end = end + ed->len - ed->old_len;
     if (shifted_end < end) /* before a new restart slot may take the space */
         memset(page + shifted_end, 0, end - shifted_end);
-    for (size_t i = b + 1; i < r; i++)
-        put16(restart_slot(page, i), restart_at(page, i) + ed->len - ed->old_len);
+    uint8_t *slots = restart_slot(page, 0); /* the header is read once, not per slot */
+    for (size_t i = b + 1; i < r; i++) {
+        size_t off = get16(slots + 2 * i);
+        put16(slots + 2 * i, (off < end ? off : end) + ed->len - ed->old_len);
+    }
     if (ed->new_restart) {
-        uint8_t *slots = restart_slot(page, 0);
         memmove(slots - 2, slots, 2 * (b + 1));
         put16(page + L_RESTARTS, r + 1);
         put16(restart_slot(page, b + 1), ed->restart_off);
     }
     put16(page + L_END, shifted_end);
     put16(page + L_COUNT, leaf_count(page) + ed->added);
+    mark(marks, 0, LEAF_HEADER);
+    mark(marks, ed->at, (shifted_end > end ? shifted_end : end) - ed->at);
+    if (b + 1 < r || ed->new_restart) {
+        size_t first = (size_t)(restart_slot(page, 0) - page);
+        mark(marks, first, FORMAT_PAGE_PAYLOAD - first);
+    }
 }
 
 /* Plans inserting `key` at `pl` in block b (never before the leaf's first
@@ -462,7 +477,8 @@ static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, con
  * the entry nearest its middle becomes a restart (when the page has room
  * for its standalone encoding), so seeks keep decoding few entries. 1 when
  * it did, 0 when not, -1 when an entry does not decode. */
-static int split_block(uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor) {
+static int split_block(uint8_t *page, pager_marks *marks, const btree_codec *c, size_t b,
+                       const uint8_t *anchor) {
     size_t start = restart_at(page, b), limit = block_end(page, b);
     if (limit - start <= 2 * c->block_bytes)
         return 0;
@@ -485,7 +501,7 @@ static int split_block(uint8_t *page, const btree_codec *c, size_t b, const uint
     ed.len = c->encode(c, anchor, keys[cur], ed.bytes);
     if (!edit_fits(page, &ed))
         return 0;
-    apply_edit(page, b, &ed);
+    apply_edit(page, marks, b, &ed);
     return 1;
 }
 
@@ -561,13 +577,14 @@ static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key,
 
 /* Re-encodes the leaf with `key` added; when they do not all fit (or
  * `full`: an edit did not fit), splits it into a new right page. */
-static int rebuild(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c,
-                   const uint8_t *key, bool full, btree_split *sp, err *e) {
+static int rebuild(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno,
+                   const btree_codec *c, const uint8_t *key, bool full, btree_split *sp, err *e) {
     uint8_t *keys;
     size_t total, pos, ks = c->key_size;
     int rc = gather(page, c, key, &keys, &total, &pos);
     if (rc != 0)
         return rc < 0 ? corrupt(e, pgno) : err_set(e, ERR(INT, 0), "out of memory");
+    mark(marks, 0, FORMAT_PAGE_PAYLOAD);
     if (!full && leaf_build(page, c, keys, total, c->block_bytes) == total) {
         free(keys);
         return 0;
@@ -695,8 +712,8 @@ static void remember(btree_hint_slot *slot, const uint8_t *page, uint32_t pgno,
     memcpy(slot->anchor, anchor, c->key_size);
 }
 
-int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c, const uint8_t *key,
-                btree_hint_slot *slot, btree_split *sp, err *e) {
+int leaf_insert(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno, const btree_codec *c,
+                const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e) {
     place pl;
     edit ed;
     size_t b;
@@ -712,19 +729,21 @@ int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c, c
     if (slot)
         slot->leaf = 0;
     if (!pl.has_prev && b == 0) /* a new first key */
-        return rebuild(pg, page, pgno, c, key, false, sp, e);
+        return rebuild(pg, page, marks, pgno, c, key, false, sp, e);
     plan_insert(page, c, b, anchor, &pl, key, &ed);
     if (!edit_fits(page, &ed) && !pl.has_next && b + 1 == restarts(page))
         return split_append(pg, c, key, sp, e);
     if (!edit_fits(page, &ed))
-        return rebuild(pg, page, pgno, c, key, true, sp, e);
+        return rebuild(pg, page, marks, pgno, c, key, true, sp, e);
     const uint8_t *next = NULL;
     if (has_summary(page) && neighbours(page, c, b, anchor, &pl, &next) != 0)
         return corrupt(e, pgno);
-    apply_edit(page, b, &ed);
-    if (has_summary(page))
+    apply_edit(page, marks, b, &ed);
+    if (has_summary(page)) {
         c->sum_add(c, leaf_sum(page), anchor, pl.prev, key, next);
-    int promoted = split_block(page, c, b, anchor);
+        mark(marks, FORMAT_PAGE_PAYLOAD - BTREE_LEAF_SUM_BYTES, BTREE_LEAF_SUM_BYTES);
+    }
+    int promoted = split_block(page, marks, c, b, anchor);
     if (promoted < 0)
         return corrupt(e, pgno);
     if (slot && !promoted)

@@ -69,11 +69,12 @@ const uint8_t *leaf_summary(const uint8_t *page);
 int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
 
 /* Inserts `key` into the dirty leaf `page` (nothing when present),
- * splitting it into a new right page when it is full. `slot` (NULL: none)
- * is the hint slot of this leaf's page number: used when it describes
- * this leaf, and left describing it or empty. */
-int leaf_insert(pager *pg, uint8_t *page, uint32_t pgno, const btree_codec *c, const uint8_t *key,
-                btree_hint_slot *slot, btree_split *sp, err *e);
+ * splitting it into a new right page when it is full; the bytes of `page`
+ * it changes are marked in `marks` (NULL: none kept, pager_dirty_marked).
+ * `slot` (NULL: none) is the hint slot of this leaf's page number: used
+ * when it describes this leaf, and left describing it or empty. */
+int leaf_insert(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno, const btree_codec *c,
+                const uint8_t *key, btree_hint_slot *slot, btree_split *sp, err *e);
 
 /* Reading: a position (leaf_pos, btree.h); decoding also needs the key
  * before the entry (unused at a restart) and the anchor. */

@@ -206,7 +206,8 @@ static int add_big(dict *d, const void *bytes, size_t len, uint64_t *loc, err *e
 static int add_heap(dict *d, pager *pg, int kind, const void *bytes, size_t len, uint64_t *loc,
                     err *e) {
     uint8_t *page = NULL;
-    int got = d->heap_page ? pager_dirty(pg, d->heap_page, &page, e) : 0;
+    pager_marks *marks = NULL;
+    int got = d->heap_page ? pager_dirty_marked(pg, d->heap_page, &page, &marks, e) : 0;
     if (got != 0)
         return got;
     if (!page || d->heap_used + DICT_ENTRY_HEADER + len > FORMAT_PAGE_PAYLOAD) {
@@ -214,7 +215,10 @@ static int add_heap(dict *d, pager *pg, int kind, const void *bytes, size_t len,
         if (rc != 0)
             return rc;
         d->heap_used = 0;
+        marks = NULL; /* a new page: no version before it */
     }
+    if (marks)
+        pager_mark(marks, d->heap_used, DICT_ENTRY_HEADER + len);
     uint8_t *at = page + d->heap_used;
     at[0] = (uint8_t)kind;
     format_put_le(at + 1, len, 2);

@@ -26,8 +26,19 @@ typedef struct pver {
     struct pver *older, *newer; /* the chain */
     struct pver *next_pending;  /* unpublished versions, to tag at publish */
     struct pver *next_gc;       /* superseded versions, oldest first */
+    /* The parts of `page` that may differ from `older`'s (pager_mark). */
+    pager_marks changed;
+    /* The block of `older` once no view sees it, kept while this is the
+     * page's newest version (in `spare_of[spare_at]`): the next copy of
+     * the page goes there and copies only the parts `changed`. */
+    struct pver *spare;
+    size_t spare_at;
     uint8_t page[FORMAT_PAGE_SIZE];
 } pver;
+
+/* Pages that keep a spare block, at most (the oldest kept gives its up):
+ * more than a single-fact commit changes. */
+#define PAGER_SPARES 32
 
 /* Where a page's newest version hangs: views load it while the writer
  * hangs a new (unpublished) one there, without the maps lock. */
@@ -83,6 +94,10 @@ struct pager {
      * were a tenth of a single-fact commit. */
     pver *idle;
     size_t idle_n;
+    /* Versions holding a spare (the writer's), in the order they got it;
+     * the next spare replaces the one at `spare_next`. */
+    pver *spare_of[PAGER_SPARES];
+    size_t spare_next;
     spares scratch; /* cursor scratch blocks (pager_scratch_take) */
     pager *base;    /* a fork's (pager_fork): where its pages below `committed` are read */
     /* The header a checkpoint wrote its pages for, encoded, until
@@ -192,9 +207,12 @@ static void free_reused(pager *p) {
     p->below = NULL;
 }
 
+static void drop_spares(pager *p);
+
 void pager_close(pager *p) {
     if (!p)
         return;
+    drop_spares(p);
     free_dirty(p);
     free_reused(p);
     free_idle(p);
@@ -580,17 +598,23 @@ int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, con
     return rc == 1 ? 0 : rc;
 }
 
-/* `v` becomes a new unpublished version (a copy of `from`, or zeroes),
- * listed for pager_publish. */
+/* `v`, whose page is filled, becomes a new unpublished version, listed
+ * for pager_publish. */
+static void list_version(pager *p, pver *v) {
+    atomic_init(&v->tag, PAGER_UNPUBLISHED);
+    v->older = v->newer = v->next_gc = v->spare = NULL;
+    v->changed = 0;
+    v->next_pending = p->pending;
+    p->pending = v;
+}
+
+/* `v` becomes a new unpublished version (a copy of `from`, or zeroes). */
 static void init_version(pager *p, pver *v, const uint8_t *from) {
     if (from)
         memcpy(v->page, from, FORMAT_PAGE_SIZE);
     else
         memset(v->page, 0, FORMAT_PAGE_SIZE);
-    atomic_init(&v->tag, PAGER_UNPUBLISHED);
-    v->older = v->newer = v->next_gc = NULL;
-    v->next_pending = p->pending;
-    p->pending = v;
+    list_version(p, v);
 }
 
 /* A version to fill: a kept one, else a new block. */
@@ -620,6 +644,70 @@ static pver *new_version(pager *p, const uint8_t *from) {
     return v;
 }
 
+/* `h`, the newest version, keeps `v` (the version it replaced, which no
+ * view sees any more) as its spare, in place of the oldest spare kept. */
+static void keep_spare(pager *p, pver *h, pver *v) {
+    MG_ASSERT(!h->spare && !h->newer);
+    size_t at = p->spare_next;
+    p->spare_next = (at + 1) % PAGER_SPARES;
+    pver *gives = p->spare_of[at];
+    if (gives) {
+        drop_version(p, gives->spare);
+        gives->spare = NULL;
+    }
+    p->spare_of[at] = h;
+    h->spare = v;
+    h->spare_at = at;
+}
+
+static pver *take_spare(pager *p, pver *h) {
+    pver *v = h->spare;
+    h->spare = NULL;
+    p->spare_of[h->spare_at] = NULL;
+    return v;
+}
+
+/* Before the versions holding them go (a checkpoint, the close). */
+static void drop_spares(pager *p) {
+    for (size_t i = 0; i < PAGER_SPARES; i++)
+        if (p->spare_of[i])
+            drop_version(p, take_spare(p, p->spare_of[i]));
+}
+
+/* The parts `marks` names, from `from` to `to`, a run of chunks at a time. */
+static void copy_marked(uint8_t *to, const uint8_t *from, pager_marks marks) {
+    while (marks) {
+        unsigned first = (unsigned)__builtin_ctzll(marks);
+        pager_marks rest = ~(marks >> first);
+        unsigned n = rest ? (unsigned)__builtin_ctzll(rest) : 64 - first;
+        memcpy(to + first * PAGER_CHUNK, from + first * PAGER_CHUNK, n * PAGER_CHUNK);
+        marks &= n + first >= 64 ? 0 : ~UINT64_C(0) << (first + n);
+    }
+}
+
+/* The next version of `h`, the newest (published): its spare brought up
+ * to date by copying what changed since (the page's image one version
+ * back), else a copy of the whole page. */
+static pver *next_version(pager *p, pver *h) {
+    if (!h->spare)
+        return new_version(p, h->page);
+    pver *v = take_spare(p, h);
+    copy_marked(v->page, h->page, h->changed);
+    list_version(p, v);
+    return v;
+}
+
+/* Whether `v` differs from the version it was copied from only in the
+ * parts marked changed (MG_ASSERT: a change not marked would be lost by
+ * the copy into a spare). */
+static bool marks_cover(const pver *v) {
+    for (size_t i = 0; i < FORMAT_PAGE_SIZE / PAGER_CHUNK; i++)
+        if (!(v->changed >> i & 1) &&
+            memcmp(v->page + i * PAGER_CHUNK, v->older->page + i * PAGER_CHUNK, PAGER_CHUNK) != 0)
+            return false;
+    return true;
+}
+
 /* `old`, now superseded by `old->newer`, waits for the views that may
  * still see it. */
 static void queue_superseded(pager *p, pver *old) {
@@ -639,8 +727,9 @@ const uint8_t *pager_newest(pager *p, uint32_t pgno) {
     return slot ? atomic_load(slot)->page : NULL;
 }
 
-int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
+int pager_dirty_marked(pager *p, uint32_t pgno, uint8_t **page, pager_marks **marks, err *e) {
     *page = NULL;
+    *marks = NULL;
     if (pgno >= p->next)
         return 0;
     pver_ref *slot = find_slot(p, pgno);
@@ -650,11 +739,12 @@ int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
     pver *h = atomic_load(slot);
     if (atomic_load(&h->tag) == PAGER_UNPUBLISHED) {
         *page = h->page;
+        *marks = &h->changed;
         return 0;
     }
     /* Published: views may be reading it; the change goes to a copy,
      * hung in front (views skip it until it is published). */
-    pver *v = new_version(p, h->page);
+    pver *v = next_version(p, h);
     if (!v)
         return oom(e);
     v->older = h;
@@ -664,15 +754,26 @@ int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
     atomic_store_explicit(slot, v, memory_order_release);
     queue_superseded(p, h);
     *page = v->page;
+    *marks = &v->changed;
     return 0;
+}
+
+int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e) {
+    pager_marks *marks;
+    int rc = pager_dirty_marked(p, pgno, page, &marks, e);
+    if (marks)
+        *marks = PAGER_ALL;
+    return rc;
 }
 
 /* The store hands out view `tag` only after this (under its mutex), so
  * a view that can see the tag finds it set. */
 void pager_publish(pager *p, uint64_t tag) {
     MG_ASSERT(tag != PAGER_UNPUBLISHED);
-    for (pver *v = p->pending; v; v = v->next_pending)
+    for (pver *v = p->pending; v; v = v->next_pending) {
+        MG_ASSERT(!v->older || marks_cover(v));
         atomic_store_explicit(&v->tag, tag, memory_order_relaxed);
+    }
     p->pending = NULL;
 }
 
@@ -697,7 +798,10 @@ void pager_collect(pager *p, uint64_t oldest_view) {
         v->newer->older = v->older;
         if (v->older)
             v->older->newer = v->newer;
-        drop_version(p, v);
+        if (v->newer->newer)
+            drop_version(p, v);
+        else
+            keep_spare(p, v->newer, v);
         p->versions_kept--;
     }
 }
@@ -797,9 +901,13 @@ int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
     return 0;
 }
 
-static int write_page(pager *p, uint8_t *page, uint32_t pgno, err *e) {
-    format_seal_page(page, pgno);
-    if (vfs_write_all(p->io, p->fd, page, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
+/* Sealing changes the version's trailer: marked, for a failed
+ * checkpoint leaves it the newest. */
+static int write_page(pager *p, pver *v, uint32_t pgno, err *e) {
+    format_seal_page(v->page, pgno);
+    pager_mark(&v->changed, FORMAT_PAGE_PAYLOAD, FORMAT_PAGE_SIZE - FORMAT_PAGE_PAYLOAD);
+    uint64_t at = (uint64_t)pgno * FORMAT_PAGE_SIZE;
+    if (vfs_write_all(p->io, p->fd, v->page, FORMAT_PAGE_SIZE, at) != 0)
         return io_error(e, ERR(STG, 12), "write", p);
     return 0;
 }
@@ -808,9 +916,9 @@ static int write_page(pager *p, uint8_t *page, uint32_t pgno, err *e) {
 static int write_dirty(pager *p, const freelist_plan *plan, err *e) {
     int rc = 0;
     for (uint32_t pgno = p->committed; pgno < p->next && rc == 0; pgno++)
-        rc = write_page(p, p->dirty[pgno - p->committed]->page, pgno, e);
+        rc = write_page(p, p->dirty[pgno - p->committed], pgno, e);
     for (size_t i = 0; i < p->reused_n && rc == 0; i++)
-        rc = write_page(p, atomic_load(&p->below[p->reused_pgno[i]])->page, p->reused_pgno[i], e);
+        rc = write_page(p, atomic_load(&p->below[p->reused_pgno[i]]), p->reused_pgno[i], e);
     for (size_t i = 0; i < plan->pages.n && rc == 0; i++)
         if (vfs_write_all(p->io, p->fd, plan->images + i * FORMAT_PAGE_SIZE, FORMAT_PAGE_SIZE,
                           (uint64_t)plan->pages.v[i] * FORMAT_PAGE_SIZE) != 0)
@@ -833,6 +941,7 @@ static void encode_header(pager *p, format_header *h, uint32_t page_count) {
 static void promote_dirty(pager *p, const freelist_plan *plan) {
     shared_lock_write(&p->maps);
     p->pending = NULL; /* none through the store, which publishes first */
+    drop_spares(p);
     for (uint32_t pgno = p->committed; pgno < p->next; pgno++) {
         page_cache_put(p->cache, pgno, p->dirty[pgno - p->committed]->page);
         free_chain(p->dirty[pgno - p->committed]);

@@ -134,6 +134,25 @@ int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, con
  * copied from the newest when that one is published), or NULL when
  * `pgno` is committed. Fails only when out of memory. */
 int pager_dirty(pager *p, uint32_t pgno, uint8_t **page, err *e);
+
+/* The parts of a page version changed since the version before it: bit
+ * i for bytes [i * PAGER_CHUNK, (i + 1) * PAGER_CHUNK). A commit copies a
+ * published page it changes; when the page changed in the commit before
+ * too, the copy goes into the block of the version two back (once no
+ * view sees it) and copies only the parts the last commit marked. */
+typedef uint64_t pager_marks;
+#define PAGER_CHUNK (FORMAT_PAGE_SIZE / 64)
+#define PAGER_ALL (~(pager_marks)0)
+/* pager_dirty for a caller that marks (pager_mark) every byte it changes
+ * in *page, through *marks (valid as long as *page; NULL when *page is). */
+int pager_dirty_marked(pager *p, uint32_t pgno, uint8_t **page, pager_marks **marks, err *e);
+static inline void pager_mark(pager_marks *marks, size_t off, size_t len) {
+    if (len == 0)
+        return;
+    size_t first = off / PAGER_CHUNK, last = (off + len - 1) / PAGER_CHUNK;
+    pager_marks upto = last >= 63 ? PAGER_ALL : ((pager_marks)1 << (last + 1)) - 1;
+    *marks |= upto & (PAGER_ALL << first);
+}
 /* Tags every unpublished version `tag` (a view number, above every tag
  * given before): views from `tag` on see this commit. */
 void pager_publish(pager *p, uint64_t tag);

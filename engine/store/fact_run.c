@@ -370,8 +370,15 @@ void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
                                                            [TREE_AVET] = avet_fill,
                                                            [TREE_VAET] = vaet_fill,
                                                            [TREE_TXLOG] = txlog_fill};
+    static void (*const key_cols[TREE_TXLOG + 1])(const uint8_t *,
+                                                  uint64_t *) = {[TREE_EAVT] = eavt_key_cols,
+                                                                 [TREE_AEVT] = aevt_key_cols,
+                                                                 [TREE_AVET] = avet_key_cols,
+                                                                 [TREE_VAET] = vaet_key_cols,
+                                                                 [TREE_TXLOG] = txlog_key_cols};
     r->next = decoders[order];
     r->fill = fills[order];
+    r->key_cols = key_cols[order];
     fact_run_clear(r);
     bounds[order](r, prefix, len);
 }
@@ -401,11 +408,25 @@ int fact_run_place(int order, const uint8_t *base, const uint8_t *in, size_t len
     return places[order](base, in, len, target, key, at, used, prev, has_prev);
 }
 
-void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len) {
+/* Reads bytes[0..len) next; the caller sets the base's columns. */
+static void run_bytes(fact_run *r, const uint8_t *bytes, size_t len) {
     r->checked = false; /* the base need not be inside the bound */
     r->p = bytes;
     r->end = len ? bytes + len : bytes; /* bytes may be NULL when len is 0 */
-    if (!base) {                        /* every field 0, the times the sortable form of 0 */
+}
+
+void fact_run_start_key(fact_run *r, const uint8_t *base, const uint8_t *bytes, size_t len) {
+    if (!base) {
+        fact_run_start(r, NULL, bytes, len);
+        return;
+    }
+    run_bytes(r, bytes, len);
+    r->key_cols(base, r->col);
+}
+
+void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len) {
+    run_bytes(r, bytes, len);
+    if (!base) { /* every field 0, the times the sortable form of 0 */
         memset(r->col, 0, sizeof r->col);
         return;
     }

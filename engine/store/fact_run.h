@@ -31,6 +31,7 @@ struct fact_run {
     int (*next)(fact_run *r, fact_ids *out); /* the order's decoder */
     /* The same over up to `max` entries (fact_run_fill). */
     int (*fill)(fact_run *r, fact_ids *out, size_t max, size_t *n);
+    void (*key_cols)(const uint8_t *key, uint64_t *col); /* the order's key as columns */
     run_bound bound[RUN_COLS];
     uint8_t bound_col[RUN_COLS]; /* the column of each bound */
     uint8_t bounds;
@@ -55,6 +56,9 @@ static inline void fact_run_clear(fact_run *r) {
 /* Reads `len` bytes of entries at `bytes` next, the first encoded against
  * the key of identifiers `base` (NULL: against nothing). */
 void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, size_t len);
+/* The same, the base given as the key's bytes (FACT_KEY_SIZE of them):
+ * read straight into the columns, not decoded into identifiers first. */
+void fact_run_start_key(fact_run *r, const uint8_t *base, const uint8_t *bytes, size_t len);
 
 /* The seek of `order`'s codec inside one restart block (btree_codec's
  * seek): its entries decoded as numbers and compared with the target's,

@@ -24,6 +24,7 @@
 
 #include "base/error.h"
 #include "model/fact.h"
+#include "storage/format.h"
 #include "store/fact_key.h"
 #include "store/fact_summary.h"
 
@@ -255,6 +256,12 @@ typedef struct store_fixed {
 int store_index_for(store_fixed f, int *fields);
 
 int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e);
+/* Seeks a scan that store_scan_open opened to the records of `b`, which
+ * fixes the positions its bound fixed: its cursor is kept, so a join's
+ * probes in key order seek inside the leaf of the probe before
+ * (btree_seek). 0, or an error (INT-000 for another kind of scan or
+ * bound). */
+int store_scan_reseek(store_scan *sc, const store_bound *b, err *e);
 /* The records of a bound entity and attribute (value unbound) that
  * decide their (E, A, V) group at counter cut `max_txc` (UINT64_MAX: no
  * cut) and are assertions, in EAVT order, from the history index
@@ -330,6 +337,34 @@ int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, er
  * the entity, the attribute and a Ref, String or Keyword value left as
  * stored values of this reader (model/value.h), valid until it closes. */
 int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e);
+/* A V field that is neither a Ref, String, Keyword nor Integer, decoded
+ * (store_reader_value_at's rest). */
+int store_reader_value_field(store_reader *r, const uint8_t v[FACT_V_SIZE], value *out, err *e);
+/* Position `pos` (0 entity, 1 attribute, 2 value) of store_reader_values
+ * alone, `src` being store_reader_source(r): inline for a scan that binds
+ * a record's positions straight into its row (no call but for the rarer
+ * value types). */
+static inline int store_reader_value_at(store_reader *r, const value_source *src,
+                                        const fact_ids *ids, int pos, value *out, err *e) {
+    if (pos == 0) {
+        value_set_stored(out, VT_REF, src, ids->e);
+        return 0;
+    }
+    if (pos == 1) {
+        value_set_stored(out, VT_KEYWORD, src, ids->a);
+        return 0;
+    }
+    uint8_t type = ids->v[0];
+    if (type == VT_REF || type == VT_STRING || type == VT_KEYWORD) {
+        value_set_stored(out, (value_type)type, src, format_get_be(ids->v + 1, 8));
+        return 0;
+    }
+    if (type == VT_INTEGER) { /* the most common scalar */
+        value_set_integer(out, format_from_sortable(format_get_be(ids->v + 1, 8)));
+        return 0;
+    }
+    return store_reader_value_field(r, ids->v, out, e);
+}
 /* The source of the reader's stored values; its `failed` flag tells
  * that store_reader_check has an error to report. */
 const value_source *store_reader_source(const store_reader *r);

@@ -482,29 +482,37 @@ static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
         uuid_store(r, loc_hash(loc) % UUID_SLOTS, loc, u);
 }
 
+/* The bytes of the UUID at `loc` when they lie in `page`, heap page
+ * `pgno` (a UUID entry of 16 bytes there), else NULL. */
+static inline const uint8_t *uuid_in_page(const uint8_t *page, uint32_t pgno, uint64_t loc) {
+    size_t off = (size_t)(loc & 0xfff);
+    if (dict_loc_page(loc) != pgno || off > FORMAT_PAGE_PAYLOAD - DICT_ENTRY_HEADER - 16 ||
+        page[off] != DICT_UUID || page[off + 1] != 16 || page[off + 2] != 0)
+        return NULL;
+    return page + off + DICT_ENTRY_HEADER;
+}
+
 /* A scanning reader's UUID in the dictionary page it holds, where
  * entities met in storage order mostly are: no cache to probe or fill.
  * (The first reads go through the shared cache: entry_bytes.) False when
  * it is not there (or is not a UUID: the slow path reports that). */
 static inline bool held_uuid(const store_reader *r, uint64_t loc, uuid128 *u) {
-    int kind;
     const uint8_t *bytes;
-    size_t len;
     if (r->entry_reads < SHARED_DECODES || !r->scratch_pgno ||
-        dict_loc_page(loc) != r->scratch_pgno ||
-        !dict_entry_in(r->scratch, loc, &kind, &bytes, &len) || kind != DICT_UUID || len != 16)
+        !(bytes = uuid_in_page(r->scratch, r->scratch_pgno, loc)))
         return false;
     memcpy(u->bytes, bytes, 16);
     return true;
 }
 
-/* A UUID through the reader's cache, else the dictionary. */
-static int read_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
+/* A UUID through the reader's cache (unless not `probe`d: its page is to
+ * be read anyway), else the dictionary. */
+static int read_uuid(store_reader *r, uint64_t loc, bool probe, uuid128 *u, err *e) {
     if (!r->uuids)
         r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
     size_t i = loc_hash(loc) % UUID_SLOTS;
     uint64_t bit = UINT64_C(1) << (i % 64);
-    if (r->uuids && (r->uuid_filled[i / 64] & bit) && r->uuids[i].loc == loc) {
+    if (probe && r->uuids && (r->uuid_filled[i / 64] & bit) && r->uuids[i].loc == loc) {
         *u = r->uuids[i].u;
         return 0;
     }
@@ -520,7 +528,7 @@ static int read_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
 }
 
 static inline int decode_uuid(store_reader *r, uint64_t loc, uuid128 *u, err *e) {
-    return held_uuid(r, loc, u) ? 0 : read_uuid(r, loc, u, e);
+    return held_uuid(r, loc, u) ? 0 : read_uuid(r, loc, true, u, e);
 }
 
 /* src is the reader's first member. Without `e` (a comparison) a failure
@@ -533,6 +541,46 @@ static int source_entity(const value_source *src, uint64_t id, uuid128 *out, err
     return rc;
 }
 
+/* The UUIDs of this reader's Refs from v[i] on while they lie in the held
+ * page (held_uuid's test, made once for the run: a block of rows in
+ * entity order mostly lies in one page): where the run stops. */
+static size_t held_refs(store_reader *r, value *v, size_t i, size_t count) {
+    if (r->entry_reads < SHARED_DECODES || !r->scratch_pgno)
+        return i;
+    const uint8_t *page = r->scratch;
+    uint32_t pgno = r->scratch_pgno;
+    const value_source *src = &r->src;
+    for (; i < count; i++) {
+        if (!v[i].stored)
+            continue;
+        const uint8_t *bytes;
+        if (v[i].type != VT_REF || v[i].as.stored.src != src ||
+            !(bytes = uuid_in_page(page, pgno, v[i].as.stored.id)))
+            break;
+        uuid128 u;
+        memcpy(u.bytes, bytes, sizeof u.bytes);
+        value_set_ref(&v[i], &u);
+    }
+    return i;
+}
+
+/* How far past a Ref that leaves the held page page_read_next looks. */
+#define NEXT_REF_LOOKAHEAD 8
+
+/* Whether the block's next Ref of this reader after v[i] (which is one)
+ * lies in v[i]'s dictionary page: a scan in entity order, which reads
+ * that page next whatever the UUID cache holds. Probing the cache first
+ * costs a miss in its 96 KiB of slots, and a hit (the entity the last
+ * scan stored there) leaves the held page where it was, for the next Ref
+ * to probe and miss again. */
+static bool page_read_next(const store_reader *r, const value *v, size_t i, size_t count) {
+    uint32_t pgno = dict_loc_page(v[i].as.stored.id);
+    for (size_t j = i + 1; j < count && j <= i + NEXT_REF_LOOKAHEAD; j++)
+        if (v[j].stored && v[j].type == VT_REF && v[j].as.stored.src == &r->src)
+            return pgno && dict_loc_page(v[j].as.stored.id) == pgno;
+    return false;
+}
+
 /* The Refs of this reader decoded here (a streamed answer's rows, a
  * block at a time: exec/finish.c), anything else stored through its
  * source. */
@@ -541,12 +589,13 @@ static int source_resolve_all(const value_source *src, value *v, size_t count, s
     store_reader *r = (store_reader *)src;
     int rc = 0;
     size_t i = 0;
-    for (; i < count; i++) {
+    for (; (i = held_refs(r, v, i, count)) < count; i++) {
         if (!v[i].stored)
             continue;
         if (v[i].type == VT_REF && v[i].as.stored.src == src) {
-            uuid128 u;
-            if ((rc = decode_uuid(r, v[i].as.stored.id, &u, e)) != 0)
+            uuid128 u; /* not in the held page (held_refs) */
+            bool probe = r->entry_reads < SHARED_DECODES || !page_read_next(r, v, i, count);
+            if ((rc = read_uuid(r, v[i].as.stored.id, probe, &u, e)) != 0)
                 break;
             value_set_ref(&v[i], &u);
         } else if ((rc = value_resolve_stored(&v[i], e)) != 0) {
@@ -649,20 +698,14 @@ static int decode_attribute(store_reader *r, uint64_t loc, value *out, err *e) {
     return 0;
 }
 
+int store_reader_value_field(store_reader *r, const uint8_t v[FACT_V_SIZE], value *out, err *e) {
+    return decode_value(r, v, out, e);
+}
+
 int store_reader_values(store_reader *r, const fact_ids *ids, value out[3], err *e) {
-    out[0] = value_stored(VT_REF, &r->src, ids->e);
-    out[1] = value_stored(VT_KEYWORD, &r->src, ids->a);
-    uint8_t type = ids->v[0];
-    uint64_t payload = format_get_be(ids->v + 1, 8);
-    if (type == VT_REF || type == VT_STRING || type == VT_KEYWORD) {
-        out[2] = value_stored((value_type)type, &r->src, payload);
-        return 0;
-    }
-    if (type == VT_INTEGER) { /* the most common scalar: no call */
-        value_set_integer(&out[2], format_from_sortable(payload));
-        return 0;
-    }
-    return decode_value(r, ids->v, &out[2], e);
+    store_reader_value_at(r, &r->src, ids, 0, &out[0], e);
+    store_reader_value_at(r, &r->src, ids, 1, &out[1], e);
+    return store_reader_value_at(r, &r->src, ids, 2, &out[2], e);
 }
 
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e) {

@@ -46,7 +46,7 @@ struct store_scan {
  * facts the :age records of AEVT fit the page cache, while EAVT's pages
  * of the same entities do not, and each probe read a page from the
  * file). */
-static int index_for(store_fixed f, int *fields) {
+static inline __attribute__((always_inline)) int index_for(store_fixed f, int *fields) {
     if (f.e && !f.a) {
         *fields = 1;
         return TREE_EAVT;
@@ -154,11 +154,25 @@ static int scan_start(store_reader *r, int order, const fact_ids *ids, int field
     return scan_seek(r, order, prefix, plen, plen, out, e);
 }
 
+static int bound_index(const store_bound *b, int *fields) {
+    store_fixed f = {b->has_e, b->has_a, b->has_v, b->has_v && b->ids.v[0] == VT_REF};
+    return index_for(f, fields);
+}
+
 int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err *e) {
     int fields;
-    store_fixed f = {b->has_e, b->has_a, b->has_v, b->has_v && b->ids.v[0] == VT_REF};
-    int order = index_for(f, &fields);
+    int order = bound_index(b, &fields);
     return scan_start(r, order, &b->ids, fields, out, e);
+}
+
+int store_scan_reseek(store_scan *sc, const store_bound *b, err *e) {
+    int fields;
+    int order = bound_index(b, &fields);
+    uint8_t prefix[FACT_KEY_SIZE] = {0};
+    size_t plen = fields ? fact_key_prefix(order, &b->ids, fields, prefix) : 0;
+    if (sc->listed || sc->desc || sc->has_below || order != sc->order || plen != sc->plen)
+        return err_set(e, ERR(INT, 0), "internal: a scan sought again for another bound");
+    return position(sc, order, prefix, plen, plen, e);
 }
 
 int store_scan_order(store_reader *r, int order, store_scan **out, err *e) {
@@ -201,18 +215,14 @@ static int next_key(store_scan *sc, const uint8_t **key, err *e) {
 /* Reads the entries of `run` next; `key` (NULL: none) holds the
  * identifiers of the run's key. */
 static void start_entries(store_scan *sc, const btree_run *run, const fact_ids *key) {
-    fact_ids base;
     if (!sc->bounded) {
         fact_run_init(&sc->run, sc->order, sc->prefix, sc->plen);
         sc->bounded = true;
     }
-    if (run->base && run->base == run->key) {
+    if (run->base && run->base == run->key)
         fact_run_start(&sc->run, key, run->bytes, run->len);
-        return;
-    }
-    if (run->base)
-        fact_key_decode(sc->order, run->base, &base);
-    fact_run_start(&sc->run, run->base ? &base : NULL, run->bytes, run->len);
+    else
+        fact_run_start_key(&sc->run, run->base, run->bytes, run->len);
 }
 
 /* A run that starts with the key a seek found: that key, if inside the

@@ -118,6 +118,17 @@ TEST(integers_encode_exactly_including_int64_edges) {
     EXPECT_VALUE("9007199254740993", "9007199254740993"); /* 2^53 + 1 */
     EXPECT_VALUE("9223372036854775807", "9223372036854775807");
     EXPECT_VALUE("-9223372036854775808", "-9223372036854775808");
+    char text[24];
+    for (int digits = 1; digits <= 18; digits++) { /* either side of every power of ten */
+        long long p = 1;
+        for (int d = 0; d < digits; d++)
+            p *= 10;
+        long long around[] = {p - 1, p, p + 1, -(p - 1), -p, -(p + 1)};
+        for (size_t k = 0; k < sizeof around / sizeof around[0]; k++) {
+            snprintf(text, sizeof text, "%lld", around[k]);
+            EXPECT_VALUE(text, text);
+        }
+    }
 }
 
 TEST(integer_literal_out_of_range_is_a_parse_error) {

@@ -1,5 +1,6 @@
 /* Typed rows: minigraf_cursor_step and the column accessors. */
 #include <math.h>
+#include <stdbool.h>
 #include <pthread.h>
 
 #include "log_support.h"
@@ -500,6 +501,64 @@ TEST(mixing_step_and_next_batch_shares_the_position) {
     minigraf_close(db);
 }
 
+/* Marks the names "n<i>" of a batch's rows in `seen`: how many rows. */
+static int mark_names(const char *batch, int *seen, int n) {
+    int rows = 0;
+    for (const char *p = strstr(batch, "\"n"); p; p = strstr(p + 1, "\"n")) {
+        int i = atoi(p + 2);
+        if (i >= 0 && i < n)
+            seen[i]++;
+        rows++;
+    }
+    return rows;
+}
+
+TEST(batches_across_engine_blocks_keep_the_stepped_row) {
+    enum { N = 700 };
+    MiniGrafDb *db = open_memory_db();
+    char text[40000] = "(transact [";
+    size_t len = strlen(text);
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "[:e%d :name \"n%d\"]", i, i);
+    snprintf(text + len, sizeof text - len, "])");
+    EXPECT_TRANSACT(db, text);
+    const char *queries[] = {"(query [:find ?n :where [?e :name ?n]])", /* streams */
+                             "(query [:find ?n (row-number :over (:order-by ?n)) "
+                             ":where [?e :name ?n]])"}; /* computed whole */
+    for (int q = 0; q < 2; q++) {
+        MiniGrafCursor *c = QUERY(db, queries[q]);
+        REQUIRE(c != NULL);
+        int seen[N] = {0}, rows = 0;
+        while (rows < N) {
+            REQUIRE(minigraf_cursor_step(c) == 1);
+            size_t n;
+            const char *name = minigraf_cursor_column_text(c, 0, &n);
+            REQUIRE(name != NULL && n >= 2);
+            char held[8];
+            snprintf(held, sizeof held, "%.*s", (int)n, name);
+            seen[atoi(held + 1)]++;
+            rows++;
+            /* 1, 64, 65, 200 rows: within one engine block, and across */
+            size_t want = rows % 4 == 1 ? 1 : rows % 4 == 2 ? 64 : rows % 4 == 3 ? 65 : 200;
+            char *b = minigraf_cursor_next_batch(c, want);
+            if (!b)
+                break;
+            rows += mark_names(b, seen, N);
+            minigraf_string_free(b);
+            CHECK(minigraf_cursor_column_text(c, 0, NULL) == name); /* still the stepped row */
+            CHECK(strncmp(name, held, strlen(held)) == 0);
+        }
+        CHECK_INT_EQ(rows, N);
+        for (int i = 0; i < N; i++)
+            CHECK_INT_EQ(seen[i], 1);
+        CHECK_INT_EQ(minigraf_cursor_step(c), 0);
+        CHECK(minigraf_cursor_next_batch(c, 10) == NULL);
+        CHECK_INT_EQ(minigraf_cursor_last_error_code(c), 0);
+        minigraf_cursor_free(c);
+    }
+    minigraf_close(db);
+}
+
 TEST(rows_survive_writes_and_close) {
     MiniGrafDb *db = open_memory_db();
     EXPECT_TRANSACT(db, "(transact [[:a :n \"alpha\"] [:b :n \"beta\"] [:c :n \"gamma\"]])");
@@ -593,6 +652,100 @@ TEST(texts_of_the_last_block_outlive_the_end_of_the_stream) {
     minigraf_close(db);
 }
 
+/* Entities with known UUIDs (their number in the last 12 digits), each
+ * naming the next as a Ref and holding a text: the dictionary's pages
+ * hold their UUIDs between the texts, and a block of rows resolves its
+ * entities from one page while the Refs they name lie in others. */
+#define LINKED 700
+
+static void linked_uuid(char *out, size_t size, int i) {
+    snprintf(out, size, "#uuid \"00000000-0000-4000-8000-%012d\"", i);
+}
+
+static MiniGrafDb *linked_db(void) {
+    MiniGrafDb *db = open_memory_db();
+    size_t cap = (size_t)LINKED * 256;
+    char *text = malloc(cap);
+    size_t used = (size_t)snprintf(text, cap, "(transact [");
+    for (int i = 0; i < LINKED; i++) {
+        char e[64], next[64];
+        linked_uuid(e, sizeof e, i);
+        linked_uuid(next, sizeof next, (i + 1) % LINKED);
+        used += (size_t)snprintf(text + used, cap - used,
+                                 "[%s :next %s] [%s :name \"entity number %d\"] [%s :i %d]", e,
+                                 next, e, i, e, i);
+    }
+    snprintf(text + used, cap - used, "])");
+    EXPECT_TRANSACT(db, text);
+    free(text);
+    return db;
+}
+
+/* The number in a linked entity's UUID, or -1. */
+static int linked_number(const unsigned char *u) {
+    if (!u)
+        return -1;
+    char hex[13];
+    for (int i = 0; i < 6; i++)
+        snprintf(hex + 2 * i, 3, "%02x", u[10 + i]);
+    return atoi(hex);
+}
+
+/* Steps through `query` on the linked entities: every row passes `ok`
+ * and there is one per entity. */
+static void check_linked_rows(const char *file, int line, const char *query,
+                              bool (*ok)(MiniGrafCursor *c, bool *seen)) {
+    MiniGrafDb *db = linked_db();
+    MiniGrafCursor *c = query_at(file, line, db, query);
+    static bool seen[LINKED];
+    memset(seen, 0, sizeof seen);
+    int rows = 0, bad = 0;
+    while (c && minigraf_cursor_step(c) == 1) {
+        bad += !ok(c, seen);
+        rows++;
+    }
+    CHECK(c != NULL);
+    CHECK_INT_EQ(c ? minigraf_cursor_last_error_code(c) : -1, 0);
+    CHECK_INT_EQ(rows, LINKED);
+    CHECK_INT_EQ(bad, 0);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
+/* ?e ?f: a new entity, and the one it names. */
+static bool names_the_next(MiniGrafCursor *c, bool *seen) {
+    int e = linked_number(minigraf_cursor_column_uuid(c, 0));
+    int f = linked_number(minigraf_cursor_column_uuid(c, 1));
+    if (e < 0 || e >= LINKED || seen[e] || f != (e + 1) % LINKED)
+        return false;
+    seen[e] = true;
+    return true;
+}
+
+/* ?n ?e ?i: the entity's own text and number. */
+static bool has_its_text_and_number(MiniGrafCursor *c, bool *seen) {
+    char want[64];
+    int e = linked_number(minigraf_cursor_column_uuid(c, 1));
+    snprintf(want, sizeof want, "entity number %d", e);
+    const char *name = minigraf_cursor_column_text(c, 0, NULL);
+    if (e < 0 || e >= LINKED || seen[e] || !name || strcmp(name, want) != 0 ||
+        minigraf_cursor_column_int64(c, 2) != e)
+        return false;
+    seen[e] = true;
+    return true;
+}
+
+TEST(refs_of_many_dictionary_pages_resolve_in_blocks) {
+    check_linked_rows(__FILE__, __LINE__, "(query [:find ?e ?f :where [?e :next ?f]])",
+                      names_the_next);
+}
+
+TEST(refs_between_texts_and_integers_keep_their_rows) {
+    check_linked_rows(__FILE__, __LINE__,
+                      "(query [:find ?n ?e ?i :where [?e :name ?n] [?e :i ?i]])",
+                      has_its_text_and_number);
+}
+
 CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_ref_differ),
            TEST_ENTRY(nan_and_infinities_are_doubles), TEST_ENTRY(int64_edges_are_exact),
            TEST_ENTRY(empty_strings_and_nul_bytes),
@@ -605,7 +758,10 @@ CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_
            TEST_ENTRY(a_pointer_inside_a_live_cursor_is_not_a_cursor),
            TEST_ENTRY(step_on_error_returns_minus_the_code_every_time),
            TEST_ENTRY(mixing_step_and_next_batch_shares_the_position),
+           TEST_ENTRY(batches_across_engine_blocks_keep_the_stepped_row),
            TEST_ENTRY(rows_survive_writes_and_close),
            TEST_ENTRY(materialised_cursor_steps_like_a_streaming_one),
            TEST_ENTRY(null_values_have_type_null),
-           TEST_ENTRY(texts_of_the_last_block_outlive_the_end_of_the_stream))
+           TEST_ENTRY(texts_of_the_last_block_outlive_the_end_of_the_stream),
+           TEST_ENTRY(refs_of_many_dictionary_pages_resolve_in_blocks),
+           TEST_ENTRY(refs_between_texts_and_integers_keep_their_rows))

@@ -103,6 +103,24 @@ static void test_arena_dedicated_block(void) {
     arena_free(&zeroed);
 }
 
+/* The blocks of a freed arena, large ones too, are handed out again: the
+ * next request of the size gets the same memory (no fresh mapping to fault
+ * in); a request of less than half a kept block's size does not take it. */
+static void test_arena_keeps_large_blocks(void) {
+    arena a, b;
+    arena_init(&a);
+    char *big = arena_alloc(&a, 3 << 20);
+    CHECK(big != NULL);
+    big[(3 << 20) - 1] = 1;
+    arena_free(&a);
+    arena_init(&b);
+    char *small = arena_alloc(&b, 1 << 20);
+    CHECK(small != NULL && small != big);
+    CHECK(arena_alloc(&b, 3 << 20) == big);
+    CHECK(arena_footprint(&b) >= (4 << 20));
+    arena_free(&b);
+}
+
 /* A rewound one-block arena hands out its block again from the start; a
  * larger one is freed. */
 static void test_arena_rewind(void) {
@@ -542,6 +560,7 @@ int main(void) {
     test_error_values();
     test_arena();
     test_arena_dedicated_block();
+    test_arena_keeps_large_blocks();
     test_arena_rewind();
     test_arena_threads();
     test_spares();

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cursor_each.h"
 #include "db/db.h"
 #include "db/db_tx.h"
 #include "db/log_writer.h"
@@ -442,7 +443,7 @@ static bool read_once(reader_ctx *r) {
     }
     collected got = {0};
     int rc = 0;
-    while (db_cursor_read(c, 3, collect_row, &got, &rc, &e) > 0 && rc == 0)
+    while (cursor_read_each(c, 3, collect_row, &got, &rc, &e) > 0 && rc == 0)
         sched_yield();
     /* A simulated power loss puts the files back to their synced bytes
      * while this process runs on (a real one would end it): a read that
@@ -503,14 +504,14 @@ static void hold_cursor(db *d, held_cursor *h, int state) {
     *h = (held_cursor){.state = state, .one_more = fault_now.crashed};
     int rc = 0;
     if (db_cursor_open(d, ALL_FACTS, strlen(ALL_FACTS), &h->c, &e) == 0)
-        db_cursor_read(h->c, 2, collect_row, &h->got, &rc, &e);
+        cursor_read_each(h->c, 2, collect_row, &h->got, &rc, &e);
     err_clear(&e);
 }
 
 static bool release_cursor(const workload *w, held_cursor *h) {
     err e = {0};
     int rc = 0;
-    while (h->c && db_cursor_read(h->c, 5, collect_row, &h->got, &rc, &e) > 0 && rc == 0) {
+    while (h->c && cursor_read_each(h->c, 5, collect_row, &h->got, &rc, &e) > 0 && rc == 0) {
     }
     bool ok = !h->c || rc != 0;
     if (h->c && rc == 0) {

@@ -1,5 +1,5 @@
-/* db_cursor_read_rows (db.h), the block form of db_cursor_read that typed
- * rows read ahead with: the same rows in the same order, block by block,
+/* db_cursor_read_rows (db.h), the blocks typed rows read ahead with, beside
+ * rows read one at a time: the same rows in the same order, block by block,
  * for a streamed answer (its first row read at open included), a
  * computed one, a :limit, a cursor read into memory half-way (a rule
  * registration) and a memory limit reached half-way; and the texts of a
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cursor_each.h"
 #include "db/db.h"
 #include "exec/result.h"
 
@@ -71,13 +72,13 @@ static db_cursor *open_query(db *d, const char *q) {
     return c;
 }
 
-/* Every row by db_cursor_read, `per` at a time. */
+/* Every row one at a time (blocks of one row), `per` rows a call. */
 static seen read_by_row(db *d, const char *q, size_t per) {
     db_cursor *c = open_query(d, q);
     seen s = {.columns = result_column_count(db_cursor_columns(c))};
     int rc = 0;
     err e = {0};
-    while (db_cursor_read(c, per, see_row, &s, &rc, &e) == per && rc == 0)
+    while (cursor_read_each(c, per, see_row, &s, &rc, &e) == per && rc == 0)
         ;
     CHECK(rc == 0);
     db_cursor_free(c);

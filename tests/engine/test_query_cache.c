@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cursor_each.h"
 #include "datalog/parse.h"
 #include "db/db.h"
 #include "db/query_cache.h"
@@ -233,7 +234,7 @@ static void *read_cursors(void *arg) {
         err e = {0};
         int rc = 0;
         if (db_cursor_open(j->d, POINT, strlen(POINT), &c, &e) == 0)
-            j->rows += (long)db_cursor_read(c, 10, ignore_row, NULL, &rc, &e);
+            j->rows += (long)cursor_read_each(c, 10, ignore_row, NULL, &rc, &e);
         err_clear(&e);
         db_cursor_free(c);
     }
@@ -271,7 +272,7 @@ static void test_shared_by_cursors(void) {
     CHECK(exec(d, "(transact [[:p1 :age 31]])") == 0); /* the cursor reads its rest first */
     db_close(d);
     int rc = 0;
-    CHECK(db_cursor_read(held, 10, ignore_row, NULL, &rc, &e) == 1 && rc == 0);
+    CHECK(cursor_read_each(held, 10, ignore_row, NULL, &rc, &e) == 1 && rc == 0);
     db_cursor_free(held);
 }
 

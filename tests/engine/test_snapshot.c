@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "cursor_each.h"
 #include "db/db.h"
 #include "db/db_internal.h"
 #include "model/timestamp.h"
@@ -185,7 +186,7 @@ static void test_database_bounds_what_a_held_cursor_keeps(void) {
     CHECK(most <= STORE_MAX_KEPT_VERSIONS + 64); /* ... up to the bound */
     int rc = 0;
     size_t rows = 0, got;
-    while ((got = db_cursor_read(c, 100, ignore_row, NULL, &rc, &e)) > 0)
+    while ((got = cursor_read_each(c, 100, ignore_row, NULL, &rc, &e)) > 0)
         rows += got;
     CHECK(rc == 0 && rows == 500); /* still the snapshot of its opening */
     db_cursor_free(c);
