@@ -228,6 +228,7 @@ static int reseek(pattern_scan *ps, const value *known[3], err *e) {
     if (rc == 1 && (rc = store_scan_reseek(ps->sc, &b, e)) == 0)
         rc = 1;
     ps->pos = ps->len = ps->want = 0;
+    ps->tail_gap = ps->group_gap = 0;
     ps->ids = ps->big ? ps->big : ps->few;
     ps->ids_end = rc == 0;
     return rc;
@@ -274,8 +275,9 @@ static int read_ahead(pattern_scan *ps, err *e) {
     }
     for (;;) {
         int rc = store_scan_fill_ids(ps->sc, ps->ids, want, &ps->len, e);
-        if (rc == 1) { /* fewer than asked: the seek's last records */
-            ps->ids_end = ps->len < want && !ps->has_alt;
+        if (rc == 1) { /* fewer than asked: the seek's last records, or a gap */
+            ps->tail_gap = store_scan_take_gap(ps->sc);
+            ps->ids_end = ps->len < want && !ps->has_alt && !ps->tail_gap;
             /* a scan may read long without a row */
             return meter_tick(ps->x->m, ps->len, e) != 0 ? e->code : 1;
         }
@@ -310,7 +312,10 @@ RECORD_STEP int peek_ids(pattern_scan *ps, const fact_ids **out, err *e) {
  * when the group goes on past a read ahead. 1 with *out (valid until the
  * next call), 0 at the end, or an error. Without `cut` (a constant
  * where inlined) every record passes the transaction-time cut: the test
- * is left out of the loop. */
+ * is left out of the loop. A group that took in the gap of a leaf
+ * counted by its summary (store_scan_skip_leaves) stands for
+ * 1 + ps->group_gap visible groups (agreeing on what runs read), and is
+ * handed out even when hidden itself (then with group_gap one less). */
 RECORD_STEP int next_visible_cut(pattern_scan *ps, const fact_ids **out, bool cut, err *e) {
     const visibility *vis = &ps->x->vis;
     for (;;) {
@@ -322,6 +327,8 @@ RECORD_STEP int next_visible_cut(pattern_scan *ps, const fact_ids **out, bool cu
         pick = !cut || visibility_passes_cut(vis, last) ? last : NULL;
         for (;;) {
             if (ps->pos == ps->len) { /* the read ahead overwrites ps->ids */
+                ps->group_gap += ps->tail_gap;
+                ps->tail_gap = 0;
                 ps->held[0] = *last;
                 last = &ps->held[0];
                 if (pick && pick != &ps->held[1]) { /* held since an earlier read ahead */
@@ -342,6 +349,11 @@ RECORD_STEP int next_visible_cut(pattern_scan *ps, const fact_ids **out, bool cu
             return rc;
         if (pick && visibility_shows(vis, pick)) {
             *out = pick;
+            return 1;
+        }
+        if (ps->group_gap) {
+            *out = last;
+            ps->group_gap--;
             return 1;
         }
     }
@@ -456,6 +468,26 @@ static bool same_run(const where_ctx *x, const fact_ids *first, const fact_ids *
     return !(x->collapse_null & 4u) || (ids->v[0] == VT_NULL) == (first->v[0] == VT_NULL);
 }
 
+/* Lets the scan count the leaves whose records all continue one run
+ * (store_scan_skip_leaves) under the query's view, when it is one a
+ * summary can decide: a cut by counter or time, one valid-time point. */
+static void skip_leaves(pattern_scan *ps) {
+    const visibility *vis = &ps->x->vis;
+    fact_view v = {.max_txc = UINT64_MAX, .max_txid = INT64_MAX, .valid_point = vis->valid_point};
+    ps->skip_asked = true;
+    if (vis->any_valid_time)
+        return;
+    if (vis->as_of == AS_OF_TIME) {
+        v.by_time = true;
+        v.max_txid = vis->as_of_value;
+    } else if (!visibility_counter_cut(vis, &v.max_txc)) {
+        return;
+    }
+    unsigned read = ps->x->collapse_read;
+    bool null_read = (ps->x->collapse_null & 4u) && !(read & 4u);
+    store_scan_skip_leaves(ps->sc, &v, read, null_read);
+}
+
 /* pattern_scan_fill's stored records as runs (where_ctx.collapsed): a
  * visible record that continues the run of the batch's last row adds to
  * its weight, read and decoded no further; only a run's first record
@@ -468,9 +500,16 @@ static int stored_runs(pattern_scan *ps, batch *out, size_t max, const frame *ro
     const fact_ids *ids;
     value vals[3];
     int rc = 1;
+    if (!ps->skip_asked)
+        skip_leaves(ps);
     while (out->count < max && (rc = next_visible(ps, &ids, e)) == 1) {
+        uint64_t w = 1;
+        if (__builtin_expect(ps->group_gap != 0, 0)) {
+            w += ps->group_gap;
+            ps->group_gap = 0;
+        }
         if (n && same_run(ps->x, &ps->run, ids)) {
-            n++;
+            n += w;
             continue;
         }
         int vrc = store_reader_values(ps->x->r, ids, vals, e);
@@ -480,7 +519,7 @@ static int stored_runs(pattern_scan *ps, batch *out, size_t max, const frame *ro
             weight[out->count - 1] = n;
         ps->run = *ids;
         pattern_bind(out, row, b, step, vals, NULL);
-        n = 1;
+        n = w;
     }
     if (n)
         weight[out->count - 1] = n;

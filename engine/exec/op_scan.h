@@ -47,6 +47,11 @@ typedef struct pattern_scan {
     fact_ids *ids;
     size_t pos, len, want;
     bool ids_end; /* the stored records are all read */
+    /* Visible groups ids[len - 1] stands for besides its own (a leaf
+     * counted by its summary, store_scan_take_gap): until judged. */
+    uint64_t tail_gap;
+    uint64_t group_gap; /* next_visible's: the gap the group handed out took in */
+    bool skip_asked;    /* stored_runs has let the scan count leaves */
     /* The stored scan is store_scan_open's for a bound fixing the
      * positions `fixed` fixes: pattern_scan_reopen seeks it again. */
     bool reseek;

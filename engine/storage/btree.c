@@ -521,6 +521,21 @@ int btree_next_run(btree_cursor *c, btree_run *run, err *e) {
     }
 }
 
+const uint8_t *btree_leaf_summary(const btree_cursor *c) {
+    return c->depth > 0 ? leaf_summary(level(c, c->depth - 1)) : NULL;
+}
+
+int btree_skip_leaf(btree_cursor *c, uint8_t *key, err *e) {
+    if (c->depth == 0)
+        return err_set(e, ERR(INT, 0), "internal: no leaf to skip");
+    const uint8_t *page = level(c, c->depth - 1);
+    if (leaf_last_key(page, c->codec, c->anchor, key) != 0)
+        return corrupt(e, c->leaf);
+    c->pending = false;
+    c->pos = leaf_finish(page);
+    return 0;
+}
+
 int btree_run_corrupt(const btree_cursor *c, err *e) {
     return corrupt(e, c->leaf);
 }

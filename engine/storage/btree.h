@@ -77,7 +77,17 @@ struct btree_codec {
     int (*place)(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
                  const uint8_t *target, uint8_t *key, size_t *at, size_t *used, uint8_t *prev,
                  bool *has_prev);
+    /* Optional (NULL: none): the leaf summary (docs/file-format.md §3),
+     * BTREE_LEAF_SUM_BYTES at the end of every leaf this codec writes,
+     * kept as keys are added. Adds `key` to `sum` (all zero for an empty
+     * leaf): `anchor` is the leaf's first key (key itself when it is the
+     * first), `prev` and `next` its neighbours in the leaf (NULL: none). */
+    void (*sum_add)(const btree_codec *c, uint8_t *sum, const uint8_t *anchor, const uint8_t *prev,
+                    const uint8_t *key, const uint8_t *next);
 };
+
+/* The bytes a leaf summary takes at the end of a leaf's payload. */
+#define BTREE_LEAF_SUM_BYTES 40
 
 /* A writer's memory of where its recent inserts into one tree went, one
  * slot per leaf (by page number): an insert that lands just after the
@@ -166,6 +176,12 @@ typedef struct btree_run {
 /* 1 with *run, 0 at the end, or an error. The cursor moves past the run:
  * btree_next and btree_next_run both go on after it. */
 int btree_next_run(btree_cursor *c, btree_run *run, err *e);
+/* The summary of the cursor's leaf (codec sum_add), or NULL when the
+ * leaf has none (a leaf written before format version 5). */
+const uint8_t *btree_leaf_summary(const btree_cursor *c);
+/* Moves the cursor past the rest of its leaf, undecoded, and decodes the
+ * leaf's last key into `key`: 0, or an error. */
+int btree_skip_leaf(btree_cursor *c, uint8_t *key, err *e);
 /* STG-008 for the cursor's leaf: a run's entries did not decode. */
 int btree_run_corrupt(const btree_cursor *c, err *e);
 /* Where the cursor's leaf lies in the tree, as the share of the keys

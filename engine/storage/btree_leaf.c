@@ -5,7 +5,8 @@
 
 #include "base/mg_assert.h"
 
-enum { L_KIND = 0, L_COUNT = 2, L_RESTARTS = 4, L_END = 6, LEAF_HEADER = 8, LEAF_KIND = 1 };
+enum { L_KIND = 0, L_FLAGS = 1, L_COUNT = 2, L_RESTARTS = 4, L_END = 6, LEAF_HEADER = 8 };
+enum { LEAF_KIND = 1, LEAF_SUMMARY = 1 }; /* kind byte; flags byte: the leaf keeps a summary */
 
 /* Entries are at least one byte, so a page never holds more. */
 #define LEAF_MAX_ENTRIES (FORMAT_PAGE_PAYLOAD - LEAF_HEADER)
@@ -30,8 +31,22 @@ static size_t leaf_end(const uint8_t *page) {
     return get16(page + L_END);
 }
 
+static bool has_summary(const uint8_t *page) {
+    return page[L_FLAGS] & LEAF_SUMMARY;
+}
+
+/* Where the restart array ends: the summary, when there is one, takes
+ * the end of the payload. */
+static size_t leaf_top(const uint8_t *page) {
+    return FORMAT_PAGE_PAYLOAD - (has_summary(page) ? BTREE_LEAF_SUM_BYTES : 0);
+}
+
+static uint8_t *leaf_sum(uint8_t *page) {
+    return page + FORMAT_PAGE_PAYLOAD - BTREE_LEAF_SUM_BYTES;
+}
+
 static uint8_t *restart_slot(uint8_t *page, size_t i) {
-    return page + FORMAT_PAGE_PAYLOAD - 2 * restarts(page) + 2 * i;
+    return page + leaf_top(page) - 2 * restarts(page) + 2 * i;
 }
 
 /* Restart offsets are clamped to the end of the entries, so a damaged
@@ -46,7 +61,7 @@ static size_t block_end(const uint8_t *page, size_t b) {
 }
 
 static size_t free_bytes(const uint8_t *page) {
-    return FORMAT_PAGE_PAYLOAD - 2 * restarts(page) - leaf_end(page);
+    return leaf_top(page) - 2 * restarts(page) - leaf_end(page);
 }
 
 /* The restart offsets themselves are checked as they are used (a block
@@ -55,7 +70,8 @@ static size_t free_bytes(const uint8_t *page) {
 bool leaf_ok(const uint8_t *page) {
     size_t n = leaf_count(page), r = restarts(page), end = leaf_end(page);
     return n > 0 && n <= LEAF_MAX_ENTRIES && r > 0 && r <= n && end > LEAF_HEADER &&
-           end + 2 * r <= FORMAT_PAGE_PAYLOAD && restart_at(page, 0) == LEAF_HEADER;
+           (page[L_FLAGS] & ~LEAF_SUMMARY) == 0 && end + 2 * r <= leaf_top(page) &&
+           restart_at(page, 0) == LEAF_HEADER;
 }
 
 /* Decodes the entry at `off`, which must end by `limit`: the offset after
@@ -96,9 +112,9 @@ static bool restarts_ascend(const uint8_t *page) {
  * block, each block starts exactly where a restart says, the keys ascend
  * strictly across the whole leaf and the count is the header's. */
 bool leaf_valid(const uint8_t *page, const btree_codec *c) {
-    if (!leaf_ok(page) || !restarts_ascend(page))
+    if (!leaf_ok(page) || !restarts_ascend(page) || (has_summary(page) && !c->sum_add))
         return false;
-    uint8_t anchor[BTREE_MAX_KEY], keys[2][BTREE_MAX_KEY];
+    uint8_t anchor[BTREE_MAX_KEY], keys[2][BTREE_MAX_KEY], sum[BTREE_LEAF_SUM_BYTES] = {0};
     const uint8_t *prev = NULL;
     size_t r = restarts(page), n = 0, ks = c->key_size;
     int cur = 0;
@@ -111,11 +127,14 @@ bool leaf_valid(const uint8_t *page, const btree_codec *c) {
                 return false;
             if (n++ == 0)
                 memcpy(anchor, keys[cur], ks);
+            if (has_summary(page))
+                c->sum_add(c, sum, anchor, prev, keys[cur], NULL);
             prev = base = keys[cur];
             cur = !cur;
         }
     }
-    return n == leaf_count(page);
+    return n == leaf_count(page) &&
+           (!has_summary(page) || memcmp(sum, leaf_sum((uint8_t *)page), sizeof sum) == 0);
 }
 
 /* The lead of block b's first key: in `leads` (NULL: none; else the
@@ -192,6 +211,10 @@ static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *
 
 leaf_pos leaf_begin(void) {
     return (leaf_pos){LEAF_HEADER, 0, LEAF_HEADER};
+}
+
+leaf_pos leaf_finish(const uint8_t *page) {
+    return (leaf_pos){leaf_end(page), restarts(page), leaf_end(page)};
 }
 
 leaf_pos leaf_block_begin(const uint8_t *page, size_t b) {
@@ -305,13 +328,19 @@ static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *key
     size_t ks = c->key_size, off = LEAF_HEADER, r = 0, block = 0, i;
     uint16_t starts[FORMAT_PAGE_PAYLOAD / 2];
     memset(page, 0, FORMAT_PAGE_PAYLOAD);
+    if (c->sum_add)
+        page[L_FLAGS] = LEAF_SUMMARY;
+    size_t top = leaf_top(page);
     for (i = 0; i < n; i++) {
         bool restart = i == 0 || off - block >= block_bytes;
         const uint8_t *base = restart ? restart_base(r, keys) : keys + (i - 1) * ks;
         uint8_t enc[BTREE_MAX_ENTRY];
         size_t len = c->encode(c, base, keys + i * ks, enc);
-        if (off + len + 2 * (r + restart) > FORMAT_PAGE_PAYLOAD || i == LEAF_MAX_ENTRIES)
+        if (off + len + 2 * (r + restart) > top || i == LEAF_MAX_ENTRIES)
             break;
+        if (c->sum_add)
+            c->sum_add(c, leaf_sum(page), keys, i ? keys + (i - 1) * ks : NULL, keys + i * ks,
+                       NULL);
         if (restart) {
             starts[r++] = (uint16_t)off;
             block = off;
@@ -626,6 +655,51 @@ static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgn
     return true;
 }
 
+/* The last key of block b into `key`: 0, or -1 when an entry does not
+ * decode. */
+static int block_last_key(const uint8_t *page, const btree_codec *c, size_t b,
+                          const uint8_t *anchor, uint8_t *key) {
+    uint8_t keys[2][BTREE_MAX_KEY];
+    size_t off = restart_at(page, b), limit = block_end(page, b);
+    const uint8_t *base = restart_base(b, anchor);
+    int cur = 0;
+    if (off >= limit)
+        return -1;
+    while (off < limit) {
+        if (!(off = decode_at(c, page, off, limit, base, keys[cur])))
+            return -1;
+        base = keys[cur];
+        cur = !cur;
+    }
+    memcpy(key, base, c->key_size);
+    return 0;
+}
+
+/* The keys around `pl` in block b, from the blocks around it when the
+ * place is at an end of its own: *prev (there always is one: a new first
+ * key rebuilds the leaf) and *next (NULL: the place ends the leaf). */
+static int neighbours(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor,
+                      place *pl, const uint8_t **next) {
+    if (!pl->has_prev && (b == 0 || block_last_key(page, c, b - 1, anchor, pl->prev) != 0))
+        return -1;
+    pl->has_prev = true;
+    *next = pl->has_next ? pl->next : NULL;
+    if (!pl->has_next && b + 1 < restarts(page)) {
+        if (!decode_at(c, page, restart_at(page, b + 1), block_end(page, b + 1), anchor, pl->next))
+            return -1;
+        *next = pl->next;
+    }
+    return 0;
+}
+
+int leaf_last_key(const uint8_t *page, const btree_codec *c, const uint8_t *anchor, uint8_t *key) {
+    return block_last_key(page, c, restarts(page) - 1, anchor, key);
+}
+
+const uint8_t *leaf_summary(const uint8_t *page) {
+    return has_summary(page) ? leaf_sum((uint8_t *)page) : NULL;
+}
+
 /* The slot after inserting `key` by `ed` into block b. */
 static void remember(btree_hint_slot *slot, const uint8_t *page, uint32_t pgno,
                      const btree_codec *c, size_t b, const edit *ed, const uint8_t *key,
@@ -661,7 +735,14 @@ int leaf_insert(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno, con
         return split_append(pg, c, key, sp, e);
     if (!edit_fits(page, &ed))
         return rebuild(pg, page, marks, pgno, c, key, true, sp, e);
+    const uint8_t *next = NULL;
+    if (has_summary(page) && neighbours(page, c, b, anchor, &pl, &next) != 0)
+        return corrupt(e, pgno);
     apply_edit(page, marks, b, &ed);
+    if (has_summary(page)) {
+        c->sum_add(c, leaf_sum(page), anchor, pl.prev, key, next);
+        mark(marks, FORMAT_PAGE_PAYLOAD - BTREE_LEAF_SUM_BYTES, BTREE_LEAF_SUM_BYTES);
+    }
     int promoted = split_block(page, marks, c, b, anchor);
     if (promoted < 0)
         return corrupt(e, pgno);

@@ -60,6 +60,11 @@ bool leaf_ok(const uint8_t *page);
 bool leaf_valid(const uint8_t *page, const btree_codec *c);
 /* A leaf holding just `key`. */
 void leaf_init(uint8_t *page, const btree_codec *c, const uint8_t *key);
+/* Decodes the last key, `anchor` the first: 0, or -1 when an entry does
+ * not decode. */
+int leaf_last_key(const uint8_t *page, const btree_codec *c, const uint8_t *anchor, uint8_t *key);
+/* The leaf's summary (btree_codec sum_add), NULL when it keeps none. */
+const uint8_t *leaf_summary(const uint8_t *page);
 /* Decodes the first key (the anchor): 0, or -1 when it does not decode. */
 int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
 
@@ -76,6 +81,8 @@ int leaf_insert(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno, con
 
 /* The position of the first entry. */
 leaf_pos leaf_begin(void);
+/* The position past the last entry. */
+leaf_pos leaf_finish(const uint8_t *page);
 /* The position of the first entry of restart block b (beyond the last
  * block: of the last). */
 leaf_pos leaf_block_begin(const uint8_t *page, size_t b);

@@ -68,6 +68,7 @@ void dict_init(dict *d) {
                              hash_decode,
                              NULL,
                              false,
+                             NULL,
                              NULL};
 }
 

@@ -78,8 +78,9 @@ format_slot_state format_decode_header(const uint8_t *page, uint32_t slot, forma
     h->entity_count = format_get_le(page + H_ENTITY_COUNT, 8);
     for (int i = 0; i <= TREE_DICT; i++)
         h->roots[i] = (uint32_t)format_get_le(page + H_ROOTS + 4 * i, 4);
-    h->old_version = *version == FORMAT_VERSION_NO_HISTORY;
-    h->history = !h->old_version && (format_get_le(page + H_FLAGS, 4) & FORMAT_FLAG_HISTORY);
+    h->old_version = *version < FORMAT_VERSION;
+    h->history = *version > FORMAT_VERSION_NO_HISTORY &&
+                 (format_get_le(page + H_FLAGS, 4) & FORMAT_FLAG_HISTORY);
     h->roots[TREE_HIST] = h->history ? (uint32_t)format_get_le(page + H_HIST_ROOT, 4) : 0;
     h->freelist = (uint32_t)format_get_le(page + H_FREELIST, 4);
     h->free_count = format_get_le(page + H_FREE_COUNT, 8);

@@ -11,8 +11,11 @@
 #include <string.h>
 
 #define FORMAT_MAGIC "MINIGRAF"
-#define FORMAT_VERSION 4u
-/* Version 3 lacks only the history index (TREE_HIST) and the header
+#define FORMAT_VERSION 5u
+/* Version 4 lacks only the leaf summaries: its leaves are read as leaves
+ * without one (btree_leaf.h), and its pages keep none until rewritten. */
+#define FORMAT_VERSION_NO_SUMMARY 4u
+/* Version 3 also lacks the history index (TREE_HIST) and the header
  * flags: it is read as a version 4 file without the index. */
 #define FORMAT_VERSION_NO_HISTORY 3u
 #define FORMAT_FLAG_HISTORY 1u /* the header's flags: the file keeps TREE_HIST */
@@ -58,8 +61,8 @@ typedef struct format_header {
      * database (store_options.history_index). Without it readers read
      * EAVT and writers skip the tree. */
     bool history;
-    /* Read from a version 3 header: rewritten as version 4 at the next
-     * read-write open (store.c). */
+    /* Read from a version 3 or 4 header: rewritten as the current
+     * version at the next read-write open (store.c). */
     bool old_version;
     /* The salt of the WAL whose frames this header's checkpoint did not
      * fold in (wal.h): only that log's frames of older generations

@@ -8,6 +8,7 @@
 #include "model/value.h"
 #include "store/fact_format.h"
 #include "store/fact_run.h"
+#include "store/fact_summary.h"
 
 /* Restart blocks of fact trees: about a dozen entries. */
 #define FACT_BLOCK_BYTES 96
@@ -17,6 +18,7 @@ typedef struct fact_codec_def {
     int order;
     int field[FACT_LEADING];
     size_t off[FACT_LEADING];
+    fact_sum_layout sum;
 } fact_codec_def;
 
 /* What a restart entry is encoded against: every field 0, the times the
@@ -199,6 +201,11 @@ static int fact_place(const btree_codec *c, const uint8_t *base, const uint8_t *
                           prev, has_prev);
 }
 
+static void fact_sum_add(const btree_codec *c, uint8_t *sum, const uint8_t *anchor,
+                         const uint8_t *prev, const uint8_t *key, const uint8_t *next) {
+    fact_summary_add(&((const fact_codec_def *)c)->sum, sum, anchor, prev, key, next);
+}
+
 static fact_codec_def codecs[TREE_TXLOG + 1];
 static pthread_once_t codecs_once = PTHREAD_ONCE_INIT;
 static atomic_bool codecs_ready; /* every seek asks: no pthread_once call once set */
@@ -221,16 +228,24 @@ static void codecs_init(void) {
         format_put_be(base_key + off, SORTABLE_ZERO, 8);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         fact_codec_def *d = &codecs[order];
-        d->base = (btree_codec){FACT_KEY_SIZE,     FACT_BLOCK_BYTES, fact_encode, decoders[order],
-                                lead_sizes[order], leads[order],     fact_seek,   false,
-                                fact_place};
+        d->base = (btree_codec){
+            FACT_KEY_SIZE, FACT_BLOCK_BYTES, fact_encode, decoders[order], lead_sizes[order],
+            leads[order],  fact_seek,        false,       fact_place,      NULL};
         d->order = order;
         size_t off = 0;
         for (int i = 0; i < FACT_LEADING; i++) {
             d->field[i] = fact_key_field(order, i);
             d->off[i] = off;
+            size_t *at = d->field[i] == FACT_E   ? &d->sum.e
+                         : d->field[i] == FACT_A ? &d->sum.a
+                         : d->field[i] == FACT_V ? &d->sum.v
+                                                 : NULL;
+            if (at)
+                *at = off;
             off += fact_key_field_size(d->field[i]);
         }
+        /* TXLOG's groups are not contiguous: no summary. */
+        d->base.sum_add = order == TREE_TXLOG ? NULL : fact_sum_add;
     }
     atomic_store_explicit(&codecs_ready, true, memory_order_release);
 }

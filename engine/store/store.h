@@ -26,6 +26,7 @@
 #include "model/fact.h"
 #include "storage/format.h"
 #include "store/fact_key.h"
+#include "store/fact_summary.h"
 
 typedef struct store store;
 
@@ -310,10 +311,26 @@ int store_scan_next(store_scan *sc, store_rec *out, err *e);
 /* The same, giving only the stored identifiers (nothing decoded). */
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e);
 /* The same for up to `max` (>= 1) records at once, into out[0..*n): 1
- * with *n >= 1 (fewer than `max` only when they are the last), 0 at the
- * end, or an error. A scan's runs are decoded in one loop, with no call
- * per record. */
+ * with *n >= 1 (fewer than `max` only when they are the last, or when
+ * the last stands for more groups: store_scan_take_gap), 0 at the end,
+ * or an error. A scan's runs are decoded in one loop, with no call per
+ * record. */
 int store_scan_fill_ids(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e);
+/* Lets a forward scan (not a value-order one, nor a range) count the
+ * leaves whose summary (store/fact_summary.h) decides them under `v`
+ * instead of decoding them, when every record of such a leaf agrees on
+ * the positions of `same` (1 E, 2 A, 4 V) and, with `same_null`, on
+ * whether V is Null: for one consumer that reads nothing else of the
+ * records (runs of records, exec/op_scan.c). Of a leaf so counted the
+ * scan gives two records: its first, standing for its first group's
+ * leaf-last (times and flag made to show it when that one is shown,
+ * and hide it when not), and its last. The visible groups between them
+ * are handed out as a gap: store_scan_fill_ids then ends its records
+ * with the first. Until store_scan_open or a seek opens it again. */
+void store_scan_skip_leaves(store_scan *sc, const fact_view *v, unsigned same, bool same_null);
+/* The visible groups that the last record of the last fill stands for
+ * besides its own (0: none), taken. */
+uint64_t store_scan_take_gap(store_scan *sc);
 /* Decodes stored identifiers into a record (as store_scan_next gives it). */
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
 /* What a record shows in a pattern's positions (entity, attribute, value),

@@ -26,9 +26,16 @@ struct store_scan {
     unsigned desc_groups; /* value groups a descending scan has sought */
     bool has_below;       /* the rest, forwards: values below `below` only */
     uint8_t below[FACT_V_SIZE];
-    bool *order_lost; /* set when a descending scan reads on forwards */
-    bool listed;      /* hands out list[0..list_len) instead (store_scan_latest) */
-    fact_ids *list;   /* few, or a malloc'd array */
+    bool *order_lost;   /* set when a descending scan reads on forwards */
+    bool skip;          /* leaves may be counted by their summary (store_scan_skip_leaves) */
+    bool skip_null;     /* not when V is Null in some records only */
+    unsigned skip_bars; /* nor when it has one of these FSUM_ flags */
+    fact_view view;     /* what the records must pass for it */
+    bool has_held;      /* `held` is the next record (a counted leaf's last) */
+    uint64_t gap;       /* store_scan_take_gap's */
+    fact_ids held;
+    bool listed;    /* hands out list[0..list_len) instead (store_scan_latest) */
+    fact_ids *list; /* few, or a malloc'd array */
     size_t list_len, list_pos;
     fact_ids few[4];
 };
@@ -75,6 +82,8 @@ static int take_scan(store_reader *r, store_scan **out, err *e) {
     if (!sc)
         return err_set(e, ERR(INT, 0), "out of memory");
     sc->r = r;
+    sc->skip = sc->has_held = false; /* a list (store_scan_latest) is never positioned */
+    sc->gap = 0;
     *out = sc;
     return 0;
 }
@@ -110,6 +119,8 @@ static int position(store_scan *sc, int order, const uint8_t *from, size_t len, 
     sc->desc = false;
     sc->has_below = false;
     sc->listed = false;
+    sc->skip = sc->has_held = false;
+    sc->gap = 0;
     sc->list = sc->few;
     memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
@@ -368,10 +379,90 @@ int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
     return rc;
 }
 
+void store_scan_skip_leaves(store_scan *sc, const fact_view *v, unsigned same, bool same_null) {
+    static const unsigned varies[FACT_LEADING] =
+        {[FACT_E] = FSUM_E_VARIES, [FACT_A] = FSUM_A_VARIES, [FACT_V] = FSUM_V_VARIES};
+    unsigned bars = 0;
+    for (int f = FACT_E; f <= FACT_V; f++)
+        if (same & (1u << f))
+            bars |= varies[f];
+    /* the fields of the prefix: every key of a counted leaf has its first
+     * key's, which is inside the prefix */
+    size_t off = 0;
+    for (int i = 0; off < sc->plen; i++) {
+        int f = fact_key_field(sc->order, i);
+        if (f > FACT_V)
+            return;
+        bars |= varies[f];
+        off += fact_key_field_size(f);
+    }
+    sc->view = *v;
+    sc->skip_bars = bars;
+    sc->skip_null = same_null;
+    sc->skip = !sc->listed && !sc->desc && sc->order != TREE_TXLOG;
+}
+
+uint64_t store_scan_take_gap(store_scan *sc) {
+    uint64_t gap = sc->gap;
+    sc->gap = 0;
+    return gap;
+}
+
+/* Whether the summary `raw` lets the scan count its leaf. */
+static bool leaf_counts(const store_scan *sc, const uint8_t *raw, fact_summary *s) {
+    if (!raw || sc->has_below || sc->desc)
+        return false;
+    fact_summary_read(raw, s);
+    bool mixed_null = (s->flags & FSUM_NULL) && (s->flags & FSUM_NOT_NULL);
+    return !(s->flags & sc->skip_bars) && !(sc->skip_null && mixed_null) &&
+           fact_summary_admits(s, &sc->view) && memcmp(sc->c.anchor, sc->prefix, sc->plen) == 0;
+}
+
+/* At the start of a leaf: counts it by its summary when that decides it
+ * (store_scan_skip_leaves), its records out[*n...] and sc->held. 1 when
+ * it did, 0 when the leaf is to be read, or an error. */
+static int count_leaf(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
+    fact_summary s;
+    if (!leaf_counts(sc, btree_leaf_summary(&sc->c), &s))
+        return 0;
+    uint8_t key[BTREE_MAX_KEY];
+    fact_ids first, last;
+    fact_key_decode(sc->order, sc->c.anchor, &first);
+    int rc = btree_skip_leaf(&sc->c, key, e);
+    if (rc != 0)
+        return rc;
+    fact_run_clear(&sc->run);
+    fact_key_decode(sc->order, key, &last);
+    if (s.groups > 1) {
+        bool first_shown = s.flags & FSUM_FIRST_SHOWN;
+        long mid = (long)s.shown - first_shown - fact_ids_shown(&last);
+        if (mid < 0 || (s.groups == 2 && mid != 0))
+            return btree_run_corrupt(&sc->c, e);
+        first.asserted = first_shown;
+        first.valid_from = INT64_MIN;
+        first.valid_to = INT64_MAX;
+        out[(*n)++] = first;
+        sc->gap = (uint64_t)mid;
+    }
+    if (*n < max && !sc->gap) {
+        out[(*n)++] = last;
+    } else {
+        sc->held = last;
+        sc->has_held = true;
+    }
+    return 1;
+}
+
 /* The entries of the scan's runs, decoded a run's stretch at a time
- * (fact_run_fill) until `max`: no call per entry. */
+ * (fact_run_fill) until `max`: no call per entry. A leaf counted by its
+ * summary with groups between its first and last ends the fill. */
 static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
-    while (*n < max) {
+    while (*n < max && !sc->gap && !sc->done) {
+        if (sc->has_held) {
+            out[(*n)++] = sc->held;
+            sc->has_held = false;
+            continue;
+        }
         size_t got;
         int rc = fact_run_fill(&sc->run, out + *n, max - *n, &got);
         *n += got;
@@ -388,6 +479,12 @@ static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *
             if (rc != 0)
                 return rc;
             break;
+        }
+        /* nothing of a leaf read yet: a run from its first entry */
+        if (!run.key && !run.base && sc->skip && (rc = count_leaf(sc, out, max, n, e)) != 0) {
+            if (rc != 1)
+                return rc;
+            continue;
         }
         if (!run.key)
             start_entries(sc, &run, NULL);

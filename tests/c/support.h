@@ -10,6 +10,7 @@
 #define MINIGRAF_TEST_SUPPORT_H
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,18 @@ static inline void temp_db_make_in_memory_fs(temp_db_path *t) {
     if (mkdtemp(t->dir) == NULL)
         check_fail(__FILE__, __LINE__, "mkdtemp");
     snprintf(t->path, sizeof t->path, "%s/test.graph", t->dir);
+}
+
+/* Copies file `from` to `to` (created or truncated). */
+static inline void copy_file(const char *from, const char *to) {
+    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    REQUIRE(in >= 0 && out >= 0);
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(in, buf, sizeof buf)) > 0)
+        REQUIRE(write(out, buf, (size_t)n) == n);
+    close(in);
+    close(out);
 }
 
 /* Deletes every file of the directory (database, log, lock) and the dir. */

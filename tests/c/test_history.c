@@ -245,17 +245,6 @@ TEST(history_keeps_an_old_value_beside_a_long_history) {
 
 /* ---- a file of format version 3 --------------------------------------- */
 
-static void copy_file(const char *from, const char *to) {
-    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    REQUIRE(in >= 0 && out >= 0);
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(in, buf, sizeof buf)) > 0)
-        REQUIRE(write(out, buf, (size_t)n) == n);
-    close(in);
-    close(out);
-}
-
 static uint64_t le(const unsigned char *p, int n) {
     uint64_t v = 0;
     for (int i = n - 1; i >= 0; i--)
@@ -318,7 +307,7 @@ TEST(format_3_file_is_read_then_migrated) {
     CHECK_INT_EQ(file_version(t.path), 3); /* read-only changes nothing */
     db = minigraf_open(t.path);
     REQUIRE(db != NULL);
-    CHECK_INT_EQ(file_version(t.path), 4); /* upgraded, without the index */
+    CHECK_INT_EQ(file_version(t.path), 5); /* upgraded, without the index */
     CHECK_INT_EQ(file_flags(t.path), 0);
     CHECK(!keeps_history(db));
     check_fixture_answers(db);
@@ -410,7 +399,7 @@ TEST(the_choice_is_persisted_in_the_file) {
     CHECK(pages(plain) < pages(indexed));
     minigraf_close(plain);
     minigraf_close(indexed);
-    CHECK_INT_EQ(file_version(plain_path.path), 4);
+    CHECK_INT_EQ(file_version(plain_path.path), 5);
     CHECK_INT_EQ(file_flags(plain_path.path), 0);
     CHECK_INT_EQ(file_flags(indexed_path.path), 1);
     plain = minigraf_open(plain_path.path);

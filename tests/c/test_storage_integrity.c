@@ -57,18 +57,6 @@ static char *read_all(const char *path, long *len) {
     return bytes;
 }
 
-static void copy_file(const char *from, const char *to) {
-    long len;
-    char *bytes = read_all(from, &len);
-    FILE *f = fopen(to, "wb");
-    CHECK(f != NULL && len >= 0);
-    if (f && len > 0)
-        CHECK(fwrite(bytes, 1, (size_t)len, f) == (size_t)len);
-    if (f)
-        fclose(f);
-    free(bytes);
-}
-
 static bool same_bytes(const char *path, const char *bytes, long len) {
     long now;
     char *cur = read_all(path, &now);
