@@ -167,7 +167,12 @@ static int branch_add(pager *pg, uint8_t *page, const btree_codec *c, size_t pos
     memcpy(all, branch_entry(page, es, 0), pos * es);
     memcpy(all + pos * es, ent, es);
     memcpy(all + (pos + 1) * es, at, (n - pos) * es);
-    size_t left = pos == n ? n : (n + 1) / 2; /* appends keep the left branch full */
+    /* The entries before the new one stay left, at least half of them:
+     * appends keep the left branch full, and so do children that split
+     * one after the other in the middle of a branch (a tree's keys
+     * growing at the end of each attribute's or value's range), whose
+     * left branches would otherwise stay half empty. */
+    size_t left = pos > (n + 1) / 2 ? pos : (n + 1) / 2;
     uint8_t *rpage;
     int rc = pager_alloc(pg, &sp->right, &rpage, e);
     if (rc != 0)

@@ -90,7 +90,7 @@ bool fact_summary_admits(const fact_summary *s, const fact_view *v) {
            s->max_bounded_to <= point;
 }
 
-enum { C_FLAGS = 4, C_ENDS = 5, C_TXC = 6, C_TIMES = 10 };
+enum { C_FLAGS = 4, C_ENDS = 5, C_TXC = 6, C_TXID = 10, C_POINT = 16 };
 #define TOP48_ALL ((UINT64_C(1) << 48) - 1)
 
 /* The top 48 bits of v, rounded up; all ones when that does not fit. */
@@ -117,10 +117,10 @@ void fact_child_sum(uint8_t *out, const uint8_t *leaf_sum, const uint8_t *last,
     memcpy(out, leaf_sum, C_FLAGS + 1); /* groups, shown, flags */
     out[C_ENDS] = ends;
     uint64_t txc = format_get_le(leaf_sum + S_TXC, 8);
+    uint64_t from = format_get_le(leaf_sum + S_FROM, 8), to = format_get_le(leaf_sum + S_TO, 8);
     format_put_le(out + C_TXC, txc < UINT32_MAX ? txc : UINT32_MAX, 4);
-    for (int i = 0; i < 3; i++)
-        format_put_le(out + C_TIMES + 6 * i, top48_up(format_get_le(leaf_sum + S_TXID + 8 * i, 8)),
-                      6);
+    format_put_le(out + C_TXID, top48_up(format_get_le(leaf_sum + S_TXID, 8)), 6);
+    format_put_le(out + C_POINT, top48_up(from > to ? from : to), 6);
 }
 
 void fact_child_read(const uint8_t *in, fact_summary *out, unsigned *ends) {
@@ -130,7 +130,7 @@ void fact_child_read(const uint8_t *in, fact_summary *out, unsigned *ends) {
     *ends = in[C_ENDS];
     uint64_t txc = format_get_le(in + C_TXC, 4);
     out->max_txc = txc == UINT32_MAX ? UINT64_MAX : txc;
-    out->max_txid = top48_read(in + C_TIMES);
-    out->max_from = top48_read(in + C_TIMES + 6);
-    out->max_bounded_to = top48_read(in + C_TIMES + 12);
+    out->max_txid = top48_read(in + C_TXID);
+    /* admits compares both with the same valid-time point */
+    out->max_from = out->max_bounded_to = top48_read(in + C_POINT);
 }

@@ -69,10 +69,12 @@ bool fact_summary_admits(const fact_summary *s, const fact_view *v);
  * FACT_CHILD_SUM_BYTES, little-endian:
  *
  *   u16 groups, u16 shown, u8 flags (FSUM_*), u8 ends (FCHILD_*), u32
- *   largest TXC (0xffffffff: larger), then the largest TXID, VALID_FROM
- *   and bounded VALID_TO as the top 48 bits of their sortable forms,
- *   rounded up (all ones: larger). All zero: the leaf keeps no summary. */
-#define FACT_CHILD_SUM_BYTES 28
+ *   largest TXC (0xffffffff: larger), then the largest TXID and the
+ *   larger of the largest VALID_FROM and bounded VALID_TO (a view's
+ *   valid-time point must be at or above both) as the top 48 bits of
+ *   their sortable forms, rounded up (all ones: larger). All zero: the
+ *   leaf keeps no summary. */
+#define FACT_CHILD_SUM_BYTES 22
 enum {
     FCHILD_LAST_SHOWN = 1, /* the leaf's last record is shown */
     FCHILD_CONTINUES = 2   /* the first record of the next leaf is of its last group */
