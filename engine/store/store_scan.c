@@ -483,8 +483,8 @@ static int count_leaf(store_scan *sc, fact_ids *out, size_t max, size_t *n, err 
  * unread. Its last record is then the next leaf's first key's group
  * when the last group goes on into that leaf (shown or not by the
  * summary, at the first key's times, which the view admits), else it is
- * one of the groups counted in the gap. 0 (counted or not), or an
- * error. */
+ * one of the groups counted in the gap. 1 when it did, 0 when the leaf
+ * is to be read, or an error. */
 static int count_child(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
     const uint8_t *key, *next, *raw = btree_child(&sc->c, &key, &next);
     fact_summary s;
@@ -515,7 +515,7 @@ static int count_child(store_scan *sc, fact_ids *out, size_t max, size_t *n, err
         return rc;
     fact_run_clear(&sc->run);
     hand_on(sc, &s, &first, mid, s.groups == 1 || continues ? &last : NULL, out, max, n);
-    return 0;
+    return 1;
 }
 
 /* The entries of the scan's runs, decoded a run's stretch at a time
@@ -539,12 +539,14 @@ static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *
             return btree_run_corrupt(&sc->c, e);
         if (*n == max)
             break;
-        btree_run run;
-        if ((rc = btree_next_run(&sc->c, &run, e)) == 2) {
-            if ((rc = count_child(sc, out, max, n, e)) != 0)
+        if (sc->c.at_child && (rc = count_child(sc, out, max, n, e)) != 0) {
+            if (rc != 1)
                 return rc;
             continue;
         }
+        btree_run run;
+        if ((rc = btree_next_run(&sc->c, &run, e)) == 2)
+            continue; /* stopped before a leaf: counted from its branch, or read */
         if (rc != 1) {
             if (rc != 0)
                 return rc;
