@@ -234,9 +234,18 @@ static void codecs_init(void) {
         format_put_be(base_key + off, SORTABLE_ZERO, 8);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         fact_codec_def *d = &codecs[order];
-        d->base = (btree_codec){
-            FACT_KEY_SIZE, FACT_BLOCK_BYTES, fact_encode, decoders[order], lead_sizes[order],
-            leads[order],  fact_seek,        false,       fact_place,      NULL, 0, NULL};
+        d->base = (btree_codec){FACT_KEY_SIZE,
+                                FACT_BLOCK_BYTES,
+                                fact_encode,
+                                decoders[order],
+                                lead_sizes[order],
+                                leads[order],
+                                fact_seek,
+                                false,
+                                fact_place,
+                                NULL,
+                                0,
+                                NULL};
         d->order = order;
         size_t off = 0;
         for (int i = 0; i < FACT_LEADING; i++) {

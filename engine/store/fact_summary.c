@@ -105,7 +105,8 @@ static uint64_t top48_read(const uint8_t *in) {
 }
 
 unsigned fact_child_ends(const uint8_t *last, const uint8_t *next) {
-    return (shown(last) ? FCHILD_LAST_SHOWN : 0u) | (same_group(last, next) ? FCHILD_CONTINUES : 0u);
+    return (shown(last) ? FCHILD_LAST_SHOWN : 0u) |
+           (same_group(last, next) ? FCHILD_CONTINUES : 0u);
 }
 
 void fact_child_sum(uint8_t *out, const uint8_t *leaf_sum, const uint8_t *last,

@@ -16,9 +16,11 @@ static int swap_log_children(const char *path) {
     static uint8_t file[1 << 22];
     size_t size = fread(file, 1, sizeof file, f);
     int slot = file_le(file + 16, 8) >= file_le(file + FILE_PAGE + 16, 8) ? 0 : 1;
-    uint32_t root = (uint32_t)file_le(file + slot * FILE_PAGE + 56 + 4 * 4, 4); /* roots[TREE_TXLOG] */
+    uint32_t root = (uint32_t)file_le(file + slot * FILE_PAGE + 56 + 4 * 4,
+                                      4); /* roots[TREE_TXLOG] */
     uint8_t *page = file + (size_t)root * FILE_PAGE;
-    if (root == 0 || (size_t)(root + 1) * FILE_PAGE > size || page[0] != 2 || file_le(page + 2, 2) < 2) {
+    if (root == 0 || (size_t)(root + 1) * FILE_PAGE > size || page[0] != 2 ||
+        file_le(page + 2, 2) < 2) {
         fclose(f);
         return -1;
     }
@@ -28,8 +30,10 @@ static int swap_log_children(const char *path) {
     memcpy(c0, c1, 4);
     memcpy(c1, t, 4);
     file_page_seal(page, root);
-    int rc = fseek(f, (long)root * FILE_PAGE, SEEK_SET) == 0 && fwrite(page, 1, FILE_PAGE, f) == FILE_PAGE ? 0
-                                                                                            : -1;
+    int rc = fseek(f, (long)root * FILE_PAGE, SEEK_SET) == 0 &&
+                     fwrite(page, 1, FILE_PAGE, f) == FILE_PAGE
+                 ? 0
+                 : -1;
     return fclose(f) == 0 ? rc : -1;
 }
 

@@ -276,8 +276,12 @@ TEST(counted_children_match_rows_across_branches) {
     CHECK(summed_branches(file, size, root, &first) >= 3); /* EAVT */
     db = minigraf_open_with_options(t.path, "{\"read_only\": true}", NULL);
     REQUIRE(db != NULL);
-    static const char *const cuts[] = {"", ":as-of 40 ", ":as-of 2000 ", ":as-of 4000 ",
-                                       ":valid-at \"2020-06-01\" ", ":any-valid-time "};
+    static const char *const cuts[] = {"",
+                                       ":as-of 40 ",
+                                       ":as-of 2000 ",
+                                       ":as-of 4000 ",
+                                       ":valid-at \"2020-06-01\" ",
+                                       ":any-valid-time "};
     for (size_t c = 0; c < sizeof cuts / sizeof *cuts; c++)
         for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
             compare(db, shapes[s][0], cuts[c], shapes[s][1]);
@@ -303,7 +307,8 @@ TEST(damaged_child_summary_is_stg_008) {
     file_page_seal(page, at);
     FILE *f = fopen(t.path, "r+b");
     REQUIRE(f != NULL);
-    CHECK(fseek(f, (long)at * FILE_PAGE, SEEK_SET) == 0 && fwrite(page, 1, FILE_PAGE, f) == FILE_PAGE);
+    CHECK(fseek(f, (long)at * FILE_PAGE, SEEK_SET) == 0 &&
+          fwrite(page, 1, FILE_PAGE, f) == FILE_PAGE);
     CHECK(fclose(f) == 0);
     db = minigraf_open_with_options(t.path, "{\"read_only\": true}", NULL);
     REQUIRE(db != NULL);
