@@ -6,6 +6,9 @@
 #include "storage/btree_leaf.h"
 
 enum { NODE_LEAF = 1, NODE_BRANCH = 2, BRANCH_HEADER = 4 };
+/* Branch byte 1: its entries keep their child's summary (codec child_sum)
+ * after the child number; only in a branch over leaves (format 6). */
+enum { BRANCH_SUMS = 1 };
 
 static int node_kind(const uint8_t *page) {
     return page[0];
@@ -19,40 +22,53 @@ static void set_branch_count(uint8_t *page, size_t n) {
     format_put_le(page + 2, n, 2);
 }
 
-static size_t branch_capacity(size_t ks) {
-    return (FORMAT_PAGE_PAYLOAD - BRANCH_HEADER) / (ks + 4);
+static bool has_sums(const uint8_t *page) {
+    return page[1] & BRANCH_SUMS;
 }
 
-static uint8_t *branch_entry(uint8_t *page, size_t ks, size_t i) {
-    return page + BRANCH_HEADER + i * (ks + 4);
+/* The size of a branch's entries: key, child and maybe its summary. */
+static size_t entry_size(const uint8_t *page, const btree_codec *c) {
+    return c->key_size + 4 + (has_sums(page) ? c->child_sum_bytes : 0);
 }
 
-static uint32_t child_at(const uint8_t *page, size_t ks, size_t i) {
-    return (uint32_t)format_get_le(page + BRANCH_HEADER + i * (ks + 4) + ks, 4);
+static size_t branch_capacity(size_t es) {
+    return (FORMAT_PAGE_PAYLOAD - BRANCH_HEADER) / es;
+}
+
+static uint8_t *branch_entry(const uint8_t *page, size_t es, size_t i) {
+    return (uint8_t *)page + BRANCH_HEADER + i * es;
+}
+
+static uint32_t child_at(const uint8_t *page, const btree_codec *c, size_t i) {
+    return (uint32_t)format_get_le(branch_entry(page, entry_size(page, c), i) + c->key_size, 4);
 }
 
 static int corrupt(err *e, uint32_t pgno) {
     return err_set(e, ERR(STG, 8), "corrupt B-tree page %u", (unsigned)pgno);
 }
 
-static int check_node(const uint8_t *page, size_t ks, uint32_t pgno, err *e) {
+/* A branch's header: a known flag (summaries only where the codec has
+ * them) and a count that fits. */
+static bool branch_ok(const uint8_t *page, const btree_codec *c) {
+    size_t n = branch_count(page);
+    return (page[1] == 0 || (page[1] == BRANCH_SUMS && c->child_sum)) && n > 0 &&
+           n <= branch_capacity(entry_size(page, c));
+}
+
+static int check_node(const uint8_t *page, const btree_codec *c, uint32_t pgno, err *e) {
     int kind = node_kind(page);
-    bool ok = kind == NODE_LEAF ? leaf_ok(page)
-              : kind == NODE_BRANCH
-                  ? branch_count(page) > 0 && branch_count(page) <= branch_capacity(ks)
-                  : false;
+    bool ok = kind == NODE_LEAF ? leaf_ok(page) : kind == NODE_BRANCH ? branch_ok(page, c) : false;
     return ok ? 0 : corrupt(e, pgno);
 }
 
 /* What child_index's binary search assumes: keys 1.. strictly ascending
  * (key 0 is never compared). */
-static bool branch_valid(const uint8_t *page, size_t ks) {
-    size_t n = branch_count(page);
-    if (n == 0 || n > branch_capacity(ks))
+static bool branch_valid(const uint8_t *page, const btree_codec *c) {
+    if (!branch_ok(page, c))
         return false;
+    size_t n = branch_count(page), ks = c->key_size, es = entry_size(page, c);
     for (size_t i = 2; i < n; i++)
-        if (btree_key_cmp(branch_entry((uint8_t *)page, ks, i - 1),
-                          branch_entry((uint8_t *)page, ks, i), ks) >= 0)
+        if (btree_key_cmp(branch_entry(page, es, i - 1), branch_entry(page, es, i), ks) >= 0)
             return false;
     return true;
 }
@@ -63,16 +79,16 @@ static bool node_valid(const uint8_t *page, const void *as) {
     const btree_codec *c = as;
     int kind = node_kind(page);
     return kind == NODE_LEAF     ? leaf_valid(page, c)
-           : kind == NODE_BRANCH ? branch_valid(page, c->key_size)
+           : kind == NODE_BRANCH ? branch_valid(page, c)
                                  : false;
 }
 
 /* The child to descend into for `target`: the last whose key is <= it. */
-static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
-    size_t lo = 1, hi = branch_count(page);
+static size_t child_index(const uint8_t *page, const btree_codec *c, const uint8_t *target) {
+    size_t ks = c->key_size, es = entry_size(page, c), lo = 1, hi = branch_count(page);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (btree_key_cmp(branch_entry(page, ks, mid), target, ks) <= 0)
+        if (btree_key_cmp(branch_entry(page, es, mid), target, ks) <= 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -87,11 +103,10 @@ static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
  * now another node or zeroes. */
 static int writable(pager *pg, uint32_t *pgno, const btree_codec *c, uint8_t **page,
                     pager_marks **marks, err *e) {
-    size_t ks = c->key_size;
     uint8_t *d;
     int rc = pager_dirty_marked(pg, *pgno, &d, marks, e);
     if (rc == 0 && d)
-        rc = check_node(d, ks, *pgno, e);
+        rc = check_node(d, c, *pgno, e);
     if (rc != 0 || d) {
         *page = d;
         return rc;
@@ -101,7 +116,7 @@ static int writable(pager *pg, uint32_t *pgno, const btree_codec *c, uint8_t **p
     pager_check chk = {c, node_valid};
     rc = pager_read_checked(pg, PAGER_LATEST, old, tmp, &chk, e);
     if (rc == 0)
-        rc = check_node(tmp, ks, old, e);
+        rc = check_node(tmp, c, old, e);
     if (rc == 0)
         rc = pager_alloc(pg, pgno, page, e);
     if (rc == 0)
@@ -111,34 +126,62 @@ static int writable(pager *pg, uint32_t *pgno, const btree_codec *c, uint8_t **p
     return rc;
 }
 
-/* Inserts (key, child) at `pos` of a branch that may be full; on overflow
- * the upper half moves to a new right branch. */
-static int branch_add(pager *pg, uint8_t *page, size_t ks, size_t pos, const uint8_t *key,
-                      uint32_t child, btree_split *sp, err *e) {
-    size_t es = ks + 4, n = branch_count(page);
-    uint8_t ent[BTREE_MAX_KEY + 4];
+/* Writes the child summary of the dirty leaf `pgno` into `sum`: `last`
+ * its last key when the insert made it that (NULL: decoded when
+ * `relast`, else the ends kept), `next` the first key of the leaf after
+ * it (NULL: none). */
+static int set_child_sum(pager *pg, const btree_codec *c, uint8_t *sum, uint32_t pgno, bool relast,
+                         const uint8_t *last, const uint8_t *next, err *e) {
+    const uint8_t *leaf = pager_newest(pg, pgno);
+    uint8_t anchor[BTREE_MAX_KEY], key[BTREE_MAX_KEY];
+    if (!leaf || node_kind(leaf) != NODE_LEAF)
+        return corrupt(e, pgno);
+    if (!last && relast) {
+        if (leaf_first_key(leaf, c, anchor) != 0 || leaf_last_key(leaf, c, anchor, key) != 0)
+            return corrupt(e, pgno);
+        last = key;
+    }
+    c->child_sum(c, sum, leaf_summary(leaf), last, next);
+    return 0;
+}
+
+/* Inserts (key, child, sum: the entry's summary, when the branch keeps
+ * them) at `pos` of a branch that may be full; on overflow the upper half
+ * moves to a new right branch. */
+static int branch_add(pager *pg, uint8_t *page, const btree_codec *c, size_t pos,
+                      const uint8_t *key, uint32_t child, const uint8_t *sum, btree_split *sp,
+                      err *e) {
+    size_t ks = c->key_size, es = entry_size(page, c), n = branch_count(page);
+    uint8_t ent[BTREE_MAX_KEY + 4 + BTREE_MAX_CHILD_SUM];
     memcpy(ent, key, ks);
     format_put_le(ent + ks, child, 4);
-    uint8_t *at = branch_entry(page, ks, pos);
-    if (n < branch_capacity(ks)) {
+    memcpy(ent + ks + 4, sum, es - ks - 4);
+    uint8_t *at = branch_entry(page, es, pos);
+    if (n < branch_capacity(es)) {
         memmove(at + es, at, (n - pos) * es);
         memcpy(at, ent, es);
         set_branch_count(page, n + 1);
         return 0;
     }
-    uint8_t all[FORMAT_PAGE_SIZE + BTREE_MAX_KEY + 4];
-    memcpy(all, branch_entry(page, ks, 0), pos * es);
+    uint8_t all[FORMAT_PAGE_SIZE + sizeof ent];
+    memcpy(all, branch_entry(page, es, 0), pos * es);
     memcpy(all + pos * es, ent, es);
     memcpy(all + (pos + 1) * es, at, (n - pos) * es);
-    size_t left = pos == n ? n : (n + 1) / 2; /* appends keep the left branch full */
+    /* The entries before the new one stay left, at least half of them:
+     * appends keep the left branch full, and so do children that split
+     * one after the other in the middle of a branch (a tree's keys
+     * growing at the end of each attribute's or value's range), whose
+     * left branches would otherwise stay half empty. */
+    size_t left = pos > (n + 1) / 2 ? pos : (n + 1) / 2;
     uint8_t *rpage;
     int rc = pager_alloc(pg, &sp->right, &rpage, e);
     if (rc != 0)
         return rc;
     rpage[0] = NODE_BRANCH;
-    memcpy(branch_entry(page, ks, 0), all, left * es);
+    rpage[1] = page[1];
+    memcpy(branch_entry(page, es, 0), all, left * es);
     set_branch_count(page, left);
-    memcpy(branch_entry(rpage, ks, 0), all + left * es, (n + 1 - left) * es);
+    memcpy(branch_entry(rpage, es, 0), all + left * es, (n + 1 - left) * es);
     set_branch_count(rpage, n + 1 - left);
     memcpy(sp->key, all + left * es, ks);
     sp->happened = true;
@@ -146,48 +189,74 @@ static int branch_add(pager *pg, uint8_t *page, size_t ks, size_t pos, const uin
 }
 
 static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const uint8_t *key,
-                       btree_hint *hint, int depth, btree_split *sp, err *e);
+                       const uint8_t *hi, btree_hint *hint, int depth, btree_split *sp, err *e);
+
+/* The child summaries of entry i of a dirty branch over leaves after an
+ * insert into its child (`below`: what the insert did), and `right`, the
+ * summary of the new child after it when the child split. `hi` is the
+ * first key of the leaf after the child (NULL: none). */
+static int update_sums(pager *pg, uint8_t *page, const btree_codec *c, size_t i, const uint8_t *key,
+                       const uint8_t *hi, const btree_split *below, uint8_t *right, err *e) {
+    uint8_t *ent = branch_entry(page, entry_size(page, c), i), *sum = ent + c->key_size + 4;
+    uint32_t child = (uint32_t)format_get_le(ent + c->key_size, 4);
+    if (!below->happened)
+        return set_child_sum(pg, c, sum, child, below->relast, below->ends ? key : NULL, hi, e);
+    int rc = set_child_sum(pg, c, sum, child, true, NULL, below->key, e);
+    return rc == 0 ? set_child_sum(pg, c, right, below->right, true, NULL, hi, e) : rc;
+}
 
 /* Inserts under the branch *pgno, whose bytes are `seen`: the branch
  * itself is made writable (copied, when a view may see it) only when it
  * changes: its child moved (a committed page copied), its lowest key
- * went down, or the child split. An insert into a leaf of a tree in
- * memory changes none of these, so it copies no branch page. */
+ * went down, the child split, or (a branch over leaves that keeps their
+ * summaries) the child changed. An insert into a leaf of a tree in memory
+ * changes only the child's summary. `hi`: the first key after the
+ * branch's keys (NULL: none). */
 static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const btree_codec *c,
-                         const uint8_t *key, btree_hint *hint, int depth, btree_split *sp, err *e) {
-    size_t ks = c->key_size, i = child_index((uint8_t *)seen, ks, key);
-    uint32_t was = child_at(seen, ks, i), child = was;
+                         const uint8_t *key, const uint8_t *hi, btree_hint *hint, int depth,
+                         btree_split *sp, err *e) {
+    size_t ks = c->key_size, es = entry_size(seen, c), i = child_index(seen, c, key);
+    bool sums = has_sums(seen);
+    uint8_t after[BTREE_MAX_KEY]; /* the first key after child i's */
+    if (i + 1 < branch_count(seen))
+        hi = memcpy(after, branch_entry(seen, es, i + 1), ks);
+    uint32_t was = child_at(seen, c, i), child = was;
     btree_split below = {0};
-    int rc = insert_node(pg, &child, c, key, hint, depth + 1, &below, e);
+    int rc = insert_node(pg, &child, c, key, hi, hint, depth + 1, &below, e);
     if (rc != 0)
         return rc;
-    bool lower = i == 0 && memcmp(key, branch_entry((uint8_t *)seen, ks, 0), ks) < 0;
-    if (child == was && !lower && !below.happened)
+    bool lower = i == 0 && memcmp(key, branch_entry(seen, es, 0), ks) < 0;
+    bool moved = child != was || lower || below.happened;
+    if (!moved && !sums)
         return 0;
-    uint8_t *page;
+    uint8_t *page, right[BTREE_MAX_CHILD_SUM] = {0};
     pager_marks *marks;
     if ((rc = writable(pg, pgno, c, &page, &marks, e)) != 0)
         return rc;
-    if (marks)
-        *marks = PAGER_ALL;
-    uint8_t *ent = branch_entry(page, ks, i);
+    uint8_t *ent = branch_entry(page, es, i);
     format_put_le(ent + ks, child, 4);
     if (lower)
         memcpy(ent, key, ks);
+    if (sums && (rc = update_sums(pg, page, c, i, key, hi, &below, right, e)) != 0)
+        return rc;
+    if (marks && moved)
+        *marks = PAGER_ALL;
+    else if (marks)
+        pager_mark(marks, (size_t)(ent - page) + ks + 4, es - ks - 4);
     if (!below.happened)
         return 0;
-    return branch_add(pg, page, ks, i + 1, below.key, below.right, sp, e);
+    return branch_add(pg, page, c, i + 1, below.key, below.right, right, sp, e);
 }
 
 static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const uint8_t *key,
-                       btree_hint *hint, int depth, btree_split *sp, err *e) {
+                       const uint8_t *hi, btree_hint *hint, int depth, btree_split *sp, err *e) {
     if (depth >= BTREE_MAX_DEPTH)
         return corrupt(e, *pgno);
     /* A branch only in the file is copied first: its child is committed
      * too, so the insert moves it and the branch changes anyway. */
     const uint8_t *seen = pager_newest(pg, *pgno);
     if (seen && node_kind(seen) == NODE_BRANCH)
-        return insert_branch(pg, pgno, seen, c, key, hint, depth, sp, e);
+        return insert_branch(pg, pgno, seen, c, key, hi, hint, depth, sp, e);
     uint8_t *page;
     pager_marks *marks;
     int rc = writable(pg, pgno, c, &page, &marks, e);
@@ -195,7 +264,7 @@ static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const ui
         return rc;
     if (node_kind(page) == NODE_BRANCH) {
         seen = page;
-        return insert_branch(pg, pgno, seen, c, key, hint, depth, sp, e);
+        return insert_branch(pg, pgno, seen, c, key, hi, hint, depth, sp, e);
     }
     btree_hint_slot *slot = hint ? &hint->slots[*pgno % BTREE_HINT_SLOTS] : NULL;
     return leaf_insert(pg, page, marks, *pgno, c, key, slot, sp, e);
@@ -211,6 +280,8 @@ static int first_key(const uint8_t *page, const btree_codec *c, uint32_t pgno, u
     return leaf_first_key(page, c, key) == 0 ? 0 : corrupt(e, pgno);
 }
 
+/* A new root over the old one and the right page of its split; over two
+ * leaves it keeps their summaries when the codec has them. */
 static int new_root(pager *pg, uint32_t *root, const btree_codec *c, const btree_split *sp,
                     err *e) {
     size_t ks = c->key_size;
@@ -224,13 +295,19 @@ static int new_root(pager *pg, uint32_t *root, const btree_codec *c, const btree
     if (rc != 0)
         return rc;
     page[0] = NODE_BRANCH;
+    page[1] = node_kind(old) == NODE_LEAF && c->child_sum ? BRANCH_SUMS : 0;
+    size_t es = entry_size(page, c);
     set_branch_count(page, 2);
-    memcpy(branch_entry(page, ks, 0), lowest, ks);
-    format_put_le(branch_entry(page, ks, 0) + ks, left, 4);
-    memcpy(branch_entry(page, ks, 1), sp->key, ks);
-    format_put_le(branch_entry(page, ks, 1) + ks, sp->right, 4);
+    uint8_t *l = branch_entry(page, es, 0), *r = branch_entry(page, es, 1);
+    memcpy(l, lowest, ks);
+    format_put_le(l + ks, left, 4);
+    memcpy(r, sp->key, ks);
+    format_put_le(r + ks, sp->right, 4);
     *root = pgno;
-    return 0;
+    if (!has_sums(page))
+        return 0;
+    rc = set_child_sum(pg, c, l + ks + 4, left, true, NULL, sp->key, e);
+    return rc == 0 ? set_child_sum(pg, c, r + ks + 4, sp->right, true, NULL, NULL, e) : rc;
 }
 
 void btree_hint_reset(btree_hint *h) {
@@ -247,7 +324,7 @@ int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t 
         return rc;
     }
     btree_split sp = {0};
-    int rc = insert_node(pg, root, c, key, hint, 0, &sp, e);
+    int rc = insert_node(pg, root, c, key, NULL, hint, 0, &sp, e);
     if (rc == 0 && sp.happened)
         rc = new_root(pg, root, c, &sp, e);
     return rc;
@@ -308,6 +385,26 @@ static uint8_t *level(const btree_cursor *c, int l) {
     return c->scratch->pages + (size_t)l * FORMAT_PAGE_SIZE;
 }
 
+/* Whether the page at level l > 0 is what its branch says of it: a
+ * branch over leaves that keeps their summaries names the child's first
+ * key and summary (the ends, which need the leaves around it, are
+ * checked where a scan reads them: btree_child). */
+static bool child_agrees(const btree_cursor *c, int l) {
+    const uint8_t *parent = level(c, l - 1), *page = level(c, l);
+    if (!has_sums(parent))
+        return true;
+    const btree_codec *codec = c->codec;
+    size_t ks = codec->key_size, n = codec->child_sum_bytes;
+    const uint8_t *ent = branch_entry(parent, entry_size(parent, codec), c->idx[l - 1]);
+    uint8_t first[BTREE_MAX_KEY], sum[BTREE_MAX_CHILD_SUM];
+    if (node_kind(page) != NODE_LEAF || leaf_first_key(page, codec, first) != 0 ||
+        memcmp(first, ent, ks) != 0)
+        return false;
+    memcpy(sum, ent + ks + 4, n);
+    codec->child_sum(codec, sum, leaf_summary(page), NULL, NULL);
+    return memcmp(sum, ent + ks + 4, n) == 0;
+}
+
 /* Page `pgno` at level l: read and checked unless the scratch slot holds
  * it already (the upper levels of the previous seek, usually). A damaged
  * branch may name a header page, 0 among them, and 0 is also what an
@@ -319,7 +416,9 @@ static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
         pager_check chk = {c->codec, node_valid};
         int rc = pager_read_checked(c->pg, c->view, pgno, level(c, l), &chk, e);
         if (rc == 0)
-            rc = check_node(level(c, l), c->codec->key_size, pgno, e);
+            rc = check_node(level(c, l), c->codec, pgno, e);
+        if (rc == 0 && l > 0 && !child_agrees(c, l))
+            rc = corrupt(e, pgno);
         if (rc != 0)
             return rc;
         pager_scratch_hold(c->scratch, (size_t)l, pgno, c->codec);
@@ -401,15 +500,15 @@ static int seek_in_leaf(btree_cursor *c, int l, uint32_t pgno, leaf_note *n, con
 static bool leaf_covers(btree_cursor *c, const uint8_t *target) {
     size_t ks = c->codec->key_size;
     int leaf = c->depth - 1;
-    if (c->depth < 1 || c->leaf == 0 || c->scratch->noted != c->leaf ||
+    if (c->depth < 1 || c->at_child || c->leaf == 0 || c->scratch->noted != c->leaf ||
         !pager_scratch_holds(c->pg, c->scratch, c->view, (size_t)leaf, c->leaf, c->codec))
         return false;
     for (int l = 0; l < leaf; l++) {
         uint8_t *page = level(c, l);
-        size_t i = c->idx[l];
-        if ((i > 0 && btree_key_cmp(branch_entry(page, ks, i), target, ks) > 0) ||
+        size_t i = c->idx[l], es = entry_size(page, c->codec);
+        if ((i > 0 && btree_key_cmp(branch_entry(page, es, i), target, ks) > 0) ||
             (i + 1 < branch_count(page) &&
-             btree_key_cmp(branch_entry(page, ks, i + 1), target, ks) <= 0))
+             btree_key_cmp(branch_entry(page, es, i + 1), target, ks) <= 0))
             return false;
     }
     return true;
@@ -418,10 +517,10 @@ static bool leaf_covers(btree_cursor *c, const uint8_t *target) {
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
     uint8_t target[BTREE_MAX_KEY] = {0};
     memcpy(target, prefix, len);
-    size_t ks = c->codec->key_size;
     if (leaf_covers(c, target))
         return seek_in_leaf(c, c->depth - 1, c->leaf, c->scratch->note, target, e);
     c->depth = 0;
+    c->at_child = false;
     c->pending = false;
     if (c->root == 0)
         return 0;
@@ -435,26 +534,47 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
             leaf_note *n = leaf_anchor(c, page, pgno, e);
             return n ? seek_in_leaf(c, l, pgno, n, target, e) : e->code;
         }
-        c->idx[l] = (uint16_t)child_index(page, ks, target);
-        pgno = child_at(page, ks, c->idx[l]);
+        c->idx[l] = (uint16_t)child_index(page, c->codec, target);
+        pgno = child_at(page, c->codec, c->idx[l]);
     }
 }
 
+/* Loads the child idx[l] of the branch at level l, a leaf, and moves to
+ * its start: 1, or an error. */
+static int enter_leaf(btree_cursor *c, int l, err *e) {
+    uint32_t pgno = child_at(level(c, l), c->codec, c->idx[l]);
+    c->at_child = false;
+    int rc = load(c, l + 1, pgno, e);
+    if (rc != 0)
+        return rc;
+    if (!leaf_anchor(c, level(c, l + 1), pgno, e))
+        return e->code;
+    c->pos = leaf_begin();
+    c->leaf = pgno;
+    return 1;
+}
+
 /* Moves to the start of the next leaf (forward) or of the previous one;
- * 0 past that end of the tree. */
+ * 0 past that end of the tree. Forward, a cursor that stops at children
+ * stops before a leaf whose branch keeps child summaries: 2. */
 static inline int step_leaf(btree_cursor *c, bool forward, err *e) {
-    size_t ks = c->codec->key_size;
     int l = c->depth - 2;
     while (l >= 0 &&
            (forward ? (size_t)c->idx[l] + 1 >= branch_count(level(c, l)) : c->idx[l] == 0))
         l--;
     if (l < 0) {
         c->depth = 0;
+        c->at_child = false;
         return 0;
     }
     c->idx[l] = (uint16_t)(forward ? c->idx[l] + 1 : c->idx[l] - 1);
     for (;;) {
-        uint32_t pgno = child_at(level(c, l), ks, c->idx[l]);
+        if (has_sums(level(c, l))) {
+            c->depth = l + 2;
+            c->at_child = forward && c->stop;
+            return c->at_child ? 2 : enter_leaf(c, l, e);
+        }
+        uint32_t pgno = child_at(level(c, l), c->codec, c->idx[l]);
         int rc = load(c, l + 1, pgno, e);
         if (rc != 0)
             return rc;
@@ -474,6 +594,14 @@ static int next_leaf(btree_cursor *c, err *e) {
     return step_leaf(c, true, e);
 }
 
+/* Reads the child the cursor stopped at, if it did: 0 or an error. */
+static int enter_stopped(btree_cursor *c, err *e) {
+    if (!c->at_child)
+        return 0;
+    int rc = enter_leaf(c, c->depth - 2, e);
+    return rc == 1 ? 0 : rc;
+}
+
 int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
     if (c->pending) {
         c->pending = false;
@@ -483,9 +611,12 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
     for (;;) {
         if (c->depth == 0)
             return 0;
+        int rc = enter_stopped(c, e);
+        if (rc != 0)
+            return rc;
         int l = c->depth - 1;
-        int rc = leaf_next(level(c, l), c->codec, &c->pos, c->keys[c->cur], c->anchor,
-                           c->keys[!c->cur]);
+        rc = leaf_next(level(c, l), c->codec, &c->pos, c->keys[c->cur], c->anchor,
+                       c->keys[!c->cur]);
         if (rc < 0)
             return corrupt(e, c->leaf);
         if (rc == 1) {
@@ -494,7 +625,7 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e) {
             return 1;
         }
         rc = next_leaf(c, e);
-        if (rc != 1)
+        if (rc != 1 && rc != 2) /* stopped at a child: read it */
             return rc;
     }
 }
@@ -505,7 +636,10 @@ int btree_next_run(btree_cursor *c, btree_run *run, err *e) {
     for (;;) {
         if (c->depth == 0)
             return 0;
-        int rc = leaf_run(level(c, c->depth - 1), &c->pos, c->keys[c->cur], c->anchor, run);
+        int rc = enter_stopped(c, e);
+        if (rc != 0)
+            return rc;
+        rc = leaf_run(level(c, c->depth - 1), &c->pos, c->keys[c->cur], c->anchor, run);
         if (rc < 0)
             return corrupt(e, c->leaf);
         if (rc == 1)
@@ -521,12 +655,39 @@ int btree_next_run(btree_cursor *c, btree_run *run, err *e) {
     }
 }
 
+const uint8_t *btree_child(const btree_cursor *c, const uint8_t **first, const uint8_t **next) {
+    int l = c->depth - 2;
+    if (l < 0 || !has_sums(level(c, l)))
+        return NULL;
+    size_t ks = c->codec->key_size, es = entry_size(level(c, l), c->codec);
+    const uint8_t *ent = branch_entry(level(c, l), es, c->idx[l]);
+    *first = ent;
+    *next = NULL;
+    /* the next leaf's first key: the next key at the lowest level that
+     * has one (a branch's key i is its child's first key) */
+    for (int up = l; up >= 0; up--) {
+        const uint8_t *page = level(c, up);
+        if ((size_t)c->idx[up] + 1 < branch_count(page)) {
+            *next = branch_entry(page, entry_size(page, c->codec), c->idx[up] + 1u);
+            break;
+        }
+    }
+    return ent + ks + 4;
+}
+
+int btree_pass_child(btree_cursor *c, err *e) {
+    if (!c->at_child)
+        return err_set(e, ERR(INT, 0), "internal: no child to pass");
+    int rc = step_leaf(c, true, e);
+    return rc >= 0 && rc <= 2 ? 0 : rc;
+}
+
 const uint8_t *btree_leaf_summary(const btree_cursor *c) {
-    return c->depth > 0 ? leaf_summary(level(c, c->depth - 1)) : NULL;
+    return c->depth > 0 && !c->at_child ? leaf_summary(level(c, c->depth - 1)) : NULL;
 }
 
 int btree_skip_leaf(btree_cursor *c, uint8_t *key, err *e) {
-    if (c->depth == 0)
+    if (c->depth == 0 || c->at_child)
         return err_set(e, ERR(INT, 0), "internal: no leaf to skip");
     const uint8_t *page = level(c, c->depth - 1);
     if (leaf_last_key(page, c->codec, c->anchor, key) != 0)

@@ -84,7 +84,19 @@ struct btree_codec {
      * first), `prev` and `next` its neighbours in the leaf (NULL: none). */
     void (*sum_add)(const btree_codec *c, uint8_t *sum, const uint8_t *anchor, const uint8_t *prev,
                     const uint8_t *key, const uint8_t *next);
+    /* Optional (0: none; only with sum_add): the child summary a branch
+     * over leaves keeps beside each child (format 6, docs/file-format.md
+     * §3): child_sum_bytes of it, written by child_sum from the leaf's
+     * summary `leaf_sum` (NULL: none), its last key `last` and `next`, the
+     * first key of the leaf after it (NULL: none). With `last` NULL what
+     * depends on the last key stays as `out` holds it. */
+    size_t child_sum_bytes;
+    void (*child_sum)(const btree_codec *c, uint8_t *out, const uint8_t *leaf_sum,
+                      const uint8_t *last, const uint8_t *next);
 };
+
+/* The most bytes a child summary may take. */
+#define BTREE_MAX_CHILD_SUM 32
 
 /* The bytes a leaf summary takes at the end of a leaf's payload. */
 #define BTREE_LEAF_SUM_BYTES 40
@@ -124,6 +136,8 @@ typedef struct leaf_pos {
 
 typedef struct btree_cursor {
     pager *pg;
+    bool stop;     /* btree_stop_at_children */
+    bool at_child; /* stopped before the child idx[depth - 2] (not read) */
     uint64_t view; /* the pages it reads: pager_read's */
     uint32_t root;
     const btree_codec *codec;
@@ -174,8 +188,25 @@ typedef struct btree_run {
 } btree_run;
 
 /* 1 with *run, 0 at the end, or an error. The cursor moves past the run:
- * btree_next and btree_next_run both go on after it. */
+ * btree_next and btree_next_run both go on after it. A cursor that stops
+ * at children (btree_stop_at_children) returns 2 instead when it reaches
+ * a leaf whose branch keeps child summaries, before reading it: the
+ * caller may look at it (btree_child) and pass it (btree_pass_child);
+ * the next call reads it otherwise. */
 int btree_next_run(btree_cursor *c, btree_run *run, err *e);
+/* Whether btree_next_run stops before the leaves it reaches (a count
+ * that may decide them from their branch). */
+static inline void btree_stop_at_children(btree_cursor *c, bool on) {
+    c->stop = on;
+}
+/* The child summary of the leaf the cursor holds, or of the child it
+ * stopped at, when its branch keeps one (else NULL); *first its first
+ * key (the branch's), *next the first key of the leaf after it (NULL:
+ * none). */
+const uint8_t *btree_child(const btree_cursor *c, const uint8_t **first, const uint8_t **next);
+/* Passes the child the cursor stopped at without reading it: 0 or an
+ * error; the next btree_next_run goes on after it. */
+int btree_pass_child(btree_cursor *c, err *e);
 /* The summary of the cursor's leaf (codec sum_add), or NULL when the
  * leaf has none (a leaf written before format version 5). */
 const uint8_t *btree_leaf_summary(const btree_cursor *c);

@@ -584,6 +584,7 @@ static int rebuild(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno,
     int rc = gather(page, c, key, &keys, &total, &pos);
     if (rc != 0)
         return rc < 0 ? corrupt(e, pgno) : err_set(e, ERR(INT, 0), "out of memory");
+    sp->relast = true;
     mark(marks, 0, FORMAT_PAGE_PAYLOAD);
     if (!full && leaf_build(page, c, keys, total, c->block_bytes) == total) {
         free(keys);
@@ -623,7 +624,7 @@ static int split_append(pager *pg, const btree_codec *c, const uint8_t *key, btr
         return rc;
     leaf_init(rpage, c, key);
     memcpy(sp->key, key, c->key_size);
-    sp->happened = true;
+    sp->happened = sp->relast = true;
     return 0;
 }
 
@@ -742,6 +743,7 @@ int leaf_insert(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno, con
     if (has_summary(page)) {
         c->sum_add(c, leaf_sum(page), anchor, pl.prev, key, next);
         mark(marks, FORMAT_PAGE_PAYLOAD - BTREE_LEAF_SUM_BYTES, BTREE_LEAF_SUM_BYTES);
+        sp->ends = !next;
     }
     int promoted = split_block(page, marks, c, b, anchor);
     if (promoted < 0)

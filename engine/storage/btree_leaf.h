@@ -44,9 +44,12 @@ static inline int btree_key_cmp(const uint8_t *a, const uint8_t *b, size_t ks) {
     return 0;
 }
 
-/* A split of a full page: `key` is the first key of the new right page. */
+/* A split of a full page: `key` is the first key of the new right page.
+ * Without a split, what an insert did to the leaf's last key: `ends` the
+ * key inserted is now the last, `relast` the leaf was rebuilt (the last
+ * key may be any). */
 typedef struct btree_split {
-    bool happened;
+    bool happened, ends, relast;
     uint8_t key[BTREE_MAX_KEY];
     uint32_t right;
 } btree_split;

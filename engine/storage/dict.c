@@ -69,6 +69,8 @@ void dict_init(dict *d) {
                              NULL,
                              false,
                              NULL,
+                             NULL,
+                             0,
                              NULL};
 }
 

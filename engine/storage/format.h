@@ -11,7 +11,10 @@
 #include <string.h>
 
 #define FORMAT_MAGIC "MINIGRAF"
-#define FORMAT_VERSION 5u
+/* Version 5 lacks only the child summaries of the branches over fact
+ * leaves: its branches are read as branches without them (btree.c), and
+ * keep none. */
+#define FORMAT_VERSION 6u
 /* Version 4 lacks only the leaf summaries: its leaves are read as leaves
  * without one (btree_leaf.h), and its pages keep none until rewritten. */
 #define FORMAT_VERSION_NO_SUMMARY 4u

@@ -206,6 +206,12 @@ static void fact_sum_add(const btree_codec *c, uint8_t *sum, const uint8_t *anch
     fact_summary_add(&((const fact_codec_def *)c)->sum, sum, anchor, prev, key, next);
 }
 
+static void fact_child_sum_of(const btree_codec *c, uint8_t *out, const uint8_t *leaf_sum,
+                              const uint8_t *last, const uint8_t *next) {
+    (void)c;
+    fact_child_sum(out, leaf_sum, last, next);
+}
+
 static fact_codec_def codecs[TREE_TXLOG + 1];
 static pthread_once_t codecs_once = PTHREAD_ONCE_INIT;
 static atomic_bool codecs_ready; /* every seek asks: no pthread_once call once set */
@@ -228,9 +234,18 @@ static void codecs_init(void) {
         format_put_be(base_key + off, SORTABLE_ZERO, 8);
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
         fact_codec_def *d = &codecs[order];
-        d->base = (btree_codec){
-            FACT_KEY_SIZE, FACT_BLOCK_BYTES, fact_encode, decoders[order], lead_sizes[order],
-            leads[order],  fact_seek,        false,       fact_place,      NULL};
+        d->base = (btree_codec){FACT_KEY_SIZE,
+                                FACT_BLOCK_BYTES,
+                                fact_encode,
+                                decoders[order],
+                                lead_sizes[order],
+                                leads[order],
+                                fact_seek,
+                                false,
+                                fact_place,
+                                NULL,
+                                0,
+                                NULL};
         d->order = order;
         size_t off = 0;
         for (int i = 0; i < FACT_LEADING; i++) {
@@ -246,6 +261,8 @@ static void codecs_init(void) {
         }
         /* TXLOG's groups are not contiguous: no summary. */
         d->base.sum_add = order == TREE_TXLOG ? NULL : fact_sum_add;
+        d->base.child_sum_bytes = order == TREE_TXLOG ? 0 : FACT_CHILD_SUM_BYTES;
+        d->base.child_sum = order == TREE_TXLOG ? NULL : fact_child_sum_of;
     }
     atomic_store_explicit(&codecs_ready, true, memory_order_release);
 }

@@ -89,3 +89,49 @@ bool fact_summary_admits(const fact_summary *s, const fact_view *v) {
            (!v->by_time || s->max_txid <= sortable(v->max_txid)) && s->max_from <= point &&
            s->max_bounded_to <= point;
 }
+
+enum { C_FLAGS = 4, C_ENDS = 5, C_TXC = 6, C_TXID = 10, C_POINT = 16 };
+#define TOP48_ALL ((UINT64_C(1) << 48) - 1)
+
+/* The top 48 bits of v, rounded up; all ones when that does not fit. */
+static uint64_t top48_up(uint64_t v) {
+    uint64_t t = (v >> 16) + ((v & 0xffff) != 0);
+    return t < TOP48_ALL ? t : TOP48_ALL;
+}
+
+static uint64_t top48_read(const uint8_t *in) {
+    uint64_t t = format_get_le(in, 6);
+    return t == TOP48_ALL ? UINT64_MAX : t << 16;
+}
+
+unsigned fact_child_ends(const uint8_t *last, const uint8_t *next) {
+    return (shown(last) ? FCHILD_LAST_SHOWN : 0u) |
+           (same_group(last, next) ? FCHILD_CONTINUES : 0u);
+}
+
+void fact_child_sum(uint8_t *out, const uint8_t *leaf_sum, const uint8_t *last,
+                    const uint8_t *next) {
+    uint8_t ends = last ? (uint8_t)fact_child_ends(last, next) : out[C_ENDS];
+    memset(out, 0, FACT_CHILD_SUM_BYTES);
+    if (!leaf_sum)
+        return;
+    memcpy(out, leaf_sum, C_FLAGS + 1); /* groups, shown, flags */
+    out[C_ENDS] = ends;
+    uint64_t txc = format_get_le(leaf_sum + S_TXC, 8);
+    uint64_t from = format_get_le(leaf_sum + S_FROM, 8), to = format_get_le(leaf_sum + S_TO, 8);
+    format_put_le(out + C_TXC, txc < UINT32_MAX ? txc : UINT32_MAX, 4);
+    format_put_le(out + C_TXID, top48_up(format_get_le(leaf_sum + S_TXID, 8)), 6);
+    format_put_le(out + C_POINT, top48_up(from > to ? from : to), 6);
+}
+
+void fact_child_read(const uint8_t *in, fact_summary *out, unsigned *ends) {
+    out->groups = (unsigned)format_get_le(in + S_GROUPS, 2);
+    out->shown = (unsigned)format_get_le(in + S_SHOWN, 2);
+    out->flags = in[C_FLAGS];
+    *ends = in[C_ENDS];
+    uint64_t txc = format_get_le(in + C_TXC, 4);
+    out->max_txc = txc == UINT32_MAX ? UINT64_MAX : txc;
+    out->max_txid = top48_read(in + C_TXID);
+    /* admits compares both with the same valid-time point */
+    out->max_from = out->max_bounded_to = top48_read(in + C_POINT);
+}

@@ -60,6 +60,37 @@ typedef struct fact_view {
  * it is shown (an assertion valid forever). */
 bool fact_summary_admits(const fact_summary *s, const fact_view *v);
 
+/* The summary of a leaf as its parent branch keeps it beside the child
+ * (file format 6: docs/file-format.md §3, "Child summaries"), so that a
+ * count decides the leaf without reading it: the leaf's summary with
+ * its times rounded up (a view then admits the child only when it admits
+ * the leaf), and what only the leaf's neighbours tell: whether its last
+ * record is shown and whether its last group goes on into the next leaf.
+ * FACT_CHILD_SUM_BYTES, little-endian:
+ *
+ *   u16 groups, u16 shown, u8 flags (FSUM_*), u8 ends (FCHILD_*), u32
+ *   largest TXC (0xffffffff: larger), then the largest TXID and the
+ *   larger of the largest VALID_FROM and bounded VALID_TO (a view's
+ *   valid-time point must be at or above both) as the top 48 bits of
+ *   their sortable forms, rounded up (all ones: larger). All zero: the
+ *   leaf keeps no summary. */
+#define FACT_CHILD_SUM_BYTES 22
+enum {
+    FCHILD_LAST_SHOWN = 1, /* the leaf's last record is shown */
+    FCHILD_CONTINUES = 2   /* the first record of the next leaf is of its last group */
+};
+
+/* Writes the child summary of a leaf whose summary is `leaf_sum` (NULL:
+ * none) into `out`; its ends from `last` (the leaf's last key) and
+ * `next` (the next leaf's first key; NULL: none), or, when `last` is
+ * NULL, as `out` has them (btree_codec child_sum). */
+void fact_child_sum(uint8_t *out, const uint8_t *leaf_sum, const uint8_t *last,
+                    const uint8_t *next);
+/* Reads one: the summary (times as rounded up) and its FCHILD_ ends. */
+void fact_child_read(const uint8_t *in, fact_summary *out, unsigned *ends);
+/* The ends `last` and `next` give (fact_child_sum). */
+unsigned fact_child_ends(const uint8_t *last, const uint8_t *next);
+
 /* Whether a record counts as shown (an assertion valid forever). */
 static inline bool fact_ids_shown(const fact_ids *f) {
     return f->asserted && f->valid_to == INT64_MAX;

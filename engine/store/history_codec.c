@@ -232,7 +232,7 @@ static size_t lead(const btree_codec *c, const uint8_t *prev, const uint8_t *in,
 
 const btree_codec *history_codec(void) {
     /* Blocks as small as the fact trees' keep a seek's decoding short. */
-    static const btree_codec codec = {HIST_KEY_SIZE, 96,   encode, decode, LEAD_SIZE,
-                                      lead,          seek, true,   NULL,   NULL};
+    static const btree_codec codec = {HIST_KEY_SIZE, 96,   encode, decode, LEAD_SIZE, lead,
+                                      seek,          true, NULL,   NULL,   0,         NULL};
     return &codec;
 }

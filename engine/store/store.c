@@ -461,7 +461,7 @@ static int adopt_identity(store *s, err *e) {
     return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
 }
 
-/* At a read-write open, a version 3 or 4 header is rewritten as version 5 and
+/* At a read-write open, a version 3, 4 or 5 header is rewritten as version 6 and
  * the history index is built when asked for and missing, after the log
  * is replayed, with a checkpoint (the same crash reasoning as
  * adopt_identity's). A read-only open reads the file as it is: without

@@ -125,6 +125,7 @@ static int position(store_scan *sc, int order, const uint8_t *from, size_t len, 
     memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
+    btree_stop_at_children(&sc->c, false);
     return btree_seek(&sc->c, from, len, e);
 }
 
@@ -400,6 +401,8 @@ void store_scan_skip_leaves(store_scan *sc, const fact_view *v, unsigned same, b
     sc->skip_bars = bars;
     sc->skip_null = same_null;
     sc->skip = !sc->listed && !sc->desc && sc->order != TREE_TXLOG;
+    if (sc->skip)
+        btree_stop_at_children(&sc->c, true);
 }
 
 uint64_t store_scan_take_gap(store_scan *sc) {
@@ -408,14 +411,38 @@ uint64_t store_scan_take_gap(store_scan *sc) {
     return gap;
 }
 
-/* Whether the summary `raw` lets the scan count its leaf. */
-static bool leaf_counts(const store_scan *sc, const uint8_t *raw, fact_summary *s) {
-    if (!raw || sc->has_below || sc->desc)
+/* Whether the summary `s` of a leaf whose first key is `anchor` lets the
+ * scan count it. */
+static bool summary_counts(const store_scan *sc, const fact_summary *s, const uint8_t *anchor) {
+    if (sc->has_below || sc->desc)
         return false;
-    fact_summary_read(raw, s);
     bool mixed_null = (s->flags & FSUM_NULL) && (s->flags & FSUM_NOT_NULL);
     return !(s->flags & sc->skip_bars) && !(sc->skip_null && mixed_null) &&
-           fact_summary_admits(s, &sc->view) && memcmp(sc->c.anchor, sc->prefix, sc->plen) == 0;
+           fact_summary_admits(s, &sc->view) && memcmp(anchor, sc->prefix, sc->plen) == 0;
+}
+
+/* Hands on a counted leaf: `first` (its first key's record) standing for
+ * its first group's leaf-last, shown or not by `first_shown`, when it
+ * has more than one group, then `mid` groups shown between, then `last`
+ * (NULL: none, its group is among the mid ones), which the visibility
+ * rule joins with the records of the leaves around. */
+static void hand_on(store_scan *sc, const fact_summary *s, fact_ids *first, long mid,
+                    const fact_ids *last, fact_ids *out, size_t max, size_t *n) {
+    if (s->groups > 1) {
+        first->asserted = s->flags & FSUM_FIRST_SHOWN;
+        first->valid_from = INT64_MIN;
+        first->valid_to = INT64_MAX;
+        out[(*n)++] = *first;
+        sc->gap = (uint64_t)mid;
+    }
+    if (!last)
+        return;
+    if (*n < max && !sc->gap) {
+        out[(*n)++] = *last;
+    } else {
+        sc->held = *last;
+        sc->has_held = true;
+    }
 }
 
 /* At the start of a leaf: counts it by its summary when that decides it
@@ -423,7 +450,11 @@ static bool leaf_counts(const store_scan *sc, const uint8_t *raw, fact_summary *
  * it did, 0 when the leaf is to be read, or an error. */
 static int count_leaf(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
     fact_summary s;
-    if (!leaf_counts(sc, btree_leaf_summary(&sc->c), &s))
+    const uint8_t *raw = btree_leaf_summary(&sc->c);
+    if (!raw)
+        return 0;
+    fact_summary_read(raw, &s);
+    if (!summary_counts(sc, &s, sc->c.anchor))
         return 0;
     uint8_t key[BTREE_MAX_KEY];
     fact_ids first, last;
@@ -431,25 +462,59 @@ static int count_leaf(store_scan *sc, fact_ids *out, size_t max, size_t *n, err 
     int rc = btree_skip_leaf(&sc->c, key, e);
     if (rc != 0)
         return rc;
+    /* the ends its branch keeps (format 6), which a count of the leaf
+     * from there would have used */
+    const uint8_t *child_first, *next, *child = btree_child(&sc->c, &child_first, &next);
+    fact_summary cs;
+    unsigned ends;
+    if (child && (fact_child_read(child, &cs, &ends), ends != fact_child_ends(key, next)))
+        return btree_run_corrupt(&sc->c, e);
     fact_run_clear(&sc->run);
     fact_key_decode(sc->order, key, &last);
-    if (s.groups > 1) {
-        bool first_shown = s.flags & FSUM_FIRST_SHOWN;
-        long mid = (long)s.shown - first_shown - fact_ids_shown(&last);
-        if (mid < 0 || (s.groups == 2 && mid != 0))
-            return btree_run_corrupt(&sc->c, e);
-        first.asserted = first_shown;
-        first.valid_from = INT64_MIN;
-        first.valid_to = INT64_MAX;
-        out[(*n)++] = first;
-        sc->gap = (uint64_t)mid;
+    long mid = (long)s.shown - (bool)(s.flags & FSUM_FIRST_SHOWN) - fact_ids_shown(&last);
+    if (s.groups > 1 && (mid < 0 || (s.groups == 2 && mid != 0)))
+        return btree_run_corrupt(&sc->c, e);
+    hand_on(sc, &s, &first, mid, &last, out, max, n);
+    return 1;
+}
+
+/* At a leaf the cursor stopped before (btree_next_run's 2): counts it
+ * from its branch's child summary when that decides it, and passes it
+ * unread. Its last record is then the next leaf's first key's group
+ * when the last group goes on into that leaf (shown or not by the
+ * summary, at the first key's times, which the view admits), else it is
+ * one of the groups counted in the gap. 1 when it did, 0 when the leaf
+ * is to be read, or an error. */
+static int count_child(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
+    const uint8_t *key, *next, *raw = btree_child(&sc->c, &key, &next);
+    fact_summary s;
+    unsigned ends;
+    if (!raw)
+        return 0;
+    fact_child_read(raw, &s, &ends);
+    if (!summary_counts(sc, &s, key) || ((ends & FCHILD_CONTINUES) && !next))
+        return 0;
+    fact_ids first, last;
+    fact_key_decode(sc->order, key, &first);
+    bool continues = ends & FCHILD_CONTINUES, last_shown = ends & FCHILD_LAST_SHOWN;
+    last = first;
+    if (continues && s.groups > 1) {
+        fact_key_decode(sc->order, next, &last);
+        last.tx_count = first.tx_count;
+        last.seq = first.seq;
+        last.tx_id = first.tx_id;
     }
-    if (*n < max && !sc->gap) {
-        out[(*n)++] = last;
-    } else {
-        sc->held = last;
-        sc->has_held = true;
-    }
+    last.asserted = last_shown;
+    last.valid_from = INT64_MIN;
+    last.valid_to = INT64_MAX;
+    long mid = (long)s.shown - (bool)(s.flags & FSUM_FIRST_SHOWN) - (continues && last_shown);
+    if (s.groups > 1 && (mid < 0 || mid >= (long)s.groups))
+        return btree_run_corrupt(&sc->c, e);
+    int rc = btree_pass_child(&sc->c, e);
+    if (rc != 0)
+        return rc;
+    fact_run_clear(&sc->run);
+    hand_on(sc, &s, &first, mid, s.groups == 1 || continues ? &last : NULL, out, max, n);
     return 1;
 }
 
@@ -474,8 +539,15 @@ static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *
             return btree_run_corrupt(&sc->c, e);
         if (*n == max)
             break;
+        if (sc->c.at_child && (rc = count_child(sc, out, max, n, e)) != 0) {
+            if (rc != 1)
+                return rc;
+            continue;
+        }
         btree_run run;
-        if ((rc = btree_next_run(&sc->c, &run, e)) != 1) {
+        if ((rc = btree_next_run(&sc->c, &run, e)) == 2)
+            continue; /* stopped before a leaf: counted from its branch, or read */
+        if (rc != 1) {
             if (rc != 0)
                 return rc;
             break;

@@ -314,6 +314,38 @@ static inline void copy_file(const char *from, const char *to) {
     close(out);
 }
 
+/* Database file pages, for tests that damage one (docs/file-format.md
+ * §1): little-endian fields, and a page's checksum rewritten as the
+ * writer does (CRC-32 of the payload, then of the page number). */
+#define FILE_PAGE 4096
+static inline uint64_t file_le(const uint8_t *p, int n) {
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static inline void file_put_le(uint8_t *p, uint64_t v, int n) {
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint32_t file_crc32(uint32_t crc, const uint8_t *p, size_t n) {
+    crc = ~crc;
+    while (n--) {
+        crc ^= *p++;
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+static inline void file_page_seal(uint8_t *page, uint32_t pgno) {
+    uint8_t no[4];
+    file_put_le(no, pgno, 4);
+    file_put_le(page + FILE_PAGE - 4, file_crc32(file_crc32(0, page, FILE_PAGE - 4), no, 4), 4);
+}
+
 /* Deletes every file of the directory (database, log, lock) and the dir. */
 static inline void temp_db_remove(temp_db_path *t) {
     DIR *d = opendir(t->dir);

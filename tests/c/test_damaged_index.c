@@ -4,38 +4,8 @@
  * earlier record, endlessly. The log now ends in STG-008. */
 #include "support.h"
 
-#define PAGE 4096
 #define KEY 62 /* the fact trees' key size (engine/store/fact_key.h) */
 #define BRANCH_HEADER 4
-
-static uint32_t crc32_of(uint32_t crc, const uint8_t *p, size_t n) {
-    crc = ~crc;
-    while (n--) {
-        crc ^= *p++;
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
-
-static uint64_t le(const uint8_t *p, int n) {
-    uint64_t v = 0;
-    for (int i = n - 1; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static void put_le(uint8_t *p, uint64_t v, int n) {
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* Rewrites a page's checksum as the writer does (docs/file-format.md). */
-static void seal(uint8_t *page, uint32_t pgno) {
-    uint8_t no[4];
-    put_le(no, pgno, 4);
-    put_le(page + PAGE - 4, crc32_of(crc32_of(0, page, PAGE - 4), no, 4), 4);
-}
 
 /* Swaps the first two children of the commit-log tree's root branch, in
  * the newest header's tree: its leaves are then read out of order. */
@@ -45,10 +15,12 @@ static int swap_log_children(const char *path) {
         return -1;
     static uint8_t file[1 << 22];
     size_t size = fread(file, 1, sizeof file, f);
-    int slot = le(file + 16, 8) >= le(file + PAGE + 16, 8) ? 0 : 1;
-    uint32_t root = (uint32_t)le(file + slot * PAGE + 56 + 4 * 4, 4); /* roots[TREE_TXLOG] */
-    uint8_t *page = file + (size_t)root * PAGE;
-    if (root == 0 || (size_t)(root + 1) * PAGE > size || page[0] != 2 || le(page + 2, 2) < 2) {
+    int slot = file_le(file + 16, 8) >= file_le(file + FILE_PAGE + 16, 8) ? 0 : 1;
+    uint32_t root = (uint32_t)file_le(file + slot * FILE_PAGE + 56 + 4 * 4,
+                                      4); /* roots[TREE_TXLOG] */
+    uint8_t *page = file + (size_t)root * FILE_PAGE;
+    if (root == 0 || (size_t)(root + 1) * FILE_PAGE > size || page[0] != 2 ||
+        file_le(page + 2, 2) < 2) {
         fclose(f);
         return -1;
     }
@@ -57,9 +29,11 @@ static int swap_log_children(const char *path) {
     memcpy(t, c0, 4);
     memcpy(c0, c1, 4);
     memcpy(c1, t, 4);
-    seal(page, root);
-    int rc = fseek(f, (long)root * PAGE, SEEK_SET) == 0 && fwrite(page, 1, PAGE, f) == PAGE ? 0
-                                                                                            : -1;
+    file_page_seal(page, root);
+    int rc = fseek(f, (long)root * FILE_PAGE, SEEK_SET) == 0 &&
+                     fwrite(page, 1, FILE_PAGE, f) == FILE_PAGE
+                 ? 0
+                 : -1;
     return fclose(f) == 0 ? rc : -1;
 }
 

@@ -307,7 +307,7 @@ TEST(format_3_file_is_read_then_migrated) {
     CHECK_INT_EQ(file_version(t.path), 3); /* read-only changes nothing */
     db = minigraf_open(t.path);
     REQUIRE(db != NULL);
-    CHECK_INT_EQ(file_version(t.path), 5); /* upgraded, without the index */
+    CHECK_INT_EQ(file_version(t.path), 6); /* upgraded, without the index */
     CHECK_INT_EQ(file_flags(t.path), 0);
     CHECK(!keeps_history(db));
     check_fixture_answers(db);
@@ -399,7 +399,7 @@ TEST(the_choice_is_persisted_in_the_file) {
     CHECK(pages(plain) < pages(indexed));
     minigraf_close(plain);
     minigraf_close(indexed);
-    CHECK_INT_EQ(file_version(plain_path.path), 5);
+    CHECK_INT_EQ(file_version(plain_path.path), 6);
     CHECK_INT_EQ(file_flags(plain_path.path), 0);
     CHECK_INT_EQ(file_flags(indexed_path.path), 1);
     plain = minigraf_open(plain_path.path);

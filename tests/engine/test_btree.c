@@ -77,8 +77,8 @@ static size_t prefix_decode(const btree_codec *c, const uint8_t *prev, const uin
 }
 
 static btree_codec btree_prefix_codec(size_t key_size) {
-    return (btree_codec){key_size, 64,   prefix_encode, prefix_decode, 0,
-                         NULL,     NULL, false,         NULL,          NULL};
+    return (btree_codec){key_size, 64,    prefix_encode, prefix_decode, 0, NULL,
+                         NULL,     false, NULL,          NULL,          0, NULL};
 }
 
 static btree_codec prefix8, prefix16, prefix62;

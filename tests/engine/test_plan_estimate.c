@@ -30,9 +30,11 @@ static void key_of(uint64_t e, uint8_t key[FACT_KEY_SIZE]) {
 }
 
 /* Seeking key k of n lands at about k / n of the tree: within a leaf where
- * the nodes are evenly filled, within a fifth where they are not (an
+ * the nodes are evenly filled, within 30% where they are not (an
  * append-only build leaves every rightmost node part-filled, so the full
- * subtrees to its left weigh more than their child counts say). */
+ * subtrees to its left weigh more than their child counts say; the fewer
+ * children a branch over leaves holds, 46 with the child summaries of
+ * format 6, the more the part-filled last one weighs). */
 static void test_cursor_position(void) {
     pager *pg;
     format_header h;
@@ -52,7 +54,7 @@ static void test_cursor_position(void) {
         key_of(k * 2 + 1, key);
         CHECK(btree_seek(&c, key, FACT_KEY_SIZE, &e) == 0);
         double pos = btree_cursor_position(&c), want = (double)k / KEYS;
-        bool near = pos >= want * 0.8 - 0.02 && pos <= want * 1.2 + 0.02;
+        bool near = pos >= want * 0.7 - 0.02 && pos <= want * 1.3 + 0.02;
         CHECK(near);
         if (!near)
             fprintf(stderr, "  key %llu: position %f, want %f\n", (unsigned long long)k, pos, want);

@@ -555,7 +555,7 @@ static void test_header_errors(void) {
     CHECK(open_error(p, false, msg, sizeof msg) == ERR(STG, 28));
     snprintf(want, sizeof want,
              "[STG-028] database format version 2 is no longer readable (this release reads "
-             "version 5): %s",
+             "version 6): %s",
              p);
     CHECK(strcmp(msg, want) == 0);
     CHECK(open_error(p, true, msg, sizeof msg) == ERR(STG, 28));
