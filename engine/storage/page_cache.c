@@ -4,12 +4,12 @@
  * entries, and a lookup reads those few entries under their sequence
  * counts (base/seqlock.h), with no lock: threads reading the same pages
  * write nothing shared (issue 18; a mutex and an LRU list touched on every
- * hit made two threads' reads queue on each other). Replacement is the
- * CLOCK approximation of LRU within a set: a hit marks its entry as used
- * (only when it was not already, so a hot page is not written to), and a
- * new page takes the set's first entry not used since the hand last
- * passed it. Everything else (adding, eviction, the per-page-number
- * notes) is under the mutex: those come with a file read anyway. */
+ * hit made two threads' reads queue on each other). A hit marks its entry
+ * as used (only when it was not already, so a hot page is not written to);
+ * a new page takes, within its set, the newest entry not used since the
+ * marks were last cleared, or every 32nd time the oldest (victim()).
+ * Everything else (adding, eviction, the per-page-number notes) is under
+ * the mutex: those come with a file read anyway. */
 #include "storage/page_cache.h"
 
 #include <pthread.h>
@@ -30,7 +30,7 @@
  * index + 1 in `as` above it (0: none). */
 typedef struct entry {
     seqlock seq;
-    atomic_bool used; /* hit since the hand last passed */
+    atomic_bool used; /* hit since its set's marks were last cleared */
     seq_word head;
     seq_word page[PAGE_WORDS];
 } entry;
@@ -47,7 +47,11 @@ struct page_cache {
     _Atomic(entry *) *slots; /* capacity of them, NULL until first filled */
     stat_stripe stats[STAT_STRIPES];
     char gap[THREAD_STRIPE_GAP];
-    size_t count, hand;
+    size_t count;
+    /* Under mu: per slot, when its entry took its page (a count of the
+     * pages taken), beside the entries so that their pages stay aligned. */
+    uint64_t *born;
+    uint64_t births, evictions;
     uint64_t *good; /* one bit per page number: its image was checked */
     size_t good_words;
     /* Per page number: what its image was structurally checked as, an
@@ -76,8 +80,10 @@ page_cache *page_cache_new(size_t capacity) {
     /* Zeroed: NULL pointers, and not touched until used, so a large
      * `page_cache_size` costs no memory before pages fill it. */
     c->slots = calloc(c->capacity, sizeof *c->slots);
-    if (!c->slots || pthread_mutex_init(&c->mu, NULL) != 0) {
+    c->born = calloc(c->capacity, sizeof *c->born);
+    if (!c->slots || !c->born || pthread_mutex_init(&c->mu, NULL) != 0) {
         free(c->slots);
+        free(c->born);
         free(c);
         return NULL;
     }
@@ -92,6 +98,7 @@ void page_cache_free(page_cache *c) {
     for (size_t i = 0; i < c->capacity; i++)
         free(atomic_load_explicit(&c->slots[i], memory_order_relaxed));
     free(c->slots);
+    free(c->born);
     free(c->good);
     free(c->checked);
     pthread_mutex_destroy(&c->mu);
@@ -232,9 +239,54 @@ static entry *find(const page_cache *c, uint32_t pgno) {
     return NULL;
 }
 
+/* Every this many evictions, one takes its set's oldest page not used
+ * lately instead of the newest, and clears the set's used marks. */
+#define AGE_EVERY 32
+
+#define NO_SLOT SIZE_MAX
+
+/* Under mu: of slots [first, first + n), the one whose entry was not used
+ * since the marks were cleared that is the oldest (`oldest`) or the
+ * newest, else NO_SLOT. */
+static size_t unused_slot(const page_cache *c, size_t first, size_t n, bool oldest) {
+    size_t pick = NO_SLOT;
+    for (size_t i = first; i < first + n; i++) {
+        entry *e = slot_entry(c, i);
+        if (e && !atomic_load_explicit(&e->used, memory_order_relaxed) &&
+            (pick == NO_SLOT || (oldest ? c->born[i] < c->born[pick] : c->born[i] > c->born[pick])))
+            pick = i;
+    }
+    return pick;
+}
+
+static void clear_used(const page_cache *c, size_t first, size_t n) {
+    for (size_t i = first; i < first + n; i++) {
+        entry *e = slot_entry(c, i);
+        if (e)
+            atomic_store_explicit(&e->used, false, memory_order_relaxed);
+    }
+}
+
+/* Under mu: the slot of [first, first + n) to evict (NO_SLOT: none
+ * allocated). Taking the oldest page not used lately would, on a loop
+ * over more pages than the cache holds (a scan, or probes, that the next
+ * run repeats), evict each page before its next use and hit nothing, as
+ * at 10M facts (issue 18); taking the newest one keeps the set's other
+ * pages for the next pass to hit (bimodal insertion). Every AGE_EVERY-th
+ * eviction takes the oldest and clears the marks, so that pages no longer
+ * read make room while those read meanwhile are marked again; when every
+ * page was used, the marks are cleared and the oldest goes. */
+static size_t victim(page_cache *c, size_t first, size_t n) {
+    bool age = c->evictions++ % AGE_EVERY == 0;
+    size_t i = unused_slot(c, first, n, age);
+    if (age || i == NO_SLOT)
+        clear_used(c, first, n);
+    return i != NO_SLOT ? i : unused_slot(c, first, n, true);
+}
+
 /* Under mu: an empty entry of pgno's set (allocated when the set has an
- * unfilled slot), else the one the CLOCK hand finds unused first. NULL
- * only when out of memory with no entry in the set. */
+ * unfilled slot), else the victim. NULL only when out of memory with no
+ * entry in the set. */
 static entry *take_slot(page_cache *c, uint32_t pgno) {
     size_t first, n;
     set_of(c, pgno, &first, &n);
@@ -244,15 +296,16 @@ static entry *take_slot(page_cache *c, uint32_t pgno) {
             seqlock_init(&e->seq);
             atomic_store_explicit(&c->slots[i], e, memory_order_release);
         }
-        if (e && head_now(e) == 0)
+        if (e && head_now(e) == 0) {
+            c->born[i] = ++c->births;
             return e;
+        }
     }
-    for (size_t k = 0; k < 2 * n; k++) {
-        entry *e = slot_entry(c, first + c->hand++ % n);
-        if (e && !atomic_exchange_explicit(&e->used, false, memory_order_relaxed))
-            return e;
-    }
-    return slot_entry(c, first); /* every filled entry was used: the first */
+    size_t i = victim(c, first, n);
+    if (i == NO_SLOT)
+        return NULL;
+    c->born[i] = ++c->births;
+    return slot_entry(c, i);
 }
 
 /* Under mu. */

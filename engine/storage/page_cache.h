@@ -1,6 +1,7 @@
 /* A cache of clean (checkpointed, immutable) pages, keyed by page number:
- * set-associative, with CLOCK (an approximation of LRU) choosing what a new
- * page evicts in its set. Pages are copied in and out, so nothing handed
+ * set-associative; a new page evicts, in its set, one not used lately,
+ * chosen so that a loop over more pages than the cache holds still hits
+ * (page_cache.c). Pages are copied in and out, so nothing handed
  * out can be evicted under a reader. Thread-safe, and a hit takes no lock
  * and writes nothing other threads read (page_cache.c). Entries are
  * allocated on first use: a freshly opened database costs nothing here.

@@ -632,12 +632,17 @@ static int source_keyword_entity(const value_source *src, uint64_t id, uuid128 *
     store_reader *r = (store_reader *)src;
     if (keyword_memo_find(&r->keywords, id, out))
         return 0;
-    const char *ptr;
+    /* The text is read, not resolved: a join on keyword values meets one
+     * per record of its scan, and only their entities are kept. */
+    const uint8_t *bytes;
     size_t len;
-    int rc = source_text(src, id, &ptr, &len, e);
-    if (rc != 0)
+    int rc = read_entry(r, id, DICT_TEXT, &bytes, &len, e ? e : &r->failure);
+    if (rc != 0) {
+        if (!e)
+            r->src.failed = true;
         return rc;
-    *out = uuid_of_keyword(ptr, len);
+    }
+    *out = uuid_of_keyword((const char *)bytes, len);
     keyword_memo_put(&r->keywords, id, out, grant_keywords, r);
     return 0;
 }

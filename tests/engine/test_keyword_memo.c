@@ -128,8 +128,34 @@ static void test_joins_through_reused_readers(void) {
     err_clear(&e);
 }
 
+/* A join on keyword values reads each value's text only to derive its
+ * entity: the texts are not kept for the query, so joining more of them
+ * than the query's memory limit would hold still answers. */
+static void test_join_texts_not_charged(void) {
+    db_options o;
+    db_options_default(&o);
+    o.query_memory_limit = 64 * 1024;
+    db *d = NULL;
+    err e = {0};
+    CHECK(db_open(NULL, &o, &d, &e) == 0);
+    char text[512];
+    enum { N = 3000 };
+    const char *pad = "a-keyword-long-enough-that-three-thousand-texts-pass-the-limit";
+    for (int i = 0; i < N; i++) {
+        snprintf(text, sizeof text, "(transact [[:%s-%d :group %d] [:%s-%d :follows :%s-%d]])", pad,
+                 i, i % 100, pad, i, pad, (i + 1) % N);
+        CHECK(exec(d, text) == 0);
+    }
+    const char *join = "(query [:find ?e :where [?e :follows ?f] [?f :group 1]])";
+    for (int round = 0; round < 2; round++)
+        CHECK(rows(d, join) == N / 100);
+    db_close(d);
+    err_clear(&e);
+}
+
 int main(void) {
     test_table();
     test_joins_through_reused_readers();
+    test_join_texts_not_charged();
     return CHECK_DONE();
 }
