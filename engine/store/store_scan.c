@@ -347,7 +347,7 @@ int store_scan_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT
 /* Read from the keys alone: the first key of the attribute and the last
  * one below the next attribute's, without a run decoded or the group of
  * the last sought again as a descending scan would. */
-int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest, err *e) {
+static int key_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest, err *e) {
     fact_ids ids = {.a = attr};
     uint8_t prefix[FACT_KEY_SIZE], above[FACT_KEY_SIZE], last[BTREE_MAX_KEY];
     size_t plen = fact_key_prefix(TREE_AVET, &ids, 1, prefix);
@@ -371,6 +371,19 @@ int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest,
     }
     store_scan_close(sc);
     return rc;
+}
+
+int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest, err *e) {
+    types_memo *m = &r->last_types;
+    if (!m->known || m->view != r->view || m->attr != attr) {
+        int rc = key_value_types(r, attr, lowest, highest, e);
+        if (rc != 0 && rc != 1)
+            return rc;
+        *m = (types_memo){true, r->view, attr, rc, rc == 1 ? *lowest : 0, rc == 1 ? *highest : 0};
+    }
+    *lowest = m->lowest;
+    *highest = m->highest;
+    return m->rc;
 }
 
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {

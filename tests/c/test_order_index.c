@@ -387,6 +387,18 @@ TEST(one_type_judged_on_every_key_across_leaves) {
     EXPECT_EXACT(db, desc, "{\"variables\":[\"?w\"],\"results\":[[19999],[19998]]}");
     EXPECT_EXACT(db, asc, "{\"variables\":[\"?w\"],\"results\":[[0],[1]]}");
     CHECK(calls >= 20);
+    /* inside a write transaction: each query sees what was staged before it */
+    MiniGrafTx *tx = minigraf_begin_write(db);
+    CHECK(tx != NULL);
+    const char *tx_asc = "(query [:find ?w :where [?e :w ?w] :order-by [?w] :limit 1])";
+    EXPECT_TX_EXEC(tx, tx_asc, "{\"variables\":[\"?w\"],\"results\":[[0]]}");
+    EXPECT_TX_EXEC(tx, "(transact [[:t1 :w 7]])", "{\"ok\":true}");
+    EXPECT_TX_EXEC(tx, tx_asc, "{\"variables\":[\"?w\"],\"results\":[[0]]}");
+    EXPECT_TX_EXEC(tx, "(transact [[:t2 :w -3.5]])", "{\"ok\":true}");
+    EXPECT_TX_EXEC(tx, tx_asc, "{\"variables\":[\"?w\"],\"results\":[[-3.5]]}");
+    CHECK(minigraf_tx_rollback(tx) == 0);
+    minigraf_tx_free(tx);
+    EXPECT_EXACT(db, tx_asc, "{\"variables\":[\"?w\"],\"results\":[[0]]}");
     /* an attribute no record has */
     EXPECT_EXACT(db, "(query [:find ?v :where [?e :nothing ?v] :order-by [?v :desc] :limit 2])",
                  "{\"variables\":[\"?v\"],\"results\":[]}");
