@@ -492,9 +492,13 @@ static inline bool uuid_kept(const store_reader *r, size_t i, uint64_t loc, uuid
     return false;
 }
 
-/* Keeps the UUID first in the set at slot i (the slots exist), the
- * others moving down a slot and the last going. */
+/* Keeps the UUID in the set at slot i (the slots exist): where it is
+ * kept already (a point query's entity is seeded again every query),
+ * else first, the others moving down a slot and the last going. */
 static inline void uuid_store(store_reader *r, size_t i, uint64_t loc, const uuid128 *u) {
+    uuid128 kept;
+    if (uuid_kept(r, i, loc, &kept))
+        return; /* a location's UUID never changes */
     for (size_t w = i + UUID_WAYS - 1; w > i; w--)
         if (uuid_filled(r, w - 1)) {
             r->uuids[w] = r->uuids[w - 1];
