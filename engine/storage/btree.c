@@ -743,11 +743,14 @@ int btree_seek_before(btree_cursor *c, const uint8_t *prefix, size_t len, uint8_
     if (rc != 0 || c->depth == 0)
         return rc;
     /* The seek stopped in block pos.restart - 1 (or at the start of the
-     * next one): the key before its stop is in that block or the one
-     * before. Only when none is below target is the whole leaf read. */
+     * next one): the key before its stop is in that block, read up to the
+     * stop, or else in the one before. Only when neither has a key below
+     * target is the whole leaf read. */
     size_t stop = c->pos.restart;
-    int found = leaf_last_below(c, target, stop >= 2 ? stop - 2 : 0, key);
+    int found = leaf_last_below(c, target, stop >= 1 ? stop - 1 : 0, key);
     if (found == 0 && stop >= 2)
+        found = leaf_last_below(c, target, stop - 2, key);
+    if (found == 0 && stop >= 3)
         found = leaf_last_below(c, target, 0, key);
     while (found == 0 && (rc = step_leaf(c, false, e)) == 1)
         found = leaf_last_below(c, NULL, SIZE_MAX, key); /* in its last block */

@@ -49,15 +49,36 @@ static uint8_t *restart_slot(uint8_t *page, size_t i) {
     return page + leaf_top(page) - 2 * restarts(page) + 2 * i;
 }
 
+/* A leaf's restart array, its header fields read once: a seek's binary
+ * search asks for two offsets at every step. */
+typedef struct restart_array {
+    const uint8_t *slot; /* restart 0's offset */
+    size_t n, end;       /* the restarts; where the entries end */
+} restart_array;
+
+static restart_array restart_array_of(const uint8_t *page) {
+    return (restart_array){restart_slot((uint8_t *)page, 0), restarts(page), leaf_end(page)};
+}
+
 /* Restart offsets are clamped to the end of the entries, so a damaged
  * array can make an entry fail to decode but never read past them. */
+static size_t array_at(const restart_array *ra, size_t i) {
+    size_t off = get16(ra->slot + 2 * i);
+    return off < ra->end ? off : ra->end;
+}
+
+static size_t array_block_end(const restart_array *ra, size_t b) {
+    return b + 1 < ra->n ? array_at(ra, b + 1) : ra->end;
+}
+
 static size_t restart_at(const uint8_t *page, size_t i) {
-    size_t off = get16(restart_slot((uint8_t *)page, i)), end = leaf_end(page);
-    return off < end ? off : end;
+    restart_array ra = restart_array_of(page);
+    return array_at(&ra, i);
 }
 
 static size_t block_end(const uint8_t *page, size_t b) {
-    return b + 1 < restarts(page) ? restart_at(page, b + 1) : leaf_end(page);
+    restart_array ra = restart_array_of(page);
+    return array_block_end(&ra, b);
 }
 
 static size_t free_bytes(const uint8_t *page) {
@@ -141,12 +162,13 @@ bool leaf_valid(const uint8_t *page, const btree_codec *c) {
  * codec's lead_size is at most LEAF_LEAD_MAX) when it holds it, else
  * decoded into `first` (and kept in `leads`). NULL when it does not
  * decode. */
-static const uint8_t *restart_lead(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
-                                   size_t b, leaf_leads *leads, uint8_t *first) {
+static const uint8_t *restart_lead(const uint8_t *page, const restart_array *ra,
+                                   const btree_codec *c, const uint8_t *anchor, size_t b,
+                                   leaf_leads *leads, uint8_t *first) {
     bool keep = leads && b < LEAF_LEADS;
     if (keep && (leads->known >> b & 1))
         return leads->lead[b];
-    size_t off = restart_at(page, b), limit = block_end(page, b);
+    size_t off = array_at(ra, b), limit = array_block_end(ra, b);
     if (off >= limit || !c->lead(c, anchor, page + off, limit - off, first))
         return NULL;
     if (keep) {
@@ -159,11 +181,12 @@ static const uint8_t *restart_lead(const uint8_t *page, const btree_codec *c, co
 
 /* Compares the first key of block b (> 0) with target, decoding only its
  * lead when that decides. */
-static int compare_restart(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
-                           size_t b, const uint8_t *target, leaf_leads *leads, int *cmp) {
+static int compare_restart(const uint8_t *page, const restart_array *ra, const btree_codec *c,
+                           const uint8_t *anchor, size_t b, const uint8_t *target,
+                           leaf_leads *leads, int *cmp) {
     uint8_t first[BTREE_MAX_KEY];
     if (c->lead) {
-        const uint8_t *lead = restart_lead(page, c, anchor, b, leads, first);
+        const uint8_t *lead = restart_lead(page, ra, c, anchor, b, leads, first);
         if (!lead)
             return -1;
         *cmp = btree_key_cmp(lead, target, c->lead_size);
@@ -171,7 +194,7 @@ static int compare_restart(const uint8_t *page, const btree_codec *c, const uint
             return 0;
     }
     /* Only now: a lead that decides (the usual case) needs no offsets. */
-    size_t off = restart_at(page, b), limit = block_end(page, b);
+    size_t off = array_at(ra, b), limit = array_block_end(ra, b);
     if (!decode_at(c, page, off, limit, anchor, first))
         return -1;
     *cmp = btree_key_cmp(first, target, c->key_size);
@@ -184,11 +207,12 @@ static int compare_restart(const uint8_t *page, const btree_codec *c, const uint
 static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
                       const uint8_t *target, bool last_first, leaf_leads *leads, size_t *block) {
     uint8_t first[BTREE_MAX_KEY];
-    size_t lo = 1, hi = restarts(page);
+    restart_array ra = restart_array_of(page);
+    size_t lo = 1, hi = ra.n;
     if (!c->lead || c->lead_size > LEAF_LEAD_MAX)
         leads = NULL;
     if (last_first && hi > 1) {
-        if (!decode_at(c, page, restart_at(page, hi - 1), leaf_end(page), anchor, first))
+        if (!decode_at(c, page, array_at(&ra, hi - 1), ra.end, anchor, first))
             return -1;
         if (btree_key_cmp(first, target, c->key_size) <= 0)
             lo = hi;
@@ -198,7 +222,7 @@ static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int cmp;
-        if (compare_restart(page, c, anchor, mid, target, leads, &cmp) != 0)
+        if (compare_restart(page, &ra, c, anchor, mid, target, leads, &cmp) != 0)
             return -1;
         if (cmp <= 0)
             lo = mid + 1;

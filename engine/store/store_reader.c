@@ -470,8 +470,40 @@ static int resolve(store_reader *r, uint64_t loc, int kind, const decoded **out,
 /* UUIDs are copied into the values, so they are not kept for the reader's
  * life (a scan of every entity would hold them all): a small cache serves
  * entities met again, the kept scratch page those met in storage order. */
-/* Fills UUID slot `i` (the slots exist). */
+/* The first of the UUID_WAYS slots a UUID may be kept in: a set of
+ * ways, so that an answer of a few thousand entities repeated does not
+ * lose a third of them to collisions, as one slot a UUID did. */
+#define UUID_WAYS 4
+static inline size_t uuid_set(uint64_t loc) {
+    return loc_hash(loc) % (UUID_SLOTS / UUID_WAYS) * UUID_WAYS;
+}
+
+static inline bool uuid_filled(const store_reader *r, size_t i) {
+    return r->uuid_filled[i / 64] >> (i % 64) & 1;
+}
+
+/* The UUID at `loc` from the set at slot i, if kept there. */
+static inline bool uuid_kept(const store_reader *r, size_t i, uint64_t loc, uuid128 *u) {
+    for (size_t w = i; w < i + UUID_WAYS; w++)
+        if (uuid_filled(r, w) && r->uuids[w].loc == loc) {
+            *u = r->uuids[w].u;
+            return true;
+        }
+    return false;
+}
+
+/* Keeps the UUID in the set at slot i (the slots exist): where it is
+ * kept already (a point query's entity is seeded again every query),
+ * else first, the others moving down a slot and the last going. */
 static inline void uuid_store(store_reader *r, size_t i, uint64_t loc, const uuid128 *u) {
+    uuid128 kept;
+    if (uuid_kept(r, i, loc, &kept))
+        return; /* a location's UUID never changes */
+    for (size_t w = i + UUID_WAYS - 1; w > i; w--)
+        if (uuid_filled(r, w - 1)) {
+            r->uuids[w] = r->uuids[w - 1];
+            r->uuid_filled[w / 64] |= UINT64_C(1) << (w % 64);
+        }
     r->uuids[i].loc = loc;
     r->uuids[i].u = *u;
     r->uuid_filled[i / 64] |= UINT64_C(1) << (i % 64);
@@ -479,7 +511,7 @@ static inline void uuid_store(store_reader *r, size_t i, uint64_t loc, const uui
 
 static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
     if (r->uuids || (r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids)))
-        uuid_store(r, loc_hash(loc) % UUID_SLOTS, loc, u);
+        uuid_store(r, uuid_set(loc), loc, u);
 }
 
 /* The bytes of the UUID at `loc` when they lie in `page`, heap page
@@ -510,12 +542,9 @@ static inline bool held_uuid(const store_reader *r, uint64_t loc, uuid128 *u) {
 static int read_uuid(store_reader *r, uint64_t loc, bool probe, uuid128 *u, err *e) {
     if (!r->uuids)
         r->uuids = malloc(UUID_SLOTS * sizeof *r->uuids);
-    size_t i = loc_hash(loc) % UUID_SLOTS;
-    uint64_t bit = UINT64_C(1) << (i % 64);
-    if (probe && r->uuids && (r->uuid_filled[i / 64] & bit) && r->uuids[i].loc == loc) {
-        *u = r->uuids[i].u;
+    size_t i = uuid_set(loc);
+    if (probe && r->uuids && uuid_kept(r, i, loc, u))
         return 0;
-    }
     const uint8_t *bytes;
     size_t len;
     int rc = read_entry(r, loc, DICT_UUID, &bytes, &len, e);

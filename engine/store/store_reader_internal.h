@@ -70,6 +70,15 @@ typedef struct entity_memo {
     int rc;          /* dict_lookup's: 1 found, 0 not stored */
 } entity_memo;
 
+/* store_value_types' last answer, while the reader's pages are the ones it
+ * was read from (`view`: every publish moves it): a query ordered by an
+ * attribute's values asks on every run. */
+typedef struct types_memo {
+    bool known;
+    uint64_t view, attr;
+    int rc, lowest, highest;
+} types_memo;
+
 struct store_reader {
     value_source src; /* of the stored values it hands out */
     err failure;      /* the last failure to decode one inside a comparison */
@@ -100,6 +109,7 @@ struct store_reader {
     store_scan *spare;                     /* a closed scan, for the next one to reuse */
     attr_memo last_attr;                   /* store_bound_attribute's last answer */
     entity_memo last_entity;               /* store_reader_entity_id's */
+    types_memo last_types;                 /* store_value_types' */
     keyword_memo keywords; /* kept between queries: a location's text never changes */
 };
 

@@ -326,20 +326,6 @@ int store_scan_values(store_reader *r, uint64_t attr, bool desc, bool *order_los
     return 0;
 }
 
-/* The V type of the first record a scan of `attr`'s values gives. */
-static int first_value_type(store_reader *r, uint64_t attr, bool desc, int *type, err *e) {
-    store_scan *sc = NULL;
-    fact_ids ids;
-    int rc = store_scan_values(r, attr, desc, NULL, &sc, e);
-    if (rc != 0)
-        return rc;
-    rc = store_scan_next_ids(sc, &ids, e);
-    store_scan_close(sc);
-    if (rc == 1)
-        *type = ids.v[0];
-    return rc;
-}
-
 /* AVET key bytes from attribute `attr` and V field `v`. */
 static size_t value_key(uint64_t attr, const uint8_t v[FACT_V_SIZE], uint8_t key[FACT_KEY_SIZE]) {
     fact_ids ids = {.a = attr};
@@ -359,9 +345,46 @@ int store_scan_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT
     return rc;
 }
 
+/* Read from the keys alone: the first key of the attribute and the last
+ * one below the next attribute's, without a run decoded or the group of
+ * the last sought again as a descending scan would. */
+static int key_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest, err *e) {
+    fact_ids ids = {.a = attr};
+    uint8_t prefix[FACT_KEY_SIZE], above[FACT_KEY_SIZE], last[BTREE_MAX_KEY];
+    size_t plen = fact_key_prefix(TREE_AVET, &ids, 1, prefix);
+    store_scan *sc = NULL;
+    int rc = scan_seek(r, TREE_AVET, prefix, plen, plen, &sc, e);
+    if (rc != 0)
+        return rc;
+    const uint8_t *first;
+    rc = btree_next(&sc->c, &first, e);
+    if (rc == 1 && memcmp(first, prefix, plen) != 0)
+        rc = 0;
+    if (rc == 1) {
+        *lowest = first[AVET_ATTR_BYTES];
+        memset(above, 0xff, sizeof above);
+        memcpy(above, prefix, plen);
+        rc = btree_seek_before(&sc->c, above, sizeof above, last, e);
+        if (rc == 0 || (rc == 1 && memcmp(last, prefix, plen) != 0))
+            rc = btree_run_corrupt(&sc->c, e); /* its first key is below `above` */
+        else if (rc == 1)
+            *highest = last[AVET_ATTR_BYTES];
+    }
+    store_scan_close(sc);
+    return rc;
+}
+
 int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest, err *e) {
-    int rc = first_value_type(r, attr, false, lowest, e);
-    return rc == 1 ? first_value_type(r, attr, true, highest, e) : rc;
+    types_memo *m = &r->last_types;
+    if (!m->known || m->view != r->view || m->attr != attr) {
+        int rc = key_value_types(r, attr, lowest, highest, e);
+        if (rc != 0 && rc != 1)
+            return rc;
+        *m = (types_memo){true, r->view, attr, rc, rc == 1 ? *lowest : 0, rc == 1 ? *highest : 0};
+    }
+    *lowest = m->lowest;
+    *highest = m->highest;
+    return m->rc;
 }
 
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
