@@ -67,9 +67,16 @@ static bool node_valid(const uint8_t *page, const void *as) {
                                  : false;
 }
 
-/* The child to descend into for `target`: the last whose key is <= it. */
-static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target) {
+/* The child to descend into for `target`: the last whose key is <= it.
+ * With `last_first` (inserts, which mostly append at the end of a tree)
+ * the last child is tried first, as find_block does in a leaf. */
+static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target, bool last_first) {
     size_t lo = 1, hi = branch_count(page);
+    if (last_first && hi > 1) {
+        if (btree_key_cmp(branch_entry(page, ks, hi - 1), target, ks) <= 0)
+            return hi - 1;
+        hi--;
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (btree_key_cmp(branch_entry(page, ks, mid), target, ks) <= 0)
@@ -155,13 +162,13 @@ static int insert_node(pager *pg, uint32_t *pgno, const btree_codec *c, const ui
  * memory changes none of these, so it copies no branch page. */
 static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const btree_codec *c,
                          const uint8_t *key, btree_hint *hint, int depth, btree_split *sp, err *e) {
-    size_t ks = c->key_size, i = child_index((uint8_t *)seen, ks, key);
+    size_t ks = c->key_size, i = child_index((uint8_t *)seen, ks, key, true);
     uint32_t was = child_at(seen, ks, i), child = was;
     btree_split below = {0};
     int rc = insert_node(pg, &child, c, key, hint, depth + 1, &below, e);
     if (rc != 0)
         return rc;
-    bool lower = i == 0 && memcmp(key, branch_entry((uint8_t *)seen, ks, 0), ks) < 0;
+    bool lower = i == 0 && btree_key_cmp(key, branch_entry((uint8_t *)seen, ks, 0), ks) < 0;
     if (child == was && !lower && !below.happened)
         return 0;
     uint8_t *page;
@@ -435,7 +442,7 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
             leaf_note *n = leaf_anchor(c, page, pgno, e);
             return n ? seek_in_leaf(c, l, pgno, n, target, e) : e->code;
         }
-        c->idx[l] = (uint16_t)child_index(page, ks, target);
+        c->idx[l] = (uint16_t)child_index(page, ks, target, false);
         pgno = child_at(page, ks, c->idx[l]);
     }
 }

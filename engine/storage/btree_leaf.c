@@ -388,7 +388,7 @@ static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const
         size_t next = decode_at(c, page, off, limit, base, pl->next);
         if (!next)
             return -1;
-        if (memcmp(pl->next, key, c->key_size) >= 0) {
+        if (btree_key_cmp(pl->next, key, c->key_size) >= 0) {
             pl->off = off;
             pl->next_end = next;
             pl->has_next = true;
@@ -565,7 +565,7 @@ static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key,
         return -1;
     }
     size_t p = 0;
-    while (p < n && memcmp(keys + p * ks, key, ks) < 0)
+    while (p < n && btree_key_cmp(keys + p * ks, key, ks) < 0)
         p++;
     memmove(keys + (p + 1) * ks, keys + p * ks, (n - p) * ks);
     memcpy(keys + p * ks, key, ks);
@@ -632,7 +632,7 @@ static int split_append(pager *pg, const btree_codec *c, const uint8_t *key, btr
 static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgno,
                          const btree_hint_slot *slot, const uint8_t *key, size_t *b, place *pl) {
     if (!slot || slot->leaf != pgno || slot->count != leaf_count(page) ||
-        memcmp(slot->last, key, c->key_size) >= 0)
+        btree_key_cmp(slot->last, key, c->key_size) >= 0)
         return false;
     size_t limit = block_end(page, slot->block);
     pl->off = slot->off;
@@ -642,13 +642,13 @@ static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgn
     if (slot->off < limit) {
         pl->next_end = decode_at(c, page, slot->off, limit, slot->last, pl->next);
         pl->has_next = true;
-        if (!pl->next_end || memcmp(pl->next, key, c->key_size) < 0)
+        if (!pl->next_end || btree_key_cmp(pl->next, key, c->key_size) < 0)
             return false;
     } else if (slot->block + 1 < restarts(page)) {
         uint8_t first[BTREE_MAX_KEY];
         size_t r = slot->block + 1;
         if (!decode_at(c, page, restart_at(page, r), block_end(page, r), slot->anchor, first) ||
-            memcmp(first, key, c->key_size) <= 0)
+            btree_key_cmp(first, key, c->key_size) <= 0)
             return false;
     }
     *b = slot->block;
@@ -724,7 +724,7 @@ int leaf_insert(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno, con
              find_block(page, c, anchor, key, true, NULL, &b) != 0 ||
              find_place(page, c, b, anchor, key, &pl) != 0)
         return corrupt(e, pgno);
-    if (pl.has_next && memcmp(pl.next, key, c->key_size) == 0)
+    if (pl.has_next && btree_key_cmp(pl.next, key, c->key_size) == 0)
         return 0;
     if (slot)
         slot->leaf = 0;
