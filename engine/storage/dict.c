@@ -27,6 +27,11 @@ static uint64_t key_loc(const uint8_t *k) {
            (uint64_t)k[3] << 16 | (uint64_t)k[4] << 8 | k[5];
 }
 
+static void dict_key(uint8_t *key, uint64_t hash, uint64_t loc) {
+    format_put_be(key, hash, DICT_HASH_BYTES);
+    format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
+}
+
 static size_t key_encode(const btree_codec *c, const uint8_t *prev, const uint8_t *key,
                          uint8_t *out) {
     (void)c;
@@ -58,6 +63,60 @@ static size_t key_decode(const btree_codec *c, const uint8_t *prev, const uint8_
     return n + m;
 }
 
+/* The first entry of a block at or above `target`, the entries compared
+ * as numbers (no key built per entry): 1 with its key in `key`, *at its
+ * offset and *used the bytes through it; 0 when every entry is below
+ * (*at = len); -1 when one does not decode. `prev` (NULL: not wanted)
+ * gets the entry before the place, *has_prev whether there is one. */
+static int scan_block(const uint8_t *base, const uint8_t *in, size_t len, const uint8_t *target,
+                      uint8_t *key, size_t *at, size_t *used, uint8_t *prev, bool *has_prev) {
+    uint64_t want_hash = key_hash(target), want_loc = key_loc(target);
+    uint64_t hash = base ? key_hash(base) : 0, loc = base ? key_loc(base) : 0;
+    bool have = false;
+    size_t off = 0;
+    int rc = 0;
+    while (off < len && rc == 0) {
+        uint64_t zh = 0, zl = 0;
+        size_t n = varint_get(in + off, len - off, &zh);
+        size_t m = n ? varint_get(in + off + n, len - off - n, &zl) : 0;
+        uint64_t h = zigzag_apply(hash, zh), l = zigzag_apply(loc, zl);
+        if (!m || h >> (8 * DICT_HASH_BYTES) || l >> (8 * DICT_LOC_BYTES))
+            return -1;
+        if (h > want_hash || (h == want_hash && l >= want_loc)) {
+            dict_key(key, h, l);
+            *used = off + n + m;
+            rc = 1;
+        } else {
+            hash = h;
+            loc = l;
+            have = true;
+            off += n + m;
+        }
+    }
+    *at = off;
+    if (rc == 0)
+        *used = off;
+    if (prev && have)
+        dict_key(prev, hash, loc);
+    if (has_prev)
+        *has_prev = have;
+    return rc;
+}
+
+static int block_seek(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
+                      const uint8_t *target, uint8_t *key, size_t *used) {
+    (void)c;
+    size_t at = 0;
+    return scan_block(base, in, len, target, key, &at, used, NULL, NULL);
+}
+
+static int block_place(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
+                       const uint8_t *target, uint8_t *key, size_t *at, size_t *used,
+                       uint8_t *prev, bool *has_prev) {
+    (void)c;
+    return scan_block(base, in, len, target, key, at, used, prev, has_prev);
+}
+
 void dict_init(dict *d) {
     memset(d, 0, sizeof *d);
     d->codec = (btree_codec){DICT_KEY_SIZE,
@@ -66,9 +125,9 @@ void dict_init(dict *d) {
                              key_decode,
                              DICT_HASH_BYTES,
                              hash_decode,
-                             NULL,
+                             block_seek,
                              false,
-                             NULL,
+                             block_place,
                              NULL};
 }
 
@@ -140,11 +199,6 @@ int dict_read_held(const dict *d, pager *pg, uint64_t view, uint64_t loc, uint8_
             return rc;
     }
     return dict_entry_in(page, loc, kind, bytes, len) ? 0 : bad_loc(e, loc);
-}
-
-static void dict_key(uint8_t *key, uint64_t hash, uint64_t loc) {
-    format_put_be(key, hash, DICT_HASH_BYTES);
-    format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
 }
 
 int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, const void *bytes,
