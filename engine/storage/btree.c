@@ -69,7 +69,8 @@ static bool node_valid(const uint8_t *page, const void *as) {
 
 /* The child to descend into for `target`: the last whose key is <= it.
  * With `last_first` (inserts, which mostly append at the end of a tree)
- * the last child is tried first, as find_block does in a leaf. */
+ * the last child is tried first: one more compare of two keys as stored
+ * for an insert elsewhere, the whole search saved for an append. */
 static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target, bool last_first) {
     size_t lo = 1, hi = branch_count(page);
     if (last_first && hi > 1) {
