@@ -111,24 +111,22 @@ static int block_seek(const btree_codec *c, const uint8_t *base, const uint8_t *
 }
 
 static int block_place(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
-                       const uint8_t *target, uint8_t *key, size_t *at, size_t *used,
-                       uint8_t *prev, bool *has_prev) {
+                       const uint8_t *target, uint8_t *key, size_t *at, size_t *used, uint8_t *prev,
+                       bool *has_prev) {
     (void)c;
     return scan_block(base, in, len, target, key, at, used, prev, has_prev);
 }
 
 void dict_init(dict *d) {
     memset(d, 0, sizeof *d);
-    d->codec = (btree_codec){DICT_KEY_SIZE,
-                             DICT_BLOCK_BYTES,
-                             key_encode,
-                             key_decode,
-                             DICT_HASH_BYTES,
-                             hash_decode,
-                             block_seek,
-                             false,
-                             block_place,
-                             NULL};
+    d->codec = (btree_codec){.key_size = DICT_KEY_SIZE,
+                             .block_bytes = DICT_BLOCK_BYTES,
+                             .encode = key_encode,
+                             .decode = key_decode,
+                             .lead_size = DICT_HASH_BYTES,
+                             .lead = hash_decode,
+                             .seek = block_seek,
+                             .place = block_place};
 }
 
 void dict_free(dict *d) {

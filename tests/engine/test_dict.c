@@ -17,6 +17,14 @@ static size_t text_of(size_t i, char *out) {
     return (size_t)snprintf(out, 32, ":entry/%zu", i);
 }
 
+static pager *memory_pager(void) {
+    pager *pg = NULL;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    return pg;
+}
+
 static void test_filter_holds_every_hash_added(void) {
     dict_filter f = {0};
     CHECK(!dict_filter_built(&f));
@@ -82,10 +90,8 @@ static void intern_range(dict *d, pager *pg, uint32_t *root, size_t first, size_
  * again, is found at its location, beyond what the cache holds. */
 static void test_new_dictionary_filter_grows_and_finds_everything(void) {
     enum { N = 40000 };
-    pager *pg = NULL;
-    format_header h;
+    pager *pg = memory_pager();
     err e = {0};
-    CHECK(pager_open_memory(&pg, &h, &e) == 0);
     dict d;
     dict_init(&d);
     uint32_t root = 0;
@@ -221,10 +227,8 @@ static void dict_tree_key(uint8_t *key, uint64_t hash, uint64_t loc) {
 
 static void test_tree_keys_sorted_and_sought(void) {
     enum { N = 6000 };
-    pager *pg = NULL;
-    format_header h;
+    pager *pg = memory_pager();
     err e = {0};
-    CHECK(pager_open_memory(&pg, &h, &e) == 0);
     dict d;
     dict_init(&d);
     static uint8_t keys[N][DICT_KEY_SIZE];
