@@ -35,13 +35,16 @@ static int corrupt(err *e, uint32_t pgno) {
     return err_set(e, ERR(STG, 8), "corrupt B-tree page %u", (unsigned)pgno);
 }
 
-static int check_node(const uint8_t *page, size_t ks, uint32_t pgno, err *e) {
+static bool node_ok(const uint8_t *page, size_t ks) {
     int kind = node_kind(page);
-    bool ok = kind == NODE_LEAF ? leaf_ok(page)
-              : kind == NODE_BRANCH
-                  ? branch_count(page) > 0 && branch_count(page) <= branch_capacity(ks)
-                  : false;
-    return ok ? 0 : corrupt(e, pgno);
+    return kind == NODE_LEAF ? leaf_ok(page)
+           : kind == NODE_BRANCH
+               ? branch_count(page) > 0 && branch_count(page) <= branch_capacity(ks)
+               : false;
+}
+
+static int check_node(const uint8_t *page, size_t ks, uint32_t pgno, err *e) {
+    return node_ok(page, ks) ? 0 : corrupt(e, pgno);
 }
 
 /* What child_index's binary search assumes: keys 1.. strictly ascending
@@ -86,6 +89,21 @@ static size_t child_index(uint8_t *page, size_t ks, const uint8_t *target, bool 
             hi = mid;
     }
     return lo - 1;
+}
+
+const uint8_t *btree_newest_leaf(pager *pg, uint32_t root, const btree_codec *c,
+                                 const uint8_t *target) {
+    uint32_t pgno = root;
+    for (int depth = 0; depth < BTREE_MAX_DEPTH; depth++) {
+        const uint8_t *page = pgno ? pager_newest(pg, pgno) : NULL;
+        if (!page || !node_ok(page, c->key_size))
+            return NULL;
+        if (node_kind(page) == NODE_LEAF)
+            return page;
+        pgno = child_at(page, c->key_size,
+                        child_index((uint8_t *)page, c->key_size, target, false));
+    }
+    return NULL;
 }
 
 /* The dirty copy of *pgno, copying a committed page first, and where

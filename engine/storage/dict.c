@@ -7,6 +7,7 @@
 #include "base/array.h"
 #include "base/hash.h"
 #include "storage/btree.h"
+#include "storage/btree_leaf.h"
 #include "storage/varint.h"
 
 /* DICT leaf entries: varints of the zigzag differences of the hash and of
@@ -199,11 +200,54 @@ int dict_read_held(const dict *d, pager *pg, uint64_t view, uint64_t loc, uint8_
     return dict_entry_in(page, loc, kind, bytes, len) ? 0 : bad_loc(e, loc);
 }
 
+/* find_in_place's answer when it cannot tell. */
+#define DICT_UNDECIDED 2
+
+/* dict_find for the writer, reading its newest pages where they are
+ * (btree_newest_leaf, pager_newest) instead of copying three of them (two
+ * tree levels, a heap page) through a cursor: 1 with *loc, 0 when the
+ * tree has no such entry, DICT_UNDECIDED when a page is only in the file,
+ * the entry is a big one, the hash's entries run on into the next leaf or
+ * a page does not decode (the cursor's search then decides, and reports
+ * the damage). */
+static int find_in_place(const dict *d, pager *pg, uint32_t root, int kind, const void *bytes,
+                         size_t len, const uint8_t *target, uint64_t *loc) {
+    const btree_codec *c = &d->codec;
+    const uint8_t *leaf = btree_newest_leaf(pg, root, c, target);
+    uint8_t anchor[DICT_KEY_SIZE], keys[2][DICT_KEY_SIZE];
+    leaf_pos pos;
+    if (!leaf || leaf_first_key(leaf, c, anchor) != 0)
+        return DICT_UNDECIDED;
+    int cur = 0, rc = leaf_seek(leaf, c, target, &pos, keys[cur], anchor, NULL);
+    while (rc == 1 && memcmp(keys[cur], target, DICT_HASH_BYTES) == 0) {
+        uint64_t at = format_get_be(keys[cur] + DICT_HASH_BYTES, DICT_LOC_BYTES);
+        uint32_t pgno = dict_loc_page(at);
+        const uint8_t *heap = pgno >= FORMAT_FIRST_DATA_PAGE ? pager_newest(pg, pgno) : NULL;
+        int got_kind = -1;
+        const uint8_t *got = NULL;
+        size_t got_len = 0;
+        if (!heap || !dict_entry_in(heap, at, &got_kind, &got, &got_len))
+            return DICT_UNDECIDED;
+        if (got_kind == kind && got_len == len && memcmp(got, bytes, len) == 0) {
+            *loc = at;
+            return 1;
+        }
+        rc = leaf_next(leaf, c, &pos, keys[cur], anchor, keys[!cur]);
+        cur = !cur;
+    }
+    return rc == 1 ? 0 : DICT_UNDECIDED;
+}
+
 int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, const void *bytes,
               size_t len, uint64_t *loc, err *e) {
     uint8_t key[DICT_KEY_SIZE];
     uint64_t hash = entry_hash(kind, bytes, len);
     dict_key(key, hash, 0);
+    if (view == PAGER_LATEST) { /* the writer */
+        int rc = find_in_place(d, pg, root, kind, bytes, len, key, loc);
+        if (rc != DICT_UNDECIDED)
+            return rc;
+    }
     btree_cursor c;
     uint8_t scratch[FORMAT_PAGE_SIZE]; /* one per call: readers search concurrently */
     int rc = btree_cursor_init(&c, pg, view, root, &d->codec, e);
