@@ -55,10 +55,13 @@ static bool branch_ok(const uint8_t *page, const btree_codec *c) {
            n <= branch_capacity(entry_size(page, c));
 }
 
-static int check_node(const uint8_t *page, const btree_codec *c, uint32_t pgno, err *e) {
+static bool node_ok(const uint8_t *page, const btree_codec *c) {
     int kind = node_kind(page);
-    bool ok = kind == NODE_LEAF ? leaf_ok(page) : kind == NODE_BRANCH ? branch_ok(page, c) : false;
-    return ok ? 0 : corrupt(e, pgno);
+    return kind == NODE_LEAF ? leaf_ok(page) : kind == NODE_BRANCH ? branch_ok(page, c) : false;
+}
+
+static int check_node(const uint8_t *page, const btree_codec *c, uint32_t pgno, err *e) {
+    return node_ok(page, c) ? 0 : corrupt(e, pgno);
 }
 
 /* What child_index's binary search assumes: keys 1.. strictly ascending
@@ -83,9 +86,18 @@ static bool node_valid(const uint8_t *page, const void *as) {
                                  : false;
 }
 
-/* The child to descend into for `target`: the last whose key is <= it. */
-static size_t child_index(const uint8_t *page, const btree_codec *c, const uint8_t *target) {
+/* The child to descend into for `target`: the last whose key is <= it.
+ * With `last_first` (inserts, which mostly append at the end of a tree)
+ * the last child is tried first: one more compare of two keys as stored
+ * for an insert elsewhere, the whole search saved for an append. */
+static size_t child_index(const uint8_t *page, const btree_codec *c, const uint8_t *target,
+                          bool last_first) {
     size_t ks = c->key_size, es = entry_size(page, c), lo = 1, hi = branch_count(page);
+    if (last_first && hi > 1) {
+        if (btree_key_cmp(branch_entry(page, es, hi - 1), target, ks) <= 0)
+            return hi - 1;
+        hi--;
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (btree_key_cmp(branch_entry(page, es, mid), target, ks) <= 0)
@@ -94,6 +106,20 @@ static size_t child_index(const uint8_t *page, const btree_codec *c, const uint8
             hi = mid;
     }
     return lo - 1;
+}
+
+const uint8_t *btree_newest_leaf(pager *pg, uint32_t root, const btree_codec *c,
+                                 const uint8_t *target) {
+    uint32_t pgno = root;
+    for (int depth = 0; depth < BTREE_MAX_DEPTH; depth++) {
+        const uint8_t *page = pgno ? pager_newest(pg, pgno) : NULL;
+        if (!page || !node_ok(page, c))
+            return NULL;
+        if (node_kind(page) == NODE_LEAF)
+            return page;
+        pgno = child_at(page, c, child_index(page, c, target, false));
+    }
+    return NULL;
 }
 
 /* The dirty copy of *pgno, copying a committed page first, and where
@@ -215,7 +241,7 @@ static int update_sums(pager *pg, uint8_t *page, const btree_codec *c, size_t i,
 static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const btree_codec *c,
                          const uint8_t *key, const uint8_t *hi, btree_hint *hint, int depth,
                          btree_split *sp, err *e) {
-    size_t ks = c->key_size, es = entry_size(seen, c), i = child_index(seen, c, key);
+    size_t ks = c->key_size, es = entry_size(seen, c), i = child_index(seen, c, key, true);
     bool sums = has_sums(seen);
     uint8_t after[BTREE_MAX_KEY]; /* the first key after child i's */
     if (i + 1 < branch_count(seen))
@@ -225,7 +251,7 @@ static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const b
     int rc = insert_node(pg, &child, c, key, hi, hint, depth + 1, &below, e);
     if (rc != 0)
         return rc;
-    bool lower = i == 0 && memcmp(key, branch_entry(seen, es, 0), ks) < 0;
+    bool lower = i == 0 && btree_key_cmp(key, branch_entry(seen, es, 0), ks) < 0;
     bool moved = child != was || lower || below.happened;
     if (!moved && !sums)
         return 0;
@@ -534,7 +560,7 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
             leaf_note *n = leaf_anchor(c, page, pgno, e);
             return n ? seek_in_leaf(c, l, pgno, n, target, e) : e->code;
         }
-        c->idx[l] = (uint16_t)child_index(page, c->codec, target);
+        c->idx[l] = (uint16_t)child_index(page, c->codec, target, false);
         pgno = child_at(page, c->codec, c->idx[l]);
     }
 }

@@ -134,6 +134,15 @@ typedef struct leaf_pos {
     size_t off, restart, limit;
 } leaf_pos;
 
+/* The leaf of the tree at `root` whose range holds `target`, read in
+ * place in the pager's newest page versions: for the writer, whose own
+ * versions nothing else changes, and only while it changes none of them
+ * itself. NULL when a page on the way is only in the file (not copied
+ * out of it since the last checkpoint) or fails its header check: the
+ * caller then reads through a cursor. */
+const uint8_t *btree_newest_leaf(pager *pg, uint32_t root, const btree_codec *c,
+                                 const uint8_t *target);
+
 typedef struct btree_cursor {
     pager *pg;
     bool stop;     /* btree_stop_at_children */

@@ -202,23 +202,16 @@ static int compare_restart(const uint8_t *page, const restart_array *ra, const b
 }
 
 /* The block to search for `target`: the last whose first key is not above
- * it (block 0 when none is). With `last_first` (inserts: appends at the
- * end of a leaf are the most common) the last block is tried first. */
+ * it (block 0 when none is). (Inserts do not try the last block first: an
+ * append mostly finds its place from the leaf's hint slot, and a full
+ * decode of the last block's first key cost every other insert more than
+ * it saved.) */
 static int find_block(const uint8_t *page, const btree_codec *c, const uint8_t *anchor,
-                      const uint8_t *target, bool last_first, leaf_leads *leads, size_t *block) {
-    uint8_t first[BTREE_MAX_KEY];
+                      const uint8_t *target, leaf_leads *leads, size_t *block) {
     restart_array ra = restart_array_of(page);
     size_t lo = 1, hi = ra.n;
     if (!c->lead || c->lead_size > LEAF_LEAD_MAX)
         leads = NULL;
-    if (last_first && hi > 1) {
-        if (!decode_at(c, page, array_at(&ra, hi - 1), ra.end, anchor, first))
-            return -1;
-        if (btree_key_cmp(first, target, c->key_size) <= 0)
-            lo = hi;
-        else
-            hi--;
-    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int cmp;
@@ -282,7 +275,7 @@ static int seek_block(const uint8_t *page, const btree_codec *c, size_t off, siz
 int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, leaf_pos *pos,
               uint8_t *key, const uint8_t *anchor, leaf_leads *leads) {
     size_t b;
-    if (find_block(page, c, anchor, target, false, leads, &b) != 0)
+    if (find_block(page, c, anchor, target, leads, &b) != 0)
         return -1;
     size_t limit = block_end(page, b), next = 0;
     int found = seek_block(page, c, restart_at(page, b), limit, restart_base(b, anchor), target,
@@ -412,7 +405,7 @@ static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const
         size_t next = decode_at(c, page, off, limit, base, pl->next);
         if (!next)
             return -1;
-        if (memcmp(pl->next, key, c->key_size) >= 0) {
+        if (btree_key_cmp(pl->next, key, c->key_size) >= 0) {
             pl->off = off;
             pl->next_end = next;
             pl->has_next = true;
@@ -589,7 +582,7 @@ static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key,
         return -1;
     }
     size_t p = 0;
-    while (p < n && memcmp(keys + p * ks, key, ks) < 0)
+    while (p < n && btree_key_cmp(keys + p * ks, key, ks) < 0)
         p++;
     memmove(keys + (p + 1) * ks, keys + p * ks, (n - p) * ks);
     memcpy(keys + p * ks, key, ks);
@@ -657,7 +650,7 @@ static int split_append(pager *pg, const btree_codec *c, const uint8_t *key, btr
 static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgno,
                          const btree_hint_slot *slot, const uint8_t *key, size_t *b, place *pl) {
     if (!slot || slot->leaf != pgno || slot->count != leaf_count(page) ||
-        memcmp(slot->last, key, c->key_size) >= 0)
+        btree_key_cmp(slot->last, key, c->key_size) >= 0)
         return false;
     size_t limit = block_end(page, slot->block);
     pl->off = slot->off;
@@ -667,13 +660,13 @@ static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgn
     if (slot->off < limit) {
         pl->next_end = decode_at(c, page, slot->off, limit, slot->last, pl->next);
         pl->has_next = true;
-        if (!pl->next_end || memcmp(pl->next, key, c->key_size) < 0)
+        if (!pl->next_end || btree_key_cmp(pl->next, key, c->key_size) < 0)
             return false;
     } else if (slot->block + 1 < restarts(page)) {
         uint8_t first[BTREE_MAX_KEY];
         size_t r = slot->block + 1;
         if (!decode_at(c, page, restart_at(page, r), block_end(page, r), slot->anchor, first) ||
-            memcmp(first, key, c->key_size) <= 0)
+            btree_key_cmp(first, key, c->key_size) <= 0)
             return false;
     }
     *b = slot->block;
@@ -746,10 +739,10 @@ int leaf_insert(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno, con
     if (hinted_place(page, c, pgno, slot, key, &b, &pl))
         memcpy(anchor, slot->anchor, c->key_size);
     else if (leaf_first_key(page, c, anchor) != 0 ||
-             find_block(page, c, anchor, key, true, NULL, &b) != 0 ||
+             find_block(page, c, anchor, key, NULL, &b) != 0 ||
              find_place(page, c, b, anchor, key, &pl) != 0)
         return corrupt(e, pgno);
-    if (pl.has_next && memcmp(pl.next, key, c->key_size) == 0)
+    if (pl.has_next && btree_key_cmp(pl.next, key, c->key_size) == 0)
         return 0;
     if (slot)
         slot->leaf = 0;

@@ -7,6 +7,7 @@
 #include "base/array.h"
 #include "base/hash.h"
 #include "storage/btree.h"
+#include "storage/btree_leaf.h"
 #include "storage/varint.h"
 
 /* DICT leaf entries: varints of the zigzag differences of the hash and of
@@ -25,6 +26,11 @@ static uint64_t key_loc(const uint8_t *k) {
     k += DICT_HASH_BYTES;
     return (uint64_t)k[0] << 40 | (uint64_t)k[1] << 32 | (uint64_t)k[2] << 24 |
            (uint64_t)k[3] << 16 | (uint64_t)k[4] << 8 | k[5];
+}
+
+static void dict_key(uint8_t *key, uint64_t hash, uint64_t loc) {
+    format_put_be(key, hash, DICT_HASH_BYTES);
+    format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
 }
 
 static size_t key_encode(const btree_codec *c, const uint8_t *prev, const uint8_t *key,
@@ -58,20 +64,70 @@ static size_t key_decode(const btree_codec *c, const uint8_t *prev, const uint8_
     return n + m;
 }
 
+/* The first entry of a block at or above `target`, the entries compared
+ * as numbers (no key built per entry): 1 with its key in `key`, *at its
+ * offset and *used the bytes through it; 0 when every entry is below
+ * (*at = len); -1 when one does not decode. `prev` (NULL: not wanted)
+ * gets the entry before the place, *has_prev whether there is one. */
+static int scan_block(const uint8_t *base, const uint8_t *in, size_t len, const uint8_t *target,
+                      uint8_t *key, size_t *at, size_t *used, uint8_t *prev, bool *has_prev) {
+    uint64_t want_hash = key_hash(target), want_loc = key_loc(target);
+    uint64_t hash = base ? key_hash(base) : 0, loc = base ? key_loc(base) : 0;
+    bool have = false;
+    size_t off = 0;
+    int rc = 0;
+    while (off < len && rc == 0) {
+        uint64_t zh = 0, zl = 0;
+        size_t n = varint_get(in + off, len - off, &zh);
+        size_t m = n ? varint_get(in + off + n, len - off - n, &zl) : 0;
+        uint64_t h = zigzag_apply(hash, zh), l = zigzag_apply(loc, zl);
+        if (!m || h >> (8 * DICT_HASH_BYTES) || l >> (8 * DICT_LOC_BYTES))
+            return -1;
+        if (h > want_hash || (h == want_hash && l >= want_loc)) {
+            dict_key(key, h, l);
+            *used = off + n + m;
+            rc = 1;
+        } else {
+            hash = h;
+            loc = l;
+            have = true;
+            off += n + m;
+        }
+    }
+    *at = off;
+    if (rc == 0)
+        *used = off;
+    if (prev && have)
+        dict_key(prev, hash, loc);
+    if (has_prev)
+        *has_prev = have;
+    return rc;
+}
+
+static int block_seek(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
+                      const uint8_t *target, uint8_t *key, size_t *used) {
+    (void)c;
+    size_t at = 0;
+    return scan_block(base, in, len, target, key, &at, used, NULL, NULL);
+}
+
+static int block_place(const btree_codec *c, const uint8_t *base, const uint8_t *in, size_t len,
+                       const uint8_t *target, uint8_t *key, size_t *at, size_t *used, uint8_t *prev,
+                       bool *has_prev) {
+    (void)c;
+    return scan_block(base, in, len, target, key, at, used, prev, has_prev);
+}
+
 void dict_init(dict *d) {
     memset(d, 0, sizeof *d);
-    d->codec = (btree_codec){DICT_KEY_SIZE,
-                             DICT_BLOCK_BYTES,
-                             key_encode,
-                             key_decode,
-                             DICT_HASH_BYTES,
-                             hash_decode,
-                             NULL,
-                             false,
-                             NULL,
-                             NULL,
-                             0,
-                             NULL};
+    d->codec = (btree_codec){.key_size = DICT_KEY_SIZE,
+                             .block_bytes = DICT_BLOCK_BYTES,
+                             .encode = key_encode,
+                             .decode = key_decode,
+                             .lead_size = DICT_HASH_BYTES,
+                             .lead = hash_decode,
+                             .seek = block_seek,
+                             .place = block_place};
 }
 
 void dict_free(dict *d) {
@@ -144,9 +200,42 @@ int dict_read_held(const dict *d, pager *pg, uint64_t view, uint64_t loc, uint8_
     return dict_entry_in(page, loc, kind, bytes, len) ? 0 : bad_loc(e, loc);
 }
 
-static void dict_key(uint8_t *key, uint64_t hash, uint64_t loc) {
-    format_put_be(key, hash, DICT_HASH_BYTES);
-    format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
+/* find_in_place's answer when it cannot tell. */
+#define DICT_UNDECIDED 2
+
+/* dict_find for the writer, reading its newest pages where they are
+ * (btree_newest_leaf, pager_newest) instead of copying three of them (two
+ * tree levels, a heap page) through a cursor: 1 with *loc, 0 when the
+ * tree has no such entry, DICT_UNDECIDED when a page is only in the file,
+ * the entry is a big one, the hash's entries run on into the next leaf or
+ * a page does not decode (the cursor's search then decides, and reports
+ * the damage). */
+static int find_in_place(const dict *d, pager *pg, uint32_t root, int kind, const void *bytes,
+                         size_t len, const uint8_t *target, uint64_t *loc) {
+    const btree_codec *c = &d->codec;
+    const uint8_t *leaf = btree_newest_leaf(pg, root, c, target);
+    uint8_t anchor[DICT_KEY_SIZE], keys[2][DICT_KEY_SIZE];
+    leaf_pos pos;
+    if (!leaf || leaf_first_key(leaf, c, anchor) != 0)
+        return DICT_UNDECIDED;
+    int cur = 0, rc = leaf_seek(leaf, c, target, &pos, keys[cur], anchor, NULL);
+    while (rc == 1 && memcmp(keys[cur], target, DICT_HASH_BYTES) == 0) {
+        uint64_t at = format_get_be(keys[cur] + DICT_HASH_BYTES, DICT_LOC_BYTES);
+        uint32_t pgno = dict_loc_page(at);
+        const uint8_t *heap = pgno >= FORMAT_FIRST_DATA_PAGE ? pager_newest(pg, pgno) : NULL;
+        int got_kind = -1;
+        const uint8_t *got = NULL;
+        size_t got_len = 0;
+        if (!heap || !dict_entry_in(heap, at, &got_kind, &got, &got_len))
+            return DICT_UNDECIDED;
+        if (got_kind == kind && got_len == len && memcmp(got, bytes, len) == 0) {
+            *loc = at;
+            return 1;
+        }
+        rc = leaf_next(leaf, c, &pos, keys[cur], anchor, keys[!cur]);
+        cur = !cur;
+    }
+    return rc == 1 ? 0 : DICT_UNDECIDED;
 }
 
 int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, const void *bytes,
@@ -154,6 +243,11 @@ int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, 
     uint8_t key[DICT_KEY_SIZE];
     uint64_t hash = entry_hash(kind, bytes, len);
     dict_key(key, hash, 0);
+    if (view == PAGER_LATEST) { /* the writer */
+        int rc = find_in_place(d, pg, root, kind, bytes, len, key, loc);
+        if (rc != DICT_UNDECIDED)
+            return rc;
+    }
     btree_cursor c;
     uint8_t scratch[FORMAT_PAGE_SIZE]; /* one per call: readers search concurrently */
     int rc = btree_cursor_init(&c, pg, view, root, &d->codec, e);

@@ -674,14 +674,14 @@ static void drop_spares(pager *p) {
             drop_version(p, take_spare(p, p->spare_of[i]));
 }
 
-/* The parts `marks` names, from `from` to `to`, a run of chunks at a time. */
+/* The parts `marks` names, from `from` to `to`, a chunk at a time: a
+ * copy of a constant 64 bytes is a few vector moves, where one of a run's
+ * variable length became a `rep movsq` whose start-up cost more than the
+ * few chunks a commit marks (about 3% of a single-fact commit's time). */
 static void copy_marked(uint8_t *to, const uint8_t *from, pager_marks marks) {
-    while (marks) {
-        unsigned first = (unsigned)__builtin_ctzll(marks);
-        pager_marks rest = ~(marks >> first);
-        unsigned n = rest ? (unsigned)__builtin_ctzll(rest) : 64 - first;
-        memcpy(to + first * PAGER_CHUNK, from + first * PAGER_CHUNK, n * PAGER_CHUNK);
-        marks &= n + first >= 64 ? 0 : ~UINT64_C(0) << (first + n);
+    for (; marks; marks &= marks - 1) {
+        size_t at = (size_t)__builtin_ctzll(marks) * PAGER_CHUNK;
+        memcpy(to + at, from + at, PAGER_CHUNK);
     }
 }
 

@@ -8,11 +8,21 @@
 #include <string.h>
 
 #include "check.h"
+#include "storage/btree.h"
 #include "storage/dict.h"
+#include "storage/format.h"
 #include "storage/pager.h"
 
 static size_t text_of(size_t i, char *out) {
     return (size_t)snprintf(out, 32, ":entry/%zu", i);
+}
+
+static pager *memory_pager(void) {
+    pager *pg = NULL;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    return pg;
 }
 
 static void test_filter_holds_every_hash_added(void) {
@@ -80,10 +90,8 @@ static void intern_range(dict *d, pager *pg, uint32_t *root, size_t first, size_
  * again, is found at its location, beyond what the cache holds. */
 static void test_new_dictionary_filter_grows_and_finds_everything(void) {
     enum { N = 40000 };
-    pager *pg = NULL;
-    format_header h;
+    pager *pg = memory_pager();
     err e = {0};
-    CHECK(pager_open_memory(&pg, &h, &e) == 0);
     dict d;
     dict_init(&d);
     uint32_t root = 0;
@@ -203,10 +211,82 @@ static void test_reused_versions_leave_open_views_alone(void) {
     pager_close(pg);
 }
 
+/* The DICT tree's keys (hash, location), inserted in random order with
+ * many hashes shared, some keys twice, over several commits: the tree
+ * holds each once, in order, and a seek for each key, for the gap just
+ * below it and for its bare hash finds the key (the codec's numeric block
+ * scan, for inserts and seeks, agrees with the key order). */
+static int cmp_keys(const void *a, const void *b) {
+    return memcmp(a, b, DICT_KEY_SIZE);
+}
+
+static void dict_tree_key(uint8_t *key, uint64_t hash, uint64_t loc) {
+    format_put_be(key, hash, DICT_HASH_BYTES);
+    format_put_be(key + DICT_HASH_BYTES, loc, DICT_LOC_BYTES);
+}
+
+static void test_tree_keys_sorted_and_sought(void) {
+    enum { N = 6000 };
+    pager *pg = memory_pager();
+    err e = {0};
+    dict d;
+    dict_init(&d);
+    static uint8_t keys[N][DICT_KEY_SIZE];
+    uint32_t root = 0, seed = 7;
+    for (size_t i = 0; i < N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        uint64_t hash = (seed >> 8) % 700 * 6151u; /* ~9 keys a hash, far apart */
+        seed = seed * 1103515245u + 12345u;
+        uint64_t loc = i % 5 == 4 ? 1 : ((uint64_t)(seed >> 4) << 12) | (seed & 0xfff);
+        dict_tree_key(keys[i], hash, loc);
+        CHECK(btree_insert(pg, &root, &d.codec, keys[i], NULL, &e) == 0);
+        CHECK(btree_insert(pg, &root, &d.codec, keys[i], NULL, &e) == 0); /* again: kept once */
+        if (i % 500 == 499)
+            pager_publish(pg, i + 1);
+    }
+    qsort(keys, N, DICT_KEY_SIZE, cmp_keys);
+    size_t distinct = 0;
+    for (size_t i = 0; i < N; i++)
+        if (i == 0 || memcmp(keys[i], keys[distinct - 1], DICT_KEY_SIZE) != 0)
+            memcpy(keys[distinct++], keys[i], DICT_KEY_SIZE);
+    btree_cursor c;
+    CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, &d.codec, &e) == 0);
+    static const uint8_t first[DICT_KEY_SIZE];
+    CHECK(btree_seek(&c, first, 0, &e) == 0);
+    const uint8_t *k = NULL;
+    size_t n = 0;
+    while (btree_next(&c, &k, &e) == 1)
+        CHECK(n < distinct && memcmp(k, keys[n++], DICT_KEY_SIZE) == 0);
+    CHECK(n == distinct);
+    for (size_t i = 0; i < distinct; i++) {
+        uint8_t below[DICT_KEY_SIZE];
+        uint64_t hash = format_get_be(keys[i], DICT_HASH_BYTES);
+        uint64_t loc = format_get_be(keys[i] + DICT_HASH_BYTES, DICT_LOC_BYTES);
+        dict_tree_key(below, hash, loc - 1);
+        bool after_prev = i == 0 || memcmp(keys[i - 1], below, DICT_KEY_SIZE) < 0;
+        const uint8_t *targets[2] = {keys[i], below};
+        for (int t = 0; t < 2; t++) {
+            CHECK(btree_seek(&c, targets[t], DICT_KEY_SIZE, &e) == 0);
+            CHECK(btree_next(&c, &k, &e) == 1);
+            CHECK(memcmp(k, t == 0 || after_prev ? keys[i] : keys[i - 1], DICT_KEY_SIZE) == 0);
+        }
+        if (i == 0 || memcmp(keys[i - 1], keys[i], DICT_HASH_BYTES) != 0) { /* a hash's first */
+            CHECK(btree_seek(&c, keys[i], DICT_HASH_BYTES, &e) == 0);
+            CHECK(btree_next(&c, &k, &e) == 1);
+            CHECK(memcmp(k, keys[i], DICT_KEY_SIZE) == 0);
+        }
+    }
+    btree_cursor_free(&c);
+    err_clear(&e);
+    dict_free(&d);
+    pager_close(pg);
+}
+
 int main(void) {
     test_filter_holds_every_hash_added();
     test_new_dictionary_filter_grows_and_finds_everything();
     test_filter_built_later_from_the_tree();
     test_reused_versions_leave_open_views_alone();
+    test_tree_keys_sorted_and_sought();
     return CHECK_DONE();
 }
