@@ -269,15 +269,13 @@ static int finish_ordered(finish_plan *p, finish_order *o, sort_topk *t, finish_
 /* The output variables, Null in the window columns, then the window
  * inputs; stored values stay stored (collect_block decodes them). */
 static void window_row(const finish_plan *p, const value *solution, value *row) {
-    for (size_t c = 0; c < p->col_count; c++) {
-        long var = p->cols[c].spec->kind == FIND_VAR ? p->cols[c].var : -1;
+    for (size_t s = 0; s < p->width; s++) {
+        long var = p->work_vars[s];
         if (var >= 0)
-            value_copy_fields(&row[c], &solution[var]);
+            value_copy_fields(&row[s], &solution[var]);
         else
-            value_set_null(&row[c]); /* in place (value.h) */
+            value_set_null(&row[s]); /* in place (value.h) */
     }
-    for (size_t x = 0; x < p->extra_count; x++)
-        value_copy_fields(&row[p->col_count + x], &solution[p->extra_vars[x]]);
 }
 
 /* Appends a work row per solution of `b`, all taken (and charged) at once. */
