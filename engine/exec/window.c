@@ -273,7 +273,7 @@ static void window_value(window_fn fn, running *run, const window_scratch *w, si
     case WINDOW_LAG: *out = k > lo ? *cell(r, r->arg, perm[k - 1]) : value_null(); return;
     case WINDOW_LEAD: *out = k + 1 < hi ? *cell(r, r->arg, perm[k + 1]) : value_null(); return;
     case WINDOW_ROW_NUMBER:
-    case WINDOW_RANK: /* compute_positional */
+    case WINDOW_RANK:        /* compute_positional */
     case WINDOW_HOST: break; /* window_compute_running */
     }
     *out = value_null();
