@@ -269,15 +269,13 @@ static int finish_ordered(finish_plan *p, finish_order *o, sort_topk *t, finish_
 /* The output variables, Null in the window columns, then the window
  * inputs; stored values stay stored (collect_block decodes them). */
 static void window_row(const finish_plan *p, const value *solution, value *row) {
-    for (size_t c = 0; c < p->col_count; c++) {
-        long var = p->cols[c].spec->kind == FIND_VAR ? p->cols[c].var : -1;
+    for (size_t s = 0; s < p->width; s++) {
+        long var = p->work_vars[s];
         if (var >= 0)
-            value_copy_fields(&row[c], &solution[var]);
+            value_copy_fields(&row[s], &solution[var]);
         else
-            value_set_null(&row[c]); /* in place (value.h) */
+            value_set_null(&row[s]); /* in place (value.h) */
     }
-    for (size_t x = 0; x < p->extra_count; x++)
-        value_copy_fields(&row[p->col_count + x], &solution[p->extra_vars[x]]);
 }
 
 /* Appends a work row per solution of `b`, all taken (and charged) at once. */
@@ -510,6 +508,20 @@ static size_t copy_run(finish_cursor *c, value *dst, size_t room) {
     return n;
 }
 
+/* Up to `room` of the computed rows held in place (c->held) copied to
+ * `dst` at once, value by value (no call per row): 0 when none is left
+ * there. */
+static size_t copy_held(finish_cursor *c, value *dst, size_t room) {
+    size_t width = c->p.col_count, next = c->next_row;
+    size_t n = next < c->held.count ? c->held.count - next : 0;
+    n = n < room ? n : room;
+    for (size_t i = 0; i < n; i++)
+        for (size_t col = 0; col < width; col++)
+            value_copy_fields(&dst[i * width + col], &c->held.rows[next + i][col]);
+    c->next_row += n;
+    return n;
+}
+
 /* The streamed rows out[0..n) decoded in one pass (value_resolve_all):
  * the rows before the first that fails, which ends the answer. */
 static size_t resolve_rows(finish_cursor *c, value *out, size_t n, int *rc, err *e) {
@@ -532,7 +544,8 @@ size_t finish_next_rows(finish_cursor *c, value *out, size_t max, int *rc, err *
         value *dst = out + n * width;
         int got;
         size_t run;
-        if (c->streaming && (run = copy_run(c, dst, max - n)) != 0) {
+        run = c->streaming ? copy_run(c, dst, max - n) : copy_held(c, dst, max - n);
+        if (run) {
             n += run - 1;
             continue;
         }

@@ -45,7 +45,11 @@ typedef struct finish_plan {
     long *group_vars; /* stream indexes: the plain :find variables, then :with */
     long *agg_vars;   /* stream index of each aggregate's argument (-1: none) */
     size_t group_count;
-    long *extra_vars; /* stream index per extra work-row slot (windows only) */
+    /* windows without aggregates: the stream index per work-row slot, -1
+     * for a slot that starts Null (a window's own column); extra_vars is
+     * its tail, one per extra slot */
+    long *work_vars;
+    long *extra_vars;
     size_t extra_count;
     size_t width; /* col_count + extra_count */
 } finish_plan;

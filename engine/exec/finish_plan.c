@@ -36,9 +36,10 @@ int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op
 
 int finish_own_values(finish_plan *p, value *v, size_t n, const char *op, err *e) {
     size_t done;
+    const unsigned texts = 1u << VT_STRING | 1u << VT_KEYWORD;
     int rc = value_resolve_all(v, n, &done, e);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (v[i].type == VT_STRING || v[i].type == VT_KEYWORD)
+    for (size_t i = 0; i < n && !rc; i++)
+        if ((texts >> v[i].type) & 1u)
             rc = finish_copy_value(p, &v[i], &v[i], op, e);
     return rc;
 }
@@ -167,6 +168,8 @@ static void place_windows(finish_plan *p) {
         col->arg = window_input(p, f->has_var && window_takes_arg(col->win), &f->var);
     }
     p->width = p->col_count + p->extra_count;
+    for (size_t c = 0; c < p->col_count; c++)
+        p->work_vars[c] = p->cols[c].spec->kind == FIND_VAR ? p->cols[c].var : -1;
 }
 
 /* The grouping key: plain :find variables in column order, then :with
@@ -279,9 +282,10 @@ int finish_plan_init(finish_plan *p, const ast_query *q, solution_stream *in, me
     size_t n = q->spec_count + q->with_count + 1;
     p->cols = arena_calloc(&p->mem, n, sizeof *p->cols);
     p->group_vars = arena_calloc(&p->mem, 2 * n, sizeof *p->group_vars);
-    p->extra_vars = arena_calloc(&p->mem, 3 * n, sizeof *p->extra_vars);
-    if (!p->cols || !p->group_vars || !p->extra_vars)
+    p->work_vars = arena_calloc(&p->mem, p->col_count + 3 * n, sizeof *p->work_vars);
+    if (!p->cols || !p->group_vars || !p->work_vars)
         return err_set(e, ERR(INT, 0), "out of memory");
+    p->extra_vars = p->work_vars + p->col_count;
     p->agg_vars = p->group_vars + n;
     int rc = resolve_columns(p, e);
     if (rc)

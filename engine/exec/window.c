@@ -209,7 +209,6 @@ typedef struct running {
     double sum;
     bool saw_float;
     value best; /* min/max so far, Null before the first */
-    int64_t rank;
 } running;
 
 static bool is_number(const value *v) {
@@ -263,12 +262,6 @@ static void window_value(window_fn fn, running *run, const window_scratch *w, si
     const value *arg = cell(r, r->arg, perm[k]);
     value *out = &r->rows[perm[k]][r->out];
     switch (fn) {
-    case WINDOW_ROW_NUMBER: value_set_integer(out, (int64_t)(k - lo + 1)); return;
-    case WINDOW_RANK:
-        if (k == lo || !order_tie(w, r, perm[k], perm[k - 1]))
-            run->rank = (int64_t)(k - lo + 1);
-        value_set_integer(out, run->rank);
-        return;
     case WINDOW_COUNT:
         run->count += arg->type != VT_NULL;
         value_set_integer(out, run->count);
@@ -279,6 +272,8 @@ static void window_value(window_fn fn, running *run, const window_scratch *w, si
     case WINDOW_MAX: *out = running_extreme(run, arg, true); return;
     case WINDOW_LAG: *out = k > lo ? *cell(r, r->arg, perm[k - 1]) : value_null(); return;
     case WINDOW_LEAD: *out = k + 1 < hi ? *cell(r, r->arg, perm[k + 1]) : value_null(); return;
+    case WINDOW_ROW_NUMBER:
+    case WINDOW_RANK:        /* compute_positional */
     case WINDOW_HOST: break; /* window_compute_running */
     }
     *out = value_null();
@@ -373,6 +368,38 @@ static int run_partition(const window_running *run, const row_id *perm, size_t l
     return rc;
 }
 
+/* row-number or rank over the partition perm[lo..hi) into at[row] (the
+ * rows' indexes: 4 bytes a row, where the rows themselves are written in
+ * no order of their addresses). */
+static void rank_partition(window_fn fn, const window_scratch *w, size_t lo, size_t hi,
+                           const window_rows *r, row_id *at) {
+    row_id rank = 1;
+    for (size_t k = lo; k < hi; k++) {
+        if (fn == WINDOW_ROW_NUMBER || k == lo || !order_tie(w, r, w->perm[k], w->perm[k - 1]))
+            rank = (row_id)(k - lo + 1);
+        at[w->perm[k]] = rank;
+    }
+}
+
+/* Sorts every partition, then computes positional fn over them into
+ * w->tmp (free once all are sorted) and writes the rows in their order. */
+static int compute_positional(window_fn fn, window_scratch *w, bool descending, size_t n,
+                              const window_rows *r, meter *m, err *e) {
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        hi = partition_end(w, lo, n);
+        sort_partition(w, r, descending, w->perm + lo, hi - lo);
+    }
+    int rc = 0;
+    for (size_t lo = 0, hi; !rc && lo < n; lo = hi) {
+        hi = partition_end(w, lo, n);
+        rank_partition(fn, w, lo, hi, r, w->tmp);
+        rc = meter_tick(m, hi - lo, e); /* one poll per partition */
+    }
+    for (size_t i = 0; !rc && i < n; i++)
+        value_set_integer(&r->rows[i][r->out], w->tmp[i]);
+    return rc;
+}
+
 /* Partitions and sorts, then fills each partition with `fn` or `run`. */
 static int compute(window_fn fn, const window_running *run, bool descending, size_t n,
                    const window_rows *r, meter *m, err *e) {
@@ -380,7 +407,8 @@ static int compute(window_fn fn, const window_running *run, bool descending, siz
     int rc = scratch_init(&w, n, r->partition >= 0, descending, r, m, e);
     if (!rc)
         rc = assign_partitions(&w, n, r, e);
-    if (rc) {
+    if (!rc && !run && !window_takes_arg(fn)) { /* row-number, rank: positions alone */
+        rc = compute_positional(fn, &w, descending, n, r, m, e);
         scratch_free(&w, m);
         return rc;
     }
