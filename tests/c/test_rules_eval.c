@@ -561,6 +561,59 @@ TEST(a_query_run_again_reads_its_own_now) {
     minigraf_close(db);
 }
 
+TEST(a_query_run_again_reads_an_edge_valid_from_its_now) {
+    /* The records a body reads of one entity are kept from one query to
+     * the next (exec/hj_table.h) with the span of valid times at which
+     * they hold: an edge whose :valid-from comes between two runs of the
+     * same text is in the second, an edge valid only in the past in
+     * neither. */
+    MiniGrafDb *db = open_memory_db();
+    char from[64], tx[256];
+    instant_from_now(1000, from, sizeof from);
+    snprintf(tx, sizeof tx,
+             "(transact [[:a :edge :b] [:b :edge :c {:valid-from \"%s\"}]"
+             " [:b :edge :d {:valid-from \"2001-01-01\" :valid-to \"2002-01-01\"}]])",
+             from);
+    EXPECT_TRANSACT(db, tx);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    const char *q = "(query [:find ?y :where (reach :a ?y)])";
+    for (int i = 0; i < 2; i++)
+        EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"]]"));
+    struct timespec pause = {1, 100000000};
+    nanosleep(&pause, NULL);
+    for (int i = 0; i < 2; i++)
+        EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+    minigraf_close(db);
+}
+
+TEST(kept_records_serve_only_the_view_they_were_read_in) {
+    /* One text after another over the same records, each run twice (the
+     * second reads what the first kept): each answers for its own
+     * :as-of and :valid-at. */
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact {:valid-from \"2019-01-01\"} [[:a :edge :b]])");
+    EXPECT_TRANSACT(db, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"}"
+                        " [[:b :edge :c]])");
+    EXPECT_TRANSACT(db, "(transact {:valid-from \"2022-01-01\"} [[:b :edge :d]])");
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    static const struct {
+        const char *q, *want;
+    } runs[] = {
+        {"(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":d\"]]")},
+        {"(query [:find ?y :valid-at \"2020-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]")},
+        {"(query [:find ?y :valid-at \"2021-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"]]")},
+        {"(query [:find ?y :any-valid-time :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]")},
+        {"(query [:find ?y :as-of 2 :valid-at \"2022-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"]]")},
+        {"(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":d\"]]")},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (int k = 0; k < 2; k++)
+            EXPECT_EXEC(db, runs[i].q, runs[i].want);
+    minigraf_close(db);
+}
+
 TEST(rule_bodies_with_expressions_run_again) {
     /* A body of patterns and expressions keeps its operators for the
      * next run of the query; the answers are a first run's. */
@@ -608,4 +661,6 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6), TEST_ENTRY(negation_across_strata_
            TEST_ENTRY(kept_operators_read_each_round_afresh),
            TEST_ENTRY(queries_run_again_see_every_change),
            TEST_ENTRY(a_query_run_again_reads_its_own_now),
+           TEST_ENTRY(a_query_run_again_reads_an_edge_valid_from_its_now),
+           TEST_ENTRY(kept_records_serve_only_the_view_they_were_read_in),
            TEST_ENTRY(rule_bodies_with_expressions_run_again))
