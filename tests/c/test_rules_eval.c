@@ -602,10 +602,14 @@ TEST(kept_records_serve_only_the_view_they_were_read_in) {
         const char *q, *want;
     } runs[] = {
         {"(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":d\"]]")},
-        {"(query [:find ?y :valid-at \"2020-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]")},
-        {"(query [:find ?y :valid-at \"2021-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"]]")},
-        {"(query [:find ?y :any-valid-time :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]")},
-        {"(query [:find ?y :as-of 2 :valid-at \"2022-06-01\" :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"]]")},
+        {"(query [:find ?y :valid-at \"2020-06-01\" :where (reach :a ?y)])",
+         ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]")},
+        {"(query [:find ?y :valid-at \"2021-06-01\" :where (reach :a ?y)])",
+         ROWS("[\"?y\"]", "[[\":b\"]]")},
+        {"(query [:find ?y :any-valid-time :where (reach :a ?y)])",
+         ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]")},
+        {"(query [:find ?y :as-of 2 :valid-at \"2022-06-01\" :where (reach :a ?y)])",
+         ROWS("[\"?y\"]", "[[\":b\"]]")},
         {"(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":d\"]]")},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
