@@ -192,9 +192,11 @@ static bool push(arena *a, rule_list *l, const ast_rule *r) {
     return true;
 }
 
-/* The guarded rule and one demand rule per closure invocation of `r`. */
-static bool rewrite_rule(rewrite *rw, const ast_rule *r, rule_list *out) {
-    if (!push(rw->a, out, guarded(rw->a, r, r->name, r->name_len, r->args, r->argc, r->body.count)))
+/* The guarded rule, with head arguments `args` (r's own, or
+ * right_linear_head's), and one demand rule per closure invocation of `r`. */
+static bool rewrite_rule(rewrite *rw, const ast_rule *r, term *args, rule_list *out) {
+    if (!args ||
+        !push(rw->a, out, guarded(rw->a, r, r->name, r->name_len, args, r->argc, r->body.count)))
         return false;
     for (size_t i = 0; i < r->body.count; i++) {
         const ast_clause *cl = &r->body.items[i];
@@ -280,44 +282,25 @@ static bool closure_right_linear(const rewrite *rw, const ast_clause *call) {
     return true;
 }
 
-/* p(c, Y) :- magic·p(X), body of r, for r's head p(X, Y). */
-static const ast_rule *answer(arena *a, const ast_rule *r, const ast_clause *call) {
+/* The head of r's guarded rule in a right-linear closure: p(c, Y) for
+ * r's p(X, Y), or NULL out of memory.
+ *
+ * p(c, y) holds exactly when some rule of p answers y at an entity X that
+ * demand reaches from c (an exit rule from its body; a right-linear one
+ * from p(M, y), which the stored facts of p's attribute answer, language.md
+ * §9.2, and the derived facts p(c, ...) already hold), so the facts of p
+ * at the other demanded entities, which the guarded rules derive (depth²
+ * facts down a chain), are not needed. The demand rules stay the guarded
+ * rules' (the call last: its prefix is the whole body). Each fact of p
+ * derived is one the rules as written derive, through a derivation no
+ * taller. */
+static term *right_linear_head(arena *a, const ast_rule *r, const ast_clause *call) {
     term *args = arena_alloc(a, 2 * sizeof *args);
-    if (!args)
-        return NULL;
-    args[0] = call->as.invoke.args[0];
-    args[1] = r->args[1];
-    return guarded(a, r, r->name, r->name_len, args, 2, r->body.count);
-}
-
-/* The rules of a right-linear closure. p(c, y) holds exactly when some
- * rule of p answers y at an entity X that demand reaches from c (an
- * exit rule from its body; a right-linear one from p(M, y), which the
- * stored facts of p's attribute answer, language.md §9.2, and the derived
- * facts p(c, ...) already hold), so the facts of p at the other demanded
- * entities, which the guarded rules derive (depth² facts down a chain),
- * are not needed: each rule's head is p(c, Y). The demand rules are the
- * guarded rules' (the call last: its prefix is the whole body). Each fact
- * of p derived is one the rules as written derive, through a derivation
- * no taller. */
-static bool rewrite_right_linear(rewrite *rw, const ast_clause *call, rule_list *out) {
-    size_t len;
-    const char *demand = magic_name(rw->a, call->as.invoke.name, call->as.invoke.name_len, &len);
-    bool ok = demand != NULL;
-    for (size_t i = 0; ok && i < rw->count; i++) {
-        const ast_rule *r = rw->rules[i];
-        if (!rw->closure[i]) {
-            ok = push(rw->a, out, r);
-            continue;
-        }
-        ok = push(rw->a, out, answer(rw->a, r, call));
-        const ast_clause *last = r->body.count ? &r->body.items[r->body.count - 1] : NULL;
-        if (ok && last && last->kind == CL_INVOKE &&
-            has_rules(rw, last->as.invoke.name, last->as.invoke.name_len))
-            ok = push(rw->a, out,
-                      guarded(rw->a, r, demand, len, last->as.invoke.args, 1, r->body.count - 1));
+    if (args) {
+        args[0] = call->as.invoke.args[0];
+        args[1] = r->args[1];
     }
-    return ok;
+    return args;
 }
 
 /* ---- the query ------------------------------------------------------------------------ */
@@ -372,12 +355,12 @@ int magic_rewrite(const ast_rule *const *rules, size_t count, const ast_query *q
     if (!closure_fits(&rw, q))
         return 0;
     rule_list l = {NULL, 0, 0};
-    bool ok = push(a, &l, seed(a, call));
-    if (ok && closure_right_linear(&rw, call))
-        ok = rewrite_right_linear(&rw, call, &l);
-    else
-        for (size_t i = 0; ok && i < count; i++)
-            ok = rw.closure[i] ? rewrite_rule(&rw, rules[i], &l) : push(a, &l, rules[i]);
+    bool ok = push(a, &l, seed(a, call)), linear = closure_right_linear(&rw, call);
+    for (size_t i = 0; ok && i < count; i++)
+        ok = !rw.closure[i]
+                 ? push(a, &l, rules[i])
+                 : rewrite_rule(&rw, rules[i],
+                                linear ? right_linear_head(a, rules[i], call) : rules[i]->args, &l);
     if (!ok)
         return err_set(e, ERR(INT, 0), "out of memory");
     *out = l.items;
