@@ -128,13 +128,20 @@ size_t hj_table_first(const hj_table *t, const value *key) {
 
 /* ---- the cache ------------------------------------------------------------------ */
 
+typedef struct valid_span {
+    int64_t lo, hi;
+} valid_span;
+
 struct hj_cached {
     value attr; /* borrowed from the rules */
     bool has_entity;
     uuid128 entity;
     bool refused; /* remembered as not kept: `t` is empty */
     bool derived;
+    bool stale; /* a derived table of an earlier evaluation: read again */
     uint64_t version;
+    /* The valid-time points at which t shows the same records: [lo, hi). */
+    int64_t valid_lo, valid_hi;
     hj_table t;
 };
 
@@ -171,7 +178,9 @@ static size_t footprint(const hj_cache *c) {
            c->scratch.cap * hj_table_entry_bytes(&c->scratch);
 }
 
-void hj_cache_clear(hj_cache *c, size_t memory_limit) {
+/* Frees every table (their charges released) for an evaluation under
+ * `memory_limit`; the items' memory is kept while it is small. */
+static void hj_cache_clear(hj_cache *c, size_t memory_limit) {
     if (footprint(c) > HJ_CACHE_KEEP_BYTES) {
         hj_cache_free(c);
     } else {
@@ -181,6 +190,42 @@ void hj_cache_clear(hj_cache *c, size_t memory_limit) {
         c->count = c->entity_tables = c->kept_bytes = 0;
     }
     c->budget = memory_limit ? memory_limit / 4 : SIZE_MAX;
+}
+
+/* Would item `it` show the same records under `vis`? */
+static bool shows_same(const hj_cached *it, const visibility *vis) {
+    return it->derived || vis->any_valid_time ||
+           (it->valid_lo <= vis->valid_point && vis->valid_point < it->valid_hi);
+}
+
+static bool same_visibility(const visibility *a, const visibility *b) {
+    return a->as_of == b->as_of && a->as_of_value == b->as_of_value &&
+           a->any_valid_time == b->any_valid_time;
+}
+
+void hj_cache_begin(hj_cache *c, const where_ctx *x, size_t memory_limit) {
+    bool keep = c->reader == x->r && c->limit == memory_limit && same_visibility(&c->vis, &x->vis);
+    for (size_t i = 0; keep && i < c->count; i++)
+        keep = shows_same(c->items[i], &x->vis);
+    if (!keep)
+        hj_cache_clear(c, memory_limit);
+    c->reader = x->r;
+    c->limit = memory_limit;
+    c->vis = x->vis;
+}
+
+void hj_cache_end(hj_cache *c, size_t memory_limit) {
+    for (size_t i = 0; i < c->count; i++) {
+        hj_cached *it = c->items[i];
+        if (it->derived) {
+            c->kept_bytes -= it->t.charged;
+            hj_table_free(&it->t);
+            it->stale = true;
+        }
+    }
+    table_reuse(&c->scratch, -1, NULL);
+    if (footprint(c) + c->kept_bytes > HJ_CACHE_KEEP_BYTES)
+        hj_cache_clear(c, memory_limit);
 }
 
 uint64_t hj_key_attr_hash(const value *attr) {
@@ -232,7 +277,8 @@ const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k) {
 }
 
 /* Adds an item for `k` holding `t` (moved in), or NULL out of memory. */
-static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused) {
+static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused,
+                      const valid_span *span) {
     if (!array_reserve(&c->items, &c->cap, c->count + 1, sizeof *c->items, 8))
         return NULL;
     hj_cached *it = arena_alloc(&c->mem, sizeof *it);
@@ -244,6 +290,8 @@ static hj_cached *add(hj_cache *c, const hj_key *k, hj_table *t, bool refused) {
                       .refused = refused,
                       .derived = k->derived,
                       .version = k->version,
+                      .valid_lo = span->lo,
+                      .valid_hi = span->hi,
                       .t = *t};
     if (k->entity)
         it->entity = *k->entity;
@@ -260,14 +308,41 @@ static bool fits(const hj_cache *c, size_t bytes) {
 const hj_table *hj_cache_put(hj_cache *c, const hj_key *k, hj_table *t) {
     if (!fits(c, t->charged) || lookup(c, k)) /* a key is kept or refused once */
         return NULL;
-    hj_cached *it = add(c, k, t, false);
+    /* read at the query's point: it serves that point alone */
+    int64_t p = c->vis.valid_point;
+    valid_span span = {p, p < INT64_MAX ? p + 1 : p};
+    hj_cached *it = add(c, k, t, false, &span);
     return it ? &it->t : NULL;
 }
 
+/* Does a record visible at some valid time show at `point`? The span of
+ * points that decide the same way for every record so far narrows to
+ * take it in. */
+static bool shows_at(const fact *rec, int64_t point, valid_span *span) {
+    if (point < rec->valid_from) {
+        span->hi = span->hi < rec->valid_from ? span->hi : rec->valid_from;
+        return false;
+    }
+    if (point >= rec->valid_to) {
+        span->lo = span->lo > rec->valid_to ? span->lo : rec->valid_to;
+        return false;
+    }
+    span->lo = span->lo > rec->valid_from ? span->lo : rec->valid_from;
+    span->hi = span->hi < rec->valid_to ? span->hi : rec->valid_to;
+    return true;
+}
+
 /* Reads the records into `t` while they fit the budget. 1 read, 0 they do
- * not fit (or not within the meter's limit), or a storage error. */
+ * not fit (or not within the meter's limit), or a storage error. A stored
+ * pattern is read at every valid time and its records kept as the
+ * query's point shows them (visibility.h), so that `span` says at which
+ * other points the table holds (a later evaluation's "now"). */
 static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan_item *it,
-                              const value *known[3], err *e) {
+                              const value *known[3], bool derived, valid_span *span, err *e) {
+    const visibility vis = x->vis;
+    bool filter = !derived && !vis.any_valid_time;
+    *span = (valid_span){INT64_MIN, INT64_MAX};
+    x->vis.any_valid_time = vis.any_valid_time || filter;
     pattern_scan ps;
     pattern_scan_init(&ps);
     int rc = pattern_scan_open(&ps, x, it, known, e);
@@ -275,10 +350,13 @@ static int read_within_budget(hj_cache *c, hj_table *t, where_ctx *x, const plan
     value vals[3];
     fact rec;
     while (rc == 1 && (rc = pattern_scan_next(&ps, vals, &rec, e)) == 1) {
+        if (filter && !shows_at(&rec, vis.valid_point, span))
+            continue;
         over = !fits(c, t->charged + hj_table_entry_bytes(t));
         rc = over ? 0 : hj_table_append(t, vals, &rec, e) == 0 ? 1 : e->code;
     }
     pattern_scan_release(&ps);
+    x->vis = vis;
     if (rc == ERR(QRY, 12)) {
         err_clear(e);
         return 0;
@@ -331,7 +409,11 @@ static int reread(hj_cache *c, hj_cached *item, where_ctx *x, const plan_item *i
     c->kept_bytes -= item->t.charged;
     hj_table_free(&item->t);
     item->version = k->version;
-    int rc = read_within_budget(c, &item->t, x, it, known, e);
+    item->stale = false;
+    valid_span span;
+    int rc = read_within_budget(c, &item->t, x, it, known, k->derived, &span, e);
+    item->valid_lo = span.lo;
+    item->valid_hi = span.hi;
     item->refused = rc != 1;
     hj_table_shrink(&item->t);
     if (rc == 1)
@@ -345,13 +427,14 @@ static int reread(hj_cache *c, hj_cached *item, where_ctx *x, const plan_item *i
 int hj_cache_load(hj_cache *c, where_ctx *x, const plan_item *it, const hj_key *k,
                   const value *known[3], const hj_table **out, err *e) {
     hj_cached *found = lookup(c, k);
-    if (found && found->version != k->version)
+    if (found && (found->stale || found->version != k->version))
         return reread(c, found, x, it, k, known, out, e);
     *out = found && !found->refused ? &found->t : NULL;
     if (found || (k->entity && c->entity_tables >= HJ_CACHE_ENTITY_TABLES))
         return 0;
     table_reuse(&c->scratch, k->key_pos, x->m);
-    int rc = read_within_budget(c, &c->scratch, x, it, known, e);
+    valid_span span;
+    int rc = read_within_budget(c, &c->scratch, x, it, known, k->derived, &span, e);
     if (rc != 1)
         table_reuse(&c->scratch, k->key_pos, x->m); /* refused: remembered empty */
     if (rc > 1)
@@ -360,7 +443,7 @@ int hj_cache_load(hj_cache *c, where_ctx *x, const plan_item *it, const hj_key *
     hj_table_init(&t, k->key_pos, x->m);
     if (rc == 1 && !take_scratch(c, &t))
         return err_set(e, ERR(INT, 0), "out of memory");
-    const hj_cached *kept = add(c, k, &t, rc == 0);
+    const hj_cached *kept = add(c, k, &t, rc == 0, &span);
     if (!kept) {
         hj_table_free(&t);
         return err_set(e, ERR(INT, 0), "out of memory");

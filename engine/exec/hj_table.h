@@ -6,7 +6,10 @@
  * an hj_cache keeps such tables for the whole evaluation (where_ctx.tables,
  * exec/rule_eval.c), so the stored records a body joins are read once per
  * evaluation instead of once per round; a derived relation's table is
- * kept until the relation grows. */
+ * kept until the relation grows. The stored patterns' tables also serve
+ * the next evaluation of the same rule cache (exec/rule_cache.h: one
+ * query text on one snapshot) while they are small and the query sees
+ * them the same way (hj_cache_begin). */
 #ifndef MG_EXEC_HJ_TABLE_H
 #define MG_EXEC_HJ_TABLE_H
 
@@ -18,6 +21,7 @@
 #include "base/error.h"
 #include "base/htab.h"
 #include "base/meter.h"
+#include "exec/visibility.h"
 #include "model/fact.h"
 #include "model/value.h"
 
@@ -111,14 +115,29 @@ typedef struct hj_cache {
      * one costs no malloc; emptied, not freed, between evaluations. */
     arena mem;
     hj_table scratch; /* a new table is read into its arrays, then copied */
+    /* What the stored tables were read under (hj_cache_begin): the reader
+     * their stored values decode through, the memory limit the budget is
+     * of, and the visibility. */
+    const void *reader;
+    size_t limit;
+    visibility vis;
 } hj_cache;
 
 /* `memory_limit`: the query's (0: none). */
 void hj_cache_init(hj_cache *c, size_t memory_limit);
 void hj_cache_free(hj_cache *c);
-/* Frees every table (their charges released) for an evaluation under
- * `memory_limit`; the items' memory is kept while it is small. */
-void hj_cache_clear(hj_cache *c, size_t memory_limit);
+/* Starts an evaluation over `x` (its reader and visibility) under
+ * `memory_limit`. The stored patterns' tables of the last evaluation
+ * stay when they are what this one would read: the same reader (the rule
+ * cache that holds c serves one snapshot), the same limit, as-of and
+ * valid-time mode, and a valid-time point at which each table shows the
+ * same records (a table notes the span of points that do). Otherwise
+ * every table is freed (their charges released). */
+void hj_cache_begin(hj_cache *c, const struct where_ctx *x, size_t memory_limit);
+/* Ends an evaluation: the derived relations' tables are freed (they are
+ * the evaluation's), and the stored ones kept for the next while the
+ * cache's memory is small, else freed too. */
+void hj_cache_end(hj_cache *c, size_t memory_limit);
 /* The kept table of `k`, or NULL (not read yet, or not kept). */
 const hj_table *hj_cache_find(const hj_cache *c, const hj_key *k);
 /* Keeps `t` (moved in: the cache owns it from then on) if it fits the

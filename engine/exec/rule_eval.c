@@ -437,11 +437,11 @@ static int evaluate(rule_eval *re, const ast_query *q, const ast_rule *const *ru
         uuid_cache kw;
         uuid_cache_begin(&kw);
         size_t limit = re->x->m ? re->x->m->limit : 0;
-        hj_cache_clear(&re->c->tables, limit);
+        hj_cache_begin(&re->c->tables, re->x, limit);
         re->x->tables = &re->c->tables;
         rc = seminaive_run(re->sn, eval_body, re, e);
         re->x->tables = NULL;
-        hj_cache_clear(&re->c->tables, limit);
+        hj_cache_end(&re->c->tables, limit);
         uuid_cache_end(&kw);
         re->opts->derived = seminaive_fact_count(re->sn);
     }

@@ -192,9 +192,11 @@ static bool push(arena *a, rule_list *l, const ast_rule *r) {
     return true;
 }
 
-/* The guarded rule and one demand rule per closure invocation of `r`. */
-static bool rewrite_rule(rewrite *rw, const ast_rule *r, rule_list *out) {
-    if (!push(rw->a, out, guarded(rw->a, r, r->name, r->name_len, r->args, r->argc, r->body.count)))
+/* The guarded rule, with head arguments `args` (r's own, or
+ * right_linear_head's), and one demand rule per closure invocation of `r`. */
+static bool rewrite_rule(rewrite *rw, const ast_rule *r, term *args, rule_list *out) {
+    if (!args ||
+        !push(rw->a, out, guarded(rw->a, r, r->name, r->name_len, args, r->argc, r->body.count)))
         return false;
     for (size_t i = 0; i < r->body.count; i++) {
         const ast_clause *cl = &r->body.items[i];
@@ -217,6 +219,88 @@ static const ast_rule *seed(arena *a, const ast_clause *call) {
     s->args = call->as.invoke.args;
     s->argc = 1;
     return s->name ? s : NULL;
+}
+
+/* ---- a right-linear closure ----------------------------------------------------------- */
+
+static bool same_var(const term *a, const term *b) {
+    return a->kind == TERM_VAR && b->kind == TERM_VAR &&
+           same_name(a->name, a->name_len, b->name, b->name_len);
+}
+
+/* Does clause `cl` (a pattern or an invocation: others are not read)
+ * name variable y? */
+static bool clause_names(const ast_clause *cl, const term *y) {
+    if (cl->kind == CL_PATTERN)
+        return same_var(&cl->as.pattern.e, y) || same_var(&cl->as.pattern.a, y) ||
+               same_var(&cl->as.pattern.v, y);
+    for (size_t i = 0; i < cl->as.invoke.argc; i++)
+        if (same_var(&cl->as.invoke.args[i], y))
+            return true;
+    return false;
+}
+
+/* Is `r`, a rule of p = `call`'s predicate, an exit rule (no invocation
+ * of p), or right-linear: p(X, Y) :- body, p(M, Y), the call last, Y a
+ * variable no other clause names and the body only patterns and
+ * invocations of predicates without rules? */
+static bool right_linear(const rewrite *rw, const ast_rule *r, const ast_clause *call) {
+    size_t n = r->body.count, calls = 0;
+    for (size_t i = 0; i < n; i++)
+        calls += r->body.items[i].kind == CL_INVOKE &&
+                 has_rules(rw, r->body.items[i].as.invoke.name,
+                           r->body.items[i].as.invoke.name_len);
+    if (calls == 0)
+        return true;
+    const ast_clause *last = &r->body.items[n - 1];
+    const term *y = &r->args[1];
+    if (calls != 1 || last->kind != CL_INVOKE || last->as.invoke.argc != 2 ||
+        !same_name(last->as.invoke.name, last->as.invoke.name_len, call->as.invoke.name,
+                   call->as.invoke.name_len) ||
+        y->kind != TERM_VAR || !same_var(&last->as.invoke.args[1], y) ||
+        same_var(&last->as.invoke.args[0], y) || same_var(&r->args[0], y))
+        return false;
+    for (size_t i = 0; i + 1 < n; i++) {
+        const ast_clause *cl = &r->body.items[i];
+        if ((cl->kind != CL_PATTERN && cl->kind != CL_INVOKE) || clause_names(cl, y))
+            return false;
+    }
+    return true;
+}
+
+/* The closure is p alone, binary, each rule an exit or right-linear. */
+static bool closure_right_linear(const rewrite *rw, const ast_clause *call) {
+    if (call->as.invoke.argc != 2)
+        return false;
+    for (size_t i = 0; i < rw->count; i++) {
+        const ast_rule *r = rw->rules[i];
+        if (rw->closure[i] &&
+            (!same_name(r->name, r->name_len, call->as.invoke.name, call->as.invoke.name_len) ||
+             r->argc != 2 || !right_linear(rw, r, call)))
+            return false;
+    }
+    return true;
+}
+
+/* The head of r's guarded rule in a right-linear closure: p(c, Y) for
+ * r's p(X, Y), or NULL out of memory.
+ *
+ * p(c, y) holds exactly when some rule of p answers y at an entity X that
+ * demand reaches from c (an exit rule from its body; a right-linear one
+ * from p(M, y), which the stored facts of p's attribute answer, language.md
+ * §9.2, and the derived facts p(c, ...) already hold), so the facts of p
+ * at the other demanded entities, which the guarded rules derive (depth²
+ * facts down a chain), are not needed. The demand rules stay the guarded
+ * rules' (the call last: its prefix is the whole body). Each fact of p
+ * derived is one the rules as written derive, through a derivation no
+ * taller. */
+static term *right_linear_head(arena *a, const ast_rule *r, const ast_clause *call) {
+    term *args = arena_alloc(a, 2 * sizeof *args);
+    if (args) {
+        args[0] = call->as.invoke.args[0];
+        args[1] = r->args[1];
+    }
+    return args;
 }
 
 /* ---- the query ------------------------------------------------------------------------ */
@@ -271,9 +355,12 @@ int magic_rewrite(const ast_rule *const *rules, size_t count, const ast_query *q
     if (!closure_fits(&rw, q))
         return 0;
     rule_list l = {NULL, 0, 0};
-    bool ok = push(a, &l, seed(a, call));
+    bool ok = push(a, &l, seed(a, call)), linear = closure_right_linear(&rw, call);
     for (size_t i = 0; ok && i < count; i++)
-        ok = rw.closure[i] ? rewrite_rule(&rw, rules[i], &l) : push(a, &l, rules[i]);
+        ok = !rw.closure[i]
+                 ? push(a, &l, rules[i])
+                 : rewrite_rule(&rw, rules[i],
+                                linear ? right_linear_head(a, rules[i], call) : rules[i]->args, &l);
     if (!ok)
         return err_set(e, ERR(INT, 0), "out of memory");
     *out = l.items;

@@ -10,6 +10,15 @@
  *   demand      magic·q(A) :- magic·p(X), prefix.   (per invocation q(A, B) in a
  *                                                    body, A bound by the prefix)
  *
+ * When the closure is one binary predicate whose recursive rules are
+ * right-linear, `p(X, Y) :- body, (p M Y)` with the call last and Y named
+ * nowhere else, the guards' heads are the call's own instead:
+ *
+ *   answer      p(:c, Y) :- magic·p(X), body.       (every rule of p)
+ *
+ * so only the facts the call reads are derived (a chain of depth d: d
+ * facts and d demand facts, where the guarded rules derive d²/2).
+ *
  * Magic predicates are named so that no parsed symbol can name them (a
  * space), and are never visible to patterns (language.md D13). The demand
  * that needs no guarded fact is evaluated to its fixpoint first

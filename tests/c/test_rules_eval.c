@@ -539,25 +539,77 @@ static void instant_from_now(long ms, char *out, size_t size) {
              tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(at % 1000));
 }
 
-TEST(a_query_run_again_reads_its_own_now) {
-    /* The bodies' operators are kept from one query to the next
-     * (exec/rule_cache.h) while nothing is committed; each run still
-     * reads the records valid at its own "now": an edge whose :valid-to
-     * passes between two runs of the same text is gone from the second. */
+/* (reach :a ?y) run twice, a second apart, twice each time, over the
+ * edges `tx_format` transacts with an instant a second from now (its %s):
+ * the rows of the runs before and after that instant. */
+static void reach_across_an_instant(const char *tx_format, const char *before, const char *after) {
     MiniGrafDb *db = open_memory_db();
-    char until[64], tx[192];
-    instant_from_now(1000, until, sizeof until);
-    snprintf(tx, sizeof tx, "(transact [[:a :edge :b] [:b :edge :c {:valid-to \"%s\"}]])", until);
+    char at[64], tx[256];
+    instant_from_now(1000, at, sizeof at);
+    snprintf(tx, sizeof tx, tx_format, at);
     EXPECT_TRANSACT(db, tx);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
     EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
     const char *q = "(query [:find ?y :where (reach :a ?y)])";
     for (int i = 0; i < 2; i++)
-        EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+        EXPECT_EXEC(db, q, before);
     struct timespec pause = {1, 100000000};
     nanosleep(&pause, NULL);
     for (int i = 0; i < 2; i++)
-        EXPECT_EXEC(db, q, ROWS("[\"?y\"]", "[[\":b\"]]"));
+        EXPECT_EXEC(db, q, after);
+    minigraf_close(db);
+}
+
+TEST(a_query_run_again_reads_its_own_now) {
+    /* The bodies' operators are kept from one query to the next
+     * (exec/rule_cache.h) while nothing is committed; each run still
+     * reads the records valid at its own "now": an edge whose :valid-to
+     * passes between two runs of the same text is gone from the second. */
+    reach_across_an_instant("(transact [[:a :edge :b] [:b :edge :c {:valid-to \"%s\"}]])",
+                            ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"),
+                            ROWS("[\"?y\"]", "[[\":b\"]]"));
+}
+
+TEST(a_query_run_again_reads_an_edge_valid_from_its_now) {
+    /* The records a body reads of one entity are kept from one query to
+     * the next (exec/hj_table.h) with the span of valid times at which
+     * they hold: an edge whose :valid-from comes between two runs of the
+     * same text is in the second, an edge valid only in the past in
+     * neither. */
+    reach_across_an_instant(
+        "(transact [[:a :edge :b] [:b :edge :c {:valid-from \"%s\"}]"
+        " [:b :edge :d {:valid-from \"2001-01-01\" :valid-to \"2002-01-01\"}]])",
+        ROWS("[\"?y\"]", "[[\":b\"]]"), ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]"));
+}
+
+TEST(kept_records_serve_only_the_view_they_were_read_in) {
+    /* One text after another over the same records, each run twice (the
+     * second reads what the first kept): each answers for its own
+     * :as-of and :valid-at. */
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact {:valid-from \"2019-01-01\"} [[:a :edge :b]])");
+    EXPECT_TRANSACT(db, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"}"
+                        " [[:b :edge :c]])");
+    EXPECT_TRANSACT(db, "(transact {:valid-from \"2022-01-01\"} [[:b :edge :d]])");
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?z] (reach ?z ?y)])", OK);
+    static const struct {
+        const char *q, *want;
+    } runs[] = {
+        {"(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":d\"]]")},
+        {"(query [:find ?y :valid-at \"2020-06-01\" :where (reach :a ?y)])",
+         ROWS("[\"?y\"]", "[[\":b\"],[\":c\"]]")},
+        {"(query [:find ?y :valid-at \"2021-06-01\" :where (reach :a ?y)])",
+         ROWS("[\"?y\"]", "[[\":b\"]]")},
+        {"(query [:find ?y :any-valid-time :where (reach :a ?y)])",
+         ROWS("[\"?y\"]", "[[\":b\"],[\":c\"],[\":d\"]]")},
+        {"(query [:find ?y :as-of 2 :valid-at \"2022-06-01\" :where (reach :a ?y)])",
+         ROWS("[\"?y\"]", "[[\":b\"]]")},
+        {"(query [:find ?y :where (reach :a ?y)])", ROWS("[\"?y\"]", "[[\":b\"],[\":d\"]]")},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (int k = 0; k < 2; k++)
+            EXPECT_EXEC(db, runs[i].q, runs[i].want);
     minigraf_close(db);
 }
 
@@ -608,4 +660,6 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6), TEST_ENTRY(negation_across_strata_
            TEST_ENTRY(kept_operators_read_each_round_afresh),
            TEST_ENTRY(queries_run_again_see_every_change),
            TEST_ENTRY(a_query_run_again_reads_its_own_now),
+           TEST_ENTRY(a_query_run_again_reads_an_edge_valid_from_its_now),
+           TEST_ENTRY(kept_records_serve_only_the_view_they_were_read_in),
            TEST_ENTRY(rule_bodies_with_expressions_run_again))
