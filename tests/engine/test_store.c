@@ -3,6 +3,7 @@
  * size limits, failed writes, locks. */
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +320,75 @@ static void test_background_checkpoints_keep_every_commit(void) {
     CHECK(open_file(p, true, &s, &e) == 0);
     if (s) {
         CHECK(store_tx_count(s) == 601 && count_records(s) == 601);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+/* Writer threads committing while background checkpoints settle: each
+ * checkpoint whose header became durable with commits after its mark has
+ * a new log take them over (renamed over the log: another inode), so the
+ * log restarts without a checkpoint run whole under the writer. Left
+ * without a close, the file reopens with every commit. */
+typedef struct tail_writer {
+    store *s;
+    int id;
+} tail_writer;
+
+#define TAIL_THREADS 3
+#define TAIL_COMMITS 1500
+
+/* Numbers the next transaction and commits it (the store checks the
+ * number under its own lock); the wait for durability is shared. */
+static pthread_mutex_t tail_mx = PTHREAD_MUTEX_INITIALIZER;
+
+static void *commit_tail(void *arg) {
+    tail_writer *w = arg;
+    char name[32];
+    err e = {0};
+    for (int i = 0; i < TAIL_COMMITS; i++) {
+        snprintf(name, sizeof name, ":t%d_%d", w->id, i);
+        pthread_mutex_lock(&tail_mx);
+        fact f = make_fact(name, ":n", value_integer(i), store_tx_count(w->s) + 1);
+        int rc = store_commit_nowait(w->s, &f, 1, &e);
+        pthread_mutex_unlock(&tail_mx);
+        CHECK(rc == 0 && store_await_durable(w->s, &e) == 0);
+    }
+    err_clear(&e);
+    return NULL;
+}
+
+static ino_t inode_of(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_ino : 0;
+}
+
+static void test_new_log_takes_tail_over(store_sync mode, const char *name) {
+    const char *p = db_path(name);
+    store_options o = opts(false);
+    o.wal_checkpoint_threshold = 20;
+    o.background_checkpoint = true;
+    o.sync = mode;
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    if (!s)
+        return;
+    ino_t first = inode_of(wal_of(p));
+    pthread_t t[TAIL_THREADS];
+    tail_writer w[TAIL_THREADS];
+    for (int i = 0; i < TAIL_THREADS; i++) {
+        w[i] = (tail_writer){.s = s, .id = i};
+        CHECK(pthread_create(&t[i], NULL, commit_tail, &w[i]) == 0);
+    }
+    for (int i = 0; i < TAIL_THREADS; i++)
+        pthread_join(t[i], NULL);
+    store_abandon(s);
+    CHECK(inode_of(wal_of(p)) != first); /* a new log took over at least once */
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == TAIL_THREADS * TAIL_COMMITS);
+        CHECK(count_records(s) == TAIL_THREADS * TAIL_COMMITS);
         store_close(s);
     }
     err_clear(&e);
@@ -864,6 +934,8 @@ int main(void) {
     test_file_round_trip();
     test_file_stops_growing();
     test_background_checkpoints_keep_every_commit();
+    test_new_log_takes_tail_over(STORE_SYNC_NORMAL, "tail_normal.graph");
+    test_new_log_takes_tail_over(STORE_SYNC_FULL, "tail_full.graph");
     test_other_links_log_stays_out();
     test_version_2_log_replays();
     test_saltless_log_checkpoints_whole_first();
