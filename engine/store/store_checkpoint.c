@@ -11,12 +11,14 @@
  * checkpoint's mark (the WAL's end when its pages were written).
  *
  * Once the header is durable the syncer, under `writing` again, resets the
- * WAL when no commit came after the mark. Otherwise the log keeps its
+ * WAL when no commit came after the mark. Otherwise a new log takes the
+ * frames after the mark over (take_over_tail; wal.h), which restarts the
+ * log without stopping the writers. When that fails the log keeps its
  * frames: those up to the mark replay as skipped (the main file holds
  * them: tx_count), the later ones as commits (wal.h: every generation
  * since the log's base replays), and frames carry the new generation from
- * then on. The log restarts at a later checkpoint that ends with no
- * commit after its mark, or one run whole under `writing` (an explicit
+ * then on, until a later checkpoint ends with no commit after its mark or
+ * takes the tail over, or one runs whole under `writing` (an explicit
  * checkpoint, a close, or an automatic one once the log holds
  * STORE_WAL_RESTART_BYTES), whose tail is empty by construction.
  *
