@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,8 +37,18 @@ static int posix_size(void *ctx, int fd, uint64_t *out) {
     return 0;
 }
 
-static const vfs posix_vfs = {posix_pread,    posix_pwrite, posix_sync,
-                              posix_truncate, posix_size,   NULL};
+static int posix_rename(void *ctx, const char *from, const char *to) {
+    (void)ctx;
+    return rename(from, to);
+}
+
+static int posix_close(void *ctx, int fd) {
+    (void)ctx;
+    return close(fd);
+}
+
+static const vfs posix_vfs = {posix_pread, posix_pwrite, posix_sync,  posix_truncate,
+                              posix_size,  posix_rename, posix_close, NULL};
 static const vfs *current = &posix_vfs;
 
 const vfs *vfs_posix(void) {

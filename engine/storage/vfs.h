@@ -1,5 +1,5 @@
-/* The I/O seam under the pager and the WAL: every write, sync and truncate
- * of a database file goes through one table of function pointers, so tests
+/* The I/O seam under the pager and the WAL: every write, sync, truncate
+ * and rename of a database file goes through one table of function pointers, so tests
  * can swap in a layer that fails or "crashes" at the Nth operation. Reads
  * go through it too (a test may corrupt what is read).
  *
@@ -18,6 +18,10 @@ typedef struct vfs {
     int (*sync)(void *ctx, int fd);
     int (*truncate)(void *ctx, int fd, uint64_t size);
     int (*size)(void *ctx, int fd, uint64_t *out);
+    /* A file renamed over another (a new log taking an old one's place);
+     * a descriptor closed (a file no path names any more: wal.c). */
+    int (*rename)(void *ctx, const char *from, const char *to);
+    int (*close)(void *ctx, int fd);
     void *ctx;
 } vfs;
 

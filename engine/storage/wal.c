@@ -245,7 +245,7 @@ void wal_close(wal *w) {
     if (!w)
         return;
     if (w->fd >= 0)
-        close(w->fd);
+        w->io->close(w->io->ctx, w->fd);
     free(w->path);
     free(w);
 }
@@ -504,4 +504,149 @@ int wal_sync(wal *w, err *e) {
     if (w->io->sync(w->io->ctx, w->fd) != 0)
         return io_error(e, ERR(STG, 13), "sync", w);
     return 0;
+}
+
+/* ---- a new log taking the tail over ------------------------------------ */
+
+struct wal_next {
+    int fd;
+    char *path;          /* `<log>.next` until it is renamed over the log */
+    uint32_t salt;       /* its header's */
+    uint64_t generation; /* its base, and its frames' */
+    uint64_t copied;     /* the old log's frames copied: [from, copied) (wal_size terms) */
+    uint64_t end;        /* just past its last frame */
+};
+
+#define COPY_CHUNK ((size_t)1 << 20)
+
+/* Restamps the whole frames at the start of buf[0..len) for `n` (its
+ * generation; not ORDERED: a copy is not synced as it is written); the
+ * bytes they take. A frame cut by the end of buf is left for the next. */
+static size_t restamp(const wal *w, const wal_next *n, uint8_t *buf, size_t len) {
+    size_t at = 0;
+    while (len - at >= WAL_FRAME_HEADER) {
+        uint8_t *h = buf + at;
+        size_t payload = (size_t)format_get_le(h, 4);
+        if (payload > len - at - WAL_FRAME_HEADER)
+            break;
+        format_put_le(h + 8, n->generation, 8);
+        format_put_le(h + 16, format_get_le(h + 16, 4) & ~(uint64_t)WAL_FRAME_ORDERED, 4);
+        format_put_le(h + 4, frame_crc(w, h, h + WAL_FRAME_HEADER, payload), 4);
+        at += WAL_FRAME_HEADER + payload;
+    }
+    return at;
+}
+
+/* Grows *buf to `want` bytes. */
+static int reserve(uint8_t **buf, size_t *cap, size_t want, err *e) {
+    if (want <= *cap)
+        return 0;
+    uint8_t *grown = realloc(*buf, want);
+    if (!grown)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    *buf = grown;
+    *cap = want;
+    return 0;
+}
+
+/* Copies the old log's frames from n->copied to `to`, a chunk at a time
+ * (a frame longer than a chunk is read whole). */
+static int copy_chunks(const wal *w, wal_next *n, uint64_t to, err *e) {
+    uint8_t *buf = NULL;
+    size_t cap = 0, need = 0;
+    int rc = 0;
+    while (rc == 0 && n->copied < to) {
+        uint64_t left = to - n->copied;
+        size_t want = left < COPY_CHUNK ? (size_t)left : COPY_CHUNK;
+        want = want < need ? need : want;
+        if ((rc = reserve(&buf, &cap, want, e)) != 0)
+            break;
+        if (vfs_read_all(w->io, w->fd, buf, want, WAL_HEADER_SIZE + n->copied) != 0) {
+            rc = io_error(e, ERR(STG, 11), "read", w);
+            break;
+        }
+        size_t whole = restamp(w, n, buf, want);
+        if (whole == 0) {
+            need = want < WAL_FRAME_HEADER ? 0 : WAL_FRAME_HEADER + (size_t)format_get_le(buf, 4);
+            if (need <= want || need > left)
+                rc = err_set(e, ERR(INT, 0), "a WAL frame to copy is cut at byte %llu of %s",
+                             (unsigned long long)(WAL_HEADER_SIZE + n->copied), w->path);
+            continue;
+        }
+        need = 0;
+        if (vfs_write_all(w->io, n->fd, buf, whole, n->end) != 0)
+            rc = io_error(e, ERR(STG, 12), "write", w);
+        n->end += whole;
+        n->copied += whole;
+    }
+    free(buf);
+    return rc;
+}
+
+int wal_next_copy(const wal *w, wal_next *n, uint64_t to, bool sync, err *e) {
+    int rc = copy_chunks(w, n, to, e);
+    if (rc == 0 && sync && w->io->sync(w->io->ctx, n->fd) != 0)
+        rc = io_error(e, ERR(STG, 13), "sync", w);
+    return rc;
+}
+
+void wal_next_drop(const wal *w, wal_next *n) {
+    if (!n)
+        return;
+    if (n->fd >= 0) {
+        w->io->close(w->io->ctx, n->fd);
+        unlink(n->path);
+    }
+    free(n->path);
+    free(n);
+}
+
+int wal_next_open(const wal *w, uint64_t from, uint64_t generation, wal_next **out, err *e) {
+    wal_next *n = calloc(1, sizeof *n);
+    char *path = join(w->path, "", "", ".next");
+    if (!n || !path) {
+        free(n);
+        free(path);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    *n = (wal_next){.path = path,
+                    .salt = new_salt(),
+                    .generation = generation,
+                    .copied = from,
+                    .end = WAL_HEADER_SIZE};
+    n->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (n->fd < 0) {
+        int rc = err_set(e, ERR(STG, 10), "open failed for %s: %s", path, strerror(errno));
+        wal_next_drop(w, n);
+        return rc;
+    }
+    uint8_t h[WAL_HEADER_SIZE];
+    header_bytes(h, generation, w->db_id, n->salt);
+    if (vfs_write_all(w->io, n->fd, h, sizeof h, 0) != 0) {
+        int rc = io_error(e, ERR(STG, 12), "write", w);
+        wal_next_drop(w, n);
+        return rc;
+    }
+    *out = n;
+    return 0;
+}
+
+int wal_next_take(wal *w, wal_next *n, err *e) {
+    if (w->io->rename(w->io->ctx, n->path, w->path) != 0) {
+        int rc = io_error(e, ERR(STG, 12), "rename over", w);
+        wal_next_drop(w, n);
+        return rc;
+    }
+    w->io->close(w->io->ctx, w->fd); /* no path names the old log now */
+    w->fd = n->fd;
+    w->salt = n->salt;
+    w->generation = w->base = n->generation;
+    w->end = n->end;
+    free(n->path);
+    free(n);
+    return 0;
+}
+
+int wal_sync_dir(const wal *w, err *e) {
+    return vfs_sync_dir(w->path) == 0 ? 0 : io_error(e, ERR(STG, 13), "directory sync", w);
 }

@@ -113,4 +113,28 @@ uint32_t wal_salt(const wal *w);
 /* Bytes of frames in the log. */
 uint64_t wal_size(const wal *w);
 
+/* A new log taking over the frames a checkpoint's durable header does not
+ * hold, so that the log restarts while commits go on (store_checkpoint.c):
+ * `<log>.next` gets a header continuing `generation` (a new salt) and
+ * copies of the log's frames from byte `from` (wal_size terms) on, each
+ * restamped with `generation` and not ORDERED; renamed over the log, it
+ * is the log. Until the rename the old log is whole and replays beside
+ * the header (its salt is the one the header names); after it the new
+ * one does (its frames are of the header's generation). Open, copy and
+ * drop only read `w`'s descriptor, path and identity: they may run beside
+ * appends past the bytes they copy. */
+typedef struct wal_next wal_next;
+int wal_next_open(const wal *w, uint64_t from, uint64_t generation, wal_next **out, err *e);
+/* Copies the frames up to byte `to` (whole frames), syncing the new log
+ * when `sync`. */
+int wal_next_copy(const wal *w, wal_next *n, uint64_t to, bool sync, err *e);
+/* Renames the new log over the log and makes `w` it (frames appended
+ * from now on go there); every frame of `w` must be copied. On failure
+ * `w` is unchanged and `n` dropped. The rename is durable once
+ * wal_sync_dir returned. */
+int wal_next_take(wal *w, wal_next *n, err *e);
+/* Deletes a new log not taken (NULL: nothing). */
+void wal_next_drop(const wal *w, wal_next *n);
+int wal_sync_dir(const wal *w, err *e);
+
 #endif

@@ -366,9 +366,12 @@ int store_commit(store *s, const fact *facts, size_t count, err *e) {
     return rc != 0 ? rc : store_await_durable(s, e);
 }
 
+/* Not while a checkpoint is in flight: the next one would wait in the
+ * writer slot for its syncs (10-39 ms, every commit behind it too); the
+ * first commit after it settles asks again. */
 bool store_wants_quiet(store *s) {
     pthread_mutex_lock(&s->writing);
-    bool want = !s->broken && !s->opts.read_only &&
+    bool want = !s->broken && !s->opts.read_only && !s->ckpt_flight &&
                 (store_checkpoint_due(s) || pager_versions_kept(s->pg) > STORE_MAX_KEPT_VERSIONS);
     pthread_mutex_unlock(&s->writing);
     return want;

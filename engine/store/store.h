@@ -177,7 +177,8 @@ int store_checkpoint_finish(store *s, err *e);
 /* After a commit: true when the store wants store_checkpoint called with
  * no reader held open for long (the caller stops its streaming cursors
  * first): a checkpoint is due that readers kept out, or open readers keep
- * more than STORE_MAX_KEPT_VERSIONS superseded page versions alive. */
+ * more than STORE_MAX_KEPT_VERSIONS superseded page versions alive; never
+ * while a background checkpoint's syncs run. */
 bool store_wants_quiet(store *s);
 
 /* ---- readers ---------------------------------------------------------- */

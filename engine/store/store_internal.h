@@ -121,6 +121,8 @@ bool store_sync_ordered(store *s);
 void store_sync_appended(store *s);
 uint64_t store_sync_count(store *s);
 void store_sync_folded(store *s, uint64_t appended);
+void store_sync_pause(store *s);
+void store_sync_resume(store *s, uint64_t durable);
 bool store_sync_failed(store *s);
 
 /* store_checkpoint.c. Init: 0, or -1 with nothing made; stop joins the

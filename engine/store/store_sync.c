@@ -90,6 +90,26 @@ void store_sync_folded(store *s, uint64_t appended) {
     pthread_mutex_unlock(&s->sync_mx);
 }
 
+/* Under `writing`: no sync runs until store_sync_resume (the log is
+ * being switched: wal_sync reads its descriptor). Waits for one running. */
+void store_sync_pause(store *s) {
+    pthread_mutex_lock(&s->sync_mx);
+    while (s->syncing)
+        pthread_cond_wait(&s->synced_cv, &s->sync_mx);
+    s->syncing = true;
+    pthread_mutex_unlock(&s->sync_mx);
+}
+
+/* Syncs may run again; the first `durable` frames are (0: no news). */
+void store_sync_resume(store *s, uint64_t durable) {
+    pthread_mutex_lock(&s->sync_mx);
+    s->syncing = false;
+    if (durable > s->synced)
+        s->synced = durable;
+    pthread_cond_broadcast(&s->synced_cv);
+    pthread_mutex_unlock(&s->sync_mx);
+}
+
 bool store_sync_failed(store *s) {
     pthread_mutex_lock(&s->sync_mx);
     bool failed = s->sync_failed;

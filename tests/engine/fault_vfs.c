@@ -199,7 +199,15 @@ static int sync_locked(void *ctx, int fd) {
     return 0;
 }
 
+static void (*before_sync)(int fd);
+
+void fault_before_sync(void (*fn)(int fd)) {
+    before_sync = fn;
+}
+
 static int f_sync(void *ctx, int fd) {
+    if (before_sync)
+        before_sync(fd);
     pthread_mutex_lock(&op_lock);
     int rc = sync_locked(ctx, fd);
     int saved = errno;
@@ -237,7 +245,32 @@ static int f_size(void *ctx, int fd, uint64_t *out) {
     return os()->size(ctx, fd, out);
 }
 
-static const vfs fault_layer = {f_pread, f_pwrite, f_sync, f_truncate, f_size, NULL};
+/* A rename is counted (a crash at it leaves it undone) and taken as
+ * durable at once: the engine syncs what the renamed file must hold
+ * first (wal.c), and a rename a power loss undoes leaves the old file,
+ * which the engine keeps whole until then. */
+static int f_rename(void *ctx, const char *from, const char *to) {
+    pthread_mutex_lock(&op_lock);
+    int rc = crash_now() ? -1 : os()->rename(ctx, from, to);
+    if (rc != 0 && fault_now.crashed)
+        errno = EIO;
+    int saved = errno;
+    pthread_mutex_unlock(&op_lock);
+    errno = saved;
+    return rc;
+}
+
+/* Its unsynced writes are no longer undone: its descriptor may be reused
+ * (a file closed while still named was synced first). */
+static int f_close(void *ctx, int fd) {
+    pthread_mutex_lock(&op_lock);
+    forget(fd);
+    pthread_mutex_unlock(&op_lock);
+    return os()->close(ctx, fd);
+}
+
+static const vfs fault_layer = {f_pread, f_pwrite, f_sync,  f_truncate,
+                                f_size,  f_rename, f_close, NULL};
 
 bool fault_lost_power(void) {
     pthread_mutex_lock(&op_lock);
@@ -253,6 +286,7 @@ void fault_begin(fault f) {
 
 void fault_end(void) {
     vfs_set_default(NULL);
+    before_sync = NULL;
     drop_log();
 }
 

@@ -1,5 +1,5 @@
 /* A fault-injecting I/O layer (storage/vfs.h) for crash tests. Counted
- * operations are writes, syncs and truncates; at operation `crash_at` the
+ * operations are writes, syncs, truncates and renames; at operation `crash_at` the
  * process "dies": that operation fails (a write may first land half its
  * bytes: a torn write) and so does every later one. With `lose` the crash
  * is a power loss: every write and truncate since its file's last sync is
@@ -40,6 +40,11 @@ void fault_begin(fault f);
 /* Ends it: plain POSIX again; the undo log is dropped (what is on disk
  * now is what the "reboot" finds). */
 void fault_end(void);
+
+/* Calls `fn` before each sync (not counted itself; `fn` may do I/O
+ * through the layer), until fault_end. Single-threaded tests only: it
+ * is read without a lock. */
+void fault_before_sync(void (*fn)(int fd));
 
 /* The crash modes the sweeps go through, by number: 0 a clean stop, 1 a
  * torn write, 2 a power loss, 3 a scrambling power loss with a torn write. */

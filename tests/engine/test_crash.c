@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -96,12 +97,67 @@ static bool same_fact(const fact *a, const fact *b) {
  * once a checkpoint after it has returned. */
 static store_sync sync_mode = STORE_SYNC_FULL;
 
+/* One more transaction (or counter jump) of the workload; *done counts
+ * the ones committed. */
+static void step(store *s, uint64_t *done, err *e) {
+    fact facts[5];
+    char names[5][16];
+    size_t n = tx_facts(*done + 1, facts, names);
+    if (jumped(*done + 1)) {
+        if (store_advance(s, *done + 3, e) == 0)
+            *done += 3;
+    } else if (store_commit(s, facts, n, e) == 0) {
+        ++*done;
+    }
+}
+
+/* The step a checkpoint's settling runs in the middle of its new log's
+ * copy (store_checkpoint.c, take_over_tail: the first sync of
+ * `<log>.next`, with the writer let go), so that its frame comes after
+ * the copy's end and the switch copies it under the writer. */
+static struct {
+    store *s;
+    uint64_t *done;
+    const char *next_log;
+} mid_copy;
+
+static void step_mid_copy(int fd) {
+    struct stat a, b;
+    if (!mid_copy.s || fstat(fd, &a) != 0 || stat(mid_copy.next_log, &b) != 0 ||
+        a.st_ino != b.st_ino || a.st_dev != b.st_dev)
+        return;
+    store *s = mid_copy.s;
+    mid_copy.s = NULL;
+    err e = {0};
+    step(s, mid_copy.done, &e);
+    err_clear(&e);
+}
+
+/* Settles the checkpoint in flight with step `i` of the workload taken
+ * while its new log is copied (or after, when it took no new log);
+ * whether it settled. */
+static bool finish_with_step(store *s, const char *path, uint64_t *done, err *e) {
+    char next_log[600];
+    snprintf(next_log, sizeof next_log, "%s.wal.next", path);
+    mid_copy.s = s;
+    mid_copy.done = done;
+    mid_copy.next_log = next_log;
+    fault_before_sync(step_mid_copy);
+    bool ok = store_checkpoint_finish(s, e) == 0;
+    fault_before_sync(NULL);
+    if (mid_copy.s)
+        step(s, done, e);
+    mid_copy.s = NULL;
+    return ok;
+}
+
 /* Opens the file and tries `tries` more transactions, checkpointing after
  * every 8th (and automatically past 7 facts), and with a checkpoint in
  * flight from the 4th to the 6th of every 8: its pages written after the
- * 4th, its syncs, header and WAL settling after the 6th (as the store's
+ * 4th, its syncs, header and WAL settling at the 6th (as the store's
  * syncer runs them beside commits: store_checkpoint.c), so that the 5th
- * and 6th are appended while it copies. Returns the number of the last
+ * is appended while it copies and the 6th while the new log that takes
+ * the WAL's tail over is copied. Returns the number of the last
  * transaction acknowledged as durable: one whose commit (or, with
  * "normal", checkpoint after it) returned success, or the last one the
  * file held at open (already durable); `floor` when the open fails. */
@@ -116,23 +172,19 @@ static uint64_t workload(const char *path, int tries, uint64_t floor) {
     if (store_open_file(path, &o, &s, &e) == 0) {
         done = durable = store_tx_count(s);
         for (int i = 1; i <= tries; i++) {
-            fact facts[5];
-            char names[5][16];
-            size_t n = tx_facts(done + 1, facts, names);
-            if (jumped(done + 1)) {
-                if (store_advance(s, done + 3, &e) == 0)
-                    done += 3;
-            } else if (store_commit(s, facts, n, &e) == 0) {
-                done++;
-            }
+            bool settled = false;
+            if (i % 8 == 6 && marked)
+                settled = finish_with_step(s, path, &done, &e);
+            else
+                step(s, &done, &e);
             if (sync_mode == STORE_SYNC_FULL)
                 durable = done;
+            if (settled && marked > durable)
+                durable = marked;
             if (i % 8 == 0 && store_checkpoint(s, &e) == 0)
                 durable = done;
             if (i % 8 == 4 && store_checkpoint_begin(s, &e) == 1)
                 marked = done;
-            if (i % 8 == 6 && marked && store_checkpoint_finish(s, &e) == 0 && marked > durable)
-                durable = marked;
             if (i % 8 == 6)
                 marked = 0;
         }

@@ -3,13 +3,16 @@
  * size limits, failed writes, locks. */
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/crc32.h"
@@ -18,6 +21,7 @@
 #include "model/timestamp.h"
 #include "storage/format.h"
 #include "storage/page_cache.h"
+#include "storage/vfs.h"
 #include "store/store.h"
 
 static char dir_template[] = "/tmp/mg_store_test_XXXXXX";
@@ -284,6 +288,15 @@ static void test_file_stops_growing(void) {
     err_clear(&e);
 }
 
+/* Background checkpoints every 20 facts. */
+static store_options behind_opts(store_sync mode) {
+    store_options o = opts(false);
+    o.wal_checkpoint_threshold = 20;
+    o.background_checkpoint = true;
+    o.sync = mode;
+    return o;
+}
+
 /* Background checkpoints (store_checkpoint.c): every 20 facts one starts
  * after a commit and the syncer thread syncs it and switches the header
  * while later commits append. Left without a close (a process that dies:
@@ -293,10 +306,7 @@ static void test_file_stops_growing(void) {
  * Closing then checkpoints under the writer and restarts the log. */
 static void test_background_checkpoints_keep_every_commit(void) {
     const char *p = db_path("behind.graph");
-    store_options o = opts(false);
-    o.wal_checkpoint_threshold = 20;
-    o.background_checkpoint = true;
-    o.sync = STORE_SYNC_NORMAL;
+    store_options o = behind_opts(STORE_SYNC_NORMAL);
     store *s = NULL;
     err e = {0};
     CHECK(store_open_file(p, &o, &s, &e) == 0);
@@ -319,6 +329,86 @@ static void test_background_checkpoints_keep_every_commit(void) {
     CHECK(open_file(p, true, &s, &e) == 0);
     if (s) {
         CHECK(store_tx_count(s) == 601 && count_records(s) == 601);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
+/* Writer threads committing while background checkpoints settle: each
+ * checkpoint whose header became durable with commits after its mark has
+ * a new log take them over (renamed over the log: the old file loses its
+ * name), so the
+ * log restarts without a checkpoint run whole under the writer. Left
+ * without a close, the file reopens with every commit. */
+typedef struct tail_writer {
+    store *s;
+    int id;
+} tail_writer;
+
+#define TAIL_THREADS 3
+#define TAIL_COMMITS 1500
+
+/* Numbers the next transaction and commits it (the store checks the
+ * number under its own lock); the wait for durability is shared. */
+static pthread_mutex_t tail_mx = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int tail_failures;
+
+static void *commit_tail(void *arg) {
+    tail_writer *w = arg;
+    char name[32];
+    err e = {0};
+    for (int i = 0; i < TAIL_COMMITS; i++) {
+        snprintf(name, sizeof name, ":t%d_%d", w->id, i);
+        pthread_mutex_lock(&tail_mx);
+        fact f = make_fact(name, ":n", value_integer(i), store_tx_count(w->s) + 1);
+        int rc = store_commit_nowait(w->s, &f, 1, &e);
+        pthread_mutex_unlock(&tail_mx);
+        if (rc != 0 || store_await_durable(w->s, &e) != 0)
+            atomic_fetch_add(&tail_failures, 1); /* CHECK counts without a lock */
+    }
+    err_clear(&e);
+    return NULL;
+}
+
+/* Syncs of a disk, not of a file system in memory: commits come while
+ * a checkpoint's header is synced, which the take-over needs. */
+static int slow_sync(void *ctx, int fd) {
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+    return vfs_posix()->sync(ctx, fd);
+}
+
+static void test_new_log_takes_tail_over(store_sync mode, const char *name) {
+    const char *p = db_path(name);
+    store_options o = behind_opts(mode);
+    store *s = NULL;
+    err e = {0};
+    vfs slow = *vfs_posix();
+    slow.sync = slow_sync;
+    vfs_set_default(&slow);
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    vfs_set_default(NULL);
+    if (!s)
+        return;
+    int first = open(wal_of(p), O_RDONLY); /* kept open: its inode is not reused */
+    CHECK(first >= 0);
+    pthread_t t[TAIL_THREADS];
+    tail_writer w[TAIL_THREADS];
+    for (int i = 0; i < TAIL_THREADS; i++) {
+        w[i] = (tail_writer){.s = s, .id = i};
+        CHECK(pthread_create(&t[i], NULL, commit_tail, &w[i]) == 0);
+    }
+    for (int i = 0; i < TAIL_THREADS; i++)
+        pthread_join(t[i], NULL);
+    CHECK(atomic_load(&tail_failures) == 0);
+    store_abandon(s);
+    struct stat st; /* a new log took over at least once: the first one has no name */
+    CHECK(fstat(first, &st) == 0 && st.st_nlink == 0);
+    close(first);
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == TAIL_THREADS * TAIL_COMMITS);
+        CHECK(count_records(s) == TAIL_THREADS * TAIL_COMMITS);
         store_close(s);
     }
     err_clear(&e);
@@ -368,10 +458,7 @@ static void test_saltless_log_checkpoints_whole_first(void) {
     CHECK(open_file(p, false, &s, &e) == 0);
     store_close(s);
     make_log_version_2(p);
-    store_options o = opts(false);
-    o.wal_checkpoint_threshold = 20;
-    o.background_checkpoint = true;
-    o.sync = STORE_SYNC_NORMAL;
+    store_options o = behind_opts(STORE_SYNC_NORMAL);
     CHECK(store_open_file(p, &o, &s, &e) == 0);
     char name[32];
     for (uint64_t tx = 1; s && tx <= 100; tx++) {
@@ -884,6 +971,8 @@ int main(void) {
     test_file_round_trip();
     test_file_stops_growing();
     test_background_checkpoints_keep_every_commit();
+    test_new_log_takes_tail_over(STORE_SYNC_NORMAL, "tail_normal.graph");
+    test_new_log_takes_tail_over(STORE_SYNC_FULL, "tail_full.graph");
     test_other_links_log_stays_out();
     test_version_2_log_replays();
     test_saltless_log_checkpoints_whole_first();
