@@ -132,12 +132,15 @@ static PyObject *stmt_clear(PyObject *self, PyObject *unused) {
 static PyObject *run(Statement *s, MiniGrafStmt *stmt) {
     MiniGrafCursor *cursor;
     mgpy_block block;
+    mgpy_released gil;
     int opened;
 
     s->busy = 1;
-    Py_BEGIN_ALLOW_THREADS cursor = minigraf_stmt_query(stmt);
+    mgpy_gil_release(&gil);
+    cursor = minigraf_stmt_query(stmt);
     opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
-    Py_END_ALLOW_THREADS s->busy = 0;
+    mgpy_gil_take(&gil);
+    s->busy = 0;
     if (!cursor) {
         return stmt_error(stmt);
     }
