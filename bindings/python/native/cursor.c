@@ -443,8 +443,7 @@ static const char *text_arg(PyObject *text) {
     return utf8;
 }
 
-PyObject *mgpy_query(PyObject *self, PyObject *args) {
-    PyObject *db_arg, *text_obj, *row_factory;
+PyObject *mgpy_query(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     MiniGrafDb *db;
     MiniGrafCursor *cursor;
     mgpy_block block;
@@ -453,11 +452,12 @@ PyObject *mgpy_query(PyObject *self, PyObject *args) {
     int opened;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "OUO", &db_arg, &text_obj, &row_factory)) {
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "query() takes 3 arguments (%zd given)", nargs);
         return NULL;
     }
-    db = mgpy_pointer(db_arg);
-    text = db ? text_arg(text_obj) : NULL;
+    db = mgpy_pointer(args[0]);
+    text = db ? text_arg(args[1]) : NULL;
     if (!text) {
         return NULL;
     }
@@ -468,7 +468,7 @@ PyObject *mgpy_query(PyObject *self, PyObject *args) {
     if (!cursor) {
         return mgpy_fail(minigraf_last_error_code(db), minigraf_last_error(db));
     }
-    return mgpy_cursor_new(&block, opened, row_factory);
+    return mgpy_cursor_new(&block, opened, args[2]);
 }
 
 PyObject *mgpy_wrap_cursor(PyObject *self, PyObject *args) {

@@ -12,13 +12,14 @@
  * this module saw another thread take it and not yet release it.
  *
  * The module cannot see the GIL itself (nothing in the Limited API shows
- * it), only its own takes and releases: `holder` is the turn of the last
- * take through this module, 0 once that thread released it through this
- * module. A holder that released the GIL otherwise (time.sleep, I/O,
- * another library) leaves a stale turn; the first waiter to spin SPIN_NS on
- * a turn marks it given up, and no one spins on it again. A wrong guess
- * costs at most one spin, and PyEval_RestoreThread is always what takes
- * the GIL: the spin changes when, never whether.
+ * it), only its own takes and releases: `holder` is the thread state that
+ * last took the GIL through this module, NULL once it released it through
+ * this module. A holder that released the GIL otherwise (time.sleep, I/O,
+ * another library) leaves a stale hint; the first waiter to spin SPIN_NS
+ * on it marks it given up, and no one spins on that thread again until it
+ * releases the GIL through this module. A wrong guess costs at most one
+ * spin, and PyEval_RestoreThread is always what takes the GIL: the spin
+ * changes when, never whether.
  */
 #include "mgpy.h"
 
@@ -28,10 +29,8 @@
 /* A few Python-side parts of a query (1-3 µs of other threads' work). */
 enum { SPIN_NS = 4000, CHECK_CLOCK_EVERY = 32 };
 
-static atomic_ulong holder;   /* the turn holding the GIL, 0: released */
-static atomic_ulong turns;    /* the last turn given */
-static atomic_ulong given_up; /* a turn spun on for SPIN_NS */
-static _Thread_local unsigned long my_turn;
+static _Atomic(PyThreadState *) holder;   /* holds the GIL, NULL: released */
+static _Atomic(PyThreadState *) given_up; /* a holder spun on for SPIN_NS */
 
 static long long now_ns(void) {
     struct timespec t;
@@ -49,7 +48,7 @@ static void cpu_relax(void) {
 
 /* Spins while another thread holds the GIL by this module's count. */
 static void wait_for_release(void) {
-    unsigned long seen = atomic_load_explicit(&holder, memory_order_relaxed);
+    PyThreadState *seen = atomic_load_explicit(&holder, memory_order_relaxed);
     long long start;
     int i;
 
@@ -57,7 +56,7 @@ static void wait_for_release(void) {
         return;
     }
     start = now_ns();
-    for (i = 1; (seen = atomic_load_explicit(&holder, memory_order_acquire)) != 0; i++) {
+    for (i = 1; (seen = atomic_load_explicit(&holder, memory_order_acquire)) != NULL; i++) {
         cpu_relax();
         if (i % CHECK_CLOCK_EVERY == 0 && now_ns() - start > SPIN_NS) {
             atomic_store_explicit(&given_up, seen, memory_order_relaxed);
@@ -67,15 +66,18 @@ static void wait_for_release(void) {
 }
 
 void mgpy_gil_release(mgpy_released *r) {
-    unsigned long mine = my_turn;
+    PyThreadState *mine;
 
-    r->state = PyEval_SaveThread();
-    atomic_compare_exchange_strong(&holder, &mine, 0);
+    r->state = mine = PyEval_SaveThread();
+    atomic_compare_exchange_strong(&holder, &mine, NULL);
+    if (atomic_load_explicit(&given_up, memory_order_relaxed) == r->state) {
+        mine = r->state;
+        atomic_compare_exchange_strong(&given_up, &mine, NULL);
+    }
 }
 
 void mgpy_gil_take(mgpy_released *r) {
     wait_for_release();
     PyEval_RestoreThread(r->state);
-    my_turn = atomic_fetch_add_explicit(&turns, 1, memory_order_relaxed) + 1;
-    atomic_store_explicit(&holder, my_turn, memory_order_release);
+    atomic_store_explicit(&holder, r->state, memory_order_release);
 }

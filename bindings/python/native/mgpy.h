@@ -172,7 +172,7 @@ int mgpy_callback_failed(char *error, size_t error_size);
 PyObject *mgpy_take_callback_error(void);
 
 /* ---- module functions defined beside their concept ---- */
-PyObject *mgpy_query(PyObject *self, PyObject *args);
+PyObject *mgpy_query(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *mgpy_wrap_cursor(PyObject *self, PyObject *args);
 PyObject *mgpy_prepare(PyObject *self, PyObject *args);
 PyObject *mgpy_register_predicate(PyObject *self, PyObject *args);
