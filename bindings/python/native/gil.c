@@ -46,19 +46,28 @@ static void cpu_relax(void) {
 #endif
 }
 
-/* Spins while another thread holds the GIL by this module's count. */
-static void wait_for_release(void) {
+/* Spins while another thread holds the GIL by this module's count, then
+ * claims it for `me`: of several threads waiting, one goes on to take the
+ * GIL and the others spin on, rather than all rushing at it and the
+ * losers going to sleep on its condition variable. */
+static void wait_for_release(PyThreadState *me) {
     PyThreadState *seen = atomic_load_explicit(&holder, memory_order_relaxed);
-    long long start;
+    long long start = 0;
     int i;
 
-    if (!seen || seen == atomic_load_explicit(&given_up, memory_order_relaxed)) {
+    if (seen && seen == atomic_load_explicit(&given_up, memory_order_relaxed)) {
         return;
     }
-    start = now_ns();
-    for (i = 1; (seen = atomic_load_explicit(&holder, memory_order_acquire)) != NULL; i++) {
+    for (i = 1;; i++) {
+        if (!seen && atomic_compare_exchange_weak_explicit(&holder, &seen, me, memory_order_acquire,
+                                                           memory_order_relaxed)) {
+            return;
+        }
         cpu_relax();
-        if (i % CHECK_CLOCK_EVERY == 0 && now_ns() - start > SPIN_NS) {
+        seen = atomic_load_explicit(&holder, memory_order_relaxed);
+        if (i == 1) {
+            start = now_ns();
+        } else if (i % CHECK_CLOCK_EVERY == 0 && now_ns() - start > SPIN_NS) {
             atomic_store_explicit(&given_up, seen, memory_order_relaxed);
             return;
         }
@@ -77,7 +86,7 @@ void mgpy_gil_release(mgpy_released *r) {
 }
 
 void mgpy_gil_take(mgpy_released *r) {
-    wait_for_release();
+    wait_for_release(r->state);
     PyEval_RestoreThread(r->state);
     atomic_store_explicit(&holder, r->state, memory_order_release);
 }

@@ -183,7 +183,8 @@ static PyObject *stmt_query(PyObject *self, PyObject *const *args, Py_ssize_t na
  * query, with typed rows. */
 static PyObject *stmt_execute(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames) {
-    PyObject *cursor = stmt_query(self, args, nargs, kwnames), *rows = NULL, *vars = NULL, *result = NULL;
+    PyObject *cursor = stmt_query(self, args, nargs, kwnames), *rows = NULL, *vars = NULL,
+             *result = NULL;
 
     if (!cursor) {
         return NULL;
