@@ -4,7 +4,7 @@ EAV table (bench/compare builds it: eav(e, a, v, tx, tx_end, vf, vt), indexes
 (e, a, v) and (a, v, e)), or the parallel-readers measure.
 
     python bench_compare_python.py FIXTURE_DIR N SHAPE
-    python bench_compare_python.py FIXTURE_DIR N --threads T [SECONDS]
+    python bench_compare_python.py FIXTURE_DIR N --threads T [SECONDS] [SHAPE,...]
     python bench_compare_python.py FIXTURE_DIR N --cancel [TRIALS]
     python bench_compare_python.py --table RESULTS.jsonl   (the lines above, as a table)
 
@@ -41,7 +41,7 @@ import sqlite3
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import minigraf
 
@@ -213,12 +213,16 @@ def shape(directory: str, n: int, name: str) -> Dict[str, Any]:
     return result
 
 
-def threads(directory: str, n: int, count: int, seconds: float) -> Dict[str, Any]:
+PARALLEL_SHAPES = ("point_entity", "join_3_selective")
+
+
+def threads(
+    directory: str, n: int, count: int, seconds: float, shapes: Sequence[str] = PARALLEL_SHAPES
+) -> Dict[str, Any]:
     """Queries per second of `count` threads sharing one database, each
-    alternating point_entity and join_3_selective (prepared, typed rows)."""
-    texts = [
-        "(query " + expand(SHAPES[s][0], n) + ")" for s in ("point_entity", "join_3_selective")
-    ]
+    running the shapes in turn (by default point_entity and
+    join_3_selective; prepared, typed rows)."""
+    texts = ["(query " + expand(SHAPES[s][0], n) + ")" for s in shapes]
     done = [0] * count
     stop = threading.Event()
     with minigraf.open(os.path.join(directory, f"envelope-{n}.graph"), read_only=True) as db:
@@ -227,7 +231,7 @@ def threads(directory: str, n: int, count: int, seconds: float) -> Dict[str, Any
             prepared = [db.prepare(t) for t in texts]
             k = 0
             while not stop.is_set():
-                for _ in prepared[k % 2].query():
+                for _ in prepared[k % len(prepared)].query():
                     pass
                 k += 1
             done[i] = k
@@ -249,6 +253,7 @@ def threads(directory: str, n: int, count: int, seconds: float) -> Dict[str, Any
     # jobs it is the share they got, which bounds q/s.
     return {
         "threads": count,
+        "shapes": list(shapes),
         "queries": sum(done),
         "qps": round(sum(done) / elapsed, 1),
         "cpu_per_wall": round(used / elapsed, 2),
@@ -337,7 +342,10 @@ def main(argv: List[str]) -> None:
         table(argv[2])
     elif len(argv) >= 5 and argv[3] == "--threads":
         seconds = float(argv[5]) if len(argv) > 5 else 3.0
-        print(json.dumps(threads(argv[1], int(argv[2]), int(argv[4]), seconds)))
+        shapes = argv[6].split(",") if len(argv) > 6 else PARALLEL_SHAPES
+        if any(name not in SHAPES for name in shapes):
+            sys.exit(f"unknown shape in {argv[6]}; shapes: {', '.join(SHAPES)}")
+        print(json.dumps(threads(argv[1], int(argv[2]), int(argv[4]), seconds, shapes)))
     elif len(argv) >= 4 and argv[3] == "--cancel":
         print(json.dumps(cancel(argv[1], int(argv[2]), int(argv[4]) if len(argv) > 4 else 10)))
     elif len(argv) == 4 and argv[3] in SHAPES:

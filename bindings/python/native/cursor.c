@@ -39,9 +39,12 @@ static PyObject *closed_error(void) {
 /* Frees the block, the library's cursor (if still open) without the GIL:
  * ending a read snapshot may meet other threads' readers. */
 static void free_block(mgpy_block *block) {
+    mgpy_released gil;
+
     if (block->handle) {
-        Py_BEGIN_ALLOW_THREADS mgpy_block_free(block);
-        Py_END_ALLOW_THREADS
+        mgpy_gil_release(&gil);
+        mgpy_block_free(block);
+        mgpy_gil_take(&gil);
     } else {
         mgpy_block_free(block);
     }
@@ -81,11 +84,14 @@ static void close_now(Cursor *c) {
  * 0 (rows may be 0 at the end), or -1 with an exception (out of memory,
  * or a callback raised: Ctrl-C). */
 static int fill(Cursor *c, size_t want) {
+    mgpy_released gil;
     int rc;
 
     c->busy = 1;
-    Py_BEGIN_ALLOW_THREADS rc = mgpy_block_fill(&c->block, want);
-    Py_END_ALLOW_THREADS c->busy = 0;
+    mgpy_gil_release(&gil);
+    rc = mgpy_block_fill(&c->block, want);
+    mgpy_gil_take(&gil);
+    c->busy = 0;
     c->next = 0;
     if (c->close_requested) {
         close_now(c);
@@ -437,35 +443,39 @@ static const char *text_arg(PyObject *text) {
     return utf8;
 }
 
-PyObject *mgpy_query(PyObject *self, PyObject *args) {
-    PyObject *db_arg, *text_obj, *row_factory;
+PyObject *mgpy_query(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     MiniGrafDb *db;
     MiniGrafCursor *cursor;
     mgpy_block block;
+    mgpy_released gil;
     const char *text;
     int opened;
 
     (void)self;
-    if (!PyArg_ParseTuple(args, "OUO", &db_arg, &text_obj, &row_factory)) {
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "query() takes 3 arguments (%zd given)", nargs);
         return NULL;
     }
-    db = mgpy_pointer(db_arg);
-    text = db ? text_arg(text_obj) : NULL;
+    db = mgpy_pointer(args[0]);
+    text = db ? text_arg(args[1]) : NULL;
     if (!text) {
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS cursor = minigraf_query(db, text);
+    mgpy_gil_release(&gil);
+    cursor = minigraf_query(db, text);
     opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
-    Py_END_ALLOW_THREADS if (!cursor) {
+    mgpy_gil_take(&gil);
+    if (!cursor) {
         return mgpy_fail(minigraf_last_error_code(db), minigraf_last_error(db));
     }
-    return mgpy_cursor_new(&block, opened, row_factory);
+    return mgpy_cursor_new(&block, opened, args[2]);
 }
 
 PyObject *mgpy_wrap_cursor(PyObject *self, PyObject *args) {
     PyObject *handle, *row_factory;
     MiniGrafCursor *cursor;
     mgpy_block block;
+    mgpy_released gil;
     int opened;
 
     (void)self;
@@ -476,6 +486,8 @@ PyObject *mgpy_wrap_cursor(PyObject *self, PyObject *args) {
     if (!cursor) {
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
-    Py_END_ALLOW_THREADS return mgpy_cursor_new(&block, opened, row_factory);
+    mgpy_gil_release(&gil);
+    opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
+    mgpy_gil_take(&gil);
+    return mgpy_cursor_new(&block, opened, row_factory);
 }

@@ -110,6 +110,18 @@ int mgpy_to_value(PyObject *object, minigraf_value *out, PyObject **keep);
  * with a Python exception set (a value no slot takes). */
 int mgpy_bind(MiniGrafStmt *stmt, const char *name, PyObject *value);
 
+/* ---- the GIL around engine calls (gil.c) ---- */
+/* What a thread that released the GIL needs to take it back. */
+typedef struct {
+    PyThreadState *state;
+} mgpy_released;
+
+/* Releases the GIL (as Py_BEGIN_ALLOW_THREADS). */
+void mgpy_gil_release(mgpy_released *r);
+/* Takes it back (as Py_END_ALLOW_THREADS), spinning a few µs first while
+ * another thread of this module holds it rather than sleeping at once. */
+void mgpy_gil_take(mgpy_released *r);
+
 /* ---- blocks of rows (block.c) ---- */
 /* A cursor's rows read without the GIL (none of these functions needs
  * it): the values of the last block's `rows` rows, and how stepping ended.
@@ -160,7 +172,7 @@ int mgpy_callback_failed(char *error, size_t error_size);
 PyObject *mgpy_take_callback_error(void);
 
 /* ---- module functions defined beside their concept ---- */
-PyObject *mgpy_query(PyObject *self, PyObject *args);
+PyObject *mgpy_query(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *mgpy_wrap_cursor(PyObject *self, PyObject *args);
 PyObject *mgpy_prepare(PyObject *self, PyObject *args);
 PyObject *mgpy_register_predicate(PyObject *self, PyObject *args);

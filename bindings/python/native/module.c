@@ -122,7 +122,7 @@ static PyMethodDef methods[] = {
      "on this thread (for API-016 errors raised through minigraf.capi)"},
     {"set_types", set_types, METH_VARARGS,
      "set_types(Keyword, TxCount, Timestamp, ANY_VALID_TIME, UUID, from_native, typed_list)"},
-    {"query", mgpy_query, METH_VARARGS,
+    {"query", (PyCFunction)(void (*)(void))mgpy_query, METH_FASTCALL,
      "query(db, text, row_factory) -> Cursor: minigraf_query without the GIL"},
     {"wrap_cursor", mgpy_wrap_cursor, METH_VARARGS,
      "wrap_cursor(cursor, row_factory) -> Cursor: takes a cursor handle opened elsewhere"},

@@ -72,22 +72,47 @@ static int bind_mapping(MiniGrafStmt *stmt, PyObject *binds) {
     return rc;
 }
 
-/* Binds the optional positional mapping, then the keyword arguments. */
-static MiniGrafStmt *bind_args(Statement *s, PyObject *args, PyObject *kwargs) {
-    PyObject *mapping = NULL;
-    MiniGrafStmt *stmt = usable(s);
+/* The keyword arguments of a vectorcall: names in `kwnames`, values
+ * after the positional ones. */
+static int bind_keywords(MiniGrafStmt *stmt, PyObject *const *values, PyObject *kwnames) {
+    Py_ssize_t i, n = kwnames ? PyTuple_Size(kwnames) : 0;
+    const char *name;
+    int rc = 0;
 
-    if (!stmt || !PyArg_ParseTuple(args, "|O", &mapping)) {
-        return NULL;
+    for (i = 0; i < n && rc == 0; i++) {
+        name = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(kwnames, i), NULL);
+        rc = name ? mgpy_bind(stmt, name, values[i]) : -1;
     }
-    if (bind_mapping(stmt, mapping) < 0 || bind_mapping(stmt, kwargs) < 0) {
-        return NULL;
+    if (rc > 0) {
+        stmt_error(stmt);
+        return -1;
     }
-    return stmt;
+    return rc;
 }
 
-static PyObject *stmt_bind(PyObject *self, PyObject *args, PyObject *kwargs) {
-    return bind_args((Statement *)self, args, kwargs) ? (Py_INCREF(Py_None), Py_None) : NULL;
+/* Binds the optional positional mapping, then the keyword arguments
+ * (METH_FASTCALL | METH_KEYWORDS: no argument tuple or dict to build). */
+static MiniGrafStmt *bind_args(Statement *s, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames) {
+    MiniGrafStmt *stmt = usable(s);
+
+    if (!stmt) {
+        return NULL;
+    }
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError, "takes at most 1 positional argument (%zd given)", nargs);
+        return NULL;
+    }
+    if (nargs == 1 && bind_mapping(stmt, args[0]) < 0) {
+        return NULL;
+    }
+    return bind_keywords(stmt, args + nargs, kwnames) < 0 ? NULL : stmt;
+}
+
+static PyObject *stmt_bind(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames) {
+    return bind_args((Statement *)self, args, nargs, kwnames) ? (Py_INCREF(Py_None), Py_None)
+                                                              : NULL;
 }
 
 static PyObject *stmt_bind_json(PyObject *self, PyObject *arg) {
@@ -132,28 +157,34 @@ static PyObject *stmt_clear(PyObject *self, PyObject *unused) {
 static PyObject *run(Statement *s, MiniGrafStmt *stmt) {
     MiniGrafCursor *cursor;
     mgpy_block block;
+    mgpy_released gil;
     int opened;
 
     s->busy = 1;
-    Py_BEGIN_ALLOW_THREADS cursor = minigraf_stmt_query(stmt);
+    mgpy_gil_release(&gil);
+    cursor = minigraf_stmt_query(stmt);
     opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
-    Py_END_ALLOW_THREADS s->busy = 0;
+    mgpy_gil_take(&gil);
+    s->busy = 0;
     if (!cursor) {
         return stmt_error(stmt);
     }
     return mgpy_cursor_new(&block, opened, s->row_factory);
 }
 
-static PyObject *stmt_query(PyObject *self, PyObject *args, PyObject *kwargs) {
+static PyObject *stmt_query(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
     Statement *s = (Statement *)self;
-    MiniGrafStmt *stmt = bind_args(s, args, kwargs);
+    MiniGrafStmt *stmt = bind_args(s, args, nargs, kwnames);
     return stmt ? run(s, stmt) : NULL;
 }
 
 /* {"variables": [...], "results": [row, ...]}, as Database.execute gives a
  * query, with typed rows. */
-static PyObject *stmt_execute(PyObject *self, PyObject *args, PyObject *kwargs) {
-    PyObject *cursor = stmt_query(self, args, kwargs), *rows = NULL, *vars = NULL, *result = NULL;
+static PyObject *stmt_execute(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames) {
+    PyObject *cursor = stmt_query(self, args, nargs, kwnames), *rows = NULL, *vars = NULL,
+             *result = NULL;
 
     if (!cursor) {
         return NULL;
@@ -241,11 +272,11 @@ static void stmt_dealloc(PyObject *self) {
 }
 
 static PyMethodDef stmt_methods[] = {
-    {"query", (PyCFunction)(void (*)(void))stmt_query, METH_VARARGS | METH_KEYWORDS,
+    {"query", (PyCFunction)(void (*)(void))stmt_query, METH_FASTCALL | METH_KEYWORDS,
      "query(binds=None, /, **binds) -> Cursor: binds the values given, runs the query."},
-    {"execute", (PyCFunction)(void (*)(void))stmt_execute, METH_VARARGS | METH_KEYWORDS,
+    {"execute", (PyCFunction)(void (*)(void))stmt_execute, METH_FASTCALL | METH_KEYWORDS,
      "execute(binds=None, /, **binds) -> {'variables': [...], 'results': [row, ...]}."},
-    {"bind", (PyCFunction)(void (*)(void))stmt_bind, METH_VARARGS | METH_KEYWORDS,
+    {"bind", (PyCFunction)(void (*)(void))stmt_bind, METH_FASTCALL | METH_KEYWORDS,
      "bind(binds=None, /, **binds): binds slots; they stay until re-bound or cleared."},
     {"bind_json", stmt_bind_json, METH_O,
      "bind_json(text): binds slots from the library's JSON form, all or nothing:\n"

@@ -205,6 +205,34 @@ def test_a_typed_row_query_runs_without_the_gil(numbers: minigraf.Database) -> N
     assert longest_gap < 0.4, longest_gap
 
 
+def test_queries_go_on_while_a_querying_thread_waits_elsewhere(
+    numbers: minigraf.Database,
+) -> None:
+    # A thread that last took the GIL back from a query, then released it
+    # outside the package (waiting on an Event) leaves the package's guess
+    # of who holds the GIL wrong (gil.c): the other threads' queries must
+    # still take it back (a spin on the guess is bounded), give whole
+    # answers, and the parked thread's next queries too.
+    parked, resume = threading.Event(), threading.Event()
+    expected = [(v,) for v in range(COUNT)]
+
+    def work(i: int) -> None:
+        pq = numbers.prepare(NAMES_QUERY)
+        if i == 0:
+            assert sorted(pq.query()) == expected
+            parked.set()
+            assert resume.wait(60)
+            for _ in range(50):
+                assert sorted(pq.query()) == expected
+        else:
+            assert parked.wait(60)
+            for _ in range(200):
+                assert sorted(pq.query()) == expected
+            resume.set()
+
+    run_threads(2, work)
+
+
 def test_a_writer_is_not_blocked_by_readers(numbers: minigraf.Database) -> None:
     def work(i: int) -> None:
         if i == 0:
