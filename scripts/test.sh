@@ -26,6 +26,13 @@ install_all
 build_native
 build_packages
 
+# dist_into WORK KIND: scripts/dist.sh KIND into WORK/dist; the builds'
+# output (where a compiler's errors go) is shown only when it fails.
+dist_into() {
+  MINIGRAF_DIST_DIR="$1/dist" bash "$ROOT/scripts/dist.sh" "$2" >"$1/dist.log" ||
+    { tail -n 40 "$1/dist.log"; return 1; }
+}
+
 c_suite() { ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS"; }
 
 # The library and the Python and Node glue built with ASan + UBSan: the C
@@ -98,7 +105,7 @@ node_suite() {
 npm_package() {
   local work="$BUILD/npm-consumer" tool pkg
   rm -rf "$work" && mkdir -p "$work/app" "$work/bin"
-  MINIGRAF_DIST_DIR="$work/dist" bash "$ROOT/scripts/dist.sh" node >/dev/null
+  dist_into "$work" node
   for tool in node npm sh; do ln -s "$(command -v "$tool")" "$work/bin/$tool"; done
   for tool in cc gcc clang make python3; do
     if PATH="$work/bin" command -v "$tool" >/dev/null; then echo "$tool on the bare PATH" >&2; return 1; fi
@@ -176,7 +183,7 @@ java_jar() {
   local work="$BUILD/java-consumer" version
   version="$(sed -n 's/^#define MINIGRAF_VERSION "\(.*\)"/\1/p' "$ROOT/capi/include/minigraf.h")"
   rm -rf "$work" && mkdir -p "$work"
-  MINIGRAF_DIST_DIR="$work/dist" bash "$ROOT/scripts/dist.sh" java >/dev/null
+  dist_into "$work" java
   local dist="$work/dist/minigraf-$version"
   java_jar_natives "$dist.jar" "$work/natives" || return 1
   cp -r "$HOME/.m2/repository" "$work/m2" && rm -rf "$work/m2/org/minigraf"
@@ -232,7 +239,7 @@ fuzz_targets() { (cd "$BUILD" && MINIGRAF_FUZZ_RUNS=repeatable MINIGRAF_FUZZ_BUI
 c_tarball() {
   local work="$BUILD/c-consumer" tarball
   rm -rf "$work" && mkdir -p "$work"
-  MINIGRAF_DIST_DIR="$work/dist" bash "$ROOT/scripts/dist.sh" c >/dev/null
+  dist_into "$work" c
   tarball="$(ls "$work"/dist/minigraf-*-linux-*.tar.gz)"
   tar -C "$work" -xzf "$tarball"
   local prefix; prefix="$(ls -d "$work"/minigraf-*-linux-*/)"

@@ -42,13 +42,13 @@ static int posix_rename(void *ctx, const char *from, const char *to) {
     return rename(from, to);
 }
 
-static int posix_close(void *ctx, int fd) {
+static int posix_close_fd(void *ctx, int fd) {
     (void)ctx;
     return close(fd);
 }
 
 static const vfs posix_vfs = {posix_pread, posix_pwrite, posix_sync,  posix_truncate,
-                              posix_size,  posix_rename, posix_close, NULL};
+                              posix_size,  posix_rename, posix_close_fd, NULL};
 static const vfs *current = &posix_vfs;
 
 const vfs *vfs_posix(void) {
