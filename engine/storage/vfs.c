@@ -47,7 +47,7 @@ static int posix_close_fd(void *ctx, int fd) {
     return close(fd);
 }
 
-static const vfs posix_vfs = {posix_pread, posix_pwrite, posix_sync,  posix_truncate,
+static const vfs posix_vfs = {posix_pread, posix_pwrite, posix_sync,     posix_truncate,
                               posix_size,  posix_rename, posix_close_fd, NULL};
 static const vfs *current = &posix_vfs;
 
