@@ -411,11 +411,12 @@ static uint8_t *level(const btree_cursor *c, int l) {
     return c->scratch->pages + (size_t)l * FORMAT_PAGE_SIZE;
 }
 
-/* Whether the page at level l > 0 is what its branch says of it: a
- * branch over leaves that keeps their summaries names the child's first
- * key and summary (the ends, which need the leaves around it, are
- * checked where a scan reads them: btree_child). */
-static bool child_agrees(const btree_cursor *c, int l) {
+/* Whether the page at level l > 0 (`pgno`) is what its branch says of
+ * it: a branch over leaves that keeps their summaries names the child's
+ * first key and summary (the ends, which need the leaves around it, are
+ * checked where a scan reads them: btree_child). The first key of a leaf
+ * that agrees is kept in c->anchor for leaf_anchor (c->anchored). */
+static bool child_agrees(btree_cursor *c, int l, uint32_t pgno) {
     const uint8_t *parent = level(c, l - 1), *page = level(c, l);
     if (!has_sums(parent))
         return true;
@@ -428,7 +429,11 @@ static bool child_agrees(const btree_cursor *c, int l) {
         return false;
     memcpy(sum, ent + ks + 4, n);
     codec->child_sum(codec, sum, leaf_summary(page), NULL, NULL);
-    return memcmp(sum, ent + ks + 4, n) == 0;
+    if (memcmp(sum, ent + ks + 4, n) != 0)
+        return false;
+    memcpy(c->anchor, first, sizeof first); /* a constant size: no call */
+    c->anchored = pgno;
+    return true;
 }
 
 /* Page `pgno` at level l: read and checked unless the scratch slot holds
@@ -439,11 +444,12 @@ static int load(btree_cursor *c, int l, uint32_t pgno, err *e) {
     if (l >= BTREE_MAX_DEPTH || pgno < FORMAT_FIRST_DATA_PAGE)
         return corrupt(e, pgno);
     if (!pager_scratch_holds(c->pg, c->scratch, c->view, (size_t)l, pgno, c->codec)) {
+        c->anchored = 0;
         pager_check chk = {c->codec, node_valid};
         int rc = pager_read_checked(c->pg, c->view, pgno, level(c, l), &chk, e);
         if (rc == 0)
             rc = check_node(level(c, l), c->codec, pgno, e);
-        if (rc == 0 && l > 0 && !child_agrees(c, l))
+        if (rc == 0 && l > 0 && !child_agrees(c, l, pgno))
             rc = corrupt(e, pgno);
         if (rc != 0)
             return rc;
@@ -467,7 +473,9 @@ static leaf_note *leaf_anchor(btree_cursor *c, const uint8_t *page, uint32_t pgn
         return n;
     }
     s->noted = 0;
-    if (leaf_first_key(page, c->codec, c->anchor) != 0) {
+    bool anchored = c->anchored == pgno;
+    c->anchored = 0;
+    if (!anchored && leaf_first_key(page, c->codec, c->anchor) != 0) {
         corrupt(e, pgno);
         return NULL;
     }

@@ -156,6 +156,7 @@ typedef struct btree_cursor {
     leaf_pos pos;                  /* in the leaf */
     int cur;                       /* keys[cur]: the key before pos.off */
     bool pending;                  /* keys[cur] is the next key (a seek found it) */
+    uint32_t anchored;             /* the leaf just read whose first key `anchor` holds, 0: none */
     uint8_t keys[2][BTREE_MAX_KEY];
     uint8_t anchor[BTREE_MAX_KEY]; /* the leaf's first key */
     pager_scratch *scratch;        /* its first BTREE_MAX_DEPTH slots: a page per level */

@@ -845,6 +845,49 @@ static void test_noted_first_key_follows_writes(void) {
     err_clear(&e);
 }
 
+/* The same with one cursor held between the writes: a leaf read again
+ * below a branch that keeps summaries has its first key decoded by the
+ * check against the branch, and that key, the new one, is what the seek
+ * inside the leaf decodes the leaf's restart entries against. Leaf 0 of a
+ * tree of several leaves takes every new smallest key. */
+static void test_held_cursor_anchor_follows_writes(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0;
+    enum { FACTS = 600 };
+    static uint8_t keys[FACTS][FACT_KEY_SIZE];
+    fact_ids f;
+    for (uint64_t i = 0; i < FACTS; i++) {
+        random_fact(&f, i);
+        f.e = 1000000 + i * 1000;
+        fact_key_encode(TREE_EAVT, &f, keys[i]);
+        CHECK(btree_insert(pg, &root, fact_codec(TREE_EAVT), keys[i], NULL, &e) == 0);
+    }
+    btree_cursor c;
+    const uint8_t *k;
+    uint8_t key[FACT_KEY_SIZE];
+    CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, fact_codec(TREE_EAVT), &e) == 0);
+    bool ok = true, deep = false;
+    for (uint64_t first = 999000, step = 0; first > 0; first /= 2, step++) {
+        const uint8_t *target = keys[step * 7 % 40]; /* inside leaf 0 */
+        btree_cursor_reuse(&c, pg, PAGER_LATEST, root, fact_codec(TREE_EAVT));
+        ok = ok && btree_seek(&c, target, FACT_KEY_SIZE, &e) == 0 && btree_next(&c, &k, &e) == 1 &&
+             memcmp(k, target, FACT_KEY_SIZE) == 0;
+        deep = deep || c.depth > 1;
+        random_fact(&f, 700 + step);
+        f.e = first;
+        fact_key_encode(TREE_EAVT, &f, key);
+        ok = ok && btree_insert(pg, &root, fact_codec(TREE_EAVT), key, NULL, &e) == 0;
+    }
+    CHECK(deep);
+    CHECK(ok);
+    btree_cursor_free(&c);
+    pager_close(pg);
+    err_clear(&e);
+}
+
 /* The restart keys a seek decodes are noted with the leaf too: inserts
  * that move, add or split the leaf's blocks between seeks must not leave
  * them behind. Every key inserted so far is found by a fresh cursor after
@@ -1056,6 +1099,7 @@ int main(void) {
     test_repeated_seeks();
     test_scratch_pages_follow_writes();
     test_noted_first_key_follows_writes();
+    test_held_cursor_anchor_follows_writes();
     test_noted_restarts_follow_writes();
     test_copy_on_write_keeps_the_committed_tree();
     test_unchanged_branches_are_not_copied();
