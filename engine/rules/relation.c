@@ -286,6 +286,17 @@ static uint32_t find_entity_after_last(const relation *r, const uuid128 *u) {
     return find_entity(r, u);
 }
 
+/* Appends the row of two known ids (its tables reserved). */
+static int append_row(relation *r, uint32_t ent, uint32_t val, bool *added, err *e) {
+    uint32_t row = r->count++;
+    r->rows[row] = (relation_tuple){ent, val, r->entities[ent].newest, r->values[val].newest};
+    r->entities[ent].newest = row;
+    r->values[val].newest = row;
+    idset_place(&r->rows_by_pair, pair_hash(ent, val), row); /* reserved */
+    *added = true;
+    return charge_growth(r, e);
+}
+
 int relation_add(relation *r, const uuid128 *entity, const value *v, bool *added, err *e) {
     *added = false;
     uint64_t vh = value_hash_identity(v);
@@ -301,13 +312,29 @@ int relation_add(relation *r, const uuid128 *entity, const value *v, bool *added
         r->last_entity = ent = add_entity(r, entity);
     if (val == HTAB_NONE)
         val = add_value(r, &owned, vh);
-    uint32_t row = r->count++;
-    r->rows[row] = (relation_tuple){ent, val, r->entities[ent].newest, r->values[val].newest};
-    r->entities[ent].newest = row;
-    r->values[val].newest = row;
-    idset_place(&r->rows_by_pair, pair_hash(ent, val), row); /* reserved */
-    *added = true;
-    return charge_growth(r, e);
+    return append_row(r, ent, val, added, e);
+}
+
+int relation_add_ids(relation *r, uint32_t entity, uint32_t v, bool *added, err *e) {
+    *added = false;
+    if (find_pair(r, entity, v) != HTAB_NONE)
+        return 0;
+    if (!reserve_all(r, false, false))
+        return oom(e);
+    return append_row(r, entity, v, added, e);
+}
+
+uint32_t relation_entity_count(const relation *r) {
+    return r->entity_count;
+}
+
+const uuid128 *relation_entity_uuid(const relation *r, uint32_t entity) {
+    return &r->entities[entity].u;
+}
+
+void relation_row_ids(const relation *r, uint32_t row, uint32_t *entity, uint32_t *v) {
+    *entity = r->rows[row].entity;
+    *v = r->rows[row].value;
 }
 
 /* ---- views -------------------------------------------------------------------------- */

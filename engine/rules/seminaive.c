@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/mg_assert.h"
+#include "rules/closure.h"
 
 #define NO_REL UINT32_MAX
 
@@ -178,22 +179,30 @@ int64_t seminaive_fact_count(const seminaive *sn) {
     return sn->total_facts;
 }
 
-int seminaive_emit(seminaive *sn, const uuid128 *entity, const value *v, err *e) {
-    MG_ASSERT(sn->target != NULL);
+static int count_emit(seminaive *sn, err *e) {
     if (++sn->round_emits > sn->lim.max_derived_facts)
         return err_set(e, ERR(INT, 20),
                        "Max derived facts per iteration (%lld) exceeded. Rule may be generating "
                        "too many facts.",
                        (long long)sn->lim.max_derived_facts);
-    bool added;
-    int rc = relation_add(&sn->target->rel, entity, v, &added, e);
-    if (rc != 0 || !added)
-        return rc;
-    if (++sn->total_facts > sn->lim.max_results)
+    return 0;
+}
+
+static int count_fact(seminaive *sn, bool added, err *e) {
+    if (added && ++sn->total_facts > sn->lim.max_results)
         return err_set(e, ERR(INT, 20),
                        "Max results (%lld) exceeded. Rules derived more facts than allowed.",
                        (long long)sn->lim.max_results);
     return 0;
+}
+
+int seminaive_emit(seminaive *sn, const uuid128 *entity, const value *v, err *e) {
+    MG_ASSERT(sn->target != NULL);
+    bool added = false;
+    int rc = count_emit(sn, e);
+    if (rc == 0)
+        rc = relation_add(&sn->target->rel, entity, v, &added, e);
+    return rc != 0 ? rc : count_fact(sn, added, e);
 }
 
 int64_t seminaive_rounds(const seminaive *sn) {
@@ -296,6 +305,78 @@ static bool close_round(stratum_run *st) {
     return grew;
 }
 
+/* ---- linear transitive closures (rules/closure.h) ------------------------------ */
+
+/* Whether the stratum is one closure_match closure over a stored
+ * attribute: one relation, its two rules and nothing else. */
+static bool is_closure(const stratum_run *st) {
+    const seminaive *sn = st->sn;
+    const ast_rule *two[2];
+    size_t n = 0;
+    if (st->rel_hi - st->rel_lo != 1)
+        return false;
+    for (size_t r = 0; r < sn->plan->rule_count; r++) {
+        if (rule_stratum(sn, r) != st->stratum)
+            continue;
+        if (n == 2 || is_fact(sn, r))
+            return false;
+        two[n++] = sn->rules[sn->plan->rules[r]];
+    }
+    const value *attr;
+    if (n != 2 || !closure_match(two[0], two[1], &attr))
+        return false;
+    /* a pattern on :p reads the relation of p too (derived.h) */
+    const char *text = attr->as.str.ptr;
+    size_t len = attr->as.str.len;
+    if (len < 2 || text[0] != ':')
+        return false;
+    uint32_t pred = stratify_find(sn->prog, text + 1, len - 1);
+    return pred == STRATIFY_NONE || sn->rel_of_pred[pred] == NO_REL;
+}
+
+/* Round k > 0 of a closure: the step rule's solutions with the delta,
+ * each delta row (m, y) joined with the sources of m's edges. */
+static int closure_round(stratum_run *st, const closure_edges *edges, err *e) {
+    seminaive *sn = st->sn;
+    sn_rel *p = &sn->rels[st->rel_lo];
+    sn->round_emits = 0;
+    sn->rounds++;
+    int rc = 0;
+    for (uint32_t row = p->delta_lo; rc == 0 && row < p->visible; row++) {
+        uint32_t mid, y;
+        relation_row_ids(&p->rel, row, &mid, &y);
+        MG_ASSERT(mid < edges->entity_count);
+        uint32_t lo = edges->start[mid], hi = edges->start[mid + 1];
+        for (uint32_t i = lo; rc == 0 && i < hi; i++) {
+            bool added = false;
+            rc = count_emit(sn, e);
+            if (rc == 0)
+                rc = relation_add_ids(&p->rel, edges->source[i], y, &added, e);
+            if (rc == 0)
+                rc = count_fact(sn, added, e);
+        }
+        if (rc == 0)
+            rc = meter_tick(p->rel.m, 1 + hi - lo, e);
+    }
+    return rc;
+}
+
+/* Rounds 1.. of the stratum, after its round 0; `edges`: the closure's
+ * edges when it is one, else NULL. */
+static int run_later_rounds(stratum_run *st, const closure_edges *edges, err *e) {
+    seminaive *sn = st->sn;
+    int rc = 0;
+    for (int64_t growing = 0; rc == 0 && close_round(st);) {
+        if (++growing > sn->lim.max_iterations)
+            return err_set(e, ERR(INT, 20),
+                           "Max iterations (%lld) exceeded. Possible infinite recursion or cycle "
+                           "in rules.",
+                           (long long)sn->lim.max_iterations);
+        rc = edges ? closure_round(st, edges, e) : run_round(st, false, e);
+    }
+    return rc;
+}
+
 static int run_stratum(stratum_run *st, err *e) {
     seminaive *sn = st->sn;
     sn->rounds = 0;
@@ -304,14 +385,16 @@ static int run_stratum(stratum_run *st, err *e) {
         return rc;
     close_round(st); /* the seeds are visible to round 0, and in no delta */
     rc = run_round(st, true, e);
-    for (int64_t growing = 0; rc == 0 && close_round(st);) {
-        if (++growing > sn->lim.max_iterations)
-            return err_set(e, ERR(INT, 20),
-                           "Max iterations (%lld) exceeded. Possible infinite recursion or cycle "
-                           "in rules.",
-                           (long long)sn->lim.max_iterations);
-        rc = run_round(st, false, e);
-    }
+    if (rc != 0 || !is_closure(st))
+        return rc != 0 ? rc : run_later_rounds(st, NULL, e);
+    /* round 0 put the edges into the relation, and only them */
+    const relation *p = &sn->rels[st->rel_lo].rel;
+    closure_edges edges;
+    rc = closure_edges_build(&edges, p, p->count, p->m, e);
+    if (rc != 0)
+        return rc;
+    rc = run_later_rounds(st, &edges, e);
+    closure_edges_free(&edges);
     return rc;
 }
 
