@@ -262,10 +262,14 @@ static bool is_fact(const seminaive *sn, size_t plan_rule) {
     return sn->rules[sn->plan->rules[plan_rule]]->body.count == 0;
 }
 
-static int run_round(stratum_run *st, bool first, err *e) {
-    seminaive *sn = st->sn;
+static void begin_round(seminaive *sn) {
     sn->round_emits = 0;
     sn->rounds++;
+}
+
+static int run_round(stratum_run *st, bool first, err *e) {
+    seminaive *sn = st->sn;
+    begin_round(sn);
     for (size_t r = 0; r < sn->plan->rule_count; r++) {
         if (rule_stratum(sn, r) != st->stratum || is_fact(sn, r))
             continue;
@@ -308,11 +312,11 @@ static bool close_round(stratum_run *st) {
 /* ---- linear transitive closures (rules/closure.h) ------------------------------ */
 
 /* Whether the stratum is one closure_match closure over a stored
- * attribute: one relation, its two rules and nothing else. */
-static bool is_closure(const stratum_run *st) {
+ * attribute: one relation, its two rules and nothing else; which plan
+ * rules are its base (one pattern) and its step. */
+static bool is_closure(const stratum_run *st, size_t *base, size_t *step) {
     const seminaive *sn = st->sn;
-    const ast_rule *two[2];
-    size_t n = 0;
+    size_t two[2], n = 0;
     if (st->rel_hi - st->rel_lo != 1)
         return false;
     for (size_t r = 0; r < sn->plan->rule_count; r++) {
@@ -320,11 +324,15 @@ static bool is_closure(const stratum_run *st) {
             continue;
         if (n == 2 || is_fact(sn, r))
             return false;
-        two[n++] = sn->rules[sn->plan->rules[r]];
+        two[n++] = r;
     }
     const value *attr;
-    if (n != 2 || !closure_match(two[0], two[1], &attr))
+    if (n != 2 || !closure_match(sn->rules[sn->plan->rules[two[0]]],
+                                 sn->rules[sn->plan->rules[two[1]]], &attr))
         return false;
+    bool first_is_base = sn->rules[sn->plan->rules[two[0]]]->body.count == 1;
+    *base = two[first_is_base ? 0 : 1];
+    *step = two[first_is_base ? 1 : 0];
     /* a pattern on :p reads the relation of p too (derived.h) */
     const char *text = attr->as.str.ptr;
     size_t len = attr->as.str.len;
@@ -339,8 +347,7 @@ static bool is_closure(const stratum_run *st) {
 static int closure_round(stratum_run *st, const closure_edges *edges, err *e) {
     seminaive *sn = st->sn;
     sn_rel *p = &sn->rels[st->rel_lo];
-    sn->round_emits = 0;
-    sn->rounds++;
+    begin_round(sn);
     int rc = 0;
     for (uint32_t row = p->delta_lo; rc == 0 && row < p->visible; row++) {
         uint32_t mid, y;
@@ -377,6 +384,31 @@ static int run_later_rounds(stratum_run *st, const closure_edges *edges, err *e)
     return rc;
 }
 
+/* A closure's round 0, the base rule first, so that rows [0, *edges) are
+ * exactly the edges (the step rule adds what it joins with stored facts
+ * of :p, which an invocation reads in round 0 only, as it reads only the
+ * delta later). */
+static int closure_round_0(stratum_run *st, size_t base, size_t step, uint32_t *edges, err *e) {
+    begin_round(st->sn);
+    int rc = eval_rule(st, base, SEMINAIVE_NO_DELTA, NULL, e);
+    *edges = st->sn->rels[st->rel_lo].rel.count;
+    return rc != 0 ? rc : eval_rule(st, step, SEMINAIVE_NO_DELTA, NULL, e);
+}
+
+static int run_closure(stratum_run *st, size_t base, size_t step, err *e) {
+    const relation *p = &st->sn->rels[st->rel_lo].rel;
+    uint32_t edges;
+    int rc = closure_round_0(st, base, step, &edges, e);
+    closure_edges c;
+    if (rc == 0)
+        rc = closure_edges_build(&c, p, edges, p->m, e);
+    if (rc != 0)
+        return rc;
+    rc = run_later_rounds(st, &c, e);
+    closure_edges_free(&c);
+    return rc;
+}
+
 static int run_stratum(stratum_run *st, err *e) {
     seminaive *sn = st->sn;
     sn->rounds = 0;
@@ -384,18 +416,11 @@ static int run_stratum(stratum_run *st, err *e) {
     if (rc != 0)
         return rc;
     close_round(st); /* the seeds are visible to round 0, and in no delta */
+    size_t base, step;
+    if (is_closure(st, &base, &step))
+        return run_closure(st, base, step, e);
     rc = run_round(st, true, e);
-    if (rc != 0 || !is_closure(st))
-        return rc != 0 ? rc : run_later_rounds(st, NULL, e);
-    /* round 0 put the edges into the relation, and only them */
-    const relation *p = &sn->rels[st->rel_lo].rel;
-    closure_edges edges;
-    rc = closure_edges_build(&edges, p, p->count, p->m, e);
-    if (rc != 0)
-        return rc;
-    rc = run_later_rounds(st, &edges, e);
-    closure_edges_free(&edges);
-    return rc;
+    return rc != 0 ? rc : run_later_rounds(st, NULL, e);
 }
 
 int seminaive_run(seminaive *sn, rule_body_eval_fn fn, void *ctx, err *e) {
