@@ -236,9 +236,13 @@ static bool reserve(void **items, uint32_t count, uint32_t *cap, size_t size) {
 
 /* Reserving every table first keeps a failed add from leaving a row
  * half-indexed. */
-static bool reserve_all(relation *r, bool new_entity, bool new_value) {
+static inline bool reserve_row(relation *r) {
     return reserve((void **)&r->rows, r->count, &r->cap, sizeof *r->rows) &&
-           idset_reserve(r, &r->rows_by_pair, row_hash_of) &&
+           idset_reserve(r, &r->rows_by_pair, row_hash_of);
+}
+
+static bool reserve_all(relation *r, bool new_entity, bool new_value) {
+    return reserve_row(r) &&
            (!new_entity ||
             (reserve((void **)&r->entities, r->entity_count, &r->entity_cap, sizeof *r->entities) &&
              idset_reserve(r, &r->entity_ids, entity_hash_of))) &&
@@ -286,8 +290,9 @@ static uint32_t find_entity_after_last(const relation *r, const uuid128 *u) {
     return find_entity(r, u);
 }
 
-/* Appends the row of two known ids (its tables reserved). */
-static int append_row(relation *r, uint32_t ent, uint32_t val, bool *added, err *e) {
+/* Appends the row of two known ids (its tables reserved). Inline: it is
+ * the tail of every add. */
+static inline int append_row(relation *r, uint32_t ent, uint32_t val, bool *added, err *e) {
     uint32_t row = r->count++;
     r->rows[row] = (relation_tuple){ent, val, r->entities[ent].newest, r->values[val].newest};
     r->entities[ent].newest = row;
@@ -319,7 +324,7 @@ int relation_add_ids(relation *r, uint32_t entity, uint32_t v, bool *added, err 
     *added = false;
     if (find_pair(r, entity, v) != HTAB_NONE)
         return 0;
-    if (!reserve_all(r, false, false))
+    if (!reserve_row(r))
         return oom(e);
     return append_row(r, entity, v, added, e);
 }

@@ -179,30 +179,28 @@ int64_t seminaive_fact_count(const seminaive *sn) {
     return sn->total_facts;
 }
 
-static int count_emit(seminaive *sn, err *e) {
-    if (++sn->round_emits > sn->lim.max_derived_facts)
-        return err_set(e, ERR(INT, 20),
-                       "Max derived facts per iteration (%lld) exceeded. Rule may be generating "
-                       "too many facts.",
-                       (long long)sn->lim.max_derived_facts);
-    return 0;
+static int too_many_emits(const seminaive *sn, err *e) {
+    return err_set(e, ERR(INT, 20),
+                   "Max derived facts per iteration (%lld) exceeded. Rule may be generating too "
+                   "many facts.",
+                   (long long)sn->lim.max_derived_facts);
 }
 
-static int count_fact(seminaive *sn, bool added, err *e) {
-    if (added && ++sn->total_facts > sn->lim.max_results)
-        return err_set(e, ERR(INT, 20),
-                       "Max results (%lld) exceeded. Rules derived more facts than allowed.",
-                       (long long)sn->lim.max_results);
-    return 0;
+static int too_many_facts(const seminaive *sn, err *e) {
+    return err_set(e, ERR(INT, 20),
+                   "Max results (%lld) exceeded. Rules derived more facts than allowed.",
+                   (long long)sn->lim.max_results);
 }
 
 int seminaive_emit(seminaive *sn, const uuid128 *entity, const value *v, err *e) {
     MG_ASSERT(sn->target != NULL);
-    bool added = false;
-    int rc = count_emit(sn, e);
-    if (rc == 0)
-        rc = relation_add(&sn->target->rel, entity, v, &added, e);
-    return rc != 0 ? rc : count_fact(sn, added, e);
+    if (++sn->round_emits > sn->lim.max_derived_facts)
+        return too_many_emits(sn, e);
+    bool added;
+    int rc = relation_add(&sn->target->rel, entity, v, &added, e);
+    if (rc != 0 || !added)
+        return rc;
+    return ++sn->total_facts > sn->lim.max_results ? too_many_facts(sn, e) : 0;
 }
 
 int64_t seminaive_rounds(const seminaive *sn) {
@@ -355,12 +353,12 @@ static int closure_round(stratum_run *st, const closure_edges *edges, err *e) {
         MG_ASSERT(mid < edges->entity_count);
         uint32_t lo = edges->start[mid], hi = edges->start[mid + 1];
         for (uint32_t i = lo; rc == 0 && i < hi; i++) {
-            bool added = false;
-            rc = count_emit(sn, e);
-            if (rc == 0)
-                rc = relation_add_ids(&p->rel, edges->source[i], y, &added, e);
-            if (rc == 0)
-                rc = count_fact(sn, added, e);
+            bool added;
+            if (++sn->round_emits > sn->lim.max_derived_facts)
+                return too_many_emits(sn, e);
+            rc = relation_add_ids(&p->rel, edges->source[i], y, &added, e);
+            if (rc == 0 && added && ++sn->total_facts > sn->lim.max_results)
+                return too_many_facts(sn, e);
         }
         if (rc == 0)
             rc = meter_tick(p->rel.m, 1 + hi - lo, e);
