@@ -236,9 +236,13 @@ static bool reserve(void **items, uint32_t count, uint32_t *cap, size_t size) {
 
 /* Reserving every table first keeps a failed add from leaving a row
  * half-indexed. */
-static bool reserve_all(relation *r, bool new_entity, bool new_value) {
+static inline bool reserve_row(relation *r) {
     return reserve((void **)&r->rows, r->count, &r->cap, sizeof *r->rows) &&
-           idset_reserve(r, &r->rows_by_pair, row_hash_of) &&
+           idset_reserve(r, &r->rows_by_pair, row_hash_of);
+}
+
+static bool reserve_all(relation *r, bool new_entity, bool new_value) {
+    return reserve_row(r) &&
            (!new_entity ||
             (reserve((void **)&r->entities, r->entity_count, &r->entity_cap, sizeof *r->entities) &&
              idset_reserve(r, &r->entity_ids, entity_hash_of))) &&
@@ -286,6 +290,18 @@ static uint32_t find_entity_after_last(const relation *r, const uuid128 *u) {
     return find_entity(r, u);
 }
 
+/* Appends the row of two known ids (its tables reserved). Inline: it is
+ * the tail of every add. */
+static inline int append_row(relation *r, uint32_t ent, uint32_t val, bool *added, err *e) {
+    uint32_t row = r->count++;
+    r->rows[row] = (relation_tuple){ent, val, r->entities[ent].newest, r->values[val].newest};
+    r->entities[ent].newest = row;
+    r->values[val].newest = row;
+    idset_place(&r->rows_by_pair, pair_hash(ent, val), row); /* reserved */
+    *added = true;
+    return charge_growth(r, e);
+}
+
 int relation_add(relation *r, const uuid128 *entity, const value *v, bool *added, err *e) {
     *added = false;
     uint64_t vh = value_hash_identity(v);
@@ -301,13 +317,29 @@ int relation_add(relation *r, const uuid128 *entity, const value *v, bool *added
         r->last_entity = ent = add_entity(r, entity);
     if (val == HTAB_NONE)
         val = add_value(r, &owned, vh);
-    uint32_t row = r->count++;
-    r->rows[row] = (relation_tuple){ent, val, r->entities[ent].newest, r->values[val].newest};
-    r->entities[ent].newest = row;
-    r->values[val].newest = row;
-    idset_place(&r->rows_by_pair, pair_hash(ent, val), row); /* reserved */
-    *added = true;
-    return charge_growth(r, e);
+    return append_row(r, ent, val, added, e);
+}
+
+int relation_add_ids(relation *r, uint32_t entity, uint32_t v, bool *added, err *e) {
+    *added = false;
+    if (find_pair(r, entity, v) != HTAB_NONE)
+        return 0;
+    if (!reserve_row(r))
+        return oom(e);
+    return append_row(r, entity, v, added, e);
+}
+
+uint32_t relation_entity_count(const relation *r) {
+    return r->entity_count;
+}
+
+const uuid128 *relation_entity_uuid(const relation *r, uint32_t entity) {
+    return &r->entities[entity].u;
+}
+
+void relation_row_ids(const relation *r, uint32_t row, uint32_t *entity, uint32_t *v) {
+    *entity = r->rows[row].entity;
+    *v = r->rows[row].value;
 }
 
 /* ---- views -------------------------------------------------------------------------- */

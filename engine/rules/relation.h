@@ -92,6 +92,16 @@ int relation_add(relation *r, const uuid128 *entity, const value *v, bool *added
 
 bool relation_contains(const relation *r, const uuid128 *entity, const value *v);
 
+/* Rows by the ids of their entity and value in r's tables (0 ..
+ * relation_entity_count - 1 and the ids relation_row_ids gives): a
+ * closure (rules/closure.h) joins rows it already holds without hashing
+ * a UUID or a value again. relation_add_ids adds the row of an entity
+ * and a value r has already, as relation_add would. */
+int relation_add_ids(relation *r, uint32_t entity, uint32_t v, bool *added, err *e);
+uint32_t relation_entity_count(const relation *r);
+const uuid128 *relation_entity_uuid(const relation *r, uint32_t entity);
+void relation_row_ids(const relation *r, uint32_t row, uint32_t *entity, uint32_t *v);
+
 relation_view relation_all(const relation *r);
 static inline uint32_t relation_view_size(const relation_view *w) {
     return w->hi - w->lo;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/mg_assert.h"
+#include "rules/closure.h"
 
 #define NO_REL UINT32_MAX
 
@@ -178,22 +179,28 @@ int64_t seminaive_fact_count(const seminaive *sn) {
     return sn->total_facts;
 }
 
+static int too_many_emits(const seminaive *sn, err *e) {
+    return err_set(e, ERR(INT, 20),
+                   "Max derived facts per iteration (%lld) exceeded. Rule may be generating too "
+                   "many facts.",
+                   (long long)sn->lim.max_derived_facts);
+}
+
+static int too_many_facts(const seminaive *sn, err *e) {
+    return err_set(e, ERR(INT, 20),
+                   "Max results (%lld) exceeded. Rules derived more facts than allowed.",
+                   (long long)sn->lim.max_results);
+}
+
 int seminaive_emit(seminaive *sn, const uuid128 *entity, const value *v, err *e) {
     MG_ASSERT(sn->target != NULL);
     if (++sn->round_emits > sn->lim.max_derived_facts)
-        return err_set(e, ERR(INT, 20),
-                       "Max derived facts per iteration (%lld) exceeded. Rule may be generating "
-                       "too many facts.",
-                       (long long)sn->lim.max_derived_facts);
+        return too_many_emits(sn, e);
     bool added;
     int rc = relation_add(&sn->target->rel, entity, v, &added, e);
     if (rc != 0 || !added)
         return rc;
-    if (++sn->total_facts > sn->lim.max_results)
-        return err_set(e, ERR(INT, 20),
-                       "Max results (%lld) exceeded. Rules derived more facts than allowed.",
-                       (long long)sn->lim.max_results);
-    return 0;
+    return ++sn->total_facts > sn->lim.max_results ? too_many_facts(sn, e) : 0;
 }
 
 int64_t seminaive_rounds(const seminaive *sn) {
@@ -253,10 +260,14 @@ static bool is_fact(const seminaive *sn, size_t plan_rule) {
     return sn->rules[sn->plan->rules[plan_rule]]->body.count == 0;
 }
 
-static int run_round(stratum_run *st, bool first, err *e) {
-    seminaive *sn = st->sn;
+static void begin_round(seminaive *sn) {
     sn->round_emits = 0;
     sn->rounds++;
+}
+
+static int run_round(stratum_run *st, bool first, err *e) {
+    seminaive *sn = st->sn;
+    begin_round(sn);
     for (size_t r = 0; r < sn->plan->rule_count; r++) {
         if (rule_stratum(sn, r) != st->stratum || is_fact(sn, r))
             continue;
@@ -296,6 +307,106 @@ static bool close_round(stratum_run *st) {
     return grew;
 }
 
+/* ---- linear transitive closures (rules/closure.h) ------------------------------ */
+
+/* Whether the stratum is one closure_match closure over a stored
+ * attribute: one relation, its two rules and nothing else; which plan
+ * rules are its base (one pattern) and its step. */
+static bool is_closure(const stratum_run *st, size_t *base, size_t *step) {
+    const seminaive *sn = st->sn;
+    size_t two[2], n = 0;
+    if (st->rel_hi - st->rel_lo != 1)
+        return false;
+    for (size_t r = 0; r < sn->plan->rule_count; r++) {
+        if (rule_stratum(sn, r) != st->stratum)
+            continue;
+        if (n == 2 || is_fact(sn, r))
+            return false;
+        two[n++] = r;
+    }
+    const value *attr;
+    if (n != 2 || !closure_match(sn->rules[sn->plan->rules[two[0]]],
+                                 sn->rules[sn->plan->rules[two[1]]], &attr))
+        return false;
+    bool first_is_base = sn->rules[sn->plan->rules[two[0]]]->body.count == 1;
+    *base = two[first_is_base ? 0 : 1];
+    *step = two[first_is_base ? 1 : 0];
+    /* a pattern on :p reads the relation of p too (derived.h) */
+    const char *text = attr->as.str.ptr;
+    size_t len = attr->as.str.len;
+    if (len < 2 || text[0] != ':')
+        return false;
+    uint32_t pred = stratify_find(sn->prog, text + 1, len - 1);
+    return pred == STRATIFY_NONE || sn->rel_of_pred[pred] == NO_REL;
+}
+
+/* Round k > 0 of a closure: the step rule's solutions with the delta,
+ * each delta row (m, y) joined with the sources of m's edges. */
+static int closure_round(stratum_run *st, const closure_edges *edges, err *e) {
+    seminaive *sn = st->sn;
+    sn_rel *p = &sn->rels[st->rel_lo];
+    begin_round(sn);
+    int rc = 0;
+    for (uint32_t row = p->delta_lo; rc == 0 && row < p->visible; row++) {
+        uint32_t mid, y;
+        relation_row_ids(&p->rel, row, &mid, &y);
+        MG_ASSERT(mid < edges->entity_count);
+        uint32_t lo = edges->start[mid], hi = edges->start[mid + 1];
+        for (uint32_t i = lo; rc == 0 && i < hi; i++) {
+            bool added;
+            if (++sn->round_emits > sn->lim.max_derived_facts)
+                return too_many_emits(sn, e);
+            rc = relation_add_ids(&p->rel, edges->source[i], y, &added, e);
+            if (rc == 0 && added && ++sn->total_facts > sn->lim.max_results)
+                return too_many_facts(sn, e);
+        }
+        if (rc == 0)
+            rc = meter_tick(p->rel.m, 1 + hi - lo, e);
+    }
+    return rc;
+}
+
+/* Rounds 1.. of the stratum, after its round 0; `edges`: the closure's
+ * edges when it is one, else NULL. */
+static int run_later_rounds(stratum_run *st, const closure_edges *edges, err *e) {
+    seminaive *sn = st->sn;
+    int rc = 0;
+    for (int64_t growing = 0; rc == 0 && close_round(st);) {
+        if (++growing > sn->lim.max_iterations)
+            return err_set(e, ERR(INT, 20),
+                           "Max iterations (%lld) exceeded. Possible infinite recursion or cycle "
+                           "in rules.",
+                           (long long)sn->lim.max_iterations);
+        rc = edges ? closure_round(st, edges, e) : run_round(st, false, e);
+    }
+    return rc;
+}
+
+/* A closure's round 0, the base rule first, so that rows [0, *edges) are
+ * exactly the edges (the step rule adds what it joins with stored facts
+ * of :p, which an invocation reads in round 0 only, as it reads only the
+ * delta later). */
+static int closure_round_0(stratum_run *st, size_t base, size_t step, uint32_t *edges, err *e) {
+    begin_round(st->sn);
+    int rc = eval_rule(st, base, SEMINAIVE_NO_DELTA, NULL, e);
+    *edges = st->sn->rels[st->rel_lo].rel.count;
+    return rc != 0 ? rc : eval_rule(st, step, SEMINAIVE_NO_DELTA, NULL, e);
+}
+
+static int run_closure(stratum_run *st, size_t base, size_t step, err *e) {
+    const relation *p = &st->sn->rels[st->rel_lo].rel;
+    uint32_t edges;
+    int rc = closure_round_0(st, base, step, &edges, e);
+    closure_edges c;
+    if (rc == 0)
+        rc = closure_edges_build(&c, p, edges, p->m, e);
+    if (rc != 0)
+        return rc;
+    rc = run_later_rounds(st, &c, e);
+    closure_edges_free(&c);
+    return rc;
+}
+
 static int run_stratum(stratum_run *st, err *e) {
     seminaive *sn = st->sn;
     sn->rounds = 0;
@@ -303,16 +414,11 @@ static int run_stratum(stratum_run *st, err *e) {
     if (rc != 0)
         return rc;
     close_round(st); /* the seeds are visible to round 0, and in no delta */
+    size_t base, step;
+    if (is_closure(st, &base, &step))
+        return run_closure(st, base, step, e);
     rc = run_round(st, true, e);
-    for (int64_t growing = 0; rc == 0 && close_round(st);) {
-        if (++growing > sn->lim.max_iterations)
-            return err_set(e, ERR(INT, 20),
-                           "Max iterations (%lld) exceeded. Possible infinite recursion or cycle "
-                           "in rules.",
-                           (long long)sn->lim.max_iterations);
-        rc = run_round(st, false, e);
-    }
-    return rc;
+    return rc != 0 ? rc : run_later_rounds(st, NULL, e);
 }
 
 int seminaive_run(seminaive *sn, rule_body_eval_fn fn, void *ctx, err *e) {

@@ -637,6 +637,96 @@ TEST(rule_bodies_with_expressions_run_again) {
     minigraf_close(db);
 }
 
+/* ---- linear closures (rules/closure.h: evaluated on relation ids) ---------------- */
+
+/* A diamond a -> b, c -> d, a cycle d -> e -> f -> d, a self loop at g,
+ * an edge to a's UUID (a Ref, E2-equal to the keyword :a) and edges to
+ * values that are no entity, and a stored fact of each predicate (read
+ * by round 0's invocations only). `reach` is the linear closure; `reach3` the
+ * same two rules and a third deriving nothing, which keeps it on the
+ * general rounds: the two must answer alike. */
+static MiniGrafDb *closure_db(void) {
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:a :edge :b] [:a :edge :c] [:b :edge :d] [:c :edge :d] "
+                        "[:d :edge :e] [:e :edge :f] [:f :edge :d] [:g :edge :g] "
+                        "[:h :edge #uuid \"" UUID_A "\"] [:i :edge 5] [:i :edge \"s\"] "
+                        "[:f :reach :a] [:f :reach3 :a]])");
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach ?x ?y) (reach ?z ?y) [?x :edge ?z]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach3 ?x ?y) [?x :edge ?y]])", OK);
+    EXPECT_EXEC(db, "(rule [(reach3 ?x ?y) [?x :edge ?z] (reach3 ?z ?y)])", OK);
+    EXPECT_EXEC(db, "(rule [(reach3 ?x ?y) [?x :no-edge ?y]])", OK);
+    return db;
+}
+
+/* Runs the query `:find head :where where` with where's %s as reach3,
+ * then as reach, and compares the rows. */
+static void expect_closure_rows(MiniGrafDb *db, const char *head, const char *where) {
+    char body[256], general[512], closure[512];
+    snprintf(body, sizeof body, where, "reach3");
+    snprintf(general, sizeof general, "(query [:find %s :where %s])", head, body);
+    snprintf(body, sizeof body, where, "reach");
+    snprintf(closure, sizeof closure, "(query [:find %s :where %s])", head, body);
+    char *want = EXEC(db, general);
+    if (want != NULL) {
+        EXPECT_EXEC(db, closure, want);
+        minigraf_string_free(want);
+    }
+}
+
+TEST(linear_closures_answer_as_the_general_rounds) {
+    MiniGrafDb *db = closure_db();
+    /* d, e, f reach d, e, f, a each; b, c d, e, f, a; a 6; g 1; h 7 (a as
+     * its UUID and as :a); i 2; and the stored [:f :reach :a] */
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[37]]"));
+    expect_closure_rows(db, "?x ?y", "(%s ?x ?y)");
+    expect_closure_rows(db, "?y", "[?x :edge 5] (%s ?x ?y)");
+    expect_closure_rows(db, "?x", "(%s ?x ?x)");
+    EXPECT_EXEC(db, "(query [:find ?y :where (reach :g ?y)])", ROWS("[\"?y\"]", "[[\":g\"]]"));
+    minigraf_close(db);
+}
+
+TEST(linear_closures_read_the_view_of_their_query) {
+    MiniGrafDb *db = closure_db();
+    EXPECT_TRANSACT(db, "(transact {:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} "
+                        "[[:g :edge :a]])");
+    EXPECT_RETRACT(db, "(retract [[:e :edge :f]])");
+    expect_closure_rows(db, "?x ?y", "(%s ?x ?y)");
+    const char *views[] = {":as-of 1", ":as-of 2", ":valid-at \"2020-06-01\"", ":any-valid-time"};
+    for (size_t i = 0; i < sizeof views / sizeof *views; i++) {
+        char head[64];
+        snprintf(head, sizeof head, "?x ?y %s", views[i]);
+        expect_closure_rows(db, head, "(%s ?x ?y)");
+    }
+    /* without e -> f the cycle is gone: d 1, f 2, b 2, c 2, a 4, g 1, h 5,
+     * i 2, the stored fact */
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[20]]"));
+    EXPECT_EXEC(db, "(query [:find (count ?y) :as-of 1 :where (reach ?x ?y)])",
+                ROWS("[\"(count ?y)\"]", "[[37]]"));
+    minigraf_close(db);
+}
+
+TEST(linear_closures_keep_the_round_cap_and_limits) {
+    MiniGrafDb *db = chain_db(1000);
+    EXPECT_EXEC(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-results 600000])",
+                ROWS("[\"(count ?y)\"]", "[[500500]]"));
+    EXPECT_ERROR(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-results 500499])",
+                 "INT-020");
+    minigraf_close(db);
+    db = chain_db(1001);
+    EXPECT_ERROR(db, "(query [:find (count ?y) :where (reach ?x ?y) :max-results 600000])",
+                 "INT-020");
+    CHECK_STR_EQ(
+        minigraf_last_error(db),
+        "[INT-020] Max iterations (1000) exceeded. Possible infinite recursion or cycle in rules.");
+    minigraf_close(db);
+    db = b6_db();
+    EXPECT_ERROR(db, "(query [:find ?x ?y :where (reach ?x ?y) :max-results 5])", "INT-020");
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(transitive_closure_b6), TEST_ENTRY(negation_across_strata_b6_accessible),
            TEST_ENTRY(derived_values_keep_the_representation_they_were_bound_with),
            TEST_ENTRY(rules_read_the_records_visible_as_of),
@@ -662,4 +752,7 @@ CHECK_MAIN(TEST_ENTRY(transitive_closure_b6), TEST_ENTRY(negation_across_strata_
            TEST_ENTRY(a_query_run_again_reads_its_own_now),
            TEST_ENTRY(a_query_run_again_reads_an_edge_valid_from_its_now),
            TEST_ENTRY(kept_records_serve_only_the_view_they_were_read_in),
-           TEST_ENTRY(rule_bodies_with_expressions_run_again))
+           TEST_ENTRY(rule_bodies_with_expressions_run_again),
+           TEST_ENTRY(linear_closures_answer_as_the_general_rounds),
+           TEST_ENTRY(linear_closures_read_the_view_of_their_query),
+           TEST_ENTRY(linear_closures_keep_the_round_cap_and_limits))

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "datalog/parse.h"
 #include "exec/derived.h"
+#include "rules/closure.h"
 #include "rules/seminaive.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))
@@ -317,6 +318,64 @@ static void cyclic_data_terminates(void) {
     CHECK(r.rc == 0);
     CHECK(size_of(&r, "reach") == 9); /* every pair, self-loops included */
     CHECK(derived(&r, "reach", ":a", ":a") && derived(&r, "reach", ":c", ":b"));
+    run_free(&r);
+}
+
+/* rules/closure.h: which rule pairs are linear closures over a stored
+ * attribute, evaluated on ids after round 0. */
+static bool closure_of(const char *first, const char *second) {
+    arena a;
+    arena_init(&a);
+    const value *attr = NULL;
+    bool got = closure_match(&parse(&a, first)->as.rule, &parse(&a, second)->as.rule, &attr);
+    if (got)
+        CHECK(attr->type == VT_KEYWORD && attr->as.str.len == 5 &&
+              memcmp(attr->as.str.ptr, ":edge", 5) == 0);
+    arena_free(&a);
+    return got;
+}
+
+static void linear_closures_are_recognised(void) {
+    const char *base = "(rule [(r ?x ?y) [?x :edge ?y]])";
+    CHECK(closure_of(base, "(rule [(r ?x ?y) [?x :edge ?z] (r ?z ?y)])"));
+    CHECK(closure_of("(rule [(r ?a ?b) (r ?m ?b) [?a :edge ?m]])", base));
+    /* left-linear, another attribute, a constant, a repeated variable,
+     * a third clause, an argument more: the general rounds */
+    CHECK(!closure_of(base, "(rule [(r ?x ?y) (r ?x ?z) [?z :edge ?y]])"));
+    CHECK(!closure_of(base, "(rule [(r ?x ?y) [?x :link ?z] (r ?z ?y)])"));
+    CHECK(!closure_of(base, "(rule [(r ?x ?y) [?x :edge :c] (r :c ?y)])"));
+    CHECK(!closure_of(base, "(rule [(r ?x ?y) [?x :edge ?y] (r ?y ?y)])"));
+    CHECK(!closure_of(base, "(rule [(r ?x ?y) [?x :edge ?z] (r ?z ?y) [?y :edge _]])"));
+    CHECK(!closure_of(base, "(rule [(r ?x ?y) [?x :edge ?z] (s ?z ?y)])"));
+    CHECK(!closure_of("(rule [(r ?x ?x) [?x :edge ?x]])",
+                      "(rule [(r ?x ?y) [?x :edge ?z] (r ?z ?y)])"));
+    CHECK(!closure_of("(rule [(r ?x ?y) [?y :edge ?x]])",
+                      "(rule [(r ?x ?y) [?x :edge ?z] (r ?z ?y)])"));
+    CHECK(!closure_of(base, base));
+}
+
+static void linear_closures_evaluate_bodies_in_round_0_only(void) {
+    /* a diamond into a cycle: a -> b, c -> d -> b */
+    const tfact f[] = {{":a", ":edge", ":b"},
+                       {":a", ":edge", ":c"},
+                       {":b", ":edge", ":d"},
+                       {":c", ":edge", ":d"},
+                       {":d", ":edge", ":b"}};
+    run r;
+    run_rules(&r, reach_rules, 2, "(query [:find ?y :where (reach ?x ?y)])", f, N(f), NULL, 0);
+    CHECK(r.rc == 0);
+    CHECK(r.t.calls == 2); /* both bodies in round 0, then ids */
+    /* a: b c d; b: d b; c: d b; d: b d */
+    CHECK(size_of(&r, "reach") == 9);
+    CHECK(derived(&r, "reach", ":a", ":d") && derived(&r, "reach", ":b", ":b") &&
+          derived(&r, "reach", ":c", ":b") && !derived(&r, "reach", ":d", ":c"));
+    CHECK(seminaive_rounds(r.sn) == 3); /* lengths 1, 2, then nothing new */
+    run_free(&r);
+    /* a third rule: the general rounds, a body call per delta */
+    const char *const three[] = {reach_rules[0], reach_rules[1],
+                                 "(rule [(reach ?x ?y) [?x :link ?y]])"};
+    run_rules(&r, three, 3, "(query [:find ?y :where (reach ?x ?y)])", f, N(f), NULL, 0);
+    CHECK(r.rc == 0 && r.t.calls == 3 + 2 && size_of(&r, "reach") == 9);
     run_free(&r);
 }
 
@@ -753,6 +812,8 @@ int main(void) {
     derived_lookups_follow_the_text();
     transitive_closure_of_a_chain();
     cyclic_data_terminates();
+    linear_closures_are_recognised();
+    linear_closures_evaluate_bodies_in_round_0_only();
     non_linear_recursion_reads_each_delta_position();
     same_generation();
     mutual_recursion();
