@@ -3,6 +3,7 @@
  * its snapshot's pages while other threads commit over them; queries
  * running beside a writer never see half a transaction. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -133,6 +134,7 @@ TEST(file_cursor_keeps_its_snapshot_through_automatic_checkpoints) {
 typedef struct pair_run {
     MiniGrafDb *db;
     atomic_bool done;
+    atomic_int started; /* readers running */
     atomic_int odd;     /* answers that saw half a transaction */
     atomic_int answers; /* queries answered */
 } pair_run;
@@ -140,6 +142,8 @@ typedef struct pair_run {
 /* Each transaction adds two entities: every snapshot counts an even number. */
 static void *write_pairs(void *arg) {
     pair_run *r = arg;
+    while (atomic_load(&r->started) < 2) /* on a loaded machine they may start late */
+        sched_yield();
     for (int i = 0; i < PAIRS; i++) {
         char tx[96];
         snprintf(tx, sizeof tx, "(transact [[:a%d :pair %d] [:b%d :pair %d]])", i, i, i, i);
@@ -152,7 +156,8 @@ static void *write_pairs(void *arg) {
 
 static void *count_pairs(void *arg) {
     pair_run *r = arg;
-    while (!atomic_load(&r->done)) {
+    atomic_fetch_add(&r->started, 1);
+    do {
         char *res = minigraf_execute(r->db, "(query [:find (count ?e) :where [?e :pair _]])");
         int n = -1;
         if (res && strstr(res, "[[") && sscanf(strstr(res, "[[") + 2, "%d", &n) == 1) {
@@ -173,13 +178,14 @@ static void *count_pairs(void *arg) {
         if (c && !minigraf_cursor_last_error(c) && rows % 2)
             atomic_fetch_add(&r->odd, 1);
         minigraf_cursor_free(c);
-    }
+    } while (!atomic_load(&r->done));
     return NULL;
 }
 
 static void readers_see_whole_transactions(MiniGrafDb *db) {
     pair_run r = {.db = db};
     atomic_init(&r.done, false);
+    atomic_init(&r.started, 0);
     atomic_init(&r.odd, 0);
     atomic_init(&r.answers, 0);
     pthread_t w, q[2];
