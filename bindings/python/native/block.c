@@ -10,12 +10,16 @@
  * cursor freed before Python objects are made (mgpy_block_open right after
  * minigraf_query), and the Python cursor's deallocation has nothing left
  * to free in the library.
+ *
+ * A finished block can be opened again on a new answer (a prepared
+ * query's cursor taken up again, stmt.c): its buffers are kept, so a
+ * small answer then costs no malloc or free at all.
  */
 #include <string.h>
 
 #include "mgpy.h"
 
-/* The ncols column names, each ended by NUL, in one allocation. */
+/* The ncols column names, each ended by NUL, in one buffer (kept). */
 static int copy_names(mgpy_block *b) {
     size_t size = 0, len;
     int col;
@@ -25,9 +29,13 @@ static int copy_names(mgpy_block *b) {
         const char *name = minigraf_cursor_column_name(b->handle, col);
         size += (name ? strlen(name) : 0) + 1;
     }
-    b->names = malloc(size ? size : 1);
-    if (!b->names) {
-        return -1;
+    if (size > b->names_cap || !b->names) {
+        char *grown = realloc(b->names, size ? size : 1);
+        if (!grown) {
+            return -1;
+        }
+        b->names = grown;
+        b->names_cap = size ? size : 1;
     }
     for (at = b->names, col = 0; col < b->ncols; col++) {
         const char *name = minigraf_cursor_column_name(b->handle, col);
@@ -57,15 +65,20 @@ static void finish(mgpy_block *b, int rc) {
     b->handle = NULL;
 }
 
-static int grow(mgpy_block *b, size_t rows) {
-    size_t size = rows * (size_t)(b->ncols > 0 ? b->ncols : 1) * sizeof *b->cells;
-    mgpy_cell *grown = realloc(b->cells, size);
+/* Room for `rows` rows of the block's columns. */
+static int make_room(mgpy_block *b, size_t rows) {
+    size_t cells = rows * (size_t)(b->ncols > 0 ? b->ncols : 1);
+    mgpy_cell *grown;
 
+    if (cells <= b->cap_cells) {
+        return 0;
+    }
+    grown = realloc(b->cells, cells * sizeof *b->cells);
     if (!grown) {
         return -1;
     }
     b->cells = grown;
-    b->cap_rows = rows;
+    b->cap_cells = cells;
     return 0;
 }
 
@@ -78,7 +91,7 @@ int mgpy_block_fill(mgpy_block *b, size_t want) {
     if (b->done || !b->handle) {
         return 0;
     }
-    if (want > b->cap_rows && grow(b, want) < 0) {
+    if (make_room(b, want) < 0) {
         return -1;
     }
     while (b->rows < want && (rc = minigraf_cursor_step(b->handle)) == 1) {
@@ -98,7 +111,11 @@ int mgpy_block_fill(mgpy_block *b, size_t want) {
 }
 
 int mgpy_block_open(mgpy_block *b, MiniGrafCursor *handle, size_t want) {
-    memset(b, 0, sizeof *b);
+    free(b->error_text);
+    b->error_text = NULL;
+    b->error_code = b->done = 0;
+    b->rows = b->arena.len = 0;
+    b->ncols = 0;
     b->handle = handle;
     if (!handle) {
         return 0;
