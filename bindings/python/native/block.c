@@ -11,15 +11,16 @@
  * minigraf_query), and the Python cursor's deallocation has nothing left
  * to free in the library.
  *
- * A finished block can be opened again on a new answer (a prepared
- * query's cursor taken up again, stmt.c): its buffers are kept, so a
- * small answer then costs no malloc or free at all.
+ * A finished block can be opened again on a new answer of the same
+ * prepared query (its cursor taken up again, stmt.c): its buffers and
+ * column names are kept, so a small answer then costs no malloc or free,
+ * and no look-up of the columns, at all.
  */
 #include <string.h>
 
 #include "mgpy.h"
 
-/* The ncols column names, each ended by NUL, in one buffer (kept). */
+/* The ncols column names, each ended by NUL, in one allocation. */
 static int copy_names(mgpy_block *b) {
     size_t size = 0, len;
     int col;
@@ -29,13 +30,9 @@ static int copy_names(mgpy_block *b) {
         const char *name = minigraf_cursor_column_name(b->handle, col);
         size += (name ? strlen(name) : 0) + 1;
     }
-    if (size > b->names_cap || !b->names) {
-        char *grown = realloc(b->names, size ? size : 1);
-        if (!grown) {
-            return -1;
-        }
-        b->names = grown;
-        b->names_cap = size ? size : 1;
+    b->names = malloc(size ? size : 1);
+    if (!b->names) {
+        return -1;
     }
     for (at = b->names, col = 0; col < b->ncols; col++) {
         const char *name = minigraf_cursor_column_name(b->handle, col);
@@ -115,13 +112,17 @@ int mgpy_block_open(mgpy_block *b, MiniGrafCursor *handle, size_t want) {
     b->error_text = NULL;
     b->error_code = b->done = 0;
     b->rows = b->arena.len = 0;
-    b->ncols = 0;
     b->handle = handle;
     if (!handle) {
         return 0;
     }
-    b->ncols = minigraf_cursor_column_count(handle);
-    return copy_names(b) < 0 ? -1 : mgpy_block_fill(b, want);
+    if (!b->names) { /* a new block: the answer's columns */
+        b->ncols = minigraf_cursor_column_count(handle);
+        if (copy_names(b) < 0) {
+            return -1;
+        }
+    }
+    return mgpy_block_fill(b, want);
 }
 
 void mgpy_block_free(mgpy_block *b) {

@@ -104,8 +104,7 @@ PyObject *mgpy_cursor_renew(PyObject *kept, int opened, PyObject *row_factory) {
     c->next = 0;
     c->close_requested = 0;
     c->closed = 0;
-    c->batch_size = BLOCK;
-    Py_CLEAR(c->columns); /* the block's names were read again */
+    c->batch_size = BLOCK; /* its columns stay: the same query's */
     if (opened < 0 || PyErr_Occurred()) {
         close_now(c);
         return opened < 0 && !PyErr_Occurred() ? PyErr_NoMemory() : NULL;

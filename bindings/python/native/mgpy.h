@@ -131,7 +131,6 @@ typedef struct {
     MiniGrafCursor *handle; /* NULL once the end or an error was met */
     int ncols;
     char *names;      /* the ncols column names, each ended by NUL */
-    size_t names_cap; /* bytes allocated at names */
     mgpy_cell *cells; /* rows * ncols, room for cap_cells cells */
     size_t cap_cells, rows;
     mgpy_arena arena; /* the texts of this block's cells */
@@ -142,7 +141,8 @@ typedef struct {
 
 /* Takes the open cursor `handle` (NULL: an empty block, nothing read) and
  * reads up to `want` rows. `b` is zeroed, or a block whose library cursor
- * is already freed (its buffers are reused). 0, or -1 when out of memory;
+ * is already freed, opened before on an answer of the same prepared query:
+ * its buffers and column names are kept. 0, or -1 when out of memory;
  * either way free the block with mgpy_block_free. */
 int mgpy_block_open(mgpy_block *b, MiniGrafCursor *handle, size_t want);
 /* Reads the next up to `want` rows in place of the block's rows (none
