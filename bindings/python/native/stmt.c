@@ -6,6 +6,11 @@
  * without '$': pq.query(name="Alice") for [?e :person/name $name]. They
  * stay until re-bound or clear_bindings(). One thread at a time uses a
  * statement (a second one gets API-017); its cursors are independent.
+ *
+ * It keeps a reference to its last cursor whose answer was read whole, so
+ * that a run after the caller let go of it refills that cursor instead of
+ * making one (mgpy_cursor_reusable): the cursor object lives on until the
+ * next run or close(), which is visible only to a weak reference.
  */
 #include <string.h>
 
