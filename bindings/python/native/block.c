@@ -10,6 +10,11 @@
  * cursor freed before Python objects are made (mgpy_block_open right after
  * minigraf_query), and the Python cursor's deallocation has nothing left
  * to free in the library.
+ *
+ * A finished block can be opened again on a new answer of the same
+ * prepared query (its cursor taken up again, stmt.c): its buffers and
+ * column names are kept, so a small answer then costs no malloc or free,
+ * and no look-up of the columns, at all.
  */
 #include <string.h>
 
@@ -57,15 +62,20 @@ static void finish(mgpy_block *b, int rc) {
     b->handle = NULL;
 }
 
-static int grow(mgpy_block *b, size_t rows) {
-    size_t size = rows * (size_t)(b->ncols > 0 ? b->ncols : 1) * sizeof *b->cells;
-    mgpy_cell *grown = realloc(b->cells, size);
+/* Room for `rows` rows of the block's columns. */
+static int make_room(mgpy_block *b, size_t rows) {
+    size_t cells = rows * (size_t)(b->ncols > 0 ? b->ncols : 1);
+    mgpy_cell *grown;
 
+    if (cells <= b->cap_cells) {
+        return 0;
+    }
+    grown = realloc(b->cells, cells * sizeof *b->cells);
     if (!grown) {
         return -1;
     }
     b->cells = grown;
-    b->cap_rows = rows;
+    b->cap_cells = cells;
     return 0;
 }
 
@@ -78,7 +88,7 @@ int mgpy_block_fill(mgpy_block *b, size_t want) {
     if (b->done || !b->handle) {
         return 0;
     }
-    if (want > b->cap_rows && grow(b, want) < 0) {
+    if (make_room(b, want) < 0) {
         return -1;
     }
     while (b->rows < want && (rc = minigraf_cursor_step(b->handle)) == 1) {
@@ -98,13 +108,21 @@ int mgpy_block_fill(mgpy_block *b, size_t want) {
 }
 
 int mgpy_block_open(mgpy_block *b, MiniGrafCursor *handle, size_t want) {
-    memset(b, 0, sizeof *b);
+    free(b->error_text);
+    b->error_text = NULL;
+    b->error_code = b->done = 0;
+    b->rows = b->arena.len = 0;
     b->handle = handle;
     if (!handle) {
         return 0;
     }
-    b->ncols = minigraf_cursor_column_count(handle);
-    return copy_names(b) < 0 ? -1 : mgpy_block_fill(b, want);
+    if (!b->names) { /* a new block: the answer's columns */
+        b->ncols = minigraf_cursor_column_count(handle);
+        if (copy_names(b) < 0) {
+            return -1;
+        }
+    }
+    return mgpy_block_fill(b, want);
 }
 
 void mgpy_block_free(mgpy_block *b) {

@@ -80,6 +80,46 @@ static void close_now(Cursor *c) {
     free_block(&c->block);
 }
 
+/* ---- a prepared query's cursor taken up again (stmt.c) ---- */
+
+/* The block of `kept` when it can take a new answer: a cursor whose
+ * answer was read whole (no library cursor left) and that nothing but the
+ * statement holds, so no one can see it change. Marked busy meanwhile. */
+mgpy_block *mgpy_cursor_reusable(PyObject *kept) {
+    Cursor *c = (Cursor *)kept;
+
+    if (!c || Py_REFCNT(kept) != 1 || c->busy || c->weakrefs || c->block.handle) {
+        return NULL;
+    }
+    c->busy = 1;
+    return &c->block;
+}
+
+/* mgpy_cursor_new for the cursor whose block mgpy_cursor_reusable gave:
+ * the same object, reset for its new answer. */
+PyObject *mgpy_cursor_renew(PyObject *kept, int opened, PyObject *row_factory) {
+    Cursor *c = (Cursor *)kept;
+
+    c->busy = 0;
+    c->next = 0;
+    c->close_requested = 0;
+    c->closed = 0;
+    c->batch_size = BLOCK; /* its columns stay: the same query's */
+    if (opened < 0 || PyErr_Occurred()) {
+        close_now(c);
+        return opened < 0 && !PyErr_Occurred() ? PyErr_NoMemory() : NULL;
+    }
+    Py_INCREF(row_factory);
+    MGPY_SETREF(c->row_factory, row_factory);
+    Py_INCREF(kept);
+    return kept;
+}
+
+/* 1 when the cursor's answer was read whole from the library. */
+int mgpy_cursor_read_whole(PyObject *cursor) {
+    return ((Cursor *)cursor)->block.handle == NULL;
+}
+
 /* Steps over up to `want` rows into the block, without the GIL. Returns
  * 0 (rows may be 0 at the end), or -1 with an exception (out of memory,
  * or a callback raised: Ctrl-C). */
@@ -461,6 +501,7 @@ PyObject *mgpy_query(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (!text) {
         return NULL;
     }
+    memset(&block, 0, sizeof block);
     mgpy_gil_release(&gil);
     cursor = minigraf_query(db, text);
     opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
@@ -486,6 +527,7 @@ PyObject *mgpy_wrap_cursor(PyObject *self, PyObject *args) {
     if (!cursor) {
         return NULL;
     }
+    memset(&block, 0, sizeof block);
     mgpy_gil_release(&gil);
     opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
     mgpy_gil_take(&gil);

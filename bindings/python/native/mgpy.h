@@ -131,8 +131,8 @@ typedef struct {
     MiniGrafCursor *handle; /* NULL once the end or an error was met */
     int ncols;
     char *names;      /* the ncols column names, each ended by NUL */
-    mgpy_cell *cells; /* rows * ncols, room for cap_rows rows */
-    size_t cap_rows, rows;
+    mgpy_cell *cells; /* rows * ncols, room for cap_cells cells */
+    size_t cap_cells, rows;
     mgpy_arena arena; /* the texts of this block's cells */
     int done;         /* the end or an error was met */
     int error_code;   /* that error's code (> 0), or 0 */
@@ -140,8 +140,10 @@ typedef struct {
 } mgpy_block;
 
 /* Takes the open cursor `handle` (NULL: an empty block, nothing read) and
- * reads up to `want` rows. 0, or -1 when out of memory; either way free
- * the block with mgpy_block_free. */
+ * reads up to `want` rows. `b` is zeroed, or a block whose library cursor
+ * is already freed, opened before on an answer of the same prepared query:
+ * its buffers and column names are kept. 0, or -1 when out of memory;
+ * either way free the block with mgpy_block_free. */
 int mgpy_block_open(mgpy_block *b, MiniGrafCursor *handle, size_t want);
 /* Reads the next up to `want` rows in place of the block's rows (none
  * once done). 0, or -1 when out of memory (rows is then 0). */
@@ -162,6 +164,18 @@ enum { MGPY_FIRST_ROWS = 64 };
  * for (taking the block's contents, on error too); NULL with an exception
  * when it was out of memory or a callback raised meanwhile (Ctrl-C). */
 PyObject *mgpy_cursor_new(mgpy_block *block, int opened, PyObject *row_factory);
+/* A prepared query keeps its last cursor whose answer was read whole
+ * (stmt.c); when the caller has let go of it, the next run fills that
+ * cursor's block again instead of making a cursor and its buffers anew:
+ * no allocation but the rows' own objects, with the GIL or without.
+ * mgpy_cursor_reusable gives the block of `kept` (NULL: make a new
+ * cursor) and marks the cursor busy; mgpy_cursor_renew is then
+ * mgpy_cursor_new for it, always called, and returns `kept` reset (a new
+ * reference) or NULL with an exception. */
+mgpy_block *mgpy_cursor_reusable(PyObject *kept);
+PyObject *mgpy_cursor_renew(PyObject *kept, int opened, PyObject *row_factory);
+/* 1 when the library's cursor is freed: every row read, or an error met. */
+int mgpy_cursor_read_whole(PyObject *cursor);
 
 /* ---- host functions (host.c) ---- */
 /* Writes the pending Python exception's text into a callback's error

@@ -6,6 +6,11 @@
  * without '$': pq.query(name="Alice") for [?e :person/name $name]. They
  * stay until re-bound or clear_bindings(). One thread at a time uses a
  * statement (a second one gets API-017); its cursors are independent.
+ *
+ * It keeps a reference to its last cursor whose answer was read whole, so
+ * that a run after the caller let go of it refills that cursor instead of
+ * making one (mgpy_cursor_reusable): the cursor object lives on until the
+ * next run or close(), which is visible only to a weak reference.
  */
 #include <string.h>
 
@@ -16,6 +21,7 @@ typedef struct {
     PyObject_HEAD MiniGrafStmt *stmt; /* NULL once closed */
     int busy;
     PyObject *row_factory;
+    PyObject *kept; /* the last cursor read whole, or NULL (mgpy_cursor_reusable) */
     PyObject *weakrefs;
 } Statement;
 
@@ -154,22 +160,45 @@ static PyObject *stmt_clear(PyObject *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-static PyObject *run(Statement *s, MiniGrafStmt *stmt) {
-    MiniGrafCursor *cursor;
-    mgpy_block block;
-    mgpy_released gil;
-    int opened;
+/* The cursor of the answer in `block`: the kept one taken up again, or a
+ * new one, kept in turn when its answer was read whole. */
+static PyObject *answer(Statement *s, mgpy_block *block, int opened, int reused) {
+    PyObject *cursor;
 
+    if (reused) {
+        return mgpy_cursor_renew(s->kept, opened, s->row_factory);
+    }
+    cursor = mgpy_cursor_new(block, opened, s->row_factory);
+    if (cursor && mgpy_cursor_read_whole(cursor)) {
+        Py_INCREF(cursor);
+        MGPY_SETREF(s->kept, cursor);
+    }
+    return cursor;
+}
+
+static PyObject *run(Statement *s, MiniGrafStmt *stmt) {
+    mgpy_block fresh, *block = mgpy_cursor_reusable(s->kept);
+    int reused = block != NULL, opened;
+    MiniGrafCursor *cursor;
+    mgpy_released gil;
+
+    if (!reused) {
+        memset(&fresh, 0, sizeof fresh);
+        block = &fresh;
+    }
     s->busy = 1;
     mgpy_gil_release(&gil);
     cursor = minigraf_stmt_query(stmt);
-    opened = mgpy_block_open(&block, cursor, MGPY_FIRST_ROWS);
+    opened = mgpy_block_open(block, cursor, MGPY_FIRST_ROWS);
     mgpy_gil_take(&gil);
     s->busy = 0;
     if (!cursor) {
+        if (reused) {
+            Py_XDECREF(mgpy_cursor_renew(s->kept, 0, s->row_factory));
+        }
         return stmt_error(stmt);
     }
-    return mgpy_cursor_new(&block, opened, s->row_factory);
+    return answer(s, block, opened, reused);
 }
 
 static PyObject *stmt_query(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -212,6 +241,7 @@ static PyObject *stmt_close(PyObject *self, PyObject *unused) {
     }
     s->stmt = NULL;
     minigraf_stmt_free(stmt);
+    Py_CLEAR(s->kept);
     Py_RETURN_NONE;
 }
 
@@ -251,11 +281,13 @@ static int set_row_factory(PyObject *self, PyObject *value, void *closure) {
 static int stmt_traverse(PyObject *self, visitproc visit, void *arg) {
     Py_VISIT(Py_TYPE(self));
     Py_VISIT(((Statement *)self)->row_factory);
+    Py_VISIT(((Statement *)self)->kept);
     return 0;
 }
 
 static int stmt_clear_refs(PyObject *self) {
     Py_CLEAR(((Statement *)self)->row_factory);
+    Py_CLEAR(((Statement *)self)->kept);
     return 0;
 }
 
@@ -268,6 +300,7 @@ static void stmt_dealloc(PyObject *self) {
     }
     minigraf_stmt_free(s->stmt);
     Py_XDECREF(s->row_factory);
+    Py_XDECREF(s->kept);
     mgpy_free_instance(self);
 }
 
@@ -355,6 +388,7 @@ PyObject *mgpy_prepare(PyObject *self, PyObject *args) {
     s->busy = 0;
     s->row_factory = row_factory;
     Py_INCREF(row_factory);
+    s->kept = NULL;
     s->weakrefs = NULL;
     PyObject_GC_Track(s);
     return (PyObject *)s;

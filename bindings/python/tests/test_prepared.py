@@ -121,3 +121,37 @@ def test_bind_json(people: minigraf.Database) -> None:
     with pytest.raises(minigraf.ApiError) as e:
         pq.bind_json('{"min": 1}')
     assert e.value.code == "API-017"
+
+
+def test_a_cursor_still_held_keeps_its_rows_when_the_query_runs_again(
+    people: minigraf.Database,
+) -> None:
+    pq = people.prepare(AGE)
+    first = pq.query(min=26)
+    second = pq.query(min=0)
+    assert first is not second
+    assert names(first) == ["Alice"] and names(second) == ["Alice", "Bob"]
+    again = pq.query(min=26)  # `first` is still held: its rows stay
+    assert first is not again and first.fetchall() == [] and names(again) == ["Alice"]
+
+
+def test_a_run_after_the_last_cursor_was_let_go_answers_as_a_new_cursor(
+    people: minigraf.Database,
+) -> None:
+    pq = people.prepare(AGE)
+    cursor = pq.query(min=0)
+    cursor.batch_size = 1
+    assert names(cursor) == ["Alice", "Bob"]
+    cursor.close()
+    del cursor
+    pq.row_factory = minigraf.dict_row
+    cursor = pq.query(min=26)
+    assert not cursor.closed and cursor.batch_size == 1024 and cursor.columns == ("?n",)
+    assert cursor.fetchall() == [{"?n": "Alice"}]
+    del cursor
+    pq.clear_bindings()
+    with pytest.raises(minigraf.ApiError) as e:
+        pq.query()  # fails in the library: the next run is whole
+    assert e.value.code == "API-015"
+    pq.row_factory = None
+    assert pq.query(min=30).fetchall() == [("Alice",)]
