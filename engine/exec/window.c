@@ -400,14 +400,70 @@ static int compute_positional(window_fn fn, window_scratch *w, bool descending, 
     return rc;
 }
 
+/* The span of the keys (the greatest minus the least) and the least. */
+static uint64_t key_span(const uint64_t *key, size_t n, uint64_t *least) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        lo = key[i] < lo ? key[i] : lo;
+        hi = key[i] > hi ? key[i] : hi;
+    }
+    *least = lo;
+    return hi - lo;
+}
+
+/* row-number or rank of one partition whose keys span fewer values than
+ * it has rows, without sorting: a count of the rows per key gives each
+ * key the number of rows before it in window order, i.e. its rank less
+ * one (ties are equal keys: exact_keys); a row's number is that plus the
+ * rows of its key before it in input order, which is where a stable sort
+ * puts it. One pass to count, one to write, both in row order. *counted
+ * false when the keys do not allow it (nothing written). */
+static int count_positional(window_fn fn, window_scratch *w, size_t n, const window_rows *r,
+                            meter *m, bool *counted, err *e) {
+    uint64_t lo, span = key_span(w->key, n, &lo);
+    *counted = span < n && (fn == WINDOW_ROW_NUMBER || w->exact_keys);
+    if (!*counted)
+        return 0;
+    size_t bytes = ((size_t)span + 1) * sizeof(row_id);
+    row_id *before = arena_alloc(&w->mem, bytes);
+    if (!before)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    int rc = meter_charge(m, bytes, "window", e);
+    if (rc)
+        return rc;
+    w->charged += bytes;
+    memset(before, 0, bytes);
+    for (size_t i = 0; i < n; i++)
+        before[w->key[i] - lo]++;
+    row_id rows = 0;
+    for (uint64_t k = 0; k <= span; k++) {
+        row_id count = before[k];
+        before[k] = rows;
+        rows += count;
+    }
+    for (size_t i = 0; i < n; i++) {
+        row_id *at = &before[w->key[i] - lo];
+        value_set_integer(&r->rows[i][r->out], (int64_t)*at + 1);
+        *at += fn == WINDOW_ROW_NUMBER;
+    }
+    return meter_tick(m, n, e);
+}
+
 /* Partitions and sorts, then fills each partition with `fn` or `run`. */
 static int compute(window_fn fn, const window_running *run, bool descending, size_t n,
                    const window_rows *r, meter *m, err *e) {
     window_scratch w;
     int rc = scratch_init(&w, n, r->partition >= 0, descending, r, m, e);
-    if (!rc)
-        rc = assign_partitions(&w, n, r, e);
-    if (!rc && !run && !window_takes_arg(fn)) { /* row-number, rank: positions alone */
+    bool positional = !run && !window_takes_arg(fn); /* row-number, rank */
+    bool counted = false;
+    if (!rc && positional && w.key && r->partition < 0)
+        rc = count_positional(fn, &w, n, r, m, &counted, e);
+    if (rc || counted) {
+        scratch_free(&w, m);
+        return rc;
+    }
+    rc = assign_partitions(&w, n, r, e);
+    if (!rc && positional) {
         rc = compute_positional(fn, &w, descending, n, r, m, e);
         scratch_free(&w, m);
         return rc;

@@ -381,6 +381,49 @@ static void test_large_integer_partitions(void) {
     }
 }
 
+/* Without partitions, integer keys spanning fewer values than there are
+ * rows are counted per key instead of sorted: ranks, and row numbers as
+ * the stable sort gives them, both directions; floats that all tie; the
+ * count array charged while the call runs. */
+static void test_counted_positions(void) {
+    enum { ROWS = 3000 };
+    static value order[ROWS], out[ROWS];
+    for (int i = 0; i < ROWS; i++)
+        order[i] = I((i * 7919) % 1000 % 90 - 40);
+    for (int desc = 0; desc < 2; desc++) {
+        err e = {0};
+        CHECK(compute_arrays(WINDOW_RANK, desc, ROWS, NULL, order, NULL, out, NULL, &e) == 0);
+        int bad = 0;
+        for (int i = 0; i < ROWS; i++) {
+            int64_t before = 0, x = order[i].as.i;
+            for (int j = 0; j < ROWS; j++)
+                before += desc ? order[j].as.i > x : order[j].as.i < x;
+            bad += out[i].type != VT_INTEGER || out[i].as.i != before + 1;
+        }
+        CHECK(bad == 0);
+        CHECK(compute_arrays(WINDOW_ROW_NUMBER, desc, ROWS, NULL, order, NULL, out, NULL, &e) ==
+              0);
+        bad = 0;
+        for (int i = 0; i < ROWS; i++) {
+            int64_t before = 0, x = order[i].as.i;
+            for (int j = 0; j < ROWS; j++)
+                before += (desc ? order[j].as.i > x : order[j].as.i < x) ||
+                          (order[j].as.i == x && j < i);
+            bad += out[i].as.i != before + 1;
+        }
+        CHECK(bad == 0);
+    }
+    value halves[] = {F(2.5), F(2.5), F(2.5)};
+    value want_rank[] = {I(1), I(1), I(1)}, want_rows[] = {I(1), I(2), I(3)};
+    CHECK(window_gives(WINDOW_RANK, false, 3, NULL, halves, NULL, want_rank));
+    CHECK(window_gives(WINDOW_ROW_NUMBER, true, 3, NULL, halves, NULL, want_rows));
+    meter m;
+    err e = {0};
+    meter_init(&m, 0);
+    CHECK(compute_arrays(WINDOW_RANK, false, ROWS, NULL, order, NULL, out, &m, &e) == 0);
+    CHECK(m.used == 0 && m.peak >= ROWS * sizeof(uint64_t) + 90 * sizeof(uint32_t));
+}
+
 static void test_meter(void) {
     meter m;
     err e = {0};
@@ -420,6 +463,7 @@ int main(void) {
     test_large_partitioned_input();
     test_large_numeric_partitions();
     test_large_integer_partitions();
+    test_counted_positions();
     test_meter();
     return CHECK_DONE();
 }
