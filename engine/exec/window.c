@@ -50,6 +50,7 @@ typedef struct window_scratch {
     arena mem; /* the arrays below (arena.c keeps its blocks for the next call) */
     row_id *part, *perm, *tmp;
     uint64_t *key;
+    uint64_t key_lo, key_span; /* the least key, the greatest less it */
     bool exact_keys;
     size_t partitions;
     htab table;
@@ -138,10 +139,10 @@ static void merge_sort(const window_rows *r, bool descending, row_id *rows, size
  * compares them as doubles). Integers a double holds exactly are their
  * own keys (no conversion); otherwise the key is the double's bits (0.0
  * and -0.0 alike). Greater values get greater keys, reversed for :desc.
- * Sets w->exact_keys (window_scratch). */
+ * Sets w->exact_keys, key_lo and key_span (window_scratch). */
 static bool order_keys(window_scratch *w, const window_rows *r, size_t n, bool descending) {
     bool doubles = false, floats = false, integers = false;
-    uint64_t flip = descending ? UINT64_MAX : 0, *key = w->key;
+    uint64_t flip = descending ? UINT64_MAX : 0, *key = w->key, lo = UINT64_MAX, hi = 0;
     /* one pass over the rows, their integer keys taken as they are read */
     for (size_t i = 0; i < n; i++) {
         const value *v = cell(r, r->order, i);
@@ -153,9 +154,13 @@ static bool order_keys(window_scratch *w, const window_rows *r, size_t n, bool d
             return false;
         integers |= v->type == VT_INTEGER;
         key[i] = ((uint64_t)v->as.i ^ UINT64_C(1) << 63) ^ flip;
+        lo = key[i] < lo ? key[i] : lo;
+        hi = key[i] > hi ? key[i] : hi;
     }
     w->exact_keys = !doubles && !(floats && integers);
     doubles |= floats;
+    if (doubles)
+        lo = UINT64_MAX, hi = 0;
     for (size_t i = 0; i < n && doubles; i++) {
         const value *v = cell(r, r->order, i);
         double x = v->type == VT_INTEGER ? (double)v->as.i : v->as.f;
@@ -163,7 +168,11 @@ static bool order_keys(window_scratch *w, const window_rows *r, size_t n, bool d
         x = x == 0 ? 0.0 : x;
         memcpy(&u, &x, sizeof u);
         key[i] = (u >> 63 ? ~u : u | UINT64_C(1) << 63) ^ flip;
+        lo = key[i] < lo ? key[i] : lo;
+        hi = key[i] > hi ? key[i] : hi;
     }
+    w->key_lo = lo;
+    w->key_span = n ? hi - lo : 0;
     return true;
 }
 
@@ -400,17 +409,6 @@ static int compute_positional(window_fn fn, window_scratch *w, bool descending, 
     return rc;
 }
 
-/* The span of the keys (the greatest minus the least) and the least. */
-static uint64_t key_span(const uint64_t *key, size_t n, uint64_t *least) {
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < n; i++) {
-        lo = key[i] < lo ? key[i] : lo;
-        hi = key[i] > hi ? key[i] : hi;
-    }
-    *least = lo;
-    return hi - lo;
-}
-
 /* row-number or rank of one partition whose keys span fewer values than
  * it has rows, without sorting: a count of the rows per key gives each
  * key the number of rows before it in window order, i.e. its rank less
@@ -420,7 +418,7 @@ static uint64_t key_span(const uint64_t *key, size_t n, uint64_t *least) {
  * false when the keys do not allow it (nothing written). */
 static int count_positional(window_fn fn, window_scratch *w, size_t n, const window_rows *r,
                             meter *m, bool *counted, err *e) {
-    uint64_t lo, span = key_span(w->key, n, &lo);
+    uint64_t lo = w->key_lo, span = w->key_span;
     *counted = span < n && (fn == WINDOW_ROW_NUMBER || w->exact_keys);
     if (!*counted)
         return 0;
