@@ -34,8 +34,7 @@ int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op
     return 0;
 }
 
-int finish_own_values(finish_plan *p, value *v, size_t n, unsigned types, const char *op,
-                      err *e) {
+int finish_own_values(finish_plan *p, value *v, size_t n, unsigned types, const char *op, err *e) {
     size_t done;
     const unsigned texts = 1u << VT_STRING | 1u << VT_KEYWORD;
     int rc = value_resolve_all(v, n, &done, e);
