@@ -267,15 +267,20 @@ static int finish_ordered(finish_plan *p, finish_order *o, sort_topk *t, finish_
 /* ---- windows without aggregates: one work row per solution ---------------- */
 
 /* The output variables, Null in the window columns, then the window
- * inputs; stored values stay stored (collect_block decodes them). */
-static void window_row(const finish_plan *p, const value *solution, value *row) {
+ * inputs; stored values stay stored (collect_block decodes them). Returns
+ * the mask of the types copied (1 << value_type). */
+static unsigned window_row(const finish_plan *p, const value *solution, value *row) {
+    unsigned types = 0;
     for (size_t s = 0; s < p->width; s++) {
         long var = p->work_vars[s];
-        if (var >= 0)
+        if (var >= 0) {
             value_copy_fields(&row[s], &solution[var]);
-        else
+            types |= 1u << row[s].type;
+        } else {
             value_set_null(&row[s]); /* in place (value.h) */
+        }
     }
+    return types;
 }
 
 /* Appends a work row per solution of `b`, all taken (and charged) at once. */
@@ -287,12 +292,13 @@ static int collect_block(finish_plan *p, const solution_block *b, finish_rows *r
         rc = finish_rows_reserve(p, rows, b->count, "window", e);
     if (!row || rc)
         return rc;
+    unsigned types = 0;
     for (size_t i = 0; i < b->count; i++) {
-        window_row(p, solution_row(b, i), row + i * p->width);
+        types |= window_row(p, solution_row(b, i), row + i * p->width);
         rows->rows[rows->count + i] = row + i * p->width;
     }
     rows->count += b->count;
-    return finish_own_values(p, row, b->count * p->width, "window", e);
+    return finish_own_values(p, row, b->count * p->width, types, "window", e);
 }
 
 static int collect_solutions(finish_plan *p, finish_rows *rows, err *e) {

@@ -415,7 +415,7 @@ static int group_row(finish_plan *p, group *g, value *row, bool *keep, err *e) {
         const finish_col *col = &p->cols[c];
         if (col->spec->kind == FIND_VAR) {
             row[c] = g->key[k++];
-            int rc = finish_own_values(p, &row[c], 1, "aggregate", e);
+            int rc = finish_own_values(p, &row[c], 1, ~0u, "aggregate", e);
             if (rc)
                 return rc;
         } else if (col->spec->kind == FIND_AGGREGATE) {

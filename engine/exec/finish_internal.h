@@ -79,8 +79,10 @@ void *finish_grow(finish_plan *p, void *items, size_t count, size_t need, size_t
 int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op, err *e);
 /* Decodes v[0..n) in one pass (value_resolve_all) and copies their texts
  * into the plan's arena: the rows are handed out after the input, which
- * owns the decoded texts, is closed. */
-int finish_own_values(finish_plan *p, value *v, size_t n, const char *op, err *e);
+ * owns the decoded texts, is closed. `types`: a mask (1 << value_type)
+ * that holds every type among them (~0u when not known): without String
+ * or Keyword, no value is looked at for texts. */
+int finish_own_values(finish_plan *p, value *v, size_t n, unsigned types, const char *op, err *e);
 /* Appends a work row. */
 int finish_rows_push(finish_plan *p, finish_rows *r, value *row, const char *op, err *e);
 /* Room for `more` rows pushed without growing. */

@@ -34,11 +34,11 @@ int finish_copy_value(finish_plan *p, value *dst, const value *v, const char *op
     return 0;
 }
 
-int finish_own_values(finish_plan *p, value *v, size_t n, const char *op, err *e) {
+int finish_own_values(finish_plan *p, value *v, size_t n, unsigned types, const char *op, err *e) {
     size_t done;
     const unsigned texts = 1u << VT_STRING | 1u << VT_KEYWORD;
     int rc = value_resolve_all(v, n, &done, e);
-    for (size_t i = 0; i < n && !rc; i++)
+    for (size_t i = 0; i < n && !rc && (types & texts); i++)
         if ((texts >> v[i].type) & 1u)
             rc = finish_copy_value(p, &v[i], &v[i], op, e);
     return rc;

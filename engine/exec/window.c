@@ -50,6 +50,7 @@ typedef struct window_scratch {
     arena mem; /* the arrays below (arena.c keeps its blocks for the next call) */
     row_id *part, *perm, *tmp;
     uint64_t *key;
+    uint64_t key_lo, key_span; /* the least key, the greatest less it */
     bool exact_keys;
     size_t partitions;
     htab table;
@@ -138,10 +139,10 @@ static void merge_sort(const window_rows *r, bool descending, row_id *rows, size
  * compares them as doubles). Integers a double holds exactly are their
  * own keys (no conversion); otherwise the key is the double's bits (0.0
  * and -0.0 alike). Greater values get greater keys, reversed for :desc.
- * Sets w->exact_keys (window_scratch). */
+ * Sets w->exact_keys, key_lo and key_span (window_scratch). */
 static bool order_keys(window_scratch *w, const window_rows *r, size_t n, bool descending) {
     bool doubles = false, floats = false, integers = false;
-    uint64_t flip = descending ? UINT64_MAX : 0, *key = w->key;
+    uint64_t flip = descending ? UINT64_MAX : 0, *key = w->key, lo = UINT64_MAX, hi = 0;
     /* one pass over the rows, their integer keys taken as they are read */
     for (size_t i = 0; i < n; i++) {
         const value *v = cell(r, r->order, i);
@@ -153,9 +154,13 @@ static bool order_keys(window_scratch *w, const window_rows *r, size_t n, bool d
             return false;
         integers |= v->type == VT_INTEGER;
         key[i] = ((uint64_t)v->as.i ^ UINT64_C(1) << 63) ^ flip;
+        lo = key[i] < lo ? key[i] : lo;
+        hi = key[i] > hi ? key[i] : hi;
     }
     w->exact_keys = !doubles && !(floats && integers);
     doubles |= floats;
+    if (doubles)
+        lo = UINT64_MAX, hi = 0;
     for (size_t i = 0; i < n && doubles; i++) {
         const value *v = cell(r, r->order, i);
         double x = v->type == VT_INTEGER ? (double)v->as.i : v->as.f;
@@ -163,7 +168,11 @@ static bool order_keys(window_scratch *w, const window_rows *r, size_t n, bool d
         x = x == 0 ? 0.0 : x;
         memcpy(&u, &x, sizeof u);
         key[i] = (u >> 63 ? ~u : u | UINT64_C(1) << 63) ^ flip;
+        lo = key[i] < lo ? key[i] : lo;
+        hi = key[i] > hi ? key[i] : hi;
     }
+    w->key_lo = lo;
+    w->key_span = n ? hi - lo : 0;
     return true;
 }
 
@@ -400,14 +409,59 @@ static int compute_positional(window_fn fn, window_scratch *w, bool descending, 
     return rc;
 }
 
+/* row-number or rank of one partition whose keys span fewer values than
+ * it has rows, without sorting: a count of the rows per key gives each
+ * key the number of rows before it in window order, i.e. its rank less
+ * one (ties are equal keys: exact_keys); a row's number is that plus the
+ * rows of its key before it in input order, which is where a stable sort
+ * puts it. One pass to count, one to write, both in row order. *counted
+ * false when the keys do not allow it (nothing written). */
+static int count_positional(window_fn fn, window_scratch *w, size_t n, const window_rows *r,
+                            meter *m, bool *counted, err *e) {
+    uint64_t lo = w->key_lo, span = w->key_span;
+    *counted = span < n && (fn == WINDOW_ROW_NUMBER || w->exact_keys);
+    if (!*counted)
+        return 0;
+    size_t bytes = ((size_t)span + 1) * sizeof(row_id);
+    row_id *before = arena_alloc(&w->mem, bytes);
+    if (!before)
+        return err_set(e, ERR(INT, 0), "out of memory");
+    int rc = meter_charge(m, bytes, "window", e);
+    if (rc)
+        return rc;
+    w->charged += bytes;
+    memset(before, 0, bytes);
+    for (size_t i = 0; i < n; i++)
+        before[w->key[i] - lo]++;
+    row_id rows = 0;
+    for (uint64_t k = 0; k <= span; k++) {
+        row_id count = before[k];
+        before[k] = rows;
+        rows += count;
+    }
+    for (size_t i = 0; i < n; i++) {
+        row_id *at = &before[w->key[i] - lo];
+        value_set_integer(&r->rows[i][r->out], (int64_t)*at + 1);
+        *at += fn == WINDOW_ROW_NUMBER;
+    }
+    return meter_tick(m, n, e);
+}
+
 /* Partitions and sorts, then fills each partition with `fn` or `run`. */
 static int compute(window_fn fn, const window_running *run, bool descending, size_t n,
                    const window_rows *r, meter *m, err *e) {
     window_scratch w;
     int rc = scratch_init(&w, n, r->partition >= 0, descending, r, m, e);
-    if (!rc)
-        rc = assign_partitions(&w, n, r, e);
-    if (!rc && !run && !window_takes_arg(fn)) { /* row-number, rank: positions alone */
+    bool positional = !run && !window_takes_arg(fn); /* row-number, rank */
+    bool counted = false;
+    if (!rc && positional && w.key && r->partition < 0)
+        rc = count_positional(fn, &w, n, r, m, &counted, e);
+    if (rc || counted) {
+        scratch_free(&w, m);
+        return rc;
+    }
+    rc = assign_partitions(&w, n, r, e);
+    if (!rc && positional) {
         rc = compute_positional(fn, &w, descending, n, r, m, e);
         scratch_free(&w, m);
         return rc;

@@ -144,6 +144,20 @@ static void test_rank_ties_are_strict(void) {
     CHECK(window_gives(WINDOW_RANK, false, 4, NULL, bigs, NULL, want_big));
 }
 
+/* Rows whose rank is not 1 + the rows of its partition (rows i % parts,
+ * i % parts + parts, ...) whose integer order value comes strictly before
+ * its own. */
+static int ranks_misplaced(const value *order, const value *out, int rows, int parts, bool desc) {
+    int bad = 0;
+    for (int i = 0; i < rows; i++) {
+        int64_t before = 0, x = order[i].as.i;
+        for (int j = i % parts; j < rows; j += parts)
+            before += desc ? order[j].as.i > x : order[j].as.i < x;
+        bad += out[i].type != VT_INTEGER || out[i].as.i != before + 1;
+    }
+    return bad;
+}
+
 /* Ranks of many integers (radix-sorted, ties told by their keys), in
  * partitions, both directions: 1 + the rows of the partition strictly
  * before. */
@@ -157,14 +171,7 @@ static void test_large_rank(void) {
     for (int desc = 0; desc < 2; desc++) {
         err e = {0};
         CHECK(compute_arrays(WINDOW_RANK, desc, ROWS, part, order, NULL, out, NULL, &e) == 0);
-        int bad = 0;
-        for (int i = 0; i < ROWS; i++) {
-            int64_t before = 0, x = order[i].as.i;
-            for (int j = i % 3; j < ROWS; j += 3)
-                before += desc ? order[j].as.i > x : order[j].as.i < x;
-            bad += out[i].as.i != before + 1;
-        }
-        CHECK(bad == 0);
+        CHECK(ranks_misplaced(order, out, ROWS, 3, desc) == 0);
     }
 }
 
@@ -342,13 +349,14 @@ static void test_large_numeric_partitions(void) {
 
 /* Row numbers of integers, as a stable sort under O2 (which compares them
  * as doubles) gives them: each row's count of rows before it in its
- * partition. */
-static int integer_rows_misplaced(const value *order, const value *out, int rows, bool desc) {
+ * partition (rows i % parts, i % parts + parts, ...). */
+static int integer_rows_misplaced(const value *order, const value *out, int rows, int parts,
+                                  bool desc) {
     int bad = 0;
     for (int i = 0; i < rows; i++) {
         double x = (double)order[i].as.i;
         int64_t before = 0;
-        for (int j = i % 3; j < rows; j += 3) {
+        for (int j = i % parts; j < rows; j += parts) {
             double y = (double)order[j].as.i;
             before += (desc ? y > x : y < x) || (y == x && j < i);
         }
@@ -376,9 +384,36 @@ static void test_large_integer_partitions(void) {
             err e = {0};
             CHECK(compute_arrays(WINDOW_ROW_NUMBER, desc, ROWS, part, order, NULL, out, NULL, &e) ==
                   0);
-            CHECK(integer_rows_misplaced(order, out, ROWS, desc) == 0);
+            CHECK(integer_rows_misplaced(order, out, ROWS, 3, desc) == 0);
         }
     }
+}
+
+/* Without partitions, integer keys spanning fewer values than there are
+ * rows are counted per key instead of sorted: ranks, and row numbers as
+ * the stable sort gives them, both directions; floats that all tie; the
+ * count array charged while the call runs. */
+static void test_counted_positions(void) {
+    enum { ROWS = 3000 };
+    static value order[ROWS], out[ROWS];
+    for (int i = 0; i < ROWS; i++)
+        order[i] = I((i * 7919) % 1000 % 90 - 40);
+    for (int desc = 0; desc < 2; desc++) {
+        err e = {0};
+        CHECK(compute_arrays(WINDOW_RANK, desc, ROWS, NULL, order, NULL, out, NULL, &e) == 0);
+        CHECK(ranks_misplaced(order, out, ROWS, 1, desc) == 0);
+        CHECK(compute_arrays(WINDOW_ROW_NUMBER, desc, ROWS, NULL, order, NULL, out, NULL, &e) == 0);
+        CHECK(integer_rows_misplaced(order, out, ROWS, 1, desc) == 0);
+    }
+    value halves[] = {F(2.5), F(2.5), F(2.5)};
+    value want_rank[] = {I(1), I(1), I(1)}, want_rows[] = {I(1), I(2), I(3)};
+    CHECK(window_gives(WINDOW_RANK, false, 3, NULL, halves, NULL, want_rank));
+    CHECK(window_gives(WINDOW_ROW_NUMBER, true, 3, NULL, halves, NULL, want_rows));
+    meter m;
+    err e = {0};
+    meter_init(&m, 0);
+    CHECK(compute_arrays(WINDOW_RANK, false, ROWS, NULL, order, NULL, out, &m, &e) == 0);
+    CHECK(m.used == 0 && m.peak >= ROWS * sizeof(uint64_t) + 90 * sizeof(uint32_t));
 }
 
 static void test_meter(void) {
@@ -420,6 +455,7 @@ int main(void) {
     test_large_partitioned_input();
     test_large_numeric_partitions();
     test_large_integer_partitions();
+    test_counted_positions();
     test_meter();
     return CHECK_DONE();
 }
