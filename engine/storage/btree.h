@@ -215,8 +215,9 @@ static inline void btree_stop_at_children(btree_cursor *c, bool on) {
     c->stop = on;
 }
 /* The child summary of the leaf the cursor holds, or of the child it
- * stopped at, when its branch keeps one and it is known (else NULL: the
- * writer may have left it unknown since the last checkpoint); *first its first
+ * stopped at, when its branch keeps one (else NULL): all zero when the
+ * leaf keeps none, or the writer left it unknown since the last
+ * checkpoint (btree_settle_sums); *first its first
  * key (the branch's), *next the first key of the leaf after it (NULL:
  * none). */
 const uint8_t *btree_child(const btree_cursor *c, const uint8_t **first, const uint8_t **next);
