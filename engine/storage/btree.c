@@ -152,6 +152,16 @@ static int writable(pager *pg, uint32_t *pgno, const btree_codec *c, uint8_t **p
     return rc;
 }
 
+/* A child summary of all zero bytes: unknown, the leaf to be read. A
+ * leaf without a summary has one; the writer leaves one there for a
+ * leaf it changed, instead of making the branch writable again on every
+ * insert, until the branch changes for another reason or the checkpoint
+ * (btree_settle_sums) writes it to a file. */
+static bool sum_unknown(const uint8_t *sum, const btree_codec *c) {
+    static const uint8_t zero[BTREE_MAX_CHILD_SUM];
+    return memcmp(sum, zero, c->child_sum_bytes) == 0;
+}
+
 /* Writes the child summary of the dirty leaf `pgno` into `sum`: `last`
  * its last key when the insert made it that (NULL: decoded when
  * `relast`, else the ends kept), `next` the first key of the leaf after
@@ -225,8 +235,9 @@ static int update_sums(pager *pg, uint8_t *page, const btree_codec *c, size_t i,
                        const uint8_t *hi, const btree_split *below, uint8_t *right, err *e) {
     uint8_t *ent = branch_entry(page, entry_size(page, c), i), *sum = ent + c->key_size + 4;
     uint32_t child = (uint32_t)format_get_le(ent + c->key_size, 4);
+    bool relast = below->relast || sum_unknown(sum, c); /* no ends kept */
     if (!below->happened)
-        return set_child_sum(pg, c, sum, child, below->relast, below->ends ? key : NULL, hi, e);
+        return set_child_sum(pg, c, sum, child, relast, below->ends ? key : NULL, hi, e);
     int rc = set_child_sum(pg, c, sum, child, true, NULL, below->key, e);
     return rc == 0 ? set_child_sum(pg, c, right, below->right, true, NULL, hi, e) : rc;
 }
@@ -234,10 +245,11 @@ static int update_sums(pager *pg, uint8_t *page, const btree_codec *c, size_t i,
 /* Inserts under the branch *pgno, whose bytes are `seen`: the branch
  * itself is made writable (copied, when a view may see it) only when it
  * changes: its child moved (a committed page copied), its lowest key
- * went down, the child split, or (a branch over leaves that keeps their
- * summaries) the child changed. An insert into a leaf of a tree in memory
- * changes only the child's summary. `hi`: the first key after the
- * branch's keys (NULL: none). */
+ * went down, the child split (the child summaries rebuilt), or (a branch
+ * over leaves that keeps their summaries) the child's summary was still
+ * known: it becomes unknown (sum_unknown), so that the next inserts into
+ * the same leaf (the next commits' appends) leave the branch alone. `hi`:
+ * the first key after the branch's keys (NULL: none). */
 static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const btree_codec *c,
                          const uint8_t *key, const uint8_t *hi, btree_hint *hint, int depth,
                          btree_split *sp, err *e) {
@@ -253,7 +265,7 @@ static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const b
         return rc;
     bool lower = i == 0 && btree_key_cmp(key, branch_entry(seen, es, 0), ks) < 0;
     bool moved = child != was || lower || below.happened;
-    if (!moved && !sums)
+    if (!moved && (!sums || sum_unknown(branch_entry(seen, es, i) + ks + 4, c)))
         return 0;
     uint8_t *page, right[BTREE_MAX_CHILD_SUM] = {0};
     pager_marks *marks;
@@ -263,7 +275,9 @@ static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const b
     format_put_le(ent + ks, child, 4);
     if (lower)
         memcpy(ent, key, ks);
-    if (sums && (rc = update_sums(pg, page, c, i, key, hi, &below, right, e)) != 0)
+    if (!moved)
+        memset(ent + ks + 4, 0, es - ks - 4);
+    else if (sums && (rc = update_sums(pg, page, c, i, key, hi, &below, right, e)) != 0)
         return rc;
     if (marks && moved)
         *marks = PAGER_ALL;
@@ -356,6 +370,44 @@ int btree_insert(pager *pg, uint32_t *root, const btree_codec *c, const uint8_t 
     return rc;
 }
 
+/* The unknown child summaries under node `pgno`, rebuilt: only pages in
+ * memory can hold one (a branch in the file was settled when written).
+ * `hi`: the first key after the node's keys (NULL: none). */
+static int settle_node(pager *pg, uint32_t pgno, const btree_codec *c, const uint8_t *hi, int depth,
+                       err *e) {
+    const uint8_t *seen = pager_newest(pg, pgno);
+    if (!seen || node_kind(seen) != NODE_BRANCH)
+        return 0;
+    if (depth >= BTREE_MAX_DEPTH || !branch_ok(seen, c))
+        return corrupt(e, pgno);
+    size_t ks = c->key_size, es = entry_size(seen, c), n = branch_count(seen);
+    uint8_t *page = NULL;
+    pager_marks *marks = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const uint8_t *next = i + 1 < n ? branch_entry(seen, es, i + 1) : hi;
+        if (!has_sums(seen)) {
+            rc = settle_node(pg, child_at(seen, c, i), c, next, depth + 1, e);
+            continue;
+        }
+        if (!sum_unknown(branch_entry(seen, es, i) + ks + 4, c))
+            continue;
+        if (!page && (rc = writable(pg, &pgno, c, &page, &marks, e)) != 0)
+            return rc;
+        seen = page; /* the same page number: it is in memory */
+        uint8_t *sum = branch_entry(page, es, i) + ks + 4;
+        rc = set_child_sum(pg, c, sum, child_at(page, c, i), true, NULL,
+                           i + 1 < n ? branch_entry(page, es, i + 1) : hi, e);
+        if (rc == 0 && marks)
+            pager_mark(marks, (size_t)(sum - page), es - ks - 4);
+    }
+    return rc;
+}
+
+int btree_settle_sums(pager *pg, uint32_t root, const btree_codec *c, err *e) {
+    return c->child_sum && root ? settle_node(pg, root, c, NULL, 0, e) : 0;
+}
+
 /* ---- cursors ---------------------------------------------------------- */
 
 _Static_assert(BTREE_MAX_DEPTH <= PAGER_SCRATCH_PAGES, "a cursor keeps one page per level");
@@ -427,6 +479,8 @@ static bool child_agrees(btree_cursor *c, int l, uint32_t pgno) {
     if (node_kind(page) != NODE_LEAF || leaf_first_key(page, codec, first) != 0 ||
         memcmp(first, ent, ks) != 0)
         return false;
+    if (sum_unknown(ent + ks + 4, codec))
+        return true;
     memcpy(sum, ent + ks + 4, n);
     codec->child_sum(codec, sum, leaf_summary(page), NULL, NULL);
     if (memcmp(sum, ent + ks + 4, n) != 0)

@@ -122,6 +122,12 @@ typedef struct btree_hint {
 
 void btree_hint_reset(btree_hint *h);
 
+/* Rebuilds the child summaries the writer left unknown in the tree at
+ * `root` (a branch over leaves changed since the last checkpoint), before
+ * a checkpoint writes its pages: a file holds an all-zero child summary
+ * only over a leaf without a summary. Writers only. */
+int btree_settle_sums(pager *pg, uint32_t root, const btree_codec *codec, err *e);
+
 /* Adds `key` to the tree at *root, updating *root. A key already present
  * is left as it is. `hint` (NULL: none) is this tree's. Writers only. */
 int btree_insert(pager *pg, uint32_t *root, const btree_codec *codec, const uint8_t *key,
@@ -210,7 +216,9 @@ static inline void btree_stop_at_children(btree_cursor *c, bool on) {
     c->stop = on;
 }
 /* The child summary of the leaf the cursor holds, or of the child it
- * stopped at, when its branch keeps one (else NULL); *first its first
+ * stopped at, when its branch keeps one (else NULL): all zero when the
+ * leaf keeps none, or the writer left it unknown since the last
+ * checkpoint (btree_settle_sums); *first its first
  * key (the branch's), *next the first key of the leaf after it (NULL:
  * none). */
 const uint8_t *btree_child(const btree_cursor *c, const uint8_t **first, const uint8_t **next);

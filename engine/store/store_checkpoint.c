@@ -30,6 +30,7 @@
  * replay beside header G+1) the later ones. A failed sync or header write
  * breaks the store (STG-018): memory is ahead of the file, and the next
  * open replays the WAL over header G. */
+#include "store/fact_codec.h"
 #include "store/store_internal.h"
 
 /* The log restarts (by a checkpoint under the writer) once it holds this
@@ -46,6 +47,17 @@ bool store_checkpoint_due(const store *s) {
     return s->log && !s->ckpt_flight && s->opts.wal_checkpoint_threshold &&
            (s->pending_facts >= s->opts.wal_checkpoint_threshold ||
             wal_size(s->log) - s->ckpt_mark >= STORE_CHECKPOINT_WAL_BYTES);
+}
+
+/* The child summaries commits left unknown (btree.c) rebuilt, as a
+ * commit of their own: a file never holds one over a leaf that keeps a
+ * summary, which releases of format 6 before would take as damage. */
+static int settle_sums(store *s, err *e) {
+    int rc = 0;
+    for (int order = TREE_EAVT; order <= TREE_TXLOG && rc == 0; order++)
+        rc = btree_settle_sums(s->pg, s->h.roots[order], fact_codec(order), e);
+    store_publish(s);
+    return rc;
 }
 
 /* Step one, under `writing`: with no reader in (`wait` for them, or give
@@ -69,7 +81,8 @@ static int checkpoint_write(store *s, bool wait, err *e) {
         rc = broken_error(e);
     else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0) {
         s->h.wal_salt = wal_salt(s->log); /* the log that holds what comes after */
-        written = (rc = pager_checkpoint_write(s->pg, &s->h, e)) == 0;
+        rc = settle_sums(s, e);
+        written = rc == 0 && (rc = pager_checkpoint_write(s->pg, &s->h, e)) == 0;
     }
     store_reset_hints(s); /* freed pages may now be reused */
     if (written) {

@@ -17,6 +17,7 @@
  * STG-008. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "support.h"
 
@@ -234,6 +235,22 @@ static int summed_branches(const uint8_t *file, size_t size, uint32_t root, uint
     return n;
 }
 
+/* The child summaries of all zero bytes (unknown) in the branches over
+ * leaves of the tree at `root`, whose leaves all keep a summary. */
+static int unknown_child_sums(const uint8_t *file, size_t size, uint32_t root) {
+    static const uint8_t zero[22];
+    const uint8_t *page = file + (size_t)root * FILE_PAGE;
+    if ((size_t)(root + 1) * FILE_PAGE > size || page[0] != 2)
+        return 0;
+    int n = 0;
+    for (uint64_t i = 0; i < file_le(page + 2, 2); i++)
+        if (page[1] == 1)
+            n += memcmp(page + 4 + i * 88 + 66, zero, sizeof zero) == 0;
+        else
+            n += unknown_child_sums(file, size, (uint32_t)file_le(page + 4 + i * 66 + 62, 4));
+    return n;
+}
+
 static void write_wide(MiniGrafDb *db) {
     write_all(db);
     for (int round = 0; round < 4; round++)
@@ -275,6 +292,36 @@ TEST(counted_children_match_rows_across_branches) {
     temp_db_remove(&t);
 }
 
+/* One fact a commit: the writer leaves the child summary of the leaf
+ * it appends to unknown (the branch over it is not written again for
+ * every commit), and counts then read that leaf; a checkpoint rebuilds
+ * them, so that the file holds none (releases before would take one as
+ * damage). */
+TEST(unknown_child_sums_are_rebuilt_by_checkpoints) {
+    temp_db_path t;
+    temp_db_make_in_memory_fs(&t);
+    MiniGrafDb *db = minigraf_open_with_options(
+        t.path, "{\"synchronous\": \"normal\", \"wal_checkpoint_threshold\": 2500}", NULL);
+    REQUIRE(db != NULL);
+    char cmd[128];
+    for (int i = 0; i < 3000; i++) {
+        snprintf(cmd, sizeof cmd, "(transact [[:u%d :n %d]])", i, i % 50);
+        EXPECT_TRANSACT(db, cmd);
+        if (i % 1000 == 999)
+            for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+                compare(db, shapes[s][0], "", shapes[s][1]);
+    }
+    minigraf_close(db);
+    size_t size;
+    uint32_t root, first = 0;
+    for (int tree = 0; tree < 3; tree++) { /* EAVT, AEVT, AVET */
+        uint8_t *file = read_pages(t.path, &size, tree, &root);
+        CHECK(summed_branches(file, size, root, &first) >= 1);
+        CHECK(unknown_child_sums(file, size, root) == 0);
+    }
+    temp_db_remove(&t);
+}
+
 /* A branch whose child summary says another thing than its leaf (the
  * page resealed): STG-008 when the leaf is read. */
 TEST(damaged_child_summary_is_stg_008) {
@@ -309,4 +356,5 @@ CHECK_MAIN(TEST_ENTRY(counted_leaves_match_rows_in_memory),
            TEST_ENTRY(format_4_file_is_counted_by_decoding),
            TEST_ENTRY(format_5_file_is_counted_from_its_leaves),
            TEST_ENTRY(counted_children_match_rows_across_branches),
+           TEST_ENTRY(unknown_child_sums_are_rebuilt_by_checkpoints),
            TEST_ENTRY(damaged_child_summary_is_stg_008))
