@@ -1,0 +1,47 @@
+/* Readers leave a core to a running writer (reader_room.h). Waiting polls
+ * with a short sleep instead of a wake-up from the leaving reader: readers
+ * leave every few tens of microseconds, and a wake-up each would cost the
+ * writer's core more than the polls do. */
+#include "db/reader_room.h"
+
+#include <time.h>
+#include <unistd.h>
+
+void reader_room_init(reader_room *r) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    r->limit = cores > 1 ? (int)cores - 1 : 1;
+    atomic_init(&r->inside, 0);
+}
+
+static bool try_enter(reader_room *r) {
+    int n = atomic_load_explicit(&r->inside, memory_order_relaxed);
+    while (n < r->limit)
+        if (atomic_compare_exchange_weak_explicit(&r->inside, &n, n + 1, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return true;
+    return false;
+}
+
+reader_room_step reader_room_try(reader_room *r, const db_writer *w, long waited_ns) {
+    if (!db_writer_running(w) || waited_ns >= READER_ROOM_WAIT_NS)
+        return READER_ROOM_FREE;
+    return try_enter(r) ? READER_ROOM_IN : READER_ROOM_WAIT;
+}
+
+long reader_room_pause(void) {
+    const struct timespec poll = {0, READER_ROOM_POLL_NS};
+    nanosleep(&poll, NULL);
+    return READER_ROOM_POLL_NS;
+}
+
+bool reader_room_enter(reader_room *r, const db_writer *w) {
+    reader_room_step s;
+    for (long waited = 0; (s = reader_room_try(r, w, waited)) == READER_ROOM_WAIT;)
+        waited += reader_room_pause();
+    return s == READER_ROOM_IN;
+}
+
+void reader_room_leave(reader_room *r, bool counted) {
+    if (counted)
+        atomic_fetch_sub_explicit(&r->inside, 1, memory_order_relaxed);
+}

@@ -1,0 +1,48 @@
+/* Readers leave a core to a running writer (issue 20). On a machine with
+ * few cores, readers spinning queries beside a writer that commits non-stop
+ * share the cores with it; the writer slot's holder is then one runnable
+ * thread among many, descheduled for a scheduler tick at a time while the
+ * writers queued behind it wait. So while a plain write statement or a
+ * checkpoint holds the writer slot, at most `cores - 1` reader calls run
+ * at once (at least one); a reader beyond that waits, polling every
+ * READER_ROOM_POLL_NS, until one leaves or the writer lets go, and after
+ * READER_ROOM_WAIT_NS goes in anyway, so no read waits longer than that for
+ * a writer that never stops. With no writer running a call costs one load
+ * of a flag; with cores to spare the limit is never reached. An open write
+ * transaction does not count (it may sit idle), nor does its holder's own
+ * reading, which never waits here. */
+#ifndef MG_DB_READER_ROOM_H
+#define MG_DB_READER_ROOM_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "base/thread_slot.h"
+#include "db/db_writer.h"
+
+#define READER_ROOM_POLL_NS 500000
+#define READER_ROOM_WAIT_NS 4000000
+
+typedef struct reader_room {
+    char gap[THREAD_STRIPE_GAP];
+    atomic_int inside; /* reader calls counted in while a writer ran */
+    int limit;
+    char gap2[THREAD_STRIPE_GAP];
+} reader_room;
+
+void reader_room_init(reader_room *r);
+
+typedef enum { READER_ROOM_FREE, READER_ROOM_IN, READER_ROOM_WAIT } reader_room_step;
+
+/* One try, after waiting `waited_ns`: FREE when no writer runs or the
+ * wait is over (go in, not counted), IN when counted in, WAIT when the
+ * caller should reader_room_pause and try again. */
+reader_room_step reader_room_try(reader_room *r, const db_writer *w, long waited_ns);
+/* Sleeps one poll; returns the nanoseconds to add to `waited_ns`. */
+long reader_room_pause(void);
+/* Before a read call holding no lock: the tries and pauses in a loop.
+ * Returns whether the call was counted in; pass it to reader_room_leave. */
+bool reader_room_enter(reader_room *r, const db_writer *w);
+void reader_room_leave(reader_room *r, bool counted);
+
+#endif
