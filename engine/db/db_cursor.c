@@ -172,6 +172,8 @@ const result_set *db_cursor_columns(const db_cursor *c) {
 /* reader_room_enter for a cursor, under its mutex: waits with the mutex
  * let go, so that a change detaching the cursor never waits for this. */
 static bool enter_room(db_cursor *c) {
+    if (!c->d || !db_writer_running(&c->d->sh->writer))
+        return false;
     long waited = 0;
     while (c->d) {
         reader_room_step s = reader_room_try(&c->d->sh->room, &c->d->sh->writer, waited);

@@ -34,14 +34,9 @@ long reader_room_pause(void) {
     return READER_ROOM_POLL_NS;
 }
 
-bool reader_room_enter(reader_room *r, const db_writer *w) {
+bool reader_room_wait(reader_room *r, const db_writer *w) {
     reader_room_step s;
     for (long waited = 0; (s = reader_room_try(r, w, waited)) == READER_ROOM_WAIT;)
         waited += reader_room_pause();
     return s == READER_ROOM_IN;
-}
-
-void reader_room_leave(reader_room *r, bool counted) {
-    if (counted)
-        atomic_fetch_sub_explicit(&r->inside, 1, memory_order_relaxed);
 }

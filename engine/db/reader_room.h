@@ -40,9 +40,19 @@ typedef enum { READER_ROOM_FREE, READER_ROOM_IN, READER_ROOM_WAIT } reader_room_
 reader_room_step reader_room_try(reader_room *r, const db_writer *w, long waited_ns);
 /* Sleeps one poll; returns the nanoseconds to add to `waited_ns`. */
 long reader_room_pause(void);
+/* The waits of reader_room_enter once a writer runs. */
+bool reader_room_wait(reader_room *r, const db_writer *w);
+
 /* Before a read call holding no lock: the tries and pauses in a loop.
- * Returns whether the call was counted in; pass it to reader_room_leave. */
-bool reader_room_enter(reader_room *r, const db_writer *w);
-void reader_room_leave(reader_room *r, bool counted);
+ * Returns whether the call was counted in; pass it to reader_room_leave.
+ * Inline: every read call passes here, almost always with no writer. */
+static inline bool reader_room_enter(reader_room *r, const db_writer *w) {
+    return db_writer_running(w) && reader_room_wait(r, w);
+}
+
+static inline void reader_room_leave(reader_room *r, bool counted) {
+    if (counted)
+        atomic_fetch_sub_explicit(&r->inside, 1, memory_order_relaxed);
+}
 
 #endif
