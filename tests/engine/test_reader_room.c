@@ -26,6 +26,13 @@ static void hold_slot(fixture *f, bool for_tx) {
     CHECK(db_writer_acquire(&f->w, for_tx, 0, "same thread", &e) == 0);
 }
 
+/* A plain statement holds the slot and one reader fills a room of one. */
+static void fill_room(fixture *f) {
+    fixture_init(f, 1);
+    hold_slot(f, false);
+    CHECK(reader_room_enter(&f->r, &f->w));
+}
+
 static void test_no_writer_no_wait(void) {
     fixture f;
     fixture_init(&f, 1);
@@ -56,9 +63,7 @@ static void test_running_writer_fills_the_room(void) {
 
 static void test_wait_is_bounded(void) {
     fixture f;
-    fixture_init(&f, 1);
-    hold_slot(&f, false);
-    CHECK(reader_room_enter(&f.r, &f.w));
+    fill_room(&f);
     CHECK(reader_room_try(&f.r, &f.w, READER_ROOM_WAIT_NS) == READER_ROOM_FREE);
     CHECK(!reader_room_enter(&f.r, &f.w)); /* returns, uncounted, after the bound */
     CHECK(f.r.inside == 1);
@@ -71,9 +76,7 @@ static void test_wait_is_bounded(void) {
 
 static void test_released_slot_lets_waiters_in(void) {
     fixture f;
-    fixture_init(&f, 1);
-    hold_slot(&f, false);
-    CHECK(reader_room_enter(&f.r, &f.w));
+    fill_room(&f);
     CHECK(reader_room_try(&f.r, &f.w, 0) == READER_ROOM_WAIT);
     db_writer_release(&f.w);
     CHECK(reader_room_try(&f.r, &f.w, READER_ROOM_POLL_NS) == READER_ROOM_FREE);
