@@ -174,13 +174,13 @@ const result_set *db_cursor_columns(const db_cursor *c) {
 static bool enter_room(db_cursor *c) {
     if (!c->d || !db_writer_running(&c->d->sh->writer))
         return false;
-    long waited = 0;
+    reader_room_wait s = {0};
     while (c->d) {
-        reader_room_step s = reader_room_try(&c->d->sh->room, &c->d->sh->writer, waited);
-        if (s != READER_ROOM_WAIT)
-            return s == READER_ROOM_IN;
+        reader_room_step step = reader_room_try(&c->d->sh->room, &c->d->sh->writer, &s);
+        if (step != READER_ROOM_WAIT)
+            return step == READER_ROOM_IN;
         pthread_mutex_unlock(&c->mu);
-        waited += reader_room_pause();
+        reader_room_pause(&s);
         pthread_mutex_lock(&c->mu);
     }
     return false;

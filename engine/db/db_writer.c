@@ -29,6 +29,9 @@ static void take(db_writer *w, bool for_tx, pthread_t thread) {
     w->tx = for_tx;
     w->owner = thread;
     atomic_store_explicit(&w->running, !for_tx, memory_order_relaxed);
+    /* only takers write it, under `mu`: a load and a store, no locked add */
+    atomic_store_explicit(&w->takes, atomic_load_explicit(&w->takes, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
 }
 
 static void enqueue(db_writer *w, db_writer_waiter *n) {

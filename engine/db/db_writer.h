@@ -47,6 +47,7 @@ typedef struct db_writer {
     bool handoff;    /* the slot goes to the queue's head, not to a newcomer */
     db_writer_waiter *head, *tail;
     atomic_bool running; /* held by a plain statement or a checkpoint (reader_room.h) */
+    atomic_uint takes;   /* counts the slot's takes: readers see the writer progress */
 } db_writer;
 
 int db_writer_init(db_writer *w);
@@ -69,6 +70,13 @@ void db_writer_release(db_writer *w);
  * read without the lock. */
 static inline bool db_writer_running(const db_writer *w) {
     return atomic_load_explicit(&w->running, memory_order_relaxed);
+}
+
+/* How many times the slot was taken (wrapping): unchanged over a while
+ * with the slot held means its holder is stalled (descheduled, or in a
+ * file write), not committing. */
+static inline unsigned db_writer_takes(const db_writer *w) {
+    return atomic_load_explicit(&w->takes, memory_order_relaxed);
 }
 
 /* The INT-003 message of language.md §15 for a plain write. */

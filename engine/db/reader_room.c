@@ -22,21 +22,26 @@ static bool try_enter(reader_room *r) {
     return false;
 }
 
-reader_room_step reader_room_try(reader_room *r, const db_writer *w, long waited_ns) {
-    if (!db_writer_running(w) || waited_ns >= READER_ROOM_WAIT_NS)
+reader_room_step reader_room_try(reader_room *r, const db_writer *w, reader_room_wait *s) {
+    if (!db_writer_running(w) || s->waited_ns >= READER_ROOM_WAIT_NS)
         return READER_ROOM_FREE;
+    unsigned takes = db_writer_takes(w);
+    if (s->waited_ns > 0 && takes == s->takes)
+        return READER_ROOM_FREE;
+    s->takes = takes;
     return try_enter(r) ? READER_ROOM_IN : READER_ROOM_WAIT;
 }
 
-long reader_room_pause(void) {
+void reader_room_pause(reader_room_wait *s) {
     const struct timespec poll = {0, READER_ROOM_POLL_NS};
     nanosleep(&poll, NULL);
-    return READER_ROOM_POLL_NS;
+    s->waited_ns += READER_ROOM_POLL_NS;
 }
 
-bool reader_room_wait(reader_room *r, const db_writer *w) {
-    reader_room_step s;
-    for (long waited = 0; (s = reader_room_try(r, w, waited)) == READER_ROOM_WAIT;)
-        waited += reader_room_pause();
-    return s == READER_ROOM_IN;
+bool reader_room_wait_in(reader_room *r, const db_writer *w) {
+    reader_room_wait s = {0};
+    reader_room_step step;
+    while ((step = reader_room_try(r, w, &s)) == READER_ROOM_WAIT)
+        reader_room_pause(&s);
+    return step == READER_ROOM_IN;
 }
