@@ -167,8 +167,6 @@ const result_set *db_cursor_columns(const db_cursor *c) {
     return query_stream_columns(c->qs);
 }
 
-/* One lock and one cancel around every block of the call (an interrupt or
- * the timeout applies to the whole call). */
 /* reader_room_enter for a cursor, under its mutex: waits with the mutex
  * let go, so that a change detaching the cursor never waits for this. */
 static bool enter_room(db_cursor *c) {
@@ -186,6 +184,8 @@ static bool enter_room(db_cursor *c) {
     return false;
 }
 
+/* One lock and one cancel around every block of the call (an interrupt or
+ * the timeout applies to the whole call). */
 size_t db_cursor_read_blocks(db_cursor *c, value *out, size_t block, size_t max_rows,
                              db_rows_fn keep, void *ctx, int *rc, err *e) {
     pthread_mutex_lock(&c->mu);

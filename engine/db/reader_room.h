@@ -1,15 +1,17 @@
 /* Readers leave a core to a running writer (issue 20). On a machine with
- * few cores, readers spinning queries beside a writer that commits non-stop
- * share the cores with it; the writer slot's holder is then one runnable
- * thread among many, descheduled for a scheduler tick at a time while the
- * writers queued behind it wait. So while a plain write statement or a
- * checkpoint holds the writer slot, at most `cores - 1` reader calls run
- * at once (at least one); a reader beyond that waits, polling every
- * READER_ROOM_POLL_NS, until one leaves or the writer lets go or stops
- * committing, and after READER_ROOM_WAIT_NS goes in anyway, so no read
- * waits longer than that for a writer that never stops. With no writer running a call costs one
- * load of a flag; with cores to spare the limit is never reached. An open write transaction does
- * not count (it may sit idle), nor does its holder's own reading, which never waits here. */
+ * few cores, readers spinning queries beside a writer that commits
+ * non-stop share the cores with it; the writer slot's holder is then one
+ * runnable thread among many, descheduled for a scheduler tick at a time
+ * while the writers queued behind it wait. So while a plain write
+ * statement or a checkpoint holds the writer slot, at most `cores - 1`
+ * reader calls run at once (at least one); a reader beyond that waits,
+ * polling every READER_ROOM_POLL_NS, until one leaves, the writer lets
+ * the slot go, or the writer has not taken the slot again since the last
+ * poll (descheduled, writing a file, or running one long statement: the
+ * room is for a stream of short commits), and after READER_ROOM_WAIT_NS
+ * goes in anyway. With no writer running a call costs one load of a flag;
+ * with cores to spare the limit is never reached. An open write
+ * transaction does not count (it may sit idle). */
 #ifndef MG_DB_READER_ROOM_H
 #define MG_DB_READER_ROOM_H
 
