@@ -163,8 +163,11 @@ query_rules db_query_rules(db *d) {
 static int run_query(db *d, const ast_query *q, cancel *stop, result_set **out, err *e) {
     query_rules rules = db_query_rules(d);
     rules.stop = stop;
-    return query_execute_rules(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
-                               out, e);
+    bool counted = reader_room_enter(&d->sh->room, &d->sh->writer);
+    int rc = query_execute_rules(d->s, &rules, q, clock_now_ms(),
+                                 (size_t)d->opts.query_memory_limit, out, e);
+    reader_room_leave(&d->sh->room, counted);
+    return rc;
 }
 
 static int run_command(db *d, const command *c, db_result *out, arena *a, cancel *stop, err *e) {
@@ -309,8 +312,11 @@ int db_run_query(db *d, const ast_query *q, query_keep *keep, result_set **out, 
         return run_query(d, q, &stop, out, e);
     query_rules rules = db_query_rules(d);
     rules.stop = &stop;
-    return query_execute_kept(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
-                              keep, out, e);
+    bool counted = reader_room_enter(&d->sh->room, &d->sh->writer);
+    int rc = query_execute_kept(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
+                                keep, out, e);
+    reader_room_leave(&d->sh->room, counted);
+    return rc;
 }
 
 query_cache_stats db_query_cache_stats(db *d) {

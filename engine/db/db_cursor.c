@@ -99,6 +99,7 @@ static int open_query_stream(db *d, db_cursor *c, const ast_query *q, query_keep
     cancel stop;
     db_cancel_begin(d, &stop);
     c->rules.stop = &stop; /* for the open only */
+    bool counted = reader_room_enter(&d->sh->room, &d->sh->writer);
     shared_lock_read(&d->sh->gate);
     size_t limit = (size_t)d->opts.query_memory_limit;
     int rc = keep ? query_stream_open_kept(d->s, &c->rules, q, clock_now_ms(), limit, keep, &c->qs,
@@ -110,6 +111,7 @@ static int open_query_stream(db *d, db_cursor *c, const ast_query *q, query_keep
     if (rc == 0 && query_stream_live(c->qs))
         list_cursor(d, c);
     shared_lock_read_done(&d->sh->gate);
+    reader_room_leave(&d->sh->room, counted);
     return rc;
 }
 
@@ -165,11 +167,29 @@ const result_set *db_cursor_columns(const db_cursor *c) {
     return query_stream_columns(c->qs);
 }
 
+/* reader_room_enter for a cursor, under its mutex: waits with the mutex
+ * let go, so that a change detaching the cursor never waits for this. */
+static bool enter_room(db_cursor *c) {
+    if (!c->d || !db_writer_running(&c->d->sh->writer))
+        return false;
+    reader_room_wait s = {0};
+    while (c->d) {
+        reader_room_step step = reader_room_try(&c->d->sh->room, &c->d->sh->writer, &s);
+        if (step != READER_ROOM_WAIT)
+            return step == READER_ROOM_IN;
+        pthread_mutex_unlock(&c->mu);
+        reader_room_pause(&s);
+        pthread_mutex_lock(&c->mu);
+    }
+    return false;
+}
+
 /* One lock and one cancel around every block of the call (an interrupt or
  * the timeout applies to the whole call). */
 size_t db_cursor_read_blocks(db_cursor *c, value *out, size_t block, size_t max_rows,
                              db_rows_fn keep, void *ctx, int *rc, err *e) {
     pthread_mutex_lock(&c->mu);
+    bool counted = enter_room(c);
     cancel stop;
     if (c->d) {
         db_cancel_begin(c->d, &stop);
@@ -188,6 +208,8 @@ size_t db_cursor_read_blocks(db_cursor *c, value *out, size_t block, size_t max_
     }
     if (c->d)
         query_stream_set_cancel(c->qs, NULL);
+    if (counted) /* c->d stayed: it changes only under c->mu */
+        reader_room_leave(&c->d->sh->room, true);
     pthread_mutex_unlock(&c->mu);
     return total;
 }

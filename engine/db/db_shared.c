@@ -28,6 +28,7 @@ static db_shared *shared_new(store *s) {
             free(sh);
             return NULL;
         }
+    reader_room_init(&sh->room);
     sh->s = s;
     return sh;
 }

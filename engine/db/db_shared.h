@@ -15,6 +15,7 @@
 #include "base/shared_lock.h"
 #include "base/thread_slot.h"
 #include "db/db_writer.h"
+#include "db/reader_room.h"
 #include "store/store.h"
 
 struct db_cursor;
@@ -27,6 +28,7 @@ struct db_shared {
     size_t refs;      /* handles attached; under the registry's mutex */
     db_shared *next;  /* in the registry */
     db_writer writer; /* db_writer.h: statements, checkpoints, write transactions */
+    reader_room room; /* reader_room.h: readers leave a core to a running writer */
     shared_lock gate; /* phase-fair (shared_lock.h): a change waits only for the opens under way */
     /* The streaming cursors, in lists each under its own mutex: a thread
      * lists its cursors in one (thread_slot), so threads querying one

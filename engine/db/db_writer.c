@@ -28,6 +28,10 @@ static void take(db_writer *w, bool for_tx, pthread_t thread) {
     w->busy = true;
     w->tx = for_tx;
     w->owner = thread;
+    atomic_store_explicit(&w->running, !for_tx, memory_order_relaxed);
+    /* only takers write it, under `mu`: a load and a store, no locked add */
+    atomic_store_explicit(&w->takes, atomic_load_explicit(&w->takes, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
 }
 
 static void enqueue(db_writer *w, db_writer_waiter *n) {
@@ -131,6 +135,7 @@ void db_writer_release(db_writer *w) {
         w->busy = false;
         w->tx = false;
         w->handoff = false;
+        atomic_store_explicit(&w->running, false, memory_order_relaxed);
     }
     if (n)
         pthread_cond_signal(&n->wake);

@@ -11,6 +11,7 @@
 #define MG_DB_DB_WRITER_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -45,6 +46,8 @@ typedef struct db_writer {
     pthread_t owner; /* the thread that took it */
     bool handoff;    /* the slot goes to the queue's head, not to a newcomer */
     db_writer_waiter *head, *tail;
+    atomic_bool running; /* held by a plain statement or a checkpoint (reader_room.h) */
+    atomic_uint takes;   /* counts the slot's takes: readers see the writer progress */
 } db_writer;
 
 int db_writer_init(db_writer *w);
@@ -62,6 +65,19 @@ int db_writer_acquire(db_writer *w, bool for_tx, int64_t timeout_ms, const char 
 /* Gives the slot back (from any thread): to the queue's head when it
  * has waited too long, else free, waking the head to take it. */
 void db_writer_release(db_writer *w);
+
+/* Whether a plain statement or a checkpoint holds the slot: a hint,
+ * read without the lock. */
+static inline bool db_writer_running(const db_writer *w) {
+    return atomic_load_explicit(&w->running, memory_order_relaxed);
+}
+
+/* How many times the slot was taken (wrapping): unchanged over a while
+ * with the slot held means its holder is stalled (descheduled, or in a
+ * file write), not committing. */
+static inline unsigned db_writer_takes(const db_writer *w) {
+    return atomic_load_explicit(&w->takes, memory_order_relaxed);
+}
 
 /* The INT-003 message of language.md §15 for a plain write. */
 #define DB_WRITER_IN_TX \
