@@ -90,15 +90,20 @@ static char *put_integer(char *text, int64_t i) {
         "6869707172737475767778798081828384858687888990919293949596979899";
     uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
     char *end = text + decimal_digits(u) + (i < 0), *at = end;
-    for (; u >= 100; u /= 100) {
+    for (; u > UINT32_MAX; u /= 100) {
         at -= 2;
         memcpy(at, pairs + 2 * (u % 100), 2);
     }
-    if (u >= 10) {
+    uint32_t v = (uint32_t)u; /* 32-bit divisions are the cheaper */
+    for (; v >= 100; v /= 100) {
         at -= 2;
-        memcpy(at, pairs + 2 * u, 2);
+        memcpy(at, pairs + 2 * (v % 100), 2);
+    }
+    if (v >= 10) {
+        at -= 2;
+        memcpy(at, pairs + 2 * v, 2);
     } else {
-        *--at = (char)('0' + u);
+        *--at = (char)('0' + v);
     }
     if (i < 0)
         text[0] = '-';
@@ -217,12 +222,15 @@ static char *put_fixed(char *text, const value *v) {
 /* Rows are most of a large answer: room for the row is taken once, as
  * if every cell were of fixed width, and such cells are written into it
  * without the per-value dispatch; another cell is appended as a value,
- * and room taken again for the cells after it. */
-void json_write_row(buf *out, const value *row, size_t columns, int typed) {
-    size_t room = 2 + columns * (FIXED_CELL_MAX + 1);
+ * and room taken again for the cells after it. `lead`, unless '\0', is
+ * written before the row. */
+static inline void write_row(buf *out, char lead, const value *row, size_t columns, int typed) {
+    size_t room = 3 + columns * (FIXED_CELL_MAX + 1);
     char *text = buf_space(out, room), *at = text;
     if (!text)
         return;
+    *at = lead;
+    at += lead != '\0';
     *at++ = '[';
     for (size_t c = 0; c < columns; c++) {
         if (c)
@@ -238,6 +246,16 @@ void json_write_row(buf *out, const value *row, size_t columns, int typed) {
     }
     *at++ = ']';
     buf_commit(out, (size_t)(at - text));
+}
+
+void json_write_row(buf *out, const value *row, size_t columns, int typed) {
+    write_row(out, '\0', row, columns, typed);
+}
+
+void json_write_row_block(buf *out, const value *rows, size_t n, size_t columns, int typed,
+                          bool first) {
+    for (size_t i = 0; i < n; i++, first = false)
+        write_row(out, first ? '[' : ',', rows + i * columns, columns, typed);
 }
 
 void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed) {
