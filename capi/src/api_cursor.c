@@ -85,7 +85,7 @@ typedef struct batch {
 
 static void batch_rows(void *ctx, value *rows, size_t n) {
     batch *b = ctx;
-    json_write_row_block(&b->out, rows, n, b->columns, b->typed, b->rows == 0);
+    json_write_row_block(&b->out, rows, n, b->columns, b->typed, b->rows ? ',' : '[');
     b->rows += n;
 }
 

@@ -219,43 +219,40 @@ static char *put_fixed(char *text, const value *v) {
     }
 }
 
-/* Rows are most of a large answer: room for the row is taken once, as
- * if every cell were of fixed width, and such cells are written into it
+/* Rows are most of a large answer: room for a row is taken once, as if
+ * every cell were of fixed width, and such cells are written into it
  * without the per-value dispatch; another cell is appended as a value,
- * and room taken again for the cells after it. `lead`, unless '\0', is
- * written before the row. */
-static inline void write_row(buf *out, char lead, const value *row, size_t columns, int typed) {
+ * and room taken again for the cells after it. */
+void json_write_row_block(buf *out, const value *rows, size_t n, size_t columns, int typed,
+                          char lead) {
     size_t room = 3 + columns * (FIXED_CELL_MAX + 1);
-    char *text = buf_space(out, room), *at = text;
-    if (!text)
-        return;
-    *at = lead;
-    at += lead != '\0';
-    *at++ = '[';
-    for (size_t c = 0; c < columns; c++) {
-        if (c)
-            *at++ = ',';
-        if (!typed && fixed_width(&row[c])) {
-            at = put_fixed(at, &row[c]);
-            continue;
-        }
-        buf_commit(out, (size_t)(at - text));
-        json_write_value(out, &row[c], typed);
-        if (!(text = at = buf_space(out, room)))
+    for (size_t i = 0; i < n; i++, lead = ',') {
+        const value *row = rows + i * columns;
+        char *text = buf_space(out, room), *at = text;
+        if (!text)
             return;
+        *at = lead;
+        at += lead != '\0';
+        *at++ = '[';
+        for (size_t c = 0; c < columns; c++) {
+            if (c)
+                *at++ = ',';
+            if (!typed && fixed_width(&row[c])) {
+                at = put_fixed(at, &row[c]);
+                continue;
+            }
+            buf_commit(out, (size_t)(at - text));
+            json_write_value(out, &row[c], typed);
+            if (!(text = at = buf_space(out, room)))
+                return;
+        }
+        *at++ = ']';
+        buf_commit(out, (size_t)(at - text));
     }
-    *at++ = ']';
-    buf_commit(out, (size_t)(at - text));
 }
 
 void json_write_row(buf *out, const value *row, size_t columns, int typed) {
-    write_row(out, '\0', row, columns, typed);
-}
-
-void json_write_row_block(buf *out, const value *rows, size_t n, size_t columns, int typed,
-                          bool first) {
-    for (size_t i = 0; i < n; i++, first = false)
-        write_row(out, first ? '[' : ',', rows + i * columns, columns, typed);
+    json_write_row_block(out, row, 1, columns, typed, '\0');
 }
 
 void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed) {
