@@ -207,14 +207,18 @@ static bool fixed_width(const value *v) {
     return (fixed >> v->type) & 1u;
 }
 
+/* "true" or "false" at `text`: returns the end. */
+static char *put_boolean(char *text, bool b) {
+    memcpy(text, b ? "true" : "false", 5); /* "true" with its NUL: one copy of 5 */
+    return text + 5 - b;
+}
+
 /* Writes a fixed-width value's plain JSON at `text`: returns the end. */
 static char *put_fixed(char *text, const value *v) {
     switch (v->type) {
     case VT_INTEGER: return put_integer(text, v->as.i);
     case VT_REF: return put_uuid(text, &v->as.ref);
-    case VT_BOOLEAN:
-        memcpy(text, v->as.b ? "true" : "false", 5);
-        return text + (v->as.b ? 4 : 5);
+    case VT_BOOLEAN: return put_boolean(text, v->as.b);
     default: memcpy(text, "null", 4); return text + 4;
     }
 }
