@@ -47,34 +47,35 @@ static void write_float(buf *out, double f, int typed) {
     }
 }
 
-/* 10^n for n in [0, 19]: 10^19 is the largest power below 2^64. */
-static const uint64_t powers_of_ten[20] = {1,
-                                           10,
-                                           100,
-                                           1000,
-                                           10000,
-                                           100000,
-                                           1000000,
-                                           10000000,
-                                           100000000,
-                                           1000000000,
-                                           10000000000,
-                                           100000000000,
-                                           1000000000000,
-                                           10000000000000,
-                                           100000000000000,
-                                           1000000000000000,
-                                           10000000000000000,
-                                           100000000000000000,
-                                           1000000000000000000,
-                                           UINT64_C(10000000000000000000)};
+/* The least number of n + 1 digits, for n in [0, 19]: 10^n, but 0 for
+ * n = 0 (0 has a digit too); 10^19 is the largest power below 2^64. */
+static const uint64_t least_with_digits[20] = {0,
+                                               10,
+                                               100,
+                                               1000,
+                                               10000,
+                                               100000,
+                                               1000000,
+                                               10000000,
+                                               100000000,
+                                               1000000000,
+                                               10000000000,
+                                               100000000000,
+                                               1000000000000,
+                                               10000000000000,
+                                               100000000000000,
+                                               1000000000000000,
+                                               10000000000000000,
+                                               100000000000000000,
+                                               1000000000000000000,
+                                               UINT64_C(10000000000000000000)};
 
 /* The number of decimal digits of u: n from its bit length (log10(2) is
  * about 1233 / 4096) is that or one fewer, which one comparison tells. */
 static size_t decimal_digits(uint64_t u) {
     size_t bits = 64 - (size_t)__builtin_clzll(u | 1);
     size_t n = (bits * 1233) >> 12;
-    return n + (u >= powers_of_ten[n] || u == 0);
+    return n + (u >= least_with_digits[n]);
 }
 
 /* The longest integer: "-9223372036854775808". */
@@ -215,12 +216,14 @@ static char *put_boolean(char *text, bool b) {
 
 /* Writes a fixed-width value's plain JSON at `text`: returns the end. */
 static char *put_fixed(char *text, const value *v) {
-    switch (v->type) {
-    case VT_INTEGER: return put_integer(text, v->as.i);
-    case VT_REF: return put_uuid(text, &v->as.ref);
-    case VT_BOOLEAN: return put_boolean(text, v->as.b);
-    default: memcpy(text, "null", 4); return text + 4;
-    }
+    if (v->type == VT_INTEGER) /* the commonest first */
+        return put_integer(text, v->as.i);
+    if (v->type == VT_REF)
+        return put_uuid(text, &v->as.ref);
+    if (v->type == VT_BOOLEAN)
+        return put_boolean(text, v->as.b);
+    memcpy(text, "null", 4);
+    return text + 4;
 }
 
 /* Rows are most of a large answer: room for a row is taken once, as if
