@@ -85,10 +85,8 @@ typedef struct batch {
 
 static void batch_rows(void *ctx, value *rows, size_t n) {
     batch *b = ctx;
-    for (size_t i = 0; i < n; i++) {
-        buf_putc(&b->out, b->rows++ ? ',' : '[');
-        json_write_row(&b->out, rows + i * b->columns, b->columns, b->typed);
-    }
+    json_write_row_block(&b->out, rows, n, b->columns, b->typed, b->rows ? ',' : '[');
+    b->rows += n;
 }
 
 /* Rows come from the query as it runs (or from memory when the answer was

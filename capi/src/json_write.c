@@ -47,52 +47,88 @@ static void write_float(buf *out, double f, int typed) {
     }
 }
 
-/* The number of decimal digits of u (10^19 is the largest power below 2^64). */
+/* The least number of n + 1 digits, for n in [0, 19]: 10^n, but 0 for
+ * n = 0 (0 has a digit too); 10^19 is the largest power below 2^64. */
+static const uint64_t least_with_digits[20] = {0,
+                                               10,
+                                               100,
+                                               1000,
+                                               10000,
+                                               100000,
+                                               1000000,
+                                               10000000,
+                                               100000000,
+                                               1000000000,
+                                               10000000000,
+                                               100000000000,
+                                               1000000000000,
+                                               10000000000000,
+                                               100000000000000,
+                                               1000000000000000,
+                                               10000000000000000,
+                                               100000000000000000,
+                                               1000000000000000000,
+                                               UINT64_C(10000000000000000000)};
+
+/* The number of decimal digits of u: n from its bit length (log10(2) is
+ * about 1233 / 4096) is that or one fewer, which one comparison tells. */
 static size_t decimal_digits(uint64_t u) {
-    size_t n = 1;
-    for (uint64_t ten_to_n = 10; n < 20 && u >= ten_to_n; ten_to_n *= 10)
-        n++;
-    return n;
+    size_t bits = 64 - (size_t)__builtin_clzll(u | 1);
+    size_t n = (bits * 1233) >> 12;
+    return n + (u >= least_with_digits[n]);
 }
 
-/* Exact, without printf: integers are most of what large answers hold.
- * Formatted in place (the copy and the call of an append were half the
- * cost), two digits a division, the digits counted by comparisons. */
-void json_write_integer(buf *out, int64_t i) {
+/* The longest integer: "-9223372036854775808". */
+#define INTEGER_TEXT_MAX 20
+
+/* Writes i in decimal at `text` (room for INTEGER_TEXT_MAX): returns the
+ * end. Exact, without printf: integers are most of what large answers
+ * hold. Two digits a division, the digits counted first. */
+static char *put_integer(char *text, int64_t i) {
     static const char pairs[] =
         "00010203040506070809101112131415161718192021222324252627282930313233"
         "34353637383940414243444546474849505152535455565758596061626364656667"
         "6869707172737475767778798081828384858687888990919293949596979899";
     uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
-    size_t n = decimal_digits(u) + (i < 0);
-    char *text = buf_space(out, n);
-    if (!text)
-        return;
-    char *at = text + n;
-    for (; u >= 100; u /= 100) {
+    char *end = text + decimal_digits(u) + (i < 0), *at = end;
+    for (; u > UINT32_MAX; u /= 100) {
         at -= 2;
         memcpy(at, pairs + 2 * (u % 100), 2);
     }
-    if (u >= 10) {
+    uint32_t v = (uint32_t)u; /* 32-bit divisions are the cheaper */
+    for (; v >= 100; v /= 100) {
         at -= 2;
-        memcpy(at, pairs + 2 * u, 2);
+        memcpy(at, pairs + 2 * (v % 100), 2);
+    }
+    if (v >= 10) {
+        at -= 2;
+        memcpy(at, pairs + 2 * v, 2);
     } else {
-        *--at = (char)('0' + u);
+        *--at = (char)('0' + v);
     }
     if (i < 0)
         text[0] = '-';
-    buf_commit(out, n);
+    return end;
 }
 
-/* A UUID's text needs no escaping: quoted as it is, formatted in place. */
-static void write_uuid(buf *out, const uuid128 *u) {
-    char *text = buf_space(out, UUID_TEXT_LEN + 2);
-    if (!text)
-        return;
+void json_write_integer(buf *out, int64_t i) {
+    char *text = buf_space(out, INTEGER_TEXT_MAX);
+    if (text)
+        buf_commit(out, (size_t)(put_integer(text, i) - text));
+}
+
+/* A UUID's text needs no escaping: quoted as it is. Returns the end. */
+static char *put_uuid(char *text, const uuid128 *u) {
     text[0] = '"';
     uuid_format(u, text + 1); /* its NUL lands where the quote goes */
     text[UUID_TEXT_LEN + 1] = '"';
-    buf_commit(out, UUID_TEXT_LEN + 2);
+    return text + UUID_TEXT_LEN + 2;
+}
+
+static void write_uuid(buf *out, const uuid128 *u) {
+    char *text = buf_space(out, UUID_TEXT_LEN + 2);
+    if (text)
+        buf_commit(out, (size_t)(put_uuid(text, u) - text));
 }
 
 static void write_list(buf *out, const value *v, int typed) {
@@ -163,14 +199,67 @@ void json_write_columns(buf *out, const result_set *r) {
     buf_putc(out, ']');
 }
 
-void json_write_row(buf *out, const value *row, size_t columns, int typed) {
-    buf_putc(out, '[');
-    for (size_t c = 0; c < columns; c++) {
-        if (c)
-            buf_putc(out, ',');
-        json_write_value(out, &row[c], typed);
+/* The most a plain cell of a fixed-width type takes (a quoted UUID). */
+#define FIXED_CELL_MAX (UUID_TEXT_LEN + 2)
+
+/* Whether v's plain JSON fits in FIXED_CELL_MAX bytes, known by its type. */
+static bool fixed_width(const value *v) {
+    const unsigned fixed = 1u << VT_INTEGER | 1u << VT_REF | 1u << VT_BOOLEAN | 1u << VT_NULL;
+    return (fixed >> v->type) & 1u;
+}
+
+/* "true" or "false" at `text`: returns the end. */
+static char *put_boolean(char *text, bool b) {
+    memcpy(text, b ? "true" : "false", 5); /* "true" with its NUL: one copy of 5 */
+    return text + 5 - b;
+}
+
+/* Writes a fixed-width value's plain JSON at `text`: returns the end. */
+static char *put_fixed(char *text, const value *v) {
+    if (v->type == VT_INTEGER) /* the commonest first */
+        return put_integer(text, v->as.i);
+    if (v->type == VT_REF)
+        return put_uuid(text, &v->as.ref);
+    if (v->type == VT_BOOLEAN)
+        return put_boolean(text, v->as.b);
+    memcpy(text, "null", 4);
+    return text + 4;
+}
+
+/* Rows are most of a large answer: room for a row is taken once, as if
+ * every cell were of fixed width, and such cells are written into it
+ * without the per-value dispatch; another cell is appended as a value,
+ * and room taken again for the cells after it. */
+void json_write_row_block(buf *out, const value *rows, size_t n, size_t columns, int typed,
+                          char lead) {
+    size_t room = 3 + columns * (FIXED_CELL_MAX + 1);
+    for (size_t i = 0; i < n; i++, lead = ',') {
+        const value *row = rows + i * columns;
+        char *text = buf_space(out, room), *at = text;
+        if (!text)
+            return;
+        *at = lead;
+        at += lead != '\0';
+        *at++ = '[';
+        for (size_t c = 0; c < columns; c++) {
+            if (c)
+                *at++ = ',';
+            if (!typed && fixed_width(&row[c])) {
+                at = put_fixed(at, &row[c]);
+                continue;
+            }
+            buf_commit(out, (size_t)(at - text));
+            json_write_value(out, &row[c], typed);
+            if (!(text = at = buf_space(out, room)))
+                return;
+        }
+        *at++ = ']';
+        buf_commit(out, (size_t)(at - text));
     }
-    buf_putc(out, ']');
+}
+
+void json_write_row(buf *out, const value *row, size_t columns, int typed) {
+    json_write_row_block(out, row, 1, columns, typed, '\0');
 }
 
 void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed) {

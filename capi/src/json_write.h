@@ -22,6 +22,11 @@ void json_write_fact(buf *out, const fact *f);
 void json_write_columns(buf *out, const result_set *r);
 /* [v,...] for one row of `columns` values. */
 void json_write_row(buf *out, const value *row, size_t columns, int typed);
+/* `n` rows of `columns` values, one after another, the first after
+ * `lead` (nothing when '\0'), the others after a ',' (a batch's rows, a
+ * block at a time). */
+void json_write_row_block(buf *out, const value *rows, size_t n, size_t columns, int typed,
+                          char lead);
 /* [[..],[..]] for rows [first, first + count). */
 void json_write_rows(buf *out, const result_set *r, size_t first, size_t count, int typed);
 

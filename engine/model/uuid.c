@@ -113,41 +113,42 @@ bool uuid_parse(const char *s, size_t len, uuid128 *out) {
     return ok;
 }
 
-/* The lowercase hex digits of the four bytes at p, in order, one per byte
- * of the result (first digit lowest): each byte's nibbles are spread into
- * bytes of their own, then every nibble becomes its digit at once
- * ('0' + n, plus 0x27 more from 10 on, where n + 6 carries into bit 4). */
-static inline uint64_t hex_digits4(const uint8_t *p) {
-    uint64_t lanes = (uint64_t)p[0] | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 32 |
-                     (uint64_t)p[3] << 48;
-    const uint64_t nibble = UINT64_C(0x000F000F000F000F);
-    uint64_t n = ((lanes >> 4) & nibble) | ((lanes & nibble) << 8);
-    uint64_t letters = ((n + UINT64_C(0x0606060606060606)) >> 4) & UINT64_C(0x0101010101010101);
-    return n + UINT64_C(0x3030303030303030) + letters * 0x27;
+/* "00" to "ff": the two lowercase hex digits of every byte value. */
+static const char hex_pairs[513] = "000102030405060708090a0b0c0d0e0f"
+                                   "101112131415161718191a1b1c1d1e1f"
+                                   "202122232425262728292a2b2c2d2e2f"
+                                   "303132333435363738393a3b3c3d3e3f"
+                                   "404142434445464748494a4b4c4d4e4f"
+                                   "505152535455565758595a5b5c5d5e5f"
+                                   "606162636465666768696a6b6c6d6e6f"
+                                   "707172737475767778797a7b7c7d7e7f"
+                                   "808182838485868788898a8b8c8d8e8f"
+                                   "909192939495969798999a9b9c9d9e9f"
+                                   "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
+                                   "b0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                                   "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf"
+                                   "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                                   "e0e1e2e3e4e5e6e7e8e9eaebecedeeef"
+                                   "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+/* The hex digits of the two bytes at p, at out: a load and a 2-byte
+ * store a byte. */
+static inline void put_hex2(char *out, const uint8_t *p) {
+    memcpy(out, hex_pairs + 2 * (size_t)p[0], 2);
+    memcpy(out + 2, hex_pairs + 2 * (size_t)p[1], 2);
 }
 
-/* Writes the `count` digits of `digits` from its lowest byte on (one
- * store where the lowest byte comes first in memory). */
-static inline void put_digits(char *out, uint64_t digits, size_t count) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(out, &digits, count);
-#else
-    for (size_t i = 0; i < count; i++)
-        out[i] = (char)(digits >> (8 * i));
-#endif
-}
-
-/* Every ref in an answer is formatted: 8-4-4-4-12 digits, four bytes at
- * a time. */
+/* Every ref in an answer is formatted: 8-4-4-4-12 digits. */
 void uuid_format(const uuid128 *u, char out[UUID_TEXT_LEN + 1]) {
-    uint64_t d0 = hex_digits4(u->bytes), d1 = hex_digits4(u->bytes + 4);
-    uint64_t d2 = hex_digits4(u->bytes + 8), d3 = hex_digits4(u->bytes + 12);
-    put_digits(out, d0, 8);
-    put_digits(out + 9, d1, 4);
-    put_digits(out + 14, d1 >> 32, 4);
-    put_digits(out + 19, d2, 4);
-    put_digits(out + 24, d2 >> 32, 4);
-    put_digits(out + 28, d3, 8);
+    const uint8_t *b = u->bytes;
+    put_hex2(out, b);
+    put_hex2(out + 4, b + 2);
+    put_hex2(out + 9, b + 4);
+    put_hex2(out + 14, b + 6);
+    put_hex2(out + 19, b + 8);
+    put_hex2(out + 24, b + 10);
+    put_hex2(out + 28, b + 12);
+    put_hex2(out + 32, b + 14);
     out[8] = out[13] = out[18] = out[23] = '-';
     out[UUID_TEXT_LEN] = '\0';
 }

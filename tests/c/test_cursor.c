@@ -133,6 +133,38 @@ TEST(rows_render_like_execute_results) {
     minigraf_close(db);
 }
 
+/* A row's cells of fixed width (refs, integers, booleans, nulls) are
+ * written into room taken for the whole row; a text between them, longer
+ * than that room, is appended and the room taken again after it. */
+TEST(rows_mix_fixed_width_cells_and_long_texts) {
+    MiniGrafDb *db = open_memory_db();
+    char tx[1500], text[601];
+    memset(text, 'x', 600);
+    text[600] = '\0';
+    text[300] = 'y';
+    snprintf(tx, sizeof tx,
+             "(transact [[:r :u #uuid \"01234567-89ab-cdef-fedc-ba9876543210\"] "
+             "[:r :lo -9223372036854775808] [:r :hi 9223372036854775807] [:r :zero 0] "
+             "[:r :neg -100] [:r :t true] [:r :f false] [:r :z nil] [:r :s \"%s\\\"\"] "
+             "[:r :x 1.5] [:r :k :kw]])",
+             text);
+    EXPECT_TRANSACT(db, tx);
+    MiniGrafCursor *c = minigraf_query(
+        db, "(query [:find ?u ?lo ?s ?hi ?zero ?neg ?t ?f ?z ?x ?k :where [:r :u ?u] [:r :lo ?lo] "
+            "[:r :hi ?hi] [:r :zero ?zero] [:r :neg ?neg] [:r :t ?t] [:r :f ?f] [:r :z ?z] "
+            "[:r :s ?s] [:r :x ?x] [:r :k ?k]])");
+    REQUIRE(c != NULL);
+    char *b = minigraf_cursor_next_batch(c, 10), expected[1000];
+    snprintf(expected, sizeof expected,
+             "[[\"01234567-89ab-cdef-fedc-ba9876543210\",-9223372036854775808,\"%s\\\"\","
+             "9223372036854775807,0,-100,true,false,null,1.5,\":kw\"]]",
+             text);
+    CHECK_STR_EQ(b, expected);
+    minigraf_string_free(b);
+    minigraf_cursor_free(c);
+    minigraf_close(db);
+}
+
 TEST(vars_lists_find_columns_as_compact_json) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?name ?age ?name :where "
@@ -344,6 +376,7 @@ CHECK_MAIN(TEST_ENTRY(a_repeated_query_text_follows_data_rules_and_errors),
            TEST_ENTRY(large_answer_streams_in_full_batches),
            TEST_ENTRY(empty_answer_ends_at_first_batch),
            TEST_ENTRY(rows_render_like_execute_results),
+           TEST_ENTRY(rows_mix_fixed_width_cells_and_long_texts),
            TEST_ENTRY(vars_lists_find_columns_as_compact_json),
            TEST_ENTRY(answer_is_fixed_when_the_cursor_opens),
            TEST_ENTRY(cursor_outlives_database_close),
