@@ -274,6 +274,13 @@ static bool query_view(const visibility *vis, fact_view *v) {
     return visibility_counter_cut(vis, &v->max_txc);
 }
 
+/* Lets the stored scan mark the records its leaves' summaries show
+ * visible under the query's view. */
+static void see_leaves(pattern_scan *ps) {
+    fact_view v;
+    ps->seeing = query_view(&ps->x->vis, &v) && store_scan_see_leaves(ps->sc, &v);
+}
+
 /* Reads the next stored records of the seek(s) into ps->ids (those
  * their leaves' summaries show marked visible: ps->shown_end): 1, 0 at
  * the end, or an error. */
@@ -288,15 +295,14 @@ static int read_ahead(pattern_scan *ps, err *e) {
             return err_set(e, ERR(INT, 0), "out of memory");
         ps->ids = ps->big;
     }
-    fact_view v;
-    bool see = query_view(&ps->x->vis, &v);
+    if (want == 2 * SCAN_IDS_MIN) /* a scan that reads on (not a point lookup) */
+        see_leaves(ps);
     for (;;) {
-        if (see)
-            store_scan_see_leaves(ps->sc, &v);
         int rc = store_scan_fill_ids(ps->sc, ps->ids, want, &ps->len, e);
         if (rc == 1) { /* fewer than asked: the seek's last records, a gap, or a cut */
-            bool cut;
-            ps->shown_end = store_scan_filled_shown(ps->sc, &cut) ? ps->len : 0;
+            bool cut = false;
+            if (ps->seeing && store_scan_filled_shown(ps->sc, &cut))
+                ps->shown_end = ps->len;
             ps->tail_gap = store_scan_take_gap(ps->sc);
             ps->ids_end = ps->len < want && !ps->has_alt && !ps->tail_gap && !cut;
             /* a scan may read long without a row */

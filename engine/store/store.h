@@ -337,8 +337,8 @@ uint64_t store_scan_take_gap(store_scan *sc);
  * group within the leaf, an assertion valid forever, and every record
  * passing `v`): all of a leaf's records but its last, whose group may go
  * on into the next leaf. Not while the scan counts leaves. Until
- * store_scan_open or a seek opens it again. */
-void store_scan_see_leaves(store_scan *sc, const fact_view *v);
+ * store_scan_open or a seek opens it again. Whether it will. */
+bool store_scan_see_leaves(store_scan *sc, const fact_view *v);
 /* Whether every record the last store_scan_fill_ids gave is so marked
  * (the fill then holds marked records only, and unmarked ones only
  * otherwise), and whether it stopped short of `max` where marked and

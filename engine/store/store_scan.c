@@ -437,11 +437,12 @@ void store_scan_skip_leaves(store_scan *sc, const fact_view *v, unsigned same, b
         btree_stop_at_children(&sc->c, true);
 }
 
-void store_scan_see_leaves(store_scan *sc, const fact_view *v) {
+bool store_scan_see_leaves(store_scan *sc, const fact_view *v) {
     if (sc->skip)
-        return; /* counting leaves: its view stays */
+        return false; /* counting leaves: its view stays */
     sc->view = *v;
     sc->see = !sc->listed && !sc->desc && sc->order != TREE_TXLOG;
+    return sc->see;
 }
 
 bool store_scan_filled_shown(const store_scan *sc, bool *cut) {
@@ -590,7 +591,7 @@ static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *
             sc->has_held = false;
             continue;
         }
-        if (sc->filled_shown != (sc->shown_left > 0)) {
+        if ((sc->shown_left || sc->filled_shown) && sc->filled_shown != (sc->shown_left > 0)) {
             if (*n > 0) {
                 sc->fill_cut = true;
                 break;

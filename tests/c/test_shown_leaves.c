@@ -14,7 +14,7 @@
 
 #include "support.h"
 
-#define PLAIN 4000 /* :p0 .. : one value each, some replaced by a second */
+#define PLAIN 4000   /* :p0 .. : one value each, some replaced by a second */
 #define WINDOWED 300 /* :q (2020 to 2021) and :r (from 2100) */
 #define VALUES (2 * PLAIN + 2 * WINDOWED)
 #define EVENTS 64000
@@ -59,8 +59,8 @@ static void add(MiniGrafDb *db, char *cmd, size_t *len, size_t cap, const char *
 
 /* One commit of the values of `kind` for entities from..to that `pick`
  * takes (NULL: all): their first value, or the second (`second`). */
-static void commit(MiniGrafDb *db, const char *opts, int kind, int from, int to,
-                   bool (*pick)(int), bool asserted, bool second) {
+static void commit(MiniGrafDb *db, const char *opts, int kind, int from, int to, bool (*pick)(int),
+                   bool asserted, bool second) {
     static char cmd[PLAIN * 48];
     size_t len = (size_t)snprintf(cmd, sizeof cmd, "(%s %s[", asserted ? "transact" : "retract",
                                   opts);
@@ -123,8 +123,8 @@ static void write_all(MiniGrafDb *db) {
     commit(db, "", W_NOW, 0, PLAIN, every_89th, false, false); /* replaced */
     commit(db, "", W_NOW, 0, PLAIN, every_89th, true, true);
     point(db);
-    commit(db, "{:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} ", W_PAST, 0, WINDOWED,
-           NULL, true, false);
+    commit(db, "{:valid-from \"2020-01-01\" :valid-to \"2021-01-01\"} ", W_PAST, 0, WINDOWED, NULL,
+           true, false);
     commit(db, "{:valid-from \"2100-01-01\"} ", W_FUTURE, 0, WINDOWED, NULL, true, false);
     point(db);
     for (int round = 0; round < 3; round++) /* one value's history, many records */
