@@ -260,10 +260,32 @@ static bool matches_constants(const plan_item *it, const value vals[3], unsigned
     return true;
 }
 
-/* Reads the next stored records of the seek(s) into ps->ids: 1, 0 at
+/* The query's view as a leaf summary can decide it (fact_summary_admits):
+ * a cut by counter or time, one valid-time point. */
+static bool query_view(const visibility *vis, fact_view *v) {
+    *v = (fact_view){.max_txc = UINT64_MAX, .max_txid = INT64_MAX, .valid_point = vis->valid_point};
+    if (vis->any_valid_time)
+        return false;
+    if (vis->as_of == AS_OF_TIME) {
+        v->by_time = true;
+        v->max_txid = vis->as_of_value;
+        return true;
+    }
+    return visibility_counter_cut(vis, &v->max_txc);
+}
+
+/* Lets the stored scan mark the records its leaves' summaries show
+ * visible under the query's view. */
+static void see_leaves(pattern_scan *ps) {
+    fact_view v;
+    ps->seeing = query_view(&ps->x->vis, &v) && store_scan_see_leaves(ps->sc, &v);
+}
+
+/* Reads the next stored records of the seek(s) into ps->ids (those
+ * their leaves' summaries show marked visible: ps->shown_end): 1, 0 at
  * the end, or an error. */
 static int read_ahead(pattern_scan *ps, err *e) {
-    ps->pos = ps->len = 0;
+    ps->pos = ps->len = ps->shown_end = 0;
     if (ps->ids_end)
         return 0;
     size_t want = ps->want ? ps->want : SCAN_IDS_MIN;
@@ -273,11 +295,16 @@ static int read_ahead(pattern_scan *ps, err *e) {
             return err_set(e, ERR(INT, 0), "out of memory");
         ps->ids = ps->big;
     }
+    if (want == 2 * SCAN_IDS_MIN) /* a scan that reads on (not a point lookup) */
+        see_leaves(ps);
     for (;;) {
         int rc = store_scan_fill_ids(ps->sc, ps->ids, want, &ps->len, e);
-        if (rc == 1) { /* fewer than asked: the seek's last records, or a gap */
+        if (rc == 1) { /* fewer than asked: the seek's last records, a gap, or a cut */
+            bool cut = false;
+            if (ps->seeing && store_scan_filled_shown(ps->sc, &cut))
+                ps->shown_end = ps->len;
             ps->tail_gap = store_scan_take_gap(ps->sc);
-            ps->ids_end = ps->len < want && !ps->has_alt && !ps->tail_gap;
+            ps->ids_end = ps->len < want && !ps->has_alt && !ps->tail_gap && !cut;
             /* a scan may read long without a row */
             return meter_tick(ps->x->m, ps->len, e) != 0 ? e->code : 1;
         }
@@ -319,6 +346,10 @@ RECORD_STEP int peek_ids(pattern_scan *ps, const fact_ids **out, err *e) {
 RECORD_STEP int next_visible_cut(pattern_scan *ps, const fact_ids **out, bool cut, err *e) {
     const visibility *vis = &ps->x->vis;
     for (;;) {
+        if (ps->pos < ps->shown_end) { /* the last of its group, and visible */
+            *out = &ps->ids[ps->pos++];
+            return 1;
+        }
         const fact_ids *last, *pick, *next;
         int rc = peek_ids(ps, &last, e);
         if (rc != 1)
@@ -472,17 +503,10 @@ static bool same_run(const where_ctx *x, const fact_ids *first, const fact_ids *
  * (store_scan_skip_leaves) under the query's view, when it is one a
  * summary can decide: a cut by counter or time, one valid-time point. */
 static void skip_leaves(pattern_scan *ps) {
-    const visibility *vis = &ps->x->vis;
-    fact_view v = {.max_txc = UINT64_MAX, .max_txid = INT64_MAX, .valid_point = vis->valid_point};
+    fact_view v;
     ps->skip_asked = true;
-    if (vis->any_valid_time)
+    if (!query_view(&ps->x->vis, &v))
         return;
-    if (vis->as_of == AS_OF_TIME) {
-        v.by_time = true;
-        v.max_txid = vis->as_of_value;
-    } else if (!visibility_counter_cut(vis, &v.max_txc)) {
-        return;
-    }
     unsigned read = ps->x->collapse_read;
     bool null_read = (ps->x->collapse_null & 4u) && !(read & 4u);
     store_scan_skip_leaves(ps->sc, &v, read, null_read);

@@ -46,7 +46,9 @@ typedef struct pattern_scan {
      * SCAN_IDS_MAX (in `big`). */
     fact_ids *ids;
     size_t pos, len, want;
-    bool ids_end; /* the stored records are all read */
+    size_t shown_end; /* ids[pos..shown_end) are visible (store_scan_filled_shown) */
+    bool seeing;      /* the stored scan may mark them (store_scan_see_leaves) */
+    bool ids_end;     /* the stored records are all read */
     /* Visible groups ids[len - 1] stands for besides its own (a leaf
      * counted by its summary, store_scan_take_gap): until judged. */
     uint64_t tail_gap;

@@ -774,6 +774,10 @@ const uint8_t *btree_leaf_summary(const btree_cursor *c) {
     return c->depth > 0 && !c->at_child ? leaf_summary(level(c, c->depth - 1)) : NULL;
 }
 
+size_t btree_leaf_entries(const btree_cursor *c) {
+    return c->depth > 0 && !c->at_child ? leaf_count(level(c, c->depth - 1)) : 0;
+}
+
 int btree_skip_leaf(btree_cursor *c, uint8_t *key, err *e) {
     if (c->depth == 0 || c->at_child)
         return err_set(e, ERR(INT, 0), "internal: no leaf to skip");

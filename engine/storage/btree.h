@@ -228,6 +228,8 @@ int btree_pass_child(btree_cursor *c, err *e);
 /* The summary of the cursor's leaf (codec sum_add), or NULL when the
  * leaf has none (a leaf written before format version 5). */
 const uint8_t *btree_leaf_summary(const btree_cursor *c);
+/* How many entries the cursor's leaf holds (0 when it holds none). */
+size_t btree_leaf_entries(const btree_cursor *c);
 /* Moves the cursor past the rest of its leaf, undecoded, and decodes the
  * leaf's last key into `key`: 0, or an error. */
 int btree_skip_leaf(btree_cursor *c, uint8_t *key, err *e);

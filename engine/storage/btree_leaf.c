@@ -19,7 +19,7 @@ static void put16(uint8_t *p, size_t v) {
     format_put_le(p, v, 2);
 }
 
-static size_t leaf_count(const uint8_t *page) {
+size_t leaf_count(const uint8_t *page) {
     return get16(page + L_COUNT);
 }
 

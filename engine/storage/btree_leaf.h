@@ -68,6 +68,8 @@ void leaf_init(uint8_t *page, const btree_codec *c, const uint8_t *key);
 int leaf_last_key(const uint8_t *page, const btree_codec *c, const uint8_t *anchor, uint8_t *key);
 /* The leaf's summary (btree_codec sum_add), NULL when it keeps none. */
 const uint8_t *leaf_summary(const uint8_t *page);
+/* How many entries the leaf holds. */
+size_t leaf_count(const uint8_t *page);
 /* Decodes the first key (the anchor): 0, or -1 when it does not decode. */
 int leaf_first_key(const uint8_t *page, const btree_codec *c, uint8_t *key);
 

@@ -332,6 +332,18 @@ void store_scan_skip_leaves(store_scan *sc, const fact_view *v, unsigned same, b
 /* The visible groups that the last record of the last fill stands for
  * besides its own (0: none), taken. */
 uint64_t store_scan_take_gap(store_scan *sc);
+/* Lets store_scan_fill_ids mark the records it gives as visible under
+ * the view `v` when their leaf's summary says so (each record its own
+ * group within the leaf, an assertion valid forever, and every record
+ * passing `v`): all of a leaf's records but its last, whose group may go
+ * on into the next leaf. Not while the scan counts leaves. Until
+ * store_scan_open or a seek opens it again. Whether it will. */
+bool store_scan_see_leaves(store_scan *sc, const fact_view *v);
+/* Whether every record the last store_scan_fill_ids gave is so marked
+ * (the fill then holds marked records only, and unmarked ones only
+ * otherwise), and whether it stopped short of `max` where marked and
+ * unmarked records meet (*cut: more records follow). */
+bool store_scan_filled_shown(const store_scan *sc, bool *cut);
 /* Decodes stored identifiers into a record (as store_scan_next gives it). */
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
 /* What a record shows in a pattern's positions (entity, attribute, value),

@@ -30,7 +30,11 @@ struct store_scan {
     bool skip;          /* leaves may be counted by their summary (store_scan_skip_leaves) */
     bool skip_null;     /* not when V is Null in some records only */
     unsigned skip_bars; /* nor when it has one of these FSUM_ flags */
-    fact_view view;     /* what the records must pass for it */
+    fact_view view;     /* what the records must pass for it, or to be seen */
+    bool see;           /* leaves' records may be marked (store_scan_see_leaves) */
+    size_t shown_left;  /* the next records of the leaf marked visible */
+    bool filled_shown;  /* the last fill's records are marked */
+    bool fill_cut;      /* it stopped where marked and unmarked records meet */
     bool has_held;      /* `held` is the next record (a counted leaf's last) */
     uint64_t gap;       /* store_scan_take_gap's */
     fact_ids held;
@@ -83,6 +87,8 @@ static int take_scan(store_reader *r, store_scan **out, err *e) {
         return err_set(e, ERR(INT, 0), "out of memory");
     sc->r = r;
     sc->skip = sc->has_held = false; /* a list (store_scan_latest) is never positioned */
+    sc->see = false;
+    sc->shown_left = 0;
     sc->gap = 0;
     *out = sc;
     return 0;
@@ -120,6 +126,8 @@ static int position(store_scan *sc, int order, const uint8_t *from, size_t len, 
     sc->has_below = false;
     sc->listed = false;
     sc->skip = sc->has_held = false;
+    sc->see = false;
+    sc->shown_left = 0;
     sc->gap = 0;
     sc->list = sc->few;
     memcpy(sc->prefix, from, len);
@@ -388,6 +396,7 @@ int store_value_types(store_reader *r, uint64_t attr, int *lowest, int *highest,
 }
 
 int store_scan_next_ids(store_scan *sc, fact_ids *out, err *e) {
+    sc->shown_left = 0; /* marks are for fills */
     if (sc->listed) {
         if (sc->list_pos == sc->list_len)
             return 0;
@@ -426,6 +435,19 @@ void store_scan_skip_leaves(store_scan *sc, const fact_view *v, unsigned same, b
     sc->skip = !sc->listed && !sc->desc && sc->order != TREE_TXLOG;
     if (sc->skip)
         btree_stop_at_children(&sc->c, true);
+}
+
+bool store_scan_see_leaves(store_scan *sc, const fact_view *v) {
+    if (sc->skip)
+        return false; /* counting leaves: its view stays */
+    sc->view = *v;
+    sc->see = !sc->listed && !sc->desc && sc->order != TREE_TXLOG;
+    return sc->see;
+}
+
+bool store_scan_filled_shown(const store_scan *sc, bool *cut) {
+    *cut = sc->fill_cut;
+    return sc->filled_shown;
 }
 
 uint64_t store_scan_take_gap(store_scan *sc) {
@@ -543,19 +565,45 @@ static int count_child(store_scan *sc, fact_ids *out, size_t max, size_t *n, err
     return 1;
 }
 
+/* At a leaf's first entry: how many of its entries (all but its last)
+ * its summary marks visible under the scan's view
+ * (store_scan_see_leaves). */
+static size_t leaf_shown(const store_scan *sc) {
+    const uint8_t *raw = sc->see && !sc->skip ? btree_leaf_summary(&sc->c) : NULL;
+    if (!raw)
+        return 0;
+    fact_summary s;
+    fact_summary_read(raw, &s);
+    size_t n = btree_leaf_entries(&sc->c);
+    bool each = n > 1 && s.groups == n && s.shown == n && fact_summary_admits(&s, &sc->view);
+    return each ? n - 1 : 0;
+}
+
 /* The entries of the scan's runs, decoded a run's stretch at a time
  * (fact_run_fill) until `max`: no call per entry. A leaf counted by its
- * summary with groups between its first and last ends the fill. */
+ * summary with groups between its first and last ends the fill, and so
+ * does a change between entries marked visible (leaf_shown) and not. */
 static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
+    sc->filled_shown = sc->shown_left > 0;
     while (*n < max && !sc->gap && !sc->done) {
         if (sc->has_held) {
             out[(*n)++] = sc->held;
             sc->has_held = false;
             continue;
         }
-        size_t got;
-        int rc = fact_run_fill(&sc->run, out + *n, max - *n, &got);
+        if ((sc->shown_left || sc->filled_shown) && sc->filled_shown != (sc->shown_left > 0)) {
+            if (*n > 0) {
+                sc->fill_cut = true;
+                break;
+            }
+            sc->filled_shown = !sc->filled_shown;
+        }
+        size_t got, room = max - *n;
+        if (sc->shown_left && sc->shown_left < room)
+            room = sc->shown_left;
+        int rc = fact_run_fill(&sc->run, out + *n, room, &got);
         *n += got;
+        sc->shown_left -= sc->shown_left ? got : 0;
         if (rc == FACT_RUN_PAST) {
             scan_end(sc);
             break;
@@ -564,6 +612,8 @@ static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *
             return btree_run_corrupt(&sc->c, e);
         if (*n == max)
             break;
+        if (got == room)
+            continue; /* the marked entries of the run ended: the rest is read next */
         if (sc->c.at_child && (rc = count_child(sc, out, max, n, e)) != 0) {
             if (rc != 1)
                 return rc;
@@ -583,6 +633,8 @@ static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *
                 return rc;
             continue;
         }
+        if (!run.key && !run.base)
+            sc->shown_left = leaf_shown(sc);
         if (!run.key)
             start_entries(sc, &run, NULL);
         else if (sought_key(sc, &run, &out[*n]) == 1)
@@ -606,6 +658,7 @@ static void trim_below(store_scan *sc, fact_ids *out, size_t *n) {
 
 int store_scan_fill_ids(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *e) {
     *n = 0;
+    sc->filled_shown = sc->fill_cut = false;
     if (!sc->listed && !sc->desc) {
         int rc = fill_runs(sc, out, max, n, e);
         if (rc == 1 && sc->has_below)
