@@ -431,21 +431,22 @@ static void filter_note(dict *d, pager *pg, uint32_t root, uint64_t hash) {
         filter_fit(d, pg, root, 2 * d->filter.count);
 }
 
-static int cmp_keys(const void *a, const void *b) {
-    return memcmp(a, b, DICT_KEY_SIZE);
-}
-
-/* The entries of `t` as tree keys, sorted: a malloc'd array, or NULL. */
+/* The entries of `t` as tree keys, sorted: a malloc'd array, or NULL.
+ * The slots hold them almost in order (dict_recent.c): an insertion sort
+ * moves the few a probe displaced. */
 static uint8_t *sorted_keys(const dict_recent *t) {
     uint8_t *keys = malloc(t->count ? t->count * DICT_KEY_SIZE : 1);
     size_t n = 0;
     for (size_t i = 0; keys && i < DICT_RECENT_SLOTS; i++) {
         uint64_t h = atomic_load_explicit(&t->slot[i].hash, memory_order_relaxed);
-        if (h != 0)
-            dict_key(keys + DICT_KEY_SIZE * n++, h - 1, t->slot[i].loc);
+        if (h == 0)
+            continue;
+        uint8_t key[DICT_KEY_SIZE], *at = keys + DICT_KEY_SIZE * n++;
+        dict_key(key, h - 1, t->slot[i].loc);
+        for (; at > keys && memcmp(at - DICT_KEY_SIZE, key, DICT_KEY_SIZE) > 0; at -= DICT_KEY_SIZE)
+            memcpy(at, at - DICT_KEY_SIZE, DICT_KEY_SIZE);
+        memcpy(at, key, DICT_KEY_SIZE);
     }
-    if (keys)
-        qsort(keys, n, DICT_KEY_SIZE, cmp_keys);
     return keys;
 }
 
@@ -454,12 +455,18 @@ int dict_flush(dict *d, pager *pg, uint32_t *root, err *e) {
     if (!t)
         return 0;
     uint8_t *keys = sorted_keys(t);
-    if (!keys)
+    btree_hint *hint = malloc(sizeof *hint); /* in key order: each insert follows the last */
+    if (!keys || !hint) {
+        free(keys);
+        free(hint);
         return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    btree_hint_reset(hint);
     int rc = 0;
     for (size_t i = 0; i < t->count && rc == 0; i++)
-        rc = btree_insert(pg, root, &d->codec, keys + DICT_KEY_SIZE * i, NULL, e);
+        rc = btree_insert(pg, root, &d->codec, keys + DICT_KEY_SIZE * i, hint, e);
     free(keys);
+    free(hint);
     if (rc != 0)
         return rc;
     t->flushed_at = d->next_view;

@@ -20,7 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DICT_RECENT_SLOTS 4096 /* a power of two */
+#define DICT_RECENT_BITS 12
+#define DICT_RECENT_SLOTS (1u << DICT_RECENT_BITS)
 /* Entries before a flush: at most half the slots taken keeps probes short. */
 #define DICT_RECENT_MAX (DICT_RECENT_SLOTS / 2)
 
@@ -32,9 +33,9 @@ typedef struct dict_recent_slot {
 
 typedef struct dict_recent dict_recent;
 struct dict_recent {
-    size_t count;         /* the writer's */
-    uint64_t flushed_at;  /* once flushed: the view whose tree holds every entry */
-    dict_recent *older;   /* the writer's list of flushed tables */
+    size_t count;        /* the writer's */
+    uint64_t flushed_at; /* once flushed: the view whose tree holds every entry */
+    dict_recent *older;  /* the writer's list of flushed tables */
     dict_recent_slot slot[DICT_RECENT_SLOTS];
 };
 

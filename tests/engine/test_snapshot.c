@@ -206,6 +206,59 @@ static void test_readers_find_the_names_of_their_snapshot(void) {
     err_clear(&e);
 }
 
+typedef struct name_reader {
+    store *s;
+    atomic_int committed; /* names :n0 .. below it are committed */
+    atomic_bool stop;
+    int wrong, lookups;
+} name_reader;
+
+/* Snapshot after snapshot, the newest committed name and a few older
+ * ones are known and the next is not, while the writer adds names. */
+static void *read_names(void *arg) {
+    name_reader *nr = arg;
+    while (!atomic_load(&nr->stop)) {
+        int below = atomic_load(&nr->committed);
+        store_reader *r = NULL;
+        err e = {0};
+        if (store_reader_open(nr->s, &r, &e) != 0) {
+            nr->wrong++;
+            err_clear(&e);
+            return NULL;
+        }
+        int above = atomic_load(&nr->committed); /* what r may see beyond `below` */
+        for (int i = below - 1; i >= 0 && i >= below - 40; i -= 3, nr->lookups++)
+            nr->wrong += knows(r, i) != 1;
+        nr->wrong += knows(r, above + 1) != 0;
+        store_reader_close(r);
+    }
+    return NULL;
+}
+
+/* A reader thread beside a writer adding one name a commit, through
+ * several flushes: the table is read while it is added to, and flushed
+ * tables are freed while snapshots come and go. */
+static void test_names_read_beside_the_writer(void) {
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_memory(false, &s, &e) == 0);
+    name_reader nr = {.s = s};
+    atomic_init(&nr.committed, 0);
+    atomic_init(&nr.stop, false);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, read_names, &nr) == 0);
+    for (int i = 0; i < 2 * DICT_RECENT_MAX + 500; i++) {
+        commit_numbers(s, i, 1);
+        atomic_store(&nr.committed, i + 1);
+    }
+    atomic_store(&nr.stop, true);
+    pthread_join(th, NULL);
+    CHECK(nr.wrong == 0);
+    CHECK(nr.lookups > 0);
+    store_close(s);
+    err_clear(&e);
+}
+
 static void ignore_row(void *ctx, const value *row) {
     (void)ctx;
     (void)row;
@@ -255,6 +308,7 @@ int main(void) {
     test_reader_keeps_its_snapshot_through_commits_and_a_checkpoint(dir);
     test_versions_go_when_no_reader_sees_them();
     test_readers_find_the_names_of_their_snapshot();
+    test_names_read_beside_the_writer();
     test_database_bounds_what_a_held_cursor_keeps();
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
