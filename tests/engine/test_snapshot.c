@@ -247,7 +247,7 @@ static void test_names_read_beside_the_writer(void) {
     atomic_init(&nr.stop, false);
     pthread_t th;
     CHECK(pthread_create(&th, NULL, read_names, &nr) == 0);
-    for (int i = 0; i < 2 * DICT_RECENT_MAX + 500; i++) {
+    for (int i = 0; i < 2 * (int)DICT_RECENT_MAX + 500; i++) {
         commit_numbers(s, i, 1);
         atomic_store(&nr.committed, i + 1);
     }
