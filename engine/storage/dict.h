@@ -2,7 +2,8 @@
  * string value) is stored once, in heap pages, and facts refer to it by its
  * 48-bit location: page number << 12 | offset in the page. A B+tree (the
  * header's DICT root) maps (32-bit hash, location) so an entry can be found
- * from its bytes.
+ * from its bytes; the writer's newest entries wait for it in a table of
+ * recent entries (dict_recent.h), flushed into the tree a batch at a time.
  *
  * Heap entry: u8 kind (1 UUID, 2 text), u16 length (LE), the bytes. Entries
  * never span pages; after a checkpoint the next entry starts a new page, so
