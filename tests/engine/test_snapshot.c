@@ -4,7 +4,9 @@
  * readers are freed once no reader sees them, and a database with a
  * streaming cursor held open keeps at most STORE_MAX_KEPT_VERSIONS of them
  * (plus one commit's) whatever the number of commits. */
+#include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,7 +212,8 @@ typedef struct name_reader {
     store *s;
     atomic_int committed; /* names :n0 .. below it are committed */
     atomic_bool stop;
-    int wrong, lookups;
+    atomic_int passes; /* snapshots read */
+    int wrong;
 } name_reader;
 
 /* Snapshot after snapshot, the newest committed name and a few older
@@ -224,13 +227,15 @@ static void *read_names(void *arg) {
         if (store_reader_open(nr->s, &r, &e) != 0) {
             nr->wrong++;
             err_clear(&e);
+            atomic_store(&nr->passes, INT_MAX / 2); /* the writer waits no more */
             return NULL;
         }
         int above = atomic_load(&nr->committed); /* what r may see beyond `below` */
-        for (int i = below - 1; i >= 0 && i >= below - 40; i -= 3, nr->lookups++)
+        for (int i = below - 1; i >= 0 && i >= below - 40; i -= 3)
             nr->wrong += knows(r, i) != 1;
         nr->wrong += knows(r, above + 1) != 0;
         store_reader_close(r);
+        atomic_fetch_add(&nr->passes, 1);
     }
     return NULL;
 }
@@ -245,16 +250,20 @@ static void test_names_read_beside_the_writer(void) {
     name_reader nr = {.s = s};
     atomic_init(&nr.committed, 0);
     atomic_init(&nr.stop, false);
+    atomic_init(&nr.passes, 0);
     pthread_t th;
     CHECK(pthread_create(&th, NULL, read_names, &nr) == 0);
     for (int i = 0; i < 2 * (int)DICT_RECENT_MAX + 500; i++) {
         commit_numbers(s, i, 1);
         atomic_store(&nr.committed, i + 1);
+        for (int seen = atomic_load(&nr.passes);
+             i % 128 == 0 && atomic_load(&nr.passes) < seen + 2;)
+            sched_yield(); /* the reader reads all along, across every flush */
     }
     atomic_store(&nr.stop, true);
     pthread_join(th, NULL);
     CHECK(nr.wrong == 0);
-    CHECK(nr.lookups > 0);
+    CHECK(atomic_load(&nr.passes) > 2 * (int)DICT_RECENT_MAX / 128);
     store_close(s);
     err_clear(&e);
 }
