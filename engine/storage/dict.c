@@ -137,6 +137,8 @@ void dict_free(dict *d) {
     free(d->big_len);
     dict_cache_free(&d->cache);
     dict_filter_free(&d->filter);
+    free(d->recent);
+    dict_published(d, 0, UINT64_MAX); /* frees every flushed table */
     dict_init(d);
 }
 
@@ -238,10 +240,48 @@ static int find_in_place(const dict *d, pager *pg, uint32_t root, int kind, cons
     return rc == 1 ? 0 : DICT_UNDECIDED;
 }
 
-int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, const void *bytes,
-              size_t len, uint64_t *loc, err *e) {
+/* Whether the entry at `loc` seen from `view` is (kind, bytes): 1, 0, or
+ * an error. The writer reads its newest heap page in place. */
+static int entry_is(const dict *d, pager *pg, uint64_t view, uint64_t loc, int kind,
+                    const void *bytes, size_t len, err *e) {
+    int got_kind = -1;
+    const uint8_t *got = NULL;
+    size_t got_len = 0;
+    uint32_t pgno = dict_loc_page(loc);
+    const uint8_t *heap = view == PAGER_LATEST && pgno >= FORMAT_FIRST_DATA_PAGE
+                              ? pager_newest(pg, pgno)
+                              : NULL;
+    uint8_t page[FORMAT_PAGE_SIZE];
+    int rc = heap ? (dict_entry_in(heap, loc, &got_kind, &got, &got_len) ? 0 : bad_loc(e, loc))
+                  : dict_read(d, pg, view, loc, page, &got_kind, &got, &got_len, e);
+    if (rc != 0)
+        return rc;
+    return got_kind == kind && got_len == len && memcmp(got, bytes, len) == 0;
+}
+
+/* dict_find among the recent entries `view` sees. */
+static int recent_find(const dict *d, pager *pg, uint64_t view, const dict_recent *recent,
+                       uint64_t hash, int kind, const void *bytes, size_t len, uint64_t *loc,
+                       err *e) {
+    size_t at = 0;
+    uint64_t cand;
+    while (recent && dict_recent_next(recent, (uint32_t)hash, view, &at, &cand)) {
+        int rc = entry_is(d, pg, view, cand, kind, bytes, len, e);
+        if (rc == 1)
+            *loc = cand;
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, const dict_recent *recent,
+              int kind, const void *bytes, size_t len, uint64_t *loc, err *e) {
     uint8_t key[DICT_KEY_SIZE];
     uint64_t hash = entry_hash(kind, bytes, len);
+    int found = recent_find(d, pg, view, recent, hash, kind, bytes, len, loc, e);
+    if (found != 0)
+        return found;
     dict_key(key, hash, 0);
     if (view == PAGER_LATEST) { /* the writer */
         int rc = find_in_place(d, pg, root, kind, bytes, len, key, loc);
@@ -330,13 +370,21 @@ static int add_heap(dict *d, pager *pg, int kind, const void *bytes, size_t len,
  * for a writer adding many names, not for one adding a few. */
 #define DICT_FILTER_AFTER 1024
 
-/* Adds every hash of the tree at `root` (PAGER_LATEST) to the filter,
+/* Adds every hash of the recent table and of the tree at `root`
+ * (PAGER_LATEST) to the filter,
  * emptied and sized for `expected` hashes. A failure (memory, a damaged
  * page) only leaves the dictionary without a filter, for now: the next
  * lookup meets the error, if any, in the tree itself. */
 static void filter_fill(dict *d, pager *pg, uint32_t root, size_t expected) {
     d->added = 0;
-    if (!dict_filter_reset(&d->filter, expected) || root == 0)
+    if (!dict_filter_reset(&d->filter, expected))
+        return;
+    for (size_t i = 0; d->recent && i < DICT_RECENT_SLOTS; i++) {
+        uint64_t h = atomic_load_explicit(&d->recent->slot[i].hash, memory_order_relaxed);
+        if (h != 0)
+            dict_filter_add(&d->filter, (uint32_t)(h - 1));
+    }
+    if (root == 0)
         return;
     static const uint8_t first[DICT_KEY_SIZE];
     btree_cursor c;
@@ -383,6 +431,96 @@ static void filter_note(dict *d, pager *pg, uint32_t root, uint64_t hash) {
         filter_fit(d, pg, root, 2 * d->filter.count);
 }
 
+/* The entries of `t` as tree keys, sorted: a malloc'd array, or NULL.
+ * The slots hold them almost in order (dict_recent.c): an insertion sort
+ * moves the few a probe displaced. */
+static uint8_t *sorted_keys(const dict_recent *t) {
+    uint8_t *keys = malloc(t->count ? t->count * DICT_KEY_SIZE : 1);
+    size_t n = 0;
+    for (size_t i = 0; keys && i < DICT_RECENT_SLOTS; i++) {
+        uint64_t h = atomic_load_explicit(&t->slot[i].hash, memory_order_relaxed);
+        if (h == 0)
+            continue;
+        uint8_t key[DICT_KEY_SIZE], *at = keys + DICT_KEY_SIZE * n++;
+        dict_key(key, h - 1, t->slot[i].loc);
+        for (; at > keys && memcmp(at - DICT_KEY_SIZE, key, DICT_KEY_SIZE) > 0; at -= DICT_KEY_SIZE)
+            memcpy(at, at - DICT_KEY_SIZE, DICT_KEY_SIZE);
+        memcpy(at, key, DICT_KEY_SIZE);
+    }
+    return keys;
+}
+
+int dict_flush(dict *d, pager *pg, uint32_t *root, err *e) {
+    dict_recent *t = d->recent;
+    if (!t)
+        return 0;
+    uint8_t *keys = sorted_keys(t);
+    btree_hint *hint = malloc(sizeof *hint); /* in key order: each insert follows the last */
+    if (!keys || !hint) {
+        free(keys);
+        free(hint);
+        return err_set(e, ERR(INT, 0), "out of memory");
+    }
+    btree_hint_reset(hint);
+    int rc = 0;
+    for (size_t i = 0; i < t->count && rc == 0; i++)
+        rc = btree_insert(pg, root, &d->codec, keys + DICT_KEY_SIZE * i, hint, e);
+    free(keys);
+    free(hint);
+    if (rc != 0)
+        return rc;
+    t->flushed_at = d->next_view;
+    t->older = d->flushed;
+    d->flushed = t;
+    d->recent = NULL;
+    return 0;
+}
+
+void dict_published(dict *d, uint64_t view, uint64_t oldest) {
+    d->next_view = view + 1;
+    dict_recent **link = &d->flushed;
+    while (*link && (*link)->flushed_at > oldest)
+        link = &(*link)->older;
+    for (dict_recent *t = *link, *older; t; t = older) {
+        older = t->older;
+        free(t);
+    }
+    *link = NULL;
+}
+
+int dict_adopt_recent(dict *d, const dict *base, err *e) {
+    const dict_recent *from = base->recent;
+    if (!from)
+        return 0;
+    if (!d->recent && !(d->recent = dict_recent_new()))
+        return err_set(e, ERR(INT, 0), "out of memory");
+    for (size_t i = 0; i < DICT_RECENT_SLOTS; i++) {
+        uint64_t h = atomic_load_explicit(&from->slot[i].hash, memory_order_relaxed);
+        if (h != 0)
+            dict_recent_add(d->recent, (uint32_t)(h - 1), from->slot[i].loc, 0);
+    }
+    return 0;
+}
+
+/* A new entry goes to the recent table (flushed first when full); without
+ * memory for a table, into the tree at once. */
+static int remember_new(dict *d, pager *pg, uint32_t *root, uint64_t hash, uint64_t loc, err *e) {
+    if (d->recent && d->recent->count >= DICT_RECENT_MAX) {
+        int rc = dict_flush(d, pg, root, e);
+        if (rc != 0)
+            return rc;
+    }
+    if (!d->recent)
+        d->recent = dict_recent_new();
+    if (d->recent) {
+        dict_recent_add(d->recent, (uint32_t)hash, loc, d->next_view);
+        return 0;
+    }
+    uint8_t key[DICT_KEY_SIZE];
+    dict_key(key, hash, loc);
+    return btree_insert(pg, root, &d->codec, key, NULL, e);
+}
+
 int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes, size_t len,
                 uint64_t *loc, bool *added, err *e) {
     uint64_t hash = entry_hash(kind, bytes, len);
@@ -390,7 +528,7 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     if (dict_cache_find(&d->cache, hash, kind, bytes, len, loc))
         return 0;
     int rc = tree_may_hold(d, pg, *root, hash)
-                 ? dict_find(d, pg, PAGER_LATEST, *root, kind, bytes, len, loc, e)
+                 ? dict_find(d, pg, PAGER_LATEST, *root, d->recent, kind, bytes, len, loc, e)
                  : 0;
     if (rc == 1)
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
@@ -402,9 +540,7 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
                                                        : add_heap(d, pg, kind, bytes, len, loc, e);
     if (rc != 0)
         return rc;
-    uint8_t key[DICT_KEY_SIZE];
-    dict_key(key, hash, *loc);
-    rc = btree_insert(pg, root, &d->codec, key, NULL, e);
+    rc = remember_new(d, pg, root, hash, *loc, e);
     *added = rc == 0;
     if (rc == 0) {
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);

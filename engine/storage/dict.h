@@ -2,7 +2,8 @@
  * string value) is stored once, in heap pages, and facts refer to it by its
  * 48-bit location: page number << 12 | offset in the page. A B+tree (the
  * header's DICT root) maps (32-bit hash, location) so an entry can be found
- * from its bytes.
+ * from its bytes; the writer's newest entries wait for it in a table of
+ * recent entries (dict_recent.h), flushed into the tree a batch at a time.
  *
  * Heap entry: u8 kind (1 UUID, 2 text), u16 length (LE), the bytes. Entries
  * never span pages; after a checkpoint the next entry starts a new page, so
@@ -24,6 +25,7 @@
 #include "storage/btree.h"
 #include "storage/dict_cache.h"
 #include "storage/dict_filter.h"
+#include "storage/dict_recent.h"
 #include "storage/pager.h"
 
 enum { DICT_UUID = 1, DICT_TEXT = 2 };
@@ -43,6 +45,9 @@ typedef struct dict {
     char **big; /* memory databases: texts too long for a page */
     size_t *big_len;
     size_t big_count, big_cap;
+    dict_recent *recent;  /* the writer's entries not in the tree yet (NULL: none) */
+    dict_recent *flushed; /* flushed tables older snapshots may read, newest first */
+    uint64_t next_view;   /* the view the writer's next publish makes */
 } dict;
 
 void dict_init(dict *d);
@@ -56,12 +61,28 @@ static inline void dict_expect(dict *d, size_t entries) {
 }
 
 /* 1 with *loc when present, 0 when absent, or an error; through `view`
- * (pager.h), PAGER_LATEST for the writer. */
-int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, int kind, const void *bytes,
-              size_t len, uint64_t *loc, err *e);
-/* Finds or adds; *added tells which. */
+ * (pager.h), PAGER_LATEST for the writer, and `recent`, the table of
+ * recent entries that view saw (dict_recent.h; the writer's d->recent;
+ * NULL: none). */
+int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, const dict_recent *recent,
+              int kind, const void *bytes, size_t len, uint64_t *loc, err *e);
+/* Finds or adds; *added tells which. A new entry goes into the table of
+ * recent entries, visible from the writer's next publish on; a full table
+ * is flushed into the tree first. */
 int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes, size_t len,
                 uint64_t *loc, bool *added, err *e);
+/* Moves the recent entries into the tree at *root (in key order), as
+ * part of the writer's next publish: before pages are written to a file,
+ * or another dictionary takes the tree over. The table stays for the
+ * snapshots older than that publish. */
+int dict_flush(dict *d, pager *pg, uint32_t *root, err *e);
+/* The writer published `view`, and `oldest` is the oldest view a reader
+ * still holds: entries added from now on are visible from view + 1, and
+ * flushed tables no reader can see any more are freed. */
+void dict_published(dict *d, uint64_t view, uint64_t oldest);
+/* A fork's dictionary `d` (over a copy of `base`'s newest pages) takes
+ * base's recent entries as visible to all its views; 0 or INT-000. */
+int dict_adopt_recent(dict *d, const dict *base, err *e);
 /* The entry at `loc`: *bytes points into `page` (FORMAT_PAGE_SIZE bytes of
  * scratch) or into the side table. */
 int dict_read(const dict *d, pager *pg, uint64_t view, uint64_t loc, uint8_t *page, int *kind,

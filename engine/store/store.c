@@ -118,9 +118,11 @@ void store_publish(store *s) {
     pager_publish(s->pg, s->view);
     s->pub = s->h;
     s->pub_newest_tx_id = s->newest_tx_id;
+    s->pub_recent = s->dic.recent;
     uint64_t oldest = store_readers_oldest(s);
     store_publish_unlock(s);
     pager_collect(s->pg, oldest); /* a reader opening now sees s->view: kept */
+    dict_published(&s->dic, s->view, oldest);
 }
 
 int store_open_memory(bool history, store **out, err *e) {
@@ -149,6 +151,8 @@ int store_fork(store *base, store **out, err *e) {
     bool side_texts = base->dic.big_count > 0;
     store *s = side_texts ? NULL : store_new(NULL);
     int rc = side_texts ? 1 : s ? pager_fork(base->pg, &s->pg, e) : oom(e);
+    if (rc == 0)
+        rc = dict_adopt_recent(&s->dic, &base->dic, e);
     if (rc == 0) {
         s->h = base->h;
         store_publish(s);
@@ -203,8 +207,8 @@ int store_value_field(store *s, const value *v, bool intern, uint8_t out[FACT_V_
         bool added;
         rc = intern ? dict_intern(&s->dic, s->pg, &s->h.roots[TREE_DICT], kind, bytes, len,
                                   &payload, &added, e)
-                    : dict_find(&s->dic, s->pg, PAGER_LATEST, s->h.roots[TREE_DICT], kind, bytes,
-                                len, &payload, e);
+                    : dict_find(&s->dic, s->pg, PAGER_LATEST, s->h.roots[TREE_DICT], s->dic.recent,
+                                kind, bytes, len, &payload, e);
         if (intern && rc != 0)
             return rc;
         if (intern)

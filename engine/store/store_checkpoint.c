@@ -49,11 +49,13 @@ bool store_checkpoint_due(const store *s) {
             wal_size(s->log) - s->ckpt_mark >= STORE_CHECKPOINT_WAL_BYTES);
 }
 
-/* The child summaries commits left unknown (btree.c) rebuilt, as a
- * commit of their own: a file never holds one over a leaf that keeps a
- * summary, which releases of format 6 before would take as damage. */
+/* The dictionary's recent entries moved into its tree (a file's tree
+ * holds every entry of its heap) and the child summaries commits left
+ * unknown (btree.c) rebuilt, as a commit of their own: a file never holds
+ * one over a leaf that keeps a summary, which releases of format 6 before
+ * would take as damage. */
 static int settle_sums(store *s, err *e) {
-    int rc = 0;
+    int rc = dict_flush(&s->dic, s->pg, &s->h.roots[TREE_DICT], e);
     for (int order = TREE_EAVT; order <= TREE_TXLOG && rc == 0; order++)
         rc = btree_settle_sums(s->pg, s->h.roots[order], fact_codec(order), e);
     store_publish(s);

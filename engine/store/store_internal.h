@@ -45,11 +45,12 @@ typedef struct reader_list {
  * Readers hold `rw` for reading only to keep checkpoints out: a commit
  * does not take it. */
 struct store {
-    shared_lock rw;           /* readers (snapshots) vs. checkpointing */
-    pthread_mutex_t writing;  /* one writer: commits, counter jumps, checkpoints, stats */
-    format_header pub;        /* the newest published snapshot */
-    uint64_t view;            /* its view number (pager.h) */
-    int64_t pub_newest_tx_id; /* the newest commit time it holds */
+    shared_lock rw;                /* readers (snapshots) vs. checkpointing */
+    pthread_mutex_t writing;       /* one writer: commits, counter jumps, checkpoints, stats */
+    format_header pub;             /* the newest published snapshot */
+    uint64_t view;                 /* its view number (pager.h) */
+    int64_t pub_newest_tx_id;      /* the newest commit time it holds */
+    const dict_recent *pub_recent; /* the dictionary's recent entries it sees */
     reader_list open[STORE_READER_LISTS];
     char gap[THREAD_STRIPE_GAP];
     pager *pg;

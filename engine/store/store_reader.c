@@ -124,6 +124,7 @@ static void open_snapshot(store *s, store_reader *r) {
     r->h = s->pub;
     r->view = s->view;
     r->newest_tx_id = s->pub_newest_tx_id;
+    r->recent = s->pub_recent;
     r->list = l;
     r->open_next = NULL;
     r->open_prev = l->newest;
@@ -357,8 +358,8 @@ static int dict_lookup(store_reader *r, int kind, const void *key, size_t len, u
     uint64_t found = 0;
     int rc = lookup_cache_get(&r->s->lookups, kind, key, len, r->h.tx_count, &found);
     if (rc < 0) {
-        rc = dict_find(&r->s->dic, r->s->pg, r->view, r->h.roots[TREE_DICT], kind, key, len, &found,
-                       e);
+        rc = dict_find(&r->s->dic, r->s->pg, r->view, r->h.roots[TREE_DICT], r->recent, kind, key,
+                       len, &found, e);
         if (rc == 0 || rc == 1)
             lookup_cache_put(&r->s->lookups, kind, key, len, r->h.tx_count, rc, found);
     }

@@ -86,6 +86,7 @@ struct store_reader {
     format_header h;                     /* the snapshot */
     uint64_t view;                       /* its pages (pager.h) */
     int64_t newest_tx_id;                /* store.pub_newest_tx_id then */
+    const dict_recent *recent;           /* store.pub_recent then */
     struct reader_list *list;            /* the one it is on, while open */
     store_reader *open_prev, *open_next; /* in it */
     lookup lookups[LOOKUP_MEMO];

@@ -105,11 +105,12 @@ static void test_new_dictionary_filter_grows_and_finds_everything(void) {
         char text[32];
         size_t len = text_of(i, text);
         uint64_t loc = 0;
-        CHECK(dict_find(&d, pg, PAGER_LATEST, root, i % 2 ? DICT_UUID : DICT_TEXT, text, len, &loc,
-                        &e) == 1);
+        CHECK(dict_find(&d, pg, PAGER_LATEST, root, d.recent, i % 2 ? DICT_UUID : DICT_TEXT, text,
+                        len, &loc, &e) == 1);
         CHECK(loc == locs[i]);
     }
-    CHECK(dict_find(&d, pg, PAGER_LATEST, root, DICT_TEXT, ":entry/none", 11, &locs[0], &e) == 0);
+    CHECK(dict_find(&d, pg, PAGER_LATEST, root, d.recent, DICT_TEXT, ":entry/none", 11, &locs[0],
+                    &e) == 0);
     free(locs);
     dict_free(&d);
     pager_close(pg);
@@ -132,6 +133,7 @@ static void test_filter_built_later_from_the_tree(void) {
     uint32_t root = 0;
     uint64_t *locs = calloc(OLD + NEW, sizeof *locs);
     intern_range(&first, pg, &root, 0, OLD, locs, true);
+    CHECK(dict_flush(&first, pg, &root, &e) == 0); /* the tree changes hands */
     dict_free(&first);
     intern_range(&later, pg, &root, 0, OLD, locs, false);
     CHECK(!dict_filter_built(&later.filter)); /* found, none added */
@@ -145,6 +147,7 @@ static void test_filter_built_later_from_the_tree(void) {
     intern_range(&later, pg, &root, OLD + 1025, NEW - 1025, locs, true);
     CHECK(later.filter.count == OLD + NEW);
     intern_range(&later, pg, &root, 0, OLD + NEW, locs, false);
+    CHECK(dict_flush(&later, pg, &root, &e) == 0);
     dict big; /* told the tree is larger: a quarter of it must be added first */
     dict_init(&big);
     dict_expect(&big, 40000);

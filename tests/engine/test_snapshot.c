@@ -4,7 +4,9 @@
  * readers are freed once no reader sees them, and a database with a
  * streaming cursor held open keeps at most STORE_MAX_KEPT_VERSIONS of them
  * (plus one commit's) whatever the number of commits. */
+#include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +156,118 @@ static void test_versions_go_when_no_reader_sees_them(void) {
     err_clear(&e);
 }
 
+/* Whether `r` knows the entity :nI (1), or not (0). */
+static int knows(store_reader *r, int i) {
+    char name[32];
+    snprintf(name, sizeof name, ":n%d", i);
+    uuid128 u = uuid_of_keyword(name, strlen(name));
+    uint64_t id = 0;
+    err e = {0};
+    int rc = store_reader_entity_id(r, &u, &id, &e);
+    err_clear(&e);
+    return rc;
+}
+
+/* New names wait in the dictionary's table of recent entries until a
+ * full table is flushed into its tree (dict_recent.h): a reader finds
+ * exactly the names of its snapshot, through the table it saw, while
+ * commits fill and flush tables; a flushed table goes once no reader can
+ * see it. */
+static void test_readers_find_the_names_of_their_snapshot(void) {
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_memory(false, &s, &e) == 0);
+    commit_numbers(s, 0, 100);
+    store_reader *old = NULL, *mid = NULL, *now = NULL;
+    CHECK(store_reader_open(s, &old, &e) == 0);
+    CHECK(knows(old, 99) == 1 && knows(old, 100) == 0);
+    commit_numbers(s, 100, 1);
+    CHECK(knows(old, 100) == 0); /* in the table `old` reads, from a later view */
+    CHECK(store_reader_open(s, &mid, &e) == 0);
+    CHECK(knows(mid, 100) == 1);
+    enum { MORE = 3 * DICT_RECENT_MAX };
+    for (int i = 0; i < MORE; i += 256)
+        commit_numbers(s, 101 + i, 256); /* flushes inside commits */
+    CHECK(s->dic.flushed != NULL);       /* kept for old and mid */
+    CHECK(store_reader_open(s, &now, &e) == 0);
+    for (int i = 0; i < 101 + MORE; i += 37) {
+        CHECK(knows(old, i) == (i < 100));
+        CHECK(knows(mid, i) == (i <= 100));
+        CHECK(knows(now, i) == 1);
+    }
+    CHECK(knows(now, 100 + MORE) == 1 && knows(now, 101 + MORE) == 0);
+    store_reader_close(old);
+    store_reader_close(mid);
+    commit_numbers(s, 101 + MORE, 1);
+    CHECK(s->dic.flushed == NULL); /* `now` saw the last flush */
+    CHECK(knows(now, 100 + MORE) == 1 && knows(now, 101 + MORE) == 0);
+    store_reader_close(now);
+    commit_numbers(s, 0, 101 + MORE); /* every name again: no entity added */
+    CHECK(s->h.entity_count == 102 + MORE);
+    store_close(s);
+    err_clear(&e);
+}
+
+typedef struct name_reader {
+    store *s;
+    atomic_int committed; /* names :n0 .. below it are committed */
+    atomic_bool stop;
+    atomic_int passes; /* snapshots read */
+    int wrong;
+} name_reader;
+
+/* Snapshot after snapshot, the newest committed name and a few older
+ * ones are known and the next is not, while the writer adds names. */
+static void *read_names(void *arg) {
+    name_reader *nr = arg;
+    while (!atomic_load(&nr->stop)) {
+        int below = atomic_load(&nr->committed);
+        store_reader *r = NULL;
+        err e = {0};
+        if (store_reader_open(nr->s, &r, &e) != 0) {
+            nr->wrong++;
+            err_clear(&e);
+            atomic_store(&nr->passes, INT_MAX / 2); /* the writer waits no more */
+            return NULL;
+        }
+        int above = atomic_load(&nr->committed); /* what r may see beyond `below` */
+        for (int i = below - 1; i >= 0 && i >= below - 40; i -= 3)
+            nr->wrong += knows(r, i) != 1;
+        nr->wrong += knows(r, above + 1) != 0;
+        store_reader_close(r);
+        atomic_fetch_add(&nr->passes, 1);
+    }
+    return NULL;
+}
+
+/* A reader thread beside a writer adding one name a commit, through
+ * several flushes: the table is read while it is added to, and flushed
+ * tables are freed while snapshots come and go. */
+static void test_names_read_beside_the_writer(void) {
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_memory(false, &s, &e) == 0);
+    name_reader nr = {.s = s};
+    atomic_init(&nr.committed, 0);
+    atomic_init(&nr.stop, false);
+    atomic_init(&nr.passes, 0);
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, read_names, &nr) == 0);
+    for (int i = 0; i < 2 * (int)DICT_RECENT_MAX + 500; i++) {
+        commit_numbers(s, i, 1);
+        atomic_store(&nr.committed, i + 1);
+        for (int seen = atomic_load(&nr.passes);
+             i % 128 == 0 && atomic_load(&nr.passes) < seen + 2;)
+            sched_yield(); /* the reader reads all along, across every flush */
+    }
+    atomic_store(&nr.stop, true);
+    pthread_join(th, NULL);
+    CHECK(nr.wrong == 0);
+    CHECK(atomic_load(&nr.passes) > 2 * (int)DICT_RECENT_MAX / 128);
+    store_close(s);
+    err_clear(&e);
+}
+
 static void ignore_row(void *ctx, const value *row) {
     (void)ctx;
     (void)row;
@@ -202,6 +316,8 @@ int main(void) {
     }
     test_reader_keeps_its_snapshot_through_commits_and_a_checkpoint(dir);
     test_versions_go_when_no_reader_sees_them();
+    test_readers_find_the_names_of_their_snapshot();
+    test_names_read_beside_the_writer();
     test_database_bounds_what_a_held_cursor_keeps();
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
