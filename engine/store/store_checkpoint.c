@@ -66,7 +66,7 @@ static int settle_sums(store *s, err *e) {
  * (its header must be durable before any page is written). 1 when this
  * one is now in flight, 0 when there was nothing to do (or a reader was
  * in), or an error. */
-static int checkpoint_write(store *s, bool wait, err *e) {
+static int checkpoint_write(store *s, bool wait, bool defer, err *e) {
     if (!s->log || s->opts.read_only)
         return 0;
     while (s->ckpt_flight)
@@ -82,7 +82,7 @@ static int checkpoint_write(store *s, bool wait, err *e) {
     else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0) {
         s->h.wal_salt = wal_salt(s->log); /* the log that holds what comes after */
         rc = settle_sums(s, e);
-        written = rc == 0 && (rc = pager_checkpoint_write(s->pg, &s->h, e)) == 0;
+        written = rc == 0 && (rc = pager_checkpoint_write(s->pg, &s->h, defer, e)) == 0;
     }
     store_reset_hints(s); /* freed pages may now be reused */
     if (written) {
@@ -182,7 +182,7 @@ static int checkpoint_settle(store *s, int rc, err *e) {
 
 /* A whole checkpoint under `writing`. */
 static int checkpoint_now(store *s, bool wait, err *e) {
-    int rc = checkpoint_write(s, wait, e);
+    int rc = checkpoint_write(s, wait, false, e);
     return rc == 1 ? checkpoint_settle(s, pager_checkpoint_sync(s->pg, e), e) : rc;
 }
 
@@ -230,7 +230,7 @@ static bool may_defer(const store *s) {
 static int checkpoint_behind(store *s, bool wait, err *e) {
     if (!may_defer(s))
         return checkpoint_now(s, wait, e);
-    int rc = checkpoint_write(s, wait, e);
+    int rc = checkpoint_write(s, wait, true, e);
     if (rc != 1)
         return rc;
     return hand_to_syncer(s) ? 0 : checkpoint_settle(s, pager_checkpoint_sync(s->pg, e), e);
@@ -272,7 +272,7 @@ int store_checkpoint_background(store *s, err *e) {
 
 int store_checkpoint_begin(store *s, err *e) {
     pthread_mutex_lock(&s->writing);
-    int rc = checkpoint_write(s, true, e);
+    int rc = checkpoint_write(s, true, true, e);
     pthread_mutex_unlock(&s->writing);
     return rc;
 }
