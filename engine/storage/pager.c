@@ -225,14 +225,13 @@ static void free_reused(pager *p) {
 
 static void drop_spares(pager *p);
 
-/* After pager_checkpoint_sync wrote them, or at the close. */
-static void free_frozen(pager *p) {
-    size_t n = atomic_load(&p->frozen_n);
+/* The `n` frozen pages, once no reader can find them (frozen_n 0) or at
+ * the close. */
+static void free_frozen(pager *p, size_t n) {
     for (size_t i = 0; i < n; i++)
         free(p->frozen[i].own);
     free(p->frozen_images);
     p->frozen_images = NULL;
-    atomic_store(&p->frozen_n, 0);
 }
 
 void pager_close(pager *p) {
@@ -242,7 +241,7 @@ void pager_close(pager *p) {
     free_dirty(p);
     free_reused(p);
     free_idle(p);
-    free_frozen(p);
+    free_frozen(p, atomic_load(&p->frozen_n));
     free(p->frozen);
     free(p->reused_pgno);
     free(p->next_header);
@@ -564,8 +563,8 @@ static bool read_frozen(pager *p, uint32_t pgno, uint8_t *dst) {
         return false;
     shared_lock_read(&p->maps);
     frozen_page key = {.pgno = pgno};
-    const frozen_page *f =
-        bsearch(&key, p->frozen, atomic_load(&p->frozen_n), sizeof key, frozen_cmp);
+    const frozen_page *f = bsearch(&key, p->frozen, atomic_load(&p->frozen_n), sizeof key,
+                                   frozen_cmp);
     if (f)
         memcpy(dst, f->page, FORMAT_PAGE_SIZE);
     shared_lock_read_done(&p->maps);
@@ -1018,10 +1017,7 @@ static int write_frozen(pager *p, err *e) {
     shared_lock_write(&p->maps);
     atomic_store(&p->frozen_n, 0);
     shared_lock_write_done(&p->maps);
-    for (size_t i = 0; i < n; i++)
-        free(p->frozen[i].own);
-    free(p->frozen_images);
-    p->frozen_images = NULL;
+    free_frozen(p, n);
     return 0;
 }
 
@@ -1061,8 +1057,8 @@ static void promote_dirty(pager *p, const freelist_plan *plan, bool defer) {
     for (size_t i = 0; i < plan->pages.n; i++) {
         page_cache_put(p->cache, plan->pages.v[i], plan->images + i * FORMAT_PAGE_SIZE);
         if (defer)
-            p->frozen[n++] =
-                (frozen_page){plan->pages.v[i], p->frozen_images + i * FORMAT_PAGE_SIZE, NULL};
+            p->frozen[n++] = (frozen_page){plan->pages.v[i],
+                                           p->frozen_images + i * FORMAT_PAGE_SIZE, NULL};
     }
     if (defer)
         qsort(p->frozen, n, sizeof *p->frozen, frozen_cmp);
