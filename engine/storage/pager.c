@@ -562,9 +562,11 @@ static bool read_frozen(pager *p, uint32_t pgno, uint8_t *dst) {
     if (atomic_load(&p->frozen_n) == 0)
         return false;
     shared_lock_read(&p->maps);
+    /* loaded again under the lock: the table is read only while it holds
+     * pages (the next checkpoint may be growing it) */
+    size_t n = atomic_load(&p->frozen_n);
     frozen_page key = {.pgno = pgno};
-    const frozen_page *f = bsearch(&key, p->frozen, atomic_load(&p->frozen_n), sizeof key,
-                                   frozen_cmp);
+    const frozen_page *f = n ? bsearch(&key, p->frozen, n, sizeof key, frozen_cmp) : NULL;
     if (f)
         memcpy(dst, f->page, FORMAT_PAGE_SIZE);
     shared_lock_read_done(&p->maps);
