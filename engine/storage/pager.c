@@ -37,8 +37,8 @@ typedef struct pver {
 } pver;
 
 /* A page a deferred checkpoint made committed in memory before writing
- * it (pager_checkpoint_write): its sealed image, in a version of its own
- * or in `frozen_images`. */
+ * it (pager_checkpoint_write): its image, in a version of its own or in
+ * `frozen_images`, sealed only in the copy written (`frozen_seal`). */
 typedef struct frozen_page {
     uint32_t pgno;
     const uint8_t *page;
@@ -121,6 +121,7 @@ struct pager {
     _Atomic size_t frozen_n;
     size_t frozen_cap;
     uint8_t *frozen_images; /* the new free list's pages */
+    uint8_t *frozen_seal;   /* a page sealed for writing (the syncer's) */
 };
 
 static int oom(err *e) {
@@ -243,6 +244,7 @@ void pager_close(pager *p) {
     free_idle(p);
     free_frozen(p, atomic_load(&p->frozen_n));
     free(p->frozen);
+    free(p->frozen_seal);
     free(p->reused_pgno);
     free(p->next_header);
     freelist_free(&p->fl);
@@ -588,10 +590,11 @@ static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, const pager_che
         page_cache_set_checked(p->cache, pgno, dst, chk->as);
         return 0;
     }
-    if (!read_frozen(p, pgno, dst) &&
+    bool in_memory = read_frozen(p, pgno, dst); /* not sealed yet, and not from the file */
+    if (!in_memory &&
         vfs_read_all(p->io, p->fd, dst, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
         return io_error(e, ERR(STG, 11), "read", p);
-    if (!page_cache_known_good(p->cache, pgno) && !format_page_ok(dst, pgno))
+    if (!in_memory && !page_cache_known_good(p->cache, pgno) && !format_page_ok(dst, pgno))
         return err_set(e, ERR(STG, 29), "page %u of %s is damaged (checksum mismatch)",
                        (unsigned)pgno, p->path);
     as = page_cache_checked_as(p->cache, pgno);
@@ -955,8 +958,6 @@ int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
     return 0;
 }
 
-/* Sealing changes the version's trailer: marked, for a failed
- * checkpoint leaves it the newest. */
 static int write_image(pager *p, const uint8_t *page, uint32_t pgno, err *e) {
     if (vfs_write_all(p->io, p->fd, page, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
         return io_error(e, ERR(STG, 12), "write", p);
@@ -964,32 +965,33 @@ static int write_image(pager *p, const uint8_t *page, uint32_t pgno, err *e) {
 }
 
 /* Sealing changes the version's trailer: marked, for a failed
- * checkpoint leaves it the newest. Written now unless `defer`. */
-static int seal_page(pager *p, pver *v, uint32_t pgno, bool defer, err *e) {
+ * checkpoint leaves it the newest. */
+static int write_page(pager *p, pver *v, uint32_t pgno, err *e) {
     format_seal_page(v->page, pgno);
     pager_mark(&v->changed, FORMAT_PAGE_PAYLOAD, FORMAT_PAGE_SIZE - FORMAT_PAGE_PAYLOAD);
-    return defer ? 0 : write_image(p, v->page, pgno, e);
+    return write_image(p, v->page, pgno, e);
 }
 
-/* Dirty pages, reused ones, then the new free list (already sealed):
- * sealed, and written unless `defer`. */
-static int seal_dirty(pager *p, const freelist_plan *plan, bool defer, err *e) {
+/* Dirty pages, reused ones, then the new free list (already sealed). */
+static int write_dirty(pager *p, const freelist_plan *plan, err *e) {
     int rc = 0;
     for (uint32_t pgno = p->committed; pgno < p->next && rc == 0; pgno++)
-        rc = seal_page(p, p->dirty[pgno - p->committed], pgno, defer, e);
+        rc = write_page(p, p->dirty[pgno - p->committed], pgno, e);
     for (size_t i = 0; i < p->reused_n && rc == 0; i++)
-        rc = seal_page(p, atomic_load(&p->below[p->reused_pgno[i]]), p->reused_pgno[i], defer, e);
-    for (size_t i = 0; i < plan->pages.n && rc == 0 && !defer; i++)
+        rc = write_page(p, atomic_load(&p->below[p->reused_pgno[i]]), p->reused_pgno[i], e);
+    for (size_t i = 0; i < plan->pages.n && rc == 0; i++)
         rc = write_image(p, plan->images + i * FORMAT_PAGE_SIZE, plan->pages.v[i], e);
     return rc;
 }
 
-/* Room for a deferred checkpoint's pages and a copy of the new free
- * list's (adopting the plan frees its images), made before anything
- * changes. */
+/* Room for a deferred checkpoint's pages, the block they are sealed in
+ * and a copy of the new free list's (adopting the plan frees its
+ * images), made before anything changes. */
 static int reserve_frozen(pager *p, const freelist_plan *plan, err *e) {
     size_t n = (size_t)(p->next - p->committed) + p->reused_n + plan->pages.n;
     if (!array_reserve(&p->frozen, &p->frozen_cap, n, sizeof *p->frozen, 64))
+        return oom(e);
+    if (!p->frozen_seal && !(p->frozen_seal = malloc(FORMAT_PAGE_SIZE)))
         return oom(e);
     if (plan->pages.n == 0)
         return 0;
@@ -1007,13 +1009,17 @@ static void freeze(pager *p, size_t *n, uint32_t pgno, pver *v) {
     p->frozen[(*n)++] = (frozen_page){pgno, v->page, v};
 }
 
-/* Writes a deferred checkpoint's pages, then frees them (readers find
- * them in the file from then on). */
+/* Writes a deferred checkpoint's pages, each sealed in a copy (readers
+ * may be copying the page itself), then frees them (readers find them in
+ * the file from then on). */
 static int write_frozen(pager *p, err *e) {
     size_t n = atomic_load(&p->frozen_n);
     int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++)
-        rc = write_image(p, p->frozen[i].page, p->frozen[i].pgno, e);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        memcpy(p->frozen_seal, p->frozen[i].page, FORMAT_PAGE_SIZE);
+        format_seal_page(p->frozen_seal, p->frozen[i].pgno);
+        rc = write_image(p, p->frozen_seal, p->frozen[i].pgno, e);
+    }
     if (rc != 0 || n == 0)
         return rc; /* kept: memory is ahead of the file, and the store breaks */
     shared_lock_write(&p->maps);
@@ -1095,10 +1101,7 @@ int pager_checkpoint_write(pager *p, format_header *h, bool defer, err *e) {
     int rc = plan_freelist(p, &plan, e);
     if (rc != 0)
         return rc;
-    if (defer)
-        rc = reserve_frozen(p, &plan, e);
-    if (rc == 0)
-        rc = seal_dirty(p, &plan, defer, e);
+    rc = defer ? reserve_frozen(p, &plan, e) : write_dirty(p, &plan, e);
     if (rc != 0) {
         freelist_plan_free(&plan);
         return rc;
