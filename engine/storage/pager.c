@@ -1068,7 +1068,7 @@ static void promote_dirty(pager *p, const freelist_plan *plan, bool defer) {
             p->frozen[n++] = (frozen_page){plan->pages.v[i],
                                            p->frozen_images + i * FORMAT_PAGE_SIZE, NULL};
     }
-    if (defer)
+    if (n > 1) /* n is 0 (the table maybe not allocated) unless deferred */
         qsort(p->frozen, n, sizeof *p->frozen, frozen_cmp);
     atomic_store(&p->frozen_n, n);
     free_reused(p);
