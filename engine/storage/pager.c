@@ -36,6 +36,15 @@ typedef struct pver {
     uint8_t page[FORMAT_PAGE_SIZE];
 } pver;
 
+/* A page a deferred checkpoint made committed in memory before writing
+ * it (pager_checkpoint_write): its image, in a version of its own or in
+ * `frozen_images`, sealed only in the copy written (`frozen_seal`). */
+typedef struct frozen_page {
+    uint32_t pgno;
+    const uint8_t *page;
+    pver *own; /* NULL: in frozen_images */
+} frozen_page;
+
 /* Pages that keep a spare block, at most (the oldest kept gives its up):
  * more than a single-fact commit changes. */
 #define PAGER_SPARES 32
@@ -105,6 +114,14 @@ struct pager {
     uint8_t *next_header;
     uint32_t next_slot;
     bool header_due;
+    /* A deferred checkpoint's pages, by page number, until
+     * pager_checkpoint_sync has written them: read from here (under
+     * `maps`) where the page cache has none. `frozen_n` is 0 otherwise. */
+    frozen_page *frozen;
+    _Atomic size_t frozen_n;
+    size_t frozen_cap;
+    uint8_t *frozen_images; /* the new free list's pages */
+    uint8_t *frozen_seal;   /* a page sealed for writing (the syncer's) */
 };
 
 static int oom(err *e) {
@@ -209,6 +226,15 @@ static void free_reused(pager *p) {
 
 static void drop_spares(pager *p);
 
+/* The `n` frozen pages, once no reader can find them (frozen_n 0) or at
+ * the close. */
+static void free_frozen(pager *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        free(p->frozen[i].own);
+    free(p->frozen_images);
+    p->frozen_images = NULL;
+}
+
 void pager_close(pager *p) {
     if (!p)
         return;
@@ -216,6 +242,9 @@ void pager_close(pager *p) {
     free_dirty(p);
     free_reused(p);
     free_idle(p);
+    free_frozen(p, atomic_load(&p->frozen_n));
+    free(p->frozen);
+    free(p->frozen_seal);
     free(p->reused_pgno);
     free(p->next_header);
     freelist_free(&p->fl);
@@ -524,6 +553,28 @@ static int structure_error(uint32_t pgno, const pager *p, err *e) {
                    p->path);
 }
 
+static int frozen_cmp(const void *a, const void *b) {
+    uint32_t x = ((const frozen_page *)a)->pgno, y = ((const frozen_page *)b)->pgno;
+    return (x > y) - (x < y);
+}
+
+/* A committed page not in the file yet (a deferred checkpoint's): true
+ * when copied to dst. Once frozen_n is 0 the file holds every page. */
+static bool read_frozen(pager *p, uint32_t pgno, uint8_t *dst) {
+    if (atomic_load(&p->frozen_n) == 0)
+        return false;
+    shared_lock_read(&p->maps);
+    /* loaded again under the lock: the table is read only while it holds
+     * pages (the next checkpoint may be growing it) */
+    size_t n = atomic_load(&p->frozen_n);
+    frozen_page key = {.pgno = pgno};
+    const frozen_page *f = n ? bsearch(&key, p->frozen, n, sizeof key, frozen_cmp) : NULL;
+    if (f)
+        memcpy(dst, f->page, FORMAT_PAGE_SIZE);
+    shared_lock_read_done(&p->maps);
+    return f != NULL;
+}
+
 /* A page image is checked by `chk` only when the cache does not know it
  * as checked by chk->as already: once per page read from the file, not
  * per copy out of the cache (nor per read back after an eviction). */
@@ -539,9 +590,11 @@ static int read_committed(pager *p, uint32_t pgno, uint8_t *dst, const pager_che
         page_cache_set_checked(p->cache, pgno, dst, chk->as);
         return 0;
     }
-    if (vfs_read_all(p->io, p->fd, dst, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
+    bool in_memory = read_frozen(p, pgno, dst); /* not sealed yet, and not from the file */
+    if (!in_memory &&
+        vfs_read_all(p->io, p->fd, dst, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
         return io_error(e, ERR(STG, 11), "read", p);
-    if (!page_cache_known_good(p->cache, pgno) && !format_page_ok(dst, pgno))
+    if (!in_memory && !page_cache_known_good(p->cache, pgno) && !format_page_ok(dst, pgno))
         return err_set(e, ERR(STG, 29), "page %u of %s is damaged (checksum mismatch)",
                        (unsigned)pgno, p->path);
     as = page_cache_checked_as(p->cache, pgno);
@@ -905,15 +958,18 @@ int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
     return 0;
 }
 
+static int write_image(pager *p, const uint8_t *page, uint32_t pgno, err *e) {
+    if (vfs_write_all(p->io, p->fd, page, FORMAT_PAGE_SIZE, (uint64_t)pgno * FORMAT_PAGE_SIZE) != 0)
+        return io_error(e, ERR(STG, 12), "write", p);
+    return 0;
+}
+
 /* Sealing changes the version's trailer: marked, for a failed
  * checkpoint leaves it the newest. */
 static int write_page(pager *p, pver *v, uint32_t pgno, err *e) {
     format_seal_page(v->page, pgno);
     pager_mark(&v->changed, FORMAT_PAGE_PAYLOAD, FORMAT_PAGE_SIZE - FORMAT_PAGE_PAYLOAD);
-    uint64_t at = (uint64_t)pgno * FORMAT_PAGE_SIZE;
-    if (vfs_write_all(p->io, p->fd, v->page, FORMAT_PAGE_SIZE, at) != 0)
-        return io_error(e, ERR(STG, 12), "write", p);
-    return 0;
+    return write_image(p, v->page, pgno, e);
 }
 
 /* Dirty pages, reused ones, then the new free list (already sealed). */
@@ -924,10 +980,53 @@ static int write_dirty(pager *p, const freelist_plan *plan, err *e) {
     for (size_t i = 0; i < p->reused_n && rc == 0; i++)
         rc = write_page(p, atomic_load(&p->below[p->reused_pgno[i]]), p->reused_pgno[i], e);
     for (size_t i = 0; i < plan->pages.n && rc == 0; i++)
-        if (vfs_write_all(p->io, p->fd, plan->images + i * FORMAT_PAGE_SIZE, FORMAT_PAGE_SIZE,
-                          (uint64_t)plan->pages.v[i] * FORMAT_PAGE_SIZE) != 0)
-            rc = io_error(e, ERR(STG, 12), "write", p);
+        rc = write_image(p, plan->images + i * FORMAT_PAGE_SIZE, plan->pages.v[i], e);
     return rc;
+}
+
+/* Room for a deferred checkpoint's pages, the block they are sealed in
+ * and a copy of the new free list's (adopting the plan frees its
+ * images), made before anything changes. */
+static int reserve_frozen(pager *p, const freelist_plan *plan, err *e) {
+    size_t n = (size_t)(p->next - p->committed) + p->reused_n + plan->pages.n;
+    if (!array_reserve(&p->frozen, &p->frozen_cap, n, sizeof *p->frozen, 64))
+        return oom(e);
+    if (!p->frozen_seal && !(p->frozen_seal = malloc(FORMAT_PAGE_SIZE)))
+        return oom(e);
+    if (plan->pages.n == 0)
+        return 0;
+    if (!(p->frozen_images = malloc(plan->pages.n * FORMAT_PAGE_SIZE)))
+        return oom(e);
+    memcpy(p->frozen_images, plan->images, plan->pages.n * FORMAT_PAGE_SIZE);
+    return 0;
+}
+
+/* `v`, the newest version of a page a deferred checkpoint made
+ * committed, stays until written; its older ones go. */
+static void freeze(pager *p, size_t *n, uint32_t pgno, pver *v) {
+    free_chain(v->older);
+    v->older = NULL;
+    p->frozen[(*n)++] = (frozen_page){pgno, v->page, v};
+}
+
+/* Writes a deferred checkpoint's pages, each sealed in a copy (readers
+ * may be copying the page itself), then frees them (readers find them in
+ * the file from then on). */
+static int write_frozen(pager *p, err *e) {
+    size_t n = atomic_load(&p->frozen_n);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        memcpy(p->frozen_seal, p->frozen[i].page, FORMAT_PAGE_SIZE);
+        format_seal_page(p->frozen_seal, p->frozen[i].pgno);
+        rc = write_image(p, p->frozen_seal, p->frozen[i].pgno, e);
+    }
+    if (rc != 0 || n == 0)
+        return rc; /* kept: memory is ahead of the file, and the store breaks */
+    shared_lock_write(&p->maps);
+    atomic_store(&p->frozen_n, 0);
+    shared_lock_write_done(&p->maps);
+    free_frozen(p, n);
+    return 0;
 }
 
 /* The next generation's header, encoded for pager_checkpoint_sync. */
@@ -942,19 +1041,36 @@ static void encode_header(pager *p, format_header *h, uint32_t page_count) {
  * reused page replaces its stale cached image), as do the new free-list
  * pages, read again when allocations reach them. Their older versions go
  * too: no view is open during a checkpoint (the store's lock). */
-static void promote_dirty(pager *p, const freelist_plan *plan) {
+static void promote_dirty(pager *p, const freelist_plan *plan, bool defer) {
     shared_lock_write(&p->maps);
     p->pending = NULL; /* none through the store, which publishes first */
     drop_spares(p);
+    size_t n = 0;
     for (uint32_t pgno = p->committed; pgno < p->next; pgno++) {
-        page_cache_put(p->cache, pgno, p->dirty[pgno - p->committed]->page);
-        free_chain(p->dirty[pgno - p->committed]);
+        pver *v = p->dirty[pgno - p->committed];
+        page_cache_put(p->cache, pgno, v->page);
+        if (defer)
+            freeze(p, &n, pgno, v);
+        else
+            free_chain(v);
     }
-    for (size_t i = 0; i < p->reused_n; i++)
-        page_cache_put(p->cache, p->reused_pgno[i],
-                       atomic_load(&p->below[p->reused_pgno[i]])->page);
-    for (size_t i = 0; i < plan->pages.n; i++)
+    for (size_t i = 0; i < p->reused_n; i++) {
+        pver *v = atomic_load(&p->below[p->reused_pgno[i]]);
+        page_cache_put(p->cache, p->reused_pgno[i], v->page);
+        if (defer) {
+            freeze(p, &n, p->reused_pgno[i], v);
+            atomic_store(&p->below[p->reused_pgno[i]], NULL); /* not freed with `below` */
+        }
+    }
+    for (size_t i = 0; i < plan->pages.n; i++) {
         page_cache_put(p->cache, plan->pages.v[i], plan->images + i * FORMAT_PAGE_SIZE);
+        if (defer)
+            p->frozen[n++] = (frozen_page){plan->pages.v[i],
+                                           p->frozen_images + i * FORMAT_PAGE_SIZE, NULL};
+    }
+    if (n > 1) /* n is 0 (the table maybe not allocated) unless deferred */
+        qsort(p->frozen, n, sizeof *p->frozen, frozen_cmp);
+    atomic_store(&p->frozen_n, n);
     free_reused(p);
     forget_versions(p);
     p->next = plan->next;
@@ -973,17 +1089,19 @@ static int plan_freelist(pager *p, freelist_plan *plan, err *e) {
     return 0;
 }
 
-int pager_checkpoint_write(pager *p, format_header *h, err *e) {
+int pager_checkpoint_write(pager *p, format_header *h, bool defer, err *e) {
     if (pager_is_memory(p) || p->read_only)
         return 0;
     MG_ASSERT(!p->header_due);
+    if (atomic_load(&p->frozen_n) != 0) /* pager_checkpoint_sync failed: the file is behind */
+        return err_set(e, ERR(STG, 12), "an earlier checkpoint of %s was not written", p->path);
     if (!p->next_header && !(p->next_header = malloc(FORMAT_PAGE_SIZE)))
         return oom(e);
     freelist_plan plan;
     int rc = plan_freelist(p, &plan, e);
     if (rc != 0)
         return rc;
-    rc = write_dirty(p, &plan, e);
+    rc = defer ? reserve_frozen(p, &plan, e) : write_dirty(p, &plan, e);
     if (rc != 0) {
         freelist_plan_free(&plan);
         return rc;
@@ -993,18 +1111,22 @@ int pager_checkpoint_write(pager *p, format_header *h, err *e) {
     encode_header(p, h, plan.next);
     p->generation = h->generation;
     p->header_due = true;
-    promote_dirty(p, &plan); /* before the plan is adopted (and emptied) */
+    promote_dirty(p, &plan, defer); /* before the plan is adopted (and emptied) */
     if (p->fl.changed)
         freelist_plan_adopt(&p->fl, &plan);
     return 0;
 }
 
-/* Reads nothing the writer changes (the descriptor, the encoded header),
- * so commits run beside it; another checkpoint may not. */
+/* Reads nothing the writer changes (the descriptor, the encoded header,
+ * the frozen pages), so commits run beside it; another checkpoint may
+ * not. */
 int pager_checkpoint_sync(pager *p, err *e) {
     if (!p->header_due)
         return 0;
     p->header_due = false;
+    int rc = write_frozen(p, e);
+    if (rc != 0)
+        return rc;
     if (p->io->sync(p->io->ctx, p->fd) != 0)
         return io_error(e, ERR(STG, 13), "sync", p);
     if (vfs_write_all(p->io, p->fd, p->next_header, FORMAT_PAGE_SIZE,
@@ -1017,7 +1139,7 @@ int pager_checkpoint_sync(pager *p, err *e) {
 
 int pager_checkpoint(pager *p, format_header *h, err *e) {
     format_header next = *h;
-    int rc = pager_checkpoint_write(p, &next, e);
+    int rc = pager_checkpoint_write(p, &next, false, e);
     if (rc != 0)
         return rc;
     *h = next;

@@ -165,9 +165,9 @@ int store_checkpoint(store *s, err *e);
  * STG-018 at the next commit). */
 int store_checkpoint_background(store *s, err *e);
 /* A checkpoint in two calls, as the background one runs (tests): begin
- * writes the pages (waiting for the readers in): 1 when a header is now
- * due; finish (no lock held) syncs, switches the header and settles the
- * WAL, 0 when none was due. Commits may run between the two. */
+ * makes the pages committed in memory (waiting for the readers in): 1
+ * when a header is now due; finish (no lock held) writes them, syncs,
+ * switches the header and settles the WAL, 0 when none was due. Commits may run between the two. */
 int store_checkpoint_begin(store *s, err *e);
 int store_checkpoint_finish(store *s, err *e);
 /* Superseded page versions kept for open readers beyond which the

@@ -1,14 +1,15 @@
 /* Checkpoints: the WAL's commits folded into the main file. A checkpoint
  * writes the pages the commits changed since the last one, syncs them,
  * writes the next header over the older slot, syncs again, and resets the
- * WAL. The page writes need every reader out (the store's `rw`: a page
- * written forgets its older versions) and the writer (`writing`); the
- * syncs and the header need neither, and took 2-37 ms inside the writer
- * slot, where every commit waited for them (issue 20). So with the store
- * option background_checkpoint, the automatic checkpoints hand them to
- * the store's syncer thread once the pages are written (the checkpoint is
- * "in flight"), and commits go on meanwhile, appending frames after the
- * checkpoint's mark (the WAL's end when its pages were written).
+ * WAL. Making the pages committed needs every reader out (the store's
+ * `rw`: the pager forgets their older versions) and the writer
+ * (`writing`); writing them, the syncs and the header need neither, and
+ * took 3-45 ms inside the writer slot, where every commit waited for them
+ * (issue 20). So with the store option background_checkpoint, the
+ * automatic checkpoints hand them to the store's syncer thread once the
+ * pages are committed in memory (the checkpoint is "in flight"; the pager
+ * keeps the pages to write, pager.h), and commits go on meanwhile,
+ * appending frames after the checkpoint's mark (the WAL's end then).
  *
  * Once the header is durable the syncer, under `writing` again, resets the
  * WAL when no commit came after the mark. Otherwise a new log takes the
@@ -23,9 +24,10 @@
  * STORE_WAL_RESTART_BYTES), whose tail is empty by construction.
  *
  * Crash safety, checkpoint G -> G+1 in flight: until header G+1 is
- * durable, header G and the WAL hold every commit (the pages written are
- * free in header G, and no page is written until G+1 is durable: the next
- * checkpoint waits for the one in flight); from then on header G+1 holds
+ * durable, header G and the WAL hold every commit (the pages written, by
+ * the syncer before its first sync, are free in header G, and no other
+ * page is written until G+1 is durable: the next checkpoint waits for the
+ * one in flight); from then on header G+1 holds
  * the commits up to the mark and the WAL (frames of generation G, which
  * replay beside header G+1) the later ones. A failed sync or header write
  * breaks the store (STG-018): memory is ahead of the file, and the next
@@ -63,12 +65,13 @@ static int settle_sums(store *s, err *e) {
 }
 
 /* Step one, under `writing`: with no reader in (`wait` for them, or give
- * up when one is), the pager writes every page's newest version into the
- * file and forgets the older ones. Waits first for a checkpoint in flight
+ * up when one is), the pager makes every page's newest version committed
+ * and forgets the older ones, writing them into the file unless `defer`
+ * (then step two does, pager.h). Waits first for a checkpoint in flight
  * (its header must be durable before any page is written). 1 when this
  * one is now in flight, 0 when there was nothing to do (or a reader was
  * in), or an error. */
-static int checkpoint_write(store *s, bool wait, err *e) {
+static int checkpoint_write(store *s, bool wait, bool defer, err *e) {
     if (!s->log || s->opts.read_only)
         return 0;
     while (s->ckpt_flight)
@@ -84,7 +87,7 @@ static int checkpoint_write(store *s, bool wait, err *e) {
     else if (pager_has_dirty(s->pg) || wal_size(s->log) > 0) {
         s->h.wal_salt = wal_salt(s->log); /* the log that holds what comes after */
         rc = settle_sums(s, e);
-        written = rc == 0 && (rc = pager_checkpoint_write(s->pg, &s->h, e)) == 0;
+        written = rc == 0 && (rc = pager_checkpoint_write(s->pg, &s->h, defer, e)) == 0;
     }
     store_reset_hints(s); /* freed pages may now be reused */
     if (written) {
@@ -184,7 +187,7 @@ static int checkpoint_settle(store *s, int rc, err *e) {
 
 /* A whole checkpoint under `writing`. */
 static int checkpoint_now(store *s, bool wait, err *e) {
-    int rc = checkpoint_write(s, wait, e);
+    int rc = checkpoint_write(s, wait, false, e);
     return rc == 1 ? checkpoint_settle(s, pager_checkpoint_sync(s->pg, e), e) : rc;
 }
 
@@ -232,7 +235,7 @@ static bool may_defer(const store *s) {
 static int checkpoint_behind(store *s, bool wait, err *e) {
     if (!may_defer(s))
         return checkpoint_now(s, wait, e);
-    int rc = checkpoint_write(s, wait, e);
+    int rc = checkpoint_write(s, wait, true, e);
     if (rc != 1)
         return rc;
     return hand_to_syncer(s) ? 0 : checkpoint_settle(s, pager_checkpoint_sync(s->pg, e), e);
@@ -274,7 +277,7 @@ int store_checkpoint_background(store *s, err *e) {
 
 int store_checkpoint_begin(store *s, err *e) {
     pthread_mutex_lock(&s->writing);
-    int rc = checkpoint_write(s, true, e);
+    int rc = checkpoint_write(s, true, true, e);
     pthread_mutex_unlock(&s->writing);
     return rc;
 }

@@ -751,6 +751,48 @@ static void test_page_cache_remembers_good_pages(void) {
 /* A loop over four times the pages the cache holds, repeated (a scan or
  * the probes of a query run again), still hits: evicting the oldest page
  * would evict each before its next use (issue 18: 10M facts). */
+/* A background checkpoint's pages are written by its second step
+ * (store_checkpoint_finish, the syncer's); between the two they are
+ * committed in memory only, the file has not grown, and reads that miss
+ * the page cache (4 pages here) find them in memory, not in the file. */
+static void test_deferred_checkpoint_pages_read_from_memory(void) {
+    const char *p = db_path("deferred.graph");
+    store_options o = opts(false);
+    o.page_cache_size = 4;
+    o.wal_checkpoint_threshold = 0; /* no automatic checkpoint */
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    if (!s)
+        return;
+    char name[32];
+    for (uint64_t tx = 1; tx <= 2000; tx++) {
+        snprintf(name, sizeof name, ":e%llu", (unsigned long long)tx);
+        fact f = make_fact(name, ":n", value_integer((int64_t)tx), tx);
+        CHECK(store_commit(s, &f, 1, &e) == 0);
+    }
+    off_t before = file_size(p);
+    CHECK(store_checkpoint_begin(s, &e) == 1);
+    CHECK(file_size(p) == before);
+    store_stats st0, st1;
+    store_get_stats(s, &st0);
+    CHECK(count_records(s) == 2000);
+    store_get_stats(s, &st1);
+    CHECK(st1.cache_misses > st0.cache_misses + 4); /* more than the cache holds */
+    fact one = make_fact(":during", ":n", value_integer(2001), 2001);
+    CHECK(store_commit(s, &one, 1, &e) == 0);
+    CHECK(store_checkpoint_finish(s, &e) == 0);
+    CHECK(file_size(p) > before);
+    CHECK(count_records(s) == 2001);
+    store_abandon(s);
+    CHECK(store_open_file(p, &o, &s, &e) == 0);
+    if (s) {
+        CHECK(store_tx_count(s) == 2001 && count_records(s) == 2001);
+        store_close(s);
+    }
+    err_clear(&e);
+}
+
 static void test_page_cache_keeps_part_of_a_loop(void) {
     page_cache *c = page_cache_new(64);
     uint8_t page[FORMAT_PAGE_SIZE], out[FORMAT_PAGE_SIZE];
@@ -971,6 +1013,7 @@ int main(void) {
     test_file_round_trip();
     test_file_stops_growing();
     test_background_checkpoints_keep_every_commit();
+    test_deferred_checkpoint_pages_read_from_memory();
     test_new_log_takes_tail_over(STORE_SYNC_NORMAL, "tail_normal.graph");
     test_new_log_takes_tail_over(STORE_SYNC_FULL, "tail_full.graph");
     test_other_links_log_stays_out();
