@@ -90,3 +90,22 @@ int datalog_parse(const char *text, size_t len, arena *a, command **out, err *e)
     *out = cmd;
     return 0;
 }
+
+static size_t skip_blanks(const char *text, size_t len, size_t at) {
+    while (at < len && memchr(" \t\n\r,", text[at], 5))
+        at++;
+    return at;
+}
+
+static bool opens_with(const char *text, size_t len, size_t at, const char *word) {
+    size_t n = strlen(word);
+    return len - at >= n && memcmp(text + at, word, n) == 0;
+}
+
+bool datalog_looks_like_write(const char *text, size_t len) {
+    size_t at = skip_blanks(text, len, 0);
+    if (at == len || text[at] != '(')
+        return false;
+    at = skip_blanks(text, len, at + 1);
+    return opens_with(text, len, at, "transact") || opens_with(text, len, at, "retract");
+}

@@ -184,11 +184,12 @@ static int run_command(db *d, const command *c, db_result *out, arena *a, cancel
 }
 
 /* The command of `text`: through the parsed-query cache when the text
- * could be kept there (held in *pq), else parsed into `a`. */
+ * could be kept there (held in *pq), else parsed into `a`. A write is
+ * never kept: it skips the cache's lock, copy and seen table. */
 static int parse_command(db *d, const char *text, size_t len, arena *a, parsed_query **pq,
                          const command **c, err *e) {
     *pq = NULL;
-    if (!query_cache_may_keep(len)) {
+    if (!query_cache_may_keep(len) || datalog_looks_like_write(text, len)) {
         command *parsed = NULL;
         int rc = datalog_parse(text, len, a, &parsed, e);
         *c = parsed;

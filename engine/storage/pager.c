@@ -74,8 +74,12 @@ struct pager {
     uint64_t generation;
     page_cache *cache;
     /* Changes whenever the writer's view of a page may change
-     * (pager_scratch_holds). */
-    _Atomic uint64_t epoch;
+     * (pager_scratch_holds). The writer's alone, so a plain counter: only
+     * the writer changes pages (pager_dirty_marked, pager_alloc) and only
+     * its PAGER_LATEST reads compare it (a view's pages never change), and
+     * writers follow each other through the writer slot's mutex, which
+     * orders one writer's counts before the next one's. */
+    uint64_t epoch;
     /* Read-locked by views reading a page; write-locked by the writer
      * moving what views look pages up in: growing `dirty`, making or
      * dropping `below`, and a checkpoint. Hanging a new version (of a
@@ -288,7 +292,7 @@ void pager_scratch_give(pager *p, pager_scratch *s) {
 bool pager_scratch_holds(pager *p, pager_scratch *s, uint64_t view, size_t slot, uint32_t pgno,
                          const void *as) {
     MG_ASSERT(pgno != 0); /* 0 marks an empty slot */
-    uint64_t epoch = view == PAGER_LATEST ? atomic_load(&p->epoch) : 0;
+    uint64_t epoch = view == PAGER_LATEST ? p->epoch : 0;
     if (s->view != view || s->epoch != epoch) {
         memset(s->held, 0, sizeof s->held);
         s->noted = 0;
@@ -790,7 +794,7 @@ int pager_dirty_marked(pager *p, uint32_t pgno, uint8_t **page, pager_marks **ma
     pver_ref *slot = find_slot(p, pgno);
     if (!slot)
         return 0;
-    atomic_fetch_add(&p->epoch, 1); /* the caller is about to change the page */
+    p->epoch++; /* the caller is about to change the page */
     pver *h = atomic_load(slot);
     if (atomic_load(&h->tag) == PAGER_UNPUBLISHED) {
         *page = h->page;
@@ -938,7 +942,7 @@ static int grow_dirty(pager *p, err *e) {
 }
 
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e) {
-    atomic_fetch_add(&p->epoch, 1); /* the page handed out (a free one, maybe) is about to change */
+    p->epoch++; /* the page handed out (a free one, maybe) is about to change */
     int rc = fill_freelist(p, e);
     if (rc != 0)
         return rc;

@@ -300,8 +300,27 @@ static void test_memory_on_error_paths(void) {
     CHECK(failures == 0);
 }
 
+/* Only the head is looked at, and only blanks may come before it. */
+static void test_looks_like_write(void) {
+    static const char *yes[] = {"(transact [[:p :a 1]])", " ,\n\t( retract [[:p :a 1]])",
+                                "(transact", "(retract]"};
+    static const char *no[] = {"(query [:find ?a :where [?e :a ?a]])",
+                               "(rule [(r ?x) [?x :a 1]])",
+                               "; c\n(transact [[:p :a 1]])",
+                               "[transact]",
+                               "(transac",
+                               "",
+                               "("};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        CHECK(datalog_looks_like_write(yes[i], strlen(yes[i])));
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        CHECK(!datalog_looks_like_write(no[i], strlen(no[i])));
+    CHECK(!datalog_looks_like_write("(transact", 8)); /* the length bounds it, not a NUL */
+}
+
 int main(void) {
     test_commands();
+    test_looks_like_write();
     test_transact();
     test_retract();
     test_query_sections();

@@ -188,19 +188,24 @@ static void test_answers_follow_data_and_rules(void) {
 }
 
 /* db_execute runs a repeated query text from the cache too (what a
- * binding's execute() does); a write is parsed each time, never kept, and
- * a text too large to keep skips the cache. */
+ * binding's execute() does); a write is parsed each time and skips the
+ * cache (no miss counted) unless a comment hides its head, and a text too
+ * large to keep skips the cache. */
 static void test_execute_uses_the_cache(void) {
     db *d = NULL;
     err e = {0};
     CHECK(db_open(NULL, NULL, &d, &e) == 0);
     const char *write = "(transact [[:p1 :age 30]])";
     CHECK(exec(d, write) == 0 && exec(d, write) == 0);
+    CHECK(exec(d, " ,( retract [[:p1 :age 30]])") == 0);
+    query_cache_stats s = db_query_cache_stats(d);
+    CHECK(s.entries == 0 && s.hits == 0 && s.misses == 0);
+    CHECK(exec(d, "; a comment\n(transact [[:p1 :age 30]])") == 0);
     const char *q = "(query [:find ?a :where [:p1 :age ?a]])";
     for (int i = 0; i < 4; i++)
         CHECK(exec(d, q) == 0);
-    query_cache_stats s = db_query_cache_stats(d);
-    CHECK(s.entries == 1 && s.hits == 2 && s.misses == 4);
+    s = db_query_cache_stats(d);
+    CHECK(s.entries == 1 && s.hits == 2 && s.misses == 3);
 
     size_t big = QUERY_CACHE_BYTES / 8 + 64;
     char *text = malloc(big + 1);
@@ -211,7 +216,7 @@ static void test_execute_uses_the_cache(void) {
     for (int i = 0; i < 2; i++)
         CHECK(exec(d, text) == 0);
     s = db_query_cache_stats(d);
-    CHECK(s.entries == 1 && s.hits == 2 && s.misses == 4);
+    CHECK(s.entries == 1 && s.hits == 2 && s.misses == 3);
     free(text);
     db_close(d);
 }
@@ -258,7 +263,7 @@ static void test_shared_by_cursors(void) {
         CHECK(jobs[i].rows == 200);
     }
     query_cache_stats s = db_query_cache_stats(d);
-    CHECK(s.hits + s.misses == 601 && s.entries == 3 && s.misses == 7); /* and the transact */
+    CHECK(s.hits + s.misses == 600 && s.entries == 3 && s.misses == 6); /* not the transact */
 
     db_cursor *held = NULL;
     CHECK(db_cursor_open(d, POINT, strlen(POINT), &held, &e) == 0);
