@@ -45,19 +45,16 @@ static uint32_t utf16_units(const unsigned char *s, size_t len) {
     return units;
 }
 
-/* A typed array of `count` elements of `size` bytes, copied from `data`
- * into `buffer` (one ArrayBuffer for the whole batch) at *offset, which
- * advances; null when `needed` is false (the batch has no such cells). */
-static napi_value typed_array(napi_env env, napi_value buffer, char *base, size_t *offset,
-                              napi_typedarray_type type, size_t size, size_t count,
-                              const void *data, bool needed) {
+/* A view of `count` elements of `size` bytes on `buffer` (one ArrayBuffer
+ * for the whole batch) at *offset, which advances; null when `needed` is
+ * false (the batch has no such cells). */
+static napi_value typed_array(napi_env env, napi_value buffer, size_t *offset,
+                              napi_typedarray_type type, size_t size, size_t count, bool needed) {
     napi_value array;
     if (!needed) {
         MG_CHECK(env, napi_get_null(env, &array));
         return array;
     }
-    if (count > 0)
-        memcpy(base + *offset, data, size * count);
     MG_CHECK(env, napi_create_typedarray(env, type, count, buffer, *offset, &array));
     *offset += size * count;
     return array;
@@ -151,6 +148,8 @@ static napi_value text_pieces(napi_env env, const text_out *t) {
     return pieces;
 }
 
+/* Where the cells go: views on the batch's ArrayBuffer (NULL for the
+ * arrays the batch has no cells for), and the texts. */
 typedef struct columns {
     uint8_t *types;
     double *nums;
@@ -160,23 +159,31 @@ typedef struct columns {
     bool need_ints, need_nums, need_text;
 } columns;
 
-static void columns_free(columns *c) {
-    free(c->types);
-    free(c->nums);
-    free(c->ints);
-    free(c->spans);
-    free(c->text.utf8);
-    free(c->text.cuts);
+/* Which arrays the batch needs (one pass over the cell types), so that
+ * the cells can be written straight into its ArrayBuffer. */
+static void columns_plan(const mg_rows *r, int flags, columns *c) {
+    size_t cells = r->nrows * r->ncols;
+    for (size_t k = 0; k < cells; k++) {
+        const mg_cell *cell = &r->cells[k];
+        switch (cell->type) {
+        case MINIGRAF_TYPE_INTEGER:
+            c->need_nums = true;
+            if ((flags & MG_ROWS_BIGINT) || cell->v.i > MG_MAX_SAFE || cell->v.i < -MG_MAX_SAFE)
+                c->need_ints = true;
+            break;
+        case MINIGRAF_TYPE_FLOAT:
+        case MINIGRAF_TYPE_BOOLEAN: c->need_nums = true; break;
+        case MINIGRAF_TYPE_STRING:
+        case MINIGRAF_TYPE_KEYWORD:
+        case MINIGRAF_TYPE_LIST:
+        case MINIGRAF_TYPE_REF: c->need_text = true; break;
+        default: break;
+        }
+    }
 }
 
-static bool columns_fill(const mg_rows *r, int flags, columns *c) {
+static bool columns_fill(const mg_rows *r, columns *c) {
     size_t cells = r->nrows * r->ncols;
-    c->types = calloc(cells + 1, 1);
-    c->nums = calloc(cells + 1, sizeof *c->nums);
-    c->ints = calloc(cells + 1, sizeof *c->ints);
-    c->spans = calloc(2 * cells + 1, sizeof *c->spans);
-    if (!c->types || !c->nums || !c->ints || !c->spans)
-        return false;
     for (size_t k = 0; k < cells; k++) {
         const mg_cell *cell = &r->cells[k];
         const char *at = NULL; /* a text's or UUID's bytes in the arena */
@@ -185,33 +192,21 @@ static bool columns_fill(const mg_rows *r, int flags, columns *c) {
         c->types[k] = (uint8_t)cell->type;
         switch (cell->type) {
         case MINIGRAF_TYPE_INTEGER:
-            c->ints[k] = cell->v.i;
             c->nums[k] = (double)cell->v.i;
-            c->need_nums = true;
-            if (cell->v.i > MG_MAX_SAFE || cell->v.i < -MG_MAX_SAFE) {
+            if (c->need_ints)
+                c->ints[k] = cell->v.i;
+            if (cell->v.i > MG_MAX_SAFE || cell->v.i < -MG_MAX_SAFE)
                 c->types[k] = MG_TYPE_WIDE_INTEGER;
-                c->need_ints = true;
-            } else if (flags & MG_ROWS_BIGINT) {
-                c->need_ints = true;
-            }
             break;
-        case MINIGRAF_TYPE_FLOAT:
-            c->nums[k] = cell->v.d;
-            c->need_nums = true;
-            break;
-        case MINIGRAF_TYPE_BOOLEAN:
-            c->nums[k] = cell->v.i != 0;
-            c->need_nums = true;
-            break;
+        case MINIGRAF_TYPE_FLOAT: c->nums[k] = cell->v.d; break;
+        case MINIGRAF_TYPE_BOOLEAN: c->nums[k] = cell->v.i != 0; break;
         case MINIGRAF_TYPE_REF:
-            c->need_text = true;
             if (!text_put_uuid(&c->text, (const unsigned char *)at, &c->spans[2 * k]))
                 return false;
             break;
         case MINIGRAF_TYPE_STRING:
         case MINIGRAF_TYPE_KEYWORD:
         case MINIGRAF_TYPE_LIST:
-            c->need_text = true;
             if (!text_put(&c->text, at, cell->len, &c->spans[2 * k]))
                 return false;
             break;
@@ -244,12 +239,33 @@ static napi_value rows_direct(napi_env env, const mg_rows *r, int flags) {
     return result;
 }
 
+/* parts[2], [3], [4] and [6]: the views on one ArrayBuffer, 8-byte arrays
+ * first so that every view is aligned; c's pointers set to where they are. */
+static bool column_views(napi_env env, size_t cells, columns *c, napi_value parts[7]) {
+    napi_value buffer;
+    char *base;
+    size_t offset = 0, bytes = (c->need_nums ? 8 * cells : 0) + (c->need_ints ? 8 * cells : 0) +
+                               (c->need_text ? 8 * cells : 0) + cells;
+    if (napi_create_arraybuffer(env, bytes, (void **)&base, &buffer) != napi_ok)
+        return false;
+    c->nums = c->need_nums ? (double *)base : NULL;
+    c->ints = c->need_ints ? (int64_t *)(base + (c->need_nums ? 8 * cells : 0)) : NULL;
+    c->spans = c->need_text ? (uint32_t *)(base + bytes - cells - 8 * cells) : NULL;
+    c->types = (uint8_t *)(base + bytes - cells);
+    return (parts[3] = typed_array(env, buffer, &offset, napi_float64_array, 8, cells,
+                                   c->need_nums)) != NULL &&
+           (parts[4] = typed_array(env, buffer, &offset, napi_bigint64_array, 8, cells,
+                                   c->need_ints)) != NULL &&
+           (parts[6] = typed_array(env, buffer, &offset, napi_uint32_array, 4, 2 * cells,
+                                   c->need_text)) != NULL &&
+           (parts[2] = typed_array(env, buffer, &offset, napi_uint8_array, 1, cells, true)) != NULL;
+}
+
 napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
-    napi_value result, parts[7], buffer = NULL;
+    napi_value result, parts[7];
     columns c = {0};
-    size_t cells = r->nrows * r->ncols, offset = 0, bytes;
-    void *base = NULL;
-    bool ok, texts;
+    size_t cells = r->nrows * r->ncols;
+    bool ok;
 
     if (r->nrows == 0 && r->end) {
         MG_CHECK(env, napi_get_null(env, &result));
@@ -257,32 +273,24 @@ napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
     }
     if (!(flags & MG_ROWS_OBJECTS) && cells <= MG_DIRECT_CELLS)
         return rows_direct(env, r, flags);
-    if (!columns_fill(r, flags, &c)) {
-        columns_free(&c);
+    columns_plan(r, flags, &c);
+    ok = napi_create_uint32(env, (uint32_t)r->nrows, &parts[0]) == napi_ok &&
+         napi_create_uint32(env, (uint32_t)r->ncols, &parts[1]) == napi_ok &&
+         column_views(env, cells, &c, parts);
+    if (ok && !columns_fill(r, &c)) {
+        free(c.text.utf8);
+        free(c.text.cuts);
         napi_throw_error(env, NULL, "minigraf: out of memory");
         return NULL;
     }
-    texts = c.need_text;
-    /* The 8-byte arrays first, so that every view is aligned. */
-    bytes = (c.need_nums ? 8 * cells : 0) + (c.need_ints ? 8 * cells : 0) +
-            (texts ? 8 * cells : 0) + cells;
-    ok = napi_create_arraybuffer(env, bytes, &base, &buffer) == napi_ok &&
-         napi_create_uint32(env, (uint32_t)r->nrows, &parts[0]) == napi_ok &&
-         napi_create_uint32(env, (uint32_t)r->ncols, &parts[1]) == napi_ok &&
-         (parts[3] = typed_array(env, buffer, base, &offset, napi_float64_array, 8, cells, c.nums,
-                                 c.need_nums)) != NULL &&
-         (parts[4] = typed_array(env, buffer, base, &offset, napi_bigint64_array, 8, cells, c.ints,
-                                 c.need_ints)) != NULL &&
-         (parts[6] = typed_array(env, buffer, base, &offset, napi_uint32_array, 4, 2 * cells,
-                                 c.spans, texts)) != NULL &&
-         (parts[2] = typed_array(env, buffer, base, &offset, napi_uint8_array, 1, cells, c.types,
-                                 true)) != NULL &&
-         (texts ? (parts[5] = text_pieces(env, &c.text)) != NULL
-                : napi_get_null(env, &parts[5]) == napi_ok) &&
+    ok = ok &&
+         (c.need_text ? (parts[5] = text_pieces(env, &c.text)) != NULL
+                      : napi_get_null(env, &parts[5]) == napi_ok) &&
          napi_create_array_with_length(env, 7, &result) == napi_ok;
     for (uint32_t i = 0; ok && i < 7; i++)
         ok = napi_set_element(env, result, i, parts[i]) == napi_ok;
-    columns_free(&c);
+    free(c.text.utf8);
+    free(c.text.cuts);
     if (!ok) {
         mg_throw_last_status(env);
         return NULL;
