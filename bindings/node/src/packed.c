@@ -77,6 +77,7 @@ typedef struct text_out {
     uint32_t piece_units; /* ... of which in the current piece */
     size_t *cuts;         /* byte offsets where the second, third... piece begins */
     size_t ncuts, cap_cuts;
+    bool wide; /* some text is not ASCII */
 } text_out;
 
 /* Room for `len` more bytes and a NUL. */
@@ -117,8 +118,11 @@ static bool text_span(text_out *t, uint32_t units, uint32_t *span) {
 }
 
 static bool text_put(text_out *t, const char *s, size_t len, uint32_t *span) {
-    if (!text_reserve(t, len) || !text_span(t, utf16_units((const unsigned char *)s, len), span))
+    uint32_t units = utf16_units((const unsigned char *)s, len);
+    if (!text_reserve(t, len) || !text_span(t, units, span))
         return false;
+    if (units != len) /* each non-ASCII character has more bytes than units */
+        t->wide = true;
     if (len > 0)
         memcpy(t->utf8 + t->len, s, len);
     t->len += len;
@@ -135,14 +139,18 @@ static bool text_put_uuid(text_out *t, const unsigned char *uuid, uint32_t *span
     return true;
 }
 
-/* The pieces of `t` as an array of JS strings. */
+/* The pieces of `t` as an array of JS strings. All-ASCII text (UUIDs,
+ * most keywords) is also Latin-1, which V8 copies as it is instead of
+ * decoding it as UTF-8. */
 static napi_value text_pieces(napi_env env, const text_out *t) {
     napi_value pieces, piece;
     MG_CHECK(env, napi_create_array_with_length(env, t->ncuts + 1, &pieces));
     for (size_t i = 0; i <= t->ncuts; i++) {
         size_t begin = i == 0 ? 0 : t->cuts[i - 1];
         size_t end = i == t->ncuts ? t->len : t->cuts[i];
-        MG_CHECK(env, napi_create_string_utf8(env, t->utf8 + begin, end - begin, &piece));
+        MG_CHECK(env, t->wide
+                          ? napi_create_string_utf8(env, t->utf8 + begin, end - begin, &piece)
+                          : napi_create_string_latin1(env, t->utf8 + begin, end - begin, &piece));
         MG_CHECK(env, napi_set_element(env, pieces, (uint32_t)i, piece));
     }
     return pieces;
