@@ -268,3 +268,32 @@ test('an entity read from a row behaves as one made from its text', () => {
   assert.equal(bound, rows[1][1]);
   db.close();
 });
+
+test('entities of a large batch keep their text after the database closes, in any order of reading', () => {
+  // A large batch's UUIDs cross in text pieces of 60,000 characters and an
+  // Entity keeps its piece and offset until first read: read from the last
+  // piece first, after the cursor and the database closed, against texts
+  // made per row.
+  const db = minigraf.openInMemory();
+  const facts = [];
+  for (let n = 0; n < 5000; n++) facts.push(`[:e${n} :n ${n}]`);
+  db.execute(`(transact [${facts.join(' ')}])`);
+  const query = '(query [:find ?n ?e :where [?e :n ?n]])';
+  const byRow = new Map(); // n -> UUID text, from batches of 7 rows (made per row)
+  const cursor = db.query(query);
+  for (let batch; (batch = cursor.nextBatch(7)) !== null;)
+    for (const [n, e] of batch) byRow.set(n, e.uuid);
+  const rows = db.query(query).all();
+  const prepared = db.prepare(query).all();
+  db.close();
+  assert.equal(new Set(byRow.values()).size, 5000);
+  for (const kept of [rows, prepared]) {
+    assert.equal(kept.length, 5000);
+    for (let i = kept.length - 1; i >= 0; i--) {
+      const [n, e] = kept[i];
+      assert.ok(e instanceof minigraf.Entity);
+      assert.equal(e.uuid, byRow.get(n), `row ${i}`);
+      assert.equal(`${e}`, byRow.get(n));
+    }
+  }
+});
