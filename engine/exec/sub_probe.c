@@ -106,8 +106,8 @@ static bool judge_sought(sub_probe *s, const where_ctx *x, bool *found, bool *se
     int rc = pattern_scan_sought(&s->ps, &first, &alone);
     if (rc == 0)
         return true;
-    sub_range_verdict where =
-        rc == 1 && alone ? sub_ranges_find(s->ranges, first.v) : SUB_RANGE_CHECKED;
+    sub_range_verdict where = rc == 1 && alone ? sub_ranges_find(s->ranges, first.v)
+                                               : SUB_RANGE_CHECKED;
     if (where == SUB_RANGE_CHECKED)
         return false;
     *seen = true;
