@@ -481,6 +481,14 @@ int pattern_scan_next_ids(pattern_scan *ps, const fact_ids **ids, err *e) {
     return ps->sc ? next_visible(ps, ids, e) : 0;
 }
 
+int pattern_scan_sought(const pattern_scan *ps, fact_ids *ids, bool *alone) {
+    if (!ps->sc)
+        return 0;
+    if (ps->has_alt || ps->len > 0)
+        return -1;
+    return ps->ids_end ? 0 : store_scan_sought(ps->sc, ids, alone);
+}
+
 int pattern_scan_next(pattern_scan *ps, value out[3], fact *rec, err *e) {
     const fact_ids *ids;
     int rc = stored_next(ps, out, &ids, e);

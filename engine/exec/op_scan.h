@@ -91,6 +91,12 @@ int pattern_scan_open_range(pattern_scan *ps, where_ctx *x, const plan_item *it,
  * the next call): 1, 0 at the end, or an error (INT-000 when the scan
  * has constants to check or derived facts: pattern_scan_next). */
 int pattern_scan_next_ids(pattern_scan *ps, const fact_ids **ids, err *e);
+/* The first stored record of a scan just opened or sought again, as its
+ * seek found it, before anything is read (visible or not: what
+ * pattern_scan_next_ids would read first or pass over): 1 with *ids and
+ * *alone whether it is known to be the scan's only one, 0 when the scan
+ * has no stored record, -1 when that is not known without reading. */
+int pattern_scan_sought(const pattern_scan *ps, fact_ids *ids, bool *alone);
 /* 1 with the next visible matching record, 0 at the end, or an error.
  * out[3]: its position values, all but numbers, booleans and Null as
  * stored values (value.h) when the record is stored; *rec (NULL: not wanted): its times and flags,

@@ -96,12 +96,34 @@ static int passes(sub_probe *s, frame *row, err *e) {
     return rc;
 }
 
+/* Whether the record the seek found decides the probe without a read:
+ * none (the seek found no record), or one alone in its run (visible or
+ * not) whose V is in no stretch or in an exact one (*seen, *found
+ * whether it is visible). */
+static bool judge_sought(sub_probe *s, const where_ctx *x, bool *found, bool *seen) {
+    fact_ids first;
+    bool alone = false;
+    int rc = pattern_scan_sought(&s->ps, &first, &alone);
+    if (rc == 0)
+        return true;
+    sub_range_verdict where = rc == 1 && alone ? sub_ranges_find(s->ranges, first.v)
+                                               : SUB_RANGE_CHECKED;
+    if (where == SUB_RANGE_CHECKED)
+        return false;
+    *seen = true;
+    *found = where == SUB_RANGE_EXACT && visibility_shows_alone(&x->vis, &first);
+    return true;
+}
+
 /* The records of the opened scan read as identifiers and judged by
  * their V field (s->ranges): only a record of a stretch that is not exact
  * is decoded and passed through the filters. 1, 0 at the end, or an error. */
 static int probe_ids(sub_probe *s, where_ctx *x, const frame *in, bool *found, err *e) {
     const fact_ids *ids;
     int rc = 0;
+    bool seen = false;
+    if (judge_sought(s, x, found, &seen))
+        return !seen ? 0 : meter_tick(x->m, 1, e) != 0 ? e->code : *found ? 1 : 0;
     while (!*found && (rc = pattern_scan_next_ids(&s->ps, &ids, e)) == 1) {
         if (meter_tick(x->m, 1, e) != 0) /* a record read, as the rows of the pipeline count */
             return e->code;

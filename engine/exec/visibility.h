@@ -70,4 +70,9 @@ static inline bool visibility_shows(const visibility *v, const fact_ids *last) {
            (last->valid_from <= v->valid_point && v->valid_point < last->valid_to);
 }
 
+/* Is a record that is the only one of its group visible? */
+static inline bool visibility_shows_alone(const visibility *v, const fact_ids *f) {
+    return visibility_passes_cut(v, f) && visibility_shows(v, f);
+}
+
 #endif

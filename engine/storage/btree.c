@@ -627,6 +627,17 @@ int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
     }
 }
 
+const uint8_t *btree_sought(const btree_cursor *c) {
+    return c->pending ? c->keys[c->cur] : NULL;
+}
+
+size_t btree_sought_next_lead(const btree_cursor *c, uint8_t *lead) {
+    if (!c->pending)
+        return 0;
+    return leaf_next_lead(level(c, c->depth - 1), c->codec, c->pos, c->keys[c->cur], c->anchor,
+                          lead);
+}
+
 /* Loads the child idx[l] of the branch at level l, a leaf, and moves to
  * its start: 1, or an error. */
 static int enter_leaf(btree_cursor *c, int l, err *e) {

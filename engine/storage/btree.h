@@ -183,6 +183,15 @@ void btree_cursor_free(btree_cursor *c);
  * bytes count as zero). From the leaf the cursor holds when the key lies
  * in its range (probes in key order), else from the root. */
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e);
+/* The key the last seek stopped before, when it found it in the leaf it
+ * searched and nothing was read since (btree_next would return it);
+ * NULL otherwise. Valid until the next call on the cursor. */
+const uint8_t *btree_sought(const btree_cursor *c);
+/* With btree_sought's key: the leading bytes (the codec's lead_size, or
+ * all of the key without a lead) of the key after it in the same leaf
+ * into `lead`, and their count; 0 when there is none there or it does
+ * not decode. */
+size_t btree_sought_next_lead(const btree_cursor *c, uint8_t *lead);
 /* The last key below prefix[0..len) (missing bytes count as zero) into
  * `key`: 1, 0 when there is none, or an error. The cursor is left
  * positioned nowhere: seek it again before reading on. How a scan walks

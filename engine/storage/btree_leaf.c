@@ -320,6 +320,16 @@ int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const ui
     return 1;
 }
 
+size_t leaf_next_lead(const uint8_t *page, const btree_codec *c, leaf_pos pos, const uint8_t *prev,
+                      const uint8_t *anchor, uint8_t *lead) {
+    const uint8_t *base = prev;
+    if ((pos.off < pos.limit ? 1 : enter_block(page, &pos, anchor, &base)) != 1)
+        return 0;
+    if (!c->lead)
+        return decode_at(c, page, pos.off, pos.limit, base, lead) ? c->key_size : 0;
+    return c->lead(c, base, page + pos.off, pos.limit - pos.off, lead) ? c->lead_size : 0;
+}
+
 int leaf_run(const uint8_t *page, leaf_pos *pos, const uint8_t *prev, const uint8_t *anchor,
              btree_run *run) {
     run->base = prev;

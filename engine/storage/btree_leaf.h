@@ -113,6 +113,12 @@ int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, 
  * when it does not decode. */
 int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const uint8_t *prev,
               const uint8_t *anchor, uint8_t *key);
+/* The leading bytes of the entry at pos (leaf_next's next key, `prev`
+ * the key before it) into `lead`: the codec's lead_size of them, all of
+ * the key without a lead; 0 at the end of the leaf or when it does not
+ * decode. */
+size_t leaf_next_lead(const uint8_t *page, const btree_codec *c, leaf_pos pos, const uint8_t *prev,
+                      const uint8_t *anchor, uint8_t *lead);
 /* The entries from *pos to the end of their block, undecoded, with what
  * the first is encoded against (prev inside a block): 1 with *pos moved
  * to the block's end, 0 at the end of the leaf, -1 when the restart array

@@ -263,6 +263,13 @@ int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err
  * (btree_seek). 0, or an error (INT-000 for another kind of scan or
  * bound). */
 int store_scan_reseek(store_scan *sc, const store_bound *b, err *e);
+/* What the seek of a scan just opened or sought again found, before
+ * anything is read: 1 with the identifiers of its first key in the
+ * scan's range (a record, visible or not) and *alone whether the key
+ * after it is known to be out of the range (a key of the same leaf), 0
+ * when the range is empty, -1 when the seek does not tell (its key lies
+ * in a later leaf). */
+int store_scan_sought(const store_scan *sc, fact_ids *ids, bool *alone);
 /* The records of a bound entity and attribute (value unbound) that
  * decide their (E, A, V) group at counter cut `max_txc` (UINT64_MAX: no
  * cut) and are assertions, in EAVT order, from the history index

@@ -184,6 +184,19 @@ int store_scan_reseek(store_scan *sc, const store_bound *b, err *e) {
     return position(sc, order, prefix, plen, plen, e);
 }
 
+int store_scan_sought(const store_scan *sc, fact_ids *ids, bool *alone) {
+    const uint8_t *key = btree_sought(&sc->c);
+    if (sc->done || sc->desc || sc->has_below || sc->listed || !key)
+        return -1;
+    if (memcmp(key, sc->prefix, sc->plen) != 0)
+        return 0;
+    uint8_t lead[BTREE_MAX_KEY];
+    size_t n = btree_sought_next_lead(&sc->c, lead);
+    *alone = n >= sc->plen && memcmp(lead, sc->prefix, sc->plen) != 0;
+    fact_key_decode(sc->order, key, ids);
+    return 1;
+}
+
 int store_scan_order(store_reader *r, int order, store_scan **out, err *e) {
     if (order < TREE_EAVT || order > TREE_TXLOG)
         return err_set(e, ERR(INT, 0), "internal: no such index order %d", order);

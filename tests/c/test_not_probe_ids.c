@@ -178,6 +178,100 @@ TEST(one_scan_sought_again_for_each_outer_row) {
     minigraf_close(db);
 }
 
+/* Many outer rows in entity order, so that probes go through the :age
+ * leaves in key order and land on every place in them, their last keys
+ * among them: entity i (of SOUGHT) in group i % 15 has the age i % 50,
+ * alone, except when i % 7 is 3 (valid only from 2999 on), 5 (a second
+ * age, 90, after it in V order) or 6 (retracted: two records). A probe
+ * that judges the record its seek found must find the same as reading. */
+#define SOUGHT 3000
+
+/* Entities given the age 2 as well by a later transaction (i % 7 == 0),
+ * once `seconds` is set. */
+static bool seconds;
+
+static bool sought_has_age(int i, bool later, bool (*pass)(double)) {
+    if (seconds && i % 7 == 0 && pass(2))
+        return true;
+    switch (i % 7) {
+    case 3: return later && pass(i % 50);
+    case 5: return pass(i % 50) || pass(90);
+    case 6: return false;
+    default: return pass(i % 50);
+    }
+}
+
+static void fill_sought(MiniGrafDb *db) {
+    static char tx[SOUGHT * 64 + 128];
+    for (int round = 0; round < 3; round++) {
+        size_t len = (size_t)snprintf(tx, sizeof tx, "%s [",
+                                      round == 0 ? "(transact"
+                                      : round == 1
+                                          ? "(transact {:valid-from \"2999-01-01T00:00:00Z\"}"
+                                          : "(retract");
+        for (int i = 0; i < SOUGHT; i++) {
+            if (round == 0) {
+                len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :group %d] ", i, i % 15);
+                if (i % 7 != 3)
+                    len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] ", i,
+                                            i % 50);
+                if (i % 7 == 5)
+                    len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age 90] ", i);
+            } else if (i % 7 == (round == 1 ? 3 : 6)) {
+                len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] ", i, i % 50);
+            }
+        }
+        snprintf(tx + len, sizeof tx - len, "])");
+        expect_write_at(__FILE__, __LINE__, db, tx, round == 2 ? "retracted" : "transacted");
+    }
+}
+
+static bool below_45(double a) {
+    return a < 45;
+}
+static bool above_40(double a) {
+    return a > 40;
+}
+
+static void expect_sought(MiniGrafDb *db, const char *opts, const char *filter, bool later,
+                          bool (*pass)(double)) {
+    for (int group = 0; group < 15; group += 7) {
+        int kept = 0;
+        for (int i = group; i < SOUGHT; i += 15)
+            kept += !sought_has_age(i, later, pass);
+        char q[320], want[96];
+        snprintf(q, sizeof q,
+                 "(query [:find (count ?e) %s :where [?e :group %d] (not [?e :age ?a] %s)])", opts,
+                 group, filter);
+        snprintf(want, sizeof want, "{\"variables\":[\"(count ?e)\"],\"results\":[[%d]]}", kept);
+        EXPECT_EXEC(db, q, want);
+    }
+}
+
+TEST(records_the_seek_found_answer_as_read) {
+    MiniGrafDb *db = open_memory_db();
+    fill_sought(db);
+    const char *later = ":valid-at \"2999-06-01T00:00:00Z\"";
+    expect_sought(db, "", "[(< ?a 45)]", false, below_45);
+    expect_sought(db, "", "[(> ?a 40)]", false, above_40);
+    expect_sought(db, later, "[(< ?a 45)]", true, below_45);
+    expect_sought(db, later, "[(> ?a 40)]", true, above_40);
+    /* a record added after the probed one, between queries of a reader
+     * that keeps its cursor: the found record is no longer alone */
+    static char tx[SOUGHT / 7 * 24 + 64];
+    size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
+    for (int i = 0; i < SOUGHT; i += 7)
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age 2] ", i);
+    snprintf(tx + len, sizeof tx - len, "])");
+    EXPECT_TRANSACT(db, tx);
+    seconds = true;
+    expect_sought(db, "", "[(< ?a 45)]", false, below_45);
+    expect_sought(db, "", "[(> ?a 40)]", false, above_40);
+    seconds = false;
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(exact_stretches_and_checked_records_answer_as_the_filters),
            TEST_ENTRY(transaction_and_valid_time_decide_which_records_are_probed),
-           TEST_ENTRY(one_scan_sought_again_for_each_outer_row))
+           TEST_ENTRY(one_scan_sought_again_for_each_outer_row),
+           TEST_ENTRY(records_the_seek_found_answer_as_read))
