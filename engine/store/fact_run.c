@@ -30,9 +30,9 @@ static uint64_t payload_flip(uint64_t type) {
     return type == VT_INTEGER ? TOP_BIT : 0;
 }
 
-DECODE_STEP bool read_number(reader *rd, uint64_t *x) {
+DECODE_STEP bool read_number(reader *rd, uint64_t *x, bool room) {
     uint64_t z;
-    if (!read_varint(rd, &z))
+    if (!read_varint_in(rd, &z, room))
         return false;
     *x = zigzag_apply(*x, z);
     return true;
@@ -40,38 +40,38 @@ DECODE_STEP bool read_number(reader *rd, uint64_t *x) {
 
 /* V: its type, then its payload number's difference from the previous
  * key's when the type is the same, else from 0. */
-DECODE_STEP bool read_value(reader *rd, uint64_t *col) {
-    if (rd->p >= rd->end)
+DECODE_STEP bool read_value(reader *rd, uint64_t *col, bool room) {
+    if (!room && rd->p >= rd->end)
         return false;
     uint64_t type = *rd->p++;
     if (type != col[RUN_VTYPE])
         col[FACT_V] = 0;
     col[RUN_VTYPE] = type;
-    return read_number(rd, &col[FACT_V]);
+    return read_number(rd, &col[FACT_V], room);
 }
 
 /* One leading field, unless flagged equal to the previous key's; E and A
- * are 48-bit. */
-DECODE_STEP bool read_field(reader *rd, unsigned flags, int field, uint64_t *col) {
+ * are 48-bit. `room`: read_varint_in's, for the whole entry. */
+DECODE_STEP bool read_field(reader *rd, unsigned flags, int field, uint64_t *col, bool room) {
     if (field != FACT_SEQ && (flags & (1u << field)))
         return true;
     if (field == FACT_V)
-        return read_value(rd, col);
-    if (!read_number(rd, &col[field]))
+        return read_value(rd, col, room);
+    if (!read_number(rd, &col[field], room))
         return false;
     return (field != FACT_E && field != FACT_A) || col[field] >> 48 == 0;
 }
 
-DECODE_STEP bool read_tail(reader *rd, unsigned flags, uint64_t *col) {
-    bool ok = (flags & SAME_TXID) || read_number(rd, &col[RUN_TXID]);
+DECODE_STEP bool read_tail(reader *rd, unsigned flags, uint64_t *col, bool room) {
+    bool ok = (flags & SAME_TXID) || read_number(rd, &col[RUN_TXID], room);
     if (!(flags & VALID_FROM_STORED))
         col[RUN_VALID_FROM] = col[RUN_TXID];
     else
-        ok = ok && read_number(rd, &col[RUN_VALID_FROM]);
+        ok = ok && read_number(rd, &col[RUN_VALID_FROM], room);
     if (!(flags & VALID_TO_STORED))
         col[RUN_VALID_TO] = FOREVER_BITS;
     else
-        ok = ok && read_number(rd, &col[RUN_VALID_TO]);
+        ok = ok && read_number(rd, &col[RUN_VALID_TO], room);
     col[RUN_ASSERTED] = (flags & ASSERTED) ? 1 : 0;
     return ok;
 }
@@ -229,18 +229,26 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
     return cmp_u64(a[RUN_ASSERTED], b[RUN_ASSERTED]);
 }
 
+/* The most bytes an entry's decoding reads: its flags, V's type, and
+ * eight numbers (the leading fields' and the tail's) of at most
+ * VARINT_MAX bytes each (read_varint_in reads no further). */
+#define RUN_ENTRY_MAX (2 + 8 * VARINT_MAX)
+
 /* Per order, its field sequence spelled out (fact_key.c defines the
  * orders; the tests check that these agree with fact_codec.c's): the
  * decoder of an entry, the seek inside a block, and the setting of a
  * prefix's bounds. */
 #define RUN_ORDER(name, f0, f1, f2, f3, f4)                                                       \
-    DECODE_STEP int name##_step(fact_run *r, fact_ids *out) {                                     \
+    /* An entry's fields after its flags byte (`room`: read_field's). */                         \
+    DECODE_STEP bool name##_entry(reader *rd, unsigned flags, uint64_t *col, bool room) {         \
+        return read_field(rd, flags, f0, col, room) && read_field(rd, flags, f1, col, room) &&    \
+               read_field(rd, flags, f2, col, room) && read_field(rd, flags, f3, col, room) &&    \
+               read_field(rd, flags, f4, col, room) && read_tail(rd, flags, col, room);           \
+    }                                                                                             \
+    DECODE_STEP int name##_step(fact_run *r, fact_ids *out, bool room) {                          \
         reader rd = {r->p + 1, r->end};                                                           \
         unsigned flags = r->p[0];                                                                 \
-        uint64_t *col = r->col;                                                                   \
-        bool ok = read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&           \
-                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&           \
-                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col);                  \
+        bool ok = name##_entry(&rd, flags, r->col, room) && (!room || rd.p <= r->end);            \
         r->p = ok ? rd.p : r->end;                                                                \
         if (!ok)                                                                                  \
             return -1;                                                                            \
@@ -253,13 +261,20 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
         return 1;                                                                                 \
     }                                                                                             \
     static int name##_next(fact_run *r, fact_ids *out) {                                          \
-        return name##_step(r, out);                                                               \
+        return name##_step(r, out, false);                                                        \
     }                                                                                             \
+    /* The entries with RUN_ENTRY_MAX readable bytes left (r->room) read                          \
+     * without bound tests, an entry checked against the run's end once                           \
+     * it is read; the last few of the page with them. */                                         \
     static int name##_fill(fact_run *r, fact_ids *out, size_t max, size_t *n) {                   \
         size_t i = 0;                                                                             \
-        int rc = 0;                                                                               \
-        while (i < max && r->p < r->end && (rc = name##_step(r, &out[i])) == 1)                   \
-            i++;                                                                                  \
+        int rc = 1;                                                                               \
+        while (rc == 1 && i < max && r->p < r->end && r->room - r->p >= RUN_ENTRY_MAX)            \
+            if ((rc = name##_step(r, &out[i], true)) == 1)                                        \
+                i++;                                                                              \
+        while (rc == 1 && i < max && r->p < r->end)                                               \
+            if ((rc = name##_step(r, &out[i], false)) == 1)                                       \
+                i++;                                                                              \
         *n = i;                                                                                   \
         return rc == 1 ? 0 : rc;                                                                  \
     }                                                                                             \
@@ -292,9 +307,7 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
             if (before)                                                                           \
                 memcpy(before, col, sizeof col);                                                  \
             unsigned flags = *rd.p++;                                                             \
-            if (!(read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&           \
-                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&           \
-                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col)))                 \
+            if (!name##_entry(&rd, flags, col, false))                                              \
                 return -1;                                                                        \
             int c = cmp_col(col, want, f0);                                                       \
             c = c ? c : cmp_col(col, want, f1);                                                   \
@@ -413,6 +426,12 @@ static void run_bytes(fact_run *r, const uint8_t *bytes, size_t len) {
     r->checked = false; /* the base need not be inside the bound */
     r->p = bytes;
     r->end = len ? bytes + len : bytes; /* bytes may be NULL when len is 0 */
+    r->room = r->end;
+}
+
+void fact_run_room(fact_run *r, const uint8_t *room) {
+    if (room && r->end && room > r->end)
+        r->room = room;
 }
 
 void fact_run_start_key(fact_run *r, const uint8_t *base, const uint8_t *bytes, size_t len) {
