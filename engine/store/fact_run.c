@@ -76,17 +76,16 @@ DECODE_STEP bool read_tail(reader *rd, unsigned flags, uint64_t *col, bool room)
     return ok;
 }
 
-/* Whether the entry just read is inside the bound. */
-DECODE_STEP bool in_bound(const fact_run *r) {
+/* Whether the entry just read (its columns `col`) is inside the bound. */
+DECODE_STEP bool in_bound(const fact_run *r, const uint64_t *col) {
     for (size_t i = 0; i < r->bounds; i++)
-        if ((r->col[r->bound_col[i]] ^ r->bound[i].want) & r->bound[i].mask)
+        if ((col[r->bound_col[i]] ^ r->bound[i].want) & r->bound[i].mask)
             return false;
     return true;
 }
 
-/* The identifiers of the entry just read. */
-DECODE_STEP void write_ids(const fact_run *r, fact_ids *out) {
-    const uint64_t *col = r->col;
+/* The identifiers of the entry just read (its columns `col`). */
+DECODE_STEP void write_ids(const uint64_t *col, fact_ids *out) {
     out->e = col[FACT_E];
     out->a = col[FACT_A];
     out->v[0] = (uint8_t)col[RUN_VTYPE];
@@ -245,23 +244,26 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
                read_field(rd, flags, f2, col, room) && read_field(rd, flags, f3, col, room) &&    \
                read_field(rd, flags, f4, col, room) && read_tail(rd, flags, col, room);           \
     }                                                                                             \
-    DECODE_STEP int name##_step(fact_run *r, fact_ids *out, bool room) {                          \
-        reader rd = {r->p + 1, r->end};                                                           \
-        unsigned flags = r->p[0];                                                                 \
-        bool ok = name##_entry(&rd, flags, r->col, room) && (!room || rd.p <= r->end);            \
-        r->p = ok ? rd.p : r->end;                                                                \
+    /* The entry at *p (of run `r`, whose end is `end`; *p moves past it). */                     \
+    DECODE_STEP int name##_step(fact_run *r, const uint8_t **p, const uint8_t *end,               \
+                                fact_ids *out, bool room) {                                       \
+        uint64_t *col = r->col;                                                                   \
+        reader rd = {*p + 1, end};                                                                \
+        unsigned flags = **p;                                                                     \
+        bool ok = name##_entry(&rd, flags, col, room) && (!room || rd.p <= end);                  \
+        *p = ok ? rd.p : end;                                                                     \
         if (!ok)                                                                                  \
             return -1;                                                                            \
         if (r->bounds && (!r->checked || (flags & r->bound_same) != r->bound_same)) {             \
-            if (!in_bound(r))                                                                     \
+            if (!in_bound(r, col))                                                                \
                 return FACT_RUN_PAST;                                                             \
             r->checked = true;                                                                    \
         }                                                                                         \
-        write_ids(r, out);                                                                        \
+        write_ids(col, out);                                                                      \
         return 1;                                                                                 \
     }                                                                                             \
     static int name##_next(fact_run *r, fact_ids *out) {                                          \
-        return name##_step(r, out, false);                                                        \
+        return name##_step(r, &r->p, r->end, out, false);                                 \
     }                                                                                             \
     /* The entries with RUN_ENTRY_MAX readable bytes left (r->room) read                          \
      * without bound tests, an entry checked against the run's end once                           \
@@ -269,12 +271,14 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
     static int name##_fill(fact_run *r, fact_ids *out, size_t max, size_t *n) {                   \
         size_t i = 0;                                                                             \
         int rc = 1;                                                                               \
-        while (rc == 1 && i < max && r->p < r->end && r->room - r->p >= RUN_ENTRY_MAX)            \
-            if ((rc = name##_step(r, &out[i], true)) == 1)                                        \
+        const uint8_t *p = r->p, *end = r->end, *room = r->room;                                  \
+        while (rc == 1 && i < max && p < end && room - p >= RUN_ENTRY_MAX)                        \
+            if ((rc = name##_step(r, &p, end, &out[i], true)) == 1)                       \
                 i++;                                                                              \
-        while (rc == 1 && i < max && r->p < r->end)                                               \
-            if ((rc = name##_step(r, &out[i], false)) == 1)                                       \
+        while (rc == 1 && i < max && p < end)                                                     \
+            if ((rc = name##_step(r, &p, end, &out[i], false)) == 1)                      \
                 i++;                                                                              \
+        r->p = p;                                                                                 \
         *n = i;                                                                                   \
         return rc == 1 ? 0 : rc;                                                                  \
     }                                                                                             \
