@@ -566,10 +566,32 @@ static bool plain_binding(const pattern_scan *ps, const pattern_binding *b) {
            !b->record;
 }
 
-/* pattern_scan_fill's stored records under a plain binding: the positions
- * the row binds are decoded straight into its slots, none into values
- * copied there afterwards, and the others not at all. Each position is
- * written by its own constant case (an entity or attribute cannot fail). */
+/* A stored record as a new row of `out` under a plain binding: the
+ * positions the row binds (slot_of[pos] >= 0) decoded straight into its
+ * slots, none into values copied there afterwards, and the others not at
+ * all. Each position is written by its own constant case (an entity or
+ * attribute cannot fail). 0, or an error (no row added). */
+RECORD_STEP int bind_plain(store_reader *r, const value_source *src, batch *out,
+                           const frame *row, const int slot_of[3], const fact_ids *ids,
+                           uint64_t *weight, err *e) {
+    frame f = batch_push(out, row);
+    if (slot_of[0] >= 0)
+        store_reader_value_at(r, src, ids, 0, &f.slot[slot_of[0]], e);
+    if (slot_of[1] >= 0)
+        store_reader_value_at(r, src, ids, 1, &f.slot[slot_of[1]], e);
+    int vrc = slot_of[2] >= 0 ? store_reader_value_at(r, src, ids, 2, &f.slot[slot_of[2]], e) : 0;
+    if (vrc != 0) {
+        out->count--;
+        return vrc;
+    }
+    if (weight)
+        weight[out->count - 1] = 1;
+    return 0;
+}
+
+/* pattern_scan_fill's stored records under a plain binding (bind_plain):
+ * a stretch of records marked visible (ps->shown_end) in one loop, the
+ * others through next_visible_cut. */
 static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *row,
                         const pattern_binding *b, uint64_t *weight, err *e) {
     store_reader *r = ps->x->r;
@@ -578,23 +600,22 @@ static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *r
     for (unsigned i = 0; i < b->fill_count; i++)
         slot_of[b->fill_pos[i]] = b->fill_slot[i];
     const fact_ids *ids;
-    int rc = 1;
+    int rc = 1, vrc;
     bool cut = ps->x->vis.as_of != AS_OF_NONE;
-    while (out->count < max && (rc = cut ? next_visible_cut(ps, &ids, true, e)
-                                         : next_visible_cut(ps, &ids, false, e)) == 1) {
-        frame f = batch_push(out, row);
-        if (slot_of[0] >= 0)
-            store_reader_value_at(r, src, ids, 0, &f.slot[slot_of[0]], e);
-        if (slot_of[1] >= 0)
-            store_reader_value_at(r, src, ids, 1, &f.slot[slot_of[1]], e);
-        int vrc = slot_of[2] >= 0 ? store_reader_value_at(r, src, ids, 2, &f.slot[slot_of[2]], e)
-                                  : 0;
-        if (vrc != 0) {
-            out->count--;
-            return vrc;
+    while (out->count < max) {
+        if (ps->pos < ps->shown_end) { /* each the last of its group, and visible */
+            size_t end = ps->pos + (max - out->count);
+            end = end < ps->shown_end ? end : ps->shown_end;
+            while (ps->pos < end)
+                if ((vrc = bind_plain(r, src, out, row, slot_of, &ps->ids[ps->pos++], weight, e)))
+                    return vrc;
+            continue;
         }
-        if (weight)
-            weight[out->count - 1] = 1;
+        rc = cut ? next_visible_cut(ps, &ids, true, e) : next_visible_cut(ps, &ids, false, e);
+        if (rc != 1)
+            break;
+        if ((vrc = bind_plain(r, src, out, row, slot_of, ids, weight, e)) != 0)
+            return vrc;
     }
     return rc;
 }
