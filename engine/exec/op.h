@@ -166,6 +166,26 @@ static inline frame batch_push(batch *b, const frame *row) {
         memcpy(out.record, row->record, b->record_width * sizeof *out.record);
     return out;
 }
+/* batch_push for `n` rows at once (each row->slot_count values after the
+ * one before): the first. */
+static inline frame batch_push_rows(batch *b, const frame *row, size_t n) {
+    MG_ASSERT(n <= b->cap - b->count);
+    frame first = batch_row(b, b->count);
+    b->count += n;
+    if (!b->carry_count && !b->record_width)
+        return first; /* nothing kept from the step before */
+    frame f = first;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t c = 0; c < b->carry_count; c++)
+            f.slot[b->carry[c]] = row->slot[b->carry[c]];
+        if (b->record_width) {
+            memcpy(f.record, row->record, b->record_width * sizeof *f.record);
+            f.record += b->record_width;
+        }
+        f.slot += b->p->slot_count;
+    }
+    return first;
+}
 /* Keeps row i (i >= count) as the batch's next row: how an operator that
  * drops rows of its child's batch compacts it in place. */
 static inline void batch_keep(batch *b, size_t i) {
