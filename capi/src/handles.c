@@ -51,8 +51,8 @@ typedef struct shard {
 /* The per-thread memo of handles_live (handles.h), by kind. */
 _Thread_local handles_seen handles_seen_by_kind[KIND_MASK + 1];
 
-#define EMPTY4(i)                                                                                  \
-    HANDLES_RECENT_EMPTY(i), HANDLES_RECENT_EMPTY(i + 1), HANDLES_RECENT_EMPTY(i + 2),             \
+#define EMPTY4(i)                                                                      \
+    HANDLES_RECENT_EMPTY(i), HANDLES_RECENT_EMPTY(i + 1), HANDLES_RECENT_EMPTY(i + 2), \
         HANDLES_RECENT_EMPTY(i + 3)
 #define EMPTY16(i) EMPTY4(i), EMPTY4(i + 4), EMPTY4(i + 8), EMPTY4(i + 12)
 #define EMPTY64(i) EMPTY16(i), EMPTY16(i + 16), EMPTY16(i + 32), EMPTY16(i + 48)
