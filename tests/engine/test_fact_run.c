@@ -190,6 +190,26 @@ static void test_bad_entry_ends_the_run(void) {
     }
 }
 
+/* n random records (sequence numbers i * seq_step; of one entity when
+ * `one_entity`) as sorted keys and the entries the codec of `order`
+ * encodes them into, one block: its length. */
+static size_t sorted_entries(int order, uint8_t (*keys)[FACT_KEY_SIZE], int n, uint64_t seq_step,
+                             bool one_entity, uint8_t *bytes) {
+    for (int i = 0; i < n; i++) {
+        fact_ids f;
+        random_fact(&f, (uint64_t)i * seq_step);
+        if (one_entity)
+            f.e = 8192;
+        fact_key_encode(order, &f, keys[i]);
+    }
+    qsort(keys, (size_t)n, FACT_KEY_SIZE, key_cmp);
+    const btree_codec *codec = fact_codec(order);
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += codec->encode(codec, i ? keys[i - 1] : NULL, keys[i], bytes + len);
+    return len;
+}
+
 /* A batch read (fact_run_fill) stops at its maximum, at the end of the
  * run and before an entry past the bound, and reads what entry-by-entry
  * decoding reads. */
@@ -197,17 +217,8 @@ static void test_fill_matches_next(void) {
     enum { KEYS = 40 };
     uint8_t keys[KEYS][FACT_KEY_SIZE], bytes[KEYS * BTREE_MAX_ENTRY];
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
-        for (int i = 0; i < KEYS; i++) {
-            fact_ids f;
-            random_fact(&f, (uint64_t)i);
-            f.e = 8192; /* one entity, so an EAVT bound on it holds every key */
-            fact_key_encode(order, &f, keys[i]);
-        }
-        qsort(keys, KEYS, FACT_KEY_SIZE, key_cmp);
-        const btree_codec *codec = fact_codec(order);
-        size_t len = 0;
-        for (int i = 0; i < KEYS; i++)
-            len += codec->encode(codec, i ? keys[i - 1] : NULL, keys[i], bytes + len);
+        /* one entity, so an EAVT bound on it holds every key */
+        size_t len = sorted_entries(order, keys, KEYS, 1, true, bytes);
         size_t bound = order == TREE_EAVT ? 6 : 0;
         bool ok = true;
         for (size_t max = 1; max <= KEYS + 1; max++) {
@@ -242,16 +253,7 @@ static void test_room_past_the_end_reads_the_same(void) {
     enum { KEYS = 24 };
     uint8_t keys[KEYS][FACT_KEY_SIZE], bytes[KEYS * BTREE_MAX_ENTRY];
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
-        for (int i = 0; i < KEYS; i++) {
-            fact_ids f;
-            random_fact(&f, (uint64_t)i * 977);
-            fact_key_encode(order, &f, keys[i]);
-        }
-        qsort(keys, KEYS, FACT_KEY_SIZE, key_cmp);
-        const btree_codec *codec = fact_codec(order);
-        size_t len = 0;
-        for (int i = 0; i < KEYS; i++)
-            len += codec->encode(codec, i ? keys[i - 1] : NULL, keys[i], bytes + len);
+        size_t len = sorted_entries(order, keys, KEYS, 977, false, bytes);
         memset(bytes + len, 0xff, sizeof bytes - len);
         bool ok = true;
         int cut_inside = 0;
