@@ -23,7 +23,7 @@ int minigraf_cursor_step(MiniGrafCursor *c) {
     if (!handles_recent_cursor(c) || c->last.code)
         return step_checked(c);
     cursor_rows *r = &c->rows;
-    if (r->next == r->count || r->failure.code)
+    if (r->next == r->count) /* so too after a failure (cursor_rows.h) */
         return step_checked(c);
     r->current = r->values + r->next++ * r->columns;
     return 1;

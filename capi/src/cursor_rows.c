@@ -134,10 +134,21 @@ typedef struct keeper {
     bool oom;
 } keeper;
 
+#define PAYLOAD_TYPES (1u << VT_STRING | 1u << VT_KEYWORD | 1u << VT_LIST)
+#define STORED_BIT (1u << 31) /* above every type's bit */
+
 /* Whether a value needs more than its struct copied. */
 static bool has_payload(const value *v) {
-    const unsigned texts = 1u << VT_STRING | 1u << VT_KEYWORD | 1u << VT_LIST;
-    return v->stored || ((texts >> v->type) & 1u);
+    return v->stored || ((PAYLOAD_TYPES >> v->type) & 1u);
+}
+
+/* Whether any of v[0..n) does: one test for the block, not one a value
+ * (most blocks of rows hold numbers and Refs only). */
+static bool any_payload(const value *v, size_t n) {
+    unsigned seen = 0;
+    for (size_t i = 0; i < n; i++)
+        seen |= 1u << v[i].type | (v[i].stored ? STORED_BIT : 0);
+    return seen & (PAYLOAD_TYPES | STORED_BIT);
 }
 
 /* The engine wrote `n` rows in place, after the r->count rows held:
@@ -147,7 +158,7 @@ static bool has_payload(const value *v) {
 static void keep_rows(void *ctx, value *rows, size_t n) {
     keeper *k = ctx;
     cursor_rows *r = k->r;
-    size_t cells = n * r->columns, i = 0;
+    size_t cells = n * r->columns, i = any_payload(rows, cells) ? 0 : cells;
     for (; i < cells; i++)
         if (has_payload(&rows[i]) && !copy_value(&r->texts, &rows[i], &rows[i])) {
             k->oom = true;

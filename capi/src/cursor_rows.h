@@ -32,7 +32,7 @@ typedef struct cursor_rows {
     arena texts;          /* the rows' strings, keywords and list items */
     const value *current; /* the row of the last step, or NULL */
     err pending;          /* an error met while reading ahead, after `count` rows */
-    err failure;          /* the error that ended the rows (code 0: none) */
+    err failure;          /* the error that ended the rows (code 0: none; else next == count) */
     bool ended;           /* 0 rows and no error: the end */
 } cursor_rows;
 
@@ -57,7 +57,7 @@ int cursor_rows_step_ahead(cursor_rows *r, err *e);
  * an error code with `e` set. Inline: most steps only move along the rows
  * read ahead. */
 static inline int cursor_rows_step(cursor_rows *r, err *e) {
-    if (r->next == r->count || r->failure.code)
+    if (r->next == r->count) /* a failure leaves none ahead */
         return cursor_rows_step_ahead(r, e);
     r->current = r->values + r->next++ * r->columns;
     return 1;

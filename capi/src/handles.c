@@ -51,7 +51,14 @@ typedef struct shard {
 /* The per-thread memo of handles_live (handles.h), by kind. */
 _Thread_local handles_seen handles_seen_by_kind[KIND_MASK + 1];
 
-_Atomic uintptr_t handles_recent[HANDLES_RECENT];
+#define EMPTY4(i)                                                                      \
+    HANDLES_RECENT_EMPTY(i), HANDLES_RECENT_EMPTY(i + 1), HANDLES_RECENT_EMPTY(i + 2), \
+        HANDLES_RECENT_EMPTY(i + 3)
+#define EMPTY16(i) EMPTY4(i), EMPTY4(i + 4), EMPTY4(i + 8), EMPTY4(i + 12)
+#define EMPTY64(i) EMPTY16(i), EMPTY16(i + 16), EMPTY16(i + 32), EMPTY16(i + 48)
+_Static_assert(HANDLES_RECENT == 256, "the initializer below lists every slot");
+_Atomic uintptr_t handles_recent[HANDLES_RECENT] = {EMPTY64(0), EMPTY64(64), EMPTY64(128),
+                                                    EMPTY64(192)};
 
 static shard shards[SHARDS];
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -70,7 +77,7 @@ static void forget_in_child(void) {
     /* the one thread of the child: the parent's handles are not live */
     memset(handles_seen_by_kind, 0, sizeof handles_seen_by_kind);
     for (unsigned i = 0; i < HANDLES_RECENT; i++)
-        atomic_store_explicit(&handles_recent[i], 0, memory_order_relaxed);
+        atomic_store_explicit(&handles_recent[i], HANDLES_RECENT_EMPTY(i), memory_order_relaxed);
 }
 
 static void init_shards(void) {
@@ -177,7 +184,7 @@ bool handles_remove(const void *h, handle_kind kind) {
         uintptr_t key = (uintptr_t)h;
         _Atomic uintptr_t *slot = handles_recent_slot(key);
         if (kind == HANDLE_CURSOR && atomic_load(slot) == key)
-            atomic_compare_exchange_strong(slot, &key, 0);
+            atomic_compare_exchange_strong(slot, &key, handles_recent_empty(slot));
     }
     pthread_mutex_unlock(&sh->lock);
     return s != NULL;
@@ -188,15 +195,15 @@ bool handles_remove(const void *h, handle_kind kind) {
  * Out again if its shard removed a handle since it was found live (that
  * removal may have cleared the slot before this store). */
 static void remember_cursor(_Atomic uint64_t *removals, uint64_t count, uintptr_t p, bool take) {
-    uintptr_t key = p, empty = 0;
     _Atomic uintptr_t *slot = handles_recent_slot(p);
+    uintptr_t key = p, empty = handles_recent_empty(slot);
     if (take)
         atomic_store(slot, key);
-    else if (atomic_load_explicit(slot, memory_order_relaxed) != 0 ||
+    else if (atomic_load_explicit(slot, memory_order_relaxed) != empty ||
              !atomic_compare_exchange_strong(slot, &empty, key))
         return;
     if (atomic_load(removals) != count)
-        atomic_compare_exchange_strong(slot, &key, 0);
+        atomic_compare_exchange_strong(slot, &key, handles_recent_empty(slot));
 }
 
 bool handles_live_lookup(const void *h, handle_kind kind) {

@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum handle_kind {
@@ -65,19 +66,32 @@ static inline bool handles_remembered(const void *h, handle_kind kind) {
 #define HANDLES_RECENT 256
 extern _Atomic uintptr_t handles_recent[HANDLES_RECENT];
 
-static inline _Atomic uintptr_t *handles_recent_slot(uintptr_t p) {
+static inline size_t handles_recent_index(uintptr_t p) {
     /* malloc'd cursors lie apart by more than 64 bytes: their addresses
      * differ above bit 6 */
-    return &handles_recent[(p >> 6) & (HANDLES_RECENT - 1)];
+    return (p >> 6) & (HANDLES_RECENT - 1);
+}
+
+static inline _Atomic uintptr_t *handles_recent_slot(uintptr_t p) {
+    return &handles_recent[handles_recent_index(p)];
+}
+
+/* What empty slot i holds: an address of the next slot, so that no
+ * pointer (NULL included) matches an empty slot it maps to. */
+#define HANDLES_RECENT_EMPTY(i) ((uintptr_t)(((i) + 1) & (HANDLES_RECENT - 1)) << 6)
+
+/* The value of `slot` when empty. */
+static inline uintptr_t handles_recent_empty(const _Atomic uintptr_t *slot) {
+    return HANDLES_RECENT_EMPTY((size_t)(slot - handles_recent));
 }
 
 /* True when `c` is a cursor in the set of recent ones; false says
  * nothing (handles_live then looks it up). A slot holds a cursor's
- * address as it is (only cursors are put there), so no other pointer
- * can match it; NULL would match an empty slot. */
+ * address as it is (only cursors are put there) or its empty value, so
+ * no other pointer can match it. */
 static inline bool handles_recent_cursor(const void *c) {
     uintptr_t p = (uintptr_t)c;
-    return p && atomic_load_explicit(handles_recent_slot(p), memory_order_acquire) == p;
+    return atomic_load_explicit(handles_recent_slot(p), memory_order_acquire) == p;
 }
 
 /* handles_live(c, HANDLE_CURSOR), which also puts a live cursor into

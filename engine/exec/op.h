@@ -155,16 +155,29 @@ static inline frame batch_row(const batch *b, size_t i) {
     return (frame){b->p, b->slot + i * b->p->slot_count,
                    b->record ? b->record + i * b->record_width : NULL};
 }
-/* Appends the part of `row` (a row of the step before) the step keeps,
- * and returns the new row for the step to fill. */
+/* Appends `n` rows, each with the part of `row` (a row of the step
+ * before) the step keeps, and returns the first for the step to fill
+ * (the others follow, p->slot_count values apart). */
+static inline frame batch_push_rows(batch *b, const frame *row, size_t n) {
+    MG_ASSERT(n <= b->cap - b->count);
+    frame first = batch_row(b, b->count);
+    b->count += n;
+    if (!b->carry_count && !b->record_width)
+        return first; /* nothing kept from the step before */
+    frame f = first;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t c = 0; c < b->carry_count; c++)
+            f.slot[b->carry[c]] = row->slot[b->carry[c]];
+        if (b->record_width) {
+            memcpy(f.record, row->record, b->record_width * sizeof *f.record);
+            f.record += b->record_width;
+        }
+        f.slot += b->p->slot_count;
+    }
+    return first;
+}
 static inline frame batch_push(batch *b, const frame *row) {
-    MG_ASSERT(b->count < b->cap);
-    frame out = batch_row(b, b->count++);
-    for (size_t i = 0; i < b->carry_count; i++)
-        out.slot[b->carry[i]] = row->slot[b->carry[i]];
-    if (b->record_width)
-        memcpy(out.record, row->record, b->record_width * sizeof *out.record);
-    return out;
+    return batch_push_rows(b, row, 1);
 }
 /* Keeps row i (i >= count) as the batch's next row: how an operator that
  * drops rows of its child's batch compacts it in place. */

@@ -574,10 +574,46 @@ static bool plain_binding(const pattern_scan *ps, const pattern_binding *b) {
            !b->record;
 }
 
-/* pattern_scan_fill's stored records under a plain binding: the positions
- * the row binds are decoded straight into its slots, none into values
- * copied there afterwards, and the others not at all. Each position is
- * written by its own constant case (an entity or attribute cannot fail). */
+/* A stored record into the slots of a row under a plain binding: the
+ * positions the row binds (slot_of[pos] >= 0) decoded straight into its
+ * slots, none into values copied there afterwards, and the others not at
+ * all. Each position is written by its own constant case (an entity or
+ * attribute cannot fail). 0 or an error. */
+RECORD_STEP int bind_plain(store_reader *r, const value_source *src, value *slot,
+                           const int slot_of[3], const fact_ids *ids, err *e) {
+    if (slot_of[0] >= 0)
+        store_reader_value_at(r, src, ids, 0, &slot[slot_of[0]], e);
+    if (slot_of[1] >= 0)
+        store_reader_value_at(r, src, ids, 1, &slot[slot_of[1]], e);
+    return slot_of[2] >= 0 ? store_reader_value_at(r, src, ids, 2, &slot[slot_of[2]], e) : 0;
+}
+
+/* The records ps->ids[ps->pos..end) (marked visible) as rows of `out`
+ * (bind_plain), pushed at once: what the loop reads of `out` and `ps`
+ * stays in locals, which the stores of the values' fields (a bool among
+ * them) would otherwise make it read again for each row. 0 or an error
+ * (the rows before the failing one kept). */
+static int plain_stretch(pattern_scan *ps, size_t end, batch *out, const frame *row,
+                         const int slot_of[3], uint64_t *weight, err *e) {
+    store_reader *r = ps->x->r;
+    const value_source *src = store_reader_source(r);
+    size_t first = out->count, n = end - ps->pos, width = out->p->slot_count, k = 0;
+    const fact_ids *ids = &ps->ids[ps->pos];
+    value *slot = batch_push_rows(out, row, n).slot;
+    int vrc = 0;
+    for (; k < n && (vrc = bind_plain(r, src, slot, slot_of, &ids[k], e)) == 0; k++) {
+        if (weight)
+            weight[first + k] = 1;
+        slot += width;
+    }
+    out->count = first + k;
+    ps->pos += k;
+    return vrc;
+}
+
+/* pattern_scan_fill's stored records under a plain binding (bind_plain):
+ * a stretch of records marked visible (ps->shown_end) at once, the
+ * others one by one through next_visible_cut. */
 static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *row,
                         const pattern_binding *b, uint64_t *weight, err *e) {
     store_reader *r = ps->x->r;
@@ -586,18 +622,21 @@ static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *r
     for (unsigned i = 0; i < b->fill_count; i++)
         slot_of[b->fill_pos[i]] = b->fill_slot[i];
     const fact_ids *ids;
-    int rc = 1;
+    int rc = 1, vrc;
     bool cut = ps->x->vis.as_of != AS_OF_NONE;
-    while (out->count < max && (rc = cut ? next_visible_cut(ps, &ids, true, e)
-                                         : next_visible_cut(ps, &ids, false, e)) == 1) {
+    while (out->count < max) {
+        if (ps->pos < ps->shown_end) { /* each the last of its group, and visible */
+            size_t end = ps->pos + (max - out->count);
+            if ((vrc = plain_stretch(ps, end < ps->shown_end ? end : ps->shown_end, out, row,
+                                     slot_of, weight, e)) != 0)
+                return vrc;
+            continue;
+        }
+        rc = cut ? next_visible_cut(ps, &ids, true, e) : next_visible_cut(ps, &ids, false, e);
+        if (rc != 1)
+            break;
         frame f = batch_push(out, row);
-        if (slot_of[0] >= 0)
-            store_reader_value_at(r, src, ids, 0, &f.slot[slot_of[0]], e);
-        if (slot_of[1] >= 0)
-            store_reader_value_at(r, src, ids, 1, &f.slot[slot_of[1]], e);
-        int vrc = slot_of[2] >= 0 ? store_reader_value_at(r, src, ids, 2, &f.slot[slot_of[2]], e)
-                                  : 0;
-        if (vrc != 0) {
+        if ((vrc = bind_plain(r, src, f.slot, slot_of, ids, e)) != 0) {
             out->count--;
             return vrc;
         }

@@ -744,7 +744,7 @@ int btree_next_run(btree_cursor *c, btree_run *run, err *e) {
         if (rc == 1)
             return 1;
         if (run->key) { /* the seek's key ends its leaf */
-            run->bytes = NULL;
+            run->bytes = run->room = NULL;
             run->len = 0;
             return 1;
         }

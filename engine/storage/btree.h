@@ -210,6 +210,7 @@ int btree_next(btree_cursor *c, const uint8_t **key, err *e);
 typedef struct btree_run {
     const uint8_t *key, *base, *bytes;
     size_t len;
+    const uint8_t *room; /* the page's end: readable past `len` (NULL: not) */
 } btree_run;
 
 /* 1 with *run, 0 at the end, or an error. The cursor moves past the run:

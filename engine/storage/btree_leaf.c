@@ -338,6 +338,7 @@ int leaf_run(const uint8_t *page, leaf_pos *pos, const uint8_t *prev, const uint
         return rc;
     run->bytes = page + pos->off;
     run->len = pos->limit - pos->off;
+    run->room = page + FORMAT_PAGE_PAYLOAD;
     pos->off = pos->limit;
     return 1;
 }

@@ -120,7 +120,8 @@ int leaf_next(const uint8_t *page, const btree_codec *c, leaf_pos *pos, const ui
 size_t leaf_next_lead(const uint8_t *page, const btree_codec *c, leaf_pos pos, const uint8_t *prev,
                       const uint8_t *anchor, uint8_t *lead);
 /* The entries from *pos to the end of their block, undecoded, with what
- * the first is encoded against (prev inside a block): 1 with *pos moved
+ * the first is encoded against (prev inside a block) and the end of the
+ * page's payload (which `page` holds whole): 1 with *pos moved
  * to the block's end, 0 at the end of the leaf, -1 when the restart array
  * is inconsistent. */
 int leaf_run(const uint8_t *page, leaf_pos *pos, const uint8_t *prev, const uint8_t *anchor,

@@ -50,14 +50,20 @@ typedef struct reader {
     const uint8_t *p, *end;
 } reader;
 
-DECODE_STEP bool read_varint(reader *r, uint64_t *v) {
-    if (r->p < r->end && *r->p < 0x80) {
+/* With `room`, the caller knows VARINT_MAX bytes are left at r->p: no
+ * bound to test. */
+DECODE_STEP bool read_varint_in(reader *r, uint64_t *v, bool room) {
+    if ((room || r->p < r->end) && *r->p < 0x80) {
         *v = *r->p++;
         return true;
     }
-    size_t n = varint_get(r->p, (size_t)(r->end - r->p), v);
+    size_t n = varint_get(r->p, room ? VARINT_MAX : (size_t)(r->end - r->p), v);
     r->p += n;
     return n != 0;
+}
+
+DECODE_STEP bool read_varint(reader *r, uint64_t *v) {
+    return read_varint_in(r, v, false);
 }
 
 #endif

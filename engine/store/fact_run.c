@@ -30,9 +30,9 @@ static uint64_t payload_flip(uint64_t type) {
     return type == VT_INTEGER ? TOP_BIT : 0;
 }
 
-DECODE_STEP bool read_number(reader *rd, uint64_t *x) {
+DECODE_STEP bool read_number(reader *rd, uint64_t *x, bool room) {
     uint64_t z;
-    if (!read_varint(rd, &z))
+    if (!read_varint_in(rd, &z, room))
         return false;
     *x = zigzag_apply(*x, z);
     return true;
@@ -40,53 +40,52 @@ DECODE_STEP bool read_number(reader *rd, uint64_t *x) {
 
 /* V: its type, then its payload number's difference from the previous
  * key's when the type is the same, else from 0. */
-DECODE_STEP bool read_value(reader *rd, uint64_t *col) {
-    if (rd->p >= rd->end)
+DECODE_STEP bool read_value(reader *rd, uint64_t *col, bool room) {
+    if (!room && rd->p >= rd->end)
         return false;
     uint64_t type = *rd->p++;
     if (type != col[RUN_VTYPE])
         col[FACT_V] = 0;
     col[RUN_VTYPE] = type;
-    return read_number(rd, &col[FACT_V]);
+    return read_number(rd, &col[FACT_V], room);
 }
 
 /* One leading field, unless flagged equal to the previous key's; E and A
- * are 48-bit. */
-DECODE_STEP bool read_field(reader *rd, unsigned flags, int field, uint64_t *col) {
+ * are 48-bit. `room`: read_varint_in's, for the whole entry. */
+DECODE_STEP bool read_field(reader *rd, unsigned flags, int field, uint64_t *col, bool room) {
     if (field != FACT_SEQ && (flags & (1u << field)))
         return true;
     if (field == FACT_V)
-        return read_value(rd, col);
-    if (!read_number(rd, &col[field]))
+        return read_value(rd, col, room);
+    if (!read_number(rd, &col[field], room))
         return false;
     return (field != FACT_E && field != FACT_A) || col[field] >> 48 == 0;
 }
 
-DECODE_STEP bool read_tail(reader *rd, unsigned flags, uint64_t *col) {
-    bool ok = (flags & SAME_TXID) || read_number(rd, &col[RUN_TXID]);
+DECODE_STEP bool read_tail(reader *rd, unsigned flags, uint64_t *col, bool room) {
+    bool ok = (flags & SAME_TXID) || read_number(rd, &col[RUN_TXID], room);
     if (!(flags & VALID_FROM_STORED))
         col[RUN_VALID_FROM] = col[RUN_TXID];
     else
-        ok = ok && read_number(rd, &col[RUN_VALID_FROM]);
+        ok = ok && read_number(rd, &col[RUN_VALID_FROM], room);
     if (!(flags & VALID_TO_STORED))
         col[RUN_VALID_TO] = FOREVER_BITS;
     else
-        ok = ok && read_number(rd, &col[RUN_VALID_TO]);
+        ok = ok && read_number(rd, &col[RUN_VALID_TO], room);
     col[RUN_ASSERTED] = (flags & ASSERTED) ? 1 : 0;
     return ok;
 }
 
-/* Whether the entry just read is inside the bound. */
-DECODE_STEP bool in_bound(const fact_run *r) {
+/* Whether the entry just read (its columns `col`) is inside the bound. */
+DECODE_STEP bool in_bound(const fact_run *r, const uint64_t *col) {
     for (size_t i = 0; i < r->bounds; i++)
-        if ((r->col[r->bound_col[i]] ^ r->bound[i].want) & r->bound[i].mask)
+        if ((col[r->bound_col[i]] ^ r->bound[i].want) & r->bound[i].mask)
             return false;
     return true;
 }
 
-/* The identifiers of the entry just read. */
-DECODE_STEP void write_ids(const fact_run *r, fact_ids *out) {
-    const uint64_t *col = r->col;
+/* The identifiers of the entry just read (its columns `col`). */
+DECODE_STEP void write_ids(const uint64_t *col, fact_ids *out) {
     out->e = col[FACT_E];
     out->a = col[FACT_A];
     out->v[0] = (uint8_t)col[RUN_VTYPE];
@@ -229,120 +228,138 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
     return cmp_u64(a[RUN_ASSERTED], b[RUN_ASSERTED]);
 }
 
+/* The most bytes an entry's decoding reads: its flags, V's type, and
+ * eight numbers (the leading fields' and the tail's) of at most
+ * VARINT_MAX bytes each (read_varint_in reads no further). */
+#define RUN_ENTRY_MAX (2 + 8 * VARINT_MAX)
+
 /* Per order, its field sequence spelled out (fact_key.c defines the
  * orders; the tests check that these agree with fact_codec.c's): the
  * decoder of an entry, the seek inside a block, and the setting of a
  * prefix's bounds. */
-#define RUN_ORDER(name, f0, f1, f2, f3, f4)                                                       \
-    DECODE_STEP int name##_step(fact_run *r, fact_ids *out) {                                     \
-        reader rd = {r->p + 1, r->end};                                                           \
-        unsigned flags = r->p[0];                                                                 \
-        uint64_t *col = r->col;                                                                   \
-        bool ok = read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&           \
-                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&           \
-                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col);                  \
-        r->p = ok ? rd.p : r->end;                                                                \
-        if (!ok)                                                                                  \
-            return -1;                                                                            \
-        if (r->bounds && (!r->checked || (flags & r->bound_same) != r->bound_same)) {             \
-            if (!in_bound(r))                                                                     \
-                return FACT_RUN_PAST;                                                             \
-            r->checked = true;                                                                    \
-        }                                                                                         \
-        write_ids(r, out);                                                                        \
-        return 1;                                                                                 \
-    }                                                                                             \
-    static int name##_next(fact_run *r, fact_ids *out) {                                          \
-        return name##_step(r, out);                                                               \
-    }                                                                                             \
-    static int name##_fill(fact_run *r, fact_ids *out, size_t max, size_t *n) {                   \
-        size_t i = 0;                                                                             \
-        int rc = 0;                                                                               \
-        while (i < max && r->p < r->end && (rc = name##_step(r, &out[i])) == 1)                   \
-            i++;                                                                                  \
-        *n = i;                                                                                   \
-        return rc == 1 ? 0 : rc;                                                                  \
-    }                                                                                             \
-    static void name##_key_cols(const uint8_t *key, uint64_t *col) {                              \
-        key_col(key,                                                                              \
-                key_col(key,                                                                      \
-                        key_col(key, key_col(key, key_col(key, 0, f0, col), f1, col), f2, col),   \
-                        f3, col),                                                                 \
-                f4, col);                                                                         \
-        key_tail_cols(key, col);                                                                  \
-    }                                                                                             \
-    static void name##_cols_key(const uint64_t *col, uint8_t *key) {                              \
-        col_key(col, f4, key,                                                                     \
-                col_key(col, f3, key,                                                             \
-                        col_key(col, f2, key, col_key(col, f1, key, col_key(col, f0, key, 0))))); \
-        tail_cols_key(col, key);                                                                  \
-    }                                                                                             \
-    /* The seek, keeping the entry before the one read (`before`, when                            \
-     * given) and where the one found starts (*at). */                                            \
-    DECODE_STEP int name##_scan(const uint8_t *base, const uint8_t *in, size_t len,               \
-                                const uint8_t *target, uint8_t *key, size_t *used,                \
-                                uint64_t *before, size_t *at) {                                   \
-        uint64_t col[RUN_COLS] = {0}, want[RUN_COLS];                                             \
-        if (base)                                                                                 \
-            name##_key_cols(base, col);                                                           \
-        name##_key_cols(target, want);                                                            \
-        reader rd = {in, in + len};                                                               \
-        while (rd.p < rd.end) {                                                                   \
-            *at = (size_t)(rd.p - in);                                                            \
-            if (before)                                                                           \
-                memcpy(before, col, sizeof col);                                                  \
-            unsigned flags = *rd.p++;                                                             \
-            if (!(read_field(&rd, flags, f0, col) && read_field(&rd, flags, f1, col) &&           \
-                  read_field(&rd, flags, f2, col) && read_field(&rd, flags, f3, col) &&           \
-                  read_field(&rd, flags, f4, col) && read_tail(&rd, flags, col)))                 \
-                return -1;                                                                        \
-            int c = cmp_col(col, want, f0);                                                       \
-            c = c ? c : cmp_col(col, want, f1);                                                   \
-            c = c ? c : cmp_col(col, want, f2);                                                   \
-            c = c ? c : cmp_col(col, want, f3);                                                   \
-            c = c ? c : cmp_col(col, want, f4);                                                   \
-            if ((c ? c : cmp_tail(col, want)) >= 0) {                                             \
-                name##_cols_key(col, key);                                                        \
-                *used = (size_t)(rd.p - in);                                                      \
-                return 1;                                                                         \
-            }                                                                                     \
-        }                                                                                         \
-        *at = len;                                                                                \
-        if (before)                                                                               \
-            memcpy(before, col, sizeof col);                                                      \
-        return 0;                                                                                 \
-    }                                                                                             \
-    static int name##_seek(const uint8_t *base, const uint8_t *in, size_t len,                    \
-                           const uint8_t *target, uint8_t *key, size_t *used) {                   \
-        size_t at;                                                                                \
-        return name##_scan(base, in, len, target, key, used, NULL, &at);                          \
-    }                                                                                             \
-    static int name##_place(const uint8_t *base, const uint8_t *in, size_t len,                   \
-                            const uint8_t *target, uint8_t *key, size_t *at, size_t *used,        \
-                            uint8_t *prev, bool *has_prev) {                                      \
-        uint64_t before[RUN_COLS];                                                                \
-        int rc = name##_scan(base, in, len, target, key, used, before, at);                       \
-        *has_prev = rc >= 0 && *at > 0;                                                           \
-        if (*has_prev)                                                                            \
-            name##_cols_key(before, prev);                                                        \
-        return rc;                                                                                \
-    }                                                                                             \
-    static void name##_bounds(fact_run *r, const uint8_t *key, size_t len) {                      \
-        size_t off = 0;                                                                           \
-        r->bounds = 0;                                                                            \
-        r->bound_same = 0;                                                                        \
-        if (off < len)                                                                            \
-            off = field_bound(r, f0, key, off, len);                                              \
-        if (off < len)                                                                            \
-            off = field_bound(r, f1, key, off, len);                                              \
-        if (off < len)                                                                            \
-            off = field_bound(r, f2, key, off, len);                                              \
-        if (off < len)                                                                            \
-            off = field_bound(r, f3, key, off, len);                                              \
-        if (off < len)                                                                            \
-            off = field_bound(r, f4, key, off, len);                                              \
-        if (off < len)                                                                            \
-            tail_bounds(r, key, len);                                                             \
+#define RUN_ORDER(name, f0, f1, f2, f3, f4)                                                        \
+    /* An entry's fields after its flags byte (`room`: read_field's). */                           \
+    DECODE_STEP bool name##_entry(reader *rd, unsigned flags, uint64_t *col, bool room) {          \
+        return read_field(rd, flags, f0, col, room) && read_field(rd, flags, f1, col, room) &&     \
+               read_field(rd, flags, f2, col, room) && read_field(rd, flags, f3, col, room) &&     \
+               read_field(rd, flags, f4, col, room) && read_tail(rd, flags, col, room);            \
+    }                                                                                              \
+    /* The entry at *p (of run `r`, whose end is `end`; *p moves past it). */                      \
+    DECODE_STEP int name##_step(fact_run *r, const uint8_t **p, const uint8_t *end, fact_ids *out, \
+                                bool room) {                                                       \
+        uint64_t *col = r->col;                                                                    \
+        reader rd = {*p + 1, end};                                                                 \
+        unsigned flags = **p;                                                                      \
+        bool ok = name##_entry(&rd, flags, col, room) && (!room || rd.p <= end);                   \
+        *p = ok ? rd.p : end;                                                                      \
+        if (!ok)                                                                                   \
+            return -1;                                                                             \
+        if (r->bounds && (!r->checked || (flags & r->bound_same) != r->bound_same)) {              \
+            if (!in_bound(r, col))                                                                 \
+                return FACT_RUN_PAST;                                                              \
+            r->checked = true;                                                                     \
+        }                                                                                          \
+        write_ids(col, out);                                                                       \
+        return 1;                                                                                  \
+    }                                                                                              \
+    static int name##_next(fact_run *r, fact_ids *out) {                                           \
+        return name##_step(r, &r->p, r->end, out, false);                                          \
+    }                                                                                              \
+    /* The entries with RUN_ENTRY_MAX readable bytes left (r->room) read                           \
+     * without bound tests, an entry checked against the run's end once                            \
+     * it is read; the last few of the page with them. */                                          \
+    static int name##_fill(fact_run *r, fact_ids *out, size_t max, size_t *n) {                    \
+        size_t i = 0;                                                                              \
+        int rc = 1;                                                                                \
+        const uint8_t *p = r->p, *end = r->end, *room = r->room;                                   \
+        while (rc == 1 && i < max && p < end && room - p >= RUN_ENTRY_MAX)                         \
+            if ((rc = name##_step(r, &p, end, &out[i], true)) == 1)                                \
+                i++;                                                                               \
+        while (rc == 1 && i < max && p < end)                                                      \
+            if ((rc = name##_step(r, &p, end, &out[i], false)) == 1)                               \
+                i++;                                                                               \
+        r->p = p;                                                                                  \
+        *n = i;                                                                                    \
+        return rc == 1 ? 0 : rc;                                                                   \
+    }                                                                                              \
+    static void name##_key_cols(const uint8_t *key, uint64_t *col) {                               \
+        key_col(key,                                                                               \
+                key_col(key,                                                                       \
+                        key_col(key, key_col(key, key_col(key, 0, f0, col), f1, col), f2, col),    \
+                        f3, col),                                                                  \
+                f4, col);                                                                          \
+        key_tail_cols(key, col);                                                                   \
+    }                                                                                              \
+    static void name##_cols_key(const uint64_t *col, uint8_t *key) {                               \
+        col_key(col, f4, key,                                                                      \
+                col_key(col, f3, key,                                                              \
+                        col_key(col, f2, key, col_key(col, f1, key, col_key(col, f0, key, 0)))));  \
+        tail_cols_key(col, key);                                                                   \
+    }                                                                                              \
+    /* The seek, keeping the entry before the one read (`before`, when                             \
+     * given) and where the one found starts (*at). */                                             \
+    DECODE_STEP int name##_scan(const uint8_t *base, const uint8_t *in, size_t len,                \
+                                const uint8_t *target, uint8_t *key, size_t *used,                 \
+                                uint64_t *before, size_t *at) {                                    \
+        uint64_t col[RUN_COLS] = {0}, want[RUN_COLS];                                              \
+        if (base)                                                                                  \
+            name##_key_cols(base, col);                                                            \
+        name##_key_cols(target, want);                                                             \
+        reader rd = {in, in + len};                                                                \
+        while (rd.p < rd.end) {                                                                    \
+            *at = (size_t)(rd.p - in);                                                             \
+            if (before)                                                                            \
+                memcpy(before, col, sizeof col);                                                   \
+            unsigned flags = *rd.p++;                                                              \
+            if (!name##_entry(&rd, flags, col, false))                                             \
+                return -1;                                                                         \
+            int c = cmp_col(col, want, f0);                                                        \
+            c = c ? c : cmp_col(col, want, f1);                                                    \
+            c = c ? c : cmp_col(col, want, f2);                                                    \
+            c = c ? c : cmp_col(col, want, f3);                                                    \
+            c = c ? c : cmp_col(col, want, f4);                                                    \
+            if ((c ? c : cmp_tail(col, want)) >= 0) {                                              \
+                name##_cols_key(col, key);                                                         \
+                *used = (size_t)(rd.p - in);                                                       \
+                return 1;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        *at = len;                                                                                 \
+        if (before)                                                                                \
+            memcpy(before, col, sizeof col);                                                       \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int name##_seek(const uint8_t *base, const uint8_t *in, size_t len,                     \
+                           const uint8_t *target, uint8_t *key, size_t *used) {                    \
+        size_t at;                                                                                 \
+        return name##_scan(base, in, len, target, key, used, NULL, &at);                           \
+    }                                                                                              \
+    static int name##_place(const uint8_t *base, const uint8_t *in, size_t len,                    \
+                            const uint8_t *target, uint8_t *key, size_t *at, size_t *used,         \
+                            uint8_t *prev, bool *has_prev) {                                       \
+        uint64_t before[RUN_COLS];                                                                 \
+        int rc = name##_scan(base, in, len, target, key, used, before, at);                        \
+        *has_prev = rc >= 0 && *at > 0;                                                            \
+        if (*has_prev)                                                                             \
+            name##_cols_key(before, prev);                                                         \
+        return rc;                                                                                 \
+    }                                                                                              \
+    static void name##_bounds(fact_run *r, const uint8_t *key, size_t len) {                       \
+        size_t off = 0;                                                                            \
+        r->bounds = 0;                                                                             \
+        r->bound_same = 0;                                                                         \
+        if (off < len)                                                                             \
+            off = field_bound(r, f0, key, off, len);                                               \
+        if (off < len)                                                                             \
+            off = field_bound(r, f1, key, off, len);                                               \
+        if (off < len)                                                                             \
+            off = field_bound(r, f2, key, off, len);                                               \
+        if (off < len)                                                                             \
+            off = field_bound(r, f3, key, off, len);                                               \
+        if (off < len)                                                                             \
+            off = field_bound(r, f4, key, off, len);                                               \
+        if (off < len)                                                                             \
+            tail_bounds(r, key, len);                                                              \
     }
 
 RUN_ORDER(eavt, FACT_E, FACT_A, FACT_V, FACT_TXC, FACT_SEQ)
@@ -413,6 +430,12 @@ static void run_bytes(fact_run *r, const uint8_t *bytes, size_t len) {
     r->checked = false; /* the base need not be inside the bound */
     r->p = bytes;
     r->end = len ? bytes + len : bytes; /* bytes may be NULL when len is 0 */
+    r->room = r->end;
+}
+
+void fact_run_room(fact_run *r, const uint8_t *room) {
+    if (room && r->end && room > r->end)
+        r->room = room;
 }
 
 void fact_run_start_key(fact_run *r, const uint8_t *base, const uint8_t *bytes, size_t len) {

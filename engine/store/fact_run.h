@@ -28,6 +28,7 @@ typedef struct fact_run fact_run;
 struct fact_run {
     uint64_t col[RUN_COLS];                  /* the last entry read, or the run's base */
     const uint8_t *p, *end;                  /* the entries not read yet */
+    const uint8_t *room;                     /* readable up to here (fact_run_room) */
     int (*next)(fact_run *r, fact_ids *out); /* the order's decoder */
     /* The same over up to `max` entries (fact_run_fill). */
     int (*fill)(fact_run *r, fact_ids *out, size_t max, size_t *n);
@@ -59,6 +60,11 @@ void fact_run_start(fact_run *r, const fact_ids *base, const uint8_t *bytes, siz
 /* The same, the base given as the key's bytes (FACT_KEY_SIZE of them):
  * read straight into the columns, not decoded into identifiers first. */
 void fact_run_start_key(fact_run *r, const uint8_t *base, const uint8_t *bytes, size_t len);
+
+/* The bytes of the run's entries may be read up to `room` (NULL: not
+ * past the end), the page's end, so that a decoder tests an entry's end
+ * once, not each field's (fact_run_start resets it). */
+void fact_run_room(fact_run *r, const uint8_t *room);
 
 /* The seek of `order`'s codec inside one restart block (btree_codec's
  * seek): its entries decoded as numbers and compared with the target's,

@@ -245,6 +245,7 @@ static void start_entries(store_scan *sc, const btree_run *run, const fact_ids *
         fact_run_start(&sc->run, key, run->bytes, run->len);
     else
         fact_run_start_key(&sc->run, run->base, run->bytes, run->len);
+    fact_run_room(&sc->run, run->room);
 }
 
 /* A run that starts with the key a seek found: that key, if inside the

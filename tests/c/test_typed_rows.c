@@ -390,6 +390,36 @@ TEST(more_cursors_than_remembered_ones_each_read_their_own_row) {
     minigraf_close(db);
 }
 
+/* No address is taken for a cursor by the set of recent ones (an empty
+ * slot holds an address that maps to the next slot, handles.h): every
+ * 64-byte step of the first 16 KiB of addresses, NULL included, fails
+ * with a code, before a cursor is remembered, while one is, and after it
+ * is freed (its slot emptied again). */
+static void check_low_addresses_are_not_cursors(void) {
+    for (uintptr_t p = 0; p < 256u * 64u; p += 64) {
+        MiniGrafCursor *bad = (MiniGrafCursor *)p;
+        int code = p ? -MINIGRAF_E_API_018 : -MINIGRAF_E_API_017;
+        CHECK_INT_EQ(minigraf_cursor_step(bad), code);
+        CHECK(minigraf_cursor_column_int64(bad, 0) == 0);
+        CHECK(minigraf_cursor_column_uuid(bad, 0) == NULL);
+        CHECK(minigraf_cursor_column_text(bad, 0, NULL) == NULL);
+    }
+}
+
+TEST(empty_slots_of_the_recent_cursors_match_no_address) {
+    check_low_addresses_are_not_cursors();
+    MiniGrafDb *db = open_memory_db();
+    EXPECT_TRANSACT(db, "(transact [[:x :a 1]])");
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?e :where [?e :a 1]])");
+    REQUIRE(c != NULL);
+    CHECK_INT_EQ(minigraf_cursor_step(c), 1);
+    check_low_addresses_are_not_cursors();
+    CHECK(minigraf_cursor_column_uuid(c, 0) != NULL);
+    minigraf_cursor_free(c);
+    check_low_addresses_are_not_cursors();
+    minigraf_close(db);
+}
+
 /* A pointer into a live cursor is not that cursor. */
 TEST(a_pointer_inside_a_live_cursor_is_not_a_cursor) {
     MiniGrafDb *db = open_memory_db();
@@ -756,6 +786,7 @@ CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_
            TEST_ENTRY(a_cursor_freed_between_accessors_is_dead),
            TEST_ENTRY(more_cursors_than_remembered_ones_each_read_their_own_row),
            TEST_ENTRY(a_pointer_inside_a_live_cursor_is_not_a_cursor),
+           TEST_ENTRY(empty_slots_of_the_recent_cursors_match_no_address),
            TEST_ENTRY(step_on_error_returns_minus_the_code_every_time),
            TEST_ENTRY(mixing_step_and_next_batch_shares_the_position),
            TEST_ENTRY(batches_across_engine_blocks_keep_the_stepped_row),

@@ -190,6 +190,26 @@ static void test_bad_entry_ends_the_run(void) {
     }
 }
 
+/* n random records (sequence numbers i * seq_step; of one entity when
+ * `one_entity`) as sorted keys and the entries the codec of `order`
+ * encodes them into, one block: its length. */
+static size_t sorted_entries(int order, uint8_t (*keys)[FACT_KEY_SIZE], int n, uint64_t seq_step,
+                             bool one_entity, uint8_t *bytes) {
+    for (int i = 0; i < n; i++) {
+        fact_ids f;
+        random_fact(&f, (uint64_t)i * seq_step);
+        if (one_entity)
+            f.e = 8192;
+        fact_key_encode(order, &f, keys[i]);
+    }
+    qsort(keys, (size_t)n, FACT_KEY_SIZE, key_cmp);
+    const btree_codec *codec = fact_codec(order);
+    size_t len = 0;
+    for (int i = 0; i < n; i++)
+        len += codec->encode(codec, i ? keys[i - 1] : NULL, keys[i], bytes + len);
+    return len;
+}
+
 /* A batch read (fact_run_fill) stops at its maximum, at the end of the
  * run and before an entry past the bound, and reads what entry-by-entry
  * decoding reads. */
@@ -197,17 +217,8 @@ static void test_fill_matches_next(void) {
     enum { KEYS = 40 };
     uint8_t keys[KEYS][FACT_KEY_SIZE], bytes[KEYS * BTREE_MAX_ENTRY];
     for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
-        for (int i = 0; i < KEYS; i++) {
-            fact_ids f;
-            random_fact(&f, (uint64_t)i);
-            f.e = 8192; /* one entity, so an EAVT bound on it holds every key */
-            fact_key_encode(order, &f, keys[i]);
-        }
-        qsort(keys, KEYS, FACT_KEY_SIZE, key_cmp);
-        const btree_codec *codec = fact_codec(order);
-        size_t len = 0;
-        for (int i = 0; i < KEYS; i++)
-            len += codec->encode(codec, i ? keys[i - 1] : NULL, keys[i], bytes + len);
+        /* one entity, so an EAVT bound on it holds every key */
+        size_t len = sorted_entries(order, keys, KEYS, 1, true, bytes);
         size_t bound = order == TREE_EAVT ? 6 : 0;
         bool ok = true;
         for (size_t max = 1; max <= KEYS + 1; max++) {
@@ -216,6 +227,8 @@ static void test_fill_matches_next(void) {
             fact_run_init(&many, order, keys[0], bound);
             fact_run_start(&one, NULL, bytes, len);
             fact_run_start(&many, NULL, bytes, len);
+            if (max % 2) /* read past the run allowed (fact_run_room) or not */
+                fact_run_room(&many, bytes + sizeof bytes);
             fact_ids a, b[KEYS + 1];
             size_t got = 0, n;
             int rc;
@@ -228,6 +241,40 @@ static void test_fill_matches_next(void) {
             ok = ok && rc == 0 && got == KEYS && fact_run_next(&one, &a) == 0;
         }
         CHECK(ok);
+    }
+}
+
+/* A fill allowed to read past its run's end (fact_run_room) decodes what
+ * one that is not decodes: a run cut at every byte of its entries, the
+ * bytes after the cut still there (the rest of the entries, then bytes
+ * that never end a varint), gives the same entries, and -1 exactly when
+ * the cut falls inside an entry. */
+static void test_room_past_the_end_reads_the_same(void) {
+    enum { KEYS = 24 };
+    uint8_t keys[KEYS][FACT_KEY_SIZE], bytes[KEYS * BTREE_MAX_ENTRY];
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        size_t len = sorted_entries(order, keys, KEYS, 977, false, bytes);
+        memset(bytes + len, 0xff, sizeof bytes - len);
+        bool ok = true;
+        int cut_inside = 0;
+        for (size_t cut = 1; cut <= len; cut++) {
+            fact_run plain, roomy;
+            fact_run_init(&plain, order, keys[0], 0);
+            fact_run_init(&roomy, order, keys[0], 0);
+            fact_run_start(&plain, NULL, bytes, cut);
+            fact_run_start(&roomy, NULL, bytes, cut);
+            fact_run_room(&roomy, bytes + sizeof bytes);
+            fact_ids a[KEYS], b[KEYS];
+            size_t na, nb;
+            int ra = fact_run_fill(&plain, a, KEYS, &na);
+            int rb = fact_run_fill(&roomy, b, KEYS, &nb);
+            ok = ok && ra == rb && na == nb && (ra == 0 || ra == -1);
+            for (size_t i = 0; ok && i < na; i++)
+                ok = same_ids(&a[i], &b[i]);
+            cut_inside += ra == -1;
+        }
+        CHECK(ok);
+        CHECK(cut_inside == (int)len - KEYS); /* every cut but the entries' ends */
     }
 }
 
@@ -428,6 +475,7 @@ int main(void) {
     test_store_scans_match_the_model();
     test_bad_entry_ends_the_run();
     test_fill_matches_next();
+    test_room_past_the_end_reads_the_same();
     test_block_seek_matches_decoding();
     return CHECK_DONE();
 }
