@@ -387,22 +387,25 @@ typedef struct place {
     uint8_t prev[BTREE_MAX_KEY], next[BTREE_MAX_KEY];
 } place;
 
-static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor,
-                      const uint8_t *key, place *pl) {
-    size_t off = restart_at(page, b), limit = block_end(page, b);
-    pl->has_prev = pl->has_next = false;
+/* The place for `key` among the entries from `off` to `limit`, the first
+ * encoded against `base`: pl->has_prev and pl->prev say what comes before
+ * them (`base` itself, or nothing at a block start), and are updated. */
+static int scan_place(const uint8_t *page, const btree_codec *c, size_t off, size_t limit,
+                      const uint8_t *base, const uint8_t *key, place *pl) {
+    pl->has_next = false;
     if (c->place && off < limit) {
         size_t at = 0, used = 0;
-        int rc = c->place(c, restart_base(b, anchor), page + off, limit - off, key, pl->next, &at,
-                          &used, pl->prev, &pl->has_prev);
+        bool before = false;
+        int rc = c->place(c, base, page + off, limit - off, key, pl->next, &at, &used, pl->prev,
+                          &before);
         pl->off = off + at;
+        pl->has_prev |= before;
         pl->has_next = rc == 1;
         pl->next_end = off + used;
         return rc < 0 ? -1 : 0;
     }
     while (off < limit) {
-        const uint8_t *base = pl->has_prev ? pl->prev : restart_base(b, anchor);
-        size_t next = decode_at(c, page, off, limit, base, pl->next);
+        size_t next = decode_at(c, page, off, limit, pl->has_prev ? pl->prev : base, pl->next);
         if (!next)
             return -1;
         if (btree_key_cmp(pl->next, key, c->key_size) >= 0) {
@@ -417,6 +420,13 @@ static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const
     }
     pl->off = limit;
     return 0;
+}
+
+static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor,
+                      const uint8_t *key, place *pl) {
+    pl->has_prev = false;
+    return scan_place(page, c, restart_at(page, b), block_end(page, b), restart_base(b, anchor),
+                      key, pl);
 }
 
 /* A planned edit of block b: replace old_len bytes at `at` with
@@ -493,9 +503,9 @@ static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, con
 /* Block b has grown past twice block_bytes through inserts inside it:
  * the entry nearest its middle becomes a restart (when the page has room
  * for its standalone encoding), so seeks keep decoding few entries. 1 when
- * it did, 0 when not, -1 when an entry does not decode. */
+ * it did (by `ed`), 0 when not, -1 when an entry does not decode. */
 static int split_block(uint8_t *page, pager_marks *marks, const btree_codec *c, size_t b,
-                       const uint8_t *anchor) {
+                       const uint8_t *anchor, edit *ed) {
     size_t start = restart_at(page, b), limit = block_end(page, b);
     if (limit - start <= 2 * c->block_bytes)
         return 0;
@@ -514,11 +524,11 @@ static int split_block(uint8_t *page, pager_marks *marks, const btree_codec *c, 
         return 0;
     if (!(next = decode_at(c, page, off, limit, keys[!cur], keys[cur])))
         return -1;
-    edit ed = {.at = off, .old_len = next - off, .restart_off = off, .new_restart = true};
-    ed.len = c->encode(c, anchor, keys[cur], ed.bytes);
-    if (!edit_fits(page, &ed))
+    *ed = (edit){.at = off, .old_len = next - off, .restart_off = off, .new_restart = true};
+    ed->len = c->encode(c, anchor, keys[cur], ed->bytes);
+    if (!edit_fits(page, ed))
         return 0;
-    apply_edit(page, marks, b, &ed);
+    apply_edit(page, marks, b, ed);
     return 1;
 }
 
@@ -645,30 +655,27 @@ static int split_append(pager *pg, const btree_codec *c, const uint8_t *key, btr
     return 0;
 }
 
-/* The place for `key` when `slot` says this leaf's last insert was just
- * before it: true when the slot applies and the key goes right after. */
+/* The place for `key` when `slot` says this leaf's last insert went
+ * before it in the same block: true when the slot applies, the key is
+ * above the slot's and below the next block's first key. The search
+ * goes on from the slot's entry, so a key a few entries on (a retraction
+ * after its assertion, where the previous one went after its own) is
+ * found without searching the leaf. */
 static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgno,
                          const btree_hint_slot *slot, const uint8_t *key, size_t *b, place *pl) {
     if (!slot || slot->leaf != pgno || slot->count != leaf_count(page) ||
         btree_key_cmp(slot->last, key, c->key_size) >= 0)
         return false;
-    size_t limit = block_end(page, slot->block);
-    pl->off = slot->off;
+    restart_array ra = restart_array_of(page);
+    int cmp;
+    if (slot->block + 1 < ra.n && (compare_restart(page, &ra, c, slot->anchor, slot->block + 1,
+                                                   key, NULL, &cmp) != 0 ||
+                                   cmp <= 0))
+        return false;
     pl->has_prev = true;
     memcpy(pl->prev, slot->last, c->key_size);
-    pl->has_next = false;
-    if (slot->off < limit) {
-        pl->next_end = decode_at(c, page, slot->off, limit, slot->last, pl->next);
-        pl->has_next = true;
-        if (!pl->next_end || btree_key_cmp(pl->next, key, c->key_size) < 0)
-            return false;
-    } else if (slot->block + 1 < restarts(page)) {
-        uint8_t first[BTREE_MAX_KEY];
-        size_t r = slot->block + 1;
-        if (!decode_at(c, page, restart_at(page, r), block_end(page, r), slot->anchor, first) ||
-            btree_key_cmp(first, key, c->key_size) <= 0)
-            return false;
-    }
+    if (scan_place(page, c, slot->off, block_end(page, slot->block), slot->last, key, pl) != 0)
+        return false;
     *b = slot->block;
     return true;
 }
@@ -718,14 +725,21 @@ const uint8_t *leaf_summary(const uint8_t *page) {
     return has_summary(page) ? leaf_sum((uint8_t *)page) : NULL;
 }
 
-/* The slot after inserting `key` by `ed` into block b. */
+/* The slot after inserting `key` by `ed` into block b, then (`promo`,
+ * NULL: none) promoting an entry of block b to a restart: one at or
+ * before the key moves it into the block after, by the promoted entry's
+ * change of length. */
 static void remember(btree_hint_slot *slot, const uint8_t *page, uint32_t pgno,
-                     const btree_codec *c, size_t b, const edit *ed, const uint8_t *key,
-                     const uint8_t *anchor) {
+                     const btree_codec *c, size_t b, const edit *ed, const edit *promo,
+                     const uint8_t *key, const uint8_t *anchor) {
     slot->leaf = pgno;
     slot->count = leaf_count(page);
     slot->off = ed->at + ed->key_len;
     slot->block = ed->new_restart ? b + 1 : b;
+    if (promo && promo->at < slot->off) {
+        slot->off = slot->off + promo->len - promo->old_len;
+        slot->block++;
+    }
     memcpy(slot->last, key, c->key_size);
     memcpy(slot->anchor, anchor, c->key_size);
 }
@@ -762,10 +776,11 @@ int leaf_insert(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno, con
         mark(marks, FORMAT_PAGE_PAYLOAD - BTREE_LEAF_SUM_BYTES, BTREE_LEAF_SUM_BYTES);
         sp->ends = !next;
     }
-    int promoted = split_block(page, marks, c, b, anchor);
+    edit promo;
+    int promoted = split_block(page, marks, c, b, anchor, &promo);
     if (promoted < 0)
         return corrupt(e, pgno);
-    if (slot && !promoted)
-        remember(slot, page, pgno, c, b, &ed, key, anchor);
+    if (slot)
+        remember(slot, page, pgno, c, b, &ed, promoted ? &promo : NULL, key, anchor);
     return 0;
 }
