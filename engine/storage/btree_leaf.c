@@ -726,16 +726,20 @@ static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgn
     if (!slot || slot->leaf != pgno || slot->count != leaf_count(page) ||
         btree_key_cmp(slot->last, key, c->key_size) >= 0)
         return false;
+    size_t limit = block_end(page, slot->block);
     pl->has_prev = true;
     memcpy(pl->prev, slot->last, c->key_size);
-    if (scan_place(page, c, slot->off, block_end(page, slot->block), slot->last, key, pl) != 0)
+    pl->has_next = false;
+    pl->off = slot->off; /* an append: the block's end */
+    if (slot->off < limit && scan_place(page, c, slot->off, limit, slot->last, key, pl) != 0)
         return false;
-    restart_array ra = restart_array_of(page);
-    int cmp;
-    if (!pl->has_next && slot->block + 1 < ra.n &&
-        (compare_restart(page, &ra, c, slot->anchor, slot->block + 1, key, NULL, &cmp) != 0 ||
-         cmp <= 0))
-        return false;
+    if (!pl->has_next && slot->block + 1 < restarts(page)) {
+        restart_array ra = restart_array_of(page);
+        int cmp;
+        if (compare_restart(page, &ra, c, slot->anchor, slot->block + 1, key, NULL, &cmp) != 0 ||
+            cmp <= 0)
+            return false;
+    }
     *b = slot->block;
     return true;
 }
