@@ -379,8 +379,8 @@ static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *key
         const uint8_t *base = restart ? restart_base(r, keys) : keys + (i - 1) * ks;
         int kind = !restart ? SRC_PREV : r ? SRC_ANCHOR : SRC_FIRST;
         uint8_t enc[BTREE_MAX_ENTRY];
-        size_t len =
-            entry_bytes(c, base, kind, keys + i * ks, src ? src + i : NULL, same_anchor, enc);
+        size_t len = entry_bytes(c, base, kind, keys + i * ks, src ? src + i : NULL, same_anchor,
+                                 enc);
         if (off + len + 2 * (r + restart) > top || i == LEAF_MAX_ENTRIES)
             break;
         if (c->sum_add)
@@ -670,17 +670,16 @@ static int rebuild(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno,
     size_t total = g.count;
     sp->relast = true;
     mark(marks, 0, FORMAT_PAGE_PAYLOAD);
-    if (!full &&
-        leaf_build(page, c, g.keys, total, c->block_bytes, g.src, g.anchor) == total) {
+    if (!full && leaf_build(page, c, g.keys, total, c->block_bytes, g.src, g.anchor) == total) {
         free(g.src);
         return 0;
     }
     uint8_t *rpage;
     rc = pager_alloc(pg, &sp->right, &rpage, e);
     if (rc == 0) {
-        size_t left =
-            leaf_build(page, c, g.keys, split_point(g.keys, ks, total - 1, g.pos, c->grows_at_front),
-                       c->block_bytes, g.src, g.anchor);
+        size_t left = leaf_build(page, c, g.keys,
+                                 split_point(g.keys, ks, total - 1, g.pos, c->grows_at_front),
+                                 c->block_bytes, g.src, g.anchor);
         /* Standalone restart entries can make the right half longer than
          * it was: fewer, longer blocks fit it (one block is never longer
          * than the entries were in the full page). */

@@ -9,7 +9,9 @@
  * ones only while nothing changed.
  * The fact-key codec: round trips, truncated entries, and trees of fact
  * keys in every order (entries of varying sizes, so leaf blocks split and
- * edits shrink as well as grow). A leaf whose restart array cannot be
+ * edits shrink as well as grow), a full leaf split at every place and
+ * retractions inserted after their facts (in order, in runs, at random),
+ * every leaf passing the on-read check. A leaf whose restart array cannot be
  * right is STG-008. Scratch pages and leaf notes are trusted only by a
  * cursor of the codec that checked them, and a child page 0 (what an
  * empty scratch slot holds) is STG-008. */
@@ -841,8 +843,8 @@ static void test_retractions_match_the_model(void) {
             btree_hint *hint = calloc(1, sizeof *hint);
             for (size_t i = 0; i < n; i++) {
                 retract_key(order, i, 1, m.keys + m.count * FACT_KEY_SIZE);
-                ok = ok && btree_insert(pg, &root, c, m.keys + m.count++ * FACT_KEY_SIZE, hint,
-                                        &e) == 0;
+                ok = ok &&
+                     btree_insert(pg, &root, c, m.keys + m.count++ * FACT_KEY_SIZE, hint, &e) == 0;
             }
             for (size_t i = 0, run = 0, from = 0; i < n; i++, run--) {
                 if (shape == 1 && run == 0) { /* a run of 1..64 from a random place */
@@ -851,8 +853,8 @@ static void test_retractions_match_the_model(void) {
                 }
                 uint64_t which = shape == 0 ? i : shape == 1 ? (from + run) % n : rng() % n;
                 retract_key(order, which, 2, m.keys + m.count * FACT_KEY_SIZE);
-                ok = ok && btree_insert(pg, &root, c, m.keys + m.count++ * FACT_KEY_SIZE, hint,
-                                        &e) == 0;
+                ok = ok &&
+                     btree_insert(pg, &root, c, m.keys + m.count++ * FACT_KEY_SIZE, hint, &e) == 0;
                 if (i % 1000 == 999)
                     ok = ok && leaves_valid(pg, c);
             }
