@@ -351,10 +351,11 @@ typedef struct leaf_src {
 /* The entry of keys[i], encoded against `base` (of kind `kind`): the
  * bytes it had (src, NULL: none) when they are encoded against the same
  * key, as most are in a rebuild (`same_anchor`: the leaf keeps its first
- * key), else encoded. Its length. */
+ * key), and are no longer than an entry may be; else encoded. Its length. */
 static size_t entry_bytes(const btree_codec *c, const uint8_t *base, int kind, const uint8_t *key,
                           const leaf_src *src, bool same_anchor, uint8_t *out) {
-    if (src && src->base == kind && (kind != SRC_ANCHOR || same_anchor)) {
+    if (src && src->base == kind && (kind != SRC_ANCHOR || same_anchor) &&
+        src->len <= BTREE_MAX_ENTRY) {
         memcpy(out, src->bytes, src->len);
         return src->len;
     }
