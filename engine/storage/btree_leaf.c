@@ -715,29 +715,41 @@ static int split_append(pager *pg, const btree_codec *c, const uint8_t *key, btr
 }
 
 /* The place for `key` when `slot` says this leaf's last insert went
- * before it in the same block: true when the slot applies, the key is
- * above the slot's and goes in that block (before its end, or at it and
- * below the next block's first key). The search goes on from the slot's
- * entry, so a key a few entries on (a retraction after its assertion,
- * where the previous one went after its own) is found without searching
- * the leaf. */
+ * just before it, or one entry before (a retraction after its assertion,
+ * where the previous one went after its own): true when the slot applies,
+ * the key is above the slot's and goes at one of the next two places of
+ * the slot's block (at its end: below the next block's first key). A key
+ * further on pays two decodes before the leaf's search. */
+#define HINT_REACH 2
 static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgno,
                          const btree_hint_slot *slot, const uint8_t *key, size_t *b, place *pl) {
     if (!slot || slot->leaf != pgno || slot->count != leaf_count(page) ||
         btree_key_cmp(slot->last, key, c->key_size) >= 0)
         return false;
-    size_t limit = block_end(page, slot->block);
+    size_t limit = block_end(page, slot->block), off = slot->off;
     pl->has_prev = true;
     memcpy(pl->prev, slot->last, c->key_size);
     pl->has_next = false;
-    pl->off = slot->off; /* an append: the block's end */
-    if (slot->off < limit && scan_place(page, c, slot->off, limit, slot->last, key, pl) != 0)
+    for (int step = 0; step < HINT_REACH && off < limit && !pl->has_next; step++) {
+        size_t next = decode_at(c, page, off, limit, pl->prev, pl->next);
+        if (!next)
+            return false;
+        pl->has_next = btree_key_cmp(pl->next, key, c->key_size) >= 0;
+        if (pl->has_next) {
+            pl->next_end = next;
+            break;
+        }
+        memcpy(pl->prev, pl->next, c->key_size);
+        off = next;
+    }
+    pl->off = off;
+    if (!pl->has_next && off < limit)
         return false;
-    if (!pl->has_next && slot->block + 1 < restarts(page)) {
-        restart_array ra = restart_array_of(page);
-        int cmp;
-        if (compare_restart(page, &ra, c, slot->anchor, slot->block + 1, key, NULL, &cmp) != 0 ||
-            cmp <= 0)
+    size_t r = slot->block + 1;
+    if (!pl->has_next && r < restarts(page)) {
+        uint8_t first[BTREE_MAX_KEY];
+        if (!decode_at(c, page, restart_at(page, r), block_end(page, r), slot->anchor, first) ||
+            btree_key_cmp(first, key, c->key_size) <= 0)
             return false;
     }
     *b = slot->block;
