@@ -416,25 +416,22 @@ typedef struct place {
     uint8_t prev[BTREE_MAX_KEY], next[BTREE_MAX_KEY];
 } place;
 
-/* The place for `key` among the entries from `off` to `limit`, the first
- * encoded against `base`: pl->has_prev and pl->prev say what comes before
- * them (`base` itself, or nothing at a block start), and are updated. */
-static int scan_place(const uint8_t *page, const btree_codec *c, size_t off, size_t limit,
-                      const uint8_t *base, const uint8_t *key, place *pl) {
-    pl->has_next = false;
+static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor,
+                      const uint8_t *key, place *pl) {
+    size_t off = restart_at(page, b), limit = block_end(page, b);
+    pl->has_prev = pl->has_next = false;
     if (c->place && off < limit) {
         size_t at = 0, used = 0;
-        bool before = false;
-        int rc = c->place(c, base, page + off, limit - off, key, pl->next, &at, &used, pl->prev,
-                          &before);
+        int rc = c->place(c, restart_base(b, anchor), page + off, limit - off, key, pl->next, &at,
+                          &used, pl->prev, &pl->has_prev);
         pl->off = off + at;
-        pl->has_prev |= before;
         pl->has_next = rc == 1;
         pl->next_end = off + used;
         return rc < 0 ? -1 : 0;
     }
     while (off < limit) {
-        size_t next = decode_at(c, page, off, limit, pl->has_prev ? pl->prev : base, pl->next);
+        const uint8_t *base = pl->has_prev ? pl->prev : restart_base(b, anchor);
+        size_t next = decode_at(c, page, off, limit, base, pl->next);
         if (!next)
             return -1;
         if (btree_key_cmp(pl->next, key, c->key_size) >= 0) {
@@ -449,13 +446,6 @@ static int scan_place(const uint8_t *page, const btree_codec *c, size_t off, siz
     }
     pl->off = limit;
     return 0;
-}
-
-static int find_place(const uint8_t *page, const btree_codec *c, size_t b, const uint8_t *anchor,
-                      const uint8_t *key, place *pl) {
-    pl->has_prev = false;
-    return scan_place(page, c, restart_at(page, b), block_end(page, b), restart_base(b, anchor),
-                      key, pl);
 }
 
 /* A planned edit of block b: replace old_len bytes at `at` with
