@@ -242,6 +242,21 @@ static int update_sums(pager *pg, uint8_t *page, const btree_codec *c, size_t i,
     return rc == 0 ? set_child_sum(pg, c, right, below->right, true, NULL, hi, e) : rc;
 }
 
+/* The child of a branch whose range holds `key`: the one the hint says
+ * the last insert at this depth took when it still does (inserts after
+ * one another into the same leaf skip the binary search), remembered. */
+static size_t hinted_child(const uint8_t *page, const btree_codec *c, const uint8_t *key,
+                           btree_hint *hint, int depth) {
+    size_t ks = c->key_size, es = entry_size(page, c), n = branch_count(page);
+    size_t g = hint ? hint->child[depth] : n;
+    bool holds = g < n && (g == 0 || btree_key_cmp(branch_entry(page, es, g), key, ks) <= 0) &&
+                 (g + 1 == n || btree_key_cmp(key, branch_entry(page, es, g + 1), ks) < 0);
+    size_t i = holds ? g : child_index(page, c, key, true);
+    if (hint)
+        hint->child[depth] = i;
+    return i;
+}
+
 /* Inserts under the branch *pgno, whose bytes are `seen`: the branch
  * itself is made writable (copied, when a view may see it) only when it
  * changes: its child moved (a committed page copied), its lowest key
@@ -253,7 +268,7 @@ static int update_sums(pager *pg, uint8_t *page, const btree_codec *c, size_t i,
 static int insert_branch(pager *pg, uint32_t *pgno, const uint8_t *seen, const btree_codec *c,
                          const uint8_t *key, const uint8_t *hi, btree_hint *hint, int depth,
                          btree_split *sp, err *e) {
-    size_t ks = c->key_size, es = entry_size(seen, c), i = child_index(seen, c, key, true);
+    size_t ks = c->key_size, es = entry_size(seen, c), i = hinted_child(seen, c, key, hint, depth);
     bool sums = has_sums(seen);
     uint8_t after[BTREE_MAX_KEY]; /* the first key after child i's */
     if (i + 1 < branch_count(seen))

@@ -116,8 +116,11 @@ typedef struct btree_hint_slot {
     uint8_t last[BTREE_MAX_KEY], anchor[BTREE_MAX_KEY];
 } btree_hint_slot;
 
+/* `child`: the child index the last insert took at each branch depth,
+ * tried first by the next (a guess, checked against the branch's keys). */
 typedef struct btree_hint {
     btree_hint_slot slots[BTREE_HINT_SLOTS];
+    size_t child[BTREE_MAX_DEPTH];
 } btree_hint;
 
 void btree_hint_reset(btree_hint *h);

@@ -349,12 +349,39 @@ static int corrupt(err *e, uint32_t pgno) {
     return err_set(e, ERR(STG, 8), "corrupt B-tree page %u", (unsigned)pgno);
 }
 
+/* Where a key's entry came from in the leaf a rebuild reads: its bytes
+ * and what they are encoded against (none: the key is new or its
+ * predecessor changed). */
+enum { SRC_NONE, SRC_FIRST, SRC_ANCHOR, SRC_PREV };
+typedef struct leaf_src {
+    const uint8_t *bytes;
+    size_t len;
+    int base;
+} leaf_src;
+
+/* The entry of keys[i], encoded against `base` (of kind `kind`): the
+ * bytes it had (src, NULL: none) when they are encoded against the same
+ * key, as most are in a rebuild (`same_anchor`: the leaf keeps its first
+ * key), and are no longer than an entry may be; else encoded. Its length. */
+static size_t entry_bytes(const btree_codec *c, const uint8_t *base, int kind, const uint8_t *key,
+                          const leaf_src *src, bool same_anchor, uint8_t *out) {
+    if (src && src->base == kind && (kind != SRC_ANCHOR || same_anchor) &&
+        src->len <= BTREE_MAX_ENTRY) {
+        memcpy(out, src->bytes, src->len);
+        return src->len;
+    }
+    return c->encode(c, base, key, out);
+}
+
 /* Rebuilds `page` from sorted keys, a new block once the current one
- * holds block_bytes: how many of the first n fit. */
+ * holds block_bytes: how many of the first n fit. `src` (NULL: none) are
+ * the keys' entries in the leaf they come from, whose first key is
+ * `src_anchor`. */
 static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *keys, size_t n,
-                         size_t block_bytes) {
+                         size_t block_bytes, const leaf_src *src, const uint8_t *src_anchor) {
     size_t ks = c->key_size, off = LEAF_HEADER, r = 0, block = 0, i;
     uint16_t starts[FORMAT_PAGE_PAYLOAD / 2];
+    bool same_anchor = src && memcmp(keys, src_anchor, ks) == 0;
     memset(page, 0, FORMAT_PAGE_PAYLOAD);
     if (c->sum_add)
         page[L_FLAGS] = LEAF_SUMMARY;
@@ -362,8 +389,10 @@ static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *key
     for (i = 0; i < n; i++) {
         bool restart = i == 0 || off - block >= block_bytes;
         const uint8_t *base = restart ? restart_base(r, keys) : keys + (i - 1) * ks;
+        int kind = !restart ? SRC_PREV : r ? SRC_ANCHOR : SRC_FIRST;
         uint8_t enc[BTREE_MAX_ENTRY];
-        size_t len = c->encode(c, base, keys + i * ks, enc);
+        size_t len = entry_bytes(c, base, kind, keys + i * ks, src ? src + i : NULL, same_anchor,
+                                 enc);
         if (off + len + 2 * (r + restart) > top || i == LEAF_MAX_ENTRIES)
             break;
         if (c->sum_add)
@@ -386,7 +415,7 @@ static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *key
 }
 
 void leaf_init(uint8_t *page, const btree_codec *c, const uint8_t *key) {
-    leaf_build(page, c, key, 1, c->block_bytes);
+    leaf_build(page, c, key, 1, c->block_bytes, NULL, NULL);
 }
 
 /* Where `key` goes in block b: the keys before (prev, unless the place is
@@ -504,9 +533,9 @@ static void plan_insert(const uint8_t *page, const btree_codec *c, size_t b, con
 /* Block b has grown past twice block_bytes through inserts inside it:
  * the entry nearest its middle becomes a restart (when the page has room
  * for its standalone encoding), so seeks keep decoding few entries. 1 when
- * it did, 0 when not, -1 when an entry does not decode. */
+ * it did (by `ed`), 0 when not, -1 when an entry does not decode. */
 static int split_block(uint8_t *page, pager_marks *marks, const btree_codec *c, size_t b,
-                       const uint8_t *anchor) {
+                       const uint8_t *anchor, edit *ed) {
     size_t start = restart_at(page, b), limit = block_end(page, b);
     if (limit - start <= 2 * c->block_bytes)
         return 0;
@@ -525,11 +554,11 @@ static int split_block(uint8_t *page, pager_marks *marks, const btree_codec *c, 
         return 0;
     if (!(next = decode_at(c, page, off, limit, keys[!cur], keys[cur])))
         return -1;
-    edit ed = {.at = off, .old_len = next - off, .restart_off = off, .new_restart = true};
-    ed.len = c->encode(c, anchor, keys[cur], ed.bytes);
-    if (!edit_fits(page, &ed))
+    *ed = (edit){.at = off, .old_len = next - off, .restart_off = off, .new_restart = true};
+    ed->len = c->encode(c, anchor, keys[cur], ed->bytes);
+    if (!edit_fits(page, ed))
         return 0;
-    apply_edit(page, marks, b, &ed);
+    apply_edit(page, marks, b, ed);
     return 1;
 }
 
@@ -572,72 +601,102 @@ static size_t split_point(const uint8_t *keys, size_t ks, size_t n, size_t pos, 
     return (n + 1) / 2;
 }
 
-/* All keys of the leaf plus `key` at its place, into a malloc'd array. */
-static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key, uint8_t **out,
-                  size_t *count, size_t *pos) {
+/* All keys of a leaf plus a new one at its place (pos), with where their
+ * entries came from (in `copy`, the leaf's bytes: the rebuild overwrites
+ * the leaf). One allocation. */
+typedef struct gathered {
+    leaf_src *src; /* the allocation */
+    uint8_t *keys, *copy, anchor[BTREE_MAX_KEY];
+    size_t count, pos;
+} gathered;
+
+static int gather_entries(const uint8_t *page, const btree_codec *c, gathered *g) {
     size_t ks = c->key_size, n = 0, max = leaf_count(page);
-    uint8_t *keys = malloc((max + 1) * ks);
-    if (!keys)
-        return 1;
-    uint8_t anchor[BTREE_MAX_KEY];
-    leaf_pos at = leaf_begin();
-    int rc = leaf_first_key(page, c, anchor);
-    while (rc == 0 && n < max &&
-           (rc = leaf_next(page, c, &at, n ? keys + (n - 1) * ks : NULL, anchor, keys + n * ks)) ==
-               1) {
-        n++;
-        rc = 0;
+    for (size_t b = 0; b < restarts(page); b++) {
+        size_t off = restart_at(page, b), limit = block_end(page, b);
+        if (off >= limit)
+            return -1;
+        const uint8_t *base = restart_base(b, g->anchor);
+        int kind = b ? SRC_ANCHOR : SRC_FIRST;
+        while (off < limit) {
+            size_t next = n < max ? decode_at(c, page, off, limit, base, g->keys + n * ks) : 0;
+            if (!next)
+                return -1;
+            g->src[n] = (leaf_src){g->copy + off, next - off, kind};
+            if (n == 0)
+                memcpy(g->anchor, g->keys, ks);
+            base = g->keys + n++ * ks;
+            kind = SRC_PREV;
+            off = next;
+        }
     }
-    if (rc != 0 || n != max || leaf_next(page, c, &at, NULL, anchor, keys) != 0) {
-        free(keys);
+    return n == max ? 0 : -1;
+}
+
+static int gather(const uint8_t *page, const btree_codec *c, const uint8_t *key, gathered *g) {
+    size_t ks = c->key_size, n = leaf_count(page);
+    g->src = malloc((n + 1) * (sizeof *g->src + ks) + FORMAT_PAGE_PAYLOAD);
+    if (!g->src)
+        return 1;
+    g->keys = (uint8_t *)(g->src + n + 1);
+    g->copy = g->keys + (n + 1) * ks;
+    memcpy(g->copy, page, FORMAT_PAGE_PAYLOAD);
+    if (gather_entries(page, c, g) != 0) {
+        free(g->src);
         return -1;
     }
     size_t p = 0;
-    while (p < n && btree_key_cmp(keys + p * ks, key, ks) < 0)
+    while (p < n && btree_key_cmp(g->keys + p * ks, key, ks) < 0)
         p++;
-    memmove(keys + (p + 1) * ks, keys + p * ks, (n - p) * ks);
-    memcpy(keys + p * ks, key, ks);
-    *out = keys;
-    *count = n + 1;
-    *pos = p;
+    memmove(g->keys + (p + 1) * ks, g->keys + p * ks, (n - p) * ks);
+    memcpy(g->keys + p * ks, key, ks);
+    memmove(g->src + p + 1, g->src + p, (n - p) * sizeof *g->src);
+    g->src[p].base = SRC_NONE;
+    if (p < n && g->src[p + 1].base == SRC_PREV)
+        g->src[p + 1].base = SRC_NONE; /* its predecessor is the new key */
+    g->count = n + 1;
+    g->pos = p;
     return 0;
 }
 
-/* Re-encodes the leaf with `key` added; when they do not all fit (or
- * `full`: an edit did not fit), splits it into a new right page. */
+/* Re-encodes the leaf with `key` added (copying the entries still
+ * encoded against the same key); when they do not all fit (or `full`: an
+ * edit did not fit), splits it into a new right page. */
 static int rebuild(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno,
                    const btree_codec *c, const uint8_t *key, bool full, btree_split *sp, err *e) {
-    uint8_t *keys;
-    size_t total, pos, ks = c->key_size;
-    int rc = gather(page, c, key, &keys, &total, &pos);
+    gathered g;
+    size_t ks = c->key_size;
+    int rc = gather(page, c, key, &g);
     if (rc != 0)
         return rc < 0 ? corrupt(e, pgno) : err_set(e, ERR(INT, 0), "out of memory");
+    size_t total = g.count;
     sp->relast = true;
     mark(marks, 0, FORMAT_PAGE_PAYLOAD);
-    if (!full && leaf_build(page, c, keys, total, c->block_bytes) == total) {
-        free(keys);
+    if (!full && leaf_build(page, c, g.keys, total, c->block_bytes, g.src, g.anchor) == total) {
+        free(g.src);
         return 0;
     }
     uint8_t *rpage;
     rc = pager_alloc(pg, &sp->right, &rpage, e);
     if (rc == 0) {
-        size_t left = leaf_build(page, c, keys,
-                                 split_point(keys, ks, total - 1, pos, c->grows_at_front),
-                                 c->block_bytes);
+        size_t left = leaf_build(page, c, g.keys,
+                                 split_point(g.keys, ks, total - 1, g.pos, c->grows_at_front),
+                                 c->block_bytes, g.src, g.anchor);
         /* Standalone restart entries can make the right half longer than
          * it was: fewer, longer blocks fit it (one block is never longer
          * than the entries were in the full page). */
         size_t block = c->block_bytes, right = total - left;
-        while (leaf_build(rpage, c, keys + left * ks, right, block) != right &&
+        while (leaf_build(rpage, c, g.keys + left * ks, right, block, g.src + left, g.anchor) !=
+                   right &&
                block < FORMAT_PAGE_SIZE)
             block *= 2;
         if (block >= FORMAT_PAGE_SIZE)
             rc = err_set(e, ERR(INT, 0), "internal: leaf split of page %u overflows",
                          (unsigned)pgno);
-        memcpy(sp->key, keys + left * ks, ks);
+        memcpy(sp->key, g.keys + left * ks, ks);
         sp->happened = true;
     }
-    free(keys);
+    free(g.src);
     return rc;
 }
 
@@ -656,26 +715,40 @@ static int split_append(pager *pg, const btree_codec *c, const uint8_t *key, btr
     return 0;
 }
 
-/* The place for `key` when `slot` says this leaf's last insert was just
- * before it: true when the slot applies and the key goes right after. */
+/* The place for `key` when `slot` says this leaf's last insert went
+ * just before it, or one entry before (a retraction after its assertion,
+ * where the previous one went after its own): true when the slot applies,
+ * the key is above the slot's and goes at one of the next two places of
+ * the slot's block (at its end: below the next block's first key). A key
+ * further on pays two decodes before the leaf's search. */
+#define HINT_REACH 2
 static bool hinted_place(const uint8_t *page, const btree_codec *c, uint32_t pgno,
                          const btree_hint_slot *slot, const uint8_t *key, size_t *b, place *pl) {
     if (!slot || slot->leaf != pgno || slot->count != leaf_count(page) ||
         btree_key_cmp(slot->last, key, c->key_size) >= 0)
         return false;
-    size_t limit = block_end(page, slot->block);
-    pl->off = slot->off;
+    size_t limit = block_end(page, slot->block), off = slot->off;
     pl->has_prev = true;
     memcpy(pl->prev, slot->last, c->key_size);
     pl->has_next = false;
-    if (slot->off < limit) {
-        pl->next_end = decode_at(c, page, slot->off, limit, slot->last, pl->next);
-        pl->has_next = true;
-        if (!pl->next_end || btree_key_cmp(pl->next, key, c->key_size) < 0)
+    for (int step = 0; step < HINT_REACH && off < limit && !pl->has_next; step++) {
+        size_t next = decode_at(c, page, off, limit, pl->prev, pl->next);
+        if (!next)
             return false;
-    } else if (slot->block + 1 < restarts(page)) {
+        pl->has_next = btree_key_cmp(pl->next, key, c->key_size) >= 0;
+        if (pl->has_next) {
+            pl->next_end = next;
+            break;
+        }
+        memcpy(pl->prev, pl->next, c->key_size);
+        off = next;
+    }
+    pl->off = off;
+    if (!pl->has_next && off < limit)
+        return false;
+    size_t r = slot->block + 1;
+    if (!pl->has_next && r < restarts(page)) {
         uint8_t first[BTREE_MAX_KEY];
-        size_t r = slot->block + 1;
         if (!decode_at(c, page, restart_at(page, r), block_end(page, r), slot->anchor, first) ||
             btree_key_cmp(first, key, c->key_size) <= 0)
             return false;
@@ -729,14 +802,21 @@ const uint8_t *leaf_summary(const uint8_t *page) {
     return has_summary(page) ? leaf_sum((uint8_t *)page) : NULL;
 }
 
-/* The slot after inserting `key` by `ed` into block b. */
+/* The slot after inserting `key` by `ed` into block b, then (`promo`,
+ * NULL: none) promoting an entry of block b to a restart: one at or
+ * before the key moves it into the block after, by the promoted entry's
+ * change of length. */
 static void remember(btree_hint_slot *slot, const uint8_t *page, uint32_t pgno,
-                     const btree_codec *c, size_t b, const edit *ed, const uint8_t *key,
-                     const uint8_t *anchor) {
+                     const btree_codec *c, size_t b, const edit *ed, const edit *promo,
+                     const uint8_t *key, const uint8_t *anchor) {
     slot->leaf = pgno;
     slot->count = leaf_count(page);
     slot->off = ed->at + ed->key_len;
     slot->block = ed->new_restart ? b + 1 : b;
+    if (promo && promo->at < slot->off) {
+        slot->off = slot->off + promo->len - promo->old_len;
+        slot->block++;
+    }
     memcpy(slot->last, key, c->key_size);
     memcpy(slot->anchor, anchor, c->key_size);
 }
@@ -773,10 +853,11 @@ int leaf_insert(pager *pg, uint8_t *page, pager_marks *marks, uint32_t pgno, con
         mark(marks, FORMAT_PAGE_PAYLOAD - BTREE_LEAF_SUM_BYTES, BTREE_LEAF_SUM_BYTES);
         sp->ends = !next;
     }
-    int promoted = split_block(page, marks, c, b, anchor);
+    edit promo;
+    int promoted = split_block(page, marks, c, b, anchor, &promo);
     if (promoted < 0)
         return corrupt(e, pgno);
-    if (slot && !promoted)
-        remember(slot, page, pgno, c, b, &ed, key, anchor);
+    if (slot)
+        remember(slot, page, pgno, c, b, &ed, promoted ? &promo : NULL, key, anchor);
     return 0;
 }

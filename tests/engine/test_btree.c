@@ -9,7 +9,9 @@
  * ones only while nothing changed.
  * The fact-key codec: round trips, truncated entries, and trees of fact
  * keys in every order (entries of varying sizes, so leaf blocks split and
- * edits shrink as well as grow). A leaf whose restart array cannot be
+ * edits shrink as well as grow), a full leaf split at every place and
+ * retractions inserted after their facts (in order, in runs, at random),
+ * every leaf passing the on-read check. A leaf whose restart array cannot be
  * right is STG-008. Scratch pages and leaf notes are trusted only by a
  * cursor of the codec that checked them, and a child page 0 (what an
  * empty scratch slot holds) is STG-008. */
@@ -732,6 +734,142 @@ static void test_fact_trees_match_the_model(void) {
     }
 }
 
+/* Every leaf of the pager's only tree passes the on-read check (entries,
+ * restarts, order, count and the leaf summary, rebuilt from the keys). */
+static bool leaves_valid(pager *pg, const btree_codec *codec) {
+    bool ok = true;
+    for (uint32_t pgno = 1; pgno < pager_page_count(pg); pgno++) {
+        const uint8_t *page = pager_newest(pg, pgno);
+        if (page && page[0] == 1) /* a leaf */
+            ok = ok && leaf_valid(page, codec);
+    }
+    return ok;
+}
+
+/* A fact of entity e (one attribute, value e) at tx: asserted at 1, then
+ * retracted and asserted again in turns; each sorts right after the one
+ * before in EAVT, AEVT and AVET. */
+static void retract_key(int order, uint64_t e, uint64_t tx, uint8_t *key) {
+    fact_ids f = {0};
+    f.e = 8192 + e;
+    f.a = 4096;
+    f.v[0] = VT_INTEGER;
+    format_put_be(f.v + 1, format_sortable_i64((int64_t)e), 8);
+    f.tx_count = tx;
+    f.seq = tx * 1000000 + e;
+    f.tx_id = INT64_C(1764000000000) + (int64_t)tx;
+    f.valid_from = f.tx_id;
+    f.valid_to = VALID_TO_FOREVER;
+    f.asserted = tx % 2 == 1;
+    fact_key_encode(order, &f, key);
+}
+
+static bool root_is_leaf(pager *pg, uint32_t root) {
+    return pager_newest(pg, root)[0] == 1;
+}
+
+/* A leaf filled with facts of even entities (appends, until one more
+ * splits it), then keys at one place of it until it splits: before the
+ * first key, after each (its retraction, then its assertion again, ...)
+ * and after the last, so a full leaf splits at every place (the split
+ * copies entries' bytes where they are encoded against the same key, and
+ * the new first key rebuilds the leaf). The tree matches the model and
+ * every leaf passes the on-read check after every insert. */
+static void test_splits_at_every_place_of_a_leaf(void) {
+    const btree_codec *c = fact_codec(TREE_AEVT);
+    size_t full = 0, splits = 0;
+    bool ok = true;
+    for (size_t at = 0; at <= full + 1; at++) {
+        pager *pg;
+        format_header h;
+        err e = {0};
+        CHECK(pager_open_memory(&pg, &h, &e) == 0);
+        model m = {malloc(4096 * FACT_KEY_SIZE), 0, FACT_KEY_SIZE, c};
+        uint32_t root = 0;
+        btree_hint *hint = calloc(1, sizeof *hint);
+        for (size_t i = 0; (at == 0 && full == 0) || i < full; i++) {
+            if (full == 0 && i > 0 && !root_is_leaf(pg, root)) {
+                full = i - 1; /* the last append split the leaf */
+                break;
+            }
+            uint8_t *k = m.keys + m.count++ * FACT_KEY_SIZE;
+            retract_key(TREE_AEVT, 2 + 2 * i, 1, k);
+            ok = ok && btree_insert(pg, &root, c, k, hint, &e) == 0;
+        }
+        if (!root_is_leaf(pg, root)) { /* the sizing run: again with `full` facts */
+            free(hint);
+            free(m.keys);
+            pager_close(pg);
+            at--;
+            continue;
+        }
+        /* at 0: entity 0 (the first key); at k: entity 2k, after its fact */
+        for (uint64_t tx = at == 0 || at > full ? 1 : 2; ok && root_is_leaf(pg, root); tx++) {
+            uint8_t *k = m.keys + m.count++ * FACT_KEY_SIZE;
+            retract_key(TREE_AEVT, 2 * at, tx, k);
+            ok = ok && tx < 400 && btree_insert(pg, &root, c, k, tx % 3 ? hint : NULL, &e) == 0;
+            model_sort(&m);
+            ok = ok && same_from(pg, root, &m, (const uint8_t *)"", 0) && leaves_valid(pg, c);
+        }
+        splits += !root_is_leaf(pg, root);
+        free(hint);
+        free(m.keys);
+        pager_close(pg);
+        err_clear(&e);
+    }
+    CHECK(ok);
+    CHECK(full > 100);
+    CHECK(splits == full + 2);
+}
+
+/* Facts, then their retractions, in order (each a few entries after the
+ * previous: the hint's search goes on in the block), in runs from
+ * random places and in random order, in every fact tree: the trees
+ * match the model and every leaf passes the on-read check. */
+static void test_retractions_match_the_model(void) {
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        if (order == TREE_VAET)
+            continue; /* the value is no reference */
+        const btree_codec *c = fact_codec(order);
+        for (int shape = 0; shape < 3; shape++) {
+            pager *pg;
+            format_header h;
+            err e = {0};
+            CHECK(pager_open_memory(&pg, &h, &e) == 0);
+            size_t n = 6000;
+            model m = {malloc(2 * n * FACT_KEY_SIZE), 0, FACT_KEY_SIZE, c};
+            uint32_t root = 0;
+            bool ok = true;
+            btree_hint *hint = calloc(1, sizeof *hint);
+            for (size_t i = 0; i < n; i++) {
+                retract_key(order, i, 1, m.keys + m.count * FACT_KEY_SIZE);
+                ok = ok &&
+                     btree_insert(pg, &root, c, m.keys + m.count++ * FACT_KEY_SIZE, hint, &e) == 0;
+            }
+            for (size_t i = 0, run = 0, from = 0; i < n; i++, run--) {
+                if (shape == 1 && run == 0) { /* a run of 1..64 from a random place */
+                    run = 1 + rng() % 64;
+                    from = rng() % n;
+                }
+                uint64_t which = shape == 0 ? i : shape == 1 ? (from + run) % n : rng() % n;
+                retract_key(order, which, 2, m.keys + m.count * FACT_KEY_SIZE);
+                ok = ok &&
+                     btree_insert(pg, &root, c, m.keys + m.count++ * FACT_KEY_SIZE, hint, &e) == 0;
+                if (i % 1000 == 999)
+                    ok = ok && leaves_valid(pg, c);
+            }
+            model_sort(&m);
+            CHECK(ok);
+            CHECK(leaves_valid(pg, c));
+            check_tree(pg, root, &m);
+            free(hint);
+            free(m.keys);
+            pager_close(pg);
+            err_clear(&e);
+        }
+    }
+}
+
 static void test_bad_restart_array_is_stg_008(void) {
     pager *pg;
     format_header h;
@@ -1108,6 +1246,8 @@ int main(void) {
     test_fixed_width_integers();
     test_key_compare_matches_memcmp();
     test_fact_trees_match_the_model();
+    test_splits_at_every_place_of_a_leaf();
+    test_retractions_match_the_model();
     test_bad_restart_array_is_stg_008();
     test_scratch_pages_are_checked_per_codec();
     test_child_page_zero_is_stg_008();
