@@ -600,12 +600,12 @@ static int plain_stretch(pattern_scan *ps, size_t end, batch *out, const frame *
     size_t first = out->count, n = end - ps->pos, width = out->p->slot_count, k = 0;
     const fact_ids *ids = &ps->ids[ps->pos];
     value *slot = batch_push_rows(out, row, n).slot;
-    int vrc = 0;
-    for (; k < n && (vrc = bind_plain(r, src, slot, slot_of, &ids[k], e)) == 0; k++) {
-        if (weight)
-            weight[first + k] = 1;
+    int vrc = 0, at[3] = {slot_of[0], slot_of[1], slot_of[2]}; /* not reread after each store */
+    for (; k < n && (vrc = bind_plain(r, src, slot, at, &ids[k], e)) == 0; k++)
         slot += width;
-    }
+    if (weight)
+        for (size_t i = 0; i < k; i++)
+            weight[first + i] = 1;
     out->count = first + k;
     ps->pos += k;
     return vrc;

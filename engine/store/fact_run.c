@@ -272,9 +272,13 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
         size_t i = 0;                                                                              \
         int rc = 1;                                                                                \
         const uint8_t *p = r->p, *end = r->end, *room = r->room;                                   \
-        while (rc == 1 && i < max && p < end && room - p >= RUN_ENTRY_MAX)                         \
-            if ((rc = name##_step(r, &p, end, &out[i], true)) == 1)                                \
-                i++;                                                                               \
+        /* the entries starting before `sure` have RUN_ENTRY_MAX bytes */                          \
+        const uint8_t *sure = room - p < RUN_ENTRY_MAX ? p : room - RUN_ENTRY_MAX + 1;             \
+        if (sure > end)                                                                            \
+            sure = end;                                                                            \
+        for (; i < max && p < sure; i++)                                                           \
+            if ((rc = name##_step(r, &p, end, &out[i], true)) != 1)                                \
+                break;                                                                             \
         while (rc == 1 && i < max && p < end)                                                      \
             if ((rc = name##_step(r, &p, end, &out[i], false)) == 1)                               \
                 i++;                                                                               \

@@ -16,6 +16,7 @@
 #include "storage/btree.h"
 #include "storage/pager.h"
 #include "store/fact_codec.h"
+#include "store/fact_format.h"
 #include "store/fact_key.h"
 #include "store/fact_run.h"
 #include "store/store.h"
@@ -278,6 +279,83 @@ static void test_room_past_the_end_reads_the_same(void) {
     }
 }
 
+/* A fill whose readable bytes end a little past its run (a page's last
+ * entries) reads nothing past them, and decodes what a fill that may
+ * read nothing past the run decodes: the run cut at each byte of its
+ * last entries, copied to the end of a buffer of exactly its length plus
+ * 0..95 bytes that never end a varint, `room` that buffer's end (a read
+ * past it is a heap overflow under the sanitizers: an entry cut short
+ * reads on into those bytes as far as the room it was promised). */
+static void test_room_at_every_distance_past_the_end(void) {
+    enum { KEYS = 24, EXTRA = 96, CUTS = 64 };
+    uint8_t keys[KEYS][FACT_KEY_SIZE], bytes[KEYS * BTREE_MAX_ENTRY];
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        size_t len = sorted_entries(order, keys, KEYS, 977, false, bytes);
+        bool ok = true;
+        for (size_t cut = len - CUTS; cut <= len; cut++)
+            for (size_t extra = 0; extra < EXTRA; extra++) {
+                uint8_t *copy = malloc(cut + extra);
+                if (!copy)
+                    abort();
+                memcpy(copy, bytes, cut);
+                memset(copy + cut, 0xff, extra);
+                fact_run plain, roomy;
+                fact_run_init(&plain, order, keys[0], 0);
+                fact_run_init(&roomy, order, keys[0], 0);
+                fact_run_start(&plain, NULL, bytes, cut);
+                fact_run_start(&roomy, NULL, copy, cut);
+                fact_run_room(&roomy, copy + cut + extra);
+                fact_ids a[KEYS], b[KEYS];
+                size_t na, nb;
+                int ra = fact_run_fill(&plain, a, KEYS, &na);
+                int rb = fact_run_fill(&roomy, b, KEYS, &nb);
+                ok = ok && ra == rb && na == nb && (cut < len || (ra == 0 && na == KEYS));
+                for (size_t i = 0; ok && i < na; i++)
+                    ok = same_ids(&a[i], &b[i]);
+                free(copy);
+            }
+        CHECK(ok);
+    }
+}
+
+/* The longest entry there is (RUN_ENTRY_MAX bytes: no field flagged the
+ * same, both times stored, eight numbers of ten bytes each, overlong
+ * zeros) after a two-byte entry (all flagged the same but SEQ), cut at
+ * each length and copied to the end of a buffer of that length, `room`
+ * the buffer's end: a fill reads the entries only as far as the run goes
+ * (-1 for a cut one). A fill that took the room for enough one byte too
+ * early reads past the buffer (a heap overflow under the sanitizers). */
+static void test_longest_entry_at_the_room_end(void) {
+    enum { SHORT = 2, LONGEST = 2 + 8 * VARINT_MAX, ALL = SHORT + LONGEST };
+    uint8_t bytes[ALL] = {SAME_E | SAME_A | SAME_V | SAME_TXC | SAME_TXID, 0,
+                          VALID_FROM_STORED | VALID_TO_STORED};
+    for (size_t n = 0; n < 8; n++) { /* E, A; V after its type byte; TXC, SEQ, the times */
+        uint8_t *num = bytes + SHORT + 1 + VARINT_MAX * n + (n >= 2);
+        memset(num, 0x80, VARINT_MAX - 1);
+        num[VARINT_MAX - 1] = 0;
+    }
+    bytes[SHORT + 1 + 2 * VARINT_MAX] = VT_INTEGER;
+    bool ok = true;
+    for (size_t len = 1; len <= ALL; len++)
+        for (size_t run = 1; run <= len; run++) {
+            uint8_t *copy = malloc(len);
+            if (!copy)
+                abort();
+            memcpy(copy, bytes, len);
+            fact_run r;
+            fact_run_init(&r, TREE_EAVT, NULL, 0);
+            fact_run_start(&r, NULL, copy, run);
+            fact_run_room(&r, copy + len);
+            fact_ids out[2];
+            size_t got;
+            int rc = fact_run_fill(&r, out, 2, &got);
+            size_t whole = (run >= SHORT) + (run == ALL);
+            ok = ok && got == whole && rc == (run == SHORT || run == ALL ? 0 : -1);
+            free(copy);
+        }
+    CHECK(ok);
+}
+
 /* A restart block's seek (the codec's, through fact_run_seek) finds what
  * decoding entry by entry and memcmp find, in every order: blocks of
  * sorted random keys encoded by the codec (the first against nothing or
@@ -476,6 +554,8 @@ int main(void) {
     test_bad_entry_ends_the_run();
     test_fill_matches_next();
     test_room_past_the_end_reads_the_same();
+    test_room_at_every_distance_past_the_end();
+    test_longest_entry_at_the_room_end();
     test_block_seek_matches_decoding();
     return CHECK_DONE();
 }
