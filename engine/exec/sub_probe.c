@@ -122,8 +122,13 @@ static int probe_ids(sub_probe *s, where_ctx *x, const frame *in, bool *found, e
     const fact_ids *ids;
     int rc = 0;
     bool seen = false;
-    if (judge_sought(s, x, found, &seen))
-        return !seen ? 0 : meter_tick(x->m, 1, e) != 0 ? e->code : *found ? 1 : 0;
+    if (judge_sought(s, x, found, &seen)) {
+        if (!seen)
+            return 0;
+        if (meter_tick(x->m, 1, e) != 0) /* the one record judged counts as read */
+            return e->code;
+        return *found ? 1 : 0;
+    }
     while (!*found && (rc = pattern_scan_next_ids(&s->ps, &ids, e)) == 1) {
         if (meter_tick(x->m, 1, e) != 0) /* a record read, as the rows of the pipeline count */
             return e->code;
