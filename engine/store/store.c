@@ -447,6 +447,20 @@ static int replay_frame(void *ctx, const uint8_t *payload, size_t len, bool jump
     return rc;
 }
 
+/* A checkpoint that writes the header `next` (the pager sets its
+ * generation) and starts an empty log under it: how an open rewrites the
+ * header. */
+static int checkpoint_with_header(store *s, format_header *next, err *e) {
+    int rc = pager_checkpoint(s->pg, next, e);
+    if (rc != 0)
+        return rc;
+    s->h = *next;
+    store_publish(s);
+    store_reset_hints(s);
+    s->pending_facts = 0;
+    return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
+}
+
 /* A file written before identities existed gets one at its first
  * read-write open: a checkpoint writes it into the header (folding in the
  * earlier release's log, replayed by then), and the log is reset to the
@@ -458,14 +472,7 @@ static int adopt_identity(store *s, err *e) {
         return 0;
     format_header next = s->h;
     format_new_db_id(next.db_id);
-    int rc = pager_checkpoint(s->pg, &next, e);
-    if (rc != 0)
-        return rc;
-    s->h = next;
-    store_publish(s);
-    store_reset_hints(s);
-    s->pending_facts = 0;
-    return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
+    return checkpoint_with_header(s, &next, e);
 }
 
 /* At a read-write open, a version 3, 4 or 5 header is rewritten as version 6 and
@@ -483,15 +490,7 @@ static int settle_format(store *s, err *e) {
                    : 0;
     next.history = next.history || build;
     next.old_version = false;
-    if (rc == 0)
-        rc = pager_checkpoint(s->pg, &next, e);
-    if (rc != 0)
-        return rc;
-    s->h = next;
-    store_publish(s);
-    store_reset_hints(s);
-    s->pending_facts = 0;
-    return wal_reset(s->log, s->h.generation, s->h.db_id, true, e);
+    return rc != 0 ? rc : checkpoint_with_header(s, &next, e);
 }
 
 static int open_log(store *s, const char *path, err *e) {
