@@ -177,7 +177,7 @@ int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err
 int store_scan_reseek(store_scan *sc, const store_bound *b, err *e) {
     int fields;
     int order = bound_index(b, &fields);
-    uint8_t prefix[FACT_KEY_SIZE] = {0};
+    uint8_t prefix[FACT_KEY_SIZE]; /* only its first plen bytes are read */
     size_t plen = fields ? fact_key_prefix(order, &b->ids, fields, prefix) : 0;
     if (sc->listed || sc->desc || sc->has_below || order != sc->order || plen != sc->plen)
         return err_set(e, ERR(INT, 0), "internal: a scan sought again for another bound");
