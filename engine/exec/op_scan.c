@@ -236,17 +236,33 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
     return scan_open(ps, x, it, known, NULL, e);
 }
 
+/* Whether seeking the scan for `known` changes only its bound's entity:
+ * the entity fixed then and now, the attribute the constant the open
+ * looked up (bound_attribute), no value. (The positions a record is
+ * still matched on stay as stored_bound set them.) */
+static bool entity_only(const pattern_scan *ps, const value *known[3]) {
+    return ps->fixed.e && ps->fixed.a && !ps->fixed.v && known[0] && known[1] && !known[2] &&
+           known[1] == ps->attr_known;
+}
+
 /* The stored scan of the last open sought again for `known`: 1, 0 when
  * no record can match (the scan kept, read to its end), 2 when it cannot
  * be (another bound), or an error. */
 static int reseek(pattern_scan *ps, const value *known[3], err *e) {
     store_bound b;
-    int rc = stored_bound(ps, known, &b, e);
-    if (rc == 1 &&
-        (ps->has_alt || b.has_e != ps->fixed.e || b.has_a != ps->fixed.a || b.has_v != ps->fixed.v))
-        return 2;
-    if (rc == 1 && (rc = store_scan_reseek(ps->sc, &b, e)) == 0)
-        rc = 1;
+    int rc;
+    if (entity_only(ps, known)) {
+        if ((rc = store_bound_entity(ps->x->r, known[0], &b, e)) == 1 &&
+            (rc = store_scan_reseek_entity(ps->sc, b.ids.e, e)) == 0)
+            rc = 1;
+    } else {
+        rc = stored_bound(ps, known, &b, e);
+        if (rc == 1 && (ps->has_alt || b.has_e != ps->fixed.e || b.has_a != ps->fixed.a ||
+                        b.has_v != ps->fixed.v))
+            return 2;
+        if (rc == 1 && (rc = store_scan_reseek(ps->sc, &b, e)) == 0)
+            rc = 1;
+    }
     ps->pos = ps->len = ps->want = 0;
     ps->tail_gap = ps->group_gap = 0;
     ps->ids = ps->big ? ps->big : ps->few;
