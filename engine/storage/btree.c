@@ -565,7 +565,7 @@ static int seek_noted(btree_cursor *c, int l, leaf_note *n, const uint8_t *targe
     /* whole buffers, a constant size (inline copies): a target is
      * zero-filled past the key, and bytes of a key past it are never read */
     seek_memo *m = &n->last;
-    if (m->known && btree_key_cmp(m->target, target, BTREE_MAX_KEY) == 0) {
+    if (m->known && memcmp(m->target, target, BTREE_MAX_KEY) == 0) {
         c->pos = m->pos;
         memcpy(c->keys[c->cur], m->key, BTREE_MAX_KEY);
         return m->found;
