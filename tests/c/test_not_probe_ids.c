@@ -285,8 +285,8 @@ TEST(an_attribute_from_the_outer_row_is_sought_for_each_row) {
     int kept = 0;
     for (int i = 0; i < ASKED; i++) {
         bool age = i % 2 == 0;
-        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:r%d :about :p%d] [:r%d :asks %s] ",
-                                i, i, i, age ? ":age" : ":nick");
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:r%d :about :p%d] [:r%d :asks %s] ", i,
+                                i, i, age ? ":age" : ":nick");
         if (i % 3 == 0)
             len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] ", i, i);
         if (i % 5 == 0)
