@@ -74,6 +74,26 @@ static int seek_keyword_value(pattern_scan *ps, store_reader *r, const value *kn
     return rc;
 }
 
+/* The attribute's part of the bound: a constant attribute's is kept from
+ * the open's lookup (value_resolve and the reader's memo cost every probe
+ * of a not body or join ≈ 60 instructions). */
+static int bound_attribute(pattern_scan *ps, const value *known, store_bound *b, err *e) {
+    if (known == ps->attr_known) {
+        b->has_a = ps->attr_has;
+        b->ids.a = ps->attr_id;
+        return ps->attr_rc;
+    }
+    int rc = store_bound_attribute(ps->x->r, known, b, e);
+    const term *t = plan_pattern_term(ps->it->pc.pattern, 1);
+    if ((rc == 0 || rc == 1) && t->kind == TERM_CONST && known == &t->constant) {
+        ps->attr_known = known;
+        ps->attr_rc = rc;
+        ps->attr_has = b->has_a;
+        ps->attr_id = b->ids.a;
+    }
+    return rc;
+}
+
 /* The bound of the pattern's seek(s) (a keyword value sets ps->alt) and
  * the positions its records must still be matched on: 1, 0 when none can
  * match, or an error. Inlined into both opens: every join's probe opens. */
@@ -85,7 +105,7 @@ static inline __attribute__((always_inline)) int stored_bound(pattern_scan *ps,
     bool pseudo = ps->it->kind == PK_PSEUDO; /* only the entity narrows a pseudo scan */
     /* The attribute first: usually a constant the reader has just looked
      * up, and a rule invocation's has no stored fact at all. */
-    int rc = known[1] && !pseudo ? store_bound_attribute(r, known[1], b, e) : 1;
+    int rc = known[1] && !pseudo ? bound_attribute(ps, known[1], b, e) : 1;
     if (rc == 1 && known[0])
         rc = store_bound_entity(r, known[0], b, e);
     if (rc == 1 && known[2] && !pseudo && known[2]->type == VT_KEYWORD && b->has_a)
@@ -216,17 +236,33 @@ int pattern_scan_open(pattern_scan *ps, where_ctx *x, const plan_item *it, const
     return scan_open(ps, x, it, known, NULL, e);
 }
 
+/* Whether seeking the scan for `known` changes only its bound's entity:
+ * the entity fixed then and now, the attribute the constant the open
+ * looked up (bound_attribute), no value. (The positions a record is
+ * still matched on stay as stored_bound set them.) */
+static bool entity_only(const pattern_scan *ps, const value *known[3]) {
+    return ps->fixed.e && ps->fixed.a && !ps->fixed.v && known[0] && known[1] && !known[2] &&
+           known[1] == ps->attr_known;
+}
+
 /* The stored scan of the last open sought again for `known`: 1, 0 when
  * no record can match (the scan kept, read to its end), 2 when it cannot
  * be (another bound), or an error. */
 static int reseek(pattern_scan *ps, const value *known[3], err *e) {
     store_bound b;
-    int rc = stored_bound(ps, known, &b, e);
-    if (rc == 1 &&
-        (ps->has_alt || b.has_e != ps->fixed.e || b.has_a != ps->fixed.a || b.has_v != ps->fixed.v))
-        return 2;
-    if (rc == 1 && (rc = store_scan_reseek(ps->sc, &b, e)) == 0)
-        rc = 1;
+    int rc;
+    if (entity_only(ps, known)) {
+        if ((rc = store_bound_entity(ps->x->r, known[0], &b, e)) == 1 &&
+            (rc = store_scan_reseek_entity(ps->sc, b.ids.e, e)) == 0)
+            rc = 1;
+    } else {
+        rc = stored_bound(ps, known, &b, e);
+        if (rc == 1 && (ps->has_alt || b.has_e != ps->fixed.e || b.has_a != ps->fixed.a ||
+                        b.has_v != ps->fixed.v))
+            return 2;
+        if (rc == 1 && (rc = store_scan_reseek(ps->sc, &b, e)) == 0)
+            rc = 1;
+    }
     ps->pos = ps->len = ps->want = 0;
     ps->tail_gap = ps->group_gap = 0;
     ps->ids = ps->big ? ps->big : ps->few;

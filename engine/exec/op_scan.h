@@ -58,6 +58,12 @@ typedef struct pattern_scan {
      * positions `fixed` fixes: pattern_scan_reopen seeks it again. */
     bool reseek;
     store_fixed fixed;
+    /* The attribute's bound when the pattern names it by a constant:
+     * looked up once an open, the same for every reseek (one snapshot). */
+    const value *attr_known; /* the constant it was looked up for; NULL: none */
+    int attr_rc;
+    bool attr_has;
+    uint64_t attr_id;
     /* Not cleared on open: */
     fact_ids *big;    /* SCAN_IDS_MAX records once a scan has read more than
                          `few`, kept for the next opens; NULL: none yet */

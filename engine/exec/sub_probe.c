@@ -143,8 +143,11 @@ static int probe_ids(sub_probe *s, where_ctx *x, const frame *in, bool *found, e
 }
 
 int sub_probe_test(sub_probe *s, where_ctx *x, const frame *in, bool *found, err *e) {
-    const value *known[3];
-    pattern_known(in, s->it, s->step, known);
+    if (s->known_slots != in->slot) {
+        pattern_known(in, s->it, s->step, s->known);
+        s->known_slots = in->slot;
+    }
+    const value **known = s->known;
     bool fixed = entity_fixed(s, x, known[0]);
     pattern_binding local;
     const pattern_binding *b = binding(s, fixed, &local);

@@ -30,6 +30,11 @@ typedef struct sub_probe {
      * on one of a stretch that is not exact. Set by sub_set_init, whose
      * shape they need, and kept by the sub_set. */
     const sub_ranges *ranges;
+    /* pattern_known's answer for input rows in `known_slots`: pointers
+     * that depend on the rows' slot array, the plan and the step only (the
+     * constants, the slots set by then), so the same for every probe. */
+    const value *known[3];
+    const value *known_slots; /* NULL: not worked out yet */
     pattern_scan ps;
     batch row;         /* one row: the pattern's record bound */
     op_select **tests; /* the filters, in plan order */

@@ -277,9 +277,10 @@ int leaf_seek(const uint8_t *page, const btree_codec *c, const uint8_t *target, 
     size_t b;
     if (find_block(page, c, anchor, target, leads, &b) != 0)
         return -1;
-    size_t limit = block_end(page, b), next = 0;
-    int found = seek_block(page, c, restart_at(page, b), limit, restart_base(b, anchor), target,
-                           key, &next);
+    restart_array ra = restart_array_of(page);
+    size_t limit = array_block_end(&ra, b), next = 0;
+    int found = seek_block(page, c, array_at(&ra, b), limit, restart_base(b, anchor), target, key,
+                           &next);
     if (found != 0) {
         *pos = (leaf_pos){next, b + 1, limit};
         return found;

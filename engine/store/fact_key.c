@@ -18,6 +18,13 @@ size_t fact_key_field_size(int field) {
     return field == FACT_E || field == FACT_A ? 6 : field == FACT_V ? FACT_V_SIZE : 8;
 }
 
+size_t fact_key_field_at(int order, int field) {
+    size_t at = 0;
+    for (int i = 0; i < FACT_LEADING && field_order[order][i] != field; i++)
+        at += fact_key_field_size(field_order[order][i]);
+    return at;
+}
+
 static size_t put_field(int field, const fact_ids *f, uint8_t *p) {
     switch (field) {
     case FACT_E: format_put_be(p, f->e, 6); return 6;

@@ -37,6 +37,8 @@ enum { FACT_E, FACT_A, FACT_V, FACT_TXC, FACT_SEQ, FACT_LEADING };
 /* The field at position i (< FACT_LEADING) of `order`, and field sizes. */
 int fact_key_field(int order, int i);
 size_t fact_key_field_size(int field);
+/* Where `field` starts in a key of `order`. */
+size_t fact_key_field_at(int order, int field);
 
 typedef struct fact_ids {
     uint64_t e, a;

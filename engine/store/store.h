@@ -263,6 +263,11 @@ int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err
  * (btree_seek). 0, or an error (INT-000 for another kind of scan or
  * bound). */
 int store_scan_reseek(store_scan *sc, const store_bound *b, err *e);
+/* The same for a bound that differs from the last one only in its entity
+ * id `entity` (the scan's prefix holds the entity): its other fields are
+ * not looked up or encoded again. 0, or an error (INT-000 when the prefix
+ * does not hold the entity). */
+int store_scan_reseek_entity(store_scan *sc, uint64_t entity, err *e);
 /* What the seek of a scan just opened or sought again found, before
  * anything is read: 1 with the identifiers of its first key in the
  * scan's range (a record, visible or not) and *alone whether the key

@@ -115,10 +115,9 @@ void store_scan_idle(store_reader *r) {
         sc->kept = false;
 }
 
-/* Positions sc (its cursor set up for `order`) at from[0..len), keeping
- * to keys sharing its first `bound` bytes. */
-static int position(store_scan *sc, int order, const uint8_t *from, size_t len, size_t bound,
-                    err *e) {
+/* Positions sc (its cursor set up for `order`) at sc->prefix[0..len),
+ * keeping to keys sharing its first `bound` bytes. */
+static int seek_prefix(store_scan *sc, int order, size_t len, size_t bound, err *e) {
     sc->order = order;
     sc->plen = bound;
     sc->done = false;
@@ -130,11 +129,17 @@ static int position(store_scan *sc, int order, const uint8_t *from, size_t len, 
     sc->shown_left = 0;
     sc->gap = 0;
     sc->list = sc->few;
-    memcpy(sc->prefix, from, len);
     fact_run_clear(&sc->run);
     sc->bounded = false;
     btree_stop_at_children(&sc->c, false);
-    return btree_seek(&sc->c, from, len, e);
+    return btree_seek(&sc->c, sc->prefix, len, e);
+}
+
+/* seek_prefix at from[0..len). */
+static int position(store_scan *sc, int order, const uint8_t *from, size_t len, size_t bound,
+                    err *e) {
+    memcpy(sc->prefix, from, len);
+    return seek_prefix(sc, order, len, bound, e);
 }
 
 /* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
@@ -177,11 +182,19 @@ int store_scan_open(store_reader *r, const store_bound *b, store_scan **out, err
 int store_scan_reseek(store_scan *sc, const store_bound *b, err *e) {
     int fields;
     int order = bound_index(b, &fields);
-    uint8_t prefix[FACT_KEY_SIZE] = {0};
+    uint8_t prefix[FACT_KEY_SIZE]; /* only its first plen bytes are read */
     size_t plen = fields ? fact_key_prefix(order, &b->ids, fields, prefix) : 0;
     if (sc->listed || sc->desc || sc->has_below || order != sc->order || plen != sc->plen)
         return err_set(e, ERR(INT, 0), "internal: a scan sought again for another bound");
     return position(sc, order, prefix, plen, plen, e);
+}
+
+int store_scan_reseek_entity(store_scan *sc, uint64_t entity, err *e) {
+    size_t at = fact_key_field_at(sc->order, FACT_E), n = fact_key_field_size(FACT_E);
+    if (sc->listed || sc->desc || sc->has_below || at + n > sc->plen)
+        return err_set(e, ERR(INT, 0), "internal: a scan sought again for another entity");
+    format_put_be(sc->prefix + at, entity, (int)n);
+    return seek_prefix(sc, sc->order, sc->plen, sc->plen, e);
 }
 
 int store_scan_sought(const store_scan *sc, fact_ids *ids, bool *alone) {

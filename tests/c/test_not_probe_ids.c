@@ -271,7 +271,41 @@ TEST(records_the_seek_found_answer_as_read) {
     minigraf_close(db);
 }
 
+/* A body whose attribute comes from the outer row: each probe seeks the
+ * row's own attribute (a scan sought again keeps only a constant
+ * attribute's lookup, exec/op_scan.c). Entity :r<i> asks about :p<i> and
+ * the attribute :age when i is even, :nick when odd; :p<i> has an :age
+ * when i % 3 is 0 and a :nick when i % 5 is 0. */
+#define ASKED 60
+
+TEST(an_attribute_from_the_outer_row_is_sought_for_each_row) {
+    MiniGrafDb *db = open_memory_db();
+    static char tx[ASKED * 112 + 64];
+    size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
+    int kept = 0;
+    for (int i = 0; i < ASKED; i++) {
+        bool age = i % 2 == 0;
+        len += (size_t)snprintf(tx + len, sizeof tx - len, "[:r%d :about :p%d] [:r%d :asks %s] ", i,
+                                i, i, age ? ":age" : ":nick");
+        if (i % 3 == 0)
+            len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :age %d] ", i, i);
+        if (i % 5 == 0)
+            len += (size_t)snprintf(tx + len, sizeof tx - len, "[:p%d :nick \"k%d\"] ", i, i);
+        kept += age ? i % 3 != 0 : i % 5 != 0;
+    }
+    snprintf(tx + len, sizeof tx - len, "])");
+    EXPECT_TRANSACT(db, tx);
+    char want[96];
+    snprintf(want, sizeof want, "{\"variables\":[\"(count ?r)\"],\"results\":[[%d]]}", kept);
+    EXPECT_EXEC(db,
+                "(query [:find (count ?r) :where [?r :about ?e] [?r :asks ?k] "
+                "(not [?e ?k ?v])])",
+                want);
+    minigraf_close(db);
+}
+
 CHECK_MAIN(TEST_ENTRY(exact_stretches_and_checked_records_answer_as_the_filters),
            TEST_ENTRY(transaction_and_valid_time_decide_which_records_are_probed),
            TEST_ENTRY(one_scan_sought_again_for_each_outer_row),
-           TEST_ENTRY(records_the_seek_found_answer_as_read))
+           TEST_ENTRY(records_the_seek_found_answer_as_read),
+           TEST_ENTRY(an_attribute_from_the_outer_row_is_sought_for_each_row))
