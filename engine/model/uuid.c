@@ -125,15 +125,17 @@ void uuid_format(const uuid128 *u, char out[UUID_TEXT_LEN + 1]) {
     __m128i b = _mm_loadu_si128((const __m128i *)u->bytes);
     __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), low), lo = _mm_and_si128(b, low);
     __m128i d0 = _mm_unpacklo_epi8(hi, lo), d1 = _mm_unpackhi_epi8(hi, lo); /* digits 0-15, 16-31 */
-    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), gap = _mm_set1_epi8('a' - '0' - 10);
+    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9),
+                  gap = _mm_set1_epi8('a' - '0' - 10);
     d0 = _mm_add_epi8(_mm_add_epi8(d0, zero), _mm_and_si128(_mm_cmpgt_epi8(d0, nine), gap));
     d1 = _mm_add_epi8(_mm_add_epi8(d1, zero), _mm_and_si128(_mm_cmpgt_epi8(d1, nine), gap));
     uint64_t mid = (uint64_t)_mm_cvtsi128_si64(_mm_srli_si128(d0, 8)); /* digits 8-15 */
     uint32_t fifth = (uint32_t)_mm_cvtsi128_si32(d1);                  /* digits 16-19 */
-    _mm_storeu_si128((__m128i *)out, d0);        /* 0-7 stay */
-    memcpy(out + 9, &mid, 8);                    /* 8-11 stay */
-    memcpy(out + 14, (const char *)&mid + 4, 4); /* 12-15 */
-    _mm_storeu_si128((__m128i *)(out + 20), d1); /* 20-31 stay */
+    /* digits 0-7 at 0, 8-11 at 9, 12-15 at 14, 16-19 at 19, 20-31 at 24 */
+    _mm_storeu_si128((__m128i *)out, d0);
+    memcpy(out + 9, &mid, 8);
+    memcpy(out + 14, (const char *)&mid + 4, 4);
+    _mm_storeu_si128((__m128i *)(out + 20), d1);
     memcpy(out + 19, &fifth, 4);
     out[8] = out[13] = out[18] = out[23] = '-';
     out[UUID_TEXT_LEN] = '\0';
