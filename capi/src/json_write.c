@@ -97,10 +97,17 @@ static const uint64_t fraction_scale[4] = {
     (UINT64_C(1) << FRACTION_BITS) + 1, (UINT64_C(1) << FRACTION_BITS) / 100 + 1,
     (UINT64_C(1) << FRACTION_BITS) / 10000 + 1, (UINT64_C(1) << FRACTION_BITS) / 1000000 + 1};
 
+/* The next two digits of y's fraction at `at`. */
+static inline uint64_t put_fraction_pair(char *at, uint64_t y) {
+    y = (y & FRACTION_MASK) * 100;
+    memcpy(at, digit_pairs + 2 * (y >> FRACTION_BITS), 2);
+    return y;
+}
+
 /* Writes v (< 10^8, of `digits` digits) at `at`: returns the end. */
 static char *put_below_1e8(char *at, uint32_t v, size_t digits) {
-    size_t p = (digits - 1) & ~(size_t)1;
-    uint64_t y = v * fraction_scale[p / 2];
+    size_t pairs = (digits - 1) / 2; /* after the lead */
+    uint64_t y = v * fraction_scale[pairs];
     size_t lead = (size_t)(y >> FRACTION_BITS);
     if (digits & 1) {
         *at++ = (char)('0' + lead);
@@ -108,11 +115,12 @@ static char *put_below_1e8(char *at, uint32_t v, size_t digits) {
         memcpy(at, digit_pairs + 2 * lead, 2);
         at += 2;
     }
-    for (; p; p -= 2, at += 2) {
-        y = (y & FRACTION_MASK) * 100;
-        memcpy(at, digit_pairs + 2 * (y >> FRACTION_BITS), 2);
+    switch (pairs) {                                        /* unrolled: no count to keep */
+    case 3: y = put_fraction_pair(at + 2 * (pairs - 3), y); /* fall through */
+    case 2: y = put_fraction_pair(at + 2 * (pairs - 2), y); /* fall through */
+    case 1: put_fraction_pair(at + 2 * (pairs - 1), y);     /* fall through */
+    default: return at + 2 * pairs;
     }
-    return at;
 }
 
 /* Writes u of `digits` digits (10^8 or more) at `at`, two digits a
