@@ -86,46 +86,9 @@ static const char digit_pairs[] =
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
-/* Integers below 10^8 as a binary fraction of 10^p (p the even number of
- * digits after the first one or two): v * (2^57 / 10^p + 1) has the lead
- * digits above bit 57 and the rest below, each pair taken out by a
- * multiply by 100. Its error, below v / 2^57 < 10^-8, stays under the
- * 10^-p between fractions through the p / 2 multiplies (2^57 > 10^14). */
-#define FRACTION_BITS 57
-#define FRACTION_MASK ((UINT64_C(1) << FRACTION_BITS) - 1)
-static const uint64_t fraction_scale[4] = {
-    (UINT64_C(1) << FRACTION_BITS) + 1, (UINT64_C(1) << FRACTION_BITS) / 100 + 1,
-    (UINT64_C(1) << FRACTION_BITS) / 10000 + 1, (UINT64_C(1) << FRACTION_BITS) / 1000000 + 1};
-
-/* The next two digits of y's fraction at `at`. */
-static inline uint64_t put_fraction_pair(char *at, uint64_t y) {
-    y = (y & FRACTION_MASK) * 100;
-    memcpy(at, digit_pairs + 2 * (y >> FRACTION_BITS), 2);
-    return y;
-}
-
-/* Writes v (< 10^8, of `digits` digits) at `at`: returns the end. */
-static char *put_below_1e8(char *at, uint32_t v, size_t digits) {
-    size_t pairs = (digits - 1) / 2; /* after the lead */
-    uint64_t y = v * fraction_scale[pairs];
-    size_t lead = (size_t)(y >> FRACTION_BITS);
-    if (digits & 1) {
-        *at++ = (char)('0' + lead);
-    } else {
-        memcpy(at, digit_pairs + 2 * lead, 2);
-        at += 2;
-    }
-    switch (pairs) {                                        /* unrolled: no count to keep */
-    case 3: y = put_fraction_pair(at + 2 * (pairs - 3), y); /* fall through */
-    case 2: y = put_fraction_pair(at + 2 * (pairs - 2), y); /* fall through */
-    case 1: put_fraction_pair(at + 2 * (pairs - 1), y);     /* fall through */
-    default: return at + 2 * pairs;
-    }
-}
-
-/* Writes u of `digits` digits (10^8 or more) at `at`, two digits a
- * division from the end: returns the end. */
-static char *put_large(char *at, uint64_t u, size_t digits) {
+/* Writes u of `digits` digits at `at`, two digits a division from the
+ * end: returns the end. */
+static inline char *put_digits(char *at, uint64_t u, size_t digits) {
     char *end = at + digits;
     at = end;
     for (; u > UINT32_MAX; u /= 100) {
@@ -151,8 +114,7 @@ static inline char *put_integer(char *text, int64_t i) {
     uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
     *text = '-';
     text += i < 0;
-    size_t digits = decimal_digits(u);
-    return u < 100000000 ? put_below_1e8(text, (uint32_t)u, digits) : put_large(text, u, digits);
+    return put_digits(text, u, decimal_digits(u));
 }
 
 void json_write_integer(buf *out, int64_t i) {
