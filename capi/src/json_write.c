@@ -81,34 +81,40 @@ static size_t decimal_digits(uint64_t u) {
 /* The longest integer: "-9223372036854775808". */
 #define INTEGER_TEXT_MAX 20
 
-/* Writes i in decimal at `text` (room for INTEGER_TEXT_MAX): returns the
- * end. Exact, without printf: integers are most of what large answers
- * hold. Two digits a division, the digits counted first. */
-static char *put_integer(char *text, int64_t i) {
-    static const char pairs[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233"
-        "34353637383940414243444546474849505152535455565758596061626364656667"
-        "6869707172737475767778798081828384858687888990919293949596979899";
-    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
-    char *end = text + decimal_digits(u) + (i < 0), *at = end;
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* Writes u of `digits` digits at `at`, two digits a division from the
+ * end: returns the end. */
+static inline char *put_digits(char *at, uint64_t u, size_t digits) {
+    char *end = at + digits;
+    at = end;
     for (; u > UINT32_MAX; u /= 100) {
         at -= 2;
-        memcpy(at, pairs + 2 * (u % 100), 2);
+        memcpy(at, digit_pairs + 2 * (u % 100), 2);
     }
     uint32_t v = (uint32_t)u; /* 32-bit divisions are the cheaper */
     for (; v >= 100; v /= 100) {
         at -= 2;
-        memcpy(at, pairs + 2 * (v % 100), 2);
+        memcpy(at, digit_pairs + 2 * (v % 100), 2);
     }
-    if (v >= 10) {
-        at -= 2;
-        memcpy(at, pairs + 2 * v, 2);
-    } else {
-        *--at = (char)('0' + v);
-    }
-    if (i < 0)
-        text[0] = '-';
+    if (v >= 10)
+        memcpy(at - 2, digit_pairs + 2 * v, 2);
+    else
+        at[-1] = (char)('0' + v);
     return end;
+}
+
+/* Writes i in decimal at `text` (room for INTEGER_TEXT_MAX): returns the
+ * end. Exact, without printf: integers are most of what large answers
+ * hold. */
+static inline char *put_integer(char *text, int64_t i) {
+    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+    *text = '-';
+    text += i < 0;
+    return put_digits(text, u, decimal_digits(u));
 }
 
 void json_write_integer(buf *out, int64_t i) {
@@ -202,11 +208,8 @@ void json_write_columns(buf *out, const result_set *r) {
 /* The most a plain cell of a fixed-width type takes (a quoted UUID). */
 #define FIXED_CELL_MAX (UUID_TEXT_LEN + 2)
 
-/* Whether v's plain JSON fits in FIXED_CELL_MAX bytes, known by its type. */
-static bool fixed_width(const value *v) {
-    const unsigned fixed = 1u << VT_INTEGER | 1u << VT_REF | 1u << VT_BOOLEAN | 1u << VT_NULL;
-    return (fixed >> v->type) & 1u;
-}
+/* The types whose plain JSON fits in FIXED_CELL_MAX bytes. */
+#define FIXED_TYPES (1u << VT_INTEGER | 1u << VT_REF | 1u << VT_BOOLEAN | 1u << VT_NULL)
 
 /* "true" or "false" at `text`: returns the end. */
 static char *put_boolean(char *text, bool b) {
@@ -226,36 +229,50 @@ static char *put_fixed(char *text, const value *v) {
     return text + 4;
 }
 
-/* Rows are most of a large answer: room for a row is taken once, as if
- * every cell were of fixed width, and such cells are written into it
- * without the per-value dispatch; another cell is appended as a value,
- * and room taken again for the cells after it. */
+/* Rows are most of a large answer: room for the rest of the block is
+ * taken at once, as if every cell were of fixed width, and such cells
+ * are written into it without the per-value dispatch; another cell is
+ * appended as a value, and room taken again for the cells after it. The
+ * cells are walked as one run, a row's end known by a count. */
 void json_write_row_block(buf *out, const value *rows, size_t n, size_t columns, int typed,
                           char lead) {
     size_t room = 3 + columns * (FIXED_CELL_MAX + 1);
-    for (size_t i = 0; i < n; i++, lead = ',') {
-        const value *row = rows + i * columns;
-        char *text = buf_space(out, room), *at = text;
-        if (!text)
-            return;
-        *at = lead;
-        at += lead != '\0';
-        *at++ = '[';
-        for (size_t c = 0; c < columns; c++) {
-            if (c)
-                *at++ = ',';
-            if (!typed && fixed_width(&row[c])) {
-                at = put_fixed(at, &row[c]);
-                continue;
-            }
-            buf_commit(out, (size_t)(at - text));
-            json_write_value(out, &row[c], typed);
-            if (!(text = at = buf_space(out, room)))
-                return;
-        }
+    unsigned fixed = typed ? 0 : FIXED_TYPES;
+    char *text = buf_space(out, room * n), *at = text;
+    if (!text || n == 0)
+        return;
+    *at = lead;
+    at += lead != '\0';
+    *at++ = '[';
+    if (columns == 0) { /* an empty :find: empty rows */
+        for (size_t i = 1; i < n; i++, at += 3)
+            memcpy(at, "],[", 3);
         *at++ = ']';
         buf_commit(out, (size_t)(at - text));
+        return;
     }
+    const value *v = rows, *end = rows + n * columns;
+    for (size_t c = 1;; c++, v++) {
+        if ((fixed >> v->type) & 1u) {
+            at = put_fixed(at, v);
+        } else {
+            buf_commit(out, (size_t)(at - text));
+            json_write_value(out, v, typed);
+            if (!(text = at = buf_space(out, room * (size_t)(end - v) / columns + room)))
+                return;
+        }
+        if (c < columns) {
+            *at++ = ',';
+            continue;
+        }
+        *at++ = ']';
+        if (v + 1 == end)
+            break;
+        memcpy(at, ",[", 2);
+        at += 2;
+        c = 0;
+    }
+    buf_commit(out, (size_t)(at - text));
 }
 
 void json_write_row(buf *out, const value *row, size_t columns, int typed) {

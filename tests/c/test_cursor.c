@@ -165,6 +165,45 @@ TEST(rows_mix_fixed_width_cells_and_long_texts) {
     minigraf_close(db);
 }
 
+/* Rows a block at a time (64 to the writer) where texts longer than the
+ * room taken for a row sit among fixed-width cells: the room for the rest
+ * of the block is taken again after each; integers of 1 to 19 digits. */
+TEST(rows_of_a_block_with_long_texts_among_them) {
+    enum { ROWS = 150, LONG = 700 };
+    MiniGrafDb *db = open_memory_db();
+    char text[LONG + 1], cell[LONG + 64];
+    memset(text, 'q', LONG);
+    text[LONG] = '\0';
+    size_t cap = ROWS * (LONG + 96), len = 1;
+    char *tx = malloc(cap), *expected = malloc(cap);
+    REQUIRE(tx != NULL && expected != NULL);
+    strcpy(expected, "[");
+    for (int i = 0; i < ROWS; i++) {
+        int64_t n = (int64_t)i * 61035156250000LL / (ROWS - 1) * (i % 2 ? -1 : 1) + i;
+        const char *s = i % 7 == 3 ? text : "t";
+        snprintf(tx, cap, "(transact [[:r%d :i %d] [:r%d :n %lld] [:r%d :s \"%s\"] [:r%d :b %s]])",
+                 i, i, i, (long long)n, i, s, i, i % 2 ? "true" : "nil");
+        EXPECT_TRANSACT(db, tx);
+        snprintf(cell, sizeof cell, "%s[%d,%lld,\"%s\",%s]", i ? "," : "", i, (long long)n, s,
+                 i % 2 ? "true" : "null");
+        len += strlen(cell);
+        REQUIRE(len < cap);
+        strcat(expected, cell);
+    }
+    strcat(expected, "]");
+    MiniGrafCursor *c = minigraf_query(
+        db, "(query [:find ?i ?n ?s ?b :where [?e :i ?i] [?e :n ?n] [?e :s ?s] [?e :b ?b] "
+            ":order-by [?i]])");
+    REQUIRE(c != NULL);
+    char *b = minigraf_cursor_next_batch(c, 1000);
+    CHECK_STR_EQ(b, expected);
+    minigraf_string_free(b);
+    minigraf_cursor_free(c);
+    free(tx);
+    free(expected);
+    minigraf_close(db);
+}
+
 TEST(vars_lists_find_columns_as_compact_json) {
     MiniGrafDb *db = open_memory_db();
     MiniGrafCursor *c = minigraf_query(db, "(query [:find ?name ?age ?name :where "
@@ -377,6 +416,7 @@ CHECK_MAIN(TEST_ENTRY(a_repeated_query_text_follows_data_rules_and_errors),
            TEST_ENTRY(empty_answer_ends_at_first_batch),
            TEST_ENTRY(rows_render_like_execute_results),
            TEST_ENTRY(rows_mix_fixed_width_cells_and_long_texts),
+           TEST_ENTRY(rows_of_a_block_with_long_texts_among_them),
            TEST_ENTRY(vars_lists_find_columns_as_compact_json),
            TEST_ENTRY(answer_is_fixed_when_the_cursor_opens),
            TEST_ENTRY(cursor_outlives_database_close),
