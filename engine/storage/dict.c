@@ -136,6 +136,7 @@ void dict_free(dict *d) {
     free(d->big);
     free(d->big_len);
     dict_cache_free(&d->cache);
+    dict_known_free(&d->known);
     dict_filter_free(&d->filter);
     free(d->recent);
     dict_published(d, 0, UINT64_MAX); /* frees every flushed table */
@@ -259,13 +260,17 @@ static int entry_is(const dict *d, pager *pg, uint64_t view, uint64_t loc, int k
     return got_kind == kind && got_len == len && memcmp(got, bytes, len) == 0;
 }
 
-/* dict_find among the recent entries `view` sees. */
-static int recent_find(const dict *d, pager *pg, uint64_t view, const dict_recent *recent,
-                       uint64_t hash, int kind, const void *bytes, size_t len, uint64_t *loc,
-                       err *e) {
+/* The first of a hash's candidate locations (from the table of recent
+ * entries, or from the writer's known entries when `recent` is NULL)
+ * whose entry seen from `view` is (kind, bytes): 1 with *loc, 0, or an
+ * error. */
+static int candidates_find(const dict *d, pager *pg, uint64_t view, const dict_recent *recent,
+                           uint64_t hash, int kind, const void *bytes, size_t len, uint64_t *loc,
+                           err *e) {
     size_t at = 0;
     uint64_t cand;
-    while (recent && dict_recent_next(recent, (uint32_t)hash, view, &at, &cand)) {
+    while (recent ? dict_recent_next(recent, (uint32_t)hash, view, &at, &cand)
+                  : dict_known_next(&d->known, (uint32_t)hash, &at, &cand)) {
         int rc = entry_is(d, pg, view, cand, kind, bytes, len, e);
         if (rc == 1)
             *loc = cand;
@@ -279,7 +284,7 @@ int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, const dict
               int kind, const void *bytes, size_t len, uint64_t *loc, err *e) {
     uint8_t key[DICT_KEY_SIZE];
     uint64_t hash = entry_hash(kind, bytes, len);
-    int found = recent_find(d, pg, view, recent, hash, kind, bytes, len, loc, e);
+    int found = recent ? candidates_find(d, pg, view, recent, hash, kind, bytes, len, loc, e) : 0;
     if (found != 0)
         return found;
     dict_key(key, hash, 0);
@@ -527,9 +532,14 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     *added = false;
     if (dict_cache_find(&d->cache, hash, kind, bytes, len, loc))
         return 0;
-    int rc = tree_may_hold(d, pg, *root, hash)
-                 ? dict_find(d, pg, PAGER_LATEST, *root, d->recent, kind, bytes, len, loc, e)
-                 : 0;
+    bool may_hold = tree_may_hold(d, pg, *root, hash); /* the filter holds the known hashes too */
+    int rc = may_hold ? candidates_find(d, pg, PAGER_LATEST, NULL, hash, kind, bytes, len, loc, e)
+                      : 0;
+    if (rc == 0 && may_hold) {
+        rc = dict_find(d, pg, PAGER_LATEST, *root, d->recent, kind, bytes, len, loc, e);
+        if (rc == 1)
+            dict_known_put(&d->known, (uint32_t)hash, *loc);
+    }
     if (rc == 1)
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
     if (rc == 1)
@@ -544,6 +554,7 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     *added = rc == 0;
     if (rc == 0) {
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
+        dict_known_put(&d->known, (uint32_t)hash, *loc);
         filter_note(d, pg, *root, hash);
     }
     return rc;

@@ -1,0 +1,40 @@
+/* The writer's table of every dictionary entry it has interned or found
+ * since the store opened: hash -> location, kept whole (never evicting,
+ * unlike dict_cache.h's direct-mapped slots, which hold only the last
+ * names of a hash's slot), so a name written again finds its location
+ * without the DICT tree's search. The caller checks the heap entry a
+ * candidate names, as it does for the tree's. Open addressing, doubled
+ * when half full (a new name's search for nothing stays short): 24-48
+ * bytes a name (12 a slot: the hash, the location), up to
+ * DICT_KNOWN_MAX_SLOTS (24 MiB, 1M names; past it new names are not
+ * remembered and are searched for in the tree, as before). Entries
+ * never move nor disappear (dict.h), so a location stays right across
+ * commits and checkpoints; a reopened store starts empty. Not counted
+ * by any meter (the project meters queries' memory, not the writer's). Allocated on first use; a
+ * failed allocation only means fewer names remembered. Writer only. */
+#ifndef MG_STORAGE_DICT_KNOWN_H
+#define MG_STORAGE_DICT_KNOWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DICT_KNOWN_MIN_SLOTS 4096
+#define DICT_KNOWN_MAX_SLOTS ((size_t)1 << 21)
+
+typedef struct dict_known {
+    uint64_t *locs;   /* 0: an empty slot (no entry lives on a header page) */
+    uint32_t *hashes; /* the entry's hash, per slot */
+    size_t mask;     /* slots - 1 */
+    size_t count;
+} dict_known;
+
+void dict_known_free(dict_known *t);
+/* Remembers `loc` as an entry of `hash` (the caller has not remembered
+ * it before). */
+void dict_known_put(dict_known *t, uint32_t hash, uint64_t loc);
+/* The next location remembered for an entry of `hash`,
+ * from *at on (0 to start): true with *loc, false when none is left. */
+bool dict_known_next(const dict_known *t, uint32_t hash, size_t *at, uint64_t *loc);
+
+#endif
