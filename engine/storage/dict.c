@@ -260,17 +260,18 @@ static int entry_is(const dict *d, pager *pg, uint64_t view, uint64_t loc, int k
     return got_kind == kind && got_len == len && memcmp(got, bytes, len) == 0;
 }
 
-/* The first of a hash's candidate locations (from the table of recent
- * entries, or from the writer's known entries when `recent` is NULL)
- * whose entry seen from `view` is (kind, bytes): 1 with *loc, 0, or an
- * error. */
+/* The first of a hash's candidate locations, from the table of recent
+ * entries `recent` (NULL: none) or else the writer's known entries
+ * `known` (NULL: none), whose entry seen from `view` is (kind, bytes): 1
+ * with *loc, 0, or an error. */
 static int candidates_find(const dict *d, pager *pg, uint64_t view, const dict_recent *recent,
-                           uint64_t hash, int kind, const void *bytes, size_t len, uint64_t *loc,
-                           err *e) {
+                           const dict_known *known, uint64_t hash, int kind, const void *bytes,
+                           size_t len, uint64_t *loc, err *e) {
     size_t at = 0;
     uint64_t cand;
-    while (recent ? dict_recent_next(recent, (uint32_t)hash, view, &at, &cand)
-                  : dict_known_next(&d->known, (uint32_t)hash, &at, &cand)) {
+    while (recent  ? dict_recent_next(recent, (uint32_t)hash, view, &at, &cand)
+           : known ? dict_known_next(known, (uint32_t)hash, &at, &cand)
+                   : false) {
         int rc = entry_is(d, pg, view, cand, kind, bytes, len, e);
         if (rc == 1)
             *loc = cand;
@@ -284,7 +285,7 @@ int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, const dict
               int kind, const void *bytes, size_t len, uint64_t *loc, err *e) {
     uint8_t key[DICT_KEY_SIZE];
     uint64_t hash = entry_hash(kind, bytes, len);
-    int found = recent ? candidates_find(d, pg, view, recent, hash, kind, bytes, len, loc, e) : 0;
+    int found = candidates_find(d, pg, view, recent, NULL, hash, kind, bytes, len, loc, e);
     if (found != 0)
         return found;
     dict_key(key, hash, 0);
@@ -470,6 +471,9 @@ int dict_flush(dict *d, pager *pg, uint32_t *root, err *e) {
     int rc = 0;
     for (size_t i = 0; i < t->count && rc == 0; i++)
         rc = btree_insert(pg, root, &d->codec, keys + DICT_KEY_SIZE * i, hint, e);
+    for (size_t i = 0; i < t->count && rc == 0; i++) /* in hash order: the slots in order */
+        dict_known_put(&d->known, (uint32_t)key_hash(keys + DICT_KEY_SIZE * i),
+                       key_loc(keys + DICT_KEY_SIZE * i));
     free(keys);
     free(hint);
     if (rc != 0)
@@ -526,20 +530,31 @@ static int remember_new(dict *d, pager *pg, uint32_t *root, uint64_t hash, uint6
     return btree_insert(pg, root, &d->codec, key, NULL, e);
 }
 
+/* dict_find for the writer: the entries it knows (dict_known.h), then
+ * its recent entries, then the tree, an entry found there becoming
+ * known. */
+static int known_find(dict *d, pager *pg, uint32_t root, uint64_t hash, int kind,
+                      const void *bytes, size_t len, uint64_t *loc, err *e) {
+    int rc = candidates_find(d, pg, PAGER_LATEST, NULL, &d->known, hash, kind, bytes, len, loc, e);
+    if (rc == 0)
+        rc = candidates_find(d, pg, PAGER_LATEST, d->recent, NULL, hash, kind, bytes, len, loc, e);
+    if (rc == 0) {
+        rc = dict_find(d, pg, PAGER_LATEST, root, NULL, kind, bytes, len, loc, e);
+        if (rc == 1)
+            dict_known_put(&d->known, (uint32_t)hash, *loc);
+    }
+    return rc;
+}
+
 int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes, size_t len,
                 uint64_t *loc, bool *added, err *e) {
     uint64_t hash = entry_hash(kind, bytes, len);
     *added = false;
     if (dict_cache_find(&d->cache, hash, kind, bytes, len, loc))
         return 0;
-    bool may_hold = tree_may_hold(d, pg, *root, hash); /* the filter holds the known hashes too */
-    int rc = may_hold ? candidates_find(d, pg, PAGER_LATEST, NULL, hash, kind, bytes, len, loc, e)
-                      : 0;
-    if (rc == 0 && may_hold) {
-        rc = dict_find(d, pg, PAGER_LATEST, *root, d->recent, kind, bytes, len, loc, e);
-        if (rc == 1)
-            dict_known_put(&d->known, (uint32_t)hash, *loc);
-    }
+    int rc = tree_may_hold(d, pg, *root, hash) ? known_find(d, pg, *root, hash, kind, bytes, len,
+                                                            loc, e)
+                                               : 0;
     if (rc == 1)
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
     if (rc == 1)
@@ -554,7 +569,6 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     *added = rc == 0;
     if (rc == 0) {
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
-        dict_known_put(&d->known, (uint32_t)hash, *loc);
         filter_note(d, pg, *root, hash);
     }
     return rc;

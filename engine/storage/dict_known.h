@@ -1,5 +1,7 @@
-/* The writer's table of every dictionary entry it has interned or found
- * since the store opened: hash -> location, kept whole (never evicting,
+/* The writer's table of every dictionary entry it has moved from its
+ * recent entries into the DICT tree (dict_flush, a batch in hash order:
+ * the table's slots in order) or found in the tree since the store
+ * opened: hash -> location, kept whole (never evicting,
  * unlike dict_cache.h's direct-mapped slots, which hold only the last
  * names of a hash's slot), so a name written again finds its location
  * without the DICT tree's search. The caller checks the heap entry a
@@ -22,10 +24,15 @@
 #define DICT_KNOWN_MIN_SLOTS 4096
 #define DICT_KNOWN_MAX_SLOTS ((size_t)1 << 21)
 
+/* One slot in one cache line (mostly): a put or a lookup touches one. */
+typedef struct dict_known_slot {
+    uint32_t hash;
+    uint32_t loc_low, loc_high; /* both 0: empty (no entry lives on a header page) */
+} dict_known_slot;
+
 typedef struct dict_known {
-    uint64_t *locs;   /* 0: an empty slot (no entry lives on a header page) */
-    uint32_t *hashes; /* the entry's hash, per slot */
-    size_t mask;     /* slots - 1 */
+    dict_known_slot *slots;
+    size_t mask; /* slots - 1 */
     size_t count;
 } dict_known;
 
