@@ -533,8 +533,8 @@ static int remember_new(dict *d, pager *pg, uint32_t *root, uint64_t hash, uint6
 /* dict_find for the writer: the entries it knows (dict_known.h), then
  * its recent entries, then the tree, an entry found there becoming
  * known. */
-static int known_find(dict *d, pager *pg, uint32_t root, uint64_t hash, int kind,
-                      const void *bytes, size_t len, uint64_t *loc, err *e) {
+static int known_find(dict *d, pager *pg, uint32_t root, uint64_t hash, int kind, const void *bytes,
+                      size_t len, uint64_t *loc, err *e) {
     int rc = candidates_find(d, pg, PAGER_LATEST, NULL, &d->known, hash, kind, bytes, len, loc, e);
     if (rc == 0)
         rc = candidates_find(d, pg, PAGER_LATEST, d->recent, NULL, hash, kind, bytes, len, loc, e);
@@ -552,9 +552,9 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     *added = false;
     if (dict_cache_find(&d->cache, hash, kind, bytes, len, loc))
         return 0;
-    int rc = tree_may_hold(d, pg, *root, hash) ? known_find(d, pg, *root, hash, kind, bytes, len,
-                                                            loc, e)
-                                               : 0;
+    int rc = tree_may_hold(d, pg, *root, hash)
+                 ? known_find(d, pg, *root, hash, kind, bytes, len, loc, e)
+                 : 0;
     if (rc == 1)
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);
     if (rc == 1)

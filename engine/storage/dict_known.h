@@ -1,19 +1,19 @@
-/* The writer's table of every dictionary entry it has moved from its
- * recent entries into the DICT tree (dict_flush, a batch in hash order:
+/* The writer's table of the dictionary entries it has moved from its
+ * recent entries into the DICT tree (dict_flush: a batch in hash order,
  * the table's slots in order) or found in the tree since the store
- * opened: hash -> location, kept whole (never evicting,
- * unlike dict_cache.h's direct-mapped slots, which hold only the last
- * names of a hash's slot), so a name written again finds its location
- * without the DICT tree's search. The caller checks the heap entry a
- * candidate names, as it does for the tree's. Open addressing, doubled
- * when half full (a new name's search for nothing stays short): 24-48
- * bytes a name (12 a slot: the hash, the location), up to
- * DICT_KNOWN_MAX_SLOTS (24 MiB, 1M names; past it new names are not
- * remembered and are searched for in the tree, as before). Entries
- * never move nor disappear (dict.h), so a location stays right across
- * commits and checkpoints; a reopened store starts empty. Not counted
- * by any meter (the project meters queries' memory, not the writer's). Allocated on first use; a
- * failed allocation only means fewer names remembered. Writer only. */
+ * opened: hash -> location, kept whole (unlike dict_cache.h's
+ * direct-mapped slots, which hold the last name of each slot only), so a
+ * name written again, long after, finds its location without the tree's
+ * search. The caller checks the heap entry a candidate names, as it does
+ * for the tree's. Open addressing, doubled when half full (a search for
+ * an absent hash stays short): 24-48 bytes a name (12 a slot), up to
+ * DICT_KNOWN_MAX_SLOTS (24 MiB, 1M names; past it names are not
+ * remembered and are searched for in the tree, as before). Entries never
+ * move nor disappear (dict.h), so a location stays right across commits
+ * and checkpoints; a transaction's fork and a reopened store start
+ * empty. Not counted by any meter (the project meters queries' memory,
+ * not the writer's). Allocated on first use; a failed allocation only
+ * means fewer names remembered. Writer only. */
 #ifndef MG_STORAGE_DICT_KNOWN_H
 #define MG_STORAGE_DICT_KNOWN_H
 
