@@ -363,15 +363,18 @@ typedef struct leaf_src {
 /* The entry of keys[i], encoded against `base` (of kind `kind`): the
  * bytes it had (src, NULL: none) when they are encoded against the same
  * key, as most are in a rebuild (`same_anchor`: the leaf keeps its first
- * key), and are no longer than an entry may be; else encoded. Its length. */
-static size_t entry_bytes(const btree_codec *c, const uint8_t *base, int kind, const uint8_t *key,
-                          const leaf_src *src, bool same_anchor, uint8_t *out) {
+ * key), and are no longer than an entry may be; else encoded into `out`.
+ * *len gets its length. */
+static const uint8_t *entry_bytes(const btree_codec *c, const uint8_t *base, int kind,
+                                  const uint8_t *key, const leaf_src *src, bool same_anchor,
+                                  uint8_t *out, size_t *len) {
     if (src && src->base == kind && (kind != SRC_ANCHOR || same_anchor) &&
         src->len <= BTREE_MAX_ENTRY) {
-        memcpy(out, src->bytes, src->len);
-        return src->len;
+        *len = src->len;
+        return src->bytes;
     }
-    return c->encode(c, base, key, out);
+    *len = c->encode(c, base, key, out);
+    return out;
 }
 
 /* Rebuilds `page` from sorted keys, a new block once the current one
@@ -392,8 +395,9 @@ static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *key
         const uint8_t *base = restart ? restart_base(r, keys) : keys + (i - 1) * ks;
         int kind = !restart ? SRC_PREV : r ? SRC_ANCHOR : SRC_FIRST;
         uint8_t enc[BTREE_MAX_ENTRY];
-        size_t len = entry_bytes(c, base, kind, keys + i * ks, src ? src + i : NULL, same_anchor,
-                                 enc);
+        size_t len;
+        const uint8_t *bytes = entry_bytes(c, base, kind, keys + i * ks, src ? src + i : NULL,
+                                           same_anchor, enc, &len);
         if (off + len + 2 * (r + restart) > top || i == LEAF_MAX_ENTRIES)
             break;
         if (c->sum_add)
@@ -403,7 +407,7 @@ static size_t leaf_build(uint8_t *page, const btree_codec *c, const uint8_t *key
             starts[r++] = (uint16_t)off;
             block = off;
         }
-        memcpy(page + off, enc, len);
+        memcpy(page + off, bytes, len);
         off += len;
     }
     page[L_KIND] = LEAF_KIND;

@@ -136,6 +136,7 @@ void dict_free(dict *d) {
     free(d->big);
     free(d->big_len);
     dict_cache_free(&d->cache);
+    dict_known_free(&d->known);
     dict_filter_free(&d->filter);
     free(d->recent);
     dict_published(d, 0, UINT64_MAX); /* frees every flushed table */
@@ -259,13 +260,18 @@ static int entry_is(const dict *d, pager *pg, uint64_t view, uint64_t loc, int k
     return got_kind == kind && got_len == len && memcmp(got, bytes, len) == 0;
 }
 
-/* dict_find among the recent entries `view` sees. */
-static int recent_find(const dict *d, pager *pg, uint64_t view, const dict_recent *recent,
-                       uint64_t hash, int kind, const void *bytes, size_t len, uint64_t *loc,
-                       err *e) {
+/* The first of a hash's candidate locations, from the table of recent
+ * entries `recent` (NULL: none) or else the writer's known entries
+ * `known` (NULL: none), whose entry seen from `view` is (kind, bytes): 1
+ * with *loc, 0, or an error. */
+static int candidates_find(const dict *d, pager *pg, uint64_t view, const dict_recent *recent,
+                           const dict_known *known, uint64_t hash, int kind, const void *bytes,
+                           size_t len, uint64_t *loc, err *e) {
     size_t at = 0;
     uint64_t cand;
-    while (recent && dict_recent_next(recent, (uint32_t)hash, view, &at, &cand)) {
+    while (recent  ? dict_recent_next(recent, (uint32_t)hash, view, &at, &cand)
+           : known ? dict_known_next(known, (uint32_t)hash, &at, &cand)
+                   : false) {
         int rc = entry_is(d, pg, view, cand, kind, bytes, len, e);
         if (rc == 1)
             *loc = cand;
@@ -279,7 +285,7 @@ int dict_find(const dict *d, pager *pg, uint64_t view, uint32_t root, const dict
               int kind, const void *bytes, size_t len, uint64_t *loc, err *e) {
     uint8_t key[DICT_KEY_SIZE];
     uint64_t hash = entry_hash(kind, bytes, len);
-    int found = recent_find(d, pg, view, recent, hash, kind, bytes, len, loc, e);
+    int found = candidates_find(d, pg, view, recent, NULL, hash, kind, bytes, len, loc, e);
     if (found != 0)
         return found;
     dict_key(key, hash, 0);
@@ -465,6 +471,9 @@ int dict_flush(dict *d, pager *pg, uint32_t *root, err *e) {
     int rc = 0;
     for (size_t i = 0; i < t->count && rc == 0; i++)
         rc = btree_insert(pg, root, &d->codec, keys + DICT_KEY_SIZE * i, hint, e);
+    for (size_t i = 0; i < t->count && rc == 0; i++) /* in hash order: the slots in order */
+        dict_known_put(&d->known, (uint32_t)key_hash(keys + DICT_KEY_SIZE * i),
+                       key_loc(keys + DICT_KEY_SIZE * i));
     free(keys);
     free(hint);
     if (rc != 0)
@@ -521,6 +530,22 @@ static int remember_new(dict *d, pager *pg, uint32_t *root, uint64_t hash, uint6
     return btree_insert(pg, root, &d->codec, key, NULL, e);
 }
 
+/* dict_find for the writer: the entries it knows (dict_known.h), then
+ * its recent entries, then the tree, an entry found there becoming
+ * known. */
+static int known_find(dict *d, pager *pg, uint32_t root, uint64_t hash, int kind, const void *bytes,
+                      size_t len, uint64_t *loc, err *e) {
+    int rc = candidates_find(d, pg, PAGER_LATEST, NULL, &d->known, hash, kind, bytes, len, loc, e);
+    if (rc == 0)
+        rc = candidates_find(d, pg, PAGER_LATEST, d->recent, NULL, hash, kind, bytes, len, loc, e);
+    if (rc == 0) {
+        rc = dict_find(d, pg, PAGER_LATEST, root, NULL, kind, bytes, len, loc, e);
+        if (rc == 1)
+            dict_known_put(&d->known, (uint32_t)hash, *loc);
+    }
+    return rc;
+}
+
 int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes, size_t len,
                 uint64_t *loc, bool *added, err *e) {
     uint64_t hash = entry_hash(kind, bytes, len);
@@ -528,7 +553,7 @@ int dict_intern(dict *d, pager *pg, uint32_t *root, int kind, const void *bytes,
     if (dict_cache_find(&d->cache, hash, kind, bytes, len, loc))
         return 0;
     int rc = tree_may_hold(d, pg, *root, hash)
-                 ? dict_find(d, pg, PAGER_LATEST, *root, d->recent, kind, bytes, len, loc, e)
+                 ? known_find(d, pg, *root, hash, kind, bytes, len, loc, e)
                  : 0;
     if (rc == 1)
         dict_cache_put(&d->cache, hash, kind, bytes, len, *loc);

@@ -25,6 +25,7 @@
 #include "storage/btree.h"
 #include "storage/dict_cache.h"
 #include "storage/dict_filter.h"
+#include "storage/dict_known.h"
 #include "storage/dict_recent.h"
 #include "storage/pager.h"
 
@@ -37,6 +38,7 @@ enum { DICT_UUID = 1, DICT_TEXT = 2 };
 typedef struct dict {
     btree_codec codec;  /* of the DICT tree's keys */
     dict_cache cache;   /* the writer's recent entries */
+    dict_known known;   /* the entries the writer flushed or found in the tree */
     dict_filter filter; /* the writer's filter of the tree's hashes */
     size_t added;       /* entries the writer added while it had no filter */
     size_t tree_size;   /* entries the tree holds at least (dict_expect) */

@@ -28,16 +28,18 @@ static void add_count(uint8_t *sum, size_t at, long d) {
     format_put_le(sum + at, (uint64_t)((long)format_get_le(sum + at, 2) + d), 2);
 }
 
-/* What does not depend on the neighbours: the largest times, Null and
- * the fields that differ from the leaf's first key. */
-static unsigned add_record(const fact_sum_layout *l, uint8_t *sum, const uint8_t *anchor,
-                           const uint8_t *key) {
-    unsigned flags = key[l->v] == VT_NULL ? FSUM_NULL : FSUM_NOT_NULL;
-    if (memcmp(key + l->e, anchor + l->e, 6) != 0)
+/* What does not depend on the neighbours, added to `flags`: the largest
+ * times, Null and the fields that differ from the leaf's first key (a
+ * field already known to vary is not compared again: a leaf build adds
+ * every key, and in most leaves one field varies from the second key on). */
+static unsigned add_record(const fact_sum_layout *l, uint8_t *sum, unsigned flags,
+                           const uint8_t *anchor, const uint8_t *key) {
+    flags |= key[l->v] == VT_NULL ? FSUM_NULL : FSUM_NOT_NULL;
+    if (!(flags & FSUM_E_VARIES) && memcmp(key + l->e, anchor + l->e, 6) != 0)
         flags |= FSUM_E_VARIES;
-    if (memcmp(key + l->a, anchor + l->a, 6) != 0)
+    if (!(flags & FSUM_A_VARIES) && memcmp(key + l->a, anchor + l->a, 6) != 0)
         flags |= FSUM_A_VARIES;
-    if (memcmp(key + l->v, anchor + l->v, FACT_V_SIZE) != 0)
+    if (!(flags & FSUM_V_VARIES) && memcmp(key + l->v, anchor + l->v, FACT_V_SIZE) != 0)
         flags |= FSUM_V_VARIES;
     raise_max(sum, S_TXC, format_get_be(key + GROUP_BYTES, 8));
     raise_max(sum, S_TXID, format_get_be(key + FACT_KEY_TXID, 8));
@@ -52,7 +54,7 @@ static unsigned add_record(const fact_sum_layout *l, uint8_t *sum, const uint8_t
  * (its leaf-last then changes from prev to it) or starts one alone. */
 void fact_summary_add(const fact_sum_layout *l, uint8_t *sum, const uint8_t *anchor,
                       const uint8_t *prev, const uint8_t *key, const uint8_t *next) {
-    unsigned flags = sum[S_FLAGS] | add_record(l, sum, anchor, key);
+    unsigned flags = add_record(l, sum, sum[S_FLAGS], anchor, key);
     bool with_prev = same_group(prev, key), with_next = same_group(key, next);
     if (with_prev && !with_next) {
         add_count(sum, S_SHOWN, (long)shown(key) - (long)shown(prev));

@@ -87,7 +87,9 @@ static void intern_range(dict *d, pager *pg, uint32_t *root, size_t first, size_
 
 /* A memory dictionary starts empty, so its filter is built at once and
  * grows (rebuilt from the tree) as entries come: every entry, interned
- * again, is found at its location, beyond what the cache holds. */
+ * again, is found at its location, beyond what the cache holds; once
+ * flushed into the tree, without the tree (the writer knows them: given
+ * a root of 0, an empty tree, it would add them all anew). */
 static void test_new_dictionary_filter_grows_and_finds_everything(void) {
     enum { N = 40000 };
     pager *pg = memory_pager();
@@ -111,6 +113,10 @@ static void test_new_dictionary_filter_grows_and_finds_everything(void) {
     }
     CHECK(dict_find(&d, pg, PAGER_LATEST, root, d.recent, DICT_TEXT, ":entry/none", 11, &locs[0],
                     &e) == 0);
+    CHECK(dict_flush(&d, pg, &root, &e) == 0);
+    uint32_t no_tree = 0;
+    intern_range(&d, pg, &no_tree, 0, N, locs, false);
+    CHECK(no_tree == 0);
     free(locs);
     dict_free(&d);
     pager_close(pg);
@@ -164,6 +170,39 @@ static void test_filter_built_later_from_the_tree(void) {
     dict_free(&later);
     dict_free(&big);
     pager_close(pg);
+}
+
+/* The writer's table of known entries keeps every location put, through
+ * its doublings: a hash's every location comes back (several entries may
+ * share a hash), none of another hash's. */
+static void test_known_table_keeps_every_location(void) {
+    enum { N = 20000, SHARED = 5 };
+    dict_known t = {0};
+    size_t at = 0;
+    uint64_t loc = 0;
+    CHECK(!dict_known_next(&t, 7, &at, &loc));
+    for (uint64_t i = 0; i < N; i++) /* hashes 0..N-1 spread by a multiply */
+        dict_known_put(&t, (uint32_t)(i * 2654435761u), (i + 1) << 12);
+    for (uint64_t i = 0; i < SHARED; i++) /* five more entries of hash 0 */
+        dict_known_put(&t, 0, (N + 1 + i) << 12);
+    CHECK(t.count == N + SHARED && t.mask + 1 >= 2 * t.count);
+    size_t wrong = 0;
+    for (uint64_t i = 1; i < N; i++) {
+        at = 0;
+        size_t seen = 0;
+        while (dict_known_next(&t, (uint32_t)(i * 2654435761u), &at, &loc))
+            wrong += seen++ > 0 || loc != (i + 1) << 12;
+        wrong += seen != 1;
+    }
+    CHECK(wrong == 0);
+    uint64_t sum = 0;
+    size_t seen = 0;
+    for (at = 0; dict_known_next(&t, 0, &at, &loc); seen++)
+        sum += loc >> 12;
+    CHECK(seen == SHARED + 1 && sum == 1 + (N + 1) + (N + 2) + (N + 3) + (N + 4) + (N + 5));
+    at = 0;
+    CHECK(!dict_known_next(&t, 12345, &at, &loc)); /* 12345 is no multiple's low 32 bits here */
+    dict_known_free(&t);
 }
 
 static void fill(pager *pg, uint32_t pgno, uint8_t byte) {
@@ -291,5 +330,6 @@ int main(void) {
     test_filter_built_later_from_the_tree();
     test_reused_versions_leave_open_views_alone();
     test_tree_keys_sorted_and_sought();
+    test_known_table_keeps_every_location();
     return CHECK_DONE();
 }
