@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "store/fact_key.h"
+#include "store/row_values.h"
 
 /* The numbers an entry's fields are differences of: the leading fields
  * by their FACT_ index (E, A; V's payload number, the integer itself for
@@ -32,6 +33,8 @@ struct fact_run {
     int (*next)(fact_run *r, fact_ids *out); /* the order's decoder */
     /* The same over up to `max` entries (fact_run_fill). */
     int (*fill)(fact_run *r, fact_ids *out, size_t max, size_t *n);
+    /* The same into rows (fact_run_fill_rows). */
+    int (*fill_rows)(fact_run *r, const run_rows *out, size_t max, size_t *n);
     void (*key_cols)(const uint8_t *key, uint64_t *col); /* the order's key as columns */
     run_bound bound[RUN_COLS];
     uint8_t bound_col[RUN_COLS]; /* the column of each bound */
@@ -98,6 +101,16 @@ static inline int fact_run_fill(fact_run *r, fact_ids *out, size_t max, size_t *
         return 0;
     }
     return r->fill(r, out, max, n);
+}
+
+/* fact_run_fill writing the entries' positions straight into rows, no
+ * identifiers in between: -1 also for an entry whose V has no type. */
+static inline int fact_run_fill_rows(fact_run *r, const run_rows *out, size_t max, size_t *n) {
+    if (r->p >= r->end) {
+        *n = 0;
+        return 0;
+    }
+    return r->fill_rows(r, out, max, n);
 }
 
 #endif

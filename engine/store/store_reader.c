@@ -697,16 +697,8 @@ int store_reader_check(store_reader *r, err *e) {
 static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e) {
     uint64_t payload = format_get_be(field + 1, 8);
     const decoded *d;
-    double f;
     int rc = 0;
     switch (field[0]) {
-    case VT_INTEGER: *v = value_integer(format_from_sortable(payload)); return 0;
-    case VT_FLOAT:
-        memcpy(&f, &payload, sizeof f);
-        *v = value_float(f);
-        return 0;
-    case VT_BOOLEAN: *v = value_boolean(payload != 0); return 0;
-    case VT_NULL: *v = value_null(); return 0;
     case VT_REF: *v = value_ref((uuid128){{0}}); return decode_uuid(r, payload, &v->as.ref, e);
     case VT_STRING:
     case VT_KEYWORD:
@@ -715,7 +707,10 @@ static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e)
             *v = field[0] == VT_STRING ? value_string(d->ptr, d->len)
                                        : value_keyword(d->ptr, d->len);
         return rc;
-    default: break;
+    default:
+        if (field_value_set(v, field[0], payload, NULL))
+            return 0;
+        break;
     }
     return err_set(e, ERR(STG, 8), "corrupt index record: value type %u", (unsigned)field[0]);
 }
