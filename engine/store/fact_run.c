@@ -112,20 +112,27 @@ DECODE_STEP row_sink row_sink_of(const run_rows *rows) {
     return (row_sink){rows->slot, rows->width, {rows->at[0], rows->at[1], rows->at[2]}, rows->src};
 }
 
+/* The V field of the columns' entry into *out (field_value_set): false
+ * when it has no type. An integer is its column already: its case is
+ * made apart, so that flipping the sign bit twice folds away. */
+DECODE_STEP bool write_value(uint64_t type, uint64_t x, value *out, const value_source *src) {
+    if (type == VT_INTEGER)
+        return field_value_set(out, VT_INTEGER, x ^ TOP_BIT, src);
+    return field_value_set(out, (unsigned)type, x, src);
+}
+
 /* The entry just read (its columns `col`) into the next row of `to`: 1,
  * or -1 when its V has no type. The columns are read before the first
  * store (a value's id may alias them). */
 DECODE_STEP int write_row(const uint64_t *col, row_sink *to) {
-    uint64_t e = col[FACT_E], a = col[FACT_A], type = col[RUN_VTYPE];
-    uint64_t payload = col[FACT_V] ^ payload_flip(type);
+    uint64_t e = col[FACT_E], a = col[FACT_A], type = col[RUN_VTYPE], x = col[FACT_V];
     value *row = to->row;
     to->row += to->width;
     if (to->at[0] >= 0)
         value_set_stored(&row[to->at[0]], VT_REF, to->src, e);
     if (to->at[1] >= 0)
         value_set_stored(&row[to->at[1]], VT_KEYWORD, to->src, a);
-    return to->at[2] < 0 || field_value_set(&row[to->at[2]], (unsigned)type, payload, to->src) ? 1
-                                                                                               : -1;
+    return to->at[2] < 0 || write_value(type, x, &row[to->at[2]], to->src) ? 1 : -1;
 }
 
 /* Entry i of a fill into ids[i], or into the next row of `to` (ids NULL). */

@@ -520,7 +520,7 @@ static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
 static inline const uint8_t *uuid_in_page(const uint8_t *page, uint32_t pgno, uint64_t loc) {
     size_t off = (size_t)(loc & 0xfff);
     if (dict_loc_page(loc) != pgno || off > FORMAT_PAGE_PAYLOAD - DICT_ENTRY_HEADER - 16 ||
-        page[off] != DICT_UUID || page[off + 1] != 16 || page[off + 2] != 0)
+        (format_get_le(page + off, 4) & 0xffffff) != (DICT_UUID | 16u << 8)) /* kind, length 16 */
         return NULL;
     return page + off + DICT_ENTRY_HEADER;
 }
