@@ -298,10 +298,10 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
         *p = ok ? rd.p : end;                                                                      \
         if (!ok)                                                                                   \
             return -1;                                                                             \
-        if (r->bounds && (!r->checked || (flags & r->bound_same) != r->bound_same)) {              \
+        if ((flags & r->pass) != r->pass) {                                                        \
             if (!in_bound(r, col))                                                                 \
                 return FACT_RUN_PAST;                                                              \
-            r->checked = true;                                                                     \
+            r->pass = r->bound_same;                                                               \
         }                                                                                          \
         return 1;                                                                                  \
     }                                                                                              \
@@ -494,7 +494,7 @@ int fact_run_place(int order, const uint8_t *base, const uint8_t *in, size_t len
 
 /* Reads bytes[0..len) next; the caller sets the base's columns. */
 static void run_bytes(fact_run *r, const uint8_t *bytes, size_t len) {
-    r->checked = false; /* the base need not be inside the bound */
+    r->pass = r->bounds ? RUN_NO_FLAG : 0; /* the base need not be inside the bound */
     r->p = bytes;
     r->end = len ? bytes + len : bytes; /* bytes may be NULL when len is 0 */
     r->room = r->end;

@@ -40,11 +40,11 @@ struct fact_run {
     uint8_t bound_col[RUN_COLS]; /* the column of each bound */
     uint8_t bounds;
     /* The entry flags that say every bound column equals the previous
-     * entry's (RUN_NO_FLAG when a bound column has none), and whether
-     * `col`'s bound columns were found inside the bound: an entry so
-     * flagged is then inside without a test. */
-    unsigned bound_same;
-    bool checked;
+     * entry's (RUN_NO_FLAG when a bound column has none), and those that
+     * let an entry in without a test: bound_same once `col`'s bound
+     * columns were found inside the bound, RUN_NO_FLAG before, 0 with no
+     * bound (one test an entry). */
+    unsigned bound_same, pass;
 };
 
 /* A flag no entry carries (entry flags are one byte). */
