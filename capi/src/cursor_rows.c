@@ -146,6 +146,7 @@ static bool has_payload(const value *v) {
  * (most blocks of rows hold numbers and Refs only). */
 static bool any_payload(const value *v, size_t n) {
     unsigned seen = 0;
+#pragma GCC unroll 4 /* a few instructions a value: the loop's own count */
     for (size_t i = 0; i < n; i++)
         seen |= 1u << v[i].type | (v[i].stored ? STORED_BIT : 0);
     return seen & (PAYLOAD_TYPES | STORED_BIT);
