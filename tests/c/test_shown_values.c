@@ -84,7 +84,9 @@ static bool value_is(MiniGrafCursor *c, int col, int i) {
     size_t len = 0;
     const char *text;
     switch (i % KINDS) {
-    case 0: return type == MINIGRAF_TYPE_INTEGER && minigraf_cursor_column_int64(c, col) == i * 3 - 5000;
+    case 0:
+        return type == MINIGRAF_TYPE_INTEGER &&
+               minigraf_cursor_column_int64(c, col) == i * 3 - 5000;
     case 1: return type == MINIGRAF_TYPE_FLOAT && minigraf_cursor_column_double(c, col) == i + 0.25;
     case 2:
     case 3:
