@@ -516,12 +516,13 @@ static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
 }
 
 /* The bytes of the UUID at `loc` when they lie in `page`, heap page
- * `pgno` (a UUID entry of 16 bytes there), else NULL. The page test is
- * dict_loc_page's but for its flag test: a location with DICT_BIG_FLAG
- * names no page `pgno` can be (that is never 0). */
+ * `pgno` (a UUID entry of 16 bytes there), else NULL. Its offset from
+ * the page's first location is the page test (dict_loc_page's) and the
+ * offset's together: in another page, or with DICT_BIG_FLAG, it is
+ * 4096 or more, or wraps around. */
 static inline const uint8_t *uuid_in_page(const uint8_t *page, uint32_t pgno, uint64_t loc) {
-    size_t off = (size_t)(loc & 0xfff);
-    if (loc >> 12 != pgno || off > FORMAT_PAGE_PAYLOAD - DICT_ENTRY_HEADER - 16 ||
+    uint64_t off = loc - ((uint64_t)pgno << 12);
+    if (off > FORMAT_PAGE_PAYLOAD - DICT_ENTRY_HEADER - 16 ||
         (format_get_le(page + off, 4) & 0xffffff) != (DICT_UUID | 16u << 8)) /* kind, length 16 */
         return NULL;
     return page + off + DICT_ENTRY_HEADER;
