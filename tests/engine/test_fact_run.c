@@ -212,6 +212,15 @@ static size_t sorted_entries(int order, uint8_t (*keys)[FACT_KEY_SIZE], int n, u
     return len;
 }
 
+/* Two runs of `order` over the same entries, bound by key[0..bound). */
+static void start_two(fact_run *a, fact_run *b, int order, const uint8_t *key, size_t bound,
+                      const uint8_t *bytes, size_t len) {
+    fact_run_init(a, order, key, bound);
+    fact_run_init(b, order, key, bound);
+    fact_run_start(a, NULL, bytes, len);
+    fact_run_start(b, NULL, bytes, len);
+}
+
 /* A batch read (fact_run_fill) stops at its maximum, at the end of the
  * run and before an entry past the bound, and reads what entry-by-entry
  * decoding reads. */
@@ -225,10 +234,7 @@ static void test_fill_matches_next(void) {
         bool ok = true;
         for (size_t max = 1; max <= KEYS + 1; max++) {
             fact_run one, many;
-            fact_run_init(&one, order, keys[0], bound);
-            fact_run_init(&many, order, keys[0], bound);
-            fact_run_start(&one, NULL, bytes, len);
-            fact_run_start(&many, NULL, bytes, len);
+            start_two(&one, &many, order, keys[0], bound, bytes, len);
             if (max % 2) /* read past the run allowed (fact_run_room) or not */
                 fact_run_room(&many, bytes + sizeof bytes);
             fact_ids a, b[KEYS + 1];
@@ -294,10 +300,7 @@ static void test_fill_rows_matches_fill(void) {
         for (size_t l = 0; l < sizeof layouts / sizeof *layouts; l++) {
             for (size_t max = 1; max <= KEYS + 1; max++) {
                 fact_run ids_run, rows_run;
-                fact_run_init(&ids_run, order, keys[0], bound);
-                fact_run_init(&rows_run, order, keys[0], bound);
-                fact_run_start(&ids_run, NULL, bytes, len);
-                fact_run_start(&rows_run, NULL, bytes, len);
+                start_two(&ids_run, &rows_run, order, keys[0], bound, bytes, len);
                 if (max % 2)
                     fact_run_room(&rows_run, bytes + sizeof bytes);
                 fact_ids want[KEYS];
