@@ -355,7 +355,7 @@ bool store_scan_filled_shown(const store_scan *sc, bool *cut);
 /* How many of the scan's next records are so marked and may be read as
  * rows (store_scan_fill_rows): 0 when the next one is not. */
 size_t store_scan_shown_ahead(const store_scan *sc);
-/* Up to `max` (<= store_scan_shown_ahead) of the next records written
+/* Up to `max` (and store_scan_shown_ahead) of the next records written
  * straight into rows (run_rows: their positions as
  * store_reader_values gives them, no identifiers in between): 0 with *n
  * of them (fewer than `max` only where the scan's bound ends), or an

@@ -668,6 +668,8 @@ size_t store_scan_shown_ahead(const store_scan *sc) {
 int store_scan_fill_rows(store_scan *sc, const run_rows *rows, size_t max, size_t *n, err *e) {
     run_rows to = *rows;
     *n = 0;
+    if (max > store_scan_shown_ahead(sc))
+        max = store_scan_shown_ahead(sc);
     while (*n < max) {
         size_t got;
         int rc = fact_run_fill_rows(&sc->run, &to, max - *n, &got);
