@@ -34,6 +34,7 @@ typedef struct cursor_rows {
     err pending;          /* an error met while reading ahead, after `count` rows */
     err failure;          /* the error that ended the rows (code 0: none; else next == count) */
     bool ended;           /* 0 rows and no error: the end */
+    bool texts_seen;      /* a row read ahead held texts, list items or stored values */
 } cursor_rows;
 
 void cursor_rows_init(cursor_rows *r, db_cursor *source);

@@ -647,9 +647,35 @@ static int plain_stretch(pattern_scan *ps, size_t end, batch *out, const frame *
     return vrc;
 }
 
+/* The stored scan's next records marked visible, once nothing read ahead
+ * is left, as rows of `out` written by the scan itself
+ * (store_scan_fill_rows: no identifiers in between): 0 with *got of
+ * them (0: the next record is not marked), or an error. */
+static int shown_rows(pattern_scan *ps, batch *out, size_t max, const frame *row,
+                      const int slot_of[3], uint64_t *weight, size_t *got, err *e) {
+    size_t first = out->count, n = max - first, ahead = store_scan_shown_ahead(ps->sc);
+    *got = 0;
+    if (ahead < n)
+        n = ahead;
+    if (n == 0)
+        return 0;
+    run_rows rows = {batch_push_rows(out, row, n).slot,
+                     out->p->slot_count,
+                     {slot_of[0], slot_of[1], slot_of[2]},
+                     store_reader_source(ps->x->r)};
+    int rc = store_scan_fill_rows(ps->sc, &rows, n, got, e);
+    out->count = first + *got;
+    if (weight)
+        for (size_t i = 0; i < *got; i++)
+            weight[first + i] = 1;
+    /* a scan may read long without a row */
+    return rc == 0 && meter_tick(ps->x->m, *got, e) != 0 ? e->code : rc;
+}
+
 /* pattern_scan_fill's stored records under a plain binding (bind_plain):
- * a stretch of records marked visible (ps->shown_end) at once, the
- * others one by one through next_visible_cut. */
+ * a stretch of records marked visible at once, read ahead
+ * (ps->shown_end) or written as rows by the stored scan (shown_rows),
+ * the others one by one through next_visible_cut. */
 static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *row,
                         const pattern_binding *b, uint64_t *weight, err *e) {
     store_reader *r = ps->x->r;
@@ -667,6 +693,13 @@ static int stored_plain(pattern_scan *ps, batch *out, size_t max, const frame *r
                                      slot_of, weight, e)) != 0)
                 return vrc;
             continue;
+        }
+        if (ps->pos == ps->len && ps->seeing && !ps->tail_gap) {
+            size_t got;
+            if ((vrc = shown_rows(ps, out, max, row, slot_of, weight, &got, e)) != 0)
+                return vrc;
+            if (got)
+                continue;
         }
         rc = cut ? next_visible_cut(ps, &ids, true, e) : next_visible_cut(ps, &ids, false, e);
         if (rc != 1)

@@ -98,6 +98,51 @@ DECODE_STEP void write_ids(const uint64_t *col, fact_ids *out) {
     out->asserted = col[RUN_ASSERTED] != 0;
 }
 
+/* A fill's rows (run_rows) in locals: the row written next. */
+typedef struct row_sink {
+    value *row;
+    size_t width;
+    int at[3];
+    const value_source *src;
+} row_sink;
+
+DECODE_STEP row_sink row_sink_of(const run_rows *rows) {
+    if (!rows)
+        return (row_sink){NULL, 0, {-1, -1, -1}, NULL};
+    return (row_sink){rows->slot, rows->width, {rows->at[0], rows->at[1], rows->at[2]}, rows->src};
+}
+
+/* The V field of the columns' entry into *out (field_value_set): false
+ * when it has no type. An integer is its column already: its case is
+ * made apart, so that flipping the sign bit twice folds away. */
+DECODE_STEP bool write_value(uint64_t type, uint64_t x, value *out, const value_source *src) {
+    if (type == VT_INTEGER)
+        return field_value_set(out, VT_INTEGER, x ^ TOP_BIT, src);
+    return field_value_set(out, (unsigned)type, x, src);
+}
+
+/* The entry just read (its columns `col`) into the next row of `to`: 1,
+ * or -1 when its V has no type. The columns are read before the first
+ * store (a value's id may alias them). */
+DECODE_STEP int write_row(const uint64_t *col, row_sink *to) {
+    uint64_t e = col[FACT_E], a = col[FACT_A], type = col[RUN_VTYPE], x = col[FACT_V];
+    value *row = to->row;
+    to->row += to->width;
+    if (to->at[0] >= 0)
+        value_set_stored(&row[to->at[0]], VT_REF, to->src, e);
+    if (to->at[1] >= 0)
+        value_set_stored(&row[to->at[1]], VT_KEYWORD, to->src, a);
+    return to->at[2] < 0 || write_value(type, x, &row[to->at[2]], to->src) ? 1 : -1;
+}
+
+/* Entry i of a fill into ids[i], or into the next row of `to` (ids NULL). */
+DECODE_STEP int put(const uint64_t *col, fact_ids *ids, size_t i, row_sink *to) {
+    if (!ids)
+        return write_row(col, to);
+    write_ids(col, &ids[i]);
+    return 1;
+}
+
 /* The entry flag that says column `col` equals the previous entry's. */
 DECODE_STEP unsigned same_flag(int col) {
     switch (col) {
@@ -245,8 +290,7 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
                read_field(rd, flags, f4, col, room) && read_tail(rd, flags, col, room);            \
     }                                                                                              \
     /* The entry at *p (of run `r`, whose end is `end`; *p moves past it). */                      \
-    DECODE_STEP int name##_step(fact_run *r, const uint8_t **p, const uint8_t *end, fact_ids *out, \
-                                bool room) {                                                       \
+    DECODE_STEP int name##_step(fact_run *r, const uint8_t **p, const uint8_t *end, bool room) {   \
         uint64_t *col = r->col;                                                                    \
         reader rd = {*p + 1, end};                                                                 \
         unsigned flags = **p;                                                                      \
@@ -254,37 +298,49 @@ DECODE_STEP int cmp_tail(const uint64_t *a, const uint64_t *b) {
         *p = ok ? rd.p : end;                                                                      \
         if (!ok)                                                                                   \
             return -1;                                                                             \
-        if (r->bounds && (!r->checked || (flags & r->bound_same) != r->bound_same)) {              \
+        if ((flags & r->pass) != r->pass) {                                                        \
             if (!in_bound(r, col))                                                                 \
                 return FACT_RUN_PAST;                                                              \
-            r->checked = true;                                                                     \
+            r->pass = r->bound_same;                                                               \
         }                                                                                          \
-        write_ids(col, out);                                                                       \
         return 1;                                                                                  \
     }                                                                                              \
     static int name##_next(fact_run *r, fact_ids *out) {                                           \
-        return name##_step(r, &r->p, r->end, out, false);                                          \
+        int rc = name##_step(r, &r->p, r->end, false);                                             \
+        if (rc == 1)                                                                               \
+            write_ids(r->col, out);                                                                \
+        return rc;                                                                                 \
     }                                                                                              \
     /* The entries with RUN_ENTRY_MAX readable bytes left (r->room) read                           \
      * without bound tests, an entry checked against the run's end once                            \
      * it is read; the last few of the page with them. */                                          \
-    static int name##_fill(fact_run *r, fact_ids *out, size_t max, size_t *n) {                    \
+    /* Into ids[i], or (ids NULL) into the rows of `rows`. */                                      \
+    DECODE_STEP int name##_fill_to(fact_run *r, fact_ids *ids, const run_rows *rows, size_t max,   \
+                                   size_t *n) {                                                    \
         size_t i = 0;                                                                              \
         int rc = 1;                                                                                \
         const uint8_t *p = r->p, *end = r->end, *room = r->room;                                   \
+        row_sink to = row_sink_of(rows);                                                           \
         /* the entries starting before `sure` have RUN_ENTRY_MAX bytes */                          \
         const uint8_t *sure = room - p < RUN_ENTRY_MAX ? p : room - RUN_ENTRY_MAX + 1;             \
         if (sure > end)                                                                            \
             sure = end;                                                                            \
         for (; i < max && p < sure; i++)                                                           \
-            if ((rc = name##_step(r, &p, end, &out[i], true)) != 1)                                \
+            if ((rc = name##_step(r, &p, end, true)) != 1 || (rc = put(r->col, ids, i, &to)) != 1) \
                 break;                                                                             \
         while (rc == 1 && i < max && p < end)                                                      \
-            if ((rc = name##_step(r, &p, end, &out[i], false)) == 1)                               \
+            if ((rc = name##_step(r, &p, end, false)) == 1 &&                                      \
+                (rc = put(r->col, ids, i, &to)) == 1)                                              \
                 i++;                                                                               \
         r->p = p;                                                                                  \
         *n = i;                                                                                    \
         return rc == 1 ? 0 : rc;                                                                   \
+    }                                                                                              \
+    static int name##_fill(fact_run *r, fact_ids *out, size_t max, size_t *n) {                    \
+        return name##_fill_to(r, out, NULL, max, n);                                               \
+    }                                                                                              \
+    static int name##_fill_rows(fact_run *r, const run_rows *out, size_t max, size_t *n) {         \
+        return name##_fill_to(r, NULL, out, max, n);                                               \
     }                                                                                              \
     static void name##_key_cols(const uint8_t *key, uint64_t *col) {                               \
         key_col(key,                                                                               \
@@ -398,7 +454,14 @@ void fact_run_init(fact_run *r, int order, const uint8_t *prefix, size_t len) {
                                                                  [TREE_VAET] = vaet_key_cols,
                                                                  [TREE_TXLOG] = txlog_key_cols};
     r->next = decoders[order];
+    static int (*const fill_rows[TREE_TXLOG + 1])(fact_run *, const run_rows *, size_t,
+                                                  size_t *) = {[TREE_EAVT] = eavt_fill_rows,
+                                                               [TREE_AEVT] = aevt_fill_rows,
+                                                               [TREE_AVET] = avet_fill_rows,
+                                                               [TREE_VAET] = vaet_fill_rows,
+                                                               [TREE_TXLOG] = txlog_fill_rows};
     r->fill = fills[order];
+    r->fill_rows = fill_rows[order];
     r->key_cols = key_cols[order];
     fact_run_clear(r);
     bounds[order](r, prefix, len);
@@ -431,7 +494,7 @@ int fact_run_place(int order, const uint8_t *base, const uint8_t *in, size_t len
 
 /* Reads bytes[0..len) next; the caller sets the base's columns. */
 static void run_bytes(fact_run *r, const uint8_t *bytes, size_t len) {
-    r->checked = false; /* the base need not be inside the bound */
+    r->pass = r->bounds ? RUN_NO_FLAG : 0; /* the base need not be inside the bound */
     r->p = bytes;
     r->end = len ? bytes + len : bytes; /* bytes may be NULL when len is 0 */
     r->room = r->end;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "store/fact_key.h"
+#include "store/row_values.h"
 
 /* The numbers an entry's fields are differences of: the leading fields
  * by their FACT_ index (E, A; V's payload number, the integer itself for
@@ -32,16 +33,18 @@ struct fact_run {
     int (*next)(fact_run *r, fact_ids *out); /* the order's decoder */
     /* The same over up to `max` entries (fact_run_fill). */
     int (*fill)(fact_run *r, fact_ids *out, size_t max, size_t *n);
+    /* The same into rows (fact_run_fill_rows). */
+    int (*fill_rows)(fact_run *r, const run_rows *out, size_t max, size_t *n);
     void (*key_cols)(const uint8_t *key, uint64_t *col); /* the order's key as columns */
     run_bound bound[RUN_COLS];
     uint8_t bound_col[RUN_COLS]; /* the column of each bound */
     uint8_t bounds;
     /* The entry flags that say every bound column equals the previous
-     * entry's (RUN_NO_FLAG when a bound column has none), and whether
-     * `col`'s bound columns were found inside the bound: an entry so
-     * flagged is then inside without a test. */
-    unsigned bound_same;
-    bool checked;
+     * entry's (RUN_NO_FLAG when a bound column has none), and those that
+     * let an entry in without a test: bound_same once `col`'s bound
+     * columns were found inside the bound, RUN_NO_FLAG before, 0 with no
+     * bound (one test an entry). */
+    unsigned bound_same, pass;
 };
 
 /* A flag no entry carries (entry flags are one byte). */
@@ -98,6 +101,16 @@ static inline int fact_run_fill(fact_run *r, fact_ids *out, size_t max, size_t *
         return 0;
     }
     return r->fill(r, out, max, n);
+}
+
+/* fact_run_fill writing the entries' positions straight into rows, no
+ * identifiers in between: -1 also for an entry whose V has no type. */
+static inline int fact_run_fill_rows(fact_run *r, const run_rows *out, size_t max, size_t *n) {
+    if (r->p >= r->end) {
+        *n = 0;
+        return 0;
+    }
+    return r->fill_rows(r, out, max, n);
 }
 
 #endif

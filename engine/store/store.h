@@ -27,6 +27,7 @@
 #include "storage/format.h"
 #include "store/fact_key.h"
 #include "store/fact_summary.h"
+#include "store/row_values.h"
 
 typedef struct store store;
 
@@ -356,6 +357,15 @@ bool store_scan_see_leaves(store_scan *sc, const fact_view *v);
  * otherwise), and whether it stopped short of `max` where marked and
  * unmarked records meet (*cut: more records follow). */
 bool store_scan_filled_shown(const store_scan *sc, bool *cut);
+/* How many of the scan's next records are so marked and may be read as
+ * rows (store_scan_fill_rows): 0 when the next one is not. */
+size_t store_scan_shown_ahead(const store_scan *sc);
+/* Up to `max` (and store_scan_shown_ahead) of the next records written
+ * straight into rows (run_rows: their positions as
+ * store_reader_values gives them, no identifiers in between): 0 with *n
+ * of them (fewer than `max` only where the scan's bound ends), or an
+ * error (the rows before the failing record written). */
+int store_scan_fill_rows(store_scan *sc, const run_rows *rows, size_t max, size_t *n, err *e);
 /* Decodes stored identifiers into a record (as store_scan_next gives it). */
 int store_reader_decode(store_reader *r, const fact_ids *ids, store_rec *out, err *e);
 /* What a record shows in a pattern's positions (entity, attribute, value),
@@ -379,16 +389,9 @@ static inline int store_reader_value_at(store_reader *r, const value_source *src
         value_set_stored(out, VT_KEYWORD, src, ids->a);
         return 0;
     }
-    uint8_t type = ids->v[0];
-    if (type == VT_REF || type == VT_STRING || type == VT_KEYWORD) {
-        value_set_stored(out, (value_type)type, src, format_get_be(ids->v + 1, 8));
+    if (field_value_set(out, ids->v[0], format_get_be(ids->v + 1, 8), src))
         return 0;
-    }
-    if (type == VT_INTEGER) { /* the most common scalar */
-        value_set_integer(out, format_from_sortable(format_get_be(ids->v + 1, 8)));
-        return 0;
-    }
-    return store_reader_value_field(r, ids->v, out, e);
+    return store_reader_value_field(r, ids->v, out, e); /* its error */
 }
 /* The source of the reader's stored values; its `failed` flag tells
  * that store_reader_check has an error to report. */

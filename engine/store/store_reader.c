@@ -516,11 +516,14 @@ static void uuid_keep(store_reader *r, uint64_t loc, const uuid128 *u) {
 }
 
 /* The bytes of the UUID at `loc` when they lie in `page`, heap page
- * `pgno` (a UUID entry of 16 bytes there), else NULL. */
+ * `pgno` (a UUID entry of 16 bytes there), else NULL. Its offset from
+ * the page's first location is the page test (dict_loc_page's) and the
+ * offset's together: in another page, or with DICT_BIG_FLAG, it is
+ * 4096 or more, or wraps around. */
 static inline const uint8_t *uuid_in_page(const uint8_t *page, uint32_t pgno, uint64_t loc) {
-    size_t off = (size_t)(loc & 0xfff);
-    if (dict_loc_page(loc) != pgno || off > FORMAT_PAGE_PAYLOAD - DICT_ENTRY_HEADER - 16 ||
-        page[off] != DICT_UUID || page[off + 1] != 16 || page[off + 2] != 0)
+    uint64_t off = loc - ((uint64_t)pgno << 12);
+    if (off > FORMAT_PAGE_PAYLOAD - DICT_ENTRY_HEADER - 16 ||
+        (format_get_le(page + off, 4) & 0xffffff) != (DICT_UUID | 16u << 8)) /* kind, length 16 */
         return NULL;
     return page + off + DICT_ENTRY_HEADER;
 }
@@ -697,16 +700,8 @@ int store_reader_check(store_reader *r, err *e) {
 static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e) {
     uint64_t payload = format_get_be(field + 1, 8);
     const decoded *d;
-    double f;
     int rc = 0;
     switch (field[0]) {
-    case VT_INTEGER: *v = value_integer(format_from_sortable(payload)); return 0;
-    case VT_FLOAT:
-        memcpy(&f, &payload, sizeof f);
-        *v = value_float(f);
-        return 0;
-    case VT_BOOLEAN: *v = value_boolean(payload != 0); return 0;
-    case VT_NULL: *v = value_null(); return 0;
     case VT_REF: *v = value_ref((uuid128){{0}}); return decode_uuid(r, payload, &v->as.ref, e);
     case VT_STRING:
     case VT_KEYWORD:
@@ -715,7 +710,10 @@ static int decode_value(store_reader *r, const uint8_t *field, value *v, err *e)
             *v = field[0] == VT_STRING ? value_string(d->ptr, d->len)
                                        : value_keyword(d->ptr, d->len);
         return rc;
-    default: break;
+    default:
+        if (field_value_set(v, field[0], payload, NULL))
+            return 0;
+        break;
     }
     return err_set(e, ERR(STG, 8), "corrupt index record: value type %u", (unsigned)field[0]);
 }

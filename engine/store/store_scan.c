@@ -672,6 +672,39 @@ static int fill_runs(store_scan *sc, fact_ids *out, size_t max, size_t *n, err *
     return *n > 0;
 }
 
+size_t store_scan_shown_ahead(const store_scan *sc) {
+    return sc->has_held || sc->gap || sc->done || sc->has_below ? 0 : sc->shown_left;
+}
+
+/* The marked records are a leaf's (leaf_shown, all but its last): when
+ * a run ends among them, the next is the same leaf's. */
+int store_scan_fill_rows(store_scan *sc, const run_rows *rows, size_t max, size_t *n, err *e) {
+    run_rows to = *rows;
+    *n = 0;
+    if (max > store_scan_shown_ahead(sc))
+        max = store_scan_shown_ahead(sc);
+    while (*n < max) {
+        size_t got;
+        int rc = fact_run_fill_rows(&sc->run, &to, max - *n, &got);
+        *n += got;
+        sc->shown_left -= got;
+        to.slot += got * to.width;
+        if (rc == FACT_RUN_PAST)
+            return scan_end(sc);
+        if (rc < 0)
+            return btree_run_corrupt(&sc->c, e);
+        if (*n == max)
+            break;
+        btree_run run;
+        if ((rc = btree_next_run(&sc->c, &run, e)) != 1 && rc != 0 && rc != 2)
+            return rc;
+        if (rc != 1 || run.key || !run.base) /* the leaf held fewer entries than it counts */
+            return btree_run_corrupt(&sc->c, e);
+        start_entries(sc, &run, NULL);
+    }
+    return 0;
+}
+
 /* Drops out[0..*n)'s records from the first one at or above the scan's
  * `below` (they come in AVET order): the scan ends there. */
 static void trim_below(store_scan *sc, fact_ids *out, size_t *n) {

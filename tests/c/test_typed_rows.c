@@ -682,6 +682,53 @@ TEST(texts_of_the_last_block_outlive_the_end_of_the_stream) {
     minigraf_close(db);
 }
 
+/* Rows of numbers, read ahead whole, then rows of long texts, read ahead
+ * a chunk at a time from then on: every row holds its own value, each
+ * text valid until the next step. */
+TEST(long_texts_after_rows_of_numbers_keep_their_rows) {
+    enum { NUMBERS = 2000, TEXTS = 600, LONG = 3000 };
+    MiniGrafDb *db = open_memory_db();
+    size_t cap = (size_t)TEXTS * (LONG + 64) + 64, len;
+    char *text = malloc(cap), *want = malloc(LONG + 1);
+    REQUIRE(text != NULL && want != NULL);
+    len = (size_t)snprintf(text, cap, "(transact [");
+    for (int i = 0; i < NUMBERS; i++)
+        len += (size_t)snprintf(text + len, cap - len, "[:e%d :k %d] [:e%d :m %d] ", i, i, i, i);
+    snprintf(text + len, cap - len, "])");
+    EXPECT_TRANSACT(db, text);
+    memset(want, 'x', LONG);
+    want[LONG] = '\0';
+    len = (size_t)snprintf(text, cap, "(transact [");
+    for (int i = NUMBERS; i < NUMBERS + TEXTS; i++)
+        len += (size_t)snprintf(text + len, cap - len, "[:e%d :k %d] [:e%d :m \"%05d%s\"] ", i, i,
+                                i, i, want + 5);
+    snprintf(text + len, cap - len, "])");
+    EXPECT_TRANSACT(db, text);
+    MiniGrafCursor *c = QUERY(db, "(query [:find ?k ?v :where [?e :m ?v] [?e :k ?k]])");
+    REQUIRE(c != NULL);
+    int rows = 0, bad = 0;
+    while (minigraf_cursor_step(c) == 1) {
+        int64_t k = minigraf_cursor_column_int64(c, 0);
+        rows++;
+        if (k < NUMBERS) {
+            bad += minigraf_cursor_column_type(c, 1) != MINIGRAF_TYPE_INTEGER ||
+                   minigraf_cursor_column_int64(c, 1) != k;
+            continue;
+        }
+        size_t got = 0;
+        const char *v = minigraf_cursor_column_text(c, 1, &got);
+        char head[8];
+        snprintf(head, sizeof head, "%05d", (int)k);
+        bad += !v || got != LONG || memcmp(v, head, 5) != 0 || memcmp(v + 5, want + 5, LONG - 5);
+    }
+    CHECK_INT_EQ(rows, NUMBERS + TEXTS);
+    CHECK_INT_EQ(bad, 0);
+    minigraf_cursor_free(c);
+    free(text);
+    free(want);
+    minigraf_close(db);
+}
+
 /* Entities with known UUIDs (their number in the last 12 digits), each
  * naming the next as a Ref and holding a text: the dictionary's pages
  * hold their UUIDs between the texts, and a block of rows resolves its
@@ -794,5 +841,6 @@ CHECK_MAIN(TEST_ENTRY(every_type_keeps_its_type), TEST_ENTRY(keyword_string_and_
            TEST_ENTRY(materialised_cursor_steps_like_a_streaming_one),
            TEST_ENTRY(null_values_have_type_null),
            TEST_ENTRY(texts_of_the_last_block_outlive_the_end_of_the_stream),
+           TEST_ENTRY(long_texts_after_rows_of_numbers_keep_their_rows),
            TEST_ENTRY(refs_of_many_dictionary_pages_resolve_in_blocks),
            TEST_ENTRY(refs_between_texts_and_integers_keep_their_rows))

@@ -19,6 +19,7 @@
 #include "store/fact_format.h"
 #include "store/fact_key.h"
 #include "store/fact_run.h"
+#include "store/row_values.h"
 #include "store/store.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
@@ -211,6 +212,15 @@ static size_t sorted_entries(int order, uint8_t (*keys)[FACT_KEY_SIZE], int n, u
     return len;
 }
 
+/* Two runs of `order` over the same entries, bound by key[0..bound). */
+static void start_two(fact_run *a, fact_run *b, int order, const uint8_t *key, size_t bound,
+                      const uint8_t *bytes, size_t len) {
+    fact_run_init(a, order, key, bound);
+    fact_run_init(b, order, key, bound);
+    fact_run_start(a, NULL, bytes, len);
+    fact_run_start(b, NULL, bytes, len);
+}
+
 /* A batch read (fact_run_fill) stops at its maximum, at the end of the
  * run and before an entry past the bound, and reads what entry-by-entry
  * decoding reads. */
@@ -224,10 +234,7 @@ static void test_fill_matches_next(void) {
         bool ok = true;
         for (size_t max = 1; max <= KEYS + 1; max++) {
             fact_run one, many;
-            fact_run_init(&one, order, keys[0], bound);
-            fact_run_init(&many, order, keys[0], bound);
-            fact_run_start(&one, NULL, bytes, len);
-            fact_run_start(&many, NULL, bytes, len);
+            start_two(&one, &many, order, keys[0], bound, bytes, len);
             if (max % 2) /* read past the run allowed (fact_run_room) or not */
                 fact_run_room(&many, bytes + sizeof bytes);
             fact_ids a, b[KEYS + 1];
@@ -243,6 +250,119 @@ static void test_fill_matches_next(void) {
         }
         CHECK(ok);
     }
+}
+
+/* Whether two values a scan binds are the same: type, stored form and
+ * the payload that type keeps. */
+static bool same_value(const value *a, const value *b) {
+    if (a->type != b->type || a->stored != b->stored)
+        return false;
+    if (a->stored)
+        return a->as.stored.id == b->as.stored.id && a->as.stored.src == b->as.stored.src;
+    switch (a->type) {
+    case VT_INTEGER: return a->as.i == b->as.i;
+    case VT_FLOAT: return memcmp(&a->as.f, &b->as.f, sizeof a->as.f) == 0;
+    case VT_BOOLEAN: return a->as.b == b->as.b;
+    case VT_NULL: return true;
+    default: return false;
+    }
+}
+
+/* What a row's slot of position `pos` holds for the record `f`
+ * (store_reader_values' forms). */
+static value position_value(const fact_ids *f, int pos, const value_source *src) {
+    value v;
+    memset(&v, 0, sizeof v);
+    if (pos == 0)
+        value_set_stored(&v, VT_REF, src, f->e);
+    else if (pos == 1)
+        value_set_stored(&v, VT_KEYWORD, src, f->a);
+    else if (!field_value_set(&v, f->v[0], format_get_be(f->v + 1, 8), src))
+        v.type = VT_LIST; /* no value: never written */
+    return v;
+}
+
+/* A fill into rows (fact_run_fill_rows) reads what a fill into
+ * identifiers reads, in every order, for every choice of positions and
+ * slots, with and without room past the run, at every maximum, and
+ * stops where it does: at the end of the run and before an entry past
+ * the bound (EAVT bound to the first key's entity among many); the
+ * slots it does not write keep what they held. */
+static void test_fill_rows_matches_fill(void) {
+    enum { KEYS = 40, WIDTH = 4 };
+    static const int layouts[][3] = {{0, -1, 1}, {-1, -1, 3}, {2, 0, -1}, {3, 1, 2}, {-1, 2, -1}};
+    uint8_t keys[KEYS][FACT_KEY_SIZE], bytes[KEYS * BTREE_MAX_ENTRY];
+    const value_source *src = (const value_source *)&keys; /* any address: compared only */
+    for (int order = TREE_EAVT; order <= TREE_TXLOG; order++) {
+        size_t len = sorted_entries(order, keys, KEYS, 3, false, bytes);
+        size_t bound = order == TREE_EAVT ? 6 : 0;
+        bool ok = true, past = false;
+        for (size_t l = 0; l < sizeof layouts / sizeof *layouts; l++) {
+            for (size_t max = 1; max <= KEYS + 1; max++) {
+                fact_run ids_run, rows_run;
+                start_two(&ids_run, &rows_run, order, keys[0], bound, bytes, len);
+                if (max % 2)
+                    fact_run_room(&rows_run, bytes + sizeof bytes);
+                fact_ids want[KEYS];
+                size_t n_want = 0, n, got = 0;
+                int rc_want = fact_run_fill(&ids_run, want, KEYS, &n_want), rc;
+                past = past || rc_want == FACT_RUN_PAST;
+                value slots[(KEYS + 1) * WIDTH];
+                for (size_t i = 0; i < sizeof slots / sizeof *slots; i++)
+                    slots[i] = value_integer(-(int64_t)i);
+                run_rows rows = {slots, WIDTH, {layouts[l][0], layouts[l][1], layouts[l][2]}, src};
+                do { /* the rows before an entry past the bound are written too */
+                    rc = fact_run_fill_rows(&rows_run, &rows, max, &n);
+                    ok = ok && n <= max;
+                    got += n;
+                    rows.slot += n * WIDTH;
+                } while (rc == 0 && n > 0);
+                ok = ok && got == n_want && rc == rc_want;
+                for (size_t r = 0; r < KEYS + 1; r++)
+                    for (int s = 0; s < WIDTH; s++) {
+                        value want_v = value_integer(-(int64_t)(r * WIDTH + (size_t)s));
+                        for (int pos = 0; pos < 3; pos++)
+                            if (r < got && layouts[l][pos] == s)
+                                want_v = position_value(&want[r], pos, src);
+                        ok = ok && same_value(&slots[r * WIDTH + (size_t)s], &want_v);
+                    }
+            }
+        }
+        CHECK(ok);
+        CHECK(past == (order == TREE_EAVT)); /* the bound's end was met */
+    }
+}
+
+/* A V field of no type ends a fill into rows with -1 (the rows before
+ * it written), where a fill into identifiers reads it. */
+static void test_fill_rows_bad_value_type(void) {
+    enum { KEYS = 8 };
+    uint8_t keys[KEYS][FACT_KEY_SIZE], bytes[KEYS * BTREE_MAX_ENTRY], none[FACT_KEY_SIZE] = {0};
+    for (int i = 0; i < KEYS; i++) {
+        fact_ids f;
+        random_fact(&f, (uint64_t)i);
+        f.e = 8192 + (uint64_t)i; /* ascending: the keys stay in this order */
+        f.v[0] = i == 5 ? 9 : VT_INTEGER;
+        fact_key_encode(TREE_EAVT, &f, keys[i]);
+    }
+    const btree_codec *codec = fact_codec(TREE_EAVT);
+    size_t len = 0;
+    for (int i = 0; i < KEYS; i++)
+        len += codec->encode(codec, i ? keys[i - 1] : NULL, keys[i], bytes + len);
+    fact_run run;
+    fact_run_init(&run, TREE_EAVT, none, 0);
+    fact_run_start(&run, NULL, bytes, len);
+    fact_ids ids[KEYS];
+    size_t n = 0;
+    CHECK(fact_run_fill(&run, ids, KEYS, &n) == 0 && n == KEYS && ids[5].v[0] == 9);
+    value slots[KEYS];
+    run_rows rows = {slots, 1, {-1, -1, 0}, NULL};
+    fact_run_start(&run, NULL, bytes, len);
+    CHECK(fact_run_fill_rows(&run, &rows, KEYS, &n) == -1 && n == 5);
+    rows.at[2] = -1; /* V not written: not read as a value either */
+    rows.at[0] = 0;
+    fact_run_start(&run, NULL, bytes, len);
+    CHECK(fact_run_fill_rows(&run, &rows, KEYS, &n) == 0 && n == KEYS);
 }
 
 /* A fill allowed to read past its run's end (fact_run_room) decodes what
@@ -553,6 +673,8 @@ int main(void) {
     test_store_scans_match_the_model();
     test_bad_entry_ends_the_run();
     test_fill_matches_next();
+    test_fill_rows_matches_fill();
+    test_fill_rows_bad_value_type();
     test_room_past_the_end_reads_the_same();
     test_room_at_every_distance_past_the_end();
     test_longest_entry_at_the_room_end();
