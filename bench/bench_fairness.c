@@ -1,8 +1,9 @@
 /* Fair locking (issue 20): writer threads beside reader threads spinning
  * queries on one file database opened with `synchronous: "normal"`.
  *
- *   bench_fairness [seconds-per-phase [seed-entities [writers [readers]]]]
- *                  (default: 3 1000 4 3)
+ *   bench_fairness [seconds-per-phase [seed-entities [writers [readers [options-json]]]]]
+ *                  (default: 3 1000 4 3 {"synchronous": "normal"}; a bad argument
+ *                  prints the usage and exits 2)
  *
  * Three phases of the same length: the writers alone (each commit one
  * fact on its own entity), the readers alone (each query a count over
@@ -174,11 +175,29 @@ static void report(const char *name, outcome o) {
            o.reader_cores, o.query_rate > 0 ? o.reader_cores * 1e6 / o.query_rate : 0);
 }
 
+/* argv[i] as a number in [low, high], or `fallback` when not given;
+ * anything else ends the program with the usage. */
+static double number_arg(int argc, char **argv, int i, double fallback, double low, double high) {
+    if (argc <= i)
+        return fallback;
+    char *end;
+    double v = strtod(argv[i], &end);
+    if (end == argv[i] || *end || !(v >= low && v <= high)) {
+        fprintf(stderr,
+                "bench_fairness: argument %d, '%s', is not a number in [%g, %g]\n"
+                "usage: bench_fairness [seconds-per-phase [seed-entities [writers [readers "
+                "[options-json]]]]]\n",
+                i, argv[i], low, high);
+        exit(2);
+    }
+    return v;
+}
+
 int main(int argc, char **argv) {
-    double seconds = argc > 1 ? atof(argv[1]) : 3.0;
-    long entities = argc > 2 ? atol(argv[2]) : 1000;
-    int writers = argc > 3 ? atoi(argv[3]) : 4;
-    int readers = argc > 4 ? atoi(argv[4]) : 3;
+    double seconds = number_arg(argc, argv, 1, 3.0, 0.01, 3600);
+    long entities = (long)number_arg(argc, argv, 2, 1000, 1, 1e8);
+    int writers = (int)number_arg(argc, argv, 3, 4, 1, 256);
+    int readers = (int)number_arg(argc, argv, 4, 3, 1, 256);
     char dir[] = "/tmp/bench_fairness_XXXXXX";
     if (!mkdtemp(dir))
         return 1;
