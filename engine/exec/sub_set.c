@@ -29,9 +29,9 @@
  * when the plan expects more outer rows than reading the body costs in
  * probes at these, the set is read at the first row (nothing is lost to
  * probes first). A probe of a pattern-and-filters body costs ~3,600
- * (round 9, docs/performance-log.md), a record of an exact stretch ~245
- * (read a visible stretch at a time: read_exact), one the filters must
- * see ~800. */
+ * ("Negation probes, round 9"), a record of an exact stretch ~245 (read
+ * a visible stretch at a time: read_exact), one the filters must see
+ * ~800: 14.7 and 4.5, rounded down (a close call keeps the probes). */
 #define ID_RECORDS_PER_PROBE 13
 #define CHECKED_RECORDS_PER_PROBE 4
 #define SET_OP_NAME "not / or set"
