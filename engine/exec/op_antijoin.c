@@ -13,7 +13,6 @@
 #include "exec/op.h"
 #include "exec/sub_probe.h"
 #include "exec/sub_set.h"
-#include "plan/estimate.h"
 
 typedef struct op_antijoin {
     op_select base;
@@ -71,8 +70,7 @@ op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
         anti_free(&o->base.base);
         return NULL;
     }
-    sub_set_init(&o->set, x, &p->items[item].subs[0], &o->probe,
-                 plan_estimate_rows_at(x->r, p, o->step));
+    sub_set_init(&o->set, x, &p->items[item].subs[0], &o->probe, p, o->step);
     o->base.child = child;
     return &o->base.base;
 }

@@ -17,7 +17,6 @@
 #include "base/hash.h"
 #include "exec/op.h"
 #include "exec/sub_set.h"
-#include "plan/estimate.h"
 
 #define UNION_OP_NAME "or union"
 
@@ -254,9 +253,8 @@ op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *
         union_free(&u->base);
         return NULL;
     }
-    size_t rows = plan_estimate_rows_at(x->r, p, u->step);
     for (size_t k = 0; k < it->sub_count; k++, u->branch_count++) {
-        sub_set_init(&sets[k], x, &it->subs[k], NULL, rows);
+        sub_set_init(&sets[k], x, &it->subs[k], NULL, p, u->step);
         if (op_sub_init(x, &b[k], it->subs[k].conj, e) != 0) {
             union_free(&u->base);
             return NULL;

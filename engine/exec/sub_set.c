@@ -78,10 +78,11 @@ static bool filtered_shape(const plan_conj *c, const sub_probe *probe) {
 }
 
 void sub_set_init(sub_set *s, const where_ctx *x, const plan_sub *ps, sub_probe *probe,
-                  size_t rows) {
+                  const plan_conj *outer, size_t step) {
     memset(s, 0, sizeof *s);
     s->estimate = SIZE_MAX;
-    s->rows = rows;
+    s->outer = outer;
+    s->outer_step = step;
     const plan_conj *c = ps->conj;
     if (!stored_only(x) || ps->in_count != 1)
         return;
@@ -292,13 +293,13 @@ static int build(sub_set *s, where_ctx *x, const frame *in, err *e) {
  * costs fewer probes than the rows the plan expects: the stretches'
  * records counted from the tree (store_count_value_range), as far as
  * needed to know; then they are the records the set expects. */
-static bool filtered_read_pays(sub_set *s, where_ctx *x, uint64_t attr) {
-    double probes = 0, rows = (double)s->rows;
+static bool filtered_read_pays(sub_set *s, where_ctx *x, uint64_t attr, size_t rows) {
+    double probes = 0;
     size_t records = 0;
     err ignored = {0};
-    for (size_t i = 0; i < s->ranges.count && probes < rows; i++) {
+    for (size_t i = 0; i < s->ranges.count && probes < (double)rows; i++) {
         size_t per = s->ranges.exact[i] ? ID_RECORDS_PER_PROBE : CHECKED_RECORDS_PER_PROBE, n;
-        size_t cap = s->rows < SIZE_MAX / per ? s->rows * per : SIZE_MAX - 1;
+        size_t cap = rows < SIZE_MAX / per ? rows * per : SIZE_MAX - 1;
         if (store_count_value_range(x->r, attr, s->ranges.r[i].lo, s->ranges.r[i].hi, cap, &n,
                                     &ignored) != 1) {
             err_clear(&ignored);
@@ -307,7 +308,7 @@ static bool filtered_read_pays(sub_set *s, where_ctx *x, uint64_t attr) {
         probes += (double)n / (double)per;
         records += n;
     }
-    if (probes >= rows)
+    if (probes >= (double)rows)
         return false;
     s->records = records; /* the set's room (reserve): the count is the closer */
     return true;
@@ -316,10 +317,11 @@ static bool filtered_read_pays(sub_set *s, where_ctx *x, uint64_t attr) {
 /* What reading the body costs, in probes (SIZE_MAX: not known); 0 when
  * it pays already for the rows the plan expects. */
 static size_t estimate(sub_set *s, where_ctx *x) {
+    size_t rows = plan_estimate_rows_at(x->r, s->outer, s->outer_step);
     if (!s->filtered) {
         size_t n = plan_estimate_constants(x->r, NULL, s->it, SIZE_MAX - 1);
         s->records = n == SIZE_MAX ? 0 : n;
-        if (n != SIZE_MAX && s->rows != SIZE_MAX && n / PROBE_RECORDS < s->rows)
+        if (n != SIZE_MAX && rows != SIZE_MAX && n / PROBE_RECORDS < rows)
             return 0;
         return n == SIZE_MAX ? n : n / PROBE_RECORDS;
     }
@@ -338,7 +340,7 @@ static size_t estimate(sub_set *s, where_ctx *x) {
         s->records += n;
     }
     err_clear(&ignored);
-    if (probes > 0 && s->rows != SIZE_MAX && filtered_read_pays(s, x, b.ids.a))
+    if (probes > 0 && rows != SIZE_MAX && filtered_read_pays(s, x, b.ids.a, rows))
         return 0;
     return probes >= 0 && probes < (double)(SIZE_MAX / 2) ? (size_t)probes : SIZE_MAX;
 }

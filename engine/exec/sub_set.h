@@ -48,7 +48,8 @@ typedef struct sub_set {
     size_t probes;   /* rows probed so far */
     size_t estimate; /* reading the body, in probes (set at the first) */
     size_t records;  /* the body's records, estimated */
-    size_t rows;     /* the outer rows expected (SIZE_MAX: not known) */
+    const plan_conj *outer; /* the conjunction the not / or is a step of */
+    size_t outer_step;      /* that step: the outer rows are estimated at the first */
     bool built;
     uint64_t *slots; /* open addressing: entity id + 1, 0 empty */
     size_t count, cap;
@@ -60,11 +61,12 @@ typedef struct sub_set {
  * variable from outside is the pattern's entity, the pattern's value a
  * variable of its own: then the set holds the entities of the records
  * the filters keep, read from the AVET stretches they allow. The set is
- * not read yet. `rows`: the outer rows the plan expects
- * (plan_estimate_rows_at; SIZE_MAX: not known): when probing them all
- * would cost more than reading the body, it is read at the first row. */
+ * not read yet. `outer`, `step`: the conjunction and step of the not /
+ * or, whose rows the plan estimates (plan_estimate_rows_at) at the first
+ * row: when probing them all would cost more than reading the body, it
+ * is read then. */
 void sub_set_init(sub_set *s, const where_ctx *x, const plan_sub *ps, sub_probe *probe,
-                  size_t rows);
+                  const plan_conj *outer, size_t step);
 /* For the outer row `parent` at `step` (`in`: the body's input row for
  * it, op_sub_input, when a probe was given): 1 with *found whether the
  * body has a solution, 0 when the row must be probed the usual way (the
