@@ -45,9 +45,9 @@ typedef struct sub_set {
      * the V stretches they allow (exec/sub_range.h); NULL: one pattern. */
     sub_probe *filtered;
     sub_ranges ranges;
-    size_t probes;   /* rows probed so far */
-    size_t estimate; /* reading the body, in probes (set at the first) */
-    size_t records;  /* the body's records, estimated */
+    size_t probes;          /* rows probed so far */
+    size_t estimate;        /* reading the body, in probes (set at the first) */
+    size_t records;         /* the body's records, estimated */
     const plan_conj *outer; /* the conjunction the not / or is a step of */
     size_t outer_step;      /* that step: the outer rows are estimated at the first */
     bool built;
