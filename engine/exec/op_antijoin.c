@@ -70,7 +70,7 @@ op *op_antijoin_new(where_ctx *x, const plan_conj *p, size_t item, op *child, er
         anti_free(&o->base.base);
         return NULL;
     }
-    sub_set_init(&o->set, x, &p->items[item].subs[0], &o->probe);
+    sub_set_init(&o->set, x, &p->items[item].subs[0], &o->probe, p, o->step);
     o->base.child = child;
     return &o->base.base;
 }

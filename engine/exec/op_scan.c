@@ -517,6 +517,17 @@ int pattern_scan_next_ids(pattern_scan *ps, const fact_ids **ids, err *e) {
     return ps->sc ? next_visible(ps, ids, e) : 0;
 }
 
+int pattern_scan_next_ids_run(pattern_scan *ps, const fact_ids **ids, size_t *n, err *e) {
+    int rc = pattern_scan_next_ids(ps, ids, e);
+    *n = 1;
+    /* The rest of a stretch shown visible, when *ids is the record before it. */
+    if (rc == 1 && ps->pos < ps->shown_end && *ids + 1 == &ps->ids[ps->pos]) {
+        *n += ps->shown_end - ps->pos;
+        ps->pos = ps->shown_end;
+    }
+    return rc;
+}
+
 int pattern_scan_sought(const pattern_scan *ps, fact_ids *ids, bool *alone) {
     if (!ps->sc)
         return 0;

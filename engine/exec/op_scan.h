@@ -97,6 +97,11 @@ int pattern_scan_open_range(pattern_scan *ps, where_ctx *x, const plan_item *it,
  * the next call): 1, 0 at the end, or an error (INT-000 when the scan
  * has constants to check or derived facts: pattern_scan_next). */
 int pattern_scan_next_ids(pattern_scan *ps, const fact_ids **ids, err *e);
+/* The same for a stretch of records at once: 1 with ids[0..*n) visible
+ * (*n >= 1; more than one when the leaves' summaries showed a read-ahead
+ * visible as a whole), 0 at the end, or an error. Valid until the next
+ * call. */
+int pattern_scan_next_ids_run(pattern_scan *ps, const fact_ids **ids, size_t *n, err *e);
 /* The first stored record of a scan just opened or sought again, as its
  * seek found it, before anything is read (visible or not: what
  * pattern_scan_next_ids would read first or pass over): 1 with *ids and

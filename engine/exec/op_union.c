@@ -254,7 +254,7 @@ op *op_union_new(where_ctx *x, const plan_conj *p, size_t item, op *child, err *
         return NULL;
     }
     for (size_t k = 0; k < it->sub_count; k++, u->branch_count++) {
-        sub_set_init(&sets[k], x, &it->subs[k], NULL);
+        sub_set_init(&sets[k], x, &it->subs[k], NULL, p, u->step);
         if (op_sub_init(x, &b[k], it->subs[k].conj, e) != 0) {
             union_free(&u->base);
             return NULL;

@@ -25,6 +25,15 @@
  * 10.5M). */
 #define PROBE_FILTERED_RECORDS 3
 #define PROBE_ID_RECORDS 6
+/* The same ratios in full, for a choice made before any row is probed:
+ * when the plan expects more outer rows than reading the body costs in
+ * probes at these, the set is read at the first row (nothing is lost to
+ * probes first). A probe of a pattern-and-filters body costs ~3,600
+ * ("Negation probes, round 9"), a record of an exact stretch ~245 (read
+ * a visible stretch at a time: read_exact), one the filters must see
+ * ~800: 14.7 and 4.5, rounded down (a close call keeps the probes). */
+#define ID_RECORDS_PER_PROBE 13
+#define CHECKED_RECORDS_PER_PROBE 4
 #define SET_OP_NAME "not / or set"
 
 /* V may be anything the pattern does not share: a constant, `_`, or a
@@ -68,9 +77,12 @@ static bool filtered_shape(const plan_conj *c, const sub_probe *probe) {
     return true;
 }
 
-void sub_set_init(sub_set *s, const where_ctx *x, const plan_sub *ps, sub_probe *probe) {
+void sub_set_init(sub_set *s, const where_ctx *x, const plan_sub *ps, sub_probe *probe,
+                  const plan_conj *outer, size_t step) {
     memset(s, 0, sizeof *s);
     s->estimate = SIZE_MAX;
+    s->outer = outer;
+    s->outer_step = step;
     const plan_conj *c = ps->conj;
     if (!stored_only(x) || ps->in_count != 1)
         return;
@@ -159,18 +171,23 @@ static void drop(sub_set *s, meter *m) {
     s->cap = s->count = s->charged = 0;
 }
 
-/* The records read so far: the cancel is polled as op_next would. */
-static int tick(where_ctx *x, size_t *n, err *e) {
-    return ++*n % CANCEL_POLL_TICKS == 0 && meter_tick(x->m, CANCEL_POLL_TICKS, e) != 0 ? e->code
-                                                                                        : 1;
+/* `n` more records read (*polled since the last poll): the cancel is
+ * polled as op_next would. 1, or an error. */
+static int tick(where_ctx *x, size_t *polled, size_t n, err *e) {
+    *polled += n;
+    if (*polled < CANCEL_POLL_TICKS)
+        return 1;
+    size_t ticks = *polled;
+    *polled = 0;
+    return meter_tick(x->m, ticks, e) != 0 ? e->code : 1;
 }
 
-/* Puts entity `id`: 1, 0 when the set cannot grow (then the rows are
- * probed). */
-static int add(sub_set *s, meter *m, uint64_t id) {
-    if ((s->count + 1) * 2 > s->cap && grow(s, m) != 0)
-        return 0;
-    put(s, id);
+/* Room for `n` more entities: 1, 0 when the set cannot grow (then the
+ * rows are probed). */
+static int room(sub_set *s, meter *m, size_t n) {
+    while ((s->count + n) * 2 > s->cap)
+        if (grow(s, m) != 0)
+            return 0;
     return 1;
 }
 
@@ -179,17 +196,9 @@ enum { PASS_OVER = 2, NOT_STORED = -1 };
 
 /* The next record of the open scan that belongs in the set: 1 with *id,
  * PASS_OVER a record the filters drop, 0 at the end, NOT_STORED a value
- * that is no entity of the store (keep probing), or an error. `exact`:
- * every record belongs. */
-static int next_entity(sub_set *s, where_ctx *x, pattern_scan *ps, bool exact, const frame *in,
-                       uint64_t *id, err *e) {
-    if (exact) {
-        const fact_ids *ids;
-        int rc = pattern_scan_next_ids(ps, &ids, e);
-        if (rc == 1)
-            *id = ids->e;
-        return rc;
-    }
+ * that is no entity of the store (keep probing), or an error. */
+static int next_entity(sub_set *s, where_ctx *x, pattern_scan *ps, const frame *in, uint64_t *id,
+                       err *e) {
     value out[3];
     bool kept = true;
     int rc = pattern_scan_next(ps, out, NULL, e);
@@ -203,20 +212,44 @@ static int next_entity(sub_set *s, where_ctx *x, pattern_scan *ps, bool exact, c
     return rc == 0 ? NOT_STORED : rc;
 }
 
-/* Reads the records of one opened scan into the set: 1 all read, 0 the
- * set cannot be kept, or an error. */
-static int read_scan(sub_set *s, where_ctx *x, pattern_scan *ps, bool exact, const frame *in,
-                     err *e) {
-    size_t n = 0;
+/* Reads the records of one opened scan into the set, each judged (its
+ * values, the filters): 1 all read, 0 the set cannot be kept, or an
+ * error. */
+static int read_judged(sub_set *s, where_ctx *x, pattern_scan *ps, const frame *in, err *e) {
+    size_t polled = 0;
     uint64_t id;
     int rc;
-    while ((rc = next_entity(s, x, ps, exact, in, &id, e)) == 1 || rc == PASS_OVER) {
-        if (rc == 1 && !add(s, x->m, id))
+    while ((rc = next_entity(s, x, ps, in, &id, e)) == 1 || rc == PASS_OVER) {
+        if (rc == 1 && !room(s, x->m, 1))
             return 0;
-        if ((rc = tick(x, &n, e)) != 1)
+        if (rc == 1)
+            put(s, id);
+        if ((rc = tick(x, &polled, 1, e)) != 1)
             return rc;
     }
     return rc == 0 ? 1 : rc == NOT_STORED ? 0 : rc;
+}
+
+/* The same for a scan whose every record belongs (an exact stretch): its
+ * identifiers only, a stretch of them at a time. */
+static int read_exact(sub_set *s, where_ctx *x, pattern_scan *ps, err *e) {
+    size_t polled = 0, n;
+    const fact_ids *ids;
+    int rc;
+    while ((rc = pattern_scan_next_ids_run(ps, &ids, &n, e)) == 1) {
+        if (!room(s, x->m, n))
+            return 0;
+        for (size_t i = 0; i < n; i++)
+            put(s, ids[i].e);
+        if ((rc = tick(x, &polled, n, e)) != 1)
+            return rc;
+    }
+    return rc == 0 ? 1 : rc;
+}
+
+static int read_scan(sub_set *s, where_ctx *x, pattern_scan *ps, bool exact, const frame *in,
+                     err *e) {
+    return exact ? read_exact(s, x, ps, e) : read_judged(s, x, ps, in, e);
 }
 
 /* Reads the body's records (in each of its stretches, when filtered). */
@@ -256,11 +289,40 @@ static int build(sub_set *s, where_ctx *x, const frame *in, err *e) {
     return 0;
 }
 
-/* What reading the body costs, in probes (SIZE_MAX: not known). */
+/* Whether reading the filtered body's stretches of attribute `attr`
+ * costs fewer probes than the rows the plan expects: the stretches'
+ * records counted from the tree (store_count_value_range), as far as
+ * needed to know; then they are the records the set expects. */
+static bool filtered_read_pays(sub_set *s, where_ctx *x, uint64_t attr, size_t rows) {
+    double probes = 0;
+    size_t records = 0;
+    err ignored = {0};
+    for (size_t i = 0; i < s->ranges.count && probes < (double)rows; i++) {
+        size_t per = s->ranges.exact[i] ? ID_RECORDS_PER_PROBE : CHECKED_RECORDS_PER_PROBE, n;
+        size_t cap = rows < SIZE_MAX / per ? rows * per : SIZE_MAX - 1;
+        if (store_count_value_range(x->r, attr, s->ranges.r[i].lo, s->ranges.r[i].hi, cap, &n,
+                                    &ignored) != 1) {
+            err_clear(&ignored);
+            return false; /* not known: the rows decide as they come */
+        }
+        probes += (double)n / (double)per;
+        records += n;
+    }
+    if (probes >= (double)rows)
+        return false;
+    s->records = records; /* the set's room (reserve): the count is the closer */
+    return true;
+}
+
+/* What reading the body costs, in probes (SIZE_MAX: not known); 0 when
+ * it pays already for the rows the plan expects. */
 static size_t estimate(sub_set *s, where_ctx *x) {
+    size_t rows = plan_estimate_rows_at(x->r, s->outer, s->outer_step);
     if (!s->filtered) {
         size_t n = plan_estimate_constants(x->r, NULL, s->it, SIZE_MAX - 1);
         s->records = n == SIZE_MAX ? 0 : n;
+        if (n != SIZE_MAX && rows != SIZE_MAX && n / PROBE_RECORDS < rows)
+            return 0;
         return n == SIZE_MAX ? n : n / PROBE_RECORDS;
     }
     store_bound b = {0};
@@ -278,6 +340,8 @@ static size_t estimate(sub_set *s, where_ctx *x) {
         s->records += n;
     }
     err_clear(&ignored);
+    if (probes > 0 && rows != SIZE_MAX && filtered_read_pays(s, x, b.ids.a, rows))
+        return 0;
     return probes >= 0 && probes < (double)(SIZE_MAX / 2) ? (size_t)probes : SIZE_MAX;
 }
 

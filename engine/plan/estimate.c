@@ -125,3 +125,9 @@ size_t plan_estimate_constants(store_reader *r, plan_count_cache *cc, const plan
     size_t more = range_estimate(r, cc, &alt, cap - n);
     return more == SIZE_MAX ? SIZE_MAX : n + more;
 }
+
+size_t plan_estimate_rows_at(store_reader *r, const plan_conj *c, size_t step) {
+    if (step != 2 || c->item_count < 2 || c->items[c->order[0]].kind != PK_PATTERN)
+        return SIZE_MAX;
+    return plan_estimate_constants(r, NULL, &c->items[c->order[0]], SIZE_MAX - 1);
+}

@@ -17,4 +17,10 @@
 size_t plan_estimate_constants(store_reader *r, plan_count_cache *cc, const plan_item *it,
                                size_t cap);
 
+/* The rows that reach step `step` (1-based) of ordered `c` when one
+ * pattern comes before it: that pattern's estimate as above (a not or an
+ * or that follows it is asked once per such row, exec/sub_set.h).
+ * SIZE_MAX when not known (another step before it, or no estimate). */
+size_t plan_estimate_rows_at(store_reader *r, const plan_conj *c, size_t step);
+
 #endif

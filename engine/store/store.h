@@ -315,6 +315,16 @@ int store_scan_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT
  * (not kept in the estimate cache). */
 int store_estimate_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT_V_SIZE],
                                const uint8_t hi[FACT_V_SIZE], size_t cap, size_t *out, err *e);
+/* The record groups (an entity's records of one value) of the same
+ * range, counted from the tree rather than read: its first 16 keys one
+ * by one, then the groups of its leaves from the child summaries their
+ * branches keep (file format 6), no leaf read past the first, the two
+ * leaves where it starts and ends counted half (it ends anywhere in
+ * them); counted until it passes `cap`. 1 with *out, 0 when the summaries
+ * do not tell (a leaf written before format 6, or one left unknown since
+ * the last checkpoint), or an error. */
+int store_count_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT_V_SIZE],
+                            const uint8_t hi[FACT_V_SIZE], size_t cap, size_t *out, err *e);
 /* The V types (value_type) of attribute `attr`'s first and last records
  * in AVET order, every record counted (retracted and not yet valid
  * ones too): 1, 0 when it has none, or an error. All its values are of

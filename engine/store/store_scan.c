@@ -836,6 +836,74 @@ int store_estimate_value_range(store_reader *r, uint64_t attr, const uint8_t lo[
     return 0;
 }
 
+/* The groups of the children after the cursor's leaf up to the one
+ * whose first key reaches `to`[0..len), the range's last leaf counted
+ * half (the range ends anywhere in it), added to *n until it passes
+ * `cap`: 1, 0 when a child's summary does not tell, or an error. */
+static int count_children(store_scan *sc, const uint8_t *to, size_t len, size_t cap, size_t *n,
+                          err *e) {
+    btree_run run;
+    while (*n <= cap) {
+        int rc = sc->c.at_child ? 2 : btree_next_run(&sc->c, &run, e);
+        if (rc != 2)
+            return rc == 0 ? 1 : rc == 1 ? 0 : rc; /* 1: a leaf read, no summary */
+        const uint8_t *first, *next, *raw = btree_child(&sc->c, &first, &next);
+        if (memcmp(first, to, len) >= 0)
+            return 1;
+        fact_summary s;
+        unsigned ends;
+        fact_child_read(raw, &s, &ends);
+        if (s.groups == 0)
+            return 0; /* unknown since the last checkpoint */
+        bool last = !next || memcmp(next, to, len) >= 0;
+        *n += last ? s.groups / 2u : s.groups;
+        if (last)
+            return 1;
+        if ((rc = btree_pass_child(&sc->c, e)) != 0)
+            return rc;
+    }
+    return 1;
+}
+
+/* Past the range's first keys (counted exactly): the rest of the
+ * cursor's leaf counted as half its entries, then its children. */
+static int count_leaves(store_scan *sc, const uint8_t *to, size_t len, size_t cap, size_t *n,
+                        err *e) {
+    uint8_t last[BTREE_MAX_KEY];
+    size_t entries = btree_leaf_entries(&sc->c);
+    if (entries == 0 || !btree_leaf_summary(&sc->c))
+        return 0; /* a leaf written before summaries: its children keep none */
+    *n += entries / 2;
+    btree_stop_at_children(&sc->c, true);
+    int rc = btree_skip_leaf(&sc->c, last, e);
+    if (rc == 0)
+        rc = memcmp(last, to, len) >= 0 ? 1 : count_children(sc, to, len, cap, n, e);
+    btree_stop_at_children(&sc->c, false);
+    return rc;
+}
+
+int store_count_value_range(store_reader *r, uint64_t attr, const uint8_t lo[FACT_V_SIZE],
+                            const uint8_t hi[FACT_V_SIZE], size_t cap, size_t *out, err *e) {
+    store_scan *sc;
+    int rc = store_scan_value_range(r, attr, lo, hi, &sc, e);
+    if (rc != 0)
+        return rc;
+    uint8_t to[FACT_KEY_SIZE];
+    size_t len = value_key(attr, hi, to), n = 0;
+    const uint8_t *key;
+    while (n < RANGE_ESTIMATE_EXACT && (rc = btree_next(&sc->c, &key, e)) == 1 &&
+           memcmp(key, to, len) < 0)
+        n++;
+    if (rc == 1 && n == RANGE_ESTIMATE_EXACT)
+        rc = count_leaves(sc, to, len, cap, &n, e);
+    else if (rc == 0 || rc == 1)
+        rc = 1; /* the range ends among its first keys: counted */
+    store_scan_close(sc);
+    if (rc == 1)
+        *out = n;
+    return rc;
+}
+
 static int count_estimate(store_reader *r, const store_bound *b, size_t cap, size_t *out, err *e) {
     store_scan *sc;
     int rc = store_scan_open(r, b, &sc, e);
