@@ -25,6 +25,7 @@ static void instance_finalize(napi_env env, void *data, void *hint) {
         if (refs[i] != NULL)
             napi_delete_reference(env, refs[i]);
     mg_js_life_detach(env, inst->life);
+    mg_rows_free(inst->rows);
     free(inst);
 }
 

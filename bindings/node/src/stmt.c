@@ -222,9 +222,10 @@ napi_value mg_stmt_execute(napi_env env, napi_callback_info info) {
  * prepared all() / get() pays for one Node-API call and no handle object. */
 napi_value mg_stmt_rows(napi_env env, napi_callback_info info) {
     napi_value argv[3], result = NULL;
+    mg_instance *inst = mg_instance_get(env);
     mg_handle *s;
     MiniGrafCursor *c;
-    mg_rows rows = {0};
+    mg_rows *rows;
     mg_error err = {0};
     size_t max_rows;
     int flags;
@@ -236,17 +237,19 @@ napi_value mg_stmt_rows(napi_env env, napi_callback_info info) {
         napi_is_exception_pending(env, &pending); /* a progress handler threw */
         return pending ? NULL : stmt_error(env, s);
     }
-    if (!mg_rows_fill(c, max_rows == 0 ? SIZE_MAX : max_rows, &rows, &err))
+    if ((rows = mg_rows_borrow(inst)) == NULL)
+        napi_throw_error(env, NULL, "minigraf: out of memory");
+    else if (!mg_rows_fill(c, max_rows == 0 ? SIZE_MAX : max_rows, rows, &err))
         mg_throw(env, &err);
-    else if ((result = mg_rows_pack(env, &rows, flags)) != NULL && (flags & MG_ROWS_OBJECTS) &&
-             rows.nrows > 0) {
+    else if ((result = mg_rows_pack(env, rows, flags)) != NULL && (flags & MG_ROWS_OBJECTS) &&
+             rows->nrows > 0) {
         napi_value names = mg_column_names(env, c); /* the keys, as packed[7] */
         if (names == NULL || napi_set_element(env, result, 7, names) != napi_ok)
             result = NULL;
     }
     mg_error_clear(&err);
-    free(rows.cells);
-    free(rows.arena);
+    if (rows != NULL)
+        mg_rows_give_back(inst, rows);
     minigraf_cursor_free(c);
     return result;
 }
