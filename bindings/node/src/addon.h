@@ -212,6 +212,12 @@ void mg_rows_give_back(mg_instance *inst, mg_rows *rows);
  * beyond 2^53 - 1 without MG_ROWS_BIGINT: RangeError
  * ERR_MINIGRAF_UNSAFE_INTEGER, as index.js throws for a packed one). */
 napi_value mg_rows_pack(napi_env env, const mg_rows *rows, int flags);
+/* first_batch.c: [handle | null, columns, rows, failure] of a cursor just
+ * opened (see there), which it owns from here on; NULL with an exception
+ * pending. */
+napi_value mg_cursor_first_batch(napi_env env, MiniGrafCursor *c, size_t max_rows, int flags);
+/* The maxRows and flags arguments of dbQuery, txQuery and stmtQuery. */
+bool mg_first_batch_args(napi_env env, napi_value argv[2], size_t *max_rows, int *flags);
 /* A JS value of the library's type `type` (Keyword and Entity through the
  * classes index.js registered), by the flags' integer rule. `text` is
  * STRING / KEYWORD / LIST text, `uuid` the 16 bytes of a REF. */

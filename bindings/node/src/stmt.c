@@ -6,7 +6,8 @@
  *   stmtBind(stmt, binds: [name, kind, value, name, kind, value, ...])
  *   stmtBindJson(stmt, json: string) -> undefined   (minigraf_stmt_bind_json)
  *   stmtClear(stmt) -> undefined
- *   stmtQuery(stmt) -> cursor handle
+ *   stmtQuery(stmt, maxRows, flags) -> [cursor handle | null, columns, rows,
+ *                       failure]   (first_batch.c)
  *   stmtExecute(stmt) -> {variables, results}
  *   stmtRows(stmt, maxRows, flags) -> packed batch | null  (a run's first
  *                       maxRows rows, 0: all; null: none; no cursor object;
@@ -189,18 +190,21 @@ napi_value mg_stmt_clear(napi_env env, napi_callback_info info) {
 }
 
 napi_value mg_stmt_query(napi_env env, napi_callback_info info) {
-    napi_value argv[1];
+    napi_value argv[3];
     mg_handle *s;
     MiniGrafCursor *c;
+    size_t max_rows;
+    int flags;
     bool pending = false;
-    if (!mg_args(env, info, 1, argv) || (s = mg_handle_open(env, argv[0], MG_KIND_STMT)) == NULL)
+    if (!mg_args(env, info, 3, argv) || (s = mg_handle_open(env, argv[0], MG_KIND_STMT)) == NULL ||
+        !mg_first_batch_args(env, argv + 1, &max_rows, &flags))
         return NULL;
     c = minigraf_stmt_query(s->native);
     if (c == NULL) {
         napi_is_exception_pending(env, &pending); /* a progress handler threw */
         return pending ? NULL : stmt_error(env, s);
     }
-    return mg_handle_new(env, MG_KIND_CURSOR, c);
+    return mg_cursor_first_batch(env, c, max_rows, flags);
 }
 
 napi_value mg_stmt_execute(napi_env env, napi_callback_info info) {
