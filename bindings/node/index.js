@@ -255,7 +255,7 @@ class Cells {
     this.texts = packed[5];
     this.spans = packed[6];
     this.safe = safe;
-    this.piece = this.texts === null ? '' : this.texts[0];
+    this.piece = this.texts === undefined ? '' : typeof this.texts === 'string' ? this.texts : this.texts[0];
     this.p = 0;
     this.base = 0;
   }
@@ -808,7 +808,7 @@ class Cursor {
   #failure; // the error met reading them, or undefined
 
   /** `opened` is a cursor handle (the async opens) or dbQuery's
-   * [handle | null, columns, rows, failure]. */
+   * [handle?, columns, rows, failure?] (src/first_batch.c). */
   constructor(internal, opened, flags = 0) {
     if (internal !== INTERNAL) throw new TypeError('use Database.query() to open a cursor');
     this.#flags = flags;
@@ -822,13 +822,13 @@ class Cursor {
       }
       return;
     }
-    const [handle, columns, rows, failure] = opened;
+    const [handle = null, columns, rows, failure] = opened;
     this.#handle = handle;
-    this.#columns = Object.freeze(columns);
+    this.#columns = columns; // NUL-separated: split when first asked for
     this.#ended = handle === null;
     this.#failure = failure;
     try {
-      this.#ahead = decodeRows(rows, flags, columns);
+      this.#ahead = decodeRows(rows, flags, this.#keys());
     } catch (error) {
       this.#failure = error; // a value JS cannot hold: it comes before `failure`
     }
@@ -836,12 +836,13 @@ class Cursor {
 
   /** The :find column headers, e.g. ['?n', '(count ?e)']. */
   get columns() {
+    if (typeof this.#columns === 'string') this.#columns = Object.freeze(this.#columns.split('\0'));
     return this.#columns;
   }
 
   /** The same as columns (the name of the earlier release). */
   get variables() {
-    return this.#columns;
+    return this.columns;
   }
 
   get closed() {
@@ -856,7 +857,7 @@ class Cursor {
     const ahead = this.#takeAhead(want);
     if (ahead !== null && (ahead.length === want || this.#ended)) return ahead;
     const packed = this.#packed(want - (ahead?.length ?? 0));
-    return joinRows(ahead, decodeRows(packed, this.#flags, this.#columns));
+    return joinRows(ahead, decodeRows(packed, this.#flags, this.#keys()));
   }
 
   /** nextBatch() stepped on the libuv thread pool; `options.signal` aborts it. */
@@ -867,7 +868,12 @@ class Cursor {
     const ahead = this.#takeAhead(want);
     if (ahead !== null && (ahead.length === want || this.#ended)) return ahead;
     const packed = await this.#packedAsync(want - (ahead?.length ?? 0), options);
-    return joinRows(ahead, decodeRows(packed, this.#flags, this.#columns));
+    return joinRows(ahead, decodeRows(packed, this.#flags, this.#keys()));
+  }
+
+  /** The keys of object rows, or undefined for array rows. */
+  #keys() {
+    return (this.#flags & ROWS_OBJECTS) !== 0 ? this.columns : undefined;
   }
 
   /**
@@ -921,7 +927,7 @@ class Cursor {
       this.#open();
       const rows = this.#takeAhead(Infinity) ?? [];
       for (let packed; (packed = this.#packed(ALL_BATCH_SIZE)) !== null;)
-        appendRows(rows, packed, this.#flags, this.#columns);
+        appendRows(rows, packed, this.#flags, this.#keys());
       return rows;
     } finally {
       this.close();
@@ -934,7 +940,7 @@ class Cursor {
       this.#open();
       const rows = this.#takeAhead(Infinity) ?? [];
       for (let packed; (packed = await this.#packedAsync(ALL_BATCH_SIZE, options)) !== null;)
-        appendRows(rows, packed, this.#flags, this.#columns);
+        appendRows(rows, packed, this.#flags, this.#keys());
       return rows;
     } finally {
       this.close();
