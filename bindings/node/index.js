@@ -822,13 +822,13 @@ class Cursor {
       }
       return;
     }
-    const [handle = null, columns, rows, failure] = opened;
-    this.#handle = handle;
-    this.#columns = columns; // NUL-separated: split when first asked for
-    this.#ended = handle === null;
-    this.#failure = failure;
+    // Indexes, not destructuring: that goes through the array iterator.
+    this.#handle = opened[0] ?? null;
+    this.#columns = opened[1]; // NUL-separated: split when first asked for
+    this.#ended = this.#handle === null;
+    this.#failure = opened[3];
     try {
-      this.#ahead = decodeRows(rows, flags, this.#keys());
+      this.#ahead = decodeRows(opened[2], flags, this.#keys());
     } catch (error) {
       this.#failure = error; // a value JS cannot hold: it comes before `failure`
     }
