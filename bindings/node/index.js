@@ -255,7 +255,8 @@ class Cells {
     this.texts = packed[5];
     this.spans = packed[6];
     this.safe = safe;
-    this.piece = this.texts === undefined ? '' : typeof this.texts === 'string' ? this.texts : this.texts[0];
+    this.piece =
+      this.texts === undefined ? '' : typeof this.texts === 'string' ? this.texts : this.texts[0];
     this.p = 0;
     this.base = 0;
   }
@@ -1279,7 +1280,11 @@ class Transaction {
   query(text, options) {
     const objects = options?.objects === true;
     const flags = rowFlags(this.#safe, objects);
-    return new Cursor(INTERNAL, native.txQuery(this.#open(), text, DEFAULT_BATCH_SIZE, flags), flags);
+    return new Cursor(
+      INTERNAL,
+      native.txQuery(this.#open(), text, DEFAULT_BATCH_SIZE, flags),
+      flags,
+    );
   }
 
   /** Commits every staged statement as one transaction. */
@@ -1377,7 +1382,11 @@ class Database {
       }
     }
     if (this.#tx !== null) return this.#tx.query(text, options);
-    return new Cursor(INTERNAL, native.dbQuery(this.#open(), text, DEFAULT_BATCH_SIZE, flags), flags);
+    return new Cursor(
+      INTERNAL,
+      native.dbQuery(this.#open(), text, DEFAULT_BATCH_SIZE, flags),
+      flags,
+    );
   }
 
   /**

@@ -281,8 +281,8 @@ static bool column_views(napi_env env, size_t cells, columns *c, napi_value part
     c->spans = c->need_text ? (uint32_t *)(base + bytes - cells - 8 * cells) : NULL;
     c->types = (uint8_t *)(base + bytes - cells);
     parts[3] = parts[4] = parts[6] = NULL;
-    return (!c->need_nums || (parts[3] = typed_array(env, buffer, &offset, napi_float64_array, 8,
-                                                     cells)) != NULL) &&
+    return (!c->need_nums ||
+            (parts[3] = typed_array(env, buffer, &offset, napi_float64_array, 8, cells)) != NULL) &&
            (!c->need_ints || (parts[4] = typed_array(env, buffer, &offset, napi_bigint64_array, 8,
                                                      cells)) != NULL) &&
            (!c->need_text || (parts[6] = typed_array(env, buffer, &offset, napi_uint32_array, 4,

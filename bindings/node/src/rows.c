@@ -39,7 +39,8 @@ void mg_rows_free(mg_rows *rows) {
  * pages in again at every collection (a quarter of the time of a query
  * loop). */
 mg_rows *mg_rows_borrow(mg_instance *inst) {
-    if (inst->rows_lent || (inst->rows == NULL && (inst->rows = calloc(1, sizeof *inst->rows)) == NULL))
+    if (inst->rows_lent ||
+        (inst->rows == NULL && (inst->rows = calloc(1, sizeof *inst->rows)) == NULL))
         return calloc(1, sizeof(mg_rows));
     inst->rows_lent = true;
     return inst->rows;

@@ -402,7 +402,8 @@ test('cursors read in turns, in batches of several sizes and value types, keep t
   const db = minigraf.openInMemory();
   const facts = Array.from(
     { length: 700 },
-    (_, i) => `[:e${i} :i ${i}] [:e${i} :s "s${'é'.repeat(i % 7)}${i}"] [:e${i} :k :k/v${i}] [:e${i} :f ${i}.5]`,
+    (_, i) =>
+      `[:e${i} :i ${i}] [:e${i} :s "s${'é'.repeat(i % 7)}${i}"] [:e${i} :k :k/v${i}] [:e${i} :f ${i}.5]`,
   );
   db.execute(`(transact [${facts.join(' ')}])`);
   const texts = [
@@ -446,9 +447,12 @@ test('an integer beyond 2^53 - 1 throws at the read that gets to it, not at quer
   assert.throws(() => cursor.nextBatch(), { code: 'ERR_MINIGRAF_UNSAFE_INTEGER' });
   cursor.close();
   const looped = db.query(text);
-  assert.throws(() => {
-    for (const row of looped) assert.ok(row);
-  }, { code: 'ERR_MINIGRAF_UNSAFE_INTEGER' });
+  assert.throws(
+    () => {
+      for (const row of looped) assert.ok(row);
+    },
+    { code: 'ERR_MINIGRAF_UNSAFE_INTEGER' },
+  );
   assert.equal(looped.closed, true);
   db.close();
 });
