@@ -36,6 +36,8 @@ typedef struct mg_instance {
     napi_ref entity_class;
     pthread_t js_thread;     /* the thread this environment runs JS on */
     struct mg_js_life *life; /* js_call.c */
+    struct mg_rows *rows;    /* rows.c: the synchronous fetches' buffer, */
+    bool rows_lent;          /* and whether a fetch is using it now */
 } mg_instance;
 
 typedef enum mg_kind {
@@ -70,7 +72,6 @@ typedef struct mg_handle {
     bool torn_down;   /* the env cleanup hook ran */
     napi_env env;
     struct mg_db_state *db; /* MG_KIND_DB: progress handler and host functions */
-    struct mg_rows *rows;   /* MG_KIND_CURSOR: the sync fetches' row buffer */
 } mg_handle;
 
 /* An error captured from the library: its numeric code and a malloc'd copy
@@ -198,6 +199,12 @@ typedef struct mg_rows {
  * thread. False with `err` set on a library error or out of memory. */
 bool mg_rows_fill(MiniGrafCursor *cursor, size_t max_rows, mg_rows *out, mg_error *err);
 void mg_rows_free(mg_rows *rows);
+/* A buffer for a fetch on the JS thread (fill, then pack, then give it
+ * back): the environment's own, or a fresh one while that one is lent (a
+ * progress handler or host function fetching inside a fetch). NULL when
+ * out of memory. */
+mg_rows *mg_rows_borrow(mg_instance *inst);
+void mg_rows_give_back(mg_instance *inst, mg_rows *rows);
 /* packed.c: the rows as one packed batch (see there) that index.js turns
  * into row arrays or objects — or, for a small batch of array rows, the
  * rows themselves — or null when there are none and the cursor ended.
@@ -205,6 +212,12 @@ void mg_rows_free(mg_rows *rows);
  * beyond 2^53 - 1 without MG_ROWS_BIGINT: RangeError
  * ERR_MINIGRAF_UNSAFE_INTEGER, as index.js throws for a packed one). */
 napi_value mg_rows_pack(napi_env env, const mg_rows *rows, int flags);
+/* first_batch.c: [handle | null, columns, rows, failure] of a cursor just
+ * opened (see there), which it owns from here on; NULL with an exception
+ * pending. */
+napi_value mg_cursor_first_batch(napi_env env, MiniGrafCursor *c, size_t max_rows, int flags);
+/* The maxRows and flags arguments of dbQuery, txQuery and stmtQuery. */
+bool mg_first_batch_args(napi_env env, napi_value argv[2], size_t *max_rows, int *flags);
 /* A JS value of the library's type `type` (Keyword and Entity through the
  * classes index.js registered), by the flags' integer rule. `text` is
  * STRING / KEYWORD / LIST text, `uuid` the 16 bytes of a REF. */

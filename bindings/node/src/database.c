@@ -7,7 +7,8 @@
  *   dbExecute(handle, text: string) -> object    (decoded result JSON)
  *   dbTxCount(handle) -> number | bigint
  *   dbCheckpoint(handle) -> undefined
- *   dbQuery(handle, text: string) -> cursor handle
+ *   dbQuery(handle, text: string, maxRows, flags) -> [cursor handle | null,
+ *                       columns, rows, failure]   (first_batch.c)
  * Failures throw MinigrafError; a wrong handle throws TypeError.
  */
 #include "addon.h"
@@ -101,13 +102,16 @@ napi_value mg_db_checkpoint(napi_env env, napi_callback_info info) {
 }
 
 napi_value mg_db_query(napi_env env, napi_callback_info info) {
-    napi_value argv[2];
+    napi_value argv[4];
     mg_handle *db;
     mg_error err = {0};
     MiniGrafCursor *cursor;
+    size_t max_rows;
+    int flags;
     char *text;
 
-    if (!mg_args(env, info, 2, argv) || (db = mg_handle_open(env, argv[0], MG_KIND_DB)) == NULL ||
+    if (!mg_args(env, info, 4, argv) || (db = mg_handle_open(env, argv[0], MG_KIND_DB)) == NULL ||
+        !mg_first_batch_args(env, argv + 2, &max_rows, &flags) ||
         (text = mg_string_arg(env, argv[1], "text")) == NULL)
         return NULL;
     cursor = mg_op_query(db, text, &err);
@@ -117,5 +121,5 @@ napi_value mg_db_query(napi_env env, napi_callback_info info) {
         mg_error_clear(&err);
         return NULL;
     }
-    return mg_handle_new(env, MG_KIND_CURSOR, cursor);
+    return mg_cursor_first_batch(env, cursor, max_rows, flags);
 }

@@ -90,7 +90,6 @@ static void finalize(napi_env env, void *data, void *hint) {
         return; /* teardown with a job still running: leak */
     h->closed = true;
     release_if_idle(h);
-    mg_rows_free(h->rows);
     pthread_mutex_destroy(&h->lock);
     free(h);
 }

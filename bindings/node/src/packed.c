@@ -9,17 +9,20 @@
  *   types  Uint8Array    MINIGRAF_TYPE_* of every cell (row-major), or
  *                        MG_TYPE_WIDE_INTEGER for an INTEGER beyond
  *                        2^53 - 1 in magnitude
- *   nums   Float64Array  the FLOAT, BOOLEAN (0/1) and INTEGER cells (null
+ *   nums   Float64Array  the FLOAT, BOOLEAN (0/1) and INTEGER cells (absent
  *                        when the batch has none)
- *   ints   BigInt64Array the INTEGER cells exactly (null unless the batch
+ *   ints   BigInt64Array the INTEGER cells exactly (absent unless the batch
  *                        has integers and MG_ROWS_BIGINT is set or one is
  *                        wide)
- *   texts  string[]      every STRING, KEYWORD, LIST (its typed JSON) and
- *                        REF (its UUID text) cell's text, one after another,
- *                        in pieces cut between cells (below)
+ *   texts  string | string[]  every STRING, KEYWORD, LIST (its typed JSON)
+ *                        and REF (its UUID text) cell's text, one after
+ *                        another, in pieces cut between cells (below): the
+ *                        string itself when there is one piece
  *   spans  Uint32Array   per cell, start and length in the texts joined
  *                        (UTF-16 units, as String.prototype.slice counts)
- *                        (texts and spans null when there is no text)
+ *                        (texts and spans absent when there is no text)
+ * An absent array is a hole (undefined in JS), not null: each element set
+ * through Node-API costs ~60 ns.
  * The typed arrays are views on one ArrayBuffer.
  * — and index.js (decodeRows) builds the rows with its own loop, which the
  * JIT makes fast. A batch of at most MG_DIRECT_CELLS cells in array rows
@@ -46,15 +49,10 @@ static uint32_t utf16_units(const unsigned char *s, size_t len) {
 }
 
 /* A view of `count` elements of `size` bytes on `buffer` (one ArrayBuffer
- * for the whole batch) at *offset, which advances; null when `needed` is
- * false (the batch has no such cells). */
+ * for the whole batch) at *offset, which advances. */
 static napi_value typed_array(napi_env env, napi_value buffer, size_t *offset,
-                              napi_typedarray_type type, size_t size, size_t count, bool needed) {
+                              napi_typedarray_type type, size_t size, size_t count) {
     napi_value array;
-    if (!needed) {
-        MG_CHECK(env, napi_get_null(env, &array));
-        return array;
-    }
     MG_CHECK(env, napi_create_typedarray(env, type, count, buffer, *offset, &array));
     *offset += size * count;
     return array;
@@ -139,18 +137,26 @@ static bool text_put_uuid(text_out *t, const unsigned char *uuid, uint32_t *span
     return true;
 }
 
-/* The pieces of `t` as an array of JS strings. All-ASCII text (UUIDs,
- * most keywords) is also Latin-1, which V8 copies as it is instead of
- * decoding it as UTF-8. */
+/* Piece i of `t` as a JS string. All-ASCII text (UUIDs, most keywords) is
+ * also Latin-1, which V8 copies as it is instead of decoding it as UTF-8. */
+static napi_value text_piece(napi_env env, const text_out *t, size_t i) {
+    napi_value piece;
+    size_t begin = i == 0 ? 0 : t->cuts[i - 1];
+    size_t end = i == t->ncuts ? t->len : t->cuts[i];
+    MG_CHECK(env, t->wide ? napi_create_string_utf8(env, t->utf8 + begin, end - begin, &piece)
+                          : napi_create_string_latin1(env, t->utf8 + begin, end - begin, &piece));
+    return piece;
+}
+
+/* The pieces of `t`: the one string itself (most batches), else an array. */
 static napi_value text_pieces(napi_env env, const text_out *t) {
     napi_value pieces, piece;
+    if (t->ncuts == 0)
+        return text_piece(env, t, 0);
     MG_CHECK(env, napi_create_array_with_length(env, t->ncuts + 1, &pieces));
     for (size_t i = 0; i <= t->ncuts; i++) {
-        size_t begin = i == 0 ? 0 : t->cuts[i - 1];
-        size_t end = i == t->ncuts ? t->len : t->cuts[i];
-        MG_CHECK(env, t->wide
-                          ? napi_create_string_utf8(env, t->utf8 + begin, end - begin, &piece)
-                          : napi_create_string_latin1(env, t->utf8 + begin, end - begin, &piece));
+        if ((piece = text_piece(env, t, i)) == NULL)
+            return NULL;
         MG_CHECK(env, napi_set_element(env, pieces, (uint32_t)i, piece));
     }
     return pieces;
@@ -225,8 +231,21 @@ static bool columns_fill(const mg_rows *r, columns *c) {
 }
 
 /* A few cells are cheaper as plain row arrays made here: the columns'
- * typed arrays cost a fixed handful of Node-API calls per batch. */
+ * typed arrays cost a fixed handful of Node-API calls per batch. Not when
+ * a cell is a Keyword, an Entity or a list: each of those is a call into
+ * JS from here (~0.25 µs), where index.js makes them from the packed
+ * texts for a fraction of that. */
 #define MG_DIRECT_CELLS 32
+
+static bool rows_direct_pays(const mg_rows *r, int flags) {
+    size_t cells = r->nrows * r->ncols;
+    if ((flags & MG_ROWS_OBJECTS) || cells > MG_DIRECT_CELLS)
+        return false;
+    for (size_t k = 0; k < cells; k++)
+        if (r->cells[k].type >= MINIGRAF_TYPE_KEYWORD)
+            return false;
+    return true;
+}
 
 static napi_value rows_direct(napi_env env, const mg_rows *r, int flags) {
     napi_value result, row, value;
@@ -248,7 +267,8 @@ static napi_value rows_direct(napi_env env, const mg_rows *r, int flags) {
 }
 
 /* parts[2], [3], [4] and [6]: the views on one ArrayBuffer, 8-byte arrays
- * first so that every view is aligned; c's pointers set to where they are. */
+ * first so that every view is aligned (NULL for those the batch does not
+ * need); c's pointers set to where they are. */
 static bool column_views(napi_env env, size_t cells, columns *c, napi_value parts[7]) {
     napi_value buffer;
     char *base;
@@ -260,13 +280,14 @@ static bool column_views(napi_env env, size_t cells, columns *c, napi_value part
     c->ints = c->need_ints ? (int64_t *)(base + (c->need_nums ? 8 * cells : 0)) : NULL;
     c->spans = c->need_text ? (uint32_t *)(base + bytes - cells - 8 * cells) : NULL;
     c->types = (uint8_t *)(base + bytes - cells);
-    return (parts[3] = typed_array(env, buffer, &offset, napi_float64_array, 8, cells,
-                                   c->need_nums)) != NULL &&
-           (parts[4] = typed_array(env, buffer, &offset, napi_bigint64_array, 8, cells,
-                                   c->need_ints)) != NULL &&
-           (parts[6] = typed_array(env, buffer, &offset, napi_uint32_array, 4, 2 * cells,
-                                   c->need_text)) != NULL &&
-           (parts[2] = typed_array(env, buffer, &offset, napi_uint8_array, 1, cells, true)) != NULL;
+    parts[3] = parts[4] = parts[6] = NULL;
+    return (!c->need_nums ||
+            (parts[3] = typed_array(env, buffer, &offset, napi_float64_array, 8, cells)) != NULL) &&
+           (!c->need_ints || (parts[4] = typed_array(env, buffer, &offset, napi_bigint64_array, 8,
+                                                     cells)) != NULL) &&
+           (!c->need_text || (parts[6] = typed_array(env, buffer, &offset, napi_uint32_array, 4,
+                                                     2 * cells)) != NULL) &&
+           (parts[2] = typed_array(env, buffer, &offset, napi_uint8_array, 1, cells)) != NULL;
 }
 
 napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
@@ -279,7 +300,7 @@ napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
         MG_CHECK(env, napi_get_null(env, &result));
         return result;
     }
-    if (!(flags & MG_ROWS_OBJECTS) && cells <= MG_DIRECT_CELLS)
+    if (rows_direct_pays(r, flags))
         return rows_direct(env, r, flags);
     columns_plan(r, flags, &c);
     ok = napi_create_uint32(env, (uint32_t)r->nrows, &parts[0]) == napi_ok &&
@@ -291,12 +312,11 @@ napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
         napi_throw_error(env, NULL, "minigraf: out of memory");
         return NULL;
     }
-    ok = ok &&
-         (c.need_text ? (parts[5] = text_pieces(env, &c.text)) != NULL
-                      : napi_get_null(env, &parts[5]) == napi_ok) &&
+    parts[5] = NULL;
+    ok = ok && (!c.need_text || (parts[5] = text_pieces(env, &c.text)) != NULL) &&
          napi_create_array_with_length(env, 7, &result) == napi_ok;
-    for (uint32_t i = 0; ok && i < 7; i++)
-        ok = napi_set_element(env, result, i, parts[i]) == napi_ok;
+    for (uint32_t i = 0; ok && i < 7; i++) /* absent arrays stay holes: each set costs */
+        ok = parts[i] == NULL || napi_set_element(env, result, i, parts[i]) == napi_ok;
     free(c.text.utf8);
     free(c.text.cuts);
     if (!ok) {

@@ -6,7 +6,8 @@
  *   stmtBind(stmt, binds: [name, kind, value, name, kind, value, ...])
  *   stmtBindJson(stmt, json: string) -> undefined   (minigraf_stmt_bind_json)
  *   stmtClear(stmt) -> undefined
- *   stmtQuery(stmt) -> cursor handle
+ *   stmtQuery(stmt, maxRows, flags) -> [cursor handle | null, columns, rows,
+ *                       failure]   (first_batch.c)
  *   stmtExecute(stmt) -> {variables, results}
  *   stmtRows(stmt, maxRows, flags) -> packed batch | null  (a run's first
  *                       maxRows rows, 0: all; null: none; no cursor object;
@@ -189,18 +190,21 @@ napi_value mg_stmt_clear(napi_env env, napi_callback_info info) {
 }
 
 napi_value mg_stmt_query(napi_env env, napi_callback_info info) {
-    napi_value argv[1];
+    napi_value argv[3];
     mg_handle *s;
     MiniGrafCursor *c;
+    size_t max_rows;
+    int flags;
     bool pending = false;
-    if (!mg_args(env, info, 1, argv) || (s = mg_handle_open(env, argv[0], MG_KIND_STMT)) == NULL)
+    if (!mg_args(env, info, 3, argv) || (s = mg_handle_open(env, argv[0], MG_KIND_STMT)) == NULL ||
+        !mg_first_batch_args(env, argv + 1, &max_rows, &flags))
         return NULL;
     c = minigraf_stmt_query(s->native);
     if (c == NULL) {
         napi_is_exception_pending(env, &pending); /* a progress handler threw */
         return pending ? NULL : stmt_error(env, s);
     }
-    return mg_handle_new(env, MG_KIND_CURSOR, c);
+    return mg_cursor_first_batch(env, c, max_rows, flags);
 }
 
 napi_value mg_stmt_execute(napi_env env, napi_callback_info info) {
@@ -222,9 +226,10 @@ napi_value mg_stmt_execute(napi_env env, napi_callback_info info) {
  * prepared all() / get() pays for one Node-API call and no handle object. */
 napi_value mg_stmt_rows(napi_env env, napi_callback_info info) {
     napi_value argv[3], result = NULL;
+    mg_instance *inst = mg_instance_get(env);
     mg_handle *s;
     MiniGrafCursor *c;
-    mg_rows rows = {0};
+    mg_rows *rows;
     mg_error err = {0};
     size_t max_rows;
     int flags;
@@ -236,17 +241,19 @@ napi_value mg_stmt_rows(napi_env env, napi_callback_info info) {
         napi_is_exception_pending(env, &pending); /* a progress handler threw */
         return pending ? NULL : stmt_error(env, s);
     }
-    if (!mg_rows_fill(c, max_rows == 0 ? SIZE_MAX : max_rows, &rows, &err))
+    if ((rows = mg_rows_borrow(inst)) == NULL)
+        napi_throw_error(env, NULL, "minigraf: out of memory");
+    else if (!mg_rows_fill(c, max_rows == 0 ? SIZE_MAX : max_rows, rows, &err))
         mg_throw(env, &err);
-    else if ((result = mg_rows_pack(env, &rows, flags)) != NULL && (flags & MG_ROWS_OBJECTS) &&
-             rows.nrows > 0) {
+    else if ((result = mg_rows_pack(env, rows, flags)) != NULL && (flags & MG_ROWS_OBJECTS) &&
+             rows->nrows > 0) {
         napi_value names = mg_column_names(env, c); /* the keys, as packed[7] */
         if (names == NULL || napi_set_element(env, result, 7, names) != napi_ok)
             result = NULL;
     }
     mg_error_clear(&err);
-    free(rows.cells);
-    free(rows.arena);
+    if (rows != NULL)
+        mg_rows_give_back(inst, rows);
     minigraf_cursor_free(c);
     return result;
 }

@@ -4,7 +4,8 @@
  * JS signatures (index.js is the only caller):
  *   dbBeginWrite(db) -> tx handle
  *   txExecute(tx, text) -> object      (staged writes: {ok: true})
- *   txQuery(tx, text) -> cursor handle (committed data + staged statements)
+ *   txQuery(tx, text, maxRows, flags) -> [cursor handle | null, columns, rows,
+ *                       failure] (first_batch.c; committed data + staged statements)
  *   txCommit(tx), txRollback(tx) -> undefined
  *   txClose(tx) -> undefined           (rolls back if still open; idempotent)
  *   dbExport(db, path, optionsJson | null) -> undefined
@@ -56,14 +57,19 @@ napi_value mg_tx_execute(napi_env env, napi_callback_info info) {
 }
 
 napi_value mg_tx_query(napi_env env, napi_callback_info info) {
-    char *text = NULL;
+    napi_value argv[4];
+    char *text;
+    mg_handle *tx;
     MiniGrafCursor *c;
-    mg_handle *tx = tx_text_args(env, info, &text);
-    if (tx == NULL)
+    size_t max_rows;
+    int flags;
+    if (!mg_args(env, info, 4, argv) || (tx = mg_handle_open(env, argv[0], MG_KIND_TX)) == NULL ||
+        !mg_first_batch_args(env, argv + 2, &max_rows, &flags) ||
+        (text = mg_string_arg(env, argv[1], "text")) == NULL)
         return NULL;
     c = minigraf_tx_query(tx->native, text);
     free(text);
-    return c == NULL ? tx_error(env, tx) : mg_handle_new(env, MG_KIND_CURSOR, c);
+    return c == NULL ? tx_error(env, tx) : mg_cursor_first_batch(env, c, max_rows, flags);
 }
 
 static napi_value tx_end(napi_env env, napi_callback_info info, bool commit) {

@@ -297,3 +297,162 @@ test('entities of a large batch keep their text after the database closes, in an
     }
   }
 });
+
+// ---- the rows read with the query, and the iterator (issue 14) ------------
+
+test('leaving a loop by break or a throw closes the cursor, its rows read with the query or not', () => {
+  for (const n of [10, 600]) {
+    const db = dbWith(n);
+    const stmt = db.prepare(ALL);
+    const cursors = [db.query(ALL), stmt.cursor(), db.query(ALL), stmt.cursor()];
+    for (const cursor of cursors.slice(0, 2)) {
+      for (const row of cursor) {
+        assert.equal(row.length, 1);
+        break;
+      }
+    }
+    for (const cursor of cursors.slice(2)) {
+      assert.throws(() => {
+        for (const row of cursor) if (row[0] >= 0) throw new Error('mid-loop');
+      }, /mid-loop/);
+    }
+    for (const cursor of cursors) {
+      assert.equal(cursor.closed, true, `${n} rows`);
+      assert.throws(() => cursor.nextBatch(), { code: 'API-018' });
+    }
+    const it = stmt.iterate();
+    assert.equal(it.next().done, false);
+    assert.deepEqual(it.return(), { value: undefined, done: true });
+    assert.equal(it.next().done, true);
+    stmt.close();
+    db.close();
+  }
+});
+
+test('return() or throw() on an iterator not yet started closes its cursor', () => {
+  const db = dbWith(3);
+  const cursor = db.query(ALL);
+  cursor[Symbol.iterator]().return();
+  assert.equal(cursor.closed, true);
+  const other = db.query(ALL);
+  assert.throws(() => other[Symbol.iterator]().throw(new Error('stop')), /stop/);
+  assert.equal(other.closed, true);
+  db.close();
+});
+
+test('an iterator is iterable and gives every row once', () => {
+  const db = dbWith(300);
+  const it = db.prepare(ALL).iterate();
+  assert.equal(it[Symbol.iterator](), it);
+  const first = it.next().value;
+  assert.deepEqual(sorted([first, ...it]), range(300));
+  assert.equal(it.next().done, true);
+  db.close();
+});
+
+test('a cursor whose rows were all read with the query stays open until closed', () => {
+  const db = dbWith(10);
+  const cursor = db.query(ALL);
+  assert.equal(cursor.closed, false);
+  assert.deepEqual(cursor.columns, ['?i']);
+  assert.equal(cursor.nextBatch(4).length, 4);
+  cursor.close();
+  assert.equal(cursor.closed, true);
+  assert.deepEqual(cursor.columns, ['?i']);
+  assert.throws(() => cursor.nextBatch(), { code: 'API-018' });
+  assert.throws(() => cursor.all(), { code: 'API-018' });
+  db.close();
+});
+
+test('batches that cross the rows read with the query hold what was asked', () => {
+  const db = dbWith(600);
+  const read = (cursor, sizes) => {
+    const got = [];
+    const rows = [];
+    for (const size of sizes) {
+      const batch = cursor.nextBatch(size);
+      got.push(batch === null ? null : batch.length);
+      if (batch !== null) rows.push(...batch);
+    }
+    return { got, rows };
+  };
+  let { got, rows } = read(db.query(ALL), [100, 100, 100, 1000, 1]);
+  assert.deepEqual(got, [100, 100, 100, 300, null]);
+  assert.deepEqual(sorted(rows), range(600));
+  ({ got, rows } = read(db.query(ALL), [300, 256, 300]));
+  assert.deepEqual(got, [300, 256, 44]);
+  assert.deepEqual(sorted(rows), range(600));
+  const cursor = db.query(ALL);
+  assert.equal(cursor.nextBatch(10).length, 10);
+  assert.deepEqual(sorted([...cursor.nextBatch(20), ...cursor.all()]), range(600).slice(10));
+  db.close();
+});
+
+test('nextBatchAsync and allAsync start with the rows read with the query', async () => {
+  const db = dbWith(600);
+  const cursor = db.query(ALL);
+  const rows = [...(await cursor.nextBatchAsync(200)), ...(await cursor.nextBatchAsync(200))];
+  rows.push(...(await cursor.allAsync()));
+  assert.deepEqual(sorted(rows), range(600));
+  assert.equal(cursor.closed, true);
+  db.close();
+});
+
+test('cursors read in turns, in batches of several sizes and value types, keep their values', () => {
+  const db = minigraf.openInMemory();
+  const facts = Array.from(
+    { length: 700 },
+    (_, i) =>
+      `[:e${i} :i ${i}] [:e${i} :s "s${'é'.repeat(i % 7)}${i}"] [:e${i} :k :k/v${i}] [:e${i} :f ${i}.5]`,
+  );
+  db.execute(`(transact [${facts.join(' ')}])`);
+  const texts = [
+    '(query [:find ?i ?s ?e :where [?e :i ?i] [?e :s ?s]])',
+    '(query [:find ?i ?f :where [?e :i ?i] [?e :f ?f]])',
+    '(query [:find ?i ?k :where [?e :i ?i] [?e :k ?k]])',
+  ];
+  const key = (row) => row.map((v) => String(v)).join('|');
+  const expected = texts.map((text) => db.query(text).all().map(key).sort());
+  const cursors = texts.map((text) => db.query(text));
+  const got = texts.map(() => []);
+  const sizes = [1, 300, 7, 32, 4096, 3];
+  for (let turn = 0, open = cursors.length; open > 0; turn++) {
+    open = 0;
+    cursors.forEach((cursor, c) => {
+      const batch = cursor.closed ? null : cursor.nextBatch(sizes[(turn + c) % sizes.length]);
+      if (batch === null) cursor.close();
+      else got[c].push(...batch.map(key)) && open++;
+    });
+  }
+  got.forEach((rows, c) => assert.deepEqual(rows.sort(), expected[c], texts[c]));
+  db.close();
+});
+
+test('a query a host function runs while rows are read gets rows of its own', () => {
+  const db = dbWith(600);
+  const inner = dbWith(40);
+  db.function('inner?', (i) => inner.query(ALL).all().length === 40 && i >= 0);
+  const rows = [];
+  for (const row of db.query('(query [:find ?i :where [?e :i ?i] [(inner? ?i)]])')) rows.push(row);
+  assert.deepEqual(sorted(rows), range(600));
+  inner.close();
+  db.close();
+});
+
+test('an integer beyond 2^53 - 1 throws at the read that gets to it, not at query()', () => {
+  const db = minigraf.openInMemory();
+  db.execute('(transact [[:a :big 9007199254740993] [:b :big 1]])');
+  const text = '(query [:find ?e ?v :where [?e :big ?v]])';
+  const cursor = db.query(text);
+  assert.throws(() => cursor.nextBatch(), { code: 'ERR_MINIGRAF_UNSAFE_INTEGER' });
+  cursor.close();
+  const looped = db.query(text);
+  assert.throws(
+    () => {
+      for (const row of looped) assert.ok(row);
+    },
+    { code: 'ERR_MINIGRAF_UNSAFE_INTEGER' },
+  );
+  assert.equal(looped.closed, true);
+  db.close();
+});

@@ -64,7 +64,11 @@ test('methods called on the wrong object are TypeErrors', () => {
 test('the addon type-checks its handles: a wrong object is a TypeError, not a crash', () => {
   const native = require('node-gyp-build')(path.join(__dirname, '..')); // the addon index.js loads
   const db = native.dbOpen(null, null);
-  const cursor = native.dbQuery(db, '(query [:find ?x :where [?x :a 1]])');
+  native.dbExecute(db, '(transact [[:p :a 1] [:q :a 1]])');
+  // Two rows, one read with the query: the cursor stays open for the other.
+  const [cursor] = native.dbQuery(db, '(query [:find ?x :where [?x :a 1]])', 1, 0);
+  assert.throws(() => native.dbQuery(db, '(query [:find ?x :where [?x :a 1]])', 'x', 0), TypeError);
+  assert.throws(() => native.dbQuery(db, '(query [:find ?x :where [?x :a 1]])', 1, 'x'), TypeError);
   for (const bad of [{}, [], null, 1, 'db', cursor, Object.create(db)]) {
     assert.throws(() => native.dbExecute(bad, '(transact [])'), TypeError);
     assert.throws(() => native.dbClose(bad), TypeError);
