@@ -109,30 +109,44 @@ static int read_cell(MiniGrafCursor *c, int col, int64_t *cell, mgj_buf *text) {
     return 0;
 }
 
-/* Copies the text area into holder[0], replacing it by a larger array
- * when it is too small. */
-static void text_out(JNIEnv *env, jobjectArray holder, const mgj_buf *text) {
+/* The byte[] in holder[0] (a local reference), or NULL. */
+static jbyteArray text_array(JNIEnv *env, jobjectArray holder) {
+    return (jbyteArray)(*env)->GetObjectArrayElement(env, holder, 0);
+}
+
+/* Copies the text area into holder[0] (`array`, its element, may be
+ * NULL), replacing it by a larger array when it is too small. */
+static void text_out(JNIEnv *env, jobjectArray holder, jbyteArray array, const mgj_buf *text) {
     if (text->len == 0) {
         return;
     }
-    jbyteArray array = (jbyteArray)(*env)->GetObjectArrayElement(env, holder, 0);
-    if (array == NULL || (size_t)(*env)->GetArrayLength(env, array) < text->len) {
-        if (array != NULL) {
-            (*env)->DeleteLocalRef(env, array);
-        }
-        if (text->len > INT32_MAX) {
-            throw_oom(env);
-            return;
-        }
-        array = (*env)->NewByteArray(
-            env, (jsize)(text->len * 2 > INT32_MAX ? text->len : text->len * 2));
-        if (array == NULL) {
-            return; /* OutOfMemoryError pending */
-        }
-        (*env)->SetObjectArrayElement(env, holder, 0, array);
+    if (array != NULL && (size_t)(*env)->GetArrayLength(env, array) >= text->len) {
+        (*env)->SetByteArrayRegion(env, array, 0, (jsize)text->len, (const jbyte *)text->data);
+        return;
     }
-    (*env)->SetByteArrayRegion(env, array, 0, (jsize)text->len, (const jbyte *)text->data);
-    (*env)->DeleteLocalRef(env, array);
+    if (text->len > INT32_MAX) {
+        throw_oom(env);
+        return;
+    }
+    jbyteArray larger =
+        (*env)->NewByteArray(env, (jsize)(text->len * 2 > INT32_MAX ? text->len : text->len * 2));
+    if (larger == NULL) {
+        return; /* OutOfMemoryError pending */
+    }
+    (*env)->SetObjectArrayElement(env, holder, 0, larger);
+    (*env)->SetByteArrayRegion(env, larger, 0, (jsize)text->len, (const jbyte *)text->data);
+    (*env)->DeleteLocalRef(env, larger);
+}
+
+/* The cells gathered in `buf` into cells[*done...]; empties `buf`. Rows
+ * go out a stack buffer at a time: a batch's cells never grow a heap
+ * buffer (which cost a copy per doubling) and are copied while still in
+ * the cache. */
+static void cells_out(JNIEnv *env, jlongArray cells, mgj_buf *buf, jsize *done) {
+    jsize n = (jsize)(buf->len / sizeof(int64_t));
+    (*env)->SetLongArrayRegion(env, cells, *done, n, (const jlong *)(void *)buf->data);
+    *done += n;
+    buf->len = 0;
 }
 
 /* Rows read, with bit 32 set when the cursor reached its end. An error met
@@ -142,10 +156,18 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
                                                             jobjectArray holder) {
     (void)cls;
     MiniGrafCursor *c = (MiniGrafCursor *)(intptr_t)handle;
-    char cell_stack[4096], text_stack[4096];
+    char cell_stack[8192], text_stack[4096];
     mgj_buf cellbuf = {cell_stack, 0, sizeof cell_stack, 0};
     mgj_buf text = {text_stack, 0, sizeof text_stack, 0};
+    jbyteArray text_java = text_array(env, holder);
+    /* room for as many texts as the last batches needed: no doubling */
+    jsize text_room = text_java != NULL ? (*env)->GetArrayLength(env, text_java) : 0;
+    if ((size_t)text_room > text.cap && buf_grow(&text, (size_t)text_room) != 0) {
+        throw_oom(env);
+        return 0;
+    }
     size_t row_bytes = (size_t)cols * 2 * sizeof(int64_t);
+    jsize cells_done = 0;
     jint rows = 0;
     int end = 0, failed = 0;
 
@@ -158,6 +180,9 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
         if (rc < 0) {
             failed = rows == 0;
             break;
+        }
+        if (cellbuf.len + row_bytes > cellbuf.cap && cellbuf.len > 0) {
+            cells_out(env, cells, &cellbuf, &cells_done);
         }
         if (buf_reserve(&cellbuf, row_bytes) != 0) {
             throw_oom(env);
@@ -179,9 +204,11 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
         mgj_throw_cursor_error(env, c);
     }
     if (!(*env)->ExceptionCheck(env) && rows > 0) {
-        (*env)->SetLongArrayRegion(env, cells, 0, rows * cols * 2,
-                                   (const jlong *)(void *)cellbuf.data);
-        text_out(env, holder, &text);
+        cells_out(env, cells, &cellbuf, &cells_done);
+        text_out(env, holder, text_java, &text);
+    }
+    if (text_java != NULL) {
+        (*env)->DeleteLocalRef(env, text_java);
     }
     buf_release(&cellbuf);
     buf_release(&text);
