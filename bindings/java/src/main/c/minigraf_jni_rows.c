@@ -128,8 +128,8 @@ static void text_out(JNIEnv *env, jobjectArray holder, jbyteArray array, const m
         throw_oom(env);
         return;
     }
-    jbyteArray larger =
-        (*env)->NewByteArray(env, (jsize)(text->len * 2 > INT32_MAX ? text->len : text->len * 2));
+    jbyteArray larger = (*env)->NewByteArray(
+        env, (jsize)(text->len * 2 > INT32_MAX ? text->len : text->len * 2));
     if (larger == NULL) {
         return; /* OutOfMemoryError pending */
     }

@@ -196,7 +196,11 @@ class TypedRowsTest {
         try (Minigraf db = Minigraf.openInMemory()) {
             String uuid = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
             db.execute(
-                    "(transact [[#uuid \"" + uuid + "\" :n nil] [#uuid \"" + uuid + "\" :name \"B\"]])");
+                    "(transact [[#uuid \""
+                            + uuid
+                            + "\" :n nil] [#uuid \""
+                            + uuid
+                            + "\" :name \"B\"]])");
             List<Object> row = db.queryAll("(query [:find ?e ?v :where [?e :n ?v]])").get(0);
             assertEquals(2, row.size());
             assertEquals(Entity.of(uuid), row.get(0));
