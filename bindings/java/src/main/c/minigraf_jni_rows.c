@@ -16,17 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growable byte buffer that starts on the stack. */
+/* A growable byte buffer that starts on the stack; leaving it, it takes
+ * at least `first_heap` bytes. */
 typedef struct {
     char *data;
     size_t len, cap;
     int heap;
+    size_t first_heap;
 } mgj_buf;
 
 /* Grows `b` to hold `more` bytes past its end; -1 out of memory. */
 static int buf_grow(mgj_buf *b, size_t more) {
     size_t need = b->len + more;
     size_t cap = b->cap * 2 > need ? b->cap * 2 : need;
+    if (!b->heap && cap < b->first_heap) {
+        cap = b->first_heap;
+    }
     char *p = b->heap ? realloc(b->data, cap) : malloc(cap);
     if (p == NULL) {
         return -1;
@@ -109,20 +114,20 @@ static int read_cell(MiniGrafCursor *c, int col, int64_t *cell, mgj_buf *text) {
     return 0;
 }
 
-/* The byte[] in holder[0] (a local reference), or NULL. */
-static jbyteArray text_array(JNIEnv *env, jobjectArray holder) {
-    return (jbyteArray)(*env)->GetObjectArrayElement(env, holder, 0);
-}
-
-/* Copies the text area into holder[0] (`array`, its element, may be
- * NULL), replacing it by a larger array when it is too small. */
-static void text_out(JNIEnv *env, jobjectArray holder, jbyteArray array, const mgj_buf *text) {
+/* Copies the text area into holder[0], replacing it by a larger array
+ * when it is too small. */
+static void text_out(JNIEnv *env, jobjectArray holder, const mgj_buf *text) {
     if (text->len == 0) {
         return;
     }
+    jbyteArray array = (jbyteArray)(*env)->GetObjectArrayElement(env, holder, 0);
     if (array != NULL && (size_t)(*env)->GetArrayLength(env, array) >= text->len) {
         (*env)->SetByteArrayRegion(env, array, 0, (jsize)text->len, (const jbyte *)text->data);
+        (*env)->DeleteLocalRef(env, array);
         return;
+    }
+    if (array != NULL) {
+        (*env)->DeleteLocalRef(env, array);
     }
     if (text->len > INT32_MAX) {
         throw_oom(env);
@@ -150,22 +155,18 @@ static void cells_out(JNIEnv *env, jlongArray cells, mgj_buf *buf, jsize *done) 
 }
 
 /* Rows read, with bit 32 set when the cursor reached its end. An error met
- * after some rows is left for the next call (step repeats it). */
+ * after some rows is left for the next call (step repeats it). `text_room`
+ * is the length of holder[0]: texts that outgrow the stack go to a buffer
+ * that large at once (as many as the last batches needed, with no copy
+ * per doubling). */
 JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass cls, jlong handle,
                                                             jint max, jint cols, jlongArray cells,
-                                                            jobjectArray holder) {
+                                                            jobjectArray holder, jint text_room) {
     (void)cls;
     MiniGrafCursor *c = (MiniGrafCursor *)(intptr_t)handle;
     char cell_stack[8192], text_stack[4096];
-    mgj_buf cellbuf = {cell_stack, 0, sizeof cell_stack, 0};
-    mgj_buf text = {text_stack, 0, sizeof text_stack, 0};
-    jbyteArray text_java = text_array(env, holder);
-    /* room for as many texts as the last batches needed: no doubling */
-    jsize text_room = text_java != NULL ? (*env)->GetArrayLength(env, text_java) : 0;
-    if ((size_t)text_room > text.cap && buf_grow(&text, (size_t)text_room) != 0) {
-        throw_oom(env);
-        return 0;
-    }
+    mgj_buf cellbuf = {cell_stack, 0, sizeof cell_stack, 0, 0};
+    mgj_buf text = {text_stack, 0, sizeof text_stack, 0, text_room > 0 ? (size_t)text_room : 0};
     size_t row_bytes = (size_t)cols * 2 * sizeof(int64_t);
     jsize cells_done = 0;
     jint rows = 0;
@@ -205,10 +206,7 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
     }
     if (!(*env)->ExceptionCheck(env) && rows > 0) {
         cells_out(env, cells, &cellbuf, &cells_done);
-        text_out(env, holder, text_java, &text);
-    }
-    if (text_java != NULL) {
-        (*env)->DeleteLocalRef(env, text_java);
+        text_out(env, holder, &text);
     }
     buf_release(&cellbuf);
     buf_release(&text);

@@ -49,7 +49,7 @@ final class RowDecoder {
             cells = new long[need];
         }
         long[] cells = this.cells; // a local: the loop's allocations may call out
-        long result = NativeCalls.fetch(cursor, max, cols, cells, text);
+        long result = NativeCalls.fetch(cursor, max, cols, cells, text, ((byte[]) text[0]).length);
         int rows = (int) result;
         byte[] bytes = (byte[]) text[0];
         out.reserve(rows);
