@@ -154,6 +154,10 @@ static void cells_out(JNIEnv *env, jlongArray cells, mgj_buf *buf, jsize *done) 
     buf->len = 0;
 }
 
+/* The most a text area takes at once when it leaves the stack: 64
+ * batches' worth of one UUID column. */
+#define TEXT_FIRST_HEAP_MAX ((size_t)1 << 20)
+
 /* Rows read, with bit 32 set when the cursor reached its end. An error met
  * after some rows is left for the next call (step repeats it). `text_room`
  * is the length of holder[0]: texts that outgrow the stack go to a buffer
@@ -166,7 +170,11 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
     MiniGrafCursor *c = (MiniGrafCursor *)(intptr_t)handle;
     char cell_stack[8192], text_stack[4096];
     mgj_buf cellbuf = {cell_stack, 0, sizeof cell_stack, 0, 0};
-    mgj_buf text = {text_stack, 0, sizeof text_stack, 0, text_room > 0 ? (size_t)text_room : 0};
+    /* capped: after one answer of huge texts, a later batch that just
+     * outgrows the stack need not take as much at once */
+    size_t first_text = text_room > 0 ? (size_t)text_room : 0;
+    mgj_buf text = {text_stack, 0, sizeof text_stack, 0,
+                    first_text < TEXT_FIRST_HEAP_MAX ? first_text : TEXT_FIRST_HEAP_MAX};
     size_t row_bytes = (size_t)cols * 2 * sizeof(int64_t);
     jsize cells_done = 0;
     jint rows = 0;
