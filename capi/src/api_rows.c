@@ -127,9 +127,21 @@ static inline __attribute__((always_inline)) const value *column_fast(MiniGrafCu
     return &row[col];
 }
 
-int minigraf_cursor_column_type(MiniGrafCursor *c, int col) {
+static __attribute__((noinline)) int type_checked(MiniGrafCursor *c, int col) {
     const value *v = column(c, col);
     return v ? public_type(v->type) : -1;
+}
+
+/* A binding asks each column's type before reading it: the fast path
+ * spares it the thread-local handle memo (a call in a shared library). */
+int minigraf_cursor_column_type(MiniGrafCursor *c, int col) {
+    if (!handles_recent_cursor(c))
+        return type_checked(c, col);
+    const value *row = c->rows.current;
+    /* a negative `col` converts to more than any column count */
+    if (!row || (size_t)col >= c->rows.columns || c->last.code)
+        return type_checked(c, col);
+    return public_type(row[col].type);
 }
 
 static __attribute__((noinline)) int64_t int64_checked(MiniGrafCursor *c, int col) {

@@ -260,6 +260,14 @@ TEST(two_cursors_in_turn_each_read_their_own_row) {
             CHECK_MISUSE(c[i]);
             CHECK(minigraf_cursor_column_int64(c[i], 3) == n);
             CHECK_INT_EQ(minigraf_cursor_last_error_code(c[i]), 0); /* success clears */
+            /* column_type too: its fast path is taken only with no error */
+            CHECK(minigraf_cursor_column_keyword(c[i], 1, &len) == NULL);
+            CHECK_MISUSE(c[i]);
+            CHECK_INT_EQ(minigraf_cursor_column_type(c[i], 2), MINIGRAF_TYPE_KEYWORD);
+            CHECK_INT_EQ(minigraf_cursor_last_error_code(c[i]), 0);
+            CHECK_INT_EQ(minigraf_cursor_column_type(c[i], 6), -1);
+            CHECK_MISUSE(c[i]);
+            CHECK_INT_EQ(minigraf_cursor_column_type(c[i], 0), MINIGRAF_TYPE_REF);
         }
     }
     CHECK_INT_EQ(minigraf_cursor_step(c[0]), 0);

@@ -16,17 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growable byte buffer that starts on the stack. */
+/* A growable byte buffer that starts on the stack; leaving it, it takes
+ * at least `first_heap` bytes. */
 typedef struct {
     char *data;
     size_t len, cap;
     int heap;
+    size_t first_heap;
 } mgj_buf;
 
 /* Grows `b` to hold `more` bytes past its end; -1 out of memory. */
 static int buf_grow(mgj_buf *b, size_t more) {
     size_t need = b->len + more;
     size_t cap = b->cap * 2 > need ? b->cap * 2 : need;
+    if (!b->heap && cap < b->first_heap) {
+        cap = b->first_heap;
+    }
     char *p = b->heap ? realloc(b->data, cap) : malloc(cap);
     if (p == NULL) {
         return -1;
@@ -116,36 +121,62 @@ static void text_out(JNIEnv *env, jobjectArray holder, const mgj_buf *text) {
         return;
     }
     jbyteArray array = (jbyteArray)(*env)->GetObjectArrayElement(env, holder, 0);
-    if (array == NULL || (size_t)(*env)->GetArrayLength(env, array) < text->len) {
-        if (array != NULL) {
-            (*env)->DeleteLocalRef(env, array);
-        }
-        if (text->len > INT32_MAX) {
-            throw_oom(env);
-            return;
-        }
-        array = (*env)->NewByteArray(
-            env, (jsize)(text->len * 2 > INT32_MAX ? text->len : text->len * 2));
-        if (array == NULL) {
-            return; /* OutOfMemoryError pending */
-        }
-        (*env)->SetObjectArrayElement(env, holder, 0, array);
+    if (array != NULL && (size_t)(*env)->GetArrayLength(env, array) >= text->len) {
+        (*env)->SetByteArrayRegion(env, array, 0, (jsize)text->len, (const jbyte *)text->data);
+        (*env)->DeleteLocalRef(env, array);
+        return;
     }
-    (*env)->SetByteArrayRegion(env, array, 0, (jsize)text->len, (const jbyte *)text->data);
-    (*env)->DeleteLocalRef(env, array);
+    if (array != NULL) {
+        (*env)->DeleteLocalRef(env, array);
+    }
+    if (text->len > INT32_MAX) {
+        throw_oom(env);
+        return;
+    }
+    jbyteArray larger = (*env)->NewByteArray(
+        env, (jsize)(text->len * 2 > INT32_MAX ? text->len : text->len * 2));
+    if (larger == NULL) {
+        return; /* OutOfMemoryError pending */
+    }
+    (*env)->SetObjectArrayElement(env, holder, 0, larger);
+    (*env)->SetByteArrayRegion(env, larger, 0, (jsize)text->len, (const jbyte *)text->data);
+    (*env)->DeleteLocalRef(env, larger);
 }
 
+/* The cells gathered in `buf` into cells[*done...]; empties `buf`. Rows
+ * go out a stack buffer at a time: a batch's cells never grow a heap
+ * buffer (which cost a copy per doubling) and are copied while still in
+ * the cache. */
+static void cells_out(JNIEnv *env, jlongArray cells, mgj_buf *buf, jsize *done) {
+    jsize n = (jsize)(buf->len / sizeof(int64_t));
+    (*env)->SetLongArrayRegion(env, cells, *done, n, (const jlong *)(void *)buf->data);
+    *done += n;
+    buf->len = 0;
+}
+
+/* The most a text area takes at once when it leaves the stack: 64
+ * batches' worth of one UUID column. */
+#define TEXT_FIRST_HEAP_MAX ((size_t)1 << 20)
+
 /* Rows read, with bit 32 set when the cursor reached its end. An error met
- * after some rows is left for the next call (step repeats it). */
+ * after some rows is left for the next call (step repeats it). `text_room`
+ * is the length of holder[0]: texts that outgrow the stack go to a buffer
+ * that large at once (as many as the last batches needed, with no copy
+ * per doubling). */
 JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass cls, jlong handle,
                                                             jint max, jint cols, jlongArray cells,
-                                                            jobjectArray holder) {
+                                                            jobjectArray holder, jint text_room) {
     (void)cls;
     MiniGrafCursor *c = (MiniGrafCursor *)(intptr_t)handle;
-    char cell_stack[4096], text_stack[4096];
-    mgj_buf cellbuf = {cell_stack, 0, sizeof cell_stack, 0};
-    mgj_buf text = {text_stack, 0, sizeof text_stack, 0};
+    char cell_stack[8192], text_stack[4096];
+    mgj_buf cellbuf = {cell_stack, 0, sizeof cell_stack, 0, 0};
+    /* capped: after one answer of huge texts, a later batch that just
+     * outgrows the stack need not take as much at once */
+    size_t first_text = text_room > 0 ? (size_t)text_room : 0;
+    mgj_buf text = {text_stack, 0, sizeof text_stack, 0,
+                    first_text < TEXT_FIRST_HEAP_MAX ? first_text : TEXT_FIRST_HEAP_MAX};
     size_t row_bytes = (size_t)cols * 2 * sizeof(int64_t);
+    jsize cells_done = 0;
     jint rows = 0;
     int end = 0, failed = 0;
 
@@ -158,6 +189,9 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
         if (rc < 0) {
             failed = rows == 0;
             break;
+        }
+        if (cellbuf.len + row_bytes > cellbuf.cap && cellbuf.len > 0) {
+            cells_out(env, cells, &cellbuf, &cells_done);
         }
         if (buf_reserve(&cellbuf, row_bytes) != 0) {
             throw_oom(env);
@@ -179,8 +213,7 @@ JNIEXPORT jlong JNICALL Java_org_minigraf_NativeCalls_fetch(JNIEnv *env, jclass 
         mgj_throw_cursor_error(env, c);
     }
     if (!(*env)->ExceptionCheck(env) && rows > 0) {
-        (*env)->SetLongArrayRegion(env, cells, 0, rows * cols * 2,
-                                   (const jlong *)(void *)cellbuf.data);
+        cells_out(env, cells, &cellbuf, &cells_done);
         text_out(env, holder, &text);
     }
     buf_release(&cellbuf);

@@ -58,8 +58,12 @@ final class NativeCalls {
 
     static native byte[] columnName(long cursor, int col);
 
-    /** Rows read (low 32 bits), bit 32 set at the end; see the class comment. */
-    static native long fetch(long cursor, int maxRows, int cols, long[] cells, Object[] textHolder);
+    /**
+     * Rows read (low 32 bits), bit 32 set at the end; see the class comment. {@code textRoom}: the
+     * length of {@code textHolder[0]}, how much text the last batches needed.
+     */
+    static native long fetch(
+            long cursor, int maxRows, int cols, long[] cells, Object[] textHolder, int textRoom);
 
     static native void cursorFree(long cursor);
 

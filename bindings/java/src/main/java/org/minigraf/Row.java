@@ -10,45 +10,46 @@ import java.util.RandomAccess;
  * (collect-set) or null. Equal to any list with equal elements.
  */
 public final class Row extends AbstractList<Object> implements RandomAccess {
+    // Two fields and no more, so that a row is a 24-byte object (with
+    // AbstractList's modCount; a third field made it 32): a row is made for
+    // every answer row, and its bytes are most of what a scan allocates.
     // Rows of one or two columns (the common answers) hold their values in
-    // fields: one object per row instead of two (the row and its array).
-    private final Object first;
-    private final Object second;
-    private final Object[] values; // null for one or two columns
-    private final int size;
+    // the fields; `second` tells the shapes apart with a marker no value is.
+    private static final Object ONE_COLUMN = new Object();
+    private static final Object MANY_COLUMNS = new Object();
+
+    private final Object first; // the Object[] of every value with MANY_COLUMNS
+    private final Object second; // or ONE_COLUMN, or MANY_COLUMNS
 
     Row(Object[] values) {
-        this.first = null;
-        this.second = null;
-        this.values = values;
-        this.size = values.length;
+        this.first = values;
+        this.second = MANY_COLUMNS;
     }
 
     Row(Object first) {
         this.first = first;
-        this.second = null;
-        this.values = null;
-        this.size = 1;
+        this.second = ONE_COLUMN;
     }
 
     Row(Object first, Object second) {
         this.first = first;
         this.second = second;
-        this.values = null;
-        this.size = 2;
     }
 
     @Override
     public Object get(int index) {
-        if (values != null) {
-            return values[index];
+        if (second == MANY_COLUMNS) {
+            return ((Object[]) first)[index];
         }
-        Objects.checkIndex(index, size);
+        Objects.checkIndex(index, size());
         return index == 0 ? first : second;
     }
 
     @Override
     public int size() {
-        return size;
+        if (second == ONE_COLUMN) {
+            return 1;
+        }
+        return second == MANY_COLUMNS ? ((Object[]) first).length : 2;
     }
 }

@@ -48,18 +48,19 @@ final class RowDecoder {
         if (cells.length < need) {
             cells = new long[need];
         }
-        long result = NativeCalls.fetch(cursor, max, cols, cells, text);
+        long[] cells = this.cells; // a local: the loop's allocations may call out
+        long result = NativeCalls.fetch(cursor, max, cols, cells, text, ((byte[]) text[0]).length);
         int rows = (int) result;
         byte[] bytes = (byte[]) text[0];
         out.reserve(rows);
         for (int r = 0, k = 0; r < rows; r++, k += 2 * cols) {
-            out.append(row(cols, k, bytes));
+            out.append(row(cells, cols, k, bytes));
         }
         return result;
     }
 
     /** The row whose cells start at {@code cells[k]}. */
-    private Row row(int cols, int k, byte[] bytes) {
+    private static Row row(long[] cells, int cols, int k, byte[] bytes) {
         if (cols == 1) {
             return new Row(decode(cells[k], cells[k + 1], bytes));
         }

@@ -163,6 +163,74 @@ class TypedRowsTest {
         }
     }
 
+    /** A :find of {@code n} columns, each the same value: [?e :v ?v] repeated. */
+    private static String columns(int n) {
+        return "(query [:find" + " ?v".repeat(n) + " :where [?e :v ?v]])";
+    }
+
+    @Test
+    void rowsOfOneTwoAndManyColumnsAreLists() {
+        try (Minigraf db = Minigraf.openInMemory()) {
+            db.execute("(transact [[:a :v 7]])");
+            for (int n : new int[] {1, 2, 3, 5}) {
+                List<Object> row = db.queryAll(columns(n)).get(0);
+                List<Object> expected = java.util.Collections.nCopies(n, 7L);
+                assertInstanceOf(Row.class, row);
+                assertEquals(n, row.size());
+                assertEquals(expected, row);
+                assertEquals(row, expected);
+                assertEquals(expected.hashCode(), row.hashCode());
+                assertEquals(expected.toString(), row.toString());
+                assertEquals(expected, new ArrayList<>(row));
+                assertEquals(7L, row.get(n - 1));
+                assertThrows(IndexOutOfBoundsException.class, () -> row.get(n));
+                assertThrows(IndexOutOfBoundsException.class, () -> row.get(-1));
+                assertThrows(UnsupportedOperationException.class, () -> row.set(0, 1L));
+                assertTrue(new HashSet<>(List.of(expected)).contains(row));
+            }
+        }
+    }
+
+    @Test
+    void twoColumnRowsKeepEntitiesAndNulls() {
+        try (Minigraf db = Minigraf.openInMemory()) {
+            String uuid = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
+            db.execute(
+                    "(transact [[#uuid \""
+                            + uuid
+                            + "\" :n nil] [#uuid \""
+                            + uuid
+                            + "\" :name \"B\"]])");
+            List<Object> row = db.queryAll("(query [:find ?e ?v :where [?e :n ?v]])").get(0);
+            assertEquals(2, row.size());
+            assertEquals(Entity.of(uuid), row.get(0));
+            assertNull(row.get(1));
+            assertEquals(Arrays.asList(Entity.of(uuid), null), row);
+            assertEquals("[" + uuid + ", null]", row.toString());
+            try (PreparedQuery byEntity = db.prepare("(query [:find ?n :where [$e :name ?n]])")) {
+                assertEquals(List.of(List.of("B")), byEntity.bind("e", row.get(0)).execute());
+            }
+        }
+    }
+
+    @Test
+    void rowsWiderThanAFetchBufferCrossWhole() {
+        // 600 columns: 9,600 bytes of cells a row, more than the fetch's stack buffer
+        try (Minigraf db = Minigraf.openInMemory()) {
+            db.execute("(transact [[:a :v \"x\"] [:b :v \"y\"] [:c :v \"z\"]])");
+            for (int n : new int[] {300, 600}) {
+                List<List<Object>> rows = db.queryAll(columns(n));
+                assertEquals(3, rows.size());
+                Set<Object> firsts = new HashSet<>();
+                for (List<Object> row : rows) {
+                    assertEquals(java.util.Collections.nCopies(n, row.get(0)), row);
+                    firsts.add(row.get(0));
+                }
+                assertEquals(Set.of("x", "y", "z"), firsts);
+            }
+        }
+    }
+
     @Test
     void queryOfAnotherCommandAndClosedCursorFail() {
         try (Minigraf db = Minigraf.openInMemory()) {
