@@ -26,8 +26,9 @@
  * plans afresh. Each part has its own entry for a text, so threads on
  * different parts do not compete for one kept plan. What drops a
  * prepared query's kept plan drops this one (the store's size moved, a
- * failed run); rules and host predicates are never kept. The plan lives
- * and dies with its entry (freed with the last reference). */
+ * failed run); rules and host predicates are never kept, nor a plan
+ * whose operators hold more than QUERY_CACHE_PLAN_BYTES. The plan lives
+ * and dies with its entry (freed with its last reference). */
 #ifndef MG_DB_QUERY_CACHE_H
 #define MG_DB_QUERY_CACHE_H
 
@@ -43,6 +44,10 @@
 #define QUERY_CACHE_ENTRIES 64
 #define QUERY_CACHE_BYTES ((size_t)1 << 20)
 #define QUERY_CACHE_PARTS 4
+/* The most a kept plan's operators may hold (a join of a few patterns
+ * holds 10-25 KiB), so that the plans kept by a handle stay under
+ * QUERY_CACHE_PARTS * QUERY_CACHE_ENTRIES times this. */
+#define QUERY_CACHE_PLAN_BYTES ((size_t)64 << 10)
 
 typedef struct parsed_query parsed_query;
 typedef struct query_cache query_cache;
