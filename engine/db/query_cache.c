@@ -157,6 +157,7 @@ static void keep(cache_part *c, parsed_query *p) {
     if (!find(c, p->node.hash, p->text, p->len)) {
         query_keep_init(&p->keep);
         p->keep.max_bytes = QUERY_CACHE_PLAN_BYTES;
+        p->keep.fixed = true; /* a text's constants are its own */
         p->cached = true;
         atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
         lru_insert(&c->lru, &p->node, p->node.hash);

@@ -75,6 +75,9 @@ static const char *const TEXTS[] = {
     "(query [:find ?n ?m :where [?e :group 2] [?e :name ?n] [?f :age ?a] [(= ?a 3)] [?f :name "
     "?m]])",
     "(query [:find ?a :where [?e :name \"n5\"] [?e :age ?a] :limit 1])",
+    /* pseudo-attributes, paired with the pattern on the same entity (language.md D16) */
+    "(query [:find ?n ?t :any-valid-time :where [?e :group 0] [?e :name ?n] [?e :db/tx-count ?t]])",
+    "(query [:find ?a ?t :valid-at :any-valid-time :where [:p7 :age ?a] [:p7 :db/tx-count ?t]])",
 };
 #define TEXT_COUNT (sizeof TEXTS / sizeof TEXTS[0])
 
@@ -119,6 +122,8 @@ TEST(as_of_and_valid_at_texts_rerun_across_writes) {
         "(query [:find ?v :valid-at \"2023-02-01\" :where [:x :n ?v]])",
         "(query [:find ?v :valid-at :any-valid-time :where [:x :n ?v]])",
         "(query [:find ?v :where [:x :n ?v]])",
+        "(query [:find ?v ?f :valid-at :any-valid-time :where [:x :n ?v] [:x :db/valid-from ?f]])",
+        "(query [:find ?v ?t :as-of 3 :any-valid-time :where [:x :n ?v] [:x :db/tx-count ?t]])",
     };
     for (int round = 0; round < 20; round++) {
         for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)

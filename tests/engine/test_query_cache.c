@@ -298,7 +298,8 @@ static const solution_stream *kept_plan(db *d, const char *text, bool *busy) {
 
 /* A text run again keeps its plan with its entry, through db_query,
  * db_execute and a cursor; a cursor holds it until it is freed; a text
- * run once, and a rule's query, keep none. */
+ * run once, and a rule's query, keep none; pseudo-attribute patterns are
+ * kept. */
 static void test_plans_kept_with_entries(void) {
     db *d = NULL;
     err e = {0};
@@ -309,6 +310,11 @@ static void test_plans_kept_with_entries(void) {
     const char *by_query = "(query [:find ?a :where [:p1 :friend ?f] [?f :age ?a]])";
     CHECK(rows(d, by_query) == 1 && rows(d, by_query) == 1);
     CHECK(kept_plan(d, by_query, &busy) != NULL && !busy);
+    /* pseudo-attributes too: a text's constants never change (language.md D16) */
+    const char *pseudo = "(query [:find ?a ?t :any-valid-time :where [:p1 :friend ?f] [?f :age "
+                         "?a] [?f :db/tx-count ?t]])";
+    CHECK(rows(d, pseudo) == 1 && rows(d, pseudo) == 1);
+    CHECK(kept_plan(d, pseudo, &busy) != NULL && !busy);
     const char *by_execute = "(query [:find ?a :where [:p2 :age ?a]])";
     CHECK(exec(d, by_execute) == 0 && exec(d, by_execute) == 0);
     CHECK(kept_plan(d, by_execute, &busy) != NULL && !busy);
