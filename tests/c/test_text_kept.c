@@ -72,8 +72,7 @@ static const char *const TEXTS[] = {
     "(query [:find ?a :where [:p7 :age ?a]])",
     "(query [:find ?n :where [?e :group 1] [?e :name ?n]])",
     "(query [:find ?e ?a :where [?e :age ?a] [(>= ?a 40)]])",
-    "(query [:find ?n ?m :where [?e :group 2] [?e :name ?n] [?f :age ?a] [(= ?a 3)] [?f :name "
-    "?m]])",
+    "(query [:find ?n ?m :where [?e :group 2] [?e :name ?n] [?f :age 3] [?f :name ?m]])",
     "(query [:find ?a :where [?e :name \"n5\"] [?e :age ?a] :limit 1])",
     /* pseudo-attributes, paired with the pattern on the same entity (language.md D16) */
     "(query [:find ?n ?t :any-valid-time :where [?e :group 0] [?e :name ?n] [?e :db/tx-count ?t]])",
