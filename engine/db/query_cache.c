@@ -29,7 +29,7 @@ struct parsed_query {
     command *cmd;
     bool cached;     /* was a cache entry: its runs use `keep` */
     query_keep keep; /* the plan its runs keep (set up when cached) */
-    char text[]; /* the text it was parsed from (the tree may point into it) */
+    char text[];     /* the text it was parsed from (the tree may point into it) */
 };
 
 /* One thread's part of the cache (thread_slot): threads running queries

@@ -18,8 +18,8 @@ static MiniGrafDb *ages(const char *options) {
     size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [");
     for (int i = 0; i < 60; i++)
         len += (size_t)snprintf(tx + len, sizeof tx - len,
-                                "[:p%d :age %d] [:p%d :name \"n%d\"] [:p%d :group %d] ", i, i, i,
-                                i, i, i % 3);
+                                "[:p%d :age %d] [:p%d :name \"n%d\"] [:p%d :group %d] ", i, i, i, i,
+                                i, i % 3);
     snprintf(tx + len, sizeof tx - len, "])");
     EXPECT_TRANSACT(db, tx);
     return db;
@@ -92,9 +92,10 @@ TEST(texts_rerun_across_writes_retractions_and_growth) {
         char tx[8192];
         size_t len = (size_t)snprintf(tx, sizeof tx, "(transact [[:p7 :age %d] ", 100 + round);
         for (int i = 0; i < 20; i++) /* grows the store: 180 facts, then 240 more a round */
-            len += (size_t)snprintf(tx + len, sizeof tx - len,
-                                    "[:q%d_%d :age %d] [:q%d_%d :group %d] [:q%d_%d :name \"m%d\"] ",
-                                    round, i, i, round, i, i % 3, round, i, i);
+            len += (size_t)snprintf(
+                tx + len, sizeof tx - len,
+                "[:q%d_%d :age %d] [:q%d_%d :group %d] [:q%d_%d :name \"m%d\"] ", round, i, i,
+                round, i, i % 3, round, i, i);
         snprintf(tx + len, sizeof tx - len, "])");
         EXPECT_TRANSACT(db, tx);
         char rx[200];
