@@ -160,24 +160,28 @@ query_rules db_query_rules(db *d) {
                          .host_fns = d->host_fns};
 }
 
-static int run_query(db *d, const ast_query *q, cancel *stop, result_set **out, err *e) {
+/* `keep` (or NULL): what runs of `q` keep from one to the next. */
+static int run_query(db *d, const ast_query *q, query_keep *keep, cancel *stop, result_set **out,
+                     err *e) {
     query_rules rules = db_query_rules(d);
     rules.stop = stop;
     bool counted = reader_room_enter(&d->sh->room, &d->sh->writer);
-    int rc = query_execute_rules(d->s, &rules, q, clock_now_ms(),
-                                 (size_t)d->opts.query_memory_limit, out, e);
+    size_t limit = (size_t)d->opts.query_memory_limit;
+    int rc = keep ? query_execute_kept(d->s, &rules, q, clock_now_ms(), limit, keep, out, e)
+                  : query_execute_rules(d->s, &rules, q, clock_now_ms(), limit, out, e);
     reader_room_leave(&d->sh->room, counted);
     return rc;
 }
 
-static int run_command(db *d, const command *c, db_result *out, arena *a, cancel *stop, err *e) {
+static int run_command(db *d, const command *c, query_keep *keep, db_result *out, arena *a,
+                       cancel *stop, err *e) {
     switch (c->kind) {
     case CMD_TRANSACT:
     case CMD_RETRACT: return run_write(d, c, out, a, stop, e);
     case CMD_QUERY:
         out->kind = DB_RESULT_QUERY;
         out->tx_id = 0;
-        return run_query(d, &c->as.query, stop, &out->rows, e);
+        return run_query(d, &c->as.query, keep, stop, &out->rows, e);
     case CMD_RULE: return run_rule(d, &c->as.rule, out, e);
     }
     return err_set(e, ERR(INT, 0), "unknown command kind");
@@ -229,7 +233,7 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     if (changes && !commits)
         db_cursors_hold(d);
     if (rc == 0)
-        rc = run_command(d, c, out, &a, &stop, e);
+        rc = run_command(d, c, pq ? parsed_query_keep(pq) : NULL, out, &a, &stop, e);
     if (changes && !commits)
         db_cursors_release(d);
     if (commits)
@@ -273,7 +277,7 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
         return rc;
     cancel stop;
     db_cancel_begin(d, &stop);
-    rc = run_query(d, &parsed_query_command(pq)->as.query, &stop, out, e);
+    rc = run_query(d, &parsed_query_command(pq)->as.query, parsed_query_keep(pq), &stop, out, e);
     parsed_query_release(pq);
     return rc;
 }
@@ -309,15 +313,7 @@ rules_registry *db_rules(db *d) {
 int db_run_query(db *d, const ast_query *q, query_keep *keep, result_set **out, err *e) {
     cancel stop;
     db_cancel_begin(d, &stop);
-    if (!keep)
-        return run_query(d, q, &stop, out, e);
-    query_rules rules = db_query_rules(d);
-    rules.stop = &stop;
-    bool counted = reader_room_enter(&d->sh->room, &d->sh->writer);
-    int rc = query_execute_kept(d->s, &rules, q, clock_now_ms(), (size_t)d->opts.query_memory_limit,
-                                keep, out, e);
-    reader_room_leave(&d->sh->room, counted);
-    return rc;
+    return run_query(d, q, keep, &stop, out, e);
 }
 
 query_cache_stats db_query_cache_stats(db *d) {

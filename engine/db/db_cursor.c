@@ -119,7 +119,8 @@ static int open_stream(db *d, db_cursor *c, const char *text, size_t len, err *e
     int rc = db_parse_query(d, text, len, &c->pq, e);
     if (rc != 0)
         return rc;
-    return open_query_stream(d, c, &parsed_query_command(c->pq)->as.query, NULL, e);
+    return open_query_stream(d, c, &parsed_query_command(c->pq)->as.query, parsed_query_keep(c->pq),
+                             e);
 }
 
 static int new_cursor(db_cursor **out, err *e) {

@@ -231,6 +231,7 @@ static int copy_new(prepared *p, parse_copy **out, err *e) {
         rc = walk_query(&w, c->q);
     }
     c->slot_count = p->slot_count;
+    c->keep.fixed = p->slot_count == 0; /* nothing bound can change its constants */
     if (rc == 0 && p->slot_count) {
         c->bytes = calloc(p->slot_count, sizeof *c->bytes);
         c->caps = calloc(p->slot_count, sizeof *c->caps);

@@ -22,7 +22,8 @@
  * no rule invocation (rules run per run, and the rule cache keys on the
  * printed text, bound values included), no host predicate (resolved when
  * the operators are built; they may be replaced), no pseudo-attribute
- * (language.md D16 pairs patterns by equal constants). The kept plan is dropped when
+ * unless the query has no slots (language.md D16 pairs patterns by equal
+ * constants, which a binding could change). The kept plan is dropped when
  * a slot's kind or value type changes, when the store's size moves far
  * from the one it was planned for (its join order is a cost choice,
  * never an answer's), when a run fails half-way, and when a copy is made

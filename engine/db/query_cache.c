@@ -27,7 +27,9 @@ struct parsed_query {
     size_t bytes; /* all it takes, for QUERY_CACHE_BYTES (set when kept) */
     arena ast;
     command *cmd;
-    char text[]; /* the text it was parsed from (the tree may point into it) */
+    bool cached;     /* was a cache entry: its runs use `keep` */
+    query_keep keep; /* the plan its runs keep (set up when cached) */
+    char text[];     /* the text it was parsed from (the tree may point into it) */
 };
 
 /* One thread's part of the cache (thread_slot): threads running queries
@@ -82,8 +84,14 @@ const command *parsed_query_command(const parsed_query *p) {
     return p->cmd;
 }
 
+query_keep *parsed_query_keep(parsed_query *p) {
+    return p->cached ? &p->keep : NULL;
+}
+
 void parsed_query_release(parsed_query *p) {
     if (p && atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) == 1) {
+        if (p->cached) /* no run holds it: each holds a reference */
+            query_keep_free(&p->keep);
         arena_free(&p->ast);
         free(p);
     }
@@ -147,6 +155,10 @@ static parsed_query *lookup(cache_part *c, uint64_t hash, const char *text, size
 static void keep(cache_part *c, parsed_query *p) {
     pthread_mutex_lock(&c->mu);
     if (!find(c, p->node.hash, p->text, p->len)) {
+        query_keep_init(&p->keep);
+        p->keep.max_bytes = QUERY_CACHE_PLAN_BYTES;
+        p->keep.fixed = true; /* a text's constants are its own */
+        p->cached = true;
         atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
         lru_insert(&c->lru, &p->node, p->node.hash);
         c->stats.entries++;
@@ -163,6 +175,7 @@ static int parse_new(const char *text, size_t len, uint64_t hash, size_t block_s
     if (!p)
         return err_set(e, ERR(INT, 0), "out of memory");
     atomic_init(&p->refs, 1);
+    p->cached = false;
     p->node = (lru_node){.hash = hash};
     p->len = len;
     arena_init_blocks(&p->ast, block_size);

@@ -17,7 +17,18 @@
  * cache is split into QUERY_CACHE_PARTS parts, and each thread uses one
  * (by thread_slot), so threads querying one database do not share a lock
  * per query; a thread sees the behaviour above, and the stats are the
- * parts' sums. */
+ * parts' sums.
+ *
+ * A kept entry also keeps the plan and operators of its query's runs
+ * (exec/query_keep.h, as a prepared query does), so that a text run again
+ * skips planning and building as well: one run at a time takes it (a
+ * cursor until it is freed), a second run of the same text meanwhile
+ * plans afresh. Each part has its own entry for a text, so threads on
+ * different parts do not compete for one kept plan. What drops a
+ * prepared query's kept plan drops this one (the store's size moved, a
+ * failed run); rules and host predicates are never kept, nor a plan
+ * whose operators hold more than QUERY_CACHE_PLAN_BYTES. The plan lives
+ * and dies with its entry (freed with its last reference). */
 #ifndef MG_DB_QUERY_CACHE_H
 #define MG_DB_QUERY_CACHE_H
 
@@ -28,10 +39,15 @@
 
 #include "base/error.h"
 #include "datalog/ast.h"
+#include "exec/query_keep.h"
 
 #define QUERY_CACHE_ENTRIES 64
 #define QUERY_CACHE_BYTES ((size_t)1 << 20)
 #define QUERY_CACHE_PARTS 4
+/* The most a kept plan's operators may hold (a join of a few patterns
+ * holds 10-25 KiB), so that the plans kept by a handle stay under
+ * QUERY_CACHE_PARTS * QUERY_CACHE_ENTRIES times this. */
+#define QUERY_CACHE_PLAN_BYTES ((size_t)64 << 10)
 
 typedef struct parsed_query parsed_query;
 typedef struct query_cache query_cache;
@@ -56,6 +72,9 @@ static inline bool query_cache_may_keep(size_t len) {
     return len <= QUERY_CACHE_BYTES / 8;
 }
 const command *parsed_query_command(const parsed_query *p);
+/* What runs of p's query keep from one to the next, or NULL when p is not
+ * a cache entry (a text parsed once is run once). */
+query_keep *parsed_query_keep(parsed_query *p);
 void parsed_query_release(parsed_query *p);
 
 query_cache_stats query_cache_get_stats(query_cache *c);

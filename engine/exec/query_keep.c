@@ -1,6 +1,7 @@
 /* query_keep.h: the kept :where and its meter. */
 #include "exec/query_keep.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "exec/finish.h"
@@ -15,6 +16,8 @@ void query_keep_init(query_keep *k) {
     k->spare = NULL;
     meter_init(&k->m, 0);
     k->baseline = 0;
+    k->max_bytes = SIZE_MAX;
+    k->fixed = false;
 }
 
 void query_keep_reset(query_keep *k) {
@@ -76,7 +79,7 @@ int query_keep_where(query_keep *k, store *s, const ast_query *q, int64_t now_ms
         meter_for_run(k, memory_limit, rules);
     }
     int rc = where_open(s, q, now_ms, &k->m, rules, out, e);
-    if (rc == 0 && where_keep(*out, q)) {
+    if (rc == 0 && k->m.used <= k->max_bytes && where_keep(*out, q, k->fixed)) {
         k->where = *out;
         k->baseline = k->m.used;
     }

@@ -30,8 +30,12 @@ typedef struct query_keep {
     struct finish_cursor *rows; /* the :find side over `where`, or NULL */
     size_t baseline;            /* what the kept operators hold charged */
     void *spare;                /* the last run's query_stream memory (query_stream.c) */
+    size_t max_bytes;           /* a :where holding more when built is not kept */
+    bool fixed;                 /* the parse's constants never change (no slots) */
 } query_keep;
 
+/* With no bound on what a kept :where may hold (max_bytes SIZE_MAX),
+ * for a parse whose slots may change (fixed false). */
 void query_keep_init(query_keep *k);
 /* Frees what is kept; no run may hold it. */
 void query_keep_free(query_keep *k);

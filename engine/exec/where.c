@@ -311,23 +311,24 @@ int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, query_rul
 
 /* The operators a re-open restarts in full: nested-loop patterns, which
  * seek with the constants the AST holds at each open, and filters, which
- * read them per row. Not kept: hash joins (their table would stay in
- * memory between runs), pseudo-attribute patterns (language.md D16 pairs them by
- * equal entity constants, which new values can change), sub-conjunctions
+ * read them per row. Pseudo-attribute patterns only when `fixed`, the
+ * query's constants never changing (language.md D16 pairs them by equal
+ * entity constants, which new values could change). Not kept: hash joins
+ * (their table would stay in memory between runs), sub-conjunctions
  * (their scans stay open after an early stop). */
-static bool item_keepable(const plan_item *it) {
-    return (it->kind == PK_PATTERN && it->access.join == PLAN_JOIN_NESTED_LOOP) ||
-           it->kind == PK_EXPR;
+static bool item_keepable(const plan_item *it, bool fixed) {
+    bool pattern = it->kind == PK_PATTERN || (fixed && it->kind == PK_PSEUDO);
+    return (pattern && it->access.join == PLAN_JOIN_NESTED_LOOP) || it->kind == PK_EXPR;
 }
 
-bool where_keep(solution_stream *s, const ast_query *q) {
+bool where_keep(solution_stream *s, const ast_query *q, bool fixed) {
     where_stream *w = (where_stream *)s;
     /* Rules are evaluated per run; host predicates are resolved when the
      * operators are built, and may be replaced or dropped later. */
     if (rule_eval_needed(q) || host_scope_calls(w->x.host))
         return false;
     for (size_t i = 0; i < w->top->item_count; i++)
-        if (!item_keepable(&w->top->items[i]))
+        if (!item_keepable(&w->top->items[i], fixed))
             return false;
     w->kept = true;
     return true;

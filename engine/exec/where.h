@@ -33,10 +33,12 @@ int where_open(store *s, const ast_query *q, int64_t now_ms, meter *m, struct qu
 struct host_scope;
 /* After where_open, before the first row: marks `s` kept when its plan
  * stays right for any values of q's constants (plain patterns joined by
- * seeks, and filters; no rule invocation, no host predicate). Its close
+ * seeks, and filters; no rule invocation, no host predicate), or, when
+ * `fixed` (q's constants never change), also pairs pseudo-attribute
+ * patterns with them. Its close
  * then only lets go of the snapshot (the stream stays for where_rerun);
  * where_free ends it. False: nothing changes. */
-bool where_keep(solution_stream *s, const ast_query *q);
+bool where_keep(solution_stream *s, const ast_query *q, bool fixed);
 /* Opens a kept, closed stream again on a new snapshot of `st` with
  * now_ms and q's values, `host` the new run's scope. 0 ready, 1 the plan
  * is stale (the store's size moved far from the one it was made for:

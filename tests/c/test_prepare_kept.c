@@ -2,8 +2,9 @@
  * to the next and re-opens them with the values bound then (db/prepared.h,
  * exec/query_keep.h). Every test here runs a statement many times, with
  * new values, new data, a new snapshot or another run in flight between
- * runs, and compares each answer with the same query written as text
- * (which plans anew every time). */
+ * runs, and compares each answer with the same query written as text,
+ * made unique by a trailing comment so that it plans anew every time (a
+ * text run again keeps its plan too, db/query_cache.h). */
 #include <pthread.h>
 
 #include "support.h"
@@ -34,9 +35,17 @@ static void uuid_of(MiniGrafDb *db, int i, char out[37]) {
     minigraf_string_free(r);
 }
 
+/* The text's answer planned afresh: a text seen once is not kept. */
+static char *exec_fresh(MiniGrafDb *db, const char *text) {
+    static int unique;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s ; fresh %d", text, unique++);
+    return EXEC(db, buf);
+}
+
 /* The rows of the text's answer (minigraf_execute), sorted; NULL on error. */
 static char *text_rows_sorted(MiniGrafDb *db, const char *text) {
-    char *r = EXEC(db, text);
+    char *r = exec_fresh(db, text);
     const char *res = r ? strstr(r, "\"results\":") : NULL;
     char *rows = res ? json_sorted_array(res + strlen("\"results\":"), NULL) : NULL;
     minigraf_string_free(r);
@@ -64,7 +73,7 @@ static void expect_same_at(int line, MiniGrafDb *db, MiniGrafStmt *s, const char
     free(rows);
     /* minigraf_stmt_execute runs the same kept plan */
     char *all = minigraf_stmt_execute(s);
-    char *plain = EXEC(db, text);
+    char *plain = exec_fresh(db, text);
     char *a = all ? canonical_result(all) : NULL, *p = plain ? canonical_result(plain) : NULL;
     if (!a || !p || strcmp(a, p) != 0)
         check_fail_str(__FILE__, line, text, all ? all : minigraf_stmt_last_error(s), plain);

@@ -2,7 +2,8 @@
  * database's use of it: hits and misses, least-recently-used eviction, the
  * byte budget, errors never kept, answers that follow the data and the
  * rules though the text is cached, and parsed queries shared by cursors
- * (also on several threads, and after eviction or the database's close). */
+ * (also on several threads, and after eviction or the database's close),
+ * and the plans kept with the entries. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "cursor_each.h"
 #include "datalog/parse.h"
 #include "db/db.h"
+#include "db/db_internal.h"
 #include "db/query_cache.h"
 #include "exec/result.h"
 
@@ -281,6 +283,67 @@ static void test_shared_by_cursors(void) {
     db_cursor_free(held);
 }
 
+/* The plan kept with `text`'s entry, or NULL (no entry, or nothing kept);
+ * *busy: a run holds it. */
+static const solution_stream *kept_plan(db *d, const char *text, bool *busy) {
+    parsed_query *pq = NULL;
+    err e = {0};
+    CHECK(db_parse_query(d, text, strlen(text), &pq, &e) == 0);
+    query_keep *k = pq ? parsed_query_keep(pq) : NULL;
+    const solution_stream *where = k ? k->where : NULL;
+    *busy = k && atomic_load(&k->busy);
+    parsed_query_release(pq);
+    return where;
+}
+
+/* A text run again keeps its plan with its entry, through db_query,
+ * db_execute and a cursor; a cursor holds it until it is freed; a text
+ * run once, and a rule's query, keep none; pseudo-attribute patterns are
+ * kept. */
+static void test_plans_kept_with_entries(void) {
+    db *d = NULL;
+    err e = {0};
+    CHECK(db_open(NULL, NULL, &d, &e) == 0);
+    CHECK(exec(d, "(transact [[:p1 :age 30] [:p1 :friend :p2] [:p2 :age 12]])") == 0);
+    CHECK(exec(d, "(rule [(adult ?p) [?p :age ?a] [(>= ?a 18)]])") == 0);
+    bool busy = false;
+    const char *by_query = "(query [:find ?a :where [:p1 :friend ?f] [?f :age ?a]])";
+    CHECK(rows(d, by_query) == 1 && rows(d, by_query) == 1);
+    CHECK(kept_plan(d, by_query, &busy) != NULL && !busy);
+    /* pseudo-attributes too: a text's constants never change (language.md D16) */
+    const char *pseudo = "(query [:find ?a ?t :any-valid-time :where [:p1 :friend ?f] [?f :age "
+                         "?a] [?f :db/tx-count ?t]])";
+    CHECK(rows(d, pseudo) == 1 && rows(d, pseudo) == 1);
+    CHECK(kept_plan(d, pseudo, &busy) != NULL && !busy);
+    const char *by_execute = "(query [:find ?a :where [:p2 :age ?a]])";
+    CHECK(exec(d, by_execute) == 0 && exec(d, by_execute) == 0);
+    CHECK(kept_plan(d, by_execute, &busy) != NULL && !busy);
+
+    const char *by_cursor = "(query [:find ?p ?a :where [?p :age ?a]])";
+    CHECK(rows(d, by_cursor) == 2); /* kept from here */
+    db_cursor *c = NULL;
+    CHECK(db_cursor_open(d, by_cursor, strlen(by_cursor), &c, &e) == 0);
+    CHECK(kept_plan(d, by_cursor, &busy) != NULL && busy);
+    db_cursor_free(c);
+    CHECK(kept_plan(d, by_cursor, &busy) != NULL && !busy);
+
+    const char *once = "(query [:find ?a :where [:p1 :age ?a]])";
+    CHECK(rows(d, once) == 1);
+    parsed_query *pq = NULL;
+    CHECK(db_parse_query(d, once, strlen(once), &pq, &e) == 0); /* seen twice: kept now */
+    CHECK(pq && parsed_query_keep(pq) != NULL);
+    parsed_query_release(pq);
+    const char *fresh = "(query [:find ?p :where [?p :age 12]])";
+    CHECK(db_parse_query(d, fresh, strlen(fresh), &pq, &e) == 0);
+    CHECK(pq && parsed_query_keep(pq) == NULL); /* a text seen once */
+    parsed_query_release(pq);
+
+    const char *rule = "(query [:find ?p :where (adult ?p)])";
+    CHECK(rows(d, rule) == 1 && rows(d, rule) == 1 && rows(d, rule) == 1);
+    CHECK(kept_plan(d, rule, &busy) == NULL);
+    db_close(d);
+}
+
 int main(void) {
     test_hits_and_misses();
     test_eviction();
@@ -289,5 +352,6 @@ int main(void) {
     test_answers_follow_data_and_rules();
     test_execute_uses_the_cache();
     test_shared_by_cursors();
+    test_plans_kept_with_entries();
     return CHECK_DONE();
 }
