@@ -1,6 +1,7 @@
 /* B+tree unit tests against a reference model (a sorted array): random
  * inserts at many sizes (so leaves and branches split at every level),
- * full scans, prefix seeks, one cursor seeking again and again, the same
+ * full scans, prefix seeks, one cursor seeking again and again (up and
+ * down across leaves and branches), the same
  * key sought again (the leaf's memo of its last seek), duplicates,
  * and copy-on-write: a root saved before a checkpoint still reads its old
  * contents after more inserts, and an insert beside a view copies only
@@ -413,6 +414,40 @@ static void test_probes_in_key_order(void) {
     format_put_be(t, 3 * 15 + 1, 8);
     CHECK(btree_seek(&c, t, 8, &e) == 0 && btree_next(&c, &k, &e) == 1);
     CHECK(format_get_be(k, 8) == 3 * 21 + 1);
+    btree_cursor_free(&c);
+    pager_close(pg);
+    err_clear(&e);
+}
+
+/* Seeks going down one key at a time through a tree of three levels or
+ * more (62-byte keys: a branch has some 60 children): each seek just below
+ * the leaf the cursor holds must leave it. A leaf that is its branch's
+ * first child has no lower bound at that level; the bound is the upper
+ * level's key (the held leaf's bounds are every level's, btree_seek). */
+static void test_seeks_down_across_branches(void) {
+    pager *pg;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_memory(&pg, &h, &e) == 0);
+    uint32_t root = 0;
+    enum { N = 20000 };
+    uint8_t k62[62] = {0};
+    for (uint64_t i = 0; i < N; i++) {
+        format_put_be(k62, 3 * i + 1, 8);
+        CHECK(btree_insert(pg, &root, &prefix62, k62, NULL, &e) == 0);
+    }
+    btree_cursor c;
+    CHECK(btree_cursor_init(&c, pg, PAGER_LATEST, root, &prefix62, &e) == 0);
+    for (uint64_t target = 3 * N + 1; target-- > 0;) {
+        const uint8_t *k;
+        format_put_be(k62, target, 8);
+        CHECK(btree_seek(&c, k62, 8, &e) == 0);
+        uint64_t want = spaced_from(target, N);
+        CHECK(btree_next(&c, &k, &e) == (want != UINT64_MAX ? 1 : 0));
+        if (want != UINT64_MAX)
+            CHECK(format_get_be(k, 8) == want);
+    }
+    CHECK(c.depth >= 3); /* the last seek descended from the root */
     btree_cursor_free(&c);
     pager_close(pg);
     err_clear(&e);
@@ -1233,6 +1268,7 @@ int main(void) {
     test_front_growing_groups_in_turns();
     test_reseeking_one_cursor();
     test_probes_in_key_order();
+    test_seeks_down_across_branches();
     test_probe_after_a_write_into_the_leaf();
     test_repeated_seeks();
     test_scratch_pages_follow_writes();
