@@ -72,8 +72,10 @@ static int wait_queued(db_writer *w, db_writer_waiter *n, int64_t timeout_ms, er
     int64_t since = monotonic_ns();
     struct timespec deadline = clock_deadline_after_ms(timeout_ms > 0 ? timeout_ms : 0);
     for (;;) {
-        if (n->granted)
+        if (n->granted) {
+            atomic_store_explicit(&w->handing, false, memory_order_relaxed); /* running now */
             break;
+        }
         if (!w->busy && !w->handoff) {
             dequeue(w, n);
             take(w, n->for_tx, n->thread);
@@ -131,6 +133,7 @@ void db_writer_release(db_writer *w) {
         dequeue(w, n);
         n->granted = true;
         take(w, n->for_tx, n->thread);
+        atomic_store_explicit(&w->handing, true, memory_order_relaxed);
     } else {
         w->busy = false;
         w->tx = false;

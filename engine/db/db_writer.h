@@ -48,6 +48,7 @@ typedef struct db_writer {
     db_writer_waiter *head, *tail;
     atomic_bool running; /* held by a plain statement or a checkpoint (reader_room.h) */
     atomic_uint takes;   /* counts the slot's takes: readers see the writer progress */
+    atomic_bool handing; /* handed over to a waiter that has not run since (reader_room.h) */
 } db_writer;
 
 int db_writer_init(db_writer *w);
@@ -70,6 +71,13 @@ void db_writer_release(db_writer *w);
  * read without the lock. */
 static inline bool db_writer_running(const db_writer *w) {
     return atomic_load_explicit(&w->running, memory_order_relaxed);
+}
+
+/* Whether a release handed the slot to a sleeping waiter that has not
+ * run since: the slot is held, but its holder waits for a core. A hint,
+ * read without the lock. */
+static inline bool db_writer_handing(const db_writer *w) {
+    return atomic_load_explicit(&w->handing, memory_order_relaxed);
 }
 
 /* How many times the slot was taken (wrapping): unchanged over a while

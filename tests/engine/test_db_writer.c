@@ -94,6 +94,7 @@ static void test_starved_waiter_is_handed_the_slot(void) {
     db_writer_release(&w); /* handed over: a newcomer no longer gets it */
     CHECK(w.busy && pthread_equal(w.owner, t) && w.head == NULL);
     AWAIT(&w, atomic_load(&j.holds));
+    CHECK(!db_writer_handing(&w)); /* the waiter ran: readers may go in */
     atomic_store(&j.release, true);
     CHECK(db_writer_acquire(&w, false, 0, "same thread", &e) == 0); /* after the waiter */
     pthread_join(t, NULL);
