@@ -12,9 +12,9 @@
  * goes in anyway. While the slot is being handed over to a queued writer
  * that has not run yet (db_writer_handing), no reader goes in, counted or
  * not, short of READER_ROOM_WAIT_NS: that writer needs a core, and while
- * a reader holds it the slot waits (feat/fair7). With no writer running a call costs one load of a
- * flag; with cores to spare the limit is never reached. An open write transaction does not count
- * (it may sit idle). */
+ * a reader holds it the slot waits (feat/fair7). With no writer running
+ * a call costs one load of a flag; with cores to spare the limit is never
+ * reached. An open write transaction does not count (it may sit idle). */
 #ifndef MG_DB_READER_ROOM_H
 #define MG_DB_READER_ROOM_H
 
