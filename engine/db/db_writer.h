@@ -52,9 +52,9 @@ typedef struct db_writer {
     bool handoff;    /* the slot goes to the queue's head, not to a newcomer */
     db_writer_waiter *head, *tail;
     db_writer_waiter *spare; /* waiter records not in use, linked by `next` */
-    atomic_bool running; /* held by a plain statement or a checkpoint (reader_room.h) */
-    atomic_uint takes;   /* counts the slot's takes: readers see the writer progress */
-    atomic_bool handing; /* handed over to a waiter that has not run since (reader_room.h) */
+    atomic_bool running;     /* held by a plain statement or a checkpoint (reader_room.h) */
+    atomic_uint takes;       /* counts the slot's takes: readers see the writer progress */
+    atomic_bool handing;     /* handed over to a waiter that has not run since (reader_room.h) */
 } db_writer;
 
 int db_writer_init(db_writer *w);
