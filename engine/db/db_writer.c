@@ -142,7 +142,8 @@ int db_writer_acquire(db_writer *w, bool for_tx, int64_t timeout_ms, const char 
     db_writer_waiter *n = record_get(w);
     if (!n) {
         pthread_mutex_unlock(&w->mu);
-        return err_set(e, ERR(INT, 0), "cannot create a condition variable");
+        return err_set(e, ERR(INT, 0),
+                       "cannot create a record to wait for the writer slot (out of memory)");
     }
     n->thread = pthread_self();
     n->for_tx = for_tx;
