@@ -5,6 +5,7 @@
 #include "db/db_writer.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "base/clock.h"
@@ -15,7 +16,31 @@ int db_writer_init(db_writer *w) {
 }
 
 void db_writer_destroy(db_writer *w) {
+    while (w->spare) {
+        db_writer_waiter *n = w->spare;
+        w->spare = n->next;
+        pthread_cond_destroy(&n->wake);
+        free(n);
+    }
     pthread_mutex_destroy(&w->mu);
+}
+
+/* Under `mu`: a spare record, or a new one (NULL when out of memory). */
+static db_writer_waiter *record_get(db_writer *w) {
+    db_writer_waiter *n = w->spare;
+    if (n)
+        w->spare = n->next;
+    else if ((n = malloc(sizeof *n)) != NULL && pthread_cond_init(&n->wake, NULL) != 0) {
+        free(n);
+        n = NULL;
+    }
+    return n;
+}
+
+/* Under `mu`, by the waiter leaving the queue. */
+static void record_put(db_writer *w, db_writer_waiter *n) {
+    n->next = w->spare;
+    w->spare = n;
 }
 
 static int64_t monotonic_ns(void) {
@@ -72,8 +97,10 @@ static int wait_queued(db_writer *w, db_writer_waiter *n, int64_t timeout_ms, er
     int64_t since = monotonic_ns();
     struct timespec deadline = clock_deadline_after_ms(timeout_ms > 0 ? timeout_ms : 0);
     for (;;) {
-        if (n->granted)
+        if (n->granted) {
+            atomic_store_explicit(&w->handing, false, memory_order_relaxed); /* running now */
             break;
+        }
         if (!w->busy && !w->handoff) {
             dequeue(w, n);
             take(w, n->for_tx, n->thread);
@@ -112,15 +139,19 @@ int db_writer_acquire(db_writer *w, bool for_tx, int64_t timeout_ms, const char 
         pthread_mutex_unlock(&w->mu);
         return err_set(e, ERR(INT, 3), "%s", same_thread);
     }
-    db_writer_waiter n = {.thread = pthread_self(), .for_tx = for_tx};
-    if (pthread_cond_init(&n.wake, NULL) != 0) {
+    db_writer_waiter *n = record_get(w);
+    if (!n) {
         pthread_mutex_unlock(&w->mu);
-        return err_set(e, ERR(INT, 0), "cannot create a condition variable");
+        return err_set(e, ERR(INT, 0),
+                       "cannot create a record to wait for the writer slot (out of memory)");
     }
-    enqueue(w, &n);
-    int rc = wait_queued(w, &n, timeout_ms, e);
+    n->thread = pthread_self();
+    n->for_tx = for_tx;
+    n->granted = false;
+    enqueue(w, n);
+    int rc = wait_queued(w, n, timeout_ms, e);
+    record_put(w, n);
     pthread_mutex_unlock(&w->mu);
-    pthread_cond_destroy(&n.wake);
     return rc;
 }
 
@@ -131,13 +162,16 @@ void db_writer_release(db_writer *w) {
         dequeue(w, n);
         n->granted = true;
         take(w, n->for_tx, n->thread);
+        atomic_store_explicit(&w->handing, true, memory_order_relaxed);
     } else {
         w->busy = false;
         w->tx = false;
         w->handoff = false;
         atomic_store_explicit(&w->running, false, memory_order_relaxed);
     }
+    pthread_mutex_unlock(&w->mu);
+    /* After the unlock (the record outlives its waiter, db_writer.h): the
+     * woken waiter, often run at once on this core, finds `mu` free. */
     if (n)
         pthread_cond_signal(&n->wake);
-    pthread_mutex_unlock(&w->mu);
 }

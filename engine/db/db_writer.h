@@ -17,8 +17,13 @@
 
 #include "base/error.h"
 
-/* A thread waiting for the slot, on its own stack: waiters queue in
- * arrival order, and each is woken alone. */
+/* A thread waiting for the slot: waiters queue in arrival order, and each
+ * is woken alone. The record belongs to the slot (kept on its spare list
+ * between waits, freed by db_writer_destroy), not to the waiter's stack,
+ * so that a release can wake the waiter after unlocking `mu`: a releaser
+ * taken off its core there no longer holds up every writer. A wake-up
+ * that arrives late reaches at worst a record reused by a later waiter,
+ * which takes it as a spurious wake-up and checks its state again. */
 typedef struct db_writer_waiter {
     pthread_cond_t wake;
     struct db_writer_waiter *next;
@@ -46,8 +51,10 @@ typedef struct db_writer {
     pthread_t owner; /* the thread that took it */
     bool handoff;    /* the slot goes to the queue's head, not to a newcomer */
     db_writer_waiter *head, *tail;
-    atomic_bool running; /* held by a plain statement or a checkpoint (reader_room.h) */
-    atomic_uint takes;   /* counts the slot's takes: readers see the writer progress */
+    db_writer_waiter *spare; /* waiter records not in use, linked by `next` */
+    atomic_bool running;     /* held by a plain statement or a checkpoint (reader_room.h) */
+    atomic_uint takes;       /* counts the slot's takes: readers see the writer progress */
+    atomic_bool handing;     /* handed over to a waiter that has not run since (reader_room.h) */
 } db_writer;
 
 int db_writer_init(db_writer *w);
@@ -70,6 +77,13 @@ void db_writer_release(db_writer *w);
  * read without the lock. */
 static inline bool db_writer_running(const db_writer *w) {
     return atomic_load_explicit(&w->running, memory_order_relaxed);
+}
+
+/* Whether a release handed the slot to a sleeping waiter that has not
+ * run since: the slot is held, but its holder waits for a core. A hint,
+ * read without the lock. */
+static inline bool db_writer_handing(const db_writer *w) {
+    return atomic_load_explicit(&w->handing, memory_order_relaxed);
 }
 
 /* How many times the slot was taken (wrapping): unchanged over a while

@@ -25,6 +25,11 @@ static bool try_enter(reader_room *r) {
 reader_room_step reader_room_try(reader_room *r, const db_writer *w, reader_room_wait *s) {
     if (!db_writer_running(w) || s->waited_ns >= READER_ROOM_WAIT_NS)
         return READER_ROOM_FREE;
+    /* Handed to a waiter that waits for a core: one more reader would
+     * keep it (and every writer queued behind it) waiting, and that wait
+     * is no stall. */
+    if (db_writer_handing(w))
+        return READER_ROOM_WAIT;
     unsigned takes = db_writer_takes(w);
     if (s->waited_ns > 0 && takes == s->takes)
         return READER_ROOM_FREE;

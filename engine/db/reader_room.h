@@ -9,9 +9,12 @@
  * the slot go, or the writer has not taken the slot again since the last
  * poll (descheduled, writing a file, or running one long statement: the
  * room is for a stream of short commits), and after READER_ROOM_WAIT_NS
- * goes in anyway. With no writer running a call costs one load of a flag;
- * with cores to spare the limit is never reached. An open write
- * transaction does not count (it may sit idle). */
+ * goes in anyway. While the slot is being handed over to a queued writer
+ * that has not run yet (db_writer_handing), no reader goes in, counted or
+ * not, short of READER_ROOM_WAIT_NS: that writer needs a core, and while
+ * a reader holds it the slot waits (feat/fair7). With no writer running
+ * a call costs one load of a flag; with cores to spare the limit is never
+ * reached. An open write transaction does not count (it may sit idle). */
 #ifndef MG_DB_READER_ROOM_H
 #define MG_DB_READER_ROOM_H
 
@@ -46,7 +49,7 @@ typedef struct reader_room_wait {
  * the last try (stalled: leaving it the core gives it nothing; on a loaded
  * machine it gives the core to other processes), go in uncounted; IN when
  * counted in; WAIT when the caller should reader_room_pause and try
- * again. */
+ * again, as it should while the slot is being handed over. */
 reader_room_step reader_room_try(reader_room *r, const db_writer *w, reader_room_wait *s);
 /* Sleeps one poll and counts it in `s`. */
 void reader_room_pause(reader_room_wait *s);

@@ -1,10 +1,13 @@
 /* Readers leave a core to a running writer (db/reader_room.h): while a
  * plain statement holds the writer slot and commits, readers beyond the
  * room's limit wait, but never past READER_ROOM_WAIT_NS, nor once the
- * writer stops taking the slot again, and nothing waits while no writer
- * runs or a write transaction merely stays open. Driven through
- * reader_room_try, one step at a time, with the polls' time counted in
- * the wait by hand, so that no check depends on timing. */
+ * writer stops taking the slot again (unless it is being handed to a
+ * writer that has not run yet: then every reader waits), and nothing
+ * waits while no writer runs or a write transaction merely stays open.
+ * Driven through reader_room_try, one step at a time, with the polls'
+ * time counted in the wait by hand, so that no check depends on timing. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "check.h"
@@ -125,6 +128,43 @@ static void test_released_slot_lets_waiters_in(void) {
     db_writer_destroy(&f.w);
 }
 
+/* A release hands the slot to a queued writer as db_writer_release does
+ * once the head has starved, the waiter here a record with no thread. */
+static void hand_over(fixture *f, db_writer_waiter *n) {
+    *n = (db_writer_waiter){.thread = pthread_self()};
+    CHECK(pthread_cond_init(&n->wake, NULL) == 0);
+    pthread_mutex_lock(&f->w.mu);
+    f->w.head = f->w.tail = n;
+    f->w.handoff = true;
+    pthread_mutex_unlock(&f->w.mu);
+    db_writer_release(&f->w);
+    CHECK(n->granted && f->w.busy && f->w.head == NULL);
+}
+
+/* Until the writer handed the slot runs, no reader goes in, though the
+ * room has space, nor as at a stall; the bound still holds. */
+static void test_handed_slot_keeps_readers_out(void) {
+    fixture f;
+    fixture_init(&f, 1);
+    hold_slot(&f, false);
+    db_writer_waiter n;
+    hand_over(&f, &n);
+    reader_room_wait s = {0}, late = {.waited_ns = READER_ROOM_WAIT_NS};
+    CHECK(reader_room_try(&f.r, &f.w, &s) == READER_ROOM_WAIT);
+    polled(&s); /* the slot not taken again: yet no stall */
+    CHECK(reader_room_try(&f.r, &f.w, &s) == READER_ROOM_WAIT);
+    CHECK(reader_room_try(&f.r, &f.w, &late) == READER_ROOM_FREE);
+    CHECK(f.r.inside == 0);
+    /* what the waiter does once it runs (test_db_writer.c checks it) */
+    atomic_store(&f.w.handing, false);
+    polled(&s);
+    CHECK(reader_room_try(&f.r, &f.w, &s) == READER_ROOM_IN);
+    reader_room_leave(&f.r, true);
+    db_writer_release(&f.w);
+    pthread_cond_destroy(&n.wake);
+    db_writer_destroy(&f.w);
+}
+
 static void test_open_transaction_does_not_count(void) {
     fixture f;
     fixture_init(&f, 1);
@@ -143,6 +183,7 @@ int main(void) {
     test_wait_is_bounded();
     test_stalled_writer_lets_readers_in();
     test_released_slot_lets_waiters_in();
+    test_handed_slot_keeps_readers_out();
     test_open_transaction_does_not_count();
     return CHECK_DONE();
 }
