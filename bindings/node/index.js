@@ -241,20 +241,35 @@ function unsafeInteger(big) {
   return error;
 }
 
+// The parts of a packed batch's buffer (src/packed.c: MG_PACK_*).
+const PACK_HEADER = 4;
+const PACK_NUMS = 1;
+const PACK_INTS = 2;
+const PACK_TEXT = 4;
+
 /**
- * The cells of a packed batch (src/packed.c: [nrows, ncols, types, nums,
- * ints, texts, spans, names?]) as values, read in cell order: the texts
- * come in pieces cut between cells, spans count from the start of the
- * first, and `base` is where `piece` starts.
+ * The cells of a packed batch (src/packed.c: [buffer, texts?, names?]) as
+ * values, read in cell order: the texts come in pieces cut between cells,
+ * spans count from the start of the first, and `base` is where `piece`
+ * starts.
  */
 class Cells {
-  constructor(packed, safe) {
-    this.types = packed[2];
-    this.nums = packed[3];
-    this.ints = packed[4];
-    this.texts = packed[5];
-    this.spans = packed[6];
-    this.safe = safe;
+  constructor(packed, flags) {
+    const buffer = packed[0];
+    const words = new Uint32Array(buffer);
+    this.nrows = words[0];
+    this.ncols = words[1];
+    const cells = words[0] * words[1];
+    const parts = words[2];
+    let at = PACK_HEADER + cells + ((parts & PACK_TEXT) !== 0 ? 2 * cells : 0);
+    at = 4 * (at + (at % 2)); // the numbers start 8-byte aligned
+    this.words = words; // types from PACK_HEADER, spans from `spans`
+    this.spans = PACK_HEADER + cells;
+    this.nums = (parts & PACK_NUMS) !== 0 ? new Float64Array(buffer, at, cells) : undefined;
+    if ((parts & PACK_NUMS) !== 0) at += 8 * cells;
+    this.ints = (parts & PACK_INTS) !== 0 ? new BigInt64Array(buffer, at, cells) : undefined;
+    this.texts = packed[1];
+    this.safe = (flags & ROWS_BIGINT) !== 0;
     this.piece =
       this.texts === undefined ? '' : typeof this.texts === 'string' ? this.texts : this.texts[0];
     this.p = 0;
@@ -263,21 +278,22 @@ class Cells {
 
   /** Where cell k's text starts in `piece`, after moving to its piece. */
   start(k) {
-    const end = this.spans[2 * k] + this.spans[2 * k + 1];
+    const span = this.spans + 2 * k;
+    const end = this.words[span] + this.words[span + 1];
     while (end - this.base > this.piece.length) {
       this.base += this.piece.length;
       this.piece = this.texts[++this.p];
     }
-    return this.spans[2 * k] - this.base;
+    return this.words[span] - this.base;
   }
 
   text(k) {
     const start = this.start(k);
-    return this.piece.slice(start, start + this.spans[2 * k + 1]);
+    return this.piece.slice(start, start + this.words[this.spans + 2 * k + 1]);
   }
 
   value(k) {
-    switch (this.types[k]) {
+    switch (this.words[PACK_HEADER + k]) {
       case 1:
         return this.text(k);
       case 2:
@@ -303,9 +319,15 @@ class Cells {
   }
 }
 
+/** Whether a batch from the addon is packed (else it is the rows already). */
+function isPacked(packed) {
+  return packed[0] instanceof ArrayBuffer;
+}
+
 /** How many rows a batch from the addon holds (packed, or rows already). */
 function batchLength(packed) {
-  return packed === null ? 0 : typeof packed[0] === 'number' ? packed[0] : packed.length;
+  if (packed === null) return 0;
+  return isPacked(packed) ? new Uint32Array(packed[0], 0, 1)[0] : packed.length;
 }
 
 /**
@@ -313,28 +335,29 @@ function batchLength(packed) {
  * objects keyed by `columns`. null stays null (the end of the rows).
  */
 function decodeRows(packed, flags, columns) {
-  if (packed === null || typeof packed[0] !== 'number') return packed; // the end, or small: rows already
-  const rows = new Array(packed[0]);
-  fillRows(rows, 0, packed, flags, columns);
+  if (packed === null || !isPacked(packed)) return packed; // the end, or small: rows already
+  const cells = new Cells(packed, flags);
+  const rows = new Array(cells.nrows);
+  fillRows(rows, 0, cells, flags, columns ?? packed[2]);
   return rows;
 }
 
 /** Appends the rows of a batch from the addon to `rows`. */
 function appendRows(rows, packed, flags, columns) {
-  if (typeof packed[0] === 'number') fillRows(rows, rows.length, packed, flags, columns);
+  if (isPacked(packed))
+    fillRows(rows, rows.length, new Cells(packed, flags), flags, columns ?? packed[2]);
   else for (let i = 0; i < packed.length; i++) rows.push(packed[i]);
 }
 
 /**
- * Writes the rows of a packed batch to rows[at], rows[at + 1], ... Rows of
+ * Writes the rows of a packed batch (its `cells`) to rows[at], rows[at + 1],
+ * ... (objects keyed by `keys` with ROWS_OBJECTS). Rows of
  * up to four columns are array literals, one allocation each that V8 can
  * place in the old generation once it sees them kept.
  */
-function fillRows(rows, at, packed, flags, columns) {
-  const [nrows, ncols] = packed;
-  const cells = new Cells(packed, (flags & ROWS_BIGINT) !== 0);
+function fillRows(rows, at, cells, flags, keys) {
+  const { nrows, ncols } = cells;
   if ((flags & ROWS_OBJECTS) !== 0) {
-    const keys = columns ?? packed[7];
     for (let r = 0, k = 0; r < nrows; r++) {
       const row = {};
       for (let c = 0; c < ncols; c++, k++) row[keys[c]] = cells.value(k);

@@ -1,32 +1,34 @@
 /*
- * packed.c — a batch of typed rows handed to JS in columns of typed
- * arrays, so that making a row costs no Node-API call per value.
+ * packed.c — a batch of typed rows handed to JS as one ArrayBuffer and
+ * one string, so that making a row costs no Node-API call per value.
  *
  * Node-API has no cheap way to fill a JS array: each napi_set_element goes
- * through V8's generic property store, and each Keyword or Entity would be
- * one more call into JS. Instead one batch is a handful of objects —
- *   [nrows, ncols, types, nums, ints, text, spans]
- *   types  Uint8Array    MINIGRAF_TYPE_* of every cell (row-major), or
- *                        MG_TYPE_WIDE_INTEGER for an INTEGER beyond
- *                        2^53 - 1 in magnitude
- *   nums   Float64Array  the FLOAT, BOOLEAN (0/1) and INTEGER cells (absent
- *                        when the batch has none)
- *   ints   BigInt64Array the INTEGER cells exactly (absent unless the batch
- *                        has integers and MG_ROWS_BIGINT is set or one is
- *                        wide)
- *   texts  string | string[]  every STRING, KEYWORD, LIST (its typed JSON)
- *                        and REF (its UUID text) cell's text, one after
- *                        another, in pieces cut between cells (below): the
- *                        string itself when there is one piece
- *   spans  Uint32Array   per cell, start and length in the texts joined
- *                        (UTF-16 units, as String.prototype.slice counts)
- *                        (texts and spans absent when there is no text)
- * An absent array is a hole (undefined in JS), not null: each element set
- * through Node-API costs ~60 ns.
- * The typed arrays are views on one ArrayBuffer.
- * — and index.js (decodeRows) builds the rows with its own loop, which the
- * JIT makes fast. A batch of at most MG_DIRECT_CELLS cells in array rows
- * comes as the rows themselves instead (below).
+ * through V8's generic property store (~60 ns), a typed array made through
+ * it costs ~150 ns, and each Keyword or Entity would be one more call into
+ * JS. So one batch is an array of two or three values —
+ *   [buffer, texts?, names?]
+ *   buffer  ArrayBuffer, read as 32-bit words from its start:
+ *             [0] nrows, [1] ncols, [2] MG_PACK_* bits (which parts
+ *             follow), [3] 0;
+ *             then per cell its MINIGRAF_TYPE_*, or MG_TYPE_WIDE_INTEGER
+ *             for an INTEGER beyond 2^53 - 1 in magnitude (row-major);
+ *             with MG_PACK_TEXT, per cell the start and length of its
+ *             text in the texts joined (UTF-16 units, as
+ *             String.prototype.slice counts);
+ *           then, at the next multiple of 8 bytes, with MG_PACK_NUMS the
+ *           FLOAT, BOOLEAN (0/1) and INTEGER cells as doubles, and after
+ *           them with MG_PACK_INTS the INTEGER cells exactly as int64
+ *           (when the batch has integers and MG_ROWS_BIGINT is set or one
+ *           is wide)
+ *   texts   string | string[]  every STRING, KEYWORD, LIST (its typed JSON)
+ *           and REF (its UUID text) cell's text, one after another, in
+ *           pieces cut between cells (below): the string itself when
+ *           there is one piece; a hole when the batch has no text
+ *   names   the :find headers of object rows (stmt.c)
+ * — and index.js (Cells) makes the typed-array views itself, where the JIT
+ * makes them cheaply, and builds the rows with its own loop. A batch of at
+ * most MG_DIRECT_CELLS cells in array rows comes as the rows themselves
+ * instead (below).
  */
 #include "addon.h"
 
@@ -35,6 +37,10 @@
 
 #define MG_MAX_SAFE 9007199254740991LL /* 2^53 - 1 */
 #define MG_TYPE_WIDE_INTEGER 8
+#define MG_PACK_HEADER 4 /* words before the types */
+#define MG_PACK_NUMS 1
+#define MG_PACK_INTS 2
+#define MG_PACK_TEXT 4
 
 /* UTF-16 units of `len` bytes of UTF-8 (valid, as the library gives it). */
 static uint32_t utf16_units(const unsigned char *s, size_t len) {
@@ -46,16 +52,6 @@ static uint32_t utf16_units(const unsigned char *s, size_t len) {
             units++; /* a surrogate pair */
     }
     return units;
-}
-
-/* A view of `count` elements of `size` bytes on `buffer` (one ArrayBuffer
- * for the whole batch) at *offset, which advances. */
-static napi_value typed_array(napi_env env, napi_value buffer, size_t *offset,
-                              napi_typedarray_type type, size_t size, size_t count) {
-    napi_value array;
-    MG_CHECK(env, napi_create_typedarray(env, type, count, buffer, *offset, &array));
-    *offset += size * count;
-    return array;
 }
 
 /* V8 keeps a string of more than 128 KiB in its large-object space: a
@@ -162,10 +158,11 @@ static napi_value text_pieces(napi_env env, const text_out *t) {
     return pieces;
 }
 
-/* Where the cells go: views on the batch's ArrayBuffer (NULL for the
- * arrays the batch has no cells for), and the texts. */
+/* Where the cells go: the batch's ArrayBuffer as 32-bit words (header,
+ * types, spans) and as 8-byte numbers (NULL for the arrays the batch has
+ * no cells for), and the texts. */
 typedef struct columns {
-    uint8_t *types;
+    uint32_t *types;
     double *nums;
     int64_t *ints;
     uint32_t *spans;
@@ -203,7 +200,7 @@ static bool columns_fill(const mg_rows *r, columns *c) {
         const char *at = NULL; /* a text's or UUID's bytes in the arena */
         if (cell->type >= MINIGRAF_TYPE_KEYWORD || cell->type == MINIGRAF_TYPE_STRING)
             at = r->arena != NULL ? r->arena + cell->v.off : ""; /* "": only empty texts */
-        c->types[k] = (uint8_t)cell->type;
+        c->types[k] = (uint32_t)cell->type;
         switch (cell->type) {
         case MINIGRAF_TYPE_INTEGER:
             c->nums[k] = (double)cell->v.i;
@@ -266,34 +263,31 @@ static napi_value rows_direct(napi_env env, const mg_rows *r, int flags) {
     return result;
 }
 
-/* parts[2], [3], [4] and [6]: the views on one ArrayBuffer, 8-byte arrays
- * first so that every view is aligned (NULL for those the batch does not
- * need); c's pointers set to where they are. */
-static bool column_views(napi_env env, size_t cells, columns *c, napi_value parts[7]) {
+/* The batch's ArrayBuffer (layout at the top of this file), its header
+ * written and c's pointers set to where the cells go. */
+static napi_value column_buffer(napi_env env, const mg_rows *r, columns *c) {
     napi_value buffer;
-    char *base;
-    size_t offset = 0, bytes = (c->need_nums ? 8 * cells : 0) + (c->need_ints ? 8 * cells : 0) +
-                               (c->need_text ? 8 * cells : 0) + cells;
-    if (napi_create_arraybuffer(env, bytes, (void **)&base, &buffer) != napi_ok)
-        return false;
-    c->nums = c->need_nums ? (double *)base : NULL;
-    c->ints = c->need_ints ? (int64_t *)(base + (c->need_nums ? 8 * cells : 0)) : NULL;
-    c->spans = c->need_text ? (uint32_t *)(base + bytes - cells - 8 * cells) : NULL;
-    c->types = (uint8_t *)(base + bytes - cells);
-    parts[3] = parts[4] = parts[6] = NULL;
-    return (!c->need_nums ||
-            (parts[3] = typed_array(env, buffer, &offset, napi_float64_array, 8, cells)) != NULL) &&
-           (!c->need_ints || (parts[4] = typed_array(env, buffer, &offset, napi_bigint64_array, 8,
-                                                     cells)) != NULL) &&
-           (!c->need_text || (parts[6] = typed_array(env, buffer, &offset, napi_uint32_array, 4,
-                                                     2 * cells)) != NULL) &&
-           (parts[2] = typed_array(env, buffer, &offset, napi_uint8_array, 1, cells)) != NULL;
+    uint32_t *words;
+    size_t cells = r->nrows * r->ncols;
+    size_t nwords = MG_PACK_HEADER + cells + (c->need_text ? 2 * cells : 0);
+    size_t numbers = (c->need_nums ? cells : 0) + (c->need_ints ? cells : 0);
+    nwords += nwords % 2; /* the numbers 8-byte aligned */
+    MG_CHECK(env, napi_create_arraybuffer(env, 4 * nwords + 8 * numbers, (void **)&words, &buffer));
+    words[0] = (uint32_t)r->nrows;
+    words[1] = (uint32_t)r->ncols;
+    words[2] = (c->need_nums ? MG_PACK_NUMS : 0) | (c->need_ints ? MG_PACK_INTS : 0) |
+               (c->need_text ? MG_PACK_TEXT : 0);
+    words[3] = 0;
+    c->types = words + MG_PACK_HEADER;
+    c->spans = c->need_text ? c->types + cells : NULL;
+    c->nums = c->need_nums ? (double *)(words + nwords) : NULL;
+    c->ints = c->need_ints ? (int64_t *)(words + nwords) + (c->need_nums ? cells : 0) : NULL;
+    return buffer;
 }
 
 napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
-    napi_value result, parts[7];
+    napi_value result, buffer, text = NULL;
     columns c = {0};
-    size_t cells = r->nrows * r->ncols;
     bool ok;
 
     if (r->nrows == 0 && r->end) {
@@ -303,20 +297,18 @@ napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
     if (rows_direct_pays(r, flags))
         return rows_direct(env, r, flags);
     columns_plan(r, flags, &c);
-    ok = napi_create_uint32(env, (uint32_t)r->nrows, &parts[0]) == napi_ok &&
-         napi_create_uint32(env, (uint32_t)r->ncols, &parts[1]) == napi_ok &&
-         column_views(env, cells, &c, parts);
-    if (ok && !columns_fill(r, &c)) {
+    if ((buffer = column_buffer(env, r, &c)) == NULL)
+        return NULL;
+    if (!columns_fill(r, &c)) {
         free(c.text.utf8);
         free(c.text.cuts);
         napi_throw_error(env, NULL, "minigraf: out of memory");
         return NULL;
     }
-    parts[5] = NULL;
-    ok = ok && (!c.need_text || (parts[5] = text_pieces(env, &c.text)) != NULL) &&
-         napi_create_array_with_length(env, 7, &result) == napi_ok;
-    for (uint32_t i = 0; ok && i < 7; i++) /* absent arrays stay holes: each set costs */
-        ok = parts[i] == NULL || napi_set_element(env, result, i, parts[i]) == napi_ok;
+    ok = (!c.need_text || (text = text_pieces(env, &c.text)) != NULL) &&
+         napi_create_array_with_length(env, 2, &result) == napi_ok &&
+         napi_set_element(env, result, 0, buffer) == napi_ok &&
+         (text == NULL || napi_set_element(env, result, 1, text) == napi_ok);
     free(c.text.utf8);
     free(c.text.cuts);
     if (!ok) {

@@ -247,8 +247,8 @@ napi_value mg_stmt_rows(napi_env env, napi_callback_info info) {
         mg_throw(env, &err);
     else if ((result = mg_rows_pack(env, rows, flags)) != NULL && (flags & MG_ROWS_OBJECTS) &&
              rows->nrows > 0) {
-        napi_value names = mg_column_names(env, c); /* the keys, as packed[7] */
-        if (names == NULL || napi_set_element(env, result, 7, names) != napi_ok)
+        napi_value names = mg_column_names(env, c); /* the keys, as packed[2] */
+        if (names == NULL || napi_set_element(env, result, 2, names) != napi_ok)
             result = NULL;
     }
     mg_error_clear(&err);
