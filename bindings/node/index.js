@@ -247,6 +247,20 @@ const PACK_NUMS = 1;
 const PACK_INTS = 2;
 const PACK_TEXT = 4;
 
+// Most batches come in the environment's one ArrayBuffer (src/packed.c):
+// its view is kept, not made again for each.
+let lastBuffer = null;
+let lastWords = null;
+
+/** A batch's buffer as 32-bit words. */
+function wordsOf(buffer) {
+  if (buffer !== lastBuffer) {
+    lastWords = new Uint32Array(buffer);
+    lastBuffer = buffer;
+  }
+  return lastWords;
+}
+
 /**
  * The cells of a packed batch (src/packed.c: [buffer, texts?, names?]) as
  * values, read in cell order: the texts come in pieces cut between cells,
@@ -256,7 +270,7 @@ const PACK_TEXT = 4;
 class Cells {
   constructor(packed, flags) {
     const buffer = packed[0];
-    const words = new Uint32Array(buffer);
+    const words = wordsOf(buffer);
     this.nrows = words[0];
     this.ncols = words[1];
     const cells = words[0] * words[1];
@@ -327,7 +341,7 @@ function isPacked(packed) {
 /** How many rows a batch from the addon holds (packed, or rows already). */
 function batchLength(packed) {
   if (packed === null) return 0;
-  return isPacked(packed) ? new Uint32Array(packed[0], 0, 1)[0] : packed.length;
+  return isPacked(packed) ? wordsOf(packed[0])[0] : packed.length;
 }
 
 /**

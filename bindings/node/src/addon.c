@@ -19,9 +19,10 @@
 static void instance_finalize(napi_env env, void *data, void *hint) {
     mg_instance *inst = data;
     (void)hint;
-    napi_ref refs[6] = {inst->error_class,  inst->keyword_of,    inst->entity_of,
-                        inst->list_decoder, inst->keyword_class, inst->entity_class};
-    for (int i = 0; i < 6; i++)
+    napi_ref refs[7] = {inst->error_class,  inst->keyword_of,    inst->entity_of,
+                        inst->list_decoder, inst->keyword_class, inst->entity_class,
+                        inst->pack_buffer};
+    for (int i = 0; i < 7; i++)
         if (refs[i] != NULL)
             napi_delete_reference(env, refs[i]);
     mg_js_life_detach(env, inst->life);

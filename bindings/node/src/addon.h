@@ -38,6 +38,9 @@ typedef struct mg_instance {
     struct mg_js_life *life; /* js_call.c */
     struct mg_rows *rows;    /* rows.c: the synchronous fetches' buffer, */
     bool rows_lent;          /* and whether a fetch is using it now */
+    napi_ref pack_buffer;    /* packed.c: the ArrayBuffer synchronous */
+    void *pack_data;         /* batches are packed into, its bytes */
+    size_t pack_cap;         /* and their number */
 } mg_instance;
 
 typedef enum mg_kind {
@@ -194,6 +197,9 @@ typedef struct mg_rows {
 /* Conversion flags of the JS side. */
 #define MG_ROWS_BIGINT 1  /* every INTEGER is a BigInt (safeIntegers) */
 #define MG_ROWS_OBJECTS 2 /* rows as objects keyed by column name */
+/* Not from JS: the packed batch gets an ArrayBuffer of its own instead of
+ * the environment's (packed.c), for a batch JS decodes later (async). */
+#define MG_ROWS_OWN_BUFFER 4
 
 /* Steps up to `max_rows` rows of `cursor` into `out` (emptied first). Any
  * thread. False with `err` set on a library error or out of memory. */

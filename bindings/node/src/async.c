@@ -134,7 +134,7 @@ static void job_settle(napi_env env, napi_status status, void *data) {
             napi_get_and_clear_last_exception(env, &value);
         }
     } else if (j->err.code == 0 && (j->kind == JOB_ROWS || j->kind == JOB_STMT_ROWS)) {
-        value = mg_rows_pack(env, j->rows, j->flags);
+        value = mg_rows_pack(env, j->rows, j->flags | MG_ROWS_OWN_BUFFER);
         if (value == NULL) {
             ok = false;
             napi_get_and_clear_last_exception(env, &value);

@@ -263,16 +263,50 @@ static napi_value rows_direct(napi_env env, const mg_rows *r, int flags) {
     return result;
 }
 
+/* A batch decoded at once (all but the async reads: index.js turns it
+ * into rows before any other code runs) is packed into the environment's
+ * one ArrayBuffer, grown as needed up to MG_SHARED_PACK_MAX bytes: making
+ * an ArrayBuffer (its backing store malloc'd, tracked by V8's sweeper)
+ * cost ~0.15 µs a batch. */
+#define MG_SHARED_PACK_MAX (64 * 1024)
+
+static napi_value shared_buffer(napi_env env, size_t bytes, void **data) {
+    mg_instance *inst = mg_instance_get(env);
+    napi_value buffer;
+    if (inst->pack_buffer != NULL && inst->pack_cap >= bytes) {
+        MG_CHECK(env, napi_get_reference_value(env, inst->pack_buffer, &buffer));
+        *data = inst->pack_data;
+        return buffer;
+    }
+    size_t cap = inst->pack_cap ? inst->pack_cap : 4096;
+    while (cap < bytes)
+        cap *= 2;
+    MG_CHECK(env, napi_create_arraybuffer(env, cap, data, &buffer));
+    if (inst->pack_buffer != NULL)
+        napi_delete_reference(env, inst->pack_buffer);
+    inst->pack_buffer = NULL;
+    MG_CHECK(env, napi_create_reference(env, buffer, 1, &inst->pack_buffer));
+    inst->pack_data = *data;
+    inst->pack_cap = cap;
+    return buffer;
+}
+
 /* The batch's ArrayBuffer (layout at the top of this file), its header
  * written and c's pointers set to where the cells go. */
-static napi_value column_buffer(napi_env env, const mg_rows *r, columns *c) {
+static napi_value column_buffer(napi_env env, const mg_rows *r, int flags, columns *c) {
     napi_value buffer;
     uint32_t *words;
     size_t cells = r->nrows * r->ncols;
     size_t nwords = MG_PACK_HEADER + cells + (c->need_text ? 2 * cells : 0);
     size_t numbers = (c->need_nums ? cells : 0) + (c->need_ints ? cells : 0);
     nwords += nwords % 2; /* the numbers 8-byte aligned */
-    MG_CHECK(env, napi_create_arraybuffer(env, 4 * nwords + 8 * numbers, (void **)&words, &buffer));
+    size_t bytes = 4 * nwords + 8 * numbers;
+    if (!(flags & MG_ROWS_OWN_BUFFER) && bytes <= MG_SHARED_PACK_MAX) {
+        if ((buffer = shared_buffer(env, bytes, (void **)&words)) == NULL)
+            return NULL;
+    } else {
+        MG_CHECK(env, napi_create_arraybuffer(env, bytes, (void **)&words, &buffer));
+    }
     words[0] = (uint32_t)r->nrows;
     words[1] = (uint32_t)r->ncols;
     words[2] = (c->need_nums ? MG_PACK_NUMS : 0) | (c->need_ints ? MG_PACK_INTS : 0) |
@@ -297,7 +331,7 @@ napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
     if (rows_direct_pays(r, flags))
         return rows_direct(env, r, flags);
     columns_plan(r, flags, &c);
-    if ((buffer = column_buffer(env, r, &c)) == NULL)
+    if ((buffer = column_buffer(env, r, flags, &c)) == NULL)
         return NULL;
     if (!columns_fill(r, &c)) {
         free(c.text.utf8);

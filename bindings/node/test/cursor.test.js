@@ -456,3 +456,42 @@ test('an integer beyond 2^53 - 1 throws at the read that gets to it, not at quer
   assert.equal(looped.closed, true);
   db.close();
 });
+
+test('rows of batches read one after another keep their values while later batches are read', async () => {
+  // Synchronous batches share one buffer in the addon (src/packed.c); the
+  // rows of one must not change when the next is packed, async or not.
+  const db = minigraf.openInMemory();
+  const facts = Array.from(
+    { length: 400 },
+    (_, i) =>
+      `[:e${i} :i ${i}] [:e${i} :s "s${'é'.repeat(i % 5)}${i}"] [:e${i} :k :k/v${i}] ` +
+      `[:e${i} :f ${i}.25] [:e${i} :b ${i % 2 === 0}] [:e${i} :big ${2n ** 60n + BigInt(i)}]`,
+  );
+  db.execute(`(transact [${facts.join(' ')}])`);
+  const text =
+    '(query [:find ?e ?i ?s ?k ?f ?b ?big :where [?e :i ?i] [?e :s ?s] [?e :k ?k] [?e :f ?f] [?e :b ?b] [?e :big ?big]])';
+  const key = (row) => row.map((v) => String(v)).join('|');
+  const expected = db.query(text, null, { safeIntegers: true }).all().map(key).sort();
+  const kept = [];
+  const cursor = db.query(text, null, { safeIntegers: true });
+  const other = db.query('(query [:find ?e ?i :where [?e :i ?i]])');
+  for (const size of [1, 2, 5, 16, 100, 300]) {
+    const batch = cursor.nextBatch(size);
+    if (batch === null) break;
+    kept.push(...batch); // entities not read yet: their text is taken when first read
+    other.nextBatch(size); // packs into the same buffer
+    db.prepare('(query [:find ?k :where [?e :k ?k]])').get();
+  }
+  const async = await db.queryAsync(text, { safeIntegers: true });
+  const pending = async.nextBatchAsync(4096);
+  other.nextBatch(7);
+  const asyncRows = await pending;
+  other.nextBatch(7);
+  assert.deepEqual(kept.map(key).sort(), expected);
+  assert.deepEqual(asyncRows.map(key).sort(), expected);
+  for (const row of kept) assert.equal(typeof row[6], 'bigint');
+  cursor.close();
+  other.close();
+  async.close();
+  db.close();
+});
