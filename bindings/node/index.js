@@ -333,15 +333,9 @@ class Cells {
   }
 }
 
-/** Whether a batch from the addon is packed (else it is the rows already). */
-function isPacked(packed) {
-  return packed[0] instanceof ArrayBuffer;
-}
-
-/** How many rows a batch from the addon holds (packed, or rows already). */
+/** How many rows a packed batch from the addon holds. */
 function batchLength(packed) {
-  if (packed === null) return 0;
-  return isPacked(packed) ? wordsOf(packed[0])[0] : packed.length;
+  return packed === null ? 0 : wordsOf(packed[0])[0];
 }
 
 /**
@@ -349,7 +343,7 @@ function batchLength(packed) {
  * objects keyed by `columns`. null stays null (the end of the rows).
  */
 function decodeRows(packed, flags, columns) {
-  if (packed === null || !isPacked(packed)) return packed; // the end, or small: rows already
+  if (packed === null) return null; // the end
   const cells = new Cells(packed, flags);
   const rows = new Array(cells.nrows);
   fillRows(rows, 0, cells, flags, columns ?? packed[2]);
@@ -358,9 +352,7 @@ function decodeRows(packed, flags, columns) {
 
 /** Appends the rows of a batch from the addon to `rows`. */
 function appendRows(rows, packed, flags, columns) {
-  if (isPacked(packed))
-    fillRows(rows, rows.length, new Cells(packed, flags), flags, columns ?? packed[2]);
-  else for (let i = 0; i < packed.length; i++) rows.push(packed[i]);
+  fillRows(rows, rows.length, new Cells(packed, flags), flags, columns ?? packed[2]);
 }
 
 /**
@@ -934,7 +926,7 @@ class Cursor {
     return this.#aheadAt === 0 ? ahead : ahead.slice(this.#aheadAt);
   }
 
-  /** The addon's next batch (packed, or rows already), or null at the end. */
+  /** The addon's next batch (packed), or null at the end. */
   #packed(maxRows) {
     checkMaxRows(maxRows);
     const handle = this.#open();

@@ -212,11 +212,8 @@ void mg_rows_free(mg_rows *rows);
 mg_rows *mg_rows_borrow(mg_instance *inst);
 void mg_rows_give_back(mg_instance *inst, mg_rows *rows);
 /* packed.c: the rows as one packed batch (see there) that index.js turns
- * into row arrays or objects — or, for a small batch of array rows, the
- * rows themselves — or null when there are none and the cursor ended.
- * NULL with an exception pending on failure (a small batch's integer
- * beyond 2^53 - 1 without MG_ROWS_BIGINT: RangeError
- * ERR_MINIGRAF_UNSAFE_INTEGER, as index.js throws for a packed one). */
+ * into row arrays or objects, or null when there are none and the cursor
+ * ended. NULL with an exception pending on failure (out of memory). */
 napi_value mg_rows_pack(napi_env env, const mg_rows *rows, int flags);
 /* first_batch.c: [handle | null, columns, rows, failure] of a cursor just
  * opened (see there), which it owns from here on; NULL with an exception

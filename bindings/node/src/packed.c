@@ -26,9 +26,9 @@
  *           there is one piece; a hole when the batch has no text
  *   names   the :find headers of object rows (stmt.c)
  * — and index.js (Cells) makes the typed-array views itself, where the JIT
- * makes them cheaply, and builds the rows with its own loop. A batch of at
- * most MG_DIRECT_CELLS cells in array rows comes as the rows themselves
- * instead (below).
+ * makes them cheaply, and builds the rows with its own loop. A small batch
+ * too: rows made here cost two Node-API calls a row and one a value, and
+ * each Keyword, Entity or list a call into JS (~0.25 µs).
  */
 #include "addon.h"
 
@@ -227,42 +227,6 @@ static bool columns_fill(const mg_rows *r, columns *c) {
     return true;
 }
 
-/* A few cells are cheaper as plain row arrays made here: the columns'
- * typed arrays cost a fixed handful of Node-API calls per batch. Not when
- * a cell is a Keyword, an Entity or a list: each of those is a call into
- * JS from here (~0.25 µs), where index.js makes them from the packed
- * texts for a fraction of that. */
-#define MG_DIRECT_CELLS 32
-
-static bool rows_direct_pays(const mg_rows *r, int flags) {
-    size_t cells = r->nrows * r->ncols;
-    if ((flags & MG_ROWS_OBJECTS) || cells > MG_DIRECT_CELLS)
-        return false;
-    for (size_t k = 0; k < cells; k++)
-        if (r->cells[k].type >= MINIGRAF_TYPE_KEYWORD)
-            return false;
-    return true;
-}
-
-static napi_value rows_direct(napi_env env, const mg_rows *r, int flags) {
-    napi_value result, row, value;
-    MG_CHECK(env, napi_create_array_with_length(env, r->nrows, &result));
-    for (size_t i = 0; i < r->nrows; i++) {
-        MG_CHECK(env, napi_create_array_with_length(env, r->ncols, &row));
-        for (size_t col = 0; col < r->ncols; col++) {
-            const mg_cell *c = &r->cells[i * r->ncols + col];
-            bool texty = c->type >= MINIGRAF_TYPE_KEYWORD || c->type == MINIGRAF_TYPE_STRING;
-            const char *at = texty && r->arena != NULL ? r->arena + c->v.off : "";
-            if ((value = mg_value_to_js(env, c->type, c->v.i, c->v.d, at, c->len,
-                                        (const unsigned char *)at, flags)) == NULL)
-                return NULL;
-            MG_CHECK(env, napi_set_element(env, row, (uint32_t)col, value));
-        }
-        MG_CHECK(env, napi_set_element(env, result, (uint32_t)i, row));
-    }
-    return result;
-}
-
 /* A batch decoded at once (all but the async reads: index.js turns it
  * into rows before any other code runs) is packed into the environment's
  * one ArrayBuffer, grown as needed up to MG_SHARED_PACK_MAX bytes: making
@@ -328,8 +292,6 @@ napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
         MG_CHECK(env, napi_get_null(env, &result));
         return result;
     }
-    if (rows_direct_pays(r, flags))
-        return rows_direct(env, r, flags);
     columns_plan(r, flags, &c);
     if ((buffer = column_buffer(env, r, flags, &c)) == NULL)
         return NULL;
