@@ -14,12 +14,12 @@
  *            (packed; null when there are none)
  *   failure  the error met reading them (a library error, an exception of a
  *            progress handler or host function), or absent (a value JS
- *            cannot hold is met by index.js as it decodes the rows). An absent element is a hole (undefined in JS): each
- *            element set through Node-API costs ~60 ns. index.js throws it when the reader gets
- * past the rows before it: from the call that would have met it without the read-ahead. Without the
- * read-ahead a query of ten rows took an addon call to open, one for the headers, one per batch and
- * one to close, and a handle whose finalizer ran at the next GC: more than twice what the run costs
- * in C.
+ *            cannot hold is met by index.js as it decodes the rows). An absent element is a hole
+ * (undefined in JS): each element set through Node-API costs ~60 ns. index.js throws it when the
+ * reader gets past the rows before it: from the call that would have met it without the read-ahead.
+ * Without the read-ahead a query of ten rows took an addon call to open, one for the headers, one
+ * per batch and one to close, and a handle whose finalizer ran at the next GC: more than twice what
+ * the run costs in C.
  */
 #include "addon.h"
 
