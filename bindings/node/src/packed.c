@@ -283,31 +283,43 @@ static napi_value column_buffer(napi_env env, const mg_rows *r, int flags, colum
     return buffer;
 }
 
-napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
-    napi_value result, buffer, text = NULL;
+bool mg_rows_pack_parts(napi_env env, const mg_rows *r, int flags, napi_value *buffer,
+                        napi_value *texts) {
     columns c = {0};
     bool ok;
 
+    *texts = NULL;
     if (r->nrows == 0 && r->end) {
-        MG_CHECK(env, napi_get_null(env, &result));
-        return result;
+        if (napi_get_null(env, buffer) == napi_ok)
+            return true;
+        mg_throw_last_status(env);
+        return false;
     }
     columns_plan(r, flags, &c);
-    if ((buffer = column_buffer(env, r, flags, &c)) == NULL)
-        return NULL;
+    if ((*buffer = column_buffer(env, r, flags, &c)) == NULL)
+        return false;
     if (!columns_fill(r, &c)) {
         free(c.text.utf8);
         free(c.text.cuts);
         napi_throw_error(env, NULL, "minigraf: out of memory");
-        return NULL;
+        return false;
     }
-    ok = (!c.need_text || (text = text_pieces(env, &c.text)) != NULL) &&
-         napi_create_array_with_length(env, 2, &result) == napi_ok &&
-         napi_set_element(env, result, 0, buffer) == napi_ok &&
-         (text == NULL || napi_set_element(env, result, 1, text) == napi_ok);
+    ok = !c.need_text || (*texts = text_pieces(env, &c.text)) != NULL;
     free(c.text.utf8);
     free(c.text.cuts);
-    if (!ok) {
+    return ok;
+}
+
+napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
+    napi_value result, buffer, texts;
+
+    if (!mg_rows_pack_parts(env, r, flags, &buffer, &texts))
+        return NULL;
+    if (r->nrows == 0 && r->end)
+        return buffer; /* null */
+    if (napi_create_array_with_length(env, 2, &result) != napi_ok ||
+        napi_set_element(env, result, 0, buffer) != napi_ok ||
+        (texts != NULL && napi_set_element(env, result, 1, texts) != napi_ok)) {
         mg_throw_last_status(env);
         return NULL;
     }
