@@ -2,8 +2,8 @@
  * addon.h — shared declarations of the Node-API glue for minigraf.
  *
  * The addon is a thin layer: index.js holds the idiomatic API and calls the
- * functions exported here with opaque "handle" objects. Each handle object
- * wraps one mg_handle (a MiniGrafDb, MiniGrafCursor, MiniGrafFactLog or
+ * functions exported here with opaque "handle" objects. Each handle (an
+ * external, handle.c) holds one mg_handle (a MiniGrafDb, MiniGrafCursor, MiniGrafFactLog or
  * MiniGrafLogWriter) and carries a type tag per kind, so passing anything
  * else is a TypeError rather than a crash.
  *
