@@ -514,6 +514,11 @@ test('the headers of a text or prepared query run again are those of its first r
   }
   assert.throws(() => db.query('(query [:find ?x :where'), minigraf.MinigrafError);
   assert.deepEqual(db.query(texts[0][0]).columns, ['?e', '?n']);
+  // A cursor closed before its first batch is read keeps its headers.
+  const closed = db.query(texts[0][0]);
+  closed.close();
+  assert.deepEqual(closed.columns, ['?e', '?n']);
+  assert.throws(() => closed.nextBatch(), { code: 'API-018' });
   for (const [text, columns] of texts) {
     const pq = db.prepare(text);
     for (let run = 0; run < 3; run++) {
