@@ -262,14 +262,13 @@ function wordsOf(buffer) {
 }
 
 /**
- * The cells of a packed batch (src/packed.c: [buffer, texts?, names?]) as
+ * The cells of a packed batch (src/packed.c: its buffer and texts) as
  * values, read in cell order: the texts come in pieces cut between cells,
  * spans count from the start of the first, and `base` is where `piece`
  * starts.
  */
 class Cells {
-  constructor(packed, flags) {
-    const buffer = packed[0];
+  constructor(buffer, texts, flags) {
     const words = wordsOf(buffer);
     this.nrows = words[0];
     this.ncols = words[1];
@@ -282,7 +281,7 @@ class Cells {
     this.nums = (parts & PACK_NUMS) !== 0 ? new Float64Array(buffer, at, cells) : undefined;
     if ((parts & PACK_NUMS) !== 0) at += 8 * cells;
     this.ints = (parts & PACK_INTS) !== 0 ? new BigInt64Array(buffer, at, cells) : undefined;
-    this.texts = packed[1];
+    this.texts = texts;
     this.safe = (flags & ROWS_BIGINT) !== 0;
     this.piece =
       this.texts === undefined ? '' : typeof this.texts === 'string' ? this.texts : this.texts[0];
@@ -339,20 +338,27 @@ function batchLength(packed) {
 }
 
 /**
- * The rows of a batch from the addon as arrays or, with ROWS_OBJECTS,
- * objects keyed by `columns`. null stays null (the end of the rows).
+ * The rows of a batch from the addon (src/packed.c: [buffer, texts?,
+ * names?]) as arrays or, with ROWS_OBJECTS, objects keyed by `columns`.
+ * null stays null (the end of the rows).
  */
 function decodeRows(packed, flags, columns) {
   if (packed === null) return null; // the end
-  const cells = new Cells(packed, flags);
+  return decodeBatch(packed[0], packed[1], flags, columns ?? packed[2]);
+}
+
+/** The rows of a packed batch given as its buffer and texts (null: none). */
+function decodeBatch(buffer, texts, flags, keys) {
+  if (buffer === null) return null;
+  const cells = new Cells(buffer, texts, flags);
   const rows = new Array(cells.nrows);
-  fillRows(rows, 0, cells, flags, columns ?? packed[2]);
+  fillRows(rows, 0, cells, flags, keys);
   return rows;
 }
 
 /** Appends the rows of a batch from the addon to `rows`. */
 function appendRows(rows, packed, flags, columns) {
-  fillRows(rows, rows.length, new Cells(packed, flags), flags, columns ?? packed[2]);
+  fillRows(rows, rows.length, new Cells(packed[0], packed[1], flags), flags, columns ?? packed[2]);
 }
 
 /**
@@ -487,6 +493,8 @@ const ALL_BATCH_SIZE = 4096;
 
 const ROWS_BIGINT = 1;
 const ROWS_OBJECTS = 2;
+// To dbQuery and stmtQuery: the caller has the :find headers already.
+const ROWS_NO_COLUMNS = 8;
 
 /** Guards the constructors: handles come only from open() and query(). */
 const INTERNAL = Symbol('minigraf.internal');
@@ -838,8 +846,9 @@ class Cursor {
   #failure; // the error met reading them, or undefined
 
   /** `opened` is a cursor handle (the async opens) or dbQuery's
-   * [handle?, columns, rows, failure?] (src/first_batch.c). */
-  constructor(internal, opened, flags = 0) {
+   * [handle?, columns?, buffer, texts?, failure?] (src/first_batch.c);
+   * `columns` the headers when dbQuery was asked not to send them. */
+  constructor(internal, opened, flags = 0, columns = undefined) {
     if (internal !== INTERNAL) throw new TypeError('use Database.query() to open a cursor');
     this.#flags = flags;
     if (!Array.isArray(opened)) {
@@ -854,11 +863,11 @@ class Cursor {
     }
     // Indexes, not destructuring: that goes through the array iterator.
     this.#handle = opened[0] ?? null;
-    this.#columns = opened[1]; // NUL-separated: split when first asked for
+    this.#columns = opened[1] ?? columns; // NUL-separated: split when first asked for
     this.#ended = this.#handle === null;
-    this.#failure = opened[3];
+    this.#failure = opened[4];
     try {
-      this.#ahead = decodeRows(opened[2], flags, this.#keys());
+      this.#ahead = decodeBatch(opened[2], opened[3], flags, this.#keys());
     } catch (error) {
       this.#failure = error; // a value JS cannot hold: it comes before `failure`
     }
@@ -1141,6 +1150,7 @@ class PreparedQuery {
   #safe;
   #objects = false;
   #busy = false;
+  #columns; // the :find headers (NUL-separated) once a run has given them
 
   constructor(internal, handle, safe) {
     if (internal !== INTERNAL) throw new TypeError('use Database.prepare()');
@@ -1190,7 +1200,14 @@ class PreparedQuery {
   cursor(binds) {
     if (binds !== undefined) this.bind(binds);
     const flags = rowFlags(this.#safe, this.#objects);
-    return new Cursor(INTERNAL, native.stmtQuery(this.#open(), DEFAULT_BATCH_SIZE, flags), flags);
+    const known = this.#columns;
+    const opened = native.stmtQuery(
+      this.#open(),
+      DEFAULT_BATCH_SIZE,
+      known === undefined ? flags : flags | ROWS_NO_COLUMNS,
+    );
+    if (known === undefined) this.#columns = opened[1];
+    return new Cursor(INTERNAL, opened, flags, known);
   }
 
   /** Every row of a run. */
@@ -1354,6 +1371,10 @@ class Database {
   #handle;
   #safe;
   #tx = null; // the transaction of a running transaction(fn)
+  // The last text query() ran and its :find headers (NUL-separated), which
+  // are a function of the text alone: the next run of it is not sent them.
+  #lastText;
+  #lastColumns;
 
   constructor(internal, handle, safe = false) {
     if (internal !== INTERNAL) throw new TypeError('use open() or openInMemory()');
@@ -1411,11 +1432,18 @@ class Database {
       }
     }
     if (this.#tx !== null) return this.#tx.query(text, options);
-    return new Cursor(
-      INTERNAL,
-      native.dbQuery(this.#open(), text, DEFAULT_BATCH_SIZE, flags),
-      flags,
+    const known = text === this.#lastText ? this.#lastColumns : undefined;
+    const opened = native.dbQuery(
+      this.#open(),
+      text,
+      DEFAULT_BATCH_SIZE,
+      known === undefined ? flags : flags | ROWS_NO_COLUMNS,
     );
+    if (known === undefined) {
+      this.#lastText = text;
+      this.#lastColumns = opened[1];
+    }
+    return new Cursor(INTERNAL, opened, flags, known);
   }
 
   /**

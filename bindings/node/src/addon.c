@@ -235,9 +235,41 @@ bool mg_text_faithful(napi_env env, napi_value value, const char *utf8, size_t l
     return false;
 }
 
+/* The UTF-8 text of a JS string in a malloc'd buffer, NULL with an
+ * exception pending. A text that fits `small` is read once; a longer one
+ * is measured first (a second pass over it). */
+static char *string_utf8(napi_env env, napi_value value, size_t *copied) {
+    char small[1024], *buf;
+    size_t len = 0;
+    if (napi_get_value_string_utf8(env, value, small, sizeof small, copied) != napi_ok)
+        goto status;
+    /* Cut short, the copy would end within a character's 4 bytes of the end. */
+    if (*copied + 4 < sizeof small - 1) {
+        if ((buf = malloc(*copied + 1)) == NULL)
+            goto oom;
+        memcpy(buf, small, *copied + 1);
+        return buf;
+    }
+    if (napi_get_value_string_utf8(env, value, NULL, 0, &len) != napi_ok)
+        goto status;
+    if ((buf = malloc(len + 1)) == NULL)
+        goto oom;
+    if (napi_get_value_string_utf8(env, value, buf, len + 1, copied) != napi_ok) {
+        free(buf);
+        goto status;
+    }
+    return buf;
+oom:
+    napi_throw_error(env, NULL, "minigraf: out of memory");
+    return NULL;
+status:
+    mg_throw_last_status(env);
+    return NULL;
+}
+
 char *mg_string_arg(napi_env env, napi_value value, const char *what) {
     napi_valuetype type;
-    size_t len = 0, copied = 0;
+    size_t copied = 0;
     char *buf;
     char message[96];
 
@@ -250,20 +282,8 @@ char *mg_string_arg(napi_env env, napi_value value, const char *what) {
         napi_throw_type_error(env, NULL, message);
         return NULL;
     }
-    if (napi_get_value_string_utf8(env, value, NULL, 0, &len) != napi_ok) {
-        mg_throw_last_status(env);
+    if ((buf = string_utf8(env, value, &copied)) == NULL)
         return NULL;
-    }
-    buf = malloc(len + 1);
-    if (buf == NULL) {
-        napi_throw_error(env, NULL, "minigraf: out of memory");
-        return NULL;
-    }
-    if (napi_get_value_string_utf8(env, value, buf, len + 1, &copied) != napi_ok) {
-        free(buf);
-        mg_throw_last_status(env);
-        return NULL;
-    }
     /* The C API takes NUL-terminated text: an embedded U+0000 would silently
      * cut it short, so refuse it the way the library refuses bad text. */
     if (strlen(buf) != copied) {

@@ -2,8 +2,8 @@
  * addon.h — shared declarations of the Node-API glue for minigraf.
  *
  * The addon is a thin layer: index.js holds the idiomatic API and calls the
- * functions exported here with opaque "handle" objects. Each handle object
- * wraps one mg_handle (a MiniGrafDb, MiniGrafCursor, MiniGrafFactLog or
+ * functions exported here with opaque "handle" objects. Each handle (an
+ * external, handle.c) holds one mg_handle (a MiniGrafDb, MiniGrafCursor, MiniGrafFactLog or
  * MiniGrafLogWriter) and carries a type tag per kind, so passing anything
  * else is a TypeError rather than a crash.
  *
@@ -200,6 +200,10 @@ typedef struct mg_rows {
 /* Not from JS: the packed batch gets an ArrayBuffer of its own instead of
  * the environment's (packed.c), for a batch JS decodes later (async). */
 #define MG_ROWS_OWN_BUFFER 4
+/* From JS, to dbQuery, txQuery and stmtQuery: the caller knows the :find
+ * headers already (the same text or statement as before), so the opened
+ * cursor comes without them (first_batch.c). */
+#define MG_ROWS_NO_COLUMNS 8
 
 /* Steps up to `max_rows` rows of `cursor` into `out` (emptied first). Any
  * thread. False with `err` set on a library error or out of memory. */
@@ -215,7 +219,13 @@ void mg_rows_give_back(mg_instance *inst, mg_rows *rows);
  * into row arrays or objects, or null when there are none and the cursor
  * ended. NULL with an exception pending on failure (out of memory). */
 napi_value mg_rows_pack(napi_env env, const mg_rows *rows, int flags);
-/* first_batch.c: [handle | null, columns, rows, failure] of a cursor just
+/* The same batch as its two parts, for a caller that puts them in an array
+ * of its own: the ArrayBuffer (null when there are no rows and the cursor
+ * ended) and the texts (NULL when the batch has none). False with an
+ * exception pending. */
+bool mg_rows_pack_parts(napi_env env, const mg_rows *rows, int flags, napi_value *buffer,
+                        napi_value *texts);
+/* first_batch.c: [handle?, columns?, buffer, texts?, failure?] of a cursor just
  * opened (see there), which it owns from here on; NULL with an exception
  * pending. */
 napi_value mg_cursor_first_batch(napi_env env, MiniGrafCursor *c, size_t max_rows, int flags);

@@ -65,7 +65,8 @@ static uint32_t utf16_units(const unsigned char *s, size_t len) {
 /* The batch's texts as one UTF-8 buffer (UUIDs written out) with the spans
  * of every cell and where each piece after the first begins. */
 typedef struct text_out {
-    char *utf8;
+    char *utf8; /* the caller's stack buffer until it is outgrown, then malloc'd */
+    bool on_heap;
     size_t len, cap;
     uint32_t units;       /* UTF-16 length so far */
     uint32_t piece_units; /* ... of which in the current piece */
@@ -77,16 +78,25 @@ typedef struct text_out {
 /* Room for `len` more bytes and a NUL. */
 static bool text_reserve(text_out *t, size_t len) {
     if (t->len + len + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
+        size_t cap = t->cap;
         char *grown;
         while (cap < t->len + len + 1)
             cap *= 2;
-        if ((grown = realloc(t->utf8, cap)) == NULL)
+        if ((grown = t->on_heap ? realloc(t->utf8, cap) : malloc(cap)) == NULL)
             return false;
+        if (!t->on_heap)
+            memcpy(grown, t->utf8, t->len);
         t->utf8 = grown;
         t->cap = cap;
+        t->on_heap = true;
     }
     return true;
+}
+
+static void text_free(text_out *t) {
+    if (t->on_heap)
+        free(t->utf8);
+    free(t->cuts);
 }
 
 /* Starts a new piece before a cell of `units` that the current one has
@@ -283,31 +293,44 @@ static napi_value column_buffer(napi_env env, const mg_rows *r, int flags, colum
     return buffer;
 }
 
-napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
-    napi_value result, buffer, text = NULL;
+bool mg_rows_pack_parts(napi_env env, const mg_rows *r, int flags, napi_value *buffer,
+                        napi_value *texts) {
+    char small[4096]; /* the texts of most batches: no malloc for them */
     columns c = {0};
     bool ok;
 
+    *texts = NULL;
     if (r->nrows == 0 && r->end) {
-        MG_CHECK(env, napi_get_null(env, &result));
-        return result;
+        if (napi_get_null(env, buffer) == napi_ok)
+            return true;
+        mg_throw_last_status(env);
+        return false;
     }
+    c.text.utf8 = small;
+    c.text.cap = sizeof small;
     columns_plan(r, flags, &c);
-    if ((buffer = column_buffer(env, r, flags, &c)) == NULL)
-        return NULL;
+    if ((*buffer = column_buffer(env, r, flags, &c)) == NULL)
+        return false;
     if (!columns_fill(r, &c)) {
-        free(c.text.utf8);
-        free(c.text.cuts);
+        text_free(&c.text);
         napi_throw_error(env, NULL, "minigraf: out of memory");
-        return NULL;
+        return false;
     }
-    ok = (!c.need_text || (text = text_pieces(env, &c.text)) != NULL) &&
-         napi_create_array_with_length(env, 2, &result) == napi_ok &&
-         napi_set_element(env, result, 0, buffer) == napi_ok &&
-         (text == NULL || napi_set_element(env, result, 1, text) == napi_ok);
-    free(c.text.utf8);
-    free(c.text.cuts);
-    if (!ok) {
+    ok = !c.need_text || (*texts = text_pieces(env, &c.text)) != NULL;
+    text_free(&c.text);
+    return ok;
+}
+
+napi_value mg_rows_pack(napi_env env, const mg_rows *r, int flags) {
+    napi_value result, buffer, texts;
+
+    if (!mg_rows_pack_parts(env, r, flags, &buffer, &texts))
+        return NULL;
+    if (r->nrows == 0 && r->end)
+        return buffer; /* null */
+    if (napi_create_array_with_length(env, 2, &result) != napi_ok ||
+        napi_set_element(env, result, 0, buffer) != napi_ok ||
+        (texts != NULL && napi_set_element(env, result, 1, texts) != napi_ok)) {
         mg_throw_last_status(env);
         return NULL;
     }

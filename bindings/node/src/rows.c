@@ -268,7 +268,7 @@ bool mg_flags_arg(napi_env env, napi_value value, int *out) {
         napi_throw_type_error(env, NULL, "flags must be a number");
         return false;
     }
-    *out = flags & (MG_ROWS_BIGINT | MG_ROWS_OBJECTS);
+    *out = flags & (MG_ROWS_BIGINT | MG_ROWS_OBJECTS | MG_ROWS_NO_COLUMNS);
     return true;
 }
 

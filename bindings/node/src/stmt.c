@@ -6,12 +6,12 @@
  *   stmtBind(stmt, binds: [name, kind, value, name, kind, value, ...])
  *   stmtBindJson(stmt, json: string) -> undefined   (minigraf_stmt_bind_json)
  *   stmtClear(stmt) -> undefined
- *   stmtQuery(stmt, maxRows, flags) -> [cursor handle | null, columns, rows,
- *                       failure]   (first_batch.c)
+ *   stmtQuery(stmt, maxRows, flags) -> [cursor handle?, columns?, buffer,
+ *                       texts?, failure?]   (first_batch.c)
  *   stmtExecute(stmt) -> {variables, results}
  *   stmtRows(stmt, maxRows, flags) -> packed batch | null  (a run's first
  *                       maxRows rows, 0: all; null: none; no cursor object;
- *                       with MG_ROWS_OBJECTS the :find headers at [7])
+ *                       with MG_ROWS_OBJECTS the :find headers at [2])
  *   stmtClose(stmt) -> undefined                 (idempotent)
  * index.js decides each value's kind (MG_BIND_*, the same numbers as its
  * BIND table) from its JS type and class, so the addon calls the one typed

@@ -495,3 +495,77 @@ test('rows of batches read one after another keep their values while later batch
   async.close();
   db.close();
 });
+
+test('the headers of a text or prepared query run again are those of its first run', () => {
+  const db = minigraf.openInMemory();
+  db.execute('(transact [[:a :n "x"] [:a :i 1] [:b :n "y"]])');
+  const texts = [
+    ['(query [:find ?e ?n :where [?e :n ?n]])', ['?e', '?n']],
+    ['(query [:find (count ?e) :where [?e :n _]])', ['(count ?e)']],
+    ['(query [:find ?i :where [:a :i ?i]])', ['?i']],
+    ['(query [:find ?i :where [:zz :i ?i]])', ['?i']], // no rows
+  ];
+  // Each text twice in a row (the second run is not sent its headers),
+  // then the texts in turns: every cursor has its own text's headers.
+  for (const [text, columns] of [...texts, ...texts].flatMap((t) => [t, t])) {
+    assert.deepEqual(db.query(text).columns, columns);
+    const objects = db.query(text, undefined, { objects: true }).all();
+    for (const row of objects) assert.deepEqual(Object.keys(row), columns);
+  }
+  assert.throws(() => db.query('(query [:find ?x :where'), minigraf.MinigrafError);
+  assert.deepEqual(db.query(texts[0][0]).columns, ['?e', '?n']);
+  // A cursor closed before its first batch is read keeps its headers.
+  const closed = db.query(texts[0][0]);
+  closed.close();
+  assert.deepEqual(closed.columns, ['?e', '?n']);
+  assert.throws(() => closed.nextBatch(), { code: 'API-018' });
+  for (const [text, columns] of texts) {
+    const pq = db.prepare(text);
+    for (let run = 0; run < 3; run++) {
+      assert.deepEqual(pq.cursor().columns, columns);
+      for (const row of pq.objects(true).iterate()) assert.deepEqual(Object.keys(row), columns);
+      pq.objects(false);
+    }
+    pq.close();
+  }
+  db.close();
+});
+
+test('query texts of every length around 1 KiB, with characters of 1 to 4 bytes, are read whole', () => {
+  const db = minigraf.openInMemory();
+  // A query text is read into a 1 KiB buffer first and measured only when
+  // it may not fit (src/addon.c): texts that end at each byte around the
+  // buffer's end, in characters of every UTF-8 length, must all be whole.
+  for (const ch of ['a', '\u00e9', '\u20ac', '\u{1F600}']) {
+    for (let pad = 980; pad <= 1040; pad++) {
+      const value = 'v'.repeat(pad) + ch;
+      db.execute(`(transact [[:k :s ${JSON.stringify(value)}]])`);
+      const rows = db.query(`(query [:find ?e :where [?e :s ${JSON.stringify(value)}]])`).all();
+      assert.equal(rows.length, 1, `a text of ${pad} + ${ch.length} units`);
+      db.execute(`(retract [[:k :s ${JSON.stringify(value)}]])`);
+    }
+  }
+  db.close();
+});
+
+test('a batch of texts longer than 4 KiB keeps every text whole', () => {
+  const db = minigraf.openInMemory();
+  // A batch's texts start in a 4 KiB stack buffer (src/packed.c) and move
+  // to the heap when they outgrow it: one long text, and several that
+  // cross its end together.
+  const texts = [
+    'x'.repeat(5000),
+    '\u00e9'.repeat(3000),
+    'y'.repeat(4095),
+    'z'.repeat(4096),
+    '\u{1F600}'.repeat(1500),
+  ];
+  const facts = texts.map((t, i) => `[:t${i} :s ${JSON.stringify(t)}] [:t${i} :i ${i}]`);
+  db.execute(`(transact [${facts.join(' ')}])`);
+  const rows = db.query('(query [:find ?i ?s :where [?e :i ?i] [?e :s ?s]])').all();
+  assert.deepEqual(
+    rows.sort((a, b) => a[0] - b[0]),
+    texts.map((t, i) => [i, t]),
+  );
+  db.close();
+});
