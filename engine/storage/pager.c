@@ -104,9 +104,10 @@ struct pager {
     /* Freed versions kept for the next ones (the writer's, linked by
      * next_gc): a commit supersedes a version of each page it changes and
      * frees them at the next, and malloc and free of page-sized blocks
-     * were a tenth of a single-fact commit. */
+     * were a tenth of a single-fact commit. `idle_low`: the fewest kept
+     * since the last checkpoint (what was not needed meanwhile). */
     pver *idle;
-    size_t idle_n;
+    size_t idle_n, idle_low;
     /* Versions holding a spare (the writer's), in the order they got it;
      * the next spare replaces the one at `spare_next`. */
     pver *spare_of[PAGER_SPARES];
@@ -184,9 +185,18 @@ int pager_fork(pager *base, pager **out, err *e) {
     return 0;
 }
 
-/* Versions kept for reuse, at most: more than a single-fact commit
- * changes (a page per tree and level, and the dictionary's heap page). */
-#define PAGER_IDLE_VERSIONS 32
+/* Versions kept for reuse, at most. Beside readers, a view held for a
+ * while (a query under way, a reader off its core) keeps every version
+ * the commits meanwhile supersede, each commit takes new blocks for the
+ * pages it changes, and the view's close frees them all at once: with 32
+ * kept, 1.4 blocks a commit went back to malloc and free, and the kernel
+ * zeroed the pages the heap gave back and took again (issue 20). As many
+ * as open views may keep (STORE_MAX_KEPT_VERSIONS), so a burst's blocks
+ * serve the next one; a checkpoint frees those not needed since the one
+ * before, down to PAGER_IDLE_FLOOR (more than a single-fact commit
+ * changes: a page per tree and level, and the dictionary's heap page). */
+#define PAGER_IDLE_VERSIONS 4096
+#define PAGER_IDLE_FLOOR 32
 
 static void free_idle(pager *p) {
     while (p->idle) {
@@ -681,6 +691,8 @@ static pver *take_version(pager *p) {
         return malloc(sizeof *v);
     p->idle = v->next_gc;
     p->idle_n--;
+    if (p->idle_n < p->idle_low)
+        p->idle_low = p->idle_n;
     return v;
 }
 
@@ -692,6 +704,20 @@ static void drop_version(pager *p, pver *v) {
     v->next_gc = p->idle;
     p->idle = v;
     p->idle_n++;
+}
+
+/* At a checkpoint: the idle versions no commit took since the last one
+ * go, down to PAGER_IDLE_FLOOR (readers gone, a burst's blocks are not
+ * kept for ever). */
+static void trim_idle(pager *p) {
+    size_t unused = p->idle_low > PAGER_IDLE_FLOOR ? p->idle_low - PAGER_IDLE_FLOOR : 0;
+    for (; unused > 0; unused--) {
+        pver *v = p->idle;
+        p->idle = v->next_gc;
+        p->idle_n--;
+        free(v);
+    }
+    p->idle_low = p->idle_n;
 }
 
 static pver *new_version(pager *p, const uint8_t *from) {
@@ -869,6 +895,10 @@ void pager_collect(pager *p, uint64_t oldest_view) {
 
 size_t pager_versions_kept(const pager *p) {
     return p->versions_kept;
+}
+
+size_t pager_versions_idle(const pager *p) {
+    return p->idle_n;
 }
 
 /* Reads the next page of the durable free list when the entries read so
@@ -1116,6 +1146,7 @@ int pager_checkpoint_write(pager *p, format_header *h, bool defer, err *e) {
     p->generation = h->generation;
     p->header_due = true;
     promote_dirty(p, &plan, defer); /* before the plan is adopted (and emptied) */
+    trim_idle(p);
     if (p->fl.changed)
         freelist_plan_adopt(&p->fl, &plan);
     return 0;
