@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "storage/btree.h"
@@ -253,6 +254,84 @@ static void test_reused_versions_leave_open_views_alone(void) {
     pager_close(pg);
 }
 
+/* Commits beside a view held open: every page the commits change gets a
+ * version a commit, and the view's close frees them all at once. The
+ * pager keeps those blocks (up to 4,096) for the next commits' copies
+ * instead of giving all but 32 back to malloc (issue 20), and the next
+ * burst, copied into them, leaves the view then open reading its own
+ * bytes. */
+enum { BURST_PAGES = 100 };
+
+static void burst(pager *pg, const uint32_t *pgno, uint64_t held, uint64_t from, uint64_t to) {
+    for (uint64_t tag = from; tag <= to; tag++) {
+        for (int i = 0; i < BURST_PAGES; i++)
+            fill(pg, pgno[i], (uint8_t)tag);
+        pager_publish(pg, tag);
+        pager_collect(pg, held);
+    }
+}
+
+static void alloc_pages(pager *pg, uint32_t *pgno) {
+    err e = {0};
+    for (int i = 0; i < BURST_PAGES; i++) {
+        uint8_t *page = NULL;
+        CHECK(pager_alloc(pg, &pgno[i], &page, &e) == 0);
+        memset(page, 1, FORMAT_PAGE_SIZE);
+    }
+    pager_publish(pg, 1);
+}
+
+static void test_versions_a_held_view_kept_are_reused(void) {
+    pager *pg = memory_pager();
+    uint32_t pgno[BURST_PAGES];
+    alloc_pages(pg, pgno);
+    burst(pg, pgno, 1, 2, 31); /* view 1 held over 30 commits */
+    CHECK(pager_versions_kept(pg) == 30 * BURST_PAGES);
+    pager_collect(pg, 31);
+    CHECK(pager_versions_kept(pg) == 0);
+    /* all kept but the pages' spares (the copies of the next commit) */
+    CHECK(pager_versions_idle(pg) > 29 * BURST_PAGES);
+    burst(pg, pgno, 31, 32, 45); /* view 31 held; the copies go into idle blocks */
+    CHECK(pager_versions_idle(pg) > 15 * BURST_PAGES);
+    for (int i = 0; i < BURST_PAGES; i++) {
+        CHECK(seen(pg, 31, pgno[i]) == 31);
+        CHECK(seen(pg, 38, pgno[i]) == 38);
+        CHECK(seen(pg, 45, pgno[i]) == 45);
+    }
+    burst(pg, pgno, 45, 46, 100);
+    pager_collect(pg, 100);
+    CHECK(pager_versions_idle(pg) == 4096); /* at most */
+    pager_close(pg);
+}
+
+/* A checkpoint frees the idle versions no commit took since the one
+ * before, down to 32: a burst's blocks are not kept for ever. */
+static void test_checkpoint_frees_versions_idle_since_the_last(void) {
+    char dir[] = "/tmp/mg_idle_XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/t.graph", dir);
+    pager *pg = NULL;
+    format_header h;
+    err e = {0};
+    CHECK(pager_open_file(path, false, false, 16, &pg, &h, &e) == 0);
+    uint32_t pgno[BURST_PAGES];
+    alloc_pages(pg, pgno);
+    burst(pg, pgno, 1, 2, 21);
+    pager_collect(pg, 21);
+    size_t idle = pager_versions_idle(pg);
+    CHECK(idle > 19 * BURST_PAGES);
+    CHECK(pager_checkpoint(pg, &h, &e) == 0); /* the burst's blocks were taken since the start */
+    CHECK(pager_versions_idle(pg) >= idle);   /* and the pages' spares join them */
+    CHECK(pager_checkpoint(pg, &h, &e) == 0); /* none taken since */
+    CHECK(pager_versions_idle(pg) == 32);
+    pager_close(pg);
+    unlink(path);
+    char wal[80];
+    snprintf(wal, sizeof wal, "%s.wal", path);
+    unlink(wal);
+    rmdir(dir);
+}
+
 /* The DICT tree's keys (hash, location), inserted in random order with
  * many hashes shared, some keys twice, over several commits: the tree
  * holds each once, in order, and a seek for each key, for the gap just
@@ -329,6 +408,8 @@ int main(void) {
     test_new_dictionary_filter_grows_and_finds_everything();
     test_filter_built_later_from_the_tree();
     test_reused_versions_leave_open_views_alone();
+    test_versions_a_held_view_kept_are_reused();
+    test_checkpoint_frees_versions_idle_since_the_last();
     test_tree_keys_sorted_and_sought();
     test_known_table_keeps_every_location();
     return CHECK_DONE();
