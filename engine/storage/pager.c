@@ -105,9 +105,11 @@ struct pager {
      * next_gc): a commit supersedes a version of each page it changes and
      * frees them at the next, and malloc and free of page-sized blocks
      * were a tenth of a single-fact commit. `idle_low`: the fewest kept
-     * since the last checkpoint (what was not needed meanwhile). */
+     * since the last trim (what was not needed meanwhile); `collects`:
+     * pager_collect's calls, which trim every PAGER_IDLE_TRIM_EVERY. */
     pver *idle;
     size_t idle_n, idle_low;
+    uint64_t collects;
     /* Versions holding a spare (the writer's), in the order they got it;
      * the next spare replaces the one at `spare_next`. */
     pver *spare_of[PAGER_SPARES];
@@ -192,11 +194,13 @@ int pager_fork(pager *base, pager **out, err *e) {
  * kept, 1.4 blocks a commit went back to malloc and free, and the kernel
  * zeroed the pages the heap gave back and took again (issue 20). As many
  * as open views may keep (STORE_MAX_KEPT_VERSIONS), so a burst's blocks
- * serve the next one; a checkpoint frees those not needed since the one
- * before, down to PAGER_IDLE_FLOOR (more than a single-fact commit
- * changes: a page per tree and level, and the dictionary's heap page). */
+ * serve the next one; every PAGER_IDLE_TRIM_EVERY commits (a few tenths
+ * of a second of non-stop commits), those not taken since the last trim
+ * go, down to PAGER_IDLE_FLOOR (more than a single-fact commit changes: a
+ * page per tree and level, and the dictionary's heap page). */
 #define PAGER_IDLE_VERSIONS 4096
 #define PAGER_IDLE_FLOOR 32
+#define PAGER_IDLE_TRIM_EVERY 65536
 
 static void free_idle(pager *p) {
     while (p->idle) {
@@ -706,9 +710,9 @@ static void drop_version(pager *p, pver *v) {
     p->idle_n++;
 }
 
-/* At a checkpoint: the idle versions no commit took since the last one
- * go, down to PAGER_IDLE_FLOOR (readers gone, a burst's blocks are not
- * kept for ever). */
+/* The idle versions no commit took since the last trim go, down to
+ * PAGER_IDLE_FLOOR: once the readers are gone, a burst's blocks are not
+ * kept for ever. */
 static void trim_idle(pager *p) {
     size_t unused = p->idle_low > PAGER_IDLE_FLOOR ? p->idle_low - PAGER_IDLE_FLOOR : 0;
     for (; unused > 0; unused--) {
@@ -891,6 +895,8 @@ void pager_collect(pager *p, uint64_t oldest_view) {
             keep_spare(p, v->newer, v);
         p->versions_kept--;
     }
+    if (++p->collects % PAGER_IDLE_TRIM_EVERY == 0)
+        trim_idle(p);
 }
 
 size_t pager_versions_kept(const pager *p) {
@@ -1146,7 +1152,6 @@ int pager_checkpoint_write(pager *p, format_header *h, bool defer, err *e) {
     p->generation = h->generation;
     p->header_due = true;
     promote_dirty(p, &plan, defer); /* before the plan is adopted (and emptied) */
-    trim_idle(p);
     if (p->fl.changed)
         freelist_plan_adopt(&p->fl, &plan);
     return 0;
