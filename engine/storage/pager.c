@@ -712,14 +712,22 @@ static void drop_version(pager *p, pver *v) {
 
 /* The idle versions no commit took since the last trim go, down to
  * PAGER_IDLE_FLOOR: once the readers are gone, a burst's blocks are not
- * kept for ever. */
+ * kept for ever. Those are the list's tail (it is a stack: the blocks
+ * used last, still in the caches, are taken first). */
 static void trim_idle(pager *p) {
     size_t unused = p->idle_low > PAGER_IDLE_FLOOR ? p->idle_low - PAGER_IDLE_FLOOR : 0;
-    for (; unused > 0; unused--) {
-        pver *v = p->idle;
-        p->idle = v->next_gc;
-        p->idle_n--;
-        free(v);
+    if (unused > 0) {
+        pver **tail = &p->idle;
+        for (size_t kept = p->idle_n - unused; kept > 0; kept--)
+            tail = &(*tail)->next_gc;
+        pver *v = *tail;
+        *tail = NULL;
+        p->idle_n -= unused;
+        while (v) {
+            pver *next = v->next_gc;
+            free(v);
+            v = next;
+        }
     }
     p->idle_low = p->idle_n;
 }
