@@ -192,13 +192,14 @@ int pager_fork(pager *base, pager **out, err *e) {
  * the commits meanwhile supersede, each commit takes new blocks for the
  * pages it changes, and the view's close frees them all at once: with 32
  * kept, 1.4 blocks a commit went back to malloc and free, and the kernel
- * zeroed the pages the heap gave back and took again (issue 20). As many
- * as open views may keep (STORE_MAX_KEPT_VERSIONS), so a burst's blocks
- * serve the next one; every PAGER_IDLE_TRIM_EVERY commits (a few tenths
- * of a second of non-stop commits), those not taken since the last trim
- * go, down to PAGER_IDLE_FLOOR (more than a single-fact commit changes: a
- * page per tree and level, and the dictionary's heap page). */
-#define PAGER_IDLE_VERSIONS 4096
+ * zeroed the pages the heap gave back and took again (issue 20). 1,024
+ * (4 MiB) serve most bursts (4,096 took a few more malloc calls off but
+ * made the readers' queries slower, feat/fair9); every
+ * PAGER_IDLE_TRIM_EVERY commits (a few tenths of a second of non-stop
+ * commits), those not taken since the last trim go, down to
+ * PAGER_IDLE_FLOOR (more than a single-fact commit changes: a page per
+ * tree and level, and the dictionary's heap page). */
+#define PAGER_IDLE_VERSIONS 1024
 #define PAGER_IDLE_FLOOR 32
 #define PAGER_IDLE_TRIM_EVERY 65536
 

@@ -255,7 +255,7 @@ static void test_reused_versions_leave_open_views_alone(void) {
 
 /* Commits beside a view held open: every page the commits change gets a
  * version a commit, and the view's close frees them all at once. The
- * pager keeps those blocks (up to 4,096) for the next commits' copies
+ * pager keeps those blocks (up to 1,024) for the next commits' copies
  * instead of giving all but 32 back to malloc (issue 20), and the next
  * burst, copied into them, leaves the view then open reading its own
  * bytes. */
@@ -284,22 +284,22 @@ static void test_versions_a_held_view_kept_are_reused(void) {
     pager *pg = memory_pager();
     uint32_t pgno[BURST_PAGES];
     alloc_pages(pg, pgno);
-    burst(pg, pgno, 1, 2, 31); /* view 1 held over 30 commits */
-    CHECK(pager_versions_kept(pg) == 30 * BURST_PAGES);
-    pager_collect(pg, 31);
+    burst(pg, pgno, 1, 2, 11); /* view 1 held over 10 commits */
+    CHECK(pager_versions_kept(pg) == 10 * BURST_PAGES);
+    pager_collect(pg, 11);
     CHECK(pager_versions_kept(pg) == 0);
     /* all kept but the pages' spares (the copies of the next commit) */
-    CHECK(pager_versions_idle(pg) > 29 * BURST_PAGES);
-    burst(pg, pgno, 31, 32, 45); /* view 31 held; the copies go into idle blocks */
-    CHECK(pager_versions_idle(pg) > 15 * BURST_PAGES);
+    CHECK(pager_versions_idle(pg) > 9 * BURST_PAGES);
+    burst(pg, pgno, 11, 12, 19); /* view 11 held; the copies go into idle blocks */
+    CHECK(pager_versions_idle(pg) > BURST_PAGES);
     for (int i = 0; i < BURST_PAGES; i++) {
-        CHECK(seen(pg, 31, pgno[i]) == 31);
-        CHECK(seen(pg, 38, pgno[i]) == 38);
-        CHECK(seen(pg, 45, pgno[i]) == 45);
+        CHECK(seen(pg, 11, pgno[i]) == 11);
+        CHECK(seen(pg, 15, pgno[i]) == 15);
+        CHECK(seen(pg, 19, pgno[i]) == 19);
     }
-    burst(pg, pgno, 45, 46, 100);
-    pager_collect(pg, 100);
-    CHECK(pager_versions_idle(pg) == 4096); /* at most */
+    burst(pg, pgno, 19, 20, 60);
+    pager_collect(pg, 60);
+    CHECK(pager_versions_idle(pg) == 1024); /* at most */
     pager_close(pg);
 }
 
@@ -310,19 +310,19 @@ static void test_versions_idle_for_long_are_freed(void) {
     pager *pg = memory_pager();
     uint32_t pgno[BURST_PAGES];
     alloc_pages(pg, pgno);
-    burst(pg, pgno, 1, 2, 21);
-    pager_collect(pg, 21);
+    burst(pg, pgno, 1, 2, 11);
+    pager_collect(pg, 11);
     size_t idle = pager_versions_idle(pg);
-    CHECK(idle > 19 * BURST_PAGES);
-    for (int i = 21; i < 65536; i++) /* 65,536 in all: the burst took blocks in this period */
-        pager_collect(pg, 21);
+    CHECK(idle > 9 * BURST_PAGES);
+    for (int i = 11; i < 65536; i++) /* 65,536 in all: the burst took blocks in this period */
+        pager_collect(pg, 11);
     CHECK(pager_versions_idle(pg) == idle);
     for (int i = 0; i < 65536; i++) /* none taken in this one */
-        pager_collect(pg, 21);
+        pager_collect(pg, 11);
     CHECK(pager_versions_idle(pg) == 32);
-    fill(pg, pgno[0], 22); /* a block taken from the 32 */
-    pager_publish(pg, 22);
-    CHECK(seen(pg, 21, pgno[0]) == 21 && seen(pg, 22, pgno[0]) == 22);
+    fill(pg, pgno[0], 12); /* a block taken from the 32 */
+    pager_publish(pg, 12);
+    CHECK(seen(pg, 11, pgno[0]) == 11 && seen(pg, 12, pgno[0]) == 12);
     pager_close(pg);
 }
 
