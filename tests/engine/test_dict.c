@@ -320,7 +320,7 @@ static void test_versions_idle_for_long_are_freed(void) {
     for (int i = 0; i < 65536; i++) /* none taken in this one */
         pager_collect(pg, 11);
     CHECK(pager_versions_idle(pg) == 32);
-    fill(pg, pgno[0], 12); /* a block taken from the 32 */
+    fill(pg, pgno[0], 12); /* commits go on after the trim */
     pager_publish(pg, 12);
     CHECK(seen(pg, 11, pgno[0]) == 11 && seen(pg, 12, pgno[0]) == 12);
     pager_close(pg);
