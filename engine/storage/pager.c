@@ -104,9 +104,12 @@ struct pager {
     /* Freed versions kept for the next ones (the writer's, linked by
      * next_gc): a commit supersedes a version of each page it changes and
      * frees them at the next, and malloc and free of page-sized blocks
-     * were a tenth of a single-fact commit. */
+     * were a tenth of a single-fact commit. `idle_low`: the fewest kept
+     * since the last trim (what was not needed meanwhile); `collects`:
+     * pager_collect's calls, which trim every PAGER_IDLE_TRIM_EVERY. */
     pver *idle;
-    size_t idle_n;
+    size_t idle_n, idle_low;
+    uint64_t collects;
     /* Versions holding a spare (the writer's), in the order they got it;
      * the next spare replaces the one at `spare_next`. */
     pver *spare_of[PAGER_SPARES];
@@ -184,9 +187,21 @@ int pager_fork(pager *base, pager **out, err *e) {
     return 0;
 }
 
-/* Versions kept for reuse, at most: more than a single-fact commit
- * changes (a page per tree and level, and the dictionary's heap page). */
-#define PAGER_IDLE_VERSIONS 32
+/* Versions kept for reuse, at most. Beside readers, a view held for a
+ * while (a query under way, a reader off its core) keeps every version
+ * the commits meanwhile supersede, each commit takes new blocks for the
+ * pages it changes, and the view's close frees them all at once: with 32
+ * kept, 1.4 blocks a commit went back to malloc and free, and the kernel
+ * zeroed the pages the heap gave back and took again (issue 20). 1,024
+ * (4 MiB) serve most bursts (4,096 took a few more malloc calls off but
+ * made the readers' queries slower, feat/fair9); every
+ * PAGER_IDLE_TRIM_EVERY commits (a few tenths of a second of non-stop
+ * commits), those not taken since the last trim go, down to
+ * PAGER_IDLE_FLOOR (more than a single-fact commit changes: a page per
+ * tree and level, and the dictionary's heap page). */
+#define PAGER_IDLE_VERSIONS 1024
+#define PAGER_IDLE_FLOOR 32
+#define PAGER_IDLE_TRIM_EVERY 65536
 
 static void free_idle(pager *p) {
     while (p->idle) {
@@ -681,6 +696,8 @@ static pver *take_version(pager *p) {
         return malloc(sizeof *v);
     p->idle = v->next_gc;
     p->idle_n--;
+    if (p->idle_n < p->idle_low)
+        p->idle_low = p->idle_n;
     return v;
 }
 
@@ -692,6 +709,28 @@ static void drop_version(pager *p, pver *v) {
     v->next_gc = p->idle;
     p->idle = v;
     p->idle_n++;
+}
+
+/* The idle versions no commit took since the last trim go, down to
+ * PAGER_IDLE_FLOOR: once the readers are gone, a burst's blocks are not
+ * kept for ever. Those are the list's tail (it is a stack: the blocks
+ * used last, still in the caches, are taken first). */
+static void trim_idle(pager *p) {
+    size_t unused = p->idle_low > PAGER_IDLE_FLOOR ? p->idle_low - PAGER_IDLE_FLOOR : 0;
+    if (unused > 0) {
+        pver **tail = &p->idle;
+        for (size_t kept = p->idle_n - unused; kept > 0; kept--)
+            tail = &(*tail)->next_gc;
+        pver *v = *tail;
+        *tail = NULL;
+        p->idle_n -= unused;
+        while (v) {
+            pver *next = v->next_gc;
+            free(v);
+            v = next;
+        }
+    }
+    p->idle_low = p->idle_n;
 }
 
 static pver *new_version(pager *p, const uint8_t *from) {
@@ -865,10 +904,16 @@ void pager_collect(pager *p, uint64_t oldest_view) {
             keep_spare(p, v->newer, v);
         p->versions_kept--;
     }
+    if (++p->collects % PAGER_IDLE_TRIM_EVERY == 0)
+        trim_idle(p);
 }
 
 size_t pager_versions_kept(const pager *p) {
     return p->versions_kept;
+}
+
+size_t pager_versions_idle(const pager *p) {
+    return p->idle_n;
 }
 
 /* Reads the next page of the durable free list when the entries read so

@@ -162,6 +162,10 @@ void pager_publish(pager *p, uint64_t tag);
 void pager_collect(pager *p, uint64_t oldest_view);
 /* Superseded versions still kept for open views (pages of memory). */
 size_t pager_versions_kept(const pager *p);
+/* Freed versions kept for the next commits' copies (pages of memory):
+ * up to 1,024; every 65,536 calls of pager_collect, those not taken
+ * since the last such trim are freed, down to 32. */
+size_t pager_versions_idle(const pager *p);
 /* A new zeroed dirty page: a free page when there is one (freelist.h),
  * else one past the end. */
 int pager_alloc(pager *p, uint32_t *pgno, uint8_t **page, err *e);

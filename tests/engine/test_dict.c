@@ -253,6 +253,79 @@ static void test_reused_versions_leave_open_views_alone(void) {
     pager_close(pg);
 }
 
+/* Commits beside a view held open: every page the commits change gets a
+ * version a commit, and the view's close frees them all at once. The
+ * pager keeps those blocks (up to 1,024) for the next commits' copies
+ * instead of giving all but 32 back to malloc (issue 20), and the next
+ * burst, copied into them, leaves the view then open reading its own
+ * bytes. */
+enum { BURST_PAGES = 100 };
+
+static void burst(pager *pg, const uint32_t *pgno, uint64_t held, uint64_t from, uint64_t to) {
+    for (uint64_t tag = from; tag <= to; tag++) {
+        for (int i = 0; i < BURST_PAGES; i++)
+            fill(pg, pgno[i], (uint8_t)tag);
+        pager_publish(pg, tag);
+        pager_collect(pg, held);
+    }
+}
+
+static void alloc_pages(pager *pg, uint32_t *pgno) {
+    err e = {0};
+    for (int i = 0; i < BURST_PAGES; i++) {
+        uint8_t *page = NULL;
+        CHECK(pager_alloc(pg, &pgno[i], &page, &e) == 0);
+        memset(page, 1, FORMAT_PAGE_SIZE);
+    }
+    pager_publish(pg, 1);
+}
+
+static void test_versions_a_held_view_kept_are_reused(void) {
+    pager *pg = memory_pager();
+    uint32_t pgno[BURST_PAGES];
+    alloc_pages(pg, pgno);
+    burst(pg, pgno, 1, 2, 11); /* view 1 held over 10 commits */
+    CHECK(pager_versions_kept(pg) == 10 * BURST_PAGES);
+    pager_collect(pg, 11);
+    CHECK(pager_versions_kept(pg) == 0);
+    /* all kept but the pages' spares (the copies of the next commit) */
+    CHECK(pager_versions_idle(pg) > 9 * BURST_PAGES);
+    burst(pg, pgno, 11, 12, 19); /* view 11 held; the copies go into idle blocks */
+    CHECK(pager_versions_idle(pg) > BURST_PAGES);
+    for (int i = 0; i < BURST_PAGES; i++) {
+        CHECK(seen(pg, 11, pgno[i]) == 11);
+        CHECK(seen(pg, 15, pgno[i]) == 15);
+        CHECK(seen(pg, 19, pgno[i]) == 19);
+    }
+    burst(pg, pgno, 19, 20, 60);
+    pager_collect(pg, 60);
+    CHECK(pager_versions_idle(pg) == 1024); /* at most */
+    pager_close(pg);
+}
+
+/* Every 65,536 collects (commits), the idle versions no commit took
+ * since the last such trim are freed, down to 32: once the readers are
+ * gone, a burst's blocks are not kept for ever. */
+static void test_versions_idle_for_long_are_freed(void) {
+    pager *pg = memory_pager();
+    uint32_t pgno[BURST_PAGES];
+    alloc_pages(pg, pgno);
+    burst(pg, pgno, 1, 2, 11);
+    pager_collect(pg, 11);
+    size_t idle = pager_versions_idle(pg);
+    CHECK(idle > 9 * BURST_PAGES);
+    for (int i = 11; i < 65536; i++) /* 65,536 in all: the burst took blocks in this period */
+        pager_collect(pg, 11);
+    CHECK(pager_versions_idle(pg) == idle);
+    for (int i = 0; i < 65536; i++) /* none taken in this one */
+        pager_collect(pg, 11);
+    CHECK(pager_versions_idle(pg) == 32);
+    fill(pg, pgno[0], 12); /* commits go on after the trim */
+    pager_publish(pg, 12);
+    CHECK(seen(pg, 11, pgno[0]) == 11 && seen(pg, 12, pgno[0]) == 12);
+    pager_close(pg);
+}
+
 /* The DICT tree's keys (hash, location), inserted in random order with
  * many hashes shared, some keys twice, over several commits: the tree
  * holds each once, in order, and a seek for each key, for the gap just
@@ -329,6 +402,8 @@ int main(void) {
     test_new_dictionary_filter_grows_and_finds_everything();
     test_filter_built_later_from_the_tree();
     test_reused_versions_leave_open_views_alone();
+    test_versions_a_held_view_kept_are_reused();
+    test_versions_idle_for_long_are_freed();
     test_tree_keys_sorted_and_sought();
     test_known_table_keeps_every_location();
     return CHECK_DONE();
