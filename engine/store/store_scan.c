@@ -137,7 +137,9 @@ static int seek_prefix(store_scan *sc, int order, size_t len, size_t bound, err 
     btree_stop_at_children(&sc->c, false);
     bool holds = sc->holds;
     sc->holds = false;
-    return holds ? btree_seek_held(&sc->c, sc->prefix, len, e) : btree_seek(&sc->c, sc->prefix, len, e);
+    if (holds)
+        return btree_seek_held(&sc->c, sc->prefix, len, e);
+    return btree_seek(&sc->c, sc->prefix, len, e);
 }
 
 /* seek_prefix at from[0..len). */
@@ -157,16 +159,26 @@ static bool spare_covers(store_reader *r, size_t i, int order, const uint8_t *fr
  * closed above). */
 static void raise_spare(store_reader *r, size_t i) {
     store_scan *sc = r->spares[i];
-    memmove(&r->spares[i], &r->spares[i + 1], (r->spare_count - 1 - i) * sizeof sc);
-    r->spares[r->spare_count - 1] = sc;
+    for (; i + 1 < r->spare_count; i++)
+        r->spares[i] = r->spares[i + 1];
+    r->spares[i] = sc;
+}
+
+/* Whether spares[i]'s cursor is set up for the tree of `order` (its
+ * root and branch pages may serve a seek there). */
+static bool spare_on_tree(const store_reader *r, size_t i, int order) {
+    const btree_cursor *c = &r->spares[i]->c;
+    return r->spares[i]->kept && c->view == r->view && c->root == r->h.roots[order] &&
+           c->codec == fact_codec(order);
 }
 
 /* What a seek takes from the reader's spares (spare_for). */
-typedef enum spare_pick { PICK_NEW, PICK_LEAST_RECENT, PICK_HOLDING } spare_pick;
+typedef enum spare_pick { PICK_NEW, PICK_SPARE, PICK_HOLDING } spare_pick;
 
 /* Puts on top of the reader's spares the one a seek of from[0..len)
- * takes: one whose cursor holds the leaf it lands in, else the least
- * recently closed. PICK_NEW when none holds it and there is room for one
+ * takes: one whose cursor holds the leaf it lands in, else (no room for
+ * another) the least recently closed on the same tree (its root and
+ * branches may serve), else the least recently closed. PICK_NEW when none holds the leaf and there is room for one
  * more spare: the seek takes a new scan, so that the spares' leaves
  * (another pattern's probe, run again) stay. */
 static spare_pick spare_for(store_reader *r, int order, const uint8_t *from, size_t len) {
@@ -177,8 +189,11 @@ static spare_pick spare_for(store_reader *r, int order, const uint8_t *from, siz
         }
     if (r->spare_count < STORE_SPARE_SCANS)
         return PICK_NEW;
-    raise_spare(r, 0);
-    return PICK_LEAST_RECENT;
+    size_t i = 0;
+    while (i < r->spare_count && !spare_on_tree(r, i, order))
+        i++;
+    raise_spare(r, i < r->spare_count ? i : 0);
+    return PICK_SPARE;
 }
 
 /* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
