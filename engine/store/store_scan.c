@@ -176,11 +176,11 @@ static bool spare_on_tree(const store_reader *r, size_t i, int order) {
 typedef enum spare_pick { PICK_NEW, PICK_SPARE, PICK_HOLDING } spare_pick;
 
 /* Puts on top of the reader's spares the one a seek of from[0..len)
- * takes: one whose cursor holds the leaf it lands in, else (no room for
- * another) the least recently closed on the same tree (its root and
- * branches may serve), else the least recently closed. PICK_NEW when none holds the leaf and there is room for one
- * more spare: the seek takes a new scan, so that the spares' leaves
- * (another pattern's probe, run again) stay. */
+ * takes: one whose cursor holds the leaf it lands in; else, with room
+ * for another spare, none (PICK_NEW: the seek takes a new scan, so that
+ * the spares' leaves, another pattern's probe run again, stay); else the
+ * least recently closed on the same tree (its root and branches may
+ * serve), else the least recently closed. */
 static spare_pick spare_for(store_reader *r, int order, const uint8_t *from, size_t len) {
     for (size_t i = r->spare_count; i-- > 0;)
         if (spare_covers(r, i, order, from, len)) {
