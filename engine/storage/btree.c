@@ -617,6 +617,21 @@ static bool leaf_covers(btree_cursor *c, const uint8_t *target) {
     return true;
 }
 
+bool btree_cursor_covers(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
+                         const btree_codec *codec, const uint8_t *prefix, size_t len) {
+    if (c->pg != pg || c->view != view || c->root != root || c->codec != codec)
+        return false;
+    uint8_t target[BTREE_MAX_KEY] = {0};
+    memcpy(target, prefix, len);
+    return leaf_covers(c, target);
+}
+
+int btree_seek_held(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
+    uint8_t target[BTREE_MAX_KEY] = {0};
+    memcpy(target, prefix, len);
+    return seek_in_leaf(c, c->depth - 1, c->leaf, c->scratch->note, target, e);
+}
+
 int btree_seek(btree_cursor *c, const uint8_t *prefix, size_t len, err *e) {
     uint8_t target[BTREE_MAX_KEY] = {0};
     memcpy(target, prefix, len);

@@ -182,6 +182,14 @@ int btree_cursor_init(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
 void btree_cursor_reuse(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
                         const btree_codec *codec);
 void btree_cursor_free(btree_cursor *c);
+/* Whether a seek of prefix[0..len) by c, set up by btree_cursor_reuse for
+ * the tree at `root` as `view` sees it, would stay inside the leaf c
+ * holds (no page read). */
+bool btree_cursor_covers(btree_cursor *c, pager *pg, uint64_t view, uint32_t root,
+                         const btree_codec *codec, const uint8_t *prefix, size_t len);
+/* btree_seek of a cursor btree_cursor_covers found holding the leaf
+ * (nothing moved it since): without checking that again. */
+int btree_seek_held(btree_cursor *c, const uint8_t *prefix, size_t len, err *e);
 /* Positions before the first key >= `prefix` (len <= key_size; missing
  * bytes count as zero). From the leaf the cursor holds when the key lies
  * in its range (probes in key order), else from the root. */

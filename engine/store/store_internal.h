@@ -24,6 +24,13 @@
  * of every query. */
 #define STORE_IDLE_READERS 4
 
+/* Closed scans a reader keeps, each with its cursor and scratch block
+ * (pager.h): a seek takes the one whose cursor holds the leaf it lands
+ * in (store_scan.c), so a query of two probes run again finds the pages
+ * and leaf note of each (with one spare, the probes took turns with it
+ * and each read its branch and leaf again every run). */
+#define STORE_SPARE_SCANS 2
+
 /* The open readers of one list, in the order they opened (so oldest
  * view first), under the list's mutex. Padded apart (thread_slot.h), not
  * aligned: the store is calloc'd. */

@@ -38,7 +38,8 @@ static void reader_free(store_reader *r) {
     free(r->scratch);
     free(r->uuids);
     store_scan_idle(r);
-    free(r->spare);
+    for (size_t i = 0; i < r->spare_count; i++)
+        free(r->spares[i]);
     free(r);
 }
 
@@ -88,8 +89,8 @@ static store_reader *reader_take(store *s) {
 /* Gives back what the budget was charged and forgets the budget, decoded
  * texts and held page, keeping the snapshot's lookups (until a reader
  * opens on another), the memo (unless large), the texts' arena block
- * (unless the arena grew past one), the scratch page, the spare scan
- * with its cursor and the UUID slots (a location's UUID never changes).
+ * (unless the arena grew past one), the scratch page, the spare scans
+ * with their cursors and the UUID slots (a location's UUID never changes).
  * The cursor keeps its pages and its place: the next query on the same
  * snapshot (a repeated or prepared query, btree_cursor_reuse) seeks
  * inside the leaf it holds without descending from the root; on another

@@ -107,7 +107,8 @@ struct store_reader {
     size_t entry_reads;                    /* dictionary entries read so far */
     uuid_slot *uuids;                      /* allocated at the first UUID, never zeroed: */
     uint64_t uuid_filled[UUID_SLOTS / 64]; /* which slots hold one */
-    store_scan *spare;                     /* a closed scan, for the next one to reuse */
+    store_scan *spares[STORE_SPARE_SCANS]; /* closed scans, the last closed on top */
+    size_t spare_count;                    /* of spares[] */
     attr_memo last_attr;                   /* store_bound_attribute's last answer */
     entity_memo last_entity;               /* store_reader_entity_id's */
     types_memo last_types;                 /* store_value_types' */
@@ -122,7 +123,7 @@ static inline bool store_reader_own_id(const store_reader *r, const value *v, ui
     return true;
 }
 
-/* Gives the cursor of the reader's spare scan (store_scan_close keeps it
+/* Gives the cursors of the reader's spare scans (store_scan_close keeps them
  * set up for the next scan, and an idle reader keeps it for its next
  * query) back to the pager: before the reader is freed, which is before
  * the pager closes. */

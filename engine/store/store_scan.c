@@ -20,6 +20,7 @@ struct store_scan {
                      estimates never read runs) */
     bool done;    /* past the prefix: nothing more to read */
     bool kept;    /* a spare whose cursor `c` is still set up (take_cursor) */
+    bool holds;   /* `c` holds the leaf the next seek lands in (spare_for) */
     uint8_t prefix[FACT_KEY_SIZE];
     size_t plen;
     bool desc;            /* AVET groups from the last value down (store_scan_values) */
@@ -76,16 +77,17 @@ int store_index_for(store_fixed f, int *fields) {
     return index_for(f, fields ? fields : &ignored);
 }
 
-/* The reader's spare scan (store_scan_close keeps one, its cursor still
- * on the leaf it read last), or a new one. */
-static int take_scan(store_reader *r, store_scan **out, err *e) {
-    store_scan *sc = r->spare;
-    r->spare = NULL;
+/* The reader's spare scan on top (store_scan_close keeps them, each
+ * cursor still on the leaf it read last), or a new one (`fresh`, or none
+ * kept). */
+static int take_scan(store_reader *r, bool fresh, store_scan **out, err *e) {
+    store_scan *sc = r->spare_count && !fresh ? r->spares[--r->spare_count] : NULL;
     if (!sc && (sc = malloc(sizeof *sc)) != NULL)
         sc->kept = false;
     if (!sc)
         return err_set(e, ERR(INT, 0), "out of memory");
     sc->r = r;
+    sc->holds = false;
     sc->skip = sc->has_held = false; /* a list (store_scan_latest) is never positioned */
     sc->see = false;
     sc->shown_left = 0;
@@ -108,11 +110,12 @@ static int take_cursor(store_scan *sc, int order, err *e) {
 }
 
 void store_scan_idle(store_reader *r) {
-    store_scan *sc = r->spare;
-    if (sc && sc->kept)
-        btree_cursor_free(&sc->c);
-    if (sc)
+    for (size_t i = 0; i < r->spare_count; i++) {
+        store_scan *sc = r->spares[i];
+        if (sc->kept)
+            btree_cursor_free(&sc->c);
         sc->kept = false;
+    }
 }
 
 /* Positions sc (its cursor set up for `order`) at sc->prefix[0..len),
@@ -132,6 +135,10 @@ static int seek_prefix(store_scan *sc, int order, size_t len, size_t bound, err 
     fact_run_clear(&sc->run);
     sc->bounded = false;
     btree_stop_at_children(&sc->c, false);
+    bool holds = sc->holds;
+    sc->holds = false;
+    if (holds)
+        return btree_seek_held(&sc->c, sc->prefix, len, e);
     return btree_seek(&sc->c, sc->prefix, len, e);
 }
 
@@ -142,13 +149,62 @@ static int position(store_scan *sc, int order, const uint8_t *from, size_t len, 
     return seek_prefix(sc, order, len, bound, e);
 }
 
+static bool spare_covers(store_reader *r, size_t i, int order, const uint8_t *from, size_t len) {
+    store_scan *sc = r->spares[i];
+    return sc->kept && btree_cursor_covers(&sc->c, r->s->pg, r->view, r->h.roots[order],
+                                           fact_codec(order), from, len);
+}
+
+/* Moves spares[i] to the top, the others keeping their order (the last
+ * closed above). */
+static void raise_spare(store_reader *r, size_t i) {
+    store_scan *sc = r->spares[i];
+    for (; i + 1 < r->spare_count; i++)
+        r->spares[i] = r->spares[i + 1];
+    r->spares[i] = sc;
+}
+
+/* Whether spares[i]'s cursor is set up for the tree of `order` (its
+ * root and branch pages may serve a seek there). */
+static bool spare_on_tree(const store_reader *r, size_t i, int order) {
+    const btree_cursor *c = &r->spares[i]->c;
+    return r->spares[i]->kept && c->view == r->view && c->root == r->h.roots[order] &&
+           c->codec == fact_codec(order);
+}
+
+/* What a seek takes from the reader's spares (spare_for). */
+typedef enum spare_pick { PICK_NEW, PICK_SPARE, PICK_HOLDING } spare_pick;
+
+/* Puts on top of the reader's spares the one a seek of from[0..len)
+ * takes: one whose cursor holds the leaf it lands in; else, with room
+ * for another spare, none (PICK_NEW: the seek takes a new scan, so that
+ * the spares' leaves, another pattern's probe run again, stay); else the
+ * least recently closed on the same tree (its root and branches may
+ * serve), else the least recently closed. */
+static spare_pick spare_for(store_reader *r, int order, const uint8_t *from, size_t len) {
+    for (size_t i = r->spare_count; i-- > 0;)
+        if (spare_covers(r, i, order, from, len)) {
+            raise_spare(r, i);
+            return PICK_HOLDING;
+        }
+    if (r->spare_count < STORE_SPARE_SCANS)
+        return PICK_NEW;
+    size_t i = 0;
+    while (i < r->spare_count && !spare_on_tree(r, i, order))
+        i++;
+    raise_spare(r, i < r->spare_count ? i : 0);
+    return PICK_SPARE;
+}
+
 /* Seeks to from[0..len) and keeps to keys sharing its first `bound` bytes. */
 static int scan_seek(store_reader *r, int order, const uint8_t *from, size_t len, size_t bound,
                      store_scan **out, err *e) {
     store_scan *sc = NULL;
-    int rc = take_scan(r, &sc, e);
+    spare_pick pick = spare_for(r, order, from, len);
+    int rc = take_scan(r, pick == PICK_NEW, &sc, e);
     if (rc != 0)
         return rc;
+    sc->holds = pick == PICK_HOLDING;
     sc->list = sc->few; /* store_scan_close reads it */
     rc = take_cursor(sc, order, e);
     if (rc == 0)
@@ -745,13 +801,14 @@ void store_scan_close(store_scan *sc) {
     if (sc->list != sc->few)
         free(sc->list);
     sc->list = sc->few;
-    if (sc->r->spare) {
+    store_reader *r = sc->r;
+    if (r->spare_count == STORE_SPARE_SCANS) {
         btree_cursor_free(&sc->c);
         free(sc);
         return;
     }
     sc->kept = sc->c.scratch != NULL;
-    sc->r->spare = sc;
+    r->spares[r->spare_count++] = sc;
 }
 
 int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, store_scan **out,
@@ -759,7 +816,7 @@ int store_scan_latest(store_reader *r, const store_bound *b, uint64_t max_txc, s
     if (!r->h.history || !b->has_e || !b->has_a || b->has_v)
         return 1;
     store_scan *sc = NULL;
-    int rc = take_scan(r, &sc, e);
+    int rc = take_scan(r, false, &sc, e);
     if (rc != 0)
         return rc;
     if (sc->kept)
