@@ -6,7 +6,8 @@
  *                  prints the usage and exits 2)
  *
  * Three phases of the same length: the writers alone (each commit one
- * fact on its own entity), the readers alone (each query a count over
+ * new fact on the writer's own entity, its values going on from phase to
+ * phase), the readers alone (each query a count over
  * the seeded entities, read through a cursor), then both together. The
  * targets: writers keep >= 50% of their commit rate alone, readers >= 50%
  * of their query rate alone, and the worst commit latency beside the
@@ -31,6 +32,7 @@
 #include "minigraf.h"
 
 #define MAX_LATENCIES 1000000
+#define MAX_THREADS 64 /* writers and readers of a phase */
 
 static long thread_cpu_ns(void) {
     struct timespec t;
@@ -62,10 +64,19 @@ static void note_latency(phase *p, double s) {
     pthread_mutex_unlock(&p->mu);
 }
 
+/* The next value of each writer's facts. It carries over from phase to
+ * phase, so that every phase's commits add new facts after the writer's
+ * last ones, as the first phase's do: starting each phase at 0 made the
+ * together phase re-assert the facts of the writers' phase alone, inserts
+ * into the middle of leaves written long before, which cost 3.9-4.3 us a
+ * commit against 3.3-3.4 for new facts beside the same readers. */
+static long next_value[MAX_THREADS];
+
 static void *writer_main(void *arg) {
     worker *w = arg;
     char text[128];
-    for (long k = 0; bench_now_s() < w->p->until; k++) {
+    long k = next_value[w->id];
+    for (; bench_now_s() < w->p->until; k++) {
         snprintf(text, sizeof text, "(transact [[:writer-%d :n %ld]])", w->id, k);
         double t0 = bench_now_s();
         char *r = minigraf_execute(w->p->db, text);
@@ -78,6 +89,7 @@ static void *writer_main(void *arg) {
         note_latency(w->p, t);
         atomic_fetch_add(&w->p->commits, 1);
     }
+    next_value[w->id] = k;
     atomic_fetch_add(&w->p->writer_cpu_ns, thread_cpu_ns());
     return NULL;
 }
@@ -119,12 +131,12 @@ static outcome run_phase(MiniGrafDb *db, double seconds, int writers, int reader
     phase p = {.db = db};
     pthread_mutex_init(&p.mu, NULL);
     p.latencies = malloc(sizeof(double) * MAX_LATENCIES);
-    pthread_t th[64];
-    worker ws[64];
+    pthread_t th[MAX_THREADS];
+    worker ws[MAX_THREADS];
     int n = 0;
     double cpu0 = cpu_seconds();
     p.until = bench_now_s() + seconds;
-    for (int i = 0; i < writers + readers && n < 64; i++, n++) {
+    for (int i = 0; i < writers + readers && n < MAX_THREADS; i++, n++) {
         ws[n] = (worker){&p, i};
         pthread_create(&th[n], NULL, i < writers ? writer_main : reader_main, &ws[n]);
     }
