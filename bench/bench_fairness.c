@@ -136,7 +136,7 @@ static outcome run_phase(MiniGrafDb *db, double seconds, int writers, int reader
     int n = 0;
     double cpu0 = cpu_seconds();
     p.until = bench_now_s() + seconds;
-    for (int i = 0; i < writers + readers && n < MAX_THREADS; i++, n++) {
+    for (int i = 0; i < writers + readers; i++, n++) {
         ws[n] = (worker){&p, i};
         pthread_create(&th[n], NULL, i < writers ? writer_main : reader_main, &ws[n]);
     }
@@ -208,8 +208,8 @@ static double number_arg(int argc, char **argv, int i, double fallback, double l
 int main(int argc, char **argv) {
     double seconds = number_arg(argc, argv, 1, 3.0, 0.01, 3600);
     long entities = (long)number_arg(argc, argv, 2, 1000, 1, 1e8);
-    int writers = (int)number_arg(argc, argv, 3, 4, 1, 256);
-    int readers = (int)number_arg(argc, argv, 4, 3, 1, 256);
+    int writers = (int)number_arg(argc, argv, 3, 4, 1, MAX_THREADS - 1);
+    int readers = (int)number_arg(argc, argv, 4, 3, 1, MAX_THREADS - writers);
     char dir[] = "/tmp/bench_fairness_XXXXXX";
     if (!mkdtemp(dir))
         return 1;
