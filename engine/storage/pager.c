@@ -22,10 +22,14 @@
 /* One version of a page changed since the last checkpoint. A chain runs
  * from the newest (the writer's) to older ones kept for open views. */
 typedef struct pver {
-    _Atomic uint64_t tag;       /* seen from views >= tag; PAGER_UNPUBLISHED */
-    struct pver *older, *newer; /* the chain */
-    struct pver *next_pending;  /* unpublished versions, to tag at publish */
-    struct pver *next_gc;       /* superseded versions, oldest first */
+    _Atomic uint64_t tag; /* seen from views >= tag; PAGER_UNPUBLISHED */
+    /* The chain. Views walk `older` while the writer takes out a version
+     * no view sees (pager_dirty_marked): atomic, and stored with release
+     * where a view may follow it. */
+    struct pver *_Atomic older;
+    struct pver *newer;
+    struct pver *next_pending;      /* unpublished versions, to tag at publish */
+    struct pver *next_gc, *prev_gc; /* superseded versions, oldest first */
     /* The parts of `page` that may differ from `older`'s (pager_mark). */
     pager_marks changed;
     /* The block of `older` once no view sees it, kept while this is the
@@ -48,6 +52,10 @@ typedef struct frozen_page {
 /* Pages that keep a spare block, at most (the oldest kept gives its up):
  * more than a single-fact commit changes. */
 #define PAGER_SPARES 32
+
+/* How far back from a page's newest version a commit looks for one that
+ * no open view sees: views span a few commits. */
+#define PAGER_REUSE_DEPTH 8
 
 /* Where a page's newest version hangs: views load it while the writer
  * hangs a new (unpublished) one there, without the maps lock. */
@@ -100,6 +108,7 @@ struct pager {
     shared_lock maps;
     pver *pending;            /* unpublished versions */
     pver *gc_first, *gc_last; /* superseded versions, in the order they were */
+    pager_views open;         /* the views open at the last publish */
     size_t versions_kept;     /* superseded versions not yet freed (the writer's) */
     /* Freed versions kept for the next ones (the writer's, linked by
      * next_gc): a commit supersedes a version of each page it changes and
@@ -214,7 +223,7 @@ static void free_idle(pager *p) {
 
 static void free_chain(pver *v) {
     while (v) {
-        pver *older = v->older;
+        pver *older = atomic_load_explicit(&v->older, memory_order_relaxed);
         free(v);
         v = older;
     }
@@ -645,7 +654,7 @@ static int read_version(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, er
         pver_ref *slot = find_slot(p, pgno);
         const pver *v = slot ? atomic_load(slot) : NULL;
         while (v && atomic_load_explicit(&v->tag, memory_order_relaxed) > view)
-            v = v->older;
+            v = atomic_load_explicit(&v->older, memory_order_acquire);
         if (v) {
             memcpy(dst, v->page, FORMAT_PAGE_SIZE);
             rc = 1;
@@ -674,7 +683,8 @@ int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, con
  * for pager_publish. */
 static void list_version(pager *p, pver *v) {
     atomic_init(&v->tag, PAGER_UNPUBLISHED);
-    v->older = v->newer = v->next_gc = v->spare = NULL;
+    atomic_init(&v->older, NULL);
+    v->newer = v->next_gc = v->prev_gc = v->spare = NULL;
     v->changed = 0;
     v->next_pending = p->pending;
     p->pending = v;
@@ -781,15 +791,92 @@ static void copy_marked(uint8_t *to, const uint8_t *from, pager_marks marks) {
     }
 }
 
-/* The next version of `h`, the newest (published): its spare brought up
- * to date by copying what changed since (the page's image one version
- * back), else a copy of the whole page. */
+static pver *older_of(pver *v) {
+    return atomic_load_explicit(&v->older, memory_order_relaxed);
+}
+
+/* Whether a view open at the last publish sees the version tagged `from`
+ * that a version tagged `to` superseded: one of them in [from, to). */
+static bool seen(const pager *p, uint64_t from, uint64_t to) {
+    if (!p->open.all)
+        return true;
+    for (size_t i = 0; i < p->open.n; i++)
+        if (p->open.tag[i] >= from)
+            return p->open.tag[i] < to;
+    return false;
+}
+
+/* A superseded version of `h`'s page, a few back, that no open view sees
+ * (views opened since the last publish see `h` or newer), and in
+ * *behind the parts in which it differs from `h`; NULL when none. */
+static pver *unseen_version(pager *p, pver *h, pager_marks *behind) {
+    pager_marks m = h->changed;
+    pver *newer = h;
+    pver *v = older_of(h);
+    for (int depth = 0; v && depth < PAGER_REUSE_DEPTH; depth++) {
+        if (!seen(p, atomic_load_explicit(&v->tag, memory_order_relaxed),
+                  atomic_load_explicit(&newer->tag, memory_order_relaxed))) {
+            *behind = m;
+            return v;
+        }
+        m |= v->changed;
+        newer = v;
+        v = older_of(v);
+    }
+    return NULL;
+}
+
+/* `v`, superseded, leaves the queue of superseded versions. */
+static void unqueue_superseded(pager *p, pver *v) {
+    if (v->prev_gc)
+        v->prev_gc->next_gc = v->next_gc;
+    else
+        p->gc_first = v->next_gc;
+    if (v->next_gc)
+        v->next_gc->prev_gc = v->prev_gc;
+    else
+        p->gc_last = v->prev_gc;
+    p->versions_kept--;
+}
+
+/* `v`, which no view sees, leaves its page's chain and becomes a new
+ * unpublished version (its `older` is set by the caller). Views whose
+ * walk is at `v` skip it (its tag is newer than they are, before and
+ * after) and go on by whichever `older` they load: the one it had, or the
+ * version it is put in front of, from which the chain leads down to
+ * theirs again. So its `older` is never left NULL meanwhile. */
+static void reuse_version(pager *p, pver *v) {
+    pver *newer = v->newer, *older = older_of(v);
+    newer->changed |= v->changed; /* now relative to `older` */
+    atomic_store_explicit(&newer->older, older, memory_order_release);
+    if (older)
+        older->newer = newer;
+    unqueue_superseded(p, v);
+    atomic_store_explicit(&v->tag, PAGER_UNPUBLISHED, memory_order_relaxed);
+    v->newer = v->next_gc = v->prev_gc = v->spare = NULL;
+    v->changed = 0;
+    v->next_pending = p->pending;
+    p->pending = v;
+}
+
+/* The next version of `h`, the newest (published), brought up to date by
+ * copying what changed since: its spare, else a version a few back that
+ * no open view sees (issue 20: beside readers, the one just before `h`
+ * usually is), else a copy of the whole page. */
 static pver *next_version(pager *p, pver *h) {
-    if (!h->spare)
+    pager_marks behind;
+    if (h->spare) {
+        behind = h->changed;
+        pver *v = take_spare(p, h);
+        copy_marked(v->page, h->page, behind);
+        list_version(p, v);
+        return v;
+    }
+    pver *v = unseen_version(p, h, &behind);
+    if (!v)
         return new_version(p, h->page);
-    pver *v = take_spare(p, h);
-    copy_marked(v->page, h->page, h->changed);
-    list_version(p, v);
+    reuse_version(p, v);
+    copy_marked(v->page, h->page, behind);
     return v;
 }
 
@@ -797,10 +884,10 @@ static pver *next_version(pager *p, pver *h) {
 /* Whether `v` differs from the version it was copied from only in the
  * parts marked changed (MG_ASSERT: a change not marked would be lost by
  * the copy into a spare). */
-static bool marks_cover(const pver *v) {
+static bool marks_cover(pver *v) {
     for (size_t i = 0; i < FORMAT_PAGE_SIZE / PAGER_CHUNK; i++)
-        if (!(v->changed >> i & 1) &&
-            memcmp(v->page + i * PAGER_CHUNK, v->older->page + i * PAGER_CHUNK, PAGER_CHUNK) != 0)
+        if (!(v->changed >> i & 1) && memcmp(v->page + i * PAGER_CHUNK,
+                                             older_of(v)->page + i * PAGER_CHUNK, PAGER_CHUNK) != 0)
             return false;
     return true;
 }
@@ -810,6 +897,7 @@ static bool marks_cover(const pver *v) {
  * still see it. */
 static void queue_superseded(pager *p, pver *old) {
     old->next_gc = NULL;
+    old->prev_gc = p->gc_last;
     if (p->gc_last)
         p->gc_last->next_gc = old;
     else
@@ -845,7 +933,7 @@ int pager_dirty_marked(pager *p, uint32_t pgno, uint8_t **page, pager_marks **ma
     pver *v = next_version(p, h);
     if (!v)
         return oom(e);
-    v->older = h;
+    atomic_store_explicit(&v->older, h, memory_order_release);
     h->newer = v;
     /* Release, not seq_cst: an x86 exchange waits for the slot's line,
      * which the views on other cores keep reading (issue 20). */
@@ -870,7 +958,7 @@ void pager_publish(pager *p, uint64_t tag) {
     MG_ASSERT(tag != PAGER_UNPUBLISHED);
     for (pver *v = p->pending; v; v = v->next_pending) {
 #ifdef MG_ASSERTS
-        MG_ASSERT(!v->older || marks_cover(v));
+        MG_ASSERT(!older_of(v) || marks_cover(v));
 #endif
         atomic_store_explicit(&v->tag, tag, memory_order_relaxed);
     }
@@ -889,20 +977,36 @@ static bool collectable(const pager *p, uint64_t oldest_view) {
     return p->gc_first && atomic_load(&p->gc_first->newer->tag) <= oldest_view;
 }
 
+bool pager_views_add(pager_views *v, uint64_t tag) {
+    size_t at = 0;
+    while (at < v->n && v->tag[at] < tag)
+        at++;
+    if (at < v->n && v->tag[at] == tag)
+        return true;
+    if (v->n == PAGER_VIEWS_KNOWN)
+        return false;
+    memmove(v->tag + at + 1, v->tag + at, (v->n - at) * sizeof *v->tag);
+    v->tag[at] = tag;
+    v->n++;
+    return true;
+}
+
+void pager_views_open(pager *p, const pager_views *open) {
+    p->open = *open;
+}
+
 void pager_collect(pager *p, uint64_t oldest_view) {
     while (collectable(p, oldest_view)) {
         pver *v = p->gc_first;
-        p->gc_first = v->next_gc;
-        if (!p->gc_first)
-            p->gc_last = NULL;
-        v->newer->older = v->older;
-        if (v->older)
-            v->older->newer = v->newer;
+        unqueue_superseded(p, v);
+        pver *older = older_of(v);
+        atomic_store_explicit(&v->newer->older, older, memory_order_release);
+        if (older)
+            older->newer = v->newer;
         if (v->newer->newer)
             drop_version(p, v);
         else
             keep_spare(p, v->newer, v);
-        p->versions_kept--;
     }
     if (++p->collects % PAGER_IDLE_TRIM_EVERY == 0)
         trim_idle(p);
@@ -1053,8 +1157,8 @@ static int reserve_frozen(pager *p, const freelist_plan *plan, err *e) {
 /* `v`, the newest version of a page a deferred checkpoint made
  * committed, stays until written; its older ones go. */
 static void freeze(pager *p, size_t *n, uint32_t pgno, pver *v) {
-    free_chain(v->older);
-    v->older = NULL;
+    free_chain(older_of(v));
+    atomic_store_explicit(&v->older, NULL, memory_order_relaxed);
     p->frozen[(*n)++] = (frozen_page){pgno, v->page, v};
 }
 

@@ -156,6 +156,21 @@ static inline void pager_mark(pager_marks *marks, size_t off, size_t len) {
 /* Tags every unpublished version `tag` (a view number, above every tag
  * given before): views from `tag` on see this commit. */
 void pager_publish(pager *p, uint64_t tag);
+/* The views open at a publish, ascending and distinct; `all` false when
+ * more were open than `tag` holds (or they are not known). */
+#define PAGER_VIEWS_KNOWN 16
+typedef struct pager_views {
+    uint64_t tag[PAGER_VIEWS_KNOWN];
+    size_t n;
+    bool all;
+} pager_views;
+/* Adds `tag` to `v` (in order, once); false when it is full. */
+bool pager_views_add(pager_views *v, uint64_t tag);
+/* After pager_publish: the views open then (a view opened later sees the
+ * newest version of every page). The next commit gives a superseded
+ * version that none of them sees to its page's next version, copying only
+ * what changed since instead of the whole page. */
+void pager_views_open(pager *p, const pager_views *open);
 /* Frees the versions superseded by one that every view from
  * `oldest_view` on sees: pass the oldest view still open (or, with none
  * open, the newest published). */

@@ -120,7 +120,10 @@ void store_publish(store *s) {
     s->pub_newest_tx_id = s->newest_tx_id;
     s->pub_recent = s->dic.recent;
     uint64_t oldest = store_readers_oldest(s);
+    pager_views open;
+    store_readers_views(s, &open);
     store_publish_unlock(s);
+    pager_views_open(s->pg, &open);
     pager_collect(s->pg, oldest); /* a reader opening now sees s->view: kept */
     dict_published(&s->dic, s->view, oldest);
 }

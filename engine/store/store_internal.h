@@ -157,6 +157,9 @@ void store_publish_unlock(store *s);
 /* The view of the oldest open reader, else the newest (under
  * store_publish_lock). */
 uint64_t store_readers_oldest(const store *s);
+/* The open readers' views, as far as `out` holds them (under
+ * store_publish_lock). */
+void store_readers_views(const store *s, pager_views *out);
 
 /* The reader pool and lists; freeing frees the idle readers (none may be
  * open). Init: 0, or -1 when the system cannot make the lists' mutexes. */

@@ -154,6 +154,23 @@ static void close_snapshot(store_reader *r) {
     pthread_mutex_unlock(&l->mu);
 }
 
+/* The open readers' views (pager_views). A list is in view order, so a
+ * view shared by many readers is added once; the walk stops after
+ * STORE_VIEWS_WALK readers, with `all` false. */
+#define STORE_VIEWS_WALK 64
+void store_readers_views(const store *s, pager_views *out) {
+    out->n = 0;
+    out->all = false;
+    size_t walked = 0;
+    for (int i = 0; i < STORE_READER_LISTS; i++) {
+        for (const store_reader *r = s->open[i].oldest; r; r = r->open_next) {
+            if (++walked > STORE_VIEWS_WALK || !pager_views_add(out, r->view))
+                return;
+        }
+    }
+    out->all = true;
+}
+
 /* Each list is in view order: its oldest is its first. */
 uint64_t store_readers_oldest(const store *s) {
     uint64_t oldest = s->view;

@@ -128,6 +128,11 @@ static void test_reader_keeps_its_snapshot_through_commits_and_a_checkpoint(cons
     err_clear(&e);
 }
 
+/* More readers at distinct views than a publish lists (pager_views):
+ * every version from the first one's view on may be seen, so every one
+ * is kept. */
+enum { UNLISTED_VIEWS = PAGER_VIEWS_KNOWN + 1 };
+
 static void test_versions_go_when_no_reader_sees_them(void) {
     store *s = NULL;
     err e = {0};
@@ -137,7 +142,12 @@ static void test_versions_go_when_no_reader_sees_them(void) {
     CHECK(pager_versions_kept(s->pg) == 0); /* no reader: freed at publish */
     store_reader *r = NULL;
     CHECK(store_reader_open(s, &r, &e) == 0);
-    int commits = 0;
+    store_reader *unlisted[UNLISTED_VIEWS];
+    for (int i = 0; i < UNLISTED_VIEWS; i++) {
+        commit_numbers(s, 1001 + i, 1);
+        CHECK(store_reader_open(s, &unlisted[i], &e) == 0);
+    }
+    int commits = UNLISTED_VIEWS;
     while (!store_wants_quiet(s) && commits < 100000)
         commit_numbers(s, 1001 + commits++, 1);
     CHECK(pager_versions_kept(s->pg) > STORE_MAX_KEPT_VERSIONS);
@@ -147,11 +157,118 @@ static void test_versions_go_when_no_reader_sees_them(void) {
     store_reader *later = NULL;
     CHECK(store_reader_open(s, &later, &e) == 0);
     store_reader_close(r);
+    for (int i = 0; i < UNLISTED_VIEWS; i++)
+        store_reader_close(unlisted[i]);
     CHECK(store_checkpoint(s, &e) == 0); /* in memory: frees what `later` does not see */
     CHECK(pager_versions_kept(s->pg) == 0);
     CHECK(records_seen(later, 1001 + commits, 2 + (uint64_t)commits, &exact) == 1001 + commits &&
           exact);
     store_reader_close(later);
+    store_close(s);
+    err_clear(&e);
+}
+
+/* Readers held at four views across 2,000 single-fact commits each read
+ * exactly their snapshot, and the versions kept stay a few a page: a
+ * commit gives a version no reader sees to the page's next version
+ * instead of keeping every version since the oldest reader. */
+static void test_held_readers_keep_only_the_versions_they_see(void) {
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_memory(false, &s, &e) == 0);
+    commit_numbers(s, 0, 1000);
+    enum { HELD = 4, EACH = 500 };
+    store_reader *r[HELD];
+    uint64_t tx[HELD];
+    for (int k = 0; k < HELD; k++) {
+        CHECK(store_reader_open(s, &r[k], &e) == 0);
+        tx[k] = store_tx_count(s);
+        for (int i = 0; i < EACH; i++)
+            commit_numbers(s, 1000 + k * EACH + i, 1);
+    }
+    /* Without the reuse, one version a commit at least (2,000). */
+    CHECK(pager_versions_kept(s->pg) < HELD * EACH / 4);
+    for (int k = 0; k < HELD; k++) {
+        bool exact;
+        CHECK(records_seen(r[k], 1000 + k * EACH, tx[k], &exact) == 1000 + k * EACH && exact);
+        store_reader_close(r[k]);
+    }
+    commit_numbers(s, 1000 + HELD * EACH, 1);
+    CHECK(pager_versions_kept(s->pg) == 0);
+    store_close(s);
+    err_clear(&e);
+}
+
+typedef struct snapshot_reader {
+    store *s;
+    atomic_int committed; /* numbers below it are committed */
+    atomic_bool stop;
+    atomic_bool pacing; /* the writer waits for passes: hold no more */
+    atomic_int passes;
+    atomic_int wrong;
+} snapshot_reader;
+
+/* Snapshot after snapshot, every other one held across a few of the
+ * writer's commits (unless it waits for the readers), reads exactly the
+ * numbers committed when it opened. */
+static void *read_snapshots(void *arg) {
+    snapshot_reader *sr = arg;
+    for (int pass = 0; !atomic_load(&sr->stop); pass++) {
+        int below = atomic_load(&sr->committed);
+        store_reader *r = NULL;
+        err e = {0};
+        if (store_reader_open(sr->s, &r, &e) != 0) {
+            atomic_fetch_add(&sr->wrong, 1);
+            err_clear(&e);
+            atomic_store(&sr->passes, INT_MAX / 2);
+            return NULL;
+        }
+        int above = atomic_load(&sr->committed);
+        if (pass % 2)
+            while (atomic_load(&sr->committed) < above + 3 && !atomic_load(&sr->pacing))
+                sched_yield();
+        bool exact;
+        int n = records_seen(r, INT_MAX, UINT64_MAX, &exact);
+        if (!exact || n < below || n > above + 1) /* `committed` follows the commit */
+            atomic_fetch_add(&sr->wrong, 1);
+        store_reader_close(r);
+        atomic_fetch_add(&sr->passes, 1);
+    }
+    return NULL;
+}
+
+/* Two reader threads beside a writer committing one number at a time: the
+ * versions the writer reuses are walked past by the readers' lookups. */
+static void test_snapshots_read_beside_reused_versions(void) {
+    store *s = NULL;
+    err e = {0};
+    CHECK(store_open_memory(false, &s, &e) == 0);
+    commit_numbers(s, 0, 500);
+    snapshot_reader sr = {.s = s};
+    atomic_init(&sr.committed, 500);
+    atomic_init(&sr.stop, false);
+    atomic_init(&sr.pacing, false);
+    atomic_init(&sr.passes, 0);
+    atomic_init(&sr.wrong, 0);
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&th[i], NULL, read_snapshots, &sr) == 0);
+    for (int i = 500; i < 3000; i++) {
+        commit_numbers(s, i, 1);
+        atomic_store(&sr.committed, i + 1);
+        if (i % 64 != 0)
+            continue;
+        atomic_store(&sr.pacing, true);
+        for (int seen = atomic_load(&sr.passes); atomic_load(&sr.passes) < seen + 2;)
+            sched_yield();
+        atomic_store(&sr.pacing, false);
+    }
+    atomic_store(&sr.pacing, true);
+    atomic_store(&sr.stop, true);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    CHECK(atomic_load(&sr.wrong) == 0);
+    CHECK(atomic_load(&sr.passes) > 2 * 2500 / 64);
     store_close(s);
     err_clear(&e);
 }
@@ -273,8 +390,9 @@ static void ignore_row(void *ctx, const value *row) {
     (void)row;
 }
 
-/* The database keeps the bound: a streaming cursor held open across many
- * commits is read into memory once the versions it keeps pass it. */
+/* The database keeps the bound: streaming cursors held open across many
+ * commits (more views than a publish lists) are read into memory once the
+ * versions they keep pass it. */
 static void test_database_bounds_what_a_held_cursor_keeps(void) {
     db *d = NULL;
     err e = {0};
@@ -288,6 +406,13 @@ static void test_database_bounds_what_a_held_cursor_keeps(void) {
     db_cursor *c = NULL;
     const char *q = "(query [:find ?e ?v :where [?e :n ?v]])";
     CHECK(db_cursor_open(d, q, strlen(q), &c, &e) == 0);
+    db_cursor *unlisted[UNLISTED_VIEWS];
+    for (int i = 0; i < UNLISTED_VIEWS; i++) {
+        char tx[64];
+        snprintf(tx, sizeof tx, "(transact [[:y%d :n %d]])", i, i);
+        CHECK(db_execute(d, tx, strlen(tx), &out, &e) == 0);
+        CHECK(db_cursor_open(d, q, strlen(q), &unlisted[i], &e) == 0);
+    }
     size_t most = 0;
     for (int i = 0; i < 3000; i++) {
         char tx[64];
@@ -304,6 +429,8 @@ static void test_database_bounds_what_a_held_cursor_keeps(void) {
         rows += got;
     CHECK(rc == 0 && rows == 500); /* still the snapshot of its opening */
     db_cursor_free(c);
+    for (int i = 0; i < UNLISTED_VIEWS; i++)
+        db_cursor_free(unlisted[i]);
     db_close(d);
     err_clear(&e);
 }
@@ -316,6 +443,8 @@ int main(void) {
     }
     test_reader_keeps_its_snapshot_through_commits_and_a_checkpoint(dir);
     test_versions_go_when_no_reader_sees_them();
+    test_held_readers_keep_only_the_versions_they_see();
+    test_snapshots_read_beside_reused_versions();
     test_readers_find_the_names_of_their_snapshot();
     test_names_read_beside_the_writer();
     test_database_bounds_what_a_held_cursor_keeps();
