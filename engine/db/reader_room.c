@@ -7,9 +7,14 @@
 #include <time.h>
 #include <unistd.h>
 
+int reader_room_limit(long cores) {
+    if (cores > 2)
+        return (int)cores - 1;
+    return cores == 2 ? 2 : 1;
+}
+
 void reader_room_init(reader_room *r) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    r->limit = cores > 1 ? (int)cores - 1 : 1;
+    r->limit = reader_room_limit(sysconf(_SC_NPROCESSORS_ONLN));
     atomic_init(&r->inside, 0);
 }
 

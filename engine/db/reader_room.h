@@ -4,7 +4,10 @@
  * runnable thread among many, descheduled for a scheduler tick at a time
  * while the writers queued behind it wait. So while a plain write
  * statement or a checkpoint holds the writer slot, at most `cores - 1`
- * reader calls run at once (at least one); a reader beyond that waits,
+ * reader calls run at once, except on two cores (reader_room_limit): there
+ * one core would leave the readers half of what they do alone, less what
+ * sharing the database costs them, so two go in and the holder shares the
+ * cores with them (issue 20). A reader beyond the limit waits,
  * polling every READER_ROOM_POLL_NS, until one leaves, the writer lets
  * the slot go, or the writer has not taken the slot again since the last
  * poll (descheduled, writing a file, or running one long statement: the
@@ -35,6 +38,9 @@ typedef struct reader_room {
 } reader_room;
 
 void reader_room_init(reader_room *r);
+/* The room's limit on a machine of `cores` online CPUs: `cores - 1`, but
+ * 2 on 2 cores (and 1 on one, or when the count is unknown). */
+int reader_room_limit(long cores);
 
 typedef enum { READER_ROOM_FREE, READER_ROOM_IN, READER_ROOM_WAIT } reader_room_step;
 

@@ -49,6 +49,16 @@ static void fill_room(fixture *f) {
     CHECK(reader_room_enter(&f->r, &f->w));
 }
 
+/* A core for the slot's holder, except where that would leave the
+ * readers half the machine or less. */
+static void test_limit_by_cores(void) {
+    CHECK(reader_room_limit(-1) == 1); /* unknown */
+    CHECK(reader_room_limit(1) == 1);
+    CHECK(reader_room_limit(2) == 2);
+    CHECK(reader_room_limit(3) == 2);
+    CHECK(reader_room_limit(8) == 7);
+}
+
 static void test_no_writer_no_wait(void) {
     fixture f;
     fixture_init(&f, 1);
@@ -178,6 +188,7 @@ static void test_open_transaction_does_not_count(void) {
 }
 
 int main(void) {
+    test_limit_by_cores();
     test_no_writer_no_wait();
     test_committing_writer_fills_the_room();
     test_wait_is_bounded();
