@@ -15,9 +15,12 @@
  * commit never changes a byte an open view reads, and needs no exclusion
  * from readers. pager_publish makes the writer's versions visible from a
  * view number on; pager_collect frees the versions no open view can see
- * any more. A checkpoint writes its pages with no view open (the store's
- * lock) and keeps only the newest version of each page; its syncs and
- * header switch may run later, beside commits (pager_checkpoint_sync).
+ * any more, oldest first, and a commit takes a version that no view open
+ * at the last publish sees (pager_views_open) out of the middle of its
+ * chain for the page's next version. A checkpoint writes its pages with
+ * no view open (the store's lock) and keeps only the newest version of
+ * each page; its syncs and header switch may run later, beside commits
+ * (pager_checkpoint_sync).
  *
  * Concurrency: one writer at a time (alloc, dirty, retire, publish,
  * collect, checkpoint; the store serialises them), any number of readers

@@ -1,9 +1,11 @@
 /* Snapshots beside commits (issue 20), at the store: a reader holding a
  * snapshot while many commits and a checkpoint happen reads exactly its
  * snapshot; the checkpoint waits for it; the page versions kept for open
- * readers are freed once no reader sees them, and a database with a
- * streaming cursor held open keeps at most STORE_MAX_KEPT_VERSIONS of them
- * (plus one commit's) whatever the number of commits. */
+ * readers are freed once no reader sees them, or reused by the next
+ * commits when no reader sees them though older ones are still seen; and
+ * a database with streaming cursors held open keeps at most
+ * STORE_MAX_KEPT_VERSIONS of them (plus one commit's) whatever the number
+ * of commits. */
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
