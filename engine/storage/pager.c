@@ -28,8 +28,14 @@ typedef struct pver {
      * where a view may follow it. */
     struct pver *_Atomic older;
     struct pver *newer;
-    struct pver *next_pending;      /* unpublished versions, to tag at publish */
-    struct pver *next_gc, *prev_gc; /* superseded versions, oldest first */
+    struct pver *next_gc; /* superseded versions, oldest first (or idle ones) */
+    /* Only an unpublished version is pending and only a published one is
+     * superseded: one link serves both (the header stays 64 bytes, and
+     * the page after it as aligned as malloc's blocks). */
+    union {
+        struct pver *next_pending; /* unpublished versions, to tag at publish */
+        struct pver *prev_gc;      /* superseded versions, newest first */
+    };
     /* The parts of `page` that may differ from `older`'s (pager_mark). */
     pager_marks changed;
     /* The block of `older` once no view sees it, kept while this is the
@@ -679,15 +685,21 @@ int pager_read_checked(pager *p, uint64_t view, uint32_t pgno, uint8_t *dst, con
     return rc == 1 ? 0 : rc;
 }
 
+/* `v`, unpublished and not yet in front of its chain, is listed for
+ * pager_publish. */
+static void pend_version(pager *p, pver *v) {
+    v->newer = v->next_gc = v->spare = NULL;
+    v->changed = 0;
+    v->next_pending = p->pending;
+    p->pending = v;
+}
+
 /* `v`, whose page is filled, becomes a new unpublished version, listed
  * for pager_publish. */
 static void list_version(pager *p, pver *v) {
     atomic_init(&v->tag, PAGER_UNPUBLISHED);
     atomic_init(&v->older, NULL);
-    v->newer = v->next_gc = v->prev_gc = v->spare = NULL;
-    v->changed = 0;
-    v->next_pending = p->pending;
-    p->pending = v;
+    pend_version(p, v);
 }
 
 /* `v` becomes a new unpublished version (a copy of `from`, or zeroes). */
@@ -853,10 +865,7 @@ static void reuse_version(pager *p, pver *v) {
         older->newer = newer;
     unqueue_superseded(p, v);
     atomic_store_explicit(&v->tag, PAGER_UNPUBLISHED, memory_order_relaxed);
-    v->newer = v->next_gc = v->prev_gc = v->spare = NULL;
-    v->changed = 0;
-    v->next_pending = p->pending;
-    p->pending = v;
+    pend_version(p, v);
 }
 
 /* The next version of `h`, the newest (published), brought up to date by
@@ -992,7 +1001,9 @@ bool pager_views_add(pager_views *v, uint64_t tag) {
 }
 
 void pager_views_open(pager *p, const pager_views *open) {
-    p->open = *open;
+    p->open.n = open->n;
+    p->open.all = open->all;
+    memcpy(p->open.tag, open->tag, open->n * sizeof *open->tag);
 }
 
 void pager_collect(pager *p, uint64_t oldest_view) {
