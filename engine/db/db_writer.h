@@ -29,13 +29,15 @@ typedef struct db_writer_waiter {
     struct db_writer_waiter *next;
     pthread_t thread;
     bool for_tx;
-    bool granted; /* handed the slot by db_writer_release */
+    bool granted;  /* handed the slot by db_writer_release */
+    int64_t since; /* queued at (monotonic ns) */
 } db_writer_waiter;
 
 /* Fairness (issue 20): a free slot goes to whoever asks first, even past
  * the queue, since handing it to a sleeping waiter costs a wake-up per
- * commit; but once the oldest waiter has waited DB_WRITER_STARVE_NS and
- * finds the slot taken again, the slot is handed over in queue order
+ * commit; but once the oldest waiter has waited DB_WRITER_STARVE_NS (and
+ * finds the slot taken again, or a thread finding it free sees that), the
+ * slot is handed over in queue order
  * (`handoff`) until a waiter gets it sooner than that (Go's sync.Mutex
  * works the same way). So a thread that commits in a loop cannot keep the
  * slot from the others. 4 ms: at 1 ms the hand-offs (a wake-up each, on a

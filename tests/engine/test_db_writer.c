@@ -105,6 +105,38 @@ static void test_starved_waiter_is_handed_the_slot(void) {
     db_writer_destroy(&w);
 }
 
+/* A thread that finds the slot free while the queue's head has waited
+ * longer than the bound hands the head the slot and queues behind it,
+ * though the head has not run since the release (it may be waiting for
+ * that thread's core), instead of taking the slot past it again. */
+static void test_free_slot_goes_to_a_passed_over_head(void) {
+    db_writer w;
+    CHECK(db_writer_init(&w) == 0);
+    err e = {0};
+    CHECK(db_writer_acquire(&w, false, 0, "same thread", &e) == 0);
+    waiter_job head = {.w = &w}, newcomer = {.w = &w};
+    pthread_t th, tn;
+    pthread_create(&th, NULL, waiter_main, &head);
+    AWAIT(&w, w.head != NULL);
+    pause_ms(2 * DB_WRITER_STARVE_NS / 1000000);
+    pthread_mutex_lock(&w.mu); /* a release whose wake-up has not reached the head */
+    w.busy = false;
+    atomic_store(&w.running, false);
+    pthread_mutex_unlock(&w.mu);
+    pthread_create(&tn, NULL, waiter_main, &newcomer);
+    while (!atomic_load(&head.holds) && !atomic_load(&newcomer.holds))
+        sched_yield();
+    CHECK(atomic_load(&head.holds) && !atomic_load(&newcomer.holds));
+    AWAIT(&w, w.head != NULL); /* the newcomer queued */
+    atomic_store(&head.release, true);
+    atomic_store(&newcomer.release, true);
+    pthread_join(th, NULL);
+    pthread_join(tn, NULL);
+    CHECK(head.rc == 0 && newcomer.rc == 0);
+    CHECK(!w.busy && !w.handoff);
+    db_writer_destroy(&w);
+}
+
 /* Waiting for a write transaction is bounded (API-020); the queue is left
  * as it was. */
 static void test_wait_for_a_transaction_times_out(void) {
@@ -246,6 +278,7 @@ static void test_hand_over_stress(void) {
 int main(void) {
     test_free_slot_is_taken_at_once();
     test_starved_waiter_is_handed_the_slot();
+    test_free_slot_goes_to_a_passed_over_head();
     test_wait_for_a_transaction_times_out();
     test_every_waiter_gets_the_slot();
     test_waiter_record_outlives_the_wait();
