@@ -813,8 +813,8 @@ static bool seen(const pager *p, uint64_t from, uint64_t to) {
     if (!p->open.all)
         return true;
     for (size_t i = 0; i < p->open.n; i++)
-        if (p->open.tag[i] >= from)
-            return p->open.tag[i] < to;
+        if (p->open.tag[i] >= from && p->open.tag[i] < to)
+            return true;
     return false;
 }
 
@@ -987,16 +987,12 @@ static bool collectable(const pager *p, uint64_t oldest_view) {
 }
 
 bool pager_views_add(pager_views *v, uint64_t tag) {
-    size_t at = 0;
-    while (at < v->n && v->tag[at] < tag)
-        at++;
-    if (at < v->n && v->tag[at] == tag)
-        return true;
+    for (size_t i = 0; i < v->n; i++)
+        if (v->tag[i] == tag)
+            return true;
     if (v->n == PAGER_VIEWS_KNOWN)
         return false;
-    memmove(v->tag + at + 1, v->tag + at, (v->n - at) * sizeof *v->tag);
-    v->tag[at] = tag;
-    v->n++;
+    v->tag[v->n++] = tag;
     return true;
 }
 

@@ -159,15 +159,15 @@ static inline void pager_mark(pager_marks *marks, size_t off, size_t len) {
 /* Tags every unpublished version `tag` (a view number, above every tag
  * given before): views from `tag` on see this commit. */
 void pager_publish(pager *p, uint64_t tag);
-/* The views open at a publish, ascending and distinct; `all` false when
- * more were open than `tag` holds (or they are not known). */
+/* The views open at a publish, each once; `all` false when more were
+ * open than `tag` holds (or they are not known). */
 #define PAGER_VIEWS_KNOWN 16
 typedef struct pager_views {
     uint64_t tag[PAGER_VIEWS_KNOWN];
     size_t n;
     bool all;
 } pager_views;
-/* Adds `tag` to `v` (in order, once); false when it is full. */
+/* Adds `tag` to `v` unless there; false when it is full. */
 bool pager_views_add(pager_views *v, uint64_t tag);
 /* After pager_publish: the views open then (a view opened later sees the
  * newest version of every page). The next commit gives a superseded
