@@ -18,7 +18,10 @@
  * also prints the CPU the process used, in cores (CPU seconds per second):
  * when the together phase uses all the cores the machine gives, the two
  * ratios share that CPU, and their sum near 100% means no thread waited
- * for another; a sum well below means waiting. */
+ * for another; a sum well below means waiting. A thread sleeping 1 ms at a
+ * time through each phase reports its longest oversleep, and how much of
+ * the worst commit it spent oversleeping: tens of milliseconds there mean
+ * the machine stopped the process, not that a lock held a writer. */
 #include <sys/resource.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -40,6 +43,20 @@ static long thread_cpu_ns(void) {
     return (long)t.tv_sec * 1000000000L + t.tv_nsec;
 }
 
+/* A span in which a thread asking to sleep 1 ms slept over STALL_S more:
+ * it waited for a core (up to ~8 ms beside seven busy threads on two
+ * cores), or the whole guest stopped: these shared virtual machines stop
+ * now and then (a trace showed no thread switched on either CPU for
+ * 68 ms), which no locking can shorten. Reported beside the worst commit,
+ * never taken off it. */
+typedef struct stall {
+    double start, end;
+} stall;
+
+#define MAX_STALLS 4096
+#define TICK_S 0.001
+#define STALL_S 0.005 /* an oversleep past this is recorded */
+
 typedef struct phase {
     MiniGrafDb *db;
     double until;
@@ -47,9 +64,13 @@ typedef struct phase {
     atomic_long queries;
     atomic_long failures;
     atomic_long writer_cpu_ns, reader_cpu_ns; /* the threads' own CPU time */
-    pthread_mutex_t mu;                       /* latencies */
+    pthread_mutex_t mu;                       /* latencies and the worst commit's span */
     double *latencies;
     size_t latency_count;
+    double worst_start, worst_end;
+    stall stalls[MAX_STALLS]; /* the ticker's oversleeps, in time order */
+    size_t stall_count;
+    double longest_stall;
 } phase;
 
 typedef struct worker {
@@ -57,11 +78,43 @@ typedef struct worker {
     int id;
 } worker;
 
-static void note_latency(phase *p, double s) {
+static void note_latency(phase *p, double start, double s) {
     pthread_mutex_lock(&p->mu);
     if (p->latency_count < MAX_LATENCIES)
         p->latencies[p->latency_count++] = s;
+    if (s > p->worst_end - p->worst_start) {
+        p->worst_start = start;
+        p->worst_end = start + s;
+    }
     pthread_mutex_unlock(&p->mu);
+}
+
+/* Sleeps TICK_S at a time through the phase, noting each oversleep. */
+static void *ticker_main(void *arg) {
+    phase *p = arg;
+    const struct timespec tick = {0, (long)(TICK_S * 1e9)};
+    for (double last = bench_now_s(); last < p->until;) {
+        nanosleep(&tick, NULL);
+        double now = bench_now_s(), over = now - last - TICK_S;
+        if (over > p->longest_stall)
+            p->longest_stall = over;
+        if (over > STALL_S && p->stall_count < MAX_STALLS)
+            p->stalls[p->stall_count++] = (stall){last + TICK_S, now};
+        last = now;
+    }
+    return NULL;
+}
+
+/* How much of [start, end] the ticker overslept. */
+static double stalled_within(const phase *p, double start, double end) {
+    double sum = 0;
+    for (size_t i = 0; i < p->stall_count; i++) {
+        double a = p->stalls[i].start > start ? p->stalls[i].start : start;
+        double b = p->stalls[i].end < end ? p->stalls[i].end : end;
+        if (b > a)
+            sum += b - a;
+    }
+    return sum;
 }
 
 /* The next value of each writer's facts. It carries over from phase to
@@ -86,7 +139,7 @@ static void *writer_main(void *arg) {
             continue;
         }
         minigraf_string_free(r);
-        note_latency(w->p, t);
+        note_latency(w->p, t0, t);
         atomic_fetch_add(&w->p->commits, 1);
     }
     next_value[w->id] = k;
@@ -115,7 +168,8 @@ static void *reader_main(void *arg) {
 
 typedef struct outcome {
     double commit_rate, query_rate, worst_ms, p99_ms, cores;
-    double writer_cores, reader_cores; /* the writer and reader threads' CPU */
+    double writer_cores, reader_cores;         /* the writer and reader threads' CPU */
+    double longest_stall_ms, worst_stalled_ms; /* the ticker's oversleeps (stall) */
     long failures;
     size_t slow; /* commits slower than SLOW_COMMIT_S */
 } outcome;
@@ -140,14 +194,19 @@ static outcome run_phase(MiniGrafDb *db, double seconds, int writers, int reader
         ws[n] = (worker){&p, i};
         pthread_create(&th[n], NULL, i < writers ? writer_main : reader_main, &ws[n]);
     }
+    pthread_t ticker;
+    pthread_create(&ticker, NULL, ticker_main, &p);
     for (int i = 0; i < n; i++)
         pthread_join(th[i], NULL);
+    pthread_join(ticker, NULL);
     outcome o = {.commit_rate = (double)atomic_load(&p.commits) / seconds,
                  .query_rate = (double)atomic_load(&p.queries) / seconds,
                  .failures = atomic_load(&p.failures),
                  .cores = (cpu_seconds() - cpu0) / seconds,
                  .writer_cores = (double)atomic_load(&p.writer_cpu_ns) * 1e-9 / seconds,
-                 .reader_cores = (double)atomic_load(&p.reader_cpu_ns) * 1e-9 / seconds};
+                 .reader_cores = (double)atomic_load(&p.reader_cpu_ns) * 1e-9 / seconds,
+                 .longest_stall_ms = p.longest_stall * 1e3,
+                 .worst_stalled_ms = stalled_within(&p, p.worst_start, p.worst_end) * 1e3};
     if (p.latency_count > 0) {
         bench_sort_doubles(p.latencies, p.latency_count);
         o.worst_ms = p.latencies[p.latency_count - 1] * 1e3;
@@ -185,6 +244,9 @@ static void report(const char *name, outcome o) {
     printf("%-16s writers %.2f cores (%.2f us a commit), readers %.2f cores (%.2f us a query)\n",
            "", o.writer_cores, o.commit_rate > 0 ? o.writer_cores * 1e6 / o.commit_rate : 0,
            o.reader_cores, o.query_rate > 0 ? o.reader_cores * 1e6 / o.query_rate : 0);
+    printf("%-16s a thread sleeping 1 ms at a time overslept by up to %.2f ms (%.2f ms of it "
+           "within the worst commit)\n",
+           "", o.longest_stall_ms, o.worst_stalled_ms);
 }
 
 /* argv[i] as a number in [low, high], or `fallback` when not given;
@@ -238,8 +300,9 @@ int main(int argc, char **argv) {
                wr >= 0.5 ? "met" : "NOT met");
         printf("reader ratio %.0f%% (target >= 50%%: %s)\n", rr * 100,
                rr >= 0.5 ? "met" : "NOT met");
-        printf("worst commit beside readers %.2f ms (target <= 20 ms: %s)\n", b.worst_ms,
-               b.worst_ms <= 20.0 ? "met" : "NOT met");
+        printf("worst commit beside readers %.2f ms (target <= 20 ms: %s; %.2f ms of it a 1 ms "
+               "sleep's oversleep)\n",
+               b.worst_ms, b.worst_ms <= 20.0 ? "met" : "NOT met", b.worst_stalled_ms);
         printf("ratios' sum %.0f%% at %.2f cores together (%.2f writers alone, %.2f readers "
                "alone)\n",
                (wr + rr) * 100, b.cores, w.cores, r.cores);

@@ -108,8 +108,11 @@ void db_cancel_begin(db *d, cancel *c) {
     cancel_begin(c, &d->interrupts, d->opts.query_timeout_ms, fn, ctx, every);
 }
 
-int db_writer_take(db *d, const char *same_thread, err *e) {
-    return db_writer_acquire(&d->sh->writer, false, d->opts.busy_timeout_ms, same_thread, e);
+int db_writer_take(db *d, bool for_tx, const char *same_thread, err *e) {
+    int64_t patience = reader_room_occupied(&d->sh->room) ? DB_WRITER_STARVE_BESIDE_READERS_NS
+                                                          : DB_WRITER_STARVE_NS;
+    return db_writer_acquire(&d->sh->writer, for_tx, patience, d->opts.busy_timeout_ms, same_thread,
+                             e);
 }
 
 static int refuse_read_only(err *e) {
@@ -224,7 +227,7 @@ int db_execute(db *d, const char *text, size_t len, db_result *out, err *e) {
     const command *c;
     int rc = parse_command(d, text, len, &a, &pq, &c, e);
     bool writes = rc == 0 && c->kind != CMD_QUERY;
-    if (writes && (rc = db_writer_take(d, DB_WRITER_IN_TX, e)) != 0)
+    if (writes && (rc = db_writer_take(d, false, DB_WRITER_IN_TX, e)) != 0)
         writes = false;
     /* A rule changes what cursors read; a commit, only later snapshots. */
     bool changes = writes && !d->opts.store.read_only, commits = changes && c->kind != CMD_RULE;
@@ -285,7 +288,7 @@ int db_query(db *d, const char *text, size_t len, result_set **out, err *e) {
 int db_checkpoint(db *d, err *e) {
     if (d->opts.store.read_only)
         return 0;
-    int rc = db_writer_take(d,
+    int rc = db_writer_take(d, false,
                             "a WriteTransaction is in progress on this thread; commit or roll "
                             "it back before a checkpoint",
                             e);

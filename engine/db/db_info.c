@@ -90,7 +90,7 @@ void db_plan_steps_free(db_plan_step *steps, size_t count) {
 
 int db_stats(db *d, store_stats *out, err *e) {
     /* The WAL grows under the writer slot: wait for it as a checkpoint does. */
-    int rc = db_writer_take(d,
+    int rc = db_writer_take(d, false,
                             "a WriteTransaction is in progress on this thread; commit or roll "
                             "it back before reading the statistics",
                             e);

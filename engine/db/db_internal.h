@@ -72,9 +72,11 @@ void db_cursors_release(db *d);
  * snapshot and is not listed on `d`. */
 int db_cursor_open_read(db *d, store *s, int64_t now_ms, const char *text, size_t len,
                         db_cursor **out, err *e);
-/* Waits for the writer slot for a plain write or checkpoint (db_writer.h,
- * with the database's busy timeout). */
-int db_writer_take(db *d, const char *same_thread, err *e);
+/* Waits for the writer slot, for a write transaction when `for_tx`, else
+ * for a plain write or checkpoint (db_writer.h, with the database's busy
+ * timeout, and the patience of a writer beside readers when readers are
+ * in the room). */
+int db_writer_take(db *d, bool for_tx, const char *same_thread, err *e);
 /* db_close's part of db_tx.c: rolls `t` back and cuts it off from its
  * database (its later calls fail with API-018). */
 void db_tx_close(struct db_tx *t);

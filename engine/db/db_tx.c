@@ -51,10 +51,10 @@ int db_tx_begin(db *d, db_tx **out, err *e) {
     db_tx *t = calloc(1, sizeof *t);
     if (!t)
         return oom(e);
-    int rc = db_writer_acquire(&d->sh->writer, true, d->opts.busy_timeout_ms,
-                               "a WriteTransaction is already in progress on this thread; commit "
-                               "or roll it back before beginning another",
-                               e);
+    int rc = db_writer_take(d, true,
+                            "a WriteTransaction is already in progress on this thread; commit "
+                            "or roll it back before beginning another",
+                            e);
     if (rc != 0) {
         free(t);
         return rc;

@@ -117,21 +117,22 @@ static int wait_queued(db_writer *w, db_writer_waiter *n, int64_t timeout_ms, er
                            (long long)timeout_ms);
         }
         /* Passed over (a newcomer took the slot first) for too long. */
-        if (!n->granted && w->busy && w->head == n && monotonic_ns() - since >= DB_WRITER_STARVE_NS)
+        if (!n->granted && w->busy && w->head == n && monotonic_ns() - since >= n->patience)
             w->handoff = true;
     }
-    if (monotonic_ns() - since < DB_WRITER_STARVE_NS)
+    if (monotonic_ns() - since < n->patience)
         w->handoff = false; /* the queue moves quickly again: newcomers may take it */
     return 0;
 }
 
-/* Whether the queue's head has waited long enough to be handed the slot
- * by the thread that finds it free. The head cannot tell while it waits
- * for a core, often the core of the thread that keeps taking the slot,
- * woken onto it by that thread's release: traced, such a head waited for
- * the scheduler's tick, up to 4 ms, once per queued writer (issue 20). */
-static bool head_passed_over(const db_writer *w) {
-    return w->head && monotonic_ns() - w->head->since >= DB_WRITER_STARVE_NS;
+/* Whether the queue's head has waited `patience_ns` (the asking thread's
+ * judgement, db_writer_acquire), long enough to be handed the slot by the
+ * thread that finds it free. The head cannot tell while it waits for a
+ * core, often the core of the thread that keeps taking the slot, woken
+ * onto it by that thread's release: traced, such a head waited for the
+ * scheduler's tick, up to 4 ms, once per queued writer (issue 20). */
+static bool head_passed_over(const db_writer *w, int64_t patience_ns) {
+    return w->head && monotonic_ns() - w->head->since >= patience_ns;
 }
 
 /* The slot, free, goes to the queue's head; the hand-offs go on in queue
@@ -148,11 +149,11 @@ static db_writer_waiter *hand_to_head(db_writer *w) {
 
 /* A free slot with nobody queued (every single-fact commit without
  * contention) costs no clock read and no queueing. */
-int db_writer_acquire(db_writer *w, bool for_tx, int64_t timeout_ms, const char *same_thread,
-                      err *e) {
+int db_writer_acquire(db_writer *w, bool for_tx, int64_t patience_ns, int64_t timeout_ms,
+                      const char *same_thread, err *e) {
     pthread_mutex_lock(&w->mu);
     if (!w->busy && !w->handoff) {
-        if (!head_passed_over(w)) {
+        if (!head_passed_over(w, patience_ns)) {
             take(w, for_tx, pthread_self());
             pthread_mutex_unlock(&w->mu);
             return 0;
@@ -173,6 +174,7 @@ int db_writer_acquire(db_writer *w, bool for_tx, int64_t timeout_ms, const char 
     n->for_tx = for_tx;
     n->granted = false;
     n->since = monotonic_ns();
+    n->patience = patience_ns;
     enqueue(w, n);
     int rc = wait_queued(w, n, timeout_ms, e);
     record_put(w, n);

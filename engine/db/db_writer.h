@@ -29,22 +29,29 @@ typedef struct db_writer_waiter {
     struct db_writer_waiter *next;
     pthread_t thread;
     bool for_tx;
-    bool granted;  /* handed the slot by db_writer_release */
-    int64_t since; /* queued at (monotonic ns) */
+    bool granted;     /* handed the slot by db_writer_release */
+    int64_t since;    /* queued at (monotonic ns) */
+    int64_t patience; /* its own acquire's patience_ns */
 } db_writer_waiter;
 
 /* Fairness (issue 20): a free slot goes to whoever asks first, even past
  * the queue, since handing it to a sleeping waiter costs a wake-up per
- * commit; but once the oldest waiter has waited DB_WRITER_STARVE_NS (and
- * finds the slot taken again, or a thread finding it free sees that), the
- * slot is handed over in queue order
- * (`handoff`) until a waiter gets it sooner than that (Go's sync.Mutex
- * works the same way). So a thread that commits in a loop cannot keep the
- * slot from the others. 4 ms: at 1 ms the hand-offs (a wake-up each, on a
- * CPU the readers keep busy) cost bench_fairness's writers a quarter of
- * their rate alone; at 4 ms they cost nothing measurable, and the worst
- * waits were the same. */
+ * commit; but once the queue's head has waited longer than a patience
+ * (seen by the head finding the slot taken again, or by a thread finding
+ * it free), the slot is handed over in queue order (`handoff`) until a
+ * waiter gets it sooner than that (Go's sync.Mutex works the same way).
+ * So a thread that commits in a loop cannot keep the slot from the others.
+ *
+ * The patience is the caller's, given at each acquire: DB_WRITER_STARVE_NS,
+ * 4 ms, among writers alone, where 1 ms cost four writers 10-15% of their
+ * rate (a wake-up a hand-off) and shortened no worst wait; and
+ * DB_WRITER_STARVE_BESIDE_READERS_NS, 1 ms, beside readers that fill the
+ * cores. There the thread that keeps taking the slot keeps its core until
+ * the scheduler's tick (4 ms on these machines) while the writers it
+ * passed wait on that core's queue, a tick each: commits took up to 24 ms
+ * at 4 ms, 10-17 ms at 1 ms (bench_fairness). */
 #define DB_WRITER_STARVE_NS 4000000
+#define DB_WRITER_STARVE_BESIDE_READERS_NS 1000000
 
 typedef struct db_writer {
     pthread_mutex_t mu;
@@ -62,15 +69,17 @@ typedef struct db_writer {
 int db_writer_init(db_writer *w);
 void db_writer_destroy(db_writer *w);
 
-/* Takes the slot, for a write transaction when `for_tx`. While another
- * plain statement or checkpoint holds it, waits for it without limit
- * (they are short, and the queue bounds how many go first); while a
- * write transaction of another thread holds it, waits at most
+/* Takes the slot, for a write transaction when `for_tx`; `patience_ns` is
+ * how long this call may pass the queue's head over, and, if it queues,
+ * how long it waits before the slot goes round in queue order (above).
+ * While another plain statement or checkpoint holds it, waits for it
+ * without limit (they are short, and the queue bounds how many go first);
+ * while a write transaction of another thread holds it, waits at most
  * `timeout_ms` (>= 0), then fails with API-020. When a write transaction
  * of the calling thread holds it, fails at once with INT-003 and the
  * message `same_thread` (waiting would never end). */
-int db_writer_acquire(db_writer *w, bool for_tx, int64_t timeout_ms, const char *same_thread,
-                      err *e);
+int db_writer_acquire(db_writer *w, bool for_tx, int64_t patience_ns, int64_t timeout_ms,
+                      const char *same_thread, err *e);
 /* Gives the slot back (from any thread): to the queue's head when it
  * has waited too long, else free, waking the head to take it. */
 void db_writer_release(db_writer *w);

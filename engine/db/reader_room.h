@@ -69,6 +69,12 @@ static inline bool reader_room_enter(reader_room *r, const db_writer *w) {
     return db_writer_running(w) && reader_room_wait_in(r, w);
 }
 
+/* Whether reader calls were counted in beside a running writer: readers
+ * share the cores with the writers. A hint, read without a lock. */
+static inline bool reader_room_occupied(const reader_room *r) {
+    return atomic_load_explicit(&r->inside, memory_order_relaxed) > 0;
+}
+
 static inline void reader_room_leave(reader_room *r, bool counted) {
     if (counted)
         atomic_fetch_sub_explicit(&r->inside, 1, memory_order_relaxed);

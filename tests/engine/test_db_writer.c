@@ -17,7 +17,8 @@ typedef struct waiter_job {
     db_writer *w;
     bool for_tx;
     int64_t timeout_ms;
-    atomic_bool holds; /* took the slot (and keeps it until `release`) */
+    int64_t patience_ns; /* 0: DB_WRITER_STARVE_NS */
+    atomic_bool holds;   /* took the slot (and keeps it until `release`) */
     atomic_bool release;
     int rc;
 } waiter_job;
@@ -25,7 +26,8 @@ typedef struct waiter_job {
 static void *waiter_main(void *arg) {
     waiter_job *j = arg;
     err e = {0};
-    j->rc = db_writer_acquire(j->w, j->for_tx, j->timeout_ms, "same thread", &e);
+    int64_t patience = j->patience_ns ? j->patience_ns : DB_WRITER_STARVE_NS;
+    j->rc = db_writer_acquire(j->w, j->for_tx, patience, j->timeout_ms, "same thread", &e);
     err_clear(&e);
     if (j->rc != 0)
         return NULL;
@@ -55,7 +57,7 @@ static void test_free_slot_is_taken_at_once(void) {
     db_writer w;
     CHECK(db_writer_init(&w) == 0);
     err e = {0};
-    CHECK(db_writer_acquire(&w, false, 0, "same thread", &e) == 0);
+    CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
     CHECK(w.busy && !w.tx && w.head == NULL);
     db_writer_release(&w);
     CHECK(!w.busy);
@@ -83,7 +85,7 @@ static void test_starved_waiter_is_handed_the_slot(void) {
     db_writer w;
     CHECK(db_writer_init(&w) == 0);
     err e = {0};
-    CHECK(db_writer_acquire(&w, false, 0, "same thread", &e) == 0);
+    CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
     waiter_job j = {.w = &w};
     pthread_t t;
     pthread_create(&t, NULL, waiter_main, &j);
@@ -97,7 +99,8 @@ static void test_starved_waiter_is_handed_the_slot(void) {
     AWAIT(&w, atomic_load(&j.holds));
     CHECK(!db_writer_handing(&w)); /* the waiter ran: readers may go in */
     atomic_store(&j.release, true);
-    CHECK(db_writer_acquire(&w, false, 0, "same thread", &e) == 0); /* after the waiter */
+    CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) ==
+          0); /* after the waiter */
     pthread_join(t, NULL);
     CHECK(j.rc == 0);
     db_writer_release(&w); /* the queue is empty: the hand-off ends */
@@ -113,7 +116,7 @@ static void test_free_slot_goes_to_a_passed_over_head(void) {
     db_writer w;
     CHECK(db_writer_init(&w) == 0);
     err e = {0};
-    CHECK(db_writer_acquire(&w, false, 0, "same thread", &e) == 0);
+    CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
     waiter_job head = {.w = &w}, newcomer = {.w = &w};
     pthread_t th, tn;
     pthread_create(&th, NULL, waiter_main, &head);
@@ -137,13 +140,44 @@ static void test_free_slot_goes_to_a_passed_over_head(void) {
     db_writer_destroy(&w);
 }
 
+/* The patience that counts is the asking thread's, given at its acquire
+ * (beside readers it is shorter, db_writer.h): a thread that may pass the
+ * head over for longer than the head has waited takes the free slot past
+ * it, as before the bound. */
+static void test_patience_is_the_askers(void) {
+    db_writer w;
+    CHECK(db_writer_init(&w) == 0);
+    err e = {0};
+    CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
+    waiter_job head = {.w = &w}, newcomer = {.w = &w, .patience_ns = 60 * 1000000000LL};
+    pthread_t th, tn;
+    pthread_create(&th, NULL, waiter_main, &head);
+    AWAIT(&w, w.head != NULL);
+    pause_ms(2 * DB_WRITER_STARVE_NS / 1000000);
+    pthread_mutex_lock(&w.mu); /* a release whose wake-up has not reached the head */
+    w.busy = false;
+    atomic_store(&w.running, false);
+    pthread_mutex_unlock(&w.mu);
+    pthread_create(&tn, NULL, waiter_main, &newcomer);
+    while (!atomic_load(&head.holds) && !atomic_load(&newcomer.holds))
+        sched_yield();
+    CHECK(atomic_load(&newcomer.holds) && !atomic_load(&head.holds));
+    atomic_store(&newcomer.release, true);
+    atomic_store(&head.release, true);
+    pthread_join(tn, NULL);
+    pthread_join(th, NULL);
+    CHECK(head.rc == 0 && newcomer.rc == 0);
+    CHECK(!w.busy && !w.handoff);
+    db_writer_destroy(&w);
+}
+
 /* Waiting for a write transaction is bounded (API-020); the queue is left
  * as it was. */
 static void test_wait_for_a_transaction_times_out(void) {
     db_writer w;
     CHECK(db_writer_init(&w) == 0);
     err e = {0};
-    CHECK(db_writer_acquire(&w, true, 0, "same thread", &e) == 0);
+    CHECK(db_writer_acquire(&w, true, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
     waiter_job j = {.w = &w, .timeout_ms = 20};
     pthread_t t;
     pthread_create(&t, NULL, waiter_main, &j);
@@ -151,7 +185,7 @@ static void test_wait_for_a_transaction_times_out(void) {
     CHECK(j.rc == ERR(API, 20));
     CHECK(w.head == NULL && w.tail == NULL && w.busy && w.tx);
     /* The same thread asking again while its transaction holds the slot. */
-    CHECK(db_writer_acquire(&w, false, 0, "same thread", &e) == ERR(INT, 3));
+    CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) == ERR(INT, 3));
     err_clear(&e);
     db_writer_release(&w);
     CHECK(!w.busy && !w.tx);
@@ -165,7 +199,7 @@ static void test_every_waiter_gets_the_slot(void) {
     db_writer w;
     CHECK(db_writer_init(&w) == 0);
     err e = {0};
-    CHECK(db_writer_acquire(&w, false, 0, "same thread", &e) == 0);
+    CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
     waiter_job j[N];
     pthread_t t[N];
     for (int i = 0; i < N; i++) {
@@ -195,7 +229,7 @@ static void test_waiter_record_outlives_the_wait(void) {
     err e = {0};
     db_writer_waiter *first = NULL;
     for (int round = 0; round < 2; round++) {
-        CHECK(db_writer_acquire(&w, false, 0, "same thread", &e) == 0);
+        CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
         waiter_job j = {.w = &w};
         pthread_t t;
         pthread_create(&t, NULL, waiter_main, &j);
@@ -231,7 +265,8 @@ static void *stress_main(void *arg) {
         unsigned r = (unsigned)rand_r(&j->seed);
         bool for_tx = r % 4 == 0;
         err e = {0};
-        int rc = db_writer_acquire(j->w, for_tx, (r >> 4) % 2, "same thread", &e);
+        int64_t patience = (r >> 5) % 2 ? DB_WRITER_STARVE_NS : DB_WRITER_STARVE_BESIDE_READERS_NS;
+        int rc = db_writer_acquire(j->w, for_tx, patience, (r >> 4) % 2, "same thread", &e);
         err_clear(&e);
         if (rc != 0) {
             j->wrong += rc != ERR(API, 20);
@@ -279,6 +314,7 @@ int main(void) {
     test_free_slot_is_taken_at_once();
     test_starved_waiter_is_handed_the_slot();
     test_free_slot_goes_to_a_passed_over_head();
+    test_patience_is_the_askers();
     test_wait_for_a_transaction_times_out();
     test_every_waiter_gets_the_slot();
     test_waiter_record_outlives_the_wait();

@@ -27,7 +27,7 @@ static void fixture_init(fixture *f, int limit) {
 
 static void hold_slot(fixture *f, bool for_tx) {
     err e = {0};
-    CHECK(db_writer_acquire(&f->w, for_tx, 0, "same thread", &e) == 0);
+    CHECK(db_writer_acquire(&f->w, for_tx, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
 }
 
 /* The holder lets the slot go and takes it again, as a thread committing
@@ -75,7 +75,9 @@ static void test_committing_writer_fills_the_room(void) {
     fixture_init(&f, 2);
     hold_slot(&f, false);
     reader_room_wait a = {0}, b = {0}, c = {0};
+    CHECK(!reader_room_occupied(&f.r));
     CHECK(reader_room_try(&f.r, &f.w, &a) == READER_ROOM_IN);
+    CHECK(reader_room_occupied(&f.r)); /* the writers' patience shortens (db_writer.h) */
     CHECK(reader_room_try(&f.r, &f.w, &b) == READER_ROOM_IN);
     CHECK(f.r.inside == 2);
     CHECK(reader_room_try(&f.r, &f.w, &c) == READER_ROOM_WAIT);
@@ -90,7 +92,7 @@ static void test_committing_writer_fills_the_room(void) {
     CHECK(reader_room_try(&f.r, &f.w, &c) == READER_ROOM_IN);
     reader_room_leave(&f.r, true);
     reader_room_leave(&f.r, true);
-    CHECK(f.r.inside == 0);
+    CHECK(f.r.inside == 0 && !reader_room_occupied(&f.r));
     db_writer_release(&f.w);
     db_writer_destroy(&f.w);
 }
