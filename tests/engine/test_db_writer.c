@@ -108,29 +108,30 @@ static void test_starved_waiter_is_handed_the_slot(void) {
     db_writer_destroy(&w);
 }
 
-/* A thread that finds the slot free while the queue's head has waited
- * longer than the bound hands the head the slot and queues behind it,
- * though the head has not run since the release (it may be waiting for
- * that thread's core), instead of taking the slot past it again. */
-static void test_free_slot_goes_to_a_passed_over_head(void) {
+/* A head queued 8 ms ago, then a release whose wake-up has not reached it
+ * (it may be waiting for the releaser's core), then a newcomer asking with
+ * `patience_ns`: returns whether the head got the slot (else the newcomer
+ * took it past the head). Both threads then release it and end. */
+static bool head_gets_the_freed_slot(int64_t patience_ns) {
     db_writer w;
     CHECK(db_writer_init(&w) == 0);
     err e = {0};
     CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
-    waiter_job head = {.w = &w}, newcomer = {.w = &w};
+    waiter_job head = {.w = &w}, newcomer = {.w = &w, .patience_ns = patience_ns};
     pthread_t th, tn;
     pthread_create(&th, NULL, waiter_main, &head);
     AWAIT(&w, w.head != NULL);
     pause_ms(2 * DB_WRITER_STARVE_NS / 1000000);
-    pthread_mutex_lock(&w.mu); /* a release whose wake-up has not reached the head */
+    pthread_mutex_lock(&w.mu);
     w.busy = false;
     atomic_store(&w.running, false);
     pthread_mutex_unlock(&w.mu);
     pthread_create(&tn, NULL, waiter_main, &newcomer);
     while (!atomic_load(&head.holds) && !atomic_load(&newcomer.holds))
         sched_yield();
-    CHECK(atomic_load(&head.holds) && !atomic_load(&newcomer.holds));
-    AWAIT(&w, w.head != NULL); /* the newcomer queued */
+    bool to_head = atomic_load(&head.holds);
+    CHECK(to_head != atomic_load(&newcomer.holds));
+    AWAIT(&w, w.head != NULL); /* the other one queued */
     atomic_store(&head.release, true);
     atomic_store(&newcomer.release, true);
     pthread_join(th, NULL);
@@ -138,6 +139,16 @@ static void test_free_slot_goes_to_a_passed_over_head(void) {
     CHECK(head.rc == 0 && newcomer.rc == 0);
     CHECK(!w.busy && !w.handoff);
     db_writer_destroy(&w);
+    return to_head;
+}
+
+/* A thread that finds the slot free while the queue's head has waited
+ * longer than the bound hands the head the slot and queues behind it,
+ * though the head has not run since the release, instead of taking the
+ * slot past it again. */
+static void test_free_slot_goes_to_a_passed_over_head(void) {
+    CHECK(head_gets_the_freed_slot(DB_WRITER_STARVE_NS));
+    CHECK(head_gets_the_freed_slot(DB_WRITER_STARVE_BESIDE_READERS_NS));
 }
 
 /* The patience that counts is the asking thread's, given at its acquire
@@ -145,30 +156,7 @@ static void test_free_slot_goes_to_a_passed_over_head(void) {
  * head over for longer than the head has waited takes the free slot past
  * it, as before the bound. */
 static void test_patience_is_the_askers(void) {
-    db_writer w;
-    CHECK(db_writer_init(&w) == 0);
-    err e = {0};
-    CHECK(db_writer_acquire(&w, false, DB_WRITER_STARVE_NS, 0, "same thread", &e) == 0);
-    waiter_job head = {.w = &w}, newcomer = {.w = &w, .patience_ns = 60 * 1000000000LL};
-    pthread_t th, tn;
-    pthread_create(&th, NULL, waiter_main, &head);
-    AWAIT(&w, w.head != NULL);
-    pause_ms(2 * DB_WRITER_STARVE_NS / 1000000);
-    pthread_mutex_lock(&w.mu); /* a release whose wake-up has not reached the head */
-    w.busy = false;
-    atomic_store(&w.running, false);
-    pthread_mutex_unlock(&w.mu);
-    pthread_create(&tn, NULL, waiter_main, &newcomer);
-    while (!atomic_load(&head.holds) && !atomic_load(&newcomer.holds))
-        sched_yield();
-    CHECK(atomic_load(&newcomer.holds) && !atomic_load(&head.holds));
-    atomic_store(&newcomer.release, true);
-    atomic_store(&head.release, true);
-    pthread_join(tn, NULL);
-    pthread_join(th, NULL);
-    CHECK(head.rc == 0 && newcomer.rc == 0);
-    CHECK(!w.busy && !w.handoff);
-    db_writer_destroy(&w);
+    CHECK(!head_gets_the_freed_slot(60 * 1000000000LL));
 }
 
 /* Waiting for a write transaction is bounded (API-020); the queue is left
