@@ -9,8 +9,8 @@
  * oversleep past 5 ms: its CPU ran something else (the benchmark's
  * threads: up to ~9 ms beside seven busy threads on two cores), or did
  * not run at all. (Waking every 1 ms on each CPU gave bench_fairness's
- * slot holder a core sooner: the writers' share rose by ten points.) The benchmark's threads note on which CPU and in which
- * millisecond each of their calls finished; an oversleep in whose whole
+ * slot holder a core sooner: the writers' share rose by ten points.) The benchmark's threads note
+ * on which CPU and in which millisecond each of their calls finished; an oversleep in whose whole
  * milliseconds no call finished on its CPU is a stop of that CPU. */
 #ifndef MINIGRAF_BENCH_MACHINE_WATCH_H
 #define MINIGRAF_BENCH_MACHINE_WATCH_H

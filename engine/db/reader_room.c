@@ -33,7 +33,8 @@ reader_room_step reader_room_try(reader_room *r, const db_writer *w, reader_room
     /* Handed to a waiter that waits for a core: one more reader would
      * keep it (and every writer queued behind it) waiting, and that wait
      * is no stall. */
-    if (db_writer_handing(w))
+    s->handing = db_writer_handing(w);
+    if (s->handing)
         return READER_ROOM_WAIT;
     unsigned takes = db_writer_takes(w);
     if (s->waited_ns > 0 && takes == s->takes)
@@ -43,9 +44,10 @@ reader_room_step reader_room_try(reader_room *r, const db_writer *w, reader_room
 }
 
 void reader_room_pause(reader_room_wait *s) {
-    const struct timespec poll = {0, READER_ROOM_POLL_NS};
+    long ns = s->handing ? READER_ROOM_HANDING_POLL_NS : READER_ROOM_POLL_NS;
+    const struct timespec poll = {0, ns};
     nanosleep(&poll, NULL);
-    s->waited_ns += READER_ROOM_POLL_NS;
+    s->waited_ns += ns;
 }
 
 bool reader_room_wait_in(reader_room *r, const db_writer *w) {

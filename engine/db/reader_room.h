@@ -15,7 +15,10 @@
  * goes in anyway. While the slot is being handed over to a queued writer
  * that has not run yet (db_writer_handing), no reader goes in, counted or
  * not, short of READER_ROOM_WAIT_NS: that writer needs a core, and while
- * a reader holds it the slot waits (feat/fair7). With no writer running
+ * a reader holds it the slot waits (feat/fair7); a hand-over takes
+ * microseconds, so those waits poll every READER_ROOM_HANDING_POLL_NS
+ * (a whole poll there left 7% of bench_fairness's cores idle, issue 20).
+ * With no writer running
  * a call costs one load of a flag; with cores to spare the limit is never
  * reached. An open write transaction does not count (it may sit idle). */
 #ifndef MG_DB_READER_ROOM_H
@@ -28,6 +31,7 @@
 #include "db/db_writer.h"
 
 #define READER_ROOM_POLL_NS 500000
+#define READER_ROOM_HANDING_POLL_NS 50000 /* a hand-over takes microseconds */
 #define READER_ROOM_WAIT_NS 4000000
 
 typedef struct reader_room {
@@ -44,10 +48,12 @@ int reader_room_limit(long cores);
 
 typedef enum { READER_ROOM_FREE, READER_ROOM_IN, READER_ROOM_WAIT } reader_room_step;
 
-/* A reader's wait so far: how long, and the writer's takes last seen. */
+/* A reader's wait so far: how long, the writer's takes last seen, and
+ * whether the last try found the slot being handed over. */
 typedef struct reader_room_wait {
     long waited_ns;
     unsigned takes;
+    bool handing;
 } reader_room_wait;
 
 /* One try of a wait begun as (reader_room_wait){0}: FREE when no writer
@@ -57,7 +63,8 @@ typedef struct reader_room_wait {
  * counted in; WAIT when the caller should reader_room_pause and try
  * again, as it should while the slot is being handed over. */
 reader_room_step reader_room_try(reader_room *r, const db_writer *w, reader_room_wait *s);
-/* Sleeps one poll and counts it in `s`. */
+/* Sleeps one poll (a short one while the slot is being handed over) and
+ * counts it in `s`. */
 void reader_room_pause(reader_room_wait *s);
 /* The waits of reader_room_enter once a writer runs. */
 bool reader_room_wait_in(reader_room *r, const db_writer *w);

@@ -162,9 +162,10 @@ static void test_handed_slot_keeps_readers_out(void) {
     db_writer_waiter n;
     hand_over(&f, &n);
     reader_room_wait s = {0}, late = {.waited_ns = READER_ROOM_WAIT_NS};
-    CHECK(reader_room_try(&f.r, &f.w, &s) == READER_ROOM_WAIT);
-    polled(&s); /* the slot not taken again: yet no stall */
-    CHECK(reader_room_try(&f.r, &f.w, &s) == READER_ROOM_WAIT);
+    CHECK(reader_room_try(&f.r, &f.w, &s) == READER_ROOM_WAIT && s.handing);
+    reader_room_pause(&s); /* a short poll: the hand-over takes microseconds */
+    CHECK(s.waited_ns == READER_ROOM_HANDING_POLL_NS);
+    CHECK(reader_room_try(&f.r, &f.w, &s) == READER_ROOM_WAIT); /* not taken again: no stall */
     CHECK(reader_room_try(&f.r, &f.w, &late) == READER_ROOM_FREE);
     CHECK(f.r.inside == 0);
     /* what the waiter does once it runs (test_db_writer.c checks it) */
