@@ -91,11 +91,10 @@ machine_watch *machine_watch_start(double until, int threads) {
     m->ms_count = (size_t)((until - m->start) * 1e3) + 1000;
     m->threads = threads;
     m->progress = calloc((size_t)threads, sizeof *m->progress);
-    for (int i = 0; m->progress && i < threads; i++)
-        if (!(m->progress[i] = calloc(m->ms_count, 1)))
-            threads = i;
-    if (!m->progress || threads < m->threads) {
-        m->threads = threads;
+    bool ok = m->progress != NULL;
+    for (int i = 0; ok && i < threads; i++)
+        ok = (m->progress[i] = calloc(m->ms_count, 1)) != NULL;
+    if (!ok) {
         machine_watch_free(m);
         return NULL;
     }
