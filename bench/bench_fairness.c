@@ -76,7 +76,7 @@ static void note_progress(worker *w, double now) {
 
 static void note_commit(phase *p, double start, double end) {
     pthread_mutex_lock(&p->mu);
-    if (p->commit_count < MAX_LATENCIES)
+    if (p->commit_spans && p->commit_count < MAX_LATENCIES)
         p->commit_spans[p->commit_count++] = (span){start, end};
     pthread_mutex_unlock(&p->mu);
 }
@@ -152,6 +152,8 @@ static void judge_commits(const phase *p, outcome *o) {
     if (n == 0)
         return;
     double *seconds = malloc(sizeof(double) * n);
+    if (!seconds)
+        return;
     span worst = p->commit_spans[0];
     for (size_t i = 0; i < n; i++) {
         span c = p->commit_spans[i];
