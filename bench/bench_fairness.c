@@ -139,7 +139,7 @@ static void *reader_main(void *arg) {
 typedef struct outcome {
     double commit_rate, query_rate, worst_ms, p99_ms, cores;
     double writer_cores, reader_cores; /* the writer and reader threads' CPU */
-    double longest_stall_ms;           /* the longest oversleep of a 1 ms sleep */
+    double longest_stall_ms;           /* the watch's longest oversleep (machine_watch.h) */
     double worst_stalled_ms;           /* how much of the worst commit was overslept */
     double worst_unstalled_ms;         /* the worst commit with no machine stop inside */
     long failures;
