@@ -4,9 +4,12 @@
 # by C's step loop (bench_rows, "step": its CPU p50), by Java
 # (BenchRows.java: a Cursor's iterator, and queryAll) and by Node.js
 # (bench_node_rows.js: nextBatch(4096) with the rows dropped, a cursor's
-# .all(), and a prepared query's .all()),
+# .all(), a prepared query's .all(), and "floor": the same rows made in
+# JavaScript alone, what V8 charges any producer to keep them),
 # ROUNDS rounds of the three in turn. Prints each round's CPU ns per row
-# at p50 and each binding's difference to C's in that round. Not run by CI.
+# at p50 and each binding's difference to C's in that round; then, as
+# kept rows are bimodal under V8's collector, Node's means, and what
+# .all() costs over C and the floor together. Not run by CI.
 #
 #   bash bench/bindings/bench_rows_bindings.sh DIR [ROUNDS [N]]
 #
@@ -33,26 +36,35 @@ fi
 
 # The p50 field ("CPU ns/row p50 X") of the line of $1 that matches $2.
 p50() { grep -- "$2" <<<"$1" | sed -E 's/.*CPU ns\/row p50 ([0-9.]+).*/\1/'; }
+# Its mean field ("mean X").
+mean() { grep -- "$2" <<<"$1" | sed -E 's/.* mean ([0-9.]+).*/\1/'; }
+node_rows() { MINIGRAF_NODE_PACKAGE="$NODE_PACKAGE" node "$ROOT/bench/bindings/bench_node_rows.js" "$FIXTURE" "$1"; }
 
-printf '%-6s %-6s %8s %10s %10s %10s %10s %10s\n' round load C java-iter java-all node-strm node-all node-prep
+printf '%-6s %-6s %8s %10s %10s %10s %10s %10s %10s\n' round load C java-iter java-all node-strm node-all node-prep node-floor
 for round in $(seq 1 "$ROUNDS"); do
   load="$(cut -d' ' -f1 /proc/loadavg)"
   c="$("$BUILD/bench/bench_rows" "$DIR" "$N" | awk '$1 == "step" { print $6 }')"
-  ji=- ja=- ns=- na=- np=-
+  ji=- ja=- ns=- na=- np=- nf=-
   if [ "${JAVA:-1}" = 1 ]; then
     out="$(java -cp "$JAR:$CLASSES" BenchRows "$FIXTURE")"
     ji="$(p50 "$out" iterator)"
     ja="$(p50 "$out" queryAll)"
   fi
   if [ "${NODE:-1}" = 1 ]; then
-    ns="$(p50 "$(MINIGRAF_NODE_PACKAGE="$NODE_PACKAGE" node "$ROOT/bench/bindings/bench_node_rows.js" "$FIXTURE" stream)" stream)"
-    na="$(p50 "$(MINIGRAF_NODE_PACKAGE="$NODE_PACKAGE" node "$ROOT/bench/bindings/bench_node_rows.js" "$FIXTURE" all)" all)"
-    np="$(p50 "$(MINIGRAF_NODE_PACKAGE="$NODE_PACKAGE" node "$ROOT/bench/bindings/bench_node_rows.js" "$FIXTURE" prepared)" prepared)"
+    ns="$(p50 "$(node_rows stream)" stream)"
+    out_all="$(node_rows all)" out_prep="$(node_rows prepared)" out_floor="$(node_rows floor)"
+    na="$(p50 "$out_all" all)" np="$(p50 "$out_prep" prepared)" nf="$(p50 "$out_floor" floor)"
   fi
-  printf '%-6s %-6s %8s %10s %10s %10s %10s %10s\n' "$round" "$load" "$c" "$ji" "$ja" "$ns" "$na" "$np"
+  printf '%-6s %-6s %8s %10s %10s %10s %10s %10s %10s\n' "$round" "$load" "$c" "$ji" "$ja" "$ns" "$na" "$np" "$nf"
   printf '%-6s %-6s %8s' "" "" "over C:"
-  for v in "$ji" "$ja" "$ns" "$na" "$np"; do
+  for v in "$ji" "$ja" "$ns" "$na" "$np" "$nf"; do
     if [ "$v" = - ]; then printf ' %10s' -; else awk -v v="$v" -v c="$c" 'BEGIN { printf " %+10.1f", v - c }'; fi
   done
   echo
+  if [ "${NODE:-1}" = 1 ]; then
+    awk -v c="$c" -v a="$(mean "$out_all" all)" -v p="$(mean "$out_prep" prepared)" \
+      -v f="$(mean "$out_floor" floor)" 'BEGIN {
+        printf "%-15s node means: all %.1f, prepared %.1f, floor %.1f; over C and the floor: all %+.1f, prepared %+.1f\n",
+          "", a, p, f, a - c - f, p - c - f }'
+  fi
 done
