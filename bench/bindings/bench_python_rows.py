@@ -24,14 +24,19 @@ QUERY = "(query [:find ?e ?a :where [?e :age ?a]])"
 MODES = ("iter", "all", "sqlite-iter", "sqlite-all")
 
 
+def drain(cursor, keep):
+    """The number of rows, kept by ``fetchall`` or dropped one by one."""
+    if keep:
+        return len(cursor.fetchall())
+    rows = 0
+    for _row in cursor:
+        rows += 1
+    return rows
+
+
 def minigraf_run(db, keep):
     with db.query(QUERY) as cursor:
-        if keep:
-            return len(cursor.fetchall())
-        rows = 0
-        for _row in cursor:
-            rows += 1
-        return rows
+        return drain(cursor, keep)
 
 
 def sqlite_table(db):
@@ -44,13 +49,7 @@ def sqlite_table(db):
 
 
 def sqlite_run(lite, keep):
-    cursor = lite.execute("SELECT e, a FROM scan")
-    if keep:
-        return len(cursor.fetchall())
-    rows = 0
-    for _row in cursor:
-        rows += 1
-    return rows
+    return drain(lite.execute("SELECT e, a FROM scan"), keep)
 
 
 def main(argv):
