@@ -18,9 +18,9 @@
  * a reader holds it the slot waits (feat/fair7); a hand-over takes
  * microseconds, so those waits poll every READER_ROOM_HANDING_POLL_NS
  * (a whole poll there left 7% of bench_fairness's cores idle, issue 20).
- * With no writer running
- * a call costs one load of a flag; with cores to spare the limit is never
- * reached. An open write transaction does not count (it may sit idle). */
+ * With no writer running a call costs one load of a flag; with cores to
+ * spare the limit is never reached. An open write transaction does not
+ * count (it may sit idle). */
 #ifndef MG_DB_READER_ROOM_H
 #define MG_DB_READER_ROOM_H
 
